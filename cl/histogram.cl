@@ -1,0 +1,81 @@
+/* histogram.cl: 1-D and 2-D histograms as element functions of the voting engine (vote.cl
+ * follows this file in the composed program).
+ *
+ * Required defines: X_T (element type), CHANNELS, DIMS (1/2), TWO_ARRAYS (0/1), CH0, CH1,
+ * NB0, NB1 (bins per dimension), HIST_FLOAT (0: integer data, 1: f32 data);
+ * integer data: MIN0, RANGE0, MIN1, RANGE1 (ulong literals), IDENT0, IDENT1 (1 when
+ * RANGE == NB and the bin is the offset itself); f32 data: FMIN0, FMAX0, FSCALE0 and the same
+ * for dimension 1 (exact float bit patterns); VOTE_VEC as for vote.cl, > 1 only for 1-D
+ * single-channel data; VOTE_WEIGHTED. The arithmetic is exactly lib/histogram-ref.c's. */
+
+#define Y_T X_T
+
+#if HIST_FLOAT
+inline uint
+hist_bin_f(float v, float fmin, float fmax, float scale, uint nb)
+{
+    if (!(v >= fmin && v < fmax)) /* NaN, infinities and out-of-range values cast no vote */
+        return VOTE_SKIP;
+    float t = (v - fmin) * scale;
+    return min((uint)t, nb - 1u);
+}
+#define HIST_BIN0(v) hist_bin_f((v), FMIN0, FMAX0, FSCALE0, NB0)
+#define HIST_BIN1(v) hist_bin_f((v), FMIN1, FMAX1, FSCALE1, NB1)
+#else
+inline uint
+hist_bin_i(ulong v, ulong vmin, ulong range, uint nb, int ident)
+{
+    if (v < vmin || v - vmin >= range)
+        return VOTE_SKIP;
+    return ident ? (uint)(v - vmin) : (uint)(((v - vmin) * nb) / range);
+}
+#define HIST_BIN0(v) hist_bin_i((ulong)(v), MIN0, RANGE0, NB0, IDENT0)
+#define HIST_BIN1(v) hist_bin_i((ulong)(v), MIN1, RANGE1, NB1, IDENT1)
+#endif
+
+inline uint
+vote_elem(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
+          GLOBAL const float *restrict w, ulong i, float *weight)
+{
+    uint b = HIST_BIN0(x[i * CHANNELS + CH0]);
+#if DIMS == 2
+#if TWO_ARRAYS
+    uint b1 = HIST_BIN1(y[i * CHANNELS + CH1]);
+#else
+    uint b1 = HIST_BIN1(x[i * CHANNELS + CH1]);
+#endif
+    b = (b == VOTE_SKIP || b1 == VOTE_SKIP) ? VOTE_SKIP : b * NB1 + b1;
+#endif
+#if VOTE_WEIGHTED
+    *weight = w[i];
+#endif
+    return b;
+}
+
+/* VOTE_VEC consecutive single-channel elements through one 16-byte load. */
+inline void
+vote_vec(GLOBAL const X_T *restrict x, ulong v, uint *b)
+{
+#if VOTE_VEC == 16
+    uint4 q = ((GLOBAL const uint4 *)x)[v];
+    uint words[4] = {q.x, q.y, q.z, q.w};
+    for (uint k = 0; k < 16; k++)
+        b[k] = HIST_BIN0((uchar)(words[k / 4] >> (8 * (k % 4))));
+#elif VOTE_VEC == 8
+    uint4 q = ((GLOBAL const uint4 *)x)[v];
+    uint words[4] = {q.x, q.y, q.z, q.w};
+    for (uint k = 0; k < 8; k++)
+        b[k] = HIST_BIN0((ushort)(words[k / 2] >> (16 * (k % 2))));
+#elif VOTE_VEC == 4
+    uint4 q = ((GLOBAL const uint4 *)x)[v];
+    uint words[4] = {q.x, q.y, q.z, q.w};
+    for (uint k = 0; k < 4; k++)
+#if HIST_FLOAT
+        b[k] = HIST_BIN0(as_float(words[k]));
+#else
+        b[k] = HIST_BIN0(words[k]);
+#endif
+#else
+    b[0] = HIST_BIN0(x[v]);
+#endif
+}

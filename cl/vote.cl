@@ -1,0 +1,166 @@
+/* vote.cl: the GPU-vote voting engine, stage 2 (van den Braak et al., sections 3.2-3.3).
+ *
+ * Kernels:
+ *   vote_local    bins in local memory, stretched (Eq. 3-6). Global size
+ *                 spaces * passes * parts * WG, local size WG. Group g handles space
+ *                 g / (passes*parts), pass (g / parts) % passes, part g % parts; it writes the
+ *                 NPASS bins of its pass, folded over the S' copies, to
+ *                 partials[(space*parts + part) * NBINS + bin].
+ *   vote_global   atomics into 'copies' replicated copies in global memory, copy = group % copies.
+ *                 Global size spaces * parts * WG. partials must be zero on entry.
+ *   vote_private  one work-item per (space, part) owns partials[(space*parts + part) * NBINS]
+ *                 and votes without atomics over a contiguous chunk. Global size
+ *                 spaces * parts rounded up to WG. partials must be zero on entry.
+ *   vote_merge    out[s*NBINS + b] = sum over c < copies of partials[(s*copies + c)*NBINS + b].
+ *                 Global size spaces * NBINS rounded up to MERGE_WG.
+ *
+ * Required defines: WG, NBINS, VOTE_WEIGHTED (0/1), VOTE_VEC (elements per vector load);
+ * MERGE_WG; for vote_local NPASS (bins per pass) and STRETCH_S, STRETCH (S and S' of Eq. 3
+ * and 5), which also select it (without NPASS there is no vote_local). The algorithm file defines X_T, Y_T and
+ *   uint vote_elem(x, y, w, ulong index, float *weight)  the bin of one element or VOTE_SKIP
+ *   void vote_vec(x, ulong vector_index, uint bins[VOTE_VEC]) VOTE_VEC unweighted elements
+ * Bins are 32-bit words: counts, or the bits of f32 sums when VOTE_WEIGHTED.
+ * Atomics: local atomic_inc / cmpxchg (vote_local), global (vote_global). */
+
+#if VOTE_WEIGHTED
+#define LOCAL_VOTE(p, wt) atomic_add_float_local((p), (wt))
+#define GLOBAL_VOTE(p, wt) atomic_add_float_global((p), (wt))
+#define PRIVATE_VOTE(p, wt) (*(p) = as_uint(as_float(*(p)) + (wt)))
+#else
+#define LOCAL_VOTE(p, wt) atomic_inc(p)
+#define GLOBAL_VOTE(p, wt) atomic_inc(p)
+#define PRIVATE_VOTE(p, wt) (*(p) += 1u)
+#endif
+
+#ifdef NPASS
+KERNEL __attribute__((reqd_work_group_size(WG, 1, 1))) void
+vote_local(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
+           GLOBAL const float *restrict w, uint n, uint nvec, uint parts, uint passes,
+           GLOBAL uint *restrict partials)
+{
+    LOCAL uint bins[NPASS * STRETCH];
+    const uint lid = get_local_id(0), group = get_group_id(0);
+    const uint space = group / (passes * parts);
+    const uint pass = (group / parts) % passes, part = group % parts;
+    const uint base = pass * NPASS;
+    /* GPU-vote Eq. 6: neighbouring work-items vote into different copies of a bin. */
+    const uint copy = (lid % STRETCH_S) % STRETCH;
+    const ulong frame = (ulong)space * n;
+    float wt = 1.0f;
+
+    for (uint i = lid; i < NPASS * STRETCH; i += WG)
+        bins[i] = 0;
+    LOCAL_BARRIER();
+#if VOTE_VEC > 1 && !VOTE_WEIGHTED
+    for (uint v = part * WG + lid; v < nvec; v += parts * WG) {
+        uint b[VOTE_VEC];
+        vote_vec(x, frame / VOTE_VEC + v, b);
+        for (uint k = 0; k < VOTE_VEC; k++)
+            if (b[k] - base < NPASS)
+                LOCAL_VOTE(&bins[(b[k] - base) * STRETCH + copy], wt);
+    }
+#endif
+    for (uint e = nvec * VOTE_VEC + part * WG + lid; e < n; e += parts * WG) {
+        uint b = vote_elem(x, y, w, frame + e, &wt);
+        if (b - base < NPASS)
+            LOCAL_VOTE(&bins[(b - base) * STRETCH + copy], wt);
+    }
+    LOCAL_BARRIER();
+    GLOBAL uint *out = partials + ((ulong)space * parts + part) * NBINS + base;
+    for (uint i = lid; i < NPASS && base + i < NBINS; i += WG) {
+#if VOTE_WEIGHTED
+        float sum = 0.0f;
+        for (uint c = 0; c < STRETCH; c++)
+            sum += as_float(bins[i * STRETCH + c]);
+        out[i] = as_uint(sum);
+#else
+        uint sum = 0;
+        for (uint c = 0; c < STRETCH; c++)
+            sum += bins[i * STRETCH + c];
+        out[i] = sum;
+#endif
+    }
+}
+#endif
+
+KERNEL __attribute__((reqd_work_group_size(WG, 1, 1))) void
+vote_global(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
+            GLOBAL const float *restrict w, uint n, uint nvec, uint parts, uint copies,
+            GLOBAL uint *restrict partials)
+{
+    const uint lid = get_local_id(0), group = get_group_id(0);
+    const uint space = group / parts, part = group % parts;
+    const ulong frame = (ulong)space * n;
+    GLOBAL uint *bins = partials + ((ulong)space * copies + part % copies) * NBINS;
+    float wt = 1.0f;
+
+#if VOTE_VEC > 1 && !VOTE_WEIGHTED
+    for (uint v = part * WG + lid; v < nvec; v += parts * WG) {
+        uint b[VOTE_VEC];
+        vote_vec(x, frame / VOTE_VEC + v, b);
+        for (uint k = 0; k < VOTE_VEC; k++)
+            if (b[k] < NBINS)
+                GLOBAL_VOTE(&bins[b[k]], wt);
+    }
+#endif
+    for (uint e = nvec * VOTE_VEC + part * WG + lid; e < n; e += parts * WG) {
+        uint b = vote_elem(x, y, w, frame + e, &wt);
+        if (b < NBINS)
+            GLOBAL_VOTE(&bins[b], wt);
+    }
+}
+
+KERNEL __attribute__((reqd_work_group_size(WG, 1, 1))) void
+vote_private(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
+             GLOBAL const float *restrict w, uint n, uint nvec, uint parts, uint spaces,
+             GLOBAL uint *restrict partials)
+{
+    const uint item = get_global_id(0);
+    if (item >= spaces * parts)
+        return; /* no barrier in this kernel */
+    const uint space = item / parts, part = item % parts;
+    const ulong frame = (ulong)space * n;
+    /* Contiguous chunks, whole vectors each, so every work-item streams its own memory. */
+    const uint chunk = ((n / parts + 1 + VOTE_VEC - 1) / VOTE_VEC) * VOTE_VEC;
+    const uint begin = min(part * chunk, n), end = min(begin + chunk, n);
+    GLOBAL uint *bins = partials + ((ulong)space * parts + part) * NBINS;
+    uint e = begin;
+    float wt = 1.0f;
+
+#if VOTE_VEC > 1 && !VOTE_WEIGHTED
+    for (; e + VOTE_VEC <= end && e / VOTE_VEC < nvec; e += VOTE_VEC) {
+        uint b[VOTE_VEC];
+        vote_vec(x, (frame + e) / VOTE_VEC, b);
+        for (uint k = 0; k < VOTE_VEC; k++)
+            if (b[k] < NBINS)
+                PRIVATE_VOTE(&bins[b[k]], wt);
+    }
+#endif
+    for (; e < end; e++) {
+        uint b = vote_elem(x, y, w, frame + e, &wt);
+        if (b < NBINS)
+            PRIVATE_VOTE(&bins[b], wt);
+    }
+}
+
+KERNEL __attribute__((reqd_work_group_size(MERGE_WG, 1, 1))) void
+vote_merge(GLOBAL const uint *restrict partials, uint copies, uint spaces,
+           GLOBAL uint *restrict out)
+{
+    const ulong i = get_global_id(0);
+    if (i >= (ulong)spaces * NBINS)
+        return;
+    const ulong space = i / NBINS, bin = i % NBINS;
+    GLOBAL const uint *p = partials + space * copies * NBINS + bin;
+#if VOTE_WEIGHTED
+    float sum = 0.0f;
+    for (uint c = 0; c < copies; c++)
+        sum += as_float(p[(ulong)c * NBINS]);
+    out[i] = as_uint(sum);
+#else
+    uint sum = 0;
+    for (uint c = 0; c < copies; c++)
+        sum += p[(ulong)c * NBINS];
+    out[i] = sum;
+#endif
+}

@@ -1,0 +1,158 @@
+/* libvotecl: contexts, devices and device buffers.
+ *
+ * A context binds one backend and one device. Everything created from a context (plans,
+ * buffers) belongs to it and must be freed before it. A context and the objects created
+ * from it are used by one thread at a time; distinct contexts are independent and may be
+ * used from different threads at once.
+ *
+ * Backend selection happens once, in votecl_context_new(): the explicit option, else the
+ * environment variable VOTECL_BACKEND, else OpenCL. The 'ref' backend runs the sequential
+ * C references; it is used only when asked for, never as a silent fallback.
+ *
+ * Device selection (OpenCL): the option, else VOTECL_DEVICE, in OpenCV's format
+ * "platform:type:name-or-index" where each part may be empty. platform and name match
+ * case-insensitive substrings; type is one of CPU, GPU, ACCELERATOR (or empty); a number
+ * as the last part is an index among the matching devices. Examples: "NVIDIA:GPU:0",
+ * ":CPU:", "Portable". With no selection the first GPU is taken, else the first device. */
+#ifndef VOTECL_CONTEXT_H
+#define VOTECL_CONTEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <votecl/votecl-export.h>
+#include <votecl/votecl-status.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum votecl_backend {
+    VOTECL_BACKEND_DEFAULT = 0, /* VOTECL_BACKEND, else cuda if built and present, else opencl */
+    VOTECL_BACKEND_OPENCL = 1,
+    VOTECL_BACKEND_CUDA = 2,
+    VOTECL_BACKEND_REF = 3
+} votecl_backend;
+
+typedef enum votecl_device_type {
+    VOTECL_DEVICE_OTHER = 0,
+    VOTECL_DEVICE_CPU = 1,
+    VOTECL_DEVICE_GPU = 2,
+    VOTECL_DEVICE_ACCELERATOR = 3
+} votecl_device_type;
+
+/* Facts about a device, as the plans use them. */
+typedef struct votecl_device_info {
+    votecl_backend backend;
+    votecl_device_type type;
+    char name[128];
+    char vendor[128];
+    char platform[128];
+    char version[128];             /* device and driver version */
+    unsigned platform_index;       /* position in the backend's enumeration */
+    unsigned device_index;         /* position within the platform */
+    unsigned compute_units;
+    size_t max_work_group_size;
+    size_t preferred_work_group_multiple; /* warp / wavefront / SIMD width */
+    uint64_t local_mem_bytes;      /* per work-group */
+    uint64_t global_mem_bytes;
+    uint64_t max_alloc_bytes;      /* largest single buffer */
+    int local_mem_dedicated;       /* 1: on-chip local memory; 0: emulated in global */
+    int local_atomics;             /* 32-bit atomics on local memory */
+    int global_atomics;            /* 32-bit atomics on global memory */
+} votecl_device_info;
+
+typedef struct votecl_context_options {
+    votecl_backend backend;  /* DEFAULT: see above */
+    const char *device;      /* borrowed; NULL: VOTECL_DEVICE, else the first GPU, else any */
+    const char *kernel_path; /* borrowed; colon-separated directories searched after
+                                VOTECL_KERNEL_PATH and before the installed kernels */
+    const char *cache_dir;   /* borrowed; NULL: VOTECL_CACHE_DIR, XDG_CACHE_HOME/votecl or
+                                ~/.cache/votecl */
+    int disable_disk_cache;  /* nonzero: keep compiled programs in memory only */
+} votecl_context_options;
+
+typedef struct votecl_context votecl_context;
+
+/* Sets the defaults: backend DEFAULT, every string NULL, disk cache on. */
+VOTECL_API void votecl_context_options_init(votecl_context_options *options);
+
+/* Creates a context. options may be NULL for the defaults.
+ * out: caller-owned on success (free with votecl_context_free()); set to NULL on failure.
+ * When a context cannot be made, the reason is lost with it: use
+ * votecl_context_new_with_error() to receive the message.
+ * Returns VOTECL_OK, VOTECL_INVALID_ARGUMENT, VOTECL_BACKEND_UNAVAILABLE, VOTECL_NO_DEVICE,
+ * VOTECL_DEVICE_ERROR or VOTECL_OUT_OF_HOST_MEMORY. */
+VOTECL_API votecl_status votecl_context_new(const votecl_context_options *options,
+                                            votecl_context **out);
+
+/* As votecl_context_new(), and on failure writes a message naming the cause (and the fix,
+ * such as installing pocl-opencl-icd) into error (caller-owned, capacity error_size). */
+VOTECL_API votecl_status votecl_context_new_with_error(const votecl_context_options *options,
+                                                       votecl_context **out, char *error,
+                                                       size_t error_size);
+
+/* Frees a context. NULL is a no-op. */
+VOTECL_API void votecl_context_free(votecl_context *context);
+
+/* The message of the last failed call on this context, "" when none. Transfer none: valid
+ * until the next call on the context. */
+VOTECL_API const char *votecl_context_get_error(const votecl_context *context);
+
+/* The log of the last kernel build on this context, "" when none. Transfer none. */
+VOTECL_API const char *votecl_context_get_build_log(const votecl_context *context);
+
+/* The device of the context. info: caller-owned output. */
+VOTECL_API votecl_status votecl_context_get_device_info(const votecl_context *context,
+                                                        votecl_device_info *info);
+
+/* The backend the context runs on. */
+VOTECL_API votecl_backend votecl_context_get_backend(const votecl_context *context);
+
+/* "opencl", "cuda", "ref"; NULL for an unknown value. Transfer none. */
+VOTECL_API const char *votecl_backend_name(votecl_backend backend);
+
+/* Whether a backend was compiled into this build (ref and opencl always are). */
+VOTECL_API int votecl_backend_is_built(votecl_backend backend);
+
+/* The kernel directories the context searches, colon-separated, in order. Transfer none. */
+VOTECL_API const char *votecl_context_get_kernel_path(const votecl_context *context);
+
+/* The disk cache directory ("" when the disk cache is off). Transfer none. */
+VOTECL_API const char *votecl_context_get_cache_dir(const votecl_context *context);
+
+/* Lists the devices of a backend (OPENCL; REF lists one host device).
+ * infos: caller-owned output of capacity entries (may be NULL when capacity is 0);
+ * found: the number of devices, also when more than capacity.
+ * Returns VOTECL_OK (also with zero devices), VOTECL_INVALID_ARGUMENT or
+ * VOTECL_BACKEND_UNAVAILABLE. */
+VOTECL_API votecl_status votecl_devices_list(votecl_backend backend, votecl_device_info *infos,
+                                             size_t capacity, size_t *found);
+
+/* Blocks until all work queued on the context has finished. */
+VOTECL_API votecl_status votecl_context_finish(votecl_context *context);
+
+/* Device buffers: memory on the context's device that stays there between calls, for
+ * input that is already on the device and results that feed further device work. */
+typedef struct votecl_buffer votecl_buffer;
+
+/* Allocates size bytes (size > 0). out: caller-owned. */
+VOTECL_API votecl_status votecl_buffer_new(votecl_context *context, size_t size,
+                                           votecl_buffer **out);
+/* Frees a buffer; NULL is a no-op. */
+VOTECL_API void votecl_buffer_free(votecl_buffer *buffer);
+VOTECL_API size_t votecl_buffer_size(const votecl_buffer *buffer);
+/* Copies size bytes from host (borrowed) to the buffer at offset; blocking. */
+VOTECL_API votecl_status votecl_buffer_write(votecl_buffer *buffer, size_t offset,
+                                             const void *host, size_t size);
+/* Copies size bytes from the buffer at offset into host (caller-owned); blocking. */
+VOTECL_API votecl_status votecl_buffer_read(votecl_buffer *buffer, size_t offset, void *host,
+                                            size_t size);
+/* Copies size bytes between two buffers of one context on the device; asynchronous. */
+VOTECL_API votecl_status votecl_buffer_copy(votecl_buffer *dst, size_t dst_offset,
+                                            votecl_buffer *src, size_t src_offset, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

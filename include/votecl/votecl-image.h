@@ -1,0 +1,34 @@
+/* libvotecl: borrowed views of images in host memory. */
+#ifndef VOTECL_IMAGE_H
+#define VOTECL_IMAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum votecl_dtype {
+    VOTECL_DTYPE_U8 = 1,
+    VOTECL_DTYPE_U16 = 2,
+    VOTECL_DTYPE_U32 = 3,
+    VOTECL_DTYPE_F32 = 4
+} votecl_dtype;
+
+/* A view of pixels the caller owns: rows of width * channels elements of dtype, row starts
+ * stride bytes apart (stride >= width * channels * element size). Channels are interleaved. */
+typedef struct votecl_image {
+    const void *data; /* borrowed */
+    size_t width;
+    size_t height;
+    size_t stride;    /* bytes */
+    unsigned channels;
+    votecl_dtype dtype;
+} votecl_image;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

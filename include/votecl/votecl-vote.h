@@ -1,0 +1,152 @@
+/* libvotecl: the voting engine and its histograms (GPU-vote).
+ *
+ * Every input element casts a vote into a bin; the engine counts the votes on the device
+ * with one of three strategies (van den Braak et al., GPU-vote, sections 3.2-3.3):
+ *
+ *   local    bins in on-chip local memory, stretched S' times (Eq. 3-6) so that neighbouring
+ *            work-items vote into different copies; the input split into P parts over the
+ *            compute units; several passes when the bins exceed local memory; a merge kernel
+ *            folds the copies and parts.
+ *   global   atomics straight into R replicated copies in global memory, for vote spaces too
+ *            large for local memory.
+ *   private  every work-item owns a copy of the bins and votes without atomics; for CPU
+ *            devices, where atomics are slow.
+ *
+ * The plan picks the strategy from the device's facts; VOTECL_FORCE_VARIANT (local, global,
+ * private) or the params' variant force one.
+ *
+ * Histogram semantics. A 1-D histogram has nbins equal bins over [min, max): element v
+ * falls into bin floor((v - min) * nbins / (max - min)). Values outside [min, max), NaN and
+ * infinities cast no vote. For u8, u16 and u32 data min and max must be integers and the
+ * bin is computed exactly in integer arithmetic. For f32 data the bin is computed in single
+ * precision as (v - min) * scale with scale = (float)(nbins / (max - min)), clamped to the
+ * last bin, exactly as lib/histogram-ref.c does, so device and reference agree bit for bit.
+ * A 2-D histogram has nbins[0] x nbins[1] bins, row-major: bin = bx * nbins[1] + by.
+ *
+ * Counts are 32-bit: a bin wraps after 2^32 - 1 votes; calls with more than 2^32 - 1
+ * elements per frame return VOTECL_INVALID_ARGUMENT. Weighted histograms sum f32 weights
+ * into f32 bins; the order of the additions differs between strategies, so float sums
+ * agree with the reference only to rounding (exactly when every partial sum is an integer
+ * below 2^24). */
+#ifndef VOTECL_VOTE_H
+#define VOTECL_VOTE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <votecl/votecl-context.h>
+#include <votecl/votecl-export.h>
+#include <votecl/votecl-image.h>
+#include <votecl/votecl-status.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum votecl_variant {
+    VOTECL_VARIANT_AUTO = 0,
+    VOTECL_VARIANT_LOCAL = 1,
+    VOTECL_VARIANT_GLOBAL = 2,
+    VOTECL_VARIANT_PRIVATE = 3
+} votecl_variant;
+
+/* "auto", "local", "global", "private"; NULL for unknown values. Transfer none. */
+VOTECL_API const char *votecl_variant_name(votecl_variant variant);
+
+/* Largest number of bins a histogram may have (2^28). */
+#define VOTECL_HIST_MAX_BINS (1u << 28)
+
+typedef struct votecl_hist_params {
+    votecl_dtype dtype;  /* element type of the data */
+    unsigned channels;   /* interleaved channels per element of x (1-4) */
+    unsigned dims;       /* 1 or 2 */
+    unsigned channel[2]; /* channel of x for each dimension; for a 2-D histogram of two
+                            arrays the second dimension reads channel[1] of y */
+    int two_arrays;      /* 2-D only: nonzero: the second dimension comes from array y */
+    uint32_t nbins[2];   /* bins per dimension (>= 1) */
+    double min[2];       /* lower edge, included */
+    double max[2];       /* upper edge, excluded */
+    int weighted;        /* nonzero: each element votes its f32 weight into f32 bins */
+    votecl_variant variant; /* AUTO lets the plan choose (VOTECL_FORCE_VARIANT overrides AUTO) */
+    unsigned stretch;    /* local strategy's S' upper bound; 0: the paper's S' (Eq. 5) */
+} votecl_hist_params;
+
+/* Defaults for dtype: one channel, 1-D; u8: 256 bins over [0, 256); u16: 65536 bins over
+ * [0, 65536); u32: 256 bins over [0, 2^32); f32: 256 bins over [0, 1). */
+VOTECL_API void votecl_hist_params_init(votecl_hist_params *params, votecl_dtype dtype);
+
+/* Sets a 2-D histogram of two channels of x (two_arrays 0) or of x and y (two_arrays 1),
+ * with nx x ny bins; ranges as for 1-D. */
+VOTECL_API void votecl_hist_params_set_2d(votecl_hist_params *params, uint32_t nx, double xmin,
+                                          double xmax, uint32_t ny, double ymin, double ymax);
+
+typedef struct votecl_hist_plan votecl_hist_plan;
+
+/* What a plan does on its device. */
+typedef struct votecl_vote_plan_info {
+    votecl_variant variant; /* the strategy chosen */
+    uint64_t nbins;         /* N: bins per vote space */
+    unsigned spaces;        /* G: independent vote spaces per run (frames in a batch) */
+    uint32_t nmax;          /* bins that fit in local memory at once (local), else 0 */
+    unsigned stretch;       /* S' (local), 1 otherwise */
+    unsigned stretch_s;     /* S = max(floor(Nmax / N), 1) of Eq. 3 (local), 1 otherwise */
+    unsigned parts;         /* P: input parts per vote space per pass (local, private) */
+    unsigned passes;        /* ceil(N / Nmax) (local), 1 otherwise */
+    unsigned copies;        /* replicated copies of the bins (global, private) */
+    size_t work_group_size;
+    double predicted_seconds; /* model estimate for 'elements' (0 when not calibrated) */
+} votecl_vote_plan_info;
+
+/* Validates params, chooses the strategy and compiles (or loads from the caches) the
+ * kernels. params: borrowed. out: caller-owned.
+ * Returns VOTECL_INVALID_ARGUMENT (the context's message names the field),
+ * VOTECL_KERNEL_NOT_FOUND, VOTECL_BUILD_FAILED, VOTECL_OUT_OF_*_MEMORY, VOTECL_DEVICE_ERROR. */
+VOTECL_API votecl_status votecl_hist_plan_new(votecl_context *context,
+                                              const votecl_hist_params *params,
+                                              votecl_hist_plan **out);
+
+/* Frees a plan; NULL is a no-op. */
+VOTECL_API void votecl_hist_plan_free(votecl_hist_plan *plan);
+
+/* Number of bins of the histogram (product over the dimensions). */
+VOTECL_API uint64_t votecl_hist_plan_nbins(const votecl_hist_plan *plan);
+
+/* Reports the strategy for frames of 'elements' elements, 'frames' at a time.
+ * info: caller-owned output. */
+VOTECL_API votecl_status votecl_vote_plan_describe(const votecl_hist_plan *plan,
+                                                   size_t elements, size_t frames,
+                                                   votecl_vote_plan_info *info);
+
+/* Computes the histogram of n elements from host memory.
+ * x: borrowed, n * channels elements of dtype (may be NULL when n == 0);
+ * y: borrowed, second array for two_arrays 2-D histograms, else NULL;
+ * weights: borrowed, n floats when weighted, else NULL;
+ * bins: caller-owned output of nbins uint32_t (float when weighted), overwritten.
+ * On failure bins is left untouched. */
+VOTECL_API votecl_status votecl_hist_run(votecl_hist_plan *plan, const void *x, const void *y,
+                                         const float *weights, size_t n, void *bins);
+
+/* Histograms of frames equal-size frames stored one after another (each n elements; y and
+ * weights likewise when used) into frames consecutive histograms in bins (caller-owned,
+ * frames * nbins entries). Each frame is an independent vote space. */
+VOTECL_API votecl_status votecl_hist_run_batch(votecl_hist_plan *plan, const void *x,
+                                               const void *y, const float *weights, size_t n,
+                                               size_t frames, void *bins);
+
+/* The histogram of an image view (any stride). The image's dtype and channels must match
+ * the plan's; 2-D histograms of two arrays are not possible here. */
+VOTECL_API votecl_status votecl_hist_run_image(votecl_hist_plan *plan, const votecl_image *image,
+                                               void *bins);
+
+/* As votecl_hist_run_batch() with everything in device buffers of the plan's context:
+ * x (n * frames elements from byte 0), y and weights (NULL when unused) are borrowed;
+ * bins receives frames * nbins entries from byte 0. Asynchronous: the call queues the work
+ * and returns; votecl_buffer_read() or votecl_context_finish() waits for it. */
+VOTECL_API votecl_status votecl_hist_run_buffers(votecl_hist_plan *plan, votecl_buffer *x,
+                                                 votecl_buffer *y, votecl_buffer *weights,
+                                                 size_t n, size_t frames, votecl_buffer *bins);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

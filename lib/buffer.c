@@ -1,0 +1,142 @@
+/* Device buffers and launches: thin checks in front of the backend vtable. */
+#include "votecl-private.h"
+
+#include <stdlib.h>
+
+static int
+range_ok(const votecl_buffer *buffer, size_t offset, size_t size)
+{
+    size_t end;
+    return !votecl__add_overflow(offset, size, &end) && end <= buffer->size;
+}
+
+votecl_status
+votecl_buffer_new(votecl_context *context, size_t size, votecl_buffer **out)
+{
+    votecl_buffer *buffer;
+    votecl_status status;
+
+    if (context == NULL || out == NULL)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "%s: NULL pointer",
+                            context == NULL ? "context" : "out");
+    *out = NULL;
+    if (size == 0)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "size: must be at least 1 byte");
+    if (size > context->info.max_alloc_bytes)
+        return votecl__fail(context, VOTECL_OUT_OF_DEVICE_MEMORY,
+                            "size: %zu bytes exceed the device's largest allocation (%llu)", size,
+                            (unsigned long long)context->info.max_alloc_bytes);
+    buffer = calloc(1, sizeof *buffer);
+    if (buffer == NULL)
+        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for a buffer");
+    status = context->ops->buffer_alloc(context, size, &buffer->handle);
+    if (status != VOTECL_OK) {
+        free(buffer);
+        return status;
+    }
+    buffer->context = context;
+    buffer->size = size;
+    *out = buffer;
+    return VOTECL_OK;
+}
+
+void
+votecl_buffer_free(votecl_buffer *buffer)
+{
+    if (buffer == NULL)
+        return;
+    buffer->context->ops->buffer_release(buffer->context, buffer->handle);
+    free(buffer);
+}
+
+size_t
+votecl_buffer_size(const votecl_buffer *buffer)
+{
+    return buffer != NULL ? buffer->size : 0;
+}
+
+votecl_status
+votecl_buffer_write(votecl_buffer *buffer, size_t offset, const void *host, size_t size)
+{
+    if (buffer == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    if (host == NULL && size > 0)
+        return votecl__fail(buffer->context, VOTECL_INVALID_ARGUMENT, "host: NULL pointer");
+    if (!range_ok(buffer, offset, size))
+        return votecl__fail(buffer->context, VOTECL_INVALID_ARGUMENT,
+                            "offset, size: %zu + %zu bytes outside a buffer of %zu", offset,
+                            size, buffer->size);
+    if (size == 0)
+        return VOTECL_OK;
+    return buffer->context->ops->buffer_write(buffer->context, buffer->handle, offset, host,
+                                              size);
+}
+
+votecl_status
+votecl_buffer_read(votecl_buffer *buffer, size_t offset, void *host, size_t size)
+{
+    if (buffer == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    if (host == NULL && size > 0)
+        return votecl__fail(buffer->context, VOTECL_INVALID_ARGUMENT, "host: NULL pointer");
+    if (!range_ok(buffer, offset, size))
+        return votecl__fail(buffer->context, VOTECL_INVALID_ARGUMENT,
+                            "offset, size: %zu + %zu bytes outside a buffer of %zu", offset,
+                            size, buffer->size);
+    if (size == 0)
+        return VOTECL_OK;
+    return buffer->context->ops->buffer_read(buffer->context, buffer->handle, offset, host,
+                                             size);
+}
+
+votecl_status
+votecl_buffer_copy(votecl_buffer *dst, size_t dst_offset, votecl_buffer *src, size_t src_offset,
+                   size_t size)
+{
+    if (dst == NULL || src == NULL)
+        return votecl__fail(dst != NULL ? dst->context : src != NULL ? src->context : NULL,
+                            VOTECL_INVALID_ARGUMENT, "%s: NULL buffer", dst ? "src" : "dst");
+    if (dst->context != src->context)
+        return votecl__fail(dst->context, VOTECL_INCOMPATIBLE,
+                            "src: buffer belongs to another context");
+    if (!range_ok(dst, dst_offset, size) || !range_ok(src, src_offset, size))
+        return votecl__fail(dst->context, VOTECL_INVALID_ARGUMENT,
+                            "size: %zu bytes outside a buffer", size);
+    if (size == 0)
+        return VOTECL_OK;
+    return dst->context->ops->buffer_copy(dst->context, dst->handle, dst_offset, src->handle,
+                                          src_offset, size);
+}
+
+votecl_status
+votecl__buffer_zero(votecl_buffer *buffer, size_t offset, size_t size)
+{
+    if (size == 0)
+        return VOTECL_OK;
+    return buffer->context->ops->buffer_zero(buffer->context, buffer->handle, offset, size);
+}
+
+votecl_status
+votecl__buffer_ensure(votecl_context *context, votecl_buffer **buffer, size_t size)
+{
+    if (*buffer != NULL && (*buffer)->size >= size)
+        return VOTECL_OK;
+    votecl_buffer_free(*buffer);
+    *buffer = NULL;
+    return votecl_buffer_new(context, size > 0 ? size : 1, buffer);
+}
+
+votecl_status
+votecl__launch(votecl_context *context, void *kernel, unsigned dims, const size_t *global,
+               const size_t *local, const votecl__arg *args, unsigned nargs)
+{
+    for (unsigned d = 0; d < dims; d++) {
+        if (global[d] == 0)
+            return VOTECL_OK; /* nothing to do */
+        if (local[d] == 0 || global[d] % local[d] != 0)
+            return votecl__fail(context, VOTECL_DEVICE_ERROR,
+                                "launch: global size %zu is not a multiple of local size %zu",
+                                global[d], local[d]);
+    }
+    return context->ops->launch(context, kernel, dims, global, local, args, nargs);
+}

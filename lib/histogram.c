@@ -1,0 +1,511 @@
+/* Histograms, built on the voting engine: validate, plan, upload, vote, read back. */
+#include "votecl-private.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "histogram-private.h"
+#include "vote-private.h"
+
+struct votecl_hist_plan {
+    votecl_context *context;
+    votecl__hist_desc desc;
+    votecl__vote_engine engine; /* unused on the ref backend */
+    votecl_buffer *x, *y, *w, *out; /* staging for host-memory calls */
+};
+
+static size_t
+dtype_bytes(votecl_dtype dtype)
+{
+    switch (dtype) {
+    case VOTECL_DTYPE_U8:
+        return 1;
+    case VOTECL_DTYPE_U16:
+        return 2;
+    case VOTECL_DTYPE_U32:
+    case VOTECL_DTYPE_F32:
+        return 4;
+    }
+    return 0;
+}
+
+void
+votecl_hist_params_init(votecl_hist_params *params, votecl_dtype dtype)
+{
+    if (params == NULL)
+        return;
+    memset(params, 0, sizeof *params);
+    params->dtype = dtype;
+    params->channels = 1;
+    params->dims = 1;
+    for (int d = 0; d < 2; d++) {
+        params->channel[d] = (unsigned)d;
+        switch (dtype) {
+        case VOTECL_DTYPE_U16:
+            params->nbins[d] = 65536;
+            params->max[d] = 65536.0;
+            break;
+        case VOTECL_DTYPE_U32:
+            params->nbins[d] = 256;
+            params->max[d] = 4294967296.0;
+            break;
+        case VOTECL_DTYPE_F32:
+            params->nbins[d] = 256;
+            params->max[d] = 1.0;
+            break;
+        default:
+            params->nbins[d] = 256;
+            params->max[d] = 256.0;
+            break;
+        }
+    }
+}
+
+void
+votecl_hist_params_set_2d(votecl_hist_params *params, uint32_t nx, double xmin, double xmax,
+                          uint32_t ny, double ymin, double ymax)
+{
+    if (params == NULL)
+        return;
+    params->dims = 2;
+    params->nbins[0] = nx;
+    params->min[0] = xmin;
+    params->max[0] = xmax;
+    params->nbins[1] = ny;
+    params->min[1] = ymin;
+    params->max[1] = ymax;
+}
+
+#define BAD(...) (snprintf(msg, msg_size, __VA_ARGS__), VOTECL_INVALID_ARGUMENT)
+
+static votecl_status
+range_init(const votecl_hist_params *p, unsigned d, votecl__hist_desc *desc, char *msg,
+           size_t msg_size)
+{
+    double lo = p->min[d], hi = p->max[d];
+
+    if (!isfinite(lo) || !isfinite(hi))
+        return BAD("%s[%u]: must be finite", !isfinite(lo) ? "min" : "max", d);
+    if (!(lo < hi))
+        return BAD("min[%u], max[%u]: min (%g) must be below max (%g)", d, d, lo, hi);
+    if (p->dtype == VOTECL_DTYPE_F32) {
+        desc->fmin[d] = (float)lo;
+        desc->fmax[d] = (float)hi;
+        desc->fscale[d] = (float)(p->nbins[d] / (hi - lo));
+        if (!(desc->fmin[d] < desc->fmax[d]) || !isfinite(desc->fscale[d]) ||
+            !(desc->fscale[d] > 0.0f))
+            return BAD("min[%u], max[%u]: range not representable in single precision", d, d);
+        return VOTECL_OK;
+    }
+    if (lo != floor(lo) || hi != floor(hi))
+        return BAD("%s[%u]: must be an integer for integer data",
+                   lo != floor(lo) ? "min" : "max", d);
+    if (lo < 0.0 || hi > 4294967296.0)
+        return BAD("%s[%u]: integer data ranges lie within [0, 2^32]", lo < 0.0 ? "min" : "max",
+                   d);
+    desc->imin[d] = (uint64_t)lo;
+    desc->irange[d] = (uint64_t)hi - (uint64_t)lo;
+    desc->ident[d] = desc->irange[d] == p->nbins[d];
+    return VOTECL_OK;
+}
+
+votecl_status
+votecl__hist_desc_init(const votecl_hist_params *p, votecl__hist_desc *desc, char *msg,
+                       size_t msg_size)
+{
+    votecl_status status;
+
+    memset(desc, 0, sizeof *desc);
+    if ((desc->value_bytes = dtype_bytes(p->dtype)) == 0)
+        return BAD("dtype: unknown element type %d", (int)p->dtype);
+    if (p->channels < 1 || p->channels > 4)
+        return BAD("channels: %u is not between 1 and 4", p->channels);
+    if (p->dims != 1 && p->dims != 2)
+        return BAD("dims: %u is neither 1 nor 2", p->dims);
+    if (p->two_arrays && p->dims != 2)
+        return BAD("two_arrays: only 2-D histograms read a second array");
+    if (votecl_variant_name(p->variant) == NULL)
+        return BAD("variant: unknown value %d", (int)p->variant);
+    desc->dtype = p->dtype;
+    desc->channels = p->channels;
+    desc->dims = p->dims;
+    desc->two_arrays = p->two_arrays != 0;
+    desc->weighted = p->weighted != 0;
+    desc->nbins[1] = 1;
+    desc->nbins_total = 1;
+    for (unsigned d = 0; d < p->dims; d++) {
+        if (p->channel[d] >= p->channels)
+            return BAD("channel[%u]: %u is not below channels (%u)", d, p->channel[d],
+                       p->channels);
+        if (p->nbins[d] < 1 || p->nbins[d] > VOTECL_HIST_MAX_BINS)
+            return BAD("nbins[%u]: %u is not between 1 and %u", d, p->nbins[d],
+                       VOTECL_HIST_MAX_BINS);
+        desc->channel[d] = p->channel[d];
+        desc->nbins[d] = p->nbins[d];
+        desc->nbins_total *= p->nbins[d];
+        if ((status = range_init(p, d, desc, msg, msg_size)) != VOTECL_OK)
+            return status;
+    }
+    if (desc->nbins_total > VOTECL_HIST_MAX_BINS)
+        return BAD("nbins: %u x %u bins exceed %u", p->nbins[0], p->nbins[1],
+                   VOTECL_HIST_MAX_BINS);
+    return VOTECL_OK;
+}
+
+static const char *
+c_type(votecl_dtype dtype)
+{
+    return dtype == VOTECL_DTYPE_U8    ? "uchar"
+           : dtype == VOTECL_DTYPE_U16 ? "ushort"
+           : dtype == VOTECL_DTYPE_U32 ? "uint"
+                                       : "float";
+}
+
+static uint32_t
+float_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+/* The histogram's defines for cl/histogram.cl; returns how many. */
+static size_t
+hist_defines(const votecl__hist_desc *d, char defs[][64])
+{
+    size_t n = 0;
+
+    snprintf(defs[n++], 64, "X_T=%s", c_type(d->dtype));
+    snprintf(defs[n++], 64, "CHANNELS=%u", d->channels);
+    snprintf(defs[n++], 64, "DIMS=%u", d->dims);
+    snprintf(defs[n++], 64, "TWO_ARRAYS=%d", d->two_arrays);
+    snprintf(defs[n++], 64, "HIST_FLOAT=%d", d->dtype == VOTECL_DTYPE_F32);
+    for (unsigned k = 0; k < 2; k++) {
+        snprintf(defs[n++], 64, "CH%u=%u", k, d->channel[k]);
+        snprintf(defs[n++], 64, "NB%u=%uu", k, d->nbins[k]);
+        if (d->dtype == VOTECL_DTYPE_F32) {
+            snprintf(defs[n++], 64, "FMIN%u=as_float(0x%08xu)", k, float_bits(d->fmin[k]));
+            snprintf(defs[n++], 64, "FMAX%u=as_float(0x%08xu)", k, float_bits(d->fmax[k]));
+            snprintf(defs[n++], 64, "FSCALE%u=as_float(0x%08xu)", k, float_bits(d->fscale[k]));
+        } else {
+            snprintf(defs[n++], 64, "MIN%u=%lluUL", k, (unsigned long long)d->imin[k]);
+            snprintf(defs[n++], 64, "RANGE%u=%lluUL", k, (unsigned long long)d->irange[k]);
+            snprintf(defs[n++], 64, "IDENT%u=%d", k, d->ident[k]);
+        }
+    }
+    return n;
+}
+
+static votecl_status
+plan_compile(votecl_hist_plan *plan, const votecl_hist_params *params)
+{
+    const votecl__hist_desc *d = &plan->desc;
+    static const char *const files[] = {"histogram.cl", "vote.cl", NULL};
+    unsigned vec = d->dims == 1 && d->channels == 1 ? (unsigned)(16 / d->value_bytes) : 1;
+    char defs[32][64];
+    const char *ptrs[32];
+    size_t n;
+    votecl__vote_config cfg;
+    votecl__program *program;
+    votecl_status status;
+
+    status = votecl__vote_configure(plan->context, params->variant, params->stretch,
+                                    d->nbins_total, d->weighted, vec,
+                                    d->channels * d->value_bytes, &cfg);
+    if (status != VOTECL_OK)
+        return status;
+    n = hist_defines(d, defs);
+    n += votecl__vote_defines(&cfg, defs + n);
+    for (size_t i = 0; i < n; i++)
+        ptrs[i] = defs[i];
+    status = votecl__program_get(plan->context, files, ptrs, n, NULL, &program);
+    if (status == VOTECL_OK)
+        status = votecl__vote_engine_init(&plan->engine, plan->context, &cfg, program);
+    return status;
+}
+
+votecl_status
+votecl_hist_plan_new(votecl_context *context, const votecl_hist_params *params,
+                     votecl_hist_plan **out)
+{
+    votecl_hist_plan *plan;
+    char msg[256];
+    votecl_status status;
+
+    if (context == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    votecl__clear_error(context);
+    if (params == NULL || out == NULL)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "%s: NULL pointer",
+                            params == NULL ? "params" : "out");
+    *out = NULL;
+    plan = calloc(1, sizeof *plan);
+    if (plan == NULL)
+        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for a plan");
+    plan->context = context;
+    status = votecl__hist_desc_init(params, &plan->desc, msg, sizeof msg);
+    if (status != VOTECL_OK)
+        votecl__fail(context, status, "%s", msg);
+    else if (context->backend != VOTECL_BACKEND_REF)
+        status = plan_compile(plan, params);
+    if (status != VOTECL_OK) {
+        votecl_hist_plan_free(plan);
+        return status;
+    }
+    *out = plan;
+    return VOTECL_OK;
+}
+
+void
+votecl_hist_plan_free(votecl_hist_plan *plan)
+{
+    if (plan == NULL)
+        return;
+    votecl__vote_engine_release(&plan->engine);
+    votecl_buffer_free(plan->x);
+    votecl_buffer_free(plan->y);
+    votecl_buffer_free(plan->w);
+    votecl_buffer_free(plan->out);
+    free(plan);
+}
+
+uint64_t
+votecl_hist_plan_nbins(const votecl_hist_plan *plan)
+{
+    return plan != NULL ? plan->desc.nbins_total : 0;
+}
+
+votecl_status
+votecl_vote_plan_describe(const votecl_hist_plan *plan, size_t elements, size_t frames,
+                          votecl_vote_plan_info *info)
+{
+    if (plan == NULL || info == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    if (plan->context->backend == VOTECL_BACKEND_REF) {
+        memset(info, 0, sizeof *info);
+        info->nbins = plan->desc.nbins_total;
+        info->spaces = (unsigned)(frames > 0 ? frames : 1);
+        info->stretch = info->stretch_s = info->parts = info->passes = info->copies = 1;
+        info->work_group_size = 1;
+        return VOTECL_OK;
+    }
+    votecl__vote_describe(&plan->engine, elements, frames, info);
+    return VOTECL_OK;
+}
+
+/* Byte sizes of one call's arrays, checked for overflow. */
+typedef struct sizes {
+    size_t x, w, bins;
+} sizes;
+
+static votecl_status
+call_sizes(votecl_hist_plan *plan, size_t n, size_t frames, sizes *s)
+{
+    const votecl__hist_desc *d = &plan->desc;
+    size_t elements;
+
+    if (n > VOTECL__MAX_FRAME_ELEMENTS)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
+                            "n: %zu elements per frame exceed %zu", n,
+                            VOTECL__MAX_FRAME_ELEMENTS);
+    if (votecl__mul_overflow(n, frames, &elements) ||
+        votecl__mul_overflow(elements, d->channels * d->value_bytes, &s->x) ||
+        votecl__mul_overflow(elements, sizeof(float), &s->w) ||
+        votecl__mul_overflow(frames, (size_t)d->nbins_total * 4, &s->bins))
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
+                            "n, frames: %zu x %zu elements overflow the address space", n,
+                            frames);
+    return VOTECL_OK;
+}
+
+static votecl_status
+check_arrays(votecl_hist_plan *plan, const void *x, const void *y, const void *w, size_t n,
+             const void *bins)
+{
+    const votecl__hist_desc *d = &plan->desc;
+
+    if (bins == NULL)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "bins: NULL pointer");
+    if (n == 0)
+        return VOTECL_OK;
+    if (x == NULL)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "x: NULL pointer");
+    if (d->two_arrays && y == NULL)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
+                            "y: NULL pointer for a 2-D histogram of two arrays");
+    if (d->weighted && w == NULL)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
+                            "weights: NULL pointer for a weighted histogram");
+    return VOTECL_OK;
+}
+
+static votecl_status
+upload(votecl_hist_plan *plan, votecl_buffer **buffer, const void *host, size_t size)
+{
+    votecl_status status;
+
+    if (host == NULL || size == 0)
+        return VOTECL_OK;
+    status = votecl__buffer_ensure(plan->context, buffer, size);
+    return status == VOTECL_OK ? votecl_buffer_write(*buffer, 0, host, size) : status;
+}
+
+static votecl_status
+run_host(votecl_hist_plan *plan, const void *x, const void *y, const float *w, size_t n,
+         size_t frames, void *bins)
+{
+    const votecl__hist_desc *d = &plan->desc;
+    sizes s;
+    votecl_status status = call_sizes(plan, n, frames, &s);
+
+    if (status == VOTECL_OK)
+        status = check_arrays(plan, x, y, w, n, bins);
+    if (status != VOTECL_OK || frames == 0)
+        return status;
+    if (plan->context->backend == VOTECL_BACKEND_REF) {
+        votecl__hist_ref(d, x, y, w, n, frames, bins);
+        return VOTECL_OK;
+    }
+    if (n > 0) {
+        if ((status = upload(plan, &plan->x, x, s.x)) != VOTECL_OK ||
+            (d->two_arrays && (status = upload(plan, &plan->y, y, s.x)) != VOTECL_OK) ||
+            (d->weighted && (status = upload(plan, &plan->w, w, s.w)) != VOTECL_OK))
+            return status;
+    } else if ((status = votecl__buffer_ensure(plan->context, &plan->x, 16)) != VOTECL_OK) {
+        return status;
+    }
+    status = votecl__buffer_ensure(plan->context, &plan->out, s.bins);
+    if (status == VOTECL_OK)
+        status = votecl__vote_run(&plan->engine, plan->x, d->two_arrays ? plan->y : NULL,
+                                  d->weighted ? plan->w : NULL, n, frames, plan->out);
+    if (status == VOTECL_OK)
+        status = votecl_buffer_read(plan->out, 0, bins, s.bins);
+    return status;
+}
+
+votecl_status
+votecl_hist_run(votecl_hist_plan *plan, const void *x, const void *y, const float *weights,
+                size_t n, void *bins)
+{
+    if (plan == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    votecl__clear_error(plan->context);
+    return run_host(plan, x, y, weights, n, 1, bins);
+}
+
+votecl_status
+votecl_hist_run_batch(votecl_hist_plan *plan, const void *x, const void *y,
+                      const float *weights, size_t n, size_t frames, void *bins)
+{
+    if (plan == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    votecl__clear_error(plan->context);
+    return run_host(plan, x, y, weights, n, frames, bins);
+}
+
+static votecl_status
+check_image(votecl_hist_plan *plan, const votecl_image *image, size_t *row_bytes)
+{
+    const votecl__hist_desc *d = &plan->desc;
+    size_t pixels;
+
+    if (image == NULL)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "image: NULL pointer");
+    if (d->two_arrays)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
+                            "image: a 2-D histogram of two arrays needs votecl_hist_run");
+    if (image->dtype != d->dtype)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
+                            "image.dtype: %d does not match the plan's dtype %d",
+                            (int)image->dtype, (int)d->dtype);
+    if (image->channels != d->channels)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
+                            "image.channels: %u does not match the plan's %u", image->channels,
+                            d->channels);
+    if (votecl__mul_overflow(image->width, d->channels * d->value_bytes, row_bytes) ||
+        votecl__mul_overflow(image->width, image->height, &pixels) ||
+        pixels > VOTECL__MAX_FRAME_ELEMENTS)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
+                            "image.width, image.height: %zu x %zu pixels are too many",
+                            image->width, image->height);
+    if (image->height > 1 && image->stride < *row_bytes)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
+                            "image.stride: %zu bytes is less than a row (%zu bytes)",
+                            image->stride, *row_bytes);
+    if (image->data == NULL && pixels > 0)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "image.data: NULL pointer");
+    return VOTECL_OK;
+}
+
+votecl_status
+votecl_hist_run_image(votecl_hist_plan *plan, const votecl_image *image, void *bins)
+{
+    size_t row_bytes = 0;
+    unsigned char *packed;
+    votecl_status status;
+
+    if (plan == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    votecl__clear_error(plan->context);
+    if ((status = check_image(plan, image, &row_bytes)) != VOTECL_OK)
+        return status;
+    if (image->height <= 1 || image->stride == row_bytes)
+        return run_host(plan, image->data, NULL, NULL, image->width * image->height, 1, bins);
+    packed = malloc(row_bytes * image->height);
+    if (packed == NULL)
+        return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY,
+                            "out of memory packing a %zu x %zu image", image->width,
+                            image->height);
+    for (size_t r = 0; r < image->height; r++)
+        memcpy(packed + r * row_bytes, (const unsigned char *)image->data + r * image->stride,
+               row_bytes);
+    status = run_host(plan, packed, NULL, NULL, image->width * image->height, 1, bins);
+    free(packed);
+    return status;
+}
+
+static votecl_status
+check_buffer(votecl_hist_plan *plan, votecl_buffer *b, size_t need, const char *name)
+{
+    if (b == NULL)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "%s: NULL buffer", name);
+    if (b->context != plan->context)
+        return votecl__fail(plan->context, VOTECL_INCOMPATIBLE,
+                            "%s: buffer belongs to another context", name);
+    if (b->size < need)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
+                            "%s: buffer of %zu bytes is smaller than the %zu needed", name,
+                            b->size, need);
+    return VOTECL_OK;
+}
+
+votecl_status
+votecl_hist_run_buffers(votecl_hist_plan *plan, votecl_buffer *x, votecl_buffer *y,
+                        votecl_buffer *weights, size_t n, size_t frames, votecl_buffer *bins)
+{
+    const votecl__hist_desc *d;
+    sizes s;
+    votecl_status status;
+
+    if (plan == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    d = &plan->desc;
+    votecl__clear_error(plan->context);
+    if ((status = call_sizes(plan, n, frames, &s)) != VOTECL_OK ||
+        (status = check_buffer(plan, bins, s.bins, "bins")) != VOTECL_OK ||
+        (status = check_buffer(plan, x, s.x, "x")) != VOTECL_OK ||
+        (d->two_arrays && (status = check_buffer(plan, y, s.x, "y")) != VOTECL_OK) ||
+        (d->weighted && (status = check_buffer(plan, weights, s.w, "weights")) != VOTECL_OK))
+        return status;
+    if (frames == 0)
+        return VOTECL_OK;
+    if (plan->context->backend == VOTECL_BACKEND_REF) {
+        votecl__hist_ref(d, x->handle, d->two_arrays ? y->handle : NULL,
+                         d->weighted ? weights->handle : NULL, n, frames, bins->handle);
+        return VOTECL_OK;
+    }
+    return votecl__vote_run(&plan->engine, x, d->two_arrays ? y : NULL,
+                            d->weighted ? weights : NULL, n, frames, bins);
+}

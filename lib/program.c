@@ -1,0 +1,337 @@
+/* Program composition and the two program caches.
+ *
+ * The host composes the text the compiler sees: the sorted defines (the caller's and the
+ * device facts), cl/prelude.h, cl/common.h, the algorithm files, then optional extra source.
+ * There is no #include and no -I: the hashed text is exactly what is compiled. The cache key
+ * is SHA-256 over (backend build id, build options, composed text). Programs live in the
+ * context's memory cache; their binaries in the disk cache, where any failure is only a miss
+ * and never fails the call. */
+#include "votecl-private.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Conservative build options: no fast-math, no mad, so bin boundaries agree with the
+ * C reference (cl/prelude.h also turns FP_CONTRACT off). */
+#define BUILD_OPTIONS "-cl-std=CL1.2"
+
+typedef struct kernel_entry {
+    char *name;
+    void *handle;
+    struct kernel_entry *next;
+} kernel_entry;
+
+struct votecl__program {
+    uint8_t key[32];
+    void *handle;
+    char *source;
+    int from_disk;
+    kernel_entry *kernels;
+    votecl__program *next;
+};
+
+/* A growing string; on allocation failure it stays failed and reports it once. */
+typedef struct text {
+    char *data;
+    size_t len, cap;
+    int failed;
+} text;
+
+static void
+text_append(text *t, const char *s, size_t n)
+{
+    if (t->failed)
+        return;
+    if (t->len + n + 1 > t->cap) {
+        size_t cap = (t->len + n + 1) * 2;
+        char *data = realloc(t->data, cap);
+        if (data == NULL) {
+            t->failed = 1;
+            return;
+        }
+        t->data = data;
+        t->cap = cap;
+    }
+    memcpy(t->data + t->len, s, n);
+    t->len += n;
+    t->data[t->len] = '\0';
+}
+
+static void
+text_puts(text *t, const char *s)
+{
+    text_append(t, s, strlen(s));
+}
+
+static int
+compare_strings(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void
+append_define(text *t, const char *define)
+{
+    const char *eq = strchr(define, '=');
+
+    text_puts(t, "#define ");
+    if (eq == NULL) {
+        text_puts(t, define);
+    } else {
+        text_append(t, define, (size_t)(eq - define));
+        text_puts(t, " ");
+        text_puts(t, eq + 1);
+    }
+    text_puts(t, "\n");
+}
+
+/* Device facts as defines, so kernels can adapt without hard-coded device names. */
+static size_t
+device_defines(const votecl_context *context, char defs[][96])
+{
+    const votecl_device_info *info = &context->info;
+    size_t n = 0;
+
+    snprintf(defs[n++], 96, "VOTECL_LOCAL_MEM_BYTES=%llu",
+             (unsigned long long)info->local_mem_bytes);
+    snprintf(defs[n++], 96, "VOTECL_DEVICE_%s",
+             info->type == VOTECL_DEVICE_GPU   ? "GPU"
+             : info->type == VOTECL_DEVICE_CPU ? "CPU"
+                                               : "OTHER");
+    snprintf(defs[n++], 96, "VOTECL_BACKEND_%s",
+             context->backend == VOTECL_BACKEND_CUDA ? "CUDA" : "OPENCL");
+    if (strcasestr(info->vendor, "NVIDIA") != NULL)
+        snprintf(defs[n++], 96, "VOTECL_VENDOR_NVIDIA");
+    else if (strcasestr(info->vendor, "Advanced Micro") != NULL ||
+             strcasestr(info->vendor, "AMD") != NULL)
+        snprintf(defs[n++], 96, "VOTECL_VENDOR_AMD");
+    else if (strcasestr(info->vendor, "Intel") != NULL)
+        snprintf(defs[n++], 96, "VOTECL_VENDOR_INTEL");
+    if (strcasestr(info->platform, "Portable Computing") != NULL)
+        snprintf(defs[n++], 96, "VOTECL_PLATFORM_POCL");
+    return n;
+}
+
+static votecl_status
+append_file(votecl_context *context, text *t, const char *file)
+{
+    char *path = NULL, *body = NULL;
+    size_t size;
+    votecl_status status = votecl__kernel_path_find(context->kernel_path, file, &path);
+
+    if (status == VOTECL_KERNEL_NOT_FOUND)
+        return votecl__fail(context, status, "kernel file %s not found in '%s'", file,
+                            context->kernel_path);
+    if (status != VOTECL_OK)
+        return votecl__fail(context, status, "looking up kernel file %s", file);
+    status = votecl__read_file(path, &body, &size);
+    if (status != VOTECL_OK) {
+        votecl__fail(context, status, "cannot read kernel file %s", path);
+        free(path);
+        return status;
+    }
+    text_puts(t, "#line 1 \"");
+    text_puts(t, file);
+    text_puts(t, "\"\n");
+    text_append(t, body, size);
+    text_puts(t, "\n");
+    free(body);
+    free(path);
+    return VOTECL_OK;
+}
+
+static votecl_status
+compose(votecl_context *context, const char *const *files, const char *const *defines,
+        size_t ndefines, const char *extra_source, text *t)
+{
+    char devdefs[8][96];
+    size_t ndev = device_defines(context, devdefs);
+    const char **all = malloc((ndefines + ndev + 1) * sizeof *all);
+    static const char *const base[] = {"prelude.h", "common.h"};
+    votecl_status status = VOTECL_OK;
+
+    if (all == NULL)
+        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    for (size_t i = 0; i < ndefines; i++)
+        all[i] = defines[i];
+    for (size_t i = 0; i < ndev; i++)
+        all[ndefines + i] = devdefs[i];
+    qsort(all, ndefines + ndev, sizeof *all, compare_strings);
+    for (size_t i = 0; i < ndefines + ndev; i++)
+        append_define(t, all[i]);
+    free(all);
+    for (size_t i = 0; i < 2 && status == VOTECL_OK; i++)
+        status = append_file(context, t, base[i]);
+    for (size_t i = 0; files[i] != NULL && status == VOTECL_OK; i++)
+        status = append_file(context, t, files[i]);
+    if (status == VOTECL_OK && extra_source != NULL) {
+        text_puts(t, "#line 1 \"user\"\n");
+        text_puts(t, extra_source);
+        text_puts(t, "\n");
+    }
+    if (status == VOTECL_OK && t->failed)
+        status = votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory composing");
+    return status;
+}
+
+static void
+program_key(const votecl_context *context, const char *source, uint8_t key[32])
+{
+    votecl__sha256 h;
+    const char *id = context->ops->build_id(context);
+
+    votecl__sha256_init(&h);
+    votecl__sha256_update(&h, id, strlen(id) + 1);
+    votecl__sha256_update(&h, BUILD_OPTIONS, sizeof BUILD_OPTIONS);
+    votecl__sha256_update(&h, source, strlen(source));
+    votecl__sha256_final(&h, key);
+}
+
+/* Loads from the disk cache; any failure is a miss and leaves no error behind. */
+static int
+load_from_disk(votecl_context *context, const uint8_t key[32], void **handle)
+{
+    void *binary = NULL;
+    size_t size = 0;
+    char saved[sizeof context->error];
+    int hit = 0;
+
+    if (context->cache_dir == NULL ||
+        votecl__diskcache_load(context->cache_dir, key, &binary, &size) != 0)
+        return 0;
+    memcpy(saved, context->error, sizeof saved);
+    hit = context->ops->program_load(context, binary, size, BUILD_OPTIONS, handle) == VOTECL_OK;
+    memcpy(context->error, saved, sizeof saved);
+    votecl__log(context, "disk cache %s for a %zu-byte binary", hit ? "hit" : "reject", size);
+    free(binary);
+    return hit;
+}
+
+static void
+store_to_disk(votecl_context *context, const uint8_t key[32], void *handle)
+{
+    void *binary = NULL;
+    size_t size = 0;
+    char saved[sizeof context->error];
+
+    if (context->cache_dir == NULL)
+        return;
+    memcpy(saved, context->error, sizeof saved);
+    if (context->ops->program_binary(context, handle, &binary, &size) == VOTECL_OK &&
+        votecl__diskcache_store(context->cache_dir, key, binary, size) != 0)
+        votecl__log(context, "disk cache: could not store in %s", context->cache_dir);
+    memcpy(context->error, saved, sizeof saved);
+    free(binary);
+}
+
+static votecl__program *
+cache_find(votecl_context *context, const uint8_t key[32])
+{
+    for (votecl__program *p = context->programs; p != NULL; p = p->next)
+        if (memcmp(p->key, key, 32) == 0)
+            return p;
+    return NULL;
+}
+
+votecl_status
+votecl__program_get(votecl_context *context, const char *const *files,
+                    const char *const *defines, size_t ndefines, const char *extra_source,
+                    votecl__program **out)
+{
+    text t = {0};
+    uint8_t key[32];
+    votecl__program *program;
+    votecl_status status = compose(context, files, defines, ndefines, extra_source, &t);
+
+    if (status != VOTECL_OK)
+        goto out;
+    program_key(context, t.data, key);
+    if ((*out = cache_find(context, key)) != NULL)
+        goto out;
+    program = calloc(1, sizeof *program);
+    if (program == NULL) {
+        status = votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+        goto out;
+    }
+    memcpy(program->key, key, 32);
+    program->from_disk = load_from_disk(context, key, &program->handle);
+    if (!program->from_disk) {
+        status = context->ops->program_build(context, t.data, BUILD_OPTIONS, &program->handle);
+        if (status != VOTECL_OK) {
+            free(program);
+            goto out;
+        }
+        store_to_disk(context, key, program->handle);
+    }
+    program->source = t.data;
+    t.data = NULL;
+    program->next = context->programs;
+    context->programs = program;
+    *out = program;
+out:
+    free(t.data);
+    return status;
+}
+
+votecl_status
+votecl__program_kernel(votecl_context *context, votecl__program *program, const char *name,
+                       void **kernel)
+{
+    kernel_entry *k;
+    votecl_status status;
+
+    for (k = program->kernels; k != NULL; k = k->next) {
+        if (strcmp(k->name, name) == 0) {
+            *kernel = k->handle;
+            return VOTECL_OK;
+        }
+    }
+    k = calloc(1, sizeof *k);
+    if (k == NULL || (k->name = votecl__strdup(name)) == NULL) {
+        free(k);
+        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    }
+    status = context->ops->kernel_create(context, program->handle, name, &k->handle);
+    if (status != VOTECL_OK) {
+        free(k->name);
+        free(k);
+        return status;
+    }
+    k->next = program->kernels;
+    program->kernels = k;
+    *kernel = k->handle;
+    return VOTECL_OK;
+}
+
+void
+votecl__program_cache_clear(votecl_context *context)
+{
+    while (context->programs != NULL) {
+        votecl__program *p = context->programs;
+        context->programs = p->next;
+        while (p->kernels != NULL) {
+            kernel_entry *k = p->kernels;
+            p->kernels = k->next;
+            context->ops->kernel_release(context, k->handle);
+            free(k->name);
+            free(k);
+        }
+        context->ops->program_release(context, p->handle);
+        free(p->source);
+        free(p);
+    }
+}
+
+const char *
+votecl__program_source(const votecl__program *program)
+{
+    return program->source;
+}
+
+int
+votecl__program_from_disk(const votecl__program *program)
+{
+    return program->from_disk;
+}

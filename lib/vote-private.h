@@ -1,0 +1,58 @@
+/* The voting engine's internal interface (GPU-vote stage 2), shared by the built-ins. */
+#ifndef VOTECL_VOTE_PRIVATE_H
+#define VOTECL_VOTE_PRIVATE_H
+
+#include "votecl-private.h"
+
+/* Everything about the strategy that is fixed at plan time and becomes kernel defines. */
+typedef struct votecl__vote_config {
+    votecl_variant variant;
+    unsigned wg;          /* work-group size of the vote kernel */
+    unsigned merge_wg;    /* work-group size of the merge kernel */
+    uint64_t nbins;       /* N per vote space */
+    int weighted;         /* f32 number votes */
+    unsigned vec;         /* elements per 16-byte load (1: no vector path) */
+    size_t elem_bytes;    /* bytes per element of x, for the alignment of frames */
+    uint32_t nmax;        /* local: 32-bit bins in local memory */
+    uint32_t npass;       /* local: bins per pass */
+    unsigned stretch_s;   /* local: S of Eq. 3 */
+    unsigned stretch;     /* local: S' actually used */
+    unsigned passes;      /* local: ceil(N / npass) */
+} votecl__vote_config;
+
+typedef struct votecl__vote_engine {
+    votecl_context *context;
+    votecl__vote_config cfg;
+    void *k_vote;
+    void *k_merge;
+    votecl_buffer *partials;
+} votecl__vote_engine;
+
+/* Chooses the strategy (requested, else the context's VOTECL_FORCE_VARIANT, else from the
+ * device facts) and its sizes. stretch_cap: upper bound for S' (0: the paper's S'). */
+votecl_status votecl__vote_configure(votecl_context *context, votecl_variant requested,
+                                     unsigned stretch_cap, uint64_t nbins, int weighted,
+                                     unsigned vec, size_t elem_bytes, votecl__vote_config *cfg);
+
+/* The engine's defines ("NAME=VALUE") into defs; returns how many (at most 12). */
+size_t votecl__vote_defines(const votecl__vote_config *cfg, char defs[][64]);
+
+/* Fetches the kernels of the configured strategy from program (composed with
+ * votecl__vote_defines, the algorithm file and vote.cl). */
+votecl_status votecl__vote_engine_init(votecl__vote_engine *engine, votecl_context *context,
+                                       const votecl__vote_config *cfg,
+                                       votecl__program *program);
+void votecl__vote_engine_release(votecl__vote_engine *engine);
+
+/* Votes n elements per frame of frames frames from device buffers (y and w may be NULL)
+ * into frames * nbins words of out. Asynchronous. */
+votecl_status votecl__vote_run(votecl__vote_engine *engine, votecl_buffer *x, votecl_buffer *y,
+                               votecl_buffer *w, size_t n, size_t frames, votecl_buffer *out);
+
+void votecl__vote_describe(const votecl__vote_engine *engine, size_t n, size_t frames,
+                           votecl_vote_plan_info *info);
+
+/* Elements per frame the kernels index with 32-bit arithmetic. */
+#define VOTECL__MAX_FRAME_ELEMENTS ((size_t)INT32_MAX)
+
+#endif

@@ -1,0 +1,321 @@
+/* The voting engine, stage 2 (GPU-vote sections 3.2-3.3): strategy choice from device facts,
+ * bin stretching, input split, passes, and the launches of cl/vote.cl. */
+#include "vote-private.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Host-side ceiling on replicated copies, so that big vote spaces stay within memory. */
+#define COPY_BUDGET_BYTES ((uint64_t)256 << 20)
+
+const char *
+votecl_variant_name(votecl_variant variant)
+{
+    switch (variant) {
+    case VOTECL_VARIANT_AUTO:
+        return "auto";
+    case VOTECL_VARIANT_LOCAL:
+        return "local";
+    case VOTECL_VARIANT_GLOBAL:
+        return "global";
+    case VOTECL_VARIANT_PRIVATE:
+        return "private";
+    }
+    return NULL;
+}
+
+void
+votecl__stretch_factors(uint64_t nmax, uint64_t n, unsigned *s, unsigned *s_prime)
+{
+    /* GPU-vote Eq. 3 */
+    uint64_t stretch = n > 0 && nmax / n > 1 ? nmax / n : 1;
+
+    if (stretch > UINT32_MAX)
+        stretch = UINT32_MAX;
+    *s = (unsigned)stretch;
+    /* Eq. 5: odd stretch factors avoid bank conflicts once S >= 64 */
+    *s_prime = *s < 64 ? *s : *s - (1 - *s % 2);
+}
+
+static unsigned
+min_u(uint64_t a, uint64_t b)
+{
+    return (unsigned)(a < b ? a : b);
+}
+
+static votecl_variant
+auto_variant(const votecl_context *context, uint64_t nbins)
+{
+    const votecl_device_info *info = &context->info;
+    uint64_t nmax = info->local_mem_bytes / 4;
+
+    /* On CPUs local memory is ordinary memory and atomics are slow: every work-item owns
+     * its bins instead, as long as the copies stay small. */
+    if (info->type == VOTECL_DEVICE_CPU || !info->local_mem_dedicated)
+        return nbins <= (1u << 20) ? VOTECL_VARIANT_PRIVATE : VOTECL_VARIANT_GLOBAL;
+    /* GPU-vote Fig. 3: on-chip voting wins until the passes pile up; global atomics win
+     * for very large vote spaces. */
+    if (info->local_atomics && nmax > 0 && (nbins + nmax - 1) / nmax <= 4)
+        return VOTECL_VARIANT_LOCAL;
+    return VOTECL_VARIANT_GLOBAL;
+}
+
+static votecl_status
+configure_local(votecl_context *context, unsigned stretch_cap, votecl__vote_config *cfg)
+{
+    uint64_t nmax = context->info.local_mem_bytes / 4;
+    unsigned s, s_prime, eff;
+
+    if (!context->info.local_atomics || nmax == 0)
+        return votecl__fail(context, VOTECL_UNSUPPORTED,
+                            "variant: the local strategy needs local memory atomics");
+    if (nmax > UINT32_MAX)
+        nmax = UINT32_MAX;
+    votecl__stretch_factors(nmax, cfg->nbins, &s, &s_prime);
+    /* Work-item t votes into copy t mod S mod S': no more than WG copies are ever used. */
+    eff = min_u(s_prime, cfg->wg);
+    if (stretch_cap > 0)
+        eff = min_u(eff, stretch_cap);
+    if (eff >= 64 && eff % 2 == 0)
+        eff--;
+    cfg->nmax = (uint32_t)nmax;
+    cfg->stretch_s = s;
+    cfg->stretch = eff;
+    cfg->npass = (uint32_t)(cfg->nbins <= nmax ? cfg->nbins : nmax);
+    cfg->passes = (unsigned)((cfg->nbins + cfg->npass - 1) / cfg->npass);
+    return VOTECL_OK;
+}
+
+votecl_status
+votecl__vote_configure(votecl_context *context, votecl_variant requested, unsigned stretch_cap,
+                       uint64_t nbins, int weighted, unsigned vec, size_t elem_bytes,
+                       votecl__vote_config *cfg)
+{
+    const votecl_device_info *info = &context->info;
+    size_t max_wg = info->max_work_group_size > 0 ? info->max_work_group_size : 1;
+    int gpu = info->type == VOTECL_DEVICE_GPU;
+
+    memset(cfg, 0, sizeof *cfg);
+    cfg->nbins = nbins;
+    cfg->weighted = weighted;
+    cfg->vec = vec;
+    cfg->elem_bytes = elem_bytes;
+    cfg->variant = requested != VOTECL_VARIANT_AUTO        ? requested
+                   : context->force_variant != VOTECL_VARIANT_AUTO ? context->force_variant
+                                                                   : auto_variant(context, nbins);
+    cfg->stretch = cfg->stretch_s = cfg->passes = 1;
+    cfg->merge_wg = min_u(max_wg, 256);
+    switch (cfg->variant) {
+    case VOTECL_VARIANT_LOCAL:
+        cfg->wg = min_u(max_wg, gpu ? 512 : 64);
+        return configure_local(context, stretch_cap, cfg);
+    case VOTECL_VARIANT_GLOBAL:
+        cfg->wg = min_u(max_wg, gpu ? 256 : 64);
+        return VOTECL_OK;
+    case VOTECL_VARIANT_PRIVATE:
+        cfg->wg = gpu ? min_u(max_wg, 64) : 1;
+        return VOTECL_OK;
+    default:
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "variant: unknown value %d",
+                            (int)cfg->variant);
+    }
+}
+
+size_t
+votecl__vote_defines(const votecl__vote_config *cfg, char defs[][64])
+{
+    size_t n = 0;
+
+    snprintf(defs[n++], 64, "WG=%u", cfg->wg);
+    snprintf(defs[n++], 64, "MERGE_WG=%u", cfg->merge_wg);
+    snprintf(defs[n++], 64, "NBINS=%lluu", (unsigned long long)cfg->nbins);
+    snprintf(defs[n++], 64, "VOTE_WEIGHTED=%d", cfg->weighted ? 1 : 0);
+    snprintf(defs[n++], 64, "VOTE_VEC=%u", cfg->vec);
+    if (cfg->variant == VOTECL_VARIANT_LOCAL) {
+        snprintf(defs[n++], 64, "NPASS=%uu", cfg->npass);
+        snprintf(defs[n++], 64, "STRETCH=%uu", cfg->stretch);
+        snprintf(defs[n++], 64, "STRETCH_S=%uu", cfg->stretch_s);
+    }
+    return n;
+}
+
+static const char *
+vote_kernel_name(votecl_variant variant)
+{
+    return variant == VOTECL_VARIANT_LOCAL    ? "vote_local"
+           : variant == VOTECL_VARIANT_GLOBAL ? "vote_global"
+                                              : "vote_private";
+}
+
+votecl_status
+votecl__vote_engine_init(votecl__vote_engine *engine, votecl_context *context,
+                         const votecl__vote_config *cfg, votecl__program *program)
+{
+    votecl_status status;
+
+    memset(engine, 0, sizeof *engine);
+    engine->context = context;
+    engine->cfg = *cfg;
+    status = votecl__program_kernel(context, program, vote_kernel_name(cfg->variant),
+                                    &engine->k_vote);
+    if (status == VOTECL_OK)
+        status = votecl__program_kernel(context, program, "vote_merge", &engine->k_merge);
+    return status;
+}
+
+void
+votecl__vote_engine_release(votecl__vote_engine *engine)
+{
+    votecl_buffer_free(engine->partials);
+    engine->partials = NULL;
+}
+
+typedef struct layout {
+    int use_vec;
+    size_t nvec;    /* vectors per frame */
+    unsigned parts; /* P: input parts per vote space (and pass) */
+    unsigned copies; /* partial vote spaces per space that the merge folds */
+} layout;
+
+static unsigned
+clamp_parts(uint64_t want, uint64_t most)
+{
+    if (want > most)
+        want = most;
+    if (want < 1)
+        want = 1;
+    return (unsigned)(want > 65535 ? 65535 : want);
+}
+
+/* GPU-vote Eq. 8, generalised: enough work-groups per space and pass to fill the compute
+ * units a few times over, but never more than there is input for. */
+static layout
+plan_layout(const votecl__vote_engine *engine, size_t n, size_t frames)
+{
+    const votecl__vote_config *cfg = &engine->cfg;
+    const votecl_device_info *info = &engine->context->info;
+    uint64_t cu = info->compute_units > 0 ? info->compute_units : 1;
+    uint64_t spaces = frames > 0 ? frames : 1, items, copy_bytes;
+    layout l = {0};
+
+    l.use_vec = cfg->vec > 1 && !cfg->weighted &&
+                (frames <= 1 || (n * cfg->elem_bytes) % 16 == 0);
+    l.nvec = l.use_vec ? n / cfg->vec : 0;
+    items = l.use_vec ? l.nvec + n % cfg->vec : n;
+    copy_bytes = spaces * cfg->nbins * 4;
+    switch (cfg->variant) {
+    case VOTECL_VARIANT_LOCAL:
+        l.parts = clamp_parts(cu * 4 / (spaces * cfg->passes), (items + cfg->wg - 1) / cfg->wg);
+        l.copies = l.parts;
+        break;
+    case VOTECL_VARIANT_GLOBAL:
+        l.parts = clamp_parts(cu * 4 / spaces, (items + cfg->wg - 1) / cfg->wg);
+        l.copies = clamp_parts(COPY_BUDGET_BYTES / copy_bytes, l.parts < 8 ? l.parts : 8);
+        break;
+    default:
+        /* Each part owns a copy: fill the cores, with at least 4096 elements each. */
+        l.parts = clamp_parts(cu * 4 / spaces, (n + 4095) / 4096);
+        l.parts = clamp_parts(COPY_BUDGET_BYTES / copy_bytes, l.parts);
+        l.copies = l.parts;
+        break;
+    }
+    return l;
+}
+
+static votecl_status
+launch_vote(votecl__vote_engine *engine, const layout *l, votecl_buffer *x, votecl_buffer *y,
+            votecl_buffer *w, size_t n, size_t frames, votecl_buffer *target)
+{
+    const votecl__vote_config *cfg = &engine->cfg;
+    votecl__arg args[9] = {VOTECL__ARG_BUF(x), VOTECL__ARG_BUF(y), VOTECL__ARG_BUF(w),
+                           VOTECL__ARG_UINT(n), VOTECL__ARG_UINT(l->nvec),
+                           VOTECL__ARG_UINT(l->parts)};
+    size_t local = cfg->wg, global;
+    unsigned nargs = 7;
+
+    switch (cfg->variant) {
+    case VOTECL_VARIANT_LOCAL:
+        global = frames * cfg->passes * l->parts * local;
+        args[6] = VOTECL__ARG_UINT(cfg->passes);
+        args[7] = VOTECL__ARG_BUF(target);
+        nargs = 8;
+        break;
+    case VOTECL_VARIANT_GLOBAL:
+        global = frames * l->parts * local;
+        args[6] = VOTECL__ARG_UINT(l->copies);
+        args[7] = VOTECL__ARG_BUF(target);
+        nargs = 8;
+        break;
+    default:
+        global = votecl__round_up(frames * l->parts, local);
+        args[6] = VOTECL__ARG_UINT(frames);
+        args[7] = VOTECL__ARG_BUF(target);
+        nargs = 8;
+        break;
+    }
+    return votecl__launch(engine->context, engine->k_vote, 1, &global, &local, args, nargs);
+}
+
+static votecl_status
+launch_merge(votecl__vote_engine *engine, unsigned copies, size_t frames, votecl_buffer *out)
+{
+    votecl__arg args[4] = {VOTECL__ARG_BUF(engine->partials), VOTECL__ARG_UINT(copies),
+                           VOTECL__ARG_UINT(frames), VOTECL__ARG_BUF(out)};
+    size_t local = engine->cfg.merge_wg;
+    size_t global = votecl__round_up(frames * engine->cfg.nbins, local);
+
+    return votecl__launch(engine->context, engine->k_merge, 1, &global, &local, args, 4);
+}
+
+votecl_status
+votecl__vote_run(votecl__vote_engine *engine, votecl_buffer *x, votecl_buffer *y,
+                 votecl_buffer *w, size_t n, size_t frames, votecl_buffer *out)
+{
+    layout l = plan_layout(engine, n, frames);
+    size_t words, bytes;
+    votecl_buffer *target = out;
+    votecl_status status;
+
+    if (votecl__mul_overflow(frames, l.copies, &words) ||
+        votecl__mul_overflow(words, engine->cfg.nbins, &words) ||
+        votecl__mul_overflow(words, 4, &bytes))
+        return votecl__fail(engine->context, VOTECL_INVALID_ARGUMENT,
+                            "frames: %zu vote spaces of %llu bins overflow", frames,
+                            (unsigned long long)engine->cfg.nbins);
+    if (l.copies > 1) {
+        status = votecl__buffer_ensure(engine->context, &engine->partials, bytes);
+        if (status != VOTECL_OK)
+            return status;
+        target = engine->partials;
+    }
+    if (engine->cfg.variant != VOTECL_VARIANT_LOCAL) {
+        status = votecl__buffer_zero(target, 0, bytes);
+        if (status != VOTECL_OK)
+            return status;
+    }
+    status = launch_vote(engine, &l, x, y, w, n, frames, target);
+    if (status == VOTECL_OK && l.copies > 1)
+        status = launch_merge(engine, l.copies, frames, out);
+    return status;
+}
+
+void
+votecl__vote_describe(const votecl__vote_engine *engine, size_t n, size_t frames,
+                      votecl_vote_plan_info *info)
+{
+    const votecl__vote_config *cfg = &engine->cfg;
+    layout l = plan_layout(engine, n, frames);
+
+    memset(info, 0, sizeof *info);
+    info->variant = cfg->variant;
+    info->nbins = cfg->nbins;
+    info->spaces = (unsigned)(frames > 0 ? frames : 1);
+    info->nmax = cfg->variant == VOTECL_VARIANT_LOCAL ? cfg->nmax : 0;
+    info->stretch = cfg->stretch;
+    info->stretch_s = cfg->stretch_s;
+    info->parts = l.parts;
+    info->passes = cfg->passes;
+    info->copies = cfg->variant == VOTECL_VARIANT_LOCAL ? 1 : l.copies;
+    info->work_group_size = cfg->wg;
+    info->predicted_seconds = 0.0;
+}

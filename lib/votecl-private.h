@@ -1,0 +1,147 @@
+/* Internal umbrella header: never installed. Internal non-static symbols use votecl__. */
+#ifndef VOTECL_PRIVATE_H
+#define VOTECL_PRIVATE_H
+
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <votecl.h>
+
+#include "backend.h"
+
+typedef struct votecl__program votecl__program;
+
+struct votecl_buffer {
+    votecl_context *context;
+    void *handle;
+    size_t size;
+};
+
+struct votecl_context {
+    votecl_backend backend;
+    const votecl__backend_ops *ops;
+    void *impl;                  /* backend state */
+    votecl_device_info info;
+    char *kernel_path;           /* colon-separated, resolved by context.c */
+    char *cache_dir;             /* NULL: disk cache off */
+    votecl_variant force_variant; /* from VOTECL_FORCE_VARIANT; AUTO when unset */
+    int debug;                   /* VOTECL_DEBUG set */
+    char error[1024];
+    char *build_log;
+    votecl__program *programs;   /* in-memory program cache */
+};
+
+/* --- errors and the debug log (log.c) --- */
+
+/* Records a formatted message as the context's error and returns status. */
+votecl_status votecl__fail(votecl_context *context, votecl_status status, const char *format,
+                           ...) __attribute__((format(printf, 3, 4)));
+void votecl__clear_error(votecl_context *context);
+/* Replaces the build log (text may be NULL). */
+void votecl__set_build_log(votecl_context *context, const char *text);
+/* Writes to stderr only when VOTECL_DEBUG was set for the context. */
+void votecl__log(const votecl_context *context, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* --- size arithmetic --- */
+
+/* a * b into out; returns nonzero on overflow. */
+static inline int
+votecl__mul_overflow(size_t a, size_t b, size_t *out)
+{
+    return __builtin_mul_overflow(a, b, out);
+}
+
+static inline int
+votecl__add_overflow(size_t a, size_t b, size_t *out)
+{
+    return __builtin_add_overflow(a, b, out);
+}
+
+static inline size_t
+votecl__round_up(size_t x, size_t multiple)
+{
+    return (x + multiple - 1) / multiple * multiple;
+}
+
+/* Duplicates a string with malloc; NULL for NULL or on failure. */
+char *votecl__strdup(const char *s);
+
+/* --- hashing (hash.c): SHA-256 --- */
+
+typedef struct votecl__sha256 {
+    uint32_t state[8];
+    uint64_t length;
+    uint8_t block[64];
+    size_t used;
+} votecl__sha256;
+
+void votecl__sha256_init(votecl__sha256 *h);
+void votecl__sha256_update(votecl__sha256 *h, const void *data, size_t size);
+void votecl__sha256_final(votecl__sha256 *h, uint8_t digest[32]);
+void votecl__sha256_hex(const uint8_t digest[32], char hex[65]);
+
+/* --- kernel lookup (kernel-path.c) --- */
+
+/* The search list: env_path (VOTECL_KERNEL_PATH), then option_path, then installed; each may
+ * be NULL or itself colon-separated; empty entries are dropped. Never the current
+ * directory. Returns malloc'd text or NULL when out of memory. */
+char *votecl__kernel_path_join(const char *env_path, const char *option_path,
+                               const char *installed);
+/* Finds file in the first directory of path that has it; *found is malloc'd. Relative
+ * directories in path are ignored. Returns VOTECL_OK, VOTECL_KERNEL_NOT_FOUND or
+ * VOTECL_OUT_OF_HOST_MEMORY. */
+votecl_status votecl__kernel_path_find(const char *path, const char *file, char **found);
+/* Reads a whole file into malloc'd, NUL-terminated memory. */
+votecl_status votecl__read_file(const char *filename, char **text, size_t *size);
+
+/* --- disk cache (diskcache.c) --- */
+
+/* Looks up key in dir. On a hit returns 0 and a malloc'd payload; a missing, short,
+ * corrupt or mismatched file is a miss (-1). Never fails otherwise. */
+int votecl__diskcache_load(const char *dir, const uint8_t key[32], void **payload, size_t *size);
+/* Stores payload under key: temporary file, then rename. Returns 0 or -1; a failure
+ * leaves no partial entry behind. */
+int votecl__diskcache_store(const char *dir, const uint8_t key[32], const void *payload,
+                            size_t size);
+/* The file name an entry for key has in dir (malloc'd). */
+char *votecl__diskcache_filename(const char *dir, const uint8_t key[32]);
+
+/* --- programs (program.c) --- */
+
+/* Composes and builds (or finds in the caches) the program made of sorted defines
+ * ("NAME" or "NAME=VALUE"), cl/prelude.h, cl/common.h, then each file of files (NULL-
+ * terminated list), then extra_source (may be NULL). The program belongs to the context's
+ * cache and lives as long as the context. */
+votecl_status votecl__program_get(votecl_context *context, const char *const *files,
+                                  const char *const *defines, size_t ndefines,
+                                  const char *extra_source, votecl__program **out);
+/* The kernel called name in program; owned by the program. */
+votecl_status votecl__program_kernel(votecl_context *context, votecl__program *program,
+                                     const char *name, void **kernel);
+/* Frees every cached program of the context. */
+void votecl__program_cache_clear(votecl_context *context);
+/* The composed source of program (transfer none), for tests and debugging. */
+const char *votecl__program_source(const votecl__program *program);
+/* 1 when the program came from the disk cache, for tests. */
+int votecl__program_from_disk(const votecl__program *program);
+
+/* --- launches (buffer.c) --- */
+
+votecl_status votecl__launch(votecl_context *context, void *kernel, unsigned dims,
+                             const size_t *global, const size_t *local, const votecl__arg *args,
+                             unsigned nargs);
+votecl_status votecl__buffer_zero(votecl_buffer *buffer, size_t offset, size_t size);
+/* Makes *buffer hold at least size bytes, reallocating when smaller (contents lost). */
+votecl_status votecl__buffer_ensure(votecl_context *context, votecl_buffer **buffer,
+                                    size_t size);
+
+/* --- the voting engine (vote.c) --- */
+
+/* GPU-vote Eq. 3 and Eq. 5: S = max(floor(nmax / n), 1); S' = S for S < 64, else the
+ * largest odd number <= S. */
+void votecl__stretch_factors(uint64_t nmax, uint64_t n, unsigned *s, unsigned *s_prime);
+
+#endif
