@@ -8,14 +8,15 @@
  *                 partials[(space*parts + part) * NBINS + bin].
  *   vote_global   atomics into 'copies' replicated copies in global memory, copy = group % copies.
  *                 Global size spaces * parts * WG. partials must be zero on entry.
- *   vote_private  one work-item per (space, part) owns partials[(space*parts + part) * NBINS]
- *                 and votes without atomics over a contiguous chunk. Global size
+ *   vote_private  one work-item per (space, part) owns PRIV_COPIES copies from
+ *                 partials[(space*parts + part) * PRIV_COPIES * NBINS] and votes without
+ *                 atomics over a contiguous chunk. Global size
  *                 spaces * parts rounded up to WG. partials must be zero on entry.
  *   vote_merge    out[s*NBINS + b] = sum over c < copies of partials[(s*copies + c)*NBINS + b].
  *                 Global size spaces * NBINS rounded up to MERGE_WG.
  *
  * Required defines: WG, NBINS, VOTE_WEIGHTED (0/1), VOTE_VEC (elements per vector load);
- * MERGE_WG; for vote_local NPASS (bins per pass) and STRETCH_S, STRETCH (S and S' of Eq. 3
+ * MERGE_WG, PRIV_COPIES; for vote_local NPASS (bins per pass) and STRETCH_S, STRETCH (S and S' of Eq. 3
  * and 5), which also select it (without NPASS there is no vote_local). The algorithm file defines X_T, Y_T and
  *   uint vote_elem(x, y, w, ulong index, float *weight)  the bin of one element or VOTE_SKIP
  *   void vote_vec(x, ulong vector_index, uint bins[VOTE_VEC]) VOTE_VEC unweighted elements
@@ -123,17 +124,18 @@ vote_private(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
     /* Contiguous chunks, whole vectors each, so every work-item streams its own memory. */
     const uint chunk = ((n / parts + 1 + VOTE_VEC - 1) / VOTE_VEC) * VOTE_VEC;
     const uint begin = min(part * chunk, n), end = min(begin + chunk, n);
-    GLOBAL uint *bins = partials + ((ulong)space * parts + part) * NBINS;
+    GLOBAL uint *bins = partials + ((ulong)space * parts + part) * PRIV_COPIES * NBINS;
     uint e = begin;
     float wt = 1.0f;
 
 #if VOTE_VEC > 1 && !VOTE_WEIGHTED
+    /* PRIV_COPIES sub-histograms: runs of equal values do not serialise on one counter. */
     for (; e + VOTE_VEC <= end && e / VOTE_VEC < nvec; e += VOTE_VEC) {
         uint b[VOTE_VEC];
         vote_vec(x, (frame + e) / VOTE_VEC, b);
         for (uint k = 0; k < VOTE_VEC; k++)
             if (b[k] < NBINS)
-                PRIVATE_VOTE(&bins[b[k]], wt);
+                PRIVATE_VOTE(&bins[(k % PRIV_COPIES) * NBINS + b[k]], wt);
     }
 #endif
     for (; e < end; e++) {

@@ -147,6 +147,11 @@ device_facts(cl_platform_id platform, cl_device_id device, votecl_device_info *i
     info->max_alloc_bytes = device_ulong(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
     clGetDeviceInfo(device, CL_DEVICE_LOCAL_MEM_TYPE, sizeof mem_type, &mem_type, NULL);
     info->local_mem_dedicated = mem_type == CL_LOCAL;
+    {
+        cl_bool unified = CL_FALSE;
+        clGetDeviceInfo(device, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL);
+        info->host_unified_memory = unified == CL_TRUE;
+    }
     device_string(device, CL_DEVICE_EXTENSIONS, extensions, sizeof extensions);
     /* 32-bit local and global atomics are core since OpenCL 1.1. */
     info->local_atomics = strncmp(info->version, "OpenCL 1.0", 10) != 0 ||
@@ -416,6 +421,20 @@ opencl_buffer_zero(votecl_context *context, void *handle, size_t offset, size_t 
 }
 
 static votecl_status
+opencl_buffer_wrap(votecl_context *context, const void *host, size_t size, void **handle)
+{
+    cl_int err;
+    /* CL_MEM_READ_ONLY: the kernels never write through this buffer, so the cast is safe. */
+    cl_mem mem = clCreateBuffer(impl_of(context)->cl, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR,
+                                size, (void *)(uintptr_t)host, &err);
+
+    if (mem == NULL)
+        return cl_fail(context, err, "clCreateBuffer(CL_MEM_USE_HOST_PTR)");
+    *handle = mem;
+    return VOTECL_OK;
+}
+
+static votecl_status
 opencl_buffer_copy(votecl_context *context, void *dst, size_t dst_offset, void *src,
                    size_t src_offset, size_t size)
 {
@@ -597,6 +616,7 @@ const votecl__backend_ops votecl__backend_opencl = {
     .buffer_write = opencl_buffer_write,
     .buffer_read = opencl_buffer_read,
     .buffer_zero = opencl_buffer_zero,
+    .buffer_wrap = opencl_buffer_wrap,
     .buffer_copy = opencl_buffer_copy,
     .program_build = opencl_program_build,
     .program_load = opencl_program_load,

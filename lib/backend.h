@@ -58,6 +58,10 @@ typedef struct votecl__backend_ops {
                                  size_t size);
     votecl_status (*buffer_zero)(votecl_context *context, void *handle, size_t offset,
                                  size_t size);
+    /* A buffer over caller memory without a copy, for devices sharing host memory; the
+     * kernels only read it. UNSUPPORTED when the backend cannot. */
+    votecl_status (*buffer_wrap)(votecl_context *context, const void *host, size_t size,
+                                 void **handle);
     votecl_status (*buffer_copy)(votecl_context *context, void *dst, size_t dst_offset,
                                  void *src, size_t src_offset, size_t size);
 

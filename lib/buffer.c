@@ -117,6 +117,31 @@ votecl__buffer_zero(votecl_buffer *buffer, size_t offset, size_t size)
 }
 
 votecl_status
+votecl__buffer_wrap(votecl_context *context, const void *host, size_t size,
+                    votecl_buffer **buffer)
+{
+    votecl_buffer *b;
+
+    *buffer = NULL;
+    /* Kernels read 16-byte vectors: wrap only memory aligned for them. */
+    if (!context->info.host_unified_memory || context->ops->buffer_wrap == NULL || size == 0 ||
+        (uintptr_t)host % 16 != 0)
+        return VOTECL_OK;
+    b = calloc(1, sizeof *b);
+    if (b == NULL)
+        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for a buffer");
+    if (context->ops->buffer_wrap(context, host, size, &b->handle) != VOTECL_OK) {
+        free(b); /* not fatal: the caller uploads instead */
+        votecl__clear_error(context);
+        return VOTECL_OK;
+    }
+    b->context = context;
+    b->size = size;
+    *buffer = b;
+    return VOTECL_OK;
+}
+
+votecl_status
 votecl__buffer_ensure(votecl_context *context, votecl_buffer **buffer, size_t size)
 {
     if (*buffer != NULL && (*buffer)->size >= size)

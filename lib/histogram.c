@@ -41,7 +41,6 @@ votecl_hist_params_init(votecl_hist_params *params, votecl_dtype dtype)
     params->channels = 1;
     params->dims = 1;
     for (int d = 0; d < 2; d++) {
-        params->channel[d] = (unsigned)d;
         switch (dtype) {
         case VOTECL_DTYPE_U16:
             params->nbins[d] = 65536;
@@ -70,6 +69,7 @@ votecl_hist_params_set_2d(votecl_hist_params *params, uint32_t nx, double xmin, 
     if (params == NULL)
         return;
     params->dims = 2;
+    params->channel[1] = params->channels >= 2 && !params->two_arrays ? 1 : 0;
     params->nbins[0] = nx;
     params->min[0] = xmin;
     params->max[0] = xmax;
@@ -341,15 +341,23 @@ check_arrays(votecl_hist_plan *plan, const void *x, const void *y, const void *w
     return VOTECL_OK;
 }
 
+/* Makes *use a device buffer holding host's size bytes: a zero-copy wrap (kept in *wrapped
+ * until the call ends) where the device shares host memory, else the staging buffer. */
 static votecl_status
-upload(votecl_hist_plan *plan, votecl_buffer **buffer, const void *host, size_t size)
+upload(votecl_hist_plan *plan, votecl_buffer **staging, votecl_buffer **wrapped,
+       const void *host, size_t size, votecl_buffer **use)
 {
-    votecl_status status;
+    votecl_status status = votecl__buffer_wrap(plan->context, host, size, wrapped);
 
-    if (host == NULL || size == 0)
-        return VOTECL_OK;
-    status = votecl__buffer_ensure(plan->context, buffer, size);
-    return status == VOTECL_OK ? votecl_buffer_write(*buffer, 0, host, size) : status;
+    if (status != VOTECL_OK || *wrapped != NULL) {
+        *use = *wrapped;
+        return status;
+    }
+    status = votecl__buffer_ensure(plan->context, staging, size);
+    if (status == VOTECL_OK)
+        status = votecl_buffer_write(*staging, 0, host, size);
+    *use = *staging;
+    return status;
 }
 
 static votecl_status
@@ -357,6 +365,7 @@ run_host(votecl_hist_plan *plan, const void *x, const void *y, const float *w, s
          size_t frames, void *bins)
 {
     const votecl__hist_desc *d = &plan->desc;
+    votecl_buffer *wx = NULL, *wy = NULL, *ww = NULL, *bx = NULL, *by = NULL, *bw = NULL;
     sizes s;
     votecl_status status = call_sizes(plan, n, frames, &s);
 
@@ -368,20 +377,24 @@ run_host(votecl_hist_plan *plan, const void *x, const void *y, const float *w, s
         votecl__hist_ref(d, x, y, w, n, frames, bins);
         return VOTECL_OK;
     }
-    if (n > 0) {
-        if ((status = upload(plan, &plan->x, x, s.x)) != VOTECL_OK ||
-            (d->two_arrays && (status = upload(plan, &plan->y, y, s.x)) != VOTECL_OK) ||
-            (d->weighted && (status = upload(plan, &plan->w, w, s.w)) != VOTECL_OK))
-            return status;
-    } else if ((status = votecl__buffer_ensure(plan->context, &plan->x, 16)) != VOTECL_OK) {
-        return status;
-    }
-    status = votecl__buffer_ensure(plan->context, &plan->out, s.bins);
+    if (n == 0)
+        status = votecl__buffer_ensure(plan->context, &plan->x, 16);
+    else if ((status = upload(plan, &plan->x, &wx, x, s.x, &bx)) == VOTECL_OK &&
+             (!d->two_arrays || (status = upload(plan, &plan->y, &wy, y, s.x, &by)) == VOTECL_OK))
+        if (d->weighted)
+            status = upload(plan, &plan->w, &ww, w, s.w, &bw);
     if (status == VOTECL_OK)
-        status = votecl__vote_run(&plan->engine, plan->x, d->two_arrays ? plan->y : NULL,
-                                  d->weighted ? plan->w : NULL, n, frames, plan->out);
+        status = votecl__buffer_ensure(plan->context, &plan->out, s.bins);
+    if (status == VOTECL_OK)
+        status = votecl__vote_run(&plan->engine, bx != NULL ? bx : plan->x, by, bw, n, frames,
+                                  plan->out);
     if (status == VOTECL_OK)
         status = votecl_buffer_read(plan->out, 0, bins, s.bins);
+    if (wx != NULL || wy != NULL || ww != NULL)
+        votecl_context_finish(plan->context); /* the wrapped memory is the caller's */
+    votecl_buffer_free(wx);
+    votecl_buffer_free(wy);
+    votecl_buffer_free(ww);
     return status;
 }
 

@@ -18,6 +18,7 @@ typedef struct votecl__vote_config {
     unsigned stretch_s;   /* local: S of Eq. 3 */
     unsigned stretch;     /* local: S' actually used */
     unsigned passes;      /* local: ceil(N / npass) */
+    unsigned priv_copies; /* private: sub-histograms per work-item */
 } votecl__vote_config;
 
 typedef struct votecl__vote_engine {

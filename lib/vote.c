@@ -103,7 +103,7 @@ votecl__vote_configure(votecl_context *context, votecl_variant requested, unsign
     cfg->variant = requested != VOTECL_VARIANT_AUTO        ? requested
                    : context->force_variant != VOTECL_VARIANT_AUTO ? context->force_variant
                                                                    : auto_variant(context, nbins);
-    cfg->stretch = cfg->stretch_s = cfg->passes = 1;
+    cfg->stretch = cfg->stretch_s = cfg->passes = cfg->priv_copies = 1;
     cfg->merge_wg = min_u(max_wg, 256);
     switch (cfg->variant) {
     case VOTECL_VARIANT_LOCAL:
@@ -114,6 +114,7 @@ votecl__vote_configure(votecl_context *context, votecl_variant requested, unsign
         return VOTECL_OK;
     case VOTECL_VARIANT_PRIVATE:
         cfg->wg = gpu ? min_u(max_wg, 64) : 1;
+        cfg->priv_copies = vec > 1 && nbins <= 4096 ? 4 : 1;
         return VOTECL_OK;
     default:
         return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "variant: unknown value %d",
@@ -131,6 +132,7 @@ votecl__vote_defines(const votecl__vote_config *cfg, char defs[][64])
     snprintf(defs[n++], 64, "NBINS=%lluu", (unsigned long long)cfg->nbins);
     snprintf(defs[n++], 64, "VOTE_WEIGHTED=%d", cfg->weighted ? 1 : 0);
     snprintf(defs[n++], 64, "VOTE_VEC=%u", cfg->vec);
+    snprintf(defs[n++], 64, "PRIV_COPIES=%uu", cfg->priv_copies);
     if (cfg->variant == VOTECL_VARIANT_LOCAL) {
         snprintf(defs[n++], 64, "NPASS=%uu", cfg->npass);
         snprintf(defs[n++], 64, "STRETCH=%uu", cfg->stretch);
@@ -215,8 +217,8 @@ plan_layout(const votecl__vote_engine *engine, size_t n, size_t frames)
     default:
         /* Each part owns a copy: fill the cores, with at least 4096 elements each. */
         l.parts = clamp_parts(cu * 4 / spaces, (n + 4095) / 4096);
-        l.parts = clamp_parts(COPY_BUDGET_BYTES / copy_bytes, l.parts);
-        l.copies = l.parts;
+        l.parts = clamp_parts(COPY_BUDGET_BYTES / (copy_bytes * cfg->priv_copies), l.parts);
+        l.copies = l.parts * cfg->priv_copies;
         break;
     }
     return l;

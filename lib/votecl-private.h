@@ -134,6 +134,11 @@ votecl_status votecl__launch(votecl_context *context, void *kernel, unsigned dim
                              const size_t *global, const size_t *local, const votecl__arg *args,
                              unsigned nargs);
 votecl_status votecl__buffer_zero(votecl_buffer *buffer, size_t offset, size_t size);
+/* A read-only buffer over host memory without a copy where the device shares host memory
+ * (*buffer NULL and VOTECL_OK otherwise: the caller then uploads). Free with
+ * votecl_buffer_free() once the work using it has finished. */
+votecl_status votecl__buffer_wrap(votecl_context *context, const void *host, size_t size,
+                                  votecl_buffer **buffer);
 /* Makes *buffer hold at least size bytes, reallocating when smaller (contents lost). */
 votecl_status votecl__buffer_ensure(votecl_context *context, votecl_buffer **buffer,
                                     size_t size);

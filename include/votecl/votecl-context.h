@@ -57,6 +57,7 @@ typedef struct votecl_device_info {
     uint64_t global_mem_bytes;
     uint64_t max_alloc_bytes;      /* largest single buffer */
     int local_mem_dedicated;       /* 1: on-chip local memory; 0: emulated in global */
+    int host_unified_memory;       /* device and host share memory (CPU devices) */
     int local_atomics;             /* 32-bit atomics on local memory */
     int global_atomics;            /* 32-bit atomics on global memory */
 } votecl_device_info;

@@ -70,12 +70,13 @@ typedef struct votecl_hist_params {
     unsigned stretch;    /* local strategy's S' upper bound; 0: the paper's S' (Eq. 5) */
 } votecl_hist_params;
 
-/* Defaults for dtype: one channel, 1-D; u8: 256 bins over [0, 256); u16: 65536 bins over
+/* Defaults for dtype: one channel, channel[] = {0, 0}, 1-D; u8: 256 bins over [0, 256); u16: 65536 bins over
  * [0, 65536); u32: 256 bins over [0, 2^32); f32: 256 bins over [0, 1). */
 VOTECL_API void votecl_hist_params_init(votecl_hist_params *params, votecl_dtype dtype);
 
 /* Sets a 2-D histogram of two channels of x (two_arrays 0) or of x and y (two_arrays 1),
- * with nx x ny bins; ranges as for 1-D. */
+ * with nx x ny bins; ranges as for 1-D. Set channels and two_arrays first: channel[1]
+ * becomes 1 for two channels of x, else 0. */
 VOTECL_API void votecl_hist_params_set_2d(votecl_hist_params *params, uint32_t nx, double xmin,
                                           double xmax, uint32_t ny, double ymin, double ymax);
 
