@@ -25,6 +25,12 @@ hist_bin_f(float v, float fmin, float fmax, float scale, uint nb)
 inline uint
 hist_bin_i(ulong v, ulong vmin, ulong range, uint nb, int ident)
 {
+    /* With the identity mapping and a range below 2^32, one unsigned 32-bit subtraction and
+     * compare decide (v < vmin wraps to a large value): the hot u8 and u16 cases. */
+    if (ident && range < 0x100000000UL) {
+        uint d = (uint)v - (uint)vmin;
+        return v < 0x100000000UL && d < (uint)range ? d : VOTE_SKIP;
+    }
     if (v < vmin || v - vmin >= range)
         return VOTE_SKIP;
     return ident ? (uint)(v - vmin) : (uint)(((v - vmin) * nb) / range);

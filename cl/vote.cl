@@ -17,7 +17,8 @@
  *
  * Required defines: WG, NBINS, VOTE_WEIGHTED (0/1), VOTE_VEC (elements per vector load);
  * MERGE_WG, PRIV_COPIES; for vote_local NPASS (bins per pass) and STRETCH_S, STRETCH (S and S' of Eq. 3
- * and 5), which also select it (without NPASS there is no vote_local). The algorithm file defines X_T, Y_T and
+ * and 5), which also select it (without NPASS there is no vote_local), and ONE_PASS (1 when
+ * NPASS covers every bin). The algorithm file defines X_T, Y_T and
  *   uint vote_elem(x, y, w, ulong index, float *weight)  the bin of one element or VOTE_SKIP
  *   void vote_vec(x, ulong vector_index, uint bins[VOTE_VEC]) VOTE_VEC unweighted elements
  * Bins are 32-bit words: counts, or the bits of f32 sums when VOTE_WEIGHTED.
@@ -43,7 +44,11 @@ vote_local(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
     const uint lid = get_local_id(0), group = get_group_id(0);
     const uint space = group / (passes * parts);
     const uint pass = (group / parts) % passes, part = group % parts;
+#if ONE_PASS
+    const uint base = 0; /* every bin fits: no pass window to test */
+#else
     const uint base = pass * NPASS;
+#endif
     /* GPU-vote Eq. 6: neighbouring work-items vote into different copies of a bin. */
     const uint copy = (lid % STRETCH_S) % STRETCH;
     const ulong frame = (ulong)space * n;
@@ -53,11 +58,22 @@ vote_local(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
         bins[i] = 0;
     LOCAL_BARRIER();
 #if VOTE_VEC > 1 && !VOTE_WEIGHTED
-    for (uint v = part * WG + lid; v < nvec; v += parts * WG) {
+    const uint stride = parts * WG;
+    uint v = part * WG + lid;
+    /* Two loads in flight before the votes that depend on them. */
+    for (; v + stride < nvec; v += 2 * stride) {
+        uint b[2 * VOTE_VEC];
+        vote_vec(x, frame / VOTE_VEC + v, b);
+        vote_vec(x, frame / VOTE_VEC + v + stride, b + VOTE_VEC);
+        for (uint k = 0; k < 2 * VOTE_VEC; k++)
+            if (ONE_PASS ? b[k] != VOTE_SKIP : b[k] - base < NPASS)
+                LOCAL_VOTE(&bins[(b[k] - base) * STRETCH + copy], wt);
+    }
+    for (; v < nvec; v += stride) {
         uint b[VOTE_VEC];
         vote_vec(x, frame / VOTE_VEC + v, b);
         for (uint k = 0; k < VOTE_VEC; k++)
-            if (b[k] - base < NPASS)
+            if (ONE_PASS ? b[k] != VOTE_SKIP : b[k] - base < NPASS)
                 LOCAL_VOTE(&bins[(b[k] - base) * STRETCH + copy], wt);
     }
 #endif
@@ -69,15 +85,16 @@ vote_local(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
     LOCAL_BARRIER();
     GLOBAL uint *out = partials + ((ulong)space * parts + part) * NBINS + base;
     for (uint i = lid; i < NPASS && base + i < NBINS; i += WG) {
+        /* Work-item i starts at copy i mod S', so that neighbours read different banks. */
 #if VOTE_WEIGHTED
         float sum = 0.0f;
         for (uint c = 0; c < STRETCH; c++)
-            sum += as_float(bins[i * STRETCH + c]);
+            sum += as_float(bins[i * STRETCH + (c + i) % STRETCH]);
         out[i] = as_uint(sum);
 #else
         uint sum = 0;
         for (uint c = 0; c < STRETCH; c++)
-            sum += bins[i * STRETCH + c];
+            sum += bins[i * STRETCH + (c + i) % STRETCH];
         out[i] = sum;
 #endif
     }

@@ -212,7 +212,7 @@ plan_compile(votecl_hist_plan *plan, const votecl_hist_params *params)
     votecl_status status;
 
     status = votecl__vote_configure(plan->context, params->variant, params->stretch,
-                                    d->nbins_total, d->weighted, vec,
+                                    params->work_group_size, d->nbins_total, d->weighted, vec,
                                     d->channels * d->value_bytes, &cfg);
     if (status != VOTECL_OK)
         return status;

@@ -32,7 +32,8 @@ typedef struct votecl__vote_engine {
 /* Chooses the strategy (requested, else the context's VOTECL_FORCE_VARIANT, else from the
  * device facts) and its sizes. stretch_cap: upper bound for S' (0: the paper's S'). */
 votecl_status votecl__vote_configure(votecl_context *context, votecl_variant requested,
-                                     unsigned stretch_cap, uint64_t nbins, int weighted,
+                                     unsigned stretch_cap, unsigned wg, uint64_t nbins,
+                                     int weighted,
                                      unsigned vec, size_t elem_bytes, votecl__vote_config *cfg);
 
 /* The engine's defines ("NAME=VALUE") into defs; returns how many (at most 12). */

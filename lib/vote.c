@@ -60,6 +60,14 @@ auto_variant(const votecl_context *context, uint64_t nbins)
     return VOTECL_VARIANT_GLOBAL;
 }
 
+/* Local memory banks: the SIMD width where the device reports one (32 on NVIDIA and AMD). */
+static unsigned
+bank_count(const votecl_context *context)
+{
+    size_t w = context->info.preferred_work_group_multiple;
+    return w >= 16 && w <= 64 ? 32 : 1;
+}
+
 static votecl_status
 configure_local(votecl_context *context, unsigned stretch_cap, votecl__vote_config *cfg)
 {
@@ -74,10 +82,17 @@ configure_local(votecl_context *context, unsigned stretch_cap, votecl__vote_conf
     votecl__stretch_factors(nmax, cfg->nbins, &s, &s_prime);
     /* Work-item t votes into copy t mod S mod S': no more than WG copies are ever used. */
     eff = min_u(s_prime, cfg->wg);
-    if (stretch_cap > 0)
-        eff = min_u(eff, stretch_cap);
-    if (eff >= 64 && eff % 2 == 0)
+    if (stretch_cap > 0) {
+        eff = min_u(eff, stretch_cap); /* the caller's S', taken as given */
+    } else if (context->info.local_mem_dedicated && eff > bank_count(context)) {
+        /* Measured on an H200 (docs/performance.md): S' = 32 = the bank count puts work-item
+         * t's copy of every bin in bank t mod 32, so neither equal nor random values
+         * conflict; the paper's odd S' (tuned on Fermi) leaves random data conflicting and
+         * larger S' only costs occupancy and merge time. */
+        eff = bank_count(context);
+    } else if (eff >= 64 && eff % 2 == 0) {
         eff--;
+    }
     cfg->nmax = (uint32_t)nmax;
     cfg->stretch_s = s;
     cfg->stretch = eff;
@@ -88,8 +103,8 @@ configure_local(votecl_context *context, unsigned stretch_cap, votecl__vote_conf
 
 votecl_status
 votecl__vote_configure(votecl_context *context, votecl_variant requested, unsigned stretch_cap,
-                       uint64_t nbins, int weighted, unsigned vec, size_t elem_bytes,
-                       votecl__vote_config *cfg)
+                       unsigned wg, uint64_t nbins, int weighted, unsigned vec,
+                       size_t elem_bytes, votecl__vote_config *cfg)
 {
     const votecl_device_info *info = &context->info;
     size_t max_wg = info->max_work_group_size > 0 ? info->max_work_group_size : 1;
@@ -107,13 +122,14 @@ votecl__vote_configure(votecl_context *context, votecl_variant requested, unsign
     cfg->merge_wg = min_u(max_wg, 256);
     switch (cfg->variant) {
     case VOTECL_VARIANT_LOCAL:
-        cfg->wg = min_u(max_wg, gpu ? 512 : 64);
+        /* 256: the best worst case over data distributions on an H200 (docs/performance.md) */
+        cfg->wg = min_u(max_wg, wg > 0 ? wg : gpu ? 256 : 64);
         return configure_local(context, stretch_cap, cfg);
     case VOTECL_VARIANT_GLOBAL:
-        cfg->wg = min_u(max_wg, gpu ? 256 : 64);
+        cfg->wg = min_u(max_wg, wg > 0 ? wg : gpu ? 256 : 64);
         return VOTECL_OK;
     case VOTECL_VARIANT_PRIVATE:
-        cfg->wg = gpu ? min_u(max_wg, 64) : 1;
+        cfg->wg = min_u(max_wg, wg > 0 ? wg : gpu ? 64 : 1);
         cfg->priv_copies = vec > 1 && nbins <= 4096 ? 4 : 1;
         return VOTECL_OK;
     default:
@@ -137,6 +153,7 @@ votecl__vote_defines(const votecl__vote_config *cfg, char defs[][64])
         snprintf(defs[n++], 64, "NPASS=%uu", cfg->npass);
         snprintf(defs[n++], 64, "STRETCH=%uu", cfg->stretch);
         snprintf(defs[n++], 64, "STRETCH_S=%uu", cfg->stretch_s);
+        snprintf(defs[n++], 64, "ONE_PASS=%d", cfg->passes == 1);
     }
     return n;
 }
@@ -207,7 +224,11 @@ plan_layout(const votecl__vote_engine *engine, size_t n, size_t frames)
     copy_bytes = spaces * cfg->nbins * 4;
     switch (cfg->variant) {
     case VOTECL_VARIANT_LOCAL:
-        l.parts = clamp_parts(cu * 4 / (spaces * cfg->passes), (items + cfg->wg - 1) / cfg->wg);
+        /* Four groups per compute unit measured best on an H200: more resident groups only
+         * contend for the local atomic units. Each work-item gets at least 4 loads, so that
+         * small inputs do not pay for zeroing, folding and merging hundreds of copies. */
+        l.parts = clamp_parts(cu * 4 / (spaces * cfg->passes),
+                              (items + 4 * cfg->wg - 1) / (4 * cfg->wg));
         l.copies = l.parts;
         break;
     case VOTECL_VARIANT_GLOBAL:

@@ -67,7 +67,9 @@ typedef struct votecl_hist_params {
     double max[2];       /* upper edge, excluded */
     int weighted;        /* nonzero: each element votes its f32 weight into f32 bins */
     votecl_variant variant; /* AUTO lets the plan choose (VOTECL_FORCE_VARIANT overrides AUTO) */
-    unsigned stretch;    /* local strategy's S' upper bound; 0: the paper's S' (Eq. 5) */
+    unsigned stretch;    /* local strategy's S' (at most the paper's S' of Eq. 5 and the
+                            work-group size); 0: chosen for the device */
+    unsigned work_group_size; /* vote kernel's work-group size; 0: chosen for the device */
 } votecl_hist_params;
 
 /* Defaults for dtype: one channel, channel[] = {0, 0}, 1-D; u8: 256 bins over [0, 256); u16: 65536 bins over
