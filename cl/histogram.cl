@@ -17,7 +17,9 @@ hist_bin_f(float v, float fmin, float fmax, float scale, uint nb)
     if (!(v >= fmin && v < fmax)) /* NaN, infinities and out-of-range values cast no vote */
         return VOTE_SKIP;
     float t = (v - fmin) * scale;
-    return min((uint)t, nb - 1u);
+    /* Saturate before converting, as lib/histogram-ref.c does (v - fmin may be +inf). */
+    uint b = t < 4294967040.0f ? (uint)t : 0xffffffffu;
+    return min(b, nb - 1u);
 }
 #define HIST_BIN0(v) hist_bin_f((v), FMIN0, FMAX0, FSCALE0, NB0)
 #define HIST_BIN1(v) hist_bin_f((v), FMIN1, FMAX1, FSCALE1, NB1)

@@ -26,7 +26,9 @@ bin_float(float v, float fmin, float fmax, float scale, uint32_t nb)
     if (!(v >= fmin && v < fmax)) /* NaN, infinities and out-of-range values cast no vote */
         return SKIP;
     t = (v - fmin) * scale;
-    b = (uint32_t)t;
+    /* v - fmin may overflow to +inf for ranges near FLT_MAX: saturate before converting,
+     * since converting an out-of-range float is undefined. */
+    b = t < 4294967040.0f ? (uint32_t)t : UINT32_MAX;
     return b < nb - 1 ? b : nb - 1;
 }
 

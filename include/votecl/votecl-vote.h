@@ -17,10 +17,12 @@
  *
  * Histogram semantics. A 1-D histogram has nbins equal bins over [min, max): element v
  * falls into bin floor((v - min) * nbins / (max - min)). Values outside [min, max), NaN and
- * infinities cast no vote. For u8, u16 and u32 data min and max must be integers and the
- * bin is computed exactly in integer arithmetic. For f32 data the bin is computed in single
- * precision as (v - min) * scale with scale = (float)(nbins / (max - min)), clamped to the
- * last bin, exactly as lib/histogram-ref.c does, so device and reference agree bit for bit.
+ * infinities cast no vote. For u8, u16 and u32 data min and max must be integers with
+ * 0 <= min < max <= 2^32, and the bin is computed exactly in integer arithmetic. For f32
+ * data the range test compares v with (float)min and (float)max, and the bin is computed in
+ * single precision as (v - (float)min) * scale with scale = (float)(nbins / (max - min)),
+ * saturated and clamped to the last bin, exactly as lib/histogram-ref.c does, so device and
+ * reference agree bit for bit.
  * A 2-D histogram has nbins[0] x nbins[1] bins, row-major: bin = bx * nbins[1] + by.
  *
  * Counts are 32-bit: a bin wraps after 2^32 - 1 votes; calls with more than 2^32 - 1

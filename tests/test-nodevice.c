@@ -1,0 +1,1157 @@
+/* Tests that need no device: status strings, kernel lookup, the disk cache (round trip,
+ * corruption, concurrent writers), the stretching arithmetic of GPU-vote, SHA-256, and the
+ * validation of bad input through the reference backend. */
+#include "votecl-private.h"
+
+#include "testutil.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* --- status strings --- */
+
+#define STATUS_VALUE(name, value, text) name,
+#define STATUS_NAME(name, value, text) #name,
+static const votecl_status all_statuses[] = {VOTECL_STATUS_LIST(STATUS_VALUE)};
+static const char *const all_status_names[] = {VOTECL_STATUS_LIST(STATUS_NAME)};
+#define NSTATUS (sizeof all_statuses / sizeof all_statuses[0])
+
+static void
+test_status_strings(void)
+{
+    for (size_t i = 0; i < NSTATUS; i++) {
+        const char *text = votecl_status_string(all_statuses[i]);
+        const char *name = votecl_status_name(all_statuses[i]);
+        g_assert_nonnull(text);
+        g_assert_cmpuint(strlen(text), >, 0);
+        g_assert_cmpstr(name, ==, all_status_names[i]);
+        for (size_t j = 0; j < i; j++) {
+            g_assert_cmpint(all_statuses[i], !=, all_statuses[j]);
+            g_assert_cmpstr(text, !=, votecl_status_string(all_statuses[j]));
+            g_assert_cmpstr(name, !=, votecl_status_name(all_statuses[j]));
+        }
+    }
+    /* Pinned values: a code keeps its number forever. */
+    g_assert_cmpint(VOTECL_OK, ==, 0);
+    g_assert_cmpint(VOTECL_INVALID_ARGUMENT, ==, 1);
+    g_assert_cmpint(VOTECL_BUILD_FAILED, ==, 7);
+
+    const votecl_status unknown[] = {(votecl_status)-1, (votecl_status)1000,
+                                     (votecl_status)(all_statuses[NSTATUS - 1] + 1)};
+    for (size_t i = 0; i < G_N_ELEMENTS(unknown); i++) {
+        const char *text = votecl_status_string(unknown[i]);
+        g_assert_nonnull(text);
+        g_assert_cmpuint(strlen(text), >, 0);
+        g_assert_null(votecl_status_name(unknown[i]));
+    }
+}
+
+static void
+test_names(void)
+{
+    g_assert_cmpstr(votecl_variant_name(VOTECL_VARIANT_AUTO), ==, "auto");
+    g_assert_cmpstr(votecl_variant_name(VOTECL_VARIANT_LOCAL), ==, "local");
+    g_assert_cmpstr(votecl_variant_name(VOTECL_VARIANT_GLOBAL), ==, "global");
+    g_assert_cmpstr(votecl_variant_name(VOTECL_VARIANT_PRIVATE), ==, "private");
+    g_assert_null(votecl_variant_name((votecl_variant)99));
+    g_assert_cmpstr(votecl_backend_name(VOTECL_BACKEND_OPENCL), ==, "opencl");
+    g_assert_cmpstr(votecl_backend_name(VOTECL_BACKEND_CUDA), ==, "cuda");
+    g_assert_cmpstr(votecl_backend_name(VOTECL_BACKEND_REF), ==, "ref");
+    g_assert_null(votecl_backend_name((votecl_backend)99));
+    g_assert_true(votecl_backend_is_built(VOTECL_BACKEND_REF));
+    g_assert_true(votecl_backend_is_built(VOTECL_BACKEND_OPENCL));
+}
+
+/* --- SHA-256 --- */
+
+static char *
+sha256_hex_of(const void *data, size_t size, size_t chunk)
+{
+    votecl__sha256 h;
+    votecl__sha256_init(&h);
+    const uint8_t *p = data;
+    for (size_t done = 0; done < size;) {
+        size_t n = chunk == 0 || size - done < chunk ? size - done : chunk;
+        votecl__sha256_update(&h, p + done, n);
+        done += n;
+    }
+    uint8_t digest[32];
+    char hex[65];
+    votecl__sha256_final(&h, digest);
+    votecl__sha256_hex(digest, hex);
+    return g_strdup(hex);
+}
+
+static void
+test_sha256_vectors(void)
+{
+    /* FIPS 180-2 appendix B and the NIST examples. */
+    static const struct {
+        const char *text;
+        const char *hex;
+    } vectors[] = {
+        {"", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+        {"abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
+        {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"},
+        {"abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopq"
+         "klmnopqrlmnopqrsmnopqrstnopqrstu",
+         "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1"},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(vectors); i++) {
+        size_t len = strlen(vectors[i].text);
+        for (size_t chunk = 0; chunk < 4; chunk++) {
+            char *hex = sha256_hex_of(vectors[i].text, len, chunk);
+            g_assert_cmpstr(hex, ==, vectors[i].hex);
+            g_free(hex);
+        }
+    }
+
+    size_t million = 1000000;
+    char *a = g_malloc(million);
+    memset(a, 'a', million);
+    const char *expected = "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0";
+    size_t chunks[] = {0, 1, 63, 64, 65, 1000};
+    for (size_t i = 0; i < G_N_ELEMENTS(chunks); i++) {
+        char *hex = sha256_hex_of(a, million, chunks[i]);
+        g_assert_cmpstr(hex, ==, expected);
+        g_free(hex);
+    }
+    g_free(a);
+}
+
+/* Every length around the block and padding boundaries, in several chunkings, against
+ * GLib's independent implementation. */
+static void
+test_sha256_lengths(void)
+{
+    uint8_t data[300];
+    tu_rng rng;
+    tu_rng_init(&rng, 256);
+    tu_fill_u8(&rng, data, sizeof data);
+    for (size_t len = 0; len <= sizeof data; len++) {
+        char *want = g_compute_checksum_for_data(G_CHECKSUM_SHA256, data, len);
+        size_t chunks[] = {0, 1, 7, 55, 56, 64};
+        for (size_t c = 0; c < G_N_ELEMENTS(chunks); c++) {
+            char *got = sha256_hex_of(data, len, chunks[c]);
+            g_assert_cmpstr(got, ==, want);
+            g_free(got);
+        }
+        g_free(want);
+    }
+}
+
+/* --- GPU-vote stretching (Eq. 3 and 5) --- */
+
+static void
+check_stretch(uint64_t nmax, uint64_t n, unsigned want_s, unsigned want_sp)
+{
+    unsigned s = 0, sp = 0;
+    votecl__stretch_factors(nmax, n, &s, &sp);
+    if (s != want_s || sp != want_sp)
+        g_test_message("Nmax %" G_GUINT64_FORMAT " N %" G_GUINT64_FORMAT ": S %u S' %u, want %u %u",
+                       nmax, n, s, sp, want_s, want_sp);
+    g_assert_cmpuint(s, ==, want_s);
+    g_assert_cmpuint(sp, ==, want_sp);
+}
+
+static void
+test_stretch_gtx470(void)
+{
+    /* The paper's GTX 470: 48 KiB of shared memory = 12288 32-bit bins. */
+    const uint64_t nmax = 12288;
+    check_stretch(nmax, 32, 384, 383);
+    check_stretch(nmax, 64, 192, 191);
+    check_stretch(nmax, 256, 48, 48);
+    check_stretch(nmax, 4200, 2, 2);
+    /* Around S = 64, where S' becomes odd. */
+    check_stretch(nmax, 195, 63, 63);
+    check_stretch(nmax, 192, 64, 63);
+    check_stretch(nmax, 189, 65, 65);
+    /* N = Nmax and N > Nmax: one copy. */
+    check_stretch(nmax, 12288, 1, 1);
+    check_stretch(nmax, 12289, 1, 1);
+    check_stretch(nmax, 100000, 1, 1);
+    check_stretch(nmax, (uint64_t)1 << 24, 1, 1);
+    /* N = 1 on PoCL's 1 MiB of local memory. */
+    check_stretch(262144, 1, 262144, 262143);
+}
+
+static void
+test_stretch_properties(void)
+{
+    for (uint64_t nmax = 1000; nmax <= 262144; nmax *= 4) {
+        for (uint64_t n = 1; n <= nmax * 2; n = n * 3 / 2 + 1) {
+            unsigned s, sp;
+            votecl__stretch_factors(nmax, n, &s, &sp);
+            uint64_t want_s = nmax / n > 1 ? nmax / n : 1;
+            g_assert_cmpuint(s, ==, want_s);
+            g_assert_cmpuint(sp, <=, s);
+            g_assert_cmpuint(sp, >=, 1);
+            if (s >= 64) {
+                g_assert_cmpuint(sp % 2, ==, 1);
+                g_assert_cmpuint(sp, >=, s - 1);
+            } else {
+                g_assert_cmpuint(sp, ==, s);
+            }
+            /* The stretched bins fit in local memory. */
+            if (n <= nmax)
+                g_assert_cmpuint((uint64_t)sp * n, <=, nmax);
+        }
+    }
+}
+
+/* --- kernel path --- */
+
+static char *
+make_file(const char *dir, const char *name, const char *content)
+{
+    char *path = g_build_filename(dir, name, NULL);
+    g_assert_true(g_file_set_contents(path, content, -1, NULL));
+    return path;
+}
+
+static void
+test_kernel_path_join(void)
+{
+    char *p = votecl__kernel_path_join("/e1:/e2", "/o1", "/inst");
+    g_assert_cmpstr(p, ==, "/e1:/e2:/o1:/inst");
+    free(p);
+    p = votecl__kernel_path_join(NULL, NULL, "/inst");
+    g_assert_cmpstr(p, ==, "/inst");
+    free(p);
+    /* Empty entries are dropped. */
+    p = votecl__kernel_path_join(":/e1::/e2:", "", "/inst");
+    g_assert_cmpstr(p, ==, "/e1:/e2:/inst");
+    free(p);
+    p = votecl__kernel_path_join(NULL, "/o1", NULL);
+    g_assert_cmpstr(p, ==, "/o1");
+    free(p);
+    p = votecl__kernel_path_join(NULL, NULL, NULL);
+    g_assert_cmpstr(p, ==, "");
+    free(p);
+}
+
+static void
+expect_found(const char *path, const char *file, const char *want)
+{
+    char *found = NULL;
+    votecl_status status = votecl__kernel_path_find(path, file, &found);
+    g_assert_cmpint(status, ==, VOTECL_OK);
+    g_assert_cmpstr(found, ==, want);
+    free(found);
+}
+
+static void
+expect_not_found(const char *path, const char *file)
+{
+    char *found = (char *)"x";
+    votecl_status status = votecl__kernel_path_find(path, file, &found);
+    g_assert_cmpint(status, ==, VOTECL_KERNEL_NOT_FOUND);
+    g_assert_null(found);
+}
+
+static void
+test_kernel_path_order(void)
+{
+    char *root = tu_mkdtemp();
+    char *env = g_build_filename(root, "env", NULL);
+    char *opt = g_build_filename(root, "opt", NULL);
+    char *inst = g_build_filename(root, "inst", NULL);
+    g_mkdir(env, 0700);
+    g_mkdir(opt, 0700);
+    g_mkdir(inst, 0700);
+
+    char *path = votecl__kernel_path_join(env, opt, inst);
+    char *want = g_strjoin(":", env, opt, inst, NULL);
+    g_assert_cmpstr(path, ==, want);
+
+    expect_not_found(path, "k.cl");
+    char *in_inst = make_file(inst, "k.cl", "inst");
+    expect_found(path, "k.cl", in_inst);
+    char *in_opt = make_file(opt, "k.cl", "opt");
+    expect_found(path, "k.cl", in_opt);
+    char *in_env = make_file(env, "k.cl", "env");
+    expect_found(path, "k.cl", in_env);
+    /* A directory of the wanted name is not a kernel. */
+    char *subdir = g_build_filename(env, "d.cl", NULL);
+    g_mkdir(subdir, 0700);
+    char *d_inst = make_file(inst, "d.cl", "inst");
+    expect_found(path, "d.cl", d_inst);
+
+    /* A trailing slash on a directory does not double. */
+    char *slashed = g_strconcat(opt, "/", NULL);
+    expect_found(slashed, "k.cl", in_opt);
+
+    /* The environment entry comes first, also when given as a list. */
+    char *env_list = g_strconcat(root, "/missing:", env, NULL);
+    char *path2 = votecl__kernel_path_join(env_list, opt, inst);
+    expect_found(path2, "k.cl", in_env);
+
+    expect_not_found(path, "");
+    expect_not_found("", "k.cl");
+
+    free(path);
+    free(path2);
+    g_free(want);
+    g_free(env_list);
+    g_free(slashed);
+    g_free(in_inst);
+    g_free(in_opt);
+    g_free(in_env);
+    g_free(subdir);
+    g_free(d_inst);
+    tu_rmtree(root);
+    g_free(env);
+    g_free(opt);
+    g_free(inst);
+    g_free(root);
+}
+
+/* Relative entries and the current directory are never searched, even when they have the
+ * file. */
+static void
+test_kernel_path_no_cwd(void)
+{
+    char *root = tu_mkdtemp();
+    char *old_cwd = g_get_current_dir();
+    g_assert_cmpint(g_chdir(root), ==, 0);
+
+    g_assert_true(g_file_set_contents("cwd.cl", "cwd", -1, NULL));
+    g_mkdir("rel", 0700);
+    g_assert_true(g_file_set_contents("rel/cwd.cl", "rel", -1, NULL));
+
+    expect_not_found(".", "cwd.cl");
+    expect_not_found("./", "cwd.cl");
+    expect_not_found("rel", "cwd.cl");
+    expect_not_found("./rel:rel:.:", "cwd.cl");
+    char *path = votecl__kernel_path_join(".:rel", "rel", NULL);
+    expect_not_found(path, "cwd.cl");
+    free(path);
+    /* An absolute entry after the relative ones is still found. */
+    char *want = g_build_filename(root, "cwd.cl", NULL);
+    char *list = g_strconcat(".:rel:", root, NULL);
+    expect_found(list, "cwd.cl", want);
+    g_free(list);
+    g_free(want);
+
+    g_assert_cmpint(g_chdir(old_cwd), ==, 0);
+    g_free(old_cwd);
+    tu_rmtree(root);
+    g_free(root);
+}
+
+/* Through a context: VOTECL_KERNEL_PATH first, then the option, then the installed
+ * directory. */
+static void
+test_kernel_path_context(void)
+{
+    char *saved = tu_env_set("VOTECL_KERNEL_PATH", "/e1:/e2");
+    votecl_context_options options;
+    votecl_context_options_init(&options);
+    options.backend = VOTECL_BACKEND_REF;
+    options.kernel_path = "/o1";
+    votecl_context *context = NULL;
+    votecl_status status = votecl_context_new(&options, &context);
+    tu_env_restore("VOTECL_KERNEL_PATH", saved);
+    g_assert_cmpint(status, ==, VOTECL_OK);
+    if (context == NULL)
+        return;
+    const char *path = votecl_context_get_kernel_path(context);
+    g_assert_nonnull(path);
+    g_test_message("kernel path: %s", path);
+    g_assert_true(g_str_has_prefix(path, "/e1:/e2:/o1:"));
+    g_assert_true(g_str_has_suffix(path, VOTECL_KERNELDIR));
+    votecl_context_free(context);
+}
+
+/* --- disk cache --- */
+
+static void
+make_key(uint8_t key[32], unsigned id)
+{
+    char text[32];
+    snprintf(text, sizeof text, "key %u", id);
+    votecl__sha256 h;
+    votecl__sha256_init(&h);
+    votecl__sha256_update(&h, text, strlen(text));
+    votecl__sha256_final(&h, key);
+}
+
+/* Payloads of varied sizes whose bytes depend on the key, so a torn or mixed file shows. */
+static size_t
+payload_size(unsigned id)
+{
+    return 1 + (size_t)id * 7919 % 65536;
+}
+
+static uint8_t *
+make_payload(unsigned id, size_t *size)
+{
+    *size = payload_size(id);
+    uint8_t *p = g_malloc(*size);
+    tu_rng rng;
+    tu_rng_init(&rng, 1000 + id);
+    tu_fill_u8(&rng, p, *size);
+    return p;
+}
+
+static int
+payload_ok(unsigned id, const void *payload, size_t size)
+{
+    size_t want_size;
+    uint8_t *want = make_payload(id, &want_size);
+    int ok = size == want_size && memcmp(payload, want, size) == 0;
+    g_free(want);
+    return ok;
+}
+
+static void
+store_id(const char *dir, unsigned id)
+{
+    uint8_t key[32];
+    size_t size;
+    make_key(key, id);
+    uint8_t *payload = make_payload(id, &size);
+    g_assert_cmpint(votecl__diskcache_store(dir, key, payload, size), ==, 0);
+    g_free(payload);
+}
+
+static int
+load_id(const char *dir, unsigned id)
+{
+    uint8_t key[32];
+    make_key(key, id);
+    void *payload = NULL;
+    size_t size = 0;
+    if (votecl__diskcache_load(dir, key, &payload, &size) != 0) {
+        g_assert_null(payload);
+        return -1;
+    }
+    int ok = payload_ok(id, payload, size);
+    free(payload);
+    return ok ? 0 : 1;
+}
+
+static void
+test_cache_round_trip(void)
+{
+    char *dir = tu_mkdtemp();
+    /* A nested directory that does not exist yet is created. */
+    char *sub = g_build_filename(dir, "a", "b", NULL);
+
+    g_assert_cmpint(load_id(sub, 1), ==, -1);
+    for (unsigned id = 0; id < 20; id++)
+        store_id(sub, id);
+    for (unsigned id = 0; id < 20; id++)
+        g_assert_cmpint(load_id(sub, id), ==, 0);
+    g_assert_cmpint(load_id(sub, 20), ==, -1);
+    g_assert_cmpint(tu_count_entries(sub), ==, 20);
+
+    /* One file per key, named by votecl__diskcache_filename. */
+    uint8_t key[32];
+    make_key(key, 3);
+    char *name = votecl__diskcache_filename(sub, key);
+    g_assert_true(g_str_has_prefix(name, sub));
+    g_assert_true(g_file_test(name, G_FILE_TEST_IS_REGULAR));
+    free(name);
+
+    /* Storing again replaces the entry. */
+    size_t size;
+    uint8_t *other = make_payload(7, &size);
+    g_assert_cmpint(votecl__diskcache_store(sub, key, other, size), ==, 0);
+    void *got = NULL;
+    size_t got_size = 0;
+    g_assert_cmpint(votecl__diskcache_load(sub, key, &got, &got_size), ==, 0);
+    g_assert_cmpuint(got_size, ==, size);
+    g_assert_cmpmem(got, got_size, other, size);
+    free(got);
+    g_free(other);
+    g_assert_cmpint(tu_count_entries(sub), ==, 20);
+
+    tu_rmtree(dir);
+    g_free(sub);
+    g_free(dir);
+}
+
+static void
+test_cache_unusable_dir(void)
+{
+    char *dir = tu_mkdtemp();
+    uint8_t key[32];
+    make_key(key, 1);
+    void *payload = (void *)1;
+    size_t size = 1;
+
+    g_assert_cmpint(votecl__diskcache_load("/nonexistent-votecl-dir", key, &payload, &size), ==,
+                    -1);
+    g_assert_null(payload);
+
+    /* A directory below a regular file cannot be made: the store fails cleanly. */
+    char *file = make_file(dir, "file", "x");
+    char *below = g_build_filename(file, "cache", NULL);
+    g_assert_cmpint(votecl__diskcache_store(below, key, "abc", 3), ==, -1);
+    g_assert_cmpint(votecl__diskcache_load(below, key, &payload, &size), ==, -1);
+    g_assert_cmpint(votecl__diskcache_store(file, key, "abc", 3), ==, -1);
+    g_assert_cmpint(tu_count_entries(dir), ==, 1);
+
+    tu_rmtree(dir);
+    g_free(file);
+    g_free(below);
+    g_free(dir);
+}
+
+typedef enum corruption {
+    FLIP_LAST_BYTE,
+    FLIP_MIDDLE_OF_PAYLOAD,
+    TRUNCATE_ONE,
+    TRUNCATE_TO_PAYLOAD_START,
+    TRUNCATE_EMPTY,
+    APPEND_BYTE,
+    WRONG_MAGIC,
+    WRONG_VERSION_BYTE,
+} corruption;
+
+static void
+corrupt_and_check(const char *dir, corruption how)
+{
+    const unsigned id = 5;
+    store_id(dir, id);
+    g_assert_cmpint(load_id(dir, id), ==, 0);
+
+    uint8_t key[32];
+    make_key(key, id);
+    char *name = votecl__diskcache_filename(dir, key);
+    char *contents = NULL;
+    gsize length = 0;
+    g_assert_true(g_file_get_contents(name, &contents, &length, NULL));
+    size_t psize = payload_size(id);
+    g_assert_cmpuint(length, >, psize);
+    size_t header = length - psize;
+
+    switch (how) {
+    case FLIP_LAST_BYTE:
+        contents[length - 1] ^= 0x01;
+        break;
+    case FLIP_MIDDLE_OF_PAYLOAD:
+        contents[header + psize / 2] ^= 0x80;
+        break;
+    case TRUNCATE_ONE:
+        length -= 1;
+        break;
+    case TRUNCATE_TO_PAYLOAD_START:
+        length = header;
+        break;
+    case TRUNCATE_EMPTY:
+        length = 0;
+        break;
+    case APPEND_BYTE:
+        contents = g_realloc(contents, length + 1);
+        contents[length++] = 0;
+        break;
+    case WRONG_MAGIC:
+        contents[0] ^= 0x20;
+        break;
+    case WRONG_VERSION_BYTE:
+        contents[8] ^= 0x7f;
+        break;
+    }
+    g_assert_true(g_file_set_contents(name, contents, (gssize)length, NULL));
+    g_assert_cmpint(load_id(dir, id), ==, -1);
+
+    /* A new store repairs the entry. */
+    store_id(dir, id);
+    g_assert_cmpint(load_id(dir, id), ==, 0);
+    g_free(contents);
+    free(name);
+}
+
+static void
+test_cache_corrupt(void)
+{
+    char *dir = tu_mkdtemp();
+    const corruption all[] = {FLIP_LAST_BYTE, FLIP_MIDDLE_OF_PAYLOAD,
+                              TRUNCATE_ONE,   TRUNCATE_TO_PAYLOAD_START,
+                              TRUNCATE_EMPTY, APPEND_BYTE,
+                              WRONG_MAGIC,    WRONG_VERSION_BYTE};
+    for (size_t i = 0; i < G_N_ELEMENTS(all); i++) {
+        g_test_message("corruption %zu", i);
+        corrupt_and_check(dir, all[i]);
+    }
+    tu_rmtree(dir);
+    g_free(dir);
+}
+
+/* A valid entry for key A placed under key B's name is a miss for B. */
+static void
+test_cache_mismatched_key(void)
+{
+    char *dir = tu_mkdtemp();
+    store_id(dir, 1);
+    uint8_t key1[32], key2[32];
+    make_key(key1, 1);
+    make_key(key2, 2);
+    char *name1 = votecl__diskcache_filename(dir, key1);
+    char *name2 = votecl__diskcache_filename(dir, key2);
+    g_assert_cmpstr(name1, !=, name2);
+    char *contents = NULL;
+    gsize length = 0;
+    g_assert_true(g_file_get_contents(name1, &contents, &length, NULL));
+    g_assert_true(g_file_set_contents(name2, contents, (gssize)length, NULL));
+
+    void *payload = NULL;
+    size_t size = 0;
+    g_assert_cmpint(votecl__diskcache_load(dir, key2, &payload, &size), ==, -1);
+    g_assert_null(payload);
+    g_assert_cmpint(load_id(dir, 1), ==, 0);
+
+    g_free(contents);
+    free(name1);
+    free(name2);
+    tu_rmtree(dir);
+    g_free(dir);
+}
+
+/* Writers of the same and of different keys at once: every load is either a miss or the
+ * whole right payload, and afterwards every entry is whole and no temporary file is left. */
+#define SHARED_KEYS 6
+#define OWN_KEYS 3
+#define WRITERS 4
+#define ROUNDS 60
+
+static int
+hammer_cache(const char *dir, unsigned writer)
+{
+    int bad = 0;
+    for (unsigned round = 0; round < ROUNDS; round++) {
+        for (unsigned k = 0; k < SHARED_KEYS + OWN_KEYS; k++) {
+            unsigned id = k < SHARED_KEYS ? k : 100 + writer * OWN_KEYS + (k - SHARED_KEYS);
+            uint8_t key[32];
+            make_key(key, id);
+            size_t size;
+            uint8_t *payload = make_payload(id, &size);
+            if (votecl__diskcache_store(dir, key, payload, size) != 0)
+                bad++;
+            g_free(payload);
+            /* Read a key another writer is storing right now. */
+            unsigned other = (k + round + writer) % SHARED_KEYS;
+            void *got = NULL;
+            size_t got_size = 0;
+            if (votecl__diskcache_load(dir, key, &got, &got_size) != 0 ||
+                !payload_ok(id, got, got_size))
+                bad++;
+            free(got);
+            got = NULL;
+            make_key(key, other);
+            if (votecl__diskcache_load(dir, key, &got, &got_size) == 0 &&
+                !payload_ok(other, got, got_size))
+                bad++;
+            free(got);
+        }
+    }
+    return bad;
+}
+
+static void
+check_cache_after_writers(const char *dir)
+{
+    unsigned expected = 0;
+    for (unsigned k = 0; k < SHARED_KEYS; k++, expected++)
+        g_assert_cmpint(load_id(dir, k), ==, 0);
+    for (unsigned w = 0; w < WRITERS; w++)
+        for (unsigned k = 0; k < OWN_KEYS; k++, expected++)
+            g_assert_cmpint(load_id(dir, 100 + w * OWN_KEYS + k), ==, 0);
+
+    /* Exactly one file per key: anything else is a leftover temporary file. */
+    GDir *d = g_dir_open(dir, 0, NULL);
+    g_assert_nonnull(d);
+    const char *name;
+    unsigned files = 0;
+    while ((name = g_dir_read_name(d)) != NULL) {
+        files++;
+        if (!g_str_has_suffix(name, ".bin") || name[0] == '.')
+            g_test_message("unexpected file left in the cache: %s", name);
+    }
+    g_dir_close(d);
+    g_assert_cmpuint(files, ==, expected);
+}
+
+static void
+test_cache_processes(void)
+{
+    char *dir = tu_mkdtemp();
+    pid_t pids[WRITERS];
+    for (unsigned w = 0; w < WRITERS; w++) {
+        pids[w] = fork();
+        g_assert_cmpint(pids[w], >=, 0);
+        if (pids[w] == 0)
+            _exit(hammer_cache(dir, w) == 0 ? 0 : 1);
+    }
+    for (unsigned w = 0; w < WRITERS; w++) {
+        int wstatus = 0;
+        g_assert_cmpint(waitpid(pids[w], &wstatus, 0), ==, pids[w]);
+        g_assert_true(WIFEXITED(wstatus));
+        g_assert_cmpint(WEXITSTATUS(wstatus), ==, 0);
+    }
+    check_cache_after_writers(dir);
+    tu_rmtree(dir);
+    g_free(dir);
+}
+
+typedef struct writer_job {
+    const char *dir;
+    unsigned writer;
+    int bad;
+} writer_job;
+
+static void *
+writer_thread(void *arg)
+{
+    writer_job *job = arg;
+    job->bad = hammer_cache(job->dir, job->writer);
+    return NULL;
+}
+
+static void
+test_cache_threads(void)
+{
+    char *dir = tu_mkdtemp();
+    pthread_t threads[WRITERS];
+    writer_job jobs[WRITERS];
+    for (unsigned w = 0; w < WRITERS; w++) {
+        jobs[w] = (writer_job){dir, w, 0};
+        g_assert_cmpint(pthread_create(&threads[w], NULL, writer_thread, &jobs[w]), ==, 0);
+    }
+    for (unsigned w = 0; w < WRITERS; w++) {
+        pthread_join(threads[w], NULL);
+        g_assert_cmpint(jobs[w].bad, ==, 0);
+    }
+    check_cache_after_writers(dir);
+    tu_rmtree(dir);
+    g_free(dir);
+}
+
+/* --- contexts --- */
+
+static void
+test_free_null(void)
+{
+    votecl_context_free(NULL);
+    votecl_hist_plan_free(NULL);
+    votecl_buffer_free(NULL);
+}
+
+static void
+test_backend_env(void)
+{
+    char *saved = tu_env_set("VOTECL_BACKEND", "ref");
+    votecl_context *context = NULL;
+    votecl_status status = votecl_context_new(NULL, &context);
+    g_assert_cmpint(status, ==, VOTECL_OK);
+    g_assert_cmpint(votecl_context_get_backend(context), ==, VOTECL_BACKEND_REF);
+    votecl_device_info info;
+    g_assert_cmpint(votecl_context_get_device_info(context, &info), ==, VOTECL_OK);
+    g_assert_cmpint(info.backend, ==, VOTECL_BACKEND_REF);
+    votecl_context_free(context);
+
+    /* An unknown backend name fails and says so. */
+    g_setenv("VOTECL_BACKEND", "no-such-backend", TRUE);
+    context = (votecl_context *)1;
+    char error[512] = "";
+    status = votecl_context_new_with_error(NULL, &context, error, sizeof error);
+    g_assert_cmpint(status, !=, VOTECL_OK);
+    g_assert_null(context);
+    g_assert_cmpuint(strlen(error), >, 0);
+
+    /* The explicit option wins over the environment. */
+    votecl_context_options options;
+    votecl_context_options_init(&options);
+    options.backend = VOTECL_BACKEND_REF;
+    status = votecl_context_new(&options, &context);
+    g_assert_cmpint(status, ==, VOTECL_OK);
+    g_assert_cmpint(votecl_context_get_backend(context), ==, VOTECL_BACKEND_REF);
+    votecl_context_free(context);
+    tu_env_restore("VOTECL_BACKEND", saved);
+}
+
+static void
+test_context_options(void)
+{
+    votecl_context_options options;
+    memset(&options, 0x5a, sizeof options);
+    votecl_context_options_init(&options);
+    g_assert_cmpint(options.backend, ==, VOTECL_BACKEND_DEFAULT);
+    g_assert_null(options.device);
+    g_assert_null(options.kernel_path);
+    g_assert_null(options.cache_dir);
+    g_assert_cmpint(options.disable_disk_cache, ==, 0);
+
+    g_assert_cmpint(votecl_context_new(&options, NULL), ==, VOTECL_INVALID_ARGUMENT);
+    options.backend = (votecl_backend)42;
+    votecl_context *context = (votecl_context *)1;
+    g_assert_cmpint(votecl_context_new(&options, &context), !=, VOTECL_OK);
+    g_assert_null(context);
+}
+
+/* --- bad input through the reference backend --- */
+
+/* Checks a failed call: the status, and the context's message naming field (one of a
+ * '|'-separated list). */
+static void
+expect_invalid(votecl_context *context, votecl_status status, const char *fields, const char *what)
+{
+    const char *message = votecl_context_get_error(context);
+    if (status != VOTECL_INVALID_ARGUMENT)
+        g_test_message("%s: got %s (%s), want VOTECL_INVALID_ARGUMENT", what,
+                       votecl_status_string(status), message);
+    g_assert_cmpint(status, ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_nonnull(message);
+    int named = 0;
+    char **names = g_strsplit(fields, "|", -1);
+    for (char **f = names; *f != NULL; f++)
+        named |= tu_message_names(message, *f);
+    g_strfreev(names);
+    if (!named)
+        g_test_message("%s: message \"%s\" does not name %s", what, message, fields);
+    g_assert_true(named);
+}
+
+/* Plan creation with params p must fail naming field. */
+static void
+expect_bad_params(votecl_context *context, const votecl_hist_params *p, const char *fields,
+                  const char *what)
+{
+    votecl_hist_plan *plan = NULL;
+    votecl_status status = votecl_hist_plan_new(context, p, &plan);
+    expect_invalid(context, status, fields, what);
+    if (status == VOTECL_OK)
+        votecl_hist_plan_free(plan);
+}
+
+static void
+test_bad_params(void)
+{
+    votecl_context *context = tu_ref_context_new();
+    if (context == NULL)
+        return;
+    votecl_hist_params p;
+    votecl_hist_plan *plan = NULL;
+
+    votecl_hist_params_init(&p, VOTECL_DTYPE_U8);
+    g_assert_cmpint(votecl_hist_plan_new(NULL, &p, &plan), ==, VOTECL_INVALID_ARGUMENT);
+    expect_invalid(context, votecl_hist_plan_new(context, NULL, &plan), "params", "NULL params");
+    expect_invalid(context, votecl_hist_plan_new(context, &p, NULL), "out", "NULL out");
+
+    votecl_hist_params_init(&p, VOTECL_DTYPE_U8);
+    p.nbins[0] = 0;
+    expect_bad_params(context, &p, "nbins", "zero bins");
+
+    votecl_hist_params_init(&p, VOTECL_DTYPE_F32);
+    p.min[0] = 1.0;
+    p.max[0] = 1.0;
+    expect_bad_params(context, &p, "min|max", "min == max");
+    p.min[0] = 2.0;
+    expect_bad_params(context, &p, "min|max", "min > max");
+
+    votecl_hist_params_init(&p, VOTECL_DTYPE_F32);
+    p.min[0] = NAN;
+    expect_bad_params(context, &p, "min", "NaN min");
+    votecl_hist_params_init(&p, VOTECL_DTYPE_F32);
+    p.max[0] = NAN;
+    expect_bad_params(context, &p, "max", "NaN max");
+    /* An infinite edge makes every bin infinitely wide: rejected like NaN. */
+    votecl_hist_params_init(&p, VOTECL_DTYPE_F32);
+    p.min[0] = -INFINITY;
+    expect_bad_params(context, &p, "min", "infinite min");
+    votecl_hist_params_init(&p, VOTECL_DTYPE_F32);
+    p.max[0] = INFINITY;
+    expect_bad_params(context, &p, "max", "infinite max");
+
+    votecl_hist_params_init(&p, VOTECL_DTYPE_U8);
+    p.min[0] = 0.5;
+    expect_bad_params(context, &p, "min", "non-integer min for u8");
+    votecl_hist_params_init(&p, VOTECL_DTYPE_U16);
+    p.max[0] = 1000.25;
+    expect_bad_params(context, &p, "max", "non-integer max for u16");
+
+    /* Integer ranges lie within [0, 2^32] (the library's rule; votecl-vote.h should say so). */
+    votecl_hist_params_init(&p, VOTECL_DTYPE_U8);
+    p.min[0] = -10;
+    expect_bad_params(context, &p, "min", "negative min for u8");
+    votecl_hist_params_init(&p, VOTECL_DTYPE_U32);
+    p.max[0] = 8589934592.0;
+    expect_bad_params(context, &p, "max", "max above 2^32 for u32");
+
+    votecl_hist_params_init(&p, VOTECL_DTYPE_U8);
+    p.nbins[0] = VOTECL_HIST_MAX_BINS + 1;
+    expect_bad_params(context, &p, "nbins", "nbins above VOTECL_HIST_MAX_BINS");
+    p.nbins[0] = UINT32_MAX;
+    expect_bad_params(context, &p, "nbins", "nbins UINT32_MAX");
+
+    const uint32_t products[][2] = {{65536, 65536},
+                                    {65537, 65537},
+                                    {1u << 20, 1u << 20},
+                                    {UINT32_MAX, UINT32_MAX},
+                                    {16385, 16384}};
+    for (size_t i = 0; i < G_N_ELEMENTS(products); i++) {
+        votecl_hist_params_init(&p, VOTECL_DTYPE_U8);
+        votecl_hist_params_set_2d(&p, products[i][0], 0, 256, products[i][1], 0, 256);
+        p.channels = 2;
+        p.channel[0] = 0;
+        p.channel[1] = 1;
+        expect_bad_params(context, &p, "nbins", "2-D bins product too large");
+    }
+    votecl_hist_params_init(&p, VOTECL_DTYPE_U8);
+    votecl_hist_params_set_2d(&p, 16, 0, 256, 0, 0, 256);
+    p.channels = 2;
+    p.channel[1] = 1;
+    expect_bad_params(context, &p, "nbins", "2-D zero bins");
+    votecl_hist_params_init(&p, VOTECL_DTYPE_F32);
+    votecl_hist_params_set_2d(&p, 16, 0, 1, 16, 1, 0);
+    p.channels = 2;
+    p.channel[1] = 1;
+    expect_bad_params(context, &p, "min|max", "2-D second range reversed");
+
+    votecl_hist_params_init(&p, VOTECL_DTYPE_U8);
+    p.channels = 0;
+    expect_bad_params(context, &p, "channels", "channels 0");
+    p.channels = 5;
+    expect_bad_params(context, &p, "channels", "channels 5");
+    votecl_hist_params_init(&p, VOTECL_DTYPE_U8);
+    p.channels = 3;
+    p.channel[0] = 3;
+    expect_bad_params(context, &p, "channel", "channel >= channels");
+    votecl_hist_params_init(&p, VOTECL_DTYPE_U8);
+    votecl_hist_params_set_2d(&p, 16, 0, 256, 16, 0, 256);
+    p.channels = 2;
+    p.channel[0] = 0;
+    p.channel[1] = 2;
+    p.two_arrays = 0;
+    expect_bad_params(context, &p, "channel", "2-D channel[1] >= channels");
+
+    votecl_hist_params_init(&p, VOTECL_DTYPE_U8);
+    p.dims = 3;
+    expect_bad_params(context, &p, "dims", "dims 3");
+    p.dims = 0;
+    expect_bad_params(context, &p, "dims", "dims 0");
+
+    votecl_hist_params_init(&p, VOTECL_DTYPE_U8);
+    p.dtype = (votecl_dtype)99;
+    expect_bad_params(context, &p, "dtype", "unknown dtype");
+    votecl_hist_params_init(&p, VOTECL_DTYPE_U8);
+    p.variant = (votecl_variant)17;
+    expect_bad_params(context, &p, "variant", "unknown variant");
+
+    votecl_context_free(context);
+}
+
+typedef struct bad_run_fixture {
+    votecl_context *context;
+    votecl_hist_plan *plan;
+    uint32_t bins[256 * 4];
+} bad_run_fixture;
+
+#define SENTINEL 0xA5u
+
+static void
+fill_sentinel(void *bins, size_t size)
+{
+    memset(bins, SENTINEL, size);
+}
+
+static void
+check_sentinel(const void *bins, size_t size, const char *what)
+{
+    const unsigned char *p = bins;
+    for (size_t i = 0; i < size; i++) {
+        if (p[i] != SENTINEL) {
+            g_test_message("%s: output byte %zu was written on failure", what, i);
+            g_assert_cmpuint(p[i], ==, SENTINEL);
+            return;
+        }
+    }
+}
+
+static votecl_hist_plan *
+ref_plan(votecl_context *context, const votecl_hist_params *p)
+{
+    votecl_hist_plan *plan = NULL;
+    votecl_status status = votecl_hist_plan_new(context, p, &plan);
+    if (status != VOTECL_OK)
+        g_test_message("plan: %s", votecl_context_get_error(context));
+    g_assert_cmpint(status, ==, VOTECL_OK);
+    return plan;
+}
+
+static void
+test_bad_run(void)
+{
+    votecl_context *context = tu_ref_context_new();
+    if (context == NULL)
+        return;
+    uint8_t x[1024];
+    float w[1024];
+    uint32_t bins[256 * 4];
+    tu_rng rng;
+    tu_rng_init(&rng, 9);
+    tu_fill_u8(&rng, x, sizeof x);
+    tu_fill_f32(&rng, w, G_N_ELEMENTS(w), 0.0f, 1.0f);
+
+    votecl_hist_params p;
+    votecl_hist_params_init(&p, VOTECL_DTYPE_U8);
+    votecl_hist_plan *plan = ref_plan(context, &p);
+    if (plan == NULL)
+        goto out;
+
+    g_assert_cmpint(votecl_hist_run(NULL, x, NULL, NULL, 10, bins), ==, VOTECL_INVALID_ARGUMENT);
+
+    fill_sentinel(bins, sizeof bins);
+    expect_invalid(context, votecl_hist_run(plan, NULL, NULL, NULL, 10, bins), "x",
+                   "NULL x with n > 0");
+    check_sentinel(bins, sizeof bins, "NULL x");
+    expect_invalid(context, votecl_hist_run(plan, x, NULL, NULL, 10, NULL), "bins", "NULL bins");
+
+    /* More than 2^32 - 1 elements per frame (checked before x is read). */
+    fill_sentinel(bins, sizeof bins);
+    expect_invalid(context, votecl_hist_run(plan, x, NULL, NULL, (size_t)UINT32_MAX + 1, bins), "n",
+                   "n above 2^32 - 1");
+    check_sentinel(bins, sizeof bins, "n above 2^32 - 1");
+
+    /* n * frames overflows size_t. */
+    fill_sentinel(bins, sizeof bins);
+    expect_invalid(context,
+                   votecl_hist_run_batch(plan, x, NULL, NULL, (size_t)1 << 31,
+                                         SIZE_MAX / ((size_t)1 << 30), bins),
+                   "n|frames", "n * frames overflows");
+    check_sentinel(bins, sizeof bins, "n * frames overflows");
+    fill_sentinel(bins, sizeof bins);
+    expect_invalid(context, votecl_hist_run_batch(plan, x, NULL, NULL, 3, SIZE_MAX / 2, bins),
+                   "n|frames", "frames * nbins overflows");
+    check_sentinel(bins, sizeof bins, "frames * nbins overflows");
+
+    /* A failed call does not disturb the next good one. */
+    g_assert_cmpint(votecl_hist_run(plan, x, NULL, NULL, 1024, bins), ==, VOTECL_OK);
+    votecl_hist_plan_free(plan);
+
+    /* Weighted without weights. */
+    votecl_hist_params_init(&p, VOTECL_DTYPE_U8);
+    p.weighted = 1;
+    plan = ref_plan(context, &p);
+    fill_sentinel(bins, sizeof bins);
+    expect_invalid(context, votecl_hist_run(plan, x, NULL, NULL, 100, bins), "weights",
+                   "weighted with NULL weights");
+    check_sentinel(bins, sizeof bins, "weighted with NULL weights");
+    g_assert_cmpint(votecl_hist_run(plan, x, NULL, w, 100, bins), ==, VOTECL_OK);
+    votecl_hist_plan_free(plan);
+
+    /* Two arrays without y. */
+    votecl_hist_params_init(&p, VOTECL_DTYPE_U8);
+    p.two_arrays = 1;
+    votecl_hist_params_set_2d(&p, 16, 0, 256, 16, 0, 256);
+    p.two_arrays = 1;
+    p.channels = 1;
+    p.channel[0] = p.channel[1] = 0;
+    plan = ref_plan(context, &p);
+    fill_sentinel(bins, sizeof bins);
+    expect_invalid(context, votecl_hist_run(plan, x, NULL, NULL, 100, bins), "y",
+                   "two arrays with NULL y");
+    check_sentinel(bins, sizeof bins, "two arrays with NULL y");
+    /* An image view has no second array. */
+    votecl_image gray = {x, 16, 8, 16, 1, VOTECL_DTYPE_U8};
+    votecl_status status = votecl_hist_run_image(plan, &gray, bins);
+    g_assert_cmpint(status, ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_cmpuint(strlen(votecl_context_get_error(context)), >, 0);
+    check_sentinel(bins, sizeof bins, "image with a two-array plan");
+    votecl_hist_plan_free(plan);
+
+    /* Images: stride too small, wrong dtype, wrong channels, NULL image or data,
+     * a size whose product overflows. */
+    votecl_hist_params_init(&p, VOTECL_DTYPE_U8);
+    p.channels = 2;
+    plan = ref_plan(context, &p);
+    votecl_image image = {x, 16, 8, 32, 2, VOTECL_DTYPE_U8};
+    g_assert_cmpint(votecl_hist_run_image(plan, &image, bins), ==, VOTECL_OK);
+
+    fill_sentinel(bins, sizeof bins);
+    image.stride = 31;
+    expect_invalid(context, votecl_hist_run_image(plan, &image, bins), "stride",
+                   "stride < width * channels");
+    check_sentinel(bins, sizeof bins, "stride");
+    image.stride = 32;
+    image.dtype = VOTECL_DTYPE_U16;
+    expect_invalid(context, votecl_hist_run_image(plan, &image, bins), "dtype",
+                   "image dtype mismatch");
+    check_sentinel(bins, sizeof bins, "dtype");
+    image.dtype = VOTECL_DTYPE_U8;
+    image.channels = 1;
+    expect_invalid(context, votecl_hist_run_image(plan, &image, bins), "channels",
+                   "image channels mismatch");
+    check_sentinel(bins, sizeof bins, "channels");
+    image.channels = 2;
+    expect_invalid(context, votecl_hist_run_image(plan, NULL, bins), "image", "NULL image");
+    image.data = NULL;
+    expect_invalid(context, votecl_hist_run_image(plan, &image, bins), "data|image",
+                   "NULL image data");
+    image.data = x;
+    image.width = SIZE_MAX / 4;
+    image.stride = SIZE_MAX / 2 + 1;
+    image.height = 4;
+    expect_invalid(context, votecl_hist_run_image(plan, &image, bins), "width|height|stride",
+                   "image size overflows");
+    check_sentinel(bins, sizeof bins, "image size overflows");
+    votecl_hist_plan_free(plan);
+
+    /* An f32 image stride must hold whole rows of floats. */
+    votecl_hist_params_init(&p, VOTECL_DTYPE_F32);
+    plan = ref_plan(context, &p);
+    votecl_image fimage = {w, 10, 4, 39, 1, VOTECL_DTYPE_F32};
+    fill_sentinel(bins, sizeof bins);
+    expect_invalid(context, votecl_hist_run_image(plan, &fimage, bins), "stride",
+                   "f32 stride < width * 4");
+    check_sentinel(bins, sizeof bins, "f32 stride");
+    votecl_hist_plan_free(plan);
+
+    /* describe */
+    votecl_vote_plan_info info;
+    g_assert_cmpint(votecl_vote_plan_describe(NULL, 10, 1, &info), ==, VOTECL_INVALID_ARGUMENT);
+out:
+    votecl_context_free(context);
+}
+
+int
+main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_set_nonfatal_assertions();
+
+    g_test_add_func("/nodevice/status/strings", test_status_strings);
+    g_test_add_func("/nodevice/status/names", test_names);
+    g_test_add_func("/nodevice/sha256/vectors", test_sha256_vectors);
+    g_test_add_func("/nodevice/sha256/lengths", test_sha256_lengths);
+    g_test_add_func("/nodevice/stretch/gtx470", test_stretch_gtx470);
+    g_test_add_func("/nodevice/stretch/properties", test_stretch_properties);
+    g_test_add_func("/nodevice/kernel-path/join", test_kernel_path_join);
+    g_test_add_func("/nodevice/kernel-path/order", test_kernel_path_order);
+    g_test_add_func("/nodevice/kernel-path/no-cwd", test_kernel_path_no_cwd);
+    g_test_add_func("/nodevice/kernel-path/context", test_kernel_path_context);
+    g_test_add_func("/nodevice/cache/round-trip", test_cache_round_trip);
+    g_test_add_func("/nodevice/cache/unusable-dir", test_cache_unusable_dir);
+    g_test_add_func("/nodevice/cache/corrupt", test_cache_corrupt);
+    g_test_add_func("/nodevice/cache/mismatched-key", test_cache_mismatched_key);
+    g_test_add_func("/nodevice/cache/processes", test_cache_processes);
+    g_test_add_func("/nodevice/cache/threads", test_cache_threads);
+    g_test_add_func("/nodevice/context/free-null", test_free_null);
+    g_test_add_func("/nodevice/context/options", test_context_options);
+    g_test_add_func("/nodevice/context/backend-env", test_backend_env);
+    g_test_add_func("/nodevice/bad-input/params", test_bad_params);
+    g_test_add_func("/nodevice/bad-input/run", test_bad_run);
+    return g_test_run();
+}

@@ -1,0 +1,273 @@
+/* Helpers shared by the GLib test programs. */
+#include "testutil.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+void
+tu_rng_init(tu_rng *rng, uint64_t seed)
+{
+    /* xorshift must never hold zero; mix the seed so that small seeds differ a lot. */
+    rng->state = seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull;
+    if (rng->state == 0)
+        rng->state = 1;
+    for (int i = 0; i < 4; i++)
+        tu_rng_next(rng);
+}
+
+uint64_t
+tu_rng_next(tu_rng *rng)
+{
+    uint64_t x = rng->state;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    rng->state = x;
+    return x * 0x2545F4914F6CDD1Dull;
+}
+
+uint32_t
+tu_rng_u32(tu_rng *rng)
+{
+    return (uint32_t)(tu_rng_next(rng) >> 32);
+}
+
+uint32_t
+tu_rng_below(tu_rng *rng, uint32_t n)
+{
+    return (uint32_t)(((uint64_t)tu_rng_u32(rng) * n) >> 32);
+}
+
+float
+tu_rng_float(tu_rng *rng, float lo, float hi)
+{
+    /* 24 random bits: every value is exact in single precision. */
+    float unit = (float)(tu_rng_u32(rng) >> 8) * (1.0f / 16777216.0f);
+    float v = lo + (hi - lo) * unit;
+    return v < hi ? v : lo;
+}
+
+void
+tu_fill_u8(tu_rng *rng, uint8_t *x, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        x[i] = (uint8_t)(tu_rng_next(rng) >> 56);
+}
+
+void
+tu_fill_u16(tu_rng *rng, uint16_t *x, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        x[i] = (uint16_t)(tu_rng_next(rng) >> 48);
+}
+
+void
+tu_fill_u32(tu_rng *rng, uint32_t *x, size_t count, uint32_t below)
+{
+    for (size_t i = 0; i < count; i++)
+        x[i] = below == 0 ? tu_rng_u32(rng) : tu_rng_below(rng, below);
+}
+
+void
+tu_fill_f32(tu_rng *rng, float *x, size_t count, float lo, float hi)
+{
+    for (size_t i = 0; i < count; i++)
+        x[i] = tu_rng_float(rng, lo, hi);
+}
+
+void
+tu_fill(tu_rng *rng, votecl_dtype dtype, void *x, size_t count, float lo, float hi)
+{
+    switch (dtype) {
+    case VOTECL_DTYPE_U8:
+        tu_fill_u8(rng, x, count);
+        break;
+    case VOTECL_DTYPE_U16:
+        tu_fill_u16(rng, x, count);
+        break;
+    case VOTECL_DTYPE_U32:
+        tu_fill_u32(rng, x, count, 0);
+        break;
+    case VOTECL_DTYPE_F32:
+        tu_fill_f32(rng, x, count, lo, hi);
+        break;
+    }
+}
+
+size_t
+tu_dtype_size(votecl_dtype dtype)
+{
+    switch (dtype) {
+    case VOTECL_DTYPE_U8:
+        return 1;
+    case VOTECL_DTYPE_U16:
+        return 2;
+    case VOTECL_DTYPE_U32:
+    case VOTECL_DTYPE_F32:
+        return 4;
+    }
+    return 0;
+}
+
+const char *
+tu_dtype_name(votecl_dtype dtype)
+{
+    switch (dtype) {
+    case VOTECL_DTYPE_U8:
+        return "u8";
+    case VOTECL_DTYPE_U16:
+        return "u16";
+    case VOTECL_DTYPE_U32:
+        return "u32";
+    case VOTECL_DTYPE_F32:
+        return "f32";
+    }
+    return "?";
+}
+
+votecl_context *
+tu_ref_context_new(void)
+{
+    votecl_context_options options;
+    votecl_context_options_init(&options);
+    options.backend = VOTECL_BACKEND_REF;
+    votecl_context *context = NULL;
+    char error[1024] = "";
+    votecl_status status = votecl_context_new_with_error(&options, &context, error, sizeof error);
+    if (status != VOTECL_OK) {
+        g_test_message("ref context: %s: %s", votecl_status_string(status), error);
+        g_test_fail();
+        return NULL;
+    }
+    return context;
+}
+
+votecl_context *
+tu_opencl_context_new(const votecl_context_options *options)
+{
+    votecl_context_options opts;
+    if (options != NULL)
+        opts = *options;
+    else
+        votecl_context_options_init(&opts);
+    opts.backend = VOTECL_BACKEND_OPENCL;
+
+    votecl_context *context = NULL;
+    char error[1024] = "";
+    votecl_status status = votecl_context_new_with_error(&opts, &context, error, sizeof error);
+    if (status == VOTECL_NO_DEVICE || status == VOTECL_BACKEND_UNAVAILABLE) {
+        char *why = g_strdup_printf("no OpenCL device: %s", error);
+        g_test_skip(why);
+        g_free(why);
+        return NULL;
+    }
+    if (status != VOTECL_OK) {
+        g_test_message("OpenCL context: %s: %s", votecl_status_string(status), error);
+        g_test_fail();
+        return NULL;
+    }
+    return context;
+}
+
+char *
+tu_mkdtemp(void)
+{
+    GError *error = NULL;
+    char *dir = g_dir_make_tmp("votecl-test-XXXXXX", &error);
+    if (dir == NULL) {
+        g_test_message("g_dir_make_tmp: %s", error->message);
+        g_error_free(error);
+        g_test_fail();
+    }
+    return dir;
+}
+
+void
+tu_rmtree(const char *dir)
+{
+    if (dir == NULL)
+        return;
+    GDir *d = g_dir_open(dir, 0, NULL);
+    if (d != NULL) {
+        const char *name;
+        while ((name = g_dir_read_name(d)) != NULL) {
+            char *path = g_build_filename(dir, name, NULL);
+            if (g_file_test(path, G_FILE_TEST_IS_DIR) && !g_file_test(path, G_FILE_TEST_IS_SYMLINK))
+                tu_rmtree(path);
+            else
+                g_unlink(path);
+            g_free(path);
+        }
+        g_dir_close(d);
+    }
+    g_rmdir(dir);
+}
+
+int
+tu_count_entries(const char *dir)
+{
+    GDir *d = g_dir_open(dir, 0, NULL);
+    if (d == NULL)
+        return -1;
+    int count = 0;
+    while (g_dir_read_name(d) != NULL)
+        count++;
+    g_dir_close(d);
+    return count;
+}
+
+static int
+is_word_char(char c)
+{
+    return g_ascii_isalnum(c) || c == '_';
+}
+
+int
+tu_message_names(const char *message, const char *field)
+{
+    if (message == NULL || field == NULL || field[0] == '\0')
+        return 0;
+    size_t len = strlen(field);
+    for (const char *p = strstr(message, field); p != NULL; p = strstr(p + 1, field)) {
+        int starts = p == message || !is_word_char(p[-1]);
+        int ends = !is_word_char(p[len]);
+        if (starts && ends)
+            return 1;
+    }
+    return 0;
+}
+
+char *
+tu_env_set(const char *name, const char *value)
+{
+    const char *old = g_getenv(name);
+    char *saved = old != NULL ? g_strdup(old) : NULL;
+    if (value != NULL)
+        g_setenv(name, value, TRUE);
+    else
+        g_unsetenv(name);
+    return saved;
+}
+
+void
+tu_env_restore(const char *name, char *saved)
+{
+    if (saved != NULL)
+        g_setenv(name, saved, TRUE);
+    else
+        g_unsetenv(name);
+    g_free(saved);
+}
+
+size_t
+tu_first_difference(const void *a, const void *b, size_t count, size_t size)
+{
+    const unsigned char *pa = a, *pb = b;
+    if (memcmp(pa, pb, count * size) == 0)
+        return (size_t)-1;
+    for (size_t i = 0; i < count; i++)
+        if (memcmp(pa + i * size, pb + i * size, size) != 0)
+            return i;
+    return (size_t)-1;
+}

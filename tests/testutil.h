@@ -1,0 +1,66 @@
+/* Helpers shared by the GLib test programs: a seeded generator, contexts that turn a missing
+ * device into a skip, temporary directories and message checks. */
+#ifndef VOTECL_TESTUTIL_H
+#define VOTECL_TESTUTIL_H
+
+#include <glib.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <votecl.h>
+
+/* xorshift64* (Vigna): fixed seeds make every run see the same data. */
+typedef struct tu_rng {
+    uint64_t state;
+} tu_rng;
+
+void tu_rng_init(tu_rng *rng, uint64_t seed);
+uint64_t tu_rng_next(tu_rng *rng);
+uint32_t tu_rng_u32(tu_rng *rng);
+/* Uniform in [0, n) for n >= 1 (the tiny modulo bias does not matter for tests). */
+uint32_t tu_rng_below(tu_rng *rng, uint32_t n);
+/* Uniform in [lo, hi). */
+float tu_rng_float(tu_rng *rng, float lo, float hi);
+
+void tu_fill_u8(tu_rng *rng, uint8_t *x, size_t count);
+void tu_fill_u16(tu_rng *rng, uint16_t *x, size_t count);
+/* Values in [0, below); below == 0 means the whole 32-bit range. */
+void tu_fill_u32(tu_rng *rng, uint32_t *x, size_t count, uint32_t below);
+void tu_fill_f32(tu_rng *rng, float *x, size_t count, float lo, float hi);
+/* count random elements of dtype (full range for integers, [lo, hi) for f32). */
+void tu_fill(tu_rng *rng, votecl_dtype dtype, void *x, size_t count, float lo, float hi);
+
+size_t tu_dtype_size(votecl_dtype dtype);
+const char *tu_dtype_name(votecl_dtype dtype);
+
+/* A context on the reference backend; fails the test when it cannot be made. */
+votecl_context *tu_ref_context_new(void);
+
+/* A context on the OpenCL backend with options (NULL for the defaults; backend is forced to
+ * OPENCL). When the machine has no device (VOTECL_NO_DEVICE, VOTECL_BACKEND_UNAVAILABLE)
+ * the test is skipped with the library's message and NULL is returned; any other failure
+ * fails the test and returns NULL. */
+votecl_context *tu_opencl_context_new(const votecl_context_options *options);
+
+/* A new empty directory under the system's temporary directory (g_free it after
+ * tu_rmtree). */
+char *tu_mkdtemp(void);
+/* Removes dir and everything below it (files and directories only). */
+void tu_rmtree(const char *dir);
+/* The number of directory entries of dir (excluding . and ..), -1 when unreadable. */
+int tu_count_entries(const char *dir);
+
+/* Nonzero when field occurs in message as a whole word: not preceded or followed by a
+ * letter, digit or underscore ("channel" is found in "channel[1] >= channels" but not in
+ * "channels"). */
+int tu_message_names(const char *message, const char *field);
+
+/* Saves an environment variable (NULL when unset) and sets it (value NULL unsets it);
+ * tu_env_restore puts the saved value back and frees it. */
+char *tu_env_set(const char *name, const char *value);
+void tu_env_restore(const char *name, char *saved);
+
+/* Index of the first element where a and b differ (count elements of size bytes), or
+ * (size_t)-1 when they are equal. */
+size_t tu_first_difference(const void *a, const void *b, size_t count, size_t size);
+
+#endif

@@ -1,0 +1,751 @@
+/* votecl bench: copy bandwidth and histogram throughput of the current device, as JSON.
+ *
+ * Every case times device-resident data (votecl_hist_run_buffers), so no host transfer is
+ * counted: 3 warm-up runs, then 5 batches of `reps` runs back to back closed by
+ * votecl_context_finish(); the median batch gives the time per run. Strategies are judged by
+ * their worst case over the data distributions (DESIGN.md). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "json.h"
+#include "tool.h"
+
+#define BENCH_WARMUP 3
+#define BENCH_BATCHES 5
+#define BENCH_BINS 256
+#define BENCH_MAX_PLANS 4
+
+typedef struct bench_args {
+    const char *json_path;
+    const char *images;
+    unsigned long mib;
+    unsigned long reps;
+    unsigned variants; /* bit per votecl_variant besides AUTO */
+    int startup;
+    int quick;
+} bench_args;
+
+typedef struct bench_plan {
+    votecl_variant requested;
+    votecl_hist_plan *plan; /* NULL when creation failed */
+    votecl_status status;
+    char error[512];
+    double worst_gbps;      /* over the distributions; 0 before the first */
+    const char *worst_case;
+} bench_plan;
+
+typedef struct bench {
+    tool_options *options;
+    bench_args args;
+    votecl_context *ctx;
+    tool_json json;
+    size_t bytes;           /* size of the distribution cases */
+    size_t frame_width, frame_height, frames;
+    unsigned char *host;    /* max(bytes, frames * frame) bytes */
+    votecl_buffer *x, *dst, *bins;
+    tool_image building;    /* gray; data NULL when not found */
+    bench_plan plans[BENCH_MAX_PLANS];
+    size_t nplans;
+    int all_ok;
+    double untimed_seconds; /* making the startup frame: not part of the startup cost */
+} bench;
+
+/* A data distribution: fills n bytes. */
+typedef void (*bench_fill_fn)(const bench *b, unsigned char *p, size_t n, unsigned k);
+
+typedef struct bench_distribution {
+    const char *name;
+    bench_fill_fn fill;
+    unsigned k;
+} bench_distribution;
+
+static void
+bench_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: votecl bench [--json [FILE]] [--mib N] [--reps N]\n"
+            "                    [--variants local,global,private|all] [--startup] [--quick]\n"
+            "                    [--images DIR]\n"
+            "Measures the device: copy bandwidth, 256-bin u8 histograms of N MiB (default 64)\n"
+            "already on the device for each strategy and data distribution, one 1920x1080\n"
+            "frame's latency and a batch of 64 frames. Prints JSON to stdout or FILE.\n"
+            "  --startup   only time process start to the first histogram of a 1920x1080\n"
+            "              frame, context and plan creation included (run twice: disk cache)\n"
+            "  --quick     tiny sizes, for smoke tests\n"
+            "  --images    directory holding building.png (default: the installed images)\n");
+}
+
+/* --- distributions --- */
+
+static void
+fill_random(const bench *b, unsigned char *p, size_t n, unsigned k)
+{
+    uint64_t s = 1; /* xorshift64, seed 1 */
+    for (size_t i = 0; i < n; i++) {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        p[i] = (unsigned char)(s >> 32);
+    }
+}
+
+static void
+fill_constant(const bench *b, unsigned char *p, size_t n, unsigned k)
+{
+    memset(p, 0x55, n);
+}
+
+/* Each 16-byte chunk (what one work-item reads) is one value; k distinct values across
+ * consecutive work-items: the paper's worst case for bins without stretching. */
+static void
+fill_distinct(const bench *b, unsigned char *p, size_t n, unsigned k)
+{
+    for (size_t i = 0; i < n; i++)
+        p[i] = (unsigned char)((((i >> 4) % k) * 61 + 7) & 255);
+}
+
+static void
+fill_image(const bench *b, unsigned char *p, size_t n, unsigned k)
+{
+    size_t size = b->building.width * b->building.height;
+    for (size_t i = 0; i < n; i += size)
+        memcpy(p + i, b->building.data, n - i < size ? n - i : size);
+}
+
+static const bench_distribution bench_distributions[] = {
+    {"random", fill_random, 0},       {"constant", fill_constant, 0},
+    {"distinct2", fill_distinct, 2},  {"distinct4", fill_distinct, 4},
+    {"distinct8", fill_distinct, 8},  {"distinct16", fill_distinct, 16},
+    {"image", fill_image, 0},
+};
+
+/* --- timing --- */
+
+typedef votecl_status (*bench_op_fn)(void *arg);
+
+typedef struct hist_op {
+    votecl_hist_plan *plan;
+    votecl_buffer *x, *bins;
+    size_t n, frames;
+} hist_op;
+
+typedef struct copy_op {
+    votecl_buffer *dst, *src;
+    size_t size;
+} copy_op;
+
+static votecl_status
+run_hist_op(void *arg)
+{
+    hist_op *op = arg;
+    return votecl_hist_run_buffers(op->plan, op->x, NULL, NULL, op->n, op->frames, op->bins);
+}
+
+static votecl_status
+run_copy_op(void *arg)
+{
+    copy_op *op = arg;
+    return votecl_buffer_copy(op->dst, 0, op->src, 0, op->size);
+}
+
+static int
+compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* One batch: reps runs, each finished when sync_each (latency), else back to back. */
+static votecl_status
+time_batch(votecl_context *ctx, bench_op_fn op, void *arg, unsigned long reps, int sync_each,
+           double *seconds)
+{
+    votecl_status st = VOTECL_OK;
+    double t0 = tool_now();
+    for (unsigned long r = 0; r < reps && st == VOTECL_OK; r++) {
+        st = op(arg);
+        if (st == VOTECL_OK && sync_each)
+            st = votecl_context_finish(ctx);
+    }
+    if (st == VOTECL_OK)
+        st = votecl_context_finish(ctx);
+    *seconds = tool_now() - t0;
+    return st;
+}
+
+/* Seconds per run: the median of BENCH_BATCHES batches after BENCH_WARMUP runs. */
+static votecl_status
+bench_time(votecl_context *ctx, bench_op_fn op, void *arg, unsigned long reps, int sync_each,
+           double *seconds)
+{
+    double batches[BENCH_BATCHES], warm;
+    votecl_status st = time_batch(ctx, op, arg, BENCH_WARMUP, 1, &warm);
+    for (int i = 0; i < BENCH_BATCHES && st == VOTECL_OK; i++)
+        st = time_batch(ctx, op, arg, reps, sync_each, &batches[i]);
+    if (st != VOTECL_OK)
+        return st;
+    qsort(batches, BENCH_BATCHES, sizeof batches[0], compare_doubles);
+    *seconds = batches[BENCH_BATCHES / 2] / (double)reps;
+    return VOTECL_OK;
+}
+
+/* Reads the frames' bins back; each frame's counts must sum to n. */
+static votecl_status
+check_sums(votecl_buffer *bins, size_t n, size_t frames, int *ok)
+{
+    uint32_t *counts = malloc(frames * BENCH_BINS * sizeof *counts);
+    votecl_status st;
+    if (!counts)
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    st = votecl_buffer_read(bins, 0, counts, frames * BENCH_BINS * sizeof *counts);
+    *ok = st == VOTECL_OK;
+    for (size_t f = 0; f < frames && *ok; f++) {
+        uint64_t sum = 0;
+        for (size_t i = 0; i < BENCH_BINS; i++)
+            sum += counts[f * BENCH_BINS + i];
+        *ok = sum == n;
+    }
+    free(counts);
+    return st;
+}
+
+/* --- JSON pieces --- */
+
+static void
+json_plan_info(tool_json *j, const votecl_vote_plan_info *info)
+{
+    tool_json_begin_object(j);
+    tool_json_kv_string(j, "variant", votecl_variant_name(info->variant));
+    tool_json_kv_uint(j, "stretch", info->stretch);
+    tool_json_kv_uint(j, "stretch_s", info->stretch_s);
+    tool_json_kv_uint(j, "parts", info->parts);
+    tool_json_kv_uint(j, "passes", info->passes);
+    tool_json_kv_uint(j, "copies", info->copies);
+    tool_json_kv_uint(j, "nmax", info->nmax);
+    tool_json_kv_uint(j, "work_group_size", info->work_group_size);
+    tool_json_kv_double(j, "predicted_seconds", info->predicted_seconds);
+    tool_json_end_object(j);
+}
+
+static void
+json_device(tool_json *j, votecl_context *ctx)
+{
+    votecl_device_info d;
+    votecl_context_get_device_info(ctx, &d);
+    tool_json_kv_string(j, "backend", votecl_backend_name(votecl_context_get_backend(ctx)));
+    tool_json_key(j, "device");
+    tool_json_begin_object(j);
+    tool_json_kv_string(j, "name", d.name);
+    tool_json_kv_string(j, "type", tool_device_type_name(d.type));
+    tool_json_kv_string(j, "vendor", d.vendor);
+    tool_json_kv_string(j, "platform", d.platform);
+    tool_json_kv_string(j, "version", d.version);
+    tool_json_kv_uint(j, "compute_units", d.compute_units);
+    tool_json_kv_uint(j, "local_mem_bytes", d.local_mem_bytes);
+    tool_json_kv_uint(j, "nmax", d.local_mem_bytes / 4);
+    tool_json_kv_uint(j, "max_work_group_size", d.max_work_group_size);
+    tool_json_end_object(j);
+}
+
+static void
+json_header(bench *b)
+{
+    char date[64];
+    time_t now = time(NULL);
+    struct tm tm;
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
+    tool_json_kv_string(&b->json, "tool", "votecl bench");
+    tool_json_kv_string(&b->json, "version", votecl_version_string());
+    tool_json_kv_string(&b->json, "date", date);
+    json_device(&b->json, b->ctx);
+}
+
+static void
+json_config(bench *b)
+{
+    tool_json *j = &b->json;
+    tool_json_key(j, "config");
+    tool_json_begin_object(j);
+    tool_json_kv_uint(j, "bytes", b->bytes);
+    tool_json_kv_uint(j, "bins", BENCH_BINS);
+    tool_json_kv_uint(j, "reps", b->args.reps);
+    tool_json_kv_uint(j, "warmup", BENCH_WARMUP);
+    tool_json_kv_uint(j, "batches", BENCH_BATCHES);
+    tool_json_kv_uint(j, "frame_width", b->frame_width);
+    tool_json_kv_uint(j, "frame_height", b->frame_height);
+    tool_json_kv_uint(j, "batch_frames", b->frames);
+    tool_json_kv_bool(j, "quick", b->args.quick);
+    tool_json_end_object(j);
+}
+
+/* --- arguments --- */
+
+static int
+parse_variants(const char *text, unsigned *mask)
+{
+    char buffer[128];
+    *mask = 0;
+    if (strcmp(text, "all") == 0) {
+        *mask = 1u << VOTECL_VARIANT_LOCAL | 1u << VOTECL_VARIANT_GLOBAL |
+                1u << VOTECL_VARIANT_PRIVATE;
+        return 0;
+    }
+    snprintf(buffer, sizeof buffer, "%s", text);
+    for (char *save = NULL, *t = strtok_r(buffer, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        votecl_variant v = VOTECL_VARIANT_LOCAL;
+        for (; v <= VOTECL_VARIANT_PRIVATE; v++)
+            if (strcmp(t, votecl_variant_name(v)) == 0)
+                break;
+        if (v > VOTECL_VARIANT_PRIVATE) {
+            fprintf(stderr, "votecl bench: unknown variant '%s' (local, global, private, all)\n",
+                    t);
+            return -1;
+        }
+        *mask |= 1u << v;
+    }
+    return 0;
+}
+
+static int
+bench_option(bench_args *a, int argc, char **argv, int *i)
+{
+    const char *v = NULL;
+    int r;
+    if (strcmp(argv[*i], "--json") == 0) {
+        /* The file is optional: a following word that is not an option names it. */
+        if (*i + 1 < argc && argv[*i + 1][0] != '-')
+            a->json_path = argv[++*i];
+        return 1;
+    }
+    if (strncmp(argv[*i], "--json=", 7) == 0)
+        return (a->json_path = argv[*i] + 7), 1;
+    if (strcmp(argv[*i], "--startup") == 0)
+        return (a->startup = 1);
+    if (strcmp(argv[*i], "--quick") == 0)
+        return (a->quick = 1);
+    if ((r = tool_option_value(argc, argv, i, "--mib", &v)) != 0)
+        return r < 0 || tool_parse_ulong("--mib", v, 1, 1ul << 20, &a->mib) < 0 ? -1 : 1;
+    if ((r = tool_option_value(argc, argv, i, "--reps", &v)) != 0)
+        return r < 0 || tool_parse_ulong("--reps", v, 1, 1000000, &a->reps) < 0 ? -1 : 1;
+    if ((r = tool_option_value(argc, argv, i, "--variants", &v)) != 0)
+        return r < 0 || parse_variants(v, &a->variants) < 0 ? -1 : 1;
+    if ((r = tool_option_value(argc, argv, i, "--images", &v)) != 0)
+        return r < 0 ? -1 : ((a->images = v), 1);
+    return 0;
+}
+
+static int
+bench_parse(tool_options *options, bench_args *a, int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        int r = bench_option(a, argc, argv, &i);
+        if (r == 0)
+            r = tool_common_option(options, argc, argv, &i);
+        if (r < 0)
+            return TOOL_EXIT_USAGE;
+        if (r == 0)
+            return tool_usage_error("bench", "unexpected argument '%s'", argv[i]);
+    }
+    if (!a->variants)
+        parse_variants("all", &a->variants);
+    if (!a->mib)
+        a->mib = a->quick ? 1 : 64;
+    if (!a->reps)
+        a->reps = a->quick ? 2 : 10;
+    return TOOL_EXIT_OK;
+}
+
+/* --- set-up --- */
+
+static int
+load_building(bench *b)
+{
+    char path[4096], error[600] = "path too long";
+    tool_image rgb;
+    if (!tool_path_join(path, sizeof path, tool_image_dir(b->args.images), "building.png") ||
+        tool_image_read(path, &rgb, error, sizeof error) < 0 || rgb.dtype != VOTECL_DTYPE_U8) {
+        fprintf(stderr, "votecl bench: the 'image' case is skipped: %s\n", error);
+        return -1;
+    }
+    int r = tool_image_to_gray(&rgb, &b->building, error, sizeof error);
+    tool_image_free(&rgb);
+    return r;
+}
+
+static int
+bench_alloc(bench *b)
+{
+    size_t frame_bytes = b->frame_width * b->frame_height * b->frames;
+    size_t host_bytes = b->bytes > frame_bytes ? b->bytes : frame_bytes;
+    votecl_status st;
+    b->host = malloc(host_bytes);
+    if (!b->host) {
+        fprintf(stderr, "votecl bench: out of host memory for %zu bytes\n", host_bytes);
+        return TOOL_EXIT_FAILURE;
+    }
+    if ((st = votecl_buffer_new(b->ctx, host_bytes, &b->x)) != VOTECL_OK ||
+        (st = votecl_buffer_new(b->ctx, b->bytes, &b->dst)) != VOTECL_OK ||
+        (st = votecl_buffer_new(b->ctx, b->frames * BENCH_BINS * sizeof(uint32_t), &b->bins)) !=
+            VOTECL_OK)
+        return tool_fail(b->ctx, st, "device buffers");
+    return TOOL_EXIT_OK;
+}
+
+static void
+bench_plan_new(bench *b, votecl_variant variant)
+{
+    bench_plan *p = &b->plans[b->nplans++];
+    votecl_hist_params params;
+    votecl_hist_params_init(&params, VOTECL_DTYPE_U8);
+    params.variant = variant;
+    p->requested = variant;
+    p->status = votecl_hist_plan_new(b->ctx, &params, &p->plan);
+    if (p->status != VOTECL_OK)
+        snprintf(p->error, sizeof p->error, "%s", votecl_context_get_error(b->ctx));
+}
+
+static void
+bench_plans_new(bench *b)
+{
+    bench_plan_new(b, VOTECL_VARIANT_AUTO);
+    for (votecl_variant v = VOTECL_VARIANT_LOCAL; v <= VOTECL_VARIANT_PRIVATE; v++)
+        if (b->args.variants & 1u << v)
+            bench_plan_new(b, v);
+}
+
+static void
+json_plans(bench *b)
+{
+    tool_json *j = &b->json;
+    tool_json_key(j, "plans");
+    tool_json_begin_array(j);
+    for (size_t i = 0; i < b->nplans; i++) {
+        const bench_plan *p = &b->plans[i];
+        tool_json_begin_object(j);
+        tool_json_kv_string(j, "variant", votecl_variant_name(p->requested));
+        tool_json_kv_string(j, "status", votecl_status_name(p->status));
+        if (p->status != VOTECL_OK)
+            tool_json_kv_string(j, "error", p->error);
+        tool_json_end_object(j);
+    }
+    tool_json_end_array(j);
+}
+
+/* --- the cases --- */
+
+static int
+bench_copy(bench *b)
+{
+    copy_op op = {b->dst, b->x, b->bytes};
+    double seconds = 0;
+    votecl_status st = bench_time(b->ctx, run_copy_op, &op, b->args.reps, 0, &seconds);
+    tool_json *j = &b->json;
+    tool_json_key(j, "copy");
+    tool_json_begin_object(j);
+    tool_json_kv_uint(j, "bytes", b->bytes);
+    tool_json_kv_string(j, "status", votecl_status_name(st));
+    if (st == VOTECL_OK) {
+        tool_json_kv_double(j, "seconds", seconds);
+        tool_json_kv_double(j, "gbps", 2.0 * (double)b->bytes / seconds / 1e9);
+        tool_progress(b->options, "bench: copy %.2f GB/s (read + write)\n",
+                      2.0 * (double)b->bytes / seconds / 1e9);
+    } else {
+        tool_json_kv_string(j, "error", votecl_context_get_error(b->ctx));
+    }
+    tool_json_end_object(j);
+    return st == VOTECL_OK ? TOOL_EXIT_OK : tool_fail(b->ctx, st, "copy");
+}
+
+/* What one timed case measured. */
+typedef struct case_result {
+    votecl_status status;
+    double seconds; /* per run */
+    int ok;
+    votecl_vote_plan_info info;
+} case_result;
+
+static void
+run_case(bench *b, bench_plan *p, size_t n, size_t frames, int sync_each, case_result *r)
+{
+    hist_op op = {p->plan, b->x, b->bins, n, frames};
+    memset(r, 0, sizeof *r);
+    r->status = votecl_vote_plan_describe(p->plan, n, frames, &r->info);
+    if (r->status == VOTECL_OK)
+        r->status = bench_time(b->ctx, run_hist_op, &op, b->args.reps, sync_each, &r->seconds);
+    if (r->status == VOTECL_OK)
+        r->status = check_sums(b->bins, n, frames, &r->ok);
+    if (!r->ok)
+        b->all_ok = 0;
+}
+
+/* Opens a case's JSON object and writes what every case has; the caller closes it. */
+static void
+json_case_open(bench *b, const char *name, const bench_plan *p, size_t n, size_t frames,
+               const case_result *r)
+{
+    tool_json *j = &b->json;
+    tool_json_begin_object(j);
+    tool_json_kv_string(j, "case", name);
+    tool_json_kv_string(j, "variant", votecl_variant_name(p->requested));
+    tool_json_kv_uint(j, "elements", n);
+    tool_json_kv_uint(j, "frames", frames);
+    tool_json_kv_uint(j, "bytes", n * frames);
+    tool_json_kv_string(j, "status", votecl_status_name(r->status));
+    if (r->status != VOTECL_OK)
+        tool_json_kv_string(j, "error", votecl_context_get_error(b->ctx));
+    tool_json_kv_bool(j, "ok", r->ok);
+    tool_json_key(j, "plan");
+    json_plan_info(j, &r->info);
+    if (r->status == VOTECL_OK) {
+        tool_json_kv_double(j, "seconds", r->seconds);
+        tool_json_kv_double(j, "gbps", (double)(n * frames) / r->seconds / 1e9);
+    }
+}
+
+static void
+note_worst(bench_plan *p, const char *name, double gbps)
+{
+    if (p->worst_case == NULL || gbps < p->worst_gbps) {
+        p->worst_gbps = gbps;
+        p->worst_case = name;
+    }
+}
+
+static void
+bench_distribution_case(bench *b, const bench_distribution *d)
+{
+    votecl_status st;
+    d->fill(b, b->host, b->bytes, d->k);
+    if ((st = votecl_buffer_write(b->x, 0, b->host, b->bytes)) != VOTECL_OK) {
+        tool_fail(b->ctx, st, "upload");
+        b->all_ok = 0;
+        return;
+    }
+    for (size_t i = 0; i < b->nplans; i++) {
+        bench_plan *p = &b->plans[i];
+        case_result r;
+        if (!p->plan)
+            continue;
+        run_case(b, p, b->bytes, 1, 0, &r);
+        json_case_open(b, d->name, p, b->bytes, 1, &r);
+        tool_json_end_object(&b->json);
+        if (r.status == VOTECL_OK)
+            note_worst(p, d->name, (double)b->bytes / r.seconds / 1e9);
+        tool_progress(b->options, "bench: %-10s %-7s %8.3f GB/s %s\n", d->name,
+                      votecl_variant_name(p->requested),
+                      r.status == VOTECL_OK ? (double)b->bytes / r.seconds / 1e9 : 0.0,
+                      r.ok ? "ok" : "FAILED");
+    }
+}
+
+/* frame1080: single-frame latency; batch64: frames in one call. */
+static void
+bench_frame_cases(bench *b)
+{
+    size_t n = b->frame_width * b->frame_height;
+    votecl_status st;
+    fill_random(b, b->host, n * b->frames, 0);
+    if ((st = votecl_buffer_write(b->x, 0, b->host, n * b->frames)) != VOTECL_OK) {
+        tool_fail(b->ctx, st, "upload");
+        b->all_ok = 0;
+        return;
+    }
+    for (size_t i = 0; i < b->nplans; i++) {
+        bench_plan *p = &b->plans[i];
+        case_result r;
+        if (!p->plan)
+            continue;
+        run_case(b, p, n, 1, 1, &r);
+        json_case_open(b, "frame1080", p, n, 1, &r);
+        tool_json_kv_double(&b->json, "latency_us", r.seconds * 1e6);
+        tool_json_end_object(&b->json);
+        tool_progress(b->options, "bench: frame1080  %-7s %8.1f us\n",
+                      votecl_variant_name(p->requested), r.seconds * 1e6);
+        run_case(b, p, n, b->frames, 0, &r);
+        json_case_open(b, "batch64", p, n, b->frames, &r);
+        tool_json_kv_double(&b->json, "us_per_frame", r.seconds * 1e6 / (double)b->frames);
+        tool_json_end_object(&b->json);
+        tool_progress(b->options, "bench: batch64    %-7s %8.1f us/frame\n",
+                      votecl_variant_name(p->requested), r.seconds * 1e6 / (double)b->frames);
+    }
+}
+
+static void
+json_worst(bench *b)
+{
+    tool_json *j = &b->json;
+    tool_json_key(j, "worst");
+    tool_json_begin_array(j);
+    for (size_t i = 0; i < b->nplans; i++) {
+        const bench_plan *p = &b->plans[i];
+        if (!p->worst_case)
+            continue;
+        tool_json_begin_object(j);
+        tool_json_kv_string(j, "variant", votecl_variant_name(p->requested));
+        tool_json_kv_double(j, "gbps", p->worst_gbps);
+        tool_json_kv_string(j, "case", p->worst_case);
+        tool_json_end_object(j);
+    }
+    tool_json_end_array(j);
+}
+
+static int
+bench_cases(bench *b)
+{
+    int rc = bench_copy(b);
+    if (rc != TOOL_EXIT_OK)
+        return rc;
+    bench_plans_new(b);
+    json_plans(b);
+    tool_json_key(&b->json, "cases");
+    tool_json_begin_array(&b->json);
+    for (size_t i = 0; i < sizeof bench_distributions / sizeof bench_distributions[0]; i++)
+        if (bench_distributions[i].fill != fill_image || b->building.data)
+            bench_distribution_case(b, &bench_distributions[i]);
+    bench_frame_cases(b);
+    tool_json_end_array(&b->json);
+    json_worst(b);
+    return TOOL_EXIT_OK;
+}
+
+/* --- startup --- */
+
+/* The frame an application would already have; its making is subtracted from startup. */
+static int
+bench_startup_frame(bench *b)
+{
+    double t0 = tool_now();
+    if (!(b->host = malloc(b->frame_width * b->frame_height)))
+        return TOOL_EXIT_FAILURE;
+    fill_random(b, b->host, b->frame_width * b->frame_height, 0);
+    b->untimed_seconds = tool_now() - t0;
+    return TOOL_EXIT_OK;
+}
+
+/* Process start to the first histogram of one frame, context and plan creation included. */
+static int
+bench_startup(bench *b)
+{
+    votecl_hist_params params;
+    votecl_hist_plan *plan = NULL;
+    uint32_t counts[BENCH_BINS];
+    size_t n = b->frame_width * b->frame_height;
+    double t0 = b->options->start_seconds + b->untimed_seconds;
+    double t_context = tool_now(), t_plan, t_run, t_end;
+    votecl_status st;
+    int ok = 0;
+    votecl_hist_params_init(&params, VOTECL_DTYPE_U8);
+    t_plan = tool_now();
+    if ((st = votecl_hist_plan_new(b->ctx, &params, &plan)) != VOTECL_OK)
+        goto out;
+    t_run = tool_now();
+    st = votecl_hist_run(plan, b->host, NULL, NULL, n, counts);
+    t_end = tool_now();
+    if (st == VOTECL_OK) {
+        uint64_t sum = 0;
+        for (size_t i = 0; i < BENCH_BINS; i++)
+            sum += counts[i];
+        ok = sum == n;
+    }
+    tool_json *j = &b->json;
+    tool_json_key(j, "startup");
+    tool_json_begin_object(j);
+    tool_json_kv_uint(j, "elements", n);
+    tool_json_kv_double(j, "seconds", t_end - t0);
+    tool_json_kv_double(j, "until_context_seconds", t_context - t0);
+    tool_json_kv_double(j, "plan_seconds", t_run - t_plan);
+    tool_json_kv_double(j, "run_seconds", t_end - t_run);
+    tool_json_kv_string(j, "cache_dir", votecl_context_get_cache_dir(b->ctx));
+    tool_json_kv_bool(j, "ok", ok);
+    tool_json_end_object(j);
+    tool_progress(b->options, "bench: startup %.3f s\n", t_end - t0);
+    b->all_ok = ok;
+out:
+    votecl_hist_plan_free(plan);
+    return st == VOTECL_OK ? TOOL_EXIT_OK : tool_fail(b->ctx, st, "startup histogram");
+}
+
+/* --- the command --- */
+
+static void
+bench_sizes(bench *b)
+{
+    b->bytes = b->args.mib << 20;
+    b->frame_width = b->args.quick ? 240 : 1920;
+    b->frame_height = b->args.quick ? 135 : 1080;
+    b->frames = b->args.quick ? 8 : 64;
+}
+
+static int
+bench_body(bench *b)
+{
+    if (b->args.startup)
+        return bench_startup(b);
+    load_building(b);
+    json_config(b);
+    int rc = bench_alloc(b);
+    return rc != TOOL_EXIT_OK ? rc : bench_cases(b);
+}
+
+static void
+bench_free(bench *b)
+{
+    for (size_t i = 0; i < b->nplans; i++)
+        votecl_hist_plan_free(b->plans[i].plan);
+    votecl_buffer_free(b->x);
+    votecl_buffer_free(b->dst);
+    votecl_buffer_free(b->bins);
+    free(b->host);
+    tool_image_free(&b->building);
+    votecl_context_free(b->ctx);
+}
+
+static FILE *
+open_output(const char *path)
+{
+    FILE *f = path ? fopen(path, "w") : stdout;
+    if (!f)
+        perror(path);
+    return f;
+}
+
+int
+tool_cmd_bench(tool_options *options, int argc, char **argv)
+{
+    bench b = {.options = options, .all_ok = 1};
+    FILE *out = NULL;
+    int rc = bench_parse(options, &b.args, argc, argv);
+    if (rc != TOOL_EXIT_OK)
+        return rc;
+    if (options->help) {
+        bench_usage(stdout);
+        return TOOL_EXIT_OK;
+    }
+    bench_sizes(&b);
+    if (b.args.startup && bench_startup_frame(&b) != TOOL_EXIT_OK)
+        return TOOL_EXIT_FAILURE;
+    if ((rc = tool_context_open(options, &b.ctx)) != TOOL_EXIT_OK)
+        goto out;
+    if (!(out = open_output(b.args.json_path))) {
+        rc = TOOL_EXIT_FAILURE;
+        goto out;
+    }
+    tool_json_init(&b.json, out);
+    tool_json_begin_object(&b.json);
+    json_header(&b);
+    rc = bench_body(&b);
+    tool_json_kv_bool(&b.json, "ok", rc == TOOL_EXIT_OK && b.all_ok);
+    tool_json_end_object(&b.json);
+    tool_json_finish(&b.json);
+    if (rc == TOOL_EXIT_OK && !b.all_ok)
+        rc = TOOL_EXIT_FAILURE;
+out:
+    if (out && out != stdout)
+        fclose(out);
+    bench_free(&b);
+    return rc;
+}

@@ -1,0 +1,496 @@
+/* votecl demo: the README's main job. For every image of a directory, runs a list of steps
+ * (histograms now; lines, ght and hog later add one line each to demo_steps) on the default
+ * device, prints a short summary per step and writes annotated PNGs. */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "plot.h"
+#include "tool.h"
+
+#define DEMO_MAX_IMAGES 256
+#define DEMO_CHROMA_BINS 30
+
+typedef struct demo {
+    tool_options *options;
+    votecl_context *ctx;
+    const char *image_dir;
+    const char *out_dir;
+} demo;
+
+typedef struct demo_image {
+    const char *file;   /* file name inside the image directory */
+    char stem[128];     /* file name without extension, for output names */
+    tool_image image;   /* as read */
+    tool_image gray;    /* one channel */
+} demo_image;
+
+typedef enum demo_result { DEMO_DONE, DEMO_SKIPPED, DEMO_FAILED } demo_result;
+
+typedef demo_result (*demo_step_fn)(demo *d, const demo_image *im);
+
+typedef struct demo_step {
+    const char *name;
+    const char *help;
+    demo_step_fn run;
+} demo_step;
+
+static demo_result demo_gray(demo *d, const demo_image *im);
+static demo_result demo_rgb(demo *d, const demo_image *im);
+static demo_result demo_chroma(demo *d, const demo_image *im);
+
+/* The demo's steps, in order; adding one is one line here. */
+static const demo_step demo_steps[] = {
+    {"gray", "256-bin histogram of the gray image", demo_gray},
+    {"rgb", "256-bin histograms of the red, green and blue channels", demo_rgb},
+    {"chroma", "30x30 histogram of r = R/(R+G+B), g = G/(R+G+B)", demo_chroma},
+};
+
+static void
+demo_usage(FILE *f)
+{
+    fprintf(f, "usage: votecl demo [--images DIR] [--out DIR]\n"
+               "Runs every step on every PNG/PGM/PPM image of DIR (default: the installed\n"
+               "images, %s) on the default device, prints a summary and writes annotated\n"
+               "PNGs into --out (default ./votecl-demo). Steps:\n",
+            VOTECL_IMAGEDIR);
+    for (size_t i = 0; i < sizeof demo_steps / sizeof demo_steps[0]; i++)
+        fprintf(f, "  %-8s %s\n", demo_steps[i].name, demo_steps[i].help);
+}
+
+/* --- small helpers --- */
+
+static int
+make_dirs(const char *path)
+{
+    char buffer[4096];
+    if (snprintf(buffer, sizeof buffer, "%s", path) >= (int)sizeof buffer)
+        return -1;
+    for (char *p = buffer + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(buffer, 0777) < 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    return mkdir(buffer, 0777) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+static int
+is_image_name(const char *name)
+{
+    static const char *const suffixes[] = {".png", ".pgm", ".ppm", ".pnm"};
+    size_t n = strlen(name);
+    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++)
+        if (n > 4 && strcasecmp(name + n - 4, suffixes[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static int
+compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The image file names of dir, sorted; malloc'ed strings in names (caller frees). */
+static int
+list_images(const char *dir, char **names, size_t capacity, size_t *n)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    *n = 0;
+    if (!d)
+        return -1;
+    while ((e = readdir(d)) && *n < capacity)
+        if (is_image_name(e->d_name) && (names[*n] = strdup(e->d_name)))
+            *n += 1;
+    closedir(d);
+    qsort(names, *n, sizeof names[0], compare_names);
+    return 0;
+}
+
+static int
+write_image(const demo *d, const tool_image *canvas, const char *stem, const char *step,
+            char *path, size_t size)
+{
+    char name[256], error[600];
+    snprintf(name, sizeof name, "%s-%s.png", stem, step);
+    if (!tool_path_join(path, size, d->out_dir, name) ||
+        tool_image_write(path, canvas, error, sizeof error) < 0) {
+        fprintf(stderr, "votecl demo: %s\n", error);
+        return -1;
+    }
+    return 0;
+}
+
+/* --- 1-D histogram steps --- */
+
+/* Histograms of some channels of one image, one series each, plotted together. */
+typedef struct demo_hist {
+    const tool_image *image;
+    unsigned first, count; /* channels */
+    double min, max;
+    uint32_t counts[4][256];
+    votecl_vote_plan_info info;
+    double seconds;
+} demo_hist;
+
+static votecl_status
+demo_hist_run(demo *d, demo_hist *h)
+{
+    votecl_hist_params defaults;
+    votecl_hist_params_init(&defaults, h->image->dtype);
+    h->min = defaults.min[0];
+    h->max = defaults.max[0];
+    h->seconds = 0;
+    for (unsigned k = 0; k < h->count; k++) {
+        double seconds = 0;
+        votecl_status st = tool_hist_image_channel(d->ctx, h->image, h->first + k, 256, h->min,
+                                                   h->max, h->counts[k], &h->info, &seconds);
+        if (st != VOTECL_OK)
+            return st;
+        h->seconds += seconds;
+    }
+    return VOTECL_OK;
+}
+
+static void
+describe_stats(const demo_hist *h, unsigned k, char *buffer, size_t size)
+{
+    tool_hist_stats s;
+    int integer = h->image->dtype != VOTECL_DTYPE_F32;
+    tool_hist_stats_compute(h->counts[k], 256, h->min, h->max, integer, &s);
+    snprintf(buffer, size, "mean %.1f median %g mode %g (%u px)", s.mean, s.median,
+             tool_hist_bin_value(s.mode, 256, h->min, h->max, integer), s.mode_count);
+}
+
+static demo_result
+demo_hist_plot(demo *d, const demo_image *im, const demo_hist *h, const char *step,
+               const char *note)
+{
+    tool_plot_series series[4];
+    char title[256], path[4096], error[600];
+    tool_image canvas;
+    int single = h->count == 1;
+    for (unsigned k = 0; k < h->count; k++) {
+        series[k].counts = h->counts[k];
+        tool_channel_colour(single ? 1 : h->image->channels, single ? 0 : h->first + k,
+                            series[k].rgb);
+        series[k].label = single ? step : tool_channel_name(h->image->channels, h->first + k);
+    }
+    snprintf(title, sizeof title, "%s %s histogram", im->file, step);
+    tool_plot_bars bars = {series, h->count, 256, h->min, h->max, title, note};
+    if (tool_plot_bars_render(&bars, &canvas, error, sizeof error) < 0) {
+        fprintf(stderr, "votecl demo: %s\n", error);
+        return DEMO_FAILED;
+    }
+    int r = write_image(d, &canvas, im->stem, step, path, sizeof path);
+    tool_image_free(&canvas);
+    if (r == 0)
+        printf("    wrote %s\n", path);
+    return r == 0 ? DEMO_DONE : DEMO_FAILED;
+}
+
+static demo_result
+demo_gray(demo *d, const demo_image *im)
+{
+    demo_hist h = {.image = &im->gray, .first = 0, .count = 1};
+    char plan[160], stats[160], note[400];
+    votecl_status st = demo_hist_run(d, &h);
+    if (st != VOTECL_OK) {
+        tool_fail(d->ctx, st, "gray histogram");
+        return DEMO_FAILED;
+    }
+    tool_plan_summary(&h.info, plan, sizeof plan);
+    describe_stats(&h, 0, stats, sizeof stats);
+    printf("  gray: %s; %.2f ms; plan %s\n", stats, h.seconds * 1e3, plan);
+    snprintf(note, sizeof note, "%s | %.2f ms | %s", stats, h.seconds * 1e3, plan);
+    return demo_hist_plot(d, im, &h, "gray", note);
+}
+
+static demo_result
+demo_rgb(demo *d, const demo_image *im)
+{
+    demo_hist h = {.image = &im->image, .first = 0, .count = 3};
+    char plan[160], stats[160], note[400];
+    votecl_status st;
+    if (im->image.channels < 3) {
+        printf("  rgb: skipped (gray image)\n");
+        return DEMO_SKIPPED;
+    }
+    if ((st = demo_hist_run(d, &h)) != VOTECL_OK) {
+        tool_fail(d->ctx, st, "RGB histograms");
+        return DEMO_FAILED;
+    }
+    tool_plan_summary(&h.info, plan, sizeof plan);
+    printf("  rgb: %.2f ms for 3 channels; plan %s\n", h.seconds * 1e3, plan);
+    for (unsigned k = 0; k < 3; k++) {
+        describe_stats(&h, k, stats, sizeof stats);
+        printf("    %-5s %s\n", tool_channel_name(3, k), stats);
+    }
+    snprintf(note, sizeof note, "%.2f ms for 3 channels | %s", h.seconds * 1e3, plan);
+    return demo_hist_plot(d, im, &h, "rgb", note);
+}
+
+/* --- 2-D chromaticity histogram --- */
+
+static double
+sample_at(const tool_image *image, size_t x, size_t y, unsigned c)
+{
+    const unsigned char *row = image->data + y * image->stride;
+    size_t i = x * image->channels + c;
+    return image->dtype == VOTECL_DTYPE_U16 ? ((const uint16_t *)row)[i] : row[i];
+}
+
+/* r and g per pixel; black pixels get NaN, which casts no vote. r = 1 (pure red) moves just
+ * below 1 so that it stays in [0, 1). Returns the number of pixels that vote. */
+static size_t
+chromaticity(const tool_image *image, float *r, float *g)
+{
+    size_t voting = 0;
+    for (size_t y = 0; y < image->height; y++) {
+        for (size_t x = 0; x < image->width; x++) {
+            size_t i = y * image->width + x;
+            double R = sample_at(image, x, y, 0), G = sample_at(image, x, y, 1);
+            double sum = R + G + sample_at(image, x, y, 2);
+            r[i] = sum > 0 ? fminf((float)(R / sum), nextafterf(1.0f, 0.0f)) : NAN;
+            g[i] = sum > 0 ? fminf((float)(G / sum), nextafterf(1.0f, 0.0f)) : NAN;
+            voting += sum > 0;
+        }
+    }
+    return voting;
+}
+
+typedef struct demo_chroma_result {
+    uint32_t counts[DEMO_CHROMA_BINS * DEMO_CHROMA_BINS];
+    votecl_vote_plan_info info;
+    double seconds;
+    size_t voting;
+} demo_chroma_result;
+
+static votecl_status
+chroma_run(demo *d, const tool_image *image, demo_chroma_result *out)
+{
+    size_t n = image->width * image->height;
+    float *r = malloc(n * sizeof *r), *g = malloc(n * sizeof *g);
+    votecl_hist_params params;
+    votecl_hist_plan *plan = NULL;
+    votecl_status st = VOTECL_OUT_OF_HOST_MEMORY;
+    if (!r || !g)
+        goto out;
+    out->voting = chromaticity(image, r, g);
+    votecl_hist_params_init(&params, VOTECL_DTYPE_F32);
+    votecl_hist_params_set_2d(&params, DEMO_CHROMA_BINS, 0, 1, DEMO_CHROMA_BINS, 0, 1);
+    params.two_arrays = 1;
+    params.channel[0] = params.channel[1] = 0;
+    if ((st = votecl_hist_plan_new(d->ctx, &params, &plan)) != VOTECL_OK)
+        goto out;
+    /* Timed is the second run: the first may include the device's lazy set-up. */
+    st = votecl_hist_run(plan, r, g, NULL, n, out->counts);
+    double t0 = tool_now();
+    if (st == VOTECL_OK)
+        st = votecl_hist_run(plan, r, g, NULL, n, out->counts);
+    out->seconds = tool_now() - t0;
+    if (st == VOTECL_OK)
+        st = votecl_vote_plan_describe(plan, n, 1, &out->info);
+out:
+    votecl_hist_plan_free(plan);
+    free(r);
+    free(g);
+    return st;
+}
+
+/* Means of r and g from the bin centres, and the most frequent cell. */
+static void
+chroma_stats(const demo_chroma_result *c, char *buffer, size_t size)
+{
+    const size_t n = DEMO_CHROMA_BINS;
+    double sum_r = 0, sum_g = 0, total = 0;
+    size_t mode = 0;
+    for (size_t i = 0; i < n * n; i++) {
+        double w = c->counts[i];
+        sum_r += w * ((double)(i / n) + 0.5) / n;
+        sum_g += w * ((double)(i % n) + 0.5) / n;
+        total += w;
+        if (c->counts[i] > c->counts[mode])
+            mode = i;
+    }
+    snprintf(buffer, size, "mean r %.3f g %.3f | mode r [%.3f,%.3f) g [%.3f,%.3f) (%u px)",
+             total ? sum_r / total : NAN, total ? sum_g / total : NAN, (double)(mode / n) / n,
+             (double)(mode / n + 1) / n, (double)(mode % n) / n, (double)(mode % n + 1) / n,
+             c->counts[mode]);
+}
+
+static demo_result
+chroma_plot(demo *d, const demo_image *im, const demo_chroma_result *c, const char *note)
+{
+    char title[256], path[4096], error[600];
+    tool_image canvas;
+    snprintf(title, sizeof title, "%s r,g chromaticity", im->file);
+    tool_plot_heat heat = {c->counts, DEMO_CHROMA_BINS, DEMO_CHROMA_BINS, 0, 1, 0, 1,
+                           "R/(R+G+B)", "G/(R+G+B)", title, note};
+    if (tool_plot_heat_render(&heat, &canvas, error, sizeof error) < 0) {
+        fprintf(stderr, "votecl demo: %s\n", error);
+        return DEMO_FAILED;
+    }
+    int r = write_image(d, &canvas, im->stem, "chroma", path, sizeof path);
+    tool_image_free(&canvas);
+    if (r == 0)
+        printf("    wrote %s\n", path);
+    return r == 0 ? DEMO_DONE : DEMO_FAILED;
+}
+
+static demo_result
+demo_chroma(demo *d, const demo_image *im)
+{
+    demo_chroma_result *c;
+    char plan[160], stats[200], note[400];
+    demo_result result;
+    if (im->image.channels < 3) {
+        printf("  chroma: skipped (gray image)\n");
+        return DEMO_SKIPPED;
+    }
+    if (!(c = calloc(1, sizeof *c)))
+        return DEMO_FAILED;
+    votecl_status st = chroma_run(d, &im->image, c);
+    if (st != VOTECL_OK) {
+        tool_fail(d->ctx, st, "chromaticity histogram");
+        free(c);
+        return DEMO_FAILED;
+    }
+    tool_plan_summary(&c->info, plan, sizeof plan);
+    chroma_stats(c, stats, sizeof stats);
+    printf("  chroma: %s; %zu of %zu pixels vote; %.2f ms; plan %s\n", stats, c->voting,
+           im->image.width * im->image.height, c->seconds * 1e3, plan);
+    snprintf(note, sizeof note, "%s | %.2f ms | %s", stats, c->seconds * 1e3, plan);
+    result = chroma_plot(d, im, c, note);
+    free(c);
+    return result;
+}
+
+/* --- the driver --- */
+
+static int
+demo_image_load(demo *d, const char *file, demo_image *im)
+{
+    char path[4096], error[600] = "path too long";
+    memset(im, 0, sizeof *im);
+    im->file = file;
+    snprintf(im->stem, sizeof im->stem, "%s", file);
+    char *dot = strrchr(im->stem, '.');
+    if (dot)
+        *dot = '\0';
+    if (!tool_path_join(path, sizeof path, d->image_dir, file) ||
+        tool_image_read(path, &im->image, error, sizeof error) < 0 ||
+        tool_image_to_gray(&im->image, &im->gray, error, sizeof error) < 0) {
+        fprintf(stderr, "votecl demo: %s\n", error);
+        tool_image_free(&im->image);
+        return -1;
+    }
+    return 0;
+}
+
+/* Runs every step on one image; returns the number of failed steps. */
+static int
+demo_one_image(demo *d, const char *file)
+{
+    demo_image im;
+    int failures = 0;
+    if (demo_image_load(d, file, &im) < 0)
+        return 1;
+    printf("%s: %zux%zu, %u channel(s), %s\n", file, im.image.width, im.image.height,
+           im.image.channels, tool_dtype_name(im.image.dtype));
+    for (size_t s = 0; s < sizeof demo_steps / sizeof demo_steps[0]; s++) {
+        tool_progress(d->options, "votecl demo: %s: %s\n", file, demo_steps[s].name);
+        failures += demo_steps[s].run(d, &im) == DEMO_FAILED;
+    }
+    tool_image_free(&im.image);
+    tool_image_free(&im.gray);
+    return failures;
+}
+
+static int
+demo_parse(tool_options *options, demo *d, int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *v = NULL;
+        int r = tool_option_value(argc, argv, &i, "--images", &v);
+        if (r > 0)
+            d->image_dir = v;
+        if (r == 0 && (r = tool_option_value(argc, argv, &i, "--out", &v)) > 0)
+            d->out_dir = v;
+        if (r == 0)
+            r = tool_common_option(options, argc, argv, &i);
+        if (r < 0)
+            return TOOL_EXIT_USAGE;
+        if (r == 0)
+            return tool_usage_error("demo", "unexpected argument '%s'", argv[i]);
+    }
+    return TOOL_EXIT_OK;
+}
+
+static void
+print_device(votecl_context *ctx)
+{
+    votecl_device_info info;
+    votecl_context_get_device_info(ctx, &info);
+    printf("device: %s (%s, %s backend, %u compute units, Nmax %llu)\n", info.name,
+           tool_device_type_name(info.type), votecl_backend_name(votecl_context_get_backend(ctx)),
+           info.compute_units, (unsigned long long)(info.local_mem_bytes / 4));
+}
+
+static int
+demo_run(demo *d)
+{
+    char *names[DEMO_MAX_IMAGES];
+    size_t n = 0;
+    int failures = 0;
+    if (list_images(d->image_dir, names, DEMO_MAX_IMAGES, &n) < 0 || n == 0) {
+        fprintf(stderr, "votecl demo: no PNG/PGM/PPM images in %s (try --images DIR)\n",
+                d->image_dir);
+        return TOOL_EXIT_FAILURE;
+    }
+    if (make_dirs(d->out_dir) < 0) {
+        fprintf(stderr, "votecl demo: cannot create %s: %s\n", d->out_dir, strerror(errno));
+        failures = 1;
+        goto out;
+    }
+    print_device(d->ctx);
+    printf("images: %s\noutput: %s\n", d->image_dir, d->out_dir);
+    for (size_t i = 0; i < n; i++)
+        failures += demo_one_image(d, names[i]);
+out:
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    if (failures)
+        fprintf(stderr, "votecl demo: %d step(s) failed\n", failures);
+    return failures ? TOOL_EXIT_FAILURE : TOOL_EXIT_OK;
+}
+
+int
+tool_cmd_demo(tool_options *options, int argc, char **argv)
+{
+    demo d = {.options = options, .out_dir = "votecl-demo"};
+    int rc = demo_parse(options, &d, argc, argv);
+    if (rc != TOOL_EXIT_OK)
+        return rc;
+    if (options->help) {
+        demo_usage(stdout);
+        return TOOL_EXIT_OK;
+    }
+    d.image_dir = tool_image_dir(d.image_dir);
+    if ((rc = tool_context_open(options, &d.ctx)) != TOOL_EXIT_OK)
+        return rc;
+    rc = demo_run(&d);
+    votecl_context_free(d.ctx);
+    return rc;
+}

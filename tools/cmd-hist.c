@@ -1,0 +1,393 @@
+/* votecl hist: histograms of an image's channels as text, JSON or a bar chart. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "plot.h"
+#include "tool.h"
+
+typedef struct hist_args {
+    const char *image_path;
+    const char *plot_path;
+    unsigned long bins;
+    int have_min, have_max;
+    double min, max;
+    long channel; /* -1: all */
+    int gray;
+} hist_args;
+
+/* What a run produced: one histogram per selected channel. */
+typedef struct hist_result {
+    unsigned first_channel, nchannels;
+    uint32_t nbins;
+    double min, max;
+    uint32_t *counts; /* nchannels * nbins */
+    votecl_vote_plan_info info;
+    double seconds;
+} hist_result;
+
+static void
+hist_usage(FILE *f)
+{
+    fprintf(f, "usage: votecl hist IMAGE [--bins N] [--min A --max B] [--channel C | --gray]\n"
+               "                  [--json] [--plot OUT.png]\n"
+               "Histograms of a PNG, PGM or PPM image: one per channel (or of channel C, or of\n"
+               "the gray conversion), printed as 'bin count' lines per channel or as JSON.\n"
+               "  --bins N       bins (default 256)\n"
+               "  --min, --max   value range [A, B) (default: the whole range of the type)\n"
+               "  --plot FILE    also write a bar chart (PNG, or PPM when FILE ends in .ppm)\n");
+}
+
+/* --- helpers shared with the demo --- */
+
+double
+tool_hist_bin_value(size_t i, size_t nbins, double min, double max, int integer)
+{
+    double width = (max - min) / (double)nbins;
+    if (integer)
+        return min + (double)i * width + (ceil(width) - 1) / 2;
+    return min + ((double)i + 0.5) * width;
+}
+
+void
+tool_hist_stats_compute(const uint32_t *counts, size_t nbins, double min, double max,
+                        int integer, tool_hist_stats *out)
+{
+    double sum = 0;
+    uint64_t seen = 0;
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < nbins; i++) {
+        out->total += counts[i];
+        sum += (double)counts[i] * tool_hist_bin_value(i, nbins, min, max, integer);
+        if (counts[i] > out->mode_count) {
+            out->mode_count = counts[i];
+            out->mode = i;
+        }
+    }
+    out->mean = out->total ? sum / (double)out->total : NAN;
+    out->median = NAN;
+    for (size_t i = 0; i < nbins && out->total; i++) {
+        seen += counts[i];
+        if (2 * seen >= out->total) {
+            out->median = tool_hist_bin_value(i, nbins, min, max, integer);
+            break;
+        }
+    }
+}
+
+votecl_status
+tool_hist_image_channel(votecl_context *context, const tool_image *image, unsigned channel,
+                        uint32_t nbins, double min, double max, uint32_t *counts,
+                        votecl_vote_plan_info *info, double *seconds)
+{
+    votecl_hist_params params;
+    votecl_hist_plan *plan = NULL;
+    votecl_image view = tool_image_view(image);
+    votecl_status st;
+    double t0;
+    votecl_hist_params_init(&params, image->dtype);
+    params.channels = image->channels;
+    params.channel[0] = channel;
+    params.nbins[0] = nbins;
+    params.min[0] = min;
+    params.max[0] = max;
+    st = votecl_hist_plan_new(context, &params, &plan);
+    if (st != VOTECL_OK)
+        goto out;
+    /* A timed run is the second one: the first may finish the device's lazy set-up. */
+    st = votecl_hist_run_image(plan, &view, counts);
+    t0 = tool_now();
+    if (st == VOTECL_OK && seconds) {
+        st = votecl_hist_run_image(plan, &view, counts);
+        *seconds = tool_now() - t0;
+    }
+    if (st == VOTECL_OK && info)
+        st = votecl_vote_plan_describe(plan, image->width * image->height, 1, info);
+out:
+    votecl_hist_plan_free(plan);
+    return st;
+}
+
+void
+tool_plan_summary(const votecl_vote_plan_info *info, char *buffer, size_t size)
+{
+    snprintf(buffer, size, "%s S'=%u S=%u P=%u passes=%u copies=%u wg=%zu",
+             votecl_variant_name(info->variant), info->stretch, info->stretch_s, info->parts,
+             info->passes, info->copies, info->work_group_size);
+}
+
+void
+tool_channel_colour(unsigned channels, unsigned c, unsigned char rgb[3])
+{
+    static const unsigned char colours[4][3] = {
+        {220, 40, 40}, {40, 170, 60}, {40, 80, 220}, {150, 150, 150}};
+    if (channels < 3) {
+        memset(rgb, c == 0 ? 60 : 170, 3);
+        return;
+    }
+    memcpy(rgb, colours[c < 4 ? c : 3], 3);
+}
+
+const char *
+tool_channel_name(unsigned channels, unsigned c)
+{
+    static const char *const gray_names[] = {"gray", "alpha"};
+    static const char *const colour_names[] = {"red", "green", "blue", "alpha"};
+    if (channels < 3)
+        return c < 2 ? gray_names[c] : "channel";
+    return c < 4 ? colour_names[c] : "channel";
+}
+
+/* --- arguments --- */
+
+static int
+hist_option(hist_args *a, int argc, char **argv, int *i)
+{
+    const char *v = NULL;
+    int r;
+    if (strcmp(argv[*i], "--gray") == 0) {
+        a->gray = 1;
+        return 1;
+    }
+    if ((r = tool_option_value(argc, argv, i, "--bins", &v)) != 0)
+        return r < 0 || tool_parse_ulong("--bins", v, 1, VOTECL_HIST_MAX_BINS, &a->bins) < 0
+                   ? -1 : 1;
+    if ((r = tool_option_value(argc, argv, i, "--min", &v)) != 0)
+        return r < 0 || tool_parse_double("--min", v, &a->min) < 0 ? -1 : (a->have_min = 1);
+    if ((r = tool_option_value(argc, argv, i, "--max", &v)) != 0)
+        return r < 0 || tool_parse_double("--max", v, &a->max) < 0 ? -1 : (a->have_max = 1);
+    if ((r = tool_option_value(argc, argv, i, "--plot", &v)) != 0) {
+        a->plot_path = v;
+        return r;
+    }
+    if ((r = tool_option_value(argc, argv, i, "--channel", &v)) != 0) {
+        unsigned long c;
+        if (r < 0 || tool_parse_ulong("--channel", v, 0, 3, &c) < 0)
+            return -1;
+        a->channel = (long)c;
+        return 1;
+    }
+    return 0;
+}
+
+static int
+hist_parse(tool_options *options, hist_args *a, int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        int r = argv[i][0] == '-' && argv[i][1] ? hist_option(a, argc, argv, &i) : 0;
+        if (r == 0 && argv[i][0] == '-' && argv[i][1])
+            r = tool_common_option(options, argc, argv, &i);
+        if (r < 0)
+            return TOOL_EXIT_USAGE;
+        if (r > 0)
+            continue;
+        if (argv[i][0] == '-' && argv[i][1])
+            return tool_usage_error("hist", "unknown option '%s'", argv[i]);
+        if (a->image_path)
+            return tool_usage_error("hist", "one image only ('%s')", argv[i]);
+        a->image_path = argv[i];
+    }
+    if (options->help)
+        return TOOL_EXIT_OK;
+    if (!a->image_path)
+        return tool_usage_error("hist", "IMAGE missing");
+    if (a->gray && a->channel >= 0)
+        return tool_usage_error("hist", "--gray and --channel exclude each other");
+    return TOOL_EXIT_OK;
+}
+
+/* --- the work --- */
+
+static int
+load_image(const hist_args *a, tool_image *image)
+{
+    char error[600];
+    tool_image gray;
+    if (tool_image_read(a->image_path, image, error, sizeof error) < 0) {
+        fprintf(stderr, "votecl hist: %s\n", error);
+        return TOOL_EXIT_FAILURE;
+    }
+    if (a->channel >= (long)image->channels) {
+        fprintf(stderr, "votecl hist: --channel %ld, but %s has %u channel(s)\n", a->channel,
+                a->image_path, image->channels);
+        return TOOL_EXIT_USAGE;
+    }
+    if (!a->gray || image->channels == 1)
+        return TOOL_EXIT_OK;
+    if (tool_image_to_gray(image, &gray, error, sizeof error) < 0) {
+        fprintf(stderr, "votecl hist: %s\n", error);
+        return TOOL_EXIT_FAILURE;
+    }
+    tool_image_free(image);
+    *image = gray;
+    return TOOL_EXIT_OK;
+}
+
+static void
+hist_range(const hist_args *a, votecl_dtype dtype, double *min, double *max)
+{
+    votecl_hist_params defaults;
+    votecl_hist_params_init(&defaults, dtype);
+    *min = a->have_min ? a->min : defaults.min[0];
+    *max = a->have_max ? a->max : defaults.max[0];
+}
+
+static int
+hist_compute(votecl_context *ctx, const hist_args *a, const tool_image *image, hist_result *r)
+{
+    r->first_channel = a->channel >= 0 ? (unsigned)a->channel : 0;
+    r->nchannels = a->channel >= 0 ? 1 : image->channels;
+    r->nbins = (uint32_t)a->bins;
+    hist_range(a, image->dtype, &r->min, &r->max);
+    r->counts = calloc((size_t)r->nchannels * r->nbins, sizeof *r->counts);
+    if (!r->counts) {
+        fprintf(stderr, "votecl hist: out of memory for %u bins\n", r->nbins);
+        return TOOL_EXIT_FAILURE;
+    }
+    for (unsigned k = 0; k < r->nchannels; k++) {
+        double seconds = 0;
+        votecl_status st = tool_hist_image_channel(ctx, image, r->first_channel + k, r->nbins,
+                                                   r->min, r->max, r->counts + (size_t)k * r->nbins,
+                                                   &r->info, &seconds);
+        if (st != VOTECL_OK)
+            return tool_fail(ctx, st, "histogram");
+        r->seconds += seconds;
+    }
+    return TOOL_EXIT_OK;
+}
+
+static void
+print_text(const hist_args *a, const tool_image *image, const hist_result *r)
+{
+    char plan[160];
+    tool_plan_summary(&r->info, plan, sizeof plan);
+    printf("# %s: %zux%zu, %u channel(s), %s; plan %s\n", a->image_path, image->width,
+           image->height, image->channels, tool_dtype_name(image->dtype), plan);
+    for (unsigned k = 0; k < r->nchannels; k++) {
+        unsigned c = r->first_channel + k;
+        const uint32_t *counts = r->counts + (size_t)k * r->nbins;
+        printf("%s# channel %u (%s): %u bins over [%g, %g)\n", k ? "\n" : "", c,
+               a->gray ? "gray" : tool_channel_name(image->channels, c), r->nbins, r->min, r->max);
+        for (uint32_t b = 0; b < r->nbins; b++)
+            printf("%u %u\n", b, counts[b]);
+    }
+}
+
+static void
+plan_json(tool_json *j, const votecl_vote_plan_info *info)
+{
+    tool_json_begin_object(j);
+    tool_json_kv_string(j, "variant", votecl_variant_name(info->variant));
+    tool_json_kv_uint(j, "nbins", info->nbins);
+    tool_json_kv_uint(j, "spaces", info->spaces);
+    tool_json_kv_uint(j, "nmax", info->nmax);
+    tool_json_kv_uint(j, "stretch", info->stretch);
+    tool_json_kv_uint(j, "stretch_s", info->stretch_s);
+    tool_json_kv_uint(j, "parts", info->parts);
+    tool_json_kv_uint(j, "passes", info->passes);
+    tool_json_kv_uint(j, "copies", info->copies);
+    tool_json_kv_uint(j, "work_group_size", info->work_group_size);
+    tool_json_kv_double(j, "predicted_seconds", info->predicted_seconds);
+    tool_json_end_object(j);
+}
+
+static void
+print_json(const hist_args *a, const tool_image *image, const hist_result *r)
+{
+    tool_json j;
+    tool_json_init(&j, stdout);
+    tool_json_begin_object(&j);
+    tool_json_kv_string(&j, "image", a->image_path);
+    tool_json_kv_uint(&j, "width", image->width);
+    tool_json_kv_uint(&j, "height", image->height);
+    tool_json_kv_uint(&j, "channels", image->channels);
+    tool_json_kv_string(&j, "dtype", tool_dtype_name(image->dtype));
+    tool_json_kv_bool(&j, "gray", a->gray);
+    tool_json_kv_uint(&j, "bins", r->nbins);
+    tool_json_kv_double(&j, "min", r->min);
+    tool_json_kv_double(&j, "max", r->max);
+    tool_json_key(&j, "plan");
+    plan_json(&j, &r->info);
+    tool_json_key(&j, "histograms");
+    tool_json_begin_array(&j);
+    for (unsigned k = 0; k < r->nchannels; k++) {
+        unsigned c = r->first_channel + k;
+        tool_json_begin_object(&j);
+        tool_json_kv_uint(&j, "channel", c);
+        tool_json_kv_string(&j, "name", a->gray ? "gray" : tool_channel_name(image->channels, c));
+        tool_json_key(&j, "counts");
+        tool_json_begin_array_compact(&j);
+        for (uint32_t b = 0; b < r->nbins; b++)
+            tool_json_uint(&j, r->counts[(size_t)k * r->nbins + b]);
+        tool_json_end_array(&j);
+        tool_json_end_object(&j);
+    }
+    tool_json_end_array(&j);
+    tool_json_end_object(&j);
+    tool_json_finish(&j);
+}
+
+static int
+write_plot(const hist_args *a, const tool_image *image, const hist_result *r)
+{
+    tool_plot_series series[4];
+    tool_plot_bars bars = {series, r->nchannels, r->nbins, r->min, r->max, a->image_path, NULL};
+    tool_image canvas;
+    char note[200], plan[160], error[600];
+    int rc = TOOL_EXIT_OK;
+    for (unsigned k = 0; k < r->nchannels; k++) {
+        unsigned c = r->first_channel + k;
+        series[k].counts = r->counts + (size_t)k * r->nbins;
+        tool_channel_colour(a->gray ? 1 : image->channels, a->gray ? 0 : c, series[k].rgb);
+        series[k].label = a->gray ? "gray" : tool_channel_name(image->channels, c);
+    }
+    tool_plan_summary(&r->info, plan, sizeof plan);
+    snprintf(note, sizeof note, "%zux%zu %s, %u bins | plan %s", image->width, image->height,
+             tool_dtype_name(image->dtype), r->nbins, plan);
+    bars.note = note;
+    if (tool_plot_bars_render(&bars, &canvas, error, sizeof error) < 0 ||
+        tool_image_write(a->plot_path, &canvas, error, sizeof error) < 0) {
+        fprintf(stderr, "votecl hist: plot: %s\n", error);
+        rc = TOOL_EXIT_FAILURE;
+    }
+    tool_image_free(&canvas);
+    return rc;
+}
+
+int
+tool_cmd_hist(tool_options *options, int argc, char **argv)
+{
+    hist_args a = {.bins = 256, .channel = -1};
+    hist_result r = {0};
+    tool_image image = {0};
+    votecl_context *ctx = NULL;
+    int rc = hist_parse(options, &a, argc, argv);
+    if (rc != TOOL_EXIT_OK)
+        return rc;
+    if (options->help) {
+        hist_usage(stdout);
+        return TOOL_EXIT_OK;
+    }
+    if ((rc = load_image(&a, &image)) != TOOL_EXIT_OK)
+        goto out;
+    if ((rc = tool_context_open(options, &ctx)) != TOOL_EXIT_OK)
+        goto out;
+    tool_progress(options, "votecl hist: %s, %zux%zu\n", a.image_path, image.width, image.height);
+    if ((rc = hist_compute(ctx, &a, &image, &r)) != TOOL_EXIT_OK)
+        goto out;
+    if (options->json)
+        print_json(&a, &image, &r);
+    else
+        print_text(&a, &image, &r);
+    if (a.plot_path)
+        rc = write_plot(&a, &image, &r);
+out:
+    free(r.counts);
+    votecl_context_free(ctx);
+    tool_image_free(&image);
+    return rc;
+}

@@ -1,0 +1,578 @@
+/* Images for the votecl tool: PNG and PGM/PPM readers, PNG/PNM writer, gray conversion. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef HAVE_PNG
+#include <png.h>
+#endif
+
+#include "image-io.h"
+
+/* Files larger than this are rejected before decoding (ASCII PNM needs more than the pixels). */
+#define TOOL_IMAGE_MAX_FILE (TOOL_IMAGE_MAX_BYTES + ((size_t)1 << 20))
+
+static int
+fail(char *error, size_t error_size, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int
+fail(char *error, size_t error_size, const char *format, ...)
+{
+    va_list ap;
+    if (error && error_size) {
+        va_start(ap, format);
+        vsnprintf(error, error_size, format, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+size_t
+tool_dtype_size(votecl_dtype dtype)
+{
+    switch (dtype) {
+    case VOTECL_DTYPE_U8: return 1;
+    case VOTECL_DTYPE_U16: return 2;
+    default: return 4;
+    }
+}
+
+const char *
+tool_dtype_name(votecl_dtype dtype)
+{
+    switch (dtype) {
+    case VOTECL_DTYPE_U8: return "u8";
+    case VOTECL_DTYPE_U16: return "u16";
+    case VOTECL_DTYPE_U32: return "u32";
+    case VOTECL_DTYPE_F32: return "f32";
+    default: return "unknown";
+    }
+}
+
+/* --- allocation --- */
+
+int
+tool_image_alloc(tool_image *image, size_t width, size_t height, unsigned channels,
+                 votecl_dtype dtype, char *error, size_t error_size)
+{
+    size_t stride, bytes;
+    memset(image, 0, sizeof *image);
+    if (width == 0 || height == 0 || width > TOOL_IMAGE_MAX_SIDE || height > TOOL_IMAGE_MAX_SIDE)
+        return fail(error, error_size, "image size %zux%zu is not in 1..%u", width, height,
+                    TOOL_IMAGE_MAX_SIDE);
+    if (channels < 1 || channels > 4 || (dtype != VOTECL_DTYPE_U8 && dtype != VOTECL_DTYPE_U16))
+        return fail(error, error_size, "unsupported image layout (%u channels, %s)", channels,
+                    tool_dtype_name(dtype));
+    if (__builtin_mul_overflow(width, (size_t)channels * tool_dtype_size(dtype), &stride) ||
+        __builtin_mul_overflow(stride, height, &bytes) || bytes > TOOL_IMAGE_MAX_BYTES)
+        return fail(error, error_size, "image of %zux%zu is too large", width, height);
+    image->data = calloc(1, bytes);
+    if (!image->data)
+        return fail(error, error_size, "out of memory for a %zux%zu image", width, height);
+    image->width = width;
+    image->height = height;
+    image->stride = stride;
+    image->channels = channels;
+    image->dtype = dtype;
+    return 0;
+}
+
+void
+tool_image_free(tool_image *image)
+{
+    free(image->data);
+    memset(image, 0, sizeof *image);
+}
+
+votecl_image
+tool_image_view(const tool_image *image)
+{
+    votecl_image view = {.data = image->data,
+                         .width = image->width,
+                         .height = image->height,
+                         .stride = image->stride,
+                         .channels = image->channels,
+                         .dtype = image->dtype};
+    return view;
+}
+
+/* --- PGM / PPM --- */
+
+typedef struct pnm_cursor {
+    const unsigned char *p;
+    const unsigned char *end;
+} pnm_cursor;
+
+static int
+pnm_is_space(unsigned char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* Skips whitespace and comments (from '#' to the end of the line). */
+static void
+pnm_skip(pnm_cursor *c)
+{
+    while (c->p < c->end) {
+        if (*c->p == '#') {
+            while (c->p < c->end && *c->p != '\n' && *c->p != '\r')
+                c->p++;
+        } else if (pnm_is_space(*c->p)) {
+            c->p++;
+        } else {
+            break;
+        }
+    }
+}
+
+/* A decimal number in [0, max] after optional whitespace and comments. */
+static int
+pnm_number(pnm_cursor *c, unsigned long max, unsigned long *out)
+{
+    unsigned long v = 0;
+    const unsigned char *start;
+    pnm_skip(c);
+    start = c->p;
+    while (c->p < c->end && *c->p >= '0' && *c->p <= '9') {
+        v = v * 10 + (unsigned long)(*c->p - '0');
+        if (v > max)
+            return -1;
+        c->p++;
+    }
+    if (c->p == start || (c->p < c->end && !pnm_is_space(*c->p) && *c->p != '#'))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+typedef struct pnm_header {
+    int binary;
+    unsigned channels;
+    unsigned long width, height, maxval;
+} pnm_header;
+
+static int
+pnm_read_header(pnm_cursor *c, pnm_header *h, char *error, size_t error_size)
+{
+    char kind = (char)c->p[1];
+    h->binary = kind == '5' || kind == '6';
+    h->channels = kind == '3' || kind == '6' ? 3 : 1;
+    c->p += 2;
+    if (pnm_number(c, TOOL_IMAGE_MAX_SIDE, &h->width) < 0 ||
+        pnm_number(c, TOOL_IMAGE_MAX_SIDE, &h->height) < 0)
+        return fail(error, error_size, "PNM: bad or too large width/height (max %u)",
+                    TOOL_IMAGE_MAX_SIDE);
+    if (h->width == 0 || h->height == 0)
+        return fail(error, error_size, "PNM: empty image (%lux%lu)", h->width, h->height);
+    if (pnm_number(c, 65535, &h->maxval) < 0 || h->maxval == 0)
+        return fail(error, error_size, "PNM: maxval must be in 1..65535");
+    /* Binary data starts after exactly one whitespace byte. */
+    if (c->p >= c->end || !pnm_is_space(*c->p))
+        return fail(error, error_size, "PNM: truncated header");
+    c->p++;
+    return 0;
+}
+
+static int
+pnm_read_binary(pnm_cursor *c, const pnm_header *h, tool_image *image, char *error,
+                size_t error_size)
+{
+    size_t count = image->width * image->height * image->channels; /* checked by alloc */
+    size_t bps = image->dtype == VOTECL_DTYPE_U16 ? 2 : 1;
+    if ((size_t)(c->end - c->p) / bps < count)
+        return fail(error, error_size, "PNM: truncated pixel data (%zu bytes, want %zu)",
+                    (size_t)(c->end - c->p), count * bps);
+    if (bps == 1) {
+        memcpy(image->data, c->p, count);
+    } else {
+        uint16_t *out = (uint16_t *)image->data;
+        for (size_t i = 0; i < count; i++)
+            out[i] = (uint16_t)(c->p[2 * i] << 8 | c->p[2 * i + 1]);
+    }
+    for (size_t i = 0; i < count; i++) {
+        unsigned v = bps == 1 ? image->data[i] : ((uint16_t *)image->data)[i];
+        if (v > h->maxval)
+            return fail(error, error_size, "PNM: sample %u above maxval %lu", v, h->maxval);
+    }
+    return 0;
+}
+
+static int
+pnm_read_ascii(pnm_cursor *c, const pnm_header *h, tool_image *image, char *error,
+               size_t error_size)
+{
+    size_t count = image->width * image->height * image->channels;
+    for (size_t i = 0; i < count; i++) {
+        unsigned long v;
+        if (pnm_number(c, h->maxval, &v) < 0)
+            return fail(error, error_size, "PNM: sample %zu missing, malformed or above maxval",
+                        i);
+        if (image->dtype == VOTECL_DTYPE_U16)
+            ((uint16_t *)image->data)[i] = (uint16_t)v;
+        else
+            image->data[i] = (unsigned char)v;
+    }
+    return 0;
+}
+
+static int
+pnm_decode(const unsigned char *bytes, size_t size, tool_image *image, char *error,
+           size_t error_size)
+{
+    pnm_cursor c = {bytes, bytes + size};
+    pnm_header h;
+    size_t count;
+    if (pnm_read_header(&c, &h, error, error_size) < 0)
+        return -1;
+    /* Refuse before allocating when the file cannot hold the samples it announces. */
+    count = (size_t)h.width * h.height * h.channels; /* each below 2^20: no overflow in 64 bit */
+    if (count > (size_t)(c.end - c.p))
+        return fail(error, error_size, "PNM: truncated pixel data for %lux%lu", h.width,
+                    h.height);
+    if (tool_image_alloc(image, h.width, h.height, h.channels,
+                         h.maxval > 255 ? VOTECL_DTYPE_U16 : VOTECL_DTYPE_U8, error,
+                         error_size) < 0)
+        return -1;
+    if ((h.binary ? pnm_read_binary : pnm_read_ascii)(&c, &h, image, error, error_size) < 0) {
+        tool_image_free(image);
+        return -1;
+    }
+    return 0;
+}
+
+static int
+is_pnm(const unsigned char *bytes, size_t size)
+{
+    return size >= 2 && bytes[0] == 'P' &&
+           (bytes[1] == '2' || bytes[1] == '3' || bytes[1] == '5' || bytes[1] == '6');
+}
+
+/* --- PNG --- */
+
+static const unsigned char png_magic[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+
+#ifdef HAVE_PNG
+typedef struct png_io {
+    const unsigned char *bytes;
+    size_t size;
+    size_t pos;
+    char *error;
+    size_t error_size;
+    png_bytep *rows; /* lives here, in memory, so a longjmp cannot lose it */
+} png_io;
+
+static void
+png_io_read(png_structp png, png_bytep out, png_size_t n)
+{
+    png_io *io = png_get_io_ptr(png);
+    if (n > io->size - io->pos)
+        png_error(png, "truncated file");
+    memcpy(out, io->bytes + io->pos, n);
+    io->pos += n;
+}
+
+static void
+png_io_error(png_structp png, png_const_charp message)
+{
+    png_io *io = png_get_error_ptr(png);
+    fail(io->error, io->error_size, "PNG: %s", message);
+    png_longjmp(png, 1);
+}
+
+static void
+png_io_warning(png_structp png, png_const_charp message)
+{
+    (void)png;
+    (void)message;
+}
+
+static int
+host_is_little_endian(void)
+{
+    const uint16_t one = 1;
+    return *(const unsigned char *)&one == 1;
+}
+
+/* Expands everything to 8 or 16 bits per sample of gray, gray+alpha, RGB or RGBA. */
+static void
+png_set_transforms(png_structp png, png_infop info)
+{
+    int color = png_get_color_type(png, info);
+    int depth = png_get_bit_depth(png, info);
+    if (color == PNG_COLOR_TYPE_PALETTE)
+        png_set_palette_to_rgb(png);
+    if (color == PNG_COLOR_TYPE_GRAY && depth < 8)
+        png_set_expand_gray_1_2_4_to_8(png);
+    if (png_get_valid(png, info, PNG_INFO_tRNS))
+        png_set_tRNS_to_alpha(png);
+    if (depth == 16 && host_is_little_endian())
+        png_set_swap(png);
+    png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+}
+
+/* The part of decoding that may longjmp; the caller owns cleanup. */
+static int
+png_decode_rows(png_structp png, png_infop info, png_io *io, tool_image *image)
+{
+    png_uint_32 width, height;
+    unsigned channels, depth;
+    png_read_info(png, info);
+    png_set_transforms(png, info);
+    width = png_get_image_width(png, info);
+    height = png_get_image_height(png, info);
+    channels = png_get_channels(png, info);
+    depth = png_get_bit_depth(png, info);
+    if (depth != 8 && depth != 16)
+        return fail(io->error, io->error_size, "PNG: unsupported bit depth %u", depth);
+    if (tool_image_alloc(image, width, height, channels,
+                         depth == 16 ? VOTECL_DTYPE_U16 : VOTECL_DTYPE_U8, io->error,
+                         io->error_size) < 0)
+        return -1;
+    if (png_get_rowbytes(png, info) != image->stride)
+        return fail(io->error, io->error_size, "PNG: unexpected row size");
+    io->rows = malloc(height * sizeof *io->rows);
+    if (!io->rows)
+        return fail(io->error, io->error_size, "out of memory");
+    for (size_t y = 0; y < height; y++)
+        io->rows[y] = image->data + y * image->stride;
+    png_read_image(png, io->rows);
+    return 0;
+}
+
+static int
+png_decode(const unsigned char *bytes, size_t size, tool_image *image, char *error,
+           size_t error_size)
+{
+    png_io io = {bytes, size, 0, error, error_size, NULL};
+    png_structp png = NULL;
+    png_infop info = NULL;
+    int result = -1;
+    memset(image, 0, sizeof *image);
+    png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &io, png_io_error, png_io_warning);
+    if (!png || !(info = png_create_info_struct(png))) {
+        fail(error, error_size, "out of memory");
+        goto out;
+    }
+    png_set_read_fn(png, &io, png_io_read);
+    png_set_user_limits(png, TOOL_IMAGE_MAX_SIDE, TOOL_IMAGE_MAX_SIDE);
+    /* Nothing local changes between setjmp and a longjmp out of png_decode_rows(). */
+    if (setjmp(png_jmpbuf(png)) == 0)
+        result = png_decode_rows(png, info, &io, image);
+out:
+    png_destroy_read_struct(&png, info ? &info : NULL, NULL);
+    free(io.rows);
+    if (result < 0)
+        tool_image_free(image);
+    return result;
+}
+#else
+static int
+png_decode(const unsigned char *bytes, size_t size, tool_image *image, char *error,
+           size_t error_size)
+{
+    (void)bytes;
+    (void)size;
+    memset(image, 0, sizeof *image);
+    return fail(error, error_size, "PNG support was not built (libpng missing); use PGM/PPM");
+}
+#endif
+
+int
+tool_image_decode(const unsigned char *bytes, size_t size, tool_image *image, char *error,
+                  size_t error_size)
+{
+    memset(image, 0, sizeof *image);
+    if (size >= sizeof png_magic && memcmp(bytes, png_magic, sizeof png_magic) == 0)
+        return png_decode(bytes, size, image, error, error_size);
+    if (is_pnm(bytes, size))
+        return pnm_decode(bytes, size, image, error, error_size);
+    return fail(error, error_size, "not a PNG, PGM (P2/P5) or PPM (P3/P6) file");
+}
+
+static int
+read_file(const char *path, unsigned char **out, size_t *size, char *error, size_t error_size)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *buffer = NULL;
+    size_t used = 0, capacity = 0;
+    if (!f)
+        return fail(error, error_size, "%s: %s", path, strerror(errno));
+    for (;;) {
+        if (used == capacity) {
+            size_t grown = capacity ? capacity * 2 : 1 << 16;
+            unsigned char *bigger;
+            if (capacity >= TOOL_IMAGE_MAX_FILE) {
+                fail(error, error_size, "%s: file too large", path);
+                goto error;
+            }
+            bigger = realloc(buffer, grown);
+            if (!bigger) {
+                fail(error, error_size, "%s: out of memory", path);
+                goto error;
+            }
+            buffer = bigger;
+            capacity = grown;
+        }
+        size_t n = fread(buffer + used, 1, capacity - used, f);
+        used += n;
+        if (n == 0)
+            break;
+    }
+    if (ferror(f)) {
+        fail(error, error_size, "%s: read error", path);
+        goto error;
+    }
+    fclose(f);
+    *out = buffer;
+    *size = used;
+    return 0;
+error:
+    fclose(f);
+    free(buffer);
+    return -1;
+}
+
+int
+tool_image_read(const char *path, tool_image *image, char *error, size_t error_size)
+{
+    unsigned char *bytes = NULL;
+    size_t size = 0;
+    char detail[512];
+    int result;
+    memset(image, 0, sizeof *image);
+    if (read_file(path, &bytes, &size, error, error_size) < 0)
+        return -1;
+    result = tool_image_decode(bytes, size, image, detail, sizeof detail);
+    if (result < 0)
+        fail(error, error_size, "%s: %s", path, detail);
+    free(bytes);
+    return result;
+}
+
+/* --- writers --- */
+
+static int
+has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static int
+write_pnm(FILE *f, const tool_image *image)
+{
+    unsigned out_channels = image->channels >= 3 ? 3 : 1;
+    fprintf(f, "P%c\n%zu %zu\n255\n", out_channels == 3 ? '6' : '5', image->width,
+            image->height);
+    for (size_t y = 0; y < image->height; y++) {
+        const unsigned char *row = image->data + y * image->stride;
+        for (size_t x = 0; x < image->width; x++)
+            if (fwrite(row + x * image->channels, 1, out_channels, f) != out_channels)
+                return -1;
+    }
+    return 0;
+}
+
+#ifdef HAVE_PNG
+static int
+write_png(FILE *f, const tool_image *image, char *error, size_t error_size)
+{
+    static const int color_types[] = {PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA,
+                                      PNG_COLOR_TYPE_RGB, PNG_COLOR_TYPE_RGB_ALPHA};
+    png_io io = {NULL, 0, 0, error, error_size, NULL};
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &io, png_io_error,
+                                              png_io_warning);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    int result = -1;
+    if (!info) {
+        fail(error, error_size, "out of memory");
+        goto out;
+    }
+    if (setjmp(png_jmpbuf(png)) == 0) {
+        png_init_io(png, f);
+        png_set_IHDR(png, info, (png_uint_32)image->width, (png_uint_32)image->height, 8,
+                     color_types[image->channels - 1], PNG_INTERLACE_NONE,
+                     PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+        png_write_info(png, info);
+        for (size_t y = 0; y < image->height; y++)
+            png_write_row(png, image->data + y * image->stride);
+        png_write_end(png, NULL);
+        result = 0;
+    }
+out:
+    png_destroy_write_struct(&png, info ? &info : NULL);
+    return result;
+}
+#else
+static int
+write_png(FILE *f, const tool_image *image, char *error, size_t error_size)
+{
+    (void)f;
+    (void)image;
+    return fail(error, error_size, "PNG support was not built (libpng missing); write .ppm");
+}
+#endif
+
+int
+tool_image_write(const char *path, const tool_image *image, char *error, size_t error_size)
+{
+    int pnm = has_suffix(path, ".pgm") || has_suffix(path, ".ppm");
+    FILE *f;
+    int result;
+    if (image->dtype != VOTECL_DTYPE_U8 || image->channels < 1 || image->channels > 4)
+        return fail(error, error_size, "%s: only 8-bit images with 1-4 channels are written",
+                    path);
+    f = fopen(path, "wb");
+    if (!f)
+        return fail(error, error_size, "%s: %s", path, strerror(errno));
+    result = pnm ? write_pnm(f, image) : write_png(f, image, error, error_size);
+    if (fclose(f) != 0 || (result < 0 && pnm))
+        result = fail(error, error_size, "%s: write error", path);
+    return result;
+}
+
+/* --- gray conversion --- */
+
+static unsigned
+sample(const tool_image *image, const unsigned char *row, size_t index)
+{
+    return image->dtype == VOTECL_DTYPE_U16 ? ((const uint16_t *)row)[index] : row[index];
+}
+
+static unsigned
+gray_of(const tool_image *image, const unsigned char *row, size_t x)
+{
+    size_t i = x * image->channels;
+    if (image->channels < 3)
+        return sample(image, row, i);
+    uint64_t sum = 299u * (uint64_t)sample(image, row, i) +
+                   587u * (uint64_t)sample(image, row, i + 1) +
+                   114u * (uint64_t)sample(image, row, i + 2);
+    return (unsigned)((sum + 500) / 1000);
+}
+
+int
+tool_image_to_gray(const tool_image *image, tool_image *gray, char *error, size_t error_size)
+{
+    if (tool_image_alloc(gray, image->width, image->height, 1, image->dtype, error,
+                         error_size) < 0)
+        return -1;
+    for (size_t y = 0; y < image->height; y++) {
+        const unsigned char *row = image->data + y * image->stride;
+        unsigned char *out = gray->data + y * gray->stride;
+        for (size_t x = 0; x < image->width; x++) {
+            unsigned v = gray_of(image, row, x);
+            if (gray->dtype == VOTECL_DTYPE_U16)
+                ((uint16_t *)out)[x] = (uint16_t)v;
+            else
+                out[x] = (unsigned char)v;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,118 @@
+/* The votecl command-line tool: what the subcommands share.
+ *
+ * Each subcommand is one function registered in the table in votecl.c. It receives the
+ * common options parsed before the subcommand's name and its own arguments (argv[0] is the
+ * subcommand's name); options common to all subcommands may also follow the name, and the
+ * subcommand hands those to tool_common_option(). */
+#ifndef VOTECL_TOOL_H
+#define VOTECL_TOOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <votecl.h>
+
+#include "image-io.h"
+
+enum {
+    TOOL_EXIT_OK = 0,
+    TOOL_EXIT_FAILURE = 1,
+    TOOL_EXIT_USAGE = 2
+};
+
+typedef struct tool_options {
+    votecl_backend backend; /* --backend; DEFAULT when not given */
+    const char *device;     /* --device; NULL when not given */
+    int quiet;              /* -q */
+    int json;               /* --json */
+    int help;               /* -h, --help */
+    double start_seconds;   /* tool_now() at the top of main, for bench --startup */
+} tool_options;
+
+typedef int (*tool_command_fn)(tool_options *options, int argc, char **argv);
+
+/* The subcommands (cmd-*.c). Each returns a TOOL_EXIT_* code. */
+int tool_cmd_info(tool_options *options, int argc, char **argv);
+int tool_cmd_hist(tool_options *options, int argc, char **argv);
+int tool_cmd_bench(tool_options *options, int argc, char **argv);
+int tool_cmd_demo(tool_options *options, int argc, char **argv);
+
+/* Consumes argv[*i] (and its value) when it is a common option, advancing *i past the value.
+ * Returns 1 when consumed, 0 when argv[*i] is not a common option, -1 on a usage error (the
+ * message is printed). */
+int tool_common_option(tool_options *options, int argc, char **argv, int *i);
+
+/* Matches argv[*i] against an option with a value, as "--name VALUE" or "--name=VALUE".
+ * Returns 1 with *value set (and *i advanced past a separate value), 0 when argv[*i] is
+ * another option, -1 when the value is missing (the message is printed). */
+int tool_option_value(int argc, char **argv, int *i, const char *name, const char **value);
+
+/* Parses a whole decimal number in [min, max]; prints a message naming option on failure.
+ * Returns 0 or -1. */
+int tool_parse_ulong(const char *option, const char *text, unsigned long min, unsigned long max,
+                     unsigned long *out);
+int tool_parse_double(const char *option, const char *text, double *out);
+
+/* Prints "votecl <command>: message" to stderr and returns TOOL_EXIT_USAGE. */
+int tool_usage_error(const char *command, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Prints "votecl: what: status text: context message" and returns TOOL_EXIT_FAILURE. */
+int tool_fail(const votecl_context *context, votecl_status status, const char *what);
+
+/* Progress on stderr, only when stderr is a terminal and -q was not given. */
+void tool_progress(const tool_options *options, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Creates the context the common options ask for; on failure prints the library's message
+ * and returns TOOL_EXIT_FAILURE (*out NULL), else TOOL_EXIT_OK. */
+int tool_context_open(const tool_options *options, votecl_context **out);
+
+/* Seconds on the monotonic clock. */
+double tool_now(void);
+
+/* The directory holding the shipped images: dir when not NULL, else the installed
+ * VOTECL_IMAGEDIR when it holds building.png, else tools/images beside the build-tree binary.
+ * Transfer none (static storage). */
+const char *tool_image_dir(const char *dir);
+
+/* Joins dir and name into buffer (capacity size); returns buffer, or NULL when too long. */
+char *tool_path_join(char *buffer, size_t size, const char *dir, const char *name);
+
+/* Summary statistics of a histogram, values taken at bin centres (for integer data the
+ * middle of the integers a bin holds). */
+typedef struct tool_hist_stats {
+    uint64_t total;      /* votes */
+    double mean;
+    double median;       /* the centre of the bin where the cumulative count reaches half */
+    size_t mode;         /* the most frequent bin */
+    uint32_t mode_count;
+} tool_hist_stats;
+
+void tool_hist_stats_compute(const uint32_t *counts, size_t nbins, double min, double max,
+                             int integer, tool_hist_stats *out);
+
+/* The value at the centre of bin i of nbins over [min, max) (see tool_hist_stats). */
+double tool_hist_bin_value(size_t i, size_t nbins, double min, double max, int integer);
+
+/* A 1-D histogram of one channel of an image: plans, runs and describes.
+ * counts: caller-owned output of nbins entries; info: the plan's description (may be NULL);
+ * seconds: when not NULL, the wall time of a second run (the first may include the device's
+ * lazy set-up), host transfers included.
+ * On failure the context holds the message. */
+votecl_status tool_hist_image_channel(votecl_context *context, const tool_image *image,
+                                      unsigned channel, uint32_t nbins, double min, double max,
+                                      uint32_t *counts, votecl_vote_plan_info *info,
+                                      double *seconds);
+
+/* One line describing a plan: "local S'=7 S=7 P=8 passes=1 wg=256". */
+void tool_plan_summary(const votecl_vote_plan_info *info, char *buffer, size_t size);
+
+/* The colour of channel c of an image with channels channels, for plots. */
+void tool_channel_colour(unsigned channels, unsigned c, unsigned char rgb[3]);
+/* "gray", "red", ..., "alpha", or "channel" for others. */
+const char *tool_channel_name(unsigned channels, unsigned c);
+
+/* "cpu", "gpu", "accelerator", "other". */
+const char *tool_device_type_name(votecl_device_type type);
+
+#endif

@@ -1,0 +1,287 @@
+/* votecl: the command-line tool. One table of subcommands; options shared by all of them. */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tool.h"
+
+typedef struct tool_command {
+    const char *name;
+    const char *help;
+    tool_command_fn run;
+} tool_command;
+
+/* Adding a subcommand is one line here. */
+static const tool_command tool_commands[] = {
+    {"info", "backends, devices, Nmax, kernel path and cache directory", tool_cmd_info},
+    {"hist", "histograms of a PNG/PGM/PPM image as text, JSON or a plot", tool_cmd_hist},
+    {"bench", "bandwidth and histogram throughput of the device, as JSON", tool_cmd_bench},
+    {"demo", "histograms of the shipped images with annotated PNGs", tool_cmd_demo},
+};
+
+#define TOOL_N_COMMANDS (sizeof tool_commands / sizeof tool_commands[0])
+
+static void
+print_usage(FILE *f)
+{
+    fprintf(f, "usage: votecl [OPTIONS] COMMAND [ARGS]   (votecl COMMAND --help for details)\n\n"
+               "commands:\n");
+    for (size_t i = 0; i < TOOL_N_COMMANDS; i++)
+        fprintf(f, "  %-10s %s\n", tool_commands[i].name, tool_commands[i].help);
+    fprintf(f, "\noptions (before or after the command):\n"
+               "  --backend opencl|cuda|ref   backend (default: VOTECL_BACKEND, else opencl)\n"
+               "  --device SELECTOR           device, e.g. NVIDIA:GPU:0 or :CPU: (VOTECL_DEVICE)\n"
+               "  -q                          no progress messages\n"
+               "  --json                      JSON output\n"
+               "  -h, --help                  this help\n"
+               "\nexit status: 0 success, 1 failure, 2 usage error\n");
+}
+
+static const tool_command *
+find_command(const char *name)
+{
+    for (size_t i = 0; i < TOOL_N_COMMANDS; i++)
+        if (strcmp(tool_commands[i].name, name) == 0)
+            return &tool_commands[i];
+    return NULL;
+}
+
+static int
+parse_backend(const char *text, votecl_backend *out)
+{
+    static const votecl_backend all[] = {VOTECL_BACKEND_OPENCL, VOTECL_BACKEND_CUDA,
+                                         VOTECL_BACKEND_REF};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        const char *name = votecl_backend_name(all[i]);
+        if (name && strcmp(name, text) == 0) {
+            *out = all[i];
+            return 0;
+        }
+    }
+    fprintf(stderr, "votecl: unknown backend '%s' (opencl, cuda, ref)\n", text);
+    return -1;
+}
+
+int
+tool_option_value(int argc, char **argv, int *i, const char *name, const char **value)
+{
+    const char *arg = argv[*i];
+    size_t len = strlen(name);
+    if (strncmp(arg, name, len) != 0)
+        return 0;
+    if (arg[len] == '=') {
+        *value = arg + len + 1;
+        return 1;
+    }
+    if (arg[len] != '\0')
+        return 0;
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "votecl: option %s needs a value\n", name);
+        return -1;
+    }
+    *i += 1;
+    *value = argv[*i];
+    return 1;
+}
+
+int
+tool_common_option(tool_options *options, int argc, char **argv, int *i)
+{
+    const char *arg = argv[*i];
+    const char *value = NULL;
+    int r;
+    if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0)
+        options->quiet = 1;
+    else if (strcmp(arg, "--json") == 0)
+        options->json = 1;
+    else if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0)
+        options->help = 1;
+    else if ((r = tool_option_value(argc, argv, i, "--backend", &value)) != 0)
+        return r < 0 || parse_backend(value, &options->backend) < 0 ? -1 : 1;
+    else if ((r = tool_option_value(argc, argv, i, "--device", &value)) != 0) {
+        options->device = value;
+        return r;
+    } else
+        return 0;
+    return 1;
+}
+
+int
+tool_parse_ulong(const char *option, const char *text, unsigned long min, unsigned long max,
+                 unsigned long *out)
+{
+    char *end = NULL;
+    errno = 0;
+    unsigned long v = strtoul(text, &end, 10);
+    if (errno || end == text || *end != '\0' || text[0] == '-' || v < min || v > max) {
+        fprintf(stderr, "votecl: %s wants a whole number in [%lu, %lu], not '%s'\n", option, min,
+                max, text);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int
+tool_parse_double(const char *option, const char *text, double *out)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (errno || end == text || *end != '\0' || v != v) {
+        fprintf(stderr, "votecl: %s wants a number, not '%s'\n", option, text);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int
+tool_usage_error(const char *command, const char *format, ...)
+{
+    va_list ap;
+    fprintf(stderr, "votecl %s: ", command);
+    va_start(ap, format);
+    vfprintf(stderr, format, ap);
+    va_end(ap);
+    fprintf(stderr, " (votecl %s --help)\n", command);
+    return TOOL_EXIT_USAGE;
+}
+
+int
+tool_fail(const votecl_context *context, votecl_status status, const char *what)
+{
+    const char *detail = context ? votecl_context_get_error(context) : "";
+    fprintf(stderr, "votecl: %s: %s%s%s\n", what, votecl_status_string(status),
+            detail[0] ? ": " : "", detail);
+    return TOOL_EXIT_FAILURE;
+}
+
+void
+tool_progress(const tool_options *options, const char *format, ...)
+{
+    va_list ap;
+    if (options->quiet || !isatty(STDERR_FILENO))
+        return;
+    va_start(ap, format);
+    vfprintf(stderr, format, ap);
+    va_end(ap);
+}
+
+int
+tool_context_open(const tool_options *options, votecl_context **out)
+{
+    votecl_context_options co;
+    char error[1024] = "";
+    votecl_context_options_init(&co);
+    co.backend = options->backend;
+    co.device = options->device;
+    votecl_status st = votecl_context_new_with_error(&co, out, error, sizeof error);
+    if (st == VOTECL_OK)
+        return TOOL_EXIT_OK;
+    fprintf(stderr, "votecl: cannot create a context: %s%s%s\n", votecl_status_string(st),
+            error[0] ? ": " : "", error);
+    return TOOL_EXIT_FAILURE;
+}
+
+double
+tool_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+char *
+tool_path_join(char *buffer, size_t size, const char *dir, const char *name)
+{
+    int n = snprintf(buffer, size, "%s/%s", dir, name);
+    return n < 0 || (size_t)n >= size ? NULL : buffer;
+}
+
+static int
+dir_has_images(const char *dir)
+{
+    char path[PATH_MAX];
+    return tool_path_join(path, sizeof path, dir, "building.png") && access(path, R_OK) == 0;
+}
+
+/* The build-tree binary is tools/votecl, or tools/.libs/lt-votecl behind libtool's wrapper. */
+static int
+image_dir_beside_binary(char *out, size_t size)
+{
+    static const char *const relative[] = {"images", "../images"};
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return -1;
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return -1;
+    *slash = '\0';
+    for (size_t i = 0; i < sizeof relative / sizeof relative[0]; i++)
+        if (tool_path_join(out, size, exe, relative[i]) && dir_has_images(out))
+            return 0;
+    return -1;
+}
+
+const char *
+tool_image_dir(const char *dir)
+{
+    static char found[PATH_MAX];
+    if (dir)
+        return dir;
+    if (dir_has_images(VOTECL_IMAGEDIR))
+        return VOTECL_IMAGEDIR;
+    if (image_dir_beside_binary(found, sizeof found) == 0)
+        return found;
+    return VOTECL_IMAGEDIR;
+}
+
+const char *
+tool_device_type_name(votecl_device_type type)
+{
+    switch (type) {
+    case VOTECL_DEVICE_CPU: return "cpu";
+    case VOTECL_DEVICE_GPU: return "gpu";
+    case VOTECL_DEVICE_ACCELERATOR: return "accelerator";
+    default: return "other";
+    }
+}
+
+int
+main(int argc, char **argv)
+{
+    tool_options options = {.backend = VOTECL_BACKEND_DEFAULT};
+    options.start_seconds = tool_now();
+    int i = 1;
+    for (; i < argc && argv[i][0] == '-'; i++) {
+        int r = tool_common_option(&options, argc, argv, &i);
+        if (r < 0)
+            return TOOL_EXIT_USAGE;
+        if (r == 0) {
+            fprintf(stderr, "votecl: unknown option '%s'\n", argv[i]);
+            print_usage(stderr);
+            return TOOL_EXIT_USAGE;
+        }
+    }
+    if (i >= argc) {
+        print_usage(options.help ? stdout : stderr);
+        return options.help ? TOOL_EXIT_OK : TOOL_EXIT_USAGE;
+    }
+    const tool_command *command = find_command(argv[i]);
+    if (!command) {
+        fprintf(stderr, "votecl: unknown command '%s'\n", argv[i]);
+        print_usage(stderr);
+        return TOOL_EXIT_USAGE;
+    }
+    return command->run(&options, argc - i, argv + i);
+}
