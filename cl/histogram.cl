@@ -67,16 +67,19 @@ vote_vec(GLOBAL const X_T *restrict x, ulong v, uint *b)
 #if VOTE_VEC == 16
     uint4 q = ((GLOBAL const uint4 *)x)[v];
     uint words[4] = {q.x, q.y, q.z, q.w};
+#pragma unroll
     for (uint k = 0; k < 16; k++)
         b[k] = HIST_BIN0((uchar)(words[k / 4] >> (8 * (k % 4))));
 #elif VOTE_VEC == 8
     uint4 q = ((GLOBAL const uint4 *)x)[v];
     uint words[4] = {q.x, q.y, q.z, q.w};
+#pragma unroll
     for (uint k = 0; k < 8; k++)
         b[k] = HIST_BIN0((ushort)(words[k / 2] >> (16 * (k % 2))));
 #elif VOTE_VEC == 4
     uint4 q = ((GLOBAL const uint4 *)x)[v];
     uint words[4] = {q.x, q.y, q.z, q.w};
+#pragma unroll
     for (uint k = 0; k < 4; k++)
 #if HIST_FLOAT
         b[k] = HIST_BIN0(as_float(words[k]));

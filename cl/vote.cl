@@ -65,6 +65,7 @@ vote_local(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
         uint b[2 * VOTE_VEC];
         vote_vec(x, frame / VOTE_VEC + v, b);
         vote_vec(x, frame / VOTE_VEC + v + stride, b + VOTE_VEC);
+#pragma unroll
         for (uint k = 0; k < 2 * VOTE_VEC; k++)
             if (ONE_PASS ? b[k] != VOTE_SKIP : b[k] - base < NPASS)
                 LOCAL_VOTE(&bins[(b[k] - base) * STRETCH + copy], wt);
@@ -72,6 +73,7 @@ vote_local(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
     for (; v < nvec; v += stride) {
         uint b[VOTE_VEC];
         vote_vec(x, frame / VOTE_VEC + v, b);
+#pragma unroll
         for (uint k = 0; k < VOTE_VEC; k++)
             if (ONE_PASS ? b[k] != VOTE_SKIP : b[k] - base < NPASS)
                 LOCAL_VOTE(&bins[(b[k] - base) * STRETCH + copy], wt);
@@ -116,6 +118,7 @@ vote_global(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
     for (uint v = part * WG + lid; v < nvec; v += parts * WG) {
         uint b[VOTE_VEC];
         vote_vec(x, frame / VOTE_VEC + v, b);
+#pragma unroll
         for (uint k = 0; k < VOTE_VEC; k++)
             if (b[k] < NBINS)
                 GLOBAL_VOTE(&bins[b[k]], wt);
@@ -150,6 +153,7 @@ vote_private(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
     for (; e + VOTE_VEC <= end && e / VOTE_VEC < nvec; e += VOTE_VEC) {
         uint b[VOTE_VEC];
         vote_vec(x, (frame + e) / VOTE_VEC, b);
+#pragma unroll
         for (uint k = 0; k < VOTE_VEC; k++)
             if (b[k] < NBINS)
                 PRIVATE_VOTE(&bins[(k % PRIV_COPIES) * NBINS + b[k]], wt);
