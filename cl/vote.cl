@@ -166,6 +166,61 @@ vote_private(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
     }
 }
 
+#ifdef PRIV_LOCAL
+/* Every work-item owns NBINS 16-bit counters in local memory, two to a word, at word
+ * (bin / 2) * WG + lid: bank lid mod 32 whatever the data, and no atomics. The host keeps
+ * each work-item under 65536 elements so that no counter wraps. Unity votes only. */
+inline void
+private_vote(LOCAL uint *counts, uint lid, uint b)
+{
+    if (b < NBINS)
+        counts[(b >> 1) * WG + lid] += 1u << ((b & 1u) * 16u);
+}
+
+KERNEL __attribute__((reqd_work_group_size(WG, 1, 1))) void
+vote_private_local(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
+                   GLOBAL const float *restrict w, uint n, uint nvec, uint parts, uint spaces,
+                   GLOBAL uint *restrict partials)
+{
+    LOCAL uint counts[(NBINS + 1) / 2 * WG];
+    const uint lid = get_local_id(0), group = get_group_id(0);
+    const uint space = group / parts, part = group % parts;
+    const ulong frame = (ulong)space * n;
+    const uint stride = parts * WG;
+    float wt;
+
+    for (uint i = lid; i < (NBINS + 1) / 2 * WG; i += WG)
+        counts[i] = 0;
+    LOCAL_BARRIER();
+    uint v = part * WG + lid;
+    for (; v + stride < nvec; v += 2 * stride) {
+        uint b[2 * VOTE_VEC];
+        vote_vec(x, frame / VOTE_VEC + v, b);
+        vote_vec(x, frame / VOTE_VEC + v + stride, b + VOTE_VEC);
+#pragma unroll
+        for (uint k = 0; k < 2 * VOTE_VEC; k++)
+            private_vote(counts, lid, b[k]);
+    }
+    for (; v < nvec; v += stride) {
+        uint b[VOTE_VEC];
+        vote_vec(x, frame / VOTE_VEC + v, b);
+#pragma unroll
+        for (uint k = 0; k < VOTE_VEC; k++)
+            private_vote(counts, lid, b[k]);
+    }
+    for (uint e = nvec * VOTE_VEC + part * WG + lid; e < n; e += stride)
+        private_vote(counts, lid, vote_elem(x, y, w, frame + e, &wt));
+    LOCAL_BARRIER();
+    GLOBAL uint *out = partials + ((ulong)space * parts + part) * NBINS;
+    for (uint i = lid; i < NBINS; i += WG) {
+        uint sum = 0;
+        for (uint t = 0; t < WG; t++) /* start at lid: neighbours read different banks */
+            sum += (counts[(i >> 1) * WG + (t + lid) % WG] >> ((i & 1u) * 16u)) & 0xffffu;
+        out[i] = sum;
+    }
+}
+#endif
+
 KERNEL __attribute__((reqd_work_group_size(MERGE_WG, 1, 1))) void
 vote_merge(GLOBAL const uint *restrict partials, uint copies, uint spaces,
            GLOBAL uint *restrict out)

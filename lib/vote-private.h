@@ -19,6 +19,7 @@ typedef struct votecl__vote_config {
     unsigned stretch;     /* local: S' actually used */
     unsigned passes;      /* local: ceil(N / npass) */
     unsigned priv_copies; /* private: sub-histograms per work-item */
+    int priv_local;       /* private: the copies are 16-bit counters in local memory */
 } votecl__vote_config;
 
 typedef struct votecl__vote_engine {

@@ -101,6 +101,29 @@ configure_local(votecl_context *context, unsigned stretch_cap, votecl__vote_conf
     return VOTECL_OK;
 }
 
+/* Private copies live in local memory where it is on chip and holds at least 32 work-items'
+ * copies of 16-bit counters (unity votes only): work-item t's counters sit in bank t mod 32,
+ * so no data distribution conflicts and no atomics are needed. Elsewhere (CPUs) every
+ * work-item owns PRIV_COPIES sub-histograms in global memory. */
+static votecl_status
+configure_private(votecl_context *context, unsigned wg, votecl__vote_config *cfg)
+{
+    const votecl_device_info *info = &context->info;
+    uint64_t words = (cfg->nbins + 1) / 2, fit = words > 0 ? info->local_mem_bytes / (words * 4) : 0;
+    size_t max_wg = info->max_work_group_size > 0 ? info->max_work_group_size : 1;
+
+    cfg->priv_local = info->local_mem_dedicated && !cfg->weighted && cfg->vec > 1 && fit >= 32;
+    if (cfg->priv_local) {
+        cfg->wg = min_u(min_u(fit - fit % 32, 256), max_wg);
+        if (wg > 0 && wg <= cfg->wg)
+            cfg->wg = wg;
+        return VOTECL_OK;
+    }
+    cfg->wg = min_u(max_wg, wg > 0 ? wg : info->type == VOTECL_DEVICE_GPU ? 64 : 1);
+    cfg->priv_copies = cfg->vec > 1 && cfg->nbins <= 4096 ? 4 : 1;
+    return VOTECL_OK;
+}
+
 votecl_status
 votecl__vote_configure(votecl_context *context, votecl_variant requested, unsigned stretch_cap,
                        unsigned wg, uint64_t nbins, int weighted, unsigned vec,
@@ -129,9 +152,7 @@ votecl__vote_configure(votecl_context *context, votecl_variant requested, unsign
         cfg->wg = min_u(max_wg, wg > 0 ? wg : gpu ? 256 : 64);
         return VOTECL_OK;
     case VOTECL_VARIANT_PRIVATE:
-        cfg->wg = min_u(max_wg, wg > 0 ? wg : gpu ? 64 : 1);
-        cfg->priv_copies = vec > 1 && nbins <= 4096 ? 4 : 1;
-        return VOTECL_OK;
+        return configure_private(context, wg, cfg);
     default:
         return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "variant: unknown value %d",
                             (int)cfg->variant);
@@ -149,6 +170,8 @@ votecl__vote_defines(const votecl__vote_config *cfg, char defs[][64])
     snprintf(defs[n++], 64, "VOTE_WEIGHTED=%d", cfg->weighted ? 1 : 0);
     snprintf(defs[n++], 64, "VOTE_VEC=%u", cfg->vec);
     snprintf(defs[n++], 64, "PRIV_COPIES=%uu", cfg->priv_copies);
+    if (cfg->priv_local)
+        snprintf(defs[n++], 64, "PRIV_LOCAL=1");
     if (cfg->variant == VOTECL_VARIANT_LOCAL) {
         snprintf(defs[n++], 64, "NPASS=%uu", cfg->npass);
         snprintf(defs[n++], 64, "STRETCH=%uu", cfg->stretch);
@@ -166,6 +189,12 @@ vote_kernel_name(votecl_variant variant)
                                               : "vote_private";
 }
 
+static const char *
+engine_kernel_name(const votecl__vote_config *cfg)
+{
+    return cfg->priv_local ? "vote_private_local" : vote_kernel_name(cfg->variant);
+}
+
 votecl_status
 votecl__vote_engine_init(votecl__vote_engine *engine, votecl_context *context,
                          const votecl__vote_config *cfg, votecl__program *program)
@@ -175,8 +204,7 @@ votecl__vote_engine_init(votecl__vote_engine *engine, votecl_context *context,
     memset(engine, 0, sizeof *engine);
     engine->context = context;
     engine->cfg = *cfg;
-    status = votecl__program_kernel(context, program, vote_kernel_name(cfg->variant),
-                                    &engine->k_vote);
+    status = votecl__program_kernel(context, program, engine_kernel_name(cfg), &engine->k_vote);
     if (status == VOTECL_OK)
         status = votecl__program_kernel(context, program, "vote_merge", &engine->k_merge);
     return status;
@@ -236,6 +264,16 @@ plan_layout(const votecl__vote_engine *engine, size_t n, size_t frames)
         l.copies = clamp_parts(COPY_BUDGET_BYTES / copy_bytes, l.parts < 8 ? l.parts : 8);
         break;
     default:
+        if (cfg->priv_local) {
+            /* As local; and at most 65535 elements per work-item, so that no 16-bit
+             * counter can wrap. */
+            l.parts = clamp_parts(cu * 4 / spaces, (items + 4 * cfg->wg - 1) / (4 * cfg->wg));
+            if ((uint64_t)l.parts * cfg->wg * 65535 < n)
+                l.parts = clamp_parts((n + (uint64_t)cfg->wg * 65535 - 1) /
+                                          ((uint64_t)cfg->wg * 65535), 65535);
+            l.copies = l.parts;
+            break;
+        }
         /* Each part owns a copy: fill the cores, with at least 4096 elements each. */
         l.parts = clamp_parts(cu * 4 / spaces, (n + 4095) / 4096);
         l.parts = clamp_parts(COPY_BUDGET_BYTES / (copy_bytes * cfg->priv_copies), l.parts);
@@ -254,29 +292,25 @@ launch_vote(votecl__vote_engine *engine, const layout *l, votecl_buffer *x, vote
                            VOTECL__ARG_UINT(n), VOTECL__ARG_UINT(l->nvec),
                            VOTECL__ARG_UINT(l->parts)};
     size_t local = cfg->wg, global;
-    unsigned nargs = 7;
 
     switch (cfg->variant) {
     case VOTECL_VARIANT_LOCAL:
         global = frames * cfg->passes * l->parts * local;
         args[6] = VOTECL__ARG_UINT(cfg->passes);
-        args[7] = VOTECL__ARG_BUF(target);
-        nargs = 8;
         break;
     case VOTECL_VARIANT_GLOBAL:
         global = frames * l->parts * local;
         args[6] = VOTECL__ARG_UINT(l->copies);
-        args[7] = VOTECL__ARG_BUF(target);
-        nargs = 8;
         break;
     default:
-        global = votecl__round_up(frames * l->parts, local);
+        /* one work-group (private in local memory) or one work-item per part */
+        global = cfg->priv_local ? frames * l->parts * local
+                                 : votecl__round_up(frames * l->parts, local);
         args[6] = VOTECL__ARG_UINT(frames);
-        args[7] = VOTECL__ARG_BUF(target);
-        nargs = 8;
         break;
     }
-    return votecl__launch(engine->context, engine->k_vote, 1, &global, &local, args, nargs);
+    args[7] = VOTECL__ARG_BUF(target);
+    return votecl__launch(engine->context, engine->k_vote, 1, &global, &local, args, 8);
 }
 
 static votecl_status
@@ -311,7 +345,7 @@ votecl__vote_run(votecl__vote_engine *engine, votecl_buffer *x, votecl_buffer *y
             return status;
         target = engine->partials;
     }
-    if (engine->cfg.variant != VOTECL_VARIANT_LOCAL) {
+    if (engine->cfg.variant != VOTECL_VARIANT_LOCAL && !engine->cfg.priv_local) {
         status = votecl__buffer_zero(target, 0, bytes);
         if (status != VOTECL_OK)
             return status;
