@@ -55,8 +55,9 @@ votecl_buffer_size(const votecl_buffer *buffer)
     return buffer != NULL ? buffer->size : 0;
 }
 
-votecl_status
-votecl_buffer_write(votecl_buffer *buffer, size_t offset, const void *host, size_t size)
+/* The checks every host transfer makes before it reaches the backend. */
+static votecl_status
+check_transfer(votecl_buffer *buffer, size_t offset, const void *host, size_t size)
 {
     if (buffer == NULL)
         return VOTECL_INVALID_ARGUMENT;
@@ -66,8 +67,16 @@ votecl_buffer_write(votecl_buffer *buffer, size_t offset, const void *host, size
         return votecl__fail(buffer->context, VOTECL_INVALID_ARGUMENT,
                             "offset, size: %zu + %zu bytes outside a buffer of %zu", offset,
                             size, buffer->size);
-    if (size == 0)
-        return VOTECL_OK;
+    return VOTECL_OK;
+}
+
+votecl_status
+votecl_buffer_write(votecl_buffer *buffer, size_t offset, const void *host, size_t size)
+{
+    votecl_status status = check_transfer(buffer, offset, host, size);
+
+    if (status != VOTECL_OK || size == 0)
+        return status;
     return buffer->context->ops->buffer_write(buffer->context, buffer->handle, offset, host,
                                               size);
 }
@@ -75,16 +84,10 @@ votecl_buffer_write(votecl_buffer *buffer, size_t offset, const void *host, size
 votecl_status
 votecl_buffer_read(votecl_buffer *buffer, size_t offset, void *host, size_t size)
 {
-    if (buffer == NULL)
-        return VOTECL_INVALID_ARGUMENT;
-    if (host == NULL && size > 0)
-        return votecl__fail(buffer->context, VOTECL_INVALID_ARGUMENT, "host: NULL pointer");
-    if (!range_ok(buffer, offset, size))
-        return votecl__fail(buffer->context, VOTECL_INVALID_ARGUMENT,
-                            "offset, size: %zu + %zu bytes outside a buffer of %zu", offset,
-                            size, buffer->size);
-    if (size == 0)
-        return VOTECL_OK;
+    votecl_status status = check_transfer(buffer, offset, host, size);
+
+    if (status != VOTECL_OK || size == 0)
+        return status;
     return buffer->context->ops->buffer_read(buffer->context, buffer->handle, offset, host,
                                              size);
 }

@@ -16,21 +16,6 @@ struct votecl_hist_plan {
     votecl_buffer *x, *y, *w, *out; /* staging for host-memory calls */
 };
 
-static size_t
-dtype_bytes(votecl_dtype dtype)
-{
-    switch (dtype) {
-    case VOTECL_DTYPE_U8:
-        return 1;
-    case VOTECL_DTYPE_U16:
-        return 2;
-    case VOTECL_DTYPE_U32:
-    case VOTECL_DTYPE_F32:
-        return 4;
-    }
-    return 0;
-}
-
 void
 votecl_hist_params_init(votecl_hist_params *params, votecl_dtype dtype)
 {
@@ -118,7 +103,7 @@ votecl__hist_desc_init(const votecl_hist_params *p, votecl__hist_desc *desc, cha
     votecl_status status;
 
     memset(desc, 0, sizeof *desc);
-    if ((desc->value_bytes = dtype_bytes(p->dtype)) == 0)
+    if ((desc->value_bytes = votecl_dtype_size(p->dtype)) == 0)
         return BAD("dtype: unknown element type %d", (int)p->dtype);
     if (p->channels < 1 || p->channels > 4)
         return BAD("channels: %u is not between 1 and 4", p->channels);

@@ -224,7 +224,7 @@ default_params(votecl_hist_params *p, votecl_dtype dtype)
 static void *
 random_data(votecl_dtype dtype, size_t n, uint64_t seed)
 {
-    void *x = g_malloc(n * tu_dtype_size(dtype) + 1);
+    void *x = g_malloc(n * votecl_dtype_size(dtype) + 1);
     tu_rng rng;
     tu_rng_init(&rng, seed);
     tu_fill(&rng, dtype, x, n, F32_LO, F32_HI);
@@ -294,7 +294,7 @@ case_few_values(votecl_variant variant, votecl_dtype dtype)
     votecl_hist_params p;
     default_params(&p, dtype);
     size_t n = 524309;
-    size_t es = tu_dtype_size(dtype);
+    size_t es = votecl_dtype_size(dtype);
     uint8_t *x = g_malloc(n * es);
     void *pool = random_data(dtype, 16, 3);
     if (dtype == VOTECL_DTYPE_F32)
@@ -316,7 +316,7 @@ case_constant(votecl_variant variant, votecl_dtype dtype)
     votecl_hist_params p;
     default_params(&p, dtype);
     size_t n = (size_t)1 << 20;
-    size_t es = tu_dtype_size(dtype);
+    size_t es = votecl_dtype_size(dtype);
     uint8_t *x = g_malloc(n * es);
     plan_pair pair;
     if (pair_init(&pair, device(), &p, variant, "constant")) {
@@ -391,7 +391,7 @@ case_one(votecl_variant variant, votecl_dtype dtype)
         goto out;
     void *x = random_data(dtype, 8, 4);
     for (size_t i = 0; i < 8; i++)
-        pair_check(&pair, (const char *)x + i * tu_dtype_size(dtype), NULL, NULL, 1, 1,
+        pair_check(&pair, (const char *)x + i * votecl_dtype_size(dtype), NULL, NULL, 1, 1,
                    "one element");
     /* The single vote lands in exactly one bin with count 1 (or none for an f32 value
      * outside [0, 1)). */
@@ -430,7 +430,7 @@ case_lengths(votecl_variant variant, votecl_dtype dtype)
                 break;
         }
         /* An unaligned start. */
-        pair_check(&pair, (const char *)x + tu_dtype_size(dtype), NULL, NULL, 100003, 1,
+        pair_check(&pair, (const char *)x + votecl_dtype_size(dtype), NULL, NULL, 100003, 1,
                    "unaligned start");
     }
     pair_clear(&pair);
@@ -727,7 +727,7 @@ case_batch(votecl_variant variant, votecl_dtype dtype)
     if (dtype == VOTECL_DTYPE_F32)
         p.nbins[0] = 1000;
     const size_t n = 100003, frames = 7;
-    size_t es = tu_dtype_size(dtype);
+    size_t es = votecl_dtype_size(dtype);
     uint8_t *x = random_data(dtype, n * frames, 17);
     plan_pair pair;
     if (!pair_init(&pair, device(), &p, variant, "batch"))
@@ -770,7 +770,7 @@ static void
 check_image(votecl_variant variant, votecl_dtype dtype, size_t width, size_t height,
             unsigned channels, unsigned channel, size_t stride, const char *what)
 {
-    size_t es = tu_dtype_size(dtype);
+    size_t es = votecl_dtype_size(dtype);
     size_t row = width * channels * es;
     uint8_t *pixels = g_malloc(stride * height);
     /* Padding bytes hold a value that would land in a bin (0xff bytes: the last bin for
@@ -823,7 +823,7 @@ out:
 static void
 case_image(votecl_variant variant, votecl_dtype dtype)
 {
-    size_t es = tu_dtype_size(dtype);
+    size_t es = votecl_dtype_size(dtype);
     check_image(variant, dtype, 641, 479, 1, 0, 641 * es + 63, "image, stride != width");
     check_image(variant, dtype, 317, 211, 3, 1, 317 * 3 * es + 5 * es, "3-channel image");
     check_image(variant, dtype, 1, 1, 1, 0, 16, "1x1 image");
@@ -852,7 +852,7 @@ static void
 check_buffers(const plan_pair *pair, votecl_dtype dtype, const void *x, const void *y,
               const float *w, size_t n, size_t frames, const char *what)
 {
-    size_t es = tu_dtype_size(dtype) * pair->params.channels;
+    size_t es = votecl_dtype_size(dtype) * pair->params.channels;
     size_t count = (size_t)pair->nbins * frames;
     votecl_context *c = pair->context;
     votecl_buffer *xb = buffer_with(c, x, n * frames * es);

@@ -95,21 +95,6 @@ tu_fill(tu_rng *rng, votecl_dtype dtype, void *x, size_t count, float lo, float 
     }
 }
 
-size_t
-tu_dtype_size(votecl_dtype dtype)
-{
-    switch (dtype) {
-    case VOTECL_DTYPE_U8:
-        return 1;
-    case VOTECL_DTYPE_U16:
-        return 2;
-    case VOTECL_DTYPE_U32:
-    case VOTECL_DTYPE_F32:
-        return 4;
-    }
-    return 0;
-}
-
 const char *
 tu_dtype_name(votecl_dtype dtype)
 {

@@ -29,7 +29,6 @@ void tu_fill_f32(tu_rng *rng, float *x, size_t count, float lo, float hi);
 /* count random elements of dtype (full range for integers, [lo, hi) for f32). */
 void tu_fill(tu_rng *rng, votecl_dtype dtype, void *x, size_t count, float lo, float hi);
 
-size_t tu_dtype_size(votecl_dtype dtype);
 const char *tu_dtype_name(votecl_dtype dtype);
 
 /* A context on the reference backend; fails the test when it cannot be made. */

@@ -278,24 +278,6 @@ print_text(const hist_args *a, const tool_image *image, const hist_result *r)
 }
 
 static void
-plan_json(tool_json *j, const votecl_vote_plan_info *info)
-{
-    tool_json_begin_object(j);
-    tool_json_kv_string(j, "variant", votecl_variant_name(info->variant));
-    tool_json_kv_uint(j, "nbins", info->nbins);
-    tool_json_kv_uint(j, "spaces", info->spaces);
-    tool_json_kv_uint(j, "nmax", info->nmax);
-    tool_json_kv_uint(j, "stretch", info->stretch);
-    tool_json_kv_uint(j, "stretch_s", info->stretch_s);
-    tool_json_kv_uint(j, "parts", info->parts);
-    tool_json_kv_uint(j, "passes", info->passes);
-    tool_json_kv_uint(j, "copies", info->copies);
-    tool_json_kv_uint(j, "work_group_size", info->work_group_size);
-    tool_json_kv_double(j, "predicted_seconds", info->predicted_seconds);
-    tool_json_end_object(j);
-}
-
-static void
 print_json(const hist_args *a, const tool_image *image, const hist_result *r)
 {
     tool_json j;
@@ -311,7 +293,7 @@ print_json(const hist_args *a, const tool_image *image, const hist_result *r)
     tool_json_kv_double(&j, "min", r->min);
     tool_json_kv_double(&j, "max", r->max);
     tool_json_key(&j, "plan");
-    plan_json(&j, &r->info);
+    tool_json_plan_info(&j, &r->info);
     tool_json_key(&j, "histograms");
     tool_json_begin_array(&j);
     for (unsigned k = 0; k < r->nchannels; k++) {

@@ -32,16 +32,6 @@ fail(char *error, size_t error_size, const char *format, ...)
     return -1;
 }
 
-size_t
-tool_dtype_size(votecl_dtype dtype)
-{
-    switch (dtype) {
-    case VOTECL_DTYPE_U8: return 1;
-    case VOTECL_DTYPE_U16: return 2;
-    default: return 4;
-    }
-}
-
 const char *
 tool_dtype_name(votecl_dtype dtype)
 {
@@ -68,7 +58,7 @@ tool_image_alloc(tool_image *image, size_t width, size_t height, unsigned channe
     if (channels < 1 || channels > 4 || (dtype != VOTECL_DTYPE_U8 && dtype != VOTECL_DTYPE_U16))
         return fail(error, error_size, "unsupported image layout (%u channels, %s)", channels,
                     tool_dtype_name(dtype));
-    if (__builtin_mul_overflow(width, (size_t)channels * tool_dtype_size(dtype), &stride) ||
+    if (__builtin_mul_overflow(width, (size_t)channels * votecl_dtype_size(dtype), &stride) ||
         __builtin_mul_overflow(stride, height, &bytes) || bytes > TOOL_IMAGE_MAX_BYTES)
         return fail(error, error_size, "image of %zux%zu is too large", width, height);
     image->data = calloc(1, bytes);

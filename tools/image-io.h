@@ -55,7 +55,6 @@ int tool_image_to_gray(const tool_image *image, tool_image *gray, char *error, s
 votecl_image tool_image_view(const tool_image *image);
 
 /* Element size of dtype in bytes (1, 2 or 4). */
-size_t tool_dtype_size(votecl_dtype dtype);
 
 /* "u8", "u16", "u32", "f32". */
 const char *tool_dtype_name(votecl_dtype dtype);

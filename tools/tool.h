@@ -115,4 +115,8 @@ const char *tool_channel_name(unsigned channels, unsigned c);
 /* "cpu", "gpu", "accelerator", "other". */
 const char *tool_device_type_name(votecl_device_type type);
 
+/* Writes a plan description as a JSON object (the value of a key just written). */
+struct tool_json;
+void tool_json_plan_info(struct tool_json *j, const votecl_vote_plan_info *info);
+
 #endif

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "json.h"
 #include "tool.h"
 
 typedef struct tool_command {
@@ -255,6 +256,25 @@ tool_device_type_name(votecl_device_type type)
     case VOTECL_DEVICE_ACCELERATOR: return "accelerator";
     default: return "other";
     }
+}
+
+/* A plan description as a JSON object. */
+void
+tool_json_plan_info(tool_json *j, const votecl_vote_plan_info *info)
+{
+    tool_json_begin_object(j);
+    tool_json_kv_string(j, "variant", votecl_variant_name(info->variant));
+    tool_json_kv_uint(j, "nbins", info->nbins);
+    tool_json_kv_uint(j, "spaces", info->spaces);
+    tool_json_kv_uint(j, "nmax", info->nmax);
+    tool_json_kv_uint(j, "stretch", info->stretch);
+    tool_json_kv_uint(j, "stretch_s", info->stretch_s);
+    tool_json_kv_uint(j, "parts", info->parts);
+    tool_json_kv_uint(j, "passes", info->passes);
+    tool_json_kv_uint(j, "copies", info->copies);
+    tool_json_kv_uint(j, "work_group_size", info->work_group_size);
+    tool_json_kv_double(j, "predicted_seconds", info->predicted_seconds);
+    tool_json_end_object(j);
 }
 
 int

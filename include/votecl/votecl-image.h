@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <votecl/votecl-export.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -15,6 +16,9 @@ typedef enum votecl_dtype {
     VOTECL_DTYPE_U32 = 3,
     VOTECL_DTYPE_F32 = 4
 } votecl_dtype;
+
+/* Bytes of one element of dtype; 0 for an unknown value. */
+VOTECL_API size_t votecl_dtype_size(votecl_dtype dtype);
 
 /* A view of pixels the caller owns: rows of width * channels elements of dtype, row starts
  * stride bytes apart (stride >= width * channels * element size). Channels are interleaved. */
