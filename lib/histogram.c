@@ -263,7 +263,7 @@ votecl_hist_plan_nbins(const votecl_hist_plan *plan)
 }
 
 votecl_status
-votecl_vote_plan_describe(const votecl_hist_plan *plan, size_t elements, size_t frames,
+votecl_hist_plan_describe(const votecl_hist_plan *plan, size_t elements, size_t frames,
                           votecl_vote_plan_info *info)
 {
     if (plan == NULL || info == NULL)

@@ -110,7 +110,7 @@ pair_init(plan_pair *pair, votecl_context *context, const votecl_hist_params *p,
 
     /* The forced strategy is the one that runs. */
     votecl_vote_plan_info info;
-    g_assert_cmpint(votecl_vote_plan_describe(pair->device, 100000, 1, &info), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hist_plan_describe(pair->device, 100000, 1, &info), ==, VOTECL_OK);
     if (variant != VOTECL_VARIANT_AUTO)
         g_assert_cmpstr(votecl_variant_name(info.variant), ==, votecl_variant_name(variant));
     return 1;
@@ -483,7 +483,7 @@ case_multipass(votecl_variant variant, votecl_dtype dtype)
     plan_pair pair;
     if (pair_init(&pair, device(), &p, variant, "N > Nmax")) {
         votecl_vote_plan_info info;
-        g_assert_cmpint(votecl_vote_plan_describe(pair.device, n, 1, &info), ==, VOTECL_OK);
+        g_assert_cmpint(votecl_hist_plan_describe(pair.device, n, 1, &info), ==, VOTECL_OK);
         g_test_message("%s: nmax %u passes %u parts %u stretch %u copies %u",
                        votecl_variant_name(info.variant), info.nmax, info.passes, info.parts,
                        info.stretch, info.copies);
@@ -514,7 +514,7 @@ case_many_bins(votecl_variant variant, votecl_dtype dtype)
     plan_pair pair;
     if (pair_init(&pair, device(), &p, variant, "2^24 bins")) {
         votecl_vote_plan_info info;
-        g_assert_cmpint(votecl_vote_plan_describe(pair.device, n, 1, &info), ==, VOTECL_OK);
+        g_assert_cmpint(votecl_hist_plan_describe(pair.device, n, 1, &info), ==, VOTECL_OK);
         g_assert_cmpuint(info.nbins, ==, 1u << 24);
         if (variant == VOTECL_VARIANT_LOCAL)
             g_assert_cmpuint(info.passes, >, 1);
@@ -733,7 +733,7 @@ case_batch(votecl_variant variant, votecl_dtype dtype)
     if (!pair_init(&pair, device(), &p, variant, "batch"))
         goto out;
     votecl_vote_plan_info info;
-    g_assert_cmpint(votecl_vote_plan_describe(pair.device, n, frames, &info), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hist_plan_describe(pair.device, n, frames, &info), ==, VOTECL_OK);
     g_assert_cmpuint(info.spaces, ==, frames);
 
     pair_check(&pair, x, NULL, NULL, n, frames, "batch of 7");
@@ -974,7 +974,7 @@ case_stretch(votecl_variant variant, votecl_dtype dtype)
         snprintf(what, sizeof what, "stretch bound %u", bounds[i]);
         if (pair_init(&pair, device(), &p, variant, what)) {
             votecl_vote_plan_info info;
-            g_assert_cmpint(votecl_vote_plan_describe(pair.device, n, 1, &info), ==, VOTECL_OK);
+            g_assert_cmpint(votecl_hist_plan_describe(pair.device, n, 1, &info), ==, VOTECL_OK);
             g_test_message("%s: S' %u", what, info.stretch);
             g_assert_cmpuint(info.stretch, >=, 1);
             g_assert_cmpuint(info.stretch, <=, bounds[i]);
@@ -999,7 +999,7 @@ case_describe(votecl_variant variant, votecl_dtype dtype)
         if (plan == NULL)
             continue;
         votecl_vote_plan_info info;
-        g_assert_cmpint(votecl_vote_plan_describe(plan, 1 << 20, 2, &info), ==, VOTECL_OK);
+        g_assert_cmpint(votecl_hist_plan_describe(plan, 1 << 20, 2, &info), ==, VOTECL_OK);
         g_test_message("N %u: %s nmax %u S %u S' %u P %u passes %u copies %u wg %zu", nbins[i],
                        votecl_variant_name(info.variant), info.nmax, info.stretch_s, info.stretch,
                        info.parts, info.passes, info.copies, info.work_group_size);
@@ -1047,7 +1047,7 @@ test_auto(void)
         plan_pair pair;
         if (pair_init(&pair, context, &p, VOTECL_VARIANT_AUTO, "auto")) {
             votecl_vote_plan_info info;
-            votecl_vote_plan_describe(pair.device, n, 1, &info);
+            votecl_hist_plan_describe(pair.device, n, 1, &info);
             g_test_message("%s: auto chose %s", tu_dtype_name(dtypes[d]),
                            votecl_variant_name(info.variant));
             g_assert_cmpint(info.variant, !=, VOTECL_VARIANT_AUTO);
@@ -1078,7 +1078,7 @@ test_force_variant_env(void)
         votecl_hist_plan *plan = plan_new(context, &p, "forced by the environment");
         votecl_vote_plan_info info;
         if (plan != NULL) {
-            g_assert_cmpint(votecl_vote_plan_describe(plan, 1 << 20, 1, &info), ==, VOTECL_OK);
+            g_assert_cmpint(votecl_hist_plan_describe(plan, 1 << 20, 1, &info), ==, VOTECL_OK);
             g_assert_cmpstr(votecl_variant_name(info.variant), ==, name);
         }
         votecl_hist_plan_free(plan);
@@ -1087,7 +1087,7 @@ test_force_variant_env(void)
         p.variant = other;
         plan = plan_new(context, &p, "explicit variant");
         if (plan != NULL) {
-            g_assert_cmpint(votecl_vote_plan_describe(plan, 1 << 20, 1, &info), ==, VOTECL_OK);
+            g_assert_cmpint(votecl_hist_plan_describe(plan, 1 << 20, 1, &info), ==, VOTECL_OK);
             g_assert_cmpstr(votecl_variant_name(info.variant), ==, votecl_variant_name(other));
         }
         votecl_hist_plan_free(plan);

@@ -1121,7 +1121,7 @@ test_bad_run(void)
 
     /* describe */
     votecl_vote_plan_info info;
-    g_assert_cmpint(votecl_vote_plan_describe(NULL, 10, 1, &info), ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_cmpint(votecl_hist_plan_describe(NULL, 10, 1, &info), ==, VOTECL_INVALID_ARGUMENT);
 out:
     votecl_context_free(context);
 }

@@ -457,7 +457,7 @@ run_case(bench *b, bench_plan *p, size_t n, size_t frames, int sync_each, case_r
 {
     hist_op op = {p->plan, b->x, b->bins, n, frames};
     memset(r, 0, sizeof *r);
-    r->status = votecl_vote_plan_describe(p->plan, n, frames, &r->info);
+    r->status = votecl_hist_plan_describe(p->plan, n, frames, &r->info);
     if (r->status == VOTECL_OK)
         r->status = bench_time(b->ctx, run_hist_op, &op, b->args.reps, sync_each, &r->seconds);
     if (r->status == VOTECL_OK)

@@ -301,7 +301,7 @@ chroma_run(demo *d, const tool_image *image, demo_chroma_result *out)
         st = votecl_hist_run(plan, r, g, NULL, n, out->counts);
     out->seconds = tool_now() - t0;
     if (st == VOTECL_OK)
-        st = votecl_vote_plan_describe(plan, n, 1, &out->info);
+        st = votecl_hist_plan_describe(plan, n, 1, &out->info);
 out:
     votecl_hist_plan_free(plan);
     free(r);

@@ -106,7 +106,7 @@ tool_hist_image_channel(votecl_context *context, const tool_image *image, unsign
         *seconds = tool_now() - t0;
     }
     if (st == VOTECL_OK && info)
-        st = votecl_vote_plan_describe(plan, image->width * image->height, 1, info);
+        st = votecl_hist_plan_describe(plan, image->width * image->height, 1, info);
 out:
     votecl_hist_plan_free(plan);
     return st;

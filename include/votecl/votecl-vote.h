@@ -54,6 +54,131 @@ typedef enum votecl_variant {
 /* "auto", "local", "global", "private"; NULL for unknown values. Transfer none. */
 VOTECL_API const char *votecl_variant_name(votecl_variant variant);
 
+/* What a plan does on its device. */
+typedef struct votecl_vote_plan_info {
+    votecl_variant variant; /* the strategy chosen */
+    uint64_t nbins;         /* N: bins per vote space */
+    unsigned spaces;        /* G: independent vote spaces per run (frames in a batch) */
+    uint32_t nmax;          /* bins that fit in local memory at once (local), else 0 */
+    unsigned stretch;       /* S' (local), 1 otherwise */
+    unsigned stretch_s;     /* S = max(floor(Nmax / N), 1) of Eq. 3 (local), 1 otherwise */
+    unsigned parts;         /* P: input parts per vote space per pass (local, private) */
+    unsigned passes;        /* ceil(N / Nmax) (local), 1 otherwise */
+    unsigned copies;        /* replicated copies of the bins (global, private) */
+    size_t work_group_size;
+    double predicted_seconds; /* model estimate for 'elements' (0 when not calibrated) */
+} votecl_vote_plan_info;
+
+/* ---------------------------------------------------------------------------------------
+ * The generic engine: a new voting algorithm in a few lines of OpenCL C.
+ *
+ * A spec names the input element type and channels, the bin type, G independent vote
+ * spaces of N bins each, and OpenCL C source text defining any of four user functions
+ * (GPU-vote section 3.4). Those left out take the defaults shown:
+ *
+ *   bool   vote_test(uint x, uint y, VALUE_T value)             default: no stage 1
+ *   uint   vote_index(uint space, uint index, VALUE_T value, uint nbins)
+ *                                                   default: the value's first channel
+ *   VOTE_T vote_value(uint space, uint index, VALUE_T value)    default: 1
+ *   VOTE_T vote_finish(uint space, uint bin, VOTE_T total)      default: total
+ *
+ * VALUE_T is the element: uchar, ushort, uint or float for one channel, the OpenCL vector
+ * type (uchar2, float4, ...) for 2 or 4 channels. VOTE_T is uint (unity and u32 number
+ * votes) or float (f32 number votes). For images, index is the element's location packed
+ * as x | y << 16 (vote_x(index), vote_y(index) unpack it; images are at most 65535 on a
+ * side); for 1-D arrays it is the position. The constant table the caller supplies is
+ * float vote_table[], and vote_table_size its length. Every element votes once in each of
+ * the G spaces: vote_index is called with space = 0 .. G-1.
+ *
+ * Location-based voting (vote_test given): stage 1 compacts the elements that pass the test
+ * into arrays of locations and values with a prefix sum on the device (section 3.1), and
+ * stage 2 votes from those arrays; the fraction kept (eta) is reported. Value-based voting
+ * (no vote_test): every element votes directly.
+ *
+ * An index at or above nbins (VOTE_SKIP included) casts no vote: it is skipped, never
+ * written. vote_finish runs once per bin after all votes are merged.
+ * ------------------------------------------------------------------------------------- */
+
+typedef enum votecl_bin_type {
+    VOTECL_BINS_UNITY = 0, /* u32 bins, every vote adds 1 (vote_value is not called) */
+    VOTECL_BINS_U32 = 1,   /* u32 bins, number votes: vote_value returns uint */
+    VOTECL_BINS_F32 = 2    /* f32 bins, number votes: vote_value returns float */
+} votecl_bin_type;
+
+/* Largest constant table (floats) and source text (bytes) a spec may carry. */
+#define VOTECL_VOTE_MAX_TABLE 8192
+#define VOTECL_VOTE_MAX_SOURCE (1u << 20)
+/* Largest G x N of a spec (2^28 bins). */
+#define VOTECL_VOTE_MAX_BINS (1u << 28)
+
+typedef struct votecl_vote_spec {
+    votecl_dtype dtype;        /* element type */
+    unsigned channels;         /* 1, 2 or 4 */
+    votecl_bin_type bin_type;
+    unsigned spaces;           /* G >= 1 */
+    uint32_t nbins;            /* N >= 1 per space */
+    const char *source;        /* borrowed; NULL: every function takes its default */
+    const float *table;        /* borrowed; table_size floats, or NULL */
+    size_t table_size;
+    votecl_variant variant;    /* AUTO: the plan chooses (VOTECL_FORCE_VARIANT overrides) */
+    unsigned stretch;          /* as votecl_hist_params */
+    unsigned work_group_size;  /* as votecl_hist_params */
+} votecl_vote_spec;
+
+/* Defaults: u8, one channel, unity votes, G = 1, N = 256, no source, no table. */
+VOTECL_API void votecl_vote_spec_init(votecl_vote_spec *spec);
+
+typedef struct votecl_vote_plan votecl_vote_plan;
+
+/* What a run saw. */
+typedef struct votecl_vote_stats {
+    size_t elements;     /* E: elements examined */
+    size_t kept;         /* elements that passed vote_test (E without stage 1) */
+    double eta;          /* kept / E (0 for E = 0) */
+} votecl_vote_stats;
+
+/* Validates the spec and compiles it (or finds it in the caches). spec: borrowed.
+ * out: caller-owned. A build error in the user's source returns VOTECL_BUILD_FAILED, and
+ * votecl_context_get_build_log() then refers to the user's text as file "user" with its
+ * own line numbers. Returns VOTECL_INVALID_ARGUMENT naming the field, VOTECL_BUILD_FAILED,
+ * VOTECL_KERNEL_NOT_FOUND, VOTECL_OUT_OF_*_MEMORY, VOTECL_DEVICE_ERROR. */
+VOTECL_API votecl_status votecl_vote_plan_new(votecl_context *context,
+                                              const votecl_vote_spec *spec,
+                                              votecl_vote_plan **out);
+/* Frees a plan; NULL is a no-op. */
+VOTECL_API void votecl_vote_plan_free(votecl_vote_plan *plan);
+
+/* Votes the elements of an image view (dtype and channels as the spec's). bins:
+ * caller-owned output of G * N entries (uint32_t, or float for VOTECL_BINS_F32), space by
+ * space, overwritten. stats: caller-owned output or NULL. */
+VOTECL_API votecl_status votecl_vote_run_image(votecl_vote_plan *plan, const votecl_image *image,
+                                               void *bins, votecl_vote_stats *stats);
+
+/* Votes n elements of a 1-D array (index = position). data: borrowed. */
+VOTECL_API votecl_status votecl_vote_run(votecl_vote_plan *plan, const void *data, size_t n,
+                                         void *bins, votecl_vote_stats *stats);
+
+/* As votecl_vote_run_image() with a width x height image (rows packed) in a device buffer
+ * of the plan's context, bins into a device buffer; height 0 means a 1-D array of width
+ * elements. Asynchronous: votecl_vote_plan_last_stats() waits and reports. */
+VOTECL_API votecl_status votecl_vote_run_buffers(votecl_vote_plan *plan, votecl_buffer *data,
+                                                 size_t width, size_t height,
+                                                 votecl_buffer *bins);
+
+/* The stats of the plan's last run; waits for it to finish. stats: caller-owned. */
+VOTECL_API votecl_status votecl_vote_plan_last_stats(votecl_vote_plan *plan,
+                                                     votecl_vote_stats *stats);
+
+/* Reports the strategy for runs over 'elements' elements. info: caller-owned output. */
+VOTECL_API votecl_status votecl_vote_plan_describe(const votecl_vote_plan *plan,
+                                                   size_t elements, votecl_vote_plan_info *info);
+
+/* The execution-time model (GPU-vote Eq. 7-10) for 'elements' elements of which the
+ * fraction eta passes stage 1, with the device's fitted parameters (votecl calibrate).
+ * Returns VOTECL_UNSUPPORTED when the device has not been calibrated. */
+VOTECL_API votecl_status votecl_vote_plan_predict(const votecl_vote_plan *plan, size_t elements,
+                                                  double eta, double *seconds);
+
 /* Largest number of bins a histogram may have (2^28). */
 #define VOTECL_HIST_MAX_BINS (1u << 28)
 
@@ -86,20 +211,6 @@ VOTECL_API void votecl_hist_params_set_2d(votecl_hist_params *params, uint32_t n
 
 typedef struct votecl_hist_plan votecl_hist_plan;
 
-/* What a plan does on its device. */
-typedef struct votecl_vote_plan_info {
-    votecl_variant variant; /* the strategy chosen */
-    uint64_t nbins;         /* N: bins per vote space */
-    unsigned spaces;        /* G: independent vote spaces per run (frames in a batch) */
-    uint32_t nmax;          /* bins that fit in local memory at once (local), else 0 */
-    unsigned stretch;       /* S' (local), 1 otherwise */
-    unsigned stretch_s;     /* S = max(floor(Nmax / N), 1) of Eq. 3 (local), 1 otherwise */
-    unsigned parts;         /* P: input parts per vote space per pass (local, private) */
-    unsigned passes;        /* ceil(N / Nmax) (local), 1 otherwise */
-    unsigned copies;        /* replicated copies of the bins (global, private) */
-    size_t work_group_size;
-    double predicted_seconds; /* model estimate for 'elements' (0 when not calibrated) */
-} votecl_vote_plan_info;
 
 /* Validates params, chooses the strategy and compiles (or loads from the caches) the
  * kernels. params: borrowed. out: caller-owned.
@@ -117,7 +228,7 @@ VOTECL_API uint64_t votecl_hist_plan_nbins(const votecl_hist_plan *plan);
 
 /* Reports the strategy for frames of 'elements' elements, 'frames' at a time.
  * info: caller-owned output. */
-VOTECL_API votecl_status votecl_vote_plan_describe(const votecl_hist_plan *plan,
+VOTECL_API votecl_status votecl_hist_plan_describe(const votecl_hist_plan *plan,
                                                    size_t elements, size_t frames,
                                                    votecl_vote_plan_info *info);
 
