@@ -23,3 +23,30 @@ atomic_add_float_global(volatile __global uint *p, float v)
         old = atomic_cmpxchg(p, assumed, as_uint(as_float(assumed) + v));
     } while (old != assumed);
 }
+
+/* The vote type of the engine (VOTE_KIND: 0 unity, 1 u32 number votes, 2 f32 number votes)
+ * and its bits in a 32-bit bin word. */
+#ifdef VOTE_KIND
+#if VOTE_KIND == 2
+#define VOTE_T float
+#define VOTE_ONE 1.0f
+#define VOTE_WORD(v) as_uint(v)
+#else
+#define VOTE_T uint
+#define VOTE_ONE 1u
+#define VOTE_WORD(v) (v)
+#endif
+#endif
+
+/* Packed image locations of the generic engine: x | y << 16. */
+inline uint
+vote_x(uint index)
+{
+    return index & 0xffffu;
+}
+
+inline uint
+vote_y(uint index)
+{
+    return index >> 16;
+}

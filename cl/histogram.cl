@@ -6,7 +6,7 @@
  * integer data: MIN0, RANGE0, MIN1, RANGE1 (ulong literals), IDENT0, IDENT1 (1 when
  * RANGE == NB and the bin is the offset itself); f32 data: FMIN0, FMAX0, FSCALE0 and the same
  * for dimension 1 (exact float bit patterns); VOTE_VEC as for vote.cl, > 1 only for 1-D
- * single-channel data; VOTE_WEIGHTED. The arithmetic is exactly lib/histogram-ref.c's. */
+ * single-channel data; VOTE_KIND (2 when weighted) and VOTE_FRAMES = 1 (frame g is space g). The arithmetic is exactly lib/histogram-ref.c's. */
 
 #define Y_T X_T
 
@@ -43,7 +43,7 @@ hist_bin_i(ulong v, ulong vmin, ulong range, uint nb, int ident)
 
 inline uint
 vote_elem(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
-          GLOBAL const float *restrict w, ulong i, float *weight)
+          GLOBAL const float *restrict w, uint space, ulong i, uint width, VOTE_T *weight)
 {
     uint b = HIST_BIN0(x[i * CHANNELS + CH0]);
 #if DIMS == 2
@@ -54,7 +54,7 @@ vote_elem(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
 #endif
     b = (b == VOTE_SKIP || b1 == VOTE_SKIP) ? VOTE_SKIP : b * NB1 + b1;
 #endif
-#if VOTE_WEIGHTED
+#if VOTE_KIND == 2
     *weight = w[i];
 #endif
     return b;

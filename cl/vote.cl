@@ -12,33 +12,59 @@
  *                 partials[(space*parts + part) * PRIV_COPIES * NBINS] and votes without
  *                 atomics over a contiguous chunk. Global size
  *                 spaces * parts rounded up to WG. partials must be zero on entry.
- *   vote_merge    out[s*NBINS + b] = sum over c < copies of partials[(s*copies + c)*NBINS + b].
+ *   vote_private_local  (PRIV_LOCAL) one work-group per (space, part), every work-item owning
+ *                 16-bit counters in local memory; unity votes. Global size spaces*parts*WG.
+ *   vote_merge    out[s*NBINS + b] = sum over c < copies of partials[(s*copies + c)*NBINS + b],
+ *                 through vote_finish(s, b, sum) when VOTE_HAS_FINISH is defined.
  *                 Global size spaces * NBINS rounded up to MERGE_WG.
  *
- * Required defines: WG, NBINS, VOTE_WEIGHTED (0/1), VOTE_VEC (elements per vector load);
+ * Vote kernels take (x, y, w, count, n, nvec, width, parts, extra, partials): count, when not
+ * NULL, holds the element count stage 1 left on the device (n is then an upper bound);
+ * width is the image width for packed locations (0 for 1-D arrays); extra is passes (local),
+ * copies (global) or spaces (private).
+ *
+ * Required defines: WG, NBINS, VOTE_KIND (0 unity, 1 u32 number, 2 f32 number votes; VOTE_T
+ * and VOTE_ONE come from common.h), VOTE_FRAMES (1: space g reads frame g of n elements; 0:
+ * every space reads all elements), VOTE_VEC (elements per vector load);
  * MERGE_WG, PRIV_COPIES; for vote_local NPASS (bins per pass) and STRETCH_S, STRETCH (S and S' of Eq. 3
  * and 5), which also select it (without NPASS there is no vote_local), and ONE_PASS (1 when
  * NPASS covers every bin). The algorithm file defines X_T, Y_T and
- *   uint vote_elem(x, y, w, ulong index, float *weight)  the bin of one element or VOTE_SKIP
- *   void vote_vec(x, ulong vector_index, uint bins[VOTE_VEC]) VOTE_VEC unweighted elements
- * Bins are 32-bit words: counts, or the bits of f32 sums when VOTE_WEIGHTED.
+ *   uint vote_elem(x, y, w, uint space, ulong i, uint width, VOTE_T *value)
+ *        the bin of element i in 'space' (or VOTE_SKIP), its vote in *value
+ *   void vote_vec(x, ulong vector_index, uint bins[VOTE_VEC]) VOTE_VEC unity votes
+ * Bins are 32-bit words: counts, or the bits of f32 sums when VOTE_KIND is 2.
  * Atomics: local atomic_inc / cmpxchg (vote_local), global (vote_global). */
 
-#if VOTE_WEIGHTED
-#define LOCAL_VOTE(p, wt) atomic_add_float_local((p), (wt))
-#define GLOBAL_VOTE(p, wt) atomic_add_float_global((p), (wt))
-#define PRIVATE_VOTE(p, wt) (*(p) = as_uint(as_float(*(p)) + (wt)))
-#else
-#define LOCAL_VOTE(p, wt) atomic_inc(p)
-#define GLOBAL_VOTE(p, wt) atomic_inc(p)
-#define PRIVATE_VOTE(p, wt) (*(p) += 1u)
+#if VOTE_KIND == 2 /* f32 number votes */
+#define LOCAL_VOTE(p, v) atomic_add_float_local((p), (v))
+#define GLOBAL_VOTE(p, v) atomic_add_float_global((p), (v))
+#define PRIVATE_VOTE(p, v) (*(p) = as_uint(as_float(*(p)) + (v)))
+#elif VOTE_KIND == 1 /* u32 number votes */
+#define LOCAL_VOTE(p, v) atomic_add((p), (v))
+#define GLOBAL_VOTE(p, v) atomic_add((p), (v))
+#define PRIVATE_VOTE(p, v) (*(p) += (v))
+#else /* unity votes */
+#define LOCAL_VOTE(p, v) atomic_inc(p)
+#define GLOBAL_VOTE(p, v) atomic_inc(p)
+#define PRIVATE_VOTE(p, v) (*(p) += 1u)
 #endif
+
+/* The elements of vote space 'space': its own frame (histogram batches), or all of them
+ * (every element votes in every space, as in the Hough transform). */
+#if VOTE_FRAMES
+#define FRAME_OF(space, n) ((ulong)(space) * (n))
+#else
+#define FRAME_OF(space, n) 0UL
+#endif
+
+/* Stage 1 leaves its element count on the device: kernels read it instead of n. */
+#define ELEMENTS(count, n_arg) ((count) != 0 ? min((n_arg), (count)[0]) : (n_arg))
 
 #ifdef NPASS
 KERNEL __attribute__((reqd_work_group_size(WG, 1, 1))) void
 vote_local(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
-           GLOBAL const float *restrict w, uint n, uint nvec, uint parts, uint passes,
-           GLOBAL uint *restrict partials)
+           GLOBAL const float *restrict w, GLOBAL const uint *restrict count, uint n_arg,
+           uint nvec, uint width, uint parts, uint passes, GLOBAL uint *restrict partials)
 {
     LOCAL uint bins[NPASS * STRETCH];
     const uint lid = get_local_id(0), group = get_group_id(0);
@@ -51,13 +77,14 @@ vote_local(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
 #endif
     /* GPU-vote Eq. 6: neighbouring work-items vote into different copies of a bin. */
     const uint copy = (lid % STRETCH_S) % STRETCH;
-    const ulong frame = (ulong)space * n;
-    float wt = 1.0f;
+    const uint n = ELEMENTS(count, n_arg);
+    const ulong frame = FRAME_OF(space, n);
+    VOTE_T wt = VOTE_ONE;
 
     for (uint i = lid; i < NPASS * STRETCH; i += WG)
         bins[i] = 0;
     LOCAL_BARRIER();
-#if VOTE_VEC > 1 && !VOTE_WEIGHTED
+#if VOTE_VEC > 1 && VOTE_KIND == 0
     const uint stride = parts * WG;
     uint v = part * WG + lid;
     /* Two loads in flight before the votes that depend on them. */
@@ -80,7 +107,7 @@ vote_local(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
     }
 #endif
     for (uint e = nvec * VOTE_VEC + part * WG + lid; e < n; e += parts * WG) {
-        uint b = vote_elem(x, y, w, frame + e, &wt);
+        uint b = vote_elem(x, y, w, space, frame + e, width, &wt);
         if (b - base < NPASS)
             LOCAL_VOTE(&bins[(b - base) * STRETCH + copy], wt);
     }
@@ -88,7 +115,7 @@ vote_local(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
     GLOBAL uint *out = partials + ((ulong)space * parts + part) * NBINS + base;
     for (uint i = lid; i < NPASS && base + i < NBINS; i += WG) {
         /* Work-item i starts at copy i mod S', so that neighbours read different banks. */
-#if VOTE_WEIGHTED
+#if VOTE_KIND == 2
         float sum = 0.0f;
         for (uint c = 0; c < STRETCH; c++)
             sum += as_float(bins[i * STRETCH + (c + i) % STRETCH]);
@@ -105,16 +132,17 @@ vote_local(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
 
 KERNEL __attribute__((reqd_work_group_size(WG, 1, 1))) void
 vote_global(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
-            GLOBAL const float *restrict w, uint n, uint nvec, uint parts, uint copies,
-            GLOBAL uint *restrict partials)
+            GLOBAL const float *restrict w, GLOBAL const uint *restrict count, uint n_arg,
+            uint nvec, uint width, uint parts, uint copies, GLOBAL uint *restrict partials)
 {
     const uint lid = get_local_id(0), group = get_group_id(0);
     const uint space = group / parts, part = group % parts;
-    const ulong frame = (ulong)space * n;
+    const uint n = ELEMENTS(count, n_arg);
+    const ulong frame = FRAME_OF(space, n);
     GLOBAL uint *bins = partials + ((ulong)space * copies + part % copies) * NBINS;
-    float wt = 1.0f;
+    VOTE_T wt = VOTE_ONE;
 
-#if VOTE_VEC > 1 && !VOTE_WEIGHTED
+#if VOTE_VEC > 1 && VOTE_KIND == 0
     for (uint v = part * WG + lid; v < nvec; v += parts * WG) {
         uint b[VOTE_VEC];
         vote_vec(x, frame / VOTE_VEC + v, b);
@@ -125,7 +153,7 @@ vote_global(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
     }
 #endif
     for (uint e = nvec * VOTE_VEC + part * WG + lid; e < n; e += parts * WG) {
-        uint b = vote_elem(x, y, w, frame + e, &wt);
+        uint b = vote_elem(x, y, w, space, frame + e, width, &wt);
         if (b < NBINS)
             GLOBAL_VOTE(&bins[b], wt);
     }
@@ -133,22 +161,23 @@ vote_global(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
 
 KERNEL __attribute__((reqd_work_group_size(WG, 1, 1))) void
 vote_private(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
-             GLOBAL const float *restrict w, uint n, uint nvec, uint parts, uint spaces,
-             GLOBAL uint *restrict partials)
+             GLOBAL const float *restrict w, GLOBAL const uint *restrict count, uint n_arg,
+             uint nvec, uint width, uint parts, uint spaces, GLOBAL uint *restrict partials)
 {
     const uint item = get_global_id(0);
     if (item >= spaces * parts)
         return; /* no barrier in this kernel */
     const uint space = item / parts, part = item % parts;
-    const ulong frame = (ulong)space * n;
+    const uint n = ELEMENTS(count, n_arg);
+    const ulong frame = FRAME_OF(space, n);
     /* Contiguous chunks, whole vectors each, so every work-item streams its own memory. */
     const uint chunk = ((n / parts + 1 + VOTE_VEC - 1) / VOTE_VEC) * VOTE_VEC;
     const uint begin = min(part * chunk, n), end = min(begin + chunk, n);
     GLOBAL uint *bins = partials + ((ulong)space * parts + part) * PRIV_COPIES * NBINS;
     uint e = begin;
-    float wt = 1.0f;
+    VOTE_T wt = VOTE_ONE;
 
-#if VOTE_VEC > 1 && !VOTE_WEIGHTED
+#if VOTE_VEC > 1 && VOTE_KIND == 0
     /* PRIV_COPIES sub-histograms: runs of equal values do not serialise on one counter. */
     for (; e + VOTE_VEC <= end && e / VOTE_VEC < nvec; e += VOTE_VEC) {
         uint b[VOTE_VEC];
@@ -160,7 +189,7 @@ vote_private(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
     }
 #endif
     for (; e < end; e++) {
-        uint b = vote_elem(x, y, w, frame + e, &wt);
+        uint b = vote_elem(x, y, w, space, frame + e, width, &wt);
         if (b < NBINS)
             PRIVATE_VOTE(&bins[b], wt);
     }
@@ -179,15 +208,17 @@ private_vote(LOCAL uint *counts, uint lid, uint b)
 
 KERNEL __attribute__((reqd_work_group_size(WG, 1, 1))) void
 vote_private_local(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
-                   GLOBAL const float *restrict w, uint n, uint nvec, uint parts, uint spaces,
+                   GLOBAL const float *restrict w, GLOBAL const uint *restrict count,
+                   uint n_arg, uint nvec, uint width, uint parts, uint spaces,
                    GLOBAL uint *restrict partials)
 {
     LOCAL uint counts[(NBINS + 1) / 2 * WG];
     const uint lid = get_local_id(0), group = get_group_id(0);
     const uint space = group / parts, part = group % parts;
-    const ulong frame = (ulong)space * n;
+    const uint n = ELEMENTS(count, n_arg);
+    const ulong frame = FRAME_OF(space, n);
     const uint stride = parts * WG;
-    float wt;
+    VOTE_T wt;
 
     for (uint i = lid; i < (NBINS + 1) / 2 * WG; i += WG)
         counts[i] = 0;
@@ -209,7 +240,7 @@ vote_private_local(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
             private_vote(counts, lid, b[k]);
     }
     for (uint e = nvec * VOTE_VEC + part * WG + lid; e < n; e += stride)
-        private_vote(counts, lid, vote_elem(x, y, w, frame + e, &wt));
+        private_vote(counts, lid, vote_elem(x, y, w, space, frame + e, width, &wt));
     LOCAL_BARRIER();
     GLOBAL uint *out = partials + ((ulong)space * parts + part) * NBINS;
     for (uint i = lid; i < NBINS; i += WG) {
@@ -230,15 +261,18 @@ vote_merge(GLOBAL const uint *restrict partials, uint copies, uint spaces,
         return;
     const ulong space = i / NBINS, bin = i % NBINS;
     GLOBAL const uint *p = partials + space * copies * NBINS + bin;
-#if VOTE_WEIGHTED
+#if VOTE_KIND == 2
     float sum = 0.0f;
     for (uint c = 0; c < copies; c++)
         sum += as_float(p[(ulong)c * NBINS]);
-    out[i] = as_uint(sum);
 #else
     uint sum = 0;
     for (uint c = 0; c < copies; c++)
         sum += p[(ulong)c * NBINS];
-    out[i] = sum;
+#endif
+#ifdef VOTE_HAS_FINISH
+    out[i] = VOTE_WORD(vote_finish((uint)space, (uint)bin, sum));
+#else
+    out[i] = VOTE_WORD(sum);
 #endif
 }

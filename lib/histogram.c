@@ -196,9 +196,14 @@ plan_compile(votecl_hist_plan *plan, const votecl_hist_params *params)
     votecl__program *program;
     votecl_status status;
 
+    votecl__vote_shape shape = {.nbins = d->nbins_total,
+                                .kind = d->weighted ? 2 : 0,
+                                .frames = 1,
+                                .vec = vec,
+                                .elem_bytes = d->channels * d->value_bytes};
+
     status = votecl__vote_configure(plan->context, params->variant, params->stretch,
-                                    params->work_group_size, d->nbins_total, d->weighted, vec,
-                                    d->channels * d->value_bytes, &cfg);
+                                    params->work_group_size, &shape, &cfg);
     if (status != VOTECL_OK)
         return status;
     n = hist_defines(d, defs);
@@ -371,7 +376,10 @@ run_host(votecl_hist_plan *plan, const void *x, const void *y, const float *w, s
     if (status == VOTECL_OK)
         status = votecl__buffer_ensure(plan->context, &plan->out, s.bins);
     if (status == VOTECL_OK)
-        status = votecl__vote_run(&plan->engine, bx != NULL ? bx : plan->x, by, bw, n, frames,
+        status = votecl__vote_run(&plan->engine,
+                                  &(votecl__vote_input){.x = bx != NULL ? bx : plan->x,
+                                                        .y = by, .w = bw, .n = n,
+                                                        .spaces = frames},
                                   plan->out);
     if (status == VOTECL_OK)
         status = votecl_buffer_read(plan->out, 0, bins, s.bins);
@@ -504,6 +512,9 @@ votecl_hist_run_buffers(votecl_hist_plan *plan, votecl_buffer *x, votecl_buffer 
                          d->weighted ? weights->handle : NULL, n, frames, bins->handle);
         return VOTECL_OK;
     }
-    return votecl__vote_run(&plan->engine, x, d->two_arrays ? y : NULL,
-                            d->weighted ? weights : NULL, n, frames, bins);
+    return votecl__vote_run(&plan->engine,
+                            &(votecl__vote_input){.x = x, .y = d->two_arrays ? y : NULL,
+                                                  .w = d->weighted ? weights : NULL, .n = n,
+                                                  .spaces = frames},
+                            bins);
 }

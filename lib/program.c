@@ -1,7 +1,8 @@
 /* Program composition and the two program caches.
  *
  * The host composes the text the compiler sees: the sorted defines (the caller's and the
- * device facts), cl/prelude.h, cl/common.h, the algorithm files, then optional extra source.
+ * device facts), cl/prelude.h, cl/common.h, optional extra source (a user's functions, with
+ * their own #line), then the algorithm files.
  * There is no #include and no -I: the hashed text is exactly what is compiled. The cache key
  * is SHA-256 over (backend build id, build options, composed text). Programs live in the
  * context's memory cache; their binaries in the disk cache, where any failure is only a miss
@@ -164,13 +165,12 @@ compose(votecl_context *context, const char *const *files, const char *const *de
     free(all);
     for (size_t i = 0; i < 2 && status == VOTECL_OK; i++)
         status = append_file(context, t, base[i]);
-    for (size_t i = 0; files[i] != NULL && status == VOTECL_OK; i++)
-        status = append_file(context, t, files[i]);
     if (status == VOTECL_OK && extra_source != NULL) {
-        text_puts(t, "#line 1 \"user\"\n");
         text_puts(t, extra_source);
         text_puts(t, "\n");
     }
+    for (size_t i = 0; files[i] != NULL && status == VOTECL_OK; i++)
+        status = append_file(context, t, files[i]);
     if (status == VOTECL_OK && t->failed)
         status = votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory composing");
     return status;

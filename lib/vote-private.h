@@ -10,7 +10,9 @@ typedef struct votecl__vote_config {
     unsigned wg;          /* work-group size of the vote kernel */
     unsigned merge_wg;    /* work-group size of the merge kernel */
     uint64_t nbins;       /* N per vote space */
-    int weighted;         /* f32 number votes */
+    int kind;             /* VOTE_KIND: 0 unity, 1 u32 number votes, 2 f32 number votes */
+    int frames;           /* 1: vote space g reads frame g; 0: every space reads all */
+    int finish;           /* the merge applies vote_finish: always merge */
     unsigned vec;         /* elements per 16-byte load (1: no vector path) */
     size_t elem_bytes;    /* bytes per element of x, for the alignment of frames */
     uint32_t nmax;        /* local: 32-bit bins in local memory */
@@ -32,10 +34,20 @@ typedef struct votecl__vote_engine {
 
 /* Chooses the strategy (requested, else the context's VOTECL_FORCE_VARIANT, else from the
  * device facts) and its sizes. stretch_cap: upper bound for S' (0: the paper's S'). */
+/* The shape of a vote: N per space, the vote kind and frames mode (see the config), and
+ * the elements' vector width and bytes. */
+typedef struct votecl__vote_shape {
+    uint64_t nbins;
+    int kind;
+    int frames;
+    int finish;
+    unsigned vec;
+    size_t elem_bytes;
+} votecl__vote_shape;
+
 votecl_status votecl__vote_configure(votecl_context *context, votecl_variant requested,
-                                     unsigned stretch_cap, unsigned wg, uint64_t nbins,
-                                     int weighted,
-                                     unsigned vec, size_t elem_bytes, votecl__vote_config *cfg);
+                                     unsigned stretch_cap, unsigned wg,
+                                     const votecl__vote_shape *shape, votecl__vote_config *cfg);
 
 /* The engine's defines ("NAME=VALUE") into defs; returns how many (at most 12). */
 size_t votecl__vote_defines(const votecl__vote_config *cfg, char defs[][64]);
@@ -47,12 +59,21 @@ votecl_status votecl__vote_engine_init(votecl__vote_engine *engine, votecl_conte
                                        votecl__program *program);
 void votecl__vote_engine_release(votecl__vote_engine *engine);
 
-/* Votes n elements per frame of frames frames from device buffers (y and w may be NULL)
- * into frames * nbins words of out. Asynchronous. */
-votecl_status votecl__vote_run(votecl__vote_engine *engine, votecl_buffer *x, votecl_buffer *y,
-                               votecl_buffer *w, size_t n, size_t frames, votecl_buffer *out);
+/* The inputs of one stage-2 run: device buffers (y, w and count may be NULL), n elements
+ * (per frame in frames mode; an upper bound when count holds the real number), the image
+ * width for packed locations (0: 1-D), and the number of vote spaces. */
+typedef struct votecl__vote_input {
+    votecl_buffer *x, *y, *w, *count;
+    size_t n;
+    size_t width;
+    size_t spaces;
+} votecl__vote_input;
 
-void votecl__vote_describe(const votecl__vote_engine *engine, size_t n, size_t frames,
+/* Votes into spaces * nbins words of out. Asynchronous. */
+votecl_status votecl__vote_run(votecl__vote_engine *engine, const votecl__vote_input *in,
+                               votecl_buffer *out);
+
+void votecl__vote_describe(const votecl__vote_engine *engine, size_t n, size_t spaces,
                            votecl_vote_plan_info *info);
 
 /* Elements per frame the kernels index with 32-bit arithmetic. */

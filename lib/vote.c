@@ -112,7 +112,7 @@ configure_private(votecl_context *context, unsigned wg, votecl__vote_config *cfg
     uint64_t words = (cfg->nbins + 1) / 2, fit = words > 0 ? info->local_mem_bytes / (words * 4) : 0;
     size_t max_wg = info->max_work_group_size > 0 ? info->max_work_group_size : 1;
 
-    cfg->priv_local = info->local_mem_dedicated && !cfg->weighted && cfg->vec > 1 && fit >= 32;
+    cfg->priv_local = info->local_mem_dedicated && cfg->kind == 0 && cfg->vec > 1 && fit >= 32;
     if (cfg->priv_local) {
         cfg->wg = min_u(min_u(fit - fit % 32, 256), max_wg);
         if (wg > 0 && wg <= cfg->wg)
@@ -126,21 +126,22 @@ configure_private(votecl_context *context, unsigned wg, votecl__vote_config *cfg
 
 votecl_status
 votecl__vote_configure(votecl_context *context, votecl_variant requested, unsigned stretch_cap,
-                       unsigned wg, uint64_t nbins, int weighted, unsigned vec,
-                       size_t elem_bytes, votecl__vote_config *cfg)
+                       unsigned wg, const votecl__vote_shape *shape, votecl__vote_config *cfg)
 {
     const votecl_device_info *info = &context->info;
     size_t max_wg = info->max_work_group_size > 0 ? info->max_work_group_size : 1;
     int gpu = info->type == VOTECL_DEVICE_GPU;
 
     memset(cfg, 0, sizeof *cfg);
-    cfg->nbins = nbins;
-    cfg->weighted = weighted;
-    cfg->vec = vec;
-    cfg->elem_bytes = elem_bytes;
+    cfg->nbins = shape->nbins;
+    cfg->kind = shape->kind;
+    cfg->frames = shape->frames;
+    cfg->finish = shape->finish;
+    cfg->vec = shape->vec;
+    cfg->elem_bytes = shape->elem_bytes;
     cfg->variant = requested != VOTECL_VARIANT_AUTO        ? requested
                    : context->force_variant != VOTECL_VARIANT_AUTO ? context->force_variant
-                                                                   : auto_variant(context, nbins);
+                                                                   : auto_variant(context, shape->nbins);
     cfg->stretch = cfg->stretch_s = cfg->passes = cfg->priv_copies = 1;
     cfg->merge_wg = min_u(max_wg, 256);
     switch (cfg->variant) {
@@ -167,7 +168,8 @@ votecl__vote_defines(const votecl__vote_config *cfg, char defs[][64])
     snprintf(defs[n++], 64, "WG=%u", cfg->wg);
     snprintf(defs[n++], 64, "MERGE_WG=%u", cfg->merge_wg);
     snprintf(defs[n++], 64, "NBINS=%lluu", (unsigned long long)cfg->nbins);
-    snprintf(defs[n++], 64, "VOTE_WEIGHTED=%d", cfg->weighted ? 1 : 0);
+    snprintf(defs[n++], 64, "VOTE_KIND=%d", cfg->kind);
+    snprintf(defs[n++], 64, "VOTE_FRAMES=%d", cfg->frames);
     snprintf(defs[n++], 64, "VOTE_VEC=%u", cfg->vec);
     snprintf(defs[n++], 64, "PRIV_COPIES=%uu", cfg->priv_copies);
     if (cfg->priv_local)
@@ -245,7 +247,7 @@ plan_layout(const votecl__vote_engine *engine, size_t n, size_t frames)
     uint64_t spaces = frames > 0 ? frames : 1, items, copy_bytes;
     layout l = {0};
 
-    l.use_vec = cfg->vec > 1 && !cfg->weighted &&
+    l.use_vec = cfg->vec > 1 && cfg->kind == 0 &&
                 (frames <= 1 || (n * cfg->elem_bytes) % 16 == 0);
     l.nvec = l.use_vec ? n / cfg->vec : 0;
     items = l.use_vec ? l.nvec + n % cfg->vec : n;
@@ -284,62 +286,64 @@ plan_layout(const votecl__vote_engine *engine, size_t n, size_t frames)
 }
 
 static votecl_status
-launch_vote(votecl__vote_engine *engine, const layout *l, votecl_buffer *x, votecl_buffer *y,
-            votecl_buffer *w, size_t n, size_t frames, votecl_buffer *target)
+launch_vote(votecl__vote_engine *engine, const layout *l, const votecl__vote_input *in,
+            votecl_buffer *target)
 {
     const votecl__vote_config *cfg = &engine->cfg;
-    votecl__arg args[9] = {VOTECL__ARG_BUF(x), VOTECL__ARG_BUF(y), VOTECL__ARG_BUF(w),
-                           VOTECL__ARG_UINT(n), VOTECL__ARG_UINT(l->nvec),
-                           VOTECL__ARG_UINT(l->parts)};
-    size_t local = cfg->wg, global;
+    votecl__arg args[10] = {VOTECL__ARG_BUF(in->x),         VOTECL__ARG_BUF(in->y),
+                            VOTECL__ARG_BUF(in->w),         VOTECL__ARG_BUF(in->count),
+                            VOTECL__ARG_UINT(in->n),        VOTECL__ARG_UINT(l->nvec),
+                            VOTECL__ARG_UINT(in->width),    VOTECL__ARG_UINT(l->parts)};
+    size_t local = cfg->wg, global, spaces = in->spaces;
 
     switch (cfg->variant) {
     case VOTECL_VARIANT_LOCAL:
-        global = frames * cfg->passes * l->parts * local;
-        args[6] = VOTECL__ARG_UINT(cfg->passes);
+        global = spaces * cfg->passes * l->parts * local;
+        args[8] = VOTECL__ARG_UINT(cfg->passes);
         break;
     case VOTECL_VARIANT_GLOBAL:
-        global = frames * l->parts * local;
-        args[6] = VOTECL__ARG_UINT(l->copies);
+        global = spaces * l->parts * local;
+        args[8] = VOTECL__ARG_UINT(l->copies);
         break;
     default:
         /* one work-group (private in local memory) or one work-item per part */
-        global = cfg->priv_local ? frames * l->parts * local
-                                 : votecl__round_up(frames * l->parts, local);
-        args[6] = VOTECL__ARG_UINT(frames);
+        global = cfg->priv_local ? spaces * l->parts * local
+                                 : votecl__round_up(spaces * l->parts, local);
+        args[8] = VOTECL__ARG_UINT(spaces);
         break;
     }
-    args[7] = VOTECL__ARG_BUF(target);
-    return votecl__launch(engine->context, engine->k_vote, 1, &global, &local, args, 8);
+    args[9] = VOTECL__ARG_BUF(target);
+    return votecl__launch(engine->context, engine->k_vote, 1, &global, &local, args, 10);
 }
 
 static votecl_status
-launch_merge(votecl__vote_engine *engine, unsigned copies, size_t frames, votecl_buffer *out)
+launch_merge(votecl__vote_engine *engine, unsigned copies, size_t spaces, votecl_buffer *out)
 {
     votecl__arg args[4] = {VOTECL__ARG_BUF(engine->partials), VOTECL__ARG_UINT(copies),
-                           VOTECL__ARG_UINT(frames), VOTECL__ARG_BUF(out)};
+                           VOTECL__ARG_UINT(spaces), VOTECL__ARG_BUF(out)};
     size_t local = engine->cfg.merge_wg;
-    size_t global = votecl__round_up(frames * engine->cfg.nbins, local);
+    size_t global = votecl__round_up(spaces * engine->cfg.nbins, local);
 
     return votecl__launch(engine->context, engine->k_merge, 1, &global, &local, args, 4);
 }
 
 votecl_status
-votecl__vote_run(votecl__vote_engine *engine, votecl_buffer *x, votecl_buffer *y,
-                 votecl_buffer *w, size_t n, size_t frames, votecl_buffer *out)
+votecl__vote_run(votecl__vote_engine *engine, const votecl__vote_input *in, votecl_buffer *out)
 {
-    layout l = plan_layout(engine, n, frames);
+    layout l = plan_layout(engine, in->n, in->spaces);
     size_t words, bytes;
+    /* vote_finish runs in the merge, so a spec with one merges even a single copy */
+    int merge = l.copies > 1 || engine->cfg.finish;
     votecl_buffer *target = out;
     votecl_status status;
 
-    if (votecl__mul_overflow(frames, l.copies, &words) ||
+    if (votecl__mul_overflow(in->spaces, l.copies, &words) ||
         votecl__mul_overflow(words, engine->cfg.nbins, &words) ||
         votecl__mul_overflow(words, 4, &bytes))
         return votecl__fail(engine->context, VOTECL_INVALID_ARGUMENT,
-                            "frames: %zu vote spaces of %llu bins overflow", frames,
+                            "spaces: %zu vote spaces of %llu bins overflow", in->spaces,
                             (unsigned long long)engine->cfg.nbins);
-    if (l.copies > 1) {
+    if (merge) {
         status = votecl__buffer_ensure(engine->context, &engine->partials, bytes);
         if (status != VOTECL_OK)
             return status;
@@ -350,9 +354,9 @@ votecl__vote_run(votecl__vote_engine *engine, votecl_buffer *x, votecl_buffer *y
         if (status != VOTECL_OK)
             return status;
     }
-    status = launch_vote(engine, &l, x, y, w, n, frames, target);
-    if (status == VOTECL_OK && l.copies > 1)
-        status = launch_merge(engine, l.copies, frames, out);
+    status = launch_vote(engine, &l, in, target);
+    if (status == VOTECL_OK && merge)
+        status = launch_merge(engine, l.copies, in->spaces, out);
     return status;
 }
 

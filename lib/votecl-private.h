@@ -112,8 +112,8 @@ char *votecl__diskcache_filename(const char *dir, const uint8_t key[32]);
 /* --- programs (program.c) --- */
 
 /* Composes and builds (or finds in the caches) the program made of sorted defines
- * ("NAME" or "NAME=VALUE"), cl/prelude.h, cl/common.h, then each file of files (NULL-
- * terminated list), then extra_source (may be NULL). The program belongs to the context's
+ * ("NAME" or "NAME=VALUE"), cl/prelude.h, cl/common.h, extra_source (may be NULL; it sets
+ * its own #line), then each file of files (NULL-terminated list). The program belongs to the context's
  * cache and lives as long as the context. */
 votecl_status votecl__program_get(votecl_context *context, const char *const *files,
                                   const char *const *defines, size_t ndefines,
