@@ -55,8 +55,20 @@ vote_elem(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
     return vote_index(space, index, v, NBINS);
 }
 
+/* VOTE_VEC consecutive one-channel elements of a value-based unity vote through one
+ * 16-byte load, so that a histogram written as user functions reads memory as the built-in
+ * does. */
 inline void
-vote_vec(GLOBAL const X_T *restrict x, ulong v, uint *b)
+vote_vec(GLOBAL const X_T *restrict x, uint space, ulong v, uint width, uint *b)
 {
-    /* VOTE_VEC is 1 for generic specs: vote.cl never calls this */
+#if VOTE_VEC > 1
+    union {
+        uint4 q;
+        VALUE_T e[VOTE_VEC];
+    } u;
+    u.q = ((GLOBAL const uint4 *)x)[v];
+#pragma unroll
+    for (uint k = 0; k < VOTE_VEC; k++)
+        b[k] = vote_index(space, vote_location(v * VOTE_VEC + k, width), u.e[k], NBINS);
+#endif
 }

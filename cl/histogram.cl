@@ -62,7 +62,7 @@ vote_elem(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
 
 /* VOTE_VEC consecutive single-channel elements through one 16-byte load. */
 inline void
-vote_vec(GLOBAL const X_T *restrict x, ulong v, uint *b)
+vote_vec(GLOBAL const X_T *restrict x, uint space, ulong v, uint width, uint *b)
 {
 #if VOTE_VEC == 16
     uint4 q = ((GLOBAL const uint4 *)x)[v];

@@ -31,7 +31,8 @@
  * NPASS covers every bin). The algorithm file defines X_T, Y_T and
  *   uint vote_elem(x, y, w, uint space, ulong i, uint width, VOTE_T *value)
  *        the bin of element i in 'space' (or VOTE_SKIP), its vote in *value
- *   void vote_vec(x, ulong vector_index, uint bins[VOTE_VEC]) VOTE_VEC unity votes
+ *   void vote_vec(x, uint space, ulong vector_index, uint width, uint bins[VOTE_VEC])
+ *        the bins of VOTE_VEC consecutive elements (unity votes), from one 16-byte load
  * Bins are 32-bit words: counts, or the bits of f32 sums when VOTE_KIND is 2.
  * Atomics: local atomic_inc / cmpxchg (vote_local), global (vote_global). */
 
@@ -90,8 +91,8 @@ vote_local(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
     /* Two loads in flight before the votes that depend on them. */
     for (; v + stride < nvec; v += 2 * stride) {
         uint b[2 * VOTE_VEC];
-        vote_vec(x, frame / VOTE_VEC + v, b);
-        vote_vec(x, frame / VOTE_VEC + v + stride, b + VOTE_VEC);
+        vote_vec(x, space, frame / VOTE_VEC + v, width, b);
+        vote_vec(x, space, frame / VOTE_VEC + v + stride, width, b + VOTE_VEC);
 #pragma unroll
         for (uint k = 0; k < 2 * VOTE_VEC; k++)
             if (ONE_PASS ? b[k] != VOTE_SKIP : b[k] - base < NPASS)
@@ -99,7 +100,7 @@ vote_local(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
     }
     for (; v < nvec; v += stride) {
         uint b[VOTE_VEC];
-        vote_vec(x, frame / VOTE_VEC + v, b);
+        vote_vec(x, space, frame / VOTE_VEC + v, width, b);
 #pragma unroll
         for (uint k = 0; k < VOTE_VEC; k++)
             if (ONE_PASS ? b[k] != VOTE_SKIP : b[k] - base < NPASS)
@@ -145,7 +146,7 @@ vote_global(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
 #if VOTE_VEC > 1 && VOTE_KIND == 0
     for (uint v = part * WG + lid; v < nvec; v += parts * WG) {
         uint b[VOTE_VEC];
-        vote_vec(x, frame / VOTE_VEC + v, b);
+        vote_vec(x, space, frame / VOTE_VEC + v, width, b);
 #pragma unroll
         for (uint k = 0; k < VOTE_VEC; k++)
             if (b[k] < NBINS)
@@ -181,7 +182,7 @@ vote_private(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
     /* PRIV_COPIES sub-histograms: runs of equal values do not serialise on one counter. */
     for (; e + VOTE_VEC <= end && e / VOTE_VEC < nvec; e += VOTE_VEC) {
         uint b[VOTE_VEC];
-        vote_vec(x, (frame + e) / VOTE_VEC, b);
+        vote_vec(x, space, (frame + e) / VOTE_VEC, width, b);
 #pragma unroll
         for (uint k = 0; k < VOTE_VEC; k++)
             if (b[k] < NBINS)
@@ -226,15 +227,15 @@ vote_private_local(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
     uint v = part * WG + lid;
     for (; v + stride < nvec; v += 2 * stride) {
         uint b[2 * VOTE_VEC];
-        vote_vec(x, frame / VOTE_VEC + v, b);
-        vote_vec(x, frame / VOTE_VEC + v + stride, b + VOTE_VEC);
+        vote_vec(x, space, frame / VOTE_VEC + v, width, b);
+        vote_vec(x, space, frame / VOTE_VEC + v + stride, width, b + VOTE_VEC);
 #pragma unroll
         for (uint k = 0; k < 2 * VOTE_VEC; k++)
             private_vote(counts, lid, b[k]);
     }
     for (; v < nvec; v += stride) {
         uint b[VOTE_VEC];
-        vote_vec(x, frame / VOTE_VEC + v, b);
+        vote_vec(x, space, frame / VOTE_VEC + v, width, b);
 #pragma unroll
         for (uint k = 0; k < VOTE_VEC; k++)
             private_vote(counts, lid, b[k]);

@@ -184,6 +184,7 @@ compile(votecl_vote_plan *plan, const votecl_vote_spec *s)
     votecl__vote_shape shape = {.nbins = s->nbins, .kind = (int)s->bin_type, .frames = 0,
                                 .vec = 1,
                                 .elem_bytes = votecl_dtype_size(s->dtype) * s->channels};
+    int value_based;
     votecl__vote_config cfg;
     votecl__program *program;
     votecl_status status = VOTECL_OK;
@@ -197,6 +198,9 @@ compile(votecl_vote_plan *plan, const votecl_vote_spec *s)
             snprintf(defs[n++], 64, "%s", flags[i]);
     plan->has_test = mentions_function(stripped, "vote_test");
     shape.finish = mentions_function(stripped, "vote_finish");
+    /* Value-based one-channel unity votes read 16 bytes at a time, as histograms do. */
+    value_based = !plan->has_test && s->channels == 1 && s->bin_type == VOTECL_BINS_UNITY;
+    shape.vec = value_based ? (unsigned)(16 / shape.elem_bytes) : 1;
     snprintf(defs[n++], 64, "VALUE_T=%s", value_type(s, vt, sizeof vt));
     snprintf(defs[n++], 64, "VALUE_CHANNELS=%u", s->channels);
     snprintf(defs[n++], 64, "SCAN_WG=%u", SCAN_WG);
