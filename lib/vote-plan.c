@@ -4,14 +4,14 @@
  * the same vote.cl) are specs with source text. */
 #include "vote-private.h"
 
+#include "model-private.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define SCAN_WG 256
-#define SCAN_ITEMS 16
 /* Images are indexed by packed x | y << 16 locations. */
 #define MAX_SIDE 65535
 
@@ -20,6 +20,10 @@ struct votecl_vote_plan {
     votecl_vote_spec spec; /* source and table pointers cleared: not kept */
     int has_test;
     votecl__vote_engine engine;
+    /* Stage 1 shape: GPUs scan 256 work-items x 16 elements per group with local prefix
+     * sums; CPUs (PoCL runs a group's work-items as a loop, barriers are costly) give each
+     * one-item group a long chunk to scan sequentially. */
+    unsigned scan_wg, scan_items;
     void *k_count, *k_scan, *k_compact;
     votecl_buffer *input, *locations, *values, *counts, *total, *out;
     size_t last_elements;   /* E of the last run */
@@ -182,7 +186,7 @@ compile(votecl_vote_plan *plan, const votecl_vote_spec *s)
     char *stripped = strip_comments(s->source != NULL ? s->source : "");
     char *text = user_text(s);
     votecl__vote_shape shape = {.nbins = s->nbins, .kind = (int)s->bin_type, .frames = 0,
-                                .vec = 1,
+                                .spaces = s->spaces, .vec = 1,
                                 .elem_bytes = votecl_dtype_size(s->dtype) * s->channels};
     int value_based;
     votecl__vote_config cfg;
@@ -203,8 +207,12 @@ compile(votecl_vote_plan *plan, const votecl_vote_spec *s)
     shape.vec = value_based ? (unsigned)(16 / shape.elem_bytes) : 1;
     snprintf(defs[n++], 64, "VALUE_T=%s", value_type(s, vt, sizeof vt));
     snprintf(defs[n++], 64, "VALUE_CHANNELS=%u", s->channels);
-    snprintf(defs[n++], 64, "SCAN_WG=%u", SCAN_WG);
-    snprintf(defs[n++], 64, "SCAN_ITEMS=%u", SCAN_ITEMS);
+    plan->scan_wg = plan->context->info.type == VOTECL_DEVICE_CPU ? 1 : 256;
+    plan->scan_items = plan->scan_wg == 1 ? 16384 : 16;
+    if (plan->scan_wg > plan->context->info.max_work_group_size)
+        plan->scan_wg = 1;
+    snprintf(defs[n++], 64, "SCAN_WG=%u", plan->scan_wg);
+    snprintf(defs[n++], 64, "SCAN_ITEMS=%u", plan->scan_items);
     status = votecl__vote_configure(plan->context, s->variant, s->stretch, s->work_group_size,
                                     &shape, &cfg);
     if (status != VOTECL_OK)
@@ -301,8 +309,9 @@ static votecl_status
 stage1(votecl_vote_plan *plan, votecl_buffer *data, size_t e, size_t width)
 {
     votecl_context *ctx = plan->context;
-    size_t groups = (e + SCAN_WG * SCAN_ITEMS - 1) / (SCAN_WG * SCAN_ITEMS);
-    size_t local = SCAN_WG, global = (groups > 0 ? groups : 1) * SCAN_WG, one = SCAN_WG;
+    size_t chunk = (size_t)plan->scan_wg * plan->scan_items;
+    size_t groups = (e + chunk - 1) / chunk;
+    size_t local = plan->scan_wg, global = (groups > 0 ? groups : 1) * local, one = local;
     votecl_status status;
 
     if ((status = votecl__buffer_ensure(ctx, &plan->counts, (groups + 1) * 4)) != VOTECL_OK ||
@@ -510,6 +519,18 @@ votecl_vote_plan_last_stats(votecl_vote_plan *plan, votecl_vote_stats *stats)
     if (plan == NULL || stats == NULL)
         return VOTECL_INVALID_ARGUMENT;
     return fill_stats(plan, stats);
+}
+
+votecl_context *
+votecl__vote_plan_context(const votecl_vote_plan *plan)
+{
+    return plan->context;
+}
+
+int
+votecl__vote_plan_has_test(const votecl_vote_plan *plan)
+{
+    return plan->has_test;
 }
 
 votecl_status

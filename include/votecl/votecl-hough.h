@@ -1,0 +1,135 @@
+/* libvotecl: the theta-rho Hough transform for lines, a built-in of the generic engine.
+ *
+ * Every edge pixel (x, y) of a one-channel u8 image, an edge being a pixel whose value is at
+ * least the edge threshold, votes in each of G angle spaces for the lines through it
+ * (GPU-vote section 2.2, Eq. 1-2):
+ *
+ *   theta_g = g * pi / G                       g = 0 .. G-1 (pi itself is not included)
+ *   rho     = x cos(theta_g) + y sin(theta_g)  in [-W, D], D = sqrt(W^2 + H^2)
+ *   bin     = floor((rho + W) * N / (D + W))   clamped to N - 1
+ *
+ * The bin is computed in single precision, without contraction into fma, from a cos/sin
+ * table computed once on the host in double and rounded to float, with W, D and
+ * scale = N / (D + W) rounded to float; the device and the sequential reference
+ * (lib/hough-ref.c, also the 'ref' backend) do exactly the same arithmetic, so their
+ * accumulators are equal bit for bit. Reported lines are at bin centres,
+ * rho(b) = (b + 0.5) * (D + W) / N - W, so an even N has no half-bin bias.
+ *
+ * Peaks are local maxima of the accumulator in an n x n window of (angle, rho bin) with at
+ * least the peak threshold of votes, taken greedily from the most votes down; each taken
+ * peak suppresses its window (ties: the lower angle, then the lower bin, comes first). The
+ * angle axis wraps: the line (theta_0 - pi/G, rho) is the line (theta_{G-1}, -rho), so the
+ * neighbours of angle 0 across the wrap are those of angle G-1 at the mirrored rho, and one
+ * line is never reported both near theta = 0 and near theta = pi.
+ *
+ * The voting runs on the generic engine (votecl-vote.h): the plan is a votecl_vote_plan
+ * whose spec defines vote_test (the edge test: stage 1 compacts the edges) and vote_index
+ * (Eq. 2) over G spaces of N bins. On the 'ref' backend, where the engine cannot run OpenCL C,
+ * the plan runs the sequential reference instead. */
+#ifndef VOTECL_HOUGH_H
+#define VOTECL_HOUGH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <votecl/votecl-context.h>
+#include <votecl/votecl-export.h>
+#include <votecl/votecl-image.h>
+#include <votecl/votecl-status.h>
+#include <votecl/votecl-vote.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Largest number of angles: the cos/sin table holds 2 G floats. */
+#define VOTECL_HOUGH_MAX_ANGLES (VOTECL_VOTE_MAX_TABLE / 2)
+/* Largest image side (locations are packed as x | y << 16). */
+#define VOTECL_HOUGH_MAX_SIDE 65535u
+
+typedef struct votecl_hough_params {
+    unsigned angles;          /* G >= 1 (default 180: one degree) */
+    uint32_t rho_bins;        /* N >= 1; 0 (default): one bin per pixel, N = ceil(W + D) */
+    unsigned edge_threshold;  /* a pixel with value >= this is an edge, 0-255 (default 1:
+                                 every nonzero pixel of a binary edge image) */
+    unsigned peak_window;     /* n: odd side of the peak window in angles and bins (default 5) */
+    uint32_t peak_threshold;  /* least votes of a peak; 0 (default): half the accumulator's
+                                 largest count, at least 1 */
+    size_t max_lines;         /* most peaks reported; 0 (default): no limit but capacity */
+    votecl_variant variant;   /* passed to the engine's spec (AUTO by default) */
+    unsigned stretch;         /* passed to the engine's spec (0: chosen for the device) */
+    unsigned work_group_size; /* passed to the engine's spec (0: chosen for the device) */
+} votecl_hough_params;
+
+/* Sets the defaults above. */
+VOTECL_API void votecl_hough_params_init(votecl_hough_params *params);
+
+/* One detected line: the points (x, y) with x cos(theta) + y sin(theta) = rho. */
+typedef struct votecl_hough_line {
+    double theta;   /* radians in [0, pi): theta_g */
+    double rho;     /* pixels: the centre of the rho bin */
+    uint32_t votes; /* the accumulator's count */
+    unsigned angle; /* g */
+    uint32_t bin;   /* rho bin */
+} votecl_hough_line;
+
+typedef struct votecl_hough_plan votecl_hough_plan;
+
+/* Validates params and the image size (1 to 65535 on a side) and compiles the vote (or
+ * finds it in the caches). params: borrowed. out: caller-owned.
+ * Returns VOTECL_INVALID_ARGUMENT (the context's message names the field), and the
+ * statuses of votecl_vote_plan_new(). */
+VOTECL_API votecl_status votecl_hough_plan_new(votecl_context *context,
+                                               const votecl_hough_params *params, size_t width,
+                                               size_t height, votecl_hough_plan **out);
+
+/* Frees a plan; NULL is a no-op. */
+VOTECL_API void votecl_hough_plan_free(votecl_hough_plan *plan);
+
+/* The plan's G and N (either pointer may be NULL). */
+VOTECL_API void votecl_hough_plan_shape(const votecl_hough_plan *plan, unsigned *angles,
+                                        uint32_t *rho_bins);
+
+/* theta of angle g in radians, and the rho (pixels) at the centre of bin b. */
+VOTECL_API double votecl_hough_plan_theta(const votecl_hough_plan *plan, unsigned g);
+VOTECL_API double votecl_hough_plan_rho(const votecl_hough_plan *plan, uint32_t b);
+
+/* Votes the edges of image (u8, one channel, the plan's width and height, any stride) and
+ * extracts the peaks. lines: caller-owned output of capacity entries (may be NULL when
+ * capacity is 0), most votes first; found: the number of peaks (at most max_lines when set),
+ * also when more than capacity; stats: caller-owned output or NULL (kept = edge pixels).
+ * Returns VOTECL_INVALID_ARGUMENT naming the field, and the statuses of the engine. */
+VOTECL_API votecl_status votecl_hough_run(votecl_hough_plan *plan, const votecl_image *image,
+                                          votecl_hough_line *lines, size_t capacity, size_t *found,
+                                          votecl_vote_stats *stats);
+
+/* The accumulator of the last votecl_hough_run(): G * N counts, angle by angle (bin
+ * g * N + b). Transfer none: valid until the next run or votecl_hough_plan_free(); NULL
+ * before the first run. */
+VOTECL_API const uint32_t *votecl_hough_plan_accumulator(const votecl_hough_plan *plan);
+
+/* The peaks of an accumulator of the plan's shape (accumulator: borrowed, G * N counts),
+ * as votecl_hough_run() extracts them. */
+VOTECL_API votecl_status votecl_hough_plan_peaks(votecl_hough_plan *plan,
+                                                 const uint32_t *accumulator,
+                                                 votecl_hough_line *lines, size_t capacity,
+                                                 size_t *found);
+
+/* Votes a packed width x height u8 image in a device buffer of the plan's context (borrowed)
+ * into accumulator (a device buffer of at least G * N * 4 bytes). Asynchronous, for
+ * benchmarks: votecl_hough_plan_last_stats() waits and reports. */
+VOTECL_API votecl_status votecl_hough_run_buffers(votecl_hough_plan *plan, votecl_buffer *image,
+                                                  votecl_buffer *accumulator);
+
+/* The stats of the last run; waits for it. stats: caller-owned output. */
+VOTECL_API votecl_status votecl_hough_plan_last_stats(votecl_hough_plan *plan,
+                                                      votecl_vote_stats *stats);
+
+/* The engine's strategy for an image of 'elements' pixels. info: caller-owned output. */
+VOTECL_API votecl_status votecl_hough_plan_describe(const votecl_hough_plan *plan, size_t elements,
+                                                    votecl_vote_plan_info *info);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

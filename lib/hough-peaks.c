@@ -1,0 +1,150 @@
+/* Peaks of a theta-rho accumulator: local maxima in an n x n window whose angle axis wraps
+ * around pi with rho mirrored, taken greedily from the most votes down, each suppressing its
+ * window. Host code: the accumulator is small next to the image, and the result must not
+ * depend on the device. */
+#include "votecl-private.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hough-private.h"
+
+typedef struct peak {
+    uint32_t votes;
+    size_t cell; /* g * N + b */
+} peak;
+
+/* The bin of -rho(b): rho(b) = (b + 0.5) R / N - W, so the bin of -rho is
+ * floor(2 W N / R - b - 0.5). b may lie outside [0, N): its mirror may still be inside. */
+static long
+mirror_bin(const votecl__hough_desc *d, long b)
+{
+    double r = (double)d->d + d->w;
+
+    return (long)floor(2.0 * d->w * d->nbins / r - (double)b - 0.5);
+}
+
+/* The cell at angle g + dg and bin b + db. Angles wrap: angle -1 is angle G - 1 at the
+ * mirrored rho (theta - pi, -rho is the same line), and so is every further wrap. Returns 0
+ * when the cell falls outside the rho range. */
+static int
+neighbour(const votecl__hough_desc *d, long g, long b, long dg, long db, size_t *cell)
+{
+    long angles = (long)d->angles, gg = g + dg, bb = b + db;
+    int flips = 0;
+
+    for (; gg < 0; gg += angles)
+        flips++;
+    for (; gg >= angles; gg -= angles)
+        flips++;
+    if (flips & 1)
+        bb = mirror_bin(d, bb);
+    if (bb < 0 || bb >= (long)d->nbins)
+        return 0;
+    *cell = (size_t)gg * d->nbins + (size_t)bb;
+    return 1;
+}
+
+/* No cell of the window holds more votes (equal counts are settled by the suppression). */
+static int
+is_local_max(const votecl__hough_desc *d, const uint32_t *acc, size_t cell, long half)
+{
+    long g = (long)(cell / d->nbins), b = (long)(cell % d->nbins);
+    size_t other;
+
+    for (long dg = -half; dg <= half; dg++)
+        for (long db = -half; db <= half; db++)
+            if (neighbour(d, g, b, dg, db, &other) && acc[other] > acc[cell])
+                return 0;
+    return 1;
+}
+
+static void
+suppress(const votecl__hough_desc *d, uint8_t *mask, size_t cell, long half)
+{
+    long g = (long)(cell / d->nbins), b = (long)(cell % d->nbins);
+    size_t other;
+
+    for (long dg = -half; dg <= half; dg++)
+        for (long db = -half; db <= half; db++)
+            if (neighbour(d, g, b, dg, db, &other))
+                mask[other] = 1;
+}
+
+/* Most votes first; equal votes: the lower angle, then the lower bin. */
+static int
+peak_compare(const void *pa, const void *pb)
+{
+    const peak *a = pa, *b = pb;
+
+    if (a->votes != b->votes)
+        return a->votes > b->votes ? -1 : 1;
+    return a->cell < b->cell ? -1 : a->cell > b->cell;
+}
+
+static uint32_t
+resolve_threshold(const uint32_t *acc, size_t cells, uint32_t threshold)
+{
+    uint32_t max = 0;
+
+    if (threshold != 0)
+        return threshold;
+    for (size_t i = 0; i < cells; i++)
+        max = acc[i] > max ? acc[i] : max;
+    max -= max / 2; /* ceil(max / 2) */
+    return max > 1 ? max : 1;
+}
+
+static size_t
+find_candidates(const votecl__hough_desc *d, const uint32_t *acc, uint32_t threshold, long half,
+                peak *candidates)
+{
+    size_t cells = (size_t)d->angles * d->nbins, n = 0;
+
+    for (size_t i = 0; i < cells; i++)
+        if (acc[i] >= threshold && is_local_max(d, acc, i, half))
+            candidates[n++] = (peak){acc[i], i};
+    return n;
+}
+
+static void
+line_set(const votecl__hough_desc *d, const peak *p, votecl_hough_line *line)
+{
+    line->angle = (unsigned)(p->cell / d->nbins);
+    line->bin = (uint32_t)(p->cell % d->nbins);
+    line->theta = votecl__hough_theta(d, line->angle);
+    line->rho = votecl__hough_rho(d, line->bin);
+    line->votes = p->votes;
+}
+
+votecl_status
+votecl__hough_peaks(const votecl__hough_desc *d, const uint32_t *acc, unsigned window,
+                    uint32_t threshold, size_t max_lines, votecl_hough_line *lines, size_t capacity,
+                    size_t *found)
+{
+    size_t cells = (size_t)d->angles * d->nbins, n, taken = 0;
+    long half = (long)(window / 2);
+    peak *candidates = malloc(cells * sizeof *candidates);
+    uint8_t *mask = calloc(cells, 1);
+    votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
+
+    if (candidates == NULL || mask == NULL)
+        goto out;
+    n = find_candidates(d, acc, resolve_threshold(acc, cells, threshold), half, candidates);
+    qsort(candidates, n, sizeof *candidates, peak_compare);
+    for (size_t i = 0; i < n && (max_lines == 0 || taken < max_lines); i++) {
+        if (mask[candidates[i].cell])
+            continue;
+        suppress(d, mask, candidates[i].cell, half);
+        if (taken < capacity)
+            line_set(d, &candidates[i], &lines[taken]);
+        taken++;
+    }
+    *found = taken;
+    status = VOTECL_OK;
+out:
+    free(candidates);
+    free(mask);
+    return status;
+}

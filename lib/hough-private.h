@@ -1,0 +1,53 @@
+/* The theta-rho Hough transform's internal interface: the geometry shared by the plan
+ * (lib/hough.c), the reference (lib/hough-ref.c) and the tests. */
+#ifndef VOTECL_HOUGH_PRIVATE_H
+#define VOTECL_HOUGH_PRIVATE_H
+
+#include "votecl-private.h"
+
+/* Everything the bin arithmetic of GPU-vote Eq. 2 needs, in the precision the device uses. */
+typedef struct votecl__hough_desc {
+    uint32_t width, height;
+    unsigned angles; /* G */
+    uint32_t nbins;  /* N */
+    unsigned edge_threshold;
+    float w;      /* W */
+    float d;      /* D = sqrt(W^2 + H^2), rounded to float */
+    float scale;  /* N / (D + W), rounded to float */
+    float *table; /* 2 G floats: cos(theta_g), sin(theta_g); owned */
+} votecl__hough_desc;
+
+/* Fills desc for a width x height image (sizes validated by the caller; rho_bins 0 means
+ * one bin per pixel). Returns VOTECL_OUT_OF_HOST_MEMORY or VOTECL_OK. */
+votecl_status votecl__hough_desc_init(votecl__hough_desc *desc, uint32_t width, uint32_t height,
+                                      unsigned angles, uint32_t rho_bins, unsigned edge_threshold);
+void votecl__hough_desc_release(votecl__hough_desc *desc);
+
+/* N = ceil(W + D) for one bin per pixel. */
+uint32_t votecl__hough_default_bins(uint32_t width, uint32_t height);
+
+/* The bin of pixel (x, y) at angle g: Eq. 2 in single precision, as the kernel source. */
+uint32_t votecl__hough_bin(const votecl__hough_desc *desc, uint32_t x, uint32_t y, unsigned g);
+
+/* The reference: votes the edges of a u8 image (rows stride bytes apart) into acc (G * N
+ * counts, overwritten); returns the number of edge pixels. */
+size_t votecl__hough_ref(const votecl__hough_desc *desc, const uint8_t *data, size_t stride,
+                         uint32_t *acc);
+
+/* The OpenCL C text of the vote (vote_test and vote_index) for desc, malloc'd; NULL when out
+ * of memory. */
+char *votecl__hough_source(const votecl__hough_desc *desc);
+
+/* Peak extraction (lib/hough-peaks.c): local maxima in a window x window neighbourhood with
+ * the angle axis wrapping (mirrored rho), at least threshold votes (0: half the maximum, at
+ * least 1), greedy suppression, at most max_lines (0: no limit). lines may be NULL when
+ * capacity is 0; *found is the number of peaks. */
+votecl_status votecl__hough_peaks(const votecl__hough_desc *desc, const uint32_t *acc,
+                                  unsigned window, uint32_t threshold, size_t max_lines,
+                                  votecl_hough_line *lines, size_t capacity, size_t *found);
+
+/* theta_g and the rho at the centre of bin b, in double. */
+double votecl__hough_theta(const votecl__hough_desc *desc, unsigned g);
+double votecl__hough_rho(const votecl__hough_desc *desc, uint32_t b);
+
+#endif

@@ -1,0 +1,338 @@
+/* The theta-rho Hough transform for lines, a built-in of the generic voting engine: the plan
+ * is a votecl_vote_spec (vote_test: the edge test; vote_index: GPU-vote Eq. 2 with a cos/sin
+ * table) compiled into a votecl_vote_plan, plus peak extraction on the host. The 'ref'
+ * backend runs lib/hough-ref.c instead. */
+#include "votecl-private.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hough-private.h"
+
+struct votecl_hough_plan {
+    votecl_context *context;
+    votecl_hough_params params;
+    votecl__hough_desc desc;
+    votecl_vote_plan *vote; /* NULL on the ref backend */
+    uint32_t *acc;          /* G * N counts of the last run */
+    int have_acc;
+    votecl_vote_stats last; /* the ref backend's last stats */
+};
+
+void
+votecl_hough_params_init(votecl_hough_params *params)
+{
+    if (params == NULL)
+        return;
+    memset(params, 0, sizeof *params);
+    params->angles = 180;
+    params->edge_threshold = 1;
+    params->peak_window = 5;
+}
+
+#define BAD(...) (snprintf(msg, msg_size, __VA_ARGS__), VOTECL_INVALID_ARGUMENT)
+
+static votecl_status
+check_size(size_t width, size_t height, char *msg, size_t msg_size)
+{
+    if (width < 1 || width > VOTECL_HOUGH_MAX_SIDE)
+        return BAD("width: %zu is not between 1 and %u", width, VOTECL_HOUGH_MAX_SIDE);
+    if (height < 1 || height > VOTECL_HOUGH_MAX_SIDE)
+        return BAD("height: %zu is not between 1 and %u", height, VOTECL_HOUGH_MAX_SIDE);
+    return VOTECL_OK;
+}
+
+static votecl_status
+check_params(const votecl_hough_params *p, size_t width, size_t height, char *msg, size_t msg_size)
+{
+    votecl_status status = check_size(width, height, msg, msg_size);
+    uint64_t n = p->rho_bins != 0 ? p->rho_bins
+                                  : votecl__hough_default_bins((uint32_t)width, (uint32_t)height);
+
+    if (status != VOTECL_OK)
+        return status;
+    if (p->angles < 1 || p->angles > VOTECL_HOUGH_MAX_ANGLES)
+        return BAD("angles: %u is not between 1 and %u", p->angles, VOTECL_HOUGH_MAX_ANGLES);
+    if (p->edge_threshold > 255)
+        return BAD("edge_threshold: %u is above 255, no u8 pixel reaches it", p->edge_threshold);
+    if (p->peak_window < 1 || p->peak_window % 2 == 0)
+        return BAD("peak_window: %u is not an odd number >= 1", p->peak_window);
+    if (votecl_variant_name(p->variant) == NULL)
+        return BAD("variant: unknown value %d", (int)p->variant);
+    if (n * p->angles > VOTECL_VOTE_MAX_BINS)
+        return BAD("angles, rho_bins: %u x %llu bins exceed %u", p->angles, (unsigned long long)n,
+                   VOTECL_VOTE_MAX_BINS);
+    return VOTECL_OK;
+}
+
+static votecl_status
+plan_compile(votecl_hough_plan *plan)
+{
+    votecl_vote_spec spec;
+    char *source = votecl__hough_source(&plan->desc);
+    votecl_status status;
+
+    if (source == NULL)
+        return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    votecl_vote_spec_init(&spec);
+    spec.dtype = VOTECL_DTYPE_U8;
+    spec.channels = 1;
+    spec.bin_type = VOTECL_BINS_UNITY;
+    spec.spaces = plan->desc.angles;
+    spec.nbins = plan->desc.nbins;
+    spec.source = source;
+    spec.table = plan->desc.table;
+    spec.table_size = 2 * (size_t)plan->desc.angles;
+    spec.variant = plan->params.variant;
+    spec.stretch = plan->params.stretch;
+    spec.work_group_size = plan->params.work_group_size;
+    status = votecl_vote_plan_new(plan->context, &spec, &plan->vote);
+    free(source);
+    return status;
+}
+
+static votecl_status
+plan_init(votecl_hough_plan *plan, size_t width, size_t height)
+{
+    const votecl_hough_params *p = &plan->params;
+    size_t cells;
+    votecl_status status;
+
+    status = votecl__hough_desc_init(&plan->desc, (uint32_t)width, (uint32_t)height, p->angles,
+                                     p->rho_bins, p->edge_threshold);
+    if (status != VOTECL_OK)
+        return votecl__fail(plan->context, status, "out of memory for the cos/sin table");
+    cells = (size_t)plan->desc.angles * plan->desc.nbins;
+    if ((plan->acc = malloc(cells * sizeof *plan->acc)) == NULL)
+        return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY,
+                            "out of memory for %zu accumulator bins", cells);
+    if (plan->context->backend == VOTECL_BACKEND_REF)
+        return VOTECL_OK;
+    return plan_compile(plan);
+}
+
+votecl_status
+votecl_hough_plan_new(votecl_context *context, const votecl_hough_params *params, size_t width,
+                      size_t height, votecl_hough_plan **out)
+{
+    votecl_hough_plan *plan;
+    char msg[256];
+    votecl_status status;
+
+    if (context == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    votecl__clear_error(context);
+    if (params == NULL || out == NULL)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "%s: NULL pointer",
+                            params == NULL ? "params" : "out");
+    *out = NULL;
+    if ((status = check_params(params, width, height, msg, sizeof msg)) != VOTECL_OK)
+        return votecl__fail(context, status, "%s", msg);
+    if ((plan = calloc(1, sizeof *plan)) == NULL)
+        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for a plan");
+    plan->context = context;
+    plan->params = *params;
+    if ((status = plan_init(plan, width, height)) != VOTECL_OK) {
+        votecl_hough_plan_free(plan);
+        return status;
+    }
+    *out = plan;
+    return VOTECL_OK;
+}
+
+void
+votecl_hough_plan_free(votecl_hough_plan *plan)
+{
+    if (plan == NULL)
+        return;
+    votecl_vote_plan_free(plan->vote);
+    votecl__hough_desc_release(&plan->desc);
+    free(plan->acc);
+    free(plan);
+}
+
+void
+votecl_hough_plan_shape(const votecl_hough_plan *plan, unsigned *angles, uint32_t *rho_bins)
+{
+    if (angles != NULL)
+        *angles = plan != NULL ? plan->desc.angles : 0;
+    if (rho_bins != NULL)
+        *rho_bins = plan != NULL ? plan->desc.nbins : 0;
+}
+
+double
+votecl_hough_plan_theta(const votecl_hough_plan *plan, unsigned g)
+{
+    return plan != NULL ? votecl__hough_theta(&plan->desc, g) : 0.0;
+}
+
+double
+votecl_hough_plan_rho(const votecl_hough_plan *plan, uint32_t b)
+{
+    return plan != NULL ? votecl__hough_rho(&plan->desc, b) : 0.0;
+}
+
+const uint32_t *
+votecl_hough_plan_accumulator(const votecl_hough_plan *plan)
+{
+    return plan != NULL && plan->have_acc ? plan->acc : NULL;
+}
+
+static votecl_status
+check_image(votecl_hough_plan *plan, const votecl_image *image)
+{
+    const votecl__hough_desc *d = &plan->desc;
+
+    if (image == NULL)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "image: NULL pointer");
+    if (image->dtype != VOTECL_DTYPE_U8)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
+                            "image.dtype: %d is not u8 (%d)", (int)image->dtype,
+                            (int)VOTECL_DTYPE_U8);
+    if (image->channels != 1)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
+                            "image.channels: %u, the Hough transform takes one channel",
+                            image->channels);
+    if (image->width != d->width || image->height != d->height)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
+                            "image.width, image.height: %zu x %zu is not the plan's %u x %u",
+                            image->width, image->height, d->width, d->height);
+    if (image->height > 1 && image->stride < image->width)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
+                            "image.stride: %zu bytes is less than a row (%zu bytes)", image->stride,
+                            image->width);
+    if (image->data == NULL)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "image.data: NULL pointer");
+    return VOTECL_OK;
+}
+
+static void
+ref_vote(votecl_hough_plan *plan, const uint8_t *data, size_t stride, uint32_t *acc)
+{
+    size_t elements = (size_t)plan->desc.width * plan->desc.height;
+
+    plan->last.elements = elements;
+    plan->last.kept = votecl__hough_ref(&plan->desc, data, stride, acc);
+    plan->last.eta = (double)plan->last.kept / (double)elements;
+}
+
+static votecl_status
+vote(votecl_hough_plan *plan, const votecl_image *image, votecl_vote_stats *stats)
+{
+    votecl_status status = VOTECL_OK;
+
+    plan->have_acc = 0;
+    if (plan->vote == NULL)
+        ref_vote(plan, image->data, image->height > 1 ? image->stride : image->width, plan->acc);
+    else
+        status = votecl_vote_run_image(plan->vote, image, plan->acc, &plan->last);
+    if (status != VOTECL_OK)
+        return status;
+    plan->have_acc = 1;
+    if (stats != NULL)
+        *stats = plan->last;
+    return VOTECL_OK;
+}
+
+votecl_status
+votecl_hough_plan_peaks(votecl_hough_plan *plan, const uint32_t *accumulator,
+                        votecl_hough_line *lines, size_t capacity, size_t *found)
+{
+    const votecl_hough_params *p;
+    votecl_status status;
+
+    if (plan == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    p = &plan->params;
+    if (accumulator == NULL || found == NULL || (lines == NULL && capacity > 0))
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "%s: NULL pointer",
+                            accumulator == NULL ? "accumulator"
+                            : found == NULL     ? "found"
+                                                : "lines");
+    status = votecl__hough_peaks(&plan->desc, accumulator, p->peak_window, p->peak_threshold,
+                                 p->max_lines, lines, capacity, found);
+    if (status != VOTECL_OK)
+        return votecl__fail(plan->context, status, "out of memory for peak extraction");
+    return VOTECL_OK;
+}
+
+votecl_status
+votecl_hough_run(votecl_hough_plan *plan, const votecl_image *image, votecl_hough_line *lines,
+                 size_t capacity, size_t *found, votecl_vote_stats *stats)
+{
+    votecl_status status;
+
+    if (plan == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    votecl__clear_error(plan->context);
+    if (found == NULL || (lines == NULL && capacity > 0))
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "%s: NULL pointer",
+                            found == NULL ? "found" : "lines");
+    if ((status = check_image(plan, image)) != VOTECL_OK ||
+        (status = vote(plan, image, stats)) != VOTECL_OK)
+        return status;
+    return votecl_hough_plan_peaks(plan, plan->acc, lines, capacity, found);
+}
+
+static votecl_status
+check_buffer(votecl_hough_plan *plan, votecl_buffer *b, size_t need, const char *name)
+{
+    if (b == NULL)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "%s: NULL buffer", name);
+    if (b->context != plan->context)
+        return votecl__fail(plan->context, VOTECL_INCOMPATIBLE,
+                            "%s: buffer belongs to another context", name);
+    if (b->size < need)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
+                            "%s: buffer of %zu bytes is smaller than the %zu needed", name, b->size,
+                            need);
+    return VOTECL_OK;
+}
+
+votecl_status
+votecl_hough_run_buffers(votecl_hough_plan *plan, votecl_buffer *image, votecl_buffer *accumulator)
+{
+    const votecl__hough_desc *d;
+    votecl_status status;
+
+    if (plan == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    d = &plan->desc;
+    votecl__clear_error(plan->context);
+    if ((status = check_buffer(plan, image, (size_t)d->width * d->height, "image")) != VOTECL_OK ||
+        (status = check_buffer(plan, accumulator, (size_t)d->angles * d->nbins * 4,
+                               "accumulator")) != VOTECL_OK)
+        return status;
+    if (plan->vote != NULL)
+        return votecl_vote_run_buffers(plan->vote, image, d->width, d->height, accumulator);
+    ref_vote(plan, image->handle, d->width, accumulator->handle);
+    return VOTECL_OK;
+}
+
+votecl_status
+votecl_hough_plan_last_stats(votecl_hough_plan *plan, votecl_vote_stats *stats)
+{
+    if (plan == NULL || stats == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    if (plan->vote != NULL)
+        return votecl_vote_plan_last_stats(plan->vote, stats);
+    *stats = plan->last;
+    return VOTECL_OK;
+}
+
+votecl_status
+votecl_hough_plan_describe(const votecl_hough_plan *plan, size_t elements,
+                           votecl_vote_plan_info *info)
+{
+    if (plan == NULL || info == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    if (plan->vote != NULL)
+        return votecl_vote_plan_describe(plan->vote, elements, info);
+    memset(info, 0, sizeof *info);
+    info->nbins = plan->desc.nbins;
+    info->spaces = plan->desc.angles;
+    info->stretch = info->stretch_s = info->parts = info->passes = info->copies = 1;
+    info->work_group_size = 1;
+    return VOTECL_OK;
+}

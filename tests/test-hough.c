@@ -1,0 +1,673 @@
+/* The theta-rho Hough transform built on the generic engine.
+ *
+ * /ref/...                  the reference (the 'ref' backend, lib/hough-ref.c) against truth:
+ *                           planted lines found within one angle step and one rho bin, a line
+ *                           at a bin centre of an even N without half-bin bias, a line at
+ *                           theta ~ 0 found once (not again near pi), no edges, argument checks;
+ * /opencl/<variant>/...     the device accumulator equal to the reference's exactly, for every
+ *                           strategy forced through params.variant: planted lines (180 angles x
+ *                           one bin per pixel), no edges, the paper's 64 angles x 4200 bins, and
+ *                           the Sobel edges of tools/images/building.png with equal peaks. A
+ *                           machine without an OpenCL device skips these. */
+#include "votecl-private.h"
+
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hough-private.h"
+#include "image-io.h"
+
+static votecl_context *ref_context;
+static votecl_context *device_context;
+
+static votecl_context *
+device(void)
+{
+    if (device_context == NULL)
+        device_context = tu_opencl_context_new(NULL);
+    return device_context;
+}
+
+/* --- synthetic images --- */
+
+typedef struct edge_image {
+    uint8_t *data;
+    size_t width, height, stride;
+} edge_image;
+
+static edge_image
+edge_image_new(size_t width, size_t height, size_t stride)
+{
+    edge_image im = {g_malloc0(stride * height), width, height, stride};
+    return im;
+}
+
+static votecl_image
+edge_view(const edge_image *im)
+{
+    votecl_image v = {im->data, im->width, im->height, im->stride, 1, VOTECL_DTYPE_U8};
+    return v;
+}
+
+/* The digital line x cos(theta) + y sin(theta) = rho: every pixel within half a pixel of it
+ * in the normal direction, so each of its pixels has |rho(pixel) - rho| < 0.5. */
+static size_t
+draw_line(edge_image *im, double theta, double rho, uint8_t value)
+{
+    double c = cos(theta), s = sin(theta);
+    size_t drawn = 0;
+    for (size_t y = 0; y < im->height; y++)
+        for (size_t x = 0; x < im->width; x++)
+            if (fabs((double)x * c + (double)y * s - rho) < 0.5) {
+                im->data[y * im->stride + x] = value;
+                drawn++;
+            }
+    return drawn;
+}
+
+static void
+sprinkle(edge_image *im, tu_rng *rng, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        im->data[tu_rng_below(rng, (uint32_t)im->height) * im->stride +
+                 tu_rng_below(rng, (uint32_t)im->width)] = (uint8_t)(1 + tu_rng_below(rng, 255));
+}
+
+typedef struct planted {
+    double theta, rho;
+} planted;
+
+#define N_PLANTED 5
+
+/* Lines at grid angles of G = 180 and random rho through the middle of the image, plus
+ * noise pixels; a gray background below the edge threshold of 128 would vote otherwise. */
+static edge_image
+planted_image(planted *lines, size_t width, size_t height)
+{
+    tu_rng rng;
+    edge_image im = edge_image_new(width, height, width + 3);
+    tu_rng_init(&rng, 20240601);
+    for (size_t y = 0; y < height; y++)
+        for (size_t x = 0; x < width; x++)
+            im.data[y * im.stride + x] = (uint8_t)tu_rng_below(&rng, 100);
+    sprinkle(&im, &rng, width * height / 200);
+    for (int i = 0; i < N_PLANTED; i++) {
+        unsigned g = 10 + 33 * (unsigned)i + tu_rng_below(&rng, 20);
+        double theta = g * M_PI / 180.0;
+        double centre = width / 2.0 * cos(theta) + height / 2.0 * sin(theta);
+        lines[i].theta = theta;
+        lines[i].rho = centre + tu_rng_float(&rng, -40.0f, 40.0f);
+        draw_line(&im, theta, lines[i].rho, 255);
+    }
+    return im;
+}
+
+/* --- plans and runs --- */
+
+static votecl_hough_plan *
+plan_new(votecl_context *context, const votecl_hough_params *p, size_t width, size_t height)
+{
+    votecl_hough_plan *plan = NULL;
+    votecl_status status = votecl_hough_plan_new(context, p, width, height, &plan);
+    if (status != VOTECL_OK) {
+        g_test_message("plan %zux%zu: %s: %s", width, height, votecl_status_string(status),
+                       votecl_context_get_error(context));
+        const char *log = votecl_context_get_build_log(context);
+        if (log != NULL && log[0] != '\0')
+            g_test_message("build log:\n%s", log);
+        g_test_fail();
+    }
+    return plan;
+}
+
+#define MAX_LINES 64
+
+typedef struct result {
+    votecl_hough_line lines[MAX_LINES];
+    size_t found;
+    votecl_vote_stats stats;
+    votecl_vote_plan_info info;
+    uint32_t *acc; /* g_malloc'd copy */
+    unsigned angles;
+    uint32_t nbins;
+} result;
+
+static int
+run(votecl_context *context, const votecl_hough_params *p, const edge_image *im, result *r)
+{
+    votecl_hough_plan *plan = plan_new(context, p, im->width, im->height);
+    votecl_image view = edge_view(im);
+    votecl_status status;
+    memset(r, 0, sizeof *r);
+    if (plan == NULL)
+        return -1;
+    status = votecl_hough_run(plan, &view, r->lines, MAX_LINES, &r->found, &r->stats);
+    if (status != VOTECL_OK) {
+        g_test_message("run: %s: %s", votecl_status_string(status),
+                       votecl_context_get_error(context));
+        g_test_fail();
+        votecl_hough_plan_free(plan);
+        return -1;
+    }
+    votecl_hough_plan_shape(plan, &r->angles, &r->nbins);
+    g_assert_cmpint(votecl_hough_plan_describe(plan, im->width * im->height, &r->info), ==,
+                    VOTECL_OK);
+    r->acc = g_memdup2(votecl_hough_plan_accumulator(plan),
+                       (size_t)r->angles * r->nbins * sizeof(uint32_t));
+    votecl_hough_plan_free(plan);
+    return 0;
+}
+
+static void
+result_clear(result *r)
+{
+    g_free(r->acc);
+    r->acc = NULL;
+}
+
+/* Angle distance with the wrap: (theta, rho) and (theta + pi, -rho) are one line. */
+static int
+matches(const votecl_hough_line *l, const planted *t, double step, double bin)
+{
+    double dtheta = l->theta - t->theta, rho = l->rho;
+    if (dtheta > M_PI / 2) {
+        dtheta -= M_PI;
+        rho = -rho;
+    } else if (dtheta < -M_PI / 2) {
+        dtheta += M_PI;
+        rho = -rho;
+    }
+    return fabs(dtheta) <= step + 1e-9 && fabs(rho - t->rho) <= bin;
+}
+
+/* --- the reference against truth --- */
+
+static void
+test_ref_planted(void)
+{
+    planted truth[N_PLANTED];
+    edge_image im = planted_image(truth, 320, 240);
+    votecl_hough_params p;
+    result r;
+    votecl_hough_params_init(&p);
+    p.edge_threshold = 128;
+    p.peak_threshold = 80;
+    if (run(ref_context, &p, &im, &r) == 0) {
+        double bin = (sqrt(320.0 * 320 + 240 * 240) + 320) / r.nbins;
+        for (size_t k = 0; k < r.found && k < MAX_LINES; k++)
+            g_test_message("line %zu: angle %u theta %.4f rho %.2f votes %u", k, r.lines[k].angle,
+                           r.lines[k].theta, r.lines[k].rho, r.lines[k].votes);
+        g_assert_cmpuint(r.found, ==, N_PLANTED);
+        g_assert_cmpuint(r.angles, ==, 180);
+        g_assert_cmpuint(r.nbins, ==, (uint32_t)ceil(320 + 400));
+        g_assert_cmpuint(r.stats.elements, ==, 320 * 240);
+        for (int i = 0; i < N_PLANTED; i++) {
+            int hit = 0;
+            for (size_t k = 0; k < r.found; k++)
+                hit += matches(&r.lines[k], &truth[i], M_PI / 180, bin);
+            if (hit != 1)
+                g_test_message("planted line %d (theta %.4f, rho %.2f) matched %d times", i,
+                               truth[i].theta, truth[i].rho, hit);
+            g_assert_cmpint(hit, ==, 1);
+        }
+        for (size_t k = 1; k < r.found; k++)
+            g_assert_cmpuint(r.lines[k - 1].votes, >=, r.lines[k].votes);
+    }
+    result_clear(&r);
+    g_free(im.data);
+}
+
+/* The first bin of an even N whose centre lies within 0.05 px of a whole number in
+ * [lo, hi]; the plan's rho() is the bin centre. */
+static uint32_t
+bin_near_integer(votecl_hough_plan *plan, uint32_t nbins, double lo, double hi)
+{
+    for (uint32_t b = 0; b < nbins; b++) {
+        double rho = votecl_hough_plan_rho(plan, b);
+        if (rho >= lo && rho <= hi && fabs(rho - round(rho)) < 0.05)
+            return b;
+    }
+    return UINT32_MAX;
+}
+
+/* A vertical (theta 0) and a horizontal (theta pi/2) line exactly at the centre of a bin of
+ * an even N about 3.4 px wide: reported within a quarter bin (a half-bin bias would be off
+ * by 1.7 px). */
+static void
+test_ref_bin_centre(void)
+{
+    const size_t w = 200, h = 150;
+    votecl_hough_params p;
+    votecl_hough_plan *plan;
+    votecl_hough_params_init(&p);
+    p.angles = 2; /* theta 0 and pi/2 */
+    p.rho_bins = 130;
+    if ((plan = plan_new(ref_context, &p, w, h)) == NULL)
+        return;
+    double bin = (sqrt((double)w * w + (double)h * h) + w) / p.rho_bins;
+    uint32_t bx = bin_near_integer(plan, p.rho_bins, 100, 190);
+    uint32_t by = bin_near_integer(plan, p.rho_bins, 10, 90); /* far from bx in rho */
+    g_assert_cmpuint(bx, !=, UINT32_MAX);
+    g_assert_cmpuint(by, !=, UINT32_MAX);
+    double x0 = round(votecl_hough_plan_rho(plan, bx)), y0 = round(votecl_hough_plan_rho(plan, by));
+    edge_image im = edge_image_new(w, h, w);
+    draw_line(&im, 0.0, x0, 255);
+    draw_line(&im, M_PI / 2, y0, 255);
+    votecl_image view = edge_view(&im);
+    votecl_hough_line lines[4];
+    size_t found = 0;
+    g_assert_cmpint(votecl_hough_run(plan, &view, lines, 4, &found, NULL), ==, VOTECL_OK);
+    g_assert_cmpuint(found, ==, 2);
+    for (size_t k = 0; k < 2; k++) {
+        double truth = lines[k].angle == 0 ? x0 : y0;
+        g_test_message("angle %u: rho %.3f, truth %.0f, bin %.3f px", lines[k].angle, lines[k].rho,
+                       truth, bin);
+        g_assert_cmpfloat(fabs(lines[k].rho - truth), <, 0.25 * bin);
+        g_assert_cmpuint(lines[k].votes, >=, lines[k].angle == 0 ? h : w);
+    }
+    votecl_hough_plan_free(plan);
+    g_free(im.data);
+}
+
+/* Lines that vote on both sides of the wrap are reported once. */
+static void
+check_found_once(double theta, double rho, size_t w, size_t h)
+{
+    edge_image im = edge_image_new(w, h, w);
+    votecl_hough_params p;
+    result r;
+    planted truth = {theta, rho};
+    votecl_hough_params_init(&p);
+    size_t drawn = draw_line(&im, theta, rho, 255);
+    p.peak_threshold = (uint32_t)(drawn / 4);
+    if (run(ref_context, &p, &im, &r) == 0) {
+        for (size_t k = 0; k < r.found && k < MAX_LINES; k++)
+            g_test_message("line %zu: angle %u theta %.4f rho %.2f votes %u", k, r.lines[k].angle,
+                           r.lines[k].theta, r.lines[k].rho, r.lines[k].votes);
+        g_assert_cmpuint(r.found, ==, 1);
+        g_assert_true(matches(&r.lines[0], &truth, M_PI / 180, 1.0));
+    }
+    result_clear(&r);
+    g_free(im.data);
+}
+
+static void
+test_ref_wrap(void)
+{
+    /* theta half a step below 0 (that is, pi - step / 2): as close to angle 0 as to G - 1 */
+    check_found_once(-0.5 * M_PI / 180, 3.0, 160, 120);
+    check_found_once(-0.5 * M_PI / 180, 100.0, 160, 120);
+    check_found_once(0.0, 0.0, 160, 120); /* the column x = 0 */
+    check_found_once(0.0, 1.0, 160, 120);
+    check_found_once(M_PI - 0.3 * M_PI / 180, -2.0, 160, 120);
+}
+
+static void
+test_ref_empty(void)
+{
+    edge_image im = edge_image_new(61, 47, 64);
+    votecl_hough_params p;
+    result r;
+    votecl_hough_params_init(&p);
+    if (run(ref_context, &p, &im, &r) == 0) {
+        g_assert_cmpuint(r.found, ==, 0);
+        g_assert_cmpuint(r.stats.kept, ==, 0);
+        g_assert_cmpfloat(r.stats.eta, ==, 0.0);
+        for (size_t i = 0; i < (size_t)r.angles * r.nbins; i++)
+            g_assert_cmpuint(r.acc[i], ==, 0);
+    }
+    result_clear(&r);
+    g_free(im.data);
+}
+
+/* The single-precision bin is at most one away from the exact one. */
+static void
+test_ref_bin_formula(void)
+{
+    votecl__hough_desc d;
+    tu_rng rng;
+    tu_rng_init(&rng, 7);
+    g_assert_cmpint(votecl__hough_desc_init(&d, 1920, 1080, 64, 4200, 1), ==, VOTECL_OK);
+    double r = sqrt(1920.0 * 1920 + 1080.0 * 1080) + 1920;
+    for (int i = 0; i < 100000; i++) {
+        uint32_t x = tu_rng_below(&rng, 1920), y = tu_rng_below(&rng, 1080);
+        unsigned g = tu_rng_below(&rng, 64);
+        double theta = g * M_PI / 64;
+        double exact = floor((x * cos(theta) + y * sin(theta) + 1920) * 4200 / r);
+        g_assert_cmpfloat(fabs(votecl__hough_bin(&d, x, y, g) - exact), <=, 1.0);
+    }
+    votecl__hough_desc_release(&d);
+}
+
+static void
+expect_invalid(votecl_status status, const char *field)
+{
+    const char *msg = votecl_context_get_error(ref_context);
+    g_assert_cmpint(status, ==, VOTECL_INVALID_ARGUMENT);
+    if (!tu_message_names(msg, field))
+        g_test_message("message '%s' does not name '%s'", msg, field);
+    g_assert_true(tu_message_names(msg, field));
+}
+
+static void
+test_ref_invalid_params(void)
+{
+    votecl_hough_params p;
+    votecl_hough_plan *plan = NULL;
+    votecl_hough_params_init(&p);
+    p.angles = 0;
+    expect_invalid(votecl_hough_plan_new(ref_context, &p, 10, 10, &plan), "angles");
+    votecl_hough_params_init(&p);
+    p.angles = VOTECL_HOUGH_MAX_ANGLES + 1;
+    expect_invalid(votecl_hough_plan_new(ref_context, &p, 10, 10, &plan), "angles");
+    votecl_hough_params_init(&p);
+    expect_invalid(votecl_hough_plan_new(ref_context, &p, 0, 10, &plan), "width");
+    expect_invalid(votecl_hough_plan_new(ref_context, &p, 65536, 10, &plan), "width");
+    expect_invalid(votecl_hough_plan_new(ref_context, &p, 10, 0, &plan), "height");
+    expect_invalid(votecl_hough_plan_new(ref_context, &p, 10, 70000, &plan), "height");
+    p.peak_window = 4;
+    expect_invalid(votecl_hough_plan_new(ref_context, &p, 10, 10, &plan), "peak_window");
+    p.peak_window = 0;
+    expect_invalid(votecl_hough_plan_new(ref_context, &p, 10, 10, &plan), "peak_window");
+    votecl_hough_params_init(&p);
+    p.edge_threshold = 256;
+    expect_invalid(votecl_hough_plan_new(ref_context, &p, 10, 10, &plan), "edge_threshold");
+    votecl_hough_params_init(&p);
+    p.variant = (votecl_variant)42;
+    expect_invalid(votecl_hough_plan_new(ref_context, &p, 10, 10, &plan), "variant");
+    votecl_hough_params_init(&p);
+    p.angles = 4096;
+    p.rho_bins = 1u << 20;
+    expect_invalid(votecl_hough_plan_new(ref_context, &p, 10, 10, &plan), "rho_bins");
+    expect_invalid(votecl_hough_plan_new(ref_context, NULL, 10, 10, &plan), "params");
+    votecl_hough_params_init(&p);
+    expect_invalid(votecl_hough_plan_new(ref_context, &p, 10, 10, NULL), "out");
+    g_assert_null(plan);
+    g_assert_cmpint(votecl_hough_plan_new(NULL, &p, 10, 10, &plan), ==, VOTECL_INVALID_ARGUMENT);
+    votecl_hough_plan_free(NULL);
+}
+
+static void
+test_ref_invalid_run(void)
+{
+    votecl_hough_params p;
+    votecl_hough_plan *plan = NULL;
+    uint8_t pixels[12 * 10] = {0};
+    votecl_image view = {pixels, 12, 10, 12, 1, VOTECL_DTYPE_U8};
+    votecl_hough_line lines[2];
+    size_t found;
+    votecl_hough_params_init(&p);
+    g_assert_cmpint(votecl_hough_plan_new(ref_context, &p, 12, 10, &plan), ==, VOTECL_OK);
+    g_assert_null(votecl_hough_plan_accumulator(plan));
+    expect_invalid(votecl_hough_run(plan, NULL, lines, 2, &found, NULL), "image");
+    expect_invalid(votecl_hough_run(plan, &view, lines, 2, NULL, NULL), "found");
+    expect_invalid(votecl_hough_run(plan, &view, NULL, 2, &found, NULL), "lines");
+    view.dtype = VOTECL_DTYPE_U16;
+    expect_invalid(votecl_hough_run(plan, &view, lines, 2, &found, NULL), "image.dtype");
+    view.dtype = VOTECL_DTYPE_U8;
+    view.channels = 3;
+    expect_invalid(votecl_hough_run(plan, &view, lines, 2, &found, NULL), "image.channels");
+    view.channels = 1;
+    view.width = 11;
+    expect_invalid(votecl_hough_run(plan, &view, lines, 2, &found, NULL), "image.width");
+    view.width = 12;
+    view.stride = 11;
+    expect_invalid(votecl_hough_run(plan, &view, lines, 2, &found, NULL), "image.stride");
+    view.stride = 12;
+    view.data = NULL;
+    expect_invalid(votecl_hough_run(plan, &view, lines, 2, &found, NULL), "image.data");
+    view.data = pixels;
+    g_assert_cmpint(votecl_hough_run(plan, &view, NULL, 0, &found, NULL), ==, VOTECL_OK);
+    g_assert_cmpuint(found, ==, 0);
+    g_assert_nonnull(votecl_hough_plan_accumulator(plan));
+    votecl_hough_plan_free(plan);
+}
+
+/* found counts every peak, also beyond capacity; max_lines caps it. */
+static void
+test_ref_capacity(void)
+{
+    planted truth[N_PLANTED];
+    edge_image im = planted_image(truth, 320, 240);
+    votecl_image view = edge_view(&im);
+    votecl_hough_params p;
+    votecl_hough_plan *plan;
+    votecl_hough_line lines[2];
+    size_t found = 0;
+    votecl_hough_params_init(&p);
+    p.edge_threshold = 128;
+    p.peak_threshold = 100;
+    if ((plan = plan_new(ref_context, &p, im.width, im.height)) != NULL) {
+        g_assert_cmpint(votecl_hough_run(plan, &view, lines, 2, &found, NULL), ==, VOTECL_OK);
+        g_assert_cmpuint(found, >=, N_PLANTED);
+        votecl_hough_plan_free(plan);
+    }
+    p.max_lines = 3;
+    if ((plan = plan_new(ref_context, &p, im.width, im.height)) != NULL) {
+        g_assert_cmpint(votecl_hough_run(plan, &view, lines, 2, &found, NULL), ==, VOTECL_OK);
+        g_assert_cmpuint(found, ==, 3);
+        votecl_hough_plan_free(plan);
+    }
+    g_free(im.data);
+}
+
+/* --- building.png: gray, Sobel magnitude, threshold --- */
+
+static int
+sobel_at(const tool_image *g, size_t x, size_t y)
+{
+    const uint8_t *p = g->data;
+    size_t s = g->stride;
+#define P(dx, dy) ((int)p[(y + (dy)) * s + (x + (dx))])
+    int gx = P(1, -1) + 2 * P(1, 0) + P(1, 1) - P(-1, -1) - 2 * P(-1, 0) - P(-1, 1);
+    int gy = P(-1, 1) + 2 * P(0, 1) + P(1, 1) - P(-1, -1) - 2 * P(0, -1) - P(1, -1);
+#undef P
+    return (int)sqrt((double)(gx * gx + gy * gy));
+}
+
+static int
+building_edges(edge_image *out)
+{
+    const char *srcdir = g_getenv("VOTECL_TEST_SRCDIR");
+    char *path =
+        g_build_filename(srcdir ? srcdir : "tests", "..", "tools", "images", "building.png", NULL);
+    tool_image rgb = {0}, gray = {0};
+    char error[600];
+    int ok = tool_image_read(path, &rgb, error, sizeof error) == 0 &&
+             tool_image_to_gray(&rgb, &gray, error, sizeof error) == 0;
+    g_free(path);
+    if (!ok) {
+        g_test_skip(error);
+        tool_image_free(&rgb);
+        return -1;
+    }
+    *out = edge_image_new(gray.width, gray.height, gray.width);
+    for (size_t y = 1; y + 1 < gray.height; y++)
+        for (size_t x = 1; x + 1 < gray.width; x++)
+            out->data[y * out->stride + x] = sobel_at(&gray, x, y) >= 200 ? 255 : 0;
+    tool_image_free(&rgb);
+    tool_image_free(&gray);
+    return 0;
+}
+
+/* --- the device against the reference --- */
+
+typedef struct device_case {
+    votecl_variant variant;
+    const char *what;
+} device_case;
+
+/* Device and reference: equal accumulators, equal stats and equal peaks. */
+static void
+compare(const device_case *c, votecl_hough_params *p, const edge_image *im)
+{
+    votecl_context *ctx = device();
+    result dev, ref;
+    if (ctx == NULL)
+        return;
+    p->variant = c->variant;
+    if (run(ref_context, p, im, &ref) == 0 && run(ctx, p, im, &dev) == 0) {
+        size_t cells = (size_t)ref.angles * ref.nbins;
+        size_t diff = tu_first_difference(dev.acc, ref.acc, cells, 4);
+        g_test_message("%s: %u x %u bins, %zu of %zu pixels are edges, %zu lines", c->what,
+                       ref.angles, ref.nbins, ref.stats.kept, ref.stats.elements, ref.found);
+        if (diff != (size_t)-1)
+            g_test_message("first difference at angle %zu bin %zu: device %u, reference %u",
+                           diff / ref.nbins, diff % ref.nbins, dev.acc[diff], ref.acc[diff]);
+        g_assert_cmpuint(diff, ==, (size_t)-1);
+        g_assert_cmpint(dev.info.variant, ==, c->variant);
+        g_assert_cmpuint(dev.stats.kept, ==, ref.stats.kept);
+        g_assert_cmpuint(dev.stats.elements, ==, ref.stats.elements);
+        g_assert_cmpuint(dev.found, ==, ref.found);
+        g_assert_cmpmem(dev.lines, MIN(dev.found, MAX_LINES) * sizeof dev.lines[0], ref.lines,
+                        MIN(ref.found, MAX_LINES) * sizeof ref.lines[0]);
+    }
+    result_clear(&dev);
+    result_clear(&ref);
+}
+
+static void
+test_device_planted(gconstpointer data)
+{
+    planted truth[N_PLANTED];
+    edge_image im = planted_image(truth, 320, 240);
+    votecl_hough_params p;
+    votecl_hough_params_init(&p);
+    p.edge_threshold = 128;
+    compare(data, &p, &im);
+    g_free(im.data);
+}
+
+/* Same size as the planted image: the same program. */
+static void
+test_device_empty(gconstpointer data)
+{
+    edge_image im = edge_image_new(320, 240, 320);
+    votecl_hough_params p;
+    votecl_hough_params_init(&p);
+    p.edge_threshold = 128;
+    compare(data, &p, &im);
+    g_free(im.data);
+}
+
+/* GPU-vote's configuration: 64 angles x 4200 rho bins. */
+static void
+test_device_paper(gconstpointer data)
+{
+    tu_rng rng;
+    edge_image im = edge_image_new(640, 480, 640);
+    votecl_hough_params p;
+    tu_rng_init(&rng, 4200);
+    sprinkle(&im, &rng, 640 * 480 / 20);
+    draw_line(&im, 0.7, 300.0, 255);
+    draw_line(&im, 2.0, -50.0, 255);
+    votecl_hough_params_init(&p);
+    p.angles = 64;
+    p.rho_bins = 4200;
+    compare(data, &p, &im);
+    g_free(im.data);
+}
+
+static void
+test_device_building(gconstpointer data)
+{
+    edge_image im;
+    votecl_hough_params p;
+    if (device() == NULL || building_edges(&im) < 0)
+        return;
+    votecl_hough_params_init(&p);
+    p.max_lines = 20;
+    compare(data, &p, &im);
+    g_free(im.data);
+}
+
+/* The device-buffer run (auto plan) votes the same accumulator as votecl_hough_run. */
+static void
+test_device_buffers(void)
+{
+    planted truth[N_PLANTED];
+    edge_image im = planted_image(truth, 320, 240);
+    votecl_context *ctx = device();
+    votecl_hough_params p;
+    votecl_hough_plan *plan = NULL;
+    votecl_buffer *in = NULL, *acc = NULL;
+    votecl_vote_stats stats;
+    result ref = {0};
+    if (ctx == NULL)
+        goto out;
+    votecl_hough_params_init(&p);
+    p.edge_threshold = 128;
+    if (run(ref_context, &p, &im, &ref) < 0 || (plan = plan_new(ctx, &p, 320, 240)) == NULL)
+        goto out;
+    size_t cells = (size_t)ref.angles * ref.nbins;
+    uint32_t *bins = g_malloc(cells * 4);
+    g_assert_cmpint(votecl_buffer_new(ctx, 320 * 240, &in), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_buffer_new(ctx, cells * 4, &acc), ==, VOTECL_OK);
+    for (size_t y = 0; y < 240; y++)
+        g_assert_cmpint(votecl_buffer_write(in, y * 320, im.data + y * im.stride, 320), ==,
+                        VOTECL_OK);
+    g_assert_cmpint(votecl_hough_run_buffers(plan, in, acc), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hough_plan_last_stats(plan, &stats), ==, VOTECL_OK);
+    g_assert_cmpuint(stats.kept, ==, ref.stats.kept);
+    g_assert_cmpint(votecl_buffer_read(acc, 0, bins, cells * 4), ==, VOTECL_OK);
+    g_assert_cmpmem(bins, cells * 4, ref.acc, cells * 4);
+    g_assert_cmpint(votecl_hough_run_buffers(plan, acc, NULL), ==, VOTECL_INVALID_ARGUMENT);
+    g_free(bins);
+out:
+    result_clear(&ref);
+    votecl_buffer_free(in);
+    votecl_buffer_free(acc);
+    votecl_hough_plan_free(plan);
+    g_free(im.data);
+}
+
+static void
+add_device_tests(void)
+{
+    static const device_case cases[] = {
+        {VOTECL_VARIANT_LOCAL, "local"},
+        {VOTECL_VARIANT_GLOBAL, "global"},
+        {VOTECL_VARIANT_PRIVATE, "private"},
+    };
+    static const struct {
+        const char *name;
+        GTestDataFunc fn;
+    } tests[] = {
+        {"planted", test_device_planted},
+        {"empty", test_device_empty},
+        {"paper-64x4200", test_device_paper},
+        {"building", test_device_building},
+    };
+    for (size_t c = 0; c < G_N_ELEMENTS(cases); c++)
+        for (size_t t = 0; t < G_N_ELEMENTS(tests); t++) {
+            char *path = g_strdup_printf("/opencl/%s/hough/%s", cases[c].what, tests[t].name);
+            g_test_add_data_func(path, &cases[c], tests[t].fn);
+            g_free(path);
+        }
+}
+
+int
+main(int argc, char **argv)
+{
+    int rc;
+    g_test_init(&argc, &argv, NULL);
+    ref_context = tu_ref_context_new();
+    g_test_add_func("/ref/hough/planted", test_ref_planted);
+    g_test_add_func("/ref/hough/bin-centre", test_ref_bin_centre);
+    g_test_add_func("/ref/hough/wrap", test_ref_wrap);
+    g_test_add_func("/ref/hough/empty", test_ref_empty);
+    g_test_add_func("/ref/hough/bin-formula", test_ref_bin_formula);
+    g_test_add_func("/ref/hough/invalid-params", test_ref_invalid_params);
+    g_test_add_func("/ref/hough/invalid-run", test_ref_invalid_run);
+    g_test_add_func("/ref/hough/capacity", test_ref_capacity);
+    add_device_tests();
+    g_test_add_func("/opencl/auto/hough/buffers", test_device_buffers);
+    rc = g_test_run();
+    votecl_context_free(device_context);
+    votecl_context_free(ref_context);
+    return rc;
+}

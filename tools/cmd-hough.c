@@ -1,0 +1,562 @@
+/* votecl hough: straight lines of an image by the theta-rho Hough transform, as text or
+ * JSON, an annotated PNG and the accumulator as an image. Also the Sobel edges and the
+ * drawing the demo shares. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "plot.h"
+#include "tool.h"
+
+#define HOUGH_DEFAULT_SOBEL 200
+#define HOUGH_DEFAULT_LINES 20
+
+typedef struct hough_args {
+    const char *image_path;
+    const char *out_path;
+    const char *acc_path;
+    int sobel; /* 1: Sobel edges; 0: the image is the edge image */
+    unsigned long sobel_threshold;
+    unsigned long repeat;  /* --repeat: timed device-buffer runs */
+    unsigned long size[2]; /* --size WxH: nearest-neighbour resize first; 0: none */
+    votecl_hough_params params;
+} hough_args;
+
+typedef tool_hough_result hough_result;
+
+static void
+hough_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: votecl hough IMAGE [--angles G] [--bins N] [--threshold T] [--window n]\n"
+            "                   [--edges sobel|none] [--sobel-threshold S] [--edge-threshold E]\n"
+            "                   [--max-lines K] [--json] [--out OUT.png] [--accumulator ACC.png]\n"
+            "Straight lines of a PNG, PGM or PPM image by the theta-rho Hough transform\n"
+            "(x cos(theta) + y sin(theta) = rho), most votes first, as text or JSON.\n"
+            "  --angles G           angles over [0, 180) degrees (default 180)\n"
+            "  --bins N             rho bins over [-W, sqrt(W^2 + H^2)] (default: one per pixel)\n"
+            "  --threshold T        least votes of a line (default: half the largest count)\n"
+            "  --window n           odd side of the peak window (default 5)\n"
+            "  --edges sobel|none   sobel (default): edges where the Sobel magnitude of the\n"
+            "                       gray image reaches S; none: the image is an edge image\n"
+            "  --sobel-threshold S  default %d\n"
+            "  --edge-threshold E   with --edges none: pixels >= E are edges (default 1)\n"
+            "  --max-lines K        at most K lines (default %d; 0: all)\n"
+            "  --out FILE           the image with the lines drawn (PNG, or PPM for .ppm)\n"
+            "  --accumulator FILE   the accumulator: angles down, rho across\n"
+            "  --size WxH           resize the image first (nearest neighbour)\n"
+            "  --repeat R           also time R votes of the edge image already on the device\n"
+            "                       (stage 1 included, no transfers); report the median\n",
+            HOUGH_DEFAULT_SOBEL, HOUGH_DEFAULT_LINES);
+}
+
+/* --- edges and drawing, shared with the demo --- */
+
+static unsigned
+gray_at(const tool_image *g, size_t x, size_t y)
+{
+    const unsigned char *row = g->data + y * g->stride;
+    return g->dtype == VOTECL_DTYPE_U16 ? ((const uint16_t *)row)[x] >> 8 : row[x];
+}
+
+static unsigned
+sobel_magnitude(const tool_image *g, size_t x, size_t y)
+{
+#define P(dx, dy) ((int)gray_at(g, x + (dx), y + (dy)))
+    int gx = P(1, -1) + 2 * P(1, 0) + P(1, 1) - P(-1, -1) - 2 * P(-1, 0) - P(-1, 1);
+    int gy = P(-1, 1) + 2 * P(0, 1) + P(1, 1) - P(-1, -1) - 2 * P(0, -1) - P(1, -1);
+#undef P
+    return (unsigned)sqrt((double)(gx * gx + gy * gy));
+}
+
+int
+tool_hough_sobel(const tool_image *gray, unsigned threshold, tool_image *edges, char *error,
+                 size_t error_size)
+{
+    if (tool_image_alloc(edges, gray->width, gray->height, 1, VOTECL_DTYPE_U8, error, error_size) <
+        0)
+        return -1;
+    for (size_t y = 1; y + 1 < gray->height; y++)
+        for (size_t x = 1; x + 1 < gray->width; x++)
+            edges->data[y * edges->stride + x] = sobel_magnitude(gray, x, y) >= threshold ? 255 : 0;
+    return 0;
+}
+
+static void
+put_rgb(tool_image *im, long x, long y, const unsigned char rgb[3])
+{
+    if (x < 0 || y < 0 || (size_t)x >= im->width || (size_t)y >= im->height)
+        return;
+    memcpy(im->data + (size_t)y * im->stride + (size_t)x * 3, rgb, 3);
+}
+
+/* The line across the whole image, two pixels wide; label at its point nearest the centre. */
+static void
+draw_line(tool_image *im, const votecl_hough_line *l, const unsigned char rgb[3], const char *label)
+{
+    double c = cos(l->theta), s = sin(l->theta);
+    double cx = im->width / 2.0, cy = im->height / 2.0;
+    double t0 = -s * cx + c * cy; /* the centre's position along the line */
+    double diag = hypot((double)im->width, (double)im->height);
+    for (double t = -diag; t <= diag; t += 0.5) {
+        double x = l->rho * c - t * s, y = l->rho * s + t * c;
+        put_rgb(im, lround(x), lround(y), rgb);
+        put_rgb(im, lround(x + c), lround(y + s), rgb);
+    }
+    double lx = l->rho * c - t0 * s, ly = l->rho * s + t0 * c;
+    if (lx >= 0 && ly >= 0 && lx < im->width && ly < im->height)
+        tool_plot_text(im, lround(lx) + 3, lround(ly) + 3, label, 2, rgb);
+}
+
+static void
+line_colour(size_t i, unsigned char rgb[3])
+{
+    static const unsigned char colours[][3] = {{255, 40, 40},  {40, 220, 60},  {60, 120, 255},
+                                               {255, 200, 0},  {255, 60, 255}, {0, 220, 220},
+                                               {255, 130, 30}, {160, 90, 255}};
+    memcpy(rgb, colours[i % (sizeof colours / sizeof colours[0])], 3);
+}
+
+int
+tool_hough_annotate(const tool_image *image, const votecl_hough_line *lines, size_t n,
+                    tool_image *out, char *error, size_t error_size)
+{
+    char label[32];
+    unsigned char rgb[3];
+    if (tool_image_alloc(out, image->width, image->height, 3, VOTECL_DTYPE_U8, error, error_size) <
+        0)
+        return -1;
+    for (size_t y = 0; y < image->height; y++)
+        for (size_t x = 0; x < image->width; x++)
+            for (unsigned k = 0; k < 3; k++) {
+                const unsigned char *row = image->data + y * image->stride;
+                size_t i = x * image->channels + (image->channels >= 3 ? k : 0);
+                unsigned v =
+                    image->dtype == VOTECL_DTYPE_U16 ? ((const uint16_t *)row)[i] >> 8 : row[i];
+                out->data[y * out->stride + x * 3 + k] = (unsigned char)(v * 3 / 5);
+            }
+    for (size_t i = n; i-- > 0;) { /* the strongest line on top */
+        line_colour(i, rgb);
+        snprintf(label, sizeof label, "%zu", i + 1);
+        draw_line(out, &lines[i], rgb, label);
+    }
+    return 0;
+}
+
+/* --- arguments --- */
+
+static int
+parse_uint_option(int argc, char **argv, int *i, const char *name, unsigned long max,
+                  unsigned long *out)
+{
+    const char *v = NULL;
+    int r = tool_option_value(argc, argv, i, name, &v);
+    if (r <= 0)
+        return r;
+    return tool_parse_ulong(name, v, 0, max, out) < 0 ? -1 : 1;
+}
+
+static int
+hough_uint_option(hough_args *a, int argc, char **argv, int *i)
+{
+    votecl_hough_params *p = &a->params;
+    unsigned long v = 0;
+    int r;
+    if ((r = parse_uint_option(argc, argv, i, "--angles", VOTECL_HOUGH_MAX_ANGLES, &v)) != 0)
+        return r < 0 ? r : (p->angles = (unsigned)v, 1);
+    if ((r = parse_uint_option(argc, argv, i, "--bins", VOTECL_VOTE_MAX_BINS, &v)) != 0)
+        return r < 0 ? r : (p->rho_bins = (uint32_t)v, 1);
+    if ((r = parse_uint_option(argc, argv, i, "--threshold", UINT32_MAX, &v)) != 0)
+        return r < 0 ? r : (p->peak_threshold = (uint32_t)v, 1);
+    if ((r = parse_uint_option(argc, argv, i, "--window", 999, &v)) != 0)
+        return r < 0 ? r : (p->peak_window = (unsigned)v, 1);
+    if ((r = parse_uint_option(argc, argv, i, "--edge-threshold", 255, &v)) != 0)
+        return r < 0 ? r : (p->edge_threshold = (unsigned)v, 1);
+    if ((r = parse_uint_option(argc, argv, i, "--max-lines", 1000000, &v)) != 0)
+        return r < 0 ? r : (p->max_lines = v, 1);
+    if ((r = parse_uint_option(argc, argv, i, "--repeat", 100000, &a->repeat)) != 0)
+        return r;
+    return parse_uint_option(argc, argv, i, "--sobel-threshold", 100000, &a->sobel_threshold);
+}
+
+static int
+parse_size(hough_args *a, const char *v)
+{
+    char *end = NULL;
+    a->size[0] = strtoul(v, &end, 10);
+    if (end == v || *end != 'x' || (a->size[1] = strtoul(end + 1, &end, 10)) == 0 || *end != '\0' ||
+        a->size[0] == 0 || a->size[0] > 65535 || a->size[1] > 65535)
+        return tool_usage_error("hough", "--size wants WxH (1 to 65535 each), not '%s'", v), -1;
+    return 1;
+}
+
+static int
+hough_option(hough_args *a, int argc, char **argv, int *i)
+{
+    const char *v = NULL;
+    int r;
+    if ((r = tool_option_value(argc, argv, i, "--out", &v)) != 0)
+        return r < 0 ? r : (a->out_path = v, 1);
+    if ((r = tool_option_value(argc, argv, i, "--accumulator", &v)) != 0)
+        return r < 0 ? r : (a->acc_path = v, 1);
+    if ((r = tool_option_value(argc, argv, i, "--size", &v)) != 0)
+        return r < 0 ? r : parse_size(a, v);
+    if ((r = tool_option_value(argc, argv, i, "--edges", &v)) != 0) {
+        if (r < 0)
+            return r;
+        if (strcmp(v, "sobel") != 0 && strcmp(v, "none") != 0)
+            return tool_usage_error("hough", "--edges is sobel or none, not '%s'", v), -1;
+        a->sobel = strcmp(v, "sobel") == 0;
+        return 1;
+    }
+    return hough_uint_option(a, argc, argv, i);
+}
+
+static int
+hough_parse(tool_options *options, hough_args *a, int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        int r = argv[i][0] == '-' && argv[i][1] ? hough_option(a, argc, argv, &i) : 0;
+        if (r == 0 && argv[i][0] == '-' && argv[i][1])
+            r = tool_common_option(options, argc, argv, &i);
+        if (r < 0)
+            return TOOL_EXIT_USAGE;
+        if (r > 0)
+            continue;
+        if (argv[i][0] == '-' && argv[i][1])
+            return tool_usage_error("hough", "unknown option '%s'", argv[i]);
+        if (a->image_path)
+            return tool_usage_error("hough", "one image only ('%s')", argv[i]);
+        a->image_path = argv[i];
+    }
+    if (options->help)
+        return TOOL_EXIT_OK;
+    if (!a->image_path)
+        return tool_usage_error("hough", "IMAGE missing");
+    if (a->params.peak_window % 2 == 0)
+        return tool_usage_error("hough", "--window must be odd");
+    return TOOL_EXIT_OK;
+}
+
+/* --- the work --- */
+
+/* Nearest-neighbour resize of image in place (any channels and dtype). */
+static int
+resize(tool_image *image, size_t width, size_t height, char *error, size_t error_size)
+{
+    tool_image out;
+    size_t px = image->channels * (image->dtype == VOTECL_DTYPE_U16 ? 2 : 1);
+    if (tool_image_alloc(&out, width, height, image->channels, image->dtype, error, error_size) < 0)
+        return -1;
+    for (size_t y = 0; y < height; y++)
+        for (size_t x = 0; x < width; x++)
+            memcpy(out.data + y * out.stride + x * px,
+                   image->data + (y * image->height / height) * image->stride +
+                       (x * image->width / width) * px,
+                   px);
+    tool_image_free(image);
+    *image = out;
+    return 0;
+}
+
+/* image as read, and the u8 edge image the transform votes on. */
+static int
+load_edges(const hough_args *a, tool_image *image, tool_image *edges)
+{
+    char error[600];
+    tool_image gray = {0};
+    int rc = TOOL_EXIT_FAILURE;
+    if (tool_image_read(a->image_path, image, error, sizeof error) < 0 ||
+        (a->size[0] && resize(image, a->size[0], a->size[1], error, sizeof error) < 0) ||
+        tool_image_to_gray(image, &gray, error, sizeof error) < 0)
+        goto out;
+    if (a->sobel) {
+        if (tool_hough_sobel(&gray, (unsigned)a->sobel_threshold, edges, error, sizeof error) < 0)
+            goto out;
+    } else if (gray.dtype == VOTECL_DTYPE_U16) {
+        if (tool_image_alloc(edges, gray.width, gray.height, 1, VOTECL_DTYPE_U8, error,
+                             sizeof error) < 0)
+            goto out;
+        for (size_t y = 0; y < gray.height; y++)
+            for (size_t x = 0; x < gray.width; x++)
+                edges->data[y * edges->stride + x] = (unsigned char)gray_at(&gray, x, y);
+    } else {
+        *edges = gray;
+        gray = (tool_image){0};
+    }
+    rc = TOOL_EXIT_OK;
+out:
+    if (rc != TOOL_EXIT_OK)
+        fprintf(stderr, "votecl hough: %s\n", error);
+    tool_image_free(&gray);
+    return rc;
+}
+
+static votecl_status
+hough_vote(votecl_hough_plan *plan, const tool_image *edges, hough_result *r)
+{
+    votecl_image view = tool_image_view(edges);
+    size_t capacity = r->shown;
+    votecl_status st = votecl_hough_run(plan, &view, r->lines, capacity, &r->found, &r->stats);
+    double t0 = tool_now(); /* timed is the second run: the first may set the device up */
+    if (st == VOTECL_OK)
+        st = votecl_hough_run(plan, &view, r->lines, capacity, &r->found, &r->stats);
+    r->seconds = tool_now() - t0;
+    r->shown = r->found < capacity ? r->found : capacity;
+    return st;
+}
+
+votecl_status
+tool_hough_compute(votecl_context *ctx, const votecl_hough_params *params, const tool_image *edges,
+                   tool_hough_result *r)
+{
+    votecl_hough_plan *plan = NULL;
+    size_t cells;
+    votecl_status st = votecl_hough_plan_new(ctx, params, edges->width, edges->height, &plan);
+    if (st != VOTECL_OK)
+        goto out;
+    votecl_hough_plan_shape(plan, &r->angles, &r->nbins);
+    r->shown = params->max_lines ? params->max_lines : TOOL_HOUGH_MAX_SHOWN;
+    cells = (size_t)r->angles * r->nbins;
+    r->lines = calloc(r->shown, sizeof *r->lines);
+    r->acc = malloc(cells * sizeof *r->acc);
+    if (r->lines == NULL || r->acc == NULL) {
+        st = VOTECL_OUT_OF_HOST_MEMORY;
+        goto out;
+    }
+    if ((st = hough_vote(plan, edges, r)) != VOTECL_OK)
+        goto out;
+    memcpy(r->acc, votecl_hough_plan_accumulator(plan), cells * sizeof *r->acc);
+    st = votecl_hough_plan_describe(plan, edges->width * edges->height, &r->info);
+out:
+    votecl_hough_plan_free(plan);
+    return st;
+}
+
+void
+tool_hough_result_free(tool_hough_result *r)
+{
+    free(r->lines);
+    free(r->acc);
+    memset(r, 0, sizeof *r);
+}
+
+static int
+compare_doubles(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return a < b ? -1 : a > b;
+}
+
+/* Votes of the edge image already in a device buffer into a device accumulator, each call
+ * waited for: stage 1 and stage 2, no transfers, no peak extraction. */
+static votecl_status
+time_buffers(votecl_context *ctx, votecl_hough_plan *plan, const tool_image *edges,
+             unsigned long repeat, double *times)
+{
+    votecl_buffer *in = NULL, *acc = NULL;
+    votecl_vote_stats stats;
+    size_t bytes = edges->width * edges->height;
+    unsigned angles;
+    uint32_t nbins;
+    votecl_status st;
+    votecl_hough_plan_shape(plan, &angles, &nbins);
+    if ((st = votecl_buffer_new(ctx, bytes, &in)) != VOTECL_OK ||
+        (st = votecl_buffer_new(ctx, (size_t)angles * nbins * 4, &acc)) != VOTECL_OK)
+        goto out;
+    for (size_t y = 0; y < edges->height && st == VOTECL_OK; y++)
+        st = votecl_buffer_write(in, y * edges->width, edges->data + y * edges->stride,
+                                 edges->width);
+    for (unsigned long k = 0; k <= repeat && st == VOTECL_OK; k++) { /* k = 0: warm-up */
+        double t0 = tool_now();
+        if ((st = votecl_hough_run_buffers(plan, in, acc)) == VOTECL_OK)
+            st = votecl_hough_plan_last_stats(plan, &stats);
+        if (k > 0)
+            times[k - 1] = tool_now() - t0;
+    }
+out:
+    votecl_buffer_free(in);
+    votecl_buffer_free(acc);
+    return st;
+}
+
+static votecl_status
+hough_bench(votecl_context *ctx, const votecl_hough_params *params, const tool_image *edges,
+            unsigned long repeat, tool_hough_result *r)
+{
+    votecl_hough_plan *plan = NULL;
+    double *times = calloc(repeat, sizeof *times);
+    votecl_status st = times ? VOTECL_OK : VOTECL_OUT_OF_HOST_MEMORY;
+    if (st == VOTECL_OK)
+        st = votecl_hough_plan_new(ctx, params, edges->width, edges->height, &plan);
+    if (st == VOTECL_OK)
+        st = time_buffers(ctx, plan, edges, repeat, times);
+    if (st == VOTECL_OK) {
+        qsort(times, repeat, sizeof *times, compare_doubles);
+        r->bench_median = times[repeat / 2];
+        r->bench_min = times[0];
+    }
+    votecl_hough_plan_free(plan);
+    free(times);
+    return st;
+}
+
+static void
+print_text(const hough_args *a, const tool_image *image, const hough_result *r)
+{
+    char plan[160];
+    tool_plan_summary(&r->info, plan, sizeof plan);
+    printf("# %s: %zux%zu; %zu edge pixels (%.2f%%); %u angles x %u rho bins; %.2f ms; plan %s\n",
+           a->image_path, image->width, image->height, r->stats.kept, 100.0 * r->stats.eta,
+           r->angles, r->nbins, r->seconds * 1e3, plan);
+    if (a->repeat)
+        printf("# device-buffer vote (stage 1 + 2), %lu runs: median %.3f ms, min %.3f ms\n",
+               a->repeat, r->bench_median * 1e3, r->bench_min * 1e3);
+    printf("# %zu line(s): theta_degrees rho votes\n", r->found);
+    for (size_t i = 0; i < r->shown; i++)
+        printf("%.3f %.3f %u\n", r->lines[i].theta * 180.0 / M_PI, r->lines[i].rho,
+               r->lines[i].votes);
+}
+
+static void
+print_json(const hough_args *a, const tool_image *image, const hough_result *r)
+{
+    tool_json j;
+    tool_json_init(&j, stdout);
+    tool_json_begin_object(&j);
+    tool_json_kv_string(&j, "image", a->image_path);
+    tool_json_kv_uint(&j, "width", image->width);
+    tool_json_kv_uint(&j, "height", image->height);
+    tool_json_kv_string(&j, "edges", a->sobel ? "sobel" : "none");
+    tool_json_kv_uint(&j, "edge_pixels", r->stats.kept);
+    tool_json_kv_double(&j, "eta", r->stats.eta);
+    tool_json_kv_uint(&j, "angles", r->angles);
+    tool_json_kv_uint(&j, "rho_bins", r->nbins);
+    tool_json_kv_double(&j, "seconds", r->seconds);
+    if (a->repeat) {
+        tool_json_kv_uint(&j, "repeat", a->repeat);
+        tool_json_kv_double(&j, "vote_seconds_median", r->bench_median);
+        tool_json_kv_double(&j, "vote_seconds_min", r->bench_min);
+    }
+    tool_json_key(&j, "plan");
+    tool_json_plan_info(&j, &r->info);
+    tool_json_kv_uint(&j, "found", r->found);
+    tool_json_key(&j, "lines");
+    tool_json_begin_array(&j);
+    for (size_t i = 0; i < r->shown; i++) {
+        const votecl_hough_line *l = &r->lines[i];
+        tool_json_begin_object(&j);
+        tool_json_kv_double(&j, "theta", l->theta);
+        tool_json_kv_double(&j, "theta_degrees", l->theta * 180.0 / M_PI);
+        tool_json_kv_double(&j, "rho", l->rho);
+        tool_json_kv_uint(&j, "votes", l->votes);
+        tool_json_kv_uint(&j, "angle", l->angle);
+        tool_json_kv_uint(&j, "bin", l->bin);
+        tool_json_end_object(&j);
+    }
+    tool_json_end_array(&j);
+    tool_json_end_object(&j);
+    tool_json_finish(&j);
+}
+
+/* Angles down, rho bins across, brightness the square root of the count; peaks ringed. */
+static int
+write_accumulator(const hough_args *a, const hough_result *r)
+{
+    tool_image out;
+    char error[600];
+    uint32_t max = 1;
+    size_t cells = (size_t)r->angles * r->nbins;
+    static const unsigned char red[3] = {255, 40, 40};
+    int rc = TOOL_EXIT_OK;
+    if (tool_image_alloc(&out, r->nbins, r->angles, 3, VOTECL_DTYPE_U8, error, sizeof error) < 0)
+        goto fail;
+    for (size_t i = 0; i < cells; i++)
+        max = r->acc[i] > max ? r->acc[i] : max;
+    for (size_t i = 0; i < cells; i++)
+        memset(out.data + (i / r->nbins) * out.stride + (i % r->nbins) * 3,
+               (int)lround(255.0 * sqrt((double)r->acc[i] / max)), 3);
+    for (size_t k = 0; k < r->shown; k++)
+        for (long d = -3; d <= 3; d++)
+            for (long e = -3; e <= 3; e++)
+                if (labs(d) == 3 || labs(e) == 3)
+                    put_rgb(&out, (long)r->lines[k].bin + d, (long)r->lines[k].angle + e, red);
+    if (tool_image_write(a->acc_path, &out, error, sizeof error) == 0)
+        goto out;
+fail:
+    fprintf(stderr, "votecl hough: accumulator: %s\n", error);
+    rc = TOOL_EXIT_FAILURE;
+out:
+    tool_image_free(&out);
+    return rc;
+}
+
+static int
+write_annotated(const hough_args *a, const tool_image *image, const hough_result *r)
+{
+    tool_image out = {0};
+    char error[600];
+    int rc = TOOL_EXIT_OK;
+    if (tool_hough_annotate(image, r->lines, r->shown, &out, error, sizeof error) < 0 ||
+        tool_image_write(a->out_path, &out, error, sizeof error) < 0) {
+        fprintf(stderr, "votecl hough: %s\n", error);
+        rc = TOOL_EXIT_FAILURE;
+    }
+    tool_image_free(&out);
+    return rc;
+}
+
+static int
+hough_output(tool_options *options, const hough_args *a, const tool_image *image,
+             const hough_result *r)
+{
+    int rc = TOOL_EXIT_OK;
+    if (options->json)
+        print_json(a, image, r);
+    else
+        print_text(a, image, r);
+    if (a->out_path && write_annotated(a, image, r) != TOOL_EXIT_OK)
+        rc = TOOL_EXIT_FAILURE;
+    if (a->acc_path && write_accumulator(a, r) != TOOL_EXIT_OK)
+        rc = TOOL_EXIT_FAILURE;
+    return rc;
+}
+
+int
+tool_cmd_hough(tool_options *options, int argc, char **argv)
+{
+    hough_args a = {.sobel = 1, .sobel_threshold = HOUGH_DEFAULT_SOBEL};
+    hough_result r = {0};
+    tool_image image = {0}, edges = {0};
+    votecl_context *ctx = NULL;
+    votecl_status st;
+    int rc;
+    votecl_hough_params_init(&a.params);
+    a.params.max_lines = HOUGH_DEFAULT_LINES;
+    if ((rc = hough_parse(options, &a, argc, argv)) != TOOL_EXIT_OK)
+        return rc;
+    if (options->help) {
+        hough_usage(stdout);
+        return TOOL_EXIT_OK;
+    }
+    if ((rc = load_edges(&a, &image, &edges)) != TOOL_EXIT_OK)
+        goto out;
+    if ((rc = tool_context_open(options, &ctx)) != TOOL_EXIT_OK)
+        goto out;
+    tool_progress(options, "votecl hough: %s, %zux%zu\n", a.image_path, image.width, image.height);
+    if ((st = tool_hough_compute(ctx, &a.params, &edges, &r)) != VOTECL_OK ||
+        (a.repeat && (st = hough_bench(ctx, &a.params, &edges, a.repeat, &r)) != VOTECL_OK))
+        rc = tool_fail(ctx, st, "hough");
+    else
+        rc = hough_output(options, &a, &image, &r);
+out:
+    tool_hough_result_free(&r);
+    votecl_context_free(ctx);
+    tool_image_free(&edges);
+    tool_image_free(&image);
+    return rc;
+}
