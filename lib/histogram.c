@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "histogram-private.h"
+#include "model-private.h"
 #include "vote-private.h"
 
 struct votecl_hist_plan {
@@ -199,6 +200,7 @@ plan_compile(votecl_hist_plan *plan, const votecl_hist_params *params)
     votecl__vote_shape shape = {.nbins = d->nbins_total,
                                 .kind = d->weighted ? 2 : 0,
                                 .frames = 1,
+                                .spaces = 1,
                                 .vec = vec,
                                 .elem_bytes = d->channels * d->value_bytes};
 
@@ -282,6 +284,9 @@ votecl_hist_plan_describe(const votecl_hist_plan *plan, size_t elements, size_t 
         return VOTECL_OK;
     }
     votecl__vote_describe(&plan->engine, elements, frames, info);
+    if (votecl__model_predict_info(plan->context, info, 0, elements, 1.0,
+                                   &info->predicted_seconds) != VOTECL_OK)
+        info->predicted_seconds = 0.0;
     return VOTECL_OK;
 }
 

@@ -540,5 +540,12 @@ votecl_vote_plan_describe(const votecl_vote_plan *plan, size_t elements,
     if (plan == NULL || info == NULL)
         return VOTECL_INVALID_ARGUMENT;
     votecl__vote_describe(&plan->engine, elements, plan->spec.spaces, info);
+    /* the last run's eta stands for the next one; 1 before any run */
+    if (votecl__model_predict_info(plan->context, info, plan->has_test, elements,
+                                   plan->last_elements > 0 && !plan->last_pending
+                                       ? (double)plan->last_kept / (double)plan->last_elements
+                                       : 1.0,
+                                   &info->predicted_seconds) != VOTECL_OK)
+        info->predicted_seconds = 0.0;
     return VOTECL_OK;
 }

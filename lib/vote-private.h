@@ -38,6 +38,7 @@ typedef struct votecl__vote_engine {
  * the elements' vector width and bytes. */
 typedef struct votecl__vote_shape {
     uint64_t nbins;
+    unsigned spaces; /* G, for the model's choice (1 for histograms: frames vary per run) */
     int kind;
     int frames;
     int finish;

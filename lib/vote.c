@@ -2,6 +2,8 @@
  * bin stretching, input split, passes, and the launches of cl/vote.cl. */
 #include "vote-private.h"
 
+#include "model-private.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -139,9 +141,12 @@ votecl__vote_configure(votecl_context *context, votecl_variant requested, unsign
     cfg->finish = shape->finish;
     cfg->vec = shape->vec;
     cfg->elem_bytes = shape->elem_bytes;
-    cfg->variant = requested != VOTECL_VARIANT_AUTO        ? requested
-                   : context->force_variant != VOTECL_VARIANT_AUTO ? context->force_variant
-                                                                   : auto_variant(context, shape->nbins);
+    cfg->variant = requested != VOTECL_VARIANT_AUTO ? requested : context->force_variant;
+    if (cfg->variant == VOTECL_VARIANT_AUTO) /* a calibrated device: the model decides */
+        cfg->variant = votecl__model_choose(context, shape->nbins,
+                                            shape->spaces > 0 ? shape->spaces : 1, 0, 0.0);
+    if (cfg->variant == VOTECL_VARIANT_AUTO)
+        cfg->variant = auto_variant(context, shape->nbins);
     cfg->stretch = cfg->stretch_s = cfg->passes = cfg->priv_copies = 1;
     cfg->merge_wg = min_u(max_wg, 256);
     switch (cfg->variant) {

@@ -1,0 +1,27 @@
+/* The execution-time model's internal interface (lib/model.c): what the engine calls. */
+#ifndef VOTECL_MODEL_PRIVATE_H
+#define VOTECL_MODEL_PRIVATE_H
+
+#include "votecl-private.h"
+
+/* The strategy the model predicts fastest for G = spaces vote spaces of nbins bins over
+ * elements_hint elements (0: a 1920x1080 frame) of which eta_hint pass stage 1 (<= 0: 1),
+ * among the strategies the device is calibrated for; VOTECL_VARIANT_AUTO when the device
+ * is not calibrated, so that the caller keeps its own rule. Only stage 2 is compared: stage 1
+ * does the same work under every strategy. Never records an error in the context. */
+votecl_variant votecl__model_choose(votecl_context *context, uint64_t nbins, unsigned spaces,
+                                    size_t elements_hint, double eta_hint);
+
+/* The model's seconds for a plan described by info (votecl_vote_plan_describe() for
+ * elements), location_based when the plan has a stage 1. Returns VOTECL_UNSUPPORTED when the
+ * device has no fit for info->variant; records no error. */
+votecl_status votecl__model_predict_info(votecl_context *context,
+                                         const votecl_vote_plan_info *info, int location_based,
+                                         size_t elements, double eta, double *seconds);
+
+/* The plan internals the model reads (defined in lib/vote-plan.c): the plan's context, and
+ * whether its spec has a stage 1 (vote_test). */
+votecl_context *votecl__vote_plan_context(const votecl_vote_plan *plan);
+int votecl__vote_plan_has_test(const votecl_vote_plan *plan);
+
+#endif

@@ -1,0 +1,403 @@
+/* The execution-time model (GPU-vote section 5).
+ *
+ * /nodevice/...  the least-squares fit recovers known parameters from samples generated with
+ *                them (plus 1% noise); degenerate sample sets give VOTECL_UNSUPPORTED; Eq. 9.
+ * /ref/...       the model file: store and load round trip, a corrupt, truncated, foreign or
+ *                missing file means "not calibrated", never a failed call.
+ * /opencl/...    a quick calibration through the API stores a fit, after which plans predict
+ *                a positive time and the model chooses a strategy. Times are never asserted. */
+#include "votecl-private.h"
+#include "model-private.h"
+
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Plausible magnitudes for a GPU: seconds per unit of each term. */
+static const double true_params[VOTECL_MODEL_NTERMS] = {
+    1.0e-9, 4.0e-9, 2.0e-5, 3.0e-8, 2.0e-9, 1.0e-5, 1.0e-10, 2.0e-10};
+
+/* A design like calibrate's: E, eta, G, N vary; S' and P follow a local-like plan on a
+ * device of sm compute units with Nmax = 4096. */
+static void
+make_sample(tu_rng *rng, votecl_variant v, unsigned sm, votecl_model_sample *s)
+{
+    static const double sizes[] = {160 * 120, 320 * 240, 640 * 480, 1024 * 768, 1920 * 1080};
+    static const double etas[] = {0.01, 0.05, 0.2, 0.5};
+    static const unsigned nbins[] = {32, 256, 1024, 4096, 6000};
+    unsigned g_choice[3] = {1, sm, 2 * sm};
+    uint64_t n = nbins[tu_rng_below(rng, 5)], nmax = 4096;
+
+    memset(s, 0, sizeof *s);
+    s->variant = v;
+    s->location_based = tu_rng_below(rng, 4) != 0;
+    s->elements = sizes[tu_rng_below(rng, 5)];
+    s->eta = s->location_based ? etas[tu_rng_below(rng, 4)] : 1.0;
+    s->spaces = g_choice[tu_rng_below(rng, 3)];
+    s->nbins = n;
+    s->passes = v == VOTECL_VARIANT_LOCAL ? (unsigned)((n + nmax - 1) / nmax) : 1;
+    s->stretch = v == VOTECL_VARIANT_LOCAL && n < nmax ? (unsigned)(nmax / n > 32 ? 32 : nmax / n)
+                                                       : 1;
+    s->parts = 4 * sm / (s->spaces * s->passes) > 0 ? 4 * sm / (s->spaces * s->passes) : 1;
+    s->copies = v == VOTECL_VARIANT_LOCAL ? s->parts : 8;
+    s->compute_units = sm;
+}
+
+static double
+true_seconds(const votecl_model_sample *s)
+{
+    votecl_model model;
+    double t = 0;
+    memset(&model, 0, sizeof model);
+    model.strategy[s->variant].fitted = 1;
+    memcpy(model.strategy[s->variant].param, true_params, sizeof true_params);
+    g_assert_cmpint(votecl_model_predict(&model, s, &t), ==, VOTECL_OK);
+    return t;
+}
+
+static votecl_model_sample *
+make_samples(votecl_variant v, size_t count, double noise, uint64_t seed)
+{
+    votecl_model_sample *samples = g_new0(votecl_model_sample, count);
+    tu_rng rng;
+    tu_rng_init(&rng, seed);
+    for (size_t i = 0; i < count; i++) {
+        make_sample(&rng, v, 16, &samples[i]);
+        samples[i].seconds = true_seconds(&samples[i]) * (1.0 + tu_rng_float(&rng, -noise, noise));
+    }
+    return samples;
+}
+
+static void
+test_factor(void)
+{
+    /* Eq. 9 with Eq. 8's P: SM = 16, G = 4 -> P = 4, F = ceil(16 / 16) / 4 */
+    g_assert_cmpfloat(votecl_model_factor(4, 1, 4, 16), ==, 0.25);
+    /* G = 20 > SM: P = 1, F = ceil(20 / 16) = 2 */
+    g_assert_cmpfloat(votecl_model_factor(20, 1, 1, 16), ==, 2.0);
+    /* two passes double the groups */
+    g_assert_cmpfloat(votecl_model_factor(10, 2, 1, 16), ==, 2.0);
+    /* zeros count as one */
+    g_assert_cmpfloat(votecl_model_factor(0, 0, 0, 0), ==, 1.0);
+}
+
+static void
+test_fit_recovers(void)
+{
+    const size_t count = 200;
+    votecl_model_sample *samples = make_samples(VOTECL_VARIANT_LOCAL, count, 0.01, 7);
+    votecl_model_params p;
+
+    g_assert_cmpint(votecl_model_fit(samples, count, VOTECL_VARIANT_LOCAL, &p), ==, VOTECL_OK);
+    g_assert_true(p.fitted);
+    g_assert_cmpuint(p.samples, ==, count);
+    g_assert_cmpfloat(p.mean_abs_error, <, 0.01);
+    for (int j = 0; j < VOTECL_MODEL_NTERMS; j++) {
+        double rel = fabs(p.param[j] - true_params[j]) / true_params[j];
+        g_test_message("%s: fitted %.4g, true %.4g (%.1f%%)",
+                       votecl_model_term_name((votecl_model_term)j), p.param[j], true_params[j],
+                       100 * rel);
+        g_assert_cmpfloat(rel, <, 0.15);
+    }
+    g_free(samples);
+}
+
+/* Noise-free samples: the fit is exact to rounding. */
+static void
+test_fit_exact(void)
+{
+    const size_t count = 60;
+    votecl_model_sample *samples = make_samples(VOTECL_VARIANT_LOCAL, count, 0.0, 11);
+    votecl_model_params p;
+
+    g_assert_cmpint(votecl_model_fit(samples, count, VOTECL_VARIANT_LOCAL, &p), ==, VOTECL_OK);
+    for (int j = 0; j < VOTECL_MODEL_NTERMS; j++)
+        g_assert_cmpfloat(fabs(p.param[j] - true_params[j]) / true_params[j], <, 1e-6);
+    g_free(samples);
+}
+
+/* Without stretching (global, private) d and e cannot be told apart: e absorbs d. */
+static void
+test_fit_no_stretch(void)
+{
+    const size_t count = 80;
+    votecl_model_sample *samples = make_samples(VOTECL_VARIANT_GLOBAL, count, 0.0, 13);
+    votecl_model_params p;
+
+    g_assert_cmpint(votecl_model_fit(samples, count, VOTECL_VARIANT_GLOBAL, &p), ==, VOTECL_OK);
+    g_assert_cmpfloat(p.param[VOTECL_MODEL_TERM_D], ==, 0.0);
+    g_assert_cmpfloat(fabs(p.param[VOTECL_MODEL_TERM_E] - (true_params[VOTECL_MODEL_TERM_D] +
+                                                      true_params[VOTECL_MODEL_TERM_E])),
+                      <, 1e-6 * true_params[VOTECL_MODEL_TERM_D]);
+    g_assert_cmpfloat(p.mean_abs_error, <, 1e-9);
+    /* samples of other strategies are ignored: none for private */
+    g_assert_cmpint(votecl_model_fit(samples, count, VOTECL_VARIANT_PRIVATE, &p), ==,
+                    VOTECL_UNSUPPORTED);
+    g_free(samples);
+}
+
+static void
+test_fit_degenerate(void)
+{
+    const size_t count = 40;
+    votecl_model_sample *samples = make_samples(VOTECL_VARIANT_LOCAL, count, 0.0, 17);
+    votecl_model_params p;
+
+    /* every sample the same case: nothing varies */
+    for (size_t i = 1; i < count; i++)
+        samples[i] = samples[0];
+    g_assert_cmpint(votecl_model_fit(samples, count, VOTECL_VARIANT_LOCAL, &p), ==,
+                    VOTECL_UNSUPPORTED);
+    g_assert_false(p.fitted);
+    g_assert_cmpfloat(p.param[VOTECL_MODEL_TERM_E], ==, 0.0);
+    g_free(samples);
+
+    /* eta never varies among location-based runs: E and eta E are collinear */
+    samples = make_samples(VOTECL_VARIANT_LOCAL, count, 0.0, 19);
+    for (size_t i = 0; i < count; i++) {
+        samples[i].location_based = 1;
+        samples[i].eta = 0.1;
+        samples[i].seconds = true_seconds(&samples[i]);
+    }
+    g_assert_cmpint(votecl_model_fit(samples, count, VOTECL_VARIANT_LOCAL, &p), ==,
+                    VOTECL_UNSUPPORTED);
+
+    /* fewer samples than terms */
+    g_free(samples);
+    samples = make_samples(VOTECL_VARIANT_LOCAL, 4, 0.0, 23);
+    g_assert_cmpint(votecl_model_fit(samples, 4, VOTECL_VARIANT_LOCAL, &p), ==,
+                    VOTECL_UNSUPPORTED);
+
+    /* a time that is not positive */
+    samples[2].seconds = 0.0;
+    g_assert_cmpint(votecl_model_fit(samples, 4, VOTECL_VARIANT_LOCAL, &p), ==,
+                    VOTECL_UNSUPPORTED);
+
+    /* no samples at all, NULL pointers, AUTO */
+    g_assert_cmpint(votecl_model_fit(NULL, 0, VOTECL_VARIANT_LOCAL, &p), ==, VOTECL_UNSUPPORTED);
+    g_assert_cmpint(votecl_model_fit(NULL, 3, VOTECL_VARIANT_LOCAL, &p), ==,
+                    VOTECL_INVALID_ARGUMENT);
+    g_assert_cmpint(votecl_model_fit(samples, 4, VOTECL_VARIANT_LOCAL, NULL), ==,
+                    VOTECL_INVALID_ARGUMENT);
+    g_assert_cmpint(votecl_model_fit(samples, 4, VOTECL_VARIANT_AUTO, &p), ==,
+                    VOTECL_INVALID_ARGUMENT);
+    g_free(samples);
+}
+
+static void
+test_predict_unfitted(void)
+{
+    votecl_model model;
+    votecl_model_sample s;
+    tu_rng rng;
+    double t = 1.0;
+
+    memset(&model, 0, sizeof model);
+    tu_rng_init(&rng, 3);
+    make_sample(&rng, VOTECL_VARIANT_PRIVATE, 2, &s);
+    g_assert_cmpint(votecl_model_predict(&model, &s, &t), ==, VOTECL_UNSUPPORTED);
+    g_assert_cmpfloat(t, ==, 0.0);
+    g_assert_cmpint(votecl_model_predict(NULL, &s, &t), ==, VOTECL_INVALID_ARGUMENT);
+}
+
+/* --- the model file --- */
+
+static votecl_context *
+ref_context_in(const char *cache_dir)
+{
+    votecl_context_options o;
+    votecl_context *ctx = NULL;
+    votecl_context_options_init(&o);
+    o.backend = VOTECL_BACKEND_REF;
+    o.cache_dir = cache_dir;
+    g_assert_cmpint(votecl_context_new(&o, &ctx), ==, VOTECL_OK);
+    return ctx;
+}
+
+static void
+example_model(votecl_model *model)
+{
+    memset(model, 0, sizeof *model);
+    for (int v = VOTECL_VARIANT_LOCAL; v <= VOTECL_VARIANT_PRIVATE; v += 2) {
+        model->strategy[v].fitted = 1;
+        model->strategy[v].samples = 40 + v;
+        model->strategy[v].mean_abs_error = 0.0123 * v;
+        for (int j = 0; j < VOTECL_MODEL_NTERMS; j++)
+            model->strategy[v].param[j] = true_params[j] * (1.0 + v) / 3.0;
+    }
+}
+
+static void
+write_text(const char *path, const char *text)
+{
+    g_assert_true(g_file_set_contents(path, text, -1, NULL));
+}
+
+static void
+assert_not_calibrated(votecl_context *ctx)
+{
+    votecl_model model;
+    g_assert_cmpint(votecl_model_load(ctx, &model), ==, VOTECL_UNSUPPORTED);
+    g_assert_false(model.strategy[VOTECL_VARIANT_LOCAL].fitted);
+    g_assert_cmpint(votecl__model_choose(ctx, 256, 1, 0, 0.0), ==, VOTECL_VARIANT_AUTO);
+}
+
+/* The stored file with line 'from' replaced by 'to'. */
+static void
+rewrite(const char *path, const char *original, const char *from, const char *to)
+{
+    char *copy = g_strdup(original);
+    char *at = strstr(copy, from);
+    g_assert_nonnull(at);
+    GString *s = g_string_new_len(copy, at - copy);
+    g_string_append(s, to);
+    g_string_append(s, at + strlen(from));
+    write_text(path, s->str);
+    g_string_free(s, TRUE);
+    g_free(copy);
+}
+
+static void
+test_store_load(void)
+{
+    char *dir = tu_mkdtemp();
+    char *cache = g_build_filename(dir, "sub", "cache", NULL);
+    votecl_context *ctx = ref_context_in(cache);
+    votecl_model model, loaded;
+    char path[4096], *text = NULL;
+
+    example_model(&model);
+    assert_not_calibrated(ctx);
+    g_assert_cmpint(votecl_model_store(ctx, &model), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_model_path(ctx, path, sizeof path), ==, VOTECL_OK);
+    g_assert_true(g_str_has_prefix(path, cache));
+    g_assert_cmpint(tu_count_entries(cache), ==, 1); /* no temporary file left behind */
+    g_assert_cmpint(votecl_model_load(ctx, &loaded), ==, VOTECL_OK);
+    g_assert_cmpmem(&loaded, sizeof loaded, &model, sizeof model);
+    g_assert_true(g_file_get_contents(path, &text, NULL, NULL));
+
+    rewrite(path, text, "votecl-model 1", "votecl-model 2"); /* another version */
+    assert_not_calibrated(ctx);
+    rewrite(path, text, "\nend\n", "\n"); /* truncated */
+    assert_not_calibrated(ctx);
+    rewrite(path, text, "identity ", "identity 0"); /* another device */
+    assert_not_calibrated(ctx);
+    rewrite(path, text, "local 1 ", "local 1 x"); /* a malformed number */
+    assert_not_calibrated(ctx);
+    rewrite(path, text, "terms a b c d e f g h", "terms a b c d e f g"); /* other terms */
+    assert_not_calibrated(ctx);
+    write_text(path, "");
+    assert_not_calibrated(ctx);
+    write_text(path, "\x7f" "ELF garbage\n");
+    assert_not_calibrated(ctx);
+    write_text(path, text); /* intact again */
+    g_assert_cmpint(votecl_model_load(ctx, &loaded), ==, VOTECL_OK);
+
+    g_free(text);
+    votecl_context_free(ctx);
+    tu_rmtree(dir);
+    g_free(cache);
+    g_free(dir);
+}
+
+static void
+test_no_cache_dir(void)
+{
+    votecl_context_options o;
+    votecl_context *ctx = NULL;
+    votecl_model model;
+    char path[64];
+
+    votecl_context_options_init(&o);
+    o.backend = VOTECL_BACKEND_REF;
+    o.disable_disk_cache = 1;
+    g_assert_cmpint(votecl_context_new(&o, &ctx), ==, VOTECL_OK);
+    example_model(&model);
+    g_assert_cmpint(votecl_model_store(ctx, &model), ==, VOTECL_UNSUPPORTED);
+    g_assert_true(tu_message_names(votecl_context_get_error(ctx), "cache"));
+    g_assert_cmpint(votecl_model_path(ctx, path, sizeof path), ==, VOTECL_UNSUPPORTED);
+    assert_not_calibrated(ctx);
+    votecl_context_free(ctx);
+}
+
+/* --- calibration on the device --- */
+
+static const char hough_source[] =
+    "bool vote_test(uint x, uint y, uchar value) { return value > 200; }\n"
+    "uint vote_index(uint space, uint index, uchar value, uint nbins)\n"
+    "{ return (vote_x(index) * 7u + vote_y(index) * 13u + space * 29u) % nbins; }\n";
+
+static void
+check_plan_predicts(votecl_context *ctx)
+{
+    votecl_vote_spec spec;
+    votecl_vote_plan *plan = NULL;
+    double t = 0.0;
+
+    votecl_vote_spec_init(&spec);
+    spec.spaces = 3;
+    spec.nbins = 500;
+    spec.source = hough_source;
+    g_assert_cmpint(votecl_vote_plan_new(ctx, &spec, &plan), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_vote_plan_predict(plan, 640 * 480, 0.1, &t), ==, VOTECL_OK);
+    g_test_message("predicted %.3g s for 640x480, eta 0.1", t);
+    g_assert_cmpfloat(t, >, 0.0);
+    g_assert_cmpint(votecl_vote_plan_predict(plan, 640 * 480, 1.5, &t), ==,
+                    VOTECL_INVALID_ARGUMENT);
+    votecl_vote_plan_free(plan);
+}
+
+static void
+test_calibrate_quick(void)
+{
+    char *dir = tu_mkdtemp();
+    votecl_context_options o;
+    votecl_context_options_init(&o);
+    o.cache_dir = dir;
+    votecl_context *ctx = tu_opencl_context_new(&o);
+    votecl_calibrate_options co;
+    votecl_calibrate_report report;
+    votecl_model loaded;
+
+    if (ctx == NULL)
+        goto out;
+    assert_not_calibrated(ctx);
+    votecl_calibrate_options_init(&co);
+    co.quick = 1;
+    co.repeats = 1;
+    votecl_status st = votecl_model_calibrate(ctx, &co, &report);
+    if (st != VOTECL_OK)
+        g_test_message("calibrate: %s: %s", votecl_status_string(st),
+                       votecl_context_get_error(ctx));
+    g_assert_cmpint(st, ==, VOTECL_OK);
+    g_test_message("%zu runs in %.1f s", report.cases, report.seconds);
+    g_assert_cmpuint(report.cases, >, 0);
+    g_assert_true(report.stored);
+    g_assert_cmpint(votecl_model_load(ctx, &loaded), ==, VOTECL_OK);
+    g_assert_cmpmem(&loaded, sizeof loaded, &report.model, sizeof report.model);
+    g_assert_cmpint(votecl__model_choose(ctx, 256, 1, 0, 0.0), !=, VOTECL_VARIANT_AUTO);
+    check_plan_predicts(ctx);
+
+out:
+    votecl_context_free(ctx);
+    tu_rmtree(dir);
+    g_free(dir);
+}
+
+int
+main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/nodevice/model/factor", test_factor);
+    g_test_add_func("/nodevice/model/fit-recovers", test_fit_recovers);
+    g_test_add_func("/nodevice/model/fit-exact", test_fit_exact);
+    g_test_add_func("/nodevice/model/fit-no-stretch", test_fit_no_stretch);
+    g_test_add_func("/nodevice/model/fit-degenerate", test_fit_degenerate);
+    g_test_add_func("/nodevice/model/predict-unfitted", test_predict_unfitted);
+    g_test_add_func("/ref/model/store-load", test_store_load);
+    g_test_add_func("/ref/model/no-cache-dir", test_no_cache_dir);
+    g_test_add_func("/opencl/model/calibrate-quick", test_calibrate_quick);
+    return g_test_run();
+}
