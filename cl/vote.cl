@@ -95,7 +95,7 @@ vote_local(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
         vote_vec(x, space, frame / VOTE_VEC + v + stride, width, b + VOTE_VEC);
 #pragma unroll
         for (uint k = 0; k < 2 * VOTE_VEC; k++)
-            if (ONE_PASS ? b[k] != VOTE_SKIP : b[k] - base < NPASS)
+            if (b[k] - base < NPASS) /* also skips wild user indices */
                 LOCAL_VOTE(&bins[(b[k] - base) * STRETCH + copy], wt);
     }
     for (; v < nvec; v += stride) {
@@ -103,7 +103,7 @@ vote_local(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
         vote_vec(x, space, frame / VOTE_VEC + v, width, b);
 #pragma unroll
         for (uint k = 0; k < VOTE_VEC; k++)
-            if (ONE_PASS ? b[k] != VOTE_SKIP : b[k] - base < NPASS)
+            if (b[k] - base < NPASS) /* also skips wild user indices */
                 LOCAL_VOTE(&bins[(b[k] - base) * STRETCH + copy], wt);
     }
 #endif

@@ -20,5 +20,8 @@
 #include <votecl/votecl-context.h>
 #include <votecl/votecl-image.h>
 #include <votecl/votecl-vote.h>
+#include <votecl/votecl-model.h>
+#include <votecl/votecl-hough.h>
+#include <votecl/votecl-reduce.h>
 
 #endif

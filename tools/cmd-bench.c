@@ -6,6 +6,7 @@
  * their worst case over the data distributions (DESIGN.md). */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,8 @@
 #define BENCH_BATCHES 5
 #define BENCH_BINS 256
 #define BENCH_MAX_PLANS 4
+/* Sobel magnitude threshold of the Hough cases' edge image (building.png at 1920x1080) */
+#define BENCH_SOBEL_THRESHOLD 200
 
 typedef struct bench_args {
     const char *json_path;
@@ -585,6 +588,153 @@ json_worst(bench *b)
     tool_json_end_array(j);
 }
 
+/* --- the generic engine: a histogram as user functions, and the Hough built-in --- */
+
+typedef struct vote_op {
+    votecl_vote_plan *plan;
+    votecl_hough_plan *hough;
+    votecl_buffer *x, *bins;
+    size_t width, height;
+} vote_op;
+
+static votecl_status
+run_vote_op(void *arg)
+{
+    vote_op *op = arg;
+    return op->hough != NULL ? votecl_hough_run_buffers(op->hough, op->x, op->bins)
+                             : votecl_vote_run_buffers(op->plan, op->x, op->width, op->height,
+                                                       op->bins);
+}
+
+/* The 256-bin histogram of the random case written as one user function, next to the
+ * built-in in the same run (issue: within 10%). */
+static void
+bench_user_histogram(bench *b)
+{
+    votecl_vote_spec spec;
+    vote_op op = {.x = b->x, .bins = b->bins, .width = b->bytes};
+    hist_op hop = {.x = b->x, .bins = b->bins, .n = b->bytes, .frames = 1};
+    votecl_hist_params params;
+    double user = 0, builtin = 0;
+    votecl_status st;
+
+    votecl_vote_spec_init(&spec);
+    spec.source = "uint vote_index(uint space, uint index, uchar value, uint nbins)\n"
+                  "{ return value; }\n";
+    votecl_hist_params_init(&params, VOTECL_DTYPE_U8);
+    fill_random(b, b->host, b->bytes, 0);
+    st = votecl_buffer_write(b->x, 0, b->host, b->bytes);
+    if (st == VOTECL_OK)
+        st = votecl_vote_plan_new(b->ctx, &spec, &op.plan);
+    if (st == VOTECL_OK)
+        st = votecl_hist_plan_new(b->ctx, &params, &hop.plan);
+    if (st == VOTECL_OK)
+        st = bench_time(b->ctx, run_vote_op, &op, b->args.reps, 0, &user);
+    if (st == VOTECL_OK)
+        st = bench_time(b->ctx, run_hist_op, &hop, b->args.reps, 0, &builtin);
+    tool_json_begin_object(&b->json);
+    tool_json_kv_string(&b->json, "case", "user_histogram");
+    tool_json_kv_string(&b->json, "status", votecl_status_name(st));
+    if (st == VOTECL_OK) {
+        tool_json_kv_double(&b->json, "gbps", (double)b->bytes / user / 1e9);
+        tool_json_kv_double(&b->json, "builtin_gbps", (double)b->bytes / builtin / 1e9);
+        tool_json_kv_double(&b->json, "user_over_builtin_time", user / builtin);
+    } else {
+        tool_json_kv_string(&b->json, "error", votecl_context_get_error(b->ctx));
+        b->all_ok = 0;
+    }
+    tool_json_end_object(&b->json);
+    votecl_vote_plan_free(op.plan);
+    votecl_hist_plan_free(hop.plan);
+}
+
+/* building.png stretched to the frame size (nearest neighbour), then Sobel edges. */
+static int
+bench_edge_frame(bench *b, tool_image *edges)
+{
+    tool_image big = {0};
+    char error[256];
+    int r;
+
+    if (b->building.data == NULL ||
+        tool_image_alloc(&big, b->frame_width, b->frame_height, 1, VOTECL_DTYPE_U8, error,
+                         sizeof error) != 0)
+        return -1;
+    for (size_t y = 0; y < big.height; y++)
+        for (size_t x = 0; x < big.width; x++)
+            big.data[y * big.stride + x] =
+                b->building.data[(y * b->building.height / big.height) * b->building.stride +
+                                 x * b->building.width / big.width];
+    r = tool_hough_sobel(&big, BENCH_SOBEL_THRESHOLD, edges, error, sizeof error);
+    tool_image_free(&big);
+    return r;
+}
+
+static void
+bench_hough_case(bench *b, const tool_image *edges, unsigned angles, uint32_t rho_bins)
+{
+    votecl_hough_params params;
+    vote_op op = {.x = b->x};
+    votecl_vote_stats stats = {0};
+    votecl_vote_plan_info info = {0};
+    double seconds = 0;
+    char name[64];
+    votecl_status st;
+
+    votecl_hough_params_init(&params);
+    params.angles = angles;
+    params.rho_bins = rho_bins;
+    st = votecl_hough_plan_new(b->ctx, &params, edges->width, edges->height, &op.hough);
+    if (st == VOTECL_OK)
+        st = votecl_buffer_new(b->ctx, (size_t)angles * rho_bins * 4, &op.bins);
+    if (st == VOTECL_OK)
+        st = bench_time(b->ctx, run_vote_op, &op, b->args.reps, 0, &seconds);
+    if (st == VOTECL_OK)
+        st = votecl_hough_plan_last_stats(op.hough, &stats);
+    if (st == VOTECL_OK)
+        st = votecl_hough_plan_describe(op.hough, stats.kept, &info);
+    snprintf(name, sizeof name, "hough%ux%u", angles, rho_bins);
+    tool_json_begin_object(&b->json);
+    tool_json_kv_string(&b->json, "case", name);
+    tool_json_kv_string(&b->json, "status", votecl_status_name(st));
+    tool_json_kv_uint(&b->json, "width", edges->width);
+    tool_json_kv_uint(&b->json, "height", edges->height);
+    tool_json_kv_uint(&b->json, "edges", stats.kept);
+    tool_json_kv_double(&b->json, "eta", stats.eta);
+    if (st == VOTECL_OK) {
+        tool_json_kv_double(&b->json, "seconds", seconds);
+        tool_json_key(&b->json, "plan");
+        tool_json_plan_info(&b->json, &info);
+    } else {
+        tool_json_kv_string(&b->json, "error", votecl_context_get_error(b->ctx));
+        b->all_ok = 0;
+    }
+    tool_json_end_object(&b->json);
+    tool_progress(b->options, "bench: %-14s %8.1f us, %zu edges\n", name, seconds * 1e6,
+                  stats.kept);
+    votecl_hough_plan_free(op.hough);
+    votecl_buffer_free(op.bins);
+}
+
+/* Theta-rho Hough of a frame-sized edge image from a real photograph, stage 1 included:
+ * the paper's 64 x 4200 and 180 angles x one-pixel bins. */
+static void
+bench_hough(bench *b)
+{
+    tool_image edges = {0};
+    size_t bytes;
+
+    if (bench_edge_frame(b, &edges) != 0)
+        return;
+    bytes = edges.width * edges.height;
+    if (votecl_buffer_write(b->x, 0, edges.data, bytes) == VOTECL_OK) {
+        double d = sqrt((double)edges.width * edges.width + (double)edges.height * edges.height);
+        bench_hough_case(b, &edges, 64, 4200);
+        bench_hough_case(b, &edges, 180, (uint32_t)ceil((double)edges.width + d));
+    }
+    tool_image_free(&edges);
+}
+
 static int
 bench_cases(bench *b)
 {
@@ -599,6 +749,8 @@ bench_cases(bench *b)
         if (bench_distributions[i].fill != fill_image || b->building.data)
             bench_distribution_case(b, &bench_distributions[i]);
     bench_frame_cases(b);
+    bench_user_histogram(b);
+    bench_hough(b);
     tool_json_end_array(&b->json);
     json_worst(b);
     return TOOL_EXIT_OK;

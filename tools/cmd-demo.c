@@ -45,12 +45,16 @@ typedef struct demo_step {
 static demo_result demo_gray(demo *d, const demo_image *im);
 static demo_result demo_rgb(demo *d, const demo_image *im);
 static demo_result demo_chroma(demo *d, const demo_image *im);
+static demo_result demo_hough(demo *d, const demo_image *im);
+static demo_result demo_subsample(demo *d, const demo_image *im);
 
 /* The demo's steps, in order; adding one is one line here. */
 static const demo_step demo_steps[] = {
     {"gray", "256-bin histogram of the gray image", demo_gray},
     {"rgb", "256-bin histograms of the red, green and blue channels", demo_rgb},
     {"chroma", "30x30 histogram of r = R/(R+G+B), g = G/(R+G+B)", demo_chroma},
+    {"hough", "straight lines of the Sobel edges, 180 angles x 1-pixel rho bins", demo_hough},
+    {"subsample", "4x sub-sampling and the sum of the gray image, both as votes", demo_subsample},
 };
 
 static void
@@ -374,6 +378,145 @@ demo_chroma(demo *d, const demo_image *im)
     snprintf(note, sizeof note, "%s | %.2f ms | %s", stats, c->seconds * 1e3, plan);
     result = chroma_plot(d, im, c, note);
     free(c);
+    return result;
+}
+
+/* --- straight lines: the theta-rho Hough transform of the Sobel edges --- */
+
+static void
+hough_summary(const tool_hough_result *r, char *buffer, size_t size)
+{
+    char plan[160];
+    tool_plan_summary(&r->info, plan, sizeof plan);
+    snprintf(buffer, size, "%zu lines; %zu edge px (%.1f%%); %ux%u bins; %.2f ms; plan %s",
+             r->found, r->stats.kept, 100.0 * r->stats.eta, r->angles, r->nbins,
+             r->seconds * 1e3, plan);
+}
+
+static demo_result
+demo_hough_write(demo *d, const demo_image *im, const tool_hough_result *r, const char *note)
+{
+    tool_image canvas = {0};
+    char path[4096], error[600];
+    static const unsigned char white[3] = {255, 255, 255};
+    int ok = tool_hough_annotate(&im->image, r->lines, r->shown, &canvas, error,
+                                 sizeof error) == 0;
+    if (!ok)
+        fprintf(stderr, "votecl demo: %s\n", error);
+    if (ok) {
+        tool_plot_text(&canvas, 4, 4, note, 1, white);
+        ok = write_image(d, &canvas, im->stem, "hough", path, sizeof path) == 0;
+    }
+    if (ok)
+        printf("    wrote %s\n", path);
+    tool_image_free(&canvas);
+    return ok ? DEMO_DONE : DEMO_FAILED;
+}
+
+static demo_result
+demo_hough(demo *d, const demo_image *im)
+{
+    tool_image edges = {0};
+    tool_hough_result r = {0};
+    votecl_hough_params params;
+    char error[600], note[400];
+    demo_result result = DEMO_FAILED;
+    votecl_status st;
+    votecl_hough_params_init(&params);
+    params.max_lines = 10;
+    if (tool_hough_sobel(&im->gray, 200, &edges, error, sizeof error) < 0) {
+        fprintf(stderr, "votecl demo: %s\n", error);
+        goto out;
+    }
+    if ((st = tool_hough_compute(d->ctx, &params, &edges, &r)) != VOTECL_OK) {
+        tool_fail(d->ctx, st, "Hough transform");
+        goto out;
+    }
+    hough_summary(&r, note, sizeof note);
+    printf("  hough: %s\n", note);
+    for (size_t i = 0; i < r.shown && i < 3; i++)
+        printf("    line %zu: theta %.1f deg, rho %.1f px, %u votes\n", i + 1,
+               r.lines[i].theta * 180.0 / M_PI, r.lines[i].rho, r.lines[i].votes);
+    result = demo_hough_write(d, im, &r, note);
+out:
+    tool_hough_result_free(&r);
+    tool_image_free(&edges);
+    return result;
+}
+
+/* --- reductions as votes: sub-sampling and sum --- */
+
+#define DEMO_SUBSAMPLE_FACTOR 4
+
+/* The means of 4 x 4 blocks into small (u8, rounded), and the sum of all pixels. */
+static votecl_status
+demo_subsample_run(demo *d, const tool_image *gray, tool_image *small, double *sum,
+                   double *seconds)
+{
+    votecl_subsample_params params;
+    votecl_subsample_plan *plan = NULL;
+    votecl_sum_params sum_params;
+    votecl_sum_plan *sum_plan = NULL;
+    votecl_image view = tool_image_view(gray);
+    size_t count = small->width * small->height;
+    float *means = malloc((count ? count : 1) * sizeof *means);
+    votecl_status st = VOTECL_OUT_OF_HOST_MEMORY;
+    double t0;
+
+    votecl_subsample_params_init(&params, gray->width, gray->height, DEMO_SUBSAMPLE_FACTOR,
+                                 VOTECL_DTYPE_U8);
+    votecl_sum_params_init(&sum_params, VOTECL_DTYPE_U8);
+    if (means == NULL ||
+        (st = votecl_subsample_plan_new(d->ctx, &params, &plan)) != VOTECL_OK ||
+        (st = votecl_sum_plan_new(d->ctx, &sum_params, &sum_plan)) != VOTECL_OK ||
+        (st = votecl_subsample_run(plan, &view, means, count)) != VOTECL_OK ||
+        (st = votecl_sum_run_image(sum_plan, &view, sum)) != VOTECL_OK)
+        goto out;
+    t0 = tool_now(); /* the second run: the first may include the device's lazy set-up */
+    if ((st = votecl_subsample_run(plan, &view, means, count)) == VOTECL_OK)
+        st = votecl_sum_run_image(sum_plan, &view, sum);
+    *seconds = tool_now() - t0;
+    for (size_t i = 0; i < count && st == VOTECL_OK; i++)
+        small->data[i] = (unsigned char)lrintf(means[i]);
+out:
+    votecl_subsample_plan_free(plan);
+    votecl_sum_plan_free(sum_plan);
+    free(means);
+    return st;
+}
+
+static demo_result
+demo_subsample(demo *d, const demo_image *im)
+{
+    const tool_image *gray = &im->gray;
+    tool_image small = {0};
+    char error[600], path[4096];
+    double sum = 0, seconds = 0;
+    demo_result result = DEMO_FAILED;
+    votecl_status st;
+    if (gray->dtype != VOTECL_DTYPE_U8 || gray->width < DEMO_SUBSAMPLE_FACTOR ||
+        gray->height < DEMO_SUBSAMPLE_FACTOR) {
+        printf("  subsample: skipped (not an 8-bit image of at least %u x %u)\n",
+               DEMO_SUBSAMPLE_FACTOR, DEMO_SUBSAMPLE_FACTOR);
+        return DEMO_SKIPPED;
+    }
+    if (tool_image_alloc(&small, gray->width / DEMO_SUBSAMPLE_FACTOR,
+                         gray->height / DEMO_SUBSAMPLE_FACTOR, 1, VOTECL_DTYPE_U8, error,
+                         sizeof error) < 0) {
+        fprintf(stderr, "votecl demo: %s\n", error);
+        return DEMO_FAILED;
+    }
+    if ((st = demo_subsample_run(d, gray, &small, &sum, &seconds)) != VOTECL_OK) {
+        tool_fail(d->ctx, st, "sub-sampling");
+        goto out;
+    }
+    printf("  subsample: %zux%zu -> %zux%zu (4x4 means), gray mean %.2f (sum as a one-bin vote); "
+           "%.2f ms for both\n", gray->width, gray->height, small.width, small.height,
+           sum / ((double)gray->width * gray->height), seconds * 1e3);
+    if (write_image(d, &small, im->stem, "subsample", path, sizeof path) == 0)
+        result = DEMO_DONE;
+out:
+    tool_image_free(&small);
     return result;
 }
 

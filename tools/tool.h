@@ -35,6 +35,9 @@ int tool_cmd_info(tool_options *options, int argc, char **argv);
 int tool_cmd_hist(tool_options *options, int argc, char **argv);
 int tool_cmd_bench(tool_options *options, int argc, char **argv);
 int tool_cmd_demo(tool_options *options, int argc, char **argv);
+int tool_cmd_hough(tool_options *options, int argc, char **argv);
+int tool_cmd_calibrate(tool_options *options, int argc, char **argv);
+int tool_cmd_vote(tool_options *options, int argc, char **argv);
 
 /* Consumes argv[*i] (and its value) when it is a common option, advancing *i past the value.
  * Returns 1 when consumed, 0 when argv[*i] is not a common option, -1 on a usage error (the
@@ -118,5 +121,33 @@ const char *tool_device_type_name(votecl_device_type type);
 /* Writes a plan description as a JSON object (the value of a key just written). */
 struct tool_json;
 void tool_json_plan_info(struct tool_json *j, const votecl_vote_plan_info *info);
+
+/* The Hough transform of a u8 edge image (cmd-hough.c, shared with the demo). */
+#define TOOL_HOUGH_MAX_SHOWN 1000 /* lines kept when params.max_lines is 0 */
+typedef struct tool_hough_result {
+    votecl_hough_line *lines; /* owned: shown entries, most votes first */
+    size_t found, shown;      /* peaks found; lines kept */
+    votecl_vote_stats stats;  /* kept: edge pixels */
+    votecl_vote_plan_info info;
+    unsigned angles;
+    uint32_t nbins;
+    uint32_t *acc;            /* owned: angles * nbins counts */
+    double seconds;           /* wall time of the second run (vote and peaks) */
+    double bench_median, bench_min; /* votecl hough --repeat: device-buffer votes */
+} tool_hough_result;
+
+/* Plans, runs twice (timing the second) and describes. r: caller-owned output, freed with
+ * tool_hough_result_free() also after a failure. */
+votecl_status tool_hough_compute(votecl_context *context, const votecl_hough_params *params,
+                                 const tool_image *edges, tool_hough_result *r);
+void tool_hough_result_free(tool_hough_result *r);
+/* A u8 edge image: 255 where the Sobel magnitude of gray (u8 or u16, taken as its high byte)
+ * reaches threshold, else 0 (the one-pixel border is 0). edges: caller-owned output. */
+int tool_hough_sobel(const tool_image *gray, unsigned threshold, tool_image *edges, char *error,
+                     size_t error_size);
+/* An RGB copy of image, dimmed, with the lines drawn and numbered from 1. out: caller-owned
+ * output. */
+int tool_hough_annotate(const tool_image *image, const votecl_hough_line *lines, size_t n,
+                        tool_image *out, char *error, size_t error_size);
 
 #endif

@@ -24,6 +24,10 @@ static const tool_command tool_commands[] = {
     {"info", "backends, devices, Nmax, kernel path and cache directory", tool_cmd_info},
     {"hist", "histograms of a PNG/PGM/PPM image as text, JSON or a plot", tool_cmd_hist},
     {"bench", "bandwidth and histogram throughput of the device, as JSON", tool_cmd_bench},
+    {"calibrate", "fits the execution-time model (--evaluate: its accuracy)", tool_cmd_calibrate},
+    {"hough", "straight lines of an image (theta-rho Hough transform), text, JSON, PNGs",
+     tool_cmd_hough},
+    {"vote", "a user-defined vote (OpenCL C in a file) on an image", tool_cmd_vote},
     {"demo", "histograms of the shipped images with annotated PNGs", tool_cmd_demo},
 };
 

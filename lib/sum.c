@@ -1,0 +1,295 @@
+/* Sum of all elements as a one-bin vote (GPU-vote section 4): a spec of two user functions
+ * on the generic engine, run in chunks small enough that a u32 bin cannot wrap. */
+#include "votecl-private.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sum-private.h"
+
+/* f32 runs are chunked too, so that the engine's 32-bit element indices never overflow. */
+#define SUM_F32_RUN_MAX ((size_t)1 << 30)
+/* The engine's image runs pack locations into 16 bits per coordinate. */
+#define SUM_IMAGE_MAX_SIDE 65535u
+
+struct votecl_sum_plan {
+    votecl_context *context;
+    votecl_dtype dtype;
+    votecl_vote_plan *vote; /* NULL on the ref backend */
+};
+
+/* Every element votes its value into bin 0. */
+static const char sum_source_u8[] =
+    "uint vote_index(uint space, uint index, VALUE_T value, uint nbins) { return 0u; }\n"
+    "uint vote_value(uint space, uint index, VALUE_T value) { return (uint)value; }\n";
+static const char sum_source_f32[] =
+    "uint vote_index(uint space, uint index, VALUE_T value, uint nbins) { return 0u; }\n"
+    "float vote_value(uint space, uint index, VALUE_T value) { return value; }\n";
+
+/* Partial sums of the engine's runs: u8 in 64-bit integers (exact), f32 in double. */
+typedef struct sum_acc {
+    uint64_t u;
+    double f;
+} sum_acc;
+
+void
+votecl_sum_params_init(votecl_sum_params *params, votecl_dtype dtype)
+{
+    if (params == NULL)
+        return;
+    memset(params, 0, sizeof *params);
+    params->dtype = dtype;
+    params->variant = VOTECL_VARIANT_AUTO;
+}
+
+static votecl_status
+check_params(votecl_context *context, const votecl_sum_params *params)
+{
+    if (params->dtype != VOTECL_DTYPE_U8 && params->dtype != VOTECL_DTYPE_F32)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
+                            "dtype: sums take u8 or f32 data, not %d", (int)params->dtype);
+    if (votecl_variant_name(params->variant) == NULL)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "variant: unknown value %d",
+                            (int)params->variant);
+    return VOTECL_OK;
+}
+
+static votecl_status
+plan_compile(votecl_sum_plan *plan, const votecl_sum_params *params)
+{
+    votecl_vote_spec spec;
+
+    votecl_vote_spec_init(&spec);
+    spec.dtype = params->dtype;
+    spec.channels = 1;
+    spec.spaces = 1;
+    spec.nbins = 1;
+    spec.variant = params->variant;
+    if (params->dtype == VOTECL_DTYPE_U8) {
+        spec.bin_type = VOTECL_BINS_U32;
+        spec.source = sum_source_u8;
+    } else {
+        spec.bin_type = VOTECL_BINS_F32;
+        spec.source = sum_source_f32;
+    }
+    return votecl_vote_plan_new(plan->context, &spec, &plan->vote);
+}
+
+votecl_status
+votecl_sum_plan_new(votecl_context *context, const votecl_sum_params *params,
+                    votecl_sum_plan **out)
+{
+    votecl_sum_plan *plan = NULL;
+    votecl_status status;
+
+    if (context == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    votecl__clear_error(context);
+    if (params == NULL || out == NULL)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "%s: NULL pointer",
+                            params == NULL ? "params" : "out");
+    *out = NULL;
+    if ((status = check_params(context, params)) != VOTECL_OK)
+        return status;
+    if ((plan = calloc(1, sizeof *plan)) == NULL)
+        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for a plan");
+    plan->context = context;
+    plan->dtype = params->dtype;
+    if (context->backend != VOTECL_BACKEND_REF &&
+        (status = plan_compile(plan, params)) != VOTECL_OK) {
+        votecl_sum_plan_free(plan);
+        return status;
+    }
+    *out = plan;
+    return VOTECL_OK;
+}
+
+void
+votecl_sum_plan_free(votecl_sum_plan *plan)
+{
+    if (plan == NULL)
+        return;
+    votecl_vote_plan_free(plan->vote);
+    free(plan);
+}
+
+votecl_status
+votecl_sum_plan_describe(const votecl_sum_plan *plan, size_t elements,
+                         votecl_vote_plan_info *info)
+{
+    if (plan == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    if (info == NULL)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "info: NULL pointer");
+    if (plan->vote == NULL)
+        return votecl__fail(plan->context, VOTECL_UNSUPPORTED,
+                            "the ref backend runs the sequential reference, not the engine");
+    return votecl_vote_plan_describe(plan->vote, elements, info);
+}
+
+static size_t
+run_max(votecl_dtype dtype)
+{
+    return dtype == VOTECL_DTYPE_U8 ? VOTECL_SUM_U8_RUN_MAX : SUM_F32_RUN_MAX;
+}
+
+static void
+acc_add(sum_acc *acc, votecl_dtype dtype, const void *bin)
+{
+    if (dtype == VOTECL_DTYPE_U8) {
+        uint32_t u;
+        memcpy(&u, bin, sizeof u);
+        acc->u += u;
+    } else {
+        float f;
+        memcpy(&f, bin, sizeof f);
+        acc->f += f;
+    }
+}
+
+static double
+acc_value(const sum_acc *acc, votecl_dtype dtype)
+{
+    return dtype == VOTECL_DTYPE_U8 ? (double)acc->u : acc->f;
+}
+
+/* n elements as 1-D runs of at most run_max() elements each. */
+static votecl_status
+run_array(votecl_sum_plan *plan, const unsigned char *data, size_t n, sum_acc *acc)
+{
+    size_t size = votecl_dtype_size(plan->dtype), max = run_max(plan->dtype);
+    unsigned char bin[4];
+    votecl_status status = VOTECL_OK;
+
+    for (size_t done = 0, chunk; done < n && status == VOTECL_OK; done += chunk) {
+        chunk = n - done < max ? n - done : max;
+        status = votecl_vote_run(plan->vote, data + done * size, chunk, bin, NULL);
+        if (status == VOTECL_OK)
+            acc_add(acc, plan->dtype, bin);
+    }
+    return status;
+}
+
+/* A strided image whose rows have at most SUM_IMAGE_MAX_SIDE elements (its channels are
+ * viewed as one-channel elements), as image runs of whole rows. */
+static votecl_status
+run_rows(votecl_sum_plan *plan, const votecl_image *image, sum_acc *acc)
+{
+    size_t row_elements = image->width * image->channels;
+    size_t rows_max = run_max(plan->dtype) / row_elements;
+    votecl_image view = *image;
+    unsigned char bin[4];
+    votecl_status status = VOTECL_OK;
+
+    if (rows_max > SUM_IMAGE_MAX_SIDE)
+        rows_max = SUM_IMAGE_MAX_SIDE;
+    view.width = row_elements;
+    view.channels = 1;
+    for (size_t y = 0; y < image->height && status == VOTECL_OK; y += view.height) {
+        view.data = (const unsigned char *)image->data + y * image->stride;
+        view.height = image->height - y < rows_max ? image->height - y : rows_max;
+        status = votecl_vote_run_image(plan->vote, &view, bin, NULL);
+        if (status == VOTECL_OK)
+            acc_add(acc, plan->dtype, bin);
+    }
+    return status;
+}
+
+/* Packed rows are one array; strided rows go row-chunk by row-chunk, or one by one when a
+ * row is too wide for an image run. */
+static votecl_status
+run_image(votecl_sum_plan *plan, const votecl_image *image, size_t row_bytes, sum_acc *acc)
+{
+    size_t row_elements = image->width * image->channels;
+    votecl_status status = VOTECL_OK;
+
+    if (image->stride == row_bytes || image->height == 1)
+        return run_array(plan, image->data, row_elements * image->height, acc);
+    if (row_elements <= SUM_IMAGE_MAX_SIDE)
+        return run_rows(plan, image, acc);
+    for (size_t y = 0; y < image->height && status == VOTECL_OK; y++)
+        status = run_array(plan, (const unsigned char *)image->data + y * image->stride,
+                           row_elements, acc);
+    return status;
+}
+
+votecl_status
+votecl_sum_run(votecl_sum_plan *plan, const void *data, size_t n, double *sum)
+{
+    sum_acc acc = {0, 0.0};
+    size_t bytes;
+    votecl_status status;
+
+    if (plan == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    votecl__clear_error(plan->context);
+    if (sum == NULL || (data == NULL && n > 0))
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "%s: NULL pointer",
+                            sum == NULL ? "sum" : "data");
+    if (votecl__mul_overflow(n, votecl_dtype_size(plan->dtype), &bytes))
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
+                            "n: %zu elements overflow the address space", n);
+    if (plan->vote == NULL) {
+        *sum = votecl__sum_ref(plan->dtype, data, n);
+        return VOTECL_OK;
+    }
+    if ((status = run_array(plan, data, n, &acc)) == VOTECL_OK)
+        *sum = acc_value(&acc, plan->dtype);
+    return status;
+}
+
+static votecl_status
+check_image(votecl_sum_plan *plan, const votecl_image *image, size_t *row_bytes)
+{
+    size_t row_elements, elements;
+
+    if (image == NULL)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "image: NULL pointer");
+    if (image->dtype != plan->dtype)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
+                            "image.dtype: %d is not the plan's %d", (int)image->dtype,
+                            (int)plan->dtype);
+    if (image->channels < 1 || image->channels > 4)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
+                            "image.channels: %u is not between 1 and 4", image->channels);
+    if (votecl__mul_overflow(image->width, image->channels, &row_elements) ||
+        votecl__mul_overflow(row_elements, image->height, &elements) ||
+        votecl__mul_overflow(row_elements, votecl_dtype_size(plan->dtype), row_bytes))
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
+                            "image.width, image.height: %zu x %zu overflow the address space",
+                            image->width, image->height);
+    if (image->height > 1 && image->stride < *row_bytes)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
+                            "image.stride: %zu bytes is less than a row (%zu bytes)",
+                            image->stride, *row_bytes);
+    if (image->data == NULL && elements > 0)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "image.data: NULL pointer");
+    return VOTECL_OK;
+}
+
+votecl_status
+votecl_sum_run_image(votecl_sum_plan *plan, const votecl_image *image, double *sum)
+{
+    sum_acc acc = {0, 0.0};
+    size_t row_bytes = 0;
+    votecl_status status;
+
+    if (plan == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    votecl__clear_error(plan->context);
+    if (sum == NULL)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "sum: NULL pointer");
+    if ((status = check_image(plan, image, &row_bytes)) != VOTECL_OK)
+        return status;
+    if (image->width == 0 || image->height == 0) {
+        *sum = 0.0;
+        return VOTECL_OK;
+    }
+    if (plan->vote == NULL) {
+        *sum = votecl__sum_ref_image(image);
+        return VOTECL_OK;
+    }
+    if ((status = run_image(plan, image, row_bytes, &acc)) == VOTECL_OK)
+        *sum = acc_value(&acc, plan->dtype);
+    return status;
+}
