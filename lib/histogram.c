@@ -416,64 +416,27 @@ votecl_hist_run_batch(votecl_hist_plan *plan, const void *x, const void *y,
     return run_host(plan, x, y, weights, n, frames, bins);
 }
 
-static votecl_status
-check_image(votecl_hist_plan *plan, const votecl_image *image, size_t *row_bytes)
-{
-    const votecl__hist_desc *d = &plan->desc;
-    size_t pixels;
-
-    if (image == NULL)
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "image: NULL pointer");
-    if (d->two_arrays)
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
-                            "image: a 2-D histogram of two arrays needs votecl_hist_run");
-    if (image->dtype != d->dtype)
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
-                            "image.dtype: %d does not match the plan's dtype %d",
-                            (int)image->dtype, (int)d->dtype);
-    if (image->channels != d->channels)
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
-                            "image.channels: %u does not match the plan's %u", image->channels,
-                            d->channels);
-    if (votecl__mul_overflow(image->width, d->channels * d->value_bytes, row_bytes) ||
-        votecl__mul_overflow(image->width, image->height, &pixels) ||
-        pixels > VOTECL__MAX_FRAME_ELEMENTS)
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
-                            "image.width, image.height: %zu x %zu pixels are too many",
-                            image->width, image->height);
-    if (image->height > 1 && image->stride < *row_bytes)
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
-                            "image.stride: %zu bytes is less than a row (%zu bytes)",
-                            image->stride, *row_bytes);
-    if (image->data == NULL && pixels > 0)
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "image.data: NULL pointer");
-    return VOTECL_OK;
-}
-
 votecl_status
 votecl_hist_run_image(votecl_hist_plan *plan, const votecl_image *image, void *bins)
 {
-    size_t row_bytes = 0;
-    unsigned char *packed;
+    size_t row_bytes = 0, pixels = 0;
+    const void *data;
+    void *copy = NULL;
     votecl_status status;
 
     if (plan == NULL)
         return VOTECL_INVALID_ARGUMENT;
     votecl__clear_error(plan->context);
-    if ((status = check_image(plan, image, &row_bytes)) != VOTECL_OK)
-        return status;
-    if (image->height <= 1 || image->stride == row_bytes)
-        return run_host(plan, image->data, NULL, NULL, image->width * image->height, 1, bins);
-    packed = malloc(row_bytes * image->height);
-    if (packed == NULL)
-        return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY,
-                            "out of memory packing a %zu x %zu image", image->width,
-                            image->height);
-    for (size_t r = 0; r < image->height; r++)
-        memcpy(packed + r * row_bytes, (const unsigned char *)image->data + r * image->stride,
-               row_bytes);
-    status = run_host(plan, packed, NULL, NULL, image->width * image->height, 1, bins);
-    free(packed);
+    if (plan->desc.two_arrays)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
+                            "image: a 2-D histogram of two arrays needs votecl_hist_run");
+    status = votecl__image_check(plan->context, image, plan->desc.dtype, plan->desc.channels,
+                                 &row_bytes, &pixels);
+    if (status == VOTECL_OK)
+        status = votecl__image_packed(plan->context, image, row_bytes, &data, &copy);
+    if (status == VOTECL_OK)
+        status = run_host(plan, data, NULL, NULL, pixels, 1, bins);
+    free(copy);
     return status;
 }
 

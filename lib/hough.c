@@ -183,28 +183,15 @@ static votecl_status
 check_image(votecl_hough_plan *plan, const votecl_image *image)
 {
     const votecl__hough_desc *d = &plan->desc;
+    size_t row_bytes, pixels;
+    votecl_status status = votecl__image_check(plan->context, image, VOTECL_DTYPE_U8, 1,
+                                               &row_bytes, &pixels);
 
-    if (image == NULL)
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "image: NULL pointer");
-    if (image->dtype != VOTECL_DTYPE_U8)
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
-                            "image.dtype: %d is not u8 (%d)", (int)image->dtype,
-                            (int)VOTECL_DTYPE_U8);
-    if (image->channels != 1)
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
-                            "image.channels: %u, the Hough transform takes one channel",
-                            image->channels);
-    if (image->width != d->width || image->height != d->height)
+    if (status == VOTECL_OK && (image->width != d->width || image->height != d->height))
         return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
                             "image.width, image.height: %zu x %zu is not the plan's %u x %u",
                             image->width, image->height, d->width, d->height);
-    if (image->height > 1 && image->stride < image->width)
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
-                            "image.stride: %zu bytes is less than a row (%zu bytes)", image->stride,
-                            image->width);
-    if (image->data == NULL)
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "image.data: NULL pointer");
-    return VOTECL_OK;
+    return status;
 }
 
 static void

@@ -1,6 +1,9 @@
 /* Image views and element types. */
 #include "votecl-private.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 size_t
 votecl_dtype_size(votecl_dtype dtype)
 {
@@ -14,4 +17,58 @@ votecl_dtype_size(votecl_dtype dtype)
         return 4;
     }
     return 0;
+}
+
+votecl_status
+votecl__image_check(votecl_context *context, const votecl_image *image, votecl_dtype dtype,
+                    unsigned channels, size_t *row_bytes, size_t *pixels)
+{
+    if (image == NULL)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "image: NULL pointer");
+    if (image->dtype != dtype)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
+                            "image.dtype: %d does not match the plan's %d", (int)image->dtype,
+                            (int)dtype);
+    if (channels > 0 ? image->channels != channels
+                     : image->channels < 1 || image->channels > 4)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
+                            "image.channels: %u does not match the plan's %u", image->channels,
+                            channels);
+    if (votecl__mul_overflow(image->width, image->channels * votecl_dtype_size(dtype),
+                             row_bytes) ||
+        votecl__mul_overflow(image->width, image->height, pixels) ||
+        *pixels > VOTECL__MAX_IMAGE_PIXELS)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
+                            "image.width, image.height: %zu x %zu pixels are too many",
+                            image->width, image->height);
+    if (image->height > 1 && image->stride < *row_bytes)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
+                            "image.stride: %zu bytes is less than a row (%zu bytes)",
+                            image->stride, *row_bytes);
+    if (image->data == NULL && *pixels > 0)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "image.data: NULL pointer");
+    return VOTECL_OK;
+}
+
+votecl_status
+votecl__image_packed(votecl_context *context, const votecl_image *image, size_t row_bytes,
+                     const void **pixels, void **copy)
+{
+    unsigned char *packed;
+
+    *copy = NULL;
+    *pixels = image->data;
+    if (image->height <= 1 || image->stride == row_bytes)
+        return VOTECL_OK;
+    packed = malloc(row_bytes * image->height);
+    if (packed == NULL)
+        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY,
+                            "out of memory packing a %zu x %zu image", image->width,
+                            image->height);
+    for (size_t r = 0; r < image->height; r++)
+        memcpy(packed + r * row_bytes, (const unsigned char *)image->data + r * image->stride,
+               row_bytes);
+    *pixels = packed;
+    *copy = packed;
+    return VOTECL_OK;
 }

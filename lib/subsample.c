@@ -170,23 +170,14 @@ static votecl_status
 check_image(votecl_subsample_plan *plan, const votecl_image *image)
 {
     const votecl_subsample_params *p = &plan->params;
-    size_t row_bytes = p->width * votecl_dtype_size(p->dtype);
+    size_t row_bytes, pixels;
+    votecl_status status =
+        votecl__image_check(plan->context, image, p->dtype, 1, &row_bytes, &pixels);
 
-    if (image == NULL)
-        return BAD("image: NULL pointer");
-    if (image->width != p->width || image->height != p->height)
+    if (status == VOTECL_OK && (image->width != p->width || image->height != p->height))
         return BAD("image.width, image.height: %zu x %zu is not the plan's %zu x %zu",
                    image->width, image->height, p->width, p->height);
-    if (image->dtype != p->dtype)
-        return BAD("image.dtype: %d is not the plan's %d", (int)image->dtype, (int)p->dtype);
-    if (image->channels != 1)
-        return BAD("image.channels: sub-sampling takes one channel, not %u", image->channels);
-    if (image->height > 1 && image->stride < row_bytes)
-        return BAD("image.stride: %zu bytes is less than a row (%zu bytes)", image->stride,
-                   row_bytes);
-    if (image->data == NULL)
-        return BAD("image.data: NULL pointer");
-    return VOTECL_OK;
+    return status;
 }
 
 votecl_status

@@ -241,30 +241,10 @@ votecl_sum_run(votecl_sum_plan *plan, const void *data, size_t n, double *sum)
 static votecl_status
 check_image(votecl_sum_plan *plan, const votecl_image *image, size_t *row_bytes)
 {
-    size_t row_elements, elements;
+    size_t pixels;
 
-    if (image == NULL)
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "image: NULL pointer");
-    if (image->dtype != plan->dtype)
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
-                            "image.dtype: %d is not the plan's %d", (int)image->dtype,
-                            (int)plan->dtype);
-    if (image->channels < 1 || image->channels > 4)
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
-                            "image.channels: %u is not between 1 and 4", image->channels);
-    if (votecl__mul_overflow(image->width, image->channels, &row_elements) ||
-        votecl__mul_overflow(row_elements, image->height, &elements) ||
-        votecl__mul_overflow(row_elements, votecl_dtype_size(plan->dtype), row_bytes))
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
-                            "image.width, image.height: %zu x %zu overflow the address space",
-                            image->width, image->height);
-    if (image->height > 1 && image->stride < *row_bytes)
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
-                            "image.stride: %zu bytes is less than a row (%zu bytes)",
-                            image->stride, *row_bytes);
-    if (image->data == NULL && elements > 0)
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "image.data: NULL pointer");
-    return VOTECL_OK;
+    /* any of 1-4 channels: the sum adds every element */
+    return votecl__image_check(plan->context, image, plan->dtype, 0, row_bytes, &pixels);
 }
 
 votecl_status

@@ -452,40 +452,25 @@ votecl_status
 votecl_vote_run_image(votecl_vote_plan *plan, const votecl_image *image, void *bins,
                       votecl_vote_stats *stats)
 {
-    size_t row;
-    unsigned char *packed;
+    size_t row = 0, pixels = 0, e;
+    const void *data;
+    void *copy = NULL;
     votecl_status status;
 
     if (plan == NULL)
         return VOTECL_INVALID_ARGUMENT;
     votecl__clear_error(plan->context);
-    if (image == NULL)
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "image: NULL pointer");
-    if (image->dtype != plan->spec.dtype || image->channels != plan->spec.channels)
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
-                            "image.dtype, image.channels: %d/%u do not match the spec's %d/%u",
-                            (int)image->dtype, image->channels, (int)plan->spec.dtype,
-                            plan->spec.channels);
-    if (image->width == 0 || image->height == 0)
-        return run_host(plan, image->data, 0, 0, bins, stats);
-    if ((status = check_size(plan, image->width, image->height, &row)) != VOTECL_OK)
-        return status;
-    row = image->width * element_bytes(plan);
-    if (image->height > 1 && image->stride < row)
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
-                            "image.stride: %zu bytes is less than a row (%zu bytes)",
-                            image->stride, row);
-    if (image->data == NULL)
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "image.data: NULL pointer");
-    if (image->height == 1 || image->stride == row)
-        return run_host(plan, image->data, image->width, image->height, bins, stats);
-    packed = malloc(row * image->height);
-    if (packed == NULL)
-        return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
-    for (size_t r = 0; r < image->height; r++)
-        memcpy(packed + r * row, (const unsigned char *)image->data + r * image->stride, row);
-    status = run_host(plan, packed, image->width, image->height, bins, stats);
-    free(packed);
+    status = votecl__image_check(plan->context, image, plan->spec.dtype, plan->spec.channels,
+                                 &row, &pixels);
+    if (status == VOTECL_OK && pixels == 0)
+        return run_host(plan, NULL, 0, 0, bins, stats);
+    if (status == VOTECL_OK)
+        status = check_size(plan, image->width, image->height, &e);
+    if (status == VOTECL_OK)
+        status = votecl__image_packed(plan->context, image, row, &data, &copy);
+    if (status == VOTECL_OK)
+        status = run_host(plan, data, image->width, image->height, bins, stats);
+    free(copy);
     return status;
 }
 

@@ -69,6 +69,21 @@ votecl__round_up(size_t x, size_t multiple)
 /* Duplicates a string with malloc; NULL for NULL or on failure. */
 char *votecl__strdup(const char *s);
 
+/* --- image views (image.c) --- */
+
+/* Pixels an image view may have: kernels index elements with 32-bit arithmetic. */
+#define VOTECL__MAX_IMAGE_PIXELS ((size_t)INT32_MAX)
+
+/* Checks a view against the plan's element type and channels (0: any of 1-4); fills the
+ * bytes of a row and the number of pixels. Failures name the field. */
+votecl_status votecl__image_check(votecl_context *context, const votecl_image *image,
+                                  votecl_dtype dtype, unsigned channels, size_t *row_bytes,
+                                  size_t *pixels);
+/* The view's pixels as packed rows: its own data when the rows touch (*copy NULL), else a
+ * malloc'd packed copy in both *pixels and *copy, which the caller frees. */
+votecl_status votecl__image_packed(votecl_context *context, const votecl_image *image,
+                                   size_t row_bytes, const void **pixels, void **copy);
+
 /* --- hashing (hash.c): SHA-256 --- */
 
 typedef struct votecl__sha256 {

@@ -217,26 +217,20 @@ hough_option(hough_args *a, int argc, char **argv, int *i)
 }
 
 static int
+hough_option_fn(void *a, int argc, char **argv, int *i)
+{
+    return hough_option(a, argc, argv, i);
+}
+
+static int
 hough_parse(tool_options *options, hough_args *a, int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++) {
-        int r = argv[i][0] == '-' && argv[i][1] ? hough_option(a, argc, argv, &i) : 0;
-        if (r == 0 && argv[i][0] == '-' && argv[i][1])
-            r = tool_common_option(options, argc, argv, &i);
-        if (r < 0)
-            return TOOL_EXIT_USAGE;
-        if (r > 0)
-            continue;
-        if (argv[i][0] == '-' && argv[i][1])
-            return tool_usage_error("hough", "unknown option '%s'", argv[i]);
-        if (a->image_path)
-            return tool_usage_error("hough", "one image only ('%s')", argv[i]);
-        a->image_path = argv[i];
-    }
+    int r = tool_parse_image_command(options, "hough", hough_option_fn, a, argc, argv,
+                                     &a->image_path);
+    if (r != TOOL_EXIT_OK)
+        return r;
     if (options->help)
         return TOOL_EXIT_OK;
-    if (!a->image_path)
-        return tool_usage_error("hough", "IMAGE missing");
     if (a->params.peak_window % 2 == 0)
         return tool_usage_error("hough", "--window must be odd");
     return TOOL_EXIT_OK;

@@ -127,28 +127,22 @@ vote_option(vote_args *a, int argc, char **argv, int *i)
 }
 
 static int
+vote_option_fn(void *a, int argc, char **argv, int *i)
+{
+    return vote_option(a, argc, argv, i);
+}
+
+static int
 vote_parse(tool_options *options, vote_args *a, int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++) {
-        int r = argv[i][0] == '-' && argv[i][1] ? vote_option(a, argc, argv, &i) : 0;
-        if (r == 0 && argv[i][0] == '-' && argv[i][1])
-            r = tool_common_option(options, argc, argv, &i);
-        if (r < 0)
-            return TOOL_EXIT_USAGE;
-        if (r > 0)
-            continue;
-        if (argv[i][0] == '-' && argv[i][1])
-            return tool_usage_error("vote", "unknown option '%s'", argv[i]);
-        if (a->image_path)
-            return tool_usage_error("vote", "one image only ('%s')", argv[i]);
-        a->image_path = argv[i];
-    }
+    int r = tool_parse_image_command(options, "vote", vote_option_fn, a, argc, argv,
+                                     &a->image_path);
+    if (r != TOOL_EXIT_OK)
+        return r;
     if (options->help)
         return TOOL_EXIT_OK;
     if (!a->source_path)
         return tool_usage_error("vote", "--source FILE.cl missing");
-    if (!a->image_path)
-        return tool_usage_error("vote", "IMAGE missing");
     if (a->channels == 3)
         return tool_usage_error("vote", "--channels takes 1, 2 or 4 (OpenCL has no 3-vectors "
                                         "in buffers)");

@@ -115,6 +115,16 @@ void tool_channel_colour(unsigned channels, unsigned c, unsigned char rgb[3]);
 /* "gray", "red", ..., "alpha", or "channel" for others. */
 const char *tool_channel_name(unsigned channels, unsigned c);
 
+/* A subcommand's own option: 1 when argv[*i] (and its value, advancing *i) was taken, 0 when
+ * it is not this command's, -1 after a usage error was printed. */
+typedef int (*tool_option_fn)(void *args, int argc, char **argv, int *i);
+
+/* The argument loop of a command taking one IMAGE: its own options through option, then the
+ * common ones; usage errors for unknown options, a second image or none (unless --help).
+ * Returns TOOL_EXIT_OK or TOOL_EXIT_USAGE. */
+int tool_parse_image_command(tool_options *options, const char *command, tool_option_fn option,
+                             void *args, int argc, char **argv, const char **image_path);
+
 /* "cpu", "gpu", "accelerator", "other". */
 const char *tool_device_type_name(votecl_device_type type);
 

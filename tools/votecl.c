@@ -262,6 +262,29 @@ tool_device_type_name(votecl_device_type type)
     }
 }
 
+int
+tool_parse_image_command(tool_options *options, const char *command, tool_option_fn option,
+                         void *args, int argc, char **argv, const char **image_path)
+{
+    for (int i = 1; i < argc; i++) {
+        int r = argv[i][0] == '-' && argv[i][1] ? option(args, argc, argv, &i) : 0;
+        if (r == 0 && argv[i][0] == '-' && argv[i][1])
+            r = tool_common_option(options, argc, argv, &i);
+        if (r < 0)
+            return TOOL_EXIT_USAGE;
+        if (r > 0)
+            continue;
+        if (argv[i][0] == '-' && argv[i][1])
+            return tool_usage_error(command, "unknown option '%s'", argv[i]);
+        if (*image_path)
+            return tool_usage_error(command, "one image only ('%s')", argv[i]);
+        *image_path = argv[i];
+    }
+    if (!options->help && !*image_path)
+        return tool_usage_error(command, "IMAGE missing");
+    return TOOL_EXIT_OK;
+}
+
 /* A plan description as a JSON object. */
 void
 tool_json_plan_info(tool_json *j, const votecl_vote_plan_info *info)
