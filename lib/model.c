@@ -17,8 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MODEL_MAGIC "votecl-model 1"
-#define MODEL_TERMS_LINE "terms a b c d e f g h"
+#define MODEL_MAGIC "votecl-model 2"
+#define MODEL_TERMS_LINE "terms a b c d e f g h i j"
 /* A model file is a few hundred bytes; anything much bigger is not one of ours. */
 #define MODEL_MAX_FILE_BYTES 65536
 /* Columns are scaled to unit norm before the QR; a column whose part outside the span of
@@ -26,7 +26,8 @@
 #define RANK_TOLERANCE 1e-8
 #define NTERMS VOTECL_MODEL_NTERMS
 
-static const char *const term_names[NTERMS] = {"a", "b", "c", "d", "e", "f", "g", "h"};
+static const char *const term_names[NTERMS] = {"a", "b", "c", "d", "e",
+                                                "f", "g", "h", "i", "j"};
 
 const char *
 votecl_model_term_name(votecl_model_term term)
@@ -58,6 +59,17 @@ votecl_model_factor(unsigned spaces, unsigned passes, unsigned parts, unsigned c
     return ceil(groups / at_least_one(compute_units)) / p;
 }
 
+/* Whether a private plan runs the on-chip kernel (lib/vote.c, configure_private): only
+ * value-based unity votes with 16-bit counters of at most 4096 bins per work-item fit, in
+ * work-groups of a multiple of 32, one copy per part; the global-memory kernel keeps 4 copies
+ * per part of so few bins (or runs 1 or 64 work-items to a group off GPUs). */
+static int
+private_on_chip(const votecl_vote_plan_info *info, int location_based)
+{
+    return !location_based && info->copies == info->parts && info->nbins <= 4096 &&
+           info->work_group_size >= 32 && info->work_group_size % 32 == 0;
+}
+
 void
 votecl_model_sample_from_info(const votecl_vote_plan_info *info, unsigned compute_units,
                               int location_based, double elements, double eta,
@@ -77,28 +89,70 @@ votecl_model_sample_from_info(const votecl_vote_plan_info *info, unsigned comput
      * the S' copies are folded on chip). */
     sample->copies = info->variant == VOTECL_VARIANT_LOCAL ? info->parts : info->copies;
     sample->compute_units = compute_units;
+    sample->work_group_size = (unsigned)(info->work_group_size < UINT32_MAX
+                                             ? info->work_group_size : UINT32_MAX);
+    sample->serial =
+        info->variant == VOTECL_VARIANT_PRIVATE && !private_on_chip(info, location_based);
 }
 
-/* The terms of Eq. 7 and Eq. 10 for one sample, plus the merge (g) and local set-up (h)
- * terms. */
+/* Eq. 9 for the serial private kernel: ceil(G P / WG) work-groups of WG parts each, in
+ * waves over the SM compute units, each part voting 1/P of the elements. */
+static double
+serial_factor(const votecl_model_sample *s)
+{
+    double p = at_least_one(s->parts);
+    double groups = ceil(at_least_one(s->spaces) * p / at_least_one(s->work_group_size));
+
+    return ceil(groups / at_least_one(s->compute_units)) / p;
+}
+
+/* The words zeroed before the votes (global, private) and folded by the merge: G N copies.
+ * The local strategy zeroes on chip and skips the merge when P = 1. */
+static double
+merged_words(const votecl_model_sample *s)
+{
+    if (s->variant == VOTECL_VARIANT_LOCAL && s->copies <= 1)
+        return 0.0;
+    return at_least_one(s->spaces) * (double)s->nbins * at_least_one(s->copies);
+}
+
+/* Local bins a work-group zeroes and folds per wave: S' min(N, Nmax) stretched copies
+ * (local), or WG work-items' 16-bit counters of N bins (private on chip). */
+static double
+setup_term(const votecl_model_sample *s, double f)
+{
+    double per_group;
+
+    if (s->variant == VOTECL_VARIANT_LOCAL)
+        per_group = at_least_one(s->stretch) * ceil((double)s->nbins / at_least_one(s->passes));
+    else if (s->variant == VOTECL_VARIANT_PRIVATE && !s->serial)
+        per_group = ceil((double)s->nbins / 2.0) * at_least_one(s->work_group_size);
+    else
+        return 0.0;
+    return f * at_least_one(s->parts) * per_group;
+}
+
+/* The terms of Eq. 7 and Eq. 10 for one sample, plus the merge (g), local set-up (h),
+ * serial private (i) and value-based vote (j) terms. */
 static void
 regressors(const votecl_model_sample *s, double x[NTERMS])
 {
     double stage1 = s->location_based ? 1.0 : 0.0;
     double kept = (s->location_based ? s->eta : 1.0) * s->elements;
     double f = votecl_model_factor(s->spaces, s->passes, s->parts, s->compute_units);
+    double fs = s->serial ? serial_factor(s) : 0.0;
+    double groupwise = s->serial ? 0.0 : 1.0;
 
     x[VOTECL_MODEL_TERM_A] = stage1 * s->elements;
     x[VOTECL_MODEL_TERM_B] = stage1 * kept;
     x[VOTECL_MODEL_TERM_C] = stage1;
-    x[VOTECL_MODEL_TERM_D] = kept / at_least_one(s->stretch) * f;
-    x[VOTECL_MODEL_TERM_E] = kept * f;
+    x[VOTECL_MODEL_TERM_D] = groupwise * kept / at_least_one(s->stretch) * f;
+    x[VOTECL_MODEL_TERM_E] = groupwise * kept * f;
     x[VOTECL_MODEL_TERM_F] = 1.0;
-    x[VOTECL_MODEL_TERM_G] = at_least_one(s->spaces) * (double)s->nbins * at_least_one(s->copies);
-    x[VOTECL_MODEL_TERM_H] = s->variant == VOTECL_VARIANT_LOCAL
-                            ? f * at_least_one(s->parts) * at_least_one(s->stretch) *
-                                  ceil((double)s->nbins / at_least_one(s->passes))
-                            : 0.0;
+    x[VOTECL_MODEL_TERM_G] = merged_words(s);
+    x[VOTECL_MODEL_TERM_H] = setup_term(s, f);
+    x[VOTECL_MODEL_TERM_I] = kept * fs;
+    x[VOTECL_MODEL_TERM_J] = (1.0 - stage1) * kept * (s->serial ? fs : f);
 }
 
 /* --- the least-squares fit --- */
@@ -240,7 +294,8 @@ stretch_varies(const fit_data *d)
 
 /* Terms the design cannot identify are left out: stage 1's without location-based samples,
  * c without value-based ones (then f is c + f: the constants of both stages merge), d when S'
- * never varies (then e absorbs d / S'), and any term that is constant (f absorbs it). */
+ * never varies (then e absorbs d / S'), j unless both kinds of run are there (then e or i
+ * absorbs it), and any term that is constant (f absorbs it). */
 static void
 structural_terms(const fit_data *d, int active[NTERMS])
 {
@@ -255,6 +310,8 @@ structural_terms(const fit_data *d, int active[NTERMS])
     }
     if (!stretch_varies(d))
         active[VOTECL_MODEL_TERM_D] = 0;
+    if (!active[VOTECL_MODEL_TERM_C])
+        active[VOTECL_MODEL_TERM_J] = 0;
 }
 
 /* Active-set loop: a negative cost has no physical meaning (it comes from noise or from two
@@ -266,7 +323,7 @@ fit_nonnegative(const fit_data *d, double param[NTERMS])
 
     structural_terms(d, active);
     /* without a varying number of votes there is no model, only an average */
-    if (!active[VOTECL_MODEL_TERM_E])
+    if (!active[VOTECL_MODEL_TERM_E] && !active[VOTECL_MODEL_TERM_I])
         return -1;
     for (int round = 0; round < NTERMS; round++) {
         if (solve_active(d, active, param) != 0)
@@ -415,7 +472,7 @@ typedef struct parse_state {
     int seen_identity, seen_terms, seen_end;
 } parse_state;
 
-/* "<strategy> <fitted> <samples> <mae> a b c d e f g h"; -1 when malformed. */
+/* "<strategy> <fitted> <samples> <mae> a b c d e f g h i j"; -1 when malformed. */
 static int
 parse_strategy(const char *line, votecl_model *model)
 {
@@ -561,7 +618,7 @@ write_model(FILE *f, const votecl_context *context, const votecl_model *model)
 
     device_identity(context, hex);
     fprintf(f, "%s\n# GPU-vote Eq. 7-10 fitted by votecl calibrate; delete the file to forget it.\n"
-               "# <strategy> <fitted> <samples> <mean abs error> a b c d e f g h (seconds)\n",
+               "# <strategy> <fitted> <samples> <mean abs error> a b c d e f g h i j (seconds)\n",
             MODEL_MAGIC);
     fprintf(f, "identity %s\nbackend %s\ndevice %s\nplatform %s\nversion %s\n%s\n", hex,
             backend ? backend : "?", info->name, info->platform, info->version,
@@ -681,6 +738,8 @@ stage2_seconds(votecl_context *context, const votecl_model *model, votecl_varian
         return -1;
     votecl__vote_describe(&engine, (size_t)kept, spaces, &info);
     votecl_model_sample_from_info(&info, context->info.compute_units, 0, kept, 1.0, &sample);
+    /* the configuration says which private kernel runs; the description only hints at it */
+    sample.serial = v == VOTECL_VARIANT_PRIVATE && !engine.cfg.priv_local;
     return votecl_model_predict(model, &sample, seconds) == VOTECL_OK ? 0 : -1;
 }
 

@@ -17,10 +17,11 @@
 
 /* Plausible magnitudes for a GPU: seconds per unit of each term. */
 static const double true_params[VOTECL_MODEL_NTERMS] = {
-    1.0e-9, 4.0e-9, 2.0e-5, 3.0e-8, 2.0e-9, 1.0e-5, 1.0e-10, 2.0e-10};
+    1.0e-9, 4.0e-9, 2.0e-5, 3.0e-8, 2.0e-9, 1.0e-5, 1.0e-10, 2.0e-10, 2.0e-7, 5.0e-10};
 
 /* A design like calibrate's: E, eta, G, N vary; S' and P follow a local-like plan on a
- * device of sm compute units with Nmax = 4096. */
+ * device of sm compute units with Nmax = 4096. Private samples are serial (one work-item per
+ * part, 64 to a work-group). */
 static void
 make_sample(tu_rng *rng, votecl_variant v, unsigned sm, votecl_model_sample *s)
 {
@@ -43,6 +44,8 @@ make_sample(tu_rng *rng, votecl_variant v, unsigned sm, votecl_model_sample *s)
     s->parts = 4 * sm / (s->spaces * s->passes) > 0 ? 4 * sm / (s->spaces * s->passes) : 1;
     s->copies = v == VOTECL_VARIANT_LOCAL ? s->parts : 8;
     s->compute_units = sm;
+    s->work_group_size = v == VOTECL_VARIANT_PRIVATE ? 64 : 256;
+    s->serial = v == VOTECL_VARIANT_PRIVATE;
 }
 
 static double
@@ -94,7 +97,11 @@ test_fit_recovers(void)
     g_assert_true(p.fitted);
     g_assert_cmpuint(p.samples, ==, count);
     g_assert_cmpfloat(p.mean_abs_error, <, 0.01);
+    /* no local run is serial: i stays 0 */
+    g_assert_cmpfloat(p.param[VOTECL_MODEL_TERM_I], ==, 0.0);
     for (int j = 0; j < VOTECL_MODEL_NTERMS; j++) {
+        if (j == VOTECL_MODEL_TERM_I)
+            continue;
         double rel = fabs(p.param[j] - true_params[j]) / true_params[j];
         g_test_message("%s: fitted %.4g, true %.4g (%.1f%%)",
                        votecl_model_term_name((votecl_model_term)j), p.param[j], true_params[j],
@@ -114,8 +121,57 @@ test_fit_exact(void)
 
     g_assert_cmpint(votecl_model_fit(samples, count, VOTECL_VARIANT_LOCAL, &p), ==, VOTECL_OK);
     for (int j = 0; j < VOTECL_MODEL_NTERMS; j++)
-        g_assert_cmpfloat(fabs(p.param[j] - true_params[j]) / true_params[j], <, 1e-6);
+        if (j != VOTECL_MODEL_TERM_I)
+            g_assert_cmpfloat(fabs(p.param[j] - true_params[j]) / true_params[j], <, 1e-6);
     g_free(samples);
+}
+
+/* Serial private runs: i (and j on top of it) carry the votes; d, e and h stay 0. */
+static void
+test_fit_serial(void)
+{
+    static const int fitted[] = {VOTECL_MODEL_TERM_A, VOTECL_MODEL_TERM_B, VOTECL_MODEL_TERM_C,
+                                 VOTECL_MODEL_TERM_F, VOTECL_MODEL_TERM_G, VOTECL_MODEL_TERM_I,
+                                 VOTECL_MODEL_TERM_J};
+    const size_t count = 80;
+    votecl_model_sample *samples = make_samples(VOTECL_VARIANT_PRIVATE, count, 0.0, 29);
+    votecl_model_params p;
+
+    g_assert_cmpint(votecl_model_fit(samples, count, VOTECL_VARIANT_PRIVATE, &p), ==,
+                    VOTECL_OK);
+    g_assert_cmpfloat(p.param[VOTECL_MODEL_TERM_D], ==, 0.0);
+    g_assert_cmpfloat(p.param[VOTECL_MODEL_TERM_E], ==, 0.0);
+    g_assert_cmpfloat(p.param[VOTECL_MODEL_TERM_H], ==, 0.0);
+    for (size_t k = 0; k < sizeof fitted / sizeof fitted[0]; k++)
+        g_assert_cmpfloat(fabs(p.param[fitted[k]] - true_params[fitted[k]]) /
+                              true_params[fitted[k]], <, 1e-6);
+    g_free(samples);
+}
+
+/* Eq. 9 for the serial kernel: 64 parts to a work-group. */
+static void
+test_serial_factor(void)
+{
+    votecl_model_sample s;
+    votecl_model model;
+    double t = 0.0;
+
+    memset(&s, 0, sizeof s);
+    memset(&model, 0, sizeof model);
+    s.variant = VOTECL_VARIANT_PRIVATE;
+    s.serial = 1;
+    s.elements = 1000.0;
+    s.eta = 1.0;
+    s.spaces = 100;
+    s.nbins = 1;
+    s.parts = 4;
+    s.work_group_size = 64;
+    s.compute_units = 2;
+    model.strategy[VOTECL_VARIANT_PRIVATE].fitted = 1;
+    model.strategy[VOTECL_VARIANT_PRIVATE].param[VOTECL_MODEL_TERM_I] = 1.0;
+    /* ceil(400 / 64) = 7 groups, ceil(7 / 2) = 4 waves of 1000 / 4 elements */
+    g_assert_cmpint(votecl_model_predict(&model, &s, &t), ==, VOTECL_OK);
+    g_assert_cmpfloat(t, ==, 1000.0);
 }
 
 /* Without stretching (global, private) d and e cannot be told apart: e absorbs d. */
@@ -278,7 +334,7 @@ test_store_load(void)
     g_assert_cmpmem(&loaded, sizeof loaded, &model, sizeof model);
     g_assert_true(g_file_get_contents(path, &text, NULL, NULL));
 
-    rewrite(path, text, "votecl-model 1", "votecl-model 2"); /* another version */
+    rewrite(path, text, "votecl-model 2", "votecl-model 1"); /* another version */
     assert_not_calibrated(ctx);
     rewrite(path, text, "\nend\n", "\n"); /* truncated */
     assert_not_calibrated(ctx);
@@ -286,7 +342,7 @@ test_store_load(void)
     assert_not_calibrated(ctx);
     rewrite(path, text, "local 1 ", "local 1 x"); /* a malformed number */
     assert_not_calibrated(ctx);
-    rewrite(path, text, "terms a b c d e f g h", "terms a b c d e f g"); /* other terms */
+    rewrite(path, text, "terms a b c d e f g h i j", "terms a b c d e f g h"); /* other terms */
     assert_not_calibrated(ctx);
     write_text(path, "");
     assert_not_calibrated(ctx);
@@ -394,6 +450,8 @@ main(int argc, char **argv)
     g_test_add_func("/nodevice/model/fit-recovers", test_fit_recovers);
     g_test_add_func("/nodevice/model/fit-exact", test_fit_exact);
     g_test_add_func("/nodevice/model/fit-no-stretch", test_fit_no_stretch);
+    g_test_add_func("/nodevice/model/fit-serial", test_fit_serial);
+    g_test_add_func("/nodevice/model/serial-factor", test_serial_factor);
     g_test_add_func("/nodevice/model/fit-degenerate", test_fit_degenerate);
     g_test_add_func("/nodevice/model/predict-unfitted", test_predict_unfitted);
     g_test_add_func("/ref/model/store-load", test_store_load);

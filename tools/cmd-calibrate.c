@@ -33,7 +33,7 @@ cal_usage(FILE *f)
                "                        [--variants local,global,private] [--json]\n"
                "Times a Hough-like vote on the device over a range of image sizes, edge\n"
                "fractions (eta), vote spaces (G) and bins (N) with each strategy, fits the\n"
-               "parameters a-h of the execution-time model (GPU-vote Eq. 7-10) by least squares\n"
+               "parameters a-j of the execution-time model (GPU-vote Eq. 7-10) by least squares\n"
                "and stores them beside the kernel cache; plans then choose their strategy by it.\n"
                "  --evaluate     then time held-out cases and report the model's accuracy\n"
                "  --stored       with --evaluate: evaluate the stored model, do not train\n"
@@ -171,6 +171,16 @@ print_training(const cal_result *train, const char *path)
         printf("stored in %s\n", path);
 }
 
+/* Held-out runs of strategy v among the cases kept. */
+static size_t
+strategy_runs(const cal_result *res, votecl_variant v)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < res->nsamples; i++)
+        n += res->samples[i].variant == v;
+    return n;
+}
+
 static void
 print_evaluation(const cal_result *eval)
 {
@@ -181,8 +191,9 @@ print_evaluation(const cal_result *eval)
            100 * r->max_abs_error);
     for (int v = VOTECL_VARIANT_LOCAL; v <= VOTECL_VARIANT_PRIVATE; v++)
         if (r->model.strategy[v].fitted)
-            printf("  %-8s mean absolute error %.1f%%, within +-10%%: %.1f%%\n",
-                   votecl_variant_name((votecl_variant)v), 100 * r->strategy_mean_abs_error[v],
+            printf("  %-8s %4zu runs: mean absolute error %.1f%%, within +-10%%: %.1f%%\n",
+                   votecl_variant_name((votecl_variant)v),
+                   strategy_runs(eval, (votecl_variant)v), 100 * r->strategy_mean_abs_error[v],
                    100 * r->strategy_within_10[v]);
 }
 
@@ -227,6 +238,8 @@ json_cases(tool_json *j, const cal_result *res, const votecl_model *model)
         tool_json_kv_uint(j, "P", s->parts);
         tool_json_kv_uint(j, "passes", s->passes);
         tool_json_kv_uint(j, "copies", s->copies);
+        tool_json_kv_uint(j, "work_group_size", s->work_group_size);
+        tool_json_kv_bool(j, "serial", s->serial);
         tool_json_kv_double(j, "seconds", s->seconds);
         tool_json_key(j, "predicted_seconds");
         if (have)
@@ -237,6 +250,26 @@ json_cases(tool_json *j, const cal_result *res, const votecl_model *model)
         j->compact_depth = 0;
     }
     tool_json_end_array(j);
+}
+
+/* Per strategy: held-out runs, mean absolute error, share within +-10%. */
+static void
+json_strategies(tool_json *j, const cal_result *res)
+{
+    const votecl_calibrate_report *r = &res->report;
+    tool_json_key(j, "strategies");
+    tool_json_begin_object(j);
+    for (int v = VOTECL_VARIANT_LOCAL; v <= VOTECL_VARIANT_PRIVATE; v++) {
+        if (!r->model.strategy[v].fitted)
+            continue;
+        tool_json_key(j, votecl_variant_name((votecl_variant)v));
+        tool_json_begin_object(j);
+        tool_json_kv_uint(j, "runs", strategy_runs(res, (votecl_variant)v));
+        tool_json_kv_double(j, "mean_abs_error", r->strategy_mean_abs_error[v]);
+        tool_json_kv_double(j, "within_10_percent", r->strategy_within_10[v]);
+        tool_json_end_object(j);
+    }
+    tool_json_end_object(j);
 }
 
 static void
@@ -251,6 +284,7 @@ json_report(tool_json *j, const char *key, const cal_result *res, int evaluate)
         tool_json_kv_double(j, "mean_abs_error", r->mean_abs_error);
         tool_json_kv_double(j, "within_10_percent", r->within_10);
         tool_json_kv_double(j, "max_abs_error", r->max_abs_error);
+        json_strategies(j, res);
     } else {
         tool_json_kv_bool(j, "stored", r->stored);
         tool_json_key(j, "model");

@@ -11,14 +11,24 @@
  * compute units, and S', P and ceil(N / Nmax) (the passes) taken from the plan
  * (votecl_vote_plan_describe()). The engine chooses P itself (several work-groups per compute
  * unit, fewer for small inputs), so F is computed from the plan's P as
- * ceil(G passes P / SM) / P, which is Eq. 9 whenever P is Eq. 8's. One term is added to the
- * paper's two: g times the bins the merge folds, G N copies (copies: the plan's partial vote
- * spaces, its P for the local strategy), and for the local strategy h times the local bins
- * each work-group zeroes and folds, S' min(N, Nmax), per wave of work-groups
- * (ceil(G passes P / SM)). The paper's GPU hides both behind the votes; on CPUs, and for
- * small inputs with many bins, they dominate.
+ * ceil(G passes P / SM) / P, which is Eq. 9 whenever P is Eq. 8's. Two terms are added to
+ * the paper's: g times the words zeroed before the votes and folded by the merge, G N copies
+ * (copies: the plan's partial vote spaces, its P for the local strategy, which zeroes on chip
+ * and runs no merge when P = 1), and h times the local words each work-group zeroes and
+ * folds, per wave of work-groups (F P): S' min(N, Nmax) for the local strategy, WG ceil(N / 2)
+ * 16-bit counter words for the private strategy on chip. The paper's GPU hides both behind
+ * the votes; on CPUs, and for small inputs with many bins, they dominate.
  *
- * The parameters a-h are fitted per device and per strategy (local, global, private) by
+ * Two more terms follow the kernels the engine really runs. i: the private strategy with its
+ * copies in global memory runs one work-item per part, which votes its eta E / P elements one
+ * after the other (a read-modify-write of its own copy each), in waves of work-groups of WG
+ * work-items: i times eta E ceil(ceil(G P / WG) / SM) / P, Eq. 9 for the work-groups that
+ * kernel launches, in place of d and e (a vote costs a memory round trip, not a share of a
+ * work-group's throughput). j: value-based runs vote every element from 16-byte vector loads,
+ * neighbouring pixels into neighbouring bins: j times E F (E F_serial for serial private) is
+ * what such a vote costs more or less than a stage-1 survivor's.
+ *
+ * The parameters a-j are fitted per device and per strategy (local, global, private) by
  * linear least squares on relative error from timed training runs (votecl_model_calibrate(),
  * `votecl calibrate`) and stored as one text file per device in the context's cache directory
  * (see docs/env.md). Once a device is calibrated, votecl_vote_plan_predict() answers and plans
@@ -51,10 +61,12 @@ typedef enum votecl_model_term {
     VOTECL_MODEL_TERM_F = 5, /* stage 2's constant */
     VOTECL_MODEL_TERM_G = 6, /* seconds per bin folded by the merge */
     VOTECL_MODEL_TERM_H = 7, /* seconds per local bin a work-group zeroes and folds, per wave */
-    VOTECL_MODEL_NTERMS = 8
+    VOTECL_MODEL_TERM_I = 8, /* seconds per element a serial private work-item votes, per wave */
+    VOTECL_MODEL_TERM_J = 9, /* seconds per value-based vote beyond d and e (or i) */
+    VOTECL_MODEL_NTERMS = 10
 } votecl_model_term;
 
-/* "a" .. "h"; NULL for other values. Transfer none. */
+/* "a" .. "j"; NULL for other values. Transfer none. */
 VOTECL_API const char *votecl_model_term_name(votecl_model_term term);
 
 /* The fit of one strategy. A term the samples cannot tell apart from another (S' never
@@ -62,7 +74,7 @@ VOTECL_API const char *votecl_model_term_name(votecl_model_term term);
  * absorb it. */
 typedef struct votecl_model_params {
     int fitted;                       /* nonzero when the strategy has a fit */
-    double param[VOTECL_MODEL_NTERMS]; /* a-h, seconds per unit of their term */
+    double param[VOTECL_MODEL_NTERMS]; /* a-j, seconds per unit of their term */
     unsigned samples;                 /* training runs the fit used */
     double mean_abs_error;            /* mean |predicted - measured| / measured over them */
 } votecl_model_params;
@@ -85,17 +97,24 @@ typedef struct votecl_model_sample {
     unsigned passes;         /* ceil(N / Nmax) (1 for global and private) */
     unsigned copies;         /* partial vote spaces per space that the merge folds */
     unsigned compute_units;  /* SM */
+    unsigned work_group_size; /* WG of the vote kernel (0: taken as 1) */
+    int serial;              /* nonzero: one work-item per part votes its elements serially
+                                (the private strategy with its copies in global memory) */
     double seconds;          /* measured (for fitting and evaluation); ignored by predictions */
 } votecl_model_sample;
 
 /* Fills a sample from a plan's description (votecl_vote_plan_describe() for E elements)
- * and the device's compute units. info, sample: borrowed and caller-owned output. */
+ * and the device's compute units. info, sample: borrowed and caller-owned output. A private
+ * plan counts as serial unless it looks like the engine's on-chip private kernel (value-based,
+ * one copy per part, N <= 4096 and WG a multiple of 32): the description does not say which
+ * of the two kernels runs. */
 VOTECL_API void votecl_model_sample_from_info(const votecl_vote_plan_info *info,
                                               unsigned compute_units, int location_based,
                                               double elements, double eta,
                                               votecl_model_sample *sample);
 
-/* Eq. 9 generalised to the plan's P: ceil(G passes P / SM) / P. */
+/* Eq. 9 generalised to the plan's P: ceil(G passes P / SM) / P. (Serial private runs use
+ * ceil(ceil(G P / WG) / SM) / P: their work-groups hold WG parts each.) */
 VOTECL_API double votecl_model_factor(unsigned spaces, unsigned passes, unsigned parts,
                                       unsigned compute_units);
 
