@@ -23,5 +23,6 @@
 #include <votecl/votecl-model.h>
 #include <votecl/votecl-hough.h>
 #include <votecl/votecl-reduce.h>
+#include <votecl/votecl-lines.h>
 
 #endif

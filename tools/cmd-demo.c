@@ -46,6 +46,7 @@ static demo_result demo_gray(demo *d, const demo_image *im);
 static demo_result demo_rgb(demo *d, const demo_image *im);
 static demo_result demo_chroma(demo *d, const demo_image *im);
 static demo_result demo_hough(demo *d, const demo_image *im);
+static demo_result demo_lines(demo *d, const demo_image *im);
 static demo_result demo_subsample(demo *d, const demo_image *im);
 
 /* The demo's steps, in order; adding one is one line here. */
@@ -54,6 +55,8 @@ static const demo_step demo_steps[] = {
     {"rgb", "256-bin histograms of the red, green and blue channels", demo_rgb},
     {"chroma", "30x30 histogram of r = R/(R+G+B), g = G/(R+G+B)", demo_chroma},
     {"hough", "straight lines of the Sobel edges, 180 angles x 1-pixel rho bins", demo_hough},
+    {"lines", "straight lines by PClines: Sobel, orientation, TS space in local memory",
+     demo_lines},
     {"subsample", "4x sub-sampling and the sum of the gray image, both as votes", demo_subsample},
 };
 
@@ -441,6 +444,42 @@ demo_hough(demo *d, const demo_image *im)
 out:
     tool_hough_result_free(&r);
     tool_image_free(&edges);
+    return result;
+}
+
+/* --- straight lines: PClines --- */
+
+static demo_result
+demo_lines(demo *d, const demo_image *im)
+{
+    tool_lines_result r = {0};
+    tool_image canvas = {0};
+    votecl_lines_params params;
+    char error[600], note[400], path[4096];
+    static const unsigned char white[3] = {255, 255, 255};
+    demo_result result = DEMO_FAILED;
+    votecl_status st;
+    votecl_lines_params_init(&params);
+    params.max_lines = 10;
+    if ((st = tool_lines_compute(d->ctx, &params, &im->image, &r)) != VOTECL_OK) {
+        tool_fail(d->ctx, st, "PClines");
+        goto out;
+    }
+    snprintf(note, sizeof note, "%zu lines; %zu edges; TS %ux%u, radius %u; %.2f ms", r.found,
+             r.stats.edges, r.columns, r.rows, r.params.radius, r.seconds * 1e3);
+    printf("  lines: %s\n", note);
+    if (tool_lines_annotate(&im->image, r.lines, r.shown, &canvas, error, sizeof error) < 0) {
+        fprintf(stderr, "votecl demo: %s\n", error);
+        goto out;
+    }
+    tool_plot_text(&canvas, 4, 4, note, 1, white);
+    if (write_image(d, &canvas, im->stem, "lines", path, sizeof path) == 0) {
+        printf("    wrote %s\n", path);
+        result = DEMO_DONE;
+    }
+out:
+    tool_image_free(&canvas);
+    tool_lines_result_free(&r);
     return result;
 }
 

@@ -38,6 +38,7 @@ int tool_cmd_demo(tool_options *options, int argc, char **argv);
 int tool_cmd_hough(tool_options *options, int argc, char **argv);
 int tool_cmd_calibrate(tool_options *options, int argc, char **argv);
 int tool_cmd_vote(tool_options *options, int argc, char **argv);
+int tool_cmd_lines(tool_options *options, int argc, char **argv);
 
 /* Consumes argv[*i] (and its value) when it is a common option, advancing *i past the value.
  * Returns 1 when consumed, 0 when argv[*i] is not a common option, -1 on a usage error (the
@@ -158,6 +159,26 @@ int tool_hough_sobel(const tool_image *gray, unsigned threshold, tool_image *edg
 /* An RGB copy of image, dimmed, with the lines drawn and numbered from 1. out: caller-owned
  * output. */
 int tool_hough_annotate(const tool_image *image, const votecl_hough_line *lines, size_t n,
+                        tool_image *out, char *error, size_t error_size);
+
+/* PClines of an image (cmd-lines.c, shared with the demo). */
+typedef struct tool_lines_result {
+    votecl_lines_line *lines;   /* owned: shown entries, most votes first */
+    size_t found, shown;        /* lines found; lines kept */
+    votecl_lines_stats stats;
+    votecl_lines_params params; /* resolved */
+    uint32_t columns, rows;
+    uint32_t *space;            /* owned: columns * rows counts, column after column */
+    double seconds;             /* wall time of the second run, gray image in to lines out */
+} tool_lines_result;
+
+/* Converts image to u8 gray, plans, runs twice (timing the second) and reads the TS space
+ * back. r: caller-owned output, freed with tool_lines_result_free() also after a failure. */
+votecl_status tool_lines_compute(votecl_context *context, const votecl_lines_params *params,
+                                 const tool_image *image, tool_lines_result *r);
+void tool_lines_result_free(tool_lines_result *r);
+/* tool_hough_annotate() for PClines lines. */
+int tool_lines_annotate(const tool_image *image, const votecl_lines_line *lines, size_t n,
                         tool_image *out, char *error, size_t error_size);
 
 #endif

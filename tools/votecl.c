@@ -27,6 +27,8 @@ static const tool_command tool_commands[] = {
     {"calibrate", "fits the execution-time model (--evaluate: its accuracy)", tool_cmd_calibrate},
     {"hough", "straight lines of an image (theta-rho Hough transform), text, JSON, PNGs",
      tool_cmd_hough},
+    {"lines", "straight lines of an image (PClines), text, JSON, annotated and TS-space PNGs",
+     tool_cmd_lines},
     {"vote", "a user-defined vote (OpenCL C in a file) on an image", tool_cmd_vote},
     {"demo", "histograms of the shipped images with annotated PNGs", tool_cmd_demo},
 };

@@ -1,0 +1,296 @@
+/* pclines.cl: PClines line detection (paper 004), integer arithmetic only, operation for
+ * operation lib/pclines-ref.c.
+ *
+ * Pipeline (one plan run, 4 launches, no host round trip before the maxima are read):
+ *   pclines_count_{u8,f32,list}   global >= pixels (or edges), local PCL_WG: Sobel gradient,
+ *                                 magnitude threshold, Eq. 9 key; counts[key] += 1 (global
+ *                                 atomic_inc)
+ *   pclines_scan                  global PCL_WG (one group): counts[] becomes its exclusive
+ *                                 prefix sum (the cursors), offsets[] a copy plus the total,
+ *                                 totals[1] the number of edges
+ *   pclines_scatter_{u8,f32,list} same shape as count: each edge takes a slot of its key's
+ *                                 range (atomic_inc on the cursor), writing x | y << 16: a
+ *                                 counting sort of the edges by orientation, compacting them
+ *                                 at the same time (the order inside a key is free)
+ *   pclines_accumulate            global groups * PCL_WG: group g owns columns
+ *                                 [g * per, min((g + 1) * per, 2D)) and runs Algorithm 2 on
+ *                                 them with a circular buffer of PCL_RING columns of PCL_ROWS
+ *                                 counts in local memory: fill as many columns as the ring
+ *                                 holds (local atomic_inc, each column visiting only the edges
+ *                                 of its orientation window), write the owned ones to the TS
+ *                                 space, detect the maxima whose n x n window is complete,
+ *                                 slide. The n/2 columns on either side are accumulated too
+ *                                 (past the strip's ends: wrapped, rows mirrored).
+ * Required defines: PCL_WG (power of two), PCL_W, PCL_H, PCL_D, PCL_ROWS, PCL_M, PCL_K (ulong
+ * literal), PCL_HALF (n / 2), PCL_RING (>= n), PCL_RADIUS (0: every column), PCL_EDGE_T2 (long
+ * literal). Atomics: atomic_inc on global and local 32-bit words. */
+
+#define PCL_COLUMNS (2 * PCL_D)
+
+/* Eq. 4 on doubled, centred coordinates (votecl__pclines_row). */
+inline uint
+pcl_row(uint location, int c)
+{
+    long x = 2 * (long)(location & 0xffffu) - (PCL_W - 1);
+    long y = 2 * (long)(location >> 16) - (PCL_H - 1);
+    long u = (long)c - PCL_D;
+    long slope = u >= 0 ? y - x : x + y;
+    long num = (x + PCL_M) * PCL_D + slope * u;
+    return (uint)(((ulong)num * PCL_K) >> 32);
+}
+
+/* Eq. 9 rounded half up, modulo 2D (votecl__pclines_key). */
+inline uint
+pcl_key(int gx, int gy)
+{
+    long s = (gx >= 0) == (gy >= 0) ? 1 : -1;
+    long den = (long)gx + s * gy, num = (long)PCL_D * gy, q, two_d = 2L * PCL_D;
+    if (den == 0)
+        return PCL_D;
+    if (den < 0) {
+        den = -den;
+        num = -num;
+    }
+    num = 2 * num + den;
+    q = num / (2 * den);
+    if (num < 0 && q * 2 * den != num)
+        q--;
+    return (uint)(((q + PCL_D) % two_d + two_d) % two_d);
+}
+
+inline int
+pcl_int_gradient(float g)
+{
+    g = isnan(g) ? 0.0f : g * 255.0f;
+    g = g < -1048576.0f ? -1048576.0f : g > 1048576.0f ? 1048576.0f : g;
+    return (int)rint(g);
+}
+
+/* The key of pixel e of a packed image, or VOTE_SKIP when it is no edge (u8 pixels are
+ * widened to int by the sums, as in the reference). */
+#define PCL_SOBEL_KEY(NAME, T, GRAD)                                                         \
+    inline uint NAME(GLOBAL const T *restrict p, uint e)                                      \
+    {                                                                                         \
+        uint x = e % PCL_W, y = e / PCL_W;                                                    \
+        if (e >= (uint)PCL_W * PCL_H || x == 0 || y == 0 || x + 1 >= PCL_W || y + 1 >= PCL_H)       \
+            return VOTE_SKIP;                                                                 \
+        GLOBAL const T *q = p + e;                                                            \
+        int gx = GRAD(q[1 - PCL_W] + 2 * q[1] + q[1 + PCL_W] - q[-1 - PCL_W] - 2 * q[-1] -    \
+                      q[PCL_W - 1]);                                                          \
+        int gy = GRAD(q[PCL_W - 1] + 2 * q[PCL_W] + q[PCL_W + 1] - q[-1 - PCL_W] -            \
+                      2 * q[-PCL_W] - q[1 - PCL_W]);                                          \
+        if ((long)gx * gx + (long)gy * gy < PCL_EDGE_T2)                                      \
+            return VOTE_SKIP;                                                                 \
+        return pcl_key(gx, gy);                                                               \
+    }
+
+#define PCL_U8_GRAD(expr) ((int)(expr))
+#define PCL_F32_GRAD(expr) pcl_int_gradient(expr)
+
+PCL_SOBEL_KEY(pcl_key_u8, uchar, PCL_U8_GRAD)
+PCL_SOBEL_KEY(pcl_key_f32, float, PCL_F32_GRAD)
+
+/* List input: int4 (x, y, gx, gy), validated by the host. */
+inline uint
+pcl_key_list(GLOBAL const int4 *restrict edges, uint e, uint n, uint *location)
+{
+    if (e >= n)
+        return VOTE_SKIP;
+    int4 v = edges[e];
+    *location = (uint)v.x | (uint)v.y << 16;
+    return pcl_key(v.z, v.w);
+}
+
+#define PCL_IMAGE_KERNELS(SUFFIX, T, KEYFN)                                                   \
+    KERNEL __attribute__((reqd_work_group_size(PCL_WG, 1, 1))) void pclines_count_##SUFFIX(   \
+        GLOBAL const T *restrict image, GLOBAL uint *restrict counts)                         \
+    {                                                                                         \
+        uint e = get_global_id(0), key = KEYFN(image, e);                                     \
+        if (key != VOTE_SKIP)                                                                 \
+            atomic_inc(&counts[key]);                                                         \
+    }                                                                                         \
+    KERNEL __attribute__((reqd_work_group_size(PCL_WG, 1, 1))) void pclines_scatter_##SUFFIX( \
+        GLOBAL const T *restrict image, GLOBAL uint *restrict cursors,                        \
+        GLOBAL uint *restrict sorted)                                                         \
+    {                                                                                         \
+        uint e = get_global_id(0), key = KEYFN(image, e);                                     \
+        if (key != VOTE_SKIP)                                                                 \
+            sorted[atomic_inc(&cursors[key])] = (e % PCL_W) | (e / PCL_W) << 16;              \
+    }
+
+PCL_IMAGE_KERNELS(u8, uchar, pcl_key_u8)
+PCL_IMAGE_KERNELS(f32, float, pcl_key_f32)
+
+KERNEL __attribute__((reqd_work_group_size(PCL_WG, 1, 1))) void
+pclines_count_list(GLOBAL const int4 *restrict edges, uint n, GLOBAL uint *restrict counts)
+{
+    uint location, key = pcl_key_list(edges, get_global_id(0), n, &location);
+    if (key != VOTE_SKIP)
+        atomic_inc(&counts[key]);
+}
+
+KERNEL __attribute__((reqd_work_group_size(PCL_WG, 1, 1))) void
+pclines_scatter_list(GLOBAL const int4 *restrict edges, uint n, GLOBAL uint *restrict cursors,
+                     GLOBAL uint *restrict sorted)
+{
+    uint location, key = pcl_key_list(edges, get_global_id(0), n, &location);
+    if (key != VOTE_SKIP)
+        sorted[atomic_inc(&cursors[key])] = location;
+}
+
+/* Inclusive prefix sum of one value per work-item (Hillis-Steele). */
+inline uint
+pcl_group_scan(LOCAL uint *tmp, uint lid, uint value)
+{
+    tmp[lid] = value;
+    LOCAL_BARRIER();
+    for (uint offset = 1; offset < PCL_WG; offset <<= 1) {
+        uint add = lid >= offset ? tmp[lid - offset] : 0;
+        LOCAL_BARRIER();
+        tmp[lid] += add;
+        LOCAL_BARRIER();
+    }
+    uint result = tmp[lid];
+    LOCAL_BARRIER();
+    return result;
+}
+
+/* counts[k] becomes the exclusive prefix sum; offsets[0..2D] the same plus the total, also
+ * in totals[1] (totals[0] counts the maxima later). */
+KERNEL __attribute__((reqd_work_group_size(PCL_WG, 1, 1))) void
+pclines_scan(GLOBAL uint *restrict counts, GLOBAL uint *restrict offsets,
+             GLOBAL uint *restrict totals)
+{
+    LOCAL uint tmp[PCL_WG];
+    const uint lid = get_local_id(0);
+    uint carry = 0;
+
+    for (uint base = 0; base < PCL_COLUMNS; base += PCL_WG) {
+        uint i = base + lid;
+        uint value = i < PCL_COLUMNS ? counts[i] : 0;
+        uint inclusive = pcl_group_scan(tmp, lid, value);
+        if (i < PCL_COLUMNS) {
+            counts[i] = carry + inclusive - value;
+            offsets[i] = carry + inclusive - value;
+        }
+        tmp[lid] = inclusive;
+        LOCAL_BARRIER();
+        carry += tmp[PCL_WG - 1];
+        LOCAL_BARRIER();
+    }
+    if (lid == 0) {
+        offsets[PCL_COLUMNS] = carry;
+        totals[1] = carry;
+    }
+}
+
+/* The actual column of virtual column j, and whether its rows are mirrored. */
+inline int
+pcl_wrap(int j, int *mirrored)
+{
+    *mirrored = j < 0 || j >= PCL_COLUMNS;
+    return j < 0 ? j + PCL_COLUMNS : j >= PCL_COLUMNS ? j - PCL_COLUMNS : j;
+}
+
+/* Votes every edge of sorted[from, to) into ring column slot for actual column c. */
+inline void
+pcl_vote_range(GLOBAL const uint *restrict sorted, uint from, uint to, int c, int mirrored,
+               LOCAL uint *column)
+{
+    for (uint i = from + get_local_id(0); i < to; i += PCL_WG) {
+        uint row = pcl_row(sorted[i], c);
+        atomic_inc(&column[mirrored ? PCL_ROWS - 1 - row : row]);
+    }
+}
+
+/* Section 4.2: only the edges whose key lies within PCL_RADIUS of c, around the strip. */
+inline void
+pcl_vote_column(GLOBAL const uint *restrict sorted, GLOBAL const uint *restrict offsets, int j,
+                LOCAL uint *column)
+{
+    int mirrored, c = pcl_wrap(j, &mirrored);
+#if PCL_RADIUS == 0
+    pcl_vote_range(sorted, 0, offsets[PCL_COLUMNS], c, mirrored, column);
+#else
+    int lo = c - PCL_RADIUS, hi = c + PCL_RADIUS + 1; /* keys [lo, hi) around the circle */
+    if (lo < 0) {
+        pcl_vote_range(sorted, offsets[lo + PCL_COLUMNS], offsets[PCL_COLUMNS], c, mirrored,
+                       column);
+        pcl_vote_range(sorted, 0, offsets[hi], c, mirrored, column);
+    } else if (hi > PCL_COLUMNS) {
+        pcl_vote_range(sorted, offsets[lo], offsets[PCL_COLUMNS], c, mirrored, column);
+        pcl_vote_range(sorted, 0, offsets[hi - PCL_COLUMNS], c, mirrored, column);
+    } else {
+        pcl_vote_range(sorted, offsets[lo], offsets[hi], c, mirrored, column);
+    }
+#endif
+}
+
+#define PCL_SLOT(j) ((uint)((j) - first) % PCL_RING)
+
+/* Whether virtual column j, row r (j owned) is a maximum (votecl__pclines_is_max). */
+inline int
+pcl_is_max(LOCAL const uint *ring, int first, int j, int r, uint threshold)
+{
+    uint value = ring[PCL_SLOT(j) * PCL_ROWS + r];
+    uint cell = (uint)j * PCL_ROWS + (uint)r;
+    if (value < threshold)
+        return 0;
+    for (int dc = -PCL_HALF; dc <= PCL_HALF; dc++) {
+        int mirrored, c = pcl_wrap(j + dc, &mirrored);
+        LOCAL const uint *column = ring + PCL_SLOT(j + dc) * PCL_ROWS;
+        for (int dr = -PCL_HALF; dr <= PCL_HALF; dr++) {
+            int rr = r + dr;
+            if (rr < 0 || rr >= PCL_ROWS)
+                continue;
+            uint other = (uint)c * PCL_ROWS + (uint)(mirrored ? PCL_ROWS - 1 - rr : rr);
+            uint v = column[rr];
+            if (v > value || (v == value && other < cell))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+KERNEL __attribute__((reqd_work_group_size(PCL_WG, 1, 1))) void
+pclines_accumulate(GLOBAL const uint *restrict sorted, GLOBAL const uint *restrict offsets,
+                   uint per, uint threshold, GLOBAL uint *restrict space,
+                   GLOBAL uint *restrict maxima, GLOBAL uint *restrict count, uint capacity)
+{
+    LOCAL uint ring[PCL_RING * PCL_ROWS];
+    const int lid = get_local_id(0);
+    const int c0 = (int)get_group_id(0) * (int)per, c1 = min(c0 + (int)per, PCL_COLUMNS);
+    const int first = c0 - PCL_HALF, end = c1 + PCL_HALF;
+    int m = c0, k = first;
+
+    while (m < c1) {
+        /* The ring holds virtual columns [m - HALF, k); fill it up to RING columns. */
+        int stop = min(end, m - PCL_HALF + PCL_RING);
+        for (int i = lid; i < (stop - k) * PCL_ROWS; i += PCL_WG)
+            ring[PCL_SLOT(k + i / PCL_ROWS) * PCL_ROWS + i % PCL_ROWS] = 0;
+        LOCAL_BARRIER();
+        for (int j = k; j < stop; j++)
+            pcl_vote_column(sorted, offsets, j, ring + PCL_SLOT(j) * PCL_ROWS);
+        LOCAL_BARRIER();
+        int w0 = max(k, c0), w1 = min(stop, c1);
+        for (int i = lid; i < (w1 - w0) * PCL_ROWS; i += PCL_WG) {
+            int j = w0 + i / PCL_ROWS;
+            space[(size_t)j * PCL_ROWS + i % PCL_ROWS] =
+                ring[PCL_SLOT(j) * PCL_ROWS + i % PCL_ROWS];
+        }
+        int mend = min(c1, stop - PCL_HALF);
+        for (int i = lid; i < (mend - m) * PCL_ROWS; i += PCL_WG) {
+            int j = m + i / PCL_ROWS, r = i % PCL_ROWS;
+            if (pcl_is_max(ring, first, j, r, threshold)) {
+                uint at = atomic_inc(count);
+                if (at < capacity) {
+                    maxima[2 * at] = (uint)j * PCL_ROWS + (uint)r;
+                    maxima[2 * at + 1] = ring[PCL_SLOT(j) * PCL_ROWS + r];
+                }
+            }
+        }
+        LOCAL_BARRIER();
+        m = mend;
+        k = stop;
+    }
+}

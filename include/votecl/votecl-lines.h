@@ -1,0 +1,148 @@
+/* libvotecl: PClines line detection (Havel, Dubska, Herout, Josth: "Real-time detection of
+ * lines using parallel coordinates and CUDA", 2012; shared/seeds paper 004).
+ *
+ * A line is a point of the TS space (Eq. 1-3): two parallel-coordinate spaces, straight (S,
+ * lines of negative slope) and twisted (T, positive slope), glued into one strip of 2d
+ * columns u = -d .. d-1 (T: u < 0, S: u >= 0) and V rows of v. Coordinates are centred on the
+ * image: x = px - (W-1)/2, y = py - (H-1)/2 for the pixel (px, py). An edge (x, y) votes once
+ * in every column for the v where its two-segment polyline (-d, -y), (0, x), (d, y) crosses it
+ * (Algorithm 1, Eq. 4):
+ *
+ *   S (u >= 0): v = x + (y - x) u / d        T (u < 0): v = x + (x + y) u / d
+ *
+ * and the cell (u, v) is the line (d - |u|) x + u y - d v = 0 (T) or (d - u) x + u y - d v = 0
+ * (S). Vertical lines lie at u = 0, horizontal ones at u = -d (the strip's ends are one
+ * column: (d, v) is (-d, -v), a Moebius strip), the diagonals at u = +-d/2.
+ *
+ * Integer arithmetic only (the paper's point): with doubled coordinates X = 2 px - (W-1),
+ * Y = 2 py - (H-1) and M = max(W, H) - 1, the row is
+ *   row = ((X + M) d + s u) * K >> 32,  s = Y - X (S) or X + Y (T),
+ *   K = floor(2^32 V / ((2M + 1) d)),
+ * the same 64-bit products on the device and in the sequential reference (lib/pclines-ref.c,
+ * also the 'ref' backend), so their TS spaces are equal exactly.
+ *
+ * Edges of an image are pixels (not on the border) whose Sobel gradient (Gx, Gy) has
+ * Gx^2 + Gy^2 >= edge_threshold^2; for f32 images the float gradient is multiplied by 255 and
+ * rounded to an integer first (pixel values in [0, 1] weigh like u8 values). With an
+ * orientation radius r > 0 an edge votes only in the columns within r of its own u, Eq. 9:
+ *   u = round(d Gy / (Gx + s Gy)),  s = +1 when Gx and Gy have the same sign (0 counted as
+ *   positive), else -1,
+ * the distance measured around the strip (period 2d). Radius 0 votes in every column.
+ *
+ * Lines are the cells with at least threshold votes that are maxima of their n x n
+ * neighbourhood, the strip's ends included (the column after d-1 is -d with v mirrored; rows
+ * do not wrap). Equal counts go to the cell with the lower index (column * V + row), so two
+ * reported lines never lie in each other's neighbourhood. They are reported most votes first
+ * (ties: lower index first). */
+#ifndef VOTECL_LINES_H
+#define VOTECL_LINES_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <votecl/votecl-context.h>
+#include <votecl/votecl-export.h>
+#include <votecl/votecl-image.h>
+#include <votecl/votecl-status.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Largest image side (edges are packed as x | y << 16 on the device). */
+#define VOTECL_LINES_MAX_SIDE 65535u
+/* Largest d and V. */
+#define VOTECL_LINES_MAX_DISTANCE 65536u
+#define VOTECL_LINES_MAX_ROWS 65536u
+/* radius value that asks for the default: max(2, d / 16). */
+#define VOTECL_LINES_RADIUS_AUTO UINT_MAX
+
+typedef struct votecl_lines_params {
+    uint32_t distance;        /* d >= 1: 2d columns; 0 (default): max(ceil(max(W, H) / 2), n) */
+    uint32_t rows;            /* V >= 1 rows of v; 0 (default): max(W, H), one per pixel */
+    unsigned neighbourhood;   /* n: odd, 1 <= n <= 2d, side of the maxima window (default 5) */
+    uint32_t threshold;       /* least votes of a line; 0 (default): max(2, min(W, H) / 4) */
+    unsigned radius;          /* orientation radius r in columns; 0: no orientation, every
+                                 edge votes in every column (default VOTECL_LINES_RADIUS_AUTO) */
+    unsigned edge_threshold;  /* least Sobel magnitude of an edge, >= 1 (default 128) */
+    size_t max_lines;         /* most lines reported; 0 (default): no limit but capacity */
+    unsigned work_group_size; /* 0 (default): chosen for the device; else a power of two */
+} votecl_lines_params;
+
+/* Sets the defaults above. */
+VOTECL_API void votecl_lines_params_init(votecl_lines_params *params);
+
+/* An edge given by the caller: pixel (x, y) and its gradient (used only when radius > 0). */
+typedef struct votecl_lines_edge {
+    uint32_t x, y;
+    int32_t gx, gy; /* |gx|, |gy| <= 2^20 */
+} votecl_lines_edge;
+
+/* One detected line in pixel coordinates (origin at the top-left pixel, y down). */
+typedef struct votecl_lines_line {
+    double a, b, c;    /* a x + b y + c = 0 with a^2 + b^2 = 1 */
+    double theta, rho; /* x cos(theta) + y sin(theta) = rho, theta in [0, pi) */
+    uint32_t votes;
+    int32_t u;         /* TS column - d, in [-d, d) */
+    double v;          /* v at the centre of the row, in pixels (centred coordinates) */
+    uint32_t column;   /* u + d */
+    uint32_t row;
+} votecl_lines_line;
+
+/* What the last run saw. */
+typedef struct votecl_lines_stats {
+    size_t edges;  /* edge points that voted */
+    size_t maxima; /* lines found before max_lines */
+} votecl_lines_stats;
+
+typedef struct votecl_lines_plan votecl_lines_plan;
+
+/* Validates params for a width x height image (1 to 65535 a side), resolves the defaults and
+ * compiles the kernels (or finds them in the caches). params: borrowed; out: caller-owned.
+ * Returns VOTECL_INVALID_ARGUMENT (the context's message names the field),
+ * VOTECL_UNSUPPORTED when n columns of V rows do not fit the device's local memory, and the
+ * statuses of program builds and allocations. */
+VOTECL_API votecl_status votecl_lines_plan_new(votecl_context *context,
+                                               const votecl_lines_params *params, size_t width,
+                                               size_t height, votecl_lines_plan **out);
+
+/* Frees a plan; NULL is a no-op. */
+VOTECL_API void votecl_lines_plan_free(votecl_lines_plan *plan);
+
+/* The resolved parameters (params: caller-owned output). */
+VOTECL_API void votecl_lines_plan_params(const votecl_lines_plan *plan,
+                                         votecl_lines_params *params);
+
+/* The TS space's shape: 2d columns and V rows (either pointer may be NULL). */
+VOTECL_API void votecl_lines_plan_shape(const votecl_lines_plan *plan, uint32_t *columns,
+                                        uint32_t *rows);
+
+/* Detects the lines of image (one channel, u8 or f32, the plan's width and height, any
+ * stride). lines: caller-owned output of capacity entries (NULL when capacity is 0);
+ * found: the number of lines (at most max_lines when set), also when more than capacity.
+ * Returns VOTECL_INVALID_ARGUMENT naming the field, and device statuses. */
+VOTECL_API votecl_status votecl_lines_run(votecl_lines_plan *plan, const votecl_image *image,
+                                          votecl_lines_line *lines, size_t capacity,
+                                          size_t *found);
+
+/* The same from n edge points (borrowed; x < width, y < height, gradients within 2^20). */
+VOTECL_API votecl_status votecl_lines_run_edges(votecl_lines_plan *plan,
+                                                const votecl_lines_edge *edges, size_t n,
+                                                votecl_lines_line *lines, size_t capacity,
+                                                size_t *found);
+
+/* Reads the TS space of the last run: 2d * V counts, column after column (cell
+ * column * V + row). space: caller-owned output of capacity counts.
+ * Returns VOTECL_INVALID_ARGUMENT before the first run or when capacity is too small. */
+VOTECL_API votecl_status votecl_lines_plan_read_space(votecl_lines_plan *plan, uint32_t *space,
+                                                      size_t capacity);
+
+/* The stats of the last run (stats: caller-owned output). */
+VOTECL_API votecl_status votecl_lines_plan_last_stats(const votecl_lines_plan *plan,
+                                                      votecl_lines_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

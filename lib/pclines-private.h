@@ -1,0 +1,78 @@
+/* PClines' internal interface: the integer geometry shared by the plan (lib/pclines.c), the
+ * sequential reference (lib/pclines-ref.c), the kernels' defines and the tests. Every
+ * function here is the specification cl/pclines.cl follows operation for operation. */
+#ifndef VOTECL_PCLINES_PRIVATE_H
+#define VOTECL_PCLINES_PRIVATE_H
+
+#include "votecl-private.h"
+
+typedef struct votecl__pclines_desc {
+    uint32_t width, height;
+    uint32_t d;          /* 2d columns */
+    uint32_t rows;       /* V */
+    uint32_t m;          /* M = max(W, H) - 1 */
+    uint64_t k;          /* floor(2^32 V / ((2M + 1) d)) */
+    unsigned half;       /* n / 2 */
+    uint32_t threshold;  /* resolved, >= 1 */
+    unsigned radius;     /* resolved; 0: no orientation */
+    int64_t edge_t2;     /* edge_threshold^2 */
+} votecl__pclines_desc;
+
+/* Resolves params into desc (params already validated). */
+void votecl__pclines_desc_init(votecl__pclines_desc *desc, const votecl_lines_params *params,
+                               uint32_t width, uint32_t height);
+
+/* The row of edge (px, py) in column c (0 <= c < 2d). */
+uint32_t votecl__pclines_row(const votecl__pclines_desc *desc, uint32_t px, uint32_t py,
+                             uint32_t c);
+
+/* The orientation key of a gradient: Eq. 9's u plus d, modulo 2d. */
+uint32_t votecl__pclines_key(const votecl__pclines_desc *desc, int32_t gx, int32_t gy);
+
+/* Whether an edge of key votes in column c. */
+int votecl__pclines_in_window(const votecl__pclines_desc *desc, uint32_t key, uint32_t c);
+
+/* The Sobel gradient of interior pixel (x, y) of a packed image (u8, or f32 scaled by 255,
+ * NaN taken as 0, clamped to +-2^20 and rounded to an integer). */
+void votecl__pclines_sobel(const void *data, votecl_dtype dtype, uint32_t width, uint32_t x,
+                           uint32_t y, int32_t *gx, int32_t *gy);
+
+/* An edge point ready to vote: packed location x | y << 16 and key. */
+typedef struct votecl__pclines_point {
+    uint32_t location;
+    uint32_t key;
+} votecl__pclines_point;
+
+/* The edges of a packed image, in raster order; returns how many (points: W * H entries). */
+size_t votecl__pclines_ref_edges(const votecl__pclines_desc *desc, const void *data,
+                                 votecl_dtype dtype, votecl__pclines_point *points);
+
+/* Algorithm 1: every point votes into space (2d * V counts, overwritten). */
+void votecl__pclines_ref_accumulate(const votecl__pclines_desc *desc,
+                                    const votecl__pclines_point *points, size_t n,
+                                    uint32_t *space);
+
+/* A TS-space maximum: its cell and votes. */
+typedef struct votecl__pclines_max {
+    uint32_t cell;
+    uint32_t votes;
+} votecl__pclines_max;
+
+/* Whether cell (c, r) of a complete space is a reported maximum (threshold included). */
+int votecl__pclines_is_max(const votecl__pclines_desc *desc, const uint32_t *space, uint32_t c,
+                           uint32_t r);
+
+/* The maxima of a complete space, in cell order; returns how many (out: capacity entries). */
+size_t votecl__pclines_ref_maxima(const votecl__pclines_desc *desc, const uint32_t *space,
+                                  votecl__pclines_max *out, size_t capacity);
+
+/* The most maxima a space can hold: one per block of (n + 1) / 2 squared cells. */
+size_t votecl__pclines_max_bound(const votecl__pclines_desc *desc);
+
+/* Sorts maxima (most votes first, then lower cell) and converts the first ones into lines;
+ * *found is the number kept by max_lines (0: no limit). */
+void votecl__pclines_lines(const votecl__pclines_desc *desc, votecl__pclines_max *maxima,
+                           size_t n, size_t max_lines, votecl_lines_line *lines,
+                           size_t capacity, size_t *found);
+
+#endif

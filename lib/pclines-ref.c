@@ -1,0 +1,249 @@
+/* PClines, sequential: Algorithm 1 of the paper in integer arithmetic, the maxima of the
+ * n x n neighbourhood around the strip's ends, and the conversion of cells into lines. This
+ * is the specification cl/pclines.cl follows and the test oracle; also the 'ref' backend. */
+#include "votecl-private.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pclines-private.h"
+
+void
+votecl__pclines_desc_init(votecl__pclines_desc *desc, const votecl_lines_params *p,
+                          uint32_t width, uint32_t height)
+{
+    uint32_t big = width > height ? width : height, small = width < height ? width : height;
+
+    memset(desc, 0, sizeof *desc);
+    desc->width = width;
+    desc->height = height;
+    desc->half = p->neighbourhood / 2;
+    desc->d = p->distance != 0 ? p->distance : (big + 1) / 2;
+    if (p->distance == 0 && desc->d < p->neighbourhood)
+        desc->d = p->neighbourhood;
+    desc->rows = p->rows != 0 ? p->rows : big;
+    desc->m = big - 1;
+    desc->k = ((uint64_t)desc->rows << 32) / ((uint64_t)(2 * desc->m + 1) * desc->d);
+    desc->threshold = p->threshold != 0 ? p->threshold : (small / 4 > 2 ? small / 4 : 2);
+    desc->radius = p->radius;
+    if (p->radius == VOTECL_LINES_RADIUS_AUTO)
+        desc->radius = desc->d / 16 > 2 ? desc->d / 16 : 2;
+    if (desc->radius != 0 && 2 * (uint64_t)desc->radius + 1 >= 2 * (uint64_t)desc->d)
+        desc->radius = 0; /* the window covers every column */
+    desc->edge_t2 = (int64_t)p->edge_threshold * p->edge_threshold;
+}
+
+/* Eq. 4 on doubled, centred coordinates: ((X + M) d + s u) K >> 32. */
+uint32_t
+votecl__pclines_row(const votecl__pclines_desc *desc, uint32_t px, uint32_t py, uint32_t c)
+{
+    int64_t x = 2 * (int64_t)px - (desc->width - 1), y = 2 * (int64_t)py - (desc->height - 1);
+    int64_t u = (int64_t)c - desc->d;
+    int64_t slope = u >= 0 ? y - x : x + y;
+    int64_t num = (x + desc->m) * desc->d + slope * u;
+
+    return (uint32_t)(((uint64_t)num * desc->k) >> 32);
+}
+
+/* Eq. 9, rounded half up: u = floor((2 d Gy + den) / (2 den)) with den > 0. */
+uint32_t
+votecl__pclines_key(const votecl__pclines_desc *desc, int32_t gx, int32_t gy)
+{
+    int64_t s = (gx >= 0) == (gy >= 0) ? 1 : -1;
+    int64_t den = (int64_t)gx + s * gy, num = (int64_t)desc->d * gy, q, two_d = 2 * desc->d;
+
+    if (den == 0)
+        return desc->d; /* no gradient: u = 0 */
+    if (den < 0) {
+        den = -den;
+        num = -num;
+    }
+    num = 2 * num + den;
+    q = num / (2 * den);
+    if (num < 0 && q * 2 * den != num)
+        q--;
+    return (uint32_t)(((q + desc->d) % two_d + two_d) % two_d);
+}
+
+int
+votecl__pclines_in_window(const votecl__pclines_desc *desc, uint32_t key, uint32_t c)
+{
+    uint32_t two_d = 2 * desc->d, delta;
+
+    if (desc->radius == 0)
+        return 1;
+    delta = (c % two_d + two_d - key) % two_d;
+    return delta <= desc->radius || two_d - delta <= desc->radius;
+}
+
+static int32_t
+to_int_gradient(float g)
+{
+    g = isnan(g) ? 0.0f : g * 255.0f;
+    g = g < -1048576.0f ? -1048576.0f : g > 1048576.0f ? 1048576.0f : g;
+    return (int32_t)rintf(g);
+}
+
+void
+votecl__pclines_sobel(const void *data, votecl_dtype dtype, uint32_t width, uint32_t x,
+                      uint32_t y, int32_t *gx, int32_t *gy)
+{
+    size_t w = width;
+
+    if (dtype == VOTECL_DTYPE_U8) {
+        const uint8_t *p = data;
+#define P(dx, dy) ((int32_t)p[(y + (dy)) * w + x + (dx)])
+        *gx = P(1, -1) + 2 * P(1, 0) + P(1, 1) - P(-1, -1) - 2 * P(-1, 0) - P(-1, 1);
+        *gy = P(-1, 1) + 2 * P(0, 1) + P(1, 1) - P(-1, -1) - 2 * P(0, -1) - P(1, -1);
+#undef P
+        return;
+    }
+    const float *f = data;
+#define F(dx, dy) (f[(y + (dy)) * w + x + (dx)])
+    float fx = F(1, -1) + 2.0f * F(1, 0) + F(1, 1) - F(-1, -1) - 2.0f * F(-1, 0) - F(-1, 1);
+    float fy = F(-1, 1) + 2.0f * F(0, 1) + F(1, 1) - F(-1, -1) - 2.0f * F(0, -1) - F(1, -1);
+#undef F
+    *gx = to_int_gradient(fx);
+    *gy = to_int_gradient(fy);
+}
+
+size_t
+votecl__pclines_ref_edges(const votecl__pclines_desc *desc, const void *data, votecl_dtype dtype,
+                          votecl__pclines_point *points)
+{
+    size_t n = 0;
+    int32_t gx, gy;
+
+    for (uint32_t y = 1; y + 1 < desc->height; y++)
+        for (uint32_t x = 1; x + 1 < desc->width; x++) {
+            votecl__pclines_sobel(data, dtype, desc->width, x, y, &gx, &gy);
+            if ((int64_t)gx * gx + (int64_t)gy * gy < desc->edge_t2)
+                continue;
+            points[n].location = x | y << 16;
+            points[n++].key = votecl__pclines_key(desc, gx, gy);
+        }
+    return n;
+}
+
+void
+votecl__pclines_ref_accumulate(const votecl__pclines_desc *desc,
+                               const votecl__pclines_point *points, size_t n, uint32_t *space)
+{
+    uint32_t columns = 2 * desc->d;
+
+    memset(space, 0, (size_t)columns * desc->rows * sizeof *space);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t x = points[i].location & 0xffffu, y = points[i].location >> 16;
+        for (uint32_t c = 0; c < columns; c++)
+            if (votecl__pclines_in_window(desc, points[i].key, c))
+                space[(size_t)c * desc->rows + votecl__pclines_row(desc, x, y, c)]++;
+    }
+}
+
+/* The cell of virtual column j (-2d < j < 4d) and row r: past the strip's ends the column
+ * wraps and the row is mirrored. */
+static uint32_t
+virtual_cell(const votecl__pclines_desc *desc, int64_t j, uint32_t r)
+{
+    int64_t two_d = 2 * (int64_t)desc->d;
+
+    if (j < 0 || j >= two_d) {
+        j = j < 0 ? j + two_d : j - two_d;
+        r = desc->rows - 1 - r;
+    }
+    return (uint32_t)j * desc->rows + r;
+}
+
+int
+votecl__pclines_is_max(const votecl__pclines_desc *desc, const uint32_t *space, uint32_t c,
+                       uint32_t r)
+{
+    uint32_t cell = c * desc->rows + r, value = space[cell];
+    int64_t h = desc->half;
+
+    if (value < desc->threshold)
+        return 0;
+    for (int64_t dc = -h; dc <= h; dc++)
+        for (int64_t dr = -h; dr <= h; dr++) {
+            int64_t rr = (int64_t)r + dr;
+            if (rr < 0 || rr >= desc->rows)
+                continue;
+            uint32_t other = virtual_cell(desc, (int64_t)c + dc, (uint32_t)rr);
+            if (space[other] > value || (space[other] == value && other < cell))
+                return 0;
+        }
+    return 1;
+}
+
+size_t
+votecl__pclines_ref_maxima(const votecl__pclines_desc *desc, const uint32_t *space,
+                           votecl__pclines_max *out, size_t capacity)
+{
+    size_t n = 0;
+
+    for (uint32_t c = 0; c < 2 * desc->d; c++)
+        for (uint32_t r = 0; r < desc->rows; r++)
+            if (votecl__pclines_is_max(desc, space, c, r)) {
+                if (n < capacity)
+                    out[n] = (votecl__pclines_max){c * desc->rows + r, space[c * desc->rows + r]};
+                n++;
+            }
+    return n;
+}
+
+size_t
+votecl__pclines_max_bound(const votecl__pclines_desc *desc)
+{
+    size_t block = desc->half + 1;
+
+    return (2 * (size_t)desc->d / block + 1) * (desc->rows / block + 1);
+}
+
+static int
+max_compare(const void *pa, const void *pb)
+{
+    const votecl__pclines_max *a = pa, *b = pb;
+
+    if (a->votes != b->votes)
+        return a->votes > b->votes ? -1 : 1;
+    return a->cell < b->cell ? -1 : a->cell > b->cell;
+}
+
+/* The line of a cell: a x + b y + c = 0 in centred coordinates is (d - |u|) x + u y - d v = 0;
+ * moved to pixel coordinates, normalised, and written as (theta, rho) with theta in [0, pi). */
+static void
+line_set(const votecl__pclines_desc *desc, const votecl__pclines_max *mx, votecl_lines_line *l)
+{
+    uint32_t column = mx->cell / desc->rows, row = mx->cell % desc->rows;
+    double d = desc->d, u = (double)column - d;
+    double v = ((row + 0.5) * (2.0 * desc->m + 1.0) / desc->rows - desc->m) / 2.0;
+    double cx = (desc->width - 1) / 2.0, cy = (desc->height - 1) / 2.0;
+    double a = d - fabs(u), b = u, c = -d * v - a * cx - b * cy, norm = hypot(a, b);
+
+    a /= norm;
+    b /= norm;
+    c /= norm;
+    if (b < 0 || (b == 0 && a < 0)) {
+        a = -a;
+        b = -b;
+        c = -c;
+    }
+    *l = (votecl_lines_line){.a = a, .b = b, .c = c, .theta = atan2(b, a), .rho = -c,
+                             .votes = mx->votes, .u = (int32_t)column - (int32_t)desc->d,
+                             .v = v, .column = column, .row = row};
+    if (l->theta >= M_PI)
+        l->theta -= M_PI;
+}
+
+void
+votecl__pclines_lines(const votecl__pclines_desc *desc, votecl__pclines_max *maxima, size_t n,
+                      size_t max_lines, votecl_lines_line *lines, size_t capacity, size_t *found)
+{
+    size_t keep = max_lines != 0 && max_lines < n ? max_lines : n;
+
+    qsort(maxima, n, sizeof *maxima, max_compare);
+    for (size_t i = 0; i < keep && i < capacity; i++)
+        line_set(desc, &maxima[i], &lines[i]);
+    *found = keep;
+}

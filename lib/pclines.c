@@ -1,0 +1,560 @@
+/* PClines line detection: validate, plan (defines, ring size, column ranges), launch the
+ * four-kernel pipeline of cl/pclines.cl, read the maxima back and turn them into lines. The
+ * 'ref' backend runs lib/pclines-ref.c instead. */
+#include "votecl-private.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pclines-private.h"
+
+/* Local memory the ring may take: no more than 64 KiB whatever the device reports (PoCL
+ * reports its whole emulated memory), and never more than a group ever holds. */
+#define PCLINES_RING_BYTES_MAX 65536u
+#define PCLINES_RING_MAX 64u
+
+enum { K_COUNT_U8, K_SCATTER_U8, K_COUNT_F32, K_SCATTER_F32, K_COUNT_LIST, K_SCATTER_LIST,
+       K_SCAN, K_ACCUMULATE, K_COUNT };
+
+static const char *const kernel_names[K_COUNT] = {
+    "pclines_count_u8",   "pclines_scatter_u8",   "pclines_count_f32", "pclines_scatter_f32",
+    "pclines_count_list", "pclines_scatter_list", "pclines_scan",      "pclines_accumulate"};
+
+struct votecl_lines_plan {
+    votecl_context *context;
+    votecl_lines_params params; /* resolved */
+    votecl__pclines_desc desc;
+    unsigned wg, ring;
+    uint32_t per, groups; /* columns per group, groups */
+    size_t max_capacity;  /* maxima the device may store */
+    void *kernels[K_COUNT];
+    votecl_buffer *input, *counts, *offsets, *totals, *sorted, *space, *maxima;
+    votecl__pclines_max *host_maxima;
+    uint32_t *host_space;            /* ref backend */
+    votecl__pclines_point *points;   /* ref backend */
+    size_t points_capacity;
+    int have_space;
+    votecl_lines_stats last;
+};
+
+void
+votecl_lines_params_init(votecl_lines_params *params)
+{
+    if (params == NULL)
+        return;
+    memset(params, 0, sizeof *params);
+    params->neighbourhood = 5;
+    params->radius = VOTECL_LINES_RADIUS_AUTO;
+    params->edge_threshold = 128;
+}
+
+#define BAD(...) (snprintf(msg, msg_size, __VA_ARGS__), VOTECL_INVALID_ARGUMENT)
+
+static votecl_status
+check_params(const votecl_lines_params *p, size_t width, size_t height, char *msg,
+             size_t msg_size)
+{
+    if (width < 1 || width > VOTECL_LINES_MAX_SIDE)
+        return BAD("width: %zu is not between 1 and %u", width, VOTECL_LINES_MAX_SIDE);
+    if (height < 1 || height > VOTECL_LINES_MAX_SIDE)
+        return BAD("height: %zu is not between 1 and %u", height, VOTECL_LINES_MAX_SIDE);
+    if (p->neighbourhood < 1 || p->neighbourhood % 2 == 0 || p->neighbourhood > 99)
+        return BAD("neighbourhood: %u is not an odd number from 1 to 99", p->neighbourhood);
+    if (p->distance > VOTECL_LINES_MAX_DISTANCE)
+        return BAD("distance: %u exceeds %u", p->distance, VOTECL_LINES_MAX_DISTANCE);
+    if (p->distance != 0 && p->neighbourhood > 2 * (uint64_t)p->distance)
+        return BAD("neighbourhood: %u exceeds the 2d = %llu columns of distance %u",
+                   p->neighbourhood, 2ULL * p->distance, p->distance);
+    if (p->rows > VOTECL_LINES_MAX_ROWS)
+        return BAD("rows: %u exceeds %u", p->rows, VOTECL_LINES_MAX_ROWS);
+    if (p->edge_threshold < 1)
+        return BAD("edge_threshold: must be at least 1");
+    if (p->work_group_size != 0 &&
+        (p->work_group_size & (p->work_group_size - 1)) != 0)
+        return BAD("work_group_size: %u is not a power of two", p->work_group_size);
+    return VOTECL_OK;
+}
+
+/* Work-group size, ring columns and column ranges for the device. */
+static votecl_status
+plan_layout(votecl_lines_plan *plan)
+{
+    const votecl_device_info *info = &plan->context->info;
+    const votecl__pclines_desc *d = &plan->desc;
+    uint32_t columns = 2 * d->d, n = 2 * d->half + 1, target;
+    uint64_t budget = info->local_mem_bytes < PCLINES_RING_BYTES_MAX ? info->local_mem_bytes
+                                                                     : PCLINES_RING_BYTES_MAX;
+    size_t wg = plan->params.work_group_size != 0 ? plan->params.work_group_size : 256;
+
+    while (wg > 1 && wg > info->max_work_group_size)
+        wg /= 2;
+    plan->wg = (unsigned)wg;
+    /* Enough groups to fill the device; a group accumulates n - 1 columns beyond its own. */
+    target = info->compute_units > 0 ? 4 * info->compute_units : 4;
+    plan->per = (columns + target - 1) / target;
+    plan->per = plan->per < n ? n : plan->per;
+    plan->per = plan->per > columns ? columns : plan->per;
+    plan->groups = (columns + plan->per - 1) / plan->per;
+    plan->ring = (unsigned)(budget / ((uint64_t)d->rows * 4));
+    if (plan->ring > plan->per + n - 1)
+        plan->ring = plan->per + n - 1;
+    if (plan->ring > PCLINES_RING_MAX)
+        plan->ring = PCLINES_RING_MAX;
+    if (plan->ring < n)
+        return votecl__fail(plan->context, VOTECL_UNSUPPORTED,
+                            "rows, neighbourhood: %u columns of %u rows need %llu bytes of "
+                            "local memory, the device has %llu",
+                            n, d->rows, (unsigned long long)n * d->rows * 4,
+                            (unsigned long long)budget);
+    return VOTECL_OK;
+}
+
+static size_t
+plan_defines(const votecl_lines_plan *plan, char defs[][64])
+{
+    const votecl__pclines_desc *d = &plan->desc;
+    size_t n = 0;
+
+    snprintf(defs[n++], 64, "PCL_WG=%u", plan->wg);
+    snprintf(defs[n++], 64, "PCL_W=%u", d->width);
+    snprintf(defs[n++], 64, "PCL_H=%u", d->height);
+    snprintf(defs[n++], 64, "PCL_D=%u", d->d);
+    snprintf(defs[n++], 64, "PCL_ROWS=%u", d->rows);
+    snprintf(defs[n++], 64, "PCL_M=%u", d->m);
+    snprintf(defs[n++], 64, "PCL_K=%lluUL", (unsigned long long)d->k);
+    snprintf(defs[n++], 64, "PCL_HALF=%u", d->half);
+    snprintf(defs[n++], 64, "PCL_RING=%u", plan->ring);
+    snprintf(defs[n++], 64, "PCL_RADIUS=%u", d->radius);
+    snprintf(defs[n++], 64, "PCL_EDGE_T2=%lldL", (long long)d->edge_t2);
+    return n;
+}
+
+static votecl_status
+plan_compile(votecl_lines_plan *plan)
+{
+    static const char *const files[] = {"pclines.cl", NULL};
+    char defs[16][64];
+    const char *ptrs[16];
+    size_t n;
+    votecl__program *program;
+    votecl_status status = plan_layout(plan);
+
+    if (status != VOTECL_OK)
+        return status;
+    n = plan_defines(plan, defs);
+    for (size_t i = 0; i < n; i++)
+        ptrs[i] = defs[i];
+    status = votecl__program_get(plan->context, files, ptrs, n, NULL, &program);
+    for (int k = 0; k < K_COUNT && status == VOTECL_OK; k++)
+        status = votecl__program_kernel(plan->context, program, kernel_names[k],
+                                        &plan->kernels[k]);
+    return status;
+}
+
+static votecl_status
+plan_init(votecl_lines_plan *plan, size_t width, size_t height)
+{
+    votecl__pclines_desc *d = &plan->desc;
+    size_t cells;
+
+    votecl__pclines_desc_init(d, &plan->params, (uint32_t)width, (uint32_t)height);
+    plan->params.distance = d->d;
+    plan->params.rows = d->rows;
+    plan->params.threshold = d->threshold;
+    plan->params.radius = d->radius;
+    if (plan->params.neighbourhood > 2 * (uint64_t)d->d)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
+                            "neighbourhood: %u exceeds the %u columns", plan->params.neighbourhood,
+                            2 * d->d);
+    if (votecl__mul_overflow(2 * (size_t)d->d, d->rows, &cells) || cells > (size_t)INT32_MAX)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
+                            "distance, rows: %u x %u cells exceed %d", 2 * d->d, d->rows,
+                            INT32_MAX);
+    plan->max_capacity = votecl__pclines_max_bound(d);
+    plan->host_maxima = malloc(plan->max_capacity * sizeof *plan->host_maxima);
+    if (plan->host_maxima == NULL)
+        return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    if (plan->context->backend == VOTECL_BACKEND_REF) {
+        if ((plan->host_space = malloc(cells * sizeof *plan->host_space)) == NULL)
+            return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY,
+                                "out of memory for %zu cells", cells);
+        return VOTECL_OK;
+    }
+    return plan_compile(plan);
+}
+
+votecl_status
+votecl_lines_plan_new(votecl_context *context, const votecl_lines_params *params, size_t width,
+                      size_t height, votecl_lines_plan **out)
+{
+    votecl_lines_plan *plan;
+    char msg[256];
+    votecl_status status;
+
+    if (context == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    votecl__clear_error(context);
+    if (params == NULL || out == NULL)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "%s: NULL pointer",
+                            params == NULL ? "params" : "out");
+    *out = NULL;
+    if ((status = check_params(params, width, height, msg, sizeof msg)) != VOTECL_OK)
+        return votecl__fail(context, status, "%s", msg);
+    if ((plan = calloc(1, sizeof *plan)) == NULL)
+        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for a plan");
+    plan->context = context;
+    plan->params = *params;
+    if ((status = plan_init(plan, width, height)) != VOTECL_OK) {
+        votecl_lines_plan_free(plan);
+        return status;
+    }
+    *out = plan;
+    return VOTECL_OK;
+}
+
+void
+votecl_lines_plan_free(votecl_lines_plan *plan)
+{
+    if (plan == NULL)
+        return;
+    votecl_buffer_free(plan->input);
+    votecl_buffer_free(plan->counts);
+    votecl_buffer_free(plan->offsets);
+    votecl_buffer_free(plan->totals);
+    votecl_buffer_free(plan->sorted);
+    votecl_buffer_free(plan->space);
+    votecl_buffer_free(plan->maxima);
+    free(plan->host_maxima);
+    free(plan->host_space);
+    free(plan->points);
+    free(plan);
+}
+
+void
+votecl_lines_plan_params(const votecl_lines_plan *plan, votecl_lines_params *params)
+{
+    if (plan != NULL && params != NULL)
+        *params = plan->params;
+}
+
+void
+votecl_lines_plan_shape(const votecl_lines_plan *plan, uint32_t *columns, uint32_t *rows)
+{
+    if (columns != NULL)
+        *columns = plan != NULL ? 2 * plan->desc.d : 0;
+    if (rows != NULL)
+        *rows = plan != NULL ? plan->desc.rows : 0;
+}
+
+static size_t
+space_cells(const votecl_lines_plan *plan)
+{
+    return 2 * (size_t)plan->desc.d * plan->desc.rows;
+}
+
+/* --- the reference backend --- */
+
+static votecl_status
+ref_points(votecl_lines_plan *plan, size_t n)
+{
+    votecl__pclines_point *p;
+
+    if (n <= plan->points_capacity)
+        return VOTECL_OK;
+    if ((p = realloc(plan->points, (n > 0 ? n : 1) * sizeof *p)) == NULL)
+        return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    plan->points = p;
+    plan->points_capacity = n;
+    return VOTECL_OK;
+}
+
+static void
+ref_vote(votecl_lines_plan *plan, size_t n)
+{
+    votecl__pclines_ref_accumulate(&plan->desc, plan->points, n, plan->host_space);
+    plan->last.edges = n;
+    plan->last.maxima = votecl__pclines_ref_maxima(&plan->desc, plan->host_space,
+                                                   plan->host_maxima, plan->max_capacity);
+}
+
+static votecl_status
+ref_run_image(votecl_lines_plan *plan, const void *data, votecl_dtype dtype)
+{
+    votecl_status status = ref_points(plan, (size_t)plan->desc.width * plan->desc.height);
+
+    if (status == VOTECL_OK)
+        ref_vote(plan, votecl__pclines_ref_edges(&plan->desc, data, dtype, plan->points));
+    return status;
+}
+
+static votecl_status
+ref_run_edges(votecl_lines_plan *plan, const votecl_lines_edge *edges, size_t n)
+{
+    votecl_status status = ref_points(plan, n);
+
+    if (status != VOTECL_OK)
+        return status;
+    for (size_t i = 0; i < n; i++) {
+        plan->points[i].location = edges[i].x | edges[i].y << 16;
+        plan->points[i].key = votecl__pclines_key(&plan->desc, edges[i].gx, edges[i].gy);
+    }
+    ref_vote(plan, n);
+    return VOTECL_OK;
+}
+
+/* --- the device pipeline --- */
+
+static votecl_status
+device_buffers(votecl_lines_plan *plan, size_t edges)
+{
+    votecl_context *ctx = plan->context;
+    size_t keys = 2 * (size_t)plan->desc.d;
+    votecl_status status;
+
+    if ((status = votecl__buffer_ensure(ctx, &plan->counts, keys * 4)) != VOTECL_OK ||
+        (status = votecl__buffer_ensure(ctx, &plan->offsets, (keys + 1) * 4)) != VOTECL_OK ||
+        (status = votecl__buffer_ensure(ctx, &plan->totals, 8)) != VOTECL_OK ||
+        (status = votecl__buffer_ensure(ctx, &plan->sorted, (edges > 0 ? edges : 1) * 4)) !=
+            VOTECL_OK ||
+        (status = votecl__buffer_ensure(ctx, &plan->space, space_cells(plan) * 4)) !=
+            VOTECL_OK ||
+        (status = votecl__buffer_ensure(ctx, &plan->maxima, plan->max_capacity * 8)) !=
+            VOTECL_OK)
+        return status;
+    if ((status = votecl__buffer_zero(plan->counts, 0, keys * 4)) != VOTECL_OK)
+        return status;
+    return votecl__buffer_zero(plan->totals, 0, 8);
+}
+
+/* Counting sort of the edges by key: count, scan, scatter. args: the input's arguments. */
+static votecl_status
+device_sort(votecl_lines_plan *plan, int k_count, size_t items, const votecl__arg *in,
+            unsigned nin)
+{
+    votecl_context *ctx = plan->context;
+    size_t local = plan->wg, global = votecl__round_up(items > 0 ? items : 1, local);
+    votecl__arg args[4];
+    votecl_status status;
+
+    memcpy(args, in, nin * sizeof *args);
+    args[nin] = VOTECL__ARG_BUF(plan->counts);
+    status = votecl__launch(ctx, plan->kernels[k_count], 1, &global, &local, args, nin + 1);
+    if (status == VOTECL_OK)
+        status = votecl__launch(ctx, plan->kernels[K_SCAN], 1, &local, &local,
+                                (votecl__arg[]){VOTECL__ARG_BUF(plan->counts),
+                                                VOTECL__ARG_BUF(plan->offsets),
+                                                VOTECL__ARG_BUF(plan->totals)},
+                                3);
+    args[nin + 1] = VOTECL__ARG_BUF(plan->sorted);
+    if (status == VOTECL_OK)
+        status = votecl__launch(ctx, plan->kernels[k_count + 1], 1, &global, &local, args,
+                                nin + 2);
+    return status;
+}
+
+/* Algorithm 2 and the maxima, then the one host round trip: the counts, then the maxima. */
+static votecl_status
+device_accumulate(votecl_lines_plan *plan)
+{
+    votecl_context *ctx = plan->context;
+    size_t local = plan->wg, global = (size_t)plan->groups * plan->wg, take;
+    uint32_t totals[2];
+    votecl_status status = votecl__launch(
+        ctx, plan->kernels[K_ACCUMULATE], 1, &global, &local,
+        (votecl__arg[]){VOTECL__ARG_BUF(plan->sorted), VOTECL__ARG_BUF(plan->offsets),
+                        VOTECL__ARG_UINT(plan->per), VOTECL__ARG_UINT(plan->desc.threshold),
+                        VOTECL__ARG_BUF(plan->space), VOTECL__ARG_BUF(plan->maxima),
+                        VOTECL__ARG_BUF(plan->totals), VOTECL__ARG_UINT(plan->max_capacity)},
+        8);
+
+    if (status == VOTECL_OK)
+        status = votecl_buffer_read(plan->totals, 0, totals, sizeof totals);
+    if (status != VOTECL_OK)
+        return status;
+    plan->last.maxima = totals[0];
+    plan->last.edges = totals[1];
+    take = totals[0] < plan->max_capacity ? totals[0] : plan->max_capacity;
+    if (take == 0)
+        return VOTECL_OK;
+    return votecl_buffer_read(plan->maxima, 0, plan->host_maxima, take * 8);
+}
+
+static votecl_status
+device_run_image(votecl_lines_plan *plan, const void *data, votecl_dtype dtype)
+{
+    size_t pixels = (size_t)plan->desc.width * plan->desc.height;
+    size_t bytes = pixels * votecl_dtype_size(dtype);
+    int k = dtype == VOTECL_DTYPE_U8 ? K_COUNT_U8 : K_COUNT_F32;
+    votecl_status status;
+
+    if ((status = device_buffers(plan, pixels)) != VOTECL_OK ||
+        (status = votecl__buffer_ensure(plan->context, &plan->input, bytes)) != VOTECL_OK ||
+        (status = votecl_buffer_write(plan->input, 0, data, bytes)) != VOTECL_OK ||
+        (status = device_sort(plan, k, pixels, (votecl__arg[]){VOTECL__ARG_BUF(plan->input)},
+                              1)) != VOTECL_OK)
+        return status;
+    return device_accumulate(plan);
+}
+
+static votecl_status
+device_run_edges(votecl_lines_plan *plan, const votecl_lines_edge *edges, size_t n)
+{
+    size_t bytes = (n > 0 ? n : 1) * sizeof *edges;
+    votecl_status status;
+
+    if ((status = device_buffers(plan, n)) != VOTECL_OK ||
+        (status = votecl__buffer_ensure(plan->context, &plan->input, bytes)) != VOTECL_OK ||
+        (n > 0 && (status = votecl_buffer_write(plan->input, 0, edges, n * sizeof *edges)) !=
+                      VOTECL_OK) ||
+        (status = device_sort(plan, K_COUNT_LIST, n,
+                              (votecl__arg[]){VOTECL__ARG_BUF(plan->input),
+                                              VOTECL__ARG_UINT(n)},
+                              2)) != VOTECL_OK)
+        return status;
+    return device_accumulate(plan);
+}
+
+/* --- runs --- */
+
+static votecl_status
+check_output(votecl_lines_plan *plan, const votecl_lines_line *lines, size_t capacity,
+             const size_t *found)
+{
+    if (found == NULL || (lines == NULL && capacity > 0))
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "%s: NULL pointer",
+                            found == NULL ? "found" : "lines");
+    return VOTECL_OK;
+}
+
+static votecl_status
+check_image(votecl_lines_plan *plan, const votecl_image *image, size_t *row_bytes)
+{
+    size_t pixels;
+    votecl_status status;
+
+    if (image != NULL && image->dtype != VOTECL_DTYPE_U8 && image->dtype != VOTECL_DTYPE_F32)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
+                            "image.dtype: lines are detected in u8 or f32 images");
+    status = votecl__image_check(plan->context, image, image != NULL ? image->dtype : 0, 1,
+                                 row_bytes, &pixels);
+    if (status == VOTECL_OK &&
+        (image->width != plan->desc.width || image->height != plan->desc.height))
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
+                            "image.width, image.height: %zu x %zu is not the plan's %u x %u",
+                            image->width, image->height, plan->desc.width, plan->desc.height);
+    return status;
+}
+
+static void
+finish_lines(votecl_lines_plan *plan, votecl_lines_line *lines, size_t capacity, size_t *found)
+{
+    size_t n = plan->last.maxima < plan->max_capacity ? plan->last.maxima : plan->max_capacity;
+
+    plan->have_space = 1;
+    votecl__pclines_lines(&plan->desc, plan->host_maxima, n, plan->params.max_lines, lines,
+                          capacity, found);
+}
+
+votecl_status
+votecl_lines_run(votecl_lines_plan *plan, const votecl_image *image, votecl_lines_line *lines,
+                 size_t capacity, size_t *found)
+{
+    size_t row_bytes = 0;
+    const void *data = NULL;
+    void *copy = NULL;
+    votecl_status status;
+
+    if (plan == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    votecl__clear_error(plan->context);
+    plan->have_space = 0;
+    if ((status = check_output(plan, lines, capacity, found)) != VOTECL_OK ||
+        (status = check_image(plan, image, &row_bytes)) != VOTECL_OK ||
+        (status = votecl__image_packed(plan->context, image, row_bytes, &data, &copy)) !=
+            VOTECL_OK)
+        goto out;
+    if (plan->context->backend == VOTECL_BACKEND_REF)
+        status = ref_run_image(plan, data, image->dtype);
+    else
+        status = device_run_image(plan, data, image->dtype);
+    if (status == VOTECL_OK)
+        finish_lines(plan, lines, capacity, found);
+out:
+    free(copy);
+    return status;
+}
+
+static votecl_status
+check_edges(votecl_lines_plan *plan, const votecl_lines_edge *edges, size_t n)
+{
+    if (n > 0 && edges == NULL)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "edges: NULL pointer");
+    if (n > UINT32_MAX / 2)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "n: %zu edges are too many",
+                            n);
+    for (size_t i = 0; i < n; i++) {
+        const votecl_lines_edge *e = &edges[i];
+        if (e->x >= plan->desc.width || e->y >= plan->desc.height)
+            return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
+                                "edges[%zu].x, edges[%zu].y: (%u, %u) lies outside %u x %u", i,
+                                i, e->x, e->y, plan->desc.width, plan->desc.height);
+        if (e->gx < -(1 << 20) || e->gx > (1 << 20) || e->gy < -(1 << 20) || e->gy > (1 << 20))
+            return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
+                                "edges[%zu].gx, edges[%zu].gy: beyond +-2^20", i, i);
+    }
+    return VOTECL_OK;
+}
+
+votecl_status
+votecl_lines_run_edges(votecl_lines_plan *plan, const votecl_lines_edge *edges, size_t n,
+                       votecl_lines_line *lines, size_t capacity, size_t *found)
+{
+    votecl_status status;
+
+    if (plan == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    votecl__clear_error(plan->context);
+    plan->have_space = 0;
+    if ((status = check_output(plan, lines, capacity, found)) != VOTECL_OK ||
+        (status = check_edges(plan, edges, n)) != VOTECL_OK)
+        return status;
+    if (plan->context->backend == VOTECL_BACKEND_REF)
+        status = ref_run_edges(plan, edges, n);
+    else
+        status = device_run_edges(plan, edges, n);
+    if (status == VOTECL_OK)
+        finish_lines(plan, lines, capacity, found);
+    return status;
+}
+
+votecl_status
+votecl_lines_plan_read_space(votecl_lines_plan *plan, uint32_t *space, size_t capacity)
+{
+    size_t cells;
+
+    if (plan == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    votecl__clear_error(plan->context);
+    cells = space_cells(plan);
+    if (!plan->have_space)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
+                            "plan: no TS space before a successful run");
+    if (space == NULL || capacity < cells)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
+                            "space, capacity: %zu counts needed", cells);
+    if (plan->host_space != NULL) {
+        memcpy(space, plan->host_space, cells * sizeof *space);
+        return VOTECL_OK;
+    }
+    return votecl_buffer_read(plan->space, 0, space, cells * sizeof *space);
+}
+
+votecl_status
+votecl_lines_plan_last_stats(const votecl_lines_plan *plan, votecl_lines_stats *stats)
+{
+    if (plan == NULL || stats == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    *stats = plan->last;
+    return VOTECL_OK;
+}

@@ -1,0 +1,689 @@
+/* PClines line detection.
+ *
+ * /ref/pclines/...     the reference (the 'ref' backend, lib/pclines-ref.c) against truth:
+ *                      Eq. 9 keys on the axes, horizontal, vertical and both diagonal lines
+ *                      (thin lines as edge lists, step edges through Sobel with orientation),
+ *                      synthetic images as in the paper's section 5.3 (recall >= 99%,
+ *                      precision >= 95% within 1 px and 0.5 degrees), an empty image, a 1x1
+ *                      image, a threshold above every vote, more lines than the capacity,
+ *                      argument checks naming the field;
+ * /opencl/pclines/...  the device TS space and lines equal to the reference's exactly (u8 and
+ *                      f32 images with and without orientation, edge lists), and the same
+ *                      truth tests on the device. A machine without a device skips these. */
+#include "votecl-private.h"
+
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pclines-private.h"
+
+static votecl_context *ref_context;
+static votecl_context *device_context;
+
+static votecl_context *
+device(void)
+{
+    if (device_context == NULL)
+        device_context = tu_opencl_context_new(NULL);
+    return device_context;
+}
+
+/* --- images --- */
+
+typedef struct image {
+    uint8_t *data;
+    size_t width, height, stride;
+} image;
+
+static image
+image_new(size_t width, size_t height, size_t stride)
+{
+    image im = {g_malloc0(stride * height + 1), width, height, stride};
+    return im;
+}
+
+static votecl_image
+image_view(const image *im)
+{
+    votecl_image v = {im->data, im->width, im->height, im->stride, 1, VOTECL_DTYPE_U8};
+    return v;
+}
+
+/* A planted line x cos(theta) + y sin(theta) = rho. */
+typedef struct planted {
+    double theta, rho;
+} planted;
+
+static void
+draw_line(image *im, const planted *l, uint8_t value)
+{
+    double c = cos(l->theta), s = sin(l->theta);
+    for (size_t y = 0; y < im->height; y++)
+        for (size_t x = 0; x < im->width; x++)
+            if (fabs((double)x * c + (double)y * s - l->rho) < 0.5)
+                im->data[y * im->stride + x] = value;
+}
+
+/* The bright half-plane x cos(theta) + y sin(theta) < rho: a step edge along the line. */
+static void
+draw_step(image *im, const planted *l)
+{
+    double c = cos(l->theta), s = sin(l->theta);
+    for (size_t y = 0; y < im->height; y++)
+        for (size_t x = 0; x < im->width; x++)
+            im->data[y * im->stride + x] = (double)x * c + (double)y * s < l->rho ? 220 : 20;
+}
+
+/* Every nonzero pixel as an edge without gradient. */
+static votecl_lines_edge *
+edges_of(const image *im, size_t *n)
+{
+    votecl_lines_edge *e = g_new(votecl_lines_edge, im->width * im->height + 1);
+    *n = 0;
+    for (size_t y = 0; y < im->height; y++)
+        for (size_t x = 0; x < im->width; x++)
+            if (im->data[y * im->stride + x] != 0)
+                e[(*n)++] = (votecl_lines_edge){(uint32_t)x, (uint32_t)y, 0, 0};
+    return e;
+}
+
+/* --- runs --- */
+
+#define MAX_LINES 256
+
+typedef struct result {
+    votecl_lines_line lines[MAX_LINES];
+    size_t found;
+    votecl_lines_stats stats;
+    uint32_t *space; /* g_malloc'd */
+    uint32_t columns, rows;
+    votecl_lines_params resolved;
+} result;
+
+static votecl_lines_plan *
+plan_new(votecl_context *context, const votecl_lines_params *p, size_t width, size_t height)
+{
+    votecl_lines_plan *plan = NULL;
+    votecl_status status = votecl_lines_plan_new(context, p, width, height, &plan);
+    if (status != VOTECL_OK) {
+        g_test_message("plan %zux%zu: %s: %s", width, height, votecl_status_string(status),
+                       votecl_context_get_error(context));
+        const char *log = votecl_context_get_build_log(context);
+        if (log != NULL && log[0] != '\0')
+            g_test_message("build log:\n%s", log);
+        g_test_fail();
+    }
+    return plan;
+}
+
+/* Runs an image (view != NULL) or an edge list; fills r. Returns 0 on success. */
+static int
+run(votecl_context *context, const votecl_lines_params *p, size_t width, size_t height,
+    const votecl_image *view, const votecl_lines_edge *edges, size_t n, size_t capacity,
+    result *r)
+{
+    votecl_lines_plan *plan = plan_new(context, p, width, height);
+    votecl_status status;
+    memset(r, 0, sizeof *r);
+    if (plan == NULL)
+        return -1;
+    g_assert_cmpuint(capacity, <=, MAX_LINES);
+    status = view != NULL ? votecl_lines_run(plan, view, r->lines, capacity, &r->found)
+                          : votecl_lines_run_edges(plan, edges, n, r->lines, capacity, &r->found);
+    if (status != VOTECL_OK) {
+        g_test_message("run: %s: %s", votecl_status_string(status),
+                       votecl_context_get_error(context));
+        g_test_fail();
+        votecl_lines_plan_free(plan);
+        return -1;
+    }
+    votecl_lines_plan_shape(plan, &r->columns, &r->rows);
+    votecl_lines_plan_params(plan, &r->resolved);
+    g_assert_cmpint(votecl_lines_plan_last_stats(plan, &r->stats), ==, VOTECL_OK);
+    r->space = g_new(uint32_t, (size_t)r->columns * r->rows);
+    g_assert_cmpint(votecl_lines_plan_read_space(plan, r->space, (size_t)r->columns * r->rows),
+                    ==, VOTECL_OK);
+    votecl_lines_plan_free(plan);
+    return 0;
+}
+
+static void
+result_clear(result *r)
+{
+    g_free(r->space);
+    r->space = NULL;
+}
+
+/* Same angle within max_deg (lines are undirected) and the planted line's point nearest the
+ * image centre within max_px of the detected line. */
+static int
+matches(const votecl_lines_line *l, const planted *t, double cx, double cy, double max_deg,
+        double max_px)
+{
+    double dtheta = fmod(fabs(l->theta - t->theta), M_PI);
+    double c = cos(t->theta), s = sin(t->theta), off = cx * c + cy * s - t->rho;
+    double px = cx - off * c, py = cy - off * s;
+    dtheta = dtheta > M_PI / 2 ? M_PI - dtheta : dtheta;
+    return dtheta * 180.0 / M_PI <= max_deg && fabs(l->a * px + l->b * py + l->c) <= max_px;
+}
+
+static void
+log_lines(const result *r, size_t max)
+{
+    for (size_t k = 0; k < r->found && k < max && k < MAX_LINES; k++)
+        g_test_message("line %zu: theta %.3f deg rho %.2f votes %u (u %d row %u)", k,
+                       r->lines[k].theta * 180 / M_PI, r->lines[k].rho, r->lines[k].votes,
+                       r->lines[k].u, r->lines[k].row);
+}
+
+/* --- Eq. 9 --- */
+
+static void
+test_ref_keys(void)
+{
+    votecl__pclines_desc d;
+    votecl_lines_params p;
+    votecl_lines_params_init(&p);
+    votecl__pclines_desc_init(&d, &p, 200, 100);
+    g_assert_cmpuint(d.d, ==, 100);
+    g_assert_cmpuint(votecl__pclines_key(&d, 50, 0), ==, 100);  /* vertical line: u = 0 */
+    g_assert_cmpuint(votecl__pclines_key(&d, -50, 0), ==, 100);
+    g_assert_cmpuint(votecl__pclines_key(&d, 0, 50), ==, 0);    /* horizontal: u = +-d */
+    g_assert_cmpuint(votecl__pclines_key(&d, 0, -50), ==, 0);
+    g_assert_cmpuint(votecl__pclines_key(&d, 30, 30), ==, 150); /* y = -x: u = d / 2 */
+    g_assert_cmpuint(votecl__pclines_key(&d, 30, -30), ==, 50); /* y = x: u = -d / 2 */
+    g_assert_cmpuint(votecl__pclines_key(&d, -30, 30), ==, 50);
+}
+
+/* --- the four special slopes --- */
+
+static const planted axis_lines[4] = {
+    {M_PI / 2, 40.0},               /* horizontal: y = 40 */
+    {0.0, 70.0},                    /* vertical: x = 70 */
+    {M_PI / 4, 90.0},               /* x + y = 127: u = d / 2 */
+    {3 * M_PI / 4, -20.0 / M_SQRT2} /* y = x + 20: u = -d / 2 */
+};
+
+static void
+check_axis(votecl_context *context, int step, int which)
+{
+    const size_t w = 131, h = 97;
+    const planted *t = &axis_lines[which];
+    image im = image_new(w, h, w + 5);
+    votecl_lines_params p;
+    votecl_lines_edge *edges = NULL;
+    size_t n = 0;
+    result r;
+    votecl_lines_params_init(&p);
+    p.distance = 180;
+    p.threshold = 40;
+    if (step) {
+        draw_step(&im, t);
+    } else {
+        draw_line(&im, t, 255);
+        edges = edges_of(&im, &n);
+        p.radius = 0;
+    }
+    votecl_image view = image_view(&im);
+    if (run(context, &p, w, h, step ? &view : NULL, edges, n, MAX_LINES, &r) == 0) {
+        log_lines(&r, 5);
+        g_assert_cmpuint(r.found, >=, 1);
+        /* Sobel marks both sides of a step: a band two pixels wide, within which lines tilted
+         * by up to one pixel over the image collect as many votes. */
+        g_assert_true(matches(&r.lines[0], t, (w - 1) / 2.0, (h - 1) / 2.0, step ? 1.5 : 0.5,
+                              step ? 1.5 : 1.0));
+        for (size_t k = 1; k < r.found && !step; k++) /* nothing else near as strong */
+            g_assert_cmpuint(r.lines[k].votes, <, r.lines[0].votes / 2);
+    }
+    result_clear(&r);
+    g_free(edges);
+    g_free(im.data);
+}
+
+static void
+check_axes(votecl_context *context)
+{
+    for (int step = 0; step < 2; step++)
+        for (int which = 0; which < 4; which++) {
+            g_test_message("%s line %d", step ? "step" : "thin", which);
+            check_axis(context, step, which);
+        }
+}
+
+static void
+test_ref_axes(void)
+{
+    check_axes(ref_context);
+}
+
+static void
+test_opencl_axes(void)
+{
+    if (device() != NULL)
+        check_axes(device());
+}
+
+/* --- the paper's synthetic images (section 5.3), small --- */
+
+#define SYN_W 240
+#define SYN_H 180
+#define SYN_LINES 8
+#define SYN_NOISE 600
+
+static int
+too_close(const planted *a, const planted *b)
+{
+    double cx = (SYN_W - 1) / 2.0, cy = (SYN_H - 1) / 2.0;
+    double dt = fmod(fabs(a->theta - b->theta), M_PI);
+    double ra = cx * cos(a->theta) + cy * sin(a->theta) - a->rho;
+    double rb = cx * cos(b->theta) + cy * sin(b->theta) - b->rho;
+    dt = dt > M_PI / 2 ? M_PI - dt : dt;
+    return dt < 4.0 * M_PI / 180 && fabs(fabs(ra) - fabs(rb)) < 8.0;
+}
+
+/* L random lines through the middle half of the image, then P random pixels inverted. */
+static image
+synthetic(uint64_t seed, planted *lines)
+{
+    tu_rng rng;
+    image im = image_new(SYN_W, SYN_H, SYN_W);
+    tu_rng_init(&rng, seed);
+    for (int i = 0; i < SYN_LINES; i++) {
+        double theta, px, py;
+        int ok;
+        do {
+            theta = tu_rng_float(&rng, 0.0f, (float)M_PI);
+            px = SYN_W / 4.0 + tu_rng_float(&rng, 0.0f, SYN_W / 2.0f);
+            py = SYN_H / 4.0 + tu_rng_float(&rng, 0.0f, SYN_H / 2.0f);
+            lines[i] = (planted){theta, px * cos(theta) + py * sin(theta)};
+            ok = 1;
+            for (int k = 0; k < i; k++)
+                ok &= !too_close(&lines[i], &lines[k]);
+        } while (!ok);
+        draw_line(&im, &lines[i], 255);
+    }
+    for (int i = 0; i < SYN_NOISE; i++) {
+        uint8_t *p = &im.data[tu_rng_below(&rng, SYN_H) * im.stride + tu_rng_below(&rng, SYN_W)];
+        *p = *p ? 0 : 255;
+    }
+    return im;
+}
+
+static void
+check_synthetic(votecl_context *context, int images)
+{
+    size_t planted_total = 0, recalled = 0, detected = 0, correct = 0;
+    double cx = (SYN_W - 1) / 2.0, cy = (SYN_H - 1) / 2.0;
+    for (int s = 0; s < images; s++) {
+        planted truth[SYN_LINES];
+        image im = synthetic(1000 + (uint64_t)s, truth);
+        size_t n;
+        votecl_lines_edge *edges = edges_of(&im, &n);
+        votecl_lines_params p;
+        result r;
+        votecl_lines_params_init(&p);
+        p.radius = 0;
+        p.distance = SYN_W;
+        p.threshold = 70;
+        if (run(context, &p, SYN_W, SYN_H, NULL, edges, n, MAX_LINES, &r) == 0) {
+            planted_total += SYN_LINES;
+            detected += r.found;
+            for (int i = 0; i < SYN_LINES; i++) {
+                int hit = 0;
+                for (size_t k = 0; k < r.found; k++)
+                    hit |= matches(&r.lines[k], &truth[i], cx, cy, 0.5, 1.0);
+                recalled += hit;
+                if (!hit)
+                    g_test_message("image %d: planted theta %.2f deg rho %.2f missed", s,
+                                   truth[i].theta * 180 / M_PI, truth[i].rho);
+            }
+            for (size_t k = 0; k < r.found; k++) {
+                int hit = 0;
+                for (int i = 0; i < SYN_LINES; i++)
+                    hit |= matches(&r.lines[k], &truth[i], cx, cy, 0.5, 1.0);
+                correct += hit;
+                if (!hit)
+                    g_test_message("image %d: spurious theta %.2f deg rho %.2f votes %u", s,
+                                   r.lines[k].theta * 180 / M_PI, r.lines[k].rho,
+                                   r.lines[k].votes);
+            }
+        }
+        result_clear(&r);
+        g_free(edges);
+        g_free(im.data);
+    }
+    g_test_message("recall %zu/%zu, precision %zu/%zu", recalled, planted_total, correct,
+                   detected);
+    g_assert_cmpuint(planted_total, >, 0);
+    g_assert_cmpfloat((double)recalled / planted_total, >=, 0.99);
+    g_assert_cmpfloat((double)correct / (detected ? detected : 1), >=, 0.95);
+}
+
+static void
+test_ref_synthetic(void)
+{
+    check_synthetic(ref_context, 4);
+}
+
+static void
+test_opencl_synthetic(void)
+{
+    if (device() != NULL)
+        check_synthetic(device(), 4);
+}
+
+/* --- degenerate inputs --- */
+
+static void
+check_empty(votecl_context *context)
+{
+    image im = image_new(64, 48, 64);
+    votecl_image view = image_view(&im);
+    votecl_lines_params p;
+    result r;
+    memset(im.data, 77, 64 * 48);
+    votecl_lines_params_init(&p);
+    if (run(context, &p, 64, 48, &view, NULL, 0, MAX_LINES, &r) == 0) {
+        g_assert_cmpuint(r.found, ==, 0);
+        g_assert_cmpuint(r.stats.edges, ==, 0);
+        for (size_t i = 0; i < (size_t)r.columns * r.rows; i++)
+            g_assert_cmpuint(r.space[i], ==, 0);
+    }
+    result_clear(&r);
+    if (run(context, &p, 64, 48, NULL, NULL, 0, MAX_LINES, &r) == 0)
+        g_assert_cmpuint(r.found, ==, 0);
+    result_clear(&r);
+    g_free(im.data);
+}
+
+static void
+check_tiny(votecl_context *context)
+{
+    image im = image_new(1, 1, 1);
+    votecl_image view = image_view(&im);
+    votecl_lines_edge one = {0, 0, 3, 4};
+    votecl_lines_params p;
+    result r;
+    im.data[0] = 255;
+    votecl_lines_params_init(&p);
+    if (run(context, &p, 1, 1, &view, NULL, 0, MAX_LINES, &r) == 0) {
+        g_assert_cmpuint(r.found, ==, 0);
+        g_assert_cmpuint(r.stats.edges, ==, 0);
+        g_assert_cmpuint(r.rows, ==, 1);
+    }
+    result_clear(&r);
+    p.threshold = 1;
+    if (run(context, &p, 1, 1, NULL, &one, 1, MAX_LINES, &r) == 0) {
+        g_assert_cmpuint(r.stats.edges, ==, 1);
+        g_assert_cmpuint(r.found, >=, 1);
+        g_assert_cmpuint(r.lines[0].votes, ==, 1);
+    }
+    result_clear(&r);
+    g_free(im.data);
+}
+
+/* A threshold above every vote finds nothing though the space holds votes; a capacity below
+ * the number of lines fills the capacity with the strongest and reports them all. */
+static void
+check_threshold_capacity(votecl_context *context)
+{
+    planted truth[SYN_LINES];
+    image im = synthetic(77, truth);
+    size_t n;
+    votecl_lines_edge *edges = edges_of(&im, &n);
+    votecl_lines_params p;
+    result all, few;
+    votecl_lines_params_init(&p);
+    p.radius = 0;
+    p.threshold = 70;
+    if (run(context, &p, SYN_W, SYN_H, NULL, edges, n, MAX_LINES, &all) == 0 &&
+        run(context, &p, SYN_W, SYN_H, NULL, edges, n, 3, &few) == 0) {
+        g_assert_cmpuint(all.found, >=, SYN_LINES);
+        g_assert_cmpuint(few.found, ==, all.found);
+        g_assert_cmpmem(few.lines, 3 * sizeof few.lines[0], all.lines, 3 * sizeof all.lines[0]);
+        result_clear(&few);
+        p.max_lines = 2;
+        if (run(context, &p, SYN_W, SYN_H, NULL, edges, n, 3, &few) == 0)
+            g_assert_cmpuint(few.found, ==, 2);
+    }
+    result_clear(&few);
+    p.max_lines = 0;
+    p.threshold = (uint32_t)n + 1;
+    if (run(context, &p, SYN_W, SYN_H, NULL, edges, n, MAX_LINES, &few) == 0) {
+        g_assert_cmpuint(few.found, ==, 0);
+        g_assert_cmpuint(few.stats.edges, ==, n);
+    }
+    result_clear(&few);
+    result_clear(&all);
+    g_free(edges);
+    g_free(im.data);
+}
+
+static void
+check_degenerate(votecl_context *context)
+{
+    check_empty(context);
+    check_tiny(context);
+    check_threshold_capacity(context);
+}
+
+static void
+test_ref_degenerate(void)
+{
+    check_degenerate(ref_context);
+}
+
+static void
+test_opencl_degenerate(void)
+{
+    if (device() != NULL)
+        check_degenerate(device());
+}
+
+/* --- argument checks --- */
+
+static void
+expect_plan_error(const votecl_lines_params *p, size_t w, size_t h, const char *field)
+{
+    votecl_lines_plan *plan = NULL;
+    g_assert_cmpint(votecl_lines_plan_new(ref_context, p, w, h, &plan), ==,
+                    VOTECL_INVALID_ARGUMENT);
+    g_assert_null(plan);
+    g_test_message("%s", votecl_context_get_error(ref_context));
+    g_assert_true(tu_message_names(votecl_context_get_error(ref_context), field));
+}
+
+static void
+test_ref_bad_args(void)
+{
+    votecl_lines_params p;
+    votecl_lines_plan *plan;
+    votecl_lines_line line;
+    size_t found;
+    uint8_t pixels[16 * 12] = {0};
+    uint16_t wide[16 * 12] = {0};
+    votecl_lines_edge outside = {16, 0, 0, 0};
+    uint32_t space[4];
+
+    votecl_lines_params_init(&p);
+    expect_plan_error(&p, 0, 10, "width");
+    expect_plan_error(&p, 10, 70000, "height");
+    p.neighbourhood = 4;
+    expect_plan_error(&p, 16, 12, "neighbourhood");
+    votecl_lines_params_init(&p);
+    p.edge_threshold = 0;
+    expect_plan_error(&p, 16, 12, "edge_threshold");
+    votecl_lines_params_init(&p);
+    p.distance = 2;
+    expect_plan_error(&p, 16, 12, "neighbourhood");
+    votecl_lines_params_init(&p);
+    p.work_group_size = 48;
+    expect_plan_error(&p, 16, 12, "work_group_size");
+
+    votecl_lines_params_init(&p);
+    plan = plan_new(ref_context, &p, 16, 12);
+    if (plan == NULL)
+        return;
+    votecl_image view = {pixels, 16, 12, 16, 1, VOTECL_DTYPE_U8};
+    g_assert_cmpint(votecl_lines_plan_read_space(plan, space, 4), ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_true(tu_message_names(votecl_context_get_error(ref_context), "plan"));
+    g_assert_cmpint(votecl_lines_run(plan, NULL, &line, 1, &found), ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_true(tu_message_names(votecl_context_get_error(ref_context), "image"));
+    g_assert_cmpint(votecl_lines_run(plan, &view, &line, 1, NULL), ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_true(tu_message_names(votecl_context_get_error(ref_context), "found"));
+    g_assert_cmpint(votecl_lines_run(plan, &view, NULL, 1, &found), ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_true(tu_message_names(votecl_context_get_error(ref_context), "lines"));
+    votecl_image bad = {wide, 16, 12, 32, 1, VOTECL_DTYPE_U16};
+    g_assert_cmpint(votecl_lines_run(plan, &bad, &line, 1, &found), ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_true(tu_message_names(votecl_context_get_error(ref_context), "image.dtype"));
+    votecl_image small = {pixels, 15, 12, 16, 1, VOTECL_DTYPE_U8};
+    g_assert_cmpint(votecl_lines_run(plan, &small, &line, 1, &found), ==,
+                    VOTECL_INVALID_ARGUMENT);
+    g_assert_true(tu_message_names(votecl_context_get_error(ref_context), "image.width"));
+    g_assert_cmpint(votecl_lines_run_edges(plan, &outside, 1, &line, 1, &found), ==,
+                    VOTECL_INVALID_ARGUMENT);
+    g_assert_true(tu_message_names(votecl_context_get_error(ref_context), "edges[0].x"));
+    g_assert_cmpint(votecl_lines_run(plan, &view, &line, 1, &found), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_lines_plan_read_space(plan, space, 4), ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_true(tu_message_names(votecl_context_get_error(ref_context), "capacity"));
+    votecl_lines_plan_free(plan);
+    votecl_lines_plan_free(NULL);
+}
+
+/* --- the device against the reference --- */
+
+/* A gray scene: a ramp, filled shapes with straight sides, noise; odd size, padded rows. */
+static image
+gray_scene(size_t w, size_t h, uint64_t seed)
+{
+    tu_rng rng;
+    image im = image_new(w, h, w + 7);
+    planted a = {0.4, w * 0.3}, b = {2.0, -h * 0.2};
+    tu_rng_init(&rng, seed);
+    for (size_t y = 0; y < h; y++)
+        for (size_t x = 0; x < w; x++) {
+            int v = (int)(x + y) / 4 + (int)tu_rng_below(&rng, 30);
+            v += x * cos(a.theta) + y * sin(a.theta) < a.rho ? 120 : 0;
+            v += x * cos(b.theta) + y * sin(b.theta) < b.rho ? 60 : 0;
+            v += (x > w / 3 && x < w / 2 && y > h / 4 && y < h / 2) ? 50 : 0;
+            im.data[y * im.stride + x] = (uint8_t)(v > 255 ? 255 : v);
+        }
+    return im;
+}
+
+static void
+compare_results(const result *dev, const result *ref)
+{
+    size_t cells = (size_t)ref->columns * ref->rows;
+    g_assert_cmpuint(dev->columns, ==, ref->columns);
+    g_assert_cmpuint(dev->rows, ==, ref->rows);
+    g_assert_cmpuint(dev->stats.edges, ==, ref->stats.edges);
+    size_t at = tu_first_difference(dev->space, ref->space, cells, 4);
+    if (at != (size_t)-1)
+        g_test_message("TS space differs at column %zu row %zu: device %u, reference %u",
+                       at / ref->rows, at % ref->rows, dev->space[at], ref->space[at]);
+    g_assert_cmpuint(at, ==, (size_t)-1);
+    g_assert_cmpuint(dev->found, ==, ref->found);
+    for (size_t k = 0; k < dev->found && k < MAX_LINES; k++) {
+        g_assert_cmpuint(dev->lines[k].column, ==, ref->lines[k].column);
+        g_assert_cmpuint(dev->lines[k].row, ==, ref->lines[k].row);
+        g_assert_cmpuint(dev->lines[k].votes, ==, ref->lines[k].votes);
+    }
+}
+
+static void
+check_equal(const votecl_lines_params *p, const votecl_image *view, const votecl_lines_edge *e,
+            size_t n, size_t w, size_t h)
+{
+    result dev, ref;
+    if (run(device(), p, w, h, view, e, n, MAX_LINES, &dev) == 0 &&
+        run(ref_context, p, w, h, view, e, n, MAX_LINES, &ref) == 0) {
+        g_test_message("%zu edges, %zu lines, %ux%u space, radius %u", ref.stats.edges,
+                       ref.found, ref.columns, ref.rows, ref.resolved.radius);
+        g_assert_cmpuint(ref.stats.edges, >, 0);
+        compare_results(&dev, &ref);
+        result_clear(&ref);
+    }
+    result_clear(&dev);
+}
+
+static void
+test_opencl_equal_image(void)
+{
+    const size_t w = 151, h = 97;
+    image im = gray_scene(w, h, 5);
+    float *f = g_new(float, w * h);
+    votecl_lines_params p;
+    votecl_image view = image_view(&im);
+    votecl_image fview = {f, w, h, w * sizeof(float), 1, VOTECL_DTYPE_F32};
+    if (device() == NULL)
+        goto out;
+    for (size_t y = 0; y < h; y++)
+        for (size_t x = 0; x < w; x++)
+            f[y * w + x] = im.data[y * im.stride + x] / 255.0f + (float)(x % 3) * 1e-3f;
+    votecl_lines_params_init(&p);
+    p.threshold = 20;
+    for (int orient = 0; orient < 2; orient++) {
+        p.radius = orient ? VOTECL_LINES_RADIUS_AUTO : 0;
+        check_equal(&p, &view, NULL, 0, w, h);
+        check_equal(&p, &fview, NULL, 0, w, h);
+    }
+    p.radius = 3; /* a narrow window, a finer space, a wider neighbourhood */
+    p.distance = 200;
+    p.rows = 131;
+    p.neighbourhood = 7;
+    check_equal(&p, &view, NULL, 0, w, h);
+out:
+    g_free(f);
+    g_free(im.data);
+}
+
+static void
+test_opencl_equal_edges(void)
+{
+    const size_t w = 300, h = 41, n = 2500;
+    votecl_lines_edge *e = g_new(votecl_lines_edge, n);
+    votecl_lines_params p;
+    tu_rng rng;
+    if (device() == NULL)
+        goto out;
+    tu_rng_init(&rng, 99);
+    for (size_t i = 0; i < n; i++)
+        e[i] = (votecl_lines_edge){tu_rng_below(&rng, w), tu_rng_below(&rng, h),
+                                   (int32_t)tu_rng_below(&rng, 2001) - 1000,
+                                   (int32_t)tu_rng_below(&rng, 2001) - 1000};
+    votecl_lines_params_init(&p);
+    p.threshold = 5;
+    for (int orient = 0; orient < 2; orient++) {
+        p.radius = orient ? 9 : 0;
+        check_equal(&p, NULL, e, n, w, h);
+    }
+out:
+    g_free(e);
+}
+
+int
+main(int argc, char **argv)
+{
+    int rc;
+    g_test_init(&argc, &argv, NULL);
+    ref_context = tu_ref_context_new();
+    g_test_add_func("/ref/pclines/keys", test_ref_keys);
+    g_test_add_func("/ref/pclines/axes", test_ref_axes);
+    g_test_add_func("/ref/pclines/synthetic", test_ref_synthetic);
+    g_test_add_func("/ref/pclines/degenerate", test_ref_degenerate);
+    g_test_add_func("/ref/pclines/bad-args", test_ref_bad_args);
+    g_test_add_func("/opencl/pclines/equal-image", test_opencl_equal_image);
+    g_test_add_func("/opencl/pclines/equal-edges", test_opencl_equal_edges);
+    g_test_add_func("/opencl/pclines/axes", test_opencl_axes);
+    g_test_add_func("/opencl/pclines/synthetic", test_opencl_synthetic);
+    g_test_add_func("/opencl/pclines/degenerate", test_opencl_degenerate);
+    rc = g_test_run();
+    votecl_context_free(device_context);
+    votecl_context_free(ref_context);
+    return rc;
+}

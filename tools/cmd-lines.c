@@ -1,0 +1,341 @@
+/* votecl lines: straight lines of an image by PClines (Sobel edges, TS space, maxima), as text
+ * or JSON, an annotated PNG and the TS space as an image. Shared with the demo:
+ * tool_lines_compute() and tool_lines_annotate(). */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "tool.h"
+
+#define LINES_DEFAULT_MAX 20
+
+typedef struct lines_args {
+    const char *image_path;
+    const char *out_path;
+    const char *space_path;
+    votecl_lines_params params;
+} lines_args;
+
+static void
+lines_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: votecl lines IMAGE [--distance d] [--rows V] [--window n] [--threshold T]\n"
+            "                   [--radius r] [--edge-threshold E] [--max-lines K] [--json]\n"
+            "                   [--out OUT.png] [--space TS.png]\n"
+            "Straight lines of a PNG, PGM or PPM image by PClines (parallel coordinates): Sobel\n"
+            "edges of the gray image voting in the TS space, most votes first, as text or JSON\n"
+            "(a x + b y + c = 0 and x cos(theta) + y sin(theta) = rho, pixels, y down).\n"
+            "  --distance d        the TS space has 2d columns (default max(W, H) / 2)\n"
+            "  --rows V            rows of v (default max(W, H))\n"
+            "  --window n          odd side of the maxima neighbourhood (default 5)\n"
+            "  --threshold T       least votes of a line (default min(W, H) / 4)\n"
+            "  --radius r          orientation window in columns; 0: none (default d / 16)\n"
+            "  --edge-threshold E  least Sobel magnitude of an edge (default 128)\n"
+            "  --max-lines K       at most K lines (default %d; 0: all)\n"
+            "  --out FILE          the image with the lines drawn (PNG, or PPM for .ppm)\n"
+            "  --space FILE        the TS space: u across (T then S), v down, maxima ringed\n",
+            LINES_DEFAULT_MAX);
+}
+
+/* --- arguments --- */
+
+static int
+uint_option(int argc, char **argv, int *i, const char *name, unsigned long max,
+            unsigned long *out)
+{
+    const char *v = NULL;
+    int r = tool_option_value(argc, argv, i, name, &v);
+    if (r <= 0)
+        return r;
+    return tool_parse_ulong(name, v, 0, max, out) < 0 ? -1 : 1;
+}
+
+static int
+lines_option(void *args, int argc, char **argv, int *i)
+{
+    lines_args *a = args;
+    votecl_lines_params *p = &a->params;
+    const char *v = NULL;
+    unsigned long x = 0;
+    int r;
+    if ((r = tool_option_value(argc, argv, i, "--out", &v)) != 0)
+        return r < 0 ? r : (a->out_path = v, 1);
+    if ((r = tool_option_value(argc, argv, i, "--space", &v)) != 0)
+        return r < 0 ? r : (a->space_path = v, 1);
+    if ((r = uint_option(argc, argv, i, "--distance", VOTECL_LINES_MAX_DISTANCE, &x)) != 0)
+        return r < 0 ? r : (p->distance = (uint32_t)x, 1);
+    if ((r = uint_option(argc, argv, i, "--rows", VOTECL_LINES_MAX_ROWS, &x)) != 0)
+        return r < 0 ? r : (p->rows = (uint32_t)x, 1);
+    if ((r = uint_option(argc, argv, i, "--window", 99, &x)) != 0)
+        return r < 0 ? r : (p->neighbourhood = (unsigned)x, 1);
+    if ((r = uint_option(argc, argv, i, "--threshold", UINT32_MAX, &x)) != 0)
+        return r < 0 ? r : (p->threshold = (uint32_t)x, 1);
+    if ((r = uint_option(argc, argv, i, "--radius", VOTECL_LINES_MAX_DISTANCE, &x)) != 0)
+        return r < 0 ? r : (p->radius = (unsigned)x, 1);
+    if ((r = uint_option(argc, argv, i, "--edge-threshold", 100000, &x)) != 0)
+        return r < 0 ? r : (p->edge_threshold = (unsigned)x, 1);
+    if ((r = uint_option(argc, argv, i, "--max-lines", 1000000, &x)) != 0)
+        return r < 0 ? r : (p->max_lines = x, 1);
+    return 0;
+}
+
+/* --- the work, shared with the demo --- */
+
+static int
+gray_u8(const tool_image *image, tool_image *gray, char *error, size_t error_size)
+{
+    tool_image g = {0};
+    if (tool_image_to_gray(image, &g, error, error_size) < 0)
+        return -1;
+    if (g.dtype == VOTECL_DTYPE_U8) {
+        *gray = g;
+        return 0;
+    }
+    if (tool_image_alloc(gray, g.width, g.height, 1, VOTECL_DTYPE_U8, error, error_size) < 0) {
+        tool_image_free(&g);
+        return -1;
+    }
+    for (size_t y = 0; y < g.height; y++)
+        for (size_t x = 0; x < g.width; x++)
+            gray->data[y * gray->stride + x] =
+                (unsigned char)(((const uint16_t *)(g.data + y * g.stride))[x] >> 8);
+    tool_image_free(&g);
+    return 0;
+}
+
+static votecl_status
+lines_run_twice(votecl_lines_plan *plan, const tool_image *gray, tool_lines_result *r)
+{
+    votecl_image view = tool_image_view(gray);
+    size_t capacity = r->shown;
+    votecl_status st = votecl_lines_run(plan, &view, r->lines, capacity, &r->found);
+    double t0 = tool_now(); /* timed is the second run: the first may set the device up */
+    if (st == VOTECL_OK)
+        st = votecl_lines_run(plan, &view, r->lines, capacity, &r->found);
+    r->seconds = tool_now() - t0;
+    r->shown = r->found < capacity ? r->found : capacity;
+    return st;
+}
+
+votecl_status
+tool_lines_compute(votecl_context *ctx, const votecl_lines_params *params,
+                   const tool_image *image, tool_lines_result *r)
+{
+    votecl_lines_plan *plan = NULL;
+    tool_image gray = {0};
+    char error[600];
+    size_t cells;
+    votecl_status st = VOTECL_INVALID_ARGUMENT;
+    if (gray_u8(image, &gray, error, sizeof error) < 0)
+        goto out;
+    if ((st = votecl_lines_plan_new(ctx, params, gray.width, gray.height, &plan)) != VOTECL_OK)
+        goto out;
+    votecl_lines_plan_shape(plan, &r->columns, &r->rows);
+    votecl_lines_plan_params(plan, &r->params);
+    r->shown = params->max_lines ? params->max_lines : TOOL_HOUGH_MAX_SHOWN;
+    cells = (size_t)r->columns * r->rows;
+    r->lines = calloc(r->shown, sizeof *r->lines);
+    r->space = malloc(cells * sizeof *r->space);
+    if (r->lines == NULL || r->space == NULL) {
+        st = VOTECL_OUT_OF_HOST_MEMORY;
+        goto out;
+    }
+    if ((st = lines_run_twice(plan, &gray, r)) == VOTECL_OK &&
+        (st = votecl_lines_plan_read_space(plan, r->space, cells)) == VOTECL_OK)
+        st = votecl_lines_plan_last_stats(plan, &r->stats);
+out:
+    votecl_lines_plan_free(plan);
+    tool_image_free(&gray);
+    return st;
+}
+
+void
+tool_lines_result_free(tool_lines_result *r)
+{
+    free(r->lines);
+    free(r->space);
+    memset(r, 0, sizeof *r);
+}
+
+int
+tool_lines_annotate(const tool_image *image, const votecl_lines_line *lines, size_t n,
+                    tool_image *out, char *error, size_t error_size)
+{
+    votecl_hough_line *h = calloc(n > 0 ? n : 1, sizeof *h);
+    int rc;
+    if (h == NULL) {
+        snprintf(error, error_size, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        h[i] = (votecl_hough_line){.theta = lines[i].theta, .rho = lines[i].rho,
+                                   .votes = lines[i].votes};
+    rc = tool_hough_annotate(image, h, n, out, error, error_size);
+    free(h);
+    return rc;
+}
+
+/* --- output --- */
+
+static void
+print_text(const lines_args *a, const tool_image *image, const tool_lines_result *r)
+{
+    printf("# %s: %zux%zu; %zu edges; TS space %u x %u (d %u, radius %u, threshold %u); "
+           "%.2f ms\n",
+           a->image_path, image->width, image->height, r->stats.edges, r->columns, r->rows,
+           r->params.distance, r->params.radius, r->params.threshold, r->seconds * 1e3);
+    printf("# %zu line(s): a b c theta_degrees rho votes\n", r->found);
+    for (size_t i = 0; i < r->shown; i++) {
+        const votecl_lines_line *l = &r->lines[i];
+        printf("%.6f %.6f %.3f %.3f %.3f %u\n", l->a, l->b, l->c, l->theta * 180.0 / M_PI,
+               l->rho, l->votes);
+    }
+}
+
+static void
+print_json(const lines_args *a, const tool_image *image, const tool_lines_result *r)
+{
+    tool_json j;
+    tool_json_init(&j, stdout);
+    tool_json_begin_object(&j);
+    tool_json_kv_string(&j, "image", a->image_path);
+    tool_json_kv_uint(&j, "width", image->width);
+    tool_json_kv_uint(&j, "height", image->height);
+    tool_json_kv_uint(&j, "edges", r->stats.edges);
+    tool_json_kv_uint(&j, "columns", r->columns);
+    tool_json_kv_uint(&j, "rows", r->rows);
+    tool_json_kv_uint(&j, "distance", r->params.distance);
+    tool_json_kv_uint(&j, "radius", r->params.radius);
+    tool_json_kv_uint(&j, "neighbourhood", r->params.neighbourhood);
+    tool_json_kv_uint(&j, "threshold", r->params.threshold);
+    tool_json_kv_double(&j, "seconds", r->seconds);
+    tool_json_kv_uint(&j, "found", r->found);
+    tool_json_key(&j, "lines");
+    tool_json_begin_array(&j);
+    for (size_t i = 0; i < r->shown; i++) {
+        const votecl_lines_line *l = &r->lines[i];
+        tool_json_begin_object(&j);
+        tool_json_kv_double(&j, "a", l->a);
+        tool_json_kv_double(&j, "b", l->b);
+        tool_json_kv_double(&j, "c", l->c);
+        tool_json_kv_double(&j, "theta", l->theta);
+        tool_json_kv_double(&j, "theta_degrees", l->theta * 180.0 / M_PI);
+        tool_json_kv_double(&j, "rho", l->rho);
+        tool_json_kv_uint(&j, "votes", l->votes);
+        tool_json_kv_int(&j, "u", l->u);
+        tool_json_kv_double(&j, "v", l->v);
+        tool_json_end_object(&j);
+    }
+    tool_json_end_array(&j);
+    tool_json_end_object(&j);
+    tool_json_finish(&j);
+}
+
+/* u across, v down, brightness the square root of the count; maxima ringed in red. */
+static int
+write_space(const lines_args *a, const tool_lines_result *r)
+{
+    tool_image out;
+    char error[600];
+    uint32_t max = 1;
+    size_t cells = (size_t)r->columns * r->rows;
+    static const unsigned char red[3] = {255, 40, 40};
+    int rc = TOOL_EXIT_OK;
+    if (tool_image_alloc(&out, r->columns, r->rows, 3, VOTECL_DTYPE_U8, error, sizeof error) < 0)
+        goto fail;
+    for (size_t i = 0; i < cells; i++)
+        max = r->space[i] > max ? r->space[i] : max;
+    for (size_t i = 0; i < cells; i++)
+        memset(out.data + (i % r->rows) * out.stride + (i / r->rows) * 3,
+               (int)lround(255.0 * sqrt((double)r->space[i] / max)), 3);
+    for (size_t k = 0; k < r->shown; k++)
+        for (long d = -3; d <= 3; d++)
+            for (long e = -3; e <= 3; e++) {
+                long x = (long)r->lines[k].column + d, y = (long)r->lines[k].row + e;
+                if ((labs(d) == 3 || labs(e) == 3) && x >= 0 && y >= 0 &&
+                    (size_t)x < out.width && (size_t)y < out.height)
+                    memcpy(out.data + (size_t)y * out.stride + (size_t)x * 3, red, 3);
+            }
+    if (tool_image_write(a->space_path, &out, error, sizeof error) == 0)
+        goto out;
+fail:
+    fprintf(stderr, "votecl lines: TS space: %s\n", error);
+    rc = TOOL_EXIT_FAILURE;
+out:
+    tool_image_free(&out);
+    return rc;
+}
+
+static int
+write_annotated(const lines_args *a, const tool_image *image, const tool_lines_result *r)
+{
+    tool_image out = {0};
+    char error[600];
+    int rc = TOOL_EXIT_OK;
+    if (tool_lines_annotate(image, r->lines, r->shown, &out, error, sizeof error) < 0 ||
+        tool_image_write(a->out_path, &out, error, sizeof error) < 0) {
+        fprintf(stderr, "votecl lines: %s\n", error);
+        rc = TOOL_EXIT_FAILURE;
+    }
+    tool_image_free(&out);
+    return rc;
+}
+
+static int
+lines_output(tool_options *options, const lines_args *a, const tool_image *image,
+             const tool_lines_result *r)
+{
+    int rc = TOOL_EXIT_OK;
+    if (options->json)
+        print_json(a, image, r);
+    else
+        print_text(a, image, r);
+    if (a->out_path && write_annotated(a, image, r) != TOOL_EXIT_OK)
+        rc = TOOL_EXIT_FAILURE;
+    if (a->space_path && write_space(a, r) != TOOL_EXIT_OK)
+        rc = TOOL_EXIT_FAILURE;
+    return rc;
+}
+
+int
+tool_cmd_lines(tool_options *options, int argc, char **argv)
+{
+    lines_args a = {0};
+    tool_lines_result r = {0};
+    tool_image image = {0};
+    votecl_context *ctx = NULL;
+    char error[600];
+    votecl_status st;
+    int rc;
+    votecl_lines_params_init(&a.params);
+    a.params.max_lines = LINES_DEFAULT_MAX;
+    rc = tool_parse_image_command(options, "lines", lines_option, &a, argc, argv, &a.image_path);
+    if (rc != TOOL_EXIT_OK)
+        return rc;
+    if (options->help) {
+        lines_usage(stdout);
+        return TOOL_EXIT_OK;
+    }
+    if (tool_image_read(a.image_path, &image, error, sizeof error) < 0) {
+        fprintf(stderr, "votecl lines: %s\n", error);
+        return TOOL_EXIT_FAILURE;
+    }
+    if ((rc = tool_context_open(options, &ctx)) != TOOL_EXIT_OK)
+        goto out;
+    tool_progress(options, "votecl lines: %s, %zux%zu\n", a.image_path, image.width,
+                  image.height);
+    if ((st = tool_lines_compute(ctx, &a.params, &image, &r)) != VOTECL_OK)
+        rc = tool_fail(ctx, st, "lines");
+    else
+        rc = lines_output(options, &a, &image, &r);
+out:
+    tool_lines_result_free(&r);
+    votecl_context_free(ctx);
+    tool_image_free(&image);
+    return rc;
+}
