@@ -648,6 +648,17 @@ bench_user_histogram(bench *b)
     votecl_hist_plan_free(hop.plan);
 }
 
+/* src stretched over dst (nearest neighbour), both one-channel u8. */
+static void
+bench_stretch(const tool_image *src, tool_image *dst)
+{
+    for (size_t y = 0; y < dst->height; y++)
+        for (size_t x = 0; x < dst->width; x++)
+            dst->data[y * dst->stride + x] =
+                src->data[(y * src->height / dst->height) * src->stride +
+                          x * src->width / dst->width];
+}
+
 /* building.png stretched to the frame size (nearest neighbour), then Sobel edges. */
 static int
 bench_edge_frame(bench *b, tool_image *edges)
@@ -660,11 +671,7 @@ bench_edge_frame(bench *b, tool_image *edges)
         tool_image_alloc(&big, b->frame_width, b->frame_height, 1, VOTECL_DTYPE_U8, error,
                          sizeof error) != 0)
         return -1;
-    for (size_t y = 0; y < big.height; y++)
-        for (size_t x = 0; x < big.width; x++)
-            big.data[y * big.stride + x] =
-                b->building.data[(y * b->building.height / big.height) * b->building.stride +
-                                 x * b->building.width / big.width];
+    bench_stretch(&b->building, &big);
     r = tool_hough_sobel(&big, BENCH_SOBEL_THRESHOLD, edges, error, sizeof error);
     tool_image_free(&big);
     return r;
@@ -735,6 +742,61 @@ bench_hough(bench *b)
     tool_image_free(&edges);
 }
 
+typedef struct lines_op {
+    votecl_lines_plan *plan;
+    votecl_image image;
+    votecl_lines_line lines[64];
+    size_t found;
+} lines_op;
+
+static votecl_status
+run_lines_op(void *arg)
+{
+    lines_op *op = arg;
+    return votecl_lines_run(op->plan, &op->image, op->lines, 64, &op->found);
+}
+
+/* PClines on building.png stretched to the frame size: a gray image in host memory in,
+ * lines out (upload, Sobel, edges, sort, accumulation, maxima, read-back all timed). */
+static void
+bench_lines(bench *b)
+{
+    tool_image big = {0};
+    votecl_lines_params params;
+    lines_op op = {0};
+    double seconds = 0;
+    char error[256];
+    votecl_status st;
+
+    if (b->building.data == NULL ||
+        tool_image_alloc(&big, b->frame_width, b->frame_height, 1, VOTECL_DTYPE_U8, error,
+                         sizeof error) != 0)
+        return;
+    bench_stretch(&b->building, &big);
+    op.image = tool_image_view(&big);
+    votecl_lines_params_init(&params);
+    st = votecl_lines_plan_new(b->ctx, &params, big.width, big.height, &op.plan);
+    if (st == VOTECL_OK)
+        st = bench_time(b->ctx, run_lines_op, &op, b->args.reps, 1, &seconds);
+    tool_json_begin_object(&b->json);
+    tool_json_kv_string(&b->json, "case", "lines1080");
+    tool_json_kv_string(&b->json, "status", votecl_status_name(st));
+    tool_json_kv_uint(&b->json, "width", big.width);
+    tool_json_kv_uint(&b->json, "height", big.height);
+    if (st == VOTECL_OK) {
+        tool_json_kv_double(&b->json, "seconds", seconds);
+        tool_json_kv_uint(&b->json, "lines", op.found);
+    } else {
+        tool_json_kv_string(&b->json, "error", votecl_context_get_error(b->ctx));
+        b->all_ok = 0;
+    }
+    tool_json_end_object(&b->json);
+    tool_progress(b->options, "bench: lines1080 %8.1f us, %zu lines\n", seconds * 1e6,
+                  op.found);
+    votecl_lines_plan_free(op.plan);
+    tool_image_free(&big);
+}
+
 static int
 bench_cases(bench *b)
 {
@@ -751,6 +813,7 @@ bench_cases(bench *b)
     bench_frame_cases(b);
     bench_user_histogram(b);
     bench_hough(b);
+    bench_lines(b);
     tool_json_end_array(&b->json);
     json_worst(b);
     return TOOL_EXIT_OK;
