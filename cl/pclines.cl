@@ -31,12 +31,22 @@
 inline uint
 pcl_row(uint location, int c)
 {
+#if PCL_NARROW
+    /* num = (x + M) D + slope u lies in [0, 4 M D] < 2^31 and K < 2^32 (the host checked):
+     * (ulong)num * K >> 32 is exactly mul_hi(num, K), without 64-bit arithmetic. */
+    int x = 2 * (int)(location & 0xffffu) - (PCL_W - 1);
+    int y = 2 * (int)(location >> 16) - (PCL_H - 1);
+    int u = c - PCL_D;
+    int slope = u >= 0 ? y - x : x + y;
+    return mul_hi((uint)((x + PCL_M) * PCL_D + slope * u), (uint)PCL_K);
+#else
     long x = 2 * (long)(location & 0xffffu) - (PCL_W - 1);
     long y = 2 * (long)(location >> 16) - (PCL_H - 1);
     long u = (long)c - PCL_D;
     long slope = u >= 0 ? y - x : x + y;
     long num = (x + PCL_M) * PCL_D + slope * u;
     return (uint)(((ulong)num * PCL_K) >> 32);
+#endif
 }
 
 /* Eq. 9 rounded half up, modulo 2D (votecl__pclines_key). */

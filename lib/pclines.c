@@ -85,7 +85,11 @@ plan_layout(votecl_lines_plan *plan)
     uint32_t columns = 2 * d->d, n = 2 * d->half + 1, target;
     uint64_t budget = info->local_mem_bytes < PCLINES_RING_BYTES_MAX ? info->local_mem_bytes
                                                                      : PCLINES_RING_BYTES_MAX;
-    size_t wg = plan->params.work_group_size != 0 ? plan->params.work_group_size : 256;
+    /* GPUs: 1024 work-items share each column's edges (measured on an H200, 1920x1080:
+     * accumulation 490 / 262 / 163 / 109 us with 128 / 256 / 512 / 1024). */
+    size_t wg = plan->params.work_group_size != 0     ? plan->params.work_group_size
+                : info->type == VOTECL_DEVICE_GPU ? 1024
+                                                  : 256;
 
     while (wg > 1 && wg > info->max_work_group_size)
         wg /= 2;
@@ -123,6 +127,9 @@ plan_defines(const votecl_lines_plan *plan, char defs[][64])
     snprintf(defs[n++], 64, "PCL_ROWS=%u", d->rows);
     snprintf(defs[n++], 64, "PCL_M=%u", d->m);
     snprintf(defs[n++], 64, "PCL_K=%lluUL", (unsigned long long)d->k);
+    /* |num| <= 4 M D: when that and K fit 32 bits, a row is one 32-bit mul_hi (same value) */
+    snprintf(defs[n++], 64, "PCL_NARROW=%d",
+             4ull * d->m * d->d < 0x80000000ull && d->k <= 0xffffffffull);
     snprintf(defs[n++], 64, "PCL_HALF=%u", d->half);
     snprintf(defs[n++], 64, "PCL_RING=%u", plan->ring);
     snprintf(defs[n++], 64, "PCL_RADIUS=%u", d->radius);
