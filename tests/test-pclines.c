@@ -269,15 +269,25 @@ test_opencl_axes(void)
 
 /* --- the paper's synthetic images (section 5.3), small --- */
 
-#define SYN_W 240
-#define SYN_H 180
-#define SYN_LINES 8
-#define SYN_NOISE 600
+/* Sizes of a synthetic set: W x H, L lines, P inverted pixels, the accumulator threshold. */
+typedef struct syn_size {
+    size_t w, h;
+    int lines, noise;
+    uint32_t threshold;
+} syn_size;
+
+/* make check: small images; the longer optional run (-m slow): the paper's 1600 x 1200 */
+static const syn_size syn_small = {240, 180, 8, 600, 70};
+static const syn_size syn_paper = {1600, 1200, 50, 12000, 400};
+#define SYN_W syn_small.w
+#define SYN_H syn_small.h
+#define SYN_LINES 8 /* syn_small.lines, as an array bound */
+#define SYN_MAX_LINES 64
 
 static int
-too_close(const planted *a, const planted *b)
+too_close(const syn_size *z, const planted *a, const planted *b)
 {
-    double cx = (SYN_W - 1) / 2.0, cy = (SYN_H - 1) / 2.0;
+    double cx = (z->w - 1) / 2.0, cy = (z->h - 1) / 2.0;
     double dt = fmod(fabs(a->theta - b->theta), M_PI);
     double ra = cx * cos(a->theta) + cy * sin(a->theta) - a->rho;
     double rb = cx * cos(b->theta) + cy * sin(b->theta) - b->rho;
@@ -287,52 +297,52 @@ too_close(const planted *a, const planted *b)
 
 /* L random lines through the middle half of the image, then P random pixels inverted. */
 static image
-synthetic(uint64_t seed, planted *lines)
+synthetic(const syn_size *z, uint64_t seed, planted *lines)
 {
     tu_rng rng;
-    image im = image_new(SYN_W, SYN_H, SYN_W);
+    image im = image_new(z->w, z->h, z->w);
     tu_rng_init(&rng, seed);
-    for (int i = 0; i < SYN_LINES; i++) {
+    for (int i = 0; i < z->lines; i++) {
         double theta, px, py;
         int ok;
         do {
             theta = tu_rng_float(&rng, 0.0f, (float)M_PI);
-            px = SYN_W / 4.0 + tu_rng_float(&rng, 0.0f, SYN_W / 2.0f);
-            py = SYN_H / 4.0 + tu_rng_float(&rng, 0.0f, SYN_H / 2.0f);
+            px = z->w / 4.0 + tu_rng_float(&rng, 0.0f, z->w / 2.0f);
+            py = z->h / 4.0 + tu_rng_float(&rng, 0.0f, z->h / 2.0f);
             lines[i] = (planted){theta, px * cos(theta) + py * sin(theta)};
             ok = 1;
             for (int k = 0; k < i; k++)
-                ok &= !too_close(&lines[i], &lines[k]);
+                ok &= !too_close(z, &lines[i], &lines[k]);
         } while (!ok);
         draw_line(&im, &lines[i], 255);
     }
-    for (int i = 0; i < SYN_NOISE; i++) {
-        uint8_t *p = &im.data[tu_rng_below(&rng, SYN_H) * im.stride + tu_rng_below(&rng, SYN_W)];
+    for (int i = 0; i < z->noise; i++) {
+        uint8_t *p = &im.data[tu_rng_below(&rng, z->h) * im.stride + tu_rng_below(&rng, z->w)];
         *p = *p ? 0 : 255;
     }
     return im;
 }
 
 static void
-check_synthetic(votecl_context *context, int images)
+check_synthetic(votecl_context *context, const syn_size *z, int images)
 {
     size_t planted_total = 0, recalled = 0, detected = 0, correct = 0;
-    double cx = (SYN_W - 1) / 2.0, cy = (SYN_H - 1) / 2.0;
+    double cx = (z->w - 1) / 2.0, cy = (z->h - 1) / 2.0;
     for (int s = 0; s < images; s++) {
-        planted truth[SYN_LINES];
-        image im = synthetic(1000 + (uint64_t)s, truth);
+        planted truth[SYN_MAX_LINES];
+        image im = synthetic(z, 1000 + (uint64_t)s, truth);
         size_t n;
         votecl_lines_edge *edges = edges_of(&im, &n);
         votecl_lines_params p;
         result r;
         votecl_lines_params_init(&p);
         p.radius = 0;
-        p.distance = SYN_W;
-        p.threshold = 70;
-        if (run(context, &p, SYN_W, SYN_H, NULL, edges, n, MAX_LINES, &r) == 0) {
-            planted_total += SYN_LINES;
+        p.distance = (uint32_t)z->w;
+        p.threshold = z->threshold;
+        if (run(context, &p, z->w, z->h, NULL, edges, n, MAX_LINES, &r) == 0) {
+            planted_total += (size_t)z->lines;
             detected += r.found;
-            for (int i = 0; i < SYN_LINES; i++) {
+            for (int i = 0; i < z->lines; i++) {
                 int hit = 0;
                 for (size_t k = 0; k < r.found; k++)
                     hit |= matches(&r.lines[k], &truth[i], cx, cy, 0.5, 1.0);
@@ -343,7 +353,7 @@ check_synthetic(votecl_context *context, int images)
             }
             for (size_t k = 0; k < r.found; k++) {
                 int hit = 0;
-                for (int i = 0; i < SYN_LINES; i++)
+                for (int i = 0; i < z->lines; i++)
                     hit |= matches(&r.lines[k], &truth[i], cx, cy, 0.5, 1.0);
                 correct += hit;
                 if (!hit)
@@ -366,14 +376,22 @@ check_synthetic(votecl_context *context, int images)
 static void
 test_ref_synthetic(void)
 {
-    check_synthetic(ref_context, 4);
+    check_synthetic(ref_context, &syn_small, 4);
 }
 
 static void
 test_opencl_synthetic(void)
 {
     if (device() != NULL)
-        check_synthetic(device(), 4);
+        check_synthetic(device(), &syn_small, 4);
+}
+
+/* The paper's size, a longer optional run: tests/test-pclines -m slow (or -m thorough). */
+static void
+test_opencl_synthetic_paper(void)
+{
+    if (device() != NULL)
+        check_synthetic(device(), &syn_paper, 2);
 }
 
 /* --- degenerate inputs --- */
@@ -431,8 +449,8 @@ check_tiny(votecl_context *context)
 static void
 check_threshold_capacity(votecl_context *context)
 {
-    planted truth[SYN_LINES];
-    image im = synthetic(77, truth);
+    planted truth[SYN_MAX_LINES];
+    image im = synthetic(&syn_small, 77, truth);
     size_t n;
     votecl_lines_edge *edges = edges_of(&im, &n);
     votecl_lines_params p;
@@ -681,6 +699,8 @@ main(int argc, char **argv)
     g_test_add_func("/opencl/pclines/equal-edges", test_opencl_equal_edges);
     g_test_add_func("/opencl/pclines/axes", test_opencl_axes);
     g_test_add_func("/opencl/pclines/synthetic", test_opencl_synthetic);
+    if (g_test_slow()) /* registered only for the longer run, so make check never skips it */
+        g_test_add_func("/opencl/pclines/synthetic-1600x1200", test_opencl_synthetic_paper);
     g_test_add_func("/opencl/pclines/degenerate", test_opencl_degenerate);
     rc = g_test_run();
     votecl_context_free(device_context);
