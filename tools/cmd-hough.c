@@ -461,30 +461,23 @@ print_json(const hough_args *a, const tool_image *image, const hough_result *r)
 static int
 write_accumulator(const hough_args *a, const hough_result *r)
 {
-    tool_image out;
+    tool_image out = {0};
     char error[600];
-    uint32_t max = 1;
-    size_t cells = (size_t)r->angles * r->nbins;
-    static const unsigned char red[3] = {255, 40, 40};
+    long (*marks)[2] = calloc(r->shown + 1, sizeof *marks);
     int rc = TOOL_EXIT_OK;
-    if (tool_image_alloc(&out, r->nbins, r->angles, 3, VOTECL_DTYPE_U8, error, sizeof error) < 0)
-        goto fail;
-    for (size_t i = 0; i < cells; i++)
-        max = r->acc[i] > max ? r->acc[i] : max;
-    for (size_t i = 0; i < cells; i++)
-        memset(out.data + (i / r->nbins) * out.stride + (i % r->nbins) * 3,
-               (int)lround(255.0 * sqrt((double)r->acc[i] / max)), 3);
-    for (size_t k = 0; k < r->shown; k++)
-        for (long d = -3; d <= 3; d++)
-            for (long e = -3; e <= 3; e++)
-                if (labs(d) == 3 || labs(e) == 3)
-                    put_rgb(&out, (long)r->lines[k].bin + d, (long)r->lines[k].angle + e, red);
-    if (tool_image_write(a->acc_path, &out, error, sizeof error) == 0)
-        goto out;
-fail:
-    fprintf(stderr, "votecl hough: accumulator: %s\n", error);
-    rc = TOOL_EXIT_FAILURE;
-out:
+
+    for (size_t k = 0; marks != NULL && k < r->shown; k++) {
+        marks[k][0] = (long)r->lines[k].bin;
+        marks[k][1] = (long)r->lines[k].angle;
+    }
+    if (marks == NULL || tool_plot_space(r->acc, r->nbins, r->angles, 0,
+                                         (const long(*)[2])marks, r->shown, &out, error,
+                                         sizeof error) < 0 ||
+        tool_image_write(a->acc_path, &out, error, sizeof error) < 0) {
+        fprintf(stderr, "votecl hough: accumulator: %s\n", marks ? error : "out of memory");
+        rc = TOOL_EXIT_FAILURE;
+    }
+    free(marks);
     tool_image_free(&out);
     return rc;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "plot.h"
 #include "tool.h"
 
 #define LINES_DEFAULT_MAX 20
@@ -240,33 +241,23 @@ print_json(const lines_args *a, const tool_image *image, const tool_lines_result
 static int
 write_space(const lines_args *a, const tool_lines_result *r)
 {
-    tool_image out;
+    tool_image out = {0};
     char error[600];
-    uint32_t max = 1;
-    size_t cells = (size_t)r->columns * r->rows;
-    static const unsigned char red[3] = {255, 40, 40};
+    long (*marks)[2] = calloc(r->shown + 1, sizeof *marks);
     int rc = TOOL_EXIT_OK;
-    if (tool_image_alloc(&out, r->columns, r->rows, 3, VOTECL_DTYPE_U8, error, sizeof error) < 0)
-        goto fail;
-    for (size_t i = 0; i < cells; i++)
-        max = r->space[i] > max ? r->space[i] : max;
-    for (size_t i = 0; i < cells; i++)
-        memset(out.data + (i % r->rows) * out.stride + (i / r->rows) * 3,
-               (int)lround(255.0 * sqrt((double)r->space[i] / max)), 3);
-    for (size_t k = 0; k < r->shown; k++)
-        for (long d = -3; d <= 3; d++)
-            for (long e = -3; e <= 3; e++) {
-                long x = (long)r->lines[k].column + d, y = (long)r->lines[k].row + e;
-                if ((labs(d) == 3 || labs(e) == 3) && x >= 0 && y >= 0 &&
-                    (size_t)x < out.width && (size_t)y < out.height)
-                    memcpy(out.data + (size_t)y * out.stride + (size_t)x * 3, red, 3);
-            }
-    if (tool_image_write(a->space_path, &out, error, sizeof error) == 0)
-        goto out;
-fail:
-    fprintf(stderr, "votecl lines: TS space: %s\n", error);
-    rc = TOOL_EXIT_FAILURE;
-out:
+
+    for (size_t k = 0; marks != NULL && k < r->shown; k++) {
+        marks[k][0] = (long)r->lines[k].column;
+        marks[k][1] = (long)r->lines[k].row;
+    }
+    if (marks == NULL || tool_plot_space(r->space, r->columns, r->rows, 1,
+                                         (const long(*)[2])marks, r->shown, &out, error,
+                                         sizeof error) < 0 ||
+        tool_image_write(a->space_path, &out, error, sizeof error) < 0) {
+        fprintf(stderr, "votecl lines: TS space: %s\n", marks ? error : "out of memory");
+        rc = TOOL_EXIT_FAILURE;
+    }
+    free(marks);
     tool_image_free(&out);
     return rc;
 }

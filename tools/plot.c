@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "plot.h"
@@ -419,5 +420,35 @@ tool_plot_heat_render(const tool_plot_heat *plot, tool_image *out, char *error,
     if (plot->ylabel)
         tool_plot_text(out, a.left - 20, a.top - 14, plot->ylabel, 1, black);
     draw_colour_bar(out, &a, counts_max(plot->counts, plot->nx * plot->ny));
+    return 0;
+}
+
+int
+tool_plot_space(const uint32_t *counts, size_t width, size_t height, int column_major,
+                const long (*marks)[2], size_t nmarks, tool_image *out, char *error,
+                size_t error_size)
+{
+    static const unsigned char red[3] = {255, 40, 40};
+    uint32_t max = 1;
+    size_t cells = width * height;
+
+    if (tool_image_alloc(out, width, height, 3, VOTECL_DTYPE_U8, error, error_size) < 0)
+        return -1;
+    for (size_t i = 0; i < cells; i++)
+        max = counts[i] > max ? counts[i] : max;
+    for (size_t i = 0; i < cells; i++) {
+        size_t x = column_major ? i / height : i % width;
+        size_t y = column_major ? i % height : i / width;
+        memset(out->data + y * out->stride + x * 3,
+               (int)lround(255.0 * sqrt((double)counts[i] / max)), 3);
+    }
+    for (size_t k = 0; k < nmarks; k++)
+        for (long d = -3; d <= 3; d++)
+            for (long e = -3; e <= 3; e++) {
+                long x = marks[k][0] + d, y = marks[k][1] + e;
+                if ((labs(d) == 3 || labs(e) == 3) && x >= 0 && y >= 0 &&
+                    (size_t)x < out->width && (size_t)y < out->height)
+                    memcpy(out->data + (size_t)y * out->stride + (size_t)x * 3, red, 3);
+            }
     return 0;
 }

@@ -39,6 +39,14 @@ int tool_plot_bars_render(const tool_plot_bars *plot, tool_image *out, char *err
                           size_t error_size);
 
 /* Renders a heat map, colour on a logarithmic scale. out: caller-owned output. */
+/* A vote space as a gray image, brightness the square root of the count: width x height
+ * counts, row-major (counts[y * width + x]) or, with column_major, counts[x * height + y];
+ * the cells (x, y) of marks (nmarks pairs) ringed in red. out: caller-owned output.
+ * Returns 0, or -1 with a message in error. */
+int tool_plot_space(const uint32_t *counts, size_t width, size_t height, int column_major,
+                    const long (*marks)[2], size_t nmarks, tool_image *out, char *error,
+                    size_t error_size);
+
 int tool_plot_heat_render(const tool_plot_heat *plot, tool_image *out, char *error,
                           size_t error_size);
 
