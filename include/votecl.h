@@ -24,5 +24,7 @@
 #include <votecl/votecl-hough.h>
 #include <votecl/votecl-reduce.h>
 #include <votecl/votecl-lines.h>
+#include <votecl/votecl-ght.h>
+#include <votecl/votecl-hog.h>
 
 #endif

@@ -797,6 +797,83 @@ bench_lines(bench *b)
     tool_image_free(&big);
 }
 
+typedef struct hog_op {
+    votecl_hog *hog;
+    votecl_image image;
+    votecl_hog_detection found[64];
+    size_t n;
+} hog_op;
+
+static votecl_status
+run_hog_op(void *arg)
+{
+    hog_op *op = arg;
+    return votecl_hog_detect(op->hog, &op->image, NULL, 0, op->found, 64, &op->n);
+}
+
+/* Full multi-scale people detection (scale 1.05, stride 8, fusion on the host included) of
+ * an image in host memory with OpenCV's default detector. */
+static void
+bench_hog_case(bench *b, const char *name, const tool_image *image)
+{
+    votecl_hog_params params;
+    votecl_hog_model *model = NULL;
+    hog_op op = {.image = tool_image_view(image)};
+    double seconds = 0;
+    votecl_status st;
+
+    votecl_hog_params_init(&params);
+    st = votecl_hog_model_people(b->ctx, &model);
+    if (st == VOTECL_OK)
+        st = votecl_hog_new(b->ctx, &params, model, &op.hog);
+    if (st == VOTECL_OK)
+        st = bench_time(b->ctx, run_hog_op, &op, b->args.quick ? 1 : 5, 1, &seconds);
+    tool_json_begin_object(&b->json);
+    tool_json_kv_string(&b->json, "case", name);
+    tool_json_kv_string(&b->json, "status", votecl_status_name(st));
+    tool_json_kv_uint(&b->json, "width", image->width);
+    tool_json_kv_uint(&b->json, "height", image->height);
+    if (st == VOTECL_OK) {
+        tool_json_kv_double(&b->json, "seconds", seconds);
+        tool_json_kv_uint(&b->json, "detections", op.n);
+    } else {
+        tool_json_kv_string(&b->json, "error", votecl_context_get_error(b->ctx));
+        b->all_ok = 0;
+    }
+    tool_json_end_object(&b->json);
+    tool_progress(b->options, "bench: %-12s %8.2f ms, %zu detections\n", name, seconds * 1e3,
+                  op.n);
+    votecl_hog_free(op.hog);
+    votecl_hog_model_free(model);
+}
+
+/* basketball1.png (640x480, one person) as it is and stretched to 1920x1080. */
+static void
+bench_hog(bench *b)
+{
+    tool_image image = {0}, big = {0};
+    char path[4096], error[256];
+
+    if (!tool_path_join(path, sizeof path, tool_image_dir(b->args.images), "basketball1.png") ||
+        tool_image_read(path, &image, error, sizeof error) < 0 || image.dtype != VOTECL_DTYPE_U8)
+        goto out;
+    bench_hog_case(b, "hog640x480", &image);
+    if (b->args.quick ||
+        tool_image_alloc(&big, 1920, 1080, image.channels, VOTECL_DTYPE_U8, error,
+                         sizeof error) != 0)
+        goto out;
+    for (size_t y = 0; y < big.height; y++)
+        for (size_t x = 0; x < big.width; x++)
+            memcpy(big.data + y * big.stride + x * big.channels,
+                   image.data + (y * image.height / big.height) * image.stride +
+                       (x * image.width / big.width) * image.channels,
+                   image.channels);
+    bench_hog_case(b, "hog1920x1080", &big);
+out:
+    tool_image_free(&image);
+    tool_image_free(&big);
+}
+
 static int
 bench_cases(bench *b)
 {
@@ -814,6 +891,7 @@ bench_cases(bench *b)
     bench_user_histogram(b);
     bench_hough(b);
     bench_lines(b);
+    bench_hog(b);
     tool_json_end_array(&b->json);
     json_worst(b);
     return TOOL_EXIT_OK;

@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 PACKAGES=(
     build-essential autoconf automake libtool autoconf-archive pkg-config
     libglib2.0-dev ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
-    libpng-dev python3 python3-numpy python3-opencv
+    libpng-dev python3 python3-numpy python3-opencv python3-skimage
 )
 CHECK_LOG=make-check.log
 

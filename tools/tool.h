@@ -39,6 +39,7 @@ int tool_cmd_hough(tool_options *options, int argc, char **argv);
 int tool_cmd_calibrate(tool_options *options, int argc, char **argv);
 int tool_cmd_vote(tool_options *options, int argc, char **argv);
 int tool_cmd_lines(tool_options *options, int argc, char **argv);
+int tool_cmd_hog(tool_options *options, int argc, char **argv);
 
 /* Consumes argv[*i] (and its value) when it is a common option, advancing *i past the value.
  * Returns 1 when consumed, 0 when argv[*i] is not a common option, -1 on a usage error (the
@@ -180,5 +181,15 @@ void tool_lines_result_free(tool_lines_result *r);
 /* tool_hough_annotate() for PClines lines. */
 int tool_lines_annotate(const tool_image *image, const votecl_lines_line *lines, size_t n,
                         tool_image *out, char *error, size_t error_size);
+
+/* HOG detection of an image (cmd-hog.c, shared with the demo and the bench): the people
+ * detector or the model file model_path (may be NULL); the second of two runs is timed. */
+votecl_status tool_hog_detect(votecl_context *context, const votecl_hog_params *params,
+                              const char *model_path, const tool_image *image,
+                              votecl_hog_detection *detections, size_t capacity, size_t *found,
+                              double *seconds);
+/* An RGB copy of a u8 image with the boxes drawn in green. out: caller-owned. */
+int tool_hog_annotate(const tool_image *image, const votecl_hog_detection *detections,
+                      size_t n, tool_image *out, char *error, size_t error_size);
 
 #endif

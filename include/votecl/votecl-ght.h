@@ -1,0 +1,175 @@
+/* libvotecl: the generalized Hough transform, two methods.
+ *
+ * Guil's fast GHT (Guil, Gonzalez-Linares, Zapata 1999; on the GPU: shared/seeds paper 001).
+ * Edge points carry a gradient angle quantised into `levels` bins over 360 degrees. Two edge
+ * points p_i, p_j whose angle bins differ by xi (theta_j = theta_i + xi, within
+ * angle_epsilon bins) form a pairing with
+ *   theta = theta_i (bin),  alpha = angle of (p_j - p_i) minus theta_i (bin),
+ *   d = |p_j - p_i|,  r_i = p_i - centre,  r_j = p_j - centre.
+ * Pairings are invariant: alpha does not change with rotation or scale, theta shifts by the
+ * rotation and d scales. Three Hough spaces follow, one after the other:
+ *  - O: the template's and the image's pairings counted over (theta, alpha); the rotation
+ *    beta is a maximum of their correlation corr(beta) = sum min(O_T(t, a), O_I(t + beta, a))
+ *    (a histogram intersection: the paper's product lets straight segments outvote the
+ *    shape); the best max_rotations maxima are examined;
+ *  - S: for a rotation, each such agreeing pair votes the scale d_image / d_template;
+ *  - D: for a rotation and scale, each agreeing pair votes the position p_i - s R(beta) r_i
+ *    (and the same for p_j) in cells of dp pixels; angle and scale are then refined to the
+ *    half bin and 1% that give the sharpest D peak.
+ * Edges come from Canny (3x3 Sobel, L1 magnitude |gx| + |gy|, non-maximum suppression,
+ * hysteresis between low and high).
+ *
+ * Ballard's R-table GHT (Ballard 1981; on the GPU: paper 002). The R-table maps the gradient
+ * bin of each template edge to its vector to the centre. Every image edge votes, for every
+ * rotation and scale of the search, p + s R(rot) r for every r of the bin (theta - rot) into
+ * a 4-D accumulator (x / dp, y / dp, scale, rotation). Edges: Sobel, non-maximum suppression
+ * and the single threshold `high` (no hysteresis). Detections are the accumulator's local
+ * maxima with at least votes_threshold votes and at least votes_ratio times the largest.
+ *
+ * Angles are in degrees in image coordinates (x right, y down; OpenCV's convention): a
+ * rotation by a maps a template offset (u, v) to (u cos a - v sin a, u sin a + v cos a),
+ * clockwise as seen on the screen. A pose places the
+ * template's centre ((W - 1) / 2, (H - 1) / 2 of the template by default) at (x, y).
+ *
+ * The model is built once from a template image (or its edges) and detects many times, in
+ * images of any size. So far only contexts of the ref backend run it (lib/ght-ref.c, the
+ * sequential reference); on other backends the model constructors return
+ * VOTECL_UNSUPPORTED until the device pipeline (cl/ght.cl) is written. */
+#ifndef VOTECL_GHT_H
+#define VOTECL_GHT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <votecl/votecl-context.h>
+#include <votecl/votecl-export.h>
+#include <votecl/votecl-image.h>
+#include <votecl/votecl-status.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Largest template or image side (edges are packed as x | y << 16). */
+#define VOTECL_GHT_MAX_SIDE 32767u
+/* Largest number of gradient angle bins. */
+#define VOTECL_GHT_MAX_LEVELS 1024u
+
+typedef enum votecl_ght_method {
+    VOTECL_GHT_GUIL = 0,   /* fast GHT: rotation, then scale, then position */
+    VOTECL_GHT_BALLARD = 1 /* R-table, 4-D accumulator */
+} votecl_ght_method;
+
+/* How a Guil pairing stage deals two sorted lists to work-items (paper 001, Sec. IV). */
+typedef enum votecl_ght_pairing {
+    VOTECL_GHT_PAIRING_AUTO = 0, /* chosen from the sub-list sizes */
+    VOTECL_GHT_PAIRING_LB = 1,   /* load balancing: both chunks in local memory */
+    VOTECL_GHT_PAIRING_SSM = 2   /* save shared memory: one tuple per work-item */
+} votecl_ght_pairing;
+
+typedef struct votecl_ght_params {
+    votecl_ght_method method;   /* default VOTECL_GHT_GUIL */
+    unsigned levels;            /* gradient (and alpha) angle bins over 360 degrees (360) */
+    unsigned canny_low;         /* hysteresis low threshold on |gx| + |gy| (50) */
+    unsigned canny_high;        /* high threshold; Ballard's only threshold (100) */
+    double min_angle;           /* rotation search in degrees, [min, max) (0) */
+    double max_angle;           /* (360; Ballard default: min + angle_step, no rotation) */
+    double angle_step;          /* rotation step in degrees (1) */
+    double min_scale;           /* scale search [min, max] (0.5; Ballard: 1) */
+    double max_scale;           /* (2; Ballard: 1) */
+    double scale_step;          /* (0.05) */
+    unsigned dp;                /* position cell side in pixels, >= 1 (2) */
+    double min_dist;            /* least distance between two detections in pixels (10) */
+    size_t max_detections;      /* most poses reported; 0: no limit but capacity (0) */
+    /* Guil */
+    double xi;                  /* angle between the gradients of a pairing, degrees (90) */
+    unsigned angle_epsilon;     /* tolerance on xi in bins (1) */
+    uint32_t angle_threshold;   /* least O correlation of a rotation (0: 1/8 of the best) */
+    uint32_t scale_threshold;   /* least S votes of a scale (0: 1/4 of the best) */
+    uint32_t position_threshold; /* least D votes of a position (0: 1/2 of the best) */
+    unsigned max_rotations;     /* rotations examined, best first (4) */
+    unsigned max_scales;        /* scales examined per rotation, best first (2) */
+    votecl_ght_pairing pairing; /* (AUTO) */
+    unsigned replication;       /* local sub-histogram copies M per work-group, 0: auto */
+    unsigned global_replication; /* global vote space copies, 0: auto */
+    /* Ballard */
+    uint32_t votes_threshold;   /* least votes of a detection (0: none beyond the ratio) */
+    double votes_ratio;         /* least fraction of the largest count (0.5) */
+} votecl_ght_params;
+
+/* Sets the defaults above for method. */
+VOTECL_API void votecl_ght_params_init(votecl_ght_params *params, votecl_ght_method method);
+
+/* An edge point given by the caller: pixel (x, y) and its gradient (gx, gy) (gx = gy = 0 is
+ * not an edge). */
+typedef struct votecl_ght_edge {
+    uint32_t x, y;
+    int32_t gx, gy;
+} votecl_ght_edge;
+
+/* One detection. */
+typedef struct votecl_ght_pose {
+    double x, y;     /* the template's centre in the image, in pixels */
+    double angle;    /* rotation in degrees, [0, 360) */
+    double scale;
+    uint32_t votes;  /* position votes (Guil: D, Ballard: the accumulator) */
+    uint32_t angle_votes; /* Guil: O correlation of the rotation; Ballard: 0 */
+    uint32_t scale_votes; /* Guil: S votes of the scale; Ballard: 0 */
+} votecl_ght_pose;
+
+/* What the last detection saw. */
+typedef struct votecl_ght_stats {
+    size_t template_edges, template_pairings;
+    size_t image_edges, image_pairings; /* pairings: Guil only */
+    votecl_ght_pairing pairing;         /* the mechanism used (Guil on a device) */
+    size_t candidates;                  /* poses found before max_detections */
+} votecl_ght_stats;
+
+typedef struct votecl_ght_model votecl_ght_model;
+
+/* Builds a model from a template image (one channel, u8) whose centre is the template's
+ * middle ((W - 1) / 2, (H - 1) / 2). params, image: borrowed; out: caller-owned, free with
+ * votecl_ght_model_free(). Returns VOTECL_INVALID_ARGUMENT naming the field (also for a
+ * template with fewer than two edge points), and the statuses of builds and allocations. */
+VOTECL_API votecl_status votecl_ght_model_new(votecl_context *context,
+                                              const votecl_ght_params *params,
+                                              const votecl_image *image,
+                                              votecl_ght_model **out);
+
+/* The same from n edge points (borrowed) of a width x height template, centre (cx, cy). */
+VOTECL_API votecl_status votecl_ght_model_new_edges(votecl_context *context,
+                                                    const votecl_ght_params *params,
+                                                    const votecl_ght_edge *edges, size_t n,
+                                                    size_t width, size_t height, double cx,
+                                                    double cy, votecl_ght_model **out);
+
+/* Frees a model; NULL is a no-op. */
+VOTECL_API void votecl_ght_model_free(votecl_ght_model *model);
+
+/* The resolved parameters (params: caller-owned output). */
+VOTECL_API void votecl_ght_model_params(const votecl_ght_model *model, votecl_ght_params *params);
+
+/* Detects the template in image (one channel, u8, any size and stride). poses: caller-owned
+ * output of capacity entries (NULL when capacity is 0), best first; found: the number of
+ * poses (at most max_detections when set), also when more than capacity. An image without
+ * edges, or smaller than nothing of the search could fit in, gives found = 0 and VOTECL_OK.
+ * Returns VOTECL_INVALID_ARGUMENT naming the field, and device statuses. */
+VOTECL_API votecl_status votecl_ght_detect(votecl_ght_model *model, const votecl_image *image,
+                                           votecl_ght_pose *poses, size_t capacity,
+                                           size_t *found);
+
+/* The same from n edge points (borrowed) of a width x height image. */
+VOTECL_API votecl_status votecl_ght_detect_edges(votecl_ght_model *model,
+                                                 const votecl_ght_edge *edges, size_t n,
+                                                 size_t width, size_t height,
+                                                 votecl_ght_pose *poses, size_t capacity,
+                                                 size_t *found);
+
+/* The stats of the last detection (stats: caller-owned output). */
+VOTECL_API votecl_status votecl_ght_model_last_stats(const votecl_ght_model *model,
+                                                     votecl_ght_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

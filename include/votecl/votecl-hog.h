@@ -1,0 +1,236 @@
+/* libvotecl: HOG descriptors and the sliding-window people detector (Dalal and Triggs,
+ * "Histograms of oriented gradients for human detection", 2005, through Prisacariu and Reid,
+ * "fastHOG", 2009; shared/seeds paper 003).
+ *
+ * Stages, each a kernel of cl/hog.cl and a function of the sequential reference
+ * lib/hog-ref.c (also the 'ref' backend):
+ *   1. downscale: for every pyramid level s = scale^k, the image resized to
+ *      (round(W / s), round(H / s)) with bilinear interpolation (pixel centres, fixed-point
+ *      weights of 11 bits, so device and reference agree exactly);
+ *   2. padding: the level extended by padding (rounded up to the gcd of the window and block
+ *      strides) plus one pixel, mirrored without repeating the edge (OpenCV's
+ *      BORDER_REFLECT_101);
+ *   3. gradients: gamma correction (square root of the u8 value), centred [-1 0 1]
+ *      differences; for colour images the channel with the largest magnitude (ties: the
+ *      first channel, as OpenCV 4.6 does); magnitude and an unsigned
+ *      orientation split linearly between its two nearest bins (bin centres at
+ *      (b + 0.5) pi / nbins), with OpenCV's polynomial arctangent;
+ *   4. block histograms: trilinear interpolation in x, y and orientation over the block's
+ *      cells, each pixel weighted by a Gaussian of sigma = (block width + height) / 8 centred
+ *      on the block;
+ *   5. normalisation: L2-Hys, v / (|v| + 0.1 n), clipped at l2hys_threshold, then
+ *      v / (|v| + 0.001);
+ *   6. linear SVM: score = bias + weights . descriptor for every window.
+ * Windows whose score is at least hit_threshold are scaled back to the image and fused on the
+ * host: mean-shift in (x, y, log scale) (Dalal's thesis, the default) or OpenCV's
+ * groupRectangles.
+ *
+ * The descriptor of a window has OpenCV's HOGDescriptor::compute layout: blocks column after
+ * column (x outer, y inner), inside a block its cells the same way, then nbins values per
+ * cell. For the same parameters its values equal OpenCV's within float rounding, so models
+ * trained with OpenCV work unchanged.
+ *
+ * Images are u8 with 1 channel (gray), 3 or 4 channels (colour: the first three are used, in
+ * the order given; with colour = 0 they are first turned to gray with OpenCV's RGB to gray
+ * weights). */
+#ifndef VOTECL_HOG_H
+#define VOTECL_HOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <votecl/votecl-context.h>
+#include <votecl/votecl-export.h>
+#include <votecl/votecl-image.h>
+#include <votecl/votecl-status.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Largest image side, window side and bins. */
+#define VOTECL_HOG_MAX_SIDE 32768u
+#define VOTECL_HOG_MAX_BINS 64u
+/* Most pyramid levels (OpenCV's nlevels). */
+#define VOTECL_HOG_MAX_LEVELS 64u
+/* The model file format's version (see docs/hog-model.md). */
+#define VOTECL_HOG_MODEL_VERSION 1
+/* The people detector's file, found beside the kernels (the kernel search path). */
+#define VOTECL_HOG_PEOPLE_MODEL "hog-people.model"
+
+typedef enum votecl_hog_fusion {
+    VOTECL_HOG_FUSION_NONE = 0,      /* every window at or above hit_threshold */
+    VOTECL_HOG_FUSION_MEANSHIFT = 1, /* mean-shift in (x, y, log scale) (default) */
+    VOTECL_HOG_FUSION_GROUP = 2      /* OpenCV's HOGDescriptor::groupRectangles */
+} votecl_hog_fusion;
+
+typedef struct votecl_hog_params {
+    unsigned window_width, window_height;     /* 64 x 128 */
+    unsigned block_width, block_height;       /* 16 x 16, multiples of the cell */
+    unsigned block_stride_x, block_stride_y;  /* 8, 8 */
+    unsigned cell_width, cell_height;         /* 8 x 8 */
+    unsigned nbins;                           /* 9 unsigned orientation bins (0 to pi) */
+    unsigned window_stride_x, window_stride_y; /* 8, 8: multiples of the block stride's gcd */
+    unsigned padding_x, padding_y;            /* 0, 0: pixels added on each side */
+    int gamma;                                /* 1: square root of the pixel values */
+    int colour;                               /* 1: largest channel gradient; 0: gray first */
+    float l2hys_threshold;                    /* 0.2 */
+    double scale;                             /* 1.05: pyramid ratio; 1 or less: one level */
+    double min_scale;                         /* 1: first level's scale */
+    double max_scale;                         /* 0: until the level is smaller than a window */
+    unsigned max_levels;                      /* 64 */
+    double hit_threshold;                     /* 0: least SVM score of a detection */
+    votecl_hog_fusion fusion;                 /* VOTECL_HOG_FUSION_MEANSHIFT */
+    unsigned group_threshold;                 /* 2: GROUP keeps groups of more windows */
+    double meanshift_sigma_x, meanshift_sigma_y, meanshift_sigma_scale; /* 8, 16, log(1.3) */
+} votecl_hog_params;
+
+/* Sets the people detector's defaults above. NULL is a no-op. */
+VOTECL_API void votecl_hog_params_init(votecl_hog_params *params);
+
+/* The length of one window's descriptor for params (borrowed) into *length.
+ * Returns VOTECL_INVALID_ARGUMENT naming the field when params are inconsistent. */
+VOTECL_API votecl_status votecl_hog_descriptor_length(const votecl_hog_params *params,
+                                                      size_t *length);
+
+/* --- linear SVM models ---
+ * A model is the window geometry, length weights and a bias; a window's score is
+ * bias + weights . descriptor. Files are text (docs/hog-model.md):
+ *   votecl-hog-model 1
+ *   window 64 128
+ *   block 16 16
+ *   block-stride 8 8
+ *   cell 8 8
+ *   bins 9
+ *   length 3780
+ *   bias <float>
+ *   weights
+ *   <length floats, any whitespace between them>
+ *   end
+ * Lines starting with '#' are comments. */
+typedef struct votecl_hog_model votecl_hog_model;
+
+/* A model from memory: the geometry of params (borrowed), length weights (borrowed, copied),
+ * bias. out: caller-owned. context: for the error message (may be NULL).
+ * Returns VOTECL_INVALID_ARGUMENT when length is not params' descriptor length or a weight is
+ * not finite, VOTECL_OUT_OF_HOST_MEMORY. */
+VOTECL_API votecl_status votecl_hog_model_new(votecl_context *context,
+                                              const votecl_hog_params *params,
+                                              const float *weights, size_t length, float bias,
+                                              votecl_hog_model **out);
+
+/* Reads a model file (filename borrowed); out: caller-owned. Returns VOTECL_IO_ERROR when it
+ * cannot be read, VOTECL_UNSUPPORTED for another format version, VOTECL_INVALID_ARGUMENT for
+ * a malformed file (the context's message names the line and field). */
+VOTECL_API votecl_status votecl_hog_model_load(votecl_context *context, const char *filename,
+                                               votecl_hog_model **out);
+
+/* OpenCV's default people detector (64 x 128, 3780 weights), read from
+ * VOTECL_HOG_PEOPLE_MODEL in the context's kernel search path.
+ * Returns VOTECL_KERNEL_NOT_FOUND when no directory has it, and the loader's statuses. */
+VOTECL_API votecl_status votecl_hog_model_people(votecl_context *context,
+                                                 votecl_hog_model **out);
+
+/* Writes model to filename in the format above. Returns VOTECL_IO_ERROR. */
+VOTECL_API votecl_status votecl_hog_model_save(votecl_context *context,
+                                               const votecl_hog_model *model,
+                                               const char *filename);
+
+/* The model's length, weights (transfer none) and bias (any pointer may be NULL). */
+VOTECL_API void votecl_hog_model_get(const votecl_hog_model *model, size_t *length,
+                                     const float **weights, float *bias);
+
+/* Frees a model; NULL is a no-op. */
+VOTECL_API void votecl_hog_model_free(votecl_hog_model *model);
+
+/* --- detectors --- */
+
+/* A rectangle in image pixels. */
+typedef struct votecl_hog_rect {
+    int32_t x, y;
+    int32_t width, height;
+} votecl_hog_rect;
+
+/* One detection: its box in the image, its score and the scale it was found at. */
+typedef struct votecl_hog_detection {
+    votecl_hog_rect box;
+    double score;
+    double scale;
+} votecl_hog_detection;
+
+typedef struct votecl_hog votecl_hog;
+
+/* Validates params (borrowed), copies model (borrowed; NULL: descriptors only) and compiles
+ * the kernels. out: caller-owned. Returns VOTECL_INVALID_ARGUMENT naming the field,
+ * VOTECL_INCOMPATIBLE when the model's geometry is not params', and build statuses. */
+VOTECL_API votecl_status votecl_hog_new(votecl_context *context, const votecl_hog_params *params,
+                                        const votecl_hog_model *model, votecl_hog **out);
+
+/* Frees a detector (waiting for work begun); NULL is a no-op. */
+VOTECL_API void votecl_hog_free(votecl_hog *hog);
+
+/* The number of windows of an image at scale 1: columns and rows of window positions, the
+ * first at (-padding) and then every window stride (either pointer may be NULL).
+ * Returns VOTECL_INVALID_ARGUMENT when the padded image is smaller than a window. */
+VOTECL_API votecl_status votecl_hog_windows(const votecl_hog *hog, size_t width, size_t height,
+                                            size_t *columns, size_t *rows);
+
+/* Descriptors of every window of image at scale 1, rows of windows, each row left to right,
+ * as OpenCV's HOGDescriptor::compute(img, winStride, padding). descriptors: caller-owned
+ * output of capacity floats; *count: windows (also when they did not fit, then nothing is
+ * written and VOTECL_INVALID_ARGUMENT is returned).
+ * Returns VOTECL_INVALID_ARGUMENT naming the field (image smaller than a window included),
+ * device statuses. */
+VOTECL_API votecl_status votecl_hog_compute(votecl_hog *hog, const votecl_image *image,
+                                            float *descriptors, size_t capacity,
+                                            size_t *count);
+
+/* Detects in image (borrowed) within nrois regions of interest (borrowed; NULL and 0: the
+ * whole image). A region is treated as an image of its own (its borders mirrored) and its
+ * boxes are moved back into the image. detections: caller-owned output of capacity entries,
+ * best score first; *found: the detections, also when more than capacity.
+ * Returns VOTECL_INVALID_ARGUMENT when a region leaves the image, is empty, or the detector
+ * has no model; a region or image smaller than a window gives no detections and VOTECL_OK. */
+VOTECL_API votecl_status votecl_hog_detect(votecl_hog *hog, const votecl_image *image,
+                                           const votecl_hog_rect *rois, size_t nrois,
+                                           votecl_hog_detection *detections, size_t capacity,
+                                           size_t *found);
+
+/* The asynchronous halves of votecl_hog_detect: begin validates, uploads and queues every
+ * level's kernels and returns without waiting; image and rois stay borrowed until end.
+ * end waits, reads the scores and fuses. One detection at a time per detector.
+ * begin returns VOTECL_INVALID_ARGUMENT as detect does (and when work is already begun);
+ * end returns VOTECL_INVALID_ARGUMENT when nothing was begun, and device statuses. */
+VOTECL_API votecl_status votecl_hog_detect_begin(votecl_hog *hog, const votecl_image *image,
+                                                 const votecl_hog_rect *rois, size_t nrois);
+VOTECL_API votecl_status votecl_hog_detect_end(votecl_hog *hog,
+                                               votecl_hog_detection *detections,
+                                               size_t capacity, size_t *found);
+
+/* Detection over n detectors (borrowed, each on its own context or device, same params and
+ * model): region i goes to detector i mod n (no regions: one region, the whole image), all
+ * are begun before any is waited for, and the windows of all are fused together with the
+ * first detector's params. Statuses as votecl_hog_detect. */
+VOTECL_API votecl_status votecl_hog_detect_multi(votecl_hog *const *hogs, size_t n,
+                                                 const votecl_image *image,
+                                                 const votecl_hog_rect *rois, size_t nrois,
+                                                 votecl_hog_detection *detections,
+                                                 size_t capacity, size_t *found);
+
+/* The raw windows of the last detection before fusion (detections: caller-owned output of
+ * capacity entries; *found: how many). */
+VOTECL_API votecl_status votecl_hog_last_windows(const votecl_hog *hog,
+                                                 votecl_hog_detection *detections,
+                                                 size_t capacity, size_t *found);
+
+/* Fuses n windows (borrowed) as params (borrowed) say into detections (caller-owned output,
+ * capacity entries, best first); *found also when more than capacity. Host only. */
+VOTECL_API votecl_status votecl_hog_fuse(const votecl_hog_params *params,
+                                         const votecl_hog_detection *windows, size_t n,
+                                         votecl_hog_detection *detections, size_t capacity,
+                                         size_t *found);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,130 @@
+/* The generalized Hough transform's internal interface: the quantisation shared by the model
+ * (lib/ght.c), the sequential reference (lib/ght-ref.c) and the tests. Every stage is a
+ * function over plain arrays so that a device stage can be compared with it array for
+ * array: edges sorted by gradient bin with start offsets, pairings sorted by their
+ * (theta, alpha) key with start offsets, integer Hough spaces. Arithmetic that decides a bin
+ * is single precision without contraction (the C side builds with -ffp-contract=off). */
+#ifndef VOTECL_GHT_PRIVATE_H
+#define VOTECL_GHT_PRIVATE_H
+
+#include "votecl-private.h"
+
+/* Resolved parameters and the sizes derived from them. */
+typedef struct votecl__ght_desc {
+    votecl_ght_params p;
+    uint32_t levels;       /* L gradient bins, also L alpha bins */
+    uint32_t xi_bins;      /* round(xi L / 360) */
+    uint32_t eps;          /* angle_epsilon */
+    uint32_t rotations;    /* steps of the rotation search */
+    uint32_t scales;       /* steps of the scale search */
+    int full_circle;       /* the rotation search covers 360 degrees (wraps) */
+    double cx, cy;         /* the template's centre */
+} votecl__ght_desc;
+
+/* A growing array of poses. */
+typedef struct votecl__ght_poses {
+    votecl_ght_pose *v;
+    size_t n, capacity;
+} votecl__ght_poses;
+
+/* Appends a pose; VOTECL_OUT_OF_HOST_MEMORY when it cannot grow. */
+votecl_status votecl__ght_poses_push(votecl__ght_poses *poses, const votecl_ght_pose *pose);
+
+/* An edge point: pixel and gradient bin. */
+typedef struct votecl__ght_point {
+    int32_t x, y;
+    uint32_t bin;
+} votecl__ght_point;
+
+/* Edges sorted by bin: points[offsets[b] .. offsets[b + 1]) have bin b (L + 1 offsets). */
+typedef struct votecl__ght_edges {
+    votecl__ght_point *points;
+    uint32_t *offsets;
+    size_t n;
+} votecl__ght_edges;
+
+/* A Guil pairing: key theta L + alpha, its two points (i then j) and distance. */
+typedef struct votecl__ght_pair {
+    uint32_t key;
+    int32_t xi, yi, xj, yj;
+    float d;
+} votecl__ght_pair;
+
+/* Pairings sorted by key with L * L + 1 start offsets. */
+typedef struct votecl__ght_pairs {
+    votecl__ght_pair *pairs;
+    uint32_t *offsets;
+    size_t n;
+    uint32_t *keys; /* the non-empty keys, ascending */
+    size_t nkeys;
+} votecl__ght_pairs;
+
+/* Resolves defaults (params validated) into desc. */
+void votecl__ght_desc_init(votecl__ght_desc *desc, const votecl_ght_params *params);
+
+/* The gradient bin of (gx, gy) != (0, 0): floor(atan2(gy, gx) L / 360) in [0, L). */
+uint32_t votecl__ght_bin(uint32_t levels, int32_t gx, int32_t gy);
+
+/* Edge points of a packed u8 image, raster order: 3x3 Sobel, L1 magnitude, non-maximum
+ * suppression, hysteresis between low and high (low == high: a single threshold). Returns
+ * how many (out: at least W * H entries); VOTECL_OUT_OF_HOST_MEMORY as (size_t)-1. */
+size_t votecl__ght_ref_canny(const uint8_t *data, uint32_t width, uint32_t height,
+                             uint32_t levels, unsigned low, unsigned high,
+                             votecl__ght_point *out);
+
+/* Counting sort of n points by bin into edges (allocates; free with _edges_clear). */
+votecl_status votecl__ght_edges_sort(const votecl__ght_point *points, size_t n, uint32_t levels,
+                                     votecl__ght_edges *edges);
+void votecl__ght_edges_clear(votecl__ght_edges *edges);
+
+/* Guil's pairings of sorted edges, sorted by key (allocates; free with _pairs_clear). */
+votecl_status votecl__ght_ref_pairs(const votecl__ght_desc *desc, const votecl__ght_edges *edges,
+                                    votecl__ght_pairs *pairs);
+void votecl__ght_pairs_clear(votecl__ght_pairs *pairs);
+
+/* The O space of sorted pairings: L * L counts (key order). */
+void votecl__ght_ref_ospace(const votecl__ght_desc *desc, const votecl__ght_pairs *pairs,
+                            uint32_t *space);
+
+/* Guil detection of image pairings against the template's: appends the candidate poses of
+ * every examined rotation and scale (unsorted). */
+votecl_status votecl__ght_ref_guil(const votecl__ght_desc *desc, const votecl__ght_pairs *templ,
+                                   const votecl__ght_pairs *image, uint32_t width,
+                                   uint32_t height, votecl__ght_poses *out);
+
+/* The R-table: template edges sorted by bin, as vectors to the centre. */
+typedef struct votecl__ght_rtable {
+    float *dx, *dy;
+    uint32_t *offsets; /* L + 1 */
+    size_t n;
+} votecl__ght_rtable;
+
+votecl_status votecl__ght_rtable_build(const votecl__ght_edges *edges, uint32_t levels, double cx,
+                                       double cy, votecl__ght_rtable *table);
+void votecl__ght_rtable_clear(votecl__ght_rtable *table);
+
+/* Cells of Ballard's accumulator for a width x height image (0 on overflow). */
+size_t votecl__ght_ballard_cells(const votecl__ght_desc *desc, uint32_t width, uint32_t height);
+
+/* Ballard's accumulator (cells counts, overwritten), cell ((s R + r) H' + y) W' + x. */
+void votecl__ght_ref_ballard_vote(const votecl__ght_desc *desc, const votecl__ght_rtable *table,
+                                  const votecl__ght_edges *edges, uint32_t width,
+                                  uint32_t height, uint32_t *space);
+
+/* Ballard's detections from a complete accumulator (appended, unsorted). */
+votecl_status votecl__ght_ref_ballard_peaks(const votecl__ght_desc *desc, const uint32_t *space,
+                                            uint32_t width, uint32_t height,
+                                            votecl__ght_poses *out);
+
+/* Sorts poses best first (votes, then angle votes, scale votes) and drops those within
+ * min_dist of a better one; returns how many remain. */
+size_t votecl__ght_finish(const votecl__ght_desc *desc, votecl_ght_pose *poses, size_t n);
+
+/* The rotation of step k of the search, and the scale of step k. */
+double votecl__ght_angle(const votecl__ght_desc *desc, double k);
+double votecl__ght_scale(const votecl__ght_desc *desc, double k);
+/* Width and height of the position grid of a width x height image (cells of dp pixels). */
+void votecl__ght_grid(const votecl__ght_desc *desc, uint32_t width, uint32_t height,
+                      uint32_t *gw, uint32_t *gh);
+
+#endif

@@ -1,0 +1,854 @@
+/* The generalized Hough transform, sequentially: the specification of every stage (edges,
+ * sorted lists, pairings, O, S and D spaces of Guil's fast GHT; the R-table and 4-D
+ * accumulator of Ballard's), the test oracle and the 'ref' backend. */
+#include "votecl-private.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ght-private.h"
+
+#define GHT_PI 3.14159265358979323846
+
+/* --- quantisation --- */
+
+void
+votecl__ght_desc_init(votecl__ght_desc *desc, const votecl_ght_params *params)
+{
+    const votecl_ght_params *p = params;
+    double span = p->max_angle - p->min_angle;
+
+    memset(desc, 0, sizeof *desc);
+    desc->p = *p;
+    desc->levels = p->levels;
+    desc->xi_bins = (uint32_t)lround(p->xi * p->levels / 360.0) % p->levels;
+    desc->eps = p->angle_epsilon;
+    desc->rotations = (uint32_t)ceil(span / p->angle_step - 1e-9);
+    desc->rotations = desc->rotations < 1 ? 1 : desc->rotations;
+    desc->full_circle = desc->rotations * p->angle_step >= 360.0 - 1e-9;
+    desc->scales = (uint32_t)floor((p->max_scale - p->min_scale) / p->scale_step + 1e-9) + 1;
+}
+
+uint32_t
+votecl__ght_bin(uint32_t levels, int32_t gx, int32_t gy)
+{
+    double deg = atan2((double)gy, (double)gx) * (180.0 / GHT_PI);
+    uint32_t bin;
+
+    if (deg < 0)
+        deg += 360.0;
+    bin = (uint32_t)(deg * levels / 360.0);
+    return bin >= levels ? bin - levels : bin;
+}
+
+double
+votecl__ght_angle(const votecl__ght_desc *desc, double k)
+{
+    double a = fmod(desc->p.min_angle + k * desc->p.angle_step, 360.0);
+    return a < 0 ? a + 360.0 : a;
+}
+
+double
+votecl__ght_scale(const votecl__ght_desc *desc, double k)
+{
+    return desc->p.min_scale + k * desc->p.scale_step;
+}
+
+void
+votecl__ght_grid(const votecl__ght_desc *desc, uint32_t width, uint32_t height, uint32_t *gw,
+                 uint32_t *gh)
+{
+    *gw = width / desc->p.dp + 1;
+    *gh = height / desc->p.dp + 1;
+}
+
+/* The grid cell of coordinate c (float, no contraction): floor(c / dp + 0.5). */
+static int32_t
+grid_cell(float c, float inv_dp)
+{
+    return (int32_t)floorf(c * inv_dp + 0.5f);
+}
+
+votecl_status
+votecl__ght_poses_push(votecl__ght_poses *poses, const votecl_ght_pose *pose)
+{
+    if (poses->n == poses->capacity) {
+        size_t cap = poses->capacity > 0 ? 2 * poses->capacity : 64;
+        votecl_ght_pose *v = realloc(poses->v, cap * sizeof *v);
+        if (v == NULL)
+            return VOTECL_OUT_OF_HOST_MEMORY;
+        poses->v = v;
+        poses->capacity = cap;
+    }
+    poses->v[poses->n++] = *pose;
+    return VOTECL_OK;
+}
+
+/* --- edges --- */
+
+static void
+sobel(const uint8_t *d, uint32_t w, uint32_t x, uint32_t y, int32_t *gx, int32_t *gy)
+{
+    const uint8_t *r0 = d + (size_t)(y - 1) * w + x, *r1 = r0 + w, *r2 = r1 + w;
+
+    *gx = (r0[1] + 2 * r1[1] + r2[1]) - (r0[-1] + 2 * r1[-1] + r2[-1]);
+    *gy = (r2[-1] + 2 * r2[0] + r2[1]) - (r0[-1] + 2 * r0[0] + r0[1]);
+}
+
+/* Non-maximum suppression in one of four directions (tan 22.5 and tan 67.5 as integer
+ * ratios): strictly above the neighbour behind, at least the one ahead. */
+static int
+is_ridge(const int32_t *mag, uint32_t w, size_t i, int32_t gx, int32_t gy)
+{
+    int64_t ax = gx < 0 ? -(int64_t)gx : gx, ay = gy < 0 ? -(int64_t)gy : gy;
+    ptrdiff_t step;
+
+    if (ay * 100000 <= ax * 41421)
+        step = 1;
+    else if (ay * 100000 >= ax * 241421)
+        step = (ptrdiff_t)w;
+    else
+        step = ((gx < 0) == (gy < 0)) ? (ptrdiff_t)w + 1 : (ptrdiff_t)w - 1;
+    return mag[i] > mag[i - step] && mag[i] >= mag[i + step];
+}
+
+/* Hysteresis: state 2 (strong) spreads to 8-connected state 1 (weak). */
+static int
+hysteresis(uint8_t *state, uint32_t w, uint32_t h)
+{
+    size_t n = (size_t)w * h, top = 0;
+    uint32_t *stack = malloc((n > 0 ? n : 1) * sizeof *stack);
+
+    if (stack == NULL)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (state[i] == 2)
+            stack[top++] = (uint32_t)i;
+    while (top > 0) {
+        size_t i = stack[--top];
+        uint32_t x = (uint32_t)(i % w), y = (uint32_t)(i / w);
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+                size_t j;
+                if ((dx == 0 && dy == 0) || x + dx >= w || y + dy >= h)
+                    continue;
+                j = (size_t)(y + dy) * w + (x + dx);
+                if (state[j] == 1) {
+                    state[j] = 2;
+                    stack[top++] = (uint32_t)j;
+                }
+            }
+    }
+    free(stack);
+    return 0;
+}
+
+size_t
+votecl__ght_ref_canny(const uint8_t *data, uint32_t width, uint32_t height, uint32_t levels,
+                      unsigned low, unsigned high, votecl__ght_point *out)
+{
+    size_t n = (size_t)width * height, count = 0;
+    int32_t *mag = calloc(n > 0 ? n : 1, sizeof *mag), *g = malloc((n > 0 ? n : 1) * 8);
+    uint8_t *state = calloc(n > 0 ? n : 1, 1);
+
+    if (mag == NULL || g == NULL || state == NULL) {
+        count = (size_t)-1;
+        goto out;
+    }
+    for (uint32_t y = 1; y + 1 < height; y++)
+        for (uint32_t x = 1; x + 1 < width; x++) {
+            size_t i = (size_t)y * width + x;
+            sobel(data, width, x, y, &g[2 * i], &g[2 * i + 1]);
+            mag[i] = abs(g[2 * i]) + abs(g[2 * i + 1]);
+        }
+    for (uint32_t y = 1; y + 1 < height; y++)
+        for (uint32_t x = 1; x + 1 < width; x++) {
+            size_t i = (size_t)y * width + x;
+            if (mag[i] > (int32_t)low && is_ridge(mag, width, i, g[2 * i], g[2 * i + 1]))
+                state[i] = mag[i] > (int32_t)high ? 2 : 1;
+        }
+    if (low < high && hysteresis(state, width, height) != 0) {
+        count = (size_t)-1;
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (state[i] == 2 || (low >= high && state[i] == 1)) {
+            out[count].x = (int32_t)(i % width);
+            out[count].y = (int32_t)(i / width);
+            out[count++].bin = votecl__ght_bin(levels, g[2 * i], g[2 * i + 1]);
+        }
+out:
+    free(mag);
+    free(g);
+    free(state);
+    return count;
+}
+
+/* --- sorted lists --- */
+
+votecl_status
+votecl__ght_edges_sort(const votecl__ght_point *points, size_t n, uint32_t levels,
+                       votecl__ght_edges *edges)
+{
+    uint32_t *next;
+
+    memset(edges, 0, sizeof *edges);
+    edges->points = malloc((n > 0 ? n : 1) * sizeof *points);
+    edges->offsets = calloc((size_t)levels + 1, sizeof *edges->offsets);
+    next = malloc((size_t)levels * sizeof *next);
+    if (edges->points == NULL || edges->offsets == NULL || next == NULL) {
+        free(next);
+        votecl__ght_edges_clear(edges);
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    }
+    for (size_t i = 0; i < n; i++)
+        edges->offsets[points[i].bin + 1]++;
+    for (uint32_t b = 0; b < levels; b++)
+        edges->offsets[b + 1] += edges->offsets[b];
+    memcpy(next, edges->offsets, (size_t)levels * sizeof *next);
+    for (size_t i = 0; i < n; i++)
+        edges->points[next[points[i].bin]++] = points[i];
+    edges->n = n;
+    free(next);
+    return VOTECL_OK;
+}
+
+void
+votecl__ght_edges_clear(votecl__ght_edges *edges)
+{
+    free(edges->points);
+    free(edges->offsets);
+    memset(edges, 0, sizeof *edges);
+}
+
+void
+votecl__ght_pairs_clear(votecl__ght_pairs *pairs)
+{
+    free(pairs->pairs);
+    free(pairs->offsets);
+    free(pairs->keys);
+    memset(pairs, 0, sizeof *pairs);
+}
+
+/* The partner bin of bin t for tolerance step k in [0, 2 eps]. */
+static uint32_t
+partner_bin(const votecl__ght_desc *desc, uint32_t t, uint32_t k)
+{
+    uint32_t L = desc->levels;
+    return (uint32_t)(((uint64_t)t + desc->xi_bins + L * (uint64_t)(desc->eps + 1) + k -
+                       desc->eps) %
+                      L);
+}
+
+/* Pairing of points a (theta) and b: key theta L + alpha, alpha the bin of (b - a) minus
+ * theta (the same quantiser as gradients, so rotations shift both alike). */
+static votecl__ght_pair
+make_pair(uint32_t levels, const votecl__ght_point *a, const votecl__ght_point *b)
+{
+    int32_t dx = b->x - a->x, dy = b->y - a->y;
+    uint32_t dir = votecl__ght_bin(levels, dx, dy);
+    uint32_t alpha = (dir + levels - a->bin) % levels;
+    votecl__ght_pair p = {a->bin * levels + alpha, a->x, a->y, b->x, b->y,
+                          sqrtf((float)(dx * dx + dy * dy))};
+    return p;
+}
+
+/* Counts the pairings, bin by bin (i in bin t, j in the partner bins), and writes them to
+ * out unless NULL. */
+static size_t
+pairs_visit(const votecl__ght_desc *desc, const votecl__ght_edges *e, votecl__ght_pair *out)
+{
+    size_t n = 0;
+
+    for (uint32_t t = 0; t < desc->levels; t++)
+        for (uint32_t k = 0; k <= 2 * desc->eps; k++) {
+            uint32_t u = partner_bin(desc, t, k);
+            for (uint32_t i = e->offsets[t]; i < e->offsets[t + 1]; i++)
+                for (uint32_t j = e->offsets[u]; j < e->offsets[u + 1]; j++) {
+                    if (e->points[i].x == e->points[j].x && e->points[i].y == e->points[j].y)
+                        continue;
+                    if (out != NULL)
+                        out[n] = make_pair(desc->levels, &e->points[i], &e->points[j]);
+                    n++;
+                }
+        }
+    return n;
+}
+
+votecl_status
+votecl__ght_ref_pairs(const votecl__ght_desc *desc, const votecl__ght_edges *edges,
+                      votecl__ght_pairs *pairs)
+{
+    size_t keys = (size_t)desc->levels * desc->levels, n = pairs_visit(desc, edges, NULL);
+    votecl__ght_pair *raw;
+    uint32_t *next;
+
+    memset(pairs, 0, sizeof *pairs);
+    if (n > UINT32_MAX)
+        return VOTECL_UNSUPPORTED;
+    raw = malloc((n > 0 ? n : 1) * sizeof *raw);
+    pairs->pairs = malloc((n > 0 ? n : 1) * sizeof *raw);
+    pairs->offsets = calloc(keys + 1, sizeof *pairs->offsets);
+    next = malloc(keys * sizeof *next);
+    if (raw == NULL || pairs->pairs == NULL || pairs->offsets == NULL || next == NULL) {
+        free(raw);
+        free(next);
+        votecl__ght_pairs_clear(pairs);
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    }
+    pairs_visit(desc, edges, raw);
+    for (size_t i = 0; i < n; i++)
+        pairs->offsets[raw[i].key + 1]++;
+    for (size_t k = 0; k < keys; k++)
+        pairs->offsets[k + 1] += pairs->offsets[k];
+    memcpy(next, pairs->offsets, keys * sizeof *next);
+    for (size_t i = 0; i < n; i++)
+        pairs->pairs[next[raw[i].key]++] = raw[i];
+    pairs->n = n;
+    free(raw);
+    for (size_t k = 0; k < keys; k++)
+        if (pairs->offsets[k + 1] > pairs->offsets[k])
+            next[pairs->nkeys++] = (uint32_t)k;
+    pairs->keys = next;
+    return VOTECL_OK;
+}
+
+void
+votecl__ght_ref_ospace(const votecl__ght_desc *desc, const votecl__ght_pairs *pairs,
+                       uint32_t *space)
+{
+    size_t keys = (size_t)desc->levels * desc->levels;
+
+    for (size_t k = 0; k < keys; k++)
+        space[k] = pairs->offsets[k + 1] - pairs->offsets[k];
+}
+
+/* --- Guil: rotation --- */
+
+/* corr[b] = sum over keys (t, a) of min(O_T(t, a), O_I(t + b, a)), over the template's
+ * non-empty keys only. The paper's product lets the quadratic counts of straight segments
+ * (every pair of a segment falls into one cell) outvote the shape; the minimum, a histogram
+ * intersection, counts the image pairings a rotated template explains. */
+static void
+correlate(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
+          const votecl__ght_pairs *ip, uint64_t *corr)
+{
+    uint32_t L = desc->levels;
+
+    memset(corr, 0, L * sizeof *corr);
+    for (uint32_t key = 0; key < L * L; key++) {
+        uint64_t nt = tp->offsets[key + 1] - tp->offsets[key];
+        uint32_t t = key / L, a = key % L;
+        if (nt == 0)
+            continue;
+        for (uint32_t b = 0; b < L; b++) {
+            uint32_t k2 = ((t + b) % L) * L + a;
+            uint64_t ni = ip->offsets[k2 + 1] - ip->offsets[k2];
+            corr[b] += nt < ni ? nt : ni;
+        }
+    }
+}
+
+/* Parabolic refinement of a peak at c between l and r: an offset in (-0.5, 0.5). */
+static double
+parabola(double l, double c, double r)
+{
+    double den = l - 2 * c + r;
+    return den < 0 ? 0.5 * (l - r) / den : 0.0;
+}
+
+/* Index k of the n-entry histogram h is a local maximum (ties go to the lower index). */
+static int
+is_peak64(const uint64_t *h, uint32_t n, uint32_t k, int wrap)
+{
+    int has_l = k > 0 || wrap, has_r = k + 1 < n || wrap;
+    uint64_t l = has_l ? h[(k + n - 1) % n] : 0, r = has_r ? h[(k + 1) % n] : 0;
+
+    if (n == 1)
+        return 1;
+    return h[k] > l && h[k] >= r;
+}
+
+typedef struct peak {
+    uint32_t k;
+    uint64_t v;
+} peak;
+
+static int
+peak_cmp(const void *a, const void *b)
+{
+    const peak *x = a, *y = b;
+    if (x->v != y->v)
+        return x->v > y->v ? -1 : 1;
+    return x->k < y->k ? -1 : x->k > y->k;
+}
+
+/* The best up to max peaks of h at or above thr (0: fraction of the best); returns count. */
+static uint32_t
+best_peaks(const uint64_t *h, uint32_t n, int wrap, uint64_t thr, unsigned divisor, peak *out,
+           uint32_t max)
+{
+    uint64_t best = 0;
+    uint32_t count = 0;
+
+    for (uint32_t k = 0; k < n; k++)
+        best = h[k] > best ? h[k] : best;
+    if (thr == 0)
+        thr = best / divisor > 0 ? best / divisor : 1;
+    for (uint32_t k = 0; k < n; k++)
+        if (h[k] >= thr && is_peak64(h, n, k, wrap))
+            out[count++] = (peak){k, h[k]};
+    qsort(out, count, sizeof *out, peak_cmp);
+    return count < max ? count : max;
+}
+
+/* The rotation histogram over the steps of the search from corr over bins. */
+static void
+rotation_hist(const votecl__ght_desc *desc, const uint64_t *corr, uint64_t *hist)
+{
+    memset(hist, 0, desc->rotations * sizeof *hist);
+    for (uint32_t b = 0; b < desc->levels; b++) {
+        double rel = fmod(b * 360.0 / desc->levels - desc->p.min_angle + 720.0, 360.0);
+        uint32_t k = (uint32_t)floor(rel / desc->p.angle_step + 1e-9);
+        if (k < desc->rotations)
+            hist[k] += corr[b];
+    }
+}
+
+/* The bin shift b of the best bin of rotation step k and its refined angle. */
+static uint32_t
+rotation_bin(const votecl__ght_desc *desc, const uint64_t *corr, uint32_t k, double *angle)
+{
+    uint32_t L = desc->levels, best = UINT32_MAX;
+
+    for (uint32_t b = 0; b < L; b++) {
+        double rel = fmod(b * 360.0 / L - desc->p.min_angle + 720.0, 360.0);
+        if ((uint32_t)floor(rel / desc->p.angle_step + 1e-9) == k &&
+            (best == UINT32_MAX || corr[b] > corr[best]))
+            best = b;
+    }
+    if (best == UINT32_MAX)
+        best = (uint32_t)lround(votecl__ght_angle(desc, k) * L / 360.0) % L;
+    *angle = (best + parabola((double)corr[(best + L - 1) % L], (double)corr[best],
+                              (double)corr[(best + 1) % L])) *
+             360.0 / L;
+    *angle = fmod(*angle + 360.0, 360.0);
+    return best;
+}
+
+/* --- Guil: scale and position --- */
+
+/* Runs BODY for every (template pairing T, image pairing I) that agree under bin shift b. */
+#define FOR_AGREEING(desc, tp, ip, b, T, I, BODY)                                          \
+    for (size_t n_ = 0; n_ < (tp)->nkeys; n_++) {                                         \
+        uint32_t key_ = (tp)->keys[n_], L_ = (desc)->levels;                              \
+        uint32_t k2_ = ((key_ / L_ + (b)) % L_) * L_ + key_ % L_;                         \
+        for (uint32_t i_ = (tp)->offsets[key_]; i_ < (tp)->offsets[key_ + 1]; i_++)       \
+            for (uint32_t j_ = (ip)->offsets[k2_]; j_ < (ip)->offsets[k2_ + 1]; j_++) {   \
+                const votecl__ght_pair *T = &(tp)->pairs[i_], *I = &(ip)->pairs[j_];      \
+                BODY                                                                      \
+            }                                                                             \
+    }
+
+static void
+scale_hist(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
+           const votecl__ght_pairs *ip, uint32_t b, uint64_t *hist)
+{
+    float inv = (float)(1.0 / desc->p.scale_step), lo = (float)desc->p.min_scale;
+
+    memset(hist, 0, desc->scales * sizeof *hist);
+    FOR_AGREEING(desc, tp, ip, b, T, I, {
+        float s = I->d / T->d;
+        float f = floorf((s - lo) * inv + 0.5f);
+        if (f >= 0.0f && f < (float)desc->scales)
+            hist[(uint32_t)f]++;
+    })
+}
+
+/* One vote of point (px, py) for the centre given template point (tx, ty). */
+static void
+vote_position(const votecl__ght_desc *desc, uint32_t *space, uint32_t gw, uint32_t gh,
+              const float rs[2], int32_t px, int32_t py, int32_t tx, int32_t ty)
+{
+    float rx = (float)tx - (float)desc->cx;
+    float ry = (float)ty - (float)desc->cy;
+    float qx = rs[0] * rx - rs[1] * ry, qy = rs[1] * rx + rs[0] * ry;
+    float inv = 1.0f / (float)desc->p.dp;
+    int32_t cx = grid_cell((float)px - qx, inv), cy = grid_cell((float)py - qy, inv);
+
+    if (cx >= 0 && cy >= 0 && (uint32_t)cx < gw && (uint32_t)cy < gh)
+        space[(size_t)cy * gw + cx]++;
+}
+
+/* D for a rotation and scale from the pairings that agree under bin shifts b - tol .. b + tol
+ * (tolerance for the gradient bins' own quantisation). */
+static void
+position_space(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
+               const votecl__ght_pairs *ip, uint32_t b, uint32_t tol, double angle,
+               double scale, uint32_t gw, uint32_t gh, uint32_t *space)
+{
+    float rs[2] = {(float)(scale * cos(angle * GHT_PI / 180.0)),
+                   (float)(scale * sin(angle * GHT_PI / 180.0))};
+
+    memset(space, 0, (size_t)gw * gh * sizeof *space);
+    for (uint32_t k = 0; k <= 2 * tol; k++) {
+        uint32_t bk = (b + desc->levels * (tol + 1) + k - tol) % desc->levels;
+        FOR_AGREEING(desc, tp, ip, bk, T, I, {
+            vote_position(desc, space, gw, gh, rs, I->xi, I->yi, T->xi, T->yi);
+            vote_position(desc, space, gw, gh, rs, I->xj, I->yj, T->xj, T->yj);
+        })
+    }
+}
+
+static uint32_t
+space_max(const uint32_t *space, size_t cells)
+{
+    uint32_t best = 0;
+
+    for (size_t i = 0; i < cells; i++)
+        best = space[i] > best ? space[i] : best;
+    return best;
+}
+
+/* Refines the angle and scale of a candidate by the sharpness of its D peak: the pair with
+ * the highest D maximum among a few fractions of a bin and of a scale step around it. */
+static void
+refine_pose(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
+            const votecl__ght_pairs *ip, uint32_t b, votecl_ght_pose *pose, uint32_t gw,
+            uint32_t gh, uint32_t *space)
+{
+    double bin = 360.0 / desc->levels, a0 = pose->angle, s0 = pose->scale;
+    uint32_t best = 0;
+
+    for (int i = -4; i <= 4; i++)
+        for (int j = -2; j <= 2; j++) {
+            double a = a0 + i * 0.5 * bin, sc = s0 * (1 + j * 0.01);
+            uint32_t m;
+            position_space(desc, tp, ip, b, 2, a, sc, gw, gh, space);
+            m = space_max(space, (size_t)gw * gh);
+            if (m > best) {
+                best = m;
+                pose->angle = fmod(a + 360.0, 360.0);
+                pose->scale = sc;
+            }
+        }
+}
+
+/* Cell i of a gw x gh grid is a 3x3 maximum (ties to the lower index). */
+static int
+is_peak2d(const uint32_t *s, uint32_t gw, uint32_t gh, uint32_t x, uint32_t y)
+{
+    uint32_t v = s[(size_t)y * gw + x];
+
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            uint32_t nx = x + dx, ny = y + dy, w;
+            if ((dx == 0 && dy == 0) || nx >= gw || ny >= gh)
+                continue;
+            w = s[(size_t)ny * gw + nx];
+            if (w > v || (w == v && (dy < 0 || (dy == 0 && dx < 0))))
+                return 0;
+        }
+    return 1;
+}
+
+/* The vote-weighted centre of the 3x3 cells around (x, y), in pixels. */
+static void
+centroid(const votecl__ght_desc *desc, const uint32_t *s, uint32_t gw, uint32_t gh, uint32_t x,
+         uint32_t y, double *px, double *py)
+{
+    double sw = 0, sx = 0, sy = 0;
+
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            uint32_t nx = x + dx, ny = y + dy;
+            double w;
+            if (nx >= gw || ny >= gh)
+                continue;
+            w = s[(size_t)ny * gw + nx];
+            sw += w;
+            sx += w * nx;
+            sy += w * ny;
+        }
+    *px = desc->p.dp * (sw > 0 ? sx / sw : x);
+    *py = desc->p.dp * (sw > 0 ? sy / sw : y);
+}
+
+static votecl_status
+position_peaks(const votecl__ght_desc *desc, const uint32_t *space, uint32_t gw, uint32_t gh,
+               votecl_ght_pose *pose, votecl__ght_poses *out)
+{
+    uint32_t best = 0, thr = desc->p.position_threshold;
+    size_t cells = (size_t)gw * gh;
+
+    for (size_t i = 0; i < cells; i++)
+        best = space[i] > best ? space[i] : best;
+    if (thr == 0)
+        thr = best / 2 > 0 ? best / 2 : 1;
+    for (uint32_t y = 0; y < gh; y++)
+        for (uint32_t x = 0; x < gw; x++) {
+            if (space[(size_t)y * gw + x] < thr || !is_peak2d(space, gw, gh, x, y))
+                continue;
+            pose->votes = space[(size_t)y * gw + x];
+            centroid(desc, space, gw, gh, x, y, &pose->x, &pose->y);
+            if (votecl__ght_poses_push(out, pose) != VOTECL_OK)
+                return VOTECL_OUT_OF_HOST_MEMORY;
+        }
+    return VOTECL_OK;
+}
+
+static uint32_t
+sat32(uint64_t v)
+{
+    return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
+
+/* Scales and positions for rotation bin b at angle. */
+static votecl_status
+guil_rotation(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
+              const votecl__ght_pairs *ip, uint32_t b, votecl_ght_pose *pose, uint32_t gw,
+              uint32_t gh, uint64_t *shist, peak *peaks, uint32_t *space,
+              votecl__ght_poses *out)
+{
+    uint32_t ns;
+    votecl_status status = VOTECL_OK;
+
+    scale_hist(desc, tp, ip, b, shist);
+    ns = best_peaks(shist, desc->scales, 0, desc->p.scale_threshold, 4, peaks,
+                    desc->p.max_scales);
+    for (uint32_t i = 0; i < ns && status == VOTECL_OK; i++) {
+        uint32_t k = peaks[i].k;
+        double l = k > 0 ? (double)shist[k - 1] : 0.0;
+        double r = k + 1 < desc->scales ? (double)shist[k + 1] : 0.0;
+        pose->scale = votecl__ght_scale(desc, k + parabola(l, (double)shist[k], r));
+        pose->scale_votes = sat32(peaks[i].v);
+        refine_pose(desc, tp, ip, b, pose, gw, gh, space);
+        position_space(desc, tp, ip, b, 2, pose->angle, pose->scale, gw, gh, space);
+        status = position_peaks(desc, space, gw, gh, pose, out);
+    }
+    return status;
+}
+
+votecl_status
+votecl__ght_ref_guil(const votecl__ght_desc *desc, const votecl__ght_pairs *templ,
+                     const votecl__ght_pairs *image, uint32_t width, uint32_t height,
+                     votecl__ght_poses *out)
+{
+    uint32_t L = desc->levels, gw, gh, nr;
+    size_t big = L > desc->scales ? L : desc->scales;
+    uint64_t *corr = malloc(L * sizeof *corr), *hist = malloc(big * sizeof *hist);
+    peak *rpeaks = malloc(big * sizeof *rpeaks), *speaks = malloc(big * sizeof *speaks);
+    uint32_t *space;
+    votecl_status status = VOTECL_OK;
+
+    votecl__ght_grid(desc, width, height, &gw, &gh);
+    space = malloc((size_t)gw * gh * sizeof *space);
+    if (corr == NULL || hist == NULL || rpeaks == NULL || speaks == NULL || space == NULL) {
+        status = VOTECL_OUT_OF_HOST_MEMORY;
+        goto out;
+    }
+    correlate(desc, templ, image, corr);
+    rotation_hist(desc, corr, hist);
+    nr = best_peaks(hist, desc->rotations, desc->full_circle, desc->p.angle_threshold, 8,
+                    rpeaks, desc->p.max_rotations);
+    for (uint32_t i = 0; i < nr && status == VOTECL_OK; i++) {
+        votecl_ght_pose pose = {0};
+        uint32_t b = rotation_bin(desc, corr, rpeaks[i].k, &pose.angle);
+        pose.angle_votes = sat32(rpeaks[i].v);
+        status = guil_rotation(desc, templ, image, b, &pose, gw, gh, hist, speaks, space, out);
+    }
+out:
+    free(corr);
+    free(hist);
+    free(rpeaks);
+    free(speaks);
+    free(space);
+    return status;
+}
+
+/* --- Ballard --- */
+
+votecl_status
+votecl__ght_rtable_build(const votecl__ght_edges *edges, uint32_t levels, double cx, double cy,
+                         votecl__ght_rtable *table)
+{
+    size_t n = edges->n;
+
+    memset(table, 0, sizeof *table);
+    table->dx = malloc((n > 0 ? n : 1) * sizeof *table->dx);
+    table->dy = malloc((n > 0 ? n : 1) * sizeof *table->dy);
+    table->offsets = malloc(((size_t)levels + 1) * sizeof *table->offsets);
+    if (table->dx == NULL || table->dy == NULL || table->offsets == NULL) {
+        votecl__ght_rtable_clear(table);
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    }
+    memcpy(table->offsets, edges->offsets, ((size_t)levels + 1) * sizeof *table->offsets);
+    for (size_t i = 0; i < n; i++) {
+        table->dx[i] = (float)(cx - edges->points[i].x);
+        table->dy[i] = (float)(cy - edges->points[i].y);
+    }
+    table->n = n;
+    return VOTECL_OK;
+}
+
+void
+votecl__ght_rtable_clear(votecl__ght_rtable *table)
+{
+    free(table->dx);
+    free(table->dy);
+    free(table->offsets);
+    memset(table, 0, sizeof *table);
+}
+
+size_t
+votecl__ght_ballard_cells(const votecl__ght_desc *desc, uint32_t width, uint32_t height)
+{
+    uint32_t gw, gh;
+    size_t cells;
+
+    votecl__ght_grid(desc, width, height, &gw, &gh);
+    if (votecl__mul_overflow((size_t)gw, gh, &cells) ||
+        votecl__mul_overflow(cells, desc->rotations, &cells) ||
+        votecl__mul_overflow(cells, desc->scales, &cells))
+        return 0;
+    return cells;
+}
+
+/* The R-table bin shift of rotation step k. */
+static uint32_t
+rotation_shift(const votecl__ght_desc *desc, uint32_t k)
+{
+    return (uint32_t)lround(votecl__ght_angle(desc, k) * desc->levels / 360.0) % desc->levels;
+}
+
+void
+votecl__ght_ref_ballard_vote(const votecl__ght_desc *desc, const votecl__ght_rtable *table,
+                             const votecl__ght_edges *edges, uint32_t width, uint32_t height,
+                             uint32_t *space)
+{
+    uint32_t gw, gh, L = desc->levels;
+    float inv = 1.0f / (float)desc->p.dp;
+
+    votecl__ght_grid(desc, width, height, &gw, &gh);
+    memset(space, 0, votecl__ght_ballard_cells(desc, width, height) * sizeof *space);
+    for (uint32_t k = 0; k < desc->rotations; k++) {
+        double a = votecl__ght_angle(desc, k) * GHT_PI / 180.0;
+        float c = (float)cos(a), s = (float)sin(a);
+        uint32_t shift = rotation_shift(desc, k);
+        for (size_t e = 0; e < edges->n; e++) {
+            const votecl__ght_point *p = &edges->points[e];
+            uint32_t t = (p->bin + L - shift) % L;
+            for (uint32_t r = table->offsets[t]; r < table->offsets[t + 1]; r++) {
+                float qx = c * table->dx[r] - s * table->dy[r];
+                float qy = s * table->dx[r] + c * table->dy[r];
+                for (uint32_t si = 0; si < desc->scales; si++) {
+                    float sc = (float)votecl__ght_scale(desc, si);
+                    int32_t x = grid_cell((float)p->x + sc * qx, inv);
+                    int32_t y = grid_cell((float)p->y + sc * qy, inv);
+                    if (x < 0 || y < 0 || (uint32_t)x >= gw || (uint32_t)y >= gh)
+                        continue;
+                    space[(((size_t)si * desc->rotations + k) * gh + y) * gw + x]++;
+                }
+            }
+        }
+    }
+}
+
+/* Cell (si, k, y, x) is a maximum of its 3x3x3x3 neighbourhood (rotation wraps on a full
+ * circle; ties go to the lower index). */
+static int
+is_peak4d(const votecl__ght_desc *desc, const uint32_t *s, uint32_t gw, uint32_t gh,
+          uint32_t si, uint32_t k, uint32_t y, uint32_t x)
+{
+    uint32_t R = desc->rotations;
+    size_t me = (((size_t)si * R + k) * gh + y) * gw + x;
+
+    for (int ds = -1; ds <= 1; ds++)
+        for (int dk = -1; dk <= 1; dk++)
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dx = -1; dx <= 1; dx++) {
+                    uint32_t ns = si + ds, nk = k + dk, ny = y + dy, nx = x + dx;
+                    size_t j;
+                    if (desc->full_circle && R > 2)
+                        nk = (k + R + dk) % R;
+                    if (ns >= desc->scales || nk >= R || ny >= gh || nx >= gw)
+                        continue;
+                    j = (((size_t)ns * R + nk) * gh + ny) * gw + nx;
+                    if (j != me && (s[j] > s[me] || (s[j] == s[me] && j < me)))
+                        return 0;
+                }
+    return 1;
+}
+
+votecl_status
+votecl__ght_ref_ballard_peaks(const votecl__ght_desc *desc, const uint32_t *space,
+                              uint32_t width, uint32_t height, votecl__ght_poses *out)
+{
+    uint32_t gw, gh, best = 0, thr;
+    size_t cells = votecl__ght_ballard_cells(desc, width, height), plane;
+
+    votecl__ght_grid(desc, width, height, &gw, &gh);
+    plane = (size_t)gw * gh;
+    for (size_t i = 0; i < cells; i++)
+        best = space[i] > best ? space[i] : best;
+    thr = (uint32_t)ceil(desc->p.votes_ratio * best);
+    thr = thr > desc->p.votes_threshold ? thr : desc->p.votes_threshold;
+    thr = thr > 0 ? thr : 1;
+    for (size_t i = 0; i < cells; i++) {
+        uint32_t x = (uint32_t)(i % gw), y = (uint32_t)(i / gw % gh);
+        uint32_t k = (uint32_t)(i / plane % desc->rotations);
+        uint32_t si = (uint32_t)(i / plane / desc->rotations);
+        votecl_ght_pose pose = {0};
+        if (space[i] < thr || !is_peak4d(desc, space, gw, gh, si, k, y, x))
+            continue;
+        pose.votes = space[i];
+        pose.angle = votecl__ght_angle(desc, k);
+        pose.scale = votecl__ght_scale(desc, si);
+        centroid(desc, space + (i - i % plane), gw, gh, x, y, &pose.x, &pose.y);
+        if (votecl__ght_poses_push(out, &pose) != VOTECL_OK)
+            return VOTECL_OUT_OF_HOST_MEMORY;
+    }
+    return VOTECL_OK;
+}
+
+/* --- ranking --- */
+
+static int
+pose_cmp(const void *a, const void *b)
+{
+    const votecl_ght_pose *x = a, *y = b;
+
+    if (x->votes != y->votes)
+        return x->votes > y->votes ? -1 : 1;
+    if (x->angle_votes != y->angle_votes)
+        return x->angle_votes > y->angle_votes ? -1 : 1;
+    if (x->scale_votes != y->scale_votes)
+        return x->scale_votes > y->scale_votes ? -1 : 1;
+    if (x->y != y->y)
+        return x->y < y->y ? -1 : 1;
+    if (x->x != y->x)
+        return x->x < y->x ? -1 : 1;
+    if (x->angle != y->angle)
+        return x->angle < y->angle ? -1 : 1;
+    return (x->scale > y->scale) - (x->scale < y->scale);
+}
+
+size_t
+votecl__ght_finish(const votecl__ght_desc *desc, votecl_ght_pose *poses, size_t n)
+{
+    double d2 = desc->p.min_dist * desc->p.min_dist;
+    size_t kept = 0;
+
+    qsort(poses, n, sizeof *poses, pose_cmp);
+    for (size_t i = 0; i < n; i++) {
+        int near = 0;
+        for (size_t j = 0; j < kept && !near; j++) {
+            double dx = poses[i].x - poses[j].x, dy = poses[i].y - poses[j].y;
+            near = dx * dx + dy * dy < d2;
+        }
+        if (!near)
+            poses[kept++] = poses[i];
+    }
+    return kept;
+}

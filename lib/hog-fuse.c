@@ -1,0 +1,259 @@
+/* Fusion of HOG windows on the host: mean-shift in (x, y, log scale) (Dalal's thesis, section
+ * 5.1) or OpenCV's HOGDescriptor::groupRectangles (partition by similarity, average, drop
+ * small groups and small rectangles inside bigger ones). */
+#include "hog-private.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int
+by_score(const void *a, const void *b)
+{
+    double x = ((const votecl_hog_detection *)a)->score;
+    double y = ((const votecl_hog_detection *)b)->score;
+
+    return x > y ? -1 : x < y ? 1 : 0;
+}
+
+static void
+emit(votecl_hog_detection *all, size_t n, votecl_hog_detection *out, size_t capacity,
+     size_t *found)
+{
+    qsort(all, n, sizeof *all, by_score);
+    memcpy(out, all, (n < capacity ? n : capacity) * sizeof *out);
+    *found = n;
+}
+
+/* --- OpenCV's groupRectangles --- */
+
+static int
+similar(const votecl_hog_rect *a, const votecl_hog_rect *b, double eps)
+{
+    double delta = eps * ((a->width < b->width ? a->width : b->width) +
+                          (a->height < b->height ? a->height : b->height)) * 0.5;
+
+    return fabs((double)a->x - b->x) <= delta && fabs((double)a->y - b->y) <= delta &&
+           fabs((double)a->x + a->width - b->x - b->width) <= delta &&
+           fabs((double)a->y + a->height - b->y - b->height) <= delta;
+}
+
+static size_t
+find(size_t *parent, size_t i)
+{
+    while (parent[i] != i)
+        i = parent[i] = parent[parent[i]];
+    return i;
+}
+
+typedef struct group {
+    double x, y, w, h, best;
+    size_t n;
+    votecl_hog_rect r;
+} group;
+
+/* Classes of the similarity's transitive closure; fills g (one per class), returns count. */
+static size_t
+partition(const votecl_hog_detection *w, size_t n, size_t *parent, group *g, size_t *label)
+{
+    size_t classes = 0;
+
+    for (size_t i = 0; i < n; i++)
+        parent[i] = i;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++)
+            if (similar(&w[i].box, &w[j].box, 0.2))
+                parent[find(parent, i)] = find(parent, j);
+    for (size_t i = 0; i < n; i++)
+        label[i] = (size_t)-1;
+    for (size_t i = 0; i < n; i++) {
+        size_t r = find(parent, i);
+
+        if (label[r] == (size_t)-1) {
+            label[r] = classes;
+            memset(&g[classes], 0, sizeof *g);
+            g[classes++].best = -HUGE_VAL;
+        }
+        label[i] = label[r];
+    }
+    return classes;
+}
+
+static int
+inside_bigger(const group *g, size_t classes, size_t i, unsigned threshold)
+{
+    for (size_t j = 0; j < classes; j++) {
+        const votecl_hog_rect *a = &g[i].r, *b = &g[j].r;
+        int dx = (int)lrint(b->width * 0.2), dy = (int)lrint(b->height * 0.2);
+        size_t n1 = g[i].n, n2 = g[j].n;
+
+        if (j == i || n2 <= threshold)
+            continue;
+        if (a->x >= b->x - dx && a->y >= b->y - dy && a->x + a->width <= b->x + b->width + dx &&
+            a->y + a->height <= b->y + b->height + dy && (n2 > (n1 > 3 ? n1 : 3) || n1 < 3))
+            return 1;
+    }
+    return 0;
+}
+
+static size_t
+group_rectangles(const votecl_hog_detection *w, size_t n, unsigned threshold,
+                 votecl_hog_detection *out, size_t *parent, group *g, size_t *label)
+{
+    size_t classes = partition(w, n, parent, g, label), k = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        group *c = &g[label[i]];
+
+        c->x += w[i].box.x;
+        c->y += w[i].box.y;
+        c->w += w[i].box.width;
+        c->h += w[i].box.height;
+        c->n++;
+        if (w[i].score > c->best) {
+            c->best = w[i].score;
+            out[label[i]].scale = w[i].scale;
+        }
+    }
+    for (size_t i = 0; i < classes; i++) {
+        double s = 1.0 / g[i].n;
+        votecl_hog_rect r = {(int32_t)lrint(g[i].x * s), (int32_t)lrint(g[i].y * s),
+                             (int32_t)lrint(g[i].w * s), (int32_t)lrint(g[i].h * s)};
+        g[i].r = r;
+    }
+    for (size_t i = 0; i < classes; i++) {
+        if (g[i].n <= threshold || inside_bigger(g, classes, i, threshold))
+            continue;
+        out[k].box = g[i].r;
+        out[k].score = g[i].best;
+        out[k].scale = out[i].scale;
+        k++;
+    }
+    return k;
+}
+
+/* --- mean-shift --- */
+
+typedef struct point {
+    double x, y, z, w; /* centre, log scale, weight */
+} point;
+
+/* One mean-shift step from m: Dalal's Eq. 5.3 with per-point bandwidths H_i =
+ * diag((e^z_i sx)^2, (e^z_i sy)^2, sz^2). */
+static void
+shift(const point *p, size_t n, const votecl_hog_params *par, point *m)
+{
+    double sx = 0, sy = 0, sz = 0, sw = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        double e = exp(p[i].z);
+        double hx = e * par->meanshift_sigma_x, hy = e * par->meanshift_sigma_y;
+        double hz = par->meanshift_sigma_scale;
+        double dx = (m->x - p[i].x) / hx, dy = (m->y - p[i].y) / hy, dz = (m->z - p[i].z) / hz;
+        double k = p[i].w * exp(-0.5 * (dx * dx + dy * dy + dz * dz)) / (hx * hy * hz);
+
+        sx += k * p[i].x;
+        sy += k * p[i].y;
+        sz += k * p[i].z;
+        sw += k;
+    }
+    if (sw > 0) {
+        m->x = sx / sw;
+        m->y = sy / sw;
+        m->z = sz / sw;
+    }
+}
+
+static double
+mode_distance(const point *a, const point *b, const votecl_hog_params *par)
+{
+    double e = exp(a->z);
+    double dx = (a->x - b->x) / (e * par->meanshift_sigma_x);
+    double dy = (a->y - b->y) / (e * par->meanshift_sigma_y);
+    double dz = (a->z - b->z) / par->meanshift_sigma_scale;
+
+    return dx * dx + dy * dy + dz * dz;
+}
+
+static size_t
+meanshift(const votecl_hog_params *par, const votecl_hog_detection *w, size_t n,
+          votecl_hog_detection *out, point *p, point *modes)
+{
+    double ww = 0, wh = 0;
+    size_t k = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        p[i].z = log(w[i].scale);
+        p[i].x = w[i].box.x + w[i].box.width * 0.5;
+        p[i].y = w[i].box.y + w[i].box.height * 0.5;
+        /* Dalal's hard clipping t(w) = max(w - threshold, 0), kept positive */
+        p[i].w = fmax(w[i].score - par->hit_threshold, 0.0) + 1e-3;
+        ww = w[i].box.width / w[i].scale;
+        wh = w[i].box.height / w[i].scale;
+    }
+    for (size_t i = 0; i < n; i++) {
+        point m = p[i], prev;
+        size_t j;
+
+        for (int it = 0; it < 100; it++) {
+            prev = m;
+            shift(p, n, par, &m);
+            if (mode_distance(&m, &prev, par) < 1e-6)
+                break;
+        }
+        for (j = 0; j < k; j++)
+            if (mode_distance(&modes[j], &m, par) < 1.0)
+                break;
+        if (j == k) {
+            modes[k] = m;
+            out[k].score = -HUGE_VAL;
+            k++;
+        }
+        if (w[i].score > out[j].score)
+            out[j].score = w[i].score;
+    }
+    for (size_t j = 0; j < k; j++) {
+        double s = exp(modes[j].z);
+        votecl_hog_rect r = {(int32_t)lrint(modes[j].x - ww * s * 0.5),
+                             (int32_t)lrint(modes[j].y - wh * s * 0.5),
+                             (int32_t)lrint(ww * s), (int32_t)lrint(wh * s)};
+        out[j].box = r;
+        out[j].scale = s;
+    }
+    return k;
+}
+
+votecl_status
+votecl_hog_fuse(const votecl_hog_params *params, const votecl_hog_detection *windows, size_t n,
+                votecl_hog_detection *detections, size_t capacity, size_t *found)
+{
+    votecl_hog_detection *out;
+    size_t *parent, *label, k;
+    group *g;
+    point *p;
+
+    if (params == NULL || found == NULL || (windows == NULL && n > 0) ||
+        (detections == NULL && capacity > 0))
+        return VOTECL_INVALID_ARGUMENT;
+    *found = 0;
+    if (n == 0)
+        return VOTECL_OK;
+    out = malloc(n * sizeof *out);
+    parent = malloc(n * sizeof *parent);
+    label = malloc(n * sizeof *label);
+    g = malloc(n * sizeof *g);
+    p = malloc(2 * n * sizeof *p);
+    if (out == NULL || parent == NULL || label == NULL || g == NULL || p == NULL) {
+        free(out), free(parent), free(label), free(g), free(p);
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    }
+    if (params->fusion == VOTECL_HOG_FUSION_GROUP)
+        k = group_rectangles(windows, n, params->group_threshold, out, parent, g, label);
+    else if (params->fusion == VOTECL_HOG_FUSION_MEANSHIFT)
+        k = meanshift(params, windows, n, out, p, p + n);
+    else
+        memcpy(out, windows, (k = n) * sizeof *out);
+    emit(out, k, detections, capacity, found);
+    free(out), free(parent), free(label), free(g), free(p);
+    return VOTECL_OK;
+}

@@ -1,0 +1,88 @@
+/* HOG's internal interface: the geometry and host tables shared by the detector
+ * (lib/hog.c), the sequential reference (lib/hog-ref.c, the specification cl/hog.cl follows
+ * stage for stage) and the tests. */
+#ifndef VOTECL_HOG_PRIVATE_H
+#define VOTECL_HOG_PRIVATE_H
+
+#include "votecl-private.h"
+
+/* Cells of a block at most (the weight table has one column per cell). */
+#define VOTECL__HOG_MAX_CELLS 16u
+
+/* The window geometry, resolved from validated params. */
+typedef struct votecl__hog_geom {
+    unsigned win_w, win_h, block_w, block_h, bstride_x, bstride_y, cell_w, cell_h, nbins;
+    unsigned wstride_x, wstride_y;
+    unsigned cells_x, cells_y, ncells; /* cells per block */
+    unsigned block_len;                /* ncells * nbins */
+    unsigned blocks_x, blocks_y;       /* blocks per window */
+    unsigned grid_x, grid_y;           /* block grid step: gcd(window, block stride) */
+    size_t desc_len;
+    float l2hys;
+    int gamma, colour;
+} votecl__hog_geom;
+
+/* One image level: its size, padding and the block and window grids of the padded image. */
+typedef struct votecl__hog_level {
+    double scale;
+    uint32_t width, height;   /* the (resized) image */
+    uint32_t pad_x, pad_y;    /* padding, a multiple of the grid */
+    uint32_t gw, gh;          /* gradient image: width + 2 pad_x, height + 2 pad_y */
+    uint32_t nbx, nby;        /* blocks of the grid */
+    uint32_t nwx, nwy;        /* windows */
+} votecl__hog_level;
+
+/* Checks params and fills geom; msg names the field on failure. */
+votecl_status votecl__hog_geom_init(votecl__hog_geom *geom, const votecl_hog_params *params,
+                                    char *msg, size_t msg_size);
+/* The level of a width x height image at scale; returns 0 when a window does not fit. */
+int votecl__hog_level_init(const votecl__hog_geom *geom, const votecl_hog_params *params,
+                           uint32_t width, uint32_t height, double scale,
+                           votecl__hog_level *level);
+
+/* The gamma table: sqrt(v) or v for v = 0..255. */
+void votecl__hog_gamma_table(int gamma, float lut[256]);
+/* The block weights: for pixel (i, j) of the block (row i), ncells weights (Gaussian times
+ * the bilinear cell weight, OpenCV's HOGCache::init), cell c = cx * cells_y + cy. */
+void votecl__hog_block_weights(const votecl__hog_geom *geom, float *weights);
+/* Resize tables for n destination pixels from a source of length src: index of the left
+ * (top) source pixel and the 11-bit weight of the right one. */
+void votecl__hog_resize_table(uint32_t src, uint32_t n, int32_t *index, int32_t *alpha);
+/* OpenCV's reflect-101 border: an index in [0, len). */
+int32_t votecl__hog_reflect101(int64_t p, int32_t len);
+
+/* Stage 0: a u8 image of channels to gray (colour 0) or to 3 channels; dst packed. */
+void votecl__hog_ref_convert(const uint8_t *src, size_t row_bytes, uint32_t width,
+                             uint32_t height, unsigned channels, int colour, uint8_t *dst);
+/* Stage 1: bilinear downscale of a packed image of ch channels to dw x dh. */
+void votecl__hog_ref_resize(const uint8_t *src, uint32_t sw, uint32_t sh, unsigned ch,
+                            uint8_t *dst, uint32_t dw, uint32_t dh);
+/* Stage 2: the padded image, (gw + 2) x (gh + 2) x ch, reflect-101 around the level. */
+void votecl__hog_ref_pad(const uint8_t *src, const votecl__hog_level *level, unsigned ch,
+                         uint8_t *dst);
+/* Stage 3: gradients of the gw x gh inner pixels of the padded image: two weighted
+ * magnitudes and two bins per pixel. */
+void votecl__hog_ref_gradient(const votecl__hog_geom *geom, const uint8_t *padded,
+                              const votecl__hog_level *level, unsigned ch, const float *lut,
+                              float *grad, uint8_t *bins);
+/* Stage 4: the histogram of every block of the grid (nbx * nby blocks, row after row, each
+ * block_len floats). */
+void votecl__hog_ref_blocks(const votecl__hog_geom *geom, const votecl__hog_level *level,
+                            const float *grad, const uint8_t *bins, const float *weights,
+                            float *hist);
+/* Stage 5: L2-Hys normalisation of n blocks in place. */
+void votecl__hog_ref_normalise(const votecl__hog_geom *geom, float *hist, size_t n);
+/* Stage 6: the SVM score of every window (nwx * nwy, row after row). */
+void votecl__hog_ref_svm(const votecl__hog_geom *geom, const votecl__hog_level *level,
+                         const float *hist, const float *weights, float bias, float *scores);
+/* The descriptor of window (wx, wy) gathered from the normalised blocks. */
+void votecl__hog_gather(const votecl__hog_geom *geom, const votecl__hog_level *level,
+                        const float *hist, uint32_t wx, uint32_t wy, float *desc);
+
+/* Whether model's geometry (window, block, stride, cell, bins) is params'. */
+int votecl__hog_model_fits(const votecl_hog_model *model, const votecl_hog_params *params);
+
+/* OpenCV's atan2 polynomial in degrees [0, 360) (fastAtan2). */
+float votecl__hog_atan_deg(float y, float x);
+
+#endif

@@ -1,0 +1,867 @@
+/* HOG detector: validate, plan the pyramid levels of every region of interest, run the six
+ * stages of cl/hog.cl per level (or lib/hog-ref.c on the 'ref' backend), read the window
+ * scores back and fuse them on the host (lib/hog-fuse.c). */
+#include "hog-private.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { K_RESIZE, K_PAD, K_GRADIENT, K_BLOCKS, K_NORMALISE, K_SVM, K_COUNT };
+
+static const char *const kernel_names[K_COUNT] = {"hog_resize", "hog_pad", "hog_gradient",
+                                                  "hog_blocks", "hog_normalise", "hog_svm"};
+
+/* One pyramid level of one region. */
+typedef struct hog_job {
+    votecl__hog_level level;
+    votecl_hog_rect roi;
+    size_t tab;   /* offset of its resize tables (2 dw + 2 dh ints) */
+    size_t score; /* offset of its window scores */
+} hog_job;
+
+/* Device buffers: the source, tables, one level's intermediates (reused in queue order), all
+ * scores, and the constant tables. */
+typedef struct hog_buffers {
+    votecl_buffer *image, *tab, *level, *padded, *grad, *bins, *hist, *scores;
+    votecl_buffer *lut, *weights, *svm;
+} hog_buffers;
+
+struct votecl_hog {
+    votecl_context *context;
+    votecl_hog_params params;
+    votecl__hog_geom geom;
+    votecl_hog_model *model; /* own copy; NULL: descriptors only */
+    float lut[256];
+    float *block_weights;
+    void *kernels[K_COUNT];
+    hog_buffers buf;
+    uint8_t *conv;           /* the converted source (host) */
+    unsigned ch;             /* its channels: 1 or 3 */
+    size_t conv_w, conv_h;
+    hog_job *jobs;
+    size_t njobs, jobs_cap;
+    int32_t *tabs;
+    size_t ntabs;
+    float *scores;           /* host copy of every job's scores */
+    size_t nscores;
+    int begun;
+    votecl_hog_detection *raw;
+    size_t nraw, raw_cap;
+};
+
+void
+votecl_hog_params_init(votecl_hog_params *p)
+{
+    if (p == NULL)
+        return;
+    memset(p, 0, sizeof *p);
+    p->window_width = 64;
+    p->window_height = 128;
+    p->block_width = p->block_height = 16;
+    p->block_stride_x = p->block_stride_y = 8;
+    p->cell_width = p->cell_height = 8;
+    p->nbins = 9;
+    p->window_stride_x = p->window_stride_y = 8;
+    p->gamma = 1;
+    p->colour = 1;
+    p->l2hys_threshold = 0.2f;
+    p->scale = 1.05;
+    p->min_scale = 1.0;
+    p->max_levels = VOTECL_HOG_MAX_LEVELS;
+    p->fusion = VOTECL_HOG_FUSION_MEANSHIFT;
+    p->group_threshold = 2;
+    /* Dalal's thesis, section 5.1: sigma_x = 8, sigma_y = 16 pixels, sigma_s = log(1.3) */
+    p->meanshift_sigma_x = 8;
+    p->meanshift_sigma_y = 16;
+    p->meanshift_sigma_scale = log(1.3);
+}
+
+votecl_status
+votecl_hog_descriptor_length(const votecl_hog_params *params, size_t *length)
+{
+    votecl__hog_geom g;
+    char msg[256];
+
+    if (params == NULL || length == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    if (votecl__hog_geom_init(&g, params, msg, sizeof msg) != VOTECL_OK)
+        return VOTECL_INVALID_ARGUMENT;
+    *length = g.desc_len;
+    return VOTECL_OK;
+}
+
+/* --- construction --- */
+
+static size_t
+hog_defines(const votecl__hog_geom *g, char defs[][64])
+{
+    size_t n = 0;
+
+    snprintf(defs[n++], 64, "HOG_BLOCK_W=%u", g->block_w);
+    snprintf(defs[n++], 64, "HOG_BLOCK_H=%u", g->block_h);
+    snprintf(defs[n++], 64, "HOG_NCELLS=%u", g->ncells);
+    snprintf(defs[n++], 64, "HOG_NBINS=%u", g->nbins);
+    snprintf(defs[n++], 64, "HOG_BLOCK_LEN=%u", g->block_len);
+    snprintf(defs[n++], 64, "HOG_BLOCKS_X=%u", g->blocks_x);
+    snprintf(defs[n++], 64, "HOG_BLOCKS_Y=%u", g->blocks_y);
+    snprintf(defs[n++], 64, "HOG_BSTRIDE_X=%u", g->bstride_x);
+    snprintf(defs[n++], 64, "HOG_BSTRIDE_Y=%u", g->bstride_y);
+    snprintf(defs[n++], 64, "HOG_WSTRIDE_X=%u", g->wstride_x);
+    snprintf(defs[n++], 64, "HOG_WSTRIDE_Y=%u", g->wstride_y);
+    snprintf(defs[n++], 64, "HOG_GRID_X=%u", g->grid_x);
+    snprintf(defs[n++], 64, "HOG_GRID_Y=%u", g->grid_y);
+    /* %.9g round-trips a float: the device sees the host's constants bit for bit */
+    snprintf(defs[n++], 64, "HOG_L2HYS=%.9gf", g->l2hys);
+    snprintf(defs[n++], 64, "HOG_ANGLE_SCALE=%.9gf", (float)(g->nbins / M_PI));
+    snprintf(defs[n++], 64, "HOG_DEG2RAD=%.9gf", (float)(M_PI / 180));
+    snprintf(defs[n++], 64, "HOG_P1=%.9gf", 0.9997878412794807f * (float)(180 / M_PI));
+    snprintf(defs[n++], 64, "HOG_P3=%.9gf", -0.3258083974640975f * (float)(180 / M_PI));
+    snprintf(defs[n++], 64, "HOG_P5=%.9gf", 0.1555786518463281f * (float)(180 / M_PI));
+    snprintf(defs[n++], 64, "HOG_P7=%.9gf", -0.04432655554792128f * (float)(180 / M_PI));
+    snprintf(defs[n++], 64, "HOG_EPS=%.9gf", (float)2.220446049250313e-16);
+    return n;
+}
+
+static votecl_status
+hog_compile(votecl_hog *hog)
+{
+    static const char *const files[] = {"hog.cl", NULL};
+    char defs[24][64];
+    const char *ptrs[24];
+    size_t n = hog_defines(&hog->geom, defs);
+    votecl__program *program;
+    votecl_status status;
+
+    for (size_t i = 0; i < n; i++)
+        ptrs[i] = defs[i];
+    status = votecl__program_get(hog->context, files, ptrs, n, NULL, &program);
+    for (int k = 0; k < K_COUNT && status == VOTECL_OK; k++)
+        status = votecl__program_kernel(hog->context, program, kernel_names[k],
+                                        &hog->kernels[k]);
+    return status;
+}
+
+static votecl_status
+upload(votecl_hog *hog, votecl_buffer **buffer, const void *data, size_t size)
+{
+    votecl_status status = votecl__buffer_ensure(hog->context, buffer, size);
+
+    if (status == VOTECL_OK)
+        status = votecl_buffer_write(*buffer, 0, data, size);
+    return status;
+}
+
+/* The constant tables on the device: gamma, block weights, SVM weights. */
+static votecl_status
+hog_upload_constants(votecl_hog *hog)
+{
+    const votecl__hog_geom *g = &hog->geom;
+    size_t wsize = (size_t)g->block_w * g->block_h * g->ncells * sizeof(float);
+    votecl_status status = upload(hog, &hog->buf.lut, hog->lut, sizeof hog->lut);
+
+    if (status == VOTECL_OK)
+        status = upload(hog, &hog->buf.weights, hog->block_weights, wsize);
+    if (status == VOTECL_OK && hog->model != NULL) {
+        size_t length;
+        const float *w;
+
+        votecl_hog_model_get(hog->model, &length, &w, NULL);
+        status = upload(hog, &hog->buf.svm, w, length * sizeof(float));
+    }
+    return status;
+}
+
+static votecl_status
+hog_init(votecl_hog *hog, const votecl_hog_model *model)
+{
+    const votecl__hog_geom *g = &hog->geom;
+    size_t length;
+    const float *w;
+    float bias;
+    votecl_status status;
+
+    if (model != NULL) {
+        if (!votecl__hog_model_fits(model, &hog->params))
+            return votecl__fail(hog->context, VOTECL_INCOMPATIBLE,
+                                "model: its window, block or bins differ from params'");
+        votecl_hog_model_get(model, &length, &w, &bias);
+        status = votecl_hog_model_new(hog->context, &hog->params, w, length, bias, &hog->model);
+        if (status != VOTECL_OK)
+            return status;
+    }
+    votecl__hog_gamma_table(g->gamma, hog->lut);
+    hog->block_weights = malloc((size_t)g->block_w * g->block_h * g->ncells * sizeof(float));
+    if (hog->block_weights == NULL)
+        return votecl__fail(hog->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    votecl__hog_block_weights(g, hog->block_weights);
+    if (hog->context->backend == VOTECL_BACKEND_REF)
+        return VOTECL_OK;
+    status = hog_compile(hog);
+    return status == VOTECL_OK ? hog_upload_constants(hog) : status;
+}
+
+votecl_status
+votecl_hog_new(votecl_context *context, const votecl_hog_params *params,
+               const votecl_hog_model *model, votecl_hog **out)
+{
+    votecl_hog *hog;
+    char msg[256];
+    votecl_status status;
+
+    if (context == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    votecl__clear_error(context);
+    if (params == NULL || out == NULL)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "params, out: NULL pointer");
+    *out = NULL;
+    if ((hog = calloc(1, sizeof *hog)) == NULL)
+        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    hog->context = context;
+    hog->params = *params;
+    status = votecl__hog_geom_init(&hog->geom, params, msg, sizeof msg);
+    if (status != VOTECL_OK)
+        status = votecl__fail(context, status, "%s", msg);
+    else
+        status = hog_init(hog, model);
+    if (status != VOTECL_OK) {
+        votecl_hog_free(hog);
+        return status;
+    }
+    *out = hog;
+    return VOTECL_OK;
+}
+
+void
+votecl_hog_free(votecl_hog *hog)
+{
+    votecl_buffer **b;
+
+    if (hog == NULL)
+        return;
+    b = (votecl_buffer **)&hog->buf;
+    if (hog->begun && hog->context->backend != VOTECL_BACKEND_REF)
+        (void)hog->context->ops->finish(hog->context);
+    for (size_t i = 0; i < sizeof hog->buf / sizeof *b; i++)
+        votecl_buffer_free(b[i]);
+    votecl_hog_model_free(hog->model);
+    free(hog->block_weights);
+    free(hog->conv);
+    free(hog->jobs);
+    free(hog->tabs);
+    free(hog->scores);
+    free(hog->raw);
+    free(hog);
+}
+
+votecl_status
+votecl_hog_windows(const votecl_hog *hog, size_t width, size_t height, size_t *columns,
+                   size_t *rows)
+{
+    votecl__hog_level l;
+
+    if (hog == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    if (width > VOTECL_HOG_MAX_SIDE || height > VOTECL_HOG_MAX_SIDE ||
+        !votecl__hog_level_init(&hog->geom, &hog->params, (uint32_t)width, (uint32_t)height,
+                                1.0, &l))
+        return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT,
+                            "image.width, image.height: %zux%zu padded by %ux%u holds no "
+                            "%ux%u window",
+                            width, height, hog->params.padding_x, hog->params.padding_y,
+                            hog->geom.win_w, hog->geom.win_h);
+    if (columns != NULL)
+        *columns = l.nwx;
+    if (rows != NULL)
+        *rows = l.nwy;
+    return VOTECL_OK;
+}
+
+/* --- the source image --- */
+
+static votecl_status
+hog_take_image(votecl_hog *hog, const votecl_image *image)
+{
+    size_t row_bytes, pixels, size;
+    votecl_status status =
+        votecl__image_check(hog->context, image, VOTECL_DTYPE_U8, 0, &row_bytes, &pixels);
+
+    if (status != VOTECL_OK)
+        return status;
+    if (image->channels == 2)
+        return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT,
+                            "image.channels: 2 is not 1, 3 or 4");
+    if (image->width < 1 || image->height < 1 || image->width > VOTECL_HOG_MAX_SIDE ||
+        image->height > VOTECL_HOG_MAX_SIDE)
+        return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT,
+                            "image.width, image.height: %zux%zu is not within 1 to %u a side",
+                            image->width, image->height, VOTECL_HOG_MAX_SIDE);
+    hog->ch = image->channels >= 3 && hog->geom.colour ? 3 : 1;
+    size = pixels * hog->ch;
+    free(hog->conv);
+    if ((hog->conv = malloc(size)) == NULL)
+        return votecl__fail(hog->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    votecl__hog_ref_convert(image->data, image->height > 1 ? image->stride : row_bytes,
+                            (uint32_t)image->width, (uint32_t)image->height, image->channels,
+                            hog->geom.colour, hog->conv);
+    hog->conv_w = image->width;
+    hog->conv_h = image->height;
+    return VOTECL_OK;
+}
+
+/* --- planning: the levels of every region --- */
+
+static votecl_status
+add_job(votecl_hog *hog, const votecl_hog_rect *roi, const votecl__hog_level *l)
+{
+    hog_job *j;
+
+    if (hog->njobs == hog->jobs_cap) {
+        size_t cap = hog->jobs_cap ? 2 * hog->jobs_cap : 64;
+        hog_job *jobs = realloc(hog->jobs, cap * sizeof *jobs);
+
+        if (jobs == NULL)
+            return votecl__fail(hog->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+        hog->jobs = jobs;
+        hog->jobs_cap = cap;
+    }
+    j = &hog->jobs[hog->njobs++];
+    j->level = *l;
+    j->roi = *roi;
+    j->tab = hog->ntabs;
+    j->score = hog->nscores;
+    hog->ntabs += 2 * (size_t)l->width + 2 * (size_t)l->height;
+    hog->nscores += (size_t)l->nwx * l->nwy;
+    return VOTECL_OK;
+}
+
+/* OpenCV's detectMultiScale levels: scale^k from min_scale while the resized region still
+ * holds a window (before padding), at most max_levels, only the first when scale <= 1. */
+static votecl_status
+plan_region(votecl_hog *hog, const votecl_hog_rect *roi, int pyramid)
+{
+    const votecl_hog_params *p = &hog->params;
+    double s = pyramid ? p->min_scale : 1.0;
+    votecl__hog_level l;
+    votecl_status status = VOTECL_OK;
+
+    for (unsigned k = 0; k < (pyramid ? p->max_levels : 1u) && status == VOTECL_OK; k++) {
+        double dw = nearbyint(roi->width / s), dh = nearbyint(roi->height / s);
+
+        if (pyramid && (dw < hog->geom.win_w || dh < hog->geom.win_h))
+            break;
+        if (pyramid && p->max_scale > 0 && s > p->max_scale * (1 + 1e-9))
+            break;
+        if (dw >= 1 && dh >= 1 &&
+            votecl__hog_level_init(&hog->geom, p, (uint32_t)dw, (uint32_t)dh, s, &l))
+            status = add_job(hog, roi, &l);
+        if (p->scale <= 1.0)
+            break;
+        s *= p->scale;
+    }
+    return status;
+}
+
+static votecl_status
+check_roi(votecl_hog *hog, const votecl_hog_rect *r, size_t i)
+{
+    if (r->width < 1 || r->height < 1 || r->x < 0 || r->y < 0 ||
+        (int64_t)r->x + r->width > (int64_t)hog->conv_w ||
+        (int64_t)r->y + r->height > (int64_t)hog->conv_h)
+        return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT,
+                            "rois[%zu]: (%d, %d) %dx%d is empty or leaves the %zux%zu image", i,
+                            r->x, r->y, r->width, r->height, hog->conv_w, hog->conv_h);
+    return VOTECL_OK;
+}
+
+static votecl_status
+plan_jobs(votecl_hog *hog, const votecl_hog_rect *rois, size_t nrois, int pyramid)
+{
+    votecl_hog_rect whole = {0, 0, (int32_t)hog->conv_w, (int32_t)hog->conv_h};
+    votecl_status status = VOTECL_OK;
+
+    hog->njobs = hog->ntabs = hog->nscores = 0;
+    if (nrois > 0 && rois == NULL)
+        return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT, "rois: NULL pointer");
+    for (size_t i = 0; i < nrois && status == VOTECL_OK; i++)
+        status = check_roi(hog, &rois[i], i);
+    for (size_t i = 0; i < (nrois > 0 ? nrois : 1) && status == VOTECL_OK; i++)
+        status = plan_region(hog, nrois > 0 ? &rois[i] : &whole, pyramid);
+    return status;
+}
+
+static votecl_status
+fill_tables(votecl_hog *hog)
+{
+    free(hog->tabs);
+    hog->tabs = malloc((hog->ntabs > 0 ? hog->ntabs : 1) * sizeof *hog->tabs);
+    free(hog->scores);
+    hog->scores = malloc((hog->nscores > 0 ? hog->nscores : 1) * sizeof *hog->scores);
+    if (hog->tabs == NULL || hog->scores == NULL)
+        return votecl__fail(hog->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    for (size_t i = 0; i < hog->njobs; i++) {
+        const hog_job *j = &hog->jobs[i];
+        int32_t *x = hog->tabs + j->tab, *y = x + 2 * (size_t)j->level.width;
+
+        votecl__hog_resize_table((uint32_t)j->roi.width, j->level.width, x,
+                                 x + j->level.width);
+        votecl__hog_resize_table((uint32_t)j->roi.height, j->level.height, y,
+                                 y + j->level.height);
+    }
+    return VOTECL_OK;
+}
+
+/* --- the reference backend: every stage on the host --- */
+
+typedef struct ref_level {
+    uint8_t *crop, *level, *padded, *bins;
+    float *grad, *hist;
+} ref_level;
+
+static void
+ref_level_free(ref_level *r)
+{
+    free(r->crop);
+    free(r->level);
+    free(r->padded);
+    free(r->bins);
+    free(r->grad);
+    free(r->hist);
+}
+
+/* Stages 1-5 of job j into r->hist (normalised blocks). */
+static votecl_status
+ref_run_level(votecl_hog *hog, const hog_job *j, ref_level *r)
+{
+    const votecl__hog_level *l = &j->level;
+    unsigned ch = hog->ch;
+    size_t g = (size_t)l->gw * l->gh, blocks = (size_t)l->nbx * l->nby;
+
+    memset(r, 0, sizeof *r);
+    r->crop = malloc((size_t)j->roi.width * j->roi.height * ch);
+    r->level = malloc((size_t)l->width * l->height * ch);
+    r->padded = malloc((size_t)(l->gw + 2) * (l->gh + 2) * ch);
+    r->bins = malloc(2 * g);
+    r->grad = malloc(2 * g * sizeof(float));
+    r->hist = malloc(blocks * hog->geom.block_len * sizeof(float));
+    if (!r->crop || !r->level || !r->padded || !r->bins || !r->grad || !r->hist) {
+        ref_level_free(r);
+        return votecl__fail(hog->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    }
+    for (int32_t y = 0; y < j->roi.height; y++)
+        memcpy(r->crop + (size_t)y * j->roi.width * ch,
+               hog->conv + (((size_t)j->roi.y + y) * hog->conv_w + j->roi.x) * ch,
+               (size_t)j->roi.width * ch);
+    votecl__hog_ref_resize(r->crop, (uint32_t)j->roi.width, (uint32_t)j->roi.height, ch,
+                           r->level, l->width, l->height);
+    votecl__hog_ref_pad(r->level, l, ch, r->padded);
+    votecl__hog_ref_gradient(&hog->geom, r->padded, l, ch, hog->lut, r->grad, r->bins);
+    votecl__hog_ref_blocks(&hog->geom, l, r->grad, r->bins, hog->block_weights, r->hist);
+    votecl__hog_ref_normalise(&hog->geom, r->hist, blocks);
+    return VOTECL_OK;
+}
+
+static votecl_status
+ref_detect(votecl_hog *hog)
+{
+    const float *w;
+    float bias;
+    votecl_status status = VOTECL_OK;
+
+    votecl_hog_model_get(hog->model, NULL, &w, &bias);
+    for (size_t i = 0; i < hog->njobs && status == VOTECL_OK; i++) {
+        ref_level r;
+
+        status = ref_run_level(hog, &hog->jobs[i], &r);
+        if (status != VOTECL_OK)
+            break;
+        votecl__hog_ref_svm(&hog->geom, &hog->jobs[i].level, r.hist, w, bias,
+                            hog->scores + hog->jobs[i].score);
+        ref_level_free(&r);
+    }
+    return status;
+}
+
+/* --- the device pipeline --- */
+
+static void
+local_2d(const votecl_hog *hog, size_t local[2])
+{
+    int big = hog->context->info.max_work_group_size >= 64;
+
+    local[0] = big ? 16 : 1;
+    local[1] = big ? 4 : 1;
+}
+
+static votecl_status
+launch_2d(votecl_hog *hog, int k, size_t w, size_t h, const votecl__arg *args, unsigned n)
+{
+    size_t local[2], global[2];
+
+    local_2d(hog, local);
+    global[0] = votecl__round_up(w, local[0]);
+    global[1] = votecl__round_up(h, local[1]);
+    return votecl__launch(hog->context, hog->kernels[k], 2, global, local, args, n);
+}
+
+/* The largest intermediates over the jobs, allocated once. */
+static votecl_status
+device_buffers(votecl_hog *hog)
+{
+    size_t lv = 1, pd = 1, g = 1, hist = 1, ch = hog->ch;
+    hog_buffers *b = &hog->buf;
+    votecl_status s;
+
+    for (size_t i = 0; i < hog->njobs; i++) {
+        const votecl__hog_level *l = &hog->jobs[i].level;
+        size_t blocks = (size_t)l->nbx * l->nby * hog->geom.block_len;
+
+        lv = lv > (size_t)l->width * l->height * ch ? lv : (size_t)l->width * l->height * ch;
+        pd = pd > (size_t)(l->gw + 2) * (l->gh + 2) * ch ? pd
+                                                         : (size_t)(l->gw + 2) * (l->gh + 2) * ch;
+        g = g > (size_t)l->gw * l->gh ? g : (size_t)l->gw * l->gh;
+        hist = hist > blocks ? hist : blocks;
+    }
+    if ((s = votecl__buffer_ensure(hog->context, &b->level, lv)) ||
+        (s = votecl__buffer_ensure(hog->context, &b->padded, pd)) ||
+        (s = votecl__buffer_ensure(hog->context, &b->grad, 2 * g * sizeof(float))) ||
+        (s = votecl__buffer_ensure(hog->context, &b->bins, 2 * g)) ||
+        (s = votecl__buffer_ensure(hog->context, &b->hist, hist * sizeof(float))) ||
+        (s = votecl__buffer_ensure(hog->context, &b->scores,
+                                   (hog->nscores ? hog->nscores : 1) * sizeof(float))))
+        return s;
+    if ((s = upload(hog, &b->image, hog->conv, hog->conv_w * hog->conv_h * hog->ch)))
+        return s;
+    return upload(hog, &b->tab, hog->tabs, (hog->ntabs ? hog->ntabs : 1) * sizeof(int32_t));
+}
+
+/* Stages 1-3 of job j. */
+static votecl_status
+device_gradient(votecl_hog *hog, const hog_job *j)
+{
+    const votecl__hog_level *l = &j->level;
+    hog_buffers *b = &hog->buf;
+    votecl__arg resize[] = {
+        VOTECL__ARG_BUF(b->image), VOTECL__ARG_UINT(hog->conv_w), VOTECL__ARG_UINT(hog->ch),
+        VOTECL__ARG_UINT(j->roi.x), VOTECL__ARG_UINT(j->roi.y), VOTECL__ARG_UINT(j->roi.width),
+        VOTECL__ARG_UINT(j->roi.height), VOTECL__ARG_BUF(b->tab), VOTECL__ARG_UINT(j->tab),
+        VOTECL__ARG_UINT(j->tab + 2 * (size_t)l->width), VOTECL__ARG_BUF(b->level),
+        VOTECL__ARG_UINT(l->width), VOTECL__ARG_UINT(l->height)};
+    votecl__arg pad[] = {VOTECL__ARG_BUF(b->level),  VOTECL__ARG_UINT(l->width),
+                         VOTECL__ARG_UINT(l->height), VOTECL__ARG_UINT(hog->ch),
+                         VOTECL__ARG_UINT(l->pad_x), VOTECL__ARG_UINT(l->pad_y),
+                         VOTECL__ARG_BUF(b->padded), VOTECL__ARG_UINT(l->gw + 2),
+                         VOTECL__ARG_UINT(l->gh + 2)};
+    votecl__arg grad[] = {VOTECL__ARG_BUF(b->padded), VOTECL__ARG_UINT(l->gw),
+                          VOTECL__ARG_UINT(l->gh),    VOTECL__ARG_UINT(hog->ch),
+                          VOTECL__ARG_BUF(b->lut),    VOTECL__ARG_BUF(b->grad),
+                          VOTECL__ARG_BUF(b->bins)};
+    votecl_status s;
+
+    if ((s = launch_2d(hog, K_RESIZE, l->width, l->height, resize, 13)) ||
+        (s = launch_2d(hog, K_PAD, l->gw + 2, l->gh + 2, pad, 9)))
+        return s;
+    return launch_2d(hog, K_GRADIENT, l->gw, l->gh, grad, 7);
+}
+
+/* Stages 4-5 of job j. */
+static votecl_status
+device_blocks(votecl_hog *hog, const hog_job *j)
+{
+    const votecl__hog_level *l = &j->level;
+    hog_buffers *b = &hog->buf;
+    size_t n = (size_t)l->nbx * l->nby, local = 64, global;
+    votecl__arg blocks[] = {VOTECL__ARG_BUF(b->grad), VOTECL__ARG_BUF(b->bins),
+                            VOTECL__ARG_UINT(l->gw),  VOTECL__ARG_UINT(l->nbx),
+                            VOTECL__ARG_UINT(l->nby), VOTECL__ARG_BUF(b->weights),
+                            VOTECL__ARG_BUF(b->hist)};
+    votecl__arg norm[] = {VOTECL__ARG_BUF(b->hist), VOTECL__ARG_UINT(n)};
+    votecl_status s = launch_2d(hog, K_BLOCKS, l->nbx, l->nby, blocks, 7);
+
+    if (s != VOTECL_OK)
+        return s;
+    local = hog->context->info.max_work_group_size >= 64 ? 64 : 1;
+    global = votecl__round_up(n, local);
+    return votecl__launch(hog->context, hog->kernels[K_NORMALISE], 1, &global, &local, norm, 2);
+}
+
+static votecl_status
+device_svm(votecl_hog *hog, const hog_job *j)
+{
+    const votecl__hog_level *l = &j->level;
+    float bias;
+    votecl__arg args[] = {VOTECL__ARG_BUF(hog->buf.hist), VOTECL__ARG_UINT(l->nbx),
+                          VOTECL__ARG_UINT(l->nwx),       VOTECL__ARG_UINT(l->nwy),
+                          VOTECL__ARG_BUF(hog->buf.svm),  VOTECL__ARG_FLOAT(0),
+                          VOTECL__ARG_BUF(hog->buf.scores), VOTECL__ARG_UINT(j->score)};
+
+    votecl_hog_model_get(hog->model, NULL, NULL, &bias);
+    args[5] = VOTECL__ARG_FLOAT(bias);
+    return launch_2d(hog, K_SVM, l->nwx, l->nwy, args, 8);
+}
+
+static votecl_status
+device_detect(votecl_hog *hog)
+{
+    votecl_status s = device_buffers(hog);
+
+    for (size_t i = 0; i < hog->njobs && s == VOTECL_OK; i++) {
+        if ((s = device_gradient(hog, &hog->jobs[i])) || (s = device_blocks(hog, &hog->jobs[i])))
+            break;
+        s = device_svm(hog, &hog->jobs[i]);
+    }
+    return s;
+}
+
+/* --- descriptors --- */
+
+static votecl_status
+compute_blocks(votecl_hog *hog, float **hist)
+{
+    const hog_job *j = &hog->jobs[0];
+    size_t n = (size_t)j->level.nbx * j->level.nby * hog->geom.block_len;
+    ref_level r;
+    votecl_status s;
+
+    if (hog->context->backend == VOTECL_BACKEND_REF) {
+        if ((s = ref_run_level(hog, j, &r)) != VOTECL_OK)
+            return s;
+        *hist = r.hist;
+        r.hist = NULL;
+        ref_level_free(&r);
+        return VOTECL_OK;
+    }
+    if ((*hist = malloc(n * sizeof(float))) == NULL)
+        return votecl__fail(hog->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    if ((s = device_buffers(hog)) || (s = device_gradient(hog, j)) ||
+        (s = device_blocks(hog, j)) ||
+        (s = votecl_buffer_read(hog->buf.hist, 0, *hist, n * sizeof(float)))) {
+        free(*hist);
+        *hist = NULL;
+    }
+    return s;
+}
+
+votecl_status
+votecl_hog_compute(votecl_hog *hog, const votecl_image *image, float *descriptors,
+                   size_t capacity, size_t *count)
+{
+    const votecl__hog_level *l;
+    float *hist = NULL;
+    size_t need;
+    votecl_status s;
+
+    if (hog == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    votecl__clear_error(hog->context);
+    if (count == NULL || hog->begun)
+        return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT,
+                            count == NULL ? "count: NULL pointer" : "hog: a detection is begun");
+    *count = 0;
+    if ((s = hog_take_image(hog, image)) || (s = plan_jobs(hog, NULL, 0, 0)))
+        return s;
+    if (hog->njobs == 0)
+        return votecl_hog_windows(hog, image->width, image->height, NULL, NULL);
+    l = &hog->jobs[0].level;
+    *count = (size_t)l->nwx * l->nwy;
+    if (votecl__mul_overflow(*count, hog->geom.desc_len, &need) || need > capacity ||
+        descriptors == NULL)
+        return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT,
+                            "capacity: %zu windows need %zu floats", *count,
+                            *count * hog->geom.desc_len);
+    if ((s = fill_tables(hog)) || (s = compute_blocks(hog, &hist)))
+        return s;
+    for (uint32_t wy = 0; wy < l->nwy; wy++)
+        for (uint32_t wx = 0; wx < l->nwx; wx++)
+            votecl__hog_gather(&hog->geom, l, hist, wx, wy,
+                               descriptors + ((size_t)wy * l->nwx + wx) * hog->geom.desc_len);
+    free(hist);
+    return VOTECL_OK;
+}
+
+/* --- detection --- */
+
+votecl_status
+votecl_hog_detect_begin(votecl_hog *hog, const votecl_image *image, const votecl_hog_rect *rois,
+                        size_t nrois)
+{
+    votecl_status s;
+
+    if (hog == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    votecl__clear_error(hog->context);
+    if (hog->begun)
+        return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT,
+                            "hog: a detection is already begun");
+    if (hog->model == NULL)
+        return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT,
+                            "model: the detector was made without a model");
+    if ((s = hog_take_image(hog, image)) || (s = plan_jobs(hog, rois, nrois, 1)) ||
+        (s = fill_tables(hog)))
+        return s;
+    if (hog->njobs > 0)
+        s = hog->context->backend == VOTECL_BACKEND_REF ? ref_detect(hog) : device_detect(hog);
+    hog->begun = s == VOTECL_OK;
+    return s;
+}
+
+static votecl_status
+push_raw(votecl_hog *hog, const hog_job *j, uint32_t wx, uint32_t wy, float score)
+{
+    const votecl__hog_level *l = &j->level;
+    votecl_hog_detection *d;
+
+    if (hog->nraw == hog->raw_cap) {
+        size_t cap = hog->raw_cap ? 2 * hog->raw_cap : 256;
+        votecl_hog_detection *raw = realloc(hog->raw, cap * sizeof *raw);
+
+        if (raw == NULL)
+            return votecl__fail(hog->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+        hog->raw = raw;
+        hog->raw_cap = cap;
+    }
+    d = &hog->raw[hog->nraw++];
+    /* OpenCV's detectMultiScale: the level's window corner and size times the scale, rounded */
+    d->box.x = (int32_t)lrint(((double)wx * hog->geom.wstride_x - l->pad_x) * l->scale) +
+               j->roi.x;
+    d->box.y = (int32_t)lrint(((double)wy * hog->geom.wstride_y - l->pad_y) * l->scale) +
+               j->roi.y;
+    d->box.width = (int32_t)lrint(hog->geom.win_w * l->scale);
+    d->box.height = (int32_t)lrint(hog->geom.win_h * l->scale);
+    d->score = score;
+    d->scale = l->scale;
+    return VOTECL_OK;
+}
+
+/* Waits for the begun work and keeps the windows at or above the threshold in hog->raw. */
+static votecl_status
+end_raw(votecl_hog *hog)
+{
+    votecl_status s = VOTECL_OK;
+
+    if (!hog->begun)
+        return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT, "hog: nothing was begun");
+    hog->begun = 0;
+    hog->nraw = 0;
+    if (hog->context->backend != VOTECL_BACKEND_REF && hog->njobs > 0)
+        s = votecl_buffer_read(hog->buf.scores, 0, hog->scores, hog->nscores * sizeof(float));
+    for (size_t i = 0; i < hog->njobs && s == VOTECL_OK; i++) {
+        const hog_job *j = &hog->jobs[i];
+
+        for (uint32_t wy = 0; wy < j->level.nwy && s == VOTECL_OK; wy++)
+            for (uint32_t wx = 0; wx < j->level.nwx && s == VOTECL_OK; wx++) {
+                float v = hog->scores[j->score + (size_t)wy * j->level.nwx + wx];
+
+                if (v >= hog->params.hit_threshold)
+                    s = push_raw(hog, j, wx, wy, v);
+            }
+    }
+    return s;
+}
+
+votecl_status
+votecl_hog_detect_end(votecl_hog *hog, votecl_hog_detection *detections, size_t capacity,
+                      size_t *found)
+{
+    votecl_status s;
+
+    if (hog == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    if (found == NULL || (detections == NULL && capacity > 0))
+        return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT,
+                            "found, detections: NULL pointer");
+    *found = 0;
+    if ((s = end_raw(hog)) != VOTECL_OK)
+        return s;
+    return votecl_hog_fuse(&hog->params, hog->raw, hog->nraw, detections, capacity, found);
+}
+
+votecl_status
+votecl_hog_detect(votecl_hog *hog, const votecl_image *image, const votecl_hog_rect *rois,
+                  size_t nrois, votecl_hog_detection *detections, size_t capacity,
+                  size_t *found)
+{
+    votecl_status s;
+
+    if (hog == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    if (found == NULL || (detections == NULL && capacity > 0))
+        return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT,
+                            "found, detections: NULL pointer");
+    *found = 0;
+    s = votecl_hog_detect_begin(hog, image, rois, nrois);
+    return s == VOTECL_OK ? votecl_hog_detect_end(hog, detections, capacity, found) : s;
+}
+
+votecl_status
+votecl_hog_last_windows(const votecl_hog *hog, votecl_hog_detection *detections,
+                        size_t capacity, size_t *found)
+{
+    if (hog == NULL || found == NULL || (detections == NULL && capacity > 0))
+        return VOTECL_INVALID_ARGUMENT;
+    *found = hog->nraw;
+    memcpy(detections, hog->raw, (capacity < hog->nraw ? capacity : hog->nraw) *
+                                     sizeof *detections);
+    return VOTECL_OK;
+}
+
+/* Regions round-robin over the detectors: begin them all, then wait for each. */
+static votecl_status
+multi_begin(votecl_hog *const *hogs, size_t n, const votecl_image *image,
+            const votecl_hog_rect *rois, size_t nrois, votecl_hog_rect *mine)
+{
+    votecl_status s = VOTECL_OK;
+
+    for (size_t h = 0; h < n && s == VOTECL_OK; h++) {
+        size_t k = 0;
+
+        for (size_t i = h; i < nrois; i += n)
+            mine[k++] = rois[i];
+        if (nrois == 0 && h > 0)
+            continue;
+        if (nrois > 0 && k == 0)
+            continue;
+        s = votecl_hog_detect_begin(hogs[h], image, mine, k);
+    }
+    return s;
+}
+
+votecl_status
+votecl_hog_detect_multi(votecl_hog *const *hogs, size_t n, const votecl_image *image,
+                        const votecl_hog_rect *rois, size_t nrois,
+                        votecl_hog_detection *detections, size_t capacity, size_t *found)
+{
+    votecl_hog_rect *mine;
+    votecl_hog_detection *all = NULL;
+    size_t nall = 0;
+    votecl_status s, e = VOTECL_OK;
+
+    if (hogs == NULL || n == 0 || found == NULL || (rois == NULL && nrois > 0))
+        return VOTECL_INVALID_ARGUMENT;
+    *found = 0;
+    if ((mine = malloc((nrois / n + 1) * sizeof *mine)) == NULL)
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    s = multi_begin(hogs, n, image, rois, nrois, mine);
+    for (size_t h = 0; h < n; h++) {
+        votecl_hog_detection *grown;
+
+        if (!hogs[h]->begun)
+            continue;
+        e = end_raw(hogs[h]);
+        s = s == VOTECL_OK ? e : s;
+        grown = realloc(all, (nall + hogs[h]->nraw + 1) * sizeof *all);
+        if (grown == NULL) {
+            s = VOTECL_OUT_OF_HOST_MEMORY;
+            continue;
+        }
+        all = grown;
+        memcpy(all + nall, hogs[h]->raw, hogs[h]->nraw * sizeof *all);
+        nall += hogs[h]->nraw;
+    }
+    if (s == VOTECL_OK)
+        s = votecl_hog_fuse(&hogs[0]->params, all, nall, detections, capacity, found);
+    free(all);
+    free(mine);
+    return s;
+}

@@ -1,0 +1,610 @@
+/* HOG descriptors and the people detector.
+ *
+ * /ref/hog/...     the reference (the 'ref' backend, lib/hog-ref.c) against OpenCV: descriptors
+ *                  of cv2.HOGDescriptor.compute on camera.png, astronaut.png (python3-skimage)
+ *                  and tools/images/basketball1.png, gray and colour, largest absolute
+ *                  difference at most 1e-3; detections of detectMultiScale (same parameters,
+ *                  groupRectangles) matched at IoU >= 0.5 with at most one extra box; the model
+ *                  format (shipped people detector, malformed files, round trip); bad input
+ *                  (smaller than a window, 1x1, odd sizes, ROIs outside, wrong model length).
+ *                  The OpenCV tests run tests/hog-opencv.py and skip without python3-opencv.
+ * /opencl/hog/...  the device stages against the reference: descriptors (stages 2-5, margin
+ *                  1e-4 absolute) and every window score of every pyramid level (stages 1-6,
+ *                  margin 1e-3 absolute) on random images of odd sizes, gray and colour, with
+ *                  padding; detection against OpenCV; begin/end and several detectors. */
+#include "votecl-private.h"
+
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hog-private.h"
+
+static votecl_context *ref_context;
+static votecl_context *device_context;
+
+static votecl_context *
+device(void)
+{
+    if (device_context == NULL)
+        device_context = tu_opencl_context_new(NULL);
+    return device_context;
+}
+
+/* --- OpenCV fixtures --- */
+
+typedef struct fixture {
+    int32_t width, height, channels, count, length;
+    uint8_t *pixels;
+    void *data; /* descriptors (float) or boxes (int32 x 4) */
+} fixture;
+
+static const char *
+python(void)
+{
+    const char *p = g_getenv("VOTECL_TEST_PYTHON");
+
+    if (p != NULL)
+        return p;
+    return g_file_test("/usr/bin/python3", G_FILE_TEST_IS_EXECUTABLE) ? "/usr/bin/python3"
+                                                                      : "python3";
+}
+
+/* Runs the oracle with args; 0 and a loaded fixture, or -1 after skipping the test. */
+static int
+oracle(const char *const *args, fixture *f)
+{
+    const char *srcdir = g_getenv("VOTECL_TEST_SRCDIR");
+    char *dir = tu_mkdtemp(), *out = g_build_filename(dir, "fixture.bin", NULL);
+    char *script, *argv[12], *contents = NULL;
+    int status = 0, n = 0;
+    gsize size = 0;
+    GError *error = NULL;
+
+    if (srcdir == NULL) {
+        g_test_skip("VOTECL_TEST_SRCDIR is not set (run through make check)");
+        return -1;
+    }
+    script = g_build_filename(srcdir, "hog-opencv.py", NULL);
+    argv[n++] = (char *)python();
+    argv[n++] = script;
+    for (; *args != NULL; args++)
+        argv[n++] = (char *)*args;
+    argv[n++] = out;
+    argv[n] = NULL;
+    if (!g_spawn_sync(NULL, argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL, NULL,
+                      NULL, NULL, NULL, &status, &error) ||
+        !g_spawn_check_wait_status(status, NULL) ||
+        !g_file_get_contents(out, &contents, &size, NULL)) {
+        g_test_skip("python3-opencv (or python3-skimage) is not available");
+        g_clear_error(&error);
+        n = -1;
+    } else {
+        memcpy(&f->width, contents, 20);
+        f->pixels = (uint8_t *)contents + 20;
+        f->data = f->pixels + (size_t)f->width * f->height * f->channels;
+        n = 0;
+        g_assert_cmpuint(size, >=, 20 + (size_t)f->width * f->height * f->channels);
+    }
+    tu_rmtree(dir);
+    g_free(out);
+    g_free(dir);
+    g_free(script);
+    if (n != 0)
+        g_free(contents);
+    return n;
+}
+
+static void
+fixture_free(fixture *f)
+{
+    if (f->pixels != NULL)
+        g_free(f->pixels - 20);
+}
+
+static votecl_image
+fixture_view(const fixture *f)
+{
+    votecl_image v = {f->pixels, (size_t)f->width, (size_t)f->height,
+                      (size_t)f->width * f->channels, (unsigned)f->channels, VOTECL_DTYPE_U8};
+    return v;
+}
+
+static char *
+image_path(const char *name)
+{
+    if (strncmp(name, "skimage:", 8) == 0)
+        return g_strdup(name);
+    return g_build_filename(g_getenv("VOTECL_TEST_SRCDIR"), "..", "tools", "images", name,
+                            NULL);
+}
+
+/* Descriptors of ctx against OpenCV's for one image, mode, stride and padding. */
+static void
+check_descriptors(votecl_context *ctx, const char *name, const char *mode, unsigned stride,
+                  unsigned padding)
+{
+    char *path = image_path(name), s[16], p[16];
+    const char *args[] = {"compute", path, mode, s, p, NULL};
+    fixture f = {0};
+    votecl_hog_params params;
+    votecl_hog *hog = NULL;
+    float *d;
+    size_t count = 0;
+    double worst = 0;
+
+    snprintf(s, sizeof s, "%u", stride);
+    snprintf(p, sizeof p, "%u", padding);
+    if (oracle(args, &f) != 0) {
+        g_free(path);
+        return;
+    }
+    votecl_hog_params_init(&params);
+    params.window_stride_x = params.window_stride_y = stride;
+    params.padding_x = params.padding_y = padding;
+    g_assert_cmpint(votecl_hog_new(ctx, &params, NULL, &hog), ==, VOTECL_OK);
+    d = g_malloc((size_t)f.count * f.length * sizeof *d);
+    votecl_image view = fixture_view(&f);
+    g_assert_cmpint(votecl_hog_compute(hog, &view, d, (size_t)f.count * f.length, &count), ==,
+                    VOTECL_OK);
+    g_assert_cmpuint(count, ==, (size_t)f.count);
+    for (size_t i = 0; i < count * f.length; i++)
+        worst = fmax(worst, fabs(d[i] - ((const float *)f.data)[i]));
+    g_test_message("%s %s stride %u padding %u: %zu windows, largest |difference| %.3g",
+                   name, mode, stride, padding, count, worst);
+    g_printerr("# descriptors %s %s stride %u padding %u: %zu windows, max |diff| %.3g\n",
+               name, mode, stride, padding, count, worst);
+    g_assert_cmpfloat(worst, <=, 1e-3);
+    g_free(d);
+    votecl_hog_free(hog);
+    fixture_free(&f);
+    g_free(path);
+}
+
+static void
+descriptors_all(votecl_context *ctx)
+{
+    static const char *const images[] = {"skimage:camera.png", "skimage:astronaut.png",
+                                          "basketball1.png"};
+
+    for (int i = 0; i < 3; i++) {
+        check_descriptors(ctx, images[i], "gray", 16, 0);
+        check_descriptors(ctx, images[i], "colour", 16, 0);
+        if (g_test_failed())
+            return;
+    }
+    check_descriptors(ctx, "basketball1.png", "colour", 8, 0);
+    check_descriptors(ctx, "basketball1.png", "gray", 8, 16);
+}
+
+static void
+test_ref_descriptors(void)
+{
+    descriptors_all(ref_context);
+}
+
+static void
+test_opencl_descriptors(void)
+{
+    if (device() != NULL)
+        descriptors_all(device_context);
+}
+
+/* --- detection against OpenCV --- */
+
+static double
+iou(const votecl_hog_rect *a, const int32_t *b)
+{
+    double x0 = fmax(a->x, b[0]), y0 = fmax(a->y, b[1]);
+    double x1 = fmin(a->x + a->width, b[0] + b[2]), y1 = fmin(a->y + a->height, b[1] + b[3]);
+    double inter = fmax(0, x1 - x0) * fmax(0, y1 - y0);
+
+    return inter / ((double)a->width * a->height + (double)b[2] * b[3] - inter);
+}
+
+static void
+check_detect(votecl_context *ctx, const char *name)
+{
+    char *path = image_path(name);
+    const char *args[] = {"detect", path, NULL};
+    fixture f = {0};
+    votecl_hog_params params;
+    votecl_hog_model *model = NULL;
+    votecl_hog *hog = NULL;
+    votecl_hog_detection det[64];
+    size_t found = 0, matched = 0;
+
+    if (oracle(args, &f) != 0) {
+        g_free(path);
+        return;
+    }
+    votecl_hog_params_init(&params);
+    params.fusion = VOTECL_HOG_FUSION_GROUP;
+    g_assert_cmpint(votecl_hog_model_people(ctx, &model), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_new(ctx, &params, model, &hog), ==, VOTECL_OK);
+    votecl_image view = fixture_view(&f);
+    g_assert_cmpint(votecl_hog_detect(hog, &view, NULL, 0, det, 64, &found), ==, VOTECL_OK);
+    for (int32_t i = 0; i < f.count; i++) {
+        const int32_t *b = (const int32_t *)f.data + 4 * i;
+        double best = 0;
+
+        for (size_t k = 0; k < found && k < 64; k++)
+            best = fmax(best, iou(&det[k].box, b));
+        matched += best >= 0.5;
+        g_printerr("# %s: OpenCV box (%d, %d) %dx%d, best IoU %.3f\n", name, b[0], b[1], b[2],
+                   b[3], best);
+    }
+    g_printerr("# %s: OpenCV %d boxes, libvotecl %zu, matched %zu\n", name, f.count, found,
+               matched);
+    g_assert_cmpuint(matched, ==, (size_t)f.count);
+    g_assert_cmpuint(found, <=, (size_t)f.count + 1);
+    votecl_hog_free(hog);
+    votecl_hog_model_free(model);
+    fixture_free(&f);
+    g_free(path);
+}
+
+static void
+test_ref_detect(void)
+{
+    check_detect(ref_context, "basketball1.png");
+}
+
+static void
+test_opencl_detect(void)
+{
+    if (device() != NULL) {
+        check_detect(device_context, "basketball1.png");
+        check_detect(device_context, "skimage:astronaut.png");
+    }
+}
+
+/* --- device stages against the reference --- */
+
+static uint8_t *
+random_image(tu_rng *rng, size_t w, size_t h, unsigned ch)
+{
+    uint8_t *p = g_malloc(w * h * ch);
+
+    /* smooth-ish content: random blocks plus noise, so that gradients are not all extreme */
+    for (size_t y = 0; y < h; y++)
+        for (size_t x = 0; x < w * ch; x++)
+            p[y * w * ch + x] = (uint8_t)(((x / 7 + y / 5) * 37 % 200) + tu_rng_below(rng, 56));
+    return p;
+}
+
+static void
+device_equal_one(size_t w, size_t h, unsigned ch, unsigned padding)
+{
+    tu_rng rng;
+    uint8_t *px;
+    votecl_hog_params params;
+    votecl_hog_model *model = NULL;
+    votecl_hog *a = NULL, *b = NULL;
+    votecl_image view;
+    size_t length, na = 0, nb = 0, found;
+    float *da, *db;
+    votecl_hog_detection *wa, *wb;
+    double worst = 0;
+
+    tu_rng_init(&rng, 1234 + w * 7 + h + ch);
+    px = random_image(&rng, w, h, ch);
+    view = (votecl_image){px, w, h, w * ch, ch, VOTECL_DTYPE_U8};
+    votecl_hog_params_init(&params);
+    params.padding_x = params.padding_y = padding;
+    params.fusion = VOTECL_HOG_FUSION_NONE;
+    params.hit_threshold = -1e30;
+    g_assert_cmpint(votecl_hog_model_people(ref_context, &model), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_new(ref_context, &params, model, &a), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_new(device_context, &params, model, &b), ==, VOTECL_OK);
+    /* stages 2-5: descriptors at scale 1 (margin 1e-4: sqrt and division may differ by ulps) */
+    g_assert_cmpint(votecl_hog_windows(a, w, h, &na, &nb), ==, VOTECL_OK);
+    votecl_hog_descriptor_length(&params, &length);
+    da = g_malloc(na * nb * length * sizeof *da);
+    db = g_malloc(na * nb * length * sizeof *db);
+    g_assert_cmpint(votecl_hog_compute(a, &view, da, na * nb * length, &found), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_compute(b, &view, db, na * nb * length, &found), ==, VOTECL_OK);
+    for (size_t i = 0; i < na * nb * length; i++)
+        worst = fmax(worst, fabs(da[i] - db[i]));
+    g_assert_cmpfloat(worst, <=, 1e-4);
+    /* stages 1-6: every window score of every level (margin 1e-3) */
+    g_assert_cmpint(votecl_hog_detect(a, &view, NULL, 0, NULL, 0, &na), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_detect(b, &view, NULL, 0, NULL, 0, &nb), ==, VOTECL_OK);
+    g_assert_cmpuint(na, ==, nb);
+    wa = g_malloc((na + 1) * sizeof *wa);
+    wb = g_malloc((nb + 1) * sizeof *wb);
+    votecl_hog_last_windows(a, wa, na, &na);
+    votecl_hog_last_windows(b, wb, nb, &nb);
+    for (size_t i = 0; i < na; i++) {
+        g_assert_cmpint(wa[i].box.x, ==, wb[i].box.x);
+        g_assert_cmpint(wa[i].box.y, ==, wb[i].box.y);
+        g_assert_cmpint(wa[i].box.width, ==, wb[i].box.width);
+        g_assert_cmpfloat(fabs(wa[i].score - wb[i].score), <=, 1e-3);
+    }
+    g_printerr("# device %zux%zu ch %u padding %u: descriptors max |diff| %.3g, %zu windows\n",
+               w, h, ch, padding, worst, na);
+    g_free(wa), g_free(wb), g_free(da), g_free(db), g_free(px);
+    votecl_hog_free(a);
+    votecl_hog_free(b);
+    votecl_hog_model_free(model);
+}
+
+static void
+test_opencl_stages(void)
+{
+    if (device() == NULL)
+        return;
+    device_equal_one(64, 128, 1, 0);
+    device_equal_one(97, 151, 3, 0);
+    device_equal_one(131, 173, 1, 16);
+    device_equal_one(160, 200, 4, 8);
+}
+
+/* begin/end equals detect; several detectors spread ROIs and give the same boxes. */
+static void
+test_opencl_async(void)
+{
+    tu_rng rng;
+    uint8_t *px;
+    votecl_hog_params params;
+    votecl_hog_model *model = NULL;
+    votecl_hog *h[2] = {NULL, NULL};
+    votecl_hog_rect rois[3] = {{0, 0, 100, 160}, {50, 20, 120, 180}, {100, 60, 100, 140}};
+    votecl_hog_detection d1[256], d2[256];
+    size_t n1 = 0, n2 = 0;
+    votecl_image view;
+
+    if (device() == NULL)
+        return;
+    tu_rng_init(&rng, 99);
+    px = random_image(&rng, 200, 200, 3);
+    view = (votecl_image){px, 200, 200, 600, 3, VOTECL_DTYPE_U8};
+    votecl_hog_params_init(&params);
+    params.fusion = VOTECL_HOG_FUSION_NONE;
+    params.hit_threshold = -1e30;
+    g_assert_cmpint(votecl_hog_model_people(device_context, &model), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_new(device_context, &params, model, &h[0]), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_new(device_context, &params, model, &h[1]), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_detect_begin(h[0], &view, rois, 3), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_detect_begin(h[0], &view, rois, 3), ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_cmpint(votecl_hog_detect_end(h[0], d1, 256, &n1), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_detect_end(h[0], d1, 256, &n1), ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_cmpint(votecl_hog_detect(h[0], &view, rois, 3, d1, 256, &n1), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_detect_multi(h, 2, &view, rois, 3, d2, 256, &n2), ==,
+                    VOTECL_OK);
+    g_assert_cmpuint(n1, ==, n2);
+    g_assert_cmpuint(n1, >, 0);
+    for (size_t i = 0; i < n1 && i < 256; i++)
+        g_assert_cmpfloat(fabs(d1[i].score - d2[i].score), <=, 1e-6);
+    votecl_hog_free(h[0]);
+    votecl_hog_free(h[1]);
+    votecl_hog_model_free(model);
+    g_free(px);
+}
+
+/* --- models --- */
+
+static votecl_status
+load_text(const char *text, votecl_hog_model **m)
+{
+    char *dir = tu_mkdtemp(), *path = g_build_filename(dir, "m.model", NULL);
+    votecl_status s;
+
+    g_assert_true(g_file_set_contents(path, text, -1, NULL));
+    s = votecl_hog_model_load(ref_context, path, m);
+    tu_rmtree(dir);
+    g_free(path);
+    g_free(dir);
+    return s;
+}
+
+static void
+test_ref_model(void)
+{
+    static const char head[] = "votecl-hog-model 1\nwindow 16 16\nblock 16 16\n"
+                               "block-stride 8 8\ncell 8 8\nbins 2\n";
+    votecl_hog_model *m = NULL, *m2 = NULL;
+    votecl_hog_params params;
+    votecl_hog *hog = NULL;
+    const float *w, *w2;
+    size_t n, n2;
+    float bias, bias2;
+    char *dir, *path, text[512];
+
+    g_assert_cmpint(votecl_hog_model_people(ref_context, &m), ==, VOTECL_OK);
+    votecl_hog_model_get(m, &n, &w, &bias);
+    g_assert_cmpuint(n, ==, 3780);
+    g_assert_cmpfloat(fabs(bias + 6.6657915), <, 1e-5);
+    dir = tu_mkdtemp();
+    path = g_build_filename(dir, "people.model", NULL);
+    g_assert_cmpint(votecl_hog_model_save(ref_context, m, path), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_model_load(ref_context, path, &m2), ==, VOTECL_OK);
+    votecl_hog_model_get(m2, &n2, &w2, &bias2);
+    g_assert_cmpuint(n2, ==, n);
+    g_assert_true(bias2 == bias && memcmp(w, w2, n * sizeof *w) == 0);
+    votecl_hog_model_free(m2);
+    g_assert_cmpint(votecl_hog_model_load(ref_context, "/nonexistent/x.model", &m2), ==,
+                    VOTECL_IO_ERROR);
+    g_assert_null(m2);
+    g_assert_cmpint(load_text("hello 1\n", &m2), ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_cmpint(load_text("votecl-hog-model 2\n", &m2), ==, VOTECL_UNSUPPORTED);
+    g_assert_true(tu_message_names(votecl_context_get_error(ref_context), "version"));
+    snprintf(text, sizeof text, "%slength 8\nbias 1\nweights\n1 2 3 4 5 6 7 8\nend\n", head);
+    g_assert_cmpint(load_text(text, &m2), ==, VOTECL_OK);
+    votecl_hog_model_free(m2);
+    m2 = NULL;
+    snprintf(text, sizeof text, "%slength 8\nbias 1\nweights\n1 2 3 4 5 6 7\nend\n", head);
+    g_assert_cmpint(load_text(text, &m2), ==, VOTECL_INVALID_ARGUMENT);
+    snprintf(text, sizeof text, "%slength 9\nbias 1\nweights\n1 2 3 4 5 6 7 8 9\nend\n", head);
+    g_assert_cmpint(load_text(text, &m2), ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_true(tu_message_names(votecl_context_get_error(ref_context), "length"));
+    snprintf(text, sizeof text, "%slength 8\nbias x\nweights\n1 2 3 4 5 6 7 8\nend\n", head);
+    g_assert_cmpint(load_text(text, &m2), ==, VOTECL_INVALID_ARGUMENT);
+    snprintf(text, sizeof text, "%slength 8\nbias 1\nweights\n1 2 3 nan 5 6 7 8\nend\n", head);
+    g_assert_cmpint(load_text(text, &m2), ==, VOTECL_INVALID_ARGUMENT);
+    snprintf(text, sizeof text, "%slength 8\nbias 1\nweights\n1 2 3 4 5 6 7 8\n", head);
+    g_assert_cmpint(load_text(text, &m2), ==, VOTECL_INVALID_ARGUMENT);
+    /* a model of another geometry for the people params */
+    snprintf(text, sizeof text, "%slength 8\nbias 1\nweights\n1 2 3 4 5 6 7 8\nend\n", head);
+    g_assert_cmpint(load_text(text, &m2), ==, VOTECL_OK);
+    votecl_hog_params_init(&params);
+    g_assert_cmpint(votecl_hog_new(ref_context, &params, m2, &hog), ==, VOTECL_INCOMPATIBLE);
+    g_assert_null(hog);
+    g_assert_cmpint(votecl_hog_model_new(ref_context, &params, w, 100, 0, &m2), ==,
+                    VOTECL_INVALID_ARGUMENT);
+    votecl_hog_model_free(m2);
+    votecl_hog_model_free(m);
+    tu_rmtree(dir);
+    g_free(path);
+    g_free(dir);
+}
+
+/* --- bad input --- */
+
+static void
+bad_input(votecl_context *ctx)
+{
+    votecl_hog_params params;
+    votecl_hog_model *model = NULL;
+    votecl_hog *hog = NULL;
+    uint8_t px[200 * 300 * 3];
+    votecl_image view = {px, 1, 1, 3, 3, VOTECL_DTYPE_U8};
+    votecl_hog_detection det[16];
+    votecl_hog_rect out_roi = {150, 0, 100, 100}, neg = {-1, 0, 64, 128}, empty = {0, 0, 0, 5};
+    float d[4];
+    size_t n = 7;
+
+    memset(px, 90, sizeof px);
+    for (size_t i = 0; i < sizeof px; i += 7)
+        px[i] = (uint8_t)(i * 13);
+    votecl_hog_params_init(&params);
+    g_assert_cmpint(votecl_hog_model_people(ctx, &model), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_new(ctx, &params, model, &hog), ==, VOTECL_OK);
+    /* 1x1 and smaller than a window: no windows */
+    g_assert_cmpint(votecl_hog_detect(hog, &view, NULL, 0, det, 16, &n), ==, VOTECL_OK);
+    g_assert_cmpuint(n, ==, 0);
+    g_assert_cmpint(votecl_hog_compute(hog, &view, d, 4, &n), ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_true(tu_message_names(votecl_context_get_error(ctx), "image.width"));
+    view.width = 63;
+    view.height = 300;
+    view.stride = 63 * 3;
+    g_assert_cmpint(votecl_hog_detect(hog, &view, NULL, 0, det, 16, &n), ==, VOTECL_OK);
+    g_assert_cmpuint(n, ==, 0);
+    /* odd sizes work; a capacity too small is reported */
+    view.width = 67;
+    view.height = 131;
+    view.stride = 200 * 3;
+    g_assert_cmpint(votecl_hog_compute(hog, &view, d, 4, &n), ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_cmpuint(n, ==, 1);
+    g_assert_cmpint(votecl_hog_detect(hog, &view, NULL, 0, det, 16, &n), ==, VOTECL_OK);
+    /* ROIs outside the image */
+    view.width = 200;
+    view.height = 200;
+    g_assert_cmpint(votecl_hog_detect(hog, &view, &out_roi, 1, det, 16, &n), ==,
+                    VOTECL_INVALID_ARGUMENT);
+    g_assert_true(tu_message_names(votecl_context_get_error(ctx), "rois"));
+    g_assert_cmpint(votecl_hog_detect(hog, &view, &neg, 1, det, 16, &n), ==,
+                    VOTECL_INVALID_ARGUMENT);
+    g_assert_cmpint(votecl_hog_detect(hog, &view, &empty, 1, det, 16, &n), ==,
+                    VOTECL_INVALID_ARGUMENT);
+    /* two channels, NULL data */
+    view.channels = 2;
+    g_assert_cmpint(votecl_hog_detect(hog, &view, NULL, 0, det, 16, &n), ==,
+                    VOTECL_INVALID_ARGUMENT);
+    view.channels = 3;
+    view.data = NULL;
+    g_assert_cmpint(votecl_hog_detect(hog, &view, NULL, 0, det, 16, &n), ==,
+                    VOTECL_INVALID_ARGUMENT);
+    votecl_hog_free(hog);
+    /* bad params name the field */
+    params.block_width = 12;
+    g_assert_cmpint(votecl_hog_new(ctx, &params, NULL, &hog), ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_true(tu_message_names(votecl_context_get_error(ctx), "block_width"));
+    votecl_hog_params_init(&params);
+    params.nbins = 0;
+    g_assert_cmpint(votecl_hog_new(ctx, &params, NULL, &hog), ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_true(tu_message_names(votecl_context_get_error(ctx), "nbins"));
+    /* a detector without a model cannot detect */
+    votecl_hog_params_init(&params);
+    g_assert_cmpint(votecl_hog_new(ctx, &params, NULL, &hog), ==, VOTECL_OK);
+    view.data = px;
+    g_assert_cmpint(votecl_hog_detect(hog, &view, NULL, 0, det, 16, &n), ==,
+                    VOTECL_INVALID_ARGUMENT);
+    votecl_hog_free(hog);
+    votecl_hog_free(NULL);
+    votecl_hog_model_free(model);
+}
+
+static void
+test_ref_bad_input(void)
+{
+    bad_input(ref_context);
+}
+
+static void
+test_opencl_bad_input(void)
+{
+    if (device() != NULL)
+        bad_input(device_context);
+}
+
+/* Reference against a hand-computed case: a vertical step edge gives horizontal gradients,
+ * all in bin 0 and 8 (angle 0, bin centres at 10 and 170 degrees). */
+static void
+test_ref_gradient_truth(void)
+{
+    votecl__hog_geom g;
+    votecl_hog_params p;
+    votecl__hog_level l;
+    char msg[256];
+    uint8_t img[8 * 8], pad[10 * 10];
+    float lut[256], grad[128];
+    uint8_t bins[128];
+
+    votecl_hog_params_init(&p);
+    p.window_width = p.window_height = 8;
+    p.block_width = p.block_height = 8;
+    p.cell_width = p.cell_height = 4;
+    g_assert_cmpint(votecl__hog_geom_init(&g, &p, msg, sizeof msg), ==, VOTECL_OK);
+    g_assert_true(votecl__hog_level_init(&g, &p, 8, 8, 1.0, &l));
+    for (int i = 0; i < 64; i++)
+        img[i] = (i % 8) < 4 ? 0 : 64;
+    votecl__hog_gamma_table(1, lut);
+    votecl__hog_ref_pad(img, &l, 1, pad);
+    votecl__hog_ref_gradient(&g, pad, &l, 1, lut, grad, bins);
+    /* pixel (3, 0): dx = sqrt(64) - 0 = 8, angle 0 -> bins 8 and 0, weights 4 and 4 */
+    g_assert_cmpuint(bins[2 * 3], ==, 8);
+    g_assert_cmpuint(bins[2 * 3 + 1], ==, 0);
+    g_assert_cmpfloat(fabs(grad[2 * 3] - 4.f), <, 1e-4);
+    g_assert_cmpfloat(fabs(grad[2 * 3 + 1] - 4.f), <, 1e-4);
+    g_assert_cmpfloat(grad[0] + grad[1], ==, 0.f);
+    g_assert_cmpint(votecl__hog_reflect101(-1, 5), ==, 1);
+    g_assert_cmpint(votecl__hog_reflect101(5, 5), ==, 3);
+    g_assert_cmpint(votecl__hog_reflect101(-3, 1), ==, 0);
+}
+
+int
+main(int argc, char **argv)
+{
+    int status;
+
+    g_test_init(&argc, &argv, NULL);
+    ref_context = tu_ref_context_new();
+    g_test_add_func("/ref/hog/gradient-truth", test_ref_gradient_truth);
+    g_test_add_func("/ref/hog/model", test_ref_model);
+    g_test_add_func("/ref/hog/bad-input", test_ref_bad_input);
+    g_test_add_func("/ref/hog/opencv-descriptors", test_ref_descriptors);
+    g_test_add_func("/ref/hog/opencv-detect", test_ref_detect);
+    g_test_add_func("/opencl/hog/stages", test_opencl_stages);
+    g_test_add_func("/opencl/hog/bad-input", test_opencl_bad_input);
+    g_test_add_func("/opencl/hog/async-multi", test_opencl_async);
+    g_test_add_func("/opencl/hog/opencv-descriptors", test_opencl_descriptors);
+    g_test_add_func("/opencl/hog/opencv-detect", test_opencl_detect);
+    status = g_test_run();
+    votecl_context_free(device_context);
+    votecl_context_free(ref_context);
+    return status;
+}

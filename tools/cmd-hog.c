@@ -1,0 +1,299 @@
+/* votecl hog: people (or a given model's objects) in an image by HOG and a linear SVM, boxes
+ * and scores as text or JSON, an annotated PNG, and the descriptors of every window. Shared
+ * with the demo and the bench: tool_hog_detect(). */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "tool.h"
+
+#define HOG_MAX_SHOWN 1000
+
+typedef struct hog_args {
+    const char *image_path, *out_path, *model_path, *descriptors_path;
+    int group, gray;
+    votecl_hog_params params;
+} hog_args;
+
+static void
+hog_usage(FILE *f)
+{
+    fprintf(f, "usage: votecl hog IMAGE [--model FILE] [--scale s] [--stride n] [--padding n]\n"
+               "                 [--threshold t] [--group] [--gray] [--json] [--out OUT.png]\n"
+               "                 [--descriptors FILE]\n"
+               "People in a PNG, PGM or PPM image: HOG descriptors (64x128 windows, OpenCV's\n"
+               "layout) scored by a linear SVM at every pyramid level, fused by mean-shift.\n"
+               "  --model FILE        a votecl-hog-model file (default: the people detector)\n"
+               "  --scale s           pyramid ratio (default 1.05)\n"
+               "  --stride n          window stride in pixels (default 8)\n"
+               "  --padding n         pixels added on each side (default 0)\n"
+               "  --threshold t       least SVM score (default 0)\n"
+               "  --group             OpenCV's groupRectangles instead of mean-shift\n"
+               "  --gray              gray gradients instead of the largest colour channel\n"
+               "  --out FILE          the image with the boxes drawn\n"
+               "  --descriptors FILE  the descriptors of every window at scale 1, float32\n");
+}
+
+static int
+hog_option(void *args, int argc, char **argv, int *i)
+{
+    hog_args *a = args;
+    const char *v = NULL;
+    unsigned long x;
+    int r;
+
+    if (strcmp(argv[*i], "--group") == 0)
+        return a->group = 1, 1;
+    if (strcmp(argv[*i], "--gray") == 0)
+        return a->gray = 1, 1;
+    if ((r = tool_option_value(argc, argv, i, "--out", &v)) != 0)
+        return r < 0 ? r : (a->out_path = v, 1);
+    if ((r = tool_option_value(argc, argv, i, "--model", &v)) != 0)
+        return r < 0 ? r : (a->model_path = v, 1);
+    if ((r = tool_option_value(argc, argv, i, "--descriptors", &v)) != 0)
+        return r < 0 ? r : (a->descriptors_path = v, 1);
+    if ((r = tool_option_value(argc, argv, i, "--scale", &v)) != 0)
+        return r < 0 ? r : tool_parse_double("--scale", v, &a->params.scale) < 0 ? -1 : 1;
+    if ((r = tool_option_value(argc, argv, i, "--threshold", &v)) != 0)
+        return r < 0 ? r
+                     : tool_parse_double("--threshold", v, &a->params.hit_threshold) < 0 ? -1 : 1;
+    if ((r = tool_option_value(argc, argv, i, "--stride", &v)) != 0) {
+        if (r < 0 || tool_parse_ulong("--stride", v, 1, 1024, &x) < 0)
+            return -1;
+        a->params.window_stride_x = a->params.window_stride_y = (unsigned)x;
+        return 1;
+    }
+    if ((r = tool_option_value(argc, argv, i, "--padding", &v)) != 0) {
+        if (r < 0 || tool_parse_ulong("--padding", v, 0, 1024, &x) < 0)
+            return -1;
+        a->params.padding_x = a->params.padding_y = (unsigned)x;
+        return 1;
+    }
+    return 0;
+}
+
+/* An 8-bit copy of image (16-bit samples shifted down; gray+alpha to gray). */
+static int
+image_u8(const tool_image *image, tool_image *out, char *error, size_t size)
+{
+    unsigned ch = image->channels == 2 ? 1 : image->channels;
+
+    if (tool_image_alloc(out, image->width, image->height, ch, VOTECL_DTYPE_U8, error, size) < 0)
+        return -1;
+    for (size_t y = 0; y < image->height; y++)
+        for (size_t x = 0; x < image->width; x++)
+            for (unsigned c = 0; c < ch; c++) {
+                size_t i = x * image->channels + c;
+                const unsigned char *row = image->data + y * image->stride;
+
+                out->data[y * out->stride + x * ch + c] =
+                    image->dtype == VOTECL_DTYPE_U8 ? row[i]
+                                                    : (unsigned char)(((const uint16_t *)row)[i] >> 8);
+            }
+    return 0;
+}
+
+votecl_status
+tool_hog_detect(votecl_context *ctx, const votecl_hog_params *params, const char *model_path,
+                const tool_image *image, votecl_hog_detection *det, size_t capacity,
+                size_t *found, double *seconds)
+{
+    votecl_hog_model *model = NULL;
+    votecl_hog *hog = NULL;
+    votecl_image view = tool_image_view(image);
+    votecl_status st;
+    double t0;
+
+    st = model_path ? votecl_hog_model_load(ctx, model_path, &model)
+                    : votecl_hog_model_people(ctx, &model);
+    if (st == VOTECL_OK)
+        st = votecl_hog_new(ctx, params, model, &hog);
+    /* timed is the second run: the first may set the device up */
+    if (st == VOTECL_OK)
+        st = votecl_hog_detect(hog, &view, NULL, 0, det, capacity, found);
+    t0 = tool_now();
+    if (st == VOTECL_OK)
+        st = votecl_hog_detect(hog, &view, NULL, 0, det, capacity, found);
+    *seconds = tool_now() - t0;
+    votecl_hog_free(hog);
+    votecl_hog_model_free(model);
+    return st;
+}
+
+static int
+write_descriptors(votecl_context *ctx, const hog_args *a, const tool_image *image)
+{
+    votecl_hog *hog = NULL;
+    votecl_image view = tool_image_view(image);
+    size_t cols = 0, rows = 0, len = 0, n = 0;
+    float *d = NULL;
+    FILE *f = NULL;
+    votecl_status st = votecl_hog_new(ctx, &a->params, NULL, &hog);
+    int rc = TOOL_EXIT_FAILURE;
+
+    if (st == VOTECL_OK && (st = votecl_hog_windows(hog, image->width, image->height, &cols,
+                                                     &rows)) == VOTECL_OK) {
+        votecl_hog_descriptor_length(&a->params, &len);
+        d = malloc(cols * rows * len * sizeof *d);
+        st = d ? votecl_hog_compute(hog, &view, d, cols * rows * len, &n)
+               : VOTECL_OUT_OF_HOST_MEMORY;
+    }
+    if (st != VOTECL_OK)
+        rc = tool_fail(ctx, st, "hog descriptors");
+    else if ((f = fopen(a->descriptors_path, "wb")) == NULL ||
+             fwrite(d, sizeof *d, n * len, f) != n * len)
+        fprintf(stderr, "votecl hog: cannot write %s\n", a->descriptors_path);
+    else
+        rc = TOOL_EXIT_OK;
+    if (f != NULL && fclose(f) != 0)
+        rc = TOOL_EXIT_FAILURE;
+    free(d);
+    votecl_hog_free(hog);
+    return rc;
+}
+
+static void
+print_boxes(tool_options *o, const hog_args *a, const votecl_hog_detection *det, size_t shown,
+            size_t found, double seconds)
+{
+    tool_json j;
+
+    if (!o->json) {
+        printf("# %s: %zu detection(s), %.2f ms: x y width height score scale\n",
+               a->image_path, found, seconds * 1e3);
+        for (size_t i = 0; i < shown; i++)
+            printf("%d %d %d %d %.4f %.4f\n", det[i].box.x, det[i].box.y, det[i].box.width,
+                   det[i].box.height, det[i].score, det[i].scale);
+        return;
+    }
+    tool_json_init(&j, stdout);
+    tool_json_begin_object(&j);
+    tool_json_kv_string(&j, "image", a->image_path);
+    tool_json_kv_double(&j, "seconds", seconds);
+    tool_json_kv_uint(&j, "found", found);
+    tool_json_key(&j, "detections");
+    tool_json_begin_array(&j);
+    for (size_t i = 0; i < shown; i++) {
+        tool_json_begin_object(&j);
+        tool_json_kv_int(&j, "x", det[i].box.x);
+        tool_json_kv_int(&j, "y", det[i].box.y);
+        tool_json_kv_int(&j, "width", det[i].box.width);
+        tool_json_kv_int(&j, "height", det[i].box.height);
+        tool_json_kv_double(&j, "score", det[i].score);
+        tool_json_kv_double(&j, "scale", det[i].scale);
+        tool_json_end_object(&j);
+    }
+    tool_json_end_array(&j);
+    tool_json_end_object(&j);
+    tool_json_finish(&j);
+}
+
+static void
+put(tool_image *o, long x, long y)
+{
+    static const unsigned char green[3] = {0, 255, 0};
+
+    if (x >= 0 && y >= 0 && (size_t)x < o->width && (size_t)y < o->height)
+        memcpy(o->data + (size_t)y * o->stride + (size_t)x * 3, green, 3);
+}
+
+int
+tool_hog_annotate(const tool_image *image, const votecl_hog_detection *det, size_t n,
+                  tool_image *o, char *error, size_t size)
+{
+    if (tool_image_alloc(o, image->width, image->height, 3, VOTECL_DTYPE_U8, error, size) < 0)
+        return -1;
+    for (size_t y = 0; y < image->height; y++)
+        for (size_t x = 0; x < image->width; x++)
+            for (unsigned c = 0; c < 3; c++)
+                o->data[y * o->stride + 3 * x + c] =
+                    image->data[y * image->stride + x * image->channels +
+                                (image->channels >= 3 ? c : 0)];
+    for (size_t i = 0; i < n; i++) {
+        const votecl_hog_rect *b = &det[i].box;
+
+        for (long t = 0; t < 2; t++) {
+            for (long x = b->x; x < (long)b->x + b->width; x++) {
+                put(o, x, b->y + t);
+                put(o, x, (long)b->y + b->height - 1 - t);
+            }
+            for (long y = b->y; y < (long)b->y + b->height; y++) {
+                put(o, b->x + t, y);
+                put(o, (long)b->x + b->width - 1 - t, y);
+            }
+        }
+    }
+    return 0;
+}
+
+static int
+hog_output(tool_options *o, votecl_context *ctx, const hog_args *a, const tool_image *image)
+{
+    votecl_hog_detection *det = calloc(HOG_MAX_SHOWN, sizeof *det);
+    size_t found = 0, shown;
+    double seconds = 0;
+    tool_image out = {0};
+    char error[600];
+    votecl_status st;
+    int rc = TOOL_EXIT_OK;
+
+    if (det == NULL)
+        return TOOL_EXIT_FAILURE;
+    st = tool_hog_detect(ctx, &a->params, a->model_path, image, det, HOG_MAX_SHOWN, &found,
+                         &seconds);
+    if (st != VOTECL_OK) {
+        free(det);
+        return tool_fail(ctx, st, "hog");
+    }
+    shown = found < HOG_MAX_SHOWN ? found : HOG_MAX_SHOWN;
+    print_boxes(o, a, det, shown, found, seconds);
+    if (a->out_path != NULL &&
+        (tool_hog_annotate(image, det, shown, &out, error, sizeof error) < 0 ||
+         tool_image_write(a->out_path, &out, error, sizeof error) < 0)) {
+        fprintf(stderr, "votecl hog: %s\n", error);
+        rc = TOOL_EXIT_FAILURE;
+    }
+    tool_image_free(&out);
+    free(det);
+    return rc;
+}
+
+int
+tool_cmd_hog(tool_options *options, int argc, char **argv)
+{
+    hog_args a = {0};
+    tool_image raw = {0}, image = {0};
+    votecl_context *ctx = NULL;
+    char error[600];
+    int rc;
+
+    votecl_hog_params_init(&a.params);
+    rc = tool_parse_image_command(options, "hog", hog_option, &a, argc, argv, &a.image_path);
+    if (rc != TOOL_EXIT_OK)
+        return rc;
+    if (options->help) {
+        hog_usage(stdout);
+        return TOOL_EXIT_OK;
+    }
+    a.params.fusion = a.group ? VOTECL_HOG_FUSION_GROUP : VOTECL_HOG_FUSION_MEANSHIFT;
+    a.params.colour = !a.gray;
+    if (tool_image_read(a.image_path, &raw, error, sizeof error) < 0 ||
+        image_u8(&raw, &image, error, sizeof error) < 0) {
+        fprintf(stderr, "votecl hog: %s\n", error);
+        tool_image_free(&raw);
+        return TOOL_EXIT_FAILURE;
+    }
+    if ((rc = tool_context_open(options, &ctx)) == TOOL_EXIT_OK) {
+        rc = hog_output(options, ctx, &a, &image);
+        if (rc == TOOL_EXIT_OK && a.descriptors_path != NULL)
+            rc = write_descriptors(ctx, &a, &image);
+    }
+    votecl_context_free(ctx);
+    tool_image_free(&raw);
+    tool_image_free(&image);
+    return rc;
+}
