@@ -1,45 +1,60 @@
 /* hog.cl: HOG descriptors and the linear SVM people detector (fastHOG, paper 003), stage for
- * stage lib/hog-ref.c (same float operations in the same order; FP_CONTRACT is off).
+ * stage lib/hog-ref.c (same float operations per pixel; FP_CONTRACT is off). Sums over a
+ * block or a window are taken in another order than the reference's (margins: tests).
  *
- * Kernels, launched once per pyramid level in this order (local sizes given by the host):
- *   hog_resize     global >= (dw, dh), 2-D: bilinear downscale of a region of the packed
- *                  source image through host tables (index, 11-bit weight) per column and row
- *   hog_pad        global >= (gw + 2, gh + 2): the level mirrored (reflect-101) around it
- *   hog_gradient   global >= (gw, gh): gamma table, centred differences, channel with the
- *                  largest magnitude (first on ties), OpenCV's polynomial atan, two weighted magnitudes and
- *                  two bins per pixel
- *   hog_blocks     global >= (nbx, nby): one work-item per block of the grid, its histogram
- *                  in private memory (HOG_BLOCK_LEN floats), trilinear weights from a host
- *                  table (Gaussian times bilinear cell weight)
- *   hog_normalise  global >= blocks: L2-Hys in place
- *   hog_svm        global >= (nwx, nwy): bias + weights . descriptor of one window
+ * Every pyramid level of every region is done by the same three launches: a job table
+ * (HOG_JOB ints a job, see lib/hog.c) gives each level its region, size, resize tables and
+ * the offsets of its pixels, blocks and windows in the shared buffers; a work-item (or work-group)
+ * finds its job by binary search over those offsets.
+ *   hog_gradient_all  global >= all gradient pixels (1-D): bilinear downscale through host
+ *                  tables (index, 11-bit weight), reflect-101 padding, gamma table, centred
+ *                  differences, channel with the largest magnitude (first on ties), OpenCV's
+ *                  polynomial atan, two weighted magnitudes and two bins per pixel
+ *   hog_blocks_all one work-group of HOG_LOCAL per block: per-work-item histograms in local
+ *                  memory, trilinear weights from a host table (Gaussian times bilinear cell
+ *                  weight), summed, then L2-Hys
+ *   hog_svm_all    one work-group of HOG_LOCAL per window: bias + weights . descriptor
  * Required defines: HOG_BLOCK_W, HOG_BLOCK_H, HOG_NCELLS, HOG_NBINS, HOG_BLOCK_LEN,
  * HOG_BLOCKS_X, HOG_BLOCKS_Y, HOG_BSTRIDE_X, HOG_BSTRIDE_Y, HOG_WSTRIDE_X, HOG_WSTRIDE_Y,
  * HOG_GRID_X, HOG_GRID_Y, HOG_L2HYS, HOG_ANGLE_SCALE, HOG_DEG2RAD, HOG_P1, HOG_P3, HOG_P5,
- * HOG_P7, HOG_EPS (float literals). No atomics. */
+ * HOG_P7, HOG_EPS (float literals), HOG_LOCAL (a power of two). No atomics. */
 
-KERNEL void
-hog_resize(GLOBAL const uchar *src, uint sw, uint ch, uint x0, uint y0, uint sx_len,
-           uint sy_len, GLOBAL const int *tab, uint xtab, uint ytab, GLOBAL uchar *dst,
-           uint dw, uint dh)
+/* The job table: HOG_JOB ints a job. */
+#define HOG_JOB 20
+#define J_RX 0     /* region x, y, width, height in the source */
+#define J_RY 1
+#define J_RW 2
+#define J_RH 3
+#define J_W 4      /* level width, height */
+#define J_H 5
+#define J_PX 6     /* padding */
+#define J_PY 7
+#define J_GW 8     /* gradient image */
+#define J_GH 9
+#define J_NBX 10   /* blocks */
+#define J_NBY 11
+#define J_NWX 12   /* windows */
+#define J_NWY 13
+#define J_TAB 14   /* resize tables: 2 w (index, alpha), then 2 h */
+#define J_PIX 15   /* first gradient pixel */
+#define J_BLK 16   /* first block */
+#define J_WIN 17   /* first window */
+
+/* The last job whose field f is <= v (fields f increase with the job). */
+inline uint
+hog_find_job(GLOBAL const int *jobs, uint njobs, uint f, uint v)
 {
-    uint x = get_global_id(0), y = get_global_id(1);
+    uint lo = 0, hi = njobs - 1;
 
-    if (x >= dw || y >= dh)
-        return;
-    int xi = tab[xtab + x], ax = tab[xtab + dw + x];
-    int yi = tab[ytab + y], ay = tab[ytab + dh + y];
-    int xj = xi + 1 < (int)sx_len ? xi + 1 : xi, yj = yi + 1 < (int)sy_len ? yi + 1 : yi;
-    GLOBAL const uchar *r0 = src + ((size_t)(y0 + yi) * sw + x0) * ch;
-    GLOBAL const uchar *r1 = src + ((size_t)(y0 + yj) * sw + x0) * ch;
+    while (lo < hi) {
+        uint mid = (lo + hi + 1) / 2;
 
-    for (uint c = 0; c < ch; c++) {
-        int top = (2048 - ax) * r0[xi * ch + c] + ax * r0[xj * ch + c];
-        int bottom = (2048 - ax) * r1[xi * ch + c] + ax * r1[xj * ch + c];
-
-        dst[((size_t)y * dw + x) * ch + c] =
-            (uchar)(((2048 - ay) * top + ay * bottom + (1 << 21)) >> 22);
+        if ((uint)jobs[mid * HOG_JOB + f] <= v)
+            lo = mid;
+        else
+            hi = mid - 1;
     }
+    return lo;
 }
 
 inline int
@@ -54,21 +69,6 @@ hog_reflect101(int p, int len)
             p = 2 * len - 2 - p;
     }
     return p;
-}
-
-KERNEL void
-hog_pad(GLOBAL const uchar *src, uint w, uint h, uint ch, uint pad_x, uint pad_y,
-        GLOBAL uchar *dst, uint pw, uint ph)
-{
-    uint x = get_global_id(0), y = get_global_id(1);
-
-    if (x >= pw || y >= ph)
-        return;
-    int sx = hog_reflect101((int)x - 1 - (int)pad_x, (int)w);
-    int sy = hog_reflect101((int)y - 1 - (int)pad_y, (int)h);
-
-    for (uint c = 0; c < ch; c++)
-        dst[((size_t)y * pw + x) * ch + c] = src[((size_t)sy * w + sx) * ch + c];
 }
 
 /* OpenCV's fastAtan2 polynomial, degrees in [0, 360) (votecl__hog_atan_deg). */
@@ -93,21 +93,53 @@ hog_atan_deg(float y, float x)
     return a;
 }
 
-KERNEL void
-hog_gradient(GLOBAL const uchar *p, uint gw, uint gh, uint ch, GLOBAL const float *lut,
-             GLOBAL float *grad, GLOBAL uchar *bins)
+/* One channel value of the padded level at (px, py): the level's pixel reflected, downscaled
+ * from the region of the source (hog_resize then hog_pad of the reference). */
+inline void
+hog_fetch(GLOBAL const uchar *src, uint sw, GLOBAL const int *job, GLOBAL const int *tab,
+          uint ch, int px, int py, GLOBAL const float *lut, float *v)
 {
-    uint x = get_global_id(0), y = get_global_id(1), pw = gw + 2;
+    int w = job[J_W], h = job[J_H];
+    int sx = hog_reflect101(px - 1 - job[J_PX], w);
+    int sy = hog_reflect101(py - 1 - job[J_PY], h);
+    int xi = tab[sx], ax = tab[w + sx];
+    int yi = tab[2 * w + sy], ay = tab[2 * w + h + sy];
+    int xj = xi + 1 < job[J_RW] ? xi + 1 : xi, yj = yi + 1 < job[J_RH] ? yi + 1 : yi;
+    GLOBAL const uchar *r0 = src + ((size_t)(job[J_RY] + yi) * sw + job[J_RX]) * ch;
+    GLOBAL const uchar *r1 = src + ((size_t)(job[J_RY] + yj) * sw + job[J_RX]) * ch;
 
-    if (x >= gw || y >= gh)
+    for (uint c = 0; c < ch; c++) {
+        int top = (2048 - ax) * r0[xi * ch + c] + ax * r0[xj * ch + c];
+        int bottom = (2048 - ax) * r1[xi * ch + c] + ax * r1[xj * ch + c];
+
+        v[c] = lut[(uchar)(((2048 - ay) * top + ay * bottom + (1 << 21)) >> 22)];
+    }
+}
+
+KERNEL void
+hog_gradient_all(GLOBAL const uchar *src, uint sw, uint ch, GLOBAL const int *jobs, uint njobs,
+                 uint total, GLOBAL const int *tabs, GLOBAL const float *lut,
+                 GLOBAL float *grad, GLOBAL uchar *bins)
+{
+    uint o = get_global_id(0);
+
+    if (o >= total)
         return;
+    GLOBAL const int *job = jobs + hog_find_job(jobs, njobs, J_PIX, o) * HOG_JOB;
+    GLOBAL const int *tab = tabs + job[J_TAB];
+    uint gw = (uint)job[J_GW], r = o - (uint)job[J_PIX];
+    int x = (int)(r % gw), y = (int)(r / gw);
+    float xr[3], xl[3], yb[3], yt[3];
+
+    hog_fetch(src, sw, job, tab, ch, x + 2, y + 1, lut, xr);
+    hog_fetch(src, sw, job, tab, ch, x, y + 1, lut, xl);
+    hog_fetch(src, sw, job, tab, ch, x + 1, y + 2, lut, yb);
+    hog_fetch(src, sw, job, tab, ch, x + 1, y, lut, yt);
     float bx = 0, by = 0, best = -1;
 
     for (uint c = 0; c < ch; c++) {
-        float gx = lut[p[((size_t)(y + 1) * pw + x + 2) * ch + c]] -
-                   lut[p[((size_t)(y + 1) * pw + x) * ch + c]];
-        float gy = lut[p[((size_t)(y + 2) * pw + x + 1) * ch + c]] -
-                   lut[p[((size_t)y * pw + x + 1) * ch + c]];
+        float gx = xr[c] - xl[c];
+        float gy = yb[c] - yt[c];
         float m = gx * gx + gy * gy;
 
         if (best < m) {
@@ -121,89 +153,116 @@ hog_gradient(GLOBAL const uchar *p, uint gw, uint gh, uint ch, GLOBAL const floa
     angle = angle * HOG_ANGLE_SCALE - 0.5f;
     int h = (int)floor(angle);
     angle -= (float)h;
-    size_t o = (size_t)y * gw + x;
-    grad[2 * o] = mag * (1.f - angle);
-    grad[2 * o + 1] = mag * angle;
+    grad[2 * (size_t)o] = mag * (1.f - angle);
+    grad[2 * (size_t)o + 1] = mag * angle;
     h = h < 0 ? h + HOG_NBINS : h >= HOG_NBINS ? h - HOG_NBINS : h;
     h = h < 0 ? 0 : h >= HOG_NBINS ? HOG_NBINS - 1 : h;
-    bins[2 * o] = (uchar)h;
-    bins[2 * o + 1] = (uchar)(h + 1 < HOG_NBINS ? h + 1 : 0);
+    bins[2 * (size_t)o] = (uchar)h;
+    bins[2 * (size_t)o + 1] = (uchar)(h + 1 < HOG_NBINS ? h + 1 : 0);
+}
+
+/* Sums v[0 .. HOG_LOCAL) of every work-item into v[0]. */
+inline void
+hog_reduce(LOCAL float *v, uint lid)
+{
+    for (uint n = HOG_LOCAL / 2; n > 0; n /= 2) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid < n)
+            v[lid] += v[lid + n];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
 }
 
 KERNEL void
-hog_blocks(GLOBAL const float *grad, GLOBAL const uchar *bins, uint gw, uint nbx, uint nby,
-           GLOBAL const float *weights, GLOBAL float *out)
+hog_blocks_all(GLOBAL const float *grad, GLOBAL const uchar *bins, GLOBAL const int *jobs,
+               uint njobs, GLOBAL const float *weights, GLOBAL float *out)
 {
-    uint bx = get_global_id(0), by = get_global_id(1);
+    /* column lid of the work-item's histogram, rows padded to HOG_LOCAL + 1 (no bank conflicts) */
+    LOCAL float part[HOG_BLOCK_LEN * (HOG_LOCAL + 1)];
+    LOCAL float hist[HOG_BLOCK_LEN];
+    LOCAL float scale[1];
+    uint b = get_group_id(0), lid = get_local_id(0);
+    GLOBAL const int *job = jobs + hog_find_job(jobs, njobs, J_BLK, b) * HOG_JOB;
+    uint r = b - (uint)job[J_BLK], nbx = (uint)job[J_NBX], gw = (uint)job[J_GW];
+    uint ox = (r % nbx) * HOG_GRID_X, oy = (r / nbx) * HOG_GRID_Y;
+    size_t base = (size_t)job[J_PIX];
 
-    if (bx >= nbx || by >= nby)
-        return;
-    float hist[HOG_BLOCK_LEN];
-    uint ox = bx * HOG_GRID_X, oy = by * HOG_GRID_Y;
+    for (uint k = 0; k < HOG_BLOCK_LEN; k++)
+        part[k * (HOG_LOCAL + 1) + lid] = 0.f;
+    for (uint p = lid; p < HOG_BLOCK_W * HOG_BLOCK_H; p += HOG_LOCAL) {
+        uint i = p / HOG_BLOCK_W, j = p % HOG_BLOCK_W;
+        size_t o = base + (size_t)(oy + i) * gw + ox + j;
+        GLOBAL const float *w = weights + p * HOG_NCELLS;
+        float a0 = grad[2 * o], a1 = grad[2 * o + 1];
+        uint h0 = bins[2 * o], h1 = bins[2 * o + 1];
 
-    for (int k = 0; k < HOG_BLOCK_LEN; k++)
-        hist[k] = 0.f;
-    for (uint i = 0; i < HOG_BLOCK_H; i++) {
-        for (uint j = 0; j < HOG_BLOCK_W; j++) {
-            size_t o = (size_t)(oy + i) * gw + ox + j;
-            GLOBAL const float *w = weights + (i * HOG_BLOCK_W + j) * HOG_NCELLS;
-            float a0 = grad[2 * o], a1 = grad[2 * o + 1];
-            uint h0 = bins[2 * o], h1 = bins[2 * o + 1];
-
-            for (uint c = 0; c < HOG_NCELLS; c++) {
-                float wc = w[c];
-                if (wc == 0.f)
-                    continue;
-                hist[c * HOG_NBINS + h0] += a0 * wc;
-                hist[c * HOG_NBINS + h1] += a1 * wc;
-            }
+        for (uint c = 0; c < HOG_NCELLS; c++) {
+            float wc = w[c];
+            if (wc == 0.f)
+                continue;
+            part[(c * HOG_NBINS + h0) * (HOG_LOCAL + 1) + lid] += a0 * wc;
+            part[(c * HOG_NBINS + h1) * (HOG_LOCAL + 1) + lid] += a1 * wc;
         }
     }
-    GLOBAL float *dst = out + ((size_t)by * nbx + bx) * HOG_BLOCK_LEN;
-    for (int k = 0; k < HOG_BLOCK_LEN; k++)
-        dst[k] = hist[k];
-}
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint k = lid; k < HOG_BLOCK_LEN; k += HOG_LOCAL) {
+        LOCAL const float *row = part + k * (HOG_LOCAL + 1);
+        float s = 0.f;
 
-KERNEL void
-hog_normalise(GLOBAL float *hist, uint n)
-{
-    uint b = get_global_id(0);
-
-    if (b >= n)
-        return;
-    GLOBAL float *h = hist + (size_t)b * HOG_BLOCK_LEN;
-    float sum = 0, scale;
-
-    for (int i = 0; i < HOG_BLOCK_LEN; i++)
-        sum += h[i] * h[i];
-    scale = 1.f / (sqrt(sum) + (float)HOG_BLOCK_LEN * 0.1f);
-    sum = 0;
-    for (int i = 0; i < HOG_BLOCK_LEN; i++) {
-        float v = h[i] * scale;
-        v = v < HOG_L2HYS ? v : HOG_L2HYS;
-        h[i] = v;
-        sum += v * v;
+        for (uint t = 0; t < HOG_LOCAL; t++)
+            s += row[t];
+        hist[k] = s;
     }
-    scale = 1.f / (sqrt(sum) + 1e-3f);
-    for (int i = 0; i < HOG_BLOCK_LEN; i++)
-        h[i] *= scale;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    /* L2-Hys (hog_normalise of the reference) */
+    if (lid == 0) {
+        float sum = 0;
+
+        for (int i = 0; i < HOG_BLOCK_LEN; i++)
+            sum += hist[i] * hist[i];
+        scale[0] = 1.f / (sqrt(sum) + (float)HOG_BLOCK_LEN * 0.1f);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint k = lid; k < HOG_BLOCK_LEN; k += HOG_LOCAL) {
+        float v = hist[k] * scale[0];
+        hist[k] = v < HOG_L2HYS ? v : HOG_L2HYS;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid == 0) {
+        float sum = 0;
+
+        for (int i = 0; i < HOG_BLOCK_LEN; i++)
+            sum += hist[i] * hist[i];
+        scale[0] = 1.f / (sqrt(sum) + 1e-3f);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    GLOBAL float *dst = out + (size_t)b * HOG_BLOCK_LEN;
+    for (uint k = lid; k < HOG_BLOCK_LEN; k += HOG_LOCAL)
+        dst[k] = hist[k] * scale[0];
 }
 
+#define HOG_DESC_LEN (HOG_BLOCKS_X * HOG_BLOCKS_Y * HOG_BLOCK_LEN)
+
 KERNEL void
-hog_svm(GLOBAL const float *hist, uint nbx, uint nwx, uint nwy, GLOBAL const float *weights,
-        float bias, GLOBAL float *scores, uint offset)
+hog_svm_all(GLOBAL const float *hist, GLOBAL const int *jobs, uint njobs,
+            GLOBAL const float *weights, float bias, GLOBAL float *scores)
 {
-    uint wx = get_global_id(0), wy = get_global_id(1);
+#if HOG_LOCAL > 1
+    LOCAL float part[HOG_LOCAL];
+#endif
+    uint win = get_group_id(0), lid = get_local_id(0);
+    GLOBAL const int *job = jobs + hog_find_job(jobs, njobs, J_WIN, win) * HOG_JOB;
+    uint r = win - (uint)job[J_WIN], nwx = (uint)job[J_NWX], nbx = (uint)job[J_NBX];
+    uint wx = r % nwx, wy = r / nwx;
+    GLOBAL const float *h0 = hist + (size_t)job[J_BLK] * HOG_BLOCK_LEN;
+    float s = 0.f;
 
-    if (wx >= nwx || wy >= nwy)
-        return;
-    float s = bias;
-
+#if HOG_LOCAL == 1
     for (uint j = 0; j < HOG_BLOCKS_X; j++) {
         for (uint i = 0; i < HOG_BLOCKS_Y; i++) {
             size_t gx = (wx * HOG_WSTRIDE_X + j * HOG_BSTRIDE_X) / HOG_GRID_X;
             size_t gy = (wy * HOG_WSTRIDE_Y + i * HOG_BSTRIDE_Y) / HOG_GRID_Y;
-            GLOBAL const float *h = hist + (gy * nbx + gx) * HOG_BLOCK_LEN;
+            GLOBAL const float *h = h0 + (gy * nbx + gx) * HOG_BLOCK_LEN;
             GLOBAL const float *w = weights + (j * HOG_BLOCKS_Y + i) * HOG_BLOCK_LEN;
             float d = 0;
 
@@ -212,5 +271,20 @@ hog_svm(GLOBAL const float *hist, uint nbx, uint nwx, uint nwy, GLOBAL const flo
             s += d;
         }
     }
-    scores[offset + (size_t)wy * nwx + wx] = s;
+    scores[win] = bias + s;
+#else
+    /* descriptor element k: block (j, i) = (b / HOG_BLOCKS_Y, b % HOG_BLOCKS_Y), b = k / len */
+    for (uint k = lid; k < HOG_DESC_LEN; k += HOG_LOCAL) {
+        uint b = k / HOG_BLOCK_LEN, e = k % HOG_BLOCK_LEN;
+        uint j = b / HOG_BLOCKS_Y, i = b % HOG_BLOCKS_Y;
+        uint gx = (wx * HOG_WSTRIDE_X + j * HOG_BSTRIDE_X) / HOG_GRID_X;
+        uint gy = (wy * HOG_WSTRIDE_Y + i * HOG_BSTRIDE_Y) / HOG_GRID_Y;
+
+        s += weights[k] * h0[((size_t)gy * nbx + gx) * HOG_BLOCK_LEN + e];
+    }
+    part[lid] = s;
+    hog_reduce(part, lid);
+    if (lid == 0)
+        scores[win] = bias + part[0];
+#endif
 }

@@ -241,6 +241,10 @@ votecl__hog_ref_convert(const uint8_t *src, size_t row_bytes, uint32_t width, ui
         const uint8_t *row = src + (size_t)y * row_bytes;
         uint8_t *o = dst + (size_t)y * width * out;
 
+        if (channels == out) { /* 1 or 3 channels kept: the row as it is */
+            memcpy(o, row, (size_t)width * out);
+            continue;
+        }
         for (uint32_t x = 0; x < width; x++) {
             const uint8_t *p = row + (size_t)x * channels;
 

@@ -8,25 +8,57 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { K_RESIZE, K_PAD, K_GRADIENT, K_BLOCKS, K_NORMALISE, K_SVM, K_COUNT };
+enum { K_GRADIENT, K_BLOCKS, K_SVM, K_COUNT };
 
-static const char *const kernel_names[K_COUNT] = {"hog_resize", "hog_pad", "hog_gradient",
-                                                  "hog_blocks", "hog_normalise", "hog_svm"};
+static const char *const kernel_names[K_COUNT] = {"hog_gradient_all", "hog_blocks_all",
+                                                  "hog_svm_all"};
 
-/* One pyramid level of one region. */
+/* The job table of cl/hog.cl: HOG_JOB ints a job, then the resize tables. */
+enum {
+    J_RX, J_RY, J_RW, J_RH, J_W, J_H, J_PX, J_PY, J_GW, J_GH, J_NBX, J_NBY, J_NWX, J_NWY,
+    J_TAB, J_PIX, J_BLK, J_WIN, HOG_JOB = 20
+};
+
+/* One pyramid level of one region. Every level has its own part of the device buffers, so
+ * that one launch per stage does all the levels. */
 typedef struct hog_job {
     votecl__hog_level level;
     votecl_hog_rect roi;
-    size_t tab;   /* offset of its resize tables (2 dw + 2 dh ints) */
+    size_t tab;   /* offset of its resize tables (2 dw + 2 dh ints) after the job table */
+    size_t pix;   /* its first gradient pixel */
+    size_t blk;   /* its first block */
     size_t score; /* offset of its window scores */
 } hog_job;
 
-/* Device buffers: the source, tables, one level's intermediates (reused in queue order), all
+/* Device buffers: the source, job and resize tables, every level's gradients and blocks, all
  * scores, and the constant tables. */
 typedef struct hog_buffers {
-    votecl_buffer *image, *tab, *level, *padded, *grad, *bins, *hist, *scores;
+    votecl_buffer *image, *tab, *grad, *bins, *hist, *scores;
     votecl_buffer *lut, *weights, *svm;
 } hog_buffers;
+
+#ifdef VOTECL_HOG_PROFILE
+#include <time.h>
+static double hog_prof[8];
+static unsigned long hog_prof_n;
+static double
+hog_now(void)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+#define PROF_BEGIN(hog) double prof_t0 = (hog->context->ops->finish(hog->context), hog_now())
+#define PROF_END(hog, k)                                                                       \
+    do {                                                                                       \
+        (void)hog->context->ops->finish(hog->context);                                         \
+        hog_prof[k] += hog_now() - prof_t0;                                                    \
+    } while (0)
+#else
+#define PROF_BEGIN(hog) (void)0
+#define PROF_END(hog, k) (void)0
+#endif
 
 struct votecl_hog {
     votecl_context *context;
@@ -46,6 +78,8 @@ struct votecl_hog {
     size_t ntabs;
     float *scores;           /* host copy of every job's scores */
     size_t nscores;
+    size_t npix, nblk;       /* gradient pixels and blocks of every job */
+    unsigned local;          /* HOG_LOCAL: work-group of hog_blocks_all and hog_svm_all */
     int begun;
     votecl_hog_detection *raw;
     size_t nraw, raw_cap;
@@ -95,10 +129,11 @@ votecl_hog_descriptor_length(const votecl_hog_params *params, size_t *length)
 /* --- construction --- */
 
 static size_t
-hog_defines(const votecl__hog_geom *g, char defs[][64])
+hog_defines(const votecl__hog_geom *g, unsigned local, char defs[][64])
 {
     size_t n = 0;
 
+    snprintf(defs[n++], 64, "HOG_LOCAL=%u", local);
     snprintf(defs[n++], 64, "HOG_BLOCK_W=%u", g->block_w);
     snprintf(defs[n++], 64, "HOG_BLOCK_H=%u", g->block_h);
     snprintf(defs[n++], 64, "HOG_NCELLS=%u", g->ncells);
@@ -130,7 +165,17 @@ hog_compile(votecl_hog *hog)
     static const char *const files[] = {"hog.cl", NULL};
     char defs[24][64];
     const char *ptrs[24];
-    size_t n = hog_defines(&hog->geom, defs);
+    const votecl_device_info *info = &hog->context->info;
+    size_t n, lmem = info->local_mem_bytes > 2048 ? info->local_mem_bytes - 1024 : 1024;
+    /* CPU devices (local memory emulated): one work-item per block and per window */
+    unsigned local = info->local_mem_dedicated ? 64 : 1;
+
+    /* per-work-item block histograms in local memory: block_len (local + 1) floats */
+    while (local > 1 && (local > info->max_work_group_size ||
+                         (size_t)hog->geom.block_len * (local + 2) * sizeof(float) > lmem))
+        local /= 2;
+    hog->local = local;
+    n = hog_defines(&hog->geom, local, defs);
     votecl__program *program;
     votecl_status status;
 
@@ -240,6 +285,15 @@ votecl_hog_free(votecl_hog *hog)
 
     if (hog == NULL)
         return;
+#ifdef VOTECL_HOG_PROFILE
+    fprintf(stderr, "hog profile (ms per detect, %lu calls): upload %.3f gradient %.3f blocks %.3f svm %.3f\n",
+            hog_prof_n, 1e3 * hog_prof[3] / (hog_prof_n ? hog_prof_n : 1),
+            1e3 * hog_prof[0] / (hog_prof_n ? hog_prof_n : 1),
+            1e3 * hog_prof[1] / (hog_prof_n ? hog_prof_n : 1),
+            1e3 * hog_prof[2] / (hog_prof_n ? hog_prof_n : 1));
+    memset(hog_prof, 0, sizeof hog_prof);
+    hog_prof_n = 0;
+#endif
     b = (votecl_buffer **)&hog->buf;
     if (hog->begun && hog->context->backend != VOTECL_BACKEND_REF)
         (void)hog->context->ops->finish(hog->context);
@@ -330,8 +384,12 @@ add_job(votecl_hog *hog, const votecl_hog_rect *roi, const votecl__hog_level *l)
     j->level = *l;
     j->roi = *roi;
     j->tab = hog->ntabs;
+    j->pix = hog->npix;
+    j->blk = hog->nblk;
     j->score = hog->nscores;
     hog->ntabs += 2 * (size_t)l->width + 2 * (size_t)l->height;
+    hog->npix += (size_t)l->gw * l->gh;
+    hog->nblk += (size_t)l->nbx * l->nby;
     hog->nscores += (size_t)l->nwx * l->nwy;
     return VOTECL_OK;
 }
@@ -381,7 +439,7 @@ plan_jobs(votecl_hog *hog, const votecl_hog_rect *rois, size_t nrois, int pyrami
     votecl_hog_rect whole = {0, 0, (int32_t)hog->conv_w, (int32_t)hog->conv_h};
     votecl_status status = VOTECL_OK;
 
-    hog->njobs = hog->ntabs = hog->nscores = 0;
+    hog->njobs = hog->ntabs = hog->nscores = hog->npix = hog->nblk = 0;
     if (nrois > 0 && rois == NULL)
         return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT, "rois: NULL pointer");
     for (size_t i = 0; i < nrois && status == VOTECL_OK; i++)
@@ -394,15 +452,39 @@ plan_jobs(votecl_hog *hog, const votecl_hog_rect *rois, size_t nrois, int pyrami
 static votecl_status
 fill_tables(votecl_hog *hog)
 {
+    size_t head = hog->njobs * HOG_JOB;
+
     free(hog->tabs);
-    hog->tabs = malloc((hog->ntabs > 0 ? hog->ntabs : 1) * sizeof *hog->tabs);
+    hog->tabs = malloc((head + hog->ntabs > 0 ? head + hog->ntabs : 1) * sizeof *hog->tabs);
     free(hog->scores);
     hog->scores = malloc((hog->nscores > 0 ? hog->nscores : 1) * sizeof *hog->scores);
     if (hog->tabs == NULL || hog->scores == NULL)
         return votecl__fail(hog->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
     for (size_t i = 0; i < hog->njobs; i++) {
         const hog_job *j = &hog->jobs[i];
-        int32_t *x = hog->tabs + j->tab, *y = x + 2 * (size_t)j->level.width;
+        const votecl__hog_level *l = &j->level;
+        int32_t *x = hog->tabs + head + j->tab, *y = x + 2 * (size_t)j->level.width;
+        int32_t *t = hog->tabs + i * HOG_JOB;
+
+        memset(t, 0, HOG_JOB * sizeof *t);
+        t[J_RX] = j->roi.x;
+        t[J_RY] = j->roi.y;
+        t[J_RW] = j->roi.width;
+        t[J_RH] = j->roi.height;
+        t[J_W] = (int32_t)l->width;
+        t[J_H] = (int32_t)l->height;
+        t[J_PX] = (int32_t)l->pad_x;
+        t[J_PY] = (int32_t)l->pad_y;
+        t[J_GW] = (int32_t)l->gw;
+        t[J_GH] = (int32_t)l->gh;
+        t[J_NBX] = (int32_t)l->nbx;
+        t[J_NBY] = (int32_t)l->nby;
+        t[J_NWX] = (int32_t)l->nwx;
+        t[J_NWY] = (int32_t)l->nwy;
+        t[J_TAB] = (int32_t)(head + j->tab);
+        t[J_PIX] = (int32_t)j->pix;
+        t[J_BLK] = (int32_t)j->blk;
+        t[J_WIN] = (int32_t)j->score;
 
         votecl__hog_resize_table((uint32_t)j->roi.width, j->level.width, x,
                                  x + j->level.width);
@@ -485,132 +567,101 @@ ref_detect(votecl_hog *hog)
 
 /* --- the device pipeline --- */
 
-static void
-local_2d(const votecl_hog *hog, size_t local[2])
-{
-    int big = hog->context->info.max_work_group_size >= 64;
-
-    local[0] = big ? 16 : 1;
-    local[1] = big ? 4 : 1;
-}
-
-static votecl_status
-launch_2d(votecl_hog *hog, int k, size_t w, size_t h, const votecl__arg *args, unsigned n)
-{
-    size_t local[2], global[2];
-
-    local_2d(hog, local);
-    global[0] = votecl__round_up(w, local[0]);
-    global[1] = votecl__round_up(h, local[1]);
-    return votecl__launch(hog->context, hog->kernels[k], 2, global, local, args, n);
-}
-
-/* The largest intermediates over the jobs, allocated once. */
+/* Every job's intermediates, allocated once (grown when needed). */
 static votecl_status
 device_buffers(votecl_hog *hog)
 {
-    size_t lv = 1, pd = 1, g = 1, hist = 1, ch = hog->ch;
     hog_buffers *b = &hog->buf;
+    size_t pix = hog->npix ? hog->npix : 1, blk = hog->nblk ? hog->nblk : 1;
     votecl_status s;
 
-    for (size_t i = 0; i < hog->njobs; i++) {
-        const votecl__hog_level *l = &hog->jobs[i].level;
-        size_t blocks = (size_t)l->nbx * l->nby * hog->geom.block_len;
-
-        lv = lv > (size_t)l->width * l->height * ch ? lv : (size_t)l->width * l->height * ch;
-        pd = pd > (size_t)(l->gw + 2) * (l->gh + 2) * ch ? pd
-                                                         : (size_t)(l->gw + 2) * (l->gh + 2) * ch;
-        g = g > (size_t)l->gw * l->gh ? g : (size_t)l->gw * l->gh;
-        hist = hist > blocks ? hist : blocks;
-    }
-    if ((s = votecl__buffer_ensure(hog->context, &b->level, lv)) ||
-        (s = votecl__buffer_ensure(hog->context, &b->padded, pd)) ||
-        (s = votecl__buffer_ensure(hog->context, &b->grad, 2 * g * sizeof(float))) ||
-        (s = votecl__buffer_ensure(hog->context, &b->bins, 2 * g)) ||
-        (s = votecl__buffer_ensure(hog->context, &b->hist, hist * sizeof(float))) ||
+    if ((s = votecl__buffer_ensure(hog->context, &b->grad, 2 * pix * sizeof(float))) ||
+        (s = votecl__buffer_ensure(hog->context, &b->bins, 2 * pix)) ||
+        (s = votecl__buffer_ensure(hog->context, &b->hist,
+                                   blk * hog->geom.block_len * sizeof(float))) ||
         (s = votecl__buffer_ensure(hog->context, &b->scores,
                                    (hog->nscores ? hog->nscores : 1) * sizeof(float))))
         return s;
     if ((s = upload(hog, &b->image, hog->conv, hog->conv_w * hog->conv_h * hog->ch)))
         return s;
-    return upload(hog, &b->tab, hog->tabs, (hog->ntabs ? hog->ntabs : 1) * sizeof(int32_t));
+    return upload(hog, &b->tab, hog->tabs,
+                  (hog->njobs * HOG_JOB + hog->ntabs ? hog->njobs * HOG_JOB + hog->ntabs : 1) *
+                      sizeof(int32_t));
 }
 
-/* Stages 1-3 of job j. */
+/* Stages 1-3 of every job: one work-item per gradient pixel. */
 static votecl_status
-device_gradient(votecl_hog *hog, const hog_job *j)
+device_gradient(votecl_hog *hog)
 {
-    const votecl__hog_level *l = &j->level;
     hog_buffers *b = &hog->buf;
-    votecl__arg resize[] = {
-        VOTECL__ARG_BUF(b->image), VOTECL__ARG_UINT(hog->conv_w), VOTECL__ARG_UINT(hog->ch),
-        VOTECL__ARG_UINT(j->roi.x), VOTECL__ARG_UINT(j->roi.y), VOTECL__ARG_UINT(j->roi.width),
-        VOTECL__ARG_UINT(j->roi.height), VOTECL__ARG_BUF(b->tab), VOTECL__ARG_UINT(j->tab),
-        VOTECL__ARG_UINT(j->tab + 2 * (size_t)l->width), VOTECL__ARG_BUF(b->level),
-        VOTECL__ARG_UINT(l->width), VOTECL__ARG_UINT(l->height)};
-    votecl__arg pad[] = {VOTECL__ARG_BUF(b->level),  VOTECL__ARG_UINT(l->width),
-                         VOTECL__ARG_UINT(l->height), VOTECL__ARG_UINT(hog->ch),
-                         VOTECL__ARG_UINT(l->pad_x), VOTECL__ARG_UINT(l->pad_y),
-                         VOTECL__ARG_BUF(b->padded), VOTECL__ARG_UINT(l->gw + 2),
-                         VOTECL__ARG_UINT(l->gh + 2)};
-    votecl__arg grad[] = {VOTECL__ARG_BUF(b->padded), VOTECL__ARG_UINT(l->gw),
-                          VOTECL__ARG_UINT(l->gh),    VOTECL__ARG_UINT(hog->ch),
-                          VOTECL__ARG_BUF(b->lut),    VOTECL__ARG_BUF(b->grad),
-                          VOTECL__ARG_BUF(b->bins)};
+    size_t local = hog->context->info.max_work_group_size >= 128 ? 128 : 1, global;
+    votecl__arg args[] = {VOTECL__ARG_BUF(b->image), VOTECL__ARG_UINT(hog->conv_w),
+                          VOTECL__ARG_UINT(hog->ch),  VOTECL__ARG_BUF(b->tab),
+                          VOTECL__ARG_UINT(hog->njobs), VOTECL__ARG_UINT(hog->npix),
+                          VOTECL__ARG_BUF(b->tab),    VOTECL__ARG_BUF(b->lut),
+                          VOTECL__ARG_BUF(b->grad),   VOTECL__ARG_BUF(b->bins)};
     votecl_status s;
+    PROF_BEGIN(hog);
 
-    if ((s = launch_2d(hog, K_RESIZE, l->width, l->height, resize, 13)) ||
-        (s = launch_2d(hog, K_PAD, l->gw + 2, l->gh + 2, pad, 9)))
-        return s;
-    return launch_2d(hog, K_GRADIENT, l->gw, l->gh, grad, 7);
+    global = votecl__round_up(hog->npix, local);
+    s = votecl__launch(hog->context, hog->kernels[K_GRADIENT], 1, &global, &local, args, 10);
+    PROF_END(hog, 0);
+    return s;
 }
 
-/* Stages 4-5 of job j. */
+/* Stages 4-5 of every job: one work-group per block. */
 static votecl_status
-device_blocks(votecl_hog *hog, const hog_job *j)
+device_blocks(votecl_hog *hog)
 {
-    const votecl__hog_level *l = &j->level;
     hog_buffers *b = &hog->buf;
-    size_t n = (size_t)l->nbx * l->nby, local = 64, global;
-    votecl__arg blocks[] = {VOTECL__ARG_BUF(b->grad), VOTECL__ARG_BUF(b->bins),
-                            VOTECL__ARG_UINT(l->gw),  VOTECL__ARG_UINT(l->nbx),
-                            VOTECL__ARG_UINT(l->nby), VOTECL__ARG_BUF(b->weights),
-                            VOTECL__ARG_BUF(b->hist)};
-    votecl__arg norm[] = {VOTECL__ARG_BUF(b->hist), VOTECL__ARG_UINT(n)};
-    votecl_status s = launch_2d(hog, K_BLOCKS, l->nbx, l->nby, blocks, 7);
+    size_t local = hog->local, global = hog->nblk * local;
+    votecl__arg args[] = {VOTECL__ARG_BUF(b->grad), VOTECL__ARG_BUF(b->bins),
+                          VOTECL__ARG_BUF(b->tab),  VOTECL__ARG_UINT(hog->njobs),
+                          VOTECL__ARG_BUF(b->weights), VOTECL__ARG_BUF(b->hist)};
+    votecl_status s;
+    PROF_BEGIN(hog);
 
-    if (s != VOTECL_OK)
-        return s;
-    local = hog->context->info.max_work_group_size >= 64 ? 64 : 1;
-    global = votecl__round_up(n, local);
-    return votecl__launch(hog->context, hog->kernels[K_NORMALISE], 1, &global, &local, norm, 2);
+    s = votecl__launch(hog->context, hog->kernels[K_BLOCKS], 1, &global, &local, args, 6);
+    PROF_END(hog, 1);
+    return s;
 }
 
+/* Stage 6 of every job: one work-group per window. */
 static votecl_status
-device_svm(votecl_hog *hog, const hog_job *j)
+device_svm(votecl_hog *hog)
 {
-    const votecl__hog_level *l = &j->level;
+    size_t local = hog->local, global = hog->nscores * local;
     float bias;
-    votecl__arg args[] = {VOTECL__ARG_BUF(hog->buf.hist), VOTECL__ARG_UINT(l->nbx),
-                          VOTECL__ARG_UINT(l->nwx),       VOTECL__ARG_UINT(l->nwy),
-                          VOTECL__ARG_BUF(hog->buf.svm),  VOTECL__ARG_FLOAT(0),
-                          VOTECL__ARG_BUF(hog->buf.scores), VOTECL__ARG_UINT(j->score)};
+    votecl__arg args[] = {VOTECL__ARG_BUF(hog->buf.hist), VOTECL__ARG_BUF(hog->buf.tab),
+                          VOTECL__ARG_UINT(hog->njobs),   VOTECL__ARG_BUF(hog->buf.svm),
+                          VOTECL__ARG_FLOAT(0),           VOTECL__ARG_BUF(hog->buf.scores)};
+    votecl_status s;
+    PROF_BEGIN(hog);
 
     votecl_hog_model_get(hog->model, NULL, NULL, &bias);
-    args[5] = VOTECL__ARG_FLOAT(bias);
-    return launch_2d(hog, K_SVM, l->nwx, l->nwy, args, 8);
+    args[4] = VOTECL__ARG_FLOAT(bias);
+    s = votecl__launch(hog->context, hog->kernels[K_SVM], 1, &global, &local, args, 6);
+    PROF_END(hog, 2);
+    return s;
 }
 
 static votecl_status
 device_detect(votecl_hog *hog)
 {
-    votecl_status s = device_buffers(hog);
+    votecl_status s;
+    PROF_BEGIN(hog);
 
-    for (size_t i = 0; i < hog->njobs && s == VOTECL_OK; i++) {
-        if ((s = device_gradient(hog, &hog->jobs[i])) || (s = device_blocks(hog, &hog->jobs[i])))
-            break;
-        s = device_svm(hog, &hog->jobs[i]);
-    }
+    /* the kernels index pixels, blocks and windows with 32 bits */
+    if (hog->npix > INT32_MAX || hog->nblk * hog->geom.block_len > INT32_MAX ||
+        hog->nscores > INT32_MAX || hog->njobs * HOG_JOB + hog->ntabs > INT32_MAX)
+        return votecl__fail(hog->context, VOTECL_OUT_OF_DEVICE_MEMORY,
+                            "image: %zu gradient pixels over its levels and regions exceed "
+                            "2^31", hog->npix);
+    s = device_buffers(hog);
+    PROF_END(hog, 3);
+    if (s == VOTECL_OK && hog->nscores > 0 && (s = device_gradient(hog)) == VOTECL_OK &&
+        (s = device_blocks(hog)) == VOTECL_OK)
+        s = device_svm(hog);
     return s;
 }
 
@@ -634,8 +685,7 @@ compute_blocks(votecl_hog *hog, float **hist)
     }
     if ((*hist = malloc(n * sizeof(float))) == NULL)
         return votecl__fail(hog->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
-    if ((s = device_buffers(hog)) || (s = device_gradient(hog, j)) ||
-        (s = device_blocks(hog, j)) ||
+    if ((s = device_buffers(hog)) || (s = device_gradient(hog)) || (s = device_blocks(hog)) ||
         (s = votecl_buffer_read(hog->buf.hist, 0, *hist, n * sizeof(float)))) {
         free(*hist);
         *hist = NULL;
@@ -700,6 +750,9 @@ votecl_hog_detect_begin(votecl_hog *hog, const votecl_image *image, const votecl
     if ((s = hog_take_image(hog, image)) || (s = plan_jobs(hog, rois, nrois, 1)) ||
         (s = fill_tables(hog)))
         return s;
+#ifdef VOTECL_HOG_PROFILE
+    hog_prof_n++;
+#endif
     if (hog->njobs > 0)
         s = hog->context->backend == VOTECL_BACKEND_REF ? ref_detect(hog) : device_detect(hog);
     hog->begun = s == VOTECL_OK;

@@ -5,6 +5,8 @@
       OUT: int32 width, height, channels, windows, length; the u8 pixels handed to OpenCV
       (gray, or colour in OpenCV's BGR order); then windows * length float32 descriptors of
       cv2.HOGDescriptor().compute(img, (STRIDE, STRIDE), (PADDING, PADDING)).
+  hog-opencv.py locations IMAGE gray|colour X0 Y0 X1 Y1 ... OUT
+      OUT: as compute, for cv2.HOGDescriptor().compute(img, (8, 8), (0, 0), locations).
   hog-opencv.py detect IMAGE OUT
       OUT: int32 width, height, channels, boxes; the u8 BGR pixels; then per box int32 x, y,
       width, height of detectMultiScale(img, 0, (8, 8), (0, 0), 1.05, groupThreshold 2, False).
@@ -51,6 +53,17 @@ def compute(path, mode, stride, padding, out):
         f.write(d.tobytes())
 
 
+def locations(path, mode, out, coords):
+    img = load(path, mode)
+    hog = cv2.HOGDescriptor()
+    points = [(coords[i], coords[i + 1]) for i in range(0, len(coords), 2)]
+    d = hog.compute(img, (8, 8), (0, 0), points).astype(np.float32).ravel()
+    n = hog.getDescriptorSize()
+    with open(out, "wb") as f:
+        header(f, img, d.size // n, n)
+        f.write(d.tobytes())
+
+
 def detect(path, out):
     img = load(path, "colour")
     hog = cv2.HOGDescriptor()
@@ -66,5 +79,7 @@ def detect(path, out):
 if __name__ == "__main__":
     if sys.argv[1] == "compute":
         compute(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), sys.argv[6])
+    elif sys.argv[1] == "locations":
+        locations(sys.argv[2], sys.argv[3], sys.argv[-1], [int(v) for v in sys.argv[4:-1]])
     else:
         detect(sys.argv[2], sys.argv[3])

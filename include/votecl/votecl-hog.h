@@ -174,6 +174,26 @@ VOTECL_API void votecl_hog_free(votecl_hog *hog);
 VOTECL_API votecl_status votecl_hog_windows(const votecl_hog *hog, size_t width, size_t height,
                                             size_t *columns, size_t *rows);
 
+/* A window position: its top-left corner in image coordinates. */
+typedef struct votecl_hog_point {
+    int32_t x, y;
+} votecl_hog_point;
+
+/* Descriptors of windows at caller-chosen positions of image (scale 1), as OpenCV's
+ * HOGDescriptor::compute(img, winStride, padding, locations): a position need not lie on the
+ * window-stride grid, and pixels beyond the image's edges are its BORDER_REFLECT_101
+ * extension, as OpenCV's gradients see them. params: borrowed (padding and window stride are
+ * not used); image: u8, 1, 3 or 4 channels; locations: borrowed, n positions within
+ * [-65535, 65535]; descriptors: caller-owned output of capacity floats, n descriptors in the
+ * order of locations. Runs on the context's device (the positions' surroundings are
+ * gathered on the host and the descriptors computed there in one batch per 64 windows).
+ * Returns VOTECL_INVALID_ARGUMENT naming the field, device and build statuses. */
+VOTECL_API votecl_status votecl_hog_compute_at(votecl_context *context,
+                                               const votecl_hog_params *params,
+                                               const votecl_image *image,
+                                               const votecl_hog_point *locations, size_t n,
+                                               float *descriptors, size_t capacity);
+
 /* Descriptors of every window of image at scale 1, rows of windows, each row left to right,
  * as OpenCV's HOGDescriptor::compute(img, winStride, padding). descriptors: caller-owned
  * output of capacity floats; *count: windows (also when they did not fit, then nothing is
