@@ -92,6 +92,22 @@ votecl_status votecl__ght_ref_guil(const votecl__ght_desc *desc, const votecl__g
                                    const votecl__ght_pairs *image, uint32_t width,
                                    uint32_t height, votecl__ght_poses *out);
 
+/* Stages a detection may run elsewhere (the device): S and D of pairings bound beforehand,
+ * as votecl__ght_ref_sspace and votecl__ght_ref_dspace compute them. */
+typedef struct votecl__ght_stages {
+    votecl_status (*sspace)(void *user, uint32_t b, uint64_t *hist);
+    votecl_status (*dspace)(void *user, uint32_t b, uint32_t tol, double angle, double scale,
+                            uint32_t gw, uint32_t gh, uint32_t *space);
+    void *user;
+} votecl__ght_stages;
+
+/* votecl__ght_ref_guil from the O spaces ot and oi (L * L counts each) with the S and D
+ * stages of stages (NULL: the reference's). Statuses: the stages', out of host memory. */
+votecl_status votecl__ght_guil(const votecl__ght_desc *desc, const votecl__ght_stages *stages,
+                               const uint32_t *ot, const uint32_t *oi,
+                               const votecl__ght_pairs *templ, const votecl__ght_pairs *image,
+                               uint32_t width, uint32_t height, votecl__ght_poses *out);
+
 /* The R-table: template edges sorted by bin, as vectors to the centre. */
 typedef struct votecl__ght_rtable {
     float *dx, *dy;
@@ -126,5 +142,42 @@ double votecl__ght_scale(const votecl__ght_desc *desc, double k);
 /* Width and height of the position grid of a width x height image (cells of dp pixels). */
 void votecl__ght_grid(const votecl__ght_desc *desc, uint32_t width, uint32_t height,
                       uint32_t *gw, uint32_t *gh);
+
+/* The S histogram of bin shift b (desc->scales counts) and the D space of bin shifts
+ * b - tol .. b + tol at angle and scale (gw * gh counts), as the reference's detection
+ * computes them (exposed for the device's tests). */
+void votecl__ght_ref_sspace(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
+                            const votecl__ght_pairs *ip, uint32_t b, uint64_t *hist);
+void votecl__ght_ref_dspace(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
+                            const votecl__ght_pairs *ip, uint32_t b, uint32_t tol, double angle,
+                            double scale, uint32_t gw, uint32_t gh, uint32_t *space);
+
+/* --- the device stages (lib/ght-device.c, cl/ght.cl) --- */
+
+typedef struct votecl__ght_device votecl__ght_device;
+
+/* Compiles the vote kernels for desc on an OpenCL context (out: free with _device_free). */
+votecl_status votecl__ght_device_new(votecl_context *context, const votecl__ght_desc *desc,
+                                     votecl__ght_device **out);
+void votecl__ght_device_free(votecl__ght_device *dev);
+/* The local and global replication factors in use. */
+void votecl__ght_device_replication(const votecl__ght_device *dev, unsigned *m, unsigned *g);
+/* Guil's O space of sorted edges (L * L counts, key order) with pairing LB or SSM. */
+votecl_status votecl__ght_device_ospace(votecl__ght_device *dev, const votecl__ght_edges *edges,
+                                        votecl_ght_pairing pairing, uint32_t *space);
+/* Uploads the template's and the image's sorted pairings for the S and D stages. */
+votecl_status votecl__ght_device_bind(votecl__ght_device *dev, const votecl__ght_pairs *tp,
+                                      const votecl__ght_pairs *ip);
+/* votecl__ght_ref_sspace and votecl__ght_ref_dspace on the device, of the bound pairings
+ * (dev as void *: they are votecl__ght_stages' callbacks). */
+votecl_status votecl__ght_device_sspace(void *dev, uint32_t b, uint64_t *hist);
+votecl_status votecl__ght_device_dspace(void *dev, uint32_t b, uint32_t tol, double angle,
+                                        double scale, uint32_t gw, uint32_t gh,
+                                        uint32_t *space);
+/* votecl__ght_ref_ballard_vote on the device. */
+votecl_status votecl__ght_device_ballard(votecl__ght_device *dev,
+                                         const votecl__ght_rtable *table,
+                                         const votecl__ght_edges *edges, uint32_t width,
+                                         uint32_t height, uint32_t *space);
 
 #endif

@@ -331,20 +331,20 @@ votecl__ght_ref_ospace(const votecl__ght_desc *desc, const votecl__ght_pairs *pa
  * (every pair of a segment falls into one cell) outvote the shape; the minimum, a histogram
  * intersection, counts the image pairings a rotated template explains. */
 static void
-correlate(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
-          const votecl__ght_pairs *ip, uint64_t *corr)
+correlate(const votecl__ght_desc *desc, const uint32_t *ot, const uint32_t *oi,
+          uint64_t *corr)
 {
     uint32_t L = desc->levels;
 
     memset(corr, 0, L * sizeof *corr);
     for (uint32_t key = 0; key < L * L; key++) {
-        uint64_t nt = tp->offsets[key + 1] - tp->offsets[key];
+        uint64_t nt = ot[key];
         uint32_t t = key / L, a = key % L;
         if (nt == 0)
             continue;
         for (uint32_t b = 0; b < L; b++) {
             uint32_t k2 = ((t + b) % L) * L + a;
-            uint64_t ni = ip->offsets[k2 + 1] - ip->offsets[k2];
+            uint64_t ni = oi[k2];
             corr[b] += nt < ni ? nt : ni;
         }
     }
@@ -501,6 +501,44 @@ position_space(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
     }
 }
 
+/* S and D through the stages (NULL: the reference's own). */
+static votecl_status
+stage_sspace(const votecl__ght_stages *st, const votecl__ght_desc *desc,
+             const votecl__ght_pairs *tp, const votecl__ght_pairs *ip, uint32_t b,
+             uint64_t *hist)
+{
+    if (st != NULL)
+        return st->sspace(st->user, b, hist);
+    scale_hist(desc, tp, ip, b, hist);
+    return VOTECL_OK;
+}
+
+static votecl_status
+stage_dspace(const votecl__ght_stages *st, const votecl__ght_desc *desc,
+             const votecl__ght_pairs *tp, const votecl__ght_pairs *ip, uint32_t b, double angle,
+             double scale, uint32_t gw, uint32_t gh, uint32_t *space)
+{
+    if (st != NULL)
+        return st->dspace(st->user, b, 2, angle, scale, gw, gh, space);
+    position_space(desc, tp, ip, b, 2, angle, scale, gw, gh, space);
+    return VOTECL_OK;
+}
+
+void
+votecl__ght_ref_sspace(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
+                       const votecl__ght_pairs *ip, uint32_t b, uint64_t *hist)
+{
+    scale_hist(desc, tp, ip, b, hist);
+}
+
+void
+votecl__ght_ref_dspace(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
+                       const votecl__ght_pairs *ip, uint32_t b, uint32_t tol, double angle,
+                       double scale, uint32_t gw, uint32_t gh, uint32_t *space)
+{
+    position_space(desc, tp, ip, b, tol, angle, scale, gw, gh, space);
+}
+
 static uint32_t
 space_max(const uint32_t *space, size_t cells)
 {
@@ -513,19 +551,21 @@ space_max(const uint32_t *space, size_t cells)
 
 /* Refines the angle and scale of a candidate by the sharpness of its D peak: the pair with
  * the highest D maximum among a few fractions of a bin and of a scale step around it. */
-static void
-refine_pose(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
-            const votecl__ght_pairs *ip, uint32_t b, votecl_ght_pose *pose, uint32_t gw,
-            uint32_t gh, uint32_t *space)
+static votecl_status
+refine_pose(const votecl__ght_stages *st, const votecl__ght_desc *desc,
+            const votecl__ght_pairs *tp, const votecl__ght_pairs *ip, uint32_t b,
+            votecl_ght_pose *pose, uint32_t gw, uint32_t gh, uint32_t *space)
 {
     double bin = 360.0 / desc->levels, a0 = pose->angle, s0 = pose->scale;
     uint32_t best = 0;
+    votecl_status status;
 
     for (int i = -4; i <= 4; i++)
         for (int j = -2; j <= 2; j++) {
             double a = a0 + i * 0.5 * bin, sc = s0 * (1 + j * 0.01);
             uint32_t m;
-            position_space(desc, tp, ip, b, 2, a, sc, gw, gh, space);
+            if ((status = stage_dspace(st, desc, tp, ip, b, a, sc, gw, gh, space)) != VOTECL_OK)
+                return status;
             m = space_max(space, (size_t)gw * gh);
             if (m > best) {
                 best = m;
@@ -533,6 +573,7 @@ refine_pose(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
                 pose->scale = sc;
             }
         }
+    return VOTECL_OK;
 }
 
 /* Cell i of a gw x gh grid is a 3x3 maximum (ties to the lower index). */
@@ -606,15 +647,16 @@ sat32(uint64_t v)
 
 /* Scales and positions for rotation bin b at angle. */
 static votecl_status
-guil_rotation(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
-              const votecl__ght_pairs *ip, uint32_t b, votecl_ght_pose *pose, uint32_t gw,
-              uint32_t gh, uint64_t *shist, peak *peaks, uint32_t *space,
-              votecl__ght_poses *out)
+guil_rotation(const votecl__ght_stages *st, const votecl__ght_desc *desc,
+              const votecl__ght_pairs *tp, const votecl__ght_pairs *ip, uint32_t b,
+              votecl_ght_pose *pose, uint32_t gw, uint32_t gh, uint64_t *shist, peak *peaks,
+              uint32_t *space, votecl__ght_poses *out)
 {
     uint32_t ns;
-    votecl_status status = VOTECL_OK;
+    votecl_status status = stage_sspace(st, desc, tp, ip, b, shist);
 
-    scale_hist(desc, tp, ip, b, shist);
+    if (status != VOTECL_OK)
+        return status;
     ns = best_peaks(shist, desc->scales, 0, desc->p.scale_threshold, 4, peaks,
                     desc->p.max_scales);
     for (uint32_t i = 0; i < ns && status == VOTECL_OK; i++) {
@@ -623,9 +665,10 @@ guil_rotation(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
         double r = k + 1 < desc->scales ? (double)shist[k + 1] : 0.0;
         pose->scale = votecl__ght_scale(desc, k + parabola(l, (double)shist[k], r));
         pose->scale_votes = sat32(peaks[i].v);
-        refine_pose(desc, tp, ip, b, pose, gw, gh, space);
-        position_space(desc, tp, ip, b, 2, pose->angle, pose->scale, gw, gh, space);
-        status = position_peaks(desc, space, gw, gh, pose, out);
+        if ((status = refine_pose(st, desc, tp, ip, b, pose, gw, gh, space)) == VOTECL_OK &&
+            (status = stage_dspace(st, desc, tp, ip, b, pose->angle, pose->scale, gw, gh,
+                                   space)) == VOTECL_OK)
+            status = position_peaks(desc, space, gw, gh, pose, out);
     }
     return status;
 }
@@ -634,6 +677,26 @@ votecl_status
 votecl__ght_ref_guil(const votecl__ght_desc *desc, const votecl__ght_pairs *templ,
                      const votecl__ght_pairs *image, uint32_t width, uint32_t height,
                      votecl__ght_poses *out)
+{
+    size_t keys = (size_t)desc->levels * desc->levels;
+    uint32_t *ot = malloc(keys * sizeof *ot), *oi = malloc(keys * sizeof *oi);
+    votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
+
+    if (ot != NULL && oi != NULL) {
+        votecl__ght_ref_ospace(desc, templ, ot);
+        votecl__ght_ref_ospace(desc, image, oi);
+        status = votecl__ght_guil(desc, NULL, ot, oi, templ, image, width, height, out);
+    }
+    free(ot);
+    free(oi);
+    return status;
+}
+
+votecl_status
+votecl__ght_guil(const votecl__ght_desc *desc, const votecl__ght_stages *stages,
+                 const uint32_t *ot, const uint32_t *oi, const votecl__ght_pairs *templ,
+                 const votecl__ght_pairs *image, uint32_t width, uint32_t height,
+                 votecl__ght_poses *out)
 {
     uint32_t L = desc->levels, gw, gh, nr;
     size_t big = L > desc->scales ? L : desc->scales;
@@ -648,7 +711,7 @@ votecl__ght_ref_guil(const votecl__ght_desc *desc, const votecl__ght_pairs *temp
         status = VOTECL_OUT_OF_HOST_MEMORY;
         goto out;
     }
-    correlate(desc, templ, image, corr);
+    correlate(desc, ot, oi, corr);
     rotation_hist(desc, corr, hist);
     nr = best_peaks(hist, desc->rotations, desc->full_circle, desc->p.angle_threshold, 8,
                     rpeaks, desc->p.max_rotations);
@@ -656,7 +719,8 @@ votecl__ght_ref_guil(const votecl__ght_desc *desc, const votecl__ght_pairs *temp
         votecl_ght_pose pose = {0};
         uint32_t b = rotation_bin(desc, corr, rpeaks[i].k, &pose.angle);
         pose.angle_votes = sat32(rpeaks[i].v);
-        status = guil_rotation(desc, templ, image, b, &pose, gw, gh, hist, speaks, space, out);
+        status = guil_rotation(stages, desc, templ, image, b, &pose, gw, gh, hist, speaks, space,
+                               out);
     }
 out:
     free(corr);
@@ -840,7 +904,8 @@ votecl__ght_finish(const votecl__ght_desc *desc, votecl_ght_pose *poses, size_t 
     double d2 = desc->p.min_dist * desc->p.min_dist;
     size_t kept = 0;
 
-    qsort(poses, n, sizeof *poses, pose_cmp);
+    if (n > 0) /* poses may be NULL when there is nothing */
+        qsort(poses, n, sizeof *poses, pose_cmp);
     for (size_t i = 0; i < n; i++) {
         int near = 0;
         for (size_t j = 0; j < kept && !near; j++) {

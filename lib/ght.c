@@ -17,6 +17,8 @@ struct votecl_ght_model {
     votecl__ght_edges edges;   /* the template's, sorted by bin */
     votecl__ght_pairs pairs;   /* Guil */
     votecl__ght_rtable rtable; /* Ballard */
+    votecl__ght_device *dev;   /* the vote stages on an OpenCL context, else NULL */
+    uint32_t *ospace;          /* Guil on a device: the template's O space (L * L) */
     votecl_ght_stats last;
 };
 
@@ -186,6 +188,43 @@ model_build(votecl_ght_model *m, const votecl__ght_point *points, size_t n)
     return VOTECL_OK;
 }
 
+/* The pairing mechanism for sorted edges: the parameter, or for AUTO, LB when the non-empty
+ * bins hold at least GHT_AUTO_LB points on average (chunks fill the work-groups: the
+ * comparisons dealt evenly pay for the local copies), SSM otherwise (short sub-lists: one
+ * point per work-item, no chunk staging). */
+#define GHT_AUTO_LB 32u
+
+static votecl_ght_pairing
+choose_pairing(const votecl_ght_model *m, const votecl__ght_edges *edges)
+{
+    uint32_t used = 0;
+
+    if (m->desc.p.pairing != VOTECL_GHT_PAIRING_AUTO)
+        return m->desc.p.pairing;
+    for (uint32_t b = 0; b < m->desc.levels; b++)
+        used += edges->offsets[b + 1] > edges->offsets[b];
+    return used > 0 && edges->n / used >= GHT_AUTO_LB ? VOTECL_GHT_PAIRING_LB
+                                                       : VOTECL_GHT_PAIRING_SSM;
+}
+
+/* On an OpenCL context: the vote kernels, and Guil's template O space on the device. */
+static votecl_status
+model_device(votecl_ght_model *m)
+{
+    size_t keys = (size_t)m->desc.levels * m->desc.levels;
+    votecl_status status;
+
+    if (m->context->backend == VOTECL_BACKEND_REF)
+        return VOTECL_OK;
+    if ((status = votecl__ght_device_new(m->context, &m->desc, &m->dev)) != VOTECL_OK ||
+        m->desc.p.method != VOTECL_GHT_GUIL)
+        return status;
+    if ((m->ospace = malloc(keys * sizeof *m->ospace)) == NULL)
+        return votecl__fail(m->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    return votecl__ght_device_ospace(m->dev, &m->edges, choose_pairing(m, &m->edges),
+                                     m->ospace);
+}
+
 static votecl_status
 model_start(votecl_context *context, const votecl_ght_params *params, votecl_ght_model **out,
             votecl_ght_model **model)
@@ -202,13 +241,6 @@ model_start(votecl_context *context, const votecl_ght_params *params, votecl_ght
     *out = NULL;
     if ((status = check_params(params, msg, sizeof msg)) != VOTECL_OK)
         return votecl__fail(context, status, "%s", msg);
-    /* The device stages (cl/ght.cl) are not written yet: no silent CPU fallback on an
-     * OpenCL context, where a user measuring a GPU would get CPU figures. */
-    if (context->backend != VOTECL_BACKEND_REF)
-        return votecl__fail(context, VOTECL_UNSUPPORTED,
-                            "the generalized Hough transform runs on the ref backend only so "
-                            "far (its device stages are not written yet): create the context "
-                            "with VOTECL_BACKEND_REF");
     if ((*model = calloc(1, sizeof **model)) == NULL)
         return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for a model");
     (*model)->context = context;
@@ -222,6 +254,8 @@ model_end(votecl_ght_model *model, votecl__ght_point *points, size_t n, votecl_s
 {
     if (status == VOTECL_OK)
         status = model_build(model, points, n);
+    if (status == VOTECL_OK)
+        status = model_device(model);
     free(points);
     if (status != VOTECL_OK) {
         votecl_ght_model_free(model);
@@ -276,6 +310,8 @@ votecl_ght_model_free(votecl_ght_model *model)
     votecl__ght_edges_clear(&model->edges);
     votecl__ght_pairs_clear(&model->pairs);
     votecl__ght_rtable_clear(&model->rtable);
+    votecl__ght_device_free(model->dev);
+    free(model->ospace);
     free(model);
 }
 
@@ -288,6 +324,29 @@ votecl_ght_model_params(const votecl_ght_model *model, votecl_ght_params *params
 
 /* --- detection --- */
 
+/* Guil's O, S and D on the device over the pairings the host sorted. */
+static votecl_status
+device_guil(votecl_ght_model *m, const votecl__ght_edges *edges, const votecl__ght_pairs *pairs,
+            uint32_t w, uint32_t h, votecl__ght_poses *poses)
+{
+    size_t keys = (size_t)m->desc.levels * m->desc.levels;
+    votecl__ght_stages stages = {votecl__ght_device_sspace, votecl__ght_device_dspace, m->dev};
+    uint32_t *oi = malloc(keys * sizeof *oi);
+    votecl_status status;
+
+    if (oi == NULL)
+        return votecl__fail(m->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    m->last.pairing = choose_pairing(m, edges);
+    if ((status = votecl__ght_device_ospace(m->dev, edges, m->last.pairing, oi)) == VOTECL_OK &&
+        (status = votecl__ght_device_bind(m->dev, &m->pairs, pairs)) == VOTECL_OK)
+        status = votecl__ght_guil(&m->desc, &stages, m->ospace, oi, &m->pairs, pairs, w, h,
+                                  poses);
+    free(oi);
+    if (status == VOTECL_OUT_OF_HOST_MEMORY)
+        return votecl__fail(m->context, status, "out of memory");
+    return status;
+}
+
 static votecl_status
 detect_guil(votecl_ght_model *m, const votecl__ght_edges *edges, uint32_t w, uint32_t h,
             votecl__ght_poses *poses)
@@ -298,6 +357,11 @@ detect_guil(votecl_ght_model *m, const votecl__ght_edges *edges, uint32_t w, uin
     if (status != VOTECL_OK)
         return votecl__fail(m->context, status, "image: pairings do not fit memory");
     m->last.image_pairings = pairs.n;
+    if (m->dev != NULL) {
+        status = device_guil(m, edges, &pairs, w, h, poses);
+        votecl__ght_pairs_clear(&pairs);
+        return status;
+    }
     status = votecl__ght_ref_guil(&m->desc, &m->pairs, &pairs, w, h, poses);
     votecl__ght_pairs_clear(&pairs);
     return status == VOTECL_OK ? status : votecl__fail(m->context, status, "out of memory");
@@ -309,7 +373,7 @@ detect_ballard(votecl_ght_model *m, const votecl__ght_edges *edges, uint32_t w, 
 {
     size_t cells = votecl__ght_ballard_cells(&m->desc, w, h);
     uint32_t *space;
-    votecl_status status;
+    votecl_status status = VOTECL_OK;
 
     if (cells == 0 || cells > ((size_t)1 << 31))
         return votecl__fail(m->context, VOTECL_INVALID_ARGUMENT,
@@ -317,10 +381,15 @@ detect_ballard(votecl_ght_model *m, const votecl__ght_edges *edges, uint32_t w, 
     if ((space = malloc(cells * sizeof *space)) == NULL)
         return votecl__fail(m->context, VOTECL_OUT_OF_HOST_MEMORY,
                             "out of memory for %zu cells", cells);
-    votecl__ght_ref_ballard_vote(&m->desc, &m->rtable, edges, w, h, space);
-    status = votecl__ght_ref_ballard_peaks(&m->desc, space, w, h, poses);
+    if (m->dev != NULL)
+        status = votecl__ght_device_ballard(m->dev, &m->rtable, edges, w, h, space);
+    else
+        votecl__ght_ref_ballard_vote(&m->desc, &m->rtable, edges, w, h, space);
+    if (status == VOTECL_OK)
+        status = votecl__ght_ref_ballard_peaks(&m->desc, space, w, h, poses);
     free(space);
-    return status == VOTECL_OK ? status : votecl__fail(m->context, status, "out of memory");
+    return status != VOTECL_OUT_OF_HOST_MEMORY ? status
+                                               : votecl__fail(m->context, status, "out of memory");
 }
 
 /* Everything after the image's points: sort, vote, rank, copy out. */

@@ -20,8 +20,10 @@ static void
 emit(votecl_hog_detection *all, size_t n, votecl_hog_detection *out, size_t capacity,
      size_t *found)
 {
-    qsort(all, n, sizeof *all, by_score);
-    memcpy(out, all, (n < capacity ? n : capacity) * sizeof *out);
+    if (n > 0) { /* all and out may be NULL when there is nothing */
+        qsort(all, n, sizeof *all, by_score);
+        memcpy(out, all, (n < capacity ? n : capacity) * sizeof *out);
+    }
     *found = n;
 }
 

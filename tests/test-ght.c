@@ -7,6 +7,11 @@
  *                  degenerate inputs
  *                  (a blank template, an image without edges, a template larger than the
  *                  image), argument checks naming the field;
+ * /opencl/ght/...  the device stages (cl/ght.cl) against the reference, space for space and
+ *                  exactly: Guil's O space with LB and with SSM pairing (also equal to each
+ *                  other), S and D at several bin shifts, Ballard's 4-D accumulator;
+ *                  detections of both methods (LB, SSM, AUTO) equal to the reference's pose
+ *                  for pose; without a device these pass as skipped;
  * /opencv/ght/...  OpenCV's sample pair (tools/images/pic1.png, templ.png) against
  *                  cv2.GeneralizedHoughBallard and GeneralizedHoughGuil with the sample's
  *                  parameters, when /usr/bin/python3 has cv2 (skipped otherwise). */
@@ -417,6 +422,260 @@ test_opencv_guil(void)
     compare_opencv("guil", &p);
 }
 
+/* --- the device stages against the reference, space for space --- */
+
+static votecl_context *device_context;
+
+static votecl_context *
+device(void)
+{
+    if (device_context == NULL)
+        device_context = tu_opencl_context_new(NULL);
+    return device_context;
+}
+
+/* Canny edges of a scene, sorted by bin. */
+static void
+scene_edges(const scene *s, const votecl__ght_desc *d, votecl__ght_edges *edges)
+{
+    votecl__ght_point *pts = g_new(votecl__ght_point, (size_t)s->width * s->height);
+    size_t n = votecl__ght_ref_canny(s->data, s->width, s->height, d->levels, d->p.canny_low,
+                                     d->p.canny_high, pts);
+
+    g_assert_cmpuint(n, !=, (size_t)-1);
+    g_assert_cmpint(votecl__ght_edges_sort(pts, n, d->levels, edges), ==, VOTECL_OK);
+    g_free(pts);
+}
+
+static void
+assert_equal_u32(const uint32_t *a, const uint32_t *b, size_t n, const char *what)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            g_error("%s: cell %zu is %u on the device, %u in the reference", what, i, a[i],
+                    b[i]);
+}
+
+static uint64_t
+sum_u32(const uint32_t *a, size_t n)
+{
+    uint64_t s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += a[i];
+    return s;
+}
+
+/* O of the template and a scene with LB and SSM, S and D at a few shifts. */
+static void
+check_guil_spaces(const votecl_ght_params *params, uint64_t seed)
+{
+    scene t = template_scene(), s;
+    tu_rng rng;
+    votecl__ght_desc d;
+    votecl__ght_edges te, ie;
+    votecl__ght_pairs tp, ip;
+    votecl__ght_device *dev = NULL;
+    size_t keys;
+    uint32_t *ref, *lb, *ssm, gw, gh;
+    uint64_t *sref, *sdev;
+
+    tu_rng_init(&rng, seed);
+    random_scene(&rng, &s, 0.8, 1.25);
+    votecl__ght_desc_init(&d, params);
+    d.cx = (t.width - 1) / 2.0;
+    d.cy = (t.height - 1) / 2.0;
+    keys = (size_t)d.levels * d.levels;
+    scene_edges(&t, &d, &te);
+    scene_edges(&s, &d, &ie);
+    g_assert_cmpint(votecl__ght_ref_pairs(&d, &te, &tp), ==, VOTECL_OK);
+    g_assert_cmpint(votecl__ght_ref_pairs(&d, &ie, &ip), ==, VOTECL_OK);
+    g_assert_cmpint(votecl__ght_device_new(device(), &d, &dev), ==, VOTECL_OK);
+    ref = g_new(uint32_t, keys);
+    lb = g_new(uint32_t, keys);
+    ssm = g_new(uint32_t, keys);
+    for (int which = 0; which < 2; which++) {
+        const votecl__ght_edges *e = which ? &ie : &te;
+        votecl__ght_ref_ospace(&d, which ? &ip : &tp, ref);
+        g_assert_cmpint(votecl__ght_device_ospace(dev, e, VOTECL_GHT_PAIRING_LB, lb), ==,
+                        VOTECL_OK);
+        g_assert_cmpint(votecl__ght_device_ospace(dev, e, VOTECL_GHT_PAIRING_SSM, ssm), ==,
+                        VOTECL_OK);
+        assert_equal_u32(lb, ssm, keys, "O, LB against SSM");
+        assert_equal_u32(lb, ref, keys, "O");
+        g_assert_cmpuint(sum_u32(ref, keys), ==, which ? ip.n : tp.n);
+    }
+    g_test_message("O: %zu template and %zu image pairings, equal", tp.n, ip.n);
+    sref = g_new(uint64_t, d.scales);
+    sdev = g_new(uint64_t, d.scales);
+    votecl__ght_grid(&d, s.width, s.height, &gw, &gh);
+    g_free(ref);
+    g_free(lb);
+    ref = g_new(uint32_t, (size_t)gw * gh);
+    lb = g_new(uint32_t, (size_t)gw * gh);
+    g_assert_cmpint(votecl__ght_device_bind(dev, &tp, &ip), ==, VOTECL_OK);
+    for (uint32_t b = 0; b < d.levels; b += d.levels / 5 + 1) {
+        votecl__ght_ref_sspace(&d, &tp, &ip, b, sref);
+        g_assert_cmpint(votecl__ght_device_sspace(dev, b, sdev), ==, VOTECL_OK);
+        for (uint32_t k = 0; k < d.scales; k++)
+            g_assert_cmpuint(sdev[k], ==, sref[k]);
+        votecl__ght_ref_dspace(&d, &tp, &ip, b, 2, b * 360.0 / d.levels + 0.3, 1.07, gw, gh,
+                               ref);
+        g_assert_cmpint(votecl__ght_device_dspace(dev, b, 2, b * 360.0 / d.levels + 0.3,
+                                                  1.07, gw, gh, lb),
+                        ==, VOTECL_OK);
+        assert_equal_u32(lb, ref, (size_t)gw * gh, "D");
+    }
+    votecl__ght_device_free(dev);
+    votecl__ght_pairs_clear(&tp);
+    votecl__ght_pairs_clear(&ip);
+    votecl__ght_edges_clear(&te);
+    votecl__ght_edges_clear(&ie);
+    g_free(sref);
+    g_free(sdev);
+    g_free(ref);
+    g_free(lb);
+    g_free(ssm);
+    g_free(t.data);
+    g_free(s.data);
+}
+
+static void
+test_opencl_guil_spaces(void)
+{
+    votecl_ght_params p;
+
+    if (device() == NULL)
+        return;
+    guil_test_params(&p);
+    check_guil_spaces(&p, 0x0de1);
+    p.levels = 180; /* a coarser circle, a wider tolerance, other replication factors */
+    p.angle_epsilon = 2;
+    p.replication = 3;
+    p.global_replication = 1;
+    p.dp = 3;
+    check_guil_spaces(&p, 0x0de2);
+}
+
+static void
+check_ballard_space(const votecl_ght_params *params, uint64_t seed)
+{
+    scene t = template_scene(), s;
+    tu_rng rng;
+    votecl__ght_desc d;
+    votecl__ght_edges te, ie;
+    votecl__ght_rtable rt;
+    votecl__ght_device *dev = NULL;
+    size_t cells;
+    uint32_t *ref, *dv;
+
+    tu_rng_init(&rng, seed);
+    random_scene(&rng, &s, 0.8, 1.25);
+    votecl__ght_desc_init(&d, params);
+    d.cx = (t.width - 1) / 2.0;
+    d.cy = (t.height - 1) / 2.0;
+    d.p.canny_low = d.p.canny_high; /* Ballard's single threshold */
+    scene_edges(&t, &d, &te);
+    scene_edges(&s, &d, &ie);
+    g_assert_cmpint(votecl__ght_rtable_build(&te, d.levels, d.cx, d.cy, &rt), ==, VOTECL_OK);
+    cells = votecl__ght_ballard_cells(&d, s.width, s.height);
+    ref = g_new(uint32_t, cells);
+    dv = g_new(uint32_t, cells);
+    votecl__ght_ref_ballard_vote(&d, &rt, &ie, s.width, s.height, ref);
+    g_assert_cmpint(votecl__ght_device_new(device(), &d, &dev), ==, VOTECL_OK);
+    g_assert_cmpint(votecl__ght_device_ballard(dev, &rt, &ie, s.width, s.height, dv), ==,
+                    VOTECL_OK);
+    assert_equal_u32(dv, ref, cells, "Ballard");
+    g_test_message("Ballard: %zu cells, %llu votes, equal", cells,
+                   (unsigned long long)sum_u32(ref, cells));
+    votecl__ght_device_free(dev);
+    votecl__ght_rtable_clear(&rt);
+    votecl__ght_edges_clear(&te);
+    votecl__ght_edges_clear(&ie);
+    g_free(ref);
+    g_free(dv);
+    g_free(t.data);
+    g_free(s.data);
+}
+
+static void
+test_opencl_ballard_space(void)
+{
+    votecl_ght_params p;
+
+    if (device() == NULL)
+        return;
+    votecl_ght_params_init(&p, VOTECL_GHT_BALLARD);
+    p.levels = 72;
+    p.min_angle = 0;
+    p.max_angle = 360;
+    p.angle_step = 5;
+    p.min_scale = 0.8;
+    p.max_scale = 1.25;
+    p.scale_step = 0.05;
+    check_ballard_space(&p, 0xba12);
+}
+
+/* Detections on the device equal the reference's pose for pose (the spaces are equal). */
+static void
+check_detect_equal(const votecl_ght_params *params, uint64_t seed, int cases)
+{
+    scene t = template_scene();
+    votecl_image tv = scene_view(&t);
+    votecl_ght_model *rm = NULL, *dm = NULL;
+    votecl_ght_stats stats;
+    tu_rng rng;
+
+    g_assert_cmpint(votecl_ght_model_new(ref_context, params, &tv, &rm), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_ght_model_new(device(), params, &tv, &dm), ==, VOTECL_OK);
+    tu_rng_init(&rng, seed);
+    for (int c = 0; c < cases; c++) {
+        scene s;
+        votecl_image sv;
+        votecl_ght_pose rp[16], dp[16];
+        size_t rn = 0, dn = 0;
+        random_scene(&rng, &s, 0.8, 1.25);
+        sv = scene_view(&s);
+        g_assert_cmpint(votecl_ght_detect(rm, &sv, rp, 16, &rn), ==, VOTECL_OK);
+        g_assert_cmpint(votecl_ght_detect(dm, &sv, dp, 16, &dn), ==, VOTECL_OK);
+        g_assert_cmpuint(dn, ==, rn);
+        g_assert_cmpuint(rn, >, 0);
+        rn = rn < 16 ? rn : 16;
+        g_assert_cmpmem(dp, rn * sizeof *dp, rp, rn * sizeof *rp);
+        g_free(s.data);
+    }
+    g_assert_cmpint(votecl_ght_model_last_stats(dm, &stats), ==, VOTECL_OK);
+    if (params->method == VOTECL_GHT_GUIL && params->pairing != VOTECL_GHT_PAIRING_AUTO)
+        g_assert_cmpint(stats.pairing, ==, params->pairing);
+    votecl_ght_model_free(rm);
+    votecl_ght_model_free(dm);
+    g_free(t.data);
+}
+
+static void
+test_opencl_detect_equal(void)
+{
+    votecl_ght_params p;
+
+    if (device() == NULL)
+        return;
+    guil_test_params(&p);
+    p.scale_step = 0.05;
+    p.max_rotations = 4;
+    for (int m = VOTECL_GHT_PAIRING_AUTO; m <= VOTECL_GHT_PAIRING_SSM; m++) {
+        p.pairing = (votecl_ght_pairing)m;
+        check_detect_equal(&p, 0x0e01 + m, 2);
+    }
+    votecl_ght_params_init(&p, VOTECL_GHT_BALLARD);
+    p.levels = 72;
+    p.min_angle = 0;
+    p.max_angle = 360;
+    p.angle_step = 10;
+    p.min_scale = 0.8;
+    p.max_scale = 1.25;
+    p.scale_step = 0.05;
+    check_detect_equal(&p, 0x0e05, 2);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -428,10 +687,14 @@ main(int argc, char **argv)
     g_test_add_func("/ref/ght/ballard-synthetic", test_ref_ballard_synthetic);
     g_test_add_func("/ref/ght/degenerate", test_ref_degenerate);
     g_test_add_func("/ref/ght/bad-args", test_ref_bad_args);
+    g_test_add_func("/opencl/ght/guil-spaces", test_opencl_guil_spaces);
+    g_test_add_func("/opencl/ght/ballard-space", test_opencl_ballard_space);
+    g_test_add_func("/opencl/ght/detect-equal", test_opencl_detect_equal);
     g_test_add_func("/opencv/ght/ballard", test_opencv_ballard);
     if (g_getenv("VOTECL_TEST_GHT_GUIL_OPENCV") != NULL) /* not yet passing: see the report */
         g_test_add_func("/opencv/ght/guil", test_opencv_guil);
     rc = g_test_run();
     votecl_context_free(ref_context);
+    votecl_context_free(device_context);
     return rc;
 }

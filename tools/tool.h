@@ -40,6 +40,7 @@ int tool_cmd_calibrate(tool_options *options, int argc, char **argv);
 int tool_cmd_vote(tool_options *options, int argc, char **argv);
 int tool_cmd_lines(tool_options *options, int argc, char **argv);
 int tool_cmd_hog(tool_options *options, int argc, char **argv);
+int tool_cmd_ght(tool_options *options, int argc, char **argv);
 
 /* Consumes argv[*i] (and its value) when it is a common option, advancing *i past the value.
  * Returns 1 when consumed, 0 when argv[*i] is not a common option, -1 on a usage error (the
@@ -191,5 +192,17 @@ votecl_status tool_hog_detect(votecl_context *context, const votecl_hog_params *
 /* An RGB copy of a u8 image with the boxes drawn in green. out: caller-owned. */
 int tool_hog_annotate(const tool_image *image, const votecl_hog_detection *detections,
                       size_t n, tool_image *out, char *error, size_t error_size);
+
+/* The generalized Hough transform (cmd-ght.c, shared with the demo and the bench): a model of
+ * templ (converted to u8 gray), two detections in image, the second timed (seconds); stats
+ * may be NULL. */
+votecl_status tool_ght_detect(votecl_context *context, const votecl_ght_params *params,
+                              const tool_image *templ, const tool_image *image,
+                              votecl_ght_pose *poses, size_t capacity, size_t *found,
+                              votecl_ght_stats *stats, double *seconds);
+/* A dimmed RGB copy of image with the template's tw x th box drawn at every pose. out:
+ * caller-owned output. */
+int tool_ght_annotate(const tool_image *image, const votecl_ght_pose *poses, size_t n,
+                      double tw, double th, tool_image *out, char *error, size_t error_size);
 
 #endif

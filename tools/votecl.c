@@ -31,6 +31,8 @@ static const tool_command tool_commands[] = {
      tool_cmd_lines},
     {"hog", "people in an image (HOG + linear SVM), boxes as text or JSON, annotated PNG",
      tool_cmd_hog},
+    {"ght", "a template in an image (generalized Hough: Guil or Ballard), poses, annotated PNG",
+     tool_cmd_ght},
     {"vote", "a user-defined vote (OpenCL C in a file) on an image", tool_cmd_vote},
     {"demo", "histograms of the shipped images with annotated PNGs", tool_cmd_demo},
 };

@@ -32,9 +32,11 @@
  * template's centre ((W - 1) / 2, (H - 1) / 2 of the template by default) at (x, y).
  *
  * The model is built once from a template image (or its edges) and detects many times, in
- * images of any size. So far only contexts of the ref backend run it (lib/ght-ref.c, the
- * sequential reference); on other backends the model constructors return
- * VOTECL_UNSUPPORTED until the device pipeline (cl/ght.cl) is written. */
+ * images of any size. On the ref backend everything runs in lib/ght-ref.c (the sequential
+ * reference). On an OpenCL context the vote stages run on the device (cl/ght.cl): Guil's O
+ * space with the chosen pairing mechanism, the S and D spaces, Ballard's accumulator, every
+ * space equal to the reference's, so the poses are the same; edge extraction, sorting and
+ * the maxima still run on the host so far. */
 #ifndef VOTECL_GHT_H
 #define VOTECL_GHT_H
 
