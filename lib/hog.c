@@ -286,7 +286,10 @@ votecl_hog_free(votecl_hog *hog)
     if (hog == NULL)
         return;
 #ifdef VOTECL_HOG_PROFILE
-    fprintf(stderr, "hog profile (ms per detect, %lu calls): upload %.3f gradient %.3f blocks %.3f svm %.3f\n",
+    /* through the debug log: printed only when VOTECL_DEBUG is set */
+    votecl__log(hog->context,
+                "hog profile (ms per detect, %lu calls): upload %.3f gradient %.3f blocks %.3f "
+                "svm %.3f",
             hog_prof_n, 1e3 * hog_prof[3] / (hog_prof_n ? hog_prof_n : 1),
             1e3 * hog_prof[0] / (hog_prof_n ? hog_prof_n : 1),
             1e3 * hog_prof[1] / (hog_prof_n ? hog_prof_n : 1),
