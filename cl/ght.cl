@@ -19,23 +19,67 @@
  * Votes of the first four go to GHT_M sub-histograms in local memory (work-item t votes into
  * copy t mod GHT_M), summed into global copy (group mod GHT_G), merged by ght_merge.
  * Required defines: GHT_WG, GHT_L, GHT_XI, GHT_EPS, GHT_M, GHT_G, GHT_S (scales).
- * Divisions and atan2 run in double (cl_khr_fp64): a float quotient rounded from the double
- * one is the correctly rounded float quotient the C reference computes. */
+ *
+ * Exact on any conforming device: no transcendental function runs here. Angle bins are
+ * cross-product signs against the host's boundary directions dirs (2 L floats), scale bins
+ * comparisons against the host's boundaries bounds (GHT_S + 1 floats); each product is of a
+ * float and an integer or two floats, exact in double (cl_khr_fp64), so contraction cannot
+ * change it; grid cells are a double difference of exact products, one correctly rounded
+ * division and one addition, as lib/ght-ref.c computes them. */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
-#define GHT_PI_180 (180.0 / 3.14159265358979323846)
+/* past_boundary */
+inline int
+ght_past(GLOBAL const float *dirs, uint b, int upper, int gx, int gy)
+{
+    int b_upper = 2 * b < GHT_L;
+
+    if (b_upper != upper)
+        return b_upper;
+    return (double)dirs[2 * b] * (double)gy >= (double)dirs[2 * b + 1] * (double)gx;
+}
 
 /* votecl__ght_bin */
 inline uint
-ght_bin(int gx, int gy)
+ght_bin(GLOBAL const float *dirs, int gx, int gy)
 {
-    double deg = atan2((double)gy, (double)gx) * GHT_PI_180;
-    uint bin;
+    uint lo = 0, hi = GHT_L;
+    int upper = gy > 0 || (gy == 0 && gx > 0);
 
-    if (deg < 0)
-        deg += 360.0;
-    bin = (uint)(deg * (double)GHT_L / 360.0);
-    return bin >= GHT_L ? bin - GHT_L : bin;
+    while (hi - lo > 1) {
+        uint mid = lo + (hi - lo) / 2;
+        if (ght_past(dirs, mid, upper, gx, gy))
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* scale_bin: the bin of di / dt, or -1 */
+inline int
+ght_scale_bin(GLOBAL const float *bounds, float di, float dt)
+{
+    uint lo = 0, hi = GHT_S;
+
+    if (!((double)di >= (double)bounds[0] * (double)dt) ||
+        (double)di >= (double)bounds[GHT_S] * (double)dt)
+        return -1;
+    while (hi - lo > 1) {
+        uint mid = lo + (hi - lo) / 2;
+        if ((double)di >= (double)bounds[mid] * (double)dt)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (int)lo;
+}
+
+/* grid_cell */
+inline int
+ght_cell(double c, uint dp)
+{
+    return (int)floor(c / (double)dp + 0.5);
 }
 
 /* partner_bin */
@@ -71,18 +115,18 @@ ght_local_flush(LOCAL const uint *hist, uint n, GLOBAL uint *copies, ulong cells
 
 /* make_pair's alpha for points a (bin t) and b, voted into the local copy mine. */
 inline void
-ght_pair_vote(LOCAL uint *mine, uint t, int ax, int ay, int bx, int by)
+ght_pair_vote(GLOBAL const float *dirs, LOCAL uint *mine, uint t, int ax, int ay, int bx, int by)
 {
     int dx = bx - ax, dy = by - ay;
 
     if (dx == 0 && dy == 0)
         return;
-    atomic_inc(&mine[(ght_bin(dx, dy) + GHT_L - t) % GHT_L]);
+    atomic_inc(&mine[(ght_bin(dirs, dx, dy) + GHT_L - t) % GHT_L]);
 }
 
 KERNEL void
 ght_ospace_lb(GLOBAL const int *points, GLOBAL const uint *offsets, GLOBAL const uint *tasks,
-              GLOBAL uint *copies)
+              GLOBAL const float *dirs, GLOBAL uint *copies)
 {
     LOCAL uint hist[GHT_M * GHT_L];
     LOCAL int ax[GHT_WG], ay[GHT_WG], bx[GHT_WG], by[GHT_WG];
@@ -107,7 +151,7 @@ ght_ospace_lb(GLOBAL const int *points, GLOBAL const uint *offsets, GLOBAL const
             LOCAL_BARRIER();
             for (uint c = lid; c < na * nb; c += GHT_WG) {
                 uint i = c / nb, j = c - i * nb;
-                ght_pair_vote(mine, t, ax[i], ay[i], bx[j], by[j]);
+                ght_pair_vote(dirs, mine, t, ax[i], ay[i], bx[j], by[j]);
             }
         }
     }
@@ -116,7 +160,7 @@ ght_ospace_lb(GLOBAL const int *points, GLOBAL const uint *offsets, GLOBAL const
 
 KERNEL void
 ght_ospace_ssm(GLOBAL const int *points, GLOBAL const uint *offsets, GLOBAL const uint *tasks,
-               GLOBAL uint *copies)
+               GLOBAL const float *dirs, GLOBAL uint *copies)
 {
     LOCAL uint hist[GHT_M * GHT_L];
     uint lid = get_local_id(0), g = get_group_id(0);
@@ -132,7 +176,7 @@ ght_ospace_ssm(GLOBAL const int *points, GLOBAL const uint *offsets, GLOBAL cons
     for (uint k = 0; k <= 2 * GHT_EPS && lid < na; k++) {
         uint u = ght_partner(t, k);
         for (uint j = offsets[u]; j < offsets[u + 1]; j++)
-            ght_pair_vote(mine, t, ax, ay, points[3 * j], points[3 * j + 1]);
+            ght_pair_vote(dirs, mine, t, ax, ay, points[3 * j], points[3 * j + 1]);
     }
     ght_local_flush(hist, GHT_L, copies, (ulong)GHT_L * GHT_L, (ulong)t * GHT_L);
 }
@@ -146,7 +190,7 @@ ght_agree(uint key, uint b)
 
 KERNEL void
 ght_sspace(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const uint *ioffsets,
-           GLOBAL const uint *ipairs, uint b, float lo, float inv, GLOBAL uint *copies)
+           GLOBAL const uint *ipairs, uint b, GLOBAL const float *bounds, GLOBAL uint *copies)
 {
     LOCAL uint hist[GHT_M * GHT_S];
     uint lid = get_local_id(0), g = get_group_id(0);
@@ -156,12 +200,11 @@ ght_sspace(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const uin
 
     ght_local_zero(hist, GHT_M * GHT_S);
     if (lid < na) {
-        double td = (double)as_float(tpairs[6 * (i0 + lid) + 5]);
+        float td = as_float(tpairs[6 * (i0 + lid) + 5]);
         for (uint j = ioffsets[k2]; j < ioffsets[k2 + 1]; j++) {
-            float s = (float)((double)as_float(ipairs[6 * j + 5]) / td);
-            float f = floor((s - lo) * inv + 0.5f);
-            if (f >= 0.0f && f < (float)GHT_S)
-                atomic_inc(&mine[(uint)f]);
+            int f = ght_scale_bin(bounds, as_float(ipairs[6 * j + 5]), td);
+            if (f >= 0)
+                atomic_inc(&mine[f]);
         }
     }
     ght_local_flush(hist, GHT_S, copies, GHT_S, 0);
@@ -170,12 +213,12 @@ ght_sspace(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const uin
 /* vote_position */
 inline void
 ght_vote_position(GLOBAL uint *space, uint gw, uint gh, float rs0, float rs1, float cx,
-                  float cy, float inv, int px, int py, int tx, int ty)
+                  float cy, uint dp, int px, int py, int tx, int ty)
 {
-    float rx = (float)tx - cx, ry = (float)ty - cy;
-    float qx = rs0 * rx - rs1 * ry, qy = rs1 * rx + rs0 * ry;
-    int x = (int)floor(((float)px - qx) * inv + 0.5f);
-    int y = (int)floor(((float)py - qy) * inv + 0.5f);
+    double rx = (double)tx - (double)cx, ry = (double)ty - (double)cy;
+    double qx = (double)rs0 * rx - (double)rs1 * ry, qy = (double)rs1 * rx + (double)rs0 * ry;
+    int x = ght_cell((double)px - qx, dp);
+    int y = ght_cell((double)py - qy, dp);
 
     if (x >= 0 && y >= 0 && (uint)x < gw && (uint)y < gh)
         atomic_inc(&space[(ulong)y * gw + x]);
@@ -184,7 +227,7 @@ ght_vote_position(GLOBAL uint *space, uint gw, uint gh, float rs0, float rs1, fl
 KERNEL void
 ght_dspace(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const uint *ioffsets,
            GLOBAL const uint *ipairs, uint b, uint tol, float rs0, float rs1, float cx, float cy,
-           float inv, uint gw, uint gh, GLOBAL uint *copies)
+           uint dp, uint gw, uint gh, GLOBAL uint *copies)
 {
     uint lid = get_local_id(0), g = get_group_id(0);
     uint key = tasks[3 * g], i0 = tasks[3 * g + 1], na = tasks[3 * g + 2] - i0;
@@ -197,8 +240,8 @@ ght_dspace(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const uin
         uint bk = (b + GHT_L * (tol + 1) + k - tol) % GHT_L, k2 = ght_agree(key, bk);
         for (uint j = ioffsets[k2]; j < ioffsets[k2 + 1]; j++) {
             GLOBAL const int *I = (GLOBAL const int *)(ipairs + 6 * j);
-            ght_vote_position(space, gw, gh, rs0, rs1, cx, cy, inv, I[1], I[2], T[1], T[2]);
-            ght_vote_position(space, gw, gh, rs0, rs1, cx, cy, inv, I[3], I[4], T[3], T[4]);
+            ght_vote_position(space, gw, gh, rs0, rs1, cx, cy, dp, I[1], I[2], T[1], T[2]);
+            ght_vote_position(space, gw, gh, rs0, rs1, cx, cy, dp, I[3], I[4], T[3], T[4]);
         }
     }
 }
@@ -215,32 +258,29 @@ ght_merge(GLOBAL const uint *copies, uint cells, GLOBAL uint *out)
     out[i] = sum;
 }
 
-/* votecl__ght_ref_ballard_vote: rot holds (cos, sin) per rotation, shift the R-table bin
- * shift per rotation, scales the scale per step. */
+/* votecl__ght_ref_ballard_vote: rs holds the factors (scale cos, scale sin) per rotation and
+ * scale (votecl__ght_rs, index k GHT_S + si), shift the R-table bin shift per rotation. */
 KERNEL void
 ght_ballard(GLOBAL const int *points, uint n, GLOBAL const uint *roffsets,
-            GLOBAL const float *rdx, GLOBAL const float *rdy, GLOBAL const float *rot,
-            GLOBAL const uint *shift, GLOBAL const float *scales, uint rotations, float inv,
-            uint gw, uint gh, GLOBAL uint *space)
+            GLOBAL const float *rdx, GLOBAL const float *rdy, GLOBAL const float *rs,
+            GLOBAL const uint *shift, uint rotations, uint dp, uint gw, uint gh,
+            GLOBAL uint *space)
 {
     uint e = get_global_id(0), k = get_global_id(1);
-    float c, s;
     int px, py;
     uint t;
 
     if (e >= n || k >= rotations)
         return;
-    c = rot[2 * k];
-    s = rot[2 * k + 1];
     px = points[3 * e];
     py = points[3 * e + 1];
     t = ((uint)points[3 * e + 2] + GHT_L - shift[k]) % GHT_L;
     for (uint r = roffsets[t]; r < roffsets[t + 1]; r++) {
-        float qx = c * rdx[r] - s * rdy[r], qy = s * rdx[r] + c * rdy[r];
+        double dx = (double)rdx[r], dy = (double)rdy[r];
         for (uint si = 0; si < GHT_S; si++) {
-            float sc = scales[si];
-            int x = (int)floor(((float)px + sc * qx) * inv + 0.5f);
-            int y = (int)floor(((float)py + sc * qy) * inv + 0.5f);
+            double c = (double)rs[2 * (k * GHT_S + si)], s = (double)rs[2 * (k * GHT_S + si) + 1];
+            int x = ght_cell((double)px + (c * dx - s * dy), dp);
+            int y = ght_cell((double)py + (s * dx + c * dy), dp);
             if (x < 0 || y < 0 || (uint)x >= gw || (uint)y >= gh)
                 continue;
             atomic_inc(&space[(((ulong)si * rotations + k) * gh + y) * gw + x]);

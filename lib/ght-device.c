@@ -20,7 +20,7 @@ static const char *const kernel_names[K_COUNT] = {
     "ght_ospace_lb", "ght_ospace_ssm", "ght_sspace", "ght_dspace", "ght_merge", "ght_ballard",
 };
 
-enum { B_A, B_B, B_C, B_D, B_E, B_F, B_G, B_COPIES, B_OUT, B_COUNT };
+enum { B_A, B_B, B_C, B_D, B_E, B_F, B_DIRS, B_BOUNDS, B_COPIES, B_OUT, B_COUNT };
 
 struct votecl__ght_device {
     votecl_context *context;
@@ -72,6 +72,36 @@ device_compile(votecl__ght_device *dev)
     return status;
 }
 
+/* Uploads size bytes (at least 4 allocated) into buffer b. */
+static votecl_status
+upload(votecl__ght_device *dev, int b, const void *host, size_t size)
+{
+    votecl_status status = votecl__buffer_ensure(dev->context, &dev->buf[b], size > 4 ? size : 4);
+
+    if (status == VOTECL_OK && size > 0)
+        status = votecl_buffer_write(dev->buf[b], 0, host, size);
+    return status;
+}
+
+/* The boundary directions of the angle bins and the boundaries of the scale bins. */
+static votecl_status
+device_tables(votecl__ght_device *dev)
+{
+    const votecl__ght_desc *d = &dev->desc;
+    float *bounds = malloc(((size_t)d->scales + 1) * sizeof *bounds);
+    votecl_status status;
+
+    if (bounds == NULL)
+        return votecl__fail(dev->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    for (uint32_t k = 0; k <= d->scales; k++)
+        bounds[k] = votecl__ght_scale_bound(d, k);
+    if ((status = upload(dev, B_DIRS, d->dirs, (size_t)d->levels * 2 * sizeof *d->dirs)) ==
+        VOTECL_OK)
+        status = upload(dev, B_BOUNDS, bounds, ((size_t)d->scales + 1) * sizeof *bounds);
+    free(bounds);
+    return status;
+}
+
 votecl_status
 votecl__ght_device_new(votecl_context *context, const votecl__ght_desc *desc,
                        votecl__ght_device **out)
@@ -87,7 +117,8 @@ votecl__ght_device_new(votecl_context *context, const votecl__ght_desc *desc,
     dev->m = local_copies(desc);
     dev->g = desc->p.global_replication > 0 ? desc->p.global_replication : 4;
     dev->g = dev->g > 64 ? 64 : dev->g;
-    if ((status = device_compile(dev)) != VOTECL_OK) {
+    if ((status = device_compile(dev)) != VOTECL_OK ||
+        (status = device_tables(dev)) != VOTECL_OK) {
         votecl__ght_device_free(dev);
         return status;
     }
@@ -110,17 +141,6 @@ votecl__ght_device_replication(const votecl__ght_device *dev, unsigned *m, unsig
 {
     *m = dev->m;
     *g = dev->g;
-}
-
-/* Uploads size bytes (at least 4 allocated) into buffer b. */
-static votecl_status
-upload(votecl__ght_device *dev, int b, const void *host, size_t size)
-{
-    votecl_status status = votecl__buffer_ensure(dev->context, &dev->buf[b], size > 4 ? size : 4);
-
-    if (status == VOTECL_OK && size > 0)
-        status = votecl_buffer_write(dev->buf[b], 0, host, size);
-    return status;
 }
 
 /* Zeroed global copies of cells counts, and the merged output. */
@@ -209,8 +229,9 @@ votecl__ght_device_ospace(votecl__ght_device *dev, const votecl__ght_edges *edge
                                 (votecl__arg[]){VOTECL__ARG_BUF(dev->buf[B_A]),
                                                 VOTECL__ARG_BUF(dev->buf[B_B]),
                                                 VOTECL__ARG_BUF(dev->buf[B_C]),
+                                                VOTECL__ARG_BUF(dev->buf[B_DIRS]),
                                                 VOTECL__ARG_BUF(dev->buf[B_COPIES])},
-                                4);
+                                5);
     if (status == VOTECL_OK)
         status = merge_read(dev, cells, space);
 out:
@@ -257,10 +278,9 @@ votecl__ght_device_sspace(void *user, uint32_t b, uint64_t *hist)
             dev->context, dev->kernels[K_SSPACE], 1, &global, &local,
             (votecl__arg[]){VOTECL__ARG_BUF(dev->buf[B_A]), VOTECL__ARG_BUF(dev->buf[B_C]),
                             VOTECL__ARG_BUF(dev->buf[B_E]), VOTECL__ARG_BUF(dev->buf[B_D]),
-                            VOTECL__ARG_UINT(b), VOTECL__ARG_FLOAT((float)dev->desc.p.min_scale),
-                            VOTECL__ARG_FLOAT((float)(1.0 / dev->desc.p.scale_step)),
+                            VOTECL__ARG_UINT(b), VOTECL__ARG_BUF(dev->buf[B_BOUNDS]),
                             VOTECL__ARG_BUF(dev->buf[B_COPIES])},
-            8);
+            7);
     if (status == VOTECL_OK && (status = merge_read(dev, S, h)) == VOTECL_OK)
         for (uint32_t s = 0; s < S; s++)
             hist[s] = h[s];
@@ -275,11 +295,11 @@ votecl__ght_device_dspace(void *user, uint32_t b, uint32_t tol, double angle, do
 {
     votecl__ght_device *dev = user;
     const votecl__ght_desc *d = &dev->desc;
-    float rs0 = (float)(scale * cos(angle * GHT_PI / 180.0));
-    float rs1 = (float)(scale * sin(angle * GHT_PI / 180.0));
+    float rs[2];
     size_t ntasks = dev->bound_tasks, local = GHT_WG, global, cells = (size_t)gw * gh;
     votecl_status status;
 
+    votecl__ght_rs(cos(angle * GHT_PI / 180.0), sin(angle * GHT_PI / 180.0), scale, rs);
     if ((status = copies_zero(dev, cells)) != VOTECL_OK)
         return status;
     global = ntasks * GHT_WG;
@@ -288,41 +308,38 @@ votecl__ght_device_dspace(void *user, uint32_t b, uint32_t tol, double angle, do
             dev->context, dev->kernels[K_DSPACE], 1, &global, &local,
             (votecl__arg[]){VOTECL__ARG_BUF(dev->buf[B_A]), VOTECL__ARG_BUF(dev->buf[B_C]),
                             VOTECL__ARG_BUF(dev->buf[B_E]), VOTECL__ARG_BUF(dev->buf[B_D]),
-                            VOTECL__ARG_UINT(b), VOTECL__ARG_UINT(tol), VOTECL__ARG_FLOAT(rs0),
-                            VOTECL__ARG_FLOAT(rs1), VOTECL__ARG_FLOAT((float)d->cx),
-                            VOTECL__ARG_FLOAT((float)d->cy),
-                            VOTECL__ARG_FLOAT(1.0f / (float)d->p.dp), VOTECL__ARG_UINT(gw),
+                            VOTECL__ARG_UINT(b), VOTECL__ARG_UINT(tol), VOTECL__ARG_FLOAT(rs[0]),
+                            VOTECL__ARG_FLOAT(rs[1]), VOTECL__ARG_FLOAT((float)d->cx),
+                            VOTECL__ARG_FLOAT((float)d->cy), VOTECL__ARG_UINT(d->p.dp),
+                            VOTECL__ARG_UINT(gw),
                             VOTECL__ARG_UINT(gh), VOTECL__ARG_BUF(dev->buf[B_COPIES])},
             14);
     return status == VOTECL_OK ? merge_read(dev, cells, space) : status;
 }
 
-/* (cos, sin) and the R-table bin shift of every rotation step, the scale of every step. */
+/* The factors (votecl__ght_rs) of every rotation and scale step, the R-table bin shift of
+ * every rotation step. */
 static votecl_status
 ballard_tables(votecl__ght_device *dev)
 {
     const votecl__ght_desc *d = &dev->desc;
-    float *rot = malloc((size_t)d->rotations * 2 * sizeof *rot);
-    float *sc = malloc((size_t)d->scales * sizeof *sc);
+    size_t steps = (size_t)d->rotations * d->scales;
+    float *rs = malloc(steps * 2 * sizeof *rs);
     uint32_t *shift = malloc((size_t)d->rotations * sizeof *shift);
     votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
 
-    if (rot == NULL || sc == NULL || shift == NULL)
+    if (rs == NULL || shift == NULL)
         goto out;
     for (uint32_t k = 0; k < d->rotations; k++) {
-        double a = votecl__ght_angle(d, k) * GHT_PI / 180.0;
-        rot[2 * k] = (float)cos(a);
-        rot[2 * k + 1] = (float)sin(a);
+        double a = votecl__ght_angle(d, k) * GHT_PI / 180.0, c = cos(a), sn = sin(a);
+        for (uint32_t s = 0; s < d->scales; s++)
+            votecl__ght_rs(c, sn, votecl__ght_scale(d, s), &rs[2 * ((size_t)k * d->scales + s)]);
         shift[k] = (uint32_t)lround(votecl__ght_angle(d, k) * d->levels / 360.0) % d->levels;
     }
-    for (uint32_t s = 0; s < d->scales; s++)
-        sc[s] = (float)votecl__ght_scale(d, s);
-    if ((status = upload(dev, B_E, rot, (size_t)d->rotations * 8)) == VOTECL_OK &&
-        (status = upload(dev, B_F, shift, (size_t)d->rotations * 4)) == VOTECL_OK)
-        status = upload(dev, B_G, sc, (size_t)d->scales * 4);
+    if ((status = upload(dev, B_E, rs, steps * 8)) == VOTECL_OK)
+        status = upload(dev, B_F, shift, (size_t)d->rotations * 4);
 out:
-    free(rot);
-    free(sc);
+    free(rs);
     free(shift);
     return status == VOTECL_OUT_OF_HOST_MEMORY ? fail_memory(dev) : status;
 }
@@ -367,11 +384,10 @@ votecl__ght_device_ballard(votecl__ght_device *dev, const votecl__ght_rtable *ta
         (votecl__arg[]){VOTECL__ARG_BUF(dev->buf[B_A]), VOTECL__ARG_UINT(edges->n),
                         VOTECL__ARG_BUF(dev->buf[B_B]), VOTECL__ARG_BUF(dev->buf[B_C]),
                         VOTECL__ARG_BUF(dev->buf[B_D]), VOTECL__ARG_BUF(dev->buf[B_E]),
-                        VOTECL__ARG_BUF(dev->buf[B_F]), VOTECL__ARG_BUF(dev->buf[B_G]),
-                        VOTECL__ARG_UINT(d->rotations), VOTECL__ARG_FLOAT(1.0f / (float)d->p.dp),
-                        VOTECL__ARG_UINT(gw), VOTECL__ARG_UINT(gh),
+                        VOTECL__ARG_BUF(dev->buf[B_F]), VOTECL__ARG_UINT(d->rotations),
+                        VOTECL__ARG_UINT(d->p.dp), VOTECL__ARG_UINT(gw), VOTECL__ARG_UINT(gh),
                         VOTECL__ARG_BUF(dev->buf[B_OUT])},
-        13);
+        12);
     return status == VOTECL_OK ? votecl_buffer_read(dev->buf[B_OUT], 0, space, cells * 4)
                                : status;
 }

@@ -2,8 +2,14 @@
  * (lib/ght.c), the sequential reference (lib/ght-ref.c) and the tests. Every stage is a
  * function over plain arrays so that a device stage can be compared with it array for
  * array: edges sorted by gradient bin with start offsets, pairings sorted by their
- * (theta, alpha) key with start offsets, integer Hough spaces. Arithmetic that decides a bin
- * is single precision without contraction (the C side builds with -ffp-contract=off). */
+ * (theta, alpha) key with start offsets, integer Hough spaces.
+ *
+ * Every bin index is decided by operations that are correctly rounded on any conforming
+ * OpenCL device, and immune to contraction: angle bins by exact cross-product signs against
+ * the host's table of boundary directions (floats times integers, exact in double), scale bins
+ * by exact comparisons against the host's table of boundaries (float times float, exact in
+ * double), grid cells from double sums of exact products, one division and one addition.
+ * No transcendental function runs on the device. */
 #ifndef VOTECL_GHT_PRIVATE_H
 #define VOTECL_GHT_PRIVATE_H
 
@@ -19,6 +25,8 @@ typedef struct votecl__ght_desc {
     uint32_t scales;       /* steps of the scale search */
     int full_circle;       /* the rotation search covers 360 degrees (wraps) */
     double cx, cy;         /* the template's centre */
+    /* (cos, sin) of the boundary of bin b, 360 b / L degrees, rounded to float */
+    float dirs[2 * VOTECL_GHT_MAX_LEVELS];
 } votecl__ght_desc;
 
 /* A growing array of poses. */
@@ -62,14 +70,25 @@ typedef struct votecl__ght_pairs {
 /* Resolves defaults (params validated) into desc. */
 void votecl__ght_desc_init(votecl__ght_desc *desc, const votecl_ght_params *params);
 
-/* The gradient bin of (gx, gy) != (0, 0): floor(atan2(gy, gx) L / 360) in [0, L). */
-uint32_t votecl__ght_bin(uint32_t levels, int32_t gx, int32_t gy);
+/* The gradient bin of (gx, gy) != (0, 0) (|gx|, |gy| < 2^29): the last boundary direction
+ * of desc->dirs at or before it counterclockwise from 0 degrees, in [0, L) (the angle's
+ * floor(atan2(gy, gx) L / 360) up to the float boundaries). */
+uint32_t votecl__ght_bin(const votecl__ght_desc *desc, int32_t gx, int32_t gy);
+
+/* The lower boundary of scale bin k (k in [0, S]; S: the upper end of the last bin),
+ * min_scale + (k - 1/2) scale_step rounded to float. A ratio dI / dT is in bin k when
+ * bound(k) dT <= dI < bound(k + 1) dT (products exact in double). */
+float votecl__ght_scale_bound(const votecl__ght_desc *desc, uint32_t k);
+
+/* The rotation-and-scale factors (scale cos, scale sin) rounded to float, of cos and sin
+ * of the rotation: D and Ballard's votes multiply them by floats, exactly in double. */
+void votecl__ght_rs(double c, double s, double scale, float rs[2]);
 
 /* Edge points of a packed u8 image, raster order: 3x3 Sobel, L1 magnitude, non-maximum
  * suppression, hysteresis between low and high (low == high: a single threshold). Returns
  * how many (out: at least W * H entries); VOTECL_OUT_OF_HOST_MEMORY as (size_t)-1. */
-size_t votecl__ght_ref_canny(const uint8_t *data, uint32_t width, uint32_t height,
-                             uint32_t levels, unsigned low, unsigned high,
+size_t votecl__ght_ref_canny(const votecl__ght_desc *desc, const uint8_t *data, uint32_t width,
+                             uint32_t height, unsigned low, unsigned high,
                              votecl__ght_point *out);
 
 /* Counting sort of n points by bin into edges (allocates; free with _edges_clear). */

@@ -10,6 +10,9 @@
 #include "ght-private.h"
 
 #define GHT_PI 3.14159265358979323846
+#ifndef GHT_RI
+#define GHT_RI 2
+#endif
 
 /* --- quantisation --- */
 
@@ -28,18 +31,60 @@ votecl__ght_desc_init(votecl__ght_desc *desc, const votecl_ght_params *params)
     desc->rotations = desc->rotations < 1 ? 1 : desc->rotations;
     desc->full_circle = desc->rotations * p->angle_step >= 360.0 - 1e-9;
     desc->scales = (uint32_t)floor((p->max_scale - p->min_scale) / p->scale_step + 1e-9) + 1;
+    for (uint32_t b = 0; b < desc->levels; b++) {
+        double a = 2.0 * GHT_PI * b / desc->levels, c = cos(a), s = sin(a);
+        desc->dirs[2 * b] = (float)(fabs(c) < 1e-12 ? 0.0 : c);
+        desc->dirs[2 * b + 1] = (float)(fabs(s) < 1e-12 ? 0.0 : s);
+    }
+}
+
+/* (gx, gy) in the upper half-plane [0, 180) degrees (boundary b: 2 b < L). */
+static int
+upper_half(int32_t gx, int32_t gy)
+{
+    return gy > 0 || (gy == 0 && gx > 0);
+}
+
+/* (gx, gy) is at or past boundary b counterclockwise from 0 degrees: exact, each product
+ * a float times an integer below 2^29 (cl/ght.cl's ght_past). */
+static int
+past_boundary(const float *dirs, uint32_t levels, uint32_t b, int upper, int32_t gx,
+              int32_t gy)
+{
+    int b_upper = 2 * b < levels;
+
+    if (b_upper != upper)
+        return b_upper;
+    return (double)dirs[2 * b] * (double)gy >= (double)dirs[2 * b + 1] * (double)gx;
 }
 
 uint32_t
-votecl__ght_bin(uint32_t levels, int32_t gx, int32_t gy)
+votecl__ght_bin(const votecl__ght_desc *desc, int32_t gx, int32_t gy)
 {
-    double deg = atan2((double)gy, (double)gx) * (180.0 / GHT_PI);
-    uint32_t bin;
+    uint32_t lo = 0, hi = desc->levels;
+    int upper = upper_half(gx, gy);
 
-    if (deg < 0)
-        deg += 360.0;
-    bin = (uint32_t)(deg * levels / 360.0);
-    return bin >= levels ? bin - levels : bin;
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (past_boundary(desc->dirs, desc->levels, mid, upper, gx, gy))
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+float
+votecl__ght_scale_bound(const votecl__ght_desc *desc, uint32_t k)
+{
+    return (float)(desc->p.min_scale + ((double)k - 0.5) * desc->p.scale_step);
+}
+
+void
+votecl__ght_rs(double c, double s, double scale, float rs[2])
+{
+    rs[0] = (float)(scale * c);
+    rs[1] = (float)(scale * s);
 }
 
 double
@@ -63,11 +108,11 @@ votecl__ght_grid(const votecl__ght_desc *desc, uint32_t width, uint32_t height, 
     *gh = height / desc->p.dp + 1;
 }
 
-/* The grid cell of coordinate c (float, no contraction): floor(c / dp + 0.5). */
+/* The grid cell of coordinate c: floor(c / dp + 0.5), two correctly rounded operations. */
 static int32_t
-grid_cell(float c, float inv_dp)
+grid_cell(double c, uint32_t dp)
 {
-    return (int32_t)floorf(c * inv_dp + 0.5f);
+    return (int32_t)floor(c / (double)dp + 0.5);
 }
 
 votecl_status
@@ -145,8 +190,8 @@ hysteresis(uint8_t *state, uint32_t w, uint32_t h)
 }
 
 size_t
-votecl__ght_ref_canny(const uint8_t *data, uint32_t width, uint32_t height, uint32_t levels,
-                      unsigned low, unsigned high, votecl__ght_point *out)
+votecl__ght_ref_canny(const votecl__ght_desc *desc, const uint8_t *data, uint32_t width,
+                      uint32_t height, unsigned low, unsigned high, votecl__ght_point *out)
 {
     size_t n = (size_t)width * height, count = 0;
     int32_t *mag = calloc(n > 0 ? n : 1, sizeof *mag), *g = malloc((n > 0 ? n : 1) * 8);
@@ -176,7 +221,7 @@ votecl__ght_ref_canny(const uint8_t *data, uint32_t width, uint32_t height, uint
         if (state[i] == 2 || (low >= high && state[i] == 1)) {
             out[count].x = (int32_t)(i % width);
             out[count].y = (int32_t)(i / width);
-            out[count++].bin = votecl__ght_bin(levels, g[2 * i], g[2 * i + 1]);
+            out[count++].bin = votecl__ght_bin(desc, g[2 * i], g[2 * i + 1]);
         }
 out:
     free(mag);
@@ -244,10 +289,11 @@ partner_bin(const votecl__ght_desc *desc, uint32_t t, uint32_t k)
 /* Pairing of points a (theta) and b: key theta L + alpha, alpha the bin of (b - a) minus
  * theta (the same quantiser as gradients, so rotations shift both alike). */
 static votecl__ght_pair
-make_pair(uint32_t levels, const votecl__ght_point *a, const votecl__ght_point *b)
+make_pair(const votecl__ght_desc *desc, const votecl__ght_point *a, const votecl__ght_point *b)
 {
+    uint32_t levels = desc->levels;
     int32_t dx = b->x - a->x, dy = b->y - a->y;
-    uint32_t dir = votecl__ght_bin(levels, dx, dy);
+    uint32_t dir = votecl__ght_bin(desc, dx, dy);
     uint32_t alpha = (dir + levels - a->bin) % levels;
     votecl__ght_pair p = {a->bin * levels + alpha, a->x, a->y, b->x, b->y,
                           sqrtf((float)(dx * dx + dy * dy))};
@@ -269,7 +315,7 @@ pairs_visit(const votecl__ght_desc *desc, const votecl__ght_edges *e, votecl__gh
                     if (e->points[i].x == e->points[j].x && e->points[i].y == e->points[j].y)
                         continue;
                     if (out != NULL)
-                        out[n] = make_pair(desc->levels, &e->points[i], &e->points[j]);
+                        out[n] = make_pair(desc, &e->points[i], &e->points[j]);
                     n++;
                 }
         }
@@ -451,31 +497,55 @@ rotation_bin(const votecl__ght_desc *desc, const uint64_t *corr, uint32_t k, dou
             }                                                                             \
     }
 
+/* The dI / dT ratio is at or above scale boundary k: exact (float times float in double). */
+static int
+at_or_above(const votecl__ght_desc *desc, uint32_t k, float di, float dt)
+{
+    return (double)di >= (double)votecl__ght_scale_bound(desc, k) * (double)dt;
+}
+
+/* The scale bin of dI / dT (dt > 0), or -1 outside the search (cl/ght.cl's ght_scale_bin). */
+static int32_t
+scale_bin(const votecl__ght_desc *desc, float di, float dt)
+{
+    uint32_t lo = 0, hi = desc->scales;
+
+    if (!at_or_above(desc, 0, di, dt) || at_or_above(desc, hi, di, dt))
+        return -1;
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (at_or_above(desc, mid, di, dt))
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (int32_t)lo;
+}
+
 static void
 scale_hist(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
            const votecl__ght_pairs *ip, uint32_t b, uint64_t *hist)
 {
-    float inv = (float)(1.0 / desc->p.scale_step), lo = (float)desc->p.min_scale;
-
     memset(hist, 0, desc->scales * sizeof *hist);
     FOR_AGREEING(desc, tp, ip, b, T, I, {
-        float s = I->d / T->d;
-        float f = floorf((s - lo) * inv + 0.5f);
-        if (f >= 0.0f && f < (float)desc->scales)
-            hist[(uint32_t)f]++;
+        int32_t k = scale_bin(desc, I->d, T->d);
+        if (k >= 0)
+            hist[k]++;
     })
 }
 
-/* One vote of point (px, py) for the centre given template point (tx, ty). */
+/* One vote of point (px, py) for the centre given template point (tx, ty): the template
+ * offset (exact in double) turned by the float factors rs (exact products, one rounding). */
 static void
 vote_position(const votecl__ght_desc *desc, uint32_t *space, uint32_t gw, uint32_t gh,
               const float rs[2], int32_t px, int32_t py, int32_t tx, int32_t ty)
 {
-    float rx = (float)tx - (float)desc->cx;
-    float ry = (float)ty - (float)desc->cy;
-    float qx = rs[0] * rx - rs[1] * ry, qy = rs[1] * rx + rs[0] * ry;
-    float inv = 1.0f / (float)desc->p.dp;
-    int32_t cx = grid_cell((float)px - qx, inv), cy = grid_cell((float)py - qy, inv);
+    double rx = (double)tx - (double)(float)desc->cx;
+    double ry = (double)ty - (double)(float)desc->cy;
+    double qx = (double)rs[0] * rx - (double)rs[1] * ry;
+    double qy = (double)rs[1] * rx + (double)rs[0] * ry;
+    int32_t cx = grid_cell((double)px - qx, desc->p.dp);
+    int32_t cy = grid_cell((double)py - qy, desc->p.dp);
 
     if (cx >= 0 && cy >= 0 && (uint32_t)cx < gw && (uint32_t)cy < gh)
         space[(size_t)cy * gw + cx]++;
@@ -488,9 +558,9 @@ position_space(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
                const votecl__ght_pairs *ip, uint32_t b, uint32_t tol, double angle,
                double scale, uint32_t gw, uint32_t gh, uint32_t *space)
 {
-    float rs[2] = {(float)(scale * cos(angle * GHT_PI / 180.0)),
-                   (float)(scale * sin(angle * GHT_PI / 180.0))};
+    float rs[2];
 
+    votecl__ght_rs(cos(angle * GHT_PI / 180.0), sin(angle * GHT_PI / 180.0), scale, rs);
     memset(space, 0, (size_t)gw * gh * sizeof *space);
     for (uint32_t k = 0; k <= 2 * tol; k++) {
         uint32_t bk = (b + desc->levels * (tol + 1) + k - tol) % desc->levels;
@@ -792,29 +862,29 @@ votecl__ght_ref_ballard_vote(const votecl__ght_desc *desc, const votecl__ght_rta
                              uint32_t *space)
 {
     uint32_t gw, gh, L = desc->levels;
-    float inv = 1.0f / (float)desc->p.dp;
 
     votecl__ght_grid(desc, width, height, &gw, &gh);
     memset(space, 0, votecl__ght_ballard_cells(desc, width, height) * sizeof *space);
     for (uint32_t k = 0; k < desc->rotations; k++) {
-        double a = votecl__ght_angle(desc, k) * GHT_PI / 180.0;
-        float c = (float)cos(a), s = (float)sin(a);
+        double a = votecl__ght_angle(desc, k) * GHT_PI / 180.0, c = cos(a), s = sin(a);
         uint32_t shift = rotation_shift(desc, k);
         for (size_t e = 0; e < edges->n; e++) {
             const votecl__ght_point *p = &edges->points[e];
             uint32_t t = (p->bin + L - shift) % L;
-            for (uint32_t r = table->offsets[t]; r < table->offsets[t + 1]; r++) {
-                float qx = c * table->dx[r] - s * table->dy[r];
-                float qy = s * table->dx[r] + c * table->dy[r];
+            for (uint32_t r = table->offsets[t]; r < table->offsets[t + 1]; r++)
                 for (uint32_t si = 0; si < desc->scales; si++) {
-                    float sc = (float)votecl__ght_scale(desc, si);
-                    int32_t x = grid_cell((float)p->x + sc * qx, inv);
-                    int32_t y = grid_cell((float)p->y + sc * qy, inv);
+                    float rs[2];
+                    double dx = table->dx[r], dy = table->dy[r];
+                    int32_t x, y;
+                    votecl__ght_rs(c, s, votecl__ght_scale(desc, si), rs);
+                    x = grid_cell((double)p->x + ((double)rs[0] * dx - (double)rs[1] * dy),
+                                  desc->p.dp);
+                    y = grid_cell((double)p->y + ((double)rs[1] * dx + (double)rs[0] * dy),
+                                  desc->p.dp);
                     if (x < 0 || y < 0 || (uint32_t)x >= gw || (uint32_t)y >= gh)
                         continue;
                     space[(((size_t)si * desc->rotations + k) * gh + y) * gw + x]++;
                 }
-            }
         }
     }
 }

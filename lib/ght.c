@@ -115,8 +115,8 @@ check_edges(votecl_context *ctx, const votecl_ght_edge *edges, size_t n, size_t 
 
 /* The points of caller edges (malloc'd). */
 static votecl_status
-edge_points(votecl_context *ctx, uint32_t levels, const votecl_ght_edge *edges, size_t n,
-            votecl__ght_point **out)
+edge_points(votecl_context *ctx, const votecl__ght_desc *desc, const votecl_ght_edge *edges,
+            size_t n, votecl__ght_point **out)
 {
     votecl__ght_point *p = malloc((n > 0 ? n : 1) * sizeof *p);
 
@@ -125,7 +125,7 @@ edge_points(votecl_context *ctx, uint32_t levels, const votecl_ght_edge *edges, 
     for (size_t i = 0; i < n; i++) {
         p[i].x = (int32_t)edges[i].x;
         p[i].y = (int32_t)edges[i].y;
-        p[i].bin = votecl__ght_bin(levels, edges[i].gx, edges[i].gy);
+        p[i].bin = votecl__ght_bin(desc, edges[i].gx, edges[i].gy);
     }
     *out = p;
     return VOTECL_OK;
@@ -152,8 +152,9 @@ image_points(votecl_context *ctx, const votecl__ght_desc *desc, const votecl_ima
         return status;
     if ((*out = malloc((pixels > 0 ? pixels : 1) * sizeof **out)) == NULL)
         status = votecl__fail(ctx, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for edges");
-    else if ((*n = votecl__ght_ref_canny(data, (uint32_t)image->width, (uint32_t)image->height,
-                                         desc->levels, low, desc->p.canny_high, *out)) ==
+    else if ((*n = votecl__ght_ref_canny(desc, data, (uint32_t)image->width,
+                                         (uint32_t)image->height, low, desc->p.canny_high,
+                                         *out)) ==
              (size_t)-1)
         status = votecl__fail(ctx, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for edges");
     free(copy);
@@ -298,7 +299,7 @@ votecl_ght_model_new_edges(votecl_context *context, const votecl_ght_params *par
     model->desc.cx = cx;
     model->desc.cy = cy;
     if ((status = check_edges(context, edges, n, width, height)) == VOTECL_OK)
-        status = edge_points(context, model->desc.levels, edges, n, &points);
+        status = edge_points(context, &model->desc, edges, n, &points);
     return model_end(model, points, n, status, out);
 }
 
@@ -471,7 +472,7 @@ votecl_ght_detect_edges(votecl_ght_model *model, const votecl_ght_edge *edges, s
         return status;
     *found = 0;
     if ((status = check_edges(model->context, edges, n, width, height)) != VOTECL_OK ||
-        (status = edge_points(model->context, model->desc.levels, edges, n, &points)) !=
+        (status = edge_points(model->context, &model->desc, edges, n, &points)) !=
             VOTECL_OK)
         return status;
     status = detect_points(model, points, n, (uint32_t)width, (uint32_t)height, poses, capacity,

@@ -439,7 +439,7 @@ static void
 scene_edges(const scene *s, const votecl__ght_desc *d, votecl__ght_edges *edges)
 {
     votecl__ght_point *pts = g_new(votecl__ght_point, (size_t)s->width * s->height);
-    size_t n = votecl__ght_ref_canny(s->data, s->width, s->height, d->levels, d->p.canny_low,
+    size_t n = votecl__ght_ref_canny(d, s->data, s->width, s->height, d->p.canny_low,
                                      d->p.canny_high, pts);
 
     g_assert_cmpuint(n, !=, (size_t)-1);
