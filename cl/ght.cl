@@ -32,7 +32,7 @@
 inline int
 ght_past(GLOBAL const float *dirs, uint b, int upper, int gx, int gy)
 {
-    int b_upper = 2 * b < GHT_L;
+    int b_upper = 2 * b + 1 < GHT_L;
 
     if (b_upper != upper)
         return b_upper;
@@ -46,6 +46,8 @@ ght_bin(GLOBAL const float *dirs, int gx, int gy)
     uint lo = 0, hi = GHT_L;
     int upper = gy > 0 || (gy == 0 && gx > 0);
 
+    if (!ght_past(dirs, 0, upper, gx, gy))
+        return 0;
     while (hi - lo > 1) {
         uint mid = lo + (hi - lo) / 2;
         if (ght_past(dirs, mid, upper, gx, gy))
@@ -53,7 +55,7 @@ ght_bin(GLOBAL const float *dirs, int gx, int gy)
         else
             hi = mid;
     }
-    return lo;
+    return (lo + 1) % GHT_L;
 }
 
 /* scale_bin: the bin of di / dt, or -1 */

@@ -25,7 +25,8 @@ typedef struct votecl__ght_desc {
     uint32_t scales;       /* steps of the scale search */
     int full_circle;       /* the rotation search covers 360 degrees (wraps) */
     double cx, cy;         /* the template's centre */
-    /* (cos, sin) of the boundary of bin b, 360 b / L degrees, rounded to float */
+    /* (cos, sin) of the upper boundary of bin b, 360 (b + 1/2) / L degrees, rounded to float
+     * (bin b is centred on 360 b / L degrees) */
     float dirs[2 * VOTECL_GHT_MAX_LEVELS];
 } votecl__ght_desc;
 
@@ -70,9 +71,9 @@ typedef struct votecl__ght_pairs {
 /* Resolves defaults (params validated) into desc. */
 void votecl__ght_desc_init(votecl__ght_desc *desc, const votecl_ght_params *params);
 
-/* The gradient bin of (gx, gy) != (0, 0) (|gx|, |gy| < 2^29): the last boundary direction
- * of desc->dirs at or before it counterclockwise from 0 degrees, in [0, L) (the angle's
- * floor(atan2(gy, gx) L / 360) up to the float boundaries). */
+/* The gradient bin of (gx, gy) != (0, 0) (|gx|, |gy| < 2^29): one past the last boundary
+ * direction of desc->dirs at or before it counterclockwise from 0 degrees, mod L (the
+ * angle's round-half-up(atan2(gy, gx) L / 360) mod L up to the float boundaries). */
 uint32_t votecl__ght_bin(const votecl__ght_desc *desc, int32_t gx, int32_t gy);
 
 /* The lower boundary of scale bin k (k in [0, S]; S: the upper end of the last bin),

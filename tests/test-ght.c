@@ -207,10 +207,10 @@ test_ref_guil_synthetic(void)
     guil_test_params(&p);
     good = run_cases(&p, 50, 0x6a11, 0.8, 1.25, 1.0, 0.02, 2.0);
     g_test_message("Guil: %d of 50 within 1 degree, 2%% and 2 px", good);
-    /* A regression floor: the issue's target is 48 of 50; the reference reaches 33 (the
-     * remaining misses are rotations outside the best max_rotations O peaks and Sobel angle
-     * bias beyond 1 degree). */
-    g_assert_cmpint(good, >=, 32);
+    /* A regression floor: the issue's target is 48 of 50; the reference reaches 39 (bins
+     * centred on their angles and refinement ties averaged removed a -0.7 degree bias; the
+     * remaining misses are the D maximum's own angle noise, about 0.9 degrees rms at dp 1). */
+    g_assert_cmpint(good, >=, 39);
 }
 
 static void
