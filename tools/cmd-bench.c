@@ -874,6 +874,57 @@ out:
     tool_image_free(&big);
 }
 
+/* The generalized Hough transform on OpenCV's sample pair (templ.png in pic1.png), full
+ * rotation and scale search: Guil with each pairing mechanism, and Ballard. The tool's
+ * detection times its second run (model built, device set up). */
+static void
+bench_ght_case(bench *b, const char *name, votecl_ght_method method, votecl_ght_pairing pairing,
+               const tool_image *templ, const tool_image *image)
+{
+    votecl_ght_params params;
+    votecl_ght_pose poses[64];
+    votecl_ght_stats stats;
+    size_t n = 0;
+    double seconds = 0;
+    votecl_status st;
+
+    votecl_ght_params_init(&params, method);
+    params.pairing = pairing;
+    st = tool_ght_detect(b->ctx, &params, templ, image, poses, 64, &n, &stats, &seconds);
+    tool_json_begin_object(&b->json);
+    tool_json_kv_string(&b->json, "case", name);
+    tool_json_kv_string(&b->json, "status", votecl_status_name(st));
+    if (st == VOTECL_OK) {
+        tool_json_kv_double(&b->json, "seconds", seconds);
+        tool_json_kv_uint(&b->json, "poses", n);
+    } else {
+        tool_json_kv_string(&b->json, "error", votecl_context_get_error(b->ctx));
+    }
+    tool_json_end_object(&b->json);
+    tool_progress(b->options, "bench: %-14s %8.2f ms, %zu poses\n", name, seconds * 1e3, n);
+}
+
+static void
+bench_ght(bench *b)
+{
+    tool_image templ = {0}, image = {0};
+    char path[4096], error[256];
+    const char *dir = tool_image_dir(b->args.images);
+
+    if (b->args.quick || !tool_path_join(path, sizeof path, dir, "templ.png") ||
+        tool_image_read(path, &templ, error, sizeof error) < 0 ||
+        !tool_path_join(path, sizeof path, dir, "pic1.png") ||
+        tool_image_read(path, &image, error, sizeof error) < 0)
+        goto out;
+    bench_ght_case(b, "ght_guil_auto", VOTECL_GHT_GUIL, VOTECL_GHT_PAIRING_AUTO, &templ, &image);
+    bench_ght_case(b, "ght_guil_lb", VOTECL_GHT_GUIL, VOTECL_GHT_PAIRING_LB, &templ, &image);
+    bench_ght_case(b, "ght_guil_ssm", VOTECL_GHT_GUIL, VOTECL_GHT_PAIRING_SSM, &templ, &image);
+    bench_ght_case(b, "ght_ballard", VOTECL_GHT_BALLARD, VOTECL_GHT_PAIRING_AUTO, &templ, &image);
+out:
+    tool_image_free(&templ);
+    tool_image_free(&image);
+}
+
 static int
 bench_cases(bench *b)
 {
@@ -892,6 +943,7 @@ bench_cases(bench *b)
     bench_hough(b);
     bench_lines(b);
     bench_hog(b);
+    bench_ght(b);
     tool_json_end_array(&b->json);
     json_worst(b);
     return TOOL_EXIT_OK;
