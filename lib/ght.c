@@ -233,12 +233,8 @@ model_start(votecl_context *context, const votecl_ght_params *params, votecl_ght
     char msg[256];
     votecl_status status;
 
-    if (context == NULL)
-        return VOTECL_INVALID_ARGUMENT;
-    votecl__clear_error(context);
-    if (params == NULL || out == NULL)
-        return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "%s: NULL pointer",
-                            params == NULL ? "params" : "out");
+    if ((status = votecl__new_begin(context, params, "params", out)) != VOTECL_OK)
+        return status;
     *out = NULL;
     if ((status = check_params(params, msg, sizeof msg)) != VOTECL_OK)
         return votecl__fail(context, status, "%s", msg);

@@ -226,12 +226,8 @@ votecl_hist_plan_new(votecl_context *context, const votecl_hist_params *params,
     char msg[256];
     votecl_status status;
 
-    if (context == NULL)
-        return VOTECL_INVALID_ARGUMENT;
-    votecl__clear_error(context);
-    if (params == NULL || out == NULL)
-        return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "%s: NULL pointer",
-                            params == NULL ? "params" : "out");
+    if ((status = votecl__new_begin(context, params, "params", out)) != VOTECL_OK)
+        return status;
     *out = NULL;
     plan = calloc(1, sizeof *plan);
     if (plan == NULL)

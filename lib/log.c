@@ -20,6 +20,19 @@ votecl__fail(votecl_context *context, votecl_status status, const char *format, 
     return status;
 }
 
+votecl_status
+votecl__new_begin(votecl_context *context, const void *params, const char *params_name,
+                  const void *out)
+{
+    if (context == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    votecl__clear_error(context);
+    if (params == NULL || out == NULL)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "%s: NULL pointer",
+                            params == NULL ? params_name : "out");
+    return VOTECL_OK;
+}
+
 void
 votecl__clear_error(votecl_context *context)
 {

@@ -108,11 +108,8 @@ votecl_subsample_plan_new(votecl_context *context, const votecl_subsample_params
     votecl_subsample_plan *plan;
     votecl_status status;
 
-    if (context == NULL)
-        return VOTECL_INVALID_ARGUMENT;
-    votecl__clear_error(context);
-    if (params == NULL || out == NULL)
-        return BAD("%s: NULL pointer", params == NULL ? "params" : "out");
+    if ((status = votecl__new_begin(context, params, "params", out)) != VOTECL_OK)
+        return status;
     *out = NULL;
     if ((status = check_params(context, params)) != VOTECL_OK)
         return status;

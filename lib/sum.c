@@ -82,12 +82,8 @@ votecl_sum_plan_new(votecl_context *context, const votecl_sum_params *params,
     votecl_sum_plan *plan = NULL;
     votecl_status status;
 
-    if (context == NULL)
-        return VOTECL_INVALID_ARGUMENT;
-    votecl__clear_error(context);
-    if (params == NULL || out == NULL)
-        return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "%s: NULL pointer",
-                            params == NULL ? "params" : "out");
+    if ((status = votecl__new_begin(context, params, "params", out)) != VOTECL_OK)
+        return status;
     *out = NULL;
     if ((status = check_params(context, params)) != VOTECL_OK)
         return status;

@@ -245,12 +245,8 @@ votecl_vote_plan_new(votecl_context *context, const votecl_vote_spec *spec,
     votecl_vote_plan *plan;
     votecl_status status;
 
-    if (context == NULL)
-        return VOTECL_INVALID_ARGUMENT;
-    votecl__clear_error(context);
-    if (spec == NULL || out == NULL)
-        return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "%s: NULL pointer",
-                            spec == NULL ? "spec" : "out");
+    if ((status = votecl__new_begin(context, spec, "spec", out)) != VOTECL_OK)
+        return status;
     *out = NULL;
     if ((status = check_spec(context, spec)) != VOTECL_OK)
         return status;

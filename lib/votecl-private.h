@@ -35,6 +35,12 @@ struct votecl_context {
 
 /* --- errors and the debug log (log.c) --- */
 
+/* The opening of every constructor: a NULL context is VOTECL_INVALID_ARGUMENT (with nowhere
+ * to put a message); otherwise the context's error is cleared and a NULL params (named
+ * params_name) or out pointer is VOTECL_INVALID_ARGUMENT naming it. */
+votecl_status votecl__new_begin(votecl_context *context, const void *params,
+                                const char *params_name, const void *out);
+
 /* Records a formatted message as the context's error and returns status. */
 votecl_status votecl__fail(votecl_context *context, votecl_status status, const char *format,
                            ...) __attribute__((format(printf, 3, 4)));

@@ -143,6 +143,21 @@ write_image(const demo *d, const tool_image *canvas, const char *stem, const cha
     return 0;
 }
 
+/* Captions an annotated image with note, writes it as <stem>-<step>.png and says so. */
+static demo_result
+write_captioned(const demo *d, tool_image *canvas, const char *stem, const char *step,
+                const char *note)
+{
+    static const unsigned char white[3] = {255, 255, 255};
+    char path[4096];
+
+    tool_plot_text(canvas, 4, 4, note, 1, white);
+    if (write_image(d, canvas, stem, step, path, sizeof path) != 0)
+        return DEMO_FAILED;
+    printf("    wrote %s\n", path);
+    return DEMO_DONE;
+}
+
 /* --- 1-D histogram steps --- */
 
 /* Histograms of some channels of one image, one series each, plotted together. */
@@ -459,8 +474,7 @@ demo_lines(demo *d, const demo_image *im)
     tool_lines_result r = {0};
     tool_image canvas = {0};
     votecl_lines_params params;
-    char error[600], note[400], path[4096];
-    static const unsigned char white[3] = {255, 255, 255};
+    char error[600], note[400];
     demo_result result = DEMO_FAILED;
     votecl_status st;
     votecl_lines_params_init(&params);
@@ -476,11 +490,7 @@ demo_lines(demo *d, const demo_image *im)
         fprintf(stderr, "votecl demo: %s\n", error);
         goto out;
     }
-    tool_plot_text(&canvas, 4, 4, note, 1, white);
-    if (write_image(d, &canvas, im->stem, "lines", path, sizeof path) == 0) {
-        printf("    wrote %s\n", path);
-        result = DEMO_DONE;
-    }
+    result = write_captioned(d, &canvas, im->stem, "lines", note);
 out:
     tool_image_free(&canvas);
     tool_lines_result_free(&r);
@@ -691,8 +701,7 @@ demo_hog(demo *d, const demo_image *im)
     size_t n = 0;
     double seconds = 0;
     tool_image canvas = {0};
-    char error[600], note[200], path[4096];
-    static const unsigned char white[3] = {255, 255, 255};
+    char error[600], note[200];
     demo_result result = DEMO_FAILED;
     votecl_status st;
 
@@ -716,11 +725,7 @@ demo_hog(demo *d, const demo_image *im)
         fprintf(stderr, "votecl demo: %s\n", error);
         goto out;
     }
-    tool_plot_text(&canvas, 4, 4, note, 1, white);
-    if (write_image(d, &canvas, im->stem, "hog", path, sizeof path) == 0) {
-        printf("    wrote %s\n", path);
-        result = DEMO_DONE;
-    }
+    result = write_captioned(d, &canvas, im->stem, "hog", note);
 out:
     tool_image_free(&canvas);
     return result;
@@ -738,7 +743,6 @@ demo_ght(demo *d, const demo_image *im)
     size_t n = 0;
     double seconds = 0;
     char error[600], note[200], path[4096];
-    static const unsigned char white[3] = {255, 255, 255};
     demo_result result = DEMO_FAILED;
     votecl_status st;
 
@@ -766,11 +770,7 @@ demo_ght(demo *d, const demo_image *im)
         fprintf(stderr, "votecl demo: %s\n", error);
         goto out;
     }
-    tool_plot_text(&canvas, 4, 4, note, 1, white);
-    if (write_image(d, &canvas, im->stem, "ght", path, sizeof path) == 0) {
-        printf("    wrote %s\n", path);
-        result = DEMO_DONE;
-    }
+    result = write_captioned(d, &canvas, im->stem, "ght", note);
 out:
     tool_image_free(&templ);
     tool_image_free(&canvas);
