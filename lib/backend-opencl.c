@@ -278,7 +278,7 @@ select_device(const device_entry *entries, size_t n, const char *selector)
 static votecl_status
 opencl_devices_list(votecl_device_info *infos, size_t capacity, size_t *found)
 {
-    device_entry *entries = calloc(MAX_DEVICES, sizeof *entries);
+    device_entry *entries = votecl__calloc(MAX_DEVICES, sizeof *entries);
     size_t n;
 
     if (entries == NULL)
@@ -329,8 +329,8 @@ opencl_context_release(votecl_context *context)
 static votecl_status
 opencl_context_init(votecl_context *context, const char *selector)
 {
-    device_entry *entries = calloc(MAX_DEVICES, sizeof *entries);
-    opencl_impl *impl = calloc(1, sizeof *impl);
+    device_entry *entries = votecl__calloc(MAX_DEVICES, sizeof *entries);
+    opencl_impl *impl = votecl__calloc(1, sizeof *impl);
     votecl_status status = VOTECL_OK;
     size_t n;
     long chosen;
@@ -452,7 +452,7 @@ store_build_log(votecl_context *context, cl_program program)
 
     if (clGetProgramBuildInfo(program, impl->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) !=
             CL_SUCCESS ||
-        (log = calloc(1, size + 1)) == NULL) {
+        (log = votecl__calloc(1, size + 1)) == NULL) {
         votecl__set_build_log(context, "");
         return;
     }
@@ -521,7 +521,7 @@ opencl_program_binary(votecl_context *context, void *program, void **binary, siz
 
     if (err != CL_SUCCESS || n == 0)
         return votecl__fail(context, VOTECL_UNSUPPORTED, "program has no binary");
-    bin = malloc(n);
+    bin = votecl__malloc(n);
     if (bin == NULL)
         return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for a binary");
     err = clGetProgramInfo((cl_program)program, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL);

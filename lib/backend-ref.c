@@ -56,7 +56,7 @@ ref_build_id(const votecl_context *context)
 static votecl_status
 ref_buffer_alloc(votecl_context *context, size_t size, void **handle)
 {
-    *handle = calloc(1, size);
+    *handle = votecl__calloc(1, size);
     return *handle != NULL ? VOTECL_OK
                            : votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY,
                                           "out of memory for a %zu-byte buffer", size);

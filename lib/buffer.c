@@ -26,7 +26,7 @@ votecl_buffer_new(votecl_context *context, size_t size, votecl_buffer **out)
         return votecl__fail(context, VOTECL_OUT_OF_DEVICE_MEMORY,
                             "size: %zu bytes exceed the device's largest allocation (%llu)", size,
                             (unsigned long long)context->info.max_alloc_bytes);
-    buffer = calloc(1, sizeof *buffer);
+    buffer = votecl__calloc(1, sizeof *buffer);
     if (buffer == NULL)
         return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for a buffer");
     status = context->ops->buffer_alloc(context, size, &buffer->handle);
@@ -130,7 +130,7 @@ votecl__buffer_wrap(votecl_context *context, const void *host, size_t size,
     if (!context->info.host_unified_memory || context->ops->buffer_wrap == NULL || size == 0 ||
         (uintptr_t)host % 16 != 0)
         return VOTECL_OK;
-    b = calloc(1, sizeof *b);
+    b = votecl__calloc(1, sizeof *b);
     if (b == NULL)
         return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for a buffer");
     if (context->ops->buffer_wrap(context, host, size, &b->handle) != VOTECL_OK) {

@@ -183,7 +183,7 @@ votecl_context_new_with_error(const votecl_context_options *options, votecl_cont
         votecl_context_options_init(&defaults);
         options = &defaults;
     }
-    context = calloc(1, sizeof *context);
+    context = votecl__calloc(1, sizeof *context);
     if (context == NULL) {
         copy_message(error, error_size, "out of host memory for the context");
         return VOTECL_OUT_OF_HOST_MEMORY;

@@ -79,7 +79,7 @@ votecl__diskcache_filename(const char *dir, const uint8_t key[32])
     votecl__sha256_hex(key, hex);
     size_t dir_len = strlen(dir);
     /* dir, '/', 64 hex digits, ".bin", NUL */
-    char *name = malloc(dir_len + 1 + 64 + 4 + 1);
+    char *name = votecl__malloc(dir_len + 1 + 64 + 4 + 1);
     if (name == NULL)
         return NULL;
     memcpy(name, dir, dir_len);
@@ -152,7 +152,7 @@ load_entry(int fd, const uint8_t key[32], void **payload, size_t *size)
         return -1;
 
     size_t n = (size_t)payload_size;
-    uint8_t *data = malloc(n > 0 ? n : 1);
+    uint8_t *data = votecl__malloc(n > 0 ? n : 1);
     if (data == NULL)
         return -1;
     uint8_t digest[32];
@@ -236,7 +236,7 @@ open_temporary(const char *dir, const uint8_t key[32], char **temp_name)
     size_t dir_len = strlen(dir);
     /* dir '/' ".tmp-" hex '-' pid '-' "XXXXXX" NUL; a pid has at most 20 digits. */
     size_t cap = dir_len + 1 + 5 + 64 + 1 + 20 + 1 + 6 + 1;
-    char *name = malloc(cap);
+    char *name = votecl__malloc(cap);
     if (name == NULL)
         return -1;
     snprintf(name, cap, "%s%s.tmp-%s-%ld-XXXXXX", dir,

@@ -88,7 +88,7 @@ static votecl_status
 device_tables(votecl__ght_device *dev)
 {
     const votecl__ght_desc *d = &dev->desc;
-    float *bounds = malloc(((size_t)d->scales + 1) * sizeof *bounds);
+    float *bounds = votecl__malloc(((size_t)d->scales + 1) * sizeof *bounds);
     votecl_status status;
 
     if (bounds == NULL)
@@ -106,7 +106,7 @@ votecl_status
 votecl__ght_device_new(votecl_context *context, const votecl__ght_desc *desc,
                        votecl__ght_device **out)
 {
-    votecl__ght_device *dev = calloc(1, sizeof *dev);
+    votecl__ght_device *dev = votecl__calloc(1, sizeof *dev);
     votecl_status status;
 
     *out = NULL;
@@ -185,7 +185,7 @@ make_tasks(const uint32_t *offsets, const uint32_t *ids, size_t n, size_t *count
         uint32_t id = ids != NULL ? ids[i] : (uint32_t)i;
         total += (offsets[id + 1] - offsets[id] + GHT_WG - 1) / GHT_WG;
     }
-    if ((tasks = malloc((total > 0 ? total : 1) * 3 * sizeof *tasks)) == NULL)
+    if ((tasks = votecl__malloc((total > 0 ? total : 1) * 3 * sizeof *tasks)) == NULL)
         return NULL;
     for (size_t i = 0; i < n; i++) {
         uint32_t id = ids != NULL ? ids[i] : (uint32_t)i;
@@ -264,7 +264,7 @@ votecl_status
 votecl__ght_device_sspace(void *user, uint32_t b, uint64_t *hist)
 {
     votecl__ght_device *dev = user;
-    uint32_t S = dev->desc.scales, *h = malloc(S * sizeof *h);
+    uint32_t S = dev->desc.scales, *h = votecl__malloc(S * sizeof *h);
     size_t ntasks = dev->bound_tasks, local = GHT_WG, global;
     votecl_status status;
 
@@ -324,8 +324,8 @@ ballard_tables(votecl__ght_device *dev)
 {
     const votecl__ght_desc *d = &dev->desc;
     size_t steps = (size_t)d->rotations * d->scales;
-    float *rs = malloc(steps * 2 * sizeof *rs);
-    uint32_t *shift = malloc((size_t)d->rotations * sizeof *shift);
+    float *rs = votecl__malloc(steps * 2 * sizeof *rs);
+    uint32_t *shift = votecl__malloc((size_t)d->rotations * sizeof *shift);
     votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
 
     if (rs == NULL || shift == NULL)

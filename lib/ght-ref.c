@@ -126,7 +126,7 @@ votecl__ght_poses_push(votecl__ght_poses *poses, const votecl_ght_pose *pose)
 {
     if (poses->n == poses->capacity) {
         size_t cap = poses->capacity > 0 ? 2 * poses->capacity : 64;
-        votecl_ght_pose *v = realloc(poses->v, cap * sizeof *v);
+        votecl_ght_pose *v = votecl__realloc(poses->v, cap * sizeof *v);
         if (v == NULL)
             return VOTECL_OUT_OF_HOST_MEMORY;
         poses->v = v;
@@ -169,7 +169,7 @@ static int
 hysteresis(uint8_t *state, uint32_t w, uint32_t h)
 {
     size_t n = (size_t)w * h, top = 0;
-    uint32_t *stack = malloc((n > 0 ? n : 1) * sizeof *stack);
+    uint32_t *stack = votecl__malloc((n > 0 ? n : 1) * sizeof *stack);
 
     if (stack == NULL)
         return -1;
@@ -200,8 +200,8 @@ votecl__ght_ref_canny(const votecl__ght_desc *desc, const uint8_t *data, uint32_
                       uint32_t height, unsigned low, unsigned high, votecl__ght_point *out)
 {
     size_t n = (size_t)width * height, count = 0;
-    int32_t *mag = calloc(n > 0 ? n : 1, sizeof *mag), *g = malloc((n > 0 ? n : 1) * 8);
-    uint8_t *state = calloc(n > 0 ? n : 1, 1);
+    int32_t *mag = votecl__calloc(n > 0 ? n : 1, sizeof *mag), *g = votecl__malloc((n > 0 ? n : 1) * 8);
+    uint8_t *state = votecl__calloc(n > 0 ? n : 1, 1);
 
     if (mag == NULL || g == NULL || state == NULL) {
         count = (size_t)-1;
@@ -245,9 +245,9 @@ votecl__ght_edges_sort(const votecl__ght_point *points, size_t n, uint32_t level
     uint32_t *next;
 
     memset(edges, 0, sizeof *edges);
-    edges->points = malloc((n > 0 ? n : 1) * sizeof *points);
-    edges->offsets = calloc((size_t)levels + 1, sizeof *edges->offsets);
-    next = malloc((size_t)levels * sizeof *next);
+    edges->points = votecl__malloc((n > 0 ? n : 1) * sizeof *points);
+    edges->offsets = votecl__calloc((size_t)levels + 1, sizeof *edges->offsets);
+    next = votecl__malloc((size_t)levels * sizeof *next);
     if (edges->points == NULL || edges->offsets == NULL || next == NULL) {
         free(next);
         votecl__ght_edges_clear(edges);
@@ -339,10 +339,10 @@ votecl__ght_ref_pairs(const votecl__ght_desc *desc, const votecl__ght_edges *edg
     memset(pairs, 0, sizeof *pairs);
     if (n > UINT32_MAX)
         return VOTECL_UNSUPPORTED;
-    raw = malloc((n > 0 ? n : 1) * sizeof *raw);
-    pairs->pairs = malloc((n > 0 ? n : 1) * sizeof *raw);
-    pairs->offsets = calloc(keys + 1, sizeof *pairs->offsets);
-    next = malloc(keys * sizeof *next);
+    raw = votecl__malloc((n > 0 ? n : 1) * sizeof *raw);
+    pairs->pairs = votecl__malloc((n > 0 ? n : 1) * sizeof *raw);
+    pairs->offsets = votecl__calloc(keys + 1, sizeof *pairs->offsets);
+    next = votecl__malloc(keys * sizeof *next);
     if (raw == NULL || pairs->pairs == NULL || pairs->offsets == NULL || next == NULL) {
         free(raw);
         free(next);
@@ -766,7 +766,7 @@ votecl__ght_ref_guil(const votecl__ght_desc *desc, const votecl__ght_pairs *temp
                      votecl__ght_poses *out)
 {
     size_t keys = (size_t)desc->levels * desc->levels;
-    uint32_t *ot = malloc(keys * sizeof *ot), *oi = malloc(keys * sizeof *oi);
+    uint32_t *ot = votecl__malloc(keys * sizeof *ot), *oi = votecl__malloc(keys * sizeof *oi);
     votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
 
     if (ot != NULL && oi != NULL) {
@@ -787,13 +787,13 @@ votecl__ght_guil(const votecl__ght_desc *desc, const votecl__ght_stages *stages,
 {
     uint32_t L = desc->levels, gw, gh, nr;
     size_t big = L > desc->scales ? L : desc->scales;
-    uint64_t *corr = malloc(L * sizeof *corr), *hist = malloc(big * sizeof *hist);
-    peak *rpeaks = malloc(big * sizeof *rpeaks), *speaks = malloc(big * sizeof *speaks);
+    uint64_t *corr = votecl__malloc(L * sizeof *corr), *hist = votecl__malloc(big * sizeof *hist);
+    peak *rpeaks = votecl__malloc(big * sizeof *rpeaks), *speaks = votecl__malloc(big * sizeof *speaks);
     uint32_t *space;
     votecl_status status = VOTECL_OK;
 
     votecl__ght_grid(desc, width, height, &gw, &gh);
-    space = malloc((size_t)gw * gh * sizeof *space);
+    space = votecl__malloc((size_t)gw * gh * sizeof *space);
     if (corr == NULL || hist == NULL || rpeaks == NULL || speaks == NULL || space == NULL) {
         status = VOTECL_OUT_OF_HOST_MEMORY;
         goto out;
@@ -827,9 +827,9 @@ votecl__ght_rtable_build(const votecl__ght_edges *edges, uint32_t levels, double
     size_t n = edges->n;
 
     memset(table, 0, sizeof *table);
-    table->dx = malloc((n > 0 ? n : 1) * sizeof *table->dx);
-    table->dy = malloc((n > 0 ? n : 1) * sizeof *table->dy);
-    table->offsets = malloc(((size_t)levels + 1) * sizeof *table->offsets);
+    table->dx = votecl__malloc((n > 0 ? n : 1) * sizeof *table->dx);
+    table->dy = votecl__malloc((n > 0 ? n : 1) * sizeof *table->dy);
+    table->offsets = votecl__malloc(((size_t)levels + 1) * sizeof *table->offsets);
     if (table->dx == NULL || table->dy == NULL || table->offsets == NULL) {
         votecl__ght_rtable_clear(table);
         return VOTECL_OUT_OF_HOST_MEMORY;

@@ -118,7 +118,7 @@ static votecl_status
 edge_points(votecl_context *ctx, const votecl__ght_desc *desc, const votecl_ght_edge *edges,
             size_t n, votecl__ght_point **out)
 {
-    votecl__ght_point *p = malloc((n > 0 ? n : 1) * sizeof *p);
+    votecl__ght_point *p = votecl__malloc((n > 0 ? n : 1) * sizeof *p);
 
     if (p == NULL)
         return votecl__fail(ctx, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for %zu edges", n);
@@ -150,7 +150,7 @@ image_points(votecl_context *ctx, const votecl__ght_desc *desc, const votecl_ima
                             VOTECL_GHT_MAX_SIDE);
     if ((status = votecl__image_packed(ctx, image, row_bytes, &data, &copy)) != VOTECL_OK)
         return status;
-    if ((*out = malloc((pixels > 0 ? pixels : 1) * sizeof **out)) == NULL)
+    if ((*out = votecl__malloc((pixels > 0 ? pixels : 1) * sizeof **out)) == NULL)
         status = votecl__fail(ctx, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for edges");
     else if ((*n = votecl__ght_ref_canny(desc, data, (uint32_t)image->width,
                                          (uint32_t)image->height, low, desc->p.canny_high,
@@ -220,7 +220,7 @@ model_device(votecl_ght_model *m)
     if ((status = votecl__ght_device_new(m->context, &m->desc, &m->dev)) != VOTECL_OK ||
         m->desc.p.method != VOTECL_GHT_GUIL)
         return status;
-    if ((m->ospace = malloc(keys * sizeof *m->ospace)) == NULL)
+    if ((m->ospace = votecl__malloc(keys * sizeof *m->ospace)) == NULL)
         return votecl__fail(m->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
     return votecl__ght_device_ospace(m->dev, &m->edges, choose_pairing(m, &m->edges),
                                      m->ospace);
@@ -238,7 +238,7 @@ model_start(votecl_context *context, const votecl_ght_params *params, votecl_ght
     *out = NULL;
     if ((status = check_params(params, msg, sizeof msg)) != VOTECL_OK)
         return votecl__fail(context, status, "%s", msg);
-    if ((*model = calloc(1, sizeof **model)) == NULL)
+    if ((*model = votecl__calloc(1, sizeof **model)) == NULL)
         return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for a model");
     (*model)->context = context;
     votecl__ght_desc_init(&(*model)->desc, params);
@@ -328,7 +328,7 @@ device_guil(votecl_ght_model *m, const votecl__ght_edges *edges, const votecl__g
 {
     size_t keys = (size_t)m->desc.levels * m->desc.levels;
     votecl__ght_stages stages = {votecl__ght_device_sspace, votecl__ght_device_dspace, m->dev};
-    uint32_t *oi = malloc(keys * sizeof *oi);
+    uint32_t *oi = votecl__malloc(keys * sizeof *oi);
     votecl_status status;
 
     if (oi == NULL)
@@ -375,7 +375,7 @@ detect_ballard(votecl_ght_model *m, const votecl__ght_edges *edges, uint32_t w, 
     if (cells == 0 || cells > ((size_t)1 << 31))
         return votecl__fail(m->context, VOTECL_INVALID_ARGUMENT,
                             "image, rotations, scales: the accumulator is too large");
-    if ((space = malloc(cells * sizeof *space)) == NULL)
+    if ((space = votecl__malloc(cells * sizeof *space)) == NULL)
         return votecl__fail(m->context, VOTECL_OUT_OF_HOST_MEMORY,
                             "out of memory for %zu cells", cells);
     if (m->dev != NULL)

@@ -229,7 +229,7 @@ votecl_hist_plan_new(votecl_context *context, const votecl_hist_params *params,
     if ((status = votecl__new_begin(context, params, "params", out)) != VOTECL_OK)
         return status;
     *out = NULL;
-    plan = calloc(1, sizeof *plan);
+    plan = votecl__calloc(1, sizeof *plan);
     if (plan == NULL)
         return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for a plan");
     plan->context = context;

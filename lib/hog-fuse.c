@@ -240,11 +240,11 @@ votecl_hog_fuse(const votecl_hog_params *params, const votecl_hog_detection *win
     *found = 0;
     if (n == 0)
         return VOTECL_OK;
-    out = malloc(n * sizeof *out);
-    parent = malloc(n * sizeof *parent);
-    label = malloc(n * sizeof *label);
-    g = malloc(n * sizeof *g);
-    p = malloc(2 * n * sizeof *p);
+    out = votecl__malloc(n * sizeof *out);
+    parent = votecl__malloc(n * sizeof *parent);
+    label = votecl__malloc(n * sizeof *label);
+    g = votecl__malloc(n * sizeof *g);
+    p = votecl__malloc(2 * n * sizeof *p);
     if (out == NULL || parent == NULL || label == NULL || g == NULL || p == NULL) {
         free(out), free(parent), free(label), free(g), free(p);
         return VOTECL_OUT_OF_HOST_MEMORY;

@@ -46,7 +46,7 @@ votecl_hog_model_new(votecl_context *context, const votecl_hog_params *params,
             return fail(context, VOTECL_INVALID_ARGUMENT, "weights: not finite");
     if (!isfinite(bias))
         return fail(context, VOTECL_INVALID_ARGUMENT, "bias: not finite");
-    if ((m = calloc(1, sizeof *m)) == NULL || (m->weights = malloc(length * sizeof(float))) == NULL) {
+    if ((m = votecl__calloc(1, sizeof *m)) == NULL || (m->weights = votecl__malloc(length * sizeof(float))) == NULL) {
         free(m);
         return fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
     }
@@ -230,7 +230,7 @@ parse_model(votecl_context *context, char *text, votecl_hog_model **out, char *m
 
     if (status != VOTECL_OK)
         return status;
-    if (length == 0 || (w = malloc((size_t)length * sizeof *w)) == NULL)
+    if (length == 0 || (w = votecl__malloc((size_t)length * sizeof *w)) == NULL)
         return length == 0 ? MALFORMED("length: must be positive") : VOTECL_OUT_OF_HOST_MEMORY;
     status = read_weights(&r, w, length, msg, msg_size);
     if (status == VOTECL_OK)

@@ -130,8 +130,8 @@ votecl_hog_compute_at(votecl_context *context, const votecl_hog_params *params,
     g.channels = image->channels;
     /* windows of the stacked image: 3 columns, (crop rows) x BATCH rows at most */
     all_capacity = 3 * (g.height / g.margin_y) * BATCH * length;
-    stack = malloc(g.width * g.height * g.channels * BATCH);
-    all = malloc(all_capacity * sizeof *all);
+    stack = votecl__malloc(g.width * g.height * g.channels * BATCH);
+    all = votecl__malloc(all_capacity * sizeof *all);
     if (stack == NULL || all == NULL) {
         status = votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
         goto out;

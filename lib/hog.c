@@ -237,7 +237,7 @@ hog_init(votecl_hog *hog, const votecl_hog_model *model)
             return status;
     }
     votecl__hog_gamma_table(g->gamma, hog->lut);
-    hog->block_weights = malloc((size_t)g->block_w * g->block_h * g->ncells * sizeof(float));
+    hog->block_weights = votecl__malloc((size_t)g->block_w * g->block_h * g->ncells * sizeof(float));
     if (hog->block_weights == NULL)
         return votecl__fail(hog->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
     votecl__hog_block_weights(g, hog->block_weights);
@@ -261,7 +261,7 @@ votecl_hog_new(votecl_context *context, const votecl_hog_params *params,
     if (params == NULL || out == NULL)
         return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "params, out: NULL pointer");
     *out = NULL;
-    if ((hog = calloc(1, sizeof *hog)) == NULL)
+    if ((hog = votecl__calloc(1, sizeof *hog)) == NULL)
         return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
     hog->context = context;
     hog->params = *params;
@@ -357,7 +357,7 @@ hog_take_image(votecl_hog *hog, const votecl_image *image)
     hog->ch = image->channels >= 3 && hog->geom.colour ? 3 : 1;
     size = pixels * hog->ch;
     free(hog->conv);
-    if ((hog->conv = malloc(size)) == NULL)
+    if ((hog->conv = votecl__malloc(size)) == NULL)
         return votecl__fail(hog->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
     votecl__hog_ref_convert(image->data, image->height > 1 ? image->stride : row_bytes,
                             (uint32_t)image->width, (uint32_t)image->height, image->channels,
@@ -376,7 +376,7 @@ add_job(votecl_hog *hog, const votecl_hog_rect *roi, const votecl__hog_level *l)
 
     if (hog->njobs == hog->jobs_cap) {
         size_t cap = hog->jobs_cap ? 2 * hog->jobs_cap : 64;
-        hog_job *jobs = realloc(hog->jobs, cap * sizeof *jobs);
+        hog_job *jobs = votecl__realloc(hog->jobs, cap * sizeof *jobs);
 
         if (jobs == NULL)
             return votecl__fail(hog->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
@@ -458,9 +458,9 @@ fill_tables(votecl_hog *hog)
     size_t head = hog->njobs * HOG_JOB;
 
     free(hog->tabs);
-    hog->tabs = malloc((head + hog->ntabs > 0 ? head + hog->ntabs : 1) * sizeof *hog->tabs);
+    hog->tabs = votecl__malloc((head + hog->ntabs > 0 ? head + hog->ntabs : 1) * sizeof *hog->tabs);
     free(hog->scores);
-    hog->scores = malloc((hog->nscores > 0 ? hog->nscores : 1) * sizeof *hog->scores);
+    hog->scores = votecl__malloc((hog->nscores > 0 ? hog->nscores : 1) * sizeof *hog->scores);
     if (hog->tabs == NULL || hog->scores == NULL)
         return votecl__fail(hog->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
     for (size_t i = 0; i < hog->njobs; i++) {
@@ -524,12 +524,12 @@ ref_run_level(votecl_hog *hog, const hog_job *j, ref_level *r)
     size_t g = (size_t)l->gw * l->gh, blocks = (size_t)l->nbx * l->nby;
 
     memset(r, 0, sizeof *r);
-    r->crop = malloc((size_t)j->roi.width * j->roi.height * ch);
-    r->level = malloc((size_t)l->width * l->height * ch);
-    r->padded = malloc((size_t)(l->gw + 2) * (l->gh + 2) * ch);
-    r->bins = malloc(2 * g);
-    r->grad = malloc(2 * g * sizeof(float));
-    r->hist = malloc(blocks * hog->geom.block_len * sizeof(float));
+    r->crop = votecl__malloc((size_t)j->roi.width * j->roi.height * ch);
+    r->level = votecl__malloc((size_t)l->width * l->height * ch);
+    r->padded = votecl__malloc((size_t)(l->gw + 2) * (l->gh + 2) * ch);
+    r->bins = votecl__malloc(2 * g);
+    r->grad = votecl__malloc(2 * g * sizeof(float));
+    r->hist = votecl__malloc(blocks * hog->geom.block_len * sizeof(float));
     if (!r->crop || !r->level || !r->padded || !r->bins || !r->grad || !r->hist) {
         ref_level_free(r);
         return votecl__fail(hog->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
@@ -686,7 +686,7 @@ compute_blocks(votecl_hog *hog, float **hist)
         ref_level_free(&r);
         return VOTECL_OK;
     }
-    if ((*hist = malloc(n * sizeof(float))) == NULL)
+    if ((*hist = votecl__malloc(n * sizeof(float))) == NULL)
         return votecl__fail(hog->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
     if ((s = device_buffers(hog)) || (s = device_gradient(hog)) || (s = device_blocks(hog)) ||
         (s = votecl_buffer_read(hog->buf.hist, 0, *hist, n * sizeof(float)))) {
@@ -770,7 +770,7 @@ push_raw(votecl_hog *hog, const hog_job *j, uint32_t wx, uint32_t wy, float scor
 
     if (hog->nraw == hog->raw_cap) {
         size_t cap = hog->raw_cap ? 2 * hog->raw_cap : 256;
-        votecl_hog_detection *raw = realloc(hog->raw, cap * sizeof *raw);
+        votecl_hog_detection *raw = votecl__realloc(hog->raw, cap * sizeof *raw);
 
         if (raw == NULL)
             return votecl__fail(hog->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
@@ -896,7 +896,7 @@ votecl_hog_detect_multi(votecl_hog *const *hogs, size_t n, const votecl_image *i
     if (hogs == NULL || n == 0 || found == NULL || (rois == NULL && nrois > 0))
         return VOTECL_INVALID_ARGUMENT;
     *found = 0;
-    if ((mine = malloc((nrois / n + 1) * sizeof *mine)) == NULL)
+    if ((mine = votecl__malloc((nrois / n + 1) * sizeof *mine)) == NULL)
         return VOTECL_OUT_OF_HOST_MEMORY;
     s = multi_begin(hogs, n, image, rois, nrois, mine);
     for (size_t h = 0; h < n; h++) {
@@ -906,7 +906,7 @@ votecl_hog_detect_multi(votecl_hog *const *hogs, size_t n, const votecl_image *i
             continue;
         e = end_raw(hogs[h]);
         s = s == VOTECL_OK ? e : s;
-        grown = realloc(all, (nall + hogs[h]->nraw + 1) * sizeof *all);
+        grown = votecl__realloc(all, (nall + hogs[h]->nraw + 1) * sizeof *all);
         if (grown == NULL) {
             s = VOTECL_OUT_OF_HOST_MEMORY;
             continue;

@@ -125,8 +125,8 @@ votecl__hough_peaks(const votecl__hough_desc *d, const uint32_t *acc, unsigned w
 {
     size_t cells = (size_t)d->angles * d->nbins, n, taken = 0;
     long half = (long)(window / 2);
-    peak *candidates = malloc(cells * sizeof *candidates);
-    uint8_t *mask = calloc(cells, 1);
+    peak *candidates = votecl__malloc(cells * sizeof *candidates);
+    uint8_t *mask = votecl__calloc(cells, 1);
     votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
 
     if (candidates == NULL || mask == NULL)

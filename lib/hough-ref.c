@@ -37,7 +37,7 @@ votecl__hough_desc_init(votecl__hough_desc *desc, uint32_t width, uint32_t heigh
     double w = width, h = height;
 
     memset(desc, 0, sizeof *desc);
-    desc->table = malloc(2 * (size_t)angles * sizeof *desc->table);
+    desc->table = votecl__malloc(2 * (size_t)angles * sizeof *desc->table);
     if (desc->table == NULL)
         return VOTECL_OUT_OF_HOST_MEMORY;
     fill_table(desc->table, angles);
@@ -136,7 +136,7 @@ char *
 votecl__hough_source(const votecl__hough_desc *desc)
 {
     size_t size = sizeof source_format + 128;
-    char *text = malloc(size);
+    char *text = votecl__malloc(size);
 
     if (text != NULL)
         snprintf(text, size, source_format, float_bits(desc->w), desc->width,

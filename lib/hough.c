@@ -104,7 +104,7 @@ plan_init(votecl_hough_plan *plan, size_t width, size_t height)
     if (status != VOTECL_OK)
         return votecl__fail(plan->context, status, "out of memory for the cos/sin table");
     cells = (size_t)plan->desc.angles * plan->desc.nbins;
-    if ((plan->acc = malloc(cells * sizeof *plan->acc)) == NULL)
+    if ((plan->acc = votecl__malloc(cells * sizeof *plan->acc)) == NULL)
         return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY,
                             "out of memory for %zu accumulator bins", cells);
     if (plan->context->backend == VOTECL_BACKEND_REF)
@@ -125,7 +125,7 @@ votecl_hough_plan_new(votecl_context *context, const votecl_hough_params *params
     *out = NULL;
     if ((status = check_params(params, width, height, msg, sizeof msg)) != VOTECL_OK)
         return votecl__fail(context, status, "%s", msg);
-    if ((plan = calloc(1, sizeof *plan)) == NULL)
+    if ((plan = votecl__calloc(1, sizeof *plan)) == NULL)
         return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for a plan");
     plan->context = context;
     plan->params = *params;

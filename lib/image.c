@@ -60,7 +60,7 @@ votecl__image_packed(votecl_context *context, const votecl_image *image, size_t 
     *pixels = image->data;
     if (image->height <= 1 || image->stride == row_bytes)
         return VOTECL_OK;
-    packed = malloc(row_bytes * image->height);
+    packed = votecl__malloc(row_bytes * image->height);
     if (packed == NULL)
         return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY,
                             "out of memory packing a %zu x %zu image", image->width,

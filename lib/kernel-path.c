@@ -45,7 +45,7 @@ votecl__kernel_path_join(const char *env_path, const char *option_path, const ch
         if (parts[i] != NULL)
             total += strlen(parts[i]) + 1;
 
-    char *out = malloc(total);
+    char *out = votecl__malloc(total);
     if (out == NULL)
         return NULL;
     size_t used = 0;
@@ -62,7 +62,7 @@ path_concat(const char *dir, size_t dir_len, const char *file)
     while (dir_len > 1 && dir[dir_len - 1] == '/')
         dir_len--;
     size_t file_len = strlen(file);
-    char *out = malloc(dir_len + 1 + file_len + 1);
+    char *out = votecl__malloc(dir_len + 1 + file_len + 1);
     if (out == NULL)
         return NULL;
     memcpy(out, dir, dir_len);
@@ -113,7 +113,7 @@ read_all(int fd, size_t hint, char **text, size_t *size)
     /* Room for the NUL and one spare byte, so reaching end of file needs no reallocation. */
     size_t capacity = hint + 2;
     size_t used = 0;
-    char *buffer = malloc(capacity);
+    char *buffer = votecl__malloc(capacity);
     if (buffer == NULL)
         return VOTECL_OUT_OF_HOST_MEMORY;
 
@@ -125,7 +125,7 @@ read_all(int fd, size_t hint, char **text, size_t *size)
                 goto out;
             }
             size_t grown = capacity < 4096 ? 4096 : capacity * 2;
-            char *bigger = realloc(buffer, grown);
+            char *bigger = votecl__realloc(buffer, grown);
             if (bigger == NULL) {
                 status = VOTECL_OUT_OF_HOST_MEMORY;
                 goto out;

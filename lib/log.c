@@ -70,7 +70,7 @@ votecl__strdup(const char *s)
     if (s == NULL)
         return NULL;
     n = strlen(s) + 1;
-    copy = malloc(n);
+    copy = votecl__malloc(n);
     if (copy != NULL)
         memcpy(copy, s, n);
     return copy;

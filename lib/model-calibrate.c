@@ -180,7 +180,7 @@ list_push(case_list *list, const cal_case *c)
 {
     if (list->count == list->capacity) {
         size_t cap = list->capacity ? 2 * list->capacity : 64;
-        cal_case *items = realloc(list->items, cap * sizeof *items);
+        cal_case *items = votecl__realloc(list->items, cap * sizeof *items);
         if (items == NULL)
             return -1;
         list->items = items;
@@ -280,7 +280,7 @@ static votecl_status
 plan_for(runner *r, const cal_case *c, votecl_vote_plan **plan)
 {
     votecl_vote_spec spec;
-    float *table = malloc(2 * (size_t)c->spaces * sizeof *table);
+    float *table = votecl__malloc(2 * (size_t)c->spaces * sizeof *table);
     votecl_status status;
 
     if (table == NULL)
@@ -402,7 +402,7 @@ close_slots(const case_list *list, size_t first, size_t end, plan_slot *slots)
 static votecl_status
 run_strategy(runner *r, const case_list *list, size_t first, size_t end)
 {
-    plan_slot *slots = calloc(end - first, sizeof *slots);
+    plan_slot *slots = votecl__calloc(end - first, sizeof *slots);
     votecl_status status;
 
     if (slots == NULL)
@@ -441,8 +441,8 @@ run_cases(runner *r, const case_list *list)
     votecl_status status = VOTECL_OK;
 
     r->image_bytes = largest_image(list);
-    r->samples = calloc(list->count > 0 ? list->count : 1, sizeof *r->samples);
-    r->host = malloc(r->image_bytes);
+    r->samples = votecl__calloc(list->count > 0 ? list->count : 1, sizeof *r->samples);
+    r->host = votecl__malloc(r->image_bytes);
     if (r->samples == NULL || r->host == NULL)
         return votecl__fail(r->context, VOTECL_OUT_OF_HOST_MEMORY, "calibration samples");
     status = votecl_buffer_new(r->context, r->image_bytes, &r->image);

@@ -224,8 +224,8 @@ solve_active(const fit_data *d, const int active[NTERMS], double param[NTERMS])
             cols[n++] = j;
     if (n == 0 || m < n)
         return -1;
-    a = malloc(m * n * sizeof *a);
-    y = malloc(m * sizeof *y);
+    a = votecl__malloc(m * n * sizeof *a);
+    y = votecl__malloc(m * sizeof *y);
     if (a == NULL || y == NULL)
         goto out;
     for (size_t k = 0; k < n; k++) {
@@ -378,8 +378,8 @@ votecl_model_fit(const votecl_model_sample *samples, size_t count, votecl_varian
     memset(params, 0, sizeof *params);
     if (count > SIZE_MAX / (NTERMS * sizeof(double)))
         return VOTECL_INVALID_ARGUMENT;
-    d.x = malloc((count > 0 ? count : 1) * NTERMS * sizeof *d.x);
-    d.t = malloc((count > 0 ? count : 1) * sizeof *d.t);
+    d.x = votecl__malloc((count > 0 ? count : 1) * NTERMS * sizeof *d.x);
+    d.t = votecl__malloc((count > 0 ? count : 1) * sizeof *d.t);
     if (d.x == NULL || d.t == NULL) {
         status = VOTECL_OUT_OF_HOST_MEMORY;
         goto out;

@@ -179,11 +179,11 @@ plan_init(votecl_lines_plan *plan, size_t width, size_t height)
                             "distance, rows: %u x %u cells exceed %d", 2 * d->d, d->rows,
                             INT32_MAX);
     plan->max_capacity = votecl__pclines_max_bound(d);
-    plan->host_maxima = malloc(plan->max_capacity * sizeof *plan->host_maxima);
+    plan->host_maxima = votecl__malloc(plan->max_capacity * sizeof *plan->host_maxima);
     if (plan->host_maxima == NULL)
         return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
     if (plan->context->backend == VOTECL_BACKEND_REF) {
-        if ((plan->host_space = malloc(cells * sizeof *plan->host_space)) == NULL)
+        if ((plan->host_space = votecl__malloc(cells * sizeof *plan->host_space)) == NULL)
             return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY,
                                 "out of memory for %zu cells", cells);
         return VOTECL_OK;
@@ -204,7 +204,7 @@ votecl_lines_plan_new(votecl_context *context, const votecl_lines_params *params
     *out = NULL;
     if ((status = check_params(params, width, height, msg, sizeof msg)) != VOTECL_OK)
         return votecl__fail(context, status, "%s", msg);
-    if ((plan = calloc(1, sizeof *plan)) == NULL)
+    if ((plan = votecl__calloc(1, sizeof *plan)) == NULL)
         return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for a plan");
     plan->context = context;
     plan->params = *params;
@@ -265,7 +265,7 @@ ref_points(votecl_lines_plan *plan, size_t n)
 
     if (n <= plan->points_capacity)
         return VOTECL_OK;
-    if ((p = realloc(plan->points, (n > 0 ? n : 1) * sizeof *p)) == NULL)
+    if ((p = votecl__realloc(plan->points, (n > 0 ? n : 1) * sizeof *p)) == NULL)
         return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
     plan->points = p;
     plan->points_capacity = n;

@@ -47,7 +47,7 @@ text_append(text *t, const char *s, size_t n)
         return;
     if (t->len + n + 1 > t->cap) {
         size_t cap = (t->len + n + 1) * 2;
-        char *data = realloc(t->data, cap);
+        char *data = votecl__realloc(t->data, cap);
         if (data == NULL) {
             t->failed = 1;
             return;
@@ -149,7 +149,7 @@ compose(votecl_context *context, const char *const *files, const char *const *de
 {
     char devdefs[8][96];
     size_t ndev = device_defines(context, devdefs);
-    const char **all = malloc((ndefines + ndev + 1) * sizeof *all);
+    const char **all = votecl__malloc((ndefines + ndev + 1) * sizeof *all);
     static const char *const base[] = {"prelude.h", "common.h"};
     votecl_status status = VOTECL_OK;
 
@@ -250,7 +250,7 @@ votecl__program_get(votecl_context *context, const char *const *files,
     program_key(context, t.data, key);
     if ((*out = cache_find(context, key)) != NULL)
         goto out;
-    program = calloc(1, sizeof *program);
+    program = votecl__calloc(1, sizeof *program);
     if (program == NULL) {
         status = votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
         goto out;
@@ -288,7 +288,7 @@ votecl__program_kernel(votecl_context *context, votecl__program *program, const 
             return VOTECL_OK;
         }
     }
-    k = calloc(1, sizeof *k);
+    k = votecl__calloc(1, sizeof *k);
     if (k == NULL || (k->name = votecl__strdup(name)) == NULL) {
         free(k);
         return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");

@@ -113,7 +113,7 @@ votecl_subsample_plan_new(votecl_context *context, const votecl_subsample_params
     *out = NULL;
     if ((status = check_params(context, params)) != VOTECL_OK)
         return status;
-    if ((plan = calloc(1, sizeof *plan)) == NULL)
+    if ((plan = votecl__calloc(1, sizeof *plan)) == NULL)
         return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for a plan");
     plan_init(plan, context, params);
     if (context->backend != VOTECL_BACKEND_REF && plan->out_width * plan->out_height > 0 &&

@@ -87,7 +87,7 @@ votecl_sum_plan_new(votecl_context *context, const votecl_sum_params *params,
     *out = NULL;
     if ((status = check_params(context, params)) != VOTECL_OK)
         return status;
-    if ((plan = calloc(1, sizeof *plan)) == NULL)
+    if ((plan = votecl__calloc(1, sizeof *plan)) == NULL)
         return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for a plan");
     plan->context = context;
     plan->dtype = params->dtype;

@@ -51,7 +51,7 @@ static char *
 strip_comments(const char *source)
 {
     size_t n = strlen(source);
-    char *s = malloc(n + 1);
+    char *s = votecl__malloc(n + 1);
 
     if (s == NULL)
         return NULL;
@@ -157,7 +157,7 @@ static char *
 user_text(const votecl_vote_spec *s)
 {
     size_t cap = 128 + s->table_size * 24 + (s->source != NULL ? strlen(s->source) : 0);
-    char *text = malloc(cap), *p = text;
+    char *text = votecl__malloc(cap), *p = text;
 
     if (text == NULL)
         return NULL;
@@ -254,7 +254,7 @@ votecl_vote_plan_new(votecl_context *context, const votecl_vote_spec *spec,
         return votecl__fail(context, VOTECL_UNSUPPORTED,
                             "the ref backend cannot run user functions written in OpenCL C; "
                             "the built-ins run their sequential references there");
-    plan = calloc(1, sizeof *plan);
+    plan = votecl__calloc(1, sizeof *plan);
     if (plan == NULL)
         return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for a plan");
     plan->context = context;

@@ -72,7 +72,13 @@ votecl__round_up(size_t x, size_t multiple)
     return (x + multiple - 1) / multiple * multiple;
 }
 
-/* Duplicates a string with malloc; NULL for NULL or on failure. */
+/* --- host allocation (alloc.c): the library's only calls of malloc, calloc and realloc;
+ * release with free --- */
+void *votecl__malloc(size_t size);
+void *votecl__calloc(size_t count, size_t size);
+void *votecl__realloc(void *p, size_t size);
+
+/* Duplicates a string with votecl__malloc; NULL for NULL or on failure. */
 char *votecl__strdup(const char *s);
 
 /* --- image views (image.c) --- */
