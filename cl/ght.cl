@@ -14,6 +14,9 @@
  *                   pairing of the agreeing key
  *   ght_dspace      D for a bin shift b +- tol, rotation and scale: the same walk
  *   ght_merge       sums GHT_G replicated global copies of a space
+ *   ght_space_max, ght_space_peaks   D's maximum, then its 3x3 maxima above the threshold
+ *   ght_labels      the cells near each ranked maximum
+ *   ght_matches     the pairings of ght_dspace's walk that voted next to one maximum
  *   ght_ballard     Ballard's 4-D accumulator: one (edge, rotation) per work-item, a group a
  *                   block of edges of one rotation
  * Votes of the first four go to GHT_M sub-histograms in local memory (work-item t votes into
@@ -212,10 +215,10 @@ ght_sspace(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const uin
     ght_local_flush(hist, GHT_S, copies, GHT_S, 0);
 }
 
-/* vote_position */
-inline void
-ght_vote_position(GLOBAL uint *space, uint gw, uint gh, float rs0, float rs1, float cx,
-                  float cy, uint dp, int px, int py, int tx, int ty)
+/* position_cell: the cell point (px, py) votes for given template point (tx, ty), or -1 */
+inline long
+ght_position_cell(uint gw, uint gh, float rs0, float rs1, float cx, float cy, uint dp, int px,
+                  int py, int tx, int ty)
 {
     double rx = (double)tx - (double)cx, ry = (double)ty - (double)cy;
     double qx = (double)rs0 * rx - (double)rs1 * ry, qy = (double)rs1 * rx + (double)rs0 * ry;
@@ -223,7 +226,19 @@ ght_vote_position(GLOBAL uint *space, uint gw, uint gh, float rs0, float rs1, fl
     int y = ght_cell((double)py - qy, dp);
 
     if (x >= 0 && y >= 0 && (uint)x < gw && (uint)y < gh)
-        atomic_inc(&space[(ulong)y * gw + x]);
+        return (long)y * gw + x;
+    return -1;
+}
+
+/* vote_position */
+inline void
+ght_vote_position(GLOBAL uint *space, uint gw, uint gh, float rs0, float rs1, float cx,
+                  float cy, uint dp, int px, int py, int tx, int ty)
+{
+    long cell = ght_position_cell(gw, gh, rs0, rs1, cx, cy, dp, px, py, tx, ty);
+
+    if (cell >= 0)
+        atomic_inc(&space[cell]);
 }
 
 KERNEL void
@@ -246,6 +261,126 @@ ght_dspace(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const uin
             ght_vote_position(space, gw, gh, rs0, rs1, cx, cy, dp, I[3], I[4], T[3], T[4]);
         }
     }
+}
+
+/* votecl__ght_ref_matches: the pairings of ght_dspace's walk whose two votes fall on cells of
+ * one maximum in labels (npeaks - k for maximum k, 0 for none) are appended to matches (10
+ * words each: the maximum, the image pairing's key, template xi yi xj yj, image xi yi xj yj;
+ * counted by counts[2], at most cap written). */
+KERNEL void
+ght_matches(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const uint *ioffsets,
+            GLOBAL const uint *ipairs, uint b, uint tol, float rs0, float rs1, float cx, float cy,
+            uint dp, uint gw, uint gh, GLOBAL const uint *labels, uint npeaks,
+            GLOBAL uint *counts, uint cap, GLOBAL int *matches)
+{
+    uint lid = get_local_id(0), g = get_group_id(0);
+    uint key = tasks[3 * g], i0 = tasks[3 * g + 1], na = tasks[3 * g + 2] - i0;
+    GLOBAL const int *T = (GLOBAL const int *)(tpairs + 6 * (i0 + lid));
+
+    if (lid >= na)
+        return;
+    for (uint k = 0; k <= 2 * tol; k++) {
+        uint bk = (b + GHT_L * (tol + 1) + k - tol) % GHT_L, k2 = ght_agree(key, bk);
+        for (uint j = ioffsets[k2]; j < ioffsets[k2 + 1]; j++) {
+            GLOBAL const int *I = (GLOBAL const int *)(ipairs + 6 * j);
+            long ci = ght_position_cell(gw, gh, rs0, rs1, cx, cy, dp, I[1], I[2], T[1], T[2]);
+            long cj = ght_position_cell(gw, gh, rs0, rs1, cx, cy, dp, I[3], I[4], T[3], T[4]);
+            uint li, at;
+            if (ci < 0 || cj < 0)
+                continue;
+            li = labels[ci];
+            if (li == 0 || li != labels[cj])
+                continue;
+            at = atomic_inc(&counts[2]);
+            if (at >= cap)
+                continue;
+            matches[10 * (ulong)at] = (int)(npeaks - li);
+            matches[10 * (ulong)at + 1] = I[0];
+            for (uint w = 0; w < 4; w++) {
+                matches[10 * (ulong)at + 2 + w] = T[1 + w];
+                matches[10 * (ulong)at + 6 + w] = I[1 + w];
+            }
+        }
+    }
+}
+
+/* The largest count of space into counts[0] (zeroed beforehand). */
+KERNEL void
+ght_space_max(GLOBAL const uint *space, uint cells, GLOBAL uint *counts)
+{
+    LOCAL uint m[GHT_WG];
+    uint lid = get_local_id(0), v = 0;
+
+    for (uint i = get_global_id(0); i < cells; i += get_global_size(0))
+        v = max(v, space[i]);
+    m[lid] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint s = GHT_WG / 2; s > 0; s /= 2) {
+        if (lid < s)
+            m[lid] = max(m[lid], m[lid + s]);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0)
+        atomic_max(&counts[0], m[0]);
+}
+
+/* votecl__ght_space_peaks before ranking: every 3x3 maximum (ties to the lower index) at or
+ * above thr (0: half of counts[0], at least 1) with its neighbourhood sums, appended to
+ * peaks (4 ulongs: cell | votes << 32, sw, sx, sy) counted by counts[1] (at most cap
+ * written). */
+KERNEL void
+ght_space_peaks(GLOBAL const uint *space, uint gw, uint gh, uint thr, GLOBAL uint *counts,
+                uint cap, GLOBAL ulong *peaks)
+{
+    uint i = get_global_id(0), x, y, v, at;
+    ulong sw = 0;
+    long sx = 0, sy = 0;
+
+    if (i >= gw * gh)
+        return;
+    x = i % gw;
+    y = i / gw;
+    v = space[i];
+    if (thr == 0)
+        thr = max(counts[0] / 2, 1u);
+    if (v < thr)
+        return;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            uint nx = x + dx, ny = y + dy, w;
+            if (nx >= gw || ny >= gh)
+                continue;
+            w = space[ny * gw + nx];
+            if ((dx != 0 || dy != 0) && (w > v || (w == v && (dy < 0 || (dy == 0 && dx < 0)))))
+                return;
+            sw += w;
+            sx += (long)w * dx;
+            sy += (long)w * dy;
+        }
+    at = atomic_inc(&counts[1]);
+    if (at >= cap)
+        return;
+    peaks[4 * (ulong)at] = (ulong)i | ((ulong)v << 32);
+    peaks[4 * (ulong)at + 1] = sw;
+    peaks[4 * (ulong)at + 2] = (ulong)sx;
+    peaks[4 * (ulong)at + 3] = (ulong)sy;
+}
+
+/* The label map of ranked maxima cells[0..npeaks): every cell within radius of maximum k
+ * (Chebyshev) gets the largest npeaks - k over the maxima near it (labels zeroed before). */
+KERNEL void
+ght_labels(GLOBAL const uint *cells, uint npeaks, uint radius, uint gw, uint gh,
+           GLOBAL uint *labels)
+{
+    uint side = 2 * radius + 1, i = get_global_id(0), k = i / (side * side), o = i % (side * side);
+    int x, y;
+
+    if (k >= npeaks)
+        return;
+    x = (int)(cells[k] % gw) + (int)(o % side) - (int)radius;
+    y = (int)(cells[k] / gw) + (int)(o / side) - (int)radius;
+    if (x >= 0 && y >= 0 && (uint)x < gw && (uint)y < gh)
+        atomic_max(&labels[(ulong)y * gw + x], npeaks - k);
 }
 
 KERNEL void

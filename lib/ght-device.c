@@ -14,13 +14,45 @@
 #define GHT_WG 64u
 #define GHT_LOCAL_BUDGET 16384u /* bytes of local sub-histograms */
 
-enum { K_OSPACE_LB, K_OSPACE_SSM, K_SSPACE, K_DSPACE, K_MERGE, K_BALLARD, K_COUNT };
-
-static const char *const kernel_names[K_COUNT] = {
-    "ght_ospace_lb", "ght_ospace_ssm", "ght_sspace", "ght_dspace", "ght_merge", "ght_ballard",
+enum {
+    K_OSPACE_LB,
+    K_OSPACE_SSM,
+    K_SSPACE,
+    K_DSPACE,
+    K_MERGE,
+    K_BALLARD,
+    K_SPACE_MAX,
+    K_SPACE_PEAKS,
+    K_LABELS,
+    K_MATCHES,
+    K_COUNT
 };
 
-enum { B_A, B_B, B_C, B_D, B_E, B_F, B_DIRS, B_BOUNDS, B_COPIES, B_OUT, B_COUNT };
+static const char *const kernel_names[K_COUNT] = {
+    "ght_ospace_lb", "ght_ospace_ssm",  "ght_sspace", "ght_dspace",  "ght_merge",
+    "ght_ballard",   "ght_space_max", "ght_space_peaks", "ght_labels", "ght_matches",
+};
+
+/* B_COUNTS: D's maximum and the counts of maxima and matches; B_PEAKS: D's maxima (4 ulongs
+ * each), B_CELLS: the ranked maxima's cells, B_LABELS: their label map, B_MATCHES: matches */
+enum {
+    B_A,
+    B_B,
+    B_C,
+    B_D,
+    B_E,
+    B_F,
+    B_DIRS,
+    B_BOUNDS,
+    B_COPIES,
+    B_OUT,
+    B_COUNTS,
+    B_PEAKS,
+    B_CELLS,
+    B_LABELS,
+    B_MATCHES,
+    B_COUNT
+};
 
 struct votecl__ght_device {
     votecl_context *context;
@@ -157,20 +189,27 @@ copies_zero(votecl__ght_device *dev, size_t cells)
     return status;
 }
 
+/* Merges the copies into B_OUT. */
+static votecl_status
+merge(votecl__ght_device *dev, size_t cells)
+{
+    size_t local = GHT_WG, global = votecl__round_up(cells, local);
+
+    return votecl__launch(dev->context, dev->kernels[K_MERGE], 1, &global, &local,
+                          (votecl__arg[]){VOTECL__ARG_BUF(dev->buf[B_COPIES]),
+                                          VOTECL__ARG_UINT(cells),
+                                          VOTECL__ARG_BUF(dev->buf[B_OUT])},
+                          3);
+}
+
 /* Merges the copies and reads cells counts back. */
 static votecl_status
 merge_read(votecl__ght_device *dev, size_t cells, uint32_t *out)
 {
-    size_t local = GHT_WG, global = votecl__round_up(cells, local);
-    votecl_status status = votecl__launch(
-        dev->context, dev->kernels[K_MERGE], 1, &global, &local,
-        (votecl__arg[]){VOTECL__ARG_BUF(dev->buf[B_COPIES]), VOTECL__ARG_UINT(cells),
-                        VOTECL__ARG_BUF(dev->buf[B_OUT])},
-        3);
+    votecl_status status = merge(dev, cells);
 
-    if (status == VOTECL_OK)
-        status = votecl_buffer_read(dev->buf[B_OUT], 0, out, cells * 4);
-    return status;
+    return status == VOTECL_OK ? votecl_buffer_read(dev->buf[B_OUT], 0, out, cells * 4)
+                               : status;
 }
 
 /* Tasks (list, first, end) of at most GHT_WG entries over the sub-lists of the lists named
@@ -289,32 +328,203 @@ out:
     return status;
 }
 
+/* The arguments of the D walk shared by ght_dspace and ght_matches (14 of them; the last is
+ * set by the caller). */
+static void
+walk_args(votecl__ght_device *dev, uint32_t b, uint32_t tol, double angle, double scale,
+          uint32_t gw, uint32_t gh, votecl__arg *args)
+{
+    const votecl__ght_desc *d = &dev->desc;
+    float rs[2];
+
+    votecl__ght_rs(cos(angle * GHT_PI / 180.0), sin(angle * GHT_PI / 180.0), scale, rs);
+    args[0] = VOTECL__ARG_BUF(dev->buf[B_A]);
+    args[1] = VOTECL__ARG_BUF(dev->buf[B_C]);
+    args[2] = VOTECL__ARG_BUF(dev->buf[B_E]);
+    args[3] = VOTECL__ARG_BUF(dev->buf[B_D]);
+    args[4] = VOTECL__ARG_UINT(b);
+    args[5] = VOTECL__ARG_UINT(tol);
+    args[6] = VOTECL__ARG_FLOAT(rs[0]);
+    args[7] = VOTECL__ARG_FLOAT(rs[1]);
+    args[8] = VOTECL__ARG_FLOAT((float)d->cx);
+    args[9] = VOTECL__ARG_FLOAT((float)d->cy);
+    args[10] = VOTECL__ARG_UINT(d->p.dp);
+    args[11] = VOTECL__ARG_UINT(gw);
+    args[12] = VOTECL__ARG_UINT(gh);
+}
+
+/* D of the bound pairings into B_OUT (merged, left on the device). */
+static votecl_status
+dspace_build(votecl__ght_device *dev, uint32_t b, uint32_t tol, double angle, double scale,
+             uint32_t gw, uint32_t gh)
+{
+    size_t ntasks = dev->bound_tasks, local = GHT_WG, global = ntasks * GHT_WG;
+    size_t cells = (size_t)gw * gh;
+    votecl__arg args[14];
+    votecl_status status = copies_zero(dev, cells);
+
+    walk_args(dev, b, tol, angle, scale, gw, gh, args);
+    args[13] = VOTECL__ARG_BUF(dev->buf[B_COPIES]);
+    if (status == VOTECL_OK && ntasks > 0)
+        status = votecl__launch(dev->context, dev->kernels[K_DSPACE], 1, &global, &local, args,
+                                14);
+    return status == VOTECL_OK ? merge(dev, cells) : status;
+}
+
 votecl_status
 votecl__ght_device_dspace(void *user, uint32_t b, uint32_t tol, double angle, double scale,
                           uint32_t gw, uint32_t gh, uint32_t *space)
 {
     votecl__ght_device *dev = user;
-    const votecl__ght_desc *d = &dev->desc;
-    float rs[2];
-    size_t ntasks = dev->bound_tasks, local = GHT_WG, global, cells = (size_t)gw * gh;
+    votecl_status status = dspace_build(dev, b, tol, angle, scale, gw, gh);
+
+    return status == VOTECL_OK
+               ? votecl_buffer_read(dev->buf[B_OUT], 0, space, (size_t)gw * gh * 4)
+               : status;
+}
+
+/* Room for count items of size bytes in buffer b (grown, contents lost). */
+static votecl_status
+room(votecl__ght_device *dev, int b, size_t count, size_t size)
+{
+    return votecl__buffer_ensure(dev->context, &dev->buf[b], (count > 0 ? count : 1) * size);
+}
+
+/* Reads count[0] of B_COUNTS (at index which) back. */
+static votecl_status
+read_count(votecl__ght_device *dev, unsigned which, uint32_t *count)
+{
+    return votecl_buffer_read(dev->buf[B_COUNTS], which * 4, count, 4);
+}
+
+/* The maxima of the D space in B_OUT (ght_space_max, ght_space_peaks), ranked on the host. */
+static votecl_status
+space_peaks(votecl__ght_device *dev, uint32_t gw, uint32_t gh, votecl__ght_dpeaks *out)
+{
+    size_t cells = (size_t)gw * gh, cap = ((size_t)gw + 1) / 2 * (((size_t)gh + 1) / 2);
+    size_t local = GHT_WG, gmax = 64 * GHT_WG, global = votecl__round_up(cells, local);
+    uint32_t n = 0;
     votecl_status status;
 
-    votecl__ght_rs(cos(angle * GHT_PI / 180.0), sin(angle * GHT_PI / 180.0), scale, rs);
-    if ((status = copies_zero(dev, cells)) != VOTECL_OK)
+    if ((status = room(dev, B_COUNTS, 4, 4)) != VOTECL_OK ||
+        (status = room(dev, B_PEAKS, cap, sizeof *out->v)) != VOTECL_OK ||
+        (status = votecl__buffer_zero(dev->buf[B_COUNTS], 0, 16)) != VOTECL_OK ||
+        (status = votecl__launch(dev->context, dev->kernels[K_SPACE_MAX], 1, &gmax, &local,
+                                 (votecl__arg[]){VOTECL__ARG_BUF(dev->buf[B_OUT]),
+                                                 VOTECL__ARG_UINT(cells),
+                                                 VOTECL__ARG_BUF(dev->buf[B_COUNTS])},
+                                 3)) != VOTECL_OK ||
+        (status = votecl__launch(
+             dev->context, dev->kernels[K_SPACE_PEAKS], 1, &global, &local,
+             (votecl__arg[]){VOTECL__ARG_BUF(dev->buf[B_OUT]), VOTECL__ARG_UINT(gw),
+                             VOTECL__ARG_UINT(gh), VOTECL__ARG_UINT(dev->desc.p.position_threshold),
+                             VOTECL__ARG_BUF(dev->buf[B_COUNTS]), VOTECL__ARG_UINT(cap),
+                             VOTECL__ARG_BUF(dev->buf[B_PEAKS])},
+             7)) != VOTECL_OK ||
+        (status = read_count(dev, 1, &n)) != VOTECL_OK)
         return status;
-    global = ntasks * GHT_WG;
-    if (ntasks > 0)
-        status = votecl__launch(
-            dev->context, dev->kernels[K_DSPACE], 1, &global, &local,
-            (votecl__arg[]){VOTECL__ARG_BUF(dev->buf[B_A]), VOTECL__ARG_BUF(dev->buf[B_C]),
-                            VOTECL__ARG_BUF(dev->buf[B_E]), VOTECL__ARG_BUF(dev->buf[B_D]),
-                            VOTECL__ARG_UINT(b), VOTECL__ARG_UINT(tol), VOTECL__ARG_FLOAT(rs[0]),
-                            VOTECL__ARG_FLOAT(rs[1]), VOTECL__ARG_FLOAT((float)d->cx),
-                            VOTECL__ARG_FLOAT((float)d->cy), VOTECL__ARG_UINT(d->p.dp),
-                            VOTECL__ARG_UINT(gw),
-                            VOTECL__ARG_UINT(gh), VOTECL__ARG_BUF(dev->buf[B_COPIES])},
-            14);
-    return status == VOTECL_OK ? merge_read(dev, cells, space) : status;
+    if (n > out->capacity) {
+        votecl__ght_dpeak *v = votecl__realloc(out->v, n * sizeof *v);
+        if (v == NULL)
+            return fail_memory(dev);
+        out->v = v;
+        out->capacity = n;
+    }
+    out->n = n;
+    if (n > 0 &&
+        (status = votecl_buffer_read(dev->buf[B_PEAKS], 0, out->v, n * sizeof *out->v)) !=
+            VOTECL_OK)
+        return status;
+    votecl__ght_dpeaks_rank(out);
+    return VOTECL_OK;
+}
+
+votecl_status
+votecl__ght_device_dpeaks(void *user, uint32_t b, uint32_t tol, double angle, double scale,
+                          uint32_t gw, uint32_t gh, votecl__ght_dpeaks *out)
+{
+    votecl__ght_device *dev = user;
+    votecl_status status = dspace_build(dev, b, tol, angle, scale, gw, gh);
+
+    return status == VOTECL_OK ? space_peaks(dev, gw, gh, out) : status;
+}
+
+/* The label map of the ranked maxima into B_LABELS. */
+static votecl_status
+label_map(votecl__ght_device *dev, uint32_t gw, uint32_t gh, const votecl__ght_dpeaks *peaks)
+{
+    uint32_t cells[VOTECL__GHT_MAX_DPEAKS], radius = votecl__ght_match_radius(&dev->desc);
+    size_t side = 2 * (size_t)radius + 1, local = GHT_WG;
+    size_t global = votecl__round_up(peaks->n * side * side, local);
+    votecl_status status;
+
+    for (size_t k = 0; k < peaks->n; k++)
+        cells[k] = peaks->v[k].cell;
+    if ((status = room(dev, B_LABELS, (size_t)gw * gh, 4)) != VOTECL_OK ||
+        (status = votecl__buffer_zero(dev->buf[B_LABELS], 0, (size_t)gw * gh * 4)) !=
+            VOTECL_OK ||
+        (status = upload(dev, B_CELLS, cells, peaks->n * 4)) != VOTECL_OK)
+        return status;
+    return votecl__launch(dev->context, dev->kernels[K_LABELS], 1, &global, &local,
+                          (votecl__arg[]){VOTECL__ARG_BUF(dev->buf[B_CELLS]),
+                                          VOTECL__ARG_UINT(peaks->n), VOTECL__ARG_UINT(radius),
+                                          VOTECL__ARG_UINT(gw), VOTECL__ARG_UINT(gh),
+                                          VOTECL__ARG_BUF(dev->buf[B_LABELS])},
+                          6);
+}
+
+/* ght_matches into B_MATCHES with room for cap; *n: how many there were. */
+static votecl_status
+matches_walk(votecl__ght_device *dev, const votecl__arg *walk, uint32_t npeaks, size_t cap,
+             uint32_t *n)
+{
+    size_t ntasks = dev->bound_tasks, local = GHT_WG, global = ntasks * GHT_WG;
+    votecl__arg args[18];
+    votecl_status status;
+
+    if ((status = room(dev, B_MATCHES, cap, sizeof(votecl__ght_match))) != VOTECL_OK ||
+        (status = votecl__buffer_zero(dev->buf[B_COUNTS], 8, 4)) != VOTECL_OK)
+        return status;
+    memcpy(args, walk, 13 * sizeof *args);
+    args[13] = VOTECL__ARG_BUF(dev->buf[B_LABELS]);
+    args[14] = VOTECL__ARG_UINT(npeaks);
+    args[15] = VOTECL__ARG_BUF(dev->buf[B_COUNTS]);
+    args[16] = VOTECL__ARG_UINT(cap);
+    args[17] = VOTECL__ARG_BUF(dev->buf[B_MATCHES]); /* after room: it may be new */
+    if (ntasks > 0 && (status = votecl__launch(dev->context, dev->kernels[K_MATCHES], 1, &global,
+                                               &local, args, 18)) != VOTECL_OK)
+        return status;
+    return read_count(dev, 2, n);
+}
+
+votecl_status
+votecl__ght_device_matches(void *user, uint32_t b, uint32_t tol, double angle, double scale,
+                           uint32_t gw, uint32_t gh, const votecl__ght_dpeaks *peaks,
+                           votecl__ght_matches *out)
+{
+    votecl__ght_device *dev = user;
+    votecl__arg walk[14];
+    size_t cap = out->capacity > 4096 ? out->capacity : 4096;
+    uint32_t n = 0;
+    votecl_status status = label_map(dev, gw, gh, peaks);
+
+    walk_args(dev, b, tol, angle, scale, gw, gh, walk);
+    if (status == VOTECL_OK)
+        status = matches_walk(dev, walk, (uint32_t)peaks->n, cap, &n);
+    if (status == VOTECL_OK && n > cap) /* too many for the room: once more with enough */
+        status = matches_walk(dev, walk, (uint32_t)peaks->n, cap = n, &n);
+    if (status != VOTECL_OK)
+        return status;
+    if (n > out->capacity) {
+        votecl__ght_match *v = votecl__realloc(out->v, (size_t)n * sizeof *v);
+        if (v == NULL)
+            return fail_memory(dev);
+        out->v = v;
+        out->capacity = n;
+    }
+    out->n = n;
+    return n > 0 ? votecl_buffer_read(dev->buf[B_MATCHES], 0, out->v, (size_t)n * sizeof *out->v)
+                 : VOTECL_OK;
 }
 
 /* The factors (votecl__ght_rs) of every rotation and scale step, the R-table bin shift of

@@ -112,12 +112,80 @@ votecl_status votecl__ght_ref_guil(const votecl__ght_desc *desc, const votecl__g
                                    const votecl__ght_pairs *image, uint32_t width,
                                    uint32_t height, votecl__ght_poses *out);
 
-/* Stages a detection may run elsewhere (the device): S and D of pairings bound beforehand,
- * as votecl__ght_ref_sspace and votecl__ght_ref_dspace compute them. */
+/* --- Guil's poses from D (lib/ght-pose.c) --- */
+
+/* D maxima kept per D space (the best by votes), and the distance in pixels around a
+ * maximum within which both votes of a pairing make it a match. */
+#define VOTECL__GHT_MAX_DPEAKS 32u
+#define VOTECL__GHT_MATCH_PIXELS 4u
+
+/* A 3x3 maximum of a D space: its cell, votes and the votes of its 3x3 neighbourhood (sw)
+ * with their sums times the column and row offsets -1..1 (sx, sy). Device layout. */
+typedef struct votecl__ght_dpeak {
+    uint32_t cell, votes;
+    uint64_t sw;
+    int64_t sx, sy;
+} votecl__ght_dpeak;
+
+typedef struct votecl__ght_dpeaks {
+    votecl__ght_dpeak *v;
+    size_t n, capacity;
+} votecl__ght_dpeaks;
+
+/* A pairing whose two votes land within the match radius of maximum peak: the image
+ * pairing's key, the template's and the image's points (xi, yi, xj, yj). Device layout (10
+ * words). */
+typedef struct votecl__ght_match {
+    uint32_t peak, key;
+    int32_t t[4], i[4];
+} votecl__ght_match;
+
+typedef struct votecl__ght_matches {
+    votecl__ght_match *v;
+    size_t n, capacity;
+} votecl__ght_matches;
+
+/* The least votes of a D maximum: param, or half the best (at least 1). */
+uint32_t votecl__ght_peak_threshold(uint32_t param, uint32_t best);
+/* The maxima of a D space at or above the threshold, ranked (below). */
+votecl_status votecl__ght_space_peaks(const votecl__ght_desc *desc, const uint32_t *space,
+                                      uint32_t gw, uint32_t gh, votecl__ght_dpeaks *out);
+/* Sorts maxima by votes (descending) then cell and keeps the best VOTECL__GHT_MAX_DPEAKS. */
+void votecl__ght_dpeaks_rank(votecl__ght_dpeaks *peaks);
+/* The match radius in cells. */
+uint32_t votecl__ght_match_radius(const votecl__ght_desc *desc);
+/* labels[cell] = the lowest k whose maximum peaks[k] is within radius cells (Chebyshev),
+ * UINT32_MAX for none. */
+void votecl__ght_label_map(const votecl__ght_dpeak *peaks, size_t n, uint32_t gw, uint32_t gh,
+                           uint32_t radius, uint32_t *labels);
+votecl_status votecl__ght_matches_push(votecl__ght_matches *m, const votecl__ght_match *match);
+/* Sorts matches by peak, then points: the fit's input order, the same on every device. */
+void votecl__ght_matches_sort(votecl__ght_matches *m);
+void votecl__ght_matches_clear(votecl__ght_matches *m);
+/* Replaces the angle, scale and position of pose (the Hough estimate) by the trimmed
+ * least-squares similarity of the n matches of one maximum, unless it strays from it.
+ * Statuses: out of host memory. */
+votecl_status votecl__ght_fit(const votecl__ght_desc *desc, const votecl__ght_match *m, size_t n,
+                              votecl_ght_pose *pose);
+/* The matches of the pairings that agree under bin shifts b - tol .. b + tol at angle and
+ * scale, against the label map of a gw x gh grid (appended, unsorted). */
+votecl_status votecl__ght_ref_matches(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
+                                      const votecl__ght_pairs *ip, uint32_t b, uint32_t tol,
+                                      double angle, double scale, uint32_t gw, uint32_t gh,
+                                      const uint32_t *labels, votecl__ght_matches *out);
+
+/* Stages a detection may run elsewhere (the device), over pairings bound beforehand: S as
+ * votecl__ght_ref_sspace computes it, D's maxima and their matches as the reference's
+ * detection computes them. */
 typedef struct votecl__ght_stages {
     votecl_status (*sspace)(void *user, uint32_t b, uint64_t *hist);
-    votecl_status (*dspace)(void *user, uint32_t b, uint32_t tol, double angle, double scale,
-                            uint32_t gw, uint32_t gh, uint32_t *space);
+    /* D's ranked maxima (votecl__ght_space_peaks of votecl__ght_ref_dspace) */
+    votecl_status (*dpeaks)(void *user, uint32_t b, uint32_t tol, double angle, double scale,
+                            uint32_t gw, uint32_t gh, votecl__ght_dpeaks *out);
+    /* the matches of every maximum (votecl__ght_ref_matches over the label map) */
+    votecl_status (*matches)(void *user, uint32_t b, uint32_t tol, double angle, double scale,
+                             uint32_t gw, uint32_t gh, const votecl__ght_dpeaks *peaks,
+                             votecl__ght_matches *out);
     void *user;
 } votecl__ght_stages;
 
@@ -194,6 +262,15 @@ votecl_status votecl__ght_device_sspace(void *dev, uint32_t b, uint64_t *hist);
 votecl_status votecl__ght_device_dspace(void *dev, uint32_t b, uint32_t tol, double angle,
                                         double scale, uint32_t gw, uint32_t gh,
                                         uint32_t *space);
+/* The D maxima and the matches stages on the device (votecl__ght_stages' callbacks; D stays
+ * on the device between them). */
+votecl_status votecl__ght_device_dpeaks(void *dev, uint32_t b, uint32_t tol, double angle,
+                                        double scale, uint32_t gw, uint32_t gh,
+                                        votecl__ght_dpeaks *out);
+votecl_status votecl__ght_device_matches(void *dev, uint32_t b, uint32_t tol, double angle,
+                                         double scale, uint32_t gw, uint32_t gh,
+                                         const votecl__ght_dpeaks *peaks,
+                                         votecl__ght_matches *out);
 /* votecl__ght_ref_ballard_vote on the device. */
 votecl_status votecl__ght_device_ballard(votecl__ght_device *dev,
                                          const votecl__ght_rtable *table,

@@ -10,9 +10,7 @@
 #include "ght-private.h"
 
 #define GHT_PI 3.14159265358979323846
-#ifndef GHT_RI
-#define GHT_RI 2
-#endif
+#define GHT_TOL 2 /* D and matches take the bin shifts b - GHT_TOL .. b + GHT_TOL */
 
 /* --- quantisation --- */
 
@@ -492,14 +490,14 @@ rotation_bin(const votecl__ght_desc *desc, const uint64_t *corr, uint32_t k, dou
 /* --- Guil: scale and position --- */
 
 /* Runs BODY for every (template pairing T, image pairing I) that agree under bin shift b. */
-#define FOR_AGREEING(desc, tp, ip, b, T, I, BODY)                                          \
+#define FOR_AGREEING(desc, tp, ip, b, T, I, ...)                                          \
     for (size_t n_ = 0; n_ < (tp)->nkeys; n_++) {                                         \
         uint32_t key_ = (tp)->keys[n_], L_ = (desc)->levels;                              \
         uint32_t k2_ = ((key_ / L_ + (b)) % L_) * L_ + key_ % L_;                         \
         for (uint32_t i_ = (tp)->offsets[key_]; i_ < (tp)->offsets[key_ + 1]; i_++)       \
             for (uint32_t j_ = (ip)->offsets[k2_]; j_ < (ip)->offsets[k2_ + 1]; j_++) {   \
                 const votecl__ght_pair *T = &(tp)->pairs[i_], *I = &(ip)->pairs[j_];      \
-                BODY                                                                      \
+                __VA_ARGS__                                                               \
             }                                                                             \
     }
 
@@ -540,11 +538,12 @@ scale_hist(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
     })
 }
 
-/* One vote of point (px, py) for the centre given template point (tx, ty): the template
- * offset (exact in double) turned by the float factors rs (exact products, one rounding). */
-static void
-vote_position(const votecl__ght_desc *desc, uint32_t *space, uint32_t gw, uint32_t gh,
-              const float rs[2], int32_t px, int32_t py, int32_t tx, int32_t ty)
+/* The cell of the centre that point (px, py) votes for given template point (tx, ty), or -1
+ * outside the grid: the template offset (exact in double) turned by the float factors rs
+ * (exact products, one rounding). */
+static int64_t
+position_cell(const votecl__ght_desc *desc, uint32_t gw, uint32_t gh, const float rs[2],
+              int32_t px, int32_t py, int32_t tx, int32_t ty)
 {
     double rx = (double)tx - (double)(float)desc->cx;
     double ry = (double)ty - (double)(float)desc->cy;
@@ -554,7 +553,31 @@ vote_position(const votecl__ght_desc *desc, uint32_t *space, uint32_t gw, uint32
     int32_t cy = grid_cell((double)py - qy, desc->p.dp);
 
     if (cx >= 0 && cy >= 0 && (uint32_t)cx < gw && (uint32_t)cy < gh)
-        space[(size_t)cy * gw + cx]++;
+        return (int64_t)cy * gw + cx;
+    return -1;
+}
+
+static void
+vote_position(const votecl__ght_desc *desc, uint32_t *space, uint32_t gw, uint32_t gh,
+              const float rs[2], int32_t px, int32_t py, int32_t tx, int32_t ty)
+{
+    int64_t cell = position_cell(desc, gw, gh, rs, px, py, tx, ty);
+
+    if (cell >= 0)
+        space[cell]++;
+}
+
+static void
+angle_factors(double angle, double scale, float rs[2])
+{
+    votecl__ght_rs(cos(angle * GHT_PI / 180.0), sin(angle * GHT_PI / 180.0), scale, rs);
+}
+
+/* The bin shift of step k of b - tol .. b + tol. */
+static uint32_t
+shift_of(const votecl__ght_desc *desc, uint32_t b, uint32_t tol, uint32_t k)
+{
+    return (b + desc->levels * (tol + 1) + k - tol) % desc->levels;
 }
 
 /* D for a rotation and scale from the pairings that agree under bin shifts b - tol .. b + tol
@@ -566,18 +589,40 @@ position_space(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
 {
     float rs[2];
 
-    votecl__ght_rs(cos(angle * GHT_PI / 180.0), sin(angle * GHT_PI / 180.0), scale, rs);
+    angle_factors(angle, scale, rs);
     memset(space, 0, (size_t)gw * gh * sizeof *space);
-    for (uint32_t k = 0; k <= 2 * tol; k++) {
-        uint32_t bk = (b + desc->levels * (tol + 1) + k - tol) % desc->levels;
-        FOR_AGREEING(desc, tp, ip, bk, T, I, {
+    for (uint32_t k = 0; k <= 2 * tol; k++)
+        FOR_AGREEING(desc, tp, ip, shift_of(desc, b, tol, k), T, I, {
             vote_position(desc, space, gw, gh, rs, I->xi, I->yi, T->xi, T->yi);
             vote_position(desc, space, gw, gh, rs, I->xj, I->yj, T->xj, T->yj);
         })
-    }
 }
 
-/* S and D through the stages (NULL: the reference's own). */
+votecl_status
+votecl__ght_ref_matches(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
+                        const votecl__ght_pairs *ip, uint32_t b, uint32_t tol, double angle,
+                        double scale, uint32_t gw, uint32_t gh, const uint32_t *labels,
+                        votecl__ght_matches *out)
+{
+    float rs[2];
+
+    angle_factors(angle, scale, rs);
+    for (uint32_t k = 0; k <= 2 * tol; k++)
+        FOR_AGREEING(desc, tp, ip, shift_of(desc, b, tol, k), T, I, {
+            int64_t ci = position_cell(desc, gw, gh, rs, I->xi, I->yi, T->xi, T->yi);
+            int64_t cj = position_cell(desc, gw, gh, rs, I->xj, I->yj, T->xj, T->yj);
+            votecl__ght_match m = {0, I->key, {T->xi, T->yi, T->xj, T->yj},
+                                   {I->xi, I->yi, I->xj, I->yj}};
+            if (ci < 0 || cj < 0 || labels[ci] == UINT32_MAX || labels[ci] != labels[cj])
+                continue;
+            m.peak = labels[ci];
+            if (votecl__ght_matches_push(out, &m) != VOTECL_OK)
+                return VOTECL_OUT_OF_HOST_MEMORY;
+        })
+    return VOTECL_OK;
+}
+
+/* S, D maxima and matches through the stages (NULL: the reference's own). */
 static votecl_status
 stage_sspace(const votecl__ght_stages *st, const votecl__ght_desc *desc,
              const votecl__ght_pairs *tp, const votecl__ght_pairs *ip, uint32_t b,
@@ -586,17 +631,6 @@ stage_sspace(const votecl__ght_stages *st, const votecl__ght_desc *desc,
     if (st != NULL)
         return st->sspace(st->user, b, hist);
     scale_hist(desc, tp, ip, b, hist);
-    return VOTECL_OK;
-}
-
-static votecl_status
-stage_dspace(const votecl__ght_stages *st, const votecl__ght_desc *desc,
-             const votecl__ght_pairs *tp, const votecl__ght_pairs *ip, uint32_t b, double angle,
-             double scale, uint32_t gw, uint32_t gh, uint32_t *space)
-{
-    if (st != NULL)
-        return st->dspace(st->user, b, 2, angle, scale, gw, gh, space);
-    position_space(desc, tp, ip, b, 2, angle, scale, gw, gh, space);
     return VOTECL_OK;
 }
 
@@ -615,115 +649,66 @@ votecl__ght_ref_dspace(const votecl__ght_desc *desc, const votecl__ght_pairs *tp
     position_space(desc, tp, ip, b, tol, angle, scale, gw, gh, space);
 }
 
-static uint32_t
-space_max(const uint32_t *space, size_t cells)
-{
-    uint32_t best = 0;
+/* Where a candidate's D maxima and matches are made: the pairings, the grid and scratch. */
+typedef struct guil_job {
+    const votecl__ght_stages *st;
+    const votecl__ght_desc *desc;
+    const votecl__ght_pairs *tp, *ip;
+    uint32_t gw, gh;
+    uint32_t *space; /* gw * gh: D, then the label map (reference only) */
+    votecl__ght_dpeaks peaks;
+    votecl__ght_matches matches;
+} guil_job;
 
-    for (size_t i = 0; i < cells; i++)
-        best = space[i] > best ? space[i] : best;
-    return best;
+static votecl_status
+stage_dpeaks(guil_job *j, uint32_t b, double angle, double scale)
+{
+    if (j->st != NULL)
+        return j->st->dpeaks(j->st->user, b, GHT_TOL, angle, scale, j->gw, j->gh, &j->peaks);
+    position_space(j->desc, j->tp, j->ip, b, GHT_TOL, angle, scale, j->gw, j->gh, j->space);
+    return votecl__ght_space_peaks(j->desc, j->space, j->gw, j->gh, &j->peaks);
 }
 
-/* Refines the angle and scale of a candidate by the sharpness of its D peak: the pair with
- * the highest D maximum among a few fractions of a bin and of a scale step around it; the
- * maximum is often flat over several angles, so ties give the mean of the tied pairs (not
- * the first, the lowest angle, which biased the angle down). */
 static votecl_status
-refine_pose(const votecl__ght_stages *st, const votecl__ght_desc *desc,
-            const votecl__ght_pairs *tp, const votecl__ght_pairs *ip, uint32_t b,
-            votecl_ght_pose *pose, uint32_t gw, uint32_t gh, uint32_t *space)
+stage_matches(guil_job *j, uint32_t b, double angle, double scale)
 {
-    double bin = 360.0 / desc->levels, a0 = pose->angle, s0 = pose->scale, sa = 0, ss = 0;
-    uint32_t best = 0, ties = 0;
-    votecl_status status;
+    j->matches.n = 0;
+    if (j->st != NULL)
+        return j->st->matches(j->st->user, b, GHT_TOL, angle, scale, j->gw, j->gh, &j->peaks,
+                              &j->matches);
+    votecl__ght_label_map(j->peaks.v, j->peaks.n, j->gw, j->gh,
+                          votecl__ght_match_radius(j->desc), j->space);
+    return votecl__ght_ref_matches(j->desc, j->tp, j->ip, b, GHT_TOL, angle, scale, j->gw,
+                                   j->gh, j->space, &j->matches);
+}
 
-    for (int i = -4; i <= 4; i++)
-        for (int j = -2; j <= 2; j++) {
-            double a = a0 + i * 0.5 * bin, sc = s0 * (1 + j * 0.01);
-            uint32_t m;
-            if ((status = stage_dspace(st, desc, tp, ip, b, a, sc, gw, gh, space)) != VOTECL_OK)
-                return status;
-            m = space_max(space, (size_t)gw * gh);
-            if (m > best) {
-                best = m;
-                sa = a;
-                ss = sc;
-                ties = 1;
-            } else if (m == best && ties > 0) {
-                sa += a;
-                ss += sc;
-                ties++;
-            }
-        }
-    if (ties > 0) {
-        pose->angle = fmod(sa / ties + 360.0, 360.0);
-        pose->scale = ss / ties;
+/* The poses of the maxima of D at the candidate's angle and scale, each fitted to its
+ * matches (in the order of the maxima). */
+static votecl_status
+candidate_poses(guil_job *j, uint32_t b, const votecl_ght_pose *cand, votecl__ght_poses *out)
+{
+    votecl_status status = stage_dpeaks(j, b, cand->angle, cand->scale);
+    size_t m = 0;
+
+    if (status != VOTECL_OK || j->peaks.n == 0 ||
+        (status = stage_matches(j, b, cand->angle, cand->scale)) != VOTECL_OK)
+        return status;
+    votecl__ght_matches_sort(&j->matches);
+    for (size_t k = 0; k < j->peaks.n && status == VOTECL_OK; k++) {
+        const votecl__ght_dpeak *p = &j->peaks.v[k];
+        votecl_ght_pose pose = *cand;
+        size_t first = m;
+        double dp = j->desc->p.dp;
+        while (m < j->matches.n && j->matches.v[m].peak == k)
+            m++;
+        pose.votes = p->votes;
+        pose.x = dp * ((double)(p->cell % j->gw) + (double)p->sx / (double)p->sw);
+        pose.y = dp * ((double)(p->cell / j->gw) + (double)p->sy / (double)p->sw);
+        if ((status = votecl__ght_fit(j->desc, &j->matches.v[first], m - first, &pose)) ==
+            VOTECL_OK)
+            status = votecl__ght_poses_push(out, &pose);
     }
-    return VOTECL_OK;
-}
-
-/* Cell i of a gw x gh grid is a 3x3 maximum (ties to the lower index). */
-static int
-is_peak2d(const uint32_t *s, uint32_t gw, uint32_t gh, uint32_t x, uint32_t y)
-{
-    uint32_t v = s[(size_t)y * gw + x];
-
-    for (int dy = -1; dy <= 1; dy++)
-        for (int dx = -1; dx <= 1; dx++) {
-            uint32_t nx = x + dx, ny = y + dy, w;
-            if ((dx == 0 && dy == 0) || nx >= gw || ny >= gh)
-                continue;
-            w = s[(size_t)ny * gw + nx];
-            if (w > v || (w == v && (dy < 0 || (dy == 0 && dx < 0))))
-                return 0;
-        }
-    return 1;
-}
-
-/* The vote-weighted centre of the 3x3 cells around (x, y), in pixels. */
-static void
-centroid(const votecl__ght_desc *desc, const uint32_t *s, uint32_t gw, uint32_t gh, uint32_t x,
-         uint32_t y, double *px, double *py)
-{
-    double sw = 0, sx = 0, sy = 0;
-
-    for (int dy = -1; dy <= 1; dy++)
-        for (int dx = -1; dx <= 1; dx++) {
-            uint32_t nx = x + dx, ny = y + dy;
-            double w;
-            if (nx >= gw || ny >= gh)
-                continue;
-            w = s[(size_t)ny * gw + nx];
-            sw += w;
-            sx += w * nx;
-            sy += w * ny;
-        }
-    *px = desc->p.dp * (sw > 0 ? sx / sw : x);
-    *py = desc->p.dp * (sw > 0 ? sy / sw : y);
-}
-
-static votecl_status
-position_peaks(const votecl__ght_desc *desc, const uint32_t *space, uint32_t gw, uint32_t gh,
-               votecl_ght_pose *pose, votecl__ght_poses *out)
-{
-    uint32_t best = 0, thr = desc->p.position_threshold;
-    size_t cells = (size_t)gw * gh;
-
-    for (size_t i = 0; i < cells; i++)
-        best = space[i] > best ? space[i] : best;
-    if (thr == 0)
-        thr = best / 2 > 0 ? best / 2 : 1;
-    for (uint32_t y = 0; y < gh; y++)
-        for (uint32_t x = 0; x < gw; x++) {
-            if (space[(size_t)y * gw + x] < thr || !is_peak2d(space, gw, gh, x, y))
-                continue;
-            pose->votes = space[(size_t)y * gw + x];
-            centroid(desc, space, gw, gh, x, y, &pose->x, &pose->y);
-            if (votecl__ght_poses_push(out, pose) != VOTECL_OK)
-                return VOTECL_OUT_OF_HOST_MEMORY;
-        }
-    return VOTECL_OK;
+    return status;
 }
 
 static uint32_t
@@ -732,15 +717,14 @@ sat32(uint64_t v)
     return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
 }
 
-/* Scales and positions for rotation bin b at angle. */
+/* Scales and positions for rotation bin b at the pose's angle. */
 static votecl_status
-guil_rotation(const votecl__ght_stages *st, const votecl__ght_desc *desc,
-              const votecl__ght_pairs *tp, const votecl__ght_pairs *ip, uint32_t b,
-              votecl_ght_pose *pose, uint32_t gw, uint32_t gh, uint64_t *shist, peak *peaks,
-              uint32_t *space, votecl__ght_poses *out)
+guil_rotation(guil_job *j, uint32_t b, votecl_ght_pose *pose, uint64_t *shist, peak *peaks,
+              votecl__ght_poses *out)
 {
+    const votecl__ght_desc *desc = j->desc;
     uint32_t ns;
-    votecl_status status = stage_sspace(st, desc, tp, ip, b, shist);
+    votecl_status status = stage_sspace(j->st, desc, j->tp, j->ip, b, shist);
 
     if (status != VOTECL_OK)
         return status;
@@ -752,10 +736,7 @@ guil_rotation(const votecl__ght_stages *st, const votecl__ght_desc *desc,
         double r = k + 1 < desc->scales ? (double)shist[k + 1] : 0.0;
         pose->scale = votecl__ght_scale(desc, k + parabola(l, (double)shist[k], r));
         pose->scale_votes = sat32(peaks[i].v);
-        if ((status = refine_pose(st, desc, tp, ip, b, pose, gw, gh, space)) == VOTECL_OK &&
-            (status = stage_dspace(st, desc, tp, ip, b, pose->angle, pose->scale, gw, gh,
-                                   space)) == VOTECL_OK)
-            status = position_peaks(desc, space, gw, gh, pose, out);
+        status = candidate_poses(j, b, pose, out);
     }
     return status;
 }
@@ -785,16 +766,19 @@ votecl__ght_guil(const votecl__ght_desc *desc, const votecl__ght_stages *stages,
                  const votecl__ght_pairs *image, uint32_t width, uint32_t height,
                  votecl__ght_poses *out)
 {
-    uint32_t L = desc->levels, gw, gh, nr;
+    uint32_t L = desc->levels, nr;
     size_t big = L > desc->scales ? L : desc->scales;
     uint64_t *corr = votecl__malloc(L * sizeof *corr), *hist = votecl__malloc(big * sizeof *hist);
-    peak *rpeaks = votecl__malloc(big * sizeof *rpeaks), *speaks = votecl__malloc(big * sizeof *speaks);
-    uint32_t *space;
+    peak *rpeaks = votecl__malloc(big * sizeof *rpeaks),
+         *speaks = votecl__malloc(big * sizeof *speaks);
+    guil_job job = {stages, desc, templ, image, 0, 0, NULL, {0}, {0}};
     votecl_status status = VOTECL_OK;
 
-    votecl__ght_grid(desc, width, height, &gw, &gh);
-    space = votecl__malloc((size_t)gw * gh * sizeof *space);
-    if (corr == NULL || hist == NULL || rpeaks == NULL || speaks == NULL || space == NULL) {
+    votecl__ght_grid(desc, width, height, &job.gw, &job.gh);
+    if (stages == NULL)
+        job.space = votecl__malloc((size_t)job.gw * job.gh * sizeof *job.space);
+    if (corr == NULL || hist == NULL || rpeaks == NULL || speaks == NULL ||
+        (stages == NULL && job.space == NULL)) {
         status = VOTECL_OUT_OF_HOST_MEMORY;
         goto out;
     }
@@ -806,16 +790,39 @@ votecl__ght_guil(const votecl__ght_desc *desc, const votecl__ght_stages *stages,
         votecl_ght_pose pose = {0};
         uint32_t b = rotation_bin(desc, corr, rpeaks[i].k, &pose.angle);
         pose.angle_votes = sat32(rpeaks[i].v);
-        status = guil_rotation(stages, desc, templ, image, b, &pose, gw, gh, hist, speaks, space,
-                               out);
+        status = guil_rotation(&job, b, &pose, hist, speaks, out);
     }
 out:
     free(corr);
     free(hist);
     free(rpeaks);
     free(speaks);
-    free(space);
+    free(job.space);
+    free(job.peaks.v);
+    votecl__ght_matches_clear(&job.matches);
     return status;
+}
+
+/* The vote-weighted centre of the 3x3 cells around (x, y), in pixels. */
+static void
+centroid(const votecl__ght_desc *desc, const uint32_t *s, uint32_t gw, uint32_t gh, uint32_t x,
+         uint32_t y, double *px, double *py)
+{
+    double sw = 0, sx = 0, sy = 0;
+
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            uint32_t nx = x + dx, ny = y + dy;
+            double w;
+            if (nx >= gw || ny >= gh)
+                continue;
+            w = s[(size_t)ny * gw + nx];
+            sw += w;
+            sx += w * nx;
+            sy += w * ny;
+        }
+    *px = desc->p.dp * (sw > 0 ? sx / sw : x);
+    *py = desc->p.dp * (sw > 0 ? sy / sw : y);
 }
 
 /* --- Ballard --- */

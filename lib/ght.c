@@ -327,7 +327,8 @@ device_guil(votecl_ght_model *m, const votecl__ght_edges *edges, const votecl__g
             uint32_t w, uint32_t h, votecl__ght_poses *poses)
 {
     size_t keys = (size_t)m->desc.levels * m->desc.levels;
-    votecl__ght_stages stages = {votecl__ght_device_sspace, votecl__ght_device_dspace, m->dev};
+    votecl__ght_stages stages = {votecl__ght_device_sspace, votecl__ght_device_dpeaks,
+                                 votecl__ght_device_matches, m->dev};
     uint32_t *oi = votecl__malloc(keys * sizeof *oi);
     votecl_status status;
 

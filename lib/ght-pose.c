@@ -1,0 +1,364 @@
+/* Guil's poses from a D space: its maxima, the pairings that voted for each, and the
+ * least-squares similarity of those pairings' points (sequential; the device computes the
+ * maxima and the matched pairings, the host fits them).
+ *
+ * Why a fit: the O and S spaces give the rotation and scale only to a fraction of their bins,
+ * and the D maximum is flat over about a degree (a refinement that searched angles and
+ * scales for the sharpest D peak scattered by 0.9 degrees rms and needed 45 D spaces per
+ * candidate). The pairings whose two votes both land next to a maximum are correspondences
+ * between template and image points; the similarity that maps the template points onto the
+ * image points best (Umeyama's closed form in 2-D, trimmed twice) resolves the rotation by
+ * the lever arm of the whole shape. Its inputs are integers and are sorted first, so every
+ * device gives the reference's result bit for bit. */
+#include "votecl-private.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ght-private.h"
+
+#define GHT_PI 3.14159265358979323846
+#define GHT_TRIM 2.5     /* kept residuals: at most this many medians... */
+#define GHT_TRIM_MIN 1.0 /* ...or this many pixels */
+#define GHT_FIT_SCALE 0.1 /* a fit may move the scale by less than this fraction */
+#define GHT_TRIM_ROUNDS 2
+
+/* --- maxima --- */
+
+/* Cell (x, y) of a gw x gh grid is a 3x3 maximum (ties go to the lower index). */
+static int
+is_peak(const uint32_t *s, uint32_t gw, uint32_t gh, uint32_t x, uint32_t y)
+{
+    uint32_t v = s[(size_t)y * gw + x];
+
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            uint32_t nx = x + dx, ny = y + dy, w;
+            if ((dx == 0 && dy == 0) || nx >= gw || ny >= gh)
+                continue;
+            w = s[(size_t)ny * gw + nx];
+            if (w > v || (w == v && (dy < 0 || (dy == 0 && dx < 0))))
+                return 0;
+        }
+    return 1;
+}
+
+/* The maximum at (x, y) with the vote sums of its 3x3 neighbourhood. */
+static votecl__ght_dpeak
+make_peak(const uint32_t *s, uint32_t gw, uint32_t gh, uint32_t x, uint32_t y)
+{
+    votecl__ght_dpeak p = {(uint32_t)((size_t)y * gw + x), s[(size_t)y * gw + x], 0, 0, 0};
+
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            uint32_t nx = x + dx, ny = y + dy;
+            uint64_t w;
+            if (nx >= gw || ny >= gh)
+                continue;
+            w = s[(size_t)ny * gw + nx];
+            p.sw += w;
+            p.sx += (int64_t)w * dx;
+            p.sy += (int64_t)w * dy;
+        }
+    return p;
+}
+
+uint32_t
+votecl__ght_peak_threshold(uint32_t param, uint32_t best)
+{
+    if (param > 0)
+        return param;
+    return best / 2 > 0 ? best / 2 : 1;
+}
+
+static int
+dpeak_cmp(const void *a, const void *b)
+{
+    const votecl__ght_dpeak *x = a, *y = b;
+
+    if (x->votes != y->votes)
+        return x->votes > y->votes ? -1 : 1;
+    return x->cell < y->cell ? -1 : x->cell > y->cell;
+}
+
+void
+votecl__ght_dpeaks_rank(votecl__ght_dpeaks *peaks)
+{
+    if (peaks->n > 1)
+        qsort(peaks->v, peaks->n, sizeof *peaks->v, dpeak_cmp);
+    if (peaks->n > VOTECL__GHT_MAX_DPEAKS)
+        peaks->n = VOTECL__GHT_MAX_DPEAKS;
+}
+
+votecl_status
+votecl__ght_space_peaks(const votecl__ght_desc *desc, const uint32_t *space, uint32_t gw,
+                        uint32_t gh, votecl__ght_dpeaks *out)
+{
+    uint32_t best = 0, thr;
+    size_t cells = (size_t)gw * gh;
+
+    out->n = 0;
+    for (size_t i = 0; i < cells; i++)
+        best = space[i] > best ? space[i] : best;
+    thr = votecl__ght_peak_threshold(desc->p.position_threshold, best);
+    for (uint32_t y = 0; y < gh; y++)
+        for (uint32_t x = 0; x < gw; x++) {
+            if (space[(size_t)y * gw + x] < thr || !is_peak(space, gw, gh, x, y))
+                continue;
+            if (out->n == out->capacity) {
+                size_t cap = out->capacity > 0 ? 2 * out->capacity : 64;
+                votecl__ght_dpeak *v = votecl__realloc(out->v, cap * sizeof *v);
+                if (v == NULL)
+                    return VOTECL_OUT_OF_HOST_MEMORY;
+                out->v = v;
+                out->capacity = cap;
+            }
+            out->v[out->n++] = make_peak(space, gw, gh, x, y);
+        }
+    votecl__ght_dpeaks_rank(out);
+    return VOTECL_OK;
+}
+
+/* --- matched pairings --- */
+
+uint32_t
+votecl__ght_match_radius(const votecl__ght_desc *desc)
+{
+    return (VOTECL__GHT_MATCH_PIXELS + desc->p.dp - 1) / desc->p.dp;
+}
+
+void
+votecl__ght_label_map(const votecl__ght_dpeak *peaks, size_t n, uint32_t gw, uint32_t gh,
+                      uint32_t radius, uint32_t *labels)
+{
+    int32_t r = (int32_t)radius;
+
+    for (size_t i = 0; i < (size_t)gw * gh; i++)
+        labels[i] = UINT32_MAX;
+    for (size_t k = n; k-- > 0;) { /* the better peak (lower index) paints last */
+        int32_t px = (int32_t)(peaks[k].cell % gw), py = (int32_t)(peaks[k].cell / gw);
+        for (int32_t y = py - r; y <= py + r; y++)
+            for (int32_t x = px - r; x <= px + r; x++)
+                if (x >= 0 && y >= 0 && (uint32_t)x < gw && (uint32_t)y < gh)
+                    labels[(size_t)y * gw + x] = (uint32_t)k;
+    }
+}
+
+votecl_status
+votecl__ght_matches_push(votecl__ght_matches *m, const votecl__ght_match *match)
+{
+    if (m->n == m->capacity) {
+        size_t cap = m->capacity > 0 ? 2 * m->capacity : 256;
+        votecl__ght_match *v = votecl__realloc(m->v, cap * sizeof *v);
+        if (v == NULL)
+            return VOTECL_OUT_OF_HOST_MEMORY;
+        m->v = v;
+        m->capacity = cap;
+    }
+    m->v[m->n++] = *match;
+    return VOTECL_OK;
+}
+
+static int
+match_cmp(const void *a, const void *b)
+{
+    const votecl__ght_match *x = a, *y = b;
+
+    if (x->peak != y->peak)
+        return x->peak < y->peak ? -1 : 1;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    for (int k = 0; k < 4; k++) {
+        if (x->t[k] != y->t[k])
+            return x->t[k] < y->t[k] ? -1 : 1;
+        if (x->i[k] != y->i[k])
+            return x->i[k] < y->i[k] ? -1 : 1;
+    }
+    return 0;
+}
+
+void
+votecl__ght_matches_sort(votecl__ght_matches *m)
+{
+    if (m->n > 1)
+        qsort(m->v, m->n, sizeof *m->v, match_cmp);
+}
+
+void
+votecl__ght_matches_clear(votecl__ght_matches *m)
+{
+    free(m->v);
+    memset(m, 0, sizeof *m);
+}
+
+/* --- the least-squares similarity --- */
+
+/* One correspondence: a template point relative to the template's centre, an image point
+ * and the image edge's normal (its gradient direction). */
+typedef struct corr {
+    double tx, ty, ix, iy, nx, ny;
+} corr;
+
+/* The similarity I = (a x - b y + x0, b x + a y + y0) of template offsets (x, y). */
+typedef struct similarity {
+    double a, b, x0, y0;
+} similarity;
+
+/* The distance of c's image point from its mapped template point along the normal: the
+ * residual of a point-to-line fit. Sliding along the edge (a neighbouring point with the
+ * same gradient bin answering for the template's point) costs nothing, so such near-miss
+ * correspondences do not bias the rotation as they bias a point-to-point fit. */
+static double
+residual(const corr *c, const similarity *s)
+{
+    double mx = s->a * c->tx - s->b * c->ty + s->x0, my = s->b * c->tx + s->a * c->ty + s->y0;
+    return c->nx * (c->ix - mx) + c->ny * (c->iy - my);
+}
+
+/* Solves the 4 x 4 system m p = v by Gaussian elimination with partial pivoting; 0 when it
+ * is singular. */
+static int
+solve4(double m[4][4], double v[4], double p[4])
+{
+    for (int c = 0; c < 4; c++) {
+        int piv = c;
+        for (int r = c + 1; r < 4; r++)
+            piv = fabs(m[r][c]) > fabs(m[piv][c]) ? r : piv;
+        if (!(fabs(m[piv][c]) > 1e-9))
+            return 0;
+        for (int k = 0; k < 4; k++) {
+            double t = m[c][k];
+            m[c][k] = m[piv][k];
+            m[piv][k] = t;
+        }
+        double t = v[c];
+        v[c] = v[piv];
+        v[piv] = t;
+        for (int r = c + 1; r < 4; r++) {
+            double f = m[r][c] / m[c][c];
+            for (int k = c; k < 4; k++)
+                m[r][k] -= f * m[c][k];
+            v[r] -= f * v[c];
+        }
+    }
+    for (int r = 3; r >= 0; r--) {
+        double acc = v[r];
+        for (int k = r + 1; k < 4; k++)
+            acc -= m[r][k] * p[k];
+        p[r] = acc / m[r][r];
+    }
+    return 1;
+}
+
+/* The point-to-line least-squares similarity of the correspondences whose residual under
+ * prev is at most limit (prev NULL: all). Returns how many were used (0: no fit). */
+static size_t
+fit_once(const corr *c, size_t n, const similarity *prev, double limit, similarity *out)
+{
+    double m[4][4] = {{0}}, v[4] = {0}, p[4];
+    size_t used = 0;
+
+    for (size_t k = 0; k < n; k++) {
+        double row[4] = {c[k].nx * c[k].tx + c[k].ny * c[k].ty,
+                         c[k].ny * c[k].tx - c[k].nx * c[k].ty, c[k].nx, c[k].ny};
+        double target = c[k].nx * c[k].ix + c[k].ny * c[k].iy;
+        if (prev != NULL && fabs(residual(&c[k], prev)) > limit)
+            continue;
+        for (int r = 0; r < 4; r++) {
+            for (int q = 0; q < 4; q++)
+                m[r][q] += row[r] * row[q];
+            v[r] += row[r] * target;
+        }
+        used++;
+    }
+    if (used < 8 || !solve4(m, v, p))
+        return 0;
+    *out = (similarity){p[0], p[1], p[2], p[3]};
+    return used;
+}
+
+static int
+dbl_cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The trimmed fit: all correspondences, then GHT_TRIM_ROUNDS times those within GHT_TRIM
+ * median absolute residuals (at least GHT_TRIM_MIN pixels). Returns 0 when there is no
+ * fit. */
+static int
+fit_trimmed(const corr *c, size_t n, double *scratch, similarity *s)
+{
+    similarity prev;
+
+    if (fit_once(c, n, NULL, 0, s) == 0)
+        return 0;
+    for (int round = 0; round < GHT_TRIM_ROUNDS; round++) {
+        double limit;
+        for (size_t k = 0; k < n; k++)
+            scratch[k] = fabs(residual(&c[k], s));
+        qsort(scratch, n, sizeof *scratch, dbl_cmp);
+        limit = GHT_TRIM * scratch[n / 2];
+        limit = limit > GHT_TRIM_MIN ? limit : GHT_TRIM_MIN;
+        prev = *s;
+        if (fit_once(c, n, &prev, limit, s) == 0) {
+            *s = prev;
+            break;
+        }
+    }
+    return 1;
+}
+
+/* The correspondences of matches m[0..n) (two per pairing): point i's normal is its
+ * gradient bin's direction (the image pairing's key), point j's that plus xi. */
+static void
+correspondences(const votecl__ght_desc *desc, const votecl__ght_match *m, size_t n, corr *c)
+{
+    double cx = (double)(float)desc->cx, cy = (double)(float)desc->cy;
+    double bin = 2.0 * GHT_PI / desc->levels, xi = desc->xi_bins * bin;
+
+    for (size_t k = 0; k < n; k++) {
+        double ti = (m[k].key / desc->levels) * bin;
+        c[2 * k] = (corr){m[k].t[0] - cx, m[k].t[1] - cy, m[k].i[0], m[k].i[1], cos(ti),
+                          sin(ti)};
+        c[2 * k + 1] = (corr){m[k].t[2] - cx, m[k].t[3] - cy, m[k].i[2], m[k].i[3],
+                              cos(ti + xi), sin(ti + xi)};
+    }
+}
+
+votecl_status
+votecl__ght_fit(const votecl__ght_desc *desc, const votecl__ght_match *m, size_t n,
+                votecl_ght_pose *pose)
+{
+    corr *c;
+    double *scratch;
+    similarity s;
+
+    if (n < 4)
+        return VOTECL_OK;
+    c = votecl__malloc(2 * n * sizeof *c);
+    scratch = votecl__malloc(2 * n * sizeof *scratch);
+    if (c == NULL || scratch == NULL) {
+        free(c);
+        free(scratch);
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    }
+    correspondences(desc, m, n, c);
+    if (fit_trimmed(c, 2 * n, scratch, &s)) {
+        double scale = hypot(s.a, s.b);
+        double angle = fmod(atan2(s.b, s.a) * 180.0 / GHT_PI + 360.0, 360.0);
+        /* a fit far from the Hough estimate followed clutter: keep the Hough pose */
+        if (fabs(scale / pose->scale - 1) < GHT_FIT_SCALE &&
+            hypot(s.x0 - pose->x, s.y0 - pose->y) < VOTECL__GHT_MATCH_PIXELS + desc->p.dp) {
+            pose->scale = scale;
+            pose->angle = angle;
+            pose->x = s.x0;
+            pose->y = s.y0;
+        }
+    }
+    free(c);
+    free(scratch);
+    return VOTECL_OK;
+}
