@@ -31,6 +31,8 @@
  * division and one addition, as lib/ght-ref.c computes them. */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
+#define GHT_HEAD 4 /* words before the matches in ght_matches' output */
+
 /* past_boundary */
 inline int
 ght_past(GLOBAL const float *dirs, uint b, int upper, int gx, int gy)
@@ -264,18 +266,19 @@ ght_dspace(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const uin
 }
 
 /* votecl__ght_ref_matches: the pairings of ght_dspace's walk whose two votes fall on cells of
- * one maximum in labels (npeaks - k for maximum k, 0 for none) are appended to matches (10
- * words each: the maximum, the image pairing's key, template xi yi xj yj, image xi yi xj yj;
- * counted by counts[2], at most cap written). */
+ * one maximum in labels (npeaks - k for maximum k, 0 for none) are appended to out after
+ * its GHT_HEAD-word head (10 words each: the maximum, the image pairing's key, template xi
+ * yi xj yj, image xi yi xj yj; counted by word 0, at most cap written). */
 KERNEL void
 ght_matches(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const uint *ioffsets,
             GLOBAL const uint *ipairs, uint b, uint tol, float rs0, float rs1, float cx, float cy,
-            uint dp, uint gw, uint gh, GLOBAL const uint *labels, uint npeaks,
-            GLOBAL uint *counts, uint cap, GLOBAL int *matches)
+            uint dp, uint gw, uint gh, GLOBAL const uint *labels, uint npeaks, uint cap,
+            GLOBAL int *out)
 {
     uint lid = get_local_id(0), g = get_group_id(0);
     uint key = tasks[3 * g], i0 = tasks[3 * g + 1], na = tasks[3 * g + 2] - i0;
     GLOBAL const int *T = (GLOBAL const int *)(tpairs + 6 * (i0 + lid));
+    GLOBAL int *matches = out + GHT_HEAD;
 
     if (lid >= na)
         return;
@@ -291,7 +294,7 @@ ght_matches(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const ui
             li = labels[ci];
             if (li == 0 || li != labels[cj])
                 continue;
-            at = atomic_inc(&counts[2]);
+            at = atomic_inc((GLOBAL uint *)out);
             if (at >= cap)
                 continue;
             matches[10 * (ulong)at] = (int)(npeaks - li);
@@ -304,7 +307,7 @@ ght_matches(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const ui
     }
 }
 
-/* The largest count of space into counts[0] (zeroed beforehand). */
+/* The largest count of space into counts[1] (zeroed beforehand; ght_space_peaks' head). */
 KERNEL void
 ght_space_max(GLOBAL const uint *space, uint cells, GLOBAL uint *counts)
 {
@@ -321,17 +324,19 @@ ght_space_max(GLOBAL const uint *space, uint cells, GLOBAL uint *counts)
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (lid == 0)
-        atomic_max(&counts[0], m[0]);
+        atomic_max(&counts[1], m[0]);
 }
 
 /* votecl__ght_space_peaks before ranking: every 3x3 maximum (ties to the lower index) at or
- * above thr (0: half of counts[0], at least 1) with its neighbourhood sums, appended to
- * peaks (4 ulongs: cell | votes << 32, sw, sx, sy) counted by counts[1] (at most cap
- * written). */
+ * above thr (0: half of counts[1], at least 1) with its neighbourhood sums, appended to out
+ * after its 4-ulong head (4 ulongs each: cell | votes << 32, sw, sx, sy) counted by counts[0]
+ * (at most cap written); counts is out's head. */
 KERNEL void
-ght_space_peaks(GLOBAL const uint *space, uint gw, uint gh, uint thr, GLOBAL uint *counts,
-                uint cap, GLOBAL ulong *peaks)
+ght_space_peaks(GLOBAL const uint *space, uint gw, uint gh, uint thr, uint cap,
+                GLOBAL ulong *out)
 {
+    GLOBAL uint *counts = (GLOBAL uint *)out;
+    GLOBAL ulong *peaks = out + 4;
     uint i = get_global_id(0), x, y, v, at;
     ulong sw = 0;
     long sx = 0, sy = 0;
@@ -342,7 +347,7 @@ ght_space_peaks(GLOBAL const uint *space, uint gw, uint gh, uint thr, GLOBAL uin
     y = i / gw;
     v = space[i];
     if (thr == 0)
-        thr = max(counts[0] / 2, 1u);
+        thr = max(counts[1] / 2, 1u);
     if (v < thr)
         return;
     for (int dy = -1; dy <= 1; dy++)
@@ -357,7 +362,7 @@ ght_space_peaks(GLOBAL const uint *space, uint gw, uint gh, uint thr, GLOBAL uin
             sx += (long)w * dx;
             sy += (long)w * dy;
         }
-    at = atomic_inc(&counts[1]);
+    at = atomic_inc(&counts[0]);
     if (at >= cap)
         return;
     peaks[4 * (ulong)at] = (ulong)i | ((ulong)v << 32);

@@ -33,8 +33,8 @@ static const char *const kernel_names[K_COUNT] = {
     "ght_ballard",   "ght_space_max", "ght_space_peaks", "ght_labels", "ght_matches",
 };
 
-/* B_COUNTS: D's maximum and the counts of maxima and matches; B_PEAKS: D's maxima (4 ulongs
- * each), B_CELLS: the ranked maxima's cells, B_LABELS: their label map, B_MATCHES: matches */
+/* B_PEAKS: D's maxima (a head, then 4 ulongs each), B_CELLS: the ranked maxima's cells,
+ * B_LABELS: their label map, B_MATCHES: matches (a head, then 10 words each) */
 enum {
     B_A,
     B_B,
@@ -46,7 +46,6 @@ enum {
     B_BOUNDS,
     B_COPIES,
     B_OUT,
-    B_COUNTS,
     B_PEAKS,
     B_CELLS,
     B_LABELS,
@@ -61,6 +60,7 @@ struct votecl__ght_device {
     void *kernels[K_COUNT];
     votecl_buffer *buf[B_COUNT];
     size_t bound_tasks; /* tasks of the bound template pairings */
+    size_t matches_cap; /* the room for matches the last overflow asked for */
 };
 
 /* Local copies M: the parameter, or as many as fit the budget next to the larger of the O
@@ -383,19 +383,54 @@ votecl__ght_device_dspace(void *user, uint32_t b, uint32_t tol, double angle, do
                : status;
 }
 
-/* Room for count items of size bytes in buffer b (grown, contents lost). */
+/* Room for a head of head bytes and count items of size bytes in buffer b (grown, contents
+ * lost). */
 static votecl_status
-room(votecl__ght_device *dev, int b, size_t count, size_t size)
+room(votecl__ght_device *dev, int b, size_t head, size_t count, size_t size)
 {
-    return votecl__buffer_ensure(dev->context, &dev->buf[b], (count > 0 ? count : 1) * size);
+    return votecl__buffer_ensure(dev->context, &dev->buf[b], head + (count > 0 ? count : 1) * size);
 }
 
-/* Reads count[0] of B_COUNTS (at index which) back. */
+/* Reads the head (head bytes, the first word is how many items follow) and up to guess
+ * items of size bytes of buffer b in one read, the rest (up to cap) in a second one when
+ * there are more; *n: how many items there were (may exceed cap). */
 static votecl_status
-read_count(votecl__ght_device *dev, unsigned which, uint32_t *count)
+read_list(votecl__ght_device *dev, int b, size_t head, size_t size, size_t guess, size_t cap,
+          void **items, size_t *capacity, uint32_t *n)
 {
-    return votecl_buffer_read(dev->buf[B_COUNTS], which * 4, count, 4);
+    size_t first = guess < cap ? guess : cap, bytes = head + first * size, have;
+    unsigned char *buf = votecl__malloc(bytes);
+    votecl_status status;
+
+    if (buf == NULL)
+        return fail_memory(dev);
+    if ((status = votecl_buffer_read(dev->buf[b], 0, buf, bytes)) != VOTECL_OK)
+        goto out;
+    memcpy(n, buf, 4);
+    have = *n < cap ? *n : cap;
+    if (have > *capacity) {
+        void *v = votecl__realloc(*items, have * size);
+        if (v == NULL) {
+            status = fail_memory(dev);
+            goto out;
+        }
+        *items = v;
+        *capacity = have;
+    }
+    memcpy(*items, buf + head, (have < first ? have : first) * size);
+    if (have > first)
+        status = votecl_buffer_read(dev->buf[b], head + first * size,
+                                    (unsigned char *)*items + first * size,
+                                    (have - first) * size);
+out:
+    free(buf);
+    return status;
 }
+
+#define GHT_PEAKS_HEAD 32u   /* ght_space_peaks' head: the maximum, the count */
+#define GHT_MATCHES_HEAD 16u /* ght_matches' head: the count (GHT_HEAD words) */
+#define GHT_PEAKS_GUESS 256u /* maxima read with the head */
+#define GHT_MATCHES_GUESS 4096u
 
 /* The maxima of the D space in B_OUT (ght_space_max, ght_space_peaks), ranked on the host. */
 static votecl_status
@@ -406,35 +441,24 @@ space_peaks(votecl__ght_device *dev, uint32_t gw, uint32_t gh, votecl__ght_dpeak
     uint32_t n = 0;
     votecl_status status;
 
-    if ((status = room(dev, B_COUNTS, 4, 4)) != VOTECL_OK ||
-        (status = room(dev, B_PEAKS, cap, sizeof *out->v)) != VOTECL_OK ||
-        (status = votecl__buffer_zero(dev->buf[B_COUNTS], 0, 16)) != VOTECL_OK ||
+    if ((status = room(dev, B_PEAKS, GHT_PEAKS_HEAD, cap, sizeof *out->v)) != VOTECL_OK ||
+        (status = votecl__buffer_zero(dev->buf[B_PEAKS], 0, GHT_PEAKS_HEAD)) != VOTECL_OK ||
         (status = votecl__launch(dev->context, dev->kernels[K_SPACE_MAX], 1, &gmax, &local,
                                  (votecl__arg[]){VOTECL__ARG_BUF(dev->buf[B_OUT]),
                                                  VOTECL__ARG_UINT(cells),
-                                                 VOTECL__ARG_BUF(dev->buf[B_COUNTS])},
+                                                 VOTECL__ARG_BUF(dev->buf[B_PEAKS])},
                                  3)) != VOTECL_OK ||
         (status = votecl__launch(
              dev->context, dev->kernels[K_SPACE_PEAKS], 1, &global, &local,
              (votecl__arg[]){VOTECL__ARG_BUF(dev->buf[B_OUT]), VOTECL__ARG_UINT(gw),
                              VOTECL__ARG_UINT(gh), VOTECL__ARG_UINT(dev->desc.p.position_threshold),
-                             VOTECL__ARG_BUF(dev->buf[B_COUNTS]), VOTECL__ARG_UINT(cap),
-                             VOTECL__ARG_BUF(dev->buf[B_PEAKS])},
-             7)) != VOTECL_OK ||
-        (status = read_count(dev, 1, &n)) != VOTECL_OK)
+                             VOTECL__ARG_UINT(cap), VOTECL__ARG_BUF(dev->buf[B_PEAKS])},
+             6)) != VOTECL_OK)
         return status;
-    if (n > out->capacity) {
-        votecl__ght_dpeak *v = votecl__realloc(out->v, n * sizeof *v);
-        if (v == NULL)
-            return fail_memory(dev);
-        out->v = v;
-        out->capacity = n;
-    }
-    out->n = n;
-    if (n > 0 &&
-        (status = votecl_buffer_read(dev->buf[B_PEAKS], 0, out->v, n * sizeof *out->v)) !=
-            VOTECL_OK)
+    if ((status = read_list(dev, B_PEAKS, GHT_PEAKS_HEAD, sizeof *out->v, GHT_PEAKS_GUESS, cap,
+                            (void **)&out->v, &out->capacity, &n)) != VOTECL_OK)
         return status;
+    out->n = n < cap ? n : cap;
     votecl__ght_dpeaks_rank(out);
     return VOTECL_OK;
 }
@@ -460,7 +484,7 @@ label_map(votecl__ght_device *dev, uint32_t gw, uint32_t gh, const votecl__ght_d
 
     for (size_t k = 0; k < peaks->n; k++)
         cells[k] = peaks->v[k].cell;
-    if ((status = room(dev, B_LABELS, (size_t)gw * gh, 4)) != VOTECL_OK ||
+    if ((status = room(dev, B_LABELS, 0, (size_t)gw * gh, 4)) != VOTECL_OK ||
         (status = votecl__buffer_zero(dev->buf[B_LABELS], 0, (size_t)gw * gh * 4)) !=
             VOTECL_OK ||
         (status = upload(dev, B_CELLS, cells, peaks->n * 4)) != VOTECL_OK)
@@ -473,28 +497,26 @@ label_map(votecl__ght_device *dev, uint32_t gw, uint32_t gh, const votecl__ght_d
                           6);
 }
 
-/* ght_matches into B_MATCHES with room for cap; *n: how many there were. */
+/* ght_matches into B_MATCHES with room for cap. */
 static votecl_status
-matches_walk(votecl__ght_device *dev, const votecl__arg *walk, uint32_t npeaks, size_t cap,
-             uint32_t *n)
+matches_walk(votecl__ght_device *dev, const votecl__arg *walk, uint32_t npeaks, size_t cap)
 {
     size_t ntasks = dev->bound_tasks, local = GHT_WG, global = ntasks * GHT_WG;
-    votecl__arg args[18];
+    votecl__arg args[17];
     votecl_status status;
 
-    if ((status = room(dev, B_MATCHES, cap, sizeof(votecl__ght_match))) != VOTECL_OK ||
-        (status = votecl__buffer_zero(dev->buf[B_COUNTS], 8, 4)) != VOTECL_OK)
+    if ((status = room(dev, B_MATCHES, GHT_MATCHES_HEAD, cap, sizeof(votecl__ght_match))) !=
+            VOTECL_OK ||
+        (status = votecl__buffer_zero(dev->buf[B_MATCHES], 0, GHT_MATCHES_HEAD)) != VOTECL_OK)
         return status;
     memcpy(args, walk, 13 * sizeof *args);
     args[13] = VOTECL__ARG_BUF(dev->buf[B_LABELS]);
     args[14] = VOTECL__ARG_UINT(npeaks);
-    args[15] = VOTECL__ARG_BUF(dev->buf[B_COUNTS]);
-    args[16] = VOTECL__ARG_UINT(cap);
-    args[17] = VOTECL__ARG_BUF(dev->buf[B_MATCHES]); /* after room: it may be new */
-    if (ntasks > 0 && (status = votecl__launch(dev->context, dev->kernels[K_MATCHES], 1, &global,
-                                               &local, args, 18)) != VOTECL_OK)
-        return status;
-    return read_count(dev, 2, n);
+    args[15] = VOTECL__ARG_UINT(cap);
+    args[16] = VOTECL__ARG_BUF(dev->buf[B_MATCHES]); /* after room: it may be new */
+    if (ntasks == 0)
+        return VOTECL_OK;
+    return votecl__launch(dev->context, dev->kernels[K_MATCHES], 1, &global, &local, args, 17);
 }
 
 votecl_status
@@ -504,27 +526,23 @@ votecl__ght_device_matches(void *user, uint32_t b, uint32_t tol, double angle, d
 {
     votecl__ght_device *dev = user;
     votecl__arg walk[14];
-    size_t cap = out->capacity > 4096 ? out->capacity : 4096;
+    size_t cap = dev->matches_cap > 65536 ? dev->matches_cap : 65536;
     uint32_t n = 0;
     votecl_status status = label_map(dev, gw, gh, peaks);
 
     walk_args(dev, b, tol, angle, scale, gw, gh, walk);
-    if (status == VOTECL_OK)
-        status = matches_walk(dev, walk, (uint32_t)peaks->n, cap, &n);
-    if (status == VOTECL_OK && n > cap) /* too many for the room: once more with enough */
-        status = matches_walk(dev, walk, (uint32_t)peaks->n, cap = n, &n);
-    if (status != VOTECL_OK)
-        return status;
-    if (n > out->capacity) {
-        votecl__ght_match *v = votecl__realloc(out->v, (size_t)n * sizeof *v);
-        if (v == NULL)
-            return fail_memory(dev);
-        out->v = v;
-        out->capacity = n;
+    if (status == VOTECL_OK && (status = matches_walk(dev, walk, (uint32_t)peaks->n, cap)) ==
+                                   VOTECL_OK)
+        status = read_list(dev, B_MATCHES, GHT_MATCHES_HEAD, sizeof *out->v, GHT_MATCHES_GUESS,
+                           cap, (void **)&out->v, &out->capacity, &n);
+    if (status == VOTECL_OK && n > cap) { /* too many for the room: once more with enough */
+        dev->matches_cap = cap = n;
+        if ((status = matches_walk(dev, walk, (uint32_t)peaks->n, cap)) == VOTECL_OK)
+            status = read_list(dev, B_MATCHES, GHT_MATCHES_HEAD, sizeof *out->v,
+                               GHT_MATCHES_GUESS, cap, (void **)&out->v, &out->capacity, &n);
     }
-    out->n = n;
-    return n > 0 ? votecl_buffer_read(dev->buf[B_MATCHES], 0, out->v, (size_t)n * sizeof *out->v)
-                 : VOTECL_OK;
+    out->n = status == VOTECL_OK ? n : 0;
+    return status;
 }
 
 /* The factors (votecl__ght_rs) of every rotation and scale step, the R-table bin shift of

@@ -7,9 +7,10 @@
  * scales for the sharpest D peak scattered by 0.9 degrees rms and needed 45 D spaces per
  * candidate). The pairings whose two votes both land next to a maximum are correspondences
  * between template and image points; the similarity that maps the template points onto the
- * image points best (Umeyama's closed form in 2-D, trimmed twice) resolves the rotation by
- * the lever arm of the whole shape. Its inputs are integers and are sorted first, so every
- * device gives the reference's result bit for bit. */
+ * image points best (least squares of the distances along the image edges' normals, trimmed
+ * twice) resolves the rotation by the lever arm of the whole shape. Its sums are fixed-point
+ * integers, independent of the order in which a device appends the matches, so every device
+ * gives the reference's result bit for bit. */
 #include "votecl-private.h"
 
 #include <math.h>
@@ -23,6 +24,7 @@
 #define GHT_TRIM_MIN 1.0 /* ...or this many pixels */
 #define GHT_FIT_SCALE 0.1 /* a fit may move the scale by less than this fraction */
 #define GHT_TRIM_ROUNDS 2
+#define GHT_FIT_SAMPLE 1024u /* matches fitted per maximum at most (about) */
 
 /* --- maxima --- */
 
@@ -251,26 +253,48 @@ solve4(double m[4][4], double v[4], double p[4])
     return 1;
 }
 
+/* Fixed-point scale of the normal equations' terms: each term is rounded to 1/256 and summed
+ * in 64-bit integers, so the sums (and the fit) do not depend on the order of the matches,
+ * which the device appends in any order. */
+#define GHT_FIX 256.0
+
+/* Adds term t (rounded) to *acc; 0 on overflow. */
+static int
+fix_add(int64_t *acc, double t)
+{
+    double r = nearbyint(t * GHT_FIX);
+    return fabs(r) < 9.0e15 && !__builtin_add_overflow(*acc, (int64_t)r, acc);
+}
+
 /* The point-to-line least-squares similarity of the correspondences whose residual under
  * prev is at most limit (prev NULL: all). Returns how many were used (0: no fit). */
 static size_t
 fit_once(const corr *c, size_t n, const similarity *prev, double limit, similarity *out)
 {
-    double m[4][4] = {{0}}, v[4] = {0}, p[4];
+    int64_t mi[4][4] = {{0}}, vi[4] = {0};
+    double m[4][4], v[4], p[4];
     size_t used = 0;
 
     for (size_t k = 0; k < n; k++) {
         double row[4] = {c[k].nx * c[k].tx + c[k].ny * c[k].ty,
                          c[k].ny * c[k].tx - c[k].nx * c[k].ty, c[k].nx, c[k].ny};
         double target = c[k].nx * c[k].ix + c[k].ny * c[k].iy;
+        int ok = 1;
         if (prev != NULL && fabs(residual(&c[k], prev)) > limit)
             continue;
         for (int r = 0; r < 4; r++) {
-            for (int q = 0; q < 4; q++)
-                m[r][q] += row[r] * row[q];
-            v[r] += row[r] * target;
+            for (int q = r; q < 4; q++)
+                ok &= fix_add(&mi[r][q], row[r] * row[q]);
+            ok &= fix_add(&vi[r], row[r] * target);
         }
+        if (!ok)
+            return 0;
         used++;
+    }
+    for (int r = 0; r < 4; r++) {
+        for (int q = 0; q < 4; q++)
+            m[r][q] = (double)(q >= r ? mi[r][q] : mi[q][r]) / GHT_FIX;
+        v[r] = (double)vi[r] / GHT_FIX;
     }
     if (used < 8 || !solve4(m, v, p))
         return 0;
@@ -278,11 +302,38 @@ fit_once(const corr *c, size_t n, const similarity *prev, double limit, similari
     return used;
 }
 
-static int
-dbl_cmp(const void *a, const void *b)
+/* The k-th smallest of x[0..n) (k < n; x is reordered): Hoare's selection. */
+static double
+select_kth(double *x, size_t n, size_t k)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
+    size_t lo = 0, hi = n - 1;
+
+    while (lo < hi) {
+        double pivot = x[lo + (hi - lo) / 2];
+        size_t i = lo, j = hi;
+        while (i <= j) {
+            while (x[i] < pivot)
+                i++;
+            while (x[j] > pivot)
+                j--;
+            if (i <= j) {
+                double t = x[i];
+                x[i] = x[j];
+                x[j] = t;
+                i++;
+                if (j == 0)
+                    break;
+                j--;
+            }
+        }
+        if (k <= j)
+            hi = j;
+        else if (k >= i)
+            lo = i;
+        else
+            break;
+    }
+    return x[k];
 }
 
 /* The trimmed fit: all correspondences, then GHT_TRIM_ROUNDS times those within GHT_TRIM
@@ -299,8 +350,7 @@ fit_trimmed(const corr *c, size_t n, double *scratch, similarity *s)
         double limit;
         for (size_t k = 0; k < n; k++)
             scratch[k] = fabs(residual(&c[k], s));
-        qsort(scratch, n, sizeof *scratch, dbl_cmp);
-        limit = GHT_TRIM * scratch[n / 2];
+        limit = GHT_TRIM * select_kth(scratch, n, n / 2);
         limit = limit > GHT_TRIM_MIN ? limit : GHT_TRIM_MIN;
         prev = *s;
         if (fit_once(c, n, &prev, limit, s) == 0) {
@@ -311,30 +361,80 @@ fit_trimmed(const corr *c, size_t n, double *scratch, similarity *s)
     return 1;
 }
 
-/* The correspondences of matches m[0..n) (two per pairing): point i's normal is its
- * gradient bin's direction (the image pairing's key), point j's that plus xi. */
-static void
-correspondences(const votecl__ght_desc *desc, const votecl__ght_match *m, size_t n, corr *c)
+void
+votecl__ght_normals(const votecl__ght_desc *desc, double *normals)
 {
-    double cx = (double)(float)desc->cx, cy = (double)(float)desc->cy;
-    double bin = 2.0 * GHT_PI / desc->levels, xi = desc->xi_bins * bin;
-
-    for (size_t k = 0; k < n; k++) {
-        double ti = (m[k].key / desc->levels) * bin;
-        c[2 * k] = (corr){m[k].t[0] - cx, m[k].t[1] - cy, m[k].i[0], m[k].i[1], cos(ti),
-                          sin(ti)};
-        c[2 * k + 1] = (corr){m[k].t[2] - cx, m[k].t[3] - cy, m[k].i[2], m[k].i[3],
-                              cos(ti + xi), sin(ti + xi)};
+    for (uint32_t b = 0; b < desc->levels; b++) {
+        double a = 2.0 * GHT_PI * b / desc->levels;
+        normals[2 * b] = cos(a);
+        normals[2 * b + 1] = sin(a);
     }
 }
 
+/* The correspondences of matches m[0..n) (two per pairing): point i's normal is its
+ * gradient bin's direction (the image pairing's key), point j's that of the bin xi on. */
+static void
+correspondences(const votecl__ght_desc *desc, const double *normals,
+                const votecl__ght_match *m, size_t n, corr *c)
+{
+    double cx = (double)(float)desc->cx, cy = (double)(float)desc->cy;
+    uint32_t L = desc->levels;
+
+    for (size_t k = 0; k < n; k++) {
+        uint32_t ti = m[k].key / L, tj = (ti + desc->xi_bins) % L;
+        c[2 * k] = (corr){m[k].t[0] - cx, m[k].t[1] - cy, m[k].i[0], m[k].i[1],
+                          normals[2 * ti], normals[2 * ti + 1]};
+        c[2 * k + 1] = (corr){m[k].t[2] - cx, m[k].t[3] - cy, m[k].i[2], m[k].i[3],
+                              normals[2 * tj], normals[2 * tj + 1]};
+    }
+}
+
+/* A hash of a match's content (multiply-xorshift over its words): the sample of a large
+ * group is the matches of the smallest hashes, the same whatever order the device appended
+ * them in. */
+static uint32_t
+match_hash(const votecl__ght_match *m)
+{
+    uint32_t w[9] = {m->key, (uint32_t)m->t[0], (uint32_t)m->t[1], (uint32_t)m->t[2],
+                     (uint32_t)m->t[3], (uint32_t)m->i[0], (uint32_t)m->i[1],
+                     (uint32_t)m->i[2], (uint32_t)m->i[3]};
+    uint64_t h = 0x9e3779b97f4a7c15u;
+
+    for (int k = 0; k < 9; k++) {
+        h = (h ^ w[k]) * 0xff51afd7ed558ccdu;
+        h ^= h >> 32;
+    }
+    return (uint32_t)h;
+}
+
+/* The correspondences of at most about GHT_FIT_SAMPLE of the n matches (those whose hash is
+ * at most the sample's largest); returns how many. scratch: n doubles. */
+static size_t
+sample(const votecl__ght_desc *desc, const double *normals, const votecl__ght_match *m,
+       size_t n, corr *c, double *scratch)
+{
+    double limit = 4294967296.0;
+    size_t used = 0;
+
+    if (n > GHT_FIT_SAMPLE) {
+        for (size_t k = 0; k < n; k++)
+            scratch[k] = match_hash(&m[k]);
+        limit = select_kth(scratch, n, GHT_FIT_SAMPLE - 1);
+    }
+    for (size_t k = 0; k < n; k++)
+        if (n <= GHT_FIT_SAMPLE || match_hash(&m[k]) <= limit)
+            correspondences(desc, normals, &m[k], 1, &c[2 * used++]);
+    return used;
+}
+
 votecl_status
-votecl__ght_fit(const votecl__ght_desc *desc, const votecl__ght_match *m, size_t n,
-                votecl_ght_pose *pose)
+votecl__ght_fit(const votecl__ght_desc *desc, const double *normals,
+                const votecl__ght_match *m, size_t n, votecl_ght_pose *pose)
 {
     corr *c;
     double *scratch;
     similarity s;
+    size_t used;
 
     if (n < 4)
         return VOTECL_OK;
@@ -345,8 +445,8 @@ votecl__ght_fit(const votecl__ght_desc *desc, const votecl__ght_match *m, size_t
         free(scratch);
         return VOTECL_OUT_OF_HOST_MEMORY;
     }
-    correspondences(desc, m, n, c);
-    if (fit_trimmed(c, 2 * n, scratch, &s)) {
+    used = sample(desc, normals, m, n, c, scratch);
+    if (fit_trimmed(c, 2 * used, scratch, &s)) {
         double scale = hypot(s.a, s.b);
         double angle = fmod(atan2(s.b, s.a) * 180.0 / GHT_PI + 360.0, 360.0);
         /* a fit far from the Hough estimate followed clutter: keep the Hough pose */
@@ -360,5 +460,32 @@ votecl__ght_fit(const votecl__ght_desc *desc, const votecl__ght_match *m, size_t
     }
     free(c);
     free(scratch);
+    return VOTECL_OK;
+}
+
+votecl_status
+votecl__ght_matches_group(votecl__ght_matches *m, size_t npeaks, size_t *first)
+{
+    votecl__ght_match *sorted;
+
+    if (m->n == 0) {
+        memset(first, 0, (npeaks + 1) * sizeof *first);
+        return VOTECL_OK;
+    }
+    if ((sorted = votecl__malloc(m->n * sizeof *sorted)) == NULL)
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    memset(first, 0, (npeaks + 1) * sizeof *first);
+    for (size_t k = 0; k < m->n; k++)
+        first[m->v[k].peak + 1]++;
+    for (size_t k = 0; k < npeaks; k++)
+        first[k + 1] += first[k];
+    for (size_t k = 0; k < m->n; k++) /* first[p] runs through group p, then is restored */
+        sorted[first[m->v[k].peak]++] = m->v[k];
+    for (size_t k = npeaks; k > 0; k--)
+        first[k] = first[k - 1];
+    first[0] = 0;
+    free(m->v);
+    m->v = sorted;
+    m->capacity = m->n;
     return VOTECL_OK;
 }

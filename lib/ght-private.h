@@ -159,14 +159,19 @@ uint32_t votecl__ght_match_radius(const votecl__ght_desc *desc);
 void votecl__ght_label_map(const votecl__ght_dpeak *peaks, size_t n, uint32_t gw, uint32_t gh,
                            uint32_t radius, uint32_t *labels);
 votecl_status votecl__ght_matches_push(votecl__ght_matches *m, const votecl__ght_match *match);
-/* Sorts matches by peak, then points: the fit's input order, the same on every device. */
+/* Sorts matches by peak, then points (a canonical order for comparisons). */
 void votecl__ght_matches_sort(votecl__ght_matches *m);
 void votecl__ght_matches_clear(votecl__ght_matches *m);
+/* Groups matches by maximum (counting sort, order within a group as given): group p is
+ * m->v[first[p] .. first[p + 1]) (first: npeaks + 1 entries). Out of host memory. */
+votecl_status votecl__ght_matches_group(votecl__ght_matches *m, size_t npeaks, size_t *first);
+/* The unit normals (cos, sin) of the L gradient bins' centres (2 L doubles). */
+void votecl__ght_normals(const votecl__ght_desc *desc, double *normals);
 /* Replaces the angle, scale and position of pose (the Hough estimate) by the trimmed
- * least-squares similarity of the n matches of one maximum, unless it strays from it.
- * Statuses: out of host memory. */
-votecl_status votecl__ght_fit(const votecl__ght_desc *desc, const votecl__ght_match *m, size_t n,
-                              votecl_ght_pose *pose);
+ * least-squares similarity of the n matches of one maximum, unless it strays from it; the
+ * result does not depend on the order of the matches. Statuses: out of host memory. */
+votecl_status votecl__ght_fit(const votecl__ght_desc *desc, const double *normals,
+                              const votecl__ght_match *m, size_t n, votecl_ght_pose *pose);
 /* The matches of the pairings that agree under bin shifts b - tol .. b + tol at angle and
  * scale, against the label map of a gw x gh grid (appended, unsorted). */
 votecl_status votecl__ght_ref_matches(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,

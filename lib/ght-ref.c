@@ -658,6 +658,8 @@ typedef struct guil_job {
     uint32_t *space; /* gw * gh: D, then the label map (reference only) */
     votecl__ght_dpeaks peaks;
     votecl__ght_matches matches;
+    size_t first[VOTECL__GHT_MAX_DPEAKS + 1]; /* the matches of each maximum */
+    double *normals;                           /* votecl__ght_normals */
 } guil_job;
 
 static votecl_status
@@ -688,24 +690,21 @@ static votecl_status
 candidate_poses(guil_job *j, uint32_t b, const votecl_ght_pose *cand, votecl__ght_poses *out)
 {
     votecl_status status = stage_dpeaks(j, b, cand->angle, cand->scale);
-    size_t m = 0;
 
     if (status != VOTECL_OK || j->peaks.n == 0 ||
         (status = stage_matches(j, b, cand->angle, cand->scale)) != VOTECL_OK)
         return status;
-    votecl__ght_matches_sort(&j->matches);
+    if ((status = votecl__ght_matches_group(&j->matches, j->peaks.n, j->first)) != VOTECL_OK)
+        return status;
     for (size_t k = 0; k < j->peaks.n && status == VOTECL_OK; k++) {
         const votecl__ght_dpeak *p = &j->peaks.v[k];
         votecl_ght_pose pose = *cand;
-        size_t first = m;
         double dp = j->desc->p.dp;
-        while (m < j->matches.n && j->matches.v[m].peak == k)
-            m++;
         pose.votes = p->votes;
         pose.x = dp * ((double)(p->cell % j->gw) + (double)p->sx / (double)p->sw);
         pose.y = dp * ((double)(p->cell / j->gw) + (double)p->sy / (double)p->sw);
-        if ((status = votecl__ght_fit(j->desc, &j->matches.v[first], m - first, &pose)) ==
-            VOTECL_OK)
+        if ((status = votecl__ght_fit(j->desc, j->normals, &j->matches.v[j->first[k]],
+                                      j->first[k + 1] - j->first[k], &pose)) == VOTECL_OK)
             status = votecl__ght_poses_push(out, &pose);
     }
     return status;
@@ -771,17 +770,19 @@ votecl__ght_guil(const votecl__ght_desc *desc, const votecl__ght_stages *stages,
     uint64_t *corr = votecl__malloc(L * sizeof *corr), *hist = votecl__malloc(big * sizeof *hist);
     peak *rpeaks = votecl__malloc(big * sizeof *rpeaks),
          *speaks = votecl__malloc(big * sizeof *speaks);
-    guil_job job = {stages, desc, templ, image, 0, 0, NULL, {0}, {0}};
+    guil_job job = {stages, desc, templ, image, 0, 0, NULL, {0}, {0}, {0}, NULL};
     votecl_status status = VOTECL_OK;
 
     votecl__ght_grid(desc, width, height, &job.gw, &job.gh);
     if (stages == NULL)
         job.space = votecl__malloc((size_t)job.gw * job.gh * sizeof *job.space);
+    job.normals = votecl__malloc(2 * (size_t)L * sizeof *job.normals);
     if (corr == NULL || hist == NULL || rpeaks == NULL || speaks == NULL ||
-        (stages == NULL && job.space == NULL)) {
+        job.normals == NULL || (stages == NULL && job.space == NULL)) {
         status = VOTECL_OUT_OF_HOST_MEMORY;
         goto out;
     }
+    votecl__ght_normals(desc, job.normals);
     correlate(desc, ot, oi, corr);
     rotation_hist(desc, corr, hist);
     nr = best_peaks(hist, desc->rotations, desc->full_circle, desc->p.angle_threshold, 8,
@@ -798,6 +799,7 @@ out:
     free(rpeaks);
     free(speaks);
     free(job.space);
+    free(job.normals);
     free(job.peaks.v);
     votecl__ght_matches_clear(&job.matches);
     return status;
