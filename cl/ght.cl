@@ -32,6 +32,7 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
 #define GHT_HEAD 4 /* words before the matches in ght_matches' output */
+#define GHT_CAND 3 /* words per candidate: bin shift, rs0 and rs1 as float bits */
 
 /* past_boundary */
 inline int
@@ -197,12 +198,13 @@ ght_agree(uint key, uint b)
 
 KERNEL void
 ght_sspace(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const uint *ioffsets,
-           GLOBAL const uint *ipairs, uint b, GLOBAL const float *bounds, GLOBAL uint *copies)
+           GLOBAL const uint *ipairs, GLOBAL const uint *cands, GLOBAL const float *bounds,
+           GLOBAL uint *copies)
 {
     LOCAL uint hist[GHT_M * GHT_S];
-    uint lid = get_local_id(0), g = get_group_id(0);
+    uint lid = get_local_id(0), g = get_group_id(0), c = get_group_id(1);
     uint key = tasks[3 * g], i0 = tasks[3 * g + 1], na = tasks[3 * g + 2] - i0;
-    uint k2 = ght_agree(key, b);
+    uint k2 = ght_agree(key, cands[GHT_CAND * c]);
     LOCAL uint *mine = hist + (lid % GHT_M) * GHT_S;
 
     ght_local_zero(hist, GHT_M * GHT_S);
@@ -214,7 +216,7 @@ ght_sspace(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const uin
                 atomic_inc(&mine[f]);
         }
     }
-    ght_local_flush(hist, GHT_S, copies, GHT_S, 0);
+    ght_local_flush(hist, GHT_S, copies, (ulong)get_num_groups(1) * GHT_S, (ulong)c * GHT_S);
 }
 
 /* position_cell: the cell point (px, py) votes for given template point (tx, ty), or -1 */
@@ -243,14 +245,19 @@ ght_vote_position(GLOBAL uint *space, uint gw, uint gh, float rs0, float rs1, fl
         atomic_inc(&space[cell]);
 }
 
+/* D of candidate get_group_id(1): cands holds GHT_CAND words per candidate (bin shift, then
+ * the factors rs as float bits), copies GHT_G copies of all candidates' spaces. */
 KERNEL void
 ght_dspace(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const uint *ioffsets,
-           GLOBAL const uint *ipairs, uint b, uint tol, float rs0, float rs1, float cx, float cy,
+           GLOBAL const uint *ipairs, GLOBAL const uint *cands, uint tol, float cx, float cy,
            uint dp, uint gw, uint gh, GLOBAL uint *copies)
 {
-    uint lid = get_local_id(0), g = get_group_id(0);
+    uint lid = get_local_id(0), g = get_group_id(0), c = get_group_id(1);
     uint key = tasks[3 * g], i0 = tasks[3 * g + 1], na = tasks[3 * g + 2] - i0;
-    GLOBAL uint *space = copies + (g % GHT_G) * (ulong)gw * gh;
+    uint b = cands[GHT_CAND * c];
+    float rs0 = as_float(cands[GHT_CAND * c + 1]), rs1 = as_float(cands[GHT_CAND * c + 2]);
+    ulong cells = (ulong)gw * gh;
+    GLOBAL uint *space = copies + ((g % GHT_G) * get_num_groups(1) + c) * cells;
     GLOBAL const int *T = (GLOBAL const int *)(tpairs + 6 * (i0 + lid));
 
     if (lid >= na)
@@ -265,18 +272,22 @@ ght_dspace(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const uin
     }
 }
 
-/* votecl__ght_ref_matches: the pairings of ght_dspace's walk whose two votes fall on cells of
- * one maximum in labels (npeaks - k for maximum k, 0 for none) are appended to out after
- * its GHT_HEAD-word head (10 words each: the maximum, the image pairing's key, template xi
- * yi xj yj, image xi yi xj yj; counted by word 0, at most cap written). */
+/* votecl__ght_ref_matches: the pairings of ght_dspace's walk for candidate get_group_id(1)
+ * whose two votes fall on cells of one selected maximum in the candidate's label map
+ * (nsel - k for maximum k, 0 for none) are appended to out after its GHT_HEAD-word head (10
+ * words each: k, the image pairing's key, template xi yi xj yj, image xi yi xj yj; counted
+ * by word 0, at most cap written). */
 KERNEL void
 ght_matches(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const uint *ioffsets,
-            GLOBAL const uint *ipairs, uint b, uint tol, float rs0, float rs1, float cx, float cy,
-            uint dp, uint gw, uint gh, GLOBAL const uint *labels, uint npeaks, uint cap,
+            GLOBAL const uint *ipairs, GLOBAL const uint *cands, uint tol, float cx, float cy,
+            uint dp, uint gw, uint gh, GLOBAL const uint *labels, uint nsel, uint cap,
             GLOBAL int *out)
 {
-    uint lid = get_local_id(0), g = get_group_id(0);
+    uint lid = get_local_id(0), g = get_group_id(0), c = get_group_id(1);
     uint key = tasks[3 * g], i0 = tasks[3 * g + 1], na = tasks[3 * g + 2] - i0;
+    uint b = cands[GHT_CAND * c];
+    float rs0 = as_float(cands[GHT_CAND * c + 1]), rs1 = as_float(cands[GHT_CAND * c + 2]);
+    GLOBAL const uint *map = labels + (ulong)c * gw * gh;
     GLOBAL const int *T = (GLOBAL const int *)(tpairs + 6 * (i0 + lid));
     GLOBAL int *matches = out + GHT_HEAD;
 
@@ -291,13 +302,13 @@ ght_matches(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const ui
             uint li, at;
             if (ci < 0 || cj < 0)
                 continue;
-            li = labels[ci];
-            if (li == 0 || li != labels[cj])
+            li = map[ci];
+            if (li == 0 || li != map[cj])
                 continue;
             at = atomic_inc((GLOBAL uint *)out);
             if (at >= cap)
                 continue;
-            matches[10 * (ulong)at] = (int)(npeaks - li);
+            matches[10 * (ulong)at] = (int)(nsel - li);
             matches[10 * (ulong)at + 1] = I[0];
             for (uint w = 0; w < 4; w++) {
                 matches[10 * (ulong)at + 2 + w] = T[1 + w];
@@ -307,12 +318,14 @@ ght_matches(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const ui
     }
 }
 
-/* The largest count of space into counts[1] (zeroed beforehand; ght_space_peaks' head). */
+/* The largest count of candidate get_group_id(1)'s space into word 1 of its head in out
+ * (regions of region ulongs; heads zeroed beforehand). */
 KERNEL void
-ght_space_max(GLOBAL const uint *space, uint cells, GLOBAL uint *counts)
+ght_space_max(GLOBAL const uint *spaces, uint cells, ulong region, GLOBAL ulong *out)
 {
     LOCAL uint m[GHT_WG];
-    uint lid = get_local_id(0), v = 0;
+    uint lid = get_local_id(0), c = get_group_id(1), v = 0;
+    GLOBAL const uint *space = spaces + (ulong)c * cells;
 
     for (uint i = get_global_id(0); i < cells; i += get_global_size(0))
         v = max(v, space[i]);
@@ -324,20 +337,23 @@ ght_space_max(GLOBAL const uint *space, uint cells, GLOBAL uint *counts)
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (lid == 0)
-        atomic_max(&counts[1], m[0]);
+        atomic_max((GLOBAL uint *)(out + c * region) + 1, m[0]);
 }
 
-/* votecl__ght_space_peaks before ranking: every 3x3 maximum (ties to the lower index) at or
- * above thr (0: half of counts[1], at least 1) with its neighbourhood sums, appended to out
- * after its 4-ulong head (4 ulongs each: cell | votes << 32, sw, sx, sy) counted by counts[0]
- * (at most cap written); counts is out's head. */
+/* votecl__ght_space_peaks before ranking, for candidate get_global_id(1): every 3x3 maximum
+ * (ties to the lower index) at or above thr (0: half of the head's word 1, at least 1) with
+ * its neighbourhood sums, appended after the candidate's 4-ulong head in its region of out
+ * (4 ulongs each: cell | votes << 32, sw, sx, sy), counted by the head's word 0 (at most cap
+ * written; region = 4 + 4 cap). */
 KERNEL void
-ght_space_peaks(GLOBAL const uint *space, uint gw, uint gh, uint thr, uint cap,
+ght_space_peaks(GLOBAL const uint *spaces, uint gw, uint gh, uint thr, uint cap,
                 GLOBAL ulong *out)
 {
-    GLOBAL uint *counts = (GLOBAL uint *)out;
-    GLOBAL ulong *peaks = out + 4;
-    uint i = get_global_id(0), x, y, v, at;
+    uint i = get_global_id(0), c = get_global_id(1), x, y, v, at;
+    GLOBAL const uint *space = spaces + (ulong)c * gw * gh;
+    GLOBAL ulong *head = out + (ulong)c * (4 + 4 * (ulong)cap);
+    GLOBAL uint *counts = (GLOBAL uint *)head;
+    GLOBAL ulong *peaks = head + 4;
     ulong sw = 0;
     long sx = 0, sy = 0;
 
@@ -371,21 +387,23 @@ ght_space_peaks(GLOBAL const uint *space, uint gw, uint gh, uint thr, uint cap,
     peaks[4 * (ulong)at + 3] = (ulong)sy;
 }
 
-/* The label map of ranked maxima cells[0..npeaks): every cell within radius of maximum k
- * (Chebyshev) gets the largest npeaks - k over the maxima near it (labels zeroed before). */
+/* The label maps (votecl__ght_label_maps, zeroed before; label nsel - k for maximum k) of
+ * the selected maxima sel[0..nsel) (candidate, cell pairs): the largest label wins. */
 KERNEL void
-ght_labels(GLOBAL const uint *cells, uint npeaks, uint radius, uint gw, uint gh,
+ght_labels(GLOBAL const uint *sel, uint nsel, uint radius, uint gw, uint gh,
            GLOBAL uint *labels)
 {
     uint side = 2 * radius + 1, i = get_global_id(0), k = i / (side * side), o = i % (side * side);
+    uint cell;
     int x, y;
 
-    if (k >= npeaks)
+    if (k >= nsel)
         return;
-    x = (int)(cells[k] % gw) + (int)(o % side) - (int)radius;
-    y = (int)(cells[k] / gw) + (int)(o / side) - (int)radius;
+    cell = sel[2 * k + 1];
+    x = (int)(cell % gw) + (int)(o % side) - (int)radius;
+    y = (int)(cell / gw) + (int)(o / side) - (int)radius;
     if (x >= 0 && y >= 0 && (uint)x < gw && (uint)y < gh)
-        atomic_max(&labels[(ulong)y * gw + x], npeaks - k);
+        atomic_max(&labels[((ulong)sel[2 * k] * gh + y) * gw + x], nsel - k);
 }
 
 KERNEL void

@@ -33,8 +33,9 @@ static const char *const kernel_names[K_COUNT] = {
     "ght_ballard",   "ght_space_max", "ght_space_peaks", "ght_labels", "ght_matches",
 };
 
-/* B_PEAKS: D's maxima (a head, then 4 ulongs each), B_CELLS: the ranked maxima's cells,
- * B_LABELS: their label map, B_MATCHES: matches (a head, then 10 words each) */
+/* B_CANDS: the candidates (bin shift, factors), B_PEAKS: D's maxima (per candidate a head,
+ * then 4 ulongs each), B_CELLS: the selected maxima, B_LABELS: their label maps,
+ * B_MATCHES: matches (a head, then 10 words each) */
 enum {
     B_A,
     B_B,
@@ -46,6 +47,7 @@ enum {
     B_BOUNDS,
     B_COPIES,
     B_OUT,
+    B_CANDS,
     B_PEAKS,
     B_CELLS,
     B_LABELS,
@@ -299,76 +301,108 @@ votecl__ght_device_bind(votecl__ght_device *dev, const votecl__ght_pairs *tp,
     return status;
 }
 
+#define GHT_CAND 3u           /* words per candidate in B_CANDS (cl/ght.cl) */
+#define GHT_PEAKS_HEAD 32u     /* a D space's maxima: the count, the maximum, padding */
+#define GHT_PEAKS_CAP 1024u    /* maxima a batch keeps per candidate (more: alone, all) */
+#define GHT_MATCHES_HEAD 16u   /* ght_matches' head: the count */
+#define GHT_MATCHES_GUESS 4096u /* matches read with the head */
+
+/* The candidates' bin shifts and factors (GHT_CAND words each) into B_CANDS. */
+static votecl_status
+upload_cands(votecl__ght_device *dev, size_t n, const votecl__ght_cand *c, const uint32_t *b)
+{
+    uint32_t *w = votecl__malloc((n > 0 ? n : 1) * GHT_CAND * sizeof *w);
+    votecl_status status;
+
+    if (w == NULL)
+        return fail_memory(dev);
+    for (size_t k = 0; k < n; k++) {
+        float rs[2] = {0, 0};
+        if (c != NULL)
+            votecl__ght_rs(cos(c[k].angle * GHT_PI / 180.0), sin(c[k].angle * GHT_PI / 180.0),
+                           c[k].scale, rs);
+        w[GHT_CAND * k] = c != NULL ? c[k].b : b[k];
+        memcpy(&w[GHT_CAND * k + 1], &rs[0], 4);
+        memcpy(&w[GHT_CAND * k + 2], &rs[1], 4);
+    }
+    status = upload(dev, B_CANDS, w, n * GHT_CAND * sizeof *w);
+    free(w);
+    return status;
+}
+
+/* The first six arguments of the pairing walks (S, D, matches): the bound pairings, the
+ * tasks, the candidates. */
+static void
+walk_args(votecl__ght_device *dev, votecl__arg *args)
+{
+    args[0] = VOTECL__ARG_BUF(dev->buf[B_A]);
+    args[1] = VOTECL__ARG_BUF(dev->buf[B_C]);
+    args[2] = VOTECL__ARG_BUF(dev->buf[B_E]);
+    args[3] = VOTECL__ARG_BUF(dev->buf[B_D]);
+    args[4] = VOTECL__ARG_BUF(dev->buf[B_CANDS]);
+}
+
+/* A walk over the bound template tasks for n candidates (2-D: tasks x candidates). */
+static votecl_status
+walk(votecl__ght_device *dev, int kernel, size_t n, const votecl__arg *args, unsigned nargs)
+{
+    size_t local[2] = {GHT_WG, 1}, global[2] = {dev->bound_tasks * GHT_WG, n};
+
+    if (dev->bound_tasks == 0 || n == 0)
+        return VOTECL_OK;
+    return votecl__launch(dev->context, dev->kernels[kernel], 2, global, local, args, nargs);
+}
+
 votecl_status
-votecl__ght_device_sspace(void *user, uint32_t b, uint64_t *hist)
+votecl__ght_device_sspace(void *user, size_t n, const uint32_t *b, uint64_t *hists)
 {
     votecl__ght_device *dev = user;
-    uint32_t S = dev->desc.scales, *h = votecl__malloc(S * sizeof *h);
-    size_t ntasks = dev->bound_tasks, local = GHT_WG, global;
+    size_t cells = n * dev->desc.scales;
+    uint32_t *h = votecl__malloc((cells > 0 ? cells : 1) * sizeof *h);
+    votecl__arg args[7];
     votecl_status status;
 
     if (h == NULL)
         return fail_memory(dev);
-    if ((status = copies_zero(dev, S)) != VOTECL_OK)
+    if ((status = upload_cands(dev, n, NULL, b)) != VOTECL_OK ||
+        (status = copies_zero(dev, cells)) != VOTECL_OK)
         goto out;
-    global = ntasks * GHT_WG;
-    if (ntasks > 0)
-        status = votecl__launch(
-            dev->context, dev->kernels[K_SSPACE], 1, &global, &local,
-            (votecl__arg[]){VOTECL__ARG_BUF(dev->buf[B_A]), VOTECL__ARG_BUF(dev->buf[B_C]),
-                            VOTECL__ARG_BUF(dev->buf[B_E]), VOTECL__ARG_BUF(dev->buf[B_D]),
-                            VOTECL__ARG_UINT(b), VOTECL__ARG_BUF(dev->buf[B_BOUNDS]),
-                            VOTECL__ARG_BUF(dev->buf[B_COPIES])},
-            7);
-    if (status == VOTECL_OK && (status = merge_read(dev, S, h)) == VOTECL_OK)
-        for (uint32_t s = 0; s < S; s++)
-            hist[s] = h[s];
+    walk_args(dev, args);
+    args[5] = VOTECL__ARG_BUF(dev->buf[B_BOUNDS]);
+    args[6] = VOTECL__ARG_BUF(dev->buf[B_COPIES]);
+    if ((status = walk(dev, K_SSPACE, n, args, 7)) == VOTECL_OK &&
+        (status = merge_read(dev, cells, h)) == VOTECL_OK)
+        for (size_t k = 0; k < cells; k++)
+            hists[k] = h[k];
 out:
     free(h);
     return status;
 }
 
-/* The arguments of the D walk shared by ght_dspace and ght_matches (14 of them; the last is
- * set by the caller). */
-static void
-walk_args(votecl__ght_device *dev, uint32_t b, uint32_t tol, double angle, double scale,
-          uint32_t gw, uint32_t gh, votecl__arg *args)
-{
-    const votecl__ght_desc *d = &dev->desc;
-    float rs[2];
-
-    votecl__ght_rs(cos(angle * GHT_PI / 180.0), sin(angle * GHT_PI / 180.0), scale, rs);
-    args[0] = VOTECL__ARG_BUF(dev->buf[B_A]);
-    args[1] = VOTECL__ARG_BUF(dev->buf[B_C]);
-    args[2] = VOTECL__ARG_BUF(dev->buf[B_E]);
-    args[3] = VOTECL__ARG_BUF(dev->buf[B_D]);
-    args[4] = VOTECL__ARG_UINT(b);
-    args[5] = VOTECL__ARG_UINT(tol);
-    args[6] = VOTECL__ARG_FLOAT(rs[0]);
-    args[7] = VOTECL__ARG_FLOAT(rs[1]);
-    args[8] = VOTECL__ARG_FLOAT((float)d->cx);
-    args[9] = VOTECL__ARG_FLOAT((float)d->cy);
-    args[10] = VOTECL__ARG_UINT(d->p.dp);
-    args[11] = VOTECL__ARG_UINT(gw);
-    args[12] = VOTECL__ARG_UINT(gh);
-}
-
-/* D of the bound pairings into B_OUT (merged, left on the device). */
+/* The D spaces of n candidates into B_OUT (merged, candidate c's at c gw gh). */
 static votecl_status
-dspace_build(votecl__ght_device *dev, uint32_t b, uint32_t tol, double angle, double scale,
+dspace_build(votecl__ght_device *dev, size_t n, const votecl__ght_cand *c, uint32_t tol,
              uint32_t gw, uint32_t gh)
 {
-    size_t ntasks = dev->bound_tasks, local = GHT_WG, global = ntasks * GHT_WG;
-    size_t cells = (size_t)gw * gh;
-    votecl__arg args[14];
-    votecl_status status = copies_zero(dev, cells);
+    const votecl__ght_desc *d = &dev->desc;
+    size_t cells = n * gw * gh;
+    votecl__arg args[12];
+    votecl_status status;
 
-    walk_args(dev, b, tol, angle, scale, gw, gh, args);
-    args[13] = VOTECL__ARG_BUF(dev->buf[B_COPIES]);
-    if (status == VOTECL_OK && ntasks > 0)
-        status = votecl__launch(dev->context, dev->kernels[K_DSPACE], 1, &global, &local, args,
-                                14);
-    return status == VOTECL_OK ? merge(dev, cells) : status;
+    if ((status = upload_cands(dev, n, c, NULL)) != VOTECL_OK ||
+        (status = copies_zero(dev, cells)) != VOTECL_OK)
+        return status;
+    walk_args(dev, args);
+    args[5] = VOTECL__ARG_UINT(tol);
+    args[6] = VOTECL__ARG_FLOAT((float)d->cx);
+    args[7] = VOTECL__ARG_FLOAT((float)d->cy);
+    args[8] = VOTECL__ARG_UINT(d->p.dp);
+    args[9] = VOTECL__ARG_UINT(gw);
+    args[10] = VOTECL__ARG_UINT(gh);
+    args[11] = VOTECL__ARG_BUF(dev->buf[B_COPIES]);
+    if ((status = walk(dev, K_DSPACE, n, args, 12)) != VOTECL_OK)
+        return status;
+    return merge(dev, cells);
 }
 
 votecl_status
@@ -376,172 +410,212 @@ votecl__ght_device_dspace(void *user, uint32_t b, uint32_t tol, double angle, do
                           uint32_t gw, uint32_t gh, uint32_t *space)
 {
     votecl__ght_device *dev = user;
-    votecl_status status = dspace_build(dev, b, tol, angle, scale, gw, gh);
+    votecl__ght_cand c = {b, angle, scale};
+    votecl_status status = dspace_build(dev, 1, &c, tol, gw, gh);
 
     return status == VOTECL_OK
                ? votecl_buffer_read(dev->buf[B_OUT], 0, space, (size_t)gw * gh * 4)
                : status;
 }
 
-/* Room for a head of head bytes and count items of size bytes in buffer b (grown, contents
- * lost). */
+/* Room for size bytes in buffer b (grown, contents lost). */
 static votecl_status
-room(votecl__ght_device *dev, int b, size_t head, size_t count, size_t size)
+room(votecl__ght_device *dev, int b, size_t size)
 {
-    return votecl__buffer_ensure(dev->context, &dev->buf[b], head + (count > 0 ? count : 1) * size);
+    return votecl__buffer_ensure(dev->context, &dev->buf[b], size > 0 ? size : 4);
 }
 
-/* Reads the head (head bytes, the first word is how many items follow) and up to guess
- * items of size bytes of buffer b in one read, the rest (up to cap) in a second one when
- * there are more; *n: how many items there were (may exceed cap). */
+/* Copies n maxima into out (grown as needed), ranked. */
 static votecl_status
-read_list(votecl__ght_device *dev, int b, size_t head, size_t size, size_t guess, size_t cap,
-          void **items, size_t *capacity, uint32_t *n)
+take_peaks(votecl__ght_device *dev, const unsigned char *head, size_t cap,
+           votecl__ght_dpeaks *out)
 {
-    size_t first = guess < cap ? guess : cap, bytes = head + first * size, have;
-    unsigned char *buf = votecl__malloc(bytes);
-    votecl_status status;
+    uint32_t n;
 
-    if (buf == NULL)
-        return fail_memory(dev);
-    if ((status = votecl_buffer_read(dev->buf[b], 0, buf, bytes)) != VOTECL_OK)
-        goto out;
-    memcpy(n, buf, 4);
-    have = *n < cap ? *n : cap;
-    if (have > *capacity) {
-        void *v = votecl__realloc(*items, have * size);
-        if (v == NULL) {
-            status = fail_memory(dev);
-            goto out;
-        }
-        *items = v;
-        *capacity = have;
+    memcpy(&n, head, 4);
+    n = n < cap ? n : (uint32_t)cap;
+    if (n > out->capacity) {
+        votecl__ght_dpeak *v = votecl__realloc(out->v, n * sizeof *v);
+        if (v == NULL)
+            return fail_memory(dev);
+        out->v = v;
+        out->capacity = n;
     }
-    memcpy(*items, buf + head, (have < first ? have : first) * size);
-    if (have > first)
-        status = votecl_buffer_read(dev->buf[b], head + first * size,
-                                    (unsigned char *)*items + first * size,
-                                    (have - first) * size);
-out:
-    free(buf);
-    return status;
+    memcpy(out->v, head + GHT_PEAKS_HEAD, n * sizeof *out->v);
+    out->n = n;
+    votecl__ght_dpeaks_rank(out);
+    return VOTECL_OK;
 }
 
-#define GHT_PEAKS_HEAD 32u   /* ght_space_peaks' head: the maximum, the count */
-#define GHT_MATCHES_HEAD 16u /* ght_matches' head: the count (GHT_HEAD words) */
-#define GHT_PEAKS_GUESS 256u /* maxima read with the head */
-#define GHT_MATCHES_GUESS 4096u
-
-/* The maxima of the D space in B_OUT (ght_space_max, ght_space_peaks), ranked on the host. */
+/* The maxima of the n D spaces in B_OUT with room for cap per candidate (ght_space_max,
+ * ght_space_peaks), read in one go; over[c]: candidate c had more than cap (NULL: none
+ * can). */
 static votecl_status
-space_peaks(votecl__ght_device *dev, uint32_t gw, uint32_t gh, votecl__ght_dpeaks *out)
+space_peaks(votecl__ght_device *dev, size_t n, uint32_t gw, uint32_t gh, size_t cap,
+            votecl__ght_dpeaks *out, unsigned char *over)
 {
-    size_t cells = (size_t)gw * gh, cap = ((size_t)gw + 1) / 2 * (((size_t)gh + 1) / 2);
-    size_t local = GHT_WG, gmax = 64 * GHT_WG, global = votecl__round_up(cells, local);
-    uint32_t n = 0;
+    size_t cells = (size_t)gw * gh, region = GHT_PEAKS_HEAD + cap * sizeof(votecl__ght_dpeak);
+    size_t local[2] = {GHT_WG, 1}, gmax[2] = {64 * GHT_WG, n};
+    size_t global[2] = {votecl__round_up(cells, GHT_WG), n};
+    unsigned char *all;
     votecl_status status;
 
-    if ((status = room(dev, B_PEAKS, GHT_PEAKS_HEAD, cap, sizeof *out->v)) != VOTECL_OK ||
-        (status = votecl__buffer_zero(dev->buf[B_PEAKS], 0, GHT_PEAKS_HEAD)) != VOTECL_OK ||
-        (status = votecl__launch(dev->context, dev->kernels[K_SPACE_MAX], 1, &gmax, &local,
+    if ((status = room(dev, B_PEAKS, n * region)) != VOTECL_OK ||
+        (status = votecl__buffer_zero(dev->buf[B_PEAKS], 0, n * region)) != VOTECL_OK ||
+        (status = votecl__launch(dev->context, dev->kernels[K_SPACE_MAX], 2, gmax, local,
                                  (votecl__arg[]){VOTECL__ARG_BUF(dev->buf[B_OUT]),
                                                  VOTECL__ARG_UINT(cells),
+                                                 VOTECL__ARG_ULONG(region / 8),
                                                  VOTECL__ARG_BUF(dev->buf[B_PEAKS])},
-                                 3)) != VOTECL_OK ||
+                                 4)) != VOTECL_OK ||
         (status = votecl__launch(
-             dev->context, dev->kernels[K_SPACE_PEAKS], 1, &global, &local,
+             dev->context, dev->kernels[K_SPACE_PEAKS], 2, global, local,
              (votecl__arg[]){VOTECL__ARG_BUF(dev->buf[B_OUT]), VOTECL__ARG_UINT(gw),
                              VOTECL__ARG_UINT(gh), VOTECL__ARG_UINT(dev->desc.p.position_threshold),
                              VOTECL__ARG_UINT(cap), VOTECL__ARG_BUF(dev->buf[B_PEAKS])},
              6)) != VOTECL_OK)
         return status;
-    if ((status = read_list(dev, B_PEAKS, GHT_PEAKS_HEAD, sizeof *out->v, GHT_PEAKS_GUESS, cap,
-                            (void **)&out->v, &out->capacity, &n)) != VOTECL_OK)
-        return status;
-    out->n = n < cap ? n : cap;
-    votecl__ght_dpeaks_rank(out);
-    return VOTECL_OK;
+    if ((all = votecl__malloc(n * region)) == NULL)
+        return fail_memory(dev);
+    status = votecl_buffer_read(dev->buf[B_PEAKS], 0, all, n * region);
+    for (size_t c = 0; c < n && status == VOTECL_OK; c++) {
+        uint32_t count;
+        memcpy(&count, all + c * region, 4);
+        if (over != NULL)
+            over[c] = count > cap;
+        status = take_peaks(dev, all + c * region, cap, &out[c]);
+    }
+    free(all);
+    return status;
 }
 
 votecl_status
-votecl__ght_device_dpeaks(void *user, uint32_t b, uint32_t tol, double angle, double scale,
+votecl__ght_device_dpeaks(void *user, size_t n, const votecl__ght_cand *c, uint32_t tol,
                           uint32_t gw, uint32_t gh, votecl__ght_dpeaks *out)
 {
     votecl__ght_device *dev = user;
-    votecl_status status = dspace_build(dev, b, tol, angle, scale, gw, gh);
+    size_t full = ((size_t)gw + 1) / 2 * (((size_t)gh + 1) / 2);
+    size_t cap = full < GHT_PEAKS_CAP ? full : GHT_PEAKS_CAP;
+    unsigned char *over = votecl__calloc(n > 0 ? n : 1, 1);
+    votecl_status status = over != NULL ? dspace_build(dev, n, c, tol, gw, gh)
+                                        : fail_memory(dev);
 
-    return status == VOTECL_OK ? space_peaks(dev, gw, gh, out) : status;
+    if (status == VOTECL_OK)
+        status = space_peaks(dev, n, gw, gh, cap, out, over);
+    /* a candidate with more maxima than the batch keeps: alone, with room for all (a 3x3
+     * maximum has no equal neighbour before it, so there is at most one per 2 x 2 cells) */
+    for (size_t k = 0; status == VOTECL_OK && k < n; k++)
+        if (over[k] && (status = dspace_build(dev, 1, &c[k], tol, gw, gh)) == VOTECL_OK)
+            status = space_peaks(dev, 1, gw, gh, full, &out[k], NULL);
+    free(over);
+    return status;
 }
 
-/* The label map of the ranked maxima into B_LABELS. */
+/* The label maps of the selected maxima of n candidates into B_LABELS. */
 static votecl_status
-label_map(votecl__ght_device *dev, uint32_t gw, uint32_t gh, const votecl__ght_dpeaks *peaks)
+label_maps(votecl__ght_device *dev, size_t n, uint32_t gw, uint32_t gh,
+           const votecl__ght_sel *sel, size_t nsel)
 {
-    uint32_t cells[VOTECL__GHT_MAX_DPEAKS], radius = votecl__ght_match_radius(&dev->desc);
-    size_t side = 2 * (size_t)radius + 1, local = GHT_WG;
-    size_t global = votecl__round_up(peaks->n * side * side, local);
+    uint32_t radius = votecl__ght_match_radius(&dev->desc);
+    size_t side = 2 * (size_t)radius + 1, local = GHT_WG, bytes = n * gw * gh * 4;
+    size_t global = votecl__round_up(nsel * side * side, local);
     votecl_status status;
 
-    for (size_t k = 0; k < peaks->n; k++)
-        cells[k] = peaks->v[k].cell;
-    if ((status = room(dev, B_LABELS, 0, (size_t)gw * gh, 4)) != VOTECL_OK ||
-        (status = votecl__buffer_zero(dev->buf[B_LABELS], 0, (size_t)gw * gh * 4)) !=
-            VOTECL_OK ||
-        (status = upload(dev, B_CELLS, cells, peaks->n * 4)) != VOTECL_OK)
+    if ((status = room(dev, B_LABELS, bytes)) != VOTECL_OK ||
+        (status = votecl__buffer_zero(dev->buf[B_LABELS], 0, bytes)) != VOTECL_OK ||
+        (status = upload(dev, B_CELLS, sel, nsel * sizeof *sel)) != VOTECL_OK || nsel == 0)
         return status;
     return votecl__launch(dev->context, dev->kernels[K_LABELS], 1, &global, &local,
                           (votecl__arg[]){VOTECL__ARG_BUF(dev->buf[B_CELLS]),
-                                          VOTECL__ARG_UINT(peaks->n), VOTECL__ARG_UINT(radius),
+                                          VOTECL__ARG_UINT(nsel), VOTECL__ARG_UINT(radius),
                                           VOTECL__ARG_UINT(gw), VOTECL__ARG_UINT(gh),
                                           VOTECL__ARG_BUF(dev->buf[B_LABELS])},
                           6);
 }
 
-/* ght_matches into B_MATCHES with room for cap. */
+/* ght_matches of n candidates into B_MATCHES with room for cap; args: the walk's first 11
+ * (cands uploaded). */
 static votecl_status
-matches_walk(votecl__ght_device *dev, const votecl__arg *walk, uint32_t npeaks, size_t cap)
+matches_walk(votecl__ght_device *dev, size_t n, votecl__arg *args, size_t nsel, size_t cap)
 {
-    size_t ntasks = dev->bound_tasks, local = GHT_WG, global = ntasks * GHT_WG;
-    votecl__arg args[17];
     votecl_status status;
 
-    if ((status = room(dev, B_MATCHES, GHT_MATCHES_HEAD, cap, sizeof(votecl__ght_match))) !=
+    if ((status = room(dev, B_MATCHES, GHT_MATCHES_HEAD + cap * sizeof(votecl__ght_match))) !=
             VOTECL_OK ||
         (status = votecl__buffer_zero(dev->buf[B_MATCHES], 0, GHT_MATCHES_HEAD)) != VOTECL_OK)
         return status;
-    memcpy(args, walk, 13 * sizeof *args);
-    args[13] = VOTECL__ARG_BUF(dev->buf[B_LABELS]);
-    args[14] = VOTECL__ARG_UINT(npeaks);
-    args[15] = VOTECL__ARG_UINT(cap);
-    args[16] = VOTECL__ARG_BUF(dev->buf[B_MATCHES]); /* after room: it may be new */
-    if (ntasks == 0)
-        return VOTECL_OK;
-    return votecl__launch(dev->context, dev->kernels[K_MATCHES], 1, &global, &local, args, 17);
+    args[11] = VOTECL__ARG_BUF(dev->buf[B_LABELS]);
+    args[12] = VOTECL__ARG_UINT(nsel);
+    args[13] = VOTECL__ARG_UINT(cap);
+    args[14] = VOTECL__ARG_BUF(dev->buf[B_MATCHES]); /* after room: it may be new */
+    return walk(dev, K_MATCHES, n, args, 15);
+}
+
+/* Reads the matches' head and up to GHT_MATCHES_GUESS of them in one read, the rest (up to
+ * cap) in a second; *n: how many there were (may exceed cap). */
+static votecl_status
+matches_read(votecl__ght_device *dev, size_t cap, votecl__ght_matches *out, uint32_t *n)
+{
+    size_t first = GHT_MATCHES_GUESS < cap ? GHT_MATCHES_GUESS : cap, have, size = sizeof *out->v;
+    unsigned char *buf = votecl__malloc(GHT_MATCHES_HEAD + first * size);
+    votecl_status status;
+
+    if (buf == NULL)
+        return fail_memory(dev);
+    if ((status = votecl_buffer_read(dev->buf[B_MATCHES], 0, buf,
+                                     GHT_MATCHES_HEAD + first * size)) != VOTECL_OK)
+        goto out;
+    memcpy(n, buf, 4);
+    have = *n < cap ? *n : cap;
+    if (have > out->capacity) {
+        votecl__ght_match *v = votecl__realloc(out->v, have * size);
+        if (v == NULL) {
+            status = fail_memory(dev);
+            goto out;
+        }
+        out->v = v;
+        out->capacity = have;
+    }
+    memcpy(out->v, buf + GHT_MATCHES_HEAD, (have < first ? have : first) * size);
+    if (have > first)
+        status = votecl_buffer_read(dev->buf[B_MATCHES], GHT_MATCHES_HEAD + first * size,
+                                    out->v + first, (have - first) * size);
+    out->n = have;
+out:
+    free(buf);
+    return status;
 }
 
 votecl_status
-votecl__ght_device_matches(void *user, uint32_t b, uint32_t tol, double angle, double scale,
-                           uint32_t gw, uint32_t gh, const votecl__ght_dpeaks *peaks,
+votecl__ght_device_matches(void *user, size_t n, const votecl__ght_cand *c, uint32_t tol,
+                           uint32_t gw, uint32_t gh, const votecl__ght_sel *sel, size_t nsel,
                            votecl__ght_matches *out)
 {
     votecl__ght_device *dev = user;
-    votecl__arg walk[14];
+    const votecl__ght_desc *d = &dev->desc;
     size_t cap = dev->matches_cap > 65536 ? dev->matches_cap : 65536;
-    uint32_t n = 0;
-    votecl_status status = label_map(dev, gw, gh, peaks);
+    uint32_t count = 0;
+    votecl__arg args[15];
+    votecl_status status;
 
-    walk_args(dev, b, tol, angle, scale, gw, gh, walk);
-    if (status == VOTECL_OK && (status = matches_walk(dev, walk, (uint32_t)peaks->n, cap)) ==
-                                   VOTECL_OK)
-        status = read_list(dev, B_MATCHES, GHT_MATCHES_HEAD, sizeof *out->v, GHT_MATCHES_GUESS,
-                           cap, (void **)&out->v, &out->capacity, &n);
-    if (status == VOTECL_OK && n > cap) { /* too many for the room: once more with enough */
-        dev->matches_cap = cap = n;
-        if ((status = matches_walk(dev, walk, (uint32_t)peaks->n, cap)) == VOTECL_OK)
-            status = read_list(dev, B_MATCHES, GHT_MATCHES_HEAD, sizeof *out->v,
-                               GHT_MATCHES_GUESS, cap, (void **)&out->v, &out->capacity, &n);
+    out->n = 0;
+    if ((status = upload_cands(dev, n, c, NULL)) != VOTECL_OK ||
+        (status = label_maps(dev, n, gw, gh, sel, nsel)) != VOTECL_OK || nsel == 0)
+        return status;
+    walk_args(dev, args);
+    args[5] = VOTECL__ARG_UINT(tol);
+    args[6] = VOTECL__ARG_FLOAT((float)d->cx);
+    args[7] = VOTECL__ARG_FLOAT((float)d->cy);
+    args[8] = VOTECL__ARG_UINT(d->p.dp);
+    args[9] = VOTECL__ARG_UINT(gw);
+    args[10] = VOTECL__ARG_UINT(gh);
+    if ((status = matches_walk(dev, n, args, nsel, cap)) == VOTECL_OK)
+        status = matches_read(dev, cap, out, &count);
+    if (status == VOTECL_OK && count > cap) { /* too many for the room: once more, enough */
+        dev->matches_cap = cap = count;
+        if ((status = matches_walk(dev, n, args, nsel, cap)) == VOTECL_OK)
+            status = matches_read(dev, cap, out, &count);
     }
-    out->n = status == VOTECL_OK ? n : 0;
     return status;
 }
 

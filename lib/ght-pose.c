@@ -131,19 +131,21 @@ votecl__ght_match_radius(const votecl__ght_desc *desc)
 }
 
 void
-votecl__ght_label_map(const votecl__ght_dpeak *peaks, size_t n, uint32_t gw, uint32_t gh,
-                      uint32_t radius, uint32_t *labels)
+votecl__ght_label_maps(const votecl__ght_sel *sel, size_t nsel, size_t n, uint32_t gw,
+                       uint32_t gh, uint32_t radius, uint32_t *labels)
 {
+    size_t cells = (size_t)gw * gh;
     int32_t r = (int32_t)radius;
 
-    for (size_t i = 0; i < (size_t)gw * gh; i++)
+    for (size_t i = 0; i < n * cells; i++)
         labels[i] = UINT32_MAX;
-    for (size_t k = n; k-- > 0;) { /* the better peak (lower index) paints last */
-        int32_t px = (int32_t)(peaks[k].cell % gw), py = (int32_t)(peaks[k].cell / gw);
+    for (size_t k = nsel; k-- > 0;) { /* the better maximum (lower k) paints last */
+        uint32_t *map = labels + sel[k].cand * cells;
+        int32_t px = (int32_t)(sel[k].cell % gw), py = (int32_t)(sel[k].cell / gw);
         for (int32_t y = py - r; y <= py + r; y++)
             for (int32_t x = px - r; x <= px + r; x++)
                 if (x >= 0 && y >= 0 && (uint32_t)x < gw && (uint32_t)y < gh)
-                    labels[(size_t)y * gw + x] = (uint32_t)k;
+                    map[(size_t)y * gw + x] = (uint32_t)k;
     }
 }
 

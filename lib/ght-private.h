@@ -119,6 +119,21 @@ votecl_status votecl__ght_ref_guil(const votecl__ght_desc *desc, const votecl__g
 #define VOTECL__GHT_MAX_DPEAKS 32u
 #define VOTECL__GHT_MATCH_PIXELS 4u
 
+/* D and matches take the bin shifts b - VOTECL__GHT_TOL .. b + VOTECL__GHT_TOL: tolerance
+ * for the gradient bins' own quantisation. */
+#define VOTECL__GHT_TOL 2u
+
+/* A candidate of the search: a rotation's bin shift, its angle, a scale. */
+typedef struct votecl__ght_cand {
+    uint32_t b;
+    double angle, scale;
+} votecl__ght_cand;
+
+/* A maximum chosen for fitting: its candidate and cell. */
+typedef struct votecl__ght_sel {
+    uint32_t cand, cell;
+} votecl__ght_sel;
+
 /* A 3x3 maximum of a D space: its cell, votes and the votes of its 3x3 neighbourhood (sw)
  * with their sums times the column and row offsets -1..1 (sx, sy). Device layout. */
 typedef struct votecl__ght_dpeak {
@@ -132,7 +147,7 @@ typedef struct votecl__ght_dpeaks {
     size_t n, capacity;
 } votecl__ght_dpeaks;
 
-/* A pairing whose two votes land within the match radius of maximum peak: the image
+/* A pairing whose two votes land within the match radius of selected maximum peak: the image
  * pairing's key, the template's and the image's points (xi, yi, xj, yj). Device layout (10
  * words). */
 typedef struct votecl__ght_match {
@@ -154,10 +169,11 @@ votecl_status votecl__ght_space_peaks(const votecl__ght_desc *desc, const uint32
 void votecl__ght_dpeaks_rank(votecl__ght_dpeaks *peaks);
 /* The match radius in cells. */
 uint32_t votecl__ght_match_radius(const votecl__ght_desc *desc);
-/* labels[cell] = the lowest k whose maximum peaks[k] is within radius cells (Chebyshev),
- * UINT32_MAX for none. */
-void votecl__ght_label_map(const votecl__ght_dpeak *peaks, size_t n, uint32_t gw, uint32_t gh,
-                           uint32_t radius, uint32_t *labels);
+/* The label maps of n candidates (n * gw * gh entries, candidate c's at c gw gh): the cell of
+ * candidate c within radius cells (Chebyshev) of a maximum sel[k] of c gets the lowest such
+ * k, UINT32_MAX when there is none. */
+void votecl__ght_label_maps(const votecl__ght_sel *sel, size_t nsel, size_t n, uint32_t gw,
+                            uint32_t gh, uint32_t radius, uint32_t *labels);
 votecl_status votecl__ght_matches_push(votecl__ght_matches *m, const votecl__ght_match *match);
 /* Sorts matches by peak, then points (a canonical order for comparisons). */
 void votecl__ght_matches_sort(votecl__ght_matches *m);
@@ -179,17 +195,19 @@ votecl_status votecl__ght_ref_matches(const votecl__ght_desc *desc, const votecl
                                       double angle, double scale, uint32_t gw, uint32_t gh,
                                       const uint32_t *labels, votecl__ght_matches *out);
 
-/* Stages a detection may run elsewhere (the device), over pairings bound beforehand: S as
- * votecl__ght_ref_sspace computes it, D's maxima and their matches as the reference's
- * detection computes them. */
+/* Stages a detection may run elsewhere (the device), over pairings bound beforehand, each
+ * for all rotations or candidates at once (lib/ght-search.c has the reference's). */
 typedef struct votecl__ght_stages {
-    votecl_status (*sspace)(void *user, uint32_t b, uint64_t *hist);
-    /* D's ranked maxima (votecl__ght_space_peaks of votecl__ght_ref_dspace) */
-    votecl_status (*dpeaks)(void *user, uint32_t b, uint32_t tol, double angle, double scale,
+    /* the S histograms of bin shifts b[0..n) (n * scales counts: votecl__ght_ref_sspace) */
+    votecl_status (*sspace)(void *user, size_t n, const uint32_t *b, uint64_t *hists);
+    /* the ranked maxima (votecl__ght_space_peaks) of the D spaces of candidates c[0..n)
+     * (votecl__ght_ref_dspace with bin shifts c.b +- tol) into out[0..n) */
+    votecl_status (*dpeaks)(void *user, size_t n, const votecl__ght_cand *c, uint32_t tol,
                             uint32_t gw, uint32_t gh, votecl__ght_dpeaks *out);
-    /* the matches of every maximum (votecl__ght_ref_matches over the label map) */
-    votecl_status (*matches)(void *user, uint32_t b, uint32_t tol, double angle, double scale,
-                             uint32_t gw, uint32_t gh, const votecl__ght_dpeaks *peaks,
+    /* the matches (votecl__ght_ref_matches) of the maxima sel[0..nsel) over their
+     * candidates' label maps (votecl__ght_label_maps), appended to out (emptied first) */
+    votecl_status (*matches)(void *user, size_t n, const votecl__ght_cand *c, uint32_t tol,
+                             uint32_t gw, uint32_t gh, const votecl__ght_sel *sel, size_t nsel,
                              votecl__ght_matches *out);
     void *user;
 } votecl__ght_stages;
@@ -226,7 +244,8 @@ votecl_status votecl__ght_ref_ballard_peaks(const votecl__ght_desc *desc, const 
                                             votecl__ght_poses *out);
 
 /* Sorts poses best first (votes, then angle votes, scale votes) and drops those within
- * min_dist of a better one; returns how many remain. */
+ * min_dist of a better one; returns how many remain. votecl__ght_pose_cmp: that order. */
+int votecl__ght_pose_cmp(const void *a, const void *b);
 size_t votecl__ght_finish(const votecl__ght_desc *desc, votecl_ght_pose *poses, size_t n);
 
 /* The rotation of step k of the search, and the scale of step k. */
@@ -261,21 +280,21 @@ votecl_status votecl__ght_device_ospace(votecl__ght_device *dev, const votecl__g
 /* Uploads the template's and the image's sorted pairings for the S and D stages. */
 votecl_status votecl__ght_device_bind(votecl__ght_device *dev, const votecl__ght_pairs *tp,
                                       const votecl__ght_pairs *ip);
-/* votecl__ght_ref_sspace and votecl__ght_ref_dspace on the device, of the bound pairings
- * (dev as void *: they are votecl__ght_stages' callbacks). */
-votecl_status votecl__ght_device_sspace(void *dev, uint32_t b, uint64_t *hist);
+/* The stages on the device (votecl__ght_stages' callbacks, dev as void *): S, D's maxima
+ * and the matches of all candidates at once (D stays on the device). */
+votecl_status votecl__ght_device_sspace(void *dev, size_t n, const uint32_t *b,
+                                        uint64_t *hists);
+votecl_status votecl__ght_device_dpeaks(void *dev, size_t n, const votecl__ght_cand *c,
+                                        uint32_t tol, uint32_t gw, uint32_t gh,
+                                        votecl__ght_dpeaks *out);
+votecl_status votecl__ght_device_matches(void *dev, size_t n, const votecl__ght_cand *c,
+                                         uint32_t tol, uint32_t gw, uint32_t gh,
+                                         const votecl__ght_sel *sel, size_t nsel,
+                                         votecl__ght_matches *out);
+/* votecl__ght_ref_dspace on the device (one candidate, read back). */
 votecl_status votecl__ght_device_dspace(void *dev, uint32_t b, uint32_t tol, double angle,
                                         double scale, uint32_t gw, uint32_t gh,
                                         uint32_t *space);
-/* The D maxima and the matches stages on the device (votecl__ght_stages' callbacks; D stays
- * on the device between them). */
-votecl_status votecl__ght_device_dpeaks(void *dev, uint32_t b, uint32_t tol, double angle,
-                                        double scale, uint32_t gw, uint32_t gh,
-                                        votecl__ght_dpeaks *out);
-votecl_status votecl__ght_device_matches(void *dev, uint32_t b, uint32_t tol, double angle,
-                                         double scale, uint32_t gw, uint32_t gh,
-                                         const votecl__ght_dpeaks *peaks,
-                                         votecl__ght_matches *out);
 /* votecl__ght_ref_ballard_vote on the device. */
 votecl_status votecl__ght_device_ballard(votecl__ght_device *dev,
                                          const votecl__ght_rtable *table,

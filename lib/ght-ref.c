@@ -10,7 +10,6 @@
 #include "ght-private.h"
 
 #define GHT_PI 3.14159265358979323846
-#define GHT_TOL 2 /* D and matches take the bin shifts b - GHT_TOL .. b + GHT_TOL */
 
 /* --- quantisation --- */
 
@@ -374,119 +373,6 @@ votecl__ght_ref_ospace(const votecl__ght_desc *desc, const votecl__ght_pairs *pa
         space[k] = pairs->offsets[k + 1] - pairs->offsets[k];
 }
 
-/* --- Guil: rotation --- */
-
-/* corr[b] = sum over keys (t, a) of min(O_T(t, a), O_I(t + b, a)), over the template's
- * non-empty keys only. The paper's product lets the quadratic counts of straight segments
- * (every pair of a segment falls into one cell) outvote the shape; the minimum, a histogram
- * intersection, counts the image pairings a rotated template explains. */
-static void
-correlate(const votecl__ght_desc *desc, const uint32_t *ot, const uint32_t *oi,
-          uint64_t *corr)
-{
-    uint32_t L = desc->levels;
-
-    memset(corr, 0, L * sizeof *corr);
-    for (uint32_t key = 0; key < L * L; key++) {
-        uint64_t nt = ot[key];
-        uint32_t t = key / L, a = key % L;
-        if (nt == 0)
-            continue;
-        for (uint32_t b = 0; b < L; b++) {
-            uint32_t k2 = ((t + b) % L) * L + a;
-            uint64_t ni = oi[k2];
-            corr[b] += nt < ni ? nt : ni;
-        }
-    }
-}
-
-/* Parabolic refinement of a peak at c between l and r: an offset in (-0.5, 0.5). */
-static double
-parabola(double l, double c, double r)
-{
-    double den = l - 2 * c + r;
-    return den < 0 ? 0.5 * (l - r) / den : 0.0;
-}
-
-/* Index k of the n-entry histogram h is a local maximum (ties go to the lower index). */
-static int
-is_peak64(const uint64_t *h, uint32_t n, uint32_t k, int wrap)
-{
-    int has_l = k > 0 || wrap, has_r = k + 1 < n || wrap;
-    uint64_t l = has_l ? h[(k + n - 1) % n] : 0, r = has_r ? h[(k + 1) % n] : 0;
-
-    if (n == 1)
-        return 1;
-    return h[k] > l && h[k] >= r;
-}
-
-typedef struct peak {
-    uint32_t k;
-    uint64_t v;
-} peak;
-
-static int
-peak_cmp(const void *a, const void *b)
-{
-    const peak *x = a, *y = b;
-    if (x->v != y->v)
-        return x->v > y->v ? -1 : 1;
-    return x->k < y->k ? -1 : x->k > y->k;
-}
-
-/* The best up to max peaks of h at or above thr (0: fraction of the best); returns count. */
-static uint32_t
-best_peaks(const uint64_t *h, uint32_t n, int wrap, uint64_t thr, unsigned divisor, peak *out,
-           uint32_t max)
-{
-    uint64_t best = 0;
-    uint32_t count = 0;
-
-    for (uint32_t k = 0; k < n; k++)
-        best = h[k] > best ? h[k] : best;
-    if (thr == 0)
-        thr = best / divisor > 0 ? best / divisor : 1;
-    for (uint32_t k = 0; k < n; k++)
-        if (h[k] >= thr && is_peak64(h, n, k, wrap))
-            out[count++] = (peak){k, h[k]};
-    qsort(out, count, sizeof *out, peak_cmp);
-    return count < max ? count : max;
-}
-
-/* The rotation histogram over the steps of the search from corr over bins. */
-static void
-rotation_hist(const votecl__ght_desc *desc, const uint64_t *corr, uint64_t *hist)
-{
-    memset(hist, 0, desc->rotations * sizeof *hist);
-    for (uint32_t b = 0; b < desc->levels; b++) {
-        double rel = fmod(b * 360.0 / desc->levels - desc->p.min_angle + 720.0, 360.0);
-        uint32_t k = (uint32_t)floor(rel / desc->p.angle_step + 1e-9);
-        if (k < desc->rotations)
-            hist[k] += corr[b];
-    }
-}
-
-/* The bin shift b of the best bin of rotation step k and its refined angle. */
-static uint32_t
-rotation_bin(const votecl__ght_desc *desc, const uint64_t *corr, uint32_t k, double *angle)
-{
-    uint32_t L = desc->levels, best = UINT32_MAX;
-
-    for (uint32_t b = 0; b < L; b++) {
-        double rel = fmod(b * 360.0 / L - desc->p.min_angle + 720.0, 360.0);
-        if ((uint32_t)floor(rel / desc->p.angle_step + 1e-9) == k &&
-            (best == UINT32_MAX || corr[b] > corr[best]))
-            best = b;
-    }
-    if (best == UINT32_MAX)
-        best = (uint32_t)lround(votecl__ght_angle(desc, k) * L / 360.0) % L;
-    *angle = (best + parabola((double)corr[(best + L - 1) % L], (double)corr[best],
-                              (double)corr[(best + 1) % L])) *
-             360.0 / L;
-    *angle = fmod(*angle + 360.0, 360.0);
-    return best;
-}
-
 /* --- Guil: scale and position --- */
 
 /* Runs BODY for every (template pairing T, image pairing I) that agree under bin shift b. */
@@ -622,18 +508,6 @@ votecl__ght_ref_matches(const votecl__ght_desc *desc, const votecl__ght_pairs *t
     return VOTECL_OK;
 }
 
-/* S, D maxima and matches through the stages (NULL: the reference's own). */
-static votecl_status
-stage_sspace(const votecl__ght_stages *st, const votecl__ght_desc *desc,
-             const votecl__ght_pairs *tp, const votecl__ght_pairs *ip, uint32_t b,
-             uint64_t *hist)
-{
-    if (st != NULL)
-        return st->sspace(st->user, b, hist);
-    scale_hist(desc, tp, ip, b, hist);
-    return VOTECL_OK;
-}
-
 void
 votecl__ght_ref_sspace(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
                        const votecl__ght_pairs *ip, uint32_t b, uint64_t *hist)
@@ -647,97 +521,6 @@ votecl__ght_ref_dspace(const votecl__ght_desc *desc, const votecl__ght_pairs *tp
                        double scale, uint32_t gw, uint32_t gh, uint32_t *space)
 {
     position_space(desc, tp, ip, b, tol, angle, scale, gw, gh, space);
-}
-
-/* Where a candidate's D maxima and matches are made: the pairings, the grid and scratch. */
-typedef struct guil_job {
-    const votecl__ght_stages *st;
-    const votecl__ght_desc *desc;
-    const votecl__ght_pairs *tp, *ip;
-    uint32_t gw, gh;
-    uint32_t *space; /* gw * gh: D, then the label map (reference only) */
-    votecl__ght_dpeaks peaks;
-    votecl__ght_matches matches;
-    size_t first[VOTECL__GHT_MAX_DPEAKS + 1]; /* the matches of each maximum */
-    double *normals;                           /* votecl__ght_normals */
-} guil_job;
-
-static votecl_status
-stage_dpeaks(guil_job *j, uint32_t b, double angle, double scale)
-{
-    if (j->st != NULL)
-        return j->st->dpeaks(j->st->user, b, GHT_TOL, angle, scale, j->gw, j->gh, &j->peaks);
-    position_space(j->desc, j->tp, j->ip, b, GHT_TOL, angle, scale, j->gw, j->gh, j->space);
-    return votecl__ght_space_peaks(j->desc, j->space, j->gw, j->gh, &j->peaks);
-}
-
-static votecl_status
-stage_matches(guil_job *j, uint32_t b, double angle, double scale)
-{
-    j->matches.n = 0;
-    if (j->st != NULL)
-        return j->st->matches(j->st->user, b, GHT_TOL, angle, scale, j->gw, j->gh, &j->peaks,
-                              &j->matches);
-    votecl__ght_label_map(j->peaks.v, j->peaks.n, j->gw, j->gh,
-                          votecl__ght_match_radius(j->desc), j->space);
-    return votecl__ght_ref_matches(j->desc, j->tp, j->ip, b, GHT_TOL, angle, scale, j->gw,
-                                   j->gh, j->space, &j->matches);
-}
-
-/* The poses of the maxima of D at the candidate's angle and scale, each fitted to its
- * matches (in the order of the maxima). */
-static votecl_status
-candidate_poses(guil_job *j, uint32_t b, const votecl_ght_pose *cand, votecl__ght_poses *out)
-{
-    votecl_status status = stage_dpeaks(j, b, cand->angle, cand->scale);
-
-    if (status != VOTECL_OK || j->peaks.n == 0 ||
-        (status = stage_matches(j, b, cand->angle, cand->scale)) != VOTECL_OK)
-        return status;
-    if ((status = votecl__ght_matches_group(&j->matches, j->peaks.n, j->first)) != VOTECL_OK)
-        return status;
-    for (size_t k = 0; k < j->peaks.n && status == VOTECL_OK; k++) {
-        const votecl__ght_dpeak *p = &j->peaks.v[k];
-        votecl_ght_pose pose = *cand;
-        double dp = j->desc->p.dp;
-        pose.votes = p->votes;
-        pose.x = dp * ((double)(p->cell % j->gw) + (double)p->sx / (double)p->sw);
-        pose.y = dp * ((double)(p->cell / j->gw) + (double)p->sy / (double)p->sw);
-        if ((status = votecl__ght_fit(j->desc, j->normals, &j->matches.v[j->first[k]],
-                                      j->first[k + 1] - j->first[k], &pose)) == VOTECL_OK)
-            status = votecl__ght_poses_push(out, &pose);
-    }
-    return status;
-}
-
-static uint32_t
-sat32(uint64_t v)
-{
-    return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
-}
-
-/* Scales and positions for rotation bin b at the pose's angle. */
-static votecl_status
-guil_rotation(guil_job *j, uint32_t b, votecl_ght_pose *pose, uint64_t *shist, peak *peaks,
-              votecl__ght_poses *out)
-{
-    const votecl__ght_desc *desc = j->desc;
-    uint32_t ns;
-    votecl_status status = stage_sspace(j->st, desc, j->tp, j->ip, b, shist);
-
-    if (status != VOTECL_OK)
-        return status;
-    ns = best_peaks(shist, desc->scales, 0, desc->p.scale_threshold, 4, peaks,
-                    desc->p.max_scales);
-    for (uint32_t i = 0; i < ns && status == VOTECL_OK; i++) {
-        uint32_t k = peaks[i].k;
-        double l = k > 0 ? (double)shist[k - 1] : 0.0;
-        double r = k + 1 < desc->scales ? (double)shist[k + 1] : 0.0;
-        pose->scale = votecl__ght_scale(desc, k + parabola(l, (double)shist[k], r));
-        pose->scale_votes = sat32(peaks[i].v);
-        status = candidate_poses(j, b, pose, out);
-    }
-    return status;
 }
 
 votecl_status
@@ -756,52 +539,6 @@ votecl__ght_ref_guil(const votecl__ght_desc *desc, const votecl__ght_pairs *temp
     }
     free(ot);
     free(oi);
-    return status;
-}
-
-votecl_status
-votecl__ght_guil(const votecl__ght_desc *desc, const votecl__ght_stages *stages,
-                 const uint32_t *ot, const uint32_t *oi, const votecl__ght_pairs *templ,
-                 const votecl__ght_pairs *image, uint32_t width, uint32_t height,
-                 votecl__ght_poses *out)
-{
-    uint32_t L = desc->levels, nr;
-    size_t big = L > desc->scales ? L : desc->scales;
-    uint64_t *corr = votecl__malloc(L * sizeof *corr), *hist = votecl__malloc(big * sizeof *hist);
-    peak *rpeaks = votecl__malloc(big * sizeof *rpeaks),
-         *speaks = votecl__malloc(big * sizeof *speaks);
-    guil_job job = {stages, desc, templ, image, 0, 0, NULL, {0}, {0}, {0}, NULL};
-    votecl_status status = VOTECL_OK;
-
-    votecl__ght_grid(desc, width, height, &job.gw, &job.gh);
-    if (stages == NULL)
-        job.space = votecl__malloc((size_t)job.gw * job.gh * sizeof *job.space);
-    job.normals = votecl__malloc(2 * (size_t)L * sizeof *job.normals);
-    if (corr == NULL || hist == NULL || rpeaks == NULL || speaks == NULL ||
-        job.normals == NULL || (stages == NULL && job.space == NULL)) {
-        status = VOTECL_OUT_OF_HOST_MEMORY;
-        goto out;
-    }
-    votecl__ght_normals(desc, job.normals);
-    correlate(desc, ot, oi, corr);
-    rotation_hist(desc, corr, hist);
-    nr = best_peaks(hist, desc->rotations, desc->full_circle, desc->p.angle_threshold, 8,
-                    rpeaks, desc->p.max_rotations);
-    for (uint32_t i = 0; i < nr && status == VOTECL_OK; i++) {
-        votecl_ght_pose pose = {0};
-        uint32_t b = rotation_bin(desc, corr, rpeaks[i].k, &pose.angle);
-        pose.angle_votes = sat32(rpeaks[i].v);
-        status = guil_rotation(&job, b, &pose, hist, speaks, out);
-    }
-out:
-    free(corr);
-    free(hist);
-    free(rpeaks);
-    free(speaks);
-    free(job.space);
-    free(job.normals);
-    free(job.peaks.v);
-    votecl__ght_matches_clear(&job.matches);
     return status;
 }
 
@@ -974,8 +711,8 @@ votecl__ght_ref_ballard_peaks(const votecl__ght_desc *desc, const uint32_t *spac
 
 /* --- ranking --- */
 
-static int
-pose_cmp(const void *a, const void *b)
+int
+votecl__ght_pose_cmp(const void *a, const void *b)
 {
     const votecl_ght_pose *x = a, *y = b;
 
@@ -1001,7 +738,7 @@ votecl__ght_finish(const votecl__ght_desc *desc, votecl_ght_pose *poses, size_t 
     size_t kept = 0;
 
     if (n > 0) /* poses may be NULL when there is nothing */
-        qsort(poses, n, sizeof *poses, pose_cmp);
+        qsort(poses, n, sizeof *poses, votecl__ght_pose_cmp);
     for (size_t i = 0; i < n; i++) {
         int near = 0;
         for (size_t j = 0; j < kept && !near; j++) {

@@ -475,41 +475,54 @@ sum_u32(const uint32_t *a, size_t n)
     return s;
 }
 
-/* The device's D maxima and matches of D space ref (the reference's, at b, angle, scale)
- * equal the reference's: maxima in rank order, matches as sorted lists. Returns how many
+/* The device's D maxima and matches of n candidates at once equal the reference's (maxima
+ * in rank order, matches as sorted lists), every maximum selected. Returns how many
  * matches there were. */
 static size_t
 check_pose_stages(const votecl__ght_desc *d, votecl__ght_device *dev, const votecl__ght_pairs *tp,
-                  const votecl__ght_pairs *ip, uint32_t b, double angle, double scale,
-                  uint32_t gw, uint32_t gh, const uint32_t *ref)
+                  const votecl__ght_pairs *ip, const votecl__ght_cand *c, size_t n, uint32_t gw,
+                  uint32_t gh)
 {
-    votecl__ght_dpeaks rpk = {0}, dpk = {0};
+    size_t cells = (size_t)gw * gh, nsel = 0, total;
+    votecl__ght_dpeaks *rpk = g_new0(votecl__ght_dpeaks, n), *dpk = g_new0(votecl__ght_dpeaks, n);
+    votecl__ght_sel *sel = g_new(votecl__ght_sel, n * VOTECL__GHT_MAX_DPEAKS);
     votecl__ght_matches rm = {0}, dm = {0};
-    uint32_t *labels = g_new(uint32_t, (size_t)gw * gh);
-    size_t n;
+    uint32_t *space = g_new(uint32_t, n * cells);
 
-    g_assert_cmpint(votecl__ght_space_peaks(d, ref, gw, gh, &rpk), ==, VOTECL_OK);
-    g_assert_cmpint(votecl__ght_device_dpeaks(dev, b, 2, angle, scale, gw, gh, &dpk), ==,
-                    VOTECL_OK);
-    g_assert_cmpuint(dpk.n, ==, rpk.n);
-    g_assert_cmpuint(rpk.n, >, 0);
-    g_assert_cmpmem(dpk.v, dpk.n * sizeof *dpk.v, rpk.v, rpk.n * sizeof *rpk.v);
-    votecl__ght_label_map(rpk.v, rpk.n, gw, gh, votecl__ght_match_radius(d), labels);
-    g_assert_cmpint(votecl__ght_ref_matches(d, tp, ip, b, 2, angle, scale, gw, gh, labels, &rm),
-                    ==, VOTECL_OK);
-    g_assert_cmpint(votecl__ght_device_matches(dev, b, 2, angle, scale, gw, gh, &dpk, &dm), ==,
+    g_assert_cmpint(votecl__ght_device_dpeaks(dev, n, c, 2, gw, gh, dpk), ==, VOTECL_OK);
+    for (size_t k = 0; k < n; k++) {
+        votecl__ght_ref_dspace(d, tp, ip, c[k].b, 2, c[k].angle, c[k].scale, gw, gh, space);
+        g_assert_cmpint(votecl__ght_space_peaks(d, space, gw, gh, &rpk[k]), ==, VOTECL_OK);
+        g_assert_cmpuint(dpk[k].n, ==, rpk[k].n);
+        g_assert_cmpuint(rpk[k].n, >, 0);
+        g_assert_cmpmem(dpk[k].v, dpk[k].n * sizeof *dpk[k].v, rpk[k].v,
+                        rpk[k].n * sizeof *rpk[k].v);
+        for (size_t j = 0; j < rpk[k].n; j++)
+            sel[nsel++] = (votecl__ght_sel){(uint32_t)k, rpk[k].v[j].cell};
+    }
+    votecl__ght_label_maps(sel, nsel, n, gw, gh, votecl__ght_match_radius(d), space);
+    for (size_t k = 0; k < n; k++)
+        g_assert_cmpint(votecl__ght_ref_matches(d, tp, ip, c[k].b, 2, c[k].angle, c[k].scale,
+                                                gw, gh, space + k * cells, &rm),
+                        ==, VOTECL_OK);
+    g_assert_cmpint(votecl__ght_device_matches(dev, n, c, 2, gw, gh, sel, nsel, &dm), ==,
                     VOTECL_OK);
     votecl__ght_matches_sort(&rm);
     votecl__ght_matches_sort(&dm);
     g_assert_cmpuint(dm.n, ==, rm.n);
     g_assert_cmpmem(dm.v, dm.n * sizeof *dm.v, rm.v, rm.n * sizeof *rm.v);
-    n = rm.n;
-    free(rpk.v);
-    free(dpk.v);
+    total = rm.n;
+    for (size_t k = 0; k < n; k++) {
+        free(rpk[k].v);
+        free(dpk[k].v);
+    }
+    g_free(rpk);
+    g_free(dpk);
+    g_free(sel);
+    g_free(space);
     votecl__ght_matches_clear(&rm);
     votecl__ght_matches_clear(&dm);
-    g_free(labels);
-    return n;
+    return total;
 }
 
 /* O of the template and a scene with LB and SSM, S and D at a few shifts. */
@@ -525,7 +538,9 @@ check_guil_spaces(const votecl_ght_params *params, uint64_t seed)
     size_t keys;
     uint32_t *ref, *lb, *ssm, gw, gh;
     uint64_t *sref, *sdev;
-    size_t matched = 0;
+    size_t matched = 0, nc = 0;
+    votecl__ght_cand cand[8];
+    uint32_t shifts[8];
 
     tu_rng_init(&rng, seed);
     random_scene(&rng, &s, 0.8, 1.25);
@@ -554,7 +569,6 @@ check_guil_spaces(const votecl_ght_params *params, uint64_t seed)
     }
     g_test_message("O: %zu template and %zu image pairings, equal", tp.n, ip.n);
     sref = g_new(uint64_t, d.scales);
-    sdev = g_new(uint64_t, d.scales);
     votecl__ght_grid(&d, s.width, s.height, &gw, &gh);
     g_free(ref);
     g_free(lb);
@@ -562,19 +576,22 @@ check_guil_spaces(const votecl_ght_params *params, uint64_t seed)
     lb = g_new(uint32_t, (size_t)gw * gh);
     g_assert_cmpint(votecl__ght_device_bind(dev, &tp, &ip), ==, VOTECL_OK);
     for (uint32_t b = 0; b < d.levels; b += d.levels / 5 + 1) {
-        votecl__ght_ref_sspace(&d, &tp, &ip, b, sref);
-        g_assert_cmpint(votecl__ght_device_sspace(dev, b, sdev), ==, VOTECL_OK);
-        for (uint32_t k = 0; k < d.scales; k++)
-            g_assert_cmpuint(sdev[k], ==, sref[k]);
-        votecl__ght_ref_dspace(&d, &tp, &ip, b, 2, b * 360.0 / d.levels + 0.3, 1.07, gw, gh,
-                               ref);
-        g_assert_cmpint(votecl__ght_device_dspace(dev, b, 2, b * 360.0 / d.levels + 0.3,
-                                                  1.07, gw, gh, lb),
+        cand[nc] = (votecl__ght_cand){b, b * 360.0 / d.levels + 0.3, 1.07};
+        shifts[nc++] = b;
+        votecl__ght_ref_dspace(&d, &tp, &ip, b, 2, cand[nc - 1].angle, 1.07, gw, gh, ref);
+        g_assert_cmpint(votecl__ght_device_dspace(dev, b, 2, cand[nc - 1].angle, 1.07, gw, gh,
+                                                  lb),
                         ==, VOTECL_OK);
         assert_equal_u32(lb, ref, (size_t)gw * gh, "D");
-        matched += check_pose_stages(&d, dev, &tp, &ip, b, b * 360.0 / d.levels + 0.3, 1.07,
-                                     gw, gh, ref);
     }
+    sdev = g_new(uint64_t, nc * d.scales);
+    g_assert_cmpint(votecl__ght_device_sspace(dev, nc, shifts, sdev), ==, VOTECL_OK);
+    for (size_t c = 0; c < nc; c++) {
+        votecl__ght_ref_sspace(&d, &tp, &ip, shifts[c], sref);
+        for (uint32_t k = 0; k < d.scales; k++)
+            g_assert_cmpuint(sdev[c * d.scales + k], ==, sref[k]);
+    }
+    matched = check_pose_stages(&d, dev, &tp, &ip, cand, nc, gw, gh);
     g_test_message("D maxima and %zu matches, equal", matched);
     g_assert_cmpuint(matched, >, 0);
     votecl__ght_device_free(dev);

@@ -1,0 +1,412 @@
+/* Guil's search (paper 001, section 3) through its stages: the rotations from the
+ * correlation of the template's and the image's O spaces, for each the scales from S, for
+ * each candidate (rotation, scale) the maxima of D, and for the strongest poses over all
+ * candidates the least-squares fit of their matched pairings (lib/ght-pose.c). Every stage
+ * takes all candidates at once, so a device answers each in a few launches and one read;
+ * the reference (stages NULL) loops over them. */
+#include "votecl-private.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ght-private.h"
+
+/* --- rotation --- */
+
+/* corr[b] = sum over keys (t, a) of min(O_T(t, a), O_I(t + b, a)), over the template's
+ * non-empty keys only. The paper's product lets the quadratic counts of straight segments
+ * (every pair of a segment falls into one cell) outvote the shape; the minimum, a histogram
+ * intersection, counts the image pairings a rotated template explains. */
+static void
+correlate(const votecl__ght_desc *desc, const uint32_t *ot, const uint32_t *oi,
+          uint64_t *corr)
+{
+    uint32_t L = desc->levels;
+
+    memset(corr, 0, L * sizeof *corr);
+    for (uint32_t key = 0; key < L * L; key++) {
+        uint64_t nt = ot[key];
+        uint32_t t = key / L, a = key % L;
+        if (nt == 0)
+            continue;
+        for (uint32_t b = 0; b < L; b++) {
+            uint32_t k2 = ((t + b) % L) * L + a;
+            uint64_t ni = oi[k2];
+            corr[b] += nt < ni ? nt : ni;
+        }
+    }
+}
+
+/* Parabolic refinement of a peak at c between l and r: an offset in (-0.5, 0.5). */
+static double
+parabola(double l, double c, double r)
+{
+    double den = l - 2 * c + r;
+    return den < 0 ? 0.5 * (l - r) / den : 0.0;
+}
+
+/* Index k of the n-entry histogram h is a local maximum (ties go to the lower index). */
+static int
+is_peak64(const uint64_t *h, uint32_t n, uint32_t k, int wrap)
+{
+    int has_l = k > 0 || wrap, has_r = k + 1 < n || wrap;
+    uint64_t l = has_l ? h[(k + n - 1) % n] : 0, r = has_r ? h[(k + 1) % n] : 0;
+
+    if (n == 1)
+        return 1;
+    return h[k] > l && h[k] >= r;
+}
+
+typedef struct peak {
+    uint32_t k;
+    uint64_t v;
+} peak;
+
+static int
+peak_cmp(const void *a, const void *b)
+{
+    const peak *x = a, *y = b;
+    if (x->v != y->v)
+        return x->v > y->v ? -1 : 1;
+    return x->k < y->k ? -1 : x->k > y->k;
+}
+
+/* The best up to max peaks of h at or above thr (0: fraction of the best); returns count. */
+static uint32_t
+best_peaks(const uint64_t *h, uint32_t n, int wrap, uint64_t thr, unsigned divisor, peak *out,
+           uint32_t max)
+{
+    uint64_t best = 0;
+    uint32_t count = 0;
+
+    for (uint32_t k = 0; k < n; k++)
+        best = h[k] > best ? h[k] : best;
+    if (thr == 0)
+        thr = best / divisor > 0 ? best / divisor : 1;
+    for (uint32_t k = 0; k < n; k++)
+        if (h[k] >= thr && is_peak64(h, n, k, wrap))
+            out[count++] = (peak){k, h[k]};
+    qsort(out, count, sizeof *out, peak_cmp);
+    return count < max ? count : max;
+}
+
+/* The rotation histogram over the steps of the search from corr over bins. */
+static void
+rotation_hist(const votecl__ght_desc *desc, const uint64_t *corr, uint64_t *hist)
+{
+    memset(hist, 0, desc->rotations * sizeof *hist);
+    for (uint32_t b = 0; b < desc->levels; b++) {
+        double rel = fmod(b * 360.0 / desc->levels - desc->p.min_angle + 720.0, 360.0);
+        uint32_t k = (uint32_t)floor(rel / desc->p.angle_step + 1e-9);
+        if (k < desc->rotations)
+            hist[k] += corr[b];
+    }
+}
+
+/* The bin shift b of the best bin of rotation step k and its refined angle. */
+static uint32_t
+rotation_bin(const votecl__ght_desc *desc, const uint64_t *corr, uint32_t k, double *angle)
+{
+    uint32_t L = desc->levels, best = UINT32_MAX;
+
+    for (uint32_t b = 0; b < L; b++) {
+        double rel = fmod(b * 360.0 / L - desc->p.min_angle + 720.0, 360.0);
+        if ((uint32_t)floor(rel / desc->p.angle_step + 1e-9) == k &&
+            (best == UINT32_MAX || corr[b] > corr[best]))
+            best = b;
+    }
+    if (best == UINT32_MAX)
+        best = (uint32_t)lround(votecl__ght_angle(desc, k) * L / 360.0) % L;
+    *angle = (best + parabola((double)corr[(best + L - 1) % L], (double)corr[best],
+                              (double)corr[(best + 1) % L])) *
+             360.0 / L;
+    *angle = fmod(*angle + 360.0, 360.0);
+    return best;
+}
+
+/* --- the reference's stages --- */
+
+static void
+ref_sspace(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
+           const votecl__ght_pairs *ip, size_t n, const uint32_t *b, uint64_t *hists)
+{
+    for (size_t c = 0; c < n; c++)
+        votecl__ght_ref_sspace(desc, tp, ip, b[c], hists + c * desc->scales);
+}
+
+static votecl_status
+ref_dpeaks(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
+           const votecl__ght_pairs *ip, size_t n, const votecl__ght_cand *c, uint32_t gw,
+           uint32_t gh, uint32_t *space, votecl__ght_dpeaks *out)
+{
+    votecl_status status = VOTECL_OK;
+
+    for (size_t k = 0; k < n && status == VOTECL_OK; k++) {
+        votecl__ght_ref_dspace(desc, tp, ip, c[k].b, VOTECL__GHT_TOL, c[k].angle, c[k].scale,
+                               gw, gh, space);
+        status = votecl__ght_space_peaks(desc, space, gw, gh, &out[k]);
+    }
+    return status;
+}
+
+static votecl_status
+ref_matches(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
+            const votecl__ght_pairs *ip, size_t n, const votecl__ght_cand *c, uint32_t gw,
+            uint32_t gh, const votecl__ght_sel *sel, size_t nsel, uint32_t *labels,
+            votecl__ght_matches *out)
+{
+    size_t cells = (size_t)gw * gh;
+    votecl_status status = VOTECL_OK;
+
+    votecl__ght_label_maps(sel, nsel, n, gw, gh, votecl__ght_match_radius(desc), labels);
+    out->n = 0;
+    for (size_t k = 0; k < n && status == VOTECL_OK; k++)
+        status = votecl__ght_ref_matches(desc, tp, ip, c[k].b, VOTECL__GHT_TOL, c[k].angle,
+                                         c[k].scale, gw, gh, labels + k * cells, out);
+    return status;
+}
+
+/* --- the search --- */
+
+/* A Hough pose and the maximum it came from. */
+typedef struct hough {
+    votecl_ght_pose pose;
+    votecl__ght_sel sel;
+} hough;
+
+static int
+hough_cmp(const void *a, const void *b)
+{
+    const hough *x = a, *y = b;
+    int c = votecl__ght_pose_cmp(&x->pose, &y->pose);
+
+    if (c != 0)
+        return c;
+    if (x->sel.cand != y->sel.cand)
+        return x->sel.cand < y->sel.cand ? -1 : 1;
+    return x->sel.cell < y->sel.cell ? -1 : x->sel.cell > y->sel.cell;
+}
+
+/* Everything one search holds. */
+typedef struct search {
+    const votecl__ght_desc *desc;
+    const votecl__ght_stages *st;
+    const votecl__ght_pairs *tp, *ip;
+    uint32_t gw, gh;
+    uint32_t nr;              /* rotations */
+    uint32_t *b;              /* their bin shifts */
+    votecl_ght_pose *rot;     /* their angles and angle votes */
+    uint64_t *hists;          /* their S histograms */
+    size_t nc;                /* candidates */
+    votecl__ght_cand *cand;
+    votecl_ght_pose *cpose;   /* the candidates' angle, scale and their votes */
+    votecl__ght_dpeaks *peaks; /* D maxima per candidate */
+    hough *h;                 /* the Hough poses, ranked, kept first */
+    size_t nh, kept;
+    votecl__ght_sel *sel;     /* the kept poses' maxima */
+    votecl__ght_matches matches;
+    size_t *first;
+    double *normals;
+    uint32_t *scratch;        /* the reference's D space and label maps */
+} search;
+
+static uint32_t
+sat32(uint64_t v)
+{
+    return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
+
+static votecl_status
+search_alloc(search *s)
+{
+    const votecl__ght_desc *d = s->desc;
+    size_t nr = d->p.max_rotations, nc = nr * (size_t)d->p.max_scales;
+    size_t cells = (size_t)s->gw * s->gh;
+
+    s->b = votecl__calloc(nr + 1, sizeof *s->b);
+    s->rot = votecl__calloc(nr + 1, sizeof *s->rot);
+    s->hists = votecl__calloc((nr + 1) * (size_t)d->scales, sizeof *s->hists);
+    s->cand = votecl__calloc(nc + 1, sizeof *s->cand);
+    s->cpose = votecl__calloc(nc + 1, sizeof *s->cpose);
+    s->peaks = votecl__calloc(nc + 1, sizeof *s->peaks);
+    s->h = votecl__calloc(nc * VOTECL__GHT_MAX_DPEAKS + 1, sizeof *s->h);
+    s->sel = votecl__calloc(nc * VOTECL__GHT_MAX_DPEAKS + 1, sizeof *s->sel);
+    s->first = votecl__calloc(nc * VOTECL__GHT_MAX_DPEAKS + 1, sizeof *s->first);
+    s->normals = votecl__malloc(2 * (size_t)d->levels * sizeof *s->normals);
+    if (s->st == NULL)
+        s->scratch = votecl__malloc((nc + 1) * cells * sizeof *s->scratch);
+    if (s->b == NULL || s->rot == NULL || s->hists == NULL || s->cand == NULL ||
+        s->cpose == NULL || s->peaks == NULL || s->h == NULL || s->sel == NULL ||
+        s->first == NULL || s->normals == NULL || (s->st == NULL && s->scratch == NULL))
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    return VOTECL_OK;
+}
+
+static void
+search_free(search *s)
+{
+    for (size_t k = 0; s->peaks != NULL && k <= s->nc; k++)
+        free(s->peaks[k].v);
+    free(s->b);
+    free(s->rot);
+    free(s->hists);
+    free(s->cand);
+    free(s->cpose);
+    free(s->peaks);
+    free(s->h);
+    free(s->sel);
+    free(s->first);
+    free(s->normals);
+    free(s->scratch);
+    votecl__ght_matches_clear(&s->matches);
+}
+
+/* The rotations: the best peaks of the correlation over the search's steps. */
+static votecl_status
+rotations(search *s, const uint32_t *ot, const uint32_t *oi)
+{
+    const votecl__ght_desc *d = s->desc;
+    uint32_t L = d->levels, nr;
+    size_t big = L > d->rotations ? L : d->rotations;
+    uint64_t *corr = votecl__malloc(L * sizeof *corr), *hist = votecl__malloc(big * sizeof *hist);
+    peak *rp = votecl__malloc(big * sizeof *rp);
+    votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
+
+    if (corr != NULL && hist != NULL && rp != NULL) {
+        correlate(d, ot, oi, corr);
+        rotation_hist(d, corr, hist);
+        nr = best_peaks(hist, d->rotations, d->full_circle, d->p.angle_threshold, 8, rp,
+                        d->p.max_rotations);
+        for (uint32_t i = 0; i < nr; i++) {
+            s->b[i] = rotation_bin(d, corr, rp[i].k, &s->rot[i].angle);
+            s->rot[i].angle_votes = sat32(rp[i].v);
+        }
+        s->nr = nr;
+        status = VOTECL_OK;
+    }
+    free(corr);
+    free(hist);
+    free(rp);
+    return status;
+}
+
+/* The candidates: for every rotation the best peaks of its S histogram. */
+static votecl_status
+scales(search *s)
+{
+    const votecl__ght_desc *d = s->desc;
+    peak *sp = votecl__malloc(((size_t)d->scales + 1) * sizeof *sp);
+    votecl_status status = VOTECL_OK;
+
+    if (sp == NULL)
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    if (s->st != NULL)
+        status = s->st->sspace(s->st->user, s->nr, s->b, s->hists);
+    else
+        ref_sspace(d, s->tp, s->ip, s->nr, s->b, s->hists);
+    for (uint32_t i = 0; i < s->nr && status == VOTECL_OK; i++) {
+        const uint64_t *h = s->hists + (size_t)i * d->scales;
+        uint32_t ns = best_peaks(h, d->scales, 0, d->p.scale_threshold, 4, sp, d->p.max_scales);
+        for (uint32_t j = 0; j < ns; j++) {
+            uint32_t k = sp[j].k;
+            double l = k > 0 ? (double)h[k - 1] : 0.0;
+            double r = k + 1 < d->scales ? (double)h[k + 1] : 0.0;
+            votecl_ght_pose *p = &s->cpose[s->nc];
+            *p = s->rot[i];
+            p->scale = votecl__ght_scale(d, k + parabola(l, (double)h[k], r));
+            p->scale_votes = sat32(sp[j].v);
+            s->cand[s->nc++] = (votecl__ght_cand){s->b[i], p->angle, p->scale};
+        }
+    }
+    free(sp);
+    return status;
+}
+
+/* The Hough poses of every candidate's D maxima, ranked; the first s->kept survive
+ * min_dist (and max_detections) and are the ones fitted. */
+static votecl_status
+positions(search *s)
+{
+    const votecl__ght_desc *d = s->desc;
+    double d2 = d->p.min_dist * d->p.min_dist, dp = d->p.dp;
+    size_t cap = d->p.max_detections > 0 ? d->p.max_detections : SIZE_MAX;
+    votecl_status status;
+
+    if (s->st != NULL)
+        status = s->st->dpeaks(s->st->user, s->nc, s->cand, VOTECL__GHT_TOL, s->gw, s->gh,
+                               s->peaks);
+    else
+        status = ref_dpeaks(d, s->tp, s->ip, s->nc, s->cand, s->gw, s->gh, s->scratch,
+                            s->peaks);
+    if (status != VOTECL_OK)
+        return status;
+    for (size_t c = 0; c < s->nc; c++)
+        for (size_t k = 0; k < s->peaks[c].n; k++) {
+            const votecl__ght_dpeak *p = &s->peaks[c].v[k];
+            hough *h = &s->h[s->nh++];
+            h->pose = s->cpose[c];
+            h->pose.votes = p->votes;
+            h->pose.x = dp * ((double)(p->cell % s->gw) + (double)p->sx / (double)p->sw);
+            h->pose.y = dp * ((double)(p->cell / s->gw) + (double)p->sy / (double)p->sw);
+            h->sel = (votecl__ght_sel){(uint32_t)c, p->cell};
+        }
+    if (s->nh > 1)
+        qsort(s->h, s->nh, sizeof *s->h, hough_cmp);
+    for (size_t i = 0; i < s->nh && s->kept < cap; i++) {
+        int near = 0;
+        for (size_t j = 0; j < s->kept && !near; j++) {
+            double dx = s->h[i].pose.x - s->h[j].pose.x, dy = s->h[i].pose.y - s->h[j].pose.y;
+            near = dx * dx + dy * dy < d2;
+        }
+        if (!near)
+            s->h[s->kept++] = s->h[i];
+    }
+    return VOTECL_OK;
+}
+
+/* The kept poses fitted to their matches, appended to out. */
+static votecl_status
+fits(search *s, votecl__ght_poses *out)
+{
+    votecl_status status;
+
+    for (size_t k = 0; k < s->kept; k++)
+        s->sel[k] = s->h[k].sel;
+    if (s->st != NULL)
+        status = s->st->matches(s->st->user, s->nc, s->cand, VOTECL__GHT_TOL, s->gw, s->gh,
+                                s->sel, s->kept, &s->matches);
+    else
+        status = ref_matches(s->desc, s->tp, s->ip, s->nc, s->cand, s->gw, s->gh, s->sel,
+                             s->kept, s->scratch, &s->matches);
+    if (status != VOTECL_OK ||
+        (status = votecl__ght_matches_group(&s->matches, s->kept, s->first)) != VOTECL_OK)
+        return status;
+    votecl__ght_normals(s->desc, s->normals);
+    for (size_t k = 0; k < s->kept && status == VOTECL_OK; k++) {
+        votecl_ght_pose pose = s->h[k].pose;
+        if ((status = votecl__ght_fit(s->desc, s->normals, &s->matches.v[s->first[k]],
+                                      s->first[k + 1] - s->first[k], &pose)) == VOTECL_OK)
+            status = votecl__ght_poses_push(out, &pose);
+    }
+    return status;
+}
+
+votecl_status
+votecl__ght_guil(const votecl__ght_desc *desc, const votecl__ght_stages *stages,
+                 const uint32_t *ot, const uint32_t *oi, const votecl__ght_pairs *templ,
+                 const votecl__ght_pairs *image, uint32_t width, uint32_t height,
+                 votecl__ght_poses *out)
+{
+    search s = {.desc = desc, .st = stages, .tp = templ, .ip = image};
+    votecl_status status;
+
+    votecl__ght_grid(desc, width, height, &s.gw, &s.gh);
+    if ((status = search_alloc(&s)) == VOTECL_OK &&
+        (status = rotations(&s, ot, oi)) == VOTECL_OK && s.nr > 0 &&
+        (status = scales(&s)) == VOTECL_OK && s.nc > 0 &&
+        (status = positions(&s)) == VOTECL_OK && s.kept > 0)
+        status = fits(&s, out);
+    search_free(&s);
+    return status;
+}
