@@ -272,16 +272,32 @@ ght_dspace(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const uin
     }
 }
 
-/* votecl__ght_ref_matches: the pairings of ght_dspace's walk for candidate get_group_id(1)
- * whose two votes fall on cells of one selected maximum in the candidate's label map
- * (nsel - k for maximum k, 0 for none) are appended to out after its GHT_HEAD-word head (10
- * words each: k, the image pairing's key, template xi yi xj yj, image xi yi xj yj; counted
- * by word 0, at most cap written). */
+/* votecl__ght_match_hash of a match: the image pairing's key, template, image points */
+inline uint
+ght_match_hash(uint key, GLOBAL const int *T, GLOBAL const int *I)
+{
+    uint w[9] = {key, (uint)T[1], (uint)T[2], (uint)T[3], (uint)T[4],
+                 (uint)I[1], (uint)I[2], (uint)I[3], (uint)I[4]};
+    ulong h = 0x9e3779b97f4a7c15UL;
+
+    for (int k = 0; k < 9; k++) {
+        h = (h ^ w[k]) * 0xff51afd7ed558ccdUL;
+        h ^= h >> 32;
+    }
+    return (uint)h;
+}
+
+/* votecl__ght_ref_matches then votecl__ght_matches_sample: the pairings of ght_dspace's walk
+ * for candidate get_group_id(1) whose two votes fall on cells of one selected maximum k in
+ * the candidate's label map (nsel - k, 0 for none). Pass 0 counts them per maximum into
+ * counts[k]; pass 1 appends those whose hash is at most thr[k] to out after its
+ * GHT_HEAD-word head (10 words each: k, the image pairing's key, template xi yi xj yj,
+ * image xi yi xj yj; counted by word 0, at most cap written). */
 KERNEL void
 ght_matches(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const uint *ioffsets,
             GLOBAL const uint *ipairs, GLOBAL const uint *cands, uint tol, float cx, float cy,
-            uint dp, uint gw, uint gh, GLOBAL const uint *labels, uint nsel, uint cap,
-            GLOBAL int *out)
+            uint dp, uint gw, uint gh, GLOBAL const uint *labels, uint nsel, uint pass,
+            GLOBAL uint *counts, GLOBAL const uint *thr, uint cap, GLOBAL int *out)
 {
     uint lid = get_local_id(0), g = get_group_id(0), c = get_group_id(1);
     uint key = tasks[3 * g], i0 = tasks[3 * g + 1], na = tasks[3 * g + 2] - i0;
@@ -299,16 +315,23 @@ ght_matches(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const ui
             GLOBAL const int *I = (GLOBAL const int *)(ipairs + 6 * j);
             long ci = ght_position_cell(gw, gh, rs0, rs1, cx, cy, dp, I[1], I[2], T[1], T[2]);
             long cj = ght_position_cell(gw, gh, rs0, rs1, cx, cy, dp, I[3], I[4], T[3], T[4]);
-            uint li, at;
+            uint li, at, m;
             if (ci < 0 || cj < 0)
                 continue;
             li = map[ci];
             if (li == 0 || li != map[cj])
                 continue;
+            m = nsel - li;
+            if (pass == 0) {
+                atomic_inc(&counts[m]);
+                continue;
+            }
+            if (ght_match_hash((uint)I[0], T, I) > thr[m])
+                continue;
             at = atomic_inc((GLOBAL uint *)out);
             if (at >= cap)
                 continue;
-            matches[10 * (ulong)at] = (int)(nsel - li);
+            matches[10 * (ulong)at] = (int)m;
             matches[10 * (ulong)at + 1] = I[0];
             for (uint w = 0; w < 4; w++) {
                 matches[10 * (ulong)at + 2 + w] = T[1 + w];

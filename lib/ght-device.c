@@ -35,7 +35,8 @@ static const char *const kernel_names[K_COUNT] = {
 
 /* B_CANDS: the candidates (bin shift, factors), B_PEAKS: D's maxima (per candidate a head,
  * then 4 ulongs each), B_CELLS: the selected maxima, B_LABELS: their label maps,
- * B_MATCHES: matches (a head, then 10 words each) */
+ * B_MATCHES: matches (a head, then 10 words each), B_SELCOUNT and B_THRESH: the matches of
+ * each selected maximum and the thresholds of their sample */
 enum {
     B_A,
     B_B,
@@ -52,6 +53,8 @@ enum {
     B_CELLS,
     B_LABELS,
     B_MATCHES,
+    B_SELCOUNT,
+    B_THRESH,
     B_COUNT
 };
 
@@ -533,10 +536,11 @@ label_maps(votecl__ght_device *dev, size_t n, uint32_t gw, uint32_t gh,
                           6);
 }
 
-/* ght_matches of n candidates into B_MATCHES with room for cap; args: the walk's first 11
- * (cands uploaded). */
+/* ght_matches' pass over n candidates (pass 1 into B_MATCHES with room for cap); args: the
+ * walk's first 11 (cands uploaded). */
 static votecl_status
-matches_walk(votecl__ght_device *dev, size_t n, votecl__arg *args, size_t nsel, size_t cap)
+matches_walk(votecl__ght_device *dev, size_t n, votecl__arg *args, size_t nsel, unsigned pass,
+             size_t cap)
 {
     votecl_status status;
 
@@ -546,9 +550,34 @@ matches_walk(votecl__ght_device *dev, size_t n, votecl__arg *args, size_t nsel, 
         return status;
     args[11] = VOTECL__ARG_BUF(dev->buf[B_LABELS]);
     args[12] = VOTECL__ARG_UINT(nsel);
-    args[13] = VOTECL__ARG_UINT(cap);
-    args[14] = VOTECL__ARG_BUF(dev->buf[B_MATCHES]); /* after room: it may be new */
-    return walk(dev, K_MATCHES, n, args, 15);
+    args[13] = VOTECL__ARG_UINT(pass);
+    args[14] = VOTECL__ARG_BUF(dev->buf[B_SELCOUNT]);
+    args[15] = VOTECL__ARG_BUF(dev->buf[B_THRESH]);
+    args[16] = VOTECL__ARG_UINT(cap);
+    args[17] = VOTECL__ARG_BUF(dev->buf[B_MATCHES]); /* after room: it may be new */
+    return walk(dev, K_MATCHES, n, args, 18);
+}
+
+/* Pass 0: the matches per maximum, turned into the sample's thresholds in B_THRESH. */
+static votecl_status
+matches_thresholds(votecl__ght_device *dev, size_t n, votecl__arg *args, size_t nsel)
+{
+    uint32_t *count = votecl__malloc(nsel * sizeof *count);
+    votecl_status status;
+
+    if (count == NULL)
+        return fail_memory(dev);
+    if ((status = room(dev, B_SELCOUNT, nsel * 4)) == VOTECL_OK &&
+        (status = room(dev, B_THRESH, nsel * 4)) == VOTECL_OK &&
+        (status = votecl__buffer_zero(dev->buf[B_SELCOUNT], 0, nsel * 4)) == VOTECL_OK &&
+        (status = matches_walk(dev, n, args, nsel, 0, 1)) == VOTECL_OK &&
+        (status = votecl_buffer_read(dev->buf[B_SELCOUNT], 0, count, nsel * 4)) == VOTECL_OK) {
+        for (size_t k = 0; k < nsel; k++)
+            count[k] = votecl__ght_sample_threshold(count[k]);
+        status = upload(dev, B_THRESH, count, nsel * 4);
+    }
+    free(count);
+    return status;
 }
 
 /* Reads the matches' head and up to GHT_MATCHES_GUESS of them in one read, the rest (up to
@@ -595,7 +624,7 @@ votecl__ght_device_matches(void *user, size_t n, const votecl__ght_cand *c, uint
     const votecl__ght_desc *d = &dev->desc;
     size_t cap = dev->matches_cap > 65536 ? dev->matches_cap : 65536;
     uint32_t count = 0;
-    votecl__arg args[15];
+    votecl__arg args[18];
     votecl_status status;
 
     out->n = 0;
@@ -609,11 +638,12 @@ votecl__ght_device_matches(void *user, size_t n, const votecl__ght_cand *c, uint
     args[8] = VOTECL__ARG_UINT(d->p.dp);
     args[9] = VOTECL__ARG_UINT(gw);
     args[10] = VOTECL__ARG_UINT(gh);
-    if ((status = matches_walk(dev, n, args, nsel, cap)) == VOTECL_OK)
+    if ((status = matches_thresholds(dev, n, args, nsel)) == VOTECL_OK &&
+        (status = matches_walk(dev, n, args, nsel, 1, cap)) == VOTECL_OK)
         status = matches_read(dev, cap, out, &count);
     if (status == VOTECL_OK && count > cap) { /* too many for the room: once more, enough */
         dev->matches_cap = cap = count;
-        if ((status = matches_walk(dev, n, args, nsel, cap)) == VOTECL_OK)
+        if ((status = matches_walk(dev, n, args, nsel, 1, cap)) == VOTECL_OK)
             status = matches_read(dev, cap, out, &count);
     }
     return status;

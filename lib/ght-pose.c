@@ -24,7 +24,6 @@
 #define GHT_TRIM_MIN 1.0 /* ...or this many pixels */
 #define GHT_FIT_SCALE 0.1 /* a fit may move the scale by less than this fraction */
 #define GHT_TRIM_ROUNDS 2
-#define GHT_FIT_SAMPLE 1024u /* matches fitted per maximum at most (about) */
 
 /* --- maxima --- */
 
@@ -391,44 +390,6 @@ correspondences(const votecl__ght_desc *desc, const double *normals,
     }
 }
 
-/* A hash of a match's content (multiply-xorshift over its words): the sample of a large
- * group is the matches of the smallest hashes, the same whatever order the device appended
- * them in. */
-static uint32_t
-match_hash(const votecl__ght_match *m)
-{
-    uint32_t w[9] = {m->key, (uint32_t)m->t[0], (uint32_t)m->t[1], (uint32_t)m->t[2],
-                     (uint32_t)m->t[3], (uint32_t)m->i[0], (uint32_t)m->i[1],
-                     (uint32_t)m->i[2], (uint32_t)m->i[3]};
-    uint64_t h = 0x9e3779b97f4a7c15u;
-
-    for (int k = 0; k < 9; k++) {
-        h = (h ^ w[k]) * 0xff51afd7ed558ccdu;
-        h ^= h >> 32;
-    }
-    return (uint32_t)h;
-}
-
-/* The correspondences of at most about GHT_FIT_SAMPLE of the n matches (those whose hash is
- * at most the sample's largest); returns how many. scratch: n doubles. */
-static size_t
-sample(const votecl__ght_desc *desc, const double *normals, const votecl__ght_match *m,
-       size_t n, corr *c, double *scratch)
-{
-    double limit = 4294967296.0;
-    size_t used = 0;
-
-    if (n > GHT_FIT_SAMPLE) {
-        for (size_t k = 0; k < n; k++)
-            scratch[k] = match_hash(&m[k]);
-        limit = select_kth(scratch, n, GHT_FIT_SAMPLE - 1);
-    }
-    for (size_t k = 0; k < n; k++)
-        if (n <= GHT_FIT_SAMPLE || match_hash(&m[k]) <= limit)
-            correspondences(desc, normals, &m[k], 1, &c[2 * used++]);
-    return used;
-}
-
 votecl_status
 votecl__ght_fit(const votecl__ght_desc *desc, const double *normals,
                 const votecl__ght_match *m, size_t n, votecl_ght_pose *pose)
@@ -436,7 +397,6 @@ votecl__ght_fit(const votecl__ght_desc *desc, const double *normals,
     corr *c;
     double *scratch;
     similarity s;
-    size_t used;
 
     if (n < 4)
         return VOTECL_OK;
@@ -447,8 +407,8 @@ votecl__ght_fit(const votecl__ght_desc *desc, const double *normals,
         free(scratch);
         return VOTECL_OUT_OF_HOST_MEMORY;
     }
-    used = sample(desc, normals, m, n, c, scratch);
-    if (fit_trimmed(c, 2 * used, scratch, &s)) {
+    correspondences(desc, normals, m, n, c);
+    if (fit_trimmed(c, 2 * n, scratch, &s)) {
         double scale = hypot(s.a, s.b);
         double angle = fmod(atan2(s.b, s.a) * 180.0 / GHT_PI + 360.0, 360.0);
         /* a fit far from the Hough estimate followed clutter: keep the Hough pose */
@@ -489,5 +449,48 @@ votecl__ght_matches_group(votecl__ght_matches *m, size_t npeaks, size_t *first)
     free(m->v);
     m->v = sorted;
     m->capacity = m->n;
+    return VOTECL_OK;
+}
+
+uint32_t
+votecl__ght_match_hash(const votecl__ght_match *m)
+{
+    uint32_t w[9] = {m->key, (uint32_t)m->t[0], (uint32_t)m->t[1], (uint32_t)m->t[2],
+                     (uint32_t)m->t[3], (uint32_t)m->i[0], (uint32_t)m->i[1],
+                     (uint32_t)m->i[2], (uint32_t)m->i[3]};
+    uint64_t h = 0x9e3779b97f4a7c15u;
+
+    for (int k = 0; k < 9; k++) {
+        h = (h ^ w[k]) * 0xff51afd7ed558ccdu;
+        h ^= h >> 32;
+    }
+    return (uint32_t)h;
+}
+
+uint32_t
+votecl__ght_sample_threshold(uint32_t count)
+{
+    if (count <= VOTECL__GHT_FIT_SAMPLE)
+        return UINT32_MAX;
+    return (uint32_t)(((uint64_t)VOTECL__GHT_FIT_SAMPLE << 32) / count);
+}
+
+votecl_status
+votecl__ght_matches_sample(votecl__ght_matches *m, size_t nsel)
+{
+    uint32_t *count = votecl__calloc(nsel > 0 ? nsel : 1, sizeof *count);
+    size_t kept = 0;
+
+    if (count == NULL)
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    for (size_t k = 0; k < m->n; k++)
+        count[m->v[k].peak]++;
+    for (size_t k = 0; k < nsel; k++)
+        count[k] = votecl__ght_sample_threshold(count[k]);
+    for (size_t k = 0; k < m->n; k++)
+        if (votecl__ght_match_hash(&m->v[k]) <= count[m->v[k].peak])
+            m->v[kept++] = m->v[k];
+    m->n = kept;
+    free(count);
     return VOTECL_OK;
 }

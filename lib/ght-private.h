@@ -178,6 +178,14 @@ votecl_status votecl__ght_matches_push(votecl__ght_matches *m, const votecl__ght
 /* Sorts matches by peak, then points (a canonical order for comparisons). */
 void votecl__ght_matches_sort(votecl__ght_matches *m);
 void votecl__ght_matches_clear(votecl__ght_matches *m);
+/* Matches fitted per maximum, about: a larger group is sampled by votecl__ght_match_hash,
+ * keeping the matches whose hash is at most votecl__ght_sample_threshold of the group's
+ * size (by content, so the sample does not depend on the order a device appends in). */
+#define VOTECL__GHT_FIT_SAMPLE 1024u
+uint32_t votecl__ght_match_hash(const votecl__ght_match *m);
+uint32_t votecl__ght_sample_threshold(uint32_t count);
+/* Keeps the sample of every group of matches (nsel maximum indices) in place. */
+votecl_status votecl__ght_matches_sample(votecl__ght_matches *m, size_t nsel);
 /* Groups matches by maximum (counting sort, order within a group as given): group p is
  * m->v[first[p] .. first[p + 1]) (first: npeaks + 1 entries). Out of host memory. */
 votecl_status votecl__ght_matches_group(votecl__ght_matches *m, size_t npeaks, size_t *first);
@@ -204,8 +212,9 @@ typedef struct votecl__ght_stages {
      * (votecl__ght_ref_dspace with bin shifts c.b +- tol) into out[0..n) */
     votecl_status (*dpeaks)(void *user, size_t n, const votecl__ght_cand *c, uint32_t tol,
                             uint32_t gw, uint32_t gh, votecl__ght_dpeaks *out);
-    /* the matches (votecl__ght_ref_matches) of the maxima sel[0..nsel) over their
-     * candidates' label maps (votecl__ght_label_maps), appended to out (emptied first) */
+    /* the sampled matches (votecl__ght_ref_matches, votecl__ght_matches_sample) of the
+     * maxima sel[0..nsel) over their candidates' label maps (votecl__ght_label_maps), into
+     * out (emptied first) */
     votecl_status (*matches)(void *user, size_t n, const votecl__ght_cand *c, uint32_t tol,
                              uint32_t gw, uint32_t gh, const votecl__ght_sel *sel, size_t nsel,
                              votecl__ght_matches *out);

@@ -164,7 +164,7 @@ ref_matches(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
     for (size_t k = 0; k < n && status == VOTECL_OK; k++)
         status = votecl__ght_ref_matches(desc, tp, ip, c[k].b, VOTECL__GHT_TOL, c[k].angle,
                                          c[k].scale, gw, gh, labels + k * cells, out);
-    return status;
+    return status == VOTECL_OK ? votecl__ght_matches_sample(out, nsel) : status;
 }
 
 /* --- the search --- */
