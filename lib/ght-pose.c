@@ -256,15 +256,17 @@ solve4(double m[4][4], double v[4], double p[4])
 
 /* Fixed-point scale of the normal equations' terms: each term is rounded to 1/256 and summed
  * in 64-bit integers, so the sums (and the fit) do not depend on the order of the matches,
- * which the device appends in any order. */
+ * which the device appends in any order. Terms are below 2^39 (coordinates below 2^15), so
+ * GHT_FIT_MAX of them cannot overflow. */
 #define GHT_FIX 256.0
+#define GHT_FIT_MAX ((size_t)1 << 23)
 
-/* Adds term t (rounded) to *acc; 0 on overflow. */
-static int
-fix_add(int64_t *acc, double t)
+/* t in units of 1/GHT_FIX, rounded half away from zero (a truncating conversion). */
+static inline int64_t
+fix(double t)
 {
-    double r = nearbyint(t * GHT_FIX);
-    return fabs(r) < 9.0e15 && !__builtin_add_overflow(*acc, (int64_t)r, acc);
+    t *= GHT_FIX;
+    return (int64_t)(t >= 0 ? t + 0.5 : t - 0.5);
 }
 
 /* The point-to-line least-squares similarity of the correspondences whose residual under
@@ -272,29 +274,37 @@ fix_add(int64_t *acc, double t)
 static size_t
 fit_once(const corr *c, size_t n, const similarity *prev, double limit, similarity *out)
 {
-    int64_t mi[4][4] = {{0}}, vi[4] = {0};
+    int64_t mi[10] = {0}, vi[4] = {0};
     double m[4][4], v[4], p[4];
     size_t used = 0;
 
+    if (n > GHT_FIT_MAX)
+        return 0;
     for (size_t k = 0; k < n; k++) {
-        double row[4] = {c[k].nx * c[k].tx + c[k].ny * c[k].ty,
-                         c[k].ny * c[k].tx - c[k].nx * c[k].ty, c[k].nx, c[k].ny};
+        double r0 = c[k].nx * c[k].tx + c[k].ny * c[k].ty;
+        double r1 = c[k].ny * c[k].tx - c[k].nx * c[k].ty, r2 = c[k].nx, r3 = c[k].ny;
         double target = c[k].nx * c[k].ix + c[k].ny * c[k].iy;
-        int ok = 1;
         if (prev != NULL && fabs(residual(&c[k], prev)) > limit)
             continue;
-        for (int r = 0; r < 4; r++) {
-            for (int q = r; q < 4; q++)
-                ok &= fix_add(&mi[r][q], row[r] * row[q]);
-            ok &= fix_add(&vi[r], row[r] * target);
-        }
-        if (!ok)
-            return 0;
+        mi[0] += fix(r0 * r0);
+        mi[1] += fix(r0 * r1);
+        mi[2] += fix(r0 * r2);
+        mi[3] += fix(r0 * r3);
+        mi[4] += fix(r1 * r1);
+        mi[5] += fix(r1 * r2);
+        mi[6] += fix(r1 * r3);
+        mi[7] += fix(r2 * r2);
+        mi[8] += fix(r2 * r3);
+        mi[9] += fix(r3 * r3);
+        vi[0] += fix(r0 * target);
+        vi[1] += fix(r1 * target);
+        vi[2] += fix(r2 * target);
+        vi[3] += fix(r3 * target);
         used++;
     }
-    for (int r = 0; r < 4; r++) {
-        for (int q = 0; q < 4; q++)
-            m[r][q] = (double)(q >= r ? mi[r][q] : mi[q][r]) / GHT_FIX;
+    for (int r = 0, t = 0; r < 4; r++) {
+        for (int q = r; q < 4; q++, t++)
+            m[r][q] = m[q][r] = (double)mi[t] / GHT_FIX;
         v[r] = (double)vi[r] / GHT_FIX;
     }
     if (used < 8 || !solve4(m, v, p))
