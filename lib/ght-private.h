@@ -181,7 +181,7 @@ void votecl__ght_matches_clear(votecl__ght_matches *m);
 /* Matches fitted per maximum, about: a larger group is sampled by votecl__ght_match_hash,
  * keeping the matches whose hash is at most votecl__ght_sample_threshold of the group's
  * size (by content, so the sample does not depend on the order a device appends in). */
-#define VOTECL__GHT_FIT_SAMPLE 1024u
+#define VOTECL__GHT_FIT_SAMPLE 256u
 uint32_t votecl__ght_match_hash(const votecl__ght_match *m);
 uint32_t votecl__ght_sample_threshold(uint32_t count);
 /* Keeps the sample of every group of matches (nsel maximum indices) in place. */

@@ -30,9 +30,8 @@ correlate(const votecl__ght_desc *desc, const uint32_t *ot, const uint32_t *oi,
         uint32_t t = key / L, a = key % L;
         if (nt == 0)
             continue;
-        for (uint32_t b = 0; b < L; b++) {
-            uint32_t k2 = ((t + b) % L) * L + a;
-            uint64_t ni = oi[k2];
+        for (uint32_t b = 0, row = t; b < L; b++, row = row + 1 < L ? row + 1 : 0) {
+            uint64_t ni = oi[(size_t)row * L + a]; /* O_I(t + b mod L, a) */
             corr[b] += nt < ni ? nt : ni;
         }
     }
