@@ -51,67 +51,66 @@ enum {
 
 /* X(return type, name, parameters, required): every entry point, by its exported name
  * (the _v2 ones where the ABI has them). */
-#define DRIVER_FUNCTIONS(X)                                                                    \
-    X(CUresult, cuInit, (unsigned flags), 1)                                                   \
-    X(CUresult, cuDriverGetVersion, (int *version), 1)                                         \
-    X(CUresult, cuGetErrorName, (CUresult error, const char **name), 1)                        \
-    X(CUresult, cuGetErrorString, (CUresult error, const char **text), 1)                      \
-    X(CUresult, cuDeviceGetCount, (int *count), 1)                                             \
-    X(CUresult, cuDeviceGet, (CUdevice * device, int ordinal), 1)                              \
-    X(CUresult, cuDeviceGetName, (char *name, int size, CUdevice device), 1)                   \
-    X(CUresult, cuDeviceGetAttribute, (int *value, int attribute, CUdevice device), 1)         \
-    X(CUresult, cuDeviceTotalMem_v2, (size_t * bytes, CUdevice device), 1)                     \
-    X(CUresult, cuDevicePrimaryCtxRetain, (CUcontext * context, CUdevice device), 1)           \
-    X(CUresult, cuDevicePrimaryCtxRelease_v2, (CUdevice device), 1)                            \
-    X(CUresult, cuCtxSetCurrent, (CUcontext context), 1)                                       \
-    X(CUresult, cuStreamCreate, (CUstream * stream, unsigned flags), 1)                        \
-    X(CUresult, cuStreamDestroy_v2, (CUstream stream), 1)                                      \
-    X(CUresult, cuStreamSynchronize, (CUstream stream), 1)                                     \
-    X(CUresult, cuMemAlloc_v2, (CUdeviceptr * ptr, size_t size), 1)                            \
-    X(CUresult, cuMemFree_v2, (CUdeviceptr ptr), 1)                                            \
-    X(CUresult, cuMemcpyHtoDAsync_v2,                                                          \
-      (CUdeviceptr dst, const void *src, size_t size, CUstream stream), 1)                     \
-    X(CUresult, cuMemcpyDtoHAsync_v2, (void *dst, CUdeviceptr src, size_t size, CUstream stream), \
-      1)                                                                                       \
-    X(CUresult, cuMemcpyDtoDAsync_v2,                                                          \
-      (CUdeviceptr dst, CUdeviceptr src, size_t size, CUstream stream), 1)                     \
-    X(CUresult, cuMemsetD8Async, (CUdeviceptr dst, unsigned char value, size_t n, CUstream s), \
-      1)                                                                                       \
-    X(CUresult, cuMemsetD32Async, (CUdeviceptr dst, unsigned value, size_t n, CUstream s), 1)  \
-    X(CUresult, cuModuleLoadData, (CUmodule * module, const void *image), 1)                   \
-    X(CUresult, cuModuleUnload, (CUmodule module), 1)                                          \
-    X(CUresult, cuModuleGetFunction, (CUfunction * function, CUmodule module, const char *name), \
-      1)                                                                                       \
-    X(CUresult, cuLaunchKernel,                                                                \
-      (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,          \
-       unsigned bz, unsigned shared_bytes, CUstream stream, void **params, void **extra),      \
-      1)                                                                                       \
-    X(CUresult, cuLinkCreate_v2,                                                               \
-      (unsigned n, CUjit_option * options, void **values, CUlinkState *state), 0)              \
-    X(CUresult, cuLinkAddData_v2,                                                              \
-      (CUlinkState state, CUjitInputType type, void *data, size_t size, const char *name,      \
-       unsigned n, CUjit_option *options, void **values),                                      \
-      0)                                                                                       \
-    X(CUresult, cuLinkComplete, (CUlinkState state, void **cubin, size_t *size), 0)            \
+#define DRIVER_FUNCTIONS(X)                                                                        \
+    X(CUresult, cuInit, (unsigned flags), 1)                                                       \
+    X(CUresult, cuDriverGetVersion, (int *version), 1)                                             \
+    X(CUresult, cuGetErrorName, (CUresult error, const char **name), 1)                            \
+    X(CUresult, cuGetErrorString, (CUresult error, const char **text), 1)                          \
+    X(CUresult, cuDeviceGetCount, (int *count), 1)                                                 \
+    X(CUresult, cuDeviceGet, (CUdevice * device, int ordinal), 1)                                  \
+    X(CUresult, cuDeviceGetName, (char *name, int size, CUdevice device), 1)                       \
+    X(CUresult, cuDeviceGetAttribute, (int *value, int attribute, CUdevice device), 1)             \
+    X(CUresult, cuDeviceTotalMem_v2, (size_t * bytes, CUdevice device), 1)                         \
+    X(CUresult, cuDevicePrimaryCtxRetain, (CUcontext * context, CUdevice device), 1)               \
+    X(CUresult, cuDevicePrimaryCtxRelease_v2, (CUdevice device), 1)                                \
+    X(CUresult, cuCtxSetCurrent, (CUcontext context), 1)                                           \
+    X(CUresult, cuStreamCreate, (CUstream * stream, unsigned flags), 1)                            \
+    X(CUresult, cuStreamDestroy_v2, (CUstream stream), 1)                                          \
+    X(CUresult, cuStreamSynchronize, (CUstream stream), 1)                                         \
+    X(CUresult, cuMemAlloc_v2, (CUdeviceptr * ptr, size_t size), 1)                                \
+    X(CUresult, cuMemFree_v2, (CUdeviceptr ptr), 1)                                                \
+    X(CUresult, cuMemcpyHtoDAsync_v2,                                                              \
+      (CUdeviceptr dst, const void *src, size_t size, CUstream stream), 1)                         \
+    X(CUresult, cuMemcpyDtoHAsync_v2, (void *dst, CUdeviceptr src, size_t size, CUstream stream),  \
+      1)                                                                                           \
+    X(CUresult, cuMemcpyDtoDAsync_v2,                                                              \
+      (CUdeviceptr dst, CUdeviceptr src, size_t size, CUstream stream), 1)                         \
+    X(CUresult, cuMemsetD8Async, (CUdeviceptr dst, unsigned char value, size_t n, CUstream s), 1)  \
+    X(CUresult, cuMemsetD32Async, (CUdeviceptr dst, unsigned value, size_t n, CUstream s), 1)      \
+    X(CUresult, cuModuleLoadData, (CUmodule * module, const void *image), 1)                       \
+    X(CUresult, cuModuleUnload, (CUmodule module), 1)                                              \
+    X(CUresult, cuModuleGetFunction, (CUfunction * function, CUmodule module, const char *name),   \
+      1)                                                                                           \
+    X(CUresult, cuLaunchKernel,                                                                    \
+      (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, \
+       unsigned shared_bytes, CUstream stream, void **params, void **extra),                       \
+      1)                                                                                           \
+    X(CUresult, cuLinkCreate_v2,                                                                   \
+      (unsigned n, CUjit_option *options, void **values, CUlinkState *state), 0)                   \
+    X(CUresult, cuLinkAddData_v2,                                                                  \
+      (CUlinkState state, CUjitInputType type, void *data, size_t size, const char *name,          \
+       unsigned n, CUjit_option *options, void **values),                                          \
+      0)                                                                                           \
+    X(CUresult, cuLinkComplete, (CUlinkState state, void **cubin, size_t *size), 0)                \
     X(CUresult, cuLinkDestroy, (CUlinkState state), 0)
 
-#define NVRTC_FUNCTIONS(X)                                                                     \
-    X(const char *, nvrtcGetErrorString, (nvrtcResult result), 1)                              \
-    X(nvrtcResult, nvrtcVersion, (int *major, int *minor), 1)                                  \
-    X(nvrtcResult, nvrtcCreateProgram,                                                         \
-      (nvrtcProgram * program, const char *source, const char *name, int nheaders,             \
-       const char *const *headers, const char *const *include_names),                          \
-      1)                                                                                       \
-    X(nvrtcResult, nvrtcDestroyProgram, (nvrtcProgram * program), 1)                           \
-    X(nvrtcResult, nvrtcCompileProgram,                                                        \
-      (nvrtcProgram program, int noptions, const char *const *options), 1)                     \
-    X(nvrtcResult, nvrtcGetProgramLogSize, (nvrtcProgram program, size_t *size), 1)            \
-    X(nvrtcResult, nvrtcGetProgramLog, (nvrtcProgram program, char *log), 1)                   \
-    X(nvrtcResult, nvrtcGetPTXSize, (nvrtcProgram program, size_t *size), 1)                   \
-    X(nvrtcResult, nvrtcGetPTX, (nvrtcProgram program, char *ptx), 1)                          \
-    X(nvrtcResult, nvrtcGetCUBINSize, (nvrtcProgram program, size_t *size), 0)                 \
-    X(nvrtcResult, nvrtcGetCUBIN, (nvrtcProgram program, char *cubin), 0)                      \
-    X(nvrtcResult, nvrtcGetNumSupportedArchs, (int *count), 0)                                 \
+#define NVRTC_FUNCTIONS(X)                                                                         \
+    X(const char *, nvrtcGetErrorString, (nvrtcResult result), 1)                                  \
+    X(nvrtcResult, nvrtcVersion, (int *major, int *minor), 1)                                      \
+    X(nvrtcResult, nvrtcCreateProgram,                                                             \
+      (nvrtcProgram * program, const char *source, const char *name, int nheaders,                 \
+       const char *const *headers, const char *const *include_names),                              \
+      1)                                                                                           \
+    X(nvrtcResult, nvrtcDestroyProgram, (nvrtcProgram * program), 1)                               \
+    X(nvrtcResult, nvrtcCompileProgram,                                                            \
+      (nvrtcProgram program, int noptions, const char *const *options), 1)                         \
+    X(nvrtcResult, nvrtcGetProgramLogSize, (nvrtcProgram program, size_t * size), 1)               \
+    X(nvrtcResult, nvrtcGetProgramLog, (nvrtcProgram program, char *log), 1)                       \
+    X(nvrtcResult, nvrtcGetPTXSize, (nvrtcProgram program, size_t * size), 1)                      \
+    X(nvrtcResult, nvrtcGetPTX, (nvrtcProgram program, char *ptx), 1)                              \
+    X(nvrtcResult, nvrtcGetCUBINSize, (nvrtcProgram program, size_t * size), 0)                    \
+    X(nvrtcResult, nvrtcGetCUBIN, (nvrtcProgram program, char *cubin), 0)                          \
+    X(nvrtcResult, nvrtcGetNumSupportedArchs, (int *count), 0)                                     \
     X(nvrtcResult, nvrtcGetSupportedArchs, (int *archs), 0)
 
 #define MEMBER(ret, name, params, required) ret(*name) params;
@@ -145,7 +144,7 @@ typedef struct cuda_impl {
     CUdevice device;
     CUcontext ctx; /* the device's primary context, shared with the rest of the process */
     CUstream stream;
-    int arch;      /* compute capability, major * 10 + minor */
+    int arch; /* compute capability, major * 10 + minor */
     int grid_max[3];
     char build_id[512];
 } cuda_impl;
@@ -183,9 +182,9 @@ open_nvrtc(void)
 static const char *
 resolve(void *lib, cuda_api *api, int driver)
 {
-#define RESOLVE(ret, name, params, required)                                                   \
-    *(void **)&api->name = dlsym(lib, #name);                                                  \
-    if (api->name == NULL && (required))                                                       \
+#define RESOLVE(ret, name, params, required)                                                       \
+    *(void **)&api->name = dlsym(lib, #name);                                                      \
+    if (api->name == NULL && (required))                                                           \
         return #name;
     if (driver) {
         DRIVER_FUNCTIONS(RESOLVE)
@@ -307,10 +306,11 @@ device_facts(const cuda_api *api, CUdevice device, int ordinal, votecl_device_in
     api->cuDriverGetVersion(&driver);
     snprintf(info->version, sizeof info->version, "compute capability %d.%d / CUDA driver %d.%d",
              attribute(api, device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
-             attribute(api, device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR),
-             driver / 1000, driver % 1000 / 10);
+             attribute(api, device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR), driver / 1000,
+             driver % 1000 / 10);
     info->device_index = (unsigned)ordinal;
-    info->compute_units = (unsigned)attribute(api, device, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+    info->compute_units =
+        (unsigned)attribute(api, device, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
     info->max_work_group_size =
         (size_t)attribute(api, device, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
     info->preferred_work_group_multiple =
@@ -403,8 +403,8 @@ open_device(votecl_context *context, cuda_impl *impl, const votecl_device_info *
 {
     cuda_api *api = &impl->api;
     int driver = 0, nvrtc = nvrtc_version(api);
-    votecl_status status = cu_check(context, api->cuDeviceGet(&impl->device, (int)info->device_index),
-                                    "cuDeviceGet");
+    votecl_status status =
+        cu_check(context, api->cuDeviceGet(&impl->device, (int)info->device_index), "cuDeviceGet");
 
     if (status == VOTECL_OK)
         status = cu_check(context, api->cuDevicePrimaryCtxRetain(&impl->ctx, impl->device),
@@ -465,14 +465,15 @@ select_and_open(votecl_context *context, cuda_impl *impl, const char *selector)
         status = votecl__fail(context, VOTECL_NO_DEVICE,
                               "no CUDA device found; use VOTECL_BACKEND=opencl or ref");
     else if (chosen == -2)
-        status = votecl__fail(context, VOTECL_INVALID_ARGUMENT,
-                              "device: malformed selector '%s'; expected platform:type:name-or-index "
-                              "with type CPU, GPU or ACCELERATOR",
-                              selector);
+        status =
+            votecl__fail(context, VOTECL_INVALID_ARGUMENT,
+                         "device: malformed selector '%s'; expected platform:type:name-or-index "
+                         "with type CPU, GPU or ACCELERATOR",
+                         selector);
     else if (chosen < 0)
-        status = votecl__fail(context, VOTECL_NO_DEVICE,
-                              "device: no CUDA device matches '%s' (votecl info lists them)",
-                              selector);
+        status =
+            votecl__fail(context, VOTECL_NO_DEVICE,
+                         "device: no CUDA device matches '%s' (votecl info lists them)", selector);
     else
         status = open_device(context, impl, &infos[chosen]);
     free(infos);
@@ -551,20 +552,18 @@ cuda_buffer_write(votecl_context *context, void *handle, size_t offset, const vo
                   size_t size)
 {
     cuda_impl *impl = bind(context);
-    return sync_after(context,
-                      impl->api.cuMemcpyHtoDAsync_v2(dptr(handle) + offset, src, size,
-                                                     impl->stream),
-                      "cuMemcpyHtoDAsync");
+    return sync_after(
+        context, impl->api.cuMemcpyHtoDAsync_v2(dptr(handle) + offset, src, size, impl->stream),
+        "cuMemcpyHtoDAsync");
 }
 
 static votecl_status
 cuda_buffer_read(votecl_context *context, void *handle, size_t offset, void *dst, size_t size)
 {
     cuda_impl *impl = bind(context);
-    return sync_after(context,
-                      impl->api.cuMemcpyDtoHAsync_v2(dst, dptr(handle) + offset, size,
-                                                     impl->stream),
-                      "cuMemcpyDtoHAsync");
+    return sync_after(
+        context, impl->api.cuMemcpyDtoHAsync_v2(dst, dptr(handle) + offset, size, impl->stream),
+        "cuMemcpyDtoHAsync");
 }
 
 static votecl_status
@@ -666,12 +665,11 @@ nvrtc_fail(votecl_context *context, nvrtcResult err, const char *call)
 
 /* The compiled image: CUBIN, or PTX with its size. */
 static votecl_status
-nvrtc_output(votecl_context *context, nvrtcProgram program, int cubin, void **image,
-             size_t *size)
+nvrtc_output(votecl_context *context, nvrtcProgram program, int cubin, void **image, size_t *size)
 {
     const cuda_api *api = &impl_of(context)->api;
-    nvrtcResult err = cubin ? api->nvrtcGetCUBINSize(program, size)
-                            : api->nvrtcGetPTXSize(program, size);
+    nvrtcResult err =
+        cubin ? api->nvrtcGetCUBINSize(program, size) : api->nvrtcGetPTXSize(program, size);
 
     if (err != NVRTC_SUCCESS)
         return nvrtc_fail(context, err, cubin ? "nvrtcGetCUBINSize" : "nvrtcGetPTXSize");
@@ -688,15 +686,15 @@ nvrtc_output(votecl_context *context, nvrtcProgram program, int cubin, void **im
 
 /* Compiles source for arch into *image (CUBIN when *cubin, else PTX). */
 static votecl_status
-nvrtc_compile(votecl_context *context, const char *source, const char *options, int arch,
-              int cubin, void **image, size_t *size)
+nvrtc_compile(votecl_context *context, const char *source, const char *options, int arch, int cubin,
+              void **image, size_t *size)
 {
     const cuda_api *api = &impl_of(context)->api;
     char target[48], buf[4096];
     /* --fmad=false: no contraction, as OpenCL's FP_CONTRACT OFF; -default-device: the
      * kernels' helper functions carry no __device__. */
-    const char *opts[MAX_OPTIONS + 4] = {target, "--fmad=false", "--device-as-default-execution-space",
-                                         "--std=c++17"};
+    const char *opts[MAX_OPTIONS + 4] = {target, "--fmad=false",
+                                         "--device-as-default-execution-space", "--std=c++17"};
     size_t n = 4;
     nvrtcProgram program = NULL;
     nvrtcResult err;
@@ -736,10 +734,10 @@ link_ptx(votecl_context *context, void *ptx, size_t size, void **cubin, size_t *
         return votecl__fail(context, VOTECL_UNSUPPORTED, "the CUDA driver cannot link PTX");
     status = cu_check(context, api->cuLinkCreate_v2(0, NULL, NULL, &state), "cuLinkCreate");
     if (status == VOTECL_OK)
-        status = cu_check(context,
-                          api->cuLinkAddData_v2(state, CU_JIT_INPUT_PTX, ptx, size, "votecl.ptx",
-                                                0, NULL, NULL),
-                          "cuLinkAddData(PTX)");
+        status = cu_check(
+            context,
+            api->cuLinkAddData_v2(state, CU_JIT_INPUT_PTX, ptx, size, "votecl.ptx", 0, NULL, NULL),
+            "cuLinkAddData(PTX)");
     if (status == VOTECL_OK)
         status = cu_check(context, api->cuLinkComplete(state, &out, cubin_size), "cuLinkComplete");
     if (status == VOTECL_OK && (*cubin = votecl__malloc(*cubin_size)) == NULL)
@@ -776,8 +774,7 @@ load_cubin(votecl_context *context, void *cubin, size_t size, void **out)
 }
 
 static votecl_status
-cuda_program_build(votecl_context *context, const char *source, const char *options,
-                   void **program)
+cuda_program_build(votecl_context *context, const char *source, const char *options, void **program)
 {
     cuda_impl *impl = bind(context);
     int cubin, arch = target_arch(&impl->api, impl->arch, &cubin);
@@ -791,8 +788,8 @@ cuda_program_build(votecl_context *context, const char *source, const char *opti
     status = nvrtc_compile(context, source, options, arch, cubin, &image, &size);
     if (status != VOTECL_OK || cubin)
         return status == VOTECL_OK ? load_cubin(context, image, size, program) : status;
-    votecl__log(context, "NVRTC has no sm_%d: PTX for compute_%d, linked by the driver",
-                impl->arch, arch);
+    votecl__log(context, "NVRTC has no sm_%d: PTX for compute_%d, linked by the driver", impl->arch,
+                arch);
     status = link_ptx(context, image, size, &linked, &linked_size);
     free(image);
     return status == VOTECL_OK ? load_cubin(context, linked, linked_size, program) : status;
@@ -871,8 +868,8 @@ grid_of(votecl_context *context, unsigned dims, const size_t *global, const size
                                 "launch: global size %zu is no multiple of local size %zu", g, l);
         if (g / l > (size_t)impl->grid_max[d])
             return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
-                                "launch: %zu blocks in dimension %u exceed the device's %d",
-                                g / l, d, impl->grid_max[d]);
+                                "launch: %zu blocks in dimension %u exceed the device's %d", g / l,
+                                d, impl->grid_max[d]);
         grid[d] = (unsigned)(g / l);
         block[d] = (unsigned)l;
     }
@@ -904,8 +901,8 @@ cuda_launch(votecl_context *context, void *kernel, unsigned dims, const size_t *
     }
     return cu_check(context,
                     impl->api.cuLaunchKernel((CUfunction)kernel, grid[0], grid[1], grid[2],
-                                             block[0], block[1], block[2], 0, impl->stream,
-                                             params, NULL),
+                                             block[0], block[1], block[2], 0, impl->stream, params,
+                                             NULL),
                     "cuLaunchKernel");
 }
 
