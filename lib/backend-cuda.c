@@ -10,6 +10,7 @@
  * closing them never unmaps the driver), so the backend keeps no process-global state. */
 #include "votecl-private.h"
 
+#include <ctype.h>
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -638,6 +639,47 @@ target_arch(const cuda_api *api, int device_arch, int *cubin)
     return best;
 }
 
+/* Length of "name(123)" at the start of line when it is followed by ": ", else 0. */
+static size_t
+nvrtc_location(const char *line, size_t *paren)
+{
+    const char *p = line;
+
+    while (*p != '\0' && *p != '(' && *p != ' ' && *p != '\n')
+        p++;
+    if (p == line || *p != '(' || !isdigit((unsigned char)p[1]))
+        return 0;
+    *paren = (size_t)(p - line);
+    for (p++; isdigit((unsigned char)*p); p++)
+        ;
+    return p[0] == ')' && p[1] == ':' && p[2] == ' ' ? (size_t)(p + 1 - line) : 0;
+}
+
+/* NVRTC writes "file(line): error: ..."; the build log gets the "file:line: error: ..." of
+ * the OpenCL compilers, so both backends' logs read (and parse) alike. In place: shorter. */
+static void
+clang_style_locations(char *log)
+{
+    char *out = log;
+
+    for (const char *in = log; *in != '\0';) {
+        size_t paren = 0, n = nvrtc_location(in, &paren);
+        if (n > 0) {
+            memmove(out, in, paren);
+            out[paren] = ':';
+            memmove(out + paren + 1, in + paren + 1, n - paren - 2);
+            out += n - 1;
+            *out++ = ':';
+            in += n + 1; /* past "):" */
+        }
+        while (*in != '\0' && *in != '\n')
+            *out++ = *in++;
+        if (*in == '\n')
+            *out++ = *in++;
+    }
+    *out = '\0';
+}
+
 static void
 store_nvrtc_log(votecl_context *context, nvrtcProgram program)
 {
@@ -652,6 +694,7 @@ store_nvrtc_log(votecl_context *context, nvrtcProgram program)
     }
     if (api->nvrtcGetProgramLog(program, log) != NVRTC_SUCCESS)
         log[0] = '\0';
+    clang_style_locations(log);
     votecl__set_build_log(context, log);
     free(log);
 }
