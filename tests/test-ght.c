@@ -424,7 +424,6 @@ test_opencv_guil(void)
 
 /* --- the device stages against the reference, space for space --- */
 
-
 static votecl_context *
 device(void)
 {

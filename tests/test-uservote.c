@@ -20,7 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 static votecl_context *
 device(void)
 {
