@@ -5,7 +5,7 @@
  * OpenCL C 1.2 has no atomic float add. */
 
 inline void
-atomic_add_float_local(volatile __local uint *p, float v)
+atomic_add_float_local(volatile LOCAL_PTR uint *p, float v)
 {
     uint old = *p, assumed;
     do {
@@ -15,7 +15,7 @@ atomic_add_float_local(volatile __local uint *p, float v)
 }
 
 inline void
-atomic_add_float_global(volatile __global uint *p, float v)
+atomic_add_float_global(volatile GLOBAL uint *p, float v)
 {
     uint old = *p, assumed;
     do {

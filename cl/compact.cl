@@ -25,7 +25,7 @@ stage1_test(GLOBAL const VALUE_T *restrict data, uint e, uint n, uint width)
 
 /* Inclusive prefix sum of one value per work-item (Hillis-Steele); returns the item's sum. */
 inline uint
-group_scan(LOCAL uint *tmp, uint lid, uint value)
+group_scan(LOCAL_PTR uint *tmp, uint lid, uint value)
 {
     tmp[lid] = value;
     LOCAL_BARRIER();

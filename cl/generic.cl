@@ -12,7 +12,7 @@
 #if VALUE_CHANNELS == 1
 #define VALUE_FIRST(v) (v)
 #else
-#define VALUE_FIRST(v) ((v).s0)
+#define VALUE_FIRST(v) ((v).x)
 #endif
 
 #ifndef VOTE_HAS_INDEX

@@ -98,7 +98,7 @@ ght_partner(uint t, uint k)
 }
 
 inline void
-ght_local_zero(LOCAL uint *hist, uint n)
+ght_local_zero(LOCAL_PTR uint *hist, uint n)
 {
     for (uint i = get_local_id(0); i < n; i += GHT_WG)
         hist[i] = 0;
@@ -107,7 +107,7 @@ ght_local_zero(LOCAL uint *hist, uint n)
 
 /* Sums the GHT_M local copies of n bins into global copy (group mod GHT_G) at base. */
 inline void
-ght_local_flush(LOCAL const uint *hist, uint n, GLOBAL uint *copies, ulong cells, ulong base)
+ght_local_flush(LOCAL_PTR const uint *hist, uint n, GLOBAL uint *copies, ulong cells, ulong base)
 {
     GLOBAL uint *dst = copies + (get_group_id(0) % GHT_G) * cells + base;
 
@@ -123,7 +123,8 @@ ght_local_flush(LOCAL const uint *hist, uint n, GLOBAL uint *copies, ulong cells
 
 /* make_pair's alpha for points a (bin t) and b, voted into the local copy mine. */
 inline void
-ght_pair_vote(GLOBAL const float *dirs, LOCAL uint *mine, uint t, int ax, int ay, int bx, int by)
+ght_pair_vote(GLOBAL const float *dirs, LOCAL_PTR uint *mine, uint t, int ax, int ay, int bx,
+              int by)
 {
     int dx = bx - ax, dy = by - ay;
 
@@ -140,7 +141,7 @@ ght_ospace_lb(GLOBAL const int *points, GLOBAL const uint *offsets, GLOBAL const
     LOCAL int ax[GHT_WG], ay[GHT_WG], bx[GHT_WG], by[GHT_WG];
     uint lid = get_local_id(0), g = get_group_id(0);
     uint t = tasks[3 * g], i0 = tasks[3 * g + 1], na = tasks[3 * g + 2] - i0;
-    LOCAL uint *mine = hist + (lid % GHT_M) * GHT_L;
+    LOCAL_PTR uint *mine = hist + (lid % GHT_M) * GHT_L;
 
     if (lid < na) {
         ax[lid] = points[3 * (i0 + lid)];
@@ -173,7 +174,7 @@ ght_ospace_ssm(GLOBAL const int *points, GLOBAL const uint *offsets, GLOBAL cons
     LOCAL uint hist[GHT_M * GHT_L];
     uint lid = get_local_id(0), g = get_group_id(0);
     uint t = tasks[3 * g], i0 = tasks[3 * g + 1], na = tasks[3 * g + 2] - i0;
-    LOCAL uint *mine = hist + (lid % GHT_M) * GHT_L;
+    LOCAL_PTR uint *mine = hist + (lid % GHT_M) * GHT_L;
     int ax = 0, ay = 0;
 
     if (lid < na) {
@@ -205,7 +206,7 @@ ght_sspace(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const uin
     uint lid = get_local_id(0), g = get_group_id(0), c = get_group_id(1);
     uint key = tasks[3 * g], i0 = tasks[3 * g + 1], na = tasks[3 * g + 2] - i0;
     uint k2 = ght_agree(key, cands[GHT_CAND * c]);
-    LOCAL uint *mine = hist + (lid % GHT_M) * GHT_S;
+    LOCAL_PTR uint *mine = hist + (lid % GHT_M) * GHT_S;
 
     ght_local_zero(hist, GHT_M * GHT_S);
     if (lid < na) {

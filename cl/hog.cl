@@ -163,7 +163,7 @@ hog_gradient_all(GLOBAL const uchar *src, uint sw, uint ch, GLOBAL const int *jo
 
 /* Sums v[0 .. HOG_LOCAL) of every work-item into v[0]. */
 inline void
-hog_reduce(LOCAL float *v, uint lid)
+hog_reduce(LOCAL_PTR float *v, uint lid)
 {
     for (uint n = HOG_LOCAL / 2; n > 0; n /= 2) {
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -206,7 +206,7 @@ hog_blocks_all(GLOBAL const float *grad, GLOBAL const uchar *bins, GLOBAL const 
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint k = lid; k < HOG_BLOCK_LEN; k += HOG_LOCAL) {
-        LOCAL const float *row = part + k * (HOG_LOCAL + 1);
+        LOCAL_PTR const float *row = part + k * (HOG_LOCAL + 1);
         float s = 0.f;
 
         for (uint t = 0; t < HOG_LOCAL; t++)

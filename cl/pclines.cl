@@ -150,7 +150,7 @@ pclines_scatter_list(GLOBAL const int4 *restrict edges, uint n, GLOBAL uint *res
 
 /* Inclusive prefix sum of one value per work-item (Hillis-Steele). */
 inline uint
-pcl_group_scan(LOCAL uint *tmp, uint lid, uint value)
+pcl_group_scan(LOCAL_PTR uint *tmp, uint lid, uint value)
 {
     tmp[lid] = value;
     LOCAL_BARRIER();
@@ -205,7 +205,7 @@ pcl_wrap(int j, int *mirrored)
 /* Votes every edge of sorted[from, to) into ring column slot for actual column c. */
 inline void
 pcl_vote_range(GLOBAL const uint *restrict sorted, uint from, uint to, int c, int mirrored,
-               LOCAL uint *column)
+               LOCAL_PTR uint *column)
 {
     for (uint i = from + get_local_id(0); i < to; i += PCL_WG) {
         uint row = pcl_row(sorted[i], c);
@@ -216,7 +216,7 @@ pcl_vote_range(GLOBAL const uint *restrict sorted, uint from, uint to, int c, in
 /* Section 4.2: only the edges whose key lies within PCL_RADIUS of c, around the strip. */
 inline void
 pcl_vote_column(GLOBAL const uint *restrict sorted, GLOBAL const uint *restrict offsets, int j,
-                LOCAL uint *column)
+                LOCAL_PTR uint *column)
 {
     int mirrored, c = pcl_wrap(j, &mirrored);
 #if PCL_RADIUS == 0
@@ -240,7 +240,7 @@ pcl_vote_column(GLOBAL const uint *restrict sorted, GLOBAL const uint *restrict 
 
 /* Whether virtual column j, row r (j owned) is a maximum (votecl__pclines_is_max). */
 inline int
-pcl_is_max(LOCAL const uint *ring, int first, int j, int r, uint threshold)
+pcl_is_max(LOCAL_PTR const uint *ring, int first, int j, int r, uint threshold)
 {
     uint value = ring[PCL_SLOT(j) * PCL_ROWS + r];
     uint cell = (uint)j * PCL_ROWS + (uint)r;
@@ -248,7 +248,7 @@ pcl_is_max(LOCAL const uint *ring, int first, int j, int r, uint threshold)
         return 0;
     for (int dc = -PCL_HALF; dc <= PCL_HALF; dc++) {
         int mirrored, c = pcl_wrap(j + dc, &mirrored);
-        LOCAL const uint *column = ring + PCL_SLOT(j + dc) * PCL_ROWS;
+        LOCAL_PTR const uint *column = ring + PCL_SLOT(j + dc) * PCL_ROWS;
         for (int dr = -PCL_HALF; dr <= PCL_HALF; dr++) {
             int rr = r + dr;
             if (rr < 0 || rr >= PCL_ROWS)

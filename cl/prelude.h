@@ -2,16 +2,356 @@
  *
  * Every program is composed as: sorted defines, this file, common.h, the algorithm files.
  * Kernels are written in OpenCL C 1.2 using only what this file and common.h provide beyond
- * the core language, so that a CUDA mapping of this file can run the same sources.
+ * the core language, so that the CUDA mapping below runs the same sources through NVRTC
+ * (as CLBlast does). The portable subset:
+ *  - KERNEL, GLOBAL, CONSTANT (file-scope tables); LOCAL declares a local array, LOCAL_PTR
+ *    qualifies a pointer into one (CUDA has no address-space qualifier on pointers);
+ *  - LOCAL_BARRIER() or barrier(CLK_LOCAL_MEM_FENCE), reqd_work_group_size;
+ *  - get_{global,local,group}_id, get_{local,global}_size, get_num_groups;
+ *  - 32-bit atomic_{inc,dec,add,sub,xchg,cmpxchg,min,max,and,or,xor};
+ *  - as_{float,uint,int}, convert_uint_sat, mul_hi, mad, clz, popcount, clamp, select,
+ *    min, max and the usual math functions of float and double;
+ *  - the scalar typedefs and the 2- and 4-vectors of uchar, ushort, int, uint and float,
+ *    whose components are read as .x .y .z .w (not .s0), never built from vector literals
+ *    such as (uint4)(a, b, c, d) and never used in vector arithmetic.
  *
  * Floating point: no contraction of a*b+c into fma, so that bin boundaries computed here
- * agree bit for bit with the C reference built with -ffp-contract=off. */
-#pragma OPENCL FP_CONTRACT OFF
+ * agree bit for bit with the C reference built with -ffp-contract=off (NVRTC: --fmad=false,
+ * set by the CUDA backend). */
+#if defined(__CUDACC_RTC__) || defined(__CUDACC__)
 
-#define VOTE_SKIP 0xffffffffu
+typedef unsigned char uchar;
+typedef unsigned short ushort;
+typedef unsigned int uint;
+typedef unsigned long ulong; /* 64 bits on the LP64 hosts CUDA runs on, as in OpenCL C */
+static_assert(sizeof(ulong) == 8 && sizeof(long) == 8, "OpenCL C's long is 64 bits");
+
+/* Only the double-underscore spellings: CUDA's own __global__ and __constant__ expand to
+ * attributes named global and constant. */
+#define restrict __restrict__
+#define __kernel extern "C" __global__
+#define __global
+#define __constant __constant__
+/* Only for local arrays: a __local pointer must be written LOCAL_PTR (an error otherwise,
+ * never a silently private array). */
+#define __local __shared__
+#define KERNEL __kernel
+#define GLOBAL
+#define LOCAL __shared__
+#define LOCAL_PTR
+#define CONSTANT __constant__
+/* __attribute__((reqd_work_group_size(X, Y, Z))) becomes CUDA's __launch_bounds__. */
+#define reqd_work_group_size(x, y, z) launch_bounds((x) * (y) * (z))
+
+#define CLK_LOCAL_MEM_FENCE 1
+#define CLK_GLOBAL_MEM_FENCE 2
+#define barrier(flags) __syncthreads()
+#define LOCAL_BARRIER() __syncthreads()
+#define mem_fence(flags) (((flags) & CLK_GLOBAL_MEM_FENCE) ? __threadfence() : __threadfence_block())
+#define read_mem_fence(flags) mem_fence(flags)
+#define write_mem_fence(flags) mem_fence(flags)
+
+__device__ inline size_t
+get_local_id(uint d)
+{
+    return d == 0 ? threadIdx.x : d == 1 ? threadIdx.y : d == 2 ? threadIdx.z : 0;
+}
+
+__device__ inline size_t
+get_group_id(uint d)
+{
+    return d == 0 ? blockIdx.x : d == 1 ? blockIdx.y : d == 2 ? blockIdx.z : 0;
+}
+
+__device__ inline size_t
+get_local_size(uint d)
+{
+    return d == 0 ? blockDim.x : d == 1 ? blockDim.y : d == 2 ? blockDim.z : 1;
+}
+
+__device__ inline size_t
+get_num_groups(uint d)
+{
+    return d == 0 ? gridDim.x : d == 1 ? gridDim.y : d == 2 ? gridDim.z : 1;
+}
+
+__device__ inline size_t
+get_global_id(uint d)
+{
+    return get_group_id(d) * get_local_size(d) + get_local_id(d);
+}
+
+__device__ inline size_t
+get_global_size(uint d)
+{
+    return get_num_groups(d) * get_local_size(d);
+}
+
+__device__ inline uint
+get_work_dim(void)
+{
+    return gridDim.z * blockDim.z > 1 ? 3 : gridDim.y * blockDim.y > 1 ? 2 : 1;
+}
+
+/* 32-bit atomics on local (shared) and global words alike; OpenCL's return the old value. */
+#define VOTECL_ATOMIC2(NAME, T, CALL)                                                          \
+    __device__ inline T NAME(volatile T *p, T v)                                               \
+    {                                                                                          \
+        return CALL((T *)p, v);                                                                \
+    }
+VOTECL_ATOMIC2(atomic_add, uint, atomicAdd)
+VOTECL_ATOMIC2(atomic_add, int, atomicAdd)
+VOTECL_ATOMIC2(atomic_sub, uint, atomicSub)
+VOTECL_ATOMIC2(atomic_sub, int, atomicSub)
+VOTECL_ATOMIC2(atomic_xchg, uint, atomicExch)
+VOTECL_ATOMIC2(atomic_xchg, int, atomicExch)
+VOTECL_ATOMIC2(atomic_xchg, float, atomicExch)
+VOTECL_ATOMIC2(atomic_min, uint, atomicMin)
+VOTECL_ATOMIC2(atomic_min, int, atomicMin)
+VOTECL_ATOMIC2(atomic_max, uint, atomicMax)
+VOTECL_ATOMIC2(atomic_max, int, atomicMax)
+VOTECL_ATOMIC2(atomic_and, uint, atomicAnd)
+VOTECL_ATOMIC2(atomic_and, int, atomicAnd)
+VOTECL_ATOMIC2(atomic_or, uint, atomicOr)
+VOTECL_ATOMIC2(atomic_or, int, atomicOr)
+VOTECL_ATOMIC2(atomic_xor, uint, atomicXor)
+VOTECL_ATOMIC2(atomic_xor, int, atomicXor)
+#undef VOTECL_ATOMIC2
+
+/* atomic_inc and atomic_dec always step (CUDA's atomicInc wraps at a limit). */
+__device__ inline uint
+atomic_inc(volatile uint *p)
+{
+    return atomicAdd((uint *)p, 1u);
+}
+
+__device__ inline int
+atomic_inc(volatile int *p)
+{
+    return atomicAdd((int *)p, 1);
+}
+
+__device__ inline uint
+atomic_dec(volatile uint *p)
+{
+    return atomicSub((uint *)p, 1u);
+}
+
+__device__ inline int
+atomic_dec(volatile int *p)
+{
+    return atomicSub((int *)p, 1);
+}
+
+__device__ inline uint
+atomic_cmpxchg(volatile uint *p, uint cmp, uint val)
+{
+    return atomicCAS((uint *)p, cmp, val);
+}
+
+__device__ inline int
+atomic_cmpxchg(volatile int *p, int cmp, int val)
+{
+    return atomicCAS((int *)p, cmp, val);
+}
+
+/* Reinterpretation and conversion. */
+__device__ inline float
+as_float(uint x)
+{
+    return __uint_as_float(x);
+}
+
+__device__ inline float
+as_float(int x)
+{
+    return __int_as_float(x);
+}
+
+__device__ inline float
+as_float(float x)
+{
+    return x;
+}
+
+__device__ inline uint
+as_uint(float x)
+{
+    return __float_as_uint(x);
+}
+
+__device__ inline uint
+as_uint(uint x)
+{
+    return x;
+}
+
+__device__ inline uint
+as_uint(int x)
+{
+    return (uint)x;
+}
+
+__device__ inline int
+as_int(float x)
+{
+    return __float_as_int(x);
+}
+
+__device__ inline int
+as_int(uint x)
+{
+    return (int)x;
+}
+
+__device__ inline int
+as_int(int x)
+{
+    return x;
+}
+
+/* convert_uint_sat: negative values and NaN become 0, large values 0xffffffff, floats
+ * round toward zero. */
+__device__ inline uint
+convert_uint_sat(uint x)
+{
+    return x;
+}
+
+__device__ inline uint
+convert_uint_sat(int x)
+{
+    return x < 0 ? 0u : (uint)x;
+}
+
+__device__ inline uint
+convert_uint_sat(long x)
+{
+    return x < 0 ? 0u : x > 0xffffffffL ? 0xffffffffu : (uint)x;
+}
+
+__device__ inline uint
+convert_uint_sat(ulong x)
+{
+    return x > 0xffffffffUL ? 0xffffffffu : (uint)x;
+}
+
+__device__ inline uint
+convert_uint_sat(float x)
+{
+    return !(x > 0.0f) ? 0u : x >= 4294967296.0f ? 0xffffffffu : (uint)x;
+}
+
+__device__ inline uint
+convert_uint_sat(double x)
+{
+    return !(x > 0.0) ? 0u : x >= 4294967296.0 ? 0xffffffffu : (uint)x;
+}
+
+/* Smaller integers promote to int. */
+__device__ inline uint
+convert_uint_sat(uchar x)
+{
+    return x;
+}
+
+__device__ inline uint
+convert_uint_sat(ushort x)
+{
+    return x;
+}
+
+__device__ inline uint
+convert_uint_sat(short x)
+{
+    return convert_uint_sat((int)x);
+}
+
+__device__ inline uint
+convert_uint_sat(signed char x)
+{
+    return convert_uint_sat((int)x);
+}
+
+/* Integer and float built-ins. */
+__device__ inline uint
+mul_hi(uint a, uint b)
+{
+    return __umulhi(a, b);
+}
+
+__device__ inline int
+mul_hi(int a, int b)
+{
+    return __mulhi(a, b);
+}
+
+__device__ inline ulong
+mul_hi(ulong a, ulong b)
+{
+    return __umul64hi(a, b);
+}
+
+__device__ inline uint
+clz(uint x)
+{
+    return (uint)__clz((int)x);
+}
+
+__device__ inline int
+clz(int x)
+{
+    return __clz(x);
+}
+
+__device__ inline uint
+popcount(uint x)
+{
+    return (uint)__popc(x);
+}
+
+__device__ inline int
+popcount(int x)
+{
+    return __popc((uint)x);
+}
+
+#define VOTECL_CLAMP_SELECT(T)                                                                 \
+    __device__ inline T clamp(T x, T lo, T hi)                                                 \
+    {                                                                                          \
+        return min(max(x, lo), hi);                                                            \
+    }                                                                                          \
+    __device__ inline T select(T a, T b, int c)                                                \
+    {                                                                                          \
+        return c ? b : a;                                                                      \
+    }
+VOTECL_CLAMP_SELECT(uint)
+VOTECL_CLAMP_SELECT(int)
+VOTECL_CLAMP_SELECT(float)
+#undef VOTECL_CLAMP_SELECT
+
+/* mad may round twice in OpenCL; here it always does (no contraction). */
+#define mad(a, b, c) ((a) * (b) + (c))
+#define native_recip(x) (1.0f / (x))
+#define native_divide(x, y) __fdividef((x), (y))
+#define native_sqrt(x) sqrtf(x)
+#define native_rsqrt(x) rsqrtf(x)
+#define native_exp(x) __expf(x)
+#define native_log(x) __logf(x)
+#define native_sin(x) __sinf(x)
+#define native_cos(x) __cosf(x)
+
+#else /* OpenCL C */
+
+#pragma OPENCL FP_CONTRACT OFF
 
 #define KERNEL __kernel
 #define GLOBAL __global
 #define LOCAL __local
+#define LOCAL_PTR __local
 #define CONSTANT __constant
 #define LOCAL_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
+
+#endif
+
+#define VOTE_SKIP 0xffffffffu

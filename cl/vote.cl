@@ -201,7 +201,7 @@ vote_private(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
  * (bin / 2) * WG + lid: bank lid mod 32 whatever the data, and no atomics. The host keeps
  * each work-item under 65536 elements so that no counter wraps. Unity votes only. */
 inline void
-private_vote(LOCAL uint *counts, uint lid, uint b)
+private_vote(LOCAL_PTR uint *counts, uint lid, uint b)
 {
     if (b < NBINS)
         counts[(b >> 1) * WG + lid] += 1u << ((b & 1u) * 16u);

@@ -64,8 +64,8 @@ votecl_backend_is_built(votecl_backend backend)
     return backend != VOTECL_BACKEND_DEFAULT && backend_ops(backend) != NULL;
 }
 
-/* Options first, then VOTECL_BACKEND, then the built-in order (CUDA when built, else
- * OpenCL). Returns -1 for an unknown name. */
+/* Options first, then VOTECL_BACKEND; DEFAULT when neither names one (the built-in order,
+ * context_init_default). Returns -1 for an unknown name. */
 static int
 resolve_backend(const votecl_context_options *options, votecl_backend *out)
 {
@@ -78,7 +78,7 @@ resolve_backend(const votecl_context_options *options, votecl_backend *out)
         return votecl_backend_name(options->backend) != NULL ? 0 : -1;
     }
     if (env == NULL) {
-        *out = VOTECL_BACKEND_OPENCL;
+        *out = VOTECL_BACKEND_DEFAULT;
         return 0;
     }
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
@@ -146,7 +146,7 @@ context_resolve(votecl_context *context, const votecl_context_options *options,
                             "backend: unknown backend (VOTECL_BACKEND=%s); use opencl, cuda or ref",
                             getenv("VOTECL_BACKEND") ? getenv("VOTECL_BACKEND") : "");
     context->ops = backend_ops(context->backend);
-    if (context->ops == NULL)
+    if (context->ops == NULL && context->backend != VOTECL_BACKEND_DEFAULT)
         return votecl__fail(context, VOTECL_BACKEND_UNAVAILABLE,
                             "backend %s was not built into this libvotecl (configure --enable-%s)",
                             votecl_backend_name(context->backend),
@@ -162,6 +162,26 @@ context_resolve(votecl_context *context, const votecl_context_options *options,
         return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for the kernel path");
     *selector = options->device != NULL ? options->device : env_nonempty("VOTECL_DEVICE");
     return VOTECL_OK;
+}
+
+/* The built-in order when nothing names a backend: CUDA where it is built and has a device,
+ * else OpenCL. */
+static votecl_status
+context_init_default(votecl_context *context, const char *selector)
+{
+#ifdef VOTECL_WITH_CUDA
+    votecl_status status;
+
+    context->backend = VOTECL_BACKEND_CUDA;
+    context->ops = &votecl__backend_cuda;
+    status = context->ops->context_init(context, selector);
+    if (status != VOTECL_NO_DEVICE && status != VOTECL_BACKEND_UNAVAILABLE)
+        return status;
+    votecl__log(context, "context: no CUDA (%s); trying OpenCL", context->error);
+#endif
+    context->backend = VOTECL_BACKEND_OPENCL;
+    context->ops = &votecl__backend_opencl;
+    return context->ops->context_init(context, selector);
 }
 
 votecl_status
@@ -190,7 +210,9 @@ votecl_context_new_with_error(const votecl_context_options *options, votecl_cont
     }
     context->debug = env_nonempty("VOTECL_DEBUG") != NULL;
     status = context_resolve(context, options, &selector);
-    if (status == VOTECL_OK)
+    if (status == VOTECL_OK && context->backend == VOTECL_BACKEND_DEFAULT)
+        status = context_init_default(context, selector);
+    else if (status == VOTECL_OK)
         status = context->ops->context_init(context, selector);
     if (status != VOTECL_OK) {
         copy_message(error, error_size, context->error);

@@ -96,6 +96,14 @@ votecl_status votecl__image_check(votecl_context *context, const votecl_image *i
 votecl_status votecl__image_packed(votecl_context *context, const votecl_image *image,
                                    size_t row_bytes, const void **pixels, void **copy);
 
+/* --- device selectors (device-select.c) --- */
+
+/* The device that selector (OpenCV's "platform:type:name-or-index"; NULL or "" for the first
+ * GPU, else the first device) picks among n device facts, the i-th at (char *)first +
+ * i * stride. Returns its index, -1 when none matches, -2 for a malformed selector. */
+long votecl__device_select(const votecl_device_info *first, size_t stride, size_t n,
+                           const char *selector);
+
 /* --- hashing (hash.c): SHA-256 --- */
 
 typedef struct votecl__sha256 {
@@ -169,6 +177,26 @@ votecl_status votecl__buffer_wrap(votecl_context *context, const void *host, siz
 /* Makes *buffer hold at least size bytes, reallocating when smaller (contents lost). */
 votecl_status votecl__buffer_ensure(votecl_context *context, votecl_buffer **buffer,
                                     size_t size);
+
+/* --- reference device profiles (device-profile.c) --- */
+
+/* A device as a paper describes it: the facts a context would report, plus the residency
+ * limits of one compute unit that the paper's occupancy arithmetic uses. */
+typedef struct votecl__device_profile {
+    votecl_device_info info;
+    unsigned banks;              /* local memory banks */
+    uint64_t local_mem_per_unit; /* local memory of one compute unit, shared by its groups */
+    unsigned threads_per_unit;   /* resident work-items per compute unit */
+    unsigned groups_per_unit;    /* resident work-groups per compute unit */
+} votecl__device_profile;
+
+/* The GPU-vote paper's NVIDIA GTX 470 (Fermi): 14 multiprocessors, 48 KiB of shared memory,
+ * 32 banks, 1536 resident threads and 8 blocks per multiprocessor, warps of 32. */
+void votecl__device_profile_gtx470(votecl__device_profile *profile);
+/* Work-groups of wg work-items, each with local_bytes of local memory, that one compute unit
+ * of profile holds at once (0 when wg exceeds it). */
+unsigned votecl__profile_resident_groups(const votecl__device_profile *profile, unsigned wg,
+                                         uint64_t local_bytes);
 
 /* --- the voting engine (vote.c) --- */
 

@@ -436,14 +436,10 @@ test_opencv_guil(void)
 
 /* --- the device stages against the reference, space for space --- */
 
-static votecl_context *device_context;
-
 static votecl_context *
 device(void)
 {
-    if (device_context == NULL)
-        device_context = tu_opencl_context_new(NULL);
-    return device_context;
+    return tu_device_shared();
 }
 
 /* Canny edges of a scene, sorted by bin. */
@@ -774,13 +770,13 @@ main(int argc, char **argv)
     g_test_add_func("/ref/ght/ballard-synthetic", test_ref_ballard_synthetic);
     g_test_add_func("/ref/ght/degenerate", test_ref_degenerate);
     g_test_add_func("/ref/ght/bad-args", test_ref_bad_args);
-    g_test_add_func("/opencl/ght/guil-spaces", test_opencl_guil_spaces);
-    g_test_add_func("/opencl/ght/ballard-space", test_opencl_ballard_space);
-    g_test_add_func("/opencl/ght/detect-equal", test_opencl_detect_equal);
+    tu_add_device_test("ght/guil-spaces", test_opencl_guil_spaces);
+    tu_add_device_test("ght/ballard-space", test_opencl_ballard_space);
+    tu_add_device_test("ght/detect-equal", test_opencl_detect_equal);
     g_test_add_func("/opencv/ght/ballard", test_opencv_ballard);
     g_test_add_func("/opencv/ght/guil", test_opencv_guil);
     rc = g_test_run();
     votecl_context_free(ref_context);
-    votecl_context_free(device_context);
+    tu_device_contexts_free();
     return rc;
 }

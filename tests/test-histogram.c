@@ -17,15 +17,12 @@
 #include <string.h>
 
 static votecl_context *ref_context;
-static votecl_context *device_context;
 
 /* The shared OpenCL context; NULL (and the test skipped or failed) when there is none. */
 static votecl_context *
 device(void)
 {
-    if (device_context == NULL)
-        device_context = tu_opencl_context_new(NULL);
-    return device_context;
+    return tu_device_shared();
 }
 
 static size_t
@@ -203,10 +200,10 @@ add_case(const char *name, votecl_variant variant, votecl_dtype dtype, variant_c
     c->fn = fn;
     c->variant = variant;
     c->dtype = dtype;
-    char *path = dtype != 0 ? g_strdup_printf("/opencl/%s/%s/%s", votecl_variant_name(variant),
+    char *path = dtype != 0 ? g_strdup_printf("%s/%s/%s", votecl_variant_name(variant),
                                               tu_dtype_name(dtype), name)
-                            : g_strdup_printf("/opencl/%s/%s", votecl_variant_name(variant), name);
-    g_test_add_data_func_full(path, c, run_case, g_free);
+                            : g_strdup_printf("%s/%s", votecl_variant_name(variant), name);
+    tu_add_device_data_test(path, c, run_case, g_free);
     g_free(path);
 }
 
@@ -1034,7 +1031,7 @@ static void
 test_auto(void)
 {
     char *saved = tu_env_set("VOTECL_FORCE_VARIANT", NULL);
-    votecl_context *context = tu_opencl_context_new(NULL);
+    votecl_context *context = tu_device_context_new(NULL);
     tu_env_restore("VOTECL_FORCE_VARIANT", saved);
     if (context == NULL)
         return;
@@ -1069,7 +1066,7 @@ test_force_variant_env(void)
     for (size_t i = 0; i < G_N_ELEMENTS(variants); i++) {
         const char *name = votecl_variant_name(variants[i]);
         char *saved = tu_env_set("VOTECL_FORCE_VARIANT", name);
-        votecl_context *context = tu_opencl_context_new(NULL);
+        votecl_context *context = tu_device_context_new(NULL);
         tu_env_restore("VOTECL_FORCE_VARIANT", saved);
         if (context == NULL)
             return;
@@ -1113,7 +1110,7 @@ test_build_broken(void)
     votecl_context_options options;
     votecl_context_options_init(&options);
     options.disable_disk_cache = 1;
-    votecl_context *context = tu_opencl_context_new(&options);
+    votecl_context *context = tu_device_context_new(&options);
     if (context == NULL)
         goto out;
     g_assert_cmpstr(votecl_context_get_cache_dir(context), ==, "");
@@ -1210,7 +1207,7 @@ histogram_with_cache(const char *cache_dir, const uint8_t *x, size_t n, int *pro
     votecl_context_options options;
     votecl_context_options_init(&options);
     options.cache_dir = cache_dir;
-    votecl_context *context = tu_opencl_context_new(&options);
+    votecl_context *context = tu_device_context_new(&options);
     if (context == NULL)
         return NULL;
     *probe = probe_from_disk(context);
@@ -1286,7 +1283,7 @@ test_buffers_bad(void)
     votecl_context *context = device();
     if (context == NULL)
         return;
-    votecl_context *other = tu_opencl_context_new(NULL);
+    votecl_context *other = tu_device_context_new(NULL);
     if (other == NULL)
         return;
     votecl_hist_params p;
@@ -1357,7 +1354,7 @@ test_device_select(void)
 
     votecl_context_options options;
     votecl_context_options_init(&options);
-    options.backend = VOTECL_BACKEND_OPENCL;
+    options.backend = tu_device_backend();
     char *selector = g_strdup_printf("%s::%s", info.platform, info.name);
     options.device = selector;
     votecl_context *chosen = NULL;
@@ -1400,15 +1397,15 @@ test_device_info(void)
     g_test_message("%s (%s, %s): %u CUs, %" G_GUINT64_FORMAT " bytes local, wg %zu", info.name,
                    info.vendor, info.platform, info.compute_units, info.local_mem_bytes,
                    info.max_work_group_size);
-    g_assert_cmpint(info.backend, ==, VOTECL_BACKEND_OPENCL);
+    g_assert_cmpint(info.backend, ==, tu_device_backend());
     g_assert_cmpuint(strlen(info.name), >, 0);
     g_assert_cmpuint(info.compute_units, >, 0);
     g_assert_cmpuint(info.local_mem_bytes, >, 0);
     g_assert_cmpuint(info.max_work_group_size, >, 0);
     g_assert_cmpuint(info.preferred_work_group_multiple, >, 0);
-    g_assert_cmpint(votecl_context_get_backend(context), ==, VOTECL_BACKEND_OPENCL);
+    g_assert_cmpint(votecl_context_get_backend(context), ==, tu_device_backend());
     size_t found = 0;
-    g_assert_cmpint(votecl_devices_list(VOTECL_BACKEND_OPENCL, NULL, 0, &found), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_devices_list(tu_device_backend(), NULL, 0, &found), ==, VOTECL_OK);
     g_assert_cmpuint(found, >=, 1);
 }
 
@@ -1864,13 +1861,13 @@ main(int argc, char **argv)
     g_test_add_func("/ref/batch", test_ref_batch);
     g_test_add_func("/ref/image", test_ref_image);
 
-    g_test_add_func("/opencl/device-info", test_device_info);
-    g_test_add_func("/opencl/auto", test_auto);
-    g_test_add_func("/opencl/force-variant-env", test_force_variant_env);
-    g_test_add_func("/opencl/build/broken", test_build_broken);
-    g_test_add_func("/opencl/cache/disk", test_cache_disk);
-    g_test_add_func("/opencl/buffers/bad", test_buffers_bad);
-    g_test_add_func("/opencl/device-select", test_device_select);
+    tu_add_device_test("device-info", test_device_info);
+    tu_add_device_test("auto", test_auto);
+    tu_add_device_test("force-variant-env", test_force_variant_env);
+    tu_add_device_test("build/broken", test_build_broken);
+    tu_add_device_test("cache/disk", test_cache_disk);
+    tu_add_device_test("buffers/bad", test_buffers_bad);
+    tu_add_device_test("device-select", test_device_select);
 
     const votecl_variant variants[] = {VOTECL_VARIANT_LOCAL, VOTECL_VARIANT_GLOBAL,
                                        VOTECL_VARIANT_PRIVATE};
@@ -1910,7 +1907,7 @@ main(int argc, char **argv)
     }
 
     int result = g_test_run();
-    votecl_context_free(device_context);
+    tu_device_contexts_free();
     votecl_context_free(ref_context);
     return result;
 }

@@ -16,10 +16,7 @@
 static votecl_context *
 device(void)
 {
-    static votecl_context *context;
-    if (context == NULL)
-        context = tu_opencl_context_new(NULL);
-    return context;
+    return tu_device_shared();
 }
 
 static uint8_t *
@@ -187,9 +184,9 @@ main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/ref/hog/windows/grid", test_ref_grid);
     g_test_add_func("/ref/hog/windows/bad-input", test_ref_bad_input);
-    g_test_add_func("/opencl/hog/windows/grid", test_opencl_grid);
-    g_test_add_func("/opencl/hog/windows/opencv", test_opencl_opencv);
+    tu_add_device_test("hog/windows/grid", test_opencl_grid);
+    tu_add_device_test("hog/windows/opencv", test_opencl_opencv);
     rc = g_test_run();
-    votecl_context_free(device());
+    tu_device_contexts_free();
     return rc;
 }

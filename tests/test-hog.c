@@ -24,14 +24,11 @@
 #include "hog-private.h"
 
 static votecl_context *ref_context;
-static votecl_context *device_context;
 
 static votecl_context *
 device(void)
 {
-    if (device_context == NULL)
-        device_context = tu_opencl_context_new(NULL);
-    return device_context;
+    return tu_device_shared();
 }
 
 /* --- OpenCV fixtures --- */
@@ -190,7 +187,7 @@ static void
 test_opencl_descriptors(void)
 {
     if (device() != NULL)
-        descriptors_all(device_context);
+        descriptors_all(device());
 }
 
 /* --- detection against OpenCV --- */
@@ -257,8 +254,8 @@ static void
 test_opencl_detect(void)
 {
     if (device() != NULL) {
-        check_detect(device_context, "basketball1.png");
-        check_detect(device_context, "skimage:astronaut.png");
+        check_detect(device(), "basketball1.png");
+        check_detect(device(), "skimage:astronaut.png");
     }
 }
 
@@ -299,7 +296,7 @@ device_equal_one(size_t w, size_t h, unsigned ch, unsigned padding)
     params.hit_threshold = -1e30;
     g_assert_cmpint(votecl_hog_model_people(ref_context, &model), ==, VOTECL_OK);
     g_assert_cmpint(votecl_hog_new(ref_context, &params, model, &a), ==, VOTECL_OK);
-    g_assert_cmpint(votecl_hog_new(device_context, &params, model, &b), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_new(device(), &params, model, &b), ==, VOTECL_OK);
     /* stages 2-5: descriptors at scale 1 (margin 1e-4: sqrt and division may differ by ulps) */
     g_assert_cmpint(votecl_hog_windows(a, w, h, &na, &nb), ==, VOTECL_OK);
     votecl_hog_descriptor_length(&params, &length);
@@ -365,9 +362,9 @@ test_opencl_async(void)
     votecl_hog_params_init(&params);
     params.fusion = VOTECL_HOG_FUSION_NONE;
     params.hit_threshold = -1e30;
-    g_assert_cmpint(votecl_hog_model_people(device_context, &model), ==, VOTECL_OK);
-    g_assert_cmpint(votecl_hog_new(device_context, &params, model, &h[0]), ==, VOTECL_OK);
-    g_assert_cmpint(votecl_hog_new(device_context, &params, model, &h[1]), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_model_people(device(), &model), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_new(device(), &params, model, &h[0]), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_new(device(), &params, model, &h[1]), ==, VOTECL_OK);
     g_assert_cmpint(votecl_hog_detect_begin(h[0], &view, rois, 3), ==, VOTECL_OK);
     g_assert_cmpint(votecl_hog_detect_begin(h[0], &view, rois, 3), ==, VOTECL_INVALID_ARGUMENT);
     g_assert_cmpint(votecl_hog_detect_end(h[0], d1, 256, &n1), ==, VOTECL_OK);
@@ -548,7 +545,7 @@ static void
 test_opencl_bad_input(void)
 {
     if (device() != NULL)
-        bad_input(device_context);
+        bad_input(device());
 }
 
 /* Reference against a hand-computed case: a vertical step edge gives horizontal gradients,
@@ -598,13 +595,13 @@ main(int argc, char **argv)
     g_test_add_func("/ref/hog/bad-input", test_ref_bad_input);
     g_test_add_func("/ref/hog/opencv-descriptors", test_ref_descriptors);
     g_test_add_func("/ref/hog/opencv-detect", test_ref_detect);
-    g_test_add_func("/opencl/hog/stages", test_opencl_stages);
-    g_test_add_func("/opencl/hog/bad-input", test_opencl_bad_input);
-    g_test_add_func("/opencl/hog/async-multi", test_opencl_async);
-    g_test_add_func("/opencl/hog/opencv-descriptors", test_opencl_descriptors);
-    g_test_add_func("/opencl/hog/opencv-detect", test_opencl_detect);
+    tu_add_device_test("hog/stages", test_opencl_stages);
+    tu_add_device_test("hog/bad-input", test_opencl_bad_input);
+    tu_add_device_test("hog/async-multi", test_opencl_async);
+    tu_add_device_test("hog/opencv-descriptors", test_opencl_descriptors);
+    tu_add_device_test("hog/opencv-detect", test_opencl_detect);
     status = g_test_run();
-    votecl_context_free(device_context);
+    tu_device_contexts_free();
     votecl_context_free(ref_context);
     return status;
 }

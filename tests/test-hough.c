@@ -22,14 +22,11 @@
 #include "image-io.h"
 
 static votecl_context *ref_context;
-static votecl_context *device_context;
 
 static votecl_context *
 device(void)
 {
-    if (device_context == NULL)
-        device_context = tu_opencl_context_new(NULL);
-    return device_context;
+    return tu_device_shared();
 }
 
 /* --- synthetic images --- */
@@ -644,8 +641,8 @@ add_device_tests(void)
     };
     for (size_t c = 0; c < G_N_ELEMENTS(cases); c++)
         for (size_t t = 0; t < G_N_ELEMENTS(tests); t++) {
-            char *path = g_strdup_printf("/opencl/%s/hough/%s", cases[c].what, tests[t].name);
-            g_test_add_data_func(path, &cases[c], tests[t].fn);
+            char *path = g_strdup_printf("%s/hough/%s", cases[c].what, tests[t].name);
+            tu_add_device_data_test(path, &cases[c], tests[t].fn, NULL);
             g_free(path);
         }
 }
@@ -665,9 +662,9 @@ main(int argc, char **argv)
     g_test_add_func("/ref/hough/invalid-run", test_ref_invalid_run);
     g_test_add_func("/ref/hough/capacity", test_ref_capacity);
     add_device_tests();
-    g_test_add_func("/opencl/auto/hough/buffers", test_device_buffers);
+    tu_add_device_test("auto/hough/buffers", test_device_buffers);
     rc = g_test_run();
-    votecl_context_free(device_context);
+    tu_device_contexts_free();
     votecl_context_free(ref_context);
     return rc;
 }

@@ -412,7 +412,7 @@ test_calibrate_quick(void)
     votecl_context_options o;
     votecl_context_options_init(&o);
     o.cache_dir = dir;
-    votecl_context *ctx = tu_opencl_context_new(&o);
+    votecl_context *ctx = tu_device_context_new(&o);
     votecl_calibrate_options co;
     votecl_calibrate_report report;
     votecl_model loaded;
@@ -456,6 +456,6 @@ main(int argc, char **argv)
     g_test_add_func("/nodevice/model/predict-unfitted", test_predict_unfitted);
     g_test_add_func("/ref/model/store-load", test_store_load);
     g_test_add_func("/ref/model/no-cache-dir", test_no_cache_dir);
-    g_test_add_func("/opencl/model/calibrate-quick", test_calibrate_quick);
+    tu_add_device_test("model/calibrate-quick", test_calibrate_quick);
     return g_test_run();
 }

@@ -2,11 +2,13 @@
  * corruption, concurrent writers), the stretching arithmetic of GPU-vote, SHA-256, and the
  * validation of bad input through the reference backend. */
 #include "votecl-private.h"
+#include "vote-private.h"
 
 #include "testutil.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -183,6 +185,72 @@ test_stretch_gtx470(void)
     check_stretch(nmax, (uint64_t)1 << 24, 1, 1);
     /* N = 1 on PoCL's 1 MiB of local memory. */
     check_stretch(262144, 1, 262144, 262143);
+}
+
+/* The GPU-vote paper's figures on its GTX 470 profile, through the plan's arithmetic
+ * (votecl__vote_configure on a context holding the profile's facts) and the model's. */
+static votecl__vote_config
+configure_on(votecl_context *context, uint64_t nbins, unsigned spaces, unsigned stretch_cap,
+             unsigned wg)
+{
+    votecl__vote_shape shape = {.nbins = nbins, .spaces = spaces, .vec = 1, .elem_bytes = 1};
+    votecl__vote_config cfg;
+    g_assert_cmpint(votecl__vote_configure(context, VOTECL_VARIANT_LOCAL, stretch_cap, wg, &shape,
+                                           &cfg),
+                    ==, VOTECL_OK);
+    return cfg;
+}
+
+static void
+test_gtx470_paper(void)
+{
+    votecl__device_profile gtx;
+    votecl__device_profile_gtx470(&gtx);
+    g_assert_cmpuint(gtx.info.compute_units, ==, 14);
+    g_assert_cmpuint(gtx.info.local_mem_bytes, ==, 48 * 1024);
+    g_assert_cmpuint(gtx.info.preferred_work_group_multiple, ==, 32);
+    g_assert_cmpuint(gtx.banks, ==, 32);
+    g_assert_cmpuint(gtx.threads_per_unit, ==, 1536);
+    g_assert_cmpuint(gtx.groups_per_unit, ==, 8);
+
+    votecl_context *context = tu_ref_context_new();
+    if (context == NULL)
+        return;
+    context->info = gtx.info;
+    /* Section 3.2: 48 kB of on-chip memory hold Nmax = 12,288 32-bit bins. */
+    votecl__vote_config cfg = configure_on(context, 32, 1, UINT_MAX, 1024);
+    g_assert_cmpuint(cfg.nmax, ==, 12288);
+    /* Fig. 2b: the 32-bin histogram at 1024 threads, S = 384 (Eq. 3) and S' = 383 (Eq. 5). */
+    g_assert_cmpuint(cfg.stretch_s, ==, 384);
+    g_assert_cmpuint(cfg.stretch, ==, 383);
+    g_assert_cmpuint(cfg.passes, ==, 1);
+    /* Left to itself the plan takes the measured S' = the bank count (lib/vote.c). */
+    cfg = configure_on(context, 32, 1, 0, 1024);
+    g_assert_cmpuint(cfg.stretch, ==, gtx.banks);
+    /* Section 3.3: at 128 threads, S = 192 leaves on-chip memory for two parts per SM, S = 193
+     * for one; 1024 threads of 1536 leave room for one block whatever S. */
+    g_assert_cmpuint(votecl__profile_resident_groups(&gtx, 128, 32 * 192 * 4), ==, 2);
+    g_assert_cmpuint(votecl__profile_resident_groups(&gtx, 128, 32 * 193 * 4), ==, 1);
+    g_assert_cmpuint(votecl__profile_resident_groups(&gtx, 128, 0), ==, 8);
+    g_assert_cmpuint(votecl__profile_resident_groups(&gtx, 1024, 32 * 383 * 4), ==, 1);
+    g_assert_cmpuint(votecl__profile_resident_groups(&gtx, 2048, 4), ==, 0);
+    /* Section 5: the Hough transform of 64 angles x 4200 bins: S = S' = 2 in one pass;
+     * Eq. 8 gives P = max(floor(14 / 64), 1) = 1 and Eq. 9 F = ceil(64 / 14) = 5. */
+    cfg = configure_on(context, 4200, 64, UINT_MAX, 256);
+    g_assert_cmpuint(cfg.stretch_s, ==, 2);
+    g_assert_cmpuint(cfg.stretch, ==, 2);
+    g_assert_cmpuint(cfg.passes, ==, 1);
+    g_assert_cmpfloat(votecl_model_factor(64, cfg.passes, 1, gtx.info.compute_units), ==, 5.0);
+    /* A 256-bin histogram: S = S' = 48; one space splits into P = 14 parts, F = 1 / 14. */
+    cfg = configure_on(context, 256, 1, UINT_MAX, 256);
+    g_assert_cmpuint(cfg.stretch, ==, 48);
+    g_assert_cmpfloat_with_epsilon(votecl_model_factor(1, 1, 14, 14), 1.0 / 14, 1e-12);
+    /* N > Nmax: ceil(N / Nmax) passes, which Eq. 9 multiplies with G. */
+    cfg = configure_on(context, 4 * 12288 + 1, 64, UINT_MAX, 256);
+    g_assert_cmpuint(cfg.passes, ==, 5);
+    g_assert_cmpuint(cfg.stretch, ==, 1);
+    g_assert_cmpfloat(votecl_model_factor(64, cfg.passes, 1, 14), ==, 23.0);
+    votecl_context_free(context);
 }
 
 static void
@@ -782,6 +850,60 @@ test_backend_env(void)
     tu_env_restore("VOTECL_BACKEND", saved);
 }
 
+/* Without --enable-cuda the CUDA backend is unavailable and names the configure option; with
+ * it, a machine without the NVIDIA driver or NVRTC answers with a status and a message naming
+ * what is missing, never a crash, and the default order falls back to OpenCL. */
+static void
+test_cuda_unavailable(void)
+{
+    votecl_context_options options;
+    votecl_context_options_init(&options);
+    options.backend = VOTECL_BACKEND_CUDA;
+    votecl_context *context = (votecl_context *)1;
+    char error[1024] = "";
+    size_t found = 99;
+    votecl_status status = votecl_context_new_with_error(&options, &context, error, sizeof error);
+    g_test_message("CUDA context: %s: %s", votecl_status_name(status), error);
+    if (!votecl_backend_is_built(VOTECL_BACKEND_CUDA)) {
+        g_assert_cmpint(status, ==, VOTECL_BACKEND_UNAVAILABLE);
+        g_assert_null(context);
+        g_assert_nonnull(strstr(error, "--enable-cuda"));
+        g_assert_cmpint(votecl_devices_list(VOTECL_BACKEND_CUDA, NULL, 0, &found), ==,
+                        VOTECL_BACKEND_UNAVAILABLE);
+        return;
+    }
+    g_assert_cmpint(votecl_devices_list(VOTECL_BACKEND_CUDA, NULL, 0, &found), ==, VOTECL_OK);
+    if (status == VOTECL_OK) {
+        g_assert_cmpint(votecl_context_get_backend(context), ==, VOTECL_BACKEND_CUDA);
+        g_assert_cmpuint(found, >=, 1);
+        votecl_context_free(context);
+        return;
+    }
+    g_assert_true(status == VOTECL_NO_DEVICE || status == VOTECL_BACKEND_UNAVAILABLE);
+    g_assert_null(context);
+    g_assert_cmpuint(strlen(error), >, 0);
+}
+
+/* Nothing named: CUDA when it is built and has a device, else OpenCL (never ref). */
+static void
+test_backend_default(void)
+{
+    char *saved = tu_env_set("VOTECL_BACKEND", NULL);
+    votecl_context *context = NULL;
+    size_t cuda_devices = 0;
+    votecl_status status = votecl_context_new(NULL, &context);
+    tu_env_restore("VOTECL_BACKEND", saved);
+    if (status == VOTECL_NO_DEVICE || status == VOTECL_BACKEND_UNAVAILABLE) {
+        g_test_skip("no device on any backend");
+        return;
+    }
+    g_assert_cmpint(status, ==, VOTECL_OK);
+    votecl_devices_list(VOTECL_BACKEND_CUDA, NULL, 0, &cuda_devices);
+    g_assert_cmpint(votecl_context_get_backend(context), ==,
+                    cuda_devices > 0 ? VOTECL_BACKEND_CUDA : VOTECL_BACKEND_OPENCL);
+    votecl_context_free(context);
+}
+
 static void
 test_context_options(void)
 {
@@ -1138,6 +1260,7 @@ main(int argc, char **argv)
     g_test_add_func("/nodevice/sha256/lengths", test_sha256_lengths);
     g_test_add_func("/nodevice/stretch/gtx470", test_stretch_gtx470);
     g_test_add_func("/nodevice/stretch/properties", test_stretch_properties);
+    g_test_add_func("/nodevice/gtx470/paper", test_gtx470_paper);
     g_test_add_func("/nodevice/kernel-path/join", test_kernel_path_join);
     g_test_add_func("/nodevice/kernel-path/order", test_kernel_path_order);
     g_test_add_func("/nodevice/kernel-path/no-cwd", test_kernel_path_no_cwd);
@@ -1151,6 +1274,8 @@ main(int argc, char **argv)
     g_test_add_func("/nodevice/context/free-null", test_free_null);
     g_test_add_func("/nodevice/context/options", test_context_options);
     g_test_add_func("/nodevice/context/backend-env", test_backend_env);
+    g_test_add_func("/nodevice/context/backend-default", test_backend_default);
+    g_test_add_func("/nodevice/context/cuda-unavailable", test_cuda_unavailable);
     g_test_add_func("/nodevice/bad-input/params", test_bad_params);
     g_test_add_func("/nodevice/bad-input/run", test_bad_run);
     return g_test_run();

@@ -22,14 +22,11 @@
 #include "pclines-private.h"
 
 static votecl_context *ref_context;
-static votecl_context *device_context;
 
 static votecl_context *
 device(void)
 {
-    if (device_context == NULL)
-        device_context = tu_opencl_context_new(NULL);
-    return device_context;
+    return tu_device_shared();
 }
 
 /* --- images --- */
@@ -695,15 +692,15 @@ main(int argc, char **argv)
     g_test_add_func("/ref/pclines/synthetic", test_ref_synthetic);
     g_test_add_func("/ref/pclines/degenerate", test_ref_degenerate);
     g_test_add_func("/ref/pclines/bad-args", test_ref_bad_args);
-    g_test_add_func("/opencl/pclines/equal-image", test_opencl_equal_image);
-    g_test_add_func("/opencl/pclines/equal-edges", test_opencl_equal_edges);
-    g_test_add_func("/opencl/pclines/axes", test_opencl_axes);
-    g_test_add_func("/opencl/pclines/synthetic", test_opencl_synthetic);
+    tu_add_device_test("pclines/equal-image", test_opencl_equal_image);
+    tu_add_device_test("pclines/equal-edges", test_opencl_equal_edges);
+    tu_add_device_test("pclines/axes", test_opencl_axes);
+    tu_add_device_test("pclines/synthetic", test_opencl_synthetic);
     if (g_test_slow()) /* registered only for the longer run, so make check never skips it */
-        g_test_add_func("/opencl/pclines/synthetic-1600x1200", test_opencl_synthetic_paper);
-    g_test_add_func("/opencl/pclines/degenerate", test_opencl_degenerate);
+        tu_add_device_test("pclines/synthetic-1600x1200", test_opencl_synthetic_paper);
+    tu_add_device_test("pclines/degenerate", test_opencl_degenerate);
     rc = g_test_run();
-    votecl_context_free(device_context);
+    tu_device_contexts_free();
     votecl_context_free(ref_context);
     return rc;
 }

@@ -21,14 +21,11 @@
 #include "subsample-private.h"
 
 static votecl_context *ref_context;
-static votecl_context *device_context;
 
 static votecl_context *
 device(void)
 {
-    if (device_context == NULL)
-        device_context = tu_opencl_context_new(NULL);
-    return device_context;
+    return tu_device_shared();
 }
 
 static votecl_subsample_plan *
@@ -361,15 +358,15 @@ main(int argc, char **argv)
     for (size_t d = 0, i = 0; d < G_N_ELEMENTS(dtypes); d++)
         for (size_t v = 0; v < G_N_ELEMENTS(variants); v++, i++) {
             cases[i] = (sub_case){dtypes[d], variants[v]};
-            char *path = g_strdup_printf("/opencl/subsample/%s/%s", tu_dtype_name(dtypes[d]),
+            char *path = g_strdup_printf("subsample/%s/%s", tu_dtype_name(dtypes[d]),
                                          votecl_variant_name(variants[v]));
-            g_test_add_data_func(path, &cases[i], test_device);
+            tu_add_device_data_test(path, &cases[i], test_device, NULL);
             g_free(path);
         }
-    g_test_add_func("/opencl/subsample/empty-and-invalid", test_device_empty_invalid);
+    tu_add_device_test("subsample/empty-and-invalid", test_device_empty_invalid);
 
     int status = g_test_run();
-    votecl_context_free(device_context);
+    tu_device_contexts_free();
     votecl_context_free(ref_context);
     return status;
 }

@@ -19,14 +19,11 @@
 #include "sum-private.h"
 
 static votecl_context *ref_context;
-static votecl_context *device_context;
 
 static votecl_context *
 device(void)
 {
-    if (device_context == NULL)
-        device_context = tu_opencl_context_new(NULL);
-    return device_context;
+    return tu_device_shared();
 }
 
 static votecl_sum_plan *
@@ -336,18 +333,18 @@ main(int argc, char **argv)
         for (size_t v = 0; v < G_N_ELEMENTS(variants); v++, i++) {
             cases[i] = (sum_case){dtypes[d], variants[v]};
             const char *dt = tu_dtype_name(dtypes[d]), *var = votecl_variant_name(variants[v]);
-            char *path = g_strdup_printf("/opencl/sum/%s/%s", dt, var);
-            g_test_add_data_func(path, &cases[i], test_device);
+            char *path = g_strdup_printf("sum/%s/%s", dt, var);
+            tu_add_device_data_test(path, &cases[i], test_device, NULL);
             g_free(path);
-            path = g_strdup_printf("/opencl/sum/image/%s/%s", dt, var);
-            g_test_add_data_func(path, &cases[i], test_device_image);
+            path = g_strdup_printf("sum/image/%s/%s", dt, var);
+            tu_add_device_data_test(path, &cases[i], test_device_image, NULL);
             g_free(path);
         }
-    g_test_add_func("/opencl/sum/u8/past-2^32", test_u8_large);
-    g_test_add_func("/opencl/sum/invalid", test_device_invalid);
+    tu_add_device_test("sum/u8/past-2^32", test_u8_large);
+    tu_add_device_test("sum/invalid", test_device_invalid);
 
     int status = g_test_run();
-    votecl_context_free(device_context);
+    tu_device_contexts_free();
     votecl_context_free(ref_context);
     return status;
 }

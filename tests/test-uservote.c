@@ -20,14 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static votecl_context *device_context;
-
 static votecl_context *
 device(void)
 {
-    if (device_context == NULL)
-        device_context = tu_opencl_context_new(NULL);
-    return device_context;
+    return tu_device_shared();
 }
 
 static const votecl_variant strategies[] = {VOTECL_VARIANT_LOCAL, VOTECL_VARIANT_GLOBAL,
@@ -1003,21 +999,21 @@ main(int argc, char **argv)
         for (size_t v = 0; v < G_N_ELEMENTS(strategies); v++) {
             case_run *cr = g_new(case_run, 1);
             *cr = (case_run){&cases[c], strategies[v]};
-            char *path = g_strdup_printf("/opencl/uservote/%s/%s", cases[c].name,
+            char *path = g_strdup_printf("uservote/%s/%s", cases[c].name,
                                          votecl_variant_name(strategies[v]));
-            g_test_add_data_func_full(path, cr, run_case, g_free);
+            tu_add_device_data_test(path, cr, run_case, g_free);
             g_free(path);
         }
     g_test_add_func("/ref/uservote/unsupported", test_ref_backend);
-    g_test_add_func("/opencl/uservote/passes", test_passes);
-    g_test_add_func("/opencl/uservote/syntax-error", test_syntax_error);
-    g_test_add_func("/opencl/uservote/buffers", test_buffers);
-    g_test_add_func("/opencl/uservote/empty", test_empty);
-    g_test_add_func("/opencl/uservote/histogram-builtin", test_histogram_builtin);
-    g_test_add_func("/opencl/uservote/invalid-spec", test_invalid_spec);
-    g_test_add_func("/opencl/uservote/invalid-run", test_invalid_run);
+    tu_add_device_test("uservote/passes", test_passes);
+    tu_add_device_test("uservote/syntax-error", test_syntax_error);
+    tu_add_device_test("uservote/buffers", test_buffers);
+    tu_add_device_test("uservote/empty", test_empty);
+    tu_add_device_test("uservote/histogram-builtin", test_histogram_builtin);
+    tu_add_device_test("uservote/invalid-spec", test_invalid_spec);
+    tu_add_device_test("uservote/invalid-run", test_invalid_run);
 
     int status = g_test_run();
-    votecl_context_free(device_context);
+    tu_device_contexts_free();
     return status;
 }

@@ -128,31 +128,140 @@ tu_ref_context_new(void)
     return context;
 }
 
-votecl_context *
-tu_opencl_context_new(const votecl_context_options *options)
+static votecl_context *
+backend_context_new(votecl_backend backend, const votecl_context_options *options)
 {
+    const char *what = backend == VOTECL_BACKEND_CUDA ? "CUDA" : "OpenCL";
     votecl_context_options opts;
     if (options != NULL)
         opts = *options;
     else
         votecl_context_options_init(&opts);
-    opts.backend = VOTECL_BACKEND_OPENCL;
+    opts.backend = backend;
 
     votecl_context *context = NULL;
     char error[1024] = "";
     votecl_status status = votecl_context_new_with_error(&opts, &context, error, sizeof error);
     if (status == VOTECL_NO_DEVICE || status == VOTECL_BACKEND_UNAVAILABLE) {
-        char *why = g_strdup_printf("no OpenCL device: %s", error);
+        char *why = g_strdup_printf("no %s device: %s", what, error);
         g_test_skip(why);
         g_free(why);
         return NULL;
     }
     if (status != VOTECL_OK) {
-        g_test_message("OpenCL context: %s: %s", votecl_status_string(status), error);
+        g_test_message("%s context: %s: %s", what, votecl_status_string(status), error);
         g_test_fail();
         return NULL;
     }
     return context;
+}
+
+votecl_context *
+tu_opencl_context_new(const votecl_context_options *options)
+{
+    return backend_context_new(VOTECL_BACKEND_OPENCL, options);
+}
+
+/* --- device tests per backend --- */
+
+static const votecl_backend device_backends[] = {VOTECL_BACKEND_OPENCL, VOTECL_BACKEND_CUDA};
+static votecl_backend running_backend = VOTECL_BACKEND_OPENCL;
+static votecl_context *shared_contexts[4];
+
+typedef struct shared_data {
+    gconstpointer data;
+    GDestroyNotify destroy;
+    int refs;
+} shared_data;
+
+typedef struct device_case {
+    votecl_backend backend;
+    GTestFunc func;
+    GTestDataFunc data_func;
+    shared_data *shared;
+} device_case;
+
+static void
+run_device_case(gconstpointer p)
+{
+    const device_case *c = p;
+    running_backend = c->backend;
+    if (c->func != NULL)
+        c->func();
+    else
+        c->data_func(c->shared->data);
+    running_backend = VOTECL_BACKEND_OPENCL;
+}
+
+/* GLib runs this after the case (and when the suite is freed); the data goes with the last. */
+static void
+free_device_case(gpointer p)
+{
+    device_case *c = p;
+    if (c->shared != NULL && --c->shared->refs == 0) {
+        if (c->shared->destroy != NULL)
+            c->shared->destroy((gpointer)c->shared->data);
+        g_free(c->shared);
+    }
+    g_free(c);
+}
+
+static void
+add_device_cases(const char *suffix, GTestFunc func, GTestDataFunc data_func, shared_data *shared)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(device_backends); i++) {
+        device_case *c = g_new0(device_case, 1);
+        *c = (device_case){device_backends[i], func, data_func, shared};
+        char *path = g_strdup_printf("/%s/%s", votecl_backend_name(device_backends[i]),
+                                     suffix[0] == '/' ? suffix + 1 : suffix);
+        g_test_add_data_func_full(path, c, run_device_case, free_device_case);
+        g_free(path);
+    }
+}
+
+void
+tu_add_device_test(const char *suffix, GTestFunc func)
+{
+    add_device_cases(suffix, func, NULL, NULL);
+}
+
+void
+tu_add_device_data_test(const char *suffix, gconstpointer data, GTestDataFunc func,
+                        GDestroyNotify destroy)
+{
+    shared_data *shared = g_new0(shared_data, 1);
+    *shared = (shared_data){data, destroy, (int)G_N_ELEMENTS(device_backends)};
+    add_device_cases(suffix, NULL, func, shared);
+}
+
+votecl_backend
+tu_device_backend(void)
+{
+    return running_backend;
+}
+
+votecl_context *
+tu_device_context_new(const votecl_context_options *options)
+{
+    return backend_context_new(running_backend, options);
+}
+
+votecl_context *
+tu_device_shared(void)
+{
+    votecl_context **slot = &shared_contexts[running_backend];
+    if (*slot == NULL)
+        *slot = tu_device_context_new(NULL);
+    return *slot;
+}
+
+void
+tu_device_contexts_free(void)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(shared_contexts); i++) {
+        votecl_context_free(shared_contexts[i]);
+        shared_contexts[i] = NULL;
+    }
 }
 
 char *

@@ -40,6 +40,24 @@ votecl_context *tu_ref_context_new(void);
  * fails the test and returns NULL. */
 votecl_context *tu_opencl_context_new(const votecl_context_options *options);
 
+/* Device tests run once per device backend: registered as /opencl/<suffix> and as
+ * /cuda/<suffix>, they reach their contexts through the helpers below, which take the backend
+ * of the running test (OPENCL outside these registrations). A /cuda test skips with the
+ * library's message where there is no CUDA device, driver or build. */
+void tu_add_device_test(const char *suffix, GTestFunc func);
+/* The same with data, shared by both registrations; destroy (may be NULL) runs once, after
+ * the last of them. */
+void tu_add_device_data_test(const char *suffix, gconstpointer data, GTestDataFunc func,
+                             GDestroyNotify destroy);
+/* The backend of the running device test. */
+votecl_backend tu_device_backend(void);
+/* As tu_opencl_context_new, on the backend of the running device test. */
+votecl_context *tu_device_context_new(const votecl_context_options *options);
+/* The test program's shared context on the running test's backend, made on first use (NULL:
+ * the test was skipped or failed); tu_device_contexts_free() frees them at the end. */
+votecl_context *tu_device_shared(void);
+void tu_device_contexts_free(void);
+
 /* A new empty directory under the system's temporary directory (g_free it after
  * tu_rmtree). */
 char *tu_mkdtemp(void);

@@ -19,6 +19,7 @@
 #define BENCH_BATCHES 5
 #define BENCH_BINS 256
 #define BENCH_MAX_PLANS 4
+#define BENCH_MAX_RECORDS 128
 /* Sobel magnitude threshold of the Hough cases' edge image (building.png at 1920x1080) */
 #define BENCH_SOBEL_THRESHOLD 200
 
@@ -30,6 +31,7 @@ typedef struct bench_args {
     unsigned variants; /* bit per votecl_variant besides AUTO */
     int startup;
     int quick;
+    int both; /* --backend both: OpenCL and CUDA, side by side */
 } bench_args;
 
 typedef struct bench_plan {
@@ -40,6 +42,12 @@ typedef struct bench_plan {
     double worst_gbps;      /* over the distributions; 0 before the first */
     const char *worst_case;
 } bench_plan;
+
+/* One timed case of a run, for the side-by-side comparison of backends. */
+typedef struct bench_record {
+    char name[64];
+    double seconds;
+} bench_record;
 
 typedef struct bench {
     tool_options *options;
@@ -55,6 +63,8 @@ typedef struct bench {
     size_t nplans;
     int all_ok;
     double untimed_seconds; /* making the startup frame: not part of the startup cost */
+    bench_record records[BENCH_MAX_RECORDS];
+    size_t nrecords;
 } bench;
 
 /* A data distribution: fills n bytes. */
@@ -72,14 +82,17 @@ bench_usage(FILE *f)
     fprintf(f,
             "usage: votecl bench [--json [FILE]] [--mib N] [--reps N]\n"
             "                    [--variants local,global,private|all] [--startup] [--quick]\n"
-            "                    [--images DIR]\n"
+            "                    [--images DIR] [--backend opencl|cuda|ref|both]\n"
             "Measures the device: copy bandwidth, 256-bin u8 histograms of N MiB (default 64)\n"
             "already on the device for each strategy and data distribution, one 1920x1080\n"
             "frame's latency and a batch of 64 frames. Prints JSON to stdout or FILE.\n"
             "  --startup   only time process start to the first histogram of a 1920x1080\n"
             "              frame, context and plan creation included (run twice: disk cache)\n"
             "  --quick     tiny sizes, for smoke tests\n"
-            "  --images    directory holding building.png (default: the installed images)\n");
+            "  --images    directory holding building.png (default: the installed images)\n"
+            "  --backend both  run everything on OpenCL, then on CUDA, and compare each case's\n"
+            "              time (JSON 'runs' and 'comparison'; a table on stdout with --json\n"
+            "              FILE, else on stderr unless -q)\n");
 }
 
 /* --- distributions --- */
@@ -196,6 +209,18 @@ bench_time(votecl_context *ctx, bench_op_fn op, void *arg, unsigned long reps, i
     return VOTECL_OK;
 }
 
+/* Notes a case's time per run under "case" or "case/variant" for the comparison. */
+static void
+bench_note(bench *b, const char *name, const char *variant, double seconds)
+{
+    bench_record *r;
+    if (b->nrecords == BENCH_MAX_RECORDS || seconds <= 0)
+        return;
+    r = &b->records[b->nrecords++];
+    snprintf(r->name, sizeof r->name, "%s%s%s", name, variant ? "/" : "", variant ? variant : "");
+    r->seconds = seconds;
+}
+
 /* Reads the frames' bins back; each frame's counts must sum to n. */
 static votecl_status
 check_sums(votecl_buffer *bins, size_t n, size_t frames, int *ok)
@@ -239,16 +264,15 @@ json_device(tool_json *j, votecl_context *ctx)
 }
 
 static void
-json_header(bench *b)
+json_header(tool_json *j)
 {
     char date[64];
     time_t now = time(NULL);
     struct tm tm;
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
-    tool_json_kv_string(&b->json, "tool", "votecl bench");
-    tool_json_kv_string(&b->json, "version", votecl_version_string());
-    tool_json_kv_string(&b->json, "date", date);
-    json_device(&b->json, b->ctx);
+    tool_json_kv_string(j, "tool", "votecl bench");
+    tool_json_kv_string(j, "version", votecl_version_string());
+    tool_json_kv_string(j, "date", date);
 }
 
 static void
@@ -314,6 +338,10 @@ bench_option(bench_args *a, int argc, char **argv, int *i)
         return (a->startup = 1);
     if (strcmp(argv[*i], "--quick") == 0)
         return (a->quick = 1);
+    if (strcmp(argv[*i], "--backend") == 0 && *i + 1 < argc && strcmp(argv[*i + 1], "both") == 0)
+        return ++*i, (a->both = 1);
+    if (strcmp(argv[*i], "--backend=both") == 0)
+        return (a->both = 1);
     if ((r = tool_option_value(argc, argv, i, "--mib", &v)) != 0)
         return r < 0 || tool_parse_ulong("--mib", v, 1, 1ul << 20, &a->mib) < 0 ? -1 : 1;
     if ((r = tool_option_value(argc, argv, i, "--reps", &v)) != 0)
@@ -438,6 +466,7 @@ bench_copy(bench *b)
     if (st == VOTECL_OK) {
         tool_json_kv_double(j, "seconds", seconds);
         tool_json_kv_double(j, "gbps", 2.0 * (double)b->bytes / seconds / 1e9);
+        bench_note(b, "copy", NULL, seconds);
         tool_progress(b->options, "bench: copy %.2f GB/s (read + write)\n",
                       2.0 * (double)b->bytes / seconds / 1e9);
     } else {
@@ -490,6 +519,7 @@ json_case_open(bench *b, const char *name, const bench_plan *p, size_t n, size_t
     if (r->status == VOTECL_OK) {
         tool_json_kv_double(j, "seconds", r->seconds);
         tool_json_kv_double(j, "gbps", (double)(n * frames) / r->seconds / 1e9);
+        bench_note(b, name, votecl_variant_name(p->requested), r->seconds);
     }
 }
 
@@ -639,6 +669,7 @@ bench_user_histogram(bench *b)
         tool_json_kv_double(&b->json, "gbps", (double)b->bytes / user / 1e9);
         tool_json_kv_double(&b->json, "builtin_gbps", (double)b->bytes / builtin / 1e9);
         tool_json_kv_double(&b->json, "user_over_builtin_time", user / builtin);
+        bench_note(b, "user_histogram", NULL, user);
     } else {
         tool_json_kv_string(&b->json, "error", votecl_context_get_error(b->ctx));
         b->all_ok = 0;
@@ -710,6 +741,7 @@ bench_hough_case(bench *b, const tool_image *edges, unsigned angles, uint32_t rh
     tool_json_kv_double(&b->json, "eta", stats.eta);
     if (st == VOTECL_OK) {
         tool_json_kv_double(&b->json, "seconds", seconds);
+        bench_note(b, name, NULL, seconds);
         tool_json_key(&b->json, "plan");
         tool_json_plan_info(&b->json, &info);
     } else {
@@ -786,6 +818,7 @@ bench_lines(bench *b)
     if (st == VOTECL_OK) {
         tool_json_kv_double(&b->json, "seconds", seconds);
         tool_json_kv_uint(&b->json, "lines", op.found);
+        bench_note(b, "lines1080", NULL, seconds);
     } else {
         tool_json_kv_string(&b->json, "error", votecl_context_get_error(b->ctx));
         b->all_ok = 0;
@@ -836,6 +869,7 @@ bench_hog_case(bench *b, const char *name, const tool_image *image)
     if (st == VOTECL_OK) {
         tool_json_kv_double(&b->json, "seconds", seconds);
         tool_json_kv_uint(&b->json, "detections", op.n);
+        bench_note(b, name, NULL, seconds);
     } else {
         tool_json_kv_string(&b->json, "error", votecl_context_get_error(b->ctx));
         b->all_ok = 0;
@@ -897,6 +931,7 @@ bench_ght_case(bench *b, const char *name, votecl_ght_method method, votecl_ght_
     if (st == VOTECL_OK) {
         tool_json_kv_double(&b->json, "seconds", seconds);
         tool_json_kv_uint(&b->json, "poses", n);
+        bench_note(b, name, NULL, seconds);
     } else {
         tool_json_kv_string(&b->json, "error", votecl_context_get_error(b->ctx));
     }
@@ -998,6 +1033,8 @@ bench_startup(bench *b)
     tool_json_kv_double(j, "run_seconds", t_end - t_run);
     tool_json_kv_string(j, "cache_dir", votecl_context_get_cache_dir(b->ctx));
     tool_json_kv_bool(j, "ok", ok);
+    bench_note(b, "startup", NULL, t_end - t0);
+    bench_note(b, "startup_plan", NULL, t_run - t_plan);
     tool_json_end_object(j);
     tool_progress(b->options, "bench: startup %.3f s\n", t_end - t0);
     b->all_ok = ok;
@@ -1050,11 +1087,101 @@ open_output(const char *path)
     return f;
 }
 
+/* One backend's run into the open JSON object: device, cases, ok. Frees what it made. */
+static int
+bench_run(bench *b)
+{
+    int rc = tool_context_open(b->options, &b->ctx);
+    if (rc == TOOL_EXIT_OK) {
+        tool_progress(b->options, "bench: %s backend\n",
+                      votecl_backend_name(votecl_context_get_backend(b->ctx)));
+        json_device(&b->json, b->ctx);
+        rc = bench_body(b);
+    }
+    tool_json_kv_bool(&b->json, "ok", rc == TOOL_EXIT_OK && b->all_ok);
+    if (rc == TOOL_EXIT_OK && !b->all_ok)
+        rc = TOOL_EXIT_FAILURE;
+    bench_free(b);
+    return rc;
+}
+
+static const bench_record *
+find_record(const bench *b, const char *name)
+{
+    for (size_t i = 0; i < b->nrecords; i++)
+        if (strcmp(b->records[i].name, name) == 0)
+            return &b->records[i];
+    return NULL;
+}
+
+/* Every case both runs timed: seconds on each and OpenCL's time over CUDA's. */
+static void
+bench_compare(tool_json *j, const bench *ocl, const bench *cuda, FILE *text)
+{
+    tool_json_key(j, "comparison");
+    tool_json_begin_array(j);
+    if (text)
+        fprintf(text, "%-28s %14s %14s %8s\n", "case", "opencl us", "cuda us", "speedup");
+    for (size_t i = 0; i < ocl->nrecords; i++) {
+        const bench_record *a = &ocl->records[i], *c = find_record(cuda, a->name);
+        if (!c)
+            continue;
+        tool_json_begin_object(j);
+        tool_json_kv_string(j, "case", a->name);
+        tool_json_kv_double(j, "opencl_seconds", a->seconds);
+        tool_json_kv_double(j, "cuda_seconds", c->seconds);
+        tool_json_kv_double(j, "cuda_speedup", a->seconds / c->seconds);
+        tool_json_end_object(j);
+        if (text)
+            fprintf(text, "%-28s %14.1f %14.1f %8.2f\n", a->name, a->seconds * 1e6,
+                    c->seconds * 1e6, a->seconds / c->seconds);
+    }
+    tool_json_end_array(j);
+}
+
+/* --backend both: the two runs in "runs", then "comparison". */
+static int
+bench_both(bench *first, tool_json *j, FILE *text)
+{
+    static const votecl_backend backends[] = {VOTECL_BACKEND_OPENCL, VOTECL_BACKEND_CUDA};
+    bench *runs = calloc(2, sizeof *runs);
+    tool_options options[2];
+    int rc = TOOL_EXIT_OK;
+    if (!runs)
+        return TOOL_EXIT_FAILURE;
+    tool_json_key(j, "runs");
+    tool_json_begin_array(j);
+    for (size_t i = 0; i < 2; i++) {
+        options[i] = *first->options;
+        options[i].backend = backends[i];
+        if (i > 0) /* startup counts from here, not from the first run's start */
+            options[i].start_seconds = tool_now();
+        runs[i] = (bench){.options = &options[i], .args = first->args, .all_ok = 1,
+                          .json = *j, .untimed_seconds = first->untimed_seconds};
+        runs[i].frame_width = first->frame_width;
+        runs[i].frame_height = first->frame_height;
+        runs[i].frames = first->frames;
+        runs[i].bytes = first->bytes;
+        if (first->args.startup && (runs[i].host = malloc(first->frame_width * first->frame_height)))
+            memcpy(runs[i].host, first->host, first->frame_width * first->frame_height);
+        tool_json_begin_object(&runs[i].json);
+        if (bench_run(&runs[i]) != TOOL_EXIT_OK)
+            rc = TOOL_EXIT_FAILURE;
+        tool_json_end_object(&runs[i].json);
+        *j = runs[i].json;
+    }
+    tool_json_end_array(j);
+    bench_compare(j, &runs[0], &runs[1], text);
+    tool_json_kv_bool(j, "ok", rc == TOOL_EXIT_OK);
+    free(runs);
+    return rc;
+}
+
 int
 tool_cmd_bench(tool_options *options, int argc, char **argv)
 {
     bench b = {.options = options, .all_ok = 1};
-    FILE *out = NULL;
+    FILE *out = NULL, *text = NULL;
     int rc = bench_parse(options, &b.args, argc, argv);
     if (rc != TOOL_EXIT_OK)
         return rc;
@@ -1065,24 +1192,24 @@ tool_cmd_bench(tool_options *options, int argc, char **argv)
     bench_sizes(&b);
     if (b.args.startup && bench_startup_frame(&b) != TOOL_EXIT_OK)
         return TOOL_EXIT_FAILURE;
-    if ((rc = tool_context_open(options, &b.ctx)) != TOOL_EXIT_OK)
-        goto out;
     if (!(out = open_output(b.args.json_path))) {
-        rc = TOOL_EXIT_FAILURE;
-        goto out;
+        free(b.host);
+        return TOOL_EXIT_FAILURE;
     }
+    if (b.args.both)
+        text = b.args.json_path ? stdout : options->quiet ? NULL : stderr;
     tool_json_init(&b.json, out);
     tool_json_begin_object(&b.json);
-    json_header(&b);
-    rc = bench_body(&b);
-    tool_json_kv_bool(&b.json, "ok", rc == TOOL_EXIT_OK && b.all_ok);
+    json_header(&b.json);
+    if (b.args.both) {
+        rc = bench_both(&b, &b.json, text);
+        free(b.host);
+    } else {
+        rc = bench_run(&b);
+    }
     tool_json_end_object(&b.json);
     tool_json_finish(&b.json);
-    if (rc == TOOL_EXIT_OK && !b.all_ok)
-        rc = TOOL_EXIT_FAILURE;
-out:
-    if (out && out != stdout)
+    if (out != stdout)
         fclose(out);
-    bench_free(&b);
     return rc;
 }

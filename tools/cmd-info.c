@@ -85,6 +85,20 @@ device_json(tool_json *j, const votecl_device_info *d)
     tool_json_end_object(j);
 }
 
+/* Why a built backend lists no device: the message of a context asked for on it (CUDA: no
+ * driver, no NVRTC, no GPU). */
+static void
+backend_why(votecl_backend b, char *why, size_t size)
+{
+    votecl_context_options co;
+    votecl_context *ctx = NULL;
+    votecl_context_options_init(&co);
+    co.backend = b;
+    why[0] = '\0';
+    if (votecl_context_new_with_error(&co, &ctx, why, size) == VOTECL_OK)
+        votecl_context_free(ctx);
+}
+
 static void
 backend_text(votecl_backend b)
 {
@@ -97,8 +111,11 @@ backend_text(votecl_backend b)
     votecl_status st = list_devices(b, &devices, &n);
     if (st != VOTECL_OK)
         printf("  unavailable: %s\n", votecl_status_string(st));
-    else if (n == 0)
-        printf("  no devices\n");
+    else if (n == 0) {
+        char why[1024];
+        backend_why(b, why, sizeof why);
+        printf("  no devices%s%s\n", why[0] ? ": " : "", why);
+    }
     for (size_t i = 0; i < n; i++)
         device_text(&devices[i], i);
     if (b == VOTECL_BACKEND_OPENCL && (st != VOTECL_OK || n == 0))
@@ -118,6 +135,11 @@ backend_json(tool_json *j, votecl_backend b)
     tool_json_kv_string(j, "name", votecl_backend_name(b));
     tool_json_kv_bool(j, "built", built);
     tool_json_kv_string(j, "status", votecl_status_name(st));
+    if (built && st == VOTECL_OK && n == 0) {
+        char why[1024];
+        backend_why(b, why, sizeof why);
+        tool_json_kv_string(j, "why", why);
+    }
     tool_json_key(j, "devices");
     tool_json_begin_array(j);
     for (size_t i = 0; i < n; i++)

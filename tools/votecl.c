@@ -47,7 +47,8 @@ print_usage(FILE *f)
     for (size_t i = 0; i < TOOL_N_COMMANDS; i++)
         fprintf(f, "  %-10s %s\n", tool_commands[i].name, tool_commands[i].help);
     fprintf(f, "\noptions (before or after the command):\n"
-               "  --backend opencl|cuda|ref   backend (default: VOTECL_BACKEND, else opencl)\n"
+               "  --backend opencl|cuda|ref   backend (default: VOTECL_BACKEND, else cuda where\n"
+               "                              built and present, else opencl)\n"
                "  --device SELECTOR           device, e.g. NVIDIA:GPU:0 or :CPU: (VOTECL_DEVICE)\n"
                "  -q                          no progress messages\n"
                "  --json                      JSON output\n"

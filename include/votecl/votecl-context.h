@@ -6,14 +6,16 @@
  * used from different threads at once.
  *
  * Backend selection happens once, in votecl_context_new(): the explicit option, else the
- * environment variable VOTECL_BACKEND, else OpenCL. The 'ref' backend runs the sequential
- * C references; it is used only when asked for, never as a silent fallback.
+ * environment variable VOTECL_BACKEND, else CUDA when this libvotecl was built with it
+ * (./configure --enable-cuda) and a CUDA device answers, else OpenCL. The 'ref' backend runs
+ * the sequential C references; it is used only when asked for, never as a silent fallback.
  *
- * Device selection (OpenCL): the option, else VOTECL_DEVICE, in OpenCV's format
- * "platform:type:name-or-index" where each part may be empty. platform and name match
- * case-insensitive substrings; type is one of CPU, GPU, ACCELERATOR (or empty); a number
- * as the last part is an index among the matching devices. Examples: "NVIDIA:GPU:0",
- * ":CPU:", "Portable". With no selection the first GPU is taken, else the first device. */
+ * Device selection (OpenCL, and CUDA, whose one platform is "NVIDIA CUDA"): the option, else
+ * VOTECL_DEVICE, in OpenCV's format "platform:type:name-or-index" where each part may be
+ * empty. platform and name match case-insensitive substrings; type is one of CPU, GPU,
+ * ACCELERATOR (or empty); a number as the last part is an index among the matching devices.
+ * Examples: "NVIDIA:GPU:0", ":CPU:", "Portable". With no selection the first GPU is taken,
+ * else the first device. */
 #ifndef VOTECL_CONTEXT_H
 #define VOTECL_CONTEXT_H
 
@@ -121,7 +123,8 @@ VOTECL_API const char *votecl_context_get_kernel_path(const votecl_context *cont
 /* The disk cache directory ("" when the disk cache is off). Transfer none. */
 VOTECL_API const char *votecl_context_get_cache_dir(const votecl_context *context);
 
-/* Lists the devices of a backend (OPENCL; REF lists one host device).
+/* Lists the devices of a backend (OPENCL, CUDA; REF lists one host device; DEFAULT lists
+ * OPENCL's). A CUDA build on a machine without the NVIDIA driver finds no CUDA device.
  * infos: caller-owned output of capacity entries (may be NULL when capacity is 0);
  * found: the number of devices, also when more than capacity.
  * Returns VOTECL_OK (also with zero devices), VOTECL_INVALID_ARGUMENT or
