@@ -176,6 +176,83 @@ compose(votecl_context *context, const char *const *files, const char *const *de
     return status;
 }
 
+/* Where absolute line line of the composed source came from: the name and line of the
+ * last #line directive before it (name: at most size - 1 bytes). 0 when none. */
+static uint32_t
+source_line(const char *source, uint32_t line, char *name, size_t size)
+{
+    uint32_t at = 1, local = 0;
+
+    name[0] = '\0';
+    for (const char *p = source; *p != '\0' && at < line; at++) {
+        const char *end = strchr(p, '\n');
+        unsigned long n;
+        int used = 0;
+        if (sscanf(p, "#line %lu \"%n", &n, &used) == 1 && used > 0) {
+            const char *q = p + used, *close = strchr(q, '"');
+            size_t len = close != NULL && (end == NULL || close < end) ? (size_t)(close - q) : 0;
+            len = len < size - 1 ? len : size - 1;
+            memcpy(name, q, len);
+            name[len] = '\0';
+            local = (uint32_t)n - 1; /* the directive names the next line */
+        } else if (name[0] != '\0') {
+            local++;
+        }
+        if (end == NULL)
+            break;
+        p = end + 1;
+    }
+    return name[0] != '\0' ? local + 1 : 0;
+}
+
+char *
+votecl__relocate_log(const char *source, const char *log)
+{
+    static const char tag[] = "<kernel>:";
+    text out = {0};
+
+    if (log == NULL || strstr(log, tag) == NULL)
+        return NULL;
+    for (const char *p = log; *p != '\0';) {
+        const char *hit = strstr(p, tag);
+        char name[64], num[32];
+        unsigned long line;
+        int used = 0;
+        uint32_t local;
+        if (hit == NULL) {
+            text_puts(&out, p);
+            break;
+        }
+        text_append(&out, p, (size_t)(hit - p));
+        p = hit + sizeof tag - 1;
+        if (sscanf(p, "%lu%n", &line, &used) == 1 && line <= UINT32_MAX &&
+            (local = source_line(source, (uint32_t)line, name, sizeof name)) > 0) {
+            snprintf(num, sizeof num, ":%u", (unsigned)local);
+            text_puts(&out, name);
+            text_puts(&out, num);
+            p += used;
+        } else {
+            text_puts(&out, tag);
+        }
+    }
+    if (out.failed) {
+        free(out.data);
+        return NULL;
+    }
+    return out.data;
+}
+
+/* The build log with its locations relocated (votecl__relocate_log), when it has any. */
+static void
+relocate_log(votecl_context *context, const char *source)
+{
+    char *log = votecl__relocate_log(source, context->build_log);
+
+    if (log != NULL)
+        votecl__set_build_log(context, log);
+    free(log);
+}
+
 static void
 program_key(const votecl_context *context, const char *source, uint8_t key[32])
 {
@@ -260,6 +337,7 @@ votecl__program_get(votecl_context *context, const char *const *files,
     if (!program->from_disk) {
         status = context->ops->program_build(context, t.data, BUILD_OPTIONS, &program->handle);
         if (status != VOTECL_OK) {
+            relocate_log(context, t.data);
             free(program);
             goto out;
         }

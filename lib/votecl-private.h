@@ -162,6 +162,11 @@ void votecl__program_cache_clear(votecl_context *context);
 const char *votecl__program_source(const votecl__program *program);
 /* 1 when the program came from the disk cache, for tests. */
 int votecl__program_from_disk(const votecl__program *program);
+/* A build log whose "<kernel>:LINE" locations (compilers that ignore #line file names, as
+ * NVIDIA's OpenCL does) are rewritten to the composed file and its line ("user:3"), found
+ * from the #line directives of source; malloc'd, NULL when there is nothing to rewrite or
+ * no memory. */
+char *votecl__relocate_log(const char *source, const char *log);
 
 /* --- launches (buffer.c) --- */
 

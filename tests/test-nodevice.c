@@ -1248,6 +1248,33 @@ out:
     votecl_context_free(context);
 }
 
+/* Build-log locations of a compiler that ignores #line file names, translated back. */
+static void
+test_relocate_log(void)
+{
+    const char *source = "#define A 1\n"      /* 1 */
+                         "#line 1 \"prelude.h\"\n" /* 2 */
+                         "int p;\n"           /* 3: prelude.h:1 */
+                         "int q;\n"           /* 4: prelude.h:2 */
+                         "#line 1 \"user\"\n"    /* 5 */
+                         "uint vote_index(\n" /* 6: user:1 */
+                         "  x y\n"            /* 7: user:2 */
+                         "#line 1 \"ght.cl\"\n"  /* 8 */
+                         "kernel void k() {}\n"; /* 9: ght.cl:1 */
+    char *log = votecl__relocate_log(source, "<kernel>:7:5: error: expected ';'\n"
+                                             "<kernel>:4:1: note: here\n<kernel>:9:3: x\n");
+
+    g_assert_nonnull(log);
+    g_assert_cmpstr(log, ==, "user:2:5: error: expected ';'\nprelude.h:2:1: note: here\n"
+                             "ght.cl:1:3: x\n");
+    g_free(log);
+    g_assert_null(votecl__relocate_log(source, "user:2:5: error\n")); /* nothing to do */
+    g_assert_null(votecl__relocate_log(source, NULL));
+    log = votecl__relocate_log(source, "<kernel>:1:1: before any #line; <kernel>:x\n");
+    g_assert_cmpstr(log, ==, "<kernel>:1:1: before any #line; <kernel>:x\n");
+    g_free(log);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1257,6 +1284,7 @@ main(int argc, char **argv)
     g_test_add_func("/nodevice/status/strings", test_status_strings);
     g_test_add_func("/nodevice/status/names", test_names);
     g_test_add_func("/nodevice/sha256/vectors", test_sha256_vectors);
+    g_test_add_func("/nodevice/program/relocate-log", test_relocate_log);
     g_test_add_func("/nodevice/sha256/lengths", test_sha256_lengths);
     g_test_add_func("/nodevice/stretch/gtx470", test_stretch_gtx470);
     g_test_add_func("/nodevice/stretch/properties", test_stretch_properties);
