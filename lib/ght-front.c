@@ -284,9 +284,13 @@ votecl__ght_front_canny(votecl__ght_front *front, const uint8_t *data, uint32_t 
     double t0 = now();
     votecl_status status;
 
-    if (pixels > UINT32_MAX || (size_t)f->desc.levels * ((pixels + SORT_CHUNK - 1) / SORT_CHUNK) >
-                                   UINT32_MAX - 1)
+    if (pixels > UINT32_MAX)
         return too_large(f, "image");
+    if (pixels == 0) { /* an empty image has no edges */
+        memset(f->offsets, 0, ((size_t)f->desc.levels + 1) * sizeof *f->offsets);
+        f->seconds[0] = 0;
+        return VOTECL_OK;
+    }
     if ((status = ensure(f, &f->buf[B_IMAGE], pixels)) != VOTECL_OK ||
         (status = votecl_buffer_write(f->buf[B_IMAGE], 0, data, pixels)) != VOTECL_OK ||
         (status = ensure(f, &f->buf[B_STATE], pixels * 4)) != VOTECL_OK ||
