@@ -213,10 +213,10 @@ dirs(votecl__ght_front *f)
 static votecl_status
 hysteresis(votecl__ght_front *f, uint32_t w, uint32_t h)
 {
-    uint32_t changed = 1;
+    uint32_t changed = 1, passes = 0;
     votecl_status status = ensure(f, &f->buf[B_FLAG], 4);
 
-    while (status == VOTECL_OK && changed != 0) {
+    for (; status == VOTECL_OK && changed != 0; passes++) {
         if ((status = votecl__buffer_zero(f->buf[B_FLAG], 0, 4)) == VOTECL_OK &&
             (status = launch_tiles(f, K_HYSTERESIS, w, h,
                                    (votecl__arg[]){VOTECL__ARG_BUF(f->buf[B_STATE]),
@@ -225,6 +225,7 @@ hysteresis(votecl__ght_front *f, uint32_t w, uint32_t h)
                                    4)) == VOTECL_OK)
             status = votecl_buffer_read(f->buf[B_FLAG], 0, &changed, 4);
     }
+    votecl__log(f->context, "ght: hysteresis of %ux%u in %u passes", w, h, passes);
     return status;
 }
 

@@ -257,23 +257,39 @@ model_build(votecl_ght_model *m, const votecl__ght_point *points, size_t n)
     return m->pairs.n == 0 ? no_pairings(m) : VOTECL_OK;
 }
 
-/* The pairing mechanism for edges sorted by bin (L + 1 offsets): the parameter, or for
- * AUTO, LB when the non-empty bins hold at least GHT_AUTO_LB points on average (chunks fill
- * the work-groups: the comparisons dealt evenly pay for the local copies), SSM otherwise
- * (short sub-lists: one point per work-item, no chunk staging). */
-#define GHT_AUTO_LB 32u
+/* The pairing mechanism for edges sorted by bin (L + 1 offsets): the parameter, or for AUTO
+ * (paper 001, Sec. VI-A: LB deals a task's comparisons evenly to its work-items at the price
+ * of local memory and barriers, SSM gives each work-item one point of the task and idles the
+ * rest; tasks are chunks of at most VOTECL__GHT_WG points of one bin):
+ *  - on a CPU device, SSM. Measured on PoCL (2 cores, `votecl bench --only ght`: 352x288
+ *    frames of pic1, basketball1 and building, L 90/180/360, xi 45/90, LB and SSM calls
+ *    alternating): SSM was 4-53% faster in 17 of 18 rows and within the run-to-run spread in
+ *    the other; a CPU work-group is a loop over its work-items, so SSM's idle items cost
+ *    little while every LB barrier splits that loop;
+ *  - on a GPU, LB when fewer than half of SSM's work-items would hold a point (the points
+ *    over VOTECL__GHT_WG times the tasks: short sub-lists), SSM otherwise: the paper's Fig. 5
+ *    criterion (SSM loses while its blocks are mostly idle, wins once sub-lists fill them),
+ *    its Table II (LB for the search for pairings in three of four videos, whose sub-lists are
+ *    short). The threshold GHT_AUTO_FILL is to be confirmed with the same bench on the GPU. */
+#define GHT_AUTO_FILL 0.5
 
 static votecl_ght_pairing
 choose_pairing(const votecl_ght_model *m, const uint32_t *offsets)
 {
-    uint32_t used = 0, L = m->desc.levels;
+    uint32_t L = m->desc.levels;
+    uint64_t tasks = 0;
+    double fill;
 
     if (m->desc.p.pairing != VOTECL_GHT_PAIRING_AUTO)
         return m->desc.p.pairing;
     for (uint32_t b = 0; b < L; b++)
-        used += offsets[b + 1] > offsets[b];
-    return used > 0 && offsets[L] / used >= GHT_AUTO_LB ? VOTECL_GHT_PAIRING_LB
-                                                         : VOTECL_GHT_PAIRING_SSM;
+        tasks += (offsets[b + 1] - offsets[b] + VOTECL__GHT_WG - 1) / VOTECL__GHT_WG;
+    fill = tasks > 0 ? (double)offsets[L] / ((double)VOTECL__GHT_WG * (double)tasks) : 1.0;
+    votecl__log(m->context, "ght: %u edges in %llu tasks, SSM's work-items %.0f%% busy",
+                offsets[L], (unsigned long long)tasks, 100 * fill);
+    if (m->context->info.type == VOTECL_DEVICE_CPU)
+        return VOTECL_GHT_PAIRING_SSM;
+    return fill < GHT_AUTO_FILL ? VOTECL_GHT_PAIRING_LB : VOTECL_GHT_PAIRING_SSM;
 }
 
 /* On a device context: the vote stages and the front end. */
