@@ -37,7 +37,8 @@ ght_sobel(GLOBAL const uchar *img, uint w, uint x, uint y, int *gx, int *gy)
 {
     GLOBAL const uchar *r0 = img + (ulong)(y - 1) * w + x, *r1 = r0 + w, *r2 = r1 + w;
 
-    *gx = ((int)r0[1] + 2 * (int)r1[1] + (int)r2[1]) - ((int)r0[-1] + 2 * (int)r1[-1] + (int)r2[-1]);
+    *gx =
+        ((int)r0[1] + 2 * (int)r1[1] + (int)r2[1]) - ((int)r0[-1] + 2 * (int)r1[-1] + (int)r2[-1]);
     *gy = ((int)r2[-1] + 2 * (int)r2[0] + (int)r2[1]) - ((int)r0[-1] + 2 * (int)r0[0] + (int)r0[1]);
 }
 
@@ -245,8 +246,8 @@ ght_scan_down(GLOBAL uint *a, uint n, GLOBAL const uint *sums)
 /* The strong pixels of one batch of GHT_WG pixels go to their bins' next slots in raster
  * order: each finds its rank among the batch's earlier strong pixels of its bin. */
 inline void
-ght_scatter_batch(LOCAL_PTR uint *base, LOCAL_PTR uint *tmp, LOCAL_PTR uint *bins, uint s,
-                  ulong p, uint w, GLOBAL int *points)
+ght_scatter_batch(LOCAL_PTR uint *base, LOCAL_PTR uint *tmp, LOCAL_PTR uint *bins, uint s, ulong p,
+                  uint w, GLOBAL int *points)
 {
     uint lid = get_local_id(0), strong = ght_strong(s), count;
     uint m = ght_group_scan(tmp, lid, strong, &count) - 1, b = s >> 2, rank = 0, last = 1;

@@ -30,8 +30,8 @@
 /* make_pair for points a (bin t) and b: the next slot of its alpha in slots; written to
  * pairs unless NULL (pass 1 only counts). */
 inline void
-ght_pair_visit(GLOBAL const float *dirs, LOCAL_PTR uint *slots, GLOBAL uint *pairs, uint t,
-               int ax, int ay, int bx, int by)
+ght_pair_visit(GLOBAL const float *dirs, LOCAL_PTR uint *slots, GLOBAL uint *pairs, uint t, int ax,
+               int ay, int bx, int by)
 {
     int dx = bx - ax, dy = by - ay;
     uint alpha, at;
@@ -55,8 +55,8 @@ ght_pair_visit(GLOBAL const float *dirs, LOCAL_PTR uint *slots, GLOBAL uint *pai
 /* The LB walk of task g (called by the whole group). */
 inline void
 ght_pairs_lb(GLOBAL const int *points, GLOBAL const uint *offsets, uint t, uint i0, uint na,
-             GLOBAL const float *dirs, LOCAL_PTR uint *slots, GLOBAL uint *pairs,
-             LOCAL_PTR int *ax, LOCAL_PTR int *ay, LOCAL_PTR int *bx, LOCAL_PTR int *by)
+             GLOBAL const float *dirs, LOCAL_PTR uint *slots, GLOBAL uint *pairs, LOCAL_PTR int *ax,
+             LOCAL_PTR int *ay, LOCAL_PTR int *bx, LOCAL_PTR int *by)
 {
     uint lid = get_local_id(0);
 
@@ -110,8 +110,7 @@ ght_count_at(GLOBAL const uint *tfirst, uint t, uint g, uint a)
 
 /* Sums the GHT_M local copies into the task's counts. */
 inline void
-ght_pairs_flush(LOCAL_PTR const uint *hist, GLOBAL const uint *tfirst, uint t,
-                GLOBAL uint *counts)
+ght_pairs_flush(LOCAL_PTR const uint *hist, GLOBAL const uint *tfirst, uint t, GLOBAL uint *counts)
 {
     uint g = get_group_id(0);
 
@@ -137,44 +136,41 @@ ght_pairs_cursors(LOCAL_PTR uint *cursor, GLOBAL const uint *tfirst, uint t,
 }
 
 /* The group's task (bin t, na points from i0); tfirst follows the ntasks triples. */
-#define GHT_TASK(tasks, ntasks)                                                                \
-    GLOBAL const uint *tfirst = tasks + 3 * (ulong)ntasks;                                    \
-    uint t = tasks[3 * get_group_id(0)], i0 = tasks[3 * get_group_id(0) + 1],                 \
+#define GHT_TASK(tasks, ntasks)                                                                    \
+    GLOBAL const uint *tfirst = tasks + 3 * (ulong)ntasks;                                         \
+    uint t = tasks[3 * get_group_id(0)], i0 = tasks[3 * get_group_id(0) + 1],                      \
          na = tasks[3 * get_group_id(0) + 2] - i0
 
 KERNEL void
-ght_pairs_count_lb(GLOBAL const int *points, GLOBAL const uint *offsets,
-                   GLOBAL const uint *tasks, uint ntasks, GLOBAL const float *dirs,
-                   GLOBAL uint *counts)
+ght_pairs_count_lb(GLOBAL const int *points, GLOBAL const uint *offsets, GLOBAL const uint *tasks,
+                   uint ntasks, GLOBAL const float *dirs, GLOBAL uint *counts)
 {
     LOCAL uint hist[GHT_M * GHT_L];
     LOCAL int ax[GHT_WG], ay[GHT_WG], bx[GHT_WG], by[GHT_WG];
     GHT_TASK(tasks, ntasks);
 
     ght_local_zero(hist, GHT_M * GHT_L);
-    ght_pairs_lb(points, offsets, t, i0, na, dirs, hist + (get_local_id(0) % GHT_M) * GHT_L, 0,
-                 ax, ay, bx, by);
+    ght_pairs_lb(points, offsets, t, i0, na, dirs, hist + (get_local_id(0) % GHT_M) * GHT_L, 0, ax,
+                 ay, bx, by);
     ght_pairs_flush(hist, tfirst, t, counts);
 }
 
 KERNEL void
-ght_pairs_count_ssm(GLOBAL const int *points, GLOBAL const uint *offsets,
-                    GLOBAL const uint *tasks, uint ntasks,
-                    GLOBAL const float *dirs, GLOBAL uint *counts)
+ght_pairs_count_ssm(GLOBAL const int *points, GLOBAL const uint *offsets, GLOBAL const uint *tasks,
+                    uint ntasks, GLOBAL const float *dirs, GLOBAL uint *counts)
 {
     LOCAL uint hist[GHT_M * GHT_L];
     GHT_TASK(tasks, ntasks);
 
     ght_local_zero(hist, GHT_M * GHT_L);
-    ght_pairs_ssm(points, offsets, t, i0, na, dirs, hist + (get_local_id(0) % GHT_M) * GHT_L,
-                  0);
+    ght_pairs_ssm(points, offsets, t, i0, na, dirs, hist + (get_local_id(0) % GHT_M) * GHT_L, 0);
     ght_pairs_flush(hist, tfirst, t, counts);
 }
 
 KERNEL void
-ght_pairs_write_lb(GLOBAL const int *points, GLOBAL const uint *offsets,
-                   GLOBAL const uint *tasks, uint ntasks, GLOBAL const float *dirs,
-                   GLOBAL const uint *scanned, GLOBAL uint *pairs)
+ght_pairs_write_lb(GLOBAL const int *points, GLOBAL const uint *offsets, GLOBAL const uint *tasks,
+                   uint ntasks, GLOBAL const float *dirs, GLOBAL const uint *scanned,
+                   GLOBAL uint *pairs)
 {
     LOCAL uint cursor[GHT_L];
     LOCAL int ax[GHT_WG], ay[GHT_WG], bx[GHT_WG], by[GHT_WG];
@@ -185,9 +181,9 @@ ght_pairs_write_lb(GLOBAL const int *points, GLOBAL const uint *offsets,
 }
 
 KERNEL void
-ght_pairs_write_ssm(GLOBAL const int *points, GLOBAL const uint *offsets,
-                    GLOBAL const uint *tasks, uint ntasks,
-                    GLOBAL const float *dirs, GLOBAL const uint *scanned, GLOBAL uint *pairs)
+ght_pairs_write_ssm(GLOBAL const int *points, GLOBAL const uint *offsets, GLOBAL const uint *tasks,
+                    uint ntasks, GLOBAL const float *dirs, GLOBAL const uint *scanned,
+                    GLOBAL uint *pairs)
 {
     LOCAL uint cursor[GHT_L];
     GHT_TASK(tasks, ntasks);

@@ -103,8 +103,8 @@ ght_peak4d(GLOBAL const uint *s, uint gw, uint gh, uint rotations, int wrap, uin
 
 /* centroid: the plane of cell (x, y) starts at plane. */
 inline void
-ght_centroid(GLOBAL const uint *plane, uint gw, uint gh, uint x, uint y, uint dp,
-             double *px, double *py)
+ght_centroid(GLOBAL const uint *plane, uint gw, uint gh, uint x, uint y, uint dp, double *px,
+             double *py)
 {
     double sw = 0, sx = 0, sy = 0;
 

@@ -38,23 +38,49 @@
 #define HEAD_WORDS 4u
 
 enum {
-    K_STATE, K_HYSTERESIS, K_SORT_COUNT, K_SCAN_SUMS, K_SCAN_TOP, K_SCAN_DOWN, K_SCATTER,
-    K_SORT_OFFSETS, K_COUNT_LB, K_COUNT_SSM, K_WRITE_LB, K_WRITE_SSM, K_PAIR_OFFSETS,
-    K_MAX_BLOCKS, K_THRESHOLD, K_PEAKS, K_COUNT
+    K_STATE,
+    K_HYSTERESIS,
+    K_SORT_COUNT,
+    K_SCAN_SUMS,
+    K_SCAN_TOP,
+    K_SCAN_DOWN,
+    K_SCATTER,
+    K_SORT_OFFSETS,
+    K_COUNT_LB,
+    K_COUNT_SSM,
+    K_WRITE_LB,
+    K_WRITE_SSM,
+    K_PAIR_OFFSETS,
+    K_MAX_BLOCKS,
+    K_THRESHOLD,
+    K_PEAKS,
+    K_COUNT
 };
 
 static const char *const kernel_names[K_COUNT] = {
-    "ght_edge_state",      "ght_hysteresis",     "ght_sort_count",     "ght_scan_sums",
-    "ght_scan_top",        "ght_scan_down",      "ght_sort_scatter",   "ght_sort_offsets",
-    "ght_pairs_count_lb",  "ght_pairs_count_ssm", "ght_pairs_write_lb", "ght_pairs_write_ssm",
-    "ght_pairs_offsets",   "ght_max_blocks",     "ght_peaks_threshold", "ght_ballard_peaks",
+    "ght_edge_state",     "ght_hysteresis",      "ght_sort_count",      "ght_scan_sums",
+    "ght_scan_top",       "ght_scan_down",       "ght_sort_scatter",    "ght_sort_offsets",
+    "ght_pairs_count_lb", "ght_pairs_count_ssm", "ght_pairs_write_lb",  "ght_pairs_write_ssm",
+    "ght_pairs_offsets",  "ght_max_blocks",      "ght_peaks_threshold", "ght_ballard_peaks",
 };
 
 /* Device buffers: the image and its per-pixel states, the hysteresis flag, counts to scan
  * and their block sums, the sorted points and offsets, pairing tasks, the template
  * pairings' offsets, Ballard's accumulator and candidates. */
-enum { B_IMAGE, B_STATE, B_FLAG, B_COUNTS, B_SUMS, B_POINTS, B_OFFSETS, B_TASKS, B_TOFFSETS,
-       B_SPACE, B_CAND, B_COUNT };
+enum {
+    B_IMAGE,
+    B_STATE,
+    B_FLAG,
+    B_COUNTS,
+    B_SUMS,
+    B_POINTS,
+    B_OFFSETS,
+    B_TASKS,
+    B_TOFFSETS,
+    B_SPACE,
+    B_CAND,
+    B_COUNT
+};
 
 struct votecl__ght_front {
     votecl_context *context;
@@ -188,10 +214,9 @@ scan(votecl__ght_front *f, votecl_buffer *a, size_t n)
                                          VOTECL__ARG_BUF(f->buf[B_SUMS])},
                          3);
     if (status == VOTECL_OK)
-        status = launch1(f, K_SCAN_TOP, WG,
-                         (votecl__arg[]){VOTECL__ARG_BUF(f->buf[B_SUMS]),
-                                         VOTECL__ARG_UINT(blocks)},
-                         2);
+        status =
+            launch1(f, K_SCAN_TOP, WG,
+                    (votecl__arg[]){VOTECL__ARG_BUF(f->buf[B_SUMS]), VOTECL__ARG_UINT(blocks)}, 2);
     if (status == VOTECL_OK)
         status = launch1(f, K_SCAN_DOWN, blocks * WG,
                          (votecl__arg[]){VOTECL__ARG_BUF(a), VOTECL__ARG_UINT(n),
@@ -218,11 +243,11 @@ hysteresis(votecl__ght_front *f, uint32_t w, uint32_t h)
 
     for (; status == VOTECL_OK && changed != 0; passes++) {
         if ((status = votecl__buffer_zero(f->buf[B_FLAG], 0, 4)) == VOTECL_OK &&
-            (status = launch_tiles(f, K_HYSTERESIS, w, h,
-                                   (votecl__arg[]){VOTECL__ARG_BUF(f->buf[B_STATE]),
-                                                   VOTECL__ARG_UINT(w), VOTECL__ARG_UINT(h),
-                                                   VOTECL__ARG_BUF(f->buf[B_FLAG])},
-                                   4)) == VOTECL_OK)
+            (status =
+                 launch_tiles(f, K_HYSTERESIS, w, h,
+                              (votecl__arg[]){VOTECL__ARG_BUF(f->buf[B_STATE]), VOTECL__ARG_UINT(w),
+                                              VOTECL__ARG_UINT(h), VOTECL__ARG_BUF(f->buf[B_FLAG])},
+                              4)) == VOTECL_OK)
             status = votecl_buffer_read(f->buf[B_FLAG], 0, &changed, 4);
     }
     votecl__log(f->context, "ght: hysteresis of %ux%u in %u passes", w, h, passes);
@@ -255,11 +280,11 @@ sort_states(votecl__ght_front *f, uint32_t w, uint32_t h)
     if ((status = ensure(f, &f->buf[B_COUNTS], (entries + 1) * 4)) != VOTECL_OK ||
         (status = ensure(f, &f->buf[B_POINTS], most * sizeof(votecl__ght_point))) != VOTECL_OK ||
         (status = ensure(f, &f->buf[B_OFFSETS], (L + 1) * 4)) != VOTECL_OK ||
-        (status = launch1(f, K_SORT_COUNT, groups * WG,
-                          (votecl__arg[]){VOTECL__ARG_BUF(f->buf[B_STATE]),
-                                          VOTECL__ARG_UINT(pixels), VOTECL__ARG_UINT(chunk),
-                                          VOTECL__ARG_BUF(f->buf[B_COUNTS])},
-                          4)) != VOTECL_OK ||
+        (status =
+             launch1(f, K_SORT_COUNT, groups * WG,
+                     (votecl__arg[]){VOTECL__ARG_BUF(f->buf[B_STATE]), VOTECL__ARG_UINT(pixels),
+                                     VOTECL__ARG_UINT(chunk), VOTECL__ARG_BUF(f->buf[B_COUNTS])},
+                     4)) != VOTECL_OK ||
         (status = scan(f, f->buf[B_COUNTS], entries)) != VOTECL_OK ||
         (status = launch1(f, K_SCATTER, groups * WG,
                           (votecl__arg[]){VOTECL__ARG_BUF(f->buf[B_STATE]), VOTECL__ARG_UINT(w),
@@ -267,11 +292,11 @@ sort_states(votecl__ght_front *f, uint32_t w, uint32_t h)
                                           VOTECL__ARG_BUF(f->buf[B_COUNTS]),
                                           VOTECL__ARG_BUF(f->buf[B_POINTS])},
                           6)) != VOTECL_OK ||
-        (status = launch1(f, K_SORT_OFFSETS, L + 1,
-                          (votecl__arg[]){VOTECL__ARG_BUF(f->buf[B_COUNTS]),
-                                          VOTECL__ARG_UINT(groups),
-                                          VOTECL__ARG_BUF(f->buf[B_OFFSETS])},
-                          3)) != VOTECL_OK)
+        (status =
+             launch1(f, K_SORT_OFFSETS, L + 1,
+                     (votecl__arg[]){VOTECL__ARG_BUF(f->buf[B_COUNTS]), VOTECL__ARG_UINT(groups),
+                                     VOTECL__ARG_BUF(f->buf[B_OFFSETS])},
+                     3)) != VOTECL_OK)
         return status;
     return votecl_buffer_read(f->buf[B_OFFSETS], 0, f->offsets, (L + 1) * 4);
 }
@@ -295,13 +320,13 @@ votecl__ght_front_canny(votecl__ght_front *front, const uint8_t *data, uint32_t 
     if ((status = ensure(f, &f->buf[B_IMAGE], pixels)) != VOTECL_OK ||
         (status = votecl_buffer_write(f->buf[B_IMAGE], 0, data, pixels)) != VOTECL_OK ||
         (status = ensure(f, &f->buf[B_STATE], pixels * 4)) != VOTECL_OK ||
-        (status = launch_tiles(f, K_STATE, width, height,
-                               (votecl__arg[]){VOTECL__ARG_BUF(f->buf[B_IMAGE]),
-                                               VOTECL__ARG_UINT(width), VOTECL__ARG_UINT(height),
-                                               VOTECL__ARG_UINT(low), VOTECL__ARG_UINT(high),
-                                               VOTECL__ARG_BUF(dirs(f)),
-                                               VOTECL__ARG_BUF(f->buf[B_STATE])},
-                               7)) != VOTECL_OK)
+        (status =
+             launch_tiles(f, K_STATE, width, height,
+                          (votecl__arg[]){VOTECL__ARG_BUF(f->buf[B_IMAGE]), VOTECL__ARG_UINT(width),
+                                          VOTECL__ARG_UINT(height), VOTECL__ARG_UINT(low),
+                                          VOTECL__ARG_UINT(high), VOTECL__ARG_BUF(dirs(f)),
+                                          VOTECL__ARG_BUF(f->buf[B_STATE])},
+                          7)) != VOTECL_OK)
         return status;
     if (low < high && (status = hysteresis(f, width, height)) != VOTECL_OK)
         return status;
@@ -318,14 +343,12 @@ votecl__ght_front_set_edges(votecl__ght_front *front, const votecl__ght_edges *e
     double t0 = now();
     votecl_status status;
 
-    if ((status = ensure(f, &f->buf[B_POINTS], edges->n * sizeof *edges->points)) !=
-            VOTECL_OK ||
+    if ((status = ensure(f, &f->buf[B_POINTS], edges->n * sizeof *edges->points)) != VOTECL_OK ||
         (status = ensure(f, &f->buf[B_OFFSETS], L1 * 4)) != VOTECL_OK ||
-        (edges->n > 0 && (status = votecl_buffer_write(f->buf[B_POINTS], 0, edges->points,
-                                                       edges->n * sizeof *edges->points)) !=
-                             VOTECL_OK) ||
-        (status = votecl_buffer_write(f->buf[B_OFFSETS], 0, edges->offsets, L1 * 4)) !=
-            VOTECL_OK)
+        (edges->n > 0 &&
+         (status = votecl_buffer_write(f->buf[B_POINTS], 0, edges->points,
+                                       edges->n * sizeof *edges->points)) != VOTECL_OK) ||
+        (status = votecl_buffer_write(f->buf[B_OFFSETS], 0, edges->offsets, L1 * 4)) != VOTECL_OK)
         return status;
     memcpy(f->offsets, edges->offsets, L1 * 4);
     f->seconds[0] = now() - t0;
@@ -389,8 +412,8 @@ pairs_bound(const votecl__ght_front *f)
     for (uint64_t t = 0; t < L; t++)
         for (uint64_t k = 0; k <= 2 * (uint64_t)d->eps; k++) {
             uint64_t u = (t + d->xi_bins + L * (d->eps + 1) + k - d->eps) % L;
-            bound += (uint64_t)(f->offsets[t + 1] - f->offsets[t]) *
-                     (f->offsets[u + 1] - f->offsets[u]);
+            bound +=
+                (uint64_t)(f->offsets[t + 1] - f->offsets[t]) * (f->offsets[u + 1] - f->offsets[u]);
         }
     return bound;
 }
@@ -453,8 +476,8 @@ pairs_count(votecl__ght_front *f, votecl_ght_pairing pairing, size_t ntasks, siz
 
 /* The offsets of every key, then pass 2 (the pairings written to pairs). */
 static votecl_status
-pairs_write(votecl__ght_front *f, votecl_ght_pairing pairing, size_t ntasks,
-            votecl_buffer *pairs, votecl_buffer *offsets)
+pairs_write(votecl__ght_front *f, votecl_ght_pairing pairing, size_t ntasks, votecl_buffer *pairs,
+            votecl_buffer *offsets)
 {
     size_t L = f->desc.levels;
     int k = pairing == VOTECL_GHT_PAIRING_SSM ? K_WRITE_SSM : K_WRITE_LB;
@@ -482,10 +505,10 @@ pairs_buffers(votecl__ght_front *f, votecl__ght_list list, votecl_buffer ***pair
 {
     int image = list == VOTECL__GHT_IMAGE;
 
-    *pairs = votecl__ght_device_slot(f->dev, image ? VOTECL__GHT_SLOT_IPAIRS
-                                                   : VOTECL__GHT_SLOT_TPAIRS);
-    *offsets = image ? votecl__ght_device_slot(f->dev, VOTECL__GHT_SLOT_IOFFSETS)
-                     : &f->buf[B_TOFFSETS];
+    *pairs =
+        votecl__ght_device_slot(f->dev, image ? VOTECL__GHT_SLOT_IPAIRS : VOTECL__GHT_SLOT_TPAIRS);
+    *offsets =
+        image ? votecl__ght_device_slot(f->dev, VOTECL__GHT_SLOT_IOFFSETS) : &f->buf[B_TOFFSETS];
 }
 
 static votecl_status
@@ -512,8 +535,8 @@ pairs_run(votecl__ght_front *f, votecl_ght_pairing pairing, votecl__ght_list lis
 }
 
 votecl_status
-votecl__ght_front_pairs(votecl__ght_front *front, votecl_ght_pairing pairing,
-                        votecl__ght_list list, votecl__ght_pairs *out)
+votecl__ght_front_pairs(votecl__ght_front *front, votecl_ght_pairing pairing, votecl__ght_list list,
+                        votecl__ght_pairs *out)
 {
     votecl__ght_front *f = front;
     size_t L = f->desc.levels, ntasks = 0;
@@ -550,9 +573,9 @@ votecl__ght_front_read_pairs(votecl__ght_front *front, votecl__ght_list list,
     if ((pairs->pairs = votecl__malloc((pairs->n > 0 ? pairs->n : 1) * sizeof *pairs->pairs)) ==
         NULL)
         return votecl__fail(front->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
-    return pairs->n == 0 ? VOTECL_OK
-                         : votecl_buffer_read(*buf, 0, pairs->pairs,
-                                              pairs->n * sizeof *pairs->pairs);
+    return pairs->n == 0
+               ? VOTECL_OK
+               : votecl_buffer_read(*buf, 0, pairs->pairs, pairs->n * sizeof *pairs->pairs);
 }
 
 /* --- Ballard's maxima --- */
@@ -567,8 +590,8 @@ peaks_find(votecl__ght_front *f, uint32_t gw, uint32_t gh, size_t cells, size_t 
 
     memcpy(&ratio, &d->p.votes_ratio, sizeof ratio);
     if ((status = launch1(f, K_THRESHOLD, WG,
-                          (votecl__arg[]){VOTECL__ARG_BUF(f->buf[B_SUMS]),
-                                          VOTECL__ARG_UINT(groups), VOTECL__ARG_ULONG(ratio),
+                          (votecl__arg[]){VOTECL__ARG_BUF(f->buf[B_SUMS]), VOTECL__ARG_UINT(groups),
+                                          VOTECL__ARG_ULONG(ratio),
                                           VOTECL__ARG_UINT(d->p.votes_threshold),
                                           VOTECL__ARG_BUF(f->buf[B_CAND])},
                           5)) != VOTECL_OK)
@@ -608,10 +631,11 @@ peaks_read(votecl__ght_front *f, uint32_t gw, uint32_t gh, size_t cells, size_t 
     per = (cells + groups - 1) / groups;
     if ((status = ensure(f, &f->buf[B_SUMS], groups * 4)) != VOTECL_OK ||
         (status = cand_reserve(f, CAND_FIRST)) != VOTECL_OK ||
-        (status = launch1(f, K_MAX_BLOCKS, groups * WG,
-                          (votecl__arg[]){VOTECL__ARG_BUF(f->buf[B_SPACE]), VOTECL__ARG_ULONG(cells),
-                                          VOTECL__ARG_ULONG(per), VOTECL__ARG_BUF(f->buf[B_SUMS])},
-                          4)) != VOTECL_OK)
+        (status =
+             launch1(f, K_MAX_BLOCKS, groups * WG,
+                     (votecl__arg[]){VOTECL__ARG_BUF(f->buf[B_SPACE]), VOTECL__ARG_ULONG(cells),
+                                     VOTECL__ARG_ULONG(per), VOTECL__ARG_BUF(f->buf[B_SUMS])},
+                     4)) != VOTECL_OK)
         return status;
     for (;;) {
         size_t bytes = (HEAD_WORDS + CAND_WORDS * f->cand_capacity) * 4;
@@ -662,8 +686,8 @@ votecl__ght_front_ballard(votecl__ght_front *front, uint32_t width, uint32_t hei
     votecl__ght_grid(&f->desc, width, height, &gw, &gh);
     if ((status = ensure(f, &f->buf[B_SPACE], cells * 4)) != VOTECL_OK ||
         (status = votecl__ght_device_ballard_vote(f->dev, f->buf[B_POINTS],
-                                                  votecl__ght_front_count(f, NULL), width,
-                                                  height, f->buf[B_SPACE])) != VOTECL_OK ||
+                                                  votecl__ght_front_count(f, NULL), width, height,
+                                                  f->buf[B_SPACE])) != VOTECL_OK ||
         (status = peaks_read(f, gw, gh, cells, &n)) != VOTECL_OK)
         return status;
     /* the reference's order (cells ascending), so the poses are the same array */

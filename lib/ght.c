@@ -165,13 +165,12 @@ image_points(votecl_context *ctx, const votecl__ght_desc *desc, const votecl_ima
     const void *data;
     void *copy = NULL;
     votecl_status status = image_pixels(ctx, image, &data, &copy);
+    size_t pixels;
 
     if (status != VOTECL_OK)
         return status;
-    if ((*out = votecl__malloc((image->width * image->height > 0
-                                    ? image->width * image->height
-                                    : 1) *
-                               sizeof **out)) == NULL)
+    pixels = image->width * image->height; /* checked by image_pixels */
+    if ((*out = votecl__malloc((pixels > 0 ? pixels : 1) * sizeof **out)) == NULL)
         status = votecl__fail(ctx, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for edges");
     else if ((*n = votecl__ght_ref_canny(desc, data, (uint32_t)image->width,
                                          (uint32_t)image->height, edge_low(desc),
