@@ -71,8 +71,8 @@ device_compile(votecl__ght_device *dev)
         ptrs[i] = defs[i];
     status = votecl__program_get(dev->context, files, ptrs, n, NULL, &dev->program);
     for (int k = 0; k < K_COUNT && status == VOTECL_OK; k++)
-        status = votecl__program_kernel(dev->context, dev->program, kernel_names[k],
-                                        &dev->kernels[k]);
+        status =
+            votecl__program_kernel(dev->context, dev->program, kernel_names[k], &dev->kernels[k]);
     return status;
 }
 
@@ -396,10 +396,8 @@ votecl__ght_device_ballard(votecl__ght_device *dev, const votecl__ght_rtable *ta
     votecl_status status;
 
     if ((status = votecl__ght_device_ballard_bind(dev, table)) != VOTECL_OK ||
-        (status = upload(dev, B_A, edges->points, edges->n * sizeof *edges->points)) !=
-            VOTECL_OK ||
-        (status = votecl__buffer_ensure(dev->context, &dev->buf[B_OUT], cells * 4)) !=
-            VOTECL_OK ||
+        (status = upload(dev, B_A, edges->points, edges->n * sizeof *edges->points)) != VOTECL_OK ||
+        (status = votecl__buffer_ensure(dev->context, &dev->buf[B_OUT], cells * 4)) != VOTECL_OK ||
         (status = votecl__ght_device_ballard_vote(dev, dev->buf[B_A], edges->n, width, height,
                                                   dev->buf[B_OUT])) != VOTECL_OK)
         return status;

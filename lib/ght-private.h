@@ -230,15 +230,13 @@ votecl_buffer **votecl__ght_device_slot(votecl__ght_device *dev, votecl__ght_slo
 /* The number of tasks in VOTECL__GHT_SLOT_TTASKS. */
 void votecl__ght_device_set_tasks(votecl__ght_device *dev, size_t ntasks);
 /* A kernel of the device's program (transfer none). */
-votecl_status votecl__ght_device_kernel(votecl__ght_device *dev, const char *name,
-                                        void **kernel);
+votecl_status votecl__ght_device_kernel(votecl__ght_device *dev, const char *name, void **kernel);
 /* Ballard's vote split in two: the R-table uploaded once, then the n edges of a device buffer
  * (x, y, bin each) voted into space (a device buffer of at least the cells; zeroed here). */
 votecl_status votecl__ght_device_ballard_bind(votecl__ght_device *dev,
                                               const votecl__ght_rtable *table);
-votecl_status votecl__ght_device_ballard_vote(votecl__ght_device *dev,
-                                              const votecl_buffer *points, size_t n,
-                                              uint32_t width, uint32_t height,
+votecl_status votecl__ght_device_ballard_vote(votecl__ght_device *dev, const votecl_buffer *points,
+                                              size_t n, uint32_t width, uint32_t height,
                                               votecl_buffer *space);
 
 typedef struct votecl__ght_front votecl__ght_front;
@@ -250,12 +248,10 @@ void votecl__ght_front_free(votecl__ght_front *front);
 
 /* The current edges become those of a packed u8 image, found and sorted on the device as
  * votecl__ght_ref_canny (low, high) then votecl__ght_edges_sort find and sort them. */
-votecl_status votecl__ght_front_canny(votecl__ght_front *front, const uint8_t *data,
-                                      uint32_t width, uint32_t height, unsigned low,
-                                      unsigned high);
+votecl_status votecl__ght_front_canny(votecl__ght_front *front, const uint8_t *data, uint32_t width,
+                                      uint32_t height, unsigned low, unsigned high);
 /* The current edges become edges sorted on the host (uploaded). */
-votecl_status votecl__ght_front_set_edges(votecl__ght_front *front,
-                                          const votecl__ght_edges *edges);
+votecl_status votecl__ght_front_set_edges(votecl__ght_front *front, const votecl__ght_edges *edges);
 /* The current edges: their number and L + 1 offsets (borrowed until the next change). */
 size_t votecl__ght_front_count(const votecl__ght_front *front, const uint32_t **offsets);
 /* A host copy of the current edges (allocates; free with votecl__ght_edges_clear). */
@@ -277,8 +273,8 @@ votecl_status votecl__ght_front_read_pairs(votecl__ght_front *front, votecl__ght
 /* Ballard on the device: the current edges voted (R-table bound with
  * votecl__ght_device_ballard_bind), the accumulator's maxima found there; appends the poses
  * votecl__ght_ref_ballard_peaks would. */
-votecl_status votecl__ght_front_ballard(votecl__ght_front *front, uint32_t width,
-                                        uint32_t height, votecl__ght_poses *out);
+votecl_status votecl__ght_front_ballard(votecl__ght_front *front, uint32_t width, uint32_t height,
+                                        votecl__ght_poses *out);
 
 /* Seconds of the last edge stage (upload to sorted offsets read back) and pairing stage
  * (tasks to offsets read back). */

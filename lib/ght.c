@@ -172,9 +172,9 @@ image_points(votecl_context *ctx, const votecl__ght_desc *desc, const votecl_ima
     pixels = image->width * image->height; /* checked by image_pixels */
     if ((*out = votecl__malloc((pixels > 0 ? pixels : 1) * sizeof **out)) == NULL)
         status = votecl__fail(ctx, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for edges");
-    else if ((*n = votecl__ght_ref_canny(desc, data, (uint32_t)image->width,
-                                         (uint32_t)image->height, edge_low(desc),
-                                         desc->p.canny_high, *out)) == (size_t)-1)
+    else if ((*n =
+                  votecl__ght_ref_canny(desc, data, (uint32_t)image->width, (uint32_t)image->height,
+                                        edge_low(desc), desc->p.canny_high, *out)) == (size_t)-1)
         status = votecl__fail(ctx, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for edges");
     free(copy);
     return status;
@@ -189,9 +189,9 @@ image_front(votecl_ght_model *m, const votecl_image *image)
     votecl_status status = image_pixels(m->context, image, &data, &copy);
 
     if (status == VOTECL_OK)
-        status = votecl__ght_front_canny(m->front, data, (uint32_t)image->width,
-                                         (uint32_t)image->height, edge_low(&m->desc),
-                                         m->desc.p.canny_high);
+        status =
+            votecl__ght_front_canny(m->front, data, (uint32_t)image->width, (uint32_t)image->height,
+                                    edge_low(&m->desc), m->desc.p.canny_high);
     free(copy);
     return status;
 }
@@ -228,8 +228,8 @@ no_pairings(votecl_ght_model *m)
 static votecl_status
 model_rtable(votecl_ght_model *m)
 {
-    votecl_status status = votecl__ght_rtable_build(&m->edges, m->desc.levels, m->desc.cx,
-                                                    m->desc.cy, &m->rtable);
+    votecl_status status =
+        votecl__ght_rtable_build(&m->edges, m->desc.levels, m->desc.cx, m->desc.cy, &m->rtable);
 
     if (status != VOTECL_OK)
         return votecl__fail(m->context, status, "out of memory for the R-table");
@@ -284,8 +284,8 @@ choose_pairing(const votecl_ght_model *m, const uint32_t *offsets)
     for (uint32_t b = 0; b < L; b++)
         tasks += (offsets[b + 1] - offsets[b] + VOTECL__GHT_WG - 1) / VOTECL__GHT_WG;
     fill = tasks > 0 ? (double)offsets[L] / ((double)VOTECL__GHT_WG * (double)tasks) : 1.0;
-    votecl__log(m->context, "ght: %u edges in %llu tasks, SSM's work-items %.0f%% busy",
-                offsets[L], (unsigned long long)tasks, 100 * fill);
+    votecl__log(m->context, "ght: %u edges in %llu tasks, SSM's work-items %.0f%% busy", offsets[L],
+                (unsigned long long)tasks, 100 * fill);
     if (m->context->info.type == VOTECL_DEVICE_CPU)
         return VOTECL_GHT_PAIRING_SSM;
     return fill < GHT_AUTO_FILL ? VOTECL_GHT_PAIRING_LB : VOTECL_GHT_PAIRING_SSM;
@@ -513,8 +513,8 @@ ref_ballard(votecl_ght_model *m, const votecl__ght_edges *edges, uint32_t w, uin
 
 /* The reference's detection of the image's points (poses NULL: only edges and pairings). */
 static votecl_status
-ref_points(votecl_ght_model *m, const votecl__ght_point *points, size_t n, uint32_t w,
-           uint32_t h, votecl__ght_poses *poses)
+ref_points(votecl_ght_model *m, const votecl__ght_point *points, size_t n, uint32_t w, uint32_t h,
+           votecl__ght_poses *poses)
 {
     votecl__ght_edges edges;
     votecl_status status = votecl__ght_edges_sort(points, n, m->desc.levels, &edges);
@@ -543,16 +543,15 @@ front_guil(votecl_ght_model *m, const uint32_t *offsets, uint32_t w, uint32_t h,
     votecl_status status;
 
     m->last.pairing = choose_pairing(m, offsets);
-    if ((status = votecl__ght_front_pairs(m->front, m->last.pairing, VOTECL__GHT_IMAGE,
-                                          &pairs)) != VOTECL_OK)
+    if ((status = votecl__ght_front_pairs(m->front, m->last.pairing, VOTECL__GHT_IMAGE, &pairs)) !=
+        VOTECL_OK)
         return status;
     m->last.image_pairings = pairs.n;
     if (poses != NULL && (oi = votecl__malloc(keys * sizeof *oi)) == NULL)
         status = VOTECL_OUT_OF_HOST_MEMORY;
     else if (poses != NULL) {
         votecl__ght_ref_ospace(&m->desc, &pairs, oi);
-        status = votecl__ght_guil(&m->desc, &stages, m->ospace, oi, &m->pairs, &pairs, w, h,
-                                  poses);
+        status = votecl__ght_guil(&m->desc, &stages, m->ospace, oi, &m->pairs, &pairs, w, h, poses);
     }
     free(oi);
     votecl__ght_pairs_clear(&pairs);
@@ -591,8 +590,8 @@ stats_reset(votecl_ght_model *m)
 
 /* Ranks the poses and copies the best out. */
 static void
-detect_finish(votecl_ght_model *m, votecl__ght_poses *poses, votecl_ght_pose *out,
-              size_t capacity, size_t *found)
+detect_finish(votecl_ght_model *m, votecl__ght_poses *poses, votecl_ght_pose *out, size_t capacity,
+              size_t *found)
 {
     size_t kept = votecl__ght_finish(&m->desc, poses->v, poses->n);
 
@@ -619,8 +618,7 @@ detect_image(votecl_ght_model *m, const votecl_image *image, votecl__ght_poses *
                    ? front_detect(m, (uint32_t)image->width, (uint32_t)image->height, poses)
                    : status;
     if ((status = image_points(m->context, &m->desc, image, &points, &n)) == VOTECL_OK)
-        status = ref_points(m, points, n, (uint32_t)image->width, (uint32_t)image->height,
-                            poses);
+        status = ref_points(m, points, n, (uint32_t)image->width, (uint32_t)image->height, poses);
     free(points);
     return status;
 }

@@ -749,8 +749,7 @@ assert_edges_equal(const votecl__ght_edges *dv, const votecl__ght_edges *ref, ui
 {
     g_assert_cmpuint(dv->n, ==, ref->n);
     assert_equal_u32(dv->offsets, ref->offsets, levels + 1, what);
-    assert_equal_u32((const uint32_t *)dv->points, (const uint32_t *)ref->points, 3 * ref->n,
-                     what);
+    assert_equal_u32((const uint32_t *)dv->points, (const uint32_t *)ref->points, 3 * ref->n, what);
 }
 
 /* Device edges of g equal the reference's Canny (or Sobel + NMS + threshold) sorted. */
@@ -844,7 +843,7 @@ test_opencl_front_edges(void)
     votecl_ght_params_init(&p, VOTECL_GHT_GUIL);
     front_new(&p, &d, &dev, &f);
     for (size_t i = 0; i < count; i++) {
-        check_front_edges(f, &d, &images[i], 50, 100, NULL); /* Guil's Canny */
+        check_front_edges(f, &d, &images[i], 50, 100, NULL);  /* Guil's Canny */
         check_front_edges(f, &d, &images[i], 100, 100, NULL); /* Ballard's single threshold */
         check_front_edges(f, &d, &images[i], 10, 200, NULL);  /* long hysteresis chains */
     }
@@ -909,8 +908,8 @@ check_front_pairs(const votecl_ght_params *params, const gray *g, votecl__ght_li
                     VOTECL_OK);
     assert_equal_u32(o[0], o[2], keys, "O, LB list");
     assert_equal_u32(o[1], o[2], keys, "O, SSM list");
-    g_test_message("%s: L %u, xi %g, eps %u: %zu pairings, %zu keys, LB and SSM equal",
-                   g->name, d.levels, d.p.xi, d.eps, ref.n, ref.nkeys);
+    g_test_message("%s: L %u, xi %g, eps %u: %zu pairings, %zu keys, LB and SSM equal", g->name,
+                   d.levels, d.p.xi, d.eps, ref.n, ref.nkeys);
     for (int m = 0; m < 3; m++)
         g_free(o[m]);
     votecl__ght_pairs_clear(&dv[0]);
@@ -1030,12 +1029,10 @@ check_front_degenerate(votecl_ght_method method)
     size_t found = 99;
 
     votecl_ght_params_init(&p, method);
-    g_assert_cmpint(votecl_ght_model_new(device(), &p, &bv, &model), ==,
-                    VOTECL_INVALID_ARGUMENT);
+    g_assert_cmpint(votecl_ght_model_new(device(), &p, &bv, &model), ==, VOTECL_INVALID_ARGUMENT);
     g_assert_null(model);
     g_assert_true(tu_message_names(votecl_context_get_error(device()), "template"));
-    g_assert_cmpint(votecl_ght_model_new(device(), &p, &ov, &model), ==,
-                    VOTECL_INVALID_ARGUMENT);
+    g_assert_cmpint(votecl_ght_model_new(device(), &p, &ov, &model), ==, VOTECL_INVALID_ARGUMENT);
     g_assert_cmpint(votecl_ght_model_new(device(), &p, &tv, &model), ==, VOTECL_OK);
     const votecl_image *inputs[] = {&bv, &sv, &ov};
     for (size_t i = 0; i < 3; i++) {
@@ -1049,11 +1046,9 @@ check_front_degenerate(votecl_ght_method method)
     found = 99;
     g_assert_cmpint(votecl_ght_detect(model, &empty, poses, 4, &found), ==, VOTECL_OK);
     g_assert_cmpuint(found, ==, 0);
-    g_assert_cmpint(votecl_ght_detect(model, NULL, poses, 4, &found), ==,
-                    VOTECL_INVALID_ARGUMENT);
+    g_assert_cmpint(votecl_ght_detect(model, NULL, poses, 4, &found), ==, VOTECL_INVALID_ARGUMENT);
     found = 99;
-    g_assert_cmpint(votecl_ght_detect_edges(model, NULL, 0, 1, 1, NULL, 0, &found), ==,
-                    VOTECL_OK);
+    g_assert_cmpint(votecl_ght_detect_edges(model, NULL, 0, 1, 1, NULL, 0, &found), ==, VOTECL_OK);
     g_assert_cmpuint(found, ==, 0);
     g_assert_cmpint(votecl_ght_pairings(model, &tv, NULL), ==, VOTECL_INVALID_ARGUMENT);
     g_assert_true(tu_message_names(votecl_context_get_error(device()), "stats"));

@@ -952,8 +952,7 @@ pairing_frame(const char *dir, const char *file, tool_image *frame)
     if (!tool_path_join(path, sizeof path, dir, file) ||
         tool_image_read(path, &rgb, error, sizeof error) < 0 || rgb.dtype != VOTECL_DTYPE_U8 ||
         tool_image_to_gray(&rgb, &g, error, sizeof error) < 0 ||
-        tool_image_alloc(frame, PAIRING_W, PAIRING_H, 1, VOTECL_DTYPE_U8, error, sizeof error) <
-            0)
+        tool_image_alloc(frame, PAIRING_W, PAIRING_H, 1, VOTECL_DTYPE_U8, error, sizeof error) < 0)
         goto out;
     for (size_t y = 0; y < PAIRING_H; y++)
         for (size_t x = 0; x < PAIRING_W; x++)
@@ -1020,10 +1019,12 @@ pairing_json(bench *b, const pairing_row *r)
     tool_json_kv_double(j, "lb_seconds", r->mech[0].pairing_seconds);
     tool_json_kv_double(j, "ssm_seconds", r->mech[1].pairing_seconds);
     tool_json_kv_string(j, "auto", r->chosen.pairing == VOTECL_GHT_PAIRING_LB ? "lb" : "ssm");
-    tool_json_kv_string(j, "faster", r->mech[0].pairing_seconds <= r->mech[1].pairing_seconds ? "lb" : "ssm");
+    tool_json_kv_string(j, "faster",
+                        r->mech[0].pairing_seconds <= r->mech[1].pairing_seconds ? "lb" : "ssm");
     tool_json_end_object(j);
-    tool_progress(b->options, "bench: ght_pairing %-15s L %3u xi %3g: %5zu edges %7zu pairings, "
-                              "edges %7.3f ms, LB %7.3f ms, SSM %7.3f ms, auto %s\n",
+    tool_progress(b->options,
+                  "bench: ght_pairing %-15s L %3u xi %3g: %5zu edges %7zu pairings, "
+                  "edges %7.3f ms, LB %7.3f ms, SSM %7.3f ms, auto %s\n",
                   r->frame, r->levels, r->xi, r->mech[0].image_edges, r->mech[0].image_pairings,
                   r->mech[0].edges_seconds * 1e3, r->mech[0].pairing_seconds * 1e3,
                   r->mech[1].pairing_seconds * 1e3,
@@ -1045,7 +1046,7 @@ pairing_rows(bench *b, const tool_image *templ, const tool_image *frames, const 
         votecl_ght_params_init(&params, VOTECL_GHT_GUIL);
         params.levels = levels;
         params.xi = xi;
-        params.pairing = m == 0 ? VOTECL_GHT_PAIRING_LB
+        params.pairing = m == 0   ? VOTECL_GHT_PAIRING_LB
                          : m == 1 ? VOTECL_GHT_PAIRING_SSM
                                   : VOTECL_GHT_PAIRING_AUTO;
         st = votecl_ght_model_new(b->ctx, &params, &tv, &models[m]);
@@ -1113,8 +1114,7 @@ bench_cases(bench *b)
     }
     tool_json_key(&b->json, "cases");
     tool_json_begin_array(&b->json);
-    for (size_t i = 0; hist && i < sizeof bench_distributions / sizeof bench_distributions[0];
-         i++)
+    for (size_t i = 0; hist && i < sizeof bench_distributions / sizeof bench_distributions[0]; i++)
         if (bench_distributions[i].fill != fill_image || b->building.data)
             bench_distribution_case(b, &bench_distributions[i]);
     if (hist) {
