@@ -21,11 +21,12 @@
  *                     a[n] the total; with the two above a scan of any length
  *   ght_sort_scatter  as ght_sort_count: every strong pixel of chunk g, raster order, goes to
  *                     the next slot of its bin (a stable counting sort: group g's slots of bin
- *                     b start at the scanned counts[b * groups + g]); points are (x, y, bin)
+ *                     b start at the scanned counts[b * groups + g]); points are (x, y, bin);
+ *                     batches of GHT_SORT_K pixels per work-item, one scan per batch
  *   ght_sort_offsets  L + 1 work-items: offsets[b] = scanned counts[b * groups], offsets[L]
  *                     the number of edges
  * Required defines (besides cl/ght.cl's): GHT_TX, GHT_TY, GHT_SCAN_BLOCK (a multiple of
- * GHT_WG). Atomics: atomic_inc on local words. */
+ * GHT_WG), GHT_SORT_K. Atomics: atomic_inc on local words. */
 
 #ifndef LOCAL_PTR
 #define LOCAL_PTR LOCAL
@@ -243,31 +244,58 @@ ght_scan_down(GLOBAL uint *a, uint n, GLOBAL const uint *sums)
         a[n] = sums[g + 1];
 }
 
-/* The strong pixels of one batch of GHT_WG pixels go to their bins' next slots in raster
- * order: each finds its rank among the batch's earlier strong pixels of its bin. */
-inline void
-ght_scatter_batch(LOCAL_PTR uint *base, LOCAL_PTR uint *tmp, LOCAL_PTR uint *bins, uint s, ulong p,
-                  uint w, GLOBAL int *points)
-{
-    uint lid = get_local_id(0), strong = ght_strong(s), count;
-    uint m = ght_group_scan(tmp, lid, strong, &count) - 1, b = s >> 2, rank = 0, last = 1;
+/* Batches of the scatter: GHT_SORT_K consecutive pixels per work-item. */
+#define GHT_SORT_BATCH (GHT_WG * GHT_SORT_K)
 
-    if (strong)
-        bins[m] = b;
-    LOCAL_BARRIER();
-    if (strong) {
-        for (uint j = 0; j < count; j++) {
-            rank += j < m && bins[j] == b;
-            last = last && (j <= m || bins[j] != b);
-        }
-        ulong at = 3 * (ulong)(base[b] + rank);
+/* Where the batch's strong pixels go (slot: their rank among the batch's earlier strong
+ * pixels of the same bin after base[bin]), and in cnt[r] the count of bin bins[r] when r
+ * is its last strong pixel in the batch (else 0). */
+inline void
+ght_scatter_slots(LOCAL_PTR const uint *base, LOCAL_PTR const uint *bins,
+                  LOCAL_PTR uint *where, uint total, ulong q, uint w, GLOBAL int *points)
+{
+    for (uint r = get_local_id(0); r < total; r += GHT_WG) {
+        uint b = bins[r], rank = 0, last = 1;
+        for (uint j = 0; j < r; j++)
+            rank += bins[j] == b;
+        for (uint j = r + 1; j < total && last; j++)
+            last = bins[j] != b;
+        ulong p = q + where[r], at = 3 * (ulong)(base[b] + rank);
         points[at] = (int)(p % w);
         points[at + 1] = (int)(p / w);
         points[at + 2] = (int)b;
+        where[r] = last ? rank + 1 : 0;
+    }
+}
+
+/* The strong pixels of pixels [q, end) (at most GHT_SORT_BATCH) go to their bins' next slots
+ * in raster order: each work-item counts its GHT_SORT_K pixels' strong ones, a scan of the
+ * counts lists the batch's strong pixels in local memory in order, each then finds its
+ * rank among the earlier ones of its bin. */
+inline void
+ght_scatter_batch(GLOBAL const uint *state, ulong q, ulong end, uint w, LOCAL_PTR uint *base,
+                  LOCAL_PTR uint *tmp, LOCAL_PTR uint *bins, LOCAL_PTR uint *where,
+                  GLOBAL int *points)
+{
+    uint lid = get_local_id(0), count = 0, m, total;
+    ulong a = min(q + (ulong)lid * GHT_SORT_K, end), b = min(a + GHT_SORT_K, end);
+
+    for (ulong p = a; p < b; p++)
+        count += ght_strong(state[p]);
+    m = ght_group_scan(tmp, lid, count, &total) - count;
+    for (ulong p = a; p < b; p++) {
+        uint s = state[p];
+        if (ght_strong(s)) {
+            bins[m] = s >> 2;
+            where[m++] = (uint)(p - q);
+        }
     }
     LOCAL_BARRIER();
-    if (strong && last)
-        base[b] += rank + 1;
+    ght_scatter_slots(base, bins, where, total, q, w, points);
+    LOCAL_BARRIER();
+    for (uint r = lid; r < total; r += GHT_WG)
+        if (where[r] > 0) /* one per bin */
+            base[bins[r]] += where[r];
     LOCAL_BARRIER();
 }
 
@@ -275,17 +303,16 @@ KERNEL void
 ght_sort_scatter(GLOBAL const uint *state, uint w, uint pixels, uint chunk,
                  GLOBAL const uint *scanned, GLOBAL int *points)
 {
-    LOCAL uint base[GHT_L], tmp[GHT_WG], bins[GHT_WG];
+    LOCAL uint base[GHT_L], tmp[GHT_WG], bins[GHT_SORT_BATCH], where[GHT_SORT_BATCH];
     uint lid = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0);
     ulong p0 = (ulong)g * chunk, p1 = min(p0 + chunk, (ulong)pixels);
 
     for (uint b = lid; b < GHT_L; b += GHT_WG)
         base[b] = scanned[(ulong)b * groups + g];
     LOCAL_BARRIER();
-    for (ulong q = p0; q < p1; q += GHT_WG) {
-        ulong p = q + lid;
-        ght_scatter_batch(base, tmp, bins, p < p1 ? state[p] : 0u, p, w, points);
-    }
+    for (ulong q = p0; q < p1; q += GHT_SORT_BATCH)
+        ght_scatter_batch(state, q, min(q + GHT_SORT_BATCH, p1), w, base, tmp, bins, where,
+                          points);
 }
 
 KERNEL void

@@ -852,6 +852,13 @@ test_opencl_front_edges(void)
     front_new(&p, &d, &dev, &f);
     check_front_edges(f, &d, &images[0], 30, 90, NULL);
     front_free(dev, f);
+    if (g_test_slow()) { /* more than 4096 sort groups of 1024 pixels: longer chunks */
+        gray big = gray_noise(2111, 2003, 0xb16);
+        front_new(&p, &d, &dev, &f);
+        check_front_edges(f, &d, &big, 50, 100, NULL);
+        front_free(dev, f);
+        g_free(big.data);
+    }
     images_free(images, count);
 }
 
