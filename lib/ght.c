@@ -262,9 +262,10 @@ model_build(votecl_ght_model *m, const votecl__ght_point *points, size_t n)
  * rest; tasks are chunks of at most VOTECL__GHT_WG points of one bin):
  *  - on a CPU device, SSM. Measured on PoCL (2 cores, `votecl bench --only ght`: 352x288
  *    frames of pic1, basketball1 and building, L 90/180/360, xi 45/90, LB and SSM calls
- *    alternating): SSM was 4-53% faster in 17 of 18 rows and within the run-to-run spread in
- *    the other; a CPU work-group is a loop over its work-items, so SSM's idle items cost
- *    little while every LB barrier splits that loop;
+ *    alternating): in each of two runs SSM was faster in 17 of 18 rows (by up to 53%) and
+ *    2-3% slower in the other (building, L 90, xi 90: the run-to-run spread); a CPU
+ *    work-group is a loop over its work-items, so SSM's idle items cost little while every
+ *    LB barrier splits that loop;
  *  - on a GPU, LB when fewer than half of SSM's work-items would hold a point (the points
  *    over VOTECL__GHT_WG times the tasks: short sub-lists), SSM otherwise: the paper's Fig. 5
  *    criterion (SSM loses while its blocks are mostly idle, wins once sub-lists fill them),
