@@ -1075,6 +1075,85 @@ test_opencl_front_degenerate(void)
     check_front_degenerate(VOTECL_GHT_BALLARD);
 }
 
+/* Caller edges of an ellipse with a notch (radii rx, ry, centre cx, cy, turned) with the
+ * outward normal as gradient, and with clutter 3 bars near the bottom of a 200x150 image. */
+static size_t
+ellipse_edges(votecl_ght_edge *e, double cx, double cy, double rx, double ry, double turn,
+              int clutter)
+{
+    size_t n = 0;
+
+    for (int k = 0; k < 720; k++) {
+        double t = k * G_PI / 360, r = k > 40 && k < 90 ? 0.8 : 1.0;
+        double ux = r * rx * cos(t), uy = r * ry * sin(t), nx = cos(t) / rx, ny = sin(t) / ry;
+        double c = cos(turn), sn = sin(turn);
+        e[n].x = (uint32_t)lround(cx + c * ux - sn * uy);
+        e[n].y = (uint32_t)lround(cy + sn * ux + c * uy);
+        e[n].gx = (int32_t)lround(400 * (c * nx - sn * ny));
+        e[n].gy = (int32_t)lround(400 * (sn * nx + c * ny));
+        n += e[n].gx != 0 || e[n].gy != 0;
+    }
+    for (int k = 0; clutter && k < 60; k++) {
+        e[n].x = 5 + (uint32_t)k;
+        e[n].y = 140 - (uint32_t)(k % 3) * 5;
+        e[n].gx = 0;
+        e[n].gy = 50;
+        n++;
+    }
+    return n;
+}
+
+/* votecl_ght_model_new_edges and votecl_ght_detect_edges on the device equal the
+ * reference's (edges sorted on the host, then the device front end from the pairings on). */
+static void
+test_opencl_front_caller_edges(void)
+{
+    votecl_ght_edge *te = g_new(votecl_ght_edge, 800), *ie = g_new(votecl_ght_edge, 800);
+    size_t nt, ni;
+
+    if (device() == NULL)
+        goto out;
+    nt = ellipse_edges(te, 40, 30, 30, 18, 0, 0);
+    ni = ellipse_edges(ie, 110, 70, 33, 19.8, 0.5, 1);
+    for (int m = 0; m < 2; m++) {
+        votecl_ght_params p;
+        votecl_ght_model *rm = NULL, *dm = NULL;
+        votecl_ght_pose rp[16], dp[16];
+        votecl_ght_stats rs, ds;
+        size_t rn = 0, dn = 0;
+        votecl_ght_params_init(&p, m ? VOTECL_GHT_BALLARD : VOTECL_GHT_GUIL);
+        p.levels = 90;
+        p.angle_step = m ? 5 : 4; /* Guil: votecl__ght_guil holds max(L, S) rotation steps */
+        p.max_angle = 360;
+        p.min_scale = 0.9;
+        p.max_scale = 1.2;
+        p.scale_step = 0.1;
+        g_assert_cmpint(votecl_ght_model_new_edges(ref_context, &p, te, nt, 80, 60, 40, 30, &rm),
+                        ==, VOTECL_OK);
+        g_assert_cmpint(votecl_ght_model_new_edges(device(), &p, te, nt, 80, 60, 40, 30, &dm), ==,
+                        VOTECL_OK);
+        g_assert_cmpint(votecl_ght_detect_edges(rm, ie, ni, 200, 150, rp, 16, &rn), ==,
+                        VOTECL_OK);
+        g_assert_cmpint(votecl_ght_detect_edges(dm, ie, ni, 200, 150, dp, 16, &dn), ==,
+                        VOTECL_OK);
+        g_assert_cmpuint(dn, ==, rn);
+        g_assert_cmpuint(rn, >, 0);
+        rn = rn < 16 ? rn : 16;
+        g_assert_cmpmem(dp, rn * sizeof *dp, rp, rn * sizeof *rp);
+        g_assert_cmpint(votecl_ght_model_last_stats(rm, &rs), ==, VOTECL_OK);
+        g_assert_cmpint(votecl_ght_model_last_stats(dm, &ds), ==, VOTECL_OK);
+        g_assert_cmpuint(ds.image_pairings, ==, rs.image_pairings);
+        g_assert_cmpuint(ds.candidates, ==, rs.candidates);
+        g_test_message("%s: %zu poses, the best (%.1f, %.1f, %.1f deg, %.2f), equal",
+                       m ? "Ballard" : "Guil", rn, rp[0].x, rp[0].y, rp[0].angle, rp[0].scale);
+        votecl_ght_model_free(rm);
+        votecl_ght_model_free(dm);
+    }
+out:
+    g_free(te);
+    g_free(ie);
+}
+
 /* The stats of a device detection and of the front-only call equal the reference's. */
 static void
 test_opencl_front_stats(void)
@@ -1083,6 +1162,7 @@ test_opencl_front_stats(void)
     gray pic, templ;
     votecl_ght_model *rm = NULL, *dm = NULL;
     votecl_ght_stats rs, ds, fs;
+    size_t found[2];
 
     if (device() == NULL)
         return;
@@ -1105,6 +1185,13 @@ test_opencl_front_stats(void)
         g_assert_cmpuint(ds.image_edges, >, 0);
         g_assert_true(ds.edges_seconds > 0);
         g_assert_true(m == 1 || ds.pairing_seconds > 0);
+        g_assert_cmpint(votecl_ght_detect(rm, &pv, NULL, 0, &found[0]), ==, VOTECL_OK);
+        g_assert_cmpint(votecl_ght_detect(dm, &pv, NULL, 0, &found[1]), ==, VOTECL_OK);
+        g_assert_cmpint(votecl_ght_model_last_stats(rm, &rs), ==, VOTECL_OK);
+        g_assert_cmpint(votecl_ght_model_last_stats(dm, &fs), ==, VOTECL_OK);
+        g_assert_cmpuint(found[1], ==, found[0]);
+        g_assert_cmpuint(fs.candidates, ==, rs.candidates);
+        g_assert_cmpuint(fs.image_pairings, ==, rs.image_pairings);
         g_test_message("%s: %zu edges, %zu pairings, edges %.3f ms, pairing %.3f ms",
                        m ? "Ballard" : "Guil", ds.image_edges, ds.image_pairings,
                        ds.edges_seconds * 1e3, ds.pairing_seconds * 1e3);
@@ -1134,6 +1221,7 @@ main(int argc, char **argv)
     g_test_add_func("/opencl/ght/front-ballard", test_opencl_front_ballard);
     g_test_add_func("/opencl/ght/front-degenerate", test_opencl_front_degenerate);
     g_test_add_func("/opencl/ght/front-stats", test_opencl_front_stats);
+    g_test_add_func("/opencl/ght/front-caller-edges", test_opencl_front_caller_edges);
     g_test_add_func("/opencv/ght/ballard", test_opencv_ballard);
     if (g_getenv("VOTECL_TEST_GHT_GUIL_OPENCV") != NULL) /* not yet passing: see the report */
         g_test_add_func("/opencv/ght/guil", test_opencv_guil);
