@@ -321,6 +321,8 @@ votecl__ght_front_canny(votecl__ght_front *front, const uint8_t *data, uint32_t 
     double t0 = now();
     votecl_status status;
 
+    f->seconds[1] = 0; /* no pairing of these edges yet */
+
     if (pixels > UINT32_MAX)
         return too_large(f, "image");
     if (pixels == 0) { /* an empty image has no edges */
@@ -353,6 +355,8 @@ votecl__ght_front_set_edges(votecl__ght_front *front, const votecl__ght_edges *e
     size_t L1 = (size_t)f->desc.levels + 1;
     double t0 = now();
     votecl_status status;
+
+    f->seconds[1] = 0;
 
     if ((status = ensure(f, &f->buf[B_POINTS], edges->n * sizeof *edges->points)) != VOTECL_OK ||
         (status = ensure(f, &f->buf[B_OFFSETS], L1 * 4)) != VOTECL_OK ||
