@@ -11,7 +11,11 @@
  *                  exactly: Guil's O space with LB and with SSM pairing (also equal to each
  *                  other), S and D at several bin shifts, Ballard's 4-D accumulator;
  *                  detections of both methods (LB, SSM, AUTO) equal to the reference's pose
- *                  for pose; without a device these pass as skipped;
+ *                  for pose; the front end (lib/ght-front.c): edges and offsets of real and
+ *                  synthetic images for both methods, pairings with LB and SSM (per key as
+ *                  multisets), Ballard's candidates, caller edges, stats and odd inputs
+ *                  (empty, 1x1, no edges, a template larger than the image), all equal to
+ *                  the reference's; without a device these pass as skipped;
  * /opencv/ght/...  OpenCV's sample pair (tools/images/pic1.png, templ.png) against
  *                  cv2.GeneralizedHoughBallard and GeneralizedHoughGuil with the sample's
  *                  parameters, when /usr/bin/python3 has cv2 (skipped otherwise). */
