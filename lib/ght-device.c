@@ -1,6 +1,8 @@
-/* The generalized Hough transform's device vote stages (cl/ght.cl) over the sorted lists the
- * host builds (lib/ght-ref.c): Guil's O space in both pairing mechanisms (LB and SSM), the
- * S and D spaces, Ballard's 4-D accumulator. Every space equals the reference's exactly. */
+/* The generalized Hough transform's device vote stages (cl/ght.cl): Guil's O space in both
+ * pairing mechanisms (LB and SSM), the S and D spaces, Ballard's 4-D accumulator. Every space
+ * equals the reference's exactly. The program also holds the front end's kernels
+ * (cl/ght-edges.cl, ght-pairs.cl, ght-peaks.cl; lib/ght-front.c), which fills the S and D
+ * stages' buffers in place and hands Ballard's vote its edges on the device. */
 #include "votecl-private.h"
 
 #include <math.h>
@@ -11,7 +13,7 @@
 #include "ght-private.h"
 
 #define GHT_PI 3.14159265358979323846
-#define GHT_WG 64u
+#define GHT_WG VOTECL__GHT_WG
 #define GHT_LOCAL_BUDGET 16384u /* bytes of local sub-histograms */
 
 enum {
@@ -62,6 +64,7 @@ struct votecl__ght_device {
     votecl_context *context;
     votecl__ght_desc desc;
     unsigned m, g; /* local and global replication */
+    votecl__program *program;
     void *kernels[K_COUNT];
     votecl_buffer *buf[B_COUNT];
     size_t bound_tasks; /* tasks of the bound template pairings */
@@ -85,12 +88,12 @@ local_copies(const votecl__ght_desc *desc)
 static votecl_status
 device_compile(votecl__ght_device *dev)
 {
-    static const char *const files[] = {"ght.cl", NULL};
+    static const char *const files[] = {"ght.cl", "ght-edges.cl", "ght-pairs.cl", "ght-peaks.cl",
+                                        NULL};
     const votecl__ght_desc *d = &dev->desc;
-    char defs[8][64];
-    const char *ptrs[8];
+    char defs[12][64];
+    const char *ptrs[12];
     size_t n = 0;
-    votecl__program *program;
     votecl_status status;
 
     snprintf(defs[n++], 64, "GHT_EPS=%uu", d->eps);
@@ -100,12 +103,13 @@ device_compile(votecl__ght_device *dev)
     snprintf(defs[n++], 64, "GHT_S=%uu", d->scales);
     snprintf(defs[n++], 64, "GHT_WG=%uu", GHT_WG);
     snprintf(defs[n++], 64, "GHT_XI=%uu", d->xi_bins);
+    n += votecl__ght_front_defines(&defs[n]);
     for (size_t i = 0; i < n; i++)
         ptrs[i] = defs[i];
-    status = votecl__program_get(dev->context, files, ptrs, n, NULL, &program);
+    status = votecl__program_get(dev->context, files, ptrs, n, NULL, &dev->program);
     for (int k = 0; k < K_COUNT && status == VOTECL_OK; k++)
-        status = votecl__program_kernel(dev->context, program, kernel_names[k],
-                                        &dev->kernels[k]);
+        status =
+            votecl__program_kernel(dev->context, dev->program, kernel_names[k], &dev->kernels[k]);
     return status;
 }
 
@@ -219,8 +223,8 @@ merge_read(votecl__ght_device *dev, size_t cells, uint32_t *out)
 
 /* Tasks (list, first, end) of at most GHT_WG entries over the sub-lists of the lists named
  * by ids (n of them; NULL: 0 .. n - 1) with the given offsets (malloc'd, *count tasks). */
-static uint32_t *
-make_tasks(const uint32_t *offsets, const uint32_t *ids, size_t n, size_t *count)
+uint32_t *
+votecl__ght_make_tasks(const uint32_t *offsets, const uint32_t *ids, size_t n, size_t *count)
 {
     size_t total = 0, k = 0;
     uint32_t *tasks;
@@ -255,7 +259,7 @@ votecl__ght_device_ospace(votecl__ght_device *dev, const votecl__ght_edges *edge
 {
     uint32_t L = dev->desc.levels;
     size_t ntasks, cells = (size_t)L * L, local = GHT_WG, global;
-    uint32_t *tasks = make_tasks(edges->offsets, NULL, L, &ntasks);
+    uint32_t *tasks = votecl__ght_make_tasks(edges->offsets, NULL, L, &ntasks);
     int k = pairing == VOTECL_GHT_PAIRING_SSM ? K_OSPACE_SSM : K_OSPACE_LB;
     votecl_status status;
 
@@ -291,7 +295,7 @@ votecl__ght_device_bind(votecl__ght_device *dev, const votecl__ght_pairs *tp,
 {
     size_t *ntasks = &dev->bound_tasks;
     size_t keys = (size_t)dev->desc.levels * dev->desc.levels;
-    uint32_t *tasks = make_tasks(tp->offsets, tp->keys, tp->nkeys, ntasks);
+    uint32_t *tasks = votecl__ght_make_tasks(tp->offsets, tp->keys, tp->nkeys, ntasks);
     votecl_status status;
 
     if (tasks == NULL)
@@ -676,16 +680,13 @@ out:
     return status == VOTECL_OUT_OF_HOST_MEMORY ? fail_memory(dev) : status;
 }
 
-static votecl_status
-ballard_upload(votecl__ght_device *dev, const votecl__ght_rtable *table,
-               const votecl__ght_edges *edges)
+votecl_status
+votecl__ght_device_ballard_bind(votecl__ght_device *dev, const votecl__ght_rtable *table)
 {
     size_t L1 = (size_t)dev->desc.levels + 1;
     votecl_status status;
 
-    if ((status = upload(dev, B_A, edges->points, edges->n * sizeof *edges->points)) ==
-            VOTECL_OK &&
-        (status = upload(dev, B_B, table->offsets, L1 * 4)) == VOTECL_OK &&
+    if ((status = upload(dev, B_B, table->offsets, L1 * 4)) == VOTECL_OK &&
         (status = upload(dev, B_C, table->dx, table->n * 4)) == VOTECL_OK &&
         (status = upload(dev, B_D, table->dy, table->n * 4)) == VOTECL_OK)
         status = ballard_tables(dev);
@@ -693,33 +694,66 @@ ballard_upload(votecl__ght_device *dev, const votecl__ght_rtable *table,
 }
 
 votecl_status
-votecl__ght_device_ballard(votecl__ght_device *dev, const votecl__ght_rtable *table,
-                           const votecl__ght_edges *edges, uint32_t width, uint32_t height,
-                           uint32_t *space)
+votecl__ght_device_ballard_vote(votecl__ght_device *dev, const votecl_buffer *points, size_t n,
+                                uint32_t width, uint32_t height, votecl_buffer *space)
 {
     const votecl__ght_desc *d = &dev->desc;
     size_t cells = votecl__ght_ballard_cells(d, width, height);
     size_t local[2] = {GHT_WG, 1}, global[2];
     uint32_t gw, gh;
-    votecl_status status;
+    votecl_status status = votecl__buffer_zero(space, 0, cells * 4);
 
     votecl__ght_grid(d, width, height, &gw, &gh);
-    if ((status = ballard_upload(dev, table, edges)) != VOTECL_OK ||
-        (status = votecl__buffer_ensure(dev->context, &dev->buf[B_OUT], cells * 4)) !=
-            VOTECL_OK ||
-        (status = votecl__buffer_zero(dev->buf[B_OUT], 0, cells * 4)) != VOTECL_OK)
+    if (status != VOTECL_OK || n == 0)
         return status;
-    global[0] = votecl__round_up(edges->n > 0 ? edges->n : 1, GHT_WG);
+    global[0] = votecl__round_up(n, GHT_WG);
     global[1] = d->rotations;
-    status = votecl__launch(
+    return votecl__launch(
         dev->context, dev->kernels[K_BALLARD], 2, global, local,
-        (votecl__arg[]){VOTECL__ARG_BUF(dev->buf[B_A]), VOTECL__ARG_UINT(edges->n),
+        (votecl__arg[]){VOTECL__ARG_BUF(points), VOTECL__ARG_UINT(n),
                         VOTECL__ARG_BUF(dev->buf[B_B]), VOTECL__ARG_BUF(dev->buf[B_C]),
                         VOTECL__ARG_BUF(dev->buf[B_D]), VOTECL__ARG_BUF(dev->buf[B_E]),
                         VOTECL__ARG_BUF(dev->buf[B_F]), VOTECL__ARG_UINT(d->rotations),
                         VOTECL__ARG_UINT(d->p.dp), VOTECL__ARG_UINT(gw), VOTECL__ARG_UINT(gh),
-                        VOTECL__ARG_BUF(dev->buf[B_OUT])},
+                        VOTECL__ARG_BUF(space)},
         12);
-    return status == VOTECL_OK ? votecl_buffer_read(dev->buf[B_OUT], 0, space, cells * 4)
-                               : status;
+}
+
+votecl_status
+votecl__ght_device_ballard(votecl__ght_device *dev, const votecl__ght_rtable *table,
+                           const votecl__ght_edges *edges, uint32_t width, uint32_t height,
+                           uint32_t *space)
+{
+    size_t cells = votecl__ght_ballard_cells(&dev->desc, width, height);
+    votecl_status status;
+
+    if ((status = votecl__ght_device_ballard_bind(dev, table)) != VOTECL_OK ||
+        (status = upload(dev, B_A, edges->points, edges->n * sizeof *edges->points)) != VOTECL_OK ||
+        (status = votecl__buffer_ensure(dev->context, &dev->buf[B_OUT], cells * 4)) != VOTECL_OK ||
+        (status = votecl__ght_device_ballard_vote(dev, dev->buf[B_A], edges->n, width, height,
+                                                  dev->buf[B_OUT])) != VOTECL_OK)
+        return status;
+    return votecl_buffer_read(dev->buf[B_OUT], 0, space, cells * 4);
+}
+
+/* --- for the front end (lib/ght-front.c) --- */
+
+votecl_status
+votecl__ght_device_kernel(votecl__ght_device *dev, const char *name, void **kernel)
+{
+    return votecl__program_kernel(dev->context, dev->program, name, kernel);
+}
+
+votecl_buffer **
+votecl__ght_device_slot(votecl__ght_device *dev, votecl__ght_slot slot)
+{
+    static const int buffers[] = {B_A, B_C, B_D, B_E, B_DIRS};
+
+    return &dev->buf[buffers[slot]];
+}
+
+void
+votecl__ght_device_set_tasks(votecl__ght_device *dev, size_t ntasks)
+{
+    dev->bound_tasks = ntasks;
 }

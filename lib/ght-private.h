@@ -310,4 +310,84 @@ votecl_status votecl__ght_device_ballard(votecl__ght_device *dev,
                                          const votecl__ght_edges *edges, uint32_t width,
                                          uint32_t height, uint32_t *space);
 
+/* --- the device front end (lib/ght-front.c; cl/ght-edges.cl, ght-pairs.cl, ght-peaks.cl):
+ * edges, sorted lists, pairings and Ballard's maxima built and kept on the device --- */
+
+/* The work-group size of every GHT kernel. */
+#define VOTECL__GHT_WG 64u
+
+/* The front end's -D defines for the program (at most 4 of 64 characters); returns how many. */
+size_t votecl__ght_front_defines(char defs[][64]);
+
+/* Tasks (list, first, end) of at most VOTECL__GHT_WG entries over the sub-lists of the lists
+ * named by ids (n of them; NULL: 0 .. n - 1) with the given offsets (malloc'd, *count tasks;
+ * NULL when out of memory). */
+uint32_t *votecl__ght_make_tasks(const uint32_t *offsets, const uint32_t *ids, size_t n,
+                                 size_t *count);
+
+/* The buffers of the vote stages the front end fills in place: the template's pairings and
+ * the tasks over their keys (bind's B_A, B_C), the image's pairings and offsets (B_D, B_E),
+ * the angle bins' boundary directions. */
+typedef enum votecl__ght_slot {
+    VOTECL__GHT_SLOT_TPAIRS,
+    VOTECL__GHT_SLOT_TTASKS,
+    VOTECL__GHT_SLOT_IPAIRS,
+    VOTECL__GHT_SLOT_IOFFSETS,
+    VOTECL__GHT_SLOT_DIRS
+} votecl__ght_slot;
+
+votecl_buffer **votecl__ght_device_slot(votecl__ght_device *dev, votecl__ght_slot slot);
+/* The number of tasks in VOTECL__GHT_SLOT_TTASKS. */
+void votecl__ght_device_set_tasks(votecl__ght_device *dev, size_t ntasks);
+/* A kernel of the device's program (transfer none). */
+votecl_status votecl__ght_device_kernel(votecl__ght_device *dev, const char *name, void **kernel);
+/* Ballard's vote split in two: the R-table uploaded once, then the n edges of a device buffer
+ * (x, y, bin each) voted into space (a device buffer of at least the cells; zeroed here). */
+votecl_status votecl__ght_device_ballard_bind(votecl__ght_device *dev,
+                                              const votecl__ght_rtable *table);
+votecl_status votecl__ght_device_ballard_vote(votecl__ght_device *dev, const votecl_buffer *points,
+                                              size_t n, uint32_t width, uint32_t height,
+                                              votecl_buffer *space);
+
+typedef struct votecl__ght_front votecl__ght_front;
+
+/* The front end of a device's model (dev: borrowed, outlives it; out: free with _front_free). */
+votecl_status votecl__ght_front_new(votecl_context *context, votecl__ght_device *dev,
+                                    const votecl__ght_desc *desc, votecl__ght_front **out);
+void votecl__ght_front_free(votecl__ght_front *front);
+
+/* The current edges become those of a packed u8 image, found and sorted on the device as
+ * votecl__ght_ref_canny (low, high) then votecl__ght_edges_sort find and sort them. */
+votecl_status votecl__ght_front_canny(votecl__ght_front *front, const uint8_t *data, uint32_t width,
+                                      uint32_t height, unsigned low, unsigned high);
+/* The current edges become edges sorted on the host (uploaded). */
+votecl_status votecl__ght_front_set_edges(votecl__ght_front *front, const votecl__ght_edges *edges);
+/* The current edges: their number and L + 1 offsets (borrowed until the next change). */
+size_t votecl__ght_front_count(const votecl__ght_front *front, const uint32_t **offsets);
+/* A host copy of the current edges (allocates; free with votecl__ght_edges_clear). */
+votecl_status votecl__ght_front_read_edges(votecl__ght_front *front, votecl__ght_edges *edges);
+
+/* Which list of pairings: the template's (built once per model) or the image's. */
+typedef enum votecl__ght_list { VOTECL__GHT_TEMPLATE, VOTECL__GHT_IMAGE } votecl__ght_list;
+
+/* Guil's pairings of the current edges with pairing LB or SSM, as votecl__ght_ref_pairs
+ * (within a key in another order), left in the vote stages' buffers of list (the template's
+ * with tasks over their keys); out gets the offsets, keys and count on the host, pairs NULL
+ * (free with votecl__ght_pairs_clear). VOTECL_UNSUPPORTED when they could exceed 2^32. */
+votecl_status votecl__ght_front_pairs(votecl__ght_front *front, votecl_ght_pairing pairing,
+                                      votecl__ght_list list, votecl__ght_pairs *out);
+/* Reads list's pairings into pairs->pairs (pairs as _front_pairs left it; for the tests). */
+votecl_status votecl__ght_front_read_pairs(votecl__ght_front *front, votecl__ght_list list,
+                                           votecl__ght_pairs *pairs);
+
+/* Ballard on the device: the current edges voted (R-table bound with
+ * votecl__ght_device_ballard_bind), the accumulator's maxima found there; appends the poses
+ * votecl__ght_ref_ballard_peaks would. */
+votecl_status votecl__ght_front_ballard(votecl__ght_front *front, uint32_t width, uint32_t height,
+                                        votecl__ght_poses *out);
+
+/* Seconds of the last edge stage (upload to sorted offsets read back) and pairing stage
+ * (tasks to offsets read back). */
+void votecl__ght_front_seconds(const votecl__ght_front *front, double *edges, double *pairing);
+
 #endif

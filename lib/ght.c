@@ -1,7 +1,8 @@
 /* The generalized Hough transform: validate, build the model (template edges, sorted lists,
- * pairings or R-table) once, detect many times. So far only the 'ref' backend runs it
- * (lib/ght-ref.c); OpenCL contexts get VOTECL_UNSUPPORTED until the device stages
- * (cl/ght.cl: pairing LB/SSM, replicated votes, maxima) exist. Work in progress: issue 6. */
+ * pairings or R-table) once, detect many times. The 'ref' backend runs lib/ght-ref.c; a
+ * device context keeps the work on the device: the front end (lib/ght-front.c: edges,
+ * sorting, pairings, Ballard's maxima) and the vote stages (lib/ght-device.c), the host
+ * reading back small arrays and running only Guil's rotation correlation and peak picking. */
 #include "votecl-private.h"
 
 #include <math.h>
@@ -17,7 +18,8 @@ struct votecl_ght_model {
     votecl__ght_edges edges;   /* the template's, sorted by bin */
     votecl__ght_pairs pairs;   /* Guil */
     votecl__ght_rtable rtable; /* Ballard */
-    votecl__ght_device *dev;   /* the vote stages on an OpenCL context, else NULL */
+    votecl__ght_device *dev;   /* the vote stages on a device context, else NULL */
+    votecl__ght_front *front;  /* with dev: edges, pairings and maxima on the device */
     uint32_t *ospace;          /* Guil on a device: the template's O space (L * L) */
     votecl_ght_stats last;
 };
@@ -131,37 +133,110 @@ edge_points(votecl_context *ctx, const votecl__ght_desc *desc, const votecl_ght_
     return VOTECL_OK;
 }
 
-/* Canny (Guil) or Sobel + NMS + threshold (Ballard) points of a u8 image (malloc'd). */
+/* The packed u8 pixels of image (*copy: malloc'd when the rows had to be packed). */
 static votecl_status
-image_points(votecl_context *ctx, const votecl__ght_desc *desc, const votecl_image *image,
-             votecl__ght_point **out, size_t *n)
+image_pixels(votecl_context *ctx, const votecl_image *image, const void **data, void **copy)
 {
     size_t row_bytes, pixels;
-    const void *data;
-    void *copy = NULL;
-    unsigned low = desc->p.method == VOTECL_GHT_GUIL ? desc->p.canny_low : desc->p.canny_high;
     votecl_status status = votecl__image_check(ctx, image, VOTECL_DTYPE_U8, 1, &row_bytes,
                                                &pixels);
 
+    *copy = NULL;
     if (status != VOTECL_OK)
         return status;
     if (image->width > VOTECL_GHT_MAX_SIDE || image->height > VOTECL_GHT_MAX_SIDE)
         return votecl__fail(ctx, VOTECL_INVALID_ARGUMENT, "image.width, image.height: above %u",
                             VOTECL_GHT_MAX_SIDE);
-    if ((status = votecl__image_packed(ctx, image, row_bytes, &data, &copy)) != VOTECL_OK)
+    return votecl__image_packed(ctx, image, row_bytes, data, copy);
+}
+
+/* Canny's low threshold: Ballard has only the high one. */
+static unsigned
+edge_low(const votecl__ght_desc *desc)
+{
+    return desc->p.method == VOTECL_GHT_GUIL ? desc->p.canny_low : desc->p.canny_high;
+}
+
+/* Canny (Guil) or Sobel + NMS + threshold (Ballard) points of a u8 image (malloc'd). */
+static votecl_status
+image_points(votecl_context *ctx, const votecl__ght_desc *desc, const votecl_image *image,
+             votecl__ght_point **out, size_t *n)
+{
+    const void *data;
+    void *copy = NULL;
+    votecl_status status = image_pixels(ctx, image, &data, &copy);
+    size_t pixels;
+
+    if (status != VOTECL_OK)
         return status;
+    pixels = image->width * image->height; /* checked by image_pixels */
     if ((*out = votecl__malloc((pixels > 0 ? pixels : 1) * sizeof **out)) == NULL)
         status = votecl__fail(ctx, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for edges");
-    else if ((*n = votecl__ght_ref_canny(desc, data, (uint32_t)image->width,
-                                         (uint32_t)image->height, low, desc->p.canny_high,
-                                         *out)) ==
-             (size_t)-1)
+    else if ((*n =
+                  votecl__ght_ref_canny(desc, data, (uint32_t)image->width, (uint32_t)image->height,
+                                        edge_low(desc), desc->p.canny_high, *out)) == (size_t)-1)
         status = votecl__fail(ctx, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for edges");
     free(copy);
     return status;
 }
 
-/* Sorted lists, then pairings or the R-table, from the template's points. */
+/* The device front end's edges of a u8 image. */
+static votecl_status
+image_front(votecl_ght_model *m, const votecl_image *image)
+{
+    const void *data;
+    void *copy = NULL;
+    votecl_status status = image_pixels(m->context, image, &data, &copy);
+
+    if (status == VOTECL_OK)
+        status =
+            votecl__ght_front_canny(m->front, data, (uint32_t)image->width, (uint32_t)image->height,
+                                    edge_low(&m->desc), m->desc.p.canny_high);
+    free(copy);
+    return status;
+}
+
+/* The device front end's edges from caller points, sorted on the host. */
+static votecl_status
+points_front(votecl_ght_model *m, const votecl__ght_point *points, size_t n)
+{
+    votecl__ght_edges edges;
+    votecl_status status = votecl__ght_edges_sort(points, n, m->desc.levels, &edges);
+
+    if (status != VOTECL_OK)
+        return votecl__fail(m->context, status, "out of memory for edges");
+    status = votecl__ght_front_set_edges(m->front, &edges);
+    votecl__ght_edges_clear(&edges);
+    return status;
+}
+
+static votecl_status
+too_few_edges(votecl_ght_model *m, size_t n)
+{
+    return votecl__fail(m->context, VOTECL_INVALID_ARGUMENT,
+                        "template: %zu edge points, at least 2 are needed", n);
+}
+
+static votecl_status
+no_pairings(votecl_ght_model *m)
+{
+    return votecl__fail(m->context, VOTECL_INVALID_ARGUMENT,
+                        "template: no two edge points have gradients xi apart");
+}
+
+/* The R-table of the template's sorted edges (m->edges). */
+static votecl_status
+model_rtable(votecl_ght_model *m)
+{
+    votecl_status status =
+        votecl__ght_rtable_build(&m->edges, m->desc.levels, m->desc.cx, m->desc.cy, &m->rtable);
+
+    if (status != VOTECL_OK)
+        return votecl__fail(m->context, status, "out of memory for the R-table");
+    return m->dev != NULL ? votecl__ght_device_ballard_bind(m->dev, &m->rtable) : VOTECL_OK;
+}
+
+/* Sorted lists, then pairings or the R-table, from the template's points (ref backend). */
 static votecl_status
 model_build(votecl_ght_model *m, const votecl__ght_point *points, size_t n)
 {
@@ -169,61 +244,102 @@ model_build(votecl_ght_model *m, const votecl__ght_point *points, size_t n)
     votecl_status status;
 
     if (n < 2)
-        return votecl__fail(ctx, VOTECL_INVALID_ARGUMENT,
-                            "template: %zu edge points, at least 2 are needed", n);
+        return too_few_edges(m, n);
     if ((status = votecl__ght_edges_sort(points, n, m->desc.levels, &m->edges)) != VOTECL_OK)
         return votecl__fail(ctx, status, "out of memory for the template's edges");
     m->last.template_edges = n;
-    if (m->desc.p.method == VOTECL_GHT_BALLARD) {
-        status = votecl__ght_rtable_build(&m->edges, m->desc.levels, m->desc.cx, m->desc.cy,
-                                          &m->rtable);
-        return status == VOTECL_OK ? status
-                                   : votecl__fail(ctx, status, "out of memory for the R-table");
-    }
+    if (m->desc.p.method == VOTECL_GHT_BALLARD)
+        return model_rtable(m);
     if ((status = votecl__ght_ref_pairs(&m->desc, &m->edges, &m->pairs)) != VOTECL_OK)
         return votecl__fail(ctx, status, "template: pairings do not fit memory");
     m->last.template_pairings = m->pairs.n;
-    if (m->pairs.n == 0)
-        return votecl__fail(ctx, VOTECL_INVALID_ARGUMENT,
-                            "template: no two edge points have gradients xi apart");
-    return VOTECL_OK;
+    return m->pairs.n == 0 ? no_pairings(m) : VOTECL_OK;
 }
 
-/* The pairing mechanism for sorted edges: the parameter, or for AUTO, LB when the non-empty
- * bins hold at least GHT_AUTO_LB points on average (chunks fill the work-groups: the
- * comparisons dealt evenly pay for the local copies), SSM otherwise (short sub-lists: one
- * point per work-item, no chunk staging). */
-#define GHT_AUTO_LB 32u
+/* The pairing mechanism for edges sorted by bin (L + 1 offsets): the parameter, or for AUTO
+ * (paper 001, Sec. VI-A: LB deals a task's comparisons evenly to its work-items at the price
+ * of local memory and barriers, SSM gives each work-item one point of the task and idles the
+ * rest; tasks are chunks of at most VOTECL__GHT_WG points of one bin):
+ *  - on a CPU device, SSM. Measured on PoCL (2 cores, `votecl bench --only ght`: 352x288
+ *    frames of pic1, basketball1 and building, L 90/180/360, xi 45/90, LB and SSM calls
+ *    alternating): in each of two runs SSM was faster in 17 of 18 rows (by up to 53%) and
+ *    2-3% slower in the other (building, L 90, xi 90: the run-to-run spread); a CPU
+ *    work-group is a loop over its work-items, so SSM's idle items cost little while every
+ *    LB barrier splits that loop;
+ *  - on a GPU, LB when fewer than half of SSM's work-items would hold a point (the points
+ *    over VOTECL__GHT_WG times the tasks: short sub-lists), SSM otherwise: the paper's Fig. 5
+ *    criterion (SSM loses while its blocks are mostly idle, wins once sub-lists fill them),
+ *    its Table II (LB for the search for pairings in three of four videos, whose sub-lists are
+ *    short). The threshold GHT_AUTO_FILL is to be confirmed with the same bench on the GPU. */
+#define GHT_AUTO_FILL 0.5
 
 static votecl_ght_pairing
-choose_pairing(const votecl_ght_model *m, const votecl__ght_edges *edges)
+choose_pairing(const votecl_ght_model *m, const uint32_t *offsets)
 {
-    uint32_t used = 0;
+    uint32_t L = m->desc.levels;
+    uint64_t tasks = 0;
+    double fill;
 
     if (m->desc.p.pairing != VOTECL_GHT_PAIRING_AUTO)
         return m->desc.p.pairing;
-    for (uint32_t b = 0; b < m->desc.levels; b++)
-        used += edges->offsets[b + 1] > edges->offsets[b];
-    return used > 0 && edges->n / used >= GHT_AUTO_LB ? VOTECL_GHT_PAIRING_LB
-                                                       : VOTECL_GHT_PAIRING_SSM;
+    for (uint32_t b = 0; b < L; b++)
+        tasks += (offsets[b + 1] - offsets[b] + VOTECL__GHT_WG - 1) / VOTECL__GHT_WG;
+    fill = tasks > 0 ? (double)offsets[L] / ((double)VOTECL__GHT_WG * (double)tasks) : 1.0;
+    votecl__log(m->context, "ght: %u edges in %llu tasks, SSM's work-items %.0f%% busy", offsets[L],
+                (unsigned long long)tasks, 100 * fill);
+    if (m->context->info.type == VOTECL_DEVICE_CPU)
+        return VOTECL_GHT_PAIRING_SSM;
+    return fill < GHT_AUTO_FILL ? VOTECL_GHT_PAIRING_LB : VOTECL_GHT_PAIRING_SSM;
 }
 
-/* On an OpenCL context: the vote kernels, and Guil's template O space on the device. */
+/* On a device context: the vote stages and the front end. */
 static votecl_status
 model_device(votecl_ght_model *m)
 {
-    size_t keys = (size_t)m->desc.levels * m->desc.levels;
     votecl_status status;
 
     if (m->context->backend == VOTECL_BACKEND_REF)
         return VOTECL_OK;
-    if ((status = votecl__ght_device_new(m->context, &m->desc, &m->dev)) != VOTECL_OK ||
-        m->desc.p.method != VOTECL_GHT_GUIL)
+    if ((status = votecl__ght_device_new(m->context, &m->desc, &m->dev)) != VOTECL_OK)
         return status;
+    return votecl__ght_front_new(m->context, m->dev, &m->desc, &m->front);
+}
+
+/* The template's pairings on the device (left there for the S and D stages), its O space. */
+static votecl_status
+model_front_pairs(votecl_ght_model *m, const uint32_t *offsets)
+{
+    size_t keys = (size_t)m->desc.levels * m->desc.levels;
+    votecl_status status = votecl__ght_front_pairs(m->front, choose_pairing(m, offsets),
+                                                   VOTECL__GHT_TEMPLATE, &m->pairs);
+
+    if (status != VOTECL_OK)
+        return status;
+    m->last.template_pairings = m->pairs.n;
+    if (m->pairs.n == 0)
+        return no_pairings(m);
     if ((m->ospace = votecl__malloc(keys * sizeof *m->ospace)) == NULL)
         return votecl__fail(m->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
-    return votecl__ght_device_ospace(m->dev, &m->edges, choose_pairing(m, &m->edges),
-                                     m->ospace);
+    votecl__ght_ref_ospace(&m->desc, &m->pairs, m->ospace);
+    return VOTECL_OK;
+}
+
+/* Pairings or the R-table from the template's edges on the device. */
+static votecl_status
+model_front(votecl_ght_model *m)
+{
+    const uint32_t *offsets;
+    size_t n = votecl__ght_front_count(m->front, &offsets);
+    votecl_status status;
+
+    if (n < 2)
+        return too_few_edges(m, n);
+    m->last.template_edges = n;
+    if (m->desc.p.method == VOTECL_GHT_GUIL)
+        return model_front_pairs(m, offsets);
+    if ((status = votecl__ght_front_read_edges(m->front, &m->edges)) != VOTECL_OK)
+        return status;
+    return model_rtable(m);
 }
 
 static votecl_status
@@ -246,14 +362,8 @@ model_start(votecl_context *context, const votecl_ght_params *params, votecl_ght
 }
 
 static votecl_status
-model_end(votecl_ght_model *model, votecl__ght_point *points, size_t n, votecl_status status,
-          votecl_ght_model **out)
+model_end(votecl_ght_model *model, votecl_status status, votecl_ght_model **out)
 {
-    if (status == VOTECL_OK)
-        status = model_build(model, points, n);
-    if (status == VOTECL_OK)
-        status = model_device(model);
-    free(points);
     if (status != VOTECL_OK) {
         votecl_ght_model_free(model);
         return status;
@@ -262,13 +372,27 @@ model_end(votecl_ght_model *model, votecl__ght_point *points, size_t n, votecl_s
     return VOTECL_OK;
 }
 
+/* The template's edges from image, on the device or on the host. */
+static votecl_status
+model_image(votecl_ght_model *m, const votecl_image *image)
+{
+    votecl__ght_point *points = NULL;
+    size_t n = 0;
+    votecl_status status;
+
+    if (m->front != NULL)
+        return (status = image_front(m, image)) == VOTECL_OK ? model_front(m) : status;
+    if ((status = image_points(m->context, &m->desc, image, &points, &n)) == VOTECL_OK)
+        status = model_build(m, points, n);
+    free(points);
+    return status;
+}
+
 votecl_status
 votecl_ght_model_new(votecl_context *context, const votecl_ght_params *params,
                      const votecl_image *image, votecl_ght_model **out)
 {
     votecl_ght_model *model = NULL;
-    votecl__ght_point *points = NULL;
-    size_t n = 0;
     votecl_status status = model_start(context, params, out, &model);
 
     if (status != VOTECL_OK)
@@ -277,8 +401,9 @@ votecl_ght_model_new(votecl_context *context, const votecl_ght_params *params,
         model->desc.cx = ((double)image->width - 1) / 2;
         model->desc.cy = ((double)image->height - 1) / 2;
     }
-    status = image_points(context, &model->desc, image, &points, &n);
-    return model_end(model, points, n, status, out);
+    if ((status = model_device(model)) == VOTECL_OK)
+        status = model_image(model, image);
+    return model_end(model, status, out);
 }
 
 votecl_status
@@ -294,9 +419,18 @@ votecl_ght_model_new_edges(votecl_context *context, const votecl_ght_params *par
         return status;
     model->desc.cx = cx;
     model->desc.cy = cy;
-    if ((status = check_edges(context, edges, n, width, height)) == VOTECL_OK)
-        status = edge_points(context, &model->desc, edges, n, &points);
-    return model_end(model, points, n, status, out);
+    if ((status = check_edges(context, edges, n, width, height)) == VOTECL_OK &&
+        (status = edge_points(context, &model->desc, edges, n, &points)) == VOTECL_OK &&
+        (status = model_device(model)) == VOTECL_OK) {
+        if (model->front == NULL)
+            status = model_build(model, points, n);
+        else if (n < 2)
+            status = too_few_edges(model, n);
+        else if ((status = points_front(model, points, n)) == VOTECL_OK)
+            status = model_front(model);
+    }
+    free(points);
+    return model_end(model, status, out);
 }
 
 void
@@ -307,6 +441,7 @@ votecl_ght_model_free(votecl_ght_model *model)
     votecl__ght_edges_clear(&model->edges);
     votecl__ght_pairs_clear(&model->pairs);
     votecl__ght_rtable_clear(&model->rtable);
+    votecl__ght_front_free(model->front);
     votecl__ght_device_free(model->dev);
     free(model->ospace);
     free(model);
@@ -321,33 +456,30 @@ votecl_ght_model_params(const votecl_ght_model *model, votecl_ght_params *params
 
 /* --- detection --- */
 
-/* Guil's O, S and D on the device over the pairings the host sorted. */
 static votecl_status
-device_guil(votecl_ght_model *m, const votecl__ght_edges *edges, const votecl__ght_pairs *pairs,
-            uint32_t w, uint32_t h, votecl__ght_poses *poses)
+fail_memory(votecl_ght_model *m, votecl_status status)
 {
-    size_t keys = (size_t)m->desc.levels * m->desc.levels;
-    votecl__ght_stages stages = {votecl__ght_device_sspace, votecl__ght_device_dpeaks,
-                                 votecl__ght_device_matches, m->dev};
-    uint32_t *oi = votecl__malloc(keys * sizeof *oi);
-    votecl_status status;
+    return status != VOTECL_OUT_OF_HOST_MEMORY ? status
+                                               : votecl__fail(m->context, status, "out of memory");
+}
 
-    if (oi == NULL)
-        return votecl__fail(m->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
-    m->last.pairing = choose_pairing(m, edges);
-    if ((status = votecl__ght_device_ospace(m->dev, edges, m->last.pairing, oi)) == VOTECL_OK &&
-        (status = votecl__ght_device_bind(m->dev, &m->pairs, pairs)) == VOTECL_OK)
-        status = votecl__ght_guil(&m->desc, &stages, m->ospace, oi, &m->pairs, pairs, w, h,
-                                  poses);
-    free(oi);
-    if (status == VOTECL_OUT_OF_HOST_MEMORY)
-        return votecl__fail(m->context, status, "out of memory");
-    return status;
+/* Ballard's accumulator for a width x height image: its cells, or 0 and a failure. */
+static size_t
+ballard_cells(votecl_ght_model *m, uint32_t w, uint32_t h)
+{
+    size_t cells = votecl__ght_ballard_cells(&m->desc, w, h);
+
+    if (cells == 0 || cells > ((size_t)1 << 31)) {
+        votecl__fail(m->context, VOTECL_INVALID_ARGUMENT,
+                     "image, rotations, scales: the accumulator is too large");
+        return 0;
+    }
+    return cells;
 }
 
 static votecl_status
-detect_guil(votecl_ght_model *m, const votecl__ght_edges *edges, uint32_t w, uint32_t h,
-            votecl__ght_poses *poses)
+ref_guil(votecl_ght_model *m, const votecl__ght_edges *edges, uint32_t w, uint32_t h,
+         votecl__ght_poses *poses)
 {
     votecl__ght_pairs pairs;
     votecl_status status = votecl__ght_ref_pairs(&m->desc, edges, &pairs);
@@ -355,71 +487,141 @@ detect_guil(votecl_ght_model *m, const votecl__ght_edges *edges, uint32_t w, uin
     if (status != VOTECL_OK)
         return votecl__fail(m->context, status, "image: pairings do not fit memory");
     m->last.image_pairings = pairs.n;
-    if (m->dev != NULL) {
-        status = device_guil(m, edges, &pairs, w, h, poses);
-        votecl__ght_pairs_clear(&pairs);
-        return status;
-    }
-    status = votecl__ght_ref_guil(&m->desc, &m->pairs, &pairs, w, h, poses);
+    if (poses != NULL)
+        status = votecl__ght_ref_guil(&m->desc, &m->pairs, &pairs, w, h, poses);
     votecl__ght_pairs_clear(&pairs);
-    return status == VOTECL_OK ? status : votecl__fail(m->context, status, "out of memory");
+    return fail_memory(m, status);
 }
 
 static votecl_status
-detect_ballard(votecl_ght_model *m, const votecl__ght_edges *edges, uint32_t w, uint32_t h,
-               votecl__ght_poses *poses)
+ref_ballard(votecl_ght_model *m, const votecl__ght_edges *edges, uint32_t w, uint32_t h,
+            votecl__ght_poses *poses)
 {
-    size_t cells = votecl__ght_ballard_cells(&m->desc, w, h);
+    size_t cells = ballard_cells(m, w, h);
     uint32_t *space;
-    votecl_status status = VOTECL_OK;
+    votecl_status status;
 
-    if (cells == 0 || cells > ((size_t)1 << 31))
-        return votecl__fail(m->context, VOTECL_INVALID_ARGUMENT,
-                            "image, rotations, scales: the accumulator is too large");
+    if (cells == 0)
+        return VOTECL_INVALID_ARGUMENT;
     if ((space = votecl__malloc(cells * sizeof *space)) == NULL)
         return votecl__fail(m->context, VOTECL_OUT_OF_HOST_MEMORY,
                             "out of memory for %zu cells", cells);
-    if (m->dev != NULL)
-        status = votecl__ght_device_ballard(m->dev, &m->rtable, edges, w, h, space);
-    else
-        votecl__ght_ref_ballard_vote(&m->desc, &m->rtable, edges, w, h, space);
-    if (status == VOTECL_OK)
-        status = votecl__ght_ref_ballard_peaks(&m->desc, space, w, h, poses);
+    votecl__ght_ref_ballard_vote(&m->desc, &m->rtable, edges, w, h, space);
+    status = votecl__ght_ref_ballard_peaks(&m->desc, space, w, h, poses);
     free(space);
-    return status != VOTECL_OUT_OF_HOST_MEMORY ? status
-                                               : votecl__fail(m->context, status, "out of memory");
+    return fail_memory(m, status);
 }
 
-/* Everything after the image's points: sort, vote, rank, copy out. */
+/* The reference's detection of the image's points (poses NULL: only edges and pairings). */
 static votecl_status
-detect_points(votecl_ght_model *m, const votecl__ght_point *points, size_t n, uint32_t w,
-              uint32_t h, votecl_ght_pose *out, size_t capacity, size_t *found)
+ref_points(votecl_ght_model *m, const votecl__ght_point *points, size_t n, uint32_t w, uint32_t h,
+           votecl__ght_poses *poses)
 {
     votecl__ght_edges edges;
-    votecl__ght_poses poses = {0};
-    size_t kept;
     votecl_status status = votecl__ght_edges_sort(points, n, m->desc.levels, &edges);
 
     if (status != VOTECL_OK)
         return votecl__fail(m->context, status, "out of memory for the image's edges");
     m->last.image_edges = n;
-    m->last.image_pairings = 0;
     if (n > 0 && m->desc.p.method == VOTECL_GHT_GUIL)
-        status = detect_guil(m, &edges, w, h, &poses);
-    else if (n > 0)
-        status = detect_ballard(m, &edges, w, h, &poses);
+        status = ref_guil(m, &edges, w, h, poses);
+    else if (n > 0 && poses != NULL)
+        status = ref_ballard(m, &edges, w, h, poses);
     votecl__ght_edges_clear(&edges);
-    if (status != VOTECL_OK)
-        goto out;
-    kept = votecl__ght_finish(&m->desc, poses.v, poses.n);
+    return status;
+}
+
+/* Guil's image pairings on the device, then the rotation, scale and position searches with
+ * the device's S and D stages (poses NULL: only the pairings). */
+static votecl_status
+front_guil(votecl_ght_model *m, const uint32_t *offsets, uint32_t w, uint32_t h,
+           votecl__ght_poses *poses)
+{
+    size_t keys = (size_t)m->desc.levels * m->desc.levels;
+    votecl__ght_stages stages = {votecl__ght_device_sspace, votecl__ght_device_dpeaks,
+                                 votecl__ght_device_matches, m->dev};
+    votecl__ght_pairs pairs;
+    uint32_t *oi = NULL;
+    votecl_status status;
+
+    m->last.pairing = choose_pairing(m, offsets);
+    if ((status = votecl__ght_front_pairs(m->front, m->last.pairing, VOTECL__GHT_IMAGE, &pairs)) !=
+        VOTECL_OK)
+        return status;
+    m->last.image_pairings = pairs.n;
+    if (poses != NULL && (oi = votecl__malloc(keys * sizeof *oi)) == NULL)
+        status = VOTECL_OUT_OF_HOST_MEMORY;
+    else if (poses != NULL) {
+        votecl__ght_ref_ospace(&m->desc, &pairs, oi);
+        status = votecl__ght_guil(&m->desc, &stages, m->ospace, oi, &m->pairs, &pairs, w, h, poses);
+    }
+    free(oi);
+    votecl__ght_pairs_clear(&pairs);
+    return fail_memory(m, status);
+}
+
+/* The device's detection of the front end's current edges. */
+static votecl_status
+front_detect(votecl_ght_model *m, uint32_t w, uint32_t h, votecl__ght_poses *poses)
+{
+    const uint32_t *offsets;
+    size_t n = votecl__ght_front_count(m->front, &offsets);
+    votecl_status status = VOTECL_OK;
+
+    m->last.image_edges = n;
+    if (n > 0 && m->desc.p.method == VOTECL_GHT_GUIL)
+        status = front_guil(m, offsets, w, h, poses);
+    else if (n > 0 && poses != NULL)
+        status = ballard_cells(m, w, h) == 0
+                     ? VOTECL_INVALID_ARGUMENT
+                     : fail_memory(m, votecl__ght_front_ballard(m->front, w, h, poses));
+    votecl__ght_front_seconds(m->front, &m->last.edges_seconds, &m->last.pairing_seconds);
+    return status;
+}
+
+/* A fresh detection's stats. */
+static void
+stats_reset(votecl_ght_model *m)
+{
+    m->last.image_edges = 0;
+    m->last.image_pairings = 0;
+    m->last.candidates = 0;
+    m->last.edges_seconds = 0;
+    m->last.pairing_seconds = 0;
+}
+
+/* Ranks the poses and copies the best out. */
+static void
+detect_finish(votecl_ght_model *m, votecl__ght_poses *poses, votecl_ght_pose *out, size_t capacity,
+              size_t *found)
+{
+    size_t kept = votecl__ght_finish(&m->desc, poses->v, poses->n);
+
     m->last.candidates = kept;
     if (m->desc.p.max_detections > 0 && kept > m->desc.p.max_detections)
         kept = m->desc.p.max_detections;
     *found = kept;
     if (kept > 0 && capacity > 0)
-        memcpy(out, poses.v, (kept < capacity ? kept : capacity) * sizeof *out);
-out:
-    free(poses.v);
+        memcpy(out, poses->v, (kept < capacity ? kept : capacity) * sizeof *out);
+}
+
+/* The image's edges (found on the device, or by the reference), then poses (NULL: stop
+ * after the pairings). */
+static votecl_status
+detect_image(votecl_ght_model *m, const votecl_image *image, votecl__ght_poses *poses)
+{
+    votecl__ght_point *points = NULL;
+    size_t n = 0;
+    votecl_status status;
+
+    stats_reset(m);
+    if (m->front != NULL)
+        return (status = image_front(m, image)) == VOTECL_OK
+                   ? front_detect(m, (uint32_t)image->width, (uint32_t)image->height, poses)
+                   : status;
+    if ((status = image_points(m->context, &m->desc, image, &points, &n)) == VOTECL_OK)
+        status = ref_points(m, points, n, (uint32_t)image->width, (uint32_t)image->height, poses);
+    free(points);
     return status;
 }
 
@@ -437,8 +639,7 @@ votecl_status
 votecl_ght_detect(votecl_ght_model *model, const votecl_image *image, votecl_ght_pose *poses,
                   size_t capacity, size_t *found)
 {
-    votecl__ght_point *points = NULL;
-    size_t n = 0;
+    votecl__ght_poses all = {0};
     votecl_status status;
 
     if (model == NULL)
@@ -447,10 +648,9 @@ votecl_ght_detect(votecl_ght_model *model, const votecl_image *image, votecl_ght
     if ((status = check_output(model, poses, capacity, found)) != VOTECL_OK)
         return status;
     *found = 0;
-    if ((status = image_points(model->context, &model->desc, image, &points, &n)) == VOTECL_OK)
-        status = detect_points(model, points, n, (uint32_t)image->width,
-                               (uint32_t)image->height, poses, capacity, found);
-    free(points);
+    if ((status = detect_image(model, image, &all)) == VOTECL_OK)
+        detect_finish(model, &all, poses, capacity, found);
+    free(all.v);
     return status;
 }
 
@@ -460,6 +660,7 @@ votecl_ght_detect_edges(votecl_ght_model *model, const votecl_ght_edge *edges, s
                         size_t *found)
 {
     votecl__ght_point *points = NULL;
+    votecl__ght_poses all = {0};
     votecl_status status;
 
     if (model == NULL)
@@ -468,13 +669,33 @@ votecl_ght_detect_edges(votecl_ght_model *model, const votecl_ght_edge *edges, s
     if ((status = check_output(model, poses, capacity, found)) != VOTECL_OK)
         return status;
     *found = 0;
+    stats_reset(model);
     if ((status = check_edges(model->context, edges, n, width, height)) != VOTECL_OK ||
-        (status = edge_points(model->context, &model->desc, edges, n, &points)) !=
-            VOTECL_OK)
+        (status = edge_points(model->context, &model->desc, edges, n, &points)) != VOTECL_OK)
         return status;
-    status = detect_points(model, points, n, (uint32_t)width, (uint32_t)height, poses, capacity,
-                           found);
+    if (model->front == NULL)
+        status = ref_points(model, points, n, (uint32_t)width, (uint32_t)height, &all);
+    else if ((status = points_front(model, points, n)) == VOTECL_OK)
+        status = front_detect(model, (uint32_t)width, (uint32_t)height, &all);
+    if (status == VOTECL_OK)
+        detect_finish(model, &all, poses, capacity, found);
     free(points);
+    free(all.v);
+    return status;
+}
+
+votecl_status
+votecl_ght_pairings(votecl_ght_model *model, const votecl_image *image, votecl_ght_stats *stats)
+{
+    votecl_status status;
+
+    if (model == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    votecl__clear_error(model->context);
+    if (stats == NULL)
+        return votecl__fail(model->context, VOTECL_INVALID_ARGUMENT, "stats: NULL pointer");
+    status = detect_image(model, image, NULL);
+    *stats = model->last;
     return status;
 }
 

@@ -11,7 +11,11 @@
  *                  exactly: Guil's O space with LB and with SSM pairing (also equal to each
  *                  other), S and D at several bin shifts, Ballard's 4-D accumulator;
  *                  detections of both methods (LB, SSM, AUTO) equal to the reference's pose
- *                  for pose; without a device these pass as skipped;
+ *                  for pose; the front end (lib/ght-front.c): edges and offsets of real and
+ *                  synthetic images for both methods, pairings with LB and SSM (per key as
+ *                  multisets), Ballard's candidates, caller edges, stats and odd inputs
+ *                  (empty, 1x1, no edges, a template larger than the image), all equal to
+ *                  the reference's; without a device these pass as skipped;
  * /opencv/ght/...  OpenCV's sample pair (tools/images/pic1.png, templ.png) against
  *                  cv2.GeneralizedHoughBallard and GeneralizedHoughGuil with the sample's
  *                  parameters, when /usr/bin/python3 has cv2 (skipped otherwise). */
@@ -759,6 +763,532 @@ test_opencl_detect_equal(void)
     check_detect_equal(&p, 0x0e05, 2);
 }
 
+/* --- the device front end (lib/ght-front.c) against the reference, list for list --- */
+
+/* A packed gray image. */
+typedef struct gray {
+    uint8_t *data;
+    uint32_t width, height;
+    const char *name;
+} gray;
+
+static gray
+gray_of_scene(const scene *s, const char *name)
+{
+    gray g = {g_memdup2(s->data, (size_t)s->width * s->height), s->width, s->height, name};
+    return g;
+}
+
+static gray
+gray_of_file(const char *file)
+{
+    tool_image im;
+    gray g = {NULL, 0, 0, file};
+
+    g_assert_cmpint(load_gray(file, &im), ==, 0);
+    g.width = (uint32_t)im.width;
+    g.height = (uint32_t)im.height;
+    g.data = g_malloc((size_t)g.width * g.height);
+    for (uint32_t y = 0; y < g.height; y++)
+        memcpy(g.data + (size_t)y * g.width, im.data + y * im.stride, g.width);
+    tool_image_free(&im);
+    return g;
+}
+
+/* Weak edges (a band of grey 20 on 0: |gx| + |gy| about 80) winding through many
+ * hysteresis tiles, strong (grey 60) only at the far end of the band: hysteresis has to
+ * carry the strong state across the whole image. */
+static gray
+gray_serpent(void)
+{
+    gray g = {g_malloc0(200 * 150), 200, 150, "serpent"};
+
+    for (uint32_t row = 0; row < 7; row++) {
+        uint32_t y0 = 10 + 20 * row;
+        for (uint32_t y = y0; y < y0 + 4 && y < 150; y++)
+            for (uint32_t x = 6; x < 194; x++)
+                g.data[y * 200 + x] = 20;
+        for (uint32_t y = y0; y < y0 + 24 && y < 150; y++)
+            for (uint32_t x = row % 2 ? 6 : 190; x < (row % 2 ? 10u : 194u); x++)
+                g.data[y * 200 + x] = 20;
+    }
+    for (uint32_t y = 130; y < 134; y++)
+        for (uint32_t x = 180; x < 194; x++)
+            g.data[y * 200 + x] = 60;
+    return g;
+}
+
+static gray
+gray_noise(uint32_t w, uint32_t h, uint64_t seed)
+{
+    gray g = {g_malloc((size_t)w * h), w, h, "noise"};
+    tu_rng rng;
+
+    tu_rng_init(&rng, seed);
+    for (size_t i = 0; i < (size_t)w * h; i++)
+        g.data[i] = (uint8_t)(tu_rng_below(&rng, 4) * 40);
+    return g;
+}
+
+static void
+assert_edges_equal(const votecl__ght_edges *dv, const votecl__ght_edges *ref, uint32_t levels,
+                   const char *what)
+{
+    g_assert_cmpuint(dv->n, ==, ref->n);
+    assert_equal_u32(dv->offsets, ref->offsets, levels + 1, what);
+    assert_equal_u32((const uint32_t *)dv->points, (const uint32_t *)ref->points, 3 * ref->n, what);
+}
+
+/* Device edges of g equal the reference's Canny (or Sobel + NMS + threshold) sorted. */
+static void
+check_front_edges(votecl__ght_front *f, const votecl__ght_desc *d, const gray *g, unsigned low,
+                  unsigned high, votecl__ght_edges *out)
+{
+    votecl__ght_point *pts = g_new(votecl__ght_point, (size_t)g->width * g->height + 1);
+    size_t n = votecl__ght_ref_canny(d, g->data, g->width, g->height, low, high, pts);
+    votecl__ght_edges ref, dv;
+
+    g_assert_cmpuint(n, !=, (size_t)-1);
+    g_assert_cmpint(votecl__ght_edges_sort(pts, n, d->levels, &ref), ==, VOTECL_OK);
+    g_assert_cmpint(votecl__ght_front_canny(f, g->data, g->width, g->height, low, high), ==,
+                    VOTECL_OK);
+    g_assert_cmpint(votecl__ght_front_read_edges(f, &dv), ==, VOTECL_OK);
+    assert_edges_equal(&dv, &ref, d->levels, g->name);
+    g_test_message("%s %ux%u, thresholds %u/%u: %zu edges, equal", g->name, g->width, g->height,
+                   low, high, n);
+    votecl__ght_edges_clear(&dv);
+    if (out != NULL)
+        *out = ref;
+    else
+        votecl__ght_edges_clear(&ref);
+    g_free(pts);
+}
+
+/* A device and its front end for params (template centre cx, cy). */
+static void
+front_new(const votecl_ght_params *params, votecl__ght_desc *d, votecl__ght_device **dev,
+          votecl__ght_front **f)
+{
+    votecl__ght_desc_init(d, params);
+    d->cx = 49.5;
+    d->cy = 64.5;
+    g_assert_cmpint(votecl__ght_device_new(device(), d, dev), ==, VOTECL_OK);
+    g_assert_cmpint(votecl__ght_front_new(device(), *dev, d, f), ==, VOTECL_OK);
+}
+
+static void
+front_free(votecl__ght_device *dev, votecl__ght_front *f)
+{
+    votecl__ght_front_free(f);
+    votecl__ght_device_free(dev);
+}
+
+static gray *
+front_images(size_t *count)
+{
+    scene t = template_scene(), s;
+    tu_rng rng;
+    gray *all = g_new(gray, 8);
+
+    tu_rng_init(&rng, 0xf0e1);
+    random_scene(&rng, &s, 0.8, 1.25);
+    all[0] = gray_of_file("pic1.png");
+    all[1] = gray_of_file("templ.png");
+    all[2] = gray_of_scene(&t, "template scene");
+    all[3] = gray_of_scene(&s, "random scene");
+    all[4] = gray_serpent();
+    all[5] = gray_noise(61, 37, 0x61); /* prime sides, many tiles cut */
+    all[6] = gray_noise(3, 3, 0x3);
+    all[7] = gray_noise(1, 1, 0x1);
+    *count = 8;
+    g_free(t.data);
+    g_free(s.data);
+    return all;
+}
+
+static void
+images_free(gray *all, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        g_free(all[i].data);
+    g_free(all);
+}
+
+static void
+test_opencl_front_edges(void)
+{
+    votecl_ght_params p;
+    votecl__ght_desc d;
+    votecl__ght_device *dev;
+    votecl__ght_front *f;
+    gray *images;
+    size_t count;
+
+    if (device() == NULL)
+        return;
+    images = front_images(&count);
+    votecl_ght_params_init(&p, VOTECL_GHT_GUIL);
+    front_new(&p, &d, &dev, &f);
+    for (size_t i = 0; i < count; i++) {
+        check_front_edges(f, &d, &images[i], 50, 100, NULL);  /* Guil's Canny */
+        check_front_edges(f, &d, &images[i], 100, 100, NULL); /* Ballard's single threshold */
+        check_front_edges(f, &d, &images[i], 10, 200, NULL);  /* long hysteresis chains */
+    }
+    front_free(dev, f);
+    p.levels = 7; /* odd bins, boundaries off the axes */
+    front_new(&p, &d, &dev, &f);
+    check_front_edges(f, &d, &images[0], 30, 90, NULL);
+    front_free(dev, f);
+    if (g_test_slow()) { /* more than 4096 sort groups of 1024 pixels: longer chunks */
+        gray big = gray_noise(2111, 2003, 0xb16);
+        front_new(&p, &d, &dev, &f);
+        check_front_edges(f, &d, &big, 50, 100, NULL);
+        front_free(dev, f);
+        g_free(big.data);
+    }
+    images_free(images, count);
+}
+
+static int
+pair_cmp(const void *a, const void *b)
+{
+    return memcmp(a, b, sizeof(votecl__ght_pair));
+}
+
+/* Device pairings equal the reference's: the same offsets, each key the same multiset. */
+static void
+assert_pairs_equal(const votecl__ght_desc *d, votecl__ght_pairs *dv, votecl__ght_pairs *ref)
+{
+    size_t keys = (size_t)d->levels * d->levels;
+
+    g_assert_cmpuint(dv->n, ==, ref->n);
+    assert_equal_u32(dv->offsets, ref->offsets, keys + 1, "pairing offsets");
+    g_assert_cmpuint(dv->nkeys, ==, ref->nkeys);
+    assert_equal_u32(dv->keys, ref->keys, ref->nkeys, "keys");
+    for (size_t k = 0; k < keys; k++) {
+        size_t at = ref->offsets[k], n = ref->offsets[k + 1] - at;
+        qsort(dv->pairs + at, n, sizeof *dv->pairs, pair_cmp);
+        qsort(ref->pairs + at, n, sizeof *ref->pairs, pair_cmp);
+    }
+    g_assert_cmpmem(dv->pairs, dv->n * sizeof *dv->pairs, ref->pairs, ref->n * sizeof *ref->pairs);
+}
+
+static void
+check_front_pairs(const votecl_ght_params *params, const gray *g, votecl__ght_list list)
+{
+    votecl__ght_desc d;
+    votecl__ght_device *dev;
+    votecl__ght_front *f;
+    votecl__ght_edges edges;
+    votecl__ght_pairs ref, dv[2];
+    size_t keys;
+    uint32_t *o[3];
+
+    front_new(params, &d, &dev, &f);
+    keys = (size_t)d.levels * d.levels;
+    check_front_edges(f, &d, g, d.p.canny_low, d.p.canny_high, &edges);
+    g_assert_cmpint(votecl__ght_ref_pairs(&d, &edges, &ref), ==, VOTECL_OK);
+    for (int m = 0; m < 2; m++) {
+        votecl_ght_pairing pairing = m ? VOTECL_GHT_PAIRING_SSM : VOTECL_GHT_PAIRING_LB;
+        g_assert_cmpint(votecl__ght_front_pairs(f, pairing, list, &dv[m]), ==, VOTECL_OK);
+        g_assert_cmpint(votecl__ght_front_read_pairs(f, list, &dv[m]), ==, VOTECL_OK);
+        assert_pairs_equal(&d, &dv[m], &ref);
+        o[m] = g_new(uint32_t, keys);
+        votecl__ght_ref_ospace(&d, &dv[m], o[m]);
+    }
+    /* the O space is the offsets' differences; the counting kernels agree */
+    o[2] = g_new(uint32_t, keys);
+    g_assert_cmpint(votecl__ght_device_ospace(dev, &edges, VOTECL_GHT_PAIRING_LB, o[2]), ==,
+                    VOTECL_OK);
+    assert_equal_u32(o[0], o[2], keys, "O, LB list");
+    assert_equal_u32(o[1], o[2], keys, "O, SSM list");
+    g_test_message("%s: L %u, xi %g, eps %u: %zu pairings, %zu keys, LB and SSM equal", g->name,
+                   d.levels, d.p.xi, d.eps, ref.n, ref.nkeys);
+    for (int m = 0; m < 3; m++)
+        g_free(o[m]);
+    votecl__ght_pairs_clear(&dv[0]);
+    votecl__ght_pairs_clear(&dv[1]);
+    votecl__ght_pairs_clear(&ref);
+    votecl__ght_edges_clear(&edges);
+    front_free(dev, f);
+}
+
+static void
+test_opencl_front_pairs(void)
+{
+    votecl_ght_params p;
+    gray pic = {0}, templ = {0}, noise = {0};
+
+    if (device() == NULL)
+        return;
+    pic = gray_of_file("pic1.png");
+    templ = gray_of_file("templ.png");
+    noise = gray_noise(61, 37, 0x61);
+    votecl_ght_params_init(&p, VOTECL_GHT_GUIL);
+    check_front_pairs(&p, &templ, VOTECL__GHT_TEMPLATE);
+    check_front_pairs(&p, &pic, VOTECL__GHT_IMAGE);
+    check_front_pairs(&p, &noise, VOTECL__GHT_IMAGE);
+    p.levels = 90; /* the paper's 4-degree bins, another xi and tolerance */
+    p.xi = 45;
+    p.angle_epsilon = 2;
+    check_front_pairs(&p, &pic, VOTECL__GHT_IMAGE);
+    p.levels = 16; /* few bins: long sub-lists, many tasks per bin */
+    p.xi = 180;
+    p.angle_epsilon = 0;
+    check_front_pairs(&p, &templ, VOTECL__GHT_TEMPLATE);
+    g_free(pic.data);
+    g_free(templ.data);
+    g_free(noise.data);
+}
+
+/* Device poses of Ballard's accumulator equal the reference's, candidate for candidate. */
+static void
+check_front_ballard(const votecl_ght_params *params, const gray *templ, const gray *g)
+{
+    votecl__ght_desc d;
+    votecl__ght_device *dev;
+    votecl__ght_front *f;
+    votecl__ght_edges te, ie;
+    votecl__ght_rtable rt;
+    votecl__ght_poses ref = {0}, dv = {0};
+    size_t cells;
+    uint32_t *space;
+
+    front_new(params, &d, &dev, &f);
+    d.cx = (templ->width - 1) / 2.0;
+    d.cy = (templ->height - 1) / 2.0;
+    check_front_edges(f, &d, templ, d.p.canny_high, d.p.canny_high, &te);
+    g_assert_cmpint(votecl__ght_rtable_build(&te, d.levels, d.cx, d.cy, &rt), ==, VOTECL_OK);
+    g_assert_cmpint(votecl__ght_device_ballard_bind(dev, &rt), ==, VOTECL_OK);
+    check_front_edges(f, &d, g, d.p.canny_high, d.p.canny_high, &ie);
+    cells = votecl__ght_ballard_cells(&d, g->width, g->height);
+    space = g_new(uint32_t, cells);
+    votecl__ght_ref_ballard_vote(&d, &rt, &ie, g->width, g->height, space);
+    g_assert_cmpint(votecl__ght_ref_ballard_peaks(&d, space, g->width, g->height, &ref), ==,
+                    VOTECL_OK);
+    g_assert_cmpint(votecl__ght_front_ballard(f, g->width, g->height, &dv), ==, VOTECL_OK);
+    g_assert_cmpuint(dv.n, ==, ref.n);
+    if (ref.n > 0)
+        g_assert_cmpmem(dv.v, dv.n * sizeof *dv.v, ref.v, ref.n * sizeof *ref.v);
+    g_test_message("Ballard %s: %zu cells, %zu candidates, equal", g->name, cells, ref.n);
+    g_free(space);
+    g_free(ref.v);
+    g_free(dv.v);
+    votecl__ght_rtable_clear(&rt);
+    votecl__ght_edges_clear(&te);
+    votecl__ght_edges_clear(&ie);
+    front_free(dev, f);
+}
+
+static void
+test_opencl_front_ballard(void)
+{
+    votecl_ght_params p;
+    gray pic, templ;
+
+    if (device() == NULL)
+        return;
+    pic = gray_of_file("pic1.png");
+    templ = gray_of_file("templ.png");
+    votecl_ght_params_init(&p, VOTECL_GHT_BALLARD);
+    check_front_ballard(&p, &templ, &pic);
+    p.votes_ratio = 0; /* every local maximum: more candidates than the first read holds */
+    p.votes_threshold = 1;
+    check_front_ballard(&p, &templ, &pic);
+    votecl_ght_params_init(&p, VOTECL_GHT_BALLARD); /* a full circle: rotations wrap */
+    p.levels = 72;
+    p.max_angle = 360;
+    p.angle_step = 10;
+    p.min_scale = 0.9;
+    p.max_scale = 1.3;
+    p.scale_step = 0.1;
+    p.votes_ratio = 0.3;
+    check_front_ballard(&p, &templ, &pic);
+    g_free(pic.data);
+    g_free(templ.data);
+}
+
+/* Detections and the front-only call on odd inputs, on the device, as on the reference. */
+static void
+check_front_degenerate(votecl_ght_method method)
+{
+    scene blank = scene_new(40, 30, 90), t = template_scene(), small = scene_new(20, 20, 60);
+    scene one = scene_new(1, 1, 7);
+    votecl_image bv = scene_view(&blank), tv = scene_view(&t), sv = scene_view(&small);
+    votecl_image ov = scene_view(&one), empty = ov;
+    votecl_ght_params p;
+    votecl_ght_model *model = NULL;
+    votecl_ght_pose poses[4];
+    votecl_ght_stats stats;
+    size_t found = 99;
+
+    votecl_ght_params_init(&p, method);
+    g_assert_cmpint(votecl_ght_model_new(device(), &p, &bv, &model), ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_null(model);
+    g_assert_true(tu_message_names(votecl_context_get_error(device()), "template"));
+    g_assert_cmpint(votecl_ght_model_new(device(), &p, &ov, &model), ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_cmpint(votecl_ght_model_new(device(), &p, &tv, &model), ==, VOTECL_OK);
+    const votecl_image *inputs[] = {&bv, &sv, &ov};
+    for (size_t i = 0; i < 3; i++) {
+        found = 99;
+        g_assert_cmpint(votecl_ght_detect(model, inputs[i], poses, 4, &found), ==, VOTECL_OK);
+        g_assert_cmpuint(found, ==, 0);
+        g_assert_cmpint(votecl_ght_pairings(model, inputs[i], &stats), ==, VOTECL_OK);
+        g_assert_cmpuint(stats.candidates, ==, 0);
+    }
+    empty.width = 0; /* an empty image: no edges, nothing found */
+    found = 99;
+    g_assert_cmpint(votecl_ght_detect(model, &empty, poses, 4, &found), ==, VOTECL_OK);
+    g_assert_cmpuint(found, ==, 0);
+    g_assert_cmpint(votecl_ght_detect(model, NULL, poses, 4, &found), ==, VOTECL_INVALID_ARGUMENT);
+    found = 99;
+    g_assert_cmpint(votecl_ght_detect_edges(model, NULL, 0, 1, 1, NULL, 0, &found), ==, VOTECL_OK);
+    g_assert_cmpuint(found, ==, 0);
+    g_assert_cmpint(votecl_ght_pairings(model, &tv, NULL), ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_true(tu_message_names(votecl_context_get_error(device()), "stats"));
+    votecl_ght_model_free(model);
+    g_free(blank.data);
+    g_free(t.data);
+    g_free(small.data);
+    g_free(one.data);
+}
+
+static void
+test_opencl_front_degenerate(void)
+{
+    if (device() == NULL)
+        return;
+    check_front_degenerate(VOTECL_GHT_GUIL);
+    check_front_degenerate(VOTECL_GHT_BALLARD);
+}
+
+/* Caller edges of an ellipse with a notch (radii rx, ry, centre cx, cy, turned) with the
+ * outward normal as gradient, and with clutter 3 bars near the bottom of a 200x150 image. */
+static size_t
+ellipse_edges(votecl_ght_edge *e, double cx, double cy, double rx, double ry, double turn,
+              int clutter)
+{
+    size_t n = 0;
+
+    for (int k = 0; k < 720; k++) {
+        double t = k * G_PI / 360, r = k > 40 && k < 90 ? 0.8 : 1.0;
+        double ux = r * rx * cos(t), uy = r * ry * sin(t), nx = cos(t) / rx, ny = sin(t) / ry;
+        double c = cos(turn), sn = sin(turn);
+        e[n].x = (uint32_t)lround(cx + c * ux - sn * uy);
+        e[n].y = (uint32_t)lround(cy + sn * ux + c * uy);
+        e[n].gx = (int32_t)lround(400 * (c * nx - sn * ny));
+        e[n].gy = (int32_t)lround(400 * (sn * nx + c * ny));
+        n += e[n].gx != 0 || e[n].gy != 0;
+    }
+    for (int k = 0; clutter && k < 60; k++) {
+        e[n].x = 5 + (uint32_t)k;
+        e[n].y = 140 - (uint32_t)(k % 3) * 5;
+        e[n].gx = 0;
+        e[n].gy = 50;
+        n++;
+    }
+    return n;
+}
+
+/* votecl_ght_model_new_edges and votecl_ght_detect_edges on the device equal the
+ * reference's (edges sorted on the host, then the device front end from the pairings on). */
+static void
+test_opencl_front_caller_edges(void)
+{
+    votecl_ght_edge *te = g_new(votecl_ght_edge, 800), *ie = g_new(votecl_ght_edge, 800);
+    size_t nt, ni;
+
+    if (device() == NULL)
+        goto out;
+    nt = ellipse_edges(te, 40, 30, 30, 18, 0, 0);
+    ni = ellipse_edges(ie, 110, 70, 33, 19.8, 0.5, 1);
+    for (int m = 0; m < 2; m++) {
+        votecl_ght_params p;
+        votecl_ght_model *rm = NULL, *dm = NULL;
+        votecl_ght_pose rp[16], dp[16];
+        votecl_ght_stats rs, ds;
+        size_t rn = 0, dn = 0;
+        votecl_ght_params_init(&p, m ? VOTECL_GHT_BALLARD : VOTECL_GHT_GUIL);
+        p.levels = 90;
+        p.angle_step = m ? 5 : 4; /* Guil: votecl__ght_guil holds max(L, S) rotation steps */
+        p.max_angle = 360;
+        p.min_scale = 0.9;
+        p.max_scale = 1.2;
+        p.scale_step = 0.1;
+        g_assert_cmpint(votecl_ght_model_new_edges(ref_context, &p, te, nt, 80, 60, 40, 30, &rm),
+                        ==, VOTECL_OK);
+        g_assert_cmpint(votecl_ght_model_new_edges(device(), &p, te, nt, 80, 60, 40, 30, &dm), ==,
+                        VOTECL_OK);
+        g_assert_cmpint(votecl_ght_detect_edges(rm, ie, ni, 200, 150, rp, 16, &rn), ==,
+                        VOTECL_OK);
+        g_assert_cmpint(votecl_ght_detect_edges(dm, ie, ni, 200, 150, dp, 16, &dn), ==,
+                        VOTECL_OK);
+        g_assert_cmpuint(dn, ==, rn);
+        g_assert_cmpuint(rn, >, 0);
+        rn = rn < 16 ? rn : 16;
+        g_assert_cmpmem(dp, rn * sizeof *dp, rp, rn * sizeof *rp);
+        g_assert_cmpint(votecl_ght_model_last_stats(rm, &rs), ==, VOTECL_OK);
+        g_assert_cmpint(votecl_ght_model_last_stats(dm, &ds), ==, VOTECL_OK);
+        g_assert_cmpuint(ds.image_pairings, ==, rs.image_pairings);
+        g_assert_cmpuint(ds.candidates, ==, rs.candidates);
+        g_test_message("%s: %zu poses, the best (%.1f, %.1f, %.1f deg, %.2f), equal",
+                       m ? "Ballard" : "Guil", rn, rp[0].x, rp[0].y, rp[0].angle, rp[0].scale);
+        votecl_ght_model_free(rm);
+        votecl_ght_model_free(dm);
+    }
+out:
+    g_free(te);
+    g_free(ie);
+}
+
+/* The stats of a device detection and of the front-only call equal the reference's. */
+static void
+test_opencl_front_stats(void)
+{
+    votecl_ght_params p;
+    gray pic, templ;
+    votecl_ght_model *rm = NULL, *dm = NULL;
+    votecl_ght_stats rs, ds, fs;
+    size_t found[2];
+
+    if (device() == NULL)
+        return;
+    pic = gray_of_file("pic1.png");
+    templ = gray_of_file("templ.png");
+    votecl_image pv = {pic.data, pic.width, pic.height, pic.width, 1, VOTECL_DTYPE_U8};
+    votecl_image tv = {templ.data, templ.width, templ.height, templ.width, 1, VOTECL_DTYPE_U8};
+    for (int m = 0; m < 2; m++) {
+        votecl_ght_params_init(&p, m ? VOTECL_GHT_BALLARD : VOTECL_GHT_GUIL);
+        g_assert_cmpint(votecl_ght_model_new(ref_context, &p, &tv, &rm), ==, VOTECL_OK);
+        g_assert_cmpint(votecl_ght_model_new(device(), &p, &tv, &dm), ==, VOTECL_OK);
+        g_assert_cmpint(votecl_ght_pairings(rm, &pv, &rs), ==, VOTECL_OK);
+        g_assert_cmpint(votecl_ght_pairings(dm, &pv, &fs), ==, VOTECL_OK);
+        g_assert_cmpint(votecl_ght_model_last_stats(dm, &ds), ==, VOTECL_OK);
+        g_assert_cmpmem(&fs, sizeof fs, &ds, sizeof ds);
+        g_assert_cmpuint(ds.template_edges, ==, rs.template_edges);
+        g_assert_cmpuint(ds.template_pairings, ==, rs.template_pairings);
+        g_assert_cmpuint(ds.image_edges, ==, rs.image_edges);
+        g_assert_cmpuint(ds.image_pairings, ==, rs.image_pairings);
+        g_assert_cmpuint(ds.image_edges, >, 0);
+        g_assert_true(ds.edges_seconds > 0);
+        g_assert_true(m == 1 || ds.pairing_seconds > 0);
+        g_assert_cmpint(votecl_ght_detect(rm, &pv, NULL, 0, &found[0]), ==, VOTECL_OK);
+        g_assert_cmpint(votecl_ght_detect(dm, &pv, NULL, 0, &found[1]), ==, VOTECL_OK);
+        g_assert_cmpint(votecl_ght_model_last_stats(rm, &rs), ==, VOTECL_OK);
+        g_assert_cmpint(votecl_ght_model_last_stats(dm, &fs), ==, VOTECL_OK);
+        g_assert_cmpuint(found[1], ==, found[0]);
+        g_assert_cmpuint(fs.candidates, ==, rs.candidates);
+        g_assert_cmpuint(fs.image_pairings, ==, rs.image_pairings);
+        g_test_message("%s: %zu edges, %zu pairings, edges %.3f ms, pairing %.3f ms",
+                       m ? "Ballard" : "Guil", ds.image_edges, ds.image_pairings,
+                       ds.edges_seconds * 1e3, ds.pairing_seconds * 1e3);
+        votecl_ght_model_free(rm);
+        votecl_ght_model_free(dm);
+    }
+    g_free(pic.data);
+    g_free(templ.data);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -773,6 +1303,12 @@ main(int argc, char **argv)
     tu_add_device_test("ght/guil-spaces", test_opencl_guil_spaces);
     tu_add_device_test("ght/ballard-space", test_opencl_ballard_space);
     tu_add_device_test("ght/detect-equal", test_opencl_detect_equal);
+    tu_add_device_test("ght/front-edges", test_opencl_front_edges);
+    tu_add_device_test("ght/front-pairs", test_opencl_front_pairs);
+    tu_add_device_test("ght/front-ballard", test_opencl_front_ballard);
+    tu_add_device_test("ght/front-degenerate", test_opencl_front_degenerate);
+    tu_add_device_test("ght/front-stats", test_opencl_front_stats);
+    tu_add_device_test("ght/front-caller-edges", test_opencl_front_caller_edges);
     g_test_add_func("/opencv/ght/ballard", test_opencv_ballard);
     g_test_add_func("/opencv/ght/guil", test_opencv_guil);
     rc = g_test_run();

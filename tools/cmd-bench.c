@@ -32,6 +32,7 @@ typedef struct bench_args {
     int startup;
     int quick;
     int both; /* --backend both: OpenCL and CUDA, side by side */
+    const char *only; /* one group of cases (hist, hough, lines, hog, ght), NULL: all */
 } bench_args;
 
 typedef struct bench_plan {
@@ -83,6 +84,7 @@ bench_usage(FILE *f)
             "usage: votecl bench [--json [FILE]] [--mib N] [--reps N]\n"
             "                    [--variants local,global,private|all] [--startup] [--quick]\n"
             "                    [--images DIR] [--backend opencl|cuda|ref|both]\n"
+            "                    [--only GROUP]\n"
             "Measures the device: copy bandwidth, 256-bin u8 histograms of N MiB (default 64)\n"
             "already on the device for each strategy and data distribution, one 1920x1080\n"
             "frame's latency and a batch of 64 frames. Prints JSON to stdout or FILE.\n"
@@ -92,7 +94,8 @@ bench_usage(FILE *f)
             "  --images    directory holding building.png (default: the installed images)\n"
             "  --backend both  run everything on OpenCL, then on CUDA, and compare each case's\n"
             "              time (JSON 'runs' and 'comparison'; a table on stdout with --json\n"
-            "              FILE, else on stderr unless -q)\n");
+            "              FILE, else on stderr unless -q)\n"
+            "  --only      only one group of cases: hist, hough, lines, hog or ght\n");
 }
 
 /* --- distributions --- */
@@ -350,6 +353,8 @@ bench_option(bench_args *a, int argc, char **argv, int *i)
         return r < 0 || parse_variants(v, &a->variants) < 0 ? -1 : 1;
     if ((r = tool_option_value(argc, argv, i, "--images", &v)) != 0)
         return r < 0 ? -1 : ((a->images = v), 1);
+    if ((r = tool_option_value(argc, argv, i, "--only", &v)) != 0)
+        return r < 0 ? -1 : ((a->only = v), 1);
     return 0;
 }
 
@@ -960,27 +965,211 @@ out:
     tool_image_free(&image);
 }
 
+/* Whether the cases of group run (--only). */
+static int
+bench_wants(const bench *b, const char *group)
+{
+    return b->args.only == NULL || strcmp(b->args.only, group) == 0;
+}
+
+/* --- the pairing stage of Guil's GHT, LB against SSM (paper 001, Table II) --- */
+
+#define PAIRING_W 352 /* the paper's video frames */
+#define PAIRING_H 288
+
+/* The gray u8 image of file resized to 352x288 (nearest pixel); 0 on success. */
+static int
+pairing_frame(const char *dir, const char *file, tool_image *frame)
+{
+    tool_image rgb = {0}, g = {0};
+    char path[4096], error[600];
+    int rc = -1;
+
+    if (!tool_path_join(path, sizeof path, dir, file) ||
+        tool_image_read(path, &rgb, error, sizeof error) < 0 || rgb.dtype != VOTECL_DTYPE_U8 ||
+        tool_image_to_gray(&rgb, &g, error, sizeof error) < 0 ||
+        tool_image_alloc(frame, PAIRING_W, PAIRING_H, 1, VOTECL_DTYPE_U8, error, sizeof error) < 0)
+        goto out;
+    for (size_t y = 0; y < PAIRING_H; y++)
+        for (size_t x = 0; x < PAIRING_W; x++)
+            frame->data[y * frame->stride + x] =
+                g.data[(y * g.height / PAIRING_H) * g.stride + x * g.width / PAIRING_W];
+    rc = 0;
+out:
+    tool_image_free(&rgb);
+    tool_image_free(&g);
+    return rc;
+}
+
+/* The median stage times of reps calls of votecl_ght_pairings with each of the two models,
+ * calls alternating so that a drift of the machine's load favours neither. */
+static votecl_status
+pairing_time(bench *b, votecl_ght_model *const models[2], const tool_image *frame,
+             votecl_ght_stats out[2])
+{
+    votecl_image view = tool_image_view(frame);
+    unsigned long reps = b->args.reps;
+    double *t = calloc(4 * reps, sizeof *t); /* edges and pairing seconds of each model */
+    votecl_status st = t != NULL ? VOTECL_OK : VOTECL_OUT_OF_HOST_MEMORY;
+
+    for (int m = 0; m < 2 && st == VOTECL_OK; m++) /* warm-up */
+        st = votecl_ght_pairings(models[m], &view, &out[m]);
+    for (unsigned long r = 0; r < reps && st == VOTECL_OK; r++)
+        for (int m = 0; m < 2 && st == VOTECL_OK; m++) {
+            st = votecl_ght_pairings(models[m], &view, &out[m]);
+            t[(2 * m) * reps + r] = out[m].edges_seconds;
+            t[(2 * m + 1) * reps + r] = out[m].pairing_seconds;
+        }
+    for (int k = 0; k < 4 && st == VOTECL_OK; k++)
+        qsort(t + k * reps, reps, sizeof *t, compare_doubles);
+    for (int m = 0; m < 2 && st == VOTECL_OK; m++) {
+        out[m].edges_seconds = t[(2 * m) * reps + reps / 2];
+        out[m].pairing_seconds = t[(2 * m + 1) * reps + reps / 2];
+    }
+    free(t);
+    return st;
+}
+
+typedef struct pairing_row {
+    const char *frame;
+    unsigned levels;
+    double xi;
+    votecl_ght_stats mech[2], chosen; /* LB, SSM; AUTO */
+} pairing_row;
+
+static void
+pairing_json(bench *b, const pairing_row *r)
+{
+    tool_json *j = &b->json;
+
+    tool_json_begin_object(j);
+    tool_json_kv_string(j, "case", "ght_pairing");
+    tool_json_kv_string(j, "frame", r->frame);
+    tool_json_kv_uint(j, "width", PAIRING_W);
+    tool_json_kv_uint(j, "height", PAIRING_H);
+    tool_json_kv_uint(j, "levels", r->levels);
+    tool_json_kv_double(j, "xi", r->xi);
+    tool_json_kv_uint(j, "edges", r->mech[0].image_edges);
+    tool_json_kv_uint(j, "pairings", r->mech[0].image_pairings);
+    tool_json_kv_double(j, "edges_seconds", r->mech[0].edges_seconds);
+    tool_json_kv_double(j, "lb_seconds", r->mech[0].pairing_seconds);
+    tool_json_kv_double(j, "ssm_seconds", r->mech[1].pairing_seconds);
+    tool_json_kv_string(j, "auto", r->chosen.pairing == VOTECL_GHT_PAIRING_LB ? "lb" : "ssm");
+    tool_json_kv_string(j, "faster",
+                        r->mech[0].pairing_seconds <= r->mech[1].pairing_seconds ? "lb" : "ssm");
+    tool_json_end_object(j);
+    tool_progress(b->options,
+                  "bench: ght_pairing %-15s L %3u xi %3g: %5zu edges %7zu pairings, "
+                  "edges %7.3f ms, LB %7.3f ms, SSM %7.3f ms, auto %s\n",
+                  r->frame, r->levels, r->xi, r->mech[0].image_edges, r->mech[0].image_pairings,
+                  r->mech[0].edges_seconds * 1e3, r->mech[0].pairing_seconds * 1e3,
+                  r->mech[1].pairing_seconds * 1e3,
+                  r->chosen.pairing == VOTECL_GHT_PAIRING_LB ? "LB" : "SSM");
+}
+
+/* The frames' rows of one (L, xi): a model per mechanism (one program: the mechanism is no
+ * define). */
+static votecl_status
+pairing_rows(bench *b, const tool_image *templ, const tool_image *frames, const char **names,
+             size_t nframes, unsigned levels, double xi)
+{
+    votecl_ght_model *models[3] = {NULL, NULL, NULL};
+    votecl_image tv = tool_image_view(templ);
+    votecl_status st = VOTECL_OK;
+
+    for (int m = 0; m < 3 && st == VOTECL_OK; m++) {
+        votecl_ght_params params;
+        votecl_ght_params_init(&params, VOTECL_GHT_GUIL);
+        params.levels = levels;
+        params.xi = xi;
+        params.pairing = m == 0   ? VOTECL_GHT_PAIRING_LB
+                         : m == 1 ? VOTECL_GHT_PAIRING_SSM
+                                  : VOTECL_GHT_PAIRING_AUTO;
+        st = votecl_ght_model_new(b->ctx, &params, &tv, &models[m]);
+    }
+    for (size_t f = 0; f < nframes && st == VOTECL_OK; f++) {
+        pairing_row r = {.frame = names[f], .levels = levels, .xi = xi};
+        votecl_image fv = tool_image_view(&frames[f]);
+        if ((st = pairing_time(b, models, &frames[f], r.mech)) == VOTECL_OK &&
+            (st = votecl_ght_pairings(models[2], &fv, &r.chosen)) == VOTECL_OK)
+            pairing_json(b, &r);
+    }
+    for (int m = 0; m < 3; m++)
+        votecl_ght_model_free(models[m]);
+    return st;
+}
+
+/* Table II of paper 001 on this device: the pairing stage (sorted edges to the sorted list
+ * of pairings) with LB and with SSM on 352x288 frames made from the shipped images, for
+ * several L and xi; the median over --reps calls of votecl_ght_pairings. */
+static void
+bench_ght_pairing(bench *b)
+{
+    static const char *names[] = {"pic1.png", "basketball1.png", "building.png"};
+    static const unsigned levels[] = {90, 180, 360};
+    static const double xis[] = {45, 90};
+    tool_image frames[3] = {{0}}, raw = {0}, templ = {0};
+    const char *dir = tool_image_dir(b->args.images);
+    char path[4096], error[256];
+    votecl_status st = VOTECL_OK;
+    size_t n = 0;
+
+    if (b->args.quick || !tool_path_join(path, sizeof path, dir, "templ.png") ||
+        tool_image_read(path, &raw, error, sizeof error) < 0 ||
+        tool_image_to_gray(&raw, &templ, error, sizeof error) < 0)
+        goto out;
+    for (size_t f = 0; f < 3; f++)
+        if (pairing_frame(dir, names[f], &frames[n]) == 0)
+            names[n++] = names[f];
+    for (size_t l = 0; l < 3 && st == VOTECL_OK; l++)
+        for (size_t x = 0; x < 2 && st == VOTECL_OK; x++)
+            st = pairing_rows(b, &templ, frames, names, n, levels[l], xis[x]);
+    if (st != VOTECL_OK) {
+        tool_json_begin_object(&b->json);
+        tool_json_kv_string(&b->json, "case", "ght_pairing");
+        tool_json_kv_string(&b->json, "status", votecl_status_name(st));
+        tool_json_kv_string(&b->json, "error", votecl_context_get_error(b->ctx));
+        tool_json_end_object(&b->json);
+    }
+out:
+    for (size_t f = 0; f < 3; f++)
+        tool_image_free(&frames[f]);
+    tool_image_free(&raw);
+    tool_image_free(&templ);
+}
+
 static int
 bench_cases(bench *b)
 {
-    int rc = bench_copy(b);
+    int hist = bench_wants(b, "hist"), rc = hist ? bench_copy(b) : TOOL_EXIT_OK;
     if (rc != TOOL_EXIT_OK)
         return rc;
-    bench_plans_new(b);
-    json_plans(b);
+    if (hist) {
+        bench_plans_new(b);
+        json_plans(b);
+    }
     tool_json_key(&b->json, "cases");
     tool_json_begin_array(&b->json);
-    for (size_t i = 0; i < sizeof bench_distributions / sizeof bench_distributions[0]; i++)
+    for (size_t i = 0; hist && i < sizeof bench_distributions / sizeof bench_distributions[0]; i++)
         if (bench_distributions[i].fill != fill_image || b->building.data)
             bench_distribution_case(b, &bench_distributions[i]);
-    bench_frame_cases(b);
-    bench_user_histogram(b);
-    bench_hough(b);
-    bench_lines(b);
-    bench_hog(b);
-    bench_ght(b);
+    if (hist) {
+        bench_frame_cases(b);
+        bench_user_histogram(b);
+    }
+    if (bench_wants(b, "hough"))
+        bench_hough(b);
+    if (bench_wants(b, "lines"))
+        bench_lines(b);
+    if (bench_wants(b, "hog"))
+        bench_hog(b);
+    if (bench_wants(b, "ght")) {
+        bench_ght(b);
+        bench_ght_pairing(b);
+    }
     tool_json_end_array(&b->json);
-    json_worst(b);
+    if (hist)
+        json_worst(b);
     return TOOL_EXIT_OK;
 }
 

@@ -282,6 +282,8 @@ print_json(const ght_args *a, const votecl_ght_pose *poses, size_t shown, size_t
     tool_json_kv_uint(&j, "image_edges", stats->image_edges);
     tool_json_kv_uint(&j, "image_pairings", stats->image_pairings);
     tool_json_kv_double(&j, "seconds", seconds);
+    tool_json_kv_double(&j, "edges_seconds", stats->edges_seconds);
+    tool_json_kv_double(&j, "pairing_seconds", stats->pairing_seconds);
     tool_json_kv_uint(&j, "found", found);
     tool_json_key(&j, "poses");
     tool_json_begin_array(&j);

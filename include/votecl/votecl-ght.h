@@ -33,10 +33,11 @@
  *
  * The model is built once from a template image (or its edges) and detects many times, in
  * images of any size. On the ref backend everything runs in lib/ght-ref.c (the sequential
- * reference). On an OpenCL context the vote stages run on the device (cl/ght.cl): Guil's O
- * space with the chosen pairing mechanism, the S and D spaces, Ballard's accumulator, every
- * space equal to the reference's, so the poses are the same; edge extraction, sorting and
- * the maxima still run on the host so far. */
+ * reference). On a device context the image is uploaded once and the work stays on the
+ * device: edges, their compaction and sorting by gradient bin, Guil's pairings with the
+ * chosen mechanism (their O space), the S and D spaces, Ballard's accumulator and its maxima,
+ * every list and space equal to the reference's, so the poses are the same. The host reads
+ * back small arrays and runs Guil's rotation correlation and peak picking. */
 #ifndef VOTECL_GHT_H
 #define VOTECL_GHT_H
 
@@ -124,6 +125,9 @@ typedef struct votecl_ght_stats {
     size_t image_edges, image_pairings; /* pairings: Guil only */
     votecl_ght_pairing pairing;         /* the mechanism used (Guil on a device) */
     size_t candidates;                  /* poses found before max_detections */
+    /* On a device (0 on the ref backend): seconds of the image's edge stage (upload, edges,
+     * compaction and sorting) and of its pairing stage (Guil: the sorted list of pairings) */
+    double edges_seconds, pairing_seconds;
 } votecl_ght_stats;
 
 typedef struct votecl_ght_model votecl_ght_model;
@@ -165,6 +169,14 @@ VOTECL_API votecl_status votecl_ght_detect_edges(votecl_ght_model *model,
                                                  size_t width, size_t height,
                                                  votecl_ght_pose *poses, size_t capacity,
                                                  size_t *found);
+
+/* Only the first stages of a detection of image: its edges and, for Guil, its pairings with
+ * the model's pairing mechanism; no pose is searched. stats (caller-owned output) receives
+ * what votecl_ght_model_last_stats() reports afterwards (candidates 0). For choosing
+ * parameters (the pairings grow with the square of the edges in a bin) and for timing the
+ * stages. Returns VOTECL_INVALID_ARGUMENT naming the field, and device statuses. */
+VOTECL_API votecl_status votecl_ght_pairings(votecl_ght_model *model, const votecl_image *image,
+                                             votecl_ght_stats *stats);
 
 /* The stats of the last detection (stats: caller-owned output). */
 VOTECL_API votecl_status votecl_ght_model_last_stats(const votecl_ght_model *model,

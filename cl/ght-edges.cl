@@ -1,0 +1,325 @@
+/* ght-edges.cl: the generalized Hough transform's device front end, part one: edge points of
+ * a u8 image sorted by gradient bin, operation for operation votecl__ght_ref_canny and
+ * votecl__ght_edges_sort (lib/ght-ref.c), so the sorted list and its offsets equal the
+ * reference's entry for entry (integer arithmetic; bins by ght_bin of cl/ght.cl).
+ *
+ * Composed after cl/ght.cl (ght_bin, GHT_L, GHT_WG) into one program. Kernels:
+ *   ght_edge_state    2-D, local GHT_TX x GHT_TY, global the image rounded up: 3x3 Sobel, L1
+ *                     magnitude, non-maximum suppression (the two neighbours' magnitudes
+ *                     recomputed, so no magnitude image), the thresholds; state word per
+ *                     pixel: 0, or bin << 2 | 1 (weak) or 2 (strong; every survivor when
+ *                     low >= high, the reference's single threshold)
+ *   ght_hysteresis    same shape: promotes weak pixels 8-connected to strong ones, inside a
+ *                     tile of local memory (with a one-pixel halo) until the tile is stable,
+ *                     and sets *changed when it promoted any; the host repeats it until a
+ *                     pass changes nothing (the fixpoint is the reference's reachability)
+ *   ght_sort_count    1-D, local GHT_WG, one group per chunk of `chunk` pixels (a multiple of
+ *                     GHT_WG): counts[b * groups + g] = strong pixels of bin b in chunk g
+ *   ght_scan_sums     1-D, local GHT_WG, groups ceil(n / GHT_SCAN_BLOCK): block sums of a
+ *   ght_scan_top      one group: exclusive prefix sum of the block sums, total at [blocks]
+ *   ght_scan_down     as ght_scan_sums: a[0..n) becomes its exclusive prefix sum (in place),
+ *                     a[n] the total; with the two above a scan of any length
+ *   ght_sort_scatter  as ght_sort_count: every strong pixel of chunk g, raster order, goes to
+ *                     the next slot of its bin (a stable counting sort: group g's slots of bin
+ *                     b start at the scanned counts[b * groups + g]); points are (x, y, bin);
+ *                     batches of GHT_SORT_K pixels per work-item, one scan per batch
+ *   ght_sort_offsets  L + 1 work-items: offsets[b] = scanned counts[b * groups], offsets[L]
+ *                     the number of edges
+ * Required defines (besides cl/ght.cl's): GHT_TX, GHT_TY, GHT_SCAN_BLOCK (a multiple of
+ * GHT_WG), GHT_SORT_K. Atomics: atomic_inc on local words. */
+
+#ifndef LOCAL_PTR
+#define LOCAL_PTR LOCAL
+#endif
+
+/* The Sobel gradient of interior pixel (x, y) (sobel() of lib/ght-ref.c). */
+inline void
+ght_sobel(GLOBAL const uchar *img, uint w, uint x, uint y, int *gx, int *gy)
+{
+    GLOBAL const uchar *r0 = img + (ulong)(y - 1) * w + x, *r1 = r0 + w, *r2 = r1 + w;
+
+    *gx =
+        ((int)r0[1] + 2 * (int)r1[1] + (int)r2[1]) - ((int)r0[-1] + 2 * (int)r1[-1] + (int)r2[-1]);
+    *gy = ((int)r2[-1] + 2 * (int)r2[0] + (int)r2[1]) - ((int)r0[-1] + 2 * (int)r0[0] + (int)r0[1]);
+}
+
+/* |gx| + |gy| of pixel (x, y); 0 on the border, where the reference never sets it. */
+inline int
+ght_magnitude(GLOBAL const uchar *img, uint w, uint h, int x, int y)
+{
+    int gx, gy;
+
+    if (x < 1 || y < 1 || x + 1 >= (int)w || y + 1 >= (int)h)
+        return 0;
+    ght_sobel(img, w, (uint)x, (uint)y, &gx, &gy);
+    return abs(gx) + abs(gy);
+}
+
+/* is_ridge: the step (dx, dy) across the edge in one of four directions (tan 22.5 and
+ * tan 67.5 as integer ratios). */
+inline void
+ght_ridge_step(int gx, int gy, int *dx, int *dy)
+{
+    long ax = gx < 0 ? -(long)gx : gx, ay = gy < 0 ? -(long)gy : gy;
+
+    if (ay * 100000 <= ax * 41421) {
+        *dx = 1;
+        *dy = 0;
+    } else if (ay * 100000 >= ax * 241421) {
+        *dx = 0;
+        *dy = 1;
+    } else {
+        *dx = (gx < 0) == (gy < 0) ? 1 : -1;
+        *dy = 1;
+    }
+}
+
+KERNEL void
+ght_edge_state(GLOBAL const uchar *img, uint w, uint h, uint low, uint high,
+               GLOBAL const float *dirs, GLOBAL uint *state)
+{
+    uint x = get_global_id(0), y = get_global_id(1), s = 0;
+    int gx, gy, mag, dx, dy;
+
+    if (x >= w || y >= h)
+        return; /* no barrier in this kernel */
+    if (x >= 1 && y >= 1 && x + 1 < w && y + 1 < h) {
+        ght_sobel(img, w, x, y, &gx, &gy);
+        mag = abs(gx) + abs(gy);
+        ght_ridge_step(gx, gy, &dx, &dy);
+        if (mag > (int)low && mag > ght_magnitude(img, w, h, (int)x - dx, (int)y - dy) &&
+            mag >= ght_magnitude(img, w, h, (int)x + dx, (int)y + dy))
+            s = ght_bin(dirs, gx, gy) << 2 | (mag > (int)high || low >= high ? 2u : 1u);
+    }
+    state[(ulong)y * w + x] = s;
+}
+
+#define GHT_HALO_W (GHT_TX + 2)
+#define GHT_HALO_N ((GHT_TX + 2) * (GHT_TY + 2))
+
+/* A weak pixel of the tile with a strong 8-neighbour. */
+inline int
+ght_promotable(LOCAL_PTR const uint *tile, uint me)
+{
+    if (tile[me] != 1)
+        return 0;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++)
+            if (tile[(int)me + dy * GHT_HALO_W + dx] == 2)
+                return 1;
+    return 0;
+}
+
+KERNEL void
+ght_hysteresis(GLOBAL uint *state, uint w, uint h, GLOBAL uint *changed)
+{
+    LOCAL uint tile[GHT_HALO_N];
+    LOCAL uint flag;
+    uint lx = get_local_id(0), ly = get_local_id(1), lid = ly * GHT_TX + lx;
+    uint x = get_global_id(0), y = get_global_id(1), me = (ly + 1) * GHT_HALO_W + lx + 1;
+    int x0 = (int)(get_group_id(0) * GHT_TX) - 1, y0 = (int)(get_group_id(1) * GHT_TY) - 1;
+    int inside = x < w && y < h, any = 0;
+
+    for (uint i = lid; i < GHT_HALO_N; i += GHT_TX * GHT_TY) {
+        int tx = x0 + (int)(i % GHT_HALO_W), ty = y0 + (int)(i / GHT_HALO_W);
+        int in = tx >= 0 && ty >= 0 && tx < (int)w && ty < (int)h;
+        tile[i] = in ? state[(ulong)ty * w + tx] & 3u : 0u;
+    }
+    /* Gauss-Seidel inside the tile: a pass that changes nothing ends it (the flag is read by
+     * all before it is cleared again, so the exit is uniform). */
+    for (;;) {
+        if (lid == 0)
+            flag = 0;
+        LOCAL_BARRIER();
+        if (inside && ght_promotable(tile, me)) {
+            tile[me] = 2;
+            flag = 1;
+        }
+        LOCAL_BARRIER();
+        uint again = flag;
+        LOCAL_BARRIER();
+        if (!again)
+            break;
+        any = 1;
+    }
+    if (inside && tile[me] == 2 && (state[(ulong)y * w + x] & 3u) == 1)
+        state[(ulong)y * w + x] = (state[(ulong)y * w + x] & ~3u) | 2u;
+    if (any && lid == 0)
+        *changed = 1;
+}
+
+/* Inclusive prefix sum of one value per work-item (Hillis-Steele); *total the group's sum. */
+inline uint
+ght_group_scan(LOCAL_PTR uint *tmp, uint lid, uint value, uint *total)
+{
+    uint result;
+
+    tmp[lid] = value;
+    LOCAL_BARRIER();
+    for (uint offset = 1; offset < GHT_WG; offset <<= 1) {
+        uint add = lid >= offset ? tmp[lid - offset] : 0;
+        LOCAL_BARRIER();
+        tmp[lid] += add;
+        LOCAL_BARRIER();
+    }
+    result = tmp[lid];
+    *total = tmp[GHT_WG - 1];
+    LOCAL_BARRIER();
+    return result;
+}
+
+inline int
+ght_strong(uint s)
+{
+    return (s & 3u) == 2u;
+}
+
+KERNEL void
+ght_sort_count(GLOBAL const uint *state, uint pixels, uint chunk, GLOBAL uint *counts)
+{
+    LOCAL uint hist[GHT_L];
+    uint lid = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0);
+    ulong p0 = (ulong)g * chunk, p1 = min(p0 + chunk, (ulong)pixels);
+
+    for (uint b = lid; b < GHT_L; b += GHT_WG)
+        hist[b] = 0;
+    LOCAL_BARRIER();
+    for (ulong p = p0 + lid; p < p1; p += GHT_WG) {
+        uint s = state[p];
+        if (ght_strong(s))
+            atomic_inc(&hist[s >> 2]);
+    }
+    LOCAL_BARRIER();
+    for (uint b = lid; b < GHT_L; b += GHT_WG)
+        counts[(ulong)b * groups + g] = hist[b];
+}
+
+KERNEL void
+ght_scan_sums(GLOBAL const uint *a, uint n, GLOBAL uint *sums)
+{
+    LOCAL uint tmp[GHT_WG];
+    uint lid = get_local_id(0), g = get_group_id(0), sum = 0, total;
+    ulong i0 = (ulong)g * GHT_SCAN_BLOCK;
+
+    for (uint k = lid; k < GHT_SCAN_BLOCK; k += GHT_WG)
+        sum += i0 + k < n ? a[i0 + k] : 0;
+    ght_group_scan(tmp, lid, sum, &total);
+    if (lid == 0)
+        sums[g] = total;
+}
+
+KERNEL void
+ght_scan_top(GLOBAL uint *sums, uint blocks)
+{
+    LOCAL uint tmp[GHT_WG];
+    uint lid = get_local_id(0), carry = 0, total;
+
+    for (uint base = 0; base < blocks; base += GHT_WG) {
+        uint i = base + lid, v = i < blocks ? sums[i] : 0;
+        uint incl = ght_group_scan(tmp, lid, v, &total);
+        if (i < blocks)
+            sums[i] = carry + incl - v;
+        carry += total;
+    }
+    if (lid == 0)
+        sums[blocks] = carry;
+}
+
+KERNEL void
+ght_scan_down(GLOBAL uint *a, uint n, GLOBAL const uint *sums)
+{
+    LOCAL uint tmp[GHT_WG];
+    uint lid = get_local_id(0), g = get_group_id(0), carry = sums[g], total;
+    ulong i0 = (ulong)g * GHT_SCAN_BLOCK;
+
+    for (uint k = 0; k < GHT_SCAN_BLOCK; k += GHT_WG) {
+        ulong i = i0 + k + lid;
+        uint v = i < n ? a[i] : 0;
+        uint incl = ght_group_scan(tmp, lid, v, &total);
+        if (i < n)
+            a[i] = carry + incl - v;
+        carry += total;
+    }
+    if (g == get_num_groups(0) - 1 && lid == 0)
+        a[n] = sums[g + 1];
+}
+
+/* Batches of the scatter: GHT_SORT_K consecutive pixels per work-item. */
+#define GHT_SORT_BATCH (GHT_WG * GHT_SORT_K)
+
+/* Where the batch's strong pixels go (slot: their rank among the batch's earlier strong
+ * pixels of the same bin after base[bin]), and in cnt[r] the count of bin bins[r] when r
+ * is its last strong pixel in the batch (else 0). */
+inline void
+ght_scatter_slots(LOCAL_PTR const uint *base, LOCAL_PTR const uint *bins,
+                  LOCAL_PTR uint *where, uint total, ulong q, uint w, GLOBAL int *points)
+{
+    for (uint r = get_local_id(0); r < total; r += GHT_WG) {
+        uint b = bins[r], rank = 0, last = 1;
+        for (uint j = 0; j < r; j++)
+            rank += bins[j] == b;
+        for (uint j = r + 1; j < total && last; j++)
+            last = bins[j] != b;
+        ulong p = q + where[r], at = 3 * (ulong)(base[b] + rank);
+        points[at] = (int)(p % w);
+        points[at + 1] = (int)(p / w);
+        points[at + 2] = (int)b;
+        where[r] = last ? rank + 1 : 0;
+    }
+}
+
+/* The strong pixels of pixels [q, end) (at most GHT_SORT_BATCH) go to their bins' next slots
+ * in raster order: each work-item counts its GHT_SORT_K pixels' strong ones, a scan of the
+ * counts lists the batch's strong pixels in local memory in order, each then finds its
+ * rank among the earlier ones of its bin. */
+inline void
+ght_scatter_batch(GLOBAL const uint *state, ulong q, ulong end, uint w, LOCAL_PTR uint *base,
+                  LOCAL_PTR uint *tmp, LOCAL_PTR uint *bins, LOCAL_PTR uint *where,
+                  GLOBAL int *points)
+{
+    uint lid = get_local_id(0), count = 0, m, total;
+    ulong a = min(q + (ulong)lid * GHT_SORT_K, end), b = min(a + GHT_SORT_K, end);
+
+    for (ulong p = a; p < b; p++)
+        count += ght_strong(state[p]);
+    m = ght_group_scan(tmp, lid, count, &total) - count;
+    for (ulong p = a; p < b; p++) {
+        uint s = state[p];
+        if (ght_strong(s)) {
+            bins[m] = s >> 2;
+            where[m++] = (uint)(p - q);
+        }
+    }
+    LOCAL_BARRIER();
+    ght_scatter_slots(base, bins, where, total, q, w, points);
+    LOCAL_BARRIER();
+    for (uint r = lid; r < total; r += GHT_WG)
+        if (where[r] > 0) /* one per bin */
+            base[bins[r]] += where[r];
+    LOCAL_BARRIER();
+}
+
+KERNEL void
+ght_sort_scatter(GLOBAL const uint *state, uint w, uint pixels, uint chunk,
+                 GLOBAL const uint *scanned, GLOBAL int *points)
+{
+    LOCAL uint base[GHT_L], tmp[GHT_WG], bins[GHT_SORT_BATCH], where[GHT_SORT_BATCH];
+    uint lid = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0);
+    ulong p0 = (ulong)g * chunk, p1 = min(p0 + chunk, (ulong)pixels);
+
+    for (uint b = lid; b < GHT_L; b += GHT_WG)
+        base[b] = scanned[(ulong)b * groups + g];
+    LOCAL_BARRIER();
+    for (ulong q = p0; q < p1; q += GHT_SORT_BATCH)
+        ght_scatter_batch(state, q, min(q + GHT_SORT_BATCH, p1), w, base, tmp, bins, where,
+                          points);
+}
+
+KERNEL void
+ght_sort_offsets(GLOBAL const uint *scanned, uint groups, GLOBAL uint *offsets)
+{
+    uint b = get_global_id(0);
+
+    if (b <= GHT_L)
+        offsets[b] = scanned[(ulong)b * groups];
+}
