@@ -22,6 +22,8 @@ struct votecl_ght_model {
     votecl__ght_front *front;  /* with dev: edges, pairings and maxima on the device */
     uint32_t *ospace;          /* Guil on a device: the template's O space (L * L) */
     votecl_ght_stats last;
+    double tried[2];           /* AUTO: the fastest image pairing seen with LB, with SSM */
+    unsigned trials;           /* AUTO: detections timed so far */
 };
 
 void
@@ -270,7 +272,9 @@ model_build(votecl_ght_model *m, const votecl__ght_point *points, size_t n)
  *    over VOTECL__GHT_WG times the tasks: short sub-lists), SSM otherwise: the paper's Fig. 5
  *    criterion (SSM loses while its blocks are mostly idle, wins once sub-lists fill them),
  *    its Table II (LB for the search for pairings in three of four videos, whose sub-lists are
- *    short). The threshold GHT_AUTO_FILL is to be confirmed with the same bench on the GPU. */
+ *    short). On the H200 this picked the faster mechanism in 10 of 18 rows of that bench
+ *    (LB was at most 4.5% slower, SSM up to 1.5x slower): it chooses only the template's
+ *    pairings; the image's are measured (image_pairing below). */
 #define GHT_AUTO_FILL 0.5
 
 static votecl_ght_pairing
@@ -290,6 +294,37 @@ choose_pairing(const votecl_ght_model *m, const uint32_t *offsets)
     if (m->context->info.type == VOTECL_DEVICE_CPU)
         return VOTECL_GHT_PAIRING_SSM;
     return fill < GHT_AUTO_FILL ? VOTECL_GHT_PAIRING_LB : VOTECL_GHT_PAIRING_SSM;
+}
+
+/* AUTO for the image's pairings: measured. The first GHT_AUTO_TRIALS detections alternate LB
+ * and SSM and keep each one's fastest pairing stage; later ones take the faster. The rule
+ * above predicts the faster one only roughly (on the H200, 10 of 18 rows of the 352x288
+ * table; LB and SSM differ by up to 1.5x there), and both give the same pairings, so trying
+ * costs nothing but the slower stage twice. The template's pairings use the rule. */
+#define GHT_AUTO_TRIALS 4u
+
+static votecl_ght_pairing
+image_pairing(votecl_ght_model *m, const uint32_t *offsets)
+{
+    if (m->desc.p.pairing != VOTECL_GHT_PAIRING_AUTO)
+        return m->desc.p.pairing;
+    if (m->trials < GHT_AUTO_TRIALS)
+        return m->trials % 2 == 0 ? VOTECL_GHT_PAIRING_LB : VOTECL_GHT_PAIRING_SSM;
+    (void)offsets;
+    return m->tried[0] <= m->tried[1] ? VOTECL_GHT_PAIRING_LB : VOTECL_GHT_PAIRING_SSM;
+}
+
+/* Records the pairing stage just timed for AUTO's trials. */
+static void
+image_pairing_timed(votecl_ght_model *m)
+{
+    int k = m->last.pairing == VOTECL_GHT_PAIRING_SSM;
+
+    if (m->desc.p.pairing != VOTECL_GHT_PAIRING_AUTO || m->trials >= GHT_AUTO_TRIALS)
+        return;
+    if (m->tried[k] == 0 || m->last.pairing_seconds < m->tried[k])
+        m->tried[k] = m->last.pairing_seconds;
+    m->trials++;
 }
 
 /* On a device context: the vote stages and the front end. */
@@ -544,7 +579,7 @@ front_guil(votecl_ght_model *m, const uint32_t *offsets, uint32_t w, uint32_t h,
     uint32_t *oi = NULL;
     votecl_status status;
 
-    m->last.pairing = choose_pairing(m, offsets);
+    m->last.pairing = image_pairing(m, offsets);
     if ((status = votecl__ght_front_pairs(m->front, m->last.pairing, VOTECL__GHT_IMAGE, &pairs)) !=
         VOTECL_OK)
         return status;
@@ -576,6 +611,8 @@ front_detect(votecl_ght_model *m, uint32_t w, uint32_t h, votecl__ght_poses *pos
                      ? VOTECL_INVALID_ARGUMENT
                      : fail_memory(m, votecl__ght_front_ballard(m->front, w, h, poses));
     votecl__ght_front_seconds(m->front, &m->last.edges_seconds, &m->last.pairing_seconds);
+    if (status == VOTECL_OK && n > 0 && m->desc.p.method == VOTECL_GHT_GUIL)
+        image_pairing_timed(m);
     return status;
 }
 

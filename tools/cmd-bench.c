@@ -1030,6 +1030,18 @@ pairing_time(bench *b, votecl_ght_model *const models[2], const tool_image *fram
     return st;
 }
 
+/* AUTO's choice after its trials on this frame (the model is fresh: it learns from its
+ * first calls). */
+static votecl_status
+pairing_auto(votecl_ght_model *model, const votecl_image *frame, votecl_ght_stats *chosen)
+{
+    votecl_status st = VOTECL_OK;
+
+    for (int k = 0; k < 6 && st == VOTECL_OK; k++)
+        st = votecl_ght_pairings(model, frame, chosen);
+    return st;
+}
+
 typedef struct pairing_row {
     const char *frame;
     unsigned levels;
@@ -1090,8 +1102,14 @@ pairing_rows(bench *b, const tool_image *templ, const tool_image *frames, const 
     for (size_t f = 0; f < nframes && st == VOTECL_OK; f++) {
         pairing_row r = {.frame = names[f], .levels = levels, .xi = xi};
         votecl_image fv = tool_image_view(&frames[f]);
-        if ((st = pairing_time(b, models, &frames[f], r.mech)) == VOTECL_OK &&
-            (st = votecl_ght_pairings(models[2], &fv, &r.chosen)) == VOTECL_OK)
+        votecl_ght_params params;
+        votecl_ght_model_params(models[2], &params);
+        votecl_ght_model_free(models[2]); /* AUTO learns afresh on each frame */
+        models[2] = NULL;
+        if ((st = votecl_ght_model_new(b->ctx, &params, &tv, &models[2])) == VOTECL_OK &&
+            (st = pairing_time(b, models, &frames[f], r.mech)) == VOTECL_OK)
+            st = pairing_auto(models[2], &fv, &r.chosen);
+        if (st == VOTECL_OK)
             pairing_json(b, &r);
     }
     for (int m = 0; m < 3; m++)
