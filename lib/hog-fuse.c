@@ -20,7 +20,9 @@ static void
 emit(votecl_hog_detection *all, size_t n, votecl_hog_detection *out, size_t capacity,
      size_t *found)
 {
-    if (n > 0) { /* all and out may be NULL when there is nothing */
+    /* all and out may be NULL when there is nothing, and memcpy takes no NULL even for
+     * zero bytes */
+    if (n > 0 && capacity > 0) {
         qsort(all, n, sizeof *all, by_score);
         memcpy(out, all, (n < capacity ? n : capacity) * sizeof *out);
     }
@@ -237,9 +239,10 @@ votecl_hog_fuse(const votecl_hog_params *params, const votecl_hog_detection *win
     if (params == NULL || found == NULL || (windows == NULL && n > 0) ||
         (detections == NULL && capacity > 0))
         return VOTECL_INVALID_ARGUMENT;
-    *found = 0;
-    if (n == 0)
+    if (n == 0) {
+        *found = 0;
         return VOTECL_OK;
+    }
     out = votecl__malloc(n * sizeof *out);
     parent = votecl__malloc(n * sizeof *parent);
     label = votecl__malloc(n * sizeof *label);

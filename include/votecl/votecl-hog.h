@@ -120,7 +120,8 @@ VOTECL_API votecl_status votecl_hog_model_new(votecl_context *context,
 
 /* Reads a model file (filename borrowed); out: caller-owned. Returns VOTECL_IO_ERROR when it
  * cannot be read, VOTECL_UNSUPPORTED for another format version, VOTECL_INVALID_ARGUMENT for
- * a malformed file (the context's message names the line and field). */
+ * a malformed file (the context's message names the line and field),
+ * VOTECL_OUT_OF_HOST_MEMORY. */
 VOTECL_API votecl_status votecl_hog_model_load(votecl_context *context, const char *filename,
                                                votecl_hog_model **out);
 
