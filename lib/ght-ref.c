@@ -790,7 +790,9 @@ votecl__ght_guil(const votecl__ght_desc *desc, const votecl__ght_stages *stages,
                  votecl__ght_poses *out)
 {
     uint32_t L = desc->levels, gw, gh, nr;
+    /* hist and the peaks hold rotation steps too, which may outnumber the levels */
     size_t big = L > desc->scales ? L : desc->scales;
+    big = big > desc->rotations ? big : desc->rotations;
     uint64_t *corr = votecl__malloc(L * sizeof *corr), *hist = votecl__malloc(big * sizeof *hist);
     peak *rpeaks = votecl__malloc(big * sizeof *rpeaks), *speaks = votecl__malloc(big * sizeof *speaks);
     uint32_t *space;

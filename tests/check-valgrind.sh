@@ -41,7 +41,8 @@ for program in "$@"; do
     status=$?
     count=$(grep -c '^ok ' "$log")
     errors=$(sed -n 's/.*ERROR SUMMARY: \([0-9]*\) errors.*/\1/p' "$log" | tail -n 1)
-    echo "valgrind: $name: $count ok, ${errors:-?} errors, status $status, $(($(date +%s) - start)) s"
+    seconds=$(($(date +%s) - start))
+    echo "valgrind: $name: $count ok, ${errors:-?} errors, status $status, $seconds s"
     if [ "$status" -ne 0 ]; then
         grep -E '^==[0-9]+== (Invalid|Conditional|Use of|[0-9,]+ bytes in|Syscall|Mismatched)' \
             "$log" | head -n 5

@@ -118,8 +118,8 @@ typedef enum algo {
     A_COUNT
 } algo;
 
-static const char *const algo_names[A_COUNT] = {"hist",  "hough", "sum", "subsample",
-                                                "vote",  "lines", "hog", "ght"};
+static const char *const algo_names[A_COUNT] = {"hist", "hough", "sum", "subsample",
+                                                "vote", "lines", "hog", "ght"};
 
 static votecl_status
 run_algo(votecl_context *ctx, algo a, results *r)
@@ -304,8 +304,8 @@ static void
 note_failure(worker *w, const char *what, const char *detail)
 {
     if (w->failures++ == 0)
-        snprintf(w->first_failure, sizeof w->first_failure, "thread %u: %s: %s", w->index,
-                 what, detail);
+        snprintf(w->first_failure, sizeof w->first_failure, "thread %u: %s: %s", w->index, what,
+                 detail);
 }
 
 static gpointer
@@ -412,12 +412,11 @@ test_threads(void)
         calls += workers[i].calls;
         failures += workers[i].failures;
         if (workers[i].failures > 0)
-            g_test_message("%s (%lu failures)", workers[i].first_failure,
-                           workers[i].failures);
+            g_test_message("%s (%lu failures)", workers[i].first_failure, workers[i].failures);
     }
     int entries = check_cache(dir);
-    g_test_message("concurrency threads %u seconds %u calls %lu failures %lu entries %d",
-                   nthreads, seconds, calls, failures, entries);
+    g_test_message("concurrency threads %u seconds %u calls %lu failures %lu entries %d", nthreads,
+                   seconds, calls, failures, entries);
     g_assert_cmpuint(failures, ==, 0);
     g_assert_cmpuint(calls, >=, nthreads * A_COUNT);
     g_assert_cmpint(entries, >, 0);

@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #define SENTINEL 0xA5
 #define MAX_K 100000
@@ -33,10 +34,10 @@
 /* One call under test. make builds the object (constructor); run uses it (run call). */
 typedef struct fault_case {
     const char *name;
-    int device_only;          /* needs a device context (the generic engine, calibration) */
-    int report_on_failure;    /* the output is documented as a report of what was done also
-                                 on failure (calibration): not checked for the sentinel */
-    size_t out_size;          /* bytes of the run's output, found counts included */
+    int device_only;       /* needs a device context (the generic engine, calibration) */
+    int report_on_failure; /* the output is documented as a report of what was done also
+                              on failure (calibration): not checked for the sentinel */
+    size_t out_size;       /* bytes of the run's output, found counts included */
     votecl_status (*make)(votecl_context *context, void **object);
     votecl_status (*run)(void *object, void *out);
     void (*destroy)(void *object);
@@ -45,7 +46,7 @@ typedef struct fault_case {
     int (*differ)(const void *a, const void *b);
 } fault_case;
 
-#define FIELD_DIFFERS(a, b, f) (memcmp(&(a)->f, &(b)->f, sizeof (a)->f) != 0)
+#define FIELD_DIFFERS(a, b, f) (memcmp(&(a)->f, &(b)->f, sizeof(a)->f) != 0)
 
 /* --- inputs, made once --- */
 
@@ -152,8 +153,8 @@ hough_differ(const void *pa, const void *pb)
         return 1;
     for (size_t i = 0; i < a->found && i < G_N_ELEMENTS(a->lines); i++) {
         const votecl_hough_line *x = &a->lines[i], *y = &b->lines[i];
-        if (FIELD_DIFFERS(x, y, theta) || FIELD_DIFFERS(x, y, rho) ||
-            FIELD_DIFFERS(x, y, votes) || FIELD_DIFFERS(x, y, angle) || FIELD_DIFFERS(x, y, bin))
+        if (FIELD_DIFFERS(x, y, theta) || FIELD_DIFFERS(x, y, rho) || FIELD_DIFFERS(x, y, votes) ||
+            FIELD_DIFFERS(x, y, angle) || FIELD_DIFFERS(x, y, bin))
             return 1;
     }
     return 0;
@@ -275,9 +276,9 @@ lines_differ(const void *pa, const void *pb)
     for (size_t i = 0; i < a->found && i < G_N_ELEMENTS(a->lines); i++) {
         const votecl_lines_line *x = &a->lines[i], *y = &b->lines[i];
         if (FIELD_DIFFERS(x, y, a) || FIELD_DIFFERS(x, y, b) || FIELD_DIFFERS(x, y, c) ||
-            FIELD_DIFFERS(x, y, theta) || FIELD_DIFFERS(x, y, rho) ||
-            FIELD_DIFFERS(x, y, votes) || FIELD_DIFFERS(x, y, u) || FIELD_DIFFERS(x, y, v) ||
-            FIELD_DIFFERS(x, y, column) || FIELD_DIFFERS(x, y, row))
+            FIELD_DIFFERS(x, y, theta) || FIELD_DIFFERS(x, y, rho) || FIELD_DIFFERS(x, y, votes) ||
+            FIELD_DIFFERS(x, y, u) || FIELD_DIFFERS(x, y, v) || FIELD_DIFFERS(x, y, column) ||
+            FIELD_DIFFERS(x, y, row))
             return 1;
     }
     return 0;
@@ -527,8 +528,8 @@ static const fault_case cases[] = {
      NULL},
     {"ght-guil", 0, 0, sizeof(ght_out), guil_make, ght_run, ght_destroy, ght_differ},
     {"ght-ballard", 0, 0, sizeof(ght_out), ballard_make, ght_run, ght_destroy, ght_differ},
-    {"calibrate", 1, 1, sizeof(votecl_calibrate_report), borrow_context, calibrate_run,
-     no_destroy, calibrate_differ},
+    {"calibrate", 1, 1, sizeof(votecl_calibrate_report), borrow_context, calibrate_run, no_destroy,
+     calibrate_differ},
 };
 
 static int
@@ -561,8 +562,8 @@ check_failure(votecl_context *context, const fault_case *c, const char *what,
               votecl__fault_kind kind, unsigned long k, votecl_status status)
 {
     if (status == VOTECL_OK || votecl_status_name(status) == NULL) {
-        g_test_message("%s %s, %s:%lu: status %d", c->name, what,
-                       votecl__fault_kind_name(kind), k, (int)status);
+        g_test_message("%s %s, %s:%lu: status %d", c->name, what, votecl__fault_kind_name(kind), k,
+                       (int)status);
         g_test_fail();
     } else if (context != NULL && votecl_context_get_error(context)[0] == '\0') {
         g_test_message("%s %s, %s:%lu: %s without a message", c->name, what,
@@ -673,8 +674,8 @@ report(const char *backend, const fault_case *c, const char *call, votecl__fault
        const sweep_stats *s)
 {
     /* "# fault <backend> <case> <call> <kind> events N failed N absorbed N" */
-    g_test_message("fault %s %s %s %s events %lu failed %lu absorbed %lu", backend, c->name,
-                   call, votecl__fault_kind_name(kind), s->events, s->failed, s->absorbed);
+    g_test_message("fault %s %s %s %s events %lu failed %lu absorbed %lu", backend, c->name, call,
+                   votecl__fault_kind_name(kind), s->events, s->failed, s->absorbed);
 }
 
 static void
@@ -848,11 +849,69 @@ test_counters_threads(void)
     votecl__fault_disarm();
 }
 
+/* VOTECL_FAULT itself: a child of this program with VOTECL_FAULT=alloc:1 must fail its first
+ * context with VOTECL_OUT_OF_HOST_MEMORY, and one with build:1 its first program build. */
+static const char *self;
+
+static int
+environment_child(const char *kind)
+{
+    votecl_context_options o;
+    votecl_context *context = NULL;
+    votecl_hist_params p;
+    votecl_hist_plan *plan = NULL;
+    votecl_status status;
+
+    votecl_context_options_init(&o);
+    o.backend = strcmp(kind, "alloc") == 0 ? VOTECL_BACKEND_REF : VOTECL_BACKEND_OPENCL;
+    o.disable_disk_cache = 1;
+    status = votecl_context_new(&o, &context);
+    if (strcmp(kind, "alloc") == 0)
+        return status == VOTECL_OUT_OF_HOST_MEMORY && context == NULL ? 0 : 1;
+    if (status != VOTECL_OK)
+        return 77; /* no device */
+    votecl_hist_params_init(&p, VOTECL_DTYPE_U8);
+    status = votecl_hist_plan_new(context, &p, &plan);
+    votecl_context_free(context);
+    return status == VOTECL_BUILD_FAILED && plan == NULL ? 0 : 1;
+}
+
+static void
+test_environment(void)
+{
+    static const char *const kinds[] = {"alloc", "build"};
+
+    if (!votecl__fault_enabled()) {
+        g_test_skip("built without --enable-fault-injection");
+        return;
+    }
+    for (size_t i = 0; i < G_N_ELEMENTS(kinds); i++) {
+        char *argv[] = {(char *)self, (char *)"--fault-environment-child", (char *)kinds[i],
+                        NULL};
+        char *value = g_strdup_printf("%s:1", kinds[i]);
+        char **envp = g_environ_setenv(g_get_environ(), "VOTECL_FAULT", value, TRUE);
+        GError *error = NULL;
+        int wait_status = -1;
+
+        g_assert_true(g_spawn_sync(NULL, argv, envp, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL,
+                                   &wait_status, &error));
+        g_assert_no_error(error);
+        g_assert_true(WIFEXITED(wait_status));
+        if (WEXITSTATUS(wait_status) != 77)
+            g_assert_cmpint(WEXITSTATUS(wait_status), ==, 0);
+        g_strfreev(envp);
+        g_free(value);
+    }
+}
+
 int
 main(int argc, char **argv)
 {
     char *dir;
 
+    if (argc == 3 && strcmp(argv[1], "--fault-environment-child") == 0)
+        return environment_child(argv[2]);
+    self = argv[0];
     g_test_init(&argc, &argv, NULL);
     make_inputs();
     dir = g_strdup(g_getenv("VOTECL_KERNEL_PATH"));
@@ -873,6 +932,7 @@ main(int argc, char **argv)
         g_free(path);
     }
     g_test_add_func("/opencl/fault/disk-cache", test_opencl_disk_cache);
+    g_test_add_func("/opencl/fault/environment", test_environment);
     int status = g_test_run();
     g_free(hog_model_file);
     return status;

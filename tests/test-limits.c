@@ -5,6 +5,7 @@
 
 #include "testutil.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -155,9 +156,9 @@ test_subsample_ght_hog(void)
     votecl_subsample_params_init(&sp, VOTECL_SUBSAMPLE_MAX_SIDE + 1, 8, 2, VOTECL_DTYPE_U8);
     expect_invalid(votecl_subsample_plan_new(ctx, &sp, &splan), "width");
     votecl_ght_params_init(&gp, VOTECL_GHT_BALLARD);
-    expect_invalid(votecl_ght_model_new_edges(ctx, &gp, edges, 2, VOTECL_GHT_MAX_SIDE + 1, 8, 1,
-                                              1, &model),
-                   "width");
+    expect_invalid(
+        votecl_ght_model_new_edges(ctx, &gp, edges, 2, VOTECL_GHT_MAX_SIDE + 1, 8, 1, 1, &model),
+        "width");
     expect_invalid(votecl_ght_model_new_edges(ctx, &gp, edges, 2, 8, 8, 1.0 / 0.0, 1, &model),
                    "cx");
     gp.levels = VOTECL_GHT_MAX_LEVELS + 1;
@@ -171,6 +172,35 @@ test_subsample_ght_hog(void)
     hp.window_width = VOTECL_HOG_MAX_SIDE + 8;
     expect_invalid(votecl_hog_new(ctx, &hp, NULL, &hog), "window_width");
     g_assert_null(hog);
+}
+
+/* More rotation steps than gradient levels (Guil): the rotation histogram once overran
+ * a buffer sized by the levels. */
+static void
+test_ght_rotations(void)
+{
+    votecl_ght_params p;
+    votecl_ght_model *model = NULL;
+    votecl_ght_edge edges[64];
+    votecl_ght_pose poses[4];
+    size_t found = 0;
+
+    for (int i = 0; i < 64; i++) {
+        double a = i * 2 * 3.14159265358979 / 64;
+        edges[i] = (votecl_ght_edge){(uint32_t)(20 + 12 * cos(a) + (i % 3)),
+                                     (uint32_t)(20 + 8 * sin(a)), (int32_t)(100 * cos(a)),
+                                     (int32_t)(100 * sin(a)) + (i == 0)};
+    }
+    votecl_ght_params_init(&p, VOTECL_GHT_GUIL);
+    p.levels = 16;
+    p.angle_epsilon = 1;
+    p.angle_step = 1; /* 360 rotations, 16 levels */
+    p.min_scale = p.max_scale = 1;
+    g_assert_cmpint(votecl_ght_model_new_edges(ctx, &p, edges, 64, 40, 40, 20, 20, &model), ==,
+                    VOTECL_OK);
+    g_assert_cmpint(votecl_ght_detect_edges(model, edges, 64, 40, 40, poses, 4, &found), ==,
+                    VOTECL_OK);
+    votecl_ght_model_free(model);
 }
 
 /* Views whose stride is in bytes, not elements: f32 rows starting anywhere read right. */
@@ -233,6 +263,7 @@ main(int argc, char **argv)
     g_test_add_func("/ref/limits/hough", test_hough);
     g_test_add_func("/ref/limits/lines", test_lines);
     g_test_add_func("/ref/limits/subsample-ght-hog", test_subsample_ght_hog);
+    g_test_add_func("/ref/limits/ght-rotations", test_ght_rotations);
     g_test_add_func("/ref/limits/unaligned-rows", test_unaligned_rows);
     g_test_add_func("/ref/limits/sum-beyond-u32", test_sum_beyond_u32);
     status = g_test_run();

@@ -60,12 +60,14 @@ take8(reader *r)
     return (unsigned)take(r, 1);
 }
 
+/* clang-format off */
 static const uint64_t boundaries[] = {
     0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 31, 32, 63, 64, 100, 127, 128, 255, 256, 1023, 1024,
     4095, 4096, 8192, 32767, 32768, 65535, 65536, 65537, 1u << 20, (1u << 28) - 1, 1u << 28,
     (1u << 28) + 1, INT32_MAX, (uint64_t)INT32_MAX + 1, UINT32_MAX - 1, UINT32_MAX,
     (uint64_t)UINT32_MAX + 1, (uint64_t)UINT32_MAX + 2, SIZE_MAX / 2, SIZE_MAX / 2 + 1,
     SIZE_MAX / 4 + 1, SIZE_MAX - 1, SIZE_MAX, 16843009, 16843010, 46341, 46340, 3, 6, 12, 48};
+/* clang-format on */
 #define NBOUNDARIES (sizeof boundaries / sizeof boundaries[0])
 
 /* Mostly small, sometimes a boundary, sometimes raw. */
@@ -95,10 +97,11 @@ take_u32(reader *r)
 static double
 take_double(reader *r)
 {
-    static const double table[] = {0.0, -0.0, 1.0, -1.0, 0.5, 2.0, 1.05, 0.05, 1e-9, 1e-300,
-                                   -1e-300, 1e300, -1e300, DBL_MAX, -DBL_MAX, DBL_MIN / 4,
-                                   INFINITY, -INFINITY, NAN, -NAN, 255.0, 256.0, 65536.0,
-                                   4294967296.0, 4294967297.0, 360.0, -360.0, 720.0, 0.1};
+    static const double table[] = {
+        0.0,          -0.0,      1.0,     -1.0,  0.5,    2.0,     1.05,     0.05,
+        1e-9,         1e-300,    -1e-300, 1e300, -1e300, DBL_MAX, -DBL_MAX, DBL_MIN / 4,
+        INFINITY,     -INFINITY, NAN,     -NAN,  255.0,  256.0,   65536.0,  4294967296.0,
+        4294967297.0, 360.0,     -360.0,  720.0, 0.1};
     unsigned sel = take8(r);
     uint64_t bits;
     double d;
@@ -124,7 +127,10 @@ typedef struct field {
     size_t offset;
     ftype type;
 } field;
-#define FIELD(s, m, t) {offsetof(s, m), t}
+#define FIELD(s, m, t)                                                                             \
+    {                                                                                              \
+        offsetof(s, m), t                                                                          \
+    }
 
 static void
 mutate(reader *r, void *base, const field *fields, size_t n)
@@ -182,10 +188,10 @@ check_status(votecl_status status)
 }
 
 /* A constructor's result: a status, and NULL in *out on failure. */
-#define CHECK_NEW(status, object)                                                              \
-    do {                                                                                       \
-        check_status(status);                                                                  \
-        FUZZ_CHECK(((status) == VOTECL_OK) == ((object) != NULL));                            \
+#define CHECK_NEW(status, object)                                                                  \
+    do {                                                                                           \
+        check_status(status);                                                                      \
+        FUZZ_CHECK(((status) == VOTECL_OK) == ((object) != NULL));                                 \
     } while (0)
 
 /* --- image views --- */
@@ -268,13 +274,20 @@ take_output(reader *r, size_t count, size_t size)
 /* --- histograms --- */
 
 static const field hist_fields[] = {
-    FIELD(votecl_hist_params, dtype, F_INT),     FIELD(votecl_hist_params, channels, F_UINT),
-    FIELD(votecl_hist_params, dims, F_UINT),     FIELD(votecl_hist_params, channel[0], F_UINT),
-    FIELD(votecl_hist_params, channel[1], F_UINT), FIELD(votecl_hist_params, two_arrays, F_INT),
-    FIELD(votecl_hist_params, nbins[0], F_U32),  FIELD(votecl_hist_params, nbins[1], F_U32),
-    FIELD(votecl_hist_params, min[0], F_DOUBLE), FIELD(votecl_hist_params, min[1], F_DOUBLE),
-    FIELD(votecl_hist_params, max[0], F_DOUBLE), FIELD(votecl_hist_params, max[1], F_DOUBLE),
-    FIELD(votecl_hist_params, weighted, F_INT),  FIELD(votecl_hist_params, variant, F_INT),
+    FIELD(votecl_hist_params, dtype, F_INT),
+    FIELD(votecl_hist_params, channels, F_UINT),
+    FIELD(votecl_hist_params, dims, F_UINT),
+    FIELD(votecl_hist_params, channel[0], F_UINT),
+    FIELD(votecl_hist_params, channel[1], F_UINT),
+    FIELD(votecl_hist_params, two_arrays, F_INT),
+    FIELD(votecl_hist_params, nbins[0], F_U32),
+    FIELD(votecl_hist_params, nbins[1], F_U32),
+    FIELD(votecl_hist_params, min[0], F_DOUBLE),
+    FIELD(votecl_hist_params, min[1], F_DOUBLE),
+    FIELD(votecl_hist_params, max[0], F_DOUBLE),
+    FIELD(votecl_hist_params, max[1], F_DOUBLE),
+    FIELD(votecl_hist_params, weighted, F_INT),
+    FIELD(votecl_hist_params, variant, F_INT),
     FIELD(votecl_hist_params, stretch, F_UINT),
     FIELD(votecl_hist_params, work_group_size, F_UINT),
 };
@@ -313,14 +326,13 @@ fuzz_hist(reader *r)
                    !__builtin_mul_overflow(total, (size_t)p.channels * 4, &bytes) &&
                    bytes <= POOL && total <= WORK;
         if (n > UINT32_MAX && frames > 0) {
-            status = votecl_hist_run_batch(plan, pool, pool, (const float *)pool, n, frames,
-                                           bins);
+            status = votecl_hist_run_batch(plan, pool, pool, (const float *)pool, n, frames, bins);
             check_status(status);
             FUZZ_CHECK(status != VOTECL_OK);
         } else if (fits && bins != NULL && frames <= 4) {
-            status = votecl_hist_run_batch(plan, pool, p.two_arrays ? pool : NULL,
-                                           p.weighted ? (const float *)pool : NULL, n, frames,
-                                           bins);
+            status =
+                votecl_hist_run_batch(plan, pool, p.two_arrays ? pool : NULL,
+                                      p.weighted ? (const float *)pool : NULL, n, frames, bins);
             check_status(status);
         }
         break;
@@ -430,7 +442,8 @@ fuzz_sum(reader *r)
             FUZZ_CHECK(status != VOTECL_OK);
         }
     } else {
-        votecl_image v = take_view(r, p.dtype, 1 + take8(r) % 4, 1 + take8(r) % 64, 1 + take8(r) % 64);
+        votecl_image v =
+            take_view(r, p.dtype, 1 + take8(r) % 4, 1 + take8(r) % 64, 1 + take8(r) % 64);
         view_kind k = classify(&v);
         if (k == VIEW_BAD || (k == VIEW_FITS && pixels_of(&v) * v.channels <= WORK))
             check_view_call(&v, votecl_sum_run_image(plan, &v, &sum));
@@ -516,8 +529,7 @@ fuzz_lines(reader *r)
         capacity = 0;
     switch (take8(r) % 3) {
     case 0: {
-        votecl_image v =
-            take_view(r, take8(r) & 1 ? VOTECL_DTYPE_F32 : VOTECL_DTYPE_U8, 1, w, h);
+        votecl_image v = take_view(r, take8(r) & 1 ? VOTECL_DTYPE_F32 : VOTECL_DTYPE_U8, 1, w, h);
         view_kind k = classify(&v);
         if (k == VIEW_BAD || (k == VIEW_FITS && pixels_of(&v) * columns <= 4 * WORK))
             check_view_call(&v, votecl_lines_run(plan, &v, lines, capacity, &found));
@@ -616,16 +628,15 @@ fuzz_hog(reader *r)
     w = take_size(r), h = take_size(r);
     check_status(votecl_hog_windows(hog, w, h, NULL, NULL));
     capacity = take_count(r, 1 << 16);
-    votecl_image v = take_view(r, VOTECL_DTYPE_U8, take8(r) & 1 ? 1 : 3, 16 + take8(r) % 48,
-                               32 + take8(r) % 48);
+    votecl_image v =
+        take_view(r, VOTECL_DTYPE_U8, take8(r) & 1 ? 1 : 3, 16 + take8(r) % 48, 32 + take8(r) % 48);
     view_kind k = classify(&v);
     int run = k == VIEW_BAD || (k == VIEW_FITS && pixels_of(&v) <= WORK / 16);
     switch (take8(r) % 4) {
     case 0: {
         float *d = take_output(r, capacity, sizeof(float));
         if (run)
-            check_view_call(&v, votecl_hog_compute(hog, &v, d, d != NULL ? capacity : 0,
-                                                   &count));
+            check_view_call(&v, votecl_hog_compute(hog, &v, d, d != NULL ? capacity : 0, &count));
         free(d);
         break;
     }
@@ -647,8 +658,7 @@ fuzz_hog(reader *r)
         size_t columns = 0, rows = 0;
         if (votecl_hog_windows(hog, v.width, v.height, &columns, &rows) == VOTECL_OK &&
             p.fusion != VOTECL_HOG_FUSION_NONE &&
-            (uint64_t)columns * rows * (p.max_levels < 64 ? p.max_levels : 64) * (nrois + 1) >
-                2000)
+            (uint64_t)columns * rows * (p.max_levels < 64 ? p.max_levels : 64) * (nrois + 1) > 2000)
             run = k == VIEW_BAD;
         votecl__clear_error(ctx);
         if (run)
@@ -661,9 +671,9 @@ fuzz_hog(reader *r)
         size_t n = take_count(r, 256);
         votecl_hog_detection *det = take_output(r, capacity % 64, sizeof *det);
         if (n <= 512) /* fusion costs n^2 (mean-shift: 100 n^2 steps) */
-            FUZZ_CHECK(votecl_status_name(votecl_hog_fuse(
-                           &p, (const votecl_hog_detection *)pool, n, det,
-                           det != NULL ? capacity % 64 : 0, &found)) != NULL);
+            FUZZ_CHECK(votecl_status_name(votecl_hog_fuse(&p, (const votecl_hog_detection *)pool, n,
+                                                          det, det != NULL ? capacity % 64 : 0,
+                                                          &found)) != NULL);
         free(det);
         break;
     }
@@ -755,8 +765,8 @@ fuzz_ght(reader *r)
         if (n > 256)
             return;
         votecl_ght_edge *e = take_edges(r, n, w, h);
-        status = votecl_ght_model_new_edges(ctx, &p, e, n, take8(r) > 240 ? take_size(r) : w,
-                                            h, take_double(r), take_double(r), &model);
+        status = votecl_ght_model_new_edges(ctx, &p, e, n, take8(r) > 240 ? take_size(r) : w, h,
+                                            take_double(r), take_double(r), &model);
     }
     CHECK_NEW(status, model);
     if (status != VOTECL_OK)
@@ -787,10 +797,14 @@ static void
 fuzz_vote(reader *r)
 {
     static const field fields[] = {
-        FIELD(votecl_vote_spec, dtype, F_INT),     FIELD(votecl_vote_spec, channels, F_UINT),
-        FIELD(votecl_vote_spec, bin_type, F_INT),  FIELD(votecl_vote_spec, spaces, F_UINT),
-        FIELD(votecl_vote_spec, nbins, F_U32),     FIELD(votecl_vote_spec, table_size, F_SIZE),
-        FIELD(votecl_vote_spec, variant, F_INT),   FIELD(votecl_vote_spec, stretch, F_UINT),
+        FIELD(votecl_vote_spec, dtype, F_INT),
+        FIELD(votecl_vote_spec, channels, F_UINT),
+        FIELD(votecl_vote_spec, bin_type, F_INT),
+        FIELD(votecl_vote_spec, spaces, F_UINT),
+        FIELD(votecl_vote_spec, nbins, F_U32),
+        FIELD(votecl_vote_spec, table_size, F_SIZE),
+        FIELD(votecl_vote_spec, variant, F_INT),
+        FIELD(votecl_vote_spec, stretch, F_UINT),
         FIELD(votecl_vote_spec, work_group_size, F_UINT),
     };
     votecl_vote_spec s;
@@ -853,8 +867,8 @@ fuzz_buffers(reader *r)
     case 2:
         if (votecl_buffer_new(ctx, 1 + take8(r), &b) == VOTECL_OK) {
             size_t other = take_size(r), end2;
-            int inside2 = !__builtin_add_overflow(other, count, &end2) &&
-                          end2 <= votecl_buffer_size(b);
+            int inside2 =
+                !__builtin_add_overflow(other, count, &end2) && end2 <= votecl_buffer_size(b);
             status = votecl_buffer_copy(b, other, a, offset, count);
             check_status(status);
             FUZZ_CHECK((inside && inside2) || status != VOTECL_OK);
@@ -906,8 +920,8 @@ fuzz_model(reader *r)
         if (status == VOTECL_OK)
             FUZZ_CHECK(!(seconds < 0));
     }
-    (void)votecl_model_factor((unsigned)take_u32(r), (unsigned)take_u32(r),
-                              (unsigned)take_u32(r), (unsigned)take_u32(r));
+    (void)votecl_model_factor((unsigned)take_u32(r), (unsigned)take_u32(r), (unsigned)take_u32(r),
+                              (unsigned)take_u32(r));
 }
 
 /* --- names and small helpers: any value --- */
@@ -942,10 +956,9 @@ fuzz_names(reader *r)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static void (*const targets[])(reader *) = {fuzz_hist,  fuzz_hough, fuzz_sum,
-                                                fuzz_subsample, fuzz_lines, fuzz_hog,
-                                                fuzz_ght,   fuzz_vote,  fuzz_buffers,
-                                                fuzz_model, fuzz_names};
+    static void (*const targets[])(reader *) = {fuzz_hist,    fuzz_hough, fuzz_sum,  fuzz_subsample,
+                                                fuzz_lines,   fuzz_hog,   fuzz_ght,  fuzz_vote,
+                                                fuzz_buffers, fuzz_model, fuzz_names};
     reader r = {data, size};
 
     if (ctx == NULL) {

@@ -10,10 +10,10 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Aborts with a message: a violated property is a finding, like a crash. */
-#define FUZZ_CHECK(cond)                                                                       \
-    do {                                                                                       \
-        if (!(cond))                                                                           \
-            fuzz_fail(__FILE__, __LINE__, #cond);                                              \
+#define FUZZ_CHECK(cond)                                                                           \
+    do {                                                                                           \
+        if (!(cond))                                                                               \
+            fuzz_fail(__FILE__, __LINE__, #cond);                                                  \
     } while (0)
 
 void fuzz_fail(const char *file, int line, const char *what) __attribute__((noreturn));
