@@ -414,6 +414,11 @@ plan_region(votecl_hog *hog, const votecl_hog_rect *roi, int pyramid)
             break;
         if (pyramid && p->max_scale > 0 && s > p->max_scale * (1 + 1e-9))
             break;
+        /* min_scale below 1 enlarges: never beyond what a level may be (nor past uint32_t) */
+        if (dw > VOTECL_HOG_MAX_SIDE || dh > VOTECL_HOG_MAX_SIDE)
+            return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT,
+                                "min_scale: a level of %.0f x %.0f pixels exceeds %u a side", dw,
+                                dh, VOTECL_HOG_MAX_SIDE);
         if (dw >= 1 && dh >= 1 &&
             votecl__hog_level_init(&hog->geom, p, (uint32_t)dw, (uint32_t)dh, s, &l))
             status = add_job(hog, roi, &l);

@@ -64,11 +64,12 @@ votecl__image_packed(votecl_context *context, const votecl_image *image, size_t 
                      const void **pixels, void **copy)
 {
     unsigned char *packed;
-
     size_t es = votecl_dtype_size(image->dtype) > 0 ? votecl_dtype_size(image->dtype) : 1;
 
     *copy = NULL;
     *pixels = image->data;
+    if (row_bytes == 0 || image->height == 0)
+        return VOTECL_OK; /* no pixels: data may be NULL */
     /* Rows that touch and start aligned for their elements are used in place; a byte stride
      * that is no multiple of the element size gets a packed, aligned copy too. */
     if ((image->height <= 1 || image->stride == row_bytes) && (uintptr_t)image->data % es == 0)

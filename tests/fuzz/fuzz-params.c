@@ -654,11 +654,15 @@ fuzz_hog(reader *r)
                 rois[i].width %= 80, rois[i].height %= 80;
             }
         }
-        /* fusion costs n^2 in the windows (documented): at most about 2000 of them here */
-        size_t columns = 0, rows = 0;
-        if (votecl_hog_windows(hog, v.width, v.height, &columns, &rows) == VOTECL_OK &&
-            p.fusion != VOTECL_HOG_FUSION_NONE &&
-            (uint64_t)columns * rows * (p.max_levels < 64 ? p.max_levels : 64) * (nrois + 1) > 2000)
+        /* fusion costs n^2 in the windows (documented): at most about 2000 of them here;
+         * levels below scale 1 enlarge the image by 1 / min_scale a side */
+        double side = p.min_scale < 1 ? 1 / p.min_scale : 1;
+        double stride = p.window_stride_x < p.window_stride_y ? p.window_stride_x
+                                                              : p.window_stride_y;
+        double windows = ((double)v.width * side / (stride > 0 ? stride : 1) + 1) *
+                         ((double)v.height * side / (stride > 0 ? stride : 1) + 1) *
+                         (p.max_levels < 64 ? p.max_levels : 64) * (nrois + 1);
+        if (p.fusion != VOTECL_HOG_FUSION_NONE && !(windows <= 2000))
             run = k == VIEW_BAD;
         votecl__clear_error(ctx);
         if (run)
@@ -752,6 +756,11 @@ fuzz_ght(reader *r)
     p.angle_step = 30;
     p.scale_step = 0.5;
     mutate(r, &p, ght_fields, sizeof ght_fields / sizeof ght_fields[0]);
+    /* Detection costs pairings x rotations and scales examined x the tolerance: valid but
+     * large searches are validated, not run. */
+    int cheap = p.max_rotations <= 4 && p.max_scales <= 4 && p.angle_epsilon <= 4 &&
+                (p.max_angle - p.min_angle) / p.angle_step <= 400 &&
+                (p.max_scale - p.min_scale) / p.scale_step <= 40;
     if (take8(r) & 1) {
         votecl_image v = take_view(r, VOTECL_DTYPE_U8, 1, w, h);
         view_kind k = classify(&v);
@@ -771,6 +780,10 @@ fuzz_ght(reader *r)
     CHECK_NEW(status, model);
     if (status != VOTECL_OK)
         return;
+    if (!cheap) {
+        votecl_ght_model_free(model);
+        return;
+    }
     capacity = take_count(r, 16);
     votecl_ght_pose *poses = take_output(r, capacity, sizeof *poses);
     if (poses == NULL)
@@ -783,7 +796,7 @@ fuzz_ght(reader *r)
     } else {
         size_t iw = 1 + take8(r) % 64, ih = 1 + take8(r) % 64;
         n = take_count(r, 512);
-        votecl_ght_edge *e = n <= 256 ? take_edges(r, n, iw, ih) : NULL;
+        votecl_ght_edge *e = n <= 64 ? take_edges(r, n, iw, ih) : NULL; /* n^2 pairings */
         if (e != NULL)
             check_status(votecl_ght_detect_edges(model, e, n, iw, ih, poses, capacity, &found));
     }
