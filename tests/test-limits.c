@@ -187,9 +187,9 @@ test_ght_rotations(void)
 
     for (int i = 0; i < 64; i++) {
         double a = i * 2 * 3.14159265358979 / 64;
-        edges[i] = (votecl_ght_edge){(uint32_t)(20 + 12 * cos(a) + (i % 3)),
-                                     (uint32_t)(20 + 8 * sin(a)), (int32_t)(100 * cos(a)),
-                                     (int32_t)(100 * sin(a)) + (i == 0)};
+        edges[i] =
+            (votecl_ght_edge){(uint32_t)(20 + 12 * cos(a) + (i % 3)), (uint32_t)(20 + 8 * sin(a)),
+                              (int32_t)(100 * cos(a)), (int32_t)(100 * sin(a)) + (i == 0)};
     }
     votecl_ght_params_init(&p, VOTECL_GHT_GUIL);
     p.levels = 16;
@@ -201,6 +201,63 @@ test_ght_rotations(void)
     g_assert_cmpint(votecl_ght_detect_edges(model, edges, 64, 40, 40, poses, 4, &found), ==,
                     VOTECL_OK);
     votecl_ght_model_free(model);
+}
+
+/* Regressions of the parameter fuzzer's findings not covered above. */
+static void
+test_fuzz_findings(void)
+{
+    votecl_hog_params hp;
+    votecl_hog *hog = NULL;
+    votecl_hog_detection boxes[3], out[3];
+    votecl_ght_params gp;
+    votecl_ght_model *model = NULL;
+    votecl_ght_edge edges[2] = {{1, 1, 1, 0}, {2, 2, 0, 1}};
+    votecl_subsample_params sp;
+    votecl_subsample_plan *splan = NULL;
+    size_t found = 0;
+    float means[4];
+
+    /* HOG levels enlarged beyond the largest side by a tiny min_scale */
+    votecl_hog_model *hm = NULL;
+    size_t length = 0;
+    votecl_hog_params_init(&hp);
+    hp.min_scale = 1e-300;
+    g_assert_cmpint(votecl_hog_descriptor_length(&hp, &length), ==, VOTECL_OK);
+    float *weights = g_new0(float, length);
+    g_assert_cmpint(votecl_hog_model_new(ctx, &hp, weights, length, 0, &hm), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_new(ctx, &hp, hm, &hog), ==, VOTECL_OK);
+    votecl_hog_model_free(hm);
+    g_free(weights);
+    votecl_image v = {pixels, 64, 48, 64, 1, VOTECL_DTYPE_U8};
+    expect_invalid(votecl_hog_detect(hog, &v, NULL, 0, NULL, 0, &found), "min_scale");
+    votecl_hog_free(hog);
+    /* fusion of boxes at the ends of int32_t */
+    for (int i = 0; i < 3; i++)
+        boxes[i] =
+            (votecl_hog_detection){{INT32_MAX - i, INT32_MIN + i, INT32_MAX, INT32_MAX}, 1.0, 1.0};
+    hp.fusion = VOTECL_HOG_FUSION_GROUP;
+    hp.group_threshold = 0;
+    g_assert_cmpint(votecl_hog_fuse(&hp, boxes, 3, out, 3, &found), ==, VOTECL_OK);
+    /* a view without pixels and without data */
+    votecl_ght_params_init(&gp, VOTECL_GHT_BALLARD);
+    g_assert_cmpint(votecl_ght_model_new_edges(ctx, &gp, edges, 2, 8, 8, 4, 4, &model), ==,
+                    VOTECL_OK);
+    votecl_image empty = {NULL, 0, 5, 64, 1, VOTECL_DTYPE_U8};
+    (void)votecl_ght_detect(model, &empty, NULL, 0, &found);
+    votecl_ght_model_free(model);
+    /* f32 rows at an odd byte stride in the sub-sampling reference */
+    float rows[2][3] = {{1, 2, 3}, {4, 5, 6}};
+    unsigned char *buffer = g_malloc(2 * 13 + 1);
+    memcpy(buffer + 1, rows[0], 12);
+    memcpy(buffer + 1 + 13, rows[1], 12);
+    votecl_image f = {buffer + 1, 2, 2, 13, 1, VOTECL_DTYPE_F32};
+    votecl_subsample_params_init(&sp, 2, 2, 2, VOTECL_DTYPE_F32);
+    g_assert_cmpint(votecl_subsample_plan_new(ctx, &sp, &splan), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_subsample_run(splan, &f, means, 4), ==, VOTECL_OK);
+    g_assert_cmpfloat(means[0], ==, (1 + 2 + 4 + 5) / 4.0f);
+    votecl_subsample_plan_free(splan);
+    g_free(buffer);
 }
 
 /* Views whose stride is in bytes, not elements: f32 rows starting anywhere read right. */
@@ -264,6 +321,7 @@ main(int argc, char **argv)
     g_test_add_func("/ref/limits/lines", test_lines);
     g_test_add_func("/ref/limits/subsample-ght-hog", test_subsample_ght_hog);
     g_test_add_func("/ref/limits/ght-rotations", test_ght_rotations);
+    g_test_add_func("/ref/limits/fuzz-findings", test_fuzz_findings);
     g_test_add_func("/ref/limits/unaligned-rows", test_unaligned_rows);
     g_test_add_func("/ref/limits/sum-beyond-u32", test_sum_beyond_u32);
     status = g_test_run();
