@@ -10,7 +10,34 @@
  *    output (the library writes it; the caller frees it), transfer full/none for returned
  *    pointers;
  *  - a context and its objects are used by one thread at a time;
- *  - the library never prints (except under VOTECL_DEBUG), aborts or exits. */
+ *  - the library never prints (except under VOTECL_DEBUG), aborts or exits.
+ *
+ * Limits. One step beyond any of them a call returns VOTECL_INVALID_ARGUMENT naming the
+ * field, before it reads or allocates (tests/test-limits.c); 32-bit counts never wrap
+ * unless said so:
+ *   image views   width x height <= VOTECL_IMAGE_MAX_PIXELS (2^31 - 1); row bytes and the
+ *                 span of the rows within the address space (votecl-image.h)
+ *   histograms    N <= VOTECL_HIST_MAX_BINS (2^28) bins; n <= VOTECL_VOTE_MAX_ELEMENTS
+ *                 (2^31 - 1) elements per frame, so a u32 bin gets at most 2^31 - 1 votes;
+ *                 frames x N x 4 bytes within the address space
+ *   generic vote  G x N <= VOTECL_VOTE_MAX_BINS (2^28); images 65535 a side; 2^31 - 1
+ *                 elements per run (unity bins never wrap; u32 number votes add modulo
+ *                 2^32); table <= VOTECL_VOTE_MAX_TABLE floats; source <= 1 MiB
+ *   Hough         sides <= VOTECL_HOUGH_MAX_SIDE (65535), 2^31 - 1 pixels; G <= 4096;
+ *                 G x N <= 2^28; peak window <= VOTECL_HOUGH_MAX_WINDOW (99); one vote per
+ *                 edge and angle
+ *   PClines       sides <= 65535; d <= 65536, V <= 65536, 2d x V <= 2^31 - 1 cells;
+ *                 <= 2^31 - 1 edges, one vote per edge and column
+ *   sum           any n: u8 data in runs of VOTECL_SUM_U8_RUN_MAX elements per u32 bin,
+ *                 added in 64 bits on the host: exact
+ *   sub-sampling  sides <= 65535, output <= 2^28 pixels; u8 block sums exact for f <= 256
+ *   GHT           sides <= VOTECL_GHT_MAX_SIDE (32767); levels <= 1024; <= 100000
+ *                 rotations and scales; <= 2^32 - 1 pairings of a template or image
+ *                 (VOTECL_UNSUPPORTED beyond); a Ballard cell gets one vote per (image edge,
+ *                 R-table entry) pair, so it would wrap only past 2^32 - 1 such pairs
+ *   HOG           image and window sides <= VOTECL_HOG_MAX_SIDE (32768); bins <= 64;
+ *                 levels <= 64; f32 throughout; fusion costs time quadratic in the windows
+ *                 above hit_threshold */
 #ifndef VOTECL_H
 #define VOTECL_H
 

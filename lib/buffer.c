@@ -1,6 +1,8 @@
 /* Device buffers and launches: thin checks in front of the backend vtable. */
 #include "votecl-private.h"
 
+#include "fault.h"
+
 #include <stdlib.h>
 
 static int
@@ -29,7 +31,10 @@ votecl_buffer_new(votecl_context *context, size_t size, votecl_buffer **out)
     buffer = votecl__calloc(1, sizeof *buffer);
     if (buffer == NULL)
         return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for a buffer");
-    status = context->ops->buffer_alloc(context, size, &buffer->handle);
+    if (votecl__fault_hit(VOTECL__FAULT_DEVICE_ALLOC))
+        status = votecl__fail(context, VOTECL_OUT_OF_DEVICE_MEMORY, "injected fault: buffer");
+    else
+        status = context->ops->buffer_alloc(context, size, &buffer->handle);
     if (status != VOTECL_OK) {
         free(buffer);
         return status;
@@ -88,6 +93,8 @@ votecl_buffer_read(votecl_buffer *buffer, size_t offset, void *host, size_t size
 
     if (status != VOTECL_OK || size == 0)
         return status;
+    if (votecl__fault_hit(VOTECL__FAULT_READ))
+        return votecl__fail(buffer->context, VOTECL_DEVICE_ERROR, "injected fault: read-back");
     return buffer->context->ops->buffer_read(buffer->context, buffer->handle, offset, host,
                                              size);
 }
@@ -133,7 +140,8 @@ votecl__buffer_wrap(votecl_context *context, const void *host, size_t size,
     b = votecl__calloc(1, sizeof *b);
     if (b == NULL)
         return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for a buffer");
-    if (context->ops->buffer_wrap(context, host, size, &b->handle) != VOTECL_OK) {
+    if (votecl__fault_hit(VOTECL__FAULT_DEVICE_ALLOC) ||
+        context->ops->buffer_wrap(context, host, size, &b->handle) != VOTECL_OK) {
         free(b); /* not fatal: the caller uploads instead */
         votecl__clear_error(context);
         return VOTECL_OK;
@@ -166,5 +174,7 @@ votecl__launch(votecl_context *context, void *kernel, unsigned dims, const size_
                                 "launch: global size %zu is not a multiple of local size %zu",
                                 global[d], local[d]);
     }
+    if (votecl__fault_hit(VOTECL__FAULT_LAUNCH))
+        return votecl__fail(context, VOTECL_DEVICE_ERROR, "injected fault: kernel launch");
     return context->ops->launch(context, kernel, dims, global, local, args, nargs);
 }

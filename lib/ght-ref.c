@@ -115,7 +115,11 @@ votecl__ght_grid(const votecl__ght_desc *desc, uint32_t width, uint32_t height, 
 static int32_t
 grid_cell(double c, uint32_t dp)
 {
-    return (int32_t)floor(c / (double)dp + 0.5);
+    double cell = floor(c / (double)dp + 0.5);
+
+    /* Beyond int32_t (a huge scale or centre) lies no grid: a cell every caller skips, not
+     * the undefined conversion. */
+    return cell >= INT32_MIN && cell <= INT32_MAX ? (int32_t)cell : -1;
 }
 
 votecl_status

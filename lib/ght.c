@@ -84,7 +84,7 @@ check_params(const votecl_ght_params *p, char *msg, size_t msg_size)
         return BAD("canny_low: %u exceeds canny_high %u", p->canny_low, p->canny_high);
     if (p->method == VOTECL_GHT_GUIL && (!(p->xi > 0) || !(p->xi < 360)))
         return BAD("xi: must lie in (0, 360) degrees");
-    if (p->angle_epsilon * 2 + 1 > p->levels)
+    if (p->angle_epsilon > (p->levels - 1) / 2) /* 2 eps + 1 bins; no overflow */
         return BAD("angle_epsilon: %u bins cover more than the %u levels", p->angle_epsilon,
                    p->levels);
     if (p->pairing > VOTECL_GHT_PAIRING_SSM)
@@ -454,7 +454,9 @@ votecl_ght_model_new_edges(votecl_context *context, const votecl_ght_params *par
         return status;
     model->desc.cx = cx;
     model->desc.cy = cy;
-    if ((status = check_edges(context, edges, n, width, height)) == VOTECL_OK &&
+    if (!isfinite(cx) || !isfinite(cy))
+        status = votecl__fail(context, VOTECL_INVALID_ARGUMENT, "cx, cy: not finite");
+    else if ((status = check_edges(context, edges, n, width, height)) == VOTECL_OK &&
         (status = edge_points(context, &model->desc, edges, n, &points)) == VOTECL_OK &&
         (status = model_device(model)) == VOTECL_OK) {
         if (model->front == NULL)
@@ -684,7 +686,6 @@ votecl_ght_detect(votecl_ght_model *model, const votecl_image *image, votecl_ght
     votecl__clear_error(model->context);
     if ((status = check_output(model, poses, capacity, found)) != VOTECL_OK)
         return status;
-    *found = 0;
     if ((status = detect_image(model, image, &all)) == VOTECL_OK)
         detect_finish(model, &all, poses, capacity, found);
     free(all.v);
@@ -705,7 +706,6 @@ votecl_ght_detect_edges(votecl_ght_model *model, const votecl_ght_edge *edges, s
     votecl__clear_error(model->context);
     if ((status = check_output(model, poses, capacity, found)) != VOTECL_OK)
         return status;
-    *found = 0;
     stats_reset(model);
     if ((status = check_edges(model->context, edges, n, width, height)) != VOTECL_OK ||
         (status = edge_points(model->context, &model->desc, edges, n, &points)) != VOTECL_OK)

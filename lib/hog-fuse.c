@@ -20,7 +20,9 @@ static void
 emit(votecl_hog_detection *all, size_t n, votecl_hog_detection *out, size_t capacity,
      size_t *found)
 {
-    if (n > 0) { /* all and out may be NULL when there is nothing */
+    /* all and out may be NULL when there is nothing, and memcpy takes no NULL even for
+     * zero bytes */
+    if (n > 0 && capacity > 0) {
         qsort(all, n, sizeof *all, by_score);
         memcpy(out, all, (n < capacity ? n : capacity) * sizeof *out);
     }
@@ -32,8 +34,9 @@ emit(votecl_hog_detection *all, size_t n, votecl_hog_detection *out, size_t capa
 static int
 similar(const votecl_hog_rect *a, const votecl_hog_rect *b, double eps)
 {
-    double delta = eps * ((a->width < b->width ? a->width : b->width) +
-                          (a->height < b->height ? a->height : b->height)) * 0.5;
+    /* in double: boxes given by the caller may hold any int32_t */
+    double delta = eps * ((double)(a->width < b->width ? a->width : b->width) +
+                          (double)(a->height < b->height ? a->height : b->height)) * 0.5;
 
     return fabs((double)a->x - b->x) <= delta && fabs((double)a->y - b->y) <= delta &&
            fabs((double)a->x + a->width - b->x - b->width) <= delta &&
@@ -86,13 +89,15 @@ inside_bigger(const group *g, size_t classes, size_t i, unsigned threshold)
 {
     for (size_t j = 0; j < classes; j++) {
         const votecl_hog_rect *a = &g[i].r, *b = &g[j].r;
-        int dx = (int)lrint(b->width * 0.2), dy = (int)lrint(b->height * 0.2);
+        /* int64_t: sums of caller boxes overflow int */
+        int64_t dx = lrint(b->width * 0.2), dy = lrint(b->height * 0.2);
+        int64_t ax = a->x, ay = a->y, bx = b->x, by = b->y;
         size_t n1 = g[i].n, n2 = g[j].n;
 
         if (j == i || n2 <= threshold)
             continue;
-        if (a->x >= b->x - dx && a->y >= b->y - dy && a->x + a->width <= b->x + b->width + dx &&
-            a->y + a->height <= b->y + b->height + dy && (n2 > (n1 > 3 ? n1 : 3) || n1 < 3))
+        if (ax >= bx - dx && ay >= by - dy && ax + a->width <= bx + b->width + dx &&
+            ay + a->height <= by + b->height + dy && (n2 > (n1 > 3 ? n1 : 3) || n1 < 3))
             return 1;
     }
     return 0;
@@ -237,9 +242,10 @@ votecl_hog_fuse(const votecl_hog_params *params, const votecl_hog_detection *win
     if (params == NULL || found == NULL || (windows == NULL && n > 0) ||
         (detections == NULL && capacity > 0))
         return VOTECL_INVALID_ARGUMENT;
-    *found = 0;
-    if (n == 0)
+    if (n == 0) {
+        *found = 0;
         return VOTECL_OK;
+    }
     out = votecl__malloc(n * sizeof *out);
     parent = votecl__malloc(n * sizeof *parent);
     label = votecl__malloc(n * sizeof *label);

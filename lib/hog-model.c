@@ -230,8 +230,11 @@ parse_model(votecl_context *context, char *text, votecl_hog_model **out, char *m
 
     if (status != VOTECL_OK)
         return status;
-    if (length == 0 || (w = votecl__malloc((size_t)length * sizeof *w)) == NULL)
-        return length == 0 ? MALFORMED("length: must be positive") : VOTECL_OUT_OF_HOST_MEMORY;
+    if (length == 0)
+        return MALFORMED("length: must be positive");
+    if ((w = votecl__malloc((size_t)length * sizeof *w)) == NULL)
+        return (snprintf(msg, msg_size, "out of memory for %u weights", length),
+                VOTECL_OUT_OF_HOST_MEMORY);
     status = read_weights(&r, w, length, msg, msg_size);
     if (status == VOTECL_OK)
         status = votecl_hog_model_new(context, &p, w, length, bias, out);
@@ -249,9 +252,11 @@ votecl_hog_model_load(votecl_context *context, const char *filename, votecl_hog_
     if (out == NULL || filename == NULL)
         return fail(context, VOTECL_INVALID_ARGUMENT, "filename, out: NULL pointer");
     *out = NULL;
-    if (votecl__read_file(filename, &text, &size) != VOTECL_OK) {
-        snprintf(detail, sizeof detail, "filename: cannot read '%s'", filename);
-        return fail(context, VOTECL_IO_ERROR, detail);
+    if ((status = votecl__read_file(filename, &text, &size)) != VOTECL_OK) {
+        snprintf(detail, sizeof detail, "filename: %s '%s'",
+                 status == VOTECL_OUT_OF_HOST_MEMORY ? "out of memory reading" : "cannot read",
+                 filename);
+        return fail(context, status, detail);
     }
     status = parse_model(context, text, out, msg, sizeof msg);
     if (status != VOTECL_OK && msg[0] != '\0') {

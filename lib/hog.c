@@ -414,6 +414,11 @@ plan_region(votecl_hog *hog, const votecl_hog_rect *roi, int pyramid)
             break;
         if (pyramid && p->max_scale > 0 && s > p->max_scale * (1 + 1e-9))
             break;
+        /* min_scale below 1 enlarges: never beyond what a level may be (nor past uint32_t) */
+        if (dw > VOTECL_HOG_MAX_SIDE || dh > VOTECL_HOG_MAX_SIDE)
+            return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT,
+                                "min_scale: a level of %.0f x %.0f pixels exceeds %u a side", dw,
+                                dh, VOTECL_HOG_MAX_SIDE);
         if (dw >= 1 && dh >= 1 &&
             votecl__hog_level_init(&hog->geom, p, (uint32_t)dw, (uint32_t)dh, s, &l))
             status = add_job(hog, roi, &l);
@@ -702,7 +707,7 @@ votecl_hog_compute(votecl_hog *hog, const votecl_image *image, float *descriptor
 {
     const votecl__hog_level *l;
     float *hist = NULL;
-    size_t need;
+    size_t need, windows;
     votecl_status s;
 
     if (hog == NULL)
@@ -711,18 +716,20 @@ votecl_hog_compute(votecl_hog *hog, const votecl_image *image, float *descriptor
     if (count == NULL || hog->begun)
         return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT,
                             count == NULL ? "count: NULL pointer" : "hog: a detection is begun");
-    *count = 0;
     if ((s = hog_take_image(hog, image)) || (s = plan_jobs(hog, NULL, 0, 0)))
         return s;
     if (hog->njobs == 0)
         return votecl_hog_windows(hog, image->width, image->height, NULL, NULL);
     l = &hog->jobs[0].level;
-    *count = (size_t)l->nwx * l->nwy;
-    if (votecl__mul_overflow(*count, hog->geom.desc_len, &need) || need > capacity ||
-        descriptors == NULL)
+    windows = (size_t)l->nwx * l->nwy;
+    if (votecl__mul_overflow(windows, hog->geom.desc_len, &need) || need > capacity ||
+        descriptors == NULL) {
+        *count = windows;
         return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT,
-                            "capacity: %zu windows need %zu floats", *count,
-                            *count * hog->geom.desc_len);
+                            "capacity: %zu windows need %zu floats", windows,
+                            windows * hog->geom.desc_len);
+    }
+    /* Nothing reaches the caller's memory until every step has succeeded. */
     if ((s = fill_tables(hog)) || (s = compute_blocks(hog, &hist)))
         return s;
     for (uint32_t wy = 0; wy < l->nwy; wy++)
@@ -730,6 +737,7 @@ votecl_hog_compute(votecl_hog *hog, const votecl_image *image, float *descriptor
             votecl__hog_gather(&hog->geom, l, hist, wx, wy,
                                descriptors + ((size_t)wy * l->nwx + wx) * hog->geom.desc_len);
     free(hist);
+    *count = windows;
     return VOTECL_OK;
 }
 
@@ -827,10 +835,12 @@ votecl_hog_detect_end(votecl_hog *hog, votecl_hog_detection *detections, size_t 
     if (found == NULL || (detections == NULL && capacity > 0))
         return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT,
                             "found, detections: NULL pointer");
-    *found = 0;
     if ((s = end_raw(hog)) != VOTECL_OK)
         return s;
-    return votecl_hog_fuse(&hog->params, hog->raw, hog->nraw, detections, capacity, found);
+    s = votecl_hog_fuse(&hog->params, hog->raw, hog->nraw, detections, capacity, found);
+    if (s != VOTECL_OK)
+        votecl__fail(hog->context, s, "out of memory fusing %zu windows", hog->nraw);
+    return s;
 }
 
 votecl_status
@@ -845,7 +855,6 @@ votecl_hog_detect(votecl_hog *hog, const votecl_image *image, const votecl_hog_r
     if (found == NULL || (detections == NULL && capacity > 0))
         return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT,
                             "found, detections: NULL pointer");
-    *found = 0;
     s = votecl_hog_detect_begin(hog, image, rois, nrois);
     return s == VOTECL_OK ? votecl_hog_detect_end(hog, detections, capacity, found) : s;
 }
@@ -895,9 +904,12 @@ votecl_hog_detect_multi(votecl_hog *const *hogs, size_t n, const votecl_image *i
 
     if (hogs == NULL || n == 0 || found == NULL || (rois == NULL && nrois > 0))
         return VOTECL_INVALID_ARGUMENT;
-    *found = 0;
+    for (size_t h = 0; h < n; h++)
+        if (hogs[h] == NULL)
+            return votecl__fail(hogs[0] != NULL ? hogs[0]->context : NULL,
+                                VOTECL_INVALID_ARGUMENT, "hogs[%zu]: NULL pointer", h);
     if ((mine = votecl__malloc((nrois / n + 1) * sizeof *mine)) == NULL)
-        return VOTECL_OUT_OF_HOST_MEMORY;
+        return votecl__fail(hogs[0]->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
     s = multi_begin(hogs, n, image, rois, nrois, mine);
     for (size_t h = 0; h < n; h++) {
         votecl_hog_detection *grown;
@@ -908,15 +920,16 @@ votecl_hog_detect_multi(votecl_hog *const *hogs, size_t n, const votecl_image *i
         s = s == VOTECL_OK ? e : s;
         grown = votecl__realloc(all, (nall + hogs[h]->nraw + 1) * sizeof *all);
         if (grown == NULL) {
-            s = VOTECL_OUT_OF_HOST_MEMORY;
+            s = votecl__fail(hogs[0]->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
             continue;
         }
         all = grown;
         memcpy(all + nall, hogs[h]->raw, hogs[h]->nraw * sizeof *all);
         nall += hogs[h]->nraw;
     }
-    if (s == VOTECL_OK)
-        s = votecl_hog_fuse(&hogs[0]->params, all, nall, detections, capacity, found);
+    if (s == VOTECL_OK &&
+        (s = votecl_hog_fuse(&hogs[0]->params, all, nall, detections, capacity, found)))
+        votecl__fail(hogs[0]->context, s, "out of memory fusing %zu windows", nall);
     free(all);
     free(mine);
     return s;

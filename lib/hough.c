@@ -47,17 +47,22 @@ static votecl_status
 check_params(const votecl_hough_params *p, size_t width, size_t height, char *msg, size_t msg_size)
 {
     votecl_status status = check_size(width, height, msg, msg_size);
-    uint64_t n = p->rho_bins != 0 ? p->rho_bins
-                                  : votecl__hough_default_bins((uint32_t)width, (uint32_t)height);
+    uint64_t n;
 
     if (status != VOTECL_OK)
         return status;
+    /* only now are width and height known to fit the default's arithmetic */
+    n = p->rho_bins != 0 ? p->rho_bins
+                         : votecl__hough_default_bins((uint32_t)width, (uint32_t)height);
     if (p->angles < 1 || p->angles > VOTECL_HOUGH_MAX_ANGLES)
         return BAD("angles: %u is not between 1 and %u", p->angles, VOTECL_HOUGH_MAX_ANGLES);
     if (p->edge_threshold > 255)
         return BAD("edge_threshold: %u is above 255, no u8 pixel reaches it", p->edge_threshold);
-    if (p->peak_window < 1 || p->peak_window % 2 == 0)
-        return BAD("peak_window: %u is not an odd number >= 1", p->peak_window);
+    /* The search costs G N n^2: beyond 99 (as PClines' neighbourhood) a window only hangs
+     * the caller. */
+    if (p->peak_window < 1 || p->peak_window % 2 == 0 || p->peak_window > VOTECL_HOUGH_MAX_WINDOW)
+        return BAD("peak_window: %u is not an odd number from 1 to %u", p->peak_window,
+                   VOTECL_HOUGH_MAX_WINDOW);
     if (votecl_variant_name(p->variant) == NULL)
         return BAD("variant: unknown value %d", (int)p->variant);
     if (n * p->angles > VOTECL_VOTE_MAX_BINS)

@@ -23,6 +23,8 @@ votecl_status
 votecl__image_check(votecl_context *context, const votecl_image *image, votecl_dtype dtype,
                     unsigned channels, size_t *row_bytes, size_t *pixels)
 {
+    size_t span;
+
     if (image == NULL)
         return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "image: NULL pointer");
     if (image->dtype != dtype)
@@ -45,6 +47,13 @@ votecl__image_check(votecl_context *context, const votecl_image *image, votecl_d
         return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
                             "image.stride: %zu bytes is less than a row (%zu bytes)",
                             image->stride, *row_bytes);
+    /* The last row must end inside the address space: such a view describes no memory, and
+     * reading it would wrap around. */
+    if (*pixels > 0 && (votecl__mul_overflow(image->height - 1, image->stride, &span) ||
+                        votecl__add_overflow(span, *row_bytes, &span)))
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
+                            "image.stride: %zu rows %zu bytes apart overflow the address space",
+                            image->height, image->stride);
     if (image->data == NULL && *pixels > 0)
         return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "image.data: NULL pointer");
     return VOTECL_OK;
@@ -55,10 +64,15 @@ votecl__image_packed(votecl_context *context, const votecl_image *image, size_t 
                      const void **pixels, void **copy)
 {
     unsigned char *packed;
+    size_t es = votecl_dtype_size(image->dtype) > 0 ? votecl_dtype_size(image->dtype) : 1;
 
     *copy = NULL;
     *pixels = image->data;
-    if (image->height <= 1 || image->stride == row_bytes)
+    if (row_bytes == 0 || image->height == 0)
+        return VOTECL_OK; /* no pixels: data may be NULL */
+    /* Rows that touch and start aligned for their elements are used in place; a byte stride
+     * that is no multiple of the element size gets a packed, aligned copy too. */
+    if ((image->height <= 1 || image->stride == row_bytes) && (uintptr_t)image->data % es == 0)
         return VOTECL_OK;
     packed = votecl__malloc(row_bytes * image->height);
     if (packed == NULL)

@@ -505,11 +505,16 @@ fit_all(votecl_context *context, const runner *r, unsigned variants, votecl_mode
     int fitted = 0;
 
     memset(model, 0, sizeof *model);
-    for (int v = VOTECL_VARIANT_LOCAL; v <= VOTECL_VARIANT_PRIVATE; v++)
-        if ((variants & (1u << v)) &&
-            votecl_model_fit(r->samples, r->nsamples, (votecl_variant)v, &model->strategy[v]) ==
-                VOTECL_OK)
-            fitted++;
+    for (int v = VOTECL_VARIANT_LOCAL; v <= VOTECL_VARIANT_PRIVATE; v++) {
+        votecl_status status;
+        if (!(variants & (1u << v)))
+            continue;
+        status = votecl_model_fit(r->samples, r->nsamples, (votecl_variant)v,
+                                  &model->strategy[v]);
+        if (status == VOTECL_OUT_OF_HOST_MEMORY)
+            return votecl__fail(context, status, "out of memory fitting the model");
+        fitted += status == VOTECL_OK;
+    }
     if (fitted == 0)
         return votecl__fail(context, VOTECL_UNSUPPORTED,
                             "calibration: no strategy could be fitted from %zu runs",

@@ -206,6 +206,7 @@ typedef struct fit_data {
     size_t m;          /* samples */
     double *x;         /* m x NTERMS regressors, row-major */
     double *t;         /* m measured seconds */
+    double *a, *y;     /* scratch of solve_active: m x NTERMS and m, allocated with x */
 } fit_data;
 
 /* Solves for the active terms, minimising the relative error: row i is divided by t_i, so
@@ -216,18 +217,13 @@ solve_active(const fit_data *d, const int active[NTERMS], double param[NTERMS])
 {
     size_t n = 0, m = d->m, cols[NTERMS];
     double scale[NTERMS], z[NTERMS];
-    double *a = NULL, *y = NULL;
-    int result = -1;
+    double *a = d->a, *y = d->y;
 
     for (size_t j = 0; j < NTERMS; j++)
         if (active[j])
             cols[n++] = j;
     if (n == 0 || m < n)
         return -1;
-    a = votecl__malloc(m * n * sizeof *a);
-    y = votecl__malloc(m * sizeof *y);
-    if (a == NULL || y == NULL)
-        goto out;
     for (size_t k = 0; k < n; k++) {
         double norm = 0.0;
         for (size_t i = 0; i < m; i++) {
@@ -236,23 +232,18 @@ solve_active(const fit_data *d, const int active[NTERMS], double param[NTERMS])
         }
         scale[k] = sqrt(norm);
         if (!(scale[k] > 0.0))
-            goto out;
+            return -1;
         for (size_t i = 0; i < m; i++)
             a[k * m + i] /= scale[k];
     }
     for (size_t i = 0; i < m; i++)
         y[i] = 1.0;
     if (householder_solve(a, y, m, n, z) != 0)
-        goto out;
+        return -1;
     memset(param, 0, NTERMS * sizeof *param);
     for (size_t k = 0; k < n; k++)
         param[cols[k]] = z[k] / scale[k];
-    result = 0;
-
-out:
-    free(a);
-    free(y);
-    return result;
+    return 0;
 }
 
 /* The term with the most negative mean contribution, or -1 when none is negative. */
@@ -380,7 +371,11 @@ votecl_model_fit(const votecl_model_sample *samples, size_t count, votecl_varian
         return VOTECL_INVALID_ARGUMENT;
     d.x = votecl__malloc((count > 0 ? count : 1) * NTERMS * sizeof *d.x);
     d.t = votecl__malloc((count > 0 ? count : 1) * sizeof *d.t);
-    if (d.x == NULL || d.t == NULL) {
+    /* The solver's scratch too, so that running out of memory is never taken for a
+     * degenerate design (VOTECL_UNSUPPORTED). */
+    d.a = votecl__malloc((count > 0 ? count : 1) * NTERMS * sizeof *d.a);
+    d.y = votecl__malloc((count > 0 ? count : 1) * sizeof *d.y);
+    if (d.x == NULL || d.t == NULL || d.a == NULL || d.y == NULL) {
         status = VOTECL_OUT_OF_HOST_MEMORY;
         goto out;
     }
@@ -396,6 +391,8 @@ out:
         memset(params->param, 0, sizeof params->param);
     free(d.x);
     free(d.t);
+    free(d.a);
+    free(d.y);
     return status;
 }
 

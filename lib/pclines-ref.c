@@ -31,7 +31,10 @@ votecl__pclines_desc_init(votecl__pclines_desc *desc, const votecl_lines_params 
         desc->radius = desc->d / 16 > 2 ? desc->d / 16 : 2;
     if (desc->radius != 0 && 2 * (uint64_t)desc->radius + 1 >= 2 * (uint64_t)desc->d)
         desc->radius = 0; /* the window covers every column */
-    desc->edge_t2 = (int64_t)p->edge_threshold * p->edge_threshold;
+    /* Gradients are at most 2^20 a side, so thresholds above 2^22 all find no edge; the
+     * clamp keeps the square within int64_t. */
+    desc->edge_t2 = (int64_t)(p->edge_threshold < (1u << 22) ? p->edge_threshold : 1u << 22) *
+                    (p->edge_threshold < (1u << 22) ? p->edge_threshold : 1u << 22);
 }
 
 /* Eq. 4 on doubled, centred coordinates: ((X + M) d + s u) K >> 32. */

@@ -9,6 +9,8 @@
  * and never fails the call. */
 #include "votecl-private.h"
 
+#include "fault.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -335,7 +337,10 @@ votecl__program_get(votecl_context *context, const char *const *files,
     memcpy(program->key, key, 32);
     program->from_disk = load_from_disk(context, key, &program->handle);
     if (!program->from_disk) {
-        status = context->ops->program_build(context, t.data, BUILD_OPTIONS, &program->handle);
+        status = votecl__fault_hit(VOTECL__FAULT_BUILD)
+                     ? votecl__fail(context, VOTECL_BUILD_FAILED, "injected fault: program build")
+                     : context->ops->program_build(context, t.data, BUILD_OPTIONS,
+                                                   &program->handle);
         if (status != VOTECL_OK) {
             relocate_log(context, t.data);
             free(program);

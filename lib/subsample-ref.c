@@ -3,6 +3,7 @@
 #include "votecl-private.h"
 
 #include <stdint.h>
+#include <string.h>
 
 #include "subsample-private.h"
 
@@ -10,10 +11,12 @@ static double
 pixel(const votecl_image *image, size_t x, size_t y)
 {
     const unsigned char *row = (const unsigned char *)image->data + y * image->stride;
+    float v;
 
     if (image->dtype == VOTECL_DTYPE_U8)
         return row[x];
-    return ((const float *)(const void *)row)[x];
+    memcpy(&v, row + 4 * x, 4); /* the stride is in bytes: rows may start anywhere */
+    return v;
 }
 
 static float

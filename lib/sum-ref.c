@@ -3,6 +3,7 @@
 #include "votecl-private.h"
 
 #include <stdint.h>
+#include <string.h>
 
 #include "sum-private.h"
 
@@ -16,13 +17,17 @@ sum_u8(const uint8_t *x, size_t n)
     return (double)total;
 }
 
+/* Rows of a view may start anywhere (the stride is in bytes): loads through memcpy. */
 static double
-sum_f32(const float *x, size_t n)
+sum_f32(const unsigned char *x, size_t n)
 {
     double total = 0.0;
+    float v;
 
-    for (size_t i = 0; i < n; i++)
-        total += x[i];
+    for (size_t i = 0; i < n; i++) {
+        memcpy(&v, x + 4 * i, 4);
+        total += v;
+    }
     return total;
 }
 

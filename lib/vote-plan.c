@@ -423,6 +423,9 @@ run_host(votecl_vote_plan *plan, const void *data, size_t width, size_t height, 
         status = votecl__buffer_ensure(plan->context, &plan->out, bins_bytes(plan));
     if (status == VOTECL_OK)
         status = run_device(plan, in, e, height > 0 ? width : 0, plan->out);
+    /* Stage 1's count is read first: the caller's bins are the last thing written. */
+    if (status == VOTECL_OK)
+        status = fill_stats(plan, NULL);
     if (status == VOTECL_OK)
         status = votecl_buffer_read(plan->out, 0, bins, bins_bytes(plan));
     if (status == VOTECL_OK)

@@ -78,6 +78,6 @@ void votecl__vote_describe(const votecl__vote_engine *engine, size_t n, size_t s
                            votecl_vote_plan_info *info);
 
 /* Elements per frame the kernels index with 32-bit arithmetic. */
-#define VOTECL__MAX_FRAME_ELEMENTS ((size_t)INT32_MAX)
+#define VOTECL__MAX_FRAME_ELEMENTS ((size_t)VOTECL_VOTE_MAX_ELEMENTS)
 
 #endif

@@ -84,7 +84,7 @@ char *votecl__strdup(const char *s);
 /* --- image views (image.c) --- */
 
 /* Pixels an image view may have: kernels index elements with 32-bit arithmetic. */
-#define VOTECL__MAX_IMAGE_PIXELS ((size_t)INT32_MAX)
+#define VOTECL__MAX_IMAGE_PIXELS ((size_t)VOTECL_IMAGE_MAX_PIXELS)
 
 /* Checks a view against the plan's element type and channels (0: any of 1-4); fills the
  * bytes of a row and the number of pixels. Failures name the field. */

@@ -12,11 +12,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # PoCL gives every machine an OpenCL CPU device, so make check runs its device tests
-# without a GPU; python3-numpy and python3-opencv are the CPU peers of votecl bench.
+# without a GPU; python3-numpy and python3-opencv are the CPU peers of votecl bench;
+# clang, libclang-rt-14-dev (ASan, UBSan, libFuzzer) and valgrind serve the hardening
+# checks of docs/reliability.md.
 PACKAGES=(
     build-essential autoconf automake libtool autoconf-archive pkg-config
     libglib2.0-dev ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
     libpng-dev python3 python3-numpy python3-opencv python3-skimage
+    clang libclang-rt-14-dev valgrind
 )
 CHECK_LOG=make-check.log
 

@@ -23,7 +23,9 @@
  *   6. linear SVM: score = bias + weights . descriptor for every window.
  * Windows whose score is at least hit_threshold are scaled back to the image and fused on the
  * host: mean-shift in (x, y, log scale) (Dalal's thesis, the default) or OpenCV's
- * groupRectangles.
+ * groupRectangles. Both cost time quadratic in those windows (mean-shift up to 100 n^2 kernel
+ * evaluations): a hit_threshold far below the model's scores on a large image makes
+ * detection slow; VOTECL_HOG_FUSION_NONE costs n log n.
  *
  * The descriptor of a window has OpenCV's HOGDescriptor::compute layout: blocks column after
  * column (x outer, y inner), inside a block its cells the same way, then nbins values per
@@ -120,7 +122,8 @@ VOTECL_API votecl_status votecl_hog_model_new(votecl_context *context,
 
 /* Reads a model file (filename borrowed); out: caller-owned. Returns VOTECL_IO_ERROR when it
  * cannot be read, VOTECL_UNSUPPORTED for another format version, VOTECL_INVALID_ARGUMENT for
- * a malformed file (the context's message names the line and field). */
+ * a malformed file (the context's message names the line and field),
+ * VOTECL_OUT_OF_HOST_MEMORY. */
 VOTECL_API votecl_status votecl_hog_model_load(votecl_context *context, const char *filename,
                                                votecl_hog_model **out);
 

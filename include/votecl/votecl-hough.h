@@ -45,13 +45,16 @@ extern "C" {
 #define VOTECL_HOUGH_MAX_ANGLES (VOTECL_VOTE_MAX_TABLE / 2)
 /* Largest image side (locations are packed as x | y << 16). */
 #define VOTECL_HOUGH_MAX_SIDE 65535u
+/* Largest peak window (the search costs G N n^2). */
+#define VOTECL_HOUGH_MAX_WINDOW 99u
 
 typedef struct votecl_hough_params {
     unsigned angles;          /* G >= 1 (default 180: one degree) */
     uint32_t rho_bins;        /* N >= 1; 0 (default): one bin per pixel, N = ceil(W + D) */
     unsigned edge_threshold;  /* a pixel with value >= this is an edge, 0-255 (default 1:
                                  every nonzero pixel of a binary edge image) */
-    unsigned peak_window;     /* n: odd side of the peak window in angles and bins (default 5) */
+    unsigned peak_window;     /* n: odd side of the peak window in angles and bins, at most
+                                 VOTECL_HOUGH_MAX_WINDOW (default 5) */
     uint32_t peak_threshold;  /* least votes of a peak; 0 (default): half the accumulator's
                                  largest count, at least 1 */
     size_t max_lines;         /* most peaks reported; 0 (default): no limit but capacity */

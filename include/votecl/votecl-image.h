@@ -21,7 +21,15 @@ typedef enum votecl_dtype {
 VOTECL_API size_t votecl_dtype_size(votecl_dtype dtype);
 
 /* A view of pixels the caller owns: rows of width * channels elements of dtype, row starts
- * stride bytes apart (stride >= width * channels * element size). Channels are interleaved. */
+ * stride bytes apart (stride >= width * channels * element size). Channels are interleaved.
+ * Every call that takes a view checks it first and returns VOTECL_INVALID_ARGUMENT naming the
+ * field when the row bytes or width * height overflow, width * height exceeds
+ * VOTECL_IMAGE_MAX_PIXELS, the stride of a view of several rows is below a row, or the last
+ * row would end beyond the address space. The stride is in bytes and need not be a multiple
+ * of the element size. Each algorithm has its own side limits (VOTECL_*_MAX_SIDE). */
+/* Most pixels (width x height) of any view: kernels index elements with 32-bit arithmetic. */
+#define VOTECL_IMAGE_MAX_PIXELS 2147483647u
+
 typedef struct votecl_image {
     const void *data; /* borrowed */
     size_t width;

@@ -64,7 +64,9 @@ typedef struct votecl_lines_params {
     uint32_t threshold;       /* least votes of a line; 0 (default): max(2, min(W, H) / 4) */
     unsigned radius;          /* orientation radius r in columns; 0: no orientation, every
                                  edge votes in every column (default VOTECL_LINES_RADIUS_AUTO) */
-    unsigned edge_threshold;  /* least Sobel magnitude of an edge, >= 1 (default 128) */
+    unsigned edge_threshold;  /* least Sobel magnitude of an edge, >= 1 (default 128);
+                                 gradients are clamped to 2^20 a side, so above 2^21 no pixel
+                                 is an edge */
     size_t max_lines;         /* most lines reported; 0 (default): no limit but capacity */
     unsigned work_group_size; /* 0 (default): chosen for the device; else a power of two */
 } votecl_lines_params;

@@ -123,7 +123,7 @@ VOTECL_API double votecl_model_factor(unsigned spaces, unsigned passes, unsigned
  * (caller-owned output). Returns VOTECL_OK, VOTECL_INVALID_ARGUMENT for NULL pointers, and
  * VOTECL_UNSUPPORTED when the samples cannot determine the model: fewer samples than
  * parameters, non-positive times, or a degenerate design (eta or E never varied, ...);
- * params->fitted is then 0. */
+ * VOTECL_OUT_OF_HOST_MEMORY; params->fitted is then 0. */
 VOTECL_API votecl_status votecl_model_fit(const votecl_model_sample *samples, size_t count,
                                           votecl_variant variant, votecl_model_params *params);
 

@@ -25,8 +25,9 @@
  * reference agree bit for bit.
  * A 2-D histogram has nbins[0] x nbins[1] bins, row-major: bin = bx * nbins[1] + by.
  *
- * Counts are 32-bit: a bin wraps after 2^32 - 1 votes; calls with more than 2^32 - 1
- * elements per frame return VOTECL_INVALID_ARGUMENT. Weighted histograms sum f32 weights
+ * Counts are 32-bit and never wrap: a frame holds at most VOTECL_VOTE_MAX_ELEMENTS
+ * (2^31 - 1) elements, each casting one vote, and calls with more return
+ * VOTECL_INVALID_ARGUMENT naming n. Weighted histograms sum f32 weights
  * into f32 bins; the order of the additions differs between strategies, so float sums
  * agree with the reference only to rounding (exactly when every partial sum is an integer
  * below 2^24). */
@@ -110,6 +111,9 @@ typedef enum votecl_bin_type {
 #define VOTECL_VOTE_MAX_SOURCE (1u << 20)
 /* Largest G x N of a spec (2^28 bins). */
 #define VOTECL_VOTE_MAX_BINS (1u << 28)
+/* Most elements of one run (per frame, per vote space): unity votes into u32 bins never
+ * wrap. U32 number votes add modulo 2^32: their range is the spec's to keep. */
+#define VOTECL_VOTE_MAX_ELEMENTS 2147483647u
 
 typedef struct votecl_vote_spec {
     votecl_dtype dtype;        /* element type */
