@@ -384,8 +384,10 @@ fits(search *s, votecl__ght_poses *out)
     votecl__ght_normals(s->desc, s->normals);
     for (size_t k = 0; k < s->kept && status == VOTECL_OK; k++) {
         votecl_ght_pose pose = s->h[k].pose;
-        if ((status = votecl__ght_fit(s->desc, s->normals, &s->matches.v[s->first[k]],
-                                      s->first[k + 1] - s->first[k], &pose)) == VOTECL_OK)
+        size_t n = s->first[k + 1] - s->first[k];
+        if ((status = votecl__ght_fit(s->desc, s->normals,
+                                      n > 0 ? &s->matches.v[s->first[k]] : NULL, n, &pose)) ==
+            VOTECL_OK)
             status = votecl__ght_poses_push(out, &pose);
     }
     return status;

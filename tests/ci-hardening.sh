@@ -49,7 +49,7 @@ fi
 log "built in $(($(date +%s) - start)) s"
 
 # LeakSanitizer runs at every test program's exit; PoCL's own leaks would be suppressed by
-# module-internal names in tests/lsan.supp (none so far). UBSan stops at the first finding.
+# module-internal names in tests/lsan.supp (LLVM inside PoCL). UBSan stops at the first finding.
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:detect_stack_use_after_return=0
 export LSAN_OPTIONS=suppressions=$srcdir/tests/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
