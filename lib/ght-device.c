@@ -349,6 +349,23 @@ walk_args(votecl__ght_device *dev, votecl__arg *args)
     args[4] = VOTECL__ARG_BUF(dev->buf[B_CANDS]);
 }
 
+/* The first eleven arguments of the position walks (D, matches): walk_args, then the bin
+ * tolerance, the template's centre, the cell size and the grid. */
+static void
+position_args(votecl__ght_device *dev, uint32_t tol, uint32_t gw, uint32_t gh,
+              votecl__arg *args)
+{
+    const votecl__ght_desc *d = &dev->desc;
+
+    walk_args(dev, args);
+    args[5] = VOTECL__ARG_UINT(tol);
+    args[6] = VOTECL__ARG_FLOAT((float)d->cx);
+    args[7] = VOTECL__ARG_FLOAT((float)d->cy);
+    args[8] = VOTECL__ARG_UINT(d->p.dp);
+    args[9] = VOTECL__ARG_UINT(gw);
+    args[10] = VOTECL__ARG_UINT(gh);
+}
+
 /* A walk over the bound template tasks for n candidates (2-D: tasks x candidates). */
 static votecl_status
 walk(votecl__ght_device *dev, int kernel, size_t n, const votecl__arg *args, unsigned nargs)
@@ -391,7 +408,6 @@ static votecl_status
 dspace_build(votecl__ght_device *dev, size_t n, const votecl__ght_cand *c, uint32_t tol,
              uint32_t gw, uint32_t gh)
 {
-    const votecl__ght_desc *d = &dev->desc;
     size_t cells = n * gw * gh;
     votecl__arg args[12];
     votecl_status status;
@@ -399,13 +415,7 @@ dspace_build(votecl__ght_device *dev, size_t n, const votecl__ght_cand *c, uint3
     if ((status = upload_cands(dev, n, c, NULL)) != VOTECL_OK ||
         (status = copies_zero(dev, cells)) != VOTECL_OK)
         return status;
-    walk_args(dev, args);
-    args[5] = VOTECL__ARG_UINT(tol);
-    args[6] = VOTECL__ARG_FLOAT((float)d->cx);
-    args[7] = VOTECL__ARG_FLOAT((float)d->cy);
-    args[8] = VOTECL__ARG_UINT(d->p.dp);
-    args[9] = VOTECL__ARG_UINT(gw);
-    args[10] = VOTECL__ARG_UINT(gh);
+    position_args(dev, tol, gw, gh, args);
     args[11] = VOTECL__ARG_BUF(dev->buf[B_COPIES]);
     if ((status = walk(dev, K_DSPACE, n, args, 12)) != VOTECL_OK)
         return status;
@@ -625,7 +635,6 @@ votecl__ght_device_matches(void *user, size_t n, const votecl__ght_cand *c, uint
                            votecl__ght_matches *out)
 {
     votecl__ght_device *dev = user;
-    const votecl__ght_desc *d = &dev->desc;
     size_t cap = dev->matches_cap > 65536 ? dev->matches_cap : 65536;
     uint32_t count = 0;
     votecl__arg args[18];
@@ -635,13 +644,7 @@ votecl__ght_device_matches(void *user, size_t n, const votecl__ght_cand *c, uint
     if ((status = upload_cands(dev, n, c, NULL)) != VOTECL_OK ||
         (status = label_maps(dev, n, gw, gh, sel, nsel)) != VOTECL_OK || nsel == 0)
         return status;
-    walk_args(dev, args);
-    args[5] = VOTECL__ARG_UINT(tol);
-    args[6] = VOTECL__ARG_FLOAT((float)d->cx);
-    args[7] = VOTECL__ARG_FLOAT((float)d->cy);
-    args[8] = VOTECL__ARG_UINT(d->p.dp);
-    args[9] = VOTECL__ARG_UINT(gw);
-    args[10] = VOTECL__ARG_UINT(gh);
+    position_args(dev, tol, gw, gh, args);
     if ((status = matches_thresholds(dev, n, args, nsel)) == VOTECL_OK &&
         (status = matches_walk(dev, n, args, nsel, 1, cap)) == VOTECL_OK)
         status = matches_read(dev, cap, out, &count);
