@@ -445,6 +445,8 @@ out:
 int
 main(int argc, char **argv)
 {
+    int rc;
+
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/nodevice/model/factor", test_factor);
     g_test_add_func("/nodevice/model/fit-recovers", test_fit_recovers);
@@ -457,5 +459,7 @@ main(int argc, char **argv)
     g_test_add_func("/ref/model/store-load", test_store_load);
     g_test_add_func("/ref/model/no-cache-dir", test_no_cache_dir);
     tu_add_device_test("model/calibrate-quick", test_calibrate_quick);
-    return g_test_run();
+    rc = g_test_run();
+    tu_device_contexts_free();
+    return rc;
 }

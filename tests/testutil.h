@@ -54,7 +54,8 @@ votecl_backend tu_device_backend(void);
 /* As tu_opencl_context_new, on the backend of the running device test. */
 votecl_context *tu_device_context_new(const votecl_context_options *options);
 /* The test program's shared context on the running test's backend, made on first use (NULL:
- * the test was skipped or failed); tu_device_contexts_free() frees them at the end. */
+ * the test was skipped or failed); tu_device_contexts_free() frees them, and the registered
+ * device cases, at the end of main. */
 votecl_context *tu_device_shared(void);
 void tu_device_contexts_free(void);
 
