@@ -24,11 +24,6 @@
 
 /* --- inputs and the reference results --- */
 
-static uint8_t image_u8[64 * 48];
-static uint8_t edges_u8[96 * 72];
-static uint8_t people_u8[80 * 144];
-static uint8_t ght_template[48 * 40];
-static uint8_t ght_scene[96 * 80];
 
 #define HIST_BINS 100
 #define VOTE_SPACES 3
@@ -50,39 +45,8 @@ typedef struct results {
     votecl_ght_pose ght[4];
 } results;
 
+static tu_inputs in;
 static results expected;
-
-static void
-make_inputs(void)
-{
-    tu_rng rng;
-
-    tu_rng_init(&rng, 88);
-    tu_fill_u8(&rng, image_u8, sizeof image_u8);
-    tu_fill_u8(&rng, people_u8, sizeof people_u8);
-    memset(edges_u8, 0, sizeof edges_u8);
-    for (unsigned x = 0; x < 96; x++) {
-        edges_u8[(x * 72 / 96) * 96 + x] = 255;
-        edges_u8[20 * 96 + x] = 255;
-    }
-    for (unsigned i = 0; i < 30; i++)
-        edges_u8[tu_rng_below(&rng, sizeof edges_u8)] = 255;
-    memset(ght_template, 30, sizeof ght_template);
-    for (unsigned y = 8; y < 32; y++)
-        for (unsigned x = 10; x < 38; x++)
-            if (x < 20 || y > 24 || (x - 30) * (x - 30) + (y - 14) * (y - 14) < 20)
-                ght_template[y * 48 + x] = 220;
-    memset(ght_scene, 30, sizeof ght_scene);
-    for (unsigned y = 0; y < 40; y++)
-        memcpy(&ght_scene[(y + 25) * 96 + 30], &ght_template[y * 48], 48);
-}
-
-static votecl_image
-view_u8(const uint8_t *data, size_t width, size_t height)
-{
-    votecl_image v = {data, width, height, width, 1, VOTECL_DTYPE_U8};
-    return v;
-}
 
 /* The generic engine's vote in C (the 'ref' backend runs no user OpenCL C). */
 static const char vote_source[] =
@@ -96,7 +60,7 @@ vote_reference(uint32_t *bins)
     memset(bins, 0, VOTE_SPACES * VOTE_BINS * sizeof *bins);
     for (uint32_t y = 0; y < 48; y++)
         for (uint32_t x = 0; x < 64; x++) {
-            uint32_t v = image_u8[y * 64 + x];
+            uint32_t v = in.image[y * 64 + x];
             if (v < 100)
                 continue;
             for (uint32_t s = 0; s < VOTE_SPACES; s++)
@@ -133,14 +97,14 @@ run_algo(votecl_context *ctx, algo a, results *r)
         votecl_hist_params_init(&p, VOTECL_DTYPE_U8);
         p.nbins[0] = HIST_BINS;
         if ((s = votecl_hist_plan_new(ctx, &p, &plan)) == VOTECL_OK)
-            s = votecl_hist_run(plan, image_u8, NULL, NULL, sizeof image_u8, r->hist);
+            s = votecl_hist_run(plan, in.image, NULL, NULL, sizeof in.image, r->hist);
         votecl_hist_plan_free(plan);
         return s;
     }
     case A_HOUGH: {
         votecl_hough_params p;
         votecl_hough_plan *plan = NULL;
-        votecl_image v = view_u8(edges_u8, 96, 72);
+        votecl_image v = tu_view_u8(in.edges, 96, 72);
         votecl_hough_params_init(&p);
         p.angles = 90;
         if ((s = votecl_hough_plan_new(ctx, &p, 96, 72, &plan)) == VOTECL_OK)
@@ -153,14 +117,14 @@ run_algo(votecl_context *ctx, algo a, results *r)
         votecl_sum_plan *plan = NULL;
         votecl_sum_params_init(&p, VOTECL_DTYPE_U8);
         if ((s = votecl_sum_plan_new(ctx, &p, &plan)) == VOTECL_OK)
-            s = votecl_sum_run(plan, image_u8, sizeof image_u8, &r->sum);
+            s = votecl_sum_run(plan, in.image, sizeof in.image, &r->sum);
         votecl_sum_plan_free(plan);
         return s;
     }
     case A_SUBSAMPLE: {
         votecl_subsample_params p;
         votecl_subsample_plan *plan = NULL;
-        votecl_image v = view_u8(image_u8, 64, 48);
+        votecl_image v = tu_view_u8(in.image, 64, 48);
         votecl_subsample_params_init(&p, 64, 48, 4, VOTECL_DTYPE_U8);
         if ((s = votecl_subsample_plan_new(ctx, &p, &plan)) == VOTECL_OK)
             s = votecl_subsample_run(plan, &v, r->subsample, 16 * 12);
@@ -170,7 +134,7 @@ run_algo(votecl_context *ctx, algo a, results *r)
     case A_VOTE: {
         votecl_vote_spec spec;
         votecl_vote_plan *plan = NULL;
-        votecl_image v = view_u8(image_u8, 64, 48);
+        votecl_image v = tu_view_u8(in.image, 64, 48);
         if (votecl_context_get_backend(ctx) == VOTECL_BACKEND_REF) {
             vote_reference(r->vote);
             return VOTECL_OK;
@@ -187,7 +151,7 @@ run_algo(votecl_context *ctx, algo a, results *r)
     case A_LINES: {
         votecl_lines_params p;
         votecl_lines_plan *plan = NULL;
-        votecl_image v = view_u8(edges_u8, 96, 72);
+        votecl_image v = tu_view_u8(in.edges, 96, 72);
         votecl_lines_params_init(&p);
         p.threshold = 20;
         if ((s = votecl_lines_plan_new(ctx, &p, 96, 72, &plan)) == VOTECL_OK)
@@ -198,7 +162,7 @@ run_algo(votecl_context *ctx, algo a, results *r)
     case A_HOG: {
         votecl_hog_params p;
         votecl_hog *hog = NULL;
-        votecl_image v = view_u8(people_u8, 80, 144);
+        votecl_image v = tu_view_u8(in.people, 80, 144);
         votecl_hog_params_init(&p);
         if ((s = votecl_hog_new(ctx, &p, NULL, &hog)) == VOTECL_OK)
             s = votecl_hog_compute(hog, &v, r->hog, HOG_FLOATS, &r->hog_count);
@@ -208,7 +172,7 @@ run_algo(votecl_context *ctx, algo a, results *r)
     case A_GHT: {
         votecl_ght_params p;
         votecl_ght_model *model = NULL;
-        votecl_image t = view_u8(ght_template, 48, 40), v = view_u8(ght_scene, 96, 80);
+        votecl_image t = tu_view_u8(in.ght_template, 48, 40), v = tu_view_u8(in.ght_scene, 96, 80);
         votecl_ght_params_init(&p, VOTECL_GHT_GUIL);
         p.levels = 90;
         p.max_angle = 20;
@@ -451,7 +415,7 @@ int
 main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
-    make_inputs();
+    tu_inputs_make(&in, 88);
     if (compute_expected() != 0)
         return 1;
     g_test_add_func("/opencl/concurrency/threads", test_threads);

@@ -50,46 +50,8 @@ typedef struct fault_case {
 
 /* --- inputs, made once --- */
 
-static uint8_t image_u8[64 * 48];
-static uint8_t edges_u8[96 * 72];
-static uint8_t people_u8[80 * 144];
-static uint8_t ght_template[48 * 40];
-static uint8_t ght_scene[96 * 80];
+static tu_inputs in;
 static char *hog_model_file;
-
-static void
-make_inputs(void)
-{
-    tu_rng rng;
-
-    tu_rng_init(&rng, 8);
-    tu_fill_u8(&rng, image_u8, sizeof image_u8);
-    tu_fill_u8(&rng, people_u8, sizeof people_u8);
-    /* Two lines and a few stray points for the line detectors. */
-    memset(edges_u8, 0, sizeof edges_u8);
-    for (unsigned x = 0; x < 96; x++) {
-        edges_u8[(x * 72 / 96) * 96 + x] = 255;
-        edges_u8[20 * 96 + x] = 255;
-    }
-    for (unsigned i = 0; i < 30; i++)
-        edges_u8[tu_rng_below(&rng, sizeof edges_u8)] = 255;
-    /* An off-centre L-shaped blob, pasted into the scene shifted. */
-    memset(ght_template, 30, sizeof ght_template);
-    for (unsigned y = 8; y < 32; y++)
-        for (unsigned x = 10; x < 38; x++)
-            if (x < 20 || y > 24 || (x - 30) * (x - 30) + (y - 14) * (y - 14) < 20)
-                ght_template[y * 48 + x] = 220;
-    memset(ght_scene, 30, sizeof ght_scene);
-    for (unsigned y = 0; y < 40; y++)
-        memcpy(&ght_scene[(y + 25) * 96 + 30], &ght_template[y * 48], 48);
-}
-
-static votecl_image
-view_u8(const uint8_t *data, size_t width, size_t height)
-{
-    votecl_image v = {data, width, height, width, 1, VOTECL_DTYPE_U8};
-    return v;
-}
 
 /* --- histogram --- */
 
@@ -105,7 +67,7 @@ hist_make(votecl_context *context, void **object)
 static votecl_status
 hist_run(void *object, void *out)
 {
-    return votecl_hist_run(object, image_u8, NULL, NULL, sizeof image_u8, out);
+    return votecl_hist_run(object, in.image, NULL, NULL, sizeof in.image, out);
 }
 
 static void
@@ -134,7 +96,7 @@ static votecl_status
 hough_run(void *object, void *out)
 {
     hough_out *o = out;
-    votecl_image v = view_u8(edges_u8, 96, 72);
+    votecl_image v = tu_view_u8(in.edges, 96, 72);
     return votecl_hough_run(object, &v, o->lines, 8, &o->found, NULL);
 }
 
@@ -173,7 +135,7 @@ sum_make(votecl_context *context, void **object)
 static votecl_status
 sum_run(void *object, void *out)
 {
-    return votecl_sum_run(object, image_u8, sizeof image_u8, out);
+    return votecl_sum_run(object, in.image, sizeof in.image, out);
 }
 
 static void
@@ -195,7 +157,7 @@ subsample_make(votecl_context *context, void **object)
 static votecl_status
 subsample_run(void *object, void *out)
 {
-    votecl_image v = view_u8(image_u8, 64, 48);
+    votecl_image v = tu_view_u8(in.image, 64, 48);
     return votecl_subsample_run(object, &v, out, 16 * 12);
 }
 
@@ -226,7 +188,7 @@ vote_make(votecl_context *context, void **object)
 static votecl_status
 vote_run(void *object, void *out)
 {
-    votecl_image v = view_u8(image_u8, 64, 48);
+    votecl_image v = tu_view_u8(in.image, 64, 48);
     return votecl_vote_run_image(object, &v, out, NULL);
 }
 
@@ -256,7 +218,7 @@ static votecl_status
 lines_run(void *object, void *out)
 {
     pclines_out *o = out;
-    votecl_image v = view_u8(edges_u8, 96, 72);
+    votecl_image v = tu_view_u8(in.edges, 96, 72);
     return votecl_lines_run(object, &v, o->lines, 8, &o->found);
 }
 
@@ -336,14 +298,14 @@ static votecl_status
 hog_run(void *object, void *out)
 {
     hog_out *o = out;
-    votecl_image v = view_u8(people_u8, 80, 144);
+    votecl_image v = tu_view_u8(in.people, 80, 144);
     return votecl_hog_detect(object, &v, NULL, 0, o->detections, 16, &o->found);
 }
 
 static votecl_status
 hog_compute_run(void *object, void *out)
 {
-    votecl_image v = view_u8(people_u8, 80, 144);
+    votecl_image v = tu_view_u8(in.people, 80, 144);
     /* 80 x 144 at window stride 8: 3 x 3 windows of 3780 values */
     return votecl_hog_compute(object, &v, (float *)((char *)out + sizeof(size_t)), 9 * 3780,
                               (size_t *)out);
@@ -383,7 +345,7 @@ static votecl_status
 ght_make_method(votecl_context *context, votecl_ght_method method, void **object)
 {
     votecl_ght_params p;
-    votecl_image t = view_u8(ght_template, 48, 40);
+    votecl_image t = tu_view_u8(in.ght_template, 48, 40);
 
     votecl_ght_params_init(&p, method);
     p.levels = 90;
@@ -416,7 +378,7 @@ static votecl_status
 ght_run(void *object, void *out)
 {
     ght_out *o = out;
-    votecl_image v = view_u8(ght_scene, 96, 80);
+    votecl_image v = tu_view_u8(in.ght_scene, 96, 80);
     return votecl_ght_detect(object, &v, o->poses, 4, &o->found);
 }
 
@@ -913,7 +875,7 @@ main(int argc, char **argv)
         return environment_child(argv[2]);
     self = argv[0];
     g_test_init(&argc, &argv, NULL);
-    make_inputs();
+    tu_inputs_make(&in, 8);
     dir = g_strdup(g_getenv("VOTECL_KERNEL_PATH"));
     hog_model_file = g_build_filename(dir != NULL ? dir : "cl", VOTECL_HOG_PEOPLE_MODEL, NULL);
     g_free(dir);

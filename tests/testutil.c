@@ -376,3 +376,35 @@ tu_first_difference(const void *a, const void *b, size_t count, size_t size)
             return i;
     return (size_t)-1;
 }
+
+void
+tu_inputs_make(tu_inputs *in, uint64_t seed)
+{
+    tu_rng rng;
+
+    tu_rng_init(&rng, seed);
+    tu_fill_u8(&rng, in->image, sizeof in->image);
+    tu_fill_u8(&rng, in->people, sizeof in->people);
+    memset(in->edges, 0, sizeof in->edges);
+    for (unsigned x = 0; x < 96; x++) {
+        in->edges[(x * 72 / 96) * 96 + x] = 255;
+        in->edges[20 * 96 + x] = 255;
+    }
+    for (unsigned i = 0; i < 30; i++)
+        in->edges[tu_rng_below(&rng, sizeof in->edges)] = 255;
+    memset(in->ght_template, 30, sizeof in->ght_template);
+    for (unsigned y = 8; y < 32; y++)
+        for (unsigned x = 10; x < 38; x++)
+            if (x < 20 || y > 24 || (x - 30) * (x - 30) + (y - 14) * (y - 14) < 20)
+                in->ght_template[y * 48 + x] = 220;
+    memset(in->ght_scene, 30, sizeof in->ght_scene);
+    for (unsigned y = 0; y < 40; y++)
+        memcpy(&in->ght_scene[(y + 25) * 96 + 30], &in->ght_template[y * 48], 48);
+}
+
+votecl_image
+tu_view_u8(const uint8_t *data, size_t width, size_t height)
+{
+    votecl_image v = {data, width, height, width, 1, VOTECL_DTYPE_U8};
+    return v;
+}

@@ -31,6 +31,21 @@ void tu_fill(tu_rng *rng, votecl_dtype dtype, void *x, size_t count, float lo, f
 
 const char *tu_dtype_name(votecl_dtype dtype);
 
+/* Small inputs for tests that call every algorithm (fault injection, concurrency): random
+ * bytes, an edge image with two lines and stray points, an off-centre L-shaped template and
+ * a scene holding it shifted. */
+typedef struct tu_inputs {
+    uint8_t image[64 * 48];
+    uint8_t edges[96 * 72];
+    uint8_t people[80 * 144];
+    uint8_t ght_template[48 * 40];
+    uint8_t ght_scene[96 * 80];
+} tu_inputs;
+
+void tu_inputs_make(tu_inputs *in, uint64_t seed);
+/* A packed u8 single-channel view of width x height bytes. */
+votecl_image tu_view_u8(const uint8_t *data, size_t width, size_t height);
+
 /* A context on the reference backend; fails the test when it cannot be made. */
 votecl_context *tu_ref_context_new(void);
 
