@@ -34,6 +34,8 @@ static const tool_command tool_commands[] = {
     {"ght", "a template in an image (generalized Hough: Guil or Ballard), poses, annotated PNG",
      tool_cmd_ght},
     {"vote", "a user-defined vote (OpenCL C in a file) on an image", tool_cmd_vote},
+    {"eval", "accuracy suites (recall, precision, error per case family) as JSON",
+     tool_cmd_eval},
     {"demo", "histograms of the shipped images with annotated PNGs", tool_cmd_demo},
 };
 
