@@ -17,6 +17,7 @@ struct votecl_buffer {
     votecl_context *context;
     void *handle;
     size_t size;
+    int borrowed; /* wraps the caller's device memory (votecl_buffer_wrap_device) */
 };
 
 struct votecl_context {

@@ -252,6 +252,17 @@ VOTECL_API votecl_status votecl_hog_fuse(const votecl_hog_params *params,
                                          votecl_hog_detection *detections, size_t capacity,
                                          size_t *found);
 
+/* As votecl_hog_detect() with the image in a device buffer of the detector's context
+ * (borrowed: width x height pixels of u8, rows packed from byte 0, such as a frame that
+ * votecl_buffer_wrap_device() wraps where it already lies): no host copy of the image.
+ * channels: 1 (gray), or 3 when params.colour is on (used in the order given, e.g. BGR).
+ * Waits for the detections (host memory). Statuses as votecl_hog_detect(). */
+VOTECL_API votecl_status votecl_hog_detect_buffer(votecl_hog *hog, votecl_buffer *image,
+                                                  size_t width, size_t height,
+                                                  unsigned channels, const votecl_hog_rect *rois,
+                                                  size_t nrois, votecl_hog_detection *detections,
+                                                  size_t capacity, size_t *found);
+
 #ifdef __cplusplus
 }
 #endif

@@ -143,6 +143,16 @@ VOTECL_API votecl_status votecl_lines_plan_read_space(votecl_lines_plan *plan, u
 VOTECL_API votecl_status votecl_lines_plan_last_stats(const votecl_lines_plan *plan,
                                                       votecl_lines_stats *stats);
 
+/* As votecl_lines_run() with the image in a device buffer of the plan's context (borrowed:
+ * width x height elements of dtype, u8 or f32, rows packed from byte 0), such as a frame
+ * that votecl_buffer_wrap_device() wraps where it already lies: no host copy of the image.
+ * width and height must be the plan's. Waits for the lines (host memory, as above).
+ * Returns VOTECL_INVALID_ARGUMENT naming the field, and device statuses. */
+VOTECL_API votecl_status votecl_lines_run_buffer(votecl_lines_plan *plan, votecl_buffer *image,
+                                                 size_t width, size_t height, votecl_dtype dtype,
+                                                 votecl_lines_line *lines, size_t capacity,
+                                                 size_t *found);
+
 #ifdef __cplusplus
 }
 #endif
