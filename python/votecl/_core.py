@@ -342,11 +342,13 @@ def is_device_array(obj):
 
 
 def empty_like_device(template, shape, dtype):
-    """A new device array of the template's library (CuPy or PyTorch) on its device."""
+    """A new device array of the template's library (CuPy or PyTorch) on its device. PyTorch
+    gets int32 for uint32 counts (they never exceed 2^31 - 1 votes, so nothing is lost), as
+    its CUDA array interface has no unsigned 32-bit type in every version."""
     module = type(template).__module__.split(".")[0]
     if module == "torch":
         import torch
-        tdtype = {np.dtype(np.uint32): getattr(torch, "uint32", torch.int32),
+        tdtype = {np.dtype(np.uint32): torch.int32,
                   np.dtype(np.float32): torch.float32}[np.dtype(dtype)]
         return torch.empty(shape, dtype=tdtype, device=template.device)
     import cupy
