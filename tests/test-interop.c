@@ -152,9 +152,12 @@ native_alloc(native *nat, const void *data, size_t size, votecl_buffer **keeper)
 
 /* Reads the caller's memory back with the caller's own means. */
 static void
-native_read(native *nat, void *handle, votecl_buffer *keeper, void *out, size_t size)
+native_read(native *nat, votecl_context *ctx, void *handle, votecl_buffer *keeper, void *out,
+            size_t size)
 {
     if (nat->backend == VOTECL_BACKEND_CUDA) {
+        /* the owner's stream is non-blocking: it does not wait for the default stream */
+        g_assert_cmpint(votecl_context_finish(ctx), ==, VOTECL_OK);
         g_assert_cmpint(votecl_buffer_read(keeper, 0, out, size), ==, VOTECL_OK);
         return;
     }
@@ -223,7 +226,7 @@ test_histogram(void)
     g_assert_cmpint(votecl_buffer_wrap_device(ctx, hb, sizeof device, &bins), ==, VOTECL_OK);
     g_assert_true(votecl_buffer_get_native(x) == hx);
     g_assert_cmpint(votecl_hist_run_buffers(plan, x, NULL, NULL, N, 1, bins), ==, VOTECL_OK);
-    native_read(&nat, hb, kb, device, sizeof device);
+    native_read(&nat, ctx, hb, kb, device, sizeof device);
     g_assert_cmpmem(device, sizeof device, host, sizeof host);
     votecl_buffer_free(x);
     votecl_buffer_free(bins);

@@ -112,25 +112,30 @@ class Histogram(Plan):
     def _elements(self, arr):
         return arr.size // self.params.channels
 
-    def __call__(self, x, y=None, weights=None):
+    def __call__(self, x, y=None, weights=None, out=None):
         """The histogram of x (any shape; channels interleaved last), with y and weights when
-        the plan uses them. GPU arrays in, a GPU array out (asynchronous on the stream)."""
+        the plan uses them. GPU arrays in, a GPU array out (asynchronous on the stream).
+        out: an array of the result's shape, size and library to fill instead of a new one
+        (a pipeline that reuses it saves an allocation per call)."""
         if is_device_array(x):
-            return self._device(x, y, weights, 1)
+            return self._device(x, y, weights, 1, out)
         xa = host_array(x, "x", [self.dtype])
         ya = host_array(y, "y", [self.dtype]) if y is not None else None
         wa = host_array(weights, "weights", [np.float32]) if weights is not None else None
-        out = np.empty(self.shape, self.out_dtype)
+        out = np.empty(self.shape, self.out_dtype) if out is None else out
+        if not (isinstance(out, np.ndarray) and out.flags.c_contiguous and
+                out.nbytes == self.nbins * 4):
+            raise ValueError("out: a C-contiguous array of %d 4-byte bins" % self.nbins)
         self._check(fn.hist_run(self._handle, xa.ctypes.data,
                                 ya.ctypes.data if ya is not None else None,
                                 wa.ctypes.data if wa is not None else None, self._elements(xa),
                                 out.ctypes.data))
         return out
 
-    def batch(self, x, y=None, weights=None):
+    def batch(self, x, y=None, weights=None, out=None):
         """Histograms of frames: x has the frames on its first axis; (frames, bins...) out."""
         if is_device_array(x):
-            return self._device(x, y, weights, None)
+            return self._device(x, y, weights, None, out)
         xa = host_array(x, "x", [self.dtype])
         frames = xa.shape[0]
         ya = host_array(y, "y", [self.dtype]) if y is not None else None
@@ -150,7 +155,7 @@ class Histogram(Plan):
         self._check(fn.hist_run_image(self._handle, ctypes.byref(view), out.ctypes.data))
         return out
 
-    def _device(self, x, y, weights, frames, out=None):
+    def _device(self, x, y, weights, frames, out):
         dx = device_input(self.context, x, "x")
         if dx.dtype != self.dtype:
             raise TypeError("x: dtype %s is not the plan's %s" % (dx.dtype, self.dtype))
@@ -160,8 +165,11 @@ class Histogram(Plan):
         bw = self._wrap(device_input(self.context, weights, "weights")) \
             if weights is not None else None
         shape = self.shape if frames is not None else (nframes,) + self.shape
-        result = empty_like_device(x, shape, self.out_dtype)
-        bo = self._wrap(device_input(self.context, result, "bins"))
+        result = empty_like_device(x, shape, self.out_dtype) if out is None else out
+        bo = self._wrap(device_input(self.context, result, "out"))
+        if bo.size != nframes * self.nbins * 4:
+            raise ValueError("out: %d bytes are not %d frames of %d 4-byte bins"
+                             % (bo.size, nframes, self.nbins))
         n = dx.nbytes // self.dtype.itemsize // self.params.channels // max(nframes, 1)
         self._check(fn.hist_run_buffers(self._handle, bx._handle,
                                         by._handle if by is not None else None,
