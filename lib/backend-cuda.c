@@ -151,7 +151,7 @@ typedef struct cuda_impl {
     CUstream stream;
     int owns_context; /* 1: the primary context was retained here and is released */
     int owns_stream;  /* 0: the caller's stream (interop), never destroyed */
-    int arch; /* compute capability, major * 10 + minor */
+    int arch;         /* compute capability, major * 10 + minor */
     int grid_max[3];
     char build_id[512];
 } cuda_impl;
@@ -1013,8 +1013,7 @@ cuda_context_adopt(votecl_context *context, void *native_context, void *native_d
     }
     context->impl = impl;
     status = init_driver(context, &impl->api);
-    if (status == VOTECL_OK && ctx == NULL &&
-        impl->api.cuCtxGetCurrent(&ctx) != CUDA_SUCCESS)
+    if (status == VOTECL_OK && ctx == NULL && impl->api.cuCtxGetCurrent(&ctx) != CUDA_SUCCESS)
         ctx = NULL;
     if (status == VOTECL_OK && ctx != NULL)
         status = adopt_context(context, impl, ctx);

@@ -92,9 +92,9 @@ native_open(native *nat)
         return NULL;
     if (nat->backend == VOTECL_BACKEND_CUDA) {
         nat->owner = probe;
-        g_assert_cmpint(votecl_context_new_from_cuda(NULL, NULL, NULL, &context, error,
-                                                     sizeof error),
-                        ==, VOTECL_OK);
+        g_assert_cmpint(
+            votecl_context_new_from_cuda(NULL, NULL, NULL, &context, error, sizeof error), ==,
+            VOTECL_OK);
         g_assert_null(votecl_context_get_native_queue(context));
         return context;
     }
@@ -162,8 +162,7 @@ native_read(native *nat, votecl_context *ctx, void *handle, votecl_buffer *keepe
         return;
     }
     /* In order after votecl's work on the same queue: no finish needed. */
-    g_assert_cmpint(clEnqueueReadBuffer(nat->queue, handle, CL_TRUE, 0, size, out, 0, NULL,
-                                        NULL),
+    g_assert_cmpint(clEnqueueReadBuffer(nat->queue, handle, CL_TRUE, 0, size, out, 0, NULL, NULL),
                     ==, CL_SUCCESS);
 }
 
@@ -280,19 +279,19 @@ test_lines(void)
     g_assert_cmpuint(nh, >=, 2);
     handle = native_alloc(&nat, im, sizeof im, &keeper);
     g_assert_cmpint(votecl_buffer_wrap_device(ctx, handle, sizeof im, &b), ==, VOTECL_OK);
-    g_assert_cmpint(votecl_lines_run_buffer(plan, b, W, H, VOTECL_DTYPE_U8, device, CAP, &nd),
-                    ==, VOTECL_OK);
+    g_assert_cmpint(votecl_lines_run_buffer(plan, b, W, H, VOTECL_DTYPE_U8, device, CAP, &nd), ==,
+                    VOTECL_OK);
     g_assert_cmpuint(nd, ==, nh);
     g_assert_cmpmem(device, MIN(nd, CAP) * sizeof *device, host, MIN(nh, CAP) * sizeof *host);
     /* a size other than the plan's, a dtype it cannot take, a buffer too small: named */
     g_assert_cmpint(votecl_lines_run_buffer(plan, b, W + 1, H, VOTECL_DTYPE_U8, device, CAP, &nd),
                     ==, VOTECL_INVALID_ARGUMENT);
     g_assert_true(tu_message_names(votecl_context_get_error(ctx), "width"));
-    g_assert_cmpint(votecl_lines_run_buffer(plan, b, W, H, VOTECL_DTYPE_U16, device, CAP, &nd),
-                    ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_cmpint(votecl_lines_run_buffer(plan, b, W, H, VOTECL_DTYPE_U16, device, CAP, &nd), ==,
+                    VOTECL_INVALID_ARGUMENT);
     g_assert_true(tu_message_names(votecl_context_get_error(ctx), "dtype"));
-    g_assert_cmpint(votecl_lines_run_buffer(plan, b, W, H, VOTECL_DTYPE_F32, device, CAP, &nd),
-                    ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_cmpint(votecl_lines_run_buffer(plan, b, W, H, VOTECL_DTYPE_F32, device, CAP, &nd), ==,
+                    VOTECL_INVALID_ARGUMENT);
     g_assert_true(tu_message_names(votecl_context_get_error(ctx), "image"));
     votecl_buffer_free(b);
     votecl_lines_plan_free(plan);
@@ -326,8 +325,8 @@ hog_compare(votecl_context *ctx, native *nat, unsigned channels)
     handle = native_alloc(nat, im, (size_t)W * H * channels, &keeper);
     g_assert_cmpint(votecl_buffer_wrap_device(ctx, handle, (size_t)W * H * channels, &b), ==,
                     VOTECL_OK);
-    g_assert_cmpint(votecl_hog_detect_buffer(hog, b, W, H, channels, NULL, 0, device, CAP, &nd),
-                    ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_detect_buffer(hog, b, W, H, channels, NULL, 0, device, CAP, &nd), ==,
+                    VOTECL_OK);
     g_assert_cmpint(votecl_hog_last_windows(hog, NULL, 0, &rd), ==, VOTECL_OK);
     g_assert_cmpuint(nd, ==, nh);
     g_assert_cmpuint(rd, ==, rh);
@@ -387,14 +386,14 @@ test_opencl_mismatch(void)
                     ==, VOTECL_INVALID_ARGUMENT);
     g_assert_null(out);
     g_assert_true(tu_message_names(error, "cl_queue"));
-    g_assert_cmpint(votecl_context_new_from_opencl(NULL, nat.device, NULL, NULL, &out, error,
-                                                   sizeof error),
-                    ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_cmpint(
+        votecl_context_new_from_opencl(NULL, nat.device, NULL, NULL, &out, error, sizeof error), ==,
+        VOTECL_INVALID_ARGUMENT);
     g_assert_true(tu_message_names(error, "cl_context"));
     /* no queue: votecl makes its own on the caller's context */
-    g_assert_cmpint(votecl_context_new_from_opencl(nat.cl, nat.device, NULL, NULL, &out, error,
-                                                   sizeof error),
-                    ==, VOTECL_OK);
+    g_assert_cmpint(
+        votecl_context_new_from_opencl(nat.cl, nat.device, NULL, NULL, &out, error, sizeof error),
+        ==, VOTECL_OK);
     g_assert_true(votecl_context_get_native_queue(out) != nat.queue);
     votecl_context_free(out);
     native_close(&other, ctx2);
@@ -409,13 +408,12 @@ test_nodevice_args(void)
     char error[256] = "";
     uint8_t host[64];
 
-    g_assert_cmpint(votecl_context_new_from_opencl(NULL, NULL, NULL, NULL, NULL, error,
-                                                   sizeof error),
-                    ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_cmpint(
+        votecl_context_new_from_opencl(NULL, NULL, NULL, NULL, NULL, error, sizeof error), ==,
+        VOTECL_INVALID_ARGUMENT);
     g_assert_true(tu_message_names(error, "out"));
     /* the ref backend has no device memory */
-    g_assert_cmpint(votecl_buffer_wrap_device(ctx, host, sizeof host, &b), ==,
-                    VOTECL_UNSUPPORTED);
+    g_assert_cmpint(votecl_buffer_wrap_device(ctx, host, sizeof host, &b), ==, VOTECL_UNSUPPORTED);
     g_assert_null(b);
     g_assert_cmpint(votecl_buffer_wrap_device(NULL, host, sizeof host, &b), ==,
                     VOTECL_INVALID_ARGUMENT);
