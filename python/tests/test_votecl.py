@@ -143,6 +143,7 @@ def test_hough_finds_the_lines(ctx, ref):
         h(im)
         assert h.accumulator.shape == h.shape and h.accumulator.max() >= 70
         assert h.stats.kept == np.count_nonzero(im)
+        np.testing.assert_array_equal(h.accumulate(im), h.accumulator)
 
 
 def test_pclines_device_equals_ref(ctx, ref):

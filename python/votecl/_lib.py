@@ -119,6 +119,7 @@ _FUNCTIONS = {
     "votecl_hough_run": (c_status, [vp, P(S.votecl_image), P(S.votecl_hough_line), sz, c_size_p,
                                     P(S.votecl_vote_stats)]),
     "votecl_hough_plan_accumulator": (P(ctypes.c_uint32), [vp]),
+    "votecl_hough_run_buffers": (c_status, [vp, vp, vp]),
     # PClines
     "votecl_lines_params_init": (None, [P(S.votecl_lines_params)]),
     "votecl_lines_plan_new": (c_status, [vp, P(S.votecl_lines_params), sz, sz, P(vp)]),

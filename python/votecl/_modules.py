@@ -282,6 +282,22 @@ class Hough(Plan):
         self.stats = record(stats, "VoteStats")
         return lines
 
+    def accumulate(self, image):
+        """Only the votes: the (angles, rho_bins) uint32 accumulator of a binary edge image.
+        A GPU image (uint8, packed, the plan's size; CUDA context) gives a GPU array,
+        asynchronous on the stream (PyTorch: int32)."""
+        if not is_device_array(image):
+            self(image)
+            return self.accumulator
+        dev = device_input(self.context, image, "image")
+        if dev.dtype != np.uint8:
+            raise TypeError("image: the Hough transform takes uint8 edge images")
+        out = empty_like_device(image, self.shape, np.uint32)
+        self._check(fn.hough_run_buffers(self._handle, self._wrap(dev)._handle,
+                                         self._wrap(device_input(self.context, out,
+                                                                 "out"))._handle))
+        return out
+
     @property
     def accumulator(self):
         """The last run's accumulator, (angles, rho_bins) uint32 (a copy)."""
