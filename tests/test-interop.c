@@ -2,6 +2,7 @@
  * memory (votecl_context_new_from_opencl/_cuda, votecl_buffer_wrap_device).
  *
  * /nodevice/interop/...  argument checks that need no device; the ref backend refuses wraps;
+ * /ref/interop/...       PClines and HOG from a (host-memory) ref buffer equal the host path;
  * /opencl/interop/...    a cl_context, queue and cl_mem made here with raw OpenCL: the context
  *                        adopts them, wrapped buffers give the histogram, PClines and HOG
  *                        results of the ordinary host path exactly, the work lands on the
@@ -400,6 +401,60 @@ test_opencl_mismatch(void)
     native_close(&nat, ctx);
 }
 
+/* The device-image entry points on the ref backend, whose buffers are host memory: the same
+ * lines and detections as from the host image. */
+static void
+test_ref_buffers(void)
+{
+    enum { W = 96, H = 160, CAP = 256 };
+    votecl_context *ctx = tu_ref_context_new();
+    uint8_t *im = g_malloc(W * H);
+    votecl_image view = {im, W, H, W, 1, VOTECL_DTYPE_U8};
+    votecl_lines_params lp;
+    votecl_lines_plan *plan = NULL;
+    votecl_lines_line lh[CAP], ld[CAP];
+    votecl_hog_params hp;
+    votecl_hog_model *model = NULL;
+    votecl_hog *hog = NULL;
+    votecl_hog_detection dh[CAP], dd[CAP];
+    votecl_buffer *b = NULL;
+    size_t nh = 0, nd = 0;
+
+    make_frame(im, W, H, 1, 11);
+    g_assert_cmpint(votecl_buffer_new(ctx, W * H, &b), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_buffer_write(b, 0, im, W * H), ==, VOTECL_OK);
+    votecl_lines_params_init(&lp);
+    g_assert_cmpint(votecl_lines_plan_new(ctx, &lp, W, H, &plan), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_lines_run(plan, &view, lh, CAP, &nh), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_lines_run_buffer(plan, b, W, H, VOTECL_DTYPE_U8, ld, CAP, &nd), ==,
+                    VOTECL_OK);
+    g_assert_cmpuint(nh, >, 0);
+    g_assert_cmpuint(nd, ==, nh);
+    g_assert_cmpmem(ld, MIN(nd, CAP) * sizeof *ld, lh, MIN(nh, CAP) * sizeof *lh);
+    votecl_hog_params_init(&hp);
+    hp.hit_threshold = -100.0;
+    hp.fusion = VOTECL_HOG_FUSION_NONE;
+    hp.scale = 1.0;
+    g_assert_cmpint(votecl_hog_model_people(ctx, &model), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_new(ctx, &hp, model, &hog), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_detect(hog, &view, NULL, 0, dh, CAP, &nh), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_detect_buffer(hog, b, W, H, 1, NULL, 0, dd, CAP, &nd), ==,
+                    VOTECL_OK);
+    g_assert_cmpuint(nh, >, 0);
+    g_assert_cmpuint(nd, ==, nh);
+    g_assert_cmpmem(dd, MIN(nd, CAP) * sizeof *dd, dh, MIN(nh, CAP) * sizeof *dh);
+    /* a buffer smaller than the image */
+    g_assert_cmpint(votecl_hog_detect_buffer(hog, b, W, H + 1, 1, NULL, 0, dd, CAP, &nd), ==,
+                    VOTECL_INVALID_ARGUMENT);
+    g_assert_true(tu_message_names(votecl_context_get_error(ctx), "image"));
+    votecl_hog_free(hog);
+    votecl_hog_model_free(model);
+    votecl_lines_plan_free(plan);
+    votecl_buffer_free(b);
+    votecl_context_free(ctx);
+    g_free(im);
+}
+
 static void
 test_nodevice_args(void)
 {
@@ -430,6 +485,7 @@ main(int argc, char **argv)
 
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/nodevice/interop/args", test_nodevice_args);
+    g_test_add_func("/ref/interop/buffers", test_ref_buffers);
     tu_add_device_test("/interop/histogram", test_histogram);
     tu_add_device_test("/interop/lines", test_lines);
     tu_add_device_test("/interop/hog", test_hog);

@@ -38,6 +38,8 @@ def rng(seed=15):
 
 def test_library_and_devices(ctx):
     assert votecl.version().count(".") == 2
+    from votecl import _version
+    assert _version.VERSION == votecl.version(), "python/votecl/_version.py lags configure.ac"
     assert "opencl" in votecl.backends() and "ref" in votecl.backends()
     assert any(d.name == ctx.device.name for d in votecl.devices("opencl"))
     assert ctx.backend == "opencl" and ctx.device.backend == "opencl"
