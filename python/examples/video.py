@@ -14,7 +14,6 @@ import sys
 import time
 
 import cv2
-import numpy as np
 
 import votecl
 

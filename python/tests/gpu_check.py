@@ -126,7 +126,19 @@ def hist_case(ctx, lib, repeat, sync):
     # a pipeline's form: the result array reused (out=), no allocation per call
     r2 = check_case("hist-out", lib, h, dev, lambda: h(dev, out=out), run_c, True, repeat,
                     host.nbytes, sync)
-    return [r, r2]
+    # sixteen 4K frames in one call: per-call costs shared by more work
+    hb = np.tile(host, (16, 1))
+    db = to_device(lib, hb)
+    outb = h.batch(db)
+    got = outb.get() if lib == "cupy" else outb.cpu().numpy()
+    equal = np.array_equal(got.view(np.uint32)[7], np.bincount(host, minlength=256))
+    cb, cob = c_buffer(ctx, hb), votecl.Buffer(ctx, 16 * 1024)
+
+    def run_cb():
+        fn.hist_run_buffers(h._handle, cb._handle, None, None, host.size, 16, cob._handle)
+    r3 = check_case("hist-x16", lib, h, db, lambda: h.batch(db, out=outb), run_cb, equal, repeat,
+                    hb.nbytes, sync)
+    return [r, r2, r3]
 
 
 def lines_case(ctx, lib, repeat, sync):

@@ -1,6 +1,7 @@
 """Errors, contexts, devices, parameter structs, result records and device arrays."""
 import collections
 import ctypes
+import math
 import os
 
 import numpy as np
@@ -324,9 +325,9 @@ class DeviceArray:
             for s in reversed(self.shape):
                 expect.insert(0, acc)
                 acc *= s
-            if tuple(strides) != tuple(expect) and int(np.prod(self.shape)) > 1:
+            if tuple(strides) != tuple(expect) and math.prod(self.shape) > 1:
                 raise ValueError("%s: a device array must be C-contiguous" % name)
-        self.nbytes = int(np.prod(self.shape, dtype=np.int64)) * self.dtype.itemsize
+        self.nbytes = math.prod(self.shape) * self.dtype.itemsize
 
 
 def is_device_array(obj):
@@ -413,6 +414,8 @@ class WrapCache:
     def get(self, dev):
         key = (dev.ptr, dev.nbytes)
         buf = self.items.get(key)
+        if buf is not None and buf._keep is dev.obj:
+            return buf
         if buf is None or buf._keep is not dev.obj:
             if buf is not None:
                 buf.close()
