@@ -155,7 +155,9 @@ class Context:
     device's primary one) with CuPy and PyTorch, and queues its work on cuda_stream (an int:
     a CUstream handle such as cupy.cuda.get_current_stream().ptr or
     torch.cuda.current_stream().cuda_stream; None: the legacy default stream, which CuPy and
-    PyTorch use by default), so device arrays need no synchronisation.
+    PyTorch use by default), so device arrays need no synchronisation. With backend None,
+    such a CUDA context is tried first where CUDA is built and VOTECL_BACKEND does not say
+    otherwise, as the library's own order does.
     A context is used by one thread at a time."""
 
     def __init__(self, backend=None, device=None, kernel_path=None, cache_dir=None,
@@ -180,16 +182,21 @@ class Context:
         options.disable_disk_cache = int(bool(disable_disk_cache))
         handle = ctypes.c_void_p()
         error = ctypes.create_string_buffer(1024)
-        if backend == "cuda":
+        env = os.environ.get("VOTECL_BACKEND", "").lower()
+        shares = backend == "cuda" or (backend is None and env in ("", "cuda") and
+                                       fn.backend_is_built(S.VOTECL_BACKEND_CUDA))
+        if shares:
             status = fn.context_new_from_cuda(None, cuda_stream, ctypes.byref(options),
                                               ctypes.byref(handle), error, len(error))
-        else:
+            if status != 0 and backend is None:  # no CUDA here: the library's default order
+                shares = False
+        if not shares:
             status = fn.context_new_with_error(ctypes.byref(options), ctypes.byref(handle),
                                                error, len(error))
         if status != 0:
             raise _error(status, error.value.decode(errors="replace"))
         self._handle = handle.value
-        self._shares_cuda = backend == "cuda"
+        self._shares_cuda = shares
 
     @classmethod
     def from_opencl(cls, cl_context, cl_device, cl_queue=None, **options):
