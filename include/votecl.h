@@ -5,7 +5,14 @@
  *  - functions that can fail return votecl_status; the message of the last failure is
  *    votecl_context_get_error();
  *  - constructors fill an out-parameter with a caller-owned object; _free(NULL) is a no-op;
- *  - parameters are a struct filled with defaults by votecl_<algo>_params_init();
+ *  - parameters are a struct filled with defaults by votecl_<algo>_params_init() (or
+ *    _options_init(), votecl_vote_spec_init()); always start from it. The struct's first
+ *    member, struct_size, is set there to the size of the struct the program was compiled
+ *    with, and every call that reads the struct checks it: 0 (never initialized) is
+ *    VOTECL_INVALID_ARGUMENT, a size larger than the library's (a program built against
+ *    newer headers) VOTECL_UNSUPPORTED. New fields are only ever appended, so a later
+ *    library accepts every earlier release's size and gives the fields that size lacks
+ *    their defaults: programs built against this release keep working unchanged;
  *  - ownership words: borrowed (the library reads it during the call only), caller-owned
  *    output (the library writes it; the caller frees it), transfer full/none for returned
  *    pointers;

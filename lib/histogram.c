@@ -23,6 +23,7 @@ votecl_hist_params_init(votecl_hist_params *params, votecl_dtype dtype)
     if (params == NULL)
         return;
     memset(params, 0, sizeof *params);
+    params->struct_size = sizeof *params;
     params->dtype = dtype;
     params->channels = 1;
     params->dims = 1;

@@ -26,6 +26,7 @@ votecl_hough_params_init(votecl_hough_params *params)
     if (params == NULL)
         return;
     memset(params, 0, sizeof *params);
+    params->struct_size = sizeof *params;
     params->angles = 180;
     params->edge_threshold = 1;
     params->peak_window = 5;

@@ -37,6 +37,7 @@ votecl_subsample_params_init(votecl_subsample_params *params, size_t width, size
     if (params == NULL)
         return;
     memset(params, 0, sizeof *params);
+    params->struct_size = sizeof *params;
     params->width = width;
     params->height = height;
     params->factor = factor;

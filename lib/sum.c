@@ -38,6 +38,7 @@ votecl_sum_params_init(votecl_sum_params *params, votecl_dtype dtype)
     if (params == NULL)
         return;
     memset(params, 0, sizeof *params);
+    params->struct_size = sizeof *params;
     params->dtype = dtype;
     params->variant = VOTECL_VARIANT_AUTO;
 }

@@ -65,6 +65,7 @@ typedef struct votecl_device_info {
 } votecl_device_info;
 
 typedef struct votecl_context_options {
+    size_t struct_size; /* set by the _init function: see votecl.h */
     votecl_backend backend;  /* DEFAULT: see above */
     const char *device;      /* borrowed; NULL: VOTECL_DEVICE, else the first GPU, else any */
     const char *kernel_path; /* borrowed; colon-separated directories searched after

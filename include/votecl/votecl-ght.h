@@ -70,6 +70,7 @@ typedef enum votecl_ght_pairing {
 } votecl_ght_pairing;
 
 typedef struct votecl_ght_params {
+    size_t struct_size; /* set by the _init function: see votecl.h */
     votecl_ght_method method;   /* default VOTECL_GHT_GUIL */
     unsigned levels;            /* gradient (and alpha) angle bins over 360 degrees (360) */
     unsigned canny_low;         /* hysteresis low threshold on |gx| + |gy| (50) */

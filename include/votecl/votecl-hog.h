@@ -66,6 +66,7 @@ typedef enum votecl_hog_fusion {
 } votecl_hog_fusion;
 
 typedef struct votecl_hog_params {
+    size_t struct_size; /* set by the _init function: see votecl.h */
     unsigned window_width, window_height;     /* 64 x 128 */
     unsigned block_width, block_height;       /* 16 x 16, multiples of the cell */
     unsigned block_stride_x, block_stride_y;  /* 8, 8 */

@@ -49,6 +49,7 @@ extern "C" {
 #define VOTECL_HOUGH_MAX_WINDOW 99u
 
 typedef struct votecl_hough_params {
+    size_t struct_size; /* set by the _init function: see votecl.h */
     unsigned angles;          /* G >= 1 (default 180: one degree) */
     uint32_t rho_bins;        /* N >= 1; 0 (default): one bin per pixel, N = ceil(W + D) */
     unsigned edge_threshold;  /* a pixel with value >= this is an edge, 0-255 (default 1:

@@ -58,6 +58,7 @@ extern "C" {
 #define VOTECL_LINES_RADIUS_AUTO UINT_MAX
 
 typedef struct votecl_lines_params {
+    size_t struct_size; /* set by the _init function: see votecl.h */
     uint32_t distance;        /* d >= 1: 2d columns; 0 (default): max(ceil(max(W, H) / 2), n) */
     uint32_t rows;            /* V >= 1 rows of v; 0 (default): max(W, H), one per pixel */
     unsigned neighbourhood;   /* n: odd, 1 <= n <= 2d, side of the maxima window (default 5) */

@@ -152,6 +152,7 @@ VOTECL_API votecl_status votecl_model_path(const votecl_context *context, char *
                                            size_t size);
 
 typedef struct votecl_calibrate_options {
+    size_t struct_size; /* set by the _init function: see votecl.h */
     int quick;          /* nonzero: a small training set (smoke tests), about 10x faster */
     unsigned repeats;   /* rounds over the cases (at most 32), the fastest round of a case
                            counts; 0: 5 (3 when quick) */

@@ -47,6 +47,7 @@ extern "C" {
 /* --- sum --------------------------------------------------------------------------- */
 
 typedef struct votecl_sum_params {
+    size_t struct_size; /* set by the _init function: see votecl.h */
     votecl_dtype dtype;      /* VOTECL_DTYPE_U8 or VOTECL_DTYPE_F32 */
     votecl_variant variant;  /* AUTO: the plan chooses (VOTECL_FORCE_VARIANT overrides) */
 } votecl_sum_params;
@@ -88,6 +89,7 @@ VOTECL_API votecl_status votecl_sum_plan_describe(const votecl_sum_plan *plan, s
 #define VOTECL_SUBSAMPLE_MAX_SIDE 65535u
 
 typedef struct votecl_subsample_params {
+    size_t struct_size; /* set by the _init function: see votecl.h */
     size_t width, height;    /* of the input image, 1 .. VOTECL_SUBSAMPLE_MAX_SIDE */
     unsigned factor;         /* f >= 1 */
     votecl_dtype dtype;      /* VOTECL_DTYPE_U8 or VOTECL_DTYPE_F32; one channel */

@@ -116,6 +116,7 @@ typedef enum votecl_bin_type {
 #define VOTECL_VOTE_MAX_ELEMENTS 2147483647u
 
 typedef struct votecl_vote_spec {
+    size_t struct_size; /* set by the _init function: see votecl.h */
     votecl_dtype dtype;        /* element type */
     unsigned channels;         /* 1, 2 or 4 */
     votecl_bin_type bin_type;
@@ -187,6 +188,7 @@ VOTECL_API votecl_status votecl_vote_plan_predict(const votecl_vote_plan *plan, 
 #define VOTECL_HIST_MAX_BINS (1u << 28)
 
 typedef struct votecl_hist_params {
+    size_t struct_size; /* set by the _init function: see votecl.h */
     votecl_dtype dtype;  /* element type of the data */
     unsigned channels;   /* interleaved channels per element of x (1-4) */
     unsigned dims;       /* 1 or 2 */
