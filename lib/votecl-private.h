@@ -106,6 +106,10 @@ char *votecl__strdup(const char *s);
 /* Pixels an image view may have: kernels index elements with 32-bit arithmetic. */
 #define VOTECL__MAX_IMAGE_PIXELS ((size_t)VOTECL_IMAGE_MAX_PIXELS)
 
+/* dtype's name, or "unknown dtype N" written into buf, for messages. */
+#define VOTECL__DTYPE_TEXT 32
+const char *votecl__dtype_text(votecl_dtype dtype, char buf[VOTECL__DTYPE_TEXT]);
+
 /* Checks a view against the plan's element type and channels (0: any of 1-4); fills the
  * bytes of a row and the number of pixels. Failures name the field. */
 votecl_status votecl__image_check(votecl_context *context, const votecl_image *image,

@@ -185,6 +185,217 @@ test_struct_size_checked(void)
     votecl_context_free(ctx);
 }
 
+/* --- dtype names --- */
+
+static void
+test_dtype_names(void)
+{
+    votecl_context *ctx = tu_ref_context_new();
+    votecl_hist_params p;
+    votecl_hist_plan *plan = NULL;
+    uint16_t pixels[4] = {0};
+    uint32_t bins[256];
+    votecl_image image = {pixels, 4, 1, 8, 1, VOTECL_DTYPE_U16};
+
+    g_assert_cmpstr(votecl_dtype_name(VOTECL_DTYPE_U8), ==, "u8");
+    g_assert_cmpstr(votecl_dtype_name(VOTECL_DTYPE_U16), ==, "u16");
+    g_assert_cmpstr(votecl_dtype_name(VOTECL_DTYPE_U32), ==, "u32");
+    g_assert_cmpstr(votecl_dtype_name(VOTECL_DTYPE_F32), ==, "f32");
+    g_assert_null(votecl_dtype_name((votecl_dtype)0));
+    g_assert_null(votecl_dtype_name((votecl_dtype)99));
+    votecl_hist_params_init(&p, VOTECL_DTYPE_U8);
+    g_assert_cmpint(votecl_hist_plan_new(ctx, &p, &plan), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hist_run_image(plan, &image, bins), ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_cmpstr(votecl_context_get_error(ctx), ==,
+                    "image.dtype: u16 does not match the plan's u8");
+    image.dtype = (votecl_dtype)7;
+    g_assert_cmpint(votecl_hist_run_image(plan, &image, bins), ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_cmpstr(votecl_context_get_error(ctx), ==,
+                    "image.dtype: unknown dtype 7 does not match the plan's u8");
+    votecl_hist_plan_free(plan);
+    votecl_context_free(ctx);
+}
+
+/* --- typed histograms --- */
+
+static void
+test_hist_typed(void)
+{
+    votecl_context *ctx = tu_ref_context_new();
+    votecl_hist_params p;
+    votecl_hist_plan *counts = NULL, *sums = NULL;
+    const uint8_t x[6] = {0, 1, 1, 255, 255, 255};
+    const float w[6] = {0.5f, 1, 2, 0.25f, 0.25f, 0.25f};
+    uint32_t c[2 * 256], c_old[2 * 256];
+    float f[2 * 256];
+    votecl_image image = {x, 6, 1, 6, 1, VOTECL_DTYPE_U8};
+
+    votecl_hist_params_init(&p, VOTECL_DTYPE_U8);
+    g_assert_cmpint(votecl_hist_plan_new(ctx, &p, &counts), ==, VOTECL_OK);
+    p.weighted = 1;
+    g_assert_cmpint(votecl_hist_plan_new(ctx, &p, &sums), ==, VOTECL_OK);
+
+    g_assert_cmpint(votecl_hist_run_u32(counts, x, NULL, 6, c), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hist_run(counts, x, NULL, NULL, 6, c_old), ==, VOTECL_OK);
+    g_assert_cmpmem(c, 256 * sizeof *c, c_old, 256 * sizeof *c_old);
+    g_assert_cmpuint(c[0], ==, 1);
+    g_assert_cmpuint(c[1], ==, 2);
+    g_assert_cmpuint(c[255], ==, 3);
+    g_assert_cmpint(votecl_hist_run_batch_u32(counts, x, NULL, 3, 2, c), ==, VOTECL_OK);
+    g_assert_cmpuint(c[0], ==, 1);
+    g_assert_cmpuint(c[1], ==, 2);
+    g_assert_cmpuint(c[256 + 255], ==, 3);
+    g_assert_cmpint(votecl_hist_run_image_u32(counts, &image, c), ==, VOTECL_OK);
+    g_assert_cmpuint(c[255], ==, 3);
+
+    g_assert_cmpint(votecl_hist_run_f32(sums, x, NULL, w, 6, f), ==, VOTECL_OK);
+    g_assert_cmpfloat(f[0], ==, 0.5f);
+    g_assert_cmpfloat(f[1], ==, 3.0f);
+    g_assert_cmpfloat(f[255], ==, 0.75f);
+    g_assert_cmpint(votecl_hist_run_batch_f32(sums, x, NULL, w, 3, 2, f), ==, VOTECL_OK);
+    g_assert_cmpfloat(f[1], ==, 3.0f);
+    g_assert_cmpfloat(f[256 + 255], ==, 0.75f);
+
+    /* the bins' type is not the plan's: refused, the bins untouched */
+    memset(c, 0xee, sizeof c);
+    g_assert_cmpint(votecl_hist_run_u32(sums, x, NULL, 6, c), ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_nonnull(strstr(votecl_context_get_error(ctx), "votecl_hist_run_f32"));
+    g_assert_cmpint(votecl_hist_run_image_u32(sums, &image, c), ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_cmpuint(c[0], ==, 0xeeeeeeeeu);
+    g_assert_cmpint(votecl_hist_run_f32(counts, x, NULL, w, 6, f), ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_nonnull(strstr(votecl_context_get_error(ctx), "votecl_hist_run_u32"));
+    g_assert_cmpint(votecl_hist_run_batch_f32(counts, x, NULL, w, 3, 2, f), ==,
+                    VOTECL_INVALID_ARGUMENT);
+    g_assert_cmpint(votecl_hist_run_batch_u32(sums, x, NULL, 3, 2, c), ==,
+                    VOTECL_INVALID_ARGUMENT);
+    g_assert_cmpint(votecl_hist_run_u32(NULL, x, NULL, 6, c), ==, VOTECL_INVALID_ARGUMENT);
+    votecl_hist_plan_free(counts);
+    votecl_hist_plan_free(sums);
+    votecl_context_free(ctx);
+}
+
+/* --- the Hough's input and its edge step --- */
+
+#define HW 96
+#define HH 72
+
+/* A gray picture: a bright rectangle over a shaded background. The rectangle's sides
+ * (x = 20, x = 70, y = 15, y = 50) are the lines it holds. */
+static void
+gray_picture(uint8_t *im)
+{
+    for (int y = 0; y < HH; y++)
+        for (int x = 0; x < HW; x++) {
+            int inside = x >= 20 && x < 70 && y >= 15 && y < 50;
+            im[y * HW + x] = (uint8_t)(inside ? 180 : 40 + x / 4 + y / 8);
+        }
+}
+
+static votecl_status
+hough_lines(votecl_context *ctx, unsigned threshold, const uint8_t *im, votecl_hough_line *lines,
+            size_t capacity, size_t *found)
+{
+    votecl_hough_params p;
+    votecl_hough_plan *plan = NULL;
+    votecl_image view = tu_view_u8(im, HW, HH);
+    votecl_status status;
+
+    votecl_hough_params_init(&p);
+    p.edge_threshold = threshold;
+    p.max_lines = 4;
+    g_assert_cmpint(votecl_hough_plan_new(ctx, &p, HW, HH, &plan), ==, VOTECL_OK);
+    status = votecl_hough_run(plan, &view, lines, capacity, found, NULL);
+    votecl_hough_plan_free(plan);
+    return status;
+}
+
+static void
+test_hough_gray_refused(void)
+{
+    votecl_context *ctx = tu_ref_context_new();
+    static uint8_t im[HW * HH], edges[HW * HH];
+    votecl_hough_line lines[4];
+    size_t found = 0;
+
+    gray_picture(im);
+    g_assert_cmpint(hough_lines(ctx, 1, im, lines, 4, &found), ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_nonnull(strstr(votecl_context_get_error(ctx), "image: not a binary edge image"));
+    g_assert_nonnull(strstr(votecl_context_get_error(ctx), "votecl_hough_edges()"));
+    /* two values neither of them 0: every pixel would vote as well */
+    for (size_t i = 0; i < sizeof im; i++)
+        edges[i] = i % 7 == 0 ? 255 : 3;
+    g_assert_cmpint(hough_lines(ctx, 1, edges, lines, 4, &found), ==, VOTECL_INVALID_ARGUMENT);
+    /* an explicit threshold takes a gray image */
+    g_assert_cmpint(hough_lines(ctx, 128, im, lines, 4, &found), ==, VOTECL_OK);
+    /* 0 and one other value are an edge image, whatever the value */
+    for (size_t i = 0; i < sizeof im; i++)
+        edges[i] = i % 97 == 0 ? 1 : 0;
+    g_assert_cmpint(hough_lines(ctx, 1, edges, lines, 4, &found), ==, VOTECL_OK);
+    memset(edges, 0, sizeof edges);
+    g_assert_cmpint(hough_lines(ctx, 1, edges, lines, 4, &found), ==, VOTECL_OK);
+    g_assert_cmpuint(found, ==, 0);
+    votecl_context_free(ctx);
+}
+
+/* The explicit edge step, then the transform: the four sides of the rectangle. */
+static void
+test_hough_edges(void)
+{
+    votecl_context *ctx = tu_ref_context_new();
+    static uint8_t im[HW * HH], edges[HW * (HH + 1)];
+    votecl_image view = tu_view_u8(im, HW, HH);
+    votecl_hough_line lines[4];
+    size_t found = 0, count = 0;
+    int sides[4] = {0};
+
+    gray_picture(im);
+    memset(edges, 0x5a, sizeof edges);
+    g_assert_cmpint(votecl_hough_edges(ctx, &view, 50, 100, edges, HW), ==, VOTECL_OK);
+    for (int y = 0; y < HH; y++)
+        for (int x = 0; x < HW; x++) {
+            uint8_t e = edges[y * HW + x];
+            int near_side = ((x == 19 || x == 20 || x == 69 || x == 70) && y >= 14 && y <= 50) ||
+                            ((y == 14 || y == 15 || y == 49 || y == 50) && x >= 19 && x <= 70);
+            g_assert_true(e == 0 || e == 255);
+            if (e == 255)
+                g_assert_true(near_side);
+            count += e == 255;
+        }
+    g_assert_cmpuint(count, >=, 2 * (50 + 35) - 8); /* a corner pixel or two suppressed */
+    g_assert_cmpuint(edges[HW * HH], ==, 0x5a); /* nothing written past the rows */
+    g_assert_cmpint(hough_lines(ctx, 1, edges, lines, 4, &found), ==, VOTECL_OK);
+    g_assert_cmpuint(found, ==, 4);
+    for (size_t i = 0; i < found; i++) {
+        double deg = lines[i].theta * 180 / G_PI, rho = lines[i].rho;
+        if (fabs(deg) < 1 && fabs(rho - 19.5) <= 1)
+            sides[0]++;
+        else if (fabs(deg) < 1 && fabs(rho - 69.5) <= 1)
+            sides[1]++;
+        else if (fabs(deg - 90) < 1 && fabs(rho - 14.5) <= 1)
+            sides[2]++;
+        else if (fabs(deg - 90) < 1 && fabs(rho - 49.5) <= 1)
+            sides[3]++;
+        else
+            g_test_message("line theta %.1f deg rho %.1f", deg, rho);
+    }
+    for (int k = 0; k < 4; k++)
+        g_assert_cmpint(sides[k], ==, 1);
+
+    g_assert_cmpint(votecl_hough_edges(ctx, &view, 100, 50, edges, HW), ==,
+                    VOTECL_INVALID_ARGUMENT);
+    g_assert_nonnull(strstr(votecl_context_get_error(ctx), "low, high"));
+    g_assert_cmpint(votecl_hough_edges(ctx, &view, 50, VOTECL_HOUGH_EDGES_MAX + 1, edges, HW), ==,
+                    VOTECL_INVALID_ARGUMENT);
+    g_assert_cmpint(votecl_hough_edges(ctx, &view, 50, 100, edges, HW - 1), ==,
+                    VOTECL_INVALID_ARGUMENT);
+    g_assert_nonnull(strstr(votecl_context_get_error(ctx), "edges_stride"));
+    g_assert_cmpint(votecl_hough_edges(ctx, &view, 50, 100, NULL, HW), ==,
+                    VOTECL_INVALID_ARGUMENT);
+    g_assert_cmpint(votecl_hough_edges(NULL, &view, 50, 100, edges, HW), ==,
+                    VOTECL_INVALID_ARGUMENT);
+    votecl_context_free(ctx);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -193,6 +404,10 @@ main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/nodevice/struct-size/init", test_struct_size_init);
     g_test_add_func("/nodevice/struct-size/checked", test_struct_size_checked);
+    g_test_add_func("/ref/api/dtype-names", test_dtype_names);
+    g_test_add_func("/ref/api/hist-typed", test_hist_typed);
+    g_test_add_func("/ref/api/hough-gray-refused", test_hough_gray_refused);
+    g_test_add_func("/ref/api/hough-edges", test_hough_edges);
     rc = g_test_run();
     tu_device_contexts_free();
     return rc;

@@ -101,7 +101,9 @@ VOTECL_API double votecl_hough_plan_rho(const votecl_hough_plan *plan, uint32_t 
  * extracts the peaks. lines: caller-owned output of capacity entries (may be NULL when
  * capacity is 0), most votes first; found: the number of peaks (at most max_lines when set),
  * also when more than capacity; stats: caller-owned output or NULL (kept = edge pixels).
- * Returns VOTECL_INVALID_ARGUMENT naming the field, and the statuses of the engine. */
+ * Returns VOTECL_INVALID_ARGUMENT naming the field (image too when, under edge_threshold 1,
+ * it is no binary edge image: see votecl_hough_edges() below), and the statuses of the
+ * engine. */
 VOTECL_API votecl_status votecl_hough_run(votecl_hough_plan *plan, const votecl_image *image,
                                           votecl_hough_line *lines, size_t capacity, size_t *found,
                                           votecl_vote_stats *stats);
@@ -131,6 +133,27 @@ VOTECL_API votecl_status votecl_hough_plan_last_stats(votecl_hough_plan *plan,
 /* The engine's strategy for an image of 'elements' pixels. info: caller-owned output. */
 VOTECL_API votecl_status votecl_hough_plan_describe(const votecl_hough_plan *plan, size_t elements,
                                                     votecl_vote_plan_info *info);
+
+/* --- the edge step ---
+ * The transform votes for the pixels of a binary edge image: with edge_threshold 1 (the
+ * default) votecl_hough_run() refuses an image holding more than 0 and one other value,
+ * because a gray image would make every pixel an edge (VOTECL_INVALID_ARGUMENT naming
+ * image); any other edge_threshold thresholds a gray image explicitly. A photo goes
+ * through votecl_hough_edges() first. */
+
+/* Largest Canny threshold: |gx| + |gy| of the 3x3 Sobel of a u8 image is at most 2040. */
+#define VOTECL_HOUGH_EDGES_MAX 2040u
+
+/* Canny's edges of image (u8, one channel, borrowed) on the host, as OpenCV's
+ * Canny(image, edges, low, high) with its defaults (3x3 Sobel, |gx| + |gy|, non-maximum
+ * suppression, hysteresis between low and high; low == high: one threshold): edges
+ * (caller-owned, image.height rows of image.width bytes, edges_stride apart) gets 255 at
+ * each edge and 0 elsewhere, the one-pixel border 0. context: for the error message.
+ * Returns VOTECL_INVALID_ARGUMENT naming the field (low > high, high above
+ * VOTECL_HOUGH_EDGES_MAX, a side above VOTECL_HOUGH_MAX_SIDE), VOTECL_OUT_OF_HOST_MEMORY. */
+VOTECL_API votecl_status votecl_hough_edges(votecl_context *context, const votecl_image *image,
+                                            unsigned low, unsigned high, uint8_t *edges,
+                                            size_t edges_stride);
 
 #ifdef __cplusplus
 }

@@ -259,6 +259,25 @@ VOTECL_API votecl_status votecl_hist_run_batch(votecl_hist_plan *plan, const voi
 VOTECL_API votecl_status votecl_hist_run_image(votecl_hist_plan *plan, const votecl_image *image,
                                                void *bins);
 
+/* Typed forms of the calls above: the bins' C type says what the plan computes, and a plan
+ * of the other kind is VOTECL_INVALID_ARGUMENT naming bins (the untyped calls stay for
+ * callers that choose at run time). _u32: counts, the plan not weighted; _f32: sums of the
+ * f32 weights (borrowed, n per frame), the plan weighted. Arguments otherwise as in
+ * votecl_hist_run(), votecl_hist_run_batch() and votecl_hist_run_image(). */
+VOTECL_API votecl_status votecl_hist_run_u32(votecl_hist_plan *plan, const void *x,
+                                             const void *y, size_t n, uint32_t *bins);
+VOTECL_API votecl_status votecl_hist_run_f32(votecl_hist_plan *plan, const void *x,
+                                             const void *y, const float *weights, size_t n,
+                                             float *bins);
+VOTECL_API votecl_status votecl_hist_run_batch_u32(votecl_hist_plan *plan, const void *x,
+                                                   const void *y, size_t n, size_t frames,
+                                                   uint32_t *bins);
+VOTECL_API votecl_status votecl_hist_run_batch_f32(votecl_hist_plan *plan, const void *x,
+                                                   const void *y, const float *weights,
+                                                   size_t n, size_t frames, float *bins);
+VOTECL_API votecl_status votecl_hist_run_image_u32(votecl_hist_plan *plan,
+                                                   const votecl_image *image, uint32_t *bins);
+
 /* As votecl_hist_run_batch() with everything in device buffers of the plan's context:
  * x (n * frames elements from byte 0), y and weights (NULL when unused) are borrowed;
  * bins receives frames * nbins entries from byte 0. Asynchronous: the call queues the work
