@@ -3,6 +3,7 @@
  * its explicit edge step, the typed histogram entry points, and OpenCV's HOG model files. */
 #include "testutil.h"
 
+#include <glib/gstdio.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -396,6 +397,194 @@ test_hough_edges(void)
     votecl_context_free(ctx);
 }
 
+/* --- OpenCV's HOG files --- */
+
+/* The people model as OpenCV's FileStorage writes a HOGDescriptor (floats "%.8e", doubles
+ * "%.16e", whole doubles as "4."), in YAML (xml 0) or XML; extra: one more line in the map
+ * (NULL for none). */
+static void
+write_opencv_hog(const char *path, int xml, const float *w, size_t n, float bias,
+                 const char *extra)
+{
+    FILE *f = fopen(path, "w");
+
+    g_assert_nonnull(f);
+    if (xml)
+        fputs("<?xml version=\"1.0\"?>\n<opencv_storage>\n"
+              "<people type_id=\"opencv-object-detector-hog\">\n"
+              "  <winSize>\n    64 128</winSize>\n  <blockSize>\n    16 16</blockSize>\n"
+              "  <blockStride>\n    8 8</blockStride>\n  <cellSize>\n    8 8</cellSize>\n"
+              "  <nbins>9</nbins>\n  <derivAperture>1</derivAperture>\n"
+              "  <winSigma>4.</winSigma>\n  <histogramNormType>0</histogramNormType>\n"
+              "  <L2HysThreshold>2.0000000000000001e-01</L2HysThreshold>\n"
+              "  <gammaCorrection>1</gammaCorrection>\n  <nlevels>64</nlevels>\n"
+              "  <signedGradient>0</signedGradient>\n  <SVMDetector>\n   ",
+              f);
+    else
+        fputs("%YAML:1.0\n---\npeople: !!opencv-object-detector-hog\n"
+              "   winSize: [ 64, 128 ]\n   blockSize: [ 16, 16 ]\n   blockStride: [ 8, 8 ]\n"
+              "   cellSize: [ 8, 8 ]\n   nbins: 9\n   derivAperture: 1\n   winSigma: 4.\n"
+              "   histogramNormType: 0\n   L2HysThreshold: 2.0000000000000001e-01\n"
+              "   gammaCorrection: 1\n   nlevels: 64\n   signedGradient: 0\n"
+              "   SVMDetector: [",
+              f);
+    for (size_t i = 0; i <= n; i++)
+        fprintf(f, "%s%s%.8e", i % 4 == 0 ? (xml ? "\n    " : "\n       ") : "",
+                i > 0 && !xml ? ", " : " ", i < n ? (double)w[i] : (double)bias);
+    fputs(xml ? "</SVMDetector>\n" : " ]\n", f);
+    if (extra != NULL)
+        fputs(extra, f);
+    fputs(xml ? "</people>\n</opencv_storage>\n" : "", f);
+    g_assert_cmpint(fclose(f), ==, 0);
+}
+
+/* The file cv2 writes, when Python has cv2: 1 written, 0 not. */
+static int
+write_cv2_hog(const char *path)
+{
+    char *argv[] = {"python3", "-c",
+                    "import sys, cv2\n"
+                    "h = cv2.HOGDescriptor()\n"
+                    "h.setSVMDetector(cv2.HOGDescriptor_getDefaultPeopleDetector())\n"
+                    "h.save(sys.argv[1])\n",
+                    (char *)path, NULL};
+    int status = -1;
+
+    if (!g_spawn_sync(NULL, argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL, NULL,
+                      NULL, NULL, NULL, &status, NULL))
+        return 0;
+    return g_spawn_check_wait_status(status, NULL);
+}
+
+static void
+expect_same_model(const votecl_hog_model *a, const votecl_hog_model *b)
+{
+    size_t na, nb;
+    const float *wa, *wb;
+    float ba, bb;
+
+    votecl_hog_model_get(a, &na, &wa, &ba);
+    votecl_hog_model_get(b, &nb, &wb, &bb);
+    g_assert_cmpuint(na, ==, nb);
+    g_assert_cmpmem(wa, na * sizeof *wa, wb, nb * sizeof *wb);
+    g_assert_cmpfloat(ba, ==, bb);
+}
+
+static votecl_status
+load_with_extra(votecl_context *ctx, const char *path, int xml, const char *extra)
+{
+    votecl_hog_model *people = NULL, *m = NULL;
+    size_t n;
+    const float *w;
+    float bias;
+    votecl_status status;
+
+    g_assert_cmpint(votecl_hog_model_people(ctx, &people), ==, VOTECL_OK);
+    votecl_hog_model_get(people, &n, &w, &bias);
+    write_opencv_hog(path, xml, w, extra != NULL && strcmp(extra, "short") == 0 ? n - 2 : n,
+                     bias, extra != NULL && strcmp(extra, "short") != 0 ? extra : NULL);
+    status = votecl_hog_model_load_opencv(ctx, path, NULL, &m);
+    if (status == VOTECL_OK)
+        expect_same_model(people, m);
+    else
+        g_assert_null(m);
+    votecl_hog_model_free(m);
+    votecl_hog_model_free(people);
+    return status;
+}
+
+static void
+test_hog_opencv(void)
+{
+    votecl_context *ctx = tu_ref_context_new();
+    char *dir = tu_mkdtemp();
+    char *path = g_build_filename(dir, "people.yml", NULL);
+    char *xml_path = g_build_filename(dir, "people.xml", NULL);
+    char *cv2_path = g_build_filename(dir, "cv2-people.yml", NULL);
+    votecl_hog_model *people = NULL, *m = NULL;
+    votecl_hog_params p, want;
+    votecl_hog *hog = NULL;
+
+    g_assert_cmpint(votecl_hog_model_people(ctx, &people), ==, VOTECL_OK);
+    votecl_hog_params_init(&want);
+    for (int xml = 0; xml < 2; xml++) {
+        g_assert_cmpint(load_with_extra(ctx, xml ? xml_path : path, xml, NULL), ==, VOTECL_OK);
+        memset(&p, 0xee, sizeof p);
+        g_assert_cmpint(votecl_hog_model_load_opencv(ctx, xml ? xml_path : path, &p, &m), ==,
+                        VOTECL_OK);
+        g_assert_cmpmem(&p, sizeof p, &want, sizeof want); /* the people detector's defaults */
+        g_assert_cmpint(votecl_hog_new(ctx, &p, m, &hog), ==, VOTECL_OK);
+        votecl_hog_free(hog), hog = NULL;
+        votecl_hog_model_free(m), m = NULL;
+    }
+    if (write_cv2_hog(cv2_path)) {
+        g_assert_cmpint(votecl_hog_model_load_opencv(ctx, cv2_path, &p, &m), ==, VOTECL_OK);
+        expect_same_model(people, m);
+        votecl_hog_model_free(m), m = NULL;
+    } else {
+        g_test_message("python3 cannot import cv2: the OpenCV files are written by the test");
+    }
+
+    /* what OpenCV can save and this library does not compute, and broken files */
+    g_assert_cmpint(load_with_extra(ctx, path, 0, "   signedGradient: 1\n"), ==,
+                    VOTECL_OK); /* the first key of a name wins, as in the file OpenCV reads */
+    g_assert_cmpint(load_with_extra(ctx, path, 0, "short"), ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_nonnull(strstr(votecl_context_get_error(ctx), "SVMDetector: 3779 finite numbers"));
+    g_assert_cmpint(load_with_extra(ctx, xml_path, 1, "short"), ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_nonnull(strstr(votecl_context_get_error(ctx), "people.xml: SVMDetector"));
+    g_assert_cmpint(votecl_hog_model_load_opencv(ctx, "/nonexistent/hog.yml", NULL, &m), ==,
+                    VOTECL_IO_ERROR);
+    g_assert_cmpint(votecl_hog_model_load_opencv(NULL, "/nonexistent/hog.yml", NULL, &m), ==,
+                    VOTECL_IO_ERROR);
+    g_assert_cmpint(votecl_hog_model_save(ctx, people, path), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_model_load_opencv(ctx, path, NULL, &m), ==,
+                    VOTECL_INVALID_ARGUMENT);
+    g_assert_nonnull(strstr(votecl_context_get_error(ctx), "not an OpenCV FileStorage file"));
+    g_assert_cmpint(votecl_hog_model_load_opencv(ctx, NULL, NULL, &m), ==,
+                    VOTECL_INVALID_ARGUMENT);
+
+    g_unlink(path), g_unlink(xml_path), g_unlink(cv2_path);
+    tu_rmtree(dir);
+    g_free(path), g_free(xml_path), g_free(cv2_path), g_free(dir);
+    votecl_hog_model_free(people);
+    votecl_context_free(ctx);
+}
+
+/* Settings OpenCV saves that this library does not compute are refused by name. */
+static void
+test_hog_opencv_unsupported(void)
+{
+    static const struct {
+        const char *key, *line;
+    } cases[] = {{"signedGradient", "signedGradient: 1"},
+                 {"histogramNormType", "histogramNormType: 1"},
+                 {"winSigma", "winSigma: 2."}};
+    votecl_context *ctx = tu_ref_context_new();
+    char *dir = tu_mkdtemp();
+    char *path = g_build_filename(dir, "hog.yml", NULL);
+    votecl_hog_model *m = NULL;
+
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        GString *text = g_string_new("%YAML:1.0\n---\nhog:\n   winSize: [ 16, 16 ]\n"
+                                     "   blockSize: [ 16, 16 ]\n   blockStride: [ 8, 8 ]\n"
+                                     "   cellSize: [ 8, 8 ]\n   nbins: 9\n");
+        g_string_append_printf(text, "   %s\n   SVMDetector: [", cases[i].line);
+        for (int k = 0; k < 36; k++)
+            g_string_append(text, k ? ", 1." : " 1.");
+        g_string_append(text, " ]\n");
+        g_assert_true(g_file_set_contents(path, text->str, -1, NULL));
+        g_string_free(text, TRUE);
+        g_assert_cmpint(votecl_hog_model_load_opencv(ctx, path, NULL, &m), ==,
+                        VOTECL_UNSUPPORTED);
+        g_assert_nonnull(strstr(votecl_context_get_error(ctx), cases[i].key));
+        g_assert_null(m);
+    }
+    g_unlink(path);
+    tu_rmtree(dir);
+    g_free(path), g_free(dir);
+    votecl_context_free(ctx);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -408,6 +597,8 @@ main(int argc, char **argv)
     g_test_add_func("/ref/api/hist-typed", test_hist_typed);
     g_test_add_func("/ref/api/hough-gray-refused", test_hough_gray_refused);
     g_test_add_func("/ref/api/hough-edges", test_hough_edges);
+    g_test_add_func("/ref/api/hog-opencv", test_hog_opencv);
+    g_test_add_func("/ref/api/hog-opencv-unsupported", test_hog_opencv_unsupported);
     rc = g_test_run();
     tu_device_contexts_free();
     return rc;

@@ -253,6 +253,25 @@ VOTECL_API votecl_status votecl_hog_fuse(const votecl_hog_params *params,
                                          votecl_hog_detection *detections, size_t capacity,
                                          size_t *found);
 
+/* Reads a HOG detector that OpenCV saved (HOGDescriptor::save(), cv2.HOGDescriptor.save(),
+ * or a file written the same way through cv::FileStorage) in YAML or XML: the first
+ * top-level map, as HOGDescriptor::load() with no object name. filename: borrowed;
+ * params: caller-owned output or NULL, set to votecl_hog_params_init()'s defaults with the
+ * file's winSize, blockSize, blockStride, cellSize, nbins, gammaCorrection, L2HysThreshold
+ * and nlevels (the detection settings, such as hit_threshold, stay to be chosen); out:
+ * caller-owned, SVMDetector's descriptor-length weights and, when present, its last entry as
+ * the bias. Give the same params to votecl_hog_new(). context: for the error message (may
+ * be NULL).
+ * Returns VOTECL_IO_ERROR when the file cannot be read, VOTECL_UNSUPPORTED for what OpenCV
+ * can save and this library does not compute (signedGradient, a histogramNormType other
+ * than L2Hys, a winSigma other than (block width + height) / 8), VOTECL_INVALID_ARGUMENT for
+ * another file or a malformed one (the message names the file and the key: SVMDetector of
+ * the wrong length, a missing winSize, ...), VOTECL_OUT_OF_HOST_MEMORY. */
+VOTECL_API votecl_status votecl_hog_model_load_opencv(votecl_context *context,
+                                                      const char *filename,
+                                                      votecl_hog_params *params,
+                                                      votecl_hog_model **out);
+
 #ifdef __cplusplus
 }
 #endif
