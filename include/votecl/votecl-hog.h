@@ -1,9 +1,9 @@
 /* libvotecl: HOG descriptors and the sliding-window people detector (Dalal and Triggs,
  * "Histograms of oriented gradients for human detection", 2005, through Prisacariu and Reid,
- * "fastHOG", 2009; shared/seeds paper 003).
+ * "fastHOG - a real-time GPU implementation of HOG", Technical Report 2310/09, Oxford, 2009).
  *
- * Stages, each a kernel of cl/hog.cl and a function of the sequential reference
- * lib/hog-ref.c (also the 'ref' backend):
+ * Stages, each a kernel of hog.cl (installed with the kernels) and a function of the
+ * sequential reference (the 'ref' backend):
  *   1. downscale: for every pyramid level s = scale^k, the image resized to
  *      (round(W / s), round(H / s)) with bilinear interpolation (pixel centres, fixed-point
  *      weights of 11 bits, so device and reference agree exactly);
@@ -54,7 +54,8 @@ extern "C" {
 #define VOTECL_HOG_MAX_BINS 64u
 /* Most pyramid levels (OpenCV's nlevels). */
 #define VOTECL_HOG_MAX_LEVELS 64u
-/* The model file format's version (see docs/hog-model.md). */
+/* The model file format's version (hog-model.md in $(docdir), e.g.
+ * /usr/local/share/doc/libvotecl/hog-model.md). */
 #define VOTECL_HOG_MODEL_VERSION 1
 /* The people detector's file, found beside the kernels (the kernel search path). */
 #define VOTECL_HOG_PEOPLE_MODEL "hog-people.model"
@@ -97,7 +98,8 @@ VOTECL_API votecl_status votecl_hog_descriptor_length(const votecl_hog_params *p
 
 /* --- linear SVM models ---
  * A model is the window geometry, length weights and a bias; a window's score is
- * bias + weights . descriptor. Files are text (docs/hog-model.md):
+ * bias + weights . descriptor. Files are text (hog-model.md in $(docdir)); OpenCV's saved
+ * detectors load with votecl_hog_model_load_opencv() (at the end of this header):
  *   votecl-hog-model 1
  *   window 64 128
  *   block 16 16

@@ -2,7 +2,8 @@
  *
  * Every edge pixel (x, y) of a one-channel u8 image, an edge being a pixel whose value is at
  * least the edge threshold, votes in each of G angle spaces for the lines through it
- * (GPU-vote section 2.2, Eq. 1-2):
+ * (van den Braak et al., "GPU-vote: a framework for accelerating voting algorithms on GPU",
+ * section 2.2, Eq. 1-2):
  *
  *   theta_g = g * pi / G                       g = 0 .. G-1 (pi itself is not included)
  *   rho     = x cos(theta_g) + y sin(theta_g)  in [-W, D], D = sqrt(W^2 + H^2)
@@ -11,7 +12,7 @@
  * The bin is computed in single precision, without contraction into fma, from a cos/sin
  * table computed once on the host in double and rounded to float, with W, D and
  * scale = N / (D + W) rounded to float; the device and the sequential reference
- * (lib/hough-ref.c, also the 'ref' backend) do exactly the same arithmetic, so their
+ * (the 'ref' backend) do exactly the same arithmetic, so their
  * accumulators are equal bit for bit. Reported lines are at bin centres,
  * rho(b) = (b + 0.5) * (D + W) / N - W, so an even N has no half-bin bias.
  *

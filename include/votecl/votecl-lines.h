@@ -1,5 +1,5 @@
 /* libvotecl: PClines line detection (Havel, Dubska, Herout, Josth: "Real-time detection of
- * lines using parallel coordinates and CUDA", 2012; shared/seeds paper 004).
+ * lines using parallel coordinates and CUDA", Journal of Real-Time Image Processing, 2012).
  *
  * A line is a point of the TS space (Eq. 1-3): two parallel-coordinate spaces, straight (S,
  * lines of negative slope) and twisted (T, positive slope), glued into one strip of 2d
@@ -18,8 +18,8 @@
  * Y = 2 py - (H-1) and M = max(W, H) - 1, the row is
  *   row = ((X + M) d + s u) * K >> 32,  s = Y - X (S) or X + Y (T),
  *   K = floor(2^32 V / ((2M + 1) d)),
- * the same 64-bit products on the device and in the sequential reference (lib/pclines-ref.c,
- * also the 'ref' backend), so their TS spaces are equal exactly.
+ * the same 64-bit products on the device and in the sequential reference (the 'ref'
+ * backend), so their TS spaces are equal exactly.
  *
  * Edges of an image are pixels (not on the border) whose Sobel gradient (Gx, Gy) has
  * Gx^2 + Gy^2 >= edge_threshold^2; for f32 images the float gradient is multiplied by 255 and

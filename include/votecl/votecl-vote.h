@@ -1,7 +1,8 @@
 /* libvotecl: the voting engine and its histograms (GPU-vote).
  *
  * Every input element casts a vote into a bin; the engine counts the votes on the device
- * with one of three strategies (van den Braak et al., GPU-vote, sections 3.2-3.3):
+ * with one of three strategies (van den Braak, Nugteren, Mesman, Corporaal, "GPU-vote: a
+ * framework for accelerating voting algorithms on GPU", sections 3.2-3.3):
  *
  *   local    bins in on-chip local memory, stretched S' times (Eq. 3-6) so that neighbouring
  *            work-items vote into different copies; the input split into P parts over the
@@ -21,8 +22,8 @@
  * 0 <= min < max <= 2^32, and the bin is computed exactly in integer arithmetic. For f32
  * data the range test compares v with (float)min and (float)max, and the bin is computed in
  * single precision as (v - (float)min) * scale with scale = (float)(nbins / (max - min)),
- * saturated and clamped to the last bin, exactly as lib/histogram-ref.c does, so device and
- * reference agree bit for bit.
+ * saturated and clamped to the last bin, exactly as the sequential reference (the 'ref'
+ * backend) does, so device and reference agree bit for bit.
  * A 2-D histogram has nbins[0] x nbins[1] bins, row-major: bin = bx * nbins[1] + by.
  *
  * Counts are 32-bit and never wrap: a frame holds at most VOTECL_VOTE_MAX_ELEMENTS
