@@ -16,7 +16,7 @@ votecl__hough_check_binary(votecl_context *context, const votecl_image *image,
 {
     const uint8_t *row;
     uint8_t seen[256] = {0};
-    unsigned distinct = 0, other = 0;
+    unsigned distinct = 0, other = 0; /* the nonzero value seen, 0 before one */
 
     /* another threshold is the caller's explicit choice to threshold a gray image */
     if (edge_threshold != 1)
@@ -27,7 +27,6 @@ votecl__hough_check_binary(votecl_context *context, const votecl_image *image,
             if (seen[row[x]])
                 continue;
             seen[row[x]] = 1;
-            other = row[x] != 0 ? row[x] : other;
             if (++distinct > 2 || (distinct == 2 && !seen[0]))
                 return votecl__fail(
                     context, VOTECL_INVALID_ARGUMENT,
@@ -35,7 +34,8 @@ votecl__hough_check_binary(votecl_context *context, const votecl_image *image,
                     "nonzero pixel would vote as an edge; find edges first with "
                     "votecl_hough_edges(), or set edge_threshold above 1 to threshold a gray "
                     "image explicitly",
-                    x, y, (unsigned)row[x], other != row[x] ? other : 0u);
+                    x, y, (unsigned)row[x], other);
+            other = row[x] != 0 ? row[x] : other;
         }
     }
     return VOTECL_OK;
