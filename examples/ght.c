@@ -86,11 +86,10 @@ main(void)
         return 1;
     }
     for (size_t i = 0; i < found && i < 4; i++)
-        printf("pose %zu: centre (%.1f, %.1f), angle %.1f, scale %.2f, %u votes\n", i,
-               poses[i].x, poses[i].y, poses[i].angle, poses[i].scale, poses[i].votes);
+        printf("pose %zu: centre (%.1f, %.1f), angle %.1f, scale %.2f, %u votes\n", i, poses[i].x,
+               poses[i].y, poses[i].angle, poses[i].scale, poses[i].votes);
     printf("put at (%.1f, %.1f)\n", want_x, want_y);
     votecl_ght_model_free(model);
     votecl_context_free(ctx);
-    return found >= 1 && fabs(poses[0].x - want_x) <= 2 && fabs(poses[0].y - want_y) <= 2 ? 0
-                                                                                         : 1;
+    return found >= 1 && fabs(poses[0].x - want_x) <= 2 && fabs(poses[0].y - want_y) <= 2 ? 0 : 1;
 }

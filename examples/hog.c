@@ -86,8 +86,7 @@ main(void)
         unit += fabs(norm - 1) < 0.01;
         empty += norm < 1e-6;
     }
-    printf("descriptor: %zu values, %zu blocks of unit length, %zu flat\n", length, unit,
-           empty);
+    printf("descriptor: %zu values, %zu blocks of unit length, %zu flat\n", length, unit, empty);
     free(descriptor);
 
     /* 2. The people detector over the image pyramid. */
@@ -99,9 +98,8 @@ main(void)
         return fail(ctx, "detect", status);
     printf("%zu detection%s\n", n, n == 1 ? "" : "s");
     for (size_t i = 0; i < n && i < 16; i++)
-        printf("  box (%d, %d) %d x %d, score %.2f, scale %.2f\n", found[i].box.x,
-               found[i].box.y, found[i].box.width, found[i].box.height, found[i].score,
-               found[i].scale);
+        printf("  box (%d, %d) %d x %d, score %.2f, scale %.2f\n", found[i].box.x, found[i].box.y,
+               found[i].box.width, found[i].box.height, found[i].score, found[i].scale);
     votecl_hog_free(hog);
     votecl_hog_model_free(people);
     votecl_context_free(ctx);

@@ -40,7 +40,8 @@ is_side(const votecl_hough_line *line)
         double x = fabs(line->rho);
         return fabs(x - 79.5) <= 1.5 || fabs(x - 239.5) <= 1.5;
     }
-    return fabs(deg - 90) < 1.5 && (fabs(line->rho - 59.5) <= 1.5 || fabs(line->rho - 179.5) <= 1.5);
+    return fabs(deg - 90) < 1.5 &&
+           (fabs(line->rho - 59.5) <= 1.5 || fabs(line->rho - 179.5) <= 1.5);
 }
 
 int

@@ -84,8 +84,7 @@ main(void)
     for (size_t i = 0; i < found && i < 8; i++) {
         int k = which(&lines[i]);
         printf("line %zu: theta %6.1f degrees, rho %6.1f pixels, %u votes%s\n", i,
-               lines[i].theta * 180 / PI, lines[i].rho, lines[i].votes,
-               k >= 0 ? " (drawn)" : "");
+               lines[i].theta * 180 / PI, lines[i].rho, lines[i].votes, k >= 0 ? " (drawn)" : "");
         if (k >= 0)
             seen[k] = 1;
     }

@@ -65,14 +65,12 @@ print_extent(const char *axis, const uint32_t *bins, unsigned n, int lo, int hi)
     if (first < 0)
         printf("%s: no bright pixels\n", axis);
     else
-        printf("%s: bright pixels between %d and %d\n", axis, first * BAND,
-               (last + 1) * BAND - 1);
+        printf("%s: bright pixels between %d and %d\n", axis, first * BAND, (last + 1) * BAND - 1);
     return first * BAND == lo && (last + 1) * BAND - 1 == hi;
 }
 
 static votecl_status
-run(votecl_context *ctx, const unsigned char *pixels, uint32_t *bins,
-    votecl_vote_stats *stats)
+run(votecl_context *ctx, const unsigned char *pixels, uint32_t *bins, votecl_vote_stats *stats)
 {
     static const float table[] = {128.0f, BAND};
     votecl_image image = {pixels, WIDTH, HEIGHT, WIDTH, 1, VOTECL_DTYPE_U8};

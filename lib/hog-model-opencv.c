@@ -153,8 +153,8 @@ typedef struct opencv_file {
 
 /* The count numbers of key into out; 0 when the key is absent (optional keys). */
 static votecl_status
-read_key(const opencv_file *f, const char *key, double *out, size_t count, int required,
-         char *msg, size_t msg_size)
+read_key(const opencv_file *f, const char *key, double *out, size_t count, int required, char *msg,
+         size_t msg_size)
 {
     span v;
     long n;
@@ -220,8 +220,7 @@ read_options(const opencv_file *f, votecl_hog_params *p, char *msg, size_t msg_s
         (s = read_key(f, "nlevels", &levels, 1, 0, msg, msg_size)))
         return s;
     if (norm != 0)
-        return BAD(VOTECL_UNSUPPORTED, "histogramNormType: %g: only L2Hys (0) is computed",
-                   norm);
+        return BAD(VOTECL_UNSUPPORTED, "histogramNormType: %g: only L2Hys (0) is computed", norm);
     if (sign != 0)
         return BAD(VOTECL_UNSUPPORTED, "signedGradient: only unsigned gradients are computed");
     /* OpenCV's -1 means its default, the one width this library uses: (bw + bh) / 8 */
@@ -272,8 +271,7 @@ read_detector(votecl_context *context, const opencv_file *f, const votecl_hog_pa
     numbers(value, v, (size_t)n);
     for (size_t i = 0; i < length; i++)
         w[i] = (float)v[i];
-    s = votecl_hog_model_new(context, p, w, length, (size_t)n > length ? (float)v[length] : 0,
-                             out);
+    s = votecl_hog_model_new(context, p, w, length, (size_t)n > length ? (float)v[length] : 0, out);
     if (s != VOTECL_OK)
         snprintf(msg, msg_size, "%s", context != NULL ? votecl_context_get_error(context) : "");
 out:
@@ -314,17 +312,17 @@ votecl_hog_model_load_opencv(votecl_context *context, const char *filename,
     if (context != NULL)
         votecl__clear_error(context);
     if (filename == NULL || out == NULL)
-        return context != NULL ? votecl__fail(context, VOTECL_INVALID_ARGUMENT,
-                                              "filename, out: NULL pointer")
-                               : VOTECL_INVALID_ARGUMENT;
+        return context != NULL
+                   ? votecl__fail(context, VOTECL_INVALID_ARGUMENT, "filename, out: NULL pointer")
+                   : VOTECL_INVALID_ARGUMENT;
     *out = NULL;
     if ((status = votecl__read_file(filename, &text, &size)) != VOTECL_OK)
-        return context != NULL ? votecl__fail(context, status, "filename: %s '%s'",
-                                              status == VOTECL_OUT_OF_HOST_MEMORY
-                                                  ? "out of memory reading"
-                                                  : "cannot read",
-                                              filename)
-                               : status;
+        return context != NULL
+                   ? votecl__fail(context, status, "filename: %s '%s'",
+                                  status == VOTECL_OUT_OF_HOST_MEMORY ? "out of memory reading"
+                                                                      : "cannot read",
+                                  filename)
+                   : status;
     status = parse(context, text, size, &p, out, msg, sizeof msg);
     free(text);
     if (status != VOTECL_OK)

@@ -42,19 +42,19 @@ votecl__hough_check_binary(votecl_context *context, const votecl_image *image,
 }
 
 static votecl_status
-check_edges_call(votecl_context *context, const votecl_image *image, unsigned low,
-                 unsigned high, const uint8_t *edges, size_t edges_stride)
+check_edges_call(votecl_context *context, const votecl_image *image, unsigned low, unsigned high,
+                 const uint8_t *edges, size_t edges_stride)
 {
     size_t row_bytes, pixels;
-    votecl_status status = votecl__image_check(context, image, VOTECL_DTYPE_U8, 1, &row_bytes,
-                                               &pixels);
+    votecl_status status =
+        votecl__image_check(context, image, VOTECL_DTYPE_U8, 1, &row_bytes, &pixels);
 
     if (status != VOTECL_OK)
         return status;
     if (image->width > VOTECL_HOUGH_MAX_SIDE || image->height > VOTECL_HOUGH_MAX_SIDE)
         return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
-                            "image.width, image.height: %zu x %zu: at most %u a side",
-                            image->width, image->height, (unsigned)VOTECL_HOUGH_MAX_SIDE);
+                            "image.width, image.height: %zu x %zu: at most %u a side", image->width,
+                            image->height, (unsigned)VOTECL_HOUGH_MAX_SIDE);
     if (low > high || high > VOTECL_HOUGH_EDGES_MAX)
         return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
                             "low, high: %u and %u: want low <= high <= %u", low, high,
@@ -69,8 +69,8 @@ check_edges_call(votecl_context *context, const votecl_image *image, unsigned lo
 }
 
 votecl_status
-votecl_hough_edges(votecl_context *context, const votecl_image *image, unsigned low,
-                   unsigned high, uint8_t *edges, size_t edges_stride)
+votecl_hough_edges(votecl_context *context, const votecl_image *image, unsigned low, unsigned high,
+                   uint8_t *edges, size_t edges_stride)
 {
     votecl_ght_params gp;
     votecl__ght_desc desc;

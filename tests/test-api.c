@@ -267,8 +267,7 @@ test_hist_typed(void)
     g_assert_nonnull(strstr(votecl_context_get_error(ctx), "votecl_hist_run_u32"));
     g_assert_cmpint(votecl_hist_run_batch_f32(counts, x, NULL, w, 3, 2, f), ==,
                     VOTECL_INVALID_ARGUMENT);
-    g_assert_cmpint(votecl_hist_run_batch_u32(sums, x, NULL, 3, 2, c), ==,
-                    VOTECL_INVALID_ARGUMENT);
+    g_assert_cmpint(votecl_hist_run_batch_u32(sums, x, NULL, 3, 2, c), ==, VOTECL_INVALID_ARGUMENT);
     g_assert_cmpint(votecl_hist_run_u32(NULL, x, NULL, 6, c), ==, VOTECL_INVALID_ARGUMENT);
     votecl_hist_plan_free(counts);
     votecl_hist_plan_free(sums);
@@ -363,7 +362,7 @@ test_hough_edges(void)
             count += e == 255;
         }
     g_assert_cmpuint(count, >=, 2 * (50 + 35) - 8); /* a corner pixel or two suppressed */
-    g_assert_cmpuint(edges[HW * HH], ==, 0x5a); /* nothing written past the rows */
+    g_assert_cmpuint(edges[HW * HH], ==, 0x5a);     /* nothing written past the rows */
     g_assert_cmpint(hough_lines(ctx, 1, edges, lines, 4, &found), ==, VOTECL_OK);
     g_assert_cmpuint(found, ==, 4);
     for (size_t i = 0; i < found; i++) {
@@ -390,8 +389,7 @@ test_hough_edges(void)
     g_assert_cmpint(votecl_hough_edges(ctx, &view, 50, 100, edges, HW - 1), ==,
                     VOTECL_INVALID_ARGUMENT);
     g_assert_nonnull(strstr(votecl_context_get_error(ctx), "edges_stride"));
-    g_assert_cmpint(votecl_hough_edges(ctx, &view, 50, 100, NULL, HW), ==,
-                    VOTECL_INVALID_ARGUMENT);
+    g_assert_cmpint(votecl_hough_edges(ctx, &view, 50, 100, NULL, HW), ==, VOTECL_INVALID_ARGUMENT);
     g_assert_cmpint(votecl_hough_edges(NULL, &view, 50, 100, edges, HW), ==,
                     VOTECL_INVALID_ARGUMENT);
     votecl_context_free(ctx);
@@ -403,8 +401,7 @@ test_hough_edges(void)
  * "%.16e", whole doubles as "4."), in YAML (xml 0) or XML; extra: one more line in the map
  * (NULL for none). */
 static void
-write_opencv_hog(const char *path, int xml, const float *w, size_t n, float bias,
-                 const char *extra)
+write_opencv_hog(const char *path, int xml, const float *w, size_t n, float bias, const char *extra)
 {
     FILE *f = fopen(path, "w");
 
@@ -481,8 +478,8 @@ load_with_extra(votecl_context *ctx, const char *path, int xml, const char *extr
 
     g_assert_cmpint(votecl_hog_model_people(ctx, &people), ==, VOTECL_OK);
     votecl_hog_model_get(people, &n, &w, &bias);
-    write_opencv_hog(path, xml, w, extra != NULL && strcmp(extra, "short") == 0 ? n - 2 : n,
-                     bias, extra != NULL && strcmp(extra, "short") != 0 ? extra : NULL);
+    write_opencv_hog(path, xml, w, extra != NULL && strcmp(extra, "short") == 0 ? n - 2 : n, bias,
+                     extra != NULL && strcmp(extra, "short") != 0 ? extra : NULL);
     status = votecl_hog_model_load_opencv(ctx, path, NULL, &m);
     if (status == VOTECL_OK)
         expect_same_model(people, m);
@@ -537,11 +534,9 @@ test_hog_opencv(void)
     g_assert_cmpint(votecl_hog_model_load_opencv(NULL, "/nonexistent/hog.yml", NULL, &m), ==,
                     VOTECL_IO_ERROR);
     g_assert_cmpint(votecl_hog_model_save(ctx, people, path), ==, VOTECL_OK);
-    g_assert_cmpint(votecl_hog_model_load_opencv(ctx, path, NULL, &m), ==,
-                    VOTECL_INVALID_ARGUMENT);
+    g_assert_cmpint(votecl_hog_model_load_opencv(ctx, path, NULL, &m), ==, VOTECL_INVALID_ARGUMENT);
     g_assert_nonnull(strstr(votecl_context_get_error(ctx), "not an OpenCV FileStorage file"));
-    g_assert_cmpint(votecl_hog_model_load_opencv(ctx, NULL, NULL, &m), ==,
-                    VOTECL_INVALID_ARGUMENT);
+    g_assert_cmpint(votecl_hog_model_load_opencv(ctx, NULL, NULL, &m), ==, VOTECL_INVALID_ARGUMENT);
 
     g_unlink(path), g_unlink(xml_path), g_unlink(cv2_path);
     tu_rmtree(dir);
@@ -574,8 +569,7 @@ test_hog_opencv_unsupported(void)
         g_string_append(text, " ]\n");
         g_assert_true(g_file_set_contents(path, text->str, -1, NULL));
         g_string_free(text, TRUE);
-        g_assert_cmpint(votecl_hog_model_load_opencv(ctx, path, NULL, &m), ==,
-                        VOTECL_UNSUPPORTED);
+        g_assert_cmpint(votecl_hog_model_load_opencv(ctx, path, NULL, &m), ==, VOTECL_UNSUPPORTED);
         g_assert_nonnull(strstr(votecl_context_get_error(ctx), cases[i].key));
         g_assert_null(m);
     }
