@@ -77,7 +77,7 @@ typedef struct votecl_context_options {
 
 typedef struct votecl_context votecl_context;
 
-/* Sets the defaults: backend DEFAULT, every string NULL, disk cache on. */
+/* Sets struct_size and the defaults: backend DEFAULT, every string NULL, disk cache on. */
 VOTECL_API void votecl_context_options_init(votecl_context_options *options);
 
 /* Creates a context. options may be NULL for the defaults.

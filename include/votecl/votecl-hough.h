@@ -54,7 +54,8 @@ typedef struct votecl_hough_params {
     unsigned angles;          /* G >= 1 (default 180: one degree) */
     uint32_t rho_bins;        /* N >= 1; 0 (default): one bin per pixel, N = ceil(W + D) */
     unsigned edge_threshold;  /* a pixel with value >= this is an edge, 0-255 (default 1:
-                                 every nonzero pixel of a binary edge image) */
+                                 every nonzero pixel of a binary edge image; any other
+                                 image is refused: see the edge step below) */
     unsigned peak_window;     /* n: odd side of the peak window in angles and bins, at most
                                  VOTECL_HOUGH_MAX_WINDOW (default 5) */
     uint32_t peak_threshold;  /* least votes of a peak; 0 (default): half the accumulator's

@@ -243,7 +243,8 @@ VOTECL_API votecl_status votecl_hist_plan_describe(const votecl_hist_plan *plan,
  * x: borrowed, n * channels elements of dtype (may be NULL when n == 0);
  * y: borrowed, second array for two_arrays 2-D histograms, else NULL;
  * weights: borrowed, n floats when weighted, else NULL;
- * bins: caller-owned output of nbins uint32_t (float when weighted), overwritten.
+ * bins: caller-owned output of nbins uint32_t (float when weighted), overwritten; the typed
+ * calls below say which in their signature.
  * On failure bins is left untouched. */
 VOTECL_API votecl_status votecl_hist_run(votecl_hist_plan *plan, const void *x, const void *y,
                                          const float *weights, size_t n, void *bins);
