@@ -5,7 +5,7 @@
  * votecl(1) (the command-line tool); the guides installed in $(docdir), usually
  * /usr/local/share/doc/libvotecl (env.md: environment variables; hog-model.md: the HOG model
  * file; performance.md and accuracy.md: measured figures); one example program per module in
- * $(docdir)/examples, each built with cc FILE.c $(pkg-config --cflags --libs votecl).
+ * $(docdir)/examples, each built with cc FILE.c $(pkg-config --cflags --libs votecl) -lm.
  *
  * The papers the modules implement, cited by title in each header:
  *  - G.-J. van den Braak, C. Nugteren, B. Mesman, H. Corporaal, "GPU-vote: a framework for
