@@ -21,8 +21,10 @@ env_nonempty(const char *name)
 void
 votecl_context_options_init(votecl_context_options *options)
 {
-    if (options != NULL)
-        memset(options, 0, sizeof *options);
+    if (options == NULL)
+        return;
+    memset(options, 0, sizeof *options);
+    options->struct_size = sizeof *options;
 }
 
 const char *
@@ -203,6 +205,9 @@ votecl_context_new_with_error(const votecl_context_options *options, votecl_cont
         votecl_context_options_init(&defaults);
         options = &defaults;
     }
+    status = votecl__struct_size_message(options, "options", sizeof *options, error, error_size);
+    if (status != VOTECL_OK)
+        return status;
     context = votecl__calloc(1, sizeof *context);
     if (context == NULL) {
         copy_message(error, error_size, "out of host memory for the context");

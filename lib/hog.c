@@ -93,6 +93,7 @@ votecl_hog_params_init(votecl_hog_params *p)
     if (p == NULL)
         return;
     memset(p, 0, sizeof *p);
+    p->struct_size = sizeof *p;
     p->window_width = 64;
     p->window_height = 128;
     p->block_width = p->block_height = 16;
@@ -119,11 +120,12 @@ votecl_hog_descriptor_length(const votecl_hog_params *params, size_t *length)
 {
     votecl__hog_geom g;
     char msg[256];
+    votecl_status status;
 
     if (params == NULL || length == NULL)
         return VOTECL_INVALID_ARGUMENT;
-    if (votecl__hog_geom_init(&g, params, msg, sizeof msg) != VOTECL_OK)
-        return VOTECL_INVALID_ARGUMENT;
+    if ((status = votecl__hog_geom_init(&g, params, msg, sizeof msg)) != VOTECL_OK)
+        return status;
     *length = g.desc_len;
     return VOTECL_OK;
 }

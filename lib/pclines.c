@@ -44,6 +44,7 @@ votecl_lines_params_init(votecl_lines_params *params)
     if (params == NULL)
         return;
     memset(params, 0, sizeof *params);
+    params->struct_size = sizeof *params;
     params->neighbourhood = 5;
     params->radius = VOTECL_LINES_RADIUS_AUTO;
     params->edge_threshold = 128;

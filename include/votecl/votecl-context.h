@@ -65,6 +65,7 @@ typedef struct votecl_device_info {
 } votecl_device_info;
 
 typedef struct votecl_context_options {
+    size_t struct_size; /* set by the _init function: see votecl.h */
     votecl_backend backend;  /* DEFAULT: see above */
     const char *device;      /* borrowed; NULL: VOTECL_DEVICE, else the first GPU, else any */
     const char *kernel_path; /* borrowed; colon-separated directories searched after
@@ -76,7 +77,7 @@ typedef struct votecl_context_options {
 
 typedef struct votecl_context votecl_context;
 
-/* Sets the defaults: backend DEFAULT, every string NULL, disk cache on. */
+/* Sets struct_size and the defaults: backend DEFAULT, every string NULL, disk cache on. */
 VOTECL_API void votecl_context_options_init(votecl_context_options *options);
 
 /* Creates a context. options may be NULL for the defaults.

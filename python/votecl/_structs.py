@@ -72,6 +72,7 @@ class votecl_device_info(ctypes.Structure):
 class votecl_context_options(ctypes.Structure):
     """votecl_context_options (votecl-context.h)"""
     _fields_ = [
+        ("struct_size", ctypes.c_size_t),
         ("backend", ctypes.c_int),
         ("device", ctypes.c_char_p),
         ("kernel_path", ctypes.c_char_p),
@@ -83,6 +84,7 @@ class votecl_context_options(ctypes.Structure):
 class votecl_ght_params(ctypes.Structure):
     """votecl_ght_params (votecl-ght.h)"""
     _fields_ = [
+        ("struct_size", ctypes.c_size_t),
         ("method", ctypes.c_int),
         ("levels", ctypes.c_uint),
         ("canny_low", ctypes.c_uint),
@@ -151,6 +153,7 @@ class votecl_ght_stats(ctypes.Structure):
 class votecl_hog_params(ctypes.Structure):
     """votecl_hog_params (votecl-hog.h)"""
     _fields_ = [
+        ("struct_size", ctypes.c_size_t),
         ("window_width", ctypes.c_uint),
         ("window_height", ctypes.c_uint),
         ("block_width", ctypes.c_uint),
@@ -210,6 +213,7 @@ class votecl_hog_point(ctypes.Structure):
 class votecl_hough_params(ctypes.Structure):
     """votecl_hough_params (votecl-hough.h)"""
     _fields_ = [
+        ("struct_size", ctypes.c_size_t),
         ("angles", ctypes.c_uint),
         ("rho_bins", ctypes.c_uint32),
         ("edge_threshold", ctypes.c_uint),
@@ -248,6 +252,7 @@ class votecl_image(ctypes.Structure):
 class votecl_lines_params(ctypes.Structure):
     """votecl_lines_params (votecl-lines.h)"""
     _fields_ = [
+        ("struct_size", ctypes.c_size_t),
         ("distance", ctypes.c_uint32),
         ("rows", ctypes.c_uint32),
         ("neighbourhood", ctypes.c_uint),
@@ -333,6 +338,7 @@ class votecl_model_sample(ctypes.Structure):
 class votecl_calibrate_options(ctypes.Structure):
     """votecl_calibrate_options (votecl-model.h)"""
     _fields_ = [
+        ("struct_size", ctypes.c_size_t),
         ("quick", ctypes.c_int),
         ("repeats", ctypes.c_uint),
         ("store", ctypes.c_int),
@@ -362,6 +368,7 @@ class votecl_calibrate_report(ctypes.Structure):
 class votecl_sum_params(ctypes.Structure):
     """votecl_sum_params (votecl-reduce.h)"""
     _fields_ = [
+        ("struct_size", ctypes.c_size_t),
         ("dtype", ctypes.c_int),
         ("variant", ctypes.c_int),
     ]
@@ -370,6 +377,7 @@ class votecl_sum_params(ctypes.Structure):
 class votecl_subsample_params(ctypes.Structure):
     """votecl_subsample_params (votecl-reduce.h)"""
     _fields_ = [
+        ("struct_size", ctypes.c_size_t),
         ("width", ctypes.c_size_t),
         ("height", ctypes.c_size_t),
         ("factor", ctypes.c_uint),
@@ -398,6 +406,7 @@ class votecl_vote_plan_info(ctypes.Structure):
 class votecl_vote_spec(ctypes.Structure):
     """votecl_vote_spec (votecl-vote.h)"""
     _fields_ = [
+        ("struct_size", ctypes.c_size_t),
         ("dtype", ctypes.c_int),
         ("channels", ctypes.c_uint),
         ("bin_type", ctypes.c_int),
@@ -424,6 +433,7 @@ class votecl_vote_stats(ctypes.Structure):
 class votecl_hist_params(ctypes.Structure):
     """votecl_hist_params (votecl-vote.h)"""
     _fields_ = [
+        ("struct_size", ctypes.c_size_t),
         ("dtype", ctypes.c_int),
         ("channels", ctypes.c_uint),
         ("dims", ctypes.c_uint),
