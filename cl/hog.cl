@@ -7,8 +7,8 @@
  * the offsets of its pixels, blocks and windows in the shared buffers; a work-item (or work-group)
  * finds its job by binary search over those offsets.
  *   hog_gradient_all  global >= all gradient pixels (1-D): bilinear downscale through host
- *                  tables (index, 11-bit weight), reflect-101 padding, gamma table, centred
- *                  differences, channel with the largest magnitude (first on ties), OpenCV's
+ *                  tables (index, 8-bit weight: INTER_LINEAR_EXACT), reflect-101 padding,
+ *                  gamma table, centred differences, channel with the largest magnitude (OpenCV's ties), OpenCV's
  *                  polynomial atan, two weighted magnitudes and two bins per pixel
  *   hog_blocks_all one work-group of HOG_LOCAL per block: per-work-item histograms in local
  *                  memory, trilinear weights from a host table (Gaussian times bilinear cell
@@ -109,10 +109,10 @@ hog_fetch(GLOBAL const uchar *src, uint sw, GLOBAL const int *job, GLOBAL const 
     GLOBAL const uchar *r1 = src + ((size_t)(job[J_RY] + yj) * sw + job[J_RX]) * ch;
 
     for (uint c = 0; c < ch; c++) {
-        int top = (2048 - ax) * r0[xi * ch + c] + ax * r0[xj * ch + c];
-        int bottom = (2048 - ax) * r1[xi * ch + c] + ax * r1[xj * ch + c];
+        int top = (256 - ax) * r0[xi * ch + c] + ax * r0[xj * ch + c];
+        int bottom = (256 - ax) * r1[xi * ch + c] + ax * r1[xj * ch + c];
 
-        v[c] = lut[(uchar)(((2048 - ay) * top + ay * bottom + (1 << 21)) >> 22)];
+        v[c] = lut[(uchar)(((256 - ay) * top + ay * bottom + (1 << 15)) >> 16)];
     }
 }
 
@@ -135,19 +135,18 @@ hog_gradient_all(GLOBAL const uchar *src, uint sw, uint ch, GLOBAL const int *jo
     hog_fetch(src, sw, job, tab, ch, x, y + 1, lut, xl);
     hog_fetch(src, sw, job, tab, ch, x + 1, y + 2, lut, yb);
     hog_fetch(src, sw, job, tab, ch, x + 1, y, lut, yt);
-    float bx = 0, by = 0, best = -1;
+    float gx[3], gy[3], m[3];
+    uint best = 0;
 
     for (uint c = 0; c < ch; c++) {
-        float gx = xr[c] - xl[c];
-        float gy = yb[c] - yt[c];
-        float m = gx * gx + gy * gy;
-
-        if (best < m) {
-            bx = gx;
-            by = gy;
-            best = m;
-        }
+        gx[c] = xr[c] - xl[c];
+        gy[c] = yb[c] - yt[c];
+        m[c] = gx[c] * gx[c] + gy[c] * gy[c];
     }
+    if (ch == 3) /* votecl__hog_pick_channel: OpenCV's vector rule, its scalar one in the tail */
+        best = x >= (int)(gw & ~3u) ? (m[0] < m[1] ? (m[1] < m[2] ? 2 : 1) : (m[0] < m[2] ? 2 : 0))
+               : fmax(m[0], m[1]) > m[2] ? (m[0] > m[1] ? 0 : 1) : 2;
+    float bx = gx[best], by = gy[best];
     float mag = sqrt(bx * bx + by * by);
     float angle = hog_atan_deg(by, bx) * HOG_DEG2RAD;
     angle = angle * HOG_ANGLE_SCALE - 0.5f;

@@ -5,14 +5,17 @@
  * Stages, each a kernel of cl/hog.cl and a function of the sequential reference
  * lib/hog-ref.c (also the 'ref' backend):
  *   1. downscale: for every pyramid level s = scale^k, the image resized to
- *      (round(W / s), round(H / s)) with bilinear interpolation (pixel centres, fixed-point
- *      weights of 11 bits, so device and reference agree exactly);
+ *      (round(W / s), round(H / s)) with OpenCV's INTER_LINEAR_EXACT bilinear interpolation
+ *      (pixel centres, fixed-point weights of 8 bits, so device, reference and OpenCV agree
+ *      exactly);
  *   2. padding: the level extended by padding (rounded up to the gcd of the window and block
  *      strides) plus one pixel, mirrored without repeating the edge (OpenCV's
  *      BORDER_REFLECT_101);
  *   3. gradients: gamma correction (square root of the u8 value), centred [-1 0 1]
- *      differences; for colour images the channel with the largest magnitude (ties: the
- *      first channel, as OpenCV 4.6 does); magnitude and an unsigned
+ *      differences; for colour images the channel with the largest magnitude, ties broken as
+ *      OpenCV breaks them on the same image in its B, G, R order (B first, then R, except
+ *      in the last width % 4 pixels of a padded row: R first, then G); magnitude and an
+ *      unsigned
  *      orientation split linearly between its two nearest bins (bin centres at
  *      (b + 0.5) pi / nbins), with OpenCV's polynomial arctangent;
  *   4. block histograms: trilinear interpolation in x, y and orientation over the block's
@@ -32,9 +35,10 @@
  * cell. For the same parameters its values equal OpenCV's within float rounding, so models
  * trained with OpenCV work unchanged.
  *
- * Images are u8 with 1 channel (gray), 3 or 4 channels (colour: the first three are used, in
- * the order given; with colour = 0 they are first turned to gray with OpenCV's RGB to gray
- * weights). */
+ * Images are u8 with 1 channel (gray), 3 or 4 channels (colour: R, G, B, then alpha, unused;
+ * with colour = 0 they are first turned to gray with OpenCV's RGB to gray weights). A BGR
+ * image from OpenCV must have its channels swapped first, or ties between channels are
+ * broken differently from OpenCV's. */
 #ifndef VOTECL_HOG_H
 #define VOTECL_HOG_H
 
