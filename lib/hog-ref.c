@@ -322,7 +322,7 @@ votecl__hog_pick_channel(const float m[3], int tail)
             best = 2;
         return best;
     }
-    /* B unless G or R is strictly larger; then R over G only when strictly larger */
+    /* B unless G or R is strictly larger; then G unless R is strictly larger */
     if (fmaxf(m[0], m[1]) > m[2])
         return m[0] > m[1] ? 0 : 1;
     return 2;
@@ -357,7 +357,7 @@ votecl__hog_atan_deg(float y, float x)
 /* The centred differences of the padded pixel (x, y) of a row of gw gradient pixels: the
  * channel with the largest magnitude. Channels are R, G, B; OpenCV sees the same pixels as
  * B, G, R and breaks ties in two ways (hog.cpp's computeGradient): in its 4-pixel vector loop
- * B wins over G and R, then R over G; in the scalar loop over the last gw % 4 pixels of a row
+ * B wins over G and R, and G over R; in the scalar loop over the last gw % 4 pixels of a row
  * R is kept unless G, then B, is strictly larger. Ties are common (small integer differences
  * in different directions), so both rules are followed. */
 static void

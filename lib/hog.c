@@ -104,7 +104,8 @@ votecl_hog_params_init(votecl_hog_params *p)
     p->scale = 1.05;
     p->min_scale = 1.0;
     p->max_levels = VOTECL_HOG_MAX_LEVELS;
-    p->fusion = VOTECL_HOG_FUSION_MEANSHIFT;
+    /* detectMultiScale's boxes exactly; mean-shift adds boxes OpenCV drops (docs/accuracy.md) */
+    p->fusion = VOTECL_HOG_FUSION_GROUP;
     p->group_threshold = 2;
     /* Dalal's thesis, section 5.1: sigma_x = 8, sigma_y = 16 pixels, sigma_s = log(1.3) */
     p->meanshift_sigma_x = 8;
