@@ -14,6 +14,9 @@
  *                  memory, trilinear weights from a host table (Gaussian times bilinear cell
  *                  weight), summed, then L2-Hys
  *   hog_svm_all    one work-group of HOG_LOCAL per window: bias + weights . descriptor
+ * CPUs (local memory emulated; PoCL) take hog_blocks_rows and hog_svm_rows instead: one
+ * work-item per block (per window), work-groups of consecutive blocks (windows) of a row, a
+ * private histogram, no local memory and no barriers; the sums run in the reference's order.
  * Required defines: HOG_BLOCK_W, HOG_BLOCK_H, HOG_NCELLS, HOG_NBINS, HOG_BLOCK_LEN,
  * HOG_BLOCKS_X, HOG_BLOCKS_Y, HOG_BSTRIDE_X, HOG_BSTRIDE_Y, HOG_WSTRIDE_X, HOG_WSTRIDE_Y,
  * HOG_GRID_X, HOG_GRID_Y, HOG_L2HYS, HOG_ANGLE_SCALE, HOG_DEG2RAD, HOG_P1, HOG_P3, HOG_P5,
@@ -39,6 +42,7 @@
 #define J_PIX 15   /* first gradient pixel */
 #define J_BLK 16   /* first block */
 #define J_WIN 17   /* first window */
+#define J_PAD 18   /* first padded level pixel (hog_level_rows) */
 
 /* The last job whose field f is <= v (fields f increase with the job). */
 inline uint
@@ -116,6 +120,38 @@ hog_fetch(GLOBAL const uchar *src, uint sw, GLOBAL const int *job, GLOBAL const 
     }
 }
 
+/* Stage 3 for gradient pixel o (x of a row of gw) from the lut'd neighbours: the channel
+ * OpenCV takes (votecl__hog_pick_channel), two weighted magnitudes and two bins. */
+inline void
+hog_gradient_store(const float *xr, const float *xl, const float *yb, const float *yt, uint ch,
+                   int x, uint gw, uint o, GLOBAL float *grad, GLOBAL uchar *bins)
+{
+    float gx[3], gy[3], m[3];
+    uint best = 0;
+
+    for (uint c = 0; c < ch; c++) {
+        gx[c] = xr[c] - xl[c];
+        gy[c] = yb[c] - yt[c];
+        m[c] = gx[c] * gx[c] + gy[c] * gy[c];
+    }
+    if (ch == 3) /* OpenCV's vector rule; its scalar one in the last gw % 4 pixels */
+        best = x >= (int)(gw & ~3u)
+                   ? (m[0] < m[1] ? (m[1] < m[2] ? 2 : 1) : (m[0] < m[2] ? 2 : 0))
+                   : fmax(m[0], m[1]) > m[2] ? (m[0] > m[1] ? 0 : 1) : 2;
+    float bx = gx[best], by = gy[best];
+    float mag = sqrt(bx * bx + by * by);
+    float angle = hog_atan_deg(by, bx) * HOG_DEG2RAD;
+    angle = angle * HOG_ANGLE_SCALE - 0.5f;
+    int h = (int)floor(angle);
+    angle -= (float)h;
+    grad[2 * (size_t)o] = mag * (1.f - angle);
+    grad[2 * (size_t)o + 1] = mag * angle;
+    h = h < 0 ? h + HOG_NBINS : h >= HOG_NBINS ? h - HOG_NBINS : h;
+    h = h < 0 ? 0 : h >= HOG_NBINS ? HOG_NBINS - 1 : h;
+    bins[2 * (size_t)o] = (uchar)h;
+    bins[2 * (size_t)o + 1] = (uchar)(h + 1 < HOG_NBINS ? h + 1 : 0);
+}
+
 KERNEL void
 hog_gradient_all(GLOBAL const uchar *src, uint sw, uint ch, GLOBAL const int *jobs, uint njobs,
                  uint total, GLOBAL const int *tabs, GLOBAL const float *lut,
@@ -135,29 +171,63 @@ hog_gradient_all(GLOBAL const uchar *src, uint sw, uint ch, GLOBAL const int *jo
     hog_fetch(src, sw, job, tab, ch, x, y + 1, lut, xl);
     hog_fetch(src, sw, job, tab, ch, x + 1, y + 2, lut, yb);
     hog_fetch(src, sw, job, tab, ch, x + 1, y, lut, yt);
-    float gx[3], gy[3], m[3];
-    uint best = 0;
+    hog_gradient_store(xr, xl, yb, yt, ch, x, gw, o, grad, bins);
+}
+
+/* CPU shape of stages 1-2: work-item o of total is one pixel of a job's padded level
+ * ((gw + 2) x (gh + 2), from J_PAD), resized once (hog_fetch's arithmetic), u8. */
+KERNEL void
+hog_level_rows(GLOBAL const uchar *src, uint sw, uint ch, GLOBAL const int *jobs, uint njobs,
+               uint total, GLOBAL uchar *level)
+{
+    uint o = get_global_id(0);
+
+    if (o >= total)
+        return;
+    GLOBAL const int *job = jobs + hog_find_job(jobs, njobs, J_PAD, o) * HOG_JOB;
+    GLOBAL const int *tab = jobs + job[J_TAB];
+    uint pw = (uint)job[J_GW] + 2, r = o - (uint)job[J_PAD];
+    int w = job[J_W], h = job[J_H];
+    int sx = hog_reflect101((int)(r % pw) - 1 - job[J_PX], w);
+    int sy = hog_reflect101((int)(r / pw) - 1 - job[J_PY], h);
+    int xi = tab[sx], ax = tab[w + sx];
+    int yi = tab[2 * w + sy], ay = tab[2 * w + h + sy];
+    int xj = xi + 1 < job[J_RW] ? xi + 1 : xi, yj = yi + 1 < job[J_RH] ? yi + 1 : yi;
+    GLOBAL const uchar *r0 = src + ((size_t)(job[J_RY] + yi) * sw + job[J_RX]) * ch;
+    GLOBAL const uchar *r1 = src + ((size_t)(job[J_RY] + yj) * sw + job[J_RX]) * ch;
 
     for (uint c = 0; c < ch; c++) {
-        gx[c] = xr[c] - xl[c];
-        gy[c] = yb[c] - yt[c];
-        m[c] = gx[c] * gx[c] + gy[c] * gy[c];
+        int top = (256 - ax) * r0[xi * ch + c] + ax * r0[xj * ch + c];
+        int bottom = (256 - ax) * r1[xi * ch + c] + ax * r1[xj * ch + c];
+
+        level[(size_t)o * ch + c] = (uchar)(((256 - ay) * top + ay * bottom + (1 << 15)) >> 16);
     }
-    if (ch == 3) /* votecl__hog_pick_channel: OpenCV's vector rule, its scalar one in the tail */
-        best = x >= (int)(gw & ~3u) ? (m[0] < m[1] ? (m[1] < m[2] ? 2 : 1) : (m[0] < m[2] ? 2 : 0))
-               : fmax(m[0], m[1]) > m[2] ? (m[0] > m[1] ? 0 : 1) : 2;
-    float bx = gx[best], by = gy[best];
-    float mag = sqrt(bx * bx + by * by);
-    float angle = hog_atan_deg(by, bx) * HOG_DEG2RAD;
-    angle = angle * HOG_ANGLE_SCALE - 0.5f;
-    int h = (int)floor(angle);
-    angle -= (float)h;
-    grad[2 * (size_t)o] = mag * (1.f - angle);
-    grad[2 * (size_t)o + 1] = mag * angle;
-    h = h < 0 ? h + HOG_NBINS : h >= HOG_NBINS ? h - HOG_NBINS : h;
-    h = h < 0 ? 0 : h >= HOG_NBINS ? HOG_NBINS - 1 : h;
-    bins[2 * (size_t)o] = (uchar)h;
-    bins[2 * (size_t)o + 1] = (uchar)(h + 1 < HOG_NBINS ? h + 1 : 0);
+}
+
+/* CPU shape of stage 3: work-item o of total is one gradient pixel, its neighbours read from
+ * the padded level hog_level_rows wrote. */
+KERNEL void
+hog_gradient_rows(GLOBAL const uchar *level, uint ch, GLOBAL const int *jobs, uint njobs,
+                  uint total, GLOBAL const float *lut, GLOBAL float *grad, GLOBAL uchar *bins)
+{
+    uint o = get_global_id(0);
+
+    if (o >= total)
+        return;
+    GLOBAL const int *job = jobs + hog_find_job(jobs, njobs, J_PIX, o) * HOG_JOB;
+    uint gw = (uint)job[J_GW], r = o - (uint)job[J_PIX], pw = gw + 2;
+    int x = (int)(r % gw), y = (int)(r / gw);
+    GLOBAL const uchar *p = level + ((size_t)job[J_PAD] + (size_t)(y + 1) * pw + x + 1) * ch;
+    GLOBAL const uchar *left = p - ch, *up = p - (size_t)pw * ch, *down = p + (size_t)pw * ch;
+    float xr[3], xl[3], yb[3], yt[3];
+
+    for (uint c = 0; c < ch; c++) {
+        xr[c] = lut[p[ch + c]];
+        xl[c] = lut[left[c]];
+        yb[c] = lut[down[c]];
+        yt[c] = lut[up[c]];
+    }
+    hog_gradient_store(xr, xl, yb, yt, ch, x, gw, o, grad, bins);
 }
 
 /* Sums v[0 .. HOG_LOCAL) of every work-item into v[0]. */
@@ -286,4 +356,87 @@ hog_svm_all(GLOBAL const float *hist, GLOBAL const int *jobs, uint njobs,
     if (lid == 0)
         scores[win] = bias + part[0];
 #endif
+}
+
+/* CPU shape of hog_blocks_all: work-item b of total is one block, accumulated in a private
+ * histogram in lib/hog-ref.c's order (rows, columns, cells), then L2-Hys. */
+KERNEL void
+hog_blocks_rows(GLOBAL const float *grad, GLOBAL const uchar *bins, GLOBAL const int *jobs,
+                uint njobs, GLOBAL const float *weights, GLOBAL float *out, uint total)
+{
+    uint b = get_global_id(0);
+
+    if (b >= total)
+        return;
+    GLOBAL const int *job = jobs + hog_find_job(jobs, njobs, J_BLK, b) * HOG_JOB;
+    uint r = b - (uint)job[J_BLK], nbx = (uint)job[J_NBX], gw = (uint)job[J_GW];
+    uint ox = (r % nbx) * HOG_GRID_X, oy = (r / nbx) * HOG_GRID_Y;
+    GLOBAL const float *g = grad + 2 * ((size_t)job[J_PIX] + (size_t)oy * gw + ox);
+    GLOBAL const uchar *q = bins + 2 * ((size_t)job[J_PIX] + (size_t)oy * gw + ox);
+    float hist[HOG_BLOCK_LEN];
+    float sum = 0.f, scale;
+
+    for (uint k = 0; k < HOG_BLOCK_LEN; k++)
+        hist[k] = 0.f;
+    for (uint i = 0; i < HOG_BLOCK_H; i++) {
+        for (uint j = 0; j < HOG_BLOCK_W; j++) {
+            size_t o = 2 * ((size_t)i * gw + j);
+            GLOBAL const float *w = weights + (i * HOG_BLOCK_W + j) * HOG_NCELLS;
+            float a0 = g[o], a1 = g[o + 1];
+            uint h0 = q[o], h1 = q[o + 1];
+
+            for (uint c = 0; c < HOG_NCELLS; c++) {
+                float wc = w[c];
+                if (wc == 0.f)
+                    continue;
+                hist[c * HOG_NBINS + h0] += a0 * wc;
+                hist[c * HOG_NBINS + h1] += a1 * wc;
+            }
+        }
+    }
+    for (uint k = 0; k < HOG_BLOCK_LEN; k++)
+        sum += hist[k] * hist[k];
+    scale = 1.f / (sqrt(sum) + (float)HOG_BLOCK_LEN * 0.1f);
+    sum = 0.f;
+    for (uint k = 0; k < HOG_BLOCK_LEN; k++) {
+        float v = hist[k] * scale;
+        hist[k] = v < HOG_L2HYS ? v : HOG_L2HYS;
+        sum += hist[k] * hist[k];
+    }
+    scale = 1.f / (sqrt(sum) + 1e-3f);
+    GLOBAL float *dst = out + (size_t)b * HOG_BLOCK_LEN;
+    for (uint k = 0; k < HOG_BLOCK_LEN; k++)
+        dst[k] = hist[k] * scale;
+}
+
+/* CPU shape of hog_svm_all: work-item win of total is one window, summed block by block in
+ * the reference's order. */
+KERNEL void
+hog_svm_rows(GLOBAL const float *hist, GLOBAL const int *jobs, uint njobs,
+             GLOBAL const float *weights, float bias, GLOBAL float *scores, uint total)
+{
+    uint win = get_global_id(0);
+
+    if (win >= total)
+        return;
+    GLOBAL const int *job = jobs + hog_find_job(jobs, njobs, J_WIN, win) * HOG_JOB;
+    uint r = win - (uint)job[J_WIN], nwx = (uint)job[J_NWX], nbx = (uint)job[J_NBX];
+    uint wx = r % nwx, wy = r / nwx;
+    GLOBAL const float *h0 = hist + (size_t)job[J_BLK] * HOG_BLOCK_LEN;
+    float s = bias;
+
+    for (uint j = 0; j < HOG_BLOCKS_X; j++) {
+        for (uint i = 0; i < HOG_BLOCKS_Y; i++) {
+            size_t gx = (wx * HOG_WSTRIDE_X + j * HOG_BSTRIDE_X) / HOG_GRID_X;
+            size_t gy = (wy * HOG_WSTRIDE_Y + i * HOG_BSTRIDE_Y) / HOG_GRID_Y;
+            GLOBAL const float *h = h0 + (gy * nbx + gx) * HOG_BLOCK_LEN;
+            GLOBAL const float *w = weights + (j * HOG_BLOCKS_Y + i) * HOG_BLOCK_LEN;
+            float d = 0.f;
+
+            for (uint k = 0; k < HOG_BLOCK_LEN; k++)
+                d += w[k] * h[k];
+            s += d;
+        }
+    }
+    scores[win] = s;
 }
