@@ -23,7 +23,7 @@
  * HOG_P7, HOG_EPS (float literals), HOG_LOCAL (a power of two). No atomics. */
 
 /* The job table: HOG_JOB ints a job. */
-#define HOG_JOB 20
+#define HOG_JOB 22
 #define J_RX 0     /* region x, y, width, height in the source */
 #define J_RY 1
 #define J_RW 2
@@ -43,6 +43,8 @@
 #define J_BLK 16   /* first block */
 #define J_WIN 17   /* first window */
 #define J_PAD 18   /* first padded level pixel (hog_level_rows) */
+#define J_ROW 19   /* first gradient row */
+#define J_PROW 20  /* first padded level row */
 
 /* The last job whose field f is <= v (fields f increase with the job). */
 inline uint
@@ -174,60 +176,92 @@ hog_gradient_all(GLOBAL const uchar *src, uint sw, uint ch, GLOBAL const int *jo
     hog_gradient_store(xr, xl, yb, yt, ch, x, gw, o, grad, bins);
 }
 
-/* CPU shape of stages 1-2: work-item o of total is one pixel of a job's padded level
- * ((gw + 2) x (gh + 2), from J_PAD), resized once (hog_fetch's arithmetic), u8. */
-KERNEL void
-hog_level_rows(GLOBAL const uchar *src, uint sw, uint ch, GLOBAL const int *jobs, uint njobs,
-               uint total, GLOBAL uchar *level)
+/* CPU shape of stages 1-2: work-item row of total is one row of a job's padded level
+ * ((gw + 2) x (gh + 2) pixels from J_PAD, rows from J_PROW), resized once (hog_fetch's
+ * arithmetic), u8; the columns inside the level in a loop without borders (vectorisable). */
+inline void
+hog_level_px(GLOBAL const uchar *r0, GLOBAL const uchar *r1, GLOBAL const int *tab, int w,
+             int ay, uint ch, int rw, int sx, GLOBAL uchar *out)
 {
-    uint o = get_global_id(0);
-
-    if (o >= total)
-        return;
-    GLOBAL const int *job = jobs + hog_find_job(jobs, njobs, J_PAD, o) * HOG_JOB;
-    GLOBAL const int *tab = jobs + job[J_TAB];
-    uint pw = (uint)job[J_GW] + 2, r = o - (uint)job[J_PAD];
-    int w = job[J_W], h = job[J_H];
-    int sx = hog_reflect101((int)(r % pw) - 1 - job[J_PX], w);
-    int sy = hog_reflect101((int)(r / pw) - 1 - job[J_PY], h);
     int xi = tab[sx], ax = tab[w + sx];
-    int yi = tab[2 * w + sy], ay = tab[2 * w + h + sy];
-    int xj = xi + 1 < job[J_RW] ? xi + 1 : xi, yj = yi + 1 < job[J_RH] ? yi + 1 : yi;
-    GLOBAL const uchar *r0 = src + ((size_t)(job[J_RY] + yi) * sw + job[J_RX]) * ch;
-    GLOBAL const uchar *r1 = src + ((size_t)(job[J_RY] + yj) * sw + job[J_RX]) * ch;
+    int xj = xi + 1 < rw ? xi + 1 : xi;
 
     for (uint c = 0; c < ch; c++) {
         int top = (256 - ax) * r0[xi * ch + c] + ax * r0[xj * ch + c];
         int bottom = (256 - ax) * r1[xi * ch + c] + ax * r1[xj * ch + c];
 
-        level[(size_t)o * ch + c] = (uchar)(((256 - ay) * top + ay * bottom + (1 << 15)) >> 16);
+        out[c] = (uchar)(((256 - ay) * top + ay * bottom + (1 << 15)) >> 16);
     }
 }
 
-/* CPU shape of stage 3: work-item o of total is one gradient pixel, its neighbours read from
- * the padded level hog_level_rows wrote. */
+KERNEL void
+hog_level_rows(GLOBAL const uchar *src, uint sw, uint ch, GLOBAL const int *jobs, uint njobs,
+               uint total, GLOBAL uchar *level)
+{
+    uint row = get_global_id(0);
+
+    if (row >= total)
+        return;
+    GLOBAL const int *job = jobs + hog_find_job(jobs, njobs, J_PROW, row) * HOG_JOB;
+    GLOBAL const int *tab = jobs + job[J_TAB];
+    int pw = job[J_GW] + 2, py = (int)(row - (uint)job[J_PROW]), px0 = job[J_PX] + 1;
+    int w = job[J_W], h = job[J_H], rw = job[J_RW];
+    int sy = hog_reflect101(py - 1 - job[J_PY], h);
+    int yi = tab[2 * w + sy], ay = tab[2 * w + h + sy];
+    int yj = yi + 1 < job[J_RH] ? yi + 1 : yi;
+    GLOBAL const uchar *r0 = src + ((size_t)(job[J_RY] + yi) * sw + job[J_RX]) * ch;
+    GLOBAL const uchar *r1 = src + ((size_t)(job[J_RY] + yj) * sw + job[J_RX]) * ch;
+    GLOBAL uchar *out = level + ((size_t)job[J_PAD] + (size_t)py * pw) * ch;
+    int inner = min(px0 + w, pw);
+
+    for (int px = 0; px < min(px0, pw); px++)
+        hog_level_px(r0, r1, tab, w, ay, ch, rw, hog_reflect101(px - px0, w), out + px * ch);
+    if (ch == 1)
+        for (int px = px0; px < inner; px++)
+            hog_level_px(r0, r1, tab, w, ay, 1, rw, px - px0, out + px);
+    else
+        for (int px = px0; px < inner; px++)
+            hog_level_px(r0, r1, tab, w, ay, 3, rw, px - px0, out + px * 3);
+    for (int px = max(inner, px0); px < pw; px++)
+        hog_level_px(r0, r1, tab, w, ay, ch, rw, hog_reflect101(px - px0, w), out + px * ch);
+}
+
+/* CPU shape of stage 3: work-item row of total is one gradient row (rows from J_ROW), its
+ * neighbours read from the padded level hog_level_rows wrote; one loop per channel count. */
 KERNEL void
 hog_gradient_rows(GLOBAL const uchar *level, uint ch, GLOBAL const int *jobs, uint njobs,
                   uint total, GLOBAL const float *lut, GLOBAL float *grad, GLOBAL uchar *bins)
 {
-    uint o = get_global_id(0);
+    uint row = get_global_id(0);
 
-    if (o >= total)
+    if (row >= total)
         return;
-    GLOBAL const int *job = jobs + hog_find_job(jobs, njobs, J_PIX, o) * HOG_JOB;
-    uint gw = (uint)job[J_GW], r = o - (uint)job[J_PIX], pw = gw + 2;
-    int x = (int)(r % gw), y = (int)(r / gw);
-    GLOBAL const uchar *p = level + ((size_t)job[J_PAD] + (size_t)(y + 1) * pw + x + 1) * ch;
-    GLOBAL const uchar *left = p - ch, *up = p - (size_t)pw * ch, *down = p + (size_t)pw * ch;
-    float xr[3], xl[3], yb[3], yt[3];
+    GLOBAL const int *job = jobs + hog_find_job(jobs, njobs, J_ROW, row) * HOG_JOB;
+    uint gw = (uint)job[J_GW], y = row - (uint)job[J_ROW], pw = gw + 2;
+    GLOBAL const uchar *mid = level + ((size_t)job[J_PAD] + (size_t)(y + 1) * pw) * ch;
+    GLOBAL const uchar *up = mid - (size_t)pw * ch, *down = mid + (size_t)pw * ch;
+    uint o = (uint)job[J_PIX] + y * gw;
 
-    for (uint c = 0; c < ch; c++) {
-        xr[c] = lut[p[ch + c]];
-        xl[c] = lut[left[c]];
-        yb[c] = lut[down[c]];
-        yt[c] = lut[up[c]];
+    if (ch == 1) {
+        for (uint x = 0; x < gw; x++) {
+            float xr = lut[mid[x + 2]], xl = lut[mid[x]];
+            float yb = lut[down[x + 1]], yt = lut[up[x + 1]];
+
+            hog_gradient_store(&xr, &xl, &yb, &yt, 1, (int)x, gw, o + x, grad, bins);
+        }
+        return;
     }
-    hog_gradient_store(xr, xl, yb, yt, ch, x, gw, o, grad, bins);
+    for (uint x = 0; x < gw; x++) {
+        float xr[3], xl[3], yb[3], yt[3];
+
+        for (uint c = 0; c < 3; c++) {
+            xr[c] = lut[mid[3 * (x + 2) + c]];
+            xl[c] = lut[mid[3 * x + c]];
+            yb[c] = lut[down[3 * (x + 1) + c]];
+            yt[c] = lut[up[3 * (x + 1) + c]];
+        }
+        hog_gradient_store(xr, xl, yb, yt, 3, (int)x, gw, o + x, grad, bins);
+    }
 }
 
 /* Sums v[0 .. HOG_LOCAL) of every work-item into v[0]. */

@@ -21,7 +21,7 @@ static const char *const kernel_names_cpu[K_COUNT] = {"hog_gradient_rows", "hog_
 /* The job table of cl/hog.cl: HOG_JOB ints a job, then the resize tables. */
 enum {
     J_RX, J_RY, J_RW, J_RH, J_W, J_H, J_PX, J_PY, J_GW, J_GH, J_NBX, J_NBY, J_NWX, J_NWY,
-    J_TAB, J_PIX, J_BLK, J_WIN, J_PAD, HOG_JOB = 20
+    J_TAB, J_PIX, J_BLK, J_WIN, J_PAD, J_ROW, J_PROW, HOG_JOB = 22
 };
 
 /* One pyramid level of one region. Every level has its own part of the device buffers, so
@@ -32,6 +32,7 @@ typedef struct hog_job {
     size_t tab;   /* offset of its resize tables (2 dw + 2 dh ints) after the job table */
     size_t pix;   /* its first gradient pixel */
     size_t pad;   /* its first padded level pixel (CPUs) */
+    size_t row, prow; /* its first gradient row and padded level row (CPUs) */
     size_t blk;   /* its first block */
     size_t score; /* offset of its window scores */
 } hog_job;
@@ -87,6 +88,7 @@ struct votecl_hog {
     size_t nscores;
     size_t npix, nblk;       /* gradient pixels and blocks of every job */
     size_t npad;             /* padded level pixels of every job (CPUs) */
+    size_t nrows, nprows;    /* gradient rows and padded level rows of every job (CPUs) */
     unsigned local;          /* HOG_LOCAL: work-group of hog_blocks_all and hog_svm_all */
     int begun;
     votecl_hog_detection *raw;
@@ -401,11 +403,15 @@ add_job(votecl_hog *hog, const votecl_hog_rect *roi, const votecl__hog_level *l)
     j->tab = hog->ntabs;
     j->pix = hog->npix;
     j->pad = hog->npad;
+    j->row = hog->nrows;
+    j->prow = hog->nprows;
     j->blk = hog->nblk;
     j->score = hog->nscores;
     hog->ntabs += 2 * (size_t)l->width + 2 * (size_t)l->height;
     hog->npix += (size_t)l->gw * l->gh;
     hog->npad += (size_t)(l->gw + 2) * (l->gh + 2);
+    hog->nrows += l->gh;
+    hog->nprows += (size_t)l->gh + 2;
     hog->nblk += (size_t)l->nbx * l->nby;
     hog->nscores += (size_t)l->nwx * l->nwy;
     return VOTECL_OK;
@@ -461,7 +467,8 @@ plan_jobs(votecl_hog *hog, const votecl_hog_rect *rois, size_t nrois, int pyrami
     votecl_hog_rect whole = {0, 0, (int32_t)hog->conv_w, (int32_t)hog->conv_h};
     votecl_status status = VOTECL_OK;
 
-    hog->njobs = hog->ntabs = hog->nscores = hog->npix = hog->nblk = hog->npad = 0;
+    hog->njobs = hog->ntabs = hog->nscores = hog->npix = hog->nblk = hog->npad = hog->nrows =
+        hog->nprows = 0;
     if (nrois > 0 && rois == NULL)
         return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT, "rois: NULL pointer");
     for (size_t i = 0; i < nrois && status == VOTECL_OK; i++)
@@ -508,6 +515,8 @@ fill_tables(votecl_hog *hog)
         t[J_BLK] = (int32_t)j->blk;
         t[J_WIN] = (int32_t)j->score;
         t[J_PAD] = (int32_t)j->pad;
+        t[J_ROW] = (int32_t)j->row;
+        t[J_PROW] = (int32_t)j->prow;
 
         votecl__hog_resize_table((uint32_t)j->roi.width, j->level.width, x,
                                  x + j->level.width);
@@ -617,28 +626,26 @@ device_buffers(votecl_hog *hog)
 
 static size_t rows_local(const votecl_hog *hog);
 
-/* CPUs: stages 1-2 (the padded level of every job, one work-item per pixel), then stage 3
+/* CPUs: stages 1-2 (the padded level of every job, one work-item per row), then stage 3
  * from it: each level pixel is resized once, not once per neighbour. */
 static votecl_status
 device_gradient_rows(votecl_hog *hog)
 {
     hog_buffers *b = &hog->buf;
-    size_t local = rows_local(hog) * 4, global;
+    size_t local = 1, global = hog->nprows;
     votecl__arg level[] = {VOTECL__ARG_BUF(b->image), VOTECL__ARG_UINT(hog->conv_w),
                            VOTECL__ARG_UINT(hog->ch),  VOTECL__ARG_BUF(b->tab),
-                           VOTECL__ARG_UINT(hog->njobs), VOTECL__ARG_UINT(hog->npad),
+                           VOTECL__ARG_UINT(hog->njobs), VOTECL__ARG_UINT(hog->nprows),
                            VOTECL__ARG_BUF(b->level)};
     votecl__arg grad[] = {VOTECL__ARG_BUF(b->level), VOTECL__ARG_UINT(hog->ch),
                           VOTECL__ARG_BUF(b->tab),   VOTECL__ARG_UINT(hog->njobs),
-                          VOTECL__ARG_UINT(hog->npix), VOTECL__ARG_BUF(b->lut),
+                          VOTECL__ARG_UINT(hog->nrows), VOTECL__ARG_BUF(b->lut),
                           VOTECL__ARG_BUF(b->grad),  VOTECL__ARG_BUF(b->bins)};
     votecl_status s;
 
-    if (local > hog->context->info.max_work_group_size)
-        local = rows_local(hog);
-    global = votecl__round_up(hog->npad, local);
+    /* one work-item per row: each is a loop of hundreds of pixels */
     s = votecl__launch(hog->context, hog->kernels[K_LEVEL], 1, &global, &local, level, 7);
-    global = votecl__round_up(hog->npix, local);
+    global = hog->nrows;
     if (s == VOTECL_OK)
         s = votecl__launch(hog->context, hog->kernels[K_GRADIENT], 1, &global, &local, grad, 8);
     return s;
