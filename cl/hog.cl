@@ -7,20 +7,23 @@
  * the offsets of its pixels, blocks and windows in the shared buffers; a work-item (or work-group)
  * finds its job by binary search over those offsets.
  *   hog_gradient_all  global >= all gradient pixels (1-D): bilinear downscale through host
- *                  tables (index, 11-bit weight), reflect-101 padding, gamma table, centred
- *                  differences, channel with the largest magnitude (first on ties), OpenCV's
+ *                  tables (index, 8-bit weight: INTER_LINEAR_EXACT), reflect-101 padding,
+ *                  gamma table, centred differences, channel with the largest magnitude (OpenCV's ties), OpenCV's
  *                  polynomial atan, two weighted magnitudes and two bins per pixel
  *   hog_blocks_all one work-group of HOG_LOCAL per block: per-work-item histograms in local
  *                  memory, trilinear weights from a host table (Gaussian times bilinear cell
  *                  weight), summed, then L2-Hys
  *   hog_svm_all    one work-group of HOG_LOCAL per window: bias + weights . descriptor
+ * CPUs (local memory emulated; PoCL) take hog_blocks_rows and hog_svm_rows instead: one
+ * work-item per block (per window), work-groups of consecutive blocks (windows) of a row, a
+ * private histogram, no local memory and no barriers; the sums run in the reference's order.
  * Required defines: HOG_BLOCK_W, HOG_BLOCK_H, HOG_NCELLS, HOG_NBINS, HOG_BLOCK_LEN,
  * HOG_BLOCKS_X, HOG_BLOCKS_Y, HOG_BSTRIDE_X, HOG_BSTRIDE_Y, HOG_WSTRIDE_X, HOG_WSTRIDE_Y,
  * HOG_GRID_X, HOG_GRID_Y, HOG_L2HYS, HOG_ANGLE_SCALE, HOG_DEG2RAD, HOG_P1, HOG_P3, HOG_P5,
  * HOG_P7, HOG_EPS (float literals), HOG_LOCAL (a power of two). No atomics. */
 
 /* The job table: HOG_JOB ints a job. */
-#define HOG_JOB 20
+#define HOG_JOB 22
 #define J_RX 0     /* region x, y, width, height in the source */
 #define J_RY 1
 #define J_RW 2
@@ -39,6 +42,9 @@
 #define J_PIX 15   /* first gradient pixel */
 #define J_BLK 16   /* first block */
 #define J_WIN 17   /* first window */
+#define J_PAD 18   /* first padded level pixel (hog_level_rows) */
+#define J_ROW 19   /* first gradient row */
+#define J_PROW 20  /* first padded level row */
 
 /* The last job whose field f is <= v (fields f increase with the job). */
 inline uint
@@ -109,11 +115,43 @@ hog_fetch(GLOBAL const uchar *src, uint sw, GLOBAL const int *job, GLOBAL const 
     GLOBAL const uchar *r1 = src + ((size_t)(job[J_RY] + yj) * sw + job[J_RX]) * ch;
 
     for (uint c = 0; c < ch; c++) {
-        int top = (2048 - ax) * r0[xi * ch + c] + ax * r0[xj * ch + c];
-        int bottom = (2048 - ax) * r1[xi * ch + c] + ax * r1[xj * ch + c];
+        int top = (256 - ax) * r0[xi * ch + c] + ax * r0[xj * ch + c];
+        int bottom = (256 - ax) * r1[xi * ch + c] + ax * r1[xj * ch + c];
 
-        v[c] = lut[(uchar)(((2048 - ay) * top + ay * bottom + (1 << 21)) >> 22)];
+        v[c] = lut[(uchar)(((256 - ay) * top + ay * bottom + (1 << 15)) >> 16)];
     }
+}
+
+/* Stage 3 for gradient pixel o (x of a row of gw) from the lut'd neighbours: the channel
+ * OpenCV takes (votecl__hog_pick_channel), two weighted magnitudes and two bins. */
+inline void
+hog_gradient_store(const float *xr, const float *xl, const float *yb, const float *yt, uint ch,
+                   int x, uint gw, uint o, GLOBAL float *grad, GLOBAL uchar *bins)
+{
+    float gx[3], gy[3], m[3];
+    uint best = 0;
+
+    for (uint c = 0; c < ch; c++) {
+        gx[c] = xr[c] - xl[c];
+        gy[c] = yb[c] - yt[c];
+        m[c] = gx[c] * gx[c] + gy[c] * gy[c];
+    }
+    if (ch == 3) /* OpenCV's vector rule; its scalar one in the last gw % 4 pixels */
+        best = x >= (int)(gw & ~3u)
+                   ? (m[0] < m[1] ? (m[1] < m[2] ? 2 : 1) : (m[0] < m[2] ? 2 : 0))
+                   : fmax(m[0], m[1]) > m[2] ? (m[0] > m[1] ? 0 : 1) : 2;
+    float bx = gx[best], by = gy[best];
+    float mag = sqrt(bx * bx + by * by);
+    float angle = hog_atan_deg(by, bx) * HOG_DEG2RAD;
+    angle = angle * HOG_ANGLE_SCALE - 0.5f;
+    int h = (int)floor(angle);
+    angle -= (float)h;
+    grad[2 * (size_t)o] = mag * (1.f - angle);
+    grad[2 * (size_t)o + 1] = mag * angle;
+    h = h < 0 ? h + HOG_NBINS : h >= HOG_NBINS ? h - HOG_NBINS : h;
+    h = h < 0 ? 0 : h >= HOG_NBINS ? HOG_NBINS - 1 : h;
+    bins[2 * (size_t)o] = (uchar)h;
+    bins[2 * (size_t)o + 1] = (uchar)(h + 1 < HOG_NBINS ? h + 1 : 0);
 }
 
 KERNEL void
@@ -135,30 +173,95 @@ hog_gradient_all(GLOBAL const uchar *src, uint sw, uint ch, GLOBAL const int *jo
     hog_fetch(src, sw, job, tab, ch, x, y + 1, lut, xl);
     hog_fetch(src, sw, job, tab, ch, x + 1, y + 2, lut, yb);
     hog_fetch(src, sw, job, tab, ch, x + 1, y, lut, yt);
-    float bx = 0, by = 0, best = -1;
+    hog_gradient_store(xr, xl, yb, yt, ch, x, gw, o, grad, bins);
+}
+
+/* CPU shape of stages 1-2: work-item row of total is one row of a job's padded level
+ * ((gw + 2) x (gh + 2) pixels from J_PAD, rows from J_PROW), resized once (hog_fetch's
+ * arithmetic), u8; the columns inside the level in a loop without borders (vectorisable). */
+inline void
+hog_level_px(GLOBAL const uchar *r0, GLOBAL const uchar *r1, GLOBAL const int *tab, int w,
+             int ay, uint ch, int rw, int sx, GLOBAL uchar *out)
+{
+    int xi = tab[sx], ax = tab[w + sx];
+    int xj = xi + 1 < rw ? xi + 1 : xi;
 
     for (uint c = 0; c < ch; c++) {
-        float gx = xr[c] - xl[c];
-        float gy = yb[c] - yt[c];
-        float m = gx * gx + gy * gy;
+        int top = (256 - ax) * r0[xi * ch + c] + ax * r0[xj * ch + c];
+        int bottom = (256 - ax) * r1[xi * ch + c] + ax * r1[xj * ch + c];
 
-        if (best < m) {
-            bx = gx;
-            by = gy;
-            best = m;
-        }
+        out[c] = (uchar)(((256 - ay) * top + ay * bottom + (1 << 15)) >> 16);
     }
-    float mag = sqrt(bx * bx + by * by);
-    float angle = hog_atan_deg(by, bx) * HOG_DEG2RAD;
-    angle = angle * HOG_ANGLE_SCALE - 0.5f;
-    int h = (int)floor(angle);
-    angle -= (float)h;
-    grad[2 * (size_t)o] = mag * (1.f - angle);
-    grad[2 * (size_t)o + 1] = mag * angle;
-    h = h < 0 ? h + HOG_NBINS : h >= HOG_NBINS ? h - HOG_NBINS : h;
-    h = h < 0 ? 0 : h >= HOG_NBINS ? HOG_NBINS - 1 : h;
-    bins[2 * (size_t)o] = (uchar)h;
-    bins[2 * (size_t)o + 1] = (uchar)(h + 1 < HOG_NBINS ? h + 1 : 0);
+}
+
+KERNEL void
+hog_level_rows(GLOBAL const uchar *src, uint sw, uint ch, GLOBAL const int *jobs, uint njobs,
+               uint total, GLOBAL uchar *level)
+{
+    uint row = get_global_id(0);
+
+    if (row >= total)
+        return;
+    GLOBAL const int *job = jobs + hog_find_job(jobs, njobs, J_PROW, row) * HOG_JOB;
+    GLOBAL const int *tab = jobs + job[J_TAB];
+    int pw = job[J_GW] + 2, py = (int)(row - (uint)job[J_PROW]), px0 = job[J_PX] + 1;
+    int w = job[J_W], h = job[J_H], rw = job[J_RW];
+    int sy = hog_reflect101(py - 1 - job[J_PY], h);
+    int yi = tab[2 * w + sy], ay = tab[2 * w + h + sy];
+    int yj = yi + 1 < job[J_RH] ? yi + 1 : yi;
+    GLOBAL const uchar *r0 = src + ((size_t)(job[J_RY] + yi) * sw + job[J_RX]) * ch;
+    GLOBAL const uchar *r1 = src + ((size_t)(job[J_RY] + yj) * sw + job[J_RX]) * ch;
+    GLOBAL uchar *out = level + ((size_t)job[J_PAD] + (size_t)py * pw) * ch;
+    int inner = min(px0 + w, pw);
+
+    for (int px = 0; px < min(px0, pw); px++)
+        hog_level_px(r0, r1, tab, w, ay, ch, rw, hog_reflect101(px - px0, w), out + px * ch);
+    if (ch == 1)
+        for (int px = px0; px < inner; px++)
+            hog_level_px(r0, r1, tab, w, ay, 1, rw, px - px0, out + px);
+    else
+        for (int px = px0; px < inner; px++)
+            hog_level_px(r0, r1, tab, w, ay, 3, rw, px - px0, out + px * 3);
+    for (int px = max(inner, px0); px < pw; px++)
+        hog_level_px(r0, r1, tab, w, ay, ch, rw, hog_reflect101(px - px0, w), out + px * ch);
+}
+
+/* CPU shape of stage 3: work-item row of total is one gradient row (rows from J_ROW), its
+ * neighbours read from the padded level hog_level_rows wrote; one loop per channel count. */
+KERNEL void
+hog_gradient_rows(GLOBAL const uchar *level, uint ch, GLOBAL const int *jobs, uint njobs,
+                  uint total, GLOBAL const float *lut, GLOBAL float *grad, GLOBAL uchar *bins)
+{
+    uint row = get_global_id(0);
+
+    if (row >= total)
+        return;
+    GLOBAL const int *job = jobs + hog_find_job(jobs, njobs, J_ROW, row) * HOG_JOB;
+    uint gw = (uint)job[J_GW], y = row - (uint)job[J_ROW], pw = gw + 2;
+    GLOBAL const uchar *mid = level + ((size_t)job[J_PAD] + (size_t)(y + 1) * pw) * ch;
+    GLOBAL const uchar *up = mid - (size_t)pw * ch, *down = mid + (size_t)pw * ch;
+    uint o = (uint)job[J_PIX] + y * gw;
+
+    if (ch == 1) {
+        for (uint x = 0; x < gw; x++) {
+            float xr = lut[mid[x + 2]], xl = lut[mid[x]];
+            float yb = lut[down[x + 1]], yt = lut[up[x + 1]];
+
+            hog_gradient_store(&xr, &xl, &yb, &yt, 1, (int)x, gw, o + x, grad, bins);
+        }
+        return;
+    }
+    for (uint x = 0; x < gw; x++) {
+        float xr[3], xl[3], yb[3], yt[3];
+
+        for (uint c = 0; c < 3; c++) {
+            xr[c] = lut[mid[3 * (x + 2) + c]];
+            xl[c] = lut[mid[3 * x + c]];
+            yb[c] = lut[down[3 * (x + 1) + c]];
+            yt[c] = lut[up[3 * (x + 1) + c]];
+        }
+        hog_gradient_store(xr, xl, yb, yt, 3, (int)x, gw, o + x, grad, bins);
+    }
 }
 
 /* Sums v[0 .. HOG_LOCAL) of every work-item into v[0]. */
@@ -287,4 +390,87 @@ hog_svm_all(GLOBAL const float *hist, GLOBAL const int *jobs, uint njobs,
     if (lid == 0)
         scores[win] = bias + part[0];
 #endif
+}
+
+/* CPU shape of hog_blocks_all: work-item b of total is one block, accumulated in a private
+ * histogram in lib/hog-ref.c's order (rows, columns, cells), then L2-Hys. */
+KERNEL void
+hog_blocks_rows(GLOBAL const float *grad, GLOBAL const uchar *bins, GLOBAL const int *jobs,
+                uint njobs, GLOBAL const float *weights, GLOBAL float *out, uint total)
+{
+    uint b = get_global_id(0);
+
+    if (b >= total)
+        return;
+    GLOBAL const int *job = jobs + hog_find_job(jobs, njobs, J_BLK, b) * HOG_JOB;
+    uint r = b - (uint)job[J_BLK], nbx = (uint)job[J_NBX], gw = (uint)job[J_GW];
+    uint ox = (r % nbx) * HOG_GRID_X, oy = (r / nbx) * HOG_GRID_Y;
+    GLOBAL const float *g = grad + 2 * ((size_t)job[J_PIX] + (size_t)oy * gw + ox);
+    GLOBAL const uchar *q = bins + 2 * ((size_t)job[J_PIX] + (size_t)oy * gw + ox);
+    float hist[HOG_BLOCK_LEN];
+    float sum = 0.f, scale;
+
+    for (uint k = 0; k < HOG_BLOCK_LEN; k++)
+        hist[k] = 0.f;
+    for (uint i = 0; i < HOG_BLOCK_H; i++) {
+        for (uint j = 0; j < HOG_BLOCK_W; j++) {
+            size_t o = 2 * ((size_t)i * gw + j);
+            GLOBAL const float *w = weights + (i * HOG_BLOCK_W + j) * HOG_NCELLS;
+            float a0 = g[o], a1 = g[o + 1];
+            uint h0 = q[o], h1 = q[o + 1];
+
+            for (uint c = 0; c < HOG_NCELLS; c++) {
+                float wc = w[c];
+                if (wc == 0.f)
+                    continue;
+                hist[c * HOG_NBINS + h0] += a0 * wc;
+                hist[c * HOG_NBINS + h1] += a1 * wc;
+            }
+        }
+    }
+    for (uint k = 0; k < HOG_BLOCK_LEN; k++)
+        sum += hist[k] * hist[k];
+    scale = 1.f / (sqrt(sum) + (float)HOG_BLOCK_LEN * 0.1f);
+    sum = 0.f;
+    for (uint k = 0; k < HOG_BLOCK_LEN; k++) {
+        float v = hist[k] * scale;
+        hist[k] = v < HOG_L2HYS ? v : HOG_L2HYS;
+        sum += hist[k] * hist[k];
+    }
+    scale = 1.f / (sqrt(sum) + 1e-3f);
+    GLOBAL float *dst = out + (size_t)b * HOG_BLOCK_LEN;
+    for (uint k = 0; k < HOG_BLOCK_LEN; k++)
+        dst[k] = hist[k] * scale;
+}
+
+/* CPU shape of hog_svm_all: work-item win of total is one window, summed block by block in
+ * the reference's order. */
+KERNEL void
+hog_svm_rows(GLOBAL const float *hist, GLOBAL const int *jobs, uint njobs,
+             GLOBAL const float *weights, float bias, GLOBAL float *scores, uint total)
+{
+    uint win = get_global_id(0);
+
+    if (win >= total)
+        return;
+    GLOBAL const int *job = jobs + hog_find_job(jobs, njobs, J_WIN, win) * HOG_JOB;
+    uint r = win - (uint)job[J_WIN], nwx = (uint)job[J_NWX], nbx = (uint)job[J_NBX];
+    uint wx = r % nwx, wy = r / nwx;
+    GLOBAL const float *h0 = hist + (size_t)job[J_BLK] * HOG_BLOCK_LEN;
+    float s = bias;
+
+    for (uint j = 0; j < HOG_BLOCKS_X; j++) {
+        for (uint i = 0; i < HOG_BLOCKS_Y; i++) {
+            size_t gx = (wx * HOG_WSTRIDE_X + j * HOG_BSTRIDE_X) / HOG_GRID_X;
+            size_t gy = (wy * HOG_WSTRIDE_Y + i * HOG_BSTRIDE_Y) / HOG_GRID_Y;
+            GLOBAL const float *h = h0 + (gy * nbx + gx) * HOG_BLOCK_LEN;
+            GLOBAL const float *w = weights + (j * HOG_BLOCKS_Y + i) * HOG_BLOCK_LEN;
+            float d = 0.f;
+
+            for (uint k = 0; k < HOG_BLOCK_LEN; k++)
+                d += w[k] * h[k];
+            s += d;
+        }
+    }
+    scores[win] = s;
 }

@@ -45,8 +45,11 @@ void votecl__hog_gamma_table(int gamma, float lut[256]);
 /* The block weights: for pixel (i, j) of the block (row i), ncells weights (Gaussian times
  * the bilinear cell weight, OpenCV's HOGCache::init), cell c = cx * cells_y + cy. */
 void votecl__hog_block_weights(const votecl__hog_geom *geom, float *weights);
+/* The weight of a whole pixel in the resize tables (8 fraction bits, INTER_LINEAR_EXACT). */
+#define VOTECL__HOG_RESIZE_ONE 256
+
 /* Resize tables for n destination pixels from a source of length src: index of the left
- * (top) source pixel and the 11-bit weight of the right one. */
+ * (top) source pixel and the 8-bit weight of the right one. */
 void votecl__hog_resize_table(uint32_t src, uint32_t n, int32_t *index, int32_t *alpha);
 /* OpenCV's reflect-101 border: an index in [0, len). */
 int32_t votecl__hog_reflect101(int64_t p, int32_t len);
@@ -81,6 +84,10 @@ void votecl__hog_gather(const votecl__hog_geom *geom, const votecl__hog_level *l
 
 /* Whether model's geometry (window, block, stride, cell, bins) is params'. */
 int votecl__hog_model_fits(const votecl_hog_model *model, const votecl_hog_params *params);
+
+/* The channel (R, G, B = 0, 1, 2) whose squared magnitude m[c] OpenCV's colour gradient
+ * takes: its vector rule, or its scalar rule for the last gw % 4 pixels of a row (tail). */
+unsigned votecl__hog_pick_channel(const float m[3], int tail);
 
 /* OpenCV's atan2 polynomial in degrees [0, 360) (fastAtan2). */
 float votecl__hog_atan_deg(float y, float x);

@@ -191,12 +191,13 @@ votecl__hog_block_weights(const votecl__hog_geom *g, float *weights)
     }
 }
 
-/* Destination pixel d of n from a source of length src: OpenCV's pixel-centre mapping,
- * clamped at the ends, the right (lower) neighbour's weight in 11 bits. */
+/* Destination pixel d of n from a source of length src: OpenCV's INTER_LINEAR_EXACT (what
+ * detectMultiScale resizes with): pixel-centre mapping with the ratio 1 / (n / src), clamped
+ * at the ends, the right (lower) neighbour's weight in 8 bits, rounded to even. */
 static void
 resize_coord(uint32_t d, uint32_t src, uint32_t n, int32_t *index, int32_t *alpha)
 {
-    double f = ((double)d + 0.5) * ((double)src / (double)n) - 0.5;
+    double f = ((double)d + 0.5) * (1.0 / ((double)n / (double)src)) - 0.5;
     double s = floor(f);
 
     f -= s;
@@ -209,7 +210,7 @@ resize_coord(uint32_t d, uint32_t src, uint32_t n, int32_t *index, int32_t *alph
         f = 0;
     }
     *index = (int32_t)s;
-    *alpha = (int32_t)lrint(f * 2048.0);
+    *alpha = (int32_t)lrint(f * VOTECL__HOG_RESIZE_ONE);
 }
 
 void
@@ -260,18 +261,19 @@ votecl__hog_ref_convert(const uint8_t *src, size_t row_bytes, uint32_t width, ui
     }
 }
 
-/* One output value: rows y0, y1 of weights (2048 - ay, ay), columns x0, x1 likewise. */
+/* One output value: rows y0, y1 of weights (256 - ay, ay), columns x0, x1 likewise; the
+ * rows are exact 16-bit values, their blend rounded half up from 16 fraction bits. */
 static uint8_t
 bilinear(const uint8_t *src, uint32_t sw, uint32_t sh, unsigned ch, unsigned c, int32_t x0,
          int32_t ax, int32_t y0, int32_t ay)
 {
     int32_t x1 = x0 + 1 < (int32_t)sw ? x0 + 1 : x0, y1 = y0 + 1 < (int32_t)sh ? y0 + 1 : y0;
-    int32_t top = (2048 - ax) * src[((size_t)y0 * sw + x0) * ch + c] +
+    int32_t top = (256 - ax) * src[((size_t)y0 * sw + x0) * ch + c] +
                   ax * src[((size_t)y0 * sw + x1) * ch + c];
-    int32_t bottom = (2048 - ax) * src[((size_t)y1 * sw + x0) * ch + c] +
+    int32_t bottom = (256 - ax) * src[((size_t)y1 * sw + x0) * ch + c] +
                      ax * src[((size_t)y1 * sw + x1) * ch + c];
 
-    return (uint8_t)(((2048 - ay) * top + ay * bottom + (1 << 21)) >> 22);
+    return (uint8_t)(((256 - ay) * top + ay * bottom + (1 << 15)) >> 16);
 }
 
 void
@@ -309,6 +311,25 @@ votecl__hog_ref_pad(const uint8_t *src, const votecl__hog_level *l, unsigned ch,
     }
 }
 
+unsigned
+votecl__hog_pick_channel(const float m[3], int tail)
+{
+    unsigned best;
+
+    if (tail) { /* R, then G or B only when strictly larger */
+        best = 0;
+        if (m[best] < m[1])
+            best = 1;
+        if (m[best] < m[2])
+            best = 2;
+        return best;
+    }
+    /* B unless G or R is strictly larger; then G unless R is strictly larger */
+    if (fmaxf(m[0], m[1]) > m[2])
+        return m[0] > m[1] ? 0 : 1;
+    return 2;
+}
+
 float
 votecl__hog_atan_deg(float y, float x)
 {
@@ -335,29 +356,30 @@ votecl__hog_atan_deg(float y, float x)
     return a;
 }
 
-/* The centred differences of the padded pixel (x, y): the channel with the largest
- * magnitude, the first one on ties (what OpenCV 4.6's vectorised path does). */
+/* The centred differences of the padded pixel (x, y) of a row of gw gradient pixels: the
+ * channel with the largest magnitude. Channels are R, G, B; OpenCV sees the same pixels as
+ * B, G, R and breaks ties in two ways (hog.cpp's computeGradient): in its 4-pixel vector loop
+ * B wins over G and R, and G over R; in the scalar loop over the last gw % 4 pixels of a row
+ * R is kept unless G, then B, is strictly larger. Ties are common (small integer differences
+ * in different directions), so both rules are followed. */
 static void
-differences(const uint8_t *p, uint32_t pw, unsigned ch, uint32_t x, uint32_t y,
+differences(const uint8_t *p, uint32_t pw, unsigned ch, uint32_t x, uint32_t y, uint32_t gw,
             const float *lut, float *dx, float *dy)
 {
-    float bx = 0, by = 0, best = -1;
+    float gx[3], gy[3], m[3];
+    unsigned best = 0;
 
     for (unsigned c = 0; c < ch; c++) {
-        float gx = lut[p[((size_t)y * pw + x + 1) * ch + c]] -
-                   lut[p[((size_t)y * pw + x - 1) * ch + c]];
-        float gy = lut[p[((size_t)(y + 1) * pw + x) * ch + c]] -
-                   lut[p[((size_t)(y - 1) * pw + x) * ch + c]];
-        float m = gx * gx + gy * gy;
-
-        if (best < m) {
-            bx = gx;
-            by = gy;
-            best = m;
-        }
+        gx[c] = lut[p[((size_t)y * pw + x + 1) * ch + c]] -
+                lut[p[((size_t)y * pw + x - 1) * ch + c]];
+        gy[c] = lut[p[((size_t)(y + 1) * pw + x) * ch + c]] -
+                lut[p[((size_t)(y - 1) * pw + x) * ch + c]];
+        m[c] = gx[c] * gx[c] + gy[c] * gy[c];
     }
-    *dx = bx;
-    *dy = by;
+    if (ch == 3)
+        best = votecl__hog_pick_channel(m, x - 1 >= (gw & ~3u));
+    *dx = gx[best];
+    *dy = gy[best];
 }
 
 void
@@ -375,7 +397,7 @@ votecl__hog_ref_gradient(const votecl__hog_geom *g, const uint8_t *padded,
             float dx, dy, mag, angle;
             int h;
 
-            differences(padded, pw, ch, x + 1, y + 1, lut, &dx, &dy);
+            differences(padded, pw, ch, x + 1, y + 1, l->gw, lut, &dx, &dy);
             mag = sqrtf(dx * dx + dy * dy);
             angle = votecl__hog_atan_deg(dy, dx) * (float)(M_PI / 180);
             angle = angle * angle_scale - 0.5f;

@@ -8,15 +8,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { K_GRADIENT, K_BLOCKS, K_SVM, K_COUNT };
+enum { K_GRADIENT, K_BLOCKS, K_SVM, K_LEVEL, K_COUNT };
 
 static const char *const kernel_names[K_COUNT] = {"hog_gradient_all", "hog_blocks_all",
-                                                  "hog_svm_all"};
+                                                  "hog_svm_all", NULL};
+/* CPUs: one work-item per block and per window, work-groups along a row (cl/hog.cl) */
+static const char *const kernel_names_cpu[K_COUNT] = {"hog_gradient_rows", "hog_blocks_rows",
+                                                      "hog_svm_rows", "hog_level_rows"};
+/* Work-items per work-group of the row kernels: a row segment PoCL runs as one loop */
+#define HOG_ROWS_LOCAL 16u
 
 /* The job table of cl/hog.cl: HOG_JOB ints a job, then the resize tables. */
 enum {
     J_RX, J_RY, J_RW, J_RH, J_W, J_H, J_PX, J_PY, J_GW, J_GH, J_NBX, J_NBY, J_NWX, J_NWY,
-    J_TAB, J_PIX, J_BLK, J_WIN, HOG_JOB = 20
+    J_TAB, J_PIX, J_BLK, J_WIN, J_PAD, J_ROW, J_PROW, HOG_JOB = 22
 };
 
 /* One pyramid level of one region. Every level has its own part of the device buffers, so
@@ -26,6 +31,8 @@ typedef struct hog_job {
     votecl_hog_rect roi;
     size_t tab;   /* offset of its resize tables (2 dw + 2 dh ints) after the job table */
     size_t pix;   /* its first gradient pixel */
+    size_t pad;   /* its first padded level pixel (CPUs) */
+    size_t row, prow; /* its first gradient row and padded level row (CPUs) */
     size_t blk;   /* its first block */
     size_t score; /* offset of its window scores */
 } hog_job;
@@ -33,7 +40,7 @@ typedef struct hog_job {
 /* Device buffers: the source, job and resize tables, every level's gradients and blocks, all
  * scores, and the constant tables. */
 typedef struct hog_buffers {
-    votecl_buffer *image, *tab, *grad, *bins, *hist, *scores;
+    votecl_buffer *image, *tab, *grad, *bins, *hist, *scores, *level;
     votecl_buffer *lut, *weights, *svm;
 } hog_buffers;
 
@@ -68,6 +75,7 @@ struct votecl_hog {
     float lut[256];
     float *block_weights;
     void *kernels[K_COUNT];
+    int rows; /* the CPU kernels (hog_blocks_rows, hog_svm_rows) */
     hog_buffers buf;
     uint8_t *conv;           /* the converted source (host) */
     votecl_buffer *source;   /* borrowed: the caller's device image in conv's layout
@@ -81,6 +89,8 @@ struct votecl_hog {
     float *scores;           /* host copy of every job's scores */
     size_t nscores;
     size_t npix, nblk;       /* gradient pixels and blocks of every job */
+    size_t npad;             /* padded level pixels of every job (CPUs) */
+    size_t nrows, nprows;    /* gradient rows and padded level rows of every job (CPUs) */
     unsigned local;          /* HOG_LOCAL: work-group of hog_blocks_all and hog_svm_all */
     int begun;
     votecl_hog_detection *raw;
@@ -107,7 +117,8 @@ votecl_hog_params_init(votecl_hog_params *p)
     p->scale = 1.05;
     p->min_scale = 1.0;
     p->max_levels = VOTECL_HOG_MAX_LEVELS;
-    p->fusion = VOTECL_HOG_FUSION_MEANSHIFT;
+    /* detectMultiScale's boxes exactly; mean-shift adds boxes OpenCV drops (docs/accuracy.md) */
+    p->fusion = VOTECL_HOG_FUSION_GROUP;
     p->group_threshold = 2;
     /* Dalal's thesis, section 5.1: sigma_x = 8, sigma_y = 16 pixels, sigma_s = log(1.3) */
     p->meanshift_sigma_x = 8;
@@ -171,14 +182,16 @@ hog_compile(votecl_hog *hog)
     const char *ptrs[24];
     const votecl_device_info *info = &hog->context->info;
     size_t n, lmem = info->local_mem_bytes > 2048 ? info->local_mem_bytes - 1024 : 1024;
-    /* CPU devices (local memory emulated): one work-item per block and per window */
+    /* CPU devices (local memory emulated): the row kernels, no local memory or barriers */
     unsigned local = info->local_mem_dedicated ? 64 : 1;
+    const char *const *names = info->local_mem_dedicated ? kernel_names : kernel_names_cpu;
 
     /* per-work-item block histograms in local memory: block_len (local + 1) floats */
     while (local > 1 && (local > info->max_work_group_size ||
                          (size_t)hog->geom.block_len * (local + 2) * sizeof(float) > lmem))
         local /= 2;
     hog->local = local;
+    hog->rows = !info->local_mem_dedicated;
     n = hog_defines(&hog->geom, local, defs);
     votecl__program *program;
     votecl_status status;
@@ -187,7 +200,8 @@ hog_compile(votecl_hog *hog)
         ptrs[i] = defs[i];
     status = votecl__program_get(hog->context, files, ptrs, n, NULL, &program);
     for (int k = 0; k < K_COUNT && status == VOTECL_OK; k++)
-        status = votecl__program_kernel(hog->context, program, kernel_names[k],
+        if (names[k] != NULL)
+            status = votecl__program_kernel(hog->context, program, names[k],
                                         &hog->kernels[k]);
     return status;
 }
@@ -393,10 +407,16 @@ add_job(votecl_hog *hog, const votecl_hog_rect *roi, const votecl__hog_level *l)
     j->roi = *roi;
     j->tab = hog->ntabs;
     j->pix = hog->npix;
+    j->pad = hog->npad;
+    j->row = hog->nrows;
+    j->prow = hog->nprows;
     j->blk = hog->nblk;
     j->score = hog->nscores;
     hog->ntabs += 2 * (size_t)l->width + 2 * (size_t)l->height;
     hog->npix += (size_t)l->gw * l->gh;
+    hog->npad += (size_t)(l->gw + 2) * (l->gh + 2);
+    hog->nrows += l->gh;
+    hog->nprows += (size_t)l->gh + 2;
     hog->nblk += (size_t)l->nbx * l->nby;
     hog->nscores += (size_t)l->nwx * l->nwy;
     return VOTECL_OK;
@@ -452,7 +472,8 @@ plan_jobs(votecl_hog *hog, const votecl_hog_rect *rois, size_t nrois, int pyrami
     votecl_hog_rect whole = {0, 0, (int32_t)hog->conv_w, (int32_t)hog->conv_h};
     votecl_status status = VOTECL_OK;
 
-    hog->njobs = hog->ntabs = hog->nscores = hog->npix = hog->nblk = 0;
+    hog->njobs = hog->ntabs = hog->nscores = hog->npix = hog->nblk = hog->npad = hog->nrows =
+        hog->nprows = 0;
     if (nrois > 0 && rois == NULL)
         return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT, "rois: NULL pointer");
     for (size_t i = 0; i < nrois && status == VOTECL_OK; i++)
@@ -498,6 +519,9 @@ fill_tables(votecl_hog *hog)
         t[J_PIX] = (int32_t)j->pix;
         t[J_BLK] = (int32_t)j->blk;
         t[J_WIN] = (int32_t)j->score;
+        t[J_PAD] = (int32_t)j->pad;
+        t[J_ROW] = (int32_t)j->row;
+        t[J_PROW] = (int32_t)j->prow;
 
         votecl__hog_resize_table((uint32_t)j->roi.width, j->level.width, x,
                                  x + j->level.width);
@@ -595,12 +619,43 @@ device_buffers(votecl_hog *hog)
         (s = votecl__buffer_ensure(hog->context, &b->scores,
                                    (hog->nscores ? hog->nscores : 1) * sizeof(float))))
         return s;
+    if (hog->rows && (s = votecl__buffer_ensure(hog->context, &b->level,
+                                                (hog->npad ? hog->npad : 1) * hog->ch)))
+        return s;
     if (hog->source == NULL &&
         (s = upload(hog, &b->image, hog->conv, hog->conv_w * hog->conv_h * hog->ch)))
         return s;
     return upload(hog, &b->tab, hog->tabs,
                   (hog->njobs * HOG_JOB + hog->ntabs ? hog->njobs * HOG_JOB + hog->ntabs : 1) *
                       sizeof(int32_t));
+}
+
+static size_t rows_local(const votecl_hog *hog);
+
+/* CPUs: stages 1-2 (the padded level of every job, one work-item per row), then stage 3
+ * from it: each level pixel is resized once, not once per neighbour. */
+static votecl_status
+device_gradient_rows(votecl_hog *hog)
+{
+    hog_buffers *b = &hog->buf;
+    size_t local = 1, global = hog->nprows;
+    votecl__arg level[] = {VOTECL__ARG_BUF(hog->source ? hog->source : b->image),
+                           VOTECL__ARG_UINT(hog->conv_w),
+                           VOTECL__ARG_UINT(hog->ch),  VOTECL__ARG_BUF(b->tab),
+                           VOTECL__ARG_UINT(hog->njobs), VOTECL__ARG_UINT(hog->nprows),
+                           VOTECL__ARG_BUF(b->level)};
+    votecl__arg grad[] = {VOTECL__ARG_BUF(b->level), VOTECL__ARG_UINT(hog->ch),
+                          VOTECL__ARG_BUF(b->tab),   VOTECL__ARG_UINT(hog->njobs),
+                          VOTECL__ARG_UINT(hog->nrows), VOTECL__ARG_BUF(b->lut),
+                          VOTECL__ARG_BUF(b->grad),  VOTECL__ARG_BUF(b->bins)};
+    votecl_status s;
+
+    /* one work-item per row: each is a loop of hundreds of pixels */
+    s = votecl__launch(hog->context, hog->kernels[K_LEVEL], 1, &global, &local, level, 7);
+    global = hog->nrows;
+    if (s == VOTECL_OK)
+        s = votecl__launch(hog->context, hog->kernels[K_GRADIENT], 1, &global, &local, grad, 8);
+    return s;
 }
 
 /* Stages 1-3 of every job: one work-item per gradient pixel. */
@@ -619,24 +674,41 @@ device_gradient(votecl_hog *hog)
     PROF_BEGIN(hog);
 
     global = votecl__round_up(hog->npix, local);
-    s = votecl__launch(hog->context, hog->kernels[K_GRADIENT], 1, &global, &local, args, 10);
+    if (hog->rows)
+        s = device_gradient_rows(hog);
+    else
+        s = votecl__launch(hog->context, hog->kernels[K_GRADIENT], 1, &global, &local, args, 10);
     PROF_END(hog, 0);
     return s;
 }
 
-/* Stages 4-5 of every job: one work-group per block. */
+static size_t
+rows_local(const votecl_hog *hog)
+{
+    size_t max = hog->context->info.max_work_group_size;
+
+    return max >= HOG_ROWS_LOCAL ? HOG_ROWS_LOCAL : max > 0 ? max : 1;
+}
+
+/* Stages 4-5 of every job: one work-group per block (CPUs: one work-item). */
 static votecl_status
 device_blocks(votecl_hog *hog)
 {
     hog_buffers *b = &hog->buf;
     size_t local = hog->local, global = hog->nblk * local;
-    votecl__arg args[] = {VOTECL__ARG_BUF(b->grad), VOTECL__ARG_BUF(b->bins),
-                          VOTECL__ARG_BUF(b->tab),  VOTECL__ARG_UINT(hog->njobs),
-                          VOTECL__ARG_BUF(b->weights), VOTECL__ARG_BUF(b->hist)};
+    votecl__arg args[] = {VOTECL__ARG_BUF(b->grad),    VOTECL__ARG_BUF(b->bins),
+                          VOTECL__ARG_BUF(b->tab),     VOTECL__ARG_UINT(hog->njobs),
+                          VOTECL__ARG_BUF(b->weights), VOTECL__ARG_BUF(b->hist),
+                          VOTECL__ARG_UINT(hog->nblk)};
     votecl_status s;
     PROF_BEGIN(hog);
 
-    s = votecl__launch(hog->context, hog->kernels[K_BLOCKS], 1, &global, &local, args, 6);
+    if (hog->rows) {
+        local = rows_local(hog);
+        global = votecl__round_up(hog->nblk, local);
+    }
+    s = votecl__launch(hog->context, hog->kernels[K_BLOCKS], 1, &global, &local, args,
+                       hog->rows ? 7 : 6);
     PROF_END(hog, 1);
     return s;
 }
@@ -649,13 +721,19 @@ device_svm(votecl_hog *hog)
     float bias;
     votecl__arg args[] = {VOTECL__ARG_BUF(hog->buf.hist), VOTECL__ARG_BUF(hog->buf.tab),
                           VOTECL__ARG_UINT(hog->njobs),   VOTECL__ARG_BUF(hog->buf.svm),
-                          VOTECL__ARG_FLOAT(0),           VOTECL__ARG_BUF(hog->buf.scores)};
+                          VOTECL__ARG_FLOAT(0),           VOTECL__ARG_BUF(hog->buf.scores),
+                          VOTECL__ARG_UINT(hog->nscores)};
     votecl_status s;
     PROF_BEGIN(hog);
 
     votecl_hog_model_get(hog->model, NULL, NULL, &bias);
     args[4] = VOTECL__ARG_FLOAT(bias);
-    s = votecl__launch(hog->context, hog->kernels[K_SVM], 1, &global, &local, args, 6);
+    if (hog->rows) {
+        local = rows_local(hog);
+        global = votecl__round_up(hog->nscores, local);
+    }
+    s = votecl__launch(hog->context, hog->kernels[K_SVM], 1, &global, &local, args,
+                       hog->rows ? 7 : 6);
     PROF_END(hog, 2);
     return s;
 }
@@ -668,7 +746,8 @@ device_detect(votecl_hog *hog)
 
     /* the kernels index pixels, blocks and windows with 32 bits */
     if (hog->npix > INT32_MAX || hog->nblk * hog->geom.block_len > INT32_MAX ||
-        hog->nscores > INT32_MAX || hog->njobs * HOG_JOB + hog->ntabs > INT32_MAX)
+        hog->nscores > INT32_MAX || hog->njobs * HOG_JOB + hog->ntabs > INT32_MAX ||
+        hog->npad * hog->ch > INT32_MAX)
         return votecl__fail(hog->context, VOTECL_OUT_OF_DEVICE_MEMORY,
                             "image: %zu gradient pixels over its levels and regions exceed "
                             "2^31", hog->npix);

@@ -3,12 +3,12 @@
 
   hog-opencv.py compute IMAGE gray|colour STRIDE PADDING OUT
       OUT: int32 width, height, channels, windows, length; the u8 pixels handed to OpenCV
-      (gray, or colour in OpenCV's BGR order); then windows * length float32 descriptors of
+      (gray, or colour in libvotecl's R, G, B order); then windows * length float32 descriptors of
       cv2.HOGDescriptor().compute(img, (STRIDE, STRIDE), (PADDING, PADDING)).
   hog-opencv.py locations IMAGE gray|colour X0 Y0 X1 Y1 ... OUT
       OUT: as compute, for cv2.HOGDescriptor().compute(img, (8, 8), (0, 0), locations).
   hog-opencv.py detect IMAGE OUT
-      OUT: int32 width, height, channels, boxes; the u8 BGR pixels; then per box int32 x, y,
+      OUT: int32 width, height, channels, boxes; the u8 RGB pixels; then per box int32 x, y,
       width, height of detectMultiScale(img, 0, (8, 8), (0, 0), 1.05, groupThreshold 2, False).
 Exit status 77 when cv2 cannot be imported (the test then skips)."""
 import struct
@@ -40,6 +40,8 @@ def load(path, mode):
 def header(f, img, *rest):
     ch = 1 if img.ndim == 2 else img.shape[2]
     f.write(struct.pack("<5i", img.shape[1], img.shape[0], ch, *rest))
+    if ch == 3:  # libvotecl takes R, G, B
+        img = np.ascontiguousarray(img[:, :, ::-1])
     f.write(img.tobytes())
 
 

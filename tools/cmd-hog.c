@@ -11,11 +11,11 @@
 #include "json.h"
 #include "tool.h"
 
-#define HOG_MAX_SHOWN 1000
+#define HOG_MAX_SHOWN 20000
 
 typedef struct hog_args {
     const char *image_path, *out_path, *model_path, *descriptors_path;
-    int group, gray;
+    int group, gray, fusion, fusion_set;
     votecl_hog_params params;
 } hog_args;
 
@@ -23,16 +23,18 @@ static void
 hog_usage(FILE *f)
 {
     fprintf(f, "usage: votecl hog IMAGE [--model FILE] [--scale s] [--stride n] [--padding n]\n"
-               "                 [--threshold t] [--group] [--gray] [--json] [--out OUT.png]\n"
+               "                 [--threshold t] [--group] [--fusion F] [--gray] [--json]\n"
+               "                 [--out OUT.png]"
                "                 [--descriptors FILE]\n"
                "People in a PNG, PGM or PPM image: HOG descriptors (64x128 windows, OpenCV's\n"
-               "layout) scored by a linear SVM at every pyramid level, fused by mean-shift.\n"
+               "layout) scored by a linear SVM at every pyramid level, grouped as OpenCV does.\n"
                "  --model FILE        a votecl-hog-model file (default: the people detector)\n"
                "  --scale s           pyramid ratio (default 1.05)\n"
                "  --stride n          window stride in pixels (default 8)\n"
                "  --padding n         pixels added on each side (default 0)\n"
                "  --threshold t       least SVM score (default 0)\n"
-               "  --group             OpenCV's groupRectangles instead of mean-shift\n"
+               "  --group             OpenCV's groupRectangles (the default)\n"
+               "  --fusion F          group (default), meanshift or none (every window)\n"
                "  --gray              gray gradients instead of the largest colour channel\n"
                "  --out FILE          the image with the boxes drawn\n"
                "  --descriptors FILE  the descriptors of every window at scale 1, float32\n");
@@ -50,6 +52,21 @@ hog_option(void *args, int argc, char **argv, int *i)
         return a->group = 1, 1;
     if (strcmp(argv[*i], "--gray") == 0)
         return a->gray = 1, 1;
+    if ((r = tool_option_value(argc, argv, i, "--fusion", &v)) != 0) {
+        if (r < 0)
+            return r;
+        if (strcmp(v, "none") == 0)
+            a->fusion = VOTECL_HOG_FUSION_NONE;
+        else if (strcmp(v, "meanshift") == 0)
+            a->fusion = VOTECL_HOG_FUSION_MEANSHIFT;
+        else if (strcmp(v, "group") == 0)
+            a->fusion = VOTECL_HOG_FUSION_GROUP;
+        else {
+            fprintf(stderr, "votecl hog: --fusion: '%s' is not none, meanshift or group\n", v);
+            return -1;
+        }
+        return a->group = 0, a->fusion_set = 1, 1;
+    }
     if ((r = tool_option_value(argc, argv, i, "--out", &v)) != 0)
         return r < 0 ? r : (a->out_path = v, 1);
     if ((r = tool_option_value(argc, argv, i, "--model", &v)) != 0)
@@ -279,7 +296,10 @@ tool_cmd_hog(tool_options *options, int argc, char **argv)
         hog_usage(stdout);
         return TOOL_EXIT_OK;
     }
-    a.params.fusion = a.group ? VOTECL_HOG_FUSION_GROUP : VOTECL_HOG_FUSION_MEANSHIFT;
+    if (a.group)
+        a.params.fusion = VOTECL_HOG_FUSION_GROUP;
+    else if (a.fusion_set)
+        a.params.fusion = (votecl_hog_fusion)a.fusion;
     a.params.colour = !a.gray;
     if (tool_image_read(a.image_path, &raw, error, sizeof error) < 0 ||
         image_u8(&raw, &image, error, sizeof error) < 0) {
