@@ -537,6 +537,30 @@ png_decode_rows(png_structp png, png_infop info, png_io *io, tool_image *image)
     return 0;
 }
 
+/* Walks the chunk list before libpng sees it: every chunk must fit in the file. libpng
+ * allocates a chunk's declared length before reading it (a 44-byte file declaring a
+ * 2^31 - 1-byte tEXt made it map 2 GiB, png_set_chunk_malloc_max notwithstanding in
+ * Debian 12's 1.6.39), so a length beyond the bytes present is refused here. */
+static int
+png_check_chunks(const unsigned char *bytes, size_t size, char *error, size_t error_size)
+{
+    size_t pos = sizeof png_magic;
+    while (size - pos >= 8) {
+        uint32_t length = (uint32_t)bytes[pos] << 24 | (uint32_t)bytes[pos + 1] << 16 |
+                          (uint32_t)bytes[pos + 2] << 8 | bytes[pos + 3];
+        if (length > 0x7fffffffu || length > size - pos - 8 ||
+            size - pos - 8 - length < 4)
+            return fail(error, error_size,
+                        "PNG: chunk '%.4s' at byte %zu declares %u bytes, the file holds %zu: "
+                        "truncated or corrupt",
+                        (const char *)bytes + pos + 4, pos, length, size - pos - 8);
+        if (memcmp(bytes + pos + 4, "IEND", 4) == 0)
+            break;
+        pos += 12 + (size_t)length;
+    }
+    return 0;
+}
+
 static int
 png_decode(const unsigned char *bytes, size_t size, tool_image *image, char *error,
            size_t error_size)
@@ -546,6 +570,8 @@ png_decode(const unsigned char *bytes, size_t size, tool_image *image, char *err
     png_infop info = NULL;
     volatile int result = -1; /* set after setjmp */
     memset(image, 0, sizeof *image);
+    if (png_check_chunks(bytes, size, error, error_size) < 0)
+        return -1;
     png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &io, png_io_error, png_io_warning);
     if (!png || !(info = png_create_info_struct(png))) {
         fail(error, error_size, "out of memory");
@@ -553,9 +579,9 @@ png_decode(const unsigned char *bytes, size_t size, tool_image *image, char *err
     }
     png_set_read_fn(png, &io, png_io_read);
     png_set_user_limits(png, TOOL_IMAGE_MAX_SIDE, TOOL_IMAGE_MAX_SIDE);
-    /* Ancillary chunks are skipped, but libpng still allocates what a chunk declares: a
-     * 44-byte file declaring a 2 GiB tEXt chunk made it zero 2 GiB. No chunk we need (IHDR,
-     * PLTE, tRNS; IDAT streams) comes near these. */
+    /* Ancillary chunks are skipped, but libpng allocates what a chunk declares: bounded
+     * here too (and by png_check_chunks). No chunk we need (IHDR, PLTE, tRNS; IDAT
+     * streams) comes near these. */
     png_set_chunk_malloc_max(png, TOOL_PNG_MAX_CHUNK);
     png_set_chunk_cache_max(png, 128);
     png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
