@@ -136,7 +136,8 @@ write_image(const demo *d, const tool_image *canvas, const char *stem, const cha
     char name[256], error[600] = "";
     snprintf(name, sizeof name, "%s-%s.png", stem, step);
     if (!tool_path_join(path, size, d->out_dir, name))
-        snprintf(error, sizeof error, "%s/%s: path too long", d->out_dir, name);
+        snprintf(error, sizeof error, "output path too long (over %zu bytes): %s/%s", size - 1,
+                 d->out_dir, name);
     if (error[0] || tool_image_write(path, canvas, error, sizeof error) < 0) {
         fprintf(stderr, "votecl demo: %s\n", error);
         return -1;

@@ -60,17 +60,24 @@ fi
 VOTECL_BACKEND=ref
 export VOTECL_BACKEND
 
+# The checksum of a file, or for the sparse giant its size and time (reading 3 GB of holes
+# would cost more than the whole pass).
+fingerprint() {
+    case $1 in
+    *sparse*) stat -c '%s %Y %Z' "$1" ;;
+    *) cksum < "$1" ;;
+    esac
+}
+
 n=0
 failed=0
-# run NAME INPUT COMMAND...: one TAP line
+# run NAME INPUT COMMAND...: one TAP line (the checksum of INPUT is in $before: a few
+# hundred runs, so each costs as few processes as possible)
 run() {
     name=$1
     input=$2
     shift 2
     n=$((n + 1))
-    before=
-    [ -f "$input" ] && [ ! -L "$input" ] && before=$(cksum < "$input")
-    start=$(date +%s)
     if [ "$sanitized" = 1 ]; then
         timeout -k 5 "$seconds" "$votecl" "$@" > "$tmp/stdout" 2> "$tmp/stderr" < /dev/null
     else
@@ -87,14 +94,15 @@ run() {
     if [ -z "$why" ] && [ "$rc" != 0 ] && ! grep -q 'votecl' "$tmp/stderr"; then
         why="exit $rc without a message"
     fi
-    if [ -z "$why" ] && grep -q 'Sanitizer\|runtime error\|Segmentation' "$tmp/stderr"; then
+    if [ -z "$why" ] && [ "$sanitized" = 1 ] &&
+        grep -q 'Sanitizer\|runtime error' "$tmp/stderr"; then
         why="sanitizer report"
     fi
-    if [ -z "$why" ] && [ -n "$before" ] && [ "$(cksum < "$input")" != "$before" ]; then
+    if [ -z "$why" ] && [ -n "$before" ] && [ "$(fingerprint "$input")" != "$before" ]; then
         why="input changed"
     fi
     if [ -z "$why" ]; then
-        echo "ok $n - $name: exit $rc in $(($(date +%s) - start)) s"
+        echo "ok $n - $name: exit $rc"
     else
         failed=$((failed + 1))
         echo "not ok $n - $name: $why"
@@ -102,9 +110,25 @@ run() {
     fi
 }
 
+# Every input through hist; through every other subcommand the inputs that decode (each
+# command then works on them) and one of each way to fail (the read path is shared, so the
+# others fail there alike); HOSTILE_ALL=1: every input through everything (about 650
+# runs, a minute or more).
+every=" png-good-16x12 png-truncated-41 png-text-2g png-bomb-46340 png-bomb-rgba-4096
+png-huge-declared-tiny-idat png-65535-square png-gray-1 png-gray-16 png-gray16-alpha
+png-palette-trns png-interlaced png-palette-index-out png-bad-zlib pgm-good pgm-ascii
+pgm-maxval-0 pgm-16-truncated ppm-good ppm-16 jpeg-huge-no-data jpeg-huge-progressive
+jpeg-garbage fifo directory dev-zero sparse-3g missing "
+every=" $(echo $every) "
 for path in "$tmp"/in/* /dev/zero "$tmp/in/missing"; do
-    f=$(basename "$path")
+    f=${path##*/}
+    before=
+    [ -f "$path" ] && [ ! -L "$path" ] && before=$(fingerprint "$path")
     run "hist $f" "$path" hist "$path" --plot "$path"
+    case "$every" in
+    *" $f "*) ;;
+    *) [ "${HOSTILE_ALL:-0}" = 1 ] || continue ;;
+    esac
     run "hough $f" "$path" hough "$path" --out "$path"
     run "lines $f" "$path" lines "$path" --out "$path"
     run "hog $f" "$path" hog "$path" --out "$path"
@@ -128,6 +152,7 @@ mkdir "$tmp/demo-in"
 for f in png-truncated-41 png-text-2g pgm-maxval-0 png-gray-1 ppm-good jpeg-huge-no-data; do
     cp "$tmp/in/$f" "$tmp/demo-in/$f.png"
 done
+before=$(fingerprint "$tmp/demo-in/png-gray-1.png")
 run "demo" "$tmp/demo-in/png-gray-1.png" demo --images "$tmp/demo-in" --out "$tmp/out"
 run "demo --out = --images" "$tmp/demo-in/png-gray-1.png" demo --images "$tmp/demo-in" \
     --out "$tmp/demo-in"
