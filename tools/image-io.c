@@ -649,12 +649,14 @@ jpeg_decode_rows(struct jpeg_decompress_struct *cinfo, jpeg_guard *g, size_t siz
     jpeg_read_header(cinfo, TRUE);
     channels = cinfo->num_components == 1 ? 1 : 3;
     cinfo->out_color_space = channels == 1 ? JCS_GRAYSCALE : JCS_RGB;
-    /* Baseline JPEG stores at least about 2 bits per 8x8 block and component: at most 683
-     * samples per byte, below the deflate bound used for PNG. Progressive scans can code
-     * runs of empty blocks in fewer bits: only the limits apply there. */
+    /* Sequential Huffman-coded JPEG stores at least about 2 bits per 8x8 block and
+     * component: at most 683 samples per byte, below the deflate bound used for PNG.
+     * Progressive scans (runs of empty blocks) and arithmetic coding can do better: only
+     * the limits apply there. */
     uint64_t samples = (uint64_t)cinfo->image_width * cinfo->image_height * channels;
     if (tool_image_check_declared(cinfo->image_width, cinfo->image_height, channels, 1,
-                                  cinfo->progressive_mode ? 0 : samples, size, g->error,
+                                  cinfo->progressive_mode || cinfo->arith_code ? 0 : samples,
+                                  size, g->error,
                                   g->error_size) < 0)
         return -1;
     jpeg_start_decompress(cinfo);
