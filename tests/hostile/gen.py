@@ -55,6 +55,23 @@ def bomb_idat(width, height, depth, channels):
     return b"".join(out)
 
 
+def adam7_rows(width, height, channels):
+    """The filtered rows of an 8-bit Adam7-interlaced image, pass after pass."""
+    passes = ((0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2),
+              (0, 1, 1, 2))
+    out = []
+    for x0, y0, dx, dy in passes:
+        cols = (width - x0 + dx - 1) // dx
+        rows = (height - y0 + dy - 1) // dy
+        if cols <= 0 or rows <= 0:
+            continue
+        for r in range(rows):
+            y = y0 + r * dy
+            out.append(b"\x00" + bytes((x0 + c * dx + y * 3 + k) & 0xff
+                                       for c in range(cols) for k in range(channels)))
+    return b"".join(out)
+
+
 def jpeg_header(width, height, components=1, progressive=False):
     soi = b"\xff\xd8"
     app0 = b"\xff\xe0" + struct.pack(">H", 16) + b"JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00"
@@ -100,7 +117,7 @@ def cases():
     yield "png-palette-index-out", png(9, 5, color=3, plte=b"\x00\x00\x00",
                                        rows=b"".join(b"\x00" + b"\xff" * 9 for _ in range(5)))
     yield "png-gray-trns", png(9, 5, trns=b"\x00\x10")
-    yield "png-interlaced", png(33, 17, color=2, interlace=1)
+    yield "png-interlaced", png(33, 17, color=2, interlace=1, rows=adam7_rows(33, 17, 3))
     yield "png-interlace-bad", png(9, 5, interlace=7)
     yield "png-color-5", png(9, 5, color=5)
     yield "png-depth-3", png(9, 5, depth=3)
