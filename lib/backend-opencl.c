@@ -2,6 +2,7 @@
 #include "votecl-private.h"
 
 #include <CL/cl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,6 +165,12 @@ typedef struct device_entry {
     votecl_device_info info;
 } device_entry;
 
+/* Platform and device enumeration and context creation, process-wide one at a time: ICD
+ * loaders and drivers (PoCL among them) initialise themselves lazily inside these calls,
+ * and eight threads creating their first contexts at once crashed inside PoCL or lost
+ * devices. The header promises distinct contexts on distinct threads; this lock keeps it. */
+static pthread_mutex_t enumerate_lock = PTHREAD_MUTEX_INITIALIZER;
+
 /* Every device of every platform, in enumeration order. */
 static size_t
 enumerate(device_entry *entries, size_t capacity)
@@ -203,7 +210,9 @@ opencl_devices_list(votecl_device_info *infos, size_t capacity, size_t *found)
 
     if (entries == NULL)
         return VOTECL_OUT_OF_HOST_MEMORY;
+    pthread_mutex_lock(&enumerate_lock);
     n = enumerate(entries, MAX_DEVICES);
+    pthread_mutex_unlock(&enumerate_lock);
     for (size_t i = 0; i < n && i < capacity; i++)
         infos[i] = entries[i].info;
     *found = n;
@@ -259,6 +268,7 @@ opencl_context_init(votecl_context *context, const char *selector)
         status = votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
         goto out;
     }
+    pthread_mutex_lock(&enumerate_lock);
     n = enumerate(entries, MAX_DEVICES);
     chosen = votecl__device_select(&entries[0].info, sizeof *entries, n, selector);
     if (n == 0)
@@ -282,6 +292,7 @@ opencl_context_init(votecl_context *context, const char *selector)
             opencl_context_release(context);
         impl = NULL;
     }
+    pthread_mutex_unlock(&enumerate_lock);
 out:
     free(impl);
     free(entries);

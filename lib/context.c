@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #ifndef VOTECL_KERNELDIR
 #define VOTECL_KERNELDIR "/usr/local/share/libvotecl/kernels"
@@ -109,27 +110,43 @@ resolve_variant(votecl_variant *out)
     return -1;
 }
 
-/* The option, VOTECL_CACHE_DIR, $XDG_CACHE_HOME/votecl, ~/.cache/votecl; NULL when the
- * disk cache is off or no directory can be named. */
+/* An environment variable naming a directory: set, non-empty and absolute. A relative one
+ * would put the cache in whatever the current directory is (the XDG base directory
+ * specification says to ignore it); it is skipped with a debug message. */
+static const char *
+env_absolute_dir(const votecl_context *context, const char *name)
+{
+    const char *value = env_nonempty(name);
+    if (value != NULL && value[0] != '/') {
+        votecl__log(context, "context: %s='%s' is not an absolute path: ignored", name, value);
+        return NULL;
+    }
+    return value;
+}
+
+/* The option, VOTECL_CACHE_DIR, $XDG_CACHE_HOME/votecl, ~/.cache/votecl (environment values
+ * only when absolute); NULL when the disk cache is off or no directory can be named. */
 static char *
-resolve_cache_dir(const votecl_context_options *options)
+resolve_cache_dir(const votecl_context *context, const votecl_context_options *options)
 {
     const char *base;
     char buf[4096];
+    int n;
 
     if (options->disable_disk_cache || env_nonempty("VOTECL_DISABLE_DISK_CACHE") != NULL)
         return NULL;
     if (options->cache_dir != NULL)
         return options->cache_dir[0] != '\0' ? votecl__strdup(options->cache_dir) : NULL;
-    if ((base = env_nonempty("VOTECL_CACHE_DIR")) != NULL)
+    if ((base = env_absolute_dir(context, "VOTECL_CACHE_DIR")) != NULL)
         return votecl__strdup(base);
-    if ((base = env_nonempty("XDG_CACHE_HOME")) != NULL)
-        snprintf(buf, sizeof buf, "%s/votecl", base);
-    else if ((base = env_nonempty("HOME")) != NULL)
-        snprintf(buf, sizeof buf, "%s/.cache/votecl", base);
+    if ((base = env_absolute_dir(context, "XDG_CACHE_HOME")) != NULL)
+        n = snprintf(buf, sizeof buf, "%s/votecl", base);
+    else if ((base = env_absolute_dir(context, "HOME")) != NULL)
+        n = snprintf(buf, sizeof buf, "%s/.cache/votecl", base);
     else
         return NULL;
-    return votecl__strdup(buf);
+    /* A truncated name would be some other directory. */
+    return n > 0 && (size_t)n < sizeof buf ? votecl__strdup(buf) : NULL;
 }
 
 static void
@@ -159,7 +176,7 @@ context_resolve(votecl_context *context, const votecl_context_options *options,
                             getenv("VOTECL_FORCE_VARIANT"));
     context->kernel_path = votecl__kernel_path_join(env_nonempty("VOTECL_KERNEL_PATH"),
                                                     options->kernel_path, VOTECL_KERNELDIR);
-    context->cache_dir = resolve_cache_dir(options);
+    context->cache_dir = resolve_cache_dir(context, options);
     if (context->kernel_path == NULL)
         return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for the kernel path");
     *selector = options->device != NULL ? options->device : env_nonempty("VOTECL_DEVICE");
@@ -227,6 +244,11 @@ votecl_context_new_with_error(const votecl_context_options *options, votecl_cont
     votecl__log(context, "context: backend %s, device '%s', kernel path '%s', cache '%s'",
                 votecl_backend_name(context->backend), context->info.name, context->kernel_path,
                 context->cache_dir ? context->cache_dir : "(off)");
+    if (context->cache_dir != NULL && access(context->cache_dir, F_OK) == 0 &&
+        !votecl__diskcache_dir_trusted(context->cache_dir))
+        votecl__log(context, "disk cache: %s is not owned by this user or is writable by "
+                             "others: not used (docs/env.md)",
+                    context->cache_dir);
     votecl__clear_error(context);
     *out = context;
     return VOTECL_OK;

@@ -1,6 +1,18 @@
 /* The on-disk program cache: one file per key, written to a temporary file and renamed so
  * that concurrent processes only ever see whole entries.
  *
+ * Trust (docs/env.md): an entry is code the driver runs in the caller's process, so it is
+ * loaded only from a directory owned by the effective user and not writable by group or
+ * others, and only when the file itself is a regular file with the same owner and no group
+ * or other write bit; anything else is a miss (and nothing is stored there). Opening never
+ * blocks (O_NONBLOCK: a FIFO planted at an entry's name is a miss, not a hang).
+ *
+ * Poisoned entries: while a process hands an entry to the driver, a marker
+ * "<hex>.loading-<pid>" sits beside it; a marker whose process is gone means that process
+ * died while loading, and the entry is deleted instead of crashing every later run.
+ * Temporaries ".tmp-<hex>-<pid>-XXXXXX" of processes that are gone (kill -9 during a store)
+ * are deleted by the next store.
+ *
  * Entry layout, little-endian:
  *   0  8  magic "VOTECLBC"
  *   8  4  format version (1)
@@ -15,12 +27,15 @@
 
 #include "votecl-private.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAGIC "VOTECLBC"
@@ -91,6 +106,124 @@ votecl__diskcache_filename(const char *dir, const uint8_t key[32])
     return name;
 }
 
+/* Owned by the effective user and writable by nobody else (see the top of the file). */
+static int
+trusted_stat(const struct stat *st)
+{
+    return st->st_uid == geteuid() && (st->st_mode & (S_IWGRP | S_IWOTH)) == 0;
+}
+
+/* 1 when dir is a directory the cache may use. */
+int
+votecl__diskcache_dir_trusted(const char *dir)
+{
+    struct stat st;
+    return dir != NULL && stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && trusted_stat(&st);
+}
+
+/* 1 when the process pid is known to be gone (another host's pid cannot be told apart:
+ * old age decides there, see is_stale). */
+static int
+process_gone(long pid)
+{
+    return pid > 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+/* A temporary or marker left by a dead process, or older than a day. */
+static int
+is_stale(int dirfd, const char *name, long pid)
+{
+    struct stat st;
+    if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+        return 0;
+    return process_gone(pid) || time(NULL) - st.st_mtime > 24 * 3600;
+}
+
+/* The pid in "...-<pid>-XXXXXX" (temporaries) or "...-<pid>" (markers); -1 when malformed. */
+static long
+name_pid(const char *p)
+{
+    char *end;
+    long pid = strtol(p, &end, 10);
+    return end != p && (*end == '\0' || *end == '-') ? pid : -1;
+}
+
+/* Deletes the temporaries of dead processes in dir. */
+static void
+remove_stale_temporaries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    if (d == NULL)
+        return;
+    while ((e = readdir(d)) != NULL) {
+        /* ".tmp-" 64 hex '-' pid '-' XXXXXX */
+        if (strncmp(e->d_name, ".tmp-", 5) != 0 || strlen(e->d_name) < 5 + 64 + 2)
+            continue;
+        if (is_stale(dirfd(d), e->d_name, name_pid(e->d_name + 5 + 64 + 1)))
+            unlinkat(dirfd(d), e->d_name, 0);
+    }
+    closedir(d);
+}
+
+/* The marker's name for key and pid (malloc'd). */
+static char *
+marker_name(const char *dir, const uint8_t key[32], long pid)
+{
+    char hex[65];
+    votecl__sha256_hex(key, hex);
+    size_t cap = strlen(dir) + 1 + 64 + 9 + 21 + 1;
+    char *name = votecl__malloc(cap);
+    if (name != NULL)
+        snprintf(name, cap, "%s/%s.loading-%ld", dir, hex, pid);
+    return name;
+}
+
+/* 1 when a process died while loading key's entry: its markers are deleted (the caller
+ * deletes the entry). Markers of live processes are left alone. */
+static int
+entry_poisoned(const char *dir, const uint8_t key[32])
+{
+    char prefix[64 + 10];
+    int poisoned = 0;
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    if (d == NULL)
+        return 0;
+    votecl__sha256_hex(key, prefix);
+    memcpy(prefix + 64, ".loading-", 10);
+    while ((e = readdir(d)) != NULL) {
+        if (strncmp(e->d_name, prefix, 64 + 9) != 0)
+            continue;
+        long pid = name_pid(e->d_name + 64 + 9);
+        if (pid == (long)getpid() || !is_stale(dirfd(d), e->d_name, pid))
+            continue;
+        unlinkat(dirfd(d), e->d_name, 0);
+        poisoned = 1;
+    }
+    closedir(d);
+    return poisoned;
+}
+
+void
+votecl__diskcache_loading(const char *dir, const uint8_t key[32])
+{
+    char *name = dir != NULL && key != NULL ? marker_name(dir, key, (long)getpid()) : NULL;
+    int fd = name != NULL ? open(name, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600) : -1;
+    if (fd >= 0)
+        close(fd);
+    free(name);
+}
+
+void
+votecl__diskcache_loaded(const char *dir, const uint8_t key[32])
+{
+    char *name = dir != NULL && key != NULL ? marker_name(dir, key, (long)getpid()) : NULL;
+    if (name != NULL)
+        unlink(name);
+    free(name);
+}
+
 /* read() until size bytes arrived; 0 on success, -1 on error or early end of file. */
 static int
 read_full(int fd, void *data, size_t size)
@@ -147,7 +280,7 @@ load_entry(int fd, const uint8_t key[32], void **payload, size_t *size)
     int64_t payload_size = parse_header(header, key);
     struct stat st;
     /* The file must be exactly header plus payload: a longer one is not ours either. */
-    if (payload_size < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+    if (payload_size < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || !trusted_stat(&st) ||
         (uint64_t)st.st_size != HEADER_SIZE + (uint64_t)payload_size)
         return -1;
 
@@ -184,13 +317,28 @@ votecl__diskcache_load(const char *dir, const uint8_t key[32], void **payload, s
         return -1;
 
     int result = -1;
-    int fd;
+    int fd = -1;
+    struct stat st;
+    if (!votecl__diskcache_dir_trusted(dir))
+        goto out;
+    if (entry_poisoned(dir, key)) {
+        unlink(filename);
+        goto out;
+    }
+    /* O_NONBLOCK: opening a FIFO would wait for a writer; load_entry refuses it anyway. */
     do
-        fd = open(filename, O_RDONLY | O_CLOEXEC);
+        fd = open(filename, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
     while (fd < 0 && errno == EINTR);
-    if (fd >= 0) {
-        result = load_entry(fd, key, payload, size);
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        goto out;
+    result = load_entry(fd, key, payload, size);
+out:
+    if (fd >= 0)
         close(fd);
+    if (result != 0) {
+        free(*payload);
+        *payload = NULL;
+        *size = 0;
     }
     free(filename);
     return result;
@@ -202,7 +350,7 @@ make_directories(const char *dir)
 {
     struct stat st;
     if (stat(dir, &st) == 0)
-        return S_ISDIR(st.st_mode) ? 0 : -1;
+        return S_ISDIR(st.st_mode) && trusted_stat(&st) ? 0 : -1;
 
     char *path = votecl__strdup(dir);
     if (path == NULL)
@@ -221,7 +369,7 @@ make_directories(const char *dir)
             break;
     }
     free(path);
-    if (result == 0 && (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)))
+    if (result == 0 && (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || !trusted_stat(&st)))
         result = -1;
     return result;
 }
@@ -286,6 +434,7 @@ votecl__diskcache_store(const char *dir, const uint8_t key[32], const void *payl
     int written, closed;
     if (make_directories(dir) != 0)
         goto out;
+    remove_stale_temporaries(dir);
     filename = votecl__diskcache_filename(dir, key);
     if (filename == NULL)
         goto out;

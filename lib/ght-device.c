@@ -458,7 +458,8 @@ take_peaks(votecl__ght_device *dev, const unsigned char *head, size_t cap,
         out->v = v;
         out->capacity = n;
     }
-    memcpy(out->v, head + GHT_PEAKS_HEAD, n * sizeof *out->v);
+    if (n > 0) /* out->v may still be NULL: memcpy(NULL, .., 0) is undefined */
+        memcpy(out->v, head + GHT_PEAKS_HEAD, n * sizeof *out->v);
     out->n = n;
     votecl__ght_dpeaks_rank(out);
     return VOTECL_OK;
@@ -619,7 +620,8 @@ matches_read(votecl__ght_device *dev, size_t cap, votecl__ght_matches *out, uint
         out->v = v;
         out->capacity = have;
     }
-    memcpy(out->v, buf + GHT_MATCHES_HEAD, (have < first ? have : first) * size);
+    if (have > 0) /* out->v may still be NULL: memcpy(NULL, .., 0) is undefined */
+        memcpy(out->v, buf + GHT_MATCHES_HEAD, (have < first ? have : first) * size);
     if (have > first)
         status = votecl_buffer_read(dev->buf[B_MATCHES], GHT_MATCHES_HEAD + first * size,
                                     out->v + first, (have - first) * size);

@@ -41,6 +41,9 @@ check_size(size_t width, size_t height, char *msg, size_t msg_size)
         return BAD("width: %zu is not between 1 and %u", width, VOTECL_HOUGH_MAX_SIDE);
     if (height < 1 || height > VOTECL_HOUGH_MAX_SIDE)
         return BAD("height: %zu is not between 1 and %u", height, VOTECL_HOUGH_MAX_SIDE);
+    if (width * height > VOTECL__MAX_IMAGE_PIXELS) /* both <= 65535: no overflow */
+        return BAD("width x height: %zu x %zu is above %zu pixels", width, height,
+                   VOTECL__MAX_IMAGE_PIXELS);
     return VOTECL_OK;
 }
 

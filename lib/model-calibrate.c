@@ -91,6 +91,8 @@ typedef struct plan_slot {
 void
 votecl_calibrate_options_init(votecl_calibrate_options *options)
 {
+    if (options == NULL) /* like every other _init */
+        return;
     memset(options, 0, sizeof *options);
     options->struct_size = sizeof *options;
     options->store = 1;

@@ -281,7 +281,9 @@ load_from_disk(votecl_context *context, const uint8_t key[32], void **handle)
         votecl__diskcache_load(context->cache_dir, key, &binary, &size) != 0)
         return 0;
     memcpy(saved, context->error, sizeof saved);
+    votecl__diskcache_loading(context->cache_dir, key);
     hit = context->ops->program_load(context, binary, size, BUILD_OPTIONS, handle) == VOTECL_OK;
+    votecl__diskcache_loaded(context->cache_dir, key);
     memcpy(context->error, saved, sizeof saved);
     votecl__log(context, "disk cache %s for a %zu-byte binary", hit ? "hit" : "reject", size);
     free(binary);

@@ -224,7 +224,10 @@ votecl_sum_run(votecl_sum_plan *plan, const void *data, size_t n, double *sum)
     if (sum == NULL || (data == NULL && n > 0))
         return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "%s: NULL pointer",
                             sum == NULL ? "sum" : "data");
-    if (votecl__mul_overflow(n, votecl_dtype_size(plan->dtype), &bytes))
+    /* n elements from data must fit in the address space (n = SIZE_MAX of u8 does not
+     * overflow the multiplication but cannot exist). */
+    if (votecl__mul_overflow(n, votecl_dtype_size(plan->dtype), &bytes) ||
+        bytes > (size_t)PTRDIFF_MAX || (uintptr_t)data > UINTPTR_MAX - bytes)
         return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
                             "n: %zu elements overflow the address space", n);
     if (plan->vote == NULL) {

@@ -166,6 +166,14 @@ int votecl__diskcache_load(const char *dir, const uint8_t key[32], void **payloa
  * leaves no partial entry behind. */
 int votecl__diskcache_store(const char *dir, const uint8_t key[32], const void *payload,
                             size_t size);
+/* Around handing a loaded entry to the driver: _loading() leaves this process's "being
+ * loaded" marker beside the entry, _loaded() removes it. A later load that finds the marker
+ * of a dead process deletes the entry (it crashed the driver; see diskcache.c). */
+void votecl__diskcache_loading(const char *dir, const uint8_t key[32]);
+void votecl__diskcache_loaded(const char *dir, const uint8_t key[32]);
+/* 1 when dir is a directory owned by the effective user and not writable by group or
+ * others (the cache's trust rule, docs/env.md). */
+int votecl__diskcache_dir_trusted(const char *dir);
 /* The file name an entry for key has in dir (malloc'd). */
 char *votecl__diskcache_filename(const char *dir, const uint8_t key[32]);
 

@@ -19,6 +19,13 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/votecl-concurrency-XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/cache" "$tmp/pocl"
 
+# First: COLD_RUNS (100) processes, one after the other, whose THREADS threads create the
+# process's first contexts at the same moment (issue 16, item 14).
+cold_failed=0
+VOTECL_TEST_COLD_RUNS="${COLD_RUNS:-100}" VOTECL_TEST_THREADS="$threads" \
+    "$program" --tap -p /opencl/concurrency/cold-start > "$tmp/cold.log" 2>&1 || cold_failed=1
+echo "concurrency: $(sed -n 's/^# cold-start //p' "$tmp/cold.log") status $cold_failed"
+
 i=0
 pids=""
 while [ "$i" -lt "$processes" ]; do
@@ -57,4 +64,5 @@ VOTECL_TEST_CACHE_DIR="$tmp/cache" VOTECL_TEST_THREADS=1 VOTECL_TEST_SECONDS=0 \
 entries=$(ls "$tmp/cache" | grep -c '\.bin$')
 echo "concurrency: processes $processes threads $threads seconds $seconds calls $calls" \
     "failures $failures entries $entries status $failed"
+[ "$cold_failed" = 0 ] || failed=1
 exit "$failed"

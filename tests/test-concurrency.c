@@ -11,13 +11,20 @@
  *   VOTECL_TEST_CACHE_DIR   the shared cache directory (default: a new temporary one,
  *                           removed afterwards); given, it is kept, so that several
  *                           processes can share it
+ *   VOTECL_TEST_COLD_RUNS   cold starts of /opencl/concurrency/cold-start (3; 100 in
+ *                           tests/concurrency.sh)
  * The figures (threads, calls, failures, cache entries) are printed as a TAP comment:
- *   # concurrency threads 8 seconds 2 calls N failures N entries N */
+ *   # concurrency threads 8 seconds 2 calls N failures N entries N
+ *
+ * /opencl/concurrency/cold-start runs each start in a new process (a GLib subprocess) whose
+ * threads create their first contexts at the same moment: no context, device list or probe
+ * before them, since one earlier context hides the race (issue 16, item 14). */
 #include "votecl-private.h"
 
 #include "testutil.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -392,6 +399,99 @@ out:
     g_free(dir);
 }
 
+/* --- cold start: threads creating the process's first contexts at once --- */
+
+static pthread_barrier_t cold_barrier;
+
+typedef struct cold_worker {
+    const char *cache_dir;
+    char message[256]; /* empty: fine */
+} cold_worker;
+
+static gpointer
+cold_work(gpointer data)
+{
+    cold_worker *w = data;
+    votecl_context_options o;
+    votecl_context *ctx = NULL;
+    results *r = g_new0(results, 1);
+    char error[256] = "";
+    votecl_status st;
+
+    votecl_context_options_init(&o);
+    o.backend = VOTECL_BACKEND_OPENCL;
+    o.cache_dir = w->cache_dir;
+    pthread_barrier_wait(&cold_barrier);
+    st = votecl_context_new_with_error(&o, &ctx, error, sizeof error);
+    if (st != VOTECL_OK)
+        snprintf(w->message, sizeof w->message, "context: %s: %s", votecl_status_name(st), error);
+    else if ((st = run_algo(ctx, A_HIST, r)) != VOTECL_OK)
+        snprintf(w->message, sizeof w->message, "hist: %s", votecl_context_get_error(ctx));
+    else if (!same(A_HIST, r, &expected))
+        snprintf(w->message, sizeof w->message, "hist: result differs from the reference");
+    votecl_context_free(ctx);
+    g_free(r);
+    return NULL;
+}
+
+/* The child: VOTECL_TEST_THREADS threads, the process's first contexts. */
+static void
+cold_start_child(void)
+{
+    unsigned nthreads = env_unsigned("VOTECL_TEST_THREADS", 8);
+    cold_worker *workers = g_new0(cold_worker, nthreads);
+    GThread **threads = g_new0(GThread *, nthreads);
+    int failures = 0;
+
+    pthread_barrier_init(&cold_barrier, NULL, nthreads);
+    for (unsigned i = 0; i < nthreads; i++) {
+        workers[i].cache_dir = g_getenv("VOTECL_TEST_COLD_DIR");
+        threads[i] = g_thread_new("cold", cold_work, &workers[i]);
+    }
+    for (unsigned i = 0; i < nthreads; i++) {
+        g_thread_join(threads[i]);
+        if (workers[i].message[0] != '\0') {
+            g_printerr("thread %u: %s\n", i, workers[i].message);
+            failures++;
+        }
+    }
+    pthread_barrier_destroy(&cold_barrier);
+    g_free(workers);
+    g_free(threads);
+    if (failures > 0)
+        g_test_fail();
+}
+
+static void
+test_cold_start(void)
+{
+    unsigned runs = env_unsigned("VOTECL_TEST_COLD_RUNS", 3);
+    char *dir;
+    unsigned failed = 0;
+
+    if (g_test_subprocess()) {
+        cold_start_child();
+        return;
+    }
+    votecl_context *probe = tu_opencl_context_new(NULL); /* here, not in the children */
+    if (probe == NULL)
+        return; /* skipped: no device */
+    votecl_context_free(probe);
+    dir = tu_mkdtemp();
+    g_setenv("VOTECL_TEST_COLD_DIR", dir, TRUE);
+    for (unsigned i = 0; i < runs; i++) {
+        g_test_trap_subprocess(NULL, 120 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
+        if (!g_test_trap_has_passed()) {
+            failed++;
+            g_test_message("cold start %u failed", i);
+        }
+    }
+    g_test_message("cold-start runs %u failures %u", runs, failed);
+    g_assert_cmpuint(failed, ==, 0);
+    tu_rmtree(dir);
+    g_free(dir);
+}
+
 /* The reference results on the 'ref' context, once. */
 static int
 compute_expected(void)
@@ -418,6 +518,7 @@ main(int argc, char **argv)
     tu_inputs_make(&in, 88);
     if (compute_expected() != 0)
         return 1;
+    g_test_add_func("/opencl/concurrency/cold-start", test_cold_start);
     g_test_add_func("/opencl/concurrency/threads", test_threads);
     return g_test_run();
 }

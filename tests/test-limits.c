@@ -5,9 +5,16 @@
 
 #include "testutil.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static votecl_context *ctx;
 static uint8_t pixels[4096] __attribute__((aligned(16)));
@@ -304,6 +311,225 @@ test_sum_beyond_u32(void)
     g_free(data);
 }
 
+/* Issue 16, item 16: the API's odd corners. */
+static void
+test_api_corners(void)
+{
+    votecl_sum_params sp;
+    votecl_sum_plan *plan = NULL;
+    votecl_hough_params hp;
+    votecl_hough_plan *hough = NULL;
+    double sum = 0;
+
+    votecl_calibrate_options_init(NULL); /* like the other _init functions: no crash */
+    votecl_sum_params_init(&sp, VOTECL_DTYPE_U8);
+    g_assert_cmpint(votecl_sum_plan_new(ctx, &sp, &plan), ==, VOTECL_OK);
+    expect_invalid(votecl_sum_run(plan, pixels, SIZE_MAX, &sum), "n");
+    expect_invalid(votecl_sum_run(plan, pixels, SIZE_MAX / 2 + 1, &sum), "n");
+    votecl_sum_plan_free(plan);
+    votecl_hough_params_init(&hp);
+    /* each side allowed, the pixels not (2^31 - 1 at most) */
+    expect_invalid(votecl_hough_plan_new(ctx, &hp, 65535, 65535, &hough), "width");
+    g_assert_null(hough);
+}
+
+/* --- the disk cache's trust rules (docs/env.md), issue 16 items 9, 10, 11, 12, 13 --- */
+
+static const uint8_t cache_key[32] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+
+static int
+cache_loads(const char *dir)
+{
+    void *payload = NULL;
+    size_t size = 0;
+    int r = votecl__diskcache_load(dir, cache_key, &payload, &size);
+    free(payload);
+    return r == 0;
+}
+
+/* A directory with one entry for cache_key; caller frees (tu_rmtree, g_free). */
+static char *
+cache_with_entry(char **entry)
+{
+    char *dir = tu_mkdtemp();
+    g_assert_cmpint(chmod(dir, 0700), ==, 0);
+    g_assert_cmpint(votecl__diskcache_store(dir, cache_key, "payload", 7), ==, 0);
+    g_assert_true(cache_loads(dir));
+    *entry = votecl__diskcache_filename(dir, cache_key);
+    return dir;
+}
+
+/* A uid that is not ours, for chown (only root can give a file away). */
+static uid_t
+other_uid(void)
+{
+    return geteuid() == 65534 ? 65533 : 65534;
+}
+
+static void
+test_cache_owner(void)
+{
+    char *entry, *dir = cache_with_entry(&entry);
+
+    /* group- or world-writable entry: anyone could have written it */
+    g_assert_cmpint(chmod(entry, 0620), ==, 0);
+    g_assert_false(cache_loads(dir));
+    g_assert_cmpint(chmod(entry, 0602), ==, 0);
+    g_assert_false(cache_loads(dir));
+    g_assert_cmpint(chmod(entry, 0600), ==, 0);
+    g_assert_true(cache_loads(dir));
+    /* group- or world-writable directory: entries could be planted, nothing loads or stores */
+    g_assert_cmpint(chmod(dir, 0770), ==, 0);
+    g_assert_false(cache_loads(dir));
+    g_assert_cmpint(votecl__diskcache_store(dir, cache_key, "payload", 7), ==, -1);
+    g_assert_cmpint(chmod(dir, 0707), ==, 0);
+    g_assert_false(cache_loads(dir));
+    g_assert_cmpint(chmod(dir, 0700), ==, 0);
+    g_assert_true(cache_loads(dir));
+    /* an entry, then the directory, owned by another user (CI runs as root: chown works) */
+    if (chown(entry, other_uid(), (gid_t)-1) == 0) {
+        g_assert_false(cache_loads(dir));
+        g_assert_cmpint(chown(entry, geteuid(), (gid_t)-1), ==, 0);
+        g_assert_true(cache_loads(dir));
+        g_assert_cmpint(chown(dir, other_uid(), (gid_t)-1), ==, 0);
+        g_assert_false(cache_loads(dir));
+        g_assert_cmpint(votecl__diskcache_store(dir, cache_key, "payload", 7), ==, -1);
+        g_assert_cmpint(chown(dir, geteuid(), (gid_t)-1), ==, 0);
+    } else {
+        g_test_message("chown to uid %u refused (not root): ownership part not run",
+                       (unsigned)other_uid());
+    }
+    free(entry);
+    tu_rmtree(dir);
+    g_free(dir);
+}
+
+static void
+on_alarm(int sig)
+{
+    (void)sig;
+    g_printerr("a cache load blocked\n");
+    _exit(1);
+}
+
+static void
+test_cache_fifo(void)
+{
+    char *entry, *dir = cache_with_entry(&entry);
+
+    g_assert_cmpint(unlink(entry), ==, 0);
+    g_assert_cmpint(mkfifo(entry, 0600), ==, 0);
+    signal(SIGALRM, on_alarm);
+    alarm(20); /* a blocking open() would wait forever */
+    g_assert_false(cache_loads(dir));
+    alarm(0);
+    g_assert_cmpint(unlink(entry), ==, 0);
+    g_assert_cmpint(symlink("/dev/zero", entry), ==, 0);
+    g_assert_false(cache_loads(dir));
+    free(entry);
+    tu_rmtree(dir);
+    g_free(dir);
+}
+
+/* The pid of a process that has exited (reaped). */
+static long
+dead_pid(void)
+{
+    pid_t pid = fork();
+    if (pid == 0)
+        _exit(0);
+    g_assert_cmpint(pid, >, 0);
+    g_assert_cmpint(waitpid(pid, NULL, 0), ==, pid);
+    return (long)pid;
+}
+
+static void
+touch(const char *path)
+{
+    int fd = open(path, O_WRONLY | O_CREAT, 0600);
+    g_assert_cmpint(fd, >=, 0);
+    close(fd);
+}
+
+static void
+test_cache_poisoned(void)
+{
+    char *entry, *dir = cache_with_entry(&entry);
+    char marker[4096];
+    size_t n = strlen(entry) - 4; /* without ".bin" */
+
+    /* this process's own marker, or a live one's, is a load in progress: still a hit */
+    votecl__diskcache_loading(dir, cache_key);
+    g_assert_true(cache_loads(dir));
+    votecl__diskcache_loaded(dir, cache_key);
+    g_assert_cmpint(tu_count_entries(dir), ==, 1);
+    snprintf(marker, sizeof marker, "%.*s.loading-%ld", (int)n, entry, (long)getppid());
+    touch(marker);
+    g_assert_true(cache_loads(dir));
+    unlink(marker);
+    /* a dead process's marker: it died in the driver on this entry, which goes */
+    snprintf(marker, sizeof marker, "%.*s.loading-%ld", (int)n, entry, dead_pid());
+    touch(marker);
+    g_assert_false(cache_loads(dir));
+    g_assert_cmpint(access(entry, F_OK), !=, 0);
+    g_assert_cmpint(access(marker, F_OK), !=, 0);
+    /* and the next store makes it again */
+    g_assert_cmpint(votecl__diskcache_store(dir, cache_key, "payload", 7), ==, 0);
+    g_assert_true(cache_loads(dir));
+    free(entry);
+    tu_rmtree(dir);
+    g_free(dir);
+}
+
+static void
+test_cache_stale_temporaries(void)
+{
+    char *entry, *dir = cache_with_entry(&entry);
+    char dead[4096], live[4096];
+    size_t n = strlen(dir);
+    static const uint8_t other_key[32] = {9, 9, 9};
+
+    snprintf(dead, sizeof dead, "%s/.tmp-%064d-%ld-AbCdEf", dir, 0, dead_pid());
+    snprintf(live, sizeof live, "%s/.tmp-%064d-%ld-AbCdEf", dir, 0, (long)getppid());
+    touch(dead);
+    touch(live);
+    g_assert_cmpint(votecl__diskcache_store(dir, other_key, "x", 1), ==, 0);
+    g_assert_cmpint(access(dead, F_OK), !=, 0);  /* kill -9 during a store: cleaned */
+    g_assert_cmpint(access(live, F_OK), ==, 0);  /* a store in progress elsewhere: kept */
+    (void)n;
+    free(entry);
+    tu_rmtree(dir);
+    g_free(dir);
+}
+
+static void
+test_cache_relative_env(void)
+{
+    votecl_context_options o;
+    votecl_context *c = NULL;
+    const char *saved_home = g_getenv("HOME");
+    char *home = g_strdup(saved_home);
+
+    votecl_context_options_init(&o);
+    o.backend = VOTECL_BACKEND_REF;
+    g_setenv("VOTECL_CACHE_DIR", "relative-cache", TRUE);
+    g_setenv("XDG_CACHE_HOME", "relative-xdg", TRUE);
+    g_setenv("HOME", "/nonexistent-home", TRUE);
+    g_assert_cmpint(votecl_context_new(&o, &c), ==, VOTECL_OK);
+    /* neither relative value: the current directory is no place for code */
+    g_assert_cmpstr(votecl_context_get_cache_dir(c), ==, "/nonexistent-home/.cache/votecl");
+    votecl_context_free(c);
+    g_setenv("XDG_CACHE_HOME", "/abs-xdg", TRUE);
+    g_assert_cmpint(votecl_context_new(&o, &c), ==, VOTECL_OK);
+    g_assert_cmpstr(votecl_context_get_cache_dir(c), ==, "/abs-xdg/votecl");
+    votecl_context_free(c);
+    g_unsetenv("VOTECL_CACHE_DIR");
+    g_unsetenv("XDG_CACHE_HOME");
+    if (home != NULL)
+        g_setenv("HOME", home, TRUE);
+    g_free(home);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -324,6 +550,12 @@ main(int argc, char **argv)
     g_test_add_func("/ref/limits/fuzz-findings", test_fuzz_findings);
     g_test_add_func("/ref/limits/unaligned-rows", test_unaligned_rows);
     g_test_add_func("/ref/limits/sum-beyond-u32", test_sum_beyond_u32);
+    g_test_add_func("/ref/limits/api-corners", test_api_corners);
+    g_test_add_func("/nodevice/cache/owner", test_cache_owner);
+    g_test_add_func("/nodevice/cache/fifo", test_cache_fifo);
+    g_test_add_func("/nodevice/cache/poisoned", test_cache_poisoned);
+    g_test_add_func("/nodevice/cache/stale-temporaries", test_cache_stale_temporaries);
+    g_test_add_func("/nodevice/cache/relative-env", test_cache_relative_env);
     status = g_test_run();
     votecl_context_free(ctx);
     return status;

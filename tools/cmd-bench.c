@@ -1285,13 +1285,16 @@ bench_free(bench *b)
     votecl_context_free(b->ctx);
 }
 
+/* The JSON output: written whole through tool_output, stdout when path is NULL. */
 static FILE *
-open_output(const char *path)
+open_output(const char *path, tool_output *output)
 {
-    FILE *f = path ? fopen(path, "w") : stdout;
-    if (!f)
-        perror(path);
-    return f;
+    char error[1200];
+    if (tool_output_open(output, path ? path : "-", error, sizeof error) < 0) {
+        fprintf(stderr, "votecl bench: %s\n", error);
+        return NULL;
+    }
+    return output->file;
 }
 
 /* One backend's run into the open JSON object: device, cases, ok. Frees what it made. */
@@ -1387,6 +1390,8 @@ bench_both(bench *first, tool_json *j, FILE *text)
 int
 tool_cmd_bench(tool_options *options, int argc, char **argv)
 {
+    tool_output output;
+    char error[1200];
     bench b = {.options = options, .all_ok = 1};
     FILE *out = NULL, *text = NULL;
     int rc = bench_parse(options, &b.args, argc, argv);
@@ -1399,7 +1404,7 @@ tool_cmd_bench(tool_options *options, int argc, char **argv)
     bench_sizes(&b);
     if (b.args.startup && bench_startup_frame(&b) != TOOL_EXIT_OK)
         return TOOL_EXIT_FAILURE;
-    if (!(out = open_output(b.args.json_path))) {
+    if (!(out = open_output(b.args.json_path, &output))) {
         free(b.host);
         return TOOL_EXIT_FAILURE;
     }
@@ -1416,7 +1421,9 @@ tool_cmd_bench(tool_options *options, int argc, char **argv)
     }
     tool_json_end_object(&b.json);
     tool_json_finish(&b.json);
-    if (out != stdout)
-        fclose(out);
+    if (tool_output_close(&output, 1, error, sizeof error) < 0) {
+        fprintf(stderr, "votecl bench: %s\n", error);
+        rc = TOOL_EXIT_FAILURE;
+    }
     return rc;
 }

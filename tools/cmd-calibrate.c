@@ -301,7 +301,7 @@ print_json(const votecl_device_info *dev, const char *path, const cal_result *tr
     tool_json j;
     tool_json_init(&j, stdout);
     tool_json_begin_object(&j);
-    tool_json_kv_string(&j, "device", dev->name);
+    tool_json_header(&j, "calibrate"); /* "device": dev's name, from tool_context_open */
     tool_json_kv_string(&j, "platform", dev->platform);
     tool_json_kv_uint(&j, "compute_units", dev->compute_units);
     tool_json_kv_string(&j, "model_file", path);

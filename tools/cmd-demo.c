@@ -133,10 +133,12 @@ static int
 write_image(const demo *d, const tool_image *canvas, const char *stem, const char *step,
             char *path, size_t size)
 {
-    char name[256], error[600];
+    char name[256], error[600] = "";
     snprintf(name, sizeof name, "%s-%s.png", stem, step);
-    if (!tool_path_join(path, size, d->out_dir, name) ||
-        tool_image_write(path, canvas, error, sizeof error) < 0) {
+    if (!tool_path_join(path, size, d->out_dir, name))
+        snprintf(error, sizeof error, "output path too long (over %zu bytes): %s/%s", size - 1,
+                 d->out_dir, name);
+    if (error[0] || tool_image_write(path, canvas, error, sizeof error) < 0) {
         fprintf(stderr, "votecl demo: %s\n", error);
         return -1;
     }
@@ -645,6 +647,14 @@ print_device(votecl_context *ctx)
 }
 
 static int
+same_directory(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
+static int
 demo_run(demo *d)
 {
     char *names[DEMO_MAX_IMAGES];
@@ -660,6 +670,18 @@ demo_run(demo *d)
         failures = 1;
         goto out;
     }
+    if (same_directory(d->image_dir, d->out_dir)) {
+        fprintf(stderr, "votecl demo: --out %s is the --images directory: its images would be "
+                        "overwritten\n", d->out_dir);
+        failures = -1;
+        goto out;
+    }
+    /* Outputs never replace an input, also one reached another way (a link) */
+    for (size_t i = 0; i < n; i++) {
+        char path[4096];
+        if (tool_path_join(path, sizeof path, d->image_dir, names[i]))
+            tool_input_note(path);
+    }
     print_device(d->ctx);
     printf("images: %s\noutput: %s\n", d->image_dir, d->out_dir);
     for (size_t i = 0; i < n; i++)
@@ -667,6 +689,8 @@ demo_run(demo *d)
 out:
     for (size_t i = 0; i < n; i++)
         free(names[i]);
+    if (failures < 0)
+        return TOOL_EXIT_USAGE;
     if (failures)
         fprintf(stderr, "votecl demo: %d step(s) failed\n", failures);
     return failures ? TOOL_EXIT_FAILURE : TOOL_EXIT_OK;

@@ -275,6 +275,7 @@ print_json(const ght_args *a, const votecl_ght_pose *poses, size_t shown, size_t
     tool_json j;
     tool_json_init(&j, stdout);
     tool_json_begin_object(&j);
+    tool_json_header(&j, "ght");
     tool_json_kv_string(&j, "method",
                         a->params.method == VOTECL_GHT_GUIL ? "guil" : "ballard");
     tool_json_kv_string(&j, "pairing", pairing_name(stats->pairing));

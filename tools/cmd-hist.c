@@ -277,6 +277,7 @@ print_json(const hist_args *a, const tool_image *image, const hist_result *r)
     tool_json j;
     tool_json_init(&j, stdout);
     tool_json_begin_object(&j);
+    tool_json_header(&j, "hist");
     tool_json_kv_string(&j, "image", a->image_path);
     tool_json_kv_uint(&j, "width", image->width);
     tool_json_kv_uint(&j, "height", image->height);

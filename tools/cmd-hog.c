@@ -37,7 +37,9 @@ hog_usage(FILE *f)
                "  --fusion F          group (default), meanshift or none (every window)\n"
                "  --gray              gray gradients instead of the largest colour channel\n"
                "  --out FILE          the image with the boxes drawn\n"
-               "  --descriptors FILE  the descriptors of every window at scale 1, float32\n");
+               "  --descriptors FILE  the descriptors of every window at scale 1: NumPy .npy\n"
+               "                      (windows x length float32) when FILE ends in .npy, else\n"
+               "                      raw float32\n");
 }
 
 static int
@@ -148,7 +150,7 @@ write_descriptors(votecl_context *ctx, const hog_args *a, const tool_image *imag
     votecl_image view = tool_image_view(image);
     size_t cols = 0, rows = 0, len = 0, n = 0;
     float *d = NULL;
-    FILE *f = NULL;
+    char error[1200];
     votecl_status st = votecl_hog_new(ctx, &a->params, NULL, &hog);
     int rc = TOOL_EXIT_FAILURE;
 
@@ -161,13 +163,10 @@ write_descriptors(votecl_context *ctx, const hog_args *a, const tool_image *imag
     }
     if (st != VOTECL_OK)
         rc = tool_fail(ctx, st, "hog descriptors");
-    else if ((f = fopen(a->descriptors_path, "wb")) == NULL ||
-             fwrite(d, sizeof *d, n * len, f) != n * len)
-        fprintf(stderr, "votecl hog: cannot write %s\n", a->descriptors_path);
+    else if (tool_array_write(a->descriptors_path, d, n, len, error, sizeof error) < 0)
+        fprintf(stderr, "votecl hog: %s\n", error);
     else
         rc = TOOL_EXIT_OK;
-    if (f != NULL && fclose(f) != 0)
-        rc = TOOL_EXIT_FAILURE;
     free(d);
     votecl_hog_free(hog);
     return rc;
@@ -189,6 +188,7 @@ print_boxes(tool_options *o, const hog_args *a, const votecl_hog_detection *det,
     }
     tool_json_init(&j, stdout);
     tool_json_begin_object(&j);
+    tool_json_header(&j, "hog");
     tool_json_kv_string(&j, "image", a->image_path);
     tool_json_kv_double(&j, "seconds", seconds);
     tool_json_kv_uint(&j, "found", found);

@@ -422,6 +422,7 @@ print_json(const hough_args *a, const tool_image *image, const hough_result *r)
     tool_json j;
     tool_json_init(&j, stdout);
     tool_json_begin_object(&j);
+    tool_json_header(&j, "hough");
     tool_json_kv_string(&j, "image", a->image_path);
     tool_json_kv_uint(&j, "width", image->width);
     tool_json_kv_uint(&j, "height", image->height);

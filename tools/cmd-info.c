@@ -193,6 +193,7 @@ info_json(votecl_context *ctx, const char *error)
     tool_json j;
     tool_json_init(&j, stdout);
     tool_json_begin_object(&j);
+    tool_json_header(&j, "info");
     tool_json_kv_string(&j, "version", votecl_version_string());
     tool_json_kv_string(&j, "header_version", VOTECL_VERSION_STRING);
     tool_json_key(&j, "backends");

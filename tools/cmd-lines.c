@@ -204,6 +204,7 @@ print_json(const lines_args *a, const tool_image *image, const tool_lines_result
     tool_json j;
     tool_json_init(&j, stdout);
     tool_json_begin_object(&j);
+    tool_json_header(&j, "lines");
     tool_json_kv_string(&j, "image", a->image_path);
     tool_json_kv_uint(&j, "width", image->width);
     tool_json_kv_uint(&j, "height", image->height);

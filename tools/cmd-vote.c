@@ -395,6 +395,7 @@ print_json(const vote_args *a, const votecl_vote_spec *spec, const vote_input *i
     tool_json j;
     tool_json_init(&j, stdout);
     tool_json_begin_object(&j);
+    tool_json_header(&j, "vote");
     tool_json_kv_string(&j, "source", a->source_path);
     tool_json_kv_string(&j, "image", a->image_path);
     tool_json_kv_uint(&j, "width", in->width);

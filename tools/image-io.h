@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <votecl/votecl-image.h>
 
 /* Largest image the readers accept: width and height each, and bytes in all. */
@@ -32,19 +33,78 @@ int tool_image_alloc(tool_image *image, size_t width, size_t height, unsigned ch
 /* Frees the pixels and clears the struct; a cleared struct is fine. */
 void tool_image_free(tool_image *image);
 
-/* Decodes a PNG, PGM or PPM (P2, P3, P5, P6) file held in memory (borrowed), chosen by its
- * first bytes. PNG: 1-16 bit gray, gray+alpha, RGB, RGBA; palettes expand to RGB(A); 16-bit
- * gives u16. PNM: maxval up to 255 gives u8, up to 65535 u16; samples keep their values.
+/* Decodes a PNG, JPEG (through libjpeg, when built with it), PGM or PPM (P2, P3, P5, P6)
+ * file held in memory (borrowed), chosen by its first bytes. PNG: 1-16 bit gray,
+ * gray+alpha, RGB, RGBA; palettes expand to RGB(A); 16-bit gives u16. JPEG: u8 gray or RGB
+ * (a truncated or corrupt stream is an error). PNM: maxval up to 255 gives u8, up to 65535
+ * u16; samples keep their values. The declared size is checked before anything is
+ * allocated for the pixels (tool_image_check_declared).
  * Returns 0, or -1 with a message in error. */
 int tool_image_decode(const unsigned char *bytes, size_t size, tool_image *image, char *error,
                       size_t error_size);
 
-/* Reads and decodes a file. Returns 0, or -1 with a message naming the file. */
+/* Reads and decodes a file ("-": standard input). Only regular files are read (a FIFO, a
+ * device or a directory is refused without blocking), and only up to the size the limits
+ * allow; every file read is noted (tool_input_note). Returns 0, or -1 with a message
+ * naming the file. */
 int tool_image_read(const char *path, tool_image *image, char *error, size_t error_size);
 
 /* Writes an 8-bit image (1-4 channels) as PNG, or as PGM/PPM when path ends in .pgm or
- * .ppm (always possible, also without libpng). Returns 0, or -1 with a message. */
+ * .ppm (always possible, also without libpng), through tool_output ("-": standard output;
+ * the old file survives any failure). Returns 0, or -1 with a message. */
 int tool_image_write(const char *path, const tool_image *image, char *error, size_t error_size);
+
+/* The images tool_image_read() decoded in this run, in order (the first TOOL_IMAGE_RECORDS),
+ * for the JSON header. */
+#define TOOL_IMAGE_RECORDS 8
+typedef struct tool_image_record {
+    char path[1024]; /* as given, cut at 1023 bytes */
+    size_t width, height;
+    unsigned channels;
+    votecl_dtype dtype;
+} tool_image_record;
+size_t tool_images_read(const tool_image_record **list);
+
+/* Set when a failure was the caller's argument (an output naming an input): main() exits
+ * 2, not 1. */
+extern int tool_invalid_argument;
+
+/* Notes path (when it exists) as an input of this run: outputs never overwrite it. */
+void tool_input_note(const char *path);
+
+/* 1 when bytes start like an image the readers know (PNG, JPEG, PNM). */
+int tool_image_magic(const unsigned char *bytes, size_t size);
+
+/* Checks an image's declared size before anything is allocated for it: sides, pixels and
+ * decoded bytes within the limits, and stored_bytes (what the file's compressed data must
+ * inflate to; 0 when not compressed) possible from a file of file_size bytes. Returns 0,
+ * or -1 with a message. */
+int tool_image_check_declared(uint64_t width, uint64_t height, unsigned channels,
+                              unsigned sample_bytes, uint64_t stored_bytes, size_t file_size,
+                              char *error, size_t error_size);
+
+/* An output file written whole or not at all: into a temporary beside path, renamed over
+ * path by tool_output_close; "-" is standard output; a path that is not a regular file
+ * (/dev/null, a FIFO) is written in place. A path naming an input of this run is refused
+ * (tool_invalid_argument is set). */
+typedef struct tool_output {
+    FILE *file; /* write here; borrowed stdout for "-" */
+    char *path; /* owned: the final name; NULL when written in place */
+    char *temp; /* owned: the temporary's name; NULL when written in place */
+} tool_output;
+
+/* Returns 0, or -1 with a message (out cleared). */
+int tool_output_open(tool_output *out, const char *path, char *error, size_t error_size);
+/* Ends the output: ok nonzero commits it (flush, fsync, rename), checking every write;
+ * ok 0 discards it (the previous file stays). Returns 0, or -1 with a message (then
+ * nothing changed at path). */
+int tool_output_close(tool_output *out, int ok, char *error, size_t error_size);
+
+/* Writes rows x cols float32 values (host order) through tool_output: a NumPy .npy file
+ * (shape (rows, cols)) when path ends in .npy, else the raw values. Returns 0, or -1 with a
+ * message. */
+int tool_array_write(const char *path, const float *data, size_t rows, size_t cols,
+                     char *error, size_t error_size);
 
 /* A one-channel image of the same dtype: RGB(A) by the integer weights (299, 587, 114) / 1000
  * rounded, gray(+alpha) by copying the gray channel. gray: caller-owned output.

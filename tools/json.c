@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "json.h"
@@ -103,11 +104,51 @@ tool_json_end_array(tool_json *json)
     end(json, ']');
 }
 
+/* The length of the well-formed UTF-8 sequence at p (1-4), or 0 when it is not one (a
+ * stray continuation byte, an overlong form, a surrogate, above U+10FFFF, cut short). */
+static int
+utf8_length(const unsigned char *p)
+{
+    int n;
+    uint32_t c;
+    if (p[0] < 0x80)
+        return 1;
+    if (p[0] >= 0xc2 && p[0] <= 0xdf)
+        n = 2, c = p[0] & 0x1f;
+    else if (p[0] >= 0xe0 && p[0] <= 0xef)
+        n = 3, c = p[0] & 0x0f;
+    else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+        n = 4, c = p[0] & 0x07;
+    else
+        return 0;
+    for (int i = 1; i < n; i++) {
+        if ((p[i] & 0xc0) != 0x80) /* also stops at the NUL */
+            return 0;
+        c = c << 6 | (p[i] & 0x3f);
+    }
+    if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff)) ||
+        (c >= 0xd800 && c <= 0xdfff))
+        return 0;
+    return n;
+}
+
+/* JSON text is UTF-8: a byte that starts no well-formed sequence (a file name in another
+ * encoding) is written as U+FFFD, so the document always parses. */
 static void
 write_escaped(FILE *f, const char *s)
 {
     fputc('"', f);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        int n = utf8_length(p);
+        if (n == 0) {
+            fputs("\\ufffd", f);
+            continue;
+        }
+        if (n > 1) {
+            fwrite(p, 1, (size_t)n, f);
+            p += n - 1;
+            continue;
+        }
         switch (*p) {
         case '"': fputs("\\\"", f); break;
         case '\\': fputs("\\\\", f); break;

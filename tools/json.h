@@ -7,6 +7,9 @@
 #include <stdio.h>
 
 #define TOOL_JSON_MAX_DEPTH 32
+/* The version of the shape every command's document starts with (tool_json_header in
+ * votecl.c): raised when a common field changes meaning or goes. */
+#define TOOL_JSON_SCHEMA 1
 
 typedef struct tool_json {
     FILE *file;             /* borrowed */
@@ -29,7 +32,8 @@ void tool_json_end_array(tool_json *json);
 /* The key of the next value in an object. */
 void tool_json_key(tool_json *json, const char *key);
 
-void tool_json_string(tool_json *json, const char *value); /* NULL writes null */
+/* NULL writes null; bytes that are not UTF-8 are written as U+FFFD (the text stays JSON). */
+void tool_json_string(tool_json *json, const char *value);
 void tool_json_double(tool_json *json, double value);      /* NaN and infinities write null */
 void tool_json_int(tool_json *json, int64_t value);
 void tool_json_uint(tool_json *json, uint64_t value);

@@ -18,8 +18,8 @@ cd "$(dirname "$0")/.."
 PACKAGES=(
     build-essential autoconf automake libtool autoconf-archive pkg-config
     libglib2.0-dev ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
-    libpng-dev python3 python3-numpy python3-opencv python3-skimage python3-pytest
-    python3-setuptools
+    libpng-dev libjpeg62-turbo-dev python3 python3-numpy python3-opencv python3-skimage
+    python3-pytest python3-setuptools
     clang libclang-rt-14-dev valgrind
 )
 CHECK_LOG=make-check.log

@@ -134,6 +134,14 @@ const char *tool_device_type_name(votecl_device_type type);
 
 /* Writes a plan description as a JSON object (the value of a key just written). */
 struct tool_json;
+
+/* The fields every command's JSON document starts with, written right after its top-level
+ * object is begun, so that all commands share one shape (schema TOOL_JSON_SCHEMA):
+ *   "schema", "votecl" (tool version), "library" (library version), "command",
+ *   "backend" and "device" (of the context tool_context_open made; null without one),
+ *   "inputs": [{"path", "width", "height", "channels", "dtype"}] (the images read),
+ * followed by the command's parameters and results. */
+void tool_json_header(struct tool_json *j, const char *command);
 void tool_json_plan_info(struct tool_json *j, const votecl_vote_plan_info *info);
 
 /* The Hough transform of a u8 edge image (cmd-hough.c, shared with the demo). */

@@ -55,7 +55,12 @@ print_usage(FILE *f)
                "  -q                          no progress messages\n"
                "  --json                      JSON output\n"
                "  -h, --help                  this help\n"
-               "\nexit status: 0 success, 1 failure, 2 usage error\n");
+               "  --version                   the tool's and the library's versions\n"
+               "\n'-' as a file name reads standard input or writes standard output; '--' ends\n"
+               "the options. Outputs are written whole (a temporary renamed) and never over an\n"
+               "input.\n"
+               "\nexit status: 0 success, 1 run-time failure (including write errors), 2 invalid\n"
+               "arguments (wherever they are found: by the tool or by the library)\n");
 }
 
 static const tool_command *
@@ -175,6 +180,12 @@ tool_fail(const votecl_context *context, votecl_status status, const char *what)
     const char *detail = context ? votecl_context_get_error(context) : "";
     fprintf(stderr, "votecl: %s: %s%s%s\n", what, votecl_status_string(status),
             detail[0] ? ": " : "", detail);
+    /* A value the library refused is an invalid argument like one the tool refused: main()
+     * turns the command's failure into TOOL_EXIT_USAGE. */
+    if (status == VOTECL_INVALID_ARGUMENT) {
+        tool_invalid_argument = 1;
+        return TOOL_EXIT_USAGE;
+    }
     return TOOL_EXIT_FAILURE;
 }
 
@@ -189,6 +200,10 @@ tool_progress(const tool_options *options, const char *format, ...)
     va_end(ap);
 }
 
+/* What tool_json_header reports about the context. */
+static char context_backend[32];
+static char context_device[256];
+
 int
 tool_context_open(const tool_options *options, votecl_context **out)
 {
@@ -198,10 +213,20 @@ tool_context_open(const tool_options *options, votecl_context **out)
     co.backend = options->backend;
     co.device = options->device;
     votecl_status st = votecl_context_new_with_error(&co, out, error, sizeof error);
-    if (st == VOTECL_OK)
+    if (st == VOTECL_OK) {
+        votecl_device_info info;
+        const char *backend = votecl_backend_name(votecl_context_get_backend(*out));
+        snprintf(context_backend, sizeof context_backend, "%s", backend ? backend : "");
+        if (votecl_context_get_device_info(*out, &info) == VOTECL_OK)
+            snprintf(context_device, sizeof context_device, "%s", info.name);
         return TOOL_EXIT_OK;
+    }
     fprintf(stderr, "votecl: cannot create a context: %s%s%s\n", votecl_status_string(st),
             error[0] ? ": " : "", error);
+    if (st == VOTECL_INVALID_ARGUMENT) { /* --device or VOTECL_* naming nothing valid */
+        tool_invalid_argument = 1;
+        return TOOL_EXIT_USAGE;
+    }
     return TOOL_EXIT_FAILURE;
 }
 
@@ -275,7 +300,18 @@ int
 tool_parse_image_command(tool_options *options, const char *command, tool_option_fn option,
                          void *args, int argc, char **argv, const char **image_path)
 {
+    int positional = 0; /* after "--" */
     for (int i = 1; i < argc; i++) {
+        if (!positional && strcmp(argv[i], "--") == 0) {
+            positional = 1;
+            continue;
+        }
+        if (positional) {
+            if (*image_path)
+                return tool_usage_error(command, "one image only ('%s')", argv[i]);
+            *image_path = argv[i];
+            continue;
+        }
         int r = argv[i][0] == '-' && argv[i][1] ? option(args, argc, argv, &i) : 0;
         if (r == 0 && argv[i][0] == '-' && argv[i][1])
             r = tool_common_option(options, argc, argv, &i);
@@ -313,6 +349,57 @@ tool_json_plan_info(tool_json *j, const votecl_vote_plan_info *info)
     tool_json_end_object(j);
 }
 
+/* Standard output must have reached its file: "votecl hist x.png > /dev/full" fails. */
+static int
+finish_stdout(int code)
+{
+    int failed = fflush(stdout) != 0 || ferror(stdout);
+    int saved = errno;
+    if (fclose(stdout) != 0 && !failed) {
+        failed = 1;
+        saved = errno;
+    }
+    if (failed) {
+        fprintf(stderr, "votecl: write error on standard output: %s\n", strerror(saved));
+        return code == TOOL_EXIT_OK ? TOOL_EXIT_FAILURE : code;
+    }
+    return code;
+}
+
+static int
+run_command(const tool_command *command, tool_options *options, int argc, char **argv)
+{
+    int code = command->run(options, argc, argv);
+    if (code == TOOL_EXIT_FAILURE && tool_invalid_argument)
+        code = TOOL_EXIT_USAGE;
+    return finish_stdout(code);
+}
+
+void
+tool_json_header(tool_json *j, const char *command)
+{
+    const tool_image_record *images;
+    size_t n = tool_images_read(&images);
+    tool_json_kv_int(j, "schema", TOOL_JSON_SCHEMA);
+    tool_json_kv_string(j, "votecl", PACKAGE_VERSION);
+    tool_json_kv_string(j, "library", votecl_version_string());
+    tool_json_kv_string(j, "command", command);
+    tool_json_kv_string(j, "backend", context_backend[0] ? context_backend : NULL);
+    tool_json_kv_string(j, "device", context_backend[0] ? context_device : NULL);
+    tool_json_key(j, "inputs");
+    tool_json_begin_array(j);
+    for (size_t i = 0; i < n; i++) {
+        tool_json_begin_object(j);
+        tool_json_kv_string(j, "path", images[i].path);
+        tool_json_kv_uint(j, "width", images[i].width);
+        tool_json_kv_uint(j, "height", images[i].height);
+        tool_json_kv_uint(j, "channels", images[i].channels);
+        tool_json_kv_string(j, "dtype", tool_dtype_name(images[i].dtype));
+        tool_json_end_object(j);
+    }
+    tool_json_end_array(j);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -320,6 +407,15 @@ main(int argc, char **argv)
     options.start_seconds = tool_now();
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
+        if (strcmp(argv[i], "--version") == 0) {
+            printf("votecl %s (libvotecl %s, JSON schema %d)\n", PACKAGE_VERSION,
+                   votecl_version_string(), TOOL_JSON_SCHEMA);
+            return finish_stdout(TOOL_EXIT_OK);
+        }
+        if (strcmp(argv[i], "--") == 0) {
+            i++;
+            break;
+        }
         int r = tool_common_option(&options, argc, argv, &i);
         if (r < 0)
             return TOOL_EXIT_USAGE;
@@ -339,5 +435,5 @@ main(int argc, char **argv)
         print_usage(stderr);
         return TOOL_EXIT_USAGE;
     }
-    return command->run(&options, argc - i, argv + i);
+    return run_command(command, &options, argc - i, argv + i);
 }

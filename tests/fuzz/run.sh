@@ -23,7 +23,7 @@ export ASAN_OPTIONS UBSAN_OPTIONS
 run_one() {
     t=$1
     mkdir -p "$workdir/work/$t" "$workdir/artifacts"
-    "$workdir/fuzz-$t-libfuzzer" -max_total_time="$seconds" -timeout=25 -rss_limit_mb=3072 \
+    "$workdir/fuzz-$t-libfuzzer" -max_total_time="$seconds" -timeout=25 -rss_limit_mb=3072 -malloc_limit_mb=512 \
         -print_final_stats=1 -artifact_prefix="$workdir/artifacts/$t-" \
         "$workdir/work/$t" "$corpus_root/$t" > "$workdir/$t.log" 2>&1
     status=$?

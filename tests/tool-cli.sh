@@ -1,0 +1,166 @@
+#!/bin/sh
+# The votecl tool's conventions and the data-loss fixes of issue 16 (items 1-4, 18) and
+# issue 15 (item 4), one TAP line each; on the 'ref' backend (no device needed).
+#
+#   tests/tool-cli.sh [--tap ...]      (from make check; arguments ignored)
+set -u
+builddir=${VOTECL_TEST_BUILDDIR:-$(pwd)/tests}/..
+votecl=$builddir/tools/votecl
+VOTECL_BACKEND=ref
+export VOTECL_BACKEND
+if ! command -v python3 > /dev/null 2>&1; then
+    echo "1..0 # SKIP python3 missing"
+    exit 0
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/votecl-cli-XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 99
+
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() {
+    n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"
+    [ -f err ] && sed 's/^/# /' err | head -n 5
+}
+# check NAME EXPECTED-STATUS COMMAND...: runs it (stdout to out, stderr to err)
+check() {
+    name=$1 want=$2
+    shift 2
+    "$@" > out 2> err
+    rc=$?
+    if [ "$rc" = "$want" ]; then ok "$name (exit $rc)"; else not_ok "$name: exit $rc, want $want"; fi
+}
+same() { if cmp -s "$1" "$2"; then ok "$3"; else not_ok "$3"; fi; }
+
+# a 64x128 gray image (one HOG window) and a 24x16 template cut from it, as PGM
+python3 - <<'PY' || exit 99
+w, h = 64, 128
+px = bytes(((x * 7 + y * 3) ^ (40 if 20 < x < 44 and 30 < y < 100 else 0)) & 0xff
+           for y in range(h) for x in range(w))
+open("a.pgm", "wb").write(b"P5\n%d %d\n255\n" % (w, h) + px)
+t = bytes(px[(y + 14) * w + x + 8] for y in range(40) for x in range(40))
+open("t.pgm", "wb").write(b"P5\n40 40\n255\n" + t)
+PY
+cp a.pgm a.orig
+
+# --- item 1: an output naming the input is refused (exit 2), the input unchanged ---
+# refused: exit 2 and the message says why
+refused() {
+    check "$@"
+    grep -q 'is an input' err || not_ok "$1: the message names the input"
+}
+refused "hist --plot INPUT" 2 "$votecl" hist a.pgm --plot a.pgm
+refused "hough --out INPUT" 2 "$votecl" hough a.pgm --out a.pgm
+refused "hough --accumulator INPUT" 2 "$votecl" hough a.pgm --accumulator a.pgm
+refused "lines --out INPUT" 2 "$votecl" lines a.pgm --out a.pgm
+refused "lines --space INPUT" 2 "$votecl" lines a.pgm --space a.pgm
+refused "hog --out INPUT" 2 "$votecl" hog a.pgm --out a.pgm
+refused "ght --out TEMPLATE" 2 "$votecl" ght t.pgm a.pgm --out t.pgm
+ln a.pgm hard-link.pgm
+refused "hist --plot a hard link of the input" 2 "$votecl" hist a.pgm --plot hard-link.pgm
+same a.pgm a.orig "the input survived every attempt"
+
+# --- item 2: a failed write leaves the previous file whole ---
+"$votecl" hist a.pgm --plot plot.png > /dev/null 2>&1 && cp plot.png plot.orig
+( trap '' XFSZ; ulimit -f 1; exec "$votecl" hist a.pgm --bins 256 --plot plot.png ) > /dev/null 2> err
+rc=$?
+if [ "$rc" = 1 ]; then ok "write beyond ulimit -f: exit 1"; else not_ok "write beyond ulimit -f: exit $rc"; fi
+same plot.png plot.orig "the previous plot is whole after the failed write"
+if ls -A | grep -q '^\.votecl-out-'; then not_ok "temporary left behind"; else ok "no temporary left"; fi
+
+# --- item 3: demo --out equal to --images ---
+mkdir d
+cp a.pgm d/a.pgm && cp a.pgm d/a-gray.png.pgm && cp -r d d.orig
+check "demo --out = --images" 2 "$votecl" demo --images d --out d
+if diff -r d d.orig > /dev/null; then ok "demo inputs unchanged"; else not_ok "demo inputs changed"; fi
+
+# --- item 4 and issue 15: write errors on standard output ---
+if [ -w /dev/full ]; then
+    "$votecl" hist a.pgm > /dev/full 2> err
+    rc=$?
+    if [ "$rc" = 1 ] && grep -q 'write error' err; then ok "hist > /dev/full: exit 1"; else not_ok "hist > /dev/full: exit $rc"; fi
+    "$votecl" --json hist a.pgm > /dev/full 2> err
+    rc=$?
+    if [ "$rc" = 1 ]; then ok "hist --json > /dev/full: exit 1"; else not_ok "hist --json > /dev/full: exit $rc"; fi
+fi
+
+# --- item 18: demo with an output path beyond PATH_MAX says so, no garbage ---
+# a directory whose name is 4090 bytes: it exists, the files in it cannot be named
+long=$tmp
+while [ $((${#long} + 251)) -lt 4090 ]; do
+    long=$long/$(printf '%0250d' 0)
+done
+long=$long/$(printf "%0$((4090 - ${#long} - 1))d" 0)
+mkdir -p "$long" || not_ok "mkdir of a 4090-byte path"
+mkdir d2 && cp a.pgm d2/x.pgm
+"$votecl" demo --images d2 --out "$long" > /dev/null 2> err
+rc=$?
+if [ "$rc" = 1 ] && grep -q 'path too long\|name too long\|cannot create' err && ! LC_ALL=C grep -q '[^[:print:][:space:]]' err
+then ok "demo with a long --out: a clear message"; else not_ok "demo with a long --out: exit $rc"; fi
+
+# --- issue 15: --version, --, -, exit codes, JSON ---
+check "--version" 0 "$votecl" --version
+grep -q '^votecl [0-9]' out && ok "--version names the version" || not_ok "--version output"
+cp a.pgm ./-dash.pgm
+check "hist -- -dash.pgm" 0 "$votecl" hist --bins 4 -- -dash.pgm
+check "hist - (standard input)" 0 sh -c '"$0" hist --bins 4 - < a.pgm' "$votecl"
+"$votecl" hist a.pgm --plot - > plot-stdout 2> err
+if python3 -c 'import sys; sys.exit(b"\x89PNG\r\n" not in open("plot-stdout", "rb").read())'
+then ok "--plot - writes PNG to standard output"
+else not_ok "--plot - writes PNG to standard output"; fi
+[ -e ./- ] && not_ok "a file named - was written" || ok "no file named -"
+check "unknown option: 2" 2 "$votecl" hist a.pgm --no-such-option
+check "bad value checked by the tool: 2" 2 "$votecl" hist a.pgm --bins x
+check "bad value checked by the library: 2" 2 "$votecl" lines a.pgm --window 4
+grep -q 'invalid argument: neighbourhood' err || not_ok "the library's message"
+check "missing file: 1" 1 "$votecl" hist no-such.pgm
+
+bad=$(printf 'bad-\377\376-name.pgm')
+cp a.pgm "$bad"
+"$votecl" --json hist --bins 4 "$bad" > out.json 2> err
+if python3 -c 'import json,sys; d=json.load(open("out.json")); assert "\ufffd" in d["inputs"][0]["path"]'
+then ok "JSON with a non-UTF-8 file name parses"; else not_ok "JSON with a non-UTF-8 file name"; fi
+
+for c in "hist a.pgm" "hough a.pgm" "lines a.pgm" "hog a.pgm" "ght t.pgm a.pgm"; do
+    "$votecl" --json $c > out.json 2> err
+    if python3 - "$c" <<'PY'
+import json, sys
+d = json.load(open("out.json"))
+for k in ("schema", "votecl", "library", "command", "backend", "device", "inputs"):
+    assert k in d, k
+assert d["command"] == sys.argv[1].split()[0] and d["backend"] == "ref"
+assert d["inputs"] and {"path", "width", "height", "channels", "dtype"} <= set(d["inputs"][-1])
+PY
+    then ok "JSON header: $c"; else not_ok "JSON header: $c"; fi
+done
+
+# JPEG input (an 8x8 gray baseline JPEG), when built with libjpeg
+printf '\377\330\377\333\000\103\000\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\377\300\000\013\010\000\010\000\010\001\001\021\000\377\304\000\024\000\001\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\011\377\304\000\034\020\000\000\006\003\000\000\000\000\000\000\000\000\000\000\000\000\000\010\011\044\065\103\124\141\162\377\332\000\010\001\001\000\000\077\000\047\323\154\266\300\060\306\253\235\017\377\331' > j.jpg
+if "$votecl" hist --bins 4 j.jpg > out 2> err; then
+    ok "JPEG input"
+    head -c 100 j.jpg > j-cut.jpg
+    check "truncated JPEG refused" 1 "$votecl" hist j-cut.jpg
+elif grep -q 'JPEG support was not built' err; then
+    ok "JPEG input # SKIP built without libjpeg"
+else
+    not_ok "JPEG input"
+fi
+
+# hog --descriptors as .npy
+check "hog --descriptors x.npy" 0 "$votecl" hog a.pgm --descriptors d.npy
+if python3 -c '
+import struct
+b = open("d.npy", "rb").read()
+assert b[:6] == b"\x93NUMPY" and b[6] == 1
+hl = struct.unpack("<H", b[8:10])[0]
+head = b[10:10 + hl].decode()
+assert (10 + hl) % 64 == 0 and head.endswith("\n")
+shape = eval(head)["shape"]
+assert eval(head)["descr"][1:] == "f4" and len(b) - 10 - hl == 4 * shape[0] * shape[1]
+assert shape == (1, 3780), shape
+'; then ok ".npy header and shape"; else not_ok ".npy header and shape"; fi
+
+echo "1..$n"
+[ "$failed" = 0 ] && exit 0
+exit 1
