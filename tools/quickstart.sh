@@ -20,6 +20,7 @@ PACKAGES=(
     libglib2.0-dev ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
     libpng-dev python3 python3-numpy python3-opencv python3-skimage
     clang libclang-rt-14-dev valgrind
+    libavformat-dev libavcodec-dev libswscale-dev libavutil-dev ffmpeg libopenmpi-dev openmpi-bin
 )
 CHECK_LOG=make-check.log
 
