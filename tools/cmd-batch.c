@@ -572,7 +572,7 @@ batch_usage(FILE *f)
                "  --max-devices N     at most N devices (0: all)\n"
                "  --streams N         contexts per device overlapping transfers (default 2)\n"
                "  --depth N           items read ahead (default 2 per context + 1)\n"
-               "  --frames DIR        also write every processed image as DIR/NNNNNN.ppm\n"
+               "  --frames DIR        also write every processed image as DIR/NNNNNN.pgm|ppm\n"
                "  --features          print what this build can do (video, mpi) and exit\n"
                "Algorithms and their options:\n");
     for (size_t i = 0; i < sizeof batch_cases / sizeof batch_cases[0]; i++)
@@ -969,11 +969,12 @@ write_frame(batch_state *s, const batch_item *it)
     char path[4096], error[600];
     tool_image u8 = {0};
     int rc;
-    if (snprintf(path, sizeof path, "%s/%06llu.ppm", s->a->frames_dir,
-                 (unsigned long long)(s->done + it->global)) >= (int)sizeof path)
-        return VOTECL_INVALID_ARGUMENT;
-    rc = image_u8(&it->image, &u8, error, sizeof error) < 0 ||
-         tool_image_write(path, &u8, error, sizeof error) < 0;
+    rc = image_u8(&it->image, &u8, error, sizeof error) < 0;
+    if (!rc && snprintf(path, sizeof path, "%s/%06llu.%s", s->a->frames_dir,
+                        (unsigned long long)(s->done + it->global),
+                        u8.channels == 1 ? "pgm" : "ppm") >= (int)sizeof path)
+        snprintf(error, sizeof error, "--frames: path too long"), rc = 1;
+    rc = rc || tool_image_write(path, &u8, error, sizeof error) < 0;
     tool_image_free(&u8);
     if (rc)
         fprintf(stderr, "votecl batch: --frames: %s\n", error);
