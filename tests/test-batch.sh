@@ -18,10 +18,10 @@ not_ok() { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
 skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 check() { if "$@" >"$work/check.log" 2>&1; then ok "$desc"; else sed 's/^/# /' "$work/check.log"; not_ok "$desc"; fi; }
 
-echo "1..9"
+echo "1..10"
 
 if ! command -v python3 >/dev/null 2>&1; then
-    for i in 1 2 3 4 5 6 7 8 9; do skip "python3 missing"; done
+    for i in 1 2 3 4 5 6 7 8 9 10; do skip "python3 missing"; done
     exit 0
 fi
 
@@ -96,7 +96,7 @@ EOF
 # A missing device is a skip, never a pass.
 if ! "$VOTECL" lines "$work/images/img0.pgm" --json >/dev/null 2>"$work/probe"; then
     if grep -qi 'device\|backend' "$work/probe"; then
-        for i in 1 2 3 4 5 6 7 8 9; do skip "no device: $(head -n 1 "$work/probe")"; done
+        for i in 1 2 3 4 5 6 7 8 9 10; do skip "no device: $(head -n 1 "$work/probe")"; done
         exit 0
     fi
 fi
@@ -113,7 +113,19 @@ for algo in lines hough; do
     check python3 "$work/compare.py" singles "$work/$algo.jsonl" "$work/singles-$algo"
 done
 
-# 3: a video's frames (every 2nd of 1 s) equal single runs on the frames batch decoded.
+# 3: HOG (colour, a model loaded once per worker) over two shipped photographs of people.
+images=${VOTECL_TEST_SRCDIR:-$(dirname "$0")}/../tools/images
+desc="batch hog over photographs equals single hog runs"
+mkdir -p "$work/people"
+cp "$images/pic1.png" "$images/basketball1.png" "$work/people/"
+: >"$work/singles-hog"
+for f in "$work"/people/*.png; do
+    "$VOTECL" hog "$f" --json >"$f.json" 2>>"$work/err" && echo "$f.json" >>"$work/singles-hog"
+done
+"$VOTECL" batch hog -q "$work/people" --out "$work/hog.jsonl" 2>>"$work/err"
+check python3 "$work/compare.py" singles "$work/hog.jsonl" "$work/singles-hog"
+
+# 4: a video's frames (every 2nd of 1 s) equal single runs on the frames batch decoded.
 features=$("$VOTECL" batch --features)
 video=0
 if echo "$features" | grep -qx 'video yes' && command -v ffmpeg >/dev/null 2>&1 &&
@@ -139,7 +151,7 @@ test $video = 1 && inputs="$inputs $work/clip.avi"
 # shellcheck disable=SC2086
 "$VOTECL" batch lines -q $inputs --out "$work/whole.jsonl" 2>>"$work/err"
 
-# 4-5: 2 and 3 MPI ranks write what one process writes.
+# 5-6: 2 and 3 MPI ranks write what one process writes.
 if echo "$features" | grep -qx 'mpi yes' && command -v mpirun >/dev/null 2>&1; then
     for np in 2 3; do
         desc="batch lines under mpirun -np $np equals one process"
@@ -153,7 +165,7 @@ else
     skip "no MPI: votecl without Open MPI or no mpirun"
 fi
 
-# 6: a run cut in the middle of a record (half the records and half a line) resumes to the
+# 7: a run cut in the middle of a record (half the records and half a line) resumes to the
 # uninterrupted output.
 desc="a run cut halfway and resumed equals an uninterrupted run"
 total=$(wc -l <"$work/whole.jsonl")
@@ -164,25 +176,38 @@ sed -n "$((half + 1))p" "$work/whole.jsonl" | cut -c1-40 | tr -d '\n' >>"$work/c
 "$VOTECL" batch lines -q $inputs --out "$work/cut.jsonl" 2>>"$work/err"
 check python3 "$work/compare.py" same "$work/whole.jsonl" "$work/cut.jsonl"
 
-# 7: a run killed (SIGKILL) while it writes, then resumed, equals an uninterrupted run.
+# 8: a run killed (SIGKILL) in the middle, then resumed, equals an uninterrupted run. The
+# fourth item is a named pipe: the run blocks there with three records written and the later
+# items possibly in flight, and is killed then; each complete run gets the pipe's bytes.
 desc="a run killed by SIGKILL and resumed equals an uninterrupted run"
-# shellcheck disable=SC2086
-"$VOTECL" batch lines -q $inputs --streams 1 --out "$work/killed.jsonl" 2>>"$work/err" &
-pid=$!
-i=0
-lines() { if [ -f "$1" ]; then wc -l <"$1"; else echo 0; fi; }
-while [ "$(lines "$work/killed.jsonl")" -lt 2 ] && [ $i -lt 200 ]; do
-    sleep 0.05
-    i=$((i + 1))
-done
-kill -KILL $pid 2>/dev/null
-wait $pid 2>/dev/null
-echo "# killed after $(lines "$work/killed.jsonl") of $total records"
-# shellcheck disable=SC2086
-"$VOTECL" batch lines -q $inputs --out "$work/killed.jsonl" 2>>"$work/err"
-check python3 "$work/compare.py" same "$work/whole.jsonl" "$work/killed.jsonl"
+if mkfifo "$work/pipe.pgm" 2>/dev/null; then
+    for k in 0 1 2; do echo "$work/images/img$k.pgm"; done >"$work/kill-list"
+    printf '%s\n%s\n%s\n' "$work/pipe.pgm" "$work/images/img3.pgm" \
+        "$work/images/img4.pgm" >>"$work/kill-list"
+    feed() { cat "$work/images/img1.pgm" >"$work/pipe.pgm" & }
+    feed
+    "$VOTECL" batch lines -q --list "$work/kill-list" --out "$work/kill-whole.jsonl" \
+        2>>"$work/err"
+    lines() { if [ -f "$1" ]; then wc -l <"$1"; else echo 0; fi; }
+    "$VOTECL" batch lines -q --list "$work/kill-list" --out "$work/killed.jsonl" 2>>"$work/err" &
+    pid=$!
+    i=0
+    while [ "$(lines "$work/killed.jsonl")" -lt 3 ] && [ $i -lt 600 ]; do
+        sleep 0.05
+        i=$((i + 1))
+    done
+    kill -KILL $pid 2>/dev/null
+    wait $pid 2>/dev/null
+    echo "# killed with $(lines "$work/killed.jsonl") of 6 records written"
+    feed
+    "$VOTECL" batch lines -q --list "$work/kill-list" --out "$work/killed.jsonl" 2>>"$work/err"
+    check python3 "$work/compare.py" same "$work/kill-whole.jsonl" "$work/killed.jsonl"
+    rm -f "$work/pipe.pgm"
+else
+    skip "mkfifo failed"
+fi
 
-# 8: an output of another collection is refused, not continued.
+# 9: an output of another collection is refused, not continued.
 desc="resuming an output of another collection fails"
 head -n 2 "$work/hough.jsonl" >"$work/other.jsonl"
 if "$VOTECL" batch lines -q "$work/images/img4.pgm" --out "$work/other.jsonl" 2>/dev/null; then
@@ -191,7 +216,7 @@ else
     ok "$desc"
 fi
 
-# 9: an unreadable image gives an error record in its place and the run goes on.
+# 10: an unreadable image gives an error record in its place and the run goes on.
 desc="an unreadable image is an error record in its place"
 printf 'P5\n10 10\n255\nshort' >"$work/bad.pgm"
 printf '%s\n%s\n' "$work/bad.pgm" "$work/images/img0.pgm" >"$work/list"
