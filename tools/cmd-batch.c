@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <votecl/votecl-batch.h>
 
@@ -664,7 +665,8 @@ typedef struct batch_args {
     const char *list_path, *out_path, *frames_dir, *devices;
     batch_source_options source;
     unsigned long streams, max_devices, depth;
-    int overwrite, features;
+    unsigned long repeat; /* --repeat: the preloaded collection this many times */
+    int overwrite, features, preload;
 } batch_args;
 
 static void
@@ -673,7 +675,8 @@ batch_usage(FILE *f)
     fprintf(f, "usage: votecl batch ALGORITHM [its options] [--out FILE.jsonl] [--overwrite]\n"
                "                    [--list FILE] [--video] [--every N] [--start S] [--end S]\n"
                "                    [--devices platform:type] [--max-devices N] [--streams N]\n"
-               "                    [--depth N] [--frames DIR] [--features] INPUT...\n"
+               "                    [--depth N] [--preload] [--repeat N] [--frames DIR]\n"
+               "                    [--features] INPUT...\n"
                "One algorithm over a collection on every device of the host (and every MPI\n"
                "rank under mpirun): INPUT is an image (PNG, PGM, PPM), a directory of images\n"
                "and videos (sorted by name) or a video file (FFmpeg). JSON Lines out, one\n"
@@ -690,6 +693,9 @@ batch_usage(FILE *f)
                "  --max-devices N     at most N devices (0: all)\n"
                "  --streams N         contexts per device overlapping transfers (default 2)\n"
                "  --depth N           items read ahead (default 2 per context + 1)\n"
+               "  --preload           decode the whole collection into memory first (its rate\n"
+               "                      on stderr), then run from memory\n"
+               "  --repeat N          run the preloaded collection N times (throughput)\n"
                "  --frames DIR        also write every processed image as DIR/NNNNNN.pgm|ppm\n"
                "  --features          print what this build can do (video, mpi) and exit\n"
                "Algorithms and their options:\n");
@@ -702,6 +708,10 @@ batch_own_option(batch_args *a, int argc, char **argv, int *i)
 {
     const char *v = NULL;
     int r;
+    if (strcmp(argv[*i], "--preload") == 0)
+        return a->preload = 1;
+    if ((r = uint_value(argc, argv, i, "--repeat", 1, 1000000, &a->repeat)) != 0)
+        return r < 0 ? r : (a->preload = 1);
     if (strcmp(argv[*i], "--overwrite") == 0)
         return a->overwrite = 1;
     if (strcmp(argv[*i], "--video") == 0)
@@ -730,6 +740,7 @@ batch_parse(tool_options *options, batch_args *a, int argc, char **argv)
 {
     a->source.every = 1;
     a->source.end = -1;
+    a->repeat = 1;
     if (argc < 2 || argv[1][0] == '-') {
         for (int i = 1; i < argc; i++) {
             if (strcmp(argv[i], "--features") == 0)
@@ -844,6 +855,7 @@ typedef struct batch_item {
     char *source;    /* owned copy of meta.source */
     uint64_t global; /* index among the items this run does (all ranks) */
     tool_image image;
+    int borrowed;    /* image belongs to the preloaded item this copies */
     char error[600]; /* reading failed: the record carries this */
 } batch_item;
 
@@ -868,6 +880,8 @@ typedef struct batch_state {
     int loader_ended;
     votecl_batch *batch;
     void **states;         /* owned: each worker's state for the case */
+    batch_item **preloaded; /* owned: --preload's items */
+    size_t npreloaded, next_preloaded;
 } batch_state;
 
 /* {"source":"...","frame":N, : the start of a record, its key for resuming. */
@@ -893,7 +907,8 @@ item_free(batch_item *it)
 {
     if (it == NULL)
         return;
-    tool_image_free(&it->image);
+    if (!it->borrowed)
+        tool_image_free(&it->image);
     free(it->source);
     free(it);
 }
@@ -919,11 +934,79 @@ check_done(batch_state *s, const batch_item_meta *m, uint64_t k)
     return same ? VOTECL_OK : VOTECL_INVALID_ARGUMENT;
 }
 
+static votecl_status walk_next(batch_state *s, batch_item **out);
+
+/* --preload: the next copy of a preloaded item, its image borrowed. */
+static votecl_status
+replay_next(batch_state *s, batch_item **out)
+{
+    size_t n = s->npreloaded, k = s->next_preloaded;
+    const batch_item *p;
+    batch_item *it;
+    *out = NULL;
+    if (n == 0 || k / n >= s->a->repeat)
+        return VOTECL_OK;
+    p = s->preloaded[k % n];
+    if ((it = calloc(1, sizeof *it)) == NULL || (it->source = strdup(p->source)) == NULL) {
+        free(it);
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    }
+    it->meta = p->meta;
+    it->meta.source = it->source;
+    it->global = (uint64_t)(k / n) * s->global_total + p->global;
+    it->image = p->image;
+    it->borrowed = 1;
+    memcpy(it->error, p->error, sizeof it->error);
+    s->next_preloaded++;
+    *out = it;
+    return VOTECL_OK;
+}
+
 static votecl_status
 batch_load(void *user, uint64_t index, void **out)
 {
     batch_state *s = user;
     (void)index;
+    if (s->preloaded != NULL)
+        return replay_next(s, (batch_item **)out);
+    return walk_next(s, (batch_item **)out);
+}
+
+/* Reads the whole collection (this rank's share) before the run: decoding's own rate. */
+static votecl_status
+preload(batch_state *s)
+{
+    size_t cap = 0;
+    double t0 = tool_now();
+    for (;;) {
+        batch_item *it = NULL;
+        votecl_status st = walk_next(s, &it);
+        if (st != VOTECL_OK || it == NULL) {
+            if (s->preloaded == NULL && st == VOTECL_OK)
+                s->preloaded = calloc(1, sizeof *s->preloaded); /* none: an empty replay */
+            if (!s->options->quiet)
+                fprintf(stderr, "votecl batch: read and decoded %zu item(s) in %.3f s: %.1f "
+                        "items/s\n", s->npreloaded, tool_now() - t0,
+                        (double)s->npreloaded / (tool_now() - t0));
+            s->loader_ended = 0;
+            /* replays number their items on: item k of replay r is r * total + k */
+            return st == VOTECL_OK && s->preloaded == NULL ? VOTECL_OUT_OF_HOST_MEMORY : st;
+        }
+        if (s->npreloaded == cap) {
+            batch_item **p = realloc(s->preloaded, (cap = cap ? 2 * cap : 64) * sizeof *p);
+            if (p == NULL) {
+                item_free(it);
+                return VOTECL_OUT_OF_HOST_MEMORY;
+            }
+            s->preloaded = p;
+        }
+        s->preloaded[s->npreloaded++] = it;
+    }
+}
+
+static votecl_status
+walk_next(batch_state *s, batch_item **out)
+{
     *out = NULL;
     for (;;) {
         batch_item *it = calloc(1, sizeof *it);
@@ -1143,13 +1226,18 @@ batch_discard(void *user, void *item, void *result)
 static int
 read_done(batch_state *s, const char *path)
 {
-    FILE *f = fopen(path, "r+");
+    struct stat info;
+    FILE *f;
     char *line = NULL;
     size_t cap = 0, cap_keys = 0;
     ssize_t n;
     long good = 0;
-    if (f == NULL)
+    if (stat(path, &info) < 0)
         return errno == ENOENT ? 0 : -1;
+    if (!S_ISREG(info.st_mode))
+        return 0; /* /dev/null, a pipe: nothing to continue */
+    if ((f = fopen(path, "r+")) == NULL)
+        return -1;
     while ((n = getline(&line, &cap, f)) > 0) {
         char **k;
         if (line[n - 1] != '\n')
@@ -1243,6 +1331,12 @@ batch_go(batch_state *s)
     uint64_t items = 0;
     votecl_status st;
     s->done = ranks_broadcast(&s->ranks, s->done);
+    if (s->a->repeat > 1 && s->ranks.size > 1) {
+        fprintf(stderr, "votecl batch: --repeat is for one process, not MPI ranks\n");
+        return VOTECL_INVALID_ARGUMENT;
+    }
+    if (s->a->preload && (st = preload(s)) != VOTECL_OK)
+        return st;
     s->t0 = tool_now();
     st = votecl_batch_run(s->batch, &cb, s, &items);
 #ifdef HAVE_MPI
@@ -1312,6 +1406,9 @@ tool_cmd_batch(tool_options *options, int argc, char **argv)
     batch_source_free(s.source);
     if (s.out != NULL && s.out != stdout)
         fclose(s.out);
+    for (size_t i = 0; i < s.npreloaded; i++)
+        item_free(s.preloaded[i]);
+    free(s.preloaded);
     for (uint64_t i = 0; i < s.done && s.done_keys; i++)
         free(s.done_keys[i]);
     free(s.done_keys);
