@@ -134,12 +134,18 @@ lines_state_free(void *state)
     free(l);
 }
 
-/* u8 gray, as votecl lines reads (16-bit gray taken as its high byte). */
+/* u8 gray, as votecl lines reads (16-bit gray taken as its high byte). *borrowed: 1 when
+ * gray is image itself (already u8 gray: video frames), not to be freed. */
 static int
-gray_u8(const tool_image *image, tool_image *gray, char *error, size_t size)
+gray_u8(const tool_image *image, tool_image *gray, int *borrowed, char *error, size_t size)
 {
     tool_image g = {0};
     int rc;
+    *borrowed = image->channels == 1 && image->dtype == VOTECL_DTYPE_U8;
+    if (*borrowed) {
+        *gray = *image;
+        return 0;
+    }
     if (tool_image_to_gray(image, &g, error, size) < 0)
         return -1;
     if (g.dtype == VOTECL_DTYPE_U8) {
@@ -211,9 +217,10 @@ lines_compute(const void *args, votecl_context *ctx, void **state, const tool_im
     lines_state *l = NULL;
     votecl_image view;
     char error[300];
+    int borrowed = 0;
     double t0 = tool_now();
     votecl_status st = VOTECL_INVALID_ARGUMENT;
-    if (gray_u8(image, &gray, error, sizeof error) < 0 ||
+    if (gray_u8(image, &gray, &borrowed, error, sizeof error) < 0 ||
         (st = lines_plan(params, ctx, state, &gray, &l)) != VOTECL_OK)
         goto out;
     r.shown = params->max_lines ? params->max_lines : TOOL_HOUGH_MAX_SHOWN;
@@ -232,7 +239,8 @@ lines_compute(const void *args, votecl_context *ctx, void **state, const tool_im
     lines_json(j, image, &r);
 out:
     tool_lines_result_free(&r);
-    tool_image_free(&gray);
+    if (!borrowed)
+        tool_image_free(&gray);
     return st;
 }
 
@@ -319,11 +327,13 @@ hog_compute(const void *args, votecl_context *ctx, void **state, const tool_imag
     char error[300];
     size_t found = 0, shown;
     double t0 = tool_now();
+    /* u8 gray, RGB or RGBA goes as it is (video frames); others as votecl hog converts them */
+    int as_is = image->dtype == VOTECL_DTYPE_U8 && image->channels != 2;
     votecl_status st = VOTECL_OUT_OF_HOST_MEMORY;
-    if (det == NULL || image_u8(image, &u8, error, sizeof error) < 0 ||
+    if (det == NULL || (!as_is && image_u8(image, &u8, error, sizeof error) < 0) ||
         (st = hog_detector(c, ctx, state, &h)) != VOTECL_OK)
         goto out;
-    view = tool_image_view(&u8);
+    view = tool_image_view(as_is ? image : &u8);
     if ((st = votecl_hog_detect(h->hog, &view, NULL, 0, det, BATCH_MAX_SHOWN, &found)) !=
         VOTECL_OK)
         goto out;
