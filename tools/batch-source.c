@@ -234,7 +234,8 @@ video_open(const char *path, video **out, char *error, size_t size)
     v->time_base = av_q2d(stream->time_base);
     if ((v->codec = avcodec_alloc_context3(codec)) == NULL ||
         (err = avcodec_parameters_to_context(v->codec, stream->codecpar)) < 0 ||
-        (err = avcodec_open2(v->codec, codec, NULL)) < 0 ||
+        (v->codec->thread_count = 0, /* decoding's own threads: as many as cores */
+         err = avcodec_open2(v->codec, codec, NULL)) < 0 ||
         (v->packet = av_packet_alloc()) == NULL || (v->frame = av_frame_alloc()) == NULL) {
         video_close(v);
         return av_fail(path, "cannot open the decoder", err < 0 ? err : AVERROR(ENOMEM), error,

@@ -705,7 +705,8 @@ batch_usage(FILE *f)
                "  --depth N           items read ahead (default 2 per context + 1)\n"
                "  --preload           decode the whole collection into memory first (its rate\n"
                "                      on stderr), then run from memory\n"
-               "  --repeat N          run the preloaded collection N times (throughput)\n"
+               "  --repeat N          run the preloaded collection N times (throughput; 0:\n"
+               "                      decode only)\n"
                "  --frames DIR        also write every processed image as DIR/NNNNNN.pgm|ppm\n"
                "  --features          print what this build can do (video, mpi) and exit\n"
                "Algorithms and their options:\n");
@@ -720,7 +721,7 @@ batch_own_option(batch_args *a, int argc, char **argv, int *i)
     int r;
     if (strcmp(argv[*i], "--preload") == 0)
         return a->preload = 1;
-    if ((r = uint_value(argc, argv, i, "--repeat", 1, 1000000, &a->repeat)) != 0)
+    if ((r = uint_value(argc, argv, i, "--repeat", 0, 1000000, &a->repeat)) != 0)
         return r < 0 ? r : (a->preload = 1);
     if (strcmp(argv[*i], "--overwrite") == 0)
         return a->overwrite = 1;
