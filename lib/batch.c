@@ -37,10 +37,10 @@ typedef struct batch_run {
     pthread_mutex_t lock;
     pthread_cond_t changed; /* any slot or flag changed: every waiter rechecks */
     batch_slot *slots;
-    uint64_t loaded;   /* items loaded so far (the next index to load) */
-    uint64_t emitted;  /* items emitted so far (the next index to emit) */
-    int ended;         /* load() reported the end */
-    int stop;          /* a failure: everybody leaves */
+    uint64_t loaded;  /* items loaded so far (the next index to load) */
+    uint64_t emitted; /* items emitted so far (the next index to emit) */
+    int ended;        /* load() reported the end */
+    int stop;         /* a failure: everybody leaves */
     votecl_status load_status;
 } batch_run;
 
@@ -152,8 +152,8 @@ list_devices(votecl_backend backend, votecl_device_info **infos, size_t *n)
 }
 
 votecl_status
-votecl_batch_devices(const votecl_batch_options *options, votecl_device_info *out,
-                     size_t capacity, size_t *found)
+votecl_batch_devices(const votecl_batch_options *options, votecl_device_info *out, size_t capacity,
+                     size_t *found)
 {
     votecl_batch_options defaults;
     votecl_device_info *infos = NULL;
@@ -202,8 +202,8 @@ batch_check(const votecl_batch_options *o, char *error, size_t error_size)
 
 /* One context per (device, stream), devices chosen by their selector with an index. */
 static votecl_status
-open_contexts(votecl_batch *b, const votecl_batch_options *o, votecl_backend backend,
-              int gpu, unsigned devices, unsigned streams, char *error, size_t error_size)
+open_contexts(votecl_batch *b, const votecl_batch_options *o, votecl_backend backend, int gpu,
+              unsigned devices, unsigned streams, char *error, size_t error_size)
 {
     votecl_context_options co;
     char sel[300];
@@ -216,8 +216,8 @@ open_contexts(votecl_batch *b, const votecl_batch_options *o, votecl_backend bac
         if (selector_for(o, gpu, o->first_device + d, sel, sizeof sel) < 0)
             return VOTECL_INVALID_ARGUMENT;
         for (unsigned s = 0; s < streams; s++) {
-            votecl_status st = votecl_context_new_with_error(
-                &co, &b->contexts[d * streams + s], error, error_size);
+            votecl_status st = votecl_context_new_with_error(&co, &b->contexts[d * streams + s],
+                                                             error, error_size);
             if (st != VOTECL_OK)
                 return st;
         }
@@ -457,8 +457,7 @@ start_threads(batch_run *r, pthread_t *threads, batch_worker *w, unsigned *start
 }
 
 votecl_status
-votecl_batch_run(votecl_batch *batch, const votecl_batch_callbacks *cb, void *user,
-                 uint64_t *items)
+votecl_batch_run(votecl_batch *batch, const votecl_batch_callbacks *cb, void *user, uint64_t *items)
 {
     batch_run r = {.batch = batch, .cb = cb, .user = user, .load_status = VOTECL_OK};
     pthread_t *threads = NULL;
@@ -467,8 +466,7 @@ votecl_batch_run(votecl_batch *batch, const votecl_batch_callbacks *cb, void *us
     votecl_status st;
     if (items != NULL)
         *items = 0;
-    if (batch == NULL || cb == NULL || cb->load == NULL || cb->process == NULL ||
-        cb->emit == NULL)
+    if (batch == NULL || cb == NULL || cb->load == NULL || cb->process == NULL || cb->emit == NULL)
         return VOTECL_INVALID_ARGUMENT;
     r.slots = calloc(batch->queue_depth, sizeof *r.slots);
     threads = calloc(batch->workers + 1, sizeof *threads);

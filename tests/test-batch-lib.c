@@ -8,12 +8,12 @@
 
 typedef struct order_run {
     votecl_batch *batch;
-    uint64_t n;          /* items in the collection */
-    uint64_t fail_load;  /* load() fails at this index (n or more: never) */
-    uint64_t fail_emit;  /* emit() fails at this index */
+    uint64_t n;         /* items in the collection */
+    uint64_t fail_load; /* load() fails at this index (n or more: never) */
+    uint64_t fail_emit; /* emit() fails at this index */
     uint64_t next_emit;
-    gint live;           /* items and results allocated and not yet freed */
-    gint workers_seen;   /* bit per worker that processed an item */
+    gint live;         /* items and results allocated and not yet freed */
+    gint workers_seen; /* bit per worker that processed an item */
 } order_run;
 
 static votecl_status

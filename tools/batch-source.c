@@ -38,15 +38,15 @@ struct batch_source {
     batch_source_options o;
     char **paths; /* owned */
     size_t n, cap;
-    size_t next;  /* the next path */
-    video *v;     /* the open video, NULL between files */
+    size_t next; /* the next path */
+    video *v;    /* the open video, NULL between files */
     size_t v_path;
 };
 
 static const char *const image_ext[] = {".png", ".pgm", ".ppm", ".pnm", NULL};
-static const char *const video_ext[] = {".mp4", ".mkv", ".avi", ".mov", ".webm", ".mpg",
-                                        ".mpeg", ".m4v", ".ogv", ".y4m", ".ts", ".flv",
-                                        ".wmv", ".nut", NULL};
+static const char *const video_ext[] = {".mp4", ".mkv",  ".avi", ".mov", ".webm",
+                                        ".mpg", ".mpeg", ".m4v", ".ogv", ".y4m",
+                                        ".ts",  ".flv",  ".wmv", ".nut", NULL};
 
 static int
 has_ext(const char *path, const char *const *ext)
@@ -214,7 +214,7 @@ av_fail(const char *path, const char *what, int err, char *error, size_t size)
 }
 
 static int
-video_open(const char *path, video **out, char *error, size_t size)
+video_open(const char *path, int threads, video **out, char *error, size_t size)
 {
     video *v = calloc(1, sizeof *v);
     const AVCodec *codec = NULL;
@@ -234,7 +234,7 @@ video_open(const char *path, video **out, char *error, size_t size)
     v->time_base = av_q2d(stream->time_base);
     if ((v->codec = avcodec_alloc_context3(codec)) == NULL ||
         (err = avcodec_parameters_to_context(v->codec, stream->codecpar)) < 0 ||
-        (v->codec->thread_count = 0, /* decoding's own threads: as many as cores */
+        (v->codec->thread_count = threads, /* 0: FFmpeg's choice, one a core */
          err = avcodec_open2(v->codec, codec, NULL)) < 0 ||
         (v->packet = av_packet_alloc()) == NULL || (v->frame = av_frame_alloc()) == NULL) {
         video_close(v);
@@ -287,9 +287,8 @@ video_convert(video *v, int colour, tool_image *image, char *error, size_t size)
     if (tool_image_alloc(image, (size_t)f->width, (size_t)f->height, colour ? 3 : 1,
                          VOTECL_DTYPE_U8, error, size) < 0)
         return -1;
-    v->sws = sws_getCachedContext(v->sws, f->width, f->height, f->format, f->width, f->height,
-                                  to, SWS_POINT | SWS_ACCURATE_RND | SWS_BITEXACT, NULL, NULL,
-                                  NULL);
+    v->sws = sws_getCachedContext(v->sws, f->width, f->height, f->format, f->width, f->height, to,
+                                  SWS_POINT | SWS_ACCURATE_RND | SWS_BITEXACT, NULL, NULL, NULL);
     if (v->sws == NULL) {
         tool_image_free(image);
         return snprintf(error, size, "no conversion from the video's pixel format"), -1;
@@ -330,15 +329,15 @@ video_next(batch_source *s, int pixels, batch_item_meta *meta, tool_image *image
 #endif
 
 static int
-next_video_frame(batch_source *s, int pixels, batch_item_meta *meta, tool_image *image,
-                 char *error, size_t size)
+next_video_frame(batch_source *s, int pixels, batch_item_meta *meta, tool_image *image, char *error,
+                 size_t size)
 {
 #ifdef HAVE_FFMPEG
     int rc;
     if (s->v == NULL) {
         s->v_path = s->next++;
         *meta = (batch_item_meta){.source = s->paths[s->v_path], .frame = -1};
-        if (video_open(s->paths[s->v_path], &s->v, error, size) < 0)
+        if (video_open(s->paths[s->v_path], (int)s->o.decode_threads, &s->v, error, size) < 0)
             return -1;
     }
     rc = video_next(s, pixels, meta, image, error, size);
@@ -351,8 +350,10 @@ next_video_frame(batch_source *s, int pixels, batch_item_meta *meta, tool_image 
     return rc;
 #else
     *meta = (batch_item_meta){.source = s->paths[s->next++], .frame = -1};
-    snprintf(error, size, "%s: this votecl was built without FFmpeg's libraries "
-             "(./configure --with-ffmpeg)", meta->source);
+    snprintf(error, size,
+             "%s: this votecl was built without FFmpeg's libraries "
+             "(./configure --with-ffmpeg)",
+             meta->source);
     return -1;
 #endif
 }

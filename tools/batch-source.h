@@ -10,9 +10,10 @@
 
 typedef struct batch_source_options {
     unsigned long every; /* video: frames whose index is a multiple of this (1: all) */
-    double start, end;   /* video: frames with start <= timestamp < end (seconds; end < 0: no end) */
-    int force_video;     /* every file is a video, whatever its name */
-    int colour;          /* video frames as RGB (else gray) */
+    double start, end; /* video: frames with start <= timestamp < end (seconds; end < 0: no end) */
+    int force_video;   /* every file is a video, whatever its name */
+    int colour;        /* video frames as RGB (else gray) */
+    unsigned long decode_threads; /* video: the decoder's threads; 0: as many as cores */
 } batch_source_options;
 
 /* One item: an image file, or one frame of a video. */

@@ -78,8 +78,9 @@ image_u8(const tool_image *image, tool_image *out, char *error, size_t size)
             for (unsigned c = 0; c < ch; c++) {
                 size_t i = x * image->channels + c;
                 out->data[y * out->stride + x * ch + c] =
-                    image->dtype == VOTECL_DTYPE_U8 ? row[i]
-                                                    : (unsigned char)(((const uint16_t *)row)[i] >> 8);
+                    image->dtype == VOTECL_DTYPE_U8
+                        ? row[i]
+                        : (unsigned char)(((const uint16_t *)row)[i] >> 8);
             }
     }
     return 0;
@@ -334,8 +335,7 @@ hog_compute(const void *args, votecl_context *ctx, void **state, const tool_imag
         (st = hog_detector(c, ctx, state, &h)) != VOTECL_OK)
         goto out;
     view = tool_image_view(as_is ? image : &u8);
-    if ((st = votecl_hog_detect(h->hog, &view, NULL, 0, det, BATCH_MAX_SHOWN, &found)) !=
-        VOTECL_OK)
+    if ((st = votecl_hog_detect(h->hog, &view, NULL, 0, det, BATCH_MAX_SHOWN, &found)) != VOTECL_OK)
         goto out;
     *seconds = tool_now() - t0;
     shown = found < BATCH_MAX_SHOWN ? found : BATCH_MAX_SHOWN;
@@ -423,8 +423,8 @@ hough_edges(const hough_case *h, const tool_image *image, tool_image *edges, cha
 }
 
 static votecl_status
-hough_compute(const void *args, votecl_context *ctx, void **state, const tool_image *image, tool_json *j,
-              double *seconds)
+hough_compute(const void *args, votecl_context *ctx, void **state, const tool_image *image,
+              tool_json *j, double *seconds)
 {
     const hough_case *h = args;
     tool_hough_result r = {0};
@@ -529,15 +529,15 @@ ght_cleanup(void *args)
 }
 
 static votecl_status
-ght_compute(const void *args, votecl_context *ctx, void **state, const tool_image *image, tool_json *j,
-            double *seconds)
+ght_compute(const void *args, votecl_context *ctx, void **state, const tool_image *image,
+            tool_json *j, double *seconds)
 {
     const ght_case *g = args;
     votecl_ght_pose poses[64];
     votecl_ght_stats stats = {0};
     size_t found = 0, shown;
-    votecl_status st = tool_ght_detect(ctx, &g->params, &g->templ, image, poses, 64, &found,
-                                       &stats, seconds);
+    votecl_status st =
+        tool_ght_detect(ctx, &g->params, &g->templ, image, poses, 64, &found, &stats, seconds);
     if (st != VOTECL_OK)
         return st;
     shown = found < 64 ? found : 64;
@@ -590,8 +590,8 @@ hist_option(void *args, int argc, char **argv, int *i)
 }
 
 static votecl_status
-hist_compute(const void *args, votecl_context *ctx, void **state, const tool_image *image, tool_json *j,
-             double *seconds)
+hist_compute(const void *args, votecl_context *ctx, void **state, const tool_image *image,
+             tool_json *j, double *seconds)
 {
     const hist_case *h = args;
     votecl_hist_params defaults;
@@ -613,8 +613,7 @@ hist_compute(const void *args, votecl_context *ctx, void **state, const tool_ima
     *seconds = 0;
     for (unsigned c = 0; st == VOTECL_OK && c < image->channels; c++) {
         double s = 0;
-        st = tool_hist_image_channel(ctx, image, c, (uint32_t)h->bins, min, max, counts, &info,
-                                     &s);
+        st = tool_hist_image_channel(ctx, image, c, (uint32_t)h->bins, min, max, counts, &info, &s);
         *seconds += s;
         tool_json_begin_object(j);
         tool_json_kv_uint(j, "channel", c);
@@ -639,20 +638,24 @@ typedef union batch_case_args {
 } batch_case_args;
 
 static const batch_case batch_cases[] = {
-    {"hist", "[--bins N] [--min a] [--max b]", hist_init, hist_option, NULL, NULL, 1,
-     hist_compute, NULL},
-    {"hough", "[--edges sobel|none] [--sobel-threshold S] [--angles A] [--bins B] "
-              "[--threshold T] [--window n] [--edge-threshold E] [--max-lines K]",
+    {"hist", "[--bins N] [--min a] [--max b]", hist_init, hist_option, NULL, NULL, 1, hist_compute,
+     NULL},
+    {"hough",
+     "[--edges sobel|none] [--sobel-threshold S] [--angles A] [--bins B] "
+     "[--threshold T] [--window n] [--edge-threshold E] [--max-lines K]",
      hough_init, hough_option, NULL, NULL, 0, hough_compute, NULL},
-    {"lines", "[--distance d] [--rows V] [--window n] [--threshold T] [--radius r] "
-              "[--edge-threshold E] [--max-lines K]",
+    {"lines",
+     "[--distance d] [--rows V] [--window n] [--threshold T] [--radius r] "
+     "[--edge-threshold E] [--max-lines K]",
      lines_init, lines_option, NULL, NULL, 0, lines_compute, lines_state_free},
-    {"hog", "[--model FILE] [--scale s] [--stride n] [--padding n] [--threshold t] "
-            "[--group] [--gray]",
+    {"hog",
+     "[--model FILE] [--scale s] [--stride n] [--padding n] [--threshold t] "
+     "[--group] [--gray]",
      hog_init, hog_option, NULL, NULL, 1, hog_compute, hog_state_free},
-    {"ght", "--template FILE [--method guil|ballard] [--levels n] [--dp n] [--max n] "
-            "[--min-angle a] [--max-angle a] [--angle-step a] [--min-scale s] "
-            "[--max-scale s] [--scale-step s] [--min-dist d]",
+    {"ght",
+     "--template FILE [--method guil|ballard] [--levels n] [--dp n] [--max n] "
+     "[--min-angle a] [--max-angle a] [--angle-step a] [--min-scale s] "
+     "[--max-scale s] [--scale-step s] [--min-dist d]",
      ght_init, ght_option, ght_prepare, ght_cleanup, 0, ght_compute, NULL},
 };
 
@@ -684,6 +687,7 @@ batch_usage(FILE *f)
 {
     fprintf(f, "usage: votecl batch ALGORITHM [its options] [--out FILE.jsonl] [--overwrite]\n"
                "                    [--list FILE] [--video] [--every N] [--start S] [--end S]\n"
+               "                    [--decode-threads N]\n"
                "                    [--devices platform:type] [--max-devices N] [--streams N]\n"
                "                    [--depth N] [--preload] [--repeat N] [--frames DIR]\n"
                "                    [--features] INPUT...\n"
@@ -699,6 +703,7 @@ batch_usage(FILE *f)
                "  --video             every file is a video, whatever its name\n"
                "  --every N           video: frames whose index is a multiple of N\n"
                "  --start S, --end S  video: frames with S <= timestamp < E (seconds)\n"
+               "  --decode-threads N  video decoder threads (default 0: one a core)\n"
                "  --devices SEL       devices \"platform:type\" (default: every GPU, else all)\n"
                "  --max-devices N     at most N devices (0: all)\n"
                "  --streams N         contexts per device overlapping transfers (default 2)\n"
@@ -739,6 +744,8 @@ batch_own_option(batch_args *a, int argc, char **argv, int *i)
         return r < 0 ? r : (a->devices = v, 1);
     if ((r = uint_value(argc, argv, i, "--every", 1, 1000000, &a->source.every)) != 0 ||
         (r = uint_value(argc, argv, i, "--streams", 1, 16, &a->streams)) != 0 ||
+        (r = uint_value(argc, argv, i, "--decode-threads", 0, 256, &a->source.decode_threads)) !=
+            0 ||
         (r = uint_value(argc, argv, i, "--max-devices", 0, 256, &a->max_devices)) != 0 ||
         (r = uint_value(argc, argv, i, "--depth", 0, 4096, &a->depth)) != 0 ||
         (r = double_value(argc, argv, i, "--start", &a->source.start)) != 0)
@@ -820,8 +827,7 @@ ranks_local(const batch_ranks *r)
     if (r->mpi) {
         MPI_Comm local;
         int rank = 0;
-        MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, r->rank, MPI_INFO_NULL,
-                            &local);
+        MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, r->rank, MPI_INFO_NULL, &local);
         MPI_Comm_rank(local, &rank);
         MPI_Comm_free(&local);
         return rank;
@@ -871,7 +877,7 @@ typedef struct batch_item {
 } batch_item;
 
 typedef struct batch_result {
-    char *json;  /* owned: the results object, one line */
+    char *json; /* owned: the results object, one line */
     char error[600];
     double seconds;
 } batch_result;
@@ -890,7 +896,7 @@ typedef struct batch_state {
     double t0;
     int loader_ended;
     votecl_batch *batch;
-    void **states;         /* owned: each worker's state for the case */
+    void **states;          /* owned: each worker's state for the case */
     batch_item **preloaded; /* owned: --preload's items */
     size_t npreloaded, next_preloaded;
 } batch_state;
@@ -996,9 +1002,10 @@ preload(batch_state *s)
             if (s->preloaded == NULL && st == VOTECL_OK)
                 s->preloaded = calloc(1, sizeof *s->preloaded); /* none: an empty replay */
             if (!s->options->quiet)
-                fprintf(stderr, "votecl batch: read and decoded %zu item(s) in %.3f s: %.1f "
-                        "items/s\n", s->npreloaded, tool_now() - t0,
-                        (double)s->npreloaded / (tool_now() - t0));
+                fprintf(stderr,
+                        "votecl batch: read and decoded %zu item(s) in %.3f s: %.1f "
+                        "items/s\n",
+                        s->npreloaded, tool_now() - t0, (double)s->npreloaded / (tool_now() - t0));
             s->loader_ended = 0;
             /* replays number their items on: item k of replay r is r * total + k */
             return st == VOTECL_OK && s->preloaded == NULL ? VOTECL_OUT_OF_HOST_MEMORY : st;
@@ -1026,8 +1033,7 @@ walk_next(batch_state *s, batch_item **out)
         if (it == NULL)
             return VOTECL_OUT_OF_HOST_MEMORY;
         want = seen >= s->done && mine(s, seen - s->done);
-        rc = batch_source_next(s->source, want, &it->meta, &it->image, it->error,
-                               sizeof it->error);
+        rc = batch_source_next(s->source, want, &it->meta, &it->image, it->error, sizeof it->error);
         if (rc == 0) {
             item_free(it);
             s->global_total = s->seen > s->done ? s->seen - s->done : 0;
@@ -1360,8 +1366,7 @@ batch_go(batch_state *s)
 #endif
     if (s->ranks.rank == 0 && !s->options->quiet)
         fprintf(stderr, "\rvotecl batch: %llu record(s) written, %llu before; %.2f s\n",
-                (unsigned long long)s->written, (unsigned long long)s->done,
-                tool_now() - s->t0);
+                (unsigned long long)s->written, (unsigned long long)s->done, tool_now() - s->t0);
     return st;
 }
 

@@ -58,9 +58,8 @@ typedef votecl_status (*votecl_batch_process_fn)(void *user, votecl_context *con
                                                  void **result);
 /* The calling thread, input order: item and result (transfer full: emit frees them), status
  * what process() returned. A status other than VOTECL_OK stops the run, which returns it. */
-typedef votecl_status (*votecl_batch_emit_fn)(void *user, uint64_t index, void *item,
-                                              void *result, votecl_status status,
-                                              unsigned worker);
+typedef votecl_status (*votecl_batch_emit_fn)(void *user, uint64_t index, void *item, void *result,
+                                              votecl_status status, unsigned worker);
 /* Frees an item that was loaded but never emitted (a stopped run); may be NULL. */
 typedef void (*votecl_batch_discard_fn)(void *user, void *item, void *result);
 
@@ -87,8 +86,8 @@ VOTECL_API votecl_status votecl_batch_devices(const votecl_batch_options *option
  * error_size; may be NULL). Returns VOTECL_OK, VOTECL_INVALID_ARGUMENT, VOTECL_NO_DEVICE (no
  * device matches), VOTECL_BACKEND_UNAVAILABLE, VOTECL_DEVICE_ERROR or
  * VOTECL_OUT_OF_HOST_MEMORY. */
-VOTECL_API votecl_status votecl_batch_new(const votecl_batch_options *options,
-                                          votecl_batch **out, char *error, size_t error_size);
+VOTECL_API votecl_status votecl_batch_new(const votecl_batch_options *options, votecl_batch **out,
+                                          char *error, size_t error_size);
 
 /* Frees the contexts. NULL is a no-op. */
 VOTECL_API void votecl_batch_free(votecl_batch *batch);
