@@ -18,10 +18,10 @@ not_ok() { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
 skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 check() { if "$@" >"$work/check.log" 2>&1; then ok "$desc"; else sed 's/^/# /' "$work/check.log"; not_ok "$desc"; fi; }
 
-echo "1..10"
+echo "1..11"
 
 if ! command -v python3 >/dev/null 2>&1; then
-    for i in 1 2 3 4 5 6 7 8 9 10; do skip "python3 missing"; done
+    for i in 1 2 3 4 5 6 7 8 9 10 11; do skip "python3 missing"; done
     exit 0
 fi
 
@@ -96,13 +96,13 @@ EOF
 # A missing device is a skip, never a pass.
 if ! "$VOTECL" lines "$work/images/img0.pgm" --json >/dev/null 2>"$work/probe"; then
     if grep -qi 'device\|backend' "$work/probe"; then
-        for i in 1 2 3 4 5 6 7 8 9 10; do skip "no device: $(head -n 1 "$work/probe")"; done
+        for i in 1 2 3 4 5 6 7 8 9 10 11; do skip "no device: $(head -n 1 "$work/probe")"; done
         exit 0
     fi
 fi
 
-# 1-2: a directory of images equals votecl ALGO IMAGE --json, image by image.
-for algo in lines hough; do
+# 1-3: a directory of images equals votecl ALGO IMAGE --json, image by image.
+for algo in lines hough hist; do
     desc="batch $algo over images equals single $algo runs"
     : >"$work/singles-$algo"
     for f in "$work"/images/*.pgm; do
@@ -113,7 +113,7 @@ for algo in lines hough; do
     check python3 "$work/compare.py" singles "$work/$algo.jsonl" "$work/singles-$algo"
 done
 
-# 3: HOG (colour, a model loaded once per worker) over two shipped photographs of people.
+# 4: HOG (colour, a model loaded once per worker) over two shipped photographs of people.
 images=${VOTECL_TEST_SRCDIR:-$(dirname "$0")}/../tools/images
 desc="batch hog over photographs equals single hog runs"
 mkdir -p "$work/people"
@@ -125,7 +125,7 @@ done
 "$VOTECL" batch hog -q "$work/people" --out "$work/hog.jsonl" 2>>"$work/err"
 check python3 "$work/compare.py" singles "$work/hog.jsonl" "$work/singles-hog"
 
-# 4: a video's frames (every 2nd of 1 s) equal single runs on the frames batch decoded.
+# 5: a video's frames (every 2nd of 1 s) equal single runs on the frames batch decoded.
 features=$("$VOTECL" batch --features)
 video=0
 if echo "$features" | grep -qx 'video yes' && command -v ffmpeg >/dev/null 2>&1 &&
@@ -151,7 +151,7 @@ test $video = 1 && inputs="$inputs $work/clip.avi"
 # shellcheck disable=SC2086
 "$VOTECL" batch lines -q $inputs --out "$work/whole.jsonl" 2>>"$work/err"
 
-# 5-6: 2 and 3 MPI ranks write what one process writes.
+# 6-7: 2 and 3 MPI ranks write what one process writes.
 if echo "$features" | grep -qx 'mpi yes' && command -v mpirun >/dev/null 2>&1; then
     for np in 2 3; do
         desc="batch lines under mpirun -np $np equals one process"
@@ -167,7 +167,7 @@ else
     skip "no MPI: votecl without Open MPI or no mpirun"
 fi
 
-# 7: a run cut in the middle of a record (half the records and half a line) resumes to the
+# 8: a run cut in the middle of a record (half the records and half a line) resumes to the
 # uninterrupted output.
 desc="a run cut halfway and resumed equals an uninterrupted run"
 total=$(wc -l <"$work/whole.jsonl")
@@ -178,7 +178,7 @@ sed -n "$((half + 1))p" "$work/whole.jsonl" | cut -c1-40 | tr -d '\n' >>"$work/c
 "$VOTECL" batch lines -q $inputs --out "$work/cut.jsonl" 2>>"$work/err"
 check python3 "$work/compare.py" same "$work/whole.jsonl" "$work/cut.jsonl"
 
-# 8: a run killed (SIGKILL) in the middle, then resumed, equals an uninterrupted run. The
+# 9: a run killed (SIGKILL) in the middle, then resumed, equals an uninterrupted run. The
 # fourth item is a named pipe: the run blocks there with three records written and the later
 # items possibly in flight, and is killed then; each complete run gets the pipe's bytes.
 desc="a run killed by SIGKILL and resumed equals an uninterrupted run"
@@ -209,7 +209,7 @@ else
     skip "mkfifo failed"
 fi
 
-# 9: an output of another collection is refused, not continued.
+# 10: an output of another collection is refused, not continued.
 desc="resuming an output of another collection fails"
 head -n 2 "$work/hough.jsonl" >"$work/other.jsonl"
 if "$VOTECL" batch lines -q "$work/images/img4.pgm" --out "$work/other.jsonl" 2>/dev/null; then
@@ -218,7 +218,7 @@ else
     ok "$desc"
 fi
 
-# 10: an unreadable image gives an error record in its place and the run goes on.
+# 11: an unreadable image gives an error record in its place and the run goes on.
 desc="an unreadable image is an error record in its place"
 printf 'P5\n10 10\n255\nshort' >"$work/bad.pgm"
 printf '%s\n%s\n' "$work/bad.pgm" "$work/images/img0.pgm" >"$work/list"

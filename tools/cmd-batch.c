@@ -617,6 +617,7 @@ hist_compute(const void *args, votecl_context *ctx, void **state, const tool_ima
         *seconds += s;
         tool_json_begin_object(j);
         tool_json_kv_uint(j, "channel", c);
+        tool_json_kv_string(j, "name", tool_channel_name(image->channels, c));
         tool_json_key(j, "counts");
         tool_json_begin_array_compact(j);
         for (uint32_t b = 0; st == VOTECL_OK && b < h->bins; b++)
