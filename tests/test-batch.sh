@@ -18,10 +18,10 @@ not_ok() { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
 skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 check() { if "$@" >"$work/check.log" 2>&1; then ok "$desc"; else sed 's/^/# /' "$work/check.log"; not_ok "$desc"; fi; }
 
-echo "1..11"
+echo "1..12"
 
 if ! command -v python3 >/dev/null 2>&1; then
-    for i in 1 2 3 4 5 6 7 8 9 10 11; do skip "python3 missing"; done
+    for i in 1 2 3 4 5 6 7 8 9 10 11 12; do skip "python3 missing"; done
     exit 0
 fi
 
@@ -96,7 +96,7 @@ EOF
 # A missing device is a skip, never a pass.
 if ! "$VOTECL" lines "$work/images/img0.pgm" --json >/dev/null 2>"$work/probe"; then
     if grep -qi 'device\|backend' "$work/probe"; then
-        for i in 1 2 3 4 5 6 7 8 9 10 11; do skip "no device: $(head -n 1 "$work/probe")"; done
+        for i in 1 2 3 4 5 6 7 8 9 10 11 12; do skip "no device: $(head -n 1 "$work/probe")"; done
         exit 0
     fi
 fi
@@ -227,6 +227,13 @@ check python3 -c "
 import json, sys
 r = [json.loads(l) for l in open(sys.argv[1])]
 sys.exit(not (len(r) == 2 and 'error' in r[0] and 'results' in r[1]))" "$work/bad.jsonl"
+
+# 12: --annotate draws each record's results, one picture per record.
+desc="--annotate writes one picture per record"
+mkdir -p "$work/annotated"
+"$VOTECL" batch lines -q "$work/images" --annotate "$work/annotated" --out "$work/annotated.jsonl" \
+    2>>"$work/err"
+check test "$(ls "$work/annotated" | grep -c '^00000[0-4]\.png$')" = 5
 
 if [ $failed != 0 ]; then
     sed 's/^/# /' "$work/err"

@@ -40,7 +40,8 @@ typedef struct batch_case {
     /* The results of image as members of the open object j; *seconds the timed run. state:
      * the worker's own, NULL at first, for what outlives one image (plans, models). */
     votecl_status (*compute)(const void *args, votecl_context *ctx, void **state,
-                             const tool_image *image, tool_json *j, double *seconds);
+                             const tool_image *image, tool_json *j, double *seconds,
+                             tool_image *annotated);
     void (*state_free)(void *state); /* may be NULL */
 } batch_case;
 
@@ -84,6 +85,13 @@ image_u8(const tool_image *image, tool_image *out, char *error, size_t size)
             }
     }
     return 0;
+}
+
+/* The status of a tool_*_annotate() call: its only failure is memory. */
+static votecl_status
+annotate_status(int rc)
+{
+    return rc < 0 ? VOTECL_OUT_OF_HOST_MEMORY : VOTECL_OK;
 }
 
 /* lines */
@@ -210,7 +218,7 @@ lines_json(tool_json *j, const tool_image *image, const tool_lines_result *r)
 /* What tool_lines_compute() gives, from the worker's plan and one run. */
 static votecl_status
 lines_compute(const void *args, votecl_context *ctx, void **state, const tool_image *image,
-              tool_json *j, double *seconds)
+              tool_json *j, double *seconds, tool_image *annotated)
 {
     const votecl_lines_params *params = args;
     tool_lines_result r = {0};
@@ -238,6 +246,9 @@ lines_compute(const void *args, votecl_context *ctx, void **state, const tool_im
     votecl_lines_plan_shape(l->plan, &r.columns, &r.rows);
     votecl_lines_plan_params(l->plan, &r.params);
     lines_json(j, image, &r);
+    if (annotated != NULL)
+        st = annotate_status(
+            tool_lines_annotate(image, r.lines, r.shown, annotated, error, sizeof error));
 out:
     tool_lines_result_free(&r);
     if (!borrowed)
@@ -318,7 +329,7 @@ hog_detector(const hog_case *c, votecl_context *ctx, void **state, hog_state **o
 /* What tool_hog_detect() gives, from the worker's detector and one run. */
 static votecl_status
 hog_compute(const void *args, votecl_context *ctx, void **state, const tool_image *image,
-            tool_json *j, double *seconds)
+            tool_json *j, double *seconds, tool_image *annotated)
 {
     const hog_case *c = args;
     votecl_hog_detection *det = calloc(BATCH_MAX_SHOWN, sizeof *det);
@@ -353,6 +364,9 @@ hog_compute(const void *args, votecl_context *ctx, void **state, const tool_imag
         tool_json_end_object(j);
     }
     tool_json_end_array(j);
+    if (annotated != NULL)
+        st = annotate_status(
+            tool_hog_annotate(as_is ? image : &u8, det, shown, annotated, error, sizeof error));
 out:
     tool_image_free(&u8);
     free(det);
@@ -424,7 +438,7 @@ hough_edges(const hough_case *h, const tool_image *image, tool_image *edges, cha
 
 static votecl_status
 hough_compute(const void *args, votecl_context *ctx, void **state, const tool_image *image,
-              tool_json *j, double *seconds)
+              tool_json *j, double *seconds, tool_image *annotated)
 {
     const hough_case *h = args;
     tool_hough_result r = {0};
@@ -456,6 +470,9 @@ hough_compute(const void *args, votecl_context *ctx, void **state, const tool_im
     }
     tool_json_end_array(j);
     *seconds = r.seconds;
+    if (annotated != NULL)
+        st = annotate_status(
+            tool_hough_annotate(image, r.lines, r.shown, annotated, error, sizeof error));
 out:
     tool_hough_result_free(&r);
     tool_image_free(&edges);
@@ -530,11 +547,12 @@ ght_cleanup(void *args)
 
 static votecl_status
 ght_compute(const void *args, votecl_context *ctx, void **state, const tool_image *image,
-            tool_json *j, double *seconds)
+            tool_json *j, double *seconds, tool_image *annotated)
 {
     const ght_case *g = args;
     votecl_ght_pose poses[64];
     votecl_ght_stats stats = {0};
+    char error[300];
     size_t found = 0, shown;
     votecl_status st =
         tool_ght_detect(ctx, &g->params, &g->templ, image, poses, 64, &found, &stats, seconds);
@@ -558,7 +576,11 @@ ght_compute(const void *args, votecl_context *ctx, void **state, const tool_imag
         tool_json_end_object(j);
     }
     tool_json_end_array(j);
-    return VOTECL_OK;
+    if (annotated == NULL)
+        return VOTECL_OK;
+    return annotate_status(tool_ght_annotate(image, poses, shown, (double)g->templ.width,
+                                             (double)g->templ.height, annotated, error,
+                                             sizeof error));
 }
 
 /* hist: every channel, as votecl hist without --gray / --channel */
@@ -591,7 +613,7 @@ hist_option(void *args, int argc, char **argv, int *i)
 
 static votecl_status
 hist_compute(const void *args, votecl_context *ctx, void **state, const tool_image *image,
-             tool_json *j, double *seconds)
+             tool_json *j, double *seconds, tool_image *annotated)
 {
     const hist_case *h = args;
     votecl_hist_params defaults;
@@ -676,7 +698,7 @@ typedef struct batch_args {
     batch_case_args case_args;
     char **inputs;
     int ninputs;
-    const char *list_path, *out_path, *frames_dir, *devices;
+    const char *list_path, *out_path, *frames_dir, *annotate_dir, *devices;
     batch_source_options source;
     unsigned long streams, max_devices, depth;
     unsigned long repeat; /* --repeat: the preloaded collection this many times */
@@ -686,36 +708,39 @@ typedef struct batch_args {
 static void
 batch_usage(FILE *f)
 {
-    fprintf(f, "usage: votecl batch ALGORITHM [its options] [--out FILE.jsonl] [--overwrite]\n"
-               "                    [--list FILE] [--video] [--every N] [--start S] [--end S]\n"
-               "                    [--decode-threads N]\n"
-               "                    [--devices platform:type] [--max-devices N] [--streams N]\n"
-               "                    [--depth N] [--preload] [--repeat N] [--frames DIR]\n"
-               "                    [--features] INPUT...\n"
-               "One algorithm over a collection on every device of the host (and every MPI\n"
-               "rank under mpirun): INPUT is an image (PNG, PGM, PPM), a directory of images\n"
-               "and videos (sorted by name) or a video file (FFmpeg). JSON Lines out, one\n"
-               "record an image or frame, in input order: source, frame, timestamp, results\n"
-               "(the single-image command's), seconds, worker. With --out, a rerun continues\n"
-               "after the records already there.\n"
-               "  --out FILE          the records (default: standard output, no resuming)\n"
-               "  --overwrite         start --out afresh instead of continuing it\n"
-               "  --list FILE         more inputs, one path a line\n"
-               "  --video             every file is a video, whatever its name\n"
-               "  --every N           video: frames whose index is a multiple of N\n"
-               "  --start S, --end S  video: frames with S <= timestamp < E (seconds)\n"
-               "  --decode-threads N  video decoder threads (default 0: one a core)\n"
-               "  --devices SEL       devices \"platform:type\" (default: every GPU, else all)\n"
-               "  --max-devices N     at most N devices (0: all)\n"
-               "  --streams N         contexts per device overlapping transfers (default 2)\n"
-               "  --depth N           items read ahead (default 2 per context + 1)\n"
-               "  --preload           decode the whole collection into memory first (its rate\n"
-               "                      on stderr), then run from memory\n"
-               "  --repeat N          run the preloaded collection N times (throughput; 0:\n"
-               "                      decode only)\n"
-               "  --frames DIR        also write every processed image as DIR/NNNNNN.pgm|ppm\n"
-               "  --features          print what this build can do (video, mpi) and exit\n"
-               "Algorithms and their options:\n");
+    fprintf(
+        f,
+        "usage: votecl batch ALGORITHM [its options] [--out FILE.jsonl] [--overwrite]\n"
+        "                    [--list FILE] [--video] [--every N] [--start S] [--end S]\n"
+        "                    [--decode-threads N]\n"
+        "                    [--devices platform:type] [--max-devices N] [--streams N]\n"
+        "                    [--depth N] [--preload] [--repeat N] [--annotate DIR] [--frames DIR]\n"
+        "                    [--features] INPUT...\n"
+        "One algorithm over a collection on every device of the host (and every MPI\n"
+        "rank under mpirun): INPUT is an image (PNG, PGM, PPM), a directory of images\n"
+        "and videos (sorted by name) or a video file (FFmpeg). JSON Lines out, one\n"
+        "record an image or frame, in input order: source, frame, timestamp, results\n"
+        "(the single-image command's), seconds, worker. With --out, a rerun continues\n"
+        "after the records already there.\n"
+        "  --out FILE          the records (default: standard output, no resuming)\n"
+        "  --overwrite         start --out afresh instead of continuing it\n"
+        "  --list FILE         more inputs, one path a line\n"
+        "  --video             every file is a video, whatever its name\n"
+        "  --every N           video: frames whose index is a multiple of N\n"
+        "  --start S, --end S  video: frames with S <= timestamp < E (seconds)\n"
+        "  --decode-threads N  video decoder threads (default 0: one a core)\n"
+        "  --devices SEL       devices \"platform:type\" (default: every GPU, else all)\n"
+        "  --max-devices N     at most N devices (0: all)\n"
+        "  --streams N         contexts per device overlapping transfers (default 2)\n"
+        "  --depth N           items read ahead (default 2 per context + 1)\n"
+        "  --preload           decode the whole collection into memory first (its rate\n"
+        "                      on stderr), then run from memory\n"
+        "  --repeat N          run the preloaded collection N times (throughput; 0:\n"
+        "                      decode only)\n"
+        "  --annotate DIR      the results drawn on each image, DIR/NNNNNN.png (not hist)\n"
+        "  --frames DIR        also write every processed image as DIR/NNNNNN.pgm|ppm\n"
+        "  --features          print what this build can do (video, mpi) and exit\n"
+        "Algorithms and their options:\n");
     for (size_t i = 0; i < sizeof batch_cases / sizeof batch_cases[0]; i++)
         fprintf(f, "  %-6s %s\n", batch_cases[i].name, batch_cases[i].options);
 }
@@ -739,6 +764,8 @@ batch_own_option(batch_args *a, int argc, char **argv, int *i)
         return r < 0 ? r : (a->out_path = v, 1);
     if ((r = tool_option_value(argc, argv, i, "--list", &v)) != 0)
         return r < 0 ? r : (a->list_path = v, 1);
+    if ((r = tool_option_value(argc, argv, i, "--annotate", &v)) != 0)
+        return r < 0 ? r : (a->annotate_dir = v, 1);
     if ((r = tool_option_value(argc, argv, i, "--frames", &v)) != 0)
         return r < 0 ? r : (a->frames_dir = v, 1);
     if ((r = tool_option_value(argc, argv, i, "--devices", &v)) != 0)
@@ -1063,7 +1090,7 @@ walk_next(batch_state *s, batch_item **out)
 /* The results object of one line from the case's compute. */
 static votecl_status
 compute_json(const batch_args *a, votecl_context *ctx, void **state, const tool_image *image,
-             batch_result *r)
+             batch_result *r, tool_image *annotated)
 {
     size_t size = 0;
     FILE *f = open_memstream(&r->json, &size);
@@ -1074,10 +1101,26 @@ compute_json(const batch_args *a, votecl_context *ctx, void **state, const tool_
     tool_json_init(&j, f);
     j.compact_depth = 1; /* one line: JSON Lines */
     tool_json_begin_object(&j);
-    st = a->c->compute(&a->case_args, ctx, state, image, &j, &r->seconds);
+    st = a->c->compute(&a->case_args, ctx, state, image, &j, &r->seconds, annotated);
     tool_json_end_object(&j);
     fclose(f);
     return st;
+}
+
+/* --annotate: the picture the case drew, as DIR/NNNNNN.png (the item's number in --out). */
+static votecl_status
+write_annotated(const batch_state *s, const batch_item *it, const tool_image *image,
+                batch_result *r)
+{
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s/%06llu.png", s->a->annotate_dir,
+                 (unsigned long long)(s->done + it->global)) >= (int)sizeof path) {
+        snprintf(r->error, sizeof r->error, "--annotate: path too long");
+        return VOTECL_INVALID_ARGUMENT;
+    }
+    if (tool_image_write(path, image, r->error, sizeof r->error) < 0)
+        return VOTECL_INVALID_ARGUMENT;
+    return VOTECL_OK;
 }
 
 static votecl_status
@@ -1087,16 +1130,21 @@ batch_process(void *user, votecl_context *ctx, unsigned worker, uint64_t index, 
     batch_state *s = user;
     batch_item *it = item;
     batch_result *r = calloc(1, sizeof *r);
+    tool_image annotated = {0};
+    int annotate = s->a->annotate_dir != NULL;
     votecl_status st;
     (void)index;
     if ((*out = r) == NULL)
         return VOTECL_OUT_OF_HOST_MEMORY;
     if (it->error[0] != '\0')
         return VOTECL_INVALID_ARGUMENT;
-    st = compute_json(s->a, ctx, &s->states[worker], &it->image, r);
+    st = compute_json(s->a, ctx, &s->states[worker], &it->image, r, annotate ? &annotated : NULL);
     if (st != VOTECL_OK)
         snprintf(r->error, sizeof r->error, "%s: %s", votecl_status_string(st),
                  votecl_context_get_error(ctx));
+    else if (annotated.data != NULL) /* hist draws nothing */
+        st = write_annotated(s, it, &annotated, r);
+    tool_image_free(&annotated);
     return st;
 }
 
