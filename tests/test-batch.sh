@@ -18,10 +18,10 @@ not_ok() { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
 skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 check() { if "$@" >"$work/check.log" 2>&1; then ok "$desc"; else sed 's/^/# /' "$work/check.log"; not_ok "$desc"; fi; }
 
-echo "1..12"
+echo "1..13"
 
 if ! command -v python3 >/dev/null 2>&1; then
-    for i in 1 2 3 4 5 6 7 8 9 10 11 12; do skip "python3 missing"; done
+    for i in 1 2 3 4 5 6 7 8 9 10 11 12 13; do skip "python3 missing"; done
     exit 0
 fi
 
@@ -96,7 +96,7 @@ EOF
 # A missing device is a skip, never a pass.
 if ! "$VOTECL" lines "$work/images/img0.pgm" --json >/dev/null 2>"$work/probe"; then
     if grep -qi 'device\|backend' "$work/probe"; then
-        for i in 1 2 3 4 5 6 7 8 9 10 11 12; do skip "no device: $(head -n 1 "$work/probe")"; done
+        for i in 1 2 3 4 5 6 7 8 9 10 11 12 13; do skip "no device: $(head -n 1 "$work/probe")"; done
         exit 0
     fi
 fi
@@ -235,6 +235,21 @@ mkdir -p "$work/annotated"
 "$VOTECL" batch lines -q "$work/images" --annotate "$work/annotated" --out "$work/annotated.jsonl" \
     2>>"$work/err"
 check test "$(ls "$work/annotated" | grep -c '^00000[0-4]\.png$')" = 5
+
+# 13: --every and the time range keep the frames asked for (10 frames a second).
+desc="--every 2 --start 0.3 --end 0.8 keeps frames 4 and 6"
+if [ $video = 1 ]; then
+    "$VOTECL" batch lines -q "$work/clip.avi" --every 2 --start 0.3 --end 0.8 \
+        --out "$work/range.jsonl" 2>>"$work/err"
+    check python3 -c "
+import json, sys
+r = [json.loads(l) for l in open(sys.argv[1])]
+got = [(x['frame'], round(x['timestamp'], 3)) for x in r]
+print(got)
+sys.exit(got != [(4, 0.4), (6, 0.6)])" "$work/range.jsonl"
+else
+    skip "no video"
+fi
 
 if [ $failed != 0 ]; then
     sed 's/^/# /' "$work/err"
