@@ -9,7 +9,8 @@
  * Everything else (strategy, bin stretching, passes, merging, caching the compiled program)
  * is the engine's job. Build: `make` builds this file as examples/user-vote; outside the
  * source tree, cc user-vote.c $(pkg-config --cflags --libs votecl).
- * Run: VOTECL_KERNEL_PATH=cl examples/user-vote (the path only before `make install`). */
+ * Run: VOTECL_KERNEL_PATH=cl examples/user-vote (the path only before `make install`); exit
+ * status 0 when the disc's extent is right, 77 without a device. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <votecl.h>
@@ -49,9 +50,10 @@ make_image(void)
     return pixels;
 }
 
-/* The first and last non-empty bin of a space, as pixel coordinates. */
-static void
-print_extent(const char *axis, const uint32_t *bins, unsigned n)
+/* The first and last non-empty bin of a space, as pixel coordinates; returns whether they
+ * are the bands [lo, hi] that hold the disc. */
+static int
+print_extent(const char *axis, const uint32_t *bins, unsigned n, int lo, int hi)
 {
     int first = -1, last = -1;
     for (unsigned b = 0; b < n; b++)
@@ -63,13 +65,12 @@ print_extent(const char *axis, const uint32_t *bins, unsigned n)
     if (first < 0)
         printf("%s: no bright pixels\n", axis);
     else
-        printf("%s: bright pixels between %d and %d\n", axis, first * BAND,
-               (last + 1) * BAND - 1);
+        printf("%s: bright pixels between %d and %d\n", axis, first * BAND, (last + 1) * BAND - 1);
+    return first * BAND == lo && (last + 1) * BAND - 1 == hi;
 }
 
 static votecl_status
-run(votecl_context *ctx, const unsigned char *pixels, uint32_t *bins,
-    votecl_vote_stats *stats)
+run(votecl_context *ctx, const unsigned char *pixels, uint32_t *bins, votecl_vote_stats *stats)
 {
     static const float table[] = {128.0f, BAND};
     votecl_image image = {pixels, WIDTH, HEIGHT, WIDTH, 1, VOTECL_DTYPE_U8};
@@ -105,6 +106,11 @@ main(void)
     if (pixels == NULL)
         return 1;
     status = votecl_context_new_with_error(NULL, &ctx, error, sizeof error);
+    if (status == VOTECL_NO_DEVICE || status == VOTECL_BACKEND_UNAVAILABLE) {
+        printf("user-vote: no device (%s)\n", error);
+        free(pixels);
+        return 77;
+    }
     if (status == VOTECL_OK)
         status = run(ctx, pixels, bins, &stats);
     if (status != VOTECL_OK) {
@@ -115,9 +121,10 @@ main(void)
         return 1;
     }
     printf("%zu of %zu pixels are bright (eta %.4f)\n", stats.kept, stats.elements, stats.eta);
-    print_extent("x", bins, NBINS);
-    print_extent("y", bins + NBINS, HEIGHT / BAND);
+    /* the disc spans x 370-470 and y 100-200: the bands 368-479 and 96-207 */
+    int right = print_extent("x", bins, NBINS, 368, 479);
+    right &= print_extent("y", bins + NBINS, HEIGHT / BAND, 96, 207);
     votecl_context_free(ctx);
     free(pixels);
-    return 0;
+    return right ? 0 : 1;
 }

@@ -1,11 +1,35 @@
 /* libvotecl: fast voting algorithms (histograms, Hough transforms, HOG) on any OpenCL device.
  *
  * This is the only header applications include. Start with votecl-context.h (contexts,
- * devices, buffers), then the algorithm headers. Conventions shared by every module:
+ * devices, buffers), then the algorithm headers. The manual: votecl(3) (the library),
+ * votecl(1) (the command-line tool); the guides installed in $(docdir), usually
+ * /usr/local/share/doc/libvotecl (env.md: environment variables; hog-model.md: the HOG model
+ * file; performance.md and accuracy.md: measured figures); one example program per module in
+ * $(docdir)/examples, each built with cc FILE.c $(pkg-config --cflags --libs votecl) -lm.
+ *
+ * The papers the modules implement, cited by title in each header:
+ *  - G.-J. van den Braak, C. Nugteren, B. Mesman, H. Corporaal, "GPU-vote: a framework for
+ *    accelerating voting algorithms on GPU": the engine, histograms, the
+ *    theta-rho Hough, sum, sub-sampling and the execution-time model;
+ *  - J. Havel, M. Dubska, A. Herout, R. Josth, "Real-time detection of lines using parallel
+ *    coordinates and CUDA" (Journal of Real-Time Image Processing, 2012): PClines;
+ *  - J. Gomez-Luna, J. M. Gonzalez-Linares, J. I. Benavides, E. L. Zapata, N. Guil,
+ *    "Parallelization of the generalized Hough transform on GPU": the fast GHT (Guil);
+ *  - Y. Chen, Y. Xu, "Generalized Hough transform on GPU": Ballard's R-table GHT;
+ *  - V. Prisacariu, I. Reid, "fastHOG - a real-time GPU implementation of HOG" (Technical
+ *    Report 2310/09, Oxford, 2009), after N. Dalal, B. Triggs, "Histograms of oriented
+ *    gradients for human detection" (CVPR 2005): HOG. Conventions shared by every module:
  *  - functions that can fail return votecl_status; the message of the last failure is
  *    votecl_context_get_error();
  *  - constructors fill an out-parameter with a caller-owned object; _free(NULL) is a no-op;
- *  - parameters are a struct filled with defaults by votecl_<algo>_params_init();
+ *  - parameters are a struct filled with defaults by votecl_<algo>_params_init() (or
+ *    _options_init(), votecl_vote_spec_init()); always start from it. The struct's first
+ *    member, struct_size, is set there to the size of the struct the program was compiled
+ *    with, and every call that reads the struct checks it: 0 (never initialized) is
+ *    VOTECL_INVALID_ARGUMENT, a size larger than the library's (a program built against
+ *    newer headers) VOTECL_UNSUPPORTED. New fields are only ever appended, so a later
+ *    library accepts every earlier release's size and gives the fields that size lacks
+ *    their defaults: programs built against this release keep working unchanged;
  *  - ownership words: borrowed (the library reads it during the call only), caller-owned
  *    output (the library writes it; the caller frees it), transfer full/none for returned
  *    pointers;
@@ -13,7 +37,7 @@
  *  - the library never prints (except under VOTECL_DEBUG), aborts or exits.
  *
  * Limits. One step beyond any of them a call returns VOTECL_INVALID_ARGUMENT naming the
- * field, before it reads or allocates (tests/test-limits.c); 32-bit counts never wrap
+ * field, before it reads or allocates (a test sits at each boundary); 32-bit counts never wrap
  * unless said so:
  *   image views   width x height <= VOTECL_IMAGE_MAX_PIXELS (2^31 - 1); row bytes and the
  *                 span of the rows within the address space (votecl-image.h)

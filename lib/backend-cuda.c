@@ -45,6 +45,7 @@ enum {
     CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
     CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
     CU_STREAM_NON_BLOCKING = 1,
+    CU_POINTER_ATTRIBUTE_CONTEXT = 1,
     CU_JIT_INPUT_PTX = 1,
     NVRTC_SUCCESS = 0,
     NVRTC_ERROR_COMPILATION = 6
@@ -65,6 +66,9 @@ enum {
     X(CUresult, cuDevicePrimaryCtxRetain, (CUcontext * context, CUdevice device), 1)               \
     X(CUresult, cuDevicePrimaryCtxRelease_v2, (CUdevice device), 1)                                \
     X(CUresult, cuCtxSetCurrent, (CUcontext context), 1)                                           \
+    X(CUresult, cuCtxGetCurrent, (CUcontext * context), 1)                                         \
+    X(CUresult, cuCtxGetDevice, (CUdevice * device), 1)                                            \
+    X(CUresult, cuPointerGetAttribute, (void *data, int attribute, CUdeviceptr ptr), 0)            \
     X(CUresult, cuStreamCreate, (CUstream * stream, unsigned flags), 1)                            \
     X(CUresult, cuStreamDestroy_v2, (CUstream stream), 1)                                          \
     X(CUresult, cuStreamSynchronize, (CUstream stream), 1)                                         \
@@ -145,7 +149,9 @@ typedef struct cuda_impl {
     CUdevice device;
     CUcontext ctx; /* the device's primary context, shared with the rest of the process */
     CUstream stream;
-    int arch; /* compute capability, major * 10 + minor */
+    int owns_context; /* 1: the primary context was retained here and is released */
+    int owns_stream;  /* 0: the caller's stream (interop), never destroyed */
+    int arch;         /* compute capability, major * 10 + minor */
     int grid_max[3];
     char build_id[512];
 } cuda_impl;
@@ -399,27 +405,13 @@ nvrtc_version(const cuda_api *api)
     return major * 10 + minor;
 }
 
-static votecl_status
-open_device(votecl_context *context, cuda_impl *impl, const votecl_device_info *info)
+/* The facts of impl->device kept for launches and cache keys; impl->ctx is current. */
+static void
+device_ready(votecl_context *context, cuda_impl *impl, const votecl_device_info *info)
 {
     cuda_api *api = &impl->api;
     int driver = 0, nvrtc = nvrtc_version(api);
-    votecl_status status =
-        cu_check(context, api->cuDeviceGet(&impl->device, (int)info->device_index), "cuDeviceGet");
 
-    if (status == VOTECL_OK)
-        status = cu_check(context, api->cuDevicePrimaryCtxRetain(&impl->ctx, impl->device),
-                          "cuDevicePrimaryCtxRetain");
-    if (status != VOTECL_OK) {
-        impl->ctx = NULL;
-        return status;
-    }
-    status = cu_check(context, api->cuCtxSetCurrent(impl->ctx), "cuCtxSetCurrent");
-    if (status == VOTECL_OK)
-        status = cu_check(context, api->cuStreamCreate(&impl->stream, CU_STREAM_NON_BLOCKING),
-                          "cuStreamCreate");
-    if (status != VOTECL_OK)
-        return status;
     impl->arch = attribute(api, impl->device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR) * 10 +
                  attribute(api, impl->device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
     impl->grid_max[0] = attribute(api, impl->device, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X);
@@ -431,6 +423,31 @@ open_device(votecl_context *context, cuda_impl *impl, const votecl_device_info *
     snprintf(impl->build_id, sizeof impl->build_id,
              "cuda|%s|sm_%d|driver %d|nvrtc %d.%d|libvotecl %s", info->name, impl->arch, driver,
              nvrtc / 10, nvrtc % 10, VOTECL_VERSION_STRING);
+}
+
+static votecl_status
+open_device(votecl_context *context, cuda_impl *impl, const votecl_device_info *info)
+{
+    cuda_api *api = &impl->api;
+    votecl_status status =
+        cu_check(context, api->cuDeviceGet(&impl->device, (int)info->device_index), "cuDeviceGet");
+
+    if (status == VOTECL_OK)
+        status = cu_check(context, api->cuDevicePrimaryCtxRetain(&impl->ctx, impl->device),
+                          "cuDevicePrimaryCtxRetain");
+    if (status != VOTECL_OK) {
+        impl->ctx = NULL;
+        return status;
+    }
+    impl->owns_context = 1;
+    status = cu_check(context, api->cuCtxSetCurrent(impl->ctx), "cuCtxSetCurrent");
+    if (status == VOTECL_OK)
+        status = cu_check(context, api->cuStreamCreate(&impl->stream, CU_STREAM_NON_BLOCKING),
+                          "cuStreamCreate");
+    if (status != VOTECL_OK)
+        return status;
+    impl->owns_stream = 1;
+    device_ready(context, impl, info);
     return VOTECL_OK;
 }
 
@@ -441,9 +458,10 @@ cuda_context_release(votecl_context *context)
 
     if (impl->ctx != NULL) {
         impl->api.cuCtxSetCurrent(impl->ctx);
-        if (impl->stream != NULL)
+        if (impl->stream != NULL && impl->owns_stream)
             impl->api.cuStreamDestroy_v2(impl->stream);
-        impl->api.cuDevicePrimaryCtxRelease_v2(impl->device);
+        if (impl->owns_context)
+            impl->api.cuDevicePrimaryCtxRelease_v2(impl->device);
     }
     api_close(&impl->api);
     free(impl);
@@ -956,6 +974,98 @@ cuda_finish(votecl_context *context)
     return cu_check(context, impl->api.cuStreamSynchronize(impl->stream), "cuStreamSynchronize");
 }
 
+/* --- interop --- */
+
+/* The caller's context (or the current one) made the impl's, its device's facts read. */
+static votecl_status
+adopt_context(votecl_context *context, cuda_impl *impl, CUcontext ctx)
+{
+    cuda_api *api = &impl->api;
+    votecl_device_info info;
+    votecl_status status;
+
+    impl->ctx = ctx;
+    status = cu_check(context, api->cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
+    if (status == VOTECL_OK)
+        status = cu_check(context, api->cuCtxGetDevice(&impl->device), "cuCtxGetDevice");
+    if (status != VOTECL_OK)
+        return status;
+    device_facts(api, impl->device, (int)impl->device, &info);
+    device_ready(context, impl, &info);
+    return VOTECL_OK;
+}
+
+static votecl_status
+cuda_context_adopt(votecl_context *context, void *native_context, void *native_device,
+                   void *native_queue, const char *selector)
+{
+    cuda_impl *impl = votecl__calloc(1, sizeof *impl);
+    CUcontext ctx = native_context;
+    votecl_status status;
+
+    (void)native_device;
+    if (impl == NULL)
+        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    status = api_open(context, &impl->api, 1);
+    if (status != VOTECL_OK) {
+        free(impl);
+        return status;
+    }
+    context->impl = impl;
+    status = init_driver(context, &impl->api);
+    if (status == VOTECL_OK && ctx == NULL && impl->api.cuCtxGetCurrent(&ctx) != CUDA_SUCCESS)
+        ctx = NULL;
+    if (status == VOTECL_OK && ctx != NULL)
+        status = adopt_context(context, impl, ctx);
+    else if (status == VOTECL_OK)
+        status = select_and_open(context, impl, selector);
+    if (status == VOTECL_OK && impl->owns_stream) {
+        impl->api.cuStreamDestroy_v2(impl->stream);
+        impl->owns_stream = 0;
+    }
+    impl->stream = native_queue;
+    if (status != VOTECL_OK)
+        cuda_context_release(context);
+    return status;
+}
+
+static votecl_status
+cuda_buffer_adopt(votecl_context *context, void *native, size_t size, void **handle)
+{
+    cuda_impl *impl = bind(context);
+    CUcontext owner = NULL;
+
+    (void)size; /* a device pointer carries no size to check */
+    /* Kernels read 16-byte vectors from their inputs. */
+    if ((uintptr_t)native % 16 != 0)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
+                            "handle: device pointer %p is not 16-byte aligned", native);
+    if (impl->api.cuPointerGetAttribute != NULL &&
+        impl->api.cuPointerGetAttribute(&owner, CU_POINTER_ATTRIBUTE_CONTEXT, dptr(native)) !=
+            CUDA_SUCCESS)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
+                            "handle: %p is not CUDA device memory", native);
+    if (owner != NULL && owner != impl->ctx)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
+                            "handle: %p belongs to another CUDA context", native);
+    *handle = native;
+    return VOTECL_OK;
+}
+
+/* The memory is the caller's: nothing to release. */
+static void
+cuda_buffer_disown(votecl_context *context, void *handle)
+{
+    (void)context;
+    (void)handle;
+}
+
+static void *
+cuda_native_queue(const votecl_context *context)
+{
+    return impl_of(context)->stream;
+}
+
 const votecl__backend_ops votecl__backend_cuda = {
     .name = "cuda",
     .context_init = cuda_context_init,
@@ -976,4 +1086,8 @@ const votecl__backend_ops votecl__backend_cuda = {
     .kernel_release = cuda_kernel_release,
     .launch = cuda_launch,
     .finish = cuda_finish,
+    .context_adopt = cuda_context_adopt,
+    .buffer_adopt = cuda_buffer_adopt,
+    .buffer_disown = cuda_buffer_disown,
+    .native_queue = cuda_native_queue,
 };

@@ -525,6 +525,144 @@ opencl_finish(votecl_context *context)
     return err == CL_SUCCESS ? VOTECL_OK : cl_fail(context, err, "clFinish");
 }
 
+/* --- interop --- */
+
+/* The checks that the caller's objects belong together, then retains them. */
+static votecl_status
+adopt_objects(votecl_context *context, opencl_impl *impl, cl_context cl, cl_device_id device,
+              cl_command_queue queue)
+{
+    cl_context queue_context = NULL;
+    cl_device_id queue_device = NULL;
+    cl_command_queue_properties props = 0;
+    cl_int err;
+
+    if (queue != NULL &&
+        ((err = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof queue_context,
+                                      &queue_context, NULL)) != CL_SUCCESS ||
+         (err = clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof queue_device, &queue_device,
+                                      NULL)) != CL_SUCCESS ||
+         (err = clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL)) !=
+             CL_SUCCESS))
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
+                            "cl_queue: not a command queue (%s)", cl_error_name(err));
+    if (queue != NULL && (queue_context != cl || queue_device != device))
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
+                            "cl_queue: belongs to another %s",
+                            queue_context != cl ? "cl_context" : "device");
+    /* The launch contract: launches, fills and copies run in the order they were queued. */
+    if (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+        return votecl__fail(context, VOTECL_INCOMPATIBLE,
+                            "cl_queue: out-of-order queues are not supported (votecl queues "
+                            "dependent work without events)");
+    if ((err = clRetainContext(cl)) != CL_SUCCESS)
+        return cl_fail(context, err, "clRetainContext");
+    impl->cl = cl;
+    if (queue == NULL) {
+        impl->queue = clCreateCommandQueue(cl, device, 0, &err);
+        return impl->queue != NULL ? VOTECL_OK : cl_fail(context, err, "clCreateCommandQueue");
+    }
+    if ((err = clRetainCommandQueue(queue)) != CL_SUCCESS)
+        return cl_fail(context, err, "clRetainCommandQueue");
+    impl->queue = queue;
+    return VOTECL_OK;
+}
+
+/* A device of the caller's context: it must be one of cl's devices. */
+static votecl_status
+check_device(votecl_context *context, cl_context cl, cl_device_id device)
+{
+    cl_device_id devices[MAX_DEVICES];
+    size_t size = 0;
+    cl_int err = clGetContextInfo(cl, CL_CONTEXT_DEVICES, sizeof devices, devices, &size);
+
+    if (err != CL_SUCCESS)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "cl_context: not a context (%s)",
+                            cl_error_name(err));
+    for (size_t i = 0; i < size / sizeof devices[0]; i++)
+        if (devices[i] == device)
+            return VOTECL_OK;
+    return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
+                        "cl_device: not a device of cl_context");
+}
+
+static votecl_status
+opencl_context_adopt(votecl_context *context, void *native_context, void *native_device,
+                     void *native_queue, const char *selector)
+{
+    device_entry entry;
+    opencl_impl *impl;
+    votecl_status status;
+
+    (void)selector;
+    if (native_context == NULL || native_device == NULL)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "%s: NULL",
+                            native_context == NULL ? "cl_context" : "cl_device");
+    status = check_device(context, native_context, native_device);
+    if (status != VOTECL_OK)
+        return status;
+    memset(&entry, 0, sizeof entry);
+    entry.device = native_device;
+    if (clGetDeviceInfo(entry.device, CL_DEVICE_PLATFORM, sizeof entry.platform, &entry.platform,
+                        NULL) != CL_SUCCESS)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "cl_device: no platform");
+    if ((impl = votecl__calloc(1, sizeof *impl)) == NULL)
+        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    context->impl = impl;
+    impl->platform = entry.platform;
+    impl->device = entry.device;
+    status = adopt_objects(context, impl, native_context, native_device, native_queue);
+    if (status != VOTECL_OK) {
+        opencl_context_release(context);
+        return status;
+    }
+    device_facts(entry.platform, entry.device, &context->info);
+    snprintf(impl->build_id, sizeof impl->build_id, "opencl|%s|%s|%s|%s|libvotecl %s",
+             context->info.platform, context->info.name, context->info.vendor,
+             context->info.version, VOTECL_VERSION_STRING);
+    return VOTECL_OK;
+}
+
+static votecl_status
+opencl_buffer_adopt(votecl_context *context, void *native, size_t size, void **handle)
+{
+    cl_mem mem = native;
+    cl_context owner = NULL;
+    size_t mem_size = 0;
+    cl_int err;
+
+    if ((err = clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof owner, &owner, NULL)) !=
+            CL_SUCCESS ||
+        (err = clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof mem_size, &mem_size, NULL)) !=
+            CL_SUCCESS)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "handle: not a cl_mem (%s)",
+                            cl_error_name(err));
+    if (owner != impl_of(context)->cl)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
+                            "handle: the cl_mem belongs to another cl_context");
+    if (mem_size < size)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
+                            "size: %zu bytes exceed the cl_mem's %zu", size, mem_size);
+    if ((err = clRetainMemObject(mem)) != CL_SUCCESS)
+        return cl_fail(context, err, "clRetainMemObject");
+    *handle = mem;
+    return VOTECL_OK;
+}
+
+/* The reference taken by opencl_buffer_adopt; the caller's own stays. */
+static void
+opencl_buffer_disown(votecl_context *context, void *handle)
+{
+    (void)context;
+    clReleaseMemObject((cl_mem)handle);
+}
+
+static void *
+opencl_native_queue(const votecl_context *context)
+{
+    return impl_of(context)->queue;
+}
+
 const votecl__backend_ops votecl__backend_opencl = {
     .name = "opencl",
     .context_init = opencl_context_init,
@@ -546,4 +684,8 @@ const votecl__backend_ops votecl__backend_opencl = {
     .kernel_release = opencl_kernel_release,
     .launch = opencl_launch,
     .finish = opencl_finish,
+    .context_adopt = opencl_context_adopt,
+    .buffer_adopt = opencl_buffer_adopt,
+    .buffer_disown = opencl_buffer_disown,
+    .native_queue = opencl_native_queue,
 };

@@ -82,6 +82,24 @@ typedef struct votecl__backend_ops {
                             const size_t *global, const size_t *local, const votecl__arg *args,
                             unsigned nargs);
     votecl_status (*finish)(votecl_context *context);
+
+    /* Interop (NULL where a backend has none). context_adopt fills context->impl and
+     * context->info from the caller's native objects instead of creating its own: OpenCL
+     * takes (cl_context, cl_device_id, cl_command_queue; a NULL queue: one of its own), CUDA
+     * (CUcontext, ignored, CUstream; a NULL CUcontext: the calling thread's current one,
+     * else the primary context of the device selector picks). The caller's objects are
+     * retained or merely used, never destroyed; context_release undoes only that. Work is
+     * queued on the caller's queue or stream, in order with the caller's own work there. */
+    votecl_status (*context_adopt)(votecl_context *context, void *native_context,
+                                   void *native_device, void *native_queue,
+                                   const char *selector);
+    /* A handle over the caller's device memory (cl_mem, CUDA device pointer) of at least size
+     * bytes without a copy; buffer_disown lets go of it (never frees the memory). */
+    votecl_status (*buffer_adopt)(votecl_context *context, void *native, size_t size,
+                                  void **handle);
+    void (*buffer_disown)(votecl_context *context, void *handle);
+    /* The queue or stream the context's work goes to (cl_command_queue, CUstream). */
+    void *(*native_queue)(const votecl_context *context);
 } votecl__backend_ops;
 
 extern const votecl__backend_ops votecl__backend_opencl;

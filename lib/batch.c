@@ -30,9 +30,17 @@ struct votecl_batch {
     votecl_context **contexts; /* owned, workers entries */
 };
 
+/* The caller's functions (votecl_batch_run's arguments). */
+typedef struct batch_callbacks {
+    votecl_batch_load_fn load;
+    votecl_batch_process_fn process;
+    votecl_batch_emit_fn emit;
+    votecl_batch_discard_fn discard;
+} batch_callbacks;
+
 typedef struct batch_run {
     votecl_batch *batch;
-    const votecl_batch_callbacks *cb;
+    const batch_callbacks *cb;
     void *user;
     pthread_mutex_t lock;
     pthread_cond_t changed; /* any slot or flag changed: every waiter rechecks */
@@ -52,8 +60,10 @@ typedef struct batch_worker {
 void
 votecl_batch_options_init(votecl_batch_options *options)
 {
-    if (options != NULL)
-        memset(options, 0, sizeof *options);
+    if (options == NULL)
+        return;
+    memset(options, 0, sizeof *options);
+    options->struct_size = sizeof *options;
 }
 
 /* "platform:type:index" for the k-th device the options select; gpu_default: no selector was
@@ -169,7 +179,9 @@ votecl_batch_devices(const votecl_batch_options *options, votecl_device_info *ou
         votecl_batch_options_init(&defaults);
         options = &defaults;
     }
-    if ((st = resolve_backend(options, &backend, error, sizeof error)) != VOTECL_OK ||
+    if ((st = votecl__struct_size_message(options, "options", sizeof *options, error,
+                                          sizeof error)) != VOTECL_OK ||
+        (st = resolve_backend(options, &backend, error, sizeof error)) != VOTECL_OK ||
         (st = list_devices(backend, &infos, &n)) != VOTECL_OK)
         goto out;
     if ((pos = calloc(n + 1, sizeof *pos)) == NULL) {
@@ -244,6 +256,9 @@ votecl_batch_new(const votecl_batch_options *options, votecl_batch **out, char *
         return VOTECL_INVALID_ARGUMENT;
     *out = NULL;
     votecl_batch_options_init(&o);
+    if (options != NULL && (st = votecl__struct_size_message(options, "options", sizeof *options,
+                                                             error, error_size)) != VOTECL_OK)
+        return st;
     if (options != NULL)
         o = *options;
     streams = o.streams_per_device ? o.streams_per_device : 2;
@@ -457,16 +472,19 @@ start_threads(batch_run *r, pthread_t *threads, batch_worker *w, unsigned *start
 }
 
 votecl_status
-votecl_batch_run(votecl_batch *batch, const votecl_batch_callbacks *cb, void *user, uint64_t *items)
+votecl_batch_run(votecl_batch *batch, votecl_batch_load_fn load, votecl_batch_process_fn process,
+                 votecl_batch_emit_fn emit, votecl_batch_discard_fn discard, void *user,
+                 uint64_t *items)
 {
-    batch_run r = {.batch = batch, .cb = cb, .user = user, .load_status = VOTECL_OK};
+    const batch_callbacks cb = {load, process, emit, discard};
+    batch_run r = {.batch = batch, .cb = &cb, .user = user, .load_status = VOTECL_OK};
     pthread_t *threads = NULL;
     batch_worker *w = NULL;
     unsigned started = 0;
     votecl_status st;
     if (items != NULL)
         *items = 0;
-    if (batch == NULL || cb == NULL || cb->load == NULL || cb->process == NULL || cb->emit == NULL)
+    if (batch == NULL || load == NULL || process == NULL || emit == NULL)
         return VOTECL_INVALID_ARGUMENT;
     r.slots = calloc(batch->queue_depth, sizeof *r.slots);
     threads = calloc(batch->workers + 1, sizeof *threads);

@@ -50,7 +50,10 @@ votecl_buffer_free(votecl_buffer *buffer)
 {
     if (buffer == NULL)
         return;
-    buffer->context->ops->buffer_release(buffer->context, buffer->handle);
+    if (buffer->borrowed)
+        buffer->context->ops->buffer_disown(buffer->context, buffer->handle);
+    else
+        buffer->context->ops->buffer_release(buffer->context, buffer->handle);
     free(buffer);
 }
 
@@ -177,4 +180,44 @@ votecl__launch(votecl_context *context, void *kernel, unsigned dims, const size_
     if (votecl__fault_hit(VOTECL__FAULT_LAUNCH))
         return votecl__fail(context, VOTECL_DEVICE_ERROR, "injected fault: kernel launch");
     return context->ops->launch(context, kernel, dims, global, local, args, nargs);
+}
+
+votecl_status
+votecl_buffer_wrap_device(votecl_context *context, void *handle, size_t size,
+                          votecl_buffer **out)
+{
+    votecl_buffer *buffer;
+    votecl_status status;
+
+    if (context == NULL || out == NULL)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "%s: NULL pointer",
+                            context == NULL ? "context" : "out");
+    *out = NULL;
+    votecl__clear_error(context);
+    if (context->ops->buffer_adopt == NULL)
+        return votecl__fail(context, VOTECL_UNSUPPORTED,
+                            "backend %s: no device memory to wrap (use opencl or cuda)",
+                            votecl_backend_name(context->backend));
+    if (handle == NULL || size == 0)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "%s",
+                            handle == NULL ? "handle: NULL" : "size: must be at least 1 byte");
+    buffer = votecl__calloc(1, sizeof *buffer);
+    if (buffer == NULL)
+        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for a buffer");
+    status = context->ops->buffer_adopt(context, handle, size, &buffer->handle);
+    if (status != VOTECL_OK) {
+        free(buffer);
+        return status;
+    }
+    buffer->context = context;
+    buffer->size = size;
+    buffer->borrowed = 1;
+    *out = buffer;
+    return VOTECL_OK;
+}
+
+void *
+votecl_buffer_get_native(const votecl_buffer *buffer)
+{
+    return buffer != NULL ? buffer->handle : NULL;
 }

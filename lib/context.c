@@ -21,8 +21,10 @@ env_nonempty(const char *name)
 void
 votecl_context_options_init(votecl_context_options *options)
 {
-    if (options != NULL)
-        memset(options, 0, sizeof *options);
+    if (options == NULL)
+        return;
+    memset(options, 0, sizeof *options);
+    options->struct_size = sizeof *options;
 }
 
 const char *
@@ -203,6 +205,9 @@ votecl_context_new_with_error(const votecl_context_options *options, votecl_cont
         votecl_context_options_init(&defaults);
         options = &defaults;
     }
+    status = votecl__struct_size_message(options, "options", sizeof *options, error, error_size);
+    if (status != VOTECL_OK)
+        return status;
     context = votecl__calloc(1, sizeof *context);
     if (context == NULL) {
         copy_message(error, error_size, "out of host memory for the context");
@@ -310,4 +315,80 @@ votecl_context_finish(votecl_context *context)
     if (context == NULL)
         return VOTECL_INVALID_ARGUMENT;
     return context->ops->finish(context);
+}
+
+/* --- interop: contexts on the caller's native objects --- */
+
+/* votecl_context_new_with_error() with the backend fixed and the device given by the caller's
+ * handles (the selector matters only to CUDA without a context). */
+static votecl_status
+context_new_adopted(votecl_backend backend, void *native_context, void *native_device,
+                    void *native_queue, const votecl_context_options *options,
+                    votecl_context **out, char *error, size_t error_size)
+{
+    votecl_context_options resolved;
+    votecl_context *context;
+    const char *selector = NULL;
+    votecl_status status;
+
+    copy_message(error, error_size, "");
+    if (out == NULL) {
+        copy_message(error, error_size, "out: NULL pointer");
+        return VOTECL_INVALID_ARGUMENT;
+    }
+    *out = NULL;
+    if (options != NULL)
+        resolved = *options;
+    else
+        votecl_context_options_init(&resolved);
+    resolved.backend = backend;
+    context = votecl__calloc(1, sizeof *context);
+    if (context == NULL) {
+        copy_message(error, error_size, "out of host memory for the context");
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    }
+    context->debug = env_nonempty("VOTECL_DEBUG") != NULL;
+    status = context_resolve(context, &resolved, &selector);
+    if (status == VOTECL_OK && context->ops->context_adopt == NULL)
+        status = votecl__fail(context, VOTECL_UNSUPPORTED, "backend %s: no interop",
+                              votecl_backend_name(backend));
+    if (status == VOTECL_OK)
+        status = context->ops->context_adopt(context, native_context, native_device,
+                                             native_queue, selector);
+    if (status != VOTECL_OK) {
+        copy_message(error, error_size, context->error);
+        votecl_context_free(context);
+        return status;
+    }
+    votecl__log(context, "context: adopted %s device '%s'", votecl_backend_name(backend),
+                context->info.name);
+    votecl__clear_error(context);
+    *out = context;
+    return VOTECL_OK;
+}
+
+votecl_status
+votecl_context_new_from_opencl(void *cl_context, void *cl_device, void *cl_queue,
+                               const votecl_context_options *options, votecl_context **out,
+                               char *error, size_t error_size)
+{
+    return context_new_adopted(VOTECL_BACKEND_OPENCL, cl_context, cl_device, cl_queue, options,
+                               out, error, error_size);
+}
+
+votecl_status
+votecl_context_new_from_cuda(void *cu_context, void *cu_stream,
+                             const votecl_context_options *options, votecl_context **out,
+                             char *error, size_t error_size)
+{
+    return context_new_adopted(VOTECL_BACKEND_CUDA, cu_context, NULL, cu_stream, options, out,
+                               error, error_size);
+}
+
+void *
+votecl_context_get_native_queue(const votecl_context *context)
+{
+    if (context == NULL || context->impl == NULL || context->ops->native_queue == NULL)
+        return NULL;
+    return context->ops->native_queue(context);
 }

@@ -32,6 +32,7 @@ votecl_ght_params_init(votecl_ght_params *params, votecl_ght_method method)
     if (params == NULL)
         return;
     memset(params, 0, sizeof *params);
+    params->struct_size = sizeof *params;
     params->method = method;
     params->levels = 360;
     params->canny_low = 50;

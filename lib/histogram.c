@@ -23,6 +23,7 @@ votecl_hist_params_init(votecl_hist_params *params, votecl_dtype dtype)
     if (params == NULL)
         return;
     memset(params, 0, sizeof *params);
+    params->struct_size = sizeof *params;
     params->dtype = dtype;
     params->channels = 1;
     params->dims = 1;
@@ -434,6 +435,65 @@ votecl_hist_run_image(votecl_hist_plan *plan, const votecl_image *image, void *b
         status = run_host(plan, data, NULL, NULL, pixels, 1, bins);
     free(copy);
     return status;
+}
+
+/* The typed entry points: the same runs, refused when the bins' type is not the plan's. */
+static votecl_status
+check_typed(votecl_hist_plan *plan, int weighted)
+{
+    if (plan == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    votecl__clear_error(plan->context);
+    if (!plan->desc.weighted == !weighted)
+        return VOTECL_OK;
+    return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
+                        plan->desc.weighted
+                            ? "bins: the plan is weighted (float bins): use votecl_hist_run_f32"
+                            : "bins: the plan counts (uint32_t bins): use votecl_hist_run_u32");
+}
+
+votecl_status
+votecl_hist_run_u32(votecl_hist_plan *plan, const void *x, const void *y, size_t n,
+                    uint32_t *bins)
+{
+    votecl_status status = check_typed(plan, 0);
+
+    return status != VOTECL_OK ? status : run_host(plan, x, y, NULL, n, 1, bins);
+}
+
+votecl_status
+votecl_hist_run_f32(votecl_hist_plan *plan, const void *x, const void *y, const float *weights,
+                    size_t n, float *bins)
+{
+    votecl_status status = check_typed(plan, 1);
+
+    return status != VOTECL_OK ? status : run_host(plan, x, y, weights, n, 1, bins);
+}
+
+votecl_status
+votecl_hist_run_batch_u32(votecl_hist_plan *plan, const void *x, const void *y, size_t n,
+                          size_t frames, uint32_t *bins)
+{
+    votecl_status status = check_typed(plan, 0);
+
+    return status != VOTECL_OK ? status : run_host(plan, x, y, NULL, n, frames, bins);
+}
+
+votecl_status
+votecl_hist_run_batch_f32(votecl_hist_plan *plan, const void *x, const void *y,
+                          const float *weights, size_t n, size_t frames, float *bins)
+{
+    votecl_status status = check_typed(plan, 1);
+
+    return status != VOTECL_OK ? status : run_host(plan, x, y, weights, n, frames, bins);
+}
+
+votecl_status
+votecl_hist_run_image_u32(votecl_hist_plan *plan, const votecl_image *image, uint32_t *bins)
+{
+    votecl_status status = check_typed(plan, 0);
+
+    return status != VOTECL_OK ? status : votecl_hist_run_image(plan, image, bins);
 }
 
 static votecl_status

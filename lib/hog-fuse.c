@@ -242,6 +242,8 @@ votecl_hog_fuse(const votecl_hog_params *params, const votecl_hog_detection *win
     if (params == NULL || found == NULL || (windows == NULL && n > 0) ||
         (detections == NULL && capacity > 0))
         return VOTECL_INVALID_ARGUMENT;
+    if (votecl__struct_size_message(params, "params", sizeof *params, NULL, 0) != VOTECL_OK)
+        return VOTECL_INVALID_ARGUMENT;
     if (n == 0) {
         *found = 0;
         return VOTECL_OK;

@@ -82,8 +82,10 @@ votecl_status
 votecl__hog_geom_init(votecl__hog_geom *g, const votecl_hog_params *p, char *msg,
                       size_t msg_size)
 {
-    votecl_status status = check_sizes(p, msg, msg_size);
+    votecl_status status = votecl__struct_size_message(p, "params", sizeof *p, msg, msg_size);
 
+    if (status == VOTECL_OK)
+        status = check_sizes(p, msg, msg_size);
     if (status == VOTECL_OK)
         status = check_rest(p, msg, msg_size);
     if (status != VOTECL_OK)

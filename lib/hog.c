@@ -70,6 +70,8 @@ struct votecl_hog {
     void *kernels[K_COUNT];
     hog_buffers buf;
     uint8_t *conv;           /* the converted source (host) */
+    votecl_buffer *source;   /* borrowed: the caller's device image in conv's layout
+                                (votecl_hog_detect_buffer); NULL: conv is uploaded */
     unsigned ch;             /* its channels: 1 or 3 */
     size_t conv_w, conv_h;
     hog_job *jobs;
@@ -91,6 +93,7 @@ votecl_hog_params_init(votecl_hog_params *p)
     if (p == NULL)
         return;
     memset(p, 0, sizeof *p);
+    p->struct_size = sizeof *p;
     p->window_width = 64;
     p->window_height = 128;
     p->block_width = p->block_height = 16;
@@ -117,11 +120,12 @@ votecl_hog_descriptor_length(const votecl_hog_params *params, size_t *length)
 {
     votecl__hog_geom g;
     char msg[256];
+    votecl_status status;
 
     if (params == NULL || length == NULL)
         return VOTECL_INVALID_ARGUMENT;
-    if (votecl__hog_geom_init(&g, params, msg, sizeof msg) != VOTECL_OK)
-        return VOTECL_INVALID_ARGUMENT;
+    if ((status = votecl__hog_geom_init(&g, params, msg, sizeof msg)) != VOTECL_OK)
+        return status;
     *length = g.desc_len;
     return VOTECL_OK;
 }
@@ -355,6 +359,7 @@ hog_take_image(votecl_hog *hog, const votecl_image *image)
                             "image.width, image.height: %zux%zu is not within 1 to %u a side",
                             image->width, image->height, VOTECL_HOG_MAX_SIDE);
     hog->ch = image->channels >= 3 && hog->geom.colour ? 3 : 1;
+    hog->source = NULL;
     size = pixels * hog->ch;
     free(hog->conv);
     if ((hog->conv = votecl__malloc(size)) == NULL)
@@ -590,7 +595,8 @@ device_buffers(votecl_hog *hog)
         (s = votecl__buffer_ensure(hog->context, &b->scores,
                                    (hog->nscores ? hog->nscores : 1) * sizeof(float))))
         return s;
-    if ((s = upload(hog, &b->image, hog->conv, hog->conv_w * hog->conv_h * hog->ch)))
+    if (hog->source == NULL &&
+        (s = upload(hog, &b->image, hog->conv, hog->conv_w * hog->conv_h * hog->ch)))
         return s;
     return upload(hog, &b->tab, hog->tabs,
                   (hog->njobs * HOG_JOB + hog->ntabs ? hog->njobs * HOG_JOB + hog->ntabs : 1) *
@@ -603,7 +609,8 @@ device_gradient(votecl_hog *hog)
 {
     hog_buffers *b = &hog->buf;
     size_t local = hog->context->info.max_work_group_size >= 128 ? 128 : 1, global;
-    votecl__arg args[] = {VOTECL__ARG_BUF(b->image), VOTECL__ARG_UINT(hog->conv_w),
+    votecl__arg args[] = {VOTECL__ARG_BUF(hog->source ? hog->source : b->image),
+                          VOTECL__ARG_UINT(hog->conv_w),
                           VOTECL__ARG_UINT(hog->ch),  VOTECL__ARG_BUF(b->tab),
                           VOTECL__ARG_UINT(hog->njobs), VOTECL__ARG_UINT(hog->npix),
                           VOTECL__ARG_BUF(b->tab),    VOTECL__ARG_BUF(b->lut),
@@ -768,6 +775,74 @@ votecl_hog_detect_begin(votecl_hog *hog, const votecl_image *image, const votecl
         s = hog->context->backend == VOTECL_BACKEND_REF ? ref_detect(hog) : device_detect(hog);
     hog->begun = s == VOTECL_OK;
     return s;
+}
+
+/* The caller's device image as the source: used where it lies when its layout is the one the
+ * kernels read (gray, or three colour channels with colour on); read back to the host on the
+ * ref backend. */
+static votecl_status
+hog_take_buffer(votecl_hog *hog, votecl_buffer *image, size_t width, size_t height,
+                unsigned channels)
+{
+    votecl_image view = {NULL, width, height, width * channels, channels, VOTECL_DTYPE_U8};
+    size_t bytes = width * height * channels;
+    void *host;
+    votecl_status s;
+
+    if (image == NULL || image->context != hog->context)
+        return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT, "image: %s",
+                            image == NULL ? "NULL buffer" : "a buffer of another context");
+    if (channels != 1 && !(channels == 3 && hog->geom.colour))
+        return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT,
+                            "channels: a device image is gray (1) or, with colour on, 3 "
+                            "channels (other conversions run on the host: votecl_hog_detect)");
+    if (width < 1 || height < 1 || width > VOTECL_HOG_MAX_SIDE || height > VOTECL_HOG_MAX_SIDE)
+        return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT,
+                            "width, height: %zux%zu is not within 1 to %u a side", width, height,
+                            VOTECL_HOG_MAX_SIDE);
+    if (bytes > image->size)
+        return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT,
+                            "image: %zu bytes needed, the buffer has %zu", bytes, image->size);
+    if (hog->context->backend != VOTECL_BACKEND_REF) {
+        hog->ch = channels;
+        hog->conv_w = width;
+        hog->conv_h = height;
+        hog->source = image;
+        return VOTECL_OK;
+    }
+    if ((host = votecl__malloc(bytes)) == NULL)
+        return votecl__fail(hog->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    view.data = host;
+    if ((s = votecl_buffer_read(image, 0, host, bytes)) == VOTECL_OK)
+        s = hog_take_image(hog, &view);
+    free(host);
+    return s;
+}
+
+votecl_status
+votecl_hog_detect_buffer(votecl_hog *hog, votecl_buffer *image, size_t width, size_t height,
+                         unsigned channels, const votecl_hog_rect *rois, size_t nrois,
+                         votecl_hog_detection *detections, size_t capacity, size_t *found)
+{
+    votecl_status s;
+
+    if (hog == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    votecl__clear_error(hog->context);
+    if (found == NULL || (detections == NULL && capacity > 0))
+        return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT,
+                            "found, detections: NULL pointer");
+    if (hog->begun || hog->model == NULL)
+        return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT, "%s",
+                            hog->begun ? "hog: a detection is already begun"
+                                       : "model: the detector was made without a model");
+    if ((s = hog_take_buffer(hog, image, width, height, channels)) ||
+        (s = plan_jobs(hog, rois, nrois, 1)) || (s = fill_tables(hog)))
+        return s;
+    if (hog->njobs > 0)
+        s = hog->context->backend == VOTECL_BACKEND_REF ? ref_detect(hog) : device_detect(hog);
+    hog->begun = s == VOTECL_OK;
+    return s == VOTECL_OK ? votecl_hog_detect_end(hog, detections, capacity, found) : s;
 }
 
 static votecl_status

@@ -50,4 +50,9 @@ votecl_status votecl__hough_peaks(const votecl__hough_desc *desc, const uint32_t
 double votecl__hough_theta(const votecl__hough_desc *desc, unsigned g);
 double votecl__hough_rho(const votecl__hough_desc *desc, uint32_t b);
 
+/* Refuses (VOTECL_INVALID_ARGUMENT naming image) a checked u8 view holding more than 0 and
+ * one other value when edge_threshold is 1 (the default) (lib/hough-edges.c). */
+votecl_status votecl__hough_check_binary(votecl_context *context, const votecl_image *image,
+                                         unsigned edge_threshold);
+
 #endif

@@ -26,6 +26,7 @@ votecl_hough_params_init(votecl_hough_params *params)
     if (params == NULL)
         return;
     memset(params, 0, sizeof *params);
+    params->struct_size = sizeof *params;
     params->angles = 180;
     params->edge_threshold = 1;
     params->peak_window = 5;
@@ -192,6 +193,8 @@ check_image(votecl_hough_plan *plan, const votecl_image *image)
         return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
                             "image.width, image.height: %zu x %zu is not the plan's %u x %u",
                             image->width, image->height, d->width, d->height);
+    if (status == VOTECL_OK)
+        status = votecl__hough_check_binary(plan->context, image, d->edge_threshold);
     return status;
 }
 

@@ -1,6 +1,7 @@
 /* Image views and element types. */
 #include "votecl-private.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,18 +20,47 @@ votecl_dtype_size(votecl_dtype dtype)
     return 0;
 }
 
+const char *
+votecl_dtype_name(votecl_dtype dtype)
+{
+    switch (dtype) {
+    case VOTECL_DTYPE_U8:
+        return "u8";
+    case VOTECL_DTYPE_U16:
+        return "u16";
+    case VOTECL_DTYPE_U32:
+        return "u32";
+    case VOTECL_DTYPE_F32:
+        return "f32";
+    }
+    return NULL;
+}
+
+const char *
+votecl__dtype_text(votecl_dtype dtype, char buf[VOTECL__DTYPE_TEXT])
+{
+    const char *name = votecl_dtype_name(dtype);
+
+    if (name != NULL)
+        return name;
+    snprintf(buf, VOTECL__DTYPE_TEXT, "unknown dtype %d", (int)dtype);
+    return buf;
+}
+
 votecl_status
 votecl__image_check(votecl_context *context, const votecl_image *image, votecl_dtype dtype,
                     unsigned channels, size_t *row_bytes, size_t *pixels)
 {
     size_t span;
+    char given[VOTECL__DTYPE_TEXT], wanted[VOTECL__DTYPE_TEXT];
 
     if (image == NULL)
         return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "image: NULL pointer");
     if (image->dtype != dtype)
         return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
-                            "image.dtype: %d does not match the plan's %d", (int)image->dtype,
-                            (int)dtype);
+                            "image.dtype: %s does not match the plan's %s",
+                            votecl__dtype_text(image->dtype, given),
+                            votecl__dtype_text(dtype, wanted));
     if (channels > 0 ? image->channels != channels
                      : image->channels < 1 || image->channels > 4)
         return votecl__fail(context, VOTECL_INVALID_ARGUMENT,

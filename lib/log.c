@@ -21,8 +21,8 @@ votecl__fail(votecl_context *context, votecl_status status, const char *format, 
 }
 
 votecl_status
-votecl__new_begin(votecl_context *context, const void *params, const char *params_name,
-                  const void *out)
+votecl__new_begin_sized(votecl_context *context, const void *params, const char *params_name,
+                        size_t size, const void *out)
 {
     if (context == NULL)
         return VOTECL_INVALID_ARGUMENT;
@@ -30,7 +30,45 @@ votecl__new_begin(votecl_context *context, const void *params, const char *param
     if (params == NULL || out == NULL)
         return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "%s: NULL pointer",
                             params == NULL ? params_name : "out");
-    return VOTECL_OK;
+    return votecl__struct_size_check(context, params, params_name, size);
+}
+
+votecl_status
+votecl__struct_size_message(const void *params, const char *name, size_t size, char *msg,
+                            size_t msg_size)
+{
+    size_t given;
+
+    /* struct_size is the first member of every parameter struct (votecl.h) */
+    memcpy(&given, params, sizeof given);
+    if (given == size)
+        return VOTECL_OK;
+    if (given == 0) {
+        snprintf(msg, msg_size, "%s.struct_size: 0: fill %s with its _init function first", name,
+                 name);
+        return VOTECL_INVALID_ARGUMENT;
+    }
+    if (given > size) {
+        snprintf(msg, msg_size,
+                 "%s.struct_size: %zu bytes, this library's struct has %zu: the program was "
+                 "built against a newer votecl.h than the library it runs with",
+                 name, given, size);
+        return VOTECL_UNSUPPORTED;
+    }
+    snprintf(msg, msg_size,
+             "%s.struct_size: %zu bytes is no size this library's struct ever had (%zu now)",
+             name, given, size);
+    return VOTECL_INVALID_ARGUMENT;
+}
+
+votecl_status
+votecl__struct_size_check(votecl_context *context, const void *params, const char *name,
+                          size_t size)
+{
+    char msg[256];
+    votecl_status status = votecl__struct_size_message(params, name, size, msg, sizeof msg);
+
+    return status == VOTECL_OK ? status : votecl__fail(context, status, "%s", msg);
 }
 
 void

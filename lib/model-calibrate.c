@@ -92,6 +92,7 @@ void
 votecl_calibrate_options_init(votecl_calibrate_options *options)
 {
     memset(options, 0, sizeof *options);
+    options->struct_size = sizeof *options;
     options->store = 1;
 }
 
@@ -541,6 +542,9 @@ votecl_model_calibrate(votecl_context *context, const votecl_calibrate_options *
         votecl_calibrate_options_init(&defaults);
         options = &defaults;
     }
+    if ((status = votecl__struct_size_check(context, options, "options", sizeof *options)) !=
+        VOTECL_OK)
+        return status;
     variants = supported_variants(context, options->variants);
     status = prepare(context, options, variants, 0, &r, &list);
     if (status == VOTECL_OK)
@@ -631,6 +635,9 @@ votecl_model_evaluate(votecl_context *context, const votecl_model *model,
         votecl_calibrate_options_init(&defaults);
         options = &defaults;
     }
+    if ((status = votecl__struct_size_check(context, options, "options", sizeof *options)) !=
+        VOTECL_OK)
+        return status;
     if (model != NULL)
         report->model = *model;
     else if ((status = votecl_model_load(context, &report->model)) != VOTECL_OK)

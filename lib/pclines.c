@@ -44,6 +44,7 @@ votecl_lines_params_init(votecl_lines_params *params)
     if (params == NULL)
         return;
     memset(params, 0, sizeof *params);
+    params->struct_size = sizeof *params;
     params->neighbourhood = 5;
     params->radius = VOTECL_LINES_RADIUS_AUTO;
     params->edge_threshold = 128;
@@ -400,6 +401,21 @@ device_run_image(votecl_lines_plan *plan, const void *data, votecl_dtype dtype)
     return device_accumulate(plan);
 }
 
+/* The image already on the device (the caller's buffer): no upload. */
+static votecl_status
+device_run_buffer(votecl_lines_plan *plan, votecl_buffer *image, votecl_dtype dtype)
+{
+    size_t pixels = (size_t)plan->desc.width * plan->desc.height;
+    int k = dtype == VOTECL_DTYPE_U8 ? K_COUNT_U8 : K_COUNT_F32;
+    votecl_status status;
+
+    if ((status = device_buffers(plan, pixels)) != VOTECL_OK ||
+        (status = device_sort(plan, k, pixels, (votecl__arg[]){VOTECL__ARG_BUF(image)}, 1)) !=
+            VOTECL_OK)
+        return status;
+    return device_accumulate(plan);
+}
+
 static votecl_status
 device_run_edges(votecl_lines_plan *plan, const votecl_lines_edge *edges, size_t n)
 {
@@ -485,6 +501,56 @@ votecl_lines_run(votecl_lines_plan *plan, const votecl_image *image, votecl_line
         finish_lines(plan, lines, capacity, found);
 out:
     free(copy);
+    return status;
+}
+
+/* The checks of a device image: the plan's size, u8 or f32, within the buffer. */
+static votecl_status
+check_buffer(votecl_lines_plan *plan, const votecl_buffer *image, size_t width, size_t height,
+             votecl_dtype dtype, size_t *bytes)
+{
+    if (image == NULL || image->context != plan->context)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "image: %s",
+                            image == NULL ? "NULL buffer" : "a buffer of another context");
+    if (dtype != VOTECL_DTYPE_U8 && dtype != VOTECL_DTYPE_F32)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
+                            "dtype: lines are detected in u8 or f32 images");
+    if (width != plan->desc.width || height != plan->desc.height)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
+                            "width, height: %zu x %zu is not the plan's %u x %u", width, height,
+                            plan->desc.width, plan->desc.height);
+    *bytes = width * height * votecl_dtype_size(dtype);
+    if (*bytes > image->size)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
+                            "image: %zu bytes needed, the buffer has %zu", *bytes, image->size);
+    return VOTECL_OK;
+}
+
+votecl_status
+votecl_lines_run_buffer(votecl_lines_plan *plan, votecl_buffer *image, size_t width,
+                        size_t height, votecl_dtype dtype, votecl_lines_line *lines,
+                        size_t capacity, size_t *found)
+{
+    size_t bytes = 0;
+    void *host = NULL;
+    votecl_status status;
+
+    if (plan == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    votecl__clear_error(plan->context);
+    plan->have_space = 0;
+    if ((status = check_output(plan, lines, capacity, found)) != VOTECL_OK ||
+        (status = check_buffer(plan, image, width, height, dtype, &bytes)) != VOTECL_OK)
+        return status;
+    if (plan->context->backend != VOTECL_BACKEND_REF)
+        status = device_run_buffer(plan, image, dtype);
+    else if ((host = votecl__malloc(bytes)) == NULL)
+        status = votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    else if ((status = votecl_buffer_read(image, 0, host, bytes)) == VOTECL_OK)
+        status = ref_run_image(plan, host, dtype);
+    if (status == VOTECL_OK)
+        finish_lines(plan, lines, capacity, found);
+    free(host);
     return status;
 }
 

@@ -37,6 +37,7 @@ votecl_subsample_params_init(votecl_subsample_params *params, size_t width, size
     if (params == NULL)
         return;
     memset(params, 0, sizeof *params);
+    params->struct_size = sizeof *params;
     params->width = width;
     params->height = height;
     params->factor = factor;
@@ -50,7 +51,8 @@ static votecl_status
 check_params(votecl_context *context, const votecl_subsample_params *p)
 {
     if (p->dtype != VOTECL_DTYPE_U8 && p->dtype != VOTECL_DTYPE_F32)
-        return BAD("dtype: sub-sampling takes u8 or f32 images, not %d", (int)p->dtype);
+        return BAD("dtype: sub-sampling takes u8 or f32 images, not %s",
+                   votecl__dtype_text(p->dtype, (char[VOTECL__DTYPE_TEXT]){0}));
     if (p->width < 1 || p->width > VOTECL_SUBSAMPLE_MAX_SIDE)
         return BAD("width: %zu is not between 1 and %u", p->width, VOTECL_SUBSAMPLE_MAX_SIDE);
     if (p->height < 1 || p->height > VOTECL_SUBSAMPLE_MAX_SIDE)

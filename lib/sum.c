@@ -38,6 +38,7 @@ votecl_sum_params_init(votecl_sum_params *params, votecl_dtype dtype)
     if (params == NULL)
         return;
     memset(params, 0, sizeof *params);
+    params->struct_size = sizeof *params;
     params->dtype = dtype;
     params->variant = VOTECL_VARIANT_AUTO;
 }
@@ -47,7 +48,8 @@ check_params(votecl_context *context, const votecl_sum_params *params)
 {
     if (params->dtype != VOTECL_DTYPE_U8 && params->dtype != VOTECL_DTYPE_F32)
         return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
-                            "dtype: sums take u8 or f32 data, not %d", (int)params->dtype);
+                            "dtype: sums take u8 or f32 data, not %s",
+                            votecl__dtype_text(params->dtype, (char[VOTECL__DTYPE_TEXT]){0}));
     if (votecl_variant_name(params->variant) == NULL)
         return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "variant: unknown value %d",
                             (int)params->variant);

@@ -37,6 +37,7 @@ votecl_vote_spec_init(votecl_vote_spec *spec)
     if (spec == NULL)
         return;
     memset(spec, 0, sizeof *spec);
+    spec->struct_size = sizeof *spec;
     spec->dtype = VOTECL_DTYPE_U8;
     spec->channels = 1;
     spec->bin_type = VOTECL_BINS_UNITY;

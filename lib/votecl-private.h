@@ -17,6 +17,7 @@ struct votecl_buffer {
     votecl_context *context;
     void *handle;
     size_t size;
+    int borrowed; /* wraps the caller's device memory (votecl_buffer_wrap_device) */
 };
 
 struct votecl_context {
@@ -36,10 +37,30 @@ struct votecl_context {
 /* --- errors and the debug log (log.c) --- */
 
 /* The opening of every constructor: a NULL context is VOTECL_INVALID_ARGUMENT (with nowhere
- * to put a message); otherwise the context's error is cleared and a NULL params (named
- * params_name) or out pointer is VOTECL_INVALID_ARGUMENT naming it. */
-votecl_status votecl__new_begin(votecl_context *context, const void *params,
-                                const char *params_name, const void *out);
+ * to put a message); otherwise the context's error is cleared, a NULL params (named
+ * params_name) or out pointer is VOTECL_INVALID_ARGUMENT naming it, and params' struct_size
+ * is checked against size (votecl__struct_size_check). */
+votecl_status votecl__new_begin_sized(votecl_context *context, const void *params,
+                                      const char *params_name, size_t size, const void *out);
+/* The same for a public parameter struct *params: its size is taken from its type, and a
+ * type without struct_size as its first member does not compile. */
+#define votecl__new_begin(context, params, params_name, out)                                  \
+    votecl__new_begin_sized((context), (params), (params_name),                                \
+                            sizeof *(params) + VOTECL__STRUCT_SIZE_FIRST(params), (out))
+/* 0, or a compile error when *p's first member is not struct_size. */
+#define VOTECL__STRUCT_SIZE_FIRST(p)                                                           \
+    (0 * sizeof(char[offsetof(__typeof__(*(p)), struct_size) == 0 ? 1 : -1]))
+
+/* The forward-compatible parameter scheme (votecl.h): params' first member, struct_size,
+ * must be size, the size of the struct this library was built with. A library that appends
+ * fields will also accept the sizes of its earlier releases and default the missing fields;
+ * until then there is one size. 0 (a struct never initialized) is VOTECL_INVALID_ARGUMENT,
+ * a larger size (a program built against newer headers) VOTECL_UNSUPPORTED; the message names
+ * name.struct_size and goes to msg, or to the context's error. */
+votecl_status votecl__struct_size_message(const void *params, const char *name, size_t size,
+                                          char *msg, size_t msg_size);
+votecl_status votecl__struct_size_check(votecl_context *context, const void *params,
+                                        const char *name, size_t size);
 
 /* Records a formatted message as the context's error and returns status. */
 votecl_status votecl__fail(votecl_context *context, votecl_status status, const char *format,
@@ -85,6 +106,10 @@ char *votecl__strdup(const char *s);
 
 /* Pixels an image view may have: kernels index elements with 32-bit arithmetic. */
 #define VOTECL__MAX_IMAGE_PIXELS ((size_t)VOTECL_IMAGE_MAX_PIXELS)
+
+/* dtype's name, or "unknown dtype N" written into buf, for messages. */
+#define VOTECL__DTYPE_TEXT 32
+const char *votecl__dtype_text(votecl_dtype dtype, char buf[VOTECL__DTYPE_TEXT]);
 
 /* Checks a view against the plan's element type and channels (0: any of 1-4); fills the
  * bytes of a row and the number of pixels. Failures name the field. */

@@ -5,7 +5,9 @@
 # (pkg-config --cflags --libs votecl, nothing from the source tree), runs it against the
 # installed library and kernels (VOTECL_KERNEL_PATH unset) and checks a 256-bin histogram
 # of known data on the default device. Also checks that pkg-config's kerneldir names the
-# installed kernels.
+# installed kernels, that the manual is installed (man pages, the guides in docdir) and that
+# every installed example program (docdir/examples) builds with pkg-config's flags alone
+# and runs to its own check.
 #
 # Exit status: 0 passed, 1 failed, 77 skipped (no OpenCL device on this machine).
 set -u
@@ -142,4 +144,43 @@ esac
 LD_LIBRARY_PATH=$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} "$work/hist" >/dev/null ||
     fail "second run (warm disk cache) failed"
 [ -n "$(ls "$VOTECL_CACHE_DIR" 2>/dev/null)" ] || fail "nothing was written to the disk cache"
+
+# The manual: both man pages where man finds them, the guides beside the examples.
+mandir=$(find "$prefix" -path '*/man1/votecl.1' 2>/dev/null | head -n 1)
+[ -n "$mandir" ] || fail "votecl.1 is not installed under $prefix"
+mandir=$(dirname "$(dirname "$mandir")")
+[ -f "$mandir/man3/votecl.3" ] || fail "votecl.3 is not installed in $mandir/man3"
+if command -v man >/dev/null 2>&1; then
+    MANWIDTH=80 man -M "$mandir" votecl 2>/dev/null | grep -q 'votecl COMMAND' ||
+        fail "man -M $mandir votecl does not show votecl(1)"
+    MANWIDTH=80 man -M "$mandir" 3 votecl 2>/dev/null | grep -q 'votecl_hist_plan_new' ||
+        fail "man -M $mandir 3 votecl does not show votecl(3)"
+fi
+exdir=$(find "$prefix" -path '*/doc/*/examples' -type d 2>/dev/null | head -n 1)
+[ -n "$exdir" ] || fail "no examples directory under $prefix/share/doc"
+docdir=$(dirname "$exdir")
+for f in env.md hog-model.md performance.md accuracy.md README NEWS; do
+    [ -f "$docdir/$f" ] || fail "$docdir/$f is not installed"
+done
+echo "install-check: manual in $mandir, guides and examples in $docdir"
+
+# Each installed example, copied out, built as a user would and run against the prefix.
+examples="histogram user-vote hough lines ght hog"
+for example in $examples; do
+    [ -f "$exdir/$example.c" ] || fail "$exdir/$example.c is not installed"
+    cp "$exdir/$example.c" "$work/$example.c" || fail "copying $example.c"
+    # shellcheck disable=SC2086
+    $cc -std=c11 -Wall -Wextra -Werror $cflags -o "$work/$example" "$work/$example.c" $libs -lm ||
+        fail "example $example.c does not build with pkg-config's flags"
+    LD_LIBRARY_PATH=$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} "$work/$example" >"$work/$example.out" 2>&1
+    rc=$?
+    case $rc in
+    0) echo "install-check: example $example: PASS" ;;
+    77) echo "install-check: example $example: SKIP (no device)" ;;
+    *)
+        cat "$work/$example.out" >&2
+        fail "installed example $example exited with $rc"
+        ;;
+    esac
+done
 exit 0

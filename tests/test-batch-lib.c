@@ -77,9 +77,6 @@ order_emit(void *user, uint64_t index, void *item, void *result, votecl_status s
     return index == r->fail_emit ? VOTECL_OUT_OF_HOST_MEMORY : VOTECL_OK;
 }
 
-static const votecl_batch_callbacks order_callbacks = {order_load, order_process, order_emit,
-                                                       order_discard};
-
 static votecl_batch *
 ref_batch(unsigned streams, unsigned depth)
 {
@@ -102,7 +99,9 @@ run_order(unsigned streams, unsigned depth, uint64_t n, uint64_t fail_load, uint
     order_run r = {.n = n, .fail_load = fail_load, .fail_emit = fail_emit};
     uint64_t items = 0;
     r.batch = ref_batch(streams, depth);
-    g_assert_cmpint(votecl_batch_run(r.batch, &order_callbacks, &r, &items), ==, want);
+    g_assert_cmpint(
+        votecl_batch_run(r.batch, order_load, order_process, order_emit, order_discard, &r, &items),
+        ==, want);
     g_assert_cmpuint(items, ==, want_items);
     g_assert_cmpuint(r.next_emit, ==, want_items);
     g_assert_cmpint(r.live, ==, 0);
@@ -141,12 +140,14 @@ test_arguments(void)
     votecl_batch *b = (votecl_batch *)&o;
     char error[256];
     uint64_t items = 7;
+    size_t found = 0;
     votecl_batch_free(NULL);
     g_assert_cmpuint(votecl_batch_workers(NULL), ==, 0);
     g_assert_null(votecl_batch_context(NULL, 0));
     g_assert_cmpint(votecl_batch_new(NULL, NULL, NULL, 0), ==, VOTECL_INVALID_ARGUMENT);
-    g_assert_cmpint(votecl_batch_run(NULL, &order_callbacks, NULL, &items), ==,
-                    VOTECL_INVALID_ARGUMENT);
+    g_assert_cmpint(
+        votecl_batch_run(NULL, order_load, order_process, order_emit, NULL, NULL, &items), ==,
+        VOTECL_INVALID_ARGUMENT);
     g_assert_cmpuint(items, ==, 0);
     votecl_batch_options_init(&o);
     o.backend = VOTECL_BACKEND_REF;
@@ -155,6 +156,12 @@ test_arguments(void)
     g_assert_null(b);
     g_assert_nonnull(strstr(error, "streams_per_device"));
     o.streams_per_device = 0;
+    o.struct_size = 0; /* never initialized */
+    g_assert_cmpint(votecl_batch_new(&o, &b, error, sizeof error), ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_nonnull(strstr(error, "options.struct_size"));
+    g_assert_cmpint(votecl_batch_devices(&o, NULL, 0, &found), ==, VOTECL_INVALID_ARGUMENT);
+    votecl_batch_options_init(&o);
+    o.backend = VOTECL_BACKEND_REF;
     o.devices = "a:GPU:3"; /* the batch counts devices itself: no index */
     g_assert_cmpint(votecl_batch_new(&o, &b, error, sizeof error), ==, VOTECL_INVALID_ARGUMENT);
     g_assert_nonnull(strstr(error, "devices"));

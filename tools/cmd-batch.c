@@ -1393,7 +1393,6 @@ batch_features(void)
 static votecl_status
 batch_go(batch_state *s)
 {
-    votecl_batch_callbacks cb = {batch_load, batch_process, batch_emit, batch_discard};
     uint64_t items = 0;
     votecl_status st;
     s->done = ranks_broadcast(&s->ranks, s->done);
@@ -1404,7 +1403,8 @@ batch_go(batch_state *s)
     if (s->a->preload && (st = preload(s)) != VOTECL_OK)
         return st;
     s->t0 = tool_now();
-    st = votecl_batch_run(s->batch, &cb, s, &items);
+    st =
+        votecl_batch_run(s->batch, batch_load, batch_process, batch_emit, batch_discard, s, &items);
 #ifdef HAVE_MPI
     if (st == VOTECL_OK && s->ranks.rank == 0 && s->ranks.size > 1) {
         /* the records after rank 0's last, and a rank 0 without any */

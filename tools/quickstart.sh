@@ -18,7 +18,8 @@ cd "$(dirname "$0")/.."
 PACKAGES=(
     build-essential autoconf automake libtool autoconf-archive pkg-config
     libglib2.0-dev ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
-    libpng-dev python3 python3-numpy python3-opencv python3-skimage
+    libpng-dev python3 python3-numpy python3-opencv python3-skimage python3-pytest
+    python3-setuptools
     clang libclang-rt-14-dev valgrind
     libavformat-dev libavcodec-dev libswscale-dev libavutil-dev ffmpeg libopenmpi-dev openmpi-bin
 )

@@ -32,6 +32,7 @@ extern "C" {
 #define VOTECL_BATCH_MAX_WORKERS 256
 
 typedef struct votecl_batch_options {
+    size_t struct_size;          /* set by the _init function: see votecl.h */
     votecl_backend backend;      /* DEFAULT: as votecl_context_new() chooses (VOTECL_BACKEND
                                     and the build), resolved once */
     const char *devices;         /* borrowed; "platform:type" of votecl_context_new()'s
@@ -63,14 +64,8 @@ typedef votecl_status (*votecl_batch_emit_fn)(void *user, uint64_t index, void *
 /* Frees an item that was loaded but never emitted (a stopped run); may be NULL. */
 typedef void (*votecl_batch_discard_fn)(void *user, void *item, void *result);
 
-typedef struct votecl_batch_callbacks {
-    votecl_batch_load_fn load;
-    votecl_batch_process_fn process;
-    votecl_batch_emit_fn emit;
-    votecl_batch_discard_fn discard;
-} votecl_batch_callbacks;
-
-/* Sets the defaults: backend DEFAULT, every GPU (else every device), two streams each. */
+/* Sets struct_size and the defaults: backend DEFAULT, every GPU (else every device), two streams
+ * each. */
 VOTECL_API void votecl_batch_options_init(votecl_batch_options *options);
 
 /* The devices a batch with these options would use. infos: caller-owned output of capacity
@@ -99,12 +94,15 @@ VOTECL_API unsigned votecl_batch_workers(const votecl_batch *batch);
  * Transfer none; use it only outside votecl_batch_run() or from that worker's process(). */
 VOTECL_API votecl_context *votecl_batch_context(votecl_batch *batch, unsigned worker);
 
-/* Runs the collection (see the top of this header) and returns when every item was emitted,
- * or when load() or emit() failed (their status), or VOTECL_OUT_OF_HOST_MEMORY /
- * VOTECL_DEVICE_ERROR when threads cannot be started. items: when not NULL, the items
- * emitted. Items loaded and not emitted are given to discard(). */
-VOTECL_API votecl_status votecl_batch_run(votecl_batch *batch,
-                                          const votecl_batch_callbacks *callbacks, void *user,
+/* Runs the collection (see the top of this header) through load, process and emit
+ * (required) and discard (may be NULL), each called with user, and returns when every item
+ * was emitted, or when load() or emit() failed (their status), or VOTECL_OUT_OF_HOST_MEMORY
+ * when threads cannot be started. items: when not NULL, the items emitted. Items loaded and
+ * not emitted are given to discard(). */
+VOTECL_API votecl_status votecl_batch_run(votecl_batch *batch, votecl_batch_load_fn load,
+                                          votecl_batch_process_fn process,
+                                          votecl_batch_emit_fn emit,
+                                          votecl_batch_discard_fn discard, void *user,
                                           uint64_t *items);
 
 #ifdef __cplusplus

@@ -65,6 +65,7 @@ typedef struct votecl_device_info {
 } votecl_device_info;
 
 typedef struct votecl_context_options {
+    size_t struct_size; /* set by the _init function: see votecl.h */
     votecl_backend backend;  /* DEFAULT: see above */
     const char *device;      /* borrowed; NULL: VOTECL_DEVICE, else the first GPU, else any */
     const char *kernel_path; /* borrowed; colon-separated directories searched after
@@ -76,7 +77,7 @@ typedef struct votecl_context_options {
 
 typedef struct votecl_context votecl_context;
 
-/* Sets the defaults: backend DEFAULT, every string NULL, disk cache on. */
+/* Sets struct_size and the defaults: backend DEFAULT, every string NULL, disk cache on. */
 VOTECL_API void votecl_context_options_init(votecl_context_options *options);
 
 /* Creates a context. options may be NULL for the defaults.
@@ -154,6 +155,70 @@ VOTECL_API votecl_status votecl_buffer_read(votecl_buffer *buffer, size_t offset
 /* Copies size bytes between two buffers of one context on the device; asynchronous. */
 VOTECL_API votecl_status votecl_buffer_copy(votecl_buffer *dst, size_t dst_offset,
                                             votecl_buffer *src, size_t src_offset, size_t size);
+
+/* ---------------------------------------------------------------------------------------
+ * Interop: the caller's own OpenCL or CUDA objects, without copies.
+ *
+ * Native handles are passed as void * so that this header needs neither <CL/cl.h> nor
+ * <cuda.h>: cast a cl_context, cl_device_id, cl_command_queue or cl_mem, a CUcontext or
+ * CUstream, and a CUdeviceptr ((void *)(uintptr_t)ptr) to void *.
+ *
+ * Ownership stays with the caller: OpenCL objects are retained while votecl uses them and
+ * released when the votecl object is freed (the caller's references stay valid); CUDA
+ * contexts, streams and memory are used, never destroyed or freed. Free the votecl objects
+ * before the native ones they use.
+ *
+ * Ordering: a context made from a queue or stream queues all its work there, in order with
+ * the caller's own work on it, so a kernel of the caller that fills a buffer before a votecl
+ * call needs no synchronisation. Calls that return results into device buffers are
+ * asynchronous (the caller's later work on the queue sees the result; votecl_context_finish
+ * waits on the host): votecl_hist_run_buffers(), votecl_vote_run_buffers(),
+ * votecl_hough_run_buffers(). Calls that take a device image and return their results in
+ * host memory wait for them: votecl_lines_run_buffer() (PClines) and
+ * votecl_hog_detect_buffer() (HOG). The GHT takes host images only.
+ * ------------------------------------------------------------------------------------- */
+
+/* A context on the caller's OpenCL cl_context (cl_context), device (cl_device_id, a device of
+ * that context) and in-order queue (cl_command_queue on them; NULL: votecl creates its own
+ * queue on cl_context). options may be NULL; its backend and device fields are ignored.
+ * error: caller-owned, error_size bytes, receives the message on failure (may be NULL).
+ * out: caller-owned. Returns VOTECL_OK, VOTECL_INVALID_ARGUMENT (a NULL or mismatched
+ * handle, named), VOTECL_INCOMPATIBLE (an out-of-order queue), VOTECL_DEVICE_ERROR,
+ * VOTECL_OUT_OF_HOST_MEMORY. */
+VOTECL_API votecl_status votecl_context_new_from_opencl(void *cl_context, void *cl_device,
+                                                        void *cl_queue,
+                                                        const votecl_context_options *options,
+                                                        votecl_context **out, char *error,
+                                                        size_t error_size);
+
+/* A context on the caller's CUDA context (CUcontext; NULL: the calling thread's current
+ * context, else the primary context of the device that options->device or VOTECL_DEVICE
+ * selects, which CuPy and PyTorch also use) and stream (CUstream; NULL is the legacy default
+ * stream, the one CuPy and PyTorch use unless told otherwise). Requires a libvotecl built
+ * with --enable-cuda and the NVIDIA driver. Other arguments and statuses as
+ * votecl_context_new_from_opencl(), plus VOTECL_BACKEND_UNAVAILABLE. */
+VOTECL_API votecl_status votecl_context_new_from_cuda(void *cu_context, void *cu_stream,
+                                                      const votecl_context_options *options,
+                                                      votecl_context **out, char *error,
+                                                      size_t error_size);
+
+/* A buffer of size bytes over the caller's device memory, without a copy: a cl_mem of the
+ * context's cl_context (retained; at least size bytes) on OpenCL, a device pointer of the
+ * context's CUDA context (16-byte aligned, as the kernels read vectors) on CUDA. Usable
+ * wherever a votecl_buffer is, for input and output. votecl_buffer_free() lets go of it
+ * without freeing the memory. out: caller-owned. Returns VOTECL_INVALID_ARGUMENT (NULL
+ * handle, zero size, a cl_mem smaller than size or of another context, a misaligned
+ * pointer), VOTECL_UNSUPPORTED on the ref backend, VOTECL_OUT_OF_HOST_MEMORY. */
+VOTECL_API votecl_status votecl_buffer_wrap_device(votecl_context *context, void *handle,
+                                                   size_t size, votecl_buffer **out);
+
+/* The buffer's native handle: its cl_mem on OpenCL, its device pointer on CUDA (host
+ * memory on ref). Transfer none. NULL for NULL. */
+VOTECL_API void *votecl_buffer_get_native(const votecl_buffer *buffer);
+
+/* The queue or stream the context's work goes to: cl_command_queue on OpenCL, CUstream on
+ * CUDA (NULL: the legacy default stream), NULL on ref. Transfer none. */
+VOTECL_API void *votecl_context_get_native_queue(const votecl_context *context);
 
 #ifdef __cplusplus
 }

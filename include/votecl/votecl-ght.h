@@ -1,6 +1,7 @@
 /* libvotecl: the generalized Hough transform, two methods.
  *
- * Guil's fast GHT (Guil, Gonzalez-Linares, Zapata 1999; on the GPU: shared/seeds paper 001).
+ * Guil's fast GHT (Guil, Gonzalez-Linares, Zapata 1999; on the GPU: Gomez-Luna et al.,
+ * "Parallelization of the generalized Hough transform on GPU").
  * Edge points carry a gradient angle quantised into `levels` bins over 360 degrees. Two edge
  * points p_i, p_j whose angle bins differ by xi (theta_j = theta_i + xi, within
  * angle_epsilon bins) form a pairing with
@@ -19,7 +20,8 @@
  * Edges come from Canny (3x3 Sobel, L1 magnitude |gx| + |gy|, non-maximum suppression,
  * hysteresis between low and high).
  *
- * Ballard's R-table GHT (Ballard 1981; on the GPU: paper 002). The R-table maps the gradient
+ * Ballard's R-table GHT (Ballard 1981; on the GPU: Chen and Xu, "Generalized Hough
+ * transform on GPU"). The R-table maps the gradient
  * bin of each template edge to its vector to the centre. Every image edge votes, for every
  * rotation and scale of the search, p + s R(rot) r for every r of the bin (theta - rot) into
  * a 4-D accumulator (x / dp, y / dp, scale, rotation). Edges: Sobel, non-maximum suppression
@@ -32,8 +34,8 @@
  * template's centre ((W - 1) / 2, (H - 1) / 2 of the template by default) at (x, y).
  *
  * The model is built once from a template image (or its edges) and detects many times, in
- * images of any size. On the ref backend everything runs in lib/ght-ref.c (the sequential
- * reference). On a device context the image is uploaded once and the work stays on the
+ * images of any size. On the ref backend everything runs in the sequential reference, the
+ * specification the device paths are tested against. On a device context the image is uploaded once and the work stays on the
  * device: edges, their compaction and sorting by gradient bin, Guil's pairings with the
  * chosen mechanism (their O space), the S and D spaces, Ballard's accumulator and its maxima,
  * every list and space equal to the reference's, so the poses are the same. The host reads
@@ -62,7 +64,7 @@ typedef enum votecl_ght_method {
     VOTECL_GHT_BALLARD = 1 /* R-table, 4-D accumulator */
 } votecl_ght_method;
 
-/* How a Guil pairing stage deals two sorted lists to work-items (paper 001, Sec. IV). */
+/* How a Guil pairing stage deals two sorted lists to work-items (Gomez-Luna et al., Sec. IV). */
 typedef enum votecl_ght_pairing {
     VOTECL_GHT_PAIRING_AUTO = 0, /* chosen from the sub-list sizes */
     VOTECL_GHT_PAIRING_LB = 1,   /* load balancing: both chunks in local memory */
@@ -70,6 +72,7 @@ typedef enum votecl_ght_pairing {
 } votecl_ght_pairing;
 
 typedef struct votecl_ght_params {
+    size_t struct_size; /* set by the _init function: see votecl.h */
     votecl_ght_method method;   /* default VOTECL_GHT_GUIL */
     unsigned levels;            /* gradient (and alpha) angle bins over 360 degrees (360) */
     unsigned canny_low;         /* hysteresis low threshold on |gx| + |gy| (50) */

@@ -1,9 +1,9 @@
 /* libvotecl: HOG descriptors and the sliding-window people detector (Dalal and Triggs,
  * "Histograms of oriented gradients for human detection", 2005, through Prisacariu and Reid,
- * "fastHOG", 2009; shared/seeds paper 003).
+ * "fastHOG - a real-time GPU implementation of HOG", Technical Report 2310/09, Oxford, 2009).
  *
- * Stages, each a kernel of cl/hog.cl and a function of the sequential reference
- * lib/hog-ref.c (also the 'ref' backend):
+ * Stages, each a kernel of hog.cl (installed with the kernels) and a function of the
+ * sequential reference (the 'ref' backend):
  *   1. downscale: for every pyramid level s = scale^k, the image resized to
  *      (round(W / s), round(H / s)) with bilinear interpolation (pixel centres, fixed-point
  *      weights of 11 bits, so device and reference agree exactly);
@@ -54,7 +54,8 @@ extern "C" {
 #define VOTECL_HOG_MAX_BINS 64u
 /* Most pyramid levels (OpenCV's nlevels). */
 #define VOTECL_HOG_MAX_LEVELS 64u
-/* The model file format's version (see docs/hog-model.md). */
+/* The model file format's version (hog-model.md in $(docdir), e.g.
+ * /usr/local/share/doc/libvotecl/hog-model.md). */
 #define VOTECL_HOG_MODEL_VERSION 1
 /* The people detector's file, found beside the kernels (the kernel search path). */
 #define VOTECL_HOG_PEOPLE_MODEL "hog-people.model"
@@ -66,6 +67,7 @@ typedef enum votecl_hog_fusion {
 } votecl_hog_fusion;
 
 typedef struct votecl_hog_params {
+    size_t struct_size; /* set by the _init function: see votecl.h */
     unsigned window_width, window_height;     /* 64 x 128 */
     unsigned block_width, block_height;       /* 16 x 16, multiples of the cell */
     unsigned block_stride_x, block_stride_y;  /* 8, 8 */
@@ -96,7 +98,8 @@ VOTECL_API votecl_status votecl_hog_descriptor_length(const votecl_hog_params *p
 
 /* --- linear SVM models ---
  * A model is the window geometry, length weights and a bias; a window's score is
- * bias + weights . descriptor. Files are text (docs/hog-model.md):
+ * bias + weights . descriptor. Files are text (hog-model.md in $(docdir)); OpenCV's saved
+ * detectors load with votecl_hog_model_load_opencv() (at the end of this header):
  *   votecl-hog-model 1
  *   window 64 128
  *   block 16 16
@@ -251,6 +254,35 @@ VOTECL_API votecl_status votecl_hog_fuse(const votecl_hog_params *params,
                                          const votecl_hog_detection *windows, size_t n,
                                          votecl_hog_detection *detections, size_t capacity,
                                          size_t *found);
+
+/* As votecl_hog_detect() with the image in a device buffer of the detector's context
+ * (borrowed: width x height pixels of u8, rows packed from byte 0, such as a frame that
+ * votecl_buffer_wrap_device() wraps where it already lies): no host copy of the image.
+ * channels: 1 (gray), or 3 when params.colour is on (used in the order given, e.g. BGR).
+ * Waits for the detections (host memory). Statuses as votecl_hog_detect(). */
+VOTECL_API votecl_status votecl_hog_detect_buffer(votecl_hog *hog, votecl_buffer *image,
+                                                  size_t width, size_t height,
+                                                  unsigned channels, const votecl_hog_rect *rois,
+                                                  size_t nrois, votecl_hog_detection *detections,
+                                                  size_t capacity, size_t *found);
+/* Reads a HOG detector that OpenCV saved (HOGDescriptor::save(), cv2.HOGDescriptor.save(),
+ * or a file written the same way through cv::FileStorage) in YAML or XML: the first
+ * top-level map, as HOGDescriptor::load() with no object name. filename: borrowed;
+ * params: caller-owned output or NULL, set to votecl_hog_params_init()'s defaults with the
+ * file's winSize, blockSize, blockStride, cellSize, nbins, gammaCorrection, L2HysThreshold
+ * and nlevels (the detection settings, such as hit_threshold, stay to be chosen); out:
+ * caller-owned, SVMDetector's descriptor-length weights and, when present, its last entry as
+ * the bias. Give the same params to votecl_hog_new(). context: for the error message (may
+ * be NULL).
+ * Returns VOTECL_IO_ERROR when the file cannot be read, VOTECL_UNSUPPORTED for what OpenCV
+ * can save and this library does not compute (signedGradient, a histogramNormType other
+ * than L2Hys, a winSigma other than (block width + height) / 8), VOTECL_INVALID_ARGUMENT for
+ * another file or a malformed one (the message names the file and the key: SVMDetector of
+ * the wrong length, a missing winSize, ...), VOTECL_OUT_OF_HOST_MEMORY. */
+VOTECL_API votecl_status votecl_hog_model_load_opencv(votecl_context *context,
+                                                      const char *filename,
+                                                      votecl_hog_params *params,
+                                                      votecl_hog_model **out);
 
 #ifdef __cplusplus
 }

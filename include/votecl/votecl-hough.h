@@ -2,7 +2,8 @@
  *
  * Every edge pixel (x, y) of a one-channel u8 image, an edge being a pixel whose value is at
  * least the edge threshold, votes in each of G angle spaces for the lines through it
- * (GPU-vote section 2.2, Eq. 1-2):
+ * (van den Braak et al., "GPU-vote: a framework for accelerating voting algorithms on GPU",
+ * section 2.2, Eq. 1-2):
  *
  *   theta_g = g * pi / G                       g = 0 .. G-1 (pi itself is not included)
  *   rho     = x cos(theta_g) + y sin(theta_g)  in [-W, D], D = sqrt(W^2 + H^2)
@@ -11,7 +12,7 @@
  * The bin is computed in single precision, without contraction into fma, from a cos/sin
  * table computed once on the host in double and rounded to float, with W, D and
  * scale = N / (D + W) rounded to float; the device and the sequential reference
- * (lib/hough-ref.c, also the 'ref' backend) do exactly the same arithmetic, so their
+ * (the 'ref' backend) do exactly the same arithmetic, so their
  * accumulators are equal bit for bit. Reported lines are at bin centres,
  * rho(b) = (b + 0.5) * (D + W) / N - W, so an even N has no half-bin bias.
  *
@@ -49,10 +50,12 @@ extern "C" {
 #define VOTECL_HOUGH_MAX_WINDOW 99u
 
 typedef struct votecl_hough_params {
+    size_t struct_size; /* set by the _init function: see votecl.h */
     unsigned angles;          /* G >= 1 (default 180: one degree) */
     uint32_t rho_bins;        /* N >= 1; 0 (default): one bin per pixel, N = ceil(W + D) */
     unsigned edge_threshold;  /* a pixel with value >= this is an edge, 0-255 (default 1:
-                                 every nonzero pixel of a binary edge image) */
+                                 every nonzero pixel of a binary edge image; any other
+                                 image is refused: see the edge step below) */
     unsigned peak_window;     /* n: odd side of the peak window in angles and bins, at most
                                  VOTECL_HOUGH_MAX_WINDOW (default 5) */
     uint32_t peak_threshold;  /* least votes of a peak; 0 (default): half the accumulator's
@@ -100,7 +103,9 @@ VOTECL_API double votecl_hough_plan_rho(const votecl_hough_plan *plan, uint32_t 
  * extracts the peaks. lines: caller-owned output of capacity entries (may be NULL when
  * capacity is 0), most votes first; found: the number of peaks (at most max_lines when set),
  * also when more than capacity; stats: caller-owned output or NULL (kept = edge pixels).
- * Returns VOTECL_INVALID_ARGUMENT naming the field, and the statuses of the engine. */
+ * Returns VOTECL_INVALID_ARGUMENT naming the field (image too when, under edge_threshold 1,
+ * it is no binary edge image: see votecl_hough_edges() below), and the statuses of the
+ * engine. */
 VOTECL_API votecl_status votecl_hough_run(votecl_hough_plan *plan, const votecl_image *image,
                                           votecl_hough_line *lines, size_t capacity, size_t *found,
                                           votecl_vote_stats *stats);
@@ -130,6 +135,27 @@ VOTECL_API votecl_status votecl_hough_plan_last_stats(votecl_hough_plan *plan,
 /* The engine's strategy for an image of 'elements' pixels. info: caller-owned output. */
 VOTECL_API votecl_status votecl_hough_plan_describe(const votecl_hough_plan *plan, size_t elements,
                                                     votecl_vote_plan_info *info);
+
+/* --- the edge step ---
+ * The transform votes for the pixels of a binary edge image: with edge_threshold 1 (the
+ * default) votecl_hough_run() refuses an image holding more than 0 and one other value,
+ * because a gray image would make every pixel an edge (VOTECL_INVALID_ARGUMENT naming
+ * image); any other edge_threshold thresholds a gray image explicitly. A photo goes
+ * through votecl_hough_edges() first. */
+
+/* Largest Canny threshold: |gx| + |gy| of the 3x3 Sobel of a u8 image is at most 2040. */
+#define VOTECL_HOUGH_EDGES_MAX 2040u
+
+/* Canny's edges of image (u8, one channel, borrowed) on the host, as OpenCV's
+ * Canny(image, edges, low, high) with its defaults (3x3 Sobel, |gx| + |gy|, non-maximum
+ * suppression, hysteresis between low and high; low == high: one threshold): edges
+ * (caller-owned, image.height rows of image.width bytes, edges_stride apart) gets 255 at
+ * each edge and 0 elsewhere, the one-pixel border 0. context: for the error message.
+ * Returns VOTECL_INVALID_ARGUMENT naming the field (low > high, high above
+ * VOTECL_HOUGH_EDGES_MAX, a side above VOTECL_HOUGH_MAX_SIDE), VOTECL_OUT_OF_HOST_MEMORY. */
+VOTECL_API votecl_status votecl_hough_edges(votecl_context *context, const votecl_image *image,
+                                            unsigned low, unsigned high, uint8_t *edges,
+                                            size_t edges_stride);
 
 #ifdef __cplusplus
 }

@@ -20,6 +20,10 @@ typedef enum votecl_dtype {
 /* Bytes of one element of dtype; 0 for an unknown value. */
 VOTECL_API size_t votecl_dtype_size(votecl_dtype dtype);
 
+/* "u8", "u16", "u32", "f32" (the names messages and the votecl tool use); NULL for an
+ * unknown value. Transfer none. */
+VOTECL_API const char *votecl_dtype_name(votecl_dtype dtype);
+
 /* A view of pixels the caller owns: rows of width * channels elements of dtype, row starts
  * stride bytes apart (stride >= width * channels * element size). Channels are interleaved.
  * Every call that takes a view checks it first and returns VOTECL_INVALID_ARGUMENT naming the

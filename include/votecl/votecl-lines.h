@@ -1,5 +1,5 @@
 /* libvotecl: PClines line detection (Havel, Dubska, Herout, Josth: "Real-time detection of
- * lines using parallel coordinates and CUDA", 2012; shared/seeds paper 004).
+ * lines using parallel coordinates and CUDA", Journal of Real-Time Image Processing, 2012).
  *
  * A line is a point of the TS space (Eq. 1-3): two parallel-coordinate spaces, straight (S,
  * lines of negative slope) and twisted (T, positive slope), glued into one strip of 2d
@@ -18,8 +18,8 @@
  * Y = 2 py - (H-1) and M = max(W, H) - 1, the row is
  *   row = ((X + M) d + s u) * K >> 32,  s = Y - X (S) or X + Y (T),
  *   K = floor(2^32 V / ((2M + 1) d)),
- * the same 64-bit products on the device and in the sequential reference (lib/pclines-ref.c,
- * also the 'ref' backend), so their TS spaces are equal exactly.
+ * the same 64-bit products on the device and in the sequential reference (the 'ref'
+ * backend), so their TS spaces are equal exactly.
  *
  * Edges of an image are pixels (not on the border) whose Sobel gradient (Gx, Gy) has
  * Gx^2 + Gy^2 >= edge_threshold^2; for f32 images the float gradient is multiplied by 255 and
@@ -58,6 +58,7 @@ extern "C" {
 #define VOTECL_LINES_RADIUS_AUTO UINT_MAX
 
 typedef struct votecl_lines_params {
+    size_t struct_size; /* set by the _init function: see votecl.h */
     uint32_t distance;        /* d >= 1: 2d columns; 0 (default): max(ceil(max(W, H) / 2), n) */
     uint32_t rows;            /* V >= 1 rows of v; 0 (default): max(W, H), one per pixel */
     unsigned neighbourhood;   /* n: odd, 1 <= n <= 2d, side of the maxima window (default 5) */
@@ -142,6 +143,16 @@ VOTECL_API votecl_status votecl_lines_plan_read_space(votecl_lines_plan *plan, u
 /* The stats of the last run (stats: caller-owned output). */
 VOTECL_API votecl_status votecl_lines_plan_last_stats(const votecl_lines_plan *plan,
                                                       votecl_lines_stats *stats);
+
+/* As votecl_lines_run() with the image in a device buffer of the plan's context (borrowed:
+ * width x height elements of dtype, u8 or f32, rows packed from byte 0), such as a frame
+ * that votecl_buffer_wrap_device() wraps where it already lies: no host copy of the image.
+ * width and height must be the plan's. Waits for the lines (host memory, as above).
+ * Returns VOTECL_INVALID_ARGUMENT naming the field, and device statuses. */
+VOTECL_API votecl_status votecl_lines_run_buffer(votecl_lines_plan *plan, votecl_buffer *image,
+                                                 size_t width, size_t height, votecl_dtype dtype,
+                                                 votecl_lines_line *lines, size_t capacity,
+                                                 size_t *found);
 
 #ifdef __cplusplus
 }

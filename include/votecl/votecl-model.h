@@ -1,4 +1,5 @@
-/* libvotecl: the execution-time model of the voting engine (GPU-vote section 5).
+/* libvotecl: the execution-time model of the voting engine (van den Braak et al., "GPU-vote:
+ * a framework for accelerating voting algorithms on GPU", section 5).
  *
  * A vote run takes, by Eq. 7-10 of the paper,
  *
@@ -31,7 +32,7 @@
  * The parameters a-j are fitted per device and per strategy (local, global, private) by
  * linear least squares on relative error from timed training runs (votecl_model_calibrate(),
  * `votecl calibrate`) and stored as one text file per device in the context's cache directory
- * (see docs/env.md). Once a device is calibrated, votecl_vote_plan_predict() answers and plans
+ * (env.md in $(docdir)). Once a device is calibrated, votecl_vote_plan_predict() answers and plans
  * whose strategy is left to the library are chosen by the model.
  *
  * Timings are measured, so the model is a property of the machine at calibration time: a
@@ -152,6 +153,7 @@ VOTECL_API votecl_status votecl_model_path(const votecl_context *context, char *
                                            size_t size);
 
 typedef struct votecl_calibrate_options {
+    size_t struct_size; /* set by the _init function: see votecl.h */
     int quick;          /* nonzero: a small training set (smoke tests), about 10x faster */
     unsigned repeats;   /* rounds over the cases (at most 32), the fastest round of a case
                            counts; 0: 5 (3 when quick) */

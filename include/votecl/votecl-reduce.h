@@ -1,5 +1,5 @@
-/* libvotecl: sum and image sub-sampling, two reductions written as votes (GPU-vote
- * section 4).
+/* libvotecl: sum and image sub-sampling, two reductions written as votes ("GPU-vote: a
+ * framework for accelerating voting algorithms on GPU", section 4).
  *
  * Both are thin layers over the generic engine of votecl-vote.h: each builds a
  * votecl_vote_spec of a few lines of OpenCL C and runs it; neither has kernels of its own.
@@ -47,6 +47,7 @@ extern "C" {
 /* --- sum --------------------------------------------------------------------------- */
 
 typedef struct votecl_sum_params {
+    size_t struct_size; /* set by the _init function: see votecl.h */
     votecl_dtype dtype;      /* VOTECL_DTYPE_U8 or VOTECL_DTYPE_F32 */
     votecl_variant variant;  /* AUTO: the plan chooses (VOTECL_FORCE_VARIANT overrides) */
 } votecl_sum_params;
@@ -57,7 +58,7 @@ VOTECL_API void votecl_sum_params_init(votecl_sum_params *params, votecl_dtype d
 typedef struct votecl_sum_plan votecl_sum_plan;
 
 /* Validates params and compiles the vote (or finds it in the caches). params: borrowed.
- * out: caller-owned. On a 'ref' context the plan runs lib/sum-ref.c.
+ * out: caller-owned. On a 'ref' context the plan runs the sequential reference.
  * Returns VOTECL_INVALID_ARGUMENT naming the field, VOTECL_BUILD_FAILED,
  * VOTECL_KERNEL_NOT_FOUND, VOTECL_OUT_OF_*_MEMORY, VOTECL_DEVICE_ERROR. */
 VOTECL_API votecl_status votecl_sum_plan_new(votecl_context *context,
@@ -88,6 +89,7 @@ VOTECL_API votecl_status votecl_sum_plan_describe(const votecl_sum_plan *plan, s
 #define VOTECL_SUBSAMPLE_MAX_SIDE 65535u
 
 typedef struct votecl_subsample_params {
+    size_t struct_size; /* set by the _init function: see votecl.h */
     size_t width, height;    /* of the input image, 1 .. VOTECL_SUBSAMPLE_MAX_SIDE */
     unsigned factor;         /* f >= 1 */
     votecl_dtype dtype;      /* VOTECL_DTYPE_U8 or VOTECL_DTYPE_F32; one channel */
@@ -103,7 +105,7 @@ typedef struct votecl_subsample_plan votecl_subsample_plan;
 
 /* Validates params and compiles the vote (or finds it in the caches). params: borrowed.
  * out: caller-owned. An empty output (factor above width or height) needs no device work
- * and compiles nothing. On a 'ref' context the plan runs lib/subsample-ref.c.
+ * and compiles nothing. On a 'ref' context the plan runs the sequential reference.
  * Returns VOTECL_INVALID_ARGUMENT naming the field, VOTECL_BUILD_FAILED,
  * VOTECL_KERNEL_NOT_FOUND, VOTECL_OUT_OF_*_MEMORY, VOTECL_DEVICE_ERROR. */
 VOTECL_API votecl_status votecl_subsample_plan_new(votecl_context *context,

@@ -1,7 +1,8 @@
 /* libvotecl: the voting engine and its histograms (GPU-vote).
  *
  * Every input element casts a vote into a bin; the engine counts the votes on the device
- * with one of three strategies (van den Braak et al., GPU-vote, sections 3.2-3.3):
+ * with one of three strategies (van den Braak, Nugteren, Mesman, Corporaal, "GPU-vote: a
+ * framework for accelerating voting algorithms on GPU", sections 3.2-3.3):
  *
  *   local    bins in on-chip local memory, stretched S' times (Eq. 3-6) so that neighbouring
  *            work-items vote into different copies; the input split into P parts over the
@@ -21,8 +22,8 @@
  * 0 <= min < max <= 2^32, and the bin is computed exactly in integer arithmetic. For f32
  * data the range test compares v with (float)min and (float)max, and the bin is computed in
  * single precision as (v - (float)min) * scale with scale = (float)(nbins / (max - min)),
- * saturated and clamped to the last bin, exactly as lib/histogram-ref.c does, so device and
- * reference agree bit for bit.
+ * saturated and clamped to the last bin, exactly as the sequential reference (the 'ref'
+ * backend) does, so device and reference agree bit for bit.
  * A 2-D histogram has nbins[0] x nbins[1] bins, row-major: bin = bx * nbins[1] + by.
  *
  * Counts are 32-bit and never wrap: a frame holds at most VOTECL_VOTE_MAX_ELEMENTS
@@ -116,6 +117,7 @@ typedef enum votecl_bin_type {
 #define VOTECL_VOTE_MAX_ELEMENTS 2147483647u
 
 typedef struct votecl_vote_spec {
+    size_t struct_size; /* set by the _init function: see votecl.h */
     votecl_dtype dtype;        /* element type */
     unsigned channels;         /* 1, 2 or 4 */
     votecl_bin_type bin_type;
@@ -187,6 +189,7 @@ VOTECL_API votecl_status votecl_vote_plan_predict(const votecl_vote_plan *plan, 
 #define VOTECL_HIST_MAX_BINS (1u << 28)
 
 typedef struct votecl_hist_params {
+    size_t struct_size; /* set by the _init function: see votecl.h */
     votecl_dtype dtype;  /* element type of the data */
     unsigned channels;   /* interleaved channels per element of x (1-4) */
     unsigned dims;       /* 1 or 2 */
@@ -240,7 +243,8 @@ VOTECL_API votecl_status votecl_hist_plan_describe(const votecl_hist_plan *plan,
  * x: borrowed, n * channels elements of dtype (may be NULL when n == 0);
  * y: borrowed, second array for two_arrays 2-D histograms, else NULL;
  * weights: borrowed, n floats when weighted, else NULL;
- * bins: caller-owned output of nbins uint32_t (float when weighted), overwritten.
+ * bins: caller-owned output of nbins uint32_t (float when weighted), overwritten; the typed
+ * calls below say which in their signature.
  * On failure bins is left untouched. */
 VOTECL_API votecl_status votecl_hist_run(votecl_hist_plan *plan, const void *x, const void *y,
                                          const float *weights, size_t n, void *bins);
@@ -256,6 +260,25 @@ VOTECL_API votecl_status votecl_hist_run_batch(votecl_hist_plan *plan, const voi
  * the plan's; 2-D histograms of two arrays are not possible here. */
 VOTECL_API votecl_status votecl_hist_run_image(votecl_hist_plan *plan, const votecl_image *image,
                                                void *bins);
+
+/* Typed forms of the calls above: the bins' C type says what the plan computes, and a plan
+ * of the other kind is VOTECL_INVALID_ARGUMENT naming bins (the untyped calls stay for
+ * callers that choose at run time). _u32: counts, the plan not weighted; _f32: sums of the
+ * f32 weights (borrowed, n per frame), the plan weighted. Arguments otherwise as in
+ * votecl_hist_run(), votecl_hist_run_batch() and votecl_hist_run_image(). */
+VOTECL_API votecl_status votecl_hist_run_u32(votecl_hist_plan *plan, const void *x,
+                                             const void *y, size_t n, uint32_t *bins);
+VOTECL_API votecl_status votecl_hist_run_f32(votecl_hist_plan *plan, const void *x,
+                                             const void *y, const float *weights, size_t n,
+                                             float *bins);
+VOTECL_API votecl_status votecl_hist_run_batch_u32(votecl_hist_plan *plan, const void *x,
+                                                   const void *y, size_t n, size_t frames,
+                                                   uint32_t *bins);
+VOTECL_API votecl_status votecl_hist_run_batch_f32(votecl_hist_plan *plan, const void *x,
+                                                   const void *y, const float *weights,
+                                                   size_t n, size_t frames, float *bins);
+VOTECL_API votecl_status votecl_hist_run_image_u32(votecl_hist_plan *plan,
+                                                   const votecl_image *image, uint32_t *bins);
 
 /* As votecl_hist_run_batch() with everything in device buffers of the plan's context:
  * x (n * frames elements from byte 0), y and weights (NULL when unused) are borrowed;

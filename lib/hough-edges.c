@@ -1,0 +1,112 @@
+/* What the theta-rho Hough votes for, and the explicit step that makes it from a photo.
+ * Every pixel at or above edge_threshold votes for all G lines through it, so a gray image
+ * under the default threshold of 1 makes nearly every pixel an edge and the accumulator's
+ * largest count a diagonal through the middle of the image: a line at 45 degrees that no
+ * image holds. Such input is refused, and votecl_hough_edges() gives the binary edge image
+ * the transform means, with the edge detector the GHT uses (Canny's, as OpenCV's). */
+#include "ght-private.h"
+#include "hough-private.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+votecl_status
+votecl__hough_check_binary(votecl_context *context, const votecl_image *image,
+                           unsigned edge_threshold)
+{
+    const uint8_t *row;
+    uint8_t seen[256] = {0};
+    unsigned distinct = 0, other = 0; /* the nonzero value seen, 0 before one */
+
+    /* another threshold is the caller's explicit choice to threshold a gray image */
+    if (edge_threshold != 1)
+        return VOTECL_OK;
+    for (size_t y = 0; y < image->height; y++) {
+        row = (const uint8_t *)image->data + y * image->stride;
+        for (size_t x = 0; x < image->width; x++) {
+            if (seen[row[x]])
+                continue;
+            seen[row[x]] = 1;
+            if (++distinct > 2 || (distinct == 2 && !seen[0]))
+                return votecl__fail(
+                    context, VOTECL_INVALID_ARGUMENT,
+                    "image: not a binary edge image (pixel (%zu, %zu) = %u beside %u): every "
+                    "nonzero pixel would vote as an edge; find edges first with "
+                    "votecl_hough_edges(), or set edge_threshold above 1 to threshold a gray "
+                    "image explicitly",
+                    x, y, (unsigned)row[x], other);
+            other = row[x] != 0 ? row[x] : other;
+        }
+    }
+    return VOTECL_OK;
+}
+
+static votecl_status
+check_edges_call(votecl_context *context, const votecl_image *image, unsigned low, unsigned high,
+                 const uint8_t *edges, size_t edges_stride)
+{
+    size_t row_bytes, pixels;
+    votecl_status status =
+        votecl__image_check(context, image, VOTECL_DTYPE_U8, 1, &row_bytes, &pixels);
+
+    if (status != VOTECL_OK)
+        return status;
+    if (image->width > VOTECL_HOUGH_MAX_SIDE || image->height > VOTECL_HOUGH_MAX_SIDE)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
+                            "image.width, image.height: %zu x %zu: at most %u a side", image->width,
+                            image->height, (unsigned)VOTECL_HOUGH_MAX_SIDE);
+    if (low > high || high > VOTECL_HOUGH_EDGES_MAX)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
+                            "low, high: %u and %u: want low <= high <= %u", low, high,
+                            (unsigned)VOTECL_HOUGH_EDGES_MAX);
+    if (edges == NULL && pixels > 0)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "edges: NULL pointer");
+    if (image->height > 1 && edges_stride < image->width)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
+                            "edges_stride: %zu bytes is less than a row (%zu)", edges_stride,
+                            image->width);
+    return VOTECL_OK;
+}
+
+votecl_status
+votecl_hough_edges(votecl_context *context, const votecl_image *image, unsigned low, unsigned high,
+                   uint8_t *edges, size_t edges_stride)
+{
+    votecl_ght_params gp;
+    votecl__ght_desc desc;
+    votecl__ght_point *points = NULL;
+    const void *data;
+    void *copy = NULL;
+    size_t n;
+    votecl_status status;
+
+    if (context == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    votecl__clear_error(context);
+    status = check_edges_call(context, image, low, high, edges, edges_stride);
+    if (status != VOTECL_OK || image->width == 0 || image->height == 0)
+        return status;
+    status = votecl__image_packed(context, image, image->width, &data, &copy);
+    if (status != VOTECL_OK)
+        return status;
+    points = votecl__malloc(image->width * image->height * sizeof *points);
+    votecl_ght_params_init(&gp, VOTECL_GHT_BALLARD);
+    votecl__ght_desc_init(&desc, &gp);
+    n = points == NULL ? (size_t)-1
+                       : votecl__ght_ref_canny(&desc, data, (uint32_t)image->width,
+                                               (uint32_t)image->height, low, high, points);
+    if (n == (size_t)-1) {
+        status = votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY,
+                              "out of memory for the edges of a %zu x %zu image", image->width,
+                              image->height);
+        goto out;
+    }
+    for (size_t y = 0; y < image->height; y++)
+        memset(edges + y * edges_stride, 0, image->width);
+    for (size_t i = 0; i < n; i++)
+        edges[(size_t)points[i].y * edges_stride + (size_t)points[i].x] = 255;
+out:
+    free(points);
+    free(copy);
+    return status;
+}

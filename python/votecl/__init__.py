@@ -1,0 +1,30 @@
+"""libvotecl from Python: fast voting algorithms (histograms, Hough transforms, PClines, HOG,
+the generalized Hough transform) on any OpenCL device, or CUDA, through ctypes.
+
+    import numpy as np, votecl
+    ctx = votecl.Context()                        # VOTECL_BACKEND / VOTECL_DEVICE, else defaults
+    h = votecl.Histogram(ctx, np.uint8, bins=256, range=(0, 256))
+    counts = h(np.random.randint(0, 256, 10**6, dtype=np.uint8))
+    lines = votecl.Lines(ctx, 640, 480)(gray)     # PClines
+    people = votecl.HOG(ctx).detect(frame)        # OpenCV's people detector
+
+GPU arrays (CuPy, PyTorch CUDA tensors, anything with __cuda_array_interface__ or DLPack) go
+through the histograms, the generic engine, PClines and HOG without a host copy on a
+votecl.Context(backend="cuda"); histogram results come back as arrays of the same library.
+
+Errors raise votecl.VoteclError (votecl.InvalidArgument for bad input) with the library's
+message. The shared library is found through VOTECL_LIBRARY, the linker's path, pkg-config
+or the build tree (votecl._lib).
+"""
+from ._core import (BACKENDS, Buffer, Context, DeviceInfo, InvalidArgument, VoteclError,
+                    backends, default_context, devices, version)
+from ._modules import (GHT, HOG, HOGModel, Histogram, Hough, Lines, Vote, histogram,
+                       hog_params, hough_lines, lines)
+from ._lib import path as library_path
+
+__all__ = [
+    "BACKENDS", "Buffer", "Context", "DeviceInfo", "InvalidArgument", "VoteclError", "backends",
+    "default_context", "devices", "version", "GHT", "HOG", "HOGModel", "Histogram", "Hough",
+    "Lines", "Vote", "histogram", "hog_params", "hough_lines", "lines", "library_path",
+]
+__version__ = version()

@@ -1,0 +1,502 @@
+"""Errors, contexts, devices, parameter structs, result records and device arrays."""
+import collections
+import ctypes
+import math
+import os
+
+import numpy as np
+
+from . import _lib
+from . import _structs as S
+from ._lib import fn
+
+BACKENDS = {"default": S.VOTECL_BACKEND_DEFAULT, "opencl": S.VOTECL_BACKEND_OPENCL,
+            "cuda": S.VOTECL_BACKEND_CUDA, "ref": S.VOTECL_BACKEND_REF}
+DTYPES = {np.dtype(np.uint8): S.VOTECL_DTYPE_U8, np.dtype(np.uint16): S.VOTECL_DTYPE_U16,
+          np.dtype(np.uint32): S.VOTECL_DTYPE_U32, np.dtype(np.float32): S.VOTECL_DTYPE_F32}
+DEVICE_TYPES = {S.VOTECL_DEVICE_OTHER: "other", S.VOTECL_DEVICE_CPU: "cpu",
+                S.VOTECL_DEVICE_GPU: "gpu", S.VOTECL_DEVICE_ACCELERATOR: "accelerator"}
+
+
+class VoteclError(Exception):
+    """A failed libvotecl call.
+
+    Attributes: status (the votecl_status value), name ("VOTECL_INVALID_ARGUMENT", ...) and
+    message (the library's message, naming the field at fault)."""
+
+    def __init__(self, status, message):
+        self.status = status
+        self.name = (fn.status_name(status) or b"VOTECL_?").decode()
+        self.message = message or (fn.status_string(status) or b"").decode()
+        super().__init__("%s: %s" % (self.name, self.message))
+
+
+class InvalidArgument(VoteclError, ValueError):
+    """VOTECL_INVALID_ARGUMENT: a parameter or input was wrong (the message names it)."""
+
+
+def _error(status, message):
+    if (fn.status_name(status) or b"") == b"VOTECL_INVALID_ARGUMENT":
+        return InvalidArgument(status, message)
+    return VoteclError(status, message)
+
+
+def check(status, context=None):
+    """Raises the error of a status other than VOTECL_OK, with the context's message."""
+    if status != 0:
+        message = ""
+        if context is not None and context._handle:
+            message = (fn.context_get_error(context._handle) or b"").decode(errors="replace")
+        raise _error(status, message)
+
+
+def version():
+    """The library's version string."""
+    return fn.version_string().decode()
+
+
+# --- parameter structs by name -------------------------------------------------------------
+
+def fill(struct, overrides):
+    """Sets the fields of a ctypes struct (already holding the library's defaults from its
+    params_init function) by name; an unknown name raises TypeError listing the known ones.
+    Strings become their constant values for enum fields given as names (e.g. fusion="none")."""
+    names = [f[0] for f in struct._fields_]
+    for key, value in overrides.items():
+        if key not in names:
+            raise TypeError("%s has no field %r; its fields: %s"
+                            % (type(struct).__name__, key, ", ".join(names)))
+        current = getattr(struct, key)
+        if isinstance(current, ctypes.Array):
+            arr = getattr(struct, key)
+            for i, v in enumerate(value):
+                arr[i] = v
+        else:
+            setattr(struct, key, value)
+    return struct
+
+
+def struct_dict(struct):
+    """A ctypes struct as a dict (nested structs and arrays converted)."""
+    out = {}
+    for name, _ in struct._fields_:
+        v = getattr(struct, name)
+        if isinstance(v, ctypes.Structure):
+            v = struct_dict(v)
+        elif isinstance(v, ctypes.Array):
+            v = bytes(v).split(b"\0")[0].decode(errors="replace") if v._type_ is ctypes.c_char \
+                else list(v)
+        elif isinstance(v, bytes):
+            v = v.decode(errors="replace")
+        out[name] = v
+    return out
+
+
+_RECORDS = {}
+
+
+def record_type(struct_type, name):
+    """A namedtuple with the fields of a ctypes struct (nested structs become records too), so
+    fields the C side adds appear without a change here."""
+    if struct_type not in _RECORDS:
+        _RECORDS[struct_type] = collections.namedtuple(name, [f[0] for f in struct_type._fields_])
+    return _RECORDS[struct_type]
+
+
+def record(struct, name):
+    values = []
+    for fname, ftype in struct._fields_:
+        v = getattr(struct, fname)
+        if isinstance(v, ctypes.Structure):
+            v = record(v, fname.capitalize())
+        elif isinstance(v, ctypes.Array):
+            v = list(v)
+        values.append(v)
+    return record_type(type(struct), name)(*values)
+
+
+# --- devices and contexts -----------------------------------------------------------------
+
+class DeviceInfo(collections.namedtuple("DeviceInfo", [f[0] for f in S.votecl_device_info._fields_])):
+    """Facts about a device (votecl_device_info): name, vendor, platform, compute_units, ...;
+    backend and type as names ("opencl", "gpu")."""
+
+    @classmethod
+    def _of(cls, info):
+        d = struct_dict(info)
+        d["backend"] = (fn.backend_name(info.backend) or b"?").decode()
+        d["type"] = DEVICE_TYPES.get(info.type, "other")
+        return cls(**d)
+
+
+def backends():
+    """The backends built into the library, e.g. ["opencl", "ref"] or with "cuda"."""
+    return [n for n, v in BACKENDS.items() if v and fn.backend_is_built(v)]
+
+
+def devices(backend="opencl"):
+    """The devices of a backend, as DeviceInfo records."""
+    found = ctypes.c_size_t(0)
+    check(fn.devices_list(BACKENDS[backend], None, 0, ctypes.byref(found)))
+    infos = (S.votecl_device_info * max(found.value, 1))()
+    check(fn.devices_list(BACKENDS[backend], infos, found.value, ctypes.byref(found)))
+    return [DeviceInfo._of(infos[i]) for i in range(min(found.value, len(infos)))]
+
+
+class Context:
+    """One backend and one device; every plan is made from a context.
+
+    backend: "opencl", "cuda", "ref" or None (VOTECL_BACKEND, else cuda when built and present,
+    else opencl). device: a selector in OpenCV's "platform:type:name-or-index" form
+    (VOTECL_DEVICE when None). kernel_path, cache_dir, disable_disk_cache: as
+    votecl_context_options.
+
+    On the CUDA backend the context shares the calling thread's current CUDA context (else the
+    device's primary one) with CuPy and PyTorch, and queues its work on cuda_stream (an int:
+    a CUstream handle such as cupy.cuda.get_current_stream().ptr or
+    torch.cuda.current_stream().cuda_stream; None: the legacy default stream, which CuPy and
+    PyTorch use by default), so device arrays need no synchronisation. With backend None,
+    such a CUDA context is tried first where CUDA is built and VOTECL_BACKEND does not say
+    otherwise, as the library's own order does.
+    A context is used by one thread at a time."""
+
+    def __init__(self, backend=None, device=None, kernel_path=None, cache_dir=None,
+                 disable_disk_cache=False, cuda_stream=None):
+        self._handle = None
+        self._keep = []
+        self._shares_cuda = False
+        options = S.votecl_context_options()
+        fn.context_options_init(ctypes.byref(options))
+        if backend is not None:
+            if backend not in BACKENDS:
+                raise ValueError("backend: %r is not one of %s" % (backend, ", ".join(BACKENDS)))
+            options.backend = BACKENDS[backend]
+        if kernel_path is None and _lib.tree_kernels and not os.environ.get("VOTECL_KERNEL_PATH"):
+            kernel_path = _lib.tree_kernels
+        for field, value in (("device", device), ("kernel_path", kernel_path),
+                             ("cache_dir", cache_dir)):
+            if value is not None:
+                encoded = os.fsencode(value)
+                self._keep.append(encoded)
+                setattr(options, field, encoded)
+        options.disable_disk_cache = int(bool(disable_disk_cache))
+        handle = ctypes.c_void_p()
+        error = ctypes.create_string_buffer(1024)
+        env = os.environ.get("VOTECL_BACKEND", "").lower()
+        shares = backend == "cuda" or (backend is None and env in ("", "cuda") and
+                                       fn.backend_is_built(S.VOTECL_BACKEND_CUDA))
+        if shares:
+            status = fn.context_new_from_cuda(None, cuda_stream, ctypes.byref(options),
+                                              ctypes.byref(handle), error, len(error))
+            if status != 0 and backend is None:  # no CUDA here: the library's default order
+                shares = False
+        if not shares:
+            status = fn.context_new_with_error(ctypes.byref(options), ctypes.byref(handle),
+                                               error, len(error))
+        if status != 0:
+            raise _error(status, error.value.decode(errors="replace"))
+        self._handle = handle.value
+        self._shares_cuda = shares
+
+    @classmethod
+    def from_opencl(cls, cl_context, cl_device, cl_queue=None, **options):
+        """A context on the caller's OpenCL objects (ints or ctypes pointers: a cl_context,
+        one of its cl_device_id and an in-order cl_command_queue on them, e.g. pyopencl's
+        .int_ptr). The objects are retained, never destroyed."""
+        self = cls.__new__(cls)
+        self._handle, self._keep, self._shares_cuda = None, [], False
+        opts = S.votecl_context_options()
+        fn.context_options_init(ctypes.byref(opts))
+        if _lib.tree_kernels and not os.environ.get("VOTECL_KERNEL_PATH"):
+            options.setdefault("kernel_path", _lib.tree_kernels)
+        for field, value in options.items():
+            if isinstance(value, str):
+                value = os.fsencode(value)
+                self._keep.append(value)
+            setattr(opts, field, value)
+        handle = ctypes.c_void_p()
+        error = ctypes.create_string_buffer(1024)
+        status = fn.context_new_from_opencl(cl_context, cl_device, cl_queue, ctypes.byref(opts),
+                                            ctypes.byref(handle), error, len(error))
+        if status != 0:
+            raise _error(status, error.value.decode(errors="replace"))
+        self._handle = handle.value
+        return self
+
+    def close(self):
+        """Frees the context (plans made from it must be closed first)."""
+        if self._handle:
+            fn.context_free(self._handle)
+            self._handle = None
+
+    def __del__(self):
+        self.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    @property
+    def backend(self):
+        """"opencl", "cuda" or "ref"."""
+        return fn.backend_name(fn.context_get_backend(self._handle)).decode()
+
+    @property
+    def device(self):
+        """The context's DeviceInfo."""
+        info = S.votecl_device_info()
+        check(fn.context_get_device_info(self._handle, ctypes.byref(info)), self)
+        return DeviceInfo._of(info)
+
+    @property
+    def build_log(self):
+        """The log of the last kernel build ("" when none)."""
+        return fn.context_get_build_log(self._handle).decode(errors="replace")
+
+    @property
+    def native_queue(self):
+        """The cl_command_queue or CUstream the context's work goes to, as an int (0: none or
+        the legacy default stream)."""
+        return fn.context_get_native_queue(self._handle) or 0
+
+    def finish(self):
+        """Waits until all work queued on the context has finished."""
+        check(fn.context_finish(self._handle), self)
+
+    def __repr__(self):
+        return "<votecl.Context %s on %r>" % (self.backend, self.device.name)
+
+
+_default = None
+
+
+def default_context():
+    """A context made on first use with the defaults (VOTECL_BACKEND, VOTECL_DEVICE)."""
+    global _default
+    if _default is None:
+        _default = Context()
+    return _default
+
+
+# --- arrays ---------------------------------------------------------------------------------
+
+def host_array(a, name, dtypes=None):
+    """a as a C-contiguous NumPy array (copied only when it is not one already)."""
+    arr = np.ascontiguousarray(a)
+    if dtypes is not None and arr.dtype not in [np.dtype(d) for d in dtypes]:
+        raise TypeError("%s: dtype %s is not one of %s"
+                        % (name, arr.dtype, ", ".join(str(np.dtype(d)) for d in dtypes)))
+    return arr
+
+
+def image_view(arr, name="image"):
+    """A votecl_image over a 2-D (H, W) or 3-D (H, W, C) NumPy array of u8/u16/u32/f32; rows may
+    be strided (the element stride must be the item size)."""
+    arr = np.asarray(arr)
+    if arr.ndim not in (2, 3):
+        raise ValueError("%s: expected (height, width) or (height, width, channels), got shape %s"
+                         % (name, arr.shape))
+    if arr.dtype not in DTYPES:
+        raise TypeError("%s: dtype %s is not uint8, uint16, uint32 or float32" % (name, arr.dtype))
+    channels = arr.shape[2] if arr.ndim == 3 else 1
+    inner_ok = arr.strides[1] == arr.itemsize * channels and (arr.ndim == 2 or
+                                                              arr.strides[2] == arr.itemsize)
+    if not inner_ok or arr.strides[0] < 0:
+        arr = np.ascontiguousarray(arr)
+    view = S.votecl_image(arr.ctypes.data, arr.shape[1], arr.shape[0], arr.strides[0], channels,
+                          DTYPES[arr.dtype])
+    return view, arr
+
+
+class DeviceArray:
+    """A GPU array seen through __cuda_array_interface__ (CuPy arrays, PyTorch CUDA tensors,
+    Numba arrays) or DLPack (through CuPy): pointer, shape, dtype, and the stream it is
+    ordered on. It must be C-contiguous."""
+
+    def __init__(self, obj, name):
+        cai = getattr(obj, "__cuda_array_interface__", None)
+        if cai is None and hasattr(obj, "__dlpack__"):
+            import cupy  # DLPack producers (JAX, TF, ...) through CuPy's importer
+            obj = cupy.from_dlpack(obj)
+            cai = obj.__cuda_array_interface__
+        self.obj = obj
+        self.ptr = cai["data"][0]
+        self.shape = tuple(cai["shape"])
+        self.dtype = np.dtype(cai["typestr"])
+        self.stream = cai.get("stream")
+        strides = cai.get("strides")
+        if strides is not None:
+            expect, acc = [], self.dtype.itemsize
+            for s in reversed(self.shape):
+                expect.insert(0, acc)
+                acc *= s
+            if tuple(strides) != tuple(expect) and math.prod(self.shape) > 1:
+                raise ValueError("%s: a device array must be C-contiguous" % name)
+        self.nbytes = math.prod(self.shape) * self.dtype.itemsize
+
+
+def is_device_array(obj):
+    """Whether obj lives on a GPU (CUDA array interface or a non-CPU DLPack device)."""
+    if hasattr(obj, "__cuda_array_interface__"):
+        return True
+    if isinstance(obj, np.ndarray) or not hasattr(obj, "__dlpack_device__"):
+        return False
+    try:
+        return obj.__dlpack_device__()[0] not in (1, 3)  # kDLCPU, kDLCUDAHost
+    except Exception:
+        return False
+
+
+def empty_like_device(template, shape, dtype):
+    """A new device array of the template's library (CuPy or PyTorch) on its device. PyTorch
+    gets int32 for uint32 counts (they never exceed 2^31 - 1 votes, so nothing is lost), as
+    its CUDA array interface has no unsigned 32-bit type in every version."""
+    module = type(template).__module__.split(".")[0]
+    if module == "torch":
+        import torch
+        tdtype = {np.dtype(np.uint32): torch.int32,
+                  np.dtype(np.float32): torch.float32}[np.dtype(dtype)]
+        return torch.empty(shape, dtype=tdtype, device=template.device)
+    import cupy
+    return cupy.empty(shape, dtype=dtype)
+
+
+class Buffer:
+    """A votecl_buffer: device memory of a context, either allocated by votecl or wrapping
+    the caller's memory without a copy (Buffer.wrap). Freed by close() or with the object."""
+
+    def __init__(self, context, size=None, _handle=None, _keep=None):
+        self.context = context
+        self._keep = _keep
+        if _handle is None:
+            h = ctypes.c_void_p()
+            check(fn.buffer_new(context._handle, size, ctypes.byref(h)), context)
+            _handle = h.value
+        self._handle = _handle
+        self.size = size
+
+    @classmethod
+    def wrap(cls, context, native, size, keep=None):
+        """Wraps a cl_mem or CUDA device pointer (an int) of size bytes; keep (any object) is
+        held as long as the buffer, e.g. the array that owns the memory."""
+        h = ctypes.c_void_p()
+        check(fn.buffer_wrap_device(context._handle, native, size, ctypes.byref(h)), context)
+        return cls(context, size, h.value, keep)
+
+    @property
+    def native(self):
+        """The cl_mem or device pointer as an int."""
+        return fn.buffer_get_native(self._handle) or 0
+
+    def write(self, array, offset=0):
+        arr = np.ascontiguousarray(array)
+        check(fn.buffer_write(self._handle, offset, arr.ctypes.data, arr.nbytes), self.context)
+
+    def read(self, dtype=np.uint8, count=None, offset=0):
+        dtype = np.dtype(dtype)
+        count = (self.size - offset) // dtype.itemsize if count is None else count
+        out = np.empty(count, dtype)
+        check(fn.buffer_read(self._handle, offset, out.ctypes.data, out.nbytes), self.context)
+        return out
+
+    def close(self):
+        if self._handle:
+            fn.buffer_free(self._handle)
+            self._handle = None
+        self._keep = None
+
+    def __del__(self):
+        self.close()
+
+
+class WrapCache:
+    """Buffers wrapping recently seen device arrays, so that calls on the same memory (a
+    pipeline's reused frames) wrap it once; keyed by (pointer, bytes), holding the arrays."""
+
+    def __init__(self, context, size=8):
+        self.context, self.size, self.items = context, size, collections.OrderedDict()
+
+    def get(self, dev):
+        key = (dev.ptr, dev.nbytes)
+        buf = self.items.get(key)
+        if buf is not None and buf._keep is dev.obj:
+            return buf
+        if buf is None or buf._keep is not dev.obj:
+            if buf is not None:
+                buf.close()
+            buf = Buffer.wrap(self.context, dev.ptr, dev.nbytes, keep=dev.obj)
+            self.items[key] = buf
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)[1].close()
+        self.items.move_to_end(key)
+        return buf
+
+    def close(self):
+        for buf in self.items.values():
+            buf.close()
+        self.items.clear()
+
+
+_libcuda = None
+
+
+def _sync_stream(stream):
+    """Waits on the host for a producer's stream (the CUDA array interface's "stream")."""
+    global _libcuda
+    if _libcuda is None:
+        _libcuda = ctypes.CDLL("libcuda.so.1")
+        _libcuda.cuStreamSynchronize.argtypes = [ctypes.c_void_p]
+    if _libcuda.cuStreamSynchronize(stream) != 0:
+        raise VoteclError(8, "cuStreamSynchronize failed on the array's stream")
+
+
+def device_input(context, obj, what):
+    """A DeviceArray of obj ready for context: the context must be a CUDA context that shares
+    the caller's CUDA context (Context(backend="cuda")); work on another stream than the
+    context's is waited for first (CUDA array interface, version 3)."""
+    if not getattr(context, "_shares_cuda", False):
+        raise TypeError("%s: GPU arrays need votecl.Context(backend='cuda'); this context is %s"
+                        % (what, context.backend))
+    dev = DeviceArray(obj, what)
+    mine = context.native_queue
+    if dev.stream not in (None, 1, 2) and dev.stream != mine:
+        _sync_stream(dev.stream)
+    return dev
+
+
+class Plan:
+    """The base of every plan: holds the context, frees the C object once."""
+
+    _free = None
+
+    def __init__(self, context):
+        self.context = context if context is not None else default_context()
+        self._handle = None
+        self._wraps = None
+
+    def _check(self, status):
+        check(status, self.context)
+
+    def _wrap(self, dev):
+        if self._wraps is None:
+            self._wraps = WrapCache(self.context)
+        return self._wraps.get(dev)
+
+    def close(self):
+        """Frees the plan now (also done when it is garbage-collected)."""
+        if self._wraps is not None:
+            self._wraps.close()
+        if self._handle and self._free is not None:
+            type(self)._free(self._handle)
+        self._handle = None
+
+    def __del__(self):
+        self.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
