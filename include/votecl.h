@@ -77,5 +77,6 @@
 #include <votecl/votecl-lines.h>
 #include <votecl/votecl-ght.h>
 #include <votecl/votecl-hog.h>
+#include <votecl/votecl-batch.h>
 
 #endif

@@ -21,6 +21,7 @@ PACKAGES=(
     libpng-dev libjpeg62-turbo-dev python3 python3-numpy python3-opencv python3-skimage
     python3-pytest python3-setuptools
     clang libclang-rt-14-dev valgrind
+    libavformat-dev libavcodec-dev libswscale-dev libavutil-dev ffmpeg libopenmpi-dev openmpi-bin
 )
 CHECK_LOG=make-check.log
 

@@ -36,6 +36,8 @@ static const tool_command tool_commands[] = {
     {"vote", "a user-defined vote (OpenCL C in a file) on an image", tool_cmd_vote},
     {"eval", "accuracy suites (recall, precision, error per case family) as JSON",
      tool_cmd_eval},
+    {"batch", "one algorithm over images, directories and videos on every device (and MPI "
+              "rank), JSON Lines", tool_cmd_batch},
     {"demo", "histograms of the shipped images with annotated PNGs", tool_cmd_demo},
 };
 

@@ -45,6 +45,21 @@ VOTECL_VARIANT_GLOBAL = 2
 VOTECL_VARIANT_PRIVATE = 3
 
 
+class votecl_batch_options(ctypes.Structure):
+    """votecl_batch_options (votecl-batch.h)"""
+    _fields_ = [
+        ("struct_size", ctypes.c_size_t),
+        ("backend", ctypes.c_int),
+        ("devices", ctypes.c_char_p),
+        ("first_device", ctypes.c_uint),
+        ("max_devices", ctypes.c_uint),
+        ("streams_per_device", ctypes.c_uint),
+        ("queue_depth", ctypes.c_uint),
+        ("kernel_path", ctypes.c_char_p),
+        ("cache_dir", ctypes.c_char_p),
+    ]
+
+
 class votecl_device_info(ctypes.Structure):
     """votecl_device_info (votecl-context.h)"""
     _fields_ = [

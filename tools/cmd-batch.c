@@ -1,0 +1,1482 @@
+/* votecl batch: one algorithm over a collection (images, directories, list files, videos),
+ * every device of the host through votecl_batch (lib/batch.c), MPI ranks across hosts when
+ * built with Open MPI and started by mpirun. Output: JSON Lines in input order, one record an
+ * item, flushed as written, so a rerun with the same --out continues where the last stopped.
+ *
+ * Each algorithm is one case below: its options, the image form it wants and its work, which
+ * calls the same shared helper as its single-image command (tool_lines_compute,
+ * tool_hog_detect, ...), so a record's results are that command's for the same image. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <votecl/votecl-batch.h>
+
+#ifdef HAVE_MPI
+#include <mpi.h>
+#endif
+
+#include "batch-source.h"
+#include "json.h"
+#include "tool.h"
+
+#define BATCH_MAX_SHOWN 1000
+
+/* --- the cases: one per algorithm --- */
+
+typedef struct batch_case {
+    const char *name;
+    const char *options; /* for the usage text */
+    void (*init)(void *args);
+    tool_option_fn option;
+    int (*prepare)(void *args, char *error, size_t size); /* after parsing; may be NULL */
+    void (*cleanup)(void *args);                          /* may be NULL */
+    int colour;                                           /* video frames as RGB */
+    /* The results of image as members of the open object j; *seconds the timed run. state:
+     * the worker's own, NULL at first, for what outlives one image (plans, models). */
+    votecl_status (*compute)(const void *args, votecl_context *ctx, void **state,
+                             const tool_image *image, tool_json *j, double *seconds,
+                             tool_image *annotated);
+    void (*state_free)(void *state); /* may be NULL */
+} batch_case;
+
+static int
+uint_value(int argc, char **argv, int *i, const char *name, unsigned long min, unsigned long max,
+           unsigned long *out)
+{
+    const char *v = NULL;
+    int r = tool_option_value(argc, argv, i, name, &v);
+    if (r <= 0)
+        return r;
+    return tool_parse_ulong(name, v, min, max, out) < 0 ? -1 : 1;
+}
+
+static int
+double_value(int argc, char **argv, int *i, const char *name, double *out)
+{
+    const char *v = NULL;
+    int r = tool_option_value(argc, argv, i, name, &v);
+    if (r <= 0)
+        return r;
+    return tool_parse_double(name, v, out) < 0 ? -1 : 1;
+}
+
+/* An 8-bit copy (16-bit samples shifted down; gray+alpha to gray), as votecl hog reads. */
+static int
+image_u8(const tool_image *image, tool_image *out, char *error, size_t size)
+{
+    unsigned ch = image->channels == 2 ? 1 : image->channels;
+    if (tool_image_alloc(out, image->width, image->height, ch, VOTECL_DTYPE_U8, error, size) < 0)
+        return -1;
+    for (size_t y = 0; y < image->height; y++) {
+        const unsigned char *row = image->data + y * image->stride;
+        for (size_t x = 0; x < image->width; x++)
+            for (unsigned c = 0; c < ch; c++) {
+                size_t i = x * image->channels + c;
+                out->data[y * out->stride + x * ch + c] =
+                    image->dtype == VOTECL_DTYPE_U8
+                        ? row[i]
+                        : (unsigned char)(((const uint16_t *)row)[i] >> 8);
+            }
+    }
+    return 0;
+}
+
+/* The status of a tool_*_annotate() call: its only failure is memory. */
+static votecl_status
+annotate_status(int rc)
+{
+    return rc < 0 ? VOTECL_OUT_OF_HOST_MEMORY : VOTECL_OK;
+}
+
+/* lines */
+
+static void
+lines_init(void *args)
+{
+    votecl_lines_params *p = args;
+    votecl_lines_params_init(p);
+    p->max_lines = 20;
+}
+
+static int
+lines_option(void *args, int argc, char **argv, int *i)
+{
+    votecl_lines_params *p = args;
+    unsigned long x = 0;
+    int r;
+    if ((r = uint_value(argc, argv, i, "--distance", 0, VOTECL_LINES_MAX_DISTANCE, &x)) != 0)
+        return r < 0 ? r : (p->distance = (uint32_t)x, 1);
+    if ((r = uint_value(argc, argv, i, "--rows", 0, VOTECL_LINES_MAX_ROWS, &x)) != 0)
+        return r < 0 ? r : (p->rows = (uint32_t)x, 1);
+    if ((r = uint_value(argc, argv, i, "--window", 0, 99, &x)) != 0)
+        return r < 0 ? r : (p->neighbourhood = (unsigned)x, 1);
+    if ((r = uint_value(argc, argv, i, "--threshold", 0, UINT32_MAX, &x)) != 0)
+        return r < 0 ? r : (p->threshold = (uint32_t)x, 1);
+    if ((r = uint_value(argc, argv, i, "--radius", 0, VOTECL_LINES_MAX_DISTANCE, &x)) != 0)
+        return r < 0 ? r : (p->radius = (unsigned)x, 1);
+    if ((r = uint_value(argc, argv, i, "--edge-threshold", 0, 100000, &x)) != 0)
+        return r < 0 ? r : (p->edge_threshold = (unsigned)x, 1);
+    if ((r = uint_value(argc, argv, i, "--max-lines", 0, 1000000, &x)) != 0)
+        return r < 0 ? r : (p->max_lines = x, 1);
+    return 0;
+}
+
+/* The worker's plan, kept while the images keep their size (a video's frames): planning
+ * once is what makes a collection faster than single runs. */
+typedef struct lines_state {
+    votecl_lines_plan *plan;
+    size_t width, height;
+} lines_state;
+
+static void
+lines_state_free(void *state)
+{
+    lines_state *l = state;
+    if (l != NULL)
+        votecl_lines_plan_free(l->plan);
+    free(l);
+}
+
+/* u8 gray, as votecl lines reads (16-bit gray taken as its high byte). *borrowed: 1 when
+ * gray is image itself (already u8 gray: video frames), not to be freed. */
+static int
+gray_u8(const tool_image *image, tool_image *gray, int *borrowed, char *error, size_t size)
+{
+    tool_image g = {0};
+    int rc;
+    *borrowed = image->channels == 1 && image->dtype == VOTECL_DTYPE_U8;
+    if (*borrowed) {
+        *gray = *image;
+        return 0;
+    }
+    if (tool_image_to_gray(image, &g, error, size) < 0)
+        return -1;
+    if (g.dtype == VOTECL_DTYPE_U8) {
+        *gray = g;
+        return 0;
+    }
+    rc = image_u8(&g, gray, error, size);
+    tool_image_free(&g);
+    return rc;
+}
+
+static votecl_status
+lines_plan(const votecl_lines_params *params, votecl_context *ctx, void **state,
+           const tool_image *gray, lines_state **out)
+{
+    lines_state *l = *state;
+    if (l == NULL && (l = *state = calloc(1, sizeof *l)) == NULL)
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    *out = l;
+    if (l->plan != NULL && l->width == gray->width && l->height == gray->height)
+        return VOTECL_OK;
+    votecl_lines_plan_free(l->plan);
+    l->plan = NULL;
+    l->width = gray->width;
+    l->height = gray->height;
+    return votecl_lines_plan_new(ctx, params, gray->width, gray->height, &l->plan);
+}
+
+static void
+lines_json(tool_json *j, const tool_image *image, const tool_lines_result *r)
+{
+    tool_json_kv_uint(j, "width", image->width);
+    tool_json_kv_uint(j, "height", image->height);
+    tool_json_kv_uint(j, "edges", r->stats.edges);
+    tool_json_kv_uint(j, "columns", r->columns);
+    tool_json_kv_uint(j, "rows", r->rows);
+    tool_json_kv_uint(j, "distance", r->params.distance);
+    tool_json_kv_uint(j, "radius", r->params.radius);
+    tool_json_kv_uint(j, "neighbourhood", r->params.neighbourhood);
+    tool_json_kv_uint(j, "threshold", r->params.threshold);
+    tool_json_kv_uint(j, "found", r->found);
+    tool_json_key(j, "lines");
+    tool_json_begin_array(j);
+    for (size_t i = 0; i < r->shown; i++) {
+        const votecl_lines_line *l = &r->lines[i];
+        tool_json_begin_object(j);
+        tool_json_kv_double(j, "a", l->a);
+        tool_json_kv_double(j, "b", l->b);
+        tool_json_kv_double(j, "c", l->c);
+        tool_json_kv_double(j, "theta", l->theta);
+        tool_json_kv_double(j, "theta_degrees", l->theta * 180.0 / M_PI);
+        tool_json_kv_double(j, "rho", l->rho);
+        tool_json_kv_uint(j, "votes", l->votes);
+        tool_json_kv_int(j, "u", l->u);
+        tool_json_kv_double(j, "v", l->v);
+        tool_json_end_object(j);
+    }
+    tool_json_end_array(j);
+}
+
+/* What tool_lines_compute() gives, from the worker's plan and one run. */
+static votecl_status
+lines_compute(const void *args, votecl_context *ctx, void **state, const tool_image *image,
+              tool_json *j, double *seconds, tool_image *annotated)
+{
+    const votecl_lines_params *params = args;
+    tool_lines_result r = {0};
+    tool_image gray = {0};
+    lines_state *l = NULL;
+    votecl_image view;
+    char error[300];
+    int borrowed = 0;
+    double t0 = tool_now();
+    votecl_status st = VOTECL_INVALID_ARGUMENT;
+    if (gray_u8(image, &gray, &borrowed, error, sizeof error) < 0 ||
+        (st = lines_plan(params, ctx, state, &gray, &l)) != VOTECL_OK)
+        goto out;
+    r.shown = params->max_lines ? params->max_lines : TOOL_HOUGH_MAX_SHOWN;
+    if ((r.lines = calloc(r.shown, sizeof *r.lines)) == NULL) {
+        st = VOTECL_OUT_OF_HOST_MEMORY;
+        goto out;
+    }
+    view = tool_image_view(&gray);
+    if ((st = votecl_lines_run(l->plan, &view, r.lines, r.shown, &r.found)) != VOTECL_OK ||
+        (st = votecl_lines_plan_last_stats(l->plan, &r.stats)) != VOTECL_OK)
+        goto out;
+    *seconds = tool_now() - t0;
+    r.shown = r.found < r.shown ? r.found : r.shown;
+    votecl_lines_plan_shape(l->plan, &r.columns, &r.rows);
+    votecl_lines_plan_params(l->plan, &r.params);
+    lines_json(j, image, &r);
+    if (annotated != NULL)
+        st = annotate_status(
+            tool_lines_annotate(image, r.lines, r.shown, annotated, error, sizeof error));
+out:
+    tool_lines_result_free(&r);
+    if (!borrowed)
+        tool_image_free(&gray);
+    return st;
+}
+
+/* hog */
+
+typedef struct hog_case {
+    votecl_hog_params params;
+    const char *model_path;
+} hog_case;
+
+static void
+hog_init(void *args)
+{
+    hog_case *h = args;
+    votecl_hog_params_init(&h->params);
+}
+
+static int
+hog_option(void *args, int argc, char **argv, int *i)
+{
+    hog_case *h = args;
+    votecl_hog_params *p = &h->params;
+    const char *v = NULL;
+    unsigned long x = 0;
+    int r;
+    if (strcmp(argv[*i], "--group") == 0)
+        return p->fusion = VOTECL_HOG_FUSION_GROUP, 1;
+    if (strcmp(argv[*i], "--gray") == 0)
+        return p->colour = 0, 1;
+    if ((r = tool_option_value(argc, argv, i, "--model", &v)) != 0)
+        return r < 0 ? r : (h->model_path = v, 1);
+    if ((r = double_value(argc, argv, i, "--scale", &p->scale)) != 0 ||
+        (r = double_value(argc, argv, i, "--threshold", &p->hit_threshold)) != 0)
+        return r;
+    if ((r = uint_value(argc, argv, i, "--stride", 1, 1024, &x)) != 0)
+        return r < 0 ? r : (p->window_stride_x = p->window_stride_y = (unsigned)x, 1);
+    if ((r = uint_value(argc, argv, i, "--padding", 0, 1024, &x)) != 0)
+        return r < 0 ? r : (p->padding_x = p->padding_y = (unsigned)x, 1);
+    return 0;
+}
+
+/* The worker's detector: the model loaded and the detector made once. */
+typedef struct hog_state {
+    votecl_hog_model *model;
+    votecl_hog *hog;
+} hog_state;
+
+static void
+hog_state_free(void *state)
+{
+    hog_state *h = state;
+    if (h != NULL) {
+        votecl_hog_free(h->hog);
+        votecl_hog_model_free(h->model);
+    }
+    free(h);
+}
+
+static votecl_status
+hog_detector(const hog_case *c, votecl_context *ctx, void **state, hog_state **out)
+{
+    hog_state *h = *state;
+    votecl_status st;
+    if (h == NULL && (h = *state = calloc(1, sizeof *h)) == NULL)
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    *out = h;
+    if (h->hog != NULL)
+        return VOTECL_OK;
+    st = c->model_path ? votecl_hog_model_load(ctx, c->model_path, &h->model)
+                       : votecl_hog_model_people(ctx, &h->model);
+    return st == VOTECL_OK ? votecl_hog_new(ctx, &c->params, h->model, &h->hog) : st;
+}
+
+/* What tool_hog_detect() gives, from the worker's detector and one run. */
+static votecl_status
+hog_compute(const void *args, votecl_context *ctx, void **state, const tool_image *image,
+            tool_json *j, double *seconds, tool_image *annotated)
+{
+    const hog_case *c = args;
+    votecl_hog_detection *det = calloc(BATCH_MAX_SHOWN, sizeof *det);
+    tool_image u8 = {0};
+    hog_state *h = NULL;
+    votecl_image view;
+    char error[300];
+    size_t found = 0, shown;
+    double t0 = tool_now();
+    /* u8 gray, RGB or RGBA goes as it is (video frames); others as votecl hog converts them */
+    int as_is = image->dtype == VOTECL_DTYPE_U8 && image->channels != 2;
+    votecl_status st = VOTECL_OUT_OF_HOST_MEMORY;
+    if (det == NULL || (!as_is && image_u8(image, &u8, error, sizeof error) < 0) ||
+        (st = hog_detector(c, ctx, state, &h)) != VOTECL_OK)
+        goto out;
+    view = tool_image_view(as_is ? image : &u8);
+    if ((st = votecl_hog_detect(h->hog, &view, NULL, 0, det, BATCH_MAX_SHOWN, &found)) != VOTECL_OK)
+        goto out;
+    *seconds = tool_now() - t0;
+    shown = found < BATCH_MAX_SHOWN ? found : BATCH_MAX_SHOWN;
+    tool_json_kv_uint(j, "found", found);
+    tool_json_key(j, "detections");
+    tool_json_begin_array(j);
+    for (size_t i = 0; i < shown; i++) {
+        tool_json_begin_object(j);
+        tool_json_kv_int(j, "x", det[i].box.x);
+        tool_json_kv_int(j, "y", det[i].box.y);
+        tool_json_kv_int(j, "width", det[i].box.width);
+        tool_json_kv_int(j, "height", det[i].box.height);
+        tool_json_kv_double(j, "score", det[i].score);
+        tool_json_kv_double(j, "scale", det[i].scale);
+        tool_json_end_object(j);
+    }
+    tool_json_end_array(j);
+    if (annotated != NULL)
+        st = annotate_status(
+            tool_hog_annotate(as_is ? image : &u8, det, shown, annotated, error, sizeof error));
+out:
+    tool_image_free(&u8);
+    free(det);
+    return st;
+}
+
+/* hough */
+
+typedef struct hough_case {
+    votecl_hough_params params;
+    unsigned long sobel_threshold; /* 0 with sobel off: the image is an edge image */
+    int sobel;
+} hough_case;
+
+static void
+hough_init(void *args)
+{
+    hough_case *h = args;
+    votecl_hough_params_init(&h->params);
+    h->params.max_lines = 20;
+    h->sobel = 1;
+    h->sobel_threshold = 200;
+}
+
+static int
+hough_option(void *args, int argc, char **argv, int *i)
+{
+    hough_case *h = args;
+    votecl_hough_params *p = &h->params;
+    const char *v = NULL;
+    unsigned long x = 0;
+    int r;
+    if ((r = tool_option_value(argc, argv, i, "--edges", &v)) != 0) {
+        if (r > 0 && strcmp(v, "sobel") != 0 && strcmp(v, "none") != 0)
+            return tool_usage_error("batch", "--edges: sobel or none"), -1;
+        return r < 0 ? r : (h->sobel = strcmp(v, "sobel") == 0, 1);
+    }
+    if ((r = uint_value(argc, argv, i, "--angles", 1, VOTECL_HOUGH_MAX_ANGLES, &x)) != 0)
+        return r < 0 ? r : (p->angles = (unsigned)x, 1);
+    if ((r = uint_value(argc, argv, i, "--bins", 0, VOTECL_VOTE_MAX_BINS, &x)) != 0)
+        return r < 0 ? r : (p->rho_bins = (uint32_t)x, 1);
+    if ((r = uint_value(argc, argv, i, "--threshold", 0, UINT32_MAX, &x)) != 0)
+        return r < 0 ? r : (p->peak_threshold = (uint32_t)x, 1);
+    if ((r = uint_value(argc, argv, i, "--window", 0, 999, &x)) != 0)
+        return r < 0 ? r : (p->peak_window = (unsigned)x, 1);
+    if ((r = uint_value(argc, argv, i, "--edge-threshold", 0, 255, &x)) != 0)
+        return r < 0 ? r : (p->edge_threshold = (unsigned)x, 1);
+    if ((r = uint_value(argc, argv, i, "--max-lines", 0, 1000000, &x)) != 0)
+        return r < 0 ? r : (p->max_lines = x, 1);
+    return uint_value(argc, argv, i, "--sobel-threshold", 0, 100000, &h->sobel_threshold);
+}
+
+/* The u8 edge image of votecl hough: Sobel of the gray image, or the gray image itself. */
+static int
+hough_edges(const hough_case *h, const tool_image *image, tool_image *edges, char *error,
+            size_t size)
+{
+    tool_image gray = {0}, g8 = {0};
+    int rc = -1;
+    if (tool_image_to_gray(image, &gray, error, size) < 0)
+        return -1;
+    if (h->sobel)
+        rc = tool_hough_sobel(&gray, (unsigned)h->sobel_threshold, edges, error, size);
+    else if ((rc = image_u8(&gray, &g8, error, size)) == 0)
+        *edges = g8;
+    tool_image_free(&gray);
+    return rc;
+}
+
+static votecl_status
+hough_compute(const void *args, votecl_context *ctx, void **state, const tool_image *image,
+              tool_json *j, double *seconds, tool_image *annotated)
+{
+    const hough_case *h = args;
+    tool_hough_result r = {0};
+    tool_image edges = {0};
+    char error[300];
+    votecl_status st = VOTECL_OUT_OF_HOST_MEMORY;
+    if (hough_edges(h, image, &edges, error, sizeof error) < 0)
+        goto out;
+    if ((st = tool_hough_compute(ctx, &h->params, &edges, &r)) != VOTECL_OK)
+        goto out;
+    tool_json_kv_uint(j, "width", image->width);
+    tool_json_kv_uint(j, "height", image->height);
+    tool_json_kv_uint(j, "edge_pixels", r.stats.kept);
+    tool_json_kv_uint(j, "angles", r.angles);
+    tool_json_kv_uint(j, "rho_bins", r.nbins);
+    tool_json_kv_uint(j, "found", r.found);
+    tool_json_key(j, "lines");
+    tool_json_begin_array(j);
+    for (size_t i = 0; i < r.shown; i++) {
+        const votecl_hough_line *l = &r.lines[i];
+        tool_json_begin_object(j);
+        tool_json_kv_double(j, "theta", l->theta);
+        tool_json_kv_double(j, "theta_degrees", l->theta * 180.0 / M_PI);
+        tool_json_kv_double(j, "rho", l->rho);
+        tool_json_kv_uint(j, "votes", l->votes);
+        tool_json_kv_uint(j, "angle", l->angle);
+        tool_json_kv_uint(j, "bin", l->bin);
+        tool_json_end_object(j);
+    }
+    tool_json_end_array(j);
+    *seconds = r.seconds;
+    if (annotated != NULL)
+        st = annotate_status(
+            tool_hough_annotate(image, r.lines, r.shown, annotated, error, sizeof error));
+out:
+    tool_hough_result_free(&r);
+    tool_image_free(&edges);
+    return st;
+}
+
+/* ght */
+
+typedef struct ght_case {
+    votecl_ght_params params;
+    const char *template_path;
+    tool_image templ;
+} ght_case;
+
+static void
+ght_init(void *args)
+{
+    ght_case *g = args;
+    votecl_ght_params_init(&g->params, VOTECL_GHT_GUIL);
+}
+
+static int
+ght_option(void *args, int argc, char **argv, int *i)
+{
+    ght_case *g = args;
+    votecl_ght_params *p = &g->params;
+    const char *v = NULL;
+    unsigned long x = 0;
+    int r;
+    if ((r = tool_option_value(argc, argv, i, "--template", &v)) != 0)
+        return r < 0 ? r : (g->template_path = v, 1);
+    if ((r = tool_option_value(argc, argv, i, "--method", &v)) != 0) {
+        if (r > 0 && strcmp(v, "guil") != 0 && strcmp(v, "ballard") != 0)
+            return tool_usage_error("batch", "--method: guil or ballard"), -1;
+        if (r > 0)
+            votecl_ght_params_init(p, v[0] == 'g' ? VOTECL_GHT_GUIL : VOTECL_GHT_BALLARD);
+        return r;
+    }
+    if ((r = double_value(argc, argv, i, "--min-angle", &p->min_angle)) != 0 ||
+        (r = double_value(argc, argv, i, "--max-angle", &p->max_angle)) != 0 ||
+        (r = double_value(argc, argv, i, "--angle-step", &p->angle_step)) != 0 ||
+        (r = double_value(argc, argv, i, "--min-scale", &p->min_scale)) != 0 ||
+        (r = double_value(argc, argv, i, "--max-scale", &p->max_scale)) != 0 ||
+        (r = double_value(argc, argv, i, "--scale-step", &p->scale_step)) != 0 ||
+        (r = double_value(argc, argv, i, "--min-dist", &p->min_dist)) != 0)
+        return r;
+    if ((r = uint_value(argc, argv, i, "--levels", 0, VOTECL_GHT_MAX_LEVELS, &x)) != 0)
+        return r < 0 ? r : (p->levels = (unsigned)x, 1);
+    if ((r = uint_value(argc, argv, i, "--dp", 0, 1000, &x)) != 0)
+        return r < 0 ? r : (p->dp = (unsigned)x, 1);
+    if ((r = uint_value(argc, argv, i, "--max", 0, 1000000, &x)) != 0)
+        return r < 0 ? r : (p->max_detections = x, 1);
+    return 0;
+}
+
+static int
+ght_prepare(void *args, char *error, size_t size)
+{
+    ght_case *g = args;
+    if (g->template_path == NULL) {
+        snprintf(error, size, "ght needs --template FILE");
+        return -1;
+    }
+    return tool_image_read(g->template_path, &g->templ, error, size);
+}
+
+static void
+ght_cleanup(void *args)
+{
+    tool_image_free(&((ght_case *)args)->templ);
+}
+
+static votecl_status
+ght_compute(const void *args, votecl_context *ctx, void **state, const tool_image *image,
+            tool_json *j, double *seconds, tool_image *annotated)
+{
+    const ght_case *g = args;
+    votecl_ght_pose poses[64];
+    votecl_ght_stats stats = {0};
+    char error[300];
+    size_t found = 0, shown;
+    votecl_status st =
+        tool_ght_detect(ctx, &g->params, &g->templ, image, poses, 64, &found, &stats, seconds);
+    if (st != VOTECL_OK)
+        return st;
+    shown = found < 64 ? found : 64;
+    tool_json_kv_uint(j, "template_edges", stats.template_edges);
+    tool_json_kv_uint(j, "image_edges", stats.image_edges);
+    tool_json_kv_uint(j, "found", found);
+    tool_json_key(j, "poses");
+    tool_json_begin_array(j);
+    for (size_t i = 0; i < shown; i++) {
+        tool_json_begin_object(j);
+        tool_json_kv_double(j, "x", poses[i].x);
+        tool_json_kv_double(j, "y", poses[i].y);
+        tool_json_kv_double(j, "angle", poses[i].angle);
+        tool_json_kv_double(j, "scale", poses[i].scale);
+        tool_json_kv_uint(j, "votes", poses[i].votes);
+        tool_json_kv_uint(j, "angle_votes", poses[i].angle_votes);
+        tool_json_kv_uint(j, "scale_votes", poses[i].scale_votes);
+        tool_json_end_object(j);
+    }
+    tool_json_end_array(j);
+    if (annotated == NULL)
+        return VOTECL_OK;
+    return annotate_status(tool_ght_annotate(image, poses, shown, (double)g->templ.width,
+                                             (double)g->templ.height, annotated, error,
+                                             sizeof error));
+}
+
+/* hist: every channel, as votecl hist without --gray / --channel */
+
+typedef struct hist_case {
+    unsigned long bins;
+    double min, max;
+    int have_min, have_max;
+} hist_case;
+
+static void
+hist_init(void *args)
+{
+    ((hist_case *)args)->bins = 256;
+}
+
+static int
+hist_option(void *args, int argc, char **argv, int *i)
+{
+    hist_case *h = args;
+    int r;
+    if ((r = uint_value(argc, argv, i, "--bins", 1, VOTECL_HIST_MAX_BINS, &h->bins)) != 0)
+        return r;
+    if ((r = double_value(argc, argv, i, "--min", &h->min)) != 0)
+        return r < 0 ? r : (h->have_min = 1);
+    if ((r = double_value(argc, argv, i, "--max", &h->max)) != 0)
+        return r < 0 ? r : (h->have_max = 1);
+    return 0;
+}
+
+static votecl_status
+hist_compute(const void *args, votecl_context *ctx, void **state, const tool_image *image,
+             tool_json *j, double *seconds, tool_image *annotated)
+{
+    const hist_case *h = args;
+    votecl_hist_params defaults;
+    votecl_vote_plan_info info;
+    uint32_t *counts = calloc(h->bins, sizeof *counts);
+    votecl_status st = counts ? VOTECL_OK : VOTECL_OUT_OF_HOST_MEMORY;
+    double min, max;
+    votecl_hist_params_init(&defaults, image->dtype);
+    min = h->have_min ? h->min : defaults.min[0];
+    max = h->have_max ? h->max : defaults.max[0];
+    tool_json_kv_uint(j, "width", image->width);
+    tool_json_kv_uint(j, "height", image->height);
+    tool_json_kv_uint(j, "channels", image->channels);
+    tool_json_kv_uint(j, "bins", h->bins);
+    tool_json_kv_double(j, "min", min);
+    tool_json_kv_double(j, "max", max);
+    tool_json_key(j, "histograms");
+    tool_json_begin_array(j);
+    *seconds = 0;
+    for (unsigned c = 0; st == VOTECL_OK && c < image->channels; c++) {
+        double s = 0;
+        st = tool_hist_image_channel(ctx, image, c, (uint32_t)h->bins, min, max, counts, &info, &s);
+        *seconds += s;
+        tool_json_begin_object(j);
+        tool_json_kv_uint(j, "channel", c);
+        tool_json_kv_string(j, "name", tool_channel_name(image->channels, c));
+        tool_json_key(j, "counts");
+        tool_json_begin_array_compact(j);
+        for (uint32_t b = 0; st == VOTECL_OK && b < h->bins; b++)
+            tool_json_uint(j, counts[b]);
+        tool_json_end_array(j);
+        tool_json_end_object(j);
+    }
+    tool_json_end_array(j);
+    free(counts);
+    return st;
+}
+
+typedef union batch_case_args {
+    votecl_lines_params lines;
+    hog_case hog;
+    hough_case hough;
+    ght_case ght;
+    hist_case hist;
+} batch_case_args;
+
+static const batch_case batch_cases[] = {
+    {"hist", "[--bins N] [--min a] [--max b]", hist_init, hist_option, NULL, NULL, 1, hist_compute,
+     NULL},
+    {"hough",
+     "[--edges sobel|none] [--sobel-threshold S] [--angles A] [--bins B] "
+     "[--threshold T] [--window n] [--edge-threshold E] [--max-lines K]",
+     hough_init, hough_option, NULL, NULL, 0, hough_compute, NULL},
+    {"lines",
+     "[--distance d] [--rows V] [--window n] [--threshold T] [--radius r] "
+     "[--edge-threshold E] [--max-lines K]",
+     lines_init, lines_option, NULL, NULL, 0, lines_compute, lines_state_free},
+    {"hog",
+     "[--model FILE] [--scale s] [--stride n] [--padding n] [--threshold t] "
+     "[--group] [--gray]",
+     hog_init, hog_option, NULL, NULL, 1, hog_compute, hog_state_free},
+    {"ght",
+     "--template FILE [--method guil|ballard] [--levels n] [--dp n] [--max n] "
+     "[--min-angle a] [--max-angle a] [--angle-step a] [--min-scale s] "
+     "[--max-scale s] [--scale-step s] [--min-dist d]",
+     ght_init, ght_option, ght_prepare, ght_cleanup, 0, ght_compute, NULL},
+};
+
+static const batch_case *
+find_case(const char *name)
+{
+    for (size_t i = 0; i < sizeof batch_cases / sizeof batch_cases[0]; i++)
+        if (strcmp(batch_cases[i].name, name) == 0)
+            return &batch_cases[i];
+    return NULL;
+}
+
+/* --- arguments --- */
+
+typedef struct batch_args {
+    const batch_case *c;
+    batch_case_args case_args;
+    char **inputs;
+    int ninputs;
+    const char *list_path, *out_path, *frames_dir, *annotate_dir, *devices;
+    batch_source_options source;
+    unsigned long streams, max_devices, depth;
+    unsigned long repeat; /* --repeat: the preloaded collection this many times */
+    int overwrite, features, preload;
+} batch_args;
+
+static void
+batch_usage(FILE *f)
+{
+    fprintf(
+        f,
+        "usage: votecl batch ALGORITHM [its options] [--out FILE.jsonl] [--overwrite]\n"
+        "                    [--list FILE] [--video] [--every N] [--start S] [--end S]\n"
+        "                    [--decode-threads N]\n"
+        "                    [--devices platform:type] [--max-devices N] [--streams N]\n"
+        "                    [--depth N] [--preload] [--repeat N] [--annotate DIR] [--frames DIR]\n"
+        "                    [--features] INPUT...\n"
+        "One algorithm over a collection on every device of the host (and every MPI\n"
+        "rank under mpirun): INPUT is an image (PNG, PGM, PPM), a directory of images\n"
+        "and videos (sorted by name) or a video file (FFmpeg). JSON Lines out, one\n"
+        "record an image or frame, in input order: source, frame, timestamp, results\n"
+        "(the single-image command's), seconds, worker. With --out, a rerun continues\n"
+        "after the records already there.\n"
+        "  --out FILE          the records (default: standard output, no resuming)\n"
+        "  --overwrite         start --out afresh instead of continuing it\n"
+        "  --list FILE         more inputs, one path a line\n"
+        "  --video             every file is a video, whatever its name\n"
+        "  --every N           video: frames whose index is a multiple of N\n"
+        "  --start S, --end S  video: frames with S <= timestamp < E (seconds)\n"
+        "  --decode-threads N  video decoder threads (default 0: one a core)\n"
+        "  --devices SEL       devices \"platform:type\" (default: every GPU, else all)\n"
+        "  --max-devices N     at most N devices (0: all)\n"
+        "  --streams N         contexts per device overlapping transfers (default 2)\n"
+        "  --depth N           items read ahead (default 2 per context + 1)\n"
+        "  --preload           decode the whole collection into memory first (its rate\n"
+        "                      on stderr), then run from memory\n"
+        "  --repeat N          run the preloaded collection N times (throughput; 0:\n"
+        "                      decode only)\n"
+        "  --annotate DIR      the results drawn on each image, DIR/NNNNNN.png (not hist)\n"
+        "  --frames DIR        also write every processed image as DIR/NNNNNN.pgm|ppm\n"
+        "  --features          print what this build can do (video, mpi) and exit\n"
+        "Algorithms and their options:\n");
+    for (size_t i = 0; i < sizeof batch_cases / sizeof batch_cases[0]; i++)
+        fprintf(f, "  %-6s %s\n", batch_cases[i].name, batch_cases[i].options);
+}
+
+static int
+batch_own_option(batch_args *a, int argc, char **argv, int *i)
+{
+    const char *v = NULL;
+    int r;
+    if (strcmp(argv[*i], "--preload") == 0)
+        return a->preload = 1;
+    if ((r = uint_value(argc, argv, i, "--repeat", 0, 1000000, &a->repeat)) != 0)
+        return r < 0 ? r : (a->preload = 1);
+    if (strcmp(argv[*i], "--overwrite") == 0)
+        return a->overwrite = 1;
+    if (strcmp(argv[*i], "--video") == 0)
+        return a->source.force_video = 1;
+    if (strcmp(argv[*i], "--features") == 0)
+        return a->features = 1;
+    if ((r = tool_option_value(argc, argv, i, "--out", &v)) != 0)
+        return r < 0 ? r : (a->out_path = v, 1);
+    if ((r = tool_option_value(argc, argv, i, "--list", &v)) != 0)
+        return r < 0 ? r : (a->list_path = v, 1);
+    if ((r = tool_option_value(argc, argv, i, "--annotate", &v)) != 0)
+        return r < 0 ? r : (a->annotate_dir = v, 1);
+    if ((r = tool_option_value(argc, argv, i, "--frames", &v)) != 0)
+        return r < 0 ? r : (a->frames_dir = v, 1);
+    if ((r = tool_option_value(argc, argv, i, "--devices", &v)) != 0)
+        return r < 0 ? r : (a->devices = v, 1);
+    if ((r = uint_value(argc, argv, i, "--every", 1, 1000000, &a->source.every)) != 0 ||
+        (r = uint_value(argc, argv, i, "--streams", 1, 16, &a->streams)) != 0 ||
+        (r = uint_value(argc, argv, i, "--decode-threads", 0, 256, &a->source.decode_threads)) !=
+            0 ||
+        (r = uint_value(argc, argv, i, "--max-devices", 0, 256, &a->max_devices)) != 0 ||
+        (r = uint_value(argc, argv, i, "--depth", 0, 4096, &a->depth)) != 0 ||
+        (r = double_value(argc, argv, i, "--start", &a->source.start)) != 0)
+        return r;
+    return double_value(argc, argv, i, "--end", &a->source.end);
+}
+
+static int
+batch_parse(tool_options *options, batch_args *a, int argc, char **argv)
+{
+    a->source.every = 1;
+    a->source.end = -1;
+    a->repeat = 1;
+    if (argc < 2 || argv[1][0] == '-') {
+        for (int i = 1; i < argc; i++) {
+            if (strcmp(argv[i], "--features") == 0)
+                return a->features = 1, TOOL_EXIT_OK;
+            if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+                return options->help = 1, TOOL_EXIT_OK;
+        }
+        return tool_usage_error("batch", "ALGORITHM missing (hist, hough, lines, hog, ght)");
+    }
+    if ((a->c = find_case(argv[1])) == NULL)
+        return tool_usage_error("batch", "unknown algorithm '%s'", argv[1]);
+    a->c->init(&a->case_args);
+    if ((a->inputs = calloc((size_t)argc, sizeof *a->inputs)) == NULL)
+        return TOOL_EXIT_FAILURE;
+    for (int i = 2; i < argc; i++) {
+        int r = 0;
+        if (argv[i][0] != '-' || argv[i][1] == '\0') {
+            a->inputs[a->ninputs++] = argv[i];
+            continue;
+        }
+        if ((r = batch_own_option(a, argc, argv, &i)) == 0 &&
+            (r = a->c->option(&a->case_args, argc, argv, &i)) == 0)
+            r = tool_common_option(options, argc, argv, &i);
+        if (r < 0)
+            return TOOL_EXIT_USAGE;
+        if (r == 0)
+            return tool_usage_error("batch", "unknown option '%s' for %s", argv[i], a->c->name);
+    }
+    if (!options->help && !a->features && a->ninputs == 0 && a->list_path == NULL)
+        return tool_usage_error("batch", "no INPUT");
+    return TOOL_EXIT_OK;
+}
+
+/* --- ranks: one process, or MPI --- */
+
+typedef struct batch_ranks {
+    int rank, size;
+    int mpi; /* MPI_Init was called here */
+} batch_ranks;
+
+static int
+ranks_init(batch_ranks *r, int *argc, char ***argv)
+{
+    r->rank = 0;
+    r->size = 1;
+    r->mpi = 0;
+#ifdef HAVE_MPI
+    /* under mpirun only: a plain run never starts MPI's run time */
+    if (getenv("OMPI_COMM_WORLD_SIZE") != NULL || getenv("PMIX_RANK") != NULL) {
+        int provided = 0;
+        if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
+            return -1;
+        r->mpi = 1;
+        MPI_Comm_rank(MPI_COMM_WORLD, &r->rank);
+        MPI_Comm_size(MPI_COMM_WORLD, &r->size);
+    }
+#endif
+    return 0;
+}
+
+/* This rank's index among the ranks of its host: its device. */
+static int
+ranks_local(const batch_ranks *r)
+{
+#ifdef HAVE_MPI
+    if (r->mpi) {
+        MPI_Comm local;
+        int rank = 0;
+        MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, r->rank, MPI_INFO_NULL, &local);
+        MPI_Comm_rank(local, &rank);
+        MPI_Comm_free(&local);
+        return rank;
+    }
+#endif
+    (void)r;
+    return 0;
+}
+
+static void
+ranks_finish(batch_ranks *r, int failed)
+{
+#ifdef HAVE_MPI
+    if (r->mpi) {
+        if (failed && r->size > 1)
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        MPI_Finalize();
+    }
+#endif
+    (void)r;
+    (void)failed;
+}
+
+static uint64_t
+ranks_broadcast(const batch_ranks *r, uint64_t value)
+{
+#ifdef HAVE_MPI
+    if (r->mpi && r->size > 1) {
+        unsigned long long v = value;
+        MPI_Bcast(&v, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+        return v;
+    }
+#endif
+    (void)r;
+    return value;
+}
+
+/* --- the run --- */
+
+typedef struct batch_item {
+    batch_item_meta meta;
+    char *source;    /* owned copy of meta.source */
+    uint64_t global; /* index among the items this run does (all ranks) */
+    tool_image image;
+    int borrowed;    /* image belongs to the preloaded item this copies */
+    char error[600]; /* reading failed: the record carries this */
+} batch_item;
+
+typedef struct batch_result {
+    char *json; /* owned: the results object, one line */
+    char error[600];
+    double seconds;
+} batch_result;
+
+typedef struct batch_state {
+    batch_args *a;
+    const tool_options *options;
+    batch_ranks ranks;
+    batch_source *source;
+    FILE *out;             /* rank 0 */
+    char **done_keys;      /* owned: the record keys already in --out */
+    uint64_t done;         /* records already in --out */
+    uint64_t seen;         /* items walked by the loader, done ones included */
+    uint64_t global_total; /* items of this run, all ranks (known when the loader ends) */
+    uint64_t written;      /* records of this run written (rank 0) */
+    double t0;
+    int loader_ended;
+    votecl_batch *batch;
+    void **states;          /* owned: each worker's state for the case */
+    batch_item **preloaded; /* owned: --preload's items */
+    size_t npreloaded, next_preloaded;
+} batch_state;
+
+/* {"source":"...","frame":N, : the start of a record, its key for resuming. */
+static char *
+record_key(const batch_item_meta *m)
+{
+    char *buf = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&buf, &size);
+    tool_json j;
+    if (f == NULL)
+        return NULL;
+    tool_json_init(&j, f);
+    fputs("{\"source\":", f);
+    tool_json_string(&j, m->source);
+    fprintf(f, ",\"frame\":%ld,", m->frame);
+    fclose(f);
+    return buf;
+}
+
+static void
+item_free(batch_item *it)
+{
+    if (it == NULL)
+        return;
+    if (!it->borrowed)
+        tool_image_free(&it->image);
+    free(it->source);
+    free(it);
+}
+
+static int
+mine(const batch_state *s, uint64_t global)
+{
+    return (int)(global % (uint64_t)s->ranks.size) == s->ranks.rank;
+}
+
+/* A record already in --out must name the same item as the walk. */
+static votecl_status
+check_done(batch_state *s, const batch_item_meta *m, uint64_t k)
+{
+    char *key = record_key(m);
+    int same = key != NULL && strncmp(s->done_keys[k], key, strlen(key)) == 0;
+    if (!same)
+        fprintf(stderr,
+                "votecl batch: %s: record %llu is not %s frame %ld: this output belongs to "
+                "another collection or options (use --overwrite or another --out)\n",
+                s->a->out_path, (unsigned long long)k + 1, m->source, m->frame);
+    free(key);
+    return same ? VOTECL_OK : VOTECL_INVALID_ARGUMENT;
+}
+
+static votecl_status walk_next(batch_state *s, batch_item **out);
+
+/* --preload: the next copy of a preloaded item, its image borrowed. */
+static votecl_status
+replay_next(batch_state *s, batch_item **out)
+{
+    size_t n = s->npreloaded, k = s->next_preloaded;
+    const batch_item *p;
+    batch_item *it;
+    *out = NULL;
+    if (n == 0 || k / n >= s->a->repeat)
+        return VOTECL_OK;
+    p = s->preloaded[k % n];
+    if ((it = calloc(1, sizeof *it)) == NULL || (it->source = strdup(p->source)) == NULL) {
+        free(it);
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    }
+    it->meta = p->meta;
+    it->meta.source = it->source;
+    it->global = (uint64_t)(k / n) * s->global_total + p->global;
+    it->image = p->image;
+    it->borrowed = 1;
+    memcpy(it->error, p->error, sizeof it->error);
+    s->next_preloaded++;
+    *out = it;
+    return VOTECL_OK;
+}
+
+static votecl_status
+batch_load(void *user, uint64_t index, void **out)
+{
+    batch_state *s = user;
+    (void)index;
+    if (s->preloaded != NULL)
+        return replay_next(s, (batch_item **)out);
+    return walk_next(s, (batch_item **)out);
+}
+
+/* Reads the whole collection (this rank's share) before the run: decoding's own rate. */
+static votecl_status
+preload(batch_state *s)
+{
+    size_t cap = 0;
+    double t0 = tool_now();
+    for (;;) {
+        batch_item *it = NULL;
+        votecl_status st = walk_next(s, &it);
+        if (st != VOTECL_OK || it == NULL) {
+            if (s->preloaded == NULL && st == VOTECL_OK)
+                s->preloaded = calloc(1, sizeof *s->preloaded); /* none: an empty replay */
+            if (!s->options->quiet)
+                fprintf(stderr,
+                        "votecl batch: read and decoded %zu item(s) in %.3f s: %.1f "
+                        "items/s\n",
+                        s->npreloaded, tool_now() - t0, (double)s->npreloaded / (tool_now() - t0));
+            s->loader_ended = 0;
+            /* replays number their items on: item k of replay r is r * total + k */
+            return st == VOTECL_OK && s->preloaded == NULL ? VOTECL_OUT_OF_HOST_MEMORY : st;
+        }
+        if (s->npreloaded == cap) {
+            batch_item **p = realloc(s->preloaded, (cap = cap ? 2 * cap : 64) * sizeof *p);
+            if (p == NULL) {
+                item_free(it);
+                return VOTECL_OUT_OF_HOST_MEMORY;
+            }
+            s->preloaded = p;
+        }
+        s->preloaded[s->npreloaded++] = it;
+    }
+}
+
+static votecl_status
+walk_next(batch_state *s, batch_item **out)
+{
+    *out = NULL;
+    for (;;) {
+        batch_item *it = calloc(1, sizeof *it);
+        uint64_t seen = s->seen;
+        int want, rc;
+        if (it == NULL)
+            return VOTECL_OUT_OF_HOST_MEMORY;
+        want = seen >= s->done && mine(s, seen - s->done);
+        rc = batch_source_next(s->source, want, &it->meta, &it->image, it->error, sizeof it->error);
+        if (rc == 0) {
+            item_free(it);
+            s->global_total = s->seen > s->done ? s->seen - s->done : 0;
+            s->loader_ended = 1;
+            return VOTECL_OK;
+        }
+        s->seen++;
+        if (seen < s->done && s->ranks.rank == 0 && check_done(s, &it->meta, seen) != VOTECL_OK) {
+            item_free(it);
+            return VOTECL_INVALID_ARGUMENT;
+        }
+        if (!want) {
+            item_free(it);
+            continue;
+        }
+        if (rc < 0 && it->error[0] == '\0')
+            snprintf(it->error, sizeof it->error, "unreadable");
+        it->global = seen - s->done;
+        it->source = strdup(it->meta.source);
+        it->meta.source = it->source;
+        *out = it;
+        return it->source != NULL ? VOTECL_OK : VOTECL_OUT_OF_HOST_MEMORY;
+    }
+}
+
+/* The results object of one line from the case's compute. */
+static votecl_status
+compute_json(const batch_args *a, votecl_context *ctx, void **state, const tool_image *image,
+             batch_result *r, tool_image *annotated)
+{
+    size_t size = 0;
+    FILE *f = open_memstream(&r->json, &size);
+    tool_json j;
+    votecl_status st;
+    if (f == NULL)
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    tool_json_init(&j, f);
+    j.compact_depth = 1; /* one line: JSON Lines */
+    tool_json_begin_object(&j);
+    st = a->c->compute(&a->case_args, ctx, state, image, &j, &r->seconds, annotated);
+    tool_json_end_object(&j);
+    fclose(f);
+    return st;
+}
+
+/* --annotate: the picture the case drew, as DIR/NNNNNN.png (the item's number in --out). */
+static votecl_status
+write_annotated(const batch_state *s, const batch_item *it, const tool_image *image,
+                batch_result *r)
+{
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s/%06llu.png", s->a->annotate_dir,
+                 (unsigned long long)(s->done + it->global)) >= (int)sizeof path) {
+        snprintf(r->error, sizeof r->error, "--annotate: path too long");
+        return VOTECL_INVALID_ARGUMENT;
+    }
+    if (tool_image_write(path, image, r->error, sizeof r->error) < 0)
+        return VOTECL_INVALID_ARGUMENT;
+    return VOTECL_OK;
+}
+
+static votecl_status
+batch_process(void *user, votecl_context *ctx, unsigned worker, uint64_t index, void *item,
+              void **out)
+{
+    batch_state *s = user;
+    batch_item *it = item;
+    batch_result *r = calloc(1, sizeof *r);
+    tool_image annotated = {0};
+    int annotate = s->a->annotate_dir != NULL;
+    votecl_status st;
+    (void)index;
+    if ((*out = r) == NULL)
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    if (it->error[0] != '\0')
+        return VOTECL_INVALID_ARGUMENT;
+    st = compute_json(s->a, ctx, &s->states[worker], &it->image, r, annotate ? &annotated : NULL);
+    if (st != VOTECL_OK)
+        snprintf(r->error, sizeof r->error, "%s: %s", votecl_status_string(st),
+                 votecl_context_get_error(ctx));
+    else if (annotated.data != NULL) /* hist draws nothing */
+        st = write_annotated(s, it, &annotated, r);
+    tool_image_free(&annotated);
+    return st;
+}
+
+/* The whole record, one line with its newline. Transfer full. */
+static char *
+record_line(const batch_item *it, const batch_result *r, unsigned worker, int rank)
+{
+    char *key = record_key(&it->meta), *buf = NULL;
+    size_t size = 0;
+    FILE *f = key ? open_memstream(&buf, &size) : NULL;
+    tool_json j;
+    if (f == NULL) {
+        free(key);
+        return NULL;
+    }
+    tool_json_init(&j, f);
+    fputs(key, f);
+    if (it->meta.frame >= 0)
+        fprintf(f, "\"timestamp\":%.6f,", it->meta.timestamp);
+    else
+        fputs("\"timestamp\":null,", f);
+    if (it->error[0] != '\0' || (r != NULL && r->error[0] != '\0')) {
+        fputs("\"error\":", f);
+        tool_json_string(&j, it->error[0] ? it->error : r->error);
+    } else {
+        fprintf(f, "\"results\":%s", r->json);
+    }
+    fprintf(f, ",\"seconds\":%.6f,\"worker\":%u,\"rank\":%d}\n", r ? r->seconds : 0.0, worker,
+            rank);
+    fclose(f);
+    free(key);
+    return buf;
+}
+
+static void
+result_free(batch_result *r)
+{
+    if (r != NULL)
+        free(r->json);
+    free(r);
+}
+
+static votecl_status
+write_line(batch_state *s, const char *line)
+{
+    if (fputs(line, s->out) == EOF || fflush(s->out) != 0) {
+        fprintf(stderr, "votecl batch: %s: %s\n", s->a->out_path ? s->a->out_path : "stdout",
+                strerror(errno));
+        return VOTECL_INVALID_ARGUMENT;
+    }
+    s->written++;
+    if (s->written % 16 == 0)
+        tool_progress(s->options, "\rvotecl batch: %llu done, %.1f items/s ",
+                      (unsigned long long)(s->done + s->written),
+                      (double)s->written / (tool_now() - s->t0));
+    return VOTECL_OK;
+}
+
+#ifdef HAVE_MPI
+/* Rank 0: the records of other ranks up to global index upto (excluded), in order. */
+static votecl_status
+receive_upto(batch_state *s, uint64_t upto)
+{
+    while (s->written < upto) {
+        int from = (int)(s->written % (uint64_t)s->ranks.size), count = 0;
+        MPI_Status status;
+        char *line;
+        votecl_status st;
+        if (from == 0)
+            return VOTECL_INVALID_ARGUMENT; /* rank 0's own record: the caller's to write */
+        MPI_Probe(from, 0, MPI_COMM_WORLD, &status);
+        MPI_Get_count(&status, MPI_CHAR, &count);
+        if ((line = malloc((size_t)count + 1)) == NULL)
+            return VOTECL_OUT_OF_HOST_MEMORY;
+        MPI_Recv(line, count, MPI_CHAR, from, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        line[count] = '\0';
+        st = write_line(s, line);
+        free(line);
+        if (st != VOTECL_OK)
+            return st;
+    }
+    return VOTECL_OK;
+}
+#endif
+
+static votecl_status
+write_frame(batch_state *s, const batch_item *it)
+{
+    char path[4096], error[600];
+    tool_image u8 = {0};
+    int rc;
+    rc = image_u8(&it->image, &u8, error, sizeof error) < 0;
+    if (!rc && snprintf(path, sizeof path, "%s/%06llu.%s", s->a->frames_dir,
+                        (unsigned long long)(s->done + it->global),
+                        u8.channels == 1 ? "pgm" : "ppm") >= (int)sizeof path)
+        snprintf(error, sizeof error, "--frames: path too long"), rc = 1;
+    rc = rc || tool_image_write(path, &u8, error, sizeof error) < 0;
+    tool_image_free(&u8);
+    if (rc)
+        fprintf(stderr, "votecl batch: --frames: %s\n", error);
+    return rc ? VOTECL_INVALID_ARGUMENT : VOTECL_OK;
+}
+
+static votecl_status
+batch_emit(void *user, uint64_t index, void *item, void *result, votecl_status status,
+           unsigned worker)
+{
+    batch_state *s = user;
+    batch_item *it = item;
+    char *line = record_line(it, result, worker, s->ranks.rank);
+    votecl_status st = line ? VOTECL_OK : VOTECL_OUT_OF_HOST_MEMORY;
+    (void)index;
+    (void)status;
+    if (st == VOTECL_OK && s->a->frames_dir && it->image.data)
+        st = write_frame(s, it);
+#ifdef HAVE_MPI
+    if (st == VOTECL_OK && s->ranks.rank != 0) {
+        MPI_Send(line, (int)strlen(line), MPI_CHAR, 0, 0, MPI_COMM_WORLD);
+        goto out;
+    }
+    if (st == VOTECL_OK)
+        st = receive_upto(s, it->global);
+#endif
+    if (st == VOTECL_OK)
+        st = write_line(s, line);
+    goto out;
+out:
+    free(line);
+    item_free(it);
+    result_free(result);
+    return st;
+}
+
+static void
+batch_discard(void *user, void *item, void *result)
+{
+    (void)user;
+    item_free(item);
+    result_free(result);
+}
+
+/* --- resuming --- */
+
+/* Reads the records already in path, keeps their keys and cuts a last, unfinished line. */
+static int
+read_done(batch_state *s, const char *path)
+{
+    struct stat info;
+    FILE *f;
+    char *line = NULL;
+    size_t cap = 0, cap_keys = 0;
+    ssize_t n;
+    long good = 0;
+    if (stat(path, &info) < 0)
+        return errno == ENOENT ? 0 : -1;
+    if (!S_ISREG(info.st_mode))
+        return 0; /* /dev/null, a pipe: nothing to continue */
+    if ((f = fopen(path, "r+")) == NULL)
+        return -1;
+    while ((n = getline(&line, &cap, f)) > 0) {
+        char **k;
+        if (line[n - 1] != '\n')
+            break;
+        if (s->done == cap_keys) {
+            cap_keys = cap_keys ? 2 * cap_keys : 256;
+            if ((k = realloc(s->done_keys, cap_keys * sizeof *k)) == NULL)
+                break;
+            s->done_keys = k;
+        }
+        if ((s->done_keys[s->done] = strdup(line)) == NULL)
+            break;
+        s->done++;
+        good = ftell(f);
+    }
+    free(line);
+    fclose(f);
+    return truncate(path, good);
+}
+
+static int
+open_output(batch_state *s)
+{
+    const char *path = s->a->out_path;
+    if (s->ranks.rank != 0)
+        return 0;
+    if (path == NULL) {
+        s->out = stdout;
+        return 0;
+    }
+    if (!s->a->overwrite && read_done(s, path) < 0) {
+        fprintf(stderr, "votecl batch: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    if ((s->out = fopen(path, s->a->overwrite ? "w" : "a")) == NULL) {
+        fprintf(stderr, "votecl batch: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* --- devices --- */
+
+static int
+open_batch(tool_options *options, batch_state *s)
+{
+    votecl_batch_options o;
+    char error[1024] = "";
+    votecl_status st;
+    votecl_batch_options_init(&o);
+    o.backend = options->backend;
+    o.devices = s->a->devices ? s->a->devices : options->device;
+    o.streams_per_device = (unsigned)s->a->streams;
+    o.queue_depth = (unsigned)s->a->depth;
+    o.max_devices = (unsigned)s->a->max_devices;
+    if (s->ranks.size > 1) {
+        /* one rank per device: ranks of a host take its devices in turn */
+        size_t n = 0;
+        if (votecl_batch_devices(&o, NULL, 0, &n) == VOTECL_OK && n > 0)
+            o.first_device = (unsigned)((size_t)ranks_local(&s->ranks) % n);
+        o.max_devices = 1;
+    }
+    st = votecl_batch_new(&o, &s->batch, error, sizeof error);
+    if (st == VOTECL_OK &&
+        (s->states = calloc(votecl_batch_workers(s->batch), sizeof *s->states)) != NULL)
+        return 0;
+    if (st == VOTECL_OK)
+        st = VOTECL_OUT_OF_HOST_MEMORY;
+    fprintf(stderr, "votecl batch: cannot open the devices: %s%s%s\n", votecl_status_string(st),
+            error[0] ? ": " : "", error);
+    return -1;
+}
+
+static int
+batch_features(void)
+{
+    printf("video %s\nmpi %s\n", batch_source_has_video() ? "yes" : "no",
+#ifdef HAVE_MPI
+           "yes"
+#else
+           "no"
+#endif
+    );
+    return TOOL_EXIT_OK;
+}
+
+static votecl_status
+batch_go(batch_state *s)
+{
+    uint64_t items = 0;
+    votecl_status st;
+    s->done = ranks_broadcast(&s->ranks, s->done);
+    if (s->a->repeat > 1 && s->ranks.size > 1) {
+        fprintf(stderr, "votecl batch: --repeat is for one process, not MPI ranks\n");
+        return VOTECL_INVALID_ARGUMENT;
+    }
+    if (s->a->preload && (st = preload(s)) != VOTECL_OK)
+        return st;
+    s->t0 = tool_now();
+    st =
+        votecl_batch_run(s->batch, batch_load, batch_process, batch_emit, batch_discard, s, &items);
+#ifdef HAVE_MPI
+    if (st == VOTECL_OK && s->ranks.rank == 0 && s->ranks.size > 1) {
+        /* the records after rank 0's last, and a rank 0 without any */
+        while (st == VOTECL_OK && s->written < s->global_total)
+            st = s->written % (uint64_t)s->ranks.size == 0 ? VOTECL_INVALID_ARGUMENT
+                                                           : receive_upto(s, s->written + 1);
+    }
+#endif
+    if (s->ranks.rank == 0 && !s->options->quiet)
+        fprintf(stderr, "\rvotecl batch: %llu record(s) written, %llu before; %.2f s\n",
+                (unsigned long long)s->written, (unsigned long long)s->done, tool_now() - s->t0);
+    return st;
+}
+
+static int
+batch_main(tool_options *options, batch_args *a, batch_state *s)
+{
+    char error[600];
+    votecl_status st;
+    if (a->c->prepare && a->c->prepare(&a->case_args, error, sizeof error) < 0) {
+        fprintf(stderr, "votecl batch: %s\n", error);
+        return TOOL_EXIT_FAILURE;
+    }
+    a->source.colour = a->c->colour;
+    if (batch_source_open(a->inputs, a->ninputs, a->list_path, &a->source, &s->source, error,
+                          sizeof error) < 0) {
+        fprintf(stderr, "votecl batch: %s\n", error);
+        return TOOL_EXIT_FAILURE;
+    }
+    if (open_output(s) < 0 || open_batch(options, s) < 0)
+        return TOOL_EXIT_FAILURE;
+    st = batch_go(s);
+    if (st != VOTECL_OK && st != VOTECL_INVALID_ARGUMENT)
+        fprintf(stderr, "votecl batch: %s\n", votecl_status_string(st));
+    return st == VOTECL_OK ? TOOL_EXIT_OK : TOOL_EXIT_FAILURE;
+}
+
+int
+tool_cmd_batch(tool_options *options, int argc, char **argv)
+{
+    batch_args a = {0};
+    batch_state s = {.a = &a, .options = options};
+    int rc = batch_parse(options, &a, argc, argv);
+    if (rc == TOOL_EXIT_OK && options->help)
+        batch_usage(stdout);
+    else if (rc == TOOL_EXIT_OK && a.features)
+        rc = batch_features();
+    else if (rc == TOOL_EXIT_OK) {
+        if (ranks_init(&s.ranks, &argc, &argv) < 0) {
+            fprintf(stderr, "votecl batch: MPI_Init failed\n");
+            rc = TOOL_EXIT_FAILURE;
+        } else {
+            rc = batch_main(options, &a, &s);
+            ranks_finish(&s.ranks, rc != TOOL_EXIT_OK);
+        }
+    }
+    if (a.c && a.c->cleanup)
+        a.c->cleanup(&a.case_args);
+    for (unsigned w = 0; s.states && w < votecl_batch_workers(s.batch); w++)
+        if (a.c->state_free)
+            a.c->state_free(s.states[w]);
+    free(s.states);
+    votecl_batch_free(s.batch);
+    batch_source_free(s.source);
+    if (s.out != NULL && s.out != stdout)
+        fclose(s.out);
+    for (size_t i = 0; i < s.npreloaded; i++)
+        item_free(s.preloaded[i]);
+    free(s.preloaded);
+    for (uint64_t i = 0; i < s.done && s.done_keys; i++)
+        free(s.done_keys[i]);
+    free(s.done_keys);
+    free(a.inputs);
+    return rc;
+}
