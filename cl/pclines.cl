@@ -22,8 +22,9 @@
  *                                 slide. The n/2 columns on either side are accumulated too
  *                                 (past the strip's ends: wrapped, rows mirrored).
  * Required defines: PCL_WG (power of two), PCL_W, PCL_H, PCL_D, PCL_ROWS, PCL_M, PCL_K (ulong
- * literal), PCL_HALF (n / 2), PCL_RING (>= n), PCL_RADIUS (0: every column), PCL_EDGE_T2 (long
- * literal). Atomics: atomic_inc on global and local 32-bit words. */
+ * literal), PCL_HALF (n / 2), PCL_RING (>= n), PCL_RADIUS (0: every column; else the radius at
+ * the axes), PCL_KERNEL (3, 5 or 7: the orientation operator), PCL_EDGE_T2 (long literal).
+ * Atomics: atomic_inc on global and local 32-bit words. */
 
 #define PCL_COLUMNS (2 * PCL_D)
 
@@ -76,9 +77,48 @@ pcl_int_gradient(float g)
     return (int)rint(g);
 }
 
+#if PCL_RADIUS != 0 && PCL_KERNEL > 3
+/* The orientation operator (votecl__pclines_orientation): OpenCV's Sobel kernel of side
+ * PCL_KERNEL, coordinates clamped, summed row by row and left to right as the reference. */
+#if PCL_KERNEL == 5
+CONSTANT int pcl_smooth[5] = {1, 4, 6, 4, 1};
+CONSTANT int pcl_deriv[5] = {-1, -2, 0, 2, 1};
+#else
+CONSTANT int pcl_smooth[7] = {1, 6, 15, 20, 15, 6, 1};
+CONSTANT int pcl_deriv[7] = {-1, -4, -5, 0, 5, 4, 1};
+#endif
+#define PCL_KH (PCL_KERNEL / 2)
+
+#define PCL_ORIENTATION(NAME, T, ACC, FINISH)                                                 \
+    inline void NAME(GLOBAL const T *restrict p, int x, int y, int *gx, int *gy)              \
+    {                                                                                         \
+        ACC sx = 0, sy = 0;                                                                   \
+        for (int dy = -PCL_KH; dy <= PCL_KH; dy++) {                                          \
+            GLOBAL const T *row = p + (size_t)clamp(y + dy, 0, PCL_H - 1) * PCL_W;            \
+            for (int dx = -PCL_KH; dx <= PCL_KH; dx++) {                                      \
+                ACC v = (ACC)row[clamp(x + dx, 0, PCL_W - 1)];                                \
+                sx += (ACC)(pcl_deriv[PCL_KH + dx] * pcl_smooth[PCL_KH + dy]) * v;            \
+                sy += (ACC)(pcl_smooth[PCL_KH + dx] * pcl_deriv[PCL_KH + dy]) * v;            \
+            }                                                                                 \
+        }                                                                                     \
+        *gx = FINISH(sx);                                                                     \
+        *gy = FINISH(sy);                                                                     \
+    }
+#define PCL_U8_GRAD(expr) ((int)(expr))
+#define PCL_F32_GRAD(expr) pcl_int_gradient(expr)
+PCL_ORIENTATION(pcl_orientation_u8, uchar, int, PCL_U8_GRAD)
+PCL_ORIENTATION(pcl_orientation_f32, float, float, PCL_F32_GRAD)
+#define PCL_ORIENT(NAME, p, x, y, gx, gy) NAME(p, x, y, &gx, &gy)
+#else
+#define PCL_U8_GRAD(expr) ((int)(expr))
+#define PCL_F32_GRAD(expr) pcl_int_gradient(expr)
+#define PCL_ORIENT(NAME, p, x, y, gx, gy)
+#endif
+
 /* The key of pixel e of a packed image, or VOTE_SKIP when it is no edge (u8 pixels are
- * widened to int by the sums, as in the reference). */
-#define PCL_SOBEL_KEY(NAME, T, GRAD)                                                         \
+ * widened to int by the sums, as in the reference): the 3 x 3 Sobel magnitude decides, the
+ * orientation operator gives the key. */
+#define PCL_SOBEL_KEY(NAME, T, GRAD, ORIENT)                                                 \
     inline uint NAME(GLOBAL const T *restrict p, uint e)                                      \
     {                                                                                         \
         uint x = e % PCL_W, y = e / PCL_W;                                                    \
@@ -91,14 +131,12 @@ pcl_int_gradient(float g)
                       2 * q[-PCL_W] - q[1 - PCL_W]);                                          \
         if ((long)gx * gx + (long)gy * gy < PCL_EDGE_T2)                                      \
             return VOTE_SKIP;                                                                 \
+        PCL_ORIENT(ORIENT, p, (int)x, (int)y, gx, gy);                                        \
         return pcl_key(gx, gy);                                                               \
     }
 
-#define PCL_U8_GRAD(expr) ((int)(expr))
-#define PCL_F32_GRAD(expr) pcl_int_gradient(expr)
-
-PCL_SOBEL_KEY(pcl_key_u8, uchar, PCL_U8_GRAD)
-PCL_SOBEL_KEY(pcl_key_f32, float, PCL_F32_GRAD)
+PCL_SOBEL_KEY(pcl_key_u8, uchar, PCL_U8_GRAD, pcl_orientation_u8)
+PCL_SOBEL_KEY(pcl_key_f32, float, PCL_F32_GRAD, pcl_orientation_f32)
 
 /* List input: int4 (x, y, gx, gy), validated by the host. */
 inline uint
@@ -213,7 +251,17 @@ pcl_vote_range(GLOBAL const uint *restrict sorted, uint from, uint to, int c, in
     }
 }
 
-/* Section 4.2: only the edges whose key lies within PCL_RADIUS of c, around the strip. */
+/* The radius of column c (votecl__pclines_radius_at): one angle, PCL_RADIUS columns at the
+ * axes. */
+inline int
+pcl_radius_at(int c)
+{
+    ulong d = PCL_D, a = c >= PCL_D ? (ulong)(c - PCL_D) : (ulong)(PCL_D - c), b = d - a;
+    ulong r = ((ulong)PCL_RADIUS * (a * a + b * b) + d * d / 2) / (d * d);
+    return r > 0 ? (int)r : 1;
+}
+
+/* Section 4.2: only the edges whose key lies within the radius of c, around the strip. */
 inline void
 pcl_vote_column(GLOBAL const uint *restrict sorted, GLOBAL const uint *restrict offsets, int j,
                 LOCAL_PTR uint *column)
@@ -222,7 +270,8 @@ pcl_vote_column(GLOBAL const uint *restrict sorted, GLOBAL const uint *restrict 
 #if PCL_RADIUS == 0
     pcl_vote_range(sorted, 0, offsets[PCL_COLUMNS], c, mirrored, column);
 #else
-    int lo = c - PCL_RADIUS, hi = c + PCL_RADIUS + 1; /* keys [lo, hi) around the circle */
+    int radius = pcl_radius_at(c);
+    int lo = c - radius, hi = c + radius + 1; /* keys [lo, hi) around the circle */
     if (lo < 0) {
         pcl_vote_range(sorted, offsets[lo + PCL_COLUMNS], offsets[PCL_COLUMNS], c, mirrored,
                        column);

@@ -15,6 +15,7 @@ typedef struct votecl__pclines_desc {
     unsigned half;       /* n / 2 */
     uint32_t threshold;  /* resolved, >= 1 */
     unsigned radius;     /* resolved; 0: no orientation */
+    unsigned kernel;     /* 3, 5 or 7: side of the Sobel operator giving the orientation */
     int64_t edge_t2;     /* edge_threshold^2 */
 } votecl__pclines_desc;
 
@@ -29,6 +30,10 @@ uint32_t votecl__pclines_row(const votecl__pclines_desc *desc, uint32_t px, uint
 /* The orientation key of a gradient: Eq. 9's u plus d, modulo 2d. */
 uint32_t votecl__pclines_key(const votecl__pclines_desc *desc, int32_t gx, int32_t gy);
 
+/* The orientation radius of column c (0 <= c < 2d): desc->radius at the axes, half of it at
+ * the diagonals (one angle), at least 1; desc->radius must be > 0. */
+uint32_t votecl__pclines_radius_at(const votecl__pclines_desc *desc, uint32_t c);
+
 /* Whether an edge of key votes in column c. */
 int votecl__pclines_in_window(const votecl__pclines_desc *desc, uint32_t key, uint32_t c);
 
@@ -36,6 +41,13 @@ int votecl__pclines_in_window(const votecl__pclines_desc *desc, uint32_t key, ui
  * NaN taken as 0, clamped to +-2^20 and rounded to an integer). */
 void votecl__pclines_sobel(const void *data, votecl_dtype dtype, uint32_t width, uint32_t x,
                            uint32_t y, int32_t *gx, int32_t *gy);
+
+/* The gradient that gives the orientation key of interior pixel (x, y): the Sobel operator of
+ * side desc->kernel (3: votecl__pclines_sobel), coordinates clamped to the image, summed row
+ * by row and left to right (f32: in float, then scaled by 255 and rounded as the 3 x 3 one). */
+void votecl__pclines_orientation(const votecl__pclines_desc *desc, const void *data,
+                                 votecl_dtype dtype, uint32_t x, uint32_t y, int32_t *gx,
+                                 int32_t *gy);
 
 /* An edge point ready to vote: packed location x | y << 16 and key. */
 typedef struct votecl__pclines_point {

@@ -27,8 +27,9 @@ votecl__pclines_desc_init(votecl__pclines_desc *desc, const votecl_lines_params 
     desc->k = ((uint64_t)desc->rows << 32) / ((uint64_t)(2 * desc->m + 1) * desc->d);
     desc->threshold = p->threshold != 0 ? p->threshold : (small / 4 > 2 ? small / 4 : 2);
     desc->radius = p->radius;
+    desc->kernel = p->orientation_kernel;
     if (p->radius == VOTECL_LINES_RADIUS_AUTO)
-        desc->radius = desc->d / 16 > 2 ? desc->d / 16 : 2;
+        desc->radius = 3 * desc->d / 20 > 2 ? 3 * desc->d / 20 : 2;
     if (desc->radius != 0 && 2 * (uint64_t)desc->radius + 1 >= 2 * (uint64_t)desc->d)
         desc->radius = 0; /* the window covers every column */
     /* Gradients are at most 2^20 a side, so thresholds above 2^22 all find no edge; the
@@ -69,15 +70,28 @@ votecl__pclines_key(const votecl__pclines_desc *desc, int32_t gx, int32_t gy)
     return (uint32_t)(((q + desc->d) % two_d + two_d) % two_d);
 }
 
+/* du/dphi = d / (|cos phi| + |sin phi|)^2 = d (a^2 + b^2) / d^2 with a = |u|, b = d - |u|: a
+ * column spans twice the angle at the diagonals that it spans at the axes, so a window of
+ * one angle is r (a^2 + b^2) / d^2 columns, rounded, at least 1. */
+uint32_t
+votecl__pclines_radius_at(const votecl__pclines_desc *desc, uint32_t c)
+{
+    uint64_t d = desc->d, a = c >= d ? c - d : d - c, b = d - a;
+    uint64_t r = (desc->radius * (a * a + b * b) + d * d / 2) / (d * d);
+
+    return r > 0 ? (uint32_t)r : 1;
+}
+
 int
 votecl__pclines_in_window(const votecl__pclines_desc *desc, uint32_t key, uint32_t c)
 {
-    uint32_t two_d = 2 * desc->d, delta;
+    uint32_t two_d = 2 * desc->d, delta, r;
 
     if (desc->radius == 0)
         return 1;
+    r = votecl__pclines_radius_at(desc, c % two_d);
     delta = (c % two_d + two_d - key) % two_d;
-    return delta <= desc->radius || two_d - delta <= desc->radius;
+    return delta <= r || two_d - delta <= r;
 }
 
 static int32_t
@@ -111,6 +125,59 @@ votecl__pclines_sobel(const void *data, votecl_dtype dtype, uint32_t width, uint
     *gy = to_int_gradient(fy);
 }
 
+/* OpenCV's Sobel kernels of side 3, 5 and 7: a binomial smoothing across, its derivative
+ * along; entry 3 is the centre. */
+static const int32_t sobel_smooth[3][7] = {
+    {0, 0, 1, 2, 1, 0, 0}, {0, 1, 4, 6, 4, 1, 0}, {1, 6, 15, 20, 15, 6, 1}};
+static const int32_t sobel_deriv[3][7] = {
+    {0, 0, -1, 0, 1, 0, 0}, {0, -1, -2, 0, 2, 1, 0}, {-1, -4, -5, 0, 5, 4, 1}};
+
+static uint32_t
+clamp_coord(int64_t v, uint32_t n)
+{
+    return v < 0 ? 0 : v >= n ? n - 1 : (uint32_t)v;
+}
+
+void
+votecl__pclines_orientation(const votecl__pclines_desc *desc, const void *data,
+                            votecl_dtype dtype, uint32_t x, uint32_t y, int32_t *gx,
+                            int32_t *gy)
+{
+    int k = (int)desc->kernel / 2 - 1, h = (int)desc->kernel / 2;
+    const uint8_t *p = data;
+    const float *f = data;
+    int32_t ix = 0, iy = 0;
+    float fx = 0.0f, fy = 0.0f;
+
+    if (desc->kernel == 3) {
+        votecl__pclines_sobel(data, dtype, desc->width, x, y, gx, gy);
+        return;
+    }
+    /* Row by row, left to right, the same order as the kernel (float sums are rounded). */
+    for (int dy = -h; dy <= h; dy++) {
+        size_t row = (size_t)clamp_coord((int64_t)y + dy, desc->height) * desc->width;
+        for (int dx = -h; dx <= h; dx++) {
+            size_t at = row + clamp_coord((int64_t)x + dx, desc->width);
+            int32_t cx = sobel_deriv[k][3 + dx] * sobel_smooth[k][3 + dy];
+            int32_t cy = sobel_smooth[k][3 + dx] * sobel_deriv[k][3 + dy];
+            if (dtype == VOTECL_DTYPE_U8) {
+                ix += cx * p[at];
+                iy += cy * p[at];
+            } else {
+                fx += (float)cx * f[at];
+                fy += (float)cy * f[at];
+            }
+        }
+    }
+    if (dtype == VOTECL_DTYPE_U8) {
+        *gx = ix;
+        *gy = iy;
+        return;
+    }
+    *gx = to_int_gradient(fx);
+    *gy = to_int_gradient(fy);
+}
+
 size_t
 votecl__pclines_ref_edges(const votecl__pclines_desc *desc, const void *data, votecl_dtype dtype,
                           votecl__pclines_point *points)
@@ -123,6 +190,8 @@ votecl__pclines_ref_edges(const votecl__pclines_desc *desc, const void *data, vo
             votecl__pclines_sobel(data, dtype, desc->width, x, y, &gx, &gy);
             if ((int64_t)gx * gx + (int64_t)gy * gy < desc->edge_t2)
                 continue;
+            if (desc->radius != 0)
+                votecl__pclines_orientation(desc, data, dtype, x, y, &gx, &gy);
             points[n].location = x | y << 16;
             points[n++].key = votecl__pclines_key(desc, gx, gy);
         }

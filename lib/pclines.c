@@ -47,6 +47,7 @@ votecl_lines_params_init(votecl_lines_params *params)
     params->neighbourhood = 5;
     params->radius = VOTECL_LINES_RADIUS_AUTO;
     params->edge_threshold = 128;
+    params->orientation_kernel = 7;
 }
 
 #define BAD(...) (snprintf(msg, msg_size, __VA_ARGS__), VOTECL_INVALID_ARGUMENT)
@@ -68,6 +69,8 @@ check_params(const votecl_lines_params *p, size_t width, size_t height, char *ms
                    p->neighbourhood, 2ULL * p->distance, p->distance);
     if (p->rows > VOTECL_LINES_MAX_ROWS)
         return BAD("rows: %u exceeds %u", p->rows, VOTECL_LINES_MAX_ROWS);
+    if (p->orientation_kernel != 3 && p->orientation_kernel != 5 && p->orientation_kernel != 7)
+        return BAD("orientation_kernel: %u is not 3, 5 or 7", p->orientation_kernel);
     if (p->edge_threshold < 1)
         return BAD("edge_threshold: must be at least 1");
     if (p->work_group_size != 0 &&
@@ -133,6 +136,7 @@ plan_defines(const votecl_lines_plan *plan, char defs[][64])
     snprintf(defs[n++], 64, "PCL_HALF=%u", d->half);
     snprintf(defs[n++], 64, "PCL_RING=%u", plan->ring);
     snprintf(defs[n++], 64, "PCL_RADIUS=%u", d->radius);
+    snprintf(defs[n++], 64, "PCL_KERNEL=%u", d->kernel);
     snprintf(defs[n++], 64, "PCL_EDGE_T2=%lldL", (long long)d->edge_t2);
     return n;
 }

@@ -26,7 +26,8 @@ lines_usage(FILE *f)
 {
     fprintf(f,
             "usage: votecl lines IMAGE [--distance d] [--rows V] [--window n] [--threshold T]\n"
-            "                   [--radius r] [--edge-threshold E] [--max-lines K] [--json]\n"
+            "                   [--radius r] [--orientation-kernel K] [--edge-threshold E]\n"
+            "                   [--max-lines K] [--json]\n"
             "                   [--out OUT.png] [--space TS.png]\n"
             "Straight lines of a PNG, PGM or PPM image by PClines (parallel coordinates): Sobel\n"
             "edges of the gray image voting in the TS space, most votes first, as text or JSON\n"
@@ -35,7 +36,10 @@ lines_usage(FILE *f)
             "  --rows V            rows of v (default max(W, H))\n"
             "  --window n          odd side of the maxima neighbourhood (default 5)\n"
             "  --threshold T       least votes of a line (default min(W, H) / 4)\n"
-            "  --radius r          orientation window in columns; 0: none (default d / 16)\n"
+            "  --radius r          orientation window in columns at the axes, half at the\n"
+            "                      diagonals (one angle); 0: none (default 3 d / 20)\n"
+            "  --orientation-kernel K  Sobel operator giving the orientation: 3, 5 or 7\n"
+            "                      (default 7)\n"
             "  --edge-threshold E  least Sobel magnitude of an edge (default 128)\n"
             "  --max-lines K       at most K lines (default %d; 0: all)\n"
             "  --out FILE          the image with the lines drawn (PNG, or PPM for .ppm)\n"
@@ -80,6 +84,8 @@ lines_option(void *args, int argc, char **argv, int *i)
         return r < 0 ? r : (p->radius = (unsigned)x, 1);
     if ((r = uint_option(argc, argv, i, "--edge-threshold", 100000, &x)) != 0)
         return r < 0 ? r : (p->edge_threshold = (unsigned)x, 1);
+    if ((r = uint_option(argc, argv, i, "--orientation-kernel", 7, &x)) != 0)
+        return r < 0 ? r : (p->orientation_kernel = (unsigned)x, 1);
     if ((r = uint_option(argc, argv, i, "--max-lines", 1000000, &x)) != 0)
         return r < 0 ? r : (p->max_lines = x, 1);
     return 0;
@@ -212,6 +218,7 @@ print_json(const lines_args *a, const tool_image *image, const tool_lines_result
     tool_json_kv_uint(&j, "rows", r->rows);
     tool_json_kv_uint(&j, "distance", r->params.distance);
     tool_json_kv_uint(&j, "radius", r->params.radius);
+    tool_json_kv_uint(&j, "orientation_kernel", r->params.orientation_kernel);
     tool_json_kv_uint(&j, "neighbourhood", r->params.neighbourhood);
     tool_json_kv_uint(&j, "threshold", r->params.threshold);
     tool_json_kv_double(&j, "seconds", r->seconds);

@@ -25,7 +25,8 @@ static const char *const detector_names[DET_COUNT] = {"pclines", "hough"};
 typedef struct eval_args {
     const char *family; /* NULL: all but the large ones */
     const char *dump;
-    unsigned long seed, cases, radius, large;
+    unsigned long seed, cases, radius, large, kernel;
+    int verbose;
     int radius_set;
     int use[DET_COUNT];
 } eval_args;
@@ -45,7 +46,8 @@ eval_lines_usage(FILE *f)
 {
     fprintf(f,
             "usage: votecl eval lines [--family NAME] [--large] [--detector pclines|hough|both]\n"
-            "                         [--cases N] [--seed S] [--radius r] [--dump DIR]\n"
+            "                         [--cases N] [--seed S] [--radius r]\n"
+            "                         [--orientation-kernel K] [--dump DIR]\n"
             "Line truth suite: recall and precision per case family (a line matches a truth\n"
             "segment within %.1f degrees and %.0f px of both its ends), as JSON.\n"
             "  --family NAME   one family (default: all but 'large')\n"
@@ -54,7 +56,9 @@ eval_lines_usage(FILE *f)
             "  --cases N       at most N cases per family (default all)\n"
             "  --seed S        generator seed (default 1)\n"
             "  --radius r      PClines orientation radius instead of the default (to measure)\n"
+            "  --orientation-kernel K  PClines orientation operator 3, 5 or 7 (to measure)\n"
             "  --dump DIR      write each case (NAME.pgm) and DIR/cases.json for eval-lines.py\n"
+            "  --verbose       name the cases with missed lines on stderr\n"
             "families:",
             TRUTH_LINES_ANGLE_DEG, TRUTH_LINES_DIST_PX);
     for (const truth_lines_family *fam = truth_lines_families(); fam->name; fam++)
@@ -70,6 +74,8 @@ eval_lines_option(eval_args *a, int argc, char **argv, int *i)
 
     if (strcmp(argv[*i], "--large") == 0)
         return a->large = 1, 1;
+    if (strcmp(argv[*i], "--verbose") == 0)
+        return a->verbose = 1, 1;
     if ((r = tool_option_value(argc, argv, i, "--family", &v)) != 0) {
         if (r > 0 && truth_lines_family_find(v) == NULL)
             return tool_usage_error("eval lines", "unknown family '%s'", v), -1;
@@ -90,6 +96,9 @@ eval_lines_option(eval_args *a, int argc, char **argv, int *i)
         return r < 0 ? r : tool_parse_ulong("--cases", v, 1, 1000000, &a->cases) < 0 ? -1 : 1;
     if ((r = tool_option_value(argc, argv, i, "--seed", &v)) != 0)
         return r < 0 ? r : tool_parse_ulong("--seed", v, 0, UINT32_MAX, &a->seed) < 0 ? -1 : 1;
+    if ((r = tool_option_value(argc, argv, i, "--orientation-kernel", &v)) != 0)
+        return r < 0 ? r
+                     : tool_parse_ulong("--orientation-kernel", v, 3, 7, &a->kernel) < 0 ? -1 : 1;
     if ((r = tool_option_value(argc, argv, i, "--radius", &v)) != 0) {
         a->radius_set = 1;
         return r < 0 ? r
@@ -117,6 +126,8 @@ run_pclines(votecl_context *ctx, const eval_args *a, eval_detector *det,
         votecl_lines_params_init(&p);
         if (a->radius_set)
             p.radius = (unsigned)a->radius;
+        if (a->kernel != 0)
+            p.orientation_kernel = (unsigned)a->kernel;
         votecl_lines_plan_free(det->pclines);
         det->pclines = NULL;
         st = votecl_lines_plan_new(ctx, &p, c->width, c->height, &det->pclines);
@@ -276,7 +287,12 @@ run_family(votecl_context *ctx, const eval_args *a, const truth_lines_family *fa
                 det[d].failures++;
                 n = 0;
             }
+            size_t before = det[d].score.matched;
             truth_lines_score_case(&c, found, n, &det[d].score);
+            if (a->verbose && det[d].score.matched - before < c.n)
+                fprintf(stderr, "%s %s: %zu of %zu found, %zu detections; first %.2f deg %.1f\n",
+                        detector_names[d], c.name, det[d].score.matched - before, c.n, n,
+                        n ? found[0].theta * 180 / 3.14159265358979 : 0.0, n ? found[0].rho : 0.0);
         }
         truth_lines_case_clear(&c);
     }

@@ -24,10 +24,17 @@
  * Edges of an image are pixels (not on the border) whose Sobel gradient (Gx, Gy) has
  * Gx^2 + Gy^2 >= edge_threshold^2; for f32 images the float gradient is multiplied by 255 and
  * rounded to an integer first (pixel values in [0, 1] weigh like u8 values). With an
- * orientation radius r > 0 an edge votes only in the columns within r of its own u, Eq. 9:
+ * orientation radius r > 0 an edge votes only in the columns near its own u, Eq. 9:
  *   u = round(d Gy / (Gx + s Gy)),  s = +1 when Gx and Gy have the same sign (0 counted as
  *   positive), else -1,
- * the distance measured around the strip (period 2d). Radius 0 votes in every column.
+ * where (Gx, Gy) comes from the orientation operator, OpenCV's Sobel kernel of side
+ * orientation_kernel (3, 5 or 7; image coordinates clamped at the border): the 3 x 3 one
+ * follows the staircase of a digital line (its steps, not the line), the 7 x 7 one averages
+ * over several steps. Column c takes the edges whose u lies within
+ *   r(c) = round(r (a^2 + b^2) / d^2), at least 1,  a = |c - d|, b = d - a
+ * of it, around the strip (period 2d): r columns at the axes and r / 2 at the diagonals,
+ * where a column spans twice the angle, so the window is one angle (about r / d radians)
+ * everywhere. Radius 0 votes in every column.
  *
  * Lines are the cells with at least threshold votes that are maxima of their n x n
  * neighbourhood, the strip's ends included (the column after d-1 is -d with v mirrored; rows
@@ -54,7 +61,8 @@ extern "C" {
 /* Largest d and V. */
 #define VOTECL_LINES_MAX_DISTANCE 65536u
 #define VOTECL_LINES_MAX_ROWS 65536u
-/* radius value that asks for the default: max(2, d / 16). */
+/* radius value that asks for the default: max(2, 3 d / 20), about 8.6 degrees (chosen on the
+ * line truth suite, docs/accuracy.md). */
 #define VOTECL_LINES_RADIUS_AUTO UINT_MAX
 
 typedef struct votecl_lines_params {
@@ -62,13 +70,16 @@ typedef struct votecl_lines_params {
     uint32_t rows;            /* V >= 1 rows of v; 0 (default): max(W, H), one per pixel */
     unsigned neighbourhood;   /* n: odd, 1 <= n <= 2d, side of the maxima window (default 5) */
     uint32_t threshold;       /* least votes of a line; 0 (default): max(2, min(W, H) / 4) */
-    unsigned radius;          /* orientation radius r in columns; 0: no orientation, every
-                                 edge votes in every column (default VOTECL_LINES_RADIUS_AUTO) */
+    unsigned radius;          /* orientation radius r in columns at the axes (half as many at
+                                 the diagonals); 0: no orientation, every edge votes in every
+                                 column (default VOTECL_LINES_RADIUS_AUTO) */
     unsigned edge_threshold;  /* least Sobel magnitude of an edge, >= 1 (default 128);
                                  gradients are clamped to 2^20 a side, so above 2^21 no pixel
                                  is an edge */
     size_t max_lines;         /* most lines reported; 0 (default): no limit but capacity */
     unsigned work_group_size; /* 0 (default): chosen for the device; else a power of two */
+    unsigned orientation_kernel; /* 3, 5 or 7: side of the Sobel operator whose gradient gives
+                                    an edge's orientation (with radius > 0; default 7) */
 } votecl_lines_params;
 
 /* Sets the defaults above. */

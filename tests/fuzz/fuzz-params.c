@@ -492,6 +492,7 @@ static const field lines_fields[] = {
     FIELD(votecl_lines_params, edge_threshold, F_UINT),
     FIELD(votecl_lines_params, max_lines, F_SIZE),
     FIELD(votecl_lines_params, work_group_size, F_UINT),
+    FIELD(votecl_lines_params, orientation_kernel, F_UINT),
 };
 
 static void
