@@ -26,7 +26,8 @@ struct votecl_lines_plan {
     votecl_lines_params params; /* resolved */
     votecl__pclines_desc desc;
     unsigned wg, ring;
-    uint32_t per, groups; /* columns per group, groups */
+    uint32_t per, groups; /* columns per group, column groups */
+    uint32_t tile, trows, tiles; /* rows a group owns, rows of a ring column, row tiles */
     size_t max_capacity;  /* maxima the device may store */
     void *kernels[K_COUNT];
     votecl_buffer *input, *counts, *offsets, *totals, *sorted, *space, *maxima;
@@ -79,6 +80,38 @@ check_params(const votecl_lines_params *p, size_t width, size_t height, char *ms
     return VOTECL_OK;
 }
 
+/* Ring columns and row tiles for a local-memory budget: whole columns when n of them fit,
+ * else n columns of tiles of rows (each with n / 2 rows of halo on either side), so that the
+ * image's size never decides whether a device can run. */
+static votecl_status
+plan_tiles(votecl_lines_plan *plan, uint64_t budget, uint32_t n)
+{
+    const votecl__pclines_desc *d = &plan->desc;
+    uint64_t trows;
+
+    if ((uint64_t)n * d->rows * 4 <= budget) {
+        plan->tiles = 1;
+        plan->tile = plan->trows = d->rows;
+        plan->ring = (unsigned)(budget / ((uint64_t)d->rows * 4));
+        if (plan->ring > plan->per + n - 1)
+            plan->ring = plan->per + n - 1;
+        if (plan->ring > PCLINES_RING_MAX)
+            plan->ring = PCLINES_RING_MAX;
+        return VOTECL_OK;
+    }
+    plan->ring = n;
+    trows = budget / ((uint64_t)n * 4);
+    if (trows < (uint64_t)n) /* a tile of one row needs n rows: the device's memory is tiny */
+        return votecl__fail(plan->context, VOTECL_UNSUPPORTED,
+                            "neighbourhood: %u x %u counts need %llu bytes of local memory, the "
+                            "device has %llu",
+                            n, n, (unsigned long long)n * n * 4, (unsigned long long)budget);
+    plan->tiles = (uint32_t)((d->rows + (trows - 2 * d->half) - 1) / (trows - 2 * d->half));
+    plan->tile = (d->rows + plan->tiles - 1) / plan->tiles; /* even tiles */
+    plan->trows = plan->tile + 2 * d->half < d->rows ? plan->tile + 2 * d->half : d->rows;
+    return VOTECL_OK;
+}
+
 /* Work-group size, ring columns and column ranges for the device. */
 static votecl_status
 plan_layout(votecl_lines_plan *plan)
@@ -103,18 +136,7 @@ plan_layout(votecl_lines_plan *plan)
     plan->per = plan->per < n ? n : plan->per;
     plan->per = plan->per > columns ? columns : plan->per;
     plan->groups = (columns + plan->per - 1) / plan->per;
-    plan->ring = (unsigned)(budget / ((uint64_t)d->rows * 4));
-    if (plan->ring > plan->per + n - 1)
-        plan->ring = plan->per + n - 1;
-    if (plan->ring > PCLINES_RING_MAX)
-        plan->ring = PCLINES_RING_MAX;
-    if (plan->ring < n)
-        return votecl__fail(plan->context, VOTECL_UNSUPPORTED,
-                            "rows, neighbourhood: %u columns of %u rows need %llu bytes of "
-                            "local memory, the device has %llu",
-                            n, d->rows, (unsigned long long)n * d->rows * 4,
-                            (unsigned long long)budget);
-    return VOTECL_OK;
+    return plan_tiles(plan, budget, n);
 }
 
 static size_t
@@ -135,6 +157,8 @@ plan_defines(const votecl_lines_plan *plan, char defs[][64])
              4ull * d->m * d->d < 0x80000000ull && d->k <= 0xffffffffull);
     snprintf(defs[n++], 64, "PCL_HALF=%u", d->half);
     snprintf(defs[n++], 64, "PCL_RING=%u", plan->ring);
+    snprintf(defs[n++], 64, "PCL_TILE=%u", plan->tile);
+    snprintf(defs[n++], 64, "PCL_TROWS=%u", plan->trows);
     snprintf(defs[n++], 64, "PCL_RADIUS=%u", d->radius);
     snprintf(defs[n++], 64, "PCL_KERNEL=%u", d->kernel);
     snprintf(defs[n++], 64, "PCL_EDGE_T2=%lldL", (long long)d->edge_t2);
@@ -145,8 +169,8 @@ static votecl_status
 plan_compile(votecl_lines_plan *plan)
 {
     static const char *const files[] = {"pclines.cl", NULL};
-    char defs[16][64];
-    const char *ptrs[16];
+    char defs[24][64];
+    const char *ptrs[24];
     size_t n;
     votecl__program *program;
     votecl_status status = plan_layout(plan);
@@ -365,15 +389,16 @@ static votecl_status
 device_accumulate(votecl_lines_plan *plan)
 {
     votecl_context *ctx = plan->context;
-    size_t local = plan->wg, global = (size_t)plan->groups * plan->wg, take;
+    size_t local = plan->wg, global = (size_t)plan->groups * plan->tiles * plan->wg, take;
     uint32_t totals[2];
     votecl_status status = votecl__launch(
         ctx, plan->kernels[K_ACCUMULATE], 1, &global, &local,
         (votecl__arg[]){VOTECL__ARG_BUF(plan->sorted), VOTECL__ARG_BUF(plan->offsets),
-                        VOTECL__ARG_UINT(plan->per), VOTECL__ARG_UINT(plan->desc.threshold),
+                        VOTECL__ARG_UINT(plan->per), VOTECL__ARG_UINT(plan->groups),
+                        VOTECL__ARG_UINT(plan->desc.threshold),
                         VOTECL__ARG_BUF(plan->space), VOTECL__ARG_BUF(plan->maxima),
                         VOTECL__ARG_BUF(plan->totals), VOTECL__ARG_UINT(plan->max_capacity)},
-        8);
+        9);
 
     if (status == VOTECL_OK)
         status = votecl_buffer_read(plan->totals, 0, totals, sizeof totals);

@@ -11,7 +11,9 @@
  *                      ones, cluttered scenes) with recall floors;
  * /opencl/pclines/...  the device TS space and lines equal to the reference's exactly (u8 and
  *                      f32 images with and without orientation, edge lists), and the same
- *                      truth tests on the device. A machine without a device skips these. */
+ *                      truth tests on the device; row tiles on a device limited to 1 KiB of
+ *                      local memory (VOTECL_LOCAL_MEM_BYTES) equal to the reference, and an
+ *                      8192 x 8192 plan within 32 KiB. A machine without a device skips these. */
 #include "votecl-private.h"
 
 #include "testutil.h"
@@ -699,6 +701,69 @@ out:
     g_free(e);
 }
 
+/* --- row tiles: a device with little local memory (VOTECL_LOCAL_MEM_BYTES) --- */
+
+static votecl_context *
+small_device(const char *bytes)
+{
+    char *saved = tu_env_set("VOTECL_LOCAL_MEM_BYTES", bytes);
+    votecl_context *ctx = tu_device_context_new(NULL);
+    votecl_device_info info;
+    tu_env_restore("VOTECL_LOCAL_MEM_BYTES", saved);
+    if (ctx != NULL) {
+        g_assert_cmpint(votecl_context_get_device_info(ctx, &info), ==, VOTECL_OK);
+        g_assert_cmpuint(info.local_mem_bytes, <=, strtoull(bytes, NULL, 10));
+    }
+    return ctx;
+}
+
+static void
+check_equal_on(votecl_context *ctx, const votecl_lines_params *p, const votecl_image *view,
+               size_t w, size_t h)
+{
+    result dev, ref;
+    if (run(ctx, p, w, h, view, NULL, 0, MAX_LINES, &dev) == 0 &&
+        run(ref_context, p, w, h, view, NULL, 0, MAX_LINES, &ref) == 0) {
+        g_test_message("%zu edges, %zu lines, %ux%u space", ref.stats.edges, ref.found,
+                       ref.columns, ref.rows);
+        g_assert_cmpuint(ref.found, >, 0);
+        compare_results(&dev, &ref);
+        result_clear(&ref);
+    }
+    result_clear(&dev);
+}
+
+/* 1 KiB holds 5 columns of 51 rows: the 151 rows of these spaces take 4 tiles, each with the
+ * halo of its neighbourhood; the maxima across tile borders must be those of the reference. */
+static void
+test_opencl_tiles(void)
+{
+    const size_t w = 151, h = 97;
+    image im = gray_scene(w, h, 11);
+    votecl_image view = image_view(&im);
+    votecl_context *ctx = small_device("1024");
+    votecl_lines_params p;
+    votecl_lines_plan *plan = NULL;
+    if (ctx == NULL)
+        goto out;
+    votecl_lines_params_init(&p);
+    p.threshold = 15;
+    check_equal_on(ctx, &p, &view, w, h);
+    p.neighbourhood = 7; /* a wider halo, rows that do not divide evenly */
+    p.rows = 149;
+    p.radius = 0;
+    check_equal_on(ctx, &p, &view, w, h);
+    votecl_context_free(ctx);
+    /* The case: 8192 x 8192 on a device with 32 KiB plans (and is not refused). */
+    ctx = small_device("32768");
+    votecl_lines_params_init(&p);
+    g_assert_cmpint(votecl_lines_plan_new(ctx, &p, 8192, 8192, &plan), ==, VOTECL_OK);
+    votecl_lines_plan_free(plan);
+out:
+    votecl_context_free(ctx);
+    g_free(im.data);
+}
+
 /* --- the line truth suite (tests/truth-lines.h): a fixed subset with recall floors --- */
 
 typedef struct truth_subset {
@@ -787,6 +852,7 @@ main(int argc, char **argv)
         tu_add_device_test("pclines/synthetic-1600x1200", test_opencl_synthetic_paper);
     tu_add_device_test("pclines/degenerate", test_opencl_degenerate);
     tu_add_device_test("pclines/truth", test_opencl_truth);
+    tu_add_device_test("pclines/tiles", test_opencl_tiles);
     rc = g_test_run();
     tu_device_contexts_free();
     votecl_context_free(ref_context);
