@@ -28,7 +28,7 @@ votecl_hough_params_init(votecl_hough_params *params)
     memset(params, 0, sizeof *params);
     params->angles = 180;
     params->edge_threshold = 1;
-    params->peak_window = 5;
+    params->peak_window = 13;
 }
 
 #define BAD(...) (snprintf(msg, msg_size, __VA_ARGS__), VOTECL_INVALID_ARGUMENT)

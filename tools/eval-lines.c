@@ -25,7 +25,7 @@ static const char *const detector_names[DET_COUNT] = {"pclines", "hough"};
 typedef struct eval_args {
     const char *family; /* NULL: all but the large ones */
     const char *dump;
-    unsigned long seed, cases, radius, large, kernel;
+    unsigned long seed, cases, radius, large, kernel, window;
     int verbose;
     int radius_set;
     int use[DET_COUNT];
@@ -47,7 +47,7 @@ eval_lines_usage(FILE *f)
     fprintf(f,
             "usage: votecl eval lines [--family NAME] [--large] [--detector pclines|hough|both]\n"
             "                         [--cases N] [--seed S] [--radius r]\n"
-            "                         [--orientation-kernel K] [--dump DIR]\n"
+            "                         [--orientation-kernel K] [--hough-window n] [--dump DIR]\n"
             "Line truth suite: recall and precision per case family (a line matches a truth\n"
             "segment within %.1f degrees and %.0f px of both its ends), as JSON.\n"
             "  --family NAME   one family (default: all but 'large')\n"
@@ -57,6 +57,7 @@ eval_lines_usage(FILE *f)
             "  --seed S        generator seed (default 1)\n"
             "  --radius r      PClines orientation radius instead of the default (to measure)\n"
             "  --orientation-kernel K  PClines orientation operator 3, 5 or 7 (to measure)\n"
+            "  --hough-window n  theta-rho peak window instead of the default (to measure)\n"
             "  --dump DIR      write each case (NAME.pgm) and DIR/cases.json for eval-lines.py\n"
             "  --verbose       name the cases with missed lines on stderr\n"
             "families:",
@@ -96,6 +97,11 @@ eval_lines_option(eval_args *a, int argc, char **argv, int *i)
         return r < 0 ? r : tool_parse_ulong("--cases", v, 1, 1000000, &a->cases) < 0 ? -1 : 1;
     if ((r = tool_option_value(argc, argv, i, "--seed", &v)) != 0)
         return r < 0 ? r : tool_parse_ulong("--seed", v, 0, UINT32_MAX, &a->seed) < 0 ? -1 : 1;
+    if ((r = tool_option_value(argc, argv, i, "--hough-window", &v)) != 0)
+        return r < 0 ? r
+                     : tool_parse_ulong("--hough-window", v, 1, VOTECL_HOUGH_MAX_WINDOW, &a->window) < 0
+                           ? -1
+                           : 1;
     if ((r = tool_option_value(argc, argv, i, "--orientation-kernel", &v)) != 0)
         return r < 0 ? r
                      : tool_parse_ulong("--orientation-kernel", v, 3, 7, &a->kernel) < 0 ? -1 : 1;
@@ -144,7 +150,7 @@ run_pclines(votecl_context *ctx, const eval_args *a, eval_detector *det,
 }
 
 static votecl_status
-run_hough(votecl_context *ctx, eval_detector *det, const truth_lines_case *c,
+run_hough(votecl_context *ctx, const eval_args *a, eval_detector *det, const truth_lines_case *c,
           truth_lines_detection *out, size_t *n)
 {
     votecl_hough_line *lines = calloc(EVAL_LINES_MAX, sizeof *lines);
@@ -158,6 +164,8 @@ run_hough(votecl_context *ctx, eval_detector *det, const truth_lines_case *c,
                             det->height != c->height)) {
         votecl_hough_params p;
         votecl_hough_params_init(&p);
+        if (a->window != 0)
+            p.peak_window = (unsigned)a->window;
         votecl_hough_plan_free(det->hough);
         det->hough = NULL;
         st = votecl_hough_plan_new(ctx, &p, c->width, c->height, &det->hough);
@@ -277,7 +285,7 @@ run_family(votecl_context *ctx, const eval_args *a, const truth_lines_family *fa
             if (!a->use[d])
                 continue;
             st = d == DET_PCLINES ? run_pclines(ctx, a, &det[d], &c, found, &n)
-                                  : run_hough(ctx, &det[d], &c, found, &n);
+                                  : run_hough(ctx, a, &det[d], &c, found, &n);
             det[d].width = c.width;
             det[d].height = c.height;
             if (st != VOTECL_OK) {

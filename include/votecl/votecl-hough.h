@@ -54,9 +54,11 @@ typedef struct votecl_hough_params {
     unsigned edge_threshold;  /* a pixel with value >= this is an edge, 0-255 (default 1:
                                  every nonzero pixel of a binary edge image) */
     unsigned peak_window;     /* n: odd side of the peak window in angles and bins, at most
-                                 VOTECL_HOUGH_MAX_WINDOW (default 5) */
-    uint32_t peak_threshold;  /* least votes of a peak; 0 (default): half the accumulator's
-                                 largest count, at least 1 */
+                                 VOTECL_HOUGH_MAX_WINDOW (default 13: with 180 angles and one
+                                 bin per pixel, a peak hides the others within 6 degrees and
+                                 6 px, the two sides of one edge included) */
+    uint32_t peak_threshold;  /* least votes of a peak; 0 (default): max(2, min(W, H) / 4), a
+                                 line at least a quarter of the shorter side long */
     size_t max_lines;         /* most peaks reported; 0 (default): no limit but capacity */
     votecl_variant variant;   /* passed to the engine's spec (AUTO by default) */
     unsigned stretch;         /* passed to the engine's spec (0: chosen for the device) */
