@@ -87,4 +87,10 @@ void votecl__pclines_lines(const votecl__pclines_desc *desc, votecl__pclines_max
                            size_t n, size_t max_lines, votecl_lines_line *lines,
                            size_t capacity, size_t *found);
 
+/* The segment of line (the longest run of edge pixels within 2 px of it, gaps of at most
+ * max_gap px) in a packed image; sets line's has_segment and ends (votecl-lines.h). */
+void votecl__pclines_segment(const votecl__pclines_desc *desc, const void *data,
+                             votecl_dtype dtype, uint32_t min_length, uint32_t max_gap,
+                             votecl_lines_line *line);
+
 #endif

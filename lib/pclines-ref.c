@@ -319,3 +319,96 @@ votecl__pclines_lines(const votecl__pclines_desc *desc, votecl__pclines_max *max
         line_set(desc, &maxima[i], &lines[i]);
     *found = keep;
 }
+
+/* --- segments: a walk along the line on the host, the same for every backend --- */
+
+/* Whether (x, y) is an edge pixel whose gradient lies within about 26 degrees of the normal
+ * (nx, ny): |g . n| >= 0.9 |g|, so that crossing lines and clutter do not extend a segment. */
+static int
+is_edge_along(const votecl__pclines_desc *desc, const void *data, votecl_dtype dtype, long x,
+              long y, double nx, double ny)
+{
+    int32_t gx, gy;
+    double dot, mag2;
+
+    if (x < 1 || y < 1 || x + 2 > (long)desc->width || y + 2 > (long)desc->height)
+        return 0;
+    votecl__pclines_sobel(data, dtype, desc->width, (uint32_t)x, (uint32_t)y, &gx, &gy);
+    mag2 = (double)gx * gx + (double)gy * gy;
+    if ((int64_t)gx * gx + (int64_t)gy * gy < desc->edge_t2)
+        return 0;
+    dot = gx * nx + gy * ny;
+    return dot * dot >= 0.81 * mag2;
+}
+
+/* Whether an edge pixel lies within 2 px of point (px, py) along the normal (nx, ny). */
+static int
+hit(const votecl__pclines_desc *desc, const void *data, votecl_dtype dtype, double px,
+    double py, double nx, double ny)
+{
+    for (int o = -2; o <= 2; o++)
+        if (is_edge_along(desc, data, dtype, lround(px + o * nx), lround(py + o * ny), nx, ny))
+            return 1;
+    return 0;
+}
+
+/* The parameter range [*t0, *t1] of p + t dir inside the box [0, W-1] x [0, H-1]
+ * (Liang-Barsky); 0 when the line misses it. */
+static int
+clip(const votecl__pclines_desc *desc, double px, double py, double dx, double dy, double *t0,
+     double *t1)
+{
+    double p[4] = {-dx, dx, -dy, dy};
+    double q[4] = {px, desc->width - 1 - px, py, desc->height - 1 - py};
+
+    *t0 = -1e18;
+    *t1 = 1e18;
+    for (int k = 0; k < 4; k++) {
+        if (p[k] == 0) {
+            if (q[k] < 0)
+                return 0;
+            continue;
+        }
+        double r = q[k] / p[k];
+        if (p[k] < 0)
+            *t0 = r > *t0 ? r : *t0;
+        else
+            *t1 = r < *t1 ? r : *t1;
+    }
+    return *t0 <= *t1;
+}
+
+void
+votecl__pclines_segment(const votecl__pclines_desc *desc, const void *data, votecl_dtype dtype,
+                        uint32_t min_length, uint32_t max_gap, votecl_lines_line *line)
+{
+    double nx = line->a, ny = line->b, dx = -ny, dy = nx;
+    double px = -line->c * nx, py = -line->c * ny, t0, t1;
+    double run0 = 0, last = 0, best0 = 0, best1 = -1;
+    int open = 0;
+
+    line->has_segment = 0;
+    line->x0 = line->y0 = line->x1 = line->y1 = 0;
+    if (!clip(desc, px, py, dx, dy, &t0, &t1))
+        return;
+    for (double t = ceil(t0); t <= t1; t += 1.0) {
+        if (!hit(desc, data, dtype, px + t * dx, py + t * dy, nx, ny))
+            continue;
+        if (!open || t - last > max_gap + 1.0) {
+            open = 1;
+            run0 = t;
+        }
+        last = t;
+        if (last - run0 > best1 - best0) {
+            best0 = run0;
+            best1 = last;
+        }
+    }
+    if (best1 < best0 || best1 - best0 < min_length)
+        return;
+    line->has_segment = 1;
+    line->x0 = px + best0 * dx;
+    line->y0 = py + best0 * dy;
+    line->x1 = px + best1 * dx;
+    line->y1 = py + best1 * dy;
+}

@@ -49,6 +49,7 @@ votecl_lines_params_init(votecl_lines_params *params)
     params->radius = VOTECL_LINES_RADIUS_AUTO;
     params->edge_threshold = 128;
     params->orientation_kernel = 7;
+    params->max_gap = 10;
 }
 
 #define BAD(...) (snprintf(msg, msg_size, __VA_ARGS__), VOTECL_INVALID_ARGUMENT)
@@ -478,14 +479,19 @@ check_image(votecl_lines_plan *plan, const votecl_image *image, size_t *row_byte
     return status;
 }
 
+/* data: the packed image for segments, NULL for edge lists. */
 static void
-finish_lines(votecl_lines_plan *plan, votecl_lines_line *lines, size_t capacity, size_t *found)
+finish_lines(votecl_lines_plan *plan, const void *data, votecl_dtype dtype,
+             votecl_lines_line *lines, size_t capacity, size_t *found)
 {
     size_t n = plan->last.maxima < plan->max_capacity ? plan->last.maxima : plan->max_capacity;
 
     plan->have_space = 1;
     votecl__pclines_lines(&plan->desc, plan->host_maxima, n, plan->params.max_lines, lines,
                           capacity, found);
+    for (size_t i = 0; data != NULL && plan->params.segments && i < *found && i < capacity; i++)
+        votecl__pclines_segment(&plan->desc, data, dtype, plan->params.min_length,
+                                plan->params.max_gap, &lines[i]);
 }
 
 votecl_status
@@ -511,7 +517,7 @@ votecl_lines_run(votecl_lines_plan *plan, const votecl_image *image, votecl_line
     else
         status = device_run_image(plan, data, image->dtype);
     if (status == VOTECL_OK)
-        finish_lines(plan, lines, capacity, found);
+        finish_lines(plan, data, image->dtype, lines, capacity, found);
 out:
     free(copy);
     return status;
@@ -556,7 +562,7 @@ votecl_lines_run_edges(votecl_lines_plan *plan, const votecl_lines_edge *edges, 
     else
         status = device_run_edges(plan, edges, n);
     if (status == VOTECL_OK)
-        finish_lines(plan, lines, capacity, found);
+        finish_lines(plan, NULL, VOTECL_DTYPE_U8, lines, capacity, found);
     return status;
 }
 

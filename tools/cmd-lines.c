@@ -27,7 +27,8 @@ lines_usage(FILE *f)
     fprintf(f,
             "usage: votecl lines IMAGE [--distance d] [--rows V] [--window n] [--threshold T]\n"
             "                   [--radius r] [--orientation-kernel K] [--edge-threshold E]\n"
-            "                   [--max-lines K] [--json]\n"
+            "                   [--max-lines K] [--segments [--min-length L] [--max-gap G]]\n"
+            "                   [--json]\n"
             "                   [--out OUT.png] [--space TS.png]\n"
             "Straight lines of a PNG, PGM or PPM image by PClines (parallel coordinates): Sobel\n"
             "edges of the gray image voting in the TS space, most votes first, as text or JSON\n"
@@ -42,6 +43,10 @@ lines_usage(FILE *f)
             "                      (default 7)\n"
             "  --edge-threshold E  least Sobel magnitude of an edge (default 128)\n"
             "  --max-lines K       at most K lines (default %d; 0: all)\n"
+            "  --segments          also each line's segment: the longest run of edge pixels\n"
+            "                      along it (drawn as segments with --out)\n"
+            "  --min-length L      segments shorter than L px are not reported (default 0)\n"
+            "  --max-gap G         gaps up to G px are bridged inside a segment (default 10)\n"
             "  --out FILE          the image with the lines drawn (PNG, or PPM for .ppm)\n"
             "  --space FILE        the TS space: u across (T then S), v down, maxima ringed\n",
             LINES_DEFAULT_MAX);
@@ -68,6 +73,12 @@ lines_option(void *args, int argc, char **argv, int *i)
     const char *v = NULL;
     unsigned long x = 0;
     int r;
+    if (strcmp(argv[*i], "--segments") == 0)
+        return p->segments = 1, 1;
+    if ((r = uint_option(argc, argv, i, "--min-length", UINT32_MAX, &x)) != 0)
+        return r < 0 ? r : (p->min_length = (uint32_t)x, 1);
+    if ((r = uint_option(argc, argv, i, "--max-gap", UINT32_MAX, &x)) != 0)
+        return r < 0 ? r : (p->max_gap = (uint32_t)x, 1);
     if ((r = tool_option_value(argc, argv, i, "--out", &v)) != 0)
         return r < 0 ? r : (a->out_path = v, 1);
     if ((r = tool_option_value(argc, argv, i, "--space", &v)) != 0)
@@ -169,6 +180,21 @@ tool_lines_result_free(tool_lines_result *r)
     memset(r, 0, sizeof *r);
 }
 
+/* A segment in white, three pixels wide, over its line. */
+static void
+draw_segment(tool_image *im, const votecl_lines_line *l)
+{
+    double len = hypot(l->x1 - l->x0, l->y1 - l->y0);
+    for (double t = 0; t <= len; t += 0.5)
+        for (int o = -1; o <= 1; o++) {
+            double f = len > 0 ? t / len : 0;
+            long x = lround(l->x0 + f * (l->x1 - l->x0) + o * l->a);
+            long y = lround(l->y0 + f * (l->y1 - l->y0) + o * l->b);
+            if (x >= 0 && y >= 0 && (size_t)x < im->width && (size_t)y < im->height)
+                memset(im->data + (size_t)y * im->stride + (size_t)x * 3, 255, 3);
+        }
+}
+
 int
 tool_lines_annotate(const tool_image *image, const votecl_lines_line *lines, size_t n,
                     tool_image *out, char *error, size_t error_size)
@@ -184,6 +210,9 @@ tool_lines_annotate(const tool_image *image, const votecl_lines_line *lines, siz
                                    .votes = lines[i].votes};
     rc = tool_hough_annotate(image, h, n, out, error, error_size);
     free(h);
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        if (lines[i].has_segment)
+            draw_segment(out, &lines[i]);
     return rc;
 }
 
@@ -199,8 +228,11 @@ print_text(const lines_args *a, const tool_image *image, const tool_lines_result
     printf("# %zu line(s): a b c theta_degrees rho votes\n", r->found);
     for (size_t i = 0; i < r->shown; i++) {
         const votecl_lines_line *l = &r->lines[i];
-        printf("%.6f %.6f %.3f %.3f %.3f %u\n", l->a, l->b, l->c, l->theta * 180.0 / M_PI,
+        printf("%.6f %.6f %.3f %.3f %.3f %u", l->a, l->b, l->c, l->theta * 180.0 / M_PI,
                l->rho, l->votes);
+        if (l->has_segment)
+            printf(" segment %.1f %.1f %.1f %.1f", l->x0, l->y0, l->x1, l->y1);
+        printf("\n");
     }
 }
 
@@ -237,6 +269,15 @@ print_json(const lines_args *a, const tool_image *image, const tool_lines_result
         tool_json_kv_uint(&j, "votes", l->votes);
         tool_json_kv_int(&j, "u", l->u);
         tool_json_kv_double(&j, "v", l->v);
+        if (l->has_segment) {
+            tool_json_key(&j, "segment");
+            tool_json_begin_array_compact(&j);
+            tool_json_double(&j, l->x0);
+            tool_json_double(&j, l->y0);
+            tool_json_double(&j, l->x1);
+            tool_json_double(&j, l->y1);
+            tool_json_end_array(&j);
+        }
         tool_json_end_object(&j);
     }
     tool_json_end_array(&j);

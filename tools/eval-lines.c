@@ -26,7 +26,7 @@ typedef struct eval_args {
     const char *family; /* NULL: all but the large ones */
     const char *dump;
     unsigned long seed, cases, radius, large, kernel, window;
-    int verbose;
+    int verbose, segments;
     int radius_set;
     int use[DET_COUNT];
 } eval_args;
@@ -47,7 +47,8 @@ eval_lines_usage(FILE *f)
     fprintf(f,
             "usage: votecl eval lines [--family NAME] [--large] [--detector pclines|hough|both]\n"
             "                         [--cases N] [--seed S] [--radius r]\n"
-            "                         [--orientation-kernel K] [--hough-window n] [--dump DIR]\n"
+            "                         [--orientation-kernel K] [--hough-window n] [--segments]\n"
+            "                         [--dump DIR] [--verbose]\n"
             "Line truth suite: recall and precision per case family (a line matches a truth\n"
             "segment within %.1f degrees and %.0f px of both its ends), as JSON.\n"
             "  --family NAME   one family (default: all but 'large')\n"
@@ -60,6 +61,7 @@ eval_lines_usage(FILE *f)
             "  --hough-window n  theta-rho peak window instead of the default (to measure)\n"
             "  --dump DIR      write each case (NAME.pgm) and DIR/cases.json for eval-lines.py\n"
             "  --verbose       name the cases with missed lines on stderr\n"
+            "  --segments      PClines segments too, scored by end-point error\n"
             "families:",
             TRUTH_LINES_ANGLE_DEG, TRUTH_LINES_DIST_PX);
     for (const truth_lines_family *fam = truth_lines_families(); fam->name; fam++)
@@ -77,6 +79,8 @@ eval_lines_option(eval_args *a, int argc, char **argv, int *i)
         return a->large = 1, 1;
     if (strcmp(argv[*i], "--verbose") == 0)
         return a->verbose = 1, 1;
+    if (strcmp(argv[*i], "--segments") == 0)
+        return a->segments = 1, 1;
     if ((r = tool_option_value(argc, argv, i, "--family", &v)) != 0) {
         if (r > 0 && truth_lines_family_find(v) == NULL)
             return tool_usage_error("eval lines", "unknown family '%s'", v), -1;
@@ -134,6 +138,7 @@ run_pclines(votecl_context *ctx, const eval_args *a, eval_detector *det,
             p.radius = (unsigned)a->radius;
         if (a->kernel != 0)
             p.orientation_kernel = (unsigned)a->kernel;
+        p.segments = a->segments;
         votecl_lines_plan_free(det->pclines);
         det->pclines = NULL;
         st = votecl_lines_plan_new(ctx, &p, c->width, c->height, &det->pclines);
@@ -144,7 +149,9 @@ run_pclines(votecl_context *ctx, const eval_args *a, eval_detector *det,
     det->seconds += tool_now() - t0;
     *n = found < EVAL_LINES_MAX ? found : EVAL_LINES_MAX;
     for (size_t k = 0; st == VOTECL_OK && k < *n; k++)
-        out[k] = (truth_lines_detection){.theta = lines[k].theta, .rho = lines[k].rho};
+        out[k] = (truth_lines_detection){.theta = lines[k].theta, .rho = lines[k].rho,
+                                         .has_ends = lines[k].has_segment, .x0 = lines[k].x0,
+                                         .y0 = lines[k].y0, .x1 = lines[k].x1, .y1 = lines[k].y1};
     free(lines);
     return st;
 }
@@ -254,6 +261,11 @@ write_score(tool_json *j, const char *name, const eval_detector *det)
     tool_json_kv_uint(j, "false_positives", s->false_positives);
     tool_json_kv_double(j, "recall", truth_lines_recall(s));
     tool_json_kv_double(j, "precision", truth_lines_precision(s));
+    if (s->ends > 0) {
+        tool_json_kv_uint(j, "segments", s->ends);
+        tool_json_kv_double(j, "ends_within_fraction", (double)s->ends_within / s->ends);
+        tool_json_kv_double(j, "end_error_mean", s->end_error_sum / s->ends);
+    }
     tool_json_kv_uint(j, "failures", det->failures);
     tool_json_kv_double(j, "seconds_per_case", s->cases ? det->seconds / s->cases : 0.0);
     tool_json_end_object(j);

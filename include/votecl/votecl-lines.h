@@ -80,6 +80,12 @@ typedef struct votecl_lines_params {
     unsigned work_group_size; /* 0 (default): chosen for the device; else a power of two */
     unsigned orientation_kernel; /* 3, 5 or 7: side of the Sobel operator whose gradient gives
                                     an edge's orientation (with radius > 0; default 7) */
+    int segments;             /* nonzero: votecl_lines_run() also finds each line's segment
+                                 (default 0: infinite lines only) */
+    uint32_t min_length;      /* with segments: least length of a segment in pixels (default
+                                 0: any) */
+    uint32_t max_gap;         /* with segments: longest gap bridged inside a segment, pixels
+                                 (default 10) */
 } votecl_lines_params;
 
 /* Sets the defaults above. */
@@ -100,6 +106,11 @@ typedef struct votecl_lines_line {
     double v;          /* v at the centre of the row, in pixels (centred coordinates) */
     uint32_t column;   /* u + d */
     uint32_t row;
+    /* With params.segments, after votecl_lines_run(): the longest run of edge pixels along the
+     * line (pixels within 2 px of it, gaps of at most max_gap), from (x0, y0) to (x1, y1), and
+     * has_segment 1; 0 when no run reaches min_length (and for edge lists). */
+    int has_segment;
+    double x0, y0, x1, y1;
 } votecl_lines_line;
 
 /* What the last run saw. */
@@ -113,8 +124,9 @@ typedef struct votecl_lines_plan votecl_lines_plan;
 /* Validates params for a width x height image (1 to 65535 a side), resolves the defaults and
  * compiles the kernels (or finds them in the caches). params: borrowed; out: caller-owned.
  * Returns VOTECL_INVALID_ARGUMENT (the context's message names the field),
- * VOTECL_UNSUPPORTED when n columns of V rows do not fit the device's local memory, and the
- * statuses of program builds and allocations. */
+ * VOTECL_UNSUPPORTED when not even n x n counts fit the device's local memory (the TS space's
+ * rows are tiled to fit: any image size runs), and the statuses of program builds and
+ * allocations. */
 VOTECL_API votecl_status votecl_lines_plan_new(votecl_context *context,
                                                const votecl_lines_params *params, size_t width,
                                                size_t height, votecl_lines_plan **out);
