@@ -8,7 +8,8 @@
  *                      image, a threshold above every vote, more lines than the capacity,
  *                      argument checks naming the field; a fixed subset of the line truth
  *                      suite (tests/truth-lines.h: digital lines every 5 degrees, anti-aliased
- *                      ones, cluttered scenes) with recall floors;
+ *                      ones, cluttered scenes) with recall floors and segment ends within
+ *                      3 px;
  * /opencl/pclines/...  the device TS space and lines equal to the reference's exactly (u8 and
  *                      f32 images with and without orientation, edge lists), and the same
  *                      truth tests on the device; row tiles on a device limited to 1 KiB of
@@ -770,13 +771,14 @@ typedef struct truth_subset {
     const char *family;
     size_t step, count; /* cases 0, step, 2 step, ... (count of them) */
     double recall;      /* floor at the defaults (measured: docs/accuracy.md) */
+    double ends;        /* floor of the segments' ends within 3 px */
 } truth_subset;
 
 static const truth_subset truth_subsets[] = {
-    {"single-8conn", 5, 36, 1.0}, /* every 5th degree, 8-connected */
-    {"single-4conn", 5, 36, 1.0},
-    {"single-aa", 10, 18, 1.0},
-    {"multi-clutter", 1, 4, 0.9},
+    {"single-8conn", 5, 36, 1.0, 1.0}, /* every 5th degree, 8-connected */
+    {"single-4conn", 5, 36, 1.0, 1.0},
+    {"single-aa", 10, 18, 1.0, 1.0},
+    {"multi-clutter", 1, 4, 0.9, 0.7},
 };
 
 static void
@@ -800,6 +802,7 @@ check_truth(votecl_context *ctx)
             if (plan == NULL || pw != c.width || ph != c.height) {
                 votecl_lines_plan_free(plan);
                 votecl_lines_params_init(&p);
+                p.segments = 1;
                 g_assert_cmpint(votecl_lines_plan_new(ctx, &p, c.width, c.height, &plan), ==,
                                 VOTECL_OK);
                 pw = c.width;
@@ -808,14 +811,20 @@ check_truth(votecl_context *ctx)
             g_assert_cmpint(votecl_lines_run(plan, &view, lines, 64, &found), ==, VOTECL_OK);
             found = found < 64 ? found : 64;
             for (size_t i = 0; i < found; i++)
-                det[i] = (truth_lines_detection){.theta = lines[i].theta, .rho = lines[i].rho};
+                det[i] = (truth_lines_detection){.theta = lines[i].theta, .rho = lines[i].rho,
+                                                 .has_ends = lines[i].has_segment,
+                                                 .x0 = lines[i].x0, .y0 = lines[i].y0,
+                                                 .x1 = lines[i].x1, .y1 = lines[i].y1};
             truth_lines_score_case(&c, det, found, &score);
             truth_lines_case_clear(&c);
         }
         votecl_lines_plan_free(plan);
-        g_test_message("%s: recall %zu/%zu, precision %.3f", sub->family, score.matched,
-                       score.truths, truth_lines_precision(&score));
+        g_test_message("%s: recall %zu/%zu, precision %.3f, segment ends within 3 px %zu/%zu",
+                       sub->family, score.matched, score.truths, truth_lines_precision(&score),
+                       score.ends_within, score.ends);
         g_assert_cmpfloat(truth_lines_recall(&score), >=, sub->recall);
+        g_assert_cmpuint(score.ends, ==, score.matched); /* every found line has a segment */
+        g_assert_cmpfloat((double)score.ends_within, >=, sub->ends * score.ends);
     }
 }
 
