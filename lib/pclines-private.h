@@ -81,11 +81,14 @@ size_t votecl__pclines_ref_maxima(const votecl__pclines_desc *desc, const uint32
 /* The most maxima a space can hold: one per block of (n + 1) / 2 squared cells. */
 size_t votecl__pclines_max_bound(const votecl__pclines_desc *desc);
 
-/* Sorts maxima (most votes first, then lower cell) and converts the first ones into lines;
- * *found is the number kept by max_lines (0: no limit). */
-void votecl__pclines_lines(const votecl__pclines_desc *desc, votecl__pclines_max *maxima,
-                           size_t n, size_t max_lines, votecl_lines_line *lines,
-                           size_t capacity, size_t *found);
+/* Sorts maxima (most votes first, then lower cell) and converts them into lines, leaving out
+ * a line whose extent in the image has both ends within merge px of a stronger kept line
+ * (merge 0: none left out); *found is the number kept, at most max_lines (0: no limit).
+ * Returns VOTECL_OUT_OF_HOST_MEMORY or VOTECL_OK. */
+votecl_status votecl__pclines_lines(const votecl__pclines_desc *desc,
+                                    votecl__pclines_max *maxima, size_t n, size_t max_lines,
+                                    double merge, votecl_lines_line *lines, size_t capacity,
+                                    size_t *found);
 
 /* The segment of line (the longest run of edge pixels within 2 px of it, gaps of at most
  * max_gap px) in a packed image; sets line's has_segment and ends (votecl-lines.h). */

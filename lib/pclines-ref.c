@@ -308,16 +308,75 @@ line_set(const votecl__pclines_desc *desc, const votecl__pclines_max *mx, votecl
         l->theta -= M_PI;
 }
 
-void
-votecl__pclines_lines(const votecl__pclines_desc *desc, votecl__pclines_max *maxima, size_t n,
-                      size_t max_lines, votecl_lines_line *lines, size_t capacity, size_t *found)
+static int clip_box(const votecl__pclines_desc *desc, double px, double py, double dx,
+                    double dy, double *t0, double *t1);
+
+/* The ends of line l's extent in the image (the box of pixel centres); 0 when it misses. */
+static int
+line_extent(const votecl__pclines_desc *desc, const votecl_lines_line *l, double e[4])
 {
-    size_t keep = max_lines != 0 && max_lines < n ? max_lines : n;
+    double px = -l->c * l->a, py = -l->c * l->b, dx = -l->b, dy = l->a, t0, t1;
+
+    if (!clip_box(desc, px, py, dx, dy, &t0, &t1))
+        return 0;
+    e[0] = px + t0 * dx;
+    e[1] = py + t0 * dy;
+    e[2] = px + t1 * dx;
+    e[3] = py + t1 * dy;
+    return 1;
+}
+
+/* Whether l repeats a line of kept (n lines (a, b, c)): both ends of its extent in the image
+ * lie within merge px of that line. */
+static int
+is_duplicate(const votecl__pclines_desc *desc, const votecl_lines_line *l, const double *kept,
+             size_t n, double merge)
+{
+    double e[4];
+
+    if (merge <= 0 || !line_extent(desc, l, e))
+        return 0;
+    for (size_t k = 0; k < n; k++) {
+        const double *q = &kept[3 * k];
+        if (fabs(q[0] * e[0] + q[1] * e[1] + q[2]) <= merge &&
+            fabs(q[0] * e[2] + q[1] * e[3] + q[2]) <= merge)
+            return 1;
+    }
+    return 0;
+}
+
+votecl_status
+votecl__pclines_lines(const votecl__pclines_desc *desc, votecl__pclines_max *maxima, size_t n,
+                      size_t max_lines, double merge, votecl_lines_line *lines, size_t capacity,
+                      size_t *found)
+{
+    double *kept = NULL;
+    size_t taken = 0, room = 0;
+    votecl_lines_line l;
 
     qsort(maxima, n, sizeof *maxima, max_compare);
-    for (size_t i = 0; i < keep && i < capacity; i++)
-        line_set(desc, &maxima[i], &lines[i]);
-    *found = keep;
+    for (size_t i = 0; i < n && (max_lines == 0 || taken < max_lines); i++) {
+        line_set(desc, &maxima[i], &l);
+        if (is_duplicate(desc, &l, kept, taken, merge))
+            continue;
+        if (taken == room) {
+            double *grown = votecl__realloc(kept, (room = room ? 2 * room : 64) * 3 * sizeof *kept);
+            if (grown == NULL) {
+                free(kept);
+                return VOTECL_OUT_OF_HOST_MEMORY;
+            }
+            kept = grown;
+        }
+        kept[3 * taken] = l.a;
+        kept[3 * taken + 1] = l.b;
+        kept[3 * taken + 2] = l.c;
+        if (taken < capacity)
+            lines[taken] = l;
+        taken++;
+    }
+    free(kept);
+    *found = taken;
+    return VOTECL_OK;
 }
 
 /* --- segments: a walk along the line on the host, the same for every backend --- */
@@ -355,8 +414,8 @@ hit(const votecl__pclines_desc *desc, const void *data, votecl_dtype dtype, doub
 /* The parameter range [*t0, *t1] of p + t dir inside the box [0, W-1] x [0, H-1]
  * (Liang-Barsky); 0 when the line misses it. */
 static int
-clip(const votecl__pclines_desc *desc, double px, double py, double dx, double dy, double *t0,
-     double *t1)
+clip_box(const votecl__pclines_desc *desc, double px, double py, double dx, double dy, double *t0,
+         double *t1)
 {
     double p[4] = {-dx, dx, -dy, dy};
     double q[4] = {px, desc->width - 1 - px, py, desc->height - 1 - py};
@@ -389,7 +448,7 @@ votecl__pclines_segment(const votecl__pclines_desc *desc, const void *data, vote
 
     line->has_segment = 0;
     line->x0 = line->y0 = line->x1 = line->y1 = 0;
-    if (!clip(desc, px, py, dx, dy, &t0, &t1))
+    if (!clip_box(desc, px, py, dx, dy, &t0, &t1))
         return;
     for (double t = ceil(t0); t <= t1; t += 1.0) {
         if (!hit(desc, data, dtype, px + t * dx, py + t * dy, nx, ny))

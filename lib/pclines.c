@@ -50,6 +50,7 @@ votecl_lines_params_init(votecl_lines_params *params)
     params->edge_threshold = 128;
     params->orientation_kernel = 7;
     params->max_gap = 10;
+    params->merge_distance = 3.0;
 }
 
 #define BAD(...) (snprintf(msg, msg_size, __VA_ARGS__), VOTECL_INVALID_ARGUMENT)
@@ -73,6 +74,8 @@ check_params(const votecl_lines_params *p, size_t width, size_t height, char *ms
         return BAD("rows: %u exceeds %u", p->rows, VOTECL_LINES_MAX_ROWS);
     if (p->orientation_kernel != 3 && p->orientation_kernel != 5 && p->orientation_kernel != 7)
         return BAD("orientation_kernel: %u is not 3, 5 or 7", p->orientation_kernel);
+    if (!(p->merge_distance >= 0 && p->merge_distance <= 1e6))
+        return BAD("merge_distance: must be between 0 and 1e6 pixels");
     if (p->edge_threshold < 1)
         return BAD("edge_threshold: must be at least 1");
     if (p->work_group_size != 0 &&
@@ -480,18 +483,22 @@ check_image(votecl_lines_plan *plan, const votecl_image *image, size_t *row_byte
 }
 
 /* data: the packed image for segments, NULL for edge lists. */
-static void
+static votecl_status
 finish_lines(votecl_lines_plan *plan, const void *data, votecl_dtype dtype,
              votecl_lines_line *lines, size_t capacity, size_t *found)
 {
     size_t n = plan->last.maxima < plan->max_capacity ? plan->last.maxima : plan->max_capacity;
+    votecl_status status;
 
     plan->have_space = 1;
-    votecl__pclines_lines(&plan->desc, plan->host_maxima, n, plan->params.max_lines, lines,
-                          capacity, found);
+    status = votecl__pclines_lines(&plan->desc, plan->host_maxima, n, plan->params.max_lines,
+                                   plan->params.merge_distance, lines, capacity, found);
+    if (status != VOTECL_OK)
+        return votecl__fail(plan->context, status, "out of memory for the lines");
     for (size_t i = 0; data != NULL && plan->params.segments && i < *found && i < capacity; i++)
         votecl__pclines_segment(&plan->desc, data, dtype, plan->params.min_length,
                                 plan->params.max_gap, &lines[i]);
+    return VOTECL_OK;
 }
 
 votecl_status
@@ -517,7 +524,7 @@ votecl_lines_run(votecl_lines_plan *plan, const votecl_image *image, votecl_line
     else
         status = device_run_image(plan, data, image->dtype);
     if (status == VOTECL_OK)
-        finish_lines(plan, data, image->dtype, lines, capacity, found);
+        status = finish_lines(plan, data, image->dtype, lines, capacity, found);
 out:
     free(copy);
     return status;
@@ -562,7 +569,7 @@ votecl_lines_run_edges(votecl_lines_plan *plan, const votecl_lines_edge *edges, 
     else
         status = device_run_edges(plan, edges, n);
     if (status == VOTECL_OK)
-        finish_lines(plan, NULL, VOTECL_DTYPE_U8, lines, capacity, found);
+        status = finish_lines(plan, NULL, VOTECL_DTYPE_U8, lines, capacity, found);
     return status;
 }
 

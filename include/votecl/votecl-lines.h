@@ -40,7 +40,7 @@
  * neighbourhood, the strip's ends included (the column after d-1 is -d with v mirrored; rows
  * do not wrap). Equal counts go to the cell with the lower index (column * V + row), so two
  * reported lines never lie in each other's neighbourhood. They are reported most votes first
- * (ties: lower index first). */
+ * (ties: lower index first), leaving out near-duplicates (merge_distance). */
 #ifndef VOTECL_LINES_H
 #define VOTECL_LINES_H
 
@@ -86,6 +86,9 @@ typedef struct votecl_lines_params {
                                  0: any) */
     uint32_t max_gap;         /* with segments: longest gap bridged inside a segment, pixels
                                  (default 10) */
+    double merge_distance;    /* a line whose extent in the image has both ends within this
+                                 many pixels of a stronger line is the same line, not reported
+                                 (default 3: the truth suite's tolerance); 0: keep all maxima */
 } votecl_lines_params;
 
 /* Sets the defaults above. */

@@ -493,6 +493,8 @@ static const field lines_fields[] = {
     FIELD(votecl_lines_params, max_lines, F_SIZE),
     FIELD(votecl_lines_params, work_group_size, F_UINT),
     FIELD(votecl_lines_params, orientation_kernel, F_UINT),
+    FIELD(votecl_lines_params, min_length, F_U32),
+    FIELD(votecl_lines_params, max_gap, F_U32),
 };
 
 static void
