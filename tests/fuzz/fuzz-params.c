@@ -495,6 +495,8 @@ static const field lines_fields[] = {
     FIELD(votecl_lines_params, orientation_kernel, F_UINT),
     FIELD(votecl_lines_params, min_length, F_U32),
     FIELD(votecl_lines_params, max_gap, F_U32),
+    FIELD(votecl_lines_params, segments, F_INT),
+    FIELD(votecl_lines_params, merge_distance, F_DOUBLE),
 };
 
 static void
