@@ -765,6 +765,27 @@ out:
     g_free(im.data);
 }
 
+/* 4K and 8192 x 8192 (the truth suite's large family, a few long lines) on the device equal
+ * to the reference: -m slow only (the reference and the spaces take seconds and 1 GiB). */
+static void
+test_opencl_large(void)
+{
+    const truth_lines_family *fam = truth_lines_family_find("large");
+    votecl_lines_params p;
+    if (device() == NULL)
+        return;
+    votecl_lines_params_init(&p);
+    p.segments = 1;
+    for (size_t k = 1; k < fam->count; k += 2) { /* 3840x2160 and 8192x8192 */
+        truth_lines_case c;
+        g_assert_cmpint(truth_lines_case_make(fam, k, 1, &c), ==, 0);
+        votecl_image view = {c.pixels, c.width, c.height, c.width, 1, VOTECL_DTYPE_U8};
+        g_test_message("%s: %ux%u", c.name, c.width, c.height);
+        check_equal_on(device(), &p, &view, c.width, c.height);
+        truth_lines_case_clear(&c);
+    }
+}
+
 /* --- the line truth suite (tests/truth-lines.h): a fixed subset with recall floors --- */
 
 typedef struct truth_subset {
@@ -857,8 +878,10 @@ main(int argc, char **argv)
     tu_add_device_test("pclines/equal-edges", test_opencl_equal_edges);
     tu_add_device_test("pclines/axes", test_opencl_axes);
     tu_add_device_test("pclines/synthetic", test_opencl_synthetic);
-    if (g_test_slow()) /* registered only for the longer run, so make check never skips it */
+    if (g_test_slow()) { /* registered only for the longer run, so make check never skips it */
         tu_add_device_test("pclines/synthetic-1600x1200", test_opencl_synthetic_paper);
+        tu_add_device_test("pclines/large-4k-8192", test_opencl_large);
+    }
     tu_add_device_test("pclines/degenerate", test_opencl_degenerate);
     tu_add_device_test("pclines/truth", test_opencl_truth);
     tu_add_device_test("pclines/tiles", test_opencl_tiles);
