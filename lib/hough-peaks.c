@@ -97,15 +97,31 @@ resolve_threshold(const votecl__hough_desc *d, uint32_t threshold)
     return small / 4 > 2 ? small / 4 : 2;
 }
 
+/* The local maxima with at least threshold votes, in a growing array (*out, owned by the
+ * caller): few cells pass, so a cells-sized array would only cost its allocation. Returns
+ * the count, or (size_t)-1 when out of memory. */
 static size_t
 find_candidates(const votecl__hough_desc *d, const uint32_t *acc, uint32_t threshold, long half,
-                peak *candidates)
+                peak **out)
 {
-    size_t cells = (size_t)d->angles * d->nbins, n = 0;
+    size_t cells = (size_t)d->angles * d->nbins, n = 0, room = 0;
+    peak *c = NULL, *grown;
 
-    for (size_t i = 0; i < cells; i++)
-        if (acc[i] >= threshold && is_local_max(d, acc, i, half))
-            candidates[n++] = (peak){acc[i], i};
+    for (size_t i = 0; i < cells; i++) {
+        if (acc[i] < threshold || !is_local_max(d, acc, i, half))
+            continue;
+        if (n == room) {
+            room = room ? 2 * room : 256;
+            if ((grown = votecl__realloc(c, room * sizeof *c)) == NULL) {
+                free(c);
+                *out = NULL;
+                return (size_t)-1;
+            }
+            c = grown;
+        }
+        c[n++] = (peak){acc[i], i};
+    }
+    *out = c;
     return n;
 }
 
@@ -126,13 +142,13 @@ votecl__hough_peaks(const votecl__hough_desc *d, const uint32_t *acc, unsigned w
 {
     size_t cells = (size_t)d->angles * d->nbins, n, taken = 0;
     long half = (long)(window / 2);
-    peak *candidates = votecl__malloc(cells * sizeof *candidates);
-    uint8_t *mask = votecl__calloc(cells, 1);
+    peak *candidates = NULL;
+    uint8_t *mask = NULL;
     votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
 
-    if (candidates == NULL || mask == NULL)
+    n = find_candidates(d, acc, resolve_threshold(d, threshold), half, &candidates);
+    if (n == (size_t)-1 || (mask = votecl__calloc(cells, 1)) == NULL)
         goto out;
-    n = find_candidates(d, acc, resolve_threshold(d, threshold), half, candidates);
     qsort(candidates, n, sizeof *candidates, peak_compare);
     for (size_t i = 0; i < n && (max_lines == 0 || taken < max_lines); i++) {
         if (mask[candidates[i].cell])
