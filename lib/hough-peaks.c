@@ -128,6 +128,7 @@ find_candidates(const votecl__hough_desc *d, const uint32_t *acc, uint32_t thres
 static void
 line_set(const votecl__hough_desc *d, const peak *p, votecl_hough_line *line)
 {
+    memset(line, 0, sizeof *line); /* no segment until asked for */
     line->angle = (unsigned)(p->cell / d->nbins);
     line->bin = (uint32_t)(p->cell % d->nbins);
     line->theta = votecl__hough_theta(d, line->angle);
@@ -164,4 +165,64 @@ out:
     free(candidates);
     free(mask);
     return status;
+}
+
+/* --- segments: a walk along the line on the host --- */
+
+static int
+edge_near(const votecl__hough_desc *d, const uint8_t *data, size_t stride, double px, double py,
+          double nx, double ny)
+{
+    for (int o = -2; o <= 2; o++) {
+        long x = lround(px + o * nx), y = lround(py + o * ny);
+        if (x >= 0 && y >= 0 && x < (long)d->width && y < (long)d->height &&
+            data[(size_t)y * stride + (size_t)x] >= d->edge_threshold)
+            return 1;
+    }
+    return 0;
+}
+
+void
+votecl__hough_segment(const votecl__hough_desc *d, const uint8_t *data, size_t stride,
+                      uint32_t min_length, uint32_t max_gap, votecl_hough_line *line)
+{
+    double nx = cos(line->theta), ny = sin(line->theta), dx = -ny, dy = nx;
+    double px = line->rho * nx, py = line->rho * ny;
+    double lo = -1e18, hi = 1e18, run0 = 0, last = 0, best0 = 0, best1 = -1;
+    double p[4] = {-dx, dx, -dy, dy}, q[4] = {px, d->width - 1 - px, py, d->height - 1 - py};
+    int open = 0;
+
+    line->has_segment = 0;
+    line->x0 = line->y0 = line->x1 = line->y1 = 0;
+    for (int k = 0; k < 4; k++) { /* Liang-Barsky: the line's extent in the image */
+        if (p[k] == 0) {
+            if (q[k] < 0)
+                return;
+            continue;
+        }
+        if (p[k] < 0)
+            lo = fmax(lo, q[k] / p[k]);
+        else
+            hi = fmin(hi, q[k] / p[k]);
+    }
+    for (double t = ceil(lo); t <= hi; t += 1.0) {
+        if (!edge_near(d, data, stride, px + t * dx, py + t * dy, nx, ny))
+            continue;
+        if (!open || t - last > max_gap + 1.0) {
+            open = 1;
+            run0 = t;
+        }
+        last = t;
+        if (last - run0 > best1 - best0) {
+            best0 = run0;
+            best1 = last;
+        }
+    }
+    if (best1 < best0 || best1 - best0 < min_length)
+        return;
+    line->has_segment = 1;
+    line->x0 = px + best0 * dx;
+    line->y0 = py + best0 * dy;
+    line->x1 = px + best1 * dx;
+    line->y1 = py + best1 * dy;
 }

@@ -46,6 +46,11 @@ votecl_status votecl__hough_peaks(const votecl__hough_desc *desc, const uint32_t
                                   unsigned window, uint32_t threshold, size_t max_lines,
                                   votecl_hough_line *lines, size_t capacity, size_t *found);
 
+/* The segment of line in a u8 edge image (rows stride bytes apart): the longest run of edge
+ * pixels (>= desc->edge_threshold) within 2 px of the line, gaps of at most max_gap px. */
+void votecl__hough_segment(const votecl__hough_desc *desc, const uint8_t *data, size_t stride,
+                           uint32_t min_length, uint32_t max_gap, votecl_hough_line *line);
+
 /* theta_g and the rho at the centre of bin b, in double. */
 double votecl__hough_theta(const votecl__hough_desc *desc, unsigned g);
 double votecl__hough_rho(const votecl__hough_desc *desc, uint32_t b);

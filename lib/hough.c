@@ -29,6 +29,7 @@ votecl_hough_params_init(votecl_hough_params *params)
     params->angles = 180;
     params->edge_threshold = 1;
     params->peak_window = 13;
+    params->max_gap = 10;
 }
 
 #define BAD(...) (snprintf(msg, msg_size, __VA_ARGS__), VOTECL_INVALID_ARGUMENT)
@@ -258,9 +259,14 @@ votecl_hough_run(votecl_hough_plan *plan, const votecl_image *image, votecl_houg
         return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "%s: NULL pointer",
                             found == NULL ? "found" : "lines");
     if ((status = check_image(plan, image)) != VOTECL_OK ||
-        (status = vote(plan, image, stats)) != VOTECL_OK)
+        (status = vote(plan, image, stats)) != VOTECL_OK ||
+        (status = votecl_hough_plan_peaks(plan, plan->acc, lines, capacity, found)) != VOTECL_OK)
         return status;
-    return votecl_hough_plan_peaks(plan, plan->acc, lines, capacity, found);
+    for (size_t i = 0; plan->params.segments && i < *found && i < capacity; i++)
+        votecl__hough_segment(&plan->desc, image->data,
+                              image->height > 1 ? image->stride : image->width,
+                              plan->params.min_length, plan->params.max_gap, &lines[i]);
+    return VOTECL_OK;
 }
 
 static votecl_status

@@ -180,21 +180,6 @@ tool_lines_result_free(tool_lines_result *r)
     memset(r, 0, sizeof *r);
 }
 
-/* A segment in white, three pixels wide, over its line. */
-static void
-draw_segment(tool_image *im, const votecl_lines_line *l)
-{
-    double len = hypot(l->x1 - l->x0, l->y1 - l->y0);
-    for (double t = 0; t <= len; t += 0.5)
-        for (int o = -1; o <= 1; o++) {
-            double f = len > 0 ? t / len : 0;
-            long x = lround(l->x0 + f * (l->x1 - l->x0) + o * l->a);
-            long y = lround(l->y0 + f * (l->y1 - l->y0) + o * l->b);
-            if (x >= 0 && y >= 0 && (size_t)x < im->width && (size_t)y < im->height)
-                memset(im->data + (size_t)y * im->stride + (size_t)x * 3, 255, 3);
-        }
-}
-
 int
 tool_lines_annotate(const tool_image *image, const votecl_lines_line *lines, size_t n,
                     tool_image *out, char *error, size_t error_size)
@@ -207,12 +192,11 @@ tool_lines_annotate(const tool_image *image, const votecl_lines_line *lines, siz
     }
     for (size_t i = 0; i < n; i++)
         h[i] = (votecl_hough_line){.theta = lines[i].theta, .rho = lines[i].rho,
-                                   .votes = lines[i].votes};
+                                   .votes = lines[i].votes, .has_segment = lines[i].has_segment,
+                                   .x0 = lines[i].x0, .y0 = lines[i].y0, .x1 = lines[i].x1,
+                                   .y1 = lines[i].y1};
     rc = tool_hough_annotate(image, h, n, out, error, error_size);
     free(h);
-    for (size_t i = 0; rc == 0 && i < n; i++)
-        if (lines[i].has_segment)
-            draw_segment(out, &lines[i]);
     return rc;
 }
 

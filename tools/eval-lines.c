@@ -61,7 +61,7 @@ eval_lines_usage(FILE *f)
             "  --hough-window n  theta-rho peak window instead of the default (to measure)\n"
             "  --dump DIR      write each case (NAME.pgm) and DIR/cases.json for eval-lines.py\n"
             "  --verbose       name the cases with missed lines on stderr\n"
-            "  --segments      PClines segments too, scored by end-point error\n"
+            "  --segments      segments too, scored by end-point error\n"
             "families:",
             TRUTH_LINES_ANGLE_DEG, TRUTH_LINES_DIST_PX);
     for (const truth_lines_family *fam = truth_lines_families(); fam->name; fam++)
@@ -173,6 +173,7 @@ run_hough(votecl_context *ctx, const eval_args *a, eval_detector *det, const tru
         votecl_hough_params_init(&p);
         if (a->window != 0)
             p.peak_window = (unsigned)a->window;
+        p.segments = a->segments;
         votecl_hough_plan_free(det->hough);
         det->hough = NULL;
         st = votecl_hough_plan_new(ctx, &p, c->width, c->height, &det->hough);
@@ -188,7 +189,9 @@ run_hough(votecl_context *ctx, const eval_args *a, eval_detector *det, const tru
     det->seconds += tool_now() - t0;
     *n = found < EVAL_LINES_MAX ? found : EVAL_LINES_MAX;
     for (size_t k = 0; st == VOTECL_OK && k < *n; k++)
-        out[k] = (truth_lines_detection){.theta = lines[k].theta, .rho = lines[k].rho};
+        out[k] = (truth_lines_detection){.theta = lines[k].theta, .rho = lines[k].rho,
+                                         .has_ends = lines[k].has_segment, .x0 = lines[k].x0,
+                                         .y0 = lines[k].y0, .x1 = lines[k].x1, .y1 = lines[k].y1};
     tool_image_free(&edges);
     free(lines);
     return st;

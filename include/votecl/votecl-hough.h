@@ -63,6 +63,10 @@ typedef struct votecl_hough_params {
     votecl_variant variant;   /* passed to the engine's spec (AUTO by default) */
     unsigned stretch;         /* passed to the engine's spec (0: chosen for the device) */
     unsigned work_group_size; /* passed to the engine's spec (0: chosen for the device) */
+    int segments;             /* nonzero: votecl_hough_run() also finds each line's segment
+                                 (default 0) */
+    uint32_t min_length;      /* with segments: least length in pixels (default 0: any) */
+    uint32_t max_gap;         /* with segments: longest gap bridged, pixels (default 10) */
 } votecl_hough_params;
 
 /* Sets the defaults above. */
@@ -75,6 +79,11 @@ typedef struct votecl_hough_line {
     uint32_t votes; /* the accumulator's count */
     unsigned angle; /* g */
     uint32_t bin;   /* rho bin */
+    /* With params.segments, after votecl_hough_run(): the longest run of edge pixels within
+     * 2 px of the line (gaps of at most max_gap), from (x0, y0) to (x1, y1), and has_segment
+     * 1; 0 when no run reaches min_length. */
+    int has_segment;
+    double x0, y0, x1, y1;
 } votecl_hough_line;
 
 typedef struct votecl_hough_plan votecl_hough_plan;

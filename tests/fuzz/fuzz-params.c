@@ -367,6 +367,9 @@ static const field hough_fields[] = {
     FIELD(votecl_hough_params, variant, F_INT),
     FIELD(votecl_hough_params, stretch, F_UINT),
     FIELD(votecl_hough_params, work_group_size, F_UINT),
+    FIELD(votecl_hough_params, segments, F_INT),
+    FIELD(votecl_hough_params, min_length, F_U32),
+    FIELD(votecl_hough_params, max_gap, F_U32),
 };
 
 static void
