@@ -136,25 +136,81 @@ line_set(const votecl__hough_desc *d, const peak *p, votecl_hough_line *line)
     line->votes = p->votes;
 }
 
+/* The parameter range [*t0, *t1] of the line x cos + y sin = rho (points rho n + t dir) inside
+ * the box of pixel centres (Liang-Barsky); 0 when it misses. */
+static int
+line_clip(const votecl__hough_desc *d, double theta, double rho, double *t0, double *t1)
+{
+    double nx = cos(theta), ny = sin(theta), dx = -ny, dy = nx, px = rho * nx, py = rho * ny;
+    double p[4] = {-dx, dx, -dy, dy}, q[4] = {px, d->width - 1 - px, py, d->height - 1 - py};
+
+    *t0 = -1e18;
+    *t1 = 1e18;
+    for (int k = 0; k < 4; k++) {
+        if (p[k] == 0) {
+            if (q[k] < 0)
+                return 0;
+            continue;
+        }
+        if (p[k] < 0)
+            *t0 = fmax(*t0, q[k] / p[k]);
+        else
+            *t1 = fmin(*t1, q[k] / p[k]);
+    }
+    return *t0 <= *t1;
+}
+
+/* Whether the line of peak p repeats one of the n kept lines (cos, sin, rho triples): both
+ * ends of its extent in the image within merge px of that line. */
+static int
+is_duplicate(const votecl__hough_desc *d, const peak *p, const double *kept, size_t n,
+             double merge)
+{
+    unsigned g = (unsigned)(p->cell / d->nbins);
+    double theta = votecl__hough_theta(d, g);
+    double rho = votecl__hough_rho(d, (uint32_t)(p->cell % d->nbins));
+    double t0, t1, e[4];
+
+    if (merge <= 0 || !line_clip(d, theta, rho, &t0, &t1))
+        return 0;
+    e[0] = rho * cos(theta) - t0 * sin(theta);
+    e[1] = rho * sin(theta) + t0 * cos(theta);
+    e[2] = rho * cos(theta) - t1 * sin(theta);
+    e[3] = rho * sin(theta) + t1 * cos(theta);
+    for (size_t k = 0; k < n; k++) {
+        const double *q = &kept[3 * k];
+        if (fabs(e[0] * q[0] + e[1] * q[1] - q[2]) <= merge &&
+            fabs(e[2] * q[0] + e[3] * q[1] - q[2]) <= merge)
+            return 1;
+    }
+    return 0;
+}
+
 votecl_status
 votecl__hough_peaks(const votecl__hough_desc *d, const uint32_t *acc, unsigned window,
-                    uint32_t threshold, size_t max_lines, votecl_hough_line *lines, size_t capacity,
-                    size_t *found)
+                    uint32_t threshold, size_t max_lines, double merge, votecl_hough_line *lines,
+                    size_t capacity, size_t *found)
 {
     size_t cells = (size_t)d->angles * d->nbins, n, taken = 0;
     long half = (long)(window / 2);
     peak *candidates = NULL;
     uint8_t *mask = NULL;
+    double *kept = NULL;
     votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
 
     n = find_candidates(d, acc, resolve_threshold(d, threshold), half, &candidates);
-    if (n == (size_t)-1 || (mask = votecl__calloc(cells, 1)) == NULL)
+    if (n == (size_t)-1 || (mask = votecl__calloc(cells, 1)) == NULL ||
+        (kept = votecl__malloc((n > 0 ? n : 1) * 3 * sizeof *kept)) == NULL)
         goto out;
     qsort(candidates, n, sizeof *candidates, peak_compare);
     for (size_t i = 0; i < n && (max_lines == 0 || taken < max_lines); i++) {
-        if (mask[candidates[i].cell])
+        if (mask[candidates[i].cell] || is_duplicate(d, &candidates[i], kept, taken, merge))
             continue;
         suppress(d, mask, candidates[i].cell, half);
+        double theta = votecl__hough_theta(d, (unsigned)(candidates[i].cell / d->nbins));
+        kept[3 * taken] = cos(theta);
+        kept[3 * taken + 1] = sin(theta);
+        kept[3 * taken + 2] = votecl__hough_rho(d, (uint32_t)(candidates[i].cell % d->nbins));
         if (taken < capacity)
             line_set(d, &candidates[i], &lines[taken]);
         taken++;
@@ -164,6 +220,7 @@ votecl__hough_peaks(const votecl__hough_desc *d, const uint32_t *acc, unsigned w
 out:
     free(candidates);
     free(mask);
+    free(kept);
     return status;
 }
 

@@ -370,6 +370,7 @@ static const field hough_fields[] = {
     FIELD(votecl_hough_params, segments, F_INT),
     FIELD(votecl_hough_params, min_length, F_U32),
     FIELD(votecl_hough_params, max_gap, F_U32),
+    FIELD(votecl_hough_params, merge_distance, F_DOUBLE),
 };
 
 static void
