@@ -29,7 +29,7 @@ votecl_hough_params_init(votecl_hough_params *params)
     params->angles = 180;
     params->edge_threshold = 1;
     params->peak_window = 13;
-    params->max_gap = 10;
+    params->max_gap = 5;
     params->merge_distance = 3.0;
 }
 

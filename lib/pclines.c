@@ -49,7 +49,7 @@ votecl_lines_params_init(votecl_lines_params *params)
     params->radius = VOTECL_LINES_RADIUS_AUTO;
     params->edge_threshold = 128;
     params->orientation_kernel = 7;
-    params->max_gap = 10;
+    params->max_gap = 5;
     params->merge_distance = 3.0;
 }
 

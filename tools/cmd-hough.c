@@ -50,7 +50,7 @@ hough_usage(FILE *f)
             "  --segments           also each line's segment: the longest run of edge pixels\n"
             "                       along it (drawn as segments with --out)\n"
             "  --min-length L       segments shorter than L px are not reported (default 0)\n"
-            "  --max-gap G          gaps up to G px are bridged inside a segment (default 10)\n"
+            "  --max-gap G          gaps up to G px are bridged inside a segment (default 5)\n"
             "  --out FILE           the image with the lines drawn (PNG, or PPM for .ppm)\n"
             "  --accumulator FILE   the accumulator: angles down, rho across\n"
             "  --size WxH           resize the image first (nearest neighbour)\n"

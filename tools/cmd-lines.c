@@ -48,7 +48,7 @@ lines_usage(FILE *f)
             "                      along it (drawn as segments with --out)\n"
             "  --min-length L      segments shorter than L px are not reported (default 0)\n"
             "  --repeat R          time R runs after the first and report the median\n"
-            "  --max-gap G         gaps up to G px are bridged inside a segment (default 10)\n"
+            "  --max-gap G         gaps up to G px are bridged inside a segment (default 5)\n"
             "  --out FILE          the image with the lines drawn (PNG, or PPM for .ppm)\n"
             "  --space FILE        the TS space: u across (T then S), v down, maxima ringed\n",
             LINES_DEFAULT_MAX);

@@ -25,7 +25,8 @@ static const char *const detector_names[DET_COUNT] = {"pclines", "hough"};
 typedef struct eval_args {
     const char *family; /* NULL: all but the large ones */
     const char *dump;
-    unsigned long seed, cases, radius, large, kernel, window;
+    unsigned long seed, cases, radius, large, kernel, window, max_gap;
+    int max_gap_set;
     int verbose, segments;
     int radius_set;
     int use[DET_COUNT];
@@ -62,6 +63,7 @@ eval_lines_usage(FILE *f)
             "  --dump DIR      write each case (NAME.pgm) and DIR/cases.json for eval-lines.py\n"
             "  --verbose       name the cases with missed lines on stderr\n"
             "  --segments      segments too, scored by end-point error\n"
+            "  --max-gap G     segments' largest gap instead of the default (to measure)\n"
             "families:",
             TRUTH_LINES_ANGLE_DEG, TRUTH_LINES_DIST_PX);
     for (const truth_lines_family *fam = truth_lines_families(); fam->name; fam++)
@@ -101,6 +103,10 @@ eval_lines_option(eval_args *a, int argc, char **argv, int *i)
         return r < 0 ? r : tool_parse_ulong("--cases", v, 1, 1000000, &a->cases) < 0 ? -1 : 1;
     if ((r = tool_option_value(argc, argv, i, "--seed", &v)) != 0)
         return r < 0 ? r : tool_parse_ulong("--seed", v, 0, UINT32_MAX, &a->seed) < 0 ? -1 : 1;
+    if ((r = tool_option_value(argc, argv, i, "--max-gap", &v)) != 0) {
+        a->max_gap_set = 1;
+        return r < 0 ? r : tool_parse_ulong("--max-gap", v, 0, UINT32_MAX, &a->max_gap) < 0 ? -1 : 1;
+    }
     if ((r = tool_option_value(argc, argv, i, "--hough-window", &v)) != 0)
         return r < 0 ? r
                      : tool_parse_ulong("--hough-window", v, 1, VOTECL_HOUGH_MAX_WINDOW, &a->window) < 0
@@ -139,6 +145,8 @@ run_pclines(votecl_context *ctx, const eval_args *a, eval_detector *det,
         if (a->kernel != 0)
             p.orientation_kernel = (unsigned)a->kernel;
         p.segments = a->segments;
+        if (a->max_gap_set)
+            p.max_gap = (uint32_t)a->max_gap;
         votecl_lines_plan_free(det->pclines);
         det->pclines = NULL;
         st = votecl_lines_plan_new(ctx, &p, c->width, c->height, &det->pclines);
@@ -174,6 +182,8 @@ run_hough(votecl_context *ctx, const eval_args *a, eval_detector *det, const tru
         if (a->window != 0)
             p.peak_window = (unsigned)a->window;
         p.segments = a->segments;
+        if (a->max_gap_set)
+            p.max_gap = (uint32_t)a->max_gap;
         votecl_hough_plan_free(det->hough);
         det->hough = NULL;
         st = votecl_hough_plan_new(ctx, &p, c->width, c->height, &det->hough);

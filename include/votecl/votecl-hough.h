@@ -66,7 +66,7 @@ typedef struct votecl_hough_params {
     int segments;             /* nonzero: votecl_hough_run() also finds each line's segment
                                  (default 0) */
     uint32_t min_length;      /* with segments: least length in pixels (default 0: any) */
-    uint32_t max_gap;         /* with segments: longest gap bridged, pixels (default 10) */
+    uint32_t max_gap;         /* with segments: longest gap bridged, pixels (default 5) */
     double merge_distance;    /* a peak whose line's extent in the image has both ends within
                                  this many pixels of a stronger reported line is the same line,
                                  not reported (default 3); 0: keep every peak */

@@ -85,7 +85,7 @@ typedef struct votecl_lines_params {
     uint32_t min_length;      /* with segments: least length of a segment in pixels (default
                                  0: any) */
     uint32_t max_gap;         /* with segments: longest gap bridged inside a segment, pixels
-                                 (default 10) */
+                                 (default 5) */
     double merge_distance;    /* a line whose extent in the image has both ends within this
                                  many pixels of a stronger line is the same line, not reported
                                  (default 3: the truth suite's tolerance); 0: keep all maxima */
