@@ -12,18 +12,22 @@
  *                                 range (atomic_inc on the cursor), writing x | y << 16: a
  *                                 counting sort of the edges by orientation, compacting them
  *                                 at the same time (the order inside a key is free)
- *   pclines_accumulate            global groups * PCL_WG: group g owns columns
- *                                 [g * per, min((g + 1) * per, 2D)) and runs Algorithm 2 on
- *                                 them with a circular buffer of PCL_RING columns of PCL_ROWS
- *                                 counts in local memory: fill as many columns as the ring
- *                                 holds (local atomic_inc, each column visiting only the edges
+ *   pclines_accumulate            global groups * tiles * PCL_WG: group g owns columns
+ *                                 [g * per, min((g + 1) * per, 2D)) of one tile of PCL_TILE
+ *                                 rows and runs Algorithm 2 on them with a circular buffer of
+ *                                 PCL_RING columns of PCL_TROWS counts in local memory (the
+ *                                 tile and PCL_HALF rows around it; one tile when the whole
+ *                                 column fits): fill as many columns as the ring holds
+ *                                 (local atomic_inc, each column visiting only the edges
  *                                 of its orientation window), write the owned ones to the TS
  *                                 space, detect the maxima whose n x n window is complete,
  *                                 slide. The n/2 columns on either side are accumulated too
  *                                 (past the strip's ends: wrapped, rows mirrored).
  * Required defines: PCL_WG (power of two), PCL_W, PCL_H, PCL_D, PCL_ROWS, PCL_M, PCL_K (ulong
- * literal), PCL_HALF (n / 2), PCL_RING (>= n), PCL_RADIUS (0: every column), PCL_EDGE_T2 (long
- * literal). Atomics: atomic_inc on global and local 32-bit words. */
+ * literal), PCL_HALF (n / 2), PCL_RING (>= n), PCL_TILE (rows a group owns), PCL_TROWS
+ * (rows of a ring column: min(PCL_ROWS, PCL_TILE + 2 PCL_HALF)), PCL_RADIUS (0: every column;
+ * else the radius at the axes), PCL_KERNEL (3, 5 or 7: the orientation operator), PCL_EDGE_T2 (long literal).
+ * Atomics: atomic_inc on global and local 32-bit words. */
 
 #define PCL_COLUMNS (2 * PCL_D)
 
@@ -76,9 +80,48 @@ pcl_int_gradient(float g)
     return (int)rint(g);
 }
 
+#if PCL_RADIUS != 0 && PCL_KERNEL > 3
+/* The orientation operator (votecl__pclines_orientation): OpenCV's Sobel kernel of side
+ * PCL_KERNEL, coordinates clamped, summed row by row and left to right as the reference. */
+#if PCL_KERNEL == 5
+CONSTANT int pcl_smooth[5] = {1, 4, 6, 4, 1};
+CONSTANT int pcl_deriv[5] = {-1, -2, 0, 2, 1};
+#else
+CONSTANT int pcl_smooth[7] = {1, 6, 15, 20, 15, 6, 1};
+CONSTANT int pcl_deriv[7] = {-1, -4, -5, 0, 5, 4, 1};
+#endif
+#define PCL_KH (PCL_KERNEL / 2)
+
+#define PCL_ORIENTATION(NAME, T, ACC, FINISH)                                                 \
+    inline void NAME(GLOBAL const T *restrict p, int x, int y, int *gx, int *gy)              \
+    {                                                                                         \
+        ACC sx = 0, sy = 0;                                                                   \
+        for (int dy = -PCL_KH; dy <= PCL_KH; dy++) {                                          \
+            GLOBAL const T *row = p + (size_t)clamp(y + dy, 0, PCL_H - 1) * PCL_W;            \
+            for (int dx = -PCL_KH; dx <= PCL_KH; dx++) {                                      \
+                ACC v = (ACC)row[clamp(x + dx, 0, PCL_W - 1)];                                \
+                sx += (ACC)(pcl_deriv[PCL_KH + dx] * pcl_smooth[PCL_KH + dy]) * v;            \
+                sy += (ACC)(pcl_smooth[PCL_KH + dx] * pcl_deriv[PCL_KH + dy]) * v;            \
+            }                                                                                 \
+        }                                                                                     \
+        *gx = FINISH(sx);                                                                     \
+        *gy = FINISH(sy);                                                                     \
+    }
+#define PCL_U8_GRAD(expr) ((int)(expr))
+#define PCL_F32_GRAD(expr) pcl_int_gradient(expr)
+PCL_ORIENTATION(pcl_orientation_u8, uchar, int, PCL_U8_GRAD)
+PCL_ORIENTATION(pcl_orientation_f32, float, float, PCL_F32_GRAD)
+#define PCL_ORIENT(NAME, p, x, y, gx, gy) NAME(p, x, y, &gx, &gy)
+#else
+#define PCL_U8_GRAD(expr) ((int)(expr))
+#define PCL_F32_GRAD(expr) pcl_int_gradient(expr)
+#define PCL_ORIENT(NAME, p, x, y, gx, gy)
+#endif
+
 /* The key of pixel e of a packed image, or VOTE_SKIP when it is no edge (u8 pixels are
- * widened to int by the sums, as in the reference). */
-#define PCL_SOBEL_KEY(NAME, T, GRAD)                                                         \
+ * widened to int by the sums, as in the reference): the 3 x 3 Sobel magnitude decides, the
+ * orientation operator gives the key. */
+#define PCL_SOBEL_KEY(NAME, T, GRAD, ORIENT)                                                 \
     inline uint NAME(GLOBAL const T *restrict p, uint e)                                      \
     {                                                                                         \
         uint x = e % PCL_W, y = e / PCL_W;                                                    \
@@ -91,14 +134,12 @@ pcl_int_gradient(float g)
                       2 * q[-PCL_W] - q[1 - PCL_W]);                                          \
         if ((long)gx * gx + (long)gy * gy < PCL_EDGE_T2)                                      \
             return VOTE_SKIP;                                                                 \
+        PCL_ORIENT(ORIENT, p, (int)x, (int)y, gx, gy);                                        \
         return pcl_key(gx, gy);                                                               \
     }
 
-#define PCL_U8_GRAD(expr) ((int)(expr))
-#define PCL_F32_GRAD(expr) pcl_int_gradient(expr)
-
-PCL_SOBEL_KEY(pcl_key_u8, uchar, PCL_U8_GRAD)
-PCL_SOBEL_KEY(pcl_key_f32, float, PCL_F32_GRAD)
+PCL_SOBEL_KEY(pcl_key_u8, uchar, PCL_U8_GRAD, pcl_orientation_u8)
+PCL_SOBEL_KEY(pcl_key_f32, float, PCL_F32_GRAD, pcl_orientation_f32)
 
 /* List input: int4 (x, y, gx, gy), validated by the host. */
 inline uint
@@ -202,59 +243,74 @@ pcl_wrap(int j, int *mirrored)
     return j < 0 ? j + PCL_COLUMNS : j >= PCL_COLUMNS ? j - PCL_COLUMNS : j;
 }
 
-/* Votes every edge of sorted[from, to) into ring column slot for actual column c. */
+/* Votes every edge of sorted[from, to) into ring column slot for actual column c: the rows
+ * of the tile's window [base, base + PCL_TROWS) only. */
 inline void
 pcl_vote_range(GLOBAL const uint *restrict sorted, uint from, uint to, int c, int mirrored,
-               LOCAL_PTR uint *column)
+               uint base, LOCAL_PTR uint *column)
 {
     for (uint i = from + get_local_id(0); i < to; i += PCL_WG) {
         uint row = pcl_row(sorted[i], c);
-        atomic_inc(&column[mirrored ? PCL_ROWS - 1 - row : row]);
+        uint at = (mirrored ? PCL_ROWS - 1 - row : row) - base; /* wraps when below base */
+        if (at < PCL_TROWS)
+            atomic_inc(&column[at]);
     }
 }
 
-/* Section 4.2: only the edges whose key lies within PCL_RADIUS of c, around the strip. */
+/* The radius of column c (votecl__pclines_radius_at): one angle, PCL_RADIUS columns at the
+ * axes. */
+inline int
+pcl_radius_at(int c)
+{
+    ulong d = PCL_D, a = c >= PCL_D ? (ulong)(c - PCL_D) : (ulong)(PCL_D - c), b = d - a;
+    ulong r = ((ulong)PCL_RADIUS * (a * a + b * b) + d * d / 2) / (d * d);
+    return r > 0 ? (int)r : 1;
+}
+
+/* Section 4.2: only the edges whose key lies within the radius of c, around the strip. */
 inline void
 pcl_vote_column(GLOBAL const uint *restrict sorted, GLOBAL const uint *restrict offsets, int j,
-                LOCAL_PTR uint *column)
+                uint base, LOCAL_PTR uint *column)
 {
     int mirrored, c = pcl_wrap(j, &mirrored);
 #if PCL_RADIUS == 0
-    pcl_vote_range(sorted, 0, offsets[PCL_COLUMNS], c, mirrored, column);
+    pcl_vote_range(sorted, 0, offsets[PCL_COLUMNS], c, mirrored, base, column);
 #else
-    int lo = c - PCL_RADIUS, hi = c + PCL_RADIUS + 1; /* keys [lo, hi) around the circle */
+    int radius = pcl_radius_at(c);
+    int lo = c - radius, hi = c + radius + 1; /* keys [lo, hi) around the circle */
     if (lo < 0) {
         pcl_vote_range(sorted, offsets[lo + PCL_COLUMNS], offsets[PCL_COLUMNS], c, mirrored,
-                       column);
-        pcl_vote_range(sorted, 0, offsets[hi], c, mirrored, column);
+                       base, column);
+        pcl_vote_range(sorted, 0, offsets[hi], c, mirrored, base, column);
     } else if (hi > PCL_COLUMNS) {
-        pcl_vote_range(sorted, offsets[lo], offsets[PCL_COLUMNS], c, mirrored, column);
-        pcl_vote_range(sorted, 0, offsets[hi - PCL_COLUMNS], c, mirrored, column);
+        pcl_vote_range(sorted, offsets[lo], offsets[PCL_COLUMNS], c, mirrored, base, column);
+        pcl_vote_range(sorted, 0, offsets[hi - PCL_COLUMNS], c, mirrored, base, column);
     } else {
-        pcl_vote_range(sorted, offsets[lo], offsets[hi], c, mirrored, column);
+        pcl_vote_range(sorted, offsets[lo], offsets[hi], c, mirrored, base, column);
     }
 #endif
 }
 
 #define PCL_SLOT(j) ((uint)((j) - first) % PCL_RING)
 
-/* Whether virtual column j, row r (j owned) is a maximum (votecl__pclines_is_max). */
+/* Whether virtual column j, row r (j owned, r in the tile) is a maximum
+ * (votecl__pclines_is_max); the ring holds rows [base, base + PCL_TROWS). */
 inline int
-pcl_is_max(LOCAL_PTR const uint *ring, int first, int j, int r, uint threshold)
+pcl_is_max(LOCAL_PTR const uint *ring, int first, int j, int r, int base, uint threshold)
 {
-    uint value = ring[PCL_SLOT(j) * PCL_ROWS + r];
+    uint value = ring[PCL_SLOT(j) * PCL_TROWS + (r - base)];
     uint cell = (uint)j * PCL_ROWS + (uint)r;
     if (value < threshold)
         return 0;
     for (int dc = -PCL_HALF; dc <= PCL_HALF; dc++) {
         int mirrored, c = pcl_wrap(j + dc, &mirrored);
-        LOCAL_PTR const uint *column = ring + PCL_SLOT(j + dc) * PCL_ROWS;
+        LOCAL_PTR const uint *column = ring + PCL_SLOT(j + dc) * PCL_TROWS;
         for (int dr = -PCL_HALF; dr <= PCL_HALF; dr++) {
             int rr = r + dr;
             if (rr < 0 || rr >= PCL_ROWS)
                 continue;
             uint other = (uint)c * PCL_ROWS + (uint)(mirrored ? PCL_ROWS - 1 - rr : rr);
-            uint v = column[rr];
+            uint v = column[rr - base];
             if (v > value || (v == value && other < cell))
                 return 0;
         }
@@ -262,40 +318,47 @@ pcl_is_max(LOCAL_PTR const uint *ring, int first, int j, int r, uint threshold)
     return 1;
 }
 
+/* Group g owns the columns of column group g % column_groups and the rows of tile
+ * g / column_groups: [t0, t0 + PCL_TILE) clipped to the space. Its ring columns hold rows
+ * [base, base + PCL_TROWS), the tile and PCL_HALF rows around it (clamped into the space), so
+ * that local memory bounds the tile, never the image. */
 KERNEL __attribute__((reqd_work_group_size(PCL_WG, 1, 1))) void
 pclines_accumulate(GLOBAL const uint *restrict sorted, GLOBAL const uint *restrict offsets,
-                   uint per, uint threshold, GLOBAL uint *restrict space,
+                   uint per, uint column_groups, uint threshold, GLOBAL uint *restrict space,
                    GLOBAL uint *restrict maxima, GLOBAL uint *restrict count, uint capacity)
 {
-    LOCAL uint ring[PCL_RING * PCL_ROWS];
+    LOCAL uint ring[PCL_RING * PCL_TROWS];
     const int lid = get_local_id(0);
-    const int c0 = (int)get_group_id(0) * (int)per, c1 = min(c0 + (int)per, PCL_COLUMNS);
+    const int g = (int)(get_group_id(0) % column_groups);
+    const int t0 = (int)(get_group_id(0) / column_groups) * PCL_TILE;
+    const int t1 = min(t0 + PCL_TILE, PCL_ROWS), rows = t1 - t0;
+    const int base = clamp(t0 - PCL_HALF, 0, PCL_ROWS - PCL_TROWS);
+    const int c0 = g * (int)per, c1 = min(c0 + (int)per, PCL_COLUMNS);
     const int first = c0 - PCL_HALF, end = c1 + PCL_HALF;
     int m = c0, k = first;
 
     while (m < c1) {
         /* The ring holds virtual columns [m - HALF, k); fill it up to RING columns. */
         int stop = min(end, m - PCL_HALF + PCL_RING);
-        for (int i = lid; i < (stop - k) * PCL_ROWS; i += PCL_WG)
-            ring[PCL_SLOT(k + i / PCL_ROWS) * PCL_ROWS + i % PCL_ROWS] = 0;
+        for (int i = lid; i < (stop - k) * PCL_TROWS; i += PCL_WG)
+            ring[PCL_SLOT(k + i / PCL_TROWS) * PCL_TROWS + i % PCL_TROWS] = 0;
         LOCAL_BARRIER();
         for (int j = k; j < stop; j++)
-            pcl_vote_column(sorted, offsets, j, ring + PCL_SLOT(j) * PCL_ROWS);
+            pcl_vote_column(sorted, offsets, j, (uint)base, ring + PCL_SLOT(j) * PCL_TROWS);
         LOCAL_BARRIER();
         int w0 = max(k, c0), w1 = min(stop, c1);
-        for (int i = lid; i < (w1 - w0) * PCL_ROWS; i += PCL_WG) {
-            int j = w0 + i / PCL_ROWS;
-            space[(size_t)j * PCL_ROWS + i % PCL_ROWS] =
-                ring[PCL_SLOT(j) * PCL_ROWS + i % PCL_ROWS];
+        for (int i = lid; i < (w1 - w0) * rows; i += PCL_WG) {
+            int j = w0 + i / rows, r = t0 + i % rows;
+            space[(size_t)j * PCL_ROWS + r] = ring[PCL_SLOT(j) * PCL_TROWS + (r - base)];
         }
         int mend = min(c1, stop - PCL_HALF);
-        for (int i = lid; i < (mend - m) * PCL_ROWS; i += PCL_WG) {
-            int j = m + i / PCL_ROWS, r = i % PCL_ROWS;
-            if (pcl_is_max(ring, first, j, r, threshold)) {
+        for (int i = lid; i < (mend - m) * rows; i += PCL_WG) {
+            int j = m + i / rows, r = t0 + i % rows;
+            if (pcl_is_max(ring, first, j, r, base, threshold)) {
                 uint at = atomic_inc(count);
                 if (at < capacity) {
                     maxima[2 * at] = (uint)j * PCL_ROWS + (uint)r;
-                    maxima[2 * at + 1] = ring[PCL_SLOT(j) * PCL_ROWS + r];
+                    maxima[2 * at + 1] = ring[PCL_SLOT(j) * PCL_TROWS + (r - base)];
                 }
             }
         }

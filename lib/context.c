@@ -203,6 +203,26 @@ context_init_default(votecl_context *context, const char *selector)
     return context->ops->context_init(context, selector);
 }
 
+/* VOTECL_LOCAL_MEM_BYTES: less local memory than the device has, so that tests reach the
+ * paths of small devices (tiles, passes) on any device. */
+static votecl_status
+cap_local_memory(votecl_context *context)
+{
+    const char *env = env_nonempty("VOTECL_LOCAL_MEM_BYTES");
+    char *end = NULL;
+    unsigned long long bytes;
+
+    if (env == NULL)
+        return VOTECL_OK;
+    bytes = strtoull(env, &end, 10);
+    if (*end != '\0' || env[0] == '-' || bytes < 1024)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
+                            "VOTECL_LOCAL_MEM_BYTES: '%s' is not a number of bytes >= 1024", env);
+    if (bytes < context->info.local_mem_bytes)
+        context->info.local_mem_bytes = bytes;
+    return VOTECL_OK;
+}
+
 votecl_status
 votecl_context_new_with_error(const votecl_context_options *options, votecl_context **out,
                               char *error, size_t error_size)
@@ -236,6 +256,8 @@ votecl_context_new_with_error(const votecl_context_options *options, votecl_cont
         status = context_init_default(context, selector);
     else if (status == VOTECL_OK)
         status = context->ops->context_init(context, selector);
+    if (status == VOTECL_OK)
+        status = cap_local_memory(context);
     if (status != VOTECL_OK) {
         copy_message(error, error_size, context->error);
         votecl_context_free(context);

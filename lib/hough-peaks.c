@@ -83,34 +83,52 @@ peak_compare(const void *pa, const void *pb)
     return a->cell < b->cell ? -1 : a->cell > b->cell;
 }
 
+/* The default (threshold 0): a line is at least a quarter of the image's shorter side long,
+ * max(2, min(W, H) / 4) votes, PClines' rule; chosen on the line truth suite
+ * (docs/accuracy.md) where half the largest count, the former default, hid every line but
+ * the strongest few. */
 static uint32_t
-resolve_threshold(const uint32_t *acc, size_t cells, uint32_t threshold)
+resolve_threshold(const votecl__hough_desc *d, uint32_t threshold)
 {
-    uint32_t max = 0;
+    uint32_t small = d->width < d->height ? d->width : d->height;
 
     if (threshold != 0)
         return threshold;
-    for (size_t i = 0; i < cells; i++)
-        max = acc[i] > max ? acc[i] : max;
-    max -= max / 2; /* ceil(max / 2) */
-    return max > 1 ? max : 1;
+    return small / 4 > 2 ? small / 4 : 2;
 }
 
+/* The local maxima with at least threshold votes, in a growing array (*out, owned by the
+ * caller): few cells pass, so a cells-sized array would only cost its allocation. Returns
+ * the count, or (size_t)-1 when out of memory. */
 static size_t
 find_candidates(const votecl__hough_desc *d, const uint32_t *acc, uint32_t threshold, long half,
-                peak *candidates)
+                peak **out)
 {
-    size_t cells = (size_t)d->angles * d->nbins, n = 0;
+    size_t cells = (size_t)d->angles * d->nbins, n = 0, room = 0;
+    peak *c = NULL, *grown;
 
-    for (size_t i = 0; i < cells; i++)
-        if (acc[i] >= threshold && is_local_max(d, acc, i, half))
-            candidates[n++] = (peak){acc[i], i};
+    for (size_t i = 0; i < cells; i++) {
+        if (acc[i] < threshold || !is_local_max(d, acc, i, half))
+            continue;
+        if (n == room) {
+            room = room ? 2 * room : 256;
+            if ((grown = votecl__realloc(c, room * sizeof *c)) == NULL) {
+                free(c);
+                *out = NULL;
+                return (size_t)-1;
+            }
+            c = grown;
+        }
+        c[n++] = (peak){acc[i], i};
+    }
+    *out = c;
     return n;
 }
 
 static void
 line_set(const votecl__hough_desc *d, const peak *p, votecl_hough_line *line)
 {
+    memset(line, 0, sizeof *line); /* no segment until asked for */
     line->angle = (unsigned)(p->cell / d->nbins);
     line->bin = (uint32_t)(p->cell % d->nbins);
     line->theta = votecl__hough_theta(d, line->angle);
@@ -118,25 +136,81 @@ line_set(const votecl__hough_desc *d, const peak *p, votecl_hough_line *line)
     line->votes = p->votes;
 }
 
+/* The parameter range [*t0, *t1] of the line x cos + y sin = rho (points rho n + t dir) inside
+ * the box of pixel centres (Liang-Barsky); 0 when it misses. */
+static int
+line_clip(const votecl__hough_desc *d, double theta, double rho, double *t0, double *t1)
+{
+    double nx = cos(theta), ny = sin(theta), dx = -ny, dy = nx, px = rho * nx, py = rho * ny;
+    double p[4] = {-dx, dx, -dy, dy}, q[4] = {px, d->width - 1 - px, py, d->height - 1 - py};
+
+    *t0 = -1e18;
+    *t1 = 1e18;
+    for (int k = 0; k < 4; k++) {
+        if (p[k] == 0) {
+            if (q[k] < 0)
+                return 0;
+            continue;
+        }
+        if (p[k] < 0)
+            *t0 = fmax(*t0, q[k] / p[k]);
+        else
+            *t1 = fmin(*t1, q[k] / p[k]);
+    }
+    return *t0 <= *t1;
+}
+
+/* Whether the line of peak p repeats one of the n kept lines (cos, sin, rho triples): both
+ * ends of its extent in the image within merge px of that line. */
+static int
+is_duplicate(const votecl__hough_desc *d, const peak *p, const double *kept, size_t n,
+             double merge)
+{
+    unsigned g = (unsigned)(p->cell / d->nbins);
+    double theta = votecl__hough_theta(d, g);
+    double rho = votecl__hough_rho(d, (uint32_t)(p->cell % d->nbins));
+    double t0, t1, e[4];
+
+    if (merge <= 0 || !line_clip(d, theta, rho, &t0, &t1))
+        return 0;
+    e[0] = rho * cos(theta) - t0 * sin(theta);
+    e[1] = rho * sin(theta) + t0 * cos(theta);
+    e[2] = rho * cos(theta) - t1 * sin(theta);
+    e[3] = rho * sin(theta) + t1 * cos(theta);
+    for (size_t k = 0; k < n; k++) {
+        const double *q = &kept[3 * k];
+        if (fabs(e[0] * q[0] + e[1] * q[1] - q[2]) <= merge &&
+            fabs(e[2] * q[0] + e[3] * q[1] - q[2]) <= merge)
+            return 1;
+    }
+    return 0;
+}
+
 votecl_status
 votecl__hough_peaks(const votecl__hough_desc *d, const uint32_t *acc, unsigned window,
-                    uint32_t threshold, size_t max_lines, votecl_hough_line *lines, size_t capacity,
-                    size_t *found)
+                    uint32_t threshold, size_t max_lines, double merge, votecl_hough_line *lines,
+                    size_t capacity, size_t *found)
 {
     size_t cells = (size_t)d->angles * d->nbins, n, taken = 0;
     long half = (long)(window / 2);
-    peak *candidates = votecl__malloc(cells * sizeof *candidates);
-    uint8_t *mask = votecl__calloc(cells, 1);
+    peak *candidates = NULL;
+    uint8_t *mask = NULL;
+    double *kept = NULL;
     votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
 
-    if (candidates == NULL || mask == NULL)
+    n = find_candidates(d, acc, resolve_threshold(d, threshold), half, &candidates);
+    if (n == (size_t)-1 || (mask = votecl__calloc(cells, 1)) == NULL ||
+        (kept = votecl__malloc((n > 0 ? n : 1) * 3 * sizeof *kept)) == NULL)
         goto out;
-    n = find_candidates(d, acc, resolve_threshold(acc, cells, threshold), half, candidates);
     qsort(candidates, n, sizeof *candidates, peak_compare);
     for (size_t i = 0; i < n && (max_lines == 0 || taken < max_lines); i++) {
-        if (mask[candidates[i].cell])
+        if (mask[candidates[i].cell] || is_duplicate(d, &candidates[i], kept, taken, merge))
             continue;
         suppress(d, mask, candidates[i].cell, half);
+        double theta = votecl__hough_theta(d, (unsigned)(candidates[i].cell / d->nbins));
+        kept[3 * taken] = cos(theta);
+        kept[3 * taken + 1] = sin(theta);
+        kept[3 * taken + 2] = votecl__hough_rho(d, (uint32_t)(candidates[i].cell % d->nbins));
         if (taken < capacity)
             line_set(d, &candidates[i], &lines[taken]);
         taken++;
@@ -146,5 +220,66 @@ votecl__hough_peaks(const votecl__hough_desc *d, const uint32_t *acc, unsigned w
 out:
     free(candidates);
     free(mask);
+    free(kept);
     return status;
+}
+
+/* --- segments: a walk along the line on the host --- */
+
+static int
+edge_near(const votecl__hough_desc *d, const uint8_t *data, size_t stride, double px, double py,
+          double nx, double ny)
+{
+    for (int o = -2; o <= 2; o++) {
+        long x = lround(px + o * nx), y = lround(py + o * ny);
+        if (x >= 0 && y >= 0 && x < (long)d->width && y < (long)d->height &&
+            data[(size_t)y * stride + (size_t)x] >= d->edge_threshold)
+            return 1;
+    }
+    return 0;
+}
+
+void
+votecl__hough_segment(const votecl__hough_desc *d, const uint8_t *data, size_t stride,
+                      uint32_t min_length, uint32_t max_gap, votecl_hough_line *line)
+{
+    double nx = cos(line->theta), ny = sin(line->theta), dx = -ny, dy = nx;
+    double px = line->rho * nx, py = line->rho * ny;
+    double lo = -1e18, hi = 1e18, run0 = 0, last = 0, best0 = 0, best1 = -1;
+    double p[4] = {-dx, dx, -dy, dy}, q[4] = {px, d->width - 1 - px, py, d->height - 1 - py};
+    int open = 0;
+
+    line->has_segment = 0;
+    line->x0 = line->y0 = line->x1 = line->y1 = 0;
+    for (int k = 0; k < 4; k++) { /* Liang-Barsky: the line's extent in the image */
+        if (p[k] == 0) {
+            if (q[k] < 0)
+                return;
+            continue;
+        }
+        if (p[k] < 0)
+            lo = fmax(lo, q[k] / p[k]);
+        else
+            hi = fmin(hi, q[k] / p[k]);
+    }
+    for (double t = ceil(lo); t <= hi; t += 1.0) {
+        if (!edge_near(d, data, stride, px + t * dx, py + t * dy, nx, ny))
+            continue;
+        if (!open || t - last > max_gap + 1.0) {
+            open = 1;
+            run0 = t;
+        }
+        last = t;
+        if (last - run0 > best1 - best0) {
+            best0 = run0;
+            best1 = last;
+        }
+    }
+    if (best1 < best0 || best1 - best0 < min_length)
+        return;
+    line->has_segment = 1;
+    line->x0 = px + best0 * dx;
+    line->y0 = py + best0 * dy;
+    line->x1 = px + best1 * dx;
+    line->y1 = py + best1 * dy;
 }

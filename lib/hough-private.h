@@ -39,12 +39,19 @@ size_t votecl__hough_ref(const votecl__hough_desc *desc, const uint8_t *data, si
 char *votecl__hough_source(const votecl__hough_desc *desc);
 
 /* Peak extraction (lib/hough-peaks.c): local maxima in a window x window neighbourhood with
- * the angle axis wrapping (mirrored rho), at least threshold votes (0: half the maximum, at
- * least 1), greedy suppression, at most max_lines (0: no limit). lines may be NULL when
- * capacity is 0; *found is the number of peaks. */
+ * the angle axis wrapping (mirrored rho), at least threshold votes (0: max(2, min(W, H) / 4)),
+ * greedy suppression, leaving out a peak whose line's extent in the image has both ends
+ * within merge px of a kept line (merge 0: none), at most max_lines (0: no limit). lines may
+ * be NULL when capacity is 0; *found is the number of peaks. */
 votecl_status votecl__hough_peaks(const votecl__hough_desc *desc, const uint32_t *acc,
                                   unsigned window, uint32_t threshold, size_t max_lines,
-                                  votecl_hough_line *lines, size_t capacity, size_t *found);
+                                  double merge, votecl_hough_line *lines, size_t capacity,
+                                  size_t *found);
+
+/* The segment of line in a u8 edge image (rows stride bytes apart): the longest run of edge
+ * pixels (>= desc->edge_threshold) within 2 px of the line, gaps of at most max_gap px. */
+void votecl__hough_segment(const votecl__hough_desc *desc, const uint8_t *data, size_t stride,
+                           uint32_t min_length, uint32_t max_gap, votecl_hough_line *line);
 
 /* theta_g and the rho at the centre of bin b, in double. */
 double votecl__hough_theta(const votecl__hough_desc *desc, unsigned g);

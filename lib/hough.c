@@ -29,7 +29,9 @@ votecl_hough_params_init(votecl_hough_params *params)
     params->struct_size = sizeof *params;
     params->angles = 180;
     params->edge_threshold = 1;
-    params->peak_window = 5;
+    params->peak_window = 13;
+    params->max_gap = 5;
+    params->merge_distance = 3.0;
 }
 
 #define BAD(...) (snprintf(msg, msg_size, __VA_ARGS__), VOTECL_INVALID_ARGUMENT)
@@ -69,6 +71,8 @@ check_params(const votecl_hough_params *p, size_t width, size_t height, char *ms
                    VOTECL_HOUGH_MAX_WINDOW);
     if (votecl_variant_name(p->variant) == NULL)
         return BAD("variant: unknown value %d", (int)p->variant);
+    if (!(p->merge_distance >= 0 && p->merge_distance <= 1e6))
+        return BAD("merge_distance: must be between 0 and 1e6 pixels");
     if (n * p->angles > VOTECL_VOTE_MAX_BINS)
         return BAD("angles, rho_bins: %u x %llu bins exceed %u", p->angles, (unsigned long long)n,
                    VOTECL_VOTE_MAX_BINS);
@@ -245,7 +249,7 @@ votecl_hough_plan_peaks(votecl_hough_plan *plan, const uint32_t *accumulator,
                             : found == NULL     ? "found"
                                                 : "lines");
     status = votecl__hough_peaks(&plan->desc, accumulator, p->peak_window, p->peak_threshold,
-                                 p->max_lines, lines, capacity, found);
+                                 p->max_lines, p->merge_distance, lines, capacity, found);
     if (status != VOTECL_OK)
         return votecl__fail(plan->context, status, "out of memory for peak extraction");
     return VOTECL_OK;
@@ -264,9 +268,14 @@ votecl_hough_run(votecl_hough_plan *plan, const votecl_image *image, votecl_houg
         return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "%s: NULL pointer",
                             found == NULL ? "found" : "lines");
     if ((status = check_image(plan, image)) != VOTECL_OK ||
-        (status = vote(plan, image, stats)) != VOTECL_OK)
+        (status = vote(plan, image, stats)) != VOTECL_OK ||
+        (status = votecl_hough_plan_peaks(plan, plan->acc, lines, capacity, found)) != VOTECL_OK)
         return status;
-    return votecl_hough_plan_peaks(plan, plan->acc, lines, capacity, found);
+    for (size_t i = 0; plan->params.segments && i < *found && i < capacity; i++)
+        votecl__hough_segment(&plan->desc, image->data,
+                              image->height > 1 ? image->stride : image->width,
+                              plan->params.min_length, plan->params.max_gap, &lines[i]);
+    return VOTECL_OK;
 }
 
 static votecl_status

@@ -15,6 +15,7 @@ typedef struct votecl__pclines_desc {
     unsigned half;       /* n / 2 */
     uint32_t threshold;  /* resolved, >= 1 */
     unsigned radius;     /* resolved; 0: no orientation */
+    unsigned kernel;     /* 3, 5 or 7: side of the Sobel operator giving the orientation */
     int64_t edge_t2;     /* edge_threshold^2 */
 } votecl__pclines_desc;
 
@@ -29,6 +30,10 @@ uint32_t votecl__pclines_row(const votecl__pclines_desc *desc, uint32_t px, uint
 /* The orientation key of a gradient: Eq. 9's u plus d, modulo 2d. */
 uint32_t votecl__pclines_key(const votecl__pclines_desc *desc, int32_t gx, int32_t gy);
 
+/* The orientation radius of column c (0 <= c < 2d): desc->radius at the axes, half of it at
+ * the diagonals (one angle), at least 1; desc->radius must be > 0. */
+uint32_t votecl__pclines_radius_at(const votecl__pclines_desc *desc, uint32_t c);
+
 /* Whether an edge of key votes in column c. */
 int votecl__pclines_in_window(const votecl__pclines_desc *desc, uint32_t key, uint32_t c);
 
@@ -36,6 +41,13 @@ int votecl__pclines_in_window(const votecl__pclines_desc *desc, uint32_t key, ui
  * NaN taken as 0, clamped to +-2^20 and rounded to an integer). */
 void votecl__pclines_sobel(const void *data, votecl_dtype dtype, uint32_t width, uint32_t x,
                            uint32_t y, int32_t *gx, int32_t *gy);
+
+/* The gradient that gives the orientation key of interior pixel (x, y): the Sobel operator of
+ * side desc->kernel (3: votecl__pclines_sobel), coordinates clamped to the image, summed row
+ * by row and left to right (f32: in float, then scaled by 255 and rounded as the 3 x 3 one). */
+void votecl__pclines_orientation(const votecl__pclines_desc *desc, const void *data,
+                                 votecl_dtype dtype, uint32_t x, uint32_t y, int32_t *gx,
+                                 int32_t *gy);
 
 /* An edge point ready to vote: packed location x | y << 16 and key. */
 typedef struct votecl__pclines_point {
@@ -69,10 +81,19 @@ size_t votecl__pclines_ref_maxima(const votecl__pclines_desc *desc, const uint32
 /* The most maxima a space can hold: one per block of (n + 1) / 2 squared cells. */
 size_t votecl__pclines_max_bound(const votecl__pclines_desc *desc);
 
-/* Sorts maxima (most votes first, then lower cell) and converts the first ones into lines;
- * *found is the number kept by max_lines (0: no limit). */
-void votecl__pclines_lines(const votecl__pclines_desc *desc, votecl__pclines_max *maxima,
-                           size_t n, size_t max_lines, votecl_lines_line *lines,
-                           size_t capacity, size_t *found);
+/* Sorts maxima (most votes first, then lower cell) and converts them into lines, leaving out
+ * a line whose extent in the image has both ends within merge px of a stronger kept line
+ * (merge 0: none left out); *found is the number kept, at most max_lines (0: no limit).
+ * Returns VOTECL_OUT_OF_HOST_MEMORY or VOTECL_OK. */
+votecl_status votecl__pclines_lines(const votecl__pclines_desc *desc,
+                                    votecl__pclines_max *maxima, size_t n, size_t max_lines,
+                                    double merge, votecl_lines_line *lines, size_t capacity,
+                                    size_t *found);
+
+/* The segment of line (the longest run of edge pixels within 2 px of it, gaps of at most
+ * max_gap px) in a packed image; sets line's has_segment and ends (votecl-lines.h). */
+void votecl__pclines_segment(const votecl__pclines_desc *desc, const void *data,
+                             votecl_dtype dtype, uint32_t min_length, uint32_t max_gap,
+                             votecl_lines_line *line);
 
 #endif

@@ -27,8 +27,9 @@ votecl__pclines_desc_init(votecl__pclines_desc *desc, const votecl_lines_params 
     desc->k = ((uint64_t)desc->rows << 32) / ((uint64_t)(2 * desc->m + 1) * desc->d);
     desc->threshold = p->threshold != 0 ? p->threshold : (small / 4 > 2 ? small / 4 : 2);
     desc->radius = p->radius;
+    desc->kernel = p->orientation_kernel;
     if (p->radius == VOTECL_LINES_RADIUS_AUTO)
-        desc->radius = desc->d / 16 > 2 ? desc->d / 16 : 2;
+        desc->radius = 3 * desc->d / 20 > 2 ? 3 * desc->d / 20 : 2;
     if (desc->radius != 0 && 2 * (uint64_t)desc->radius + 1 >= 2 * (uint64_t)desc->d)
         desc->radius = 0; /* the window covers every column */
     /* Gradients are at most 2^20 a side, so thresholds above 2^22 all find no edge; the
@@ -69,15 +70,28 @@ votecl__pclines_key(const votecl__pclines_desc *desc, int32_t gx, int32_t gy)
     return (uint32_t)(((q + desc->d) % two_d + two_d) % two_d);
 }
 
+/* du/dphi = d / (|cos phi| + |sin phi|)^2 = d (a^2 + b^2) / d^2 with a = |u|, b = d - |u|: a
+ * column spans twice the angle at the diagonals that it spans at the axes, so a window of
+ * one angle is r (a^2 + b^2) / d^2 columns, rounded, at least 1. */
+uint32_t
+votecl__pclines_radius_at(const votecl__pclines_desc *desc, uint32_t c)
+{
+    uint64_t d = desc->d, a = c >= d ? c - d : d - c, b = d - a;
+    uint64_t r = (desc->radius * (a * a + b * b) + d * d / 2) / (d * d);
+
+    return r > 0 ? (uint32_t)r : 1;
+}
+
 int
 votecl__pclines_in_window(const votecl__pclines_desc *desc, uint32_t key, uint32_t c)
 {
-    uint32_t two_d = 2 * desc->d, delta;
+    uint32_t two_d = 2 * desc->d, delta, r;
 
     if (desc->radius == 0)
         return 1;
+    r = votecl__pclines_radius_at(desc, c % two_d);
     delta = (c % two_d + two_d - key) % two_d;
-    return delta <= desc->radius || two_d - delta <= desc->radius;
+    return delta <= r || two_d - delta <= r;
 }
 
 static int32_t
@@ -111,6 +125,59 @@ votecl__pclines_sobel(const void *data, votecl_dtype dtype, uint32_t width, uint
     *gy = to_int_gradient(fy);
 }
 
+/* OpenCV's Sobel kernels of side 3, 5 and 7: a binomial smoothing across, its derivative
+ * along; entry 3 is the centre. */
+static const int32_t sobel_smooth[3][7] = {
+    {0, 0, 1, 2, 1, 0, 0}, {0, 1, 4, 6, 4, 1, 0}, {1, 6, 15, 20, 15, 6, 1}};
+static const int32_t sobel_deriv[3][7] = {
+    {0, 0, -1, 0, 1, 0, 0}, {0, -1, -2, 0, 2, 1, 0}, {-1, -4, -5, 0, 5, 4, 1}};
+
+static uint32_t
+clamp_coord(int64_t v, uint32_t n)
+{
+    return v < 0 ? 0 : v >= n ? n - 1 : (uint32_t)v;
+}
+
+void
+votecl__pclines_orientation(const votecl__pclines_desc *desc, const void *data,
+                            votecl_dtype dtype, uint32_t x, uint32_t y, int32_t *gx,
+                            int32_t *gy)
+{
+    int k = (int)desc->kernel / 2 - 1, h = (int)desc->kernel / 2;
+    const uint8_t *p = data;
+    const float *f = data;
+    int32_t ix = 0, iy = 0;
+    float fx = 0.0f, fy = 0.0f;
+
+    if (desc->kernel == 3) {
+        votecl__pclines_sobel(data, dtype, desc->width, x, y, gx, gy);
+        return;
+    }
+    /* Row by row, left to right, the same order as the kernel (float sums are rounded). */
+    for (int dy = -h; dy <= h; dy++) {
+        size_t row = (size_t)clamp_coord((int64_t)y + dy, desc->height) * desc->width;
+        for (int dx = -h; dx <= h; dx++) {
+            size_t at = row + clamp_coord((int64_t)x + dx, desc->width);
+            int32_t cx = sobel_deriv[k][3 + dx] * sobel_smooth[k][3 + dy];
+            int32_t cy = sobel_smooth[k][3 + dx] * sobel_deriv[k][3 + dy];
+            if (dtype == VOTECL_DTYPE_U8) {
+                ix += cx * p[at];
+                iy += cy * p[at];
+            } else {
+                fx += (float)cx * f[at];
+                fy += (float)cy * f[at];
+            }
+        }
+    }
+    if (dtype == VOTECL_DTYPE_U8) {
+        *gx = ix;
+        *gy = iy;
+        return;
+    }
+    *gx = to_int_gradient(fx);
+    *gy = to_int_gradient(fy);
+}
+
 size_t
 votecl__pclines_ref_edges(const votecl__pclines_desc *desc, const void *data, votecl_dtype dtype,
                           votecl__pclines_point *points)
@@ -123,6 +190,8 @@ votecl__pclines_ref_edges(const votecl__pclines_desc *desc, const void *data, vo
             votecl__pclines_sobel(data, dtype, desc->width, x, y, &gx, &gy);
             if ((int64_t)gx * gx + (int64_t)gy * gy < desc->edge_t2)
                 continue;
+            if (desc->radius != 0)
+                votecl__pclines_orientation(desc, data, dtype, x, y, &gx, &gy);
             points[n].location = x | y << 16;
             points[n++].key = votecl__pclines_key(desc, gx, gy);
         }
@@ -239,14 +308,166 @@ line_set(const votecl__pclines_desc *desc, const votecl__pclines_max *mx, votecl
         l->theta -= M_PI;
 }
 
-void
-votecl__pclines_lines(const votecl__pclines_desc *desc, votecl__pclines_max *maxima, size_t n,
-                      size_t max_lines, votecl_lines_line *lines, size_t capacity, size_t *found)
+static int clip_box(const votecl__pclines_desc *desc, double px, double py, double dx,
+                    double dy, double *t0, double *t1);
+
+/* The ends of line l's extent in the image (the box of pixel centres); 0 when it misses. */
+static int
+line_extent(const votecl__pclines_desc *desc, const votecl_lines_line *l, double e[4])
 {
-    size_t keep = max_lines != 0 && max_lines < n ? max_lines : n;
+    double px = -l->c * l->a, py = -l->c * l->b, dx = -l->b, dy = l->a, t0, t1;
+
+    if (!clip_box(desc, px, py, dx, dy, &t0, &t1))
+        return 0;
+    e[0] = px + t0 * dx;
+    e[1] = py + t0 * dy;
+    e[2] = px + t1 * dx;
+    e[3] = py + t1 * dy;
+    return 1;
+}
+
+/* Whether l repeats a line of kept (n lines (a, b, c)): both ends of its extent in the image
+ * lie within merge px of that line. */
+static int
+is_duplicate(const votecl__pclines_desc *desc, const votecl_lines_line *l, const double *kept,
+             size_t n, double merge)
+{
+    double e[4];
+
+    if (merge <= 0 || !line_extent(desc, l, e))
+        return 0;
+    for (size_t k = 0; k < n; k++) {
+        const double *q = &kept[3 * k];
+        if (fabs(q[0] * e[0] + q[1] * e[1] + q[2]) <= merge &&
+            fabs(q[0] * e[2] + q[1] * e[3] + q[2]) <= merge)
+            return 1;
+    }
+    return 0;
+}
+
+votecl_status
+votecl__pclines_lines(const votecl__pclines_desc *desc, votecl__pclines_max *maxima, size_t n,
+                      size_t max_lines, double merge, votecl_lines_line *lines, size_t capacity,
+                      size_t *found)
+{
+    double *kept = NULL;
+    size_t taken = 0, room = 0;
+    votecl_lines_line l;
 
     qsort(maxima, n, sizeof *maxima, max_compare);
-    for (size_t i = 0; i < keep && i < capacity; i++)
-        line_set(desc, &maxima[i], &lines[i]);
-    *found = keep;
+    for (size_t i = 0; i < n && (max_lines == 0 || taken < max_lines); i++) {
+        line_set(desc, &maxima[i], &l);
+        if (is_duplicate(desc, &l, kept, taken, merge))
+            continue;
+        if (taken == room) {
+            double *grown = votecl__realloc(kept, (room = room ? 2 * room : 64) * 3 * sizeof *kept);
+            if (grown == NULL) {
+                free(kept);
+                return VOTECL_OUT_OF_HOST_MEMORY;
+            }
+            kept = grown;
+        }
+        kept[3 * taken] = l.a;
+        kept[3 * taken + 1] = l.b;
+        kept[3 * taken + 2] = l.c;
+        if (taken < capacity)
+            lines[taken] = l;
+        taken++;
+    }
+    free(kept);
+    *found = taken;
+    return VOTECL_OK;
+}
+
+/* --- segments: a walk along the line on the host, the same for every backend --- */
+
+/* Whether (x, y) is an edge pixel whose gradient lies within about 26 degrees of the normal
+ * (nx, ny): |g . n| >= 0.9 |g|, so that crossing lines and clutter do not extend a segment. */
+static int
+is_edge_along(const votecl__pclines_desc *desc, const void *data, votecl_dtype dtype, long x,
+              long y, double nx, double ny)
+{
+    int32_t gx, gy;
+    double dot, mag2;
+
+    if (x < 1 || y < 1 || x + 2 > (long)desc->width || y + 2 > (long)desc->height)
+        return 0;
+    votecl__pclines_sobel(data, dtype, desc->width, (uint32_t)x, (uint32_t)y, &gx, &gy);
+    mag2 = (double)gx * gx + (double)gy * gy;
+    if ((int64_t)gx * gx + (int64_t)gy * gy < desc->edge_t2)
+        return 0;
+    dot = gx * nx + gy * ny;
+    return dot * dot >= 0.81 * mag2;
+}
+
+/* Whether an edge pixel lies within 2 px of point (px, py) along the normal (nx, ny). */
+static int
+hit(const votecl__pclines_desc *desc, const void *data, votecl_dtype dtype, double px,
+    double py, double nx, double ny)
+{
+    for (int o = -2; o <= 2; o++)
+        if (is_edge_along(desc, data, dtype, lround(px + o * nx), lround(py + o * ny), nx, ny))
+            return 1;
+    return 0;
+}
+
+/* The parameter range [*t0, *t1] of p + t dir inside the box [0, W-1] x [0, H-1]
+ * (Liang-Barsky); 0 when the line misses it. */
+static int
+clip_box(const votecl__pclines_desc *desc, double px, double py, double dx, double dy, double *t0,
+         double *t1)
+{
+    double p[4] = {-dx, dx, -dy, dy};
+    double q[4] = {px, desc->width - 1 - px, py, desc->height - 1 - py};
+
+    *t0 = -1e18;
+    *t1 = 1e18;
+    for (int k = 0; k < 4; k++) {
+        if (p[k] == 0) {
+            if (q[k] < 0)
+                return 0;
+            continue;
+        }
+        double r = q[k] / p[k];
+        if (p[k] < 0)
+            *t0 = r > *t0 ? r : *t0;
+        else
+            *t1 = r < *t1 ? r : *t1;
+    }
+    return *t0 <= *t1;
+}
+
+void
+votecl__pclines_segment(const votecl__pclines_desc *desc, const void *data, votecl_dtype dtype,
+                        uint32_t min_length, uint32_t max_gap, votecl_lines_line *line)
+{
+    double nx = line->a, ny = line->b, dx = -ny, dy = nx;
+    double px = -line->c * nx, py = -line->c * ny, t0, t1;
+    double run0 = 0, last = 0, best0 = 0, best1 = -1;
+    int open = 0;
+
+    line->has_segment = 0;
+    line->x0 = line->y0 = line->x1 = line->y1 = 0;
+    if (!clip_box(desc, px, py, dx, dy, &t0, &t1))
+        return;
+    for (double t = ceil(t0); t <= t1; t += 1.0) {
+        if (!hit(desc, data, dtype, px + t * dx, py + t * dy, nx, ny))
+            continue;
+        if (!open || t - last > max_gap + 1.0) {
+            open = 1;
+            run0 = t;
+        }
+        last = t;
+        if (last - run0 > best1 - best0) {
+            best0 = run0;
+            best1 = last;
+        }
+    }
+    if (best1 < best0 || best1 - best0 < min_length)
+        return;
+    line->has_segment = 1;
+    line->x0 = px + best0 * dx;
+    line->y0 = py + best0 * dy;
+    line->x1 = px + best1 * dx;
+    line->y1 = py + best1 * dy;
 }

@@ -26,7 +26,8 @@ struct votecl_lines_plan {
     votecl_lines_params params; /* resolved */
     votecl__pclines_desc desc;
     unsigned wg, ring;
-    uint32_t per, groups; /* columns per group, groups */
+    uint32_t per, groups; /* columns per group, column groups */
+    uint32_t tile, trows, tiles; /* rows a group owns, rows of a ring column, row tiles */
     size_t max_capacity;  /* maxima the device may store */
     void *kernels[K_COUNT];
     votecl_buffer *input, *counts, *offsets, *totals, *sorted, *space, *maxima;
@@ -48,6 +49,9 @@ votecl_lines_params_init(votecl_lines_params *params)
     params->neighbourhood = 5;
     params->radius = VOTECL_LINES_RADIUS_AUTO;
     params->edge_threshold = 128;
+    params->orientation_kernel = 7;
+    params->max_gap = 5;
+    params->merge_distance = 3.0;
 }
 
 #define BAD(...) (snprintf(msg, msg_size, __VA_ARGS__), VOTECL_INVALID_ARGUMENT)
@@ -69,11 +73,47 @@ check_params(const votecl_lines_params *p, size_t width, size_t height, char *ms
                    p->neighbourhood, 2ULL * p->distance, p->distance);
     if (p->rows > VOTECL_LINES_MAX_ROWS)
         return BAD("rows: %u exceeds %u", p->rows, VOTECL_LINES_MAX_ROWS);
+    if (p->orientation_kernel != 3 && p->orientation_kernel != 5 && p->orientation_kernel != 7)
+        return BAD("orientation_kernel: %u is not 3, 5 or 7", p->orientation_kernel);
+    if (!(p->merge_distance >= 0 && p->merge_distance <= 1e6))
+        return BAD("merge_distance: must be between 0 and 1e6 pixels");
     if (p->edge_threshold < 1)
         return BAD("edge_threshold: must be at least 1");
     if (p->work_group_size != 0 &&
         (p->work_group_size & (p->work_group_size - 1)) != 0)
         return BAD("work_group_size: %u is not a power of two", p->work_group_size);
+    return VOTECL_OK;
+}
+
+/* Ring columns and row tiles for a local-memory budget: whole columns when n of them fit,
+ * else n columns of tiles of rows (each with n / 2 rows of halo on either side), so that the
+ * image's size never decides whether a device can run. */
+static votecl_status
+plan_tiles(votecl_lines_plan *plan, uint64_t budget, uint32_t n)
+{
+    const votecl__pclines_desc *d = &plan->desc;
+    uint64_t trows;
+
+    if ((uint64_t)n * d->rows * 4 <= budget) {
+        plan->tiles = 1;
+        plan->tile = plan->trows = d->rows;
+        plan->ring = (unsigned)(budget / ((uint64_t)d->rows * 4));
+        if (plan->ring > plan->per + n - 1)
+            plan->ring = plan->per + n - 1;
+        if (plan->ring > PCLINES_RING_MAX)
+            plan->ring = PCLINES_RING_MAX;
+        return VOTECL_OK;
+    }
+    plan->ring = n;
+    trows = budget / ((uint64_t)n * 4);
+    if (trows < (uint64_t)n) /* a tile of one row needs n rows: the device's memory is tiny */
+        return votecl__fail(plan->context, VOTECL_UNSUPPORTED,
+                            "neighbourhood: %u x %u counts need %llu bytes of local memory, the "
+                            "device has %llu",
+                            n, n, (unsigned long long)n * n * 4, (unsigned long long)budget);
+    plan->tiles = (uint32_t)((d->rows + (trows - 2 * d->half) - 1) / (trows - 2 * d->half));
+    plan->tile = (d->rows + plan->tiles - 1) / plan->tiles; /* even tiles */
+    plan->trows = plan->tile + 2 * d->half < d->rows ? plan->tile + 2 * d->half : d->rows;
     return VOTECL_OK;
 }
 
@@ -101,18 +141,7 @@ plan_layout(votecl_lines_plan *plan)
     plan->per = plan->per < n ? n : plan->per;
     plan->per = plan->per > columns ? columns : plan->per;
     plan->groups = (columns + plan->per - 1) / plan->per;
-    plan->ring = (unsigned)(budget / ((uint64_t)d->rows * 4));
-    if (plan->ring > plan->per + n - 1)
-        plan->ring = plan->per + n - 1;
-    if (plan->ring > PCLINES_RING_MAX)
-        plan->ring = PCLINES_RING_MAX;
-    if (plan->ring < n)
-        return votecl__fail(plan->context, VOTECL_UNSUPPORTED,
-                            "rows, neighbourhood: %u columns of %u rows need %llu bytes of "
-                            "local memory, the device has %llu",
-                            n, d->rows, (unsigned long long)n * d->rows * 4,
-                            (unsigned long long)budget);
-    return VOTECL_OK;
+    return plan_tiles(plan, budget, n);
 }
 
 static size_t
@@ -133,7 +162,10 @@ plan_defines(const votecl_lines_plan *plan, char defs[][64])
              4ull * d->m * d->d < 0x80000000ull && d->k <= 0xffffffffull);
     snprintf(defs[n++], 64, "PCL_HALF=%u", d->half);
     snprintf(defs[n++], 64, "PCL_RING=%u", plan->ring);
+    snprintf(defs[n++], 64, "PCL_TILE=%u", plan->tile);
+    snprintf(defs[n++], 64, "PCL_TROWS=%u", plan->trows);
     snprintf(defs[n++], 64, "PCL_RADIUS=%u", d->radius);
+    snprintf(defs[n++], 64, "PCL_KERNEL=%u", d->kernel);
     snprintf(defs[n++], 64, "PCL_EDGE_T2=%lldL", (long long)d->edge_t2);
     return n;
 }
@@ -142,8 +174,8 @@ static votecl_status
 plan_compile(votecl_lines_plan *plan)
 {
     static const char *const files[] = {"pclines.cl", NULL};
-    char defs[16][64];
-    const char *ptrs[16];
+    char defs[24][64];
+    const char *ptrs[24];
     size_t n;
     votecl__program *program;
     votecl_status status = plan_layout(plan);
@@ -362,15 +394,16 @@ static votecl_status
 device_accumulate(votecl_lines_plan *plan)
 {
     votecl_context *ctx = plan->context;
-    size_t local = plan->wg, global = (size_t)plan->groups * plan->wg, take;
+    size_t local = plan->wg, global = (size_t)plan->groups * plan->tiles * plan->wg, take;
     uint32_t totals[2];
     votecl_status status = votecl__launch(
         ctx, plan->kernels[K_ACCUMULATE], 1, &global, &local,
         (votecl__arg[]){VOTECL__ARG_BUF(plan->sorted), VOTECL__ARG_BUF(plan->offsets),
-                        VOTECL__ARG_UINT(plan->per), VOTECL__ARG_UINT(plan->desc.threshold),
+                        VOTECL__ARG_UINT(plan->per), VOTECL__ARG_UINT(plan->groups),
+                        VOTECL__ARG_UINT(plan->desc.threshold),
                         VOTECL__ARG_BUF(plan->space), VOTECL__ARG_BUF(plan->maxima),
                         VOTECL__ARG_BUF(plan->totals), VOTECL__ARG_UINT(plan->max_capacity)},
-        8);
+        9);
 
     if (status == VOTECL_OK)
         status = votecl_buffer_read(plan->totals, 0, totals, sizeof totals);
@@ -465,14 +498,23 @@ check_image(votecl_lines_plan *plan, const votecl_image *image, size_t *row_byte
     return status;
 }
 
-static void
-finish_lines(votecl_lines_plan *plan, votecl_lines_line *lines, size_t capacity, size_t *found)
+/* data: the packed image for segments, NULL for edge lists. */
+static votecl_status
+finish_lines(votecl_lines_plan *plan, const void *data, votecl_dtype dtype,
+             votecl_lines_line *lines, size_t capacity, size_t *found)
 {
     size_t n = plan->last.maxima < plan->max_capacity ? plan->last.maxima : plan->max_capacity;
+    votecl_status status;
 
     plan->have_space = 1;
-    votecl__pclines_lines(&plan->desc, plan->host_maxima, n, plan->params.max_lines, lines,
-                          capacity, found);
+    status = votecl__pclines_lines(&plan->desc, plan->host_maxima, n, plan->params.max_lines,
+                                   plan->params.merge_distance, lines, capacity, found);
+    if (status != VOTECL_OK)
+        return votecl__fail(plan->context, status, "out of memory for the lines");
+    for (size_t i = 0; data != NULL && plan->params.segments && i < *found && i < capacity; i++)
+        votecl__pclines_segment(&plan->desc, data, dtype, plan->params.min_length,
+                                plan->params.max_gap, &lines[i]);
+    return VOTECL_OK;
 }
 
 votecl_status
@@ -498,7 +540,7 @@ votecl_lines_run(votecl_lines_plan *plan, const votecl_image *image, votecl_line
     else
         status = device_run_image(plan, data, image->dtype);
     if (status == VOTECL_OK)
-        finish_lines(plan, lines, capacity, found);
+        status = finish_lines(plan, data, image->dtype, lines, capacity, found);
 out:
     free(copy);
     return status;
@@ -593,7 +635,7 @@ votecl_lines_run_edges(votecl_lines_plan *plan, const votecl_lines_edge *edges, 
     else
         status = device_run_edges(plan, edges, n);
     if (status == VOTECL_OK)
-        finish_lines(plan, lines, capacity, found);
+        status = finish_lines(plan, NULL, VOTECL_DTYPE_U8, lines, capacity, found);
     return status;
 }
 

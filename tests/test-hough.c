@@ -3,7 +3,9 @@
  * /ref/...                  the reference (the 'ref' backend, lib/hough-ref.c) against truth:
  *                           planted lines found within one angle step and one rho bin, a line
  *                           at a bin centre of an even N without half-bin bias, a line at
- *                           theta ~ 0 found once (not again near pi), no edges, argument checks;
+ *                           theta ~ 0 found once (not again near pi), no edges, argument checks,
+ *                           a fixed subset of the line truth suite (tests/truth-lines.h) with
+ *                           recall floors at the defaults (also on the device);
  * /opencl/<variant>/...     the device accumulator equal to the reference's exactly, for every
  *                           strategy forced through params.variant: planted lines (180 angles x
  *                           one bin per pixel), no edges, the paper's 64 angles x 4200 bins, and
@@ -20,6 +22,7 @@
 
 #include "hough-private.h"
 #include "image-io.h"
+#include "truth-lines.h"
 
 static votecl_context *ref_context;
 
@@ -648,6 +651,69 @@ add_device_tests(void)
         }
 }
 
+/* --- the line truth suite (tests/truth-lines.h): a fixed subset with recall floors, the
+ * defaults on Sobel edges (magnitude >= 200, as votecl hough) --- */
+
+typedef struct truth_subset {
+    const char *family;
+    size_t step, count;
+    double recall; /* floor (measured: docs/accuracy.md) */
+} truth_subset;
+
+static void
+check_truth(votecl_context *ctx)
+{
+    static const truth_subset subsets[] = {
+        {"single-8conn", 5, 36, 1.0},
+        {"single-aa", 10, 18, 1.0},
+        {"multi-clutter", 1, 4, 0.9},
+    };
+    for (size_t s = 0; s < G_N_ELEMENTS(subsets); s++) {
+        const truth_lines_family *fam = truth_lines_family_find(subsets[s].family);
+        truth_lines_score score = {0};
+        g_assert_nonnull(fam);
+        for (size_t k = 0; k < subsets[s].count; k++) {
+            truth_lines_case c;
+            truth_lines_detection det[MAX_LINES];
+            votecl_hough_params p;
+            result r;
+            g_assert_cmpint(truth_lines_case_make(fam, k * subsets[s].step, 1, &c), ==, 0);
+            tool_image gray = {c.pixels, c.width, c.height, c.width, 1, VOTECL_DTYPE_U8};
+            edge_image im = edge_image_new(c.width, c.height, c.width);
+            for (size_t y = 1; y + 1 < c.height; y++)
+                for (size_t x = 1; x + 1 < c.width; x++)
+                    im.data[y * im.stride + x] = sobel_at(&gray, x, y) >= 200 ? 255 : 0;
+            votecl_hough_params_init(&p);
+            if (run(ctx, &p, &im, &r) == 0) {
+                size_t n = MIN(r.found, MAX_LINES);
+                for (size_t i = 0; i < n; i++)
+                    det[i] = (truth_lines_detection){.theta = r.lines[i].theta,
+                                                     .rho = r.lines[i].rho};
+                truth_lines_score_case(&c, det, n, &score);
+            }
+            result_clear(&r);
+            g_free(im.data);
+            truth_lines_case_clear(&c);
+        }
+        g_test_message("%s: recall %zu/%zu, precision %.3f", subsets[s].family, score.matched,
+                       score.truths, truth_lines_precision(&score));
+        g_assert_cmpfloat(truth_lines_recall(&score), >=, subsets[s].recall);
+    }
+}
+
+static void
+test_ref_truth(void)
+{
+    check_truth(ref_context);
+}
+
+static void
+test_device_truth(void)
+{
+    if (device() != NULL)
+        check_truth(device());
+}
+
 int
 main(int argc, char **argv)
 {
@@ -662,8 +728,10 @@ main(int argc, char **argv)
     g_test_add_func("/ref/hough/invalid-params", test_ref_invalid_params);
     g_test_add_func("/ref/hough/invalid-run", test_ref_invalid_run);
     g_test_add_func("/ref/hough/capacity", test_ref_capacity);
+    g_test_add_func("/ref/hough/truth", test_ref_truth);
     add_device_tests();
     tu_add_device_test("auto/hough/buffers", test_device_buffers);
+    tu_add_device_test("auto/hough/truth", test_device_truth);
     rc = g_test_run();
     tu_device_contexts_free();
     votecl_context_free(ref_context);

@@ -6,10 +6,15 @@
  *                      synthetic images as in the paper's section 5.3 (recall >= 99%,
  *                      precision >= 95% within 1 px and 0.5 degrees), an empty image, a 1x1
  *                      image, a threshold above every vote, more lines than the capacity,
- *                      argument checks naming the field;
+ *                      argument checks naming the field; a fixed subset of the line truth
+ *                      suite (tests/truth-lines.h: digital lines every 5 degrees, anti-aliased
+ *                      ones, cluttered scenes) with recall floors and segment ends within
+ *                      3 px;
  * /opencl/pclines/...  the device TS space and lines equal to the reference's exactly (u8 and
  *                      f32 images with and without orientation, edge lists), and the same
- *                      truth tests on the device. A machine without a device skips these. */
+ *                      truth tests on the device; row tiles on a device limited to 1 KiB of
+ *                      local memory (VOTECL_LOCAL_MEM_BYTES) equal to the reference, and an
+ *                      8192 x 8192 plan within 32 KiB. A machine without a device skips these. */
 #include "votecl-private.h"
 
 #include "testutil.h"
@@ -20,6 +25,7 @@
 #include <string.h>
 
 #include "pclines-private.h"
+#include "truth-lines.h"
 
 static votecl_context *ref_context;
 
@@ -194,6 +200,17 @@ test_ref_keys(void)
     g_assert_cmpuint(votecl__pclines_key(&d, 30, 30), ==, 150); /* y = -x: u = d / 2 */
     g_assert_cmpuint(votecl__pclines_key(&d, 30, -30), ==, 50); /* y = x: u = -d / 2 */
     g_assert_cmpuint(votecl__pclines_key(&d, -30, 30), ==, 50);
+    /* the default window: 3 d / 20 columns at the axes, half at the diagonals (one angle) */
+    g_assert_cmpuint(d.radius, ==, 15);
+    g_assert_cmpuint(votecl__pclines_radius_at(&d, 100), ==, 15);
+    g_assert_cmpuint(votecl__pclines_radius_at(&d, 0), ==, 15);
+    g_assert_cmpuint(votecl__pclines_radius_at(&d, 150), ==, 8);
+    g_assert_cmpuint(votecl__pclines_radius_at(&d, 50), ==, 8);
+    g_assert_true(votecl__pclines_in_window(&d, 115, 100));
+    g_assert_false(votecl__pclines_in_window(&d, 116, 100));
+    g_assert_true(votecl__pclines_in_window(&d, 196, 7)); /* around the strip */
+    g_assert_false(votecl__pclines_in_window(&d, 159, 150));
+    g_assert_true(votecl__pclines_in_window(&d, 158, 150));
 }
 
 /* --- the four special slopes --- */
@@ -647,10 +664,14 @@ test_opencl_equal_image(void)
         check_equal(&p, &view, NULL, 0, w, h);
         check_equal(&p, &fview, NULL, 0, w, h);
     }
-    p.radius = 3; /* a narrow window, a finer space, a wider neighbourhood */
+    p.radius = 3; /* a narrow window, a finer space, a wider neighbourhood, other operators */
     p.distance = 200;
     p.rows = 131;
     p.neighbourhood = 7;
+    p.orientation_kernel = 5;
+    check_equal(&p, &view, NULL, 0, w, h);
+    check_equal(&p, &fview, NULL, 0, w, h);
+    p.orientation_kernel = 3;
     check_equal(&p, &view, NULL, 0, w, h);
 out:
     g_free(f);
@@ -681,6 +702,166 @@ out:
     g_free(e);
 }
 
+/* --- row tiles: a device with little local memory (VOTECL_LOCAL_MEM_BYTES) --- */
+
+static votecl_context *
+small_device(const char *bytes)
+{
+    char *saved = tu_env_set("VOTECL_LOCAL_MEM_BYTES", bytes);
+    votecl_context *ctx = tu_device_context_new(NULL);
+    votecl_device_info info;
+    tu_env_restore("VOTECL_LOCAL_MEM_BYTES", saved);
+    if (ctx != NULL) {
+        g_assert_cmpint(votecl_context_get_device_info(ctx, &info), ==, VOTECL_OK);
+        g_assert_cmpuint(info.local_mem_bytes, <=, strtoull(bytes, NULL, 10));
+    }
+    return ctx;
+}
+
+static void
+check_equal_on(votecl_context *ctx, const votecl_lines_params *p, const votecl_image *view,
+               size_t w, size_t h)
+{
+    result dev, ref;
+    if (run(ctx, p, w, h, view, NULL, 0, MAX_LINES, &dev) == 0 &&
+        run(ref_context, p, w, h, view, NULL, 0, MAX_LINES, &ref) == 0) {
+        g_test_message("%zu edges, %zu lines, %ux%u space", ref.stats.edges, ref.found,
+                       ref.columns, ref.rows);
+        g_assert_cmpuint(ref.found, >, 0);
+        compare_results(&dev, &ref);
+        result_clear(&ref);
+    }
+    result_clear(&dev);
+}
+
+/* 1 KiB holds 5 columns of 51 rows: the 151 rows of these spaces take 4 tiles, each with the
+ * halo of its neighbourhood; the maxima across tile borders must be those of the reference. */
+static void
+test_opencl_tiles(void)
+{
+    const size_t w = 151, h = 97;
+    image im = gray_scene(w, h, 11);
+    votecl_image view = image_view(&im);
+    votecl_context *ctx = small_device("1024");
+    votecl_lines_params p;
+    votecl_lines_plan *plan = NULL;
+    if (ctx == NULL)
+        goto out;
+    votecl_lines_params_init(&p);
+    p.threshold = 15;
+    check_equal_on(ctx, &p, &view, w, h);
+    p.neighbourhood = 7; /* a wider halo, rows that do not divide evenly */
+    p.rows = 149;
+    p.radius = 0;
+    check_equal_on(ctx, &p, &view, w, h);
+    votecl_context_free(ctx);
+    /* The case: 8192 x 8192 on a device with 32 KiB plans (and is not refused). */
+    ctx = small_device("32768");
+    votecl_lines_params_init(&p);
+    g_assert_cmpint(votecl_lines_plan_new(ctx, &p, 8192, 8192, &plan), ==, VOTECL_OK);
+    votecl_lines_plan_free(plan);
+out:
+    votecl_context_free(ctx);
+    g_free(im.data);
+}
+
+/* 4K and 8192 x 8192 (the truth suite's large family, a few long lines) on the device equal
+ * to the reference: -m slow only (the reference and the spaces take seconds and 1 GiB). */
+static void
+test_opencl_large(void)
+{
+    const truth_lines_family *fam = truth_lines_family_find("large");
+    votecl_lines_params p;
+    if (device() == NULL)
+        return;
+    votecl_lines_params_init(&p);
+    p.segments = 1;
+    for (size_t k = 1; k < fam->count; k += 2) { /* 3840x2160 and 8192x8192 */
+        truth_lines_case c;
+        g_assert_cmpint(truth_lines_case_make(fam, k, 1, &c), ==, 0);
+        votecl_image view = {c.pixels, c.width, c.height, c.width, 1, VOTECL_DTYPE_U8};
+        g_test_message("%s: %ux%u", c.name, c.width, c.height);
+        check_equal_on(device(), &p, &view, c.width, c.height);
+        truth_lines_case_clear(&c);
+    }
+}
+
+/* --- the line truth suite (tests/truth-lines.h): a fixed subset with recall floors --- */
+
+typedef struct truth_subset {
+    const char *family;
+    size_t step, count; /* cases 0, step, 2 step, ... (count of them) */
+    double recall;      /* floor at the defaults (measured: docs/accuracy.md) */
+    double ends;        /* floor of the segments' ends within 3 px */
+} truth_subset;
+
+static const truth_subset truth_subsets[] = {
+    {"single-8conn", 5, 36, 1.0, 1.0}, /* every 5th degree, 8-connected */
+    {"single-4conn", 5, 36, 1.0, 1.0},
+    {"single-aa", 10, 18, 1.0, 1.0},
+    {"multi-clutter", 1, 4, 0.9, 0.7},
+};
+
+static void
+check_truth(votecl_context *ctx)
+{
+    for (size_t s = 0; s < sizeof truth_subsets / sizeof truth_subsets[0]; s++) {
+        const truth_subset *sub = &truth_subsets[s];
+        const truth_lines_family *fam = truth_lines_family_find(sub->family);
+        truth_lines_score score = {0};
+        votecl_lines_plan *plan = NULL;
+        uint32_t pw = 0, ph = 0;
+        g_assert_nonnull(fam);
+        for (size_t k = 0; k < sub->count; k++) {
+            truth_lines_case c;
+            votecl_lines_line lines[64];
+            truth_lines_detection det[64];
+            size_t found = 0;
+            votecl_lines_params p;
+            g_assert_cmpint(truth_lines_case_make(fam, k * sub->step, 1, &c), ==, 0);
+            votecl_image view = {c.pixels, c.width, c.height, c.width, 1, VOTECL_DTYPE_U8};
+            if (plan == NULL || pw != c.width || ph != c.height) {
+                votecl_lines_plan_free(plan);
+                votecl_lines_params_init(&p);
+                p.segments = 1;
+                g_assert_cmpint(votecl_lines_plan_new(ctx, &p, c.width, c.height, &plan), ==,
+                                VOTECL_OK);
+                pw = c.width;
+                ph = c.height;
+            }
+            g_assert_cmpint(votecl_lines_run(plan, &view, lines, 64, &found), ==, VOTECL_OK);
+            found = found < 64 ? found : 64;
+            for (size_t i = 0; i < found; i++)
+                det[i] = (truth_lines_detection){.theta = lines[i].theta, .rho = lines[i].rho,
+                                                 .has_ends = lines[i].has_segment,
+                                                 .x0 = lines[i].x0, .y0 = lines[i].y0,
+                                                 .x1 = lines[i].x1, .y1 = lines[i].y1};
+            truth_lines_score_case(&c, det, found, &score);
+            truth_lines_case_clear(&c);
+        }
+        votecl_lines_plan_free(plan);
+        g_test_message("%s: recall %zu/%zu, precision %.3f, segment ends within 3 px %zu/%zu",
+                       sub->family, score.matched, score.truths, truth_lines_precision(&score),
+                       score.ends_within, score.ends);
+        g_assert_cmpfloat(truth_lines_recall(&score), >=, sub->recall);
+        g_assert_cmpuint(score.ends, ==, score.matched); /* every found line has a segment */
+        g_assert_cmpfloat((double)score.ends_within, >=, sub->ends * score.ends);
+    }
+}
+
+static void
+test_ref_truth(void)
+{
+    check_truth(ref_context);
+}
+
+static void
+test_opencl_truth(void)
+{
+    if (device() != NULL)
+        check_truth(device());
+}
+
 int
 main(int argc, char **argv)
 {
@@ -692,13 +873,18 @@ main(int argc, char **argv)
     g_test_add_func("/ref/pclines/synthetic", test_ref_synthetic);
     g_test_add_func("/ref/pclines/degenerate", test_ref_degenerate);
     g_test_add_func("/ref/pclines/bad-args", test_ref_bad_args);
+    g_test_add_func("/ref/pclines/truth", test_ref_truth);
     tu_add_device_test("pclines/equal-image", test_opencl_equal_image);
     tu_add_device_test("pclines/equal-edges", test_opencl_equal_edges);
     tu_add_device_test("pclines/axes", test_opencl_axes);
     tu_add_device_test("pclines/synthetic", test_opencl_synthetic);
-    if (g_test_slow()) /* registered only for the longer run, so make check never skips it */
+    if (g_test_slow()) { /* registered only for the longer run, so make check never skips it */
         tu_add_device_test("pclines/synthetic-1600x1200", test_opencl_synthetic_paper);
+        tu_add_device_test("pclines/large-4k-8192", test_opencl_large);
+    }
     tu_add_device_test("pclines/degenerate", test_opencl_degenerate);
+    tu_add_device_test("pclines/truth", test_opencl_truth);
+    tu_add_device_test("pclines/tiles", test_opencl_tiles);
     rc = g_test_run();
     tu_device_contexts_free();
     votecl_context_free(ref_context);

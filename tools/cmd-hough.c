@@ -34,18 +34,23 @@ hough_usage(FILE *f)
     fprintf(f,
             "usage: votecl hough IMAGE [--angles G] [--bins N] [--threshold T] [--window n]\n"
             "                   [--edges sobel|none] [--sobel-threshold S] [--edge-threshold E]\n"
-            "                   [--max-lines K] [--json] [--out OUT.png] [--accumulator ACC.png]\n"
+            "                   [--max-lines K] [--segments [--min-length L] [--max-gap G]]\n"
+            "                   [--json] [--out OUT.png] [--accumulator ACC.png]\n"
             "Straight lines of a PNG, PGM or PPM image by the theta-rho Hough transform\n"
             "(x cos(theta) + y sin(theta) = rho), most votes first, as text or JSON.\n"
             "  --angles G           angles over [0, 180) degrees (default 180)\n"
             "  --bins N             rho bins over [-W, sqrt(W^2 + H^2)] (default: one per pixel)\n"
-            "  --threshold T        least votes of a line (default: half the largest count)\n"
-            "  --window n           odd side of the peak window (default 5)\n"
+            "  --threshold T        least votes of a line (default: min(W, H) / 4)\n"
+            "  --window n           odd side of the peak window (default 13)\n"
             "  --edges sobel|none   sobel (default): edges where the Sobel magnitude of the\n"
             "                       gray image reaches S; none: the image is an edge image\n"
             "  --sobel-threshold S  default %d\n"
             "  --edge-threshold E   with --edges none: pixels >= E are edges (default 1)\n"
             "  --max-lines K        at most K lines (default %d; 0: all)\n"
+            "  --segments           also each line's segment: the longest run of edge pixels\n"
+            "                       along it (drawn as segments with --out)\n"
+            "  --min-length L       segments shorter than L px are not reported (default 0)\n"
+            "  --max-gap G          gaps up to G px are bridged inside a segment (default 5)\n"
             "  --out FILE           the image with the lines drawn (PNG, or PPM for .ppm)\n"
             "  --accumulator FILE   the accumulator: angles down, rho across\n"
             "  --size WxH           resize the image first (nearest neighbour)\n"
@@ -112,6 +117,20 @@ draw_line(tool_image *im, const votecl_hough_line *l, const unsigned char rgb[3]
         tool_plot_text(im, lround(lx) + 3, lround(ly) + 3, label, 2, rgb);
 }
 
+/* A segment in white, three pixels wide, over its line. */
+static void
+draw_segment(tool_image *im, const votecl_hough_line *l)
+{
+    static const unsigned char white[3] = {255, 255, 255};
+    double len = hypot(l->x1 - l->x0, l->y1 - l->y0), c = cos(l->theta), s = sin(l->theta);
+    for (double t = 0; t <= len; t += 0.5) {
+        double f = len > 0 ? t / len : 0;
+        for (int o = -1; o <= 1; o++)
+            put_rgb(im, lround(l->x0 + f * (l->x1 - l->x0) + o * c),
+                    lround(l->y0 + f * (l->y1 - l->y0) + o * s), white);
+    }
+}
+
 static void
 line_colour(size_t i, unsigned char rgb[3])
 {
@@ -144,6 +163,9 @@ tool_hough_annotate(const tool_image *image, const votecl_hough_line *lines, siz
         snprintf(label, sizeof label, "%zu", i + 1);
         draw_line(out, &lines[i], rgb, label);
     }
+    for (size_t i = 0; i < n; i++)
+        if (lines[i].has_segment)
+            draw_segment(out, &lines[i]);
     return 0;
 }
 
@@ -178,6 +200,10 @@ hough_uint_option(hough_args *a, int argc, char **argv, int *i)
         return r < 0 ? r : (p->edge_threshold = (unsigned)v, 1);
     if ((r = parse_uint_option(argc, argv, i, "--max-lines", 1000000, &v)) != 0)
         return r < 0 ? r : (p->max_lines = v, 1);
+    if ((r = parse_uint_option(argc, argv, i, "--min-length", UINT32_MAX, &v)) != 0)
+        return r < 0 ? r : (p->min_length = (uint32_t)v, 1);
+    if ((r = parse_uint_option(argc, argv, i, "--max-gap", UINT32_MAX, &v)) != 0)
+        return r < 0 ? r : (p->max_gap = (uint32_t)v, 1);
     if ((r = parse_uint_option(argc, argv, i, "--repeat", 100000, &a->repeat)) != 0)
         return r;
     return parse_uint_option(argc, argv, i, "--sobel-threshold", 100000, &a->sobel_threshold);
@@ -199,6 +225,8 @@ hough_option(hough_args *a, int argc, char **argv, int *i)
 {
     const char *v = NULL;
     int r;
+    if (strcmp(argv[*i], "--segments") == 0)
+        return a->params.segments = 1, 1;
     if ((r = tool_option_value(argc, argv, i, "--out", &v)) != 0)
         return r < 0 ? r : (a->out_path = v, 1);
     if ((r = tool_option_value(argc, argv, i, "--accumulator", &v)) != 0)
@@ -411,9 +439,13 @@ print_text(const hough_args *a, const tool_image *image, const hough_result *r)
         printf("# device-buffer vote (stage 1 + 2), %lu runs: median %.3f ms, min %.3f ms\n",
                a->repeat, r->bench_median * 1e3, r->bench_min * 1e3);
     printf("# %zu line(s): theta_degrees rho votes\n", r->found);
-    for (size_t i = 0; i < r->shown; i++)
-        printf("%.3f %.3f %u\n", r->lines[i].theta * 180.0 / M_PI, r->lines[i].rho,
-               r->lines[i].votes);
+    for (size_t i = 0; i < r->shown; i++) {
+        const votecl_hough_line *l = &r->lines[i];
+        printf("%.3f %.3f %u", l->theta * 180.0 / M_PI, l->rho, l->votes);
+        if (l->has_segment)
+            printf(" segment %.1f %.1f %.1f %.1f", l->x0, l->y0, l->x1, l->y1);
+        printf("\n");
+    }
 }
 
 static void
@@ -451,6 +483,15 @@ print_json(const hough_args *a, const tool_image *image, const hough_result *r)
         tool_json_kv_uint(&j, "votes", l->votes);
         tool_json_kv_uint(&j, "angle", l->angle);
         tool_json_kv_uint(&j, "bin", l->bin);
+        if (l->has_segment) {
+            tool_json_key(&j, "segment");
+            tool_json_begin_array_compact(&j);
+            tool_json_double(&j, l->x0);
+            tool_json_double(&j, l->y0);
+            tool_json_double(&j, l->x1);
+            tool_json_double(&j, l->y1);
+            tool_json_end_array(&j);
+        }
         tool_json_end_object(&j);
     }
     tool_json_end_array(&j);

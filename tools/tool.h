@@ -181,7 +181,9 @@ typedef struct tool_lines_result {
     votecl_lines_params params; /* resolved */
     uint32_t columns, rows;
     uint32_t *space;            /* owned: columns * rows counts, column after column */
-    double seconds;             /* wall time of the second run, gray image in to lines out */
+    double seconds;             /* wall time of the second run, gray image in to lines out;
+                                   with repeat: the median of repeat timed runs */
+    unsigned long repeat;       /* in: timed runs after the first (0: one) */
 } tool_lines_result;
 
 /* Converts image to u8 gray, plans, runs twice (timing the second) and reads the TS space

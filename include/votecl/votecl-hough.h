@@ -57,13 +57,22 @@ typedef struct votecl_hough_params {
                                  every nonzero pixel of a binary edge image; any other
                                  image is refused: see the edge step below) */
     unsigned peak_window;     /* n: odd side of the peak window in angles and bins, at most
-                                 VOTECL_HOUGH_MAX_WINDOW (default 5) */
-    uint32_t peak_threshold;  /* least votes of a peak; 0 (default): half the accumulator's
-                                 largest count, at least 1 */
+                                 VOTECL_HOUGH_MAX_WINDOW (default 13: with 180 angles and one
+                                 bin per pixel, a peak hides the others within 6 degrees and
+                                 6 px, the two sides of one edge included) */
+    uint32_t peak_threshold;  /* least votes of a peak; 0 (default): max(2, min(W, H) / 4), a
+                                 line at least a quarter of the shorter side long */
     size_t max_lines;         /* most peaks reported; 0 (default): no limit but capacity */
     votecl_variant variant;   /* passed to the engine's spec (AUTO by default) */
     unsigned stretch;         /* passed to the engine's spec (0: chosen for the device) */
     unsigned work_group_size; /* passed to the engine's spec (0: chosen for the device) */
+    int segments;             /* nonzero: votecl_hough_run() also finds each line's segment
+                                 (default 0) */
+    uint32_t min_length;      /* with segments: least length in pixels (default 0: any) */
+    uint32_t max_gap;         /* with segments: longest gap bridged, pixels (default 5) */
+    double merge_distance;    /* a peak whose line's extent in the image has both ends within
+                                 this many pixels of a stronger reported line is the same line,
+                                 not reported (default 3); 0: keep every peak */
 } votecl_hough_params;
 
 /* Sets the defaults above. */
@@ -76,6 +85,11 @@ typedef struct votecl_hough_line {
     uint32_t votes; /* the accumulator's count */
     unsigned angle; /* g */
     uint32_t bin;   /* rho bin */
+    /* With params.segments, after votecl_hough_run(): the longest run of edge pixels within
+     * 2 px of the line (gaps of at most max_gap), from (x0, y0) to (x1, y1), and has_segment
+     * 1; 0 when no run reaches min_length. */
+    int has_segment;
+    double x0, y0, x1, y1;
 } votecl_hough_line;
 
 typedef struct votecl_hough_plan votecl_hough_plan;

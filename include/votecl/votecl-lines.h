@@ -24,16 +24,23 @@
  * Edges of an image are pixels (not on the border) whose Sobel gradient (Gx, Gy) has
  * Gx^2 + Gy^2 >= edge_threshold^2; for f32 images the float gradient is multiplied by 255 and
  * rounded to an integer first (pixel values in [0, 1] weigh like u8 values). With an
- * orientation radius r > 0 an edge votes only in the columns within r of its own u, Eq. 9:
+ * orientation radius r > 0 an edge votes only in the columns near its own u, Eq. 9:
  *   u = round(d Gy / (Gx + s Gy)),  s = +1 when Gx and Gy have the same sign (0 counted as
  *   positive), else -1,
- * the distance measured around the strip (period 2d). Radius 0 votes in every column.
+ * where (Gx, Gy) comes from the orientation operator, OpenCV's Sobel kernel of side
+ * orientation_kernel (3, 5 or 7; image coordinates clamped at the border): the 3 x 3 one
+ * follows the staircase of a digital line (its steps, not the line), the 7 x 7 one averages
+ * over several steps. Column c takes the edges whose u lies within
+ *   r(c) = round(r (a^2 + b^2) / d^2), at least 1,  a = |c - d|, b = d - a
+ * of it, around the strip (period 2d): r columns at the axes and r / 2 at the diagonals,
+ * where a column spans twice the angle, so the window is one angle (about r / d radians)
+ * everywhere. Radius 0 votes in every column.
  *
  * Lines are the cells with at least threshold votes that are maxima of their n x n
  * neighbourhood, the strip's ends included (the column after d-1 is -d with v mirrored; rows
  * do not wrap). Equal counts go to the cell with the lower index (column * V + row), so two
  * reported lines never lie in each other's neighbourhood. They are reported most votes first
- * (ties: lower index first). */
+ * (ties: lower index first), leaving out near-duplicates (merge_distance). */
 #ifndef VOTECL_LINES_H
 #define VOTECL_LINES_H
 
@@ -54,7 +61,8 @@ extern "C" {
 /* Largest d and V. */
 #define VOTECL_LINES_MAX_DISTANCE 65536u
 #define VOTECL_LINES_MAX_ROWS 65536u
-/* radius value that asks for the default: max(2, d / 16). */
+/* radius value that asks for the default: max(2, 3 d / 20), about 8.6 degrees (chosen on the
+ * line truth suite, docs/accuracy.md). */
 #define VOTECL_LINES_RADIUS_AUTO UINT_MAX
 
 typedef struct votecl_lines_params {
@@ -63,13 +71,25 @@ typedef struct votecl_lines_params {
     uint32_t rows;            /* V >= 1 rows of v; 0 (default): max(W, H), one per pixel */
     unsigned neighbourhood;   /* n: odd, 1 <= n <= 2d, side of the maxima window (default 5) */
     uint32_t threshold;       /* least votes of a line; 0 (default): max(2, min(W, H) / 4) */
-    unsigned radius;          /* orientation radius r in columns; 0: no orientation, every
-                                 edge votes in every column (default VOTECL_LINES_RADIUS_AUTO) */
+    unsigned radius;          /* orientation radius r in columns at the axes (half as many at
+                                 the diagonals); 0: no orientation, every edge votes in every
+                                 column (default VOTECL_LINES_RADIUS_AUTO) */
     unsigned edge_threshold;  /* least Sobel magnitude of an edge, >= 1 (default 128);
                                  gradients are clamped to 2^20 a side, so above 2^21 no pixel
                                  is an edge */
     size_t max_lines;         /* most lines reported; 0 (default): no limit but capacity */
     unsigned work_group_size; /* 0 (default): chosen for the device; else a power of two */
+    unsigned orientation_kernel; /* 3, 5 or 7: side of the Sobel operator whose gradient gives
+                                    an edge's orientation (with radius > 0; default 7) */
+    int segments;             /* nonzero: votecl_lines_run() also finds each line's segment
+                                 (default 0: infinite lines only) */
+    uint32_t min_length;      /* with segments: least length of a segment in pixels (default
+                                 0: any) */
+    uint32_t max_gap;         /* with segments: longest gap bridged inside a segment, pixels
+                                 (default 5) */
+    double merge_distance;    /* a line whose extent in the image has both ends within this
+                                 many pixels of a stronger line is the same line, not reported
+                                 (default 3: the truth suite's tolerance); 0: keep all maxima */
 } votecl_lines_params;
 
 /* Sets the defaults above. */
@@ -90,6 +110,11 @@ typedef struct votecl_lines_line {
     double v;          /* v at the centre of the row, in pixels (centred coordinates) */
     uint32_t column;   /* u + d */
     uint32_t row;
+    /* With params.segments, after votecl_lines_run(): the longest run of edge pixels along the
+     * line (pixels within 2 px of it, gaps of at most max_gap), from (x0, y0) to (x1, y1), and
+     * has_segment 1; 0 when no run reaches min_length (and for edge lists). */
+    int has_segment;
+    double x0, y0, x1, y1;
 } votecl_lines_line;
 
 /* What the last run saw. */
@@ -103,8 +128,9 @@ typedef struct votecl_lines_plan votecl_lines_plan;
 /* Validates params for a width x height image (1 to 65535 a side), resolves the defaults and
  * compiles the kernels (or finds them in the caches). params: borrowed; out: caller-owned.
  * Returns VOTECL_INVALID_ARGUMENT (the context's message names the field),
- * VOTECL_UNSUPPORTED when n columns of V rows do not fit the device's local memory, and the
- * statuses of program builds and allocations. */
+ * VOTECL_UNSUPPORTED when not even n x n counts fit the device's local memory (the TS space's
+ * rows are tiled to fit: any image size runs), and the statuses of program builds and
+ * allocations. */
 VOTECL_API votecl_status votecl_lines_plan_new(votecl_context *context,
                                                const votecl_lines_params *params, size_t width,
                                                size_t height, votecl_lines_plan **out);

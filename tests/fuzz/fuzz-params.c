@@ -367,6 +367,10 @@ static const field hough_fields[] = {
     FIELD(votecl_hough_params, variant, F_INT),
     FIELD(votecl_hough_params, stretch, F_UINT),
     FIELD(votecl_hough_params, work_group_size, F_UINT),
+    FIELD(votecl_hough_params, segments, F_INT),
+    FIELD(votecl_hough_params, min_length, F_U32),
+    FIELD(votecl_hough_params, max_gap, F_U32),
+    FIELD(votecl_hough_params, merge_distance, F_DOUBLE),
 };
 
 static void
@@ -492,6 +496,11 @@ static const field lines_fields[] = {
     FIELD(votecl_lines_params, edge_threshold, F_UINT),
     FIELD(votecl_lines_params, max_lines, F_SIZE),
     FIELD(votecl_lines_params, work_group_size, F_UINT),
+    FIELD(votecl_lines_params, orientation_kernel, F_UINT),
+    FIELD(votecl_lines_params, min_length, F_U32),
+    FIELD(votecl_lines_params, max_gap, F_U32),
+    FIELD(votecl_lines_params, segments, F_INT),
+    FIELD(votecl_lines_params, merge_distance, F_DOUBLE),
 };
 
 static void

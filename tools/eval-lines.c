@@ -1,0 +1,409 @@
+/* votecl eval lines: the line truth suite (tests/truth-lines.h) through PClines and the
+ * theta-rho Hough with their defaults (the tool's edge step for the Hough: Sobel magnitude
+ * >= 200, as `votecl hough`), recall and precision per case family as JSON. --dump DIR writes
+ * every case as DIR/NAME.pgm plus DIR/cases.json (size and truth segments) for
+ * tools/eval-lines.py, which scores OpenCV's HoughLines / HoughLinesP on the same cases. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "eval.h"
+#include "json.h"
+#include "truth-lines.h"
+
+#define EVAL_LINES_SOBEL 200 /* votecl hough's default edge step */
+#define EVAL_LINES_MAX 1000  /* detections kept per case */
+
+enum { DET_PCLINES, DET_HOUGH, DET_COUNT };
+static const char *const detector_names[DET_COUNT] = {"pclines", "hough"};
+
+typedef struct eval_args {
+    const char *family; /* NULL: all but the large ones */
+    const char *dump;
+    unsigned long seed, cases, radius, large, kernel, window, max_gap;
+    int max_gap_set;
+    int verbose, segments;
+    int radius_set;
+    int use[DET_COUNT];
+} eval_args;
+
+/* One detector's plan, kept while the image size stays the same. */
+typedef struct eval_detector {
+    votecl_lines_plan *pclines;
+    votecl_hough_plan *hough;
+    uint32_t width, height;
+    truth_lines_score score;
+    double seconds;
+    size_t failures;
+} eval_detector;
+
+static void
+eval_lines_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: votecl eval lines [--family NAME] [--large] [--detector pclines|hough|both]\n"
+            "                         [--cases N] [--seed S] [--radius r]\n"
+            "                         [--orientation-kernel K] [--hough-window n] [--segments]\n"
+            "                         [--dump DIR] [--verbose]\n"
+            "Line truth suite: recall and precision per case family (a line matches a truth\n"
+            "segment within %.1f degrees and %.0f px of both its ends), as JSON.\n"
+            "  --family NAME   one family (default: all but 'large')\n"
+            "  --large         also the large images (up to 8192x8192)\n"
+            "  --detector D    pclines, hough or both (default both)\n"
+            "  --cases N       at most N cases per family (default all)\n"
+            "  --seed S        generator seed (default 1)\n"
+            "  --radius r      PClines orientation radius instead of the default (to measure)\n"
+            "  --orientation-kernel K  PClines orientation operator 3, 5 or 7 (to measure)\n"
+            "  --hough-window n  theta-rho peak window instead of the default (to measure)\n"
+            "  --dump DIR      write each case (NAME.pgm) and DIR/cases.json for eval-lines.py\n"
+            "  --verbose       name the cases with missed lines on stderr\n"
+            "  --segments      segments too, scored by end-point error\n"
+            "  --max-gap G     segments' largest gap instead of the default (to measure)\n"
+            "families:",
+            TRUTH_LINES_ANGLE_DEG, TRUTH_LINES_DIST_PX);
+    for (const truth_lines_family *fam = truth_lines_families(); fam->name; fam++)
+        fprintf(f, " %s", fam->name);
+    fprintf(f, "\n");
+}
+
+static int
+eval_lines_option(eval_args *a, int argc, char **argv, int *i)
+{
+    const char *v = NULL;
+    int r;
+
+    if (strcmp(argv[*i], "--large") == 0)
+        return a->large = 1, 1;
+    if (strcmp(argv[*i], "--verbose") == 0)
+        return a->verbose = 1, 1;
+    if (strcmp(argv[*i], "--segments") == 0)
+        return a->segments = 1, 1;
+    if ((r = tool_option_value(argc, argv, i, "--family", &v)) != 0) {
+        if (r > 0 && truth_lines_family_find(v) == NULL)
+            return tool_usage_error("eval lines", "unknown family '%s'", v), -1;
+        return r < 0 ? r : (a->family = v, 1);
+    }
+    if ((r = tool_option_value(argc, argv, i, "--dump", &v)) != 0)
+        return r < 0 ? r : (a->dump = v, 1);
+    if ((r = tool_option_value(argc, argv, i, "--detector", &v)) != 0) {
+        if (r < 0)
+            return r;
+        a->use[DET_PCLINES] = strcmp(v, "hough") != 0;
+        a->use[DET_HOUGH] = strcmp(v, "pclines") != 0;
+        if (strcmp(v, "pclines") != 0 && strcmp(v, "hough") != 0 && strcmp(v, "both") != 0)
+            return tool_usage_error("eval lines", "--detector wants pclines, hough or both"), -1;
+        return 1;
+    }
+    if ((r = tool_option_value(argc, argv, i, "--cases", &v)) != 0)
+        return r < 0 ? r : tool_parse_ulong("--cases", v, 1, 1000000, &a->cases) < 0 ? -1 : 1;
+    if ((r = tool_option_value(argc, argv, i, "--seed", &v)) != 0)
+        return r < 0 ? r : tool_parse_ulong("--seed", v, 0, UINT32_MAX, &a->seed) < 0 ? -1 : 1;
+    if ((r = tool_option_value(argc, argv, i, "--max-gap", &v)) != 0) {
+        a->max_gap_set = 1;
+        return r < 0 ? r : tool_parse_ulong("--max-gap", v, 0, UINT32_MAX, &a->max_gap) < 0 ? -1 : 1;
+    }
+    if ((r = tool_option_value(argc, argv, i, "--hough-window", &v)) != 0)
+        return r < 0 ? r
+                     : tool_parse_ulong("--hough-window", v, 1, VOTECL_HOUGH_MAX_WINDOW, &a->window) < 0
+                           ? -1
+                           : 1;
+    if ((r = tool_option_value(argc, argv, i, "--orientation-kernel", &v)) != 0)
+        return r < 0 ? r
+                     : tool_parse_ulong("--orientation-kernel", v, 3, 7, &a->kernel) < 0 ? -1 : 1;
+    if ((r = tool_option_value(argc, argv, i, "--radius", &v)) != 0) {
+        a->radius_set = 1;
+        return r < 0 ? r
+                     : tool_parse_ulong("--radius", v, 0, VOTECL_LINES_MAX_DISTANCE, &a->radius) < 0
+                           ? -1
+                           : 1;
+    }
+    return 0;
+}
+
+/* --- the detectors --- */
+
+static votecl_status
+run_pclines(votecl_context *ctx, const eval_args *a, eval_detector *det,
+            const truth_lines_case *c, truth_lines_detection *out, size_t *n)
+{
+    votecl_lines_line *lines = calloc(EVAL_LINES_MAX, sizeof *lines);
+    votecl_image image = {c->pixels, c->width, c->height, c->width, 1, VOTECL_DTYPE_U8};
+    size_t found = 0;
+    votecl_status st = lines != NULL ? VOTECL_OK : VOTECL_OUT_OF_HOST_MEMORY;
+
+    if (st == VOTECL_OK && (det->pclines == NULL || det->width != c->width ||
+                            det->height != c->height)) {
+        votecl_lines_params p;
+        votecl_lines_params_init(&p);
+        if (a->radius_set)
+            p.radius = (unsigned)a->radius;
+        if (a->kernel != 0)
+            p.orientation_kernel = (unsigned)a->kernel;
+        p.segments = a->segments;
+        if (a->max_gap_set)
+            p.max_gap = (uint32_t)a->max_gap;
+        votecl_lines_plan_free(det->pclines);
+        det->pclines = NULL;
+        st = votecl_lines_plan_new(ctx, &p, c->width, c->height, &det->pclines);
+    }
+    double t0 = tool_now();
+    if (st == VOTECL_OK)
+        st = votecl_lines_run(det->pclines, &image, lines, EVAL_LINES_MAX, &found);
+    det->seconds += tool_now() - t0;
+    *n = found < EVAL_LINES_MAX ? found : EVAL_LINES_MAX;
+    for (size_t k = 0; st == VOTECL_OK && k < *n; k++)
+        out[k] = (truth_lines_detection){.theta = lines[k].theta, .rho = lines[k].rho,
+                                         .has_ends = lines[k].has_segment, .x0 = lines[k].x0,
+                                         .y0 = lines[k].y0, .x1 = lines[k].x1, .y1 = lines[k].y1};
+    free(lines);
+    return st;
+}
+
+static votecl_status
+run_hough(votecl_context *ctx, const eval_args *a, eval_detector *det, const truth_lines_case *c,
+          truth_lines_detection *out, size_t *n)
+{
+    votecl_hough_line *lines = calloc(EVAL_LINES_MAX, sizeof *lines);
+    tool_image gray = {c->pixels, c->width, c->height, c->width, 1, VOTECL_DTYPE_U8};
+    tool_image edges = {0};
+    char error[256];
+    size_t found = 0;
+    votecl_status st = lines != NULL ? VOTECL_OK : VOTECL_OUT_OF_HOST_MEMORY;
+
+    if (st == VOTECL_OK && (det->hough == NULL || det->width != c->width ||
+                            det->height != c->height)) {
+        votecl_hough_params p;
+        votecl_hough_params_init(&p);
+        if (a->window != 0)
+            p.peak_window = (unsigned)a->window;
+        p.segments = a->segments;
+        if (a->max_gap_set)
+            p.max_gap = (uint32_t)a->max_gap;
+        votecl_hough_plan_free(det->hough);
+        det->hough = NULL;
+        st = votecl_hough_plan_new(ctx, &p, c->width, c->height, &det->hough);
+    }
+    double t0 = tool_now();
+    if (st == VOTECL_OK && tool_hough_sobel(&gray, EVAL_LINES_SOBEL, &edges, error, sizeof error) < 0)
+        st = VOTECL_OUT_OF_HOST_MEMORY;
+    if (st == VOTECL_OK) {
+        votecl_image image = {edges.data, edges.width, edges.height, edges.stride, 1,
+                              VOTECL_DTYPE_U8};
+        st = votecl_hough_run(det->hough, &image, lines, EVAL_LINES_MAX, &found, NULL);
+    }
+    det->seconds += tool_now() - t0;
+    *n = found < EVAL_LINES_MAX ? found : EVAL_LINES_MAX;
+    for (size_t k = 0; st == VOTECL_OK && k < *n; k++)
+        out[k] = (truth_lines_detection){.theta = lines[k].theta, .rho = lines[k].rho,
+                                         .has_ends = lines[k].has_segment, .x0 = lines[k].x0,
+                                         .y0 = lines[k].y0, .x1 = lines[k].x1, .y1 = lines[k].y1};
+    tool_image_free(&edges);
+    free(lines);
+    return st;
+}
+
+static void
+detector_free(eval_detector *det)
+{
+    votecl_lines_plan_free(det->pclines);
+    votecl_hough_plan_free(det->hough);
+    memset(det, 0, sizeof *det);
+}
+
+/* --- the dump --- */
+
+static int
+dump_case(const eval_args *a, const truth_lines_case *c, FILE *index, int first)
+{
+    char path[4096], error[256];
+    tool_image im = {c->pixels, c->width, c->height, c->width, 1, VOTECL_DTYPE_U8};
+
+    if (snprintf(path, sizeof path, "%s/%s.pgm", a->dump, c->name) >= (int)sizeof path)
+        return -1;
+    if (tool_image_write(path, &im, error, sizeof error) < 0) {
+        fprintf(stderr, "votecl eval lines: %s\n", error);
+        return -1;
+    }
+    fprintf(index, "%s\n  {\"family\": \"%s\", \"name\": \"%s\", \"file\": \"%s.pgm\", "
+                   "\"width\": %u, \"height\": %u, \"truth\": [",
+            first ? "" : ",", c->family, c->name, c->name, c->width, c->height);
+    for (size_t t = 0; t < c->n; t++)
+        fprintf(index, "%s[%.3f, %.3f, %.3f, %.3f]", t ? ", " : "", c->truth[t].x0,
+                c->truth[t].y0, c->truth[t].x1, c->truth[t].y1);
+    fprintf(index, "]}");
+    return 0;
+}
+
+static FILE *
+dump_open(const eval_args *a)
+{
+    char path[4096];
+    FILE *f;
+
+    if (mkdir(a->dump, 0777) < 0 && errno != EEXIST)
+        return NULL;
+    if (snprintf(path, sizeof path, "%s/cases.json", a->dump) >= (int)sizeof path)
+        return NULL;
+    if ((f = fopen(path, "w")) != NULL)
+        fprintf(f, "{\"suite\": \"lines\", \"angle_deg\": %.2f, \"distance_px\": %.2f, "
+                   "\"cases\": [",
+                TRUTH_LINES_ANGLE_DEG, TRUTH_LINES_DIST_PX);
+    return f;
+}
+
+/* --- the suite --- */
+
+static void
+write_score(tool_json *j, const char *name, const eval_detector *det)
+{
+    const truth_lines_score *s = &det->score;
+
+    tool_json_begin_object(j);
+    tool_json_kv_string(j, "detector", name);
+    tool_json_kv_uint(j, "cases", s->cases);
+    tool_json_kv_uint(j, "cases_all_found", s->cases_all_found);
+    tool_json_kv_uint(j, "truths", s->truths);
+    tool_json_kv_uint(j, "matched", s->matched);
+    tool_json_kv_uint(j, "detections", s->detections);
+    tool_json_kv_uint(j, "duplicates", s->duplicates);
+    tool_json_kv_uint(j, "false_positives", s->false_positives);
+    tool_json_kv_double(j, "recall", truth_lines_recall(s));
+    tool_json_kv_double(j, "precision", truth_lines_precision(s));
+    if (s->ends > 0) {
+        tool_json_kv_uint(j, "segments", s->ends);
+        tool_json_kv_double(j, "ends_within_fraction", (double)s->ends_within / s->ends);
+        tool_json_kv_double(j, "end_error_mean", s->end_error_sum / s->ends);
+    }
+    tool_json_kv_uint(j, "failures", det->failures);
+    tool_json_kv_double(j, "seconds_per_case", s->cases ? det->seconds / s->cases : 0.0);
+    tool_json_end_object(j);
+}
+
+static int
+run_family(votecl_context *ctx, const eval_args *a, const truth_lines_family *fam, tool_json *j,
+           FILE *index, int *first)
+{
+    eval_detector det[DET_COUNT] = {{0}};
+    truth_lines_detection *found = calloc(EVAL_LINES_MAX, sizeof *found);
+    size_t count = a->cases && a->cases < fam->count ? a->cases : fam->count;
+    int rc = TOOL_EXIT_OK;
+
+    if (found == NULL)
+        return TOOL_EXIT_FAILURE;
+    for (size_t i = 0; i < count && rc == TOOL_EXIT_OK; i++) {
+        truth_lines_case c;
+        if (truth_lines_case_make(fam, i, a->seed, &c) < 0) {
+            rc = TOOL_EXIT_FAILURE;
+            break;
+        }
+        if (index != NULL && dump_case(a, &c, index, *first) < 0)
+            rc = TOOL_EXIT_FAILURE;
+        *first = 0;
+        for (int d = 0; d < DET_COUNT && rc == TOOL_EXIT_OK; d++) {
+            size_t n = 0;
+            votecl_status st;
+            if (!a->use[d])
+                continue;
+            st = d == DET_PCLINES ? run_pclines(ctx, a, &det[d], &c, found, &n)
+                                  : run_hough(ctx, a, &det[d], &c, found, &n);
+            det[d].width = c.width;
+            det[d].height = c.height;
+            if (st != VOTECL_OK) {
+                /* a failure scores as finding nothing, and is counted */
+                fprintf(stderr, "votecl eval lines: %s %s: %s: %s\n", detector_names[d], c.name,
+                        votecl_status_string(st), votecl_context_get_error(ctx));
+                det[d].failures++;
+                n = 0;
+            }
+            size_t before = det[d].score.matched;
+            truth_lines_score_case(&c, found, n, &det[d].score);
+            if (a->verbose && det[d].score.matched - before < c.n)
+                fprintf(stderr, "%s %s: %zu of %zu found, %zu detections; first %.2f deg %.1f\n",
+                        detector_names[d], c.name, det[d].score.matched - before, c.n, n,
+                        n ? found[0].theta * 180 / 3.14159265358979 : 0.0, n ? found[0].rho : 0.0);
+        }
+        truth_lines_case_clear(&c);
+    }
+    tool_json_begin_object(j);
+    tool_json_kv_string(j, "family", fam->name);
+    tool_json_key(j, "detectors");
+    tool_json_begin_array(j);
+    for (int d = 0; d < DET_COUNT; d++)
+        if (a->use[d])
+            write_score(j, detector_names[d], &det[d]);
+    tool_json_end_array(j);
+    tool_json_end_object(j);
+    for (int d = 0; d < DET_COUNT; d++)
+        detector_free(&det[d]);
+    free(found);
+    return rc;
+}
+
+static int
+eval_lines_run(tool_options *options, int argc, char **argv)
+{
+    eval_args a = {.seed = 1, .use = {1, 1}};
+    votecl_context *ctx = NULL;
+    FILE *index = NULL;
+    tool_json j;
+    int rc, first = 1;
+
+    for (int i = 1; i < argc; i++) {
+        int r = tool_common_option(options, argc, argv, &i);
+        if (r == 0)
+            r = eval_lines_option(&a, argc, argv, &i);
+        if (r < 0)
+            return TOOL_EXIT_USAGE;
+        if (r == 0)
+            return tool_usage_error("eval lines", "unknown argument '%s'", argv[i]);
+    }
+    if (options->help) {
+        eval_lines_usage(stdout);
+        return TOOL_EXIT_OK;
+    }
+    if (a.dump != NULL && (index = dump_open(&a)) == NULL) {
+        fprintf(stderr, "votecl eval lines: cannot write %s/cases.json\n", a.dump);
+        return TOOL_EXIT_FAILURE;
+    }
+    if ((rc = tool_context_open(options, &ctx)) != TOOL_EXIT_OK)
+        goto out;
+    tool_json_init(&j, stdout);
+    tool_json_begin_object(&j);
+    tool_json_kv_string(&j, "suite", "lines");
+    votecl_device_info info;
+    if (votecl_context_get_device_info(ctx, &info) != VOTECL_OK)
+        snprintf(info.name, sizeof info.name, "?");
+    tool_json_kv_string(&j, "backend", votecl_backend_name(votecl_context_get_backend(ctx)));
+    tool_json_kv_string(&j, "device", info.name);
+    tool_json_kv_uint(&j, "seed", a.seed);
+    tool_json_kv_double(&j, "angle_deg", TRUTH_LINES_ANGLE_DEG);
+    tool_json_kv_double(&j, "distance_px", TRUTH_LINES_DIST_PX);
+    tool_json_key(&j, "families");
+    tool_json_begin_array(&j);
+    for (const truth_lines_family *fam = truth_lines_families(); fam->name && rc == TOOL_EXIT_OK;
+         fam++) {
+        if (a.family != NULL ? strcmp(a.family, fam->name) != 0 : (fam->large && !a.large))
+            continue;
+        tool_progress(options, "lines: %s\n", fam->name);
+        rc = run_family(ctx, &a, fam, &j, index, &first);
+    }
+    tool_json_end_array(&j);
+    tool_json_end_object(&j);
+    tool_json_finish(&j);
+out:
+    if (index != NULL) {
+        fprintf(index, "\n]}\n");
+        if (fclose(index) != 0)
+            rc = TOOL_EXIT_FAILURE;
+    }
+    votecl_context_free(ctx);
+    return rc;
+}
+
+const tool_eval_suite tool_eval_lines = {
+    "lines", "line truth suite: PClines and theta-rho Hough against known lines", eval_lines_run};
