@@ -70,11 +70,39 @@ bank_count(const votecl_context *context)
     return w >= 16 && w <= 64 ? 32 : 1;
 }
 
+/* Warp-level match (inline PTX or CUDA's __match_any_sync) needs NVIDIA warps of 32. */
+static int
+has_warp_match(const votecl_context *context)
+{
+    return (context->backend == VOTECL_BACKEND_CUDA ||
+            strstr(context->info.vendor, "NVIDIA") != NULL) &&
+           context->info.preferred_work_group_multiple == 32;
+}
+
+/* vote_local's refinements: aggregated votes (LOCAL_AGG, unity vector votes only) and the
+ * merge fused into the last group. VOTECL_LOCAL_AGG / VOTECL_FUSED_MERGE override the
+ * defaults, which come from the H200 measurements in docs/performance.md. */
+static votecl_status
+configure_refinements(votecl_context *context, votecl__vote_config *cfg)
+{
+    int vector_unity = cfg->kind == 0 && cfg->vec > 1;
+
+    cfg->local_agg = 0;
+    if (context->local_agg > 0)
+        cfg->local_agg = vector_unity ? context->local_agg - 1 : 0;
+    if ((cfg->local_agg & 2) && !has_warp_match(context))
+        return votecl__fail(context, VOTECL_UNSUPPORTED,
+                            "VOTECL_LOCAL_AGG: warp aggregation (2) needs an NVIDIA device");
+    cfg->fused = context->fused_merge > 0 ? context->fused_merge - 1 : 1;
+    return VOTECL_OK;
+}
+
 static votecl_status
 configure_local(votecl_context *context, unsigned stretch_cap, votecl__vote_config *cfg)
 {
     uint64_t nmax = context->info.local_mem_bytes / 4;
     unsigned s, s_prime, eff;
+    votecl_status status;
 
     if (!context->info.local_atomics || nmax == 0)
         return votecl__fail(context, VOTECL_UNSUPPORTED,
@@ -95,6 +123,8 @@ configure_local(votecl_context *context, unsigned stretch_cap, votecl__vote_conf
     } else if (eff >= 64 && eff % 2 == 0) {
         eff--;
     }
+    if ((status = configure_refinements(context, cfg)) != VOTECL_OK)
+        return status;
     cfg->nmax = (uint32_t)nmax;
     cfg->stretch_s = s;
     cfg->stretch = eff;
@@ -184,6 +214,8 @@ votecl__vote_defines(const votecl__vote_config *cfg, char defs[][64])
         snprintf(defs[n++], 64, "STRETCH=%uu", cfg->stretch);
         snprintf(defs[n++], 64, "STRETCH_S=%uu", cfg->stretch_s);
         snprintf(defs[n++], 64, "ONE_PASS=%d", cfg->passes == 1);
+        snprintf(defs[n++], 64, "LOCAL_AGG=%d", cfg->local_agg);
+        snprintf(defs[n++], 64, "FUSED_MERGE=%d", cfg->fused);
     }
     return n;
 }
@@ -222,6 +254,8 @@ votecl__vote_engine_release(votecl__vote_engine *engine)
 {
     votecl_buffer_free(engine->partials);
     engine->partials = NULL;
+    votecl_buffer_free(engine->tickets);
+    engine->tickets = NULL;
 }
 
 typedef struct layout {
@@ -292,10 +326,11 @@ plan_layout(const votecl__vote_engine *engine, size_t n, size_t frames)
 
 static votecl_status
 launch_vote(votecl__vote_engine *engine, const layout *l, const votecl__vote_input *in,
-            votecl_buffer *target)
+            votecl_buffer *target, votecl_buffer *result)
 {
     const votecl__vote_config *cfg = &engine->cfg;
-    votecl__arg args[10] = {VOTECL__ARG_BUF(in->x),         VOTECL__ARG_BUF(in->y),
+    unsigned nargs = 10;
+    votecl__arg args[12] = {VOTECL__ARG_BUF(in->x),         VOTECL__ARG_BUF(in->y),
                             VOTECL__ARG_BUF(in->w),         VOTECL__ARG_BUF(in->count),
                             VOTECL__ARG_UINT(in->n),        VOTECL__ARG_UINT(l->nvec),
                             VOTECL__ARG_UINT(in->width),    VOTECL__ARG_UINT(l->parts)};
@@ -305,6 +340,9 @@ launch_vote(votecl__vote_engine *engine, const layout *l, const votecl__vote_inp
     case VOTECL_VARIANT_LOCAL:
         global = spaces * cfg->passes * l->parts * local;
         args[8] = VOTECL__ARG_UINT(cfg->passes);
+        args[10] = VOTECL__ARG_BUF(result != NULL ? engine->tickets : NULL);
+        args[11] = VOTECL__ARG_BUF(result);
+        nargs = 12;
         break;
     case VOTECL_VARIANT_GLOBAL:
         global = spaces * l->parts * local;
@@ -318,7 +356,7 @@ launch_vote(votecl__vote_engine *engine, const layout *l, const votecl__vote_inp
         break;
     }
     args[9] = VOTECL__ARG_BUF(target);
-    return votecl__launch(engine->context, engine->k_vote, 1, &global, &local, args, 10);
+    return votecl__launch(engine->context, engine->k_vote, 1, &global, &local, args, nargs);
 }
 
 static votecl_status
@@ -332,6 +370,21 @@ launch_merge(votecl__vote_engine *engine, unsigned copies, size_t spaces, votecl
     return votecl__launch(engine->context, engine->k_merge, 1, &global, &local, args, 4);
 }
 
+/* The fused merge's tickets, zero when new (each run's last group leaves them zero). */
+static votecl_status
+ensure_tickets(votecl__vote_engine *engine, size_t spaces)
+{
+    size_t bytes = spaces * engine->cfg.passes * 4; /* below the partials' size: no overflow */
+    votecl_status status;
+
+    if (engine->tickets != NULL && engine->tickets->size >= bytes)
+        return VOTECL_OK;
+    status = votecl__buffer_ensure(engine->context, &engine->tickets, bytes);
+    if (status == VOTECL_OK)
+        status = votecl__buffer_zero(engine->tickets, 0, engine->tickets->size);
+    return status;
+}
+
 votecl_status
 votecl__vote_run(votecl__vote_engine *engine, const votecl__vote_input *in, votecl_buffer *out)
 {
@@ -340,6 +393,7 @@ votecl__vote_run(votecl__vote_engine *engine, const votecl__vote_input *in, vote
     /* vote_finish runs in the merge, so a spec with one merges even a single copy */
     int merge = l.copies > 1 || engine->cfg.finish;
     votecl_buffer *target = out;
+    int fused;
     votecl_status status;
 
     if (votecl__mul_overflow(in->spaces, l.copies, &words) ||
@@ -354,13 +408,16 @@ votecl__vote_run(votecl__vote_engine *engine, const votecl__vote_input *in, vote
             return status;
         target = engine->partials;
     }
+    fused = merge && engine->cfg.variant == VOTECL_VARIANT_LOCAL && engine->cfg.fused;
+    if (fused && (status = ensure_tickets(engine, in->spaces)) != VOTECL_OK)
+        return status;
     if (engine->cfg.variant != VOTECL_VARIANT_LOCAL && !engine->cfg.priv_local) {
         status = votecl__buffer_zero(target, 0, bytes);
         if (status != VOTECL_OK)
             return status;
     }
-    status = launch_vote(engine, &l, in, target);
-    if (status == VOTECL_OK && merge)
+    status = launch_vote(engine, &l, in, target, fused ? out : NULL);
+    if (status == VOTECL_OK && merge && !fused)
         status = launch_merge(engine, l.copies, in->spaces, out);
     return status;
 }
