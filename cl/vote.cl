@@ -39,7 +39,9 @@
  *        the bins of VOTE_VEC consecutive elements (unity votes), from one 16-byte load
  * Bins are 32-bit words: counts, or the bits of f32 sums when VOTE_KIND is 2.
  * LOCAL_AGG (bits: 1 one vote per vector of equal bins, 2 warp aggregation, NVIDIA only) and
- * FUSED_MERGE select vote_local's refinements.
+ * FUSED_MERGE select vote_local's refinements; LOCAL_LOADS > 0 (with an algorithm file that
+ * defines VOTE_HAS_UNPACK and vote_unpack(uint4 q, uint *bins)) keeps that many 16-byte loads
+ * in flight per work-item.
  * Atomics: local atomic_inc / add / cmpxchg (vote_local), global (vote_global, the tickets). */
 
 #if VOTE_KIND == 2 /* f32 number votes */
@@ -73,6 +75,9 @@
 #endif
 #ifndef FUSED_MERGE
 #define FUSED_MERGE 0
+#endif
+#ifndef LOCAL_LOADS
+#define LOCAL_LOADS 0
 #endif
 #if (LOCAL_AGG & 2) && !defined(VOTECL_HAS_WARP_MATCH)
 #error "LOCAL_AGG & 2 needs warp_match_any (NVIDIA)"
@@ -138,7 +143,35 @@ vote_local(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
     for (uint i = lid; i < NPASS * STRETCH; i += WG)
         bins[i] = 0;
     LOCAL_BARRIER();
-#if VOTE_VEC > 1 && VOTE_KIND == 0
+#if VOTE_VEC > 1 && VOTE_KIND == 0 && defined(VOTE_HAS_UNPACK) && LOCAL_LOADS > 0
+    /* Software pipeline: the next LOCAL_LOADS vectors are loaded before the current ones
+     * vote, so that loads are always in flight (the kernel is bound by the loads' latency,
+     * not by the local atomics: docs/performance.md). */
+    const uint stride = parts * WG;
+    GLOBAL const uint4 *xv = (GLOBAL const uint4 *)x + frame / VOTE_VEC;
+    uint4 q[LOCAL_LOADS];
+#pragma unroll
+    for (uint j = 0; j < LOCAL_LOADS; j++)
+        if (part * WG + lid + j * stride < nvec)
+            q[j] = xv[part * WG + lid + j * stride];
+    for (uint v = part * WG + lid; v < nvec; v += LOCAL_LOADS * stride) {
+        uint4 cur[LOCAL_LOADS];
+#pragma unroll
+        for (uint j = 0; j < LOCAL_LOADS; j++) {
+            cur[j] = q[j];
+            if (v + (LOCAL_LOADS + j) * stride < nvec)
+                q[j] = xv[v + (LOCAL_LOADS + j) * stride];
+        }
+#pragma unroll
+        for (uint j = 0; j < LOCAL_LOADS; j++) {
+            uint b[VOTE_VEC];
+            if (v + j * stride < nvec) {
+                vote_unpack(cur[j], b);
+                local_vote_vec(bins, b, base, copy);
+            }
+        }
+    }
+#elif VOTE_VEC > 1 && VOTE_KIND == 0
     const uint stride = parts * WG;
     uint v = part * WG + lid;
     /* Two loads in flight before the votes that depend on them. */

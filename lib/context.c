@@ -172,11 +172,14 @@ context_resolve(votecl_context *context, const votecl_context_options *options,
                             getenv("VOTECL_FORCE_VARIANT"));
     context->local_agg = env_small_int("VOTECL_LOCAL_AGG", 3) + 1;
     context->fused_merge = env_small_int("VOTECL_FUSED_MERGE", 1) + 1;
-    if (context->local_agg < 0 || context->fused_merge < 0)
+    context->local_loads = env_small_int("VOTECL_LOCAL_LOADS", 16) + 1;
+    context->local_groups = env_small_int("VOTECL_LOCAL_GROUPS", 32) + 1;
+    if (context->local_agg < 0 || context->fused_merge < 0 || context->local_loads < 0 ||
+        context->local_groups < 0)
         return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
-                            "%s: not an integer in range (VOTECL_LOCAL_AGG 0-3, "
-                            "VOTECL_FUSED_MERGE 0-1)",
-                            context->local_agg < 0 ? "VOTECL_LOCAL_AGG" : "VOTECL_FUSED_MERGE");
+                            "VOTECL_LOCAL_AGG (0-3), VOTECL_FUSED_MERGE (0-1), "
+                            "VOTECL_LOCAL_LOADS (0-16), VOTECL_LOCAL_GROUPS (0-32): not an "
+                            "integer in range");
     context->kernel_path = votecl__kernel_path_join(env_nonempty("VOTECL_KERNEL_PATH"),
                                                     options->kernel_path, VOTECL_KERNELDIR);
     context->cache_dir = resolve_cache_dir(options);

@@ -24,6 +24,9 @@ typedef struct votecl__vote_config {
     int priv_local;       /* private: the copies are 16-bit counters in local memory */
     int local_agg;        /* local: LOCAL_AGG bits of cl/vote.cl (unity vector votes) */
     int fused;            /* local: the last group merges (FUSED_MERGE), no merge launch */
+    unsigned loads;       /* local: 16-byte loads in flight per work-item (LOCAL_LOADS) */
+    unsigned groups_per_cu; /* local: groups per compute unit the layout aims at */
+    int pipelined;        /* local: the vector votes run software-pipelined (LOCAL_LOADS) */
 } votecl__vote_config;
 
 typedef struct votecl__vote_engine {
@@ -47,6 +50,7 @@ typedef struct votecl__vote_shape {
     int finish;
     unsigned vec;
     size_t elem_bytes;
+    int unpack; /* the algorithm file defines vote_unpack (histograms) */
 } votecl__vote_shape;
 
 votecl_status votecl__vote_configure(votecl_context *context, votecl_variant requested,

@@ -94,6 +94,15 @@ configure_refinements(votecl_context *context, votecl__vote_config *cfg)
         return votecl__fail(context, VOTECL_UNSUPPORTED,
                             "VOTECL_LOCAL_AGG: warp aggregation (2) needs an NVIDIA device");
     cfg->fused = context->fused_merge > 0 ? context->fused_merge - 1 : 1;
+    /* Measured on an H200 (docs/performance.md): with the loads software-pipelined, 4 in
+     * flight per work-item, one group of 512 per compute unit beats 2-6 groups of 256 (fewer
+     * copies to zero, fold and merge) and every other (loads, groups, size) tried. */
+    cfg->loads = cfg->pipelined ? 4 : 0;
+    cfg->groups_per_cu = cfg->pipelined ? 1 : 4;
+    if (context->local_loads > 0)
+        cfg->loads = (unsigned)context->local_loads - 1;
+    if (context->local_groups > 1)
+        cfg->groups_per_cu = (unsigned)context->local_groups - 1;
     return VOTECL_OK;
 }
 
@@ -181,8 +190,11 @@ votecl__vote_configure(votecl_context *context, votecl_variant requested, unsign
     cfg->merge_wg = min_u(max_wg, 256);
     switch (cfg->variant) {
     case VOTECL_VARIANT_LOCAL:
-        /* 256: the best worst case over data distributions on an H200 (docs/performance.md) */
-        cfg->wg = min_u(max_wg, wg > 0 ? wg : gpu ? 256 : 64);
+        /* 256, or 512 when pipelined: the best worst cases over data distributions on an
+         * H200 (docs/performance.md) */
+        cfg->pipelined = shape->unpack && shape->kind == 0 && shape->vec > 1 &&
+                         info->local_mem_dedicated;
+        cfg->wg = min_u(max_wg, wg > 0 ? wg : gpu ? (cfg->pipelined ? 512 : 256) : 64);
         return configure_local(context, stretch_cap, cfg);
     case VOTECL_VARIANT_GLOBAL:
         cfg->wg = min_u(max_wg, wg > 0 ? wg : gpu ? 256 : 64);
@@ -216,6 +228,7 @@ votecl__vote_defines(const votecl__vote_config *cfg, char defs[][64])
         snprintf(defs[n++], 64, "ONE_PASS=%d", cfg->passes == 1);
         snprintf(defs[n++], 64, "LOCAL_AGG=%d", cfg->local_agg);
         snprintf(defs[n++], 64, "FUSED_MERGE=%d", cfg->fused);
+        snprintf(defs[n++], 64, "LOCAL_LOADS=%u", cfg->loads);
     }
     return n;
 }
@@ -296,7 +309,7 @@ plan_layout(const votecl__vote_engine *engine, size_t n, size_t frames)
         /* Four groups per compute unit measured best on an H200: more resident groups only
          * contend for the local atomic units. Each work-item gets at least 4 loads, so that
          * small inputs do not pay for zeroing, folding and merging hundreds of copies. */
-        l.parts = clamp_parts(cu * 4 / (spaces * cfg->passes),
+        l.parts = clamp_parts(cu * cfg->groups_per_cu / (spaces * cfg->passes),
                               (items + 4 * cfg->wg - 1) / (4 * cfg->wg));
         l.copies = l.parts;
         break;

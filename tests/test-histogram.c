@@ -1110,13 +1110,16 @@ runs_data(size_t n, uint64_t seed)
 }
 
 /* vote_local's refinements (VOTECL_LOCAL_AGG bits: one vote per uniform vector, warp
- * aggregation on NVIDIA; VOTECL_FUSED_MERGE: the merge in the last group) in every
- * combination: the bins equal the reference exactly, whatever the data. Warp aggregation is
+ * aggregation on NVIDIA; VOTECL_FUSED_MERGE: the merge in the last group;
+ * VOTECL_LOCAL_LOADS: loads in flight) in combinations: the bins equal the reference exactly, whatever the data. Warp aggregation is
  * refused with VOTECL_UNSUPPORTED on other devices. */
 static void
 test_local_refinements(void)
 {
-    static const char *const aggs[] = {"0", "1", "2", "3"}, *const fused[] = {"0", "1"};
+    /* VOTECL_LOCAL_AGG, VOTECL_FUSED_MERGE, VOTECL_LOCAL_LOADS */
+    static const char *const combos[][3] = {{"0", "0", "0"}, {"0", "1", "0"}, {"1", "1", "0"},
+                                            {"0", "1", "1"}, {"0", "1", "4"}, {"1", "0", "3"},
+                                            {"2", "1", "0"}, {"3", "0", "2"}};
     const size_t n = 300007, frames = 5, frame = 40000;
     unsigned char *runs = runs_data(n, 41), *random = random_data(VOTECL_DTYPE_U8, n, 42);
     unsigned char *constant = g_malloc(n);
@@ -1124,13 +1127,15 @@ test_local_refinements(void)
     memset(constant, 0x55, n);
     for (size_t i = 0; i < n; i++)
         runs16[i] = (uint16_t)(runs[i] * 97u + (runs[i] & 1u) * 40000u);
-    for (size_t a = 0; a < G_N_ELEMENTS(aggs); a++) {
-        for (size_t f = 0; f < G_N_ELEMENTS(fused); f++) {
-            char *saved_agg = tu_env_set("VOTECL_LOCAL_AGG", aggs[a]);
-            char *saved_fused = tu_env_set("VOTECL_FUSED_MERGE", fused[f]);
+    for (size_t c = 0; c < G_N_ELEMENTS(combos); c++) {
+        {
+            char *saved_agg = tu_env_set("VOTECL_LOCAL_AGG", combos[c][0]);
+            char *saved_fused = tu_env_set("VOTECL_FUSED_MERGE", combos[c][1]);
+            char *saved_loads = tu_env_set("VOTECL_LOCAL_LOADS", combos[c][2]);
             votecl_context *context = tu_device_context_new(NULL);
             tu_env_restore("VOTECL_LOCAL_AGG", saved_agg);
             tu_env_restore("VOTECL_FUSED_MERGE", saved_fused);
+            tu_env_restore("VOTECL_LOCAL_LOADS", saved_loads);
             if (context == NULL)
                 goto out;
             votecl_device_info info;
@@ -1140,7 +1145,7 @@ test_local_refinements(void)
             votecl_hist_params_init(&p16, VOTECL_DTYPE_U16);
             p16.nbins[0] = 4096;
             p.variant = p16.variant = VOTECL_VARIANT_LOCAL;
-            if (a >= 2 && strstr(info.vendor, "NVIDIA") == NULL) {
+            if (combos[c][0][0] >= '2' && strstr(info.vendor, "NVIDIA") == NULL) {
                 votecl_hist_plan *plan = (votecl_hist_plan *)NULL;
                 g_assert_cmpint(votecl_hist_plan_new(context, &p, &plan), ==, VOTECL_UNSUPPORTED);
                 g_assert_null(plan);
@@ -1148,7 +1153,8 @@ test_local_refinements(void)
                 continue;
             }
             char what[64];
-            snprintf(what, sizeof what, "agg %s fused %s", aggs[a], fused[f]);
+            snprintf(what, sizeof what, "agg %s fused %s loads %s", combos[c][0], combos[c][1],
+                     combos[c][2]);
             plan_pair pair, pair16;
             if (pair_init(&pair, context, &p, VOTECL_VARIANT_LOCAL, what)) {
                 pair_check(&pair, runs, NULL, NULL, n, 1, what);

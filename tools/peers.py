@@ -185,6 +185,16 @@ def run_votecl(path, mib, quick):
         os.unlink(out)
 
 
+def bench_runs(bench):
+    """The per-backend runs of votecl bench JSON: one for --backend opencl|cuda|ref, two
+    (each with its own config, device and cases) for --backend both."""
+    runs = bench.get("runs")
+    if not runs:
+        return [bench]
+    header = {k: v for k, v in bench.items() if k not in ("runs", "comparison")}
+    return [dict(header, **run) for run in runs]
+
+
 def votecl_gbps(bench):
     """GB/s of the auto plan per case."""
     result = {}
@@ -214,13 +224,16 @@ def case_data(bench, image_dir):
 
 
 def measure(bench, peers, image_dir, reps):
-    ours = votecl_gbps(bench)
+    """Times every peer once per case and sets each backend run's ratios beside them."""
+    runs = bench_runs(bench)
+    ours = [votecl_gbps(r) for r in runs]
     rows = []
-    for name, data, frames in case_data(bench, image_dir):
-        if name not in ours:
+    for name, data, frames in case_data(runs[0], image_dir):
+        if not any(name in o for o in ours):
             continue
         row = {"case": name, "bytes": int(data.size), "frames": frames,
-               "votecl_gbps": ours[name], "peers": {}}
+               "votecl_gbps": {r.get("backend", "?"): o.get(name)
+                               for r, o in zip(runs, ours)}, "peers": {}}
         # frame1080_sync is a latency case: one frame, one run at a time, like votecl's
         case_reps = 1 if name == "frame1080_sync" else reps
         for peer, factory in peers.items():
@@ -229,23 +242,33 @@ def measure(bench, peers, image_dir, reps):
             op, sync = factory(data, frames)
             seconds = time_op(op, case_reps, sync)
             gbps = data.size / seconds / 1e9
-            row["peers"][peer] = {"gbps": gbps, "ratio": ours[name] / gbps}
+            row["peers"][peer] = {
+                "gbps": gbps,
+                "ratio": {be: (v / gbps if v else None)
+                          for be, v in row["votecl_gbps"].items()}}
         rows.append(row)
     return rows
 
 
 def print_table(bench, rows, peers):
-    dev = bench.get("device", {})
-    print("device: %s (%s), votecl %s, %s" % (dev.get("name"), bench.get("backend"),
-                                              bench.get("version"), bench.get("date")))
-    header = ["%-12s" % "case", "%8s" % "votecl"] + ["%16s" % ("%s ratio" % p) for p in peers]
-    print(" | ".join(header))
-    for r in rows:
-        cells = ["%-12s" % r["case"], "%8.3f" % r["votecl_gbps"]]
-        for p in peers:
-            v = r["peers"].get(p)
-            cells.append("%16s" % ("%.3f %.2fx" % (v["gbps"], v["ratio"]) if v else "-"))
-        print(" | ".join(cells))
+    for run in bench_runs(bench):
+        be = run.get("backend", "?")
+        dev = run.get("device", {})
+        print("device: %s (%s), votecl %s, %s" % (dev.get("name"), be, run.get("version"),
+                                                  run.get("date")))
+        header = ["%-14s" % "case", "%8s" % "votecl"] + ["%22s" % ("%s ratio" % p)
+                                                         for p in peers]
+        print(" | ".join(header))
+        for r in rows:
+            ours = r["votecl_gbps"].get(be)
+            if ours is None:
+                continue
+            cells = ["%-14s" % r["case"], "%8.3f" % ours]
+            for p in peers:
+                v = r["peers"].get(p)
+                cells.append("%22s" % ("%.3f %.2fx" % (v["gbps"], v["ratio"][be])
+                                       if v else "-"))
+            print(" | ".join(cells))
     print("(GB/s of input bytes; ratio = votecl / peer; votecl: the auto plan)")
 
 
@@ -276,7 +299,7 @@ def main():
             json.dump({"device": bench.get("device"), "backend": bench.get("backend"),
                        "date": bench.get("date"), "votecl_version": bench.get("version"),
                        "peers": list(peers), "rows": rows}, f, indent=2)
-    return 0 if bench.get("ok", False) else 1
+    return 0 if all(r.get("ok", False) for r in bench_runs(bench)) else 1
 
 
 if __name__ == "__main__":
