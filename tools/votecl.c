@@ -37,6 +37,8 @@ static const tool_command tool_commands[] = {
     {"eval", "accuracy suites (recall, precision, error per case family) as JSON",
      tool_cmd_eval},
     {"demo", "histograms of the shipped images with annotated PNGs", tool_cmd_demo},
+    {"warmup", "builds and caches the kernels of every module for the device (--all: more)",
+     tool_cmd_warmup},
 };
 
 #define TOOL_N_COMMANDS (sizeof tool_commands / sizeof tool_commands[0])

@@ -155,6 +155,21 @@ VOTECL_API votecl_status votecl_buffer_read(votecl_buffer *buffer, size_t offset
 VOTECL_API votecl_status votecl_buffer_copy(votecl_buffer *dst, size_t dst_offset,
                                             votecl_buffer *src, size_t src_offset, size_t size);
 
+/* Paying compilation ahead of time (a package's post-install, a service's start): builds
+ * the kernels that the default plans of every module use on this context's device, so that
+ * they land in the disk cache (and the context's memory cache) and a later process's first
+ * call loads them instead of compiling. Flags: VOTECL_WARMUP_ALL also builds every forced
+ * histogram strategy of every element type. progress (may be NULL) is called before each
+ * step with its name, its index and the number of steps; user is passed through. Returns
+ * VOTECL_OK, or the first failing step's status (later steps still run; the context's error
+ * names the step). Programs whose defines depend on a problem's size (Hough and PClines
+ * images, GHT templates) are built for 1920x1080 images and small templates. */
+#define VOTECL_WARMUP_ALL 1u
+typedef void (*votecl_warmup_progress)(const char *step, unsigned index, unsigned steps,
+                                       void *user);
+VOTECL_API votecl_status votecl_context_warmup(votecl_context *context, unsigned flags,
+                                               votecl_warmup_progress progress, void *user);
+
 #ifdef __cplusplus
 }
 #endif
