@@ -1178,6 +1178,15 @@ out:
     g_free(runs16);
 }
 
+/* The warm-up compiles nothing on the ref backend and refuses a NULL context. */
+static void
+test_ref_warmup(void)
+{
+    g_assert_cmpint(votecl_context_warmup(NULL, 0, NULL, NULL), ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_cmpint(votecl_context_warmup(ref_context, VOTECL_WARMUP_ALL, NULL, NULL), ==,
+                    VOTECL_OK);
+}
+
 /* A kernel with a syntax error found first on VOTECL_KERNEL_PATH: the plan fails with
  * VOTECL_BUILD_FAILED and the build log says why. */
 static void
@@ -1945,6 +1954,7 @@ main(int argc, char **argv)
     g_test_add_func("/ref/2d", test_ref_2d);
     g_test_add_func("/ref/weighted", test_ref_weighted);
     g_test_add_func("/ref/batch", test_ref_batch);
+    g_test_add_func("/ref/warmup", test_ref_warmup);
     g_test_add_func("/ref/image", test_ref_image);
 
     tu_add_device_test("device-info", test_device_info);
