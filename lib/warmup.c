@@ -47,9 +47,8 @@ warm_hist(votecl_context *context, votecl_dtype dtype, votecl_variant variant)
     params.variant = variant;
     status = votecl_hist_plan_new(context, &params, &plan);
     /* one run too: PoCL generates each kernel's work-group code at its first launch */
-    if (status == VOTECL_OK &&
-        ((data = calloc(n, votecl_dtype_size(dtype))) == NULL ||
-         (bins = calloc(votecl_hist_plan_nbins(plan), 4)) == NULL))
+    if (status == VOTECL_OK && ((data = calloc(n, votecl_dtype_size(dtype))) == NULL ||
+                                (bins = calloc(votecl_hist_plan_nbins(plan), 4)) == NULL))
         status = votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
     if (status == VOTECL_OK)
         status = votecl_hist_run(plan, data, NULL, NULL, n, bins);

@@ -73,8 +73,7 @@ tool_cmd_warmup(tool_options *options, int argc, char **argv)
     if (st == VOTECL_OK) {
         printf("warmup: kernels built for %s in %.1f s; cache %s\n",
                votecl_backend_name(votecl_context_get_backend(ctx)), tool_now() - t0,
-               votecl_context_get_cache_dir(ctx)[0] ? votecl_context_get_cache_dir(ctx)
-                                                    : "(off)");
+               votecl_context_get_cache_dir(ctx)[0] ? votecl_context_get_cache_dir(ctx) : "(off)");
         rc = TOOL_EXIT_OK;
     } else {
         rc = tool_fail(ctx, st, "warmup");
