@@ -60,24 +60,23 @@ vote_elem(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
     return b;
 }
 
-/* VOTE_VEC consecutive single-channel elements through one 16-byte load. */
+/* The bins of VOTE_VEC consecutive single-channel elements from their 16 bytes q (the
+ * engine loads q itself, so that it can keep several loads in flight). */
+#define VOTE_HAS_UNPACK 1
 inline void
-vote_vec(GLOBAL const X_T *restrict x, uint space, ulong v, uint width, uint *b)
+vote_unpack(uint4 q, uint *b)
 {
 #if VOTE_VEC == 16
-    uint4 q = ((GLOBAL const uint4 *)x)[v];
     uint words[4] = {q.x, q.y, q.z, q.w};
 #pragma unroll
     for (uint k = 0; k < 16; k++)
         b[k] = HIST_BIN0((uchar)(words[k / 4] >> (8 * (k % 4))));
 #elif VOTE_VEC == 8
-    uint4 q = ((GLOBAL const uint4 *)x)[v];
     uint words[4] = {q.x, q.y, q.z, q.w};
 #pragma unroll
     for (uint k = 0; k < 8; k++)
         b[k] = HIST_BIN0((ushort)(words[k / 2] >> (16 * (k % 2))));
 #elif VOTE_VEC == 4
-    uint4 q = ((GLOBAL const uint4 *)x)[v];
     uint words[4] = {q.x, q.y, q.z, q.w};
 #pragma unroll
     for (uint k = 0; k < 4; k++)
@@ -86,6 +85,15 @@ vote_vec(GLOBAL const X_T *restrict x, uint space, ulong v, uint width, uint *b)
 #else
         b[k] = HIST_BIN0(words[k]);
 #endif
+#endif
+}
+
+/* VOTE_VEC consecutive single-channel elements through one 16-byte load. */
+inline void
+vote_vec(GLOBAL const X_T *restrict x, uint space, ulong v, uint width, uint *b)
+{
+#if VOTE_VEC > 1
+    vote_unpack(((GLOBAL const uint4 *)x)[v], b);
 #else
     b[0] = HIST_BIN0(x[v]);
 #endif

@@ -341,6 +341,26 @@ VOTECL_CLAMP_SELECT(float)
 #define native_sin(x) __sinf(x)
 #define native_cos(x) __cosf(x)
 
+
+/* Warp-level helpers (NVIDIA, warps of 32): the lanes of the calling warp, among those
+ * active, holding the same value v; and this lane's index. */
+#define VOTECL_HAS_WARP_MATCH 1
+__device__ inline uint
+warp_match_any(uint v)
+{
+    return __match_any_sync(__activemask(), v);
+}
+
+__device__ inline uint
+warp_lane(void)
+{
+    return threadIdx.x & 31u;
+}
+
+/* Orders this thread's global writes before its later ones for every thread of the device
+ * (one group publishing results to another). */
+#define device_fence() __threadfence()
+
 #else /* OpenCL C */
 
 #pragma OPENCL FP_CONTRACT OFF
@@ -351,6 +371,33 @@ VOTECL_CLAMP_SELECT(float)
 #define LOCAL_PTR __local
 #define CONSTANT __constant
 #define LOCAL_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
+
+#ifdef VOTECL_VENDOR_NVIDIA
+/* NVIDIA's OpenCL compiler takes inline PTX: the same warp helpers as the CUDA mapping
+ * (match.any.sync needs sm_70; the plan asks for them only on such devices). */
+#define VOTECL_HAS_WARP_MATCH 1
+inline uint
+warp_match_any(uint v)
+{
+    uint mask, peers;
+    asm volatile("activemask.b32 %0;" : "=r"(mask));
+    asm volatile("match.any.sync.b32 %0, %1, %2;" : "=r"(peers) : "r"(v), "r"(mask));
+    return peers;
+}
+
+inline uint
+warp_lane(void)
+{
+    uint lane;
+    asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+    return lane;
+}
+
+/* OpenCL 1.2's mem_fence may order only within the work-group here: a device-wide fence. */
+#define device_fence() asm volatile("membar.gl;" ::: "memory")
+#else
+#define device_fence() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#endif
 
 #endif
 

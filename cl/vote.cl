@@ -5,7 +5,11 @@
  *                 spaces * passes * parts * WG, local size WG. Group g handles space
  *                 g / (passes*parts), pass (g / parts) % passes, part g % parts; it writes the
  *                 NPASS bins of its pass, folded over the S' copies, to
- *                 partials[(space*parts + part) * NBINS + bin].
+ *                 partials[(space*parts + part) * NBINS + bin]. With FUSED_MERGE the
+ *                 last group of each (space, pass) to finish, counted in
+ *                 tickets[space*passes + pass] (zero on entry and again on exit), sums the
+ *                 parts' bins into result[space*NBINS + bin] as vote_merge would (tickets
+ *                 NULL: no merge).
  *   vote_global   atomics into 'copies' replicated copies in global memory, copy = group % copies.
  *                 Global size spaces * parts * WG. partials must be zero on entry.
  *   vote_private  one work-item per (space, part) owns PRIV_COPIES copies from
@@ -34,7 +38,11 @@
  *   void vote_vec(x, uint space, ulong vector_index, uint width, uint bins[VOTE_VEC])
  *        the bins of VOTE_VEC consecutive elements (unity votes), from one 16-byte load
  * Bins are 32-bit words: counts, or the bits of f32 sums when VOTE_KIND is 2.
- * Atomics: local atomic_inc / cmpxchg (vote_local), global (vote_global). */
+ * LOCAL_AGG (bits: 1 one vote per vector of equal bins, 2 warp aggregation, NVIDIA only) and
+ * FUSED_MERGE select vote_local's refinements; LOCAL_LOADS > 0 (with an algorithm file that
+ * defines VOTE_HAS_UNPACK and vote_unpack(uint4 q, uint *bins)) keeps that many 16-byte loads
+ * in flight per work-item.
+ * Atomics: local atomic_inc / add / cmpxchg (vote_local), global (vote_global, the tickets). */
 
 #if VOTE_KIND == 2 /* f32 number votes */
 #define LOCAL_VOTE(p, v) atomic_add_float_local((p), (v))
@@ -62,12 +70,62 @@
 #define ELEMENTS(count, n_arg) ((count) != 0 ? min((n_arg), (count)[0]) : (n_arg))
 
 #ifdef NPASS
+#ifndef LOCAL_AGG
+#define LOCAL_AGG 0
+#endif
+#ifndef FUSED_MERGE
+#define FUSED_MERGE 0
+#endif
+#ifndef LOCAL_LOADS
+#define LOCAL_LOADS 0
+#endif
+#if (LOCAL_AGG & 2) && !defined(VOTECL_HAS_WARP_MATCH)
+#error "LOCAL_AGG & 2 needs warp_match_any (NVIDIA)"
+#endif
+
+/* The unity votes of one vector's VOTE_VEC bins into the local copies. LOCAL_AGG bit 0: a
+ * vector whose elements share one bin (constant regions, runs) casts one atomic add of
+ * VOTE_VEC; bit 1: the lanes of a warp voting for the same bin add their count through one
+ * leader (warp aggregation), so few distinct values per warp cost few atomics. Either way
+ * every bin receives the same counts, so results are exact. */
+inline void
+local_vote_vec(LOCAL_PTR uint *bins, const uint *b, uint base, uint copy)
+{
+#if LOCAL_AGG & 1
+    uint same = 1;
+#pragma unroll
+    for (uint k = 1; k < VOTE_VEC; k++)
+        same &= b[k] == b[0];
+    if (same) {
+        if (b[0] - base < NPASS)
+            atomic_add(&bins[(b[0] - base) * STRETCH + copy], (uint)VOTE_VEC);
+        return;
+    }
+#endif
+#pragma unroll
+    for (uint k = 0; k < VOTE_VEC; k++) {
+#if LOCAL_AGG & 2
+        uint key = b[k] - base, peers = warp_match_any(key);
+        /* the lowest lane of the group votes, into its own copy */
+        if (key < NPASS && warp_lane() == 31u - clz(peers & (0u - peers)))
+            atomic_add(&bins[key * STRETCH + copy], popcount(peers));
+#else
+        if (b[k] - base < NPASS) /* also skips wild user indices */
+            atomic_inc(&bins[(b[k] - base) * STRETCH + copy]);
+#endif
+    }
+}
+
 KERNEL __attribute__((reqd_work_group_size(WG, 1, 1))) void
 vote_local(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
            GLOBAL const float *restrict w, GLOBAL const uint *restrict count, uint n_arg,
-           uint nvec, uint width, uint parts, uint passes, GLOBAL uint *restrict partials)
+           uint nvec, uint width, uint parts, uint passes, GLOBAL uint *partials,
+           GLOBAL uint *tickets, GLOBAL uint *result)
 {
     LOCAL uint bins[NPASS * STRETCH];
+#if FUSED_MERGE
+    LOCAL uint last;
+#endif
     const uint lid = get_local_id(0), group = get_group_id(0);
     const uint space = group / (passes * parts);
     const uint pass = (group / parts) % passes, part = group % parts;
@@ -85,7 +143,35 @@ vote_local(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
     for (uint i = lid; i < NPASS * STRETCH; i += WG)
         bins[i] = 0;
     LOCAL_BARRIER();
-#if VOTE_VEC > 1 && VOTE_KIND == 0
+#if VOTE_VEC > 1 && VOTE_KIND == 0 && defined(VOTE_HAS_UNPACK) && LOCAL_LOADS > 0
+    /* Software pipeline: the next LOCAL_LOADS vectors are loaded before the current ones
+     * vote, so that loads are always in flight (the kernel is bound by the loads' latency,
+     * not by the local atomics: docs/performance.md). */
+    const uint stride = parts * WG;
+    GLOBAL const uint4 *xv = (GLOBAL const uint4 *)x + frame / VOTE_VEC;
+    uint4 q[LOCAL_LOADS];
+#pragma unroll
+    for (uint j = 0; j < LOCAL_LOADS; j++)
+        if (part * WG + lid + j * stride < nvec)
+            q[j] = xv[part * WG + lid + j * stride];
+    for (uint v = part * WG + lid; v < nvec; v += LOCAL_LOADS * stride) {
+        uint4 cur[LOCAL_LOADS];
+#pragma unroll
+        for (uint j = 0; j < LOCAL_LOADS; j++) {
+            cur[j] = q[j];
+            if (v + (LOCAL_LOADS + j) * stride < nvec)
+                q[j] = xv[v + (LOCAL_LOADS + j) * stride];
+        }
+#pragma unroll
+        for (uint j = 0; j < LOCAL_LOADS; j++) {
+            uint b[VOTE_VEC];
+            if (v + j * stride < nvec) {
+                vote_unpack(cur[j], b);
+                local_vote_vec(bins, b, base, copy);
+            }
+        }
+    }
+#elif VOTE_VEC > 1 && VOTE_KIND == 0
     const uint stride = parts * WG;
     uint v = part * WG + lid;
     /* Two loads in flight before the votes that depend on them. */
@@ -93,18 +179,13 @@ vote_local(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
         uint b[2 * VOTE_VEC];
         vote_vec(x, space, frame / VOTE_VEC + v, width, b);
         vote_vec(x, space, frame / VOTE_VEC + v + stride, width, b + VOTE_VEC);
-#pragma unroll
-        for (uint k = 0; k < 2 * VOTE_VEC; k++)
-            if (b[k] - base < NPASS) /* also skips wild user indices */
-                LOCAL_VOTE(&bins[(b[k] - base) * STRETCH + copy], wt);
+        local_vote_vec(bins, b, base, copy);
+        local_vote_vec(bins, b + VOTE_VEC, base, copy);
     }
     for (; v < nvec; v += stride) {
         uint b[VOTE_VEC];
         vote_vec(x, space, frame / VOTE_VEC + v, width, b);
-#pragma unroll
-        for (uint k = 0; k < VOTE_VEC; k++)
-            if (b[k] - base < NPASS) /* also skips wild user indices */
-                LOCAL_VOTE(&bins[(b[k] - base) * STRETCH + copy], wt);
+        local_vote_vec(bins, b, base, copy);
     }
 #endif
     for (uint e = nvec * VOTE_VEC + part * WG + lid; e < n; e += parts * WG) {
@@ -128,6 +209,41 @@ vote_local(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
         out[i] = sum;
 #endif
     }
+#if FUSED_MERGE
+    /* The last group of this space and pass to finish folds every part's bins into result
+     * (the threadfence reduction): no merge launch, which for one frame is a third of the
+     * time. Parts are summed in vote_merge's order, so f32 sums are the same. Without
+     * tickets (a single part writes result directly) there is nothing to merge. */
+    if (tickets == 0)
+        return;
+    device_fence();
+    LOCAL_BARRIER();
+    if (lid == 0)
+        last = atomic_inc(&tickets[space * passes + pass]) == parts - 1;
+    LOCAL_BARRIER();
+    if (!last)
+        return; /* uniform across the group: no barrier follows */
+    device_fence();
+    GLOBAL volatile const uint *p = partials + (ulong)space * parts * NBINS + base;
+    for (uint i = lid; i < NPASS && base + i < NBINS; i += WG) {
+#if VOTE_KIND == 2
+        float sum = 0.0f;
+        for (uint q = 0; q < parts; q++)
+            sum += as_float(p[(ulong)q * NBINS + i]);
+#else
+        uint sum = 0;
+        for (uint q = 0; q < parts; q++)
+            sum += p[(ulong)q * NBINS + i];
+#endif
+#ifdef VOTE_HAS_FINISH
+        result[(ulong)space * NBINS + base + i] = VOTE_WORD(vote_finish(space, base + i, sum));
+#else
+        result[(ulong)space * NBINS + base + i] = VOTE_WORD(sum);
+#endif
+    }
+    if (lid == 0)
+        tickets[space * passes + pass] = 0; /* ready for the next run */
+#endif
 }
 #endif
 

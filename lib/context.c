@@ -110,6 +110,21 @@ resolve_variant(votecl_variant *out)
     return -1;
 }
 
+/* A small non-negative integer from the environment (at most max); -1 when unset, -2 when
+ * not such a number. Measurement knobs of the local strategy (docs/env.md). */
+static int
+env_small_int(const char *name, int max)
+{
+    const char *env = env_nonempty(name);
+    char *end;
+    long v;
+
+    if (env == NULL)
+        return -1;
+    v = strtol(env, &end, 10);
+    return *end != '\0' || v < 0 || v > max ? -2 : (int)v;
+}
+
 /* An environment variable naming a directory: set, non-empty and absolute. A relative one
  * would put the cache in whatever the current directory is (the XDG base directory
  * specification says to ignore it); it is skipped with a debug message. */
@@ -174,6 +189,16 @@ context_resolve(votecl_context *context, const votecl_context_options *options,
         return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
                             "VOTECL_FORCE_VARIANT: unknown variant '%s'; use local, global or private",
                             getenv("VOTECL_FORCE_VARIANT"));
+    context->local_agg = env_small_int("VOTECL_LOCAL_AGG", 3) + 1;
+    context->fused_merge = env_small_int("VOTECL_FUSED_MERGE", 1) + 1;
+    context->local_loads = env_small_int("VOTECL_LOCAL_LOADS", 16) + 1;
+    context->local_groups = env_small_int("VOTECL_LOCAL_GROUPS", 32) + 1;
+    if (context->local_agg < 0 || context->fused_merge < 0 || context->local_loads < 0 ||
+        context->local_groups < 0)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
+                            "VOTECL_LOCAL_AGG (0-3), VOTECL_FUSED_MERGE (0-1), "
+                            "VOTECL_LOCAL_LOADS (0-16), VOTECL_LOCAL_GROUPS (0-32): not an "
+                            "integer in range");
     context->kernel_path = votecl__kernel_path_join(env_nonempty("VOTECL_KERNEL_PATH"),
                                                     options->kernel_path, VOTECL_KERNELDIR);
     context->cache_dir = resolve_cache_dir(context, options);

@@ -203,7 +203,8 @@ plan_compile(votecl_hist_plan *plan, const votecl_hist_params *params)
                                 .frames = 1,
                                 .spaces = 1,
                                 .vec = vec,
-                                .elem_bytes = d->channels * d->value_bytes};
+                                .elem_bytes = d->channels * d->value_bytes,
+                                .unpack = 1};
 
     status = votecl__vote_configure(plan->context, params->variant, params->stretch,
                                     params->work_group_size, &shape, &cfg);

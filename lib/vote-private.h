@@ -22,6 +22,11 @@ typedef struct votecl__vote_config {
     unsigned passes;      /* local: ceil(N / npass) */
     unsigned priv_copies; /* private: sub-histograms per work-item */
     int priv_local;       /* private: the copies are 16-bit counters in local memory */
+    int local_agg;        /* local: LOCAL_AGG bits of cl/vote.cl (unity vector votes) */
+    int fused;            /* local: the last group merges (FUSED_MERGE), no merge launch */
+    unsigned loads;       /* local: 16-byte loads in flight per work-item (LOCAL_LOADS) */
+    unsigned groups_per_cu; /* local: groups per compute unit the layout aims at */
+    int pipelined;        /* local: the vector votes run software-pipelined (LOCAL_LOADS) */
 } votecl__vote_config;
 
 typedef struct votecl__vote_engine {
@@ -30,6 +35,7 @@ typedef struct votecl__vote_engine {
     void *k_vote;
     void *k_merge;
     votecl_buffer *partials;
+    votecl_buffer *tickets; /* FUSED_MERGE: one counter per space and pass, kept zero */
 } votecl__vote_engine;
 
 /* Chooses the strategy (requested, else the context's VOTECL_FORCE_VARIANT, else from the
@@ -44,13 +50,14 @@ typedef struct votecl__vote_shape {
     int finish;
     unsigned vec;
     size_t elem_bytes;
+    int unpack; /* the algorithm file defines vote_unpack (histograms) */
 } votecl__vote_shape;
 
 votecl_status votecl__vote_configure(votecl_context *context, votecl_variant requested,
                                      unsigned stretch_cap, unsigned wg,
                                      const votecl__vote_shape *shape, votecl__vote_config *cfg);
 
-/* The engine's defines ("NAME=VALUE") into defs; returns how many (at most 12). */
+/* The engine's defines ("NAME=VALUE") into defs; returns how many (at most 14). */
 size_t votecl__vote_defines(const votecl__vote_config *cfg, char defs[][64]);
 
 /* Fetches the kernels of the configured strategy from program (composed with

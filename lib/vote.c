@@ -70,11 +70,54 @@ bank_count(const votecl_context *context)
     return w >= 16 && w <= 64 ? 32 : 1;
 }
 
+/* Warp-level match (inline PTX or CUDA's __match_any_sync) needs NVIDIA warps of 32. */
+static int
+has_warp_match(const votecl_context *context)
+{
+    return (context->backend == VOTECL_BACKEND_CUDA ||
+            strstr(context->info.vendor, "NVIDIA") != NULL) &&
+           context->info.preferred_work_group_multiple == 32;
+}
+
+/* vote_local's refinements: aggregated votes (LOCAL_AGG, unity vector votes only) and the
+ * merge fused into the last group. VOTECL_LOCAL_AGG / VOTECL_FUSED_MERGE override the
+ * defaults, which come from the H200 measurements in docs/performance.md. */
+static votecl_status
+configure_refinements(votecl_context *context, votecl__vote_config *cfg)
+{
+    int vector_unity = cfg->kind == 0 && cfg->vec > 1;
+
+    cfg->local_agg = 0;
+    if (context->local_agg > 0)
+        cfg->local_agg = vector_unity ? context->local_agg - 1 : 0;
+    if ((cfg->local_agg & 2) && !has_warp_match(context))
+        return votecl__fail(context, VOTECL_UNSUPPORTED,
+                            "VOTECL_LOCAL_AGG: warp aggregation (2) needs an NVIDIA device");
+    /* The last group merges alone: worth a launch only while each of its work-items folds
+     * a few bins (a histogram's 256); the merge kernel spreads Hough's thousands of bins
+     * per space over the whole device (Hough 64 x 4200 on an H200: 46.9 us fused, 40.1 us
+     * with the merge kernel in an earlier run). */
+    cfg->fused = cfg->nbins <= 4 * (uint64_t)cfg->wg;
+    if (context->fused_merge > 0)
+        cfg->fused = context->fused_merge - 1;
+    /* Measured on an H200 (docs/performance.md): with the loads software-pipelined, 4 in
+     * flight per work-item, one group of 512 per compute unit beats 2-6 groups of 256 (fewer
+     * copies to zero, fold and merge) and every other (loads, groups, size) tried. */
+    cfg->loads = cfg->pipelined ? 4 : 0;
+    cfg->groups_per_cu = cfg->pipelined ? 1 : 4;
+    if (context->local_loads > 0)
+        cfg->loads = (unsigned)context->local_loads - 1;
+    if (context->local_groups > 1)
+        cfg->groups_per_cu = (unsigned)context->local_groups - 1;
+    return VOTECL_OK;
+}
+
 static votecl_status
 configure_local(votecl_context *context, unsigned stretch_cap, votecl__vote_config *cfg)
 {
     uint64_t nmax = context->info.local_mem_bytes / 4;
     unsigned s, s_prime, eff;
+    votecl_status status;
 
     if (!context->info.local_atomics || nmax == 0)
         return votecl__fail(context, VOTECL_UNSUPPORTED,
@@ -95,6 +138,8 @@ configure_local(votecl_context *context, unsigned stretch_cap, votecl__vote_conf
     } else if (eff >= 64 && eff % 2 == 0) {
         eff--;
     }
+    if ((status = configure_refinements(context, cfg)) != VOTECL_OK)
+        return status;
     cfg->nmax = (uint32_t)nmax;
     cfg->stretch_s = s;
     cfg->stretch = eff;
@@ -151,8 +196,11 @@ votecl__vote_configure(votecl_context *context, votecl_variant requested, unsign
     cfg->merge_wg = min_u(max_wg, 256);
     switch (cfg->variant) {
     case VOTECL_VARIANT_LOCAL:
-        /* 256: the best worst case over data distributions on an H200 (docs/performance.md) */
-        cfg->wg = min_u(max_wg, wg > 0 ? wg : gpu ? 256 : 64);
+        /* 256, or 512 when pipelined: the best worst cases over data distributions on an
+         * H200 (docs/performance.md) */
+        cfg->pipelined = shape->unpack && shape->kind == 0 && shape->vec > 1 &&
+                         info->local_mem_dedicated;
+        cfg->wg = min_u(max_wg, wg > 0 ? wg : gpu ? (cfg->pipelined ? 512 : 256) : 64);
         return configure_local(context, stretch_cap, cfg);
     case VOTECL_VARIANT_GLOBAL:
         cfg->wg = min_u(max_wg, wg > 0 ? wg : gpu ? 256 : 64);
@@ -184,6 +232,9 @@ votecl__vote_defines(const votecl__vote_config *cfg, char defs[][64])
         snprintf(defs[n++], 64, "STRETCH=%uu", cfg->stretch);
         snprintf(defs[n++], 64, "STRETCH_S=%uu", cfg->stretch_s);
         snprintf(defs[n++], 64, "ONE_PASS=%d", cfg->passes == 1);
+        snprintf(defs[n++], 64, "LOCAL_AGG=%d", cfg->local_agg);
+        snprintf(defs[n++], 64, "FUSED_MERGE=%d", cfg->fused);
+        snprintf(defs[n++], 64, "LOCAL_LOADS=%u", cfg->loads);
     }
     return n;
 }
@@ -222,6 +273,8 @@ votecl__vote_engine_release(votecl__vote_engine *engine)
 {
     votecl_buffer_free(engine->partials);
     engine->partials = NULL;
+    votecl_buffer_free(engine->tickets);
+    engine->tickets = NULL;
 }
 
 typedef struct layout {
@@ -262,7 +315,7 @@ plan_layout(const votecl__vote_engine *engine, size_t n, size_t frames)
         /* Four groups per compute unit measured best on an H200: more resident groups only
          * contend for the local atomic units. Each work-item gets at least 4 loads, so that
          * small inputs do not pay for zeroing, folding and merging hundreds of copies. */
-        l.parts = clamp_parts(cu * 4 / (spaces * cfg->passes),
+        l.parts = clamp_parts(cu * cfg->groups_per_cu / (spaces * cfg->passes),
                               (items + 4 * cfg->wg - 1) / (4 * cfg->wg));
         l.copies = l.parts;
         break;
@@ -292,10 +345,11 @@ plan_layout(const votecl__vote_engine *engine, size_t n, size_t frames)
 
 static votecl_status
 launch_vote(votecl__vote_engine *engine, const layout *l, const votecl__vote_input *in,
-            votecl_buffer *target)
+            votecl_buffer *target, votecl_buffer *result)
 {
     const votecl__vote_config *cfg = &engine->cfg;
-    votecl__arg args[10] = {VOTECL__ARG_BUF(in->x),         VOTECL__ARG_BUF(in->y),
+    unsigned nargs = 10;
+    votecl__arg args[12] = {VOTECL__ARG_BUF(in->x),         VOTECL__ARG_BUF(in->y),
                             VOTECL__ARG_BUF(in->w),         VOTECL__ARG_BUF(in->count),
                             VOTECL__ARG_UINT(in->n),        VOTECL__ARG_UINT(l->nvec),
                             VOTECL__ARG_UINT(in->width),    VOTECL__ARG_UINT(l->parts)};
@@ -305,6 +359,9 @@ launch_vote(votecl__vote_engine *engine, const layout *l, const votecl__vote_inp
     case VOTECL_VARIANT_LOCAL:
         global = spaces * cfg->passes * l->parts * local;
         args[8] = VOTECL__ARG_UINT(cfg->passes);
+        args[10] = VOTECL__ARG_BUF(result != NULL ? engine->tickets : NULL);
+        args[11] = VOTECL__ARG_BUF(result);
+        nargs = 12;
         break;
     case VOTECL_VARIANT_GLOBAL:
         global = spaces * l->parts * local;
@@ -318,7 +375,7 @@ launch_vote(votecl__vote_engine *engine, const layout *l, const votecl__vote_inp
         break;
     }
     args[9] = VOTECL__ARG_BUF(target);
-    return votecl__launch(engine->context, engine->k_vote, 1, &global, &local, args, 10);
+    return votecl__launch(engine->context, engine->k_vote, 1, &global, &local, args, nargs);
 }
 
 static votecl_status
@@ -332,6 +389,21 @@ launch_merge(votecl__vote_engine *engine, unsigned copies, size_t spaces, votecl
     return votecl__launch(engine->context, engine->k_merge, 1, &global, &local, args, 4);
 }
 
+/* The fused merge's tickets, zero when new (each run's last group leaves them zero). */
+static votecl_status
+ensure_tickets(votecl__vote_engine *engine, size_t spaces)
+{
+    size_t bytes = spaces * engine->cfg.passes * 4; /* below the partials' size: no overflow */
+    votecl_status status;
+
+    if (engine->tickets != NULL && engine->tickets->size >= bytes)
+        return VOTECL_OK;
+    status = votecl__buffer_ensure(engine->context, &engine->tickets, bytes);
+    if (status == VOTECL_OK)
+        status = votecl__buffer_zero(engine->tickets, 0, engine->tickets->size);
+    return status;
+}
+
 votecl_status
 votecl__vote_run(votecl__vote_engine *engine, const votecl__vote_input *in, votecl_buffer *out)
 {
@@ -340,6 +412,7 @@ votecl__vote_run(votecl__vote_engine *engine, const votecl__vote_input *in, vote
     /* vote_finish runs in the merge, so a spec with one merges even a single copy */
     int merge = l.copies > 1 || engine->cfg.finish;
     votecl_buffer *target = out;
+    int fused;
     votecl_status status;
 
     if (votecl__mul_overflow(in->spaces, l.copies, &words) ||
@@ -354,13 +427,16 @@ votecl__vote_run(votecl__vote_engine *engine, const votecl__vote_input *in, vote
             return status;
         target = engine->partials;
     }
+    fused = merge && engine->cfg.variant == VOTECL_VARIANT_LOCAL && engine->cfg.fused;
+    if (fused && (status = ensure_tickets(engine, in->spaces)) != VOTECL_OK)
+        return status;
     if (engine->cfg.variant != VOTECL_VARIANT_LOCAL && !engine->cfg.priv_local) {
         status = votecl__buffer_zero(target, 0, bytes);
         if (status != VOTECL_OK)
             return status;
     }
-    status = launch_vote(engine, &l, in, target);
-    if (status == VOTECL_OK && merge)
+    status = launch_vote(engine, &l, in, target, fused ? out : NULL);
+    if (status == VOTECL_OK && merge && !fused)
         status = launch_merge(engine, l.copies, in->spaces, out);
     return status;
 }

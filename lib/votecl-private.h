@@ -28,6 +28,10 @@ struct votecl_context {
     char *kernel_path;           /* colon-separated, resolved by context.c */
     char *cache_dir;             /* NULL: disk cache off */
     votecl_variant force_variant; /* from VOTECL_FORCE_VARIANT; AUTO when unset */
+    int local_agg;               /* VOTECL_LOCAL_AGG + 1 (vote_local's LOCAL_AGG bits); 0 unset */
+    int fused_merge;             /* VOTECL_FUSED_MERGE + 1; 0 unset */
+    int local_loads;             /* VOTECL_LOCAL_LOADS + 1; 0 unset */
+    int local_groups;            /* VOTECL_LOCAL_GROUPS (groups per compute unit) + 1; 0 unset */
     int debug;                   /* VOTECL_DEBUG set */
     char error[1024];
     char *build_log;

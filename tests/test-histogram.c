@@ -1092,6 +1092,101 @@ test_force_variant_env(void)
     }
 }
 
+/* Data whose 16-byte chunks are partly uniform: runs of equal bytes of random lengths
+ * (1-40) and values, so vectors of one bin, vectors straddling two runs and random bytes mix. */
+static unsigned char *
+runs_data(size_t n, uint64_t seed)
+{
+    unsigned char *x = g_malloc(n + 1);
+    tu_rng rng;
+    tu_rng_init(&rng, seed);
+    for (size_t i = 0; i < n;) {
+        size_t len = 1 + tu_rng_next(&rng) % 40;
+        unsigned char v = (unsigned char)(tu_rng_next(&rng) >> 24);
+        for (size_t k = 0; k < len && i < n; k++)
+            x[i++] = v;
+    }
+    return x;
+}
+
+/* vote_local's refinements (VOTECL_LOCAL_AGG bits: one vote per uniform vector, warp
+ * aggregation on NVIDIA; VOTECL_FUSED_MERGE: the merge in the last group;
+ * VOTECL_LOCAL_LOADS: loads in flight) in combinations: the bins equal the reference exactly, whatever the data. Warp aggregation is
+ * refused with VOTECL_UNSUPPORTED on other devices. */
+static void
+test_local_refinements(void)
+{
+    /* VOTECL_LOCAL_AGG, VOTECL_FUSED_MERGE, VOTECL_LOCAL_LOADS */
+    static const char *const combos[][3] = {{"0", "0", "0"}, {"0", "1", "0"}, {"1", "1", "0"},
+                                            {"0", "1", "1"}, {"0", "1", "4"}, {"1", "0", "3"},
+                                            {"2", "1", "0"}, {"3", "0", "2"}};
+    const size_t n = 300007, frames = 5, frame = 40000;
+    unsigned char *runs = runs_data(n, 41), *random = random_data(VOTECL_DTYPE_U8, n, 42);
+    unsigned char *constant = g_malloc(n);
+    uint16_t *runs16 = g_malloc(n * 2);
+    memset(constant, 0x55, n);
+    for (size_t i = 0; i < n; i++)
+        runs16[i] = (uint16_t)(runs[i] * 97u + (runs[i] & 1u) * 40000u);
+    for (size_t c = 0; c < G_N_ELEMENTS(combos); c++) {
+        {
+            char *saved_agg = tu_env_set("VOTECL_LOCAL_AGG", combos[c][0]);
+            char *saved_fused = tu_env_set("VOTECL_FUSED_MERGE", combos[c][1]);
+            char *saved_loads = tu_env_set("VOTECL_LOCAL_LOADS", combos[c][2]);
+            votecl_context *context = tu_device_context_new(NULL);
+            tu_env_restore("VOTECL_LOCAL_AGG", saved_agg);
+            tu_env_restore("VOTECL_FUSED_MERGE", saved_fused);
+            tu_env_restore("VOTECL_LOCAL_LOADS", saved_loads);
+            if (context == NULL)
+                goto out;
+            votecl_device_info info;
+            votecl_context_get_device_info(context, &info);
+            votecl_hist_params p, p16;
+            votecl_hist_params_init(&p, VOTECL_DTYPE_U8);
+            votecl_hist_params_init(&p16, VOTECL_DTYPE_U16);
+            p16.nbins[0] = 4096;
+            p.variant = p16.variant = VOTECL_VARIANT_LOCAL;
+            if (combos[c][0][0] >= '2' && strstr(info.vendor, "NVIDIA") == NULL) {
+                votecl_hist_plan *plan = (votecl_hist_plan *)NULL;
+                g_assert_cmpint(votecl_hist_plan_new(context, &p, &plan), ==, VOTECL_UNSUPPORTED);
+                g_assert_null(plan);
+                votecl_context_free(context);
+                continue;
+            }
+            char what[64];
+            snprintf(what, sizeof what, "agg %s fused %s loads %s", combos[c][0], combos[c][1],
+                     combos[c][2]);
+            plan_pair pair, pair16;
+            if (pair_init(&pair, context, &p, VOTECL_VARIANT_LOCAL, what)) {
+                pair_check(&pair, runs, NULL, NULL, n, 1, what);
+                pair_check(&pair, random, NULL, NULL, n, 1, what);
+                pair_check(&pair, constant, NULL, NULL, n, 1, what);
+                pair_check(&pair, runs, NULL, NULL, 17, 1, what); /* one group, no merge */
+                pair_check(&pair, runs, NULL, NULL, frame, frames, what);
+                pair_check(&pair, runs, NULL, NULL, frame - 3, frames, what); /* no vectors */
+            }
+            if (pair_init(&pair16, context, &p16, VOTECL_VARIANT_LOCAL, what))
+                pair_check(&pair16, runs16, NULL, NULL, n, 1, what);
+            pair_clear(&pair);
+            pair_clear(&pair16);
+            votecl_context_free(context);
+        }
+    }
+out:
+    g_free(runs);
+    g_free(random);
+    g_free(constant);
+    g_free(runs16);
+}
+
+/* The warm-up compiles nothing on the ref backend and refuses a NULL context. */
+static void
+test_ref_warmup(void)
+{
+    g_assert_cmpint(votecl_context_warmup(NULL, 0, NULL, NULL), ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_cmpint(votecl_context_warmup(ref_context, VOTECL_WARMUP_ALL, NULL, NULL), ==,
+                    VOTECL_OK);
+}
+
 /* A kernel with a syntax error found first on VOTECL_KERNEL_PATH: the plan fails with
  * VOTECL_BUILD_FAILED and the build log says why. */
 static void
@@ -1859,11 +1954,13 @@ main(int argc, char **argv)
     g_test_add_func("/ref/2d", test_ref_2d);
     g_test_add_func("/ref/weighted", test_ref_weighted);
     g_test_add_func("/ref/batch", test_ref_batch);
+    g_test_add_func("/ref/warmup", test_ref_warmup);
     g_test_add_func("/ref/image", test_ref_image);
 
     tu_add_device_test("device-info", test_device_info);
     tu_add_device_test("auto", test_auto);
     tu_add_device_test("force-variant-env", test_force_variant_env);
+    tu_add_device_test("local-refinements", test_local_refinements);
     tu_add_device_test("build/broken", test_build_broken);
     tu_add_device_test("cache/disk", test_cache_disk);
     tu_add_device_test("buffers/bad", test_buffers_bad);

@@ -27,6 +27,7 @@ typedef struct bench_args {
     const char *json_path;
     const char *images;
     unsigned long mib;
+    unsigned long wg; /* --work-group-size: the histogram plans' (0: the plan's choice) */
     unsigned long reps;
     unsigned variants; /* bit per votecl_variant besides AUTO */
     int startup;
@@ -84,7 +85,7 @@ bench_usage(FILE *f)
             "usage: votecl bench [--json [FILE]] [--mib N] [--reps N]\n"
             "                    [--variants local,global,private|all] [--startup] [--quick]\n"
             "                    [--images DIR] [--backend opencl|cuda|ref|both]\n"
-            "                    [--only GROUP]\n"
+            "                    [--only GROUP] [--work-group-size N]\n"
             "Measures the device: copy bandwidth, 256-bin u8 histograms of N MiB (default 64)\n"
             "already on the device for each strategy and data distribution, one 1920x1080\n"
             "frame's latency and a batch of 64 frames. Prints JSON to stdout or FILE.\n"
@@ -95,7 +96,8 @@ bench_usage(FILE *f)
             "  --backend both  run everything on OpenCL, then on CUDA, and compare each case's\n"
             "              time (JSON 'runs' and 'comparison'; a table on stdout with --json\n"
             "              FILE, else on stderr unless -q)\n"
-            "  --only      only one group of cases: hist, hough, lines, hog or ght\n");
+            "  --only      only one group of cases: hist, hough, lines, hog or ght\n"
+            "  --work-group-size N  the histogram plans' vote work-group size\n");
 }
 
 /* --- distributions --- */
@@ -224,21 +226,23 @@ bench_note(bench *b, const char *name, const char *variant, double seconds)
     r->seconds = seconds;
 }
 
-/* Reads the frames' bins back; each frame's counts must sum to n. */
+/* Reads the frames' bins back and compares them with counts made here from the same bytes
+ * (host, frames of n): every bin must be exact. */
 static votecl_status
-check_sums(votecl_buffer *bins, size_t n, size_t frames, int *ok)
+check_counts(votecl_buffer *bins, const unsigned char *host, size_t n, size_t frames, int *ok)
 {
     uint32_t *counts = malloc(frames * BENCH_BINS * sizeof *counts);
+    uint32_t want[BENCH_BINS];
     votecl_status st;
     if (!counts)
         return VOTECL_OUT_OF_HOST_MEMORY;
     st = votecl_buffer_read(bins, 0, counts, frames * BENCH_BINS * sizeof *counts);
     *ok = st == VOTECL_OK;
     for (size_t f = 0; f < frames && *ok; f++) {
-        uint64_t sum = 0;
-        for (size_t i = 0; i < BENCH_BINS; i++)
-            sum += counts[f * BENCH_BINS + i];
-        *ok = sum == n;
+        memset(want, 0, sizeof want);
+        for (size_t i = 0; i < n; i++)
+            want[host[f * n + i]]++;
+        *ok = memcmp(want, counts + f * BENCH_BINS, sizeof want) == 0;
     }
     free(counts);
     return st;
@@ -345,6 +349,8 @@ bench_option(bench_args *a, int argc, char **argv, int *i)
         return ++*i, (a->both = 1);
     if (strcmp(argv[*i], "--backend=both") == 0)
         return (a->both = 1);
+    if ((r = tool_option_value(argc, argv, i, "--work-group-size", &v)) != 0)
+        return r < 0 || tool_parse_ulong("--work-group-size", v, 1, 4096, &a->wg) < 0 ? -1 : 1;
     if ((r = tool_option_value(argc, argv, i, "--mib", &v)) != 0)
         return r < 0 || tool_parse_ulong("--mib", v, 1, 1ul << 20, &a->mib) < 0 ? -1 : 1;
     if ((r = tool_option_value(argc, argv, i, "--reps", &v)) != 0)
@@ -422,6 +428,7 @@ bench_plan_new(bench *b, votecl_variant variant)
     votecl_hist_params params;
     votecl_hist_params_init(&params, VOTECL_DTYPE_U8);
     params.variant = variant;
+    params.work_group_size = (unsigned)b->args.wg;
     p->requested = variant;
     p->status = votecl_hist_plan_new(b->ctx, &params, &p->plan);
     if (p->status != VOTECL_OK)
@@ -498,7 +505,7 @@ run_case(bench *b, bench_plan *p, size_t n, size_t frames, int sync_each, case_r
     if (r->status == VOTECL_OK)
         r->status = bench_time(b->ctx, run_hist_op, &op, b->args.reps, sync_each, &r->seconds);
     if (r->status == VOTECL_OK)
-        r->status = check_sums(b->bins, n, frames, &r->ok);
+        r->status = check_counts(b->bins, b->host, n, frames, &r->ok);
     if (!r->ok)
         b->all_ok = 0;
 }

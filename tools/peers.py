@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Compare `votecl bench` with peer histogram implementations on the same cases.
+"""Compare `votecl bench` with peer implementations on the same cases.
 
 Runs `votecl bench --json` (or reads its JSON from --bench-json), then times 256-bin u8
 histograms of the same sizes and data distributions with the peers that are importable:
@@ -10,7 +10,12 @@ histograms of the same sizes and data distributions with the peers that are impo
   torch   torch.bincount, torch.histc                     (CUDA; data already on the GPU)
 
 and prints a table: case, votecl GB/s (the auto plan), each peer's GB/s and the ratio
-votecl / peer. GB/s counts input bytes (one byte per element) per second / 1e9.
+votecl / peer. GB/s counts input bytes (one byte per element) per second / 1e9. For the
+bench's other cases (hough*, lines1080, hog*, ght_*) it times OpenCV's HoughLines,
+Canny + HoughLines / HoughLinesP, HOGDescriptor.detectMultiScale and GeneralizedHough
+Guil / Ballard on the CPU, and a PyTorch theta-rho vote on the GPU where present, on the
+same images, and prints each peer's time and votecl's speedup over it. The JSON of every
+--backend (opencl, cuda, ref, both) is accepted.
 
 Timing: 3 warm-up runs, then the median of 5 batches of --reps runs each (GPU peers
 synchronise at the end of a batch). The distributions match `votecl bench` exactly except
@@ -185,6 +190,16 @@ def run_votecl(path, mib, quick):
         os.unlink(out)
 
 
+def bench_runs(bench):
+    """The per-backend runs of votecl bench JSON: one for --backend opencl|cuda|ref, two
+    (each with its own config, device and cases) for --backend both."""
+    runs = bench.get("runs")
+    if not runs:
+        return [bench]
+    header = {k: v for k, v in bench.items() if k not in ("runs", "comparison")}
+    return [dict(header, **run) for run in runs]
+
+
 def votecl_gbps(bench):
     """GB/s of the auto plan per case."""
     result = {}
@@ -194,6 +209,168 @@ def votecl_gbps(bench):
         if c.get("gbps") is not None:
             result[c["case"]] = c["gbps"]
     return result
+
+
+# --- peers of the other algorithms, on the images of votecl bench's cases ---
+
+def bench_image(image_dir, name, size=None):
+    """A bench image in gray (votecl's weights), stretched by nearest neighbour as the bench
+    stretches it (pixel (x, y) of the frame takes source (x * w / W, y * h / H))."""
+    import cv2
+    gray = building_gray(image_dir) if name == "building.png" else None
+    if gray is None:
+        img = cv2.imread(os.path.join(image_dir, name), cv2.IMREAD_GRAYSCALE)
+        if img is None:
+            return None
+    else:
+        bgr = cv2.imread(os.path.join(image_dir, name), cv2.IMREAD_COLOR)
+        img = gray.reshape(bgr.shape[:2])
+    if size is None:
+        return img
+    w, h = size
+    ys = (np.arange(h) * img.shape[0] // h)[:, None]
+    xs = (np.arange(w) * img.shape[1] // w)[None, :]
+    return np.ascontiguousarray(img[ys, xs])
+
+
+def algorithm_peers(bench, image_dir):
+    """{case: {peer: (op, sync)}} for votecl bench's hough, lines, hog and ght cases: OpenCV
+    on the CPU (HoughLines, HoughLinesP, HOGDescriptor.detectMultiScale, GeneralizedHough
+    Guil and Ballard) and, where PyTorch has CUDA, a theta-rho vote made of PyTorch
+    operations. Each peer does the work of the case as OpenCV would: edges from Canny
+    (votecl's Hough cases take Sobel edges of the same frame, timed without the edge step on
+    both sides), lines from gray images, people from images, poses from the template pair."""
+    try:
+        import cv2
+    except ImportError:
+        return {}
+    cases = {c.get("case"): c for r in bench_runs(bench) for c in r.get("cases", [])}
+    out = {}
+    frame = bench_image(image_dir, "building.png", (1920, 1080))
+    if frame is not None:
+        edges = cv2.Canny(frame, 50, 150)
+        diag = float(np.hypot(*frame.shape))
+        for angles, rho_bins in ((64, 4200), (180, 4123)):
+            name = "hough%dx%d" % (angles, rho_bins)
+            if name not in cases:
+                continue
+            rho, theta = 2 * diag / rho_bins, np.pi / angles
+            peers = {"cv2.HoughLines": (lambda r=rho, t=theta:
+                                        cv2.HoughLines(edges, r, t, 150), None)}
+            torch_vote = torch_hough(edges, angles, rho_bins, diag)
+            if torch_vote:
+                peers["torch theta-rho"] = torch_vote
+            out[name] = peers
+        if "lines1080" in cases:
+            out["lines1080"] = {
+                "cv2.Canny+HoughLines": (lambda: cv2.HoughLines(cv2.Canny(frame, 50, 150),
+                                                                1, np.pi / 180, 150), None),
+                "cv2.Canny+HoughLinesP": (lambda: cv2.HoughLinesP(
+                    cv2.Canny(frame, 50, 150), 1, np.pi / 180, 80, minLineLength=30,
+                    maxLineGap=5), None)}
+    people = bench_image(image_dir, "basketball1.png")
+    if people is not None and hasattr(cv2, "HOGDescriptor") and \
+            hasattr(cv2, "HOGDescriptor_getDefaultPeopleDetector"):
+        hog = cv2.HOGDescriptor()
+        hog.setSVMDetector(cv2.HOGDescriptor_getDefaultPeopleDetector())
+        for name, img in (("hog640x480", people),
+                          ("hog1920x1080", bench_image(image_dir, "basketball1.png",
+                                                       (1920, 1080)))):
+            if name in cases:
+                out[name] = {"cv2.HOGDescriptor.detectMultiScale": (
+                    lambda i=img: hog.detectMultiScale(i, 0, (8, 8), (0, 0), 1.05, 2), None)}
+    templ = bench_image(image_dir, "templ.png")
+    pic = bench_image(image_dir, "pic1.png")
+    if templ is not None and pic is not None:
+        for name, method in (("ght_guil_auto", "guil"), ("ght_ballard", "ballard")):
+            if name in cases:
+                g = ght_detector(cv2, method, templ)
+                out[name] = {"cv2.GeneralizedHough%s" % method.capitalize():
+                             (lambda g=g: g.detect(pic), None)}
+    return out
+
+
+def ght_detector(cv2, method, templ):
+    """OpenCV's GHT with the parameters of tests/ght-opencv.py (the suite's comparison)."""
+    if method == "ballard":
+        g = cv2.createGeneralizedHoughBallard()
+        g.setVotesThreshold(40)
+        g.setMinDist(10)
+    else:
+        g = cv2.createGeneralizedHoughGuil()
+        g.setMinDist(100)
+        g.setMinAngle(0)
+        g.setMaxAngle(360)
+        g.setAngleStep(1)
+        g.setAngleThresh(1500)
+        g.setMinScale(0.5)
+        g.setMaxScale(2.0)
+        g.setScaleStep(0.05)
+        g.setScaleThresh(50)
+        g.setPosThresh(10)
+    g.setLevels(360)
+    g.setDp(2)
+    g.setMaxBufferSize(1000)
+    g.setTemplate(templ)
+    return g
+
+
+def torch_hough(edges, angles, rho_bins, diag):
+    """A theta-rho vote from PyTorch operations on the GPU (cos/sin, index, bincount) over the
+    edge pixels already on the device; None without CUDA."""
+    try:
+        import torch
+        if not torch.cuda.is_available():
+            return None
+    except Exception:
+        return None
+    ys, xs = np.nonzero(edges)
+    x = torch.from_numpy(xs.astype(np.float32)).cuda()
+    y = torch.from_numpy(ys.astype(np.float32)).cuda()
+    theta = torch.arange(angles, device="cuda", dtype=torch.float32) * (np.pi / angles)
+    cos, sin = torch.cos(theta)[:, None], torch.sin(theta)[:, None]
+    scale = rho_bins / (2 * diag)
+    offs = (torch.arange(angles, device="cuda") * rho_bins)[:, None]
+
+    def op():
+        r = ((x[None, :] * cos + y[None, :] * sin + diag) * scale).long().clamp_(0, rho_bins - 1)
+        return torch.bincount((r + offs).ravel(), minlength=angles * rho_bins)
+    return op, torch.cuda.synchronize
+
+
+def measure_algorithms(bench, image_dir, reps):
+    """Rows of case, votecl seconds per backend and each peer's seconds and ratio."""
+    runs = bench_runs(bench)
+    rows = []
+    for name, peers in algorithm_peers(bench, image_dir).items():
+        ours = {}
+        for r in runs:
+            for c in r.get("cases", []):
+                if c.get("case") == name and c.get("seconds"):
+                    ours[r.get("backend", "?")] = c["seconds"]
+        row = {"case": name, "votecl_seconds": ours, "peers": {}}
+        for peer, (op, sync) in peers.items():
+            if sys.stderr.isatty():
+                print("  %s %s" % (name, peer), file=sys.stderr)
+            seconds = time_op(op, 1 if name.startswith(("hog", "ght")) else reps, sync)
+            row["peers"][peer] = {"seconds": seconds,
+                                  "speedup": {be: seconds / v for be, v in ours.items()}}
+        rows.append(row)
+    return rows
+
+
+def print_algorithms(rows):
+    if not rows:
+        return
+    print("%-14s %-36s %12s %12s  %s" % ("case", "peer", "peer ms", "votecl ms",
+                                         "votecl speedup"))
+    for r in rows:
+        for peer, v in r["peers"].items():
+            ours = " ".join("%s %.3f" % (be, s * 1e3) for be, s in r["votecl_seconds"].items())
+            up = " ".join("%s %.2fx" % (be, x) for be, x in v["speedup"].items())
+            print("%-14s %-36s %12.3f %12s  %s" % (r["case"], peer, v["seconds"] * 1e3, ours,
+                                                 up))
+    print("(speedup = peer time / votecl time, same images; votecl from the bench JSON)")
 
 
 # --- the comparison ---
@@ -214,13 +391,16 @@ def case_data(bench, image_dir):
 
 
 def measure(bench, peers, image_dir, reps):
-    ours = votecl_gbps(bench)
+    """Times every peer once per case and sets each backend run's ratios beside them."""
+    runs = bench_runs(bench)
+    ours = [votecl_gbps(r) for r in runs]
     rows = []
-    for name, data, frames in case_data(bench, image_dir):
-        if name not in ours:
+    for name, data, frames in case_data(runs[0], image_dir):
+        if not any(name in o for o in ours):
             continue
         row = {"case": name, "bytes": int(data.size), "frames": frames,
-               "votecl_gbps": ours[name], "peers": {}}
+               "votecl_gbps": {r.get("backend", "?"): o.get(name)
+                               for r, o in zip(runs, ours)}, "peers": {}}
         # frame1080_sync is a latency case: one frame, one run at a time, like votecl's
         case_reps = 1 if name == "frame1080_sync" else reps
         for peer, factory in peers.items():
@@ -229,23 +409,33 @@ def measure(bench, peers, image_dir, reps):
             op, sync = factory(data, frames)
             seconds = time_op(op, case_reps, sync)
             gbps = data.size / seconds / 1e9
-            row["peers"][peer] = {"gbps": gbps, "ratio": ours[name] / gbps}
+            row["peers"][peer] = {
+                "gbps": gbps,
+                "ratio": {be: (v / gbps if v else None)
+                          for be, v in row["votecl_gbps"].items()}}
         rows.append(row)
     return rows
 
 
 def print_table(bench, rows, peers):
-    dev = bench.get("device", {})
-    print("device: %s (%s), votecl %s, %s" % (dev.get("name"), bench.get("backend"),
-                                              bench.get("version"), bench.get("date")))
-    header = ["%-12s" % "case", "%8s" % "votecl"] + ["%16s" % ("%s ratio" % p) for p in peers]
-    print(" | ".join(header))
-    for r in rows:
-        cells = ["%-12s" % r["case"], "%8.3f" % r["votecl_gbps"]]
-        for p in peers:
-            v = r["peers"].get(p)
-            cells.append("%16s" % ("%.3f %.2fx" % (v["gbps"], v["ratio"]) if v else "-"))
-        print(" | ".join(cells))
+    for run in bench_runs(bench):
+        be = run.get("backend", "?")
+        dev = run.get("device", {})
+        print("device: %s (%s), votecl %s, %s" % (dev.get("name"), be, run.get("version"),
+                                                  run.get("date")))
+        header = ["%-14s" % "case", "%8s" % "votecl"] + ["%22s" % ("%s ratio" % p)
+                                                         for p in peers]
+        print(" | ".join(header))
+        for r in rows:
+            ours = r["votecl_gbps"].get(be)
+            if ours is None:
+                continue
+            cells = ["%-14s" % r["case"], "%8.3f" % ours]
+            for p in peers:
+                v = r["peers"].get(p)
+                cells.append("%22s" % ("%.3f %.2fx" % (v["gbps"], v["ratio"][be])
+                                       if v else "-"))
+            print(" | ".join(cells))
     print("(GB/s of input bytes; ratio = votecl / peer; votecl: the auto plan)")
 
 
@@ -257,6 +447,8 @@ def main():
     ap.add_argument("--json", dest="json_out", help="write the comparison as JSON")
     ap.add_argument("--reps", type=int, default=3, help="runs per timed batch of a peer (3)")
     ap.add_argument("--quick", action="store_true", help="tiny sizes (votecl bench --quick)")
+    ap.add_argument("--only", choices=("hist", "algorithms"),
+                    help="only the histogram peers, or only the other algorithms' peers")
     ap.add_argument("--images", default=None,
                     help="directory with building.png (default: beside this script)")
     args = ap.parse_args()
@@ -268,15 +460,19 @@ def main():
         bench = run_votecl(args.votecl, args.mib, args.quick)
     image_dir = args.images or os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                             "images")
-    peers = all_peers()
-    rows = measure(bench, peers, image_dir, args.reps)
-    print_table(bench, rows, list(peers))
+    peers = all_peers() if args.only != "algorithms" else {}
+    rows = measure(bench, peers, image_dir, args.reps) if peers else []
+    if peers:
+        print_table(bench, rows, list(peers))
+    algo_rows = measure_algorithms(bench, image_dir, args.reps) if args.only != "hist" else []
+    print_algorithms(algo_rows)
     if args.json_out:
         with open(args.json_out, "w") as f:
             json.dump({"device": bench.get("device"), "backend": bench.get("backend"),
                        "date": bench.get("date"), "votecl_version": bench.get("version"),
-                       "peers": list(peers), "rows": rows}, f, indent=2)
-    return 0 if bench.get("ok", False) else 1
+                       "peers": list(peers), "rows": rows, "algorithms": algo_rows}, f,
+                      indent=2)
+    return 0 if all(r.get("ok", False) for r in bench_runs(bench)) else 1
 
 
 if __name__ == "__main__":

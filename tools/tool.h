@@ -43,6 +43,7 @@ int tool_cmd_hog(tool_options *options, int argc, char **argv);
 int tool_cmd_ght(tool_options *options, int argc, char **argv);
 int tool_cmd_eval(tool_options *options, int argc, char **argv);
 int tool_cmd_batch(tool_options *options, int argc, char **argv);
+int tool_cmd_warmup(tool_options *options, int argc, char **argv);
 
 /* Consumes argv[*i] (and its value) when it is a common option, advancing *i past the value.
  * Returns 1 when consumed, 0 when argv[*i] is not a common option, -1 on a usage error (the

@@ -39,6 +39,8 @@ static const tool_command tool_commands[] = {
     {"batch", "one algorithm over images, directories and videos on every device (and MPI "
               "rank), JSON Lines", tool_cmd_batch},
     {"demo", "histograms of the shipped images with annotated PNGs", tool_cmd_demo},
+    {"warmup", "builds and caches the kernels of every module for the device (--all: more)",
+     tool_cmd_warmup},
 };
 
 #define TOOL_N_COMMANDS (sizeof tool_commands / sizeof tool_commands[0])

@@ -219,6 +219,20 @@ VOTECL_API void *votecl_buffer_get_native(const votecl_buffer *buffer);
 /* The queue or stream the context's work goes to: cl_command_queue on OpenCL, CUstream on
  * CUDA (NULL: the legacy default stream), NULL on ref. Transfer none. */
 VOTECL_API void *votecl_context_get_native_queue(const votecl_context *context);
+/* Paying compilation ahead of time (a package's post-install, a service's start): builds
+ * the kernels that the default plans of every module use on this context's device, so that
+ * they land in the disk cache (and the context's memory cache) and a later process's first
+ * call loads them instead of compiling. Flags: VOTECL_WARMUP_ALL also builds every forced
+ * histogram strategy of every element type. progress (may be NULL) is called before each
+ * step with its name, its index and the number of steps; user is passed through. Returns
+ * VOTECL_OK, or the first failing step's status (later steps still run; the context's error
+ * names the step). Programs whose defines depend on a problem's size (Hough and PClines
+ * images, GHT templates) are built for 1920x1080 images and small templates. */
+#define VOTECL_WARMUP_ALL 1u
+typedef void (*votecl_warmup_progress)(const char *step, unsigned index, unsigned steps,
+                                       void *user);
+VOTECL_API votecl_status votecl_context_warmup(votecl_context *context, unsigned flags,
+                                               votecl_warmup_progress progress, void *user);
 
 #ifdef __cplusplus
 }

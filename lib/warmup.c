@@ -1,0 +1,242 @@
+/* Compilation paid ahead of time (votecl_context_warmup): every module's default plan is
+ * made and run once on a small synthetic input, through the public API only, so that exactly
+ * the programs a later call composes reach the caches (and PoCL, which generates a kernel's
+ * work-group code at its first launch, caches that too). */
+#include "votecl-private.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WARM_WIDTH 1920
+#define WARM_HEIGHT 1080
+#define WARM_SIDE 96 /* the synthetic GHT template and HOG image are this many pixels high */
+
+/* A square outline of side/2 on a black side x side image: edges in every direction. */
+static unsigned char *
+square_image(size_t side)
+{
+    unsigned char *p = calloc(side * side, 1);
+
+    if (p == NULL)
+        return NULL;
+    for (size_t y = side / 4; y < 3 * side / 4; y++)
+        for (size_t x = side / 4; x < 3 * side / 4; x++)
+            p[y * side + x] = 200;
+    return p;
+}
+
+static votecl_image
+gray_view(const unsigned char *p, size_t width, size_t height)
+{
+    votecl_image image = {p, width, height, width, 1, VOTECL_DTYPE_U8};
+    return image;
+}
+
+static votecl_status
+warm_hist(votecl_context *context, votecl_dtype dtype, votecl_variant variant)
+{
+    votecl_hist_params params;
+    votecl_hist_plan *plan = NULL;
+    votecl_status status;
+
+    const size_t n = 1u << 16;
+    void *data = NULL, *bins = NULL;
+
+    votecl_hist_params_init(&params, dtype);
+    params.variant = variant;
+    status = votecl_hist_plan_new(context, &params, &plan);
+    /* one run too: PoCL generates each kernel's work-group code at its first launch */
+    if (status == VOTECL_OK && ((data = calloc(n, votecl_dtype_size(dtype))) == NULL ||
+                                (bins = calloc(votecl_hist_plan_nbins(plan), 4)) == NULL))
+        status = votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    if (status == VOTECL_OK)
+        status = votecl_hist_run(plan, data, NULL, NULL, n, bins);
+    free(data);
+    free(bins);
+    votecl_hist_plan_free(plan);
+    return status;
+}
+
+static votecl_status
+warm_hough(votecl_context *context)
+{
+    votecl_hough_params params;
+    votecl_hough_plan *plan = NULL;
+    votecl_status status;
+
+    unsigned char *pixels = calloc((size_t)WARM_WIDTH * WARM_HEIGHT, 1);
+    votecl_image image = gray_view(pixels, WARM_WIDTH, WARM_HEIGHT);
+    votecl_hough_line lines[4];
+    size_t n = 0;
+
+    if (pixels == NULL)
+        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    for (size_t x = WARM_WIDTH / 4; x < WARM_WIDTH / 2; x++)
+        pixels[(WARM_HEIGHT / 2) * WARM_WIDTH + x] = 255;
+    votecl_hough_params_init(&params);
+    status = votecl_hough_plan_new(context, &params, WARM_WIDTH, WARM_HEIGHT, &plan);
+    if (status == VOTECL_OK)
+        status = votecl_hough_run(plan, &image, lines, 4, &n, NULL);
+    votecl_hough_plan_free(plan);
+    free(pixels);
+    return status;
+}
+
+static votecl_status
+warm_lines(votecl_context *context)
+{
+    votecl_lines_params params;
+    votecl_lines_plan *plan = NULL;
+    votecl_status status;
+
+    unsigned char *pixels = calloc((size_t)WARM_WIDTH * WARM_HEIGHT, 1);
+    votecl_image image = gray_view(pixels, WARM_WIDTH, WARM_HEIGHT);
+    votecl_lines_line lines[4];
+    size_t n = 0;
+
+    if (pixels == NULL)
+        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    for (size_t y = WARM_HEIGHT / 4; y < 3 * WARM_HEIGHT / 4; y++)
+        memset(pixels + y * WARM_WIDTH + WARM_WIDTH / 4, 200, WARM_WIDTH / 2);
+    votecl_lines_params_init(&params);
+    status = votecl_lines_plan_new(context, &params, WARM_WIDTH, WARM_HEIGHT, &plan);
+    if (status == VOTECL_OK)
+        status = votecl_lines_run(plan, &image, lines, 4, &n);
+    votecl_lines_plan_free(plan);
+    free(pixels);
+    return status;
+}
+
+static votecl_status
+warm_hog(votecl_context *context)
+{
+    votecl_hog_params params;
+    votecl_hog_model *model = NULL;
+    votecl_hog *hog = NULL;
+    unsigned char *pixels = square_image(2 * WARM_SIDE);
+    votecl_image image = gray_view(pixels, 2 * WARM_SIDE, 2 * WARM_SIDE);
+    votecl_hog_detection found[4];
+    size_t n = 0;
+    votecl_status status;
+
+    if (pixels == NULL)
+        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    votecl_hog_params_init(&params);
+    status = votecl_hog_model_people(context, &model);
+    if (status == VOTECL_OK)
+        status = votecl_hog_new(context, &params, model, &hog);
+    if (status == VOTECL_OK)
+        status = votecl_hog_detect(hog, &image, NULL, 0, found, 4, &n);
+    votecl_hog_free(hog);
+    votecl_hog_model_free(model);
+    free(pixels);
+    return status;
+}
+
+static votecl_status
+warm_ght(votecl_context *context, votecl_ght_method method)
+{
+    votecl_ght_params params;
+    votecl_ght_model *model = NULL;
+    unsigned char *templ = square_image(WARM_SIDE / 2), *scene = square_image(WARM_SIDE);
+    votecl_image t = gray_view(templ, WARM_SIDE / 2, WARM_SIDE / 2);
+    votecl_image s = gray_view(scene, WARM_SIDE, WARM_SIDE);
+    votecl_ght_pose poses[4];
+    size_t n = 0;
+    votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
+
+    votecl_ght_params_init(&params, method);
+    if (templ != NULL && scene != NULL &&
+        (status = votecl_ght_model_new(context, &params, &t, &model)) == VOTECL_OK)
+        status = votecl_ght_detect(model, &s, poses, 4, &n);
+    votecl_ght_model_free(model);
+    free(templ);
+    free(scene);
+    return status;
+}
+
+typedef struct warm_step {
+    const char *name;
+    int kind; /* 0 hist, 1 hough, 2 lines, 3 hog, 4 ght */
+    int arg;  /* hist: dtype; ght: method */
+    votecl_variant variant;
+    int all_only;
+} warm_step;
+
+static const warm_step steps[] = {
+    {"histogram u8", 0, VOTECL_DTYPE_U8, VOTECL_VARIANT_AUTO, 0},
+    {"histogram u16", 0, VOTECL_DTYPE_U16, VOTECL_VARIANT_AUTO, 0},
+    {"histogram u32", 0, VOTECL_DTYPE_U32, VOTECL_VARIANT_AUTO, 0},
+    {"histogram f32", 0, VOTECL_DTYPE_F32, VOTECL_VARIANT_AUTO, 0},
+    {"hough", 1, 0, VOTECL_VARIANT_AUTO, 0},
+    {"lines", 2, 0, VOTECL_VARIANT_AUTO, 0},
+    {"hog", 3, 0, VOTECL_VARIANT_AUTO, 0},
+    {"ght guil", 4, VOTECL_GHT_GUIL, VOTECL_VARIANT_AUTO, 0},
+    {"ght ballard", 4, VOTECL_GHT_BALLARD, VOTECL_VARIANT_AUTO, 0},
+    {"histogram u8 local", 0, VOTECL_DTYPE_U8, VOTECL_VARIANT_LOCAL, 1},
+    {"histogram u8 global", 0, VOTECL_DTYPE_U8, VOTECL_VARIANT_GLOBAL, 1},
+    {"histogram u8 private", 0, VOTECL_DTYPE_U8, VOTECL_VARIANT_PRIVATE, 1},
+    {"histogram u16 local", 0, VOTECL_DTYPE_U16, VOTECL_VARIANT_LOCAL, 1},
+    {"histogram u16 global", 0, VOTECL_DTYPE_U16, VOTECL_VARIANT_GLOBAL, 1},
+    {"histogram u16 private", 0, VOTECL_DTYPE_U16, VOTECL_VARIANT_PRIVATE, 1},
+    {"histogram u32 local", 0, VOTECL_DTYPE_U32, VOTECL_VARIANT_LOCAL, 1},
+    {"histogram u32 global", 0, VOTECL_DTYPE_U32, VOTECL_VARIANT_GLOBAL, 1},
+    {"histogram u32 private", 0, VOTECL_DTYPE_U32, VOTECL_VARIANT_PRIVATE, 1},
+    {"histogram f32 local", 0, VOTECL_DTYPE_F32, VOTECL_VARIANT_LOCAL, 1},
+    {"histogram f32 global", 0, VOTECL_DTYPE_F32, VOTECL_VARIANT_GLOBAL, 1},
+    {"histogram f32 private", 0, VOTECL_DTYPE_F32, VOTECL_VARIANT_PRIVATE, 1},
+};
+
+static votecl_status
+warm_one(votecl_context *context, const warm_step *s)
+{
+    switch (s->kind) {
+    case 0:
+        return warm_hist(context, (votecl_dtype)s->arg, s->variant);
+    case 1:
+        return warm_hough(context);
+    case 2:
+        return warm_lines(context);
+    case 3:
+        return warm_hog(context);
+    default:
+        return warm_ght(context, (votecl_ght_method)s->arg);
+    }
+}
+
+votecl_status
+votecl_context_warmup(votecl_context *context, unsigned flags, votecl_warmup_progress progress,
+                      void *user)
+{
+    size_t count = sizeof steps / sizeof steps[0];
+    unsigned total = 0, index = 0;
+    votecl_status first = VOTECL_OK;
+    char failed[sizeof context->error] = "";
+
+    if (context == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    if (context->backend == VOTECL_BACKEND_REF)
+        return VOTECL_OK; /* nothing is compiled there */
+    for (size_t i = 0; i < count; i++)
+        total += !steps[i].all_only || (flags & VOTECL_WARMUP_ALL);
+    for (size_t i = 0; i < count; i++) {
+        votecl_status status;
+        if (steps[i].all_only && !(flags & VOTECL_WARMUP_ALL))
+            continue;
+        if (progress != NULL)
+            progress(steps[i].name, index, total, user);
+        index++;
+        status = warm_one(context, &steps[i]);
+        /* a strategy the device lacks (local atomics) is no failure of the warm-up */
+        if (status != VOTECL_OK && status != VOTECL_UNSUPPORTED && first == VOTECL_OK) {
+            first = status;
+            snprintf(failed, sizeof failed, "warm-up step '%s': %.900s", steps[i].name,
+                     context->error);
+        }
+    }
+    votecl__clear_error(context);
+    if (first != VOTECL_OK)
+        return votecl__fail(context, first, "%s", failed);
+    return VOTECL_OK;
+}
