@@ -590,8 +590,15 @@ votecl_lines_run_buffer(votecl_lines_plan *plan, votecl_buffer *image, size_t wi
         status = votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
     else if ((status = votecl_buffer_read(image, 0, host, bytes)) == VOTECL_OK)
         status = ref_run_image(plan, host, dtype);
+    /* segments are measured on the image: a device image is read back only when asked for */
+    if (status == VOTECL_OK && plan->params.segments && host == NULL) {
+        if ((host = votecl__malloc(bytes)) == NULL)
+            status = votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+        else
+            status = votecl_buffer_read(image, 0, host, bytes);
+    }
     if (status == VOTECL_OK)
-        finish_lines(plan, lines, capacity, found);
+        status = finish_lines(plan, host, dtype, lines, capacity, found);
     free(host);
     return status;
 }

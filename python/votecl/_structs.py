@@ -238,6 +238,10 @@ class votecl_hough_params(ctypes.Structure):
         ("variant", ctypes.c_int),
         ("stretch", ctypes.c_uint),
         ("work_group_size", ctypes.c_uint),
+        ("segments", ctypes.c_int),
+        ("min_length", ctypes.c_uint32),
+        ("max_gap", ctypes.c_uint32),
+        ("merge_distance", ctypes.c_double),
     ]
 
 
@@ -249,6 +253,11 @@ class votecl_hough_line(ctypes.Structure):
         ("votes", ctypes.c_uint32),
         ("angle", ctypes.c_uint),
         ("bin", ctypes.c_uint32),
+        ("has_segment", ctypes.c_int),
+        ("x0", ctypes.c_double),
+        ("y0", ctypes.c_double),
+        ("x1", ctypes.c_double),
+        ("y1", ctypes.c_double),
     ]
 
 
@@ -276,6 +285,11 @@ class votecl_lines_params(ctypes.Structure):
         ("edge_threshold", ctypes.c_uint),
         ("max_lines", ctypes.c_size_t),
         ("work_group_size", ctypes.c_uint),
+        ("orientation_kernel", ctypes.c_uint),
+        ("segments", ctypes.c_int),
+        ("min_length", ctypes.c_uint32),
+        ("max_gap", ctypes.c_uint32),
+        ("merge_distance", ctypes.c_double),
     ]
 
 
@@ -302,6 +316,11 @@ class votecl_lines_line(ctypes.Structure):
         ("v", ctypes.c_double),
         ("column", ctypes.c_uint32),
         ("row", ctypes.c_uint32),
+        ("has_segment", ctypes.c_int),
+        ("x0", ctypes.c_double),
+        ("y0", ctypes.c_double),
+        ("x1", ctypes.c_double),
+        ("y1", ctypes.c_double),
     ]
 
 
