@@ -8,6 +8,7 @@
 
 /* Adding a suite is one line here (its descriptor lives in tools/eval-<name>.c). */
 static const tool_eval_suite *const tool_eval_suites[] = {
+    &tool_eval_ght,
     NULL,
 };
 

@@ -18,4 +18,6 @@ typedef struct tool_eval_suite {
     int (*run)(tool_options *options, int argc, char **argv);
 } tool_eval_suite;
 
+extern const tool_eval_suite tool_eval_ght;
+
 #endif

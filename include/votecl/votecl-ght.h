@@ -117,6 +117,7 @@ typedef struct votecl_ght_pose {
     uint32_t votes;  /* position votes (Guil: D, Ballard: the accumulator) */
     uint32_t angle_votes; /* Guil: O correlation of the rotation; Ballard: 0 */
     uint32_t scale_votes; /* Guil: S votes of the scale; Ballard: 0 */
+    double confidence;    /* in [0, 1]: the share of the template the pose explains */
 } votecl_ght_pose;
 
 /* What the last detection saw. */
