@@ -252,6 +252,12 @@ votecl_status votecl__ght_ref_ballard_peaks(const votecl__ght_desc *desc, const 
                                             uint32_t width, uint32_t height,
                                             votecl__ght_poses *out);
 
+/* The confidence of poses[0..n) (lib/ght-confidence.c): the share of the template's edges
+ * templ that the image's edges confirm at each pose. Statuses: out of host memory. */
+votecl_status votecl__ght_confidence(const votecl__ght_desc *desc, const votecl__ght_edges *templ,
+                                     const votecl__ght_edges *image, uint32_t width,
+                                     uint32_t height, votecl_ght_pose *poses, size_t n);
+
 /* Sorts poses best first (votes, then angle votes, scale votes) and drops those within
  * min_dist of a better one; returns how many remain. votecl__ght_pose_cmp: that order. */
 int votecl__ght_pose_cmp(const void *a, const void *b);

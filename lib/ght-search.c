@@ -261,6 +261,22 @@ search_free(search *s)
     votecl__ght_matches_clear(&s->matches);
 }
 
+/* The least correlation of a rotation: the parameter, else angle_share of the template's
+ * pairings (the most a rotation can explain: corr sums min(O_T, O_I) over O_T's keys), so
+ * that one share means the same for every template. */
+static uint64_t
+angle_threshold(const votecl__ght_desc *d, const uint32_t *ot)
+{
+    uint64_t total = 0;
+
+    if (d->p.angle_threshold > 0)
+        return d->p.angle_threshold;
+    for (size_t k = 0; k < (size_t)d->levels * d->levels; k++)
+        total += ot[k];
+    total = (uint64_t)ceil(d->p.angle_share * (double)total);
+    return total > 0 ? total : 1;
+}
+
 /* The rotations: the best peaks of the correlation over the search's steps. */
 static votecl_status
 rotations(search *s, const uint32_t *ot, const uint32_t *oi)
@@ -275,7 +291,7 @@ rotations(search *s, const uint32_t *ot, const uint32_t *oi)
     if (corr != NULL && hist != NULL && rp != NULL) {
         correlate(d, ot, oi, corr);
         rotation_hist(d, corr, hist);
-        nr = best_peaks(hist, d->rotations, d->full_circle, d->p.angle_threshold, 8, rp,
+        nr = best_peaks(hist, d->rotations, d->full_circle, angle_threshold(d, ot), 8, rp,
                         d->p.max_rotations);
         for (uint32_t i = 0; i < nr; i++) {
             s->b[i] = rotation_bin(d, corr, rp[i].k, &s->rot[i].angle);

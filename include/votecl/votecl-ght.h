@@ -83,13 +83,16 @@ typedef struct votecl_ght_params {
     unsigned dp;                /* position cell side in pixels, >= 1 (2) */
     double min_dist;            /* least distance between two detections in pixels (10) */
     size_t max_detections;      /* most poses reported; 0: no limit but capacity (0) */
+    double min_confidence;      /* least confidence of a reported pose, [0, 1] (0.5) */
     /* Guil */
     double xi;                  /* angle between the gradients of a pairing, degrees (90) */
     unsigned angle_epsilon;     /* tolerance on xi in bins (1) */
-    uint32_t angle_threshold;   /* least O correlation of a rotation (0: 1/8 of the best) */
+    uint32_t angle_threshold;   /* least O correlation of a rotation (0: angle_share) */
+    double angle_share;         /* least O correlation of a rotation as a share of the
+                                 * template's pairings, [0, 1] (0.15) */
     uint32_t scale_threshold;   /* least S votes of a scale (0: 1/4 of the best) */
     uint32_t position_threshold; /* least D votes of a position (0: 1/2 of the best) */
-    unsigned max_rotations;     /* rotations examined, best first (4) */
+    unsigned max_rotations;     /* at most this many rotations examined, best first (32) */
     unsigned max_scales;        /* scales examined per rotation, best first (2) */
     votecl_ght_pairing pairing; /* (AUTO) */
     unsigned replication;       /* local sub-histogram copies M per work-group, 0: auto */
