@@ -12,6 +12,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "ght-private.h"
@@ -44,31 +45,60 @@ bins_near(uint32_t a, uint32_t b, uint32_t L, uint32_t tol)
     return (d < L - d ? d : L - d) <= tol;
 }
 
-/* An image edge near (x, y) with a gradient bin near bin. */
-static int
-confirmed(const uint16_t *map, uint32_t w, uint32_t h, double x, double y, uint32_t bin,
-          uint32_t L, uint32_t tol)
+/* What the confirmations look at: the image's edge map and the edges claimed by the poses
+ * accepted so far (NULL: none). */
+typedef struct conf_map {
+    const uint16_t *bins;
+    uint8_t *claimed;
+    uint32_t w, h, L, tol;
+} conf_map;
+
+/* The first unclaimed image edge near (x, y) with a gradient bin near bin (raster order of
+ * the neighbourhood), or SIZE_MAX. */
+static size_t
+confirming(const conf_map *m, double x, double y, uint32_t bin)
 {
     long cx = lround(x), cy = lround(y);
 
     for (long yy = cy - GHT_CONF_RADIUS; yy <= cy + GHT_CONF_RADIUS; yy++)
         for (long xx = cx - GHT_CONF_RADIUS; xx <= cx + GHT_CONF_RADIUS; xx++) {
-            uint16_t v;
-            if (xx < 0 || yy < 0 || xx >= (long)w || yy >= (long)h)
+            size_t i;
+            if (xx < 0 || yy < 0 || xx >= (long)m->w || yy >= (long)m->h)
                 continue;
-            v = map[(size_t)yy * w + (size_t)xx];
-            if (v != 0 && bins_near(v - 1u, bin, L, tol))
-                return 1;
+            i = (size_t)yy * m->w + (size_t)xx;
+            if (m->bins[i] != 0 && (m->claimed == NULL || !m->claimed[i]) &&
+                bins_near(m->bins[i] - 1u, bin, m->L, m->tol))
+                return i;
         }
-    return 0;
+    return SIZE_MAX;
 }
 
+/* Claims every edge that could confirm a point at (x, y) with bin: at a scale above 1 the
+ * template's points are sparser than the image's, and one edge per point would leave the
+ * instance's other edges to a pose over it at another scale. */
+static void
+claim_near(conf_map *m, double x, double y, uint32_t bin)
+{
+    long cx = lround(x), cy = lround(y);
+
+    for (long yy = cy - GHT_CONF_RADIUS; yy <= cy + GHT_CONF_RADIUS; yy++)
+        for (long xx = cx - GHT_CONF_RADIUS; xx <= cx + GHT_CONF_RADIUS; xx++) {
+            size_t i;
+            if (xx < 0 || yy < 0 || xx >= (long)m->w || yy >= (long)m->h)
+                continue;
+            i = (size_t)yy * m->w + (size_t)xx;
+            if (m->bins[i] != 0 && bins_near(m->bins[i] - 1u, bin, m->L, m->tol))
+                m->claimed[i] = 1;
+        }
+}
+
+/* The share of the template's points confirmed at pose; with claim, the confirming edges
+ * become claimed. */
 static double
 pose_confidence(const votecl__ght_desc *desc, const votecl__ght_edges *templ,
-                const uint16_t *map, uint32_t w, uint32_t h, const votecl_ght_pose *pose)
+                conf_map *m, const votecl_ght_pose *pose, int claim)
 {
-    uint32_t L = desc->levels, tol = (uint32_t)ceil(GHT_CONF_DEGREES * L / 360.0);
-    uint32_t shift = (uint32_t)lround(pose->angle * L / 360.0) % L;
+    uint32_t L = desc->levels, shift = (uint32_t)lround(pose->angle * L / 360.0) % L;
     double a = pose->angle * GHT_PI / 180.0, c = cos(a) * pose->scale, s = sin(a) * pose->scale;
     size_t hits = 0;
 
@@ -77,10 +107,31 @@ pose_confidence(const votecl__ght_desc *desc, const votecl__ght_edges *templ,
     for (size_t i = 0; i < templ->n; i++) {
         const votecl__ght_point *q = &templ->points[i];
         double u = q->x - desc->cx, v = q->y - desc->cy;
-        hits += confirmed(map, w, h, pose->x + c * u - s * v, pose->y + s * u + c * v,
-                          (q->bin + shift) % L, L, tol);
+        size_t at = confirming(m, pose->x + c * u - s * v, pose->y + s * u + c * v,
+                               (q->bin + shift) % L);
+        if (at == SIZE_MAX)
+            continue;
+        hits++;
+        if (claim)
+            claim_near(m, pose->x + c * u - s * v, pose->y + s * u + c * v, (q->bin + shift) % L);
     }
     return (double)hits / (double)templ->n;
+}
+
+/* The poses best first; then each one's confidence counts only the edges no better accepted
+ * pose claimed (a pose is accepted when that share reaches min_confidence, and claims its
+ * edges): a second pose over the same instance (another scale, a neighbouring place) or a
+ * pose made of pieces of accepted instances is explained away, whatever its distance. */
+static void
+explain(const votecl__ght_desc *desc, const votecl__ght_edges *templ, conf_map *m,
+        votecl_ght_pose *poses, size_t n)
+{
+    qsort(poses, n, sizeof *poses, votecl__ght_pose_cmp);
+    for (size_t i = 0; i < n; i++) {
+        poses[i].confidence = pose_confidence(desc, templ, m, &poses[i], 0);
+        if (poses[i].confidence >= desc->p.min_confidence && poses[i].confidence > 0)
+            pose_confidence(desc, templ, m, &poses[i], 1);
+    }
 }
 
 votecl_status
@@ -89,13 +140,25 @@ votecl__ght_confidence(const votecl__ght_desc *desc, const votecl__ght_edges *te
                        votecl_ght_pose *poses, size_t n)
 {
     uint16_t *map;
+    conf_map m = {NULL, NULL, width, height, desc->levels,
+                  (uint32_t)ceil(GHT_CONF_DEGREES * desc->levels / 360.0)};
 
     if (n == 0)
         return VOTECL_OK;
-    if ((map = edge_map(image, width, height)) == NULL)
+    map = edge_map(image, width, height);
+    m.claimed = votecl__calloc((size_t)width * height > 0 ? (size_t)width * height : 1, 1);
+    if (map == NULL || m.claimed == NULL) {
+        free(map);
+        free(m.claimed);
         return VOTECL_OUT_OF_HOST_MEMORY;
+    }
+    m.bins = map;
     for (size_t i = 0; i < n; i++)
-        poses[i].confidence = pose_confidence(desc, templ, map, width, height, &poses[i]);
+        poses[i].confidence = pose_confidence(desc, templ, &(conf_map){map, NULL, width, height,
+                                                                       m.L, m.tol},
+                                              &poses[i], 0);
+    explain(desc, templ, &m, poses, n);
     free(map);
+    free(m.claimed);
     return VOTECL_OK;
 }

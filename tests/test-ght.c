@@ -179,11 +179,11 @@ run_cases(const votecl_ght_params *params, int cases, uint64_t seed, double smin
             good++;
         else if (g_test_verbose())
             g_printerr("case %d: truth (%.2f, %.2f, %.2f deg, %.3f) found %zu: (%.2f, %.2f, "
-                       "%.2f deg, %.3f, %u votes)\n",
+                       "%.2f deg, %.3f, %u votes %.3f)\n",
                        c, truth.x, truth.y, truth.angle, truth.scale, found,
                        found ? poses[0].x : 0, found ? poses[0].y : 0,
                        found ? poses[0].angle : 0, found ? poses[0].scale : 0,
-                       found ? poses[0].votes : 0);
+                       found ? poses[0].votes : 0, found ? poses[0].confidence : 0);
         g_free(s.data);
     }
     votecl_ght_model_free(model);
@@ -423,6 +423,7 @@ test_opencv_ballard(void)
     p.votes_threshold = 40;
     p.votes_ratio = 0;
     p.max_detections = 64;
+    p.min_confidence = 0; /* cv2 has no confidence floor: its candidates against ours */
     compare_opencv("ballard", &p, 1);
 }
 
@@ -699,6 +700,7 @@ assert_poses_equal(const votecl_ght_pose *a, const votecl_ght_pose *b, size_t n)
         g_assert_cmpuint(a[k].votes, ==, b[k].votes);
         g_assert_cmpuint(a[k].angle_votes, ==, b[k].angle_votes);
         g_assert_cmpuint(a[k].scale_votes, ==, b[k].scale_votes);
+        g_assert_cmpfloat(a[k].confidence, ==, b[k].confidence);
     }
 }
 
@@ -710,8 +712,11 @@ check_detect_equal(const votecl_ght_params *params, uint64_t seed, int cases)
     votecl_image tv = scene_view(&t);
     votecl_ght_model *rm = NULL, *dm = NULL;
     votecl_ght_stats stats;
+    votecl_ght_params all = *params;
     tu_rng rng;
 
+    all.min_confidence = 0; /* every candidate, each with its confidence */
+    params = &all;
     g_assert_cmpint(votecl_ght_model_new(ref_context, params, &tv, &rm), ==, VOTECL_OK);
     g_assert_cmpint(votecl_ght_model_new(device(), params, &tv, &dm), ==, VOTECL_OK);
     tu_rng_init(&rng, seed);
