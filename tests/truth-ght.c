@@ -529,6 +529,34 @@ truth_ght_scene_make(truth_ght_family family, uint64_t seed, size_t index,
     return 0;
 }
 
+int
+truth_ght_issue_scene(const truth_ght_image *templ, double angle, double scale,
+                      truth_ght_scene *out)
+{
+    rng r = {13};
+    canvas cv;
+
+    memset(out, 0, sizeof *out);
+    memset(&cv, 0, sizeof cv);
+    cv.im = &out->image;
+    cv.r = &r;
+    cv.bg = 255;
+    if (image_alloc(&out->image, 400, 300, 255) != 0)
+        return -1;
+    out->shape = TRUTH_GHT_SHIPPED;
+    out->truth[0] = (truth_ght_pose){140, 150, angle, scale};
+    out->n = 1;
+    draw_template(&cv, templ, &out->truth[0], template_radius(templ) * scale, 0);
+    for (uint32_t y = 0; y < 300; y++)
+        for (uint32_t x = 0; x < 400; x++) {
+            double dc = fabs(hypot(x - 320.0, y - 80.0) - 40);
+            double ds = fmax(fabs(x - 320.0), fabs(y - 220.0)) - 40;
+            if (dc <= 1 || (ds <= 1 && ds > -1))
+                out->image.data[(size_t)y * 400 + x] = 0;
+        }
+    return 0;
+}
+
 /* --- the metric --- */
 
 static double

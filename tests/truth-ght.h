@@ -83,6 +83,13 @@ int truth_ght_scene_make(truth_ght_family family, uint64_t seed, size_t index,
                          const truth_ght_image *templates, uint32_t width, uint32_t height,
                          truth_ght_scene *out);
 void truth_ght_scene_free(truth_ght_scene *scene);
+
+/* Issue 13's scene: a white 400x300 image holding templ (black on white, as templ.png) at
+ * (140, 150) under angle and scale, a circle outline (centre (320, 80), radius 40) and a square
+ * outline ((280, 180) to (360, 260)), two pixels wide. out: caller-owned; -1 when out of
+ * memory. */
+int truth_ght_issue_scene(const truth_ght_image *templ, double angle, double scale,
+                          truth_ght_scene *out);
 void truth_ght_image_free(truth_ght_image *image);
 
 /* A detector's poses (ranked, best first) scored against a scene's truth. */
