@@ -20,6 +20,9 @@
 #define GHT_PI 3.14159265358979323846
 #define GHT_CONF_RADIUS 2         /* pixels (Chebyshev): the fit's error and the edges' jitter */
 #define GHT_CONF_DEGREES 10.0     /* gradient tolerance: Sobel on anti-aliased, blurred edges */
+#define GHT_REFINE_ROUNDS 2
+#define GHT_REFINE_DEGREES 3.0    /* a refinement may turn a pose by at most this... */
+#define GHT_REFINE_SCALE 0.05     /* ...and scale it by at most this fraction */
 
 /* The image's edge bins by pixel (bin + 1; 0: no edge), w * h entries (malloc'd). */
 static uint16_t *
@@ -118,6 +121,79 @@ pose_confidence(const votecl__ght_desc *desc, const votecl__ght_edges *templ,
     return (double)hits / (double)templ->n;
 }
 
+/* The nearest image edge to (x, y) within the radius with a gradient bin near bin, or
+ * SIZE_MAX (ties: raster order). */
+static size_t
+nearest(const conf_map *m, double x, double y, uint32_t bin)
+{
+    long cx = lround(x), cy = lround(y);
+    size_t best = SIZE_MAX;
+    double bd = 0;
+
+    for (long yy = cy - GHT_CONF_RADIUS; yy <= cy + GHT_CONF_RADIUS; yy++)
+        for (long xx = cx - GHT_CONF_RADIUS; xx <= cx + GHT_CONF_RADIUS; xx++) {
+            size_t i;
+            double d;
+            if (xx < 0 || yy < 0 || xx >= (long)m->w || yy >= (long)m->h)
+                continue;
+            i = (size_t)yy * m->w + (size_t)xx;
+            d = (xx - x) * (xx - x) + (yy - y) * (yy - y);
+            if (m->bins[i] != 0 && bins_near(m->bins[i] - 1u, bin, m->L, m->tol) &&
+                (best == SIZE_MAX || d < bd)) {
+                best = i;
+                bd = d;
+            }
+        }
+    return best;
+}
+
+/* One refinement of pose: the point-to-line similarity of every template point and its
+ * nearest confirming image edge (the edge's gradient bin as its normal). The Hough pose and
+ * its fit to the matched pairings are within a degree and a few percent; fitted to the whole
+ * template's confirmed outline, it lands within a fraction of both. Kept only near the pose
+ * it refines. Returns 0 when there was nothing to fit. */
+static int
+refine_once(const votecl__ght_desc *desc, const votecl__ght_edges *templ, const conf_map *m,
+            double *c, double *scratch, votecl_ght_pose *pose)
+{
+    uint32_t L = desc->levels, shift = (uint32_t)lround(pose->angle * L / 360.0) % L;
+    double a = pose->angle * GHT_PI / 180.0, co = cos(a) * pose->scale, si = sin(a) * pose->scale;
+    double fit[4], scale, angle, da;
+    size_t n = 0;
+
+    for (size_t i = 0; i < templ->n; i++) {
+        const votecl__ght_point *q = &templ->points[i];
+        double u = q->x - desc->cx, v = q->y - desc->cy;
+        size_t at = nearest(m, pose->x + co * u - si * v, pose->y + si * u + co * v,
+                            (q->bin + shift) % L);
+        double nb;
+        if (at == SIZE_MAX)
+            continue;
+        nb = 2.0 * GHT_PI * (m->bins[at] - 1u) / L;
+        c[6 * n] = u;
+        c[6 * n + 1] = v;
+        c[6 * n + 2] = (double)(at % m->w);
+        c[6 * n + 3] = (double)(at / m->w);
+        c[6 * n + 4] = cos(nb);
+        c[6 * n + 5] = sin(nb);
+        n++;
+    }
+    if (!votecl__ght_fit_points(c, n, scratch, fit))
+        return 0;
+    scale = hypot(fit[0], fit[1]);
+    angle = fmod(atan2(fit[1], fit[0]) * 180.0 / GHT_PI + 360.0, 360.0);
+    da = fmod(fabs(angle - pose->angle), 360.0);
+    da = da > 180 ? 360 - da : da;
+    if (da > GHT_REFINE_DEGREES || fabs(scale / pose->scale - 1) > GHT_REFINE_SCALE ||
+        hypot(fit[2] - pose->x, fit[3] - pose->y) > GHT_CONF_RADIUS + 1)
+        return 0;
+    pose->x = fit[2];
+    pose->y = fit[3];
+    pose->angle = angle;
+    pose->scale = scale;
+    return 1;
+}
+
 /* The poses best first; then each one's confidence counts only the edges no better accepted
  * pose claimed (a pose is accepted when that share reaches min_confidence, and claims its
  * edges): a second pose over the same instance (another scale, a neighbouring place) or a
@@ -134,12 +210,41 @@ explain(const votecl__ght_desc *desc, const votecl__ght_edges *templ, conf_map *
     }
 }
 
+/* Every pose refined GHT_REFINE_ROUNDS times, while its confidence does not drop. */
+static votecl_status
+refine(const votecl__ght_desc *desc, const votecl__ght_edges *templ, const conf_map *m,
+       votecl_ght_pose *poses, size_t n)
+{
+    double *c = votecl__malloc((templ->n > 0 ? templ->n : 1) * 6 * sizeof *c);
+    double *scratch = votecl__malloc((templ->n > 0 ? templ->n : 1) * sizeof *scratch);
+    const conf_map open = {m->bins, NULL, m->w, m->h, m->L, m->tol};
+
+    if (c == NULL || scratch == NULL) {
+        free(c);
+        free(scratch);
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    }
+    for (size_t i = 0; i < n; i++)
+        for (int r = 0; r < GHT_REFINE_ROUNDS; r++) {
+            votecl_ght_pose next = poses[i];
+            if (!refine_once(desc, templ, &open, c, scratch, &next) ||
+                pose_confidence(desc, templ, (conf_map *)&open, &next, 0) <
+                    pose_confidence(desc, templ, (conf_map *)&open, &poses[i], 0))
+                break;
+            poses[i] = next;
+        }
+    free(c);
+    free(scratch);
+    return VOTECL_OK;
+}
+
 votecl_status
 votecl__ght_confidence(const votecl__ght_desc *desc, const votecl__ght_edges *templ,
                        const votecl__ght_edges *image, uint32_t width, uint32_t height,
                        votecl_ght_pose *poses, size_t n)
 {
     uint16_t *map;
+    votecl_status status;
     conf_map m = {NULL, NULL, width, height, desc->levels,
                   (uint32_t)ceil(GHT_CONF_DEGREES * desc->levels / 360.0)};
 
@@ -153,6 +258,11 @@ votecl__ght_confidence(const votecl__ght_desc *desc, const votecl__ght_edges *te
         return VOTECL_OUT_OF_HOST_MEMORY;
     }
     m.bins = map;
+    if ((status = refine(desc, templ, &m, poses, n)) != VOTECL_OK) {
+        free(map);
+        free(m.claimed);
+        return status;
+    }
     for (size_t i = 0; i < n; i++)
         poses[i].confidence = pose_confidence(desc, templ, &(conf_map){map, NULL, width, height,
                                                                        m.L, m.tol},

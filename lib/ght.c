@@ -27,7 +27,7 @@ struct votecl_ght_model {
 };
 
 /* The default confidence floor (docs/accuracy.md: chosen on the truth suite). */
-#define GHT_MIN_CONFIDENCE 0.5
+#define GHT_MIN_CONFIDENCE 0.7
 /* Guil's rotations: every maximum of the O correlation explaining at least this share of the
  * template's pairings, at most GHT_MAX_ROTATIONS of them (a bound on the S and D work: a
  * circle's flat correlation has many small maxima). docs/accuracy.md has the figures. */

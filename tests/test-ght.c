@@ -1346,8 +1346,8 @@ truth_detect(votecl_ght_model *model, const truth_ght_scene *sc, truth_ght_score
 
 /* 4 scenes of every family (seed 1, 400x300, as `votecl eval ght --scenes 4`), one model per
  * template. Floors at or below the figures measured when written (docs/accuracy.md): the
- * planted pose strongest in 16 of 16 scenes with instances, 4 false poses in 20 scenes, no
- * pose in 3 of the 4 scenes without an instance. */
+ * planted pose strongest in 16 of 16 scenes with instances, no false pose in 20 scenes, no
+ * pose in 4 of the 4 scenes without an instance. */
 static void
 test_ref_truth_suite(void)
 {
@@ -1382,7 +1382,7 @@ test_ref_truth_suite(void)
                    "%zu of %zu without an instance empty",
                    strongest, with, false_poses, scenes, empty, absent);
     g_assert_cmpuint(strongest * 100, >=, 85 * with);
-    g_assert_cmpuint(false_poses, <=, scenes / 2);
+    g_assert_cmpuint(false_poses, <=, scenes / 4);
     g_assert_cmpuint(empty * 4, >=, 3 * absent);
     for (int s = 0; s < TRUTH_GHT_SHAPES; s++)
         votecl_ght_model_free(models[s]);

@@ -39,7 +39,7 @@ ght_usage(FILE *f)
             "  --min-angle, --max-angle, --angle-step   the rotation search, degrees\n"
             "  --min-scale, --max-scale, --scale-step   the scale search\n"
             "  --min-confidence C  least share of the template's edges a pose must find in\n"
-            "                   the image, [0, 1] (default 0.5; 0 reports every candidate)\n"
+            "                   the image, [0, 1] (default 0.7; 0 reports every candidate)\n"
             "  --max N          at most N poses (default 0: all, shown up to %d)\n"
             "  --out FILE       the image with the poses drawn (PNG, or PPM for .ppm)\n",
             GHT_MAX_SHOWN);

@@ -83,7 +83,7 @@ typedef struct votecl_ght_params {
     unsigned dp;                /* position cell side in pixels, >= 1 (2) */
     double min_dist;            /* least distance between two detections in pixels (10) */
     size_t max_detections;      /* most poses reported; 0: no limit but capacity (0) */
-    double min_confidence;      /* least confidence of a reported pose, [0, 1] (0.5) */
+    double min_confidence;      /* least confidence of a reported pose, [0, 1] (0.7) */
     /* Guil */
     double xi;                  /* angle between the gradients of a pairing, degrees (90) */
     unsigned angle_epsilon;     /* tolerance on xi in bins (1) */
