@@ -32,7 +32,7 @@ struct votecl_ght_model {
  * template's pairings, at most GHT_MAX_ROTATIONS of them (a bound on the S and D work: a
  * circle's flat correlation has many small maxima). docs/accuracy.md has the figures. */
 #define GHT_ANGLE_SHARE 0.15
-#define GHT_MAX_ROTATIONS 32
+#define GHT_MAX_ROTATIONS 16
 
 void
 votecl_ght_params_init(votecl_ght_params *params, votecl_ght_method method)

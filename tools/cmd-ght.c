@@ -27,6 +27,7 @@ ght_usage(FILE *f)
             "                  [--levels L] [--dp P] [--min-dist D] [--min-angle A]\n"
             "                  [--max-angle A] [--angle-step A] [--min-scale S] [--max-scale S]\n"
             "                  [--scale-step S] [--min-confidence C] [--max N] [--json]\n"
+            "                  [--angle-share A] [--max-rotations N] [--max-scales N]\n"
             "                  [--out OUT.png]\n"
             "Finds the template (PNG, PGM or PPM) in the image: the template's centre (x, y),\n"
             "rotation in degrees and scale of every pose, most votes first, as text or JSON.\n"
@@ -40,6 +41,10 @@ ght_usage(FILE *f)
             "  --min-scale, --max-scale, --scale-step   the scale search\n"
             "  --min-confidence C  least share of the template's edges a pose must find in\n"
             "                   the image, [0, 1] (default 0.7; 0 reports every candidate)\n"
+            "  --angle-share A  Guil: least share of the template's pairings a rotation's O\n"
+            "                   correlation explains (default 0.15)\n"
+            "  --max-rotations N, --max-scales N   Guil: rotations examined at most, scales\n"
+            "                   per rotation (defaults 16, 2)\n"
             "  --max N          at most N poses (default 0: all, shown up to %d)\n"
             "  --out FILE       the image with the poses drawn (PNG, or PPM for .ppm)\n",
             GHT_MAX_SHOWN);
@@ -106,7 +111,8 @@ search_option(votecl_ght_params *p, int argc, char **argv, int *i)
         (r = double_option(argc, argv, i, "--max-scale", &p->max_scale)) != 0 ||
         (r = double_option(argc, argv, i, "--scale-step", &p->scale_step)) != 0)
         return r;
-    if ((r = double_option(argc, argv, i, "--min-confidence", &p->min_confidence)) != 0)
+    if ((r = double_option(argc, argv, i, "--min-confidence", &p->min_confidence)) != 0 ||
+        (r = double_option(argc, argv, i, "--angle-share", &p->angle_share)) != 0)
         return r;
     return double_option(argc, argv, i, "--min-dist", &p->min_dist);
 }
@@ -124,6 +130,10 @@ ght_option(ght_args *a, int argc, char **argv, int *i)
         return r;
     if ((r = uint_option(argc, argv, i, "--levels", VOTECL_GHT_MAX_LEVELS, &x)) != 0)
         return r < 0 ? r : (p->levels = (unsigned)x, 1);
+    if ((r = uint_option(argc, argv, i, "--max-rotations", 100000, &x)) != 0)
+        return r < 0 ? r : (p->max_rotations = (unsigned)x, 1);
+    if ((r = uint_option(argc, argv, i, "--max-scales", 100000, &x)) != 0)
+        return r < 0 ? r : (p->max_scales = (unsigned)x, 1);
     if ((r = uint_option(argc, argv, i, "--dp", 1000, &x)) != 0)
         return r < 0 ? r : (p->dp = (unsigned)x, 1);
     if ((r = uint_option(argc, argv, i, "--max", 1000000, &x)) != 0)

@@ -24,6 +24,7 @@ typedef struct eg_args {
     unsigned long width, height;
     const char *dump;
     const char *images;
+    unsigned long max_rotations; /* 0: the library's default */
 } eg_args;
 
 /* What a family adds up to. */
@@ -47,7 +48,9 @@ eg_usage(FILE *f)
                "  --size WxH   scene size (default 400x300)\n"
                "  --dump DIR   writes the scenes (PGM), templates and cases.json for\n"
                "               tools/eval-ght.py (OpenCV's Guil on the same scenes)\n"
-               "  --images DIR where templ.png is (default: the shipped images)\n",
+               "  --images DIR where templ.png is (default: the shipped images)\n"
+               "  --max-rotations N   Guil's bound on the rotations examined (default: the\n"
+               "               library's)\n",
             TRUTH_GHT_POS, TRUTH_GHT_ANGLE, 100 * TRUTH_GHT_SCALE);
 }
 
@@ -67,6 +70,9 @@ eg_parse(tool_options *o, eg_args *a, int argc, char **argv)
             if (r < 0 || sscanf(v, "%lux%lu", &a->width, &a->height) != 2 || a->width < 64 ||
                 a->height < 64 || a->width > 8192 || a->height > 8192)
                 return tool_usage_error("eval ght", "--size: WxH between 64 and 8192 a side");
+        } else if ((r = tool_option_value(argc, argv, &i, "--max-rotations", &v)) != 0) {
+            if (r < 0 || tool_parse_ulong("--max-rotations", v, 1, 100000, &a->max_rotations) < 0)
+                return TOOL_EXIT_USAGE;
         } else if ((r = tool_option_value(argc, argv, &i, "--dump", &v)) != 0) {
             if (r < 0)
                 return TOOL_EXIT_USAGE;
@@ -254,12 +260,15 @@ eg_add(eg_tally *all, const eg_tally *t)
 
 /* The models of every available template (NULL where a template is missing). */
 static votecl_status
-eg_models(votecl_context *ctx, const truth_ght_image *t, votecl_ght_model **models)
+eg_models(votecl_context *ctx, const eg_args *a, const truth_ght_image *t,
+          votecl_ght_model **models)
 {
     votecl_ght_params p;
     votecl_status st = VOTECL_OK;
 
     votecl_ght_params_init(&p, VOTECL_GHT_GUIL);
+    if (a->max_rotations > 0)
+        p.max_rotations = (unsigned)a->max_rotations;
     for (int s = 0; s < TRUTH_GHT_SHAPES && st == VOTECL_OK; s++) {
         votecl_image v;
         models[s] = NULL;
@@ -347,7 +356,7 @@ eg_dump_templates(const char *dir, const truth_ght_image *t)
 static int
 eg_main(tool_options *o, int argc, char **argv)
 {
-    eg_args a = {12, 1, 400, 300, NULL, NULL};
+    eg_args a = {12, 1, 400, 300, NULL, NULL, 0};
     truth_ght_image t[TRUTH_GHT_SHAPES];
     votecl_ght_model *models[TRUTH_GHT_SHAPES] = {NULL};
     votecl_context *ctx = NULL;
@@ -372,7 +381,7 @@ eg_main(tool_options *o, int argc, char **argv)
     }
     if ((rc = tool_context_open(o, &ctx)) != TOOL_EXIT_OK)
         goto out;
-    if ((st = eg_models(ctx, t, models)) != VOTECL_OK) {
+    if ((st = eg_models(ctx, &a, t, models)) != VOTECL_OK) {
         rc = tool_fail(ctx, st, "eval ght: template");
         goto out;
     }

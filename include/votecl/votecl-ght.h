@@ -92,7 +92,7 @@ typedef struct votecl_ght_params {
                                  * template's pairings, [0, 1] (0.15) */
     uint32_t scale_threshold;   /* least S votes of a scale (0: 1/4 of the best) */
     uint32_t position_threshold; /* least D votes of a position (0: 1/2 of the best) */
-    unsigned max_rotations;     /* at most this many rotations examined, best first (32) */
+    unsigned max_rotations;     /* at most this many rotations examined, best first (16) */
     unsigned max_scales;        /* scales examined per rotation, best first (2) */
     votecl_ght_pairing pairing; /* (AUTO) */
     unsigned replication;       /* local sub-histogram copies M per work-group, 0: auto */
