@@ -4,6 +4,10 @@
  *                  template pasted into clutter with seeded rotation, scale and translation,
  *                  50 cases per method (Guil: within 1 degree, 2% scale and 2 pixels in at
  *                  least 95%; Ballard: within one rotation and scale step and dp + 1 pixels),
+ *                  the truth suite's fixed subset (tests/truth-ght.h: 4 scenes of each
+ *                  family with the defaults, floors on the planted pose ranked first, false
+ *                  poses and empty scenes without an instance), issue 13's rotated scenes
+ *                  and OpenCV's sample pair with the defaults (one pose, the planted one),
  *                  degenerate inputs
  *                  (a blank template, an image without edges, a template larger than the
  *                  image), argument checks naming the field;
@@ -15,7 +19,9 @@
  *                  synthetic images for both methods, pairings with LB and SSM (per key as
  *                  multisets), Ballard's candidates, caller edges, stats and odd inputs
  *                  (empty, 1x1, no edges, a template larger than the image), all equal to
- *                  the reference's; without a device these pass as skipped;
+ *                  the reference's; default detections on truth scenes equal to the
+ *                  reference's, confidences included; without a device these pass as
+ *                  skipped;
  * /opencv/ght/...  OpenCV's sample pair (tools/images/pic1.png, templ.png) against
  *                  cv2.GeneralizedHoughBallard and GeneralizedHoughGuil with the sample's
  *                  parameters, when /usr/bin/python3 has cv2 (skipped otherwise). */
