@@ -38,7 +38,7 @@ static void
 eg_usage(FILE *f)
 {
     fprintf(f, "usage: votecl eval ght [--scenes N] [--seed S] [--size WxH] [--dump DIR]\n"
-               "                       [--images DIR] [--backend B] [--json]\n"
+               "                       [--images DIR] [--max-rotations N] [--backend B] [--json]\n"
                "Guil's GHT with its defaults on seeded scenes of known poses, per family:\n"
                "planted poses found (%.0f px, %.0f degree, %.0f%% scale), false poses per scene,\n"
                "the share of scenes whose strongest pose is planted, the rank of the first\n"
