@@ -372,6 +372,20 @@ fit_trimmed(const corr *c, size_t n, double *scratch, similarity *s)
     return 1;
 }
 
+int
+votecl__ght_fit_points(const double *c, size_t n, double *scratch, double out[4])
+{
+    similarity s;
+
+    if (!fit_trimmed((const corr *)c, n, scratch, &s))
+        return 0;
+    out[0] = s.a;
+    out[1] = s.b;
+    out[2] = s.x0;
+    out[3] = s.y0;
+    return 1;
+}
+
 void
 votecl__ght_normals(const votecl__ght_desc *desc, double *normals)
 {

@@ -191,6 +191,11 @@ votecl_status votecl__ght_matches_sample(votecl__ght_matches *m, size_t nsel);
 votecl_status votecl__ght_matches_group(votecl__ght_matches *m, size_t npeaks, size_t *first);
 /* The unit normals (cos, sin) of the L gradient bins' centres (2 L doubles). */
 void votecl__ght_normals(const votecl__ght_desc *desc, double *normals);
+/* The trimmed point-to-line least-squares similarity (a, b, x0, y0: image point
+ * (a u - b v + x0, b u + a v + y0) of template offset (u, v)) of n correspondences, six
+ * doubles each: template offset u, v, image point x, y, the image edge's unit normal;
+ * scratch: n doubles. Returns 0 when there is no fit (fewer than 8, singular). */
+int votecl__ght_fit_points(const double *c, size_t n, double *scratch, double out[4]);
 /* Replaces the angle, scale and position of pose (the Hough estimate) by the trimmed
  * least-squares similarity of the n matches of one maximum, unless it strays from it; the
  * result does not depend on the order of the matches. Statuses: out of host memory. */
@@ -251,6 +256,12 @@ void votecl__ght_ref_ballard_vote(const votecl__ght_desc *desc, const votecl__gh
 votecl_status votecl__ght_ref_ballard_peaks(const votecl__ght_desc *desc, const uint32_t *space,
                                             uint32_t width, uint32_t height,
                                             votecl__ght_poses *out);
+
+/* The confidence of poses[0..n) (lib/ght-confidence.c): the share of the template's edges
+ * templ that the image's edges confirm at each pose. Statuses: out of host memory. */
+votecl_status votecl__ght_confidence(const votecl__ght_desc *desc, const votecl__ght_edges *templ,
+                                     const votecl__ght_edges *image, uint32_t width,
+                                     uint32_t height, votecl_ght_pose *poses, size_t n);
 
 /* Sorts poses best first (votes, then angle votes, scale votes) and drops those within
  * min_dist of a better one; returns how many remain. votecl__ght_pose_cmp: that order. */

@@ -720,6 +720,8 @@ votecl__ght_pose_cmp(const void *a, const void *b)
 {
     const votecl_ght_pose *x = a, *y = b;
 
+    if (x->confidence != y->confidence)
+        return x->confidence > y->confidence ? -1 : 1;
     if (x->votes != y->votes)
         return x->votes > y->votes ? -1 : 1;
     if (x->angle_votes != y->angle_votes)
@@ -744,7 +746,7 @@ votecl__ght_finish(const votecl__ght_desc *desc, votecl_ght_pose *poses, size_t 
     if (n > 0) /* poses may be NULL when there is nothing */
         qsort(poses, n, sizeof *poses, votecl__ght_pose_cmp);
     for (size_t i = 0; i < n; i++) {
-        int near = 0;
+        int near = poses[i].confidence < desc->p.min_confidence;
         for (size_t j = 0; j < kept && !near; j++) {
             double dx = poses[i].x - poses[j].x, dy = poses[i].y - poses[j].y;
             near = dx * dx + dy * dy < d2;

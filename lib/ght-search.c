@@ -14,6 +14,26 @@
 
 /* --- rotation --- */
 
+/* O_I summed over the (2 GHT_O_TOL + 1)^2 keys around each key (theta and alpha wrap): a
+ * rotated instance's gradient and pairing-direction bins move by a bin or two against the
+ * template's (the quantisation of Sobel directions on a resampled grid), so exact keys miss
+ * most of its pairings and the correlation at the true rotation fell to 0.1-0.35 of the
+ * template's pairings, under a square's. */
+#define GHT_O_TOL 1
+
+static void
+smooth_o(uint32_t L, const uint32_t *oi, uint32_t *out)
+{
+    for (uint32_t t = 0; t < L; t++)
+        for (uint32_t a = 0; a < L; a++) {
+            uint64_t acc = 0;
+            for (int dt = -GHT_O_TOL; dt <= GHT_O_TOL; dt++)
+                for (int da = -GHT_O_TOL; da <= GHT_O_TOL; da++)
+                    acc += oi[(size_t)((t + L + dt) % L) * L + (a + L + da) % L];
+            out[(size_t)t * L + a] = acc > UINT32_MAX ? UINT32_MAX : (uint32_t)acc;
+        }
+}
+
 /* corr[b] = sum over keys (t, a) of min(O_T(t, a), O_I(t + b, a)), over the template's
  * non-empty keys only. The paper's product lets the quadratic counts of straight segments
  * (every pair of a segment falls into one cell) outvote the shape; the minimum, a histogram
@@ -261,6 +281,22 @@ search_free(search *s)
     votecl__ght_matches_clear(&s->matches);
 }
 
+/* The least correlation of a rotation: the parameter, else angle_share of the template's
+ * pairings (the most a rotation can explain: corr sums min(O_T, O_I) over O_T's keys), so
+ * that one share means the same for every template. */
+static uint64_t
+angle_threshold(const votecl__ght_desc *d, const uint32_t *ot)
+{
+    uint64_t total = 0;
+
+    if (d->p.angle_threshold > 0)
+        return d->p.angle_threshold;
+    for (size_t k = 0; k < (size_t)d->levels * d->levels; k++)
+        total += ot[k];
+    total = (uint64_t)ceil(d->p.angle_share * (double)total);
+    return total > 0 ? total : 1;
+}
+
 /* The rotations: the best peaks of the correlation over the search's steps. */
 static votecl_status
 rotations(search *s, const uint32_t *ot, const uint32_t *oi)
@@ -272,10 +308,13 @@ rotations(search *s, const uint32_t *ot, const uint32_t *oi)
     peak *rp = votecl__malloc(big * sizeof *rp);
     votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
 
-    if (corr != NULL && hist != NULL && rp != NULL) {
-        correlate(d, ot, oi, corr);
+    uint32_t *os = votecl__malloc((size_t)L * L * sizeof *os);
+
+    if (corr != NULL && hist != NULL && rp != NULL && os != NULL) {
+        smooth_o(L, oi, os);
+        correlate(d, ot, os, corr);
         rotation_hist(d, corr, hist);
-        nr = best_peaks(hist, d->rotations, d->full_circle, d->p.angle_threshold, 8, rp,
+        nr = best_peaks(hist, d->rotations, d->full_circle, angle_threshold(d, ot), 8, rp,
                         d->p.max_rotations);
         for (uint32_t i = 0; i < nr; i++) {
             s->b[i] = rotation_bin(d, corr, rp[i].k, &s->rot[i].angle);
@@ -287,6 +326,7 @@ rotations(search *s, const uint32_t *ot, const uint32_t *oi)
     free(corr);
     free(hist);
     free(rp);
+    free(os);
     return status;
 }
 
@@ -322,6 +362,24 @@ scales(search *s)
     return status;
 }
 
+/* Two Hough poses are one when their centres are within min_dist (d2: its square) and their
+ * rotations and scales nearly agree. Votes do not compare across rotations and scales (a
+ * smaller scale or a straight stretch gathers more), so a pose at the right place with the
+ * wrong scale must not hide the right one: the confidence decides between them after the
+ * fit (votecl__ght_finish). */
+#define GHT_SAME_DEGREES 5.0
+#define GHT_SAME_SCALE 0.06
+
+static int
+same_pose(const votecl_ght_pose *a, const votecl_ght_pose *b, double d2)
+{
+    double dx = a->x - b->x, dy = a->y - b->y, da = fmod(fabs(a->angle - b->angle), 360.0);
+
+    da = da > 180 ? 360 - da : da;
+    return dx * dx + dy * dy < d2 && da < GHT_SAME_DEGREES &&
+           fabs(a->scale / b->scale - 1) < GHT_SAME_SCALE;
+}
+
 /* The Hough poses of every candidate's D maxima, ranked; the first s->kept survive
  * min_dist (and max_detections) and are the ones fitted. */
 static votecl_status
@@ -354,10 +412,8 @@ positions(search *s)
         qsort(s->h, s->nh, sizeof *s->h, hough_cmp);
     for (size_t i = 0; i < s->nh && s->kept < cap; i++) {
         int near = 0;
-        for (size_t j = 0; j < s->kept && !near; j++) {
-            double dx = s->h[i].pose.x - s->h[j].pose.x, dy = s->h[i].pose.y - s->h[j].pose.y;
-            near = dx * dx + dy * dy < d2;
-        }
+        for (size_t j = 0; j < s->kept && !near; j++)
+            near = same_pose(&s->h[i].pose, &s->h[j].pose, d2);
         if (!near)
             s->h[s->kept++] = s->h[i];
     }

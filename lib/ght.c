@@ -26,6 +26,14 @@ struct votecl_ght_model {
     unsigned trials;           /* AUTO: detections timed so far */
 };
 
+/* The default confidence floor (docs/accuracy.md: chosen on the truth suite). */
+#define GHT_MIN_CONFIDENCE 0.7
+/* Guil's rotations: every maximum of the O correlation explaining at least this share of the
+ * template's pairings, at most GHT_MAX_ROTATIONS of them (a bound on the S and D work: a
+ * circle's flat correlation has many small maxima). docs/accuracy.md has the figures. */
+#define GHT_ANGLE_SHARE 0.15
+#define GHT_MAX_ROTATIONS 16
+
 void
 votecl_ght_params_init(votecl_ght_params *params, votecl_ght_method method)
 {
@@ -45,9 +53,11 @@ votecl_ght_params_init(votecl_ght_params *params, votecl_ght_method method)
     params->scale_step = 0.05;
     params->dp = 2;
     params->min_dist = 10;
+    params->min_confidence = GHT_MIN_CONFIDENCE;
     params->xi = 90;
     params->angle_epsilon = 1;
-    params->max_rotations = 4;
+    params->angle_share = GHT_ANGLE_SHARE;
+    params->max_rotations = GHT_MAX_ROTATIONS;
     params->max_scales = 2;
     params->pairing = VOTECL_GHT_PAIRING_AUTO;
     params->votes_ratio = 0.5;
@@ -71,6 +81,8 @@ check_search(const votecl_ght_params *p, char *msg, size_t msg_size)
         return BAD("dp: must be at least 1");
     if (!(p->min_dist >= 0))
         return BAD("min_dist: must not be negative");
+    if (!(p->min_confidence >= 0 && p->min_confidence <= 1))
+        return BAD("min_confidence: must lie in [0, 1]");
     return VOTECL_OK;
 }
 
@@ -90,6 +102,8 @@ check_params(const votecl_ght_params *p, char *msg, size_t msg_size)
                    p->levels);
     if (p->pairing > VOTECL_GHT_PAIRING_SSM)
         return BAD("pairing: %d is not AUTO, LB or SSM", (int)p->pairing);
+    if (!(p->angle_share >= 0 && p->angle_share <= 1))
+        return BAD("angle_share: must lie in [0, 1]");
     if (!(p->votes_ratio >= 0 && p->votes_ratio <= 1))
         return BAD("votes_ratio: must lie in [0, 1]");
     if (p->max_rotations < 1 || p->max_scales < 1)
@@ -371,10 +385,11 @@ model_front(votecl_ght_model *m)
     if (n < 2)
         return too_few_edges(m, n);
     m->last.template_edges = n;
-    if (m->desc.p.method == VOTECL_GHT_GUIL)
-        return model_front_pairs(m, offsets);
+    /* the template's edges on the host: the poses' confidences, Ballard's R-table */
     if ((status = votecl__ght_front_read_edges(m->front, &m->edges)) != VOTECL_OK)
         return status;
+    if (m->desc.p.method == VOTECL_GHT_GUIL)
+        return model_front_pairs(m, offsets);
     return model_rtable(m);
 }
 
@@ -565,6 +580,9 @@ ref_points(votecl_ght_model *m, const votecl__ght_point *points, size_t n, uint3
         status = ref_guil(m, &edges, w, h, poses);
     else if (n > 0 && poses != NULL)
         status = ref_ballard(m, &edges, w, h, poses);
+    if (status == VOTECL_OK && poses != NULL)
+        status = fail_memory(m, votecl__ght_confidence(&m->desc, &m->edges, &edges, w, h,
+                                                       poses->v, poses->n));
     votecl__ght_edges_clear(&edges);
     return status;
 }
@@ -598,6 +616,21 @@ front_guil(votecl_ght_model *m, const uint32_t *offsets, uint32_t w, uint32_t h,
     return fail_memory(m, status);
 }
 
+/* The poses' confidences against the front end's current edges, read back. */
+static votecl_status
+front_confidence(votecl_ght_model *m, uint32_t w, uint32_t h, votecl__ght_poses *poses)
+{
+    votecl__ght_edges edges;
+    votecl_status status = votecl__ght_front_read_edges(m->front, &edges);
+
+    if (status != VOTECL_OK)
+        return status;
+    status = fail_memory(m, votecl__ght_confidence(&m->desc, &m->edges, &edges, w, h, poses->v,
+                                                   poses->n));
+    votecl__ght_edges_clear(&edges);
+    return status;
+}
+
 /* The device's detection of the front end's current edges. */
 static votecl_status
 front_detect(votecl_ght_model *m, uint32_t w, uint32_t h, votecl__ght_poses *poses)
@@ -614,6 +647,8 @@ front_detect(votecl_ght_model *m, uint32_t w, uint32_t h, votecl__ght_poses *pos
                      ? VOTECL_INVALID_ARGUMENT
                      : fail_memory(m, votecl__ght_front_ballard(m->front, w, h, poses));
     votecl__ght_front_seconds(m->front, &m->last.edges_seconds, &m->last.pairing_seconds);
+    if (status == VOTECL_OK && poses != NULL && poses->n > 0)
+        status = front_confidence(m, w, h, poses);
     if (status == VOTECL_OK && n > 0 && m->desc.p.method == VOTECL_GHT_GUIL)
         image_pairing_timed(m);
     return status;

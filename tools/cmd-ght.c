@@ -26,7 +26,9 @@ ght_usage(FILE *f)
             "usage: votecl ght TEMPLATE IMAGE [--method guil|ballard] [--pairing auto|lb|ssm]\n"
             "                  [--levels L] [--dp P] [--min-dist D] [--min-angle A]\n"
             "                  [--max-angle A] [--angle-step A] [--min-scale S] [--max-scale S]\n"
-            "                  [--scale-step S] [--max N] [--json] [--out OUT.png]\n"
+            "                  [--scale-step S] [--min-confidence C] [--max N] [--json]\n"
+            "                  [--angle-share A] [--max-rotations N] [--max-scales N]\n"
+            "                  [--out OUT.png]\n"
             "Finds the template (PNG, PGM or PPM) in the image: the template's centre (x, y),\n"
             "rotation in degrees and scale of every pose, most votes first, as text or JSON.\n"
             "  --method M       guil (fast GHT, default) or ballard (R-table); sets that\n"
@@ -37,6 +39,12 @@ ght_usage(FILE *f)
             "  --min-dist D     least distance between two poses (default 10)\n"
             "  --min-angle, --max-angle, --angle-step   the rotation search, degrees\n"
             "  --min-scale, --max-scale, --scale-step   the scale search\n"
+            "  --min-confidence C  least share of the template's edges a pose must find in\n"
+            "                   the image, [0, 1] (default 0.7; 0 reports every candidate)\n"
+            "  --angle-share A  Guil: least share of the template's pairings a rotation's O\n"
+            "                   correlation explains (default 0.15)\n"
+            "  --max-rotations N, --max-scales N   Guil: rotations examined at most, scales\n"
+            "                   per rotation (defaults 16, 2)\n"
             "  --max N          at most N poses (default 0: all, shown up to %d)\n"
             "  --out FILE       the image with the poses drawn (PNG, or PPM for .ppm)\n",
             GHT_MAX_SHOWN);
@@ -103,6 +111,9 @@ search_option(votecl_ght_params *p, int argc, char **argv, int *i)
         (r = double_option(argc, argv, i, "--max-scale", &p->max_scale)) != 0 ||
         (r = double_option(argc, argv, i, "--scale-step", &p->scale_step)) != 0)
         return r;
+    if ((r = double_option(argc, argv, i, "--min-confidence", &p->min_confidence)) != 0 ||
+        (r = double_option(argc, argv, i, "--angle-share", &p->angle_share)) != 0)
+        return r;
     return double_option(argc, argv, i, "--min-dist", &p->min_dist);
 }
 
@@ -119,6 +130,10 @@ ght_option(ght_args *a, int argc, char **argv, int *i)
         return r;
     if ((r = uint_option(argc, argv, i, "--levels", VOTECL_GHT_MAX_LEVELS, &x)) != 0)
         return r < 0 ? r : (p->levels = (unsigned)x, 1);
+    if ((r = uint_option(argc, argv, i, "--max-rotations", 100000, &x)) != 0)
+        return r < 0 ? r : (p->max_rotations = (unsigned)x, 1);
+    if ((r = uint_option(argc, argv, i, "--max-scales", 100000, &x)) != 0)
+        return r < 0 ? r : (p->max_scales = (unsigned)x, 1);
     if ((r = uint_option(argc, argv, i, "--dp", 1000, &x)) != 0)
         return r < 0 ? r : (p->dp = (unsigned)x, 1);
     if ((r = uint_option(argc, argv, i, "--max", 1000000, &x)) != 0)
@@ -294,6 +309,7 @@ print_json(const ght_args *a, const votecl_ght_pose *poses, size_t shown, size_t
         tool_json_kv_double(&j, "y", poses[i].y);
         tool_json_kv_double(&j, "angle", poses[i].angle);
         tool_json_kv_double(&j, "scale", poses[i].scale);
+        tool_json_kv_double(&j, "confidence", poses[i].confidence);
         tool_json_kv_uint(&j, "votes", poses[i].votes);
         tool_json_kv_uint(&j, "angle_votes", poses[i].angle_votes);
         tool_json_kv_uint(&j, "scale_votes", poses[i].scale_votes);
@@ -314,8 +330,9 @@ print_text(const ght_args *a, const votecl_ght_pose *poses, size_t shown, size_t
            a->params.method == VOTECL_GHT_GUIL ? ", pairing " : "",
            a->params.method == VOTECL_GHT_GUIL ? pairing_name(stats->pairing) : "");
     for (size_t i = 0; i < shown; i++)
-        printf("%3zu  x %8.2f  y %8.2f  angle %7.2f  scale %5.3f  votes %u\n", i + 1,
-               poses[i].x, poses[i].y, poses[i].angle, poses[i].scale, poses[i].votes);
+        printf("%3zu  x %8.2f  y %8.2f  angle %7.2f  scale %5.3f  confidence %.3f  votes %u\n",
+               i + 1, poses[i].x, poses[i].y, poses[i].angle, poses[i].scale,
+               poses[i].confidence, poses[i].votes);
 }
 
 static int

@@ -10,13 +10,20 @@
  * Pairings are invariant: alpha does not change with rotation or scale, theta shifts by the
  * rotation and d scales. Three Hough spaces follow, one after the other:
  *  - O: the template's and the image's pairings counted over (theta, alpha); the rotation
- *    beta is a maximum of their correlation corr(beta) = sum min(O_T(t, a), O_I(t + beta, a))
+ *    beta is a maximum of their correlation corr(beta) = sum min(O_T(t, a), O_I'(t + beta, a))
  *    (a histogram intersection: the paper's product lets straight segments outvote the
- *    shape); the best max_rotations maxima are examined;
+ *    shape; O_I' sums O_I over the 3x3 neighbouring keys, as a rotated instance's bins move
+ *    by a bin or two); every maximum explaining at least angle_share of the template's
+ *    pairings is examined (corr / template pairings, in [0, 1] for any template), the best
+ *    max_rotations of them at most;
  *  - S: for a rotation, each such agreeing pair votes the scale d_image / d_template;
  *  - D: for a rotation and scale, each agreeing pair votes the position p_i - s R(beta) r_i
- *    (and the same for p_j) in cells of dp pixels; angle and scale are then refined to the
- *    half bin and 1% that give the sharpest D peak.
+ *    (and the same for p_j) in cells of dp pixels; each maximum's pose is then fitted to the
+ *    pairings that voted for it (least squares, lib/ght-pose.c).
+ * Every pose of either method is then refined against the image's edges and gets a
+ * confidence: the share of the template's edge points that an image edge of matching gradient
+ * confirms within 2 px, counting only edges no better pose claimed. Poses are ranked by it
+ * and reported from min_confidence (docs/accuracy.md has the suite behind the defaults).
  * Edges come from Canny (3x3 Sobel, L1 magnitude |gx| + |gy|, non-maximum suppression,
  * hysteresis between low and high).
  *
@@ -39,7 +46,8 @@
  * device: edges, their compaction and sorting by gradient bin, Guil's pairings with the
  * chosen mechanism (their O space), the S and D spaces, Ballard's accumulator and its maxima,
  * every list and space equal to the reference's, so the poses are the same. The host reads
- * back small arrays and runs Guil's rotation correlation and peak picking. */
+ * back small arrays and runs Guil's rotation correlation, peak picking and the confidences
+ * (from the edges read back), which therefore equal the reference's bit for bit. */
 #ifndef VOTECL_GHT_H
 #define VOTECL_GHT_H
 
@@ -86,13 +94,16 @@ typedef struct votecl_ght_params {
     unsigned dp;                /* position cell side in pixels, >= 1 (2) */
     double min_dist;            /* least distance between two detections in pixels (10) */
     size_t max_detections;      /* most poses reported; 0: no limit but capacity (0) */
+    double min_confidence;      /* least confidence of a reported pose, [0, 1] (0.7) */
     /* Guil */
     double xi;                  /* angle between the gradients of a pairing, degrees (90) */
     unsigned angle_epsilon;     /* tolerance on xi in bins (1) */
-    uint32_t angle_threshold;   /* least O correlation of a rotation (0: 1/8 of the best) */
+    uint32_t angle_threshold;   /* least O correlation of a rotation (0: angle_share) */
+    double angle_share;         /* least O correlation of a rotation as a share of the
+                                 * template's pairings, [0, 1] (0.15) */
     uint32_t scale_threshold;   /* least S votes of a scale (0: 1/4 of the best) */
     uint32_t position_threshold; /* least D votes of a position (0: 1/2 of the best) */
-    unsigned max_rotations;     /* rotations examined, best first (4) */
+    unsigned max_rotations;     /* at most this many rotations examined, best first (16) */
     unsigned max_scales;        /* scales examined per rotation, best first (2) */
     votecl_ght_pairing pairing; /* (AUTO) */
     unsigned replication;       /* local sub-histogram copies M per work-group, 0: auto */
@@ -120,6 +131,7 @@ typedef struct votecl_ght_pose {
     uint32_t votes;  /* position votes (Guil: D, Ballard: the accumulator) */
     uint32_t angle_votes; /* Guil: O correlation of the rotation; Ballard: 0 */
     uint32_t scale_votes; /* Guil: S votes of the scale; Ballard: 0 */
+    double confidence;    /* in [0, 1]: the share of the template the pose explains */
 } votecl_ght_pose;
 
 /* What the last detection saw. */

@@ -720,6 +720,8 @@ static const field ght_fields[] = {
     FIELD(votecl_ght_params, dp, F_UINT),
     FIELD(votecl_ght_params, min_dist, F_DOUBLE),
     FIELD(votecl_ght_params, max_detections, F_SIZE),
+    FIELD(votecl_ght_params, min_confidence, F_DOUBLE),
+    FIELD(votecl_ght_params, angle_share, F_DOUBLE),
     FIELD(votecl_ght_params, xi, F_DOUBLE),
     FIELD(votecl_ght_params, angle_epsilon, F_UINT),
     FIELD(votecl_ght_params, angle_threshold, F_U32),

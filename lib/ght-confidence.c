@@ -1,0 +1,285 @@
+/* A pose's confidence: the share of the template's edge points that the image confirms at
+ * that pose. Votes cannot be compared across templates, scales or images: Guil's D votes grow
+ * with the square of the edges (pairings), Ballard's with the template's edges times the
+ * image's, and a square whose sides each match a straight stretch of the template gathers as
+ * many votes as a true match. A confirmed point is what a user means by "the template is
+ * there": template edge point q, mapped to p = (x, y) + s R(a) (q - centre), has an image
+ * edge point within GHT_CONF_RADIUS pixels whose gradient bin is within GHT_CONF_BINS of q's
+ * bin turned by a. The share lies in [0, 1] for any template, scale and image; a partly
+ * occluded instance keeps the share it shows. It depends only on the edges and the pose,
+ * which every backend gives alike, so the device's confidences equal the reference's. */
+#include "votecl-private.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "ght-private.h"
+
+#define GHT_PI 3.14159265358979323846
+#define GHT_CONF_RADIUS 2         /* pixels (Chebyshev): the fit's error and the edges' jitter */
+#define GHT_CONF_DEGREES 10.0     /* gradient tolerance: Sobel on anti-aliased, blurred edges */
+#define GHT_REFINE_ROUNDS 2
+#define GHT_REFINE_DEGREES 3.0    /* a refinement may turn a pose by at most this... */
+#define GHT_REFINE_SCALE 0.05     /* ...and scale it by at most this fraction */
+#define GHT_REFINE_REACH 0.25     /* refined: poses within this of min_confidence or above */
+
+/* The image's edge bins by pixel (bin + 1; 0: no edge), w * h entries (malloc'd). */
+static uint16_t *
+edge_map(const votecl__ght_edges *image, uint32_t w, uint32_t h)
+{
+    uint16_t *map = votecl__calloc((size_t)w * h > 0 ? (size_t)w * h : 1, sizeof *map);
+
+    if (map == NULL)
+        return NULL;
+    for (size_t i = 0; i < image->n; i++) {
+        const votecl__ght_point *p = &image->points[i];
+        if ((uint32_t)p->x < w && (uint32_t)p->y < h)
+            map[(size_t)p->y * w + p->x] = (uint16_t)(p->bin + 1);
+    }
+    return map;
+}
+
+/* Bins a and b are within tol of each other on the circle of L bins. */
+static int
+bins_near(uint32_t a, uint32_t b, uint32_t L, uint32_t tol)
+{
+    uint32_t d = a > b ? a - b : b - a;
+    return (d < L - d ? d : L - d) <= tol;
+}
+
+/* What the confirmations look at: the image's edge map and the edges claimed by the poses
+ * accepted so far (NULL: none). */
+typedef struct conf_map {
+    const uint16_t *bins;
+    uint8_t *claimed;
+    uint32_t w, h, L, tol;
+} conf_map;
+
+/* The first unclaimed image edge near (x, y) with a gradient bin near bin (raster order of
+ * the neighbourhood), or SIZE_MAX. */
+static size_t
+confirming(const conf_map *m, double x, double y, uint32_t bin)
+{
+    long cx = lround(x), cy = lround(y);
+
+    for (long yy = cy - GHT_CONF_RADIUS; yy <= cy + GHT_CONF_RADIUS; yy++)
+        for (long xx = cx - GHT_CONF_RADIUS; xx <= cx + GHT_CONF_RADIUS; xx++) {
+            size_t i;
+            if (xx < 0 || yy < 0 || xx >= (long)m->w || yy >= (long)m->h)
+                continue;
+            i = (size_t)yy * m->w + (size_t)xx;
+            if (m->bins[i] != 0 && (m->claimed == NULL || !m->claimed[i]) &&
+                bins_near(m->bins[i] - 1u, bin, m->L, m->tol))
+                return i;
+        }
+    return SIZE_MAX;
+}
+
+/* Claims every edge that could confirm a point at (x, y) with bin: at a scale above 1 the
+ * template's points are sparser than the image's, and one edge per point would leave the
+ * instance's other edges to a pose over it at another scale. */
+static void
+claim_near(conf_map *m, double x, double y, uint32_t bin)
+{
+    long cx = lround(x), cy = lround(y);
+
+    for (long yy = cy - GHT_CONF_RADIUS; yy <= cy + GHT_CONF_RADIUS; yy++)
+        for (long xx = cx - GHT_CONF_RADIUS; xx <= cx + GHT_CONF_RADIUS; xx++) {
+            size_t i;
+            if (xx < 0 || yy < 0 || xx >= (long)m->w || yy >= (long)m->h)
+                continue;
+            i = (size_t)yy * m->w + (size_t)xx;
+            if (m->bins[i] != 0 && bins_near(m->bins[i] - 1u, bin, m->L, m->tol))
+                m->claimed[i] = 1;
+        }
+}
+
+/* The share of the template's points confirmed at pose; with claim, the confirming edges
+ * become claimed. The count stops once the share cannot reach floor (> 0), and the share so
+ * far is returned: a lower bound, below floor. */
+static double
+pose_confidence(const votecl__ght_desc *desc, const votecl__ght_edges *templ,
+                conf_map *m, const votecl_ght_pose *pose, int claim, double floor)
+{
+    uint32_t L = desc->levels, shift = (uint32_t)lround(pose->angle * L / 360.0) % L;
+    double a = pose->angle * GHT_PI / 180.0, c = cos(a) * pose->scale, s = sin(a) * pose->scale;
+    size_t hits = 0, need = floor > 0 ? (size_t)ceil(floor * (double)templ->n) : 0;
+
+    if (templ->n == 0)
+        return 0;
+    for (size_t i = 0; i < templ->n && hits + (templ->n - i) >= need; i++) {
+        const votecl__ght_point *q = &templ->points[i];
+        double u = q->x - desc->cx, v = q->y - desc->cy;
+        size_t at = confirming(m, pose->x + c * u - s * v, pose->y + s * u + c * v,
+                               (q->bin + shift) % L);
+        if (at == SIZE_MAX)
+            continue;
+        hits++;
+        if (claim)
+            claim_near(m, pose->x + c * u - s * v, pose->y + s * u + c * v, (q->bin + shift) % L);
+    }
+    return (double)hits / (double)templ->n;
+}
+
+/* The nearest image edge to (x, y) within the radius with a gradient bin near bin, or
+ * SIZE_MAX (ties: raster order). */
+static size_t
+nearest(const conf_map *m, double x, double y, uint32_t bin)
+{
+    long cx = lround(x), cy = lround(y);
+    size_t best = SIZE_MAX;
+    double bd = 0;
+
+    for (long yy = cy - GHT_CONF_RADIUS; yy <= cy + GHT_CONF_RADIUS; yy++)
+        for (long xx = cx - GHT_CONF_RADIUS; xx <= cx + GHT_CONF_RADIUS; xx++) {
+            size_t i;
+            double d;
+            if (xx < 0 || yy < 0 || xx >= (long)m->w || yy >= (long)m->h)
+                continue;
+            i = (size_t)yy * m->w + (size_t)xx;
+            d = (xx - x) * (xx - x) + (yy - y) * (yy - y);
+            if (m->bins[i] != 0 && bins_near(m->bins[i] - 1u, bin, m->L, m->tol) &&
+                (best == SIZE_MAX || d < bd)) {
+                best = i;
+                bd = d;
+            }
+        }
+    return best;
+}
+
+/* One refinement of pose: the point-to-line similarity of every template point and its
+ * nearest confirming image edge (the edge's gradient bin as its normal). The Hough pose and
+ * its fit to the matched pairings are within a degree and a few percent; fitted to the whole
+ * template's confirmed outline, it lands within a fraction of both. Kept only near the pose
+ * it refines. Returns 0 when there was nothing to fit. */
+static int
+refine_once(const votecl__ght_desc *desc, const votecl__ght_edges *templ, const conf_map *m,
+            double *c, double *scratch, votecl_ght_pose *pose)
+{
+    uint32_t L = desc->levels, shift = (uint32_t)lround(pose->angle * L / 360.0) % L;
+    double a = pose->angle * GHT_PI / 180.0, co = cos(a) * pose->scale, si = sin(a) * pose->scale;
+    double fit[4], scale, angle, da;
+    size_t n = 0;
+
+    for (size_t i = 0; i < templ->n; i++) {
+        const votecl__ght_point *q = &templ->points[i];
+        double u = q->x - desc->cx, v = q->y - desc->cy;
+        size_t at = nearest(m, pose->x + co * u - si * v, pose->y + si * u + co * v,
+                            (q->bin + shift) % L);
+        double nb;
+        if (at == SIZE_MAX)
+            continue;
+        nb = 2.0 * GHT_PI * (m->bins[at] - 1u) / L;
+        c[6 * n] = u;
+        c[6 * n + 1] = v;
+        c[6 * n + 2] = (double)(at % m->w);
+        c[6 * n + 3] = (double)(at / m->w);
+        c[6 * n + 4] = cos(nb);
+        c[6 * n + 5] = sin(nb);
+        n++;
+    }
+    if (!votecl__ght_fit_points(c, n, scratch, fit))
+        return 0;
+    scale = hypot(fit[0], fit[1]);
+    angle = fmod(atan2(fit[1], fit[0]) * 180.0 / GHT_PI + 360.0, 360.0);
+    da = fmod(fabs(angle - pose->angle), 360.0);
+    da = da > 180 ? 360 - da : da;
+    if (da > GHT_REFINE_DEGREES || fabs(scale / pose->scale - 1) > GHT_REFINE_SCALE ||
+        hypot(fit[2] - pose->x, fit[3] - pose->y) > GHT_CONF_RADIUS + 1)
+        return 0;
+    pose->x = fit[2];
+    pose->y = fit[3];
+    pose->angle = angle;
+    pose->scale = scale;
+    return 1;
+}
+
+/* The poses best first; then each one's confidence counts only the edges no better accepted
+ * pose claimed (a pose is accepted when that share reaches min_confidence, and claims its
+ * edges): a second pose over the same instance (another scale, a neighbouring place) or a
+ * pose made of pieces of accepted instances is explained away, whatever its distance. */
+static void
+explain(const votecl__ght_desc *desc, const votecl__ght_edges *templ, conf_map *m,
+        votecl_ght_pose *poses, size_t n)
+{
+    qsort(poses, n, sizeof *poses, votecl__ght_pose_cmp);
+    for (size_t i = 0; i < n; i++) {
+        /* claims only lower a share: a pose below the floor stays there */
+        if (poses[i].confidence < desc->p.min_confidence)
+            continue;
+        poses[i].confidence = pose_confidence(desc, templ, m, &poses[i], 0, 0);
+        if (poses[i].confidence >= desc->p.min_confidence && poses[i].confidence > 0)
+            pose_confidence(desc, templ, m, &poses[i], 1, 0);
+    }
+}
+
+/* Every pose refined GHT_REFINE_ROUNDS times, while its confidence does not drop, and its
+ * confidence (no claims). A pose whose confidence before refinement is below
+ * min_confidence - GHT_REFINE_REACH is not refined and keeps that share (a lower bound: the
+ * count stops there): on the suite a refinement raised a pose's share by at most a few
+ * hundredths, and most Hough poses (a square's sides, clutter) are such, so this is where
+ * the stage's time goes otherwise. */
+static votecl_status
+refine(const votecl__ght_desc *desc, const votecl__ght_edges *templ, const conf_map *m,
+       votecl_ght_pose *poses, size_t n)
+{
+    double *c = votecl__malloc((templ->n > 0 ? templ->n : 1) * 6 * sizeof *c);
+    double *scratch = votecl__malloc((templ->n > 0 ? templ->n : 1) * sizeof *scratch);
+    const conf_map open = {m->bins, NULL, m->w, m->h, m->L, m->tol};
+
+    if (c == NULL || scratch == NULL) {
+        free(c);
+        free(scratch);
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    }
+    for (size_t i = 0; i < n; i++) {
+        double screen = desc->p.min_confidence - GHT_REFINE_REACH;
+        double now = pose_confidence(desc, templ, (conf_map *)&open, &poses[i], 0, screen);
+        for (int r = 0; r < GHT_REFINE_ROUNDS && !(now < screen); r++) {
+            votecl_ght_pose next = poses[i];
+            double after;
+            if (!refine_once(desc, templ, &open, c, scratch, &next) ||
+                (after = pose_confidence(desc, templ, (conf_map *)&open, &next, 0, 0)) < now)
+                break;
+            poses[i] = next;
+            now = after;
+        }
+        poses[i].confidence = now;
+    }
+    free(c);
+    free(scratch);
+    return VOTECL_OK;
+}
+
+votecl_status
+votecl__ght_confidence(const votecl__ght_desc *desc, const votecl__ght_edges *templ,
+                       const votecl__ght_edges *image, uint32_t width, uint32_t height,
+                       votecl_ght_pose *poses, size_t n)
+{
+    uint16_t *map;
+    votecl_status status;
+    conf_map m = {NULL, NULL, width, height, desc->levels,
+                  (uint32_t)ceil(GHT_CONF_DEGREES * desc->levels / 360.0)};
+
+    if (n == 0)
+        return VOTECL_OK;
+    map = edge_map(image, width, height);
+    m.claimed = votecl__calloc((size_t)width * height > 0 ? (size_t)width * height : 1, 1);
+    if (map == NULL || m.claimed == NULL) {
+        free(map);
+        free(m.claimed);
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    }
+    m.bins = map;
+    if ((status = refine(desc, templ, &m, poses, n)) != VOTECL_OK) {
+        free(map);
+        free(m.claimed);
+        return status;
+    }
+    explain(desc, templ, &m, poses, n);
+    free(map);
+    free(m.claimed);
+    return VOTECL_OK;
+}
