@@ -113,9 +113,11 @@ class votecl_ght_params(ctypes.Structure):
         ("dp", ctypes.c_uint),
         ("min_dist", ctypes.c_double),
         ("max_detections", ctypes.c_size_t),
+        ("min_confidence", ctypes.c_double),
         ("xi", ctypes.c_double),
         ("angle_epsilon", ctypes.c_uint),
         ("angle_threshold", ctypes.c_uint32),
+        ("angle_share", ctypes.c_double),
         ("scale_threshold", ctypes.c_uint32),
         ("position_threshold", ctypes.c_uint32),
         ("max_rotations", ctypes.c_uint),
@@ -148,6 +150,7 @@ class votecl_ght_pose(ctypes.Structure):
         ("votes", ctypes.c_uint32),
         ("angle_votes", ctypes.c_uint32),
         ("scale_votes", ctypes.c_uint32),
+        ("confidence", ctypes.c_double),
     ]
 
 
