@@ -115,10 +115,15 @@ configure_refinements(votecl_context *context, votecl__vote_config *cfg)
 static votecl_status
 configure_local(votecl_context *context, unsigned stretch_cap, votecl__vote_config *cfg)
 {
-    uint64_t nmax = context->info.local_mem_bytes / 4;
+    uint64_t nmax;
     unsigned s, s_prime, eff;
     votecl_status status;
 
+    if ((status = configure_refinements(context, cfg)) != VOTECL_OK)
+        return status;
+    /* The fused merge's flag shares local memory with the bins: a plan that fills the device's
+     * local memory with bins would not build (CUDA: 0xc004 bytes of 0xc000, u16 4096 bins). */
+    nmax = context->info.local_mem_bytes / 4 - (cfg->fused && context->info.local_mem_bytes >= 4);
     if (!context->info.local_atomics || nmax == 0)
         return votecl__fail(context, VOTECL_UNSUPPORTED,
                             "variant: the local strategy needs local memory atomics");
@@ -138,8 +143,6 @@ configure_local(votecl_context *context, unsigned stretch_cap, votecl__vote_conf
     } else if (eff >= 64 && eff % 2 == 0) {
         eff--;
     }
-    if ((status = configure_refinements(context, cfg)) != VOTECL_OK)
-        return status;
     cfg->nmax = (uint32_t)nmax;
     cfg->stretch_s = s;
     cfg->stretch = eff;
