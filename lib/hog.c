@@ -991,10 +991,8 @@ votecl_hog_detect_end(votecl_hog *hog, votecl_hog_detection *detections, size_t 
                             "found, detections: NULL pointer");
     if ((s = end_raw(hog)) != VOTECL_OK)
         return s;
-    s = votecl_hog_fuse(&hog->params, hog->raw, hog->nraw, detections, capacity, found);
-    if (s != VOTECL_OK)
-        votecl__fail(hog->context, s, "out of memory fusing %zu windows", hog->nraw);
-    return s;
+    return votecl__hog_fuse_checked(hog->context, &hog->params, hog->raw, hog->nraw, detections,
+                                     capacity, found);
 }
 
 votecl_status
@@ -1081,9 +1079,9 @@ votecl_hog_detect_multi(votecl_hog *const *hogs, size_t n, const votecl_image *i
         memcpy(all + nall, hogs[h]->raw, hogs[h]->nraw * sizeof *all);
         nall += hogs[h]->nraw;
     }
-    if (s == VOTECL_OK &&
-        (s = votecl_hog_fuse(&hogs[0]->params, all, nall, detections, capacity, found)))
-        votecl__fail(hogs[0]->context, s, "out of memory fusing %zu windows", nall);
+    if (s == VOTECL_OK)
+        s = votecl__hog_fuse_checked(hogs[0]->context, &hogs[0]->params, all, nall, detections,
+                                     capacity, found);
     free(all);
     free(mine);
     return s;
