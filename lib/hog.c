@@ -275,7 +275,7 @@ votecl_hog_new(votecl_context *context, const votecl_hog_params *params,
 
     if (context == NULL)
         return VOTECL_INVALID_ARGUMENT;
-    votecl__clear_error(context);
+    VOTECL__ENTER_OR_RETURN(context);
     if (params == NULL || out == NULL)
         return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "params, out: NULL pointer");
     *out = NULL;
@@ -798,7 +798,7 @@ votecl_hog_compute(votecl_hog *hog, const votecl_image *image, float *descriptor
 
     if (hog == NULL)
         return VOTECL_INVALID_ARGUMENT;
-    votecl__clear_error(hog->context);
+    VOTECL__ENTER_OR_RETURN(hog->context);
     if (count == NULL || hog->begun)
         return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT,
                             count == NULL ? "count: NULL pointer" : "hog: a detection is begun");
@@ -837,7 +837,7 @@ votecl_hog_detect_begin(votecl_hog *hog, const votecl_image *image, const votecl
 
     if (hog == NULL)
         return VOTECL_INVALID_ARGUMENT;
-    votecl__clear_error(hog->context);
+    VOTECL__ENTER_OR_RETURN(hog->context);
     if (hog->begun)
         return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT,
                             "hog: a detection is already begun");
@@ -907,7 +907,7 @@ votecl_hog_detect_buffer(votecl_hog *hog, votecl_buffer *image, size_t width, si
 
     if (hog == NULL)
         return VOTECL_INVALID_ARGUMENT;
-    votecl__clear_error(hog->context);
+    VOTECL__ENTER_OR_RETURN(hog->context);
     if (found == NULL || (detections == NULL && capacity > 0))
         return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT,
                             "found, detections: NULL pointer");
@@ -989,6 +989,7 @@ votecl_hog_detect_end(votecl_hog *hog, votecl_hog_detection *detections, size_t 
     if (found == NULL || (detections == NULL && capacity > 0))
         return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT,
                             "found, detections: NULL pointer");
+    VOTECL__ENTER_OR_RETURN(hog->context);
     if ((s = end_raw(hog)) != VOTECL_OK)
         return s;
     return votecl__hog_fuse_checked(hog->context, &hog->params, hog->raw, hog->nraw, detections,
@@ -1007,6 +1008,7 @@ votecl_hog_detect(votecl_hog *hog, const votecl_image *image, const votecl_hog_r
     if (found == NULL || (detections == NULL && capacity > 0))
         return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT,
                             "found, detections: NULL pointer");
+    VOTECL__ENTER_OR_RETURN(hog->context); /* begin and end as one call */
     s = votecl_hog_detect_begin(hog, image, rois, nrois);
     return s == VOTECL_OK ? votecl_hog_detect_end(hog, detections, capacity, found) : s;
 }
