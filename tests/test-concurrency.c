@@ -16,7 +16,7 @@
  * The figures (threads, calls, failures, cache entries) are printed as a TAP comment:
  *   # concurrency threads 8 seconds 2 calls N failures N entries N
  *
- * /ref/concurrency/shared-plan and /opencl/concurrency/shared-plan run one context's plans
+ * /ref/concurrency/shared-plan and /opencl|cuda/concurrency/shared-plan run one context's plans
  * from 8 threads at once, outside the header's contract: each call is right or refused.
  *
  * /opencl/concurrency/cold-start runs each start in a new process (a GLib subprocess) whose
@@ -622,9 +622,9 @@ test_shared_plan_ref(void)
 }
 
 static void
-test_shared_plan_opencl(void)
+test_shared_plan_device(void)
 {
-    votecl_context *ctx = tu_opencl_context_new(NULL);
+    votecl_context *ctx = tu_device_context_new(NULL);
 
     if (ctx != NULL)
         shared_plans(ctx);
@@ -634,6 +634,8 @@ test_shared_plan_opencl(void)
 int
 main(int argc, char **argv)
 {
+    int status;
+
     g_test_init(&argc, &argv, NULL);
     tu_inputs_make(&in, 88);
     if (compute_expected() != 0)
@@ -641,6 +643,8 @@ main(int argc, char **argv)
     g_test_add_func("/opencl/concurrency/cold-start", test_cold_start);
     g_test_add_func("/opencl/concurrency/threads", test_threads);
     g_test_add_func("/ref/concurrency/shared-plan", test_shared_plan_ref);
-    g_test_add_func("/opencl/concurrency/shared-plan", test_shared_plan_opencl);
-    return g_test_run();
+    tu_add_device_test("concurrency/shared-plan", test_shared_plan_device);
+    status = g_test_run();
+    tu_device_contexts_free();
+    return status;
 }
