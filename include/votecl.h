@@ -33,7 +33,10 @@
  *  - ownership words: borrowed (the library reads it during the call only), caller-owned
  *    output (the library writes it; the caller frees it), transfer full/none for returned
  *    pointers;
- *  - a context and its objects are used by one thread at a time;
+ *  - a context and its objects are used by one thread at a time; a call from a second
+ *    thread while one is inside a call on the same context is refused at once with
+ *    VOTECL_INVALID_ARGUMENT, "context used by two threads at once" (the refused thread's
+ *    votecl_context_get_error()), never run on state the other is changing;
  *  - the library never prints (except under VOTECL_DEBUG), aborts or exits.
  *
  * Limits. One step beyond any of them a call returns VOTECL_INVALID_ARGUMENT naming the

@@ -324,7 +324,9 @@ votecl_context_free(votecl_context *context)
 const char *
 votecl_context_get_error(const votecl_context *context)
 {
-    return context != NULL ? context->error : "";
+    const char *refused = votecl__refused_error(context);
+
+    return refused != NULL ? refused : context != NULL ? context->error : "";
 }
 
 const char *

@@ -443,6 +443,7 @@ votecl_status
 votecl_ght_model_new(votecl_context *context, const votecl_ght_params *params,
                      const votecl_image *image, votecl_ght_model **out)
 {
+    VOTECL__ENTER_OR_RETURN(context);
     votecl_ght_model *model = NULL;
     votecl_status status = model_start(context, params, out, &model);
 
@@ -462,6 +463,7 @@ votecl_ght_model_new_edges(votecl_context *context, const votecl_ght_params *par
                            const votecl_ght_edge *edges, size_t n, size_t width, size_t height,
                            double cx, double cy, votecl_ght_model **out)
 {
+    VOTECL__ENTER_OR_RETURN(context);
     votecl_ght_model *model = NULL;
     votecl__ght_point *points = NULL;
     votecl_status status = model_start(context, params, out, &model);
@@ -719,7 +721,7 @@ votecl_ght_detect(votecl_ght_model *model, const votecl_image *image, votecl_ght
 
     if (model == NULL)
         return VOTECL_INVALID_ARGUMENT;
-    votecl__clear_error(model->context);
+    VOTECL__ENTER_OR_RETURN(model->context);
     if ((status = check_output(model, poses, capacity, found)) != VOTECL_OK)
         return status;
     if ((status = detect_image(model, image, &all)) == VOTECL_OK)
@@ -739,7 +741,7 @@ votecl_ght_detect_edges(votecl_ght_model *model, const votecl_ght_edge *edges, s
 
     if (model == NULL)
         return VOTECL_INVALID_ARGUMENT;
-    votecl__clear_error(model->context);
+    VOTECL__ENTER_OR_RETURN(model->context);
     if ((status = check_output(model, poses, capacity, found)) != VOTECL_OK)
         return status;
     stats_reset(model);
@@ -764,7 +766,7 @@ votecl_ght_pairings(votecl_ght_model *model, const votecl_image *image, votecl_g
 
     if (model == NULL)
         return VOTECL_INVALID_ARGUMENT;
-    votecl__clear_error(model->context);
+    VOTECL__ENTER_OR_RETURN(model->context);
     if (stats == NULL)
         return votecl__fail(model->context, VOTECL_INVALID_ARGUMENT, "stats: NULL pointer");
     status = detect_image(model, image, NULL);

@@ -228,6 +228,7 @@ votecl_hist_plan_new(votecl_context *context, const votecl_hist_params *params,
     char msg[256];
     votecl_status status;
 
+    VOTECL__ENTER_OR_RETURN(context);
     if ((status = votecl__new_begin(context, params, "params", out)) != VOTECL_OK)
         return status;
     *out = NULL;
@@ -400,7 +401,7 @@ votecl_hist_run(votecl_hist_plan *plan, const void *x, const void *y, const floa
 {
     if (plan == NULL)
         return VOTECL_INVALID_ARGUMENT;
-    votecl__clear_error(plan->context);
+    VOTECL__ENTER_OR_RETURN(plan->context);
     return run_host(plan, x, y, weights, n, 1, bins);
 }
 
@@ -410,7 +411,7 @@ votecl_hist_run_batch(votecl_hist_plan *plan, const void *x, const void *y,
 {
     if (plan == NULL)
         return VOTECL_INVALID_ARGUMENT;
-    votecl__clear_error(plan->context);
+    VOTECL__ENTER_OR_RETURN(plan->context);
     return run_host(plan, x, y, weights, n, frames, bins);
 }
 
@@ -424,7 +425,7 @@ votecl_hist_run_image(votecl_hist_plan *plan, const votecl_image *image, void *b
 
     if (plan == NULL)
         return VOTECL_INVALID_ARGUMENT;
-    votecl__clear_error(plan->context);
+    VOTECL__ENTER_OR_RETURN(plan->context);
     if (plan->desc.two_arrays)
         return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
                             "image: a 2-D histogram of two arrays needs votecl_hist_run");
@@ -444,7 +445,7 @@ check_typed(votecl_hist_plan *plan, int weighted)
 {
     if (plan == NULL)
         return VOTECL_INVALID_ARGUMENT;
-    votecl__clear_error(plan->context);
+    VOTECL__ENTER_OR_RETURN(plan->context);
     if (!plan->desc.weighted == !weighted)
         return VOTECL_OK;
     return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
@@ -523,7 +524,7 @@ votecl_hist_run_buffers(votecl_hist_plan *plan, votecl_buffer *x, votecl_buffer 
     if (plan == NULL)
         return VOTECL_INVALID_ARGUMENT;
     d = &plan->desc;
-    votecl__clear_error(plan->context);
+    VOTECL__ENTER_OR_RETURN(plan->context);
     if ((status = call_sizes(plan, n, frames, &s)) != VOTECL_OK ||
         (status = check_buffer(plan, bins, s.bins, "bins")) != VOTECL_OK ||
         (status = check_buffer(plan, x, s.x, "x")) != VOTECL_OK ||

@@ -230,6 +230,35 @@ meanshift(const votecl_hog_params *par, const votecl_hog_detection *w, size_t n,
     return k;
 }
 
+size_t
+votecl__hog_fuse_limit(const votecl_hog_params *params)
+{
+    if (params->fusion == VOTECL_HOG_FUSION_GROUP)
+        return VOTECL_HOG_MAX_GROUP_WINDOWS;
+    if (params->fusion == VOTECL_HOG_FUSION_MEANSHIFT)
+        return VOTECL_HOG_MAX_MEANSHIFT_WINDOWS;
+    return SIZE_MAX;
+}
+
+votecl_status
+votecl__hog_fuse_checked(votecl_context *context, const votecl_hog_params *params,
+                         const votecl_hog_detection *windows, size_t n,
+                         votecl_hog_detection *detections, size_t capacity, size_t *found)
+{
+    size_t limit = votecl__hog_fuse_limit(params);
+
+    if (n > limit)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
+                            "hit_threshold: %g keeps %zu windows, more than the %zu %s fuses "
+                            "(its time is quadratic in them): raise hit_threshold or fuse none",
+                            params->hit_threshold, n, limit,
+                            params->fusion == VOTECL_HOG_FUSION_GROUP ? "grouping" : "mean-shift");
+    if (votecl_hog_fuse(params, windows, n, detections, capacity, found) != VOTECL_OK)
+        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory fusing %zu windows",
+                            n);
+    return VOTECL_OK;
+}
+
 votecl_status
 votecl_hog_fuse(const votecl_hog_params *params, const votecl_hog_detection *windows, size_t n,
                 votecl_hog_detection *detections, size_t capacity, size_t *found)
@@ -243,6 +272,8 @@ votecl_hog_fuse(const votecl_hog_params *params, const votecl_hog_detection *win
         (detections == NULL && capacity > 0))
         return VOTECL_INVALID_ARGUMENT;
     if (votecl__struct_size_message(params, "params", sizeof *params, NULL, 0) != VOTECL_OK)
+        return VOTECL_INVALID_ARGUMENT;
+    if (n > votecl__hog_fuse_limit(params))
         return VOTECL_INVALID_ARGUMENT;
     if (n == 0) {
         *found = 0;

@@ -309,8 +309,7 @@ votecl_hog_model_load_opencv(votecl_context *context, const char *filename,
     votecl_hog_params p;
     votecl_status status;
 
-    if (context != NULL)
-        votecl__clear_error(context);
+    VOTECL__ENTER_OR_RETURN(context);
     if (filename == NULL || out == NULL)
         return context != NULL
                    ? votecl__fail(context, VOTECL_INVALID_ARGUMENT, "filename, out: NULL pointer")

@@ -110,7 +110,7 @@ votecl_hog_compute_at(votecl_context *context, const votecl_hog_params *params,
 
     if (context == NULL)
         return VOTECL_INVALID_ARGUMENT;
-    votecl__clear_error(context);
+    VOTECL__ENTER_OR_RETURN(context);
     if (params == NULL)
         return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "params: NULL pointer");
     if ((status = votecl_hog_descriptor_length(params, &length)) != VOTECL_OK)

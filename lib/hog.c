@@ -275,7 +275,7 @@ votecl_hog_new(votecl_context *context, const votecl_hog_params *params,
 
     if (context == NULL)
         return VOTECL_INVALID_ARGUMENT;
-    votecl__clear_error(context);
+    VOTECL__ENTER_OR_RETURN(context);
     if (params == NULL || out == NULL)
         return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "params, out: NULL pointer");
     *out = NULL;
@@ -798,7 +798,7 @@ votecl_hog_compute(votecl_hog *hog, const votecl_image *image, float *descriptor
 
     if (hog == NULL)
         return VOTECL_INVALID_ARGUMENT;
-    votecl__clear_error(hog->context);
+    VOTECL__ENTER_OR_RETURN(hog->context);
     if (count == NULL || hog->begun)
         return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT,
                             count == NULL ? "count: NULL pointer" : "hog: a detection is begun");
@@ -837,7 +837,7 @@ votecl_hog_detect_begin(votecl_hog *hog, const votecl_image *image, const votecl
 
     if (hog == NULL)
         return VOTECL_INVALID_ARGUMENT;
-    votecl__clear_error(hog->context);
+    VOTECL__ENTER_OR_RETURN(hog->context);
     if (hog->begun)
         return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT,
                             "hog: a detection is already begun");
@@ -907,7 +907,7 @@ votecl_hog_detect_buffer(votecl_hog *hog, votecl_buffer *image, size_t width, si
 
     if (hog == NULL)
         return VOTECL_INVALID_ARGUMENT;
-    votecl__clear_error(hog->context);
+    VOTECL__ENTER_OR_RETURN(hog->context);
     if (found == NULL || (detections == NULL && capacity > 0))
         return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT,
                             "found, detections: NULL pointer");
@@ -989,12 +989,11 @@ votecl_hog_detect_end(votecl_hog *hog, votecl_hog_detection *detections, size_t 
     if (found == NULL || (detections == NULL && capacity > 0))
         return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT,
                             "found, detections: NULL pointer");
+    VOTECL__ENTER_OR_RETURN(hog->context);
     if ((s = end_raw(hog)) != VOTECL_OK)
         return s;
-    s = votecl_hog_fuse(&hog->params, hog->raw, hog->nraw, detections, capacity, found);
-    if (s != VOTECL_OK)
-        votecl__fail(hog->context, s, "out of memory fusing %zu windows", hog->nraw);
-    return s;
+    return votecl__hog_fuse_checked(hog->context, &hog->params, hog->raw, hog->nraw, detections,
+                                     capacity, found);
 }
 
 votecl_status
@@ -1009,6 +1008,7 @@ votecl_hog_detect(votecl_hog *hog, const votecl_image *image, const votecl_hog_r
     if (found == NULL || (detections == NULL && capacity > 0))
         return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT,
                             "found, detections: NULL pointer");
+    VOTECL__ENTER_OR_RETURN(hog->context); /* begin and end as one call */
     s = votecl_hog_detect_begin(hog, image, rois, nrois);
     return s == VOTECL_OK ? votecl_hog_detect_end(hog, detections, capacity, found) : s;
 }
@@ -1081,9 +1081,9 @@ votecl_hog_detect_multi(votecl_hog *const *hogs, size_t n, const votecl_image *i
         memcpy(all + nall, hogs[h]->raw, hogs[h]->nraw * sizeof *all);
         nall += hogs[h]->nraw;
     }
-    if (s == VOTECL_OK &&
-        (s = votecl_hog_fuse(&hogs[0]->params, all, nall, detections, capacity, found)))
-        votecl__fail(hogs[0]->context, s, "out of memory fusing %zu windows", nall);
+    if (s == VOTECL_OK)
+        s = votecl__hog_fuse_checked(hogs[0]->context, &hogs[0]->params, all, nall, detections,
+                                     capacity, found);
     free(all);
     free(mine);
     return s;

@@ -82,7 +82,7 @@ votecl_hough_edges(votecl_context *context, const votecl_image *image, unsigned 
 
     if (context == NULL)
         return VOTECL_INVALID_ARGUMENT;
-    votecl__clear_error(context);
+    VOTECL__ENTER_OR_RETURN(context);
     status = check_edges_call(context, image, low, high, edges, edges_stride);
     if (status != VOTECL_OK || image->width == 0 || image->height == 0)
         return status;

@@ -133,6 +133,7 @@ votecl_hough_plan_new(votecl_context *context, const votecl_hough_params *params
     char msg[256];
     votecl_status status;
 
+    VOTECL__ENTER_OR_RETURN(context);
     if ((status = votecl__new_begin(context, params, "params", out)) != VOTECL_OK)
         return status;
     *out = NULL;
@@ -263,7 +264,7 @@ votecl_hough_run(votecl_hough_plan *plan, const votecl_image *image, votecl_houg
 
     if (plan == NULL)
         return VOTECL_INVALID_ARGUMENT;
-    votecl__clear_error(plan->context);
+    VOTECL__ENTER_OR_RETURN(plan->context);
     if (found == NULL || (lines == NULL && capacity > 0))
         return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "%s: NULL pointer",
                             found == NULL ? "found" : "lines");
@@ -302,7 +303,7 @@ votecl_hough_run_buffers(votecl_hough_plan *plan, votecl_buffer *image, votecl_b
     if (plan == NULL)
         return VOTECL_INVALID_ARGUMENT;
     d = &plan->desc;
-    votecl__clear_error(plan->context);
+    VOTECL__ENTER_OR_RETURN(plan->context);
     if ((status = check_buffer(plan, image, (size_t)d->width * d->height, "image")) != VOTECL_OK ||
         (status = check_buffer(plan, accumulator, (size_t)d->angles * d->nbins * 4,
                                "accumulator")) != VOTECL_OK)

@@ -113,3 +113,45 @@ votecl__strdup(const char *s)
         memcpy(copy, s, n);
     return copy;
 }
+
+/* This thread's identity (the address of a thread-local) and the context that last refused
+ * it, with the message. */
+static _Thread_local char self;
+static _Thread_local const votecl_context *refused_by;
+
+votecl__guard
+votecl__enter(votecl_context *context)
+{
+    votecl__guard guard = {NULL, 0};
+    uintptr_t me = (uintptr_t)&self, none = 0;
+
+    if (context == NULL)
+        return guard;
+    if (atomic_load_explicit(&context->busy, memory_order_relaxed) != me &&
+        !atomic_compare_exchange_strong_explicit(&context->busy, &none, me,
+                                                 memory_order_acquire, memory_order_relaxed)) {
+        refused_by = context;
+        guard.refused = 1;
+        return guard;
+    }
+    if (refused_by == context)
+        refused_by = NULL;
+    context->busy_depth++;
+    guard.context = context;
+    votecl__clear_error(context);
+    return guard;
+}
+
+void
+votecl__leave(votecl__guard *guard)
+{
+    if (guard->context != NULL && --guard->context->busy_depth == 0)
+        atomic_store_explicit(&guard->context->busy, 0, memory_order_release);
+}
+
+const char *
+votecl__refused_error(const votecl_context *context)
+{
+    return context != NULL && refused_by == context ? "context used by two threads at once"
+                                                    : NULL;
+}

@@ -232,6 +232,7 @@ votecl_lines_plan_new(votecl_context *context, const votecl_lines_params *params
     char msg[256];
     votecl_status status;
 
+    VOTECL__ENTER_OR_RETURN(context);
     if ((status = votecl__new_begin(context, params, "params", out)) != VOTECL_OK)
         return status;
     *out = NULL;
@@ -528,7 +529,7 @@ votecl_lines_run(votecl_lines_plan *plan, const votecl_image *image, votecl_line
 
     if (plan == NULL)
         return VOTECL_INVALID_ARGUMENT;
-    votecl__clear_error(plan->context);
+    VOTECL__ENTER_OR_RETURN(plan->context);
     plan->have_space = 0;
     if ((status = check_output(plan, lines, capacity, found)) != VOTECL_OK ||
         (status = check_image(plan, image, &row_bytes)) != VOTECL_OK ||
@@ -579,7 +580,7 @@ votecl_lines_run_buffer(votecl_lines_plan *plan, votecl_buffer *image, size_t wi
 
     if (plan == NULL)
         return VOTECL_INVALID_ARGUMENT;
-    votecl__clear_error(plan->context);
+    VOTECL__ENTER_OR_RETURN(plan->context);
     plan->have_space = 0;
     if ((status = check_output(plan, lines, capacity, found)) != VOTECL_OK ||
         (status = check_buffer(plan, image, width, height, dtype, &bytes)) != VOTECL_OK)
@@ -632,7 +633,7 @@ votecl_lines_run_edges(votecl_lines_plan *plan, const votecl_lines_edge *edges, 
 
     if (plan == NULL)
         return VOTECL_INVALID_ARGUMENT;
-    votecl__clear_error(plan->context);
+    VOTECL__ENTER_OR_RETURN(plan->context);
     plan->have_space = 0;
     if ((status = check_output(plan, lines, capacity, found)) != VOTECL_OK ||
         (status = check_edges(plan, edges, n)) != VOTECL_OK)
@@ -653,7 +654,7 @@ votecl_lines_plan_read_space(votecl_lines_plan *plan, uint32_t *space, size_t ca
 
     if (plan == NULL)
         return VOTECL_INVALID_ARGUMENT;
-    votecl__clear_error(plan->context);
+    VOTECL__ENTER_OR_RETURN(plan->context);
     cells = space_cells(plan);
     if (!plan->have_space)
         return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,

@@ -110,6 +110,7 @@ votecl_subsample_plan_new(votecl_context *context, const votecl_subsample_params
     votecl_subsample_plan *plan;
     votecl_status status;
 
+    VOTECL__ENTER_OR_RETURN(context);
     if ((status = votecl__new_begin(context, params, "params", out)) != VOTECL_OK)
         return status;
     *out = NULL;
@@ -188,7 +189,7 @@ votecl_subsample_run(votecl_subsample_plan *plan, const votecl_image *image, flo
 
     if (plan == NULL)
         return VOTECL_INVALID_ARGUMENT;
-    votecl__clear_error(plan->context);
+    VOTECL__ENTER_OR_RETURN(plan->context);
     if ((status = check_image(plan, image)) != VOTECL_OK)
         return status;
     count = plan->out_width * plan->out_height;

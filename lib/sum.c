@@ -84,6 +84,7 @@ votecl_sum_plan_new(votecl_context *context, const votecl_sum_params *params,
     votecl_sum_plan *plan = NULL;
     votecl_status status;
 
+    VOTECL__ENTER_OR_RETURN(context);
     if ((status = votecl__new_begin(context, params, "params", out)) != VOTECL_OK)
         return status;
     *out = NULL;
@@ -220,7 +221,7 @@ votecl_sum_run(votecl_sum_plan *plan, const void *data, size_t n, double *sum)
 
     if (plan == NULL)
         return VOTECL_INVALID_ARGUMENT;
-    votecl__clear_error(plan->context);
+    VOTECL__ENTER_OR_RETURN(plan->context);
     if (sum == NULL || (data == NULL && n > 0))
         return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "%s: NULL pointer",
                             sum == NULL ? "sum" : "data");
@@ -257,7 +258,7 @@ votecl_sum_run_image(votecl_sum_plan *plan, const votecl_image *image, double *s
 
     if (plan == NULL)
         return VOTECL_INVALID_ARGUMENT;
-    votecl__clear_error(plan->context);
+    VOTECL__ENTER_OR_RETURN(plan->context);
     if (sum == NULL)
         return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "sum: NULL pointer");
     if ((status = check_image(plan, image, &row_bytes)) != VOTECL_OK)

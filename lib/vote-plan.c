@@ -246,6 +246,7 @@ votecl_vote_plan_new(votecl_context *context, const votecl_vote_spec *spec,
     votecl_vote_plan *plan;
     votecl_status status;
 
+    VOTECL__ENTER_OR_RETURN(context);
     if ((status = votecl__new_begin(context, spec, "spec", out)) != VOTECL_OK)
         return status;
     *out = NULL;
@@ -444,7 +445,7 @@ votecl_vote_run(votecl_vote_plan *plan, const void *data, size_t n, void *bins,
 {
     if (plan == NULL)
         return VOTECL_INVALID_ARGUMENT;
-    votecl__clear_error(plan->context);
+    VOTECL__ENTER_OR_RETURN(plan->context);
     return run_host(plan, data, n, 0, bins, stats);
 }
 
@@ -459,7 +460,7 @@ votecl_vote_run_image(votecl_vote_plan *plan, const votecl_image *image, void *b
 
     if (plan == NULL)
         return VOTECL_INVALID_ARGUMENT;
-    votecl__clear_error(plan->context);
+    VOTECL__ENTER_OR_RETURN(plan->context);
     status = votecl__image_check(plan->context, image, plan->spec.dtype, plan->spec.channels,
                                  &row, &pixels);
     if (status == VOTECL_OK && pixels == 0)
@@ -483,7 +484,7 @@ votecl_vote_run_buffers(votecl_vote_plan *plan, votecl_buffer *data, size_t widt
 
     if (plan == NULL)
         return VOTECL_INVALID_ARGUMENT;
-    votecl__clear_error(plan->context);
+    VOTECL__ENTER_OR_RETURN(plan->context);
     if ((status = check_size(plan, width, height, &e)) != VOTECL_OK)
         return status;
     if (data == NULL || bins == NULL)

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <votecl.h>
@@ -35,6 +36,11 @@ struct votecl_context {
     int debug;                   /* VOTECL_DEBUG set */
     char error[1024];
     char *build_log;
+    /* The thread inside a public call (votecl__enter), 0 when none: the header allows one
+     * thread at a time, and a second one is refused rather than let corrupt the plans' state.
+     * Zero (calloc) is the free state for every constructor, the adopting one included. */
+    _Atomic uintptr_t busy;
+    unsigned busy_depth; /* nested public calls of that thread; only it touches this */
     votecl__program *programs;   /* in-memory program cache */
 };
 
@@ -70,6 +76,31 @@ votecl_status votecl__struct_size_check(votecl_context *context, const void *par
 votecl_status votecl__fail(votecl_context *context, votecl_status status, const char *format,
                            ...) __attribute__((format(printf, 3, 4)));
 void votecl__clear_error(votecl_context *context);
+
+/* --- one thread at a time (log.c) ---
+ *
+ * Every public call that works on a context or its objects opens with
+ * VOTECL__ENTER_OR_RETURN(context) in place of votecl__clear_error(): it marks the context
+ * busy with the calling thread until the function returns (a cleanup variable), and a call
+ * from a second thread meanwhile returns VOTECL_INVALID_ARGUMENT at once ("context used by
+ * two threads at once", kept per thread: votecl_context_get_error() shows it to the refused
+ * thread without touching the other's message). The same thread may nest public calls. A
+ * NULL context passes (the function's own check refuses it). */
+typedef struct votecl__guard {
+    votecl_context *context; /* held, or NULL */
+    int refused;
+} votecl__guard;
+
+votecl__guard votecl__enter(votecl_context *context);
+void votecl__leave(votecl__guard *guard);
+/* The refused thread's message for context, or NULL (votecl_context_get_error()). */
+const char *votecl__refused_error(const votecl_context *context);
+
+#define VOTECL__ENTER_OR_RETURN(context)                                                       \
+    votecl__guard votecl__guard_ __attribute__((cleanup(votecl__leave))) =                     \
+        votecl__enter(context);                                                                \
+    if (votecl__guard_.refused)                                                                \
+    return VOTECL_INVALID_ARGUMENT
 /* Replaces the build log (text may be NULL). */
 void votecl__set_build_log(votecl_context *context, const char *text);
 /* Writes to stderr only when VOTECL_DEBUG was set for the context. */

@@ -16,6 +16,9 @@
  * The figures (threads, calls, failures, cache entries) are printed as a TAP comment:
  *   # concurrency threads 8 seconds 2 calls N failures N entries N
  *
+ * /ref/concurrency/shared-plan and /opencl|cuda/concurrency/shared-plan run one context's plans
+ * from 8 threads at once, outside the header's contract: each call is right or refused.
+ *
  * /opencl/concurrency/cold-start runs each start in a new process (a GLib subprocess) whose
  * threads create their first contexts at the same moment: no context, device list or probe
  * before them, since one earlier context hides the race (issue 16, item 14). */
@@ -511,14 +514,137 @@ compute_expected(void)
     return 0;
 }
 
+/* --- one context from several threads (outside the header's contract; issue 16 item 15):
+ * threads hammer one histogram plan and one Hough plan; every call must either give the
+ * reference's result or be refused with VOTECL_INVALID_ARGUMENT and "context used by two
+ * threads at once", never a wrong result or a crash. Before the busy flag 22 of 80 runs
+ * were wrong. --- */
+
+#define SHARED_THREADS 8
+#define SHARED_ROUNDS 60
+
+typedef struct shared {
+    votecl_context *ctx;
+    votecl_hist_plan *hist;
+    votecl_hough_plan *hough;
+    gint ok, refused, wrong;
+    char first_wrong[256];
+    GMutex lock;
+} shared;
+
+static void
+shared_note(shared *sh, votecl_status s, int same_result, const char *what)
+{
+    const char *msg = votecl_context_get_error(sh->ctx);
+
+    if (s == VOTECL_OK && same_result) {
+        g_atomic_int_inc(&sh->ok);
+        return;
+    }
+    if (s == VOTECL_INVALID_ARGUMENT && strcmp(msg, "context used by two threads at once") == 0) {
+        g_atomic_int_inc(&sh->refused);
+        return;
+    }
+    g_mutex_lock(&sh->lock);
+    if (sh->wrong++ == 0)
+        snprintf(sh->first_wrong, sizeof sh->first_wrong, "%s: %s, %s", what,
+                 votecl_status_name(s), s == VOTECL_OK ? "result differs" : msg);
+    g_mutex_unlock(&sh->lock);
+}
+
+static gpointer
+shared_work(gpointer data)
+{
+    shared *sh = data;
+    results *r = g_malloc(sizeof *r);
+    votecl_image v = tu_view_u8(in.edges, 96, 72);
+
+    for (int i = 0; i < SHARED_ROUNDS; i++) {
+        votecl_status s;
+
+        memset(r->hist, 0xab, sizeof r->hist);
+        s = votecl_hist_run(sh->hist, in.image, NULL, NULL, sizeof in.image, r->hist);
+        shared_note(sh, s, s == VOTECL_OK && same(A_HIST, r, &expected), "hist");
+        memset(r->hough, 0xab, sizeof r->hough);
+        s = votecl_hough_run(sh->hough, &v, r->hough, 8, &r->hough_found, NULL);
+        shared_note(sh, s, s == VOTECL_OK && same(A_HOUGH, r, &expected), "hough");
+    }
+    g_free(r);
+    return NULL;
+}
+
+static void
+shared_plans(votecl_context *ctx)
+{
+    shared sh = {ctx, NULL, NULL, 0, 0, 0, "", {0}};
+    GThread *threads[SHARED_THREADS];
+    votecl_hist_params hp;
+    votecl_hough_params op;
+    results *r = g_malloc(sizeof *r);
+    votecl_image v = tu_view_u8(in.edges, 96, 72);
+
+    votecl_hist_params_init(&hp, VOTECL_DTYPE_U8);
+    hp.nbins[0] = HIST_BINS;
+    votecl_hough_params_init(&op);
+    op.angles = 90;
+    g_assert_cmpint(votecl_hist_plan_new(ctx, &hp, &sh.hist), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hough_plan_new(ctx, &op, 96, 72, &sh.hough), ==, VOTECL_OK);
+    g_mutex_init(&sh.lock);
+    for (int t = 0; t < SHARED_THREADS; t++)
+        threads[t] = g_thread_new("shared", shared_work, &sh);
+    for (int t = 0; t < SHARED_THREADS; t++)
+        g_thread_join(threads[t]);
+    g_test_message("shared plans: %d threads x %d x 2 calls: %d right, %d refused, %d wrong",
+                   SHARED_THREADS, SHARED_ROUNDS, sh.ok, sh.refused, sh.wrong);
+    if (sh.wrong > 0)
+        g_test_fail_printf("%d calls neither right nor refused; first: %s", sh.wrong,
+                           sh.first_wrong);
+    g_assert_cmpint(sh.ok + sh.refused + sh.wrong, ==, SHARED_THREADS * SHARED_ROUNDS * 2);
+    /* the flag is free again: one thread alone gets the right result */
+    g_assert_cmpint(votecl_hough_run(sh.hough, &v, r->hough, 8, &r->hough_found, NULL), ==,
+                    VOTECL_OK);
+    g_assert_true(same(A_HOUGH, r, &expected));
+    g_assert_cmpstr(votecl_context_get_error(ctx), ==, "");
+    g_mutex_clear(&sh.lock);
+    votecl_hist_plan_free(sh.hist);
+    votecl_hough_plan_free(sh.hough);
+    g_free(r);
+}
+
+static void
+test_shared_plan_ref(void)
+{
+    votecl_context *ctx = tu_ref_context_new();
+
+    if (ctx != NULL)
+        shared_plans(ctx);
+    votecl_context_free(ctx);
+}
+
+static void
+test_shared_plan_device(void)
+{
+    votecl_context *ctx = tu_device_context_new(NULL);
+
+    if (ctx != NULL)
+        shared_plans(ctx);
+    votecl_context_free(ctx);
+}
+
 int
 main(int argc, char **argv)
 {
+    int status;
+
     g_test_init(&argc, &argv, NULL);
     tu_inputs_make(&in, 88);
     if (compute_expected() != 0)
         return 1;
     g_test_add_func("/opencl/concurrency/cold-start", test_cold_start);
     g_test_add_func("/opencl/concurrency/threads", test_threads);
-    return g_test_run();
+    g_test_add_func("/ref/concurrency/shared-plan", test_shared_plan_ref);
+    tu_add_device_test("concurrency/shared-plan", test_shared_plan_device);
+    status = g_test_run();
+    tu_device_contexts_free();
+    return status;
 }

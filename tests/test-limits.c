@@ -530,6 +530,42 @@ test_cache_relative_env(void)
     g_free(home);
 }
 
+/* HOG fusion takes at most its limit of windows (issue 16 item 8): one more is refused
+ * before any quadratic work; three identical windows still fuse into one. */
+static void
+test_hog_fuse_limits(void)
+{
+    static const struct {
+        votecl_hog_fusion fusion;
+        size_t limit;
+    } cases[] = {{VOTECL_HOG_FUSION_GROUP, VOTECL_HOG_MAX_GROUP_WINDOWS},
+                 {VOTECL_HOG_FUSION_MEANSHIFT, VOTECL_HOG_MAX_MEANSHIFT_WINDOWS}};
+    size_t n = VOTECL_HOG_MAX_GROUP_WINDOWS + 1;
+    votecl_hog_detection *w = g_new0(votecl_hog_detection, n), out[4];
+    votecl_hog_params p;
+    size_t found = 99;
+
+    for (size_t i = 0; i < n; i++) {
+        votecl_hog_rect r = {10, 20, 64, 128};
+        w[i].box = r;
+        w[i].score = 1.0;
+        w[i].scale = 1.0;
+    }
+    votecl_hog_params_init(&p);
+    for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
+        p.fusion = cases[c].fusion;
+        g_assert_cmpint(votecl_hog_fuse(&p, w, cases[c].limit + 1, out, 4, &found), ==,
+                        VOTECL_INVALID_ARGUMENT);
+        /* a few fuse as ever (at the limit: seconds of quadratic work, left to tool-cli.sh) */
+        g_assert_cmpint(votecl_hog_fuse(&p, w, 3, out, 4, &found), ==, VOTECL_OK);
+        g_assert_cmpuint(found, ==, 1);
+    }
+    p.fusion = VOTECL_HOG_FUSION_NONE;
+    g_assert_cmpint(votecl_hog_fuse(&p, w, n, out, 4, &found), ==, VOTECL_OK);
+    g_assert_cmpuint(found, ==, n);
+    g_free(w);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -551,6 +587,7 @@ main(int argc, char **argv)
     g_test_add_func("/ref/limits/unaligned-rows", test_unaligned_rows);
     g_test_add_func("/ref/limits/sum-beyond-u32", test_sum_beyond_u32);
     g_test_add_func("/ref/limits/api-corners", test_api_corners);
+    g_test_add_func("/nodevice/limits/hog-fuse", test_hog_fuse_limits);
     g_test_add_func("/nodevice/cache/owner", test_cache_owner);
     g_test_add_func("/nodevice/cache/fifo", test_cache_fifo);
     g_test_add_func("/nodevice/cache/poisoned", test_cache_poisoned);

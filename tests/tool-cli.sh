@@ -161,6 +161,20 @@ assert eval(head)["descr"][1:] == "f4" and len(b) - 10 - hl == 4 * shape[0] * sh
 assert shape == (1, 3780), shape
 '; then ok ".npy header and shape"; else not_ok ".npy header and shape"; fi
 
+# --- issue 16 item 8: fusion quadratic in the windows kept. --threshold -3 keeps about 13 500
+# windows of a 640x480 noise image: mean-shift ran over 100 s, now refused at once (exit 2,
+# hit_threshold named); grouping (below its limit) finishes
+python3 -c '
+import random
+random.seed(1)
+open("noise.pgm", "wb").write(b"P5 640 480 255\n" + bytes(random.randrange(256) for _ in range(640 * 480)))
+' || exit 99
+check "hog --threshold -3 --fusion meanshift refused within 30 s" 2 \
+    timeout 30 "$votecl" hog noise.pgm --threshold -3 --fusion meanshift
+grep -q 'hit_threshold: -3 keeps [0-9]* windows, more than the 2048' err ||
+    not_ok "the fusion limit's message names hit_threshold"
+check "hog --threshold -3 grouped within 30 s" 0 timeout 30 "$votecl" hog noise.pgm --threshold -3
+
 echo "1..$n"
 [ "$failed" = 0 ] && exit 0
 exit 1

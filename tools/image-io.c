@@ -254,6 +254,15 @@ tool_image_free(tool_image *image)
     memset(image, 0, sizeof *image);
 }
 
+/* the side limit of this run's command (tool_image_limit_side) */
+static size_t max_side = TOOL_IMAGE_MAX_SIDE;
+
+void
+tool_image_limit_side(size_t side)
+{
+    max_side = side < TOOL_IMAGE_MAX_SIDE ? side : TOOL_IMAGE_MAX_SIDE;
+}
+
 int
 tool_image_check_declared(uint64_t width, uint64_t height, unsigned channels,
                           unsigned sample_bytes, uint64_t stored_bytes, size_t file_size,
@@ -263,6 +272,9 @@ tool_image_check_declared(uint64_t width, uint64_t height, unsigned channels,
     if (width == 0 || height == 0 || width > TOOL_IMAGE_MAX_SIDE || height > TOOL_IMAGE_MAX_SIDE)
         return fail(error, error_size, "image size %llux%llu is not in 1..%u",
                     (unsigned long long)width, (unsigned long long)height, TOOL_IMAGE_MAX_SIDE);
+    if (width > max_side || height > max_side)
+        return fail(error, error_size, "image size %llux%llu: this command takes sides up to %zu",
+                    (unsigned long long)width, (unsigned long long)height, max_side);
     if (pixels > VOTECL_IMAGE_MAX_PIXELS ||
         pixels * channels * sample_bytes > (uint64_t)TOOL_IMAGE_MAX_BYTES)
         return fail(error, error_size,

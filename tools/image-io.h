@@ -75,6 +75,12 @@ void tool_input_note(const char *path);
 /* 1 when bytes start like an image the readers know (PNG, JPEG, PNM). */
 int tool_image_magic(const unsigned char *bytes, size_t size);
 
+/* Lowers the largest side tool_image_read() and tool_image_decode() accept (never above
+ * TOOL_IMAGE_MAX_SIDE) to what the command's library call takes (VOTECL_HOG_MAX_SIDE,
+ * VOTECL_GHT_MAX_SIDE, ...), so that an image the command would refuse is refused from its
+ * header, before its pixels are decoded. */
+void tool_image_limit_side(size_t side);
+
 /* Checks an image's declared size before anything is allocated for it: sides, pixels and
  * decoded bytes within the limits, and stored_bytes (what the file's compressed data must
  * inflate to; 0 when not compressed) possible from a file of file_size bytes. Returns 0,

@@ -29,8 +29,10 @@
  * detectMultiScale's, 44 of 44 over `votecl eval hog`'s people scenes and shipped images,
  * where mean-shift matched all 44 at IoU 0.5 but added 18 boxes, precision 0.71; figures in
  * docs/accuracy.md) or mean-shift in (x, y, log scale) (Dalal's thesis). Both cost time quadratic in those windows (mean-shift up to 100 n^2 kernel
- * evaluations): a hit_threshold far below the model's scores on a large image makes
- * detection slow; VOTECL_HOG_FUSION_NONE costs n log n.
+ * evaluations): more windows than VOTECL_HOG_MAX_GROUP_WINDOWS or
+ * VOTECL_HOG_MAX_MEANSHIFT_WINDOWS (a hit_threshold far below the model's scores) are
+ * refused with VOTECL_INVALID_ARGUMENT naming hit_threshold; VOTECL_HOG_FUSION_NONE costs
+ * n log n and has no limit.
  *
  * The descriptor of a window has OpenCV's HOGDescriptor::compute layout: blocks column after
  * column (x outer, y inner), inside a block its cells the same way, then nbins values per
@@ -60,6 +62,13 @@ extern "C" {
 #define VOTECL_HOG_MAX_BINS 64u
 /* Most pyramid levels (OpenCV's nlevels). */
 #define VOTECL_HOG_MAX_LEVELS 64u
+/* Most windows fusion takes (both cost time quadratic in them): more windows at or above
+ * hit_threshold are refused with VOTECL_INVALID_ARGUMENT rather than fused for minutes.
+ * Grouping: 32768 windows, at most 5.4e8 similarity tests (25 132 windows took 2.6 s on
+ * the CPU measured in docs/reliability.md); mean-shift: 2048, at most 100 n^2 = 4.2e8
+ * kernel evaluations. VOTECL_HOG_FUSION_NONE has no limit. */
+#define VOTECL_HOG_MAX_GROUP_WINDOWS 32768u
+#define VOTECL_HOG_MAX_MEANSHIFT_WINDOWS 2048u
 /* The model file format's version (hog-model.md in $(docdir), e.g.
  * /usr/local/share/doc/libvotecl/hog-model.md). */
 #define VOTECL_HOG_MODEL_VERSION 1
@@ -255,7 +264,9 @@ VOTECL_API votecl_status votecl_hog_last_windows(const votecl_hog *hog,
                                                  size_t capacity, size_t *found);
 
 /* Fuses n windows (borrowed) as params (borrowed) say into detections (caller-owned output,
- * capacity entries, best first); *found also when more than capacity. Host only. */
+ * capacity entries, best first); *found also when more than capacity. Host only.
+ * VOTECL_INVALID_ARGUMENT when n exceeds the fusion's limit (VOTECL_HOG_MAX_GROUP_WINDOWS,
+ * VOTECL_HOG_MAX_MEANSHIFT_WINDOWS). */
 VOTECL_API votecl_status votecl_hog_fuse(const votecl_hog_params *params,
                                          const votecl_hog_detection *windows, size_t n,
                                          votecl_hog_detection *detections, size_t capacity,

@@ -151,6 +151,22 @@ for f in png-text-2g png-bomb-46340 pgm-truncated; do
         echo "not ok $n - hist - < $f: exit $rc"
     fi
 done
+# a valid bomb above what a command takes (HOG's and the GHT's sides) is refused from its
+# header, before 2 GiB are decoded (issue 16 item 7)
+for cmd in hog ght; do
+    n=$((n + 1))
+    set -- "$tmp/in/png-bomb-46340"
+    [ "$cmd" = ght ] && set -- "$tmp/good.png" "$1"
+    if timeout -k 5 "$seconds" sh -c 'ulimit -v "$0" 2>/dev/null; exec "$@"' "$memory_kb" \
+        "$votecl" "$cmd" "$@" > /dev/null 2> "$tmp/stderr"; then rc=0; else rc=$?; fi
+    if [ "$rc" = 1 ] && grep -q 'this command takes sides up to' "$tmp/stderr"; then
+        echo "ok $n - $cmd png-bomb-46340 refused from its header"
+    else
+        failed=$((failed + 1))
+        echo "not ok $n - $cmd png-bomb-46340 refused from its header: exit $rc"
+        sed 's/^/# /' "$tmp/stderr" | head -n 3
+    fi
+done
 mkdir "$tmp/demo-in"
 for f in png-truncated-41 png-text-2g pgm-maxval-0 png-gray-1 ppm-good jpeg-huge-no-data; do
     cp "$tmp/in/$f" "$tmp/demo-in/$f.png"
