@@ -17,8 +17,8 @@ typedef struct peak {
 
 /* The bin of -rho(b): rho(b) = (b + 0.5) R / N - W, so the bin of -rho is
  * floor(2 W N / R - b - 0.5). b may lie outside [0, N): its mirror may still be inside. */
-static long
-mirror_bin(const votecl__hough_desc *d, long b)
+long
+votecl__hough_mirror_bin(const votecl__hough_desc *d, long b)
 {
     double r = (double)d->d + d->w;
 
@@ -39,7 +39,7 @@ neighbour(const votecl__hough_desc *d, long g, long b, long dg, long db, size_t 
     for (; gg >= angles; gg -= angles)
         flips++;
     if (flips & 1)
-        bb = mirror_bin(d, bb);
+        bb = votecl__hough_mirror_bin(d, bb);
     if (bb < 0 || bb >= (long)d->nbins)
         return 0;
     *cell = (size_t)gg * d->nbins + (size_t)bb;
@@ -87,8 +87,8 @@ peak_compare(const void *pa, const void *pb)
  * max(2, min(W, H) / 4) votes, PClines' rule; chosen on the line truth suite
  * (docs/accuracy.md) where half the largest count, the former default, hid every line but
  * the strongest few. */
-static uint32_t
-resolve_threshold(const votecl__hough_desc *d, uint32_t threshold)
+uint32_t
+votecl__hough_peak_threshold(const votecl__hough_desc *d, uint32_t threshold)
 {
     uint32_t small = d->width < d->height ? d->width : d->height;
 
@@ -186,20 +186,17 @@ is_duplicate(const votecl__hough_desc *d, const peak *p, const double *kept, siz
     return 0;
 }
 
-votecl_status
-votecl__hough_peaks(const votecl__hough_desc *d, const uint32_t *acc, unsigned window,
-                    uint32_t threshold, size_t max_lines, double merge, votecl_hough_line *lines,
-                    size_t capacity, size_t *found)
+/* The greedy selection over n candidates (owned by the caller, sorted here). */
+static votecl_status
+select_peaks(const votecl__hough_desc *d, peak *candidates, size_t n, long half, size_t max_lines,
+             double merge, votecl_hough_line *lines, size_t capacity, size_t *found)
 {
-    size_t cells = (size_t)d->angles * d->nbins, n, taken = 0;
-    long half = (long)(window / 2);
-    peak *candidates = NULL;
+    size_t cells = (size_t)d->angles * d->nbins, taken = 0;
     uint8_t *mask = NULL;
     double *kept = NULL;
     votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
 
-    n = find_candidates(d, acc, resolve_threshold(d, threshold), half, &candidates);
-    if (n == (size_t)-1 || (mask = votecl__calloc(cells, 1)) == NULL ||
+    if ((mask = votecl__calloc(cells, 1)) == NULL ||
         (kept = votecl__malloc((n > 0 ? n : 1) * 3 * sizeof *kept)) == NULL)
         goto out;
     qsort(candidates, n, sizeof *candidates, peak_compare);
@@ -218,9 +215,43 @@ votecl__hough_peaks(const votecl__hough_desc *d, const uint32_t *acc, unsigned w
     *found = taken;
     status = VOTECL_OK;
 out:
-    free(candidates);
     free(mask);
     free(kept);
+    return status;
+}
+
+votecl_status
+votecl__hough_peaks(const votecl__hough_desc *d, const uint32_t *acc, unsigned window,
+                    uint32_t threshold, size_t max_lines, double merge, votecl_hough_line *lines,
+                    size_t capacity, size_t *found)
+{
+    long half = (long)(window / 2);
+    peak *candidates = NULL;
+    size_t n = find_candidates(d, acc, votecl__hough_peak_threshold(d, threshold), half,
+                               &candidates);
+    votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
+
+    if (n != (size_t)-1)
+        status = select_peaks(d, candidates, n, half, max_lines, merge, lines, capacity, found);
+    free(candidates);
+    return status;
+}
+
+votecl_status
+votecl__hough_peaks_from(const votecl__hough_desc *d, const uint32_t *pairs, size_t n,
+                         unsigned window, size_t max_lines, double merge,
+                         votecl_hough_line *lines, size_t capacity, size_t *found)
+{
+    peak *candidates = votecl__malloc((n > 0 ? n : 1) * sizeof *candidates);
+    votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
+
+    if (candidates == NULL)
+        return status;
+    for (size_t i = 0; i < n; i++)
+        candidates[i] = (peak){pairs[2 * i + 1], pairs[2 * i]};
+    status = select_peaks(d, candidates, n, (long)(window / 2), max_lines, merge, lines, capacity,
+                          found);
+    free(candidates);
     return status;
 }
 
