@@ -5,37 +5,51 @@
  *                     magnitude floor(sqrt(gx^2 + gy^2)) is at least the threshold, 0 elsewhere
  *                     and on the one-pixel border (votecl__hough_sobel of lib/hough-edges.c).
  *                     For integers m and t, floor(sqrt(m)) >= t exactly when m >= t^2, so the
- *                     test is integer arithmetic and equal to the host's.
+ *                     test is integer arithmetic and equal to the host's. out[1] (zeroed by
+ *                     the host; out is hough_candidates' buffer) gains the pixels the vote will keep (>= edge_threshold), the
+ *                     engine's stage 1 count, so the host reads it with the candidates
+ *                     instead of waiting for the engine's own in a transfer of its own.
  *   hough_candidates  1-D over the G * N cells: a cell with at least `threshold` votes and no
  *                     cell of its window with more is appended as (cell, votes) to out[2 + 2k]
  *                     (out[0]: the count, which may exceed cap; only the first cap are
- *                     written). The window's angle axis wraps with the rho bin mirrored
+ *                     written; out[1] is hough_sobel's edge count). The window's angle axis wraps with the rho bin mirrored
  *                     through mirror[b + reach] (the host's mirror_bin, lib/hough-peaks.c,
  *                     tabulated on the host for b in [-reach, N + reach), reach = n / 2), so
  *                     the candidates are exactly those of find_candidates(); their order is
  *                     the atomics', and the host sorts them. */
 
-KERNEL void
-hough_sobel(GLOBAL const uchar *gray, uint w, uint h, uint threshold, GLOBAL uchar *edges)
-{
-    uint x = (uint)get_global_id(0), y = (uint)get_global_id(1);
-    GLOBAL const uchar *r0, *r1, *r2;
-    int gx, gy;
-    uint m;
+#ifndef LOCAL_PTR
+#define LOCAL_PTR LOCAL
+#endif
 
-    if (x >= w || y >= h)
-        return;
-    if (x < 1 || y < 1 || x + 1 >= w || y + 1 >= h) {
-        edges[(ulong)y * w + x] = 0;
-        return;
+KERNEL void
+hough_sobel(GLOBAL const uchar *gray, uint w, uint h, uint threshold, uint edge_threshold,
+            GLOBAL uchar *edges, GLOBAL uint *out)
+{
+    LOCAL uint group_count;
+    uint x = (uint)get_global_id(0), y = (uint)get_global_id(1);
+    uchar e = 0;
+
+    if (get_local_id(0) == 0 && get_local_id(1) == 0)
+        group_count = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (x >= 1 && y >= 1 && x + 1 < w && y + 1 < h) {
+        GLOBAL const uchar *r0 = gray + (ulong)(y - 1) * w + x, *r1 = r0 + w, *r2 = r1 + w;
+        int gx = ((int)r0[1] + 2 * (int)r1[1] + (int)r2[1]) -
+                 ((int)r0[-1] + 2 * (int)r1[-1] + (int)r2[-1]);
+        int gy = ((int)r2[-1] + 2 * (int)r2[0] + (int)r2[1]) -
+                 ((int)r0[-1] + 2 * (int)r0[0] + (int)r0[1]);
+        uint m = (uint)(gx * gx + gy * gy); /* at most 2 * 1020^2: no overflow */
+        e = (ulong)m >= (ulong)threshold * threshold ? 255 : 0;
     }
-    r0 = gray + (ulong)(y - 1) * w + x;
-    r1 = r0 + w;
-    r2 = r1 + w;
-    gx = ((int)r0[1] + 2 * (int)r1[1] + (int)r2[1]) - ((int)r0[-1] + 2 * (int)r1[-1] + (int)r2[-1]);
-    gy = ((int)r2[-1] + 2 * (int)r2[0] + (int)r2[1]) - ((int)r0[-1] + 2 * (int)r0[0] + (int)r0[1]);
-    m = (uint)(gx * gx + gy * gy); /* at most 2 * 1020^2: no overflow */
-    edges[(ulong)y * w + x] = (ulong)m >= (ulong)threshold * threshold ? 255 : 0;
+    if (x < w && y < h) {
+        edges[(ulong)y * w + x] = e;
+        if (e >= edge_threshold)
+            atomic_inc((volatile LOCAL_PTR uint *)&group_count);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (get_local_id(0) == 0 && get_local_id(1) == 0 && group_count > 0)
+        atomic_add((volatile GLOBAL uint *)&out[1], group_count);
 }
 
 KERNEL void

@@ -424,14 +424,18 @@ gray_vote(votecl_hough_plan *plan, const votecl_image *image, unsigned threshold
     if (status == VOTECL_OK)
         status = votecl_buffer_write(plan->gray, 0, packed, pixels);
     free(copy);
+    if (status == VOTECL_OK) /* the candidate count and the edge count */
+        status = votecl__buffer_zero(plan->cand, 0, 8);
     if (status == VOTECL_OK)
         status = votecl__launch(plan->context, plan->k_sobel, 2, global, local,
                                 (votecl__arg[]){VOTECL__ARG_BUF(plan->gray),
                                                 VOTECL__ARG_UINT(d->width),
                                                 VOTECL__ARG_UINT(d->height),
                                                 VOTECL__ARG_UINT(threshold),
-                                                VOTECL__ARG_BUF(plan->edges)},
-                                5);
+                                                VOTECL__ARG_UINT(d->edge_threshold),
+                                                VOTECL__ARG_BUF(plan->edges),
+                                                VOTECL__ARG_BUF(plan->cand)},
+                                7);
     if (status == VOTECL_OK)
         status = votecl_vote_run_buffers(plan->vote, plan->edges, d->width, d->height, plan->dacc);
     return status;
@@ -457,11 +461,11 @@ gray_launch_candidates(votecl_hough_plan *plan)
         8);
 }
 
-/* The candidates of dacc into *pairs (malloc'd, caller frees) and their number into *n: one
- * read of the count and the first pairs, a second for the rest, and a relaunch with room
- * for all when they overflowed the buffer. */
+/* The candidates of dacc into *pairs (malloc'd, caller frees) and their number into *n, the
+ * edge count into *kept: one read of the counts and the first pairs, a second for the rest,
+ * and a relaunch with room for all when they overflowed the buffer. */
 static votecl_status
-gray_candidates(votecl_hough_plan *plan, uint32_t **pairs, size_t *n)
+gray_candidates(votecl_hough_plan *plan, uint32_t **pairs, size_t *n, size_t *kept)
 {
     size_t first = GRAY_FIRST_READ < plan->cand_cap ? GRAY_FIRST_READ : plan->cand_cap;
     uint32_t *head = NULL;
@@ -472,6 +476,8 @@ gray_candidates(votecl_hough_plan *plan, uint32_t **pairs, size_t *n)
         status = votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
     if (status == VOTECL_OK)
         status = votecl_buffer_read(plan->cand, 0, head, 8 + 8 * first);
+    if (status == VOTECL_OK)
+        *kept = head[1];
     if (status == VOTECL_OK && head[0] > plan->cand_cap) { /* overflowed: room for all, again */
         plan->cand_cap = head[0];
         if ((status = votecl__buffer_ensure(plan->context, &plan->cand,
@@ -501,14 +507,18 @@ gray_device(votecl_hough_plan *plan, const votecl_image *image, unsigned thresho
 {
     const votecl_hough_params *p = &plan->params;
     uint32_t *pairs = NULL;
-    size_t n = 0;
+    size_t n = 0, kept = 0, elements = (size_t)plan->desc.width * plan->desc.height;
     votecl_status status;
 
     if ((status = gray_setup(plan)) != VOTECL_OK ||
         (status = gray_vote(plan, image, threshold)) != VOTECL_OK ||
-        (status = votecl_vote_plan_last_stats(plan->vote, &plan->last)) != VOTECL_OK ||
-        (status = gray_candidates(plan, &pairs, &n)) != VOTECL_OK)
+        (status = gray_candidates(plan, &pairs, &n, &kept)) != VOTECL_OK)
         goto out;
+    /* the engine's stage 1 keeps the same pixels hough_sobel counted: its own count would
+     * cost a transfer of its own */
+    plan->last.elements = elements;
+    plan->last.kept = kept;
+    plan->last.eta = (double)kept / (double)elements;
     plan->acc_on_device = 1;
     if ((status = votecl__hough_peaks_from(&plan->desc, pairs, n, p->peak_window, p->max_lines,
                                            p->merge_distance, lines, capacity, found)) !=
