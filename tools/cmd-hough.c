@@ -23,6 +23,7 @@ typedef struct hough_args {
     unsigned long sobel_threshold;
     unsigned long repeat;  /* --repeat: timed device-buffer runs */
     unsigned long size[2]; /* --size WxH: nearest-neighbour resize first; 0: none */
+    double edge_seconds;   /* --edges sobel-host: the host's Sobel pass */
     votecl_hough_params params;
 } hough_args;
 
@@ -293,7 +294,7 @@ resize(tool_image *image, size_t width, size_t height, char *error, size_t error
 /* image as read, and the u8 image the transform votes on: the edge image, or with
  * --edges sobel the gray image whose edges the library finds. */
 static int
-load_edges(const hough_args *a, tool_image *image, tool_image *edges)
+load_edges(hough_args *a, tool_image *image, tool_image *edges)
 {
     char error[600];
     tool_image gray = {0};
@@ -303,8 +304,10 @@ load_edges(const hough_args *a, tool_image *image, tool_image *edges)
         tool_image_to_gray(image, &gray, error, sizeof error) < 0)
         goto out;
     if (a->sobel == 2) {
+        double t0 = tool_now();
         if (tool_hough_sobel(&gray, (unsigned)a->sobel_threshold, edges, error, sizeof error) < 0)
             goto out;
+        a->edge_seconds = tool_now() - t0;
     } else if (gray.dtype == VOTECL_DTYPE_U16) { /* the u8 values tool_hough_sobel reads */
         if (tool_image_alloc(edges, gray.width, gray.height, 1, VOTECL_DTYPE_U8, error,
                              sizeof error) < 0)
@@ -490,6 +493,8 @@ print_json(const hough_args *a, const tool_image *image, const hough_result *r)
     tool_json_kv_uint(&j, "angles", r->angles);
     tool_json_kv_uint(&j, "rho_bins", r->nbins);
     tool_json_kv_double(&j, "seconds", r->seconds);
+    if (a->sobel == 2) /* seconds has the edges in it with --edges sobel only */
+        tool_json_kv_double(&j, "edge_seconds", a->edge_seconds);
     if (a->repeat) {
         tool_json_kv_uint(&j, "repeat", a->repeat);
         tool_json_kv_double(&j, "vote_seconds_median", r->bench_median);
