@@ -776,6 +776,22 @@ test_ref_gray_edges(void)
         g_free(g.acc);
         g_free(edges.data);
     }
+    if (plan != NULL) { /* the checks of votecl_hough_run() */
+        votecl_image view = edge_view(&im);
+        votecl_hough_line l[1];
+        size_t found;
+        view.width--;
+        g_assert_cmpint(votecl_hough_run_gray(plan, &view, 200, l, 1, &found, NULL), ==,
+                        VOTECL_INVALID_ARGUMENT);
+        g_assert_true(tu_message_names(votecl_context_get_error(ref_context), "image.width"));
+        view.width++;
+        g_assert_cmpint(votecl_hough_run_gray(plan, &view, 200, l, 1, NULL, NULL), ==,
+                        VOTECL_INVALID_ARGUMENT);
+        g_assert_cmpint(votecl_hough_run_gray(plan, &view, 200, NULL, 1, &found, NULL), ==,
+                        VOTECL_INVALID_ARGUMENT);
+        g_assert_cmpint(votecl_hough_run_gray(NULL, &view, 200, l, 1, &found, NULL), ==,
+                        VOTECL_INVALID_ARGUMENT);
+    }
     votecl_hough_plan_free(plan);
     g_free(im.data);
 }
