@@ -61,7 +61,7 @@ is_local_max(const votecl__hough_desc *d, const uint32_t *acc, size_t cell, long
 }
 
 static void
-suppress(const votecl__hough_desc *d, uint8_t *mask, size_t cell, long half)
+suppress(const votecl__hough_desc *d, uint8_t *mask, size_t cell, long half, uint8_t value)
 {
     long g = (long)(cell / d->nbins), b = (long)(cell % d->nbins);
     size_t other;
@@ -69,7 +69,7 @@ suppress(const votecl__hough_desc *d, uint8_t *mask, size_t cell, long half)
     for (long dg = -half; dg <= half; dg++)
         for (long db = -half; db <= half; db++)
             if (neighbour(d, g, b, dg, db, &other))
-                mask[other] = 1;
+                mask[other] = value;
 }
 
 /* Most votes first; equal votes: the lower angle, then the lower bin. */
@@ -186,24 +186,30 @@ is_duplicate(const votecl__hough_desc *d, const peak *p, const double *kept, siz
     return 0;
 }
 
-/* The greedy selection over n candidates (owned by the caller, sorted here). */
+/* The greedy selection over n candidates (owned by the caller, sorted here). mask: G * N
+ * zeroed bytes to use and leave zeroed (a plan's, so its pages stay mapped from run to run),
+ * or NULL for one of its own. */
 static votecl_status
 select_peaks(const votecl__hough_desc *d, peak *candidates, size_t n, long half, size_t max_lines,
-             double merge, votecl_hough_line *lines, size_t capacity, size_t *found)
+             double merge, uint8_t *shared_mask, votecl_hough_line *lines, size_t capacity,
+             size_t *found)
 {
     size_t cells = (size_t)d->angles * d->nbins, taken = 0;
-    uint8_t *mask = NULL;
+    uint8_t *mask = shared_mask;
     double *kept = NULL;
+    size_t *taken_cells = NULL;
     votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
 
-    if ((mask = votecl__calloc(cells, 1)) == NULL ||
-        (kept = votecl__malloc((n > 0 ? n : 1) * 3 * sizeof *kept)) == NULL)
+    if ((mask == NULL && (mask = votecl__calloc(cells, 1)) == NULL) ||
+        (kept = votecl__malloc((n > 0 ? n : 1) * 3 * sizeof *kept)) == NULL ||
+        (taken_cells = votecl__malloc((n > 0 ? n : 1) * sizeof *taken_cells)) == NULL)
         goto out;
     qsort(candidates, n, sizeof *candidates, peak_compare);
     for (size_t i = 0; i < n && (max_lines == 0 || taken < max_lines); i++) {
         if (mask[candidates[i].cell] || is_duplicate(d, &candidates[i], kept, taken, merge))
             continue;
-        suppress(d, mask, candidates[i].cell, half);
+        suppress(d, mask, candidates[i].cell, half, 1);
+        taken_cells[taken] = candidates[i].cell;
         double theta = votecl__hough_theta(d, (unsigned)(candidates[i].cell / d->nbins));
         kept[3 * taken] = cos(theta);
         kept[3 * taken + 1] = sin(theta);
@@ -215,8 +221,12 @@ select_peaks(const votecl__hough_desc *d, peak *candidates, size_t n, long half,
     *found = taken;
     status = VOTECL_OK;
 out:
-    free(mask);
+    for (size_t i = 0; shared_mask != NULL && taken_cells != NULL && i < taken; i++)
+        suppress(d, mask, taken_cells[i], half, 0);
+    if (mask != shared_mask)
+        free(mask);
     free(kept);
+    free(taken_cells);
     return status;
 }
 
@@ -232,14 +242,15 @@ votecl__hough_peaks(const votecl__hough_desc *d, const uint32_t *acc, unsigned w
     votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
 
     if (n != (size_t)-1)
-        status = select_peaks(d, candidates, n, half, max_lines, merge, lines, capacity, found);
+        status =
+            select_peaks(d, candidates, n, half, max_lines, merge, NULL, lines, capacity, found);
     free(candidates);
     return status;
 }
 
 votecl_status
 votecl__hough_peaks_from(const votecl__hough_desc *d, const uint32_t *pairs, size_t n,
-                         unsigned window, size_t max_lines, double merge,
+                         unsigned window, size_t max_lines, double merge, uint8_t *mask,
                          votecl_hough_line *lines, size_t capacity, size_t *found)
 {
     peak *candidates = votecl__malloc((n > 0 ? n : 1) * sizeof *candidates);
@@ -249,8 +260,8 @@ votecl__hough_peaks_from(const votecl__hough_desc *d, const uint32_t *pairs, siz
         return status;
     for (size_t i = 0; i < n; i++)
         candidates[i] = (peak){pairs[2 * i + 1], pairs[2 * i]};
-    status = select_peaks(d, candidates, n, (long)(window / 2), max_lines, merge, lines, capacity,
-                          found);
+    status = select_peaks(d, candidates, n, (long)(window / 2), max_lines, merge, mask, lines,
+                          capacity, found);
     free(candidates);
     return status;
 }

@@ -55,10 +55,13 @@ uint32_t votecl__hough_peak_threshold(const votecl__hough_desc *desc, uint32_t t
 long votecl__hough_mirror_bin(const votecl__hough_desc *desc, long b);
 
 /* As votecl__hough_peaks() from the local maxima already found: n (cell, votes) pairs of
- * uint32_t (borrowed; any order), each a local maximum with at least the threshold. */
+ * uint32_t (borrowed; any order), each a local maximum with at least the threshold. mask:
+ * G * N zeroed bytes (borrowed; zeroed again on return) for the suppression, or NULL for a
+ * fresh one each call. */
 votecl_status votecl__hough_peaks_from(const votecl__hough_desc *desc, const uint32_t *pairs,
                                        size_t n, unsigned window, size_t max_lines, double merge,
-                                       votecl_hough_line *lines, size_t capacity, size_t *found);
+                                       uint8_t *mask, votecl_hough_line *lines, size_t capacity,
+                                       size_t *found);
 
 /* The edge image of a packed width x height u8 gray image: 255 where the Euclidean 3x3 Sobel
  * magnitude floor(sqrt(gx^2 + gy^2)) is at least threshold, 0 elsewhere and on the one-pixel

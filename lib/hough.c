@@ -24,6 +24,7 @@ struct votecl_hough_plan {
     votecl_buffer *gray, *edges, *dacc, *mirror, *cand; /* device buffers */
     size_t cand_cap;   /* candidate pairs cand holds */
     uint8_t *edges_host; /* the ref backend's edge image, and segments' */
+    uint8_t *mask;       /* G * N zeroed bytes for the peaks' suppression, kept mapped */
     int acc_on_device; /* the last run's accumulator is dacc's, not yet read back */
 };
 
@@ -169,6 +170,7 @@ votecl_hough_plan_free(votecl_hough_plan *plan)
     votecl_buffer_free(plan->mirror);
     votecl_buffer_free(plan->cand);
     free(plan->edges_host);
+    free(plan->mask);
     votecl__hough_desc_release(&plan->desc);
     free(plan->acc);
     free(plan);
@@ -380,6 +382,8 @@ gray_setup(votecl_hough_plan *plan)
 
     if (plan->program != NULL)
         return VOTECL_OK;
+    if (plan->mask == NULL && (plan->mask = votecl__calloc(cells, 1)) == NULL)
+        return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
     if ((mirror = votecl__malloc((size_t)n * sizeof *mirror)) == NULL)
         return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
     for (long b = -half; b < (long)d->nbins + half; b++)
@@ -521,8 +525,8 @@ gray_device(votecl_hough_plan *plan, const votecl_image *image, unsigned thresho
     plan->last.eta = (double)kept / (double)elements;
     plan->acc_on_device = 1;
     if ((status = votecl__hough_peaks_from(&plan->desc, pairs, n, p->peak_window, p->max_lines,
-                                           p->merge_distance, lines, capacity, found)) !=
-        VOTECL_OK) {
+                                           p->merge_distance, plan->mask, lines, capacity,
+                                           found)) != VOTECL_OK) {
         status = votecl__fail(plan->context, status, "out of memory for peak extraction");
         goto out;
     }
