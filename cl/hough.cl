@@ -6,17 +6,19 @@
  *                     and on the one-pixel border (votecl__hough_sobel of lib/hough-edges.c).
  *                     For integers m and t, floor(sqrt(m)) >= t exactly when m >= t^2, so the
  *                     test is integer arithmetic and equal to the host's. out[1] (zeroed by
- *                     the host; out is hough_candidates' buffer) gains the pixels the vote will keep (>= edge_threshold), the
- *                     engine's stage 1 count, so the host reads it with the candidates
- *                     instead of waiting for the engine's own in a transfer of its own.
+ *                     the host; out is hough_candidates' buffer) gains the pixels the vote
+ *                     will keep (>= edge_threshold), the engine's stage 1 count, so the host
+ *                     reads it with the candidates instead of waiting for the engine's own in
+ *                     a transfer of its own.
  *   hough_candidates  1-D over the G * N cells: a cell with at least `threshold` votes and no
  *                     cell of its window with more is appended as (cell, votes) to out[2 + 2k]
  *                     (out[0]: the count, which may exceed cap; only the first cap are
- *                     written; out[1] is hough_sobel's edge count). The window's angle axis wraps with the rho bin mirrored
- *                     through mirror[b + reach] (the host's mirror_bin, lib/hough-peaks.c,
- *                     tabulated on the host for b in [-reach, N + reach), reach = n / 2), so
- *                     the candidates are exactly those of find_candidates(); their order is
- *                     the atomics', and the host sorts them. */
+ *                     written; out[1] is hough_sobel's edge count). The window's angle axis
+ *                     wraps with the rho bin mirrored through mirror[b + reach] (the host's
+ *                     mirror_bin, lib/hough-peaks.c, tabulated on the host for b in
+ *                     [-reach, N + reach), reach = n / 2), so the candidates are exactly those
+ *                     of find_candidates(); their order is the atomics', and the host sorts
+ *                     them. */
 
 #ifndef LOCAL_PTR
 #define LOCAL_PTR LOCAL

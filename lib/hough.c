@@ -419,8 +419,8 @@ gray_vote(votecl_hough_plan *plan, const votecl_image *image, unsigned threshold
 {
     const votecl__hough_desc *d = &plan->desc;
     size_t pixels = (size_t)d->width * d->height;
-    size_t local[2] = {16, 16}, global[2] = {votecl__round_up(d->width, 16),
-                                             votecl__round_up(d->height, 16)};
+    size_t local[2] = {16, 16},
+           global[2] = {votecl__round_up(d->width, 16), votecl__round_up(d->height, 16)};
     const void *packed;
     void *copy = NULL;
     votecl_status status = votecl__image_packed(plan->context, image, d->width, &packed, &copy);
@@ -431,15 +431,13 @@ gray_vote(votecl_hough_plan *plan, const votecl_image *image, unsigned threshold
     if (status == VOTECL_OK) /* the candidate count and the edge count */
         status = votecl__buffer_zero(plan->cand, 0, 8);
     if (status == VOTECL_OK)
-        status = votecl__launch(plan->context, plan->k_sobel, 2, global, local,
-                                (votecl__arg[]){VOTECL__ARG_BUF(plan->gray),
-                                                VOTECL__ARG_UINT(d->width),
-                                                VOTECL__ARG_UINT(d->height),
-                                                VOTECL__ARG_UINT(threshold),
-                                                VOTECL__ARG_UINT(d->edge_threshold),
-                                                VOTECL__ARG_BUF(plan->edges),
-                                                VOTECL__ARG_BUF(plan->cand)},
-                                7);
+        status = votecl__launch(
+            plan->context, plan->k_sobel, 2, global, local,
+            (votecl__arg[]){VOTECL__ARG_BUF(plan->gray), VOTECL__ARG_UINT(d->width),
+                            VOTECL__ARG_UINT(d->height), VOTECL__ARG_UINT(threshold),
+                            VOTECL__ARG_UINT(d->edge_threshold), VOTECL__ARG_BUF(plan->edges),
+                            VOTECL__ARG_BUF(plan->cand)},
+            7);
     if (status == VOTECL_OK)
         status = votecl_vote_run_buffers(plan->vote, plan->edges, d->width, d->height, plan->dacc);
     return status;
@@ -456,12 +454,12 @@ gray_launch_candidates(votecl_hough_plan *plan)
         return status;
     return votecl__launch(
         plan->context, plan->k_candidates, 1, &global, &local,
-        (votecl__arg[]){VOTECL__ARG_BUF(plan->dacc), VOTECL__ARG_UINT(d->angles),
-                        VOTECL__ARG_UINT(d->nbins),
-                        VOTECL__ARG_INT(plan->params.peak_window / 2),
-                        VOTECL__ARG_UINT(votecl__hough_peak_threshold(d, plan->params.peak_threshold)),
-                        VOTECL__ARG_BUF(plan->mirror), VOTECL__ARG_UINT(plan->cand_cap),
-                        VOTECL__ARG_BUF(plan->cand)},
+        (votecl__arg[]){
+            VOTECL__ARG_BUF(plan->dacc), VOTECL__ARG_UINT(d->angles), VOTECL__ARG_UINT(d->nbins),
+            VOTECL__ARG_INT(plan->params.peak_window / 2),
+            VOTECL__ARG_UINT(votecl__hough_peak_threshold(d, plan->params.peak_threshold)),
+            VOTECL__ARG_BUF(plan->mirror), VOTECL__ARG_UINT(plan->cand_cap),
+            VOTECL__ARG_BUF(plan->cand)},
         8);
 }
 
@@ -484,8 +482,8 @@ gray_candidates(votecl_hough_plan *plan, uint32_t **pairs, size_t *n, size_t *ke
         *kept = head[1];
     if (status == VOTECL_OK && head[0] > plan->cand_cap) { /* overflowed: room for all, again */
         plan->cand_cap = head[0];
-        if ((status = votecl__buffer_ensure(plan->context, &plan->cand,
-                                            8 + 8 * plan->cand_cap)) == VOTECL_OK &&
+        if ((status = votecl__buffer_ensure(plan->context, &plan->cand, 8 + 8 * plan->cand_cap)) ==
+                VOTECL_OK &&
             (status = gray_launch_candidates(plan)) == VOTECL_OK)
             status = votecl_buffer_read(plan->cand, 0, head, 8 + 8 * first);
     }
@@ -497,8 +495,8 @@ gray_candidates(votecl_hough_plan *plan, uint32_t **pairs, size_t *n, size_t *ke
     if (status == VOTECL_OK) {
         memcpy(*pairs, head + 2, 8 * (*n < first ? *n : first));
         if (*n > first)
-            status = votecl_buffer_read(plan->cand, 8 + 8 * first, *pairs + 2 * first,
-                                        8 * (*n - first));
+            status =
+                votecl_buffer_read(plan->cand, 8 + 8 * first, *pairs + 2 * first, 8 * (*n - first));
     }
     free(head);
     return status;

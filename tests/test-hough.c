@@ -653,8 +653,8 @@ gray_run(votecl_hough_plan *plan, votecl_context *ctx, const edge_image *im, uns
     uint32_t nbins;
     votecl_status status;
     memset(r, 0, sizeof *r);
-    status = votecl_hough_run_gray(plan, &view, threshold, r->lines, MAX_LINES, &r->found,
-                                   &r->stats);
+    status =
+        votecl_hough_run_gray(plan, &view, threshold, r->lines, MAX_LINES, &r->found, &r->stats);
     if (status != VOTECL_OK) {
         g_test_message("run_gray: %s: %s", votecl_status_string(status),
                        votecl_context_get_error(ctx));

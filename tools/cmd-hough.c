@@ -34,7 +34,8 @@ hough_usage(FILE *f)
 {
     fprintf(f,
             "usage: votecl hough IMAGE [--angles G] [--bins N] [--threshold T] [--window n]\n"
-            "                   [--edges sobel|sobel-host|none] [--sobel-threshold S] [--edge-threshold E]\n"
+            "                   [--edges sobel|sobel-host|none] [--sobel-threshold S]\n"
+            "                   [--edge-threshold E]\n"
             "                   [--max-lines K] [--segments [--min-length L] [--max-gap G]]\n"
             "                   [--json] [--out OUT.png] [--accumulator ACC.png]\n"
             "Straight lines of a PNG, PGM or PPM image by the theta-rho Hough transform\n"
@@ -487,7 +488,8 @@ print_json(const hough_args *a, const tool_image *image, const hough_result *r)
     tool_json_kv_string(&j, "image", a->image_path);
     tool_json_kv_uint(&j, "width", image->width);
     tool_json_kv_uint(&j, "height", image->height);
-    tool_json_kv_string(&j, "edges", a->sobel == 1 ? "sobel" : a->sobel == 2 ? "sobel-host" : "none");
+    tool_json_kv_string(&j, "edges",
+                        a->sobel == 1 ? "sobel" : a->sobel == 2 ? "sobel-host" : "none");
     tool_json_kv_uint(&j, "edge_pixels", r->stats.kept);
     tool_json_kv_double(&j, "eta", r->stats.eta);
     tool_json_kv_uint(&j, "angles", r->angles);
