@@ -110,3 +110,20 @@ out:
     free(copy);
     return status;
 }
+
+void
+votecl__hough_sobel(const uint8_t *gray, size_t stride, uint32_t width, uint32_t height,
+                    unsigned threshold, uint8_t *edges)
+{
+    uint64_t t2 = (uint64_t)threshold * threshold;
+
+    memset(edges, 0, (size_t)width * height);
+    for (size_t y = 1; y + 1 < height; y++)
+        for (size_t x = 1; x + 1 < width; x++) {
+            const uint8_t *r0 = gray + (y - 1) * stride + x, *r1 = r0 + stride, *r2 = r1 + stride;
+            int gx = (r0[1] + 2 * r1[1] + r2[1]) - (r0[-1] + 2 * r1[-1] + r2[-1]);
+            int gy = (r2[-1] + 2 * r2[0] + r2[1]) - (r0[-1] + 2 * r0[0] + r0[1]);
+            /* floor(sqrt(m)) >= t exactly when m >= t^2 (integers) */
+            edges[y * width + x] = (uint64_t)(gx * gx + gy * gy) >= t2 ? 255 : 0;
+        }
+}

@@ -17,8 +17,8 @@ typedef struct peak {
 
 /* The bin of -rho(b): rho(b) = (b + 0.5) R / N - W, so the bin of -rho is
  * floor(2 W N / R - b - 0.5). b may lie outside [0, N): its mirror may still be inside. */
-static long
-mirror_bin(const votecl__hough_desc *d, long b)
+long
+votecl__hough_mirror_bin(const votecl__hough_desc *d, long b)
 {
     double r = (double)d->d + d->w;
 
@@ -39,7 +39,7 @@ neighbour(const votecl__hough_desc *d, long g, long b, long dg, long db, size_t 
     for (; gg >= angles; gg -= angles)
         flips++;
     if (flips & 1)
-        bb = mirror_bin(d, bb);
+        bb = votecl__hough_mirror_bin(d, bb);
     if (bb < 0 || bb >= (long)d->nbins)
         return 0;
     *cell = (size_t)gg * d->nbins + (size_t)bb;
@@ -61,7 +61,7 @@ is_local_max(const votecl__hough_desc *d, const uint32_t *acc, size_t cell, long
 }
 
 static void
-suppress(const votecl__hough_desc *d, uint8_t *mask, size_t cell, long half)
+suppress(const votecl__hough_desc *d, uint8_t *mask, size_t cell, long half, uint8_t value)
 {
     long g = (long)(cell / d->nbins), b = (long)(cell % d->nbins);
     size_t other;
@@ -69,7 +69,7 @@ suppress(const votecl__hough_desc *d, uint8_t *mask, size_t cell, long half)
     for (long dg = -half; dg <= half; dg++)
         for (long db = -half; db <= half; db++)
             if (neighbour(d, g, b, dg, db, &other))
-                mask[other] = 1;
+                mask[other] = value;
 }
 
 /* Most votes first; equal votes: the lower angle, then the lower bin. */
@@ -87,8 +87,8 @@ peak_compare(const void *pa, const void *pb)
  * max(2, min(W, H) / 4) votes, PClines' rule; chosen on the line truth suite
  * (docs/accuracy.md) where half the largest count, the former default, hid every line but
  * the strongest few. */
-static uint32_t
-resolve_threshold(const votecl__hough_desc *d, uint32_t threshold)
+uint32_t
+votecl__hough_peak_threshold(const votecl__hough_desc *d, uint32_t threshold)
 {
     uint32_t small = d->width < d->height ? d->width : d->height;
 
@@ -186,27 +186,30 @@ is_duplicate(const votecl__hough_desc *d, const peak *p, const double *kept, siz
     return 0;
 }
 
-votecl_status
-votecl__hough_peaks(const votecl__hough_desc *d, const uint32_t *acc, unsigned window,
-                    uint32_t threshold, size_t max_lines, double merge, votecl_hough_line *lines,
-                    size_t capacity, size_t *found)
+/* The greedy selection over n candidates (owned by the caller, sorted here). mask: G * N
+ * zeroed bytes to use and leave zeroed (a plan's, so its pages stay mapped from run to run),
+ * or NULL for one of its own. */
+static votecl_status
+select_peaks(const votecl__hough_desc *d, peak *candidates, size_t n, long half, size_t max_lines,
+             double merge, uint8_t *shared_mask, votecl_hough_line *lines, size_t capacity,
+             size_t *found)
 {
-    size_t cells = (size_t)d->angles * d->nbins, n, taken = 0;
-    long half = (long)(window / 2);
-    peak *candidates = NULL;
-    uint8_t *mask = NULL;
+    size_t cells = (size_t)d->angles * d->nbins, taken = 0;
+    uint8_t *mask = shared_mask;
     double *kept = NULL;
+    size_t *taken_cells = NULL;
     votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
 
-    n = find_candidates(d, acc, resolve_threshold(d, threshold), half, &candidates);
-    if (n == (size_t)-1 || (mask = votecl__calloc(cells, 1)) == NULL ||
-        (kept = votecl__malloc((n > 0 ? n : 1) * 3 * sizeof *kept)) == NULL)
+    if ((mask == NULL && (mask = votecl__calloc(cells, 1)) == NULL) ||
+        (kept = votecl__malloc((n > 0 ? n : 1) * 3 * sizeof *kept)) == NULL ||
+        (taken_cells = votecl__malloc((n > 0 ? n : 1) * sizeof *taken_cells)) == NULL)
         goto out;
     qsort(candidates, n, sizeof *candidates, peak_compare);
     for (size_t i = 0; i < n && (max_lines == 0 || taken < max_lines); i++) {
         if (mask[candidates[i].cell] || is_duplicate(d, &candidates[i], kept, taken, merge))
             continue;
-        suppress(d, mask, candidates[i].cell, half);
+        suppress(d, mask, candidates[i].cell, half, 1);
+        taken_cells[taken] = candidates[i].cell;
         double theta = votecl__hough_theta(d, (unsigned)(candidates[i].cell / d->nbins));
         kept[3 * taken] = cos(theta);
         kept[3 * taken + 1] = sin(theta);
@@ -218,9 +221,48 @@ votecl__hough_peaks(const votecl__hough_desc *d, const uint32_t *acc, unsigned w
     *found = taken;
     status = VOTECL_OK;
 out:
-    free(candidates);
-    free(mask);
+    for (size_t i = 0; shared_mask != NULL && taken_cells != NULL && i < taken; i++)
+        suppress(d, mask, taken_cells[i], half, 0);
+    if (mask != shared_mask)
+        free(mask);
     free(kept);
+    free(taken_cells);
+    return status;
+}
+
+votecl_status
+votecl__hough_peaks(const votecl__hough_desc *d, const uint32_t *acc, unsigned window,
+                    uint32_t threshold, size_t max_lines, double merge, votecl_hough_line *lines,
+                    size_t capacity, size_t *found)
+{
+    long half = (long)(window / 2);
+    peak *candidates = NULL;
+    size_t n = find_candidates(d, acc, votecl__hough_peak_threshold(d, threshold), half,
+                               &candidates);
+    votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
+
+    if (n != (size_t)-1)
+        status =
+            select_peaks(d, candidates, n, half, max_lines, merge, NULL, lines, capacity, found);
+    free(candidates);
+    return status;
+}
+
+votecl_status
+votecl__hough_peaks_from(const votecl__hough_desc *d, const uint32_t *pairs, size_t n,
+                         unsigned window, size_t max_lines, double merge, uint8_t *mask,
+                         votecl_hough_line *lines, size_t capacity, size_t *found)
+{
+    peak *candidates = votecl__malloc((n > 0 ? n : 1) * sizeof *candidates);
+    votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
+
+    if (candidates == NULL)
+        return status;
+    for (size_t i = 0; i < n; i++)
+        candidates[i] = (peak){pairs[2 * i + 1], pairs[2 * i]};
+    status = select_peaks(d, candidates, n, (long)(window / 2), max_lines, merge, mask, lines,
+                          capacity, found);
+    free(candidates);
     return status;
 }
 

@@ -48,6 +48,28 @@ votecl_status votecl__hough_peaks(const votecl__hough_desc *desc, const uint32_t
                                   double merge, votecl_hough_line *lines, size_t capacity,
                                   size_t *found);
 
+/* The least votes of a peak: threshold, or for 0 max(2, min(W, H) / 4). */
+uint32_t votecl__hough_peak_threshold(const votecl__hough_desc *desc, uint32_t threshold);
+
+/* The bin of -rho(b) (b may lie outside [0, N)), where the angle axis wraps. */
+long votecl__hough_mirror_bin(const votecl__hough_desc *desc, long b);
+
+/* As votecl__hough_peaks() from the local maxima already found: n (cell, votes) pairs of
+ * uint32_t (borrowed; any order), each a local maximum with at least the threshold. mask:
+ * G * N zeroed bytes (borrowed; zeroed again on return) for the suppression, or NULL for a
+ * fresh one each call. */
+votecl_status votecl__hough_peaks_from(const votecl__hough_desc *desc, const uint32_t *pairs,
+                                       size_t n, unsigned window, size_t max_lines, double merge,
+                                       uint8_t *mask, votecl_hough_line *lines, size_t capacity,
+                                       size_t *found);
+
+/* The edge image of a packed width x height u8 gray image: 255 where the Euclidean 3x3 Sobel
+ * magnitude floor(sqrt(gx^2 + gy^2)) is at least threshold, 0 elsewhere and on the one-pixel
+ * border (lib/hough-edges.c; cl/hough.cl's hough_sobel is the device's). edges: caller-owned,
+ * packed. */
+void votecl__hough_sobel(const uint8_t *gray, size_t stride, uint32_t width, uint32_t height,
+                         unsigned threshold, uint8_t *edges);
+
 /* The segment of line in a u8 edge image (rows stride bytes apart): the longest run of edge
  * pixels (>= desc->edge_threshold) within 2 px of the line, gaps of at most max_gap px. */
 void votecl__hough_segment(const votecl__hough_desc *desc, const uint8_t *data, size_t stride,

@@ -18,6 +18,14 @@ struct votecl_hough_plan {
     uint32_t *acc;          /* G * N counts of the last run */
     int have_acc;
     votecl_vote_stats last; /* the ref backend's last stats */
+    /* the gray path (votecl_hough_run_gray), set up on its first run */
+    votecl__program *program; /* cl/hough.cl; owned by the context's cache */
+    void *k_sobel, *k_candidates;
+    votecl_buffer *gray, *edges, *dacc, *mirror, *cand; /* device buffers */
+    size_t cand_cap;   /* candidate pairs cand holds */
+    uint8_t *edges_host; /* the ref backend's edge image, and segments' */
+    uint8_t *mask;       /* G * N zeroed bytes for the peaks' suppression, kept mapped */
+    int acc_on_device; /* the last run's accumulator is dacc's, not yet read back */
 };
 
 void
@@ -157,6 +165,13 @@ votecl_hough_plan_free(votecl_hough_plan *plan)
     if (plan == NULL)
         return;
     votecl_vote_plan_free(plan->vote);
+    votecl_buffer_free(plan->gray);
+    votecl_buffer_free(plan->edges);
+    votecl_buffer_free(plan->dacc);
+    votecl_buffer_free(plan->mirror);
+    votecl_buffer_free(plan->cand);
+    free(plan->edges_host);
+    free(plan->mask);
     votecl__hough_desc_release(&plan->desc);
     free(plan->acc);
     free(plan);
@@ -186,6 +201,14 @@ votecl_hough_plan_rho(const votecl_hough_plan *plan, uint32_t b)
 const uint32_t *
 votecl_hough_plan_accumulator(const votecl_hough_plan *plan)
 {
+    if (plan != NULL && plan->acc_on_device) {
+        /* after votecl_hough_run_gray(): read back on demand, so a run that only wants its
+         * lines never moves the G * N counts (the plan is the caller's, not constant) */
+        votecl_hough_plan *p = (votecl_hough_plan *)plan;
+        p->acc_on_device = 0;
+        p->have_acc = votecl_buffer_read(p->dacc, 0, p->acc,
+                                         (size_t)p->desc.angles * p->desc.nbins * 4) == VOTECL_OK;
+    }
     return plan != NULL && plan->have_acc ? plan->acc : NULL;
 }
 
@@ -222,6 +245,7 @@ vote(votecl_hough_plan *plan, const votecl_image *image, votecl_vote_stats *stat
     votecl_status status = VOTECL_OK;
 
     plan->have_acc = 0;
+    plan->acc_on_device = 0;
     if (plan->vote == NULL)
         ref_vote(plan, image->data, image->height > 1 ? image->stride : image->width, plan->acc);
     else
@@ -338,5 +362,232 @@ votecl_hough_plan_describe(const votecl_hough_plan *plan, size_t elements,
     info->spaces = plan->desc.angles;
     info->stretch = info->stretch_s = info->parts = info->passes = info->copies = 1;
     info->work_group_size = 1;
+    return VOTECL_OK;
+}
+
+/* --- the gray path: edges, vote and peak candidates on the device --- */
+
+/* Candidate pairs read with the count in one transfer; more only when more were found. */
+#define GRAY_FIRST_READ 512u
+
+/* Compiles cl/hough.cl and allocates the buffers, once per plan. */
+static votecl_status
+gray_setup(votecl_hough_plan *plan)
+{
+    static const char *const files[] = {"hough.cl", NULL};
+    const votecl__hough_desc *d = &plan->desc;
+    long half = (long)(plan->params.peak_window / 2), n = (long)d->nbins + 2 * half;
+    size_t pixels = (size_t)d->width * d->height, cells = (size_t)d->angles * d->nbins;
+    int32_t *mirror;
+    votecl_status status;
+
+    if (plan->program != NULL)
+        return VOTECL_OK;
+    if (plan->mask == NULL && (plan->mask = votecl__calloc(cells, 1)) == NULL)
+        return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    if ((mirror = votecl__malloc((size_t)n * sizeof *mirror)) == NULL)
+        return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    for (long b = -half; b < (long)d->nbins + half; b++)
+        mirror[b + half] = (int32_t)votecl__hough_mirror_bin(d, b);
+    plan->cand_cap = 4096;
+    if ((status = votecl_buffer_new(plan->context, pixels, &plan->gray)) != VOTECL_OK ||
+        (status = votecl_buffer_new(plan->context, pixels, &plan->edges)) != VOTECL_OK ||
+        (status = votecl_buffer_new(plan->context, cells * 4, &plan->dacc)) != VOTECL_OK ||
+        (status = votecl_buffer_new(plan->context, (size_t)n * 4, &plan->mirror)) != VOTECL_OK ||
+        (status = votecl_buffer_new(plan->context, 8 + 8 * plan->cand_cap, &plan->cand)) !=
+            VOTECL_OK ||
+        (status = votecl_buffer_write(plan->mirror, 0, mirror, (size_t)n * 4)) != VOTECL_OK)
+        goto out;
+    {
+        votecl__program *program = NULL;
+        if ((status = votecl__program_get(plan->context, files, NULL, 0, NULL, &program)) !=
+                VOTECL_OK ||
+            (status = votecl__program_kernel(plan->context, program, "hough_sobel",
+                                             &plan->k_sobel)) != VOTECL_OK ||
+            (status = votecl__program_kernel(plan->context, program, "hough_candidates",
+                                             &plan->k_candidates)) != VOTECL_OK)
+            goto out;
+        plan->program = program;
+    }
+out:
+    free(mirror);
+    return status;
+}
+
+/* Uploads the gray image, computes its edges and votes them into dacc. */
+static votecl_status
+gray_vote(votecl_hough_plan *plan, const votecl_image *image, unsigned threshold)
+{
+    const votecl__hough_desc *d = &plan->desc;
+    size_t pixels = (size_t)d->width * d->height;
+    size_t local[2] = {16, 16},
+           global[2] = {votecl__round_up(d->width, 16), votecl__round_up(d->height, 16)};
+    const void *packed;
+    void *copy = NULL;
+    votecl_status status = votecl__image_packed(plan->context, image, d->width, &packed, &copy);
+
+    if (status == VOTECL_OK)
+        status = votecl_buffer_write(plan->gray, 0, packed, pixels);
+    free(copy);
+    if (status == VOTECL_OK) /* the candidate count and the edge count */
+        status = votecl__buffer_zero(plan->cand, 0, 8);
+    if (status == VOTECL_OK)
+        status = votecl__launch(
+            plan->context, plan->k_sobel, 2, global, local,
+            (votecl__arg[]){VOTECL__ARG_BUF(plan->gray), VOTECL__ARG_UINT(d->width),
+                            VOTECL__ARG_UINT(d->height), VOTECL__ARG_UINT(threshold),
+                            VOTECL__ARG_UINT(d->edge_threshold), VOTECL__ARG_BUF(plan->edges),
+                            VOTECL__ARG_BUF(plan->cand)},
+            7);
+    if (status == VOTECL_OK)
+        status = votecl_vote_run_buffers(plan->vote, plan->edges, d->width, d->height, plan->dacc);
+    return status;
+}
+
+static votecl_status
+gray_launch_candidates(votecl_hough_plan *plan)
+{
+    const votecl__hough_desc *d = &plan->desc;
+    size_t local = 256, global = votecl__round_up((size_t)d->angles * d->nbins, 256);
+    votecl_status status = votecl__buffer_zero(plan->cand, 0, 4);
+
+    if (status != VOTECL_OK)
+        return status;
+    return votecl__launch(
+        plan->context, plan->k_candidates, 1, &global, &local,
+        (votecl__arg[]){
+            VOTECL__ARG_BUF(plan->dacc), VOTECL__ARG_UINT(d->angles), VOTECL__ARG_UINT(d->nbins),
+            VOTECL__ARG_INT(plan->params.peak_window / 2),
+            VOTECL__ARG_UINT(votecl__hough_peak_threshold(d, plan->params.peak_threshold)),
+            VOTECL__ARG_BUF(plan->mirror), VOTECL__ARG_UINT(plan->cand_cap),
+            VOTECL__ARG_BUF(plan->cand)},
+        8);
+}
+
+/* The candidates of dacc into *pairs (malloc'd, caller frees) and their number into *n, the
+ * edge count into *kept: one read of the counts and the first pairs, a second for the rest,
+ * and a relaunch with room for all when they overflowed the buffer. */
+static votecl_status
+gray_candidates(votecl_hough_plan *plan, uint32_t **pairs, size_t *n, size_t *kept)
+{
+    size_t first = GRAY_FIRST_READ < plan->cand_cap ? GRAY_FIRST_READ : plan->cand_cap;
+    uint32_t *head = NULL;
+    votecl_status status = gray_launch_candidates(plan);
+
+    *pairs = NULL;
+    if (status == VOTECL_OK && (head = votecl__malloc(8 + 8 * first)) == NULL)
+        status = votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    if (status == VOTECL_OK)
+        status = votecl_buffer_read(plan->cand, 0, head, 8 + 8 * first);
+    if (status == VOTECL_OK)
+        *kept = head[1];
+    if (status == VOTECL_OK && head[0] > plan->cand_cap) { /* overflowed: room for all, again */
+        plan->cand_cap = head[0];
+        if ((status = votecl__buffer_ensure(plan->context, &plan->cand, 8 + 8 * plan->cand_cap)) ==
+                VOTECL_OK &&
+            (status = gray_launch_candidates(plan)) == VOTECL_OK)
+            status = votecl_buffer_read(plan->cand, 0, head, 8 + 8 * first);
+    }
+    if (status == VOTECL_OK) {
+        *n = head[0];
+        if ((*pairs = votecl__malloc(8 * (*n > 0 ? *n : 1))) == NULL)
+            status = votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    }
+    if (status == VOTECL_OK) {
+        memcpy(*pairs, head + 2, 8 * (*n < first ? *n : first));
+        if (*n > first)
+            status =
+                votecl_buffer_read(plan->cand, 8 + 8 * first, *pairs + 2 * first, 8 * (*n - first));
+    }
+    free(head);
+    return status;
+}
+
+/* The device's run: lines from the candidates; the edges come back only for segments. */
+static votecl_status
+gray_device(votecl_hough_plan *plan, const votecl_image *image, unsigned threshold,
+            votecl_hough_line *lines, size_t capacity, size_t *found)
+{
+    const votecl_hough_params *p = &plan->params;
+    uint32_t *pairs = NULL;
+    size_t n = 0, kept = 0, elements = (size_t)plan->desc.width * plan->desc.height;
+    votecl_status status;
+
+    if ((status = gray_setup(plan)) != VOTECL_OK ||
+        (status = gray_vote(plan, image, threshold)) != VOTECL_OK ||
+        (status = gray_candidates(plan, &pairs, &n, &kept)) != VOTECL_OK)
+        goto out;
+    /* the engine's stage 1 keeps the same pixels hough_sobel counted: its own count would
+     * cost a transfer of its own */
+    plan->last.elements = elements;
+    plan->last.kept = kept;
+    plan->last.eta = (double)kept / (double)elements;
+    plan->acc_on_device = 1;
+    if ((status = votecl__hough_peaks_from(&plan->desc, pairs, n, p->peak_window, p->max_lines,
+                                           p->merge_distance, plan->mask, lines, capacity,
+                                           found)) != VOTECL_OK) {
+        status = votecl__fail(plan->context, status, "out of memory for peak extraction");
+        goto out;
+    }
+    if (p->segments && *found > 0)
+        status = votecl_buffer_read(plan->edges, 0, plan->edges_host,
+                                    (size_t)plan->desc.width * plan->desc.height);
+out:
+    free(pairs);
+    return status;
+}
+
+/* The ref backend's run: the same steps on the host. */
+static votecl_status
+gray_ref(votecl_hough_plan *plan, const votecl_image *image, unsigned threshold,
+         votecl_hough_line *lines, size_t capacity, size_t *found)
+{
+    const votecl__hough_desc *d = &plan->desc;
+
+    votecl__hough_sobel(image->data, image->height > 1 ? image->stride : image->width, d->width,
+                        d->height, threshold, plan->edges_host);
+    ref_vote(plan, plan->edges_host, d->width, plan->acc);
+    plan->have_acc = 1;
+    return votecl_hough_plan_peaks(plan, plan->acc, lines, capacity, found);
+}
+
+votecl_status
+votecl_hough_run_gray(votecl_hough_plan *plan, const votecl_image *image, unsigned sobel_threshold,
+                      votecl_hough_line *lines, size_t capacity, size_t *found,
+                      votecl_vote_stats *stats)
+{
+    const votecl__hough_desc *d;
+    size_t row_bytes, pixels;
+    votecl_status status;
+
+    if (plan == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    d = &plan->desc;
+    votecl__clear_error(plan->context);
+    if (found == NULL || (lines == NULL && capacity > 0))
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "%s: NULL pointer",
+                            found == NULL ? "found" : "lines");
+    if ((status = votecl__image_check(plan->context, image, VOTECL_DTYPE_U8, 1, &row_bytes,
+                                      &pixels)) != VOTECL_OK)
+        return status;
+    if (image->width != d->width || image->height != d->height)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
+                            "image.width, image.height: %zu x %zu is not the plan's %u x %u",
+                            image->width, image->height, d->width, d->height);
+    if (plan->edges_host == NULL &&
+        (plan->edges_host = votecl__malloc((size_t)d->width * d->height)) == NULL)
+        return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY,
+                            "out of memory for the edge image");
+    plan->have_acc = 0;
+    plan->acc_on_device = 0;
+    status = plan->vote == NULL ? gray_ref(plan, image, sobel_threshold, lines, capacity, found)
+                                : gray_device(plan, image, sobel_threshold, lines, capacity, found);
+    if (status != VOTECL_OK)
+        return status;
+    for (size_t i = 0; plan->params.segments && i < *found && i < capacity; i++)
+        votecl__hough_segment(d, plan->edges_host, d->width, plan->params.min_length,
+                              plan->params.max_gap, &lines[i]);
+    if (stats != NULL)
+        *stats = plan->last;
     return VOTECL_OK;
 }

@@ -10,7 +10,14 @@
  *                           strategy forced through params.variant: planted lines (180 angles x
  *                           one bin per pixel), no edges, the paper's 64 angles x 4200 bins, and
  *                           the Sobel edges of tools/images/building.png with equal peaks. A
- *                           machine without an OpenCL device skips these. */
+ *                           machine without an OpenCL device skips these.
+ * /ref/hough/gray-edges     votecl_hough_run_gray() on the reference equals votecl_hough_run()
+ *                           on the edges of the tool's Sobel rule (floor(sqrt) >= threshold),
+ *                           thresholds at and around the magnitudes present;
+ * /opencl|cuda/auto/hough/gray  the device's gray path (edges, vote, candidates on the device)
+ *                           equal to the reference's lines, stats and accumulator: building.png,
+ *                           generated lines, an empty image, 1x1, odd sizes with a stride, more
+ *                           candidates than the first buffer holds, segments, plan reuse. */
 #include "votecl-private.h"
 
 #include "testutil.h"
@@ -626,6 +633,213 @@ out:
     g_free(im.data);
 }
 
+/* --- the gray path: votecl_hough_run_gray() --- */
+
+typedef struct gray_result {
+    votecl_hough_line lines[MAX_LINES];
+    size_t found;
+    votecl_vote_stats stats;
+    uint32_t *acc; /* g_malloc'd copy */
+    size_t cells;
+} gray_result;
+
+/* Runs the gray path with plan (twice when again: a reused plan must give the same). */
+static int
+gray_run(votecl_hough_plan *plan, votecl_context *ctx, const edge_image *im, unsigned threshold,
+         gray_result *r)
+{
+    votecl_image view = edge_view(im);
+    unsigned angles;
+    uint32_t nbins;
+    votecl_status status;
+    memset(r, 0, sizeof *r);
+    status =
+        votecl_hough_run_gray(plan, &view, threshold, r->lines, MAX_LINES, &r->found, &r->stats);
+    if (status != VOTECL_OK) {
+        g_test_message("run_gray: %s: %s", votecl_status_string(status),
+                       votecl_context_get_error(ctx));
+        g_test_fail();
+        return -1;
+    }
+    votecl_hough_plan_shape(plan, &angles, &nbins);
+    r->cells = (size_t)angles * nbins;
+    g_assert_nonnull(votecl_hough_plan_accumulator(plan));
+    r->acc = g_memdup2(votecl_hough_plan_accumulator(plan), r->cells * 4);
+    return 0;
+}
+
+static void
+gray_compare(const gray_result *dev, const gray_result *ref, const char *what)
+{
+    size_t diff = tu_first_difference(dev->acc, ref->acc, ref->cells, 4);
+    g_test_message("%s: %zu of %zu pixels are edges, %zu lines", what, ref->stats.kept,
+                   ref->stats.elements, ref->found);
+    g_assert_cmpuint(diff, ==, (size_t)-1);
+    g_assert_cmpuint(dev->stats.kept, ==, ref->stats.kept);
+    g_assert_cmpuint(dev->stats.elements, ==, ref->stats.elements);
+    g_assert_cmpuint(dev->found, ==, ref->found);
+    g_assert_cmpmem(dev->lines, MIN(dev->found, MAX_LINES) * sizeof dev->lines[0], ref->lines,
+                    MIN(ref->found, MAX_LINES) * sizeof ref->lines[0]);
+}
+
+/* The device's gray path against the reference's on one image, thresholds in turn on one
+ * plan per context. */
+static void
+gray_case(votecl_context *ctx, const votecl_hough_params *p, const edge_image *im,
+          const unsigned *thresholds, size_t n, const char *what)
+{
+    votecl_hough_plan *dplan = plan_new(ctx, p, im->width, im->height);
+    votecl_hough_plan *rplan = plan_new(ref_context, p, im->width, im->height);
+    for (size_t k = 0; dplan != NULL && rplan != NULL && k < n; k++) {
+        gray_result dev, ref;
+        if (gray_run(rplan, ref_context, im, thresholds[k], &ref) == 0 &&
+            gray_run(dplan, ctx, im, thresholds[k], &dev) == 0)
+            gray_compare(&dev, &ref, what);
+        g_free(dev.acc);
+        g_free(ref.acc);
+    }
+    votecl_hough_plan_free(dplan);
+    votecl_hough_plan_free(rplan);
+}
+
+static int
+building_gray(edge_image *out)
+{
+    const char *srcdir = g_getenv("VOTECL_TEST_SRCDIR");
+    char *path =
+        g_build_filename(srcdir ? srcdir : "tests", "..", "tools", "images", "building.png", NULL);
+    tool_image rgb = {0}, gray = {0};
+    char error[600];
+    int ok = tool_image_read(path, &rgb, error, sizeof error) == 0 &&
+             tool_image_to_gray(&rgb, &gray, error, sizeof error) == 0;
+    g_free(path);
+    tool_image_free(&rgb);
+    if (!ok) {
+        g_test_skip(error);
+        return -1;
+    }
+    *out = edge_image_new(gray.width, gray.height, gray.width);
+    for (size_t y = 0; y < gray.height; y++)
+        memcpy(out->data + y * out->stride, gray.data + y * gray.stride, gray.width);
+    tool_image_free(&gray);
+    return 0;
+}
+
+/* Lines drawn as gray steps (a region brighter on one side) and noise: real gradients. */
+static edge_image
+gray_lines_image(size_t width, size_t height, size_t stride, uint64_t seed)
+{
+    tu_rng rng;
+    edge_image im = edge_image_new(width, height, stride);
+    tu_rng_init(&rng, seed);
+    for (size_t y = 0; y < height; y++)
+        for (size_t x = 0; x < width; x++)
+            im.data[y * stride + x] = (uint8_t)(40 + tu_rng_below(&rng, 30));
+    for (int i = 0; i < 4; i++) {
+        double theta = tu_rng_float(&rng, 0.0f, (float)M_PI);
+        double rho = width / 2.0 * cos(theta) + height / 2.0 * sin(theta) +
+                     tu_rng_float(&rng, -20.0f, 20.0f);
+        draw_line(&im, theta, rho, (uint8_t)(200 + 10 * i));
+    }
+    return im;
+}
+
+static void
+test_ref_gray_edges(void)
+{
+    static const unsigned thresholds[] = {0, 1, 59, 60, 61, 200, 255, 1442, 1443, 100000};
+    edge_image im = gray_lines_image(97, 61, 101, 77);
+    votecl_hough_params p;
+    votecl_hough_plan *plan;
+    votecl_hough_params_init(&p);
+    p.peak_threshold = 8;
+    p.segments = 1;
+    plan = plan_new(ref_context, &p, im.width, im.height);
+    for (size_t k = 0; plan != NULL && k < G_N_ELEMENTS(thresholds); k++) {
+        tool_image gray = {im.data, im.width, im.height, im.stride, 1, VOTECL_DTYPE_U8};
+        edge_image edges = edge_image_new(im.width, im.height, im.width);
+        gray_result g;
+        result r;
+        for (size_t y = 1; y + 1 < im.height; y++)
+            for (size_t x = 1; x + 1 < im.width; x++)
+                edges.data[y * edges.stride + x] =
+                    (unsigned)sobel_at(&gray, x, y) >= thresholds[k] ? 255 : 0;
+        if (gray_run(plan, ref_context, &im, thresholds[k], &g) == 0 &&
+            run(ref_context, &p, &edges, &r) == 0) {
+            g_assert_cmpmem(g.acc, g.cells * 4, r.acc, g.cells * 4);
+            g_assert_cmpuint(g.stats.kept, ==, r.stats.kept);
+            g_assert_cmpuint(g.found, ==, r.found);
+            g_assert_cmpmem(g.lines, MIN(g.found, MAX_LINES) * sizeof g.lines[0], r.lines,
+                            MIN(r.found, MAX_LINES) * sizeof r.lines[0]);
+            result_clear(&r);
+        }
+        g_free(g.acc);
+        g_free(edges.data);
+    }
+    if (plan != NULL) { /* the checks of votecl_hough_run() */
+        votecl_image view = edge_view(&im);
+        votecl_hough_line l[1];
+        size_t found;
+        view.width--;
+        g_assert_cmpint(votecl_hough_run_gray(plan, &view, 200, l, 1, &found, NULL), ==,
+                        VOTECL_INVALID_ARGUMENT);
+        g_assert_true(tu_message_names(votecl_context_get_error(ref_context), "image.width"));
+        view.width++;
+        g_assert_cmpint(votecl_hough_run_gray(plan, &view, 200, l, 1, NULL, NULL), ==,
+                        VOTECL_INVALID_ARGUMENT);
+        g_assert_cmpint(votecl_hough_run_gray(plan, &view, 200, NULL, 1, &found, NULL), ==,
+                        VOTECL_INVALID_ARGUMENT);
+        g_assert_cmpint(votecl_hough_run_gray(NULL, &view, 200, l, 1, &found, NULL), ==,
+                        VOTECL_INVALID_ARGUMENT);
+    }
+    votecl_hough_plan_free(plan);
+    g_free(im.data);
+}
+
+static void
+test_device_gray(void)
+{
+    static const unsigned building_t[] = {200, 120};
+    static const unsigned lines_t[] = {200, 60, 0};
+    static const unsigned one_t[] = {0, 200};
+    votecl_context *ctx = device();
+    votecl_hough_params p;
+    edge_image im;
+    if (ctx == NULL)
+        return;
+    votecl_hough_params_init(&p);
+    p.max_lines = 20;
+    if (building_gray(&im) == 0) {
+        gray_case(ctx, &p, &im, building_t, G_N_ELEMENTS(building_t), "building.png");
+        g_free(im.data);
+    }
+    votecl_hough_params_init(&p);
+    p.segments = 1;
+    im = gray_lines_image(321, 243, 325, 5);
+    gray_case(ctx, &p, &im, lines_t, G_N_ELEMENTS(lines_t), "generated lines 321x243");
+    g_free(im.data);
+    im = edge_image_new(200, 150, 200);
+    gray_case(ctx, &p, &im, lines_t, G_N_ELEMENTS(lines_t), "empty 200x150");
+    g_free(im.data);
+    im = gray_lines_image(1, 1, 1, 9);
+    gray_case(ctx, &p, &im, one_t, G_N_ELEMENTS(one_t), "1x1");
+    g_free(im.data);
+    im = gray_lines_image(3, 77, 5, 10);
+    gray_case(ctx, &p, &im, one_t, G_N_ELEMENTS(one_t), "3x77");
+    g_free(im.data);
+    /* every noise pixel an edge and peaks of 2 votes with a 1-cell window: more local
+     * maxima than the first candidate buffer (4096) holds, the angle wrap at every edge */
+    votecl_hough_params_init(&p);
+    p.peak_threshold = 2;
+    p.peak_window = 1;
+    p.angles = 90;
+    im = gray_lines_image(157, 131, 157, 11);
+    gray_case(ctx, &p, &im, one_t + 0, 1, "many candidates");
+    p.peak_window = 5;
+    gray_case(ctx, &p, &im, one_t + 0, 1, "many candidates, window 5");
+    g_free(im.data);
+}
+
 static void
 add_device_tests(void)
 {
@@ -729,9 +943,11 @@ main(int argc, char **argv)
     g_test_add_func("/ref/hough/invalid-run", test_ref_invalid_run);
     g_test_add_func("/ref/hough/capacity", test_ref_capacity);
     g_test_add_func("/ref/hough/truth", test_ref_truth);
+    g_test_add_func("/ref/hough/gray-edges", test_ref_gray_edges);
     add_device_tests();
     tu_add_device_test("auto/hough/buffers", test_device_buffers);
     tu_add_device_test("auto/hough/truth", test_device_truth);
+    tu_add_device_test("auto/hough/gray", test_device_gray);
     rc = g_test_run();
     tu_device_contexts_free();
     votecl_context_free(ref_context);

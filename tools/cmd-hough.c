@@ -19,10 +19,11 @@ typedef struct hough_args {
     const char *image_path;
     const char *out_path;
     const char *acc_path;
-    int sobel; /* 1: Sobel edges; 0: the image is the edge image */
+    int sobel; /* 1: Sobel edges on the device; 2: on the host; 0: the image is the edges */
     unsigned long sobel_threshold;
     unsigned long repeat;  /* --repeat: timed device-buffer runs */
     unsigned long size[2]; /* --size WxH: nearest-neighbour resize first; 0: none */
+    double edge_seconds;   /* --edges sobel-host: the host's Sobel pass */
     votecl_hough_params params;
 } hough_args;
 
@@ -33,7 +34,8 @@ hough_usage(FILE *f)
 {
     fprintf(f,
             "usage: votecl hough IMAGE [--angles G] [--bins N] [--threshold T] [--window n]\n"
-            "                   [--edges sobel|none] [--sobel-threshold S] [--edge-threshold E]\n"
+            "                   [--edges sobel|sobel-host|none] [--sobel-threshold S]\n"
+            "                   [--edge-threshold E]\n"
             "                   [--max-lines K] [--segments [--min-length L] [--max-gap G]]\n"
             "                   [--json] [--out OUT.png] [--accumulator ACC.png]\n"
             "Straight lines of a PNG, PGM or PPM image by the theta-rho Hough transform\n"
@@ -42,8 +44,12 @@ hough_usage(FILE *f)
             "  --bins N             rho bins over [-W, sqrt(W^2 + H^2)] (default: one per pixel)\n"
             "  --threshold T        least votes of a line (default: min(W, H) / 4)\n"
             "  --window n           odd side of the peak window (default 13)\n"
-            "  --edges sobel|none   sobel (default): edges where the Sobel magnitude of the\n"
-            "                       gray image reaches S; none: the image is an edge image\n"
+            "  --edges sobel|sobel-host|none\n"
+            "                       sobel (default): edges where the Sobel magnitude of the\n"
+            "                       gray image reaches S, computed where the vote runs (the\n"
+            "                       gray image uploaded once: votecl_hough_run_gray);\n"
+            "                       sobel-host: the same edges on the host, then uploaded;\n"
+            "                       none: the image is an edge image\n"
             "  --sobel-threshold S  default %d\n"
             "  --edge-threshold E   with --edges none: pixels >= E are edges (default 1)\n"
             "  --max-lines K        at most K lines (default %d; 0: all)\n"
@@ -236,9 +242,10 @@ hough_option(hough_args *a, int argc, char **argv, int *i)
     if ((r = tool_option_value(argc, argv, i, "--edges", &v)) != 0) {
         if (r < 0)
             return r;
-        if (strcmp(v, "sobel") != 0 && strcmp(v, "none") != 0)
-            return tool_usage_error("hough", "--edges is sobel or none, not '%s'", v), -1;
-        a->sobel = strcmp(v, "sobel") == 0;
+        if (strcmp(v, "sobel") != 0 && strcmp(v, "sobel-host") != 0 && strcmp(v, "none") != 0)
+            return tool_usage_error("hough", "--edges is sobel, sobel-host or none, not '%s'", v),
+                   -1;
+        a->sobel = strcmp(v, "sobel") == 0 ? 1 : strcmp(v, "sobel-host") == 0 ? 2 : 0;
         return 1;
     }
     return hough_uint_option(a, argc, argv, i);
@@ -285,9 +292,10 @@ resize(tool_image *image, size_t width, size_t height, char *error, size_t error
     return 0;
 }
 
-/* image as read, and the u8 edge image the transform votes on. */
+/* image as read, and the u8 image the transform votes on: the edge image, or with
+ * --edges sobel the gray image whose edges the library finds. */
 static int
-load_edges(const hough_args *a, tool_image *image, tool_image *edges)
+load_edges(hough_args *a, tool_image *image, tool_image *edges)
 {
     char error[600];
     tool_image gray = {0};
@@ -296,10 +304,12 @@ load_edges(const hough_args *a, tool_image *image, tool_image *edges)
         (a->size[0] && resize(image, a->size[0], a->size[1], error, sizeof error) < 0) ||
         tool_image_to_gray(image, &gray, error, sizeof error) < 0)
         goto out;
-    if (a->sobel) {
+    if (a->sobel == 2) {
+        double t0 = tool_now();
         if (tool_hough_sobel(&gray, (unsigned)a->sobel_threshold, edges, error, sizeof error) < 0)
             goto out;
-    } else if (gray.dtype == VOTECL_DTYPE_U16) {
+        a->edge_seconds = tool_now() - t0;
+    } else if (gray.dtype == VOTECL_DTYPE_U16) { /* the u8 values tool_hough_sobel reads */
         if (tool_image_alloc(edges, gray.width, gray.height, 1, VOTECL_DTYPE_U8, error,
                              sizeof error) < 0)
             goto out;
@@ -323,10 +333,16 @@ hough_vote(votecl_hough_plan *plan, const tool_image *edges, hough_result *r)
 {
     votecl_image view = tool_image_view(edges);
     size_t capacity = r->shown;
-    votecl_status st = votecl_hough_run(plan, &view, r->lines, capacity, &r->found, &r->stats);
-    double t0 = tool_now(); /* timed is the second run: the first may set the device up */
-    if (st == VOTECL_OK)
-        st = votecl_hough_run(plan, &view, r->lines, capacity, &r->found, &r->stats);
+    votecl_status st = VOTECL_OK;
+    double t0 = 0;
+    for (int k = 0; k < 2 && st == VOTECL_OK; k++) { /* timed is the second: the first may set
+                                                      the device up */
+        t0 = tool_now();
+        st = r->gray_sobel ? votecl_hough_run_gray(plan, &view, r->sobel_threshold, r->lines,
+                                                   capacity, &r->found, &r->stats)
+                           : votecl_hough_run(plan, &view, r->lines, capacity, &r->found,
+                                              &r->stats);
+    }
     r->seconds = tool_now() - t0;
     r->shown = r->found < capacity ? r->found : capacity;
     return st;
@@ -352,6 +368,10 @@ tool_hough_compute(votecl_context *ctx, const votecl_hough_params *params, const
     }
     if ((st = hough_vote(plan, edges, r)) != VOTECL_OK)
         goto out;
+    if (votecl_hough_plan_accumulator(plan) == NULL) { /* a failed read-back */
+        st = VOTECL_DEVICE_ERROR;
+        goto out;
+    }
     memcpy(r->acc, votecl_hough_plan_accumulator(plan), cells * sizeof *r->acc);
     st = votecl_hough_plan_describe(plan, edges->width * edges->height, &r->info);
 out:
@@ -408,13 +428,22 @@ out:
 
 static votecl_status
 hough_bench(votecl_context *ctx, const votecl_hough_params *params, const tool_image *edges,
-            unsigned long repeat, tool_hough_result *r)
+            long sobel_threshold, unsigned long repeat, tool_hough_result *r)
 {
+    tool_image host_edges = {0};
     votecl_hough_plan *plan = NULL;
     double *times = calloc(repeat, sizeof *times);
     votecl_status st = times ? VOTECL_OK : VOTECL_OUT_OF_HOST_MEMORY;
     if (st == VOTECL_OK)
         st = votecl_hough_plan_new(ctx, params, edges->width, edges->height, &plan);
+    if (st == VOTECL_OK && sobel_threshold >= 0) { /* edges is the gray image */
+        char error[600];
+        if (tool_hough_sobel(edges, (unsigned)sobel_threshold, &host_edges, error,
+                             sizeof error) < 0)
+            st = VOTECL_OUT_OF_HOST_MEMORY;
+        else
+            edges = &host_edges;
+    }
     if (st == VOTECL_OK)
         st = time_buffers(ctx, plan, edges, repeat, times);
     if (st == VOTECL_OK) {
@@ -423,6 +452,7 @@ hough_bench(votecl_context *ctx, const votecl_hough_params *params, const tool_i
         r->bench_min = times[0];
     }
     votecl_hough_plan_free(plan);
+    tool_image_free(&host_edges);
     free(times);
     return st;
 }
@@ -458,12 +488,15 @@ print_json(const hough_args *a, const tool_image *image, const hough_result *r)
     tool_json_kv_string(&j, "image", a->image_path);
     tool_json_kv_uint(&j, "width", image->width);
     tool_json_kv_uint(&j, "height", image->height);
-    tool_json_kv_string(&j, "edges", a->sobel ? "sobel" : "none");
+    tool_json_kv_string(&j, "edges",
+                        a->sobel == 1 ? "sobel" : a->sobel == 2 ? "sobel-host" : "none");
     tool_json_kv_uint(&j, "edge_pixels", r->stats.kept);
     tool_json_kv_double(&j, "eta", r->stats.eta);
     tool_json_kv_uint(&j, "angles", r->angles);
     tool_json_kv_uint(&j, "rho_bins", r->nbins);
     tool_json_kv_double(&j, "seconds", r->seconds);
+    if (a->sobel == 2) /* seconds has the edges in it with --edges sobel only */
+        tool_json_kv_double(&j, "edge_seconds", a->edge_seconds);
     if (a->repeat) {
         tool_json_kv_uint(&j, "repeat", a->repeat);
         tool_json_kv_double(&j, "vote_seconds_median", r->bench_median);
@@ -576,9 +609,13 @@ tool_cmd_hough(tool_options *options, int argc, char **argv)
         goto out;
     if ((rc = tool_context_open(options, &ctx)) != TOOL_EXIT_OK)
         goto out;
+    r.gray_sobel = a.sobel == 1;
+    r.sobel_threshold = (unsigned)a.sobel_threshold;
     tool_progress(options, "votecl hough: %s, %zux%zu\n", a.image_path, image.width, image.height);
     if ((st = tool_hough_compute(ctx, &a.params, &edges, &r)) != VOTECL_OK ||
-        (a.repeat && (st = hough_bench(ctx, &a.params, &edges, a.repeat, &r)) != VOTECL_OK))
+        (a.repeat && (st = hough_bench(ctx, &a.params, &edges,
+                                        a.sobel == 1 ? (long)a.sobel_threshold : -1, a.repeat,
+                                        &r)) != VOTECL_OK))
         rc = tool_fail(ctx, st, "hough");
     else
         rc = hough_output(options, &a, &image, &r);

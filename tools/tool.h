@@ -158,6 +158,8 @@ typedef struct tool_hough_result {
     uint32_t *acc;            /* owned: angles * nbins counts */
     double seconds;           /* wall time of the second run (vote and peaks) */
     double bench_median, bench_min; /* votecl hough --repeat: device-buffer votes */
+    int gray_sobel;           /* input: the image is gray; votecl_hough_run_gray() */
+    unsigned sobel_threshold; /* input: its Sobel threshold */
 } tool_hough_result;
 
 /* Plans, runs twice (timing the second) and describes. r: caller-owned output, freed with

@@ -124,7 +124,22 @@ VOTECL_API votecl_status votecl_hough_run(votecl_hough_plan *plan, const votecl_
                                           votecl_hough_line *lines, size_t capacity, size_t *found,
                                           votecl_vote_stats *stats);
 
-/* The accumulator of the last votecl_hough_run(): G * N counts, angle by angle (bin
+/* As votecl_hough_run() from a gray image (u8, one channel, the plan's size, any stride;
+ * borrowed): its edges are the pixels whose Euclidean 3x3 Sobel magnitude
+ * floor(sqrt(gx^2 + gy^2)) reaches sobel_threshold (255, else 0; the one-pixel border 0), and
+ * those are voted. On a device the image is uploaded once, the edges and the vote stay on the
+ * device and only the peak candidates (the local maxima above the peak threshold) come back;
+ * the lines equal the 'ref' backend's exactly. The accumulator
+ * (votecl_hough_plan_accumulator()) is read back only when asked for; with params.segments
+ * the edge image is read back too. stats: kept = edge pixels. Returns as votecl_hough_run()
+ * (no binary-image check: the edges are binary by construction). */
+VOTECL_API votecl_status votecl_hough_run_gray(votecl_hough_plan *plan, const votecl_image *image,
+                                               unsigned sobel_threshold, votecl_hough_line *lines,
+                                               size_t capacity, size_t *found,
+                                               votecl_vote_stats *stats);
+
+/* The accumulator of the last votecl_hough_run() or votecl_hough_run_gray() (read back from
+ * the device on the first call after the latter; NULL when that read fails): G * N counts, angle by angle (bin
  * g * N + b). Transfer none: valid until the next run or votecl_hough_plan_free(); NULL
  * before the first run. */
 VOTECL_API const uint32_t *votecl_hough_plan_accumulator(const votecl_hough_plan *plan);

@@ -120,6 +120,9 @@ _FUNCTIONS = {
                                     P(S.votecl_vote_stats)]),
     "votecl_hough_plan_accumulator": (P(ctypes.c_uint32), [vp]),
     "votecl_hough_run_buffers": (c_status, [vp, vp, vp]),
+    "votecl_hough_run_gray": (c_status, [vp, P(S.votecl_image), ctypes.c_uint,
+                                         P(S.votecl_hough_line), sz, c_size_p,
+                                         P(S.votecl_vote_stats)]),
     # PClines
     "votecl_lines_params_init": (None, [P(S.votecl_lines_params)]),
     "votecl_lines_plan_new": (c_status, [vp, P(S.votecl_lines_params), sz, sz, P(vp)]),

@@ -1,0 +1,96 @@
+/* hough.cl: the theta-rho Hough transform's device steps around the engine's vote, so a gray
+ * image is uploaded once and only the peak candidates come back (lib/hough.c,
+ * votecl_hough_run_gray()). Kernels:
+ *   hough_sobel       2-D, one work-item per pixel: 255 where the Euclidean 3x3 Sobel
+ *                     magnitude floor(sqrt(gx^2 + gy^2)) is at least the threshold, 0 elsewhere
+ *                     and on the one-pixel border (votecl__hough_sobel of lib/hough-edges.c).
+ *                     For integers m and t, floor(sqrt(m)) >= t exactly when m >= t^2, so the
+ *                     test is integer arithmetic and equal to the host's. out[1] (zeroed by
+ *                     the host; out is hough_candidates' buffer) gains the pixels the vote
+ *                     will keep (>= edge_threshold), the engine's stage 1 count, so the host
+ *                     reads it with the candidates instead of waiting for the engine's own in
+ *                     a transfer of its own.
+ *   hough_candidates  1-D over the G * N cells: a cell with at least `threshold` votes and no
+ *                     cell of its window with more is appended as (cell, votes) to out[2 + 2k]
+ *                     (out[0]: the count, which may exceed cap; only the first cap are
+ *                     written; out[1] is hough_sobel's edge count). The window's angle axis
+ *                     wraps with the rho bin mirrored through mirror[b + reach] (the host's
+ *                     mirror_bin, lib/hough-peaks.c, tabulated on the host for b in
+ *                     [-reach, N + reach), reach = n / 2), so the candidates are exactly those
+ *                     of find_candidates(); their order is the atomics', and the host sorts
+ *                     them. */
+
+#ifndef LOCAL_PTR
+#define LOCAL_PTR LOCAL
+#endif
+
+KERNEL void
+hough_sobel(GLOBAL const uchar *gray, uint w, uint h, uint threshold, uint edge_threshold,
+            GLOBAL uchar *edges, GLOBAL uint *out)
+{
+    LOCAL uint group_count;
+    uint x = (uint)get_global_id(0), y = (uint)get_global_id(1);
+    uchar e = 0;
+
+    if (get_local_id(0) == 0 && get_local_id(1) == 0)
+        group_count = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (x >= 1 && y >= 1 && x + 1 < w && y + 1 < h) {
+        GLOBAL const uchar *r0 = gray + (ulong)(y - 1) * w + x, *r1 = r0 + w, *r2 = r1 + w;
+        int gx = ((int)r0[1] + 2 * (int)r1[1] + (int)r2[1]) -
+                 ((int)r0[-1] + 2 * (int)r1[-1] + (int)r2[-1]);
+        int gy = ((int)r2[-1] + 2 * (int)r2[0] + (int)r2[1]) -
+                 ((int)r0[-1] + 2 * (int)r0[0] + (int)r0[1]);
+        uint m = (uint)(gx * gx + gy * gy); /* at most 2 * 1020^2: no overflow */
+        e = (ulong)m >= (ulong)threshold * threshold ? 255 : 0;
+    }
+    if (x < w && y < h) {
+        edges[(ulong)y * w + x] = e;
+        if (e >= edge_threshold)
+            atomic_inc((volatile LOCAL_PTR uint *)&group_count);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (get_local_id(0) == 0 && get_local_id(1) == 0 && group_count > 0)
+        atomic_add((volatile GLOBAL uint *)&out[1], group_count);
+}
+
+KERNEL void
+hough_candidates(GLOBAL const uint *acc, uint angles, uint nbins, int reach, uint threshold,
+                 GLOBAL const int *mirror, uint cap, GLOBAL uint *out)
+{
+    ulong cell = get_global_id(0);
+    uint v, g, b;
+
+    if (cell >= (ulong)angles * nbins)
+        return;
+    v = acc[cell];
+    if (v < threshold)
+        return;
+    g = (uint)(cell / nbins);
+    b = (uint)(cell % nbins);
+    for (int dg = -reach; dg <= reach; dg++) {
+        int gg = (int)g + dg, flips = 0;
+        while (gg < 0) {
+            gg += (int)angles;
+            flips++;
+        }
+        while (gg >= (int)angles) {
+            gg -= (int)angles;
+            flips++;
+        }
+        for (int db = -reach; db <= reach; db++) {
+            int bb = (int)b + db;
+            if (flips & 1)
+                bb = mirror[bb + reach];
+            if (bb >= 0 && bb < (int)nbins && acc[(ulong)gg * nbins + (uint)bb] > v)
+                return;
+        }
+    }
+    {
+        uint k = atomic_inc((volatile GLOBAL uint *)out);
+        if (k < cap) {
+            out[2 + 2 * k] = (uint)cell;
+            out[3 + 2 * k] = v;
+        }
+    }
+}
