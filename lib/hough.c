@@ -563,7 +563,7 @@ votecl_hough_run_gray(votecl_hough_plan *plan, const votecl_image *image, unsign
     if (plan == NULL)
         return VOTECL_INVALID_ARGUMENT;
     d = &plan->desc;
-    votecl__clear_error(plan->context);
+    VOTECL__ENTER_OR_RETURN(plan->context);
     if (found == NULL || (lines == NULL && capacity > 0))
         return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "%s: NULL pointer",
                             found == NULL ? "found" : "lines");
