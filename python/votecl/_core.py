@@ -422,6 +422,9 @@ class WrapCache:
         key = (dev.ptr, dev.nbytes)
         buf = self.items.get(key)
         if buf is not None and buf._keep is dev.obj:
+            # a hit is the most recent use: left where it was, a frame wrapped once and then
+            # reused would be the oldest entry, evicted (and freed) by the next new array
+            self.items.move_to_end(key)
             return buf
         if buf is None or buf._keep is not dev.obj:
             if buf is not None:
