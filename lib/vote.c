@@ -121,9 +121,7 @@ configure_local(votecl_context *context, unsigned stretch_cap, votecl__vote_conf
 
     if ((status = configure_refinements(context, cfg)) != VOTECL_OK)
         return status;
-    /* The fused merge's flag shares local memory with the bins: a plan that fills the device's
-     * local memory with bins would not build (CUDA: 0xc004 bytes of 0xc000, u16 4096 bins). */
-    nmax = context->info.local_mem_bytes / 4 - (cfg->fused && context->info.local_mem_bytes >= 4);
+    nmax = context->info.local_mem_bytes / 4;
     if (!context->info.local_atomics || nmax == 0)
         return votecl__fail(context, VOTECL_UNSUPPORTED,
                             "variant: the local strategy needs local memory atomics");
@@ -147,6 +145,12 @@ configure_local(votecl_context *context, unsigned stretch_cap, votecl__vote_conf
     cfg->stretch_s = s;
     cfg->stretch = eff;
     cfg->npass = (uint32_t)(cfg->nbins <= nmax ? cfg->nbins : nmax);
+    /* The fused merge's flag shares local memory with the bins: where they fill it (u16 with
+     * 4096 bins and S' 3 on a 48 KiB device: CUDA refused 0xc004 bytes of 0xc000), the merge
+     * kernel folds the copies instead. */
+    if (cfg->fused &&
+        ((uint64_t)cfg->npass * cfg->stretch + 1) * 4 > context->info.local_mem_bytes)
+        cfg->fused = 0;
     cfg->passes = (unsigned)((cfg->nbins + cfg->npass - 1) / cfg->npass);
     return VOTECL_OK;
 }
