@@ -9,7 +9,7 @@
 #define TOOL_JSON_MAX_DEPTH 32
 /* The version of the shape every command's document starts with (tool_json_header in
  * votecl.c): raised when a common field changes meaning or goes. */
-#define TOOL_JSON_SCHEMA 1
+#define TOOL_JSON_SCHEMA 2
 
 typedef struct tool_json {
     FILE *file;             /* borrowed */
