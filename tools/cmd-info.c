@@ -237,6 +237,8 @@ tool_cmd_info(tool_options *options, int argc, char **argv)
     votecl_status st = votecl_context_new_with_error(&co, &ctx, error, sizeof error);
     if (st != VOTECL_OK && !error[0])
         snprintf(error, sizeof error, "%s", votecl_status_string(st));
+    if (st == VOTECL_OK)
+        tool_context_note(ctx);
     if (options->json)
         info_json(ctx, error);
     else

@@ -153,6 +153,9 @@ void tool_json_header_fields(struct tool_json *j, const char *command, const cha
                              const char *device);
 void tool_json_input(struct tool_json *j, const char *path, size_t width, size_t height,
                      unsigned channels, votecl_dtype dtype);
+/* Records ctx's backend and device for tool_json_header (tool_context_open does it; for a
+ * context made otherwise, as votecl info does). */
+void tool_context_note(votecl_context *ctx);
 /* Opens the "parameters" object (the values used, defaults included). */
 void tool_json_parameters(struct tool_json *j);
 /* Closes "parameters" and opens "results"; the command closes it before its top level. */

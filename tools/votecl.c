@@ -208,6 +208,16 @@ tool_progress(const tool_options *options, const char *format, ...)
 static char context_backend[32];
 static char context_device[256];
 
+void
+tool_context_note(votecl_context *ctx)
+{
+    votecl_device_info info;
+    const char *backend = votecl_backend_name(votecl_context_get_backend(ctx));
+    snprintf(context_backend, sizeof context_backend, "%s", backend ? backend : "");
+    if (votecl_context_get_device_info(ctx, &info) == VOTECL_OK)
+        snprintf(context_device, sizeof context_device, "%s", info.name);
+}
+
 int
 tool_context_open(const tool_options *options, votecl_context **out)
 {
@@ -218,11 +228,7 @@ tool_context_open(const tool_options *options, votecl_context **out)
     co.device = options->device;
     votecl_status st = votecl_context_new_with_error(&co, out, error, sizeof error);
     if (st == VOTECL_OK) {
-        votecl_device_info info;
-        const char *backend = votecl_backend_name(votecl_context_get_backend(*out));
-        snprintf(context_backend, sizeof context_backend, "%s", backend ? backend : "");
-        if (votecl_context_get_device_info(*out, &info) == VOTECL_OK)
-            snprintf(context_device, sizeof context_device, "%s", info.name);
+        tool_context_note(*out);
         return TOOL_EXIT_OK;
     }
     fprintf(stderr, "votecl: cannot create a context: %s%s%s\n", votecl_status_string(st),
