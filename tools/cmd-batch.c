@@ -1110,7 +1110,7 @@ compute_json(const batch_args *a, votecl_context *ctx, void **state, const batch
     tool_json_begin_object(&j);
     tool_json_header_fields(&j, a->c->name, backend,
                             votecl_context_get_device_info(ctx, &info) == VOTECL_OK ? info.name
-                                                                                     : NULL);
+                                                                                    : NULL);
     tool_json_key(&j, "inputs");
     tool_json_begin_array(&j);
     tool_json_input(&j, it->source, image->width, image->height, image->channels, image->dtype);

@@ -182,9 +182,10 @@ tool_json_hog_parameters(tool_json *j, const char *model_path, const votecl_hog_
     tool_json_kv_uint(j, "stride", p->window_stride_x);
     tool_json_kv_uint(j, "padding", p->padding_x);
     tool_json_kv_double(j, "threshold", p->hit_threshold);
-    tool_json_kv_string(j, "fusion", p->fusion == VOTECL_HOG_FUSION_GROUP       ? "group"
-                                     : p->fusion == VOTECL_HOG_FUSION_MEANSHIFT ? "meanshift"
-                                                                                : "none");
+    tool_json_kv_string(j, "fusion",
+                        p->fusion == VOTECL_HOG_FUSION_GROUP       ? "group"
+                        : p->fusion == VOTECL_HOG_FUSION_MEANSHIFT ? "meanshift"
+                                                                   : "none");
 }
 
 static void

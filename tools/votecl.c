@@ -386,8 +386,7 @@ run_command(const tool_command *command, tool_options *options, int argc, char *
 }
 
 void
-tool_json_header_fields(tool_json *j, const char *command, const char *backend,
-                        const char *device)
+tool_json_header_fields(tool_json *j, const char *command, const char *backend, const char *device)
 {
     tool_json_kv_int(j, "schema", TOOL_JSON_SCHEMA);
     tool_json_kv_string(j, "votecl", PACKAGE_VERSION);
@@ -420,8 +419,8 @@ tool_json_header(tool_json *j, const char *command)
     tool_json_key(j, "inputs");
     tool_json_begin_array(j);
     for (size_t i = 0; i < n; i++)
-        tool_json_input(j, images[i].path, images[i].width, images[i].height,
-                        images[i].channels, images[i].dtype);
+        tool_json_input(j, images[i].path, images[i].width, images[i].height, images[i].channels,
+                        images[i].dtype);
     tool_json_end_array(j);
 }
 
