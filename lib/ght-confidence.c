@@ -204,7 +204,8 @@ static void
 explain(const votecl__ght_desc *desc, const votecl__ght_edges *templ, conf_map *m,
         votecl_ght_pose *poses, size_t n)
 {
-    qsort(poses, n, sizeof *poses, votecl__ght_pose_cmp);
+    if (n > 1)
+        qsort(poses, n, sizeof *poses, votecl__ght_pose_cmp);
     for (size_t i = 0; i < n; i++) {
         /* claims only lower a share: a pose below the floor stays there */
         if (poses[i].confidence < desc->p.min_confidence)

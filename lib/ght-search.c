@@ -106,7 +106,8 @@ best_peaks(const uint64_t *h, uint32_t n, int wrap, uint64_t thr, unsigned divis
     for (uint32_t k = 0; k < n; k++)
         if (h[k] >= thr && is_peak64(h, n, k, wrap))
             out[count++] = (peak){k, h[k]};
-    qsort(out, count, sizeof *out, peak_cmp);
+    if (count > 1)
+        qsort(out, count, sizeof *out, peak_cmp);
     return count < max ? count : max;
 }
 

@@ -204,7 +204,8 @@ select_peaks(const votecl__hough_desc *d, peak *candidates, size_t n, long half,
         (kept = votecl__malloc((n > 0 ? n : 1) * 3 * sizeof *kept)) == NULL ||
         (taken_cells = votecl__malloc((n > 0 ? n : 1) * sizeof *taken_cells)) == NULL)
         goto out;
-    qsort(candidates, n, sizeof *candidates, peak_compare);
+    if (n > 1) /* candidates is NULL when there are none, and qsort wants a valid pointer */
+        qsort(candidates, n, sizeof *candidates, peak_compare);
     for (size_t i = 0; i < n && (max_lines == 0 || taken < max_lines); i++) {
         if (mask[candidates[i].cell] || is_duplicate(d, &candidates[i], kept, taken, merge))
             continue;

@@ -301,9 +301,18 @@ line_set(const votecl__pclines_desc *desc, const votecl__pclines_max *mx, votecl
         b = -b;
         c = -c;
     }
-    *l = (votecl_lines_line){.a = a, .b = b, .c = c, .theta = atan2(b, a), .rho = -c,
-                             .votes = mx->votes, .u = (int32_t)column - (int32_t)desc->d,
-                             .v = v, .column = column, .row = row};
+    /* every byte set, padding included: callers compare lines with memcmp */
+    memset(l, 0, sizeof *l);
+    l->a = a;
+    l->b = b;
+    l->c = c;
+    l->theta = atan2(b, a);
+    l->rho = -c;
+    l->votes = mx->votes;
+    l->u = (int32_t)column - (int32_t)desc->d;
+    l->v = v;
+    l->column = column;
+    l->row = row;
     if (l->theta >= M_PI)
         l->theta -= M_PI;
 }
@@ -354,7 +363,8 @@ votecl__pclines_lines(const votecl__pclines_desc *desc, votecl__pclines_max *max
     size_t taken = 0, room = 0;
     votecl_lines_line l;
 
-    qsort(maxima, n, sizeof *maxima, max_compare);
+    if (n > 1)
+        qsort(maxima, n, sizeof *maxima, max_compare);
     for (size_t i = 0; i < n && (max_lines == 0 || taken < max_lines); i++) {
         line_set(desc, &maxima[i], &l);
         if (is_duplicate(desc, &l, kept, taken, merge))

@@ -50,8 +50,9 @@ def same_files(a, b):
         return 1
     return 0 if ra else 1
 
-# batch records against single-image outputs: every key of a record's results equals the
-# single run's value (the single run may carry more: its image path, its time).
+# batch records against single-image outputs: both have the shared JSON header (schema 2); the
+# record's command, parameters and every key of its results equal the single run's (whose
+# results may carry more: its time, its plan).
 def against_singles(batch, singles):
     rs = records(batch)
     names = [l.strip() for l in open(singles)]
@@ -63,9 +64,17 @@ def against_singles(batch, singles):
             print("record without results: %s" % r)
             return 1
         single = json.load(open(name))
+        for k in ("schema", "command", "backend", "device", "parameters"):
+            if r.get(k) != single.get(k):
+                print("%s: %s: batch %s, single %s" % (r["source"], k, r.get(k), single.get(k)))
+                return 1
+        shape = lambda d: [{k: v for k, v in i.items() if k != "path"} for i in d["inputs"]]
+        if shape(r) != shape(single)[-1:]:
+            print("%s: inputs: batch %s, single %s" % (r["source"], r["inputs"], single["inputs"]))
+            return 1
         for k, v in r["results"].items():
-            if single.get(k) != v:
-                print("%s: %s: batch %s, single %s" % (r["source"], k, v, single.get(k)))
+            if single["results"].get(k) != v:
+                print("%s: %s: batch %s, single %s" % (r["source"], k, v, single["results"].get(k)))
                 return 1
     return 0
 

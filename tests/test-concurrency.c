@@ -22,6 +22,17 @@
  * /opencl/concurrency/cold-start runs each start in a new process (a GLib subprocess) whose
  * threads create their first contexts at the same moment: no context, device list or probe
  * before them, since one earlier context hides the race (issue 16, item 14). */
+#if defined(__SANITIZE_ADDRESS__)
+#define VOTECL_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define VOTECL_TEST_ASAN 1
+#endif
+#endif
+#ifndef VOTECL_TEST_ASAN
+#define VOTECL_TEST_ASAN 0
+#endif
+
 #include "votecl-private.h"
 
 #include "testutil.h"
@@ -476,6 +487,13 @@ test_cold_start(void)
         cold_start_child();
         return;
     }
+#if VOTECL_TEST_ASAN
+    /* AddressSanitizer's runtime aborts while PoCL's threads of eight cold contexts exit
+     * ("unable to unmap" an alternate signal stack): the race this test looks for is checked
+     * in the plain build and under ThreadSanitizer (docs/reliability.md) */
+    g_test_skip("not under AddressSanitizer (its runtime fails at PoCL's thread exits)");
+    return;
+#endif
     votecl_context *probe = tu_opencl_context_new(NULL); /* here, not in the children */
     if (probe == NULL)
         return; /* skipped: no device */

@@ -86,9 +86,11 @@ oracle(const char *const *args, fixture *f)
     } else {
         memcpy(&f->width, contents, 20);
         f->pixels = (uint8_t *)contents + 20;
-        f->data = f->pixels + (size_t)f->width * f->height * f->channels;
+        size_t offset = 20 + (size_t)f->width * f->height * f->channels;
+        g_assert_cmpuint(size, >=, offset);
+        /* its own allocation: after the pixels the floats or int32s are not 4-byte aligned */
+        f->data = g_memdup2(contents + offset, size - offset + 1);
         n = 0;
-        g_assert_cmpuint(size, >=, 20 + (size_t)f->width * f->height * f->channels);
     }
     tu_rmtree(dir);
     g_free(out);
@@ -104,6 +106,7 @@ fixture_free(fixture *f)
 {
     if (f->pixels != NULL)
         g_free(f->pixels - 20);
+    g_free(f->data);
 }
 
 static votecl_image

@@ -122,18 +122,91 @@ cp a.pgm "$bad"
 if python3 -c 'import json,sys; d=json.load(open("out.json")); assert "\ufffd" in d["inputs"][0]["path"]'
 then ok "JSON with a non-UTF-8 file name parses"; else not_ok "JSON with a non-UTF-8 file name"; fi
 
-for c in "hist a.pgm" "hough a.pgm" "lines a.pgm" "hog a.pgm" "ght t.pgm a.pgm"; do
-    "$votecl" --json $c > out.json 2> err
-    if python3 - "$c" <<'PY'
+# One JSON shape for every subcommand (schema 2, docs/man/votecl.1 JSON OUTPUT): the header
+# (schema, votecl, library, command, backend, device, inputs with each image's size), then
+# "parameters" and "results" and nothing else at the top (votecl batch's records add their
+# own keys); no key twice in an object; "edges" a count wherever it appears.
+cat > shape.py <<'PY'
 import json, sys
-d = json.load(open("out.json"))
-for k in ("schema", "votecl", "library", "command", "backend", "device", "inputs"):
-    assert k in d, k
-assert d["command"] == sys.argv[1].split()[0] and d["backend"] == "ref"
-assert d["inputs"] and {"path", "width", "height", "channels", "dtype"} <= set(d["inputs"][-1])
+HEADER = ("schema", "votecl", "library", "command", "backend", "device", "inputs")
+RECORD = {"source", "frame", "timestamp", "seconds", "worker", "rank"}
+
+def no_duplicates(pairs):
+    keys = [k for k, _ in pairs]
+    assert len(keys) == len(set(keys)), "duplicate key: %s" % keys
+    return dict(pairs)
+
+def edges_are_counts(v, where):
+    if isinstance(v, dict):
+        for k, x in v.items():
+            if k == "edges":
+                assert isinstance(x, int) and not isinstance(x, bool), "%s.edges: %r" % (where, x)
+            edges_are_counts(x, where + "." + k)
+    elif isinstance(v, list):
+        for x in v:
+            edges_are_counts(x, where)
+
+def check(d, command, extra=()):
+    for k in HEADER + ("parameters", "results"):
+        assert k in d, "no %s" % k
+    assert set(d) <= set(HEADER) | {"parameters", "results"} | set(extra), sorted(d)
+    assert d["schema"] == 2 and d["command"] == command, (d["schema"], d["command"])
+    assert isinstance(d["votecl"], str) and isinstance(d["library"], str)
+    assert isinstance(d["backend"], str) and isinstance(d["device"], str)
+    for i in d["inputs"]:
+        assert set(i) == {"path", "width", "height", "channels", "dtype"}, i
+        assert isinstance(i["width"], int) and isinstance(i["height"], int)
+    assert isinstance(d["parameters"], dict) and isinstance(d["results"], dict)
+    edges_are_counts(d, command)
+
+command, path = sys.argv[1], sys.argv[2]
+text = open(path).read()
+if command.startswith("batch "):
+    lines = text.splitlines()
+    assert lines
+    for line in lines:
+        r = json.loads(line, object_pairs_hook=no_duplicates)
+        check(r, command.split()[1], RECORD)
+        assert len(r["inputs"]) == 1 and r["inputs"][0]["path"] == r["source"]
+else:
+    d = json.loads(text, object_pairs_hook=no_duplicates)
+    check(d, command)
+    images = int(sys.argv[3])  # -1: what the command reads itself (the shipped images)
+    assert images < 0 or len(d["inputs"]) == images, d["inputs"]
 PY
-    then ok "JSON header: $c"; else not_ok "JSON header: $c"; fi
+shape() { # shape NAME COMMAND IMAGES FILE: FILE holds COMMAND's JSON with IMAGES images read
+    if python3 shape.py "$2" "$4" "$3" > err 2>&1; then ok "JSON shape: $1"; else not_ok "JSON shape: $1"; fi
+}
+mkdir -p batch-in && cp a.pgm batch-in/
+for c in "hist a.pgm" "hough a.pgm" "lines a.pgm" "hog a.pgm" "ght t.pgm a.pgm" "info" \
+    "warmup" "eval lines --family single-8conn --cases 1"; do
+    "$votecl" --json $c > out.json 2> err
+    set -- $c
+    images=$(echo "$c" | grep -o '[a-z]*\.pgm' | wc -l)
+    shape "$c" "$1" "$images" out.json
 done
+python3 -c 'import sys; sys.stdout.buffer.write(b"P5\n32 32\n255\n" + bytes(255 if x == y else 0 for y in range(32) for x in range(32)))' > e.pgm
+"$votecl" --json hough --edges none e.pgm > out.json 2> err
+shape "hough --edges none" hough 1 out.json
+"$votecl" eval ght --scenes 1 --size 120x90 > out.json 2> err
+shape "eval ght" eval -1 out.json
+"$votecl" bench --quick --only lines --json out.json > /dev/null 2> err
+shape "bench" bench -1 out.json
+for algo in hist hough lines hog; do
+    rm -f out.jsonl
+    "$votecl" batch "$algo" -q batch-in --out out.jsonl 2> err
+    shape "batch $algo" "batch $algo" 1 out.jsonl
+done
+rm -f out.jsonl
+"$votecl" batch ght --template t.pgm -q batch-in --out out.jsonl 2> err
+shape "batch ght" "batch ght" 1 out.jsonl
+# the user vote and calibrate run OpenCL C: on an OpenCL device when there is one
+printf 'uint vote_index(uint space, uint index, uchar value, uint nbins) { return value %% nbins; }\n' > v.cl
+if "$votecl" --backend opencl --json vote --source v.cl --bins 4 a.pgm > out.json 2> err; then
+    shape "vote" vote 1 out.json
+else
+    ok "JSON shape: vote # SKIP no OpenCL device: $(head -n 1 err)"
+fi
 
 # JPEG input (an 8x8 gray baseline JPEG), when built with libjpeg
 printf '\377\330\377\333\000\103\000\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\001\377\300\000\013\010\000\010\000\010\001\001\021\000\377\304\000\024\000\001\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\011\377\304\000\034\020\000\000\006\003\000\000\000\000\000\000\000\000\000\000\000\000\000\010\011\044\065\103\124\141\162\377\332\000\010\001\001\000\000\077\000\047\323\154\266\300\060\306\253\235\017\377\331' > j.jpg

@@ -184,17 +184,18 @@ lines_plan(const votecl_lines_params *params, votecl_context *ctx, void **state,
 }
 
 static void
-lines_json(tool_json *j, const tool_image *image, const tool_lines_result *r)
+lines_json(tool_json *j, const tool_lines_result *r)
 {
-    tool_json_kv_uint(j, "width", image->width);
-    tool_json_kv_uint(j, "height", image->height);
-    tool_json_kv_uint(j, "edges", r->stats.edges);
+    tool_json_parameters(j);
     tool_json_kv_uint(j, "columns", r->columns);
     tool_json_kv_uint(j, "rows", r->rows);
     tool_json_kv_uint(j, "distance", r->params.distance);
     tool_json_kv_uint(j, "radius", r->params.radius);
+    tool_json_kv_uint(j, "orientation_kernel", r->params.orientation_kernel);
     tool_json_kv_uint(j, "neighbourhood", r->params.neighbourhood);
     tool_json_kv_uint(j, "threshold", r->params.threshold);
+    tool_json_results(j);
+    tool_json_kv_uint(j, "edges", r->stats.edges);
     tool_json_kv_uint(j, "found", r->found);
     tool_json_key(j, "lines");
     tool_json_begin_array(j);
@@ -245,7 +246,7 @@ lines_compute(const void *args, votecl_context *ctx, void **state, const tool_im
     r.shown = r.found < r.shown ? r.found : r.shown;
     votecl_lines_plan_shape(l->plan, &r.columns, &r.rows);
     votecl_lines_plan_params(l->plan, &r.params);
-    lines_json(j, image, &r);
+    lines_json(j, &r);
     if (annotated != NULL)
         st = annotate_status(
             tool_lines_annotate(image, r.lines, r.shown, annotated, error, sizeof error));
@@ -350,6 +351,8 @@ hog_compute(const void *args, votecl_context *ctx, void **state, const tool_imag
         goto out;
     *seconds = tool_now() - t0;
     shown = found < BATCH_MAX_SHOWN ? found : BATCH_MAX_SHOWN;
+    tool_json_hog_parameters(j, c->model_path, &c->params);
+    tool_json_results(j);
     tool_json_kv_uint(j, "found", found);
     tool_json_key(j, "detections");
     tool_json_begin_array(j);
@@ -449,11 +452,9 @@ hough_compute(const void *args, votecl_context *ctx, void **state, const tool_im
         goto out;
     if ((st = tool_hough_compute(ctx, &h->params, &edges, &r)) != VOTECL_OK)
         goto out;
-    tool_json_kv_uint(j, "width", image->width);
-    tool_json_kv_uint(j, "height", image->height);
-    tool_json_kv_uint(j, "edge_pixels", r.stats.kept);
-    tool_json_kv_uint(j, "angles", r.angles);
-    tool_json_kv_uint(j, "rho_bins", r.nbins);
+    tool_json_hough_parameters(j, h->sobel, h->sobel_threshold, &h->params, &r);
+    tool_json_results(j);
+    tool_json_kv_uint(j, "edges", r.stats.kept);
     tool_json_kv_uint(j, "found", r.found);
     tool_json_key(j, "lines");
     tool_json_begin_array(j);
@@ -559,8 +560,10 @@ ght_compute(const void *args, votecl_context *ctx, void **state, const tool_imag
     if (st != VOTECL_OK)
         return st;
     shown = found < 64 ? found : 64;
+    tool_json_ght_parameters(j, &g->params, stats.pairing);
+    tool_json_results(j);
     tool_json_kv_uint(j, "template_edges", stats.template_edges);
-    tool_json_kv_uint(j, "image_edges", stats.image_edges);
+    tool_json_kv_uint(j, "edges", stats.image_edges);
     tool_json_kv_uint(j, "found", found);
     tool_json_key(j, "poses");
     tool_json_begin_array(j);
@@ -624,12 +627,12 @@ hist_compute(const void *args, votecl_context *ctx, void **state, const tool_ima
     votecl_hist_params_init(&defaults, image->dtype);
     min = h->have_min ? h->min : defaults.min[0];
     max = h->have_max ? h->max : defaults.max[0];
-    tool_json_kv_uint(j, "width", image->width);
-    tool_json_kv_uint(j, "height", image->height);
-    tool_json_kv_uint(j, "channels", image->channels);
+    tool_json_parameters(j);
+    tool_json_kv_bool(j, "gray", 0);
     tool_json_kv_uint(j, "bins", h->bins);
     tool_json_kv_double(j, "min", min);
     tool_json_kv_double(j, "max", max);
+    tool_json_results(j);
     tool_json_key(j, "histograms");
     tool_json_begin_array(j);
     *seconds = 0;
@@ -905,7 +908,7 @@ typedef struct batch_item {
 } batch_item;
 
 typedef struct batch_result {
-    char *json; /* owned: the results object, one line */
+    char *json; /* owned: header, inputs, parameters and results, one line in braces */
     char error[600];
     double seconds;
 } batch_result;
@@ -1087,11 +1090,15 @@ walk_next(batch_state *s, batch_item **out)
     }
 }
 
-/* The results object of one line from the case's compute. */
+/* The shared JSON header of one item (the document votecl ALGO would write for it, its command
+ * the case's), then the case's parameters and results. */
 static votecl_status
-compute_json(const batch_args *a, votecl_context *ctx, void **state, const tool_image *image,
+compute_json(const batch_args *a, votecl_context *ctx, void **state, const batch_item *it,
              batch_result *r, tool_image *annotated)
 {
+    const tool_image *image = &it->image;
+    const char *backend = votecl_backend_name(votecl_context_get_backend(ctx));
+    votecl_device_info info;
     size_t size = 0;
     FILE *f = open_memstream(&r->json, &size);
     tool_json j;
@@ -1101,8 +1108,16 @@ compute_json(const batch_args *a, votecl_context *ctx, void **state, const tool_
     tool_json_init(&j, f);
     j.compact_depth = 1; /* one line: JSON Lines */
     tool_json_begin_object(&j);
+    tool_json_header_fields(&j, a->c->name, backend,
+                            votecl_context_get_device_info(ctx, &info) == VOTECL_OK ? info.name
+                                                                                    : NULL);
+    tool_json_key(&j, "inputs");
+    tool_json_begin_array(&j);
+    tool_json_input(&j, it->source, image->width, image->height, image->channels, image->dtype);
+    tool_json_end_array(&j);
     st = a->c->compute(&a->case_args, ctx, state, image, &j, &r->seconds, annotated);
-    tool_json_end_object(&j);
+    while (j.depth > 0) /* "results" and the record; fewer where the case failed early */
+        tool_json_end_object(&j);
     fclose(f);
     return st;
 }
@@ -1138,7 +1153,7 @@ batch_process(void *user, votecl_context *ctx, unsigned worker, uint64_t index, 
         return VOTECL_OUT_OF_HOST_MEMORY;
     if (it->error[0] != '\0')
         return VOTECL_INVALID_ARGUMENT;
-    st = compute_json(s->a, ctx, &s->states[worker], &it->image, r, annotate ? &annotated : NULL);
+    st = compute_json(s->a, ctx, &s->states[worker], it, r, annotate ? &annotated : NULL);
     if (st != VOTECL_OK)
         snprintf(r->error, sizeof r->error, "%s: %s", votecl_status_string(st),
                  votecl_context_get_error(ctx));
@@ -1167,10 +1182,10 @@ record_line(const batch_item *it, const batch_result *r, unsigned worker, int ra
     else
         fputs("\"timestamp\":null,", f);
     if (it->error[0] != '\0' || (r != NULL && r->error[0] != '\0')) {
-        fputs("\"error\":", f);
+        fprintf(f, "\"schema\":%d,\"error\":", TOOL_JSON_SCHEMA);
         tool_json_string(&j, it->error[0] ? it->error : r->error);
-    } else {
-        fprintf(f, "\"results\":%s", r->json);
+    } else { /* the members of r->json, without its braces */
+        fprintf(f, "%.*s", (int)strlen(r->json) - 2, r->json + 1);
     }
     fprintf(f, ",\"seconds\":%.6f,\"worker\":%u,\"rank\":%d}\n", r ? r->seconds : 0.0, worker,
             rank);

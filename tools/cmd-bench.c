@@ -256,7 +256,7 @@ json_device(tool_json *j, votecl_context *ctx)
     votecl_device_info d;
     votecl_context_get_device_info(ctx, &d);
     tool_json_kv_string(j, "backend", votecl_backend_name(votecl_context_get_backend(ctx)));
-    tool_json_key(j, "device");
+    tool_json_key(j, "device_info"); /* "device" is the header's name */
     tool_json_begin_object(j);
     tool_json_kv_string(j, "name", d.name);
     tool_json_kv_string(j, "type", tool_device_type_name(d.type));
@@ -270,16 +270,40 @@ json_device(tool_json *j, votecl_context *ctx)
     tool_json_end_object(j);
 }
 
+/* The results' first member: when they were taken. */
 static void
-json_header(tool_json *j)
+json_date(tool_json *j)
 {
     char date[64];
     time_t now = time(NULL);
     struct tm tm;
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
-    tool_json_kv_string(j, "tool", "votecl bench");
-    tool_json_kv_string(j, "version", votecl_version_string());
     tool_json_kv_string(j, "date", date);
+}
+
+/* The shared header (written last: the context is known once the run opened it), the
+ * options as parameters, then results, the body the run wrote. */
+static void
+json_document(FILE *out, const bench_args *a, const char *results)
+{
+    tool_json j;
+    tool_json_init(&j, out);
+    tool_json_begin_object(&j);
+    tool_json_header(&j, "bench");
+    tool_json_parameters(&j);
+    tool_json_kv_uint(&j, "mib", a->mib);
+    tool_json_kv_uint(&j, "reps", a->reps);
+    tool_json_kv_uint(&j, "work_group_size", a->wg);
+    tool_json_kv_bool(&j, "quick", a->quick);
+    tool_json_kv_bool(&j, "startup", a->startup);
+    tool_json_kv_bool(&j, "both", a->both);
+    tool_json_kv_string(&j, "only", a->only);
+    tool_json_kv_string(&j, "images", a->images);
+    tool_json_end_object(&j);
+    tool_json_key(&j, "results");
+    tool_json_raw(&j, results);
+    tool_json_end_object(&j);
+    tool_json_finish(&j);
 }
 
 static void
@@ -1400,7 +1424,9 @@ tool_cmd_bench(tool_options *options, int argc, char **argv)
     tool_output output;
     char error[1200];
     bench b = {.options = options, .all_ok = 1};
-    FILE *out = NULL, *text = NULL;
+    FILE *out = NULL, *text = NULL, *body = NULL;
+    char *results = NULL;
+    size_t results_size = 0;
     int rc = bench_parse(options, &b.args, argc, argv);
     if (rc != TOOL_EXIT_OK)
         return rc;
@@ -1411,15 +1437,18 @@ tool_cmd_bench(tool_options *options, int argc, char **argv)
     bench_sizes(&b);
     if (b.args.startup && bench_startup_frame(&b) != TOOL_EXIT_OK)
         return TOOL_EXIT_FAILURE;
-    if (!(out = open_output(b.args.json_path, &output))) {
+    if (!(out = open_output(b.args.json_path, &output)) ||
+        !(body = open_memstream(&results, &results_size))) {
+        if (out)
+            tool_output_close(&output, 0, error, sizeof error);
         free(b.host);
         return TOOL_EXIT_FAILURE;
     }
     if (b.args.both)
         text = b.args.json_path ? stdout : options->quiet ? NULL : stderr;
-    tool_json_init(&b.json, out);
+    tool_json_init(&b.json, body);
     tool_json_begin_object(&b.json);
-    json_header(&b.json);
+    json_date(&b.json);
     if (b.args.both) {
         rc = bench_both(&b, &b.json, text);
         free(b.host);
@@ -1427,7 +1456,11 @@ tool_cmd_bench(tool_options *options, int argc, char **argv)
         rc = bench_run(&b);
     }
     tool_json_end_object(&b.json);
-    tool_json_finish(&b.json);
+    if (fclose(body) == 0)
+        json_document(out, &b.args, results);
+    else
+        rc = TOOL_EXIT_FAILURE;
+    free(results);
     if (tool_output_close(&output, 1, error, sizeof error) < 0) {
         fprintf(stderr, "votecl bench: %s\n", error);
         rc = TOOL_EXIT_FAILURE;

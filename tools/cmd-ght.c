@@ -283,6 +283,23 @@ pairing_name(votecl_ght_pairing p)
     return p == VOTECL_GHT_PAIRING_LB ? "lb" : p == VOTECL_GHT_PAIRING_SSM ? "ssm" : "auto";
 }
 
+void
+tool_json_ght_parameters(tool_json *j, const votecl_ght_params *p, votecl_ght_pairing pairing)
+{
+    tool_json_parameters(j);
+    tool_json_kv_string(j, "method", p->method == VOTECL_GHT_GUIL ? "guil" : "ballard");
+    tool_json_kv_string(j, "pairing", pairing_name(pairing));
+    tool_json_kv_uint(j, "levels", p->levels);
+    tool_json_kv_uint(j, "dp", p->dp);
+    tool_json_kv_double(j, "min_dist", p->min_dist);
+    tool_json_kv_double(j, "min_angle", p->min_angle);
+    tool_json_kv_double(j, "max_angle", p->max_angle);
+    tool_json_kv_double(j, "angle_step", p->angle_step);
+    tool_json_kv_double(j, "min_scale", p->min_scale);
+    tool_json_kv_double(j, "max_scale", p->max_scale);
+    tool_json_kv_double(j, "scale_step", p->scale_step);
+}
+
 static void
 print_json(const ght_args *a, const votecl_ght_pose *poses, size_t shown, size_t found,
            const votecl_ght_stats *stats, double seconds)
@@ -291,11 +308,10 @@ print_json(const ght_args *a, const votecl_ght_pose *poses, size_t shown, size_t
     tool_json_init(&j, stdout);
     tool_json_begin_object(&j);
     tool_json_header(&j, "ght");
-    tool_json_kv_string(&j, "method",
-                        a->params.method == VOTECL_GHT_GUIL ? "guil" : "ballard");
-    tool_json_kv_string(&j, "pairing", pairing_name(stats->pairing));
+    tool_json_ght_parameters(&j, &a->params, stats->pairing);
+    tool_json_results(&j);
     tool_json_kv_uint(&j, "template_edges", stats->template_edges);
-    tool_json_kv_uint(&j, "image_edges", stats->image_edges);
+    tool_json_kv_uint(&j, "edges", stats->image_edges);
     tool_json_kv_uint(&j, "image_pairings", stats->image_pairings);
     tool_json_kv_double(&j, "seconds", seconds);
     tool_json_kv_double(&j, "edges_seconds", stats->edges_seconds);
@@ -316,6 +332,7 @@ print_json(const ght_args *a, const votecl_ght_pose *poses, size_t shown, size_t
         tool_json_end_object(&j);
     }
     tool_json_end_array(&j);
+    tool_json_end_object(&j); /* results */
     tool_json_end_object(&j);
     tool_json_finish(&j);
 }

@@ -278,15 +278,12 @@ print_json(const hist_args *a, const tool_image *image, const hist_result *r)
     tool_json_init(&j, stdout);
     tool_json_begin_object(&j);
     tool_json_header(&j, "hist");
-    tool_json_kv_string(&j, "image", a->image_path);
-    tool_json_kv_uint(&j, "width", image->width);
-    tool_json_kv_uint(&j, "height", image->height);
-    tool_json_kv_uint(&j, "channels", image->channels);
-    tool_json_kv_string(&j, "dtype", tool_dtype_name(image->dtype));
+    tool_json_parameters(&j);
     tool_json_kv_bool(&j, "gray", a->gray);
     tool_json_kv_uint(&j, "bins", r->nbins);
     tool_json_kv_double(&j, "min", r->min);
     tool_json_kv_double(&j, "max", r->max);
+    tool_json_results(&j);
     tool_json_key(&j, "plan");
     tool_json_plan_info(&j, &r->info);
     tool_json_key(&j, "histograms");
@@ -304,6 +301,7 @@ print_json(const hist_args *a, const tool_image *image, const hist_result *r)
         tool_json_end_object(&j);
     }
     tool_json_end_array(&j);
+    tool_json_end_object(&j); /* results */
     tool_json_end_object(&j);
     tool_json_finish(&j);
 }

@@ -172,6 +172,22 @@ write_descriptors(votecl_context *ctx, const hog_args *a, const tool_image *imag
     return rc;
 }
 
+void
+tool_json_hog_parameters(tool_json *j, const char *model_path, const votecl_hog_params *p)
+{
+    tool_json_parameters(j);
+    tool_json_kv_string(j, "model", model_path);
+    tool_json_kv_bool(j, "gray", !p->colour);
+    tool_json_kv_double(j, "scale", p->scale);
+    tool_json_kv_uint(j, "stride", p->window_stride_x);
+    tool_json_kv_uint(j, "padding", p->padding_x);
+    tool_json_kv_double(j, "threshold", p->hit_threshold);
+    tool_json_kv_string(j, "fusion",
+                        p->fusion == VOTECL_HOG_FUSION_GROUP       ? "group"
+                        : p->fusion == VOTECL_HOG_FUSION_MEANSHIFT ? "meanshift"
+                                                                   : "none");
+}
+
 static void
 print_boxes(tool_options *o, const hog_args *a, const votecl_hog_detection *det, size_t shown,
             size_t found, double seconds)
@@ -189,7 +205,8 @@ print_boxes(tool_options *o, const hog_args *a, const votecl_hog_detection *det,
     tool_json_init(&j, stdout);
     tool_json_begin_object(&j);
     tool_json_header(&j, "hog");
-    tool_json_kv_string(&j, "image", a->image_path);
+    tool_json_hog_parameters(&j, a->model_path, &a->params);
+    tool_json_results(&j);
     tool_json_kv_double(&j, "seconds", seconds);
     tool_json_kv_uint(&j, "found", found);
     tool_json_key(&j, "detections");
@@ -205,6 +222,7 @@ print_boxes(tool_options *o, const hog_args *a, const votecl_hog_detection *det,
         tool_json_end_object(&j);
     }
     tool_json_end_array(&j);
+    tool_json_end_object(&j); /* results */
     tool_json_end_object(&j);
     tool_json_finish(&j);
 }

@@ -478,6 +478,23 @@ print_text(const hough_args *a, const tool_image *image, const hough_result *r)
     }
 }
 
+void
+tool_json_hough_parameters(tool_json *j, int sobel, unsigned long sobel_threshold,
+                           const votecl_hough_params *p, const tool_hough_result *r)
+{
+    tool_json_parameters(j);
+    tool_json_kv_string(j, "edge_method",
+                        sobel == 1 ? "sobel" : sobel == 2 ? "sobel-host" : "none");
+    if (sobel)
+        tool_json_kv_uint(j, "sobel_threshold", sobel_threshold);
+    tool_json_kv_uint(j, "edge_threshold", p->edge_threshold);
+    tool_json_kv_uint(j, "angles", r->angles);
+    tool_json_kv_uint(j, "rho_bins", r->nbins);
+    tool_json_kv_uint(j, "window", p->peak_window);
+    tool_json_kv_uint(j, "threshold", p->peak_threshold);
+    tool_json_kv_uint(j, "max_lines", p->max_lines);
+}
+
 static void
 print_json(const hough_args *a, const tool_image *image, const hough_result *r)
 {
@@ -485,20 +502,16 @@ print_json(const hough_args *a, const tool_image *image, const hough_result *r)
     tool_json_init(&j, stdout);
     tool_json_begin_object(&j);
     tool_json_header(&j, "hough");
-    tool_json_kv_string(&j, "image", a->image_path);
-    tool_json_kv_uint(&j, "width", image->width);
-    tool_json_kv_uint(&j, "height", image->height);
-    tool_json_kv_string(&j, "edges",
-                        a->sobel == 1 ? "sobel" : a->sobel == 2 ? "sobel-host" : "none");
-    tool_json_kv_uint(&j, "edge_pixels", r->stats.kept);
+    tool_json_hough_parameters(&j, a->sobel, a->sobel_threshold, &a->params, r);
+    if (a->repeat)
+        tool_json_kv_uint(&j, "repeat", a->repeat);
+    tool_json_results(&j);
+    tool_json_kv_uint(&j, "edges", r->stats.kept);
     tool_json_kv_double(&j, "eta", r->stats.eta);
-    tool_json_kv_uint(&j, "angles", r->angles);
-    tool_json_kv_uint(&j, "rho_bins", r->nbins);
     tool_json_kv_double(&j, "seconds", r->seconds);
     if (a->sobel == 2) /* seconds has the edges in it with --edges sobel only */
         tool_json_kv_double(&j, "edge_seconds", a->edge_seconds);
     if (a->repeat) {
-        tool_json_kv_uint(&j, "repeat", a->repeat);
         tool_json_kv_double(&j, "vote_seconds_median", r->bench_median);
         tool_json_kv_double(&j, "vote_seconds_min", r->bench_min);
     }
@@ -528,6 +541,7 @@ print_json(const hough_args *a, const tool_image *image, const hough_result *r)
         tool_json_end_object(&j);
     }
     tool_json_end_array(&j);
+    tool_json_end_object(&j); /* results */
     tool_json_end_object(&j);
     tool_json_finish(&j);
 }

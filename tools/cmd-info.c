@@ -194,7 +194,8 @@ info_json(votecl_context *ctx, const char *error)
     tool_json_init(&j, stdout);
     tool_json_begin_object(&j);
     tool_json_header(&j, "info");
-    tool_json_kv_string(&j, "version", votecl_version_string());
+    tool_json_parameters(&j);
+    tool_json_results(&j);
     tool_json_kv_string(&j, "header_version", VOTECL_VERSION_STRING);
     tool_json_key(&j, "backends");
     tool_json_begin_array(&j);
@@ -202,6 +203,7 @@ info_json(votecl_context *ctx, const char *error)
         backend_json(&j, info_backends[i]);
     tool_json_end_array(&j);
     context_json(&j, ctx, error);
+    tool_json_end_object(&j); /* results */
     tool_json_end_object(&j);
     tool_json_finish(&j);
 }
@@ -235,6 +237,8 @@ tool_cmd_info(tool_options *options, int argc, char **argv)
     votecl_status st = votecl_context_new_with_error(&co, &ctx, error, sizeof error);
     if (st != VOTECL_OK && !error[0])
         snprintf(error, sizeof error, "%s", votecl_status_string(st));
+    if (st == VOTECL_OK)
+        tool_context_note(ctx);
     if (options->json)
         info_json(ctx, error);
     else

@@ -249,10 +249,7 @@ print_json(const lines_args *a, const tool_image *image, const tool_lines_result
     tool_json_init(&j, stdout);
     tool_json_begin_object(&j);
     tool_json_header(&j, "lines");
-    tool_json_kv_string(&j, "image", a->image_path);
-    tool_json_kv_uint(&j, "width", image->width);
-    tool_json_kv_uint(&j, "height", image->height);
-    tool_json_kv_uint(&j, "edges", r->stats.edges);
+    tool_json_parameters(&j);
     tool_json_kv_uint(&j, "columns", r->columns);
     tool_json_kv_uint(&j, "rows", r->rows);
     tool_json_kv_uint(&j, "distance", r->params.distance);
@@ -260,6 +257,8 @@ print_json(const lines_args *a, const tool_image *image, const tool_lines_result
     tool_json_kv_uint(&j, "orientation_kernel", r->params.orientation_kernel);
     tool_json_kv_uint(&j, "neighbourhood", r->params.neighbourhood);
     tool_json_kv_uint(&j, "threshold", r->params.threshold);
+    tool_json_results(&j);
+    tool_json_kv_uint(&j, "edges", r->stats.edges);
     tool_json_kv_double(&j, "seconds", r->seconds);
     tool_json_kv_uint(&j, "found", r->found);
     tool_json_key(&j, "lines");
@@ -288,6 +287,7 @@ print_json(const lines_args *a, const tool_image *image, const tool_lines_result
         tool_json_end_object(&j);
     }
     tool_json_end_array(&j);
+    tool_json_end_object(&j); /* results */
     tool_json_end_object(&j);
     tool_json_finish(&j);
 }

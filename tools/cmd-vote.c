@@ -396,16 +396,15 @@ print_json(const vote_args *a, const votecl_vote_spec *spec, const vote_input *i
     tool_json_init(&j, stdout);
     tool_json_begin_object(&j);
     tool_json_header(&j, "vote");
+    tool_json_parameters(&j);
     tool_json_kv_string(&j, "source", a->source_path);
-    tool_json_kv_string(&j, "image", a->image_path);
-    tool_json_kv_uint(&j, "width", in->width);
-    tool_json_kv_uint(&j, "height", in->height);
+    tool_json_kv_string(&j, "dtype", tool_dtype_name(in->dtype)); /* as voted */
     tool_json_kv_uint(&j, "channels", in->channels);
-    tool_json_kv_string(&j, "dtype", tool_dtype_name(in->dtype));
     tool_json_kv_string(&j, "bin_type", bin_type_name(spec->bin_type));
     tool_json_kv_uint(&j, "spaces", spec->spaces);
     tool_json_kv_uint(&j, "nbins", spec->nbins);
     tool_json_kv_uint(&j, "table_size", spec->table_size);
+    tool_json_results(&j);
     tool_json_key(&j, "stats");
     tool_json_begin_object(&j);
     tool_json_kv_uint(&j, "elements", r->stats.elements);
@@ -417,6 +416,7 @@ print_json(const vote_args *a, const votecl_vote_spec *spec, const vote_input *i
     tool_json_plan_info(&j, &r->info);
     tool_json_key(&j, "bins");
     json_bins(&j, spec, r->bins);
+    tool_json_end_object(&j); /* results */
     tool_json_end_object(&j);
     tool_json_finish(&j);
 }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "json.h"
 #include "tool.h"
 
 typedef struct warm_state {
@@ -17,12 +18,13 @@ typedef struct warm_state {
 static void
 warm_usage(FILE *f)
 {
-    fprintf(f, "usage: votecl warmup [--all]\n"
+    fprintf(f, "usage: votecl warmup [--all] [--json]\n"
                "Builds the kernels of every module's default plans (histograms of each element\n"
                "type, Hough and PClines at 1920x1080, HOG people, GHT Guil and Ballard) for the\n"
                "selected device and stores them in the disk cache. Progress on stderr when it\n"
                "is a terminal (-q: none).\n"
-               "  --all  also every forced histogram strategy of every element type\n");
+               "  --all  also every forced histogram strategy of every element type\n"
+               "  --json the shared JSON document (votecl(1), JSON OUTPUT) instead of a line\n");
 }
 
 /* Names the step that finished when it took over a second, then the one starting. */
@@ -59,6 +61,11 @@ tool_cmd_warmup(tool_options *options, int argc, char **argv)
         return TOOL_EXIT_OK;
     }
     for (int i = 1; i < argc; i++) {
+        int r = tool_common_option(options, argc, argv, &i); /* --json after the command */
+        if (r < 0)
+            return TOOL_EXIT_USAGE;
+        if (r > 0)
+            continue;
         if (strcmp(argv[i], "--all") == 0)
             flags |= VOTECL_WARMUP_ALL;
         else
@@ -70,7 +77,22 @@ tool_cmd_warmup(tool_options *options, int argc, char **argv)
     state.step_start = tool_now();
     st = votecl_context_warmup(ctx, flags, warm_progress, &state);
     warm_finish_step(&state);
-    if (st == VOTECL_OK) {
+    if (st == VOTECL_OK && options->json) {
+        tool_json j;
+        const char *cache = votecl_context_get_cache_dir(ctx);
+        tool_json_init(&j, stdout);
+        tool_json_begin_object(&j);
+        tool_json_header(&j, "warmup");
+        tool_json_parameters(&j);
+        tool_json_kv_bool(&j, "all", (flags & VOTECL_WARMUP_ALL) != 0);
+        tool_json_results(&j);
+        tool_json_kv_double(&j, "seconds", tool_now() - t0);
+        tool_json_kv_string(&j, "cache_dir", cache[0] ? cache : NULL);
+        tool_json_end_object(&j);
+        tool_json_end_object(&j);
+        tool_json_finish(&j);
+        rc = TOOL_EXIT_OK;
+    } else if (st == VOTECL_OK) {
         printf("warmup: kernels built for %s in %.1f s; cache %s\n",
                votecl_backend_name(votecl_context_get_backend(ctx)), tool_now() - t0,
                votecl_context_get_cache_dir(ctx)[0] ? votecl_context_get_cache_dir(ctx) : "(off)");

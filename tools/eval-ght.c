@@ -298,10 +298,13 @@ eg_run(tool_options *o, const eg_args *a, votecl_context *ctx, const truth_ght_i
     }
     tool_json_init(&j, stdout);
     tool_json_begin_object(&j);
+    tool_json_header(&j, "eval");
+    tool_json_parameters(&j);
     tool_json_kv_string(&j, "suite", "ght");
     tool_json_kv_string(&j, "method", "guil");
     tool_json_kv_uint(&j, "seed", a->seed);
     tool_json_kv_uint(&j, "scenes_per_family", a->scenes);
+    tool_json_results(&j);
     tool_json_key(&j, "families");
     tool_json_begin_object(&j);
     for (int f = 0; f < TRUTH_GHT_FAMILIES; f++) {
@@ -328,6 +331,7 @@ eg_run(tool_options *o, const eg_args *a, votecl_context *ctx, const truth_ght_i
     }
     tool_json_end_object(&j);
     eg_print_tally(&j, "all", &all);
+    tool_json_end_object(&j); /* results */
     tool_json_end_object(&j);
     tool_json_finish(&j);
     if (dump != NULL) {

@@ -301,13 +301,17 @@ eval_hog_run(tool_options *options, int argc, char **argv)
     }
     tool_json_init(&e.json, out);
     tool_json_begin_object(&e.json);
+    tool_json_header(&e.json, "eval");
+    tool_json_parameters(&e.json);
     tool_json_kv_string(&e.json, "suite", "hog");
     tool_json_kv_uint(&e.json, "seed", e.seed);
+    tool_json_results(&e.json);
     tool_json_key(&e.json, "cases");
     tool_json_begin_array(&e.json);
     if (run_families(&e) == 0 && run_shipped(&e) == 0)
         rc = TOOL_EXIT_OK;
     tool_json_end_array(&e.json);
+    tool_json_end_object(&e.json); /* results */
     tool_json_end_object(&e.json);
     tool_json_finish(&e.json);
 out:

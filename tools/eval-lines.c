@@ -374,15 +374,13 @@ eval_lines_run(tool_options *options, int argc, char **argv)
         goto out;
     tool_json_init(&j, stdout);
     tool_json_begin_object(&j);
+    tool_json_header(&j, "eval");
+    tool_json_parameters(&j);
     tool_json_kv_string(&j, "suite", "lines");
-    votecl_device_info info;
-    if (votecl_context_get_device_info(ctx, &info) != VOTECL_OK)
-        snprintf(info.name, sizeof info.name, "?");
-    tool_json_kv_string(&j, "backend", votecl_backend_name(votecl_context_get_backend(ctx)));
-    tool_json_kv_string(&j, "device", info.name);
     tool_json_kv_uint(&j, "seed", a.seed);
     tool_json_kv_double(&j, "angle_deg", TRUTH_LINES_ANGLE_DEG);
     tool_json_kv_double(&j, "distance_px", TRUTH_LINES_DIST_PX);
+    tool_json_results(&j);
     tool_json_key(&j, "families");
     tool_json_begin_array(&j);
     for (const truth_lines_family *fam = truth_lines_families(); fam->name && rc == TOOL_EXIT_OK;
@@ -393,6 +391,7 @@ eval_lines_run(tool_options *options, int argc, char **argv)
         rc = run_family(ctx, &a, fam, &j, index, &first);
     }
     tool_json_end_array(&j);
+    tool_json_end_object(&j); /* results */
     tool_json_end_object(&j);
     tool_json_finish(&j);
 out:

@@ -227,6 +227,13 @@ tool_json_null(tool_json *json)
 }
 
 void
+tool_json_raw(tool_json *json, const char *text)
+{
+    before_value(json);
+    fputs(text, json->file);
+}
+
+void
 tool_json_kv_string(tool_json *json, const char *key, const char *value)
 {
     tool_json_key(json, key);

@@ -9,7 +9,7 @@
 #define TOOL_JSON_MAX_DEPTH 32
 /* The version of the shape every command's document starts with (tool_json_header in
  * votecl.c): raised when a common field changes meaning or goes. */
-#define TOOL_JSON_SCHEMA 1
+#define TOOL_JSON_SCHEMA 2
 
 typedef struct tool_json {
     FILE *file;             /* borrowed */
@@ -39,6 +39,8 @@ void tool_json_int(tool_json *json, int64_t value);
 void tool_json_uint(tool_json *json, uint64_t value);
 void tool_json_bool(tool_json *json, int value);
 void tool_json_null(tool_json *json);
+/* A value that is already JSON text (a document another writer made), written verbatim. */
+void tool_json_raw(tool_json *json, const char *text);
 
 /* Key and value in one call. */
 void tool_json_kv_string(tool_json *json, const char *key, const char *value);

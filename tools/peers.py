@@ -185,9 +185,19 @@ def run_votecl(path, mib, quick):
     try:
         subprocess.run(cmd, check=False)
         with open(out) as f:
-            return json.load(f)
+            return bench_results(json.load(f))
     finally:
         os.unlink(out)
+
+
+def bench_results(doc):
+    """The results of votecl bench's JSON (the shared shape of schema 2: header, parameters,
+    results), with the header's backend, device name and tool version beside them."""
+    out = dict(doc.get("results", {}))
+    out.setdefault("backend", doc.get("backend"))
+    out["device_name"] = doc.get("device")
+    out["version"] = doc.get("votecl")
+    return out
 
 
 def bench_runs(bench):
@@ -455,7 +465,7 @@ def main():
 
     if args.bench_json:
         with open(args.bench_json) as f:
-            bench = json.load(f)
+            bench = bench_results(json.load(f))
     else:
         bench = run_votecl(args.votecl, args.mib, args.quick)
     image_dir = args.images or os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -468,7 +478,7 @@ def main():
     print_algorithms(algo_rows)
     if args.json_out:
         with open(args.json_out, "w") as f:
-            json.dump({"device": bench.get("device"), "backend": bench.get("backend"),
+            json.dump({"device": bench.get("device_name"), "backend": bench.get("backend"),
                        "date": bench.get("date"), "votecl_version": bench.get("version"),
                        "peers": list(peers), "rows": rows, "algorithms": algo_rows}, f,
                       indent=2)

@@ -138,12 +138,40 @@ const char *tool_device_type_name(votecl_device_type type);
 struct tool_json;
 
 /* The fields every command's JSON document starts with, written right after its top-level
- * object is begun, so that all commands share one shape (schema TOOL_JSON_SCHEMA):
+ * object is begun, so that all commands share one shape (schema TOOL_JSON_SCHEMA; the shape
+ * is documented once, in docs/man/votecl.1, JSON OUTPUT):
  *   "schema", "votecl" (tool version), "library" (library version), "command",
  *   "backend" and "device" (of the context tool_context_open made; null without one),
  *   "inputs": [{"path", "width", "height", "channels", "dtype"}] (the images read),
- * followed by the command's parameters and results. */
+ * followed by "parameters" (tool_json_parameters) and "results" (tool_json_results), the only
+ * other top-level keys. A command writes no image path or size of its own: they are in
+ * "inputs". */
 void tool_json_header(struct tool_json *j, const char *command);
+/* The header's parts, for documents that are not one command's run on the images read (the
+ * records of votecl batch): its first fields; one entry of "inputs". */
+void tool_json_header_fields(struct tool_json *j, const char *command, const char *backend,
+                             const char *device);
+void tool_json_input(struct tool_json *j, const char *path, size_t width, size_t height,
+                     unsigned channels, votecl_dtype dtype);
+/* Records ctx's backend and device for tool_json_header (tool_context_open does it; for a
+ * context made otherwise, as votecl info does). */
+void tool_context_note(votecl_context *ctx);
+/* Opens the "parameters" object (the values used, defaults included). */
+void tool_json_parameters(struct tool_json *j);
+/* Closes "parameters" and opens "results"; the command closes it before its top level. */
+void tool_json_results(struct tool_json *j);
+/* Opens "parameters" with the theta-rho Hough values used (votecl hough and its batch case);
+ * sobel_threshold: with sobel only; angles and rho bins: r's. */
+struct tool_hough_result;
+void tool_json_hough_parameters(struct tool_json *j, int sobel, unsigned long sobel_threshold,
+                                const votecl_hough_params *params,
+                                const struct tool_hough_result *r);
+/* Opens "parameters" with the HOG or GHT values used (votecl hog / ght and their batch case
+ * share the keys); pairing: the one the run used. */
+void tool_json_hog_parameters(struct tool_json *j, const char *model_path,
+                              const votecl_hog_params *params);
+void tool_json_ght_parameters(struct tool_json *j, const votecl_ght_params *params,
+                              votecl_ght_pairing pairing);
 void tool_json_plan_info(struct tool_json *j, const votecl_vote_plan_info *info);
 
 /* The Hough transform of a u8 edge image (cmd-hough.c, shared with the demo). */

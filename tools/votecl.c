@@ -208,6 +208,16 @@ tool_progress(const tool_options *options, const char *format, ...)
 static char context_backend[32];
 static char context_device[256];
 
+void
+tool_context_note(votecl_context *ctx)
+{
+    votecl_device_info info;
+    const char *backend = votecl_backend_name(votecl_context_get_backend(ctx));
+    snprintf(context_backend, sizeof context_backend, "%s", backend ? backend : "");
+    if (votecl_context_get_device_info(ctx, &info) == VOTECL_OK)
+        snprintf(context_device, sizeof context_device, "%s", info.name);
+}
+
 int
 tool_context_open(const tool_options *options, votecl_context **out)
 {
@@ -218,11 +228,7 @@ tool_context_open(const tool_options *options, votecl_context **out)
     co.device = options->device;
     votecl_status st = votecl_context_new_with_error(&co, out, error, sizeof error);
     if (st == VOTECL_OK) {
-        votecl_device_info info;
-        const char *backend = votecl_backend_name(votecl_context_get_backend(*out));
-        snprintf(context_backend, sizeof context_backend, "%s", backend ? backend : "");
-        if (votecl_context_get_device_info(*out, &info) == VOTECL_OK)
-            snprintf(context_device, sizeof context_device, "%s", info.name);
+        tool_context_note(*out);
         return TOOL_EXIT_OK;
     }
     fprintf(stderr, "votecl: cannot create a context: %s%s%s\n", votecl_status_string(st),
@@ -380,28 +386,57 @@ run_command(const tool_command *command, tool_options *options, int argc, char *
 }
 
 void
-tool_json_header(tool_json *j, const char *command)
+tool_json_header_fields(tool_json *j, const char *command, const char *backend, const char *device)
 {
-    const tool_image_record *images;
-    size_t n = tool_images_read(&images);
     tool_json_kv_int(j, "schema", TOOL_JSON_SCHEMA);
     tool_json_kv_string(j, "votecl", PACKAGE_VERSION);
     tool_json_kv_string(j, "library", votecl_version_string());
     tool_json_kv_string(j, "command", command);
-    tool_json_kv_string(j, "backend", context_backend[0] ? context_backend : NULL);
-    tool_json_kv_string(j, "device", context_backend[0] ? context_device : NULL);
+    tool_json_kv_string(j, "backend", backend);
+    tool_json_kv_string(j, "device", device);
+}
+
+void
+tool_json_input(tool_json *j, const char *path, size_t width, size_t height, unsigned channels,
+                votecl_dtype dtype)
+{
+    tool_json_begin_object(j);
+    tool_json_kv_string(j, "path", path);
+    tool_json_kv_uint(j, "width", width);
+    tool_json_kv_uint(j, "height", height);
+    tool_json_kv_uint(j, "channels", channels);
+    tool_json_kv_string(j, "dtype", tool_dtype_name(dtype));
+    tool_json_end_object(j);
+}
+
+void
+tool_json_header(tool_json *j, const char *command)
+{
+    const tool_image_record *images;
+    size_t n = tool_images_read(&images);
+    tool_json_header_fields(j, command, context_backend[0] ? context_backend : NULL,
+                            context_backend[0] ? context_device : NULL);
     tool_json_key(j, "inputs");
     tool_json_begin_array(j);
-    for (size_t i = 0; i < n; i++) {
-        tool_json_begin_object(j);
-        tool_json_kv_string(j, "path", images[i].path);
-        tool_json_kv_uint(j, "width", images[i].width);
-        tool_json_kv_uint(j, "height", images[i].height);
-        tool_json_kv_uint(j, "channels", images[i].channels);
-        tool_json_kv_string(j, "dtype", tool_dtype_name(images[i].dtype));
-        tool_json_end_object(j);
-    }
+    for (size_t i = 0; i < n; i++)
+        tool_json_input(j, images[i].path, images[i].width, images[i].height, images[i].channels,
+                        images[i].dtype);
     tool_json_end_array(j);
+}
+
+void
+tool_json_parameters(tool_json *j)
+{
+    tool_json_key(j, "parameters");
+    tool_json_begin_object(j);
+}
+
+void
+tool_json_results(tool_json *j)
+{
+    tool_json_end_object(j);
+    tool_json_key(j, "results");
+    tool_json_begin_object(j);
 }
 
 int
