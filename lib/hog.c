@@ -1020,8 +1020,9 @@ votecl_hog_last_windows(const votecl_hog *hog, votecl_hog_detection *detections,
     if (hog == NULL || found == NULL || (detections == NULL && capacity > 0))
         return VOTECL_INVALID_ARGUMENT;
     *found = hog->nraw;
-    memcpy(detections, hog->raw, (capacity < hog->nraw ? capacity : hog->nraw) *
-                                     sizeof *detections);
+    if (capacity > 0 && hog->nraw > 0) /* raw is NULL before any window was kept */
+        memcpy(detections, hog->raw, (capacity < hog->nraw ? capacity : hog->nraw) *
+                                         sizeof *detections);
     return VOTECL_OK;
 }
 

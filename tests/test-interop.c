@@ -208,13 +208,14 @@ test_histogram(void)
     votecl_hist_params params;
     votecl_hist_plan *plan = NULL;
     votecl_buffer *x = NULL, *bins = NULL, *kx, *kb;
-    uint8_t *data = g_malloc(N);
+    uint8_t *data;
     uint32_t host[BINS], device[BINS];
     void *hx, *hb;
     tu_rng rng;
 
     if (ctx == NULL)
         return;
+    data = g_malloc(N);
     tu_rng_init(&rng, 15);
     tu_fill_u8(&rng, data, N);
     votecl_hist_params_init(&params, VOTECL_DTYPE_U8);
