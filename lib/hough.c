@@ -117,17 +117,12 @@ static votecl_status
 plan_init(votecl_hough_plan *plan, size_t width, size_t height)
 {
     const votecl_hough_params *p = &plan->params;
-    size_t cells;
     votecl_status status;
 
     status = votecl__hough_desc_init(&plan->desc, (uint32_t)width, (uint32_t)height, p->angles,
                                      p->rho_bins, p->edge_threshold);
     if (status != VOTECL_OK)
         return votecl__fail(plan->context, status, "out of memory for the cos/sin table");
-    cells = (size_t)plan->desc.angles * plan->desc.nbins;
-    if ((plan->acc = votecl__malloc(cells * sizeof *plan->acc)) == NULL)
-        return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY,
-                            "out of memory for %zu accumulator bins", cells);
     if (plan->context->backend == VOTECL_BACKEND_REF)
         return VOTECL_OK;
     return plan_compile(plan);
@@ -198,6 +193,19 @@ votecl_hough_plan_rho(const votecl_hough_plan *plan, uint32_t b)
     return plan != NULL ? votecl__hough_rho(&plan->desc, b) : 0.0;
 }
 
+/* The host accumulator, allocated at its first use: a plan whose runs keep theirs on the
+ * device (votecl_hough_run_gray) holds no G * N host counts until they are asked for. */
+static votecl_status
+ensure_acc(votecl_hough_plan *plan)
+{
+    size_t cells = (size_t)plan->desc.angles * plan->desc.nbins;
+
+    if (plan->acc == NULL && (plan->acc = votecl__malloc(cells * sizeof *plan->acc)) == NULL)
+        return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY,
+                            "out of memory for %zu accumulator bins", cells);
+    return VOTECL_OK;
+}
+
 const uint32_t *
 votecl_hough_plan_accumulator(const votecl_hough_plan *plan)
 {
@@ -206,7 +214,8 @@ votecl_hough_plan_accumulator(const votecl_hough_plan *plan)
          * lines never moves the G * N counts (the plan is the caller's, not constant) */
         votecl_hough_plan *p = (votecl_hough_plan *)plan;
         p->acc_on_device = 0;
-        p->have_acc = votecl_buffer_read(p->dacc, 0, p->acc,
+        p->have_acc = ensure_acc(p) == VOTECL_OK &&
+                      votecl_buffer_read(p->dacc, 0, p->acc,
                                          (size_t)p->desc.angles * p->desc.nbins * 4) == VOTECL_OK;
     }
     return plan != NULL && plan->have_acc ? plan->acc : NULL;
@@ -246,6 +255,8 @@ vote(votecl_hough_plan *plan, const votecl_image *image, votecl_vote_stats *stat
 
     plan->have_acc = 0;
     plan->acc_on_device = 0;
+    if ((status = ensure_acc(plan)) != VOTECL_OK)
+        return status;
     if (plan->vote == NULL)
         ref_vote(plan, image->data, image->height > 1 ? image->stride : image->width, plan->acc);
     else
@@ -543,7 +554,10 @@ gray_ref(votecl_hough_plan *plan, const votecl_image *image, unsigned threshold,
          votecl_hough_line *lines, size_t capacity, size_t *found)
 {
     const votecl__hough_desc *d = &plan->desc;
+    votecl_status status = ensure_acc(plan);
 
+    if (status != VOTECL_OK)
+        return status;
     votecl__hough_sobel(image->data, image->height > 1 ? image->stride : image->width, d->width,
                         d->height, threshold, plan->edges_host);
     ref_vote(plan, plan->edges_host, d->width, plan->acc);
