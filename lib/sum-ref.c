@@ -42,12 +42,14 @@ votecl__sum_ref(votecl_dtype dtype, const void *data, size_t n)
 double
 votecl__sum_ref_image(const votecl_image *image)
 {
-    const unsigned char *row = image->data;
+    const unsigned char *data = image->data;
     size_t row_elements = image->width * image->channels;
     double total = 0.0;
 
-    /* Row sums of u8 data are integers below 2^53, so adding them in double stays exact. */
-    for (size_t y = 0; y < image->height; y++, row += image->stride)
-        total += votecl__sum_ref(image->dtype, row, row_elements);
+    /* Row sums of u8 data are integers below 2^53, so adding them in double stays exact. Each
+     * row's address is formed from its index: stepping a pointer past the last row could point
+     * outside the caller's buffer (a huge stride with one row). */
+    for (size_t y = 0; y < image->height; y++)
+        total += votecl__sum_ref(image->dtype, data + y * image->stride, row_elements);
     return total;
 }
