@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "hough-private.h"
+#include "segment-private.h"
 
 typedef struct peak {
     uint32_t votes;
@@ -269,6 +270,13 @@ votecl__hough_peaks_from(const votecl__hough_desc *d, const uint32_t *pairs, siz
 
 /* --- segments: a walk along the line on the host --- */
 
+/* The edge image a segment is looked for in (borrowed). */
+typedef struct hough_segment_image {
+    const votecl__hough_desc *desc;
+    const uint8_t *data;
+    size_t stride;
+} hough_segment_image;
+
 static int
 edge_near(const votecl__hough_desc *d, const uint8_t *data, size_t stride, double px, double py,
           double nx, double ny)
@@ -282,47 +290,25 @@ edge_near(const votecl__hough_desc *d, const uint8_t *data, size_t stride, doubl
     return 0;
 }
 
+/* The segment walk's hit test (lib/segment.c): an edge pixel within 2 px across the line. */
+static int
+hough_hit(const void *arg, double x, double y, double nx, double ny)
+{
+    const hough_segment_image *im = arg;
+    return edge_near(im->desc, im->data, im->stride, x, y, nx, ny);
+}
+
 void
 votecl__hough_segment(const votecl__hough_desc *d, const uint8_t *data, size_t stride,
                       uint32_t min_length, uint32_t max_gap, votecl_hough_line *line)
 {
-    double nx = cos(line->theta), ny = sin(line->theta), dx = -ny, dy = nx;
-    double px = line->rho * nx, py = line->rho * ny;
-    double lo = -1e18, hi = 1e18, run0 = 0, last = 0, best0 = 0, best1 = -1;
-    double p[4] = {-dx, dx, -dy, dy}, q[4] = {px, d->width - 1 - px, py, d->height - 1 - py};
-    int open = 0;
+    double nx = cos(line->theta), ny = sin(line->theta), ends[4];
+    votecl__segment_line walk = {line->rho * nx, line->rho * ny, nx, ny, d->width, d->height};
+    hough_segment_image im = {d, data, stride};
 
-    line->has_segment = 0;
-    line->x0 = line->y0 = line->x1 = line->y1 = 0;
-    for (int k = 0; k < 4; k++) { /* Liang-Barsky: the line's extent in the image */
-        if (p[k] == 0) {
-            if (q[k] < 0)
-                return;
-            continue;
-        }
-        if (p[k] < 0)
-            lo = fmax(lo, q[k] / p[k]);
-        else
-            hi = fmin(hi, q[k] / p[k]);
-    }
-    for (double t = ceil(lo); t <= hi; t += 1.0) {
-        if (!edge_near(d, data, stride, px + t * dx, py + t * dy, nx, ny))
-            continue;
-        if (!open || t - last > max_gap + 1.0) {
-            open = 1;
-            run0 = t;
-        }
-        last = t;
-        if (last - run0 > best1 - best0) {
-            best0 = run0;
-            best1 = last;
-        }
-    }
-    if (best1 < best0 || best1 - best0 < min_length)
-        return;
-    line->has_segment = 1;
-    line->x0 = px + best0 * dx;
-    line->y0 = py + best0 * dy;
-    line->x1 = px + best1 * dx;
-    line->y1 = py + best1 * dy;
+    line->has_segment = votecl__segment_walk(&walk, hough_hit, &im, min_length, max_gap, ends);
+    line->x0 = line->has_segment ? ends[0] : 0;
+    line->y0 = line->has_segment ? ends[1] : 0;
+    line->x1 = line->has_segment ? ends[2] : 0;
+    line->y1 = line->has_segment ? ends[3] : 0;
 }

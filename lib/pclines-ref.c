@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "pclines-private.h"
+#include "segment-private.h"
 
 void
 votecl__pclines_desc_init(votecl__pclines_desc *desc, const votecl_lines_params *p,
@@ -317,16 +318,14 @@ line_set(const votecl__pclines_desc *desc, const votecl__pclines_max *mx, votecl
         l->theta -= M_PI;
 }
 
-static int clip_box(const votecl__pclines_desc *desc, double px, double py, double dx,
-                    double dy, double *t0, double *t1);
-
 /* The ends of line l's extent in the image (the box of pixel centres); 0 when it misses. */
 static int
 line_extent(const votecl__pclines_desc *desc, const votecl_lines_line *l, double e[4])
 {
     double px = -l->c * l->a, py = -l->c * l->b, dx = -l->b, dy = l->a, t0, t1;
+    votecl__segment_line line = {px, py, l->a, l->b, desc->width, desc->height};
 
-    if (!clip_box(desc, px, py, dx, dy, &t0, &t1))
+    if (!votecl__segment_clip(&line, &t0, &t1))
         return 0;
     e[0] = px + t0 * dx;
     e[1] = py + t0 * dy;
@@ -421,63 +420,33 @@ hit(const votecl__pclines_desc *desc, const void *data, votecl_dtype dtype, doub
     return 0;
 }
 
-/* The parameter range [*t0, *t1] of p + t dir inside the box [0, W-1] x [0, H-1]
- * (Liang-Barsky); 0 when the line misses it. */
-static int
-clip_box(const votecl__pclines_desc *desc, double px, double py, double dx, double dy, double *t0,
-         double *t1)
-{
-    double p[4] = {-dx, dx, -dy, dy};
-    double q[4] = {px, desc->width - 1 - px, py, desc->height - 1 - py};
+/* The image a segment is looked for in (borrowed). */
+typedef struct pclines_segment_image {
+    const votecl__pclines_desc *desc;
+    const void *data;
+    votecl_dtype dtype;
+} pclines_segment_image;
 
-    *t0 = -1e18;
-    *t1 = 1e18;
-    for (int k = 0; k < 4; k++) {
-        if (p[k] == 0) {
-            if (q[k] < 0)
-                return 0;
-            continue;
-        }
-        double r = q[k] / p[k];
-        if (p[k] < 0)
-            *t0 = r > *t0 ? r : *t0;
-        else
-            *t1 = r < *t1 ? r : *t1;
-    }
-    return *t0 <= *t1;
+/* The segment walk's hit test (lib/segment.c). */
+static int
+pclines_hit(const void *arg, double x, double y, double nx, double ny)
+{
+    const pclines_segment_image *im = arg;
+    return hit(im->desc, im->data, im->dtype, x, y, nx, ny);
 }
 
 void
 votecl__pclines_segment(const votecl__pclines_desc *desc, const void *data, votecl_dtype dtype,
                         uint32_t min_length, uint32_t max_gap, votecl_lines_line *line)
 {
-    double nx = line->a, ny = line->b, dx = -ny, dy = nx;
-    double px = -line->c * nx, py = -line->c * ny, t0, t1;
-    double run0 = 0, last = 0, best0 = 0, best1 = -1;
-    int open = 0;
+    votecl__segment_line walk = {-line->c * line->a, -line->c * line->b, line->a, line->b,
+                                 desc->width, desc->height};
+    pclines_segment_image im = {desc, data, dtype};
+    double ends[4];
 
-    line->has_segment = 0;
-    line->x0 = line->y0 = line->x1 = line->y1 = 0;
-    if (!clip_box(desc, px, py, dx, dy, &t0, &t1))
-        return;
-    for (double t = ceil(t0); t <= t1; t += 1.0) {
-        if (!hit(desc, data, dtype, px + t * dx, py + t * dy, nx, ny))
-            continue;
-        if (!open || t - last > max_gap + 1.0) {
-            open = 1;
-            run0 = t;
-        }
-        last = t;
-        if (last - run0 > best1 - best0) {
-            best0 = run0;
-            best1 = last;
-        }
-    }
-    if (best1 < best0 || best1 - best0 < min_length)
-        return;
-    line->has_segment = 1;
-    line->x0 = px + best0 * dx;
-    line->y0 = py + best0 * dy;
-    line->x1 = px + best1 * dx;
-    line->y1 = py + best1 * dy;
+    line->has_segment = votecl__segment_walk(&walk, pclines_hit, &im, min_length, max_gap, ends);
+    line->x0 = line->has_segment ? ends[0] : 0;
+    line->y0 = line->has_segment ? ends[1] : 0;
+    line->x1 = line->has_segment ? ends[2] : 0;
+    line->y1 = line->has_segment ? ends[3] : 0;
 }

@@ -8,12 +8,16 @@
 #
 # Seeds come from CORPUS_ROOT/TARGET (read only); what the fuzzer finds goes to
 # WORKDIR/work/TARGET, which later runs start from. FUZZ_JOBS targets run at once.
+# FUZZ_SEED, when set, fixes libFuzzer's seed (CI's smoke run: the same inputs in the same
+# order on every run, so that a finding is reproducible and not a matter of luck); unset, every
+# run explores from a random seed (make fuzz-long).
 set -u
 corpus_root=$1
 workdir=$2
 seconds=$3
 shift 3
 jobs=${FUZZ_JOBS:-1}
+seed_option=${FUZZ_SEED:+-seed=$FUZZ_SEED}
 
 # Leaks, out-of-bounds accesses and undefined behaviour are all findings.
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
@@ -24,7 +28,7 @@ run_one() {
     t=$1
     mkdir -p "$workdir/work/$t" "$workdir/artifacts"
     "$workdir/fuzz-$t-libfuzzer" -max_total_time="$seconds" -timeout=25 -rss_limit_mb=3072 -malloc_limit_mb=512 \
-        -print_final_stats=1 -artifact_prefix="$workdir/artifacts/$t-" \
+        -print_final_stats=1 $seed_option -artifact_prefix="$workdir/artifacts/$t-" \
         "$workdir/work/$t" "$corpus_root/$t" > "$workdir/$t.log" 2>&1
     status=$?
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$workdir/$t.log" | tail -n 1)

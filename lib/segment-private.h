@@ -1,0 +1,28 @@
+/* The segment walk of the line detectors (lib/segment.c). */
+#ifndef VOTECL_SEGMENT_PRIVATE_H
+#define VOTECL_SEGMENT_PRIVATE_H
+
+#include <stdint.h>
+
+/* A line through (px, py) with unit normal (nx, ny), in a width x height image; it runs
+ * along (-ny, nx). */
+typedef struct votecl__segment_line {
+    double px, py, nx, ny;
+    double width, height;
+} votecl__segment_line;
+
+/* Whether the image has an edge at or near (x, y) for a line of normal (nx, ny); arg is the
+ * detector's own state, borrowed. */
+typedef int (*votecl__segment_hit)(const void *arg, double x, double y, double nx, double ny);
+
+/* The range [*t0, *t1] of t for which p + t (-ny, nx) lies in the box of pixel centres
+ * [0, W-1] x [0, H-1] (Liang-Barsky); 0 when the line misses the box. */
+int votecl__segment_clip(const votecl__segment_line *line, double *t0, double *t1);
+
+/* Walks line through the image one pixel at a time and finds its longest run of hits with
+ * gaps of at most max_gap px; when that run spans at least min_length px, writes its ends
+ * (x0, y0, x1, y1) to ends and returns 1; otherwise returns 0 and leaves ends alone. */
+int votecl__segment_walk(const votecl__segment_line *line, votecl__segment_hit hit,
+                         const void *arg, uint32_t min_length, uint32_t max_gap, double ends[4]);
+
+#endif
