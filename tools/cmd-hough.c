@@ -529,15 +529,8 @@ print_json(const hough_args *a, const tool_image *image, const hough_result *r)
         tool_json_kv_uint(&j, "votes", l->votes);
         tool_json_kv_uint(&j, "angle", l->angle);
         tool_json_kv_uint(&j, "bin", l->bin);
-        if (l->has_segment) {
-            tool_json_key(&j, "segment");
-            tool_json_begin_array_compact(&j);
-            tool_json_double(&j, l->x0);
-            tool_json_double(&j, l->y0);
-            tool_json_double(&j, l->x1);
-            tool_json_double(&j, l->y1);
-            tool_json_end_array(&j);
-        }
+        if (l->has_segment)
+            tool_json_kv_segment(&j, "segment", l->x0, l->y0, l->x1, l->y1);
         tool_json_end_object(&j);
     }
     tool_json_end_array(&j);
@@ -550,7 +543,6 @@ print_json(const hough_args *a, const tool_image *image, const hough_result *r)
 static int
 write_accumulator(const hough_args *a, const hough_result *r)
 {
-    tool_image out = {0};
     char error[600];
     long (*marks)[2] = calloc(r->shown + 1, sizeof *marks);
     int rc = TOOL_EXIT_OK;
@@ -559,15 +551,13 @@ write_accumulator(const hough_args *a, const hough_result *r)
         marks[k][0] = (long)r->lines[k].bin;
         marks[k][1] = (long)r->lines[k].angle;
     }
-    if (marks == NULL || tool_plot_space(r->acc, r->nbins, r->angles, 0,
-                                         (const long(*)[2])marks, r->shown, &out, error,
-                                         sizeof error) < 0 ||
-        tool_image_write(a->acc_path, &out, error, sizeof error) < 0) {
+    if (marks == NULL || tool_plot_space_write(a->acc_path, r->acc, r->nbins, r->angles, 0,
+                                               (const long(*)[2])marks, r->shown, error,
+                                               sizeof error) < 0) {
         fprintf(stderr, "votecl hough: accumulator: %s\n", marks ? error : "out of memory");
         rc = TOOL_EXIT_FAILURE;
     }
     free(marks);
-    tool_image_free(&out);
     return rc;
 }
 

@@ -275,15 +275,8 @@ print_json(const lines_args *a, const tool_image *image, const tool_lines_result
         tool_json_kv_uint(&j, "votes", l->votes);
         tool_json_kv_int(&j, "u", l->u);
         tool_json_kv_double(&j, "v", l->v);
-        if (l->has_segment) {
-            tool_json_key(&j, "segment");
-            tool_json_begin_array_compact(&j);
-            tool_json_double(&j, l->x0);
-            tool_json_double(&j, l->y0);
-            tool_json_double(&j, l->x1);
-            tool_json_double(&j, l->y1);
-            tool_json_end_array(&j);
-        }
+        if (l->has_segment)
+            tool_json_kv_segment(&j, "segment", l->x0, l->y0, l->x1, l->y1);
         tool_json_end_object(&j);
     }
     tool_json_end_array(&j);
@@ -296,7 +289,6 @@ print_json(const lines_args *a, const tool_image *image, const tool_lines_result
 static int
 write_space(const lines_args *a, const tool_lines_result *r)
 {
-    tool_image out = {0};
     char error[600];
     long (*marks)[2] = calloc(r->shown + 1, sizeof *marks);
     int rc = TOOL_EXIT_OK;
@@ -305,15 +297,13 @@ write_space(const lines_args *a, const tool_lines_result *r)
         marks[k][0] = (long)r->lines[k].column;
         marks[k][1] = (long)r->lines[k].row;
     }
-    if (marks == NULL || tool_plot_space(r->space, r->columns, r->rows, 1,
-                                         (const long(*)[2])marks, r->shown, &out, error,
-                                         sizeof error) < 0 ||
-        tool_image_write(a->space_path, &out, error, sizeof error) < 0) {
+    if (marks == NULL || tool_plot_space_write(a->space_path, r->space, r->columns, r->rows, 1,
+                                               (const long(*)[2])marks, r->shown, error,
+                                               sizeof error) < 0) {
         fprintf(stderr, "votecl lines: TS space: %s\n", marks ? error : "out of memory");
         rc = TOOL_EXIT_FAILURE;
     }
     free(marks);
-    tool_image_free(&out);
     return rc;
 }
 

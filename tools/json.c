@@ -104,6 +104,19 @@ tool_json_end_array(tool_json *json)
     end(json, ']');
 }
 
+void
+tool_json_kv_segment(tool_json *json, const char *key, double x0, double y0, double x1,
+                     double y1)
+{
+    tool_json_key(json, key);
+    tool_json_begin_array_compact(json);
+    tool_json_double(json, x0);
+    tool_json_double(json, y0);
+    tool_json_double(json, x1);
+    tool_json_double(json, y1);
+    tool_json_end_array(json);
+}
+
 /* The length of the well-formed UTF-8 sequence at p (1-4), or 0 when it is not one (a
  * stray continuation byte, an overlong form, a surrogate, above U+10FFFF, cut short). */
 static int

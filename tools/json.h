@@ -31,6 +31,9 @@ void tool_json_end_array(tool_json *json);
 
 /* The key of the next value in an object. */
 void tool_json_key(tool_json *json, const char *key);
+/* key: [x0, y0, x1, y1] on one line (a line segment's ends). */
+void tool_json_kv_segment(tool_json *json, const char *key, double x0, double y0, double x1,
+                          double y1);
 
 /* NULL writes null; bytes that are not UTF-8 are written as U+FFFD (the text stays JSON). */
 void tool_json_string(tool_json *json, const char *value);

@@ -452,3 +452,17 @@ tool_plot_space(const uint32_t *counts, size_t width, size_t height, int column_
             }
     return 0;
 }
+
+int
+tool_plot_space_write(const char *path, const uint32_t *counts, size_t width, size_t height,
+                      int column_major, const long (*marks)[2], size_t nmarks, char *error,
+                      size_t error_size)
+{
+    tool_image out = {0};
+    int rc = tool_plot_space(counts, width, height, column_major, marks, nmarks, &out, error,
+                             error_size);
+    if (rc == 0)
+        rc = tool_image_write(path, &out, error, error_size);
+    tool_image_free(&out);
+    return rc;
+}

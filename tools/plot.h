@@ -38,7 +38,6 @@ typedef struct tool_plot_heat {
 int tool_plot_bars_render(const tool_plot_bars *plot, tool_image *out, char *error,
                           size_t error_size);
 
-/* Renders a heat map, colour on a logarithmic scale. out: caller-owned output. */
 /* A vote space as a gray image, brightness the square root of the count: width x height
  * counts, row-major (counts[y * width + x]) or, with column_major, counts[x * height + y];
  * the cells (x, y) of marks (nmarks pairs) ringed in red. out: caller-owned output.
@@ -47,6 +46,13 @@ int tool_plot_space(const uint32_t *counts, size_t width, size_t height, int col
                     const long (*marks)[2], size_t nmarks, tool_image *out, char *error,
                     size_t error_size);
 
+/* tool_plot_space() written to path (PNG, PGM or PPM by its extension). Returns 0, or -1 with
+ * a message in error. */
+int tool_plot_space_write(const char *path, const uint32_t *counts, size_t width, size_t height,
+                          int column_major, const long (*marks)[2], size_t nmarks, char *error,
+                          size_t error_size);
+
+/* Renders a heat map, colour on a logarithmic scale. out: caller-owned output. */
 int tool_plot_heat_render(const tool_plot_heat *plot, tool_image *out, char *error,
                           size_t error_size);
 
