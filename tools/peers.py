@@ -301,7 +301,8 @@ def algorithm_peers(bench, image_dir):
 
 
 def ght_detector(cv2, method, templ):
-    """OpenCV's GHT with the parameters of tests/ght-opencv.py (the suite's comparison)."""
+    """OpenCV's GHT with the parameters of its sample (samples/cpp/generalizedhoughtransform.cpp),
+    the oracle of tests/test-ght.c (tests/ght-opencv.py) and the benchmark's peer."""
     if method == "ballard":
         g = cv2.createGeneralizedHoughBallard()
         g.setVotesThreshold(40)
