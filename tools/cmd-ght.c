@@ -53,27 +53,6 @@ ght_usage(FILE *f)
 /* --- arguments --- */
 
 static int
-double_option(int argc, char **argv, int *i, const char *name, double *out)
-{
-    const char *v = NULL;
-    int r = tool_option_value(argc, argv, i, name, &v);
-    if (r <= 0)
-        return r;
-    return tool_parse_double(name, v, out) < 0 ? -1 : 1;
-}
-
-static int
-uint_option(int argc, char **argv, int *i, const char *name, unsigned long max,
-            unsigned long *out)
-{
-    const char *v = NULL;
-    int r = tool_option_value(argc, argv, i, name, &v);
-    if (r <= 0)
-        return r;
-    return tool_parse_ulong(name, v, 0, max, out) < 0 ? -1 : 1;
-}
-
-static int
 method_option(ght_args *a, int argc, char **argv, int *i)
 {
     const char *v = NULL;
@@ -104,17 +83,17 @@ static int
 search_option(votecl_ght_params *p, int argc, char **argv, int *i)
 {
     int r;
-    if ((r = double_option(argc, argv, i, "--min-angle", &p->min_angle)) != 0 ||
-        (r = double_option(argc, argv, i, "--max-angle", &p->max_angle)) != 0 ||
-        (r = double_option(argc, argv, i, "--angle-step", &p->angle_step)) != 0 ||
-        (r = double_option(argc, argv, i, "--min-scale", &p->min_scale)) != 0 ||
-        (r = double_option(argc, argv, i, "--max-scale", &p->max_scale)) != 0 ||
-        (r = double_option(argc, argv, i, "--scale-step", &p->scale_step)) != 0)
+    if ((r = tool_option_double(argc, argv, i, "--min-angle", &p->min_angle)) != 0 ||
+        (r = tool_option_double(argc, argv, i, "--max-angle", &p->max_angle)) != 0 ||
+        (r = tool_option_double(argc, argv, i, "--angle-step", &p->angle_step)) != 0 ||
+        (r = tool_option_double(argc, argv, i, "--min-scale", &p->min_scale)) != 0 ||
+        (r = tool_option_double(argc, argv, i, "--max-scale", &p->max_scale)) != 0 ||
+        (r = tool_option_double(argc, argv, i, "--scale-step", &p->scale_step)) != 0)
         return r;
-    if ((r = double_option(argc, argv, i, "--min-confidence", &p->min_confidence)) != 0 ||
-        (r = double_option(argc, argv, i, "--angle-share", &p->angle_share)) != 0)
+    if ((r = tool_option_double(argc, argv, i, "--min-confidence", &p->min_confidence)) != 0 ||
+        (r = tool_option_double(argc, argv, i, "--angle-share", &p->angle_share)) != 0)
         return r;
-    return double_option(argc, argv, i, "--min-dist", &p->min_dist);
+    return tool_option_double(argc, argv, i, "--min-dist", &p->min_dist);
 }
 
 static int
@@ -128,15 +107,15 @@ ght_option(ght_args *a, int argc, char **argv, int *i)
         return r < 0 ? r : (a->out_path = v, 1);
     if ((r = method_option(a, argc, argv, i)) != 0 || (r = search_option(p, argc, argv, i)) != 0)
         return r;
-    if ((r = uint_option(argc, argv, i, "--levels", VOTECL_GHT_MAX_LEVELS, &x)) != 0)
+    if ((r = tool_option_ulong(argc, argv, i, "--levels", VOTECL_GHT_MAX_LEVELS, &x)) != 0)
         return r < 0 ? r : (p->levels = (unsigned)x, 1);
-    if ((r = uint_option(argc, argv, i, "--max-rotations", 100000, &x)) != 0)
+    if ((r = tool_option_ulong(argc, argv, i, "--max-rotations", 100000, &x)) != 0)
         return r < 0 ? r : (p->max_rotations = (unsigned)x, 1);
-    if ((r = uint_option(argc, argv, i, "--max-scales", 100000, &x)) != 0)
+    if ((r = tool_option_ulong(argc, argv, i, "--max-scales", 100000, &x)) != 0)
         return r < 0 ? r : (p->max_scales = (unsigned)x, 1);
-    if ((r = uint_option(argc, argv, i, "--dp", 1000, &x)) != 0)
+    if ((r = tool_option_ulong(argc, argv, i, "--dp", 1000, &x)) != 0)
         return r < 0 ? r : (p->dp = (unsigned)x, 1);
-    if ((r = uint_option(argc, argv, i, "--max", 1000000, &x)) != 0)
+    if ((r = tool_option_ulong(argc, argv, i, "--max", 1000000, &x)) != 0)
         return r < 0 ? r : (p->max_detections = x, 1);
     return 0;
 }

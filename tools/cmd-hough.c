@@ -178,41 +178,30 @@ tool_hough_annotate(const tool_image *image, const votecl_hough_line *lines, siz
 /* --- arguments --- */
 
 static int
-parse_uint_option(int argc, char **argv, int *i, const char *name, unsigned long max,
-                  unsigned long *out)
-{
-    const char *v = NULL;
-    int r = tool_option_value(argc, argv, i, name, &v);
-    if (r <= 0)
-        return r;
-    return tool_parse_ulong(name, v, 0, max, out) < 0 ? -1 : 1;
-}
-
-static int
 hough_uint_option(hough_args *a, int argc, char **argv, int *i)
 {
     votecl_hough_params *p = &a->params;
     unsigned long v = 0;
     int r;
-    if ((r = parse_uint_option(argc, argv, i, "--angles", VOTECL_HOUGH_MAX_ANGLES, &v)) != 0)
+    if ((r = tool_option_ulong(argc, argv, i, "--angles", VOTECL_HOUGH_MAX_ANGLES, &v)) != 0)
         return r < 0 ? r : (p->angles = (unsigned)v, 1);
-    if ((r = parse_uint_option(argc, argv, i, "--bins", VOTECL_VOTE_MAX_BINS, &v)) != 0)
+    if ((r = tool_option_ulong(argc, argv, i, "--bins", VOTECL_VOTE_MAX_BINS, &v)) != 0)
         return r < 0 ? r : (p->rho_bins = (uint32_t)v, 1);
-    if ((r = parse_uint_option(argc, argv, i, "--threshold", UINT32_MAX, &v)) != 0)
+    if ((r = tool_option_ulong(argc, argv, i, "--threshold", UINT32_MAX, &v)) != 0)
         return r < 0 ? r : (p->peak_threshold = (uint32_t)v, 1);
-    if ((r = parse_uint_option(argc, argv, i, "--window", 999, &v)) != 0)
+    if ((r = tool_option_ulong(argc, argv, i, "--window", 999, &v)) != 0)
         return r < 0 ? r : (p->peak_window = (unsigned)v, 1);
-    if ((r = parse_uint_option(argc, argv, i, "--edge-threshold", 255, &v)) != 0)
+    if ((r = tool_option_ulong(argc, argv, i, "--edge-threshold", 255, &v)) != 0)
         return r < 0 ? r : (p->edge_threshold = (unsigned)v, 1);
-    if ((r = parse_uint_option(argc, argv, i, "--max-lines", 1000000, &v)) != 0)
+    if ((r = tool_option_ulong(argc, argv, i, "--max-lines", 1000000, &v)) != 0)
         return r < 0 ? r : (p->max_lines = v, 1);
-    if ((r = parse_uint_option(argc, argv, i, "--min-length", UINT32_MAX, &v)) != 0)
+    if ((r = tool_option_ulong(argc, argv, i, "--min-length", UINT32_MAX, &v)) != 0)
         return r < 0 ? r : (p->min_length = (uint32_t)v, 1);
-    if ((r = parse_uint_option(argc, argv, i, "--max-gap", UINT32_MAX, &v)) != 0)
+    if ((r = tool_option_ulong(argc, argv, i, "--max-gap", UINT32_MAX, &v)) != 0)
         return r < 0 ? r : (p->max_gap = (uint32_t)v, 1);
-    if ((r = parse_uint_option(argc, argv, i, "--repeat", 100000, &a->repeat)) != 0)
+    if ((r = tool_option_ulong(argc, argv, i, "--repeat", 100000, &a->repeat)) != 0)
         return r;
-    return parse_uint_option(argc, argv, i, "--sobel-threshold", 100000, &a->sobel_threshold);
+    return tool_option_ulong(argc, argv, i, "--sobel-threshold", 100000, &a->sobel_threshold);
 }
 
 static int

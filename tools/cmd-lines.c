@@ -57,17 +57,6 @@ lines_usage(FILE *f)
 /* --- arguments --- */
 
 static int
-uint_option(int argc, char **argv, int *i, const char *name, unsigned long max,
-            unsigned long *out)
-{
-    const char *v = NULL;
-    int r = tool_option_value(argc, argv, i, name, &v);
-    if (r <= 0)
-        return r;
-    return tool_parse_ulong(name, v, 0, max, out) < 0 ? -1 : 1;
-}
-
-static int
 lines_option(void *args, int argc, char **argv, int *i)
 {
     lines_args *a = args;
@@ -77,31 +66,31 @@ lines_option(void *args, int argc, char **argv, int *i)
     int r;
     if (strcmp(argv[*i], "--segments") == 0)
         return p->segments = 1, 1;
-    if ((r = uint_option(argc, argv, i, "--repeat", 100000, &x)) != 0)
+    if ((r = tool_option_ulong(argc, argv, i, "--repeat", 100000, &x)) != 0)
         return r < 0 ? r : (a->repeat = x, 1);
-    if ((r = uint_option(argc, argv, i, "--min-length", UINT32_MAX, &x)) != 0)
+    if ((r = tool_option_ulong(argc, argv, i, "--min-length", UINT32_MAX, &x)) != 0)
         return r < 0 ? r : (p->min_length = (uint32_t)x, 1);
-    if ((r = uint_option(argc, argv, i, "--max-gap", UINT32_MAX, &x)) != 0)
+    if ((r = tool_option_ulong(argc, argv, i, "--max-gap", UINT32_MAX, &x)) != 0)
         return r < 0 ? r : (p->max_gap = (uint32_t)x, 1);
     if ((r = tool_option_value(argc, argv, i, "--out", &v)) != 0)
         return r < 0 ? r : (a->out_path = v, 1);
     if ((r = tool_option_value(argc, argv, i, "--space", &v)) != 0)
         return r < 0 ? r : (a->space_path = v, 1);
-    if ((r = uint_option(argc, argv, i, "--distance", VOTECL_LINES_MAX_DISTANCE, &x)) != 0)
+    if ((r = tool_option_ulong(argc, argv, i, "--distance", VOTECL_LINES_MAX_DISTANCE, &x)) != 0)
         return r < 0 ? r : (p->distance = (uint32_t)x, 1);
-    if ((r = uint_option(argc, argv, i, "--rows", VOTECL_LINES_MAX_ROWS, &x)) != 0)
+    if ((r = tool_option_ulong(argc, argv, i, "--rows", VOTECL_LINES_MAX_ROWS, &x)) != 0)
         return r < 0 ? r : (p->rows = (uint32_t)x, 1);
-    if ((r = uint_option(argc, argv, i, "--window", 99, &x)) != 0)
+    if ((r = tool_option_ulong(argc, argv, i, "--window", 99, &x)) != 0)
         return r < 0 ? r : (p->neighbourhood = (unsigned)x, 1);
-    if ((r = uint_option(argc, argv, i, "--threshold", UINT32_MAX, &x)) != 0)
+    if ((r = tool_option_ulong(argc, argv, i, "--threshold", UINT32_MAX, &x)) != 0)
         return r < 0 ? r : (p->threshold = (uint32_t)x, 1);
-    if ((r = uint_option(argc, argv, i, "--radius", VOTECL_LINES_MAX_DISTANCE, &x)) != 0)
+    if ((r = tool_option_ulong(argc, argv, i, "--radius", VOTECL_LINES_MAX_DISTANCE, &x)) != 0)
         return r < 0 ? r : (p->radius = (unsigned)x, 1);
-    if ((r = uint_option(argc, argv, i, "--edge-threshold", 100000, &x)) != 0)
+    if ((r = tool_option_ulong(argc, argv, i, "--edge-threshold", 100000, &x)) != 0)
         return r < 0 ? r : (p->edge_threshold = (unsigned)x, 1);
-    if ((r = uint_option(argc, argv, i, "--orientation-kernel", 7, &x)) != 0)
+    if ((r = tool_option_ulong(argc, argv, i, "--orientation-kernel", 7, &x)) != 0)
         return r < 0 ? r : (p->orientation_kernel = (unsigned)x, 1);
-    if ((r = uint_option(argc, argv, i, "--max-lines", 1000000, &x)) != 0)
+    if ((r = tool_option_ulong(argc, argv, i, "--max-lines", 1000000, &x)) != 0)
         return r < 0 ? r : (p->max_lines = x, 1);
     return 0;
 }

@@ -61,6 +61,12 @@ int tool_parse_ulong(const char *option, const char *text, unsigned long min, un
                      unsigned long *out);
 int tool_parse_double(const char *option, const char *text, double *out);
 
+/* tool_option_value() and the parse of its value: 1 with *out set, 0 when argv[*i] is another
+ * option, -1 when the value is missing or not a number in range (the message is printed). */
+int tool_option_ulong(int argc, char **argv, int *i, const char *name, unsigned long max,
+                      unsigned long *out);
+int tool_option_double(int argc, char **argv, int *i, const char *name, double *out);
+
 /* Prints "votecl <command>: message" to stderr and returns TOOL_EXIT_USAGE. */
 int tool_usage_error(const char *command, const char *format, ...)
     __attribute__((format(printf, 2, 3)));

@@ -115,6 +115,27 @@ tool_option_value(int argc, char **argv, int *i, const char *name, const char **
 }
 
 int
+tool_option_ulong(int argc, char **argv, int *i, const char *name, unsigned long max,
+                  unsigned long *out)
+{
+    const char *v = NULL;
+    int r = tool_option_value(argc, argv, i, name, &v);
+    if (r <= 0)
+        return r;
+    return tool_parse_ulong(name, v, 0, max, out) < 0 ? -1 : 1;
+}
+
+int
+tool_option_double(int argc, char **argv, int *i, const char *name, double *out)
+{
+    const char *v = NULL;
+    int r = tool_option_value(argc, argv, i, name, &v);
+    if (r <= 0)
+        return r;
+    return tool_parse_double(name, v, out) < 0 ? -1 : 1;
+}
+
+int
 tool_common_option(tool_options *options, int argc, char **argv, int *i)
 {
     const char *arg = argv[*i];
