@@ -265,6 +265,18 @@ test_fuzz_findings(void)
     g_assert_cmpfloat(means[0], ==, (1 + 2 + 4 + 5) / 4.0f);
     votecl_subsample_plan_free(splan);
     g_free(buffer);
+    /* one row whose stride would wrap the address space: nothing past the row is addressed
+     * (the sum reference stepped its row pointer past the last row: UBSan) */
+    uint8_t row[5] = {1, 2, 3, 4, 5};
+    votecl_image one = {row, 5, 1, SIZE_MAX - 15, 1, VOTECL_DTYPE_U8};
+    votecl_sum_params sump;
+    votecl_sum_plan *sum_plan = NULL;
+    double sum = 0;
+    votecl_sum_params_init(&sump, VOTECL_DTYPE_U8);
+    g_assert_cmpint(votecl_sum_plan_new(ctx, &sump, &sum_plan), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_sum_run_image(sum_plan, &one, &sum), ==, VOTECL_OK);
+    g_assert_cmpfloat(sum, ==, 15.0);
+    votecl_sum_plan_free(sum_plan);
 }
 
 /* Views whose stride is in bytes, not elements: f32 rows starting anywhere read right. */
