@@ -917,17 +917,19 @@ bench_hog_case(bench *b, const char *name, const tool_image *image)
     votecl_hog_model_free(model);
 }
 
-/* basketball1.png (640x480, one person) as it is and stretched to 1920x1080. */
+/* The shipped image name as it is (name_small, skipped when NULL) and stretched to 1920x1080
+ * by nearest neighbour (name_big, skipped by --quick). */
 static void
-bench_hog(bench *b)
+bench_hog_image(bench *b, const char *file, const char *name_small, const char *name_big)
 {
     tool_image image = {0}, big = {0};
     char path[4096], error[256];
 
-    if (!tool_path_join(path, sizeof path, tool_image_dir(b->args.images), "basketball1.png") ||
+    if (!tool_path_join(path, sizeof path, tool_image_dir(b->args.images), file) ||
         tool_image_read(path, &image, error, sizeof error) < 0 || image.dtype != VOTECL_DTYPE_U8)
         goto out;
-    bench_hog_case(b, "hog640x480", &image);
+    if (name_small != NULL)
+        bench_hog_case(b, name_small, &image);
     if (b->args.quick ||
         tool_image_alloc(&big, 1920, 1080, image.channels, VOTECL_DTYPE_U8, error,
                          sizeof error) != 0)
@@ -938,10 +940,19 @@ bench_hog(bench *b)
                    image.data + (y * image.height / big.height) * image.stride +
                        (x * image.width / big.width) * image.channels,
                    image.channels);
-    bench_hog_case(b, "hog1920x1080", &big);
+    bench_hog_case(b, name_big, &big);
 out:
     tool_image_free(&image);
     tool_image_free(&big);
+}
+
+/* basketball1.png (640x480 gray, one person) as it is and at 1080p; astronaut.jpg (colour)
+ * at 1080p for the colour gradient's cost (the channel of largest magnitude per pixel). */
+static void
+bench_hog(bench *b)
+{
+    bench_hog_image(b, "basketball1.png", "hog640x480", "hog1920x1080");
+    bench_hog_image(b, "astronaut.jpg", NULL, "hog1920x1080rgb");
 }
 
 /* The generalized Hough transform on OpenCV's sample pair (templ.png in pic1.png), full

@@ -223,13 +223,15 @@ def votecl_gbps(bench):
 
 # --- peers of the other algorithms, on the images of votecl bench's cases ---
 
-def bench_image(image_dir, name, size=None):
-    """A bench image in gray (votecl's weights), stretched by nearest neighbour as the bench
-    stretches it (pixel (x, y) of the frame takes source (x * w / W, y * h / H))."""
+def bench_image(image_dir, name, size=None, colour=False):
+    """A bench image in gray (votecl's weights), or in colour (BGR) with colour, stretched by
+    nearest neighbour as the bench stretches it (pixel (x, y) of the frame takes source
+    (x * w / W, y * h / H))."""
     import cv2
-    gray = building_gray(image_dir) if name == "building.png" else None
+    gray = building_gray(image_dir) if name == "building.png" and not colour else None
     if gray is None:
-        img = cv2.imread(os.path.join(image_dir, name), cv2.IMREAD_GRAYSCALE)
+        img = cv2.imread(os.path.join(image_dir, name),
+                         cv2.IMREAD_COLOR if colour else cv2.IMREAD_GRAYSCALE)
         if img is None:
             return None
     else:
@@ -289,6 +291,10 @@ def algorithm_peers(bench, image_dir):
             if name in cases:
                 out[name] = {"cv2.HOGDescriptor.detectMultiScale": (
                     lambda i=img: hog.detectMultiScale(i, 0, (8, 8), (0, 0), 1.05, 2), None)}
+        colour = bench_image(image_dir, "astronaut.jpg", (1920, 1080), colour=True)
+        if "hog1920x1080rgb" in cases and colour is not None:
+            out["hog1920x1080rgb"] = {"cv2.HOGDescriptor.detectMultiScale": (
+                lambda: hog.detectMultiScale(colour, 0, (8, 8), (0, 0), 1.05, 2), None)}
     templ = bench_image(image_dir, "templ.png")
     pic = bench_image(image_dir, "pic1.png")
     if templ is not None and pic is not None:
