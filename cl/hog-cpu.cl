@@ -1,0 +1,293 @@
+/* hog-cpu.cl: the CPU shape of hog.cl's stages (devices without dedicated local memory:
+ * PoCL), composed after hog.cl (its job table, hog_atan_deg). PoCL runs a work-group as a
+ * loop over its work-items and vectorises that loop when the kernel body is straight-line
+ * code, so the per-pixel kernels have no loops, no per-item searches and no computed
+ * indices into private arrays; the loops that remain (blocks, SVM) use explicit vectors or
+ * run once per block row instead of once per block.
+ *
+ * Every kernel is 2-D: dimension 1 is a row of all jobs (one work-group of local size 1 in
+ * it), rowjob[2 (rfirst + row)] (host table) its job and the next int its row in the
+ * job; dimension 0 the columns of that row, excess work-items guarded. Layouts differ
+ * from hog.cl's where only these kernels read them:
+ * gradients planar (the first weighted magnitude at grad[o], the second at grad[npix + o],
+ * the lower bin at bins[o]; the upper bin is the next one), the resize tables of J_TAB in
+ * padded coordinates (reflect-101 applied on the host), and the normalised blocks both in
+ * hog.cl's layout (hist, read back by votecl_hog_compute) and transposed per block row
+ * (histt[J_BLK * len + (by * len + k) * nbx + bx], read by the SVM along windows).
+ *   hog_level_px1/3    (padded columns, padded rows): the padded level, resized once
+ *   hog_gradient_px1/3 (gradient columns, gradient rows): hog_gradient_store's arithmetic,
+ *                      the channel chosen by selects
+ *   hog_rowhist_rows   (block columns, gradient rows): each block's horizontal partial
+ *                      histogram of one pixel row, R[(J_RB + y nbx + bx) * HOG_CELLS_X *
+ *                      HOG_NBINS], weights hx (Gaussian times bilinear, per block column)
+ *   hog_blocks_px      (block columns, block rows): the block from its HOG_BLOCK_H rows of R
+ *                      with weights hy, L2-Hys
+ *   hog_svm_px         (groups of 8 windows, window rows): 8 windows of a row at once, the
+ *                      sums in the reference's order per window
+ * The Gaussian is split into its x and y factors (products of the same values as the
+ * reference's table up to rounding) and blocks sum in another order: margins as hog.cl's.
+ * Required defines: hog.cl's, HOG_CELLS_X, HOG_CELLS_Y. No atomics, no local memory. */
+
+#define J_RB 21 /* first row of R (in block columns), CPUs */
+
+#define HOG_LEVEL_KERNEL(NAME, CH)                                                           \
+    KERNEL void NAME(GLOBAL const uchar *restrict src, uint sw, GLOBAL const int *restrict jobs, \
+                     GLOBAL const int *restrict rowjob, uint rfirst, GLOBAL uchar *restrict level)        \
+    {                                                                                        \
+        GLOBAL const int *rj = rowjob + 2 * (rfirst + get_group_id(1));                                 \
+        GLOBAL const int *job = jobs + rj[0] * HOG_JOB;                                      \
+        uint px = get_global_id(0);                                                          \
+        uint pw = (uint)job[J_GW] + 2, ph = (uint)job[J_GH] + 2;                             \
+                                                                                             \
+        if (px >= pw)                                                                        \
+            return;                                                                          \
+        GLOBAL const int *tab = jobs + job[J_TAB];                                           \
+        uint py = (uint)rj[1];                                                               \
+        int xi = tab[px], ax = tab[pw + px], yi = tab[2 * pw + py], ay = tab[2 * pw + ph + py]; \
+        int xj = xi + 1 < job[J_RW] ? xi + 1 : xi, yj = yi + 1 < job[J_RH] ? yi + 1 : yi;     \
+        GLOBAL const uchar *r0 = src + ((size_t)(job[J_RY] + yi) * sw + job[J_RX]) * CH;     \
+        GLOBAL const uchar *r1 = src + ((size_t)(job[J_RY] + yj) * sw + job[J_RX]) * CH;     \
+        GLOBAL uchar *out = level + ((size_t)job[J_PAD] + (size_t)py * pw + px) * CH;         \
+                                                                                             \
+        for (uint c = 0; c < CH; c++) {                                                      \
+            int top = (256 - ax) * r0[xi * CH + c] + ax * r0[xj * CH + c];                   \
+            int bottom = (256 - ax) * r1[xi * CH + c] + ax * r1[xj * CH + c];                \
+            out[c] = (uchar)(((256 - ay) * top + ay * bottom + (1 << 15)) >> 16);            \
+        }                                                                                    \
+    }
+
+HOG_LEVEL_KERNEL(hog_level_px1, 1)
+HOG_LEVEL_KERNEL(hog_level_px3, 3)
+
+/* hog_gradient_store's arithmetic for the chosen differences (bx, by), planar output. */
+inline void
+hog_gradient_planar(float bx, float by, size_t o, size_t npix, GLOBAL float *restrict grad,
+                    GLOBAL uchar *restrict bins)
+{
+    float mag = sqrt(bx * bx + by * by);
+    float ax = fabs(bx), ay = fabs(by);
+    int wide = ax >= ay;
+    /* hog_atan_deg without branches: the same operations on the selected operands */
+    float c = (wide ? ay : ax) / ((wide ? ax : ay) + HOG_EPS), c2 = c * c;
+    float p = (((HOG_P7 * c2 + HOG_P5) * c2 + HOG_P3) * c2 + HOG_P1) * c;
+    float a = wide ? p : 90.f - p;
+
+    a = bx < 0 ? 180.f - a : a;
+    a = by < 0 ? 360.f - a : a;
+    float angle = a * HOG_DEG2RAD;
+    angle = angle * HOG_ANGLE_SCALE - 0.5f;
+    float fl = floor(angle);
+    int h = (int)fl;
+    angle -= fl;
+    grad[o] = mag * (1.f - angle);
+    grad[npix + o] = mag * angle;
+    h = h < 0 ? h + HOG_NBINS : h >= HOG_NBINS ? h - HOG_NBINS : h;
+    h = h < 0 ? 0 : h >= HOG_NBINS ? HOG_NBINS - 1 : h;
+    bins[o] = (uchar)h;
+}
+
+KERNEL void
+hog_gradient_px1(GLOBAL const uchar *restrict level, GLOBAL const int *restrict jobs,
+                 GLOBAL const int *restrict rowjob, uint rfirst, uint npix, GLOBAL const float *restrict lut,
+                 GLOBAL float *restrict grad, GLOBAL uchar *restrict bins)
+{
+    GLOBAL const int *rj = rowjob + 2 * (rfirst + get_group_id(1));
+    GLOBAL const int *job = jobs + rj[0] * HOG_JOB;
+    uint x = get_global_id(0), gw = (uint)job[J_GW];
+
+    if (x >= gw)
+        return;
+    uint y = (uint)rj[1], pw = gw + 2;
+    GLOBAL const uchar *mid = level + (size_t)job[J_PAD] + (size_t)(y + 1) * pw;
+    GLOBAL const uchar *up = mid - pw, *down = mid + pw;
+    float dx = lut[mid[x + 2]] - lut[mid[x]];
+    float dy = lut[down[x + 1]] - lut[up[x + 1]];
+
+    hog_gradient_planar(dx, dy, (size_t)job[J_PIX] + (size_t)y * gw + x, npix, grad, bins);
+}
+
+KERNEL void
+hog_gradient_px3(GLOBAL const uchar *restrict level, GLOBAL const int *restrict jobs,
+                 GLOBAL const int *restrict rowjob, uint rfirst, uint npix, GLOBAL const float *restrict lut,
+                 GLOBAL float *restrict grad, GLOBAL uchar *restrict bins)
+{
+    GLOBAL const int *rj = rowjob + 2 * (rfirst + get_group_id(1));
+    GLOBAL const int *job = jobs + rj[0] * HOG_JOB;
+    uint x = get_global_id(0), gw = (uint)job[J_GW];
+
+    if (x >= gw)
+        return;
+    uint y = (uint)rj[1], pw = gw + 2;
+    GLOBAL const uchar *mid = level + ((size_t)job[J_PAD] + (size_t)(y + 1) * pw) * 3;
+    GLOBAL const uchar *up = mid - (size_t)pw * 3, *down = mid + (size_t)pw * 3;
+    uint r = 3 * (x + 2), l = 3 * x, c = 3 * (x + 1);
+    float gx0 = lut[mid[r]] - lut[mid[l]], gy0 = lut[down[c]] - lut[up[c]];
+    float gx1 = lut[mid[r + 1]] - lut[mid[l + 1]], gy1 = lut[down[c + 1]] - lut[up[c + 1]];
+    float gx2 = lut[mid[r + 2]] - lut[mid[l + 2]], gy2 = lut[down[c + 2]] - lut[up[c + 2]];
+    float m0 = gx0 * gx0 + gy0 * gy0, m1 = gx1 * gx1 + gy1 * gy1, m2 = gx2 * gx2 + gy2 * gy2;
+    /* votecl__hog_pick_channel: OpenCV's vector rule, its scalar rule in the last gw % 4 */
+    int g1, b2;
+
+    if (x >= (gw & ~3u)) {
+        g1 = m0 < m1;
+        b2 = (g1 ? m1 : m0) < m2;
+    } else {
+        b2 = !(fmax(m0, m1) > m2);
+        g1 = !(m0 > m1);
+    }
+    float dx = b2 ? gx2 : g1 ? gx1 : gx0, dy = b2 ? gy2 : g1 ? gy1 : gy0;
+
+    hog_gradient_planar(dx, dy, (size_t)job[J_PIX] + (size_t)y * gw + x, npix, grad, bins);
+}
+
+#define HOG_RLEN (HOG_CELLS_X * HOG_NBINS)
+
+/* One block column's partial histogram of one gradient row: hx[j * HOG_CELLS_X + cx] is the
+ * weight of block column j in cell column cx. */
+KERNEL void
+hog_rowhist_rows(GLOBAL const float *restrict grad, GLOBAL const uchar *restrict bins,
+                 GLOBAL const int *restrict jobs, GLOBAL const int *restrict rowjob, uint rfirst, uint npix,
+                 GLOBAL const float *restrict hx, GLOBAL float *restrict rh)
+{
+    GLOBAL const int *rj = rowjob + 2 * (rfirst + get_group_id(1));
+    GLOBAL const int *job = jobs + rj[0] * HOG_JOB;
+    uint bx = get_global_id(0);
+    uint nbx = (uint)job[J_NBX];
+
+    if (bx >= nbx)
+        return;
+    uint y = (uint)rj[1];
+    size_t o = (size_t)job[J_PIX] + (size_t)y * job[J_GW] + bx * HOG_GRID_X;
+    GLOBAL const float *g0 = grad + o, *g1 = grad + npix + o;
+    GLOBAL const uchar *q = bins + o;
+    float acc[HOG_RLEN];
+
+    for (uint k = 0; k < HOG_RLEN; k++)
+        acc[k] = 0.f;
+    for (uint j = 0; j < HOG_BLOCK_W; j++) {
+        float a0 = g0[j], a1 = g1[j];
+        uint h0 = q[j], h1 = h0 + 1 < HOG_NBINS ? h0 + 1 : 0;
+
+        for (uint cx = 0; cx < HOG_CELLS_X; cx++) {
+            float w = hx[j * HOG_CELLS_X + cx];
+
+            if (w == 0.f)
+                continue;
+            acc[cx * HOG_NBINS + h0] += a0 * w;
+            acc[cx * HOG_NBINS + h1] += a1 * w;
+        }
+    }
+    GLOBAL float *dst = rh + ((size_t)job[J_RB] + (size_t)y * nbx + bx) * HOG_RLEN;
+    for (uint k = 0; k < HOG_RLEN; k++)
+        dst[k] = acc[k];
+}
+
+/* Block (bx, by): sum of its rows of R weighted by hy[i * HOG_CELLS_Y + cy], cell
+ * c = cx * HOG_CELLS_Y + cy as in hog.cl, then L2-Hys. */
+KERNEL void
+hog_blocks_px(GLOBAL const float *restrict rh, GLOBAL const int *restrict jobs,
+              GLOBAL const int *restrict rowjob, uint rfirst, GLOBAL const float *restrict hy,
+              GLOBAL float *restrict out, GLOBAL float *restrict outt)
+{
+    GLOBAL const int *rj = rowjob + 2 * (rfirst + get_group_id(1));
+    GLOBAL const int *job = jobs + rj[0] * HOG_JOB;
+    uint bx = get_global_id(0);
+    uint nbx = (uint)job[J_NBX];
+
+    if (bx >= nbx)
+        return;
+    uint by = (uint)rj[1];
+    GLOBAL const float *r = rh + ((size_t)job[J_RB] + (size_t)by * HOG_GRID_Y * nbx + bx) *
+                                     HOG_RLEN;
+    float hist[HOG_BLOCK_LEN];
+    float sum = 0.f, scale;
+
+    for (uint k = 0; k < HOG_BLOCK_LEN; k++)
+        hist[k] = 0.f;
+    for (uint i = 0; i < HOG_BLOCK_H; i++) {
+        GLOBAL const float *ri = r + (size_t)i * nbx * HOG_RLEN;
+
+        for (uint cy = 0; cy < HOG_CELLS_Y; cy++) {
+            float w = hy[i * HOG_CELLS_Y + cy];
+
+            if (w == 0.f)
+                continue;
+            for (uint cx = 0; cx < HOG_CELLS_X; cx++)
+                for (uint b = 0; b < HOG_NBINS; b++)
+                    hist[(cx * HOG_CELLS_Y + cy) * HOG_NBINS + b] += ri[cx * HOG_NBINS + b] * w;
+        }
+    }
+    for (uint k = 0; k < HOG_BLOCK_LEN; k++)
+        sum += hist[k] * hist[k];
+    scale = 1.f / (sqrt(sum) + (float)HOG_BLOCK_LEN * 0.1f);
+    sum = 0.f;
+    for (uint k = 0; k < HOG_BLOCK_LEN; k++) {
+        float v = hist[k] * scale;
+        hist[k] = v < HOG_L2HYS ? v : HOG_L2HYS;
+        sum += hist[k] * hist[k];
+    }
+    scale = 1.f / (sqrt(sum) + 1e-3f);
+    size_t b = (size_t)job[J_BLK] + (size_t)by * nbx + bx;
+    GLOBAL float *dst = out + b * HOG_BLOCK_LEN;
+    GLOBAL float *dstt = outt + ((size_t)job[J_BLK] + (size_t)by * nbx) * HOG_BLOCK_LEN + bx;
+    for (uint k = 0; k < HOG_BLOCK_LEN; k++) {
+        float v = hist[k] * scale;
+
+        dst[k] = v;
+        dstt[(size_t)k * nbx] = v;
+    }
+}
+
+/* Block column of window lane l of a group starting at window wx, block column j: windows
+ * step HOG_WSTRIDE_X / HOG_GRID_X block columns. */
+#define HOG_WSTEP (HOG_WSTRIDE_X / HOG_GRID_X)
+
+/* Windows wx .. wx + 7 of window row wy: hog_svm_rows' sums, lanes reading the transposed
+ * blocks (lanes past the row read neighbouring values and are not stored; histt has room). */
+KERNEL void
+hog_svm_px(GLOBAL const float *restrict histt, GLOBAL const int *restrict jobs,
+           GLOBAL const int *restrict rowjob, uint rfirst, GLOBAL const float *restrict weights, float bias,
+           GLOBAL float *restrict scores)
+{
+    GLOBAL const int *rj = rowjob + 2 * (rfirst + get_group_id(1));
+    GLOBAL const int *job = jobs + rj[0] * HOG_JOB;
+    uint wx = 8 * get_global_id(0);
+    uint nwx = (uint)job[J_NWX], nbx = (uint)job[J_NBX];
+
+    if (wx >= nwx)
+        return;
+    uint wy = (uint)rj[1];
+    GLOBAL const float *h0 = histt + (size_t)job[J_BLK] * HOG_BLOCK_LEN;
+    float8 s = (float8)(bias);
+
+    for (uint j = 0; j < HOG_BLOCKS_X; j++) {
+        for (uint i = 0; i < HOG_BLOCKS_Y; i++) {
+            size_t gx = (wx * HOG_WSTRIDE_X + j * HOG_BSTRIDE_X) / HOG_GRID_X;
+            size_t gy = (wy * HOG_WSTRIDE_Y + i * HOG_BSTRIDE_Y) / HOG_GRID_Y;
+            GLOBAL const float *h = h0 + gy * HOG_BLOCK_LEN * nbx + gx;
+            GLOBAL const float *w = weights + (j * HOG_BLOCKS_Y + i) * HOG_BLOCK_LEN;
+            float8 d = (float8)(0.f);
+
+            for (uint k = 0; k < HOG_BLOCK_LEN; k++, h += nbx) {
+#if HOG_WSTEP == 1
+                float8 v = vload8(0, h);
+#else
+                float8 v = (float8)(h[0], h[HOG_WSTEP], h[2 * HOG_WSTEP], h[3 * HOG_WSTEP],
+                                    h[4 * HOG_WSTEP], h[5 * HOG_WSTEP], h[6 * HOG_WSTEP],
+                                    h[7 * HOG_WSTEP]);
+#endif
+                d += w[k] * v;
+            }
+            s += d;
+        }
+    }
+    GLOBAL float *dst = scores + (size_t)job[J_WIN] + (size_t)wy * nwx + wx;
+    if (wx + 8 <= nwx) {
+        vstore8(s, 0, dst);
+        return;
+    }
+    float v[8];
+    vstore8(s, 0, v);
+    for (uint l = 0; wx + l < nwx; l++)
+        dst[l] = v[l];
+}
