@@ -7,11 +7,15 @@
  *
  * Every kernel is 2-D: dimension 1 is a row of all jobs (one work-group of local size 1 in
  * it), rowjob[2 (rfirst + row)] (host table) its job and the next int its row in the
- * job; dimension 0 the columns of that row, excess work-items guarded. Layouts differ
- * from hog.cl's where only these kernels read them:
- * gradients planar (the first weighted magnitude at grad[o], the second at grad[npix + o],
- * the lower bin at bins[o]; the upper bin is the next one), the resize tables of J_TAB in
- * padded coordinates (reflect-101 applied on the host), and the normalised blocks both in
+ * job; dimension 0 the columns of that row. The per-pixel kernels run work-groups of
+ * HOG_TILE items and rows of HOG_PITCH(width) pixels, so that no work-item of a work-group
+ * that starts inside a row is turned away (a guard per work-item stops PoCL's
+ * vectoriser): the columns past a row's width are computed from valid table entries and
+ * ignored. Layouts differ from hog.cl's where only these kernels read them:
+ * gradients planar in rows of HOG_PITCH(gw) (the first weighted magnitude at grad[o], the
+ * second at grad[npix + o], the lower bin at bins[o]; the upper bin is the next one), the
+ * padded level in rows of HOG_PITCH(gw + 2), the resize tables of J_TAB in padded
+ * coordinates (reflect-101 applied on the host, HOG_PITCH(gw + 2) columns), and the normalised blocks both in
  * hog.cl's layout (hist, read back by votecl_hog_compute) and transposed per block row
  * (histt[J_BLK * len + (by * len + k) * nbx + bx], read by the SVM along windows).
  *   hog_level_px1/3    (padded columns, padded rows): the padded level, resized once
@@ -26,9 +30,11 @@
  *                      sums in the reference's order per window
  * The Gaussian is split into its x and y factors (products of the same values as the
  * reference's table up to rounding) and blocks sum in another order: margins as hog.cl's.
- * Required defines: hog.cl's, HOG_CELLS_X, HOG_CELLS_Y. No atomics, no local memory. */
+ * Required defines: hog.cl's, HOG_CELLS_X, HOG_CELLS_Y, HOG_TILE (the local size along a
+ * row of the per-pixel kernels). No atomics, no local memory. */
 
 #define J_RB 21 /* first row of R (in block columns), CPUs */
+#define HOG_PITCH(n) (((n) + HOG_TILE - 1) / HOG_TILE * HOG_TILE)
 
 #define HOG_LEVEL_KERNEL(NAME, CH)                                                           \
     KERNEL void NAME(GLOBAL const uchar *restrict src, uint sw, GLOBAL const int *restrict jobs, \
@@ -37,9 +43,9 @@
         GLOBAL const int *rj = rowjob + 2 * (rfirst + get_group_id(1));                                 \
         GLOBAL const int *job = jobs + rj[0] * HOG_JOB;                                      \
         uint px = get_global_id(0);                                                          \
-        uint pw = (uint)job[J_GW] + 2, ph = (uint)job[J_GH] + 2;                             \
+        uint pw = HOG_PITCH((uint)job[J_GW] + 2), ph = (uint)job[J_GH] + 2;                  \
                                                                                              \
-        if (px >= pw)                                                                        \
+        if (get_group_id(0) * HOG_TILE >= pw)                                                \
             return;                                                                          \
         GLOBAL const int *tab = jobs + job[J_TAB];                                           \
         uint py = (uint)rj[1];                                                               \
@@ -95,15 +101,16 @@ hog_gradient_px1(GLOBAL const uchar *restrict level, GLOBAL const int *restrict 
     GLOBAL const int *job = jobs + rj[0] * HOG_JOB;
     uint x = get_global_id(0), gw = (uint)job[J_GW];
 
-    if (x >= gw)
+    if (get_group_id(0) * HOG_TILE >= gw)
         return;
-    uint y = (uint)rj[1], pw = gw + 2;
+    uint y = (uint)rj[1], pw = HOG_PITCH(gw + 2);
     GLOBAL const uchar *mid = level + (size_t)job[J_PAD] + (size_t)(y + 1) * pw;
     GLOBAL const uchar *up = mid - pw, *down = mid + pw;
     float dx = lut[mid[x + 2]] - lut[mid[x]];
     float dy = lut[down[x + 1]] - lut[up[x + 1]];
 
-    hog_gradient_planar(dx, dy, (size_t)job[J_PIX] + (size_t)y * gw + x, npix, grad, bins);
+    hog_gradient_planar(dx, dy, (size_t)job[J_PIX] + (size_t)y * HOG_PITCH(gw) + x, npix, grad,
+                        bins);
 }
 
 KERNEL void
@@ -115,9 +122,9 @@ hog_gradient_px3(GLOBAL const uchar *restrict level, GLOBAL const int *restrict 
     GLOBAL const int *job = jobs + rj[0] * HOG_JOB;
     uint x = get_global_id(0), gw = (uint)job[J_GW];
 
-    if (x >= gw)
+    if (get_group_id(0) * HOG_TILE >= gw)
         return;
-    uint y = (uint)rj[1], pw = gw + 2;
+    uint y = (uint)rj[1], pw = HOG_PITCH(gw + 2);
     GLOBAL const uchar *mid = level + ((size_t)job[J_PAD] + (size_t)(y + 1) * pw) * 3;
     GLOBAL const uchar *up = mid - (size_t)pw * 3, *down = mid + (size_t)pw * 3;
     uint r = 3 * (x + 2), l = 3 * x, c = 3 * (x + 1);
@@ -137,7 +144,8 @@ hog_gradient_px3(GLOBAL const uchar *restrict level, GLOBAL const int *restrict 
     }
     float dx = b2 ? gx2 : g1 ? gx1 : gx0, dy = b2 ? gy2 : g1 ? gy1 : gy0;
 
-    hog_gradient_planar(dx, dy, (size_t)job[J_PIX] + (size_t)y * gw + x, npix, grad, bins);
+    hog_gradient_planar(dx, dy, (size_t)job[J_PIX] + (size_t)y * HOG_PITCH(gw) + x, npix, grad,
+                        bins);
 }
 
 #define HOG_RLEN (HOG_CELLS_X * HOG_NBINS)
@@ -157,7 +165,7 @@ hog_rowhist_rows(GLOBAL const float *restrict grad, GLOBAL const uchar *restrict
     if (bx >= nbx)
         return;
     uint y = (uint)rj[1];
-    size_t o = (size_t)job[J_PIX] + (size_t)y * job[J_GW] + bx * HOG_GRID_X;
+    size_t o = (size_t)job[J_PIX] + (size_t)y * HOG_PITCH((uint)job[J_GW]) + bx * HOG_GRID_X;
     GLOBAL const float *g0 = grad + o, *g1 = grad + npix + o;
     GLOBAL const uchar *q = bins + o;
     float acc[HOG_RLEN];

@@ -103,6 +103,7 @@ struct votecl_hog {
     size_t nrh;              /* row partial histograms of every job (CPUs) */
     size_t max_pw, max_nbx, max_nwx; /* the widest padded level, block and window rows */
     size_t rowtab;           /* CPUs: the row tables' first pair in tabs */
+    unsigned tile;           /* CPUs: HOG_TILE, the per-pixel kernels' local size */
     unsigned local;          /* HOG_LOCAL: work-group of hog_blocks_all and hog_svm_all */
     int begun;
     votecl_hog_detection *raw;
@@ -191,8 +192,8 @@ hog_compile(votecl_hog *hog)
 {
     static const char *const files[] = {"hog.cl", NULL};
     static const char *const files_cpu[] = {"hog.cl", "hog-cpu.cl", NULL};
-    char defs[26][64];
-    const char *ptrs[26];
+    char defs[27][64];
+    const char *ptrs[27];
     const votecl_device_info *info = &hog->context->info;
     size_t n, lmem = info->local_mem_bytes > 2048 ? info->local_mem_bytes - 1024 : 1024;
     /* CPU devices (local memory emulated): the row kernels, no local memory or barriers */
@@ -207,6 +208,10 @@ hog_compile(votecl_hog *hog)
     hog->rows = !info->local_mem_dedicated;
     n = hog_defines(&hog->geom, local, defs);
     if (hog->rows) {
+        hog->tile = HOG_PX_LOCAL;
+        while (hog->tile > 1 && hog->tile > info->max_work_group_size)
+            hog->tile /= 2;
+        snprintf(defs[n++], 64, "HOG_TILE=%u", hog->tile);
         snprintf(defs[n++], 64, "HOG_CELLS_X=%u", hog->geom.cells_x);
         snprintf(defs[n++], 64, "HOG_CELLS_Y=%u", hog->geom.cells_y);
     }
@@ -418,6 +423,13 @@ hog_take_image(votecl_hog *hog, const votecl_image *image)
 
 /* --- planning: the levels of every region --- */
 
+/* The row length of n pixels in the CPU kernels' buffers: whole work-groups of tile. */
+static size_t
+pitch(const votecl_hog *hog, size_t n)
+{
+    return hog->rows ? (n + hog->tile - 1) / hog->tile * hog->tile : n;
+}
+
 static votecl_status
 add_job(votecl_hog *hog, const votecl_hog_rect *roi, const votecl__hog_level *l)
 {
@@ -447,7 +459,7 @@ add_job(votecl_hog *hog, const votecl_hog_rect *roi, const votecl__hog_level *l)
     j->score = hog->nscores;
     /* CPUs: the resize tables in padded coordinates (hog-cpu.cl) */
     if (hog->rows)
-        hog->ntabs += 2 * ((size_t)l->gw + 2) + 2 * ((size_t)l->gh + 2);
+        hog->ntabs += 2 * pitch(hog, (size_t)l->gw + 2) + 2 * ((size_t)l->gh + 2);
     else
         hog->ntabs += 2 * (size_t)l->width + 2 * (size_t)l->height;
     hog->nbrows += l->nby;
@@ -456,8 +468,9 @@ add_job(votecl_hog *hog, const votecl_hog_rect *roi, const votecl__hog_level *l)
     hog->max_pw = hog->max_pw > l->gw + 2 ? hog->max_pw : l->gw + 2;
     hog->max_nbx = hog->max_nbx > l->nbx ? hog->max_nbx : l->nbx;
     hog->max_nwx = hog->max_nwx > l->nwx ? hog->max_nwx : l->nwx;
-    hog->npix += (size_t)l->gw * l->gh;
-    hog->npad += (size_t)(l->gw + 2) * (l->gh + 2);
+    /* CPUs: rows of pitch() pixels (cl/hog-cpu.cl's HOG_PITCH) */
+    hog->npix += pitch(hog, l->gw) * l->gh;
+    hog->npad += pitch(hog, (size_t)l->gw + 2) * (l->gh + 2);
     hog->nrows += l->gh;
     hog->nprows += (size_t)l->gh + 2;
     hog->nblk += (size_t)l->nbx * l->nby;
@@ -528,20 +541,24 @@ plan_jobs(votecl_hog *hog, const votecl_hog_rect *rois, size_t nrois, int pyrami
 }
 
 /* CPUs: the resize tables of job j in padded coordinates (reflect-101 applied): index and
- * weight of each of the gw + 2 columns, then of the gh + 2 rows; scratch holds 2 max(width,
- * height) ints. */
+ * weight of each of the pitch(gw + 2) columns, then of the gh + 2 rows; scratch holds
+ * 2 max(width, height) ints. */
 static void
-fill_padded_tables(const hog_job *j, int32_t *t, int32_t *scratch)
+fill_padded_tables(const votecl_hog *hog, const hog_job *j, int32_t *t, int32_t *scratch)
 {
     const votecl__hog_level *l = &j->level;
-    uint32_t n[2] = {l->gw + 2, l->gh + 2}, side[2] = {l->width, l->height};
+    uint32_t n[2] = {(uint32_t)pitch(hog, l->gw + 2), l->gh + 2}, side[2] = {l->width, l->height};
+    uint32_t last[2] = {l->gw + 1, l->gh + 1};
     uint32_t pad[2] = {l->pad_x, l->pad_y}, src[2] = {(uint32_t)j->roi.width,
                                                       (uint32_t)j->roi.height};
 
     for (int axis = 0; axis < 2; axis++) {
         votecl__hog_resize_table(src[axis], side[axis], scratch, scratch + side[axis]);
         for (uint32_t p = 0; p < n[axis]; p++) {
-            int32_t s = votecl__hog_reflect101((int64_t)p - 1 - pad[axis], (int32_t)side[axis]);
+            /* columns past the padded level (pitch) repeat its last one */
+            int32_t s = votecl__hog_reflect101((int64_t)(p < last[axis] ? p : last[axis]) - 1 -
+                                                   pad[axis],
+                                               (int32_t)side[axis]);
 
             t[p] = scratch[s];
             t[n[axis] + p] = scratch[side[axis] + s];
@@ -589,7 +606,7 @@ fill_tables(votecl_hog *hog)
         if (scratch == NULL)
             return votecl__fail(hog->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
         for (size_t i = 0; i < hog->njobs; i++)
-            fill_padded_tables(&hog->jobs[i], hog->tabs + head + hog->jobs[i].tab, scratch);
+            fill_padded_tables(hog, &hog->jobs[i], hog->tabs + head + hog->jobs[i].tab, scratch);
         free(scratch);
         fill_row_tables(hog, hog->tabs + 2 * hog->rowtab);
     }
@@ -735,7 +752,7 @@ device_buffers(votecl_hog *hog)
      * last lanes of hog_svm_px past a row) */
     if (hog->rows &&
         ((s = votecl__buffer_ensure(hog->context, &b->level,
-                                    (hog->npad ? hog->npad : 1) * hog->ch)) ||
+                                    (hog->npad + 2 * (size_t)hog->tile) * hog->ch)) ||
          (s = votecl__buffer_ensure(hog->context, &b->rh,
                                     (hog->nrh ? hog->nrh : 1) * hog->geom.cells_x *
                                         hog->geom.nbins * sizeof(float))) ||
@@ -788,10 +805,10 @@ device_gradient_rows(votecl_hog *hog)
                           VOTECL__ARG_BUF(b->bins)};
     votecl_status s;
 
-    s = launch_rows(hog, three ? K_LEVEL3 : K_LEVEL, hog->max_pw, HOG_PX_LOCAL, hog->nprows,
+    s = launch_rows(hog, three ? K_LEVEL3 : K_LEVEL, hog->max_pw, hog->tile, hog->nprows,
                     level, 6);
     if (s == VOTECL_OK)
-        s = launch_rows(hog, three ? K_GRADIENT3 : K_GRADIENT, hog->max_pw - 2, HOG_PX_LOCAL,
+        s = launch_rows(hog, three ? K_GRADIENT3 : K_GRADIENT, hog->max_pw - 2, hog->tile,
                         hog->nrows, grad, 8);
     return s;
 }
