@@ -14,11 +14,12 @@
  * ignored. Layouts differ from hog.cl's where only these kernels read them:
  * gradients planar in rows of HOG_PITCH(gw) (the first weighted magnitude at grad[o], the
  * second at grad[npix + o], the lower bin at bins[o]; the upper bin is the next one), the
- * padded level in rows of HOG_PITCH(gw + 2), the resize tables of J_TAB in padded
+ * padded level as floats in rows of HOG_PITCH(gw + 2) per channel, the resize tables of J_TAB in padded
  * coordinates (reflect-101 applied on the host, HOG_PITCH(gw + 2) columns), and the normalised blocks both in
  * hog.cl's layout (hist, read back by votecl_hog_compute) and transposed per block row
  * (histt[J_BLK * len + (by * len + k) * nbx + bx], read by the SVM along windows).
- *   hog_level_px1/3    (padded columns, padded rows): the padded level, resized once
+ *   hog_level_px1/3    (padded columns, padded rows): the padded level, resized once and
+ *                      gamma applied, one float plane per channel in each row
  *   hog_gradient_px1/3 (gradient columns, gradient rows): hog_gradient_store's arithmetic,
  *                      the channel chosen by selects
  *   hog_rowhist_rows   (block columns, gradient rows): each block's horizontal partial
@@ -36,30 +37,35 @@
 #define J_RB 21 /* first row of R (in block columns), CPUs */
 #define HOG_PITCH(n) (((n) + HOG_TILE - 1) / HOG_TILE * HOG_TILE)
 
-#define HOG_LEVEL_KERNEL(NAME, CH)                                                           \
-    KERNEL void NAME(GLOBAL const uchar *restrict src, uint sw, GLOBAL const int *restrict jobs, \
-                     GLOBAL const int *restrict rowjob, uint rfirst, GLOBAL uchar *restrict level)        \
-    {                                                                                        \
-        GLOBAL const int *rj = rowjob + 2 * (rfirst + get_group_id(1));                                 \
-        GLOBAL const int *job = jobs + rj[0] * HOG_JOB;                                      \
-        uint px = get_global_id(0);                                                          \
-        uint pw = HOG_PITCH((uint)job[J_GW] + 2), ph = (uint)job[J_GH] + 2;                  \
-                                                                                             \
-        if (get_group_id(0) * HOG_TILE >= pw)                                                \
-            return;                                                                          \
-        GLOBAL const int *tab = jobs + job[J_TAB];                                           \
-        uint py = (uint)rj[1];                                                               \
-        int xi = tab[px], ax = tab[pw + px], yi = tab[2 * pw + py], ay = tab[2 * pw + ph + py]; \
-        int xj = xi + 1 < job[J_RW] ? xi + 1 : xi, yj = yi + 1 < job[J_RH] ? yi + 1 : yi;     \
-        GLOBAL const uchar *r0 = src + ((size_t)(job[J_RY] + yi) * sw + job[J_RX]) * CH;     \
-        GLOBAL const uchar *r1 = src + ((size_t)(job[J_RY] + yj) * sw + job[J_RX]) * CH;     \
-        GLOBAL uchar *out = level + ((size_t)job[J_PAD] + (size_t)py * pw + px) * CH;         \
-                                                                                             \
-        for (uint c = 0; c < CH; c++) {                                                      \
-            int top = (256 - ax) * r0[xi * CH + c] + ax * r0[xj * CH + c];                   \
-            int bottom = (256 - ax) * r1[xi * CH + c] + ax * r1[xj * CH + c];                \
-            out[c] = (uchar)(((256 - ay) * top + ay * bottom + (1 << 15)) >> 16);            \
-        }                                                                                    \
+/* The padded level, gamma applied (lut), as CH planes of floats per row: the gradient
+ * kernels then read contiguous floats instead of gathering through lut four times. */
+#define HOG_LEVEL_KERNEL(NAME, CH)                                                             \
+    KERNEL void NAME(GLOBAL const uchar *restrict src, uint sw,                                \
+                     GLOBAL const int *restrict jobs, GLOBAL const int *restrict rowjob,       \
+                     uint rfirst, GLOBAL const float *restrict lut,                            \
+                     GLOBAL float *restrict level)                                             \
+    {                                                                                          \
+        GLOBAL const int *rj = rowjob + 2 * (rfirst + get_group_id(1));                        \
+        GLOBAL const int *job = jobs + rj[0] * HOG_JOB;                                        \
+        uint px = get_global_id(0);                                                            \
+        uint pw = HOG_PITCH((uint)job[J_GW] + 2), ph = (uint)job[J_GH] + 2;                    \
+                                                                                               \
+        if (get_group_id(0) * HOG_TILE >= pw)                                                  \
+            return;                                                                            \
+        GLOBAL const int *tab = jobs + job[J_TAB];                                             \
+        uint py = (uint)rj[1];                                                                 \
+        int xi = tab[px], ax = tab[pw + px], yi = tab[2 * pw + py];                            \
+        int ay = tab[2 * pw + ph + py];                                                        \
+        int xj = xi + 1 < job[J_RW] ? xi + 1 : xi, yj = yi + 1 < job[J_RH] ? yi + 1 : yi;       \
+        GLOBAL const uchar *r0 = src + ((size_t)(job[J_RY] + yi) * sw + job[J_RX]) * CH;       \
+        GLOBAL const uchar *r1 = src + ((size_t)(job[J_RY] + yj) * sw + job[J_RX]) * CH;       \
+        GLOBAL float *out = level + ((size_t)job[J_PAD] + (size_t)py * pw) * CH + px;          \
+                                                                                               \
+        for (uint c = 0; c < CH; c++) {                                                        \
+            int top = (256 - ax) * r0[xi * CH + c] + ax * r0[xj * CH + c];                     \
+            int bottom = (256 - ax) * r1[xi * CH + c] + ax * r1[xj * CH + c];                  \
+            out[c * pw] = lut[(uchar)(((256 - ay) * top + ay * bottom + (1 << 15)) >> 16)];    \
+        }                                                                                      \
     }
 
 HOG_LEVEL_KERNEL(hog_level_px1, 1)
@@ -93,8 +99,8 @@ hog_gradient_planar(float bx, float by, size_t o, size_t npix, GLOBAL float *res
 }
 
 KERNEL void
-hog_gradient_px1(GLOBAL const uchar *restrict level, GLOBAL const int *restrict jobs,
-                 GLOBAL const int *restrict rowjob, uint rfirst, uint npix, GLOBAL const float *restrict lut,
+hog_gradient_px1(GLOBAL const float *restrict level, GLOBAL const int *restrict jobs,
+                 GLOBAL const int *restrict rowjob, uint rfirst, uint npix,
                  GLOBAL float *restrict grad, GLOBAL uchar *restrict bins)
 {
     GLOBAL const int *rj = rowjob + 2 * (rfirst + get_group_id(1));
@@ -104,18 +110,16 @@ hog_gradient_px1(GLOBAL const uchar *restrict level, GLOBAL const int *restrict 
     if (get_group_id(0) * HOG_TILE >= gw)
         return;
     uint y = (uint)rj[1], pw = HOG_PITCH(gw + 2);
-    GLOBAL const uchar *mid = level + (size_t)job[J_PAD] + (size_t)(y + 1) * pw;
-    GLOBAL const uchar *up = mid - pw, *down = mid + pw;
-    float dx = lut[mid[x + 2]] - lut[mid[x]];
-    float dy = lut[down[x + 1]] - lut[up[x + 1]];
+    GLOBAL const float *mid = level + (size_t)job[J_PAD] + (size_t)(y + 1) * pw;
+    GLOBAL const float *up = mid - pw, *down = mid + pw;
 
-    hog_gradient_planar(dx, dy, (size_t)job[J_PIX] + (size_t)y * HOG_PITCH(gw) + x, npix, grad,
-                        bins);
+    hog_gradient_planar(mid[x + 2] - mid[x], down[x + 1] - up[x + 1],
+                        (size_t)job[J_PIX] + (size_t)y * HOG_PITCH(gw) + x, npix, grad, bins);
 }
 
 KERNEL void
-hog_gradient_px3(GLOBAL const uchar *restrict level, GLOBAL const int *restrict jobs,
-                 GLOBAL const int *restrict rowjob, uint rfirst, uint npix, GLOBAL const float *restrict lut,
+hog_gradient_px3(GLOBAL const float *restrict level, GLOBAL const int *restrict jobs,
+                 GLOBAL const int *restrict rowjob, uint rfirst, uint npix,
                  GLOBAL float *restrict grad, GLOBAL uchar *restrict bins)
 {
     GLOBAL const int *rj = rowjob + 2 * (rfirst + get_group_id(1));
@@ -125,12 +129,12 @@ hog_gradient_px3(GLOBAL const uchar *restrict level, GLOBAL const int *restrict 
     if (get_group_id(0) * HOG_TILE >= gw)
         return;
     uint y = (uint)rj[1], pw = HOG_PITCH(gw + 2);
-    GLOBAL const uchar *mid = level + ((size_t)job[J_PAD] + (size_t)(y + 1) * pw) * 3;
-    GLOBAL const uchar *up = mid - (size_t)pw * 3, *down = mid + (size_t)pw * 3;
-    uint r = 3 * (x + 2), l = 3 * x, c = 3 * (x + 1);
-    float gx0 = lut[mid[r]] - lut[mid[l]], gy0 = lut[down[c]] - lut[up[c]];
-    float gx1 = lut[mid[r + 1]] - lut[mid[l + 1]], gy1 = lut[down[c + 1]] - lut[up[c + 1]];
-    float gx2 = lut[mid[r + 2]] - lut[mid[l + 2]], gy2 = lut[down[c + 2]] - lut[up[c + 2]];
+    /* planes R, G, B of the row */
+    GLOBAL const float *m = level + ((size_t)job[J_PAD] + (size_t)(y + 1) * pw) * 3;
+    GLOBAL const float *u = m - 3 * (size_t)pw, *d = m + 3 * (size_t)pw;
+    float gx0 = m[x + 2] - m[x], gy0 = d[x + 1] - u[x + 1];
+    float gx1 = m[pw + x + 2] - m[pw + x], gy1 = d[pw + x + 1] - u[pw + x + 1];
+    float gx2 = m[2 * pw + x + 2] - m[2 * pw + x], gy2 = d[2 * pw + x + 1] - u[2 * pw + x + 1];
     float m0 = gx0 * gx0 + gy0 * gy0, m1 = gx1 * gx1 + gy1 * gy1, m2 = gx2 * gx2 + gy2 * gy2;
     /* votecl__hog_pick_channel: OpenCV's vector rule, its scalar rule in the last gw % 4 */
     int g1, b2;

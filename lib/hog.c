@@ -752,7 +752,8 @@ device_buffers(votecl_hog *hog)
      * last lanes of hog_svm_px past a row) */
     if (hog->rows &&
         ((s = votecl__buffer_ensure(hog->context, &b->level,
-                                    (hog->npad + 2 * (size_t)hog->tile) * hog->ch)) ||
+                                    (hog->npad + 2 * (size_t)hog->tile) * hog->ch *
+                                        sizeof(float))) ||
          (s = votecl__buffer_ensure(hog->context, &b->rh,
                                     (hog->nrh ? hog->nrh : 1) * hog->geom.cells_x *
                                         hog->geom.nbins * sizeof(float))) ||
@@ -794,22 +795,21 @@ device_gradient_rows(votecl_hog *hog)
     votecl__arg level[] = {VOTECL__ARG_BUF(hog->source ? hog->source : b->image),
                            VOTECL__ARG_UINT(hog->conv_w), VOTECL__ARG_BUF(b->tab),
                            VOTECL__ARG_BUF(b->tab),       VOTECL__ARG_UINT(hog->rowtab),
-                           VOTECL__ARG_BUF(b->level)};
+                           VOTECL__ARG_BUF(b->lut),       VOTECL__ARG_BUF(b->level)};
     votecl__arg grad[] = {VOTECL__ARG_BUF(b->level),
                           VOTECL__ARG_BUF(b->tab),
                           VOTECL__ARG_BUF(b->tab),
                           VOTECL__ARG_UINT(hog->rowtab + hog->nprows),
                           VOTECL__ARG_UINT(hog->npix),
-                          VOTECL__ARG_BUF(b->lut),
                           VOTECL__ARG_BUF(b->grad),
                           VOTECL__ARG_BUF(b->bins)};
     votecl_status s;
 
     s = launch_rows(hog, three ? K_LEVEL3 : K_LEVEL, hog->max_pw, hog->tile, hog->nprows,
-                    level, 6);
+                    level, 7);
     if (s == VOTECL_OK)
         s = launch_rows(hog, three ? K_GRADIENT3 : K_GRADIENT, hog->max_pw - 2, hog->tile,
-                        hog->nrows, grad, 8);
+                        hog->nrows, grad, 7);
     return s;
 }
 
