@@ -23,10 +23,11 @@
  *   hog_gradient_px1/3 (gradient columns, gradient rows): hog_gradient_store's arithmetic,
  *                      the channel chosen by selects
  *   hog_rowhist_rows   (block columns, gradient rows): each block's horizontal partial
- *                      histogram of one pixel row, R[(J_RB + y nbx + bx) * HOG_CELLS_X *
- *                      HOG_NBINS], weights hx (Gaussian times bilinear, per block column)
- *   hog_blocks_px      (block columns, block rows): the block from its HOG_BLOCK_H rows of R
- *                      with weights hy, L2-Hys
+ *                      histogram of one pixel row, weights hx (Gaussian times bilinear, per
+ *                      block column), in R transposed per row: element k of block column bx
+ *                      of row y at ((J_RB + y nbx) HOG_CELLS_X HOG_NBINS + k nbx + bx)
+ *   hog_blocks_px      (groups of 8 block columns, block rows): 8 blocks from their
+ *                      HOG_BLOCK_H rows of R with weights hy, L2-Hys, in vectors
  *   hog_svm_px         (groups of 8 windows, window rows): 8 windows of a row at once, the
  *                      sums in the reference's order per window
  * The Gaussian is split into its x and y factors (products of the same values as the
@@ -189,35 +190,35 @@ hog_rowhist_rows(GLOBAL const float *restrict grad, GLOBAL const uchar *restrict
             acc[cx * HOG_NBINS + h1] += a1 * w;
         }
     }
-    GLOBAL float *dst = rh + ((size_t)job[J_RB] + (size_t)y * nbx + bx) * HOG_RLEN;
+    GLOBAL float *dst = rh + ((size_t)job[J_RB] + (size_t)y * nbx) * HOG_RLEN + bx;
     for (uint k = 0; k < HOG_RLEN; k++)
-        dst[k] = acc[k];
+        dst[(size_t)k * nbx] = acc[k];
 }
 
-/* Block (bx, by): sum of its rows of R weighted by hy[i * HOG_CELLS_Y + cy], cell
- * c = cx * HOG_CELLS_Y + cy as in hog.cl, then L2-Hys. */
+/* Blocks bx .. bx + 7 of block row by: each the sum of its rows of R weighted by
+ * hy[i * HOG_CELLS_Y + cy] (cell c = cx * HOG_CELLS_Y + cy as in hog.cl), then L2-Hys, in
+ * 8 lanes (lanes past the row read neighbouring values and are not stored; rh has room).
+ * Written transposed to outt, and to out in hog.cl's layout when aos (descriptors). */
 KERNEL void
 hog_blocks_px(GLOBAL const float *restrict rh, GLOBAL const int *restrict jobs,
               GLOBAL const int *restrict rowjob, uint rfirst, GLOBAL const float *restrict hy,
-              GLOBAL float *restrict out, GLOBAL float *restrict outt)
+              GLOBAL float *restrict out, GLOBAL float *restrict outt, uint aos)
 {
     GLOBAL const int *rj = rowjob + 2 * (rfirst + get_group_id(1));
     GLOBAL const int *job = jobs + rj[0] * HOG_JOB;
-    uint bx = get_global_id(0);
-    uint nbx = (uint)job[J_NBX];
+    uint bx = 8 * get_global_id(0), nbx = (uint)job[J_NBX];
 
     if (bx >= nbx)
         return;
     uint by = (uint)rj[1];
-    GLOBAL const float *r = rh + ((size_t)job[J_RB] + (size_t)by * HOG_GRID_Y * nbx + bx) *
-                                     HOG_RLEN;
-    float hist[HOG_BLOCK_LEN];
-    float sum = 0.f, scale;
+    float8 hist[HOG_BLOCK_LEN];
+    float8 sum = (float8)(0.f), scale;
 
     for (uint k = 0; k < HOG_BLOCK_LEN; k++)
-        hist[k] = 0.f;
+        hist[k] = (float8)(0.f);
     for (uint i = 0; i < HOG_BLOCK_H; i++) {
-        GLOBAL const float *ri = r + (size_t)i * nbx * HOG_RLEN;
+        GLOBAL const float *ri =
+            rh + ((size_t)job[J_RB] + (size_t)(by * HOG_GRID_Y + i) * nbx) * HOG_RLEN + bx;
 
         for (uint cy = 0; cy < HOG_CELLS_Y; cy++) {
             float w = hy[i * HOG_CELLS_Y + cy];
@@ -225,28 +226,40 @@ hog_blocks_px(GLOBAL const float *restrict rh, GLOBAL const int *restrict jobs,
             if (w == 0.f)
                 continue;
             for (uint cx = 0; cx < HOG_CELLS_X; cx++)
-                for (uint b = 0; b < HOG_NBINS; b++)
-                    hist[(cx * HOG_CELLS_Y + cy) * HOG_NBINS + b] += ri[cx * HOG_NBINS + b] * w;
+                for (uint b = 0; b < HOG_NBINS; b++) {
+                    uint k = (cx * HOG_CELLS_Y + cy) * HOG_NBINS + b;
+
+                    hist[k] += vload8(0, ri + (size_t)(cx * HOG_NBINS + b) * nbx) * w;
+                }
         }
     }
     for (uint k = 0; k < HOG_BLOCK_LEN; k++)
         sum += hist[k] * hist[k];
     scale = 1.f / (sqrt(sum) + (float)HOG_BLOCK_LEN * 0.1f);
-    sum = 0.f;
+    sum = (float8)(0.f);
     for (uint k = 0; k < HOG_BLOCK_LEN; k++) {
-        float v = hist[k] * scale;
-        hist[k] = v < HOG_L2HYS ? v : HOG_L2HYS;
+        float8 v = hist[k] * scale;
+        hist[k] = v < HOG_L2HYS ? v : (float8)(HOG_L2HYS);
         sum += hist[k] * hist[k];
     }
     scale = 1.f / (sqrt(sum) + 1e-3f);
-    size_t b = (size_t)job[J_BLK] + (size_t)by * nbx + bx;
-    GLOBAL float *dst = out + b * HOG_BLOCK_LEN;
+    uint lanes = nbx - bx < 8 ? nbx - bx : 8;
+    size_t b0 = (size_t)job[J_BLK] + (size_t)by * nbx + bx;
     GLOBAL float *dstt = outt + ((size_t)job[J_BLK] + (size_t)by * nbx) * HOG_BLOCK_LEN + bx;
     for (uint k = 0; k < HOG_BLOCK_LEN; k++) {
-        float v = hist[k] * scale;
+        float8 v = hist[k] * scale;
+        float l[8];
 
-        dst[k] = v;
-        dstt[(size_t)k * nbx] = v;
+        if (lanes == 8 && !aos) {
+            vstore8(v, 0, dstt + (size_t)k * nbx);
+            continue;
+        }
+        vstore8(v, 0, l);
+        for (uint j = 0; j < lanes; j++) {
+            dstt[(size_t)k * nbx + j] = l[j];
+            if (aos)
+                out[(b0 + j) * HOG_BLOCK_LEN + k] = l[j];
+        }
     }
 }
 
@@ -254,8 +267,10 @@ hog_blocks_px(GLOBAL const float *restrict rh, GLOBAL const int *restrict jobs,
  * step HOG_WSTRIDE_X / HOG_GRID_X block columns. */
 #define HOG_WSTEP (HOG_WSTRIDE_X / HOG_GRID_X)
 
-/* Windows wx .. wx + 7 of window row wy: hog_svm_rows' sums, lanes reading the transposed
- * blocks (lanes past the row read neighbouring values and are not stored; histt has room). */
+/* Windows wx .. wx + 7 of window row wy: the reference's sums in its order, each product
+ * added by fma (one rounding instead of two: the scores move by ulps, within the tested
+ * margin, for half the instructions), lanes reading the transposed blocks (lanes past the
+ * row read neighbouring values and are not stored; histt has room). */
 KERNEL void
 hog_svm_px(GLOBAL const float *restrict histt, GLOBAL const int *restrict jobs,
            GLOBAL const int *restrict rowjob, uint rfirst, GLOBAL const float *restrict weights, float bias,
@@ -288,7 +303,7 @@ hog_svm_px(GLOBAL const float *restrict histt, GLOBAL const int *restrict jobs,
                                     h[4 * HOG_WSTEP], h[5 * HOG_WSTEP], h[6 * HOG_WSTEP],
                                     h[7 * HOG_WSTEP]);
 #endif
-                d += w[k] * v;
+                d = fma((float8)(w[k]), v, d);
             }
             s += d;
         }

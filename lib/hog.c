@@ -755,8 +755,8 @@ device_buffers(votecl_hog *hog)
                                     (hog->npad + 2 * (size_t)hog->tile) * hog->ch *
                                         sizeof(float))) ||
          (s = votecl__buffer_ensure(hog->context, &b->rh,
-                                    (hog->nrh ? hog->nrh : 1) * hog->geom.cells_x *
-                                        hog->geom.nbins * sizeof(float))) ||
+                                    ((hog->nrh ? hog->nrh : 1) * hog->geom.cells_x *
+                                         hog->geom.nbins + HOG_SVM_LANES) * sizeof(float))) ||
          (s = votecl__buffer_ensure(hog->context, &b->histt,
                                     (blk * hog->geom.block_len +
                                      HOG_SVM_LANES * (hog->geom.wstride_x / hog->geom.grid_x + 1)) *
@@ -838,9 +838,10 @@ device_gradient(votecl_hog *hog)
 }
 
 /* CPUs: stage 4 as each block's partial histogram of each of its pixel rows, then stages
- * 4-5 from those, a work-item per block. */
+ * 4-5 from those, a work-item per 8 blocks; the blocks in hog.cl's layout too when aos
+ * (descriptors), else only transposed for the SVM. */
 static votecl_status
-device_blocks_rows(votecl_hog *hog)
+device_blocks_rows(votecl_hog *hog, int aos)
 {
     hog_buffers *b = &hog->buf;
     votecl__arg rows[] = {VOTECL__ARG_BUF(b->grad),
@@ -857,18 +858,20 @@ device_blocks_rows(votecl_hog *hog)
                             VOTECL__ARG_UINT(hog->rowtab + hog->nprows + hog->nrows),
                             VOTECL__ARG_BUF(b->wy),
                             VOTECL__ARG_BUF(b->hist),
-                            VOTECL__ARG_BUF(b->histt)};
+                            VOTECL__ARG_BUF(b->histt),
+                            VOTECL__ARG_UINT(aos)};
     votecl_status s;
 
     s = launch_rows(hog, K_ROWHIST, hog->max_nbx, HOG_BLOCK_LOCAL, hog->nrows, rows, 8);
     if (s == VOTECL_OK)
-        s = launch_rows(hog, K_BLOCKS, hog->max_nbx, HOG_BLOCK_LOCAL, hog->nbrows, blocks, 7);
+        s = launch_rows(hog, K_BLOCKS, (hog->max_nbx + HOG_SVM_LANES - 1) / HOG_SVM_LANES,
+                        HOG_SVM_LOCAL, hog->nbrows, blocks, 8);
     return s;
 }
 
-/* Stages 4-5 of every job: one work-group per block (CPUs: one work-item). */
+/* Stages 4-5 of every job: one work-group per block (CPUs: device_blocks_rows). */
 static votecl_status
-device_blocks(votecl_hog *hog)
+device_blocks(votecl_hog *hog, int aos)
 {
     hog_buffers *b = &hog->buf;
     size_t local = hog->local, global = hog->nblk * local;
@@ -879,7 +882,7 @@ device_blocks(votecl_hog *hog)
     PROF_BEGIN(hog);
 
     if (hog->rows)
-        s = device_blocks_rows(hog);
+        s = device_blocks_rows(hog, aos);
     else
         s = votecl__launch(hog->context, hog->kernels[K_BLOCKS], 1, &global, &local, args, 6);
     PROF_END(hog, 1);
@@ -933,7 +936,7 @@ device_detect(votecl_hog *hog)
     s = device_buffers(hog);
     PROF_END(hog, 3);
     if (s == VOTECL_OK && hog->nscores > 0 && (s = device_gradient(hog)) == VOTECL_OK &&
-        (s = device_blocks(hog)) == VOTECL_OK)
+        (s = device_blocks(hog, 0)) == VOTECL_OK)
         s = device_svm(hog);
     return s;
 }
@@ -958,7 +961,7 @@ compute_blocks(votecl_hog *hog, float **hist)
     }
     if ((*hist = votecl__malloc(n * sizeof(float))) == NULL)
         return votecl__fail(hog->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
-    if ((s = device_buffers(hog)) || (s = device_gradient(hog)) || (s = device_blocks(hog)) ||
+    if ((s = device_buffers(hog)) || (s = device_gradient(hog)) || (s = device_blocks(hog, 1)) ||
         (s = votecl_buffer_read(hog->buf.hist, 0, *hist, n * sizeof(float)))) {
         free(*hist);
         *hist = NULL;
