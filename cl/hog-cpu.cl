@@ -18,8 +18,8 @@
  * coordinates (reflect-101 applied on the host, HOG_PITCH(gw + 2) columns), and the normalised blocks both in
  * hog.cl's layout (hist, read back by votecl_hog_compute) and transposed per block row
  * (histt[J_BLK * len + (by * len + k) * nbx + bx], read by the SVM along windows).
- *   hog_level_px1/3    (padded columns, padded rows): the padded level, resized once and
- *                      gamma applied, one float plane per channel in each row
+ *   hog_level_px1/3    (groups of 8 padded columns, padded rows): the padded level,
+ *                      resized once and gamma applied, one float plane per channel a row
  *   hog_gradient_px1/3 (gradient columns, gradient rows): hog_gradient_store's arithmetic,
  *                      the channel chosen by selects
  *   hog_rowhist_rows   (block columns, gradient rows): each block's horizontal partial
@@ -33,39 +33,55 @@
  * The Gaussian is split into its x and y factors (products of the same values as the
  * reference's table up to rounding) and blocks sum in another order: margins as hog.cl's.
  * Required defines: hog.cl's, HOG_CELLS_X, HOG_CELLS_Y, HOG_TILE (the local size along a
- * row of the per-pixel kernels). No atomics, no local memory. */
+ * row of the per-pixel kernels, a multiple of 8), HOG_GAMMA (0 or 1). No atomics, no local
+ * memory. */
 
 #define J_RB 21 /* first row of R (in block columns), CPUs */
 #define HOG_PITCH(n) (((n) + HOG_TILE - 1) / HOG_TILE * HOG_TILE)
 
-/* The padded level, gamma applied (lut), as CH planes of floats per row: the gradient
- * kernels then read contiguous floats instead of gathering through lut four times. */
+/* The padded level, gamma applied, as CH planes of floats per row: the gradient kernels
+ * then read contiguous floats instead of gathering through a table four times. A work-item
+ * does 8 consecutive columns in vectors (the source reads are gathers, which PoCL would not
+ * vectorise across work-items); work-groups of HOG_TILE / 8. The gamma table's values
+ * (votecl__hog_gamma_table: sqrtf of the integer) by sqrt, correctly rounded on PoCL. */
+#if HOG_GAMMA
+#define HOG_GAMMA8(v) sqrt(v)
+#else
+#define HOG_GAMMA8(v) (v)
+#endif
+#define HOG_GATHER8(p, i, CH, c)                                                               \
+    (int8)((p)[(i).s0 * CH + c], (p)[(i).s1 * CH + c], (p)[(i).s2 * CH + c],                   \
+           (p)[(i).s3 * CH + c], (p)[(i).s4 * CH + c], (p)[(i).s5 * CH + c],                   \
+           (p)[(i).s6 * CH + c], (p)[(i).s7 * CH + c])
 #define HOG_LEVEL_KERNEL(NAME, CH)                                                             \
     KERNEL void NAME(GLOBAL const uchar *restrict src, uint sw,                                \
                      GLOBAL const int *restrict jobs, GLOBAL const int *restrict rowjob,       \
-                     uint rfirst, GLOBAL const float *restrict lut,                            \
-                     GLOBAL float *restrict level)                                             \
+                     uint rfirst, GLOBAL float *restrict level)                                \
     {                                                                                          \
         GLOBAL const int *rj = rowjob + 2 * (rfirst + get_group_id(1));                        \
         GLOBAL const int *job = jobs + rj[0] * HOG_JOB;                                        \
-        uint px = get_global_id(0);                                                            \
+        uint px = 8 * get_global_id(0);                                                        \
         uint pw = HOG_PITCH((uint)job[J_GW] + 2), ph = (uint)job[J_GH] + 2;                    \
                                                                                                \
-        if (get_group_id(0) * HOG_TILE >= pw)                                                  \
+        if (px >= pw)                                                                          \
             return;                                                                            \
         GLOBAL const int *tab = jobs + job[J_TAB];                                             \
         uint py = (uint)rj[1];                                                                 \
-        int xi = tab[px], ax = tab[pw + px], yi = tab[2 * pw + py];                            \
-        int ay = tab[2 * pw + ph + py];                                                        \
-        int xj = xi + 1 < job[J_RW] ? xi + 1 : xi, yj = yi + 1 < job[J_RH] ? yi + 1 : yi;       \
+        int8 xi = vload8(0, tab + px), ax = vload8(0, tab + pw + px);                          \
+        int8 xj = xi + 1 < job[J_RW] ? xi + 1 : xi;                                            \
+        int yi = tab[2 * pw + py], ay = tab[2 * pw + ph + py];                                 \
+        int yj = yi + 1 < job[J_RH] ? yi + 1 : yi;                                             \
         GLOBAL const uchar *r0 = src + ((size_t)(job[J_RY] + yi) * sw + job[J_RX]) * CH;       \
         GLOBAL const uchar *r1 = src + ((size_t)(job[J_RY] + yj) * sw + job[J_RX]) * CH;       \
         GLOBAL float *out = level + ((size_t)job[J_PAD] + (size_t)py * pw) * CH + px;          \
                                                                                                \
         for (uint c = 0; c < CH; c++) {                                                        \
-            int top = (256 - ax) * r0[xi * CH + c] + ax * r0[xj * CH + c];                     \
-            int bottom = (256 - ax) * r1[xi * CH + c] + ax * r1[xj * CH + c];                  \
-            out[c * pw] = lut[(uchar)(((256 - ay) * top + ay * bottom + (1 << 15)) >> 16)];    \
+            int8 top = (256 - ax) * HOG_GATHER8(r0, xi, CH, c) + ax * HOG_GATHER8(r0, xj, CH, c); \
+            int8 bottom =                                                                      \
+                (256 - ax) * HOG_GATHER8(r1, xi, CH, c) + ax * HOG_GATHER8(r1, xj, CH, c);     \
+            int8 v = ((256 - ay) * top + ay * bottom + (1 << 15)) >> 16;                       \
+                                                                                               \
+            vstore8(HOG_GAMMA8(convert_float8(v)), 0, out + c * pw);                           \
         }                                                                                      \
     }
 

@@ -192,26 +192,27 @@ hog_compile(votecl_hog *hog)
 {
     static const char *const files[] = {"hog.cl", NULL};
     static const char *const files_cpu[] = {"hog.cl", "hog-cpu.cl", NULL};
-    char defs[27][64];
-    const char *ptrs[27];
+    char defs[28][64];
+    const char *ptrs[28];
     const votecl_device_info *info = &hog->context->info;
     size_t n, lmem = info->local_mem_bytes > 2048 ? info->local_mem_bytes - 1024 : 1024;
-    /* CPU devices (local memory emulated): the row kernels, no local memory or barriers */
-    unsigned local = info->local_mem_dedicated ? 64 : 1;
-    const char *const *names = info->local_mem_dedicated ? kernel_names : kernel_names_cpu;
+    /* CPU devices (local memory emulated): the row kernels, no local memory or barriers,
+     * work-groups of HOG_PX_LOCAL along a row */
+    int rows = !info->local_mem_dedicated && info->max_work_group_size >= HOG_PX_LOCAL;
+    unsigned local = rows ? 1 : 64;
+    const char *const *names = rows ? kernel_names_cpu : kernel_names;
 
     /* per-work-item block histograms in local memory: block_len (local + 1) floats */
     while (local > 1 && (local > info->max_work_group_size ||
                          (size_t)hog->geom.block_len * (local + 2) * sizeof(float) > lmem))
         local /= 2;
     hog->local = local;
-    hog->rows = !info->local_mem_dedicated;
+    hog->rows = rows;
     n = hog_defines(&hog->geom, local, defs);
     if (hog->rows) {
         hog->tile = HOG_PX_LOCAL;
-        while (hog->tile > 1 && hog->tile > info->max_work_group_size)
-            hog->tile /= 2;
         snprintf(defs[n++], 64, "HOG_TILE=%u", hog->tile);
+        snprintf(defs[n++], 64, "HOG_GAMMA=%d", hog->geom.gamma);
         snprintf(defs[n++], 64, "HOG_CELLS_X=%u", hog->geom.cells_x);
         snprintf(defs[n++], 64, "HOG_CELLS_Y=%u", hog->geom.cells_y);
     }
@@ -795,7 +796,7 @@ device_gradient_rows(votecl_hog *hog)
     votecl__arg level[] = {VOTECL__ARG_BUF(hog->source ? hog->source : b->image),
                            VOTECL__ARG_UINT(hog->conv_w), VOTECL__ARG_BUF(b->tab),
                            VOTECL__ARG_BUF(b->tab),       VOTECL__ARG_UINT(hog->rowtab),
-                           VOTECL__ARG_BUF(b->lut),       VOTECL__ARG_BUF(b->level)};
+                           VOTECL__ARG_BUF(b->level)};
     votecl__arg grad[] = {VOTECL__ARG_BUF(b->level),
                           VOTECL__ARG_BUF(b->tab),
                           VOTECL__ARG_BUF(b->tab),
@@ -805,8 +806,9 @@ device_gradient_rows(votecl_hog *hog)
                           VOTECL__ARG_BUF(b->bins)};
     votecl_status s;
 
-    s = launch_rows(hog, three ? K_LEVEL3 : K_LEVEL, hog->max_pw, hog->tile, hog->nprows,
-                    level, 7);
+    /* hog_level_px*: 8 columns a work-item (the tile is a multiple of 8) */
+    s = launch_rows(hog, three ? K_LEVEL3 : K_LEVEL, (hog->max_pw + 7) / 8, hog->tile / 8,
+                    hog->nprows, level, 6);
     if (s == VOTECL_OK)
         s = launch_rows(hog, three ? K_GRADIENT3 : K_GRADIENT, hog->max_pw - 2, hog->tile,
                         hog->nrows, grad, 7);
