@@ -809,9 +809,12 @@ device_gradient_rows(votecl_hog *hog)
     /* hog_level_px*: 8 columns a work-item (the tile is a multiple of 8) */
     s = launch_rows(hog, three ? K_LEVEL3 : K_LEVEL, (hog->max_pw + 7) / 8, hog->tile / 8,
                     hog->nprows, level, 6);
-    if (s == VOTECL_OK)
-        s = launch_rows(hog, three ? K_GRADIENT3 : K_GRADIENT, hog->max_pw - 2, hog->tile,
-                        hog->nrows, grad, 7);
+    /* gray: 8 pixels a work-item (hog_gradient_px1) */
+    if (s == VOTECL_OK && three)
+        s = launch_rows(hog, K_GRADIENT3, hog->max_pw - 2, hog->tile, hog->nrows, grad, 7);
+    else if (s == VOTECL_OK)
+        s = launch_rows(hog, K_GRADIENT, (hog->max_pw - 2 + 7) / 8, hog->tile / 8, hog->nrows,
+                        grad, 7);
     return s;
 }
 
