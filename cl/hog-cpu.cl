@@ -28,8 +28,8 @@
  *                      of row y at ((J_RB + y nbx) HOG_CELLS_X HOG_NBINS + k nbx + bx)
  *   hog_blocks_px      (groups of 8 block columns, block rows): 8 blocks from their
  *                      HOG_BLOCK_H rows of R with weights hy, L2-Hys, in vectors
- *   hog_svm_px         (groups of 8 windows, window rows): 8 windows of a row at once, the
- *                      sums in the reference's order per window
+ *   hog_svm_px         (groups of 16 windows, window rows): 16 windows of a row at once,
+ *                      the sums in the reference's order per window
  * The Gaussian is split into its x and y factors (products of the same values as the
  * reference's table up to rounding) and blocks sum in another order: margins as hog.cl's.
  * Required defines: hog.cl's, HOG_CELLS_X, HOG_CELLS_Y, HOG_TILE (the local size along a
@@ -313,25 +313,26 @@ hog_blocks_px(GLOBAL const float *restrict rh, GLOBAL const int *restrict jobs,
  * step HOG_WSTRIDE_X / HOG_GRID_X block columns. */
 #define HOG_WSTEP (HOG_WSTRIDE_X / HOG_GRID_X)
 
-/* Windows wx .. wx + 7 of window row wy: the reference's sums in its order, each product
+/* Windows wx .. wx + 15 of window row wy: the reference's sums in its order, each product
  * added by fma (one rounding instead of two: the scores move by ulps, within the tested
  * margin, for half the instructions), lanes reading the transposed blocks (lanes past the
- * row read neighbouring values and are not stored; histt has room). */
+ * row read neighbouring values and are not stored; histt has room). Sixteen lanes share
+ * each weight read. */
 KERNEL void
 hog_svm_px(GLOBAL const float *restrict histt, GLOBAL const int *restrict jobs,
-           GLOBAL const int *restrict rowjob, uint rfirst, GLOBAL const float *restrict weights, float bias,
-           GLOBAL float *restrict scores)
+           GLOBAL const int *restrict rowjob, uint rfirst, GLOBAL const float *restrict weights,
+           float bias, GLOBAL float *restrict scores)
 {
     GLOBAL const int *rj = rowjob + 2 * (rfirst + get_group_id(1));
     GLOBAL const int *job = jobs + rj[0] * HOG_JOB;
-    uint wx = 8 * get_global_id(0);
+    uint wx = 16 * get_global_id(0);
     uint nwx = (uint)job[J_NWX], nbx = (uint)job[J_NBX];
 
     if (wx >= nwx)
         return;
     uint wy = (uint)rj[1];
     GLOBAL const float *h0 = histt + (size_t)job[J_BLK] * HOG_BLOCK_LEN;
-    float8 s = (float8)(bias);
+    float16 s = (float16)(bias);
 
     for (uint j = 0; j < HOG_BLOCKS_X; j++) {
         for (uint i = 0; i < HOG_BLOCKS_Y; i++) {
@@ -339,28 +340,30 @@ hog_svm_px(GLOBAL const float *restrict histt, GLOBAL const int *restrict jobs,
             size_t gy = (wy * HOG_WSTRIDE_Y + i * HOG_BSTRIDE_Y) / HOG_GRID_Y;
             GLOBAL const float *h = h0 + gy * HOG_BLOCK_LEN * nbx + gx;
             GLOBAL const float *w = weights + (j * HOG_BLOCKS_Y + i) * HOG_BLOCK_LEN;
-            float8 d = (float8)(0.f);
+            float16 d = (float16)(0.f);
 
             for (uint k = 0; k < HOG_BLOCK_LEN; k++, h += nbx) {
 #if HOG_WSTEP == 1
-                float8 v = vload8(0, h);
+                float16 v = vload16(0, h);
 #else
-                float8 v = (float8)(h[0], h[HOG_WSTEP], h[2 * HOG_WSTEP], h[3 * HOG_WSTEP],
-                                    h[4 * HOG_WSTEP], h[5 * HOG_WSTEP], h[6 * HOG_WSTEP],
-                                    h[7 * HOG_WSTEP]);
+                float t[16];
+
+                for (uint l = 0; l < 16; l++)
+                    t[l] = h[l * HOG_WSTEP];
+                float16 v = vload16(0, t);
 #endif
-                d = fma((float8)(w[k]), v, d);
+                d = fma((float16)(w[k]), v, d);
             }
             s += d;
         }
     }
     GLOBAL float *dst = scores + (size_t)job[J_WIN] + (size_t)wy * nwx + wx;
-    if (wx + 8 <= nwx) {
-        vstore8(s, 0, dst);
+    if (wx + 16 <= nwx) {
+        vstore16(s, 0, dst);
         return;
     }
-    float v[8];
-    vstore8(s, 0, v);
+    float v[16];
+    vstore16(s, 0, v);
     for (uint l = 0; wx + l < nwx; l++)
         dst[l] = v[l];
 }

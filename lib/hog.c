@@ -16,12 +16,14 @@ static const char *const kernel_names[K_COUNT] = {"hog_gradient_all", "hog_block
 static const char *const kernel_names_cpu[K_COUNT] = {
     "hog_gradient_px1", "hog_blocks_px",     "hog_svm_px",      "hog_level_px1",
     "hog_level_px3",    "hog_gradient_px3", "hog_rowhist_rows"};
-/* Work-items per work-group along a row: per-pixel kernels (a loop PoCL vectorises), block
- * kernels, and groups of 8 windows (hog_svm_px) */
+/* Work-items per work-group along a row: per-pixel kernels (a loop PoCL vectorises, or
+ * groups of 8 pixels), row histograms, groups of HOG_BLOCK_LANES blocks and of
+ * HOG_SVM_LANES windows (hog_blocks_px, hog_svm_px) */
 #define HOG_PX_LOCAL 64u
 #define HOG_BLOCK_LOCAL 16u
 #define HOG_SVM_LOCAL 4u
-#define HOG_SVM_LANES 8u
+#define HOG_BLOCK_LANES 8u
+#define HOG_SVM_LANES 16u
 
 /* The job table of cl/hog.cl: HOG_JOB ints a job, then the resize tables. */
 enum {
@@ -757,7 +759,7 @@ device_buffers(votecl_hog *hog)
                                         sizeof(float))) ||
          (s = votecl__buffer_ensure(hog->context, &b->rh,
                                     ((hog->nrh ? hog->nrh : 1) * hog->geom.cells_x *
-                                         hog->geom.nbins + HOG_SVM_LANES) * sizeof(float))) ||
+                                         hog->geom.nbins + HOG_BLOCK_LANES) * sizeof(float))) ||
          (s = votecl__buffer_ensure(hog->context, &b->histt,
                                     (blk * hog->geom.block_len +
                                      HOG_SVM_LANES * (hog->geom.wstride_x / hog->geom.grid_x + 1)) *
@@ -869,7 +871,7 @@ device_blocks_rows(votecl_hog *hog, int aos)
 
     s = launch_rows(hog, K_ROWHIST, hog->max_nbx, HOG_BLOCK_LOCAL, hog->nrows, rows, 8);
     if (s == VOTECL_OK)
-        s = launch_rows(hog, K_BLOCKS, (hog->max_nbx + HOG_SVM_LANES - 1) / HOG_SVM_LANES,
+        s = launch_rows(hog, K_BLOCKS, (hog->max_nbx + HOG_BLOCK_LANES - 1) / HOG_BLOCK_LANES,
                         HOG_SVM_LOCAL, hog->nbrows, blocks, 8);
     return s;
 }
