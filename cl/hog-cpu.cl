@@ -205,8 +205,9 @@ hog_gradient_px3(GLOBAL const float *restrict level, GLOBAL const int *restrict 
  * weight of block column j in cell column cx. */
 KERNEL void
 hog_rowhist_rows(GLOBAL const float *restrict grad, GLOBAL const uchar *restrict bins,
-                 GLOBAL const int *restrict jobs, GLOBAL const int *restrict rowjob, uint rfirst, uint npix,
-                 GLOBAL const float *restrict hx, GLOBAL float *restrict rh)
+                 GLOBAL const int *restrict jobs, GLOBAL const int *restrict rowjob,
+                 uint rfirst, uint npix, GLOBAL const float *restrict hx,
+                 GLOBAL float *restrict rh)
 {
     GLOBAL const int *rj = rowjob + 2 * (rfirst + get_group_id(1));
     GLOBAL const int *job = jobs + rj[0] * HOG_JOB;
@@ -219,6 +220,37 @@ hog_rowhist_rows(GLOBAL const float *restrict grad, GLOBAL const uchar *restrict
     size_t o = (size_t)job[J_PIX] + (size_t)y * HOG_PITCH((uint)job[J_GW]) + bx * HOG_GRID_X;
     GLOBAL const float *g0 = grad + o, *g1 = grad + npix + o;
     GLOBAL const uchar *q = bins + o;
+    GLOBAL float *dst = rh + ((size_t)job[J_RB] + (size_t)y * nbx) * HOG_RLEN + bx;
+
+#if HOG_NBINS <= 16
+    /* each pixel's two votes as a 16-lane vector over the bins, added with fma into one
+     * register histogram per cell column: no read-modify-writes through memory, where
+     * neighbours that share a bin would chain */
+    const int16 iota = (int16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    float16 acc[HOG_CELLS_X];
+
+    /* unrolled and without branches (a zero weight adds zero), so that acc stays in
+     * registers */
+#pragma unroll
+    for (uint cx = 0; cx < HOG_CELLS_X; cx++)
+        acc[cx] = (float16)(0.f);
+    for (uint j = 0; j < HOG_BLOCK_W; j++) {
+        int h0 = q[j], h1 = h0 + 1 < HOG_NBINS ? h0 + 1 : 0;
+        float16 v = select((float16)(0.f), (float16)(g0[j]), iota == h0) +
+                    select((float16)(0.f), (float16)(g1[j]), iota == h1);
+
+#pragma unroll
+        for (uint cx = 0; cx < HOG_CELLS_X; cx++)
+            acc[cx] = fma((float16)(hx[j * HOG_CELLS_X + cx]), v, acc[cx]);
+    }
+    for (uint cx = 0; cx < HOG_CELLS_X; cx++) {
+        float l[16];
+
+        vstore16(acc[cx], 0, l);
+        for (uint b = 0; b < HOG_NBINS; b++)
+            dst[(size_t)(cx * HOG_NBINS + b) * nbx] = l[b];
+    }
+#else
     float acc[HOG_RLEN];
 
     for (uint k = 0; k < HOG_RLEN; k++)
@@ -236,9 +268,9 @@ hog_rowhist_rows(GLOBAL const float *restrict grad, GLOBAL const uchar *restrict
             acc[cx * HOG_NBINS + h1] += a1 * w;
         }
     }
-    GLOBAL float *dst = rh + ((size_t)job[J_RB] + (size_t)y * nbx) * HOG_RLEN + bx;
     for (uint k = 0; k < HOG_RLEN; k++)
         dst[(size_t)k * nbx] = acc[k];
+#endif
 }
 
 /* Blocks bx .. bx + 7 of block row by: each the sum of its rows of R weighted by
