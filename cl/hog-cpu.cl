@@ -53,8 +53,16 @@
     (int8)((p)[(i).s0 * CH + c], (p)[(i).s1 * CH + c], (p)[(i).s2 * CH + c],                   \
            (p)[(i).s3 * CH + c], (p)[(i).s4 * CH + c], (p)[(i).s5 * CH + c],                   \
            (p)[(i).s6 * CH + c], (p)[(i).s7 * CH + c])
+/* Colour: the 3 bytes of each tap's pixel (and one more) in one 4-byte read, the channels
+ * split by shifts; safe while the source row has a next row (hog_level_px3). */
+#define HOG_TAP3(p, i)                                                                         \
+    (uint8)(as_uint(vload4(0, (p) + 3 * (i).s0)), as_uint(vload4(0, (p) + 3 * (i).s1)),         \
+            as_uint(vload4(0, (p) + 3 * (i).s2)), as_uint(vload4(0, (p) + 3 * (i).s3)),         \
+            as_uint(vload4(0, (p) + 3 * (i).s4)), as_uint(vload4(0, (p) + 3 * (i).s5)),         \
+            as_uint(vload4(0, (p) + 3 * (i).s6)), as_uint(vload4(0, (p) + 3 * (i).s7)))
+#define HOG_CHANNEL(t, c) convert_int8(((t) >> (8 * (c))) & 0xffu)
 #define HOG_LEVEL_KERNEL(NAME, CH)                                                             \
-    KERNEL void NAME(GLOBAL const uchar *restrict src, uint sw,                                \
+    KERNEL void NAME(GLOBAL const uchar *restrict src, uint sw, uint sh,                       \
                      GLOBAL const int *restrict jobs, GLOBAL const int *restrict rowjob,       \
                      uint rfirst, GLOBAL float *restrict level)                                \
     {                                                                                          \
@@ -75,6 +83,19 @@
         GLOBAL const uchar *r1 = src + ((size_t)(job[J_RY] + yj) * sw + job[J_RX]) * CH;       \
         GLOBAL float *out = level + ((size_t)job[J_PAD] + (size_t)py * pw) * CH + px;          \
                                                                                                \
+        if (CH == 3 && (uint)(job[J_RY] + yj) + 1 < sh) {                                      \
+            uint8 t00 = HOG_TAP3(r0, xi), t01 = HOG_TAP3(r0, xj);                              \
+            uint8 t10 = HOG_TAP3(r1, xi), t11 = HOG_TAP3(r1, xj);                              \
+                                                                                               \
+            for (uint c = 0; c < CH; c++) {                                                    \
+                int8 top = (256 - ax) * HOG_CHANNEL(t00, c) + ax * HOG_CHANNEL(t01, c);        \
+                int8 bottom = (256 - ax) * HOG_CHANNEL(t10, c) + ax * HOG_CHANNEL(t11, c);     \
+                int8 v = ((256 - ay) * top + ay * bottom + (1 << 15)) >> 16;                   \
+                                                                                               \
+                vstore8(HOG_GAMMA8(convert_float8(v)), 0, out + c * pw);                       \
+            }                                                                                  \
+            return;                                                                            \
+        }                                                                                      \
         for (uint c = 0; c < CH; c++) {                                                        \
             int8 top = (256 - ax) * HOG_GATHER8(r0, xi, CH, c) + ax * HOG_GATHER8(r0, xj, CH, c); \
             int8 bottom =                                                                      \

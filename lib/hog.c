@@ -796,7 +796,8 @@ device_gradient_rows(votecl_hog *hog)
     hog_buffers *b = &hog->buf;
     int three = hog->ch == 3;
     votecl__arg level[] = {VOTECL__ARG_BUF(hog->source ? hog->source : b->image),
-                           VOTECL__ARG_UINT(hog->conv_w), VOTECL__ARG_BUF(b->tab),
+                           VOTECL__ARG_UINT(hog->conv_w), VOTECL__ARG_UINT(hog->conv_h),
+                           VOTECL__ARG_BUF(b->tab),
                            VOTECL__ARG_BUF(b->tab),       VOTECL__ARG_UINT(hog->rowtab),
                            VOTECL__ARG_BUF(b->level)};
     votecl__arg grad[] = {VOTECL__ARG_BUF(b->level),
@@ -810,7 +811,7 @@ device_gradient_rows(votecl_hog *hog)
 
     /* hog_level_px*: 8 columns a work-item (the tile is a multiple of 8) */
     s = launch_rows(hog, three ? K_LEVEL3 : K_LEVEL, (hog->max_pw + 7) / 8, hog->tile / 8,
-                    hog->nprows, level, 6);
+                    hog->nprows, level, 7);
     /* gray: 8 pixels a work-item (hog_gradient_px1) */
     if (s == VOTECL_OK && three)
         s = launch_rows(hog, K_GRADIENT3, hog->max_pw - 2, hog->tile, hog->nrows, grad, 7);
