@@ -1,6 +1,6 @@
 /* HOG detector: validate, plan the pyramid levels of every region of interest, run the six
- * stages of cl/hog.cl per level (or lib/hog-ref.c on the 'ref' backend), read the window
- * scores back and fuse them on the host (lib/hog-fuse.c). */
+ * stages of cl/hog.cl per level (CPU devices: cl/hog-cpu.cl; lib/hog-ref.c on the 'ref'
+ * backend), read the window scores back and fuse them on the host (lib/hog-fuse.c). */
 #include "hog-private.h"
 
 #include <math.h>
