@@ -1,37 +1,38 @@
 /* hog-cpu.cl: the CPU shape of hog.cl's stages (devices without dedicated local memory:
- * PoCL), composed after hog.cl (its job table, hog_atan_deg). PoCL runs a work-group as a
- * loop over its work-items and vectorises that loop when the kernel body is straight-line
- * code, so the per-pixel kernels have no loops, no per-item searches and no computed
- * indices into private arrays; the loops that remain (blocks, SVM) use explicit vectors or
- * run once per block row instead of once per block.
+ * PoCL), composed after hog.cl (its job table and constants). PoCL runs a work-group as a
+ * loop over its work-items and vectorises that loop only when the kernel body is
+ * straight-line code without per-item guards; where a body gathers (resize taps) or loops
+ * (blocks, SVM), a work-item does 8 or 16 neighbours in explicit vectors instead.
  *
  * Every kernel is 2-D: dimension 1 is a row of all jobs (one work-group of local size 1 in
- * it), rowjob[2 (rfirst + row)] (host table) its job and the next int its row in the
- * job; dimension 0 the columns of that row. The per-pixel kernels run work-groups of
- * HOG_TILE items and rows of HOG_PITCH(width) pixels, so that no work-item of a work-group
- * that starts inside a row is turned away (a guard per work-item stops PoCL's
- * vectoriser): the columns past a row's width are computed from valid table entries and
- * ignored. Layouts differ from hog.cl's where only these kernels read them:
- * gradients planar in rows of HOG_PITCH(gw) (the first weighted magnitude at grad[o], the
- * second at grad[npix + o], the lower bin at bins[o]; the upper bin is the next one), the
- * padded level as floats in rows of HOG_PITCH(gw + 2) per channel, the resize tables of J_TAB in padded
- * coordinates (reflect-101 applied on the host, HOG_PITCH(gw + 2) columns), and the normalised blocks both in
- * hog.cl's layout (hist, read back by votecl_hog_compute) and transposed per block row
- * (histt[J_BLK * len + (by * len + k) * nbx + bx], read by the SVM along windows).
- *   hog_level_px1/3    (groups of 8 padded columns, padded rows): the padded level,
- *                      resized once and gamma applied, one float plane per channel a row
- *   hog_gradient_px1/3 (gradient columns, gradient rows): hog_gradient_store's arithmetic,
- *                      the channel chosen by selects
- *   hog_rowhist_rows   (block columns, gradient rows): each block's horizontal partial
- *                      histogram of one pixel row, weights hx (Gaussian times bilinear, per
- *                      block column), in R transposed per row: element k of block column bx
- *                      of row y at ((J_RB + y nbx) HOG_CELLS_X HOG_NBINS + k nbx + bx)
- *   hog_blocks_px      (groups of 8 block columns, block rows): 8 blocks from their
- *                      HOG_BLOCK_H rows of R with weights hy, L2-Hys, in vectors
- *   hog_svm_px         (groups of 16 windows, window rows): 16 windows of a row at once,
- *                      the sums in the reference's order per window
+ * it), rowjob[2 (rfirst + row)] (host table) its job and the next int its row in the job;
+ * dimension 0 the columns of that row. Rows of the per-pixel buffers are HOG_PITCH(width)
+ * long (whole work-groups of HOG_TILE), so that no work-item of a work-group that starts
+ * inside a row is turned away: the columns past a row's width are computed from valid
+ * table entries and never read as results. Layouts differ from hog.cl's where only these
+ * kernels read them:
+ *   the padded level: floats, gamma applied, per row one plane of HOG_PITCH(gw + 2)
+ *   columns per channel, from J_PAD;
+ *   the resize tables of J_TAB in padded coordinates (reflect-101 applied on the host):
+ *   HOG_PITCH(gw + 2) columns, then gh + 2 rows;
+ *   gradients planar in rows of HOG_PITCH(gw): the first weighted magnitude at grad[o], the
+ *   second at grad[npix + o], the lower bin at bins[o] (the upper bin is the next one);
+ *   R, the row histograms: element k (cell column x HOG_NBINS + bin) of block column bx of
+ *   gradient row y at (J_RB + y nbx) HOG_CELLS_X HOG_NBINS + k nbx + bx;
+ *   the normalised blocks transposed per block row, histt[(J_BLK + by nbx) len + k nbx +
+ *   bx], and in hog.cl's layout (hist) only for votecl_hog_compute.
+ * Kernels (dimension 0; dimension 1):
+ *   hog_level_px1/3    groups of 8 padded columns; padded rows: resize, gamma
+ *   hog_gradient_px3   gradient columns; gradient rows: hog_gradient_store's arithmetic,
+ *                      the channel chosen by selects (PoCL vectorises it)
+ *   hog_gradient_px1   groups of 8 gradient columns; gradient rows: the same, gray
+ *   hog_rowhist_rows   block columns; gradient rows: each block column's partial histogram
+ *                      of one pixel row, weights hx (x Gaussian times bilinear cell weight)
+ *   hog_blocks_px      groups of 8 block columns; block rows: blocks from HOG_BLOCK_H rows
+ *                      of R, weights hy (y factors), L2-Hys
+ *   hog_svm_px         groups of 16 windows; window rows: scores, the reference's order
  * The Gaussian is split into its x and y factors (products of the same values as the
- * reference's table up to rounding) and blocks sum in another order: margins as hog.cl's.
+ * reference's table up to rounding) and some sums use fma: margins as hog.cl's.
  * Required defines: hog.cl's, HOG_CELLS_X, HOG_CELLS_Y, HOG_TILE (the local size along a
  * row of the per-pixel kernels, a multiple of 8), HOG_GAMMA (0 or 1). No atomics, no local
  * memory. */
