@@ -2,8 +2,10 @@
 """HOG people detection: libvotecl on one backend against OpenCV's CPU detectMultiScale, in
 the same process on the same frames (docs/performance.md, "HOG on the CPU (issue 14)").
 
-Frames: tools/images/basketball1.png at 640x480 and stretched by nearest neighbour to
-1920x1080 (as `votecl bench --only hog` stretches it), colour and gray. Both sides run the
+Frames: tools/images/basketball1.png (gray) at 640x480 and stretched by nearest neighbour to
+1920x1080 (as `votecl bench --only hog` stretches it), as gray and as colour (three equal
+channels), and where tools/images/astronaut.jpg is present (`votecl bench`'s
+hog1920x1080rgb) that real colour frame stretched to 1920x1080. Both sides run the
 default people detector with winStride 8, padding 0, scale 1.05, group threshold 2. Rounds
 alternate the two libraries so that both see the same machine load; each round is one
 detection, after two warm-up detections each. Printed per frame: best and median wall time,
@@ -26,6 +28,12 @@ import time
 import numpy as np
 
 
+def stretch(img, w, h):
+    ys = (np.arange(h) * img.shape[0] // h)[:, None]
+    xs = (np.arange(w) * img.shape[1] // w)[None, :]
+    return np.ascontiguousarray(img[ys, xs])
+
+
 def frames(image_dir):
     import cv2
     bgr = cv2.imread(os.path.join(image_dir, "basketball1.png"), cv2.IMREAD_COLOR)
@@ -33,11 +41,12 @@ def frames(image_dir):
         sys.exit("hog-cpu.py: no basketball1.png in %s" % image_dir)
     out = []
     for w, h in ((640, 480), (1920, 1080)):
-        ys = (np.arange(h) * bgr.shape[0] // h)[:, None]
-        xs = (np.arange(w) * bgr.shape[1] // w)[None, :]
-        big = np.ascontiguousarray(bgr[ys, xs])
+        big = stretch(bgr, w, h)
         out.append(("%dx%d colour" % (w, h), big))
         out.append(("%dx%d gray" % (w, h), cv2.cvtColor(big, cv2.COLOR_BGR2GRAY)))
+    astronaut = cv2.imread(os.path.join(image_dir, "astronaut.jpg"), cv2.IMREAD_COLOR)
+    if astronaut is not None:
+        out.append(("1920x1080 rgb", stretch(astronaut, 1920, 1080)))
     return out
 
 
