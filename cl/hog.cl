@@ -14,9 +14,8 @@
  *                  memory, trilinear weights from a host table (Gaussian times bilinear cell
  *                  weight), summed, then L2-Hys
  *   hog_svm_all    one work-group of HOG_LOCAL per window: bias + weights . descriptor
- * CPUs (local memory emulated; PoCL) take hog_blocks_rows and hog_svm_rows instead: one
- * work-item per block (per window), work-groups of consecutive blocks (windows) of a row, a
- * private histogram, no local memory and no barriers; the sums run in the reference's order.
+ * CPUs (local memory emulated; PoCL) take the kernels of hog-cpu.cl instead, composed after
+ * this file.
  * Required defines: HOG_BLOCK_W, HOG_BLOCK_H, HOG_NCELLS, HOG_NBINS, HOG_BLOCK_LEN,
  * HOG_BLOCKS_X, HOG_BLOCKS_Y, HOG_BSTRIDE_X, HOG_BSTRIDE_Y, HOG_WSTRIDE_X, HOG_WSTRIDE_Y,
  * HOG_GRID_X, HOG_GRID_Y, HOG_L2HYS, HOG_ANGLE_SCALE, HOG_DEG2RAD, HOG_P1, HOG_P3, HOG_P5,
@@ -42,7 +41,7 @@
 #define J_PIX 15   /* first gradient pixel */
 #define J_BLK 16   /* first block */
 #define J_WIN 17   /* first window */
-#define J_PAD 18   /* first padded level pixel (hog_level_rows) */
+#define J_PAD 18   /* first padded level pixel (hog-cpu.cl) */
 #define J_ROW 19   /* first gradient row */
 #define J_PROW 20  /* first padded level row */
 
@@ -176,94 +175,6 @@ hog_gradient_all(GLOBAL const uchar *src, uint sw, uint ch, GLOBAL const int *jo
     hog_gradient_store(xr, xl, yb, yt, ch, x, gw, o, grad, bins);
 }
 
-/* CPU shape of stages 1-2: work-item row of total is one row of a job's padded level
- * ((gw + 2) x (gh + 2) pixels from J_PAD, rows from J_PROW), resized once (hog_fetch's
- * arithmetic), u8; the columns inside the level in a loop without borders (vectorisable). */
-inline void
-hog_level_px(GLOBAL const uchar *r0, GLOBAL const uchar *r1, GLOBAL const int *tab, int w,
-             int ay, uint ch, int rw, int sx, GLOBAL uchar *out)
-{
-    int xi = tab[sx], ax = tab[w + sx];
-    int xj = xi + 1 < rw ? xi + 1 : xi;
-
-    for (uint c = 0; c < ch; c++) {
-        int top = (256 - ax) * r0[xi * ch + c] + ax * r0[xj * ch + c];
-        int bottom = (256 - ax) * r1[xi * ch + c] + ax * r1[xj * ch + c];
-
-        out[c] = (uchar)(((256 - ay) * top + ay * bottom + (1 << 15)) >> 16);
-    }
-}
-
-KERNEL void
-hog_level_rows(GLOBAL const uchar *src, uint sw, uint ch, GLOBAL const int *jobs, uint njobs,
-               uint total, GLOBAL uchar *level)
-{
-    uint row = get_global_id(0);
-
-    if (row >= total)
-        return;
-    GLOBAL const int *job = jobs + hog_find_job(jobs, njobs, J_PROW, row) * HOG_JOB;
-    GLOBAL const int *tab = jobs + job[J_TAB];
-    int pw = job[J_GW] + 2, py = (int)(row - (uint)job[J_PROW]), px0 = job[J_PX] + 1;
-    int w = job[J_W], h = job[J_H], rw = job[J_RW];
-    int sy = hog_reflect101(py - 1 - job[J_PY], h);
-    int yi = tab[2 * w + sy], ay = tab[2 * w + h + sy];
-    int yj = yi + 1 < job[J_RH] ? yi + 1 : yi;
-    GLOBAL const uchar *r0 = src + ((size_t)(job[J_RY] + yi) * sw + job[J_RX]) * ch;
-    GLOBAL const uchar *r1 = src + ((size_t)(job[J_RY] + yj) * sw + job[J_RX]) * ch;
-    GLOBAL uchar *out = level + ((size_t)job[J_PAD] + (size_t)py * pw) * ch;
-    int inner = min(px0 + w, pw);
-
-    for (int px = 0; px < min(px0, pw); px++)
-        hog_level_px(r0, r1, tab, w, ay, ch, rw, hog_reflect101(px - px0, w), out + px * ch);
-    if (ch == 1)
-        for (int px = px0; px < inner; px++)
-            hog_level_px(r0, r1, tab, w, ay, 1, rw, px - px0, out + px);
-    else
-        for (int px = px0; px < inner; px++)
-            hog_level_px(r0, r1, tab, w, ay, 3, rw, px - px0, out + px * 3);
-    for (int px = max(inner, px0); px < pw; px++)
-        hog_level_px(r0, r1, tab, w, ay, ch, rw, hog_reflect101(px - px0, w), out + px * ch);
-}
-
-/* CPU shape of stage 3: work-item row of total is one gradient row (rows from J_ROW), its
- * neighbours read from the padded level hog_level_rows wrote; one loop per channel count. */
-KERNEL void
-hog_gradient_rows(GLOBAL const uchar *level, uint ch, GLOBAL const int *jobs, uint njobs,
-                  uint total, GLOBAL const float *lut, GLOBAL float *grad, GLOBAL uchar *bins)
-{
-    uint row = get_global_id(0);
-
-    if (row >= total)
-        return;
-    GLOBAL const int *job = jobs + hog_find_job(jobs, njobs, J_ROW, row) * HOG_JOB;
-    uint gw = (uint)job[J_GW], y = row - (uint)job[J_ROW], pw = gw + 2;
-    GLOBAL const uchar *mid = level + ((size_t)job[J_PAD] + (size_t)(y + 1) * pw) * ch;
-    GLOBAL const uchar *up = mid - (size_t)pw * ch, *down = mid + (size_t)pw * ch;
-    uint o = (uint)job[J_PIX] + y * gw;
-
-    if (ch == 1) {
-        for (uint x = 0; x < gw; x++) {
-            float xr = lut[mid[x + 2]], xl = lut[mid[x]];
-            float yb = lut[down[x + 1]], yt = lut[up[x + 1]];
-
-            hog_gradient_store(&xr, &xl, &yb, &yt, 1, (int)x, gw, o + x, grad, bins);
-        }
-        return;
-    }
-    for (uint x = 0; x < gw; x++) {
-        float xr[3], xl[3], yb[3], yt[3];
-
-        for (uint c = 0; c < 3; c++) {
-            xr[c] = lut[mid[3 * (x + 2) + c]];
-            xl[c] = lut[mid[3 * x + c]];
-            yb[c] = lut[down[3 * (x + 1) + c]];
-            yt[c] = lut[up[3 * (x + 1) + c]];
-        }
-        hog_gradient_store(xr, xl, yb, yt, 3, (int)x, gw, o + x, grad, bins);
-    }
-}
-
 /* Sums v[0 .. HOG_LOCAL) of every work-item into v[0]. */
 inline void
 hog_reduce(LOCAL_PTR float *v, uint lid)
@@ -390,87 +301,4 @@ hog_svm_all(GLOBAL const float *hist, GLOBAL const int *jobs, uint njobs,
     if (lid == 0)
         scores[win] = bias + part[0];
 #endif
-}
-
-/* CPU shape of hog_blocks_all: work-item b of total is one block, accumulated in a private
- * histogram in lib/hog-ref.c's order (rows, columns, cells), then L2-Hys. */
-KERNEL void
-hog_blocks_rows(GLOBAL const float *grad, GLOBAL const uchar *bins, GLOBAL const int *jobs,
-                uint njobs, GLOBAL const float *weights, GLOBAL float *out, uint total)
-{
-    uint b = get_global_id(0);
-
-    if (b >= total)
-        return;
-    GLOBAL const int *job = jobs + hog_find_job(jobs, njobs, J_BLK, b) * HOG_JOB;
-    uint r = b - (uint)job[J_BLK], nbx = (uint)job[J_NBX], gw = (uint)job[J_GW];
-    uint ox = (r % nbx) * HOG_GRID_X, oy = (r / nbx) * HOG_GRID_Y;
-    GLOBAL const float *g = grad + 2 * ((size_t)job[J_PIX] + (size_t)oy * gw + ox);
-    GLOBAL const uchar *q = bins + 2 * ((size_t)job[J_PIX] + (size_t)oy * gw + ox);
-    float hist[HOG_BLOCK_LEN];
-    float sum = 0.f, scale;
-
-    for (uint k = 0; k < HOG_BLOCK_LEN; k++)
-        hist[k] = 0.f;
-    for (uint i = 0; i < HOG_BLOCK_H; i++) {
-        for (uint j = 0; j < HOG_BLOCK_W; j++) {
-            size_t o = 2 * ((size_t)i * gw + j);
-            GLOBAL const float *w = weights + (i * HOG_BLOCK_W + j) * HOG_NCELLS;
-            float a0 = g[o], a1 = g[o + 1];
-            uint h0 = q[o], h1 = q[o + 1];
-
-            for (uint c = 0; c < HOG_NCELLS; c++) {
-                float wc = w[c];
-                if (wc == 0.f)
-                    continue;
-                hist[c * HOG_NBINS + h0] += a0 * wc;
-                hist[c * HOG_NBINS + h1] += a1 * wc;
-            }
-        }
-    }
-    for (uint k = 0; k < HOG_BLOCK_LEN; k++)
-        sum += hist[k] * hist[k];
-    scale = 1.f / (sqrt(sum) + (float)HOG_BLOCK_LEN * 0.1f);
-    sum = 0.f;
-    for (uint k = 0; k < HOG_BLOCK_LEN; k++) {
-        float v = hist[k] * scale;
-        hist[k] = v < HOG_L2HYS ? v : HOG_L2HYS;
-        sum += hist[k] * hist[k];
-    }
-    scale = 1.f / (sqrt(sum) + 1e-3f);
-    GLOBAL float *dst = out + (size_t)b * HOG_BLOCK_LEN;
-    for (uint k = 0; k < HOG_BLOCK_LEN; k++)
-        dst[k] = hist[k] * scale;
-}
-
-/* CPU shape of hog_svm_all: work-item win of total is one window, summed block by block in
- * the reference's order. */
-KERNEL void
-hog_svm_rows(GLOBAL const float *hist, GLOBAL const int *jobs, uint njobs,
-             GLOBAL const float *weights, float bias, GLOBAL float *scores, uint total)
-{
-    uint win = get_global_id(0);
-
-    if (win >= total)
-        return;
-    GLOBAL const int *job = jobs + hog_find_job(jobs, njobs, J_WIN, win) * HOG_JOB;
-    uint r = win - (uint)job[J_WIN], nwx = (uint)job[J_NWX], nbx = (uint)job[J_NBX];
-    uint wx = r % nwx, wy = r / nwx;
-    GLOBAL const float *h0 = hist + (size_t)job[J_BLK] * HOG_BLOCK_LEN;
-    float s = bias;
-
-    for (uint j = 0; j < HOG_BLOCKS_X; j++) {
-        for (uint i = 0; i < HOG_BLOCKS_Y; i++) {
-            size_t gx = (wx * HOG_WSTRIDE_X + j * HOG_BSTRIDE_X) / HOG_GRID_X;
-            size_t gy = (wy * HOG_WSTRIDE_Y + i * HOG_BSTRIDE_Y) / HOG_GRID_Y;
-            GLOBAL const float *h = h0 + (gy * nbx + gx) * HOG_BLOCK_LEN;
-            GLOBAL const float *w = weights + (j * HOG_BLOCKS_Y + i) * HOG_BLOCK_LEN;
-            float d = 0.f;
-
-            for (uint k = 0; k < HOG_BLOCK_LEN; k++)
-                d += w[k] * h[k];
-            s += d;
-        }
-    }
-    scores[win] = s;
 }

@@ -45,6 +45,10 @@ void votecl__hog_gamma_table(int gamma, float lut[256]);
 /* The block weights: for pixel (i, j) of the block (row i), ncells weights (Gaussian times
  * the bilinear cell weight, OpenCV's HOGCache::init), cell c = cx * cells_y + cy. */
 void votecl__hog_block_weights(const votecl__hog_geom *geom, float *weights);
+/* The block weights as the product of two factors (the Gaussian of each axis times that
+ * axis' bilinear cell weight): wx[j * cells_x + cx] for block column j, wy[i * cells_y + cy]
+ * for block row i; wx * wy equals votecl__hog_block_weights up to rounding. */
+void votecl__hog_block_weights_split(const votecl__hog_geom *geom, float *wx, float *wy);
 /* The weight of a whole pixel in the resize tables (8 fraction bits, INTER_LINEAR_EXACT). */
 #define VOTECL__HOG_RESIZE_ONE 256
 

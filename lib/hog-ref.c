@@ -191,6 +191,24 @@ votecl__hog_block_weights(const votecl__hog_geom *g, float *weights)
     }
 }
 
+void
+votecl__hog_block_weights_split(const votecl__hog_geom *g, float *wx, float *wy)
+{
+    /* votecl__hog_block_weights' Gaussian and cell weights, one factor per axis */
+    float sigma = (float)(g->block_w + g->block_h) / 8.f;
+    float scale = 1.f / (sigma * sigma * 2);
+    float bh = (float)g->block_h * 0.5f, bw = (float)g->block_w * 0.5f;
+
+    for (unsigned j = 0; j < g->block_w; j++)
+        for (unsigned cx = 0; cx < g->cells_x; cx++)
+            wx[j * g->cells_x + cx] = expf(-((float)j - bw) * ((float)j - bw) * scale) *
+                                      cell_weight(j, g->cell_w, cx);
+    for (unsigned i = 0; i < g->block_h; i++)
+        for (unsigned cy = 0; cy < g->cells_y; cy++)
+            wy[i * g->cells_y + cy] = expf(-((float)i - bh) * ((float)i - bh) * scale) *
+                                      cell_weight(i, g->cell_h, cy);
+}
+
 /* Destination pixel d of n from a source of length src: OpenCV's INTER_LINEAR_EXACT (what
  * detectMultiScale resizes with): pixel-centre mapping with the ratio 1 / (n / src), clamped
  * at the ends, the right (lower) neighbour's weight in 8 bits, rounded to even. */

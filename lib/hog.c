@@ -1,6 +1,6 @@
 /* HOG detector: validate, plan the pyramid levels of every region of interest, run the six
- * stages of cl/hog.cl per level (or lib/hog-ref.c on the 'ref' backend), read the window
- * scores back and fuse them on the host (lib/hog-fuse.c). */
+ * stages of cl/hog.cl per level (CPU devices: cl/hog-cpu.cl; lib/hog-ref.c on the 'ref'
+ * backend), read the window scores back and fuse them on the host (lib/hog-fuse.c). */
 #include "hog-private.h"
 
 #include <math.h>
@@ -8,20 +8,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { K_GRADIENT, K_BLOCKS, K_SVM, K_LEVEL, K_COUNT };
+enum { K_GRADIENT, K_BLOCKS, K_SVM, K_LEVEL, K_LEVEL3, K_GRADIENT3, K_ROWHIST, K_COUNT };
 
 static const char *const kernel_names[K_COUNT] = {"hog_gradient_all", "hog_blocks_all",
-                                                  "hog_svm_all", NULL};
-/* CPUs: one work-item per block and per window, work-groups along a row (cl/hog.cl) */
-static const char *const kernel_names_cpu[K_COUNT] = {"hog_gradient_rows", "hog_blocks_rows",
-                                                      "hog_svm_rows", "hog_level_rows"};
-/* Work-items per work-group of the row kernels: a row segment PoCL runs as one loop */
-#define HOG_ROWS_LOCAL 16u
+                                                  "hog_svm_all"};
+/* CPUs (cl/hog-cpu.cl): 2-D launches, a row of a level per work-group */
+static const char *const kernel_names_cpu[K_COUNT] = {
+    "hog_gradient_px1", "hog_blocks_px",     "hog_svm_px",      "hog_level_px1",
+    "hog_level_px3",    "hog_gradient_px3", "hog_rowhist_rows"};
+/* Work-items per work-group along a row: per-pixel kernels (a loop PoCL vectorises, or
+ * groups of 8 pixels), row histograms, groups of HOG_BLOCK_LANES blocks and of
+ * HOG_SVM_LANES windows (hog_blocks_px, hog_svm_px) */
+#define HOG_PX_LOCAL 64u
+#define HOG_BLOCK_LOCAL 16u
+#define HOG_SVM_LOCAL 4u
+#define HOG_BLOCK_LANES 8u
+#define HOG_SVM_LANES 16u
 
 /* The job table of cl/hog.cl: HOG_JOB ints a job, then the resize tables. */
 enum {
     J_RX, J_RY, J_RW, J_RH, J_W, J_H, J_PX, J_PY, J_GW, J_GH, J_NBX, J_NBY, J_NWX, J_NWY,
-    J_TAB, J_PIX, J_BLK, J_WIN, J_PAD, J_ROW, J_PROW, HOG_JOB = 22
+    J_TAB, J_PIX, J_BLK, J_WIN, J_PAD, J_ROW, J_PROW, J_RB, HOG_JOB = 22
 };
 
 /* One pyramid level of one region. Every level has its own part of the device buffers, so
@@ -33,6 +40,8 @@ typedef struct hog_job {
     size_t pix;   /* its first gradient pixel */
     size_t pad;   /* its first padded level pixel (CPUs) */
     size_t row, prow; /* its first gradient row and padded level row (CPUs) */
+    size_t brow, wrow; /* its first block row and window row (CPUs) */
+    size_t rb;    /* its first row partial histogram (CPUs: gh nbx of them) */
     size_t blk;   /* its first block */
     size_t score; /* offset of its window scores */
 } hog_job;
@@ -42,6 +51,7 @@ typedef struct hog_job {
 typedef struct hog_buffers {
     votecl_buffer *image, *tab, *grad, *bins, *hist, *scores, *level;
     votecl_buffer *lut, *weights, *svm;
+    votecl_buffer *rh, *histt, *wx, *wy; /* CPUs: row histograms, transposed blocks, weights */
 } hog_buffers;
 
 #ifdef VOTECL_HOG_PROFILE
@@ -75,7 +85,7 @@ struct votecl_hog {
     float lut[256];
     float *block_weights;
     void *kernels[K_COUNT];
-    int rows; /* the CPU kernels (hog_blocks_rows, hog_svm_rows) */
+    int rows; /* the CPU kernels (cl/hog-cpu.cl) */
     hog_buffers buf;
     uint8_t *conv;           /* the converted source (host) */
     votecl_buffer *source;   /* borrowed: the caller's device image in conv's layout
@@ -91,6 +101,11 @@ struct votecl_hog {
     size_t npix, nblk;       /* gradient pixels and blocks of every job */
     size_t npad;             /* padded level pixels of every job (CPUs) */
     size_t nrows, nprows;    /* gradient rows and padded level rows of every job (CPUs) */
+    size_t nbrows, nwrows;   /* block rows and window rows of every job (CPUs) */
+    size_t nrh;              /* row partial histograms of every job (CPUs) */
+    size_t max_pw, max_nbx, max_nwx; /* the widest padded level, block and window rows */
+    size_t rowtab;           /* CPUs: the row tables' first pair in tabs */
+    unsigned tile;           /* CPUs: HOG_TILE, the per-pixel kernels' local size */
     unsigned local;          /* HOG_LOCAL: work-group of hog_blocks_all and hog_svm_all */
     int begun;
     votecl_hog_detection *raw;
@@ -178,27 +193,38 @@ static votecl_status
 hog_compile(votecl_hog *hog)
 {
     static const char *const files[] = {"hog.cl", NULL};
-    char defs[24][64];
-    const char *ptrs[24];
+    static const char *const files_cpu[] = {"hog.cl", "hog-cpu.cl", NULL};
+    char defs[28][64];
+    const char *ptrs[28];
     const votecl_device_info *info = &hog->context->info;
     size_t n, lmem = info->local_mem_bytes > 2048 ? info->local_mem_bytes - 1024 : 1024;
-    /* CPU devices (local memory emulated): the row kernels, no local memory or barriers */
-    unsigned local = info->local_mem_dedicated ? 64 : 1;
-    const char *const *names = info->local_mem_dedicated ? kernel_names : kernel_names_cpu;
+    /* CPU devices (local memory emulated): the row kernels, no local memory or barriers,
+     * work-groups of HOG_PX_LOCAL along a row */
+    int rows = !info->local_mem_dedicated && info->max_work_group_size >= HOG_PX_LOCAL;
+    unsigned local = rows ? 1 : 64;
+    const char *const *names = rows ? kernel_names_cpu : kernel_names;
 
     /* per-work-item block histograms in local memory: block_len (local + 1) floats */
     while (local > 1 && (local > info->max_work_group_size ||
                          (size_t)hog->geom.block_len * (local + 2) * sizeof(float) > lmem))
         local /= 2;
     hog->local = local;
-    hog->rows = !info->local_mem_dedicated;
+    hog->rows = rows;
     n = hog_defines(&hog->geom, local, defs);
+    if (hog->rows) {
+        hog->tile = HOG_PX_LOCAL;
+        snprintf(defs[n++], 64, "HOG_TILE=%u", hog->tile);
+        snprintf(defs[n++], 64, "HOG_GAMMA=%d", hog->geom.gamma);
+        snprintf(defs[n++], 64, "HOG_CELLS_X=%u", hog->geom.cells_x);
+        snprintf(defs[n++], 64, "HOG_CELLS_Y=%u", hog->geom.cells_y);
+    }
     votecl__program *program;
     votecl_status status;
 
     for (size_t i = 0; i < n; i++)
         ptrs[i] = defs[i];
-    status = votecl__program_get(hog->context, files, ptrs, n, NULL, &program);
+    status = votecl__program_get(hog->context, hog->rows ? files_cpu : files, ptrs, n, NULL,
+                                 &program);
     for (int k = 0; k < K_COUNT && status == VOTECL_OK; k++)
         if (names[k] != NULL)
             status = votecl__program_kernel(hog->context, program, names[k],
@@ -224,8 +250,20 @@ hog_upload_constants(votecl_hog *hog)
     size_t wsize = (size_t)g->block_w * g->block_h * g->ncells * sizeof(float);
     votecl_status status = upload(hog, &hog->buf.lut, hog->lut, sizeof hog->lut);
 
-    if (status == VOTECL_OK)
+    if (status == VOTECL_OK && !hog->rows)
         status = upload(hog, &hog->buf.weights, hog->block_weights, wsize);
+    if (status == VOTECL_OK && hog->rows) {
+        float *w;
+        size_t nx = (size_t)g->block_w * g->cells_x, ny = (size_t)g->block_h * g->cells_y;
+
+        if ((w = votecl__malloc((nx + ny) * sizeof *w)) == NULL)
+            return votecl__fail(hog->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+        votecl__hog_block_weights_split(g, w, w + nx);
+        status = upload(hog, &hog->buf.wx, w, nx * sizeof *w);
+        if (status == VOTECL_OK)
+            status = upload(hog, &hog->buf.wy, w + nx, ny * sizeof *w);
+        free(w);
+    }
     if (status == VOTECL_OK && hog->model != NULL) {
         size_t length;
         const float *w;
@@ -388,6 +426,13 @@ hog_take_image(votecl_hog *hog, const votecl_image *image)
 
 /* --- planning: the levels of every region --- */
 
+/* The row length of n pixels in the CPU kernels' buffers: whole work-groups of tile. */
+static size_t
+pitch(const votecl_hog *hog, size_t n)
+{
+    return hog->rows ? (n + hog->tile - 1) / hog->tile * hog->tile : n;
+}
+
 static votecl_status
 add_job(votecl_hog *hog, const votecl_hog_rect *roi, const votecl__hog_level *l)
 {
@@ -410,11 +455,25 @@ add_job(votecl_hog *hog, const votecl_hog_rect *roi, const votecl__hog_level *l)
     j->pad = hog->npad;
     j->row = hog->nrows;
     j->prow = hog->nprows;
+    j->brow = hog->nbrows;
+    j->wrow = hog->nwrows;
+    j->rb = hog->nrh;
     j->blk = hog->nblk;
     j->score = hog->nscores;
-    hog->ntabs += 2 * (size_t)l->width + 2 * (size_t)l->height;
-    hog->npix += (size_t)l->gw * l->gh;
-    hog->npad += (size_t)(l->gw + 2) * (l->gh + 2);
+    /* CPUs: the resize tables in padded coordinates (hog-cpu.cl) */
+    if (hog->rows)
+        hog->ntabs += 2 * pitch(hog, (size_t)l->gw + 2) + 2 * ((size_t)l->gh + 2);
+    else
+        hog->ntabs += 2 * (size_t)l->width + 2 * (size_t)l->height;
+    hog->nbrows += l->nby;
+    hog->nwrows += l->nwy;
+    hog->nrh += (size_t)l->gh * l->nbx;
+    hog->max_pw = hog->max_pw > l->gw + 2 ? hog->max_pw : l->gw + 2;
+    hog->max_nbx = hog->max_nbx > l->nbx ? hog->max_nbx : l->nbx;
+    hog->max_nwx = hog->max_nwx > l->nwx ? hog->max_nwx : l->nwx;
+    /* CPUs: rows of pitch() pixels (cl/hog-cpu.cl's HOG_PITCH) */
+    hog->npix += pitch(hog, l->gw) * l->gh;
+    hog->npad += pitch(hog, (size_t)l->gw + 2) * (l->gh + 2);
     hog->nrows += l->gh;
     hog->nprows += (size_t)l->gh + 2;
     hog->nblk += (size_t)l->nbx * l->nby;
@@ -473,7 +532,8 @@ plan_jobs(votecl_hog *hog, const votecl_hog_rect *rois, size_t nrois, int pyrami
     votecl_status status = VOTECL_OK;
 
     hog->njobs = hog->ntabs = hog->nscores = hog->npix = hog->nblk = hog->npad = hog->nrows =
-        hog->nprows = 0;
+        hog->nprows = hog->nbrows = hog->nwrows = hog->nrh = 0;
+    hog->max_pw = hog->max_nbx = hog->max_nwx = 0;
     if (nrois > 0 && rois == NULL)
         return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT, "rois: NULL pointer");
     for (size_t i = 0; i < nrois && status == VOTECL_OK; i++)
@@ -483,17 +543,76 @@ plan_jobs(votecl_hog *hog, const votecl_hog_rect *rois, size_t nrois, int pyrami
     return status;
 }
 
+/* CPUs: the resize tables of job j in padded coordinates (reflect-101 applied): index and
+ * weight of each of the pitch(gw + 2) columns, then of the gh + 2 rows; scratch holds
+ * 2 max(width, height) ints. */
+static void
+fill_padded_tables(const votecl_hog *hog, const hog_job *j, int32_t *t, int32_t *scratch)
+{
+    const votecl__hog_level *l = &j->level;
+    uint32_t n[2] = {(uint32_t)pitch(hog, l->gw + 2), l->gh + 2}, side[2] = {l->width, l->height};
+    uint32_t last[2] = {l->gw + 1, l->gh + 1};
+    uint32_t pad[2] = {l->pad_x, l->pad_y}, src[2] = {(uint32_t)j->roi.width,
+                                                      (uint32_t)j->roi.height};
+
+    for (int axis = 0; axis < 2; axis++) {
+        votecl__hog_resize_table(src[axis], side[axis], scratch, scratch + side[axis]);
+        for (uint32_t p = 0; p < n[axis]; p++) {
+            /* columns past the padded level (pitch) repeat its last one */
+            int32_t s = votecl__hog_reflect101((int64_t)(p < last[axis] ? p : last[axis]) - 1 -
+                                                   pad[axis],
+                                               (int32_t)side[axis]);
+
+            t[p] = scratch[s];
+            t[n[axis] + p] = scratch[side[axis] + s];
+        }
+        t += 2 * (size_t)n[axis];
+    }
+}
+
+/* CPUs: for every row of a kind (padded level, gradient, block, window rows in turn), its
+ * job and its row in the job, as pairs after the resize tables. */
+static void
+fill_row_tables(votecl_hog *hog, int32_t *t)
+{
+    for (int kind = 0; kind < 4; kind++)
+        for (size_t i = 0; i < hog->njobs; i++) {
+            const votecl__hog_level *l = &hog->jobs[i].level;
+            size_t n = kind == 0 ? (size_t)l->gh + 2 : kind == 1 ? l->gh : kind == 2 ? l->nby
+                                                                                    : l->nwy;
+
+            for (size_t r = 0; r < n; r++) {
+                *t++ = (int32_t)i;
+                *t++ = (int32_t)r;
+            }
+        }
+}
+
 static votecl_status
 fill_tables(votecl_hog *hog)
 {
-    size_t head = hog->njobs * HOG_JOB;
+    size_t head = hog->njobs * HOG_JOB, total;
 
+    /* CPUs: the row tables start at an even int (pairs) */
+    hog->rowtab = (head + hog->ntabs + 1) / 2;
+    total = hog->rows ? 2 * (hog->rowtab + hog->nprows + hog->nrows + hog->nbrows + hog->nwrows)
+                      : head + hog->ntabs;
     free(hog->tabs);
-    hog->tabs = votecl__malloc((head + hog->ntabs > 0 ? head + hog->ntabs : 1) * sizeof *hog->tabs);
+    hog->tabs = votecl__malloc((total > 0 ? total : 1) * sizeof *hog->tabs);
     free(hog->scores);
     hog->scores = votecl__malloc((hog->nscores > 0 ? hog->nscores : 1) * sizeof *hog->scores);
     if (hog->tabs == NULL || hog->scores == NULL)
         return votecl__fail(hog->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    if (hog->rows) {
+        int32_t *scratch = votecl__malloc(2 * (size_t)VOTECL_HOG_MAX_SIDE * sizeof *scratch);
+
+        if (scratch == NULL)
+            return votecl__fail(hog->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+        for (size_t i = 0; i < hog->njobs; i++)
+            fill_padded_tables(hog, &hog->jobs[i], hog->tabs + head + hog->jobs[i].tab, scratch);
+        free(scratch);
+        fill_row_tables(hog, hog->tabs + 2 * hog->rowtab);
+    }
     for (size_t i = 0; i < hog->njobs; i++) {
         const hog_job *j = &hog->jobs[i];
         const votecl__hog_level *l = &j->level;
@@ -522,7 +641,9 @@ fill_tables(votecl_hog *hog)
         t[J_PAD] = (int32_t)j->pad;
         t[J_ROW] = (int32_t)j->row;
         t[J_PROW] = (int32_t)j->prow;
-
+        t[J_RB] = (int32_t)j->rb;
+        if (hog->rows)
+            continue;
         votecl__hog_resize_table((uint32_t)j->roi.width, j->level.width, x,
                                  x + j->level.width);
         votecl__hog_resize_table((uint32_t)j->roi.height, j->level.height, y,
@@ -604,6 +725,17 @@ ref_detect(votecl_hog *hog)
 
 /* --- the device pipeline --- */
 
+/* Ints of the job and row tables (fill_tables). */
+static size_t
+tables_size(const votecl_hog *hog)
+{
+    size_t n = hog->rows ? 2 * (hog->rowtab + hog->nprows + hog->nrows + hog->nbrows +
+                                hog->nwrows)
+                         : hog->njobs * HOG_JOB + hog->ntabs;
+
+    return n > 0 ? n : 1;
+}
+
 /* Every job's intermediates, allocated once (grown when needed). */
 static votecl_status
 device_buffers(votecl_hog *hog)
@@ -619,42 +751,73 @@ device_buffers(votecl_hog *hog)
         (s = votecl__buffer_ensure(hog->context, &b->scores,
                                    (hog->nscores ? hog->nscores : 1) * sizeof(float))))
         return s;
-    if (hog->rows && (s = votecl__buffer_ensure(hog->context, &b->level,
-                                                (hog->npad ? hog->npad : 1) * hog->ch)))
+    /* CPUs: the padded levels, the row histograms, the transposed blocks (room for the
+     * last lanes of hog_svm_px past a row) */
+    if (hog->rows &&
+        ((s = votecl__buffer_ensure(hog->context, &b->level,
+                                    (hog->npad + 2 * (size_t)hog->tile) * hog->ch *
+                                        sizeof(float))) ||
+         (s = votecl__buffer_ensure(hog->context, &b->rh,
+                                    ((hog->nrh ? hog->nrh : 1) * hog->geom.cells_x *
+                                         hog->geom.nbins + HOG_BLOCK_LANES) * sizeof(float))) ||
+         (s = votecl__buffer_ensure(hog->context, &b->histt,
+                                    (blk * hog->geom.block_len +
+                                     HOG_SVM_LANES * (hog->geom.wstride_x / hog->geom.grid_x + 1)) *
+                                        sizeof(float)))))
         return s;
     if (hog->source == NULL &&
         (s = upload(hog, &b->image, hog->conv, hog->conv_w * hog->conv_h * hog->ch)))
         return s;
-    return upload(hog, &b->tab, hog->tabs,
-                  (hog->njobs * HOG_JOB + hog->ntabs ? hog->njobs * HOG_JOB + hog->ntabs : 1) *
-                      sizeof(int32_t));
+    return upload(hog, &b->tab, hog->tabs, tables_size(hog) * sizeof(int32_t));
 }
 
-static size_t rows_local(const votecl_hog *hog);
+/* A 2-D launch of the CPU kernels: n work-items along each of rows rows, work-groups of
+ * local items along a row (at most the device's). */
+static votecl_status
+launch_rows(votecl_hog *hog, int k, size_t n, size_t local, size_t rows, const votecl__arg *args,
+            unsigned nargs)
+{
+    size_t max = hog->context->info.max_work_group_size;
+    size_t l[2], g[2];
 
-/* CPUs: stages 1-2 (the padded level of every job, one work-item per row), then stage 3
- * from it: each level pixel is resized once, not once per neighbour. */
+    l[0] = max >= local ? local : max > 0 ? max : 1;
+    l[1] = 1;
+    g[0] = votecl__round_up(n > 0 ? n : 1, l[0]);
+    g[1] = rows;
+    return rows > 0 ? votecl__launch(hog->context, hog->kernels[k], 2, g, l, args, nargs)
+                    : VOTECL_OK;
+}
+
+/* CPUs: stages 1-2 (the padded level of every job, each pixel resized once), then stage 3
+ * from it, a work-item per pixel. */
 static votecl_status
 device_gradient_rows(votecl_hog *hog)
 {
     hog_buffers *b = &hog->buf;
-    size_t local = 1, global = hog->nprows;
+    int three = hog->ch == 3;
     votecl__arg level[] = {VOTECL__ARG_BUF(hog->source ? hog->source : b->image),
-                           VOTECL__ARG_UINT(hog->conv_w),
-                           VOTECL__ARG_UINT(hog->ch),  VOTECL__ARG_BUF(b->tab),
-                           VOTECL__ARG_UINT(hog->njobs), VOTECL__ARG_UINT(hog->nprows),
+                           VOTECL__ARG_UINT(hog->conv_w), VOTECL__ARG_UINT(hog->conv_h),
+                           VOTECL__ARG_BUF(b->tab),
+                           VOTECL__ARG_BUF(b->tab),       VOTECL__ARG_UINT(hog->rowtab),
                            VOTECL__ARG_BUF(b->level)};
-    votecl__arg grad[] = {VOTECL__ARG_BUF(b->level), VOTECL__ARG_UINT(hog->ch),
-                          VOTECL__ARG_BUF(b->tab),   VOTECL__ARG_UINT(hog->njobs),
-                          VOTECL__ARG_UINT(hog->nrows), VOTECL__ARG_BUF(b->lut),
-                          VOTECL__ARG_BUF(b->grad),  VOTECL__ARG_BUF(b->bins)};
+    votecl__arg grad[] = {VOTECL__ARG_BUF(b->level),
+                          VOTECL__ARG_BUF(b->tab),
+                          VOTECL__ARG_BUF(b->tab),
+                          VOTECL__ARG_UINT(hog->rowtab + hog->nprows),
+                          VOTECL__ARG_UINT(hog->npix),
+                          VOTECL__ARG_BUF(b->grad),
+                          VOTECL__ARG_BUF(b->bins)};
     votecl_status s;
 
-    /* one work-item per row: each is a loop of hundreds of pixels */
-    s = votecl__launch(hog->context, hog->kernels[K_LEVEL], 1, &global, &local, level, 7);
-    global = hog->nrows;
-    if (s == VOTECL_OK)
-        s = votecl__launch(hog->context, hog->kernels[K_GRADIENT], 1, &global, &local, grad, 8);
+    /* hog_level_px*: 8 columns a work-item (the tile is a multiple of 8) */
+    s = launch_rows(hog, three ? K_LEVEL3 : K_LEVEL, (hog->max_pw + 7) / 8, hog->tile / 8,
+                    hog->nprows, level, 7);
+    /* gray: 8 pixels a work-item (hog_gradient_px1) */
+    if (s == VOTECL_OK && three)
+        s = launch_rows(hog, K_GRADIENT3, hog->max_pw - 2, hog->tile, hog->nrows, grad, 7);
+    else if (s == VOTECL_OK)
+        s = launch_rows(hog, K_GRADIENT, (hog->max_pw - 2 + 7) / 8, hog->tile / 8, hog->nrows,
+                        grad, 7);
     return s;
 }
 
@@ -682,33 +845,54 @@ device_gradient(votecl_hog *hog)
     return s;
 }
 
-static size_t
-rows_local(const votecl_hog *hog)
+/* CPUs: stage 4 as each block's partial histogram of each of its pixel rows, then stages
+ * 4-5 from those, a work-item per 8 blocks; the blocks in hog.cl's layout too when aos
+ * (descriptors), else only transposed for the SVM. */
+static votecl_status
+device_blocks_rows(votecl_hog *hog, int aos)
 {
-    size_t max = hog->context->info.max_work_group_size;
+    hog_buffers *b = &hog->buf;
+    votecl__arg rows[] = {VOTECL__ARG_BUF(b->grad),
+                          VOTECL__ARG_BUF(b->bins),
+                          VOTECL__ARG_BUF(b->tab),
+                          VOTECL__ARG_BUF(b->tab),
+                          VOTECL__ARG_UINT(hog->rowtab + hog->nprows),
+                          VOTECL__ARG_UINT(hog->npix),
+                          VOTECL__ARG_BUF(b->wx),
+                          VOTECL__ARG_BUF(b->rh)};
+    votecl__arg blocks[] = {VOTECL__ARG_BUF(b->rh),
+                            VOTECL__ARG_BUF(b->tab),
+                            VOTECL__ARG_BUF(b->tab),
+                            VOTECL__ARG_UINT(hog->rowtab + hog->nprows + hog->nrows),
+                            VOTECL__ARG_BUF(b->wy),
+                            VOTECL__ARG_BUF(b->hist),
+                            VOTECL__ARG_BUF(b->histt),
+                            VOTECL__ARG_UINT(aos)};
+    votecl_status s;
 
-    return max >= HOG_ROWS_LOCAL ? HOG_ROWS_LOCAL : max > 0 ? max : 1;
+    s = launch_rows(hog, K_ROWHIST, hog->max_nbx, HOG_BLOCK_LOCAL, hog->nrows, rows, 8);
+    if (s == VOTECL_OK)
+        s = launch_rows(hog, K_BLOCKS, (hog->max_nbx + HOG_BLOCK_LANES - 1) / HOG_BLOCK_LANES,
+                        HOG_SVM_LOCAL, hog->nbrows, blocks, 8);
+    return s;
 }
 
-/* Stages 4-5 of every job: one work-group per block (CPUs: one work-item). */
+/* Stages 4-5 of every job: one work-group per block (CPUs: device_blocks_rows). */
 static votecl_status
-device_blocks(votecl_hog *hog)
+device_blocks(votecl_hog *hog, int aos)
 {
     hog_buffers *b = &hog->buf;
     size_t local = hog->local, global = hog->nblk * local;
     votecl__arg args[] = {VOTECL__ARG_BUF(b->grad),    VOTECL__ARG_BUF(b->bins),
                           VOTECL__ARG_BUF(b->tab),     VOTECL__ARG_UINT(hog->njobs),
-                          VOTECL__ARG_BUF(b->weights), VOTECL__ARG_BUF(b->hist),
-                          VOTECL__ARG_UINT(hog->nblk)};
+                          VOTECL__ARG_BUF(b->weights), VOTECL__ARG_BUF(b->hist)};
     votecl_status s;
     PROF_BEGIN(hog);
 
-    if (hog->rows) {
-        local = rows_local(hog);
-        global = votecl__round_up(hog->nblk, local);
-    }
-    s = votecl__launch(hog->context, hog->kernels[K_BLOCKS], 1, &global, &local, args,
-                       hog->rows ? 7 : 6);
+    if (hog->rows)
+        s = device_blocks_rows(hog, aos);
+    else
+        s = votecl__launch(hog->context, hog->kernels[K_BLOCKS], 1, &global, &local, args, 6);
     PROF_END(hog, 1);
     return s;
 }
@@ -721,19 +905,25 @@ device_svm(votecl_hog *hog)
     float bias;
     votecl__arg args[] = {VOTECL__ARG_BUF(hog->buf.hist), VOTECL__ARG_BUF(hog->buf.tab),
                           VOTECL__ARG_UINT(hog->njobs),   VOTECL__ARG_BUF(hog->buf.svm),
-                          VOTECL__ARG_FLOAT(0),           VOTECL__ARG_BUF(hog->buf.scores),
-                          VOTECL__ARG_UINT(hog->nscores)};
+                          VOTECL__ARG_FLOAT(0),           VOTECL__ARG_BUF(hog->buf.scores)};
+    votecl__arg px[] = {VOTECL__ARG_BUF(hog->buf.histt),
+                        VOTECL__ARG_BUF(hog->buf.tab),
+                        VOTECL__ARG_BUF(hog->buf.tab),
+                        VOTECL__ARG_UINT(hog->rowtab + hog->nprows + hog->nrows + hog->nbrows),
+                        VOTECL__ARG_BUF(hog->buf.svm),
+                        VOTECL__ARG_FLOAT(0),
+                        VOTECL__ARG_BUF(hog->buf.scores)};
     votecl_status s;
     PROF_BEGIN(hog);
 
     votecl_hog_model_get(hog->model, NULL, NULL, &bias);
     args[4] = VOTECL__ARG_FLOAT(bias);
-    if (hog->rows) {
-        local = rows_local(hog);
-        global = votecl__round_up(hog->nscores, local);
-    }
-    s = votecl__launch(hog->context, hog->kernels[K_SVM], 1, &global, &local, args,
-                       hog->rows ? 7 : 6);
+    px[5] = VOTECL__ARG_FLOAT(bias);
+    if (hog->rows)
+        s = launch_rows(hog, K_SVM, (hog->max_nwx + HOG_SVM_LANES - 1) / HOG_SVM_LANES,
+                        HOG_SVM_LOCAL, hog->nwrows, px, 7);
+    else
+        s = votecl__launch(hog->context, hog->kernels[K_SVM], 1, &global, &local, args, 6);
     PROF_END(hog, 2);
     return s;
 }
@@ -746,15 +936,15 @@ device_detect(votecl_hog *hog)
 
     /* the kernels index pixels, blocks and windows with 32 bits */
     if (hog->npix > INT32_MAX || hog->nblk * hog->geom.block_len > INT32_MAX ||
-        hog->nscores > INT32_MAX || hog->njobs * HOG_JOB + hog->ntabs > INT32_MAX ||
-        hog->npad * hog->ch > INT32_MAX)
+        hog->nscores > INT32_MAX || tables_size(hog) > INT32_MAX ||
+        hog->npad * hog->ch > INT32_MAX || hog->nrh > INT32_MAX)
         return votecl__fail(hog->context, VOTECL_OUT_OF_DEVICE_MEMORY,
                             "image: %zu gradient pixels over its levels and regions exceed "
                             "2^31", hog->npix);
     s = device_buffers(hog);
     PROF_END(hog, 3);
     if (s == VOTECL_OK && hog->nscores > 0 && (s = device_gradient(hog)) == VOTECL_OK &&
-        (s = device_blocks(hog)) == VOTECL_OK)
+        (s = device_blocks(hog, 0)) == VOTECL_OK)
         s = device_svm(hog);
     return s;
 }
@@ -779,7 +969,7 @@ compute_blocks(votecl_hog *hog, float **hist)
     }
     if ((*hist = votecl__malloc(n * sizeof(float))) == NULL)
         return votecl__fail(hog->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
-    if ((s = device_buffers(hog)) || (s = device_gradient(hog)) || (s = device_blocks(hog)) ||
+    if ((s = device_buffers(hog)) || (s = device_gradient(hog)) || (s = device_blocks(hog, 1)) ||
         (s = votecl_buffer_read(hog->buf.hist, 0, *hist, n * sizeof(float)))) {
         free(*hist);
         *hist = NULL;
