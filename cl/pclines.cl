@@ -122,12 +122,9 @@ PCL_ORIENTATION(pcl_orientation_f32, float, float, PCL_F32_GRAD)
  * widened to int by the sums, as in the reference): the 3 x 3 Sobel magnitude decides, the
  * orientation operator gives the key. */
 #define PCL_SOBEL_KEY(NAME, T, GRAD, ORIENT)                                                 \
-    inline uint NAME(GLOBAL const T *restrict p, uint e)                                      \
+    inline uint NAME##_xy(GLOBAL const T *restrict p, uint x, uint y)                         \
     {                                                                                         \
-        uint x = e % PCL_W, y = e / PCL_W;                                                    \
-        if (e >= (uint)PCL_W * PCL_H || x == 0 || y == 0 || x + 1 >= PCL_W || y + 1 >= PCL_H)       \
-            return VOTE_SKIP;                                                                 \
-        GLOBAL const T *q = p + e;                                                            \
+        GLOBAL const T *q = p + (size_t)y * PCL_W + x;                                        \
         int gx = GRAD(q[1 - PCL_W] + 2 * q[1] + q[1 + PCL_W] - q[-1 - PCL_W] - 2 * q[-1] -    \
                       q[PCL_W - 1]);                                                          \
         int gy = GRAD(q[PCL_W - 1] + 2 * q[PCL_W] + q[PCL_W + 1] - q[-1 - PCL_W] -            \
@@ -136,6 +133,13 @@ PCL_ORIENTATION(pcl_orientation_f32, float, float, PCL_F32_GRAD)
             return VOTE_SKIP;                                                                 \
         PCL_ORIENT(ORIENT, p, (int)x, (int)y, gx, gy);                                        \
         return pcl_key(gx, gy);                                                               \
+    }                                                                                         \
+    inline uint NAME(GLOBAL const T *restrict p, uint e)                                      \
+    {                                                                                         \
+        uint x = e % PCL_W, y = e / PCL_W;                                                    \
+        if (e >= (uint)PCL_W * PCL_H || x == 0 || y == 0 || x + 1 >= PCL_W || y + 1 >= PCL_H) \
+            return VOTE_SKIP;                                                                 \
+        return NAME##_xy(p, x, y);                                                            \
     }
 
 PCL_SOBEL_KEY(pcl_key_u8, uchar, PCL_U8_GRAD, pcl_orientation_u8)
@@ -367,3 +371,227 @@ pclines_accumulate(GLOBAL const uint *restrict sorted, GLOBAL const uint *restri
         k = stop;
     }
 }
+
+#ifdef PCL_CPU_SLOTS
+/* --- the CPU shape (devices without dedicated local memory: PoCL) ---
+ *
+ * The GPU kernels above spread every pixel and every vote over work-items that meet in
+ * atomics on (emulated) local memory; a CPU core runs them one work-item after another, so
+ * each vote pays a locked instruction and each pixel its Sobel twice (count, then scatter).
+ * Here one work-item does a long sequential job and owns what it writes:
+ *   pclines_edges_rows_{u8,f32}  global = bands, local 1: band b runs Sobel, the magnitude
+ *                                threshold and the key over its rows once, appending
+ *                                (location, key) to its own list and counting keys in its own
+ *                                counts[b][2D] (no atomics)
+ *   pclines_scan_bands           global 1: cursors[b][key] and offsets[0..2D], totals[1]
+ *   pclines_scatter_bands        global = bands: the counting sort's scatter, in band order
+ *   pclines_accumulate_rows      global = workers, local 1: each worker takes blocks of
+ *                                PCL_CPU_BLOCK owned columns (atomic_inc on totals[2]) and
+ *                                accumulates their PCL_CPU_SLOTS virtual columns (the block
+ *                                and PCL_HALF on either side) in its own scratch of whole
+ *                                columns; edge by edge in key order, each edge voting in the
+ *                                consecutive columns of its orientation window with one
+ *                                64-bit add per column (Eq. 4 is linear in u); then the
+ *                                maxima of the owned columns and, when asked, their store
+ *                                into the TS space.
+ * Extra defines: PCL_CPU_BLOCK, PCL_CPU_SLOTS (PCL_CPU_BLOCK + 2 PCL_HALF). */
+
+#define PCL_EDGES_ROWS(SUFFIX, T, KEYFN)                                                      \
+    KERNEL __attribute__((reqd_work_group_size(1, 1, 1))) void pclines_edges_rows_##SUFFIX(   \
+        GLOBAL const T *restrict image, uint band_rows, GLOBAL uint *restrict counts,         \
+        GLOBAL uint *restrict lists, GLOBAL uint *restrict sizes)                             \
+    {                                                                                         \
+        const uint b = get_global_id(0);                                                      \
+        const uint y0 = 1 + b * band_rows, y1 = min(y0 + band_rows, (uint)PCL_H - 1);         \
+        GLOBAL uint *own = counts + (size_t)b * PCL_COLUMNS;                                  \
+        GLOBAL uint *list = lists + (size_t)b * band_rows * PCL_W * 2;                        \
+        uint n = 0;                                                                           \
+        for (uint k = 0; k < PCL_COLUMNS; k++)                                                \
+            own[k] = 0;                                                                       \
+        for (uint y = y0; y < y1; y++)                                                        \
+            for (uint x = 1; x + 1 < PCL_W; x++) {                                            \
+                uint key = KEYFN##_xy(image, x, y);                                           \
+                if (key == VOTE_SKIP)                                                         \
+                    continue;                                                                 \
+                list[2 * n] = x | y << 16;                                                    \
+                list[2 * n++ + 1] = key;                                                      \
+                own[key]++;                                                                   \
+            }                                                                                 \
+        sizes[b] = n;                                                                         \
+    }
+
+PCL_EDGES_ROWS(u8, uchar, pcl_key_u8)
+PCL_EDGES_ROWS(f32, float, pcl_key_f32)
+
+/* counts[b][key] becomes band b's cursor in the sorted order (keys first, then bands), the
+ * edges of every band in key order after those of the bands before it. */
+KERNEL __attribute__((reqd_work_group_size(1, 1, 1))) void
+pclines_scan_bands(GLOBAL uint *restrict counts, uint bands, GLOBAL uint *restrict offsets,
+                   GLOBAL uint *restrict totals)
+{
+    uint total = 0;
+    for (uint k = 0; k < PCL_COLUMNS; k++) {
+        offsets[k] = total;
+        for (uint b = 0; b < bands; b++) {
+            uint c = counts[(size_t)b * PCL_COLUMNS + k];
+            counts[(size_t)b * PCL_COLUMNS + k] = total;
+            total += c;
+        }
+    }
+    offsets[PCL_COLUMNS] = total;
+    totals[1] = total;
+}
+
+KERNEL __attribute__((reqd_work_group_size(1, 1, 1))) void
+pclines_scatter_bands(GLOBAL const uint *restrict lists, uint band_rows,
+                      GLOBAL const uint *restrict sizes, GLOBAL uint *restrict cursors,
+                      GLOBAL uint *restrict sorted)
+{
+    const uint b = get_global_id(0), n = sizes[b];
+    GLOBAL const uint *list = lists + (size_t)b * band_rows * PCL_W * 2;
+    GLOBAL uint *own = cursors + (size_t)b * PCL_COLUMNS;
+    for (uint i = 0; i < n; i++) {
+        sorted[own[list[2 * i + 1]]++] = list[2 * i];
+    }
+}
+
+/* Votes the edges sorted[from, to) into the slots [s0, s1] of scratch (virtual columns
+ * first + s, all on one side of u = 0 and of the strip's ends): Eq. 4's numerator grows by
+ * the edge's slope per column, so (num K) does by slope K, exactly in 64 bits (num K <
+ * 2^49). in[s] is 0 for a slot between s0 and s1 outside the edge's window. */
+inline void
+pcl_vote_slots(GLOBAL const uint *restrict sorted, uint from, uint to, int first, int s0,
+               int s1, const uint *in, GLOBAL uint *restrict scratch)
+{
+    int j = first + s0, mirrored, c = pcl_wrap(j, &mirrored);
+    long u = (long)c - PCL_D;
+    for (uint i = from; i < to; i++) {
+        uint location = sorted[i];
+        long x = 2 * (long)(location & 0xffffu) - (PCL_W - 1);
+        long y = 2 * (long)(location >> 16) - (PCL_H - 1);
+        long slope = u >= 0 ? y - x : x + y;
+        ulong acc = (ulong)((x + PCL_M) * PCL_D + slope * u) * PCL_K;
+        ulong step = (ulong)(slope * (long)PCL_K);
+        GLOBAL uint *col = scratch + (size_t)s0 * PCL_ROWS;
+        if (mirrored) {
+            col += PCL_ROWS - 1;
+            for (int s = s0; s <= s1; s++, col += PCL_ROWS, acc += step)
+                col[-(int)(uint)(acc >> 32)] += in[s];
+        } else {
+            for (int s = s0; s <= s1; s++, col += PCL_ROWS, acc += step)
+                col[(uint)(acc >> 32)] += in[s];
+        }
+    }
+}
+
+/* Slots [a, b) of the block starting at virtual column first: for each key (unwrapped:
+ * key + m 2D, the one within a slot's window), the slots whose window holds it. */
+inline void
+pcl_vote_segment(GLOBAL const uint *restrict sorted, GLOBAL const uint *restrict offsets,
+                 int first, int a, int b, GLOBAL uint *restrict scratch)
+{
+    uint in[PCL_CPU_SLOTS];
+#if PCL_RADIUS == 0
+    for (int s = a; s < b; s++)
+        in[s] = 1;
+    pcl_vote_slots(sorted, 0, offsets[PCL_COLUMNS], first, a, b - 1, in, scratch);
+#else
+    int radius[PCL_CPU_SLOTS], lo = 0x7fffffff, hi = -0x7fffffff;
+    for (int s = a; s < b; s++) {
+        int mirrored, c = pcl_wrap(first + s, &mirrored);
+        radius[s] = pcl_radius_at(c);
+        lo = min(lo, first + s - radius[s]);
+        hi = max(hi, first + s + radius[s]);
+    }
+    for (int k = lo; k <= hi; k++) {
+        int s0 = b, s1 = a - 1;
+        for (int s = a; s < b; s++) {
+            int delta = k - (first + s);
+            in[s] = (delta < 0 ? -delta : delta) <= radius[s];
+            s0 = in[s] && s < s0 ? s : s0;
+            s1 = in[s] ? s : s1;
+        }
+        if (s0 > s1)
+            continue;
+        int key = ((k % PCL_COLUMNS) + PCL_COLUMNS) % PCL_COLUMNS;
+        pcl_vote_slots(sorted, offsets[key], offsets[key + 1], first, s0, s1, in, scratch);
+    }
+#endif
+}
+
+/* Whether owned virtual column j (slot j - first), row r, is a maximum: pcl_is_max on the
+ * scratch. */
+inline int
+pcl_is_max_rows(GLOBAL const uint *restrict scratch, int first, int j, int r, uint threshold)
+{
+    uint value = scratch[(size_t)(j - first) * PCL_ROWS + r];
+    uint cell = (uint)j * PCL_ROWS + (uint)r;
+    if (value < threshold)
+        return 0;
+    for (int dc = -PCL_HALF; dc <= PCL_HALF; dc++) {
+        int mirrored, c = pcl_wrap(j + dc, &mirrored);
+        GLOBAL const uint *column = scratch + (size_t)(j + dc - first) * PCL_ROWS;
+        for (int dr = -PCL_HALF; dr <= PCL_HALF; dr++) {
+            int rr = r + dr;
+            if (rr < 0 || rr >= PCL_ROWS)
+                continue;
+            uint other = (uint)c * PCL_ROWS + (uint)(mirrored ? PCL_ROWS - 1 - rr : rr);
+            uint v = column[rr];
+            if (v > value || (v == value && other < cell))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* The maxima of owned columns [c0, c1) and, when store, their counts into the TS space. */
+inline void
+pcl_finish_block(GLOBAL const uint *restrict scratch, int first, int c0, int c1,
+                 uint threshold, uint store, GLOBAL uint *restrict space,
+                 GLOBAL uint *restrict maxima, GLOBAL uint *restrict count, uint capacity)
+{
+    for (int j = c0; j < c1; j++) {
+        GLOBAL const uint *column = scratch + (size_t)(j - first) * PCL_ROWS;
+        if (store)
+            for (int r = 0; r < PCL_ROWS; r++)
+                space[(size_t)j * PCL_ROWS + r] = column[r];
+        for (int r = 0; r < PCL_ROWS; r++) {
+            if (column[r] < threshold || !pcl_is_max_rows(scratch, first, j, r, threshold))
+                continue;
+            uint at = atomic_inc(count);
+            if (at < capacity) {
+                maxima[2 * at] = (uint)j * PCL_ROWS + (uint)r;
+                maxima[2 * at + 1] = column[r];
+            }
+        }
+    }
+}
+
+KERNEL __attribute__((reqd_work_group_size(1, 1, 1))) void
+pclines_accumulate_rows(GLOBAL const uint *restrict sorted, GLOBAL const uint *restrict offsets,
+                        uint threshold, uint store, GLOBAL uint *restrict space,
+                        GLOBAL uint *restrict maxima, GLOBAL uint *restrict totals,
+                        uint capacity, GLOBAL uint *restrict scratches)
+{
+    GLOBAL uint *scratch = scratches + (size_t)get_global_id(0) * PCL_CPU_SLOTS * PCL_ROWS;
+    const uint blocks = (PCL_COLUMNS + PCL_CPU_BLOCK - 1) / PCL_CPU_BLOCK;
+
+    for (uint block = atomic_inc(&totals[2]); block < blocks; block = atomic_inc(&totals[2])) {
+        const int c0 = (int)block * PCL_CPU_BLOCK, c1 = min(c0 + PCL_CPU_BLOCK, PCL_COLUMNS);
+        const int first = c0 - PCL_HALF, slots = c1 + PCL_HALF - first;
+        for (size_t i = 0; i < (size_t)slots * PCL_ROWS; i++)
+            scratch[i] = 0;
+        /* segments never straddle u = 0 (slope) nor the strip's ends (mirroring) */
+        for (int a = 0; a < slots;) {
+            int j = first + a, b = slots;
+            b = j < 0 ? min(b, -first) : b;
+            b = j < PCL_D ? min(b, PCL_D - first) : b;
+            b = j < PCL_COLUMNS ? min(b, PCL_COLUMNS - first) : b;
+            pcl_vote_segment(sorted, offsets, first, a, b, scratch);
+            a = b;
+        }
+        pcl_finish_block(scratch, first, c0, c1, threshold, store, space, maxima, &totals[0],
+                         capacity);
+    }
+}
+#endif
