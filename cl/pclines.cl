@@ -396,6 +396,11 @@ pclines_accumulate(GLOBAL const uint *restrict sorted, GLOBAL const uint *restri
  *                                into the TS space.
  * Extra defines: PCL_CPU_BLOCK, PCL_CPU_SLOTS (PCL_CPU_BLOCK + 2 PCL_HALF). */
 
+/* Scratch layout: whole columns (slot stride PCL_CS, row stride PCL_RS). Measured against
+ * rows of slots on PoCL: columns were faster. */
+#define PCL_CS PCL_ROWS
+#define PCL_RS 1
+
 #define PCL_EDGES_ROWS(SUFFIX, T, KEYFN)                                                      \
     KERNEL __attribute__((reqd_work_group_size(1, 1, 1))) void pclines_edges_rows_##SUFFIX(   \
         GLOBAL const T *restrict image, uint band_rows, GLOBAL uint *restrict counts,         \
@@ -420,8 +425,79 @@ pclines_accumulate(GLOBAL const uint *restrict sorted, GLOBAL const uint *restri
         sizes[b] = n;                                                                         \
     }
 
-PCL_EDGES_ROWS(u8, uchar, pcl_key_u8)
 PCL_EDGES_ROWS(f32, float, pcl_key_f32)
+
+/* u8 edges: integer sums are exact in any order, so the orientation operator of an interior
+ * pixel is summed separably (the row's derivative and smoothing, then across rows). */
+inline void
+pcl_orientation_u8_rows(GLOBAL const uchar *restrict p, uint x, uint y, int *gx, int *gy)
+{
+#if PCL_RADIUS != 0 && PCL_KERNEL > 3
+    if (x < PCL_KH || y < PCL_KH || x + PCL_KH >= PCL_W || y + PCL_KH >= PCL_H) {
+        pcl_orientation_u8(p, (int)x, (int)y, gx, gy);
+        return;
+    }
+    int sx = 0, sy = 0;
+    for (int dy = -PCL_KH; dy <= PCL_KH; dy++) {
+        GLOBAL const uchar *q = p + (size_t)(y + dy) * PCL_W + x;
+        int d = 0, s = pcl_smooth[PCL_KH] * q[0];
+        for (int dx = 1; dx <= PCL_KH; dx++) {
+            d += pcl_deriv[PCL_KH + dx] * (q[dx] - q[-dx]);
+            s += pcl_smooth[PCL_KH + dx] * (q[dx] + q[-dx]);
+        }
+        sx += pcl_smooth[PCL_KH + dy] * d;
+        sy += pcl_deriv[PCL_KH + dy] * s;
+    }
+    *gx = sx;
+    *gy = sy;
+#endif
+}
+
+/* u8 bands: per row, the 3 x 3 magnitude test of every pixel first (a loop without
+ * branches that vectorises), then the orientation and key of the edges only. */
+KERNEL __attribute__((reqd_work_group_size(1, 1, 1))) void
+pclines_edges_rows_u8(GLOBAL const uchar *restrict image, uint band_rows,
+                      GLOBAL uint *restrict counts, GLOBAL uint *restrict lists,
+                      GLOBAL uint *restrict sizes, GLOBAL uchar *restrict flags)
+{
+    const uint b = get_global_id(0);
+    const uint y0 = 1 + b * band_rows, y1 = min(y0 + band_rows, (uint)PCL_H - 1);
+    GLOBAL uint *own = counts + (size_t)b * PCL_COLUMNS;
+    GLOBAL uint *list = lists + (size_t)b * band_rows * PCL_W * 2;
+    GLOBAL uchar *flag = flags + (size_t)b * PCL_W;
+    /* |g|^2 <= 2 * 1020^2 < 2^31: the threshold compares in int once clamped there */
+    const int t2 = PCL_EDGE_T2 < 0x7fffffffL ? (int)PCL_EDGE_T2 : 0x7fffffff;
+    uint n = 0;
+    for (uint k = 0; k < PCL_COLUMNS; k++)
+        own[k] = 0;
+    for (uint y = y0; y < y1; y++) {
+        GLOBAL const uchar *up = image + (size_t)(y - 1) * PCL_W;
+        GLOBAL const uchar *mid = up + PCL_W, *down = mid + PCL_W;
+        for (uint x = 1; x + 1 < PCL_W; x++) {
+            int gx = up[x + 1] + 2 * mid[x + 1] + down[x + 1] - up[x - 1] - 2 * mid[x - 1] -
+                     down[x - 1];
+            int gy = down[x - 1] + 2 * down[x] + down[x + 1] - up[x - 1] - 2 * up[x] -
+                     up[x + 1];
+            flag[x] = gx * gx + gy * gy >= t2;
+        }
+        for (uint x = 1; x + 1 < PCL_W; x++) {
+            if (!flag[x])
+                continue;
+            int gx = up[x + 1] + 2 * mid[x + 1] + down[x + 1] - up[x - 1] - 2 * mid[x - 1] -
+                     down[x - 1];
+            int gy = down[x - 1] + 2 * down[x] + down[x + 1] - up[x - 1] - 2 * up[x] -
+                     up[x + 1];
+#if PCL_RADIUS != 0 && PCL_KERNEL > 3
+            pcl_orientation_u8_rows(image, x, y, &gx, &gy);
+#endif
+            uint key = pcl_key(gx, gy);
+            list[2 * n] = x | y << 16;
+            list[2 * n++ + 1] = key;
+            own[key]++;
+        }
+    }
+    sizes[b] = n;
+}
 
 /* counts[b][key] becomes band b's cursor in the sorted order (keys first, then bands), the
  * edges of every band in key order after those of the bands before it. */
@@ -472,14 +548,14 @@ pcl_vote_slots(GLOBAL const uint *restrict sorted, uint from, uint to, int first
         long slope = u >= 0 ? y - x : x + y;
         ulong acc = (ulong)((x + PCL_M) * PCL_D + slope * u) * PCL_K;
         ulong step = (ulong)(slope * (long)PCL_K);
-        GLOBAL uint *col = scratch + (size_t)s0 * PCL_ROWS;
+        GLOBAL uint *col = scratch + (size_t)s0 * PCL_CS;
         if (mirrored) {
-            col += PCL_ROWS - 1;
-            for (int s = s0; s <= s1; s++, col += PCL_ROWS, acc += step)
-                col[-(int)(uint)(acc >> 32)] += in[s];
+            col += (PCL_ROWS - 1) * PCL_RS;
+            for (int s = s0; s <= s1; s++, col += PCL_CS, acc += step)
+                col[-(int)(uint)(acc >> 32) * PCL_RS] += in[s];
         } else {
-            for (int s = s0; s <= s1; s++, col += PCL_ROWS, acc += step)
-                col[(uint)(acc >> 32)] += in[s];
+            for (int s = s0; s <= s1; s++, col += PCL_CS, acc += step)
+                col[(uint)(acc >> 32) * PCL_RS] += in[s];
         }
     }
 }
@@ -524,19 +600,19 @@ pcl_vote_segment(GLOBAL const uint *restrict sorted, GLOBAL const uint *restrict
 inline int
 pcl_is_max_rows(GLOBAL const uint *restrict scratch, int first, int j, int r, uint threshold)
 {
-    uint value = scratch[(size_t)(j - first) * PCL_ROWS + r];
+    uint value = scratch[(size_t)(j - first) * PCL_CS + (size_t)r * PCL_RS];
     uint cell = (uint)j * PCL_ROWS + (uint)r;
     if (value < threshold)
         return 0;
     for (int dc = -PCL_HALF; dc <= PCL_HALF; dc++) {
         int mirrored, c = pcl_wrap(j + dc, &mirrored);
-        GLOBAL const uint *column = scratch + (size_t)(j + dc - first) * PCL_ROWS;
+        GLOBAL const uint *column = scratch + (size_t)(j + dc - first) * PCL_CS;
         for (int dr = -PCL_HALF; dr <= PCL_HALF; dr++) {
             int rr = r + dr;
             if (rr < 0 || rr >= PCL_ROWS)
                 continue;
             uint other = (uint)c * PCL_ROWS + (uint)(mirrored ? PCL_ROWS - 1 - rr : rr);
-            uint v = column[rr];
+            uint v = column[(size_t)rr * PCL_RS];
             if (v > value || (v == value && other < cell))
                 return 0;
         }
@@ -551,17 +627,18 @@ pcl_finish_block(GLOBAL const uint *restrict scratch, int first, int c0, int c1,
                  GLOBAL uint *restrict maxima, GLOBAL uint *restrict count, uint capacity)
 {
     for (int j = c0; j < c1; j++) {
-        GLOBAL const uint *column = scratch + (size_t)(j - first) * PCL_ROWS;
+        GLOBAL const uint *column = scratch + (size_t)(j - first) * PCL_CS;
         if (store)
             for (int r = 0; r < PCL_ROWS; r++)
-                space[(size_t)j * PCL_ROWS + r] = column[r];
+                space[(size_t)j * PCL_ROWS + r] = column[(size_t)r * PCL_RS];
         for (int r = 0; r < PCL_ROWS; r++) {
-            if (column[r] < threshold || !pcl_is_max_rows(scratch, first, j, r, threshold))
+            uint value = column[(size_t)r * PCL_RS];
+            if (value < threshold || !pcl_is_max_rows(scratch, first, j, r, threshold))
                 continue;
             uint at = atomic_inc(count);
             if (at < capacity) {
                 maxima[2 * at] = (uint)j * PCL_ROWS + (uint)r;
-                maxima[2 * at + 1] = column[r];
+                maxima[2 * at + 1] = value;
             }
         }
     }
@@ -579,7 +656,7 @@ pclines_accumulate_rows(GLOBAL const uint *restrict sorted, GLOBAL const uint *r
     for (uint block = atomic_inc(&totals[2]); block < blocks; block = atomic_inc(&totals[2])) {
         const int c0 = (int)block * PCL_CPU_BLOCK, c1 = min(c0 + PCL_CPU_BLOCK, PCL_COLUMNS);
         const int first = c0 - PCL_HALF, slots = c1 + PCL_HALF - first;
-        for (size_t i = 0; i < (size_t)slots * PCL_ROWS; i++)
+        for (size_t i = 0; i < (size_t)PCL_CPU_SLOTS * PCL_ROWS; i++)
             scratch[i] = 0;
         /* segments never straddle u = 0 (slope) nor the strip's ends (mirroring) */
         for (int a = 0; a < slots;) {

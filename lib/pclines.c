@@ -47,7 +47,7 @@ struct votecl_lines_plan {
     int space_stored;     /* CPU: the TS space of the last run is in 'space' */
     void *kernels[K_COUNT];
     votecl_buffer *input, *counts, *offsets, *totals, *sorted, *space, *maxima;
-    votecl_buffer *band_counts, *band_lists, *band_sizes, *scratch; /* CPU */
+    votecl_buffer *band_counts, *band_lists, *band_sizes, *band_flags, *scratch; /* CPU */
     votecl__pclines_max *host_maxima;
     uint32_t *host_space;            /* ref backend */
     votecl__pclines_point *points;   /* ref backend */
@@ -327,6 +327,7 @@ votecl_lines_plan_free(votecl_lines_plan *plan)
     votecl_buffer_free(plan->band_counts);
     votecl_buffer_free(plan->band_lists);
     votecl_buffer_free(plan->band_sizes);
+    votecl_buffer_free(plan->band_flags);
     votecl_buffer_free(plan->scratch);
     free(plan->host_maxima);
     free(plan->host_space);
@@ -428,7 +429,9 @@ device_buffers_cpu(votecl_lines_plan *plan)
     if ((status = votecl__buffer_ensure(ctx, &plan->band_counts, counts)) != VOTECL_OK ||
         (status = votecl__buffer_ensure(ctx, &plan->band_lists, lists)) != VOTECL_OK ||
         (status = votecl__buffer_ensure(ctx, &plan->band_sizes, plan->bands * 4)) !=
-            VOTECL_OK)
+            VOTECL_OK ||
+        (status = votecl__buffer_ensure(ctx, &plan->band_flags,
+                                        (size_t)plan->bands * d->width)) != VOTECL_OK)
         return status;
     return votecl__buffer_ensure(ctx, &plan->scratch, scratch);
 }
@@ -458,7 +461,7 @@ device_buffers(votecl_lines_plan *plan, size_t edges)
 }
 
 /* The CPU shape's edges of an image: Sobel once per pixel in row bands, then the counting
- * sort's scan and scatter over the bands' own counts. */
+ * sort's scan and scatter over the bands' own counts. (u8 bands take a row of flags.) */
 static votecl_status
 device_edges_cpu(votecl_lines_plan *plan, int k_edges, votecl_buffer *image)
 {
@@ -468,8 +471,8 @@ device_edges_cpu(votecl_lines_plan *plan, int k_edges, votecl_buffer *image)
         ctx, plan->kernels[k_edges], 1, &bands, &one,
         (votecl__arg[]){VOTECL__ARG_BUF(image), VOTECL__ARG_UINT(plan->band_rows),
                         VOTECL__ARG_BUF(plan->band_counts), VOTECL__ARG_BUF(plan->band_lists),
-                        VOTECL__ARG_BUF(plan->band_sizes)},
-        5);
+                        VOTECL__ARG_BUF(plan->band_sizes), VOTECL__ARG_BUF(plan->band_flags)},
+        k_edges == K_EDGES_U8 ? 6 : 5);
 
     if (status == VOTECL_OK)
         status = votecl__launch(ctx, plan->kernels[K_SCAN_BANDS], 1, &one, &one,
