@@ -396,9 +396,9 @@ pclines_accumulate(GLOBAL const uint *restrict sorted, GLOBAL const uint *restri
  *                                into the TS space.
  * Extra defines: PCL_CPU_BLOCK, PCL_CPU_SLOTS (PCL_CPU_BLOCK + 2 PCL_HALF). */
 
-/* Scratch layout: whole columns (slot stride PCL_CS, row stride PCL_RS). Measured against
- * rows of slots on PoCL: columns were faster. */
-#define PCL_CS PCL_ROWS
+/* Scratch layout: whole columns (slot stride PCL_CS, row stride PCL_RS; measured against
+ * rows of slots on PoCL: columns were faster), PCL_CPU_STRIDE >= PCL_ROWS apart. */
+#define PCL_CS PCL_CPU_STRIDE
 #define PCL_RS 1
 
 #define PCL_EDGES_ROWS(SUFFIX, T, KEYFN)                                                      \
@@ -531,13 +531,19 @@ pclines_scatter_bands(GLOBAL const uint *restrict lists, uint band_rows,
     }
 }
 
+/* One edge's votes in slots s0..s1: VOTE is 1, or in[s] where a slot between s0 and s1
+ * lies outside the edge's window. */
+#define PCL_VOTE_LOOP(SIGN, VOTE)                                                             \
+    for (int s = s0; s <= s1; s++, col += PCL_CS, acc += step)                                \
+        col[SIGN(int)(uint)(acc >> 32) * PCL_RS] += (VOTE);
+
 /* Votes the edges sorted[from, to) into the slots [s0, s1] of scratch (virtual columns
  * first + s, all on one side of u = 0 and of the strip's ends): Eq. 4's numerator grows by
  * the edge's slope per column, so (num K) does by slope K, exactly in 64 bits (num K <
- * 2^49). in[s] is 0 for a slot between s0 and s1 outside the edge's window. */
+ * 2^49). in[s] is 0 for a slot between s0 and s1 outside the edge's window; full: none is. */
 inline void
 pcl_vote_slots(GLOBAL const uint *restrict sorted, uint from, uint to, int first, int s0,
-               int s1, const uint *in, GLOBAL uint *restrict scratch)
+               int s1, const uint *in, int full, GLOBAL uint *restrict scratch)
 {
     int j = first + s0, mirrored, c = pcl_wrap(j, &mirrored);
     long u = (long)c - PCL_D;
@@ -551,11 +557,15 @@ pcl_vote_slots(GLOBAL const uint *restrict sorted, uint from, uint to, int first
         GLOBAL uint *col = scratch + (size_t)s0 * PCL_CS;
         if (mirrored) {
             col += (PCL_ROWS - 1) * PCL_RS;
-            for (int s = s0; s <= s1; s++, col += PCL_CS, acc += step)
-                col[-(int)(uint)(acc >> 32) * PCL_RS] += in[s];
+            if (full) {
+                PCL_VOTE_LOOP(-, 1)
+            } else {
+                PCL_VOTE_LOOP(-, in[s])
+            }
+        } else if (full) {
+            PCL_VOTE_LOOP(+, 1)
         } else {
-            for (int s = s0; s <= s1; s++, col += PCL_CS, acc += step)
-                col[(uint)(acc >> 32) * PCL_RS] += in[s];
+            PCL_VOTE_LOOP(+, in[s])
         }
     }
 }
@@ -570,7 +580,7 @@ pcl_vote_segment(GLOBAL const uint *restrict sorted, GLOBAL const uint *restrict
 #if PCL_RADIUS == 0
     for (int s = a; s < b; s++)
         in[s] = 1;
-    pcl_vote_slots(sorted, 0, offsets[PCL_COLUMNS], first, a, b - 1, in, scratch);
+    pcl_vote_slots(sorted, 0, offsets[PCL_COLUMNS], first, a, b - 1, in, 1, scratch);
 #else
     int radius[PCL_CPU_SLOTS], lo = 0x7fffffff, hi = -0x7fffffff;
     for (int s = a; s < b; s++) {
@@ -580,17 +590,19 @@ pcl_vote_segment(GLOBAL const uint *restrict sorted, GLOBAL const uint *restrict
         hi = max(hi, first + s + radius[s]);
     }
     for (int k = lo; k <= hi; k++) {
-        int s0 = b, s1 = a - 1;
+        int s0 = b, s1 = a - 1, count = 0;
         for (int s = a; s < b; s++) {
             int delta = k - (first + s);
             in[s] = (delta < 0 ? -delta : delta) <= radius[s];
             s0 = in[s] && s < s0 ? s : s0;
             s1 = in[s] ? s : s1;
+            count += in[s];
         }
         if (s0 > s1)
             continue;
         int key = ((k % PCL_COLUMNS) + PCL_COLUMNS) % PCL_COLUMNS;
-        pcl_vote_slots(sorted, offsets[key], offsets[key + 1], first, s0, s1, in, scratch);
+        pcl_vote_slots(sorted, offsets[key], offsets[key + 1], first, s0, s1, in,
+                       count == s1 - s0 + 1, scratch);
     }
 #endif
 }
@@ -650,13 +662,13 @@ pclines_accumulate_rows(GLOBAL const uint *restrict sorted, GLOBAL const uint *r
                         GLOBAL uint *restrict maxima, GLOBAL uint *restrict totals,
                         uint capacity, GLOBAL uint *restrict scratches)
 {
-    GLOBAL uint *scratch = scratches + (size_t)get_global_id(0) * PCL_CPU_SLOTS * PCL_ROWS;
+    GLOBAL uint *scratch = scratches + (size_t)get_global_id(0) * PCL_CPU_SLOTS * PCL_CS;
     const uint blocks = (PCL_COLUMNS + PCL_CPU_BLOCK - 1) / PCL_CPU_BLOCK;
 
     for (uint block = atomic_inc(&totals[2]); block < blocks; block = atomic_inc(&totals[2])) {
         const int c0 = (int)block * PCL_CPU_BLOCK, c1 = min(c0 + PCL_CPU_BLOCK, PCL_COLUMNS);
         const int first = c0 - PCL_HALF, slots = c1 + PCL_HALF - first;
-        for (size_t i = 0; i < (size_t)PCL_CPU_SLOTS * PCL_ROWS; i++)
+        for (size_t i = 0; i < (size_t)PCL_CPU_SLOTS * PCL_CS; i++)
             scratch[i] = 0;
         /* segments never straddle u = 0 (slope) nor the strip's ends (mirroring) */
         for (int a = 0; a < slots;) {

@@ -44,6 +44,7 @@ struct votecl_lines_plan {
     int cpu;              /* the CPU shape */
     uint32_t bands, band_rows;             /* CPU: row bands of the edge kernels */
     uint32_t block, slots, workers;        /* CPU: owned columns, scratch columns, workers */
+    uint32_t stride;                       /* CPU: counts from one scratch column to the next */
     int space_stored;     /* CPU: the TS space of the last run is in 'space' */
     void *kernels[K_COUNT];
     votecl_buffer *input, *counts, *offsets, *totals, *sorted, *space, *maxima;
@@ -194,6 +195,10 @@ plan_layout_cpu(votecl_lines_plan *plan)
                                                              : plan->block;
     plan->block = plan->block > columns ? columns : plan->block;
     plan->slots = plan->block + halo;
+    /* columns an odd number of 64-byte lines apart: the same row of successive columns falls
+     * in different L1 sets */
+    plan->stride = (d->rows + 15) / 16 * 16;
+    plan->stride += plan->stride / 16 % 2 == 0 ? 16 : 0;
     blocks = (columns + plan->block - 1) / plan->block;
     plan->workers = blocks < PCLINES_CPU_PER_CORE * units ? blocks : PCLINES_CPU_PER_CORE * units;
 }
@@ -224,6 +229,7 @@ plan_defines(const votecl_lines_plan *plan, char defs[][64])
     if (plan->cpu) {
         snprintf(defs[n++], 64, "PCL_CPU_BLOCK=%u", plan->block);
         snprintf(defs[n++], 64, "PCL_CPU_SLOTS=%u", plan->slots);
+        snprintf(defs[n++], 64, "PCL_CPU_STRIDE=%u", plan->stride);
     }
     return n;
 }
@@ -422,7 +428,7 @@ device_buffers_cpu(votecl_lines_plan *plan)
     if (votecl__mul_overflow((size_t)plan->bands * 2 * d->d, 4, &counts) ||
         votecl__mul_overflow((size_t)plan->bands * plan->band_rows, (size_t)d->width * 8,
                              &lists) ||
-        votecl__mul_overflow((size_t)plan->workers * plan->slots, (size_t)d->rows * 4,
+        votecl__mul_overflow((size_t)plan->workers * plan->slots, (size_t)plan->stride * 4,
                              &scratch))
         return votecl__fail(ctx, VOTECL_OUT_OF_DEVICE_MEMORY,
                             "width, height: the CPU plan's buffers overflow size_t");
