@@ -16,10 +16,11 @@
  * reports its whole emulated memory), and never more than a group ever holds. */
 #define PCLINES_RING_BYTES_MAX 65536u
 #define PCLINES_RING_MAX 64u
-/* CPU shape: a worker's scratch of whole columns stays within a core's L2 (256 KiB; the
- * votes of a block scatter over it), row bands and workers a few per core so that uneven
- * work balances. */
-#define PCLINES_CPU_SCRATCH_BYTES (256u * 1024u)
+/* CPU shape: a worker's scratch of whole columns stays within a core's L2 (the votes of a
+ * block scatter over it; on the 2-core EPYC development machine 512 KiB blocks were a few
+ * per cent faster than 256 KiB ones, 128 KiB and 1 MiB slower: docs/performance.md), row
+ * bands and workers a few per core so that uneven work balances. */
+#define PCLINES_CPU_SCRATCH_BYTES (512u * 1024u)
 #define PCLINES_CPU_SLOTS_MAX 256u
 #define PCLINES_CPU_PER_CORE 4u
 
