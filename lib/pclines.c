@@ -184,22 +184,22 @@ plan_layout_cpu(votecl_lines_plan *plan)
     uint32_t units = plan->context->info.compute_units > 0 ? plan->context->info.compute_units
                                                            : 1;
     uint32_t interior = d->height > 2 ? d->height - 2 : 0, columns = 2 * d->d;
-    uint32_t fit = (uint32_t)(PCLINES_CPU_SCRATCH_BYTES / ((uint64_t)d->rows * 4));
-    uint32_t halo = 2 * d->half, blocks;
+    uint32_t halo = 2 * d->half, blocks, fit;
 
     plan->bands = interior < PCLINES_CPU_PER_CORE * units ? interior : PCLINES_CPU_PER_CORE * units;
     plan->bands = plan->bands > 0 ? plan->bands : 1;
     plan->band_rows = interior > 0 ? (interior + plan->bands - 1) / plan->bands : 1;
+    /* columns an odd number of 64-byte lines apart: the same row of successive columns falls
+     * in different L1 sets */
+    plan->stride = (d->rows + 15) / 16 * 16;
+    plan->stride += plan->stride / 16 % 2 == 0 ? 16 : 0;
+    fit = (uint32_t)(PCLINES_CPU_SCRATCH_BYTES / ((uint64_t)plan->stride * 4));
     /* at least 8 owned columns a block, so that the halo's share stays bounded */
     plan->block = fit > halo + 8 ? fit - halo : 8;
     plan->block = plan->block > PCLINES_CPU_SLOTS_MAX - halo ? PCLINES_CPU_SLOTS_MAX - halo
                                                              : plan->block;
     plan->block = plan->block > columns ? columns : plan->block;
     plan->slots = plan->block + halo;
-    /* columns an odd number of 64-byte lines apart: the same row of successive columns falls
-     * in different L1 sets */
-    plan->stride = (d->rows + 15) / 16 * 16;
-    plan->stride += plan->stride / 16 % 2 == 0 ? 16 : 0;
     blocks = (columns + plan->block - 1) / plan->block;
     plan->workers = blocks < PCLINES_CPU_PER_CORE * units ? blocks : PCLINES_CPU_PER_CORE * units;
 }

@@ -822,9 +822,9 @@ check_shape(votecl_context *ctx, const votecl_image *u8, const votecl_image *f32
     p.threshold = 20;
     check_equal_on(ctx, &p, u8, w, h);
     check_equal_on(ctx, &p, f32, w, h);
-    /* 2000 rows: the CPU shape's blocks hold 28 columns, so the 152 columns take 6 blocks,
-     * some across u = 0 and the strip's ends */
-    p.rows = 2000;
+    /* 4000 rows: the CPU shape's 512 KiB blocks hold 28 columns, so the 152 columns take 6
+     * blocks, some across u = 0 and the strip's ends */
+    p.rows = 4000;
     check_equal_on(ctx, &p, u8, w, h);
     p.radius = 0;
     check_equal_on(ctx, &p, u8, w, h);
