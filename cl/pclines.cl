@@ -122,12 +122,9 @@ PCL_ORIENTATION(pcl_orientation_f32, float, float, PCL_F32_GRAD)
  * widened to int by the sums, as in the reference): the 3 x 3 Sobel magnitude decides, the
  * orientation operator gives the key. */
 #define PCL_SOBEL_KEY(NAME, T, GRAD, ORIENT)                                                 \
-    inline uint NAME(GLOBAL const T *restrict p, uint e)                                      \
+    inline uint NAME##_xy(GLOBAL const T *restrict p, uint x, uint y)                         \
     {                                                                                         \
-        uint x = e % PCL_W, y = e / PCL_W;                                                    \
-        if (e >= (uint)PCL_W * PCL_H || x == 0 || y == 0 || x + 1 >= PCL_W || y + 1 >= PCL_H)       \
-            return VOTE_SKIP;                                                                 \
-        GLOBAL const T *q = p + e;                                                            \
+        GLOBAL const T *q = p + (size_t)y * PCL_W + x;                                        \
         int gx = GRAD(q[1 - PCL_W] + 2 * q[1] + q[1 + PCL_W] - q[-1 - PCL_W] - 2 * q[-1] -    \
                       q[PCL_W - 1]);                                                          \
         int gy = GRAD(q[PCL_W - 1] + 2 * q[PCL_W] + q[PCL_W + 1] - q[-1 - PCL_W] -            \
@@ -136,6 +133,13 @@ PCL_ORIENTATION(pcl_orientation_f32, float, float, PCL_F32_GRAD)
             return VOTE_SKIP;                                                                 \
         PCL_ORIENT(ORIENT, p, (int)x, (int)y, gx, gy);                                        \
         return pcl_key(gx, gy);                                                               \
+    }                                                                                         \
+    inline uint NAME(GLOBAL const T *restrict p, uint e)                                      \
+    {                                                                                         \
+        uint x = e % PCL_W, y = e / PCL_W;                                                    \
+        if (e >= (uint)PCL_W * PCL_H || x == 0 || y == 0 || x + 1 >= PCL_W || y + 1 >= PCL_H) \
+            return VOTE_SKIP;                                                                 \
+        return NAME##_xy(p, x, y);                                                            \
     }
 
 PCL_SOBEL_KEY(pcl_key_u8, uchar, PCL_U8_GRAD, pcl_orientation_u8)
@@ -367,3 +371,316 @@ pclines_accumulate(GLOBAL const uint *restrict sorted, GLOBAL const uint *restri
         k = stop;
     }
 }
+
+#ifdef PCL_CPU_SLOTS
+/* --- the CPU shape (devices without dedicated local memory: PoCL) ---
+ *
+ * The GPU kernels above spread every pixel and every vote over work-items that meet in
+ * atomics on (emulated) local memory; a CPU core runs them one work-item after another, so
+ * each vote pays a locked instruction and each pixel its Sobel twice (count, then scatter).
+ * Here one work-item does a long sequential job and owns what it writes:
+ *   pclines_edges_rows_{u8,f32}  global = bands, local 1: band b runs Sobel, the magnitude
+ *                                threshold and the key over its rows once, appending
+ *                                (location, key) to its own list and counting keys in its own
+ *                                counts[b][2D] (no atomics)
+ *   pclines_scan_bands           global 1: cursors[b][key] and offsets[0..2D], totals[1]
+ *   pclines_scatter_bands        global = bands: the counting sort's scatter, in band order
+ *   pclines_accumulate_rows      global = workers, local 1: each worker takes blocks of
+ *                                PCL_CPU_BLOCK owned columns (atomic_inc on totals[2]) and
+ *                                accumulates their PCL_CPU_SLOTS virtual columns (the block
+ *                                and PCL_HALF on either side) in its own scratch of whole
+ *                                columns; edge by edge in key order, each edge voting in the
+ *                                consecutive columns of its orientation window with one
+ *                                64-bit add per column (Eq. 4 is linear in u); then the
+ *                                maxima of the owned columns and, when asked, their store
+ *                                into the TS space.
+ * Extra defines: PCL_CPU_BLOCK, PCL_CPU_SLOTS (PCL_CPU_BLOCK + 2 PCL_HALF). */
+
+/* Scratch layout: whole columns (slot stride PCL_CS, row stride PCL_RS; measured against
+ * rows of slots on PoCL: columns were faster), PCL_CPU_STRIDE >= PCL_ROWS apart. */
+#define PCL_CS PCL_CPU_STRIDE
+#define PCL_RS 1
+
+#define PCL_EDGES_ROWS(SUFFIX, T, KEYFN)                                                      \
+    KERNEL __attribute__((reqd_work_group_size(1, 1, 1))) void pclines_edges_rows_##SUFFIX(   \
+        GLOBAL const T *restrict image, uint band_rows, GLOBAL uint *restrict counts,         \
+        GLOBAL uint *restrict lists, GLOBAL uint *restrict sizes)                             \
+    {                                                                                         \
+        const uint b = get_global_id(0);                                                      \
+        const uint y0 = 1 + b * band_rows, y1 = min(y0 + band_rows, (uint)PCL_H - 1);         \
+        GLOBAL uint *own = counts + (size_t)b * PCL_COLUMNS;                                  \
+        GLOBAL uint *list = lists + (size_t)b * band_rows * PCL_W * 2;                        \
+        uint n = 0;                                                                           \
+        for (uint k = 0; k < PCL_COLUMNS; k++)                                                \
+            own[k] = 0;                                                                       \
+        for (uint y = y0; y < y1; y++)                                                        \
+            for (uint x = 1; x + 1 < PCL_W; x++) {                                            \
+                uint key = KEYFN##_xy(image, x, y);                                           \
+                if (key == VOTE_SKIP)                                                         \
+                    continue;                                                                 \
+                list[2 * n] = x | y << 16;                                                    \
+                list[2 * n++ + 1] = key;                                                      \
+                own[key]++;                                                                   \
+            }                                                                                 \
+        sizes[b] = n;                                                                         \
+    }
+
+PCL_EDGES_ROWS(f32, float, pcl_key_f32)
+
+/* u8 edges: integer sums are exact in any order, so the orientation operator of an interior
+ * pixel is summed separably (the row's derivative and smoothing, then across rows). */
+inline void
+pcl_orientation_u8_rows(GLOBAL const uchar *restrict p, uint x, uint y, int *gx, int *gy)
+{
+#if PCL_RADIUS != 0 && PCL_KERNEL > 3
+    if (x < PCL_KH || y < PCL_KH || x + PCL_KH >= PCL_W || y + PCL_KH >= PCL_H) {
+        pcl_orientation_u8(p, (int)x, (int)y, gx, gy);
+        return;
+    }
+    int sx = 0, sy = 0;
+    for (int dy = -PCL_KH; dy <= PCL_KH; dy++) {
+        GLOBAL const uchar *q = p + (size_t)(y + dy) * PCL_W + x;
+        int d = 0, s = pcl_smooth[PCL_KH] * q[0];
+        for (int dx = 1; dx <= PCL_KH; dx++) {
+            d += pcl_deriv[PCL_KH + dx] * (q[dx] - q[-dx]);
+            s += pcl_smooth[PCL_KH + dx] * (q[dx] + q[-dx]);
+        }
+        sx += pcl_smooth[PCL_KH + dy] * d;
+        sy += pcl_deriv[PCL_KH + dy] * s;
+    }
+    *gx = sx;
+    *gy = sy;
+#endif
+}
+
+/* u8 bands: per row, the 3 x 3 magnitude test of every pixel first (a loop without
+ * branches that vectorises), then the orientation and key of the edges only. */
+KERNEL __attribute__((reqd_work_group_size(1, 1, 1))) void
+pclines_edges_rows_u8(GLOBAL const uchar *restrict image, uint band_rows,
+                      GLOBAL uint *restrict counts, GLOBAL uint *restrict lists,
+                      GLOBAL uint *restrict sizes, GLOBAL uchar *restrict flags)
+{
+    const uint b = get_global_id(0);
+    const uint y0 = 1 + b * band_rows, y1 = min(y0 + band_rows, (uint)PCL_H - 1);
+    GLOBAL uint *own = counts + (size_t)b * PCL_COLUMNS;
+    GLOBAL uint *list = lists + (size_t)b * band_rows * PCL_W * 2;
+    GLOBAL uchar *flag = flags + (size_t)b * PCL_W;
+    /* |g|^2 <= 2 * 1020^2 < 2^31: the threshold compares in int once clamped there */
+    const int t2 = PCL_EDGE_T2 < 0x7fffffffL ? (int)PCL_EDGE_T2 : 0x7fffffff;
+    uint n = 0;
+    for (uint k = 0; k < PCL_COLUMNS; k++)
+        own[k] = 0;
+    for (uint y = y0; y < y1; y++) {
+        GLOBAL const uchar *up = image + (size_t)(y - 1) * PCL_W;
+        GLOBAL const uchar *mid = up + PCL_W, *down = mid + PCL_W;
+        for (uint x = 1; x + 1 < PCL_W; x++) {
+            int gx = up[x + 1] + 2 * mid[x + 1] + down[x + 1] - up[x - 1] - 2 * mid[x - 1] -
+                     down[x - 1];
+            int gy = down[x - 1] + 2 * down[x] + down[x + 1] - up[x - 1] - 2 * up[x] -
+                     up[x + 1];
+            flag[x] = gx * gx + gy * gy >= t2;
+        }
+        for (uint x = 1; x + 1 < PCL_W; x++) {
+            if (!flag[x])
+                continue;
+            int gx = up[x + 1] + 2 * mid[x + 1] + down[x + 1] - up[x - 1] - 2 * mid[x - 1] -
+                     down[x - 1];
+            int gy = down[x - 1] + 2 * down[x] + down[x + 1] - up[x - 1] - 2 * up[x] -
+                     up[x + 1];
+#if PCL_RADIUS != 0 && PCL_KERNEL > 3
+            pcl_orientation_u8_rows(image, x, y, &gx, &gy);
+#endif
+            uint key = pcl_key(gx, gy);
+            list[2 * n] = x | y << 16;
+            list[2 * n++ + 1] = key;
+            own[key]++;
+        }
+    }
+    sizes[b] = n;
+}
+
+/* counts[b][key] becomes band b's cursor in the sorted order (keys first, then bands), the
+ * edges of every band in key order after those of the bands before it. */
+KERNEL __attribute__((reqd_work_group_size(1, 1, 1))) void
+pclines_scan_bands(GLOBAL uint *restrict counts, uint bands, GLOBAL uint *restrict offsets,
+                   GLOBAL uint *restrict totals)
+{
+    uint total = 0;
+    for (uint k = 0; k < PCL_COLUMNS; k++) {
+        offsets[k] = total;
+        for (uint b = 0; b < bands; b++) {
+            uint c = counts[(size_t)b * PCL_COLUMNS + k];
+            counts[(size_t)b * PCL_COLUMNS + k] = total;
+            total += c;
+        }
+    }
+    offsets[PCL_COLUMNS] = total;
+    totals[1] = total;
+}
+
+KERNEL __attribute__((reqd_work_group_size(1, 1, 1))) void
+pclines_scatter_bands(GLOBAL const uint *restrict lists, uint band_rows,
+                      GLOBAL const uint *restrict sizes, GLOBAL uint *restrict cursors,
+                      GLOBAL uint *restrict sorted)
+{
+    const uint b = get_global_id(0), n = sizes[b];
+    GLOBAL const uint *list = lists + (size_t)b * band_rows * PCL_W * 2;
+    GLOBAL uint *own = cursors + (size_t)b * PCL_COLUMNS;
+    for (uint i = 0; i < n; i++) {
+        sorted[own[list[2 * i + 1]]++] = list[2 * i];
+    }
+}
+
+/* One edge's votes in slots s0..s1: VOTE is 1, or in[s] where a slot between s0 and s1
+ * lies outside the edge's window. */
+#define PCL_VOTE_LOOP(SIGN, VOTE)                                                             \
+    for (int s = s0; s <= s1; s++, col += PCL_CS, acc += step)                                \
+        col[SIGN(int)(uint)(acc >> 32) * PCL_RS] += (VOTE);
+
+/* Votes the edges sorted[from, to) into the slots [s0, s1] of scratch (virtual columns
+ * first + s, all on one side of u = 0 and of the strip's ends): Eq. 4's numerator grows by
+ * the edge's slope per column, so (num K) does by slope K, exactly in 64 bits (num K <
+ * 2^49). in[s] is 0 for a slot between s0 and s1 outside the edge's window; full: none is. */
+inline void
+pcl_vote_slots(GLOBAL const uint *restrict sorted, uint from, uint to, int first, int s0,
+               int s1, const uint *in, int full, GLOBAL uint *restrict scratch)
+{
+    int j = first + s0, mirrored, c = pcl_wrap(j, &mirrored);
+    long u = (long)c - PCL_D;
+    for (uint i = from; i < to; i++) {
+        uint location = sorted[i];
+        long x = 2 * (long)(location & 0xffffu) - (PCL_W - 1);
+        long y = 2 * (long)(location >> 16) - (PCL_H - 1);
+        long slope = u >= 0 ? y - x : x + y;
+        ulong acc = (ulong)((x + PCL_M) * PCL_D + slope * u) * PCL_K;
+        ulong step = (ulong)(slope * (long)PCL_K);
+        GLOBAL uint *col = scratch + (size_t)s0 * PCL_CS;
+        if (mirrored) {
+            col += (PCL_ROWS - 1) * PCL_RS;
+            if (full) {
+                PCL_VOTE_LOOP(-, 1)
+            } else {
+                PCL_VOTE_LOOP(-, in[s])
+            }
+        } else if (full) {
+            PCL_VOTE_LOOP(+, 1)
+        } else {
+            PCL_VOTE_LOOP(+, in[s])
+        }
+    }
+}
+
+/* Slots [a, b) of the block starting at virtual column first: for each key (unwrapped:
+ * key + m 2D, the one within a slot's window), the slots whose window holds it. */
+inline void
+pcl_vote_segment(GLOBAL const uint *restrict sorted, GLOBAL const uint *restrict offsets,
+                 int first, int a, int b, GLOBAL uint *restrict scratch)
+{
+    uint in[PCL_CPU_SLOTS];
+#if PCL_RADIUS == 0
+    for (int s = a; s < b; s++)
+        in[s] = 1;
+    pcl_vote_slots(sorted, 0, offsets[PCL_COLUMNS], first, a, b - 1, in, 1, scratch);
+#else
+    int radius[PCL_CPU_SLOTS], lo = 0x7fffffff, hi = -0x7fffffff;
+    for (int s = a; s < b; s++) {
+        int mirrored, c = pcl_wrap(first + s, &mirrored);
+        radius[s] = pcl_radius_at(c);
+        lo = min(lo, first + s - radius[s]);
+        hi = max(hi, first + s + radius[s]);
+    }
+    for (int k = lo; k <= hi; k++) {
+        int s0 = b, s1 = a - 1, count = 0;
+        for (int s = a; s < b; s++) {
+            int delta = k - (first + s);
+            in[s] = (delta < 0 ? -delta : delta) <= radius[s];
+            s0 = in[s] && s < s0 ? s : s0;
+            s1 = in[s] ? s : s1;
+            count += in[s];
+        }
+        if (s0 > s1)
+            continue;
+        int key = ((k % PCL_COLUMNS) + PCL_COLUMNS) % PCL_COLUMNS;
+        pcl_vote_slots(sorted, offsets[key], offsets[key + 1], first, s0, s1, in,
+                       count == s1 - s0 + 1, scratch);
+    }
+#endif
+}
+
+/* Whether owned virtual column j (slot j - first), row r, is a maximum: pcl_is_max on the
+ * scratch. */
+inline int
+pcl_is_max_rows(GLOBAL const uint *restrict scratch, int first, int j, int r, uint threshold)
+{
+    uint value = scratch[(size_t)(j - first) * PCL_CS + (size_t)r * PCL_RS];
+    uint cell = (uint)j * PCL_ROWS + (uint)r;
+    if (value < threshold)
+        return 0;
+    for (int dc = -PCL_HALF; dc <= PCL_HALF; dc++) {
+        int mirrored, c = pcl_wrap(j + dc, &mirrored);
+        GLOBAL const uint *column = scratch + (size_t)(j + dc - first) * PCL_CS;
+        for (int dr = -PCL_HALF; dr <= PCL_HALF; dr++) {
+            int rr = r + dr;
+            if (rr < 0 || rr >= PCL_ROWS)
+                continue;
+            uint other = (uint)c * PCL_ROWS + (uint)(mirrored ? PCL_ROWS - 1 - rr : rr);
+            uint v = column[(size_t)rr * PCL_RS];
+            if (v > value || (v == value && other < cell))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* The maxima of owned columns [c0, c1) and, when store, their counts into the TS space. */
+inline void
+pcl_finish_block(GLOBAL const uint *restrict scratch, int first, int c0, int c1,
+                 uint threshold, uint store, GLOBAL uint *restrict space,
+                 GLOBAL uint *restrict maxima, GLOBAL uint *restrict count, uint capacity)
+{
+    for (int j = c0; j < c1; j++) {
+        GLOBAL const uint *column = scratch + (size_t)(j - first) * PCL_CS;
+        if (store)
+            for (int r = 0; r < PCL_ROWS; r++)
+                space[(size_t)j * PCL_ROWS + r] = column[(size_t)r * PCL_RS];
+        for (int r = 0; r < PCL_ROWS; r++) {
+            uint value = column[(size_t)r * PCL_RS];
+            if (value < threshold || !pcl_is_max_rows(scratch, first, j, r, threshold))
+                continue;
+            uint at = atomic_inc(count);
+            if (at < capacity) {
+                maxima[2 * at] = (uint)j * PCL_ROWS + (uint)r;
+                maxima[2 * at + 1] = value;
+            }
+        }
+    }
+}
+
+KERNEL __attribute__((reqd_work_group_size(1, 1, 1))) void
+pclines_accumulate_rows(GLOBAL const uint *restrict sorted, GLOBAL const uint *restrict offsets,
+                        uint threshold, uint store, GLOBAL uint *restrict space,
+                        GLOBAL uint *restrict maxima, GLOBAL uint *restrict totals,
+                        uint capacity, GLOBAL uint *restrict scratches)
+{
+    GLOBAL uint *scratch = scratches + (size_t)get_global_id(0) * PCL_CPU_SLOTS * PCL_CS;
+    const uint blocks = (PCL_COLUMNS + PCL_CPU_BLOCK - 1) / PCL_CPU_BLOCK;
+
+    for (uint block = atomic_inc(&totals[2]); block < blocks; block = atomic_inc(&totals[2])) {
+        const int c0 = (int)block * PCL_CPU_BLOCK, c1 = min(c0 + PCL_CPU_BLOCK, PCL_COLUMNS);
+        const int first = c0 - PCL_HALF, slots = c1 + PCL_HALF - first;
+        for (size_t i = 0; i < (size_t)PCL_CPU_SLOTS * PCL_CS; i++)
+            scratch[i] = 0;
+        /* segments never straddle u = 0 (slope) nor the strip's ends (mirroring) */
+        for (int a = 0; a < slots;) {
+            int j = first + a, b = slots;
+            b = j < 0 ? min(b, -first) : b;
+            b = j < PCL_D ? min(b, PCL_D - first) : b;
+            b = j < PCL_COLUMNS ? min(b, PCL_COLUMNS - first) : b;
+            pcl_vote_segment(sorted, offsets, first, a, b, scratch);
+            a = b;
+        }
+        pcl_finish_block(scratch, first, c0, c1, threshold, store, space, maxima, &totals[0],
+                         capacity);
+    }
+}
+#endif

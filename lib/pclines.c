@@ -1,6 +1,9 @@
 /* PClines line detection: validate, plan (defines, ring size, column ranges), launch the
  * four-kernel pipeline of cl/pclines.cl, read the maxima back and turn them into lines. The
- * 'ref' backend runs lib/pclines-ref.c instead. */
+ * plan takes the GPU shape (local-memory ring, atomics) on devices with dedicated local
+ * memory and the CPU shape (row bands, column blocks, no atomics per vote) on the others;
+ * VOTECL_FORCE_VARIANT local / private forces one. The 'ref' backend runs
+ * lib/pclines-ref.c instead. */
 #include "votecl-private.h"
 
 #include <stdio.h>
@@ -13,13 +16,23 @@
  * reports its whole emulated memory), and never more than a group ever holds. */
 #define PCLINES_RING_BYTES_MAX 65536u
 #define PCLINES_RING_MAX 64u
+/* CPU shape: a worker's scratch of whole columns stays within a core's L2 (the votes of a
+ * block scatter over it; on the 2-core EPYC development machine 512 KiB blocks were a few
+ * per cent faster than 256 KiB ones, 128 KiB and 1 MiB slower: docs/performance.md), row
+ * bands and workers a few per core so that uneven work balances. */
+#define PCLINES_CPU_SCRATCH_BYTES (512u * 1024u)
+#define PCLINES_CPU_SLOTS_MAX 256u
+#define PCLINES_CPU_PER_CORE 4u
 
 enum { K_COUNT_U8, K_SCATTER_U8, K_COUNT_F32, K_SCATTER_F32, K_COUNT_LIST, K_SCATTER_LIST,
-       K_SCAN, K_ACCUMULATE, K_COUNT };
+       K_SCAN, K_ACCUMULATE, K_EDGES_U8, K_EDGES_F32, K_SCAN_BANDS, K_SCATTER_BANDS,
+       K_ACCUMULATE_ROWS, K_COUNT };
 
 static const char *const kernel_names[K_COUNT] = {
     "pclines_count_u8",   "pclines_scatter_u8",   "pclines_count_f32", "pclines_scatter_f32",
-    "pclines_count_list", "pclines_scatter_list", "pclines_scan",      "pclines_accumulate"};
+    "pclines_count_list", "pclines_scatter_list", "pclines_scan",      "pclines_accumulate",
+    "pclines_edges_rows_u8", "pclines_edges_rows_f32", "pclines_scan_bands",
+    "pclines_scatter_bands", "pclines_accumulate_rows"};
 
 struct votecl_lines_plan {
     votecl_context *context;
@@ -29,8 +42,14 @@ struct votecl_lines_plan {
     uint32_t per, groups; /* columns per group, column groups */
     uint32_t tile, trows, tiles; /* rows a group owns, rows of a ring column, row tiles */
     size_t max_capacity;  /* maxima the device may store */
+    int cpu;              /* the CPU shape */
+    uint32_t bands, band_rows;             /* CPU: row bands of the edge kernels */
+    uint32_t block, slots, workers;        /* CPU: owned columns, scratch columns, workers */
+    uint32_t stride;                       /* CPU: counts from one scratch column to the next */
+    int space_stored;     /* CPU: the TS space of the last run is in 'space' */
     void *kernels[K_COUNT];
     votecl_buffer *input, *counts, *offsets, *totals, *sorted, *space, *maxima;
+    votecl_buffer *band_counts, *band_lists, *band_sizes, *band_flags, *scratch; /* CPU */
     votecl__pclines_max *host_maxima;
     uint32_t *host_space;            /* ref backend */
     votecl__pclines_point *points;   /* ref backend */
@@ -144,6 +163,47 @@ plan_layout(votecl_lines_plan *plan)
     return plan_tiles(plan, budget, n);
 }
 
+/* Whether the plan takes the CPU shape: forced by VOTECL_FORCE_VARIANT (local: the GPU
+ * shape's local-memory ring; global or private: the CPU shape's work-item-owned columns),
+ * else on devices whose local memory is emulated in global memory. */
+static int
+plan_cpu_shaped(const votecl_lines_plan *plan)
+{
+    votecl_variant forced = plan->context->force_variant;
+
+    if (forced != VOTECL_VARIANT_AUTO)
+        return forced != VOTECL_VARIANT_LOCAL;
+    return !plan->context->info.local_mem_dedicated;
+}
+
+/* Row bands, column blocks and workers of the CPU shape. */
+static void
+plan_layout_cpu(votecl_lines_plan *plan)
+{
+    const votecl__pclines_desc *d = &plan->desc;
+    uint32_t units = plan->context->info.compute_units > 0 ? plan->context->info.compute_units
+                                                           : 1;
+    uint32_t interior = d->height > 2 ? d->height - 2 : 0, columns = 2 * d->d;
+    uint32_t halo = 2 * d->half, blocks, fit;
+
+    plan->bands = interior < PCLINES_CPU_PER_CORE * units ? interior : PCLINES_CPU_PER_CORE * units;
+    plan->bands = plan->bands > 0 ? plan->bands : 1;
+    plan->band_rows = interior > 0 ? (interior + plan->bands - 1) / plan->bands : 1;
+    /* columns an odd number of 64-byte lines apart: the same row of successive columns falls
+     * in different L1 sets */
+    plan->stride = (d->rows + 15) / 16 * 16;
+    plan->stride += plan->stride / 16 % 2 == 0 ? 16 : 0;
+    fit = (uint32_t)(PCLINES_CPU_SCRATCH_BYTES / ((uint64_t)plan->stride * 4));
+    /* at least 8 owned columns a block, so that the halo's share stays bounded */
+    plan->block = fit > halo + 8 ? fit - halo : 8;
+    plan->block = plan->block > PCLINES_CPU_SLOTS_MAX - halo ? PCLINES_CPU_SLOTS_MAX - halo
+                                                             : plan->block;
+    plan->block = plan->block > columns ? columns : plan->block;
+    plan->slots = plan->block + halo;
+    blocks = (columns + plan->block - 1) / plan->block;
+    plan->workers = blocks < PCLINES_CPU_PER_CORE * units ? blocks : PCLINES_CPU_PER_CORE * units;
+}
+
 static size_t
 plan_defines(const votecl_lines_plan *plan, char defs[][64])
 {
@@ -167,6 +227,11 @@ plan_defines(const votecl_lines_plan *plan, char defs[][64])
     snprintf(defs[n++], 64, "PCL_RADIUS=%u", d->radius);
     snprintf(defs[n++], 64, "PCL_KERNEL=%u", d->kernel);
     snprintf(defs[n++], 64, "PCL_EDGE_T2=%lldL", (long long)d->edge_t2);
+    if (plan->cpu) {
+        snprintf(defs[n++], 64, "PCL_CPU_BLOCK=%u", plan->block);
+        snprintf(defs[n++], 64, "PCL_CPU_SLOTS=%u", plan->slots);
+        snprintf(defs[n++], 64, "PCL_CPU_STRIDE=%u", plan->stride);
+    }
     return n;
 }
 
@@ -182,13 +247,17 @@ plan_compile(votecl_lines_plan *plan)
 
     if (status != VOTECL_OK)
         return status;
+    if ((plan->cpu = plan_cpu_shaped(plan)))
+        plan_layout_cpu(plan);
     n = plan_defines(plan, defs);
     for (size_t i = 0; i < n; i++)
         ptrs[i] = defs[i];
     status = votecl__program_get(plan->context, files, ptrs, n, NULL, &program);
+    /* the GPU shape's kernels, or the CPU shape's and the edge list's sort */
     for (int k = 0; k < K_COUNT && status == VOTECL_OK; k++)
-        status = votecl__program_kernel(plan->context, program, kernel_names[k],
-                                        &plan->kernels[k]);
+        if (plan->cpu ? k >= K_COUNT_LIST && k != K_ACCUMULATE : k < K_EDGES_U8)
+            status = votecl__program_kernel(plan->context, program, kernel_names[k],
+                                            &plan->kernels[k]);
     return status;
 }
 
@@ -262,6 +331,11 @@ votecl_lines_plan_free(votecl_lines_plan *plan)
     votecl_buffer_free(plan->sorted);
     votecl_buffer_free(plan->space);
     votecl_buffer_free(plan->maxima);
+    votecl_buffer_free(plan->band_counts);
+    votecl_buffer_free(plan->band_lists);
+    votecl_buffer_free(plan->band_sizes);
+    votecl_buffer_free(plan->band_flags);
+    votecl_buffer_free(plan->scratch);
     free(plan->host_maxima);
     free(plan->host_space);
     free(plan->points);
@@ -342,6 +416,33 @@ ref_run_edges(votecl_lines_plan *plan, const votecl_lines_edge *edges, size_t n)
 
 /* --- the device pipeline --- */
 
+/* The CPU shape's buffers: the bands' counts, edge lists and sizes, the workers' scratch
+ * (the TS space only when read back). */
+static votecl_status
+device_buffers_cpu(votecl_lines_plan *plan)
+{
+    votecl_context *ctx = plan->context;
+    const votecl__pclines_desc *d = &plan->desc;
+    size_t counts, lists, scratch;
+    votecl_status status;
+
+    if (votecl__mul_overflow((size_t)plan->bands * 2 * d->d, 4, &counts) ||
+        votecl__mul_overflow((size_t)plan->bands * plan->band_rows, (size_t)d->width * 8,
+                             &lists) ||
+        votecl__mul_overflow((size_t)plan->workers * plan->slots, (size_t)plan->stride * 4,
+                             &scratch))
+        return votecl__fail(ctx, VOTECL_OUT_OF_DEVICE_MEMORY,
+                            "width, height: the CPU plan's buffers overflow size_t");
+    if ((status = votecl__buffer_ensure(ctx, &plan->band_counts, counts)) != VOTECL_OK ||
+        (status = votecl__buffer_ensure(ctx, &plan->band_lists, lists)) != VOTECL_OK ||
+        (status = votecl__buffer_ensure(ctx, &plan->band_sizes, plan->bands * 4)) !=
+            VOTECL_OK ||
+        (status = votecl__buffer_ensure(ctx, &plan->band_flags,
+                                        (size_t)plan->bands * d->width)) != VOTECL_OK)
+        return status;
+    return votecl__buffer_ensure(ctx, &plan->scratch, scratch);
+}
+
 static votecl_status
 device_buffers(votecl_lines_plan *plan, size_t edges)
 {
@@ -349,19 +450,88 @@ device_buffers(votecl_lines_plan *plan, size_t edges)
     size_t keys = 2 * (size_t)plan->desc.d;
     votecl_status status;
 
+    plan->space_stored = 0;
     if ((status = votecl__buffer_ensure(ctx, &plan->counts, keys * 4)) != VOTECL_OK ||
         (status = votecl__buffer_ensure(ctx, &plan->offsets, (keys + 1) * 4)) != VOTECL_OK ||
-        (status = votecl__buffer_ensure(ctx, &plan->totals, 8)) != VOTECL_OK ||
+        (status = votecl__buffer_ensure(ctx, &plan->totals, 12)) != VOTECL_OK ||
         (status = votecl__buffer_ensure(ctx, &plan->sorted, (edges > 0 ? edges : 1) * 4)) !=
             VOTECL_OK ||
-        (status = votecl__buffer_ensure(ctx, &plan->space, space_cells(plan) * 4)) !=
-            VOTECL_OK ||
+        (!plan->cpu && (status = votecl__buffer_ensure(ctx, &plan->space,
+                                                       space_cells(plan) * 4)) != VOTECL_OK) ||
+        (plan->cpu && (status = device_buffers_cpu(plan)) != VOTECL_OK) ||
         (status = votecl__buffer_ensure(ctx, &plan->maxima, plan->max_capacity * 8)) !=
             VOTECL_OK)
         return status;
     if ((status = votecl__buffer_zero(plan->counts, 0, keys * 4)) != VOTECL_OK)
         return status;
-    return votecl__buffer_zero(plan->totals, 0, 8);
+    return votecl__buffer_zero(plan->totals, 0, 12);
+}
+
+/* The CPU shape's edges of an image: Sobel once per pixel in row bands, then the counting
+ * sort's scan and scatter over the bands' own counts. (u8 bands take a row of flags.) */
+static votecl_status
+device_edges_cpu(votecl_lines_plan *plan, int k_edges, votecl_buffer *image)
+{
+    votecl_context *ctx = plan->context;
+    size_t one = 1, bands = plan->bands;
+    votecl_status status = votecl__launch(
+        ctx, plan->kernels[k_edges], 1, &bands, &one,
+        (votecl__arg[]){VOTECL__ARG_BUF(image), VOTECL__ARG_UINT(plan->band_rows),
+                        VOTECL__ARG_BUF(plan->band_counts), VOTECL__ARG_BUF(plan->band_lists),
+                        VOTECL__ARG_BUF(plan->band_sizes), VOTECL__ARG_BUF(plan->band_flags)},
+        k_edges == K_EDGES_U8 ? 6 : 5);
+
+    if (status == VOTECL_OK)
+        status = votecl__launch(ctx, plan->kernels[K_SCAN_BANDS], 1, &one, &one,
+                                (votecl__arg[]){VOTECL__ARG_BUF(plan->band_counts),
+                                                VOTECL__ARG_UINT(plan->bands),
+                                                VOTECL__ARG_BUF(plan->offsets),
+                                                VOTECL__ARG_BUF(plan->totals)},
+                                4);
+    if (status == VOTECL_OK)
+        status = votecl__launch(ctx, plan->kernels[K_SCATTER_BANDS], 1, &bands, &one,
+                                (votecl__arg[]){VOTECL__ARG_BUF(plan->band_lists),
+                                                VOTECL__ARG_UINT(plan->band_rows),
+                                                VOTECL__ARG_BUF(plan->band_sizes),
+                                                VOTECL__ARG_BUF(plan->band_counts),
+                                                VOTECL__ARG_BUF(plan->sorted)},
+                                5);
+    return status;
+}
+
+/* The CPU shape's accumulation and maxima; store: also write the TS space. */
+static votecl_status
+device_accumulate_cpu(votecl_lines_plan *plan, uint32_t store)
+{
+    size_t one = 1, workers = plan->workers;
+
+    return votecl__launch(
+        plan->context, plan->kernels[K_ACCUMULATE_ROWS], 1, &workers, &one,
+        (votecl__arg[]){VOTECL__ARG_BUF(plan->sorted), VOTECL__ARG_BUF(plan->offsets),
+                        VOTECL__ARG_UINT(plan->desc.threshold), VOTECL__ARG_UINT(store),
+                        VOTECL__ARG_BUF(store ? plan->space : plan->maxima),
+                        VOTECL__ARG_BUF(plan->maxima), VOTECL__ARG_BUF(plan->totals),
+                        VOTECL__ARG_UINT(plan->max_capacity), VOTECL__ARG_BUF(plan->scratch)},
+        9);
+}
+
+/* The TS space of the CPU shape's last run, on demand: the sorted edges are still on the
+ * device, so the accumulation runs again, storing (the maxima come out the same). */
+static votecl_status
+device_store_space(votecl_lines_plan *plan)
+{
+    votecl_status status;
+
+    if (!plan->cpu || plan->space_stored)
+        return VOTECL_OK;
+    if ((status = votecl__buffer_ensure(plan->context, &plan->space,
+                                        space_cells(plan) * 4)) != VOTECL_OK ||
+        (status = votecl__buffer_zero(plan->totals, 0, 4)) != VOTECL_OK ||
+        (status = votecl__buffer_zero(plan->totals, 8, 4)) != VOTECL_OK ||
+        (status = device_accumulate_cpu(plan, 1)) != VOTECL_OK)
+        return status;
+    plan->space_stored = 1;
+    return VOTECL_OK;
 }
 
 /* Counting sort of the edges by key: count, scan, scatter. args: the input's arguments. */
@@ -390,6 +560,19 @@ device_sort(votecl_lines_plan *plan, int k_count, size_t items, const votecl__ar
     return status;
 }
 
+/* The edges of an image on the device, sorted by key, in either shape. */
+static votecl_status
+device_sort_image(votecl_lines_plan *plan, votecl_buffer *image, votecl_dtype dtype)
+{
+    size_t pixels = (size_t)plan->desc.width * plan->desc.height;
+
+    if (plan->cpu)
+        return device_edges_cpu(plan, dtype == VOTECL_DTYPE_U8 ? K_EDGES_U8 : K_EDGES_F32,
+                                image);
+    return device_sort(plan, dtype == VOTECL_DTYPE_U8 ? K_COUNT_U8 : K_COUNT_F32, pixels,
+                       (votecl__arg[]){VOTECL__ARG_BUF(image)}, 1);
+}
+
 /* Algorithm 2 and the maxima, then the one host round trip: the counts, then the maxima. */
 static votecl_status
 device_accumulate(votecl_lines_plan *plan)
@@ -397,14 +580,20 @@ device_accumulate(votecl_lines_plan *plan)
     votecl_context *ctx = plan->context;
     size_t local = plan->wg, global = (size_t)plan->groups * plan->tiles * plan->wg, take;
     uint32_t totals[2];
-    votecl_status status = votecl__launch(
-        ctx, plan->kernels[K_ACCUMULATE], 1, &global, &local,
-        (votecl__arg[]){VOTECL__ARG_BUF(plan->sorted), VOTECL__ARG_BUF(plan->offsets),
-                        VOTECL__ARG_UINT(plan->per), VOTECL__ARG_UINT(plan->groups),
-                        VOTECL__ARG_UINT(plan->desc.threshold),
-                        VOTECL__ARG_BUF(plan->space), VOTECL__ARG_BUF(plan->maxima),
-                        VOTECL__ARG_BUF(plan->totals), VOTECL__ARG_UINT(plan->max_capacity)},
-        9);
+    votecl_status status =
+        plan->cpu
+            ? device_accumulate_cpu(plan, 0)
+            : votecl__launch(ctx, plan->kernels[K_ACCUMULATE], 1, &global, &local,
+                             (votecl__arg[]){VOTECL__ARG_BUF(plan->sorted),
+                                             VOTECL__ARG_BUF(plan->offsets),
+                                             VOTECL__ARG_UINT(plan->per),
+                                             VOTECL__ARG_UINT(plan->groups),
+                                             VOTECL__ARG_UINT(plan->desc.threshold),
+                                             VOTECL__ARG_BUF(plan->space),
+                                             VOTECL__ARG_BUF(plan->maxima),
+                                             VOTECL__ARG_BUF(plan->totals),
+                                             VOTECL__ARG_UINT(plan->max_capacity)},
+                             9);
 
     if (status == VOTECL_OK)
         status = votecl_buffer_read(plan->totals, 0, totals, sizeof totals);
@@ -423,14 +612,12 @@ device_run_image(votecl_lines_plan *plan, const void *data, votecl_dtype dtype)
 {
     size_t pixels = (size_t)plan->desc.width * plan->desc.height;
     size_t bytes = pixels * votecl_dtype_size(dtype);
-    int k = dtype == VOTECL_DTYPE_U8 ? K_COUNT_U8 : K_COUNT_F32;
     votecl_status status;
 
     if ((status = device_buffers(plan, pixels)) != VOTECL_OK ||
         (status = votecl__buffer_ensure(plan->context, &plan->input, bytes)) != VOTECL_OK ||
         (status = votecl_buffer_write(plan->input, 0, data, bytes)) != VOTECL_OK ||
-        (status = device_sort(plan, k, pixels, (votecl__arg[]){VOTECL__ARG_BUF(plan->input)},
-                              1)) != VOTECL_OK)
+        (status = device_sort_image(plan, plan->input, dtype)) != VOTECL_OK)
         return status;
     return device_accumulate(plan);
 }
@@ -440,12 +627,10 @@ static votecl_status
 device_run_buffer(votecl_lines_plan *plan, votecl_buffer *image, votecl_dtype dtype)
 {
     size_t pixels = (size_t)plan->desc.width * plan->desc.height;
-    int k = dtype == VOTECL_DTYPE_U8 ? K_COUNT_U8 : K_COUNT_F32;
     votecl_status status;
 
     if ((status = device_buffers(plan, pixels)) != VOTECL_OK ||
-        (status = device_sort(plan, k, pixels, (votecl__arg[]){VOTECL__ARG_BUF(image)}, 1)) !=
-            VOTECL_OK)
+        (status = device_sort_image(plan, image, dtype)) != VOTECL_OK)
         return status;
     return device_accumulate(plan);
 }
@@ -651,6 +836,7 @@ votecl_status
 votecl_lines_plan_read_space(votecl_lines_plan *plan, uint32_t *space, size_t capacity)
 {
     size_t cells;
+    votecl_status status;
 
     if (plan == NULL)
         return VOTECL_INVALID_ARGUMENT;
@@ -666,6 +852,8 @@ votecl_lines_plan_read_space(votecl_lines_plan *plan, uint32_t *space, size_t ca
         memcpy(space, plan->host_space, cells * sizeof *space);
         return VOTECL_OK;
     }
+    if ((status = device_store_space(plan)) != VOTECL_OK)
+        return status;
     return votecl_buffer_read(plan->space, 0, space, cells * sizeof *space);
 }
 

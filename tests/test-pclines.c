@@ -704,12 +704,15 @@ out:
 
 /* --- row tiles: a device with little local memory (VOTECL_LOCAL_MEM_BYTES) --- */
 
+/* The GPU shape (the local-memory ring, whose rows these tests tile) on any device. */
 static votecl_context *
 small_device(const char *bytes)
 {
     char *saved = tu_env_set("VOTECL_LOCAL_MEM_BYTES", bytes);
+    char *variant = tu_env_set("VOTECL_FORCE_VARIANT", "local");
     votecl_context *ctx = tu_device_context_new(NULL);
     votecl_device_info info;
+    tu_env_restore("VOTECL_FORCE_VARIANT", variant);
     tu_env_restore("VOTECL_LOCAL_MEM_BYTES", saved);
     if (ctx != NULL) {
         g_assert_cmpint(votecl_context_get_device_info(ctx, &info), ==, VOTECL_OK);
@@ -763,6 +766,126 @@ test_opencl_tiles(void)
 out:
     votecl_context_free(ctx);
     g_free(im.data);
+}
+
+/* --- both shapes of the plan on any device: VOTECL_FORCE_VARIANT local (the GPU shape's
+ * local-memory ring) and private (the CPU shape's row bands and column blocks) --- */
+
+static votecl_context *
+shaped_device(const char *variant)
+{
+    char *saved = tu_env_set("VOTECL_FORCE_VARIANT", variant);
+    votecl_context *ctx = tu_device_context_new(NULL);
+    tu_env_restore("VOTECL_FORCE_VARIANT", saved);
+    return ctx;
+}
+
+/* One plan, two images: the second run's lines and TS space (stored on demand by the CPU
+ * shape) must be the reference's for the second image, whatever the first left behind. */
+static void
+check_reuse(votecl_context *ctx, const votecl_lines_params *p, const votecl_image *a,
+            const votecl_image *b)
+{
+    votecl_lines_plan *plan = plan_new(ctx, p, b->width, b->height);
+    result dev, ref;
+    uint32_t *space;
+    if (plan == NULL || run(ref_context, p, b->width, b->height, b, NULL, 0, MAX_LINES, &ref))
+        goto out;
+    memset(&dev, 0, sizeof dev);
+    space = g_new(uint32_t, (size_t)ref.columns * ref.rows);
+    g_assert_cmpint(votecl_lines_run(plan, a, dev.lines, MAX_LINES, &dev.found), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_lines_plan_read_space(plan, space, (size_t)ref.columns * ref.rows),
+                    ==, VOTECL_OK);
+    g_assert_cmpint(votecl_lines_run(plan, b, dev.lines, MAX_LINES, &dev.found), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_lines_plan_last_stats(plan, &dev.stats), ==, VOTECL_OK);
+    votecl_lines_plan_shape(plan, &dev.columns, &dev.rows);
+    dev.space = space;
+    for (int twice = 0; twice < 2; twice++) { /* a second read gives the same space */
+        g_assert_cmpint(votecl_lines_plan_read_space(plan, space,
+                                                     (size_t)ref.columns * ref.rows),
+                        ==, VOTECL_OK);
+        compare_results(&dev, &ref);
+    }
+    g_free(space);
+    result_clear(&ref);
+out:
+    votecl_lines_plan_free(plan);
+}
+
+static void
+check_shape(votecl_context *ctx, const votecl_image *u8, const votecl_image *f32,
+            const votecl_lines_edge *e, size_t n)
+{
+    size_t w = u8->width, h = u8->height;
+    votecl_lines_params p;
+    votecl_lines_params_init(&p);
+    p.threshold = 20;
+    check_equal_on(ctx, &p, u8, w, h);
+    check_equal_on(ctx, &p, f32, w, h);
+    /* 4000 rows: the CPU shape's 512 KiB blocks hold 28 columns, so the 152 columns take 6
+     * blocks, some across u = 0 and the strip's ends */
+    p.rows = 4000;
+    check_equal_on(ctx, &p, u8, w, h);
+    p.radius = 0;
+    check_equal_on(ctx, &p, u8, w, h);
+    p.radius = 3; /* a narrow window, a wider neighbourhood, other operators */
+    p.distance = 200;
+    p.rows = 1531;
+    p.threshold = 4;
+    p.neighbourhood = 7;
+    p.orientation_kernel = 5;
+    check_equal_on(ctx, &p, u8, w, h);
+    check_equal_on(ctx, &p, f32, w, h);
+    p.orientation_kernel = 3;
+    check_equal_on(ctx, &p, u8, w, h);
+    votecl_lines_params_init(&p);
+    p.threshold = 5;
+    p.rows = 1200;
+    result dev, ref;
+    if (run(ctx, &p, w, h, NULL, e, n, MAX_LINES, &dev) == 0 &&
+        run(ref_context, &p, w, h, NULL, e, n, MAX_LINES, &ref) == 0) {
+        compare_results(&dev, &ref);
+        result_clear(&ref);
+    }
+    result_clear(&dev);
+}
+
+static void
+test_opencl_shapes(void)
+{
+    static const char *const variants[] = {"local", "private"};
+    const size_t w = 151, h = 97, n = 1500;
+    image a = gray_scene(w, h, 21), b = gray_scene(w, h, 22);
+    votecl_image va = image_view(&a), vb = image_view(&b);
+    float *f = g_new(float, w * h);
+    votecl_image fview = {f, w, h, w * sizeof(float), 1, VOTECL_DTYPE_F32};
+    votecl_lines_edge *e = g_new(votecl_lines_edge, n);
+    votecl_lines_params p;
+    tu_rng rng;
+    tu_rng_init(&rng, 7);
+    for (size_t i = 0; i < n; i++)
+        e[i] = (votecl_lines_edge){tu_rng_below(&rng, w), tu_rng_below(&rng, h),
+                                   (int32_t)tu_rng_below(&rng, 2001) - 1000,
+                                   (int32_t)tu_rng_below(&rng, 2001) - 1000};
+    for (size_t y = 0; y < h; y++)
+        for (size_t x = 0; x < w; x++)
+            f[y * w + x] = a.data[y * a.stride + x] / 255.0f + (float)(x % 3) * 1e-3f;
+    for (size_t v = 0; v < G_N_ELEMENTS(variants); v++) {
+        votecl_context *ctx = shaped_device(variants[v]);
+        if (ctx == NULL)
+            break;
+        g_test_message("VOTECL_FORCE_VARIANT=%s", variants[v]);
+        check_shape(ctx, &va, &fview, e, n);
+        votecl_lines_params_init(&p);
+        p.threshold = 20;
+        p.rows = 2000;
+        check_reuse(ctx, &p, &va, &vb);
+        votecl_context_free(ctx);
+    }
+    g_free(e);
+    g_free(f);
+    g_free(a.data);
+    g_free(b.data);
 }
 
 /* 4K and 8192 x 8192 (the truth suite's large family, a few long lines) on the device equal
@@ -885,6 +1008,7 @@ main(int argc, char **argv)
     tu_add_device_test("pclines/degenerate", test_opencl_degenerate);
     tu_add_device_test("pclines/truth", test_opencl_truth);
     tu_add_device_test("pclines/tiles", test_opencl_tiles);
+    tu_add_device_test("pclines/shapes", test_opencl_shapes);
     rc = g_test_run();
     tu_device_contexts_free();
     votecl_context_free(ref_context);
