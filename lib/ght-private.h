@@ -194,7 +194,11 @@ void votecl__ght_normals(const votecl__ght_desc *desc, double *normals);
 /* The trimmed point-to-line least-squares similarity (a, b, x0, y0: image point
  * (a u - b v + x0, b u + a v + y0) of template offset (u, v)) of n correspondences, six
  * doubles each: template offset u, v, image point x, y, the image edge's unit normal;
- * scratch: n doubles. Returns 0 when there is no fit (fewer than 8, singular). */
+ * scratch: VOTECL__GHT_FIT_SCRATCH n doubles (two per correspondence and room for its
+ * VOTECL__GHT_FIT_TERMS 64-bit terms). Returns 0 when there is no fit (fewer than 8,
+ * singular). */
+#define VOTECL__GHT_FIT_TERMS 14u
+#define VOTECL__GHT_FIT_SCRATCH (2u + VOTECL__GHT_FIT_TERMS)
 int votecl__ght_fit_points(const double *c, size_t n, double *scratch, double out[4]);
 /* Replaces the angle, scale and position of pose (the Hough estimate) by the trimmed
  * least-squares similarity of the n matches of one maximum, unless it strays from it; the

@@ -21,40 +21,67 @@
  * template's pairings, under a square's. */
 #define GHT_O_TOL 1
 
+/* The smoothed O_I, transposed (out[a L + t]: column a of alpha bins contiguous for
+ * correlate): the (2 GHT_O_TOL + 1)^2 sum as a pass over alpha then one over theta, exact in
+ * 64 bits, saturated to 32 bits at the end; row: L 64-bit scratch counts. */
 static void
-smooth_o(uint32_t L, const uint32_t *oi, uint32_t *out)
+smooth_o(uint32_t L, const uint32_t *oi, uint64_t *row, uint32_t *out)
 {
-    for (uint32_t t = 0; t < L; t++)
+    uint64_t *h = row; /* h[t L + a]: the alpha sums, L * L entries */
+
+    for (uint32_t t = 0; t < L; t++) {
+        const uint32_t *r = oi + (size_t)t * L;
         for (uint32_t a = 0; a < L; a++) {
             uint64_t acc = 0;
-            for (int dt = -GHT_O_TOL; dt <= GHT_O_TOL; dt++)
+            if (a >= GHT_O_TOL && a + GHT_O_TOL < L) /* no wrap: no division */
+                for (uint32_t k = a - GHT_O_TOL; k <= a + GHT_O_TOL; k++)
+                    acc += r[k];
+            else
                 for (int da = -GHT_O_TOL; da <= GHT_O_TOL; da++)
-                    acc += oi[(size_t)((t + L + dt) % L) * L + (a + L + da) % L];
-            out[(size_t)t * L + a] = acc > UINT32_MAX ? UINT32_MAX : (uint32_t)acc;
+                    acc += r[(a + L + da) % L];
+            h[(size_t)t * L + a] = acc;
         }
+    }
+    for (uint32_t t = 0; t < L; t++) {
+        uint32_t tm[2 * GHT_O_TOL + 1];
+        for (int dt = -GHT_O_TOL; dt <= GHT_O_TOL; dt++)
+            tm[dt + GHT_O_TOL] = (t + L + dt) % L;
+        for (uint32_t a = 0; a < L; a++) {
+            uint64_t acc = 0;
+            for (int k = 0; k < 2 * GHT_O_TOL + 1; k++)
+                acc += h[(size_t)tm[k] * L + a];
+            out[(size_t)a * L + t] = acc > UINT32_MAX ? UINT32_MAX : (uint32_t)acc;
+        }
+    }
+}
+
+/* corr[b] += min(nt, col[t + b mod L]) for every b: a column of the transposed O_I. */
+static void
+correlate_key(uint32_t L, uint32_t t, uint32_t nt, const uint32_t *col, uint64_t *corr)
+{
+    uint32_t head = L - t;
+
+    for (uint32_t b = 0; b < head; b++)
+        corr[b] += nt < col[t + b] ? nt : col[t + b];
+    for (uint32_t b = head; b < L; b++)
+        corr[b] += nt < col[b - head] ? nt : col[b - head];
 }
 
 /* corr[b] = sum over keys (t, a) of min(O_T(t, a), O_I(t + b, a)), over the template's
- * non-empty keys only. The paper's product lets the quadratic counts of straight segments
- * (every pair of a segment falls into one cell) outvote the shape; the minimum, a histogram
- * intersection, counts the image pairings a rotated template explains. */
+ * non-empty keys only (oit: O_I transposed, as smooth_o leaves it). The paper's product lets
+ * the quadratic counts of straight segments (every pair of a segment falls into one cell)
+ * outvote the shape; the minimum, a histogram intersection, counts the image pairings a
+ * rotated template explains. */
 static void
-correlate(const votecl__ght_desc *desc, const uint32_t *ot, const uint32_t *oi,
+correlate(const votecl__ght_desc *desc, const uint32_t *ot, const uint32_t *oit,
           uint64_t *corr)
 {
     uint32_t L = desc->levels;
 
     memset(corr, 0, L * sizeof *corr);
-    for (uint32_t key = 0; key < L * L; key++) {
-        uint64_t nt = ot[key];
-        uint32_t t = key / L, a = key % L;
-        if (nt == 0)
-            continue;
-        for (uint32_t b = 0, row = t; b < L; b++, row = row + 1 < L ? row + 1 : 0) {
-            uint64_t ni = oi[(size_t)row * L + a]; /* O_I(t + b mod L, a) */
-            corr[b] += nt < ni ? nt : ni;
-        }
-    }
+    for (uint32_t key = 0; key < L * L; key++)
+        if (ot[key] != 0)
+            correlate_key(L, key / L, ot[key], oit + (size_t)(key % L) * L, corr);
 }
 
 /* Parabolic refinement of a peak at c between l and r: an offset in (-0.5, 0.5). */
@@ -310,9 +337,10 @@ rotations(search *s, const uint32_t *ot, const uint32_t *oi)
     votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
 
     uint32_t *os = votecl__malloc((size_t)L * L * sizeof *os);
+    uint64_t *sums = votecl__malloc((size_t)L * L * sizeof *sums);
 
-    if (corr != NULL && hist != NULL && rp != NULL && os != NULL) {
-        smooth_o(L, oi, os);
+    if (corr != NULL && hist != NULL && rp != NULL && os != NULL && sums != NULL) {
+        smooth_o(L, oi, sums, os);
         correlate(d, ot, os, corr);
         rotation_hist(d, corr, hist);
         nr = best_peaks(hist, d->rotations, d->full_circle, angle_threshold(d, ot), 8, rp,
@@ -328,6 +356,7 @@ rotations(search *s, const uint32_t *ot, const uint32_t *oi)
     free(hist);
     free(rp);
     free(os);
+    free(sums);
     return status;
 }
 
