@@ -100,17 +100,31 @@ void votecl__ght_edges_clear(votecl__ght_edges *edges);
 /* Guil's pairings of sorted edges, sorted by key (allocates; free with _pairs_clear). */
 votecl_status votecl__ght_ref_pairs(const votecl__ght_desc *desc, const votecl__ght_edges *edges,
                                     votecl__ght_pairs *pairs);
+/* Pairings kept per key by the S, D and match stages, about: after the O space is taken
+ * from the whole list, a key with more pairings keeps those whose votecl__ght_pair_hash (by
+ * content, so the kept set does not depend on the order a device writes in) is at most
+ * votecl__ght_cap_threshold of its count. Every later stage visits, per key and bin shift, at
+ * most about cap^2 pairs of pairings: without it a large template's straight stretches
+ * (every pair of a segment falls into one key) make the visits grow with the square of the
+ * pairings per key (docs/performance.md). */
+#define VOTECL__GHT_KEY_CAP 64u
+uint32_t votecl__ght_pair_hash(uint32_t key, int32_t xi, int32_t yi, int32_t xj, int32_t yj);
+/* UINT32_MAX for a count within the cap, else cap 2^32 / count. */
+uint32_t votecl__ght_cap_threshold(uint32_t count);
+/* Applies the cap to sorted pairings in place (offsets, n and keys follow). */
+void votecl__ght_pairs_cap(const votecl__ght_desc *desc, votecl__ght_pairs *pairs);
 void votecl__ght_pairs_clear(votecl__ght_pairs *pairs);
 
 /* The O space of sorted pairings: L * L counts (key order). */
 void votecl__ght_ref_ospace(const votecl__ght_desc *desc, const votecl__ght_pairs *pairs,
                             uint32_t *space);
 
-/* Guil detection of image pairings against the template's: appends the candidate poses of
- * every examined rotation and scale (unsorted). */
-votecl_status votecl__ght_ref_guil(const votecl__ght_desc *desc, const votecl__ght_pairs *templ,
-                                   const votecl__ght_pairs *image, uint32_t width,
-                                   uint32_t height, votecl__ght_poses *out);
+/* Guil detection of the image's whole pairings (capped here, in place) against the
+ * template's capped ones and its O space ot (of its whole list): appends the candidate poses
+ * of every examined rotation and scale (unsorted). */
+votecl_status votecl__ght_ref_guil(const votecl__ght_desc *desc, const uint32_t *ot,
+                                   const votecl__ght_pairs *templ, votecl__ght_pairs *image,
+                                   uint32_t width, uint32_t height, votecl__ght_poses *out);
 
 /* --- Guil's poses from D (lib/ght-pose.c) --- */
 
@@ -391,6 +405,10 @@ typedef enum votecl__ght_list { VOTECL__GHT_TEMPLATE, VOTECL__GHT_IMAGE } votecl
  * (free with votecl__ght_pairs_clear). VOTECL_UNSUPPORTED when they could exceed 2^32. */
 votecl_status votecl__ght_front_pairs(votecl__ght_front *front, votecl_ght_pairing pairing,
                                       votecl__ght_list list, votecl__ght_pairs *out);
+/* votecl__ght_pairs_cap on the device: list's pairings (as _front_pairs left them, their
+ * host offsets and keys in pairs) capped in place, the template's tasks rebuilt. */
+votecl_status votecl__ght_front_cap(votecl__ght_front *front, votecl__ght_list list,
+                                   votecl__ght_pairs *pairs);
 /* Reads list's pairings into pairs->pairs (pairs as _front_pairs left it; for the tests). */
 votecl_status votecl__ght_front_read_pairs(votecl__ght_front *front, votecl__ght_list list,
                                            votecl__ght_pairs *pairs);
