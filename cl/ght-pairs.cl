@@ -228,7 +228,7 @@ ght_pair_hash(GLOBAL const uint *p)
     return (uint)h;
 }
 
-/* Pairing p (6 words) stays under the cap: votecl__ght_cap_threshold of its key's count
+/* Pairing p (6 words) stays under the cap: votecl__ght_keep_threshold of its key's count
  * (offsets: the uncapped list's). */
 inline int
 ght_cap_keeps(GLOBAL const uint *p, GLOBAL const uint *offsets, uint cap)

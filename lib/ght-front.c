@@ -21,17 +21,14 @@
 #include "ght-private.h"
 
 #define WG VOTECL__GHT_WG
-/* Hysteresis tiles: rows of 32 pixels for coalesced loads, 256 work-items. */
-#define TILE_X 32u
-#define TILE_Y 8u
-/* Scanned entries per work-group (GHT_SCAN_BLOCK): 16 per work-item. */
-#define SCAN_BLOCK (16u * WG)
+#define TILE_X VOTECL__GHT_TILE_X
+#define TILE_Y VOTECL__GHT_TILE_Y
+#define SCAN_BLOCK VOTECL__GHT_SCAN_BLOCK
 /* Pixels per sort group: 16 per work-item, more when there would be more groups than
  * SORT_GROUPS_MAX (the count array holds L entries per group); the scatter takes SORT_K
- * consecutive pixels per work-item, one batch of the group's chunk at a time (one scan per
- * batch: on PoCL, 16 pixels per scan instead of one took pic1's edge stage from 2.1 to
- * 1.1 ms). */
-#define SORT_K 16u
+ * (VOTECL__GHT_SORT_K) consecutive pixels per work-item, one batch of the group's chunk at a
+ * time. */
+#define SORT_K VOTECL__GHT_SORT_K
 #define SORT_CHUNK (SORT_K * WG)
 #define SORT_GROUPS_MAX 4096u
 /* Groups of the accumulator's maximum. */
@@ -110,18 +107,6 @@ now(void)
 
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-size_t
-votecl__ght_front_defines(char defs[][64])
-{
-    size_t n = 0;
-
-    snprintf(defs[n++], 64, "GHT_SCAN_BLOCK=%uu", SCAN_BLOCK);
-    snprintf(defs[n++], 64, "GHT_SORT_K=%uu", SORT_K);
-    snprintf(defs[n++], 64, "GHT_TX=%uu", TILE_X);
-    snprintf(defs[n++], 64, "GHT_TY=%uu", TILE_Y);
-    return n;
 }
 
 votecl_status

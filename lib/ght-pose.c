@@ -495,14 +495,11 @@ votecl__ght_matches_group(votecl__ght_matches *m, size_t npeaks, size_t *first)
 }
 
 uint32_t
-votecl__ght_match_hash(const votecl__ght_match *m)
+votecl__ght_hash(const uint32_t *w, int n)
 {
-    uint32_t w[9] = {m->key, (uint32_t)m->t[0], (uint32_t)m->t[1], (uint32_t)m->t[2],
-                     (uint32_t)m->t[3], (uint32_t)m->i[0], (uint32_t)m->i[1],
-                     (uint32_t)m->i[2], (uint32_t)m->i[3]};
     uint64_t h = 0x9e3779b97f4a7c15u;
 
-    for (int k = 0; k < 9; k++) {
+    for (int k = 0; k < n; k++) {
         h = (h ^ w[k]) * 0xff51afd7ed558ccdu;
         h ^= h >> 32;
     }
@@ -510,11 +507,27 @@ votecl__ght_match_hash(const votecl__ght_match *m)
 }
 
 uint32_t
+votecl__ght_keep_threshold(uint32_t count, uint32_t keep)
+{
+    if (count <= keep)
+        return UINT32_MAX;
+    return (uint32_t)(((uint64_t)keep << 32) / count);
+}
+
+uint32_t
+votecl__ght_match_hash(const votecl__ght_match *m)
+{
+    uint32_t w[9] = {m->key, (uint32_t)m->t[0], (uint32_t)m->t[1], (uint32_t)m->t[2],
+                     (uint32_t)m->t[3], (uint32_t)m->i[0], (uint32_t)m->i[1],
+                     (uint32_t)m->i[2], (uint32_t)m->i[3]};
+
+    return votecl__ght_hash(w, 9);
+}
+
+uint32_t
 votecl__ght_sample_threshold(uint32_t count)
 {
-    if (count <= VOTECL__GHT_FIT_SAMPLE)
-        return UINT32_MAX;
-    return (uint32_t)(((uint64_t)VOTECL__GHT_FIT_SAMPLE << 32) / count);
+    return votecl__ght_keep_threshold(count, VOTECL__GHT_FIT_SAMPLE);
 }
 
 votecl_status

@@ -333,21 +333,8 @@ uint32_t
 votecl__ght_pair_hash(uint32_t key, int32_t xi, int32_t yi, int32_t xj, int32_t yj)
 {
     uint32_t w[5] = {key, (uint32_t)xi, (uint32_t)yi, (uint32_t)xj, (uint32_t)yj};
-    uint64_t h = 0x9e3779b97f4a7c15u;
 
-    for (int k = 0; k < 5; k++) {
-        h = (h ^ w[k]) * 0xff51afd7ed558ccdu;
-        h ^= h >> 32;
-    }
-    return (uint32_t)h;
-}
-
-uint32_t
-votecl__ght_cap_threshold(uint32_t count)
-{
-    if (count <= VOTECL__GHT_KEY_CAP)
-        return UINT32_MAX;
-    return (uint32_t)(((uint64_t)VOTECL__GHT_KEY_CAP << 32) / count);
+    return votecl__ght_hash(w, 5);
 }
 
 void
@@ -360,7 +347,7 @@ votecl__ght_pairs_cap(const votecl__ght_desc *desc, votecl__ght_pairs *pairs)
         return;
     for (size_t k = 0; k < keys; k++) {
         uint32_t first = pairs->offsets[k], end = pairs->offsets[k + 1];
-        uint32_t thr = votecl__ght_cap_threshold(end - first);
+        uint32_t thr = votecl__ght_keep_threshold(end - first, VOTECL__GHT_KEY_CAP);
         pairs->offsets[k] = kept;
         for (uint32_t i = first; i < end; i++) {
             const votecl__ght_pair *q = &pairs->pairs[i];
@@ -573,24 +560,6 @@ votecl__ght_ref_dspace(const votecl__ght_desc *desc, const votecl__ght_pairs *tp
                        double scale, uint32_t gw, uint32_t gh, uint32_t *space)
 {
     position_space(desc, tp, ip, b, tol, angle, scale, gw, gh, space);
-}
-
-votecl_status
-votecl__ght_ref_guil(const votecl__ght_desc *desc, const uint32_t *ot,
-                     const votecl__ght_pairs *templ, votecl__ght_pairs *image, uint32_t width,
-                     uint32_t height, votecl__ght_poses *out)
-{
-    size_t keys = (size_t)desc->levels * desc->levels;
-    uint32_t *oi = votecl__malloc(keys * sizeof *oi);
-    votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
-
-    if (oi != NULL) {
-        votecl__ght_ref_ospace(desc, image, oi);
-        votecl__ght_pairs_cap(desc, image);
-        status = votecl__ght_guil(desc, NULL, ot, oi, templ, image, width, height, out);
-    }
-    free(oi);
-    return status;
 }
 
 /* The vote-weighted centre of the 3x3 cells around (x, y), in pixels. */

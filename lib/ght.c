@@ -546,6 +546,25 @@ ballard_cells(votecl_ght_model *m, uint32_t w, uint32_t h)
     return cells;
 }
 
+/* Guil on the reference: the image's O space from its whole pairings, then the search
+ * over the capped lists (the image's capped in place). */
+static votecl_status
+ref_search(votecl_ght_model *m, votecl__ght_pairs *image, uint32_t w, uint32_t h,
+           votecl__ght_poses *poses)
+{
+    size_t keys = (size_t)m->desc.levels * m->desc.levels;
+    uint32_t *oi = votecl__malloc(keys * sizeof *oi);
+    votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
+
+    if (oi != NULL) {
+        votecl__ght_ref_ospace(&m->desc, image, oi);
+        votecl__ght_pairs_cap(&m->desc, image);
+        status = votecl__ght_guil(&m->desc, NULL, m->ospace, oi, &m->pairs, image, w, h, poses);
+    }
+    free(oi);
+    return status;
+}
+
 static votecl_status
 ref_guil(votecl_ght_model *m, const votecl__ght_edges *edges, uint32_t w, uint32_t h,
          votecl__ght_poses *poses)
@@ -557,7 +576,7 @@ ref_guil(votecl_ght_model *m, const votecl__ght_edges *edges, uint32_t w, uint32
         return votecl__fail(m->context, status, "image: pairings do not fit memory");
     m->last.image_pairings = pairs.n;
     if (poses != NULL)
-        status = votecl__ght_ref_guil(&m->desc, m->ospace, &m->pairs, &pairs, w, h, poses);
+        status = ref_search(m, &pairs, w, h, poses);
     votecl__ght_pairs_clear(&pairs);
     return fail_memory(m, status);
 }
