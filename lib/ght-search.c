@@ -23,12 +23,13 @@
 
 /* The smoothed O_I, transposed (out[a L + t]: column a of alpha bins contiguous for
  * correlate): the (2 GHT_O_TOL + 1)^2 sum as a pass over alpha then one over theta, exact in
- * 64 bits, saturated to 32 bits at the end; row: L 64-bit scratch counts. */
-static void
-smooth_o(uint32_t L, const uint32_t *oi, uint64_t *row, uint32_t *out)
-{
-    uint64_t *h = row; /* h[t L + a]: the alpha sums, L * L entries */
+ * 64 bits, saturated to 32 bits (mid), then transposed in tiles; h: L * L 64-bit scratch
+ * counts, mid: L * L. */
+#define GHT_TILE 32u
 
+static void
+smooth_o(uint32_t L, const uint32_t *oi, uint64_t *h, uint32_t *mid, uint32_t *out)
+{
     for (uint32_t t = 0; t < L; t++) {
         const uint32_t *r = oi + (size_t)t * L;
         for (uint32_t a = 0; a < L; a++) {
@@ -43,16 +44,22 @@ smooth_o(uint32_t L, const uint32_t *oi, uint64_t *row, uint32_t *out)
         }
     }
     for (uint32_t t = 0; t < L; t++) {
-        uint32_t tm[2 * GHT_O_TOL + 1];
-        for (int dt = -GHT_O_TOL; dt <= GHT_O_TOL; dt++)
-            tm[dt + GHT_O_TOL] = (t + L + dt) % L;
-        for (uint32_t a = 0; a < L; a++) {
-            uint64_t acc = 0;
-            for (int k = 0; k < 2 * GHT_O_TOL + 1; k++)
-                acc += h[(size_t)tm[k] * L + a];
-            out[(size_t)a * L + t] = acc > UINT32_MAX ? UINT32_MAX : (uint32_t)acc;
+        uint32_t *row = mid + (size_t)t * L;
+        for (uint32_t a = 0; a < L; a++)
+            row[a] = 0;
+        for (int dt = -GHT_O_TOL; dt <= GHT_O_TOL; dt++) {
+            const uint64_t *src = h + (size_t)((t + L + dt) % L) * L;
+            for (uint32_t a = 0; a < L; a++) { /* saturating add: the 64-bit sum, clamped */
+                uint64_t v = (uint64_t)row[a] + src[a];
+                row[a] = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+            }
         }
     }
+    for (uint32_t t0 = 0; t0 < L; t0 += GHT_TILE)
+        for (uint32_t a0 = 0; a0 < L; a0 += GHT_TILE)
+            for (uint32_t t = t0; t < t0 + GHT_TILE && t < L; t++)
+                for (uint32_t a = a0; a < a0 + GHT_TILE && a < L; a++)
+                    out[(size_t)a * L + t] = mid[(size_t)t * L + a];
 }
 
 /* corr[b] += min(nt, col[t + b mod L]) for every b: a column of the transposed O_I. */
@@ -338,9 +345,10 @@ rotations(search *s, const uint32_t *ot, const uint32_t *oi)
 
     uint32_t *os = votecl__malloc((size_t)L * L * sizeof *os);
     uint64_t *sums = votecl__malloc((size_t)L * L * sizeof *sums);
+    uint32_t *mid = votecl__malloc((size_t)L * L * sizeof *mid);
 
-    if (corr != NULL && hist != NULL && rp != NULL && os != NULL && sums != NULL) {
-        smooth_o(L, oi, sums, os);
+    if (corr != NULL && hist != NULL && rp != NULL && os != NULL && sums != NULL && mid != NULL) {
+        smooth_o(L, oi, sums, mid, os);
         correlate(d, ot, os, corr);
         rotation_hist(d, corr, hist);
         nr = best_peaks(hist, d->rotations, d->full_circle, angle_threshold(d, ot), 8, rp,
@@ -357,6 +365,7 @@ rotations(search *s, const uint32_t *ot, const uint32_t *oi)
     free(rp);
     free(os);
     free(sums);
+    free(mid);
     return status;
 }
 
