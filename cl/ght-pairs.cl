@@ -215,17 +215,13 @@ ght_pairs_offsets(GLOBAL const uint *scanned, GLOBAL const uint *tasks, uint nta
         offsets[k] = scanned[(ulong)GHT_L * tfirst[t]];
 }
 
-/* votecl__ght_pair_hash */
+/* votecl__ght_pair_hash: key, xi, yi, xj, yj */
 inline uint
 ght_pair_hash(GLOBAL const uint *p)
 {
-    ulong h = 0x9e3779b97f4a7c15UL;
+    uint w[5] = {p[0], p[1], p[2], p[3], p[4]};
 
-    for (int k = 0; k < 5; k++) {
-        h = (h ^ p[k]) * 0xff51afd7ed558ccdUL;
-        h ^= h >> 32;
-    }
-    return (uint)h;
+    return ght_hash(w, 5);
 }
 
 /* Pairing p (6 words) stays under the cap: votecl__ght_keep_threshold of its key's count

@@ -117,25 +117,42 @@ conf_summary(const votecl__ght_edges *image, conf_map *m)
     return 1;
 }
 
-/* The first unclaimed image edge near (x, y) with a gradient bin near bin (raster order of
- * the neighbourhood), or SIZE_MAX. */
+/* What scan_window does with the image edges near (x, y) whose gradient bin is near bin. */
+typedef enum scan_mode {
+    SCAN_FIRST,   /* the first unclaimed one (raster order of the neighbourhood) */
+    SCAN_CLAIM,   /* claims them all */
+    SCAN_NEAREST  /* the nearest one (ties: raster order), claimed or not */
+} scan_mode;
+
+/* The neighbourhood of GHT_CONF_RADIUS pixels around (x, y) rounded: the index the mode
+ * asks for, or SIZE_MAX (always for SCAN_CLAIM). */
 static size_t
-confirming(const conf_map *m, double x, double y, uint32_t bin)
+scan_window(const conf_map *m, double x, double y, uint32_t bin, scan_mode mode)
 {
     long cx = lround(x), cy = lround(y);
-
+    size_t best = SIZE_MAX;
+    double bd = 0;
 
     for (long yy = cy - GHT_CONF_RADIUS; yy <= cy + GHT_CONF_RADIUS; yy++)
         for (long xx = cx - GHT_CONF_RADIUS; xx <= cx + GHT_CONF_RADIUS; xx++) {
             size_t i;
+            double d;
             if (xx < 0 || yy < 0 || xx >= (long)m->w || yy >= (long)m->h)
                 continue;
             i = (size_t)yy * m->w + (size_t)xx;
-            if (m->bins[i] != 0 && (m->claimed == NULL || !m->claimed[i]) &&
-                bins_near(m->bins[i] - 1u, bin, m->L, m->tol))
+            if (m->bins[i] == 0 || !bins_near(m->bins[i] - 1u, bin, m->L, m->tol))
+                continue;
+            if (mode == SCAN_FIRST && (m->claimed == NULL || !m->claimed[i]))
                 return i;
+            if (mode == SCAN_CLAIM)
+                m->claimed[i] = 1;
+            d = (xx - x) * (xx - x) + (yy - y) * (yy - y);
+            if (mode == SCAN_NEAREST && (best == SIZE_MAX || d < bd)) {
+                best = i;
+                bd = d;
+            }
         }
-    return SIZE_MAX;
+    return best;
 }
 
 /* Whether an unclaimed image edge near (x, y) has a gradient bin near bin: confirming, mostly
@@ -153,26 +170,7 @@ confirmed(const conf_map *m, double x, double y, uint32_t bin)
         if ((at & m->maybe[bin]) == 0)
             return 0;
     }
-    return confirming(m, x, y, bin) != SIZE_MAX;
-}
-
-/* Claims every edge that could confirm a point at (x, y) with bin: at a scale above 1 the
- * template's points are sparser than the image's, and one edge per point would leave the
- * instance's other edges to a pose over it at another scale. */
-static void
-claim_near(conf_map *m, double x, double y, uint32_t bin)
-{
-    long cx = lround(x), cy = lround(y);
-
-    for (long yy = cy - GHT_CONF_RADIUS; yy <= cy + GHT_CONF_RADIUS; yy++)
-        for (long xx = cx - GHT_CONF_RADIUS; xx <= cx + GHT_CONF_RADIUS; xx++) {
-            size_t i;
-            if (xx < 0 || yy < 0 || xx >= (long)m->w || yy >= (long)m->h)
-                continue;
-            i = (size_t)yy * m->w + (size_t)xx;
-            if (m->bins[i] != 0 && bins_near(m->bins[i] - 1u, bin, m->L, m->tol))
-                m->claimed[i] = 1;
-        }
+    return scan_window(m, x, y, bin, SCAN_FIRST) != SIZE_MAX;
 }
 
 /* The share of the template's points confirmed at pose; with claim, the confirming edges
@@ -195,35 +193,13 @@ pose_confidence(const votecl__ght_desc *desc, const votecl__ght_edges *templ,
             continue;
         hits++;
         if (claim)
-            claim_near(m, pose->x + c * u - s * v, pose->y + s * u + c * v, (q->bin + shift) % L);
+            /* every edge that could confirm the point: at a scale above 1 the template's
+             * points are sparser than the image's, and one edge per point would leave the
+             * instance's other edges to a pose over it at another scale */
+            scan_window(m, pose->x + c * u - s * v, pose->y + s * u + c * v, (q->bin + shift) % L,
+                        SCAN_CLAIM);
     }
     return (double)hits / (double)templ->n;
-}
-
-/* The nearest image edge to (x, y) within the radius with a gradient bin near bin, or
- * SIZE_MAX (ties: raster order). */
-static size_t
-nearest(const conf_map *m, double x, double y, uint32_t bin)
-{
-    long cx = lround(x), cy = lround(y);
-    size_t best = SIZE_MAX;
-    double bd = 0;
-
-    for (long yy = cy - GHT_CONF_RADIUS; yy <= cy + GHT_CONF_RADIUS; yy++)
-        for (long xx = cx - GHT_CONF_RADIUS; xx <= cx + GHT_CONF_RADIUS; xx++) {
-            size_t i;
-            double d;
-            if (xx < 0 || yy < 0 || xx >= (long)m->w || yy >= (long)m->h)
-                continue;
-            i = (size_t)yy * m->w + (size_t)xx;
-            d = (xx - x) * (xx - x) + (yy - y) * (yy - y);
-            if (m->bins[i] != 0 && bins_near(m->bins[i] - 1u, bin, m->L, m->tol) &&
-                (best == SIZE_MAX || d < bd)) {
-                best = i;
-                bd = d;
-            }
-        }
-    return best;
 }
 
 /* One refinement of pose: the point-to-line similarity of every template point and its
@@ -243,8 +219,8 @@ refine_once(const votecl__ght_desc *desc, const votecl__ght_edges *templ, const 
     for (size_t i = 0; i < templ->n; i++) {
         const votecl__ght_point *q = &templ->points[i];
         double u = q->x - desc->cx, v = q->y - desc->cy;
-        size_t at = nearest(m, pose->x + co * u - si * v, pose->y + si * u + co * v,
-                            (q->bin + shift) % L);
+        size_t at = scan_window(m, pose->x + co * u - si * v, pose->y + si * u + co * v,
+                                (q->bin + shift) % L, SCAN_NEAREST);
         double nb;
         if (at == SIZE_MAX)
             continue;
