@@ -3,7 +3,8 @@
  * each candidate (rotation, scale) the maxima of D, and for the strongest poses over all
  * candidates the least-squares fit of their matched pairings (lib/ght-pose.c). Every stage
  * takes all candidates at once, so a device answers each in a few launches and one read;
- * the reference (stages NULL) loops over them. */
+ * the reference's table (below; stages NULL) loops over them. The search itself has one
+ * path: it only calls the table. */
 #include "votecl-private.h"
 
 #include <math.h>
@@ -179,45 +180,55 @@ rotation_bin(const votecl__ght_desc *desc, const uint64_t *corr, uint32_t k, dou
     return best;
 }
 
-/* --- the reference's stages --- */
+/* --- the reference's stages: the stage table's other implementation (the device's is
+ * lib/ght-device.c's) --- */
 
-static void
-ref_sspace(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
-           const votecl__ght_pairs *ip, size_t n, const uint32_t *b, uint64_t *hists)
+/* What the reference's stages read: the lists and a scratch of a D space or label map per
+ * candidate. */
+typedef struct ref_user {
+    const votecl__ght_desc *desc;
+    const votecl__ght_pairs *tp, *ip;
+    uint32_t *scratch;
+} ref_user;
+
+static votecl_status
+ref_sspace(void *user, size_t n, const uint32_t *b, uint64_t *hists)
 {
+    const ref_user *r = user;
+
     for (size_t c = 0; c < n; c++)
-        votecl__ght_ref_sspace(desc, tp, ip, b[c], hists + c * desc->scales);
+        votecl__ght_ref_sspace(r->desc, r->tp, r->ip, b[c], hists + c * r->desc->scales);
+    return VOTECL_OK;
 }
 
 static votecl_status
-ref_dpeaks(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
-           const votecl__ght_pairs *ip, size_t n, const votecl__ght_cand *c, uint32_t gw,
-           uint32_t gh, uint32_t *space, votecl__ght_dpeaks *out)
+ref_dpeaks(void *user, size_t n, const votecl__ght_cand *c, uint32_t tol, uint32_t gw,
+           uint32_t gh, votecl__ght_dpeaks *out)
 {
+    const ref_user *r = user;
     votecl_status status = VOTECL_OK;
 
     for (size_t k = 0; k < n && status == VOTECL_OK; k++) {
-        votecl__ght_ref_dspace(desc, tp, ip, c[k].b, VOTECL__GHT_TOL, c[k].angle, c[k].scale,
-                               gw, gh, space);
-        status = votecl__ght_space_peaks(desc, space, gw, gh, &out[k]);
+        votecl__ght_ref_dspace(r->desc, r->tp, r->ip, c[k].b, tol, c[k].angle, c[k].scale, gw,
+                               gh, r->scratch);
+        status = votecl__ght_space_peaks(r->desc, r->scratch, gw, gh, &out[k]);
     }
     return status;
 }
 
 static votecl_status
-ref_matches(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
-            const votecl__ght_pairs *ip, size_t n, const votecl__ght_cand *c, uint32_t gw,
-            uint32_t gh, const votecl__ght_sel *sel, size_t nsel, uint32_t *labels,
-            votecl__ght_matches *out)
+ref_matches(void *user, size_t n, const votecl__ght_cand *c, uint32_t tol, uint32_t gw,
+            uint32_t gh, const votecl__ght_sel *sel, size_t nsel, votecl__ght_matches *out)
 {
+    const ref_user *r = user;
     size_t cells = (size_t)gw * gh;
     votecl_status status = VOTECL_OK;
 
-    votecl__ght_label_maps(sel, nsel, n, gw, gh, votecl__ght_match_radius(desc), labels);
+    votecl__ght_label_maps(sel, nsel, n, gw, gh, votecl__ght_match_radius(r->desc), r->scratch);
     out->n = 0;
     for (size_t k = 0; k < n && status == VOTECL_OK; k++)
-        status = votecl__ght_ref_matches(desc, tp, ip, c[k].b, VOTECL__GHT_TOL, c[k].angle,
-                                         c[k].scale, gw, gh, labels + k * cells, out);
+        status = votecl__ght_ref_matches(r->desc, r->tp, r->ip, c[k].b, tol, c[k].angle,
+                                         c[k].scale, gw, gh, r->scratch + k * cells, out);
     return status == VOTECL_OK ? votecl__ght_matches_sample(out, nsel) : status;
 }
 
@@ -262,7 +273,7 @@ typedef struct search {
     votecl__ght_matches matches;
     size_t *first;
     double *normals;
-    uint32_t *scratch;        /* the reference's D space and label maps */
+    ref_user *ref;            /* the reference's stages' data (NULL on a device) */
 } search;
 
 static uint32_t
@@ -288,11 +299,11 @@ search_alloc(search *s)
     s->sel = votecl__calloc(nc * VOTECL__GHT_MAX_DPEAKS + 1, sizeof *s->sel);
     s->first = votecl__calloc(nc * VOTECL__GHT_MAX_DPEAKS + 1, sizeof *s->first);
     s->normals = votecl__malloc(2 * (size_t)d->levels * sizeof *s->normals);
-    if (s->st == NULL)
-        s->scratch = votecl__malloc((nc + 1) * cells * sizeof *s->scratch);
+    if (s->ref != NULL)
+        s->ref->scratch = votecl__malloc((nc + 1) * cells * sizeof *s->ref->scratch);
     if (s->b == NULL || s->rot == NULL || s->hists == NULL || s->cand == NULL ||
         s->cpose == NULL || s->peaks == NULL || s->h == NULL || s->sel == NULL ||
-        s->first == NULL || s->normals == NULL || (s->st == NULL && s->scratch == NULL))
+        s->first == NULL || s->normals == NULL || (s->ref != NULL && s->ref->scratch == NULL))
         return VOTECL_OUT_OF_HOST_MEMORY;
     return VOTECL_OK;
 }
@@ -312,7 +323,8 @@ search_free(search *s)
     free(s->sel);
     free(s->first);
     free(s->normals);
-    free(s->scratch);
+    if (s->ref != NULL)
+        free(s->ref->scratch);
     votecl__ght_matches_clear(&s->matches);
 }
 
@@ -379,10 +391,7 @@ scales(search *s)
 
     if (sp == NULL)
         return VOTECL_OUT_OF_HOST_MEMORY;
-    if (s->st != NULL)
-        status = s->st->sspace(s->st->user, s->nr, s->b, s->hists);
-    else
-        ref_sspace(d, s->tp, s->ip, s->nr, s->b, s->hists);
+    status = s->st->sspace(s->st->user, s->nr, s->b, s->hists);
     for (uint32_t i = 0; i < s->nr && status == VOTECL_OK; i++) {
         const uint64_t *h = s->hists + (size_t)i * d->scales;
         uint32_t ns = best_peaks(h, d->scales, 0, d->p.scale_threshold, 4, sp, d->p.max_scales);
@@ -429,12 +438,8 @@ positions(search *s)
     size_t cap = d->p.max_detections > 0 ? d->p.max_detections : SIZE_MAX;
     votecl_status status;
 
-    if (s->st != NULL)
-        status = s->st->dpeaks(s->st->user, s->nc, s->cand, VOTECL__GHT_TOL, s->gw, s->gh,
-                               s->peaks);
-    else
-        status = ref_dpeaks(d, s->tp, s->ip, s->nc, s->cand, s->gw, s->gh, s->scratch,
-                            s->peaks);
+    status =
+        s->st->dpeaks(s->st->user, s->nc, s->cand, VOTECL__GHT_TOL, s->gw, s->gh, s->peaks);
     if (status != VOTECL_OK)
         return status;
     for (size_t c = 0; c < s->nc; c++)
@@ -467,12 +472,8 @@ fits(search *s, votecl__ght_poses *out)
 
     for (size_t k = 0; k < s->kept; k++)
         s->sel[k] = s->h[k].sel;
-    if (s->st != NULL)
-        status = s->st->matches(s->st->user, s->nc, s->cand, VOTECL__GHT_TOL, s->gw, s->gh,
-                                s->sel, s->kept, &s->matches);
-    else
-        status = ref_matches(s->desc, s->tp, s->ip, s->nc, s->cand, s->gw, s->gh, s->sel,
-                             s->kept, s->scratch, &s->matches);
+    status = s->st->matches(s->st->user, s->nc, s->cand, VOTECL__GHT_TOL, s->gw, s->gh, s->sel,
+                            s->kept, &s->matches);
     if (status != VOTECL_OK ||
         (status = votecl__ght_matches_group(&s->matches, s->kept, s->first)) != VOTECL_OK)
         return status;
@@ -494,7 +495,13 @@ votecl__ght_guil(const votecl__ght_desc *desc, const votecl__ght_stages *stages,
                  const votecl__ght_pairs *image, uint32_t width, uint32_t height,
                  votecl__ght_poses *out)
 {
-    search s = {.desc = desc, .st = stages, .tp = templ, .ip = image};
+    ref_user ru = {desc, templ, image, NULL};
+    const votecl__ght_stages ref = {ref_sspace, ref_dpeaks, ref_matches, &ru};
+    search s = {.desc = desc,
+                .st = stages != NULL ? stages : &ref,
+                .ref = stages != NULL ? NULL : &ru,
+                .tp = templ,
+                .ip = image};
     votecl_status status;
 
     votecl__ght_grid(desc, width, height, &s.gw, &s.gh);
