@@ -1549,7 +1549,7 @@ test_ref_large_template(void)
     g_assert_cmpuint(capped * 2, <, whole); /* measured: 2.9e7 against 9.0e7 */
     votecl__ght_pairs_clear(&tp);
     votecl__ght_pairs_clear(&ip);
-    if (g_test_slow()) { /* the detection: seconds on the reference */
+    if (g_test_slow()) { /* the detection: minutes on the reference (D's visits) */
         g_assert_cmpint(votecl_ght_model_new(ref_context, &p, &tv, &model), ==, VOTECL_OK);
         g_assert_cmpint(votecl_ght_detect(model, &sv, poses, 8, &found), ==, VOTECL_OK);
         g_assert_cmpuint(found, >=, 1);
