@@ -17,6 +17,12 @@
  *                              of its alpha (a local cursor from the scanned counts) and is
  *                              written as 6 words (key, xi, yi, xj, yj, d as float bits)
  *   ght_pairs_offsets          L * L + 1 work-items: offsets[key] from the scanned counts
+ *   ght_pairs_cap_count / _write  the cap per key (VOTECL__GHT_KEY_CAP, lib/ght-private.h):
+ *                              one work-item per pairing; a key with more than cap pairings
+ *                              keeps those whose ght_pair_hash is at most its threshold;
+ *                              pass 1 counts the kept pairings per key (atomic_inc on global
+ *                              words), pass 2 writes each at its key's next slot (a cursor
+ *                              from the scanned counts)
  * LB: the task's chunk of bin t and each GHT_WG chunk of every partner bin in local memory,
  * the na * nb comparisons dealt evenly to the work-items. SSM: one point of bin t per
  * work-item in registers, the partners read from global memory. Atomics: atomic_inc on local
@@ -207,4 +213,47 @@ ght_pairs_offsets(GLOBAL const uint *scanned, GLOBAL const uint *tasks, uint nta
         offsets[k] = scanned[ght_count_at(tfirst, t, tfirst[t], a)];
     else
         offsets[k] = scanned[(ulong)GHT_L * tfirst[t]];
+}
+
+/* votecl__ght_pair_hash: key, xi, yi, xj, yj */
+inline uint
+ght_pair_hash(GLOBAL const uint *p)
+{
+    uint w[5] = {p[0], p[1], p[2], p[3], p[4]};
+
+    return ght_hash(w, 5);
+}
+
+/* Pairing p (6 words) stays under the cap: votecl__ght_keep_threshold of its key's count
+ * (offsets: the uncapped list's). */
+inline int
+ght_cap_keeps(GLOBAL const uint *p, GLOBAL const uint *offsets, uint cap)
+{
+    uint count = offsets[p[0] + 1] - offsets[p[0]];
+
+    return count <= cap || ght_pair_hash(p) <= (uint)(((ulong)cap << 32) / count);
+}
+
+KERNEL void
+ght_pairs_cap_count(GLOBAL const uint *pairs, uint n, GLOBAL const uint *offsets, uint cap,
+                    GLOBAL uint *kept)
+{
+    uint i = get_global_id(0);
+
+    if (i < n && ght_cap_keeps(pairs + 6 * (ulong)i, offsets, cap))
+        atomic_inc(&kept[pairs[6 * (ulong)i]]);
+}
+
+KERNEL void
+ght_pairs_cap_write(GLOBAL const uint *pairs, uint n, GLOBAL const uint *offsets, uint cap,
+                    GLOBAL uint *cursor, GLOBAL uint *out)
+{
+    uint i = get_global_id(0), at;
+    GLOBAL const uint *p = pairs + 6 * (ulong)i;
+
+    if (i >= n || !ght_cap_keeps(p, offsets, cap))
+        return;
+    at = atomic_inc(&cursor[p[0]]);
+    for (int k = 0; k < 6; k++)
+        out[6 * (ulong)at + k] = p[k];
 }

@@ -273,19 +273,27 @@ ght_dspace(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const uin
     }
 }
 
+/* votecl__ght_hash of n words */
+inline uint
+ght_hash(const uint *w, int n)
+{
+    ulong h = 0x9e3779b97f4a7c15UL;
+
+    for (int k = 0; k < n; k++) {
+        h = (h ^ w[k]) * 0xff51afd7ed558ccdUL;
+        h ^= h >> 32;
+    }
+    return (uint)h;
+}
+
 /* votecl__ght_match_hash of a match: the image pairing's key, template, image points */
 inline uint
 ght_match_hash(uint key, GLOBAL const int *T, GLOBAL const int *I)
 {
     uint w[9] = {key, (uint)T[1], (uint)T[2], (uint)T[3], (uint)T[4],
                  (uint)I[1], (uint)I[2], (uint)I[3], (uint)I[4]};
-    ulong h = 0x9e3779b97f4a7c15UL;
 
-    for (int k = 0; k < 9; k++) {
-        h = (h ^ w[k]) * 0xff51afd7ed558ccdUL;
-        h ^= h >> 32;
-    }
-    return (uint)h;
+    return ght_hash(w, 9);
 }
 
 /* votecl__ght_ref_matches then votecl__ght_matches_sample: the pairings of ght_dspace's walk

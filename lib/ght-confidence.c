@@ -50,50 +50,127 @@ bins_near(uint32_t a, uint32_t b, uint32_t L, uint32_t tol)
 }
 
 /* What the confirmations look at: the image's edge map and the edges claimed by the poses
- * accepted so far (NULL: none). */
+ * accepted so far (NULL: none), and the map's summary (below; NULL: none). */
 typedef struct conf_map {
     const uint16_t *bins;
     uint8_t *claimed;
     uint32_t w, h, L, tol;
+    const uint64_t *near;  /* per pixel: the groups of bins of the edges within the radius */
+    const uint64_t *sure;  /* per bin: the groups whose bins are all within tol of it */
+    const uint64_t *maybe; /* per bin: the groups with some bins within tol of it */
+    uint32_t group;        /* bins per group (64 groups at most) */
 } conf_map;
 
-/* The first unclaimed image edge near (x, y) with a gradient bin near bin (raster order of
- * the neighbourhood), or SIZE_MAX. */
-static size_t
-confirming(const conf_map *m, double x, double y, uint32_t bin)
+/* The summary that answers most unclaimed look-ups with one read: per pixel, a bit per group
+ * of GROUP consecutive bins that some edge within GHT_CONF_RADIUS has; a look-up for bin is
+ * confirmed when a group all of whose bins are near bin is present, refused when no group
+ * with a bin near it is, and decided by the scan of the neighbourhood otherwise (the same
+ * answer as the scan: the groups only sort the edges the scan would look at). Allocates
+ * near, sure and maybe (free them); 0 when out of memory. */
+static int
+conf_summary(const votecl__ght_edges *image, conf_map *m)
 {
-    long cx = lround(x), cy = lround(y);
+    uint32_t L = m->L, g = (L + 63) / 64;
+    uint64_t *near = votecl__calloc((size_t)m->w * m->h > 0 ? (size_t)m->w * m->h : 1,
+                                    sizeof *near);
+    uint64_t *sure = votecl__calloc(L, sizeof *sure), *maybe = votecl__calloc(L, sizeof *maybe);
+    uint32_t *count = votecl__calloc(64, sizeof *count);
 
-    for (long yy = cy - GHT_CONF_RADIUS; yy <= cy + GHT_CONF_RADIUS; yy++)
-        for (long xx = cx - GHT_CONF_RADIUS; xx <= cx + GHT_CONF_RADIUS; xx++) {
-            size_t i;
-            if (xx < 0 || yy < 0 || xx >= (long)m->w || yy >= (long)m->h)
-                continue;
-            i = (size_t)yy * m->w + (size_t)xx;
-            if (m->bins[i] != 0 && (m->claimed == NULL || !m->claimed[i]) &&
-                bins_near(m->bins[i] - 1u, bin, m->L, m->tol))
-                return i;
+    if (near == NULL || sure == NULL || maybe == NULL || count == NULL) {
+        free(near);
+        free(sure);
+        free(maybe);
+        free(count);
+        return 0;
+    }
+    for (size_t i = 0; i < image->n; i++) {
+        const votecl__ght_point *p = &image->points[i];
+        uint64_t bit = (uint64_t)1 << (p->bin / g);
+        if ((uint32_t)p->x >= m->w || (uint32_t)p->y >= m->h)
+            continue; /* as edge_map */
+        for (long y = (long)p->y - GHT_CONF_RADIUS; y <= (long)p->y + GHT_CONF_RADIUS; y++)
+            for (long x = (long)p->x - GHT_CONF_RADIUS; x <= (long)p->x + GHT_CONF_RADIUS; x++)
+                if (x >= 0 && y >= 0 && x < (long)m->w && y < (long)m->h)
+                    near[(size_t)y * m->w + (size_t)x] |= bit;
+    }
+    for (uint32_t b = 0; b < L; b++) {
+        memset(count, 0, 64 * sizeof *count);
+        if (2 * (uint64_t)m->tol + 1 >= L)
+            for (uint32_t k = 0; k < L; k++)
+                count[k / g]++;
+        else /* the 2 tol + 1 distinct bins within tol of b */
+            for (uint32_t d = 0; d <= 2 * m->tol; d++)
+                count[((uint64_t)b + L - m->tol + d) % L / g]++;
+        for (uint32_t j = 0; j * g < L; j++) {
+            uint32_t size = (j + 1) * g <= L ? g : L - j * g;
+            if (count[j] == size)
+                sure[b] |= (uint64_t)1 << j;
+            else if (count[j] > 0)
+                maybe[b] |= (uint64_t)1 << j;
         }
-    return SIZE_MAX;
+    }
+    free(count);
+    m->near = near;
+    m->sure = sure;
+    m->maybe = maybe;
+    m->group = g;
+    return 1;
 }
 
-/* Claims every edge that could confirm a point at (x, y) with bin: at a scale above 1 the
- * template's points are sparser than the image's, and one edge per point would leave the
- * instance's other edges to a pose over it at another scale. */
-static void
-claim_near(conf_map *m, double x, double y, uint32_t bin)
+/* What scan_window does with the image edges near (x, y) whose gradient bin is near bin. */
+typedef enum scan_mode {
+    SCAN_FIRST,   /* the first unclaimed one (raster order of the neighbourhood) */
+    SCAN_CLAIM,   /* claims them all */
+    SCAN_NEAREST  /* the nearest one (ties: raster order), claimed or not */
+} scan_mode;
+
+/* The neighbourhood of GHT_CONF_RADIUS pixels around (x, y) rounded: the index the mode
+ * asks for, or SIZE_MAX (always for SCAN_CLAIM). */
+static size_t
+scan_window(const conf_map *m, double x, double y, uint32_t bin, scan_mode mode)
 {
     long cx = lround(x), cy = lround(y);
+    size_t best = SIZE_MAX;
+    double bd = 0;
 
     for (long yy = cy - GHT_CONF_RADIUS; yy <= cy + GHT_CONF_RADIUS; yy++)
         for (long xx = cx - GHT_CONF_RADIUS; xx <= cx + GHT_CONF_RADIUS; xx++) {
             size_t i;
+            double d;
             if (xx < 0 || yy < 0 || xx >= (long)m->w || yy >= (long)m->h)
                 continue;
             i = (size_t)yy * m->w + (size_t)xx;
-            if (m->bins[i] != 0 && bins_near(m->bins[i] - 1u, bin, m->L, m->tol))
+            if (m->bins[i] == 0 || !bins_near(m->bins[i] - 1u, bin, m->L, m->tol))
+                continue;
+            if (mode == SCAN_FIRST && (m->claimed == NULL || !m->claimed[i]))
+                return i;
+            if (mode == SCAN_CLAIM)
                 m->claimed[i] = 1;
+            d = (xx - x) * (xx - x) + (yy - y) * (yy - y);
+            if (mode == SCAN_NEAREST && (best == SIZE_MAX || d < bd)) {
+                best = i;
+                bd = d;
+            }
         }
+    return best;
+}
+
+/* Whether an unclaimed image edge near (x, y) has a gradient bin near bin: confirming, mostly
+ * answered by the summary. */
+static int
+confirmed(const conf_map *m, double x, double y, uint32_t bin)
+{
+    long cx = lround(x), cy = lround(y);
+
+    if (m->near != NULL && m->claimed == NULL && cx >= 0 && cy >= 0 && cx < (long)m->w &&
+        cy < (long)m->h) {
+        uint64_t at = m->near[(size_t)cy * m->w + (size_t)cx];
+        if ((at & m->sure[bin]) != 0)
+            return 1;
+        if ((at & m->maybe[bin]) == 0)
+            return 0;
+    }
+    return scan_window(m, x, y, bin, SCAN_FIRST) != SIZE_MAX;
 }
 
 /* The share of the template's points confirmed at pose; with claim, the confirming edges
@@ -112,41 +189,17 @@ pose_confidence(const votecl__ght_desc *desc, const votecl__ght_edges *templ,
     for (size_t i = 0; i < templ->n && hits + (templ->n - i) >= need; i++) {
         const votecl__ght_point *q = &templ->points[i];
         double u = q->x - desc->cx, v = q->y - desc->cy;
-        size_t at = confirming(m, pose->x + c * u - s * v, pose->y + s * u + c * v,
-                               (q->bin + shift) % L);
-        if (at == SIZE_MAX)
+        if (!confirmed(m, pose->x + c * u - s * v, pose->y + s * u + c * v, (q->bin + shift) % L))
             continue;
         hits++;
         if (claim)
-            claim_near(m, pose->x + c * u - s * v, pose->y + s * u + c * v, (q->bin + shift) % L);
+            /* every edge that could confirm the point: at a scale above 1 the template's
+             * points are sparser than the image's, and one edge per point would leave the
+             * instance's other edges to a pose over it at another scale */
+            scan_window(m, pose->x + c * u - s * v, pose->y + s * u + c * v, (q->bin + shift) % L,
+                        SCAN_CLAIM);
     }
     return (double)hits / (double)templ->n;
-}
-
-/* The nearest image edge to (x, y) within the radius with a gradient bin near bin, or
- * SIZE_MAX (ties: raster order). */
-static size_t
-nearest(const conf_map *m, double x, double y, uint32_t bin)
-{
-    long cx = lround(x), cy = lround(y);
-    size_t best = SIZE_MAX;
-    double bd = 0;
-
-    for (long yy = cy - GHT_CONF_RADIUS; yy <= cy + GHT_CONF_RADIUS; yy++)
-        for (long xx = cx - GHT_CONF_RADIUS; xx <= cx + GHT_CONF_RADIUS; xx++) {
-            size_t i;
-            double d;
-            if (xx < 0 || yy < 0 || xx >= (long)m->w || yy >= (long)m->h)
-                continue;
-            i = (size_t)yy * m->w + (size_t)xx;
-            d = (xx - x) * (xx - x) + (yy - y) * (yy - y);
-            if (m->bins[i] != 0 && bins_near(m->bins[i] - 1u, bin, m->L, m->tol) &&
-                (best == SIZE_MAX || d < bd)) {
-                best = i;
-                bd = d;
-            }
-        }
-    return best;
 }
 
 /* One refinement of pose: the point-to-line similarity of every template point and its
@@ -166,8 +219,8 @@ refine_once(const votecl__ght_desc *desc, const votecl__ght_edges *templ, const 
     for (size_t i = 0; i < templ->n; i++) {
         const votecl__ght_point *q = &templ->points[i];
         double u = q->x - desc->cx, v = q->y - desc->cy;
-        size_t at = nearest(m, pose->x + co * u - si * v, pose->y + si * u + co * v,
-                            (q->bin + shift) % L);
+        size_t at = scan_window(m, pose->x + co * u - si * v, pose->y + si * u + co * v,
+                                (q->bin + shift) % L, SCAN_NEAREST);
         double nb;
         if (at == SIZE_MAX)
             continue;
@@ -227,9 +280,11 @@ refine(const votecl__ght_desc *desc, const votecl__ght_edges *templ, const conf_
        votecl_ght_pose *poses, size_t n)
 {
     double *c = votecl__malloc((templ->n > 0 ? templ->n : 1) * 6 * sizeof *c);
-    double *scratch = votecl__malloc((templ->n > 0 ? templ->n : 1) * sizeof *scratch);
-    const conf_map open = {m->bins, NULL, m->w, m->h, m->L, m->tol};
+    double *scratch =
+        votecl__malloc((templ->n > 0 ? templ->n : 1) * VOTECL__GHT_FIT_SCRATCH * sizeof *scratch);
+    conf_map open = *m; /* refinement looks at every edge: none is claimed yet */
 
+    open.claimed = NULL;
     if (c == NULL || scratch == NULL) {
         free(c);
         free(scratch);
@@ -237,12 +292,12 @@ refine(const votecl__ght_desc *desc, const votecl__ght_edges *templ, const conf_
     }
     for (size_t i = 0; i < n; i++) {
         double screen = desc->p.min_confidence - GHT_REFINE_REACH;
-        double now = pose_confidence(desc, templ, (conf_map *)&open, &poses[i], 0, screen);
+        double now = pose_confidence(desc, templ, &open, &poses[i], 0, screen);
         for (int r = 0; r < GHT_REFINE_ROUNDS && !(now < screen); r++) {
             votecl_ght_pose next = poses[i];
             double after;
             if (!refine_once(desc, templ, &open, c, scratch, &next) ||
-                (after = pose_confidence(desc, templ, (conf_map *)&open, &next, 0, 0)) < now)
+                (after = pose_confidence(desc, templ, &open, &next, 0, 0)) < now)
                 break;
             poses[i] = next;
             now = after;
@@ -259,28 +314,27 @@ votecl__ght_confidence(const votecl__ght_desc *desc, const votecl__ght_edges *te
                        const votecl__ght_edges *image, uint32_t width, uint32_t height,
                        votecl_ght_pose *poses, size_t n)
 {
-    uint16_t *map;
-    votecl_status status;
-    conf_map m = {NULL, NULL, width, height, desc->levels,
-                  (uint32_t)ceil(GHT_CONF_DEGREES * desc->levels / 360.0)};
+    uint16_t *map = NULL;
+    votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
+    conf_map m = {.w = width,
+                  .h = height,
+                  .L = desc->levels,
+                  .tol = (uint32_t)ceil(GHT_CONF_DEGREES * desc->levels / 360.0)};
 
     if (n == 0)
         return VOTECL_OK;
     map = edge_map(image, width, height);
     m.claimed = votecl__calloc((size_t)width * height > 0 ? (size_t)width * height : 1, 1);
-    if (map == NULL || m.claimed == NULL) {
-        free(map);
-        free(m.claimed);
-        return VOTECL_OUT_OF_HOST_MEMORY;
-    }
+    if (map == NULL || m.claimed == NULL || !conf_summary(image, &m))
+        goto out;
     m.bins = map;
-    if ((status = refine(desc, templ, &m, poses, n)) != VOTECL_OK) {
-        free(map);
-        free(m.claimed);
-        return status;
-    }
-    explain(desc, templ, &m, poses, n);
+    if ((status = refine(desc, templ, &m, poses, n)) == VOTECL_OK)
+        explain(desc, templ, &m, poses, n);
+out:
     free(map);
     free(m.claimed);
-    return VOTECL_OK;
+    free((void *)m.near);
+    free((void *)m.sure);
+    free((void *)m.maybe);
+    return status;
 }

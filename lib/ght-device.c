@@ -103,7 +103,10 @@ device_compile(votecl__ght_device *dev)
     snprintf(defs[n++], 64, "GHT_S=%uu", d->scales);
     snprintf(defs[n++], 64, "GHT_WG=%uu", GHT_WG);
     snprintf(defs[n++], 64, "GHT_XI=%uu", d->xi_bins);
-    n += votecl__ght_front_defines(&defs[n]);
+    snprintf(defs[n++], 64, "GHT_SCAN_BLOCK=%uu", VOTECL__GHT_SCAN_BLOCK);
+    snprintf(defs[n++], 64, "GHT_SORT_K=%uu", VOTECL__GHT_SORT_K);
+    snprintf(defs[n++], 64, "GHT_TX=%uu", VOTECL__GHT_TILE_X);
+    snprintf(defs[n++], 64, "GHT_TY=%uu", VOTECL__GHT_TILE_Y);
     for (size_t i = 0; i < n; i++)
         ptrs[i] = defs[i];
     status = votecl__program_get(dev->context, files, ptrs, n, NULL, &dev->program);

@@ -21,17 +21,14 @@
 #include "ght-private.h"
 
 #define WG VOTECL__GHT_WG
-/* Hysteresis tiles: rows of 32 pixels for coalesced loads, 256 work-items. */
-#define TILE_X 32u
-#define TILE_Y 8u
-/* Scanned entries per work-group (GHT_SCAN_BLOCK): 16 per work-item. */
-#define SCAN_BLOCK (16u * WG)
+#define TILE_X VOTECL__GHT_TILE_X
+#define TILE_Y VOTECL__GHT_TILE_Y
+#define SCAN_BLOCK VOTECL__GHT_SCAN_BLOCK
 /* Pixels per sort group: 16 per work-item, more when there would be more groups than
  * SORT_GROUPS_MAX (the count array holds L entries per group); the scatter takes SORT_K
- * consecutive pixels per work-item, one batch of the group's chunk at a time (one scan per
- * batch: on PoCL, 16 pixels per scan instead of one took pic1's edge stage from 2.1 to
- * 1.1 ms). */
-#define SORT_K 16u
+ * (VOTECL__GHT_SORT_K) consecutive pixels per work-item, one batch of the group's chunk at a
+ * time. */
+#define SORT_K VOTECL__GHT_SORT_K
 #define SORT_CHUNK (SORT_K * WG)
 #define SORT_GROUPS_MAX 4096u
 /* Groups of the accumulator's maximum. */
@@ -55,6 +52,8 @@ enum {
     K_WRITE_LB,
     K_WRITE_SSM,
     K_PAIR_OFFSETS,
+    K_CAP_COUNT,
+    K_CAP_WRITE,
     K_MAX_BLOCKS,
     K_THRESHOLD,
     K_PEAKS,
@@ -65,12 +64,14 @@ static const char *const kernel_names[K_COUNT] = {
     "ght_edge_state",     "ght_hysteresis",      "ght_sort_count",      "ght_scan_sums",
     "ght_scan_top",       "ght_scan_down",       "ght_sort_scatter",    "ght_sort_offsets",
     "ght_pairs_count_lb", "ght_pairs_count_ssm", "ght_pairs_write_lb",  "ght_pairs_write_ssm",
-    "ght_pairs_offsets",  "ght_max_blocks",      "ght_peaks_threshold", "ght_ballard_peaks",
+    "ght_pairs_offsets",  "ght_pairs_cap_count", "ght_pairs_cap_write", "ght_max_blocks",
+    "ght_peaks_threshold", "ght_ballard_peaks",
 };
 
 /* Device buffers: the image and its per-pixel states, the hysteresis flag, counts to scan
  * and their block sums, the sorted points and offsets, pairing tasks, the template
- * pairings' offsets, Ballard's accumulator and candidates. */
+ * pairings' offsets, Ballard's accumulator and candidates, the capped pairings (then the
+ * spare). */
 enum {
     B_IMAGE,
     B_STATE,
@@ -83,6 +84,7 @@ enum {
     B_TOFFSETS,
     B_SPACE,
     B_CAND,
+    B_CAPPED,
     B_COUNT
 };
 
@@ -105,18 +107,6 @@ now(void)
 
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-size_t
-votecl__ght_front_defines(char defs[][64])
-{
-    size_t n = 0;
-
-    snprintf(defs[n++], 64, "GHT_SCAN_BLOCK=%uu", SCAN_BLOCK);
-    snprintf(defs[n++], 64, "GHT_SORT_K=%uu", SORT_K);
-    snprintf(defs[n++], 64, "GHT_TX=%uu", TILE_X);
-    snprintf(defs[n++], 64, "GHT_TY=%uu", TILE_Y);
-    return n;
 }
 
 votecl_status
@@ -526,6 +516,52 @@ pairs_buffers(votecl__ght_front *f, votecl__ght_list list, votecl_buffer ***pair
         image ? votecl__ght_device_slot(f->dev, VOTECL__GHT_SLOT_IOFFSETS) : &f->buf[B_TOFFSETS];
 }
 
+/* The cap per key (VOTECL__GHT_KEY_CAP) of the pairings in *pairs (their uncapped offsets
+ * in offsets and out->offsets), as votecl__ght_ref_pairs applies it, when some key exceeds
+ * it: the kept pairings counted per key and scanned into out->offsets, then written to the
+ * spare buffer, which becomes *pairs; offsets get the capped offsets. */
+static votecl_status
+pairs_cap(votecl__ght_front *f, votecl_buffer **pairs, votecl_buffer *offsets,
+          votecl__ght_pairs *out)
+{
+    size_t keys = (size_t)f->desc.levels * f->desc.levels, over = 0;
+    uint32_t n = out->offsets[keys], cap = VOTECL__GHT_KEY_CAP;
+    votecl_buffer *counts, *swap;
+    votecl_status status;
+
+    for (size_t k = 0; k < keys; k++)
+        over += out->offsets[k + 1] - out->offsets[k] > cap;
+    if (over == 0)
+        return VOTECL_OK;
+    if ((status = ensure(f, &f->buf[B_COUNTS], (keys + 1) * 4)) != VOTECL_OK ||
+        (status = votecl__buffer_zero(f->buf[B_COUNTS], 0, (keys + 1) * 4)) != VOTECL_OK)
+        return status;
+    counts = f->buf[B_COUNTS];
+    if ((status = launch1(f, K_CAP_COUNT, n,
+                          (votecl__arg[]){VOTECL__ARG_BUF(*pairs), VOTECL__ARG_UINT(n),
+                                          VOTECL__ARG_BUF(offsets), VOTECL__ARG_UINT(cap),
+                                          VOTECL__ARG_BUF(counts)},
+                          5)) != VOTECL_OK ||
+        (status = scan(f, counts, keys)) != VOTECL_OK ||
+        (status = votecl_buffer_read(counts, 0, out->offsets, (keys + 1) * 4)) != VOTECL_OK ||
+        (status = ensure(f, &f->buf[B_CAPPED],
+                         (size_t)out->offsets[keys] * sizeof(votecl__ght_pair))) != VOTECL_OK ||
+        (status = launch1(f, K_CAP_WRITE, n,
+                          (votecl__arg[]){VOTECL__ARG_BUF(*pairs), VOTECL__ARG_UINT(n),
+                                          VOTECL__ARG_BUF(offsets), VOTECL__ARG_UINT(cap),
+                                          VOTECL__ARG_BUF(counts),
+                                          VOTECL__ARG_BUF(f->buf[B_CAPPED])},
+                          6)) != VOTECL_OK ||
+        (status = votecl_buffer_write(offsets, 0, out->offsets, (keys + 1) * 4)) != VOTECL_OK)
+        return status;
+    swap = *pairs;
+    *pairs = f->buf[B_CAPPED];
+    f->buf[B_CAPPED] = swap;
+    free(out->keys);
+    out->keys = NULL;
+    return VOTECL_OK;
+}
+
 static votecl_status
 pairs_run(votecl__ght_front *f, votecl_ght_pairing pairing, votecl__ght_list list,
           const uint32_t *tasks, size_t ntasks, uint64_t bound, votecl__ght_pairs *out)
@@ -575,6 +611,19 @@ votecl__ght_front_pairs(votecl__ght_front *front, votecl_ght_pairing pairing, vo
         votecl__ght_pairs_clear(out);
     f->seconds[1] = now() - t0;
     return status;
+}
+
+votecl_status
+votecl__ght_front_cap(votecl__ght_front *front, votecl__ght_list list, votecl__ght_pairs *pairs)
+{
+    votecl_buffer **buf, **offsets;
+    votecl_status status;
+
+    pairs_buffers(front, list, &buf, &offsets);
+    if ((status = pairs_cap(front, buf, *offsets, pairs)) != VOTECL_OK ||
+        (pairs->keys == NULL && (status = pairs_keys(front, pairs)) != VOTECL_OK))
+        return status;
+    return list == VOTECL__GHT_TEMPLATE ? template_tasks(front, pairs) : VOTECL_OK;
 }
 
 votecl_status

@@ -269,43 +269,55 @@ fix(double t)
     return (int64_t)(t >= 0 ? t + 0.5 : t - 0.5);
 }
 
-/* The point-to-line least-squares similarity of the correspondences whose residual under
- * prev is at most limit (prev NULL: all). Returns how many were used (0: no fit). */
-static size_t
-fit_once(const corr *c, size_t n, const similarity *prev, double limit, similarity *out)
+/* The 14 fixed-point terms of correspondence c in the normal equations: the upper triangle
+ * of r r^T (10) and r times the target (4), r the row of the point-to-line equation. */
+static void
+fit_terms(const corr *c, int64_t t[VOTECL__GHT_FIT_TERMS])
 {
-    int64_t mi[10] = {0}, vi[4] = {0};
+    double r0 = c->nx * c->tx + c->ny * c->ty;
+    double r1 = c->ny * c->tx - c->nx * c->ty, r2 = c->nx, r3 = c->ny;
+    double target = c->nx * c->ix + c->ny * c->iy;
+
+    t[0] = fix(r0 * r0);
+    t[1] = fix(r0 * r1);
+    t[2] = fix(r0 * r2);
+    t[3] = fix(r0 * r3);
+    t[4] = fix(r1 * r1);
+    t[5] = fix(r1 * r2);
+    t[6] = fix(r1 * r3);
+    t[7] = fix(r2 * r2);
+    t[8] = fix(r2 * r3);
+    t[9] = fix(r3 * r3);
+    t[10] = fix(r0 * target);
+    t[11] = fix(r1 * target);
+    t[12] = fix(r2 * target);
+    t[13] = fix(r3 * target);
+}
+
+/* The point-to-line least-squares similarity of the n correspondences (terms: their
+ * fit_terms) whose absolute residual res[k] is at most limit (res NULL: all). The terms are
+ * computed once per fit, not once per round. Returns how many were used (0: no fit). */
+static size_t
+fit_once(const int64_t *terms, size_t n, const double *res, double limit, similarity *out)
+{
+    int64_t sum[VOTECL__GHT_FIT_TERMS] = {0};
     double m[4][4], v[4], p[4];
     size_t used = 0;
 
     if (n > GHT_FIT_MAX)
         return 0;
     for (size_t k = 0; k < n; k++) {
-        double r0 = c[k].nx * c[k].tx + c[k].ny * c[k].ty;
-        double r1 = c[k].ny * c[k].tx - c[k].nx * c[k].ty, r2 = c[k].nx, r3 = c[k].ny;
-        double target = c[k].nx * c[k].ix + c[k].ny * c[k].iy;
-        if (prev != NULL && fabs(residual(&c[k], prev)) > limit)
+        const int64_t *t = terms + k * VOTECL__GHT_FIT_TERMS;
+        if (res != NULL && res[k] > limit)
             continue;
-        mi[0] += fix(r0 * r0);
-        mi[1] += fix(r0 * r1);
-        mi[2] += fix(r0 * r2);
-        mi[3] += fix(r0 * r3);
-        mi[4] += fix(r1 * r1);
-        mi[5] += fix(r1 * r2);
-        mi[6] += fix(r1 * r3);
-        mi[7] += fix(r2 * r2);
-        mi[8] += fix(r2 * r3);
-        mi[9] += fix(r3 * r3);
-        vi[0] += fix(r0 * target);
-        vi[1] += fix(r1 * target);
-        vi[2] += fix(r2 * target);
-        vi[3] += fix(r3 * target);
+        for (int j = 0; j < (int)VOTECL__GHT_FIT_TERMS; j++)
+            sum[j] += t[j];
         used++;
     }
     for (int r = 0, t = 0; r < 4; r++) {
         for (int q = r; q < 4; q++, t++)
-            m[r][q] = m[q][r] = (double)mi[t] / GHT_FIX;
-        v[r] = (double)vi[r] / GHT_FIX;
+            m[r][q] = m[q][r] = (double)sum[t] / GHT_FIX;
+        v[r] = (double)sum[10 + r] / GHT_FIX;
     }
     if (used < 8 || !solve4(m, v, p))
         return 0;
@@ -353,18 +365,24 @@ select_kth(double *x, size_t n, size_t k)
 static int
 fit_trimmed(const corr *c, size_t n, double *scratch, similarity *s)
 {
+    double *sel = scratch, *res = scratch + n;
+    int64_t *terms = (int64_t *)(void *)(scratch + 2 * n);
     similarity prev;
 
-    if (fit_once(c, n, NULL, 0, s) == 0)
+    if (n > GHT_FIT_MAX)
+        return 0;
+    for (size_t k = 0; k < n; k++)
+        fit_terms(&c[k], terms + k * VOTECL__GHT_FIT_TERMS);
+    if (fit_once(terms, n, NULL, 0, s) == 0)
         return 0;
     for (int round = 0; round < GHT_TRIM_ROUNDS; round++) {
         double limit;
         for (size_t k = 0; k < n; k++)
-            scratch[k] = fabs(residual(&c[k], s));
-        limit = GHT_TRIM * select_kth(scratch, n, n / 2);
+            sel[k] = res[k] = fabs(residual(&c[k], s));
+        limit = GHT_TRIM * select_kth(sel, n, n / 2);
         limit = limit > GHT_TRIM_MIN ? limit : GHT_TRIM_MIN;
         prev = *s;
-        if (fit_once(c, n, &prev, limit, s) == 0) {
+        if (fit_once(terms, n, res, limit, s) == 0) {
             *s = prev;
             break;
         }
@@ -425,7 +443,7 @@ votecl__ght_fit(const votecl__ght_desc *desc, const double *normals,
     if (n < 4)
         return VOTECL_OK;
     c = votecl__malloc(2 * n * sizeof *c);
-    scratch = votecl__malloc(2 * n * sizeof *scratch);
+    scratch = votecl__malloc(2 * n * VOTECL__GHT_FIT_SCRATCH * sizeof *scratch);
     if (c == NULL || scratch == NULL) {
         free(c);
         free(scratch);
@@ -477,14 +495,11 @@ votecl__ght_matches_group(votecl__ght_matches *m, size_t npeaks, size_t *first)
 }
 
 uint32_t
-votecl__ght_match_hash(const votecl__ght_match *m)
+votecl__ght_hash(const uint32_t *w, int n)
 {
-    uint32_t w[9] = {m->key, (uint32_t)m->t[0], (uint32_t)m->t[1], (uint32_t)m->t[2],
-                     (uint32_t)m->t[3], (uint32_t)m->i[0], (uint32_t)m->i[1],
-                     (uint32_t)m->i[2], (uint32_t)m->i[3]};
     uint64_t h = 0x9e3779b97f4a7c15u;
 
-    for (int k = 0; k < 9; k++) {
+    for (int k = 0; k < n; k++) {
         h = (h ^ w[k]) * 0xff51afd7ed558ccdu;
         h ^= h >> 32;
     }
@@ -492,11 +507,27 @@ votecl__ght_match_hash(const votecl__ght_match *m)
 }
 
 uint32_t
+votecl__ght_keep_threshold(uint32_t count, uint32_t keep)
+{
+    if (count <= keep)
+        return UINT32_MAX;
+    return (uint32_t)(((uint64_t)keep << 32) / count);
+}
+
+uint32_t
+votecl__ght_match_hash(const votecl__ght_match *m)
+{
+    uint32_t w[9] = {m->key, (uint32_t)m->t[0], (uint32_t)m->t[1], (uint32_t)m->t[2],
+                     (uint32_t)m->t[3], (uint32_t)m->i[0], (uint32_t)m->i[1],
+                     (uint32_t)m->i[2], (uint32_t)m->i[3]};
+
+    return votecl__ght_hash(w, 9);
+}
+
+uint32_t
 votecl__ght_sample_threshold(uint32_t count)
 {
-    if (count <= VOTECL__GHT_FIT_SAMPLE)
-        return UINT32_MAX;
-    return (uint32_t)(((uint64_t)VOTECL__GHT_FIT_SAMPLE << 32) / count);
+    return votecl__ght_keep_threshold(count, VOTECL__GHT_FIT_SAMPLE);
 }
 
 votecl_status

@@ -9,7 +9,17 @@
  * the host's table of boundary directions (floats times integers, exact in double), scale bins
  * by exact comparisons against the host's table of boundaries (float times float, exact in
  * double), grid cells from double sums of exact products, one division and one addition.
- * No transcendental function runs on the device. */
+ * No transcendental function runs on the device.
+ *
+ * The files and what each calls (no loop; keep it so):
+ *   ght.c (the model, both backends' paths) -> ght-search, ght-confidence, ght-front,
+ *                                              ght-device, ght-ref
+ *   ght-front.c (device edges, pairings, Ballard's maxima) -> ght-device, ght-ref
+ *   ght-device.c (device O, S, D, matches, Ballard's votes) -> ght-pose, ght-ref
+ *   ght-search.c (Guil's search over its stages) -> ght-pose, ght-ref
+ *   ght-confidence.c (refinement and confidence) -> ght-pose, ght-ref
+ *   ght-ref.c (the reference's stages, quantisation) -> ght-pose
+ *   ght-pose.c (D's maxima, matches, the fits) -> nothing of the GHT's */
 #ifndef VOTECL_GHT_PRIVATE_H
 #define VOTECL_GHT_PRIVATE_H
 
@@ -100,17 +110,27 @@ void votecl__ght_edges_clear(votecl__ght_edges *edges);
 /* Guil's pairings of sorted edges, sorted by key (allocates; free with _pairs_clear). */
 votecl_status votecl__ght_ref_pairs(const votecl__ght_desc *desc, const votecl__ght_edges *edges,
                                     votecl__ght_pairs *pairs);
+/* Pairings kept per key by the S, D and match stages, about: after the O space is taken
+ * from the whole list, a key with more pairings keeps those whose votecl__ght_pair_hash (by
+ * content, so the kept set does not depend on the order a device writes in) is at most
+ * votecl__ght_keep_threshold of its count and the cap. Every later stage visits, per key and bin shift, at
+ * most about cap^2 pairs of pairings: without it a large template's straight stretches
+ * (every pair of a segment falls into one key) make the visits grow with the square of the
+ * pairings per key (docs/performance.md). */
+#define VOTECL__GHT_KEY_CAP 64u
+uint32_t votecl__ght_pair_hash(uint32_t key, int32_t xi, int32_t yi, int32_t xj, int32_t yj);
+/* The content hash of n words (lib/ght-pose.c; cl/ght-pairs.cl's ght_pair_hash), and the
+ * threshold that keeps about keep of count hashed items: UINT32_MAX for a count within keep,
+ * else keep 2^32 / count. */
+uint32_t votecl__ght_hash(const uint32_t *w, int n);
+uint32_t votecl__ght_keep_threshold(uint32_t count, uint32_t keep);
+/* Applies the cap to sorted pairings in place (offsets, n and keys follow). */
+void votecl__ght_pairs_cap(const votecl__ght_desc *desc, votecl__ght_pairs *pairs);
 void votecl__ght_pairs_clear(votecl__ght_pairs *pairs);
 
 /* The O space of sorted pairings: L * L counts (key order). */
 void votecl__ght_ref_ospace(const votecl__ght_desc *desc, const votecl__ght_pairs *pairs,
                             uint32_t *space);
-
-/* Guil detection of image pairings against the template's: appends the candidate poses of
- * every examined rotation and scale (unsorted). */
-votecl_status votecl__ght_ref_guil(const votecl__ght_desc *desc, const votecl__ght_pairs *templ,
-                                   const votecl__ght_pairs *image, uint32_t width,
-                                   uint32_t height, votecl__ght_poses *out);
 
 /* --- Guil's poses from D (lib/ght-pose.c) --- */
 
@@ -194,7 +214,11 @@ void votecl__ght_normals(const votecl__ght_desc *desc, double *normals);
 /* The trimmed point-to-line least-squares similarity (a, b, x0, y0: image point
  * (a u - b v + x0, b u + a v + y0) of template offset (u, v)) of n correspondences, six
  * doubles each: template offset u, v, image point x, y, the image edge's unit normal;
- * scratch: n doubles. Returns 0 when there is no fit (fewer than 8, singular). */
+ * scratch: VOTECL__GHT_FIT_SCRATCH n doubles (two per correspondence and room for its
+ * VOTECL__GHT_FIT_TERMS 64-bit terms). Returns 0 when there is no fit (fewer than 8,
+ * singular). */
+#define VOTECL__GHT_FIT_TERMS 14u
+#define VOTECL__GHT_FIT_SCRATCH (2u + VOTECL__GHT_FIT_TERMS)
 int votecl__ght_fit_points(const double *c, size_t n, double *scratch, double out[4]);
 /* Replaces the angle, scale and position of pose (the Hough estimate) by the trimmed
  * least-squares similarity of the n matches of one maximum, unless it strays from it; the
@@ -226,8 +250,10 @@ typedef struct votecl__ght_stages {
     void *user;
 } votecl__ght_stages;
 
-/* votecl__ght_ref_guil from the O spaces ot and oi (L * L counts each) with the S and D
- * stages of stages (NULL: the reference's). Statuses: the stages', out of host memory. */
+/* Guil's detection (lib/ght-search.c) from the O spaces ot and oi (L * L counts each, of
+ * the whole lists) over the capped pairings templ and image, with the S and D stages of
+ * stages (NULL: the reference's): appends the candidate poses of every examined rotation and
+ * scale (unsorted). Statuses: the stages', out of host memory. */
 votecl_status votecl__ght_guil(const votecl__ght_desc *desc, const votecl__ght_stages *stages,
                                const uint32_t *ot, const uint32_t *oi,
                                const votecl__ght_pairs *templ, const votecl__ght_pairs *image,
@@ -327,8 +353,14 @@ votecl_status votecl__ght_device_ballard(votecl__ght_device *dev,
 /* The work-group size of every GHT kernel. */
 #define VOTECL__GHT_WG 64u
 
-/* The front end's -D defines for the program (at most 4 of 64 characters); returns how many. */
-size_t votecl__ght_front_defines(char defs[][64]);
+/* The front end's sizes, compiled into the program by lib/ght-device.c: hysteresis tiles
+ * (rows of 32 pixels for coalesced loads, 256 work-items), scanned entries per work-group (16
+ * per work-item), pixels per work-item of the sort's scatter (one scan per batch: on PoCL, 16
+ * pixels per scan instead of one took pic1's edge stage from 2.1 to 1.1 ms). */
+#define VOTECL__GHT_TILE_X 32u
+#define VOTECL__GHT_TILE_Y 8u
+#define VOTECL__GHT_SCAN_BLOCK (16u * VOTECL__GHT_WG)
+#define VOTECL__GHT_SORT_K 16u
 
 /* Tasks (list, first, end) of at most VOTECL__GHT_WG entries over the sub-lists of the lists
  * named by ids (n of them; NULL: 0 .. n - 1) with the given offsets (malloc'd, *count tasks;
@@ -387,6 +419,10 @@ typedef enum votecl__ght_list { VOTECL__GHT_TEMPLATE, VOTECL__GHT_IMAGE } votecl
  * (free with votecl__ght_pairs_clear). VOTECL_UNSUPPORTED when they could exceed 2^32. */
 votecl_status votecl__ght_front_pairs(votecl__ght_front *front, votecl_ght_pairing pairing,
                                       votecl__ght_list list, votecl__ght_pairs *out);
+/* votecl__ght_pairs_cap on the device: list's pairings (as _front_pairs left them, their
+ * host offsets and keys in pairs) capped in place, the template's tasks rebuilt. */
+votecl_status votecl__ght_front_cap(votecl__ght_front *front, votecl__ght_list list,
+                                   votecl__ght_pairs *pairs);
 /* Reads list's pairings into pairs->pairs (pairs as _front_pairs left it; for the tests). */
 votecl_status votecl__ght_front_read_pairs(votecl__ght_front *front, votecl__ght_list list,
                                            votecl__ght_pairs *pairs);

@@ -329,6 +329,41 @@ pairs_visit(const votecl__ght_desc *desc, const votecl__ght_edges *e, votecl__gh
     return n;
 }
 
+uint32_t
+votecl__ght_pair_hash(uint32_t key, int32_t xi, int32_t yi, int32_t xj, int32_t yj)
+{
+    uint32_t w[5] = {key, (uint32_t)xi, (uint32_t)yi, (uint32_t)xj, (uint32_t)yj};
+
+    return votecl__ght_hash(w, 5);
+}
+
+void
+votecl__ght_pairs_cap(const votecl__ght_desc *desc, votecl__ght_pairs *pairs)
+{
+    size_t keys = (size_t)desc->levels * desc->levels;
+    uint32_t kept = 0;
+
+    if (pairs->offsets == NULL)
+        return;
+    for (size_t k = 0; k < keys; k++) {
+        uint32_t first = pairs->offsets[k], end = pairs->offsets[k + 1];
+        uint32_t thr = votecl__ght_keep_threshold(end - first, VOTECL__GHT_KEY_CAP);
+        pairs->offsets[k] = kept;
+        for (uint32_t i = first; i < end; i++) {
+            const votecl__ght_pair *q = &pairs->pairs[i];
+            if (thr == UINT32_MAX ||
+                votecl__ght_pair_hash(q->key, q->xi, q->yi, q->xj, q->yj) <= thr)
+                pairs->pairs[kept++] = *q;
+        }
+    }
+    pairs->offsets[keys] = kept;
+    pairs->n = kept;
+    pairs->nkeys = 0; /* fewer keys, maybe: keys has room */
+    for (size_t k = 0; k < keys; k++)
+        if (pairs->offsets[k + 1] > pairs->offsets[k])
+            pairs->keys[pairs->nkeys++] = (uint32_t)k;
+}
+
 votecl_status
 votecl__ght_ref_pairs(const votecl__ght_desc *desc, const votecl__ght_edges *edges,
                       votecl__ght_pairs *pairs)
@@ -525,25 +560,6 @@ votecl__ght_ref_dspace(const votecl__ght_desc *desc, const votecl__ght_pairs *tp
                        double scale, uint32_t gw, uint32_t gh, uint32_t *space)
 {
     position_space(desc, tp, ip, b, tol, angle, scale, gw, gh, space);
-}
-
-votecl_status
-votecl__ght_ref_guil(const votecl__ght_desc *desc, const votecl__ght_pairs *templ,
-                     const votecl__ght_pairs *image, uint32_t width, uint32_t height,
-                     votecl__ght_poses *out)
-{
-    size_t keys = (size_t)desc->levels * desc->levels;
-    uint32_t *ot = votecl__malloc(keys * sizeof *ot), *oi = votecl__malloc(keys * sizeof *oi);
-    votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
-
-    if (ot != NULL && oi != NULL) {
-        votecl__ght_ref_ospace(desc, templ, ot);
-        votecl__ght_ref_ospace(desc, image, oi);
-        status = votecl__ght_guil(desc, NULL, ot, oi, templ, image, width, height, out);
-    }
-    free(ot);
-    free(oi);
-    return status;
 }
 
 /* The vote-weighted centre of the 3x3 cells around (x, y), in pixels. */

@@ -3,7 +3,8 @@
  * each candidate (rotation, scale) the maxima of D, and for the strongest poses over all
  * candidates the least-squares fit of their matched pairings (lib/ght-pose.c). Every stage
  * takes all candidates at once, so a device answers each in a few launches and one read;
- * the reference (stages NULL) loops over them. */
+ * the reference's table (below; stages NULL) loops over them. The search itself has one
+ * path: it only calls the table. */
 #include "votecl-private.h"
 
 #include <math.h>
@@ -21,40 +22,74 @@
  * template's pairings, under a square's. */
 #define GHT_O_TOL 1
 
+/* The smoothed O_I, transposed (out[a L + t]: column a of alpha bins contiguous for
+ * correlate): the (2 GHT_O_TOL + 1)^2 sum as a pass over alpha then one over theta, exact in
+ * 64 bits, saturated to 32 bits (mid), then transposed in tiles; h: L * L 64-bit scratch
+ * counts, mid: L * L. */
+#define GHT_TILE 32u
+
 static void
-smooth_o(uint32_t L, const uint32_t *oi, uint32_t *out)
+smooth_o(uint32_t L, const uint32_t *oi, uint64_t *h, uint32_t *mid, uint32_t *out)
 {
-    for (uint32_t t = 0; t < L; t++)
+    for (uint32_t t = 0; t < L; t++) {
+        const uint32_t *r = oi + (size_t)t * L;
         for (uint32_t a = 0; a < L; a++) {
             uint64_t acc = 0;
-            for (int dt = -GHT_O_TOL; dt <= GHT_O_TOL; dt++)
+            if (a >= GHT_O_TOL && a + GHT_O_TOL < L) /* no wrap: no division */
+                for (uint32_t k = a - GHT_O_TOL; k <= a + GHT_O_TOL; k++)
+                    acc += r[k];
+            else
                 for (int da = -GHT_O_TOL; da <= GHT_O_TOL; da++)
-                    acc += oi[(size_t)((t + L + dt) % L) * L + (a + L + da) % L];
-            out[(size_t)t * L + a] = acc > UINT32_MAX ? UINT32_MAX : (uint32_t)acc;
+                    acc += r[(a + L + da) % L];
+            h[(size_t)t * L + a] = acc;
         }
+    }
+    for (uint32_t t = 0; t < L; t++) {
+        uint32_t *row = mid + (size_t)t * L;
+        for (uint32_t a = 0; a < L; a++)
+            row[a] = 0;
+        for (int dt = -GHT_O_TOL; dt <= GHT_O_TOL; dt++) {
+            const uint64_t *src = h + (size_t)((t + L + dt) % L) * L;
+            for (uint32_t a = 0; a < L; a++) { /* saturating add: the 64-bit sum, clamped */
+                uint64_t v = (uint64_t)row[a] + src[a];
+                row[a] = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+            }
+        }
+    }
+    for (uint32_t t0 = 0; t0 < L; t0 += GHT_TILE)
+        for (uint32_t a0 = 0; a0 < L; a0 += GHT_TILE)
+            for (uint32_t t = t0; t < t0 + GHT_TILE && t < L; t++)
+                for (uint32_t a = a0; a < a0 + GHT_TILE && a < L; a++)
+                    out[(size_t)a * L + t] = mid[(size_t)t * L + a];
+}
+
+/* corr[b] += min(nt, col[t + b mod L]) for every b: a column of the transposed O_I. */
+static void
+correlate_key(uint32_t L, uint32_t t, uint32_t nt, const uint32_t *col, uint64_t *corr)
+{
+    uint32_t head = L - t;
+
+    for (uint32_t b = 0; b < head; b++)
+        corr[b] += nt < col[t + b] ? nt : col[t + b];
+    for (uint32_t b = head; b < L; b++)
+        corr[b] += nt < col[b - head] ? nt : col[b - head];
 }
 
 /* corr[b] = sum over keys (t, a) of min(O_T(t, a), O_I(t + b, a)), over the template's
- * non-empty keys only. The paper's product lets the quadratic counts of straight segments
- * (every pair of a segment falls into one cell) outvote the shape; the minimum, a histogram
- * intersection, counts the image pairings a rotated template explains. */
+ * non-empty keys only (oit: O_I transposed, as smooth_o leaves it). The paper's product lets
+ * the quadratic counts of straight segments (every pair of a segment falls into one cell)
+ * outvote the shape; the minimum, a histogram intersection, counts the image pairings a
+ * rotated template explains. */
 static void
-correlate(const votecl__ght_desc *desc, const uint32_t *ot, const uint32_t *oi,
+correlate(const votecl__ght_desc *desc, const uint32_t *ot, const uint32_t *oit,
           uint64_t *corr)
 {
     uint32_t L = desc->levels;
 
     memset(corr, 0, L * sizeof *corr);
-    for (uint32_t key = 0; key < L * L; key++) {
-        uint64_t nt = ot[key];
-        uint32_t t = key / L, a = key % L;
-        if (nt == 0)
-            continue;
-        for (uint32_t b = 0, row = t; b < L; b++, row = row + 1 < L ? row + 1 : 0) {
-            uint64_t ni = oi[(size_t)row * L + a]; /* O_I(t + b mod L, a) */
-            corr[b] += nt < ni ? nt : ni;
-        }
-    }
+    for (uint32_t key = 0; key < L * L; key++)
+        if (ot[key] != 0)
+            correlate_key(L, key / L, ot[key], oit + (size_t)(key % L) * L, corr);
 }
 
 /* Parabolic refinement of a peak at c between l and r: an offset in (-0.5, 0.5). */
@@ -145,45 +180,55 @@ rotation_bin(const votecl__ght_desc *desc, const uint64_t *corr, uint32_t k, dou
     return best;
 }
 
-/* --- the reference's stages --- */
+/* --- the reference's stages: the stage table's other implementation (the device's is
+ * lib/ght-device.c's) --- */
 
-static void
-ref_sspace(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
-           const votecl__ght_pairs *ip, size_t n, const uint32_t *b, uint64_t *hists)
+/* What the reference's stages read: the lists and a scratch of a D space or label map per
+ * candidate. */
+typedef struct ref_user {
+    const votecl__ght_desc *desc;
+    const votecl__ght_pairs *tp, *ip;
+    uint32_t *scratch;
+} ref_user;
+
+static votecl_status
+ref_sspace(void *user, size_t n, const uint32_t *b, uint64_t *hists)
 {
+    const ref_user *r = user;
+
     for (size_t c = 0; c < n; c++)
-        votecl__ght_ref_sspace(desc, tp, ip, b[c], hists + c * desc->scales);
+        votecl__ght_ref_sspace(r->desc, r->tp, r->ip, b[c], hists + c * r->desc->scales);
+    return VOTECL_OK;
 }
 
 static votecl_status
-ref_dpeaks(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
-           const votecl__ght_pairs *ip, size_t n, const votecl__ght_cand *c, uint32_t gw,
-           uint32_t gh, uint32_t *space, votecl__ght_dpeaks *out)
+ref_dpeaks(void *user, size_t n, const votecl__ght_cand *c, uint32_t tol, uint32_t gw,
+           uint32_t gh, votecl__ght_dpeaks *out)
 {
+    const ref_user *r = user;
     votecl_status status = VOTECL_OK;
 
     for (size_t k = 0; k < n && status == VOTECL_OK; k++) {
-        votecl__ght_ref_dspace(desc, tp, ip, c[k].b, VOTECL__GHT_TOL, c[k].angle, c[k].scale,
-                               gw, gh, space);
-        status = votecl__ght_space_peaks(desc, space, gw, gh, &out[k]);
+        votecl__ght_ref_dspace(r->desc, r->tp, r->ip, c[k].b, tol, c[k].angle, c[k].scale, gw,
+                               gh, r->scratch);
+        status = votecl__ght_space_peaks(r->desc, r->scratch, gw, gh, &out[k]);
     }
     return status;
 }
 
 static votecl_status
-ref_matches(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
-            const votecl__ght_pairs *ip, size_t n, const votecl__ght_cand *c, uint32_t gw,
-            uint32_t gh, const votecl__ght_sel *sel, size_t nsel, uint32_t *labels,
-            votecl__ght_matches *out)
+ref_matches(void *user, size_t n, const votecl__ght_cand *c, uint32_t tol, uint32_t gw,
+            uint32_t gh, const votecl__ght_sel *sel, size_t nsel, votecl__ght_matches *out)
 {
+    const ref_user *r = user;
     size_t cells = (size_t)gw * gh;
     votecl_status status = VOTECL_OK;
 
-    votecl__ght_label_maps(sel, nsel, n, gw, gh, votecl__ght_match_radius(desc), labels);
+    votecl__ght_label_maps(sel, nsel, n, gw, gh, votecl__ght_match_radius(r->desc), r->scratch);
     out->n = 0;
     for (size_t k = 0; k < n && status == VOTECL_OK; k++)
-        status = votecl__ght_ref_matches(desc, tp, ip, c[k].b, VOTECL__GHT_TOL, c[k].angle,
-                                         c[k].scale, gw, gh, labels + k * cells, out);
+        status = votecl__ght_ref_matches(r->desc, r->tp, r->ip, c[k].b, tol, c[k].angle,
+                                         c[k].scale, gw, gh, r->scratch + k * cells, out);
     return status == VOTECL_OK ? votecl__ght_matches_sample(out, nsel) : status;
 }
 
@@ -228,7 +273,7 @@ typedef struct search {
     votecl__ght_matches matches;
     size_t *first;
     double *normals;
-    uint32_t *scratch;        /* the reference's D space and label maps */
+    ref_user *ref;            /* the reference's stages' data (NULL on a device) */
 } search;
 
 static uint32_t
@@ -254,11 +299,11 @@ search_alloc(search *s)
     s->sel = votecl__calloc(nc * VOTECL__GHT_MAX_DPEAKS + 1, sizeof *s->sel);
     s->first = votecl__calloc(nc * VOTECL__GHT_MAX_DPEAKS + 1, sizeof *s->first);
     s->normals = votecl__malloc(2 * (size_t)d->levels * sizeof *s->normals);
-    if (s->st == NULL)
-        s->scratch = votecl__malloc((nc + 1) * cells * sizeof *s->scratch);
+    if (s->ref != NULL)
+        s->ref->scratch = votecl__malloc((nc + 1) * cells * sizeof *s->ref->scratch);
     if (s->b == NULL || s->rot == NULL || s->hists == NULL || s->cand == NULL ||
         s->cpose == NULL || s->peaks == NULL || s->h == NULL || s->sel == NULL ||
-        s->first == NULL || s->normals == NULL || (s->st == NULL && s->scratch == NULL))
+        s->first == NULL || s->normals == NULL || (s->ref != NULL && s->ref->scratch == NULL))
         return VOTECL_OUT_OF_HOST_MEMORY;
     return VOTECL_OK;
 }
@@ -278,7 +323,8 @@ search_free(search *s)
     free(s->sel);
     free(s->first);
     free(s->normals);
-    free(s->scratch);
+    if (s->ref != NULL)
+        free(s->ref->scratch);
     votecl__ght_matches_clear(&s->matches);
 }
 
@@ -310,9 +356,11 @@ rotations(search *s, const uint32_t *ot, const uint32_t *oi)
     votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
 
     uint32_t *os = votecl__malloc((size_t)L * L * sizeof *os);
+    uint64_t *sums = votecl__malloc((size_t)L * L * sizeof *sums);
+    uint32_t *mid = votecl__malloc((size_t)L * L * sizeof *mid);
 
-    if (corr != NULL && hist != NULL && rp != NULL && os != NULL) {
-        smooth_o(L, oi, os);
+    if (corr != NULL && hist != NULL && rp != NULL && os != NULL && sums != NULL && mid != NULL) {
+        smooth_o(L, oi, sums, mid, os);
         correlate(d, ot, os, corr);
         rotation_hist(d, corr, hist);
         nr = best_peaks(hist, d->rotations, d->full_circle, angle_threshold(d, ot), 8, rp,
@@ -328,6 +376,8 @@ rotations(search *s, const uint32_t *ot, const uint32_t *oi)
     free(hist);
     free(rp);
     free(os);
+    free(sums);
+    free(mid);
     return status;
 }
 
@@ -341,10 +391,7 @@ scales(search *s)
 
     if (sp == NULL)
         return VOTECL_OUT_OF_HOST_MEMORY;
-    if (s->st != NULL)
-        status = s->st->sspace(s->st->user, s->nr, s->b, s->hists);
-    else
-        ref_sspace(d, s->tp, s->ip, s->nr, s->b, s->hists);
+    status = s->st->sspace(s->st->user, s->nr, s->b, s->hists);
     for (uint32_t i = 0; i < s->nr && status == VOTECL_OK; i++) {
         const uint64_t *h = s->hists + (size_t)i * d->scales;
         uint32_t ns = best_peaks(h, d->scales, 0, d->p.scale_threshold, 4, sp, d->p.max_scales);
@@ -391,12 +438,8 @@ positions(search *s)
     size_t cap = d->p.max_detections > 0 ? d->p.max_detections : SIZE_MAX;
     votecl_status status;
 
-    if (s->st != NULL)
-        status = s->st->dpeaks(s->st->user, s->nc, s->cand, VOTECL__GHT_TOL, s->gw, s->gh,
-                               s->peaks);
-    else
-        status = ref_dpeaks(d, s->tp, s->ip, s->nc, s->cand, s->gw, s->gh, s->scratch,
-                            s->peaks);
+    status =
+        s->st->dpeaks(s->st->user, s->nc, s->cand, VOTECL__GHT_TOL, s->gw, s->gh, s->peaks);
     if (status != VOTECL_OK)
         return status;
     for (size_t c = 0; c < s->nc; c++)
@@ -429,12 +472,8 @@ fits(search *s, votecl__ght_poses *out)
 
     for (size_t k = 0; k < s->kept; k++)
         s->sel[k] = s->h[k].sel;
-    if (s->st != NULL)
-        status = s->st->matches(s->st->user, s->nc, s->cand, VOTECL__GHT_TOL, s->gw, s->gh,
-                                s->sel, s->kept, &s->matches);
-    else
-        status = ref_matches(s->desc, s->tp, s->ip, s->nc, s->cand, s->gw, s->gh, s->sel,
-                             s->kept, s->scratch, &s->matches);
+    status = s->st->matches(s->st->user, s->nc, s->cand, VOTECL__GHT_TOL, s->gw, s->gh, s->sel,
+                            s->kept, &s->matches);
     if (status != VOTECL_OK ||
         (status = votecl__ght_matches_group(&s->matches, s->kept, s->first)) != VOTECL_OK)
         return status;
@@ -456,7 +495,13 @@ votecl__ght_guil(const votecl__ght_desc *desc, const votecl__ght_stages *stages,
                  const votecl__ght_pairs *image, uint32_t width, uint32_t height,
                  votecl__ght_poses *out)
 {
-    search s = {.desc = desc, .st = stages, .tp = templ, .ip = image};
+    ref_user ru = {desc, templ, image, NULL};
+    const votecl__ght_stages ref = {ref_sspace, ref_dpeaks, ref_matches, &ru};
+    search s = {.desc = desc,
+                .st = stages != NULL ? stages : &ref,
+                .ref = stages != NULL ? NULL : &ru,
+                .tp = templ,
+                .ip = image};
     votecl_status status;
 
     votecl__ght_grid(desc, width, height, &s.gw, &s.gh);

@@ -253,6 +253,18 @@ model_rtable(votecl_ght_model *m)
     return m->dev != NULL ? votecl__ght_device_ballard_bind(m->dev, &m->rtable) : VOTECL_OK;
 }
 
+/* The template's O space from its whole list of pairings (before the cap). */
+static votecl_status
+model_ospace(votecl_ght_model *m)
+{
+    size_t keys = (size_t)m->desc.levels * m->desc.levels;
+
+    if ((m->ospace = votecl__malloc(keys * sizeof *m->ospace)) == NULL)
+        return votecl__fail(m->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    votecl__ght_ref_ospace(&m->desc, &m->pairs, m->ospace);
+    return VOTECL_OK;
+}
+
 /* Sorted lists, then pairings or the R-table, from the template's points (ref backend). */
 static votecl_status
 model_build(votecl_ght_model *m, const votecl__ght_point *points, size_t n)
@@ -270,7 +282,11 @@ model_build(votecl_ght_model *m, const votecl__ght_point *points, size_t n)
     if ((status = votecl__ght_ref_pairs(&m->desc, &m->edges, &m->pairs)) != VOTECL_OK)
         return votecl__fail(ctx, status, "template: pairings do not fit memory");
     m->last.template_pairings = m->pairs.n;
-    return m->pairs.n == 0 ? no_pairings(m) : VOTECL_OK;
+    if (m->pairs.n == 0)
+        return no_pairings(m);
+    if ((status = model_ospace(m)) == VOTECL_OK)
+        votecl__ght_pairs_cap(&m->desc, &m->pairs);
+    return status;
 }
 
 /* The pairing mechanism for edges sorted by bin (L + 1 offsets): the parameter, or for AUTO
@@ -359,7 +375,6 @@ model_device(votecl_ght_model *m)
 static votecl_status
 model_front_pairs(votecl_ght_model *m, const uint32_t *offsets)
 {
-    size_t keys = (size_t)m->desc.levels * m->desc.levels;
     votecl_status status = votecl__ght_front_pairs(m->front, choose_pairing(m, offsets),
                                                    VOTECL__GHT_TEMPLATE, &m->pairs);
 
@@ -368,10 +383,9 @@ model_front_pairs(votecl_ght_model *m, const uint32_t *offsets)
     m->last.template_pairings = m->pairs.n;
     if (m->pairs.n == 0)
         return no_pairings(m);
-    if ((m->ospace = votecl__malloc(keys * sizeof *m->ospace)) == NULL)
-        return votecl__fail(m->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
-    votecl__ght_ref_ospace(&m->desc, &m->pairs, m->ospace);
-    return VOTECL_OK;
+    if ((status = model_ospace(m)) != VOTECL_OK)
+        return status;
+    return votecl__ght_front_cap(m->front, VOTECL__GHT_TEMPLATE, &m->pairs);
 }
 
 /* Pairings or the R-table from the template's edges on the device. */
@@ -532,6 +546,25 @@ ballard_cells(votecl_ght_model *m, uint32_t w, uint32_t h)
     return cells;
 }
 
+/* Guil on the reference: the image's O space from its whole pairings, then the search
+ * over the capped lists (the image's capped in place). */
+static votecl_status
+ref_search(votecl_ght_model *m, votecl__ght_pairs *image, uint32_t w, uint32_t h,
+           votecl__ght_poses *poses)
+{
+    size_t keys = (size_t)m->desc.levels * m->desc.levels;
+    uint32_t *oi = votecl__malloc(keys * sizeof *oi);
+    votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
+
+    if (oi != NULL) {
+        votecl__ght_ref_ospace(&m->desc, image, oi);
+        votecl__ght_pairs_cap(&m->desc, image);
+        status = votecl__ght_guil(&m->desc, NULL, m->ospace, oi, &m->pairs, image, w, h, poses);
+    }
+    free(oi);
+    return status;
+}
+
 static votecl_status
 ref_guil(votecl_ght_model *m, const votecl__ght_edges *edges, uint32_t w, uint32_t h,
          votecl__ght_poses *poses)
@@ -543,7 +576,7 @@ ref_guil(votecl_ght_model *m, const votecl__ght_edges *edges, uint32_t w, uint32
         return votecl__fail(m->context, status, "image: pairings do not fit memory");
     m->last.image_pairings = pairs.n;
     if (poses != NULL)
-        status = votecl__ght_ref_guil(&m->desc, &m->pairs, &pairs, w, h, poses);
+        status = ref_search(m, &pairs, w, h, poses);
     votecl__ght_pairs_clear(&pairs);
     return fail_memory(m, status);
 }
@@ -611,7 +644,10 @@ front_guil(votecl_ght_model *m, const uint32_t *offsets, uint32_t w, uint32_t h,
         status = VOTECL_OUT_OF_HOST_MEMORY;
     else if (poses != NULL) {
         votecl__ght_ref_ospace(&m->desc, &pairs, oi);
-        status = votecl__ght_guil(&m->desc, &stages, m->ospace, oi, &m->pairs, &pairs, w, h, poses);
+        status = votecl__ght_front_cap(m->front, VOTECL__GHT_IMAGE, &pairs);
+        if (status == VOTECL_OK)
+            status =
+                votecl__ght_guil(&m->desc, &stages, m->ospace, oi, &m->pairs, &pairs, w, h, poses);
     }
     free(oi);
     votecl__ght_pairs_clear(&pairs);

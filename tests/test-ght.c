@@ -1456,6 +1456,99 @@ test_ref_sample_pair(void)
     g_free(templ.data);
 }
 
+/* A crop of g: w x h at (x0, y0). */
+static gray
+gray_crop(const gray *g, uint32_t x0, uint32_t y0, uint32_t w, uint32_t h, const char *name)
+{
+    gray c = {g_malloc((size_t)w * h), w, h, name};
+
+    for (uint32_t y = 0; y < h; y++)
+        memcpy(c.data + (size_t)y * w, g->data + (size_t)(y0 + y) * g->width + x0, w);
+    return c;
+}
+
+/* The reference's sorted, uncapped pairings of g with the defaults. */
+static void
+ref_pairs_of(const votecl__ght_desc *d, const gray *g, votecl__ght_pairs *pairs)
+{
+    votecl__ght_point *pts = g_new(votecl__ght_point, (size_t)g->width * g->height);
+    size_t n = votecl__ght_ref_canny(d, g->data, g->width, g->height, d->p.canny_low,
+                                     d->p.canny_high, pts);
+    votecl__ght_edges e;
+
+    g_assert_cmpuint(n, !=, (size_t)-1);
+    g_assert_cmpint(votecl__ght_edges_sort(pts, n, d->levels, &e), ==, VOTECL_OK);
+    g_assert_cmpint(votecl__ght_ref_pairs(d, &e, pairs), ==, VOTECL_OK);
+    votecl__ght_edges_clear(&e);
+    g_free(pts);
+}
+
+/* The most (template pairing, image pairing) visits of one bin shift: sum over the
+ * template's keys (t, a) of its pairings times the image's at (t + b, a), the work of S and
+ * of each of D's and the matches' shifts. */
+static uint64_t
+max_visits(const votecl__ght_desc *d, const votecl__ght_pairs *tp, const votecl__ght_pairs *ip)
+{
+    uint32_t L = d->levels;
+    uint64_t most = 0;
+
+    for (uint32_t b = 0; b < L; b++) {
+        uint64_t v = 0;
+        for (size_t n = 0; n < tp->nkeys; n++) {
+            uint32_t key = tp->keys[n], k2 = ((key / L + b) % L) * L + key % L;
+            v += (uint64_t)(tp->offsets[key + 1] - tp->offsets[key]) *
+                 (ip->offsets[k2 + 1] - ip->offsets[k2]);
+        }
+        most = v > most ? v : most;
+    }
+    return most;
+}
+
+/* The issue's large template (a 324x223 photograph in a 512x384 scene, here crops of
+ * building.png): the cap per key bounds the S, D and match stages' visits per bin shift by
+ * the template's keys times (about) cap^2 and cuts them to a third of the whole lists'
+ * (about 10^8). Not asserted: the detection itself (minutes on the reference, and with the
+ * defaults it reports no pose here; docs/performance.md). */
+static void
+test_ref_large_template(void)
+{
+    gray b = gray_of_file("building.png");
+    gray sc = gray_crop(&b, 200, 120, 512, 384, "scene"), tg = gray_crop(&sc, 100, 80, 324, 223,
+                                                                           "template");
+    votecl_ght_params p;
+    votecl__ght_desc d;
+    votecl__ght_pairs tp, ip;
+    uint64_t whole, capped, bound;
+    uint32_t most = 0;
+
+    votecl_ght_params_init(&p, VOTECL_GHT_GUIL);
+    votecl__ght_desc_init(&d, &p);
+    ref_pairs_of(&d, &tg, &tp);
+    ref_pairs_of(&d, &sc, &ip);
+    whole = max_visits(&d, &tp, &ip);
+    votecl__ght_pairs_cap(&d, &tp);
+    votecl__ght_pairs_cap(&d, &ip);
+    capped = max_visits(&d, &tp, &ip);
+    for (size_t k = 0; k < (size_t)d.levels * d.levels; k++) {
+        uint32_t c = ip.offsets[k + 1] - ip.offsets[k], t = tp.offsets[k + 1] - tp.offsets[k];
+        most = c > most ? c : most;
+        most = t > most ? t : most;
+    }
+    bound = (uint64_t)tp.nkeys * (2 * VOTECL__GHT_KEY_CAP) * (2 * VOTECL__GHT_KEY_CAP);
+    g_test_message("large template: %zu x %zu capped pairings, at most %u a key; visits per "
+                   "shift at most %" G_GUINT64_FORMAT " (whole lists %" G_GUINT64_FORMAT
+                   "), bound %" G_GUINT64_FORMAT,
+                   tp.n, ip.n, most, capped, whole, bound);
+    g_assert_cmpuint(most, <=, 2 * VOTECL__GHT_KEY_CAP);
+    g_assert_cmpuint(capped, <=, bound);
+    g_assert_cmpuint(capped * 2, <, whole); /* measured: 2.9e7 against 9.0e7 */
+    votecl__ght_pairs_clear(&tp);
+    votecl__ght_pairs_clear(&ip);
+    g_free(b.data);
+    g_free(sc.data);
+    g_free(tg.data);
+}
+
 /* Defaults on truth scenes: the device's poses equal the reference's, confidences included. */
 static void
 test_opencl_truth_equal(void)
@@ -1502,6 +1595,7 @@ main(int argc, char **argv)
     g_test_add_func("/ref/ght/truth-suite", test_ref_truth_suite);
     g_test_add_func("/ref/ght/issue-rotated", test_ref_issue_rotated);
     g_test_add_func("/ref/ght/sample-pair", test_ref_sample_pair);
+    g_test_add_func("/ref/ght/large-template", test_ref_large_template);
     g_test_add_func("/ref/ght/degenerate", test_ref_degenerate);
     g_test_add_func("/ref/ght/bad-args", test_ref_bad_args);
     tu_add_device_test("ght/guil-spaces", test_opencl_guil_spaces);
