@@ -234,6 +234,32 @@ typedef void (*votecl_warmup_progress)(const char *step, unsigned index, unsigne
 VOTECL_API votecl_status votecl_context_warmup(votecl_context *context, unsigned flags,
                                                votecl_warmup_progress progress, void *user);
 
+/* Kernel compilation as it happens, for an application that shows progress (the library
+ * itself never prints). A program is compiled when neither the context's memory cache nor
+ * the disk cache holds it, that is on a device's first use or after a library or driver
+ * update: a second or more on PoCL (CPUs), a fraction of one on GPUs; see
+ * votecl_context_warmup() to pay it ahead of time.
+ * The callback runs on the thread that made the library call, inside that call, twice per
+ * compilation: VOTECL_BUILD_STARTED before it (seconds 0) and VOTECL_BUILD_FINISHED after it
+ * (seconds: how long it took, whether it succeeded or not). what names the kernel files
+ * compiled, such as "hog.cl"; transfer none, valid during the callback only. user is
+ * borrowed and passed through. The callback must not call into this context or the objects
+ * created from it (a compilation is under way inside it); it may use other contexts, and may
+ * start a timer to say something only when a compilation lasts (as `votecl` does after a
+ * second). Programs loaded from the disk cache are not reported, nor is the code PoCL
+ * generates for a kernel's work-group size at the kernel's first launch.
+ * callback NULL removes it. Returns VOTECL_OK, or VOTECL_INVALID_ARGUMENT for a NULL
+ * context. */
+typedef enum votecl_build_event {
+    VOTECL_BUILD_STARTED = 0,
+    VOTECL_BUILD_FINISHED = 1
+} votecl_build_event;
+typedef void (*votecl_build_callback)(votecl_build_event event, const char *what, double seconds,
+                                      void *user);
+VOTECL_API votecl_status votecl_context_set_build_callback(votecl_context *context,
+                                                           votecl_build_callback callback,
+                                                           void *user);
+
 #ifdef __cplusplus
 }
 #endif
