@@ -306,11 +306,12 @@ load_from_disk(votecl_context *context, const uint8_t key[32], void **handle)
  * of every kernel in the program for a generic work-group size (7 s for the GHT program on
  * the 2-core machine, more than the whole build), code that a launch does not use since PoCL
  * specialises each kernel for its launch's work-group size anyway, and its own cache already
- * holds the program and those specialised kernels. */
+ * holds the program and those specialised kernels. VOTECL_POCL_BINARIES stores them anyway
+ * (make check sets it, so that the disk cache's paths are tested on PoCL too). */
 static int
 store_binaries(const votecl_context *context)
 {
-    return context->backend != VOTECL_BACKEND_OPENCL ||
+    return context->backend != VOTECL_BACKEND_OPENCL || context->pocl_binaries ||
            strcasestr(context->info.platform, "Portable Computing") == NULL;
 }
 

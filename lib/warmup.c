@@ -33,8 +33,10 @@ gray_view(const unsigned char *p, size_t width, size_t height)
     return image;
 }
 
+/* The histogram of channel `channel` of `channels` interleaved ones (a channel is a define). */
 static votecl_status
-warm_hist(votecl_context *context, votecl_dtype dtype, votecl_variant variant)
+warm_hist_channel(votecl_context *context, votecl_dtype dtype, votecl_variant variant,
+                  unsigned channels, unsigned channel)
 {
     votecl_hist_params params;
     votecl_hist_plan *plan = NULL;
@@ -45,16 +47,32 @@ warm_hist(votecl_context *context, votecl_dtype dtype, votecl_variant variant)
 
     votecl_hist_params_init(&params, dtype);
     params.variant = variant;
+    params.channels = channels;
+    params.channel[0] = channel;
     status = votecl_hist_plan_new(context, &params, &plan);
     /* one run too: PoCL generates each kernel's work-group code at its first launch */
-    if (status == VOTECL_OK && ((data = calloc(n, votecl_dtype_size(dtype))) == NULL ||
-                                (bins = calloc(votecl_hist_plan_nbins(plan), 4)) == NULL))
+    if (status == VOTECL_OK &&
+        ((data = calloc(n * channels, votecl_dtype_size(dtype))) == NULL ||
+         (bins = calloc(votecl_hist_plan_nbins(plan), 4)) == NULL))
         status = votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
     if (status == VOTECL_OK)
         status = votecl_hist_run(plan, data, NULL, NULL, n, bins);
     free(data);
     free(bins);
     votecl_hist_plan_free(plan);
+    return status;
+}
+
+/* Every channel's histogram of elements of `channels` channels (one plan per channel, as
+ * `votecl hist` of an RGB or RGBA image makes them). */
+static votecl_status
+warm_hist(votecl_context *context, votecl_dtype dtype, votecl_variant variant,
+          unsigned channels)
+{
+    votecl_status status = VOTECL_OK;
+
+    for (unsigned k = 0; k < channels && status == VOTECL_OK; k++)
+        status = warm_hist_channel(context, dtype, variant, channels, k);
     return status;
 }
 
@@ -162,10 +180,13 @@ typedef struct warm_step {
     int arg;  /* hist: dtype; ght: method */
     votecl_variant variant;
     int all_only;
+    unsigned channels; /* hist: interleaved channels (0: 1) */
 } warm_step;
 
 static const warm_step steps[] = {
     {"histogram u8", 0, VOTECL_DTYPE_U8, VOTECL_VARIANT_AUTO, 0},
+    {"histogram u8 RGB", 0, VOTECL_DTYPE_U8, VOTECL_VARIANT_AUTO, 0, 3},
+    {"histogram u8 RGBA", 0, VOTECL_DTYPE_U8, VOTECL_VARIANT_AUTO, 1, 4},
     {"histogram u16", 0, VOTECL_DTYPE_U16, VOTECL_VARIANT_AUTO, 0},
     {"histogram u32", 0, VOTECL_DTYPE_U32, VOTECL_VARIANT_AUTO, 0},
     {"histogram f32", 0, VOTECL_DTYPE_F32, VOTECL_VARIANT_AUTO, 0},
@@ -193,7 +214,8 @@ warm_one(votecl_context *context, const warm_step *s)
 {
     switch (s->kind) {
     case 0:
-        return warm_hist(context, (votecl_dtype)s->arg, s->variant);
+        return warm_hist(context, (votecl_dtype)s->arg, s->variant,
+                         s->channels > 0 ? s->channels : 1);
     case 1:
         return warm_hough(context);
     case 2:
