@@ -96,6 +96,9 @@ warm_hough(votecl_context *context)
     status = votecl_hough_plan_new(context, &params, WARM_WIDTH, WARM_HEIGHT, &plan);
     if (status == VOTECL_OK)
         status = votecl_hough_run(plan, &image, lines, 4, &n, NULL);
+    /* and from a gray image, edges found on the device (cl/hough.cl): `votecl hough`'s default */
+    if (status == VOTECL_OK)
+        status = votecl_hough_run_gray(plan, &image, 100, lines, 4, &n, NULL);
     votecl_hough_plan_free(plan);
     free(pixels);
     return status;

@@ -1261,6 +1261,13 @@ test_warmup_defaults(void)
     votecl_hough_params_init(&hp);
     votecl_hough_plan *hough = NULL;
     g_assert_cmpint(votecl_hough_plan_new(context, &hp, 1920, 1080, &hough), ==, VOTECL_OK);
+    uint8_t *gray = g_malloc0(1920 * 1080);
+    votecl_image view = {gray, 1920, 1080, 1920, 1, VOTECL_DTYPE_U8};
+    votecl_hough_line found[4];
+    size_t nfound = 0;
+    g_assert_cmpint(votecl_hough_run_gray(hough, &view, 100, found, 4, &nfound, NULL), ==,
+                    VOTECL_OK); /* `votecl hough`'s default path compiles cl/hough.cl */
+    g_free(gray);
     votecl_hough_plan_free(hough);
     votecl_lines_params lp;
     votecl_lines_params_init(&lp);
