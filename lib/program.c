@@ -361,8 +361,8 @@ cache_find(votecl_context *context, const uint8_t key[32])
 
 /* Compiles the composed source; the debug log and the context's build callback see it. */
 static votecl_status
-build(votecl_context *context, const char *const *files, const uint8_t key[32],
-      const char *source, void **handle)
+build(votecl_context *context, const char *const *files, const uint8_t key[32], const char *source,
+      void **handle)
 {
     char label[256];
     double t0 = now_seconds(), seconds;

@@ -51,9 +51,8 @@ warm_hist_channel(votecl_context *context, votecl_dtype dtype, votecl_variant va
     params.channel[0] = channel;
     status = votecl_hist_plan_new(context, &params, &plan);
     /* one run too: PoCL generates each kernel's work-group code at its first launch */
-    if (status == VOTECL_OK &&
-        ((data = calloc(n * channels, votecl_dtype_size(dtype))) == NULL ||
-         (bins = calloc(votecl_hist_plan_nbins(plan), 4)) == NULL))
+    if (status == VOTECL_OK && ((data = calloc(n * channels, votecl_dtype_size(dtype))) == NULL ||
+                                (bins = calloc(votecl_hist_plan_nbins(plan), 4)) == NULL))
         status = votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
     if (status == VOTECL_OK)
         status = votecl_hist_run(plan, data, NULL, NULL, n, bins);
@@ -66,8 +65,7 @@ warm_hist_channel(votecl_context *context, votecl_dtype dtype, votecl_variant va
 /* Every channel's histogram of elements of `channels` channels (one plan per channel, as
  * `votecl hist` of an RGB or RGBA image makes them). */
 static votecl_status
-warm_hist(votecl_context *context, votecl_dtype dtype, votecl_variant variant,
-          unsigned channels)
+warm_hist(votecl_context *context, votecl_dtype dtype, votecl_variant variant, unsigned channels)
 {
     votecl_status status = VOTECL_OK;
 

@@ -226,8 +226,11 @@ VOTECL_API void *votecl_context_get_native_queue(const votecl_context *context);
  * histogram strategy of every element type. progress (may be NULL) is called before each
  * step with its name, its index and the number of steps; user is passed through. Returns
  * VOTECL_OK, or the first failing step's status (later steps still run; the context's error
- * names the step). Programs whose defines depend on a problem's size (Hough and PClines
- * images, GHT templates) are built for 1920x1080 images and small templates. */
+ * names the step). The histograms are those of u8 gray and RGB images (RGBA too with
+ * VOTECL_WARMUP_ALL, `votecl hist` making one plan per channel) and of u16, u32 and f32
+ * data; Hough runs both from an edge image and from a gray image. Programs whose defines
+ * depend on a problem's size (the Hough vote and PClines, by the image; GHT, by the
+ * template) are built for 1920x1080 images and small templates only. */
 #define VOTECL_WARMUP_ALL 1u
 typedef void (*votecl_warmup_progress)(const char *step, unsigned index, unsigned steps,
                                        void *user);
