@@ -202,6 +202,7 @@ context_resolve(votecl_context *context, const votecl_context_options *options,
     context->kernel_path = votecl__kernel_path_join(env_nonempty("VOTECL_KERNEL_PATH"),
                                                     options->kernel_path, VOTECL_KERNELDIR);
     context->cache_dir = resolve_cache_dir(context, options);
+    context->pocl_binaries = env_nonempty("VOTECL_POCL_BINARIES") != NULL;
     if (context->kernel_path == NULL)
         return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for the kernel path");
     *selector = options->device != NULL ? options->device : env_nonempty("VOTECL_DEVICE");

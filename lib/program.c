@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 /* Conservative build options: no fast-math, no mad, so bin boundaries agree with the
  * C reference (cl/prelude.h also turns FP_CONTRACT off). */
@@ -268,6 +269,15 @@ program_key(const votecl_context *context, const char *source, uint8_t key[32])
     votecl__sha256_final(&h, key);
 }
 
+static double
+now_seconds(void)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 /* Loads from the disk cache; any failure is a miss and leaves no error behind. */
 static int
 load_from_disk(votecl_context *context, const uint8_t key[32], void **handle)
@@ -285,9 +295,24 @@ load_from_disk(votecl_context *context, const uint8_t key[32], void **handle)
     hit = context->ops->program_load(context, binary, size, BUILD_OPTIONS, handle) == VOTECL_OK;
     votecl__diskcache_loaded(context->cache_dir, key);
     memcpy(context->error, saved, sizeof saved);
-    votecl__log(context, "disk cache %s for a %zu-byte binary", hit ? "hit" : "reject", size);
+    votecl__log(context, "program %02x%02x%02x%02x: disk cache %s for a %zu-byte binary", key[0],
+                key[1], key[2], key[3], hit ? "hit" : "reject", size);
     free(binary);
     return hit;
+}
+
+/* PoCL is left to its own kernel cache (POCL_CACHE_DIR, else ~/.cache/pocl/kcache, keyed by
+ * the same source and options): asking it for a binary makes it generate the work-group code
+ * of every kernel in the program for a generic work-group size (7 s for the GHT program on
+ * the 2-core machine, more than the whole build), code that a launch does not use since PoCL
+ * specialises each kernel for its launch's work-group size anyway, and its own cache already
+ * holds the program and those specialised kernels. VOTECL_POCL_BINARIES stores them anyway
+ * (make check sets it, so that the disk cache's paths are tested on PoCL too). */
+static int
+store_binaries(const votecl_context *context)
+{
+    return context->backend != VOTECL_BACKEND_OPENCL || context->pocl_binaries ||
+           strcasestr(context->info.platform, "Portable Computing") == NULL;
 }
 
 static void
@@ -296,15 +321,33 @@ store_to_disk(votecl_context *context, const uint8_t key[32], void *handle)
     void *binary = NULL;
     size_t size = 0;
     char saved[sizeof context->error];
+    double t0 = now_seconds();
 
-    if (context->cache_dir == NULL)
+    if (context->cache_dir == NULL || !store_binaries(context))
         return;
     memcpy(saved, context->error, sizeof saved);
     if (context->ops->program_binary(context, handle, &binary, &size) == VOTECL_OK &&
         votecl__diskcache_store(context->cache_dir, key, binary, size) != 0)
         votecl__log(context, "disk cache: could not store in %s", context->cache_dir);
+    votecl__log(context, "program %02x%02x%02x%02x: %zu-byte binary stored in %.2f s", key[0],
+                key[1], key[2], key[3], size, now_seconds() - t0);
     memcpy(context->error, saved, sizeof saved);
     free(binary);
+}
+
+/* The files of a program, space-separated, for the debug log and the build callback. */
+static void
+files_label(const char *const *files, char *label, size_t size)
+{
+    size_t at = 0;
+
+    label[0] = '\0';
+    for (size_t i = 0; files[i] != NULL && at < size; i++) {
+        int n = snprintf(label + at, size - at, "%s%s", i > 0 ? " " : "", files[i]);
+        if (n < 0)
+            break;
+        at += (size_t)n;
+    }
 }
 
 static votecl__program *
@@ -314,6 +357,32 @@ cache_find(votecl_context *context, const uint8_t key[32])
         if (memcmp(p->key, key, 32) == 0)
             return p;
     return NULL;
+}
+
+/* Compiles the composed source; the debug log and the context's build callback see it. */
+static votecl_status
+build(votecl_context *context, const char *const *files, const uint8_t key[32], const char *source,
+      void **handle)
+{
+    char label[256];
+    double t0 = now_seconds(), seconds;
+    votecl_status status;
+
+    files_label(files, label, sizeof label);
+    context->builds++;
+    if (context->build_callback != NULL)
+        context->build_callback(VOTECL_BUILD_STARTED, label, 0.0, context->build_user);
+    status = votecl__fault_hit(VOTECL__FAULT_BUILD)
+                 ? votecl__fail(context, VOTECL_BUILD_FAILED, "injected fault: program build")
+                 : context->ops->program_build(context, source, BUILD_OPTIONS, handle);
+    seconds = now_seconds() - t0;
+    if (status != VOTECL_OK)
+        relocate_log(context, source);
+    votecl__log(context, "program %02x%02x%02x%02x (%s): compiled in %.2f s%s", key[0], key[1],
+                key[2], key[3], label, seconds, status == VOTECL_OK ? "" : ", failed");
+    if (context->build_callback != NULL)
+        context->build_callback(VOTECL_BUILD_FINISHED, label, seconds, context->build_user);
+    return status;
 }
 
 votecl_status
@@ -339,12 +408,8 @@ votecl__program_get(votecl_context *context, const char *const *files,
     memcpy(program->key, key, 32);
     program->from_disk = load_from_disk(context, key, &program->handle);
     if (!program->from_disk) {
-        status = votecl__fault_hit(VOTECL__FAULT_BUILD)
-                     ? votecl__fail(context, VOTECL_BUILD_FAILED, "injected fault: program build")
-                     : context->ops->program_build(context, t.data, BUILD_OPTIONS,
-                                                   &program->handle);
+        status = build(context, files, key, t.data, &program->handle);
         if (status != VOTECL_OK) {
-            relocate_log(context, t.data);
             free(program);
             goto out;
         }
@@ -419,4 +484,16 @@ int
 votecl__program_from_disk(const votecl__program *program)
 {
     return program->from_disk;
+}
+
+votecl_status
+votecl_context_set_build_callback(votecl_context *context, votecl_build_callback callback,
+                                  void *user)
+{
+    VOTECL__ENTER_OR_RETURN(context);
+    if (context == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    context->build_callback = callback;
+    context->build_user = callback != NULL ? user : NULL;
+    return VOTECL_OK;
 }

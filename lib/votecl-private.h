@@ -42,6 +42,10 @@ struct votecl_context {
     _Atomic uintptr_t busy;
     unsigned busy_depth; /* nested public calls of that thread; only it touches this */
     votecl__program *programs;   /* in-memory program cache */
+    votecl_build_callback build_callback; /* votecl_context_set_build_callback; NULL: none */
+    void *build_user;
+    unsigned long builds; /* programs compiled from source (a count the tests read) */
+    int pocl_binaries;    /* VOTECL_POCL_BINARIES: store PoCL's binaries too (program.c) */
 };
 
 /* --- errors and the debug log (log.c) --- */

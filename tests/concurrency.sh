@@ -18,6 +18,9 @@ program=${CONCURRENCY_PROGRAM:-./tests/test-concurrency}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/votecl-concurrency-XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/cache" "$tmp/pocl"
+# binaries stored on PoCL too, so that the processes race on the disk cache (docs/env.md)
+VOTECL_POCL_BINARIES=1
+export VOTECL_POCL_BINARIES
 
 # First: COLD_RUNS (100) processes, one after the other, whose THREADS threads create the
 # process's first contexts at the same moment (issue 16, item 14).

@@ -128,7 +128,9 @@ $cc -std=c11 -Wall -Wextra -Werror $cflags -o "$work/hist" "$work/hist.c" $libs 
 
 # A private disk cache, so the check neither reads nor fills the user's.
 VOTECL_CACHE_DIR=$work/cache
-export VOTECL_CACHE_DIR
+# and binaries stored on PoCL too (by default PoCL keeps its own cache: docs/env.md)
+VOTECL_POCL_BINARIES=1
+export VOTECL_CACHE_DIR VOTECL_POCL_BINARIES
 LD_LIBRARY_PATH=$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} "$work/hist"
 rc=$?
 case $rc in

@@ -1187,6 +1187,110 @@ test_ref_warmup(void)
                     VOTECL_OK);
 }
 
+/* Counts the build callback's events (votecl_context_set_build_callback). */
+typedef struct build_count {
+    unsigned started, finished;
+    int open; /* a STARTED without its FINISHED */
+} build_count;
+
+static void
+count_build(votecl_build_event event, const char *what, double seconds, void *user)
+{
+    build_count *c = user;
+    g_assert_nonnull(what);
+    g_assert_cmpuint(strlen(what), >, 0);
+    if (event == VOTECL_BUILD_STARTED) {
+        g_assert_false(c->open);
+        g_assert_cmpfloat(seconds, ==, 0.0);
+        c->started++;
+        c->open = 1;
+    } else {
+        g_assert_true(c->open);
+        g_assert_cmpfloat(seconds, >=, 0.0);
+        c->finished++;
+        c->open = 0;
+    }
+}
+
+/* The histogram plans `votecl hist` makes by default: u8 gray, and each channel of RGB. */
+static void
+default_hist_plans(votecl_context *context)
+{
+    for (unsigned channels = 1; channels <= 3; channels += 2) {
+        for (unsigned k = 0; k < channels; k++) {
+            votecl_hist_params p;
+            votecl_hist_params_init(&p, VOTECL_DTYPE_U8);
+            p.channels = channels;
+            p.channel[0] = k;
+            votecl_hist_plan *plan = plan_new(context, &p, "default histogram");
+            votecl_hist_plan_free(plan);
+        }
+    }
+}
+
+/* The build callback sees each compilation once, start and end paired, and nothing when
+ * the program is cached; after votecl_context_warmup() the default plans of every module
+ * (for 1920x1080 images) compile nothing: the warm-up composes the very programs they do. */
+static void
+test_warmup_defaults(void)
+{
+    votecl_context_options options;
+    votecl_context_options_init(&options);
+    options.disable_disk_cache = 1; /* every program really is built in this context */
+    votecl_context *context = tu_device_context_new(&options);
+    build_count count = {0, 0, 0};
+    if (context == NULL)
+        return;
+    g_assert_cmpint(votecl_context_set_build_callback(NULL, count_build, &count), ==,
+                    VOTECL_INVALID_ARGUMENT);
+    g_assert_cmpint(votecl_context_set_build_callback(context, count_build, &count), ==,
+                    VOTECL_OK);
+    default_hist_plans(context);
+    g_assert_cmpuint(count.started, ==, 4); /* gray, then three channels: one program each */
+    g_assert_cmpuint(count.finished, ==, 4);
+    default_hist_plans(context);
+    g_assert_cmpuint(count.started, ==, 4);
+
+    votecl__program_cache_clear(context); /* so only the warm-up can have built them */
+    g_assert_cmpint(votecl_context_warmup(context, 0, NULL, NULL), ==, VOTECL_OK);
+    g_test_message("warm-up: %u programs compiled", count.started - 4);
+    g_assert_cmpuint(count.started, >, 4);
+    count.started = count.finished = 0;
+    default_hist_plans(context);
+    votecl_hough_params hp;
+    votecl_hough_params_init(&hp);
+    votecl_hough_plan *hough = NULL;
+    g_assert_cmpint(votecl_hough_plan_new(context, &hp, 1920, 1080, &hough), ==, VOTECL_OK);
+    uint8_t *gray = g_malloc0(1920 * 1080);
+    votecl_image view = {gray, 1920, 1080, 1920, 1, VOTECL_DTYPE_U8};
+    votecl_hough_line found[4];
+    size_t nfound = 0;
+    g_assert_cmpint(votecl_hough_run_gray(hough, &view, 100, found, 4, &nfound, NULL), ==,
+                    VOTECL_OK); /* `votecl hough`'s default path compiles cl/hough.cl */
+    g_free(gray);
+    votecl_hough_plan_free(hough);
+    votecl_lines_params lp;
+    votecl_lines_params_init(&lp);
+    votecl_lines_plan *lines = NULL;
+    g_assert_cmpint(votecl_lines_plan_new(context, &lp, 1920, 1080, &lines), ==, VOTECL_OK);
+    votecl_lines_plan_free(lines);
+    votecl_hog_params gp;
+    votecl_hog_params_init(&gp);
+    votecl_hog_model *model = NULL;
+    votecl_hog *hog = NULL;
+    g_assert_cmpint(votecl_hog_model_people(context, &model), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_new(context, &gp, model, &hog), ==, VOTECL_OK);
+    votecl_hog_free(hog);
+    votecl_hog_model_free(model);
+    g_assert_cmpuint(count.started, ==, 0);
+
+    g_assert_cmpint(votecl_context_set_build_callback(context, NULL, &count), ==, VOTECL_OK);
+    votecl__program_cache_clear(context);
+    default_hist_plans(context);
+    g_assert_cmpuint(count.started, ==, 0); /* removed: no more calls */
+    votecl_context_free(context);
+}
+
 /* A kernel with a syntax error found first on VOTECL_KERNEL_PATH: the plan fails with
  * VOTECL_BUILD_FAILED and the build log says why. */
 static void
@@ -1315,6 +1419,37 @@ histogram_with_cache(const char *cache_dir, const uint8_t *x, size_t n, int *pro
     votecl_hist_plan_free(plan);
     votecl_context_free(context);
     return bins;
+}
+
+/* On PoCL no binary is asked for the disk cache (PoCL's own cache keeps the programs) unless
+ * VOTECL_POCL_BINARIES says so; elsewhere binaries are stored. */
+static void
+test_cache_pocl(void)
+{
+    char *dir = tu_mkdtemp();
+    char *saved = tu_env_set("VOTECL_POCL_BINARIES", NULL);
+    votecl_context_options options;
+    votecl_context_options_init(&options);
+    options.cache_dir = dir;
+    votecl_context *context = tu_device_context_new(&options);
+    if (context != NULL) {
+        votecl_device_info info;
+        g_assert_cmpint(votecl_context_get_device_info(context, &info), ==, VOTECL_OK);
+        int pocl = info.backend == VOTECL_BACKEND_OPENCL &&
+                   strstr(info.platform, "Portable Computing") != NULL;
+        votecl_hist_params p;
+        votecl_hist_params_init(&p, VOTECL_DTYPE_U8);
+        votecl_hist_plan_free(plan_new(context, &p, "histogram"));
+        g_test_message("%s: %d cache entries", info.platform, count_bin_files(dir));
+        if (pocl)
+            g_assert_cmpint(count_bin_files(dir), ==, 0);
+        else
+            g_assert_cmpint(count_bin_files(dir), >=, 1);
+        votecl_context_free(context);
+    }
+    tu_env_restore("VOTECL_POCL_BINARIES", saved);
+    tu_rmtree(dir);
+    g_free(dir);
 }
 
 /* Programs built by one context are loaded from disk by the next; a corrupt cache or an
@@ -1963,6 +2098,8 @@ main(int argc, char **argv)
     tu_add_device_test("local-refinements", test_local_refinements);
     tu_add_device_test("build/broken", test_build_broken);
     tu_add_device_test("cache/disk", test_cache_disk);
+    tu_add_device_test("cache/pocl", test_cache_pocl);
+    tu_add_device_test("warmup/defaults", test_warmup_defaults);
     tu_add_device_test("buffers/bad", test_buffers_bad);
     tu_add_device_test("device-select", test_device_select);
 

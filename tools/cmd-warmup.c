@@ -20,10 +20,10 @@ warm_usage(FILE *f)
 {
     fprintf(f, "usage: votecl warmup [--all] [--json]\n"
                "Builds the kernels of every module's default plans (histograms of each element\n"
-               "type, Hough and PClines at 1920x1080, HOG people, GHT Guil and Ballard) for the\n"
-               "selected device and stores them in the disk cache. Progress on stderr when it\n"
-               "is a terminal (-q: none).\n"
-               "  --all  also every forced histogram strategy of every element type\n"
+               "type and of RGB images, Hough and PClines at 1920x1080, HOG people, GHT Guil and\n"
+               "Ballard) for the selected device and stores them in the disk cache (on PoCL,\n"
+               "in PoCL's own kernel cache). Progress on stderr when it is a terminal (-q: none).\n"
+               "  --all  also every forced histogram strategy of every element type, and RGBA\n"
                "  --json the shared JSON document (votecl(1), JSON OUTPUT) instead of a line\n");
 }
 

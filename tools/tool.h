@@ -81,6 +81,9 @@ void tool_progress(const tool_options *options, const char *format, ...)
 /* Creates the context the common options ask for; on failure prints the library's message
  * and returns TOOL_EXIT_FAILURE (*out NULL), else TOOL_EXIT_OK. */
 int tool_context_open(const tool_options *options, votecl_context **out);
+/* On a terminal and without -q: "compiling kernels for DEVICE ..." on stderr while one of
+ * ctx's kernel builds lasts over a second (tools/build-progress.c; tool_context_open does it). */
+void tool_build_progress_attach(const tool_options *options, votecl_context *ctx);
 
 /* Seconds on the monotonic clock. */
 double tool_now(void);

@@ -250,6 +250,7 @@ tool_context_open(const tool_options *options, votecl_context **out)
     votecl_status st = votecl_context_new_with_error(&co, out, error, sizeof error);
     if (st == VOTECL_OK) {
         tool_context_note(*out);
+        tool_build_progress_attach(options, *out);
         return TOOL_EXIT_OK;
     }
     fprintf(stderr, "votecl: cannot create a context: %s%s%s\n", votecl_status_string(st),

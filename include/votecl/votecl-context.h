@@ -226,13 +226,42 @@ VOTECL_API void *votecl_context_get_native_queue(const votecl_context *context);
  * histogram strategy of every element type. progress (may be NULL) is called before each
  * step with its name, its index and the number of steps; user is passed through. Returns
  * VOTECL_OK, or the first failing step's status (later steps still run; the context's error
- * names the step). Programs whose defines depend on a problem's size (Hough and PClines
- * images, GHT templates) are built for 1920x1080 images and small templates. */
+ * names the step). The histograms are those of u8 gray and RGB images (RGBA too with
+ * VOTECL_WARMUP_ALL, `votecl hist` making one plan per channel) and of u16, u32 and f32
+ * data; Hough runs both from an edge image and from a gray image. Programs whose defines
+ * depend on a problem's size (the Hough vote and PClines, by the image; GHT, by the
+ * template) are built for 1920x1080 images and small templates only. */
 #define VOTECL_WARMUP_ALL 1u
 typedef void (*votecl_warmup_progress)(const char *step, unsigned index, unsigned steps,
                                        void *user);
 VOTECL_API votecl_status votecl_context_warmup(votecl_context *context, unsigned flags,
                                                votecl_warmup_progress progress, void *user);
+
+/* Kernel compilation as it happens, for an application that shows progress (the library
+ * itself never prints). A program is compiled when neither the context's memory cache nor
+ * the disk cache holds it, that is on a device's first use or after a library or driver
+ * update: a second or more on PoCL (CPUs), a fraction of one on GPUs; see
+ * votecl_context_warmup() to pay it ahead of time.
+ * The callback runs on the thread that made the library call, inside that call, twice per
+ * compilation: VOTECL_BUILD_STARTED before it (seconds 0) and VOTECL_BUILD_FINISHED after it
+ * (seconds: how long it took, whether it succeeded or not). what names the kernel files
+ * compiled, such as "hog.cl"; transfer none, valid during the callback only. user is
+ * borrowed and passed through. The callback must not call into this context or the objects
+ * created from it (a compilation is under way inside it); it may use other contexts, and may
+ * start a timer to say something only when a compilation lasts (as `votecl` does after a
+ * second). Programs loaded from the disk cache are not reported, nor is the code PoCL
+ * generates for a kernel's work-group size at the kernel's first launch.
+ * callback NULL removes it. Returns VOTECL_OK, or VOTECL_INVALID_ARGUMENT for a NULL
+ * context. */
+typedef enum votecl_build_event {
+    VOTECL_BUILD_STARTED = 0,
+    VOTECL_BUILD_FINISHED = 1
+} votecl_build_event;
+typedef void (*votecl_build_callback)(votecl_build_event event, const char *what, double seconds,
+                                      void *user);
+VOTECL_API votecl_status votecl_context_set_build_callback(votecl_context *context,
+                                                           votecl_build_callback callback,
+                                                           void *user);
 
 #ifdef __cplusplus
 }
