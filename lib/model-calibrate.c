@@ -125,8 +125,9 @@ nmax_of(const votecl_context *context)
     return (uint32_t)(nmax < VOTECL_VOTE_MAX_BINS / 4 ? nmax : VOTECL_VOTE_MAX_BINS / 4);
 }
 
-/* Training: G in {1, SM, 2 SM}, N from 32 to 1.5 Nmax (two passes), E from 160x120 to
- * 1024x768 (1920x1080 on GPUs), eta from 0.01 to 0.5. Quick: three (G, N) pairs. */
+/* Training: G in {1, 8, SM / 3, SM, 5 SM / 4, 2 SM}, N from 32 to 1.5 Nmax (two passes), E
+ * from 160x120 to 1024x768 (1920x1080 on GPUs), eta from 0.01 to 0.5. Quick: three (G, N)
+ * pairs. */
 static void
 training_set(const votecl_context *context, int quick, case_set *cs)
 {
@@ -144,6 +145,18 @@ training_set(const votecl_context *context, int quick, case_set *cs)
     cs->nbins[cs->nnbins++] = 4096;
     if (!quick && nmax >= 64)
         cs->nbins[cs->nnbins++] = nmax + nmax / 2;
+    /* More G and N than Eq. 9's corners: the wave rounding (G not a multiple of SM, k groups
+     * resident per SM) and the footprints (S' N of local memory, G N copies in the cache)
+     * change between them. */
+    if (!quick) {
+        add_unique(cs->spaces, &cs->nspaces, 8);
+        add_unique(cs->spaces, &cs->nspaces, sm / 3 > 0 ? sm / 3 : 1);
+        add_unique(cs->spaces, &cs->nspaces, sm + sm / 4);
+        cs->nbins[cs->nnbins++] = 700;
+        cs->nbins[cs->nnbins++] = 2048;
+        if (nmax >= 64)
+            cs->nbins[cs->nnbins++] = nmax - nmax / 4;
+    }
     cs->nsizes = context->info.type == VOTECL_DEVICE_GPU ? 5 : 4;
     memcpy(cs->sizes, sizes, cs->nsizes * sizeof sizes[0]);
     cs->netas = 4;
