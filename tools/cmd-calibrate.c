@@ -33,7 +33,7 @@ cal_usage(FILE *f)
                "                        [--variants local,global,private] [--json]\n"
                "Times a Hough-like vote on the device over a range of image sizes, edge\n"
                "fractions (eta), vote spaces (G) and bins (N) with each strategy, fits the\n"
-               "parameters a-j of the execution-time model (GPU-vote Eq. 7-10) by least squares\n"
+               "parameters a-m of the execution-time model (GPU-vote Eq. 7-10) by least squares\n"
                "and stores them beside the kernel cache; plans then choose their strategy by it.\n"
                "  --evaluate     then time held-out cases and report the model's accuracy\n"
                "  --stored       with --evaluate: evaluate the stored model, do not train\n"

@@ -29,7 +29,19 @@
  * neighbouring pixels into neighbouring bins: j times E F (E F_serial for serial private) is
  * what such a vote costs more or less than a stage-1 survivor's.
  *
- * The parameters a-j are fitted per device and per strategy (local, global, private) by
+ * Three more (model file version 3) describe the hardware beneath Eq. 9. k: seconds per
+ * kernel launch or buffer fill of stage 2 (the plan's launches: the merge kernel is skipped
+ * when the last work-group merges or P = 1, and the global and private strategies fill their
+ * copies first), which a single constant f cannot follow. l: the wave granularity: the T =
+ * G passes P work-groups run in ceil(T / (SM k)) waves when k of them fit on a compute unit
+ * at once (the plan's resident: work-group size and local memory), and a wave of work-groups
+ * each voting eta E / P elements takes as long as one of them when the groups' votes are
+ * latency-bound rather than throughput-bound: l times eta E ceil(T / (SM k)) / P, beside
+ * e's throughput-bound eta E F. m: the cache footprint of the copies in global memory (global
+ * strategy, private in global memory): a vote's read-modify-write costs more as the G N copies
+ * outgrow the caches, m times eta E F log2(1 + footprint / 64 KiB).
+ *
+ * The parameters a-m are fitted per device and per strategy (local, global, private) by
  * linear least squares on relative error from timed training runs (votecl_model_calibrate(),
  * `votecl calibrate`) and stored as one text file per device in the context's cache directory
  * (env.md in $(docdir)). Once a device is calibrated, votecl_vote_plan_predict() answers and plans
@@ -64,10 +76,13 @@ typedef enum votecl_model_term {
     VOTECL_MODEL_TERM_H = 7, /* seconds per local bin a work-group zeroes and folds, per wave */
     VOTECL_MODEL_TERM_I = 8, /* seconds per element a serial private work-item votes, per wave */
     VOTECL_MODEL_TERM_J = 9, /* seconds per value-based vote beyond d and e (or i) */
-    VOTECL_MODEL_NTERMS = 10
+    VOTECL_MODEL_TERM_K = 10, /* seconds per kernel launch or fill of stage 2 */
+    VOTECL_MODEL_TERM_L = 11, /* seconds per kept element / P, times the waves of resident groups */
+    VOTECL_MODEL_TERM_M = 12, /* seconds per kept element, times F and log2 of the footprint */
+    VOTECL_MODEL_NTERMS = 13
 } votecl_model_term;
 
-/* "a" .. "j"; NULL for other values. Transfer none. */
+/* "a" .. "m"; NULL for other values. Transfer none. */
 VOTECL_API const char *votecl_model_term_name(votecl_model_term term);
 
 /* The fit of one strategy. A term the samples cannot tell apart from another (S' never
@@ -75,7 +90,7 @@ VOTECL_API const char *votecl_model_term_name(votecl_model_term term);
  * absorb it. */
 typedef struct votecl_model_params {
     int fitted;                       /* nonzero when the strategy has a fit */
-    double param[VOTECL_MODEL_NTERMS]; /* a-j, seconds per unit of their term */
+    double param[VOTECL_MODEL_NTERMS]; /* a-m, seconds per unit of their term */
     unsigned samples;                 /* training runs the fit used */
     double mean_abs_error;            /* mean |predicted - measured| / measured over them */
 } votecl_model_params;
@@ -102,6 +117,9 @@ typedef struct votecl_model_sample {
     int serial;              /* nonzero: one work-item per part votes its elements serially
                                 (the private strategy with its copies in global memory) */
     double seconds;          /* measured (for fitting and evaluation); ignored by predictions */
+    unsigned launches;       /* kernel launches and fills of stage 2 (0: taken as 1) */
+    unsigned resident;       /* vote work-groups resident per compute unit (0: taken as 1) */
+    double footprint;        /* bytes of global memory the votes go to (0: on chip) */
 } votecl_model_sample;
 
 /* Fills a sample from a plan's description (votecl_vote_plan_describe() for E elements)
