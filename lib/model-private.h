@@ -12,6 +12,11 @@
 votecl_variant votecl__model_choose(votecl_context *context, uint64_t nbins, unsigned spaces,
                                     size_t elements_hint, double eta_hint);
 
+/* votecl__model_choose with a given model (borrowed) in place of the stored one. */
+votecl_variant votecl__model_choose_with(votecl_context *context, const votecl_model *model,
+                                         uint64_t nbins, unsigned spaces, size_t elements_hint,
+                                         double eta_hint);
+
 struct votecl__vote_config;
 
 /* The device's stored model into model; 0, or -1 when the device is not calibrated. Records

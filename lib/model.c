@@ -815,20 +815,28 @@ votecl__model_choose(votecl_context *context, uint64_t nbins, unsigned spaces,
                      size_t elements_hint, double eta_hint)
 {
     votecl_model model;
+
+    if (load_model(context, &model) != 0)
+        return VOTECL_VARIANT_AUTO;
+    return votecl__model_choose_with(context, &model, nbins, spaces, elements_hint, eta_hint);
+}
+
+votecl_variant
+votecl__model_choose_with(votecl_context *context, const votecl_model *model, uint64_t nbins,
+                          unsigned spaces, size_t elements_hint, double eta_hint)
+{
     votecl_variant best = VOTECL_VARIANT_AUTO;
     double best_seconds = INFINITY, kept, t;
     char saved_error[sizeof context->error];
 
-    if (load_model(context, &model) != 0)
-        return VOTECL_VARIANT_AUTO;
     kept = (double)(elements_hint > 0 ? elements_hint : 1920 * 1080) *
            (eta_hint > 0.0 && eta_hint <= 1.0 ? eta_hint : 1.0);
     /* configuring may record a message; choosing must leave the context's error alone */
     memcpy(saved_error, context->error, sizeof saved_error);
     for (int v = VOTECL_VARIANT_LOCAL; v <= VOTECL_VARIANT_PRIVATE; v++) {
-        if (!model.strategy[v].fitted || !variant_supported(context, (votecl_variant)v))
+        if (!model->strategy[v].fitted || !variant_supported(context, (votecl_variant)v))
             continue;
-        if (stage2_seconds(context, &model, (votecl_variant)v, nbins, spaces, kept, &t) == 0 &&
+        if (stage2_seconds(context, model, (votecl_variant)v, nbins, spaces, kept, &t) == 0 &&
             t < best_seconds) {
             best_seconds = t;
             best = (votecl_variant)v;

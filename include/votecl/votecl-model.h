@@ -201,6 +201,11 @@ typedef struct votecl_calibrate_report {
     double max_abs_error;
     double strategy_mean_abs_error[4]; /* per votecl_variant */
     double strategy_within_10[4];
+    /* evaluate only: over the held-out cases run with the strategy that the model picks for
+       their G, N, E and eta (what a plan left to the library runs) */
+    size_t picked_cases;
+    double picked_mean_abs_error;
+    double picked_within_10;
 } votecl_calibrate_report;
 
 /* Times the training cases on the context's device and fits the model: a Hough-like
