@@ -128,9 +128,9 @@ nmax_of(const votecl_context *context)
     return (uint32_t)(nmax < VOTECL_VOTE_MAX_BINS / 4 ? nmax : VOTECL_VOTE_MAX_BINS / 4);
 }
 
-/* Training: G in {1, 8, SM / 3, SM, 5 SM / 4, 2 SM}, N from 32 to 1.5 Nmax (two passes), E
- * from 160x120 to 1024x768 (1920x1080 on GPUs), eta from 0.01 to 0.5. Quick: three (G, N)
- * pairs. */
+/* Training: G in {1, 8, SM / 3, SM, 5 SM / 4, 2 SM} (and 64 beyond 2 SM), N from 32 to
+ * 1.5 Nmax (two passes), E from 160x120 to 1024x768 (1920x1080 on GPUs), eta from 0.01 to
+ * 0.5. Quick: three (G, N) pairs. */
 static void
 training_set(const votecl_context *context, int quick, case_set *cs)
 {
@@ -155,6 +155,9 @@ training_set(const votecl_context *context, int quick, case_set *cs)
         add_unique(cs->spaces, &cs->nspaces, 8);
         add_unique(cs->spaces, &cs->nspaces, sm / 3 > 0 ? sm / 3 : 1);
         add_unique(cs->spaces, &cs->nspaces, sm + sm / 4);
+        /* a Hough's angles (64) where the compute units are few (CPUs): G beyond 2 SM */
+        if (2 * sm < 64)
+            add_unique(cs->spaces, &cs->nspaces, 64);
         cs->nbins[cs->nnbins++] = 700;
         cs->nbins[cs->nnbins++] = 2048;
         if (nmax >= 64)
@@ -169,7 +172,8 @@ training_set(const votecl_context *context, int quick, case_set *cs)
     cs->vary_local = 1;
 }
 
-/* Held out: other G, N, sizes and eta than training's. */
+/* Held out: other G (SM / 2, SM + 1, 3 SM / 2, and 48 beyond 2 SM), N, sizes and eta than
+ * training's. */
 static void
 evaluation_set(const votecl_context *context, int quick, case_set *cs)
 {
@@ -182,6 +186,8 @@ evaluation_set(const votecl_context *context, int quick, case_set *cs)
     add_unique(cs->spaces, &cs->nspaces, sm / 2 > 0 ? sm / 2 : 1);
     add_unique(cs->spaces, &cs->nspaces, sm + 1);
     add_unique(cs->spaces, &cs->nspaces, (3 * sm + 1) / 2);
+    if (!quick && 2 * sm < 48) /* as training's 64: a Hough's G on a CPU */
+        add_unique(cs->spaces, &cs->nspaces, 48);
     cs->nbins[cs->nnbins++] = 64;
     cs->nbins[cs->nnbins++] = 1000;
     cs->nbins[cs->nnbins++] = 10000;
