@@ -211,8 +211,10 @@ typedef struct votecl_calibrate_report {
 /* Times the training cases on the context's device and fits the model: a Hough-like
  * location-based vote (a synthetic u8 image with the fraction eta of its pixels set, votes
  * over G theta-rho spaces of N bins) and its value-based twin, varying E, eta (0.01-0.5),
- * G (1 to twice the compute units) and N (32 to beyond Nmax where the training set allows),
- * each strategy forced in turn. The cases of a strategy run in rounds, each case once per
+ * G (1 to twice the compute units, six values) and N (32 to beyond Nmax where the training
+ * set allows, seven values), each strategy forced in turn; the local strategy's cases also
+ * vary the work-groups per compute unit (hence P) and cap S', the choices that plans of a
+ * calibrated device make by the model. The cases of a strategy run in rounds, each case once per
  * round (warmed up, then votecl_vote_run_buffers() and votecl_context_finish()), and the
  * fastest round counts: other processes only ever add time, and a spell of load then slows
  * one round rather than every run of a few cases. options: borrowed, NULL for the defaults. report: caller-owned output.
@@ -223,9 +225,10 @@ VOTECL_API votecl_status votecl_model_calibrate(votecl_context *context,
                                                 const votecl_calibrate_options *options,
                                                 votecl_calibrate_report *report);
 
-/* Times held-out cases (other sizes, eta, G and N than the training set's) and compares
- * them with model's predictions (model: borrowed, or NULL for the stored model). options as
- * for calibrate (store is ignored). Returns VOTECL_OK, VOTECL_UNSUPPORTED when there is no
+/* Times held-out cases (other sizes, eta, G and N than the training set's, each plan with its
+ * own choice of S' and P) and compares them with model's predictions (model: borrowed, or NULL
+ * for the stored model), per strategy and for the strategy model picks for each case
+ * (picked_*). options as for calibrate (store is ignored). Returns VOTECL_OK, VOTECL_UNSUPPORTED when there is no
  * model, or the status of a failing plan or run. */
 VOTECL_API votecl_status votecl_model_evaluate(votecl_context *context,
                                                const votecl_model *model,
