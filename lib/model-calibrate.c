@@ -55,6 +55,7 @@ typedef struct case_set {
     unsigned netas;
     unsigned located;
     int diagonal; /* nonzero: pair spaces[i] with nbins[i] only, not the whole product */
+    int vary_local; /* nonzero: local cases vary P and S' (training) */
 } case_set;
 
 typedef struct cal_case {
@@ -64,6 +65,8 @@ typedef struct cal_case {
     int location;
     size2 size;
     double eta;
+    unsigned groups;  /* local, training: work-groups per compute unit (0: the plan's) */
+    unsigned stretch; /* local, training: a cap on S' (0: the plan's) */
 } cal_case;
 
 typedef struct case_list {
@@ -125,8 +128,9 @@ nmax_of(const votecl_context *context)
     return (uint32_t)(nmax < VOTECL_VOTE_MAX_BINS / 4 ? nmax : VOTECL_VOTE_MAX_BINS / 4);
 }
 
-/* Training: G in {1, SM, 2 SM}, N from 32 to 1.5 Nmax (two passes), E from 160x120 to
- * 1024x768 (1920x1080 on GPUs), eta from 0.01 to 0.5. Quick: three (G, N) pairs. */
+/* Training: G in {1, 8, SM / 3, SM, 5 SM / 4, 2 SM} (and 64 beyond 2 SM), N from 32 to
+ * 1.5 Nmax (two passes), E from 160x120 to 1024x768 (1920x1080 on GPUs), eta from 0.01 to
+ * 0.5. Quick: three (G, N) pairs. */
 static void
 training_set(const votecl_context *context, int quick, case_set *cs)
 {
@@ -144,15 +148,32 @@ training_set(const votecl_context *context, int quick, case_set *cs)
     cs->nbins[cs->nnbins++] = 4096;
     if (!quick && nmax >= 64)
         cs->nbins[cs->nnbins++] = nmax + nmax / 2;
+    /* More G and N than Eq. 9's corners: the wave rounding (G not a multiple of SM, k groups
+     * resident per SM) and the footprints (S' N of local memory, G N copies in the cache)
+     * change between them. */
+    if (!quick) {
+        add_unique(cs->spaces, &cs->nspaces, 8);
+        add_unique(cs->spaces, &cs->nspaces, sm / 3 > 0 ? sm / 3 : 1);
+        add_unique(cs->spaces, &cs->nspaces, sm + sm / 4);
+        /* a Hough's angles (64) where the compute units are few (CPUs): G beyond 2 SM */
+        if (2 * sm < 64)
+            add_unique(cs->spaces, &cs->nspaces, 64);
+        cs->nbins[cs->nnbins++] = 700;
+        cs->nbins[cs->nnbins++] = 2048;
+        if (nmax >= 64)
+            cs->nbins[cs->nnbins++] = nmax - nmax / 4;
+    }
     cs->nsizes = context->info.type == VOTECL_DEVICE_GPU ? 5 : 4;
     memcpy(cs->sizes, sizes, cs->nsizes * sizeof sizes[0]);
     cs->netas = 4;
     memcpy(cs->etas, etas, sizeof etas);
     cs->located = quick ? 3 : 4;
     cs->diagonal = quick;
+    cs->vary_local = 1;
 }
 
-/* Held out: other G, N, sizes and eta than training's. */
+/* Held out: other G (SM / 2, SM + 1, 3 SM / 2, and 48 beyond 2 SM), N, sizes and eta than
+ * training's. */
 static void
 evaluation_set(const votecl_context *context, int quick, case_set *cs)
 {
@@ -165,6 +186,8 @@ evaluation_set(const votecl_context *context, int quick, case_set *cs)
     add_unique(cs->spaces, &cs->nspaces, sm / 2 > 0 ? sm / 2 : 1);
     add_unique(cs->spaces, &cs->nspaces, sm + 1);
     add_unique(cs->spaces, &cs->nspaces, (3 * sm + 1) / 2);
+    if (!quick && 2 * sm < 48) /* as training's 64: a Hough's G on a CPU */
+        add_unique(cs->spaces, &cs->nspaces, 48);
     cs->nbins[cs->nnbins++] = 64;
     cs->nbins[cs->nnbins++] = 1000;
     cs->nbins[cs->nnbins++] = 10000;
@@ -200,6 +223,7 @@ static int
 pair_cases(const case_set *cs, votecl_variant v, unsigned g, uint32_t n, unsigned p,
            case_list *list)
 {
+    static const unsigned groups[] = {4, 1, 2, 8};
     cal_case c = {.variant = v, .spaces = g, .nbins = n, .location = 1};
 
     if ((uint64_t)g * n > VOTECL_VOTE_MAX_BINS / 16 || 2 * (size_t)g + 2 > VOTECL_VOTE_MAX_TABLE)
@@ -207,11 +231,19 @@ pair_cases(const case_set *cs, votecl_variant v, unsigned g, uint32_t n, unsigne
     for (unsigned k = 0; k < cs->located; k++) {
         c.size = cs->sizes[(p + k) % cs->nsizes];
         c.eta = cs->etas[(p + 3 * k) % cs->netas];
+        /* The local plans the model chooses among (tune_local in vote.c): P through the
+         * groups per compute unit, and a smaller S' on every fourth case. */
+        if (cs->vary_local && v == VOTECL_VARIANT_LOCAL) {
+            c.groups = groups[(p + k) % 4];
+            c.stretch = k == 3 ? 2u << (p % 3) : 0;
+        }
         if (list_push(list, &c) != 0)
             return -1;
     }
     if (p % 2 == 1)
         return 0;
+    c.groups = cs->vary_local && v == VOTECL_VARIANT_LOCAL ? 4 : 0;
+    c.stretch = 0;
     c.location = 0;
     c.size = cs->sizes[(p / 2) % cs->nsizes];
     c.eta = 1.0;
@@ -285,6 +317,7 @@ plan_for(runner *r, const cal_case *c, votecl_vote_plan **plan)
     votecl_vote_spec spec;
     float *table = votecl__malloc(2 * (size_t)c->spaces * sizeof *table);
     votecl_status status;
+    int saved_groups;
 
     if (table == NULL)
         return votecl__fail(r->context, VOTECL_OUT_OF_HOST_MEMORY, "calibration table");
@@ -299,7 +332,15 @@ plan_for(runner *r, const cal_case *c, votecl_vote_plan **plan)
     spec.table = table;
     spec.table_size = 2 * (size_t)c->spaces;
     spec.variant = c->variant;
+    spec.stretch = c->stretch;
+    /* Training times the configurations it names, never ones an earlier model tuned: the
+     * groups per compute unit are fixed (VOTECL_LOCAL_GROUPS's field, which also keeps
+     * tune_local out). Held-out runs take the plan's own choice, as an application would. */
+    saved_groups = r->context->local_groups;
+    if (c->groups > 0)
+        r->context->local_groups = (int)c->groups + 1;
     status = votecl_vote_plan_new(r->context, &spec, plan);
+    r->context->local_groups = saved_groups;
     free(table);
     return status;
 }
@@ -364,7 +405,7 @@ static int
 same_plan(const cal_case *a, const cal_case *b)
 {
     return a->variant == b->variant && a->spaces == b->spaces && a->nbins == b->nbins &&
-           a->location == b->location;
+           a->location == b->location && a->groups == b->groups && a->stretch == b->stretch;
 }
 
 /* Plans (and bins) for the cases [first, end), which come grouped by plan; slot[i - first]
@@ -582,17 +623,38 @@ add_error(error_sums *e, votecl_variant v, double err)
     e->max = err > e->max ? err : e->max;
 }
 
+/* Whether s ran the strategy that the model picks for its G, N, E and eta. */
+static int
+picked(votecl_context *context, const votecl_model *model, const votecl_model_sample *s)
+{
+    return votecl__model_choose_with(context, model, s->nbins, s->spaces, (size_t)s->elements,
+                                     s->location_based ? s->eta : 1.0) == s->variant;
+}
+
 static void
 summarise(const runner *r, const votecl_model *model, votecl_calibrate_report *report)
 {
     error_sums e;
+    double picked_sum = 0.0;
+    size_t picked_within = 0;
 
     memset(&e, 0, sizeof e);
     for (size_t i = 0; i < r->nsamples; i++) {
-        double predicted;
+        double predicted, err;
         const votecl_model_sample *s = &r->samples[i];
-        if (votecl_model_predict(model, s, &predicted) == VOTECL_OK)
-            add_error(&e, s->variant, fabs(predicted - s->seconds) / s->seconds);
+        if (votecl_model_predict(model, s, &predicted) != VOTECL_OK)
+            continue;
+        err = fabs(predicted - s->seconds) / s->seconds;
+        add_error(&e, s->variant, err);
+        if (picked(r->context, model, s)) {
+            report->picked_cases++;
+            picked_sum += err;
+            picked_within += err <= 0.10;
+        }
+    }
+    if (report->picked_cases > 0) {
+        report->picked_mean_abs_error = picked_sum / (double)report->picked_cases;
+        report->picked_within_10 = (double)picked_within / (double)report->picked_cases;
     }
     for (int i = 0; i < 4; i++) {
         double mean = e.count[i] ? e.sum[i] / (double)e.count[i] : 0.0;

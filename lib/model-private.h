@@ -12,6 +12,24 @@
 votecl_variant votecl__model_choose(votecl_context *context, uint64_t nbins, unsigned spaces,
                                     size_t elements_hint, double eta_hint);
 
+/* votecl__model_choose with a given model (borrowed) in place of the stored one. */
+votecl_variant votecl__model_choose_with(votecl_context *context, const votecl_model *model,
+                                         uint64_t nbins, unsigned spaces, size_t elements_hint,
+                                         double eta_hint);
+
+struct votecl__vote_config;
+
+/* The device's stored model into model; 0, or -1 when the device is not calibrated. Records
+ * no error. */
+int votecl__model_get(const votecl_context *context, votecl_model *model);
+
+/* Stage 2's seconds by model for a plan configured as cfg with G = spaces, voting a
+ * 1920x1080 frame's elements (the hint of votecl__model_choose); 0 with the seconds, -1 when
+ * model has no fit for cfg's strategy. */
+int votecl__model_predict_config(votecl_context *context, const votecl_model *model,
+                                 const struct votecl__vote_config *cfg, unsigned spaces,
+                                 double *seconds);
+
 /* The model's seconds for a plan described by info (votecl_vote_plan_describe() for
  * elements), location_based when the plan has a stage 1. Returns VOTECL_UNSUPPORTED when the
  * device has no fit for info->variant; records no error. */

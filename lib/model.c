@@ -17,8 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MODEL_MAGIC "votecl-model 2"
-#define MODEL_TERMS_LINE "terms a b c d e f g h i j"
+#define MODEL_MAGIC "votecl-model 3"
+#define MODEL_TERMS_LINE "terms a b c d e f g h i j k l m"
 /* A model file is a few hundred bytes; anything much bigger is not one of ours. */
 #define MODEL_MAX_FILE_BYTES 65536
 /* Columns are scaled to unit norm before the QR; a column whose part outside the span of
@@ -26,8 +26,8 @@
 #define RANK_TOLERANCE 1e-8
 #define NTERMS VOTECL_MODEL_NTERMS
 
-static const char *const term_names[NTERMS] = {"a", "b", "c", "d", "e",
-                                                "f", "g", "h", "i", "j"};
+static const char *const term_names[NTERMS] = {"a", "b", "c", "d", "e", "f", "g",
+                                                "h", "i", "j", "k", "l", "m"};
 
 const char *
 votecl_model_term_name(votecl_model_term term)
@@ -93,6 +93,9 @@ votecl_model_sample_from_info(const votecl_vote_plan_info *info, unsigned comput
                                              ? info->work_group_size : UINT32_MAX);
     sample->serial =
         info->variant == VOTECL_VARIANT_PRIVATE && !private_on_chip(info, location_based);
+    sample->launches = info->launches;
+    sample->resident = info->resident;
+    sample->footprint = (double)info->footprint;
 }
 
 /* Eq. 9 for the serial private kernel: ceil(G P / WG) work-groups of WG parts each, in
@@ -132,8 +135,31 @@ setup_term(const votecl_model_sample *s, double f)
     return f * at_least_one(s->parts) * per_group;
 }
 
+/* Waves of work-groups with k resident per compute unit, over the elements a group votes:
+ * ceil(T / (SM k)) / P for the T = G passes P groups (serial private: ceil(G P / WG) groups,
+ * P parts each). */
+static double
+wave_factor(const votecl_model_sample *s)
+{
+    double p = at_least_one(s->parts), groups;
+
+    if (s->serial)
+        groups = ceil(at_least_one(s->spaces) * p / at_least_one(s->work_group_size));
+    else
+        groups = at_least_one(s->spaces) * at_least_one(s->passes) * p;
+    return ceil(groups / (at_least_one(s->compute_units) * at_least_one(s->resident))) / p;
+}
+
+/* log2 of the votes' footprint in global memory in units of 64 KiB (a first-level cache),
+ * plus one: 0 on chip, then growing as the copies spill from cache level to cache level. */
+static double
+footprint_factor(const votecl_model_sample *s)
+{
+    return s->footprint > 0.0 ? log2(1.0 + s->footprint / 65536.0) : 0.0;
+}
+
 /* The terms of Eq. 7 and Eq. 10 for one sample, plus the merge (g), local set-up (h),
- * serial private (i) and value-based vote (j) terms. */
+ * serial private (i), value-based vote (j), launch (k), wave (l) and footprint (m) terms. */
 static void
 regressors(const votecl_model_sample *s, double x[NTERMS])
 {
@@ -153,6 +179,9 @@ regressors(const votecl_model_sample *s, double x[NTERMS])
     x[VOTECL_MODEL_TERM_H] = setup_term(s, f);
     x[VOTECL_MODEL_TERM_I] = kept * fs;
     x[VOTECL_MODEL_TERM_J] = (1.0 - stage1) * kept * (s->serial ? fs : f);
+    x[VOTECL_MODEL_TERM_K] = at_least_one(s->launches);
+    x[VOTECL_MODEL_TERM_L] = kept * wave_factor(s);
+    x[VOTECL_MODEL_TERM_M] = kept * (s->serial ? fs : f) * footprint_factor(s);
 }
 
 /* --- the least-squares fit --- */
@@ -172,9 +201,9 @@ reflect(const double *v, double vv, double *x, size_t k, size_t m)
 
 /* min |A z - y| by Householder QR (Golub and Van Loan, 5.3). a: m x n column-major with
  * columns of unit norm, overwritten; y: m entries, overwritten. Returns -1 when a column is
- * (nearly) a combination of the earlier ones. */
+ * (nearly) a combination of the earlier ones, its index in *bad. */
 static int
-householder_solve(double *a, double *y, size_t m, size_t n, double *z)
+householder_solve(double *a, double *y, size_t m, size_t n, double *z, size_t *bad)
 {
     double diag[NTERMS];
 
@@ -183,8 +212,10 @@ householder_solve(double *a, double *y, size_t m, size_t n, double *z)
         for (size_t i = k; i < m; i++)
             norm += v[i] * v[i];
         norm = sqrt(norm);
-        if (!(norm > RANK_TOLERANCE))
+        if (!(norm > RANK_TOLERANCE)) {
+            *bad = k;
             return -1;
+        }
         diag[k] = v[k] > 0 ? -norm : norm;
         v[k] -= diag[k];
         for (size_t i = k; i < m; i++)
@@ -211,14 +242,17 @@ typedef struct fit_data {
 
 /* Solves for the active terms, minimising the relative error: row i is divided by t_i, so
  * that a 10 us run counts as much as a 10 ms one (the paper's accuracy figures are relative).
- * The columns are scaled to unit norm first, since E and 1 differ by six orders. */
+ * The columns are scaled to unit norm first, since E and 1 differ by six orders. Returns -1
+ * when the design is degenerate, with the term that is (nearly) a combination of the earlier
+ * ones in *bad (-1 when there are too few samples). */
 static int
-solve_active(const fit_data *d, const int active[NTERMS], double param[NTERMS])
+solve_active(const fit_data *d, const int active[NTERMS], double param[NTERMS], int *bad)
 {
-    size_t n = 0, m = d->m, cols[NTERMS];
+    size_t n = 0, m = d->m, cols[NTERMS], k_bad = 0;
     double scale[NTERMS], z[NTERMS];
     double *a = d->a, *y = d->y;
 
+    *bad = -1;
     for (size_t j = 0; j < NTERMS; j++)
         if (active[j])
             cols[n++] = j;
@@ -231,15 +265,19 @@ solve_active(const fit_data *d, const int active[NTERMS], double param[NTERMS])
             norm += a[k * m + i] * a[k * m + i];
         }
         scale[k] = sqrt(norm);
-        if (!(scale[k] > 0.0))
+        if (!(scale[k] > 0.0)) {
+            *bad = (int)cols[k];
             return -1;
+        }
         for (size_t i = 0; i < m; i++)
             a[k * m + i] /= scale[k];
     }
     for (size_t i = 0; i < m; i++)
         y[i] = 1.0;
-    if (householder_solve(a, y, m, n, z) != 0)
+    if (householder_solve(a, y, m, n, z, &k_bad) != 0) {
+        *bad = (int)cols[k_bad];
         return -1;
+    }
     memset(param, 0, NTERMS * sizeof *param);
     for (size_t k = 0; k < n; k++)
         param[cols[k]] = z[k] / scale[k];
@@ -316,9 +354,17 @@ fit_nonnegative(const fit_data *d, double param[NTERMS])
     /* without a varying number of votes there is no model, only an average */
     if (!active[VOTECL_MODEL_TERM_E] && !active[VOTECL_MODEL_TERM_I])
         return -1;
-    for (int round = 0; round < NTERMS; round++) {
-        if (solve_active(d, active, param) != 0)
-            return -1;
+    for (int round = 0; round < 2 * NTERMS; round++) {
+        int bad;
+        if (solve_active(d, active, param, &bad) != 0) {
+            /* The hardware terms coincide with the paper's on some designs (all groups
+             * resident at once make l's waves e's F, or i's): such a term is left out. A
+             * degenerate design of the paper's terms has no fit. */
+            if (bad < VOTECL_MODEL_TERM_K)
+                return -1;
+            active[bad] = 0;
+            continue;
+        }
         int j = most_negative(d, param);
         if (j < 0)
             return 0;
@@ -469,7 +515,7 @@ typedef struct parse_state {
     int seen_identity, seen_terms, seen_end;
 } parse_state;
 
-/* "<strategy> <fitted> <samples> <mae> a b c d e f g h i j"; -1 when malformed. */
+/* "<strategy> <fitted> <samples> <mae> a b c ... m"; -1 when malformed. */
 static int
 parse_strategy(const char *line, votecl_model *model)
 {
@@ -615,7 +661,7 @@ write_model(FILE *f, const votecl_context *context, const votecl_model *model)
 
     device_identity(context, hex);
     fprintf(f, "%s\n# GPU-vote Eq. 7-10 fitted by votecl calibrate; delete the file to forget it.\n"
-               "# <strategy> <fitted> <samples> <mean abs error> a b c d e f g h i j (seconds)\n",
+               "# <strategy> <fitted> <samples> <mean abs error> a b c ... m (seconds)\n",
             MODEL_MAGIC);
     fprintf(f, "identity %s\nbackend %s\ndevice %s\nplatform %s\nversion %s\n%s\n", hex,
             backend ? backend : "?", info->name, info->platform, info->version,
@@ -716,28 +762,52 @@ variant_supported(const votecl_context *context, votecl_variant v)
     return 1;
 }
 
-/* Stage 2's predicted seconds for kept elements under v; -1 when v cannot be configured. */
+int
+votecl__model_get(const votecl_context *context, votecl_model *model)
+{
+    return load_model(context, model);
+}
+
+/* Stage 2's predicted seconds for kept value-based votes of a plan configured as cfg. */
 static int
-stage2_seconds(votecl_context *context, const votecl_model *model, votecl_variant v,
-               uint64_t nbins, unsigned spaces, double kept, double *seconds)
+config_seconds(votecl_context *context, const votecl_model *model,
+               const votecl__vote_config *cfg, unsigned spaces, double kept, double *seconds)
 {
     votecl__vote_engine engine;
     votecl_vote_plan_info info;
     votecl_model_sample sample;
 
-    /* the generic engine's shape: unity votes, every space reads all elements */
-    votecl__vote_shape shape = {.nbins = nbins, .kind = 0, .frames = 0, .finish = 0, .vec = 1,
-                                .elem_bytes = 1};
-
     memset(&engine, 0, sizeof engine);
     engine.context = context;
-    if (votecl__vote_configure(context, v, 0, 0, &shape, &engine.cfg) != VOTECL_OK)
-        return -1;
+    engine.cfg = *cfg;
     votecl__vote_describe(&engine, (size_t)kept, spaces, &info);
     votecl_model_sample_from_info(&info, context->info.compute_units, 0, kept, 1.0, &sample);
     /* the configuration says which private kernel runs; the description only hints at it */
-    sample.serial = v == VOTECL_VARIANT_PRIVATE && !engine.cfg.priv_local;
+    sample.serial = cfg->variant == VOTECL_VARIANT_PRIVATE && !cfg->priv_local;
     return votecl_model_predict(model, &sample, seconds) == VOTECL_OK ? 0 : -1;
+}
+
+int
+votecl__model_predict_config(votecl_context *context, const votecl_model *model,
+                             const votecl__vote_config *cfg, unsigned spaces, double *seconds)
+{
+    return config_seconds(context, model, cfg, spaces, 1920.0 * 1080.0, seconds);
+}
+
+/* Stage 2's predicted seconds for kept elements under v; -1 when v cannot be configured. */
+static int
+stage2_seconds(votecl_context *context, const votecl_model *model, votecl_variant v,
+               uint64_t nbins, unsigned spaces, double kept, double *seconds)
+{
+    votecl__vote_config cfg;
+
+    /* the generic engine's shape: unity votes, every space reads all elements */
+    votecl__vote_shape shape = {.nbins = nbins, .spaces = spaces, .kind = 0, .frames = 0,
+                                .finish = 0, .vec = 1, .elem_bytes = 1};
+
+    if (votecl__vote_configure(context, v, 0, 0, &shape, &cfg) != VOTECL_OK)
+        return -1;
+    return config_seconds(context, model, &cfg, spaces, kept, seconds);
 }
 
 votecl_variant
@@ -745,20 +815,28 @@ votecl__model_choose(votecl_context *context, uint64_t nbins, unsigned spaces,
                      size_t elements_hint, double eta_hint)
 {
     votecl_model model;
+
+    if (load_model(context, &model) != 0)
+        return VOTECL_VARIANT_AUTO;
+    return votecl__model_choose_with(context, &model, nbins, spaces, elements_hint, eta_hint);
+}
+
+votecl_variant
+votecl__model_choose_with(votecl_context *context, const votecl_model *model, uint64_t nbins,
+                          unsigned spaces, size_t elements_hint, double eta_hint)
+{
     votecl_variant best = VOTECL_VARIANT_AUTO;
     double best_seconds = INFINITY, kept, t;
     char saved_error[sizeof context->error];
 
-    if (load_model(context, &model) != 0)
-        return VOTECL_VARIANT_AUTO;
     kept = (double)(elements_hint > 0 ? elements_hint : 1920 * 1080) *
            (eta_hint > 0.0 && eta_hint <= 1.0 ? eta_hint : 1.0);
     /* configuring may record a message; choosing must leave the context's error alone */
     memcpy(saved_error, context->error, sizeof saved_error);
     for (int v = VOTECL_VARIANT_LOCAL; v <= VOTECL_VARIANT_PRIVATE; v++) {
-        if (!model.strategy[v].fitted || !variant_supported(context, (votecl_variant)v))
+        if (!model->strategy[v].fitted || !variant_supported(context, (votecl_variant)v))
             continue;
-        if (stage2_seconds(context, &model, (votecl_variant)v, nbins, spaces, kept, &t) == 0 &&
+        if (stage2_seconds(context, model, (votecl_variant)v, nbins, spaces, kept, &t) == 0 &&
             t < best_seconds) {
             best_seconds = t;
             best = (votecl_variant)v;

@@ -81,6 +81,9 @@ typedef struct votecl__vote_input {
 votecl_status votecl__vote_run(votecl__vote_engine *engine, const votecl__vote_input *in,
                                votecl_buffer *out);
 
+/* Vote work-groups of cfg resident per compute unit at once (an estimate: see vote.c). */
+unsigned votecl__vote_resident(const votecl_context *context, const votecl__vote_config *cfg);
+
 void votecl__vote_describe(const votecl__vote_engine *engine, size_t n, size_t spaces,
                            votecl_vote_plan_info *info);
 

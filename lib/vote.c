@@ -112,11 +112,59 @@ configure_refinements(votecl_context *context, votecl__vote_config *cfg)
     return VOTECL_OK;
 }
 
+/* Whether the fused merge's flag fits beside S' copies of a pass's bins in local memory (u16
+ * with 4096 bins and S' 3 on a 48 KiB device: CUDA refused 0xc004 bytes of 0xc000); where
+ * it does not, the merge kernel folds the copies instead. */
+static int
+fused_fits(const votecl_context *context, const votecl__vote_config *cfg)
+{
+    return ((uint64_t)cfg->npass * cfg->stretch + 1) * 4 <= context->info.local_mem_bytes;
+}
+
+/* S' and the groups per compute unit (hence P) that the device's model predicts fastest,
+ * among powers of two up to stretch_max and 1, 2, 4 or 8 groups, for a local plan whose S'
+ * the caller left to the library. Uncalibrated devices keep the rules above, and so do the
+ * histograms' pipelined vector votes: their settings were measured over adversarial data
+ * (a warp of equal values), which the model's Hough-like training votes do not contain. */
+static void
+tune_local(votecl_context *context, unsigned spaces, unsigned stretch_max,
+           votecl__vote_config *cfg)
+{
+    static const unsigned groups[] = {1, 2, 4, 8};
+    int fused_wanted = cfg->fused;
+    votecl__vote_config best = *cfg, c;
+    votecl_model model;
+    double best_seconds, t;
+
+    if (!fused_fits(context, cfg))
+        best.fused = 0;
+    if (votecl__model_get(context, &model) != 0 ||
+        votecl__model_predict_config(context, &model, &best, spaces, &best_seconds) != 0)
+        return;
+    for (unsigned s = 1; s <= stretch_max; s = 2 * s > stretch_max ? stretch_max : 2 * s) {
+        for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
+            c = *cfg;
+            c.stretch = s;
+            c.groups_per_cu = groups[g];
+            c.fused = fused_wanted && fused_fits(context, &c);
+            if (votecl__model_predict_config(context, &model, &c, spaces, &t) == 0 &&
+                t < best_seconds) {
+                best_seconds = t;
+                best = c;
+            }
+        }
+        if (s == stretch_max)
+            break;
+    }
+    *cfg = best;
+}
+
 static votecl_status
-configure_local(votecl_context *context, unsigned stretch_cap, votecl__vote_config *cfg)
+configure_local(votecl_context *context, unsigned stretch_cap, unsigned spaces,
+                votecl__vote_config *cfg)
 {
     uint64_t nmax;
-    unsigned s, s_prime, eff;
+    unsigned s, s_prime, eff, eff_max;
     votecl_status status;
 
     if ((status = configure_refinements(context, cfg)) != VOTECL_OK)
@@ -129,7 +177,7 @@ configure_local(votecl_context *context, unsigned stretch_cap, votecl__vote_conf
         nmax = UINT32_MAX;
     votecl__stretch_factors(nmax, cfg->nbins, &s, &s_prime);
     /* Work-item t votes into copy t mod S mod S': no more than WG copies are ever used. */
-    eff = min_u(s_prime, cfg->wg);
+    eff = eff_max = min_u(s_prime, cfg->wg);
     if (stretch_cap > 0) {
         eff = min_u(eff, stretch_cap); /* the caller's S', taken as given */
     } else if (context->info.local_mem_dedicated && eff > bank_count(context)) {
@@ -145,13 +193,11 @@ configure_local(votecl_context *context, unsigned stretch_cap, votecl__vote_conf
     cfg->stretch_s = s;
     cfg->stretch = eff;
     cfg->npass = (uint32_t)(cfg->nbins <= nmax ? cfg->nbins : nmax);
-    /* The fused merge's flag shares local memory with the bins: where they fill it (u16 with
-     * 4096 bins and S' 3 on a 48 KiB device: CUDA refused 0xc004 bytes of 0xc000), the merge
-     * kernel folds the copies instead. */
-    if (cfg->fused &&
-        ((uint64_t)cfg->npass * cfg->stretch + 1) * 4 > context->info.local_mem_bytes)
-        cfg->fused = 0;
     cfg->passes = (unsigned)((cfg->nbins + cfg->npass - 1) / cfg->npass);
+    if (stretch_cap == 0 && !cfg->pipelined && context->local_groups == 0)
+        tune_local(context, spaces, eff_max, cfg);
+    if (cfg->fused && !fused_fits(context, cfg))
+        cfg->fused = 0;
     return VOTECL_OK;
 }
 
@@ -208,7 +254,7 @@ votecl__vote_configure(votecl_context *context, votecl_variant requested, unsign
         cfg->pipelined = shape->unpack && shape->kind == 0 && shape->vec > 1 &&
                          info->local_mem_dedicated;
         cfg->wg = min_u(max_wg, wg > 0 ? wg : gpu ? (cfg->pipelined ? 512 : 256) : 64);
-        return configure_local(context, stretch_cap, cfg);
+        return configure_local(context, stretch_cap, shape->spaces > 0 ? shape->spaces : 1, cfg);
     case VOTECL_VARIANT_GLOBAL:
         cfg->wg = min_u(max_wg, wg > 0 ? wg : gpu ? 256 : 64);
         return VOTECL_OK;
@@ -448,6 +494,50 @@ votecl__vote_run(votecl__vote_engine *engine, const votecl__vote_input *in, vote
     return status;
 }
 
+/* What votecl__vote_run launches: a fill of the copies (global, private in global memory),
+ * the vote kernel, and the merge kernel unless the last group merges (local, fused) or there
+ * is nothing to merge. */
+static unsigned
+launches(const votecl__vote_config *cfg, const layout *l)
+{
+    int merge = l->copies > 1 || cfg->finish;
+    int fill = cfg->variant != VOTECL_VARIANT_LOCAL && !cfg->priv_local;
+    int fused = cfg->variant == VOTECL_VARIANT_LOCAL && cfg->fused;
+
+    return (unsigned)(fill + 1 + (merge && !fused));
+}
+
+/* Local memory of one vote work-group: the S' copies of a pass's bins (and the fused
+ * merge's flag), or the private kernel's 16-bit counters of every work-item. */
+static uint64_t
+group_local_bytes(const votecl__vote_config *cfg)
+{
+    if (cfg->variant == VOTECL_VARIANT_LOCAL)
+        return ((uint64_t)cfg->npass * cfg->stretch + (cfg->fused ? 1 : 0)) * 4;
+    if (cfg->priv_local)
+        return (cfg->nbins + 1) / 2 * 4 * cfg->wg;
+    return 0;
+}
+
+unsigned
+votecl__vote_resident(const votecl_context *context, const votecl__vote_config *cfg)
+{
+    const votecl_device_info *info = &context->info;
+    uint64_t local = group_local_bytes(cfg), r;
+
+    /* A CPU runs one work-group per core at a time. */
+    if (info->type != VOTECL_DEVICE_GPU || !info->local_mem_dedicated)
+        return 1;
+    /* Neither API reports a compute unit's threads or local memory (the per-group limit is
+     * what OpenCL tells): 2048 threads and 4x the per-group local memory are NVIDIA's since
+     * Volta (Hopper: 228 KiB per SM, 48 KiB per group), and at most 32 groups. */
+    r = 2048 / (cfg->wg > 0 ? cfg->wg : 1);
+    if (local > 0 && 4 * info->local_mem_bytes / local < r)
+        r = 4 * info->local_mem_bytes / local;
+    r = r < 32 ? r : 32;
+    return (unsigned)(r > 0 ? r : 1);
+}
+
 void
 votecl__vote_describe(const votecl__vote_engine *engine, size_t n, size_t frames,
                       votecl_vote_plan_info *info)
@@ -467,4 +557,10 @@ votecl__vote_describe(const votecl__vote_engine *engine, size_t n, size_t frames
     info->copies = cfg->variant == VOTECL_VARIANT_LOCAL ? 1 : l.copies;
     info->work_group_size = cfg->wg;
     info->predicted_seconds = 0.0;
+    info->launches = launches(cfg, &l);
+    info->resident = votecl__vote_resident(engine->context, cfg);
+    info->footprint = cfg->variant == VOTECL_VARIANT_GLOBAL ||
+                              (cfg->variant == VOTECL_VARIANT_PRIVATE && !cfg->priv_local)
+                          ? (uint64_t)info->spaces * cfg->nbins * l.copies * 4
+                          : 0;
 }

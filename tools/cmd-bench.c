@@ -96,7 +96,8 @@ bench_usage(FILE *f)
             "  --backend both  run everything on OpenCL, then on CUDA, and compare each case's\n"
             "              time (JSON 'runs' and 'comparison'; a table on stdout with --json\n"
             "              FILE, else on stderr unless -q)\n"
-            "  --only      only one group of cases: hist, hough, lines, hog or ght\n"
+            "  --only      only one group of cases: hist, hist16 (u16, 4096 bins), hough,\n"
+            "              lines, hog or ght\n"
             "  --work-group-size N  the histogram plans' vote work-group size\n");
 }
 
@@ -439,8 +440,10 @@ bench_alloc(bench *b)
     }
     if ((st = votecl_buffer_new(b->ctx, host_bytes, &b->x)) != VOTECL_OK ||
         (st = votecl_buffer_new(b->ctx, b->bytes, &b->dst)) != VOTECL_OK ||
-        (st = votecl_buffer_new(b->ctx, b->frames * BENCH_BINS * sizeof(uint32_t), &b->bins)) !=
-            VOTECL_OK)
+        (st = votecl_buffer_new(b->ctx,
+                                (b->frames * BENCH_BINS > 4096 ? b->frames * BENCH_BINS : 4096) *
+                                    sizeof(uint32_t),
+                                &b->bins)) != VOTECL_OK)
         return tool_fail(b->ctx, st, "device buffers");
     return TOOL_EXIT_OK;
 }
@@ -713,6 +716,100 @@ bench_user_histogram(bench *b)
     tool_json_end_object(&b->json);
     votecl_vote_plan_free(op.plan);
     votecl_hist_plan_free(hop.plan);
+}
+
+/* --- 16-bit data, 4096 bins (issue 17: against CUB's HistogramEven on the same data) --- */
+
+#define HIST16_BINS 4096
+
+/* n u16 values: random (xorshift64), constant, or each 16-byte chunk (8 values) one value
+ * with k distinct values across consecutive work-items, as the u8 distinctK. */
+static void
+hist16_fill(uint16_t *p, size_t n, const char *name, unsigned k)
+{
+    uint64_t s = 1;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(name, "random") == 0) {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            p[i] = (uint16_t)(s >> 32);
+        } else if (k == 0) {
+            p[i] = 0x5555;
+        } else {
+            p[i] = (uint16_t)((((i >> 3) % k) * 4099 + 7) & 0xffff);
+        }
+    }
+}
+
+static votecl_status
+hist16_check(votecl_buffer *bins, const uint16_t *host, size_t n, int *ok)
+{
+    uint32_t *counts = malloc(2 * HIST16_BINS * sizeof *counts), *want = counts + HIST16_BINS;
+    votecl_status st;
+    if (!counts)
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    memset(want, 0, HIST16_BINS * sizeof *want);
+    for (size_t i = 0; i < n; i++)
+        want[host[i] >> 4]++;
+    st = votecl_buffer_read(bins, 0, counts, HIST16_BINS * sizeof *counts);
+    *ok = st == VOTECL_OK && memcmp(want, counts, HIST16_BINS * sizeof *want) == 0;
+    free(counts);
+    return st;
+}
+
+/* One case: the auto plan (or a forced strategy) over b->bytes / 2 values already on the
+ * device; the bins are checked against counts made here. */
+static void
+bench_hist16_case(bench *b, votecl_variant variant, const char *name, unsigned k)
+{
+    size_t n = b->bytes / 2;
+    votecl_hist_params params;
+    hist_op op = {.x = b->x, .bins = b->bins, .n = n, .frames = 1};
+    case_result r = {0};
+    bench_plan p = {.requested = variant};
+    char label[64];
+
+    votecl_hist_params_init(&params, VOTECL_DTYPE_U16);
+    params.nbins[0] = HIST16_BINS; /* over [0, 65536): 16 values per bin */
+    params.variant = variant;
+    params.work_group_size = (unsigned)b->args.wg;
+    hist16_fill((uint16_t *)b->host, n, name, k);
+    r.status = votecl_buffer_write(b->x, 0, b->host, n * 2);
+    if (r.status == VOTECL_OK)
+        r.status = votecl_hist_plan_new(b->ctx, &params, &op.plan);
+    if (r.status == VOTECL_OK)
+        r.status = votecl_hist_plan_describe(op.plan, n, 1, &r.info);
+    if (r.status == VOTECL_OK)
+        r.status = bench_time(b->ctx, run_hist_op, &op, b->args.reps, 0, &r.seconds);
+    if (r.status == VOTECL_OK)
+        r.status = hist16_check(b->bins, (const uint16_t *)b->host, n, &r.ok);
+    if (!r.ok)
+        b->all_ok = 0;
+    snprintf(label, sizeof label, "u16_4096_%s", name);
+    json_case_open(b, label, &p, n, 1, &r);
+    tool_json_end_object(&b->json);
+    tool_progress(b->options, "bench: %-22s %-7s %8.3f GB/s %s\n", label,
+                  votecl_variant_name(variant),
+                  r.status == VOTECL_OK ? (double)(n * 2) / r.seconds / 1e9 : 0.0,
+                  r.ok ? "ok" : "FAILED");
+    votecl_hist_plan_free(op.plan);
+}
+
+static void
+bench_hist16(bench *b)
+{
+    static const struct {
+        const char *name;
+        unsigned k;
+    } dists[] = {{"random", 0}, {"constant", 0}, {"distinct2", 2},  {"distinct4", 4},
+                 {"distinct8", 8}, {"distinct16", 16}};
+    for (size_t d = 0; d < sizeof dists / sizeof dists[0]; d++) {
+        bench_hist16_case(b, VOTECL_VARIANT_AUTO, dists[d].name, dists[d].k);
+        for (votecl_variant v = VOTECL_VARIANT_LOCAL; v <= VOTECL_VARIANT_PRIVATE; v++)
+            if (b->args.variants & 1u << v)
+                bench_hist16_case(b, v, dists[d].name, dists[d].k);
+    }
 }
 
 /* src stretched over dst (nearest neighbour), both one-channel u8. */
@@ -1217,6 +1314,8 @@ bench_cases(bench *b)
         bench_frame_cases(b);
         bench_user_histogram(b);
     }
+    if (bench_wants(b, "hist16"))
+        bench_hist16(b);
     if (bench_wants(b, "hough"))
         bench_hough(b);
     if (bench_wants(b, "lines"))

@@ -33,7 +33,7 @@ cal_usage(FILE *f)
                "                        [--variants local,global,private] [--json]\n"
                "Times a Hough-like vote on the device over a range of image sizes, edge\n"
                "fractions (eta), vote spaces (G) and bins (N) with each strategy, fits the\n"
-               "parameters a-j of the execution-time model (GPU-vote Eq. 7-10) by least squares\n"
+               "parameters a-m of the execution-time model (GPU-vote Eq. 7-10) by least squares\n"
                "and stores them beside the kernel cache; plans then choose their strategy by it.\n"
                "  --evaluate     then time held-out cases and report the model's accuracy\n"
                "  --stored       with --evaluate: evaluate the stored model, do not train\n"
@@ -189,6 +189,9 @@ print_evaluation(const cal_result *eval)
            " (paper: 5%%, 95%%), worst %.1f%%\n",
            r->cases, r->seconds, 100 * r->mean_abs_error, 100 * r->within_10,
            100 * r->max_abs_error);
+    printf("  %-8s %4zu runs: mean absolute error %.1f%%, within +-10%%: %.1f%%"
+           " (the strategy the model picks for each case's G, N, E and eta)\n",
+           "picked", r->picked_cases, 100 * r->picked_mean_abs_error, 100 * r->picked_within_10);
     for (int v = VOTECL_VARIANT_LOCAL; v <= VOTECL_VARIANT_PRIVATE; v++)
         if (r->model.strategy[v].fitted)
             printf("  %-8s %4zu runs: mean absolute error %.1f%%, within +-10%%: %.1f%%\n",
@@ -240,6 +243,9 @@ json_cases(tool_json *j, const cal_result *res, const votecl_model *model)
         tool_json_kv_uint(j, "copies", s->copies);
         tool_json_kv_uint(j, "work_group_size", s->work_group_size);
         tool_json_kv_bool(j, "serial", s->serial);
+        tool_json_kv_uint(j, "launches", s->launches);
+        tool_json_kv_uint(j, "resident", s->resident);
+        tool_json_kv_double(j, "footprint", s->footprint);
         tool_json_kv_double(j, "seconds", s->seconds);
         tool_json_key(j, "predicted_seconds");
         if (have)
@@ -284,6 +290,12 @@ json_report(tool_json *j, const char *key, const cal_result *res, int evaluate)
         tool_json_kv_double(j, "mean_abs_error", r->mean_abs_error);
         tool_json_kv_double(j, "within_10_percent", r->within_10);
         tool_json_kv_double(j, "max_abs_error", r->max_abs_error);
+        tool_json_key(j, "picked");
+        tool_json_begin_object(j);
+        tool_json_kv_uint(j, "runs", r->picked_cases);
+        tool_json_kv_double(j, "mean_abs_error", r->picked_mean_abs_error);
+        tool_json_kv_double(j, "within_10_percent", r->picked_within_10);
+        tool_json_end_object(j);
         json_strategies(j, res);
     } else {
         tool_json_kv_bool(j, "stored", r->stored);

@@ -115,9 +115,13 @@ out:
 void
 tool_plan_summary(const votecl_vote_plan_info *info, char *buffer, size_t size)
 {
-    snprintf(buffer, size, "%s S'=%u S=%u P=%u passes=%u copies=%u wg=%zu",
-             votecl_variant_name(info->variant), info->stretch, info->stretch_s, info->parts,
-             info->passes, info->copies, info->work_group_size);
+    int n = snprintf(buffer, size, "%s S'=%u S=%u P=%u passes=%u copies=%u wg=%zu",
+                     votecl_variant_name(info->variant), info->stretch, info->stretch_s,
+                     info->parts, info->passes, info->copies, info->work_group_size);
+    /* the execution-time model's figure, beside the measured time the callers print */
+    if (info->predicted_seconds > 0 && n > 0 && (size_t)n < size)
+        snprintf(buffer + n, size - (size_t)n, " predicted=%.3f ms",
+                 info->predicted_seconds * 1e3);
 }
 
 void

@@ -378,6 +378,9 @@ tool_json_plan_info(tool_json *j, const votecl_vote_plan_info *info)
     tool_json_kv_uint(j, "copies", info->copies);
     tool_json_kv_uint(j, "work_group_size", info->work_group_size);
     tool_json_kv_double(j, "predicted_seconds", info->predicted_seconds);
+    tool_json_kv_uint(j, "launches", info->launches);
+    tool_json_kv_uint(j, "resident", info->resident);
+    tool_json_kv_uint(j, "footprint", info->footprint);
     tool_json_end_object(j);
 }
 

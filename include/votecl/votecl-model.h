@@ -29,7 +29,19 @@
  * neighbouring pixels into neighbouring bins: j times E F (E F_serial for serial private) is
  * what such a vote costs more or less than a stage-1 survivor's.
  *
- * The parameters a-j are fitted per device and per strategy (local, global, private) by
+ * Three more (model file version 3) describe the hardware beneath Eq. 9. k: seconds per
+ * kernel launch or buffer fill of stage 2 (the plan's launches: the merge kernel is skipped
+ * when the last work-group merges or P = 1, and the global and private strategies fill their
+ * copies first), which a single constant f cannot follow. l: the wave granularity: the T =
+ * G passes P work-groups run in ceil(T / (SM k)) waves when k of them fit on a compute unit
+ * at once (the plan's resident: work-group size and local memory), and a wave of work-groups
+ * each voting eta E / P elements takes as long as one of them when the groups' votes are
+ * latency-bound rather than throughput-bound: l times eta E ceil(T / (SM k)) / P, beside
+ * e's throughput-bound eta E F. m: the cache footprint of the copies in global memory (global
+ * strategy, private in global memory): a vote's read-modify-write costs more as the G N copies
+ * outgrow the caches, m times eta E F log2(1 + footprint / 64 KiB).
+ *
+ * The parameters a-m are fitted per device and per strategy (local, global, private) by
  * linear least squares on relative error from timed training runs (votecl_model_calibrate(),
  * `votecl calibrate`) and stored as one text file per device in the context's cache directory
  * (env.md in $(docdir)). Once a device is calibrated, votecl_vote_plan_predict() answers and plans
@@ -64,10 +76,13 @@ typedef enum votecl_model_term {
     VOTECL_MODEL_TERM_H = 7, /* seconds per local bin a work-group zeroes and folds, per wave */
     VOTECL_MODEL_TERM_I = 8, /* seconds per element a serial private work-item votes, per wave */
     VOTECL_MODEL_TERM_J = 9, /* seconds per value-based vote beyond d and e (or i) */
-    VOTECL_MODEL_NTERMS = 10
+    VOTECL_MODEL_TERM_K = 10, /* seconds per kernel launch or fill of stage 2 */
+    VOTECL_MODEL_TERM_L = 11, /* seconds per kept element / P, times the waves of resident groups */
+    VOTECL_MODEL_TERM_M = 12, /* seconds per kept element, times F and log2 of the footprint */
+    VOTECL_MODEL_NTERMS = 13
 } votecl_model_term;
 
-/* "a" .. "j"; NULL for other values. Transfer none. */
+/* "a" .. "m"; NULL for other values. Transfer none. */
 VOTECL_API const char *votecl_model_term_name(votecl_model_term term);
 
 /* The fit of one strategy. A term the samples cannot tell apart from another (S' never
@@ -75,7 +90,7 @@ VOTECL_API const char *votecl_model_term_name(votecl_model_term term);
  * absorb it. */
 typedef struct votecl_model_params {
     int fitted;                       /* nonzero when the strategy has a fit */
-    double param[VOTECL_MODEL_NTERMS]; /* a-j, seconds per unit of their term */
+    double param[VOTECL_MODEL_NTERMS]; /* a-m, seconds per unit of their term */
     unsigned samples;                 /* training runs the fit used */
     double mean_abs_error;            /* mean |predicted - measured| / measured over them */
 } votecl_model_params;
@@ -102,6 +117,9 @@ typedef struct votecl_model_sample {
     int serial;              /* nonzero: one work-item per part votes its elements serially
                                 (the private strategy with its copies in global memory) */
     double seconds;          /* measured (for fitting and evaluation); ignored by predictions */
+    unsigned launches;       /* kernel launches and fills of stage 2 (0: taken as 1) */
+    unsigned resident;       /* vote work-groups resident per compute unit (0: taken as 1) */
+    double footprint;        /* bytes of global memory the votes go to (0: on chip) */
 } votecl_model_sample;
 
 /* Fills a sample from a plan's description (votecl_vote_plan_describe() for E elements)
@@ -183,13 +201,20 @@ typedef struct votecl_calibrate_report {
     double max_abs_error;
     double strategy_mean_abs_error[4]; /* per votecl_variant */
     double strategy_within_10[4];
+    /* evaluate only: over the held-out cases run with the strategy that the model picks for
+       their G, N, E and eta (what a plan left to the library runs) */
+    size_t picked_cases;
+    double picked_mean_abs_error;
+    double picked_within_10;
 } votecl_calibrate_report;
 
 /* Times the training cases on the context's device and fits the model: a Hough-like
  * location-based vote (a synthetic u8 image with the fraction eta of its pixels set, votes
  * over G theta-rho spaces of N bins) and its value-based twin, varying E, eta (0.01-0.5),
- * G (1 to twice the compute units) and N (32 to beyond Nmax where the training set allows),
- * each strategy forced in turn. The cases of a strategy run in rounds, each case once per
+ * G (1 to twice the compute units, six values) and N (32 to beyond Nmax where the training
+ * set allows, seven values), each strategy forced in turn; the local strategy's cases also
+ * vary the work-groups per compute unit (hence P) and cap S', the choices that plans of a
+ * calibrated device make by the model. The cases of a strategy run in rounds, each case once per
  * round (warmed up, then votecl_vote_run_buffers() and votecl_context_finish()), and the
  * fastest round counts: other processes only ever add time, and a spell of load then slows
  * one round rather than every run of a few cases. options: borrowed, NULL for the defaults. report: caller-owned output.
@@ -200,9 +225,10 @@ VOTECL_API votecl_status votecl_model_calibrate(votecl_context *context,
                                                 const votecl_calibrate_options *options,
                                                 votecl_calibrate_report *report);
 
-/* Times held-out cases (other sizes, eta, G and N than the training set's) and compares
- * them with model's predictions (model: borrowed, or NULL for the stored model). options as
- * for calibrate (store is ignored). Returns VOTECL_OK, VOTECL_UNSUPPORTED when there is no
+/* Times held-out cases (other sizes, eta, G and N than the training set's, each plan with its
+ * own choice of S' and P) and compares them with model's predictions (model: borrowed, or NULL
+ * for the stored model), per strategy and for the strategy model picks for each case
+ * (picked_*). options as for calibrate (store is ignored). Returns VOTECL_OK, VOTECL_UNSUPPORTED when there is no
  * model, or the status of a failing plan or run. */
 VOTECL_API votecl_status votecl_model_evaluate(votecl_context *context,
                                                const votecl_model *model,

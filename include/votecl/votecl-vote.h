@@ -69,6 +69,12 @@ typedef struct votecl_vote_plan_info {
     unsigned copies;        /* replicated copies of the bins (global, private) */
     size_t work_group_size;
     double predicted_seconds; /* model estimate for 'elements' (0 when not calibrated) */
+    unsigned launches;      /* kernel launches and buffer fills of the vote per run (the
+                               vote kernel, a fill of the copies, the merge kernel) */
+    unsigned resident;      /* vote work-groups resident per compute unit at once, as
+                               estimated from the work-group size and its local memory */
+    uint64_t footprint;     /* bytes of global memory the votes go to (copies the vote kernel
+                               writes with atomics or read-modify-writes; 0 when on chip) */
 } votecl_vote_plan_info;
 
 /* ---------------------------------------------------------------------------------------

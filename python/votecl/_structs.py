@@ -40,7 +40,10 @@ VOTECL_MODEL_TERM_G = 6
 VOTECL_MODEL_TERM_H = 7
 VOTECL_MODEL_TERM_I = 8
 VOTECL_MODEL_TERM_J = 9
-VOTECL_MODEL_NTERMS = 10
+VOTECL_MODEL_TERM_K = 10
+VOTECL_MODEL_TERM_L = 11
+VOTECL_MODEL_TERM_M = 12
+VOTECL_MODEL_NTERMS = 13
 VOTECL_VARIANT_AUTO = 0
 VOTECL_VARIANT_LOCAL = 1
 VOTECL_VARIANT_GLOBAL = 2
@@ -371,6 +374,9 @@ class votecl_model_sample(ctypes.Structure):
         ("work_group_size", ctypes.c_uint),
         ("serial", ctypes.c_int),
         ("seconds", ctypes.c_double),
+        ("launches", ctypes.c_uint),
+        ("resident", ctypes.c_uint),
+        ("footprint", ctypes.c_double),
     ]
 
 
@@ -401,6 +407,9 @@ class votecl_calibrate_report(ctypes.Structure):
         ("max_abs_error", ctypes.c_double),
         ("strategy_mean_abs_error", ctypes.c_double * 4),
         ("strategy_within_10", ctypes.c_double * 4),
+        ("picked_cases", ctypes.c_size_t),
+        ("picked_mean_abs_error", ctypes.c_double),
+        ("picked_within_10", ctypes.c_double),
     ]
 
 
@@ -439,6 +448,9 @@ class votecl_vote_plan_info(ctypes.Structure):
         ("copies", ctypes.c_uint),
         ("work_group_size", ctypes.c_size_t),
         ("predicted_seconds", ctypes.c_double),
+        ("launches", ctypes.c_uint),
+        ("resident", ctypes.c_uint),
+        ("footprint", ctypes.c_uint64),
     ]
 
 
