@@ -74,6 +74,8 @@ enum {
     X(CUresult, cuStreamSynchronize, (CUstream stream), 1)                                         \
     X(CUresult, cuMemAlloc_v2, (CUdeviceptr * ptr, size_t size), 1)                                \
     X(CUresult, cuMemFree_v2, (CUdeviceptr ptr), 1)                                                \
+    X(CUresult, cuMemHostAlloc, (void **ptr, size_t size, unsigned flags), 0)                      \
+    X(CUresult, cuMemFreeHost, (void *ptr), 0)                                                     \
     X(CUresult, cuMemcpyHtoDAsync_v2,                                                              \
       (CUdeviceptr dst, const void *src, size_t size, CUstream stream), 1)                         \
     X(CUresult, cuMemcpyDtoHAsync_v2, (void *dst, CUdeviceptr src, size_t size, CUstream stream),  \
@@ -553,6 +555,27 @@ cuda_buffer_release(votecl_context *context, void *handle)
 {
     if (handle != NULL)
         bind(context)->api.cuMemFree_v2(dptr(handle));
+}
+
+static votecl_status
+cuda_host_alloc(votecl_context *context, size_t size, void **ptr, void **handle)
+{
+    cuda_impl *impl = bind(context);
+    CUresult err;
+
+    if (impl->api.cuMemHostAlloc == NULL || impl->api.cuMemFreeHost == NULL)
+        return votecl__fail(context, VOTECL_UNSUPPORTED, "cuMemHostAlloc: not in this driver");
+    if ((err = impl->api.cuMemHostAlloc(ptr, size, 0)) != CUDA_SUCCESS)
+        return cu_fail(context, &impl->api, err, "cuMemHostAlloc");
+    *handle = *ptr;
+    return VOTECL_OK;
+}
+
+static void
+cuda_host_free(votecl_context *context, void *ptr, void *handle)
+{
+    (void)handle;
+    bind(context)->api.cuMemFreeHost(ptr);
 }
 
 /* Waits for the stream: transfers block, as the launch contract says. */
@@ -1078,6 +1101,8 @@ const votecl__backend_ops votecl__backend_cuda = {
     .buffer_read = cuda_buffer_read,
     .buffer_zero = cuda_buffer_zero,
     .buffer_copy = cuda_buffer_copy,
+    .host_alloc = cuda_host_alloc,
+    .host_free = cuda_host_free,
     .program_build = cuda_program_build,
     .program_load = cuda_program_load,
     .program_binary = cuda_program_binary,

@@ -324,6 +324,39 @@ opencl_buffer_release(votecl_context *context, void *handle)
         clReleaseMemObject((cl_mem)handle);
 }
 
+/* A host-allocated buffer kept mapped: NVIDIA's driver pins it, and writes from the mapped
+ * pointer are then DMA transfers. */
+static votecl_status
+opencl_host_alloc(votecl_context *context, size_t size, void **ptr, void **handle)
+{
+    cl_int err;
+    cl_mem mem = clCreateBuffer(impl_of(context)->cl, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE,
+                                size, NULL, &err);
+    void *p;
+
+    if (mem == NULL)
+        return cl_fail(context, err, "clCreateBuffer (host staging)");
+    p = clEnqueueMapBuffer(impl_of(context)->queue, mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                           size, 0, NULL, NULL, &err);
+    if (p == NULL) {
+        clReleaseMemObject(mem);
+        return cl_fail(context, err, "clEnqueueMapBuffer (host staging)");
+    }
+    *ptr = p;
+    *handle = mem;
+    return VOTECL_OK;
+}
+
+static void
+opencl_host_free(votecl_context *context, void *ptr, void *handle)
+{
+    cl_command_queue queue = impl_of(context)->queue;
+
+    clEnqueueUnmapMemObject(queue, (cl_mem)handle, ptr, 0, NULL, NULL);
+    clFinish(queue);
+    clReleaseMemObject((cl_mem)handle);
+}
+
 static votecl_status
 opencl_buffer_write(votecl_context *context, void *handle, size_t offset, const void *src,
                     size_t size)
@@ -687,6 +720,8 @@ const votecl__backend_ops votecl__backend_opencl = {
     .buffer_zero = opencl_buffer_zero,
     .buffer_wrap = opencl_buffer_wrap,
     .buffer_copy = opencl_buffer_copy,
+    .host_alloc = opencl_host_alloc,
+    .host_free = opencl_host_free,
     .program_build = opencl_program_build,
     .program_load = opencl_program_load,
     .program_binary = opencl_program_binary,

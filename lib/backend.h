@@ -64,6 +64,11 @@ typedef struct votecl__backend_ops {
                                  void **handle);
     votecl_status (*buffer_copy)(votecl_context *context, void *dst, size_t dst_offset,
                                  void *src, size_t src_offset, size_t size);
+    /* Page-locked host memory, which buffer_write reads at the bus's full speed: *ptr its
+     * address, *handle what host_free takes. NULL: the backend has none (plain memory). */
+    votecl_status (*host_alloc)(votecl_context *context, size_t size, void **ptr,
+                                void **handle);
+    void (*host_free)(votecl_context *context, void *ptr, void *handle);
 
     /* Builds source with options; the log goes to the context (votecl__set_build_log). */
     votecl_status (*program_build)(votecl_context *context, const char *source,

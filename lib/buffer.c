@@ -166,6 +166,46 @@ votecl__buffer_ensure(votecl_context *context, votecl_buffer **buffer, size_t si
 }
 
 votecl_status
+votecl__staging_ensure(votecl_context *context, votecl__staging *s, size_t size)
+{
+    if (size == 0)
+        size = 1;
+    if (s->ptr != NULL && s->size >= size)
+        return VOTECL_OK;
+    votecl__staging_free(context, s);
+    if (votecl__fault_hit(VOTECL__FAULT_ALLOC))
+        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY,
+                            "out of host memory: %zu bytes of upload staging", size);
+    /* page-locked memory only speeds uploads up: plain memory where the backend has none or
+     * the system refuses it (a locked-memory limit) */
+    if (context->ops->host_alloc != NULL &&
+        context->ops->host_alloc(context, size, &s->ptr, &s->handle) == VOTECL_OK) {
+        s->size = size;
+        return VOTECL_OK;
+    }
+    s->handle = NULL;
+    if ((s->ptr = malloc(size)) == NULL)
+        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY,
+                            "out of host memory: %zu bytes of upload staging", size);
+    s->size = size;
+    return VOTECL_OK;
+}
+
+void
+votecl__staging_free(votecl_context *context, votecl__staging *s)
+{
+    if (s->ptr != NULL) {
+        if (s->handle != NULL)
+            context->ops->host_free(context, s->ptr, s->handle);
+        else
+            free(s->ptr);
+    }
+    s->ptr = NULL;
+    s->handle = NULL;
+    s->size = 0;
+}
+
+votecl_status
 votecl__launch(votecl_context *context, void *kernel, unsigned dims, const size_t *global,
                const size_t *local, const votecl__arg *args, unsigned nargs)
 {

@@ -87,7 +87,8 @@ struct votecl_hog {
     void *kernels[K_COUNT];
     int rows; /* the CPU kernels (cl/hog-cpu.cl) */
     hog_buffers buf;
-    uint8_t *conv;           /* the converted source (host) */
+    votecl__staging conv;    /* the converted source (host; page-locked where the backend
+                                offers it, kept between calls) */
     votecl_buffer *source;   /* borrowed: the caller's device image in conv's layout
                                 (votecl_hog_detect_buffer); NULL: conv is uploaded */
     unsigned ch;             /* its channels: 1 or 3 */
@@ -360,7 +361,7 @@ votecl_hog_free(votecl_hog *hog)
         votecl_buffer_free(b[i]);
     votecl_hog_model_free(hog->model);
     free(hog->block_weights);
-    free(hog->conv);
+    votecl__staging_free(hog->context, &hog->conv);
     free(hog->jobs);
     free(hog->tabs);
     free(hog->scores);
@@ -413,12 +414,11 @@ hog_take_image(votecl_hog *hog, const votecl_image *image)
     hog->ch = image->channels >= 3 && hog->geom.colour ? 3 : 1;
     hog->source = NULL;
     size = pixels * hog->ch;
-    free(hog->conv);
-    if ((hog->conv = votecl__malloc(size)) == NULL)
-        return votecl__fail(hog->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    if ((status = votecl__staging_ensure(hog->context, &hog->conv, size)) != VOTECL_OK)
+        return status;
     votecl__hog_ref_convert(image->data, image->height > 1 ? image->stride : row_bytes,
                             (uint32_t)image->width, (uint32_t)image->height, image->channels,
-                            hog->geom.colour, hog->conv);
+                            hog->geom.colour, (uint8_t *)hog->conv.ptr);
     hog->conv_w = image->width;
     hog->conv_h = image->height;
     return VOTECL_OK;
@@ -691,7 +691,8 @@ ref_run_level(votecl_hog *hog, const hog_job *j, ref_level *r)
     }
     for (int32_t y = 0; y < j->roi.height; y++)
         memcpy(r->crop + (size_t)y * j->roi.width * ch,
-               hog->conv + (((size_t)j->roi.y + y) * hog->conv_w + j->roi.x) * ch,
+               (const uint8_t *)hog->conv.ptr +
+                   (((size_t)j->roi.y + y) * hog->conv_w + j->roi.x) * ch,
                (size_t)j->roi.width * ch);
     votecl__hog_ref_resize(r->crop, (uint32_t)j->roi.width, (uint32_t)j->roi.height, ch,
                            r->level, l->width, l->height);
@@ -766,7 +767,7 @@ device_buffers(votecl_hog *hog)
                                         sizeof(float)))))
         return s;
     if (hog->source == NULL &&
-        (s = upload(hog, &b->image, hog->conv, hog->conv_w * hog->conv_h * hog->ch)))
+        (s = upload(hog, &b->image, hog->conv.ptr, hog->conv_w * hog->conv_h * hog->ch)))
         return s;
     return upload(hog, &b->tab, hog->tabs, tables_size(hog) * sizeof(int32_t));
 }

@@ -255,6 +255,19 @@ votecl_status votecl__buffer_wrap(votecl_context *context, const void *host, siz
 votecl_status votecl__buffer_ensure(votecl_context *context, votecl_buffer **buffer,
                                     size_t size);
 
+/* Host memory that uploads are written from: page-locked where the backend offers it (an
+ * upload from it runs at the bus's speed, not a pageable copy's), plain memory otherwise.
+ * Zero-initialise; kept between calls so that its cost is paid once. */
+typedef struct votecl__staging {
+    void *ptr;
+    void *handle; /* the backend's; NULL for plain memory */
+    size_t size;
+} votecl__staging;
+
+/* Makes s hold at least size bytes (contents lost when it grows). */
+votecl_status votecl__staging_ensure(votecl_context *context, votecl__staging *s, size_t size);
+void votecl__staging_free(votecl_context *context, votecl__staging *s);
+
 /* --- reference device profiles (device-profile.c) --- */
 
 /* A device as a paper describes it: the facts a context would report, plus the residency
