@@ -110,56 +110,48 @@
 HOG_LEVEL_KERNEL(hog_level_px1, 1)
 HOG_LEVEL_KERNEL(hog_level_px3, 3)
 
-/* hog_gradient_store's arithmetic for the chosen differences (bx, by), planar output. */
+/* hog_gradient_store's arithmetic for the chosen differences (bx, by) of one pixel (T float,
+ * I int) or of 8 consecutive pixels (float8, int8): the magnitude MAG, the fraction FRAC of
+ * the way to the upper bin and the lower bin H (wrapped into 0 .. HOG_NBINS - 1). */
+#define HOG_GRADIENT_MATH(T, I, CONVERT_I, bx, by, MAG, FRAC, H)                               \
+    T MAG = sqrt(bx * bx + by * by);                                                           \
+    T FRAC, ax_ = fabs(bx), ay_ = fabs(by);                                                    \
+    I wide_ = ax_ >= ay_, H;                                                                   \
+    {                                                                                          \
+        /* hog_atan_deg without branches: the same operations on the selected operands */     \
+        T c = (wide_ ? ay_ : ax_) / ((wide_ ? ax_ : ay_) + HOG_EPS), c2 = c * c;               \
+        T p = (((HOG_P7 * c2 + HOG_P5) * c2 + HOG_P3) * c2 + HOG_P1) * c;                      \
+        T a = wide_ ? p : 90.f - p;                                                            \
+        a = bx < 0 ? 180.f - a : a;                                                            \
+        a = by < 0 ? 360.f - a : a;                                                            \
+        FRAC = a * HOG_DEG2RAD;                                                                \
+        FRAC = FRAC * HOG_ANGLE_SCALE - 0.5f;                                                  \
+        T fl = floor(FRAC);                                                                    \
+        H = CONVERT_I(fl);                                                                     \
+        FRAC -= fl;                                                                            \
+        H = H < 0 ? H + HOG_NBINS : H >= HOG_NBINS ? H - HOG_NBINS : H;                        \
+        H = H < 0 ? 0 : H >= HOG_NBINS ? HOG_NBINS - 1 : H;                                    \
+    }
+
+/* One pixel, planar output. */
 inline void
 hog_gradient_planar(float bx, float by, size_t o, size_t npix, GLOBAL float *restrict grad,
                     GLOBAL uchar *restrict bins)
 {
-    float mag = sqrt(bx * bx + by * by);
-    float ax = fabs(bx), ay = fabs(by);
-    int wide = ax >= ay;
-    /* hog_atan_deg without branches: the same operations on the selected operands */
-    float c = (wide ? ay : ax) / ((wide ? ax : ay) + HOG_EPS), c2 = c * c;
-    float p = (((HOG_P7 * c2 + HOG_P5) * c2 + HOG_P3) * c2 + HOG_P1) * c;
-    float a = wide ? p : 90.f - p;
-
-    a = bx < 0 ? 180.f - a : a;
-    a = by < 0 ? 360.f - a : a;
-    float angle = a * HOG_DEG2RAD;
-    angle = angle * HOG_ANGLE_SCALE - 0.5f;
-    float fl = floor(angle);
-    int h = (int)fl;
-    angle -= fl;
+    HOG_GRADIENT_MATH(float, int, (int), bx, by, mag, angle, h)
     grad[o] = mag * (1.f - angle);
     grad[npix + o] = mag * angle;
-    h = h < 0 ? h + HOG_NBINS : h >= HOG_NBINS ? h - HOG_NBINS : h;
-    h = h < 0 ? 0 : h >= HOG_NBINS ? HOG_NBINS - 1 : h;
     bins[o] = (uchar)h;
 }
 
-/* hog_gradient_planar for 8 consecutive pixels in vectors. */
+/* 8 consecutive pixels in vectors. */
 inline void
 hog_gradient_planar8(float8 bx, float8 by, size_t o, size_t npix, GLOBAL float *restrict grad,
                      GLOBAL uchar *restrict bins)
 {
-    float8 mag = sqrt(bx * bx + by * by);
-    float8 ax = fabs(bx), ay = fabs(by);
-    int8 wide = ax >= ay;
-    float8 c = (wide ? ay : ax) / ((wide ? ax : ay) + HOG_EPS), c2 = c * c;
-    float8 p = (((HOG_P7 * c2 + HOG_P5) * c2 + HOG_P3) * c2 + HOG_P1) * c;
-    float8 a = wide ? p : 90.f - p;
-
-    a = bx < 0 ? 180.f - a : a;
-    a = by < 0 ? 360.f - a : a;
-    float8 angle = a * HOG_DEG2RAD;
-    angle = angle * HOG_ANGLE_SCALE - 0.5f;
-    float8 fl = floor(angle);
-    int8 h = convert_int8(fl);
-    angle -= fl;
+    HOG_GRADIENT_MATH(float8, int8, convert_int8, bx, by, mag, angle, h)
     vstore8(mag * (1.f - angle), 0, grad + o);
     vstore8(mag * angle, 0, grad + npix + o);
-    h = h < 0 ? h + HOG_NBINS : h >= HOG_NBINS ? h - HOG_NBINS : h;
-    h = h < 0 ? 0 : h >= HOG_NBINS ? HOG_NBINS - 1 : h;
     vstore8(convert_uchar8(h), 0, bins + o);
 }
 
