@@ -106,6 +106,13 @@ struct votecl_hog {
     size_t nrh;              /* row partial histograms of every job (CPUs) */
     size_t max_pw, max_nbx, max_nwx; /* the widest padded level, block and window rows */
     size_t rowtab;           /* CPUs: the row tables' first pair in tabs */
+    /* the jobs and tables above were planned for these (plan(): a video's frames reuse
+     * them), and whether buf.tab holds the tables */
+    int planned, tabs_on_device;
+    size_t plan_w, plan_h, plan_nrois;
+    unsigned plan_ch;
+    int plan_pyramid;
+    votecl_hog_rect *plan_rois;
     unsigned tile;           /* CPUs: HOG_TILE, the per-pixel kernels' local size */
     unsigned local;          /* HOG_LOCAL: work-group of hog_blocks_all and hog_svm_all */
     int begun;
@@ -362,6 +369,7 @@ votecl_hog_free(votecl_hog *hog)
     votecl_hog_model_free(hog->model);
     free(hog->block_weights);
     votecl__staging_free(hog->context, &hog->conv);
+    free(hog->plan_rois);
     free(hog->jobs);
     free(hog->tabs);
     free(hog->scores);
@@ -531,6 +539,7 @@ plan_jobs(votecl_hog *hog, const votecl_hog_rect *rois, size_t nrois, int pyrami
     votecl_hog_rect whole = {0, 0, (int32_t)hog->conv_w, (int32_t)hog->conv_h};
     votecl_status status = VOTECL_OK;
 
+    hog->planned = 0;
     hog->njobs = hog->ntabs = hog->nscores = hog->npix = hog->nblk = hog->npad = hog->nrows =
         hog->nprows = hog->nbrows = hog->nwrows = hog->nrh = 0;
     hog->max_pw = hog->max_nbx = hog->max_nwx = 0;
@@ -597,6 +606,7 @@ fill_tables(votecl_hog *hog)
     hog->rowtab = (head + hog->ntabs + 1) / 2;
     total = hog->rows ? 2 * (hog->rowtab + hog->nprows + hog->nrows + hog->nbrows + hog->nwrows)
                       : head + hog->ntabs;
+    hog->tabs_on_device = 0;
     free(hog->tabs);
     hog->tabs = votecl__malloc((total > 0 ? total : 1) * sizeof *hog->tabs);
     free(hog->scores);
@@ -649,6 +659,38 @@ fill_tables(votecl_hog *hog)
         votecl__hog_resize_table((uint32_t)j->roi.height, j->level.height, y,
                                  y + j->level.height);
     }
+    return VOTECL_OK;
+}
+
+/* plan_jobs and fill_tables for the image taken, skipped when its size and channels, the
+ * regions and the pyramid flag are the last plan's (a video's frames): the jobs, the tables
+ * and the tables on the device are then current. */
+static votecl_status
+plan(votecl_hog *hog, const votecl_hog_rect *rois, size_t nrois, int pyramid)
+{
+    votecl_status status;
+
+    if (hog->planned && hog->plan_w == hog->conv_w && hog->plan_h == hog->conv_h &&
+        hog->plan_ch == hog->ch && hog->plan_pyramid == pyramid && hog->plan_nrois == nrois &&
+        (nrois == 0 || (rois != NULL && memcmp(hog->plan_rois, rois, nrois * sizeof *rois) == 0)))
+        return VOTECL_OK;
+    if ((status = plan_jobs(hog, rois, nrois, pyramid)) != VOTECL_OK ||
+        (status = fill_tables(hog)) != VOTECL_OK)
+        return status;
+    free(hog->plan_rois);
+    hog->plan_rois = NULL;
+    /* the memo is only a saving: without room for the regions, the next call plans again */
+    if (nrois > 0 && (nrois > SIZE_MAX / sizeof *rois ||
+                      (hog->plan_rois = votecl__malloc(nrois * sizeof *rois)) == NULL))
+        return VOTECL_OK;
+    if (nrois > 0)
+        memcpy(hog->plan_rois, rois, nrois * sizeof *rois);
+    hog->plan_w = hog->conv_w;
+    hog->plan_h = hog->conv_h;
+    hog->plan_ch = hog->ch;
+    hog->plan_pyramid = pyramid;
+    hog->plan_nrois = nrois;
+    hog->planned = 1;
     return VOTECL_OK;
 }
 
@@ -769,7 +811,11 @@ device_buffers(votecl_hog *hog)
     if (hog->source == NULL &&
         (s = upload(hog, &b->image, hog->conv.ptr, hog->conv_w * hog->conv_h * hog->ch)))
         return s;
-    return upload(hog, &b->tab, hog->tabs, tables_size(hog) * sizeof(int32_t));
+    if (hog->tabs_on_device)
+        return VOTECL_OK;
+    if ((s = upload(hog, &b->tab, hog->tabs, tables_size(hog) * sizeof(int32_t))) == VOTECL_OK)
+        hog->tabs_on_device = 1;
+    return s;
 }
 
 /* A 2-D launch of the CPU kernels: n work-items along each of rows rows, work-groups of
@@ -1035,8 +1081,7 @@ votecl_hog_detect_begin(votecl_hog *hog, const votecl_image *image, const votecl
     if (hog->model == NULL)
         return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT,
                             "model: the detector was made without a model");
-    if ((s = hog_take_image(hog, image)) || (s = plan_jobs(hog, rois, nrois, 1)) ||
-        (s = fill_tables(hog)))
+    if ((s = hog_take_image(hog, image)) || (s = plan(hog, rois, nrois, 1)))
         return s;
 #ifdef VOTECL_HOG_PROFILE
     hog_prof_n++;
@@ -1107,7 +1152,7 @@ votecl_hog_detect_buffer(votecl_hog *hog, votecl_buffer *image, size_t width, si
                             hog->begun ? "hog: a detection is already begun"
                                        : "model: the detector was made without a model");
     if ((s = hog_take_buffer(hog, image, width, height, channels)) ||
-        (s = plan_jobs(hog, rois, nrois, 1)) || (s = fill_tables(hog)))
+        (s = plan(hog, rois, nrois, 1)))
         return s;
     if (hog->njobs > 0)
         s = hog->context->backend == VOTECL_BACKEND_REF ? ref_detect(hog) : device_detect(hog);

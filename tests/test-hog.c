@@ -456,6 +456,73 @@ test_opencl_async(void)
     g_free(px);
 }
 
+/* One detector over a changing sequence (sizes, channels, regions, descriptors between)
+ * gives what a fresh detector gives for each call: its plan memo (jobs and tables kept
+ * while the image size and regions repeat, as in a video) never serves a stale plan. */
+static void
+detect_fresh(const votecl_hog_params *params, const votecl_hog_model *model,
+             const votecl_image *view, const votecl_hog_rect *rois, size_t nrois,
+             votecl_hog_detection *out, size_t *n)
+{
+    votecl_hog *h = NULL;
+
+    g_assert_cmpint(votecl_hog_new(device(), params, model, &h), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_detect(h, view, rois, nrois, out, 512, n), ==, VOTECL_OK);
+    votecl_hog_free(h);
+}
+
+static void
+test_opencl_plan_reuse(void)
+{
+    tu_rng rng;
+    uint8_t *pa, *pb;
+    votecl_hog_params params;
+    votecl_hog_model *model = NULL;
+    votecl_hog *h = NULL;
+    votecl_hog_rect rois[2] = {{0, 0, 100, 160}, {60, 30, 120, 170}};
+    votecl_hog_detection *got = g_malloc(512 * sizeof *got), *want = g_malloc(512 * sizeof *want);
+    votecl_image a, b;
+    size_t ng, nw, length, found, wx = 0, wy = 0;
+    float *desc;
+
+    if (device() == NULL)
+        return;
+    tu_rng_init(&rng, 4321);
+    pa = random_image(&rng, 200, 200, 3);
+    pb = random_image(&rng, 160, 230, 1);
+    a = (votecl_image){pa, 200, 200, 600, 3, VOTECL_DTYPE_U8};
+    b = (votecl_image){pb, 160, 230, 160, 1, VOTECL_DTYPE_U8};
+    votecl_hog_params_init(&params);
+    params.fusion = VOTECL_HOG_FUSION_NONE;
+    params.hit_threshold = -1e30;
+    g_assert_cmpint(votecl_hog_model_people(device(), &model), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_new(device(), &params, model, &h), ==, VOTECL_OK);
+    votecl_hog_descriptor_length(&params, &length);
+    g_assert_cmpint(votecl_hog_windows(h, 200, 200, &wx, &wy), ==, VOTECL_OK);
+    desc = g_malloc(wx * wy * length * sizeof *desc);
+    for (int step = 0; step < 8; step++) {
+        const votecl_image *v = step == 2 || step == 5 ? &b : &a;
+        size_t nr = step == 1 || step == 3 ? 2 : step == 4 ? 1 : 0;
+
+        if (step == 6) /* descriptors plan the jobs differently: the next detect re-plans */
+            g_assert_cmpint(votecl_hog_compute(h, &a, desc, wx * wy * length, &found), ==, VOTECL_OK);
+        g_assert_cmpint(votecl_hog_detect(h, v, nr ? rois : NULL, nr, got, 512, &ng), ==,
+                        VOTECL_OK);
+        detect_fresh(&params, model, v, nr ? rois : NULL, nr, want, &nw);
+        g_assert_cmpuint(ng, ==, nw);
+        g_assert_cmpuint(ng, >, 0);
+        for (size_t i = 0; i < ng && i < 512; i++) {
+            g_assert_cmpint(got[i].box.x, ==, want[i].box.x);
+            g_assert_cmpint(got[i].box.y, ==, want[i].box.y);
+            g_assert_cmpint(got[i].box.width, ==, want[i].box.width);
+            g_assert_cmpfloat(got[i].score, ==, want[i].score);
+        }
+    }
+    votecl_hog_free(h);
+    votecl_hog_model_free(model);
+    g_free(desc), g_free(got), g_free(want), g_free(pa), g_free(pb);
+}
+
 /* --- models --- */
 
 static votecl_status
@@ -696,6 +763,7 @@ main(int argc, char **argv)
     tu_add_device_test("hog/stages", test_opencl_stages);
     tu_add_device_test("hog/bad-input", test_opencl_bad_input);
     tu_add_device_test("hog/async-multi", test_opencl_async);
+    tu_add_device_test("hog/plan-reuse", test_opencl_plan_reuse);
     tu_add_device_test("hog/opencv-descriptors", test_opencl_descriptors);
     tu_add_device_test("hog/opencv-detect", test_opencl_detect);
     status = g_test_run();
