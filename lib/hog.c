@@ -97,7 +97,8 @@ struct votecl_hog {
     size_t njobs, jobs_cap;
     int32_t *tabs;
     size_t ntabs;
-    float *scores;           /* host copy of every job's scores */
+    float *scores;           /* host copy of every job's scores (scores_mem's) */
+    votecl__staging scores_mem; /* page-locked where the backend offers it: the read-back */
     size_t nscores;
     size_t npix, nblk;       /* gradient pixels and blocks of every job */
     size_t npad;             /* padded level pixels of every job (CPUs) */
@@ -372,7 +373,7 @@ votecl_hog_free(votecl_hog *hog)
     free(hog->plan_rois);
     free(hog->jobs);
     free(hog->tabs);
-    free(hog->scores);
+    votecl__staging_free(hog->context, &hog->scores_mem);
     free(hog->raw);
     free(hog);
 }
@@ -601,6 +602,7 @@ static votecl_status
 fill_tables(votecl_hog *hog)
 {
     size_t head = hog->njobs * HOG_JOB, total;
+    votecl_status status;
 
     /* CPUs: the row tables start at an even int (pairs) */
     hog->rowtab = (head + hog->ntabs + 1) / 2;
@@ -609,10 +611,16 @@ fill_tables(votecl_hog *hog)
     hog->tabs_on_device = 0;
     free(hog->tabs);
     hog->tabs = votecl__malloc((total > 0 ? total : 1) * sizeof *hog->tabs);
-    free(hog->scores);
-    hog->scores = votecl__malloc((hog->nscores > 0 ? hog->nscores : 1) * sizeof *hog->scores);
-    if (hog->tabs == NULL || hog->scores == NULL)
+    if (hog->tabs == NULL)
         return votecl__fail(hog->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    if (hog->nscores > SIZE_MAX / sizeof *hog->scores)
+        return votecl__fail(hog->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory: %zu scores",
+                            hog->nscores);
+    status = votecl__staging_ensure(hog->context, &hog->scores_mem,
+                                    hog->nscores * sizeof *hog->scores);
+    if (status != VOTECL_OK)
+        return status;
+    hog->scores = hog->scores_mem.ptr;
     if (hog->rows) {
         int32_t *scratch = votecl__malloc(2 * (size_t)VOTECL_HOG_MAX_SIDE * sizeof *scratch);
 
