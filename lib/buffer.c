@@ -176,13 +176,17 @@ votecl__staging_ensure(votecl_context *context, votecl__staging *s, size_t size)
     if (votecl__fault_hit(VOTECL__FAULT_ALLOC))
         return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY,
                             "out of host memory: %zu bytes of upload staging", size);
-    /* page-locked memory only speeds uploads up: plain memory where the backend has none or
-     * the system refuses it (a locked-memory limit) */
-    if (context->ops->host_alloc != NULL &&
-        context->ops->host_alloc(context, size, &s->ptr, &s->handle) == VOTECL_OK) {
-        s->size = size;
-        return VOTECL_OK;
+    /* page-locked memory only speeds uploads to a device's own memory up: plain memory on a
+     * device that shares the host's, where the backend has none or where the system refuses
+     * it (a locked-memory limit) */
+    if (!context->info.host_unified_memory && context->ops->host_alloc != NULL) {
+        if (context->ops->host_alloc(context, size, &s->ptr, &s->handle) == VOTECL_OK) {
+            s->size = size;
+            return VOTECL_OK;
+        }
+        votecl__clear_error(context);
     }
+    s->ptr = NULL;
     s->handle = NULL;
     if ((s->ptr = malloc(size)) == NULL)
         return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY,

@@ -480,13 +480,15 @@ test_opencl_plan_reuse(void)
     votecl_hog_model *model = NULL;
     votecl_hog *h = NULL;
     votecl_hog_rect rois[2] = {{0, 0, 100, 160}, {60, 30, 120, 170}};
-    votecl_hog_detection *got = g_malloc(512 * sizeof *got), *want = g_malloc(512 * sizeof *want);
+    votecl_hog_detection *got, *want;
     votecl_image a, b;
     size_t ng, nw, length, found, wx = 0, wy = 0;
     float *desc;
 
     if (device() == NULL)
         return;
+    got = g_malloc(512 * sizeof *got);
+    want = g_malloc(512 * sizeof *want);
     tu_rng_init(&rng, 4321);
     pa = random_image(&rng, 200, 200, 3);
     pb = random_image(&rng, 160, 230, 1);
