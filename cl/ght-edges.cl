@@ -3,7 +3,8 @@
  * votecl__ght_edges_sort (lib/ght-ref.c), so the sorted list and its offsets equal the
  * reference's entry for entry (integer arithmetic; bins by ght_bin of cl/ght.cl).
  *
- * Composed after cl/ght.cl (ght_bin, GHT_L, GHT_WG) into one program. Kernels:
+ * Composed after cl/ght-common.cl (ght_bin) into a program of its own (defines GHT_L, GHT_WG,
+ * GHT_TX, GHT_TY, GHT_SCAN_BLOCK, GHT_SORT_K; lib/ght-front.c). Kernels:
  *   ght_edge_state    2-D, local GHT_TX x GHT_TY, global the image rounded up: 3x3 Sobel, L1
  *                     magnitude, non-maximum suppression (the two neighbours' magnitudes
  *                     recomputed, so no magnitude image), the thresholds; state word per

@@ -64,8 +64,8 @@ struct votecl__ght_device {
     votecl_context *context;
     votecl__ght_desc desc;
     unsigned m, g; /* local and global replication */
-    votecl__program *program;
-    void *kernels[K_COUNT];
+    votecl__program *programs[VOTECL__GHT_STAGES];        /* built on first use */
+    void *kernels[VOTECL__GHT_STAGES][VOTECL__GHT_MAX_KERNELS]; /* created on first use */
     votecl_buffer *buf[B_COUNT];
     size_t bound_tasks; /* tasks of the bound template pairings */
     size_t matches_cap; /* the room for matches the last overflow asked for */
@@ -85,35 +85,77 @@ local_copies(const votecl__ght_desc *desc)
     return fit > 0 ? fit : 1;
 }
 
-static votecl_status
-device_compile(votecl__ght_device *dev)
-{
-    static const char *const files[] = {"ght.cl", "ght-edges.cl", "ght-pairs.cl", "ght-peaks.cl",
-                                        NULL};
-    const votecl__ght_desc *d = &dev->desc;
-    char defs[12][64];
-    const char *ptrs[12];
-    size_t n = 0;
-    votecl_status status;
+static const char *const space_files[] = {"ght-common.cl", "ght.cl", NULL};
 
-    snprintf(defs[n++], 64, "GHT_EPS=%uu", d->eps);
-    snprintf(defs[n++], 64, "GHT_G=%uu", dev->g);
-    snprintf(defs[n++], 64, "GHT_L=%uu", d->levels);
-    snprintf(defs[n++], 64, "GHT_M=%uu", dev->m);
-    snprintf(defs[n++], 64, "GHT_S=%uu", d->scales);
+static const votecl__ght_program space_program = {
+    VOTECL__GHT_SPACES, space_files,
+    VOTECL__GHT_DEF_L | VOTECL__GHT_DEF_XI | VOTECL__GHT_DEF_M | VOTECL__GHT_DEF_G |
+        VOTECL__GHT_DEF_S,
+    kernel_names, K_COUNT};
+
+/* The defines of prog's files (at most 12 of 64 bytes). */
+static size_t
+program_defines(const votecl__ght_device *dev, const votecl__ght_program *prog, char defs[][64])
+{
+    const votecl__ght_desc *d = &dev->desc;
+    unsigned use = prog->defines;
+    size_t n = 0;
+
+    if (use & VOTECL__GHT_DEF_XI) {
+        snprintf(defs[n++], 64, "GHT_EPS=%uu", d->eps);
+        snprintf(defs[n++], 64, "GHT_XI=%uu", d->xi_bins);
+    }
+    if (use & VOTECL__GHT_DEF_G)
+        snprintf(defs[n++], 64, "GHT_G=%uu", dev->g);
+    if (use & VOTECL__GHT_DEF_L)
+        snprintf(defs[n++], 64, "GHT_L=%uu", d->levels);
+    if (use & VOTECL__GHT_DEF_M)
+        snprintf(defs[n++], 64, "GHT_M=%uu", dev->m);
+    if (use & VOTECL__GHT_DEF_S)
+        snprintf(defs[n++], 64, "GHT_S=%uu", d->scales);
     snprintf(defs[n++], 64, "GHT_WG=%uu", GHT_WG);
-    snprintf(defs[n++], 64, "GHT_XI=%uu", d->xi_bins);
-    snprintf(defs[n++], 64, "GHT_SCAN_BLOCK=%uu", VOTECL__GHT_SCAN_BLOCK);
-    snprintf(defs[n++], 64, "GHT_SORT_K=%uu", VOTECL__GHT_SORT_K);
-    snprintf(defs[n++], 64, "GHT_TX=%uu", VOTECL__GHT_TILE_X);
-    snprintf(defs[n++], 64, "GHT_TY=%uu", VOTECL__GHT_TILE_Y);
-    for (size_t i = 0; i < n; i++)
-        ptrs[i] = defs[i];
-    status = votecl__program_get(dev->context, files, ptrs, n, NULL, &dev->program);
-    for (int k = 0; k < K_COUNT && status == VOTECL_OK; k++)
-        status =
-            votecl__program_kernel(dev->context, dev->program, kernel_names[k], &dev->kernels[k]);
+    if (use & VOTECL__GHT_DEF_EDGES) {
+        snprintf(defs[n++], 64, "GHT_SCAN_BLOCK=%uu", VOTECL__GHT_SCAN_BLOCK);
+        snprintf(defs[n++], 64, "GHT_SORT_K=%uu", VOTECL__GHT_SORT_K);
+        snprintf(defs[n++], 64, "GHT_TX=%uu", VOTECL__GHT_TILE_X);
+        snprintf(defs[n++], 64, "GHT_TY=%uu", VOTECL__GHT_TILE_Y);
+    }
+    return n;
+}
+
+votecl_status
+votecl__ght_device_kernel(votecl__ght_device *dev, const votecl__ght_program *prog, int k,
+                          void **kernel)
+{
+    votecl__program **program = &dev->programs[prog->stage];
+    void **slot = &dev->kernels[prog->stage][k];
+    votecl_status status = VOTECL_OK;
+
+    if (*slot == NULL && *program == NULL) {
+        char defs[12][64];
+        const char *ptrs[12];
+        size_t n = program_defines(dev, prog, defs);
+        for (size_t i = 0; i < n; i++)
+            ptrs[i] = defs[i];
+        status = votecl__program_get(dev->context, prog->files, ptrs, n, NULL, program);
+    }
+    if (*slot == NULL && status == VOTECL_OK)
+        status = votecl__program_kernel(dev->context, *program, prog->kernels[k], slot);
+    *kernel = *slot;
     return status;
+}
+
+/* Launches kernel k of the vote stages' program. */
+static votecl_status
+launch(votecl__ght_device *dev, int k, unsigned dims, const size_t *global, const size_t *local,
+       const votecl__arg *args, unsigned nargs)
+{
+    void *kernel;
+    votecl_status status = votecl__ght_device_kernel(dev, &space_program, k, &kernel);
+
+    if (status != VOTECL_OK)
+        return status;
+    return votecl__launch(dev->context, kernel, dims, global, local, args, nargs);
 }
 
 /* Uploads size bytes (at least 4 allocated) into buffer b. */
@@ -161,8 +203,7 @@ votecl__ght_device_new(votecl_context *context, const votecl__ght_desc *desc,
     dev->m = local_copies(desc);
     dev->g = desc->p.global_replication > 0 ? desc->p.global_replication : 4;
     dev->g = dev->g > 64 ? 64 : dev->g;
-    if ((status = device_compile(dev)) != VOTECL_OK ||
-        (status = device_tables(dev)) != VOTECL_OK) {
+    if ((status = device_tables(dev)) != VOTECL_OK) {
         votecl__ght_device_free(dev);
         return status;
     }
@@ -207,7 +248,7 @@ merge(votecl__ght_device *dev, size_t cells)
 {
     size_t local = GHT_WG, global = votecl__round_up(cells, local);
 
-    return votecl__launch(dev->context, dev->kernels[K_MERGE], 1, &global, &local,
+    return launch(dev, K_MERGE, 1, &global, &local,
                           (votecl__arg[]){VOTECL__ARG_BUF(dev->buf[B_COPIES]),
                                           VOTECL__ARG_UINT(cells),
                                           VOTECL__ARG_BUF(dev->buf[B_OUT])},
@@ -276,7 +317,7 @@ votecl__ght_device_ospace(votecl__ght_device *dev, const votecl__ght_edges *edge
         goto out;
     global = ntasks * GHT_WG;
     if (ntasks > 0)
-        status = votecl__launch(dev->context, dev->kernels[k], 1, &global, &local,
+        status = launch(dev, k, 1, &global, &local,
                                 (votecl__arg[]){VOTECL__ARG_BUF(dev->buf[B_A]),
                                                 VOTECL__ARG_BUF(dev->buf[B_B]),
                                                 VOTECL__ARG_BUF(dev->buf[B_C]),
@@ -377,7 +418,7 @@ walk(votecl__ght_device *dev, int kernel, size_t n, const votecl__arg *args, uns
 
     if (dev->bound_tasks == 0 || n == 0)
         return VOTECL_OK;
-    return votecl__launch(dev->context, dev->kernels[kernel], 2, global, local, args, nargs);
+    return launch(dev, kernel, 2, global, local, args, nargs);
 }
 
 votecl_status
@@ -483,14 +524,13 @@ space_peaks(votecl__ght_device *dev, size_t n, uint32_t gw, uint32_t gh, size_t 
 
     if ((status = room(dev, B_PEAKS, n * region)) != VOTECL_OK ||
         (status = votecl__buffer_zero(dev->buf[B_PEAKS], 0, n * region)) != VOTECL_OK ||
-        (status = votecl__launch(dev->context, dev->kernels[K_SPACE_MAX], 2, gmax, local,
+        (status = launch(dev, K_SPACE_MAX, 2, gmax, local,
                                  (votecl__arg[]){VOTECL__ARG_BUF(dev->buf[B_OUT]),
                                                  VOTECL__ARG_UINT(cells),
                                                  VOTECL__ARG_ULONG(region / 8),
                                                  VOTECL__ARG_BUF(dev->buf[B_PEAKS])},
                                  4)) != VOTECL_OK ||
-        (status = votecl__launch(
-             dev->context, dev->kernels[K_SPACE_PEAKS], 2, global, local,
+        (status = launch(dev, K_SPACE_PEAKS, 2, global, local,
              (votecl__arg[]){VOTECL__ARG_BUF(dev->buf[B_OUT]), VOTECL__ARG_UINT(gw),
                              VOTECL__ARG_UINT(gh), VOTECL__ARG_UINT(dev->desc.p.position_threshold),
                              VOTECL__ARG_UINT(cap), VOTECL__ARG_BUF(dev->buf[B_PEAKS])},
@@ -546,7 +586,7 @@ label_maps(votecl__ght_device *dev, size_t n, uint32_t gw, uint32_t gh,
         (status = votecl__buffer_zero(dev->buf[B_LABELS], 0, bytes)) != VOTECL_OK ||
         (status = upload(dev, B_CELLS, sel, nsel * sizeof *sel)) != VOTECL_OK || nsel == 0)
         return status;
-    return votecl__launch(dev->context, dev->kernels[K_LABELS], 1, &global, &local,
+    return launch(dev, K_LABELS, 1, &global, &local,
                           (votecl__arg[]){VOTECL__ARG_BUF(dev->buf[B_CELLS]),
                                           VOTECL__ARG_UINT(nsel), VOTECL__ARG_UINT(radius),
                                           VOTECL__ARG_UINT(gw), VOTECL__ARG_UINT(gh),
@@ -716,8 +756,7 @@ votecl__ght_device_ballard_vote(votecl__ght_device *dev, const votecl_buffer *po
         return status;
     global[0] = votecl__round_up(n, GHT_WG);
     global[1] = d->rotations;
-    return votecl__launch(
-        dev->context, dev->kernels[K_BALLARD], 2, global, local,
+    return launch(dev, K_BALLARD, 2, global, local,
         (votecl__arg[]){VOTECL__ARG_BUF(points), VOTECL__ARG_UINT(n),
                         VOTECL__ARG_BUF(dev->buf[B_B]), VOTECL__ARG_BUF(dev->buf[B_C]),
                         VOTECL__ARG_BUF(dev->buf[B_D]), VOTECL__ARG_BUF(dev->buf[B_E]),
@@ -745,12 +784,6 @@ votecl__ght_device_ballard(votecl__ght_device *dev, const votecl__ght_rtable *ta
 }
 
 /* --- for the front end (lib/ght-front.c) --- */
-
-votecl_status
-votecl__ght_device_kernel(votecl__ght_device *dev, const char *name, void **kernel)
-{
-    return votecl__program_kernel(dev->context, dev->program, name, kernel);
-}
 
 votecl_buffer **
 votecl__ght_device_slot(votecl__ght_device *dev, votecl__ght_slot slot)

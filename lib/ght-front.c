@@ -60,12 +60,26 @@ enum {
     K_COUNT
 };
 
-static const char *const kernel_names[K_COUNT] = {
-    "ght_edge_state",     "ght_hysteresis",      "ght_sort_count",      "ght_scan_sums",
-    "ght_scan_top",       "ght_scan_down",       "ght_sort_scatter",    "ght_sort_offsets",
-    "ght_pairs_count_lb", "ght_pairs_count_ssm", "ght_pairs_write_lb",  "ght_pairs_write_ssm",
-    "ght_pairs_offsets",  "ght_pairs_cap_count", "ght_pairs_cap_write", "ght_max_blocks",
-    "ght_peaks_threshold", "ght_ballard_peaks",
+static const char *const edge_kernels[] = {
+    "ght_edge_state",   "ght_hysteresis",   "ght_sort_count", "ght_scan_sums",
+    "ght_scan_top",     "ght_scan_down",    "ght_sort_scatter", "ght_sort_offsets",
+};
+static const char *const pair_kernels[] = {
+    "ght_pairs_count_lb", "ght_pairs_count_ssm", "ght_pairs_write_lb", "ght_pairs_write_ssm",
+    "ght_pairs_offsets",  "ght_pairs_cap_count", "ght_pairs_cap_write",
+};
+static const char *const peak_kernels[] = {"ght_max_blocks", "ght_peaks_threshold",
+                                           "ght_ballard_peaks"};
+
+static const char *const edge_files[] = {"ght-common.cl", "ght-edges.cl", NULL};
+static const char *const pair_files[] = {"ght-common.cl", "ght-pairs.cl", NULL};
+static const char *const peak_files[] = {"ght-peaks.cl", NULL};
+
+static const votecl__ght_program programs[] = {
+    {VOTECL__GHT_EDGES, edge_files, VOTECL__GHT_DEF_L | VOTECL__GHT_DEF_EDGES, edge_kernels, 8},
+    {VOTECL__GHT_PAIRS, pair_files, VOTECL__GHT_DEF_L | VOTECL__GHT_DEF_XI | VOTECL__GHT_DEF_M,
+     pair_kernels, 7},
+    {VOTECL__GHT_PEAKS, peak_files, VOTECL__GHT_DEF_S, peak_kernels, 3},
 };
 
 /* Device buffers: the image and its per-pixel states, the hysteresis flag, counts to scan
@@ -92,7 +106,6 @@ struct votecl__ght_front {
     votecl_context *context;
     votecl__ght_device *dev;
     votecl__ght_desc desc;
-    void *kernels[K_COUNT];
     votecl_buffer *buf[B_COUNT];
     uint32_t *offsets; /* the current edges' L + 1 offsets */
     uint32_t *cand;    /* Ballard's candidates read back */
@@ -114,7 +127,6 @@ votecl__ght_front_new(votecl_context *context, votecl__ght_device *dev,
                       const votecl__ght_desc *desc, votecl__ght_front **out)
 {
     votecl__ght_front *f = votecl__calloc(1, sizeof *f);
-    votecl_status status = VOTECL_OK;
 
     *out = NULL;
     if (context->info.max_work_group_size < TILE_X * TILE_Y) {
@@ -131,12 +143,6 @@ votecl__ght_front_new(votecl_context *context, votecl__ght_device *dev,
     f->context = context;
     f->dev = dev;
     f->desc = *desc;
-    for (int k = 0; k < K_COUNT && status == VOTECL_OK; k++)
-        status = votecl__ght_device_kernel(dev, kernel_names[k], &f->kernels[k]);
-    if (status != VOTECL_OK) {
-        votecl__ght_front_free(f);
-        return status;
-    }
     *out = f;
     return VOTECL_OK;
 }
@@ -177,12 +183,27 @@ ensure(votecl__ght_front *f, votecl_buffer **b, size_t size)
     return votecl__buffer_ensure(f->context, b, size > 4 ? size : 4);
 }
 
+/* Launches kernel k (of K_COUNT) of its stage's program. */
+static votecl_status
+launch(votecl__ght_front *f, int k, unsigned dims, const size_t *global, const size_t *local,
+       const votecl__arg *args, unsigned nargs)
+{
+    int p = k < K_COUNT_LB ? 0 : k < K_MAX_BLOCKS ? 1 : 2;
+    int first[] = {0, K_COUNT_LB, K_MAX_BLOCKS};
+    void *kernel;
+    votecl_status status = votecl__ght_device_kernel(f->dev, &programs[p], k - first[p], &kernel);
+
+    if (status != VOTECL_OK)
+        return status;
+    return votecl__launch(f->context, kernel, dims, global, local, args, nargs);
+}
+
 static votecl_status
 launch1(votecl__ght_front *f, int k, size_t items, const votecl__arg *args, unsigned nargs)
 {
     size_t local = WG, global = votecl__round_up(items, WG);
 
-    return votecl__launch(f->context, f->kernels[k], 1, &global, &local, args, nargs);
+    return launch(f, k, 1, &global, &local, args, nargs);
 }
 
 /* A 2-D launch over the pixels in hysteresis tiles. */
@@ -193,7 +214,7 @@ launch_tiles(votecl__ght_front *f, int k, uint32_t w, uint32_t h, const votecl__
     size_t local[2] = {TILE_X, TILE_Y};
     size_t global[2] = {votecl__round_up(w, TILE_X), votecl__round_up(h, TILE_Y)};
 
-    return votecl__launch(f->context, f->kernels[k], 2, global, local, args, nargs);
+    return launch(f, k, 2, global, local, args, nargs);
 }
 
 static votecl_status

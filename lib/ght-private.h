@@ -314,7 +314,45 @@ void votecl__ght_ref_dspace(const votecl__ght_desc *desc, const votecl__ght_pair
 
 typedef struct votecl__ght_device votecl__ght_device;
 
-/* Compiles the vote kernels for desc on an OpenCL context (out: free with _device_free). */
+/* The device programs, one per stage (kernel file), each built on the first launch of one of
+ * its kernels and holding only its file and cl/ght-common.cl, with only the defines they use
+ * (so the cache keys of a stage do not change with parameters it does not read): a detection
+ * compiles only what it runs (Ballard never builds Guil's pairing kernels, nor Guil Ballard's
+ * maxima). On PoCL each launched kernel costs 0.2-0.4 s of code generation once. */
+typedef enum votecl__ght_stage {
+    VOTECL__GHT_EDGES,  /* cl/ght-edges.cl */
+    VOTECL__GHT_PAIRS,  /* cl/ght-pairs.cl */
+    VOTECL__GHT_SPACES, /* cl/ght.cl */
+    VOTECL__GHT_PEAKS,  /* cl/ght-peaks.cl */
+    VOTECL__GHT_STAGES
+} votecl__ght_stage;
+
+/* The defines a program's files use (bits of votecl__ght_program.defines): GHT_L, GHT_EPS
+ * and GHT_XI, GHT_M, GHT_G, GHT_S, the edge stage's sizes (GHT_TX, GHT_TY, GHT_SCAN_BLOCK,
+ * GHT_SORT_K); GHT_WG always. */
+enum {
+    VOTECL__GHT_DEF_L = 1,
+    VOTECL__GHT_DEF_XI = 2,
+    VOTECL__GHT_DEF_M = 4,
+    VOTECL__GHT_DEF_G = 8,
+    VOTECL__GHT_DEF_S = 16,
+    VOTECL__GHT_DEF_EDGES = 32
+};
+
+#define VOTECL__GHT_MAX_KERNELS 12
+
+/* A stage's program: its files (NULL-terminated), the defines they use, its kernels' names
+ * (count of them, at most VOTECL__GHT_MAX_KERNELS). */
+typedef struct votecl__ght_program {
+    votecl__ght_stage stage;
+    const char *const *files;
+    unsigned defines;
+    const char *const *kernels;
+    int count;
+} votecl__ght_program;
+
+/* Creates the device state for desc on an OpenCL context; compiles nothing (out: free with
+ * _device_free). */
 votecl_status votecl__ght_device_new(votecl_context *context, const votecl__ght_desc *desc,
                                      votecl__ght_device **out);
 void votecl__ght_device_free(votecl__ght_device *dev);
@@ -382,8 +420,10 @@ typedef enum votecl__ght_slot {
 votecl_buffer **votecl__ght_device_slot(votecl__ght_device *dev, votecl__ght_slot slot);
 /* The number of tasks in VOTECL__GHT_SLOT_TTASKS. */
 void votecl__ght_device_set_tasks(votecl__ght_device *dev, size_t ntasks);
-/* A kernel of the device's program (transfer none). */
-votecl_status votecl__ght_device_kernel(votecl__ght_device *dev, const char *name, void **kernel);
+/* Kernel k of program prog (transfer none), the program built and the kernel created on
+ * first use; a failure is not remembered (the next call tries again). */
+votecl_status votecl__ght_device_kernel(votecl__ght_device *dev, const votecl__ght_program *prog,
+                                        int k, void **kernel);
 /* Ballard's vote split in two: the R-table uploaded once, then the n edges of a device buffer
  * (x, y, bin each) voted into space (a device buffer of at least the cells; zeroed here). */
 votecl_status votecl__ght_device_ballard_bind(votecl__ght_device *dev,
