@@ -1,5 +1,5 @@
 /* ght-common.cl: what the generalized Hough transform's stage programs share, composed first
- * into each of them (lib/ght-quant.c builds the programs): the gradient bin of a direction
+ * into each of them (lib/ght-device.c builds the programs): the gradient bin of a direction
  * (votecl__ght_bin) by exact cross-product signs against the host's boundary directions,
  * Guil's partner bins (only where GHT_XI is defined: the programs that pair points), a
  * local histogram's zeroing and the content hash of lib/ght-pose.c.

@@ -1,7 +1,7 @@
 /* ght-peaks.cl: Ballard's detections on the device, the poses of
- * votecl__ght_ref_ballard_peaks (lib/ght-ref.c) from the accumulator the vote left there.
+ * votecl__ght_ref_ballard_peaks (lib/ght-peaks.c) from the accumulator the vote left there.
  *
- * A program of its own (defines GHT_WG, GHT_S; lib/ght-front.c). Kernels:
+ * A program of its own (defines GHT_WG, GHT_S; lib/ght-peaks.c). Kernels:
  *   ght_max_blocks       1-D, local GHT_WG: block maxima, group g over cells [g per, (g+1) per)
  *   ght_peaks_threshold  one group: the largest count of the block maxima and the threshold
  *                        max(ceil(ratio best), votes_threshold, 1) into head[0], best into

@@ -1,9 +1,9 @@
 /* ght.cl: the generalized Hough transform's vote stages (papers 001 and 002), operation for
- * operation lib/ght-ref.c, integer votes: every space equals the reference's exactly.
+ * operation lib/ght-spaces.c, integer votes: every space equals the reference's exactly.
  *
- * Inputs are the sorted lists the host builds (lib/ght-ref.c): edges sorted by gradient bin
- * (int x, y, bin per point) with L + 1 offsets; pairings sorted by key (6 words: key, xi,
- * yi, xj, yj, d as float bits) with L * L + 1 offsets; task lists of (list index, first,
+ * Inputs are the sorted lists of the edge and pairing stages (cl/ght-edges.cl, ght-pairs.cl):
+ * edges sorted by gradient bin (int x, y, bin per point) with L + 1 offsets; pairings sorted
+ * by key (6 words: key, xi, yi, xj, yj, d as float bits) with L * L + 1 offsets; task lists of (list index, first,
  * end) triples, one work-group per task, each task at most GHT_WG entries of one sub-list.
  *   ght_ospace_lb   Guil's O space, load balancing: the task's chunk of bin t and each chunk
  *                   of every partner bin in local memory, the na * nb comparisons dealt
@@ -30,7 +30,7 @@
  * comparisons against the host's boundaries bounds (GHT_S + 1 floats); each product is of a
  * float and an integer or two floats, exact in double (cl_khr_fp64), so contraction cannot
  * change it; grid cells are a double difference of exact products, one correctly rounded
- * division and one addition, as lib/ght-ref.c computes them. */
+ * division and one addition, as lib/ght-spaces.c computes them. */
 #define GHT_HEAD 4 /* words before the matches in ght_matches' output */
 #define GHT_CAND 3 /* words per candidate: bin shift, rs0 and rs1 as float bits */
 
