@@ -396,3 +396,109 @@ votecl__ght_front_read_edges(votecl__ght_front *front, votecl__ght_edges *edges)
         votecl__ght_edges_clear(edges);
     return status;
 }
+
+/* --- the stage table's edges (lib/ght-private.h) --- */
+
+votecl_status
+votecl__ght_points_ref(votecl__ght_run *run, const votecl__ght_point *points, size_t n)
+{
+    votecl__ght_edges edges;
+    votecl_status status = votecl__ght_edges_sort(points, n, run->desc->levels, &edges);
+
+    if (status != VOTECL_OK)
+        return votecl__fail(run->context, status, "out of memory for edges");
+    votecl__ght_edges_clear(&run->edges);
+    run->edges = edges;
+    return VOTECL_OK;
+}
+
+votecl_status
+votecl__ght_points_device(votecl__ght_run *run, const votecl__ght_point *points, size_t n)
+{
+    votecl__ght_edges edges;
+    votecl_status status = votecl__ght_edges_sort(points, n, run->desc->levels, &edges);
+
+    if (status != VOTECL_OK)
+        return votecl__fail(run->context, status, "out of memory for edges");
+    status = votecl__ght_front_set_edges(run->front, &edges);
+    votecl__ght_edges_clear(&edges);
+    return status;
+}
+
+votecl_status
+votecl__ght_canny_ref(votecl__ght_run *run, const uint8_t *data, uint32_t width, uint32_t height,
+                      unsigned low, unsigned high)
+{
+    size_t pixels = (size_t)width * height, n;
+    votecl__ght_point *points = votecl__malloc((pixels > 0 ? pixels : 1) * sizeof *points);
+    votecl_status status;
+
+    if (points == NULL ||
+        (n = votecl__ght_ref_canny(run->desc, data, width, height, low, high, points)) ==
+            (size_t)-1)
+        status = votecl__fail(run->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for edges");
+    else
+        status = votecl__ght_points_ref(run, points, n);
+    free(points);
+    return status;
+}
+
+votecl_status
+votecl__ght_canny_device(votecl__ght_run *run, const uint8_t *data, uint32_t width,
+                         uint32_t height, unsigned low, unsigned high)
+{
+    return votecl__ght_front_canny(run->front, data, width, height, low, high);
+}
+
+size_t
+votecl__ght_count_ref(const votecl__ght_run *run, const uint32_t **offsets)
+{
+    *offsets = run->edges.offsets;
+    return run->edges.n;
+}
+
+size_t
+votecl__ght_count_device(const votecl__ght_run *run, const uint32_t **offsets)
+{
+    return votecl__ght_front_count(run->front, offsets);
+}
+
+votecl_status
+votecl__ght_read_edges_ref(votecl__ght_run *run, votecl__ght_edges *out)
+{
+    const votecl__ght_edges *e = &run->edges;
+    size_t L1 = (size_t)run->desc->levels + 1;
+
+    memset(out, 0, sizeof *out);
+    out->points = votecl__malloc((e->n > 0 ? e->n : 1) * sizeof *out->points);
+    out->offsets = votecl__malloc(L1 * sizeof *out->offsets);
+    if (out->points == NULL || out->offsets == NULL) {
+        votecl__ght_edges_clear(out);
+        return votecl__fail(run->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for edges");
+    }
+    if (e->n > 0)
+        memcpy(out->points, e->points, e->n * sizeof *out->points);
+    memcpy(out->offsets, e->offsets, L1 * sizeof *out->offsets);
+    out->n = e->n;
+    return VOTECL_OK;
+}
+
+votecl_status
+votecl__ght_read_edges_device(votecl__ght_run *run, votecl__ght_edges *out)
+{
+    return votecl__ght_front_read_edges(run->front, out);
+}
+
+void
+votecl__ght_seconds_ref(const votecl__ght_run *run, double *edges, double *pairing)
+{
+    (void)run;
+    *edges = 0;
+    *pairing = 0;
+}
+
+void
+votecl__ght_seconds_device(const votecl__ght_run *run, double *edges, double *pairing)
+{
+    votecl__ght_front_seconds(run->front, edges, pairing);
+}

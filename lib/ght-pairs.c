@@ -451,3 +451,39 @@ votecl__ght_front_read_pairs(votecl__ght_front *front, votecl__ght_list list,
                ? VOTECL_OK
                : votecl_buffer_read(*buf, 0, pairs->pairs, pairs->n * sizeof *pairs->pairs);
 }
+
+/* --- the stage table's pairings (lib/ght-private.h) --- */
+
+votecl_status
+votecl__ght_pairs_ref(votecl__ght_run *run, votecl_ght_pairing pairing, votecl__ght_list list,
+                      votecl__ght_pairs *out)
+{
+    votecl_status status = votecl__ght_ref_pairs(run->desc, &run->edges, out);
+
+    (void)pairing; /* one mechanism: the specification's loops */
+    if (status != VOTECL_OK)
+        return votecl__fail(run->context, status, "%s: pairings do not fit memory",
+                            list == VOTECL__GHT_TEMPLATE ? "template" : "image");
+    return VOTECL_OK;
+}
+
+votecl_status
+votecl__ght_pairs_device(votecl__ght_run *run, votecl_ght_pairing pairing, votecl__ght_list list,
+                         votecl__ght_pairs *out)
+{
+    return votecl__ght_front_pairs(run->front, pairing, list, out);
+}
+
+votecl_status
+votecl__ght_cap_ref(votecl__ght_run *run, votecl__ght_list list, votecl__ght_pairs *pairs)
+{
+    (void)list;
+    votecl__ght_pairs_cap(run->desc, pairs);
+    return VOTECL_OK;
+}
+
+votecl_status
+votecl__ght_cap_device(votecl__ght_run *run, votecl__ght_list list, votecl__ght_pairs *pairs)
+{
+    return votecl__ght_front_cap(run->front, list, pairs);
+}

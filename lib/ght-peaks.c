@@ -222,20 +222,16 @@ cand_pose(const votecl__ght_front *f, const uint32_t *c, uint32_t gw, uint32_t g
 }
 
 votecl_status
-votecl__ght_front_ballard(votecl__ght_front *front, uint32_t width, uint32_t height,
-                          votecl__ght_poses *out)
+votecl__ght_peaks_device(votecl__ght_run *run, uint32_t width, uint32_t height,
+                         votecl__ght_poses *out)
 {
-    votecl__ght_front *f = front;
+    votecl__ght_front *f = run->front;
     size_t cells = votecl__ght_ballard_cells(&f->desc, width, height), n = 0;
     uint32_t gw, gh, *c;
     votecl_status status;
 
     votecl__ght_grid(&f->desc, width, height, &gw, &gh);
-    if ((status = ensure(f, &f->buf[GHT_F_SPACE], cells * 4)) != VOTECL_OK ||
-        (status = votecl__ght_device_ballard_vote(f->dev, f->buf[GHT_F_POINTS],
-                                                  votecl__ght_front_count(f, NULL), width, height,
-                                                  f->buf[GHT_F_SPACE])) != VOTECL_OK ||
-        (status = peaks_read(f, gw, gh, cells, &n)) != VOTECL_OK)
+    if ((status = peaks_read(f, gw, gh, cells, &n)) != VOTECL_OK)
         return status;
     /* the reference's order (cells ascending), so the poses are the same array */
     c = f->cand + HEAD_WORDS;
@@ -246,4 +242,13 @@ votecl__ght_front_ballard(votecl__ght_front *front, uint32_t width, uint32_t hei
     }
     return status == VOTECL_OK ? status
                                : votecl__fail(f->context, status, "out of memory for poses");
+}
+
+/* --- the stage table's maxima (lib/ght-private.h) --- */
+
+votecl_status
+votecl__ght_peaks_ref(votecl__ght_run *run, uint32_t width, uint32_t height,
+                      votecl__ght_poses *out)
+{
+    return votecl__ght_ref_ballard_peaks(run->desc, run->space, width, height, out);
 }

@@ -829,3 +829,67 @@ votecl__ght_device_ballard(votecl__ght_device *dev, const votecl__ght_rtable *ta
         return status;
     return votecl_buffer_read(dev->buf[GHT_B_OUT], 0, space, cells * 4);
 }
+
+/* --- the stage table's vote stages (lib/ght-private.h) --- */
+
+const votecl__ght_stages *
+votecl__ght_stages_ref(votecl__ght_run *run, votecl__ght_stages *room)
+{
+    (void)run;
+    (void)room;
+    return NULL; /* votecl__ght_guil's own: the reference's over the host pairings */
+}
+
+const votecl__ght_stages *
+votecl__ght_stages_device(votecl__ght_run *run, votecl__ght_stages *room)
+{
+    room->sspace = votecl__ght_device_sspace;
+    room->dpeaks = votecl__ght_device_dpeaks;
+    room->matches = votecl__ght_device_matches;
+    room->user = run->dev;
+    return room;
+}
+
+votecl_status
+votecl__ght_bind_ref(votecl__ght_run *run, const votecl__ght_rtable *table)
+{
+    run->rtable = table;
+    return VOTECL_OK;
+}
+
+votecl_status
+votecl__ght_bind_device(votecl__ght_run *run, const votecl__ght_rtable *table)
+{
+    return votecl__ght_device_ballard_bind(run->dev, table);
+}
+
+votecl_status
+votecl__ght_vote_ref(votecl__ght_run *run, uint32_t width, uint32_t height)
+{
+    size_t cells = votecl__ght_ballard_cells(run->desc, width, height);
+
+    if (cells > run->space_cells) {
+        uint32_t *space = votecl__realloc(run->space, cells * sizeof *space);
+        if (space == NULL)
+            return votecl__fail(run->context, VOTECL_OUT_OF_HOST_MEMORY,
+                                "out of memory for %zu cells", cells);
+        run->space = space;
+        run->space_cells = cells;
+    }
+    votecl__ght_ref_ballard_vote(run->desc, run->rtable, &run->edges, width, height, run->space);
+    return VOTECL_OK;
+}
+
+votecl_status
+votecl__ght_vote_device(votecl__ght_run *run, uint32_t width, uint32_t height)
+{
+    votecl__ght_front *f = run->front;
+    size_t cells = votecl__ght_ballard_cells(run->desc, width, height);
+    votecl_status status = votecl__ght_ensure(f->context, &f->buf[GHT_F_SPACE], cells * 4);
+
+    if (status != VOTECL_OK)
+        return status;
+    return votecl__ght_device_ballard_vote(run->dev, f->buf[GHT_F_POINTS],
+                                           votecl__ght_front_count(f, NULL), width, height,
+                                           f->buf[GHT_F_SPACE]);
+}

@@ -1,6 +1,6 @@
 /* The generalized Hough transform.
  *
- * /ref/ght/...     the reference (the 'ref' backend, lib/ght-ref.c) against truth: a
+ * /ref/ght/...     the reference (the 'ref' backend: each stage's reference) against truth: a
  *                  template pasted into clutter with seeded rotation, scale and translation,
  *                  50 cases per method (Guil: within 1 degree, 2% scale and 2 pixels in at
  *                  least 95%; Ballard: within one rotation and scale step and dp + 1 pixels),
@@ -15,8 +15,8 @@
  *                  exactly: Guil's O space with LB and with SSM pairing (also equal to each
  *                  other), S and D at several bin shifts, Ballard's 4-D accumulator;
  *                  detections of both methods (LB, SSM, AUTO) equal to the reference's pose
- *                  for pose; the front end (lib/ght-front.c): edges and offsets of real and
- *                  synthetic images for both methods, pairings with LB and SSM (per key as
+ *                  for pose; the device's edges, pairings and maxima: edges and offsets of real
+ *                  and synthetic images for both methods, pairings with LB and SSM (per key as
  *                  multisets), Ballard's candidates, caller edges, stats and odd inputs
  *                  (empty, 1x1, no edges, a template larger than the image), all equal to
  *                  the reference's; default detections on truth scenes equal to the
@@ -775,7 +775,7 @@ test_opencl_detect_equal(void)
     check_detect_equal(&p, 0x0e05, 2);
 }
 
-/* --- the device front end (lib/ght-front.c) against the reference, list for list --- */
+/* --- the device's edges, pairings and maxima against the reference, list for list --- */
 
 /* A packed gray image. */
 typedef struct gray {
@@ -1063,12 +1063,14 @@ check_front_ballard(const votecl_ght_params *params, const gray *templ, const gr
     votecl__ght_edges te, ie;
     votecl__ght_rtable rt;
     votecl__ght_poses ref = {0}, dv = {0};
+    votecl__ght_run run;
     size_t cells;
     uint32_t *space;
 
     front_new(params, &d, &dev, &f);
     d.cx = (templ->width - 1) / 2.0;
     d.cy = (templ->height - 1) / 2.0;
+    run = (votecl__ght_run){.context = device(), .desc = &d, .dev = dev, .front = f};
     check_front_edges(f, &d, templ, d.p.canny_high, d.p.canny_high, &te);
     g_assert_cmpint(votecl__ght_rtable_build(&te, d.levels, d.cx, d.cy, &rt), ==, VOTECL_OK);
     g_assert_cmpint(votecl__ght_device_ballard_bind(dev, &rt), ==, VOTECL_OK);
@@ -1078,7 +1080,8 @@ check_front_ballard(const votecl_ght_params *params, const gray *templ, const gr
     votecl__ght_ref_ballard_vote(&d, &rt, &ie, g->width, g->height, space);
     g_assert_cmpint(votecl__ght_ref_ballard_peaks(&d, space, g->width, g->height, &ref), ==,
                     VOTECL_OK);
-    g_assert_cmpint(votecl__ght_front_ballard(f, g->width, g->height, &dv), ==, VOTECL_OK);
+    g_assert_cmpint(votecl__ght_vote_device(&run, g->width, g->height), ==, VOTECL_OK);
+    g_assert_cmpint(votecl__ght_peaks_device(&run, g->width, g->height, &dv), ==, VOTECL_OK);
     g_assert_cmpuint(dv.n, ==, ref.n);
     if (ref.n > 0)
         g_assert_cmpmem(dv.v, dv.n * sizeof *dv.v, ref.v, ref.n * sizeof *ref.v);
