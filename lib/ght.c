@@ -279,11 +279,11 @@ choose_pairing(const votecl_ght_model *m, const uint32_t *offsets)
     return fill < GHT_AUTO_FILL ? VOTECL_GHT_PAIRING_LB : VOTECL_GHT_PAIRING_SSM;
 }
 
-/* AUTO for the image's pairings: measured. The first GHT_AUTO_TRIALS detections alternate LB
- * and SSM and keep each one's fastest pairing stage; later ones take the faster. The rule
- * above predicts the faster one only roughly (on the H200, 10 of 18 rows of the 352x288
- * table; LB and SSM differ by up to 1.5x there), and both give the same pairings, so trying
- * costs nothing but the slower stage twice. The template's pairings use the rule. */
+/* AUTO for the image's pairings: on a GPU measured. The first GHT_AUTO_TRIALS detections
+ * alternate LB and SSM and keep each one's fastest pairing stage; later ones take the faster.
+ * The rule above predicts the faster one only roughly (on the H200, 10 of 18 rows of the
+ * 352x288 table; LB and SSM differ by up to 1.5x there), and both give the same pairings, so
+ * trying costs nothing but the slower stage twice. The template's pairings use the rule. */
 #define GHT_AUTO_TRIALS 4u
 
 static votecl_ght_pairing
@@ -291,6 +291,11 @@ image_pairing(votecl_ght_model *m, const uint32_t *offsets)
 {
     if (m->desc.p.pairing != VOTECL_GHT_PAIRING_AUTO)
         return m->desc.p.pairing;
+    /* on a CPU device, SSM as for the template (choose_pairing's measurement): a trial of LB
+     * there cost PoCL's first call the code generation of two more kernels, 1 s of a 5 s
+     * cold `votecl ght` (docs/performance.md, "Start-up on PoCL") */
+    if (m->context->info.type == VOTECL_DEVICE_CPU)
+        return VOTECL_GHT_PAIRING_SSM;
     if (m->trials < GHT_AUTO_TRIALS)
         return m->trials % 2 == 0 ? VOTECL_GHT_PAIRING_LB : VOTECL_GHT_PAIRING_SSM;
     (void)offsets;
