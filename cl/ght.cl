@@ -1,10 +1,11 @@
 /* ght.cl: the generalized Hough transform's vote stages (papers 001 and 002), operation for
  * operation lib/ght-spaces.c, integer votes: every space equals the reference's exactly.
  *
- * Inputs are the sorted lists of the edge and pairing stages (cl/ght-edges.cl, ght-pairs.cl):
+ * Inputs are the sorted lists of the edge and pairing stages (lib/ght-edges.c, ght-pairs.c):
  * edges sorted by gradient bin (int x, y, bin per point) with L + 1 offsets; pairings sorted
- * by key (6 words: key, xi, yi, xj, yj, d as float bits) with L * L + 1 offsets; task lists of (list index, first,
- * end) triples, one work-group per task, each task at most GHT_WG entries of one sub-list.
+ * by key (6 words: key, xi, yi, xj, yj, d as float bits) with L * L + 1 offsets; task lists
+ * of (list index, first, end) triples, one work-group per task, each task at most GHT_WG
+ * entries of one sub-list.
  *   ght_ospace_lb   Guil's O space, load balancing: the task's chunk of bin t and each chunk
  *                   of every partner bin in local memory, the na * nb comparisons dealt
  *                   evenly to the work-items
