@@ -35,18 +35,33 @@ struct votecl_ght_model {
 #define GHT_ANGLE_SHARE 0.15
 #define GHT_MAX_ROTATIONS 16
 
+/* The stage table's two implementations (each stage's pair in its file). */
 static const votecl__ght_impl ref_impl = {
-    votecl__ght_canny_ref,      votecl__ght_points_ref,  votecl__ght_count_ref,
-    votecl__ght_read_edges_ref, votecl__ght_seconds_ref, votecl__ght_pairs_ref,
-    votecl__ght_cap_ref,        votecl__ght_stages_ref,  votecl__ght_bind_ref,
-    votecl__ght_vote_ref,       votecl__ght_peaks_ref,
+    .canny = votecl__ght_canny_ref,
+    .points = votecl__ght_points_ref,
+    .count = votecl__ght_count_ref,
+    .read_edges = votecl__ght_read_edges_ref,
+    .seconds = votecl__ght_seconds_ref,
+    .pairs = votecl__ght_pairs_ref,
+    .cap = votecl__ght_cap_ref,
+    .stages = votecl__ght_stages_ref,
+    .bind = votecl__ght_bind_ref,
+    .vote = votecl__ght_vote_ref,
+    .peaks = votecl__ght_peaks_ref,
 };
 
 static const votecl__ght_impl device_impl = {
-    votecl__ght_canny_device,      votecl__ght_points_device,  votecl__ght_count_device,
-    votecl__ght_read_edges_device, votecl__ght_seconds_device, votecl__ght_pairs_device,
-    votecl__ght_cap_device,        votecl__ght_stages_device,  votecl__ght_bind_device,
-    votecl__ght_vote_device,       votecl__ght_peaks_device,
+    .canny = votecl__ght_canny_device,
+    .points = votecl__ght_points_device,
+    .count = votecl__ght_count_device,
+    .read_edges = votecl__ght_read_edges_device,
+    .seconds = votecl__ght_seconds_device,
+    .pairs = votecl__ght_pairs_device,
+    .cap = votecl__ght_cap_device,
+    .stages = votecl__ght_stages_device,
+    .bind = votecl__ght_bind_device,
+    .vote = votecl__ght_vote_device,
+    .peaks = votecl__ght_peaks_device,
 };
 
 void
