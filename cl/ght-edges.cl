@@ -1,9 +1,10 @@
 /* ght-edges.cl: the generalized Hough transform's device front end, part one: edge points of
  * a u8 image sorted by gradient bin, operation for operation votecl__ght_ref_canny and
- * votecl__ght_edges_sort (lib/ght-ref.c), so the sorted list and its offsets equal the
+ * votecl__ght_edges_sort (lib/ght-edges.c), so the sorted list and its offsets equal the
  * reference's entry for entry (integer arithmetic; bins by ght_bin of cl/ght.cl).
  *
- * Composed after cl/ght.cl (ght_bin, GHT_L, GHT_WG) into one program. Kernels:
+ * Composed after cl/ght-common.cl (ght_bin) into a program of its own (defines GHT_L, GHT_WG,
+ * GHT_TX, GHT_TY, GHT_SCAN_BLOCK, GHT_SORT_K; lib/ght-edges.c). Kernels:
  *   ght_edge_state    2-D, local GHT_TX x GHT_TY, global the image rounded up: 3x3 Sobel, L1
  *                     magnitude, non-maximum suppression (the two neighbours' magnitudes
  *                     recomputed, so no magnitude image), the thresholds; state word per
@@ -32,7 +33,7 @@
 #define LOCAL_PTR LOCAL
 #endif
 
-/* The Sobel gradient of interior pixel (x, y) (sobel() of lib/ght-ref.c). */
+/* The Sobel gradient of interior pixel (x, y) (sobel() of lib/ght-edges.c). */
 inline void
 ght_sobel(GLOBAL const uchar *img, uint w, uint x, uint y, int *gx, int *gy)
 {

@@ -1,9 +1,11 @@
 /* ght-pairs.cl: the generalized Hough transform's device front end, part two: Guil's list of
  * pairings sorted by key (theta L + alpha) with L * L + 1 offsets, the content of
- * votecl__ght_ref_pairs (lib/ght-ref.c) key for key (the order inside a key is free: every
+ * votecl__ght_ref_pairs (lib/ght-pairs.c) key for key (the order inside a key is free: every
  * later space counts votes, so it does not depend on it).
  *
- * Composed after cl/ght.cl (ght_bin, ght_partner, GHT_*) into one program. Input: edges
+ * Composed after cl/ght-common.cl (ght_bin, ght_partner, ght_local_zero, ght_hash) into a
+ * program of its own (defines GHT_L, GHT_WG, GHT_XI, GHT_EPS, GHT_M; lib/ght-pairs.c), the
+ * scans of its counts run by cl/ght-edges.cl's kernels. Input: edges
  * sorted by bin (int x, y, bin), their L + 1 offsets, tasks (bin t, first, end) of at most
  * GHT_WG points of one bin, bins in ascending order, followed in the same buffer by
  * tfirst[t], the first task of bin t (L + 1 entries, tfirst[L] the number of tasks). One

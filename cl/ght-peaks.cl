@@ -1,7 +1,7 @@
 /* ght-peaks.cl: Ballard's detections on the device, the poses of
- * votecl__ght_ref_ballard_peaks (lib/ght-ref.c) from the accumulator the vote left there.
+ * votecl__ght_ref_ballard_peaks (lib/ght-peaks.c) from the accumulator the vote left there.
  *
- * Composed after cl/ght.cl (GHT_WG, GHT_S) into one program. Kernels:
+ * A program of its own (defines GHT_WG, GHT_S; lib/ght-peaks.c). Kernels:
  *   ght_max_blocks       1-D, local GHT_WG: block maxima, group g over cells [g per, (g+1) per)
  *   ght_peaks_threshold  one group: the largest count of the block maxima and the threshold
  *                        max(ceil(ratio best), votes_threshold, 1) into head[0], best into
@@ -15,6 +15,7 @@
  * The centre's sums are exact integers in double (weights below 2^32, coordinates below
  * 2^15), then one correctly rounded division and one multiplication: the reference's value.
  * Atomics: atomic_inc on a global word. */
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
 #ifndef LOCAL_PTR
 #define LOCAL_PTR LOCAL

@@ -1,10 +1,11 @@
 /* ght.cl: the generalized Hough transform's vote stages (papers 001 and 002), operation for
- * operation lib/ght-ref.c, integer votes: every space equals the reference's exactly.
+ * operation lib/ght-spaces.c, integer votes: every space equals the reference's exactly.
  *
- * Inputs are the sorted lists the host builds (lib/ght-ref.c): edges sorted by gradient bin
- * (int x, y, bin per point) with L + 1 offsets; pairings sorted by key (6 words: key, xi,
- * yi, xj, yj, d as float bits) with L * L + 1 offsets; task lists of (list index, first,
- * end) triples, one work-group per task, each task at most GHT_WG entries of one sub-list.
+ * Inputs are the sorted lists of the edge and pairing stages (lib/ght-edges.c, ght-pairs.c):
+ * edges sorted by gradient bin (int x, y, bin per point) with L + 1 offsets; pairings sorted
+ * by key (6 words: key, xi, yi, xj, yj, d as float bits) with L * L + 1 offsets; task lists
+ * of (list index, first, end) triples, one work-group per task, each task at most GHT_WG
+ * entries of one sub-list.
  *   ght_ospace_lb   Guil's O space, load balancing: the task's chunk of bin t and each chunk
  *                   of every partner bin in local memory, the na * nb comparisons dealt
  *                   evenly to the work-items
@@ -21,48 +22,18 @@
  *                   block of edges of one rotation
  * Votes of the first four go to GHT_M sub-histograms in local memory (work-item t votes into
  * copy t mod GHT_M), summed into global copy (group mod GHT_G), merged by ght_merge.
- * Required defines: GHT_WG, GHT_L, GHT_XI, GHT_EPS, GHT_M, GHT_G, GHT_S (scales).
+ * Composed after cl/ght-common.cl (ght_bin, ght_partner, ght_local_zero, ght_hash) into a
+ * program of its own. Required defines: GHT_WG, GHT_L, GHT_XI, GHT_EPS, GHT_M, GHT_G, GHT_S
+ * (scales).
  *
  * Exact on any conforming device: no transcendental function runs here. Angle bins are
  * cross-product signs against the host's boundary directions dirs (2 L floats), scale bins
  * comparisons against the host's boundaries bounds (GHT_S + 1 floats); each product is of a
  * float and an integer or two floats, exact in double (cl_khr_fp64), so contraction cannot
  * change it; grid cells are a double difference of exact products, one correctly rounded
- * division and one addition, as lib/ght-ref.c computes them. */
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-
+ * division and one addition, as lib/ght-spaces.c computes them. */
 #define GHT_HEAD 4 /* words before the matches in ght_matches' output */
 #define GHT_CAND 3 /* words per candidate: bin shift, rs0 and rs1 as float bits */
-
-/* past_boundary */
-inline int
-ght_past(GLOBAL const float *dirs, uint b, int upper, int gx, int gy)
-{
-    int b_upper = 2 * b + 1 < GHT_L;
-
-    if (b_upper != upper)
-        return b_upper;
-    return (double)dirs[2 * b] * (double)gy >= (double)dirs[2 * b + 1] * (double)gx;
-}
-
-/* votecl__ght_bin */
-inline uint
-ght_bin(GLOBAL const float *dirs, int gx, int gy)
-{
-    uint lo = 0, hi = GHT_L;
-    int upper = gy > 0 || (gy == 0 && gx > 0);
-
-    if (!ght_past(dirs, 0, upper, gx, gy))
-        return 0;
-    while (hi - lo > 1) {
-        uint mid = lo + (hi - lo) / 2;
-        if (ght_past(dirs, mid, upper, gx, gy))
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return (lo + 1) % GHT_L;
-}
 
 /* scale_bin: the bin of di / dt, or -1 */
 inline int
@@ -88,21 +59,6 @@ inline int
 ght_cell(double c, uint dp)
 {
     return (int)floor(c / (double)dp + 0.5);
-}
-
-/* partner_bin */
-inline uint
-ght_partner(uint t, uint k)
-{
-    return (uint)(((ulong)t + GHT_XI + (ulong)GHT_L * (GHT_EPS + 1) + k - GHT_EPS) % GHT_L);
-}
-
-inline void
-ght_local_zero(LOCAL_PTR uint *hist, uint n)
-{
-    for (uint i = get_local_id(0); i < n; i += GHT_WG)
-        hist[i] = 0;
-    LOCAL_BARRIER();
 }
 
 /* Sums the GHT_M local copies of n bins into global copy (group mod GHT_G) at base. */
@@ -271,19 +227,6 @@ ght_dspace(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const uin
             ght_vote_position(space, gw, gh, rs0, rs1, cx, cy, dp, I[3], I[4], T[3], T[4]);
         }
     }
-}
-
-/* votecl__ght_hash of n words */
-inline uint
-ght_hash(const uint *w, int n)
-{
-    ulong h = 0x9e3779b97f4a7c15UL;
-
-    for (int k = 0; k < n; k++) {
-        h = (h ^ w[k]) * 0xff51afd7ed558ccdUL;
-        h ^= h >> 32;
-    }
-    return (uint)h;
 }
 
 /* votecl__ght_match_hash of a match: the image pairing's key, template, image points */

@@ -1,8 +1,12 @@
 /* The generalized Hough transform's internal interface: the quantisation shared by the model
- * (lib/ght.c), the sequential reference (lib/ght-ref.c) and the tests. Every stage is a
- * function over plain arrays so that a device stage can be compared with it array for
- * array: edges sorted by gradient bin with start offsets, pairings sorted by their
- * (theta, alpha) key with start offsets, integer Hough spaces.
+ * (lib/ght.c), the stages and the tests, and the stages themselves. The GHT is laid out by
+ * stage, as its kernels are: one host file per kernel file, holding the stage's reference
+ * (the specification, the test oracle and the 'ref' backend) and its device implementation
+ * side by side, both entries of the stage table (votecl__ght_impl, at the end) through which
+ * lib/ght.c's one detection path runs. Every reference stage is a function over plain arrays
+ * so that a device stage can be compared with it array for array: edges sorted by gradient
+ * bin with start offsets, pairings sorted by their (theta, alpha) key with start offsets,
+ * integer Hough spaces.
  *
  * Every bin index is decided by operations that are correctly rounded on any conforming
  * OpenCL device, and immune to contraction: angle bins by exact cross-product signs against
@@ -12,14 +16,21 @@
  * No transcendental function runs on the device.
  *
  * The files and what each calls (no loop; keep it so):
- *   ght.c (the model, both backends' paths) -> ght-search, ght-confidence, ght-front,
- *                                              ght-device, ght-ref
- *   ght-front.c (device edges, pairings, Ballard's maxima) -> ght-device, ght-ref
- *   ght-device.c (device O, S, D, matches, Ballard's votes) -> ght-pose, ght-ref
- *   ght-search.c (Guil's search over its stages) -> ght-pose, ght-ref
- *   ght-confidence.c (refinement and confidence) -> ght-pose, ght-ref
- *   ght-ref.c (the reference's stages, quantisation) -> ght-pose
- *   ght-pose.c (D's maxima, matches, the fits) -> nothing of the GHT's */
+ *   ght.c (the model, the one detection path) -> ght-search, ght-confidence, ght-edges,
+ *       ght-pairs, ght-spaces, ght-peaks, ght-device, ght-quant
+ *   ght-search.c (Guil's search over its S, D and match stages) -> ght-spaces, ght-pose,
+ *       ght-quant
+ *   ght-confidence.c (the poses' confidences) -> ght-pose, ght-quant
+ *   ght-edges.c (edges; cl/ght-edges.cl) -> ght-device, ght-quant
+ *   ght-pairs.c (Guil's pairings; cl/ght-pairs.cl) -> ght-edges (the device's scan),
+ *       ght-device, ght-pose, ght-quant
+ *   ght-spaces.c (O, S, D, matches, Ballard's votes; cl/ght.cl) -> ght-device, ght-pose,
+ *       ght-quant
+ *   ght-peaks.c (Ballard's maxima; cl/ght-peaks.cl) -> ght-device, ght-quant
+ *   ght-device.c (the device state the stages share: programs, kernels, buffers) -> ght-quant
+ *   ght-pose.c (D's maxima, matches, the fits) -> nothing of the GHT's
+ *   ght-quant.c (quantisation, ranking) -> nothing of the GHT's
+ * cl/ght-common.cl is composed into every stage program but the peaks'. */
 #ifndef VOTECL_GHT_PRIVATE_H
 #define VOTECL_GHT_PRIVATE_H
 
@@ -28,13 +39,13 @@
 /* Resolved parameters and the sizes derived from them. */
 typedef struct votecl__ght_desc {
     votecl_ght_params p;
-    uint32_t levels;       /* L gradient bins, also L alpha bins */
-    uint32_t xi_bins;      /* round(xi L / 360) */
-    uint32_t eps;          /* angle_epsilon */
-    uint32_t rotations;    /* steps of the rotation search */
-    uint32_t scales;       /* steps of the scale search */
-    int full_circle;       /* the rotation search covers 360 degrees (wraps) */
-    double cx, cy;         /* the template's centre */
+    uint32_t levels;    /* L gradient bins, also L alpha bins */
+    uint32_t xi_bins;   /* round(xi L / 360) */
+    uint32_t eps;       /* angle_epsilon */
+    uint32_t rotations; /* steps of the rotation search */
+    uint32_t scales;    /* steps of the scale search */
+    int full_circle;    /* the rotation search covers 360 degrees (wraps) */
+    double cx, cy;      /* the template's centre */
     /* (cos, sin) of the upper boundary of bin b, 360 (b + 1/2) / L degrees, rounded to float
      * (bin b is centred on 360 b / L degrees) */
     float dirs[2 * VOTECL_GHT_MAX_LEVELS];
@@ -99,8 +110,7 @@ void votecl__ght_rs(double c, double s, double scale, float rs[2]);
  * suppression, hysteresis between low and high (low == high: a single threshold). Returns
  * how many (out: at least W * H entries); VOTECL_OUT_OF_HOST_MEMORY as (size_t)-1. */
 size_t votecl__ght_ref_canny(const votecl__ght_desc *desc, const uint8_t *data, uint32_t width,
-                             uint32_t height, unsigned low, unsigned high,
-                             votecl__ght_point *out);
+                             uint32_t height, unsigned low, unsigned high, votecl__ght_point *out);
 
 /* Counting sort of n points by bin into edges (allocates; free with _edges_clear). */
 votecl_status votecl__ght_edges_sort(const votecl__ght_point *points, size_t n, uint32_t levels,
@@ -113,8 +123,8 @@ votecl_status votecl__ght_ref_pairs(const votecl__ght_desc *desc, const votecl__
 /* Pairings kept per key by the S, D and match stages, about: after the O space is taken
  * from the whole list, a key with more pairings keeps those whose votecl__ght_pair_hash (by
  * content, so the kept set does not depend on the order a device writes in) is at most
- * votecl__ght_keep_threshold of its count and the cap. Every later stage visits, per key and bin shift, at
- * most about cap^2 pairs of pairings: without it a large template's straight stretches
+ * votecl__ght_keep_threshold of its count and the cap. Every later stage visits, per key and bin
+ * shift, at most about cap^2 pairs of pairings: without it a large template's straight stretches
  * (every pair of a segment falls into one key) make the visits grow with the square of the
  * pairings per key (docs/performance.md). */
 #define VOTECL__GHT_KEY_CAP 64u
@@ -275,8 +285,8 @@ size_t votecl__ght_ballard_cells(const votecl__ght_desc *desc, uint32_t width, u
 
 /* Ballard's accumulator (cells counts, overwritten), cell ((s R + r) H' + y) W' + x. */
 void votecl__ght_ref_ballard_vote(const votecl__ght_desc *desc, const votecl__ght_rtable *table,
-                                  const votecl__ght_edges *edges, uint32_t width,
-                                  uint32_t height, uint32_t *space);
+                                  const votecl__ght_edges *edges, uint32_t width, uint32_t height,
+                                  uint32_t *space);
 
 /* Ballard's detections from a complete accumulator (appended, unsorted). */
 votecl_status votecl__ght_ref_ballard_peaks(const votecl__ght_desc *desc, const uint32_t *space,
@@ -298,8 +308,8 @@ size_t votecl__ght_finish(const votecl__ght_desc *desc, votecl_ght_pose *poses, 
 double votecl__ght_angle(const votecl__ght_desc *desc, double k);
 double votecl__ght_scale(const votecl__ght_desc *desc, double k);
 /* Width and height of the position grid of a width x height image (cells of dp pixels). */
-void votecl__ght_grid(const votecl__ght_desc *desc, uint32_t width, uint32_t height,
-                      uint32_t *gw, uint32_t *gh);
+void votecl__ght_grid(const votecl__ght_desc *desc, uint32_t width, uint32_t height, uint32_t *gw,
+                      uint32_t *gh);
 
 /* The S histogram of bin shift b (desc->scales counts) and the D space of bin shifts
  * b - tol .. b + tol at angle and scale (gw * gh counts), as the reference's detection
@@ -310,11 +320,50 @@ void votecl__ght_ref_dspace(const votecl__ght_desc *desc, const votecl__ght_pair
                             const votecl__ght_pairs *ip, uint32_t b, uint32_t tol, double angle,
                             double scale, uint32_t gw, uint32_t gh, uint32_t *space);
 
-/* --- the device stages (lib/ght-device.c, cl/ght.cl) --- */
+/* --- the device state (lib/ght-device.c) and the vote stages on it (lib/ght-spaces.c,
+ * cl/ght.cl) --- */
 
 typedef struct votecl__ght_device votecl__ght_device;
 
-/* Compiles the vote kernels for desc on an OpenCL context (out: free with _device_free). */
+/* The device programs, one per stage (kernel file), each built on the first launch of one of
+ * its kernels and holding only its file and cl/ght-common.cl, with only the defines they use
+ * (so the cache keys of a stage do not change with parameters it does not read): a detection
+ * compiles only what it runs (Ballard never builds Guil's pairing kernels, nor Guil Ballard's
+ * maxima). On PoCL each launched kernel costs 0.2-0.4 s of code generation once. */
+typedef enum votecl__ght_stage {
+    VOTECL__GHT_EDGES,  /* cl/ght-edges.cl */
+    VOTECL__GHT_PAIRS,  /* cl/ght-pairs.cl */
+    VOTECL__GHT_SPACES, /* cl/ght.cl */
+    VOTECL__GHT_PEAKS,  /* cl/ght-peaks.cl */
+    VOTECL__GHT_STAGES
+} votecl__ght_stage;
+
+/* The defines a program's files use (bits of votecl__ght_program.defines): GHT_L, GHT_EPS
+ * and GHT_XI, GHT_M, GHT_G, GHT_S, the edge stage's sizes (GHT_TX, GHT_TY, GHT_SCAN_BLOCK,
+ * GHT_SORT_K); GHT_WG always. */
+enum {
+    VOTECL__GHT_DEF_L = 1,
+    VOTECL__GHT_DEF_XI = 2,
+    VOTECL__GHT_DEF_M = 4,
+    VOTECL__GHT_DEF_G = 8,
+    VOTECL__GHT_DEF_S = 16,
+    VOTECL__GHT_DEF_EDGES = 32
+};
+
+#define VOTECL__GHT_MAX_KERNELS 12
+
+/* A stage's program: its files (NULL-terminated), the defines they use, its kernels' names
+ * (count of them, at most VOTECL__GHT_MAX_KERNELS). */
+typedef struct votecl__ght_program {
+    votecl__ght_stage stage;
+    const char *const *files;
+    unsigned defines;
+    const char *const *kernels;
+    int count;
+} votecl__ght_program;
+
+/* Creates the device state for desc on an OpenCL context; compiles nothing (out: free with
+ * _device_free). */
 votecl_status votecl__ght_device_new(votecl_context *context, const votecl__ght_desc *desc,
                                      votecl__ght_device **out);
 void votecl__ght_device_free(votecl__ght_device *dev);
@@ -328,8 +377,7 @@ votecl_status votecl__ght_device_bind(votecl__ght_device *dev, const votecl__ght
                                       const votecl__ght_pairs *ip);
 /* The stages on the device (votecl__ght_stages' callbacks, dev as void *): S, D's maxima
  * and the matches of all candidates at once (D stays on the device). */
-votecl_status votecl__ght_device_sspace(void *dev, size_t n, const uint32_t *b,
-                                        uint64_t *hists);
+votecl_status votecl__ght_device_sspace(void *dev, size_t n, const uint32_t *b, uint64_t *hists);
 votecl_status votecl__ght_device_dpeaks(void *dev, size_t n, const votecl__ght_cand *c,
                                         uint32_t tol, uint32_t gw, uint32_t gh,
                                         votecl__ght_dpeaks *out);
@@ -339,21 +387,20 @@ votecl_status votecl__ght_device_matches(void *dev, size_t n, const votecl__ght_
                                          votecl__ght_matches *out);
 /* votecl__ght_ref_dspace on the device (one candidate, read back). */
 votecl_status votecl__ght_device_dspace(void *dev, uint32_t b, uint32_t tol, double angle,
-                                        double scale, uint32_t gw, uint32_t gh,
-                                        uint32_t *space);
+                                        double scale, uint32_t gw, uint32_t gh, uint32_t *space);
 /* votecl__ght_ref_ballard_vote on the device. */
-votecl_status votecl__ght_device_ballard(votecl__ght_device *dev,
-                                         const votecl__ght_rtable *table,
+votecl_status votecl__ght_device_ballard(votecl__ght_device *dev, const votecl__ght_rtable *table,
                                          const votecl__ght_edges *edges, uint32_t width,
                                          uint32_t height, uint32_t *space);
 
-/* --- the device front end (lib/ght-front.c; cl/ght-edges.cl, ght-pairs.cl, ght-peaks.cl):
- * edges, sorted lists, pairings and Ballard's maxima built and kept on the device --- */
+/* --- the device front end (lib/ght-device.c; its stages in lib/ght-edges.c, ght-pairs.c,
+ * ght-peaks.c): edges, sorted lists, pairings and Ballard's maxima built and kept on the
+ * device --- */
 
 /* The work-group size of every GHT kernel. */
 #define VOTECL__GHT_WG 64u
 
-/* The front end's sizes, compiled into the program by lib/ght-device.c: hysteresis tiles
+/* The edge stage's sizes, compiled into its program by lib/ght-device.c: hysteresis tiles
  * (rows of 32 pixels for coalesced loads, 256 work-items), scanned entries per work-group (16
  * per work-item), pixels per work-item of the sort's scatter (one scan per batch: on PoCL, 16
  * pixels per scan instead of one took pic1's edge stage from 2.1 to 1.1 ms). */
@@ -382,8 +429,10 @@ typedef enum votecl__ght_slot {
 votecl_buffer **votecl__ght_device_slot(votecl__ght_device *dev, votecl__ght_slot slot);
 /* The number of tasks in VOTECL__GHT_SLOT_TTASKS. */
 void votecl__ght_device_set_tasks(votecl__ght_device *dev, size_t ntasks);
-/* A kernel of the device's program (transfer none). */
-votecl_status votecl__ght_device_kernel(votecl__ght_device *dev, const char *name, void **kernel);
+/* Kernel k of program prog (transfer none), the program built and the kernel created on
+ * first use; a failure is not remembered (the next call tries again). */
+votecl_status votecl__ght_device_kernel(votecl__ght_device *dev, const votecl__ght_program *prog,
+                                        int k, void **kernel);
 /* Ballard's vote split in two: the R-table uploaded once, then the n edges of a device buffer
  * (x, y, bin each) voted into space (a device buffer of at least the cells; zeroed here). */
 votecl_status votecl__ght_device_ballard_bind(votecl__ght_device *dev,
@@ -422,19 +471,94 @@ votecl_status votecl__ght_front_pairs(votecl__ght_front *front, votecl_ght_pairi
 /* votecl__ght_pairs_cap on the device: list's pairings (as _front_pairs left them, their
  * host offsets and keys in pairs) capped in place, the template's tasks rebuilt. */
 votecl_status votecl__ght_front_cap(votecl__ght_front *front, votecl__ght_list list,
-                                   votecl__ght_pairs *pairs);
+                                    votecl__ght_pairs *pairs);
 /* Reads list's pairings into pairs->pairs (pairs as _front_pairs left it; for the tests). */
 votecl_status votecl__ght_front_read_pairs(votecl__ght_front *front, votecl__ght_list list,
                                            votecl__ght_pairs *pairs);
 
-/* Ballard on the device: the current edges voted (R-table bound with
- * votecl__ght_device_ballard_bind), the accumulator's maxima found there; appends the poses
- * votecl__ght_ref_ballard_peaks would. */
-votecl_status votecl__ght_front_ballard(votecl__ght_front *front, uint32_t width, uint32_t height,
-                                        votecl__ght_poses *out);
-
 /* Seconds of the last edge stage (upload to sorted offsets read back) and pairing stage
  * (tasks to offsets read back). */
 void votecl__ght_front_seconds(const votecl__ght_front *front, double *edges, double *pairing);
+
+/* --- the stage table: one detection path (lib/ght.c), two implementations of each stage
+ * (the reference's and the device's, side by side in the stage's file) --- */
+
+/* What a model's stages keep between calls: the current edges (on the reference sorted on
+ * the host, on a device in the front end), Ballard's R-table and accumulator. */
+typedef struct votecl__ght_run {
+    votecl_context *context;
+    const votecl__ght_desc *desc;
+    votecl__ght_device *dev;          /* a device's vote stages (NULL on the reference) */
+    votecl__ght_front *front;         /* a device's front end (NULL on the reference) */
+    votecl__ght_edges edges;          /* the reference's current edges */
+    const votecl__ght_rtable *rtable; /* the reference's bound R-table */
+    uint32_t *space;                  /* the reference's accumulator, space_cells counts */
+    size_t space_cells;
+} votecl__ght_run;
+
+typedef struct votecl__ght_impl {
+    /* edges (lib/ght-edges.c): the current edges become those of a packed u8 image (Canny's
+     * low and high thresholds; votecl__ght_ref_canny), or n caller points (sorted); their
+     * count and L + 1 offsets (borrowed until the next change); a host copy (free with
+     * votecl__ght_edges_clear); the seconds of the last edge and pairing stages (0 where
+     * not measured) */
+    votecl_status (*canny)(votecl__ght_run *run, const uint8_t *data, uint32_t width,
+                           uint32_t height, unsigned low, unsigned high);
+    votecl_status (*points)(votecl__ght_run *run, const votecl__ght_point *points, size_t n);
+    size_t (*count)(const votecl__ght_run *run, const uint32_t **offsets);
+    votecl_status (*read_edges)(votecl__ght_run *run, votecl__ght_edges *out);
+    void (*seconds)(const votecl__ght_run *run, double *edges, double *pairing);
+    /* pairings (lib/ght-pairs.c): Guil's pairings of the current edges as list's, with the
+     * mechanism pairing where there is a choice (out: offsets, keys and count; the pairings
+     * themselves on the reference only; free with votecl__ght_pairs_clear); the cap per key
+     * applied to them (votecl__ght_pairs_cap) */
+    votecl_status (*pairs)(votecl__ght_run *run, votecl_ght_pairing pairing, votecl__ght_list list,
+                           votecl__ght_pairs *out);
+    votecl_status (*cap)(votecl__ght_run *run, votecl__ght_list list, votecl__ght_pairs *pairs);
+    /* vote stages (lib/ght-spaces.c): Guil's S, D and match stages for votecl__ght_guil over
+     * the capped pairings (in room; NULL: the reference's); Ballard's R-table bound (borrowed
+     * until the next bind), the current edges voted into the accumulator */
+    const votecl__ght_stages *(*stages)(votecl__ght_run *run, votecl__ght_stages *room);
+    votecl_status (*bind)(votecl__ght_run *run, const votecl__ght_rtable *table);
+    votecl_status (*vote)(votecl__ght_run *run, uint32_t width, uint32_t height);
+    /* maxima (lib/ght-peaks.c): Ballard's poses of the voted accumulator, appended in the
+     * reference's order */
+    votecl_status (*peaks)(votecl__ght_run *run, uint32_t width, uint32_t height,
+                           votecl__ght_poses *out);
+} votecl__ght_impl;
+
+/* The two implementations (the reference first, each stage's pair in its file). */
+votecl_status votecl__ght_canny_ref(votecl__ght_run *run, const uint8_t *data, uint32_t width,
+                                    uint32_t height, unsigned low, unsigned high);
+votecl_status votecl__ght_canny_device(votecl__ght_run *run, const uint8_t *data, uint32_t width,
+                                       uint32_t height, unsigned low, unsigned high);
+votecl_status votecl__ght_points_ref(votecl__ght_run *run, const votecl__ght_point *points,
+                                     size_t n);
+votecl_status votecl__ght_points_device(votecl__ght_run *run, const votecl__ght_point *points,
+                                        size_t n);
+size_t votecl__ght_count_ref(const votecl__ght_run *run, const uint32_t **offsets);
+size_t votecl__ght_count_device(const votecl__ght_run *run, const uint32_t **offsets);
+votecl_status votecl__ght_read_edges_ref(votecl__ght_run *run, votecl__ght_edges *out);
+votecl_status votecl__ght_read_edges_device(votecl__ght_run *run, votecl__ght_edges *out);
+void votecl__ght_seconds_ref(const votecl__ght_run *run, double *edges, double *pairing);
+void votecl__ght_seconds_device(const votecl__ght_run *run, double *edges, double *pairing);
+votecl_status votecl__ght_pairs_ref(votecl__ght_run *run, votecl_ght_pairing pairing,
+                                    votecl__ght_list list, votecl__ght_pairs *out);
+votecl_status votecl__ght_pairs_device(votecl__ght_run *run, votecl_ght_pairing pairing,
+                                       votecl__ght_list list, votecl__ght_pairs *out);
+votecl_status votecl__ght_cap_ref(votecl__ght_run *run, votecl__ght_list list,
+                                  votecl__ght_pairs *pairs);
+votecl_status votecl__ght_cap_device(votecl__ght_run *run, votecl__ght_list list,
+                                     votecl__ght_pairs *pairs);
+const votecl__ght_stages *votecl__ght_stages_ref(votecl__ght_run *run, votecl__ght_stages *room);
+const votecl__ght_stages *votecl__ght_stages_device(votecl__ght_run *run, votecl__ght_stages *room);
+votecl_status votecl__ght_bind_ref(votecl__ght_run *run, const votecl__ght_rtable *table);
+votecl_status votecl__ght_bind_device(votecl__ght_run *run, const votecl__ght_rtable *table);
+votecl_status votecl__ght_vote_ref(votecl__ght_run *run, uint32_t width, uint32_t height);
+votecl_status votecl__ght_vote_device(votecl__ght_run *run, uint32_t width, uint32_t height);
+votecl_status votecl__ght_peaks_ref(votecl__ght_run *run, uint32_t width, uint32_t height,
+                                    votecl__ght_poses *out);
+votecl_status votecl__ght_peaks_device(votecl__ght_run *run, uint32_t width, uint32_t height,
+                                       votecl__ght_poses *out);
 
 #endif

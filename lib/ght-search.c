@@ -181,7 +181,7 @@ rotation_bin(const votecl__ght_desc *desc, const uint64_t *corr, uint32_t k, dou
 }
 
 /* --- the reference's stages: the stage table's other implementation (the device's is
- * lib/ght-device.c's) --- */
+ * lib/ght-spaces.c's) --- */
 
 /* What the reference's stages read: the lists and a scratch of a D space or label map per
  * candidate. */

@@ -1,8 +1,9 @@
 /* The generalized Hough transform: validate, build the model (template edges, sorted lists,
- * pairings or R-table) once, detect many times. The 'ref' backend runs lib/ght-ref.c; a
- * device context keeps the work on the device: the front end (lib/ght-front.c: edges,
- * sorting, pairings, Ballard's maxima) and the vote stages (lib/ght-device.c), the host
- * reading back small arrays and running only Guil's rotation correlation and peak picking. */
+ * pairings or R-table) once, detect many times. One path calls the stages through the stage
+ * table (lib/ght-private.h): the reference's on the 'ref' backend, the device's on a device
+ * context, which keeps the work there (edges, pairings, spaces, Ballard's maxima), the host
+ * reading back small arrays and running only Guil's rotation correlation and peak picking
+ * (lib/ght-search.c), the fits and the confidences. */
 #include "votecl-private.h"
 
 #include <math.h>
@@ -15,15 +16,15 @@
 struct votecl_ght_model {
     votecl_context *context;
     votecl__ght_desc desc;
-    votecl__ght_edges edges;   /* the template's, sorted by bin */
-    votecl__ght_pairs pairs;   /* Guil */
-    votecl__ght_rtable rtable; /* Ballard */
-    votecl__ght_device *dev;   /* the vote stages on a device context, else NULL */
-    votecl__ght_front *front;  /* with dev: edges, pairings and maxima on the device */
-    uint32_t *ospace;          /* Guil on a device: the template's O space (L * L) */
+    votecl__ght_edges edges;      /* the template's, sorted by bin */
+    votecl__ght_pairs pairs;      /* Guil */
+    votecl__ght_rtable rtable;    /* Ballard */
+    const votecl__ght_impl *impl; /* the stages: the reference's or the device's */
+    votecl__ght_run run;          /* their state */
+    uint32_t *ospace;             /* Guil: the template's O space (L * L) */
     votecl_ght_stats last;
-    double tried[2];           /* AUTO: the fastest image pairing seen with LB, with SSM */
-    unsigned trials;           /* AUTO: detections timed so far */
+    double tried[2]; /* AUTO: the fastest image pairing seen with LB, with SSM */
+    unsigned trials; /* AUTO: detections timed so far */
 };
 
 /* The default confidence floor (docs/accuracy.md: chosen on the truth suite). */
@@ -33,6 +34,35 @@ struct votecl_ght_model {
  * circle's flat correlation has many small maxima). docs/accuracy.md has the figures. */
 #define GHT_ANGLE_SHARE 0.15
 #define GHT_MAX_ROTATIONS 16
+
+/* The stage table's two implementations (each stage's pair in its file). */
+static const votecl__ght_impl ref_impl = {
+    .canny = votecl__ght_canny_ref,
+    .points = votecl__ght_points_ref,
+    .count = votecl__ght_count_ref,
+    .read_edges = votecl__ght_read_edges_ref,
+    .seconds = votecl__ght_seconds_ref,
+    .pairs = votecl__ght_pairs_ref,
+    .cap = votecl__ght_cap_ref,
+    .stages = votecl__ght_stages_ref,
+    .bind = votecl__ght_bind_ref,
+    .vote = votecl__ght_vote_ref,
+    .peaks = votecl__ght_peaks_ref,
+};
+
+static const votecl__ght_impl device_impl = {
+    .canny = votecl__ght_canny_device,
+    .points = votecl__ght_points_device,
+    .count = votecl__ght_count_device,
+    .read_edges = votecl__ght_read_edges_device,
+    .seconds = votecl__ght_seconds_device,
+    .pairs = votecl__ght_pairs_device,
+    .cap = votecl__ght_cap_device,
+    .stages = votecl__ght_stages_device,
+    .bind = votecl__ght_bind_device,
+    .vote = votecl__ght_vote_device,
+    .peaks = votecl__ght_peaks_device,
+};
 
 void
 votecl_ght_params_init(votecl_ght_params *params, votecl_ght_method method)
@@ -124,8 +154,7 @@ check_edges(votecl_context *ctx, const votecl_ght_edge *edges, size_t n, size_t 
     if (n > (size_t)width * height)
         return votecl__fail(ctx, VOTECL_INVALID_ARGUMENT, "n: %zu edges exceed the pixels", n);
     for (size_t i = 0; i < n; i++)
-        if (edges[i].x >= width || edges[i].y >= height ||
-            (edges[i].gx == 0 && edges[i].gy == 0))
+        if (edges[i].x >= width || edges[i].y >= height || (edges[i].gx == 0 && edges[i].gy == 0))
             return votecl__fail(ctx, VOTECL_INVALID_ARGUMENT,
                                 "edges[%zu]: outside %zu x %zu or without a gradient", i, width,
                                 height);
@@ -155,8 +184,7 @@ static votecl_status
 image_pixels(votecl_context *ctx, const votecl_image *image, const void **data, void **copy)
 {
     size_t row_bytes, pixels;
-    votecl_status status = votecl__image_check(ctx, image, VOTECL_DTYPE_U8, 1, &row_bytes,
-                                               &pixels);
+    votecl_status status = votecl__image_check(ctx, image, VOTECL_DTYPE_U8, 1, &row_bytes, &pixels);
 
     *copy = NULL;
     if (status != VOTECL_OK)
@@ -174,56 +202,19 @@ edge_low(const votecl__ght_desc *desc)
     return desc->p.method == VOTECL_GHT_GUIL ? desc->p.canny_low : desc->p.canny_high;
 }
 
-/* Canny (Guil) or Sobel + NMS + threshold (Ballard) points of a u8 image (malloc'd). */
+/* The current edges become Canny's (Guil) or Sobel + NMS + threshold's (Ballard) of a u8
+ * image. */
 static votecl_status
-image_points(votecl_context *ctx, const votecl__ght_desc *desc, const votecl_image *image,
-             votecl__ght_point **out, size_t *n)
-{
-    const void *data;
-    void *copy = NULL;
-    votecl_status status = image_pixels(ctx, image, &data, &copy);
-    size_t pixels;
-
-    if (status != VOTECL_OK)
-        return status;
-    pixels = image->width * image->height; /* checked by image_pixels */
-    if ((*out = votecl__malloc((pixels > 0 ? pixels : 1) * sizeof **out)) == NULL)
-        status = votecl__fail(ctx, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for edges");
-    else if ((*n =
-                  votecl__ght_ref_canny(desc, data, (uint32_t)image->width, (uint32_t)image->height,
-                                        edge_low(desc), desc->p.canny_high, *out)) == (size_t)-1)
-        status = votecl__fail(ctx, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for edges");
-    free(copy);
-    return status;
-}
-
-/* The device front end's edges of a u8 image. */
-static votecl_status
-image_front(votecl_ght_model *m, const votecl_image *image)
+image_edges(votecl_ght_model *m, const votecl_image *image)
 {
     const void *data;
     void *copy = NULL;
     votecl_status status = image_pixels(m->context, image, &data, &copy);
 
     if (status == VOTECL_OK)
-        status =
-            votecl__ght_front_canny(m->front, data, (uint32_t)image->width, (uint32_t)image->height,
-                                    edge_low(&m->desc), m->desc.p.canny_high);
+        status = m->impl->canny(&m->run, data, (uint32_t)image->width, (uint32_t)image->height,
+                                edge_low(&m->desc), m->desc.p.canny_high);
     free(copy);
-    return status;
-}
-
-/* The device front end's edges from caller points, sorted on the host. */
-static votecl_status
-points_front(votecl_ght_model *m, const votecl__ght_point *points, size_t n)
-{
-    votecl__ght_edges edges;
-    votecl_status status = votecl__ght_edges_sort(points, n, m->desc.levels, &edges);
-
-    if (status != VOTECL_OK)
-        return votecl__fail(m->context, status, "out of memory for edges");
-    status = votecl__ght_front_set_edges(m->front, &edges);
-    votecl__ght_edges_clear(&edges);
     return status;
 }
 
@@ -250,7 +241,7 @@ model_rtable(votecl_ght_model *m)
 
     if (status != VOTECL_OK)
         return votecl__fail(m->context, status, "out of memory for the R-table");
-    return m->dev != NULL ? votecl__ght_device_ballard_bind(m->dev, &m->rtable) : VOTECL_OK;
+    return m->impl->bind(&m->run, &m->rtable);
 }
 
 /* The template's O space from its whole list of pairings (before the cap). */
@@ -263,30 +254,6 @@ model_ospace(votecl_ght_model *m)
         return votecl__fail(m->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
     votecl__ght_ref_ospace(&m->desc, &m->pairs, m->ospace);
     return VOTECL_OK;
-}
-
-/* Sorted lists, then pairings or the R-table, from the template's points (ref backend). */
-static votecl_status
-model_build(votecl_ght_model *m, const votecl__ght_point *points, size_t n)
-{
-    votecl_context *ctx = m->context;
-    votecl_status status;
-
-    if (n < 2)
-        return too_few_edges(m, n);
-    if ((status = votecl__ght_edges_sort(points, n, m->desc.levels, &m->edges)) != VOTECL_OK)
-        return votecl__fail(ctx, status, "out of memory for the template's edges");
-    m->last.template_edges = n;
-    if (m->desc.p.method == VOTECL_GHT_BALLARD)
-        return model_rtable(m);
-    if ((status = votecl__ght_ref_pairs(&m->desc, &m->edges, &m->pairs)) != VOTECL_OK)
-        return votecl__fail(ctx, status, "template: pairings do not fit memory");
-    m->last.template_pairings = m->pairs.n;
-    if (m->pairs.n == 0)
-        return no_pairings(m);
-    if ((status = model_ospace(m)) == VOTECL_OK)
-        votecl__ght_pairs_cap(&m->desc, &m->pairs);
-    return status;
 }
 
 /* The pairing mechanism for edges sorted by bin (L + 1 offsets): the parameter, or for AUTO
@@ -327,11 +294,11 @@ choose_pairing(const votecl_ght_model *m, const uint32_t *offsets)
     return fill < GHT_AUTO_FILL ? VOTECL_GHT_PAIRING_LB : VOTECL_GHT_PAIRING_SSM;
 }
 
-/* AUTO for the image's pairings: measured. The first GHT_AUTO_TRIALS detections alternate LB
- * and SSM and keep each one's fastest pairing stage; later ones take the faster. The rule
- * above predicts the faster one only roughly (on the H200, 10 of 18 rows of the 352x288
- * table; LB and SSM differ by up to 1.5x there), and both give the same pairings, so trying
- * costs nothing but the slower stage twice. The template's pairings use the rule. */
+/* AUTO for the image's pairings: on a GPU measured. The first GHT_AUTO_TRIALS detections
+ * alternate LB and SSM and keep each one's fastest pairing stage; later ones take the faster.
+ * The rule above predicts the faster one only roughly (on the H200, 10 of 18 rows of the
+ * 352x288 table; LB and SSM differ by up to 1.5x there), and both give the same pairings, so
+ * trying costs nothing but the slower stage twice. The template's pairings use the rule. */
 #define GHT_AUTO_TRIALS 4u
 
 static votecl_ght_pairing
@@ -339,6 +306,11 @@ image_pairing(votecl_ght_model *m, const uint32_t *offsets)
 {
     if (m->desc.p.pairing != VOTECL_GHT_PAIRING_AUTO)
         return m->desc.p.pairing;
+    /* on a CPU device, SSM as for the template (choose_pairing's measurement): a trial of LB
+     * there cost PoCL's first call the code generation of two more kernels, 1 s of a 5 s
+     * cold `votecl ght` (docs/performance.md, "Start-up on PoCL") */
+    if (m->context->info.type == VOTECL_DEVICE_CPU)
+        return VOTECL_GHT_PAIRING_SSM;
     if (m->trials < GHT_AUTO_TRIALS)
         return m->trials % 2 == 0 ? VOTECL_GHT_PAIRING_LB : VOTECL_GHT_PAIRING_SSM;
     (void)offsets;
@@ -358,25 +330,29 @@ image_pairing_timed(votecl_ght_model *m)
     m->trials++;
 }
 
-/* On a device context: the vote stages and the front end. */
+/* The stages: the reference's, or on a device context the device's. */
 static votecl_status
-model_device(votecl_ght_model *m)
+model_impl(votecl_ght_model *m)
 {
     votecl_status status;
 
+    m->run.context = m->context;
+    m->run.desc = &m->desc;
+    m->impl = &ref_impl;
     if (m->context->backend == VOTECL_BACKEND_REF)
         return VOTECL_OK;
-    if ((status = votecl__ght_device_new(m->context, &m->desc, &m->dev)) != VOTECL_OK)
+    m->impl = &device_impl;
+    if ((status = votecl__ght_device_new(m->context, &m->desc, &m->run.dev)) != VOTECL_OK)
         return status;
-    return votecl__ght_front_new(m->context, m->dev, &m->desc, &m->front);
+    return votecl__ght_front_new(m->context, m->run.dev, &m->desc, &m->run.front);
 }
 
-/* The template's pairings on the device (left there for the S and D stages), its O space. */
+/* The template's pairings (left where the S and D stages read them), its O space. */
 static votecl_status
-model_front_pairs(votecl_ght_model *m, const uint32_t *offsets)
+model_pairs(votecl_ght_model *m, const uint32_t *offsets)
 {
-    votecl_status status = votecl__ght_front_pairs(m->front, choose_pairing(m, offsets),
-                                                   VOTECL__GHT_TEMPLATE, &m->pairs);
+    votecl_status status =
+        m->impl->pairs(&m->run, choose_pairing(m, offsets), VOTECL__GHT_TEMPLATE, &m->pairs);
 
     if (status != VOTECL_OK)
         return status;
@@ -385,25 +361,25 @@ model_front_pairs(votecl_ght_model *m, const uint32_t *offsets)
         return no_pairings(m);
     if ((status = model_ospace(m)) != VOTECL_OK)
         return status;
-    return votecl__ght_front_cap(m->front, VOTECL__GHT_TEMPLATE, &m->pairs);
+    return m->impl->cap(&m->run, VOTECL__GHT_TEMPLATE, &m->pairs);
 }
 
-/* Pairings or the R-table from the template's edges on the device. */
+/* Pairings or the R-table from the template's current edges. */
 static votecl_status
-model_front(votecl_ght_model *m)
+model_build(votecl_ght_model *m)
 {
     const uint32_t *offsets;
-    size_t n = votecl__ght_front_count(m->front, &offsets);
+    size_t n = m->impl->count(&m->run, &offsets);
     votecl_status status;
 
     if (n < 2)
         return too_few_edges(m, n);
     m->last.template_edges = n;
     /* the template's edges on the host: the poses' confidences, Ballard's R-table */
-    if ((status = votecl__ght_front_read_edges(m->front, &m->edges)) != VOTECL_OK)
+    if ((status = m->impl->read_edges(&m->run, &m->edges)) != VOTECL_OK)
         return status;
     if (m->desc.p.method == VOTECL_GHT_GUIL)
-        return model_front_pairs(m, offsets);
+        return model_pairs(m, offsets);
     return model_rtable(m);
 }
 
@@ -437,20 +413,13 @@ model_end(votecl_ght_model *model, votecl_status status, votecl_ght_model **out)
     return VOTECL_OK;
 }
 
-/* The template's edges from image, on the device or on the host. */
+/* The model of the template image's edges. */
 static votecl_status
 model_image(votecl_ght_model *m, const votecl_image *image)
 {
-    votecl__ght_point *points = NULL;
-    size_t n = 0;
-    votecl_status status;
+    votecl_status status = image_edges(m, image);
 
-    if (m->front != NULL)
-        return (status = image_front(m, image)) == VOTECL_OK ? model_front(m) : status;
-    if ((status = image_points(m->context, &m->desc, image, &points, &n)) == VOTECL_OK)
-        status = model_build(m, points, n);
-    free(points);
-    return status;
+    return status == VOTECL_OK ? model_build(m) : status;
 }
 
 votecl_status
@@ -467,7 +436,7 @@ votecl_ght_model_new(votecl_context *context, const votecl_ght_params *params,
         model->desc.cx = ((double)image->width - 1) / 2;
         model->desc.cy = ((double)image->height - 1) / 2;
     }
-    if ((status = model_device(model)) == VOTECL_OK)
+    if ((status = model_impl(model)) == VOTECL_OK)
         status = model_image(model, image);
     return model_end(model, status, out);
 }
@@ -489,14 +458,12 @@ votecl_ght_model_new_edges(votecl_context *context, const votecl_ght_params *par
     if (!isfinite(cx) || !isfinite(cy))
         status = votecl__fail(context, VOTECL_INVALID_ARGUMENT, "cx, cy: not finite");
     else if ((status = check_edges(context, edges, n, width, height)) == VOTECL_OK &&
-        (status = edge_points(context, &model->desc, edges, n, &points)) == VOTECL_OK &&
-        (status = model_device(model)) == VOTECL_OK) {
-        if (model->front == NULL)
-            status = model_build(model, points, n);
-        else if (n < 2)
+             (status = edge_points(context, &model->desc, edges, n, &points)) == VOTECL_OK &&
+             (status = model_impl(model)) == VOTECL_OK) {
+        if (n < 2)
             status = too_few_edges(model, n);
-        else if ((status = points_front(model, points, n)) == VOTECL_OK)
-            status = model_front(model);
+        else if ((status = model->impl->points(&model->run, points, n)) == VOTECL_OK)
+            status = model_build(model);
     }
     free(points);
     return model_end(model, status, out);
@@ -510,8 +477,10 @@ votecl_ght_model_free(votecl_ght_model *model)
     votecl__ght_edges_clear(&model->edges);
     votecl__ght_pairs_clear(&model->pairs);
     votecl__ght_rtable_clear(&model->rtable);
-    votecl__ght_front_free(model->front);
-    votecl__ght_device_free(model->dev);
+    votecl__ght_edges_clear(&model->run.edges);
+    free(model->run.space);
+    votecl__ght_front_free(model->run.front);
+    votecl__ght_device_free(model->run.dev);
     free(model->ospace);
     free(model);
 }
@@ -546,147 +515,80 @@ ballard_cells(votecl_ght_model *m, uint32_t w, uint32_t h)
     return cells;
 }
 
-/* Guil on the reference: the image's O space from its whole pairings, then the search
- * over the capped lists (the image's capped in place). */
+/* Guil's image pairings, then the rotation, scale and position searches over the capped lists
+ * (poses NULL: only the pairings). The image's O space is taken from its whole pairings. */
 static votecl_status
-ref_search(votecl_ght_model *m, votecl__ght_pairs *image, uint32_t w, uint32_t h,
-           votecl__ght_poses *poses)
-{
-    size_t keys = (size_t)m->desc.levels * m->desc.levels;
-    uint32_t *oi = votecl__malloc(keys * sizeof *oi);
-    votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
-
-    if (oi != NULL) {
-        votecl__ght_ref_ospace(&m->desc, image, oi);
-        votecl__ght_pairs_cap(&m->desc, image);
-        status = votecl__ght_guil(&m->desc, NULL, m->ospace, oi, &m->pairs, image, w, h, poses);
-    }
-    free(oi);
-    return status;
-}
-
-static votecl_status
-ref_guil(votecl_ght_model *m, const votecl__ght_edges *edges, uint32_t w, uint32_t h,
-         votecl__ght_poses *poses)
-{
-    votecl__ght_pairs pairs;
-    votecl_status status = votecl__ght_ref_pairs(&m->desc, edges, &pairs);
-
-    if (status != VOTECL_OK)
-        return votecl__fail(m->context, status, "image: pairings do not fit memory");
-    m->last.image_pairings = pairs.n;
-    if (poses != NULL)
-        status = ref_search(m, &pairs, w, h, poses);
-    votecl__ght_pairs_clear(&pairs);
-    return fail_memory(m, status);
-}
-
-static votecl_status
-ref_ballard(votecl_ght_model *m, const votecl__ght_edges *edges, uint32_t w, uint32_t h,
+detect_guil(votecl_ght_model *m, const uint32_t *offsets, uint32_t w, uint32_t h,
             votecl__ght_poses *poses)
 {
-    size_t cells = ballard_cells(m, w, h);
-    uint32_t *space;
-    votecl_status status;
-
-    if (cells == 0)
-        return VOTECL_INVALID_ARGUMENT;
-    if ((space = votecl__malloc(cells * sizeof *space)) == NULL)
-        return votecl__fail(m->context, VOTECL_OUT_OF_HOST_MEMORY,
-                            "out of memory for %zu cells", cells);
-    votecl__ght_ref_ballard_vote(&m->desc, &m->rtable, edges, w, h, space);
-    status = votecl__ght_ref_ballard_peaks(&m->desc, space, w, h, poses);
-    free(space);
-    return fail_memory(m, status);
-}
-
-/* The reference's detection of the image's points (poses NULL: only edges and pairings). */
-static votecl_status
-ref_points(votecl_ght_model *m, const votecl__ght_point *points, size_t n, uint32_t w, uint32_t h,
-           votecl__ght_poses *poses)
-{
-    votecl__ght_edges edges;
-    votecl_status status = votecl__ght_edges_sort(points, n, m->desc.levels, &edges);
-
-    if (status != VOTECL_OK)
-        return votecl__fail(m->context, status, "out of memory for the image's edges");
-    m->last.image_edges = n;
-    if (n > 0 && m->desc.p.method == VOTECL_GHT_GUIL)
-        status = ref_guil(m, &edges, w, h, poses);
-    else if (n > 0 && poses != NULL)
-        status = ref_ballard(m, &edges, w, h, poses);
-    if (status == VOTECL_OK && poses != NULL)
-        status = fail_memory(m, votecl__ght_confidence(&m->desc, &m->edges, &edges, w, h,
-                                                       poses->v, poses->n));
-    votecl__ght_edges_clear(&edges);
-    return status;
-}
-
-/* Guil's image pairings on the device, then the rotation, scale and position searches with
- * the device's S and D stages (poses NULL: only the pairings). */
-static votecl_status
-front_guil(votecl_ght_model *m, const uint32_t *offsets, uint32_t w, uint32_t h,
-           votecl__ght_poses *poses)
-{
     size_t keys = (size_t)m->desc.levels * m->desc.levels;
-    votecl__ght_stages stages = {votecl__ght_device_sspace, votecl__ght_device_dpeaks,
-                                 votecl__ght_device_matches, m->dev};
+    votecl__ght_stages room;
     votecl__ght_pairs pairs;
     uint32_t *oi = NULL;
     votecl_status status;
 
     m->last.pairing = image_pairing(m, offsets);
-    if ((status = votecl__ght_front_pairs(m->front, m->last.pairing, VOTECL__GHT_IMAGE, &pairs)) !=
-        VOTECL_OK)
+    if ((status = m->impl->pairs(&m->run, m->last.pairing, VOTECL__GHT_IMAGE, &pairs)) != VOTECL_OK)
         return status;
     m->last.image_pairings = pairs.n;
     if (poses != NULL && (oi = votecl__malloc(keys * sizeof *oi)) == NULL)
         status = VOTECL_OUT_OF_HOST_MEMORY;
     else if (poses != NULL) {
         votecl__ght_ref_ospace(&m->desc, &pairs, oi);
-        status = votecl__ght_front_cap(m->front, VOTECL__GHT_IMAGE, &pairs);
+        status = m->impl->cap(&m->run, VOTECL__GHT_IMAGE, &pairs);
         if (status == VOTECL_OK)
-            status =
-                votecl__ght_guil(&m->desc, &stages, m->ospace, oi, &m->pairs, &pairs, w, h, poses);
+            status = votecl__ght_guil(&m->desc, m->impl->stages(&m->run, &room), m->ospace, oi,
+                                      &m->pairs, &pairs, w, h, poses);
     }
     free(oi);
     votecl__ght_pairs_clear(&pairs);
     return fail_memory(m, status);
 }
 
-/* The poses' confidences against the front end's current edges, read back. */
+/* Ballard: the current edges voted, the accumulator's maxima. */
 static votecl_status
-front_confidence(votecl_ght_model *m, uint32_t w, uint32_t h, votecl__ght_poses *poses)
+detect_ballard(votecl_ght_model *m, uint32_t w, uint32_t h, votecl__ght_poses *poses)
+{
+    votecl_status status;
+
+    if (ballard_cells(m, w, h) == 0)
+        return VOTECL_INVALID_ARGUMENT;
+    if ((status = m->impl->vote(&m->run, w, h)) != VOTECL_OK)
+        return status;
+    return fail_memory(m, m->impl->peaks(&m->run, w, h, poses));
+}
+
+/* The poses' confidences against the current edges, read back. */
+static votecl_status
+detect_confidence(votecl_ght_model *m, uint32_t w, uint32_t h, votecl__ght_poses *poses)
 {
     votecl__ght_edges edges;
-    votecl_status status = votecl__ght_front_read_edges(m->front, &edges);
+    votecl_status status = m->impl->read_edges(&m->run, &edges);
 
     if (status != VOTECL_OK)
         return status;
-    status = fail_memory(m, votecl__ght_confidence(&m->desc, &m->edges, &edges, w, h, poses->v,
-                                                   poses->n));
+    status = fail_memory(
+        m, votecl__ght_confidence(&m->desc, &m->edges, &edges, w, h, poses->v, poses->n));
     votecl__ght_edges_clear(&edges);
     return status;
 }
 
-/* The device's detection of the front end's current edges. */
+/* The detection of the current edges (poses NULL: stop after the pairings). */
 static votecl_status
-front_detect(votecl_ght_model *m, uint32_t w, uint32_t h, votecl__ght_poses *poses)
+detect_edges(votecl_ght_model *m, uint32_t w, uint32_t h, votecl__ght_poses *poses)
 {
     const uint32_t *offsets;
-    size_t n = votecl__ght_front_count(m->front, &offsets);
+    size_t n = m->impl->count(&m->run, &offsets);
     votecl_status status = VOTECL_OK;
 
     m->last.image_edges = n;
     if (n > 0 && m->desc.p.method == VOTECL_GHT_GUIL)
-        status = front_guil(m, offsets, w, h, poses);
+        status = detect_guil(m, offsets, w, h, poses);
     else if (n > 0 && poses != NULL)
-        status = ballard_cells(m, w, h) == 0
-                     ? VOTECL_INVALID_ARGUMENT
-                     : fail_memory(m, votecl__ght_front_ballard(m->front, w, h, poses));
-    votecl__ght_front_seconds(m->front, &m->last.edges_seconds, &m->last.pairing_seconds);
+        status = detect_ballard(m, w, h, poses);
+    m->impl->seconds(&m->run, &m->last.edges_seconds, &m->last.pairing_seconds);
     if (status == VOTECL_OK && poses != NULL && poses->n > 0)
-        status = front_confidence(m, w, h, poses);
+        status = detect_confidence(m, w, h, poses);
     if (status == VOTECL_OK && n > 0 && m->desc.p.method == VOTECL_GHT_GUIL)
         image_pairing_timed(m);
     return status;
@@ -723,19 +625,12 @@ detect_finish(votecl_ght_model *m, votecl__ght_poses *poses, votecl_ght_pose *ou
 static votecl_status
 detect_image(votecl_ght_model *m, const votecl_image *image, votecl__ght_poses *poses)
 {
-    votecl__ght_point *points = NULL;
-    size_t n = 0;
     votecl_status status;
 
     stats_reset(m);
-    if (m->front != NULL)
-        return (status = image_front(m, image)) == VOTECL_OK
-                   ? front_detect(m, (uint32_t)image->width, (uint32_t)image->height, poses)
-                   : status;
-    if ((status = image_points(m->context, &m->desc, image, &points, &n)) == VOTECL_OK)
-        status = ref_points(m, points, n, (uint32_t)image->width, (uint32_t)image->height, poses);
-    free(points);
-    return status;
+    if ((status = image_edges(m, image)) != VOTECL_OK)
+        return status;
+    return detect_edges(m, (uint32_t)image->width, (uint32_t)image->height, poses);
 }
 
 static votecl_status
@@ -784,10 +679,8 @@ votecl_ght_detect_edges(votecl_ght_model *model, const votecl_ght_edge *edges, s
     if ((status = check_edges(model->context, edges, n, width, height)) != VOTECL_OK ||
         (status = edge_points(model->context, &model->desc, edges, n, &points)) != VOTECL_OK)
         return status;
-    if (model->front == NULL)
-        status = ref_points(model, points, n, (uint32_t)width, (uint32_t)height, &all);
-    else if ((status = points_front(model, points, n)) == VOTECL_OK)
-        status = front_detect(model, (uint32_t)width, (uint32_t)height, &all);
+    if ((status = model->impl->points(&model->run, points, n)) == VOTECL_OK)
+        status = detect_edges(model, (uint32_t)width, (uint32_t)height, &all);
     if (status == VOTECL_OK)
         detect_finish(model, &all, poses, capacity, found);
     free(points);

@@ -1,6 +1,6 @@
 /* The generalized Hough transform.
  *
- * /ref/ght/...     the reference (the 'ref' backend, lib/ght-ref.c) against truth: a
+ * /ref/ght/...     the reference (the 'ref' backend: each stage's reference) against truth: a
  *                  template pasted into clutter with seeded rotation, scale and translation,
  *                  50 cases per method (Guil: within 1 degree, 2% scale and 2 pixels in at
  *                  least 95%; Ballard: within one rotation and scale step and dp + 1 pixels),
@@ -14,8 +14,9 @@
  * /opencl/ght/...  the device stages (cl/ght.cl) against the reference, space for space and
  *                  exactly: Guil's O space with LB and with SSM pairing (also equal to each
  *                  other), S and D at several bin shifts, Ballard's 4-D accumulator;
- *                  detections of both methods (LB, SSM, AUTO) equal to the reference's pose
- *                  for pose; the front end (lib/ght-front.c): edges and offsets of real and
+ *                  detections of both methods (LB, SSM, AUTO; the edge kernels forced in and
+ *                  out by VOTECL_FORCE_VARIANT) equal to the reference's pose for pose; the
+ *                  device's edges, pairings and maxima: edges and offsets of real and
  *                  synthetic images for both methods, pairings with LB and SSM (per key as
  *                  multisets), Ballard's candidates, caller edges, stats and odd inputs
  *                  (empty, 1x1, no edges, a template larger than the image), all equal to
@@ -711,9 +712,10 @@ assert_poses_equal(const votecl_ght_pose *a, const votecl_ght_pose *b, size_t n)
     }
 }
 
-/* Detections on the device equal the reference's pose for pose (the spaces are equal). */
+/* Detections on the device ctx equal the reference's pose for pose (the spaces are equal). */
 static void
-check_detect_equal(const votecl_ght_params *params, uint64_t seed, int cases)
+check_detect_equal_on(votecl_context *ctx, const votecl_ght_params *params, uint64_t seed,
+                      int cases)
 {
     scene t = template_scene();
     votecl_image tv = scene_view(&t);
@@ -725,7 +727,7 @@ check_detect_equal(const votecl_ght_params *params, uint64_t seed, int cases)
     all.min_confidence = 0; /* every candidate, each with its confidence */
     params = &all;
     g_assert_cmpint(votecl_ght_model_new(ref_context, params, &tv, &rm), ==, VOTECL_OK);
-    g_assert_cmpint(votecl_ght_model_new(device(), params, &tv, &dm), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_ght_model_new(ctx, params, &tv, &dm), ==, VOTECL_OK);
     tu_rng_init(&rng, seed);
     for (int c = 0; c < cases; c++) {
         scene s;
@@ -751,6 +753,30 @@ check_detect_equal(const votecl_ght_params *params, uint64_t seed, int cases)
 }
 
 static void
+check_detect_equal(const votecl_ght_params *params, uint64_t seed, int cases)
+{
+    check_detect_equal_on(device(), params, seed, cases);
+}
+
+/* The edge stage's kernels in the detection path whatever the device (VOTECL_FORCE_VARIANT
+ * local; a CPU device otherwise takes the host's edges) and the host's (private). */
+static void
+check_detect_equal_shaped(const votecl_ght_params *params, uint64_t seed)
+{
+    static const char *const variants[] = {"local", "private"};
+
+    for (int v = 0; v < 2; v++) {
+        char *saved = tu_env_set("VOTECL_FORCE_VARIANT", variants[v]);
+        votecl_context *ctx = tu_device_context_new(NULL);
+        tu_env_restore("VOTECL_FORCE_VARIANT", saved);
+        if (ctx == NULL)
+            return;
+        check_detect_equal_on(ctx, params, seed, 1);
+        votecl_context_free(ctx);
+    }
+}
+
+static void
 test_opencl_detect_equal(void)
 {
     votecl_ght_params p;
@@ -764,6 +790,7 @@ test_opencl_detect_equal(void)
         p.pairing = (votecl_ght_pairing)m;
         check_detect_equal(&p, 0x0e01 + m, 2);
     }
+    check_detect_equal_shaped(&p, 0x0e04);
     votecl_ght_params_init(&p, VOTECL_GHT_BALLARD);
     p.levels = 72;
     p.min_angle = 0;
@@ -773,9 +800,10 @@ test_opencl_detect_equal(void)
     p.max_scale = 1.25;
     p.scale_step = 0.05;
     check_detect_equal(&p, 0x0e05, 2);
+    check_detect_equal_shaped(&p, 0x0e06);
 }
 
-/* --- the device front end (lib/ght-front.c) against the reference, list for list --- */
+/* --- the device's edges, pairings and maxima against the reference, list for list --- */
 
 /* A packed gray image. */
 typedef struct gray {
@@ -1063,12 +1091,14 @@ check_front_ballard(const votecl_ght_params *params, const gray *templ, const gr
     votecl__ght_edges te, ie;
     votecl__ght_rtable rt;
     votecl__ght_poses ref = {0}, dv = {0};
+    votecl__ght_run run;
     size_t cells;
     uint32_t *space;
 
     front_new(params, &d, &dev, &f);
     d.cx = (templ->width - 1) / 2.0;
     d.cy = (templ->height - 1) / 2.0;
+    run = (votecl__ght_run){.context = device(), .desc = &d, .dev = dev, .front = f};
     check_front_edges(f, &d, templ, d.p.canny_high, d.p.canny_high, &te);
     g_assert_cmpint(votecl__ght_rtable_build(&te, d.levels, d.cx, d.cy, &rt), ==, VOTECL_OK);
     g_assert_cmpint(votecl__ght_device_ballard_bind(dev, &rt), ==, VOTECL_OK);
@@ -1078,7 +1108,8 @@ check_front_ballard(const votecl_ght_params *params, const gray *templ, const gr
     votecl__ght_ref_ballard_vote(&d, &rt, &ie, g->width, g->height, space);
     g_assert_cmpint(votecl__ght_ref_ballard_peaks(&d, space, g->width, g->height, &ref), ==,
                     VOTECL_OK);
-    g_assert_cmpint(votecl__ght_front_ballard(f, g->width, g->height, &dv), ==, VOTECL_OK);
+    g_assert_cmpint(votecl__ght_vote_device(&run, g->width, g->height), ==, VOTECL_OK);
+    g_assert_cmpint(votecl__ght_peaks_device(&run, g->width, g->height, &dv), ==, VOTECL_OK);
     g_assert_cmpuint(dv.n, ==, ref.n);
     if (ref.n > 0)
         g_assert_cmpmem(dv.v, dv.n * sizeof *dv.v, ref.v, ref.n * sizeof *ref.v);

@@ -1,0 +1,67 @@
+/* ght-common.cl: what the generalized Hough transform's stage programs share, composed first
+ * into each of them (lib/ght-device.c builds the programs): the gradient bin of a direction
+ * (votecl__ght_bin) by exact cross-product signs against the host's boundary directions,
+ * Guil's partner bins (only where GHT_XI is defined: the programs that pair points), a
+ * local histogram's zeroing and the content hash of lib/ght-pose.c.
+ * Required defines: GHT_WG, GHT_L; GHT_XI and GHT_EPS for ght_partner. */
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+
+/* past_boundary */
+inline int
+ght_past(GLOBAL const float *dirs, uint b, int upper, int gx, int gy)
+{
+    int b_upper = 2 * b + 1 < GHT_L;
+
+    if (b_upper != upper)
+        return b_upper;
+    return (double)dirs[2 * b] * (double)gy >= (double)dirs[2 * b + 1] * (double)gx;
+}
+
+/* votecl__ght_bin */
+inline uint
+ght_bin(GLOBAL const float *dirs, int gx, int gy)
+{
+    uint lo = 0, hi = GHT_L;
+    int upper = gy > 0 || (gy == 0 && gx > 0);
+
+    if (!ght_past(dirs, 0, upper, gx, gy))
+        return 0;
+    while (hi - lo > 1) {
+        uint mid = lo + (hi - lo) / 2;
+        if (ght_past(dirs, mid, upper, gx, gy))
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (lo + 1) % GHT_L;
+}
+
+#ifdef GHT_XI
+/* partner_bin */
+inline uint
+ght_partner(uint t, uint k)
+{
+    return (uint)(((ulong)t + GHT_XI + (ulong)GHT_L * (GHT_EPS + 1) + k - GHT_EPS) % GHT_L);
+}
+#endif
+
+inline void
+ght_local_zero(LOCAL_PTR uint *hist, uint n)
+{
+    for (uint i = get_local_id(0); i < n; i += GHT_WG)
+        hist[i] = 0;
+    LOCAL_BARRIER();
+}
+
+/* votecl__ght_hash of n words */
+inline uint
+ght_hash(const uint *w, int n)
+{
+    ulong h = 0x9e3779b97f4a7c15UL;
+
+    for (int k = 0; k < n; k++) {
+        h = (h ^ w[k]) * 0xff51afd7ed558ccdUL;
+        h ^= h >> 32;
+    }
+    return (uint)h;
+}

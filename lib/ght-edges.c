@@ -1,0 +1,524 @@
+/* The generalized Hough transform's edge stage, in its two implementations: the reference
+ * (the specification: 3x3 Sobel, L1 magnitude, non-maximum suppression, hysteresis or a single
+ * threshold, then a counting sort by gradient bin) and the device (cl/ght-edges.cl: the image
+ * uploaded once, its edges found, compacted and sorted there, the host reading back only the
+ * L + 1 offsets), whose sorted list and offsets equal the reference's entry for entry. The
+ * device's exclusive scan here also serves the pairing stage. */
+#include "votecl-private.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ght-device.h"
+#include "ght-private.h"
+
+#define WG VOTECL__GHT_WG
+#define TILE_X VOTECL__GHT_TILE_X
+#define TILE_Y VOTECL__GHT_TILE_Y
+#define SCAN_BLOCK VOTECL__GHT_SCAN_BLOCK
+/* Pixels per sort group: 16 per work-item, more when there would be more groups than
+ * SORT_GROUPS_MAX (the count array holds L entries per group); the scatter takes SORT_K
+ * (VOTECL__GHT_SORT_K) consecutive pixels per work-item, one batch of the group's chunk at a
+ * time. */
+#define SORT_K VOTECL__GHT_SORT_K
+#define SORT_CHUNK (SORT_K * WG)
+#define SORT_GROUPS_MAX 4096u
+
+/* --- the reference --- */
+
+static void
+sobel(const uint8_t *d, uint32_t w, uint32_t x, uint32_t y, int32_t *gx, int32_t *gy)
+{
+    const uint8_t *r0 = d + (size_t)(y - 1) * w + x, *r1 = r0 + w, *r2 = r1 + w;
+
+    *gx = (r0[1] + 2 * r1[1] + r2[1]) - (r0[-1] + 2 * r1[-1] + r2[-1]);
+    *gy = (r2[-1] + 2 * r2[0] + r2[1]) - (r0[-1] + 2 * r0[0] + r0[1]);
+}
+
+/* Non-maximum suppression in one of four directions (tan 22.5 and tan 67.5 as integer
+ * ratios): strictly above the neighbour behind, at least the one ahead. */
+static int
+is_ridge(const int32_t *mag, uint32_t w, size_t i, int32_t gx, int32_t gy)
+{
+    int64_t ax = gx < 0 ? -(int64_t)gx : gx, ay = gy < 0 ? -(int64_t)gy : gy;
+    ptrdiff_t step;
+
+    if (ay * 100000 <= ax * 41421)
+        step = 1;
+    else if (ay * 100000 >= ax * 241421)
+        step = (ptrdiff_t)w;
+    else
+        step = ((gx < 0) == (gy < 0)) ? (ptrdiff_t)w + 1 : (ptrdiff_t)w - 1;
+    return mag[i] > mag[i - step] && mag[i] >= mag[i + step];
+}
+
+/* Hysteresis: state 2 (strong) spreads to 8-connected state 1 (weak). */
+static int
+ref_hysteresis(uint8_t *state, uint32_t w, uint32_t h)
+{
+    size_t n = (size_t)w * h, top = 0;
+    uint32_t *stack = votecl__malloc((n > 0 ? n : 1) * sizeof *stack);
+
+    if (stack == NULL)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (state[i] == 2)
+            stack[top++] = (uint32_t)i;
+    while (top > 0) {
+        size_t i = stack[--top];
+        uint32_t x = (uint32_t)(i % w), y = (uint32_t)(i / w);
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+                size_t j;
+                if ((dx == 0 && dy == 0) || x + dx >= w || y + dy >= h)
+                    continue;
+                j = (size_t)(y + dy) * w + (x + dx);
+                if (state[j] == 1) {
+                    state[j] = 2;
+                    stack[top++] = (uint32_t)j;
+                }
+            }
+    }
+    free(stack);
+    return 0;
+}
+
+size_t
+votecl__ght_ref_canny(const votecl__ght_desc *desc, const uint8_t *data, uint32_t width,
+                      uint32_t height, unsigned low, unsigned high, votecl__ght_point *out)
+{
+    size_t n = (size_t)width * height, count = 0;
+    int32_t *mag = votecl__calloc(n > 0 ? n : 1, sizeof *mag),
+            *g = votecl__malloc((n > 0 ? n : 1) * 8);
+    uint8_t *state = votecl__calloc(n > 0 ? n : 1, 1);
+
+    if (mag == NULL || g == NULL || state == NULL) {
+        count = (size_t)-1;
+        goto out;
+    }
+    for (uint32_t y = 1; y + 1 < height; y++)
+        for (uint32_t x = 1; x + 1 < width; x++) {
+            size_t i = (size_t)y * width + x;
+            sobel(data, width, x, y, &g[2 * i], &g[2 * i + 1]);
+            mag[i] = abs(g[2 * i]) + abs(g[2 * i + 1]);
+        }
+    for (uint32_t y = 1; y + 1 < height; y++)
+        for (uint32_t x = 1; x + 1 < width; x++) {
+            size_t i = (size_t)y * width + x;
+            if (mag[i] > (int32_t)low && is_ridge(mag, width, i, g[2 * i], g[2 * i + 1]))
+                state[i] = mag[i] > (int32_t)high ? 2 : 1;
+        }
+    if (low < high && ref_hysteresis(state, width, height) != 0) {
+        count = (size_t)-1;
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (state[i] == 2 || (low >= high && state[i] == 1)) {
+            out[count].x = (int32_t)(i % width);
+            out[count].y = (int32_t)(i / width);
+            out[count++].bin = votecl__ght_bin(desc, g[2 * i], g[2 * i + 1]);
+        }
+out:
+    free(mag);
+    free(g);
+    free(state);
+    return count;
+}
+
+votecl_status
+votecl__ght_edges_sort(const votecl__ght_point *points, size_t n, uint32_t levels,
+                       votecl__ght_edges *edges)
+{
+    uint32_t *next;
+
+    memset(edges, 0, sizeof *edges);
+    edges->points = votecl__malloc((n > 0 ? n : 1) * sizeof *points);
+    edges->offsets = votecl__calloc((size_t)levels + 1, sizeof *edges->offsets);
+    next = votecl__malloc((size_t)levels * sizeof *next);
+    if (edges->points == NULL || edges->offsets == NULL || next == NULL) {
+        free(next);
+        votecl__ght_edges_clear(edges);
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    }
+    for (size_t i = 0; i < n; i++)
+        edges->offsets[points[i].bin + 1]++;
+    for (uint32_t b = 0; b < levels; b++)
+        edges->offsets[b + 1] += edges->offsets[b];
+    memcpy(next, edges->offsets, (size_t)levels * sizeof *next);
+    for (size_t i = 0; i < n; i++)
+        edges->points[next[points[i].bin]++] = points[i];
+    edges->n = n;
+    free(next);
+    return VOTECL_OK;
+}
+
+void
+votecl__ght_edges_clear(votecl__ght_edges *edges)
+{
+    free(edges->points);
+    free(edges->offsets);
+    memset(edges, 0, sizeof *edges);
+}
+
+/* --- the device (cl/ght-edges.cl) --- */
+
+enum {
+    K_STATE,
+    K_HYSTERESIS,
+    K_SORT_COUNT,
+    K_SCAN_SUMS,
+    K_SCAN_TOP,
+    K_SCAN_DOWN,
+    K_SCATTER,
+    K_SORT_OFFSETS,
+    K_COUNT
+};
+
+static const char *const kernel_names[K_COUNT] = {
+    "ght_edge_state", "ght_hysteresis", "ght_sort_count",   "ght_scan_sums",
+    "ght_scan_top",   "ght_scan_down",  "ght_sort_scatter", "ght_sort_offsets",
+};
+
+static const char *const files[] = {"ght-common.cl", "ght-edges.cl", NULL};
+
+static const votecl__ght_program program = {
+    VOTECL__GHT_EDGES, files, VOTECL__GHT_DEF_L | VOTECL__GHT_DEF_EDGES, kernel_names, K_COUNT};
+
+static votecl_status
+ensure(votecl__ght_front *f, votecl_buffer **b, size_t size)
+{
+    return votecl__ght_ensure(f->context, b, size);
+}
+
+static votecl_status
+launch1(votecl__ght_front *f, int k, size_t items, const votecl__arg *args, unsigned nargs)
+{
+    return votecl__ght_launch1(f->dev, &program, k, items, args, nargs);
+}
+
+static votecl_status
+too_large(votecl__ght_front *f, const char *what)
+{
+    return votecl__fail(f->context, VOTECL_UNSUPPORTED, "%s: more than 2^32 entries", what);
+}
+
+/* A 2-D launch over the pixels in hysteresis tiles. */
+static votecl_status
+launch_tiles(votecl__ght_front *f, int k, uint32_t w, uint32_t h, const votecl__arg *args,
+             unsigned nargs)
+{
+    size_t local[2] = {TILE_X, TILE_Y};
+    size_t global[2] = {votecl__round_up(w, TILE_X), votecl__round_up(h, TILE_Y)};
+
+    return votecl__ght_launch(f->dev, &program, k, 2, global, local, args, nargs);
+}
+
+votecl_status
+votecl__ght_front_scan(votecl__ght_front *f, votecl_buffer *a, size_t n)
+{
+    size_t blocks = (n + SCAN_BLOCK - 1) / SCAN_BLOCK;
+    votecl_status status = ensure(f, &f->buf[GHT_F_SUMS], (blocks + 1) * 4);
+
+    if (status == VOTECL_OK)
+        status = launch1(f, K_SCAN_SUMS, blocks * WG,
+                         (votecl__arg[]){VOTECL__ARG_BUF(a), VOTECL__ARG_UINT(n),
+                                         VOTECL__ARG_BUF(f->buf[GHT_F_SUMS])},
+                         3);
+    if (status == VOTECL_OK)
+        status = launch1(
+            f, K_SCAN_TOP, WG,
+            (votecl__arg[]){VOTECL__ARG_BUF(f->buf[GHT_F_SUMS]), VOTECL__ARG_UINT(blocks)}, 2);
+    if (status == VOTECL_OK)
+        status = launch1(f, K_SCAN_DOWN, blocks * WG,
+                         (votecl__arg[]){VOTECL__ARG_BUF(a), VOTECL__ARG_UINT(n),
+                                         VOTECL__ARG_BUF(f->buf[GHT_F_SUMS])},
+                         3);
+    return status;
+}
+
+static votecl_buffer *
+dirs(votecl__ght_front *f)
+{
+    return *votecl__ght_device_slot(f->dev, VOTECL__GHT_SLOT_DIRS);
+}
+
+/* Strong pixels 8-connected through weak ones to strong ones become strong: tile passes
+ * until one changes nothing. */
+static votecl_status
+device_hysteresis(votecl__ght_front *f, uint32_t w, uint32_t h)
+{
+    uint32_t changed = 1, passes = 0;
+    votecl_status status = ensure(f, &f->buf[GHT_F_FLAG], 4);
+
+    for (; status == VOTECL_OK && changed != 0; passes++) {
+        if ((status = votecl__buffer_zero(f->buf[GHT_F_FLAG], 0, 4)) == VOTECL_OK &&
+            (status = launch_tiles(f, K_HYSTERESIS, w, h,
+                                   (votecl__arg[]){VOTECL__ARG_BUF(f->buf[GHT_F_STATE]),
+                                                   VOTECL__ARG_UINT(w), VOTECL__ARG_UINT(h),
+                                                   VOTECL__ARG_BUF(f->buf[GHT_F_FLAG])},
+                                   4)) == VOTECL_OK)
+            status = votecl_buffer_read(f->buf[GHT_F_FLAG], 0, &changed, 4);
+    }
+    votecl__log(f->context, "ght: hysteresis of %ux%u in %u passes", w, h, passes);
+    return status;
+}
+
+/* Sort groups and pixels per group for pixels. */
+static void
+sort_layout(size_t pixels, size_t *groups, size_t *chunk)
+{
+    *chunk = SORT_CHUNK;
+    *groups = (pixels + SORT_CHUNK - 1) / SORT_CHUNK;
+    if (*groups > SORT_GROUPS_MAX) {
+        *chunk = votecl__round_up((pixels + SORT_GROUPS_MAX - 1) / SORT_GROUPS_MAX, WG);
+        *groups = (pixels + *chunk - 1) / *chunk;
+    }
+}
+
+/* The states' strong pixels sorted by bin (stable: raster order within a bin) into the
+ * points, their offsets read back. */
+static votecl_status
+sort_states(votecl__ght_front *f, uint32_t w, uint32_t h)
+{
+    size_t L = f->desc.levels, pixels = (size_t)w * h, groups, chunk, entries;
+    size_t most = (w > 2 && h > 2) ? (size_t)(w - 2) * (h - 2) : 1;
+    votecl_status status;
+
+    sort_layout(pixels, &groups, &chunk);
+    entries = L * groups;
+    if ((status = ensure(f, &f->buf[GHT_F_COUNTS], (entries + 1) * 4)) != VOTECL_OK ||
+        (status = ensure(f, &f->buf[GHT_F_POINTS], most * sizeof(votecl__ght_point))) !=
+            VOTECL_OK ||
+        (status = ensure(f, &f->buf[GHT_F_OFFSETS], (L + 1) * 4)) != VOTECL_OK ||
+        (status = launch1(f, K_SORT_COUNT, groups * WG,
+                          (votecl__arg[]){VOTECL__ARG_BUF(f->buf[GHT_F_STATE]),
+                                          VOTECL__ARG_UINT(pixels), VOTECL__ARG_UINT(chunk),
+                                          VOTECL__ARG_BUF(f->buf[GHT_F_COUNTS])},
+                          4)) != VOTECL_OK ||
+        (status = votecl__ght_front_scan(f, f->buf[GHT_F_COUNTS], entries)) != VOTECL_OK ||
+        (status = launch1(f, K_SCATTER, groups * WG,
+                          (votecl__arg[]){VOTECL__ARG_BUF(f->buf[GHT_F_STATE]), VOTECL__ARG_UINT(w),
+                                          VOTECL__ARG_UINT(pixels), VOTECL__ARG_UINT(chunk),
+                                          VOTECL__ARG_BUF(f->buf[GHT_F_COUNTS]),
+                                          VOTECL__ARG_BUF(f->buf[GHT_F_POINTS])},
+                          6)) != VOTECL_OK ||
+        (status = launch1(f, K_SORT_OFFSETS, L + 1,
+                          (votecl__arg[]){VOTECL__ARG_BUF(f->buf[GHT_F_COUNTS]),
+                                          VOTECL__ARG_UINT(groups),
+                                          VOTECL__ARG_BUF(f->buf[GHT_F_OFFSETS])},
+                          3)) != VOTECL_OK)
+        return status;
+    return votecl_buffer_read(f->buf[GHT_F_OFFSETS], 0, f->offsets, (L + 1) * 4);
+}
+
+votecl_status
+votecl__ght_front_canny(votecl__ght_front *front, const uint8_t *data, uint32_t width,
+                        uint32_t height, unsigned low, unsigned high)
+{
+    votecl__ght_front *f = front;
+    size_t pixels = (size_t)width * height;
+    double t0 = votecl__ght_now();
+    votecl_status status;
+
+    f->seconds[1] = 0; /* no pairing of these edges yet */
+
+    if (pixels > UINT32_MAX)
+        return too_large(f, "image");
+    if (pixels == 0) { /* an empty image has no edges */
+        memset(f->offsets, 0, ((size_t)f->desc.levels + 1) * sizeof *f->offsets);
+        f->seconds[0] = 0;
+        return VOTECL_OK;
+    }
+    if ((status = ensure(f, &f->buf[GHT_F_IMAGE], pixels)) != VOTECL_OK ||
+        (status = votecl_buffer_write(f->buf[GHT_F_IMAGE], 0, data, pixels)) != VOTECL_OK ||
+        (status = ensure(f, &f->buf[GHT_F_STATE], pixels * 4)) != VOTECL_OK ||
+        (status = launch_tiles(f, K_STATE, width, height,
+                               (votecl__arg[]){VOTECL__ARG_BUF(f->buf[GHT_F_IMAGE]),
+                                               VOTECL__ARG_UINT(width), VOTECL__ARG_UINT(height),
+                                               VOTECL__ARG_UINT(low), VOTECL__ARG_UINT(high),
+                                               VOTECL__ARG_BUF(dirs(f)),
+                                               VOTECL__ARG_BUF(f->buf[GHT_F_STATE])},
+                               7)) != VOTECL_OK)
+        return status;
+    if (low < high && (status = device_hysteresis(f, width, height)) != VOTECL_OK)
+        return status;
+    status = sort_states(f, width, height);
+    f->seconds[0] = votecl__ght_now() - t0;
+    return status;
+}
+
+votecl_status
+votecl__ght_front_set_edges(votecl__ght_front *front, const votecl__ght_edges *edges)
+{
+    votecl__ght_front *f = front;
+    size_t L1 = (size_t)f->desc.levels + 1;
+    double t0 = votecl__ght_now();
+    votecl_status status;
+
+    f->seconds[1] = 0;
+
+    if ((status = ensure(f, &f->buf[GHT_F_POINTS], edges->n * sizeof *edges->points)) !=
+            VOTECL_OK ||
+        (status = ensure(f, &f->buf[GHT_F_OFFSETS], L1 * 4)) != VOTECL_OK ||
+        (edges->n > 0 &&
+         (status = votecl_buffer_write(f->buf[GHT_F_POINTS], 0, edges->points,
+                                       edges->n * sizeof *edges->points)) != VOTECL_OK) ||
+        (status = votecl_buffer_write(f->buf[GHT_F_OFFSETS], 0, edges->offsets, L1 * 4)) !=
+            VOTECL_OK)
+        return status;
+    memcpy(f->offsets, edges->offsets, L1 * 4);
+    f->seconds[0] = votecl__ght_now() - t0;
+    return VOTECL_OK;
+}
+
+votecl_status
+votecl__ght_front_read_edges(votecl__ght_front *front, votecl__ght_edges *edges)
+{
+    votecl__ght_front *f = front;
+    size_t L1 = (size_t)f->desc.levels + 1, n = votecl__ght_front_count(f, NULL);
+    votecl_status status = VOTECL_OK;
+
+    memset(edges, 0, sizeof *edges);
+    edges->points = votecl__malloc((n > 0 ? n : 1) * sizeof *edges->points);
+    edges->offsets = votecl__malloc(L1 * sizeof *edges->offsets);
+    if (edges->points == NULL || edges->offsets == NULL) {
+        votecl__ght_edges_clear(edges);
+        return votecl__fail(f->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for edges");
+    }
+    memcpy(edges->offsets, f->offsets, L1 * 4);
+    edges->n = n;
+    if (n > 0)
+        status =
+            votecl_buffer_read(f->buf[GHT_F_POINTS], 0, edges->points, n * sizeof *edges->points);
+    if (status != VOTECL_OK)
+        votecl__ght_edges_clear(edges);
+    return status;
+}
+
+/* --- the stage table's edges (lib/ght-private.h) --- */
+
+votecl_status
+votecl__ght_points_ref(votecl__ght_run *run, const votecl__ght_point *points, size_t n)
+{
+    votecl__ght_edges edges;
+    votecl_status status = votecl__ght_edges_sort(points, n, run->desc->levels, &edges);
+
+    if (status != VOTECL_OK)
+        return votecl__fail(run->context, status, "out of memory for edges");
+    votecl__ght_edges_clear(&run->edges);
+    run->edges = edges;
+    return VOTECL_OK;
+}
+
+votecl_status
+votecl__ght_points_device(votecl__ght_run *run, const votecl__ght_point *points, size_t n)
+{
+    votecl__ght_edges edges;
+    votecl_status status = votecl__ght_edges_sort(points, n, run->desc->levels, &edges);
+
+    if (status != VOTECL_OK)
+        return votecl__fail(run->context, status, "out of memory for edges");
+    status = votecl__ght_front_set_edges(run->front, &edges);
+    votecl__ght_edges_clear(&edges);
+    return status;
+}
+
+/* The reference's edges of a u8 image, handed as points to set (the reference's or the
+ * device's). */
+static votecl_status
+host_canny(votecl__ght_run *run, const uint8_t *data, uint32_t width, uint32_t height,
+           unsigned low, unsigned high,
+           votecl_status (*set)(votecl__ght_run *, const votecl__ght_point *, size_t))
+{
+    size_t pixels = (size_t)width * height, n;
+    votecl__ght_point *points = votecl__malloc((pixels > 0 ? pixels : 1) * sizeof *points);
+    votecl_status status;
+
+    if (points == NULL ||
+        (n = votecl__ght_ref_canny(run->desc, data, width, height, low, high, points)) ==
+            (size_t)-1)
+        status = votecl__fail(run->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for edges");
+    else
+        status = set(run, points, n);
+    free(points);
+    return status;
+}
+
+votecl_status
+votecl__ght_canny_ref(votecl__ght_run *run, const uint8_t *data, uint32_t width, uint32_t height,
+                      unsigned low, unsigned high)
+{
+    return host_canny(run, data, width, height, low, high, votecl__ght_points_ref);
+}
+
+/* On a CPU device (unless VOTECL_FORCE_VARIANT=local asks for the GPU shape) the reference's
+ * edges on one host core, uploaded: they beat the edge kernels' launches and read-backs there
+ * (0.34 against 1.1 ms for pic1 on PoCL, docs/performance.md) and spare PoCL's first call the
+ * code generation of eight kernels, about 2 s. The edges are the same. */
+votecl_status
+votecl__ght_canny_device(votecl__ght_run *run, const uint8_t *data, uint32_t width,
+                         uint32_t height, unsigned low, unsigned high)
+{
+    votecl_variant forced = run->context->force_variant;
+    int cpu = forced != VOTECL_VARIANT_AUTO ? forced != VOTECL_VARIANT_LOCAL
+                                            : run->context->info.type == VOTECL_DEVICE_CPU;
+
+    if (cpu)
+        return host_canny(run, data, width, height, low, high, votecl__ght_points_device);
+    return votecl__ght_front_canny(run->front, data, width, height, low, high);
+}
+
+size_t
+votecl__ght_count_ref(const votecl__ght_run *run, const uint32_t **offsets)
+{
+    *offsets = run->edges.offsets;
+    return run->edges.n;
+}
+
+size_t
+votecl__ght_count_device(const votecl__ght_run *run, const uint32_t **offsets)
+{
+    return votecl__ght_front_count(run->front, offsets);
+}
+
+votecl_status
+votecl__ght_read_edges_ref(votecl__ght_run *run, votecl__ght_edges *out)
+{
+    const votecl__ght_edges *e = &run->edges;
+    size_t L1 = (size_t)run->desc->levels + 1;
+
+    memset(out, 0, sizeof *out);
+    out->points = votecl__malloc((e->n > 0 ? e->n : 1) * sizeof *out->points);
+    out->offsets = votecl__malloc(L1 * sizeof *out->offsets);
+    if (out->points == NULL || out->offsets == NULL) {
+        votecl__ght_edges_clear(out);
+        return votecl__fail(run->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for edges");
+    }
+    if (e->n > 0)
+        memcpy(out->points, e->points, e->n * sizeof *out->points);
+    memcpy(out->offsets, e->offsets, L1 * sizeof *out->offsets);
+    out->n = e->n;
+    return VOTECL_OK;
+}
+
+votecl_status
+votecl__ght_read_edges_device(votecl__ght_run *run, votecl__ght_edges *out)
+{
+    return votecl__ght_front_read_edges(run->front, out);
+}
+
+void
+votecl__ght_seconds_ref(const votecl__ght_run *run, double *edges, double *pairing)
+{
+    (void)run;
+    *edges = 0;
+    *pairing = 0;
+}
+
+void
+votecl__ght_seconds_device(const votecl__ght_run *run, double *edges, double *pairing)
+{
+    votecl__ght_front_seconds(run->front, edges, pairing);
+}
