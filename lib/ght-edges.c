@@ -465,8 +465,14 @@ votecl__ght_canny_device(votecl__ght_run *run, const uint8_t *data, uint32_t wid
     int cpu = forced != VOTECL_VARIANT_AUTO ? forced != VOTECL_VARIANT_LOCAL
                                             : run->context->info.type == VOTECL_DEVICE_CPU;
 
-    if (cpu)
-        return host_canny(run, data, width, height, low, high, votecl__ght_points_device);
+    if (cpu) { /* the edges' time is the host's Canny and the upload */
+        double t0 = votecl__ght_now();
+        votecl_status status =
+            host_canny(run, data, width, height, low, high, votecl__ght_points_device);
+
+        run->front->seconds[0] = votecl__ght_now() - t0;
+        return status;
+    }
     return votecl__ght_front_canny(run->front, data, width, height, low, high);
 }
 
