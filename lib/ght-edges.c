@@ -455,8 +455,9 @@ votecl__ght_canny_ref(votecl__ght_run *run, const uint8_t *data, uint32_t width,
 
 /* On a CPU device (unless VOTECL_FORCE_VARIANT=local asks for the GPU shape) the reference's
  * edges on one host core, uploaded: they beat the edge kernels' launches and read-backs there
- * (0.34 against 1.1 ms for pic1 on PoCL, docs/performance.md) and spare PoCL's first call the
- * code generation of eight kernels, about 2 s. The edges are the same. */
+ * (pic1 on PoCL, 2 cores: 0.8 ms with the upload against 1.2-1.5 ms, 2026-11-25) and spare
+ * PoCL's first call the code generation of eight kernels, about 2 s. The edges are the
+ * same. */
 votecl_status
 votecl__ght_canny_device(votecl__ght_run *run, const uint8_t *data, uint32_t width,
                          uint32_t height, unsigned low, unsigned high)
