@@ -4,7 +4,6 @@
 #include "fault.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 static int
 range_ok(const votecl_buffer *buffer, size_t offset, size_t size)
@@ -194,22 +193,6 @@ votecl__staging_ensure(votecl_context *context, votecl__staging *s, size_t size)
                             "out of host memory: %zu bytes of upload staging", size);
     s->size = size;
     return VOTECL_OK;
-}
-
-votecl_status
-votecl__staging_write(votecl_context *context, votecl__staging *s, votecl_buffer *buffer,
-                      const void *data, size_t size)
-{
-    votecl_status status;
-
-    if (size == 0 || context->info.host_unified_memory || context->ops->host_alloc == NULL)
-        return votecl_buffer_write(buffer, 0, data, size);
-    if ((status = votecl__staging_ensure(context, s, size)) != VOTECL_OK)
-        return status;
-    if (s->handle == NULL) /* the system refused page-locked memory: no gain in a copy */
-        return votecl_buffer_write(buffer, 0, data, size);
-    memcpy(s->ptr, data, size);
-    return votecl_buffer_write(buffer, 0, s->ptr, size);
 }
 
 void

@@ -22,7 +22,6 @@ struct votecl_hough_plan {
     votecl__program *program; /* cl/hough.cl; owned by the context's cache */
     void *k_sobel, *k_candidates;
     votecl_buffer *gray, *edges, *dacc, *mirror, *cand; /* device buffers */
-    votecl__staging upload;                             /* the gray image's way to 'gray' */
     size_t cand_cap;   /* candidate pairs cand holds */
     uint8_t *edges_host; /* the ref backend's edge image, and segments' */
     uint8_t *mask;       /* G * N zeroed bytes for the peaks' suppression, kept mapped */
@@ -166,7 +165,6 @@ votecl_hough_plan_free(votecl_hough_plan *plan)
     votecl_buffer_free(plan->dacc);
     votecl_buffer_free(plan->mirror);
     votecl_buffer_free(plan->cand);
-    votecl__staging_free(plan->context, &plan->upload);
     free(plan->edges_host);
     free(plan->mask);
     votecl__hough_desc_release(&plan->desc);
@@ -440,7 +438,7 @@ gray_vote(votecl_hough_plan *plan, const votecl_image *image, unsigned threshold
     votecl_status status = votecl__image_packed(plan->context, image, d->width, &packed, &copy);
 
     if (status == VOTECL_OK)
-        status = votecl__staging_write(plan->context, &plan->upload, plan->gray, packed, pixels);
+        status = votecl_buffer_write(plan->gray, 0, packed, pixels);
     free(copy);
     if (status == VOTECL_OK) /* the candidate count and the edge count */
         status = votecl__buffer_zero(plan->cand, 0, 8);

@@ -50,7 +50,6 @@ struct votecl_lines_plan {
     void *kernels[K_COUNT];
     votecl_buffer *input, *counts, *offsets, *totals, *sorted, *space, *maxima;
     votecl_buffer *band_counts, *band_lists, *band_sizes, *band_flags, *scratch; /* CPU */
-    votecl__staging upload; /* the image's way to 'input' */
     votecl__pclines_max *host_maxima;
     uint32_t *host_space;            /* ref backend */
     votecl__pclines_point *points;   /* ref backend */
@@ -337,7 +336,6 @@ votecl_lines_plan_free(votecl_lines_plan *plan)
     votecl_buffer_free(plan->band_sizes);
     votecl_buffer_free(plan->band_flags);
     votecl_buffer_free(plan->scratch);
-    votecl__staging_free(plan->context, &plan->upload);
     free(plan->host_maxima);
     free(plan->host_space);
     free(plan->points);
@@ -618,8 +616,7 @@ device_run_image(votecl_lines_plan *plan, const void *data, votecl_dtype dtype)
 
     if ((status = device_buffers(plan, pixels)) != VOTECL_OK ||
         (status = votecl__buffer_ensure(plan->context, &plan->input, bytes)) != VOTECL_OK ||
-        (status = votecl__staging_write(plan->context, &plan->upload, plan->input, data, bytes)) !=
-            VOTECL_OK ||
+        (status = votecl_buffer_write(plan->input, 0, data, bytes)) != VOTECL_OK ||
         (status = device_sort_image(plan, plan->input, dtype)) != VOTECL_OK)
         return status;
     return device_accumulate(plan);

@@ -267,12 +267,6 @@ typedef struct votecl__staging {
 /* Makes s hold at least size bytes (contents lost when it grows). */
 votecl_status votecl__staging_ensure(votecl_context *context, votecl__staging *s, size_t size);
 void votecl__staging_free(votecl_context *context, votecl__staging *s);
-/* Writes size bytes of data to the start of buffer: through s (grown to size) where it is
- * page-locked, a copy into it and an upload from it costing less than the driver's pageable
- * path; directly where the device shares host memory or the backend has no page-locked memory.
- * s's contents are scratch. */
-votecl_status votecl__staging_write(votecl_context *context, votecl__staging *s,
-                                    votecl_buffer *buffer, const void *data, size_t size);
 
 /* --- reference device profiles (device-profile.c) --- */
 
