@@ -103,6 +103,28 @@ def record_type(struct_type, name):
     return _RECORDS[struct_type]
 
 
+_FLAT = {}
+
+
+def records(array, count, name):
+    """The first count structs of a ctypes array as records (see record_type). Structs of
+    scalar fields only are read through NumPy's view of the array in one pass (a generic
+    getattr per field costs about 4 us a record, more than a millisecond's worth of lines
+    or detections is worth in a pipeline); others field by field."""
+    struct_type = array._type_
+    flat = _FLAT.get(struct_type)
+    if flat is None:
+        flat = _FLAT[struct_type] = all(
+            isinstance(t, type) and issubclass(t, ctypes._SimpleCData) and
+            t._type_ in "bBhHiIlLqQfd?" for _, t in struct_type._fields_)
+    if count == 0:
+        return []
+    if not flat:
+        return [record(array[i], name) for i in range(count)]
+    make = record_type(struct_type, name)._make
+    return list(map(make, np.frombuffer(array, np.dtype(struct_type), count).tolist()))
+
+
 def record(struct, name):
     values = []
     for fname, ftype in struct._fields_:
@@ -197,6 +219,7 @@ class Context:
             raise _error(status, error.value.decode(errors="replace"))
         self._handle = handle.value
         self._shares_cuda = shares
+        self._queue = fn.context_get_native_queue(self._handle) or 0
 
     @classmethod
     def from_opencl(cls, cl_context, cl_device, cl_queue=None, **options):
@@ -221,6 +244,7 @@ class Context:
         if status != 0:
             raise _error(status, error.value.decode(errors="replace"))
         self._handle = handle.value
+        self._queue = fn.context_get_native_queue(self._handle) or 0
         return self
 
     def close(self):
@@ -258,8 +282,8 @@ class Context:
     @property
     def native_queue(self):
         """The cl_command_queue or CUstream the context's work goes to, as an int (0: none or
-        the legacy default stream)."""
-        return fn.context_get_native_queue(self._handle) or 0
+        the legacy default stream); fixed for the context's life, so asked once."""
+        return self._queue
 
     def finish(self):
         """Waits until all work queued on the context has finished."""

@@ -13,7 +13,7 @@ import numpy as np
 
 from . import _structs as S
 from ._core import (DTYPES, Plan, check, device_input, empty_like_device, fill, host_array,
-                    image_view, is_device_array, record, struct_dict)
+                    image_view, is_device_array, record, records, struct_dict)
 from ._lib import fn
 
 _ENUMS = {
@@ -55,7 +55,7 @@ def _collect(call, struct_type, name, capacity=256):
         found = ctypes.c_size_t(0)
         call(out, capacity, found)
         if found.value <= capacity:
-            return [record(out[i], name) for i in range(found.value)]
+            return records(out, found.value, name)
         capacity = found.value
 
 
@@ -95,13 +95,16 @@ class Histogram(Plan):
         fill(p, _enum_values(params))
         self.params = p
         self.out_dtype = np.dtype(np.float32 if weighted else np.uint32)
+        self._channels = int(p.channels)
         h = ctypes.c_void_p()
         self._check(fn.hist_plan_new(self.context._handle, ctypes.byref(p), ctypes.byref(h)))
         self._handle = h.value
+        self._nbins = int(fn.hist_plan_nbins(self._handle))
 
     @property
     def nbins(self):
-        return int(fn.hist_plan_nbins(self._handle))
+        """The plan's bins (all of a 2-D plan's), fixed when it is made."""
+        return self._nbins
 
     def describe(self, elements, frames=1):
         """The strategy for frames of `elements` elements (a votecl_vote_plan_info record)."""
@@ -110,7 +113,7 @@ class Histogram(Plan):
         return record(info, "PlanInfo")
 
     def _elements(self, arr):
-        return arr.size // self.params.channels
+        return arr.size // self._channels
 
     def __call__(self, x, y=None, weights=None, out=None):
         """The histogram of x (any shape; channels interleaved last), with y and weights when
@@ -170,7 +173,7 @@ class Histogram(Plan):
         if bo.size != nframes * self.nbins * 4:
             raise ValueError("out: %d bytes are not %d frames of %d 4-byte bins"
                              % (bo.size, nframes, self.nbins))
-        n = dx.nbytes // self.dtype.itemsize // self.params.channels // max(nframes, 1)
+        n = dx.nbytes // self.dtype.itemsize // self._channels // max(nframes, 1)
         self._check(fn.hist_run_buffers(self._handle, bx._handle,
                                         by._handle if by is not None else None,
                                         bw._handle if bw is not None else None, n, nframes,
