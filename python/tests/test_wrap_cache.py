@@ -27,3 +27,48 @@ def test_reused_input_survives_new_outputs(monkeypatch):
         cache.get(FakeArray(1000 + i, 1024))
         assert wrapped._handle is not None, "call %d: the input's buffer was freed" % i
     assert len(cache.items) == 4
+
+
+def _fake_tensor_type():
+    class Tensor:
+        """PyTorch's shape of a tensor: the interface a property that raises on the CPU."""
+        is_sparse = requires_grad = False
+
+        def __init__(self, cuda):
+            self.is_cuda, self.reads = cuda, 0
+
+        @property
+        def __cuda_array_interface__(self):
+            self.reads += 1
+            if not self.is_cuda:
+                raise AttributeError("Tensor is not on cuda device")
+            return {"data": (4096, False), "shape": (3, 5), "typestr": "|u1", "version": 2}
+    Tensor.__module__ = "torch"
+    return Tensor
+
+
+def test_torch_tensors_told_apart_without_their_interface():
+    tensor = _fake_tensor_type()
+    cpu, gpu = tensor(False), tensor(True)
+    assert not _core.is_device_array(cpu)
+    assert _core.is_device_array(gpu)
+    assert cpu.reads == 0 and gpu.reads == 0
+
+
+def test_device_array_of_a_tensor_equals_its_interface():
+    import numpy as np
+    tensor = _fake_tensor_type()
+    t = tensor(True)
+    t.dtype, t.shape = "torch.uint8", (3, 5)
+    t.is_contiguous = lambda: True
+    t.data_ptr = lambda: 4096
+    t.numel = lambda: 15
+    fast = _core.DeviceArray(t, "x")
+    assert t.reads == 0
+    slow = _core.DeviceArray.__new__(_core.DeviceArray)
+    t.__class__.__module__ = "other"
+    slow.__init__(t, "x")
+    assert t.reads == 1
+    assert (fast.ptr, fast.shape, fast.dtype, fast.stream, fast.nbytes) == \
+        (slow.ptr, slow.shape, slow.dtype, slow.stream, slow.nbytes) == \
+        (4096, (3, 5), np.dtype(np.uint8), None, 15)

@@ -104,6 +104,7 @@ def record_type(struct_type, name):
 
 
 _FLAT = {}
+_FLAT_DTYPES = {}
 
 
 def records(array, count, name):
@@ -122,7 +123,10 @@ def records(array, count, name):
     if not flat:
         return [record(array[i], name) for i in range(count)]
     make = record_type(struct_type, name)._make
-    return list(map(make, np.frombuffer(array, np.dtype(struct_type), count).tolist()))
+    dtype = _FLAT_DTYPES.get(struct_type)
+    if dtype is None:  # NumPy builds it from the ctypes fields in Python: once
+        dtype = _FLAT_DTYPES[struct_type] = np.dtype(struct_type)
+    return list(map(make, np.frombuffer(array, dtype, count).tolist()))
 
 
 def record(struct, name):
@@ -340,6 +344,8 @@ class DeviceArray:
     ordered on. It must be C-contiguous."""
 
     def __init__(self, obj, name):
+        if type(obj).__module__.partition(".")[0] == "torch" and _torch_view(self, obj, name):
+            return
         cai = getattr(obj, "__cuda_array_interface__", None)
         if cai is None and hasattr(obj, "__dlpack__"):
             import cupy  # DLPack producers (JAX, TF, ...) through CuPy's importer
@@ -361,8 +367,40 @@ class DeviceArray:
         self.nbytes = math.prod(self.shape) * self.dtype.itemsize
 
 
+_TORCH_DTYPES = {}
+
+
+def _torch_view(view, t, name):
+    """Fills a DeviceArray from a PyTorch CUDA tensor's own accessors, which cost far less
+    than its __cuda_array_interface__ (built in Python on every access); the same fields (that
+    interface gives no stream: PyTorch orders work on its current stream, which callers
+    synchronise or share). False where the tensor is not such a plain array."""
+    dtype = _TORCH_DTYPES.get(t.dtype)
+    if dtype is None:
+        try:
+            dtype = np.dtype(str(t.dtype).rpartition(".")[2])
+        except TypeError:
+            return False
+        _TORCH_DTYPES[t.dtype] = dtype
+    if not t.is_cuda or t.is_sparse or t.requires_grad:
+        return False
+    if not t.is_contiguous():
+        raise ValueError("%s: a device array must be C-contiguous" % name)
+    view.obj, view.ptr, view.shape, view.dtype, view.stream = t, t.data_ptr(), tuple(t.shape), \
+        dtype, None
+    view.nbytes = t.numel() * dtype.itemsize
+    return True
+
+
 def is_device_array(obj):
-    """Whether obj lives on a GPU (CUDA array interface or a non-CPU DLPack device)."""
+    """Whether obj lives on a GPU (CUDA array interface or a non-CPU DLPack device). CuPy
+    arrays and PyTorch tensors are told by their type (their interface is built on every
+    access, and a CPU tensor's raises)."""
+    module = type(obj).__module__.partition(".")[0]
+    if module == "cupy" and hasattr(type(obj), "__cuda_array_interface__"):
+        return True
+    if module == "torch" and hasattr(type(obj), "__cuda_array_interface__"):
+        return bool(getattr(obj, "is_cuda", False))
     if hasattr(obj, "__cuda_array_interface__"):
         return True
     if isinstance(obj, np.ndarray) or not hasattr(obj, "__dlpack_device__"):
