@@ -72,3 +72,39 @@ def test_device_array_of_a_tensor_equals_its_interface():
     assert (fast.ptr, fast.shape, fast.dtype, fast.stream, fast.nbytes) == \
         (slow.ptr, slow.shape, slow.dtype, slow.stream, slow.nbytes) == \
         (4096, (3, 5), np.dtype(np.uint8), None, 15)
+
+
+def test_device_array_of_a_cupy_array_equals_its_interface(monkeypatch):
+    import sys
+    import types
+    import numpy as np
+    current = types.SimpleNamespace(ptr=0)
+    cuda = types.SimpleNamespace(get_current_stream=lambda: current)
+    monkeypatch.setitem(sys.modules, "cupy", types.SimpleNamespace(cuda=cuda))
+
+    class ndarray:
+        """CuPy's shape of an array: the interface (version 3) built on each access."""
+        size, nbytes, shape, dtype = 15, 15, (3, 5), np.dtype(np.uint8)
+        flags = types.SimpleNamespace(c_contiguous=True)
+        data = types.SimpleNamespace(ptr=8192)
+        reads = 0
+
+        @property
+        def __cuda_array_interface__(self):
+            self.reads += 1
+            return {"data": (8192, False), "shape": (3, 5), "typestr": "|u1", "strides": None,
+                    "version": 3, "stream": current.ptr or 1}
+    ndarray.__module__ = "cupy"
+    a = ndarray()
+    assert _core.is_device_array(a) and a.reads == 0
+    for stream in (0, 77):
+        current.ptr = stream
+        fast = _core.DeviceArray(a, "x")
+        ndarray.__module__ = "other"
+        slow = _core.DeviceArray(a, "x")
+        ndarray.__module__ = "cupy"
+        assert a.reads == 1
+        a.reads = 0
+        # the legacy default stream: 1 through the interface, None here; both mean "no wait"
+        assert (fast.ptr, fast.shape, fast.dtype, fast.nbytes, fast.stream or 1) == \
+            (slow.ptr, slow.shape, slow.dtype, slow.nbytes, slow.stream)

@@ -344,7 +344,9 @@ class DeviceArray:
     ordered on. It must be C-contiguous."""
 
     def __init__(self, obj, name):
-        if type(obj).__module__.partition(".")[0] == "torch" and _torch_view(self, obj, name):
+        module = type(obj).__module__.partition(".")[0]
+        if (module == "torch" and _torch_view(self, obj, name)) or \
+                (module == "cupy" and _cupy_view(self, obj, name)):
             return
         cai = getattr(obj, "__cuda_array_interface__", None)
         if cai is None and hasattr(obj, "__dlpack__"):
@@ -389,6 +391,21 @@ def _torch_view(view, t, name):
     view.obj, view.ptr, view.shape, view.dtype, view.stream = t, t.data_ptr(), tuple(t.shape), \
         dtype, None
     view.nbytes = t.numel() * dtype.itemsize
+    return True
+
+
+def _cupy_view(view, a, name):
+    """Fills a DeviceArray from a CuPy array's attributes: the fields its
+    __cuda_array_interface__ (version 3) gives, the stream being the current one (none for
+    the legacy default), without building the interface's dict. False for an empty array."""
+    if a.size == 0:
+        return False
+    if not a.flags.c_contiguous:
+        raise ValueError("%s: a device array must be C-contiguous" % name)
+    import cupy
+    view.obj, view.ptr, view.shape, view.dtype, view.nbytes = a, a.data.ptr, a.shape, a.dtype, \
+        a.nbytes
+    view.stream = cupy.cuda.get_current_stream().ptr or None
     return True
 
 
