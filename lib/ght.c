@@ -64,6 +64,22 @@ static const votecl__ght_impl device_impl = {
     .peaks = votecl__ght_peaks_device,
 };
 
+/* A CPU device's Ballard plan (votecl__ght_host_plan): the host's Canny, then the
+ * reference's stages on the host, the vote and maxima in their faster form; nothing runs on the device. */
+static const votecl__ght_impl host_impl = {
+    .canny = votecl__ght_canny_host,
+    .points = votecl__ght_points_ref,
+    .count = votecl__ght_count_ref,
+    .read_edges = votecl__ght_read_edges_ref,
+    .seconds = votecl__ght_seconds_host,
+    .pairs = votecl__ght_pairs_ref,
+    .cap = votecl__ght_cap_ref,
+    .stages = votecl__ght_stages_ref,
+    .bind = votecl__ght_bind_ref,
+    .vote = votecl__ght_vote_host,
+    .peaks = votecl__ght_peaks_host,
+};
+
 void
 votecl_ght_params_init(votecl_ght_params *params, votecl_ght_method method)
 {
@@ -341,6 +357,10 @@ model_impl(votecl_ght_model *m)
     m->impl = &ref_impl;
     if (m->context->backend == VOTECL_BACKEND_REF)
         return VOTECL_OK;
+    if (votecl__ght_host_plan(m->context, &m->desc)) {
+        m->impl = &host_impl;
+        return VOTECL_OK;
+    }
     m->impl = &device_impl;
     if ((status = votecl__ght_device_new(m->context, &m->desc, &m->run.dev)) != VOTECL_OK)
         return status;
@@ -479,6 +499,7 @@ votecl_ght_model_free(votecl_ght_model *model)
     votecl__ght_rtable_clear(&model->rtable);
     votecl__ght_edges_clear(&model->run.edges);
     free(model->run.space);
+    votecl__ght_canny_memo_free(model->run.canny_memo);
     votecl__ght_front_free(model->run.front);
     votecl__ght_device_free(model->run.dev);
     free(model->ospace);
