@@ -316,10 +316,14 @@ votecl_status votecl__ght_ref_ballard_peaks(const votecl__ght_desc *desc, const 
                                             votecl__ght_poses *out);
 
 /* The confidence of poses[0..n) (lib/ght-confidence.c): the share of the template's edges
- * templ that the image's edges confirm at each pose. Statuses: out of host memory. */
+ * templ that the image's edges confirm at each pose. memo keeps its tables and maps between
+ * calls (NULL at first; free with _conf_memo_free). Statuses: out of host memory. */
+typedef struct votecl__ght_conf_memo votecl__ght_conf_memo;
 votecl_status votecl__ght_confidence(const votecl__ght_desc *desc, const votecl__ght_edges *templ,
                                      const votecl__ght_edges *image, uint32_t width,
-                                     uint32_t height, votecl_ght_pose *poses, size_t n);
+                                     uint32_t height, votecl_ght_pose *poses, size_t n,
+                                     votecl__ght_conf_memo **memo);
+void votecl__ght_conf_memo_free(votecl__ght_conf_memo *memo);
 
 /* Sorts poses best first (votes, then angle votes, scale votes) and drops those within
  * min_dist of a better one; returns how many remain. votecl__ght_pose_cmp: that order. */
@@ -517,6 +521,7 @@ typedef struct votecl__ght_run {
     uint32_t *space;                  /* the reference's accumulator, space_cells counts */
     size_t space_cells;
     votecl__ght_canny_memo *canny_memo; /* the host's Canny (CPU devices) */
+    votecl__ght_conf_memo *conf_memo;   /* the confidences' tables and maps */
     double host_seconds;                /* the host plan's last edge stage */
 } votecl__ght_run;
 

@@ -500,6 +500,7 @@ votecl_ght_model_free(votecl_ght_model *model)
     votecl__ght_edges_clear(&model->run.edges);
     free(model->run.space);
     votecl__ght_canny_memo_free(model->run.canny_memo);
+    votecl__ght_conf_memo_free(model->run.conf_memo);
     votecl__ght_front_free(model->run.front);
     votecl__ght_device_free(model->run.dev);
     free(model->ospace);
@@ -589,7 +590,8 @@ detect_confidence(votecl_ght_model *m, uint32_t w, uint32_t h, votecl__ght_poses
     if (status != VOTECL_OK)
         return status;
     status = fail_memory(
-        m, votecl__ght_confidence(&m->desc, &m->edges, &edges, w, h, poses->v, poses->n));
+        m, votecl__ght_confidence(&m->desc, &m->edges, &edges, w, h, poses->v, poses->n,
+                                  &m->run.conf_memo));
     votecl__ght_edges_clear(&edges);
     return status;
 }
