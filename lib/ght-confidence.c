@@ -406,7 +406,7 @@ summary_pays(size_t poses, size_t templ, size_t image)
 votecl_status
 votecl__ght_confidence(const votecl__ght_desc *desc, const votecl__ght_edges *templ,
                        const votecl__ght_edges *image, uint32_t width, uint32_t height,
-                       votecl_ght_pose *poses, size_t n, votecl__ght_conf_memo **memo)
+                       votecl_ght_pose *poses, size_t n, int summary, votecl__ght_conf_memo **memo)
 {
     votecl__ght_conf_memo *c = *memo;
     votecl_status status;
@@ -428,7 +428,7 @@ votecl__ght_confidence(const votecl__ght_desc *desc, const votecl__ght_edges *te
     m.group = c->group;
     m.normals = c->normals;
     edge_map(image, width, height, c->bins);
-    if (summary_pays(n, templ->n, image->n)) {
+    if (summary > 0 || (summary < 0 && summary_pays(n, templ->n, image->n))) {
         near_map(image, width, height, m.group, c->near, 1);
         m.near = c->near;
     }

@@ -316,13 +316,15 @@ votecl_status votecl__ght_ref_ballard_peaks(const votecl__ght_desc *desc, const 
                                             votecl__ght_poses *out);
 
 /* The confidence of poses[0..n) (lib/ght-confidence.c): the share of the template's edges
- * templ that the image's edges confirm at each pose. memo keeps its tables and maps between
- * calls (NULL at first; free with _conf_memo_free). Statuses: out of host memory. */
+ * templ that the image's edges confirm at each pose. summary: whether look-ups go through a
+ * per-pixel summary of the image's edges (1 always, 0 never, -1 where it pays; the same
+ * confidences either way). memo keeps its tables and maps between calls (NULL at first; free
+ * with _conf_memo_free). Statuses: out of host memory. */
 typedef struct votecl__ght_conf_memo votecl__ght_conf_memo;
 votecl_status votecl__ght_confidence(const votecl__ght_desc *desc, const votecl__ght_edges *templ,
                                      const votecl__ght_edges *image, uint32_t width,
                                      uint32_t height, votecl_ght_pose *poses, size_t n,
-                                     votecl__ght_conf_memo **memo);
+                                     int summary, votecl__ght_conf_memo **memo);
 void votecl__ght_conf_memo_free(votecl__ght_conf_memo *memo);
 
 /* Sorts poses best first (votes, then angle votes, scale votes) and drops those within

@@ -1126,6 +1126,65 @@ test_ref_host_ballard(void)
     g_free(s.data);
 }
 
+/* Confidences through the per-pixel summary equal those without it (the summary only sorts
+ * the look-ups): poses around the planted one and elsewhere in random scenes (two of them
+ * claim the same instance), one memo through images of several sizes (every other one a
+ * sheared view of the scene: its rows read at a smaller width). */
+static void
+test_ref_confidence_summary(void)
+{
+    scene t = template_scene();
+    votecl_ght_params p;
+    votecl__ght_desc d;
+    votecl__ght_edges te;
+    votecl__ght_conf_memo *memo = NULL;
+    tu_rng rng;
+
+    votecl_ght_params_init(&p, VOTECL_GHT_GUIL);
+    votecl__ght_desc_init(&d, &p);
+    d.cx = (t.width - 1) / 2.0;
+    d.cy = (t.height - 1) / 2.0;
+    scene_edges(&t, &d, &te);
+    tu_rng_init(&rng, 0xc0f1);
+    for (int c = 0; c < 4; c++) {
+        scene s;
+        pose_truth truth = random_scene(&rng, &s, 0.8, 1.25);
+        votecl__ght_edges ie;
+        votecl_ght_pose with[24], without[24];
+        double planted = 0;
+        scene small = {s.data, s.width - 37 * (c % 2), s.height - 11 * (c % 2)};
+        scene_edges(c % 2 ? &small : &s, &d, &ie);
+        for (int i = 0; i < 24; i++) {
+            votecl_ght_pose *q = &with[i];
+            memset(q, 0, sizeof *q);
+            q->x = i < 16 ? truth.x + tu_rng_float(&rng, -3, 3) : tu_rng_float(&rng, 0, 200);
+            q->y = i < 16 ? truth.y + tu_rng_float(&rng, -3, 3) : tu_rng_float(&rng, 0, 200);
+            q->angle = fmod(truth.angle + (i < 16 ? tu_rng_float(&rng, -3, 3) + 360 : i * 15.0),
+                            360.0);
+            q->scale = truth.scale * (i < 16 ? tu_rng_float(&rng, 0.97f, 1.03f) : 1.0);
+            q->votes = 100 - (uint32_t)i;
+        }
+        memcpy(without, with, sizeof with);
+        g_assert_cmpint(votecl__ght_confidence(&d, &te, &ie, small.width, small.height, with, 24,
+                                               1, &memo),
+                        ==, VOTECL_OK);
+        g_assert_cmpint(votecl__ght_confidence(&d, &te, &ie, small.width, small.height, without,
+                                               24, 0, &memo),
+                        ==, VOTECL_OK);
+        assert_poses_equal(with, without, 24);
+        for (int i = 0; i < 24; i++)
+            planted = with[i].confidence > planted ? with[i].confidence : planted;
+        if (c % 2 == 0) /* the summary was tried on a real instance */
+            g_assert_cmpfloat(planted, >, 0.7);
+        votecl__ght_edges_clear(&ie);
+        g_free(s.data);
+    }
+    votecl__ght_conf_memo_free(memo);
+    votecl__ght_conf_memo_free(NULL);
+    votecl__ght_edges_clear(&te);
+    g_free(t.data);
+}
+
 static void
 test_opencl_front_edges(void)
 {
@@ -1804,6 +1863,7 @@ main(int argc, char **argv)
     g_test_add_func("/ref/ght/host-canny", test_ref_host_canny);
     g_test_add_func("/ref/ght/host-bins", test_ref_host_bins);
     g_test_add_func("/ref/ght/host-ballard", test_ref_host_ballard);
+    g_test_add_func("/ref/ght/confidence-summary", test_ref_confidence_summary);
     tu_add_device_test("ght/guil-spaces", test_opencl_guil_spaces);
     tu_add_device_test("ght/ballard-space", test_opencl_ballard_space);
     tu_add_device_test("ght/detect-equal", test_opencl_detect_equal);
