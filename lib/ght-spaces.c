@@ -844,6 +844,7 @@ votecl__ght_host_ballard_vote(const votecl__ght_desc *desc, const votecl__ght_rt
 {
     uint32_t gw, gh, L = desc->levels;
     double dp = (double)desc->p.dp, *q = votecl__malloc((table->n > 0 ? table->n : 1) * 2 * 8);
+    double inv = (desc->p.dp & (desc->p.dp - 1)) == 0 ? 1.0 / dp : 0;
 
     if (q == NULL)
         return -1;
@@ -866,7 +867,10 @@ votecl__ght_host_ballard_vote(const votecl__ght_desc *desc, const votecl__ght_rt
                 for (uint32_t e = edges->offsets[b]; e < edges->offsets[b + 1] && r0 < r1; e++) {
                     double px = edges->points[e].x, py = edges->points[e].y;
                     for (uint32_t r = r0; r < r1; r++) {
-                        double x = (px + q[2 * r]) / dp + 0.5, y = (py + q[2 * r + 1]) / dp + 0.5;
+                        double x = px + q[2 * r], y = py + q[2 * r + 1];
+                        /* / dp; a power of two's reciprocal is exact, so is the product */
+                        x = (inv > 0 ? x * inv : x / dp) + 0.5;
+                        y = (inv > 0 ? y * inv : y / dp) + 0.5;
                         if (x >= 0 && y >= 0 && x < gw && y < gh)
                             plane[(size_t)(uint32_t)y * gw + (uint32_t)x]++;
                     }
