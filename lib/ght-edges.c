@@ -559,11 +559,40 @@ launch_tiles(votecl__ght_front *f, int k, uint32_t w, uint32_t h, const votecl__
     return votecl__ght_launch(f->dev, &program, k, 2, global, local, args, nargs);
 }
 
+/* The scan on the host: read back, scanned, written. On a CPU device the buffer's transfers
+ * are copies in the same memory, and the three scan kernels (the only ones of the edge
+ * program left there, the edges being the host's) would cost PoCL's first call that
+ * program's build and their code generation, about 1 s of a cold Guil call. */
+static votecl_status
+host_scan(votecl__ght_front *f, votecl_buffer *a, size_t n)
+{
+    uint32_t *v = votecl__malloc((n + 1) * sizeof *v), sum = 0;
+    votecl_status status;
+
+    if (v == NULL)
+        return votecl__fail(f->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for a scan");
+    if (n == 0 || (status = votecl_buffer_read(a, 0, v, n * 4)) == VOTECL_OK) {
+        for (size_t i = 0; i < n; i++) {
+            uint32_t t = v[i];
+            v[i] = sum;
+            sum += t; /* modulo 2^32, as the kernels add */
+        }
+        v[n] = sum;
+        status = votecl_buffer_write(a, 0, v, (n + 1) * 4);
+    }
+    free(v);
+    return status;
+}
+
 votecl_status
 votecl__ght_front_scan(votecl__ght_front *f, votecl_buffer *a, size_t n)
 {
     size_t blocks = (n + SCAN_BLOCK - 1) / SCAN_BLOCK;
-    votecl_status status = ensure(f, &f->buf[GHT_F_SUMS], (blocks + 1) * 4);
+    votecl_status status;
+
+    if (votecl__ght_cpu_shape(f->context))
+        return host_scan(f, a, n);
+    status = ensure(f, &f->buf[GHT_F_SUMS], (blocks + 1) * 4);
 
     if (status == VOTECL_OK)
         status = launch1(f, K_SCAN_SUMS, blocks * WG,
@@ -832,11 +861,7 @@ votecl_status
 votecl__ght_canny_device(votecl__ght_run *run, const uint8_t *data, uint32_t width,
                          uint32_t height, unsigned low, unsigned high)
 {
-    votecl_variant forced = run->context->force_variant;
-    int cpu = forced != VOTECL_VARIANT_AUTO ? forced != VOTECL_VARIANT_LOCAL
-                                            : run->context->info.type == VOTECL_DEVICE_CPU;
-
-    if (cpu) { /* the edges' time is the host's Canny and the upload */
+    if (votecl__ght_cpu_shape(run->context)) { /* the time: the host's Canny and the upload */
         double t0 = votecl__ght_now();
         votecl_status status =
             host_canny(run, data, width, height, low, high, votecl__ght_points_device);

@@ -563,8 +563,12 @@ votecl_status votecl__ght_canny_ref(votecl__ght_run *run, const uint8_t *data, u
                                     uint32_t height, unsigned low, unsigned high);
 votecl_status votecl__ght_canny_device(votecl__ght_run *run, const uint8_t *data, uint32_t width,
                                        uint32_t height, unsigned low, unsigned high);
-/* Whether a model of desc on context's device takes the host plan (below): Ballard on a CPU
- * device, unless VOTECL_FORCE_VARIANT=local asks for the device's stages (lib/ght-spaces.c). */
+/* Whether the stages take their CPU shapes on context's device (lib/ght-device.c): on a CPU
+ * device, or as VOTECL_FORCE_VARIANT forces (local: the GPU shapes; global, private: the CPU
+ * shapes). */
+int votecl__ght_cpu_shape(const votecl_context *context);
+/* Whether a model of desc on context's device takes the host plan (below): Ballard in the CPU
+ * shape (lib/ght-spaces.c). */
 int votecl__ght_host_plan(const votecl_context *context, const votecl__ght_desc *desc);
 /* The host plan of a CPU device (votecl__ght_host_plan): the reference's stages but the
  * edges, which are the host's Canny (votecl__ght_host_canny), and their time. */

@@ -889,11 +889,7 @@ votecl__ght_host_ballard_vote(const votecl__ght_desc *desc, const votecl__ght_rt
 int
 votecl__ght_host_plan(const votecl_context *context, const votecl__ght_desc *desc)
 {
-    votecl_variant forced = context->force_variant;
-    int cpu = forced != VOTECL_VARIANT_AUTO ? forced != VOTECL_VARIANT_LOCAL
-                                            : context->info.type == VOTECL_DEVICE_CPU;
-
-    return cpu && desc->p.method == VOTECL_GHT_BALLARD;
+    return votecl__ght_cpu_shape(context) && desc->p.method == VOTECL_GHT_BALLARD;
 }
 
 /* --- the stage table's vote stages (lib/ght-private.h) --- */
