@@ -1,7 +1,7 @@
 /* The generalized Hough transform: validate, build the model (template edges, sorted lists,
  * pairings or R-table) once, detect many times. One path calls the stages through the stage
- * table (lib/ght-private.h): the reference's on the 'ref' backend, the device's on a device
- * context, which keeps the work there (edges, pairings, spaces, Ballard's maxima), the host
+ * table (lib/ght-private.h): the reference's on the 'ref' backend, on a CPU device Ballard's
+ * host plan (host_impl below), else the device's, which keeps the work there (edges, pairings, spaces, Ballard's maxima), the host
  * reading back small arrays and running only Guil's rotation correlation and peak picking
  * (lib/ght-search.c), the fits and the confidences. */
 #include "votecl-private.h"
