@@ -1,9 +1,10 @@
 /* The generalized Hough transform: validate, build the model (template edges, sorted lists,
  * pairings or R-table) once, detect many times. One path calls the stages through the stage
  * table (lib/ght-private.h): the reference's on the 'ref' backend, on a CPU device Ballard's
- * host plan (host_impl below), else the device's, which keeps the work there (edges, pairings, spaces, Ballard's maxima), the host
- * reading back small arrays and running only Guil's rotation correlation and peak picking
- * (lib/ght-search.c), the fits and the confidences. */
+ * host plan (host_impl below), else the device's, which keeps the work there (edges,
+ * pairings, spaces, Ballard's maxima), the host reading back small arrays and running only
+ * Guil's rotation correlation and peak picking (lib/ght-search.c), the fits and the
+ * confidences. */
 #include "votecl-private.h"
 
 #include <math.h>
@@ -64,8 +65,8 @@ static const votecl__ght_impl device_impl = {
     .peaks = votecl__ght_peaks_device,
 };
 
-/* A CPU device's Ballard plan (votecl__ght_host_plan): the host's Canny, then the
- * reference's stages on the host, the vote and maxima in their faster form; nothing runs on the device. */
+/* A CPU device's Ballard plan (votecl__ght_host_plan): the host's Canny, then the reference's
+ * stages on the host, the vote and maxima in their faster form; nothing runs on the device. */
 static const votecl__ght_impl host_impl = {
     .canny = votecl__ght_canny_host,
     .points = votecl__ght_points_ref,
