@@ -98,11 +98,11 @@ typedef struct conf_map {
     const uint16_t *bins;
     uint8_t *claimed;
     uint32_t w, h, L, tol;
-    const uint64_t *near;    /* per pixel: the groups of bins of the edges within the radius */
-    const uint64_t *sure;    /* per bin: the groups whose bins are all within tol of it */
-    const uint64_t *maybe;   /* per bin: the groups with some bins within tol of it */
-    uint32_t group;          /* bins per group (64 groups at most) */
-    const double *normals;   /* per bin: cos and sin of its centre */
+    const uint64_t *near;  /* per pixel: the groups of bins of the edges within the radius */
+    const uint64_t *sure;  /* per bin: the groups whose bins are all within tol of it */
+    const uint64_t *maybe; /* per bin: the groups with some bins within tol of it */
+    uint32_t group;        /* bins per group (64 groups at most) */
+    const double *normals; /* per bin: cos and sin of its centre */
 } conf_map;
 
 /* The summary that answers most unclaimed look-ups with one read: per pixel, a bit per group

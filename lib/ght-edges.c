@@ -151,11 +151,11 @@ typedef struct host_cand {
 } host_cand;
 
 struct votecl__ght_canny_memo {
-    int16_t *rows;    /* the current row's sums, gx and gy of two rows, three rows' magnitudes,
-                         the blocks' flags */
-    host_cand *cand;  /* the hysteresis' candidates, raster order */
-    uint32_t *stack;  /* the hysteresis' stack */
-    uint8_t *state;   /* the hysteresis' states (1 weak, 2 strong), zero between calls */
+    int16_t *rows;   /* the current row's sums, gx and gy of two rows, three rows' magnitudes,
+                        the blocks' flags */
+    host_cand *cand; /* the hysteresis' candidates, raster order */
+    uint32_t *stack; /* the hysteresis' stack */
+    uint8_t *state;  /* the hysteresis' states (1 weak, 2 strong), zero between calls */
     votecl__ght_point *points;
     size_t rows_size, cand_size, stack_size, pixels_size, points_size; /* entries */
 };
@@ -236,12 +236,13 @@ host_sums(const uint8_t *restrict r0, const uint8_t *restrict r1, const uint8_t 
 {
     size_t x = 0;
 
-    for (; x + HOST_BLOCK <= w; x += HOST_BLOCK)
+    for (; x + HOST_BLOCK <= w; x += HOST_BLOCK) {
         VECTOR_LOOP
         for (size_t k = 0; k < HOST_BLOCK; k++) {
             s[x + k] = (int16_t)(r0[x + k] + 2 * r1[x + k] + r2[x + k]);
             d[x + k] = (int16_t)(r2[x + k] - r0[x + k]);
         }
+    }
     for (; x < w; x++) {
         s[x] = (int16_t)(r0[x] + 2 * r1[x] + r2[x]);
         d[x] = (int16_t)(r2[x] - r0[x]);
@@ -256,7 +257,7 @@ host_gradients(const int16_t *restrict s, const int16_t *restrict d, int16_t *re
 {
     size_t x = 1;
 
-    for (; x + HOST_BLOCK + 1 <= w; x += HOST_BLOCK)
+    for (; x + HOST_BLOCK + 1 <= w; x += HOST_BLOCK) {
         VECTOR_LOOP
         for (size_t k = 0; k < HOST_BLOCK; k++) {
             int16_t a = (int16_t)(s[x + k + 1] - s[x + k - 1]);
@@ -265,6 +266,7 @@ host_gradients(const int16_t *restrict s, const int16_t *restrict d, int16_t *re
             gy[x + k] = b;
             mag[x + k] = (int16_t)((a < 0 ? -a : a) + (b < 0 ? -b : b));
         }
+    }
     for (; x + 1 < w; x++) {
         int16_t a = (int16_t)(s[x + 1] - s[x - 1]), b = (int16_t)(d[x - 1] + 2 * d[x] + d[x + 1]);
         gx[x] = a;
@@ -383,7 +385,7 @@ host_hysteresis(const votecl__ght_desc *desc, votecl__ght_canny_memo *m, uint32_
     uint8_t *state = m->state;
     size_t top = 0, count = 0;
     const ptrdiff_t step[8] = {-(ptrdiff_t)w - 1, -(ptrdiff_t)w, -(ptrdiff_t)w + 1, -1, 1,
-                               (ptrdiff_t)w - 1, (ptrdiff_t)w, (ptrdiff_t)w + 1};
+                               (ptrdiff_t)w - 1,  (ptrdiff_t)w,  (ptrdiff_t)w + 1};
 
     if (grow((void **)&m->stack, &m->stack_size, nc, sizeof *m->stack) != 0 ||
         grow((void **)&m->points, &m->points_size, nc, sizeof *m->points) != 0) {
@@ -424,7 +426,7 @@ votecl__ght_host_canny(const votecl__ght_desc *desc, const uint8_t *data, uint32
 {
     votecl__ght_canny_memo *m = *memo;
     size_t stride = votecl__round_up(width, HOST_BLOCK), n = 0;
-    int32_t lo = (int32_t)low; /* as the reference compares */
+    int32_t lo = (int32_t)low; /* signed, as the reference compares */
     int16_t lo16 = (int16_t)(lo < -1 ? -1 : lo > 2040 ? 2040 : lo); /* |gx| + |gy| <= 2040 */
     int hyst = low < high;
     int16_t *s, *d, *g[4], *mag[3];
@@ -458,8 +460,8 @@ votecl__ght_host_canny(const votecl__ght_desc *desc, const uint8_t *data, uint32
         /* row y - 1 between rows y - 2 and y */
         host_any(mag[(y - 1) % 3], lo16, any, width);
         if (host_row(desc, m, width, y - 1, mag[(y - 2) % 3], mag[(y - 1) % 3], mc,
-                     g[2 * ((y - 1) % 2)], g[2 * ((y - 1) % 2) + 1], any, lo16, (int32_t)high,
-                     hyst, &n) != 0) {
+                     g[2 * ((y - 1) % 2)], g[2 * ((y - 1) % 2) + 1], any, lo16, (int32_t)high, hyst,
+                     &n) != 0) {
             for (size_t k = 0; hyst && k < n; k++) /* the map stays zero */
                 m->state[m->cand[k].i] = 0;
             return (size_t)-1;
@@ -801,9 +803,8 @@ votecl__ght_points_device(votecl__ght_run *run, const votecl__ght_point *points,
 /* The reference's edges of a u8 image, handed as points to set (the reference's or the
  * device's). */
 static votecl_status
-ref_canny(votecl__ght_run *run, const uint8_t *data, uint32_t width, uint32_t height,
-          unsigned low, unsigned high,
-          votecl_status (*set)(votecl__ght_run *, const votecl__ght_point *, size_t))
+ref_canny(votecl__ght_run *run, const uint8_t *data, uint32_t width, uint32_t height, unsigned low,
+          unsigned high, votecl_status (*set)(votecl__ght_run *, const votecl__ght_point *, size_t))
 {
     size_t pixels = (size_t)width * height, n;
     votecl__ght_point *points = votecl__malloc((pixels > 0 ? pixels : 1) * sizeof *points);
@@ -821,13 +822,13 @@ ref_canny(votecl__ght_run *run, const uint8_t *data, uint32_t width, uint32_t he
 
 /* The same edges by the host's Canny (votecl__ght_host_canny), handed to set. */
 static votecl_status
-host_canny(votecl__ght_run *run, const uint8_t *data, uint32_t width, uint32_t height,
-           unsigned low, unsigned high,
+host_canny(votecl__ght_run *run, const uint8_t *data, uint32_t width, uint32_t height, unsigned low,
+           unsigned high,
            votecl_status (*set)(votecl__ght_run *, const votecl__ght_point *, size_t))
 {
     const votecl__ght_point *points;
-    size_t n = votecl__ght_host_canny(run->desc, data, width, height, low, high,
-                                      &run->canny_memo, &points);
+    size_t n = votecl__ght_host_canny(run->desc, data, width, height, low, high, &run->canny_memo,
+                                      &points);
 
     if (n == (size_t)-1)
         return votecl__fail(run->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for edges");
@@ -842,8 +843,8 @@ votecl__ght_canny_ref(votecl__ght_run *run, const uint8_t *data, uint32_t width,
 }
 
 votecl_status
-votecl__ght_canny_host(votecl__ght_run *run, const uint8_t *data, uint32_t width,
-                       uint32_t height, unsigned low, unsigned high)
+votecl__ght_canny_host(votecl__ght_run *run, const uint8_t *data, uint32_t width, uint32_t height,
+                       unsigned low, unsigned high)
 {
     double t0 = votecl__ght_now();
     votecl_status status = host_canny(run, data, width, height, low, high, votecl__ght_points_ref);

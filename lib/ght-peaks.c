@@ -85,8 +85,8 @@ peak_threshold(const votecl__ght_desc *desc, uint32_t best)
 /* Cell i's pose appended when it reaches thr and is a maximum; VOTECL_OUT_OF_HOST_MEMORY when
  * the poses cannot grow. */
 static votecl_status
-peak_at(const votecl__ght_desc *desc, const uint32_t *space, uint32_t gw, uint32_t gh,
-        uint32_t thr, size_t i, votecl__ght_poses *out)
+peak_at(const votecl__ght_desc *desc, const uint32_t *space, uint32_t gw, uint32_t gh, uint32_t thr,
+        size_t i, votecl__ght_poses *out)
 {
     size_t plane = (size_t)gw * gh;
     uint32_t x = (uint32_t)(i % gw), y = (uint32_t)(i / gw % gh);
@@ -149,8 +149,8 @@ host_max(const uint32_t *restrict s, size_t n)
 }
 
 votecl_status
-votecl__ght_host_ballard_peaks(const votecl__ght_desc *desc, const uint32_t *space,
-                               uint32_t width, uint32_t height, votecl__ght_poses *out)
+votecl__ght_host_ballard_peaks(const votecl__ght_desc *desc, const uint32_t *space, uint32_t width,
+                               uint32_t height, votecl__ght_poses *out)
 {
     uint32_t gw, gh, thr;
     size_t cells = votecl__ght_ballard_cells(desc, width, height);

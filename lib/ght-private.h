@@ -323,8 +323,8 @@ votecl_status votecl__ght_ref_ballard_peaks(const votecl__ght_desc *desc, const 
 typedef struct votecl__ght_conf_memo votecl__ght_conf_memo;
 votecl_status votecl__ght_confidence(const votecl__ght_desc *desc, const votecl__ght_edges *templ,
                                      const votecl__ght_edges *image, uint32_t width,
-                                     uint32_t height, votecl_ght_pose *poses, size_t n,
-                                     int summary, votecl__ght_conf_memo **memo);
+                                     uint32_t height, votecl_ght_pose *poses, size_t n, int summary,
+                                     votecl__ght_conf_memo **memo);
 void votecl__ght_conf_memo_free(votecl__ght_conf_memo *memo);
 
 /* Sorts poses best first (votes, then angle votes, scale votes) and drops those within

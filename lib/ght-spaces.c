@@ -863,7 +863,8 @@ votecl__ght_host_ballard_vote(const votecl__ght_desc *desc, const votecl__ght_rt
                 q[2 * r + 1] = (double)rs[1] * dx + (double)rs[0] * dy;
             }
             for (uint32_t b = 0; b < L; b++) {
-                uint32_t t = (b + L - shift) % L, r0 = table->offsets[t], r1 = table->offsets[t + 1];
+                uint32_t t = (b + L - shift) % L, r0 = table->offsets[t],
+                         r1 = table->offsets[t + 1];
                 for (uint32_t e = edges->offsets[b]; e < edges->offsets[b + 1] && r0 < r1; e++) {
                     double px = edges->points[e].x, py = edges->points[e].y;
                     for (uint32_t r = r0; r < r1; r++) {

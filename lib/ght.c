@@ -590,9 +590,8 @@ detect_confidence(votecl_ght_model *m, uint32_t w, uint32_t h, votecl__ght_poses
 
     if (status != VOTECL_OK)
         return status;
-    status = fail_memory(
-        m, votecl__ght_confidence(&m->desc, &m->edges, &edges, w, h, poses->v, poses->n, -1,
-                                  &m->run.conf_memo));
+    status = fail_memory(m, votecl__ght_confidence(&m->desc, &m->edges, &edges, w, h, poses->v,
+                                                   poses->n, -1, &m->run.conf_memo));
     votecl__ght_edges_clear(&edges);
     return status;
 }

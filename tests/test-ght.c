@@ -981,11 +981,11 @@ check_host_canny(const votecl__ght_desc *d, const gray *g, unsigned low, unsigne
 static void
 test_ref_host_canny(void)
 {
-    static const unsigned thresholds[][2] = {{50, 100}, {100, 100}, {10, 200}, {0, 0},
+    static const unsigned thresholds[][2] = {{50, 100}, {100, 100},   {10, 200}, {0, 0},
                                              {0, 40},   {2040, 3000}, {1, 2039}};
     static const uint32_t levels[] = {360, 7, 4, 1024};
-    static const uint32_t sides[][2] = {{16, 16}, {17, 9}, {33, 31}, {3, 40}, {40, 3},
-                                        {2, 9},   {9, 2},  {129, 70}};
+    static const uint32_t sides[][2] = {{16, 16}, {17, 9}, {33, 31}, {3, 40},
+                                        {40, 3},  {2, 9},  {9, 2},   {129, 70}};
     votecl__ght_canny_memo *memo = NULL;
     size_t count;
     gray *images = front_images(&count);
@@ -1038,8 +1038,8 @@ test_ref_host_bins(void)
                 a = votecl__ght_bin_host(&d, gx, gy);
                 b = votecl__ght_bin(&d, gx, gy);
                 if (a != b)
-                    g_error("L %u, (%d, %d): bin %u on the host, %u in the reference", d.levels,
-                            gx, gy, a, b);
+                    g_error("L %u, (%d, %d): bin %u on the host, %u in the reference", d.levels, gx,
+                            gy, a, b);
             }
     }
 }
@@ -1070,13 +1070,13 @@ check_host_ballard(const votecl_ght_params *params, const gray *templ, const gra
     ref = g_new(uint32_t, cells);
     host = g_new(uint32_t, cells);
     votecl__ght_ref_ballard_vote(&d, &rt, &ie, image->width, image->height, ref);
-    g_assert_cmpint(
-        votecl__ght_host_ballard_vote(&d, &rt, &ie, image->width, image->height, host), ==, 0);
+    g_assert_cmpint(votecl__ght_host_ballard_vote(&d, &rt, &ie, image->width, image->height, host),
+                    ==, 0);
     assert_equal_u32(host, ref, cells, "Ballard on the host");
     g_assert_cmpint(votecl__ght_ref_ballard_peaks(&d, ref, image->width, image->height, &rp), ==,
                     VOTECL_OK);
-    g_assert_cmpint(votecl__ght_host_ballard_peaks(&d, ref, image->width, image->height, &hp),
-                    ==, VOTECL_OK);
+    g_assert_cmpint(votecl__ght_host_ballard_peaks(&d, ref, image->width, image->height, &hp), ==,
+                    VOTECL_OK);
     g_assert_cmpuint(hp.n, ==, rp.n);
     g_assert_cmpuint(rp.n, >, 0);
     assert_poses_equal(hp.v, rp.v, rp.n);
@@ -1159,18 +1159,18 @@ test_ref_confidence_summary(void)
             memset(q, 0, sizeof *q);
             q->x = i < 16 ? truth.x + tu_rng_float(&rng, -3, 3) : tu_rng_float(&rng, 0, 200);
             q->y = i < 16 ? truth.y + tu_rng_float(&rng, -3, 3) : tu_rng_float(&rng, 0, 200);
-            q->angle = fmod(truth.angle + (i < 16 ? tu_rng_float(&rng, -3, 3) + 360 : i * 15.0),
-                            360.0);
+            q->angle =
+                fmod(truth.angle + (i < 16 ? tu_rng_float(&rng, -3, 3) + 360 : i * 15.0), 360.0);
             q->scale = truth.scale * (i < 16 ? tu_rng_float(&rng, 0.97f, 1.03f) : 1.0);
             q->votes = 100 - (uint32_t)i;
         }
         memcpy(without, with, sizeof with);
-        g_assert_cmpint(votecl__ght_confidence(&d, &te, &ie, small.width, small.height, with, 24,
-                                               1, &memo),
-                        ==, VOTECL_OK);
-        g_assert_cmpint(votecl__ght_confidence(&d, &te, &ie, small.width, small.height, without,
-                                               24, 0, &memo),
-                        ==, VOTECL_OK);
+        g_assert_cmpint(
+            votecl__ght_confidence(&d, &te, &ie, small.width, small.height, with, 24, 1, &memo), ==,
+            VOTECL_OK);
+        g_assert_cmpint(
+            votecl__ght_confidence(&d, &te, &ie, small.width, small.height, without, 24, 0, &memo),
+            ==, VOTECL_OK);
         assert_poses_equal(with, without, 24);
         for (int i = 0; i < 24; i++)
             planted = with[i].confidence > planted ? with[i].confidence : planted;
