@@ -25,20 +25,63 @@
 #define GHT_REFINE_SCALE 0.05     /* ...and scale it by at most this fraction */
 #define GHT_REFINE_REACH 0.25     /* refined: poses within this of min_confidence or above */
 
-/* The image's edge bins by pixel (bin + 1; 0: no edge), w * h entries (malloc'd). */
-static uint16_t *
-edge_map(const votecl__ght_edges *image, uint32_t w, uint32_t h)
-{
-    uint16_t *map = votecl__calloc((size_t)w * h > 0 ? (size_t)w * h : 1, sizeof *map);
+/* What a model keeps between its detections' confidences: the tables of its bin count and
+ * tolerance, and per-pixel maps for images up to pixels, which are all zero between calls
+ * (each call clears the entries it set, at its image's edges: no pass over every pixel). */
+struct votecl__ght_conf_memo {
+    uint32_t L, tol, group; /* the tables': bins, tolerance, bins per group */
+    uint64_t *sure, *maybe; /* per bin (conf_map) */
+    double *normals;        /* per bin: cos and sin of its centre, 360 b / L degrees */
+    uint16_t *bins;         /* per pixel: the edge's bin + 1, 0: no edge */
+    uint8_t *claimed;       /* per pixel */
+    uint64_t *near;         /* per pixel (conf_map) */
+    size_t pixels;
+};
 
-    if (map == NULL)
-        return NULL;
+void
+votecl__ght_conf_memo_free(votecl__ght_conf_memo *memo)
+{
+    if (memo == NULL)
+        return;
+    free(memo->sure);
+    free(memo->maybe);
+    free(memo->normals);
+    free(memo->bins);
+    free(memo->claimed);
+    free(memo->near);
+    free(memo);
+}
+
+/* Zeroed per-pixel maps for w * h pixels in memo; 0 when out of memory. */
+static int
+memo_maps(votecl__ght_conf_memo *memo, uint32_t w, uint32_t h)
+{
+    size_t pixels = (size_t)w * h > 0 ? (size_t)w * h : 1;
+
+    if (pixels <= memo->pixels)
+        return 1;
+    free(memo->bins);
+    free(memo->claimed);
+    free(memo->near);
+    memo->pixels = 0;
+    memo->bins = votecl__calloc(pixels, sizeof *memo->bins);
+    memo->claimed = votecl__calloc(pixels, 1);
+    memo->near = votecl__calloc(pixels, sizeof *memo->near);
+    if (memo->bins == NULL || memo->claimed == NULL || memo->near == NULL)
+        return 0;
+    memo->pixels = pixels;
+    return 1;
+}
+
+/* The image's edge bins by pixel into memo->bins (bin + 1; 0: no edge). */
+static void
+edge_map(const votecl__ght_edges *image, uint32_t w, uint32_t h, uint16_t *map)
+{
     for (size_t i = 0; i < image->n; i++) {
         const votecl__ght_point *p = &image->points[i];
         if ((uint32_t)p->x < w && (uint32_t)p->y < h)
             map[(size_t)p->y * w + p->x] = (uint16_t)(p->bin + 1);
     }
-    return map;
 }
 
 /* Bins a and b are within tol of each other on the circle of L bins. */
@@ -59,62 +102,79 @@ typedef struct conf_map {
     const uint64_t *sure;  /* per bin: the groups whose bins are all within tol of it */
     const uint64_t *maybe; /* per bin: the groups with some bins within tol of it */
     uint32_t group;        /* bins per group (64 groups at most) */
+    const double *normals; /* per bin: cos and sin of its centre */
 } conf_map;
 
 /* The summary that answers most unclaimed look-ups with one read: per pixel, a bit per group
  * of GROUP consecutive bins that some edge within GHT_CONF_RADIUS has; a look-up for bin is
  * confirmed when a group all of whose bins are near bin is present, refused when no group
  * with a bin near it is, and decided by the scan of the neighbourhood otherwise (the same
- * answer as the scan: the groups only sort the edges the scan would look at). Allocates
- * near, sure and maybe (free them); 0 when out of memory. */
+ * answer as the scan: the groups only sort the edges the scan would look at). The per-bin
+ * tables (sure, maybe) and the bins' normals depend only on L and tol: made once per memo.
+ * Returns 0 when out of memory. */
 static int
-conf_summary(const votecl__ght_edges *image, conf_map *m)
+memo_tables(votecl__ght_conf_memo *memo, uint32_t L, uint32_t tol)
 {
-    uint32_t L = m->L, g = (L + 63) / 64;
-    uint64_t *near = votecl__calloc((size_t)m->w * m->h > 0 ? (size_t)m->w * m->h : 1,
-                                    sizeof *near);
-    uint64_t *sure = votecl__calloc(L, sizeof *sure), *maybe = votecl__calloc(L, sizeof *maybe);
-    uint32_t *count = votecl__calloc(64, sizeof *count);
+    uint32_t g = (L + 63) / 64, count[64];
 
-    if (near == NULL || sure == NULL || maybe == NULL || count == NULL) {
-        free(near);
-        free(sure);
-        free(maybe);
-        free(count);
+    if (memo->sure != NULL && memo->L == L && memo->tol == tol)
+        return 1;
+    free(memo->sure);
+    free(memo->maybe);
+    free(memo->normals);
+    memo->sure = votecl__calloc(L, sizeof *memo->sure);
+    memo->maybe = votecl__calloc(L, sizeof *memo->maybe);
+    memo->normals = votecl__malloc((size_t)L * 2 * sizeof *memo->normals);
+    if (memo->sure == NULL || memo->maybe == NULL || memo->normals == NULL) {
+        free(memo->sure); /* made again next time */
+        memo->sure = NULL;
         return 0;
     }
-    for (size_t i = 0; i < image->n; i++) {
-        const votecl__ght_point *p = &image->points[i];
-        uint64_t bit = (uint64_t)1 << (p->bin / g);
-        if ((uint32_t)p->x >= m->w || (uint32_t)p->y >= m->h)
-            continue; /* as edge_map */
-        for (long y = (long)p->y - GHT_CONF_RADIUS; y <= (long)p->y + GHT_CONF_RADIUS; y++)
-            for (long x = (long)p->x - GHT_CONF_RADIUS; x <= (long)p->x + GHT_CONF_RADIUS; x++)
-                if (x >= 0 && y >= 0 && x < (long)m->w && y < (long)m->h)
-                    near[(size_t)y * m->w + (size_t)x] |= bit;
-    }
     for (uint32_t b = 0; b < L; b++) {
-        memset(count, 0, 64 * sizeof *count);
-        if (2 * (uint64_t)m->tol + 1 >= L)
+        double nb = 2.0 * GHT_PI * b / L;
+        memset(count, 0, sizeof count);
+        if (2 * (uint64_t)tol + 1 >= L)
             for (uint32_t k = 0; k < L; k++)
                 count[k / g]++;
         else /* the 2 tol + 1 distinct bins within tol of b */
-            for (uint32_t d = 0; d <= 2 * m->tol; d++)
-                count[((uint64_t)b + L - m->tol + d) % L / g]++;
+            for (uint32_t d = 0; d <= 2 * tol; d++)
+                count[((uint64_t)b + L - tol + d) % L / g]++;
         for (uint32_t j = 0; j * g < L; j++) {
             uint32_t size = (j + 1) * g <= L ? g : L - j * g;
             if (count[j] == size)
-                sure[b] |= (uint64_t)1 << j;
+                memo->sure[b] |= (uint64_t)1 << j;
             else if (count[j] > 0)
-                maybe[b] |= (uint64_t)1 << j;
+                memo->maybe[b] |= (uint64_t)1 << j;
         }
+        memo->normals[2 * b] = cos(nb);
+        memo->normals[2 * b + 1] = sin(nb);
     }
-    free(count);
-    m->near = near;
-    m->sure = sure;
-    m->maybe = maybe;
-    m->group = g;
+    memo->L = L;
+    memo->tol = tol;
+    memo->group = g;
     return 1;
+}
+
+/* The per-pixel summary of the image's edges into near (set), or its entries back to zero. */
+static void
+near_map(const votecl__ght_edges *image, uint32_t w, uint32_t h, uint32_t group, uint64_t *near,
+         int set)
+{
+    for (size_t i = 0; i < image->n; i++) {
+        const votecl__ght_point *p = &image->points[i];
+        uint64_t bit = (uint64_t)1 << (p->bin / group);
+        long x0 = (long)p->x - GHT_CONF_RADIUS, x1 = (long)p->x + GHT_CONF_RADIUS;
+        long y0 = (long)p->y - GHT_CONF_RADIUS, y1 = (long)p->y + GHT_CONF_RADIUS;
+        if ((uint32_t)p->x >= w || (uint32_t)p->y >= h)
+            continue; /* as edge_map */
+        x0 = x0 > 0 ? x0 : 0;
+        y0 = y0 > 0 ? y0 : 0;
+        x1 = x1 < (long)w ? x1 : (long)w - 1;
+        y1 = y1 < (long)h ? y1 : (long)h - 1;
+        for (long y = y0; y <= y1; y++)
+            for (long x = x0; x <= x1; x++)
+                near[(size_t)y * w + (size_t)x] = set ? near[(size_t)y * w + (size_t)x] | bit : 0;
+    }
 }
 
 /* What scan_window does with the image edges near (x, y) whose gradient bin is near bin. */
@@ -124,23 +184,48 @@ typedef enum scan_mode {
     SCAN_NEAREST  /* the nearest one (ties: raster order), claimed or not */
 } scan_mode;
 
+/* lround(x) (halves away from zero) without the library call where |x| < 2^62: x less its
+ * truncation is exact. */
+static long
+round_half_away(double x)
+{
+    long t;
+    double f;
+
+    if (!(fabs(x) < 4.6e18))
+        return lround(x);
+    t = (long)x;
+    f = x - (double)t;
+    return f >= 0.5 ? t + 1 : f <= -0.5 ? t - 1 : t;
+}
+
 /* The neighbourhood of GHT_CONF_RADIUS pixels around (x, y) rounded: the index the mode
- * asks for, or SIZE_MAX (always for SCAN_CLAIM). */
+ * asks for, or SIZE_MAX (always for SCAN_CLAIM). Raster order within the image. */
 static size_t
 scan_window(const conf_map *m, double x, double y, uint32_t bin, scan_mode mode)
 {
-    long cx = lround(x), cy = lround(y);
+    long cx, cy, x0, x1, y0, y1;
     size_t best = SIZE_MAX;
     double bd = 0;
 
-    for (long yy = cy - GHT_CONF_RADIUS; yy <= cy + GHT_CONF_RADIUS; yy++)
-        for (long xx = cx - GHT_CONF_RADIUS; xx <= cx + GHT_CONF_RADIUS; xx++) {
-            size_t i;
+    if (!(fabs(x) < 1e9 && fabs(y) < 1e9)) /* far outside any image (or NaN): no window */
+        return SIZE_MAX;
+    cx = round_half_away(x);
+    cy = round_half_away(y);
+    x0 = cx - GHT_CONF_RADIUS;
+    x1 = cx + GHT_CONF_RADIUS;
+    y0 = cy - GHT_CONF_RADIUS;
+    y1 = cy + GHT_CONF_RADIUS;
+    x0 = x0 > 0 ? x0 : 0;
+    y0 = y0 > 0 ? y0 : 0;
+    x1 = x1 < (long)m->w ? x1 : (long)m->w - 1;
+    y1 = y1 < (long)m->h ? y1 : (long)m->h - 1;
+    for (long yy = y0; yy <= y1; yy++) {
+        const uint16_t *row = m->bins + (size_t)yy * m->w;
+        for (long xx = x0; xx <= x1; xx++) {
+            size_t i = (size_t)yy * m->w + (size_t)xx;
             double d;
-            if (xx < 0 || yy < 0 || xx >= (long)m->w || yy >= (long)m->h)
-                continue;
-            i = (size_t)yy * m->w + (size_t)xx;
-            if (m->bins[i] == 0 || !bins_near(m->bins[i] - 1u, bin, m->L, m->tol))
+            if (row[xx] == 0 || !bins_near(row[xx] - 1u, bin, m->L, m->tol))
                 continue;
             if (mode == SCAN_FIRST && (m->claimed == NULL || !m->claimed[i]))
                 return i;
@@ -152,6 +237,7 @@ scan_window(const conf_map *m, double x, double y, uint32_t bin, scan_mode mode)
                 bd = d;
             }
         }
+    }
     return best;
 }
 
@@ -160,7 +246,7 @@ scan_window(const conf_map *m, double x, double y, uint32_t bin, scan_mode mode)
 static int
 confirmed(const conf_map *m, double x, double y, uint32_t bin)
 {
-    long cx = lround(x), cy = lround(y);
+    long cx = round_half_away(x), cy = round_half_away(y);
 
     if (m->near != NULL && m->claimed == NULL && cx >= 0 && cy >= 0 && cx < (long)m->w &&
         cy < (long)m->h) {
@@ -221,16 +307,14 @@ refine_once(const votecl__ght_desc *desc, const votecl__ght_edges *templ, const 
         double u = q->x - desc->cx, v = q->y - desc->cy;
         size_t at = scan_window(m, pose->x + co * u - si * v, pose->y + si * u + co * v,
                                 (q->bin + shift) % L, SCAN_NEAREST);
-        double nb;
         if (at == SIZE_MAX)
             continue;
-        nb = 2.0 * GHT_PI * (m->bins[at] - 1u) / L;
         c[6 * n] = u;
         c[6 * n + 1] = v;
         c[6 * n + 2] = (double)(at % m->w);
         c[6 * n + 3] = (double)(at / m->w);
-        c[6 * n + 4] = cos(nb);
-        c[6 * n + 5] = sin(nb);
+        c[6 * n + 4] = m->normals[2 * (m->bins[at] - 1u)]; /* the edge's bin's centre */
+        c[6 * n + 5] = m->normals[2 * (m->bins[at] - 1u) + 1];
         n++;
     }
     if (!votecl__ght_fit_points(c, n, scratch, fit))
@@ -309,13 +393,23 @@ refine(const votecl__ght_desc *desc, const votecl__ght_edges *templ, const conf_
     return VOTECL_OK;
 }
 
+/* Whether the summary pays: building and clearing it writes 2 (2 GHT_CONF_RADIUS + 1)^2
+ * words per image edge, and it spares most of a neighbourhood's scan (as many reads) to each
+ * of the about n templ look-ups of a refinement's confidences. Either way the answers are
+ * the same. */
+static int
+summary_pays(size_t poses, size_t templ, size_t image)
+{
+    return 3.0 * (double)poses * (double)templ > 2.0 * (double)image;
+}
+
 votecl_status
 votecl__ght_confidence(const votecl__ght_desc *desc, const votecl__ght_edges *templ,
                        const votecl__ght_edges *image, uint32_t width, uint32_t height,
-                       votecl_ght_pose *poses, size_t n)
+                       votecl_ght_pose *poses, size_t n, int summary, votecl__ght_conf_memo **memo)
 {
-    uint16_t *map = NULL;
-    votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
+    votecl__ght_conf_memo *c = *memo;
+    votecl_status status;
     conf_map m = {.w = width,
                   .h = height,
                   .L = desc->levels,
@@ -323,18 +417,32 @@ votecl__ght_confidence(const votecl__ght_desc *desc, const votecl__ght_edges *te
 
     if (n == 0)
         return VOTECL_OK;
-    map = edge_map(image, width, height);
-    m.claimed = votecl__calloc((size_t)width * height > 0 ? (size_t)width * height : 1, 1);
-    if (map == NULL || m.claimed == NULL || !conf_summary(image, &m))
-        goto out;
-    m.bins = map;
+    if (c == NULL && (c = *memo = votecl__calloc(1, sizeof *c)) == NULL)
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    if (!memo_tables(c, m.L, m.tol) || !memo_maps(c, width, height))
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    m.bins = c->bins;
+    m.claimed = c->claimed;
+    m.sure = c->sure;
+    m.maybe = c->maybe;
+    m.group = c->group;
+    m.normals = c->normals;
+    edge_map(image, width, height, c->bins);
+    if (summary > 0 || (summary < 0 && summary_pays(n, templ->n, image->n))) {
+        near_map(image, width, height, m.group, c->near, 1);
+        m.near = c->near;
+    }
     if ((status = refine(desc, templ, &m, poses, n)) == VOTECL_OK)
         explain(desc, templ, &m, poses, n);
-out:
-    free(map);
-    free(m.claimed);
-    free((void *)m.near);
-    free((void *)m.sure);
-    free((void *)m.maybe);
+    /* the maps back to zero: only the image's edges were set or claimed */
+    for (size_t i = 0; i < image->n; i++) {
+        const votecl__ght_point *p = &image->points[i];
+        if ((uint32_t)p->x < width && (uint32_t)p->y < height) {
+            c->bins[(size_t)p->y * width + p->x] = 0;
+            c->claimed[(size_t)p->y * width + p->x] = 0;
+        }
+    }
+    if (m.near != NULL)
+        near_map(image, width, height, m.group, c->near, 0);
     return status;
 }

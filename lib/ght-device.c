@@ -65,6 +65,16 @@ program_defines(const votecl__ght_device *dev, const votecl__ght_program *prog, 
     return n;
 }
 
+int
+votecl__ght_cpu_shape(const votecl_context *context)
+{
+    votecl_variant forced = context->force_variant;
+
+    if (forced != VOTECL_VARIANT_AUTO)
+        return forced != VOTECL_VARIANT_LOCAL;
+    return context->info.type == VOTECL_DEVICE_CPU;
+}
+
 votecl_status
 votecl__ght_device_kernel(votecl__ght_device *dev, const votecl__ght_program *prog, int k,
                           void **kernel)

@@ -90,7 +90,8 @@ votecl_status votecl__ght_ensure(votecl_context *context, votecl_buffer **b, siz
 /* Uploads size bytes (at least 4 allocated) into the vote stages' buffer b. */
 votecl_status votecl__ght_device_upload(votecl__ght_device *dev, int b, const void *host,
                                         size_t size);
-/* a[0 .. n) (n + 1 entries) becomes its exclusive prefix sum, a[n] the total (lib/ght-edges.c). */
+/* a[0 .. n) (n + 1 entries) becomes its exclusive prefix sum, a[n] the total (lib/ght-edges.c;
+ * on a CPU device on the host). */
 votecl_status votecl__ght_front_scan(votecl__ght_front *f, votecl_buffer *a, size_t n);
 /* A monotonic clock in seconds, for the stages' timings. */
 double votecl__ght_now(void);

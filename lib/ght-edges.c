@@ -127,6 +127,352 @@ out:
     return count;
 }
 
+/* --- the host's Canny for CPU devices --- */
+
+/* votecl__ght_ref_canny's edges computed row by row: the Sobel sums of a row in blocks of
+ * HOST_BLOCK pixels (fixed-length loops over restrict rows, which the compiler vectorises
+ * at -O2), three rows of magnitudes in a ring, non-maximum suppression only where the
+ * magnitude passes the low threshold (the same integer ratio tests, in 32 bits: |g| <= 1020
+ * for u8 images), the bins of the edges only, each found from atan2's estimate and decided
+ * by the same boundary tests as votecl__ght_bin. The same points in the same order. */
+#define HOST_BLOCK 16u
+/* Keeps GCC from unrolling a block's loop before the vectoriser sees it (a fixed count that
+ * the vector width divides is what -O2's cheap vectorisation accepts). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define VECTOR_LOOP _Pragma("GCC unroll 1")
+#else
+#define VECTOR_LOOP
+#endif
+
+/* A ridge pixel waiting for the hysteresis: its index and gradient. */
+typedef struct host_cand {
+    uint32_t i;
+    int16_t gx, gy;
+} host_cand;
+
+struct votecl__ght_canny_memo {
+    int16_t *rows;   /* the current row's sums, gx and gy of two rows, three rows' magnitudes,
+                        the blocks' flags */
+    host_cand *cand; /* the hysteresis' candidates, raster order */
+    uint32_t *stack; /* the hysteresis' stack */
+    uint8_t *state;  /* the hysteresis' states (1 weak, 2 strong), zero between calls */
+    votecl__ght_point *points;
+    size_t rows_size, cand_size, stack_size, pixels_size, points_size; /* entries */
+};
+
+void
+votecl__ght_canny_memo_free(votecl__ght_canny_memo *memo)
+{
+    if (memo == NULL)
+        return;
+    free(memo->rows);
+    free(memo->cand);
+    free(memo->state);
+    free(memo->stack);
+    free(memo->points);
+    free(memo);
+}
+
+/* *p holds at least n entries of size bytes (*size entries now; grown, never shrunk). */
+static int
+grow(void **p, size_t *size, size_t n, size_t bytes)
+{
+    void *q;
+    size_t total;
+
+    if (n <= *size && *p != NULL)
+        return 0;
+    n = n > 2 * *size ? n : 2 * *size; /* amortised */
+    n = n > 64 ? n : 64;
+    if (votecl__mul_overflow(n, bytes, &total) || (q = votecl__realloc(*p, total)) == NULL)
+        return -1;
+    *p = q;
+    *size = n;
+    return 0;
+}
+
+/* The boundary tests of lib/ght-quant.c (votecl__ght_bin): the point is at or past boundary
+ * b counterclockwise from 0 degrees. */
+static int
+host_past(const votecl__ght_desc *desc, uint32_t b, int upper, int32_t gx, int32_t gy)
+{
+    int b_upper = 2 * b + 1 < desc->levels;
+
+    if (b_upper != upper)
+        return b_upper;
+    return (double)desc->dirs[2 * b] * (double)gy >= (double)desc->dirs[2 * b + 1] * (double)gx;
+}
+
+uint32_t
+votecl__ght_bin_host(const votecl__ght_desc *desc, int32_t gx, int32_t gy)
+{
+    uint32_t L = desc->levels;
+    int upper = gy > 0 || (gy == 0 && gx > 0);
+    double ax = gx < 0 ? -(double)gx : gx, ay = gy < 0 ? -(double)gy : gy;
+    double z = ax < ay ? ax / ay : ay / ax;
+    /* the angle in turns, atan(z) within 0.004 rad (z (pi/4) + 0.273 z (1 - z)) put in its
+     * octant: the boundaries passed, those at (b + 1/2) / L turns up to it, are about
+     * round(turns L), off by at most one (L <= 1024) and settled by the tests (the
+     * boundaries passed are a prefix: they are in angular order) */
+    double t = z * (0.125 + 0.0434492 * (1.0 - z));
+    long c;
+
+    t = ax < ay ? 0.25 - t : t;
+    t = gx < 0 ? 0.5 - t : t;
+    t = gy < 0 ? 1.0 - t : t;
+    c = (long)(t * L + 0.5);
+    c = c < 0 ? 0 : c > (long)L ? (long)L : c;
+    while (c < (long)L && host_past(desc, (uint32_t)c, upper, gx, gy))
+        c++;
+    while (c > 0 && !host_past(desc, (uint32_t)c - 1, upper, gx, gy))
+        c--;
+    return (uint32_t)c % L;
+}
+
+/* The vertical Sobel sums of a row: s = r0 + 2 r1 + r2 and d = r2 - r0, w entries. */
+static void
+host_sums(const uint8_t *restrict r0, const uint8_t *restrict r1, const uint8_t *restrict r2,
+          int16_t *restrict s, int16_t *restrict d, uint32_t w)
+{
+    size_t x = 0;
+
+    for (; x + HOST_BLOCK <= w; x += HOST_BLOCK) {
+        VECTOR_LOOP
+        for (size_t k = 0; k < HOST_BLOCK; k++) {
+            s[x + k] = (int16_t)(r0[x + k] + 2 * r1[x + k] + r2[x + k]);
+            d[x + k] = (int16_t)(r2[x + k] - r0[x + k]);
+        }
+    }
+    for (; x < w; x++) {
+        s[x] = (int16_t)(r0[x] + 2 * r1[x] + r2[x]);
+        d[x] = (int16_t)(r2[x] - r0[x]);
+    }
+}
+
+/* gx, gy and the L1 magnitude of pixels 1 .. w - 2 of a row from its sums (w >= 3); the
+ * magnitudes of pixels 0 and w - 1 are 0, as the reference leaves them. */
+static void
+host_gradients(const int16_t *restrict s, const int16_t *restrict d, int16_t *restrict gx,
+               int16_t *restrict gy, int16_t *restrict mag, uint32_t w)
+{
+    size_t x = 1;
+
+    for (; x + HOST_BLOCK + 1 <= w; x += HOST_BLOCK) {
+        VECTOR_LOOP
+        for (size_t k = 0; k < HOST_BLOCK; k++) {
+            int16_t a = (int16_t)(s[x + k + 1] - s[x + k - 1]);
+            int16_t b = (int16_t)(d[x + k - 1] + 2 * d[x + k] + d[x + k + 1]);
+            gx[x + k] = a;
+            gy[x + k] = b;
+            mag[x + k] = (int16_t)((a < 0 ? -a : a) + (b < 0 ? -b : b));
+        }
+    }
+    for (; x + 1 < w; x++) {
+        int16_t a = (int16_t)(s[x + 1] - s[x - 1]), b = (int16_t)(d[x - 1] + 2 * d[x] + d[x + 1]);
+        gx[x] = a;
+        gy[x] = b;
+        mag[x] = (int16_t)((a < 0 ? -a : a) + (b < 0 ? -b : b));
+    }
+    mag[0] = 0;
+    mag[w - 1] = 0;
+}
+
+/* Whether any of a row's magnitudes 1 .. w - 2 exceeds low, block by block into any (one
+ * flag per block of HOST_BLOCK pixels from pixel 0). */
+static void
+host_any(const int16_t *restrict mag, int16_t low, uint8_t *restrict any, uint32_t w)
+{
+    size_t x = 0, blk = 0;
+
+    for (; x + HOST_BLOCK <= w; x += HOST_BLOCK, blk++) {
+        int16_t top = 0;
+        VECTOR_LOOP
+        for (size_t k = 0; k < HOST_BLOCK; k++)
+            top = mag[x + k] > top ? mag[x + k] : top;
+        any[blk] = top > low;
+    }
+    if (x < w) {
+        int16_t top = 0;
+        for (; x < w; x++)
+            top = mag[x] > top ? mag[x] : top;
+        any[blk] = top > low;
+    }
+}
+
+/* is_ridge on the ring: mp, mc, mn the magnitudes of the rows above, at and below. */
+static int
+host_ridge(const int16_t *mp, const int16_t *mc, const int16_t *mn, uint32_t x, int32_t gx,
+           int32_t gy)
+{
+    int32_t ax = gx < 0 ? -gx : gx, ay = gy < 0 ? -gy : gy, m = mc[x], a, b;
+
+    if (ay * 100000 <= ax * 41421)
+        a = mc[x - 1], b = mc[x + 1];
+    else if (ay * 100000 >= ax * 241421)
+        a = mp[x], b = mn[x];
+    else if ((gx < 0) == (gy < 0))
+        a = mp[x - 1], b = mn[x + 1];
+    else
+        a = mp[x + 1], b = mn[x - 1];
+    return m > a && m >= b;
+}
+
+/* Room in the memo for a width x height image (width, height >= 3). */
+static int
+host_reserve(votecl__ght_canny_memo *m, uint32_t width, uint32_t height, size_t stride, int hyst)
+{
+    size_t pixels = (size_t)width * height;
+
+    if (grow((void **)&m->rows, &m->rows_size, 9 * stride + stride / HOST_BLOCK + 1,
+             sizeof *m->rows) != 0)
+        return -1;
+    if (!hyst || pixels <= m->pixels_size)
+        return 0;
+    free(m->state); /* the map is kept all zero between calls: allocated zeroed */
+    m->pixels_size = 0;
+    if ((m->state = votecl__calloc(pixels, 1)) == NULL)
+        return -1;
+    m->pixels_size = pixels;
+    return 0;
+}
+
+/* Appends the ridge pixels of row y (magnitudes mp, mc, mn; gradients gx, gy): as points
+ * when every ridge is an edge (hyst 0), else as candidates with their states marked.
+ * Returns -1 when out of memory. */
+static int
+host_row(const votecl__ght_desc *desc, votecl__ght_canny_memo *m, uint32_t w, uint32_t y,
+         const int16_t *mp, const int16_t *mc, const int16_t *mn, const int16_t *gx,
+         const int16_t *gy, const uint8_t *any, int16_t low, int32_t high, int hyst, size_t *n)
+{
+    size_t need = *n + w;
+
+    if (hyst ? grow((void **)&m->cand, &m->cand_size, need, sizeof *m->cand)
+             : grow((void **)&m->points, &m->points_size, need, sizeof *m->points))
+        return -1;
+    for (uint32_t b = 0; b * HOST_BLOCK < w; b++) {
+        uint32_t x = b == 0 ? 1 : b * HOST_BLOCK, end = (b + 1) * HOST_BLOCK;
+        if (!any[b])
+            continue;
+        end = end < w - 1 ? end : w - 1;
+        for (; x < end; x++) {
+            if (mc[x] <= low || !host_ridge(mp, mc, mn, x, gx[x], gy[x]))
+                continue;
+            if (hyst) {
+                host_cand *c = m->cand + (*n)++;
+                c->i = y * w + x;
+                c->gx = gx[x];
+                c->gy = gy[x];
+                m->state[c->i] = mc[x] > high ? 2 : 1;
+            } else {
+                votecl__ght_point *p = m->points + (*n)++;
+                p->x = (int32_t)x;
+                p->y = (int32_t)y;
+                p->bin = votecl__ght_bin_host(desc, gx[x], gy[x]);
+            }
+        }
+    }
+    return 0;
+}
+
+/* Strong candidates spread to 8-connected weak ones (the reference's ref_hysteresis: every
+ * candidate is an interior pixel, so its neighbours are in the image), then the strong ones
+ * become points in raster order and the map is cleared again. */
+static int
+host_hysteresis(const votecl__ght_desc *desc, votecl__ght_canny_memo *m, uint32_t w, size_t nc,
+                size_t *n)
+{
+    const host_cand *c = m->cand;
+    uint8_t *state = m->state;
+    size_t top = 0, count = 0;
+    const ptrdiff_t step[8] = {-(ptrdiff_t)w - 1, -(ptrdiff_t)w, -(ptrdiff_t)w + 1, -1, 1,
+                               (ptrdiff_t)w - 1,  (ptrdiff_t)w,  (ptrdiff_t)w + 1};
+
+    if (grow((void **)&m->stack, &m->stack_size, nc, sizeof *m->stack) != 0 ||
+        grow((void **)&m->points, &m->points_size, nc, sizeof *m->points) != 0) {
+        for (size_t k = 0; k < nc; k++) /* the map stays zero */
+            state[c[k].i] = 0;
+        return -1;
+    }
+    for (size_t k = 0; k < nc; k++)
+        if (state[c[k].i] == 2)
+            m->stack[top++] = c[k].i;
+    while (top > 0) {
+        uint32_t i = m->stack[--top];
+        for (int s = 0; s < 8; s++) {
+            uint32_t j = (uint32_t)((ptrdiff_t)i + step[s]);
+            if (state[j] == 1) {
+                state[j] = 2;
+                m->stack[top++] = j;
+            }
+        }
+    }
+    for (size_t k = 0; k < nc; k++) {
+        if (state[c[k].i] == 2) {
+            votecl__ght_point *p = m->points + count++;
+            p->x = (int32_t)(c[k].i % w);
+            p->y = (int32_t)(c[k].i / w);
+            p->bin = votecl__ght_bin_host(desc, c[k].gx, c[k].gy);
+        }
+        state[c[k].i] = 0;
+    }
+    *n = count;
+    return 0;
+}
+
+size_t
+votecl__ght_host_canny(const votecl__ght_desc *desc, const uint8_t *data, uint32_t width,
+                       uint32_t height, unsigned low, unsigned high, votecl__ght_canny_memo **memo,
+                       const votecl__ght_point **out)
+{
+    votecl__ght_canny_memo *m = *memo;
+    size_t stride = votecl__round_up(width, HOST_BLOCK), n = 0;
+    int32_t lo = (int32_t)low; /* signed, as the reference compares */
+    int16_t lo16 = (int16_t)(lo < -1 ? -1 : lo > 2040 ? 2040 : lo); /* |gx| + |gy| <= 2040 */
+    int hyst = low < high;
+    int16_t *s, *d, *g[4], *mag[3];
+    uint8_t *any;
+
+    if (m == NULL && (m = *memo = votecl__calloc(1, sizeof *m)) == NULL)
+        return (size_t)-1;
+    *out = m->points;
+    if (width < 3 || height < 3) /* no interior pixel */
+        return 0;
+    if (host_reserve(m, width, height, stride, hyst) != 0)
+        return (size_t)-1;
+    s = m->rows;
+    d = s + stride;
+    for (int k = 0; k < 4; k++)
+        g[k] = d + (k + 1) * stride; /* gx, gy of rows y % 2 */
+    for (int k = 0; k < 3; k++)
+        mag[k] = s + (k + 6) * stride; /* magnitudes of rows y % 3 */
+    any = (uint8_t *)(s + 9 * stride);
+    memset(mag[0], 0, width * sizeof *mag[0]); /* row 0 */
+    for (uint32_t y = 1; y <= height - 1; y++) {
+        int16_t *mc = mag[y % 3];
+        if (y + 1 < height) {
+            const uint8_t *r = data + (size_t)(y - 1) * width;
+            host_sums(r, r + width, r + 2 * (size_t)width, s, d, width);
+            host_gradients(s, d, g[2 * (y % 2)], g[2 * (y % 2) + 1], mc, width);
+        } else
+            memset(mc, 0, width * sizeof *mc); /* row h - 1 */
+        if (y < 2)
+            continue;
+        /* row y - 1 between rows y - 2 and y */
+        host_any(mag[(y - 1) % 3], lo16, any, width);
+        if (host_row(desc, m, width, y - 1, mag[(y - 2) % 3], mag[(y - 1) % 3], mc,
+                     g[2 * ((y - 1) % 2)], g[2 * ((y - 1) % 2) + 1], any, lo16, (int32_t)high, hyst,
+                     &n) != 0) {
+            for (size_t k = 0; hyst && k < n; k++) /* the map stays zero */
+                m->state[m->cand[k].i] = 0;
+            return (size_t)-1;
+        }
+    }
+    if (hyst && host_hysteresis(desc, m, width, n, &n) != 0)
+        return (size_t)-1;
+    *out = m->points;
+    return n;
+}
+
 votecl_status
 votecl__ght_edges_sort(const votecl__ght_point *points, size_t n, uint32_t levels,
                        votecl__ght_edges *edges)
@@ -215,11 +561,40 @@ launch_tiles(votecl__ght_front *f, int k, uint32_t w, uint32_t h, const votecl__
     return votecl__ght_launch(f->dev, &program, k, 2, global, local, args, nargs);
 }
 
+/* The scan on the host: read back, scanned, written. On a CPU device the buffer's transfers
+ * are copies in the same memory, and the three scan kernels (the only ones of the edge
+ * program left there, the edges being the host's) would cost PoCL's first call that
+ * program's build and their code generation, about 1 s of a cold Guil call. */
+static votecl_status
+host_scan(votecl__ght_front *f, votecl_buffer *a, size_t n)
+{
+    uint32_t *v = votecl__malloc((n + 1) * sizeof *v), sum = 0;
+    votecl_status status;
+
+    if (v == NULL)
+        return votecl__fail(f->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for a scan");
+    if (n == 0 || (status = votecl_buffer_read(a, 0, v, n * 4)) == VOTECL_OK) {
+        for (size_t i = 0; i < n; i++) {
+            uint32_t t = v[i];
+            v[i] = sum;
+            sum += t; /* modulo 2^32, as the kernels add */
+        }
+        v[n] = sum;
+        status = votecl_buffer_write(a, 0, v, (n + 1) * 4);
+    }
+    free(v);
+    return status;
+}
+
 votecl_status
 votecl__ght_front_scan(votecl__ght_front *f, votecl_buffer *a, size_t n)
 {
     size_t blocks = (n + SCAN_BLOCK - 1) / SCAN_BLOCK;
-    votecl_status status = ensure(f, &f->buf[GHT_F_SUMS], (blocks + 1) * 4);
+    votecl_status status;
+
+    if (votecl__ght_cpu_shape(f->context))
+        return host_scan(f, a, n);
+    status = ensure(f, &f->buf[GHT_F_SUMS], (blocks + 1) * 4);
 
     if (status == VOTECL_OK)
         status = launch1(f, K_SCAN_SUMS, blocks * WG,
@@ -428,9 +803,8 @@ votecl__ght_points_device(votecl__ght_run *run, const votecl__ght_point *points,
 /* The reference's edges of a u8 image, handed as points to set (the reference's or the
  * device's). */
 static votecl_status
-host_canny(votecl__ght_run *run, const uint8_t *data, uint32_t width, uint32_t height,
-           unsigned low, unsigned high,
-           votecl_status (*set)(votecl__ght_run *, const votecl__ght_point *, size_t))
+ref_canny(votecl__ght_run *run, const uint8_t *data, uint32_t width, uint32_t height, unsigned low,
+          unsigned high, votecl_status (*set)(votecl__ght_run *, const votecl__ght_point *, size_t))
 {
     size_t pixels = (size_t)width * height, n;
     votecl__ght_point *points = votecl__malloc((pixels > 0 ? pixels : 1) * sizeof *points);
@@ -446,27 +820,49 @@ host_canny(votecl__ght_run *run, const uint8_t *data, uint32_t width, uint32_t h
     return status;
 }
 
+/* The same edges by the host's Canny (votecl__ght_host_canny), handed to set. */
+static votecl_status
+host_canny(votecl__ght_run *run, const uint8_t *data, uint32_t width, uint32_t height, unsigned low,
+           unsigned high,
+           votecl_status (*set)(votecl__ght_run *, const votecl__ght_point *, size_t))
+{
+    const votecl__ght_point *points;
+    size_t n = votecl__ght_host_canny(run->desc, data, width, height, low, high, &run->canny_memo,
+                                      &points);
+
+    if (n == (size_t)-1)
+        return votecl__fail(run->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for edges");
+    return set(run, points, n);
+}
+
 votecl_status
 votecl__ght_canny_ref(votecl__ght_run *run, const uint8_t *data, uint32_t width, uint32_t height,
                       unsigned low, unsigned high)
 {
-    return host_canny(run, data, width, height, low, high, votecl__ght_points_ref);
+    return ref_canny(run, data, width, height, low, high, votecl__ght_points_ref);
 }
 
-/* On a CPU device (unless VOTECL_FORCE_VARIANT=local asks for the GPU shape) the reference's
- * edges on one host core, uploaded: they beat the edge kernels' launches and read-backs there
- * (pic1 on PoCL, 2 cores: 0.8 ms with the upload against 1.2-1.5 ms, 2026-11-25) and spare
- * PoCL's first call the code generation of eight kernels, about 2 s. The edges are the
- * same. */
+votecl_status
+votecl__ght_canny_host(votecl__ght_run *run, const uint8_t *data, uint32_t width, uint32_t height,
+                       unsigned low, unsigned high)
+{
+    double t0 = votecl__ght_now();
+    votecl_status status = host_canny(run, data, width, height, low, high, votecl__ght_points_ref);
+
+    run->host_seconds = votecl__ght_now() - t0;
+    return status;
+}
+
+/* On a CPU device (unless VOTECL_FORCE_VARIANT=local asks for the GPU shape) the host's
+ * Canny, uploaded: it beats the edge kernels' launches and read-backs there (pic1 on PoCL, 2
+ * cores: the reference's Canny took 0.8 ms with the upload against the kernels' 1.2-1.5 ms,
+ * 2026-11-25) and spares PoCL's first call the code generation of eight kernels, about 2 s.
+ * The edges are the same. */
 votecl_status
 votecl__ght_canny_device(votecl__ght_run *run, const uint8_t *data, uint32_t width,
                          uint32_t height, unsigned low, unsigned high)
 {
-    votecl_variant forced = run->context->force_variant;
-    int cpu = forced != VOTECL_VARIANT_AUTO ? forced != VOTECL_VARIANT_LOCAL
-                                            : run->context->info.type == VOTECL_DEVICE_CPU;
-
-    if (cpu) { /* the edges' time is the host's Canny and the upload */
+    if (votecl__ght_cpu_shape(run->context)) { /* the time: the host's Canny and the upload */
         double t0 = votecl__ght_now();
         votecl_status status =
             host_canny(run, data, width, height, low, high, votecl__ght_points_device);
@@ -521,6 +917,13 @@ votecl__ght_seconds_ref(const votecl__ght_run *run, double *edges, double *pairi
 {
     (void)run;
     *edges = 0;
+    *pairing = 0;
+}
+
+void
+votecl__ght_seconds_host(const votecl__ght_run *run, double *edges, double *pairing)
+{
+    *edges = run->host_seconds;
     *pairing = 0;
 }
 

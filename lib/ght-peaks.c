@@ -72,35 +72,106 @@ is_peak4d(const votecl__ght_desc *desc, const uint32_t *s, uint32_t gw, uint32_t
     return 1;
 }
 
+/* The threshold of the maxima: votes_ratio of the best count, at least votes_threshold and 1. */
+static uint32_t
+peak_threshold(const votecl__ght_desc *desc, uint32_t best)
+{
+    uint32_t thr = (uint32_t)ceil(desc->p.votes_ratio * best);
+
+    thr = thr > desc->p.votes_threshold ? thr : desc->p.votes_threshold;
+    return thr > 0 ? thr : 1;
+}
+
+/* Cell i's pose appended when it reaches thr and is a maximum; VOTECL_OUT_OF_HOST_MEMORY when
+ * the poses cannot grow. */
+static votecl_status
+peak_at(const votecl__ght_desc *desc, const uint32_t *space, uint32_t gw, uint32_t gh, uint32_t thr,
+        size_t i, votecl__ght_poses *out)
+{
+    size_t plane = (size_t)gw * gh;
+    uint32_t x = (uint32_t)(i % gw), y = (uint32_t)(i / gw % gh);
+    uint32_t k = (uint32_t)(i / plane % desc->rotations);
+    uint32_t si = (uint32_t)(i / plane / desc->rotations);
+    votecl_ght_pose pose = {0};
+
+    if (space[i] < thr || !is_peak4d(desc, space, gw, gh, si, k, y, x))
+        return VOTECL_OK;
+    pose.votes = space[i];
+    pose.angle = votecl__ght_angle(desc, k);
+    pose.scale = votecl__ght_scale(desc, si);
+    centroid(desc, space + (i - i % plane), gw, gh, x, y, &pose.x, &pose.y);
+    return votecl__ght_poses_push(out, &pose);
+}
+
 votecl_status
 votecl__ght_ref_ballard_peaks(const votecl__ght_desc *desc, const uint32_t *space, uint32_t width,
                               uint32_t height, votecl__ght_poses *out)
 {
     uint32_t gw, gh, best = 0, thr;
-    size_t cells = votecl__ght_ballard_cells(desc, width, height), plane;
+    size_t cells = votecl__ght_ballard_cells(desc, width, height);
+    votecl_status status = VOTECL_OK;
 
     votecl__ght_grid(desc, width, height, &gw, &gh);
-    plane = (size_t)gw * gh;
     for (size_t i = 0; i < cells; i++)
         best = space[i] > best ? space[i] : best;
-    thr = (uint32_t)ceil(desc->p.votes_ratio * best);
-    thr = thr > desc->p.votes_threshold ? thr : desc->p.votes_threshold;
-    thr = thr > 0 ? thr : 1;
-    for (size_t i = 0; i < cells; i++) {
-        uint32_t x = (uint32_t)(i % gw), y = (uint32_t)(i / gw % gh);
-        uint32_t k = (uint32_t)(i / plane % desc->rotations);
-        uint32_t si = (uint32_t)(i / plane / desc->rotations);
-        votecl_ght_pose pose = {0};
-        if (space[i] < thr || !is_peak4d(desc, space, gw, gh, si, k, y, x))
-            continue;
-        pose.votes = space[i];
-        pose.angle = votecl__ght_angle(desc, k);
-        pose.scale = votecl__ght_scale(desc, si);
-        centroid(desc, space + (i - i % plane), gw, gh, x, y, &pose.x, &pose.y);
-        if (votecl__ght_poses_push(out, &pose) != VOTECL_OK)
-            return VOTECL_OUT_OF_HOST_MEMORY;
+    thr = peak_threshold(desc, best);
+    for (size_t i = 0; i < cells && status == VOTECL_OK; i++)
+        status = peak_at(desc, space, gw, gh, thr, i, out);
+    return status;
+}
+
+/* --- the host plan of CPU devices --- */
+
+/* The largest of n counts, in blocks that the compiler vectorises. */
+#define HOST_BLOCK 64u
+#if defined(__GNUC__) && !defined(__clang__)
+#define VECTOR_LOOP _Pragma("GCC unroll 1")
+#else
+#define VECTOR_LOOP
+#endif
+
+static uint32_t
+host_max(const uint32_t *restrict s, size_t n)
+{
+    uint32_t best = 0;
+    size_t i = 0;
+
+    for (; i + HOST_BLOCK <= n; i += HOST_BLOCK) {
+        uint32_t top = 0;
+        VECTOR_LOOP
+        for (size_t k = 0; k < HOST_BLOCK; k++)
+            top = s[i + k] > top ? s[i + k] : top;
+        best = top > best ? top : best;
     }
-    return VOTECL_OK;
+    for (; i < n; i++)
+        best = s[i] > best ? s[i] : best;
+    return best;
+}
+
+votecl_status
+votecl__ght_host_ballard_peaks(const votecl__ght_desc *desc, const uint32_t *space, uint32_t width,
+                               uint32_t height, votecl__ght_poses *out)
+{
+    uint32_t gw, gh, thr;
+    size_t cells = votecl__ght_ballard_cells(desc, width, height);
+    votecl_status status = VOTECL_OK;
+
+    votecl__ght_grid(desc, width, height, &gw, &gh);
+    thr = peak_threshold(desc, host_max(space, cells));
+    /* the reference's cells ascending, a block skipped when none reaches the threshold */
+    for (size_t i = 0, end; i < cells && status == VOTECL_OK; i = end) {
+        uint32_t top = thr;
+        end = i + HOST_BLOCK <= cells ? i + HOST_BLOCK : cells;
+        if (end - i == HOST_BLOCK) {
+            top = 0;
+            VECTOR_LOOP
+            for (size_t k = 0; k < HOST_BLOCK; k++)
+                top = space[i + k] > top ? space[i + k] : top;
+        }
+        for (size_t j = i; j < end && top >= thr && status == VOTECL_OK; j++)
+            status = peak_at(desc, space, gw, gh, thr, j, out);
+    }
+    return status;
 }
 
 /* --- the device (cl/ght-peaks.cl) --- */
@@ -245,6 +316,13 @@ votecl__ght_peaks_device(votecl__ght_run *run, uint32_t width, uint32_t height,
 }
 
 /* --- the stage table's maxima (lib/ght-private.h) --- */
+
+votecl_status
+votecl__ght_peaks_host(votecl__ght_run *run, uint32_t width, uint32_t height,
+                       votecl__ght_poses *out)
+{
+    return votecl__ght_host_ballard_peaks(run->desc, run->space, width, height, out);
+}
 
 votecl_status
 votecl__ght_peaks_ref(votecl__ght_run *run, uint32_t width, uint32_t height,

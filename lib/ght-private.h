@@ -112,6 +112,18 @@ void votecl__ght_rs(double c, double s, double scale, float rs[2]);
 size_t votecl__ght_ref_canny(const votecl__ght_desc *desc, const uint8_t *data, uint32_t width,
                              uint32_t height, unsigned low, unsigned high, votecl__ght_point *out);
 
+/* The same points as votecl__ght_ref_canny, in the same order, row by row for a host core
+ * (lib/ght-edges.c: CPU devices' edges): memo holds its rows and lists between calls (NULL at
+ * first; free with _canny_memo_free); *out: the points, borrowed from memo until its next
+ * call. Returns how many; (size_t)-1 when out of memory. votecl__ght_bin_host: votecl__ght_bin
+ * from an estimate and two of its boundary tests. */
+typedef struct votecl__ght_canny_memo votecl__ght_canny_memo;
+size_t votecl__ght_host_canny(const votecl__ght_desc *desc, const uint8_t *data, uint32_t width,
+                              uint32_t height, unsigned low, unsigned high,
+                              votecl__ght_canny_memo **memo, const votecl__ght_point **out);
+void votecl__ght_canny_memo_free(votecl__ght_canny_memo *memo);
+uint32_t votecl__ght_bin_host(const votecl__ght_desc *desc, int32_t gx, int32_t gy);
+
 /* Counting sort of n points by bin into edges (allocates; free with _edges_clear). */
 votecl_status votecl__ght_edges_sort(const votecl__ght_point *points, size_t n, uint32_t levels,
                                      votecl__ght_edges *edges);
@@ -283,6 +295,16 @@ void votecl__ght_rtable_clear(votecl__ght_rtable *table);
 /* Cells of Ballard's accumulator for a width x height image (0 on overflow). */
 size_t votecl__ght_ballard_cells(const votecl__ght_desc *desc, uint32_t width, uint32_t height);
 
+/* The host plan's vote and maxima (lib/ght-spaces.c, lib/ght-peaks.c): the reference's
+ * accumulator and poses, computed faster on one core (the vote returns -1 when out of
+ * memory). */
+int votecl__ght_host_ballard_vote(const votecl__ght_desc *desc, const votecl__ght_rtable *table,
+                                  const votecl__ght_edges *edges, uint32_t width, uint32_t height,
+                                  uint32_t *space);
+votecl_status votecl__ght_host_ballard_peaks(const votecl__ght_desc *desc, const uint32_t *space,
+                                             uint32_t width, uint32_t height,
+                                             votecl__ght_poses *out);
+
 /* Ballard's accumulator (cells counts, overwritten), cell ((s R + r) H' + y) W' + x. */
 void votecl__ght_ref_ballard_vote(const votecl__ght_desc *desc, const votecl__ght_rtable *table,
                                   const votecl__ght_edges *edges, uint32_t width, uint32_t height,
@@ -294,10 +316,16 @@ votecl_status votecl__ght_ref_ballard_peaks(const votecl__ght_desc *desc, const 
                                             votecl__ght_poses *out);
 
 /* The confidence of poses[0..n) (lib/ght-confidence.c): the share of the template's edges
- * templ that the image's edges confirm at each pose. Statuses: out of host memory. */
+ * templ that the image's edges confirm at each pose. summary: whether look-ups go through a
+ * per-pixel summary of the image's edges (1 always, 0 never, -1 where it pays; the same
+ * confidences either way). memo keeps its tables and maps between calls (NULL at first; free
+ * with _conf_memo_free). Statuses: out of host memory. */
+typedef struct votecl__ght_conf_memo votecl__ght_conf_memo;
 votecl_status votecl__ght_confidence(const votecl__ght_desc *desc, const votecl__ght_edges *templ,
                                      const votecl__ght_edges *image, uint32_t width,
-                                     uint32_t height, votecl_ght_pose *poses, size_t n);
+                                     uint32_t height, votecl_ght_pose *poses, size_t n, int summary,
+                                     votecl__ght_conf_memo **memo);
+void votecl__ght_conf_memo_free(votecl__ght_conf_memo *memo);
 
 /* Sorts poses best first (votes, then angle votes, scale votes) and drops those within
  * min_dist of a better one; returns how many remain. votecl__ght_pose_cmp: that order. */
@@ -494,6 +522,9 @@ typedef struct votecl__ght_run {
     const votecl__ght_rtable *rtable; /* the reference's bound R-table */
     uint32_t *space;                  /* the reference's accumulator, space_cells counts */
     size_t space_cells;
+    votecl__ght_canny_memo *canny_memo; /* the host's Canny (CPU devices) */
+    votecl__ght_conf_memo *conf_memo;   /* the confidences' tables and maps */
+    double host_seconds;                /* the host plan's last edge stage */
 } votecl__ght_run;
 
 typedef struct votecl__ght_impl {
@@ -532,6 +563,21 @@ votecl_status votecl__ght_canny_ref(votecl__ght_run *run, const uint8_t *data, u
                                     uint32_t height, unsigned low, unsigned high);
 votecl_status votecl__ght_canny_device(votecl__ght_run *run, const uint8_t *data, uint32_t width,
                                        uint32_t height, unsigned low, unsigned high);
+/* Whether the stages take their CPU shapes on context's device (lib/ght-device.c): on a CPU
+ * device, or as VOTECL_FORCE_VARIANT forces (local: the GPU shapes; global, private: the CPU
+ * shapes). */
+int votecl__ght_cpu_shape(const votecl_context *context);
+/* Whether a model of desc on context's device takes the host plan (below): Ballard in the CPU
+ * shape (lib/ght-spaces.c). */
+int votecl__ght_host_plan(const votecl_context *context, const votecl__ght_desc *desc);
+/* The host plan of a CPU device (votecl__ght_host_plan): the reference's stages but the
+ * edges, which are the host's Canny (votecl__ght_host_canny), and their time. */
+votecl_status votecl__ght_canny_host(votecl__ght_run *run, const uint8_t *data, uint32_t width,
+                                     uint32_t height, unsigned low, unsigned high);
+void votecl__ght_seconds_host(const votecl__ght_run *run, double *edges, double *pairing);
+votecl_status votecl__ght_vote_host(votecl__ght_run *run, uint32_t width, uint32_t height);
+votecl_status votecl__ght_peaks_host(votecl__ght_run *run, uint32_t width, uint32_t height,
+                                     votecl__ght_poses *out);
 votecl_status votecl__ght_points_ref(votecl__ght_run *run, const votecl__ght_point *points,
                                      size_t n);
 votecl_status votecl__ght_points_device(votecl__ght_run *run, const votecl__ght_point *points,

@@ -830,6 +830,69 @@ votecl__ght_device_ballard(votecl__ght_device *dev, const votecl__ght_rtable *ta
     return votecl_buffer_read(dev->buf[GHT_B_OUT], 0, space, cells * 4);
 }
 
+/* --- the host plan of CPU devices --- */
+
+/* votecl__ght_ref_ballard_vote's counts, the same arithmetic in another order: per rotation
+ * and scale the R-table's offsets turned once (q), then bin by bin the image's edges (sorted
+ * by bin) against the R-table's row; a coordinate c lands in cell floor(c / dp + 1/2), which is
+ * in [0, n) exactly when c / dp + 1/2 is, so the test needs no floor. Returns -1 when out of
+ * memory. */
+int
+votecl__ght_host_ballard_vote(const votecl__ght_desc *desc, const votecl__ght_rtable *table,
+                              const votecl__ght_edges *edges, uint32_t width, uint32_t height,
+                              uint32_t *space)
+{
+    uint32_t gw, gh, L = desc->levels;
+    double dp = (double)desc->p.dp, *q = votecl__malloc((table->n > 0 ? table->n : 1) * 2 * 8);
+    double inv = (desc->p.dp & (desc->p.dp - 1)) == 0 ? 1.0 / dp : 0;
+
+    if (q == NULL)
+        return -1;
+    votecl__ght_grid(desc, width, height, &gw, &gh);
+    memset(space, 0, votecl__ght_ballard_cells(desc, width, height) * sizeof *space);
+    for (uint32_t k = 0; k < desc->rotations; k++) {
+        double a = votecl__ght_angle(desc, k) * GHT_PI / 180.0, c = cos(a), s = sin(a);
+        uint32_t shift = rotation_shift(desc, k);
+        for (uint32_t si = 0; si < desc->scales; si++) {
+            uint32_t *plane = space + ((size_t)si * desc->rotations + k) * gh * gw;
+            float rs[2];
+            votecl__ght_rs(c, s, votecl__ght_scale(desc, si), rs);
+            for (size_t r = 0; r < table->n; r++) {
+                double dx = table->dx[r], dy = table->dy[r];
+                q[2 * r] = (double)rs[0] * dx - (double)rs[1] * dy;
+                q[2 * r + 1] = (double)rs[1] * dx + (double)rs[0] * dy;
+            }
+            for (uint32_t b = 0; b < L; b++) {
+                uint32_t t = (b + L - shift) % L, r0 = table->offsets[t],
+                         r1 = table->offsets[t + 1];
+                for (uint32_t e = edges->offsets[b]; e < edges->offsets[b + 1] && r0 < r1; e++) {
+                    double px = edges->points[e].x, py = edges->points[e].y;
+                    for (uint32_t r = r0; r < r1; r++) {
+                        double x = px + q[2 * r], y = py + q[2 * r + 1];
+                        /* / dp; a power of two's reciprocal is exact, so is the product */
+                        x = (inv > 0 ? x * inv : x / dp) + 0.5;
+                        y = (inv > 0 ? y * inv : y / dp) + 0.5;
+                        if (x >= 0 && y >= 0 && x < gw && y < gh)
+                            plane[(size_t)(uint32_t)y * gw + (uint32_t)x]++;
+                    }
+                }
+            }
+        }
+    }
+    free(q);
+    return 0;
+}
+
+/* Ballard on a CPU device runs on the host: its vote is a few thousand increments and its
+ * maxima a pass over the accumulator, where each of PoCL's launches costs tens of
+ * microseconds of scheduling and the first call the code generation of the vote and maxima
+ * kernels (docs/performance.md, "Every algorithm against OpenCV on PoCL"). */
+int
+votecl__ght_host_plan(const votecl_context *context, const votecl__ght_desc *desc)
+{
+    return votecl__ght_cpu_shape(context) && desc->p.method == VOTECL_GHT_BALLARD;
+}
+
 /* --- the stage table's vote stages (lib/ght-private.h) --- */
 
 const votecl__ght_stages *
@@ -863,8 +926,9 @@ votecl__ght_bind_device(votecl__ght_run *run, const votecl__ght_rtable *table)
     return votecl__ght_device_ballard_bind(run->dev, table);
 }
 
-votecl_status
-votecl__ght_vote_ref(votecl__ght_run *run, uint32_t width, uint32_t height)
+/* The host's accumulator of a width x height image, grown as needed. */
+static votecl_status
+run_space(votecl__ght_run *run, uint32_t width, uint32_t height)
 {
     size_t cells = votecl__ght_ballard_cells(run->desc, width, height);
 
@@ -876,8 +940,29 @@ votecl__ght_vote_ref(votecl__ght_run *run, uint32_t width, uint32_t height)
         run->space = space;
         run->space_cells = cells;
     }
-    votecl__ght_ref_ballard_vote(run->desc, run->rtable, &run->edges, width, height, run->space);
     return VOTECL_OK;
+}
+
+votecl_status
+votecl__ght_vote_ref(votecl__ght_run *run, uint32_t width, uint32_t height)
+{
+    votecl_status status = run_space(run, width, height);
+
+    if (status == VOTECL_OK)
+        votecl__ght_ref_ballard_vote(run->desc, run->rtable, &run->edges, width, height,
+                                     run->space);
+    return status;
+}
+
+votecl_status
+votecl__ght_vote_host(votecl__ght_run *run, uint32_t width, uint32_t height)
+{
+    votecl_status status = run_space(run, width, height);
+
+    if (status == VOTECL_OK && votecl__ght_host_ballard_vote(run->desc, run->rtable, &run->edges,
+                                                             width, height, run->space) != 0)
+        status = votecl__fail(run->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    return status;
 }
 
 votecl_status

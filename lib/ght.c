@@ -1,9 +1,10 @@
 /* The generalized Hough transform: validate, build the model (template edges, sorted lists,
  * pairings or R-table) once, detect many times. One path calls the stages through the stage
- * table (lib/ght-private.h): the reference's on the 'ref' backend, the device's on a device
- * context, which keeps the work there (edges, pairings, spaces, Ballard's maxima), the host
- * reading back small arrays and running only Guil's rotation correlation and peak picking
- * (lib/ght-search.c), the fits and the confidences. */
+ * table (lib/ght-private.h): the reference's on the 'ref' backend, on a CPU device Ballard's
+ * host plan (host_impl below), else the device's, which keeps the work there (edges,
+ * pairings, spaces, Ballard's maxima), the host reading back small arrays and running only
+ * Guil's rotation correlation and peak picking (lib/ght-search.c), the fits and the
+ * confidences. */
 #include "votecl-private.h"
 
 #include <math.h>
@@ -62,6 +63,22 @@ static const votecl__ght_impl device_impl = {
     .bind = votecl__ght_bind_device,
     .vote = votecl__ght_vote_device,
     .peaks = votecl__ght_peaks_device,
+};
+
+/* A CPU device's Ballard plan (votecl__ght_host_plan): the host's Canny, then the reference's
+ * stages on the host, the vote and maxima in their faster form; nothing runs on the device. */
+static const votecl__ght_impl host_impl = {
+    .canny = votecl__ght_canny_host,
+    .points = votecl__ght_points_ref,
+    .count = votecl__ght_count_ref,
+    .read_edges = votecl__ght_read_edges_ref,
+    .seconds = votecl__ght_seconds_host,
+    .pairs = votecl__ght_pairs_ref,
+    .cap = votecl__ght_cap_ref,
+    .stages = votecl__ght_stages_ref,
+    .bind = votecl__ght_bind_ref,
+    .vote = votecl__ght_vote_host,
+    .peaks = votecl__ght_peaks_host,
 };
 
 void
@@ -341,6 +358,10 @@ model_impl(votecl_ght_model *m)
     m->impl = &ref_impl;
     if (m->context->backend == VOTECL_BACKEND_REF)
         return VOTECL_OK;
+    if (votecl__ght_host_plan(m->context, &m->desc)) {
+        m->impl = &host_impl;
+        return VOTECL_OK;
+    }
     m->impl = &device_impl;
     if ((status = votecl__ght_device_new(m->context, &m->desc, &m->run.dev)) != VOTECL_OK)
         return status;
@@ -479,6 +500,8 @@ votecl_ght_model_free(votecl_ght_model *model)
     votecl__ght_rtable_clear(&model->rtable);
     votecl__ght_edges_clear(&model->run.edges);
     free(model->run.space);
+    votecl__ght_canny_memo_free(model->run.canny_memo);
+    votecl__ght_conf_memo_free(model->run.conf_memo);
     votecl__ght_front_free(model->run.front);
     votecl__ght_device_free(model->run.dev);
     free(model->ospace);
@@ -567,8 +590,8 @@ detect_confidence(votecl_ght_model *m, uint32_t w, uint32_t h, votecl__ght_poses
 
     if (status != VOTECL_OK)
         return status;
-    status = fail_memory(
-        m, votecl__ght_confidence(&m->desc, &m->edges, &edges, w, h, poses->v, poses->n));
+    status = fail_memory(m, votecl__ght_confidence(&m->desc, &m->edges, &edges, w, h, poses->v,
+                                                   poses->n, -1, &m->run.conf_memo));
     votecl__ght_edges_clear(&edges);
     return status;
 }

@@ -954,6 +954,237 @@ images_free(gray *all, size_t count)
     g_free(all);
 }
 
+/* The host's Canny (CPU devices' edges) gives the reference's points in its order: every
+ * front image and noise of odd sizes (block tails, 3-pixel sides), with hysteresis, a single
+ * threshold, thresholds of 0 and above any magnitude, several bin counts, one memo through
+ * sizes that grow and shrink (its hysteresis map must come back clean). */
+static void
+check_host_canny(const votecl__ght_desc *d, const gray *g, unsigned low, unsigned high,
+                 votecl__ght_canny_memo **memo)
+{
+    votecl__ght_point *pts = g_new(votecl__ght_point, (size_t)g->width * g->height + 1);
+    size_t n = votecl__ght_ref_canny(d, g->data, g->width, g->height, low, high, pts);
+    const votecl__ght_point *host;
+    size_t hn = votecl__ght_host_canny(d, g->data, g->width, g->height, low, high, memo, &host);
+
+    g_assert_cmpuint(n, !=, (size_t)-1);
+    g_assert_cmpuint(hn, ==, n);
+    for (size_t i = 0; i < n; i++)
+        if (host[i].x != pts[i].x || host[i].y != pts[i].y || host[i].bin != pts[i].bin)
+            g_error("%s %ux%u, %u/%u, L %u: point %zu is (%d, %d, bin %u) on the host, (%d, %d, "
+                    "bin %u) in the reference",
+                    g->name, g->width, g->height, low, high, d->levels, i, host[i].x, host[i].y,
+                    host[i].bin, pts[i].x, pts[i].y, pts[i].bin);
+    g_free(pts);
+}
+
+static void
+test_ref_host_canny(void)
+{
+    static const unsigned thresholds[][2] = {{50, 100}, {100, 100},   {10, 200}, {0, 0},
+                                             {0, 40},   {2040, 3000}, {1, 2039}};
+    static const uint32_t levels[] = {360, 7, 4, 1024};
+    static const uint32_t sides[][2] = {{16, 16}, {17, 9}, {33, 31}, {3, 40},
+                                        {40, 3},  {2, 9},  {9, 2},   {129, 70}};
+    votecl__ght_canny_memo *memo = NULL;
+    size_t count;
+    gray *images = front_images(&count);
+
+    for (size_t l = 0; l < G_N_ELEMENTS(levels); l++) {
+        votecl_ght_params p;
+        votecl__ght_desc d;
+        votecl_ght_params_init(&p, VOTECL_GHT_GUIL);
+        p.levels = levels[l];
+        votecl__ght_desc_init(&d, &p);
+        for (size_t i = 0; i < count; i++)
+            for (size_t t = 0; t < G_N_ELEMENTS(thresholds); t++)
+                check_host_canny(&d, &images[i], thresholds[t][0], thresholds[t][1], &memo);
+        for (size_t s = 0; s < G_N_ELEMENTS(sides); s++) {
+            gray g = {g_malloc((size_t)sides[s][0] * sides[s][1]), sides[s][0], sides[s][1],
+                      "uniform noise"};
+            tu_rng rng;
+            tu_rng_init(&rng, 0x4c0 + s);
+            for (size_t i = 0; i < (size_t)g.width * g.height; i++)
+                g.data[i] = (uint8_t)tu_rng_below(&rng, 256);
+            for (size_t t = 0; t < G_N_ELEMENTS(thresholds); t++)
+                check_host_canny(&d, &g, thresholds[t][0], thresholds[t][1], &memo);
+            g_free(g.data);
+        }
+    }
+    votecl__ght_canny_memo_free(memo);
+    votecl__ght_canny_memo_free(NULL);
+    images_free(images, count);
+}
+
+/* votecl__ght_bin_host equals votecl__ght_bin for every gradient of a Sobel of u8 pixels up to
+ * 300 a component (all of them, |g| <= 1020, with -m slow), several bin counts. */
+static void
+test_ref_host_bins(void)
+{
+    static const uint32_t levels[] = {360, 7, 4, 90, 1024, 5};
+    int32_t top = g_test_slow() ? 1020 : 300;
+
+    for (size_t l = 0; l < G_N_ELEMENTS(levels); l++) {
+        votecl_ght_params p;
+        votecl__ght_desc d;
+        votecl_ght_params_init(&p, VOTECL_GHT_GUIL);
+        p.levels = levels[l];
+        votecl__ght_desc_init(&d, &p);
+        for (int32_t gy = -top; gy <= top; gy++)
+            for (int32_t gx = -top; gx <= top; gx++) {
+                uint32_t a, b;
+                if (gx == 0 && gy == 0)
+                    continue;
+                a = votecl__ght_bin_host(&d, gx, gy);
+                b = votecl__ght_bin(&d, gx, gy);
+                if (a != b)
+                    g_error("L %u, (%d, %d): bin %u on the host, %u in the reference", d.levels, gx,
+                            gy, a, b);
+            }
+    }
+}
+
+/* The host plan's vote and maxima (CPU devices) give the reference's accumulator and poses:
+ * the default search, a full circle of rotations with scales, a partial arc with dp 3 and a
+ * low votes ratio (many maxima); the sample pair with the defaults. */
+static void
+check_host_ballard(const votecl_ght_params *params, const gray *templ, const gray *image)
+{
+    votecl__ght_desc d;
+    votecl__ght_edges te, ie;
+    votecl__ght_rtable rt;
+    votecl__ght_poses rp = {0}, hp = {0};
+    size_t cells;
+    uint32_t *ref, *host;
+    scene ts = {templ->data, templ->width, templ->height},
+          is = {image->data, image->width, image->height};
+
+    votecl__ght_desc_init(&d, params);
+    d.cx = (templ->width - 1) / 2.0;
+    d.cy = (templ->height - 1) / 2.0;
+    d.p.canny_low = d.p.canny_high; /* Ballard's single threshold */
+    scene_edges(&ts, &d, &te);
+    scene_edges(&is, &d, &ie);
+    g_assert_cmpint(votecl__ght_rtable_build(&te, d.levels, d.cx, d.cy, &rt), ==, VOTECL_OK);
+    cells = votecl__ght_ballard_cells(&d, image->width, image->height);
+    ref = g_new(uint32_t, cells);
+    host = g_new(uint32_t, cells);
+    votecl__ght_ref_ballard_vote(&d, &rt, &ie, image->width, image->height, ref);
+    g_assert_cmpint(votecl__ght_host_ballard_vote(&d, &rt, &ie, image->width, image->height, host),
+                    ==, 0);
+    assert_equal_u32(host, ref, cells, "Ballard on the host");
+    g_assert_cmpint(votecl__ght_ref_ballard_peaks(&d, ref, image->width, image->height, &rp), ==,
+                    VOTECL_OK);
+    g_assert_cmpint(votecl__ght_host_ballard_peaks(&d, ref, image->width, image->height, &hp), ==,
+                    VOTECL_OK);
+    g_assert_cmpuint(hp.n, ==, rp.n);
+    g_assert_cmpuint(rp.n, >, 0);
+    assert_poses_equal(hp.v, rp.v, rp.n);
+    g_test_message("%s: %zu cells, %llu votes, %zu maxima, equal", image->name, cells,
+                   (unsigned long long)sum_u32(ref, cells), rp.n);
+    free(rp.v);
+    free(hp.v);
+    votecl__ght_rtable_clear(&rt);
+    votecl__ght_edges_clear(&te);
+    votecl__ght_edges_clear(&ie);
+    g_free(ref);
+    g_free(host);
+}
+
+static void
+test_ref_host_ballard(void)
+{
+    scene t = template_scene(), s;
+    gray tg = gray_of_scene(&t, "template scene"), sg, pic = gray_of_file("pic1.png"),
+         templ = gray_of_file("templ.png");
+    votecl_ght_params p;
+    tu_rng rng;
+
+    tu_rng_init(&rng, 0x40b1);
+    random_scene(&rng, &s, 0.8, 1.25);
+    sg = gray_of_scene(&s, "random scene");
+    votecl_ght_params_init(&p, VOTECL_GHT_BALLARD);
+    check_host_ballard(&p, &templ, &pic);
+    check_host_ballard(&p, &tg, &sg);
+    p.levels = 72;
+    p.max_angle = 360;
+    p.angle_step = 5;
+    p.min_scale = 0.8;
+    p.max_scale = 1.25;
+    check_host_ballard(&p, &tg, &sg);
+    p.min_angle = 30;
+    p.max_angle = 100;
+    p.angle_step = 7;
+    p.dp = 3;
+    p.votes_ratio = 0.2;
+    check_host_ballard(&p, &tg, &sg);
+    g_free(tg.data);
+    g_free(sg.data);
+    g_free(pic.data);
+    g_free(templ.data);
+    g_free(t.data);
+    g_free(s.data);
+}
+
+/* Confidences through the per-pixel summary equal those without it (the summary only sorts
+ * the look-ups): poses around the planted one and elsewhere in random scenes (two of them
+ * claim the same instance), one memo through images of several sizes (every other one a
+ * sheared view of the scene: its rows read at a smaller width). */
+static void
+test_ref_confidence_summary(void)
+{
+    scene t = template_scene();
+    votecl_ght_params p;
+    votecl__ght_desc d;
+    votecl__ght_edges te;
+    votecl__ght_conf_memo *memo = NULL;
+    tu_rng rng;
+
+    votecl_ght_params_init(&p, VOTECL_GHT_GUIL);
+    votecl__ght_desc_init(&d, &p);
+    d.cx = (t.width - 1) / 2.0;
+    d.cy = (t.height - 1) / 2.0;
+    scene_edges(&t, &d, &te);
+    tu_rng_init(&rng, 0xc0f1);
+    for (int c = 0; c < 4; c++) {
+        scene s;
+        pose_truth truth = random_scene(&rng, &s, 0.8, 1.25);
+        votecl__ght_edges ie;
+        votecl_ght_pose with[24], without[24];
+        double planted = 0;
+        scene small = {s.data, s.width - 37 * (c % 2), s.height - 11 * (c % 2)};
+        scene_edges(c % 2 ? &small : &s, &d, &ie);
+        for (int i = 0; i < 24; i++) {
+            votecl_ght_pose *q = &with[i];
+            memset(q, 0, sizeof *q);
+            q->x = i < 16 ? truth.x + tu_rng_float(&rng, -3, 3) : tu_rng_float(&rng, 0, 200);
+            q->y = i < 16 ? truth.y + tu_rng_float(&rng, -3, 3) : tu_rng_float(&rng, 0, 200);
+            q->angle =
+                fmod(truth.angle + (i < 16 ? tu_rng_float(&rng, -3, 3) + 360 : i * 15.0), 360.0);
+            q->scale = truth.scale * (i < 16 ? tu_rng_float(&rng, 0.97f, 1.03f) : 1.0);
+            q->votes = 100 - (uint32_t)i;
+        }
+        memcpy(without, with, sizeof with);
+        g_assert_cmpint(
+            votecl__ght_confidence(&d, &te, &ie, small.width, small.height, with, 24, 1, &memo), ==,
+            VOTECL_OK);
+        g_assert_cmpint(
+            votecl__ght_confidence(&d, &te, &ie, small.width, small.height, without, 24, 0, &memo),
+            ==, VOTECL_OK);
+        assert_poses_equal(with, without, 24);
+        for (int i = 0; i < 24; i++)
+            planted = with[i].confidence > planted ? with[i].confidence : planted;
+        if (c % 2 == 0) /* the summary was tried on a real instance */
+            g_assert_cmpfloat(planted, >, 0.7);
+        votecl__ght_edges_clear(&ie);
+        g_free(s.data);
+    }
+    votecl__ght_conf_memo_free(memo);
+    votecl__ght_conf_memo_free(NULL);
+    votecl__ght_edges_clear(&te);
+    g_free(t.data);
+}
+
 static void
 test_opencl_front_edges(void)
 {
@@ -1629,6 +1860,10 @@ main(int argc, char **argv)
     g_test_add_func("/ref/ght/large-template", test_ref_large_template);
     g_test_add_func("/ref/ght/degenerate", test_ref_degenerate);
     g_test_add_func("/ref/ght/bad-args", test_ref_bad_args);
+    g_test_add_func("/ref/ght/host-canny", test_ref_host_canny);
+    g_test_add_func("/ref/ght/host-bins", test_ref_host_bins);
+    g_test_add_func("/ref/ght/host-ballard", test_ref_host_ballard);
+    g_test_add_func("/ref/ght/confidence-summary", test_ref_confidence_summary);
     tu_add_device_test("ght/guil-spaces", test_opencl_guil_spaces);
     tu_add_device_test("ght/ballard-space", test_opencl_ballard_space);
     tu_add_device_test("ght/detect-equal", test_opencl_detect_equal);
