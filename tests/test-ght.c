@@ -1585,8 +1585,9 @@ assert_examines_zero(const votecl__ght_desc *d, const votecl__ght_pairs *tp,
 /* The issue's large template (a 324x223 photograph in a 512x384 scene, here crops of
  * building.png): the cap per key bounds the S, D and match stages' visits per bin shift by
  * the template's keys times (about) cap^2 and cuts them to a third of the whole lists'
- * (about 10^8). Not asserted: the detection itself (minutes on the reference, and with the
- * defaults it reports no pose here; docs/performance.md). */
+ * (about 10^8), and the rotation search examines 0 degrees (where the crop lies; before the
+ * floor per alpha column, 16 arbitrary rotations). Not asserted: the detection itself
+ * (minutes on the reference; it finds the crop, docs/performance.md). */
 static void
 test_ref_large_template(void)
 {
