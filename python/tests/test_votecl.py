@@ -74,14 +74,14 @@ def test_histogram_1d(ctx, ref, dtype, bins, lo, hi):
         x = r.uniform(-1.2, 1.2, 50001).astype(np.float32)
     else:
         x = r.integers(0, np.iinfo(dtype).max + 1, 50001, dtype=np.int64).astype(dtype)
-    got = votecl.histogram(x, bins, (lo, hi), context=ctx)
-    want = votecl.histogram(x, bins, (lo, hi), context=ref)
+    got, edges = votecl.histogram(x, bins, (lo, hi), context=ctx)
+    want, want_edges = votecl.histogram(x, bins, (lo, hi), context=ref)
     np.testing.assert_array_equal(got, want)
-    if dtype != np.float32:  # integer bins are numpy's for integer edges
-        edges = np.linspace(lo, hi, bins + 1)
-        assert got.sum() == np.count_nonzero((x >= lo) & (x < hi))
-        if (hi - lo) % bins == 0:
-            np.testing.assert_array_equal(got, np.histogram(x, edges)[0])
+    np.testing.assert_array_equal(edges, want_edges)
+    if dtype != np.float32:  # integer data: NumPy's counts exactly (python/test_numpy.py)
+        np.testing.assert_array_equal(got, np.histogram(x, bins, (lo, hi))[0])
+    with votecl.Histogram(ctx, dtype, bins, (lo, hi)) as h:  # the plan: max excluded
+        assert h(x).sum() == np.count_nonzero((x >= lo) & (x < hi))
 
 
 def test_histogram_2d_weighted_batch(ctx):

@@ -16,15 +16,17 @@ Errors raise votecl.VoteclError (votecl.InvalidArgument for bad input) with the 
 message. The shared library is found through VOTECL_LIBRARY, the linker's path, pkg-config
 or the build tree (votecl._lib).
 """
-from ._core import (BACKENDS, Buffer, Context, DeviceInfo, InvalidArgument, VoteclError,
-                    backends, default_context, devices, version)
-from ._modules import (GHT, HOG, HOGModel, Histogram, Hough, Lines, Vote, histogram,
-                       hog_params, hough_lines, lines)
+from ._core import (BACKENDS, Buffer, Context, DeviceInfo, backends, default_context, devices,
+                    version)
+from ._errors import ClosedError, InvalidArgument, InvalidType, Unsupported, VoteclError
+from ._modules import GHT, HOG, HOGModel, Histogram, Hough, Lines, Vote, hog_params, hough_lines, lines
+from ._numpy import histogram, histogram2d, histogramdd
 from ._lib import path as library_path
 
 __all__ = [
-    "BACKENDS", "Buffer", "Context", "DeviceInfo", "InvalidArgument", "VoteclError", "backends",
-    "default_context", "devices", "version", "GHT", "HOG", "HOGModel", "Histogram", "Hough",
-    "Lines", "Vote", "histogram", "hog_params", "hough_lines", "lines", "library_path",
+    "BACKENDS", "Buffer", "ClosedError", "Context", "DeviceInfo", "InvalidArgument",
+    "InvalidType", "Unsupported", "VoteclError", "backends", "default_context", "devices",
+    "version", "GHT", "HOG", "HOGModel", "Histogram", "Hough", "Lines", "Vote", "histogram",
+    "histogram2d", "histogramdd", "hog_params", "hough_lines", "lines", "library_path",
 ]
 __version__ = version()

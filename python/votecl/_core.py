@@ -3,12 +3,19 @@ import collections
 import ctypes
 import math
 import os
+import threading
 
 import numpy as np
 
 from . import _lib
+from . import _lifetime
+from . import _validate
 from . import _structs as S
+from ._errors import (ClosedError, InvalidArgument, InvalidType, Unsupported, VoteclError, invalid,
+                      invalid_type)
+from ._errors import error as _error
 from ._lib import fn
+from ._lifetime import Owned
 
 BACKENDS = {"default": S.VOTECL_BACKEND_DEFAULT, "opencl": S.VOTECL_BACKEND_OPENCL,
             "cuda": S.VOTECL_BACKEND_CUDA, "ref": S.VOTECL_BACKEND_REF}
@@ -18,35 +25,13 @@ DEVICE_TYPES = {S.VOTECL_DEVICE_OTHER: "other", S.VOTECL_DEVICE_CPU: "cpu",
                 S.VOTECL_DEVICE_GPU: "gpu", S.VOTECL_DEVICE_ACCELERATOR: "accelerator"}
 
 
-class VoteclError(Exception):
-    """A failed libvotecl call.
-
-    Attributes: status (the votecl_status value), name ("VOTECL_INVALID_ARGUMENT", ...) and
-    message (the library's message, naming the field at fault)."""
-
-    def __init__(self, status, message):
-        self.status = status
-        self.name = (fn.status_name(status) or b"VOTECL_?").decode()
-        self.message = message or (fn.status_string(status) or b"").decode()
-        super().__init__("%s: %s" % (self.name, self.message))
-
-
-class InvalidArgument(VoteclError, ValueError):
-    """VOTECL_INVALID_ARGUMENT: a parameter or input was wrong (the message names it)."""
-
-
-def _error(status, message):
-    if (fn.status_name(status) or b"") == b"VOTECL_INVALID_ARGUMENT":
-        return InvalidArgument(status, message)
-    return VoteclError(status, message)
-
-
 def check(status, context=None):
     """Raises the error of a status other than VOTECL_OK, with the context's message."""
     if status != 0:
         message = ""
-        if context is not None and context._handle:
-            message = (fn.context_get_error(context._handle) or b"").decode(errors="replace")
+        native = getattr(context, "_native", None)
+        if native is not None and native.handle:
+            message = (fn.context_get_error(native.handle) or b"").decode(errors="replace")
         raise _error(status, message)
 
 
@@ -64,16 +49,33 @@ def fill(struct, overrides):
     names = [f[0] for f in struct._fields_]
     for key, value in overrides.items():
         if key not in names:
-            raise TypeError("%s has no field %r; its fields: %s"
+            raise invalid_type("%s has no field %r; its fields: %s"
                             % (type(struct).__name__, key, ", ".join(names)))
         current = getattr(struct, key)
-        if isinstance(current, ctypes.Array):
-            arr = getattr(struct, key)
-            for i, v in enumerate(value):
-                arr[i] = v
-        else:
-            setattr(struct, key, value)
+        try:
+            if isinstance(current, ctypes.Array):
+                _fill_array(current, key, value)
+            else:
+                setattr(struct, key, value)
+        except (TypeError, ValueError, OverflowError) as e:
+            if isinstance(e, VoteclError):
+                raise
+            raise invalid("%s: %r does not fit %s's field %s (%s)"
+                          % (key, value, type(struct).__name__, key, e)) from None
     return struct
+
+
+def _fill_array(arr, key, value):
+    """An array field (channel[2], nbins[2], ...) from a sequence of at most its length."""
+    try:
+        values = list(value)
+    except TypeError:
+        raise invalid("%s: an array of %d values; give a sequence such as %s, not %r"
+                      % (key, len(arr), tuple([value] + [0] * (len(arr) - 1)), value)) from None
+    if len(values) > len(arr):
+        raise invalid("%s: at most %d values, not %d" % (key, len(arr), len(values)))
+    for i, v in enumerate(values):
+        arr[i] = v
 
 
 def struct_dict(struct):
@@ -169,7 +171,7 @@ def devices(backend="opencl"):
     return [DeviceInfo._of(infos[i]) for i in range(min(found.value, len(infos)))]
 
 
-class Context:
+class Context(Owned):
     """One backend and one device; every plan is made from a context.
 
     backend: "opencl", "cuda", "ref" or None (VOTECL_BACKEND, else cuda when built and present,
@@ -184,18 +186,27 @@ class Context:
     PyTorch use by default), so device arrays need no synchronisation. With backend None,
     such a CUDA context is tried first where CUDA is built and VOTECL_BACKEND does not say
     otherwise, as the library's own order does.
-    A context is used by one thread at a time."""
+
+    Threads: a context's calls, and those of everything made from it, hold the context's
+    lock, so a context and its plans may be shared between threads (their calls then run one
+    at a time); for calls in parallel, give each thread its own context.
+    Lifetime: what is made from a context keeps it alive; close() (or the end of a `with`
+    block) frees what was made from it first, and their later calls raise
+    votecl.ClosedError."""
+
+    _root = True
+    _free = fn.context_free
 
     def __init__(self, backend=None, device=None, kernel_path=None, cache_dir=None,
                  disable_disk_cache=False, cuda_stream=None):
-        self._handle = None
         self._keep = []
         self._shares_cuda = False
+        self._plans = None
         options = S.votecl_context_options()
         fn.context_options_init(ctypes.byref(options))
         if backend is not None:
             if backend not in BACKENDS:
-                raise ValueError("backend: %r is not one of %s" % (backend, ", ".join(BACKENDS)))
+                raise invalid("backend: %r is not one of %s" % (backend, ", ".join(BACKENDS)))
             options.backend = BACKENDS[backend]
         if kernel_path is None and _lib.tree_kernels and not os.environ.get("VOTECL_KERNEL_PATH"):
             kernel_path = _lib.tree_kernels
@@ -231,7 +242,7 @@ class Context:
         one of its cl_device_id and an in-order cl_command_queue on them, e.g. pyopencl's
         .int_ptr). The objects are retained, never destroyed."""
         self = cls.__new__(cls)
-        self._handle, self._keep, self._shares_cuda = None, [], False
+        self._keep, self._shares_cuda, self._plans = [], False, None
         opts = S.votecl_context_options()
         fn.context_options_init(ctypes.byref(opts))
         if _lib.tree_kernels and not os.environ.get("VOTECL_KERNEL_PATH"):
@@ -252,19 +263,10 @@ class Context:
         return self
 
     def close(self):
-        """Frees the context (plans made from it must be closed first)."""
-        if self._handle:
-            fn.context_free(self._handle)
-            self._handle = None
-
-    def __del__(self):
-        self.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
+        """Frees the context, after everything made from it (plans, buffers, models), which
+        then raise votecl.ClosedError; waits for a call in progress in another thread."""
+        self._plans = None
+        super().close()
 
     @property
     def backend(self):
@@ -294,18 +296,35 @@ class Context:
         check(fn.context_finish(self._handle), self)
 
     def __repr__(self):
+        if self.closed:
+            return "<votecl.Context (closed)>"
         return "<votecl.Context %s on %r>" % (self.backend, self.device.name)
 
 
-_default = None
+_thread = threading.local()
 
 
 def default_context():
-    """A context made on first use with the defaults (VOTECL_BACKEND, VOTECL_DEVICE)."""
-    global _default
-    if _default is None:
-        _default = Context()
-    return _default
+    """The calling thread's default context, made on its first use with the defaults
+    (VOTECL_BACKEND, VOTECL_DEVICE): each thread has its own, so the one-shot functions
+    (votecl.histogram, hough_lines, lines, ...) run in parallel from any thread. A closed
+    one is replaced."""
+    ctx = getattr(_thread, "context", None)
+    if ctx is None or ctx.closed:
+        ctx = _thread.context = Context()
+    return ctx
+
+
+def _resolve_context(context):
+    if context is None:
+        return default_context()
+    if not isinstance(context, Context):
+        raise invalid("context: a votecl.Context or None (the thread's default), not %s %r"
+                      % (type(context).__name__, context))
+    return context
+
+
+_lifetime.resolve_context = _resolve_context
 
 
 # --- arrays ---------------------------------------------------------------------------------
@@ -314,7 +333,7 @@ def host_array(a, name, dtypes=None):
     """a as a C-contiguous NumPy array (copied only when it is not one already)."""
     arr = np.ascontiguousarray(a)
     if dtypes is not None and arr.dtype not in [np.dtype(d) for d in dtypes]:
-        raise TypeError("%s: dtype %s is not one of %s"
+        raise invalid_type("%s: dtype %s is not one of %s"
                         % (name, arr.dtype, ", ".join(str(np.dtype(d)) for d in dtypes)))
     return arr
 
@@ -324,10 +343,11 @@ def image_view(arr, name="image"):
     be strided (the element stride must be the item size)."""
     arr = np.asarray(arr)
     if arr.ndim not in (2, 3):
-        raise ValueError("%s: expected (height, width) or (height, width, channels), got shape %s"
+        raise invalid("%s: expected (height, width) or (height, width, channels), got shape %s"
                          % (name, arr.shape))
     if arr.dtype not in DTYPES:
-        raise TypeError("%s: dtype %s is not uint8, uint16, uint32 or float32" % (name, arr.dtype))
+        raise invalid_type("%s: dtype %s is not uint8, uint16, uint32 or float32"
+                           % (name, arr.dtype))
     channels = arr.shape[2] if arr.ndim == 3 else 1
     inner_ok = arr.strides[1] == arr.itemsize * channels and (arr.ndim == 2 or
                                                               arr.strides[2] == arr.itemsize)
@@ -365,7 +385,7 @@ class DeviceArray:
                 expect.insert(0, acc)
                 acc *= s
             if tuple(strides) != tuple(expect) and math.prod(self.shape) > 1:
-                raise ValueError("%s: a device array must be C-contiguous" % name)
+                raise invalid("%s: a device array must be C-contiguous" % name)
         self.nbytes = math.prod(self.shape) * self.dtype.itemsize
 
 
@@ -387,7 +407,7 @@ def _torch_view(view, t, name):
     if not t.is_cuda or t.is_sparse or t.requires_grad:
         return False
     if not t.is_contiguous():
-        raise ValueError("%s: a device array must be C-contiguous" % name)
+        raise invalid("%s: a device array must be C-contiguous" % name)
     view.obj, view.ptr, view.shape, view.dtype, view.stream = t, t.data_ptr(), tuple(t.shape), \
         dtype, None
     view.nbytes = t.numel() * dtype.itemsize
@@ -401,7 +421,7 @@ def _cupy_view(view, a, name):
     if a.size == 0:
         return False
     if not a.flags.c_contiguous:
-        raise ValueError("%s: a device array must be C-contiguous" % name)
+        raise invalid("%s: a device array must be C-contiguous" % name)
     import cupy
     view.obj, view.ptr, view.shape, view.dtype, view.nbytes = a, a.data.ptr, a.shape, a.dtype, \
         a.nbytes
@@ -442,14 +462,18 @@ def empty_like_device(template, shape, dtype):
     return cupy.empty(shape, dtype=dtype)
 
 
-class Buffer:
+class Buffer(Owned):
     """A votecl_buffer: device memory of a context, either allocated by votecl or wrapping
-    the caller's memory without a copy (Buffer.wrap). Freed by close() or with the object."""
+    the caller's memory without a copy (Buffer.wrap). Freed by close(), with the object, or
+    when its context closes."""
+
+    _free = fn.buffer_free
 
     def __init__(self, context, size=None, _handle=None, _keep=None):
         self.context = context
         self._keep = _keep
         if _handle is None:
+            size = _validate.count(size, "size")
             h = ctypes.c_void_p()
             check(fn.buffer_new(context._handle, size, ctypes.byref(h)), context)
             _handle = h.value
@@ -460,9 +484,12 @@ class Buffer:
     def wrap(cls, context, native, size, keep=None):
         """Wraps a cl_mem or CUDA device pointer (an int) of size bytes; keep (any object) is
         held as long as the buffer, e.g. the array that owns the memory."""
-        h = ctypes.c_void_p()
-        check(fn.buffer_wrap_device(context._handle, native, size, ctypes.byref(h)), context)
-        return cls(context, size, h.value, keep)
+        context = _resolve_context(context)
+        with context._native.lock:
+            h = ctypes.c_void_p()
+            check(fn.buffer_wrap_device(context._handle, native, _validate.count(size, "size"),
+                                        ctypes.byref(h)), context)
+            return cls(context, size, h.value, keep)
 
     @property
     def native(self):
@@ -470,10 +497,12 @@ class Buffer:
         return fn.buffer_get_native(self._handle) or 0
 
     def write(self, array, offset=0):
+        """Copies a host array into the buffer at offset bytes."""
         arr = np.ascontiguousarray(array)
         check(fn.buffer_write(self._handle, offset, arr.ctypes.data, arr.nbytes), self.context)
 
     def read(self, dtype=np.uint8, count=None, offset=0):
+        """count elements of dtype (all that fit: None) from offset bytes, as a new array."""
         dtype = np.dtype(dtype)
         count = (self.size - offset) // dtype.itemsize if count is None else count
         out = np.empty(count, dtype)
@@ -481,13 +510,9 @@ class Buffer:
         return out
 
     def close(self):
-        if self._handle:
-            fn.buffer_free(self._handle)
-            self._handle = None
+        """Frees the buffer now (the caller's wrapped memory is left alone)."""
+        super().close()
         self._keep = None
-
-    def __del__(self):
-        self.close()
 
 
 class WrapCache:
@@ -539,7 +564,7 @@ def device_input(context, obj, what):
     the caller's CUDA context (Context(backend="cuda")); work on another stream than the
     context's is waited for first (CUDA array interface, version 3)."""
     if not getattr(context, "_shares_cuda", False):
-        raise TypeError("%s: GPU arrays need votecl.Context(backend='cuda'); this context is %s"
+        raise invalid_type("%s: GPU arrays need votecl.Context(backend='cuda'); this context is %s"
                         % (what, context.backend))
     dev = DeviceArray(obj, what)
     mine = context.native_queue
@@ -548,14 +573,13 @@ def device_input(context, obj, what):
     return dev
 
 
-class Plan:
-    """The base of every plan: holds the context, frees the C object once."""
-
-    _free = None
+class Plan(Owned):
+    """The base of every plan: holds the context (which lives as long as the plan) and
+    frees the C object once: by close(), with the object, or when its context closes.
+    A plan may be shared between threads: its calls hold its context's lock."""
 
     def __init__(self, context):
         self.context = context if context is not None else default_context()
-        self._handle = None
         self._wraps = None
 
     def _check(self, status):
@@ -567,18 +591,12 @@ class Plan:
         return self._wraps.get(dev)
 
     def close(self):
-        """Frees the plan now (also done when it is garbage-collected)."""
-        if self._wraps is not None:
-            self._wraps.close()
-        if self._handle and self._free is not None:
-            type(self)._free(self._handle)
-        self._handle = None
-
-    def __del__(self):
-        self.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
+        """Frees the plan now (also done when it is garbage-collected or its context
+        closes); later calls raise votecl.ClosedError."""
+        native = self._native
+        if native is None:
+            return
+        with native.lock:
+            if self._wraps is not None:
+                self._wraps.close()
+            native.close()

@@ -15,6 +15,10 @@ from . import _structs as S
 from ._core import (DTYPES, Plan, check, device_input, empty_like_device, fill, host_array,
                     image_view, is_device_array, record, records, struct_dict)
 from ._lib import fn
+from ._errors import invalid, invalid_type
+from ._lifetime import Owned
+from ._validate import check_out, image_shape, image_size, vote_input
+from . import _cache
 
 _ENUMS = {
     "variant": {"auto": S.VOTECL_VARIANT_AUTO, "local": S.VOTECL_VARIANT_LOCAL,
@@ -35,7 +39,7 @@ def _enum_values(params):
     for key, value in params.items():
         if isinstance(value, str) and key in _ENUMS:
             if value not in _ENUMS[key]:
-                raise ValueError("%s: %r is not one of %s" % (key, value, ", ".join(_ENUMS[key])))
+                raise invalid("%s: %r is not one of %s" % (key, value, ", ".join(_ENUMS[key])))
             value = _ENUMS[key][value]
         out[key] = value
     return out
@@ -44,7 +48,7 @@ def _enum_values(params):
 def _dtype_code(dtype, name="dtype"):
     dtype = np.dtype(dtype)
     if dtype not in DTYPES:
-        raise TypeError("%s: %s is not uint8, uint16, uint32 or float32" % (name, dtype))
+        raise invalid_type("%s: %s is not uint8, uint16, uint32 or float32" % (name, dtype))
     return DTYPES[dtype]
 
 
@@ -125,10 +129,8 @@ class Histogram(Plan):
         xa = host_array(x, "x", [self.dtype])
         ya = host_array(y, "y", [self.dtype]) if y is not None else None
         wa = host_array(weights, "weights", [np.float32]) if weights is not None else None
-        out = np.empty(self.shape, self.out_dtype) if out is None else out
-        if not (isinstance(out, np.ndarray) and out.flags.c_contiguous and
-                out.nbytes == self.nbins * 4):
-            raise ValueError("out: a C-contiguous array of %d 4-byte bins" % self.nbins)
+        out = np.empty(self.shape, self.out_dtype) if out is None else \
+            check_out(out, self.shape, self.out_dtype)
         self._check(fn.hist_run(self._handle, xa.ctypes.data,
                                 ya.ctypes.data if ya is not None else None,
                                 wa.ctypes.data if wa is not None else None, self._elements(xa),
@@ -143,7 +145,9 @@ class Histogram(Plan):
         frames = xa.shape[0]
         ya = host_array(y, "y", [self.dtype]) if y is not None else None
         wa = host_array(weights, "weights", [np.float32]) if weights is not None else None
-        out = np.empty((frames,) + self.shape, self.out_dtype)
+        shape = (frames,) + self.shape
+        out = np.empty(shape, self.out_dtype) if out is None else \
+            check_out(out, shape, self.out_dtype)
         n = self._elements(xa) // max(frames, 1)
         self._check(fn.hist_run_batch(self._handle, xa.ctypes.data,
                                       ya.ctypes.data if ya is not None else None,
@@ -161,7 +165,7 @@ class Histogram(Plan):
     def _device(self, x, y, weights, frames, out):
         dx = device_input(self.context, x, "x")
         if dx.dtype != self.dtype:
-            raise TypeError("x: dtype %s is not the plan's %s" % (dx.dtype, self.dtype))
+            raise invalid_type("x: dtype %s is not the plan's %s" % (dx.dtype, self.dtype))
         nframes = dx.shape[0] if frames is None else 1
         bx = self._wrap(dx)
         by = self._wrap(device_input(self.context, y, "y")) if y is not None else None
@@ -171,7 +175,7 @@ class Histogram(Plan):
         result = empty_like_device(x, shape, self.out_dtype) if out is None else out
         bo = self._wrap(device_input(self.context, result, "out"))
         if bo.size != nframes * self.nbins * 4:
-            raise ValueError("out: %d bytes are not %d frames of %d 4-byte bins"
+            raise invalid("out: %d bytes are not %d frames of %d 4-byte bins"
                              % (bo.size, nframes, self.nbins))
         n = dx.nbytes // self.dtype.itemsize // self._channels // max(nframes, 1)
         self._check(fn.hist_run_buffers(self._handle, bx._handle,
@@ -179,15 +183,6 @@ class Histogram(Plan):
                                         bw._handle if bw is not None else None, n, nframes,
                                         bo._handle))
         return result
-
-
-def histogram(x, bins=256, range=None, weights=None, context=None, **params):
-    """The 1-D histogram of x in one call (see Histogram)."""
-    x = x if is_device_array(x) else np.asarray(x)
-    dtype = getattr(x, "dtype", np.uint8)
-    dtype = np.dtype(str(dtype).replace("torch.", "")) if not isinstance(dtype, np.dtype) else dtype
-    with Histogram(context, dtype, bins, range, weighted=weights is not None, **params) as h:
-        return h(x, weights=weights)
 
 
 # --- the generic voting engine -------------------------------------------------------------
@@ -220,6 +215,7 @@ class Vote(Plan):
             spec.table_size = self._table.size
         fill(spec, _enum_values(params))
         self.shape = (spaces, bins)
+        self._channels = int(spec.channels)
         self.out_dtype = np.dtype(np.float32 if spec.bin_type == S.VOTECL_BINS_F32 else np.uint32)
         h = ctypes.c_void_p()
         self._check(fn.vote_plan_new(self.context._handle, ctypes.byref(spec), ctypes.byref(h)))
@@ -240,9 +236,9 @@ class Vote(Plan):
         out = np.empty(self.shape, self.out_dtype)
         stats = S.votecl_vote_stats()
         if arr.ndim == 1:
-            arr = host_array(arr, "data", [self.dtype])
-            self._check(fn.vote_run(self._handle, arr.ctypes.data, arr.size // 1,
-                                    out.ctypes.data, ctypes.byref(stats)))
+            arr, n = vote_input(host_array(arr, "data", [self.dtype]), self._channels)
+            self._check(fn.vote_run(self._handle, arr.ctypes.data, n, out.ctypes.data,
+                                    ctypes.byref(stats)))
         else:
             view, keep = image_view(arr, "data")
             self._check(fn.vote_run_image(self._handle, ctypes.byref(view), out.ctypes.data,
@@ -261,6 +257,7 @@ class Hough(Plan):
 
     def __init__(self, context=None, width=None, height=None, **params):
         super().__init__(context)
+        width, height = image_size(width, "width"), image_size(height, "height")
         p = S.votecl_hough_params()
         fn.hough_params_init(ctypes.byref(p))
         fill(p, _enum_values(params))
@@ -294,7 +291,7 @@ class Hough(Plan):
             return self.accumulator
         dev = device_input(self.context, image, "image")
         if dev.dtype != np.uint8:
-            raise TypeError("image: the Hough transform takes uint8 edge images")
+            raise invalid_type("image: the Hough transform takes uint8 edge images")
         out = empty_like_device(image, self.shape, np.uint32)
         self._check(fn.hough_run_buffers(self._handle, self._wrap(dev)._handle,
                                          self._wrap(device_input(self.context, out,
@@ -311,10 +308,11 @@ class Hough(Plan):
 
 
 def hough_lines(image, context=None, **params):
-    """Theta-rho Hough lines of a binary edge image in one call (see Hough)."""
+    """Theta-rho Hough lines of a binary edge image in one call (see Hough), through a plan
+    the context keeps for images of this size and these parameters (votecl._cache)."""
     image = np.asarray(image)
-    with Hough(context, image.shape[1], image.shape[0], **params) as h:
-        return h(image)
+    height, width = image_shape(image)
+    return _cache.run(context, Hough, (width, height), params, lambda plan: plan(image))
 
 
 # --- PClines ----------------------------------------------------------------------------------
@@ -329,6 +327,7 @@ class Lines(Plan):
 
     def __init__(self, context=None, width=None, height=None, **params):
         super().__init__(context)
+        width, height = image_size(width, "width"), image_size(height, "height")
         p = S.votecl_lines_params()
         fn.lines_params_init(ctypes.byref(p))
         fill(p, _enum_values(params))
@@ -390,10 +389,11 @@ class Lines(Plan):
 
 
 def lines(image, context=None, **params):
-    """PClines lines of an image in one call (see Lines)."""
-    shape = image.shape
-    with Lines(context, shape[1], shape[0], **params) as plan:
-        return plan(image)
+    """PClines lines of an image in one call (see Lines), through a plan the context keeps
+    for images of this size and these parameters (votecl._cache)."""
+    image = image if is_device_array(image) else np.asarray(image)
+    height, width = image_shape(image)
+    return _cache.run(context, Lines, (width, height), params, lambda plan: plan(image))
 
 
 # --- HOG ----------------------------------------------------------------------------------
@@ -405,9 +405,11 @@ def hog_params(**params):
     return fill(p, _enum_values(params))
 
 
-class HOGModel:
+class HOGModel(Owned):
     """A linear SVM over HOG descriptors (votecl_hog_model): people(), load(path), or from
     weights and a bias for the geometry of the given parameters."""
+
+    _free = fn.hog_model_free
 
     def __init__(self, context=None, weights=None, bias=0.0, _handle=None, **params):
         from ._core import default_context
@@ -459,13 +461,6 @@ class HOGModel:
         fn.hog_model_get(self._handle, None, None, ctypes.byref(b))
         return b.value
 
-    def close(self):
-        if self._handle:
-            fn.hog_model_free(self._handle)
-            self._handle = None
-
-    def __del__(self):
-        self.close()
 
 
 class HOG(Plan):
@@ -508,7 +503,7 @@ class HOG(Plan):
         if is_device_array(image):
             dev = device_input(self.context, image, "image")
             if dev.dtype != np.uint8:
-                raise TypeError("image: HOG takes uint8 images, not %s" % dev.dtype)
+                raise invalid_type("image: HOG takes uint8 images, not %s" % dev.dtype)
             buf = self._wrap(dev)
             h, w = dev.shape[0], dev.shape[1]
             ch = dev.shape[2] if len(dev.shape) == 3 else 1

@@ -1,0 +1,403 @@
+"""votecl.histogram, histogram2d and histogramdd: NumPy's functions of those names, computed
+by the library.
+
+They take np.histogram's arguments and return what it returns: bins and range as NumPy
+reads them (range defaults to the data's minimum and maximum, the last bin includes its
+right edge), edges computed by NumPy itself, int64 counts (the weights' dtype when weighted).
+
+How the counts are made:
+- integer data (bool, uint8, uint16, and wider integers whose values fit after subtracting
+  the minimum): the library counts every value (identity bins, one plan per dtype whatever
+  the range), and the counts are summed into NumPy's bins on the host by comparing values
+  with NumPy's edges, as np.histogram does: equal to NumPy for any bins, edges included.
+- float data (float32; float16 and float64 when every value is exact in float32): the
+  library's uniform bins, floor((x - lo) * bins / (hi - lo)) in single precision, which
+  may put a value within about one single-precision step of an interior edge in the
+  neighbouring bin (python/README.md lists the differences). One plan per range: a new range
+  builds (compiles) a plan once, kept in the context's plan cache.
+- anything else (complex, object, strings, dates, integers beyond 32 bits) is refused with
+  votecl.InvalidType naming the dtype; more than 2 dimensions with votecl.Unsupported.
+"""
+import functools
+import math
+from typing import Any, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from . import _cache
+from ._core import is_device_array
+from ._errors import Unsupported, invalid, invalid_type
+from ._modules import Histogram
+
+# the widest span of integer values counted one bin per value (u16's whole range)
+IDENTITY_SPAN = 1 << 16
+# 2-D identity counting: a u8 x u8 plane
+IDENTITY_SPAN_2D = 1 << 8
+
+
+class _Axis:
+    """One dimension's data as the library takes it: values (u8/u16/u32/f32), the offset
+    subtracted from integer values, and the data's original dtype (NumPy's edges follow
+    it)."""
+
+    def __init__(self, values: np.ndarray, offset: int, original: np.dtype) -> None:
+        self.values, self.offset, self.original = values, offset, original
+
+    @property
+    def integer(self) -> bool:
+        return self.values.dtype.kind == "u"
+
+
+def _smallest_uint(hi: int) -> np.dtype:
+    for t in (np.uint8, np.uint16, np.uint32):
+        if hi <= np.iinfo(t).max:
+            return np.dtype(t)
+    raise AssertionError(hi)
+
+
+def _axis(a: Any, name: str) -> _Axis:
+    """a converted without loss for the library, else InvalidType naming its dtype."""
+    arr = np.asarray(a)
+    if arr.dtype == np.bool_:
+        return _Axis(arr.view(np.uint8), 0, np.dtype(np.uint8))
+    kind = arr.dtype.kind
+    if arr.dtype in (np.uint8, np.uint16, np.float32):
+        return _Axis(arr, 0, arr.dtype)
+    if kind in "ui":
+        if arr.size == 0:
+            return _Axis(arr.astype(np.uint8), 0, arr.dtype)
+        lo, hi = int(arr.min()), int(arr.max())
+        if lo >= 0 and hi <= 0xFFFFFFFF:
+            if arr.dtype == np.uint32 and hi - lo >= IDENTITY_SPAN:
+                return _Axis(arr, 0, arr.dtype)
+            offset = lo if hi - lo < IDENTITY_SPAN and hi >= IDENTITY_SPAN else 0
+            t = _smallest_uint(hi - offset)
+            shifted = arr - offset if offset else arr
+            return _Axis(shifted.astype(t), offset, arr.dtype)
+        if hi - lo < IDENTITY_SPAN:
+            return _Axis((arr - lo).astype(_smallest_uint(hi - lo)), lo, arr.dtype)
+        raise invalid_type("%s: dtype %s with values from %d to %d: the library counts integers "
+                           "from 0 to 2^32 - 1 (or spanning fewer than %d values)"
+                           % (name, arr.dtype, lo, hi, IDENTITY_SPAN))
+    if kind == "f" and arr.dtype.itemsize <= 8:
+        f = arr.astype(np.float32)
+        if arr.dtype.itemsize > 4 and not np.array_equal(f, arr, equal_nan=True):
+            raise invalid_type("%s: dtype %s: values are not all exact in float32, the "
+                               "library's float (give a.astype(np.float32) to accept the "
+                               "rounding)" % (name, arr.dtype))
+        return _Axis(f, 0, arr.dtype)
+    raise invalid_type("%s: dtype %s is not supported: bool, integers, float16/32/64 (exact "
+                       "in float32) or lists of numbers" % (name, arr.dtype))
+
+
+@functools.lru_cache(maxsize=256)
+def _edges_1d(dtype: str, bins: Any, range_: Any) -> np.ndarray:
+    """NumPy's edges for data of dtype, bins and range (given, or the data's (min, max)):
+    they depend on the data only through those, so an empty array of the dtype gives them."""
+    lo, hi = (_thaw(range_[0]), _thaw(range_[1]))
+    edges = np.histogram_bin_edges(np.empty(0, np.dtype(dtype)), bins, (lo, hi))
+    edges.flags.writeable = False
+    return edges
+
+
+def _key(value: Any) -> Any:
+    return (type(value), value.item() if isinstance(value, np.generic) else value)
+
+
+def _thaw(key: Any) -> Any:
+    t, v = key
+    return t(v) if t is not bool else v
+
+
+def _outer(arr: np.ndarray, range_: Any) -> Tuple[Any, Any]:
+    """The range NumPy takes: the given one, or the data's (min, max) ((0, 1) when empty)."""
+    if range_ is not None:
+        return tuple(range_)  # type: ignore[return-value]
+    if arr.size == 0:
+        return 0, 1
+    return arr.min(), arr.max()
+
+
+def _edges(original: np.ndarray, axis: _Axis, bins: Any, range_: Any,
+           weights: Any) -> np.ndarray:
+    if isinstance(bins, (int, np.integer)) and not isinstance(bins, bool):
+        lo, hi = _outer(original, range_)
+        try:
+            return _edges_1d(original.dtype.str, int(bins), (_key(lo), _key(hi)))
+        except TypeError:  # an unhashable range: NumPy says what is wrong with it
+            pass
+    return np.histogram_bin_edges(original, bins, range_, weights)
+
+
+def _position(edges: np.ndarray, offset: int, span: int) -> np.ndarray:
+    """For the integer values offset .. offset + span - 1: where each bin starts in that
+    list, and where the last ends; bin i holds values v with edges[i] <= v < edges[i + 1],
+    the last bin also v == edges[-1] (np.histogram's rule)."""
+    e = edges.astype(np.float64) - offset
+    pos = np.empty(len(e), np.int64)
+    pos[:-1] = np.clip(np.ceil(e[:-1]), 0, span)
+    pos[-1] = np.clip(np.floor(e[-1]) + 1, 0, span)
+    return np.maximum.accumulate(pos)
+
+
+def _fold(per_value: np.ndarray, positions: List[np.ndarray]) -> np.ndarray:
+    """Sums per-value counts (one axis per dimension) into the bins the positions bound."""
+    total = per_value.astype(np.float64 if per_value.dtype.kind == "f" else np.int64)
+    for axis, pos in enumerate(positions):
+        c = np.cumsum(total, axis=axis)
+        c = np.concatenate([np.zeros_like(np.take(c, [0], axis=axis)), c], axis=axis)
+        total = np.take(c, pos[1:], axis=axis) - np.take(c, pos[:-1], axis=axis)
+    return total
+
+
+def _identity_span(axes: Sequence[_Axis]) -> Optional[int]:
+    """The identity plan's span for these axes, or None where values are counted by range."""
+    if not all(a.integer for a in axes):
+        return None
+    if len(axes) == 1:
+        size = axes[0].values.dtype.itemsize
+        return 256 if size == 1 else IDENTITY_SPAN if size == 2 else None
+    if all(a.values.dtype == np.uint8 for a in axes):
+        return IDENTITY_SPAN_2D
+    return None
+
+
+def _float_range(edges: np.ndarray) -> Tuple[float, float]:
+    """The library's [lo, hi) for float32 data holding what NumPy's [edges[0], edges[-1]]
+    holds: lo the first float32 at or above edges[0], hi just above the last float32 at or
+    below edges[-1] (the last edge is included)."""
+    e0, e1 = float(edges[0]), float(edges[-1])
+    lo = np.float32(e0)
+    if float(lo) < e0:
+        lo = np.nextafter(lo, np.float32(np.inf))
+    hi = np.float32(e1)
+    if float(hi) > e1:
+        hi = np.nextafter(hi, np.float32(-np.inf))
+    return float(lo), float(np.nextafter(hi, np.float32(np.inf)))
+
+
+def _uniform(bins: Any, edges: np.ndarray) -> bool:
+    """Whether the bins are even: made from a count or an estimator's name by NumPy, or
+    edges given evenly spaced (to a part in 10^4: float32 edges are not exactly even)."""
+    if isinstance(bins, (int, np.integer, str)):
+        return True
+    d = np.diff(edges.astype(np.float64))
+    return len(d) > 0 and bool(np.allclose(d, d.mean(), rtol=1e-4, atol=0))
+
+
+def _counts(axes: List[_Axis], edges: List[np.ndarray], even: List[bool],
+            weights: Optional[np.ndarray], context: Any) -> np.ndarray:
+    """The histogram of the axes in NumPy's bins (int64; float64 when weighted)."""
+    nbins = tuple(len(e) - 1 for e in edges)
+    weighted = weights is not None
+    if axes[0].values.size == 0:
+        return np.zeros(nbins, np.float64 if weighted else np.int64)
+    span = _identity_span(axes)
+    dtype = axes[0].values.dtype
+    if span is not None:
+        shape = (span,) * len(axes)
+        rng = ((0, span),) * len(axes)
+        per_value = _run(context, dtype, shape, rng, axes, weights)
+        return _fold(per_value, [_position(e, a.offset, span) for e, a in zip(edges, axes)])
+    if not all(even):
+        raise Unsupported("bins: uneven edges need integer data of at most %d values (uint8 "
+                          "or uint16, or fewer distinct values); the library's float bins "
+                          "are even" % IDENTITY_SPAN)
+    if all(a.values.dtype == np.float32 for a in axes):
+        rng = tuple(_float_range(e) for e in edges)
+        counts = _run(context, dtype, nbins, rng, axes, weights)
+        return counts.astype(np.float64 if weighted else np.int64)
+    return _wide_integers(axes, edges, even, nbins, weights, context)
+
+
+def _wide_integers(axes: List[_Axis], edges: List[np.ndarray], even: List[bool],
+                   nbins: Tuple[int, ...],
+                   weights: Optional[np.ndarray], context: Any) -> np.ndarray:
+    """uint32 data spanning more values than identity bins hold (1-D): the library's integer
+    bins over [edges[0], edges[-1]) (integer edges only), the values on the last edge added
+    here. Mixed or wide 2-D integer data goes through float32 when exact there."""
+    if len(axes) == 2:
+        if not all(a.values.size == 0 or int(a.values.max()) + a.offset < (1 << 24)
+                   for a in axes):
+            raise Unsupported("histogram2d: integer data beyond 2^24 or mixed with floats: "
+                              "give float32 data or uint8 values")
+        floats = [_Axis((a.values.astype(np.float64) + a.offset).astype(np.float32), 0,
+                        a.original) for a in axes]
+        return _counts(floats, edges, [True, True], weights, context)
+    e = edges[0]
+    lo, hi = float(e[0]), float(e[-1])
+    if lo != math.floor(lo) or hi != math.floor(hi) or lo < 0:
+        raise Unsupported("range: uint32 data spanning more than %d values needs whole, "
+                          "non-negative range ends, not (%r, %r)" % (IDENTITY_SPAN, lo, hi))
+    x = axes[0].values
+    counts = _run(context, x.dtype, nbins, ((lo, hi),), axes, weights)
+    counts = counts.astype(np.float64 if weights is not None else np.int64)
+    last = x == int(hi)
+    counts[-1] += weights[last].sum() if weights is not None else np.count_nonzero(last)
+    return counts
+
+
+def _run(context: Any, dtype: np.dtype, nbins: Tuple[int, ...], rng: Tuple[Any, ...],
+         axes: List[_Axis], weights: Optional[np.ndarray]) -> np.ndarray:
+    """The library's histogram of the axes (uint32 counts or float32 sums)."""
+    two = len(axes) == 2
+    bins = nbins if two else nbins[0]
+    range_ = rng if two else rng[0]
+    params = dict(two_arrays=True) if two else {}
+    x = np.ascontiguousarray(axes[0].values)
+    y = np.ascontiguousarray(axes[1].values) if two else None
+    return _cache.run(context, Histogram, (dtype, bins, range_), dict(
+        params, weighted=weights is not None), lambda plan: plan(x, y, weights))
+
+
+def _weights(weights: Any, size: int) -> Optional[np.ndarray]:
+    if weights is None:
+        return None
+    w = np.asarray(weights)
+    if w.dtype.kind not in "biuf":
+        raise invalid_type("weights: dtype %s is not a real number type" % w.dtype)
+    if w.size != size:
+        raise invalid("weights: %d values for %d data values" % (w.size, size))
+    return np.ascontiguousarray(w.reshape(-1), np.float32)
+
+
+def _result(counts: np.ndarray, edges: List[np.ndarray], density: Any,
+            weights: Any) -> np.ndarray:
+    if weights is not None:
+        wdtype = np.asarray(weights).dtype
+        counts = counts.astype(wdtype if wdtype.kind == "f" else np.float64)
+    if not density:
+        return counts
+    total = counts.sum()
+    for axis, e in enumerate(edges):
+        shape = [1] * len(edges)
+        shape[axis] = len(e) - 1
+        counts = counts / np.diff(e.astype(np.float64)).reshape(shape)
+    return counts / total
+
+
+def histogram(a: Any, bins: Any = 10, range: Any = None, density: Any = None,
+              weights: Any = None, *, context: Any = None) -> Tuple[Any, np.ndarray]:
+    """np.histogram on the library: (counts, bin_edges).
+
+    a: values (any shape, flattened): bool, integers, float16/32/64 (float64 only when
+    exact in float32) or a list of numbers; bins: an int, a sequence of edges (integer data)
+    or one of NumPy's estimator names ("auto", "fd", ...); range: (lo, hi), by default the
+    data's minimum and maximum, the last bin including hi; density and weights as NumPy's.
+    context: a votecl.Context (None: the calling thread's). Counts are int64 (weights'
+    dtype when weighted); a GPU array on a CUDA context keeps the old rules (see
+    python/README.md).
+
+    >>> votecl.histogram([1, 2, 2, 3], bins=3)
+    (array([1, 2, 1]), array([1.        , 1.66666667, 2.33333333, 3.        ]))
+    """
+    if is_device_array(a):
+        return _device_histogram(a, bins, range, weights, context)
+    original = np.asarray(a)
+    if original.dtype == np.bool_:
+        original = original.view(np.uint8)
+    axis = _axis(original.reshape(-1), "a")
+    w = _weights(weights, original.size)
+    edges = _edges(original.reshape(-1), axis, bins, range, weights)
+    counts = _counts([axis], [edges], [_uniform(bins, edges)], w, context)
+    return _result(counts, [edges], density, weights), edges
+
+
+def _device_histogram(a: Any, bins: Any, range_: Any, weights: Any,
+                      context: Any) -> Tuple[Any, np.ndarray]:
+    """A GPU array: the library's bins over range (the dtype's default range when None), its
+    upper end excluded, counts left on the GPU (as before NumPy's rules came)."""
+    dtype = a.dtype
+    dtype = np.dtype(str(dtype).replace("torch.", "")) if not isinstance(dtype, np.dtype) \
+        else dtype
+    bins = 256 if bins is None else bins
+    plan_range = tuple(range_) if range_ is not None else None
+    counts = _cache.run(context, Histogram, (dtype, bins, plan_range),
+                        dict(weighted=weights is not None),
+                        lambda plan: (plan(a, weights=weights), plan.params))
+    p = counts[1]
+    return counts[0], np.linspace(p.min[0], p.max[0], int(p.nbins[0]) + 1)
+
+
+def _sample(sample: Any) -> List[np.ndarray]:
+    """histogramdd's sample: an (N, D) array or a sequence of D arrays of N values."""
+    if isinstance(sample, np.ndarray) or not hasattr(sample, "__len__"):
+        arr = np.asarray(sample)
+        if arr.ndim == 1:
+            return [arr]
+        if arr.ndim != 2:
+            raise invalid("sample: an (N, D) array or D arrays, not shape %s" % (arr.shape,))
+        return [arr[:, i] for i in range(arr.shape[1])]
+    try:
+        arrays = [np.asarray(s) for s in sample]
+    except TypeError:
+        arrays = [np.asarray(sample)]
+    if arrays and all(x.ndim == 0 for x in arrays):
+        return [np.asarray(sample)]
+    return [x.reshape(-1) for x in arrays]
+
+
+def histogramdd(sample: Any, bins: Any = 10, range: Any = None, density: Any = None,
+                weights: Any = None, *, context: Any = None) -> Tuple[Any, List[np.ndarray]]:
+    """np.histogramdd on the library for 1 or 2 dimensions: (counts, [edges per dimension]).
+
+    sample: an (N, D) array or a sequence of D arrays; bins: an int, one per dimension, or
+    edge arrays (integer data); range: per dimension (lo, hi) or None (the data's minimum
+    and maximum); density, weights: as NumPy's. More than 2 dimensions raises
+    votecl.Unsupported (the library's histograms have 1 or 2)."""
+    arrays = _sample(sample)
+    d = len(arrays)
+    if d > 2 or d == 0:
+        raise Unsupported("histogramdd: %d dimensions; the library's histograms have 1 or 2"
+                          % d)
+    n = arrays[0].size
+    if any(x.size != n for x in arrays):
+        raise invalid("sample: the dimensions hold %s values; they must be equal"
+                      % [x.size for x in arrays])
+    bins_ = list(bins) if isinstance(bins, (list, tuple)) and len(bins) == d else [bins] * d
+    ranges = list(range) if range is not None else [None] * d
+    if len(ranges) != d:
+        raise invalid("range: %d pairs for %d dimensions" % (len(ranges), d))
+    arrays = [x.view(np.uint8) if x.dtype == np.bool_ else x for x in arrays]
+    axes = [_axis(x, "sample[%d]" % i) for i, x in enumerate(arrays)]
+    edges = [_dd_edges(x, b, r) for x, b, r in zip(arrays, bins_, ranges)]
+    even = [_uniform(b, e) for b, e in zip(bins_, edges)]
+    counts = _counts(axes, edges, even, _weights(weights, n), context)
+    return _result(counts, edges, density, weights), edges
+
+
+@functools.lru_cache(maxsize=256)
+def _dd_edges_cached(dtype: str, bins: int, lo: Any, hi: Any) -> np.ndarray:
+    empty = np.empty((0, 1), np.dtype(dtype))
+    edges = np.histogramdd(empty, bins, [(_thaw(lo), _thaw(hi))])[1][0]
+    edges.flags.writeable = False
+    return edges
+
+
+def _dd_edges(x: np.ndarray, bins: Any, range_: Any) -> np.ndarray:
+    """np.histogramdd's edges of one dimension (float64 linspace over the outer edges)."""
+    if isinstance(bins, (int, np.integer)) and not isinstance(bins, bool):
+        lo, hi = _outer(x, range_)
+        return _dd_edges_cached(x.dtype.str, int(bins), _key(lo), _key(hi))
+    edges = np.asarray(bins)
+    if edges.ndim != 1:
+        raise invalid("bins: an int or a 1-D array of edges per dimension")
+    return edges
+
+
+def histogram2d(x: Any, y: Any, bins: Any = 10, range: Any = None, density: Any = None,
+                weights: Any = None, *, context: Any = None
+                ) -> Tuple[Any, np.ndarray, np.ndarray]:
+    """np.histogram2d on the library: (counts, xedges, yedges).
+
+    x, y: N values each (see histogram for the dtypes); bins: an int, [nx, ny], or edge
+    arrays (integer data); range: [[xmin, xmax], [ymin, ymax]] or None (the data's);
+    density, weights: as NumPy's."""
+    if isinstance(bins, (int, np.integer)) or (isinstance(bins, (list, tuple)) and
+                                                len(bins) == 2):
+        b = bins
+    else:
+        b = [bins, bins]
+    counts, edges = histogramdd([np.asarray(x).reshape(-1), np.asarray(y).reshape(-1)], b,
+                                range, density, weights, context=context)
+    return counts, edges[0], edges[1]
