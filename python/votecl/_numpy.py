@@ -60,26 +60,15 @@ def _axis(a: Any, name: str) -> _Axis:
     arr = np.asarray(a)
     if arr.dtype == np.bool_:
         return _Axis(arr.view(np.uint8), 0, np.dtype(np.uint8))
-    kind = arr.dtype.kind
     if arr.dtype in (np.uint8, np.uint16, np.float32):
         return _Axis(arr, 0, arr.dtype)
-    if kind in "ui":
-        if arr.size == 0:
-            return _Axis(arr.astype(np.uint8), 0, arr.dtype)
-        lo, hi = int(arr.min()), int(arr.max())
-        if lo >= 0 and hi <= 0xFFFFFFFF:
-            if arr.dtype == np.uint32 and hi - lo >= IDENTITY_SPAN:
-                return _Axis(arr, 0, arr.dtype)
-            offset = lo if hi - lo < IDENTITY_SPAN and hi >= IDENTITY_SPAN else 0
-            t = _smallest_uint(hi - offset)
-            shifted = arr - offset if offset else arr
-            return _Axis(shifted.astype(t), offset, arr.dtype)
-        if hi - lo < IDENTITY_SPAN:
-            return _Axis((arr - lo).astype(_smallest_uint(hi - lo)), lo, arr.dtype)
-        raise invalid_type("%s: dtype %s with values from %d to %d: the library counts integers "
-                           "from 0 to 2^32 - 1 (or spanning fewer than %d values)"
-                           % (name, arr.dtype, lo, hi, IDENTITY_SPAN))
-    if kind == "f" and arr.dtype.itemsize <= 8:
+    if arr.dtype.kind in "ui":
+        return _integers(arr, arr.dtype, name)
+    if arr.dtype.kind == "f" and arr.dtype.itemsize <= 8:
+        if arr.dtype.itemsize == 8 and arr.size and np.all(np.isfinite(arr)) and \
+                np.array_equal(np.floor(arr), arr) and -2.0**62 < arr.min() and \
+                arr.max() < 2.0**62:
+            return _integers(arr.astype(np.int64), arr.dtype, name)  # whole numbers: exact
         f = arr.astype(np.float32)
         if arr.dtype.itemsize > 4 and not np.array_equal(f, arr, equal_nan=True):
             raise invalid_type("%s: dtype %s: values are not all exact in float32, the "
@@ -88,6 +77,23 @@ def _axis(a: Any, name: str) -> _Axis:
         return _Axis(f, 0, arr.dtype)
     raise invalid_type("%s: dtype %s is not supported: bool, integers, float16/32/64 (exact "
                        "in float32) or lists of numbers" % (name, arr.dtype))
+
+
+def _integers(arr: np.ndarray, original: np.dtype, name: str) -> _Axis:
+    """Integer values as uint8/16/32, less their minimum where that brings them within
+    identity bins (the fold adds it back)."""
+    if arr.size == 0:
+        return _Axis(arr.astype(np.uint8), 0, original)
+    lo, hi = int(arr.min()), int(arr.max())
+    if hi - lo < IDENTITY_SPAN:
+        offset = lo if lo < 0 or hi >= IDENTITY_SPAN else 0
+        shifted = arr - offset if offset else arr
+        return _Axis(shifted.astype(_smallest_uint(hi - offset)), offset, original)
+    if lo >= 0 and hi <= 0xFFFFFFFF:
+        return _Axis(arr.astype(np.uint32), 0, original)
+    raise invalid_type("%s: dtype %s with values from %d to %d: the library counts integers "
+                       "from 0 to 2^32 - 1, or spanning fewer than %d values"
+                       % (name, original, lo, hi, IDENTITY_SPAN))
 
 
 @functools.lru_cache(maxsize=256)
@@ -262,7 +268,9 @@ def _weights(weights: Any, size: int) -> Optional[np.ndarray]:
 
 
 def _result(counts: np.ndarray, edges: List[np.ndarray], density: Any,
-            weights: Any) -> np.ndarray:
+            weights: Any, dd: bool = False) -> np.ndarray:
+    if dd:  # np.histogramdd's counts are float64 whatever the data
+        counts = counts.astype(np.float64)
     if weights is not None:
         wdtype = np.asarray(weights).dtype
         counts = counts.astype(wdtype if wdtype.kind == "f" else np.float64)
@@ -363,7 +371,7 @@ def histogramdd(sample: Any, bins: Any = 10, range: Any = None, density: Any = N
     edges = [_dd_edges(x, b, r) for x, b, r in zip(arrays, bins_, ranges)]
     even = [_uniform(b, e) for b, e in zip(bins_, edges)]
     counts = _counts(axes, edges, even, _weights(weights, n), context)
-    return _result(counts, edges, density, weights), edges
+    return _result(counts, edges, density, weights, dd=True), edges
 
 
 @functools.lru_cache(maxsize=256)
