@@ -36,10 +36,14 @@ def run(context: Any, cls: Callable[..., Any], args: tuple, params: dict,
     the context's lock is held throughout, so no other thread evicts the plan meanwhile."""
     from . import _lifetime
     ctx = _lifetime.resolve_context(context)
-    try:
-        key: Optional[Hashable] = (cls, _frozen(args), _frozen(sorted(params.items())))
+    try:  # equal values make equal plans (the C side sees the same numbers): no type in keys
+        key: Optional[Hashable] = (cls, args, tuple(sorted(params.items())))
+        hash(key)
     except TypeError:
-        key = None  # an unhashable parameter: a plan for this call only
+        try:
+            key = (cls, _frozen(args), _frozen(sorted(params.items())))
+        except TypeError:
+            key = None  # an unhashable parameter: a plan for this call only
     with ctx._native.lock:
         if key is None:
             with cls(ctx, *args, **params) as plan:

@@ -433,6 +433,8 @@ def is_device_array(obj):
     """Whether obj lives on a GPU (CUDA array interface or a non-CPU DLPack device). CuPy
     arrays and PyTorch tensors are told by their type (their interface is built on every
     access, and a CPU tensor's raises)."""
+    if isinstance(obj, (np.ndarray, list, tuple)):
+        return False
     module = type(obj).__module__.partition(".")[0]
     if module == "cupy" and hasattr(type(obj), "__cuda_array_interface__"):
         return True

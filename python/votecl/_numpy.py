@@ -18,6 +18,7 @@ How the counts are made:
 - anything else (complex, object, strings, dates, integers beyond 32 bits) is refused with
   votecl.InvalidType naming the dtype; more than 2 dimensions with votecl.Unsupported.
 """
+import collections
 import functools
 import math
 from typing import Any, List, Optional, Sequence, Tuple
@@ -135,23 +136,47 @@ def _edges(original: np.ndarray, axis: _Axis, bins: Any, range_: Any,
     return np.histogram_bin_edges(original, bins, range_, weights)
 
 
+_POSITIONS: "collections.OrderedDict[Any, Tuple[np.ndarray, np.ndarray]]" = \
+    collections.OrderedDict()
+
+
 def _position(edges: np.ndarray, offset: int, span: int) -> np.ndarray:
     """For the integer values offset .. offset + span - 1: where each bin starts in that
     list, and where the last ends; bin i holds values v with edges[i] <= v < edges[i + 1],
-    the last bin also v == edges[-1] (np.histogram's rule)."""
+    the last bin also v == edges[-1] (np.histogram's rule). Kept for the edges NumPy's
+    bins make (cached arrays, known by identity) as computing them costs more than a small
+    histogram."""
+    key = (id(edges), offset, span)
+    hit = _POSITIONS.get(key)
+    if hit is not None and hit[0] is edges:
+        return hit[1]
     e = edges.astype(np.float64) - offset
     pos = np.empty(len(e), np.int64)
     pos[:-1] = np.clip(np.ceil(e[:-1]), 0, span)
     pos[-1] = np.clip(np.floor(e[-1]) + 1, 0, span)
-    return np.maximum.accumulate(pos)
+    pos = np.maximum.accumulate(pos)
+    if not edges.flags.writeable:  # NumPy's cached edges: never change, so kept
+        _POSITIONS[key] = (edges, pos)
+        while len(_POSITIONS) > 256:
+            _POSITIONS.popitem(last=False)
+    return pos
 
 
 def _fold(per_value: np.ndarray, positions: List[np.ndarray]) -> np.ndarray:
     """Sums per-value counts (one axis per dimension) into the bins the positions bound."""
+    if len(positions) == 1:  # the common case in as few NumPy calls as it takes
+        pos = positions[0]
+        c = np.empty(len(per_value) + 1, np.float64 if per_value.dtype.kind == "f" else np.int64)
+        c[0] = 0
+        per_value.cumsum(out=c[1:])
+        picked = c[pos]
+        return picked[1:] - picked[:-1]
     total = per_value.astype(np.float64 if per_value.dtype.kind == "f" else np.int64)
     for axis, pos in enumerate(positions):
-        c = np.cumsum(total, axis=axis)
-        c = np.concatenate([np.zeros_like(np.take(c, [0], axis=axis)), c], axis=axis)
+        shape = list(total.shape)
+        shape[axis] += 1
+        c = np.zeros(shape, total.dtype)
+        np.cumsum(total, axis=axis, out=c[(slice(None),) * axis + (slice(1, None),)])
         total = np.take(c, pos[1:], axis=axis) - np.take(c, pos[:-1], axis=axis)
     return total
 
@@ -168,10 +193,26 @@ def _identity_span(axes: Sequence[_Axis]) -> Optional[int]:
     return None
 
 
+_RANGES: "collections.OrderedDict[int, Tuple[np.ndarray, Tuple[float, float]]]" = \
+    collections.OrderedDict()
+
+
 def _float_range(edges: np.ndarray) -> Tuple[float, float]:
     """The library's [lo, hi) for float32 data holding what NumPy's [edges[0], edges[-1]]
     holds: lo the first float32 at or above edges[0], hi just above the last float32 at or
-    below edges[-1] (the last edge is included)."""
+    below edges[-1] (the last edge is included). Kept for NumPy's cached edges."""
+    hit = _RANGES.get(id(edges))
+    if hit is not None and hit[0] is edges:
+        return hit[1]
+    found = _float_range_of(edges)
+    if not edges.flags.writeable:
+        _RANGES[id(edges)] = (edges, found)
+        while len(_RANGES) > 256:
+            _RANGES.popitem(last=False)
+    return found
+
+
+def _float_range_of(edges: np.ndarray) -> Tuple[float, float]:
     e0, e1 = float(edges[0]), float(edges[-1])
     lo = np.float32(e0)
     if float(lo) < e0:
