@@ -28,7 +28,8 @@ hog_usage(FILE *f)
                "                 [--descriptors FILE]\n"
                "People in a PNG, PGM or PPM image: HOG descriptors (64x128 windows, OpenCV's\n"
                "layout) scored by a linear SVM at every pyramid level, grouped as OpenCV does.\n"
-               "  --model FILE        a votecl-hog-model file (default: the people detector)\n"
+               "  --model FILE        a votecl-hog-model file or OpenCV's (YAML or XML)\n"
+               "                      (default: the people detector)\n"
                "  --scale s           pyramid ratio (default 1.05)\n"
                "  --stride n          window stride in pixels (default 8)\n"
                "  --padding n         pixels added on each side (default 0)\n"
@@ -117,20 +118,50 @@ image_u8(const tool_image *image, tool_image *out, char *error, size_t size)
 }
 
 votecl_status
+tool_hog_model_load(votecl_context *ctx, const char *path, votecl_hog_params *params,
+                    votecl_hog_model **model)
+{
+    votecl_hog_params file;
+    votecl_status st;
+
+    if (path == NULL)
+        return votecl_hog_model_people(ctx, model);
+    st = votecl_hog_model_load(ctx, path, model);
+    if (st != VOTECL_INVALID_ARGUMENT ||
+        strstr(votecl_context_get_error(ctx), "not a votecl-hog-model file") == NULL)
+        return st;
+    if ((st = votecl_hog_model_load_opencv(ctx, path, &file, model)) != VOTECL_OK)
+        return st;
+    /* OpenCV's file gives the window geometry; the detection settings stay the caller's */
+    params->window_width = file.window_width;
+    params->window_height = file.window_height;
+    params->block_width = file.block_width;
+    params->block_height = file.block_height;
+    params->block_stride_x = file.block_stride_x;
+    params->block_stride_y = file.block_stride_y;
+    params->cell_width = file.cell_width;
+    params->cell_height = file.cell_height;
+    params->nbins = file.nbins;
+    params->gamma = file.gamma;
+    params->l2hys_threshold = file.l2hys_threshold;
+    return VOTECL_OK;
+}
+
+votecl_status
 tool_hog_detect(votecl_context *ctx, const votecl_hog_params *params, const char *model_path,
                 const tool_image *image, votecl_hog_detection *det, size_t capacity,
                 size_t *found, double *seconds)
 {
+    votecl_hog_params p = *params;
     votecl_hog_model *model = NULL;
     votecl_hog *hog = NULL;
     votecl_image view = tool_image_view(image);
     votecl_status st;
     double t0;
 
-    st = model_path ? votecl_hog_model_load(ctx, model_path, &model)
-                    : votecl_hog_model_people(ctx, &model);
+    st = tool_hog_model_load(ctx, model_path, &p, &model);
     if (st == VOTECL_OK)
-        st = votecl_hog_new(ctx, params, model, &hog);
+        st = votecl_hog_new(ctx, &p, model, &hog);
     /* timed is the second run: the first may set the device up */
     if (st == VOTECL_OK)
         st = votecl_hog_detect(hog, &view, NULL, 0, det, capacity, found);

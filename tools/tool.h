@@ -235,6 +235,11 @@ void tool_lines_result_free(tool_lines_result *r);
 int tool_lines_annotate(const tool_image *image, const votecl_lines_line *lines, size_t n,
                         tool_image *out, char *error, size_t error_size);
 
+/* A HOG model (cmd-hog.c): the people detector when path is NULL, else a votecl-hog-model
+ * file or one OpenCV saved (HOGDescriptor::save, YAML or XML), whose window geometry then
+ * replaces params' (in/out). model: caller-owned. */
+votecl_status tool_hog_model_load(votecl_context *context, const char *path,
+                                  votecl_hog_params *params, votecl_hog_model **model);
 /* HOG detection of an image (cmd-hog.c, shared with the demo and the bench): the people
  * detector or the model file model_path (may be NULL); the second of two runs is timed. */
 votecl_status tool_hog_detect(votecl_context *context, const votecl_hog_params *params,

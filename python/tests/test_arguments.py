@@ -52,3 +52,30 @@ def test_out_must_be_writeable_and_of_the_result_type(ctx):
         assert h.batch(np.stack([x] * 3), out=frames) is frames and frames.sum() == 768
         with pytest.raises(votecl.InvalidArgument, match="read-only"):
             h.batch(np.stack([x] * 3), out=np.broadcast_to(np.uint32(0), (3, 16)))
+
+
+PEOPLE_YAML_HEAD = ("%YAML:1.0\n---\npeople: !!opencv-object-detector-hog\n"
+                    "   winSize: [ 64, 128 ]\n   blockSize: [ 16, 16 ]\n"
+                    "   blockStride: [ 8, 8 ]\n   cellSize: [ 8, 8 ]\n   nbins: 9\n"
+                    "   derivAperture: 1\n   winSigma: 4.\n   histogramNormType: 0\n"
+                    "   L2HysThreshold: 2.0000000000000001e-01\n   gammaCorrection: 1\n"
+                    "   nlevels: 64\n   signedGradient: 0\n   SVMDetector: [")
+
+
+def test_hog_model_from_opencv_yaml(ctx, tmp_path):
+    """Issue 25.5: HOG(model="people.yml") read OpenCV's file as a votecl model and failed;
+    the C loader for OpenCV's YAML reads it, the weights equal the people detector's."""
+    people = votecl.HOGModel.people(ctx)
+    values = list(people.weights) + [people.bias]
+    path = tmp_path / "people.yml"
+    path.write_text(PEOPLE_YAML_HEAD + ", ".join("%.8e" % v for v in values) + " ]\n")
+    loaded = votecl.HOGModel.load(str(path), ctx)
+    np.testing.assert_allclose(loaded.weights, people.weights, rtol=1e-6)
+    assert loaded.file_params.window_height == 128
+    im = np.random.default_rng(4).integers(0, 256, (160, 96), dtype=np.uint8)
+    want = votecl.HOG(ctx, fusion="none", hit_threshold=-5.0).detect(im)
+    got = votecl.HOG(ctx, model=str(path), fusion="none", hit_threshold=-5.0).detect(im)
+    assert want and [d.box for d in got] == [d.box for d in want]
+    with pytest.raises(votecl.InvalidArgument, match="OpenCV"):
+        (tmp_path / "junk.yml").write_text("hello\n")
+        votecl.HOGModel.load(str(tmp_path / "junk.yml"), ctx)

@@ -142,6 +142,8 @@ _FUNCTIONS = {
     "votecl_hog_model_new": (c_status, [vp, P(S.votecl_hog_params), P(ctypes.c_float), sz,
                                         ctypes.c_float, P(vp)]),
     "votecl_hog_model_load": (c_status, [vp, ctypes.c_char_p, P(vp)]),
+    "votecl_hog_model_load_opencv": (c_status, [vp, ctypes.c_char_p, P(S.votecl_hog_params),
+                                                P(vp)]),
     "votecl_hog_model_people": (c_status, [vp, P(vp)]),
     "votecl_hog_model_save": (c_status, [vp, vp, ctypes.c_char_p]),
     "votecl_hog_model_get": (None, [vp, c_size_p, P(P(ctypes.c_float)), P(ctypes.c_float)]),

@@ -434,15 +434,29 @@ class HOGModel(Owned):
         check(fn.hog_model_people(context._handle, ctypes.byref(h)), context)
         return cls(context, _handle=h.value)
 
+    file_params = None  # the geometry of a detector OpenCV saved (a votecl_hog_params)
+
     @classmethod
     def load(cls, path, context=None):
-        """A model file (docs/hog-model.md's format)."""
+        """A model file: docs/hog-model.md's format, or a detector OpenCV saved
+        (HOGDescriptor::save, YAML or XML), whose window geometry HOG(model=...) then takes
+        (in .file_params)."""
         from ._core import default_context
         import os
         context = context if context is not None else default_context()
         h = ctypes.c_void_p()
-        check(fn.hog_model_load(context._handle, os.fsencode(path), ctypes.byref(h)), context)
-        return cls(context, _handle=h.value)
+        with context._native.lock:
+            status = fn.hog_model_load(context._handle, os.fsencode(path), ctypes.byref(h))
+            file_params = None
+            if status == 1 and b"not a votecl-hog-model file" in \
+                    (fn.context_get_error(context._handle) or b""):
+                file_params = hog_params()
+                status = fn.hog_model_load_opencv(context._handle, os.fsencode(path),
+                                                  ctypes.byref(file_params), ctypes.byref(h))
+            check(status, context)
+            model = cls(context, _handle=h.value)
+        model.file_params = file_params
+        return model
 
     def save(self, path):
         import os
@@ -478,8 +492,11 @@ class HOG(Plan):
         self.params = hog_params(**params)
         if isinstance(model, str) and model == "people":
             model = HOGModel.people(self.context)
-        elif isinstance(model, str):
+        elif isinstance(model, (str, bytes)) or hasattr(model, "__fspath__"):
             model = HOGModel.load(model, self.context)
+        if getattr(model, "file_params", None) is not None:  # OpenCV's geometry, then ours
+            self.params = fill(type(model.file_params).from_buffer_copy(model.file_params),
+                               _enum_values(params))
         self.model = model
         h = ctypes.c_void_p()
         self._check(fn.hog_new(self.context._handle, ctypes.byref(self.params),
