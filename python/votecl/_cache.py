@@ -8,7 +8,7 @@ has its own default context, each thread has its own plans; a shared context's l
 under its lock.
 """
 import collections
-from typing import Any, Callable, Hashable, Optional
+from typing import Any, Callable, Dict, Hashable, Optional, Tuple
 
 import numpy as np
 
@@ -30,7 +30,7 @@ def _frozen(value: Any) -> Hashable:
     return (type(value).__name__, value)
 
 
-def run(context: Any, cls: Callable[..., Any], args: tuple, params: dict,
+def run(context: Any, cls: Callable[..., Any], args: Tuple[Any, ...], params: Dict[str, Any],
         call: Callable[[Any], Any]) -> Any:
     """call(plan) on the context's plan cls(context, *args, **params), made on first use;
     the context's lock is held throughout, so no other thread evicts the plan meanwhile."""

@@ -12,6 +12,7 @@ import ctypes
 import ctypes.util
 import os
 import subprocess
+from typing import Any
 
 from . import _structs as S
 
@@ -171,6 +172,10 @@ _FUNCTIONS = {
 
 class _Functions:
     """The declared functions as attributes (missing ones raise AttributeError on use)."""
+
+    def __getattr__(self, name: str) -> Any:
+        raise AttributeError("libvotecl at %s has no votecl_%s (an older library?)"
+                             % (path, name))
 
 
 fn = _Functions()

@@ -36,7 +36,7 @@ class Native:
         self.parents = parents
         self.children: Dict[int, "Native"] = {}
         self.root: "Native" = parents[0].root if parents else self
-        self.lock = self.root.lock if parents else threading.RLock()
+        self.lock: Any = self.root.lock if parents else threading.RLock()
         self.pending: List["Native"] = []
         for p in parents:
             p.children[id(self)] = self

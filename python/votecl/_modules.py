@@ -272,6 +272,12 @@ class Hough(Plan):
         self.stats = None
 
     def __call__(self, image):
+        """Lines of a binary edge image, a uint8 (height, width) array of the plan's size
+        (nonzero: an edge): HoughLine records (theta, rho, votes, ...), most votes first;
+        the vote's figures in .stats, its accumulator in .accumulator.
+
+        >>> lines = votecl.Hough(ctx, 640, 480, max_lines=10)(edges)
+        """
         view, keep = image_view(image)
         stats = S.votecl_vote_stats()
 
@@ -345,6 +351,12 @@ class Lines(Plan):
         return struct_dict(p)
 
     def __call__(self, image):
+        """Lines of a gray image, a uint8 or float32 (height, width) array of the plan's size
+        (a GPU array on a CUDA context): Line records (a, b, c, theta, rho, votes, ...),
+        most votes first.
+
+        >>> lines = votecl.Lines(ctx, 640, 480)(gray)
+        """
         if is_device_array(image):
             dev = device_input(self.context, image, "image")
             buf = self._wrap(dev)
@@ -383,6 +395,7 @@ class Lines(Plan):
 
     @property
     def stats(self):
+        """The last run's figures (a LinesStats record: edges, votes, times)."""
         s = S.votecl_lines_stats()
         self._check(fn.lines_plan_last_stats(self._handle, ctypes.byref(s)))
         return record(s, "LinesStats")
@@ -459,18 +472,21 @@ class HOGModel(Owned):
         return model
 
     def save(self, path):
+        """Writes the model as a votecl-hog-model file (docs/hog-model.md)."""
         import os
         check(fn.hog_model_save(self.context._handle, self._handle, os.fsencode(path)),
               self.context)
 
     @property
     def weights(self):
+        """The SVM's weights, float32 (descriptor length,), a copy."""
         n, w, b = ctypes.c_size_t(), ctypes.POINTER(ctypes.c_float)(), ctypes.c_float()
         fn.hog_model_get(self._handle, ctypes.byref(n), ctypes.byref(w), ctypes.byref(b))
         return np.ctypeslib.as_array(w, shape=(n.value,)).copy()
 
     @property
     def bias(self):
+        """The SVM's bias: a window's score is bias + weights . descriptor."""
         b = ctypes.c_float()
         fn.hog_model_get(self._handle, None, None, ctypes.byref(b))
         return b.value
@@ -505,6 +521,7 @@ class HOG(Plan):
 
     @property
     def descriptor_length(self):
+        """The length of one window's descriptor (3780 for the people detector)."""
         n = ctypes.c_size_t()
         self._check(fn.hog_descriptor_length(ctypes.byref(self.params), ctypes.byref(n)))
         return n.value
@@ -595,11 +612,17 @@ class GHT(Plan):
 
     @property
     def params(self):
+        """The model's resolved parameters (votecl_ght_params) as a dict."""
         p = S.votecl_ght_params()
         fn.ght_model_params(self._handle, ctypes.byref(p))
         return struct_dict(p)
 
     def detect(self, image):
+        """Poses of the template in image, a uint8 (H, W) array: Pose records (x, y, angle,
+        scale, votes, ...), most votes first.
+
+        >>> poses = votecl.GHT(ctx, template, "ballard").detect(scene)
+        """
         view, keep = image_view(image)
 
         def call(out, capacity, found):
@@ -609,6 +632,7 @@ class GHT(Plan):
 
     @property
     def stats(self):
+        """The last detection's figures (a GhtStats record: edges, pairs, votes, times)."""
         s = S.votecl_ght_stats()
         self._check(fn.ght_model_last_stats(self._handle, ctypes.byref(s)))
         return record(s, "GhtStats")

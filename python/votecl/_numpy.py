@@ -24,11 +24,15 @@ import math
 from typing import Any, List, Optional, Sequence, Tuple
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _cache
 from ._core import is_device_array
 from ._errors import Unsupported, invalid, invalid_type
 from ._modules import Histogram
+
+Array = npt.NDArray[Any]
+Dtype = np.dtype[Any]
 
 # the widest span of integer values counted one bin per value (u16's whole range)
 IDENTITY_SPAN = 1 << 16
@@ -41,7 +45,7 @@ class _Axis:
     subtracted from integer values, and the data's original dtype (NumPy's edges follow
     it)."""
 
-    def __init__(self, values: np.ndarray, offset: int, original: np.dtype) -> None:
+    def __init__(self, values: Array, offset: int, original: Dtype) -> None:
         self.values, self.offset, self.original = values, offset, original
 
     @property
@@ -49,9 +53,9 @@ class _Axis:
         return self.values.dtype.kind == "u"
 
 
-def _smallest_uint(hi: int) -> np.dtype:
-    for t in (np.uint8, np.uint16, np.uint32):
-        if hi <= np.iinfo(t).max:
+def _smallest_uint(hi: int) -> Dtype:
+    for t in ("u1", "u2", "u4"):
+        if hi < 1 << (8 * int(t[1])):
             return np.dtype(t)
     raise AssertionError(hi)
 
@@ -80,7 +84,7 @@ def _axis(a: Any, name: str) -> _Axis:
                        "in float32) or lists of numbers" % (name, arr.dtype))
 
 
-def _integers(arr: np.ndarray, original: np.dtype, name: str) -> _Axis:
+def _integers(arr: Array, original: Dtype, name: str) -> _Axis:
     """Integer values as uint8/16/32, less their minimum where that brings them within
     identity bins (the fold adds it back)."""
     if arr.size == 0:
@@ -98,7 +102,7 @@ def _integers(arr: np.ndarray, original: np.dtype, name: str) -> _Axis:
 
 
 @functools.lru_cache(maxsize=256)
-def _edges_1d(dtype: str, bins: Any, range_: Any) -> np.ndarray:
+def _edges_1d(dtype: str, bins: Any, range_: Any) -> Array:
     """NumPy's edges for data of dtype, bins and range (given, or the data's (min, max)):
     they depend on the data only through those, so an empty array of the dtype gives them."""
     lo, hi = (_thaw(range_[0]), _thaw(range_[1]))
@@ -116,7 +120,7 @@ def _thaw(key: Any) -> Any:
     return t(v) if t is not bool else v
 
 
-def _outer(arr: np.ndarray, range_: Any) -> Tuple[Any, Any]:
+def _outer(arr: Array, range_: Any) -> Tuple[Any, Any]:
     """The range NumPy takes: the given one, or the data's (min, max) ((0, 1) when empty)."""
     if range_ is not None:
         return tuple(range_)  # type: ignore[return-value]
@@ -125,8 +129,8 @@ def _outer(arr: np.ndarray, range_: Any) -> Tuple[Any, Any]:
     return arr.min(), arr.max()
 
 
-def _edges(original: np.ndarray, axis: _Axis, bins: Any, range_: Any,
-           weights: Any) -> np.ndarray:
+def _edges(original: Array, axis: _Axis, bins: Any, range_: Any,
+           weights: Any) -> Array:
     if isinstance(bins, (int, np.integer)) and not isinstance(bins, bool):
         lo, hi = _outer(original, range_)
         try:
@@ -136,11 +140,11 @@ def _edges(original: np.ndarray, axis: _Axis, bins: Any, range_: Any,
     return np.histogram_bin_edges(original, bins, range_, weights)
 
 
-_POSITIONS: "collections.OrderedDict[Any, Tuple[np.ndarray, np.ndarray]]" = \
+_POSITIONS: "collections.OrderedDict[Any, Tuple[Array, Array]]" = \
     collections.OrderedDict()
 
 
-def _position(edges: np.ndarray, offset: int, span: int) -> np.ndarray:
+def _position(edges: Array, offset: int, span: int) -> Array:
     """For the integer values offset .. offset + span - 1: where each bin starts in that
     list, and where the last ends; bin i holds values v with edges[i] <= v < edges[i + 1],
     the last bin also v == edges[-1] (np.histogram's rule). Kept for the edges NumPy's
@@ -162,7 +166,7 @@ def _position(edges: np.ndarray, offset: int, span: int) -> np.ndarray:
     return pos
 
 
-def _fold(per_value: np.ndarray, positions: List[np.ndarray]) -> np.ndarray:
+def _fold(per_value: Array, positions: List[Array]) -> Array:
     """Sums per-value counts (one axis per dimension) into the bins the positions bound."""
     if len(positions) == 1:  # the common case in as few NumPy calls as it takes
         pos = positions[0]
@@ -193,11 +197,11 @@ def _identity_span(axes: Sequence[_Axis]) -> Optional[int]:
     return None
 
 
-_RANGES: "collections.OrderedDict[int, Tuple[np.ndarray, Tuple[float, float]]]" = \
+_RANGES: "collections.OrderedDict[int, Tuple[Array, Tuple[float, float]]]" = \
     collections.OrderedDict()
 
 
-def _float_range(edges: np.ndarray) -> Tuple[float, float]:
+def _float_range(edges: Array) -> Tuple[float, float]:
     """The library's [lo, hi) for float32 data holding what NumPy's [edges[0], edges[-1]]
     holds: lo the first float32 at or above edges[0], hi just above the last float32 at or
     below edges[-1] (the last edge is included). Kept for NumPy's cached edges."""
@@ -212,7 +216,7 @@ def _float_range(edges: np.ndarray) -> Tuple[float, float]:
     return found
 
 
-def _float_range_of(edges: np.ndarray) -> Tuple[float, float]:
+def _float_range_of(edges: Array) -> Tuple[float, float]:
     e0, e1 = float(edges[0]), float(edges[-1])
     lo = np.float32(e0)
     if float(lo) < e0:
@@ -223,7 +227,7 @@ def _float_range_of(edges: np.ndarray) -> Tuple[float, float]:
     return float(lo), float(np.nextafter(hi, np.float32(np.inf)))
 
 
-def _uniform(bins: Any, edges: np.ndarray) -> bool:
+def _uniform(bins: Any, edges: Array) -> bool:
     """Whether the bins are even: made from a count or an estimator's name by NumPy, or
     edges given evenly spaced (to a part in 10^4: float32 edges are not exactly even)."""
     if isinstance(bins, (int, np.integer, str)):
@@ -232,8 +236,8 @@ def _uniform(bins: Any, edges: np.ndarray) -> bool:
     return len(d) > 0 and bool(np.allclose(d, d.mean(), rtol=1e-4, atol=0))
 
 
-def _counts(axes: List[_Axis], edges: List[np.ndarray], even: List[bool],
-            weights: Optional[np.ndarray], context: Any) -> np.ndarray:
+def _counts(axes: List[_Axis], edges: List[Array], even: List[bool],
+            weights: Optional[Array], context: Any) -> Array:
     """The histogram of the axes in NumPy's bins (int64; float64 when weighted)."""
     nbins = tuple(len(e) - 1 for e in edges)
     weighted = weights is not None
@@ -251,15 +255,15 @@ def _counts(axes: List[_Axis], edges: List[np.ndarray], even: List[bool],
                           "or uint16, or fewer distinct values); the library's float bins "
                           "are even" % IDENTITY_SPAN)
     if all(a.values.dtype == np.float32 for a in axes):
-        rng = tuple(_float_range(e) for e in edges)
-        counts = _run(context, dtype, nbins, rng, axes, weights)
+        floats: Tuple[Tuple[float, float], ...] = tuple(_float_range(e) for e in edges)
+        counts = _run(context, dtype, nbins, floats, axes, weights)
         return counts.astype(np.float64 if weighted else np.int64)
     return _wide_integers(axes, edges, even, nbins, weights, context)
 
 
-def _wide_integers(axes: List[_Axis], edges: List[np.ndarray], even: List[bool],
+def _wide_integers(axes: List[_Axis], edges: List[Array], even: List[bool],
                    nbins: Tuple[int, ...],
-                   weights: Optional[np.ndarray], context: Any) -> np.ndarray:
+                   weights: Optional[Array], context: Any) -> Array:
     """uint32 data spanning more values than identity bins hold (1-D): the library's integer
     bins over [edges[0], edges[-1]) (integer edges only), the values on the last edge added
     here. Mixed or wide 2-D integer data goes through float32 when exact there."""
@@ -284,8 +288,8 @@ def _wide_integers(axes: List[_Axis], edges: List[np.ndarray], even: List[bool],
     return counts
 
 
-def _run(context: Any, dtype: np.dtype, nbins: Tuple[int, ...], rng: Tuple[Any, ...],
-         axes: List[_Axis], weights: Optional[np.ndarray]) -> np.ndarray:
+def _run(context: Any, dtype: Dtype, nbins: Tuple[int, ...], rng: Tuple[Any, ...],
+         axes: List[_Axis], weights: Optional[Array]) -> Array:
     """The library's histogram of the axes (uint32 counts or float32 sums)."""
     two = len(axes) == 2
     bins = nbins if two else nbins[0]
@@ -293,11 +297,12 @@ def _run(context: Any, dtype: np.dtype, nbins: Tuple[int, ...], rng: Tuple[Any, 
     params = dict(two_arrays=True) if two else {}
     x = np.ascontiguousarray(axes[0].values)
     y = np.ascontiguousarray(axes[1].values) if two else None
-    return _cache.run(context, Histogram, (dtype, bins, range_), dict(
+    counts: Array = _cache.run(context, Histogram, (dtype, bins, range_), dict(
         params, weighted=weights is not None), lambda plan: plan(x, y, weights))
+    return counts
 
 
-def _weights(weights: Any, size: int) -> Optional[np.ndarray]:
+def _weights(weights: Any, size: int) -> Optional[Array]:
     if weights is None:
         return None
     w = np.asarray(weights)
@@ -308,8 +313,8 @@ def _weights(weights: Any, size: int) -> Optional[np.ndarray]:
     return np.ascontiguousarray(w.reshape(-1), np.float32)
 
 
-def _result(counts: np.ndarray, edges: List[np.ndarray], density: Any,
-            weights: Any, dd: bool = False) -> np.ndarray:
+def _result(counts: Array, edges: List[Array], density: Any,
+            weights: Any, dd: bool = False) -> Array:
     if dd:  # np.histogramdd's counts are float64 whatever the data
         counts = counts.astype(np.float64)
     if weights is not None:
@@ -322,11 +327,12 @@ def _result(counts: np.ndarray, edges: List[np.ndarray], density: Any,
         shape = [1] * len(edges)
         shape[axis] = len(e) - 1
         counts = counts / np.diff(e.astype(np.float64)).reshape(shape)
-    return counts / total
+    result: Array = counts / total
+    return result
 
 
 def histogram(a: Any, bins: Any = 10, range: Any = None, density: Any = None,
-              weights: Any = None, *, context: Any = None) -> Tuple[Any, np.ndarray]:
+              weights: Any = None, *, context: Any = None) -> Tuple[Any, Array]:
     """np.histogram on the library: (counts, bin_edges).
 
     a: values (any shape, flattened): bool, integers, float16/32/64 (float64 only when
@@ -340,7 +346,7 @@ def histogram(a: Any, bins: Any = 10, range: Any = None, density: Any = None,
     >>> votecl.histogram([1, 2, 2, 3], bins=3)
     (array([1, 2, 1]), array([1.        , 1.66666667, 2.33333333, 3.        ]))
     """
-    if is_device_array(a):
+    if is_device_array(a):  # type: ignore[no-untyped-call]
         return _device_histogram(a, bins, range, weights, context)
     original = np.asarray(a)
     if original.dtype == np.bool_:
@@ -353,7 +359,7 @@ def histogram(a: Any, bins: Any = 10, range: Any = None, density: Any = None,
 
 
 def _device_histogram(a: Any, bins: Any, range_: Any, weights: Any,
-                      context: Any) -> Tuple[Any, np.ndarray]:
+                      context: Any) -> Tuple[Any, Array]:
     """A GPU array: the library's bins over range (the dtype's default range when None), its
     upper end excluded, counts left on the GPU (as before NumPy's rules came)."""
     dtype = a.dtype
@@ -368,7 +374,7 @@ def _device_histogram(a: Any, bins: Any, range_: Any, weights: Any,
     return counts[0], np.linspace(p.min[0], p.max[0], int(p.nbins[0]) + 1)
 
 
-def _sample(sample: Any) -> List[np.ndarray]:
+def _sample(sample: Any) -> List[Array]:
     """histogramdd's sample: an (N, D) array or a sequence of D arrays of N values."""
     if isinstance(sample, np.ndarray) or not hasattr(sample, "__len__"):
         arr = np.asarray(sample)
@@ -387,7 +393,7 @@ def _sample(sample: Any) -> List[np.ndarray]:
 
 
 def histogramdd(sample: Any, bins: Any = 10, range: Any = None, density: Any = None,
-                weights: Any = None, *, context: Any = None) -> Tuple[Any, List[np.ndarray]]:
+                weights: Any = None, *, context: Any = None) -> Tuple[Any, List[Array]]:
     """np.histogramdd on the library for 1 or 2 dimensions: (counts, [edges per dimension]).
 
     sample: an (N, D) array or a sequence of D arrays; bins: an int, one per dimension, or
@@ -416,14 +422,14 @@ def histogramdd(sample: Any, bins: Any = 10, range: Any = None, density: Any = N
 
 
 @functools.lru_cache(maxsize=256)
-def _dd_edges_cached(dtype: str, bins: int, lo: Any, hi: Any) -> np.ndarray:
+def _dd_edges_cached(dtype: str, bins: int, lo: Any, hi: Any) -> Array:
     empty = np.empty((0, 1), np.dtype(dtype))
     edges = np.histogramdd(empty, bins, [(_thaw(lo), _thaw(hi))])[1][0]
     edges.flags.writeable = False
     return edges
 
 
-def _dd_edges(x: np.ndarray, bins: Any, range_: Any) -> np.ndarray:
+def _dd_edges(x: Array, bins: Any, range_: Any) -> Array:
     """np.histogramdd's edges of one dimension (float64 linspace over the outer edges)."""
     if isinstance(bins, (int, np.integer)) and not isinstance(bins, bool):
         lo, hi = _outer(x, range_)
@@ -436,7 +442,7 @@ def _dd_edges(x: np.ndarray, bins: Any, range_: Any) -> np.ndarray:
 
 def histogram2d(x: Any, y: Any, bins: Any = 10, range: Any = None, density: Any = None,
                 weights: Any = None, *, context: Any = None
-                ) -> Tuple[Any, np.ndarray, np.ndarray]:
+                ) -> Tuple[Any, Array, Array]:
     """np.histogram2d on the library: (counts, xedges, yedges).
 
     x, y: N values each (see histogram for the dtypes); bins: an int, [nx, ny], or edge

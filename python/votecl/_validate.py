@@ -6,8 +6,11 @@ import math
 from typing import Any, Sequence, Tuple
 
 import numpy as np
+import numpy.typing as npt
 
 from ._errors import invalid
+
+Array = npt.NDArray[Any]
 
 
 def count(value: Any, name: str, minimum: int = 0) -> int:
@@ -23,7 +26,7 @@ def image_size(value: Any, name: str) -> int:
     return count(value, name, 1)
 
 
-def check_out(out: Any, shape: Sequence[int], dtype: Any, name: str = "out") -> np.ndarray:
+def check_out(out: Any, shape: Sequence[int], dtype: Any, name: str = "out") -> Array:
     """A caller's output array: a writeable, C-contiguous NumPy array of exactly dtype and of
     the result's size (any shape holding it), else InvalidArgument. A read-only array (one
     over bytes, a broadcast view) is refused, never written."""
@@ -44,7 +47,7 @@ def check_out(out: Any, shape: Sequence[int], dtype: Any, name: str = "out") -> 
     return out
 
 
-def vote_input(arr: np.ndarray, channels: int, name: str = "data") -> Tuple[np.ndarray, int]:
+def vote_input(arr: Array, channels: int, name: str = "data") -> Tuple[Array, int]:
     """A 1-D array of interleaved channels and its element count, refused unless its length
     is a whole number of elements (the library reads elements x channels values)."""
     if arr.size % channels:
