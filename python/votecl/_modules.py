@@ -395,7 +395,7 @@ class Lines(Plan):
 
     @property
     def stats(self):
-        """The last run's figures (a LinesStats record: edges, votes, times)."""
+        """The last run's figures (a LinesStats record: edges, maxima)."""
         s = S.votecl_lines_stats()
         self._check(fn.lines_plan_last_stats(self._handle, ctypes.byref(s)))
         return record(s, "LinesStats")
@@ -632,7 +632,8 @@ class GHT(Plan):
 
     @property
     def stats(self):
-        """The last detection's figures (a GhtStats record: edges, pairs, votes, times)."""
+        """The last detection's figures (a GhtStats record: template and image edges and
+        pairings, candidates, seconds spent on edges and pairing)."""
         s = S.votecl_ght_stats()
         self._check(fn.ght_model_last_stats(self._handle, ctypes.byref(s)))
         return record(s, "GhtStats")
