@@ -31,13 +31,18 @@ def _frozen(value: Any) -> Hashable:
 
 
 def run(context: Any, cls: Callable[..., Any], args: Tuple[Any, ...], params: Dict[str, Any],
-        call: Callable[[Any], Any]) -> Any:
+        call: Callable[[Any], Any], key: Optional[Hashable] = None) -> Any:
     """call(plan) on the context's plan cls(context, *args, **params), made on first use;
-    the context's lock is held throughout, so no other thread evicts the plan meanwhile."""
+    the context's lock is held throughout, so no other thread evicts the plan meanwhile.
+    key: what identifies args and params, where the caller has it cheaper than hashing
+    them."""
     from . import _lifetime
     ctx = _lifetime.resolve_context(context)
     try:  # equal values make equal plans (the C side sees the same numbers): no type in keys
-        key: Optional[Hashable] = (cls, args, tuple(sorted(params.items())))
+        if key is not None:
+            key = (cls, key)
+        else:
+            key = (cls, args, tuple(sorted(params.items())))
         hash(key)
     except TypeError:
         try:

@@ -10,11 +10,13 @@ How the counts are made:
   the minimum): the library counts every value (identity bins, one plan per dtype whatever
   the range), and the counts are summed into NumPy's bins on the host by comparing values
   with NumPy's edges, as np.histogram does: equal to NumPy for any bins, edges included.
-- float data (float32; float16 and float64 when every value is exact in float32): the
-  library's uniform bins, floor((x - lo) * bins / (hi - lo)) in single precision, which
-  may put a value within about one single-precision step of an interior edge in the
-  neighbouring bin (python/README.md lists the differences). One plan per range: a new range
-  builds (compiles) a plan once, kept in the context's plan cache.
+- float data (float32; float16 and float64 when every value is exact in float32; float64
+  whole numbers count as integers), 1-D and unweighted: the generic engine compares each
+  value with NumPy's edges (as float32 bounds selecting the same values): equal to NumPy.
+  Weighted or 2-D float data: the library's even bins, floor((x - lo) * bins / (hi - lo))
+  in single precision, which may put a value within about one single-precision step of an
+  interior edge in the neighbouring bin (python/README.md lists the differences). One plan
+  per range or edges: a new one builds (compiles) a plan once, kept in the context's cache.
 - anything else (complex, object, strings, dates, integers beyond 32 bits) is refused with
   votecl.InvalidType naming the dtype; more than 2 dimensions with votecl.Unsupported.
 """
@@ -29,7 +31,7 @@ import numpy.typing as npt
 from . import _cache
 from ._core import is_device_array
 from ._errors import Unsupported, invalid, invalid_type
-from ._modules import Histogram
+from ._modules import Histogram, Vote
 
 Array = npt.NDArray[Any]
 Dtype = np.dtype[Any]
@@ -250,15 +252,98 @@ def _counts(axes: List[_Axis], edges: List[Array], even: List[bool],
         rng = ((0, span),) * len(axes)
         per_value = _run(context, dtype, shape, rng, axes, weights)
         return _fold(per_value, [_position(e, a.offset, span) for e, a in zip(edges, axes)])
+    floats = all(a.values.dtype == np.float32 for a in axes)
+    if floats and len(axes) == 1 and not weighted and nbins[0] + 2 <= TABLE_LIMIT:
+        return _edge_votes(axes[0], edges[0], even[0], context)
     if not all(even):
         raise Unsupported("bins: uneven edges need integer data of at most %d values (uint8 "
-                          "or uint16, or fewer distinct values); the library's float bins "
-                          "are even" % IDENTITY_SPAN)
-    if all(a.values.dtype == np.float32 for a in axes):
-        floats: Tuple[Tuple[float, float], ...] = tuple(_float_range(e) for e in edges)
-        counts = _run(context, dtype, nbins, floats, axes, weights)
+                          "or uint16, or fewer distinct values), or 1-D unweighted float data "
+                          "in at most %d bins; the library's other float bins are even"
+                          % (IDENTITY_SPAN, TABLE_LIMIT - 2))
+    if floats:
+        ranges: Tuple[Tuple[float, float], ...] = tuple(_float_range(e) for e in edges)
+        counts = _run(context, dtype, nbins, ranges, axes, weights)
         return counts.astype(np.float64 if weighted else np.int64)
     return _wide_integers(axes, edges, even, nbins, weights, context)
+
+
+# vote_index for float data in NumPy's bins: the table holds the bins' lower bounds, the last
+# edge (included) and, for even bins, bins / (last - first) for a first guess that the loops
+# correct; uneven bins search. Comparisons only, so a value on an edge lands as NumPy's.
+_EVEN_SOURCE = """
+uint vote_index(uint space, uint index, float v, uint nbins)
+{
+    uint b;
+    float t;
+    if (!(v >= vote_table[0] && v <= vote_table[nbins]))
+        return VOTE_SKIP;
+    t = (v - vote_table[0]) * vote_table[nbins + 1];
+    b = t < (float)nbins ? (uint)t : nbins - 1;
+    while (b > 0 && v < vote_table[b])
+        b--;
+    while (b + 1 < nbins && v >= vote_table[b + 1])
+        b++;
+    return b;
+}
+"""
+_SEARCH_SOURCE = """
+uint vote_index(uint space, uint index, float v, uint nbins)
+{
+    uint lo = 0, hi = nbins - 1;
+    if (!(v >= vote_table[0] && v <= vote_table[nbins]))
+        return VOTE_SKIP;
+    while (lo < hi) { /* the last bin whose lower bound is at most v */
+        uint mid = (lo + hi + 1) / 2;
+        if (v >= vote_table[mid])
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+"""
+TABLE_LIMIT = 8192  # VOTECL_VOTE_MAX_TABLE
+
+_TABLES: "collections.OrderedDict[Any, Tuple[Array, Array]]" = collections.OrderedDict()
+
+
+def _edge_table(edges: Array, even: bool) -> Array:
+    """The float32 table _EVEN_SOURCE or _SEARCH_SOURCE reads: for float32 x, x >= e (any
+    float e) exactly when x >= the least float32 at or above e, and x <= e when x <= the
+    greatest float32 at or below e; kept for NumPy's cached edges."""
+    key = (id(edges), even)
+    hit = _TABLES.get(key)
+    if hit is not None and hit[0] is edges:
+        return hit[1]
+    e = edges.astype(np.float64)
+    up = e.astype(np.float32)
+    up = np.where(up.astype(np.float64) < e, np.nextafter(up, np.float32(np.inf)), up)
+    last = np.float32(e[-1])
+    if float(last) > e[-1]:
+        last = np.nextafter(last, np.float32(-np.inf))
+    table = np.concatenate([up[:-1], [last]]).astype(np.float32)
+    if even:
+        scale = np.float32((len(e) - 1) / (float(table[-1]) - float(table[0]))) \
+            if table[-1] > table[0] else np.float32(0)
+        table = np.concatenate([table, [scale if np.isfinite(scale) else 0]]).astype(np.float32)
+    if not edges.flags.writeable:
+        _TABLES[key] = (edges, table)
+        while len(_TABLES) > 256:
+            _TABLES.popitem(last=False)
+    return table
+
+
+def _edge_votes(axis: _Axis, edges: Array, even: bool, context: Any) -> Array:
+    """1-D float data counted in NumPy's bins exactly, by the generic engine comparing each
+    value with the bins' bounds (one plan per edges, as for any float range)."""
+    table = _edge_table(edges, even)
+    x = np.ascontiguousarray(axis.values.reshape(-1))
+    params = dict(source=_EVEN_SOURCE if even else _SEARCH_SOURCE, dtype=np.float32,
+                  bins=len(edges) - 1, table=table)
+    votes = _cache.run(context, Vote, (), params, lambda plan: plan(x)[0],
+                       key=("edges", even, table.tobytes()))
+    counts: Array = votes[0].astype(np.int64)
+    return counts
 
 
 def _wide_integers(axes: List[_Axis], edges: List[Array], even: List[bool],
