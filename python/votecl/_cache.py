@@ -12,6 +12,8 @@ from typing import Any, Callable, Dict, Hashable, Optional, Tuple
 
 import numpy as np
 
+from . import _lifetime
+
 
 SIZE = 16  # plans kept per context
 
@@ -36,7 +38,6 @@ def run(context: Any, cls: Callable[..., Any], args: Tuple[Any, ...], params: Di
     the context's lock is held throughout, so no other thread evicts the plan meanwhile.
     key: what identifies args and params, where the caller has it cheaper than hashing
     them."""
-    from . import _lifetime
     ctx = _lifetime.resolve_context(context)
     try:  # equal values make equal plans (the C side sees the same numbers): no type in keys
         if key is not None:
@@ -67,7 +68,6 @@ def run(context: Any, cls: Callable[..., Any], args: Tuple[Any, ...], params: Di
 
 def clear(context: Any = None) -> None:
     """Closes the plans a context (None: the thread's default) keeps for one-shot calls."""
-    from . import _lifetime
     ctx = _lifetime.resolve_context(context)
     with ctx._native.lock:
         plans, ctx._plans = ctx._plans, None

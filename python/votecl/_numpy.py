@@ -28,7 +28,7 @@ from typing import Any, List, Optional, Sequence, Tuple
 import numpy as np
 import numpy.typing as npt
 
-from . import _cache
+from . import _cache, _lifetime
 from ._core import is_device_array
 from ._errors import Unsupported, invalid, invalid_type
 from ._modules import Histogram, Vote
@@ -254,7 +254,9 @@ def _counts(axes: List[_Axis], edges: List[Array], even: List[bool],
         return _fold(per_value, [_position(e, a.offset, span) for e, a in zip(edges, axes)])
     floats = all(a.values.dtype == np.float32 for a in axes)
     if floats and len(axes) == 1 and not weighted and nbins[0] + 2 <= TABLE_LIMIT:
-        return _edge_votes(axes[0], edges[0], even[0], context)
+        counts = _edge_votes(axes[0], edges[0], even[0], context)
+        if counts is not None:
+            return counts
     if not all(even):
         raise Unsupported("bins: uneven edges need integer data of at most %d values (uint8 "
                           "or uint16, or fewer distinct values), or 1-D unweighted float data "
@@ -333,15 +335,23 @@ def _edge_table(edges: Array, even: bool) -> Array:
     return table
 
 
-def _edge_votes(axis: _Axis, edges: Array, even: bool, context: Any) -> Array:
+def _edge_votes(axis: _Axis, edges: Array, even: bool, context: Any) -> Optional[Array]:
     """1-D float data counted in NumPy's bins exactly, by the generic engine comparing each
-    value with the bins' bounds (one plan per edges, as for any float range)."""
+    value with the bins' bounds (one plan per edges, as for any float range); None where the
+    backend runs no user functions (ref)."""
+    ctx = _lifetime.resolve_context(context)
+    if getattr(ctx, "_no_user_votes", False):
+        return None
     table = _edge_table(edges, even)
     x = np.ascontiguousarray(axis.values.reshape(-1))
     params = dict(source=_EVEN_SOURCE if even else _SEARCH_SOURCE, dtype=np.float32,
                   bins=len(edges) - 1, table=table)
-    votes = _cache.run(context, Vote, (), params, lambda plan: plan(x)[0],
-                       key=("edges", even, table.tobytes()))
+    try:
+        votes = _cache.run(ctx, Vote, (), params, lambda plan: plan(x)[0],
+                           key=("edges", even, table.tobytes()))
+    except Unsupported:
+        ctx._no_user_votes = True
+        return None
     counts: Array = votes[0].astype(np.int64)
     return counts
 
