@@ -195,3 +195,17 @@ def test_plan_cache_is_bounded_and_reused(ctx):
         votecl.hough_lines(np.zeros((8 + i, 8), np.uint8), context=ctx)
     assert len(ctx_plans()) == _cache.SIZE
     assert all(p.closed for p in before.values())   # the evicted plans were closed
+
+
+def test_ref_backend():
+    """The ref backend runs no user functions: 1-D float data takes the library's even bins
+    there (README: differences), integer data is NumPy's exactly."""
+    ref = votecl.Context(backend="ref")
+    x = rng(15).uniform(0, 1, 2000).astype(np.float32)
+    got, edges = votecl.histogram(x, bins=10, context=ref)
+    want, want_edges = np.histogram(x, bins=10)
+    np.testing.assert_array_equal(edges, want_edges)
+    assert got.sum() == want.sum() and np.abs(got - want).sum() <= 2
+    i = rng(15).integers(0, 1000, 2000)
+    same(votecl.histogram(i, bins=7, context=ref), np.histogram(i, bins=7))
+    ref.close()

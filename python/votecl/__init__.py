@@ -2,6 +2,7 @@
 the generalized Hough transform) on any OpenCL device, or CUDA, through ctypes.
 
     import numpy as np, votecl
+    counts, edges = votecl.histogram(x, bins=16)  # np.histogram's, from any thread
     ctx = votecl.Context()                        # VOTECL_BACKEND / VOTECL_DEVICE, else defaults
     h = votecl.Histogram(ctx, np.uint8, bins=256, range=(0, 256))
     counts = h(np.random.randint(0, 256, 10**6, dtype=np.uint8))
@@ -12,14 +13,16 @@ GPU arrays (CuPy, PyTorch CUDA tensors, anything with __cuda_array_interface__ o
 through the histograms, the generic engine, PClines and HOG without a host copy on a
 votecl.Context(backend="cuda"); histogram results come back as arrays of the same library.
 
-Errors raise votecl.VoteclError (votecl.InvalidArgument for bad input) with the library's
-message. The shared library is found through VOTECL_LIBRARY, the linker's path, pkg-config
+Errors raise votecl.VoteclError (votecl.InvalidArgument for bad input, votecl.ClosedError
+for a call on a closed object) with the library's message. Contexts and what is made from
+them may be shared between threads (their calls take turns); python/README.md says more. The shared library is found through VOTECL_LIBRARY, the linker's path, pkg-config
 or the build tree (votecl._lib).
 """
 from ._core import (BACKENDS, Buffer, Context, DeviceInfo, backends, default_context, devices,
                     version)
 from ._errors import ClosedError, InvalidArgument, InvalidType, Unsupported, VoteclError
-from ._modules import GHT, HOG, HOGModel, Histogram, Hough, Lines, Vote, hog_params, hough_lines, lines
+from ._modules import (GHT, HOG, HOGModel, Histogram, Hough, Lines, Vote, hog_params, hough_lines,
+                       lines)
 from ._numpy import histogram, histogram2d, histogramdd
 from ._lib import path as library_path
 
