@@ -139,6 +139,7 @@ def test_hough_finds_the_lines(ctx, ref):
     im = line_image(90, 70)
     found = votecl.hough_lines(im, context=ctx, max_lines=2)
     assert found == votecl.hough_lines(im, context=ref, max_lines=2)
+    assert np.asarray(found)["votes"].tolist() == [l.votes for l in found]  # named fields
     got = sorted((round(math.degrees(l.theta)), round(l.rho)) for l in found)
     assert got == [(0, 22), (90, 23)]
     with votecl.Hough(ctx, 90, 70) as h:

@@ -109,8 +109,23 @@ _FLAT = {}
 _FLAT_DTYPES = {}
 
 
+class Records(list):
+    """Result records: a list of namedtuples with the C struct's fields (line.theta,
+    detection.box.x), which is also a NumPy structured array of the same fields:
+    result.array or np.asarray(result) (result.array["votes"], result.array["box"]["x"])."""
+
+    __slots__ = ("array",)
+
+    def __init__(self, items, array):
+        super().__init__(items)
+        self.array = array
+
+    def __array__(self, dtype=None):
+        return self.array if dtype is None else self.array.astype(dtype)
+
+
 def records(array, count, name):
-    """The first count structs of a ctypes array as records (see record_type). Structs of
+    """The first count structs of a ctypes array as Records (see record_type). Structs of
     scalar fields only are read through NumPy's view of the array in one pass (a generic
     getattr per field costs about 4 us a record, more than a millisecond's worth of lines
     or detections is worth in a pipeline); others field by field."""
@@ -120,15 +135,16 @@ def records(array, count, name):
         flat = _FLAT[struct_type] = all(
             isinstance(t, type) and issubclass(t, ctypes._SimpleCData) and
             t._type_ in "bBhHiIlLqQfd?" for _, t in struct_type._fields_)
-    if count == 0:
-        return []
-    if not flat:
-        return [record(array[i], name) for i in range(count)]
-    make = record_type(struct_type, name)._make
     dtype = _FLAT_DTYPES.get(struct_type)
     if dtype is None:  # NumPy builds it from the ctypes fields in Python: once
         dtype = _FLAT_DTYPES[struct_type] = np.dtype(struct_type)
-    return list(map(make, np.frombuffer(array, dtype, count).tolist()))
+    arr = np.frombuffer(array, dtype, count).copy()
+    if count == 0:
+        return Records([], arr)
+    if not flat:
+        return Records([record(array[i], name) for i in range(count)], arr)
+    make = record_type(struct_type, name)._make
+    return Records(list(map(make, arr.tolist())), arr)
 
 
 def record(struct, name):

@@ -444,8 +444,9 @@ class HOGModel(Owned):
         from ._core import default_context
         context = context if context is not None else default_context()
         h = ctypes.c_void_p()
-        check(fn.hog_model_people(context._handle, ctypes.byref(h)), context)
-        return cls(context, _handle=h.value)
+        with context._native.lock:
+            check(fn.hog_model_people(context._handle, ctypes.byref(h)), context)
+            return cls(context, _handle=h.value)
 
     file_params = None  # the geometry of a detector OpenCV saved (a votecl_hog_params)
 
