@@ -50,7 +50,7 @@ def fill(struct, overrides):
     for key, value in overrides.items():
         if key not in names:
             raise invalid_type("%s has no field %r; its fields: %s"
-                            % (type(struct).__name__, key, ", ".join(names)))
+                               % (type(struct).__name__, key, ", ".join(names)))
         current = getattr(struct, key)
         try:
             if isinstance(current, ctypes.Array):
@@ -70,8 +70,9 @@ def _fill_array(arr, key, value):
     try:
         values = list(value)
     except TypeError:
+        example = tuple([value] + [0] * (len(arr) - 1))
         raise invalid("%s: an array of %d values; give a sequence such as %s, not %r"
-                      % (key, len(arr), tuple([value] + [0] * (len(arr) - 1)), value)) from None
+                      % (key, len(arr), example, value)) from None
     if len(values) > len(arr):
         raise invalid("%s: at most %d values, not %d" % (key, len(arr), len(values)))
     for i, v in enumerate(values):
@@ -350,7 +351,7 @@ def host_array(a, name, dtypes=None):
     arr = np.ascontiguousarray(a)
     if dtypes is not None and arr.dtype not in [np.dtype(d) for d in dtypes]:
         raise invalid_type("%s: dtype %s is not one of %s"
-                        % (name, arr.dtype, ", ".join(str(np.dtype(d)) for d in dtypes)))
+                           % (name, arr.dtype, ", ".join(str(np.dtype(d)) for d in dtypes)))
     return arr
 
 
@@ -360,7 +361,7 @@ def image_view(arr, name="image"):
     arr = np.asarray(arr)
     if arr.ndim not in (2, 3):
         raise invalid("%s: expected (height, width) or (height, width, channels), got shape %s"
-                         % (name, arr.shape))
+                      % (name, arr.shape))
     if arr.dtype not in DTYPES:
         raise invalid_type("%s: dtype %s is not uint8, uint16, uint32 or float32"
                            % (name, arr.dtype))
@@ -582,8 +583,8 @@ def device_input(context, obj, what):
     the caller's CUDA context (Context(backend="cuda")); work on another stream than the
     context's is waited for first (CUDA array interface, version 3)."""
     if not getattr(context, "_shares_cuda", False):
-        raise invalid_type("%s: GPU arrays need votecl.Context(backend='cuda'); this context is %s"
-                        % (what, context.backend))
+        raise invalid_type("%s: GPU arrays need votecl.Context(backend='cuda'); this context "
+                           "is %s" % (what, context.backend))
     dev = DeviceArray(obj, what)
     mine = context.native_queue
     if dev.stream not in (None, 1, 2) and dev.stream != mine:

@@ -176,7 +176,7 @@ class Histogram(Plan):
         bo = self._wrap(device_input(self.context, result, "out"))
         if bo.size != nframes * self.nbins * 4:
             raise invalid("out: %d bytes are not %d frames of %d 4-byte bins"
-                             % (bo.size, nframes, self.nbins))
+                          % (bo.size, nframes, self.nbins))
         n = dx.nbytes // self.dtype.itemsize // self._channels // max(nframes, 1)
         self._check(fn.hist_run_buffers(self._handle, bx._handle,
                                         by._handle if by is not None else None,
