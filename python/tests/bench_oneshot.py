@@ -30,6 +30,7 @@ def main():
     rng = np.random.default_rng(1)
     x8 = rng.integers(0, 256, (16, 16), dtype=np.uint8)
     xf = rng.uniform(0, 1, (16, 16)).astype(np.float32)
+    big = rng.integers(0, 256, 1 << 20, dtype=np.uint8)
     im = np.zeros((64, 96), np.uint8)
     im[20, :] = 255
     im[:, 30] = 255
@@ -46,6 +47,10 @@ def main():
          lambda: votecl.Histogram(ctx, np.float32, 10, (0, 1))(xf)),
         ("histogram f32 16x16, default range", lambda: hf(xf),
          lambda: votecl.histogram(xf, 10, context=ctx), None),
+        ("histogram u8 1M, 256 bins", lambda: h8(big),
+         lambda: votecl.histogram(big, 256, (0, 256), context=ctx), None),
+        ("histogram u8 1M, 10 bins, default range", lambda: h8(big),
+         lambda: votecl.histogram(big, 10, context=ctx), None),
         ("hough_lines 96x64", lambda: hough(im),
          lambda: votecl.hough_lines(im, context=ctx), lambda: votecl.Hough(ctx, 96, 64)(im)),
         ("lines (PClines) 96x64", lambda: pcl(im),

@@ -11,8 +11,9 @@ from . import _lib
 from . import _lifetime
 from . import _validate
 from . import _structs as S
-from ._errors import (ClosedError, InvalidArgument, InvalidType, Unsupported, VoteclError, invalid,
-                      invalid_type)
+# the errors stay importable from here, where they were defined before _errors
+from ._errors import ClosedError, InvalidArgument, InvalidType, Unsupported  # noqa: F401
+from ._errors import VoteclError, invalid, invalid_type
 from ._errors import error as _error
 from ._lib import fn
 from ._lifetime import Owned

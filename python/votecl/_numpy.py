@@ -448,9 +448,25 @@ def histogram(a: Any, bins: Any = 10, range: Any = None, density: Any = None,
         original = original.view(np.uint8)
     axis = _axis(original.reshape(-1), "a")
     w = _weights(weights, original.size)
+    if range is None and w is None and isinstance(bins, (int, np.integer)) and \
+            original.dtype in (np.uint8, np.uint16) and original.size:
+        return _identity_histogram(axis, original.dtype, int(bins), density, context)
     edges = _edges(original.reshape(-1), axis, bins, range, weights)
     counts = _counts([axis], [edges], [_uniform(bins, edges)], w, context)
     return _result(counts, [edges], density, weights), edges
+
+
+def _identity_histogram(axis: _Axis, dtype: Dtype, bins: int, density: Any,
+                        context: Any) -> Tuple[Array, Array]:
+    """uint8 or uint16 data over its own range: the device's per-value counts give the
+    minimum and maximum too, sparing the host its two passes over the data."""
+    span = 256 if dtype == np.uint8 else IDENTITY_SPAN
+    per_value = _run(context, dtype, (span,), ((0, span),), [axis], None)
+    present = np.flatnonzero(per_value)
+    lo, hi = dtype.type(present[0]), dtype.type(present[-1])
+    edges = _edges_1d(dtype.str, bins, (_key(lo), _key(hi)))
+    counts = _fold(per_value, [_position(edges, 0, span)])
+    return _result(counts, [edges], density, None), edges
 
 
 def _device_histogram(a: Any, bins: Any, range_: Any, weights: Any,
