@@ -11,12 +11,14 @@ How the counts are made:
   the range), and the counts are summed into NumPy's bins on the host by comparing values
   with NumPy's edges, as np.histogram does: equal to NumPy for any bins, edges included.
 - float data (float32; float16 and float64 when every value is exact in float32; float64
-  whole numbers count as integers), 1-D and unweighted: the generic engine compares each
-  value with NumPy's edges (as float32 bounds selecting the same values): equal to NumPy.
-  Weighted or 2-D float data: the library's even bins, floor((x - lo) * bins / (hi - lo))
-  in single precision, which may put a value within about one single-precision step of an
-  interior edge in the neighbouring bin (python/README.md lists the differences). One plan
-  per range or edges: a new one builds (compiles) a plan once, kept in the context's cache.
+  whole numbers count as integers), and 2-D integers beyond such planes (as float32): the
+  generic engine compares each value with NumPy's edges (as float32 bounds selecting the
+  same values): equal to NumPy. One plan per edges: new edges build (compile) a plan once,
+  kept in the context's cache.
+- weighted float data, and float data on the ref backend (no user functions): the library's
+  even bins, floor((x - lo) * bins / (hi - lo)) in single precision, which may put a value
+  within about one single-precision step of an interior edge in the neighbouring bin
+  (python/README.md lists the differences).
 - anything else (complex, object, strings, dates, integers beyond 32 bits) is refused with
   votecl.InvalidType naming the dtype; more than 2 dimensions with votecl.Unsupported.
 """
@@ -38,8 +40,9 @@ Dtype = np.dtype[Any]
 
 # the widest span of integer values counted one bin per value (u16's whole range)
 IDENTITY_SPAN = 1 << 16
-# 2-D identity counting: a u8 x u8 plane
+# 2-D identity counting: a u8 x u8 plane, and the most bins of other integer planes
 IDENTITY_SPAN_2D = 1 << 8
+IDENTITY_PLANE = 1 << 20
 
 
 class _Axis:
@@ -187,16 +190,21 @@ def _fold(per_value: Array, positions: List[Array]) -> Array:
     return total
 
 
-def _identity_span(axes: Sequence[_Axis]) -> Optional[int]:
-    """The identity plan's span for these axes, or None where values are counted by range."""
+def _identity_spans(axes: Sequence[_Axis]) -> Optional[Tuple[int, ...]]:
+    """The identity plan's span per axis, or None where values are counted by range. 2-D:
+    uint8 pairs take 256 x 256; other small integers the powers of two above their largest
+    values (a few plans cover them all) while the plane holds at most IDENTITY_PLANE."""
     if not all(a.integer for a in axes):
         return None
     if len(axes) == 1:
         size = axes[0].values.dtype.itemsize
-        return 256 if size == 1 else IDENTITY_SPAN if size == 2 else None
+        return (256,) if size == 1 else (IDENTITY_SPAN,) if size == 2 else None
     if all(a.values.dtype == np.uint8 for a in axes):
-        return IDENTITY_SPAN_2D
-    return None
+        return (IDENTITY_SPAN_2D,) * 2
+    if any(a.values.dtype.itemsize > 2 for a in axes):
+        return None
+    spans = tuple(1 << int(a.values.max()).bit_length() for a in axes)
+    return spans if math.prod(spans) <= IDENTITY_PLANE else None
 
 
 _RANGES: "collections.OrderedDict[int, Tuple[Array, Tuple[float, float]]]" = \
@@ -245,23 +253,28 @@ def _counts(axes: List[_Axis], edges: List[Array], even: List[bool],
     weighted = weights is not None
     if axes[0].values.size == 0:
         return np.zeros(nbins, np.float64 if weighted else np.int64)
-    span = _identity_span(axes)
+    spans = _identity_spans(axes)
     dtype = axes[0].values.dtype
-    if span is not None:
-        shape = (span,) * len(axes)
-        rng = ((0, span),) * len(axes)
-        per_value = _run(context, dtype, shape, rng, axes, weights)
-        return _fold(per_value, [_position(e, a.offset, span) for e, a in zip(edges, axes)])
+    if spans is not None:
+        if len(axes) == 2 and axes[0].values.dtype != axes[1].values.dtype:
+            dtype = np.dtype(np.uint16)  # the library's 2-D histograms take one dtype
+            axes = [_Axis(a.values.astype(dtype), a.offset, a.original) for a in axes]
+        rng = tuple((0, span) for span in spans)
+        per_value = _run(context, dtype, spans, rng, axes, weights)
+        return _fold(per_value, [_position(e, a.offset, span)
+                                 for e, a, span in zip(edges, axes, spans)])
     floats = all(a.values.dtype == np.float32 for a in axes)
-    if floats and len(axes) == 1 and not weighted and nbins[0] + 2 <= TABLE_LIMIT:
-        counts = _edge_votes(axes[0], edges[0], even[0], context)
+    if len(axes) == 2 and not floats:
+        return _as_floats(axes, edges, even, weights, context)
+    if floats and not weighted:
+        counts = _edge_votes(axes, edges, even, context)
         if counts is not None:
             return counts
     if not all(even):
-        raise Unsupported("bins: uneven edges need integer data of at most %d values (uint8 "
-                          "or uint16, or fewer distinct values), or 1-D unweighted float data "
-                          "in at most %d bins; the library's other float bins are even"
-                          % (IDENTITY_SPAN, TABLE_LIMIT - 2))
+        raise Unsupported("bins: uneven edges with weights need integer data of fewer than "
+                          "%d distinct values; with uint32 data spanning more, or float data "
+                          "in more than %d bins, the library's bins are even"
+                          % (IDENTITY_SPAN, TABLE_LIMIT - 4))
     if floats:
         ranges: Tuple[Tuple[float, float], ...] = tuple(_float_range(e) for e in edges)
         counts = _run(context, dtype, nbins, ranges, axes, weights)
@@ -269,39 +282,48 @@ def _counts(axes: List[_Axis], edges: List[Array], even: List[bool],
     return _wide_integers(axes, edges, even, nbins, weights, context)
 
 
-# vote_index for float data in NumPy's bins: the table holds the bins' lower bounds, the last
-# edge (included) and, for even bins, bins / (last - first) for a first guess that the loops
-# correct; uneven bins search. Comparisons only, so a value on an edge lands as NumPy's.
-_EVEN_SOURCE = """
-uint vote_index(uint space, uint index, float v, uint nbins)
+# The generic engine's user function for float data in NumPy's bins: per axis the table
+# holds the bins' lower bounds, the last edge (included) and, for even bins,
+# bins / (last - first), a first guess the loops correct (0: uneven bins, searched).
+# Comparisons only, so a value on an edge lands in NumPy's bin.
+_BIN_SOURCE = """
+uint votecl_py_bin(float v, uint t, uint n)
 {
-    uint b;
-    float t;
-    if (!(v >= vote_table[0] && v <= vote_table[nbins]))
-        return VOTE_SKIP;
-    t = (v - vote_table[0]) * vote_table[nbins + 1];
-    b = t < (float)nbins ? (uint)t : nbins - 1;
-    while (b > 0 && v < vote_table[b])
-        b--;
-    while (b + 1 < nbins && v >= vote_table[b + 1])
-        b++;
-    return b;
-}
-"""
-_SEARCH_SOURCE = """
-uint vote_index(uint space, uint index, float v, uint nbins)
-{
-    uint lo = 0, hi = nbins - 1;
-    if (!(v >= vote_table[0] && v <= vote_table[nbins]))
-        return VOTE_SKIP;
+    uint b, lo = 0, hi = n - 1;
+    float scale = vote_table[t + n + 1];
+    if (!(v >= vote_table[t] && v <= vote_table[t + n]))
+        return n;
+    if (scale > 0.0f) {
+        float f = (v - vote_table[t]) * scale;
+        b = f < (float)n ? (uint)f : n - 1;
+        while (b > 0 && v < vote_table[t + b])
+            b--;
+        while (b + 1 < n && v >= vote_table[t + b + 1])
+            b++;
+        return b;
+    }
     while (lo < hi) { /* the last bin whose lower bound is at most v */
         uint mid = (lo + hi + 1) / 2;
-        if (v >= vote_table[mid])
+        if (v >= vote_table[t + mid])
             lo = mid;
         else
             hi = mid - 1;
     }
     return lo;
+}
+"""
+_SOURCE_1D = _BIN_SOURCE + """
+uint vote_index(uint space, uint index, float v, uint nbins)
+{
+    uint b = votecl_py_bin(v, 0, nbins);
+    return b < nbins ? b : VOTE_SKIP;
+}
+"""
+_SOURCE_2D = _BIN_SOURCE + """
+uint vote_index(uint space, uint index, float2 v, uint nbins)
+{
+    uint bx = votecl_py_bin(v.x, 0, %(nx)du), by = votecl_py_bin(v.y, %(ty)du, %(ny)du);
+    return bx < %(nx)du && by < %(ny)du ? bx * %(ny)du + by : VOTE_SKIP;
 }
 """
 TABLE_LIMIT = 8192  # VOTECL_VOTE_MAX_TABLE
@@ -310,9 +332,9 @@ _TABLES: "collections.OrderedDict[Any, Tuple[Array, Array]]" = collections.Order
 
 
 def _edge_table(edges: Array, even: bool) -> Array:
-    """The float32 table _EVEN_SOURCE or _SEARCH_SOURCE reads: for float32 x, x >= e (any
-    float e) exactly when x >= the least float32 at or above e, and x <= e when x <= the
-    greatest float32 at or below e; kept for NumPy's cached edges."""
+    """One axis of the table _BIN_SOURCE reads: for float32 x, x >= e (any float e) exactly
+    when x >= the least float32 at or above e, and x <= e when x <= the greatest float32 at
+    or below e; kept for NumPy's cached edges."""
     key = (id(edges), even)
     hit = _TABLES.get(key)
     if hit is not None and hit[0] is edges:
@@ -324,10 +346,10 @@ def _edge_table(edges: Array, even: bool) -> Array:
     if float(last) > e[-1]:
         last = np.nextafter(last, np.float32(-np.inf))
     table = np.concatenate([up[:-1], [last]]).astype(np.float32)
-    if even:
-        scale = np.float32((len(e) - 1) / (float(table[-1]) - float(table[0]))) \
-            if table[-1] > table[0] else np.float32(0)
-        table = np.concatenate([table, [scale if np.isfinite(scale) else 0]]).astype(np.float32)
+    scale = np.float32(0)
+    if even and table[-1] > table[0]:
+        scale = np.float32((len(e) - 1) / (float(table[-1]) - float(table[0])))
+    table = np.concatenate([table, [scale if np.isfinite(scale) else 0]]).astype(np.float32)
     if not edges.flags.writeable:
         _TABLES[key] = (edges, table)
         while len(_TABLES) > 256:
@@ -335,41 +357,56 @@ def _edge_table(edges: Array, even: bool) -> Array:
     return table
 
 
-def _edge_votes(axis: _Axis, edges: Array, even: bool, context: Any) -> Optional[Array]:
-    """1-D float data counted in NumPy's bins exactly, by the generic engine comparing each
-    value with the bins' bounds (one plan per edges, as for any float range); None where the
-    backend runs no user functions (ref)."""
+def _edge_votes(axes: List[_Axis], edges: List[Array], even: List[bool],
+                context: Any) -> Optional[Array]:
+    """Unweighted float data (1-D or 2-D) counted in NumPy's bins exactly, by the generic
+    engine comparing each value with the bins' bounds (one plan per edges, as for any float
+    range); None where the backend runs no user functions (ref) or the table would not fit."""
+    nbins = [len(e) - 1 for e in edges]
+    if sum(nbins) + 2 * len(nbins) > TABLE_LIMIT:
+        return None
     ctx = _lifetime.resolve_context(context)
     if getattr(ctx, "_no_user_votes", False):
         return None
-    table = _edge_table(edges, even)
-    x = np.ascontiguousarray(axis.values.reshape(-1))
-    params = dict(source=_EVEN_SOURCE if even else _SEARCH_SOURCE, dtype=np.float32,
-                  bins=len(edges) - 1, table=table)
+    table = np.concatenate([_edge_table(e, u) for e, u in zip(edges, even)])
+    if len(axes) == 1:
+        x = np.ascontiguousarray(axes[0].values.reshape(-1))
+        source, channels = _SOURCE_1D, 1
+    else:  # interleaved (x, y) pairs: the engine's float2 elements
+        x = np.stack([a.values.reshape(-1) for a in axes], axis=1).reshape(-1)
+        source = _SOURCE_2D % dict(nx=nbins[0], ny=nbins[1], ty=nbins[0] + 2)
+        channels = 2
+    params = dict(source=source, dtype=np.float32, channels=channels,
+                  bins=math.prod(nbins), table=table)
     try:
         votes = _cache.run(ctx, Vote, (), params, lambda plan: plan(x)[0],
-                           key=("edges", even, table.tobytes()))
+                           key=("edges", source, table.tobytes()))
     except Unsupported:
         ctx._no_user_votes = True
         return None
-    counts: Array = votes[0].astype(np.int64)
+    counts: Array = votes[0].astype(np.int64).reshape(nbins)
     return counts
+
+
+def _as_floats(axes: List[_Axis], edges: List[Array], even: List[bool],
+               weights: Optional[Array], context: Any) -> Array:
+    """2-D integer data beyond identity planes, or mixed with floats, counted as float32
+    (exact for values below 2^24)."""
+    if not all(a.values.size == 0 or abs(int(a.values.max()) + a.offset) < (1 << 24) and
+               abs(a.offset) < (1 << 24) for a in axes if a.integer):
+        raise Unsupported("histogram2d: integer data beyond 2^24 or mixed with floats: "
+                          "give float32 data or uint8 values")
+    floats = [_Axis((a.values.astype(np.float64) + a.offset).astype(np.float32), 0,
+                    a.original) for a in axes]
+    return _counts(floats, edges, even, weights, context)
 
 
 def _wide_integers(axes: List[_Axis], edges: List[Array], even: List[bool],
                    nbins: Tuple[int, ...],
                    weights: Optional[Array], context: Any) -> Array:
-    """uint32 data spanning more values than identity bins hold (1-D): the library's integer
+    """1-D uint32 data spanning more values than identity bins hold: the library's integer
     bins over [edges[0], edges[-1]) (integer edges only), the values on the last edge added
-    here. Mixed or wide 2-D integer data goes through float32 when exact there."""
-    if len(axes) == 2:
-        if not all(a.values.size == 0 or int(a.values.max()) + a.offset < (1 << 24)
-                   for a in axes):
-            raise Unsupported("histogram2d: integer data beyond 2^24 or mixed with floats: "
-                              "give float32 data or uint8 values")
-        floats = [_Axis((a.values.astype(np.float64) + a.offset).astype(np.float32), 0,
-                        a.original) for a in axes]
-        return _counts(floats, edges, [True, True], weights, context)
+    here."""
     e = edges[0]
     lo, hi = float(e[0]), float(e[-1])
     if lo != math.floor(lo) or hi != math.floor(hi) or lo < 0:
