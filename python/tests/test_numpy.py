@@ -132,19 +132,27 @@ def test_float_uneven_edges(ctx):
     x[:8] = edges
     same(votecl.histogram(x, bins=edges, context=ctx), np.histogram(x, bins=edges))
     w = rng(13).uniform(0, 1, 3000)
-    with pytest.raises(votecl.Unsupported, match="uneven"):
-        votecl.histogram(x, bins=edges, weights=w, context=ctx)
+    got = votecl.histogram(x, bins=edges, weights=w, context=ctx)[0]
+    np.testing.assert_allclose(got, np.histogram(x, bins=edges, weights=w)[0], rtol=1e-5)
 
 
 def test_float_weighted(ctx):
-    """Weighted float data: the library's even bins (README's differences: values within a
-    single-precision step of an interior edge may move; sums in single precision)."""
+    """Weighted float data: NumPy's bins, values on edges included (unit weights count
+    exactly); sums in single precision."""
     x = rng(14).uniform(0, 10, 4000).astype(np.float32)
     w = rng(14).uniform(0, 1, 4000)
     got, edges = votecl.histogram(x, bins=20, weights=w, context=ctx)
     want, want_edges = np.histogram(x, bins=20, weights=w)
     same([edges], [want_edges])
     np.testing.assert_allclose(got, want, rtol=1e-5)
+    on = edge_values(np.histogram_bin_edges(np.empty(0, np.float32), 13, (0.1, 0.7)))
+    ones = np.ones(on.size)
+    same(votecl.histogram(on, 13, (0.1, 0.7), weights=ones, context=ctx),
+         np.histogram(on, 13, (0.1, 0.7), weights=ones))
+    y = rng(15).uniform(0, 1, 4000).astype(np.float32)
+    got = votecl.histogram2d(x, y, bins=(7, 3), weights=w, context=ctx)[0]
+    np.testing.assert_allclose(got, np.histogram2d(x, y, bins=(7, 3), weights=w)[0],
+                               rtol=1e-5)
 
 
 def test_histogram2d_and_dd(ctx):

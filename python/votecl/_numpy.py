@@ -11,14 +11,14 @@ How the counts are made:
   the range), and the counts are summed into NumPy's bins on the host by comparing values
   with NumPy's edges, as np.histogram does: equal to NumPy for any bins, edges included.
 - float data (float32; float16 and float64 when every value is exact in float32; float64
-  whole numbers count as integers), and 2-D integers beyond such planes (as float32): the
-  generic engine compares each value with NumPy's edges (as float32 bounds selecting the
+  whole numbers count as integers), and 2-D integers beyond such planes (as float32),
+  weighted or not: the generic engine compares each value with NumPy's edges (as float32 bounds selecting the
   same values): equal to NumPy. One plan per edges: new edges build (compile) a plan once,
   kept in the context's cache.
-- weighted float data, and float data on the ref backend (no user functions): the library's
-  even bins, floor((x - lo) * bins / (hi - lo)) in single precision, which may put a value
-  within about one single-precision step of an interior edge in the neighbouring bin
-  (python/README.md lists the differences).
+- float data on the ref backend (no user functions) or in more bins than the engine's
+  table holds: the library's even bins, floor((x - lo) * bins / (hi - lo)) in single
+  precision, which may put a value within about one single-precision step of an interior
+  edge in the neighbouring bin (python/README.md lists the differences).
 - anything else (complex, object, strings, dates, integers beyond 32 bits) is refused with
   votecl.InvalidType naming the dtype; more than 2 dimensions with votecl.Unsupported.
 """
@@ -266,8 +266,8 @@ def _counts(axes: List[_Axis], edges: List[Array], even: List[bool],
     floats = all(a.values.dtype == np.float32 for a in axes)
     if len(axes) == 2 and not floats:
         return _as_floats(axes, edges, even, weights, context)
-    if floats and not weighted:
-        counts = _edge_votes(axes, edges, even, context)
+    if floats:
+        counts = _edge_votes(axes, edges, even, weights, context)
         if counts is not None:
             return counts
     if not all(even):
@@ -312,18 +312,25 @@ uint votecl_py_bin(float v, uint t, uint n)
     return lo;
 }
 """
+# the element: a float (1-D), float2 (x, y) or, weighted, float2 (x, w) or float4 (x, y, w, 0)
 _SOURCE_1D = _BIN_SOURCE + """
-uint vote_index(uint space, uint index, float v, uint nbins)
+uint vote_index(uint space, uint index, %(type)s v, uint nbins)
 {
-    uint b = votecl_py_bin(v, 0, nbins);
+    uint b = votecl_py_bin(%(x)s, 0, nbins);
     return b < nbins ? b : VOTE_SKIP;
 }
 """
 _SOURCE_2D = _BIN_SOURCE + """
-uint vote_index(uint space, uint index, float2 v, uint nbins)
+uint vote_index(uint space, uint index, %(type)s v, uint nbins)
 {
     uint bx = votecl_py_bin(v.x, 0, %(nx)du), by = votecl_py_bin(v.y, %(ty)du, %(ny)du);
     return bx < %(nx)du && by < %(ny)du ? bx * %(ny)du + by : VOTE_SKIP;
+}
+"""
+_WEIGHT_SOURCE = """
+float vote_value(uint space, uint index, %(type)s v)
+{
+    return %(w)s;
 }
 """
 TABLE_LIMIT = 8192  # VOTECL_VOTE_MAX_TABLE
@@ -358,10 +365,11 @@ def _edge_table(edges: Array, even: bool) -> Array:
 
 
 def _edge_votes(axes: List[_Axis], edges: List[Array], even: List[bool],
-                context: Any) -> Optional[Array]:
-    """Unweighted float data (1-D or 2-D) counted in NumPy's bins exactly, by the generic
-    engine comparing each value with the bins' bounds (one plan per edges, as for any float
-    range); None where the backend runs no user functions (ref) or the table would not fit."""
+                weights: Optional[Array], context: Any) -> Optional[Array]:
+    """Float data (1-D or 2-D) counted in NumPy's bins exactly, by the generic engine
+    comparing each value with the bins' bounds (one plan per edges, as for any float range);
+    weights are summed in single precision. None where the backend runs no user functions
+    (ref) or the table would not fit."""
     nbins = [len(e) - 1 for e in edges]
     if sum(nbins) + 2 * len(nbins) > TABLE_LIMIT:
         return None
@@ -369,23 +377,29 @@ def _edge_votes(axes: List[_Axis], edges: List[Array], even: List[bool],
     if getattr(ctx, "_no_user_votes", False):
         return None
     table = np.concatenate([_edge_table(e, u) for e, u in zip(edges, even)])
-    if len(axes) == 1:
-        x = np.ascontiguousarray(axes[0].values.reshape(-1))
-        source, channels = _SOURCE_1D, 1
-    else:  # interleaved (x, y) pairs: the engine's float2 elements
-        x = np.stack([a.values.reshape(-1) for a in axes], axis=1).reshape(-1)
-        source = _SOURCE_2D % dict(nx=nbins[0], ny=nbins[1], ty=nbins[0] + 2)
-        channels = 2
-    params = dict(source=source, dtype=np.float32, channels=channels,
-                  bins=math.prod(nbins), table=table)
+    columns = [a.values.reshape(-1) for a in axes]
+    if weights is not None:
+        columns.append(weights.reshape(-1))
+    if len(columns) == 3:
+        columns.append(np.zeros_like(columns[0]))  # the engine's elements have 1, 2 or 4
+    channels = len(columns)
+    names = {1: "float", 2: "float2", 4: "float4"}
+    fill = dict(type=names[channels], x="v" if channels == 1 else "v.x", nx=nbins[0],
+                ny=nbins[-1], ty=nbins[0] + 2, w="v.y" if len(axes) == 1 else "v.z")
+    source = (_SOURCE_1D if len(axes) == 1 else _SOURCE_2D) % fill
+    if weights is not None:
+        source += _WEIGHT_SOURCE % fill
+    x = columns[0] if channels == 1 else np.stack(columns, axis=1).reshape(-1)
+    params = dict(source=source, dtype=np.float32, channels=channels, bins=math.prod(nbins),
+                  table=table, bin_type="f32" if weights is not None else "unity")
     try:
         votes = _cache.run(ctx, Vote, (), params, lambda plan: plan(x)[0],
                            key=("edges", source, table.tobytes()))
     except Unsupported:
         ctx._no_user_votes = True
         return None
-    counts: Array = votes[0].astype(np.int64).reshape(nbins)
-    return counts
+    counts: Array = votes[0].astype(np.int64 if weights is None else np.float64)
+    return counts.reshape(nbins)
 
 
 def _as_floats(axes: List[_Axis], edges: List[Array], even: List[bool],
