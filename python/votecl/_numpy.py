@@ -25,7 +25,7 @@ How the counts are made:
 import collections
 import functools
 import math
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -364,6 +364,36 @@ def _edge_table(edges: Array, even: bool) -> Array:
     return table
 
 
+_SPECS: "collections.OrderedDict[Any, Tuple[List[Array], Dict[str, Any], Any]]" = \
+    collections.OrderedDict()
+
+
+def _edge_spec(edges: List[Array], even: List[bool], channels: int,
+               weighted: bool) -> Tuple[Dict[str, Any], Any]:
+    """The Vote plan's parameters for these edges and its cache key; kept for NumPy's
+    cached edges (building the source and table costs more than a small call)."""
+    key = (tuple(id(e) for e in edges), tuple(even), channels, weighted)
+    hit = _SPECS.get(key)
+    if hit is not None and all(a is b for a, b in zip(hit[0], edges)):
+        return hit[1], hit[2]
+    nbins = [len(e) - 1 for e in edges]
+    table = np.concatenate([_edge_table(e, u) for e, u in zip(edges, even)])
+    fill = dict(type={1: "float", 2: "float2", 4: "float4"}[channels],
+                x="v" if channels == 1 else "v.x", nx=nbins[0], ny=nbins[-1],
+                ty=nbins[0] + 2, w="v.y" if len(edges) == 1 else "v.z")
+    source = (_SOURCE_1D if len(edges) == 1 else _SOURCE_2D) % fill
+    if weighted:
+        source += _WEIGHT_SOURCE % fill
+    params = dict(source=source, dtype=np.float32, channels=channels, bins=math.prod(nbins),
+                  table=table, bin_type="f32" if weighted else "unity")
+    spec = (params, ("edges", source, table.tobytes()))
+    if all(not e.flags.writeable for e in edges):
+        _SPECS[key] = (list(edges), spec[0], spec[1])
+        while len(_SPECS) > 256:
+            _SPECS.popitem(last=False)
+    return spec
+
+
 def _edge_votes(axes: List[_Axis], edges: List[Array], even: List[bool],
                 weights: Optional[Array], context: Any) -> Optional[Array]:
     """Float data (1-D or 2-D) counted in NumPy's bins exactly, by the generic engine
@@ -376,25 +406,15 @@ def _edge_votes(axes: List[_Axis], edges: List[Array], even: List[bool],
     ctx = _lifetime.resolve_context(context)
     if getattr(ctx, "_no_user_votes", False):
         return None
-    table = np.concatenate([_edge_table(e, u) for e, u in zip(edges, even)])
     columns = [a.values.reshape(-1) for a in axes]
     if weights is not None:
         columns.append(weights.reshape(-1))
     if len(columns) == 3:
         columns.append(np.zeros_like(columns[0]))  # the engine's elements have 1, 2 or 4
-    channels = len(columns)
-    names = {1: "float", 2: "float2", 4: "float4"}
-    fill = dict(type=names[channels], x="v" if channels == 1 else "v.x", nx=nbins[0],
-                ny=nbins[-1], ty=nbins[0] + 2, w="v.y" if len(axes) == 1 else "v.z")
-    source = (_SOURCE_1D if len(axes) == 1 else _SOURCE_2D) % fill
-    if weights is not None:
-        source += _WEIGHT_SOURCE % fill
-    x = columns[0] if channels == 1 else np.stack(columns, axis=1).reshape(-1)
-    params = dict(source=source, dtype=np.float32, channels=channels, bins=math.prod(nbins),
-                  table=table, bin_type="f32" if weights is not None else "unity")
+    x = columns[0] if len(columns) == 1 else np.stack(columns, axis=1).reshape(-1)
+    params, key = _edge_spec(edges, even, len(columns), weights is not None)
     try:
-        votes = _cache.run(ctx, Vote, (), params, lambda plan: plan(x)[0],
-                           key=("edges", source, table.tobytes()))
+        votes = _cache.run(ctx, Vote, (), params, lambda plan: plan(x)[0], key=key)
     except Unsupported:
         ctx._no_user_votes = True
         return None
