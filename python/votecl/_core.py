@@ -4,8 +4,10 @@ import ctypes
 import math
 import os
 import threading
+from typing import Any, Dict, List, Optional, Sequence, Tuple, cast
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _lib
 from . import _lifetime
@@ -18,6 +20,8 @@ from ._errors import error as _error
 from ._lib import fn
 from ._lifetime import Owned
 
+Array = npt.NDArray[Any]
+
 BACKENDS = {"default": S.VOTECL_BACKEND_DEFAULT, "opencl": S.VOTECL_BACKEND_OPENCL,
             "cuda": S.VOTECL_BACKEND_CUDA, "ref": S.VOTECL_BACKEND_REF}
 DTYPES = {np.dtype(np.uint8): S.VOTECL_DTYPE_U8, np.dtype(np.uint16): S.VOTECL_DTYPE_U16,
@@ -26,7 +30,7 @@ DEVICE_TYPES = {S.VOTECL_DEVICE_OTHER: "other", S.VOTECL_DEVICE_CPU: "cpu",
                 S.VOTECL_DEVICE_GPU: "gpu", S.VOTECL_DEVICE_ACCELERATOR: "accelerator"}
 
 
-def check(status, context=None):
+def check(status: int, context: Any = None) -> None:
     """Raises the error of a status other than VOTECL_OK, with the context's message."""
     if status != 0:
         message = ""
@@ -36,14 +40,14 @@ def check(status, context=None):
         raise _error(status, message)
 
 
-def version():
+def version() -> str:
     """The library's version string."""
-    return fn.version_string().decode()
+    return str(fn.version_string().decode())
 
 
 # --- parameter structs by name -------------------------------------------------------------
 
-def fill(struct, overrides):
+def fill(struct: Any, overrides: Dict[str, Any]) -> Any:
     """Sets the fields of a ctypes struct (already holding the library's defaults from its
     params_init function) by name; an unknown name raises TypeError listing the known ones.
     Strings become their constant values for enum fields given as names (e.g. fusion="none")."""
@@ -66,7 +70,7 @@ def fill(struct, overrides):
     return struct
 
 
-def _fill_array(arr, key, value):
+def _fill_array(arr: Any, key: str, value: Any) -> None:
     """An array field (channel[2], nbins[2], ...) from a sequence of at most its length."""
     try:
         values = list(value)
@@ -80,7 +84,7 @@ def _fill_array(arr, key, value):
         arr[i] = v
 
 
-def struct_dict(struct):
+def struct_dict(struct: Any) -> Dict[str, Any]:
     """A ctypes struct as a dict (nested structs and arrays converted)."""
     out = {}
     for name, _ in struct._fields_:
@@ -99,7 +103,7 @@ def struct_dict(struct):
 _RECORDS = {}
 
 
-def record_type(struct_type, name):
+def record_type(struct_type: Any, name: str) -> Any:
     """A namedtuple with the fields of a ctypes struct (nested structs become records too), so
     fields the C side adds appear without a change here."""
     if struct_type not in _RECORDS:
@@ -107,26 +111,26 @@ def record_type(struct_type, name):
     return _RECORDS[struct_type]
 
 
-_FLAT = {}
-_FLAT_DTYPES = {}
+_FLAT: Dict[Any, bool] = {}
+_FLAT_DTYPES: Dict[Any, Any] = {}
 
 
-class Records(list):
+class Records(List[Any]):
     """Result records: a list of namedtuples with the C struct's fields (line.theta,
     detection.box.x), which is also a NumPy structured array of the same fields:
     result.array or np.asarray(result) (result.array["votes"], result.array["box"]["x"])."""
 
     __slots__ = ("array",)
 
-    def __init__(self, items, array):
+    def __init__(self, items: List[Any], array: Array) -> None:
         super().__init__(items)
         self.array = array
 
-    def __array__(self, dtype=None):
+    def __array__(self, dtype: Any = None) -> Array:
         return self.array if dtype is None else self.array.astype(dtype)
 
 
-def records(array, count, name):
+def records(array: Any, count: int, name: str) -> Records:
     """The first count structs of a ctypes array as Records (see record_type). Structs of
     scalar fields only are read through NumPy's view of the array in one pass (a generic
     getattr per field costs about 4 us a record, more than a millisecond's worth of lines
@@ -136,7 +140,7 @@ def records(array, count, name):
     if flat is None:
         flat = _FLAT[struct_type] = all(
             isinstance(t, type) and issubclass(t, ctypes._SimpleCData) and
-            t._type_ in "bBhHiIlLqQfd?" for _, t in struct_type._fields_)
+            getattr(t, "_type_", "") in "bBhHiIlLqQfd?" for _, t in struct_type._fields_)
     dtype = _FLAT_DTYPES.get(struct_type)
     if dtype is None:  # NumPy builds it from the ctypes fields in Python: once
         dtype = _FLAT_DTYPES[struct_type] = np.dtype(struct_type)
@@ -149,7 +153,7 @@ def records(array, count, name):
     return Records(list(map(make, arr.tolist())), arr)
 
 
-def record(struct, name):
+def record(struct: Any, name: str) -> Any:
     values = []
     for fname, ftype in struct._fields_:
         v = getattr(struct, fname)
@@ -163,24 +167,29 @@ def record(struct, name):
 
 # --- devices and contexts -----------------------------------------------------------------
 
-class DeviceInfo(collections.namedtuple("DeviceInfo", [f[0] for f in S.votecl_device_info._fields_])):
+# the fields are the C struct's, known when it is read, hence Any for mypy
+_DeviceInfo: Any = cast(Any, collections.namedtuple)(
+    "DeviceInfo", [f[0] for f in S.votecl_device_info._fields_])
+
+
+class DeviceInfo(_DeviceInfo):  # type: ignore[misc]
     """Facts about a device (votecl_device_info): name, vendor, platform, compute_units, ...;
     backend and type as names ("opencl", "gpu")."""
 
     @classmethod
-    def _of(cls, info):
+    def _of(cls, info: Any) -> "DeviceInfo":
         d = struct_dict(info)
         d["backend"] = (fn.backend_name(info.backend) or b"?").decode()
         d["type"] = DEVICE_TYPES.get(info.type, "other")
         return cls(**d)
 
 
-def backends():
+def backends() -> List[str]:
     """The backends built into the library, e.g. ["opencl", "ref"] or with "cuda"."""
     return [n for n, v in BACKENDS.items() if v and fn.backend_is_built(v)]
 
 
-def devices(backend="opencl"):
+def devices(backend: str = "opencl") -> List[DeviceInfo]:
     """The devices of a backend, as DeviceInfo records."""
     found = ctypes.c_size_t(0)
     check(fn.devices_list(BACKENDS[backend], None, 0, ctypes.byref(found)))
@@ -215,9 +224,10 @@ class Context(Owned):
     _root = True
     _free = fn.context_free
 
-    def __init__(self, backend=None, device=None, kernel_path=None, cache_dir=None,
-                 disable_disk_cache=False, cuda_stream=None):
-        self._keep = []
+    def __init__(self, backend: Optional[str] = None, device: Optional[str] = None,
+                 kernel_path: Optional[str] = None, cache_dir: Optional[str] = None,
+                 disable_disk_cache: bool = False, cuda_stream: Optional[int] = None) -> None:
+        self._keep: List[bytes] = []
         self._shares_cuda = False
         self._plans = None
         options = S.votecl_context_options()
@@ -255,7 +265,8 @@ class Context(Owned):
         self._queue = fn.context_get_native_queue(self._handle) or 0
 
     @classmethod
-    def from_opencl(cls, cl_context, cl_device, cl_queue=None, **options):
+    def from_opencl(cls, cl_context: Any, cl_device: Any, cl_queue: Any = None,
+                    **options: Any) -> "Context":
         """A context on the caller's OpenCL objects (ints or ctypes pointers: a cl_context,
         one of its cl_device_id and an in-order cl_command_queue on them, e.g. pyopencl's
         .int_ptr). The objects are retained, never destroyed."""
@@ -280,40 +291,40 @@ class Context(Owned):
         self._queue = fn.context_get_native_queue(self._handle) or 0
         return self
 
-    def close(self):
+    def close(self) -> None:
         """Frees the context, after everything made from it (plans, buffers, models), which
         then raise votecl.ClosedError; waits for a call in progress in another thread."""
         self._plans = None
         super().close()
 
     @property
-    def backend(self):
+    def backend(self) -> str:
         """"opencl", "cuda" or "ref"."""
-        return fn.backend_name(fn.context_get_backend(self._handle)).decode()
+        return str(fn.backend_name(fn.context_get_backend(self._handle)).decode())
 
     @property
-    def device(self):
+    def device(self) -> DeviceInfo:
         """The context's DeviceInfo."""
         info = S.votecl_device_info()
         check(fn.context_get_device_info(self._handle, ctypes.byref(info)), self)
         return DeviceInfo._of(info)
 
     @property
-    def build_log(self):
+    def build_log(self) -> str:
         """The log of the last kernel build ("" when none)."""
-        return fn.context_get_build_log(self._handle).decode(errors="replace")
+        return str(fn.context_get_build_log(self._handle).decode(errors="replace"))
 
     @property
-    def native_queue(self):
+    def native_queue(self) -> int:
         """The cl_command_queue or CUstream the context's work goes to, as an int (0: none or
         the legacy default stream); fixed for the context's life, so asked once."""
         return self._queue
 
-    def finish(self):
+    def finish(self) -> None:
         """Waits until all work queued on the context has finished."""
         check(fn.context_finish(self._handle), self)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         if self.closed:
             return "<votecl.Context (closed)>"
         return "<votecl.Context %s on %r>" % (self.backend, self.device.name)
@@ -322,7 +333,7 @@ class Context(Owned):
 _thread = threading.local()
 
 
-def default_context():
+def default_context() -> Context:
     """The calling thread's default context, made on its first use with the defaults
     (VOTECL_BACKEND, VOTECL_DEVICE): each thread has its own, so the one-shot functions
     (votecl.histogram, hough_lines, lines, ...) run in parallel from any thread. A closed
@@ -333,7 +344,7 @@ def default_context():
     return ctx
 
 
-def _resolve_context(context):
+def _resolve_context(context: Any) -> Context:
     if context is None:
         return default_context()
     if not isinstance(context, Context):
@@ -347,7 +358,7 @@ _lifetime.resolve_context = _resolve_context
 
 # --- arrays ---------------------------------------------------------------------------------
 
-def host_array(a, name, dtypes=None):
+def host_array(a: Any, name: str, dtypes: Optional[Sequence[Any]] = None) -> Array:
     """a as a C-contiguous NumPy array (copied only when it is not one already)."""
     arr = np.ascontiguousarray(a)
     if dtypes is not None and arr.dtype not in [np.dtype(d) for d in dtypes]:
@@ -356,7 +367,7 @@ def host_array(a, name, dtypes=None):
     return arr
 
 
-def image_view(arr, name="image"):
+def image_view(arr: Any, name: str = "image") -> Tuple[Any, Array]:
     """A votecl_image over a 2-D (H, W) or 3-D (H, W, C) NumPy array of u8/u16/u32/f32; rows may
     be strided (the element stride must be the item size)."""
     arr = np.asarray(arr)
@@ -381,14 +392,15 @@ class DeviceArray:
     Numba arrays) or DLPack (through CuPy): pointer, shape, dtype, and the stream it is
     ordered on. It must be C-contiguous."""
 
-    def __init__(self, obj, name):
+    def __init__(self, obj: Any, name: str) -> None:
         module = type(obj).__module__.partition(".")[0]
         if (module == "torch" and _torch_view(self, obj, name)) or \
                 (module == "cupy" and _cupy_view(self, obj, name)):
             return
-        cai = getattr(obj, "__cuda_array_interface__", None)
+        cai: Any = getattr(obj, "__cuda_array_interface__", None)
         if cai is None and hasattr(obj, "__dlpack__"):
-            import cupy  # DLPack producers (JAX, TF, ...) through CuPy's importer
+            # DLPack producers (JAX, TF, ...) through CuPy's importer
+            import cupy  # type: ignore[import]
             obj = cupy.from_dlpack(obj)
             cai = obj.__cuda_array_interface__
         self.obj = obj
@@ -398,7 +410,8 @@ class DeviceArray:
         self.stream = cai.get("stream")
         strides = cai.get("strides")
         if strides is not None:
-            expect, acc = [], self.dtype.itemsize
+            expect: List[int] = []
+            acc = self.dtype.itemsize
             for s in reversed(self.shape):
                 expect.insert(0, acc)
                 acc *= s
@@ -407,10 +420,10 @@ class DeviceArray:
         self.nbytes = math.prod(self.shape) * self.dtype.itemsize
 
 
-_TORCH_DTYPES = {}
+_TORCH_DTYPES: Dict[Any, Any] = {}
 
 
-def _torch_view(view, t, name):
+def _torch_view(view: DeviceArray, t: Any, name: str) -> bool:
     """Fills a DeviceArray from a PyTorch CUDA tensor's own accessors, which cost far less
     than its __cuda_array_interface__ (built in Python on every access); the same fields (that
     interface gives no stream: PyTorch orders work on its current stream, which callers
@@ -432,7 +445,7 @@ def _torch_view(view, t, name):
     return True
 
 
-def _cupy_view(view, a, name):
+def _cupy_view(view: DeviceArray, a: Any, name: str) -> bool:
     """Fills a DeviceArray from a CuPy array's attributes: the fields its
     __cuda_array_interface__ (version 3) gives, the stream being the current one (none for
     the legacy default), without building the interface's dict. False for an empty array."""
@@ -447,7 +460,7 @@ def _cupy_view(view, a, name):
     return True
 
 
-def is_device_array(obj):
+def is_device_array(obj: Any) -> bool:
     """Whether obj lives on a GPU (CUDA array interface or a non-CPU DLPack device). CuPy
     arrays and PyTorch tensors are told by their type (their interface is built on every
     access, and a CPU tensor's raises)."""
@@ -468,13 +481,13 @@ def is_device_array(obj):
         return False
 
 
-def empty_like_device(template, shape, dtype):
+def empty_like_device(template: Any, shape: Sequence[int], dtype: Any) -> Any:
     """A new device array of the template's library (CuPy or PyTorch) on its device. PyTorch
     gets int32 for uint32 counts (they never exceed 2^31 - 1 votes, so nothing is lost), as
     its CUDA array interface has no unsigned 32-bit type in every version."""
     module = type(template).__module__.split(".")[0]
     if module == "torch":
-        import torch
+        import torch  # type: ignore[import]
         tdtype = {np.dtype(np.uint32): torch.int32,
                   np.dtype(np.float32): torch.float32}[np.dtype(dtype)]
         return torch.empty(shape, dtype=tdtype, device=template.device)
@@ -489,7 +502,8 @@ class Buffer(Owned):
 
     _free = fn.buffer_free
 
-    def __init__(self, context, size=None, _handle=None, _keep=None):
+    def __init__(self, context: Context, size: Optional[int] = None,
+                 _handle: Optional[int] = None, _keep: Any = None) -> None:
         self.context = context
         self._keep = _keep
         if _handle is None:
@@ -498,30 +512,31 @@ class Buffer(Owned):
             check(fn.buffer_new(context._handle, size, ctypes.byref(h)), context)
             _handle = h.value
         self._handle = _handle
-        self.size = size
+        self.size: int = size if size is not None else 0
 
     @classmethod
-    def wrap(cls, context, native, size, keep=None):
+    def wrap(cls, context: Context, native: int, size: int, keep: Any = None) -> "Buffer":
         """Wraps a cl_mem or CUDA device pointer (an int) of size bytes; keep (any object) is
         held as long as the buffer, e.g. the array that owns the memory."""
         context = _resolve_context(context)
-        with context._native.lock:
+        with context._lock():
             h = ctypes.c_void_p()
             check(fn.buffer_wrap_device(context._handle, native, _validate.count(size, "size"),
                                         ctypes.byref(h)), context)
             return cls(context, size, h.value, keep)
 
     @property
-    def native(self):
+    def native(self) -> int:
         """The cl_mem or device pointer as an int."""
         return fn.buffer_get_native(self._handle) or 0
 
-    def write(self, array, offset=0):
+    def write(self, array: Any, offset: int = 0) -> None:
         """Copies a host array into the buffer at offset bytes."""
         arr = np.ascontiguousarray(array)
         check(fn.buffer_write(self._handle, offset, arr.ctypes.data, arr.nbytes), self.context)
 
-    def read(self, dtype=np.uint8, count=None, offset=0):
+    def read(self, dtype: Any = np.uint8, count: Optional[int] = None,
+             offset: int = 0) -> Array:
         """count elements of dtype (all that fit: None) from offset bytes, as a new array."""
         dtype = np.dtype(dtype)
         count = (self.size - offset) // dtype.itemsize if count is None else count
@@ -529,7 +544,7 @@ class Buffer(Owned):
         check(fn.buffer_read(self._handle, offset, out.ctypes.data, out.nbytes), self.context)
         return out
 
-    def close(self):
+    def close(self) -> None:
         """Frees the buffer now (the caller's wrapped memory is left alone)."""
         super().close()
         self._keep = None
@@ -539,10 +554,12 @@ class WrapCache:
     """Buffers wrapping recently seen device arrays, so that calls on the same memory (a
     pipeline's reused frames) wrap it once; keyed by (pointer, bytes), holding the arrays."""
 
-    def __init__(self, context, size=8):
-        self.context, self.size, self.items = context, size, collections.OrderedDict()
+    def __init__(self, context: Context, size: int = 8) -> None:
+        self.context, self.size = context, size
+        self.items: "collections.OrderedDict[Tuple[int, int], Buffer]" = \
+            collections.OrderedDict()
 
-    def get(self, dev):
+    def get(self, dev: DeviceArray) -> Buffer:
         key = (dev.ptr, dev.nbytes)
         buf = self.items.get(key)
         if buf is not None and buf._keep is dev.obj:
@@ -560,7 +577,7 @@ class WrapCache:
         self.items.move_to_end(key)
         return buf
 
-    def close(self):
+    def close(self) -> None:
         for buf in self.items.values():
             buf.close()
         self.items.clear()
@@ -569,7 +586,7 @@ class WrapCache:
 _libcuda = None
 
 
-def _sync_stream(stream):
+def _sync_stream(stream: int) -> None:
     """Waits on the host for a producer's stream (the CUDA array interface's "stream")."""
     global _libcuda
     if _libcuda is None:
@@ -579,7 +596,7 @@ def _sync_stream(stream):
         raise VoteclError(8, "cuStreamSynchronize failed on the array's stream")
 
 
-def device_input(context, obj, what):
+def device_input(context: Context, obj: Any, what: str) -> DeviceArray:
     """A DeviceArray of obj ready for context: the context must be a CUDA context that shares
     the caller's CUDA context (Context(backend="cuda")); work on another stream than the
     context's is waited for first (CUDA array interface, version 3)."""
@@ -598,19 +615,19 @@ class Plan(Owned):
     frees the C object once: by close(), with the object, or when its context closes.
     A plan may be shared between threads: its calls hold its context's lock."""
 
-    def __init__(self, context):
+    def __init__(self, context: Optional[Context]) -> None:
         self.context = context if context is not None else default_context()
-        self._wraps = None
+        self._wraps: Optional[WrapCache] = None
 
-    def _check(self, status):
+    def _check(self, status: int) -> None:
         check(status, self.context)
 
-    def _wrap(self, dev):
+    def _wrap(self, dev: DeviceArray) -> Buffer:
         if self._wraps is None:
             self._wraps = WrapCache(self.context)
         return self._wraps.get(dev)
 
-    def close(self):
+    def close(self) -> None:
         """Frees the plan now (also done when it is garbage-collected or its context
         closes); later calls raise votecl.ClosedError."""
         native = self._native

@@ -12,7 +12,7 @@ import ctypes
 import ctypes.util
 import os
 import subprocess
-from typing import Any
+from typing import Any, Iterator, Optional, Tuple
 
 from . import _structs as S
 
@@ -20,7 +20,7 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 _TREE = os.path.dirname(os.path.dirname(_HERE))
 
 
-def _candidates():
+def _candidates() -> Iterator[Tuple[str, Optional[str]]]:
     env = os.environ.get("VOTECL_LIBRARY")
     if env:
         yield env, None
@@ -41,7 +41,7 @@ def _candidates():
             yield os.path.join(build, "lib", ".libs", "libvotecl.so"), os.path.join(_TREE, "cl")
 
 
-def _load():
+def _load() -> Tuple[ctypes.CDLL, str, Optional[str]]:
     tried = []
     for path, kernels in _candidates():
         try:

@@ -161,20 +161,27 @@ class Owned:
                 setattr(cls, name, _locked(value))
 
     @property
-    def _handle(self) -> int:
+    def _handle(self) -> Any:  # an int; Any as the setter also takes None
         native = self._native
         if native is None or native.handle is None:
             raise closed_error(type(self).__name__, native)
         return native.handle
 
     @_handle.setter
-    def _handle(self, value: Optional[int]) -> None:
+    def _handle(self, value: Any) -> None:
         if not value:
             if self._native is not None:
                 self._native.close()
             return
         parents = () if self._root else (self.context._native,)  # type: ignore[attr-defined]
         self._native = Native(value, type(self)._free, type(self).__name__, parents)
+
+    def _lock(self) -> Any:
+        """The lock of the object's context (ClosedError once closed)."""
+        native = self._native
+        if native is None or native.handle is None:
+            raise closed_error(type(self).__name__, native)
+        return native.lock
 
     @property
     def closed(self) -> bool:

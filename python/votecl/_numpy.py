@@ -512,7 +512,7 @@ def histogram(a: Any, bins: Any = 10, range: Any = None, density: Any = None,
     >>> votecl.histogram([1, 2, 2, 3], bins=3)
     (array([1, 2, 1]), array([1.        , 1.66666667, 2.33333333, 3.        ]))
     """
-    if is_device_array(a):  # type: ignore[no-untyped-call]
+    if is_device_array(a):
         return _device_histogram(a, bins, range, weights, context)
     original = np.asarray(a)
     if original.dtype == np.bool_:
