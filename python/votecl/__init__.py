@@ -15,8 +15,9 @@ votecl.Context(backend="cuda"); histogram results come back as arrays of the sam
 
 Errors raise votecl.VoteclError (votecl.InvalidArgument for bad input, votecl.ClosedError
 for a call on a closed object) with the library's message. Contexts and what is made from
-them may be shared between threads (their calls take turns); python/README.md says more. The shared library is found through VOTECL_LIBRARY, the linker's path, pkg-config
-or the build tree (votecl._lib).
+them may be shared between threads (their calls take turns); python/README.md says more.
+The shared library is found through VOTECL_LIBRARY, the linker's path, pkg-config or the
+build tree (votecl._lib).
 """
 from ._core import (BACKENDS, Buffer, Context, DeviceInfo, backends, default_context, devices,
                     version)

@@ -12,9 +12,9 @@ How the counts are made:
   with NumPy's edges, as np.histogram does: equal to NumPy for any bins, edges included.
 - float data (float32; float16 and float64 when every value is exact in float32; float64
   whole numbers count as integers), and 2-D integers beyond such planes (as float32),
-  weighted or not: the generic engine compares each value with NumPy's edges (as float32 bounds selecting the
-  same values): equal to NumPy. One plan per edges: new edges build (compile) a plan once,
-  kept in the context's cache.
+  weighted or not: the generic engine compares each value with NumPy's edges (as float32
+  bounds selecting the same values): equal to NumPy. One plan per edges: new edges build
+  (compile) a plan once, kept in the context's cache.
 - float data on the ref backend (no user functions) or in more bins than the engine's
   table holds: the library's even bins, floor((x - lo) * bins / (hi - lo)) in single
   precision, which may put a value within about one single-precision step of an interior
