@@ -294,8 +294,12 @@ class Context(Owned):
     def close(self) -> None:
         """Frees the context, after everything made from it (plans, buffers, models), which
         then raise votecl.ClosedError; waits for a call in progress in another thread."""
-        self._plans = None
-        super().close()
+        native = self._native
+        if native is None:
+            return
+        with native.lock:
+            self._plans = None
+            super().close()
 
     @property
     def backend(self) -> str:
