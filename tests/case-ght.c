@@ -1,0 +1,108 @@
+/* The generalized Hough in the tests that call every algorithm (tests/cases.h): both
+ * methods on a narrow search, the template found shifted in the scene. */
+#include "cases.h"
+
+typedef struct ght_out {
+    size_t found;
+    votecl_ght_pose poses[4];
+} ght_out;
+
+static votecl_status
+ght_make_method(votecl_context *context, votecl_ght_method method, void **object)
+{
+    votecl_ght_params p;
+    votecl_image t = tu_view_u8(tc_in.ght_template, 48, 40);
+
+    votecl_ght_params_init(&p, method);
+    p.levels = 90;
+    if (method == VOTECL_GHT_GUIL) {
+        p.min_angle = 0;
+        p.max_angle = 20;
+        p.angle_step = 5;
+        p.min_scale = 0.9;
+        p.max_scale = 1.1;
+        p.scale_step = 0.1;
+        p.max_rotations = 2;
+        p.max_scales = 1;
+    }
+    return votecl_ght_model_new(context, &p, &t, (votecl_ght_model **)object);
+}
+
+static votecl_status
+guil_make(votecl_context *context, void **object)
+{
+    return ght_make_method(context, VOTECL_GHT_GUIL, object);
+}
+
+static votecl_status
+ballard_make(votecl_context *context, void **object)
+{
+    return ght_make_method(context, VOTECL_GHT_BALLARD, object);
+}
+
+static votecl_status
+ght_run(void *object, void *out)
+{
+    ght_out *o = out;
+    votecl_image v = tu_view_u8(tc_in.ght_scene, 96, 80);
+    return votecl_ght_detect(object, &v, o->poses, 4, &o->found);
+}
+
+static void
+ght_destroy(void *object)
+{
+    votecl_ght_model_free(object);
+}
+
+static int
+ght_differ(const void *pa, const void *pb)
+{
+    const ght_out *a = pa, *b = pb;
+
+    if (a->found != b->found)
+        return 1;
+    for (size_t i = 0; i < a->found && i < G_N_ELEMENTS(a->poses); i++) {
+        const votecl_ght_pose *x = &a->poses[i], *y = &b->poses[i];
+        if (TC_FIELD_DIFFERS(x, y, x) || TC_FIELD_DIFFERS(x, y, y) ||
+            TC_FIELD_DIFFERS(x, y, angle) || TC_FIELD_DIFFERS(x, y, scale) ||
+            TC_FIELD_DIFFERS(x, y, votes) || TC_FIELD_DIFFERS(x, y, angle_votes) ||
+            TC_FIELD_DIFFERS(x, y, scale_votes))
+            return 1;
+    }
+    return 0;
+}
+
+/* Against the reference: the pose and its votes exactly. */
+static int
+ght_matches(const void *pa, const void *pb)
+{
+    const ght_out *a = pa, *b = pb;
+
+    if (a->found != b->found)
+        return 0;
+    for (size_t i = 0; i < a->found && i < G_N_ELEMENTS(a->poses); i++)
+        if (a->poses[i].x != b->poses[i].x || a->poses[i].y != b->poses[i].y ||
+            a->poses[i].angle != b->poses[i].angle || a->poses[i].scale != b->poses[i].scale ||
+            a->poses[i].votes != b->poses[i].votes)
+            return 0;
+    return 1;
+}
+
+static const tc_case ght_cases[] = {
+    {.name = "ght-guil",
+     .out_size = sizeof(ght_out),
+     .make = guil_make,
+     .run = ght_run,
+     .destroy = ght_destroy,
+     .differ = ght_differ,
+     .matches = ght_matches},
+    {.name = "ght-ballard",
+     .out_size = sizeof(ght_out),
+     .make = ballard_make,
+     .run = ght_run,
+     .destroy = ght_destroy,
+     .differ = ght_differ,
+     .matches = ght_matches},
+};
+
+const tc_algorithm tc_ght = {"ght", ght_cases, G_N_ELEMENTS(ght_cases), &ght_cases[0]};

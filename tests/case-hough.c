@@ -1,0 +1,75 @@
+/* Hough lines in the tests that call every algorithm (tests/cases.h): 90 angles on the
+ * 96 x 72 edge image. */
+#include "cases.h"
+
+typedef struct hough_out {
+    size_t found;
+    votecl_hough_line lines[8];
+} hough_out;
+
+static votecl_status
+hough_make(votecl_context *context, void **object)
+{
+    votecl_hough_params p;
+    votecl_hough_params_init(&p);
+    p.angles = 90;
+    return votecl_hough_plan_new(context, &p, 96, 72, (votecl_hough_plan **)object);
+}
+
+static votecl_status
+hough_run(void *object, void *out)
+{
+    hough_out *o = out;
+    votecl_image v = tu_view_u8(tc_in.edges, 96, 72);
+    return votecl_hough_run(object, &v, o->lines, 8, &o->found, NULL);
+}
+
+static void
+hough_destroy(void *object)
+{
+    votecl_hough_plan_free(object);
+}
+
+static int
+hough_differ(const void *pa, const void *pb)
+{
+    const hough_out *a = pa, *b = pb;
+
+    if (a->found != b->found)
+        return 1;
+    for (size_t i = 0; i < a->found && i < G_N_ELEMENTS(a->lines); i++) {
+        const votecl_hough_line *x = &a->lines[i], *y = &b->lines[i];
+        if (TC_FIELD_DIFFERS(x, y, theta) || TC_FIELD_DIFFERS(x, y, rho) ||
+            TC_FIELD_DIFFERS(x, y, votes) || TC_FIELD_DIFFERS(x, y, angle) ||
+            TC_FIELD_DIFFERS(x, y, bin))
+            return 1;
+    }
+    return 0;
+}
+
+/* Against the reference: the integer fields (bins and votes) exactly. */
+static int
+hough_matches(const void *pa, const void *pb)
+{
+    const hough_out *a = pa, *b = pb;
+
+    if (a->found != b->found)
+        return 0;
+    for (size_t i = 0; i < a->found && i < G_N_ELEMENTS(a->lines); i++)
+        if (a->lines[i].angle != b->lines[i].angle || a->lines[i].bin != b->lines[i].bin ||
+            a->lines[i].votes != b->lines[i].votes)
+            return 0;
+    return 1;
+}
+
+static const tc_case hough_cases[] = {
+    {.name = "hough",
+     .out_size = sizeof(hough_out),
+     .make = hough_make,
+     .run = hough_run,
+     .destroy = hough_destroy,
+     .differ = hough_differ,
+     .matches = hough_matches},
+};
+
+const tc_algorithm tc_hough = {"hough", hough_cases, G_N_ELEMENTS(hough_cases), &hough_cases[0]};

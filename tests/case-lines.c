@@ -1,0 +1,77 @@
+/* PClines in the tests that call every algorithm (tests/cases.h): threshold 20 on the
+ * 96 x 72 edge image. */
+#include "cases.h"
+
+typedef struct pclines_out {
+    size_t found;
+    votecl_lines_line lines[8];
+} pclines_out;
+
+static votecl_status
+lines_make(votecl_context *context, void **object)
+{
+    votecl_lines_params p;
+    votecl_lines_params_init(&p);
+    p.threshold = 20;
+    return votecl_lines_plan_new(context, &p, 96, 72, (votecl_lines_plan **)object);
+}
+
+static votecl_status
+lines_run(void *object, void *out)
+{
+    pclines_out *o = out;
+    votecl_image v = tu_view_u8(tc_in.edges, 96, 72);
+    return votecl_lines_run(object, &v, o->lines, 8, &o->found);
+}
+
+static void
+lines_destroy(void *object)
+{
+    votecl_lines_plan_free(object);
+}
+
+static int
+lines_differ(const void *pa, const void *pb)
+{
+    const pclines_out *a = pa, *b = pb;
+
+    if (a->found != b->found)
+        return 1;
+    for (size_t i = 0; i < a->found && i < G_N_ELEMENTS(a->lines); i++) {
+        const votecl_lines_line *x = &a->lines[i], *y = &b->lines[i];
+        if (TC_FIELD_DIFFERS(x, y, a) || TC_FIELD_DIFFERS(x, y, b) || TC_FIELD_DIFFERS(x, y, c) ||
+            TC_FIELD_DIFFERS(x, y, theta) || TC_FIELD_DIFFERS(x, y, rho) ||
+            TC_FIELD_DIFFERS(x, y, votes) || TC_FIELD_DIFFERS(x, y, u) ||
+            TC_FIELD_DIFFERS(x, y, v) || TC_FIELD_DIFFERS(x, y, column) ||
+            TC_FIELD_DIFFERS(x, y, row))
+            return 1;
+    }
+    return 0;
+}
+
+/* Against the reference: the accumulator cell and its votes exactly. */
+static int
+lines_matches(const void *pa, const void *pb)
+{
+    const pclines_out *a = pa, *b = pb;
+
+    if (a->found != b->found)
+        return 0;
+    for (size_t i = 0; i < a->found && i < G_N_ELEMENTS(a->lines); i++)
+        if (a->lines[i].column != b->lines[i].column || a->lines[i].row != b->lines[i].row ||
+            a->lines[i].votes != b->lines[i].votes)
+            return 0;
+    return 1;
+}
+
+static const tc_case lines_cases[] = {
+    {.name = "lines",
+     .out_size = sizeof(pclines_out),
+     .make = lines_make,
+     .run = lines_run,
+     .destroy = lines_destroy,
+     .differ = lines_differ,
+     .matches = lines_matches},
+};
+
+const tc_algorithm tc_lines = {"lines", lines_cases, G_N_ELEMENTS(lines_cases), &lines_cases[0]};
