@@ -50,8 +50,8 @@ typedef struct tool_demo_step {
 int tool_demo_write_image(const tool_demo *d, const tool_image *canvas, const char *stem,
                           const char *step, char *path, size_t size);
 /* Captions canvas with note, writes it as <stem>-<step>.png and prints "    wrote PATH". */
-tool_demo_result tool_demo_write_captioned(const tool_demo *d, tool_image *canvas,
-                                           const char *stem, const char *step, const char *note);
+tool_demo_result tool_demo_write_captioned(const tool_demo *d, tool_image *canvas, const char *stem,
+                                           const char *step, const char *note);
 
 /* --- votecl batch: one algorithm over a collection --- */
 
@@ -70,6 +70,11 @@ typedef struct tool_batch_case {
                              tool_image *annotated);
     void (*state_free)(void *state); /* may be NULL */
 } tool_batch_case;
+
+/* An 8-bit copy (16-bit samples shifted down; gray+alpha to gray), as votecl hog reads. */
+int tool_image_u8(const tool_image *image, tool_image *out, char *error, size_t size);
+/* The status of a tool_*_annotate() call: its only failure is memory. */
+votecl_status tool_annotate_status(int rc);
 
 /* --- votecl bench: timed cases on the current device (tools/bench.h) --- */
 
@@ -99,7 +104,7 @@ extern const tool_algorithm *const tool_algorithms[];
 /* The algorithm called name, NULL when none. */
 const tool_algorithm *tool_algorithm_find(const char *name);
 
-extern const tool_algorithm tool_algo_hist, tool_algo_hough, tool_algo_lines,
-    tool_algo_subsample, tool_algo_hog, tool_algo_ght;
+extern const tool_algorithm tool_algo_hist, tool_algo_hough, tool_algo_lines, tool_algo_subsample,
+    tool_algo_hog, tool_algo_ght;
 
 #endif

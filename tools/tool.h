@@ -65,6 +65,9 @@ int tool_parse_double(const char *option, const char *text, double *out);
  * option, -1 when the value is missing or not a number in range (the message is printed). */
 int tool_option_ulong(int argc, char **argv, int *i, const char *name, unsigned long max,
                       unsigned long *out);
+/* The same for a number in [min, max]. */
+int tool_option_range(int argc, char **argv, int *i, const char *name, unsigned long min,
+                      unsigned long max, unsigned long *out);
 int tool_option_double(int argc, char **argv, int *i, const char *name, double *out);
 
 /* Prints "votecl <command>: message" to stderr and returns TOOL_EXIT_USAGE. */
