@@ -55,37 +55,34 @@ ght_destroy(void *object)
 }
 
 static int
-ght_differ(const void *pa, const void *pb)
+pose_differs(const void *pa, const void *pb)
 {
-    const ght_out *a = pa, *b = pb;
+    const votecl_ght_pose *x = pa, *y = pb;
+    return TC_FIELD_DIFFERS(x, y, x) || TC_FIELD_DIFFERS(x, y, y) ||
+           TC_FIELD_DIFFERS(x, y, angle) || TC_FIELD_DIFFERS(x, y, scale) ||
+           TC_FIELD_DIFFERS(x, y, votes) || TC_FIELD_DIFFERS(x, y, angle_votes) ||
+           TC_FIELD_DIFFERS(x, y, scale_votes);
+}
 
-    if (a->found != b->found)
-        return 1;
-    for (size_t i = 0; i < a->found && i < G_N_ELEMENTS(a->poses); i++) {
-        const votecl_ght_pose *x = &a->poses[i], *y = &b->poses[i];
-        if (TC_FIELD_DIFFERS(x, y, x) || TC_FIELD_DIFFERS(x, y, y) ||
-            TC_FIELD_DIFFERS(x, y, angle) || TC_FIELD_DIFFERS(x, y, scale) ||
-            TC_FIELD_DIFFERS(x, y, votes) || TC_FIELD_DIFFERS(x, y, angle_votes) ||
-            TC_FIELD_DIFFERS(x, y, scale_votes))
-            return 1;
-    }
-    return 0;
+static int
+ght_differ(const void *a, const void *b)
+{
+    return TC_ITEMS_DIFFER(a, b, ght_out, poses, pose_differs);
 }
 
 /* Against the reference: the pose and its votes exactly. */
 static int
-ght_matches(const void *pa, const void *pb)
+pose_mismatch(const void *pa, const void *pb)
 {
-    const ght_out *a = pa, *b = pb;
+    const votecl_ght_pose *x = pa, *y = pb;
+    return x->x != y->x || x->y != y->y || x->angle != y->angle || x->scale != y->scale ||
+           x->votes != y->votes;
+}
 
-    if (a->found != b->found)
-        return 0;
-    for (size_t i = 0; i < a->found && i < G_N_ELEMENTS(a->poses); i++)
-        if (a->poses[i].x != b->poses[i].x || a->poses[i].y != b->poses[i].y ||
-            a->poses[i].angle != b->poses[i].angle || a->poses[i].scale != b->poses[i].scale ||
-            a->poses[i].votes != b->poses[i].votes)
-            return 0;
-    return 1;
+static int
+ght_matches(const void *a, const void *b)
+{
+    return !TC_ITEMS_DIFFER(a, b, ght_out, poses, pose_mismatch);
 }
 
 static const tc_case ght_cases[] = {

@@ -78,20 +78,18 @@ hog_destroy(void *object)
 }
 
 static int
-hog_differ(const void *pa, const void *pb)
+detection_differs(const void *pa, const void *pb)
 {
-    const hog_out *a = pa, *b = pb;
+    const votecl_hog_detection *x = pa, *y = pb;
+    return TC_FIELD_DIFFERS(x, y, box.x) || TC_FIELD_DIFFERS(x, y, box.y) ||
+           TC_FIELD_DIFFERS(x, y, box.width) || TC_FIELD_DIFFERS(x, y, box.height) ||
+           TC_FIELD_DIFFERS(x, y, score) || TC_FIELD_DIFFERS(x, y, scale);
+}
 
-    if (a->found != b->found)
-        return 1;
-    for (size_t i = 0; i < a->found && i < G_N_ELEMENTS(a->detections); i++) {
-        const votecl_hog_detection *x = &a->detections[i], *y = &b->detections[i];
-        if (TC_FIELD_DIFFERS(x, y, box.x) || TC_FIELD_DIFFERS(x, y, box.y) ||
-            TC_FIELD_DIFFERS(x, y, box.width) || TC_FIELD_DIFFERS(x, y, box.height) ||
-            TC_FIELD_DIFFERS(x, y, score) || TC_FIELD_DIFFERS(x, y, scale))
-            return 1;
-    }
-    return 0;
+static int
+hog_differ(const void *a, const void *b)
+{
+    return TC_ITEMS_DIFFER(a, b, hog_out, detections, detection_differs);
 }
 
 static votecl_status

@@ -31,35 +31,32 @@ hough_destroy(void *object)
 }
 
 static int
-hough_differ(const void *pa, const void *pb)
+line_differs(const void *pa, const void *pb)
 {
-    const hough_out *a = pa, *b = pb;
+    const votecl_hough_line *x = pa, *y = pb;
+    return TC_FIELD_DIFFERS(x, y, theta) || TC_FIELD_DIFFERS(x, y, rho) ||
+           TC_FIELD_DIFFERS(x, y, votes) || TC_FIELD_DIFFERS(x, y, angle) ||
+           TC_FIELD_DIFFERS(x, y, bin);
+}
 
-    if (a->found != b->found)
-        return 1;
-    for (size_t i = 0; i < a->found && i < G_N_ELEMENTS(a->lines); i++) {
-        const votecl_hough_line *x = &a->lines[i], *y = &b->lines[i];
-        if (TC_FIELD_DIFFERS(x, y, theta) || TC_FIELD_DIFFERS(x, y, rho) ||
-            TC_FIELD_DIFFERS(x, y, votes) || TC_FIELD_DIFFERS(x, y, angle) ||
-            TC_FIELD_DIFFERS(x, y, bin))
-            return 1;
-    }
-    return 0;
+static int
+hough_differ(const void *a, const void *b)
+{
+    return TC_ITEMS_DIFFER(a, b, hough_out, lines, line_differs);
 }
 
 /* Against the reference: the integer fields (bins and votes) exactly. */
 static int
-hough_matches(const void *pa, const void *pb)
+line_mismatch(const void *pa, const void *pb)
 {
-    const hough_out *a = pa, *b = pb;
+    const votecl_hough_line *x = pa, *y = pb;
+    return x->angle != y->angle || x->bin != y->bin || x->votes != y->votes;
+}
 
-    if (a->found != b->found)
-        return 0;
-    for (size_t i = 0; i < a->found && i < G_N_ELEMENTS(a->lines); i++)
-        if (a->lines[i].angle != b->lines[i].angle || a->lines[i].bin != b->lines[i].bin ||
-            a->lines[i].votes != b->lines[i].votes)
-            return 0;
-    return 1;
+static int
+hough_matches(const void *a, const void *b)
+{
+    return !TC_ITEMS_DIFFER(a, b, hough_out, lines, line_mismatch);
 }
 
 static const tc_case hough_cases[] = {

@@ -31,37 +31,34 @@ lines_destroy(void *object)
 }
 
 static int
-lines_differ(const void *pa, const void *pb)
+line_differs(const void *pa, const void *pb)
 {
-    const pclines_out *a = pa, *b = pb;
+    const votecl_lines_line *x = pa, *y = pb;
+    return TC_FIELD_DIFFERS(x, y, a) || TC_FIELD_DIFFERS(x, y, b) || TC_FIELD_DIFFERS(x, y, c) ||
+           TC_FIELD_DIFFERS(x, y, theta) || TC_FIELD_DIFFERS(x, y, rho) ||
+           TC_FIELD_DIFFERS(x, y, votes) || TC_FIELD_DIFFERS(x, y, u) ||
+           TC_FIELD_DIFFERS(x, y, v) || TC_FIELD_DIFFERS(x, y, column) ||
+           TC_FIELD_DIFFERS(x, y, row);
+}
 
-    if (a->found != b->found)
-        return 1;
-    for (size_t i = 0; i < a->found && i < G_N_ELEMENTS(a->lines); i++) {
-        const votecl_lines_line *x = &a->lines[i], *y = &b->lines[i];
-        if (TC_FIELD_DIFFERS(x, y, a) || TC_FIELD_DIFFERS(x, y, b) || TC_FIELD_DIFFERS(x, y, c) ||
-            TC_FIELD_DIFFERS(x, y, theta) || TC_FIELD_DIFFERS(x, y, rho) ||
-            TC_FIELD_DIFFERS(x, y, votes) || TC_FIELD_DIFFERS(x, y, u) ||
-            TC_FIELD_DIFFERS(x, y, v) || TC_FIELD_DIFFERS(x, y, column) ||
-            TC_FIELD_DIFFERS(x, y, row))
-            return 1;
-    }
-    return 0;
+static int
+lines_differ(const void *a, const void *b)
+{
+    return TC_ITEMS_DIFFER(a, b, pclines_out, lines, line_differs);
 }
 
 /* Against the reference: the accumulator cell and its votes exactly. */
 static int
-lines_matches(const void *pa, const void *pb)
+line_mismatch(const void *pa, const void *pb)
 {
-    const pclines_out *a = pa, *b = pb;
+    const votecl_lines_line *x = pa, *y = pb;
+    return x->column != y->column || x->row != y->row || x->votes != y->votes;
+}
 
-    if (a->found != b->found)
-        return 0;
-    for (size_t i = 0; i < a->found && i < G_N_ELEMENTS(a->lines); i++)
-        if (a->lines[i].column != b->lines[i].column || a->lines[i].row != b->lines[i].row ||
-            a->lines[i].votes != b->lines[i].votes)
-            return 0;
-    return 1;
+static int
+lines_matches(const void *a, const void *b)
+{
+    return !TC_ITEMS_DIFFER(a, b, pclines_out, lines, line_mismatch);
 }
 
 static const tc_case lines_cases[] = {

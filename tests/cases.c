@@ -42,6 +42,20 @@ tc_differ(const tc_case *c, const void *a, const void *b)
 }
 
 int
+tc_items_differ(const void *a, const void *b, size_t offset, size_t size, size_t capacity,
+                int (*item_differ)(const void *x, const void *y))
+{
+    size_t found = *(const size_t *)a;
+
+    if (found != *(const size_t *)b)
+        return 1;
+    for (size_t i = 0; i < found && i < capacity; i++)
+        if (item_differ((const char *)a + offset + i * size, (const char *)b + offset + i * size))
+            return 1;
+    return 0;
+}
+
+int
 tc_matches(const tc_case *c, const void *device, const void *reference)
 {
     return c->matches != NULL ? c->matches(device, reference) : !tc_differ(c, device, reference);

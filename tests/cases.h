@@ -14,6 +14,7 @@
 
 #include "testutil.h"
 
+#include <stddef.h>
 #include <string.h>
 
 enum {
@@ -66,6 +67,14 @@ int tc_matches(const tc_case *c, const void *device, const void *reference);
 int tc_differ(const tc_case *c, const void *a, const void *b);
 
 #define TC_FIELD_DIFFERS(a, b, f) (memcmp(&(a)->f, &(b)->f, sizeof(a)->f) != 0)
+
+/* For outputs { size_t found; T items[N]; } (found first): nonzero when the counts differ or
+ * item_differ says one of the first found items does. */
+int tc_items_differ(const void *a, const void *b, size_t offset, size_t size, size_t capacity,
+                    int (*item_differ)(const void *x, const void *y));
+#define TC_ITEMS_DIFFER(a, b, type, array, item_differ)                                            \
+    tc_items_differ(a, b, offsetof(type, array), sizeof((type *)0)->array[0],                      \
+                    G_N_ELEMENTS(((type *)0)->array), item_differ)
 
 extern const tc_algorithm tc_hist, tc_hough, tc_sum, tc_subsample, tc_vote, tc_lines, tc_hog,
     tc_ght;

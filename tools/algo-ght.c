@@ -37,7 +37,7 @@ demo_ght(tool_demo *d, const tool_demo_image *im)
     votecl_ght_params_init(&params, VOTECL_GHT_GUIL);
     st = tool_ght_detect(d->ctx, &params, &templ, &im->image, poses, 32, &n, &stats, &seconds);
     if (st != VOTECL_OK) {
-        /* e.g. a device without double precision: say so, the tool_demo goes on */
+        /* e.g. a device without double precision: say so, the demo goes on */
         tool_fail(d->ctx, st, "generalized Hough");
         result = TOOL_DEMO_SKIPPED;
         goto out;
@@ -50,7 +50,7 @@ demo_ght(tool_demo *d, const tool_demo_image *im)
     /* the three strongest poses: the sample's real instances lead, clutter follows */
     if (tool_ght_annotate(&im->image, poses, n < 3 ? n : 3, (double)templ.width,
                           (double)templ.height, &canvas, error, sizeof error) < 0) {
-        fprintf(stderr, "votecl tool_demo: %s\n", error);
+        fprintf(stderr, "votecl demo: %s\n", error);
         goto out;
     }
     result = tool_demo_write_captioned(d, &canvas, im->stem, "ght", note);
@@ -187,18 +187,12 @@ bench_ght_case(tool_bench *b, const char *name, votecl_ght_method method,
     votecl_ght_params_init(&params, method);
     params.pairing = pairing;
     st = tool_ght_detect(b->ctx, &params, templ, image, poses, 64, &n, &stats, &seconds);
-    tool_json_begin_object(&b->json);
-    tool_json_kv_string(&b->json, "case", name);
-    tool_json_kv_string(&b->json, "status", votecl_status_name(st));
-    if (st == VOTECL_OK) {
-        tool_json_kv_double(&b->json, "seconds", seconds);
+    tool_bench_case_begin(b, name, st);
+    /* a device without double precision is no failure of the bench */
+    if (tool_bench_case_result(b, name, st, seconds, 0))
         tool_json_kv_uint(&b->json, "poses", n);
-        tool_bench_note(b, name, NULL, seconds);
-    } else {
-        tool_json_kv_string(&b->json, "error", votecl_context_get_error(b->ctx));
-    }
     tool_json_end_object(&b->json);
-    tool_progress(b->options, "tool_bench: %-14s %8.2f ms, %zu poses\n", name, seconds * 1e3, n);
+    tool_progress(b->options, "bench: %-14s %8.2f ms, %zu poses\n", name, seconds * 1e3, n);
 }
 
 static void
@@ -321,7 +315,7 @@ pairing_json(tool_bench *b, const pairing_row *r)
                         r->mech[0].pairing_seconds <= r->mech[1].pairing_seconds ? "lb" : "ssm");
     tool_json_end_object(j);
     tool_progress(b->options,
-                  "tool_bench: ght_pairing %-15s L %3u xi %3g: %5zu edges %7zu pairings, "
+                  "bench: ght_pairing %-15s L %3u xi %3g: %5zu edges %7zu pairings, "
                   "edges %7.3f ms, LB %7.3f ms, SSM %7.3f ms, auto %s\n",
                   r->frame, r->levels, r->xi, r->mech[0].image_edges, r->mech[0].image_pairings,
                   r->mech[0].edges_seconds * 1e3, r->mech[0].pairing_seconds * 1e3,
@@ -393,9 +387,7 @@ bench_ght_pairing(tool_bench *b)
         for (size_t x = 0; x < 2 && st == VOTECL_OK; x++)
             st = pairing_rows(b, &templ, frames, names, n, levels[l], xis[x]);
     if (st != VOTECL_OK) {
-        tool_json_begin_object(&b->json);
-        tool_json_kv_string(&b->json, "case", "ght_pairing");
-        tool_json_kv_string(&b->json, "status", votecl_status_name(st));
+        tool_bench_case_begin(b, "ght_pairing", st);
         tool_json_kv_string(&b->json, "error", votecl_context_get_error(b->ctx));
         tool_json_end_object(&b->json);
     }

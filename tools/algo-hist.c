@@ -72,7 +72,7 @@ demo_hist_plot(tool_demo *d, const tool_demo_image *im, const demo_hist *h, cons
     snprintf(title, sizeof title, "%s %s histogram", im->file, step);
     tool_plot_bars bars = {series, h->count, 256, h->min, h->max, title, note};
     if (tool_plot_bars_render(&bars, &canvas, error, sizeof error) < 0) {
-        fprintf(stderr, "votecl tool_demo: %s\n", error);
+        fprintf(stderr, "votecl demo: %s\n", error);
         return TOOL_DEMO_FAILED;
     }
     int r = tool_demo_write_image(d, &canvas, im->stem, step, path, sizeof path);
@@ -221,7 +221,7 @@ chroma_plot(tool_demo *d, const tool_demo_image *im, const demo_chroma_result *c
     tool_plot_heat heat = {c->counts, DEMO_CHROMA_BINS, DEMO_CHROMA_BINS, 0,     1,   0,
                            1,         "R/(R+G+B)",      "G/(R+G+B)",      title, note};
     if (tool_plot_heat_render(&heat, &canvas, error, sizeof error) < 0) {
-        fprintf(stderr, "votecl tool_demo: %s\n", error);
+        fprintf(stderr, "votecl demo: %s\n", error);
         return TOOL_DEMO_FAILED;
     }
     int r = tool_demo_write_image(d, &canvas, im->stem, "chroma", path, sizeof path);

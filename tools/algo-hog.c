@@ -45,7 +45,7 @@ demo_hog(tool_demo *d, const tool_demo_image *im)
                (int)found[k].box.y, (int)found[k].box.width, (int)found[k].box.height,
                found[k].score);
     if (tool_hog_annotate(&im->image, found, n < 32 ? n : 32, &canvas, error, sizeof error) < 0) {
-        fprintf(stderr, "votecl tool_demo: %s\n", error);
+        fprintf(stderr, "votecl demo: %s\n", error);
         goto out;
     }
     result = tool_demo_write_captioned(d, &canvas, im->stem, "hog", note);
@@ -55,8 +55,6 @@ out:
 }
 
 /* --- batch --- */
-
-/* hog */
 
 typedef struct hog_case {
     votecl_hog_params params;
@@ -175,8 +173,6 @@ out:
     return st;
 }
 
-/* hough */
-
 /* --- bench --- */
 
 typedef struct hog_op {
@@ -210,22 +206,13 @@ bench_hog_case(tool_bench *b, const char *name, const tool_image *image)
         st = votecl_hog_new(b->ctx, &params, model, &op.hog);
     if (st == VOTECL_OK)
         st = tool_bench_time(b->ctx, run_hog_op, &op, b->args.quick ? 1 : 5, 1, &seconds);
-    tool_json_begin_object(&b->json);
-    tool_json_kv_string(&b->json, "case", name);
-    tool_json_kv_string(&b->json, "status", votecl_status_name(st));
+    tool_bench_case_begin(b, name, st);
     tool_json_kv_uint(&b->json, "width", image->width);
     tool_json_kv_uint(&b->json, "height", image->height);
-    if (st == VOTECL_OK) {
-        tool_json_kv_double(&b->json, "seconds", seconds);
+    if (tool_bench_case_result(b, name, st, seconds, 1))
         tool_json_kv_uint(&b->json, "detections", op.n);
-        tool_bench_note(b, name, NULL, seconds);
-    } else {
-        tool_json_kv_string(&b->json, "error", votecl_context_get_error(b->ctx));
-        b->all_ok = 0;
-    }
     tool_json_end_object(&b->json);
-    tool_progress(b->options, "tool_bench: %-12s %8.2f ms, %zu detections\n", name, seconds * 1e3,
-                  op.n);
+    tool_progress(b->options, "bench: %-12s %8.2f ms, %zu detections\n", name, seconds * 1e3, op.n);
     votecl_hog_free(op.hog);
     votecl_hog_model_free(model);
 }

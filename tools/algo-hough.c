@@ -34,7 +34,7 @@ demo_hough_write(tool_demo *d, const tool_demo_image *im, const tool_hough_resul
     static const unsigned char white[3] = {255, 255, 255};
     int ok = tool_hough_annotate(&im->image, r->lines, r->shown, &canvas, error, sizeof error) == 0;
     if (!ok)
-        fprintf(stderr, "votecl tool_demo: %s\n", error);
+        fprintf(stderr, "votecl demo: %s\n", error);
     if (ok) {
         tool_plot_text(&canvas, 4, 4, note, 1, white);
         ok = tool_demo_write_image(d, &canvas, im->stem, "hough", path, sizeof path) == 0;
@@ -57,7 +57,7 @@ demo_hough(tool_demo *d, const tool_demo_image *im)
     votecl_hough_params_init(&params);
     params.max_lines = 10;
     if (tool_hough_sobel(&im->gray, 200, &edges, error, sizeof error) < 0) {
-        fprintf(stderr, "votecl tool_demo: %s\n", error);
+        fprintf(stderr, "votecl demo: %s\n", error);
         goto out;
     }
     if ((st = tool_hough_compute(d->ctx, &params, &edges, &r)) != VOTECL_OK) {
@@ -180,8 +180,6 @@ out:
     return st;
 }
 
-/* ght */
-
 /* --- bench --- */
 
 typedef struct hough_op {
@@ -220,24 +218,17 @@ bench_hough_case(tool_bench *b, const tool_image *edges, unsigned angles, uint32
     if (st == VOTECL_OK)
         st = votecl_hough_plan_describe(op.plan, stats.kept, &info);
     snprintf(name, sizeof name, "hough%ux%u", angles, rho_bins);
-    tool_json_begin_object(&b->json);
-    tool_json_kv_string(&b->json, "case", name);
-    tool_json_kv_string(&b->json, "status", votecl_status_name(st));
+    tool_bench_case_begin(b, name, st);
     tool_json_kv_uint(&b->json, "width", edges->width);
     tool_json_kv_uint(&b->json, "height", edges->height);
     tool_json_kv_uint(&b->json, "edges", stats.kept);
     tool_json_kv_double(&b->json, "eta", stats.eta);
-    if (st == VOTECL_OK) {
-        tool_json_kv_double(&b->json, "seconds", seconds);
-        tool_bench_note(b, name, NULL, seconds);
+    if (tool_bench_case_result(b, name, st, seconds, 1)) {
         tool_json_key(&b->json, "plan");
         tool_json_plan_info(&b->json, &info);
-    } else {
-        tool_json_kv_string(&b->json, "error", votecl_context_get_error(b->ctx));
-        b->all_ok = 0;
     }
     tool_json_end_object(&b->json);
-    tool_progress(b->options, "tool_bench: %-14s %8.1f us, %zu edges\n", name, seconds * 1e6,
+    tool_progress(b->options, "bench: %-14s %8.1f us, %zu edges\n", name, seconds * 1e6,
                   stats.kept);
     votecl_hough_plan_free(op.plan);
     votecl_buffer_free(op.bins);

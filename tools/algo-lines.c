@@ -34,7 +34,7 @@ demo_lines(tool_demo *d, const tool_demo_image *im)
              r.stats.edges, r.columns, r.rows, r.params.radius, r.seconds * 1e3);
     printf("  lines: %s\n", note);
     if (tool_lines_annotate(&im->image, r.lines, r.shown, &canvas, error, sizeof error) < 0) {
-        fprintf(stderr, "votecl tool_demo: %s\n", error);
+        fprintf(stderr, "votecl demo: %s\n", error);
         goto out;
     }
     result = tool_demo_write_captioned(d, &canvas, im->stem, "lines", note);
@@ -45,8 +45,6 @@ out:
 }
 
 /* --- batch --- */
-
-/* lines */
 
 static void
 lines_init(void *args)
@@ -246,22 +244,13 @@ bench_lines(tool_bench *b)
     st = votecl_lines_plan_new(b->ctx, &params, big.width, big.height, &op.plan);
     if (st == VOTECL_OK)
         st = tool_bench_time(b->ctx, run_lines_op, &op, b->args.reps, 1, &seconds);
-    tool_json_begin_object(&b->json);
-    tool_json_kv_string(&b->json, "case", "lines1080");
-    tool_json_kv_string(&b->json, "status", votecl_status_name(st));
+    tool_bench_case_begin(b, "lines1080", st);
     tool_json_kv_uint(&b->json, "width", big.width);
     tool_json_kv_uint(&b->json, "height", big.height);
-    if (st == VOTECL_OK) {
-        tool_json_kv_double(&b->json, "seconds", seconds);
+    if (tool_bench_case_result(b, "lines1080", st, seconds, 1))
         tool_json_kv_uint(&b->json, "lines", op.found);
-        tool_bench_note(b, "lines1080", NULL, seconds);
-    } else {
-        tool_json_kv_string(&b->json, "error", votecl_context_get_error(b->ctx));
-        b->all_ok = 0;
-    }
     tool_json_end_object(&b->json);
-    tool_progress(b->options, "tool_bench: lines1080 %8.1f us, %zu lines\n", seconds * 1e6,
-                  op.found);
+    tool_progress(b->options, "bench: lines1080 %8.1f us, %zu lines\n", seconds * 1e6, op.found);
     votecl_lines_plan_free(op.plan);
     tool_image_free(&big);
 }

@@ -70,7 +70,7 @@ demo_subsample(tool_demo *d, const tool_demo_image *im)
     if (tool_image_alloc(&small, gray->width / DEMO_SUBSAMPLE_FACTOR,
                          gray->height / DEMO_SUBSAMPLE_FACTOR, 1, VOTECL_DTYPE_U8, error,
                          sizeof error) < 0) {
-        fprintf(stderr, "votecl tool_demo: %s\n", error);
+        fprintf(stderr, "votecl demo: %s\n", error);
         return TOOL_DEMO_FAILED;
     }
     if ((st = demo_subsample_run(d, gray, &small, &sum, &seconds)) != VOTECL_OK) {

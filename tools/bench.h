@@ -75,6 +75,14 @@ votecl_status tool_bench_time(votecl_context *ctx, tool_bench_op_fn op, void *ar
                               unsigned long reps, int sync_each, double *seconds);
 /* Notes a case's time per run under "case" or "case/variant" for the comparison. */
 void tool_bench_note(tool_bench *b, const char *name, const char *variant, double seconds);
+/* A case's JSON object: tool_bench_case_begin() opens it with "case" and "status"; after the
+ * case's own fields, tool_bench_case_result() adds "seconds" (noted for the comparison) when
+ * status is VOTECL_OK and returns 1, else the context's "error" (a failure of the run, clearing
+ * b->all_ok, when counts) and returns 0; the caller adds what follows a time and closes the
+ * object. */
+void tool_bench_case_begin(tool_bench *b, const char *name, votecl_status status);
+int tool_bench_case_result(tool_bench *b, const char *name, votecl_status status, double seconds,
+                           int counts);
 /* qsort's comparison of doubles. */
 int tool_bench_compare_doubles(const void *a, const void *b);
 /* src stretched over dst (nearest neighbour), both one-channel u8. */

@@ -648,9 +648,7 @@ bench_user_histogram(bench *b)
         st = tool_bench_time(b->ctx, run_vote_op, &op, b->args.reps, 0, &user);
     if (st == VOTECL_OK)
         st = tool_bench_time(b->ctx, run_hist_op, &hop, b->args.reps, 0, &builtin);
-    tool_json_begin_object(&b->json);
-    tool_json_kv_string(&b->json, "case", "user_histogram");
-    tool_json_kv_string(&b->json, "status", votecl_status_name(st));
+    tool_bench_case_begin(b, "user_histogram", st);
     if (st == VOTECL_OK) {
         tool_json_kv_double(&b->json, "gbps", (double)b->bytes / user / 1e9);
         tool_json_kv_double(&b->json, "builtin_gbps", (double)b->bytes / builtin / 1e9);
@@ -797,6 +795,30 @@ bench_cases(bench *b)
     if (hist)
         json_worst(b);
     return TOOL_EXIT_OK;
+}
+
+/* --- what the groups share --- */
+
+void
+tool_bench_case_begin(bench *b, const char *name, votecl_status status)
+{
+    tool_json_begin_object(&b->json);
+    tool_json_kv_string(&b->json, "case", name);
+    tool_json_kv_string(&b->json, "status", votecl_status_name(status));
+}
+
+int
+tool_bench_case_result(bench *b, const char *name, votecl_status status, double seconds, int counts)
+{
+    if (status != VOTECL_OK) {
+        tool_json_kv_string(&b->json, "error", votecl_context_get_error(b->ctx));
+        if (counts)
+            b->all_ok = 0;
+        return 0;
+    }
+    tool_json_kv_double(&b->json, "seconds", seconds);
+    tool_bench_note(b, name, NULL, seconds);
+    return 1;
 }
 
 /* --- frames from building.png, for the groups of the line detectors --- */
