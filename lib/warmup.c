@@ -114,57 +114,76 @@ warm_hist(votecl_context *context, const warm_step *s)
     return status;
 }
 
-static votecl_status
-warm_hough(votecl_context *context, const warm_step *step)
-{
-    votecl_hough_params params;
-    votecl_hough_plan *plan = NULL;
-    votecl_status status;
+/* What runs on a frame: the line detectors. */
+typedef votecl_status (*warm_frame_fn)(votecl_context *context, const votecl_image *frame);
 
+/* A black WARM_WIDTH x WARM_HEIGHT frame holding a horizontal line (edges, for the Hough) or
+ * a grey block (a gray image, for PClines), run through run. */
+static votecl_status
+warm_on_frame(votecl_context *context, int block, warm_frame_fn run)
+{
     unsigned char *pixels = calloc((size_t)WARM_WIDTH * WARM_HEIGHT, 1);
     votecl_image image = gray_view(pixels, WARM_WIDTH, WARM_HEIGHT);
-    votecl_hough_line lines[4];
-    size_t n = 0;
+    votecl_status status;
 
     if (pixels == NULL)
         return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
-    for (size_t x = WARM_WIDTH / 4; x < WARM_WIDTH / 2; x++)
+    for (size_t x = WARM_WIDTH / 4; !block && x < WARM_WIDTH / 2; x++)
         pixels[(WARM_HEIGHT / 2) * WARM_WIDTH + x] = 255;
+    for (size_t y = WARM_HEIGHT / 4; block && y < 3 * WARM_HEIGHT / 4; y++)
+        memset(pixels + y * WARM_WIDTH + WARM_WIDTH / 4, 200, WARM_WIDTH / 2);
+    status = run(context, &image);
+    free(pixels);
+    return status;
+}
+
+static votecl_status
+hough_frame(votecl_context *context, const votecl_image *image)
+{
+    votecl_hough_params params;
+    votecl_hough_plan *plan = NULL;
+    votecl_hough_line lines[4];
+    size_t n = 0;
+    votecl_status status;
+
     votecl_hough_params_init(&params);
     status = votecl_hough_plan_new(context, &params, WARM_WIDTH, WARM_HEIGHT, &plan);
     if (status == VOTECL_OK)
-        status = votecl_hough_run(plan, &image, lines, 4, &n, NULL);
+        status = votecl_hough_run(plan, image, lines, 4, &n, NULL);
     /* and from a gray image, edges found on the device (cl/hough.cl): `votecl hough`'s default */
     if (status == VOTECL_OK)
-        status = votecl_hough_run_gray(plan, &image, 100, lines, 4, &n, NULL);
+        status = votecl_hough_run_gray(plan, image, 100, lines, 4, &n, NULL);
     votecl_hough_plan_free(plan);
-    free(pixels);
+    return status;
+}
+
+static votecl_status
+warm_hough(votecl_context *context, const warm_step *step)
+{
+    return warm_on_frame(context, 0, hough_frame);
+}
+
+static votecl_status
+lines_frame(votecl_context *context, const votecl_image *image)
+{
+    votecl_lines_params params;
+    votecl_lines_plan *plan = NULL;
+    votecl_lines_line lines[4];
+    size_t n = 0;
+    votecl_status status;
+
+    votecl_lines_params_init(&params);
+    status = votecl_lines_plan_new(context, &params, WARM_WIDTH, WARM_HEIGHT, &plan);
+    if (status == VOTECL_OK)
+        status = votecl_lines_run(plan, image, lines, 4, &n);
+    votecl_lines_plan_free(plan);
     return status;
 }
 
 static votecl_status
 warm_lines(votecl_context *context, const warm_step *step)
 {
-    votecl_lines_params params;
-    votecl_lines_plan *plan = NULL;
-    votecl_status status;
-
-    unsigned char *pixels = calloc((size_t)WARM_WIDTH * WARM_HEIGHT, 1);
-    votecl_image image = gray_view(pixels, WARM_WIDTH, WARM_HEIGHT);
-    votecl_lines_line lines[4];
-    size_t n = 0;
-
-    if (pixels == NULL)
-        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
-    for (size_t y = WARM_HEIGHT / 4; y < 3 * WARM_HEIGHT / 4; y++)
-        memset(pixels + y * WARM_WIDTH + WARM_WIDTH / 4, 200, WARM_WIDTH / 2);
-    votecl_lines_params_init(&params);
-    status = votecl_lines_plan_new(context, &params, WARM_WIDTH, WARM_HEIGHT, &plan);
-    if (status == VOTECL_OK)
-        status = votecl_lines_run(plan, &image, lines, 4, &n);
-    votecl_lines_plan_free(plan);
-    free(pixels);
-    return status;
+    return warm_on_frame(context, 1, lines_frame);
 }
 
 static votecl_status

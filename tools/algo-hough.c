@@ -30,19 +30,15 @@ demo_hough_write(tool_demo *d, const tool_demo_image *im, const tool_hough_resul
                  const char *note)
 {
     tool_image canvas = {0};
-    char path[4096], error[600];
-    static const unsigned char white[3] = {255, 255, 255};
-    int ok = tool_hough_annotate(&im->image, r->lines, r->shown, &canvas, error, sizeof error) == 0;
-    if (!ok)
+    char error[600];
+    tool_demo_result result = TOOL_DEMO_FAILED;
+
+    if (tool_hough_annotate(&im->image, r->lines, r->shown, &canvas, error, sizeof error) != 0)
         fprintf(stderr, "votecl demo: %s\n", error);
-    if (ok) {
-        tool_plot_text(&canvas, 4, 4, note, 1, white);
-        ok = tool_demo_write_image(d, &canvas, im->stem, "hough", path, sizeof path) == 0;
-    }
-    if (ok)
-        printf("    wrote %s\n", path);
+    else
+        result = tool_demo_write_captioned(d, &canvas, im->stem, "hough", note);
     tool_image_free(&canvas);
-    return ok ? TOOL_DEMO_DONE : TOOL_DEMO_FAILED;
+    return result;
 }
 
 static tool_demo_result
