@@ -85,6 +85,28 @@ ght_matches(const void *a, const void *b)
     return !TC_ITEMS_DIFFER(a, b, ght_out, poses, pose_mismatch);
 }
 
+static void
+ght_params_init(void *p)
+{
+    votecl_ght_params_init(p, VOTECL_GHT_BALLARD);
+}
+
+static votecl_status
+ght_call(votecl_context *context, void *p)
+{
+    static const uint8_t templ[8 * 8] = {0};
+    votecl_image image = tu_view_u8(templ, 8, 8);
+    votecl_ght_model *model = NULL;
+    votecl_status status = votecl_ght_model_new(context, p, &image, &model);
+
+    votecl_ght_model_free(model);
+    return status;
+}
+
+static const tc_params ght_params[] = {
+    {sizeof(votecl_ght_params), ght_params_init, ght_call, 0},
+};
+
 static const tc_case ght_cases[] = {
     {.name = "ght-guil",
      .out_size = sizeof(ght_out),
@@ -102,4 +124,11 @@ static const tc_case ght_cases[] = {
      .matches = ght_matches},
 };
 
-const tc_algorithm tc_ght = {"ght", ght_cases, G_N_ELEMENTS(ght_cases), &ght_cases[0]};
+const tc_algorithm tc_ght = {
+    .name = "ght",
+    .cases = ght_cases,
+    .ncases = G_N_ELEMENTS(ght_cases),
+    .concurrent = &ght_cases[0],
+    .params = ght_params,
+    .nparams = G_N_ELEMENTS(ght_params),
+};

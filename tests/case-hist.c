@@ -24,6 +24,26 @@ hist_destroy(void *object)
     votecl_hist_plan_free(object);
 }
 
+static void
+hist_params_init(void *p)
+{
+    votecl_hist_params_init(p, VOTECL_DTYPE_U8);
+}
+
+static votecl_status
+hist_call(votecl_context *context, void *p)
+{
+    votecl_hist_plan *plan = NULL;
+    votecl_status status = votecl_hist_plan_new(context, p, &plan);
+
+    votecl_hist_plan_free(plan);
+    return status;
+}
+
+static const tc_params hist_params[] = {
+    {sizeof(votecl_hist_params), hist_params_init, hist_call, TC_PARAMS_OK},
+};
+
 static const tc_case hist_cases[] = {
     {.name = "hist",
      .out_size = HIST_BINS * 4,
@@ -32,4 +52,11 @@ static const tc_case hist_cases[] = {
      .destroy = hist_destroy},
 };
 
-const tc_algorithm tc_hist = {"hist", hist_cases, G_N_ELEMENTS(hist_cases), &hist_cases[0]};
+const tc_algorithm tc_hist = {
+    .name = "hist",
+    .cases = hist_cases,
+    .ncases = G_N_ELEMENTS(hist_cases),
+    .concurrent = &hist_cases[0],
+    .params = hist_params,
+    .nparams = G_N_ELEMENTS(hist_params),
+};

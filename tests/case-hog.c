@@ -115,6 +115,35 @@ hog_compute_matches(const void *pa, const void *pb)
     return 1;
 }
 
+static void
+hog_params_init(void *p)
+{
+    votecl_hog_params_init(p);
+}
+
+static votecl_status
+hog_call(votecl_context *context, void *p)
+{
+    votecl_hog *hog = NULL;
+    votecl_status status = votecl_hog_new(context, p, NULL, &hog);
+
+    votecl_hog_free(hog);
+    return status;
+}
+
+static votecl_status
+hog_length_call(votecl_context *context, void *p)
+{
+    size_t length;
+    return votecl_hog_descriptor_length(p, &length);
+}
+
+static const tc_params hog_params[] = {
+    {sizeof(votecl_hog_params), hog_params_init, hog_call, 0},
+    {sizeof(votecl_hog_params), hog_params_init, hog_length_call,
+     TC_PARAMS_NO_CONTEXT | TC_PARAMS_OK},
+};
+
 static const tc_case hog_cases[] = {
     {.name = "hog-model",
      .out_size = sizeof(size_t) + sizeof(float),
@@ -141,4 +170,11 @@ static const tc_case hog_concurrent = {.name = "hog",
                                        .destroy = hog_destroy,
                                        .matches = hog_compute_matches};
 
-const tc_algorithm tc_hog = {"hog", hog_cases, G_N_ELEMENTS(hog_cases), &hog_concurrent};
+const tc_algorithm tc_hog = {
+    .name = "hog",
+    .cases = hog_cases,
+    .ncases = G_N_ELEMENTS(hog_cases),
+    .concurrent = &hog_concurrent,
+    .params = hog_params,
+    .nparams = G_N_ELEMENTS(hog_params),
+};

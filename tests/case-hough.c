@@ -59,6 +59,26 @@ hough_matches(const void *a, const void *b)
     return !TC_ITEMS_DIFFER(a, b, hough_out, lines, line_mismatch);
 }
 
+static void
+hough_params_init(void *p)
+{
+    votecl_hough_params_init(p);
+}
+
+static votecl_status
+hough_call(votecl_context *context, void *p)
+{
+    votecl_hough_plan *plan = NULL;
+    votecl_status status = votecl_hough_plan_new(context, p, 32, 32, &plan);
+
+    votecl_hough_plan_free(plan);
+    return status;
+}
+
+static const tc_params hough_params[] = {
+    {sizeof(votecl_hough_params), hough_params_init, hough_call, TC_PARAMS_OK},
+};
+
 static const tc_case hough_cases[] = {
     {.name = "hough",
      .out_size = sizeof(hough_out),
@@ -69,4 +89,11 @@ static const tc_case hough_cases[] = {
      .matches = hough_matches},
 };
 
-const tc_algorithm tc_hough = {"hough", hough_cases, G_N_ELEMENTS(hough_cases), &hough_cases[0]};
+const tc_algorithm tc_hough = {
+    .name = "hough",
+    .cases = hough_cases,
+    .ncases = G_N_ELEMENTS(hough_cases),
+    .concurrent = &hough_cases[0],
+    .params = hough_params,
+    .nparams = G_N_ELEMENTS(hough_params),
+};

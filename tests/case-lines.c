@@ -61,6 +61,26 @@ lines_matches(const void *a, const void *b)
     return !TC_ITEMS_DIFFER(a, b, pclines_out, lines, line_mismatch);
 }
 
+static void
+lines_params_init(void *p)
+{
+    votecl_lines_params_init(p);
+}
+
+static votecl_status
+lines_call(votecl_context *context, void *p)
+{
+    votecl_lines_plan *plan = NULL;
+    votecl_status status = votecl_lines_plan_new(context, p, 32, 32, &plan);
+
+    votecl_lines_plan_free(plan);
+    return status;
+}
+
+static const tc_params lines_params[] = {
+    {sizeof(votecl_lines_params), lines_params_init, lines_call, 0},
+};
+
 static const tc_case lines_cases[] = {
     {.name = "lines",
      .out_size = sizeof(pclines_out),
@@ -71,4 +91,11 @@ static const tc_case lines_cases[] = {
      .matches = lines_matches},
 };
 
-const tc_algorithm tc_lines = {"lines", lines_cases, G_N_ELEMENTS(lines_cases), &lines_cases[0]};
+const tc_algorithm tc_lines = {
+    .name = "lines",
+    .cases = lines_cases,
+    .ncases = G_N_ELEMENTS(lines_cases),
+    .concurrent = &lines_cases[0],
+    .params = lines_params,
+    .nparams = G_N_ELEMENTS(lines_params),
+};

@@ -37,6 +37,16 @@ subsample_matches(const void *pa, const void *pb)
     return 1;
 }
 
+static void
+subsample_params_init(void *p)
+{
+    votecl_subsample_params_init(p, 8, 8, 2, VOTECL_DTYPE_U8);
+}
+
+static const tc_params subsample_params[] = {
+    {sizeof(votecl_subsample_params), subsample_params_init, NULL, 0},
+};
+
 static const tc_case subsample_cases[] = {
     {.name = "subsample",
      .out_size = SUB_OUT * 4,
@@ -46,5 +56,11 @@ static const tc_case subsample_cases[] = {
      .matches = subsample_matches},
 };
 
-const tc_algorithm tc_subsample = {"subsample", subsample_cases, G_N_ELEMENTS(subsample_cases),
-                                   &subsample_cases[0]};
+const tc_algorithm tc_subsample = {
+    .name = "subsample",
+    .cases = subsample_cases,
+    .ncases = G_N_ELEMENTS(subsample_cases),
+    .concurrent = &subsample_cases[0],
+    .params = subsample_params,
+    .nparams = G_N_ELEMENTS(subsample_params),
+};

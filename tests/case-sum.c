@@ -21,6 +21,26 @@ sum_destroy(void *object)
     votecl_sum_plan_free(object);
 }
 
+static void
+sum_params_init(void *p)
+{
+    votecl_sum_params_init(p, VOTECL_DTYPE_U32);
+}
+
+static votecl_status
+sum_call(votecl_context *context, void *p)
+{
+    votecl_sum_plan *plan = NULL;
+    votecl_status status = votecl_sum_plan_new(context, p, &plan);
+
+    votecl_sum_plan_free(plan);
+    return status;
+}
+
+static const tc_params sum_params[] = {
+    {sizeof(votecl_sum_params), sum_params_init, sum_call, 0},
+};
+
 static const tc_case sum_cases[] = {
     {.name = "sum",
      .out_size = sizeof(double),
@@ -29,4 +49,11 @@ static const tc_case sum_cases[] = {
      .destroy = sum_destroy},
 };
 
-const tc_algorithm tc_sum = {"sum", sum_cases, G_N_ELEMENTS(sum_cases), &sum_cases[0]};
+const tc_algorithm tc_sum = {
+    .name = "sum",
+    .cases = sum_cases,
+    .ncases = G_N_ELEMENTS(sum_cases),
+    .concurrent = &sum_cases[0],
+    .params = sum_params,
+    .nparams = G_N_ELEMENTS(sum_params),
+};

@@ -52,6 +52,17 @@ vote_reference(void *out)
         }
 }
 
+static void
+vote_spec_init(void *p)
+{
+    votecl_vote_spec_init(p);
+}
+
+/* Its constructor needs a device: only _init is checked here. */
+static const tc_params vote_params[] = {
+    {sizeof(votecl_vote_spec), vote_spec_init, NULL, 0},
+};
+
 static const tc_case vote_cases[] = {
     {.name = "vote",
      .flags = TC_DEVICE_ONLY,
@@ -62,4 +73,11 @@ static const tc_case vote_cases[] = {
      .reference = vote_reference},
 };
 
-const tc_algorithm tc_vote = {"vote", vote_cases, G_N_ELEMENTS(vote_cases), &vote_cases[0]};
+const tc_algorithm tc_vote = {
+    .name = "vote",
+    .cases = vote_cases,
+    .ncases = G_N_ELEMENTS(vote_cases),
+    .concurrent = &vote_cases[0],
+    .params = vote_params,
+    .nparams = G_N_ELEMENTS(vote_params),
+};

@@ -5,7 +5,8 @@
  * of the object on small synthetic inputs (tc_in), with the comparisons the tests need.
  * tests/test-fault.c sweeps every case of every algorithm under injected faults;
  * tests/test-concurrency.c runs each algorithm's concurrent case from many threads and
- * compares it with the 'ref' backend's result. Adding an algorithm to these tests is one file
+ * compares it with the 'ref' backend's result; tests/test-api.c checks the struct_size scheme
+ * of each algorithm's parameter structs. Adding an algorithm to these tests is one file
  * tests/case-<algo>.c defining its tc_algorithm, one line in tc_algorithms[] and one in
  * Makefile.am's CASE_SOURCES (docs/adding-an-algorithm.md). The tools' side of the same
  * algorithm is tools/algorithms.h; the library's warm-up is lib/warmup.c's list. */
@@ -43,11 +44,28 @@ typedef struct tc_case {
     void (*reference)(void *out);
 } tc_case;
 
+/* A parameter struct of the algorithm, for tests/test-api.c's struct_size checks (votecl.h). */
+enum {
+    TC_PARAMS_NO_CONTEXT = 1u << 0, /* call takes no context (it is given NULL) */
+    TC_PARAMS_OK = 1u << 1,         /* call must succeed on the struct as _init leaves it */
+};
+
+typedef struct tc_params {
+    size_t size;                /* sizeof the struct; struct_size is its first member */
+    void (*init)(void *params); /* its _init: struct_size and the defaults */
+    /* A call reading the struct, which must check struct_size (on a 'ref' context), freeing
+     * what it makes; NULL: only _init is checked. */
+    votecl_status (*call)(votecl_context *context, void *params);
+    unsigned flags; /* TC_PARAMS_* */
+} tc_params;
+
 typedef struct tc_algorithm {
     const char *name;
     const tc_case *cases; /* each swept by test-fault, in this order */
     size_t ncases;
     const tc_case *concurrent; /* the one test-concurrency's threads run */
+    const tc_params *params;   /* its parameter structs */
+    size_t nparams;
 } tc_algorithm;
 
 /* NULL-terminated, in the order the tests run them. */
