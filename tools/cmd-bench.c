@@ -1,7 +1,8 @@
-/* votecl bench: copy bandwidth and histogram throughput of the current device, as JSON.
+/* votecl bench: copy bandwidth and histogram throughput of the current device, then every
+ * algorithm's groups of cases (tool_bench_group, tools/algo-<name>.c; tools/bench.h), as JSON.
  *
- * Every case times device-resident data (votecl_hist_run_buffers), so no host transfer is
- * counted: 3 warm-up runs, then 5 batches of `reps` runs back to back closed by
+ * The histogram cases time device-resident data (votecl_hist_run_buffers), so no host
+ * transfer is counted: 3 warm-up runs, then 5 batches of `reps` runs back to back closed by
  * votecl_context_finish(); the median batch gives the time per run. Strategies are judged by
  * their worst case over the data distributions (DESIGN.md). */
 #include "config.h"
