@@ -22,15 +22,16 @@ build tree (votecl._lib).
 from ._core import (BACKENDS, Buffer, Context, DeviceInfo, backends, default_context, devices,
                     version)
 from ._errors import ClosedError, InvalidArgument, InvalidType, Unsupported, VoteclError
-from ._modules import (GHT, HOG, HOGModel, Histogram, Hough, Lines, Vote, hog_params, hough_lines,
-                       lines)
 from ._numpy import histogram, histogram2d, histogramdd
 from ._lib import path as library_path
+from . import _modules
+# The algorithms' classes and functions (Histogram, Vote, Hough, Lines, HOG, GHT, ...), one
+# module each, listed in _modules.ALGORITHMS.
+from ._modules import *  # noqa: F401,F403
 
 __all__ = [
     "BACKENDS", "Buffer", "ClosedError", "Context", "DeviceInfo", "InvalidArgument",
     "InvalidType", "Unsupported", "VoteclError", "backends", "default_context", "devices",
-    "version", "GHT", "HOG", "HOGModel", "Histogram", "Hough", "Lines", "Vote", "histogram",
-    "histogram2d", "histogramdd", "hog_params", "hough_lines", "lines", "library_path",
-]
+    "version", "histogram", "histogram2d", "histogramdd", "library_path",
+] + _modules.__all__
 __version__ = version()

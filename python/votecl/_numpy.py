@@ -33,7 +33,8 @@ import numpy.typing as npt
 from . import _cache, _lifetime
 from ._core import is_device_array
 from ._errors import Unsupported, invalid, invalid_type
-from ._modules import Histogram, Vote
+from ._hist import Histogram
+from ._vote import Vote
 
 Array = npt.NDArray[Any]
 Dtype = np.dtype[Any]
