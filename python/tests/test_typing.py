@@ -1,6 +1,5 @@
-"""The package's typed modules pass mypy --strict (issue 25.6), where mypy is installed
-(Debian: apt-get install mypy); _modules.py (being restructured into one descriptor per
-algorithm) is typed next."""
+"""The package's modules pass mypy --strict (issue 25.6), where mypy is installed (Debian:
+apt-get install mypy): the algorithms' modules (_modules.ALGORITHMS) with the rest."""
 import os
 import subprocess
 import sys
@@ -10,7 +9,8 @@ import pytest
 import votecl
 
 TYPED = ["_errors.py", "_lifetime.py", "_cache.py", "_validate.py", "_numpy.py", "_core.py",
-         "_lib.py", "__init__.py"]
+         "_lib.py", "__init__.py", "_modules.py", "_helpers.py"] + \
+    ["_%s.py" % name for name in votecl._modules.ALGORITHMS]
 
 
 def test_typed_modules_pass_mypy_strict():

@@ -1,8 +1,9 @@
 """The generalized Hough transform: votecl_ght_*."""
 import ctypes
+from typing import Any, Dict, Optional
 
 from . import _structs as S
-from ._core import Plan, fill, image_view, record, struct_dict
+from ._core import Context, Plan, Records, fill, image_view, record, struct_dict
 from ._helpers import _ENUMS, _enum_values, _collect
 from ._lib import fn
 
@@ -22,7 +23,8 @@ class GHT(Plan):
 
     _free = fn.ght_model_free
 
-    def __init__(self, context=None, template=None, method="guil", **params):
+    def __init__(self, context: Optional[Context] = None, template: Any = None,
+                 method: str = "guil", **params: Any) -> None:
         super().__init__(context)
         p = S.votecl_ght_params()
         fn.ght_params_init(ctypes.byref(p), _enum_values({"method": method})["method"])
@@ -34,13 +36,13 @@ class GHT(Plan):
         self._handle = h.value
 
     @property
-    def params(self):
+    def params(self) -> Dict[str, Any]:
         """The model's resolved parameters (votecl_ght_params) as a dict."""
         p = S.votecl_ght_params()
         fn.ght_model_params(self._handle, ctypes.byref(p))
         return struct_dict(p)
 
-    def detect(self, image):
+    def detect(self, image: Any) -> Records:
         """Poses of the template in image, a uint8 (H, W) array: Pose records (x, y, angle,
         scale, votes, ...), most votes first.
 
@@ -48,13 +50,13 @@ class GHT(Plan):
         """
         view, keep = image_view(image)
 
-        def call(out, capacity, found):
+        def call(out: Any, capacity: int, found: ctypes.c_size_t) -> None:
             self._check(fn.ght_detect(self._handle, ctypes.byref(view), out, capacity,
                                       ctypes.byref(found)))
         return _collect(call, S.votecl_ght_pose, "Pose", 64)
 
     @property
-    def stats(self):
+    def stats(self) -> Any:
         """The last detection's figures (a GhtStats record: template and image edges and
         pairings, candidates, seconds spent on edges and pairing)."""
         s = S.votecl_ght_stats()

@@ -1,11 +1,12 @@
 """Histograms: votecl_hist_* (GPU-vote's 1-D and 2-D histograms)."""
 import ctypes
+from typing import Any, Optional, Tuple
 
 import numpy as np
 
 from . import _structs as S
-from ._core import (Plan, device_input, empty_like_device, fill, host_array, image_view,
-                    is_device_array, record)
+from ._core import (Array, Context, Plan, device_input, empty_like_device, fill, host_array,
+                    image_view, is_device_array, record)
 from ._errors import invalid, invalid_type
 from ._helpers import _enum_values, _dtype_code
 from ._lib import fn
@@ -27,14 +28,16 @@ class Histogram(Plan):
 
     _free = fn.hist_plan_free
 
-    def __init__(self, context=None, dtype=np.uint8, bins=None, range=None, channels=1,
-                 two_arrays=False, weighted=False, **params):
+    def __init__(self, context: Optional[Context] = None, dtype: Any = np.uint8, bins: Any = None,
+                 range: Any = None, channels: int = 1, two_arrays: bool = False,
+                 weighted: bool = False, **params: Any) -> None:
         super().__init__(context)
         self.dtype = np.dtype(dtype)
         p = S.votecl_hist_params()
         fn.hist_params_init(ctypes.byref(p), _dtype_code(self.dtype))
         p.channels = channels
         p.weighted = int(bool(weighted))
+        self.shape: Tuple[int, ...]
         if isinstance(bins, (tuple, list)):
             p.two_arrays = int(bool(two_arrays))
             (x0, x1), (y0, y1) = range
@@ -56,20 +59,20 @@ class Histogram(Plan):
         self._nbins = int(fn.hist_plan_nbins(self._handle))
 
     @property
-    def nbins(self):
+    def nbins(self) -> int:
         """The plan's bins (all of a 2-D plan's), fixed when it is made."""
         return self._nbins
 
-    def describe(self, elements, frames=1):
+    def describe(self, elements: int, frames: int = 1) -> Any:
         """The strategy for frames of `elements` elements (a votecl_vote_plan_info record)."""
         info = S.votecl_vote_plan_info()
         self._check(fn.hist_plan_describe(self._handle, elements, frames, ctypes.byref(info)))
         return record(info, "PlanInfo")
 
-    def _elements(self, arr):
+    def _elements(self, arr: Array) -> int:
         return arr.size // self._channels
 
-    def __call__(self, x, y=None, weights=None, out=None):
+    def __call__(self, x: Any, y: Any = None, weights: Any = None, out: Any = None) -> Any:
         """The histogram of x (any shape; channels interleaved last), with y and weights when
         the plan uses them. GPU arrays in, a GPU array out (asynchronous on the stream).
         out: an array of the result's shape, size and library to fill instead of a new one
@@ -87,7 +90,7 @@ class Histogram(Plan):
                                 out.ctypes.data))
         return out
 
-    def batch(self, x, y=None, weights=None, out=None):
+    def batch(self, x: Any, y: Any = None, weights: Any = None, out: Any = None) -> Any:
         """Histograms of frames: x has the frames on its first axis; (frames, bins...) out."""
         if is_device_array(x):
             return self._device(x, y, weights, None, out)
@@ -105,14 +108,14 @@ class Histogram(Plan):
                                       out.ctypes.data))
         return out
 
-    def image(self, image):
+    def image(self, image: Any) -> Array:
         """The histogram of an image (H, W) or (H, W, C) array, any row stride."""
         view, keep = image_view(image)
         out = np.empty(self.shape, self.out_dtype)
         self._check(fn.hist_run_image(self._handle, ctypes.byref(view), out.ctypes.data))
         return out
 
-    def _device(self, x, y, weights, frames, out):
+    def _device(self, x: Any, y: Any, weights: Any, frames: Optional[int], out: Any) -> Any:
         dx = device_input(self.context, x, "x")
         if dx.dtype != self.dtype:
             raise invalid_type("x: dtype %s is not the plan's %s" % (dx.dtype, self.dtype))

@@ -1,10 +1,12 @@
 """HOG descriptors and the people detector: votecl_hog_*."""
 import ctypes
+from typing import Any, Optional
 
 import numpy as np
 
 from . import _structs as S
-from ._core import Plan, check, device_input, fill, image_view, is_device_array
+from ._core import (Array, Context, Plan, Records, check, device_input, fill, image_view,
+                    is_device_array)
 from ._errors import invalid_type
 from ._helpers import _ENUMS, _collect, _enum_values
 from ._lib import fn
@@ -16,7 +18,7 @@ _ENUMS["fusion"] = {"none": S.VOTECL_HOG_FUSION_NONE, "meanshift": S.VOTECL_HOG_
                     "group": S.VOTECL_HOG_FUSION_GROUP}
 
 
-def hog_params(**params):
+def hog_params(**params: Any) -> Any:
     """A votecl_hog_params with the people detector's defaults and the given fields."""
     p = S.votecl_hog_params()
     fn.hog_params_init(ctypes.byref(p))
@@ -29,7 +31,8 @@ class HOGModel(Owned):
 
     _free = fn.hog_model_free
 
-    def __init__(self, context=None, weights=None, bias=0.0, _handle=None, **params):
+    def __init__(self, context: Optional[Context] = None, weights: Any = None, bias: float = 0.0,
+                 _handle: Optional[int] = None, **params: Any) -> None:
         from ._core import default_context
         self._handle = None
         self.context = context if context is not None else default_context()
@@ -44,19 +47,19 @@ class HOGModel(Owned):
         self._handle = _handle
 
     @classmethod
-    def people(cls, context=None):
+    def people(cls, context: Optional[Context] = None) -> "HOGModel":
         """OpenCV's default people detector (64 x 128)."""
         from ._core import default_context
         context = context if context is not None else default_context()
         h = ctypes.c_void_p()
-        with context._native.lock:
+        with context._lock():
             check(fn.hog_model_people(context._handle, ctypes.byref(h)), context)
             return cls(context, _handle=h.value)
 
-    file_params = None  # the geometry of a detector OpenCV saved (a votecl_hog_params)
+    file_params: Any = None  # the geometry of a detector OpenCV saved (a votecl_hog_params)
 
     @classmethod
-    def load(cls, path, context=None):
+    def load(cls, path: Any, context: Optional[Context] = None) -> "HOGModel":
         """A model file: docs/hog-model.md's format, or a detector OpenCV saved
         (HOGDescriptor::save, YAML or XML), whose window geometry HOG(model=...) then takes
         (in .file_params)."""
@@ -64,7 +67,7 @@ class HOGModel(Owned):
         import os
         context = context if context is not None else default_context()
         h = ctypes.c_void_p()
-        with context._native.lock:
+        with context._lock():
             status = fn.hog_model_load(context._handle, os.fsencode(path), ctypes.byref(h))
             file_params = None
             if status == 1 and b"not a votecl-hog-model file" in \
@@ -77,21 +80,21 @@ class HOGModel(Owned):
         model.file_params = file_params
         return model
 
-    def save(self, path):
+    def save(self, path: Any) -> None:
         """Writes the model as a votecl-hog-model file (docs/hog-model.md)."""
         import os
         check(fn.hog_model_save(self.context._handle, self._handle, os.fsencode(path)),
               self.context)
 
     @property
-    def weights(self):
+    def weights(self) -> Array:
         """The SVM's weights, float32 (descriptor length,), a copy."""
         n, w, b = ctypes.c_size_t(), ctypes.POINTER(ctypes.c_float)(), ctypes.c_float()
         fn.hog_model_get(self._handle, ctypes.byref(n), ctypes.byref(w), ctypes.byref(b))
         return np.ctypeslib.as_array(w, shape=(n.value,)).copy()
 
     @property
-    def bias(self):
+    def bias(self) -> float:
         """The SVM's bias: a window's score is bias + weights . descriptor."""
         b = ctypes.c_float()
         fn.hog_model_get(self._handle, None, None, ctypes.byref(b))
@@ -108,7 +111,8 @@ class HOG(Plan):
 
     _free = fn.hog_free
 
-    def __init__(self, context=None, model="people", **params):
+    def __init__(self, context: Optional[Context] = None, model: Any = "people",
+                 **params: Any) -> None:
         super().__init__(context)
         self.params = hog_params(**params)
         if isinstance(model, str) and model == "people":
@@ -125,13 +129,13 @@ class HOG(Plan):
         self._handle = h.value
 
     @property
-    def descriptor_length(self):
+    def descriptor_length(self) -> int:
         """The length of one window's descriptor (3780 for the people detector)."""
         n = ctypes.c_size_t()
         self._check(fn.hog_descriptor_length(ctypes.byref(self.params), ctypes.byref(n)))
         return n.value
 
-    def detect(self, image, rois=None):
+    def detect(self, image: Any, rois: Any = None) -> Records:
         """Detections (records with box (x, y, width, height), score, scale), best first.
         rois: optional (x, y, width, height) regions searched as images of their own."""
         r = None
@@ -147,24 +151,24 @@ class HOG(Plan):
             h, w = dev.shape[0], dev.shape[1]
             ch = dev.shape[2] if len(dev.shape) == 3 else 1
 
-            def call(out, capacity, found):
+            def call(out: Any, capacity: int, found: ctypes.c_size_t) -> None:
                 self._check(fn.hog_detect_buffer(self._handle, buf._handle, w, h, ch, r, nr, out,
                                                  capacity, ctypes.byref(found)))
         else:
             view, keep = image_view(image)
 
-            def call(out, capacity, found):
+            def call(out: Any, capacity: int, found: ctypes.c_size_t) -> None:
                 self._check(fn.hog_detect(self._handle, ctypes.byref(view), r, nr, out,
                                           capacity, ctypes.byref(found)))
         return _collect(call, S.votecl_hog_detection, "Detection")
 
-    def windows(self, capacity=4096):
+    def windows(self, capacity: int = 4096) -> Records:
         """The raw windows of the last detection before fusion."""
-        def call(out, cap, found):
+        def call(out: Any, cap: int, found: ctypes.c_size_t) -> None:
             self._check(fn.hog_last_windows(self._handle, out, cap, ctypes.byref(found)))
         return _collect(call, S.votecl_hog_detection, "Detection", capacity)
 
-    def compute(self, image):
+    def compute(self, image: Any) -> Array:
         """Descriptors of every window at scale 1: (rows, columns, length) float32, as
         OpenCV's HOGDescriptor::compute orders them (rows of windows, left to right)."""
         view, keep = image_view(image)
@@ -179,7 +183,7 @@ class HOG(Plan):
                                    ctypes.byref(count)))
         return out
 
-    def compute_at(self, image, locations):
+    def compute_at(self, image: Any, locations: Any) -> Array:
         """Descriptors of windows whose top-left corners are locations ((n, 2) ints)."""
         view, keep = image_view(image)
         loc = np.ascontiguousarray(locations, np.int32).reshape(-1, 2)

@@ -1,12 +1,13 @@
 """Theta-rho Hough lines: votecl_hough_*."""
 import ctypes
+from typing import Any, Optional
 
 import numpy as np
 
 from . import _structs as S
 from . import _cache
-from ._core import (Plan, device_input, empty_like_device, fill, image_view, is_device_array,
-                    record)
+from ._core import (Array, Context, Plan, Records, device_input, empty_like_device, fill,
+                    image_view, is_device_array, record)
 from ._errors import invalid_type
 from ._helpers import _enum_values, _collect
 from ._lib import fn
@@ -22,7 +23,8 @@ class Hough(Plan):
 
     _free = fn.hough_plan_free
 
-    def __init__(self, context=None, width=None, height=None, **params):
+    def __init__(self, context: Optional[Context] = None, width: Any = None, height: Any = None,
+                 **params: Any) -> None:
         super().__init__(context)
         width, height = image_size(width, "width"), image_size(height, "height")
         p = S.votecl_hough_params()
@@ -36,9 +38,9 @@ class Hough(Plan):
         g, n = ctypes.c_uint(), ctypes.c_uint32()
         fn.hough_plan_shape(self._handle, ctypes.byref(g), ctypes.byref(n))
         self.shape = (g.value, n.value)
-        self.stats = None
+        self.stats: Any = None
 
-    def __call__(self, image):
+    def __call__(self, image: Any) -> Records:
         """Lines of a binary edge image, a uint8 (height, width) array of the plan's size
         (nonzero: an edge): HoughLine records (theta, rho, votes, ...), most votes first;
         the vote's figures in .stats, its accumulator in .accumulator.
@@ -48,14 +50,14 @@ class Hough(Plan):
         view, keep = image_view(image)
         stats = S.votecl_vote_stats()
 
-        def call(out, capacity, found):
+        def call(out: Any, capacity: int, found: ctypes.c_size_t) -> None:
             self._check(fn.hough_run(self._handle, ctypes.byref(view), out, capacity,
                                      ctypes.byref(found), ctypes.byref(stats)))
         lines = _collect(call, S.votecl_hough_line, "HoughLine")
         self.stats = record(stats, "VoteStats")
         return lines
 
-    def accumulate(self, image):
+    def accumulate(self, image: Any) -> Any:
         """Only the votes: the (angles, rho_bins) uint32 accumulator of a binary edge image.
         A GPU image (uint8, packed, the plan's size; CUDA context) gives a GPU array,
         asynchronous on the stream (PyTorch: int32)."""
@@ -72,7 +74,7 @@ class Hough(Plan):
         return out
 
     @property
-    def accumulator(self):
+    def accumulator(self) -> Optional[Array]:
         """The last run's accumulator, (angles, rho_bins) uint32 (a copy)."""
         p = fn.hough_plan_accumulator(self._handle)
         if not p:
@@ -80,9 +82,10 @@ class Hough(Plan):
         return np.ctypeslib.as_array(p, shape=self.shape).copy()
 
 
-def hough_lines(image, context=None, **params):
+def hough_lines(image: Any, context: Optional[Context] = None, **params: Any) -> Records:
     """Theta-rho Hough lines of a binary edge image in one call (see Hough), through a plan
     the context keeps for images of this size and these parameters (votecl._cache)."""
     image = np.asarray(image)
     height, width = image_shape(image)
-    return _cache.run(context, Hough, (width, height), params, lambda plan: plan(image))
+    found: Records = _cache.run(context, Hough, (width, height), params, lambda plan: plan(image))
+    return found

@@ -1,10 +1,11 @@
 """The generic voting engine: votecl_vote_* (user-defined votes)."""
 import ctypes
+from typing import Any, Optional, Tuple
 
 import numpy as np
 
 from . import _structs as S
-from ._core import (Plan, device_input, empty_like_device, fill, host_array, image_view,
+from ._core import (Context, Plan, device_input, empty_like_device, fill, host_array, image_view,
                     is_device_array, record)
 from ._helpers import _enum_values, _dtype_code
 from ._lib import fn
@@ -24,8 +25,9 @@ class Vote(Plan):
 
     _free = fn.vote_plan_free
 
-    def __init__(self, context=None, source=None, dtype=np.uint8, channels=1, bins=256,
-                 spaces=1, bin_type="unity", table=None, **params):
+    def __init__(self, context: Optional[Context] = None, source: Optional[str] = None,
+                 dtype: Any = np.uint8, channels: int = 1, bins: int = 256, spaces: int = 1,
+                 bin_type: str = "unity", table: Any = None, **params: Any) -> None:
         super().__init__(context)
         spec = S.votecl_vote_spec()
         fn.vote_spec_init(ctypes.byref(spec))
@@ -47,7 +49,7 @@ class Vote(Plan):
         self._check(fn.vote_plan_new(self.context._handle, ctypes.byref(spec), ctypes.byref(h)))
         self._handle = h.value
 
-    def __call__(self, data):
+    def __call__(self, data: Any) -> Tuple[Any, Any]:
         """Votes a 1-D array (index = position) or an image (H, W[, C]) array."""
         if is_device_array(data):
             dev = device_input(self.context, data, "data")
