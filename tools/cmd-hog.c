@@ -319,7 +319,7 @@ tool_cmd_hog(tool_options *options, int argc, char **argv)
     else if (a.fusion_set)
         a.params.fusion = (votecl_hog_fusion)a.fusion;
     a.params.colour = !a.gray;
-    tool_image_limit_side(VOTECL_HOG_MAX_SIDE); /* larger is refused before decoding */
+    tool_image_limits("hog"); /* an image over them is refused from its header */
     if (tool_image_read(a.image_path, &raw, error, sizeof error) < 0 ||
         image_u8(&raw, &image, error, sizeof error) < 0) {
         fprintf(stderr, "votecl hog: %s\n", error);

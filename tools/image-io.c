@@ -70,21 +70,32 @@ tool_dtype_name(votecl_dtype dtype)
 
 int tool_invalid_argument;
 
-#define TOOL_MAX_INPUTS 256
-static struct {
+/* Every input of the run (a batch has thousands): a growing array, sorted before a search.
+ * When it cannot grow, an output is refused rather than checked against part of it. */
+typedef struct input_id {
     dev_t dev;
     ino_t ino;
-} inputs[TOOL_MAX_INPUTS];
-static size_t ninputs;
+} input_id;
+static input_id *inputs;
+static size_t ninputs, inputs_cap, inputs_sorted;
+static int inputs_lost; /* an input could not be noted */
 
 static void
 note_input(const struct stat *st)
 {
-    if (ninputs < TOOL_MAX_INPUTS) {
-        inputs[ninputs].dev = st->st_dev;
-        inputs[ninputs].ino = st->st_ino;
-        ninputs++;
+    if (ninputs == inputs_cap) {
+        size_t cap = inputs_cap ? 2 * inputs_cap : 64;
+        input_id *grown = realloc(inputs, cap * sizeof *grown);
+        if (grown == NULL) {
+            inputs_lost = 1;
+            return;
+        }
+        inputs = grown;
+        inputs_cap = cap;
     }
+    inputs[ninputs].dev = st->st_dev;
+    inputs[ninputs].ino = st->st_ino;
+    ninputs++;
 }
 
 void
@@ -96,12 +107,32 @@ tool_input_note(const char *path)
 }
 
 static int
+compare_ids(const void *a, const void *b)
+{
+    const input_id *x = a, *y = b;
+    if (x->dev != y->dev)
+        return x->dev < y->dev ? -1 : 1;
+    return x->ino < y->ino ? -1 : x->ino > y->ino;
+}
+
+static int
 is_input(const struct stat *st)
 {
-    for (size_t i = 0; i < ninputs; i++)
-        if (inputs[i].dev == st->st_dev && inputs[i].ino == st->st_ino)
-            return 1;
-    return 0;
+    input_id key = {st->st_dev, st->st_ino};
+    if (inputs_lost)
+        return 1;
+    if (inputs_sorted != ninputs) {
+        qsort(inputs, ninputs, sizeof *inputs, compare_ids);
+        inputs_sorted = ninputs;
+    }
+    return ninputs > 0 && bsearch(&key, inputs, ninputs, sizeof *inputs, compare_ids) != NULL;
+}
+
+int
+tool_is_input(const char *path)
+{
+    struct stat st;
+    return strcmp(path, "-") != 0 && stat(path, &st) == 0 && is_input(&st);
 }
 
 int
@@ -254,6 +285,51 @@ tool_image_free(tool_image *image)
     memset(image, 0, sizeof *image);
 }
 
+/* --- the memory budget (docs/reliability.md) --- */
+
+static uint64_t memory_budget = TOOL_MEMORY_BUDGET_DEFAULT;
+static uint64_t command_cost; /* bytes a pixel of the command's own work (tool_image_cost) */
+
+void
+tool_memory_budget_set(uint64_t bytes)
+{
+    memory_budget = bytes;
+}
+
+uint64_t
+tool_memory_budget(void)
+{
+    return memory_budget;
+}
+
+void
+tool_image_cost(unsigned bytes_per_pixel)
+{
+    command_cost = bytes_per_pixel;
+}
+
+uint64_t
+tool_memory_max_pixels(uint64_t bytes_per_pixel)
+{
+    return memory_budget / (bytes_per_pixel + command_cost);
+}
+
+int
+tool_image_check_memory(uint64_t width, uint64_t height, uint64_t bytes_per_pixel,
+                        uint64_t extra, char *error, size_t error_size)
+{
+    uint64_t per = bytes_per_pixel + command_cost, need;
+    /* each side below 2^32 and per below 2^20: no overflow; extra at most a file's size */
+    need = width * height * per + extra;
+    if (width <= UINT32_MAX && height <= UINT32_MAX && per < (1u << 20) && need <= memory_budget)
+        return 0;
+    return fail(error, error_size,
+                "image of %llux%llu needs about %llu MB, over the memory budget of %llu MB "
+                "(--memory-budget MB raises it)",
+                (unsigned long long)width, (unsigned long long)height,
+                (unsigned long long)(need >> 20) + 1, (unsigned long long)(memory_budget >> 20));
+}
+
 /* the side limit of this run's command (tool_image_limit_side) */
 static size_t max_side = TOOL_IMAGE_MAX_SIDE;
 
@@ -281,6 +357,9 @@ tool_image_check_declared(uint64_t width, uint64_t height, unsigned channels,
                     "image of %llux%llu is above the limits (%u pixels, %zu bytes decoded)",
                     (unsigned long long)width, (unsigned long long)height,
                     VOTECL_IMAGE_MAX_PIXELS, TOOL_IMAGE_MAX_BYTES);
+    if (tool_image_check_memory(width, height, (uint64_t)channels * sample_bytes, file_size,
+                                error, error_size) < 0)
+        return -1;
     if (stored_bytes / TOOL_DEFLATE_MAX_RATIO > file_size)
         return fail(error, error_size,
                     "image of %llux%llu needs %llu bytes inflated from a %zu-byte file: truncated "

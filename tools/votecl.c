@@ -135,6 +135,33 @@ tool_option_double(int argc, char **argv, int *i, const char *name, double *out)
     return tool_parse_double(name, v, out) < 0 ? -1 : 1;
 }
 
+/* What each command that reads an image takes: the library call's largest side, and the
+ * command's memory per pixel of the image beyond its decoded pixels, measured with
+ * /usr/bin/time -v on PoCL (the library's and the device's buffers are host memory there;
+ * docs/reliability.md, "Memory"). One row a command; batch uses its algorithm's row. */
+static const struct {
+    const char *command;
+    size_t side;
+    unsigned cost;
+} image_limits[] = {
+    {"hist", TOOL_IMAGE_MAX_SIDE, 4},
+    {"vote", 65535, 16},
+    {"hough", VOTECL_HOUGH_MAX_SIDE, 12},
+    {"lines", VOTECL_LINES_MAX_SIDE, 16},
+    {"ght", VOTECL_GHT_MAX_SIDE, 32},
+    {"hog", VOTECL_HOG_MAX_SIDE, 288},
+};
+
+void
+tool_image_limits(const char *command)
+{
+    for (size_t i = 0; i < sizeof image_limits / sizeof image_limits[0]; i++)
+        if (strcmp(image_limits[i].command, command) == 0) {
+            tool_image_limit_side(image_limits[i].side);
+            tool_image_cost(image_limits[i].cost);
+        }
+}
+
 int
 tool_common_option(tool_options *options, int argc, char **argv, int *i)
 {
@@ -152,6 +179,12 @@ tool_common_option(tool_options *options, int argc, char **argv, int *i)
     else if ((r = tool_option_value(argc, argv, i, "--device", &value)) != 0) {
         options->device = value;
         return r;
+    } else if ((r = tool_option_value(argc, argv, i, "--memory-budget", &value)) != 0) {
+        unsigned long mb = 0;
+        if (r < 0 || tool_parse_ulong("--memory-budget", value, 16, 1ul << 24, &mb) < 0)
+            return -1;
+        tool_memory_budget_set((uint64_t)mb << 20);
+        return 1;
     } else
         return 0;
     return 1;
