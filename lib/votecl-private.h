@@ -213,6 +213,14 @@ void votecl__diskcache_loaded(const char *dir, const uint8_t key[32]);
 /* 1 when dir is a directory owned by the effective user and not writable by group or
  * others (the cache's trust rule, docs/env.md). */
 int votecl__diskcache_dir_trusted(const char *dir);
+/* 1 when path (a file or directory, symbolic links resolved) and every directory above it
+ * can be changed by no one but the effective user and root: each owned by one of them and
+ * writable by no one else, a sticky directory above the end (/tmp) excepted. For what is
+ * loaded as code: PoCL's kernel cache, VOTECL_KERNEL_PATH's files (docs/env.md). */
+int votecl__path_trusted(const char *path);
+/* mkdir -p with mode 0700 for what it creates; 0 when dir is then a trusted directory
+ * (votecl__diskcache_dir_trusted), else -1. */
+int votecl__diskcache_make_dir(const char *dir);
 /* The file name an entry for key has in dir (malloc'd). */
 char *votecl__diskcache_filename(const char *dir, const uint8_t key[32]);
 
