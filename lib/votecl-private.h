@@ -190,9 +190,13 @@ void votecl__sha256_hex(const uint8_t digest[32], char hex[65]);
 char *votecl__kernel_path_join(const char *env_path, const char *option_path,
                                const char *installed);
 /* Finds file in the first directory of path that has it; *found is malloc'd. Relative
- * directories in path are ignored. Returns VOTECL_OK, VOTECL_KERNEL_NOT_FOUND or
+ * directories in path are ignored. A first match that others can change
+ * (votecl__path_trusted) is refused: VOTECL_KERNEL_NOT_FOUND, and
+ * votecl__kernel_path_untrusted names it. Returns VOTECL_OK, VOTECL_KERNEL_NOT_FOUND or
  * VOTECL_OUT_OF_HOST_MEMORY. */
 votecl_status votecl__kernel_path_find(const char *path, const char *file, char **found);
+/* The untrusted first match votecl__kernel_path_find refused (malloc'd), else NULL. */
+char *votecl__kernel_path_untrusted(const char *path, const char *file);
 /* Reads a whole file into malloc'd, NUL-terminated memory. */
 votecl_status votecl__read_file(const char *filename, char **text, size_t *size);
 
