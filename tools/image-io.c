@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <libgen.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #ifdef HAVE_JPEG
 #include <setjmp.h>
 #include <jpeglib.h>
+#include <jerror.h>
 #endif
 
 #include "image-io.h"
@@ -719,7 +721,11 @@ jpeg_guard_exit(j_common_ptr cinfo)
     jpeg_guard *g = (jpeg_guard *)cinfo->err;
     char text[JMSG_LENGTH_MAX];
     cinfo->err->format_message(cinfo, text);
-    fail(g->error, g->error_size, "JPEG: %s", text);
+    if (cinfo->err->msg_code == JERR_NO_BACKING_STORE)
+        fail(g->error, g->error_size,
+             "JPEG: decoding needs more working memory than the budget allows (%s)", text);
+    else
+        fail(g->error, g->error_size, "JPEG: %s", text);
     longjmp(g->jump, 1);
 }
 
@@ -738,6 +744,13 @@ jpeg_decode_rows(struct jpeg_decompress_struct *cinfo, jpeg_guard *g, size_t siz
 {
     unsigned channels;
     jpeg_read_header(cinfo, TRUE);
+    if (cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK)
+        return fail(g->error, g->error_size,
+                    "JPEG: CMYK colour is not supported; convert the image to RGB or gray");
+    if (cinfo->num_components != 1 && cinfo->num_components != 3)
+        return fail(g->error, g->error_size,
+                    "JPEG: %d colour components are not supported (gray or RGB only)",
+                    cinfo->num_components);
     channels = cinfo->num_components == 1 ? 1 : 3;
     cinfo->out_color_space = channels == 1 ? JCS_GRAYSCALE : JCS_RGB;
     /* Sequential Huffman-coded JPEG stores at least about 2 bits per 8x8 block and
@@ -750,6 +763,14 @@ jpeg_decode_rows(struct jpeg_decompress_struct *cinfo, jpeg_guard *g, size_t siz
                                   size, g->error,
                                   g->error_size) < 0)
         return -1;
+    /* A progressive image is decoded from a whole-image array of 16-bit coefficients: two
+     * bytes a sample more, which libjpeg may take (max_memory_to_use) within the budget. */
+    if (cinfo->progressive_mode &&
+        tool_image_check_memory(cinfo->image_width, cinfo->image_height, 3 * (uint64_t)channels,
+                                size, g->error, g->error_size) < 0)
+        return -1;
+    cinfo->mem->max_memory_to_use = (long)(tool_memory_budget() > LONG_MAX ? LONG_MAX
+                                                                            : tool_memory_budget());
     jpeg_start_decompress(cinfo);
     if (cinfo->output_components != (int)channels)
         return fail(g->error, g->error_size, "JPEG: unexpected %d components",
@@ -780,8 +801,6 @@ jpeg_decode(const unsigned char *bytes, size_t size, tool_image *image, char *er
     g.mgr.emit_message = jpeg_guard_warning;
     if (setjmp(g.jump) == 0) {
         jpeg_create_decompress(&cinfo);
-        /* libjpeg's own working memory (not the image): bounded */
-        cinfo.mem->max_memory_to_use = 256L << 20;
         jpeg_mem_src(&cinfo, bytes, (unsigned long)size);
         result = jpeg_decode_rows(&cinfo, &g, size, image);
     }
