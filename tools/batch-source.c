@@ -430,18 +430,24 @@ video_convert(video *v, int colour, tool_image *image, char *error, size_t size)
     enum AVPixelFormat to = colour ? AV_PIX_FMT_RGB24 : AV_PIX_FMT_GRAY8;
     uint8_t *dst[4] = {NULL};
     int lines[4] = {0};
-    if (tool_image_alloc(image, (size_t)f->width, (size_t)f->height, colour ? 3 : 1,
+    if (tool_image_check_memory((uint64_t)f->width, (uint64_t)f->height, colour ? 6 : 2, 0, error,
+                                size) < 0 ||
+        tool_image_alloc(image, (size_t)f->width, (size_t)f->height, colour ? 3 : 1,
                          VOTECL_DTYPE_U8, error, size) < 0)
         return -1;
     v->sws = sws_getCachedContext(v->sws, f->width, f->height, f->format, f->width, f->height, to,
                                   SWS_POINT | SWS_ACCURATE_RND | SWS_BITEXACT, NULL, NULL, NULL);
-    if (v->sws == NULL) {
+    /* swscale writes whole aligned blocks past a row's end (a 1-pixel-wide frame overran an
+     * 8-byte image: tests/fuzz/fuzz-video): into its own padded buffer, then copied */
+    if (v->sws == NULL ||
+        av_image_alloc(dst, lines, f->width, f->height + 1, to, 64) < 0) {
         tool_image_free(image);
         return snprintf(error, size, "no conversion from the video's pixel format"), -1;
     }
-    dst[0] = image->data;
-    lines[0] = (int)image->stride;
     sws_scale(v->sws, (const uint8_t *const *)f->data, f->linesize, 0, f->height, dst, lines);
+    for (size_t y = 0; y < image->height; y++)
+        memcpy(image->data + y * image->stride, dst[0] + y * (size_t)lines[0], image->stride);
+    av_freep(&dst[0]);
     return 0;
 }
 
