@@ -723,7 +723,7 @@ batch_usage(FILE *f)
         "                    [--depth N] [--preload] [--repeat N] [--annotate DIR] [--frames DIR]\n"
         "                    [--features] INPUT...\n"
         "One algorithm over a collection on every device of the host (and every MPI\n"
-        "rank under mpirun): INPUT is an image (PNG, PGM, PPM), a directory of images\n"
+        "rank under mpirun): INPUT is an image (PNG, JPEG, PGM, PPM), a directory of images\n"
         "and videos (sorted by name) or a video file (FFmpeg). JSON Lines out, one\n"
         "record an image or frame, in input order: source, frame, timestamp, results\n"
         "(the single-image command's), seconds, worker. With --out, a rerun continues\n"
