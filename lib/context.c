@@ -194,8 +194,8 @@ pocl_cache_under_library(const votecl_context *context, const votecl_context_opt
     char dir[4096], *base;
     int n;
     o.disable_disk_cache = 0; /* PoCL caches anyway: where it does is what matters */
-    o.cache_dir = options->cache_dir != NULL && options->cache_dir[0] != '\0' ? options->cache_dir
-                                                                               : NULL;
+    o.cache_dir =
+        options->cache_dir != NULL && options->cache_dir[0] != '\0' ? options->cache_dir : NULL;
     if ((base = resolve_cache_dir_any(context, &o)) == NULL)
         return -1;
     n = snprintf(dir, sizeof dir, "%s/pocl", base);
@@ -211,8 +211,7 @@ pocl_cache_private(const votecl_context *context)
 {
     const char *tmp = env_absolute_dir(context, "TMPDIR");
     char dir[4096];
-    if (snprintf(dir, sizeof dir, "%s/votecl-pocl-XXXXXX", tmp ? tmp : "/tmp") >=
-            (int)sizeof dir ||
+    if (snprintf(dir, sizeof dir, "%s/votecl-pocl-XXXXXX", tmp ? tmp : "/tmp") >= (int)sizeof dir ||
         mkdtemp(dir) == NULL || !votecl__path_trusted(dir)) {
         snprintf(dir, sizeof dir, "/nonexistent/votecl-pocl"); /* PoCL then fails to cache */
     }

@@ -91,7 +91,6 @@ append_define(text *t, const char *define)
     text_puts(t, "\n");
 }
 
-
 /* The message of a kernel file not found, or found where others could change it. */
 static votecl_status
 kernel_not_found(votecl_context *context, const char *file)

@@ -196,8 +196,8 @@ test_struct_size_short_hog(void)
 {
     votecl_context *ctx = tu_ref_context_new();
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    unsigned char *map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                              -1, 0);
+    unsigned char *map =
+        mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     votecl_hog_params og;
 
     g_assert_true(map != MAP_FAILED);

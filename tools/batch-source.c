@@ -295,8 +295,8 @@ video_check_budget(const char *path, const AVCodecParameters *par, int threads, 
     uint64_t frames = (uint64_t)(threads > 0 ? threads : cores > 0 ? cores : 1) + 16;
     char detail[512];
     /* a YUV 4:2:0 frame of 8 bits is 1.5 bytes a pixel; 4:4:4 or 16 bits up to 6 */
-    unsigned frame_bytes = par->format == AV_PIX_FMT_YUV420P || par->format == AV_PIX_FMT_NV12
-                               ? 2 : 6;
+    unsigned frame_bytes =
+        par->format == AV_PIX_FMT_YUV420P || par->format == AV_PIX_FMT_NV12 ? 2 : 6;
     if (par->width <= 0 || par->height <= 0)
         return 0; /* not known yet: the decoder's frame is checked when it comes */
     if (tool_image_check_memory((uint64_t)par->width, (uint64_t)par->height,
@@ -340,8 +340,8 @@ find_stream_info(AVFormatContext *format, int64_t max_pixels)
  * any frame is decoded (probing decodes some: it runs with one thread and its size is known
  * from most containers' headers, checked first). */
 static int
-video_probe(video *v, const char *path, int threads, int colour, const AVCodec **codec,
-            char *error, size_t size)
+video_probe(video *v, const char *path, int threads, int colour, const AVCodec **codec, char *error,
+            size_t size)
 {
     int err, fd = open_regular_fd("", path, error, size);
     if (fd < 0)
@@ -439,8 +439,7 @@ video_convert(video *v, int colour, tool_image *image, char *error, size_t size)
                                   SWS_POINT | SWS_ACCURATE_RND | SWS_BITEXACT, NULL, NULL, NULL);
     /* swscale writes whole aligned blocks past a row's end (a 1-pixel-wide frame overran an
      * 8-byte image: tests/fuzz/fuzz-video): into its own padded buffer, then copied */
-    if (v->sws == NULL ||
-        av_image_alloc(dst, lines, f->width, f->height + 1, to, 64) < 0) {
+    if (v->sws == NULL || av_image_alloc(dst, lines, f->width, f->height + 1, to, 64) < 0) {
         tool_image_free(image);
         return snprintf(error, size, "no conversion from the video's pixel format"), -1;
     }

@@ -41,8 +41,8 @@ void batch_source_free(batch_source *s);
 /* Reads a list file: one path a line, '#' lines and blank lines skipped, CR LF taken as LF;
  * calls add for each path (borrowed for the call), stopping at its first -1. name is for
  * messages. Returns 0, or -1 with a message in error (add's own message when add failed). */
-int batch_list_read(FILE *f, const char *name, int (*add)(void *user, const char *path),
-                    void *user, char *error, size_t size);
+int batch_list_read(FILE *f, const char *name, int (*add)(void *user, const char *path), void *user,
+                    char *error, size_t size);
 
 /* Whether video files can be decoded in this build. */
 int batch_source_has_video(void);

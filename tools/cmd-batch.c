@@ -1231,8 +1231,7 @@ batch_process(void *user, votecl_context *ctx, unsigned worker, uint64_t index, 
 
 /* The whole record, one line with its newline. Transfer full. */
 static char *
-record_line(const batch_item *it, const batch_result *r, const char *run, unsigned worker,
-            int rank)
+record_line(const batch_item *it, const batch_result *r, const char *run, unsigned worker, int rank)
 {
     char *key = record_key(&it->meta, run), *buf = NULL;
     size_t size = 0;
@@ -1384,8 +1383,7 @@ open_output(batch_state *s)
         return 0;
     }
     if (tool_is_input(path)) {
-        fprintf(stderr, "votecl batch: --out %s: is an input of this run; not overwritten\n",
-                path);
+        fprintf(stderr, "votecl batch: --out %s: is an input of this run; not overwritten\n", path);
         return -1;
     }
     if (batch_out_open(&s->out, path, s->a->overwrite, error, sizeof error) < 0) {
@@ -1488,8 +1486,7 @@ batch_main(tool_options *options, batch_args *a, batch_state *s)
         return TOOL_EXIT_FAILURE;
     }
     if (open_output(s) < 0)
-        return tool_is_input(a->out_path ? a->out_path : "-") ? TOOL_EXIT_USAGE
-                                                               : TOOL_EXIT_FAILURE;
+        return tool_is_input(a->out_path ? a->out_path : "-") ? TOOL_EXIT_USAGE : TOOL_EXIT_FAILURE;
     if (open_batch(options, s) < 0)
         return TOOL_EXIT_FAILURE;
     st = batch_go(s);

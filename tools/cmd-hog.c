@@ -334,7 +334,8 @@ tool_cmd_hog(tool_options *options, int argc, char **argv)
         a.params.fusion = (votecl_hog_fusion)a.fusion;
     a.params.colour = !a.gray;
     if (a.descriptors_path != NULL && is_stdout(a.descriptors_path))
-        return tool_usage_error("hog", "--descriptors %s: standard output carries the report; "
+        return tool_usage_error("hog",
+                                "--descriptors %s: standard output carries the report; "
                                 "name a file for the binary descriptors",
                                 a.descriptors_path);
     tool_image_limits("hog"); /* an image over them is refused from its header */

@@ -317,8 +317,8 @@ tool_memory_max_pixels(uint64_t bytes_per_pixel)
 }
 
 int
-tool_image_check_memory(uint64_t width, uint64_t height, uint64_t bytes_per_pixel,
-                        uint64_t extra, char *error, size_t error_size)
+tool_image_check_memory(uint64_t width, uint64_t height, uint64_t bytes_per_pixel, uint64_t extra,
+                        char *error, size_t error_size)
 {
     uint64_t per = bytes_per_pixel + command_cost, need;
     /* each side below 2^32 and per below 2^20: no overflow; extra at most a file's size */
@@ -359,8 +359,8 @@ tool_image_check_declared(uint64_t width, uint64_t height, unsigned channels,
                     "image of %llux%llu is above the limits (%u pixels, %zu bytes decoded)",
                     (unsigned long long)width, (unsigned long long)height,
                     VOTECL_IMAGE_MAX_PIXELS, TOOL_IMAGE_MAX_BYTES);
-    if (tool_image_check_memory(width, height, (uint64_t)channels * sample_bytes, file_size,
-                                error, error_size) < 0)
+    if (tool_image_check_memory(width, height, (uint64_t)channels * sample_bytes, file_size, error,
+                                error_size) < 0)
         return -1;
     if (stored_bytes / TOOL_DEFLATE_MAX_RATIO > file_size)
         return fail(error, error_size,
@@ -769,8 +769,8 @@ jpeg_decode_rows(struct jpeg_decompress_struct *cinfo, jpeg_guard *g, size_t siz
         tool_image_check_memory(cinfo->image_width, cinfo->image_height, 3 * (uint64_t)channels,
                                 size, g->error, g->error_size) < 0)
         return -1;
-    cinfo->mem->max_memory_to_use = (long)(tool_memory_budget() > LONG_MAX ? LONG_MAX
-                                                                            : tool_memory_budget());
+    cinfo->mem->max_memory_to_use =
+        (long)(tool_memory_budget() > LONG_MAX ? LONG_MAX : tool_memory_budget());
     jpeg_start_decompress(cinfo);
     if (cinfo->output_components != (int)channels)
         return fail(g->error, g->error_size, "JPEG: unexpected %d components",

@@ -146,12 +146,9 @@ static const struct {
     size_t side;
     unsigned cost;
 } image_limits[] = {
-    {"hist", TOOL_IMAGE_MAX_SIDE, 4},
-    {"vote", 65535, 16},
-    {"hough", VOTECL_HOUGH_MAX_SIDE, 12},
-    {"lines", VOTECL_LINES_MAX_SIDE, 16},
-    {"ght", VOTECL_GHT_MAX_SIDE, 32},
-    {"hog", VOTECL_HOG_MAX_SIDE, 288},
+    {"hist", TOOL_IMAGE_MAX_SIDE, 4},     {"vote", 65535, 16},
+    {"hough", VOTECL_HOUGH_MAX_SIDE, 12}, {"lines", VOTECL_LINES_MAX_SIDE, 16},
+    {"ght", VOTECL_GHT_MAX_SIDE, 32},     {"hog", VOTECL_HOG_MAX_SIDE, 288},
 };
 
 void

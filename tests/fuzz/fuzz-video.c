@@ -20,8 +20,8 @@
 static void
 walk(char *path)
 {
-    batch_source_options o = {.every = 1, .end = -1, .force_video = 1, .decode_threads = 1,
-                              .quiet = 1};
+    batch_source_options o = {
+        .every = 1, .end = -1, .force_video = 1, .decode_threads = 1, .quiet = 1};
     batch_source *s = NULL;
     char error[600];
     char *inputs[1] = {path};
