@@ -1092,9 +1092,20 @@ preload(batch_state *s)
 {
     size_t cap = 0;
     double t0 = tool_now();
+    /* every image is held at once: all of them within the process's memory budget */
+    uint64_t held = 0, budget = tool_memory_budget() * votecl_batch_workers(s->batch);
     for (;;) {
         batch_item *it = NULL;
         votecl_status st = walk_next(s, &it);
+        if (st == VOTECL_OK && it != NULL && !it->borrowed &&
+            (held += (uint64_t)it->image.stride * it->image.height) > budget) {
+            fprintf(stderr,
+                    "votecl batch: --preload: the collection's images take over the memory "
+                    "budget of %llu MB (--memory-budget MB raises it)\n",
+                    (unsigned long long)(budget >> 20));
+            item_free(it);
+            return VOTECL_INVALID_ARGUMENT;
+        }
         if (st != VOTECL_OK || it == NULL) {
             if (s->preloaded == NULL && st == VOTECL_OK)
                 s->preloaded = calloc(1, sizeof *s->preloaded); /* none: an empty replay */
@@ -1417,8 +1428,11 @@ open_batch(tool_options *options, batch_state *s)
     }
     st = votecl_batch_new(&o, &s->batch, error, sizeof error);
     if (st == VOTECL_OK &&
-        (s->states = calloc(votecl_batch_workers(s->batch), sizeof *s->states)) != NULL)
+        (s->states = calloc(votecl_batch_workers(s->batch), sizeof *s->states)) != NULL) {
+        /* the workers compute at once: the process's budget is theirs to share */
+        tool_memory_budget_share(votecl_batch_workers(s->batch));
         return 0;
+    }
     if (st == VOTECL_OK)
         st = VOTECL_OUT_OF_HOST_MEMORY;
     fprintf(stderr, "votecl batch: cannot open the devices: %s%s%s\n", votecl_status_string(st),

@@ -290,6 +290,7 @@ tool_image_free(tool_image *image)
 /* --- the memory budget (docs/reliability.md) --- */
 
 static uint64_t memory_budget = TOOL_MEMORY_BUDGET_DEFAULT;
+static unsigned budget_sharers = 1; /* batch: workers computing at once */
 static uint64_t command_cost; /* bytes a pixel of the command's own work (tool_image_cost) */
 
 void
@@ -301,7 +302,13 @@ tool_memory_budget_set(uint64_t bytes)
 uint64_t
 tool_memory_budget(void)
 {
-    return memory_budget;
+    return memory_budget / budget_sharers;
+}
+
+void
+tool_memory_budget_share(unsigned workers)
+{
+    budget_sharers = workers > 0 ? workers : 1;
 }
 
 void
@@ -313,7 +320,7 @@ tool_image_cost(unsigned bytes_per_pixel)
 uint64_t
 tool_memory_max_pixels(uint64_t bytes_per_pixel)
 {
-    return memory_budget / (bytes_per_pixel + command_cost);
+    return tool_memory_budget() / (bytes_per_pixel + command_cost);
 }
 
 int
@@ -323,13 +330,19 @@ tool_image_check_memory(uint64_t width, uint64_t height, uint64_t bytes_per_pixe
     uint64_t per = bytes_per_pixel + command_cost, need;
     /* each side below 2^32 and per below 2^20: no overflow; extra at most a file's size */
     need = width * height * per + extra;
-    if (width <= UINT32_MAX && height <= UINT32_MAX && per < (1u << 20) && need <= memory_budget)
+    char shared[96] = "";
+    if (width <= UINT32_MAX && height <= UINT32_MAX && per < (1u << 20) &&
+        need <= tool_memory_budget())
         return 0;
+    if (budget_sharers > 1)
+        snprintf(shared, sizeof shared, ", %llu MB shared by %u workers",
+                 (unsigned long long)(memory_budget >> 20), budget_sharers);
     return fail(error, error_size,
-                "image of %llux%llu needs about %llu MB, over the memory budget of %llu MB "
+                "image of %llux%llu needs about %llu MB, over the memory budget of %llu MB%s "
                 "(--memory-budget MB raises it)",
                 (unsigned long long)width, (unsigned long long)height,
-                (unsigned long long)(need >> 20) + 1, (unsigned long long)(memory_budget >> 20));
+                (unsigned long long)(need >> 20) + 1,
+                (unsigned long long)(tool_memory_budget() >> 20), shared);
 }
 
 /* the side limit of this run's command (tool_image_limit_side) */

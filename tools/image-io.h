@@ -91,7 +91,10 @@ void tool_image_limit_side(size_t side);
  * default holds the process under 512 MB with the library's own. */
 #define TOOL_MEMORY_BUDGET_DEFAULT ((uint64_t)384 << 20)
 void tool_memory_budget_set(uint64_t bytes); /* --memory-budget */
+/* The budget of one image: all of it, or its share where several work at once. */
 uint64_t tool_memory_budget(void);
+/* votecl batch: workers images are worked on at once, each within budget / workers. */
+void tool_memory_budget_share(unsigned workers);
 
 /* The command's own working memory per pixel of its input, beyond the decoded image (its
  * copies, the library's buffers, the device's on a host device such as PoCL). Set by a

@@ -206,6 +206,25 @@ v batch hog in/png-bomb-46340 -q
 grep -q '"error":.*this command takes sides up to' out
 result "batch hog 46340x46340 PNG bomb: the single command's side limit" \
     "$([ $? = 0 ] || echo 'no refusal')"
+# batch's workers share the budget; --preload holds every image within it
+mkdir many
+python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import gen
+open("many/m00.png", "wb").write(gen.png(1024, 1024, idat=gen.bomb_idat(1024, 1024, 8, 1)))
+open("big.png", "wb").write(gen.png(2048, 2048, idat=gen.bomb_idat(2048, 2048, 8, 1)))' \
+    "$srcdir/hostile"
+for k in 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16 17 18 19; do
+    cp many/m00.png "many/m$k.png"
+done
+# 2048 x 2048 gray: 4 Mpixels x (1 + hist's 4) bytes = 21 MB
+v hist big.png --memory-budget 32
+expect "hist --memory-budget 32: a 2048x2048 image fits" 0 ""
+v batch hist --streams 1 --memory-budget 32 big.png -q
+result "batch, 1 worker: the same image fits" "$(! grep -q error out || echo 'refused')"
+v batch hist --streams 2 --memory-budget 32 big.png -q
+grep -q '"error":.*shared by 2 workers' out
+result "batch, 2 workers: each has half the budget" "$([ $? = 0 ] || echo 'not refused')"
+v batch hist --preload --streams 1 --memory-budget 16 many -q
+expect "batch --preload: 20 MB of images over a 16 MB budget refused" 1 "preload.*memory budget"
 v hist a.png --memory-budget 16
 expect "hist --memory-budget 16: a small image still fits" 0 ""
 v hist in/png-bomb-rgba-4096 --memory-budget 16
