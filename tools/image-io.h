@@ -89,7 +89,7 @@ void tool_image_limit_side(size_t side);
  * pixels and the command's work on them, tool_image_cost), checked from the image's header
  * (a video's stream parameters) before its pixels are decoded (docs/reliability.md). The
  * default holds the process under 512 MB with the library's own. */
-#define TOOL_MEMORY_BUDGET_DEFAULT ((uint64_t)384 << 20)
+#define TOOL_MEMORY_BUDGET_DEFAULT ((uint64_t)256 << 20)
 void tool_memory_budget_set(uint64_t bytes); /* --memory-budget */
 /* The budget of one image: all of it, or its share where several work at once. */
 uint64_t tool_memory_budget(void);

@@ -58,7 +58,7 @@ print_usage(FILE *f)
                "  --device SELECTOR           device, e.g. NVIDIA:GPU:0 or :CPU: (VOTECL_DEVICE)\n"
                "  -q                          no progress messages (FFmpeg's log too)\n"
                "  --memory-budget MB          memory for one image or video frame, checked\n"
-               "                              from its header (default 384)\n"
+               "                              from its header (default 256)\n"
                "  --json                      JSON output\n"
                "  -h, --help                  this help\n"
                "  --version                   the tool's and the library's versions\n"
