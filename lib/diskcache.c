@@ -38,6 +38,8 @@
 #include <time.h>
 #include <unistd.h>
 
+static int make_directories(const char *dir);
+
 #define MAGIC "VOTECLBC"
 #define FORMAT_VERSION 1u
 #define HEADER_SIZE 88u
@@ -119,6 +121,41 @@ votecl__diskcache_dir_trusted(const char *dir)
 {
     struct stat st;
     return dir != NULL && stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && trusted_stat(&st);
+}
+
+/* One step of a trusted path: owned by this user or root; writable by no one else, except a
+ * directory above the end with the sticky bit (/tmp: its entries belong to their owners). */
+static int
+trusted_step(const struct stat *st, int last)
+{
+    int others_write = (st->st_mode & (S_IWGRP | S_IWOTH)) != 0;
+    if (st->st_uid != geteuid() && st->st_uid != 0)
+        return 0;
+    return !others_write || (!last && S_ISDIR(st->st_mode) && (st->st_mode & S_ISVTX));
+}
+
+int
+votecl__path_trusted(const char *path)
+{
+    char *real = path != NULL ? realpath(path, NULL) : NULL; /* absolute, no links */
+    struct stat st;
+    int ok = real != NULL, last = 1;
+    /* the path, then each directory above it, cutting at the last '/'; "" stands for "/" */
+    while (ok) {
+        ok = lstat(real[0] != '\0' ? real : "/", &st) == 0 && trusted_step(&st, last);
+        if (real[0] == '\0')
+            break;
+        *strrchr(real, '/') = '\0';
+        last = 0;
+    }
+    free(real);
+    return ok;
+}
+
+int
+votecl__diskcache_make_dir(const char *dir)
+{
+    return make_directories(dir);
 }
 
 /* 1 when the process pid is known to be gone (another host's pid cannot be told apart:

@@ -284,6 +284,7 @@ make_file(const char *dir, const char *name, const char *content)
 {
     char *path = g_build_filename(dir, name, NULL);
     g_assert_true(g_file_set_contents(path, content, -1, NULL));
+    g_assert_cmpint(g_chmod(path, 0644), ==, 0); /* whatever the umask: trusted */
     return path;
 }
 
@@ -325,6 +326,47 @@ expect_not_found(const char *path, const char *file)
     votecl_status status = votecl__kernel_path_find(path, file, &found);
     g_assert_cmpint(status, ==, VOTECL_KERNEL_NOT_FOUND);
     g_assert_null(found);
+}
+
+/* Kernel files are code: one that another user could change is refused, not skipped for a
+ * later directory (issue 28 item 10): a group- or other-writable file, or one below a
+ * directory writable by others without the sticky bit. */
+static void
+test_kernel_path_untrusted(void)
+{
+    char *root = tu_mkdtemp();
+    char *env = g_build_filename(root, "env", NULL);
+    char *inst = g_build_filename(root, "inst", NULL);
+    g_mkdir(env, 0700);
+    g_mkdir(inst, 0700);
+    char *path = votecl__kernel_path_join(env, NULL, inst);
+    char *in_env = make_file(env, "k.cl", "env");
+    char *in_inst = make_file(inst, "k.cl", "inst");
+    char *named;
+
+    expect_found(path, "k.cl", in_env);
+    g_assert_null(votecl__kernel_path_untrusted(path, "k.cl"));
+    for (int mode = 0; mode < 2; mode++) {
+        g_assert_cmpint(g_chmod(in_env, mode == 0 ? 0664 : 0646), ==, 0);
+        expect_not_found(path, "k.cl");
+        named = votecl__kernel_path_untrusted(path, "k.cl");
+        g_assert_cmpstr(named, ==, in_env);
+        free(named);
+    }
+    g_assert_cmpint(g_chmod(in_env, 0644), ==, 0);
+    g_assert_cmpint(g_chmod(env, 0777), ==, 0); /* its directory: anyone may replace it */
+    expect_not_found(path, "k.cl");
+    g_assert_cmpint(g_chmod(env, 01777), ==, 0); /* sticky, but the file's own directory */
+    expect_found(path, "k.cl", in_env);
+    g_assert_cmpint(g_chmod(env, 0700), ==, 0);
+    expect_found(path, "k.cl", in_env);
+
+    free(path);
+    g_free(in_env);
+    g_free(in_inst);
+    g_free(env);
+    g_free(inst);
+    tu_rmtree(root);
 }
 
 static void
@@ -1291,6 +1333,7 @@ main(int argc, char **argv)
     g_test_add_func("/nodevice/gtx470/paper", test_gtx470_paper);
     g_test_add_func("/nodevice/kernel-path/join", test_kernel_path_join);
     g_test_add_func("/nodevice/kernel-path/order", test_kernel_path_order);
+    g_test_add_func("/nodevice/kernel-path/untrusted", test_kernel_path_untrusted);
     g_test_add_func("/nodevice/kernel-path/no-cwd", test_kernel_path_no_cwd);
     g_test_add_func("/nodevice/kernel-path/context", test_kernel_path_context);
     g_test_add_func("/nodevice/cache/round-trip", test_cache_round_trip);
