@@ -862,7 +862,7 @@ batch_main(tool_options *options, batch_args *a, batch_state *s)
 {
     char error[600];
     votecl_status st;
-    tool_image_limits(a->c->name); /* the single command's, from each image's header */
+    tool_image_limits(a->name); /* the single command's, from each image's header */
     if (a->c->prepare && a->c->prepare(&a->case_args, error, sizeof error) < 0) {
         fprintf(stderr, "votecl batch: %s\n", error);
         return TOOL_EXIT_FAILURE;
