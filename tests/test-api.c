@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 /* --- struct_size --- */
 
@@ -96,6 +98,36 @@ test_struct_size_checked(void)
     co.backend = VOTECL_BACKEND_REF;
     expect_sizes(NULL, &co.struct_size, sizeof co, call_context, &co);
     g_assert_cmpint(call_context(NULL, &co), ==, VOTECL_OK);
+    votecl_context_free(ctx);
+}
+
+/* A struct_size smaller than the struct is refused before a byte past it is read (issue 28
+ * item 9: votecl_hog_new copied the whole struct first). The short struct ends where an
+ * inaccessible page starts, so a read past it crashes in any build, not only under ASan. */
+static void
+test_struct_size_short_hog(void)
+{
+    votecl_context *ctx = tu_ref_context_new();
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    unsigned char *map =
+        mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    votecl_hog_params og;
+
+    g_assert_true(map != MAP_FAILED);
+    g_assert_cmpint(mprotect(map + page, page, PROT_NONE), ==, 0);
+    votecl_hog_params_init(&og);
+    for (size_t size = sizeof og.struct_size; size < sizeof og; size += 8) {
+        unsigned char *start = map + page - size;
+        votecl_hog *hog = NULL;
+
+        og.struct_size = size;
+        memcpy(start, &og, size);
+        g_assert_cmpint(votecl_hog_new(ctx, (const votecl_hog_params *)(void *)start, NULL, &hog),
+                        ==, VOTECL_INVALID_ARGUMENT);
+        g_assert_null(hog);
+        g_assert_nonnull(strstr(votecl_context_get_error(ctx), "params.struct_size: "));
+    }
+    munmap(map, 2 * page);
     votecl_context_free(ctx);
 }
 
@@ -500,6 +532,7 @@ main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/nodevice/struct-size/init", test_struct_size_init);
     g_test_add_func("/nodevice/struct-size/checked", test_struct_size_checked);
+    g_test_add_func("/ref/struct-size/short-hog", test_struct_size_short_hog);
     g_test_add_func("/ref/api/dtype-names", test_dtype_names);
     g_test_add_func("/ref/api/hist-typed", test_hist_typed);
     g_test_add_func("/ref/api/hough-gray-refused", test_hough_gray_refused);

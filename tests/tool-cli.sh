@@ -129,7 +129,7 @@ then ok "JSON with a non-UTF-8 file name parses"; else not_ok "JSON with a non-U
 cat > shape.py <<'PY'
 import json, sys
 HEADER = ("schema", "votecl", "library", "command", "backend", "device", "inputs")
-RECORD = {"source", "frame", "timestamp", "seconds", "worker", "rank"}
+RECORD = {"source", "frame", "batch", "timestamp", "seconds", "worker", "rank"}
 
 def no_duplicates(pairs):
     keys = [k for k, _ in pairs]

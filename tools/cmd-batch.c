@@ -23,6 +23,7 @@
 #include <mpi.h>
 #endif
 
+#include "batch-out.h"
 #include "batch-source.h"
 #include "algorithms.h"
 #include "json.h"
@@ -77,6 +78,8 @@ typedef struct batch_args {
     unsigned long streams, max_devices, depth;
     unsigned long repeat; /* --repeat: the preloaded collection this many times */
     int overwrite, features, preload;
+    char *run; /* owned: the algorithm and its options as given, in every record */
+    size_t run_size;
 } batch_args;
 
 static void
@@ -91,7 +94,7 @@ batch_usage(FILE *f)
         "                    [--depth N] [--preload] [--repeat N] [--annotate DIR] [--frames DIR]\n"
         "                    [--features] INPUT...\n"
         "One algorithm over a collection on every device of the host (and every MPI\n"
-        "rank under mpirun): INPUT is an image (PNG, PGM, PPM), a directory of images\n"
+        "rank under mpirun): INPUT is an image (PNG, JPEG, PGM, PPM), a directory of images\n"
         "and videos (sorted by name) or a video file (FFmpeg). JSON Lines out, one\n"
         "record an image or frame, in input order: source, frame, timestamp, results\n"
         "(the single-image command's), seconds, worker. With --out, a rerun continues\n"
@@ -156,6 +159,37 @@ batch_own_option(batch_args *a, int argc, char **argv, int *i)
     return tool_option_double(argc, argv, i, "--end", &a->source.end);
 }
 
+/* Appends an argument to a->run, "--x=v" as "--x v" (one spelling of the same options). */
+static int
+run_append(batch_args *a, const char *arg)
+{
+    size_t used = a->run ? strlen(a->run) : 0, n = strlen(arg);
+    char *eq;
+    if (used + n + 2 > a->run_size) {
+        size_t grown = 2 * (used + n + 2);
+        char *p = realloc(a->run, grown);
+        if (p == NULL)
+            return -1;
+        a->run = p;
+        a->run_size = grown;
+    }
+    snprintf(a->run + used, a->run_size - used, "%s%s", used ? " " : "", arg);
+    eq = strncmp(arg, "--", 2) == 0 ? strchr(a->run + used, '=') : NULL;
+    if (eq != NULL)
+        *eq = ' ';
+    return 0;
+}
+
+/* The algorithm's option argv[first..last] (its value included) into a->run: 1, or -1. */
+static int
+run_append_from(batch_args *a, char **argv, int first, int last)
+{
+    for (int k = first; k <= last; k++)
+        if (run_append(a, argv[k]) < 0)
+            return -1;
+    return 1;
+}
+
 static int
 batch_parse(tool_options *options, batch_args *a, int argc, char **argv)
 {
@@ -179,15 +213,20 @@ batch_parse(tool_options *options, batch_args *a, int argc, char **argv)
     a->c->init(&a->case_args);
     if ((a->inputs = calloc((size_t)argc, sizeof *a->inputs)) == NULL)
         return TOOL_EXIT_FAILURE;
+    if (run_append(a, argv[1]) < 0)
+        return TOOL_EXIT_FAILURE;
     for (int i = 2; i < argc; i++) {
-        int r = 0;
+        int r = 0, first = i;
         if (argv[i][0] != '-' || argv[i][1] == '\0') {
             a->inputs[a->ninputs++] = argv[i];
             continue;
         }
-        if ((r = batch_own_option(a, argc, argv, &i)) == 0 &&
-            (r = a->c->option(&a->case_args, argc, argv, &i)) == 0)
-            r = tool_common_option(options, argc, argv, &i);
+        if ((r = batch_own_option(a, argc, argv, &i)) == 0) {
+            if ((r = a->c->option(&a->case_args, argc, argv, &i)) > 0)
+                r = run_append_from(a, argv, first, i);
+            else if (r == 0)
+                r = tool_common_option(options, argc, argv, &i);
+        }
         if (r < 0)
             return TOOL_EXIT_USAGE;
         if (r == 0)
@@ -293,8 +332,7 @@ typedef struct batch_state {
     const tool_options *options;
     batch_ranks ranks;
     batch_source *source;
-    FILE *out;             /* rank 0 */
-    char **done_keys;      /* owned: the record keys already in --out */
+    batch_out out;         /* rank 0: --out, locked, and the records already there */
     uint64_t done;         /* records already in --out */
     uint64_t seen;         /* items walked by the loader, done ones included */
     uint64_t global_total; /* items of this run, all ranks (known when the loader ends) */
@@ -307,9 +345,11 @@ typedef struct batch_state {
     size_t npreloaded, next_preloaded;
 } batch_state;
 
-/* {"source":"...","frame":N, : the start of a record, its key for resuming. */
+/* {"source":"...","frame":N,"batch":"ALGORITHM OPTIONS", : the start of a record, its key
+ * for resuming (the same item by the same algorithm with the same options). run NULL: only
+ * the source and frame. */
 static char *
-record_key(const batch_item_meta *m)
+record_key(const batch_item_meta *m, const char *run)
 {
     char *buf = NULL;
     size_t size = 0;
@@ -321,6 +361,11 @@ record_key(const batch_item_meta *m)
     fputs("{\"source\":", f);
     tool_json_string(&j, m->source);
     fprintf(f, ",\"frame\":%ld,", m->frame);
+    if (run != NULL) {
+        fputs("\"batch\":", f);
+        tool_json_string(&j, run);
+        fputc(',', f);
+    }
     fclose(f);
     return buf;
 }
@@ -342,17 +387,38 @@ mine(const batch_state *s, uint64_t global)
     return (int)(global % (uint64_t)s->ranks.size) == s->ranks.rank;
 }
 
-/* A record already in --out must name the same item as the walk. */
+/* Whether record k of --out starts with key. */
+static int
+record_starts_with(batch_state *s, uint64_t k, const char *key)
+{
+    size_t n = strlen(key);
+    char *buf = malloc(n + 1);
+    int same = buf != NULL && batch_out_record(&s->out, k, buf, n + 1) == (long)n &&
+               memcmp(buf, key, n) == 0;
+    free(buf);
+    return same;
+}
+
+/* A record already in --out must name the same item as the walk, made by the same algorithm
+ * with the same options (docs/batch.md, "Resuming"). */
 static votecl_status
 check_done(batch_state *s, const batch_item_meta *m, uint64_t k)
 {
-    char *key = record_key(m);
-    int same = key != NULL && strncmp(s->done_keys[k], key, strlen(key)) == 0;
-    if (!same)
+    char *item = record_key(m, NULL), *key = record_key(m, s->a->run);
+    int same_item = item != NULL && record_starts_with(s, k, item);
+    int same = same_item && key != NULL && record_starts_with(s, k, key);
+    if (!same_item)
         fprintf(stderr,
                 "votecl batch: %s: record %llu is not %s frame %ld: this output belongs to "
-                "another collection or options (use --overwrite or another --out)\n",
+                "another collection (use --overwrite or another --out)\n",
                 s->a->out_path, (unsigned long long)k + 1, m->source, m->frame);
+    else if (!same)
+        fprintf(stderr,
+                "votecl batch: %s: record %llu was not made by \"%s\": this output belongs to "
+                "another algorithm or options, or an older votecl (use --overwrite or another "
+                "--out)\n",
+                s->a->out_path, (unsigned long long)k + 1, s->a->run);
+    free(item);
     free(key);
     return same ? VOTECL_OK : VOTECL_INVALID_ARGUMENT;
 }
@@ -401,9 +467,20 @@ preload(batch_state *s)
 {
     size_t cap = 0;
     double t0 = tool_now();
+    /* every image is held at once: all of them within the process's memory budget */
+    uint64_t held = 0, budget = tool_memory_budget() * votecl_batch_workers(s->batch);
     for (;;) {
         batch_item *it = NULL;
         votecl_status st = walk_next(s, &it);
+        if (st == VOTECL_OK && it != NULL && !it->borrowed &&
+            (held += (uint64_t)it->image.stride * it->image.height) > budget) {
+            fprintf(stderr,
+                    "votecl batch: --preload: the collection's images take over the memory "
+                    "budget of %llu MB (--memory-budget MB raises it)\n",
+                    (unsigned long long)(budget >> 20));
+            item_free(it);
+            return VOTECL_INVALID_ARGUMENT;
+        }
         if (st != VOTECL_OK || it == NULL) {
             if (s->preloaded == NULL && st == VOTECL_OK)
                 s->preloaded = calloc(1, sizeof *s->preloaded); /* none: an empty replay */
@@ -540,9 +617,9 @@ batch_process(void *user, votecl_context *ctx, unsigned worker, uint64_t index, 
 
 /* The whole record, one line with its newline. Transfer full. */
 static char *
-record_line(const batch_item *it, const batch_result *r, unsigned worker, int rank)
+record_line(const batch_item *it, const batch_result *r, const char *run, unsigned worker, int rank)
 {
-    char *key = record_key(&it->meta), *buf = NULL;
+    char *key = record_key(&it->meta, run), *buf = NULL;
     size_t size = 0;
     FILE *f = key ? open_memstream(&buf, &size) : NULL;
     tool_json j;
@@ -580,7 +657,7 @@ result_free(batch_result *r)
 static votecl_status
 write_line(batch_state *s, const char *line)
 {
-    if (fputs(line, s->out) == EOF || fflush(s->out) != 0) {
+    if (fputs(line, s->out.file) == EOF || fflush(s->out.file) != 0) {
         fprintf(stderr, "votecl batch: %s: %s\n", s->a->out_path ? s->a->out_path : "stdout",
                 strerror(errno));
         return VOTECL_INVALID_ARGUMENT;
@@ -644,7 +721,7 @@ batch_emit(void *user, uint64_t index, void *item, void *result, votecl_status s
 {
     batch_state *s = user;
     batch_item *it = item;
-    char *line = record_line(it, result, worker, s->ranks.rank);
+    char *line = record_line(it, result, s->a->run, worker, s->ranks.rank);
     votecl_status st = line ? VOTECL_OK : VOTECL_OUT_OF_HOST_MEMORY;
     (void)index;
     (void)status;
@@ -676,62 +753,30 @@ batch_discard(void *user, void *item, void *result)
     result_free(result);
 }
 
-/* --- resuming --- */
+/* --- the output --- */
 
-/* Reads the records already in path, keeps their keys and cuts a last, unfinished line. */
-static int
-read_done(batch_state *s, const char *path)
-{
-    struct stat info;
-    FILE *f;
-    char *line = NULL;
-    size_t cap = 0, cap_keys = 0;
-    ssize_t n;
-    long good = 0;
-    if (stat(path, &info) < 0)
-        return errno == ENOENT ? 0 : -1;
-    if (!S_ISREG(info.st_mode))
-        return 0; /* /dev/null, a pipe: nothing to continue */
-    if ((f = fopen(path, "r+")) == NULL)
-        return -1;
-    while ((n = getline(&line, &cap, f)) > 0) {
-        char **k;
-        if (line[n - 1] != '\n')
-            break;
-        if (s->done == cap_keys) {
-            cap_keys = cap_keys ? 2 * cap_keys : 256;
-            if ((k = realloc(s->done_keys, cap_keys * sizeof *k)) == NULL)
-                break;
-            s->done_keys = k;
-        }
-        if ((s->done_keys[s->done] = strdup(line)) == NULL)
-            break;
-        s->done++;
-        good = ftell(f);
-    }
-    free(line);
-    fclose(f);
-    return truncate(path, good);
-}
-
+/* --out: never an input of the run (the same file by device and inode, whatever its name),
+ * checked before anything is opened for writing; then locked and its records counted. */
 static int
 open_output(batch_state *s)
 {
     const char *path = s->a->out_path;
+    char error[600];
     if (s->ranks.rank != 0)
         return 0;
-    if (path == NULL) {
-        s->out = stdout;
+    if (path == NULL || strcmp(path, "-") == 0) {
+        s->out.file = stdout;
         return 0;
     }
-    if (!s->a->overwrite && read_done(s, path) < 0) {
-        fprintf(stderr, "votecl batch: %s: %s\n", path, strerror(errno));
+    if (tool_is_input(path)) {
+        fprintf(stderr, "votecl batch: --out %s: is an input of this run; not overwritten\n", path);
         return -1;
     }
-    if ((s->out = fopen(path, s->a->overwrite ? "w" : "a")) == NULL) {
-        fprintf(stderr, "votecl batch: %s: %s\n", path, strerror(errno));
+    if (batch_out_open(&s->out, path, s->a->overwrite, error, sizeof error) < 0) {
+        fprintf(stderr, "votecl batch: %s\n", error);
         return -1;
     }
+    s->done = s->out.done.n;
     return 0;
 }
 
@@ -758,8 +803,11 @@ open_batch(tool_options *options, batch_state *s)
     }
     st = votecl_batch_new(&o, &s->batch, error, sizeof error);
     if (st == VOTECL_OK &&
-        (s->states = calloc(votecl_batch_workers(s->batch), sizeof *s->states)) != NULL)
+        (s->states = calloc(votecl_batch_workers(s->batch), sizeof *s->states)) != NULL) {
+        /* the workers compute at once: the process's budget is theirs to share */
+        tool_memory_budget_share(votecl_batch_workers(s->batch));
         return 0;
+    }
     if (st == VOTECL_OK)
         st = VOTECL_OUT_OF_HOST_MEMORY;
     fprintf(stderr, "votecl batch: cannot open the devices: %s%s%s\n", votecl_status_string(st),
@@ -814,17 +862,21 @@ batch_main(tool_options *options, batch_args *a, batch_state *s)
 {
     char error[600];
     votecl_status st;
+    tool_image_limits(a->name); /* the single command's, from each image's header */
     if (a->c->prepare && a->c->prepare(&a->case_args, error, sizeof error) < 0) {
         fprintf(stderr, "votecl batch: %s\n", error);
         return TOOL_EXIT_FAILURE;
     }
     a->source.colour = a->c->colour;
+    a->source.quiet = options->quiet;
     if (batch_source_open(a->inputs, a->ninputs, a->list_path, &a->source, &s->source, error,
                           sizeof error) < 0) {
         fprintf(stderr, "votecl batch: %s\n", error);
         return TOOL_EXIT_FAILURE;
     }
-    if (open_output(s) < 0 || open_batch(options, s) < 0)
+    if (open_output(s) < 0)
+        return tool_is_input(a->out_path ? a->out_path : "-") ? TOOL_EXIT_USAGE : TOOL_EXIT_FAILURE;
+    if (open_batch(options, s) < 0)
         return TOOL_EXIT_FAILURE;
     st = batch_go(s);
     if (st != VOTECL_OK && st != VOTECL_INVALID_ARGUMENT)
@@ -859,14 +911,11 @@ tool_cmd_batch(tool_options *options, int argc, char **argv)
     free(s.states);
     votecl_batch_free(s.batch);
     batch_source_free(s.source);
-    if (s.out != NULL && s.out != stdout)
-        fclose(s.out);
+    batch_out_close(&s.out);
     for (size_t i = 0; i < s.npreloaded; i++)
         item_free(s.preloaded[i]);
     free(s.preloaded);
-    for (uint64_t i = 0; i < s.done && s.done_keys; i++)
-        free(s.done_keys[i]);
-    free(s.done_keys);
     free(a.inputs);
+    free(a.run);
     return rc;
 }

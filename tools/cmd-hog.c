@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "json.h"
 #include "tool.h"
@@ -328,6 +330,18 @@ hog_output(tool_options *o, votecl_context *ctx, const hog_args *a, const tool_i
     return rc;
 }
 
+/* "-", or another name of what standard output is (/dev/stdout, the file it was redirected
+ * to; /dev/null aside, where nothing mixes): the report goes there. */
+static int
+is_stdout(const char *path)
+{
+    struct stat a, b;
+    if (strcmp(path, "-") == 0)
+        return 1;
+    return stat(path, &a) == 0 && fstat(STDOUT_FILENO, &b) == 0 && a.st_dev == b.st_dev &&
+           a.st_ino == b.st_ino && !(S_ISCHR(b.st_mode) && !isatty(STDOUT_FILENO));
+}
+
 int
 tool_cmd_hog(tool_options *options, int argc, char **argv)
 {
@@ -350,7 +364,12 @@ tool_cmd_hog(tool_options *options, int argc, char **argv)
     else if (a.fusion_set)
         a.params.fusion = (votecl_hog_fusion)a.fusion;
     a.params.colour = !a.gray;
-    tool_image_limit_side(VOTECL_HOG_MAX_SIDE); /* larger is refused before decoding */
+    if (a.descriptors_path != NULL && is_stdout(a.descriptors_path))
+        return tool_usage_error("hog",
+                                "--descriptors %s: standard output carries the report; "
+                                "name a file for the binary descriptors",
+                                a.descriptors_path);
+    tool_image_limits("hog"); /* an image over them is refused from its header */
     if (tool_image_read(a.image_path, &raw, error, sizeof error) < 0 ||
         image_u8(&raw, &image, error, sizeof error) < 0) {
         fprintf(stderr, "votecl hog: %s\n", error);

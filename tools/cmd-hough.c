@@ -289,6 +289,7 @@ load_edges(hough_args *a, tool_image *image, tool_image *edges)
     char error[600];
     tool_image gray = {0};
     int rc = TOOL_EXIT_FAILURE;
+    tool_image_limits("hough"); /* an image over them is refused from its header */
     if (tool_image_read(a->image_path, image, error, sizeof error) < 0 ||
         (a->size[0] && resize(image, a->size[0], a->size[1], error, sizeof error) < 0) ||
         tool_image_to_gray(image, &gray, error, sizeof error) < 0)

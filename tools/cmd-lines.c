@@ -314,7 +314,7 @@ tool_cmd_lines(tool_options *options, int argc, char **argv)
         lines_usage(stdout);
         return TOOL_EXIT_OK;
     }
-    tool_image_limit_side(VOTECL_LINES_MAX_SIDE); /* larger is refused before decoding */
+    tool_image_limits("lines"); /* an image over them is refused from its header */
     if (tool_image_read(a.image_path, &image, error, sizeof error) < 0) {
         fprintf(stderr, "votecl lines: %s\n", error);
         return TOOL_EXIT_FAILURE;

@@ -70,6 +70,10 @@ int tool_option_range(int argc, char **argv, int *i, const char *name, unsigned 
                       unsigned long max, unsigned long *out);
 int tool_option_double(int argc, char **argv, int *i, const char *name, double *out);
 
+/* Applies command's image limits (its largest side, its memory per pixel for the budget)
+ * to the images read from now on: the single command and batch of one algorithm alike. */
+void tool_image_limits(const char *command);
+
 /* Prints "votecl <command>: message" to stderr and returns TOOL_EXIT_USAGE. */
 int tool_usage_error(const char *command, const char *format, ...)
     __attribute__((format(printf, 2, 3)));
