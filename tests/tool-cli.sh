@@ -259,6 +259,11 @@ print("%YAML:1.0\n---\nm: !!opencv-object-detector-hog\n   winSize: [ 64, 128 ]\
 ' > opencv.yml || exit 99
 check "hog --model OpenCV's YAML" 0 "$votecl" hog a.pgm --model opencv.yml --fusion none
 grep -q '^0 0 64 128 1.0000' out || not_ok "hog --model OpenCV's YAML: its one detection"
+# batch reads it too: every window of noise.pgm scores 1, so grouping keeps detections
+check "batch hog --model OpenCV's YAML" 0 "$votecl" batch hog noise.pgm --model opencv.yml \
+    --out batch-model.jsonl -q
+grep -q '"found": *[1-9]' batch-model.jsonl ||
+    not_ok "batch hog --model OpenCV's YAML: detections"
 
 echo "1..$n"
 [ "$failed" = 0 ] && exit 0

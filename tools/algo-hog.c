@@ -117,9 +117,10 @@ hog_detector(const hog_case *c, votecl_context *ctx, void **state, hog_state **o
     *out = h;
     if (h->hog != NULL)
         return VOTECL_OK;
-    st = c->model_path ? votecl_hog_model_load(ctx, c->model_path, &h->model)
-                       : votecl_hog_model_people(ctx, &h->model);
-    return st == VOTECL_OK ? votecl_hog_new(ctx, &c->params, h->model, &h->hog) : st;
+    /* votecl's model files or OpenCV's (whose window geometry then applies), as votecl hog */
+    votecl_hog_params params = c->params;
+    st = tool_hog_model_load(ctx, c->model_path, &params, &h->model);
+    return st == VOTECL_OK ? votecl_hog_new(ctx, &params, h->model, &h->hog) : st;
 }
 
 /* What tool_hog_detect() gives, from the worker's detector and one run. */
