@@ -11,6 +11,7 @@ static const tool_eval_suite *const tool_eval_suites[] = {
     &tool_eval_hog,
     &tool_eval_lines,
     &tool_eval_ght,
+    &tool_eval_circles,
     NULL,
 };
 

@@ -1,0 +1,518 @@
+/* The sequential reference for the circle Hough transform: the specification of the device
+ * votes and candidates, the test oracle and the 'ref' backend, and the host steps every
+ * backend shares (the rays, the radius histogram, the peaks). libc only. The float
+ * arithmetic of the rays and of the radius histogram is OpenCV's, operation for operation
+ * (this file is compiled with -ffp-contract=off), and runs on the host for every backend:
+ * the device only adds integers. */
+#include "votecl-private.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "circles-private.h"
+
+/* scikit-image's circle_perimeter(0, 0, r) (Bresenham's midpoint circle), points appended
+ * as (dx, dy) to out when it is not NULL; returns their number, 8 per step, duplicates kept
+ * because each of them votes. */
+static uint32_t
+perimeter(unsigned radius, int32_t *out)
+{
+    long r = (long)radius, c = 0, d = 3 - 2 * (long)radius;
+    uint32_t n = 0;
+
+    while (r >= c) {
+        const long rows[8] = {r, -r, r, -r, c, -c, c, -c}, cols[8] = {c, c, -c, -c, r, r, -r, -r};
+        for (int k = 0; k < 8; k++, n++)
+            if (out != NULL) {
+                out[2 * n] = (int32_t)cols[k];
+                out[2 * n + 1] = (int32_t)rows[k];
+            }
+        if (d < 0) {
+            d += 4 * c + 6;
+        } else {
+            d += 4 * (c - r) + 10;
+            r--;
+        }
+        c++;
+    }
+    return n;
+}
+
+static votecl_status
+radii_tables(votecl__circles_desc *desc)
+{
+    const votecl_circles_params *p = &desc->p;
+    size_t total = 0;
+
+    desc->spaces = (p->max_radius - p->min_radius) / p->radius_step + 1;
+    desc->radii = votecl__malloc(desc->spaces * sizeof *desc->radii);
+    desc->starts = votecl__malloc((desc->spaces + 1) * sizeof *desc->starts);
+    if (desc->radii == NULL || desc->starts == NULL)
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    for (unsigned s = 0; s < desc->spaces; s++) {
+        desc->radii[s] = p->min_radius + s * p->radius_step;
+        desc->starts[s] = (uint32_t)total;
+        total += perimeter(desc->radii[s], NULL);
+    }
+    desc->starts[desc->spaces] = (uint32_t)total;
+    if ((desc->offsets = votecl__malloc(2 * total * sizeof *desc->offsets)) == NULL)
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    for (unsigned s = 0; s < desc->spaces; s++)
+        perimeter(desc->radii[s], desc->offsets + 2 * (size_t)desc->starts[s]);
+    return VOTECL_OK;
+}
+
+/* OpenCV's HoughCircles resolves its radii so: max 0 is the larger side, a max at or below
+ * the min is min + 2. */
+static void
+resolve_gradient(votecl__circles_desc *desc, uint32_t width, uint32_t height)
+{
+    votecl_circles_params *p = &desc->p;
+
+    if (p->max_radius == 0)
+        p->max_radius = width > height ? width : height;
+    else if (p->max_radius <= p->min_radius)
+        p->max_radius = p->min_radius + 2;
+    if (p->min_dist == 0)
+        p->min_dist = (double)(width < height ? width : height) / 8.0;
+    desc->dr = (float)p->dp;
+    desc->idp = 1.f / desc->dr;
+    desc->cols = (uint32_t)ceilf((float)width * desc->idp);
+    desc->rows = (uint32_t)ceilf((float)height * desc->idp);
+    desc->spaces = 1;
+    desc->high = p->canny_high;
+    desc->low = p->canny_high / 2 > 1 ? p->canny_high / 2 : 1;
+}
+
+votecl_status
+votecl__circles_desc_init(votecl__circles_desc *desc, const votecl_circles_params *params,
+                          uint32_t width, uint32_t height)
+{
+    memset(desc, 0, sizeof *desc);
+    desc->p = *params;
+    desc->width = width;
+    desc->height = height;
+    if (params->method == VOTECL_CIRCLES_GRADIENT) {
+        resolve_gradient(desc, width, height);
+        return VOTECL_OK;
+    }
+    desc->cols = width;
+    desc->rows = height;
+    return radii_tables(desc);
+}
+
+void
+votecl__circles_desc_release(votecl__circles_desc *desc)
+{
+    free(desc->radii);
+    free(desc->offsets);
+    free(desc->starts);
+    desc->radii = NULL;
+    desc->offsets = NULL;
+    desc->starts = NULL;
+}
+
+size_t
+votecl__circles_cells(const votecl__circles_desc *desc)
+{
+    return (size_t)desc->cols * desc->rows;
+}
+
+/* --- the gradient method --- */
+
+/* OpenCV's cvRound: to nearest, ties to even (the default rounding mode). */
+static int32_t
+round_even(float v)
+{
+    return (int32_t)lrintf(v);
+}
+
+size_t
+votecl__circles_rays(const votecl__circles_desc *desc, const uint8_t *gray, size_t stride,
+                     const int32_t *points, size_t n, votecl__circles_ray *rays, int32_t *xy)
+{
+    size_t kept = 0;
+    const float one = (float)(1 << VOTECL__CIRCLES_SHIFT);
+
+    for (size_t i = 0; i < n; i++) {
+        int32_t x = points[2 * i], y = points[2 * i + 1];
+        /* Canny leaves the one-pixel border out: the 3x3 window is inside */
+        const uint8_t *r0 = gray + (size_t)(y - 1) * stride + x, *r1 = r0 + stride,
+                      *r2 = r1 + stride;
+        float vx = (float)((r0[1] + 2 * r1[1] + r2[1]) - (r0[-1] + 2 * r1[-1] + r2[-1]));
+        float vy = (float)((r2[-1] + 2 * r2[0] + r2[1]) - (r0[-1] + 2 * r0[0] + r0[1]));
+        float mag = sqrtf(vx * vx + vy * vy);
+
+        if (mag < 1.0f)
+            continue;
+        rays[kept].sx = round_even(vx * desc->idp * one / mag);
+        rays[kept].sy = round_even(vy * desc->idp * one / mag);
+        rays[kept].x0 = round_even((float)x * desc->idp * one);
+        rays[kept].y0 = round_even((float)y * desc->idp * one);
+        if (xy != NULL) {
+            xy[2 * kept] = x;
+            xy[2 * kept + 1] = y;
+        }
+        kept++;
+    }
+    return kept;
+}
+
+void
+votecl__circles_ref_gradient_vote(const votecl__circles_desc *desc,
+                                  const votecl__circles_ray *rays, size_t n, uint32_t *acc)
+{
+    const long lo = desc->p.min_radius, hi = desc->p.max_radius;
+
+    memset(acc, 0, votecl__circles_cells(desc) * sizeof *acc);
+    for (size_t i = 0; i < n; i++)
+        for (int side = -1; side <= 1; side += 2) {
+            int64_t sx = side * (int64_t)rays[i].sx, sy = side * (int64_t)rays[i].sy;
+            int64_t x1 = rays[i].x0 + lo * sx, y1 = rays[i].y0 + lo * sy;
+            for (long r = lo; r <= hi; r++, x1 += sx, y1 += sy) {
+                int64_t cx = x1 >> VOTECL__CIRCLES_SHIFT, cy = y1 >> VOTECL__CIRCLES_SHIFT;
+                if (cx < 0 || cy < 0 || cx >= desc->cols || cy >= desc->rows)
+                    break;
+                acc[(size_t)cy * desc->cols + (size_t)cx]++;
+            }
+        }
+}
+
+/* OpenCV's centre test: more than the threshold, than the left and the upper neighbour, at
+ * least the right and the lower one (0 past the accumulator's right and lower edges); the
+ * first row and column are never centres. */
+static int
+is_centre(const votecl__circles_desc *desc, const uint32_t *acc, uint32_t x, uint32_t y)
+{
+    size_t i = (size_t)y * desc->cols + x;
+    uint32_t v = acc[i];
+    uint32_t right = x + 1 < desc->cols ? acc[i + 1] : 0;
+    uint32_t down = y + 1 < desc->rows ? acc[i + desc->cols] : 0;
+
+    return v > desc->p.votes && v > acc[i - 1] && v >= right && v > acc[i - desc->cols] &&
+           v >= down;
+}
+
+size_t
+votecl__circles_ref_centres(const votecl__circles_desc *desc, const uint32_t *acc, uint32_t *pairs)
+{
+    size_t n = 0;
+
+    for (uint32_t y = 1; y < desc->rows; y++)
+        for (uint32_t x = 1; x < desc->cols; x++)
+            if (is_centre(desc, acc, x, y)) {
+                pairs[2 * n] = y * desc->cols + x;
+                pairs[2 * n + 1] = acc[(size_t)y * desc->cols + x];
+                n++;
+            }
+    return n;
+}
+
+/* Most votes first, then raster order (OpenCV's hough_cmp_gt). */
+static int
+cmp_pairs(const void *a, const void *b)
+{
+    const uint32_t *p = a, *q = b;
+
+    if (p[1] != q[1])
+        return p[1] > q[1] ? -1 : 1;
+    return (p[0] > q[0]) - (p[0] < q[0]);
+}
+
+/* OpenCV's radius estimate for one centre: the distances of the voting pixels between the
+ * radii in bins of dr / 10, scanned from the largest radius down in windows of 10 bins; a
+ * window wins when its count per radius is at least the best's. bins: nbins ints. */
+static void
+estimate_radius(const votecl__circles_desc *desc, float cx, float cy, const int32_t *xy, size_t n,
+                int *bins, int nbins, float *radius, int *count)
+{
+    const float lo = (float)desc->p.min_radius, lo2 = lo * lo,
+                hi2 = (float)desc->p.max_radius * (float)desc->p.max_radius;
+    const int per = VOTECL__CIRCLES_BINS_PER_DR;
+    float best = 0;
+    int most = 0;
+
+    memset(bins, 0, (size_t)nbins * sizeof *bins);
+    for (size_t k = 0; k < n; k++) {
+        float dx = cx - (float)xy[2 * k], dy = cy - (float)xy[2 * k + 1], r2 = dx * dx + dy * dy;
+        if (lo2 <= r2 && r2 <= hi2) {
+            int b = round_even((sqrtf(r2) - lo) / desc->dr * (float)per);
+            bins[b < 0 ? 0 : b > nbins - 1 ? nbins - 1 : b]++;
+        }
+    }
+    for (int j = nbins - 1; j > 0; j--) {
+        int up = j, sum = 0;
+        float r;
+        if (bins[j] == 0)
+            continue;
+        for (; j > up - per && j >= 0; j--)
+            sum += bins[j];
+        /* OpenCV's loop steps j once more past the window: the next window starts a bin
+         * lower, and so does this one's middle */
+        r = (float)(up + j) / 2.f / (float)per * desc->dr + lo;
+        if ((float)sum * best >= (float)most * r || (best < FLT_EPSILON && sum >= most)) {
+            best = r;
+            most = sum;
+        }
+    }
+    *radius = best;
+    *count = most;
+}
+
+/* Most support first, then the larger radius, the smaller x, the smaller y (OpenCV's
+ * cmpAccum). */
+static int
+cmp_circles(const void *a, const void *b)
+{
+    const votecl_circle *p = a, *q = b;
+
+    if (p->score != q->score)
+        return p->score > q->score ? -1 : 1;
+    if (p->radius != q->radius)
+        return p->radius > q->radius ? -1 : 1;
+    if (p->x != q->x)
+        return p->x < q->x ? -1 : 1;
+    return (p->y > q->y) - (p->y < q->y);
+}
+
+/* OpenCV's RemoveOverlaps: a circle closer than min_dist to one kept before it goes. */
+static size_t
+remove_overlaps(const votecl__circles_desc *desc, votecl_circle *c, size_t n)
+{
+    float d2 = (float)desc->p.min_dist * (float)desc->p.min_dist;
+    size_t kept = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        int ok = 1;
+        for (size_t j = 0; j < kept && ok; j++) {
+            float dx = (float)c[i].x - (float)c[j].x, dy = (float)c[i].y - (float)c[j].y;
+            ok = dx * dx + dy * dy >= d2;
+        }
+        if (ok)
+            c[kept++] = c[i];
+    }
+    return kept;
+}
+
+static void
+copy_out(const votecl_circle *all, size_t n, size_t max, votecl_circle *circles,
+         size_t capacity, size_t *found)
+{
+    if (max != 0 && n > max)
+        n = max;
+    *found = n;
+    if (n > 0 && capacity > 0)
+        memcpy(circles, all, (n < capacity ? n : capacity) * sizeof *circles);
+}
+
+votecl_status
+votecl__circles_gradient_circles(const votecl__circles_desc *desc, uint32_t *pairs, size_t n,
+                                 const int32_t *xy, size_t nxy, votecl_circle *circles,
+                                 size_t capacity, size_t *found)
+{
+    int nbins = round_even((float)(desc->p.max_radius - desc->p.min_radius) / desc->dr *
+                           (float)VOTECL__CIRCLES_BINS_PER_DR);
+    int *bins = votecl__malloc((size_t)(nbins > 0 ? nbins : 1) * sizeof *bins);
+    votecl_circle *all = votecl__malloc((n > 0 ? n : 1) * sizeof *all);
+    size_t m = 0;
+
+    *found = 0;
+    if (bins == NULL || all == NULL) {
+        free(bins);
+        free(all);
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    }
+    qsort(pairs, n, 2 * sizeof *pairs, cmp_pairs);
+    for (size_t i = 0; i < n && nbins > 0; i++) {
+        uint32_t x = pairs[2 * i] % desc->cols, y = pairs[2 * i] / desc->cols;
+        float cx = ((float)x + 0.5f) * desc->dr, cy = ((float)y + 0.5f) * desc->dr, r;
+        int count;
+        estimate_radius(desc, cx, cy, xy, nxy, bins, nbins, &r, &count);
+        if (count > (int)desc->p.votes)
+            all[m++] = (votecl_circle){.x = cx, .y = cy, .radius = r, .score = count,
+                                       .votes = pairs[2 * i + 1]};
+    }
+    qsort(all, m, sizeof *all, cmp_circles);
+    copy_out(all, remove_overlaps(desc, all, m), desc->p.max_circles, circles, capacity, found);
+    free(bins);
+    free(all);
+    return VOTECL_OK;
+}
+
+/* --- the radii method --- */
+
+size_t
+votecl__circles_edge_points(const votecl__circles_desc *desc, const uint8_t *data, size_t stride,
+                            uint32_t *out)
+{
+    size_t n = 0;
+
+    for (uint32_t y = 0; y < desc->height; y++) {
+        const uint8_t *row = data + (size_t)y * stride;
+        for (uint32_t x = 0; x < desc->width; x++)
+            if (row[x] != 0)
+                out[n++] = x | y << 16;
+    }
+    return n;
+}
+
+void
+votecl__circles_ref_radii_vote(const votecl__circles_desc *desc, const uint32_t *points,
+                               size_t n, uint32_t *acc)
+{
+    size_t cells = votecl__circles_cells(desc);
+
+    memset(acc, 0, cells * desc->spaces * sizeof *acc);
+    for (unsigned s = 0; s < desc->spaces; s++) {
+        uint32_t *space = acc + s * cells;
+        for (size_t i = 0; i < n; i++) {
+            int64_t px = points[i] & 0xffff, py = points[i] >> 16;
+            for (uint32_t k = desc->starts[s]; k < desc->starts[s + 1]; k++) {
+                int64_t x = px + desc->offsets[2 * k], y = py + desc->offsets[2 * k + 1];
+                if (x >= 0 && y >= 0 && x < desc->cols && y < desc->rows)
+                    space[(size_t)y * desc->cols + (size_t)x]++;
+            }
+        }
+    }
+}
+
+/* A peak candidate of the radii method. */
+typedef struct peak {
+    double value;
+    uint32_t votes, cell;
+    unsigned space;
+} peak;
+
+static double
+value_of(const votecl__circles_desc *desc, unsigned s, uint32_t votes)
+{
+    uint32_t points = desc->starts[s + 1] - desc->starts[s];
+
+    return desc->p.normalize ? (double)votes / (double)points : (double)votes;
+}
+
+/* Largest value first, then the lower radius, then raster order. */
+static int
+cmp_peaks(const void *a, const void *b)
+{
+    const peak *p = a, *q = b;
+
+    if (p->value != q->value)
+        return p->value > q->value ? -1 : 1;
+    if (p->space != q->space)
+        return p->space < q->space ? -1 : 1;
+    return (p->cell > q->cell) - (p->cell < q->cell);
+}
+
+/* Whether cell i of space holds the largest count of its window (scikit-image's
+ * maximum_filter; cells outside count 0, which no count is below). */
+static int
+is_window_max(const votecl__circles_desc *desc, const uint32_t *space, uint32_t i)
+{
+    long x = i % desc->cols, y = i / desc->cols, mx = desc->p.min_xdistance,
+         my = desc->p.min_ydistance;
+    uint32_t v = space[i];
+
+    for (long yy = y - my > 0 ? y - my : 0; yy <= y + my && yy < (long)desc->rows; yy++)
+        for (long xx = x - mx > 0 ? x - mx : 0; xx <= x + mx && xx < (long)desc->cols; xx++)
+            if (space[(size_t)yy * desc->cols + (size_t)xx] > v)
+                return 0;
+    return 1;
+}
+
+static int
+near(const votecl__circles_desc *desc, uint32_t a, uint32_t b)
+{
+    long dx = (long)(a % desc->cols) - (long)(b % desc->cols),
+         dy = (long)(a / desc->cols) - (long)(b / desc->cols);
+
+    return labs(dx) <= (long)desc->p.min_xdistance && labs(dy) <= (long)desc->p.min_ydistance;
+}
+
+/* One radius's peaks appended to out (room for every cell): the window maxima above the
+ * threshold, greedily suppressed within the space, at most num_peaks. */
+static size_t
+space_peaks(const votecl__circles_desc *desc, const uint32_t *space, unsigned s, peak *out)
+{
+    size_t cells = votecl__circles_cells(desc), n = 0, kept = 0;
+    uint32_t most = 0;
+    double threshold = desc->p.threshold;
+
+    for (size_t i = 0; i < cells; i++)
+        most = space[i] > most ? space[i] : most;
+    if (threshold == 0)
+        threshold = 0.5 * value_of(desc, s, most);
+    for (uint32_t i = 0; i < cells; i++)
+        if (space[i] > 0 && value_of(desc, s, space[i]) > threshold &&
+            is_window_max(desc, space, i))
+            out[n++] = (peak){value_of(desc, s, space[i]), space[i], i, s};
+    qsort(out, n, sizeof *out, cmp_peaks);
+    for (size_t i = 0; i < n; i++) {
+        int ok = desc->p.num_peaks == 0 || kept < desc->p.num_peaks;
+        for (size_t j = 0; j < kept && ok; j++)
+            ok = !near(desc, out[i].cell, out[j].cell);
+        if (ok)
+            out[kept++] = out[i];
+    }
+    return kept;
+}
+
+/* scikit-image's label_distant_points: across radii, only when a distance exceeds 1. */
+static size_t
+distant(const votecl__circles_desc *desc, peak *p, size_t n)
+{
+    size_t kept = 0, max = desc->p.max_circles;
+
+    if (desc->p.min_xdistance == 1 && desc->p.min_ydistance == 1)
+        return max != 0 && n > max ? max : n;
+    for (size_t i = 0; i < n && (max == 0 || kept < max); i++) {
+        int ok = 1;
+        for (size_t j = 0; j < kept && ok; j++)
+            ok = !near(desc, p[i].cell, p[j].cell);
+        if (ok)
+            p[kept++] = p[i];
+    }
+    return kept;
+}
+
+votecl_status
+votecl__circles_radii_peaks(const votecl__circles_desc *desc, const uint32_t *acc,
+                            votecl_circle *circles, size_t capacity, size_t *found)
+{
+    size_t cells = votecl__circles_cells(desc), n = 0;
+    peak *all = votecl__malloc(cells * sizeof *all), *room = all;
+    peak *list = NULL;
+
+    *found = 0;
+    if (all == NULL)
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    /* one space's candidates at a time in room, the kept ones gathered in list */
+    for (unsigned s = 0; s < desc->spaces; s++) {
+        size_t k = space_peaks(desc, acc + s * cells, s, room);
+        peak *grown = votecl__realloc(list, (n + k > 0 ? n + k : 1) * sizeof *list);
+        if (grown == NULL) {
+            free(list);
+            free(all);
+            return VOTECL_OUT_OF_HOST_MEMORY;
+        }
+        list = grown;
+        memcpy(list + n, room, k * sizeof *list);
+        n += k;
+    }
+    free(all);
+    if (list == NULL)
+        return VOTECL_OK;
+    qsort(list, n, sizeof *list, cmp_peaks);
+    n = distant(desc, list, n);
+    *found = n;
+    for (size_t i = 0; i < n && i < capacity; i++)
+        circles[i] = (votecl_circle){.x = list[i].cell % desc->cols,
+                                     .y = list[i].cell / desc->cols,
+                                     .radius = desc->radii[list[i].space],
+                                     .score = list[i].value,
+                                     .votes = list[i].votes};
+    free(list);
+    return VOTECL_OK;
+}
