@@ -5,7 +5,7 @@
  * which scores cv2.HoughCircles on the same cases with the same rule, beside these figures.
  *
  * The rule (the gradient method's is what eval-circles.py gives cv2.HoughCircles): the
- * case's radius range; gradient: dp 1, min_dist 10, Canny 100 (param1), votes 20 (param2);
+ * case's radius range; gradient: dp 1, min_dist 20, Canny 100 (param1), votes 40 (param2);
  * radii: the library's Canny (50, 100) as the edge image, radii in steps of 2, values
  * normalised, threshold 0.4, min_xdistance = min_ydistance = 10. */
 #include "config.h"
@@ -93,8 +93,8 @@ rule(votecl_circles_params *p, int m, const truth_circles_case *c)
     p->min_radius = (unsigned)c->min_radius;
     p->max_radius = (unsigned)c->max_radius;
     if (m == VOTECL_CIRCLES_GRADIENT) {
-        p->min_dist = 10;
-        p->votes = 20;
+        p->min_dist = 20;
+        p->votes = 40;
     } else {
         p->radius_step = 2;
         p->threshold = 0.4;
@@ -227,11 +227,12 @@ static int
 run_family(votecl_context *ctx, const eval_args *a, const truth_circles_family *fam, tool_json *j,
            FILE *index, int *first)
 {
-    eval_method m[2] = {{{0}}};
+    eval_method m[2];
     truth_circle *found = calloc(EVAL_CIRCLES_MAX, sizeof *found);
     size_t count = a->cases && a->cases < fam->count ? a->cases : fam->count;
     int rc = found != NULL ? TOOL_EXIT_OK : TOOL_EXIT_FAILURE;
 
+    memset(m, 0, sizeof m);
     for (size_t i = 0; i < count && rc == TOOL_EXIT_OK; i++) {
         truth_circles_case c;
         if (truth_circles_case_make(fam, i * fam->count / count, a->seed, &c) < 0) {

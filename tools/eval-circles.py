@@ -8,7 +8,7 @@ else a false positive. Prints JSON per family, with votecl's figures from the sa
 it when --votecl FILE (the JSON `votecl eval circles` printed) is given.
 
 OpenCV's parameters are votecl's rule (tools/eval-circles.c), one for every case: dp 1,
-minDist 10, param1 (Canny) 100, param2 20, the case's minRadius and maxRadius, no blur.
+minDist 20, param1 (Canny) 100, param2 40, the case's minRadius and maxRadius, no blur.
 Run with the Debian python3 (/usr/bin/python3) where cv2 lives.
 
 usage: eval-circles.py DIR [--votecl votecl-eval.json] [--threads N]   (exit 77 without cv2)
@@ -86,8 +86,8 @@ def main():
     for c in cases:
         img = cv2.imread(os.path.join(args.dir, c["file"]), cv2.IMREAD_GRAYSCALE)
         t0 = time.perf_counter()
-        found = cv2.HoughCircles(img, cv2.HOUGH_GRADIENT, dp=1, minDist=10, param1=100,
-                                 param2=20, minRadius=int(c["min_radius"]),
+        found = cv2.HoughCircles(img, cv2.HOUGH_GRADIENT, dp=1, minDist=20, param1=100,
+                                 param2=40, minRadius=int(c["min_radius"]),
                                  maxRadius=int(c["max_radius"]))
         s = scores.setdefault(c["family"], empty_score())
         s["seconds"] += time.perf_counter() - t0
