@@ -65,6 +65,9 @@ int tool_parse_double(const char *option, const char *text, double *out);
  * option, -1 when the value is missing or not a number in range (the message is printed). */
 int tool_option_ulong(int argc, char **argv, int *i, const char *name, unsigned long max,
                       unsigned long *out);
+/* The same for a number in [min, max]. */
+int tool_option_range(int argc, char **argv, int *i, const char *name, unsigned long min,
+                      unsigned long max, unsigned long *out);
 int tool_option_double(int argc, char **argv, int *i, const char *name, double *out);
 
 /* Prints "votecl <command>: message" to stderr and returns TOOL_EXIT_USAGE. */
@@ -234,6 +237,29 @@ void tool_lines_result_free(tool_lines_result *r);
 /* tool_hough_annotate() for PClines lines. */
 int tool_lines_annotate(const tool_image *image, const votecl_lines_line *lines, size_t n,
                         tool_image *out, char *error, size_t error_size);
+
+/* What votecl hough and votecl lines share in their output (line-output.c). */
+/* A line's theta, theta_degrees, rho and votes as members of the open JSON object j. */
+void tool_json_line(struct tool_json *j, double theta, double rho, unsigned votes);
+/* Ends a line of text: " segment x0 y0 x1 y1" when it has one, then the newline. */
+void tool_print_segment(int has_segment, double x0, double y0, double x1, double y1);
+
+/* A line detector's images: the annotated input and the vote space with the lines ringed. */
+typedef struct tool_line_output {
+    const char *command;    /* "hough": messages say "votecl hough: ..." */
+    const char *out_path;   /* the annotated image; NULL: none */
+    const char *space_path; /* the vote space; NULL: none */
+    const char *space_name; /* for messages: "accumulator" */
+    const uint32_t *space;  /* columns x rows counts (tool_plot_space) */
+    size_t columns, rows;
+    int column_major;
+    const votecl_hough_line *hough;   /* the lines: the theta-rho Hough's (bin, angle), */
+    const votecl_lines_line *pclines; /* or PClines' (column, row) */
+    size_t shown;
+} tool_line_output;
+
+/* Writes the images o asks for; reports failures on stderr. Returns a TOOL_EXIT_* code. */
+int tool_line_output_write(const tool_line_output *o, const tool_image *image);
 
 /* HOG detection of an image (cmd-hog.c, shared with the demo and the bench): the people
  * detector or the model file model_path (may be NULL); the second of two runs is timed. */

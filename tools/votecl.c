@@ -115,14 +115,21 @@ tool_option_value(int argc, char **argv, int *i, const char *name, const char **
 }
 
 int
-tool_option_ulong(int argc, char **argv, int *i, const char *name, unsigned long max,
-                  unsigned long *out)
+tool_option_range(int argc, char **argv, int *i, const char *name, unsigned long min,
+                  unsigned long max, unsigned long *out)
 {
     const char *v = NULL;
     int r = tool_option_value(argc, argv, i, name, &v);
     if (r <= 0)
         return r;
-    return tool_parse_ulong(name, v, 0, max, out) < 0 ? -1 : 1;
+    return tool_parse_ulong(name, v, min, max, out) < 0 ? -1 : 1;
+}
+
+int
+tool_option_ulong(int argc, char **argv, int *i, const char *name, unsigned long max,
+                  unsigned long *out)
+{
+    return tool_option_range(argc, argv, i, name, 0, max, out);
 }
 
 int

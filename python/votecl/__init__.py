@@ -18,13 +18,14 @@ or the build tree (votecl._lib).
 """
 from ._core import (BACKENDS, Buffer, Context, DeviceInfo, InvalidArgument, VoteclError,
                     backends, default_context, devices, version)
-from ._modules import (GHT, HOG, HOGModel, Histogram, Hough, Lines, Vote, histogram,
-                       hog_params, hough_lines, lines)
 from ._lib import path as library_path
+from . import _modules
+# The algorithms' classes and functions (Histogram, Vote, Hough, Lines, HOG, GHT, ...), one
+# module each, listed in _modules.ALGORITHMS.
+from ._modules import *  # noqa: F401,F403
 
 __all__ = [
     "BACKENDS", "Buffer", "Context", "DeviceInfo", "InvalidArgument", "VoteclError", "backends",
-    "default_context", "devices", "version", "GHT", "HOG", "HOGModel", "Histogram", "Hough",
-    "Lines", "Vote", "histogram", "hog_params", "hough_lines", "lines", "library_path",
-]
+    "default_context", "devices", "version", "library_path",
+] + _modules.__all__
 __version__ = version()

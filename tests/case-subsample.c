@@ -1,0 +1,66 @@
+/* Sub-sampling in the tests that call every algorithm (tests/cases.h): 64 x 48 by 4. */
+#include "cases.h"
+
+#include <math.h>
+
+#define SUB_OUT (16 * 12)
+
+static votecl_status
+subsample_make(votecl_context *context, void **object)
+{
+    votecl_subsample_params p;
+    votecl_subsample_params_init(&p, 64, 48, 4, VOTECL_DTYPE_U8);
+    return votecl_subsample_plan_new(context, &p, (votecl_subsample_plan **)object);
+}
+
+static votecl_status
+subsample_run(void *object, void *out)
+{
+    votecl_image v = tu_view_u8(tc_in.image, 64, 48);
+    return votecl_subsample_run(object, &v, out, SUB_OUT);
+}
+
+static void
+subsample_destroy(void *object)
+{
+    votecl_subsample_plan_free(object);
+}
+
+/* The documented margin: a few units in the last place. */
+static int
+subsample_matches(const void *pa, const void *pb)
+{
+    const float *a = pa, *b = pb;
+    for (size_t i = 0; i < SUB_OUT; i++)
+        if (fabs(a[i] - b[i]) > 1e-6 * fmax(1.0, fabs(b[i])))
+            return 0;
+    return 1;
+}
+
+static void
+subsample_params_init(void *p)
+{
+    votecl_subsample_params_init(p, 8, 8, 2, VOTECL_DTYPE_U8);
+}
+
+static const tc_params subsample_params[] = {
+    {sizeof(votecl_subsample_params), subsample_params_init, NULL, 0},
+};
+
+static const tc_case subsample_cases[] = {
+    {.name = "subsample",
+     .out_size = SUB_OUT * 4,
+     .make = subsample_make,
+     .run = subsample_run,
+     .destroy = subsample_destroy,
+     .matches = subsample_matches},
+};
+
+const tc_algorithm tc_subsample = {
+    .name = "subsample",
+    .cases = subsample_cases,
+    .ncases = G_N_ELEMENTS(subsample_cases),
+    .concurrent = &subsample_cases[0],
+    .params = subsample_params,
+    .nparams = G_N_ELEMENTS(subsample_params),
+};
