@@ -161,8 +161,8 @@ votecl__circles_rays(const votecl__circles_desc *desc, const uint8_t *gray, size
 }
 
 void
-votecl__circles_ref_gradient_vote(const votecl__circles_desc *desc,
-                                  const votecl__circles_ray *rays, size_t n, uint32_t *acc)
+votecl__circles_ref_gradient_vote(const votecl__circles_desc *desc, const votecl__circles_ray *rays,
+                                  size_t n, uint32_t *acc)
 {
     const long lo = desc->p.min_radius, hi = desc->p.max_radius;
 
@@ -297,8 +297,8 @@ remove_overlaps(const votecl__circles_desc *desc, votecl_circle *c, size_t n)
 }
 
 static void
-copy_out(const votecl_circle *all, size_t n, size_t max, votecl_circle *circles,
-         size_t capacity, size_t *found)
+copy_out(const votecl_circle *all, size_t n, size_t max, votecl_circle *circles, size_t capacity,
+         size_t *found)
 {
     if (max != 0 && n > max)
         n = max;
@@ -331,8 +331,8 @@ votecl__circles_gradient_circles(const votecl__circles_desc *desc, uint32_t *pai
         int count;
         estimate_radius(desc, cx, cy, xy, nxy, bins, nbins, &r, &count);
         if (count > (int)desc->p.votes)
-            all[m++] = (votecl_circle){.x = cx, .y = cy, .radius = r, .score = count,
-                                       .votes = pairs[2 * i + 1]};
+            all[m++] = (votecl_circle){
+                .x = cx, .y = cy, .radius = r, .score = count, .votes = pairs[2 * i + 1]};
     }
     qsort(all, m, sizeof *all, cmp_circles);
     copy_out(all, remove_overlaps(desc, all, m), desc->p.max_circles, circles, capacity, found);
@@ -359,8 +359,8 @@ votecl__circles_edge_points(const votecl__circles_desc *desc, const uint8_t *dat
 }
 
 void
-votecl__circles_ref_radii_vote(const votecl__circles_desc *desc, const uint32_t *points,
-                               size_t n, uint32_t *acc)
+votecl__circles_ref_radii_vote(const votecl__circles_desc *desc, const uint32_t *points, size_t n,
+                               uint32_t *acc)
 {
     size_t cells = votecl__circles_cells(desc);
 

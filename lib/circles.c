@@ -19,20 +19,20 @@
 struct votecl_circles_plan {
     votecl_context *context;
     votecl__circles_desc desc;
-    votecl__ght_desc canny;          /* the edge detector's (its bins unused) */
-    votecl__ght_canny_memo *memo;    /* the host's Canny between runs (devices) */
-    votecl__ght_point *ref_points;   /* the reference's Canny output (ref backend) */
-    int device;                      /* 0 on the ref backend */
+    votecl__ght_desc canny;        /* the edge detector's (its bins unused) */
+    votecl__ght_canny_memo *memo;  /* the host's Canny between runs (devices) */
+    votecl__ght_point *ref_points; /* the reference's Canny output (ref backend) */
+    int device;                    /* 0 on the ref backend */
     void *k_vote, *k_centres, *k_radii;
     votecl_buffer *d_in, *d_acc, *d_cand, *d_offsets, *d_starts; /* device buffers */
     size_t cand_cap;
-    int32_t *edges;             /* Canny's pixels, x, y pairs */
-    int32_t *xy;                /* the voting pixels, x, y pairs */
-    votecl__circles_ray *rays;  /* their rays */
-    uint32_t *points;           /* the radii method's edge points */
-    uint32_t *acc;              /* the host accumulator */
-    uint32_t *pairs;            /* centre candidates */
-    void *packed_copy;          /* the image packed, when its rows do not touch */
+    int32_t *edges;            /* Canny's pixels, x, y pairs */
+    int32_t *xy;               /* the voting pixels, x, y pairs */
+    votecl__circles_ray *rays; /* their rays */
+    uint32_t *points;          /* the radii method's edge points */
+    uint32_t *acc;             /* the host accumulator */
+    uint32_t *pairs;           /* centre candidates */
+    void *packed_copy;         /* the image packed, when its rows do not touch */
     int have_acc, acc_on_device;
     votecl_vote_stats last;
 };
@@ -91,8 +91,7 @@ check_gradient(const votecl_circles_params *p, char *msg, size_t msg_size)
 }
 
 static votecl_status
-check_radii(const votecl_circles_params *p, size_t width, size_t height, char *msg,
-            size_t msg_size)
+check_radii(const votecl_circles_params *p, size_t width, size_t height, char *msg, size_t msg_size)
 {
     uint64_t spaces;
 
@@ -151,10 +150,10 @@ plan_host(votecl_circles_plan *plan)
         if (!plan->device)
             plan->ref_points = votecl__malloc(pixels * sizeof *plan->ref_points);
     }
-    if (d->p.method == VOTECL_CIRCLES_RADII ? plan->points == NULL
-                                            : plan->edges == NULL || plan->xy == NULL ||
-                                                  plan->rays == NULL ||
-                                                  (!plan->device && plan->ref_points == NULL))
+    if (d->p.method == VOTECL_CIRCLES_RADII
+            ? plan->points == NULL
+            : plan->edges == NULL || plan->xy == NULL || plan->rays == NULL ||
+                  (!plan->device && plan->ref_points == NULL))
         return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY,
                             "out of memory for the edges of a %u x %u image", d->width, d->height);
     return VOTECL_OK;
@@ -187,8 +186,8 @@ plan_device(votecl_circles_plan *plan)
     }
     if ((status = votecl_buffer_new(plan->context, 8 * (size_t)d->starts[d->spaces],
                                     &plan->d_offsets)) != VOTECL_OK ||
-        (status = votecl_buffer_new(plan->context, 4 * ((size_t)d->spaces + 1),
-                                    &plan->d_starts)) != VOTECL_OK ||
+        (status = votecl_buffer_new(plan->context, 4 * ((size_t)d->spaces + 1), &plan->d_starts)) !=
+            VOTECL_OK ||
         (status = votecl_buffer_write(plan->d_offsets, 0, d->offsets,
                                       8 * (size_t)d->starts[d->spaces])) != VOTECL_OK)
         return status;
@@ -214,8 +213,8 @@ plan_init(votecl_circles_plan *plan, const votecl_circles_params *params, size_t
 }
 
 votecl_status
-votecl_circles_plan_new(votecl_context *context, const votecl_circles_params *params,
-                        size_t width, size_t height, votecl_circles_plan **out)
+votecl_circles_plan_new(votecl_context *context, const votecl_circles_params *params, size_t width,
+                        size_t height, votecl_circles_plan **out)
 {
     votecl_circles_plan *plan;
     char msg[256];
@@ -341,8 +340,7 @@ device_vote(votecl_circles_plan *plan, size_t n)
 
     if ((status = votecl__buffer_ensure(plan->context, &plan->d_in, 16 * n)) != VOTECL_OK ||
         (status = votecl_buffer_write(plan->d_in, 0, plan->rays, 16 * n)) != VOTECL_OK ||
-        (status = votecl__buffer_zero(plan->d_acc, 0, votecl__circles_cells(d) * 4)) !=
-            VOTECL_OK)
+        (status = votecl__buffer_zero(plan->d_acc, 0, votecl__circles_cells(d) * 4)) != VOTECL_OK)
         return status;
     return votecl__launch(plan->context, plan->k_vote, 1, &global, &local,
                           (votecl__arg[]){VOTECL__ARG_BUF(plan->d_in), VOTECL__ARG_UINT(n),
@@ -494,8 +492,7 @@ run_radii(votecl_circles_plan *plan, const uint8_t *data, size_t stride, votecl_
     if (status != VOTECL_OK)
         return status;
     plan->have_acc = 1;
-    if ((status = votecl__circles_radii_peaks(d, plan->acc, circles, capacity, found)) !=
-        VOTECL_OK)
+    if ((status = votecl__circles_radii_peaks(d, plan->acc, circles, capacity, found)) != VOTECL_OK)
         return votecl__fail(plan->context, status, "out of memory for the peaks");
     return VOTECL_OK;
 }

@@ -71,16 +71,19 @@ test_ref_disc(void)
     votecl_circles_plan *plan;
     size_t found;
 
-    g_assert_cmpint(truth_circles_case_make(truth_circles_family_find("single"), 20, 1, &c), ==,
-                    0);
+    g_assert_cmpint(truth_circles_case_make(truth_circles_family_find("single"), 20, 1, &c), ==, 0);
     votecl_circles_params_init(&p, VOTECL_CIRCLES_GRADIENT);
     p.votes = 20;
     p.min_radius = 5;
     p.max_radius = 100;
     plan = plan_new(ref_context, &p, c.width, c.height);
-    found = run(plan, ref_context, &(votecl_image){.data = c.pixels, .width = c.width,
-                                                   .height = c.height, .stride = c.width,
-                                                   .dtype = VOTECL_DTYPE_U8, .channels = 1},
+    found = run(plan, ref_context,
+                &(votecl_image){.data = c.pixels,
+                                .width = c.width,
+                                .height = c.height,
+                                .stride = c.width,
+                                .dtype = VOTECL_DTYPE_U8,
+                                .channels = 1},
                 circles, 8);
     g_assert_cmpuint(found, >=, 1);
     g_assert_cmpfloat(fabs(circles[0].x - c.truth[0].x), <=, 1.5);
@@ -141,10 +144,9 @@ test_ref_empty(void)
         votecl_circles_params_init(&p, (votecl_circles_method)m);
         p.max_radius = 10;
         plan = plan_new(ref_context, &p, 40, 30);
-        g_assert_cmpuint(
-            run(plan, ref_context, &(votecl_image){img, 40, 30, 40, 1, VOTECL_DTYPE_U8},
-                circles, 2),
-            ==, 0);
+        g_assert_cmpuint(run(plan, ref_context,
+                             &(votecl_image){img, 40, 30, 40, 1, VOTECL_DTYPE_U8}, circles, 2),
+                         ==, 0);
         g_assert_null(m == VOTECL_CIRCLES_GRADIENT ? votecl_circles_plan_accumulator(plan) : NULL);
         votecl_circles_plan_free(plan);
     }
@@ -248,14 +250,13 @@ test_ref_capacity(void)
     p.min_radius = 6;
     p.max_radius = 70;
     plan = plan_new(ref_context, &p, c.width, c.height);
-    n = run(plan, ref_context, &(votecl_image){c.pixels, c.width, c.height, c.width,
-                                               1, VOTECL_DTYPE_U8},
-            all, 64);
+    n = run(plan, ref_context,
+            &(votecl_image){c.pixels, c.width, c.height, c.width, 1, VOTECL_DTYPE_U8}, all, 64);
     g_assert_cmpuint(n, >=, 2);
-    g_assert_cmpint(votecl_circles_run(plan,
-                                       &(votecl_image){c.pixels, c.width, c.height, c.width,
-                                                       1, VOTECL_DTYPE_U8},
-                                       &one, 1, &found, NULL),
+    g_assert_cmpint(votecl_circles_run(
+                        plan,
+                        &(votecl_image){c.pixels, c.width, c.height, c.width, 1, VOTECL_DTYPE_U8},
+                        &one, 1, &found, NULL),
                     ==, VOTECL_OK);
     g_assert_cmpuint(found, ==, n);
     same_circle(&one, &all[0]);
@@ -422,8 +423,8 @@ compare_case(votecl_context *dev, const char *family, size_t i, size_t pad)
         if (m == VOTECL_CIRCLES_RADII && p.max_radius - p.min_radius > 40)
             p.max_radius = p.min_radius + 40; /* the reference's cost, not the device's */
         compare(dev, &p, &s);
-        p.dp = 1.7;                  /* gradient: a coarser accumulator */
-        p.normalize = 0;             /* radii: raw counts, their own threshold */
+        p.dp = 1.7;      /* gradient: a coarser accumulator */
+        p.normalize = 0; /* radii: raw counts, their own threshold */
         p.threshold = 0;
         p.min_xdistance = 1;
         p.min_ydistance = 2;

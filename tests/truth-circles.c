@@ -117,7 +117,7 @@ contrast(rng *g, double background)
 {
     double delta = uniform(g, 60, 140);
     return background + delta < 250 || background - delta < 5 ? background + delta
-                                                               : background - delta;
+                                                              : background - delta;
 }
 
 static void
@@ -310,10 +310,9 @@ make_large(truth_circles_case *c, size_t i, uint64_t seed)
 }
 
 static const truth_circles_family families[] = {
-    {"single", 40, 0, make_single}, {"arcs", 20, 0, make_arcs},
-    {"noise", 20, 0, make_noise},   {"overlap", 20, 0, make_overlap},
-    {"multi", 20, 0, make_multi},   {"empty", 10, 0, make_empty},
-    {"large", 4, 1, make_large},    {NULL, 0, 0, NULL},
+    {"single", 40, 0, make_single},   {"arcs", 20, 0, make_arcs},   {"noise", 20, 0, make_noise},
+    {"overlap", 20, 0, make_overlap}, {"multi", 20, 0, make_multi}, {"empty", 10, 0, make_empty},
+    {"large", 4, 1, make_large},      {NULL, 0, 0, NULL},
 };
 
 const truth_circles_family *

@@ -42,11 +42,12 @@ typedef struct eval_method {
 static void
 usage(FILE *f)
 {
-    fprintf(f, "usage: votecl eval circles [--family NAME] [--large] [--method gradient|radii|both]\n"
-               "                           [--cases N] [--seed S] [--dump DIR] [--verbose]\n"
-               "Circle truth suite: recall, precision, centre and radius error per family (a\n"
-               "circle matches within max(2, r / 10) px in centre and radius), as JSON.\n"
-               "families:");
+    fprintf(f,
+            "usage: votecl eval circles [--family NAME] [--large] [--method gradient|radii|both]\n"
+            "                           [--cases N] [--seed S] [--dump DIR] [--verbose]\n"
+            "Circle truth suite: recall, precision, centre and radius error per family (a\n"
+            "circle matches within max(2, r / 10) px in centre and radius), as JSON.\n"
+            "families:");
     for (const truth_circles_family *f2 = truth_circles_families(); f2->name; f2++)
         fprintf(f, " %s", f2->name);
     fprintf(f, "\n");
@@ -217,8 +218,8 @@ run_case(votecl_context *ctx, const eval_args *a, const truth_circles_case *c, e
         }
         truth_circles_score_case(c, found, n, &m[d].score);
         if (a->verbose && (m[d].score.matched - before < c->n || n > c->n))
-            fprintf(stderr, "%s %s: %zu of %zu found, %zu detections\n", method_names[d],
-                    c->name, m[d].score.matched - before, c->n, n);
+            fprintf(stderr, "%s %s: %zu of %zu found, %zu detections\n", method_names[d], c->name,
+                    m[d].score.matched - before, c->n, n);
     }
     return TOOL_EXIT_OK;
 }

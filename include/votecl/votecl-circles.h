@@ -78,14 +78,14 @@ typedef struct votecl_circles_params {
     unsigned votes;      /* [param2] a centre needs more votes than this, and its radius more
                             edge pixels (default 100) */
     /* VOTECL_CIRCLES_RADII (scikit-image's names) */
-    unsigned radius_step;    /* radii min_radius, + step, ... <= max_radius (default 1) */
-    int normalize;           /* values are counts / circle points (default 1, as
-                                hough_circle) */
-    double threshold;        /* a peak's value must exceed this; 0 (default): half of each
-                                radius's largest value */
-    unsigned min_xdistance;  /* window half-widths of the peaks, >= 1 (default 1) */
+    unsigned radius_step;   /* radii min_radius, + step, ... <= max_radius (default 1) */
+    int normalize;          /* values are counts / circle points (default 1, as
+                               hough_circle) */
+    double threshold;       /* a peak's value must exceed this; 0 (default): half of each
+                               radius's largest value */
+    unsigned min_xdistance; /* window half-widths of the peaks, >= 1 (default 1) */
     unsigned min_ydistance;
-    size_t num_peaks;        /* most peaks per radius; 0 (default): no limit */
+    size_t num_peaks; /* most peaks per radius; 0 (default): no limit */
 } votecl_circles_params;
 
 /* Sets the defaults above for method (an unknown method leaves it for _plan_new to refuse). */
@@ -109,9 +109,8 @@ typedef struct votecl_circles_plan votecl_circles_plan;
  * Returns VOTECL_INVALID_ARGUMENT (the context's message names the field),
  * VOTECL_OUT_OF_HOST_MEMORY, and the statuses of the build. */
 VOTECL_API votecl_status votecl_circles_plan_new(votecl_context *context,
-                                                 const votecl_circles_params *params,
-                                                 size_t width, size_t height,
-                                                 votecl_circles_plan **out);
+                                                 const votecl_circles_params *params, size_t width,
+                                                 size_t height, votecl_circles_plan **out);
 
 /* Frees a plan; NULL is a no-op. */
 VOTECL_API void votecl_circles_plan_free(votecl_circles_plan *plan);
@@ -133,8 +132,8 @@ VOTECL_API unsigned votecl_circles_plan_radius(const votecl_circles_plan *plan, 
  * Returns VOTECL_INVALID_ARGUMENT naming the field, VOTECL_OUT_OF_HOST_MEMORY and the
  * device's statuses. */
 VOTECL_API votecl_status votecl_circles_run(votecl_circles_plan *plan, const votecl_image *image,
-                                            votecl_circle *circles, size_t capacity,
-                                            size_t *found, votecl_vote_stats *stats);
+                                            votecl_circle *circles, size_t capacity, size_t *found,
+                                            votecl_vote_stats *stats);
 
 /* The accumulator of the last votecl_circles_run() (read back from a device on the first
  * call after it; NULL when that read fails, before the first run or after a run that found
