@@ -22,7 +22,8 @@ struct votecl_circles_plan {
     votecl__ght_desc canny;        /* the edge detector's (its bins unused) */
     votecl__ght_canny_memo *memo;  /* the host's Canny between runs (devices) */
     votecl__ght_point *ref_points; /* the reference's Canny output (ref backend) */
-    int device;                    /* 0 on the ref backend */
+    int device;                    /* votes on the device: its kernels built */
+    int host_canny;                /* the host's row-by-row Canny, not the reference's */
     void *k_vote, *k_centres, *k_radii;
     votecl_buffer *d_in, *d_acc, *d_cand, *d_offsets, *d_starts; /* device buffers */
     size_t cand_cap;
@@ -147,13 +148,13 @@ plan_host(votecl_circles_plan *plan)
         plan->edges = votecl__malloc(2 * pixels * sizeof *plan->edges);
         plan->xy = votecl__malloc(2 * pixels * sizeof *plan->xy);
         plan->rays = votecl__malloc(pixels * sizeof *plan->rays);
-        if (!plan->device)
+        if (!plan->host_canny)
             plan->ref_points = votecl__malloc(pixels * sizeof *plan->ref_points);
     }
     if (d->p.method == VOTECL_CIRCLES_RADII
             ? plan->points == NULL
             : plan->edges == NULL || plan->xy == NULL || plan->rays == NULL ||
-                  (!plan->device && plan->ref_points == NULL))
+                  (!plan->host_canny && plan->ref_points == NULL))
         return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY,
                             "out of memory for the edges of a %u x %u image", d->width, d->height);
     return VOTECL_OK;
@@ -206,7 +207,13 @@ plan_init(votecl_circles_plan *plan, const votecl_circles_params *params, size_t
         return votecl__fail(plan->context, status, "out of memory for the radii's circles");
     votecl_ght_params_init(&gp, VOTECL_GHT_BALLARD);
     votecl__ght_desc_init(&plan->canny, &gp);
-    plan->device = plan->context->backend != VOTECL_BACKEND_REF;
+    /* A CPU-shaped device (votecl__ght_cpu_shape: a CPU, or as VOTECL_FORCE_VARIANT forces)
+     * takes the host plan, as the GHT's Ballard does: the votes are millions of increments
+     * of an accumulator too large to copy per work-item, which a CPU does faster in one
+     * plain loop than as global atomics (PoCL: 40 of 110 ms of a 1080p frame were the
+     * atomics); the results are the reference's either way. */
+    plan->host_canny = plan->context->backend != VOTECL_BACKEND_REF;
+    plan->device = plan->host_canny && !votecl__ght_cpu_shape(plan->context);
     if ((status = plan_host(plan)) != VOTECL_OK)
         return status;
     return plan->device ? plan_device(plan) : VOTECL_OK;
@@ -318,7 +325,7 @@ canny(votecl_circles_plan *plan, const uint8_t *data)
     const votecl__ght_point *points = plan->ref_points;
     size_t n;
 
-    if (plan->device)
+    if (plan->host_canny)
         n = votecl__ght_host_canny(&plan->canny, data, d->width, d->height, d->low, d->high,
                                    &plan->memo, &points);
     else

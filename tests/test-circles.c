@@ -435,12 +435,8 @@ compare_case(votecl_context *dev, const char *family, size_t i, size_t pad)
 }
 
 static void
-test_device_suite(void)
+suite_on(votecl_context *dev)
 {
-    votecl_context *dev = tu_device_shared();
-
-    if (dev == NULL)
-        return;
     compare_case(dev, "single", 3, 0);
     compare_case(dev, "single", 30, 5);
     compare_case(dev, "arcs", 1, 0);
@@ -450,17 +446,39 @@ test_device_suite(void)
     compare_case(dev, "empty", 0, 1);
 }
 
+/* fn on the device as it comes (a CPU takes the host plan) and with its kernels forced
+ * (VOTECL_FORCE_VARIANT local: the GPU shape, whatever the device). */
+static void
+on_both_shapes(void (*fn)(votecl_context *dev))
+{
+    char *saved;
+    votecl_context *forced;
+
+    if (tu_device_shared() == NULL)
+        return;
+    fn(tu_device_shared());
+    saved = tu_env_set("VOTECL_FORCE_VARIANT", "local");
+    forced = tu_device_context_new(NULL);
+    tu_env_restore("VOTECL_FORCE_VARIANT", saved);
+    if (forced != NULL)
+        fn(forced);
+    votecl_context_free(forced);
+}
+
+static void
+test_device_suite(void)
+{
+    on_both_shapes(suite_on);
+}
+
 /* Odd sizes: 1 x 1, a line, primes, random pixels (every pixel an edge for the radii method,
  * and a dense Canny for the gradient one). */
 static void
-test_device_odd(void)
+odd_on(votecl_context *dev)
 {
     static const size_t sizes[][2] = {{1, 1}, {2, 3}, {1, 40}, {37, 1}, {97, 61}, {131, 17}};
-    votecl_context *dev = tu_device_shared();
     tu_rng rng;
 
-    if (dev == NULL)
-        return;
     tu_rng_init(&rng, 26);
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
         scene s = {NULL, sizes[k][0], sizes[k][1], sizes[k][0] + 2};
@@ -476,6 +494,12 @@ test_device_odd(void)
         }
         g_free(s.data);
     }
+}
+
+static void
+test_device_odd(void)
+{
+    on_both_shapes(odd_on);
 }
 
 int
