@@ -224,24 +224,65 @@ cmp_pairs(const void *a, const void *b)
 /* OpenCV's radius estimate for one centre: the distances of the voting pixels between the
  * radii in bins of dr / 10, scanned from the largest radius down in windows of 10 bins; a
  * window wins when its count per radius is at least the best's. bins: nbins ints. */
+/* cvRound of 0 <= |v| < 2^22 without a call: adding 1.5 * 2^23 leaves no fraction bit, so the
+ * float addition rounds to an integer, to even on a tie, as lrintf does. */
+static int32_t
+round_small(float v)
+{
+    return (int32_t)((v + 0x1.8p23f) - 0x1.8p23f);
+}
+
+/* The first of xy's pixels lo .. hi - 1 (one row, x ascending) with an x of at least x. */
+static size_t
+lower_x(const int32_t *xy, size_t lo, size_t hi, int32_t x)
+{
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (xy[2 * mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Adds the distance of each voting pixel between the radii to bins. Only the square of side
+ * 2 (max_radius + 2) around the centre is visited: a pixel 2 px further away in x or y has a
+ * squared distance above max_radius^2 by 4 max_radius + 4, far beyond float rounding. */
 static void
-estimate_radius(const votecl__circles_desc *desc, float cx, float cy, const int32_t *xy, size_t n,
-                int *bins, int nbins, float *radius, int *count)
+distance_bins(const votecl__circles_desc *desc, float cx, float cy, const int32_t *xy,
+              const uint32_t *rows, int *bins, int nbins)
 {
     const float lo = (float)desc->p.min_radius, lo2 = lo * lo,
                 hi2 = (float)desc->p.max_radius * (float)desc->p.max_radius;
+    const float scale = (float)VOTECL__CIRCLES_BINS_PER_DR;
+    long reach = (long)desc->p.max_radius + 2;
+    long y0 = (long)cy - reach, y1 = (long)cy + reach;
+
+    for (long y = y0 < 0 ? 0 : y0; y <= y1 && y < (long)desc->height; y++) {
+        size_t k = lower_x(xy, rows[y], rows[y + 1], (int32_t)((long)cx - reach));
+        for (; k < rows[y + 1] && xy[2 * k] <= (long)cx + reach; k++) {
+            float dx = cx - (float)xy[2 * k], dy = cy - (float)xy[2 * k + 1];
+            float r2 = dx * dx + dy * dy;
+            if (lo2 <= r2 && r2 <= hi2) {
+                int b = round_small((sqrtf(r2) - lo) / desc->dr * scale);
+                bins[b < 0 ? 0 : b > nbins - 1 ? nbins - 1 : b]++;
+            }
+        }
+    }
+}
+
+static void
+estimate_radius(const votecl__circles_desc *desc, float cx, float cy, const int32_t *xy,
+                const uint32_t *rows, int *bins, int nbins, float *radius, int *count)
+{
+    const float lo = (float)desc->p.min_radius;
     const int per = VOTECL__CIRCLES_BINS_PER_DR;
     float best = 0;
     int most = 0;
 
     memset(bins, 0, (size_t)nbins * sizeof *bins);
-    for (size_t k = 0; k < n; k++) {
-        float dx = cx - (float)xy[2 * k], dy = cy - (float)xy[2 * k + 1], r2 = dx * dx + dy * dy;
-        if (lo2 <= r2 && r2 <= hi2) {
-            int b = round_even((sqrtf(r2) - lo) / desc->dr * (float)per);
-            bins[b < 0 ? 0 : b > nbins - 1 ? nbins - 1 : b]++;
-        }
-    }
+    distance_bins(desc, cx, cy, xy, rows, bins, nbins);
     for (int j = nbins - 1; j > 0; j--) {
         int up = j, sum = 0;
         float r;
@@ -316,20 +357,27 @@ votecl__circles_gradient_circles(const votecl__circles_desc *desc, uint32_t *pai
                            (float)VOTECL__CIRCLES_BINS_PER_DR);
     int *bins = votecl__malloc((size_t)(nbins > 0 ? nbins : 1) * sizeof *bins);
     votecl_circle *all = votecl__malloc((n > 0 ? n : 1) * sizeof *all);
+    uint32_t *rows = votecl__malloc(((size_t)desc->height + 1) * sizeof *rows);
     size_t m = 0;
 
     *found = 0;
-    if (bins == NULL || all == NULL) {
+    if (bins == NULL || all == NULL || rows == NULL) {
         free(bins);
         free(all);
+        free(rows);
         return VOTECL_OUT_OF_HOST_MEMORY;
+    }
+    for (size_t y = 0, k = 0; y <= desc->height; y++) {
+        while (k < nxy && xy[2 * k + 1] < (int32_t)y)
+            k++;
+        rows[y] = (uint32_t)k;
     }
     qsort(pairs, n, 2 * sizeof *pairs, cmp_pairs);
     for (size_t i = 0; i < n && nbins > 0; i++) {
         uint32_t x = pairs[2 * i] % desc->cols, y = pairs[2 * i] / desc->cols;
         float cx = ((float)x + 0.5f) * desc->dr, cy = ((float)y + 0.5f) * desc->dr, r;
         int count;
-        estimate_radius(desc, cx, cy, xy, nxy, bins, nbins, &r, &count);
+        estimate_radius(desc, cx, cy, xy, rows, bins, nbins, &r, &count);
         if (count > (int)desc->p.votes)
             all[m++] = (votecl_circle){
                 .x = cx, .y = cy, .radius = r, .score = count, .votes = pairs[2 * i + 1]};
@@ -338,6 +386,7 @@ votecl__circles_gradient_circles(const votecl__circles_desc *desc, uint32_t *pai
     copy_out(all, remove_overlaps(desc, all, m), desc->p.max_circles, circles, capacity, found);
     free(bins);
     free(all);
+    free(rows);
     return VOTECL_OK;
 }
 
