@@ -27,7 +27,9 @@ int tool_circles_option(votecl_circles_params *params, int argc, char **argv, in
 votecl_status tool_circles_compute(votecl_context *ctx, const votecl_circles_params *params,
                                    const tool_image *image, tool_circles_result *r);
 void tool_circles_result_free(tool_circles_result *r);
-/* The parameters and results as members of the open object j. */
+/* The parameters (the "parameters" object) and the results (the "results" object, left open
+ * for the caller's additions, its time not among them: a batch record equals the command's
+ * output) as members of the open object j. */
 void tool_circles_json(tool_json *j, const votecl_circles_params *params,
                        const tool_circles_result *r);
 /* A dimmed RGB copy of image with the circles drawn and numbered. out: caller-owned. */

@@ -183,13 +183,13 @@ tool_circles_result_free(tool_circles_result *r)
 void
 tool_circles_json(tool_json *j, const votecl_circles_params *p, const tool_circles_result *r)
 {
+    tool_json_parameters(j);
     tool_json_kv_string(j, "method", p->method == VOTECL_CIRCLES_RADII ? "radii" : "gradient");
     tool_json_kv_uint(j, "min_radius", p->min_radius);
     tool_json_kv_uint(j, "max_radius", p->max_radius);
     tool_json_kv_uint(j, "canny", p->canny_high);
     tool_json_results(j);
     tool_json_kv_uint(j, "edges", r->stats.kept);
-    tool_json_kv_double(j, "seconds", r->seconds);
     tool_json_kv_uint(j, "found", r->found);
     tool_json_key(j, "circles");
     tool_json_begin_array(j);
@@ -266,8 +266,8 @@ circles_output(tool_options *options, const circles_args *a, const tool_image *i
         tool_json_init(&j, stdout);
         tool_json_begin_object(&j);
         tool_json_header(&j, "circles");
-        tool_json_parameters(&j);
         tool_circles_json(&j, &a->params, r);
+        tool_json_kv_double(&j, "seconds", r->seconds);
         tool_json_end_object(&j); /* results */
         tool_json_end_object(&j);
         tool_json_finish(&j);
