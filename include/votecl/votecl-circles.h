@@ -28,7 +28,8 @@
  * value down, with a circle dropped when a circle before it has its centre within
  * min_xdistance in x and min_ydistance in y (as scikit-image, only when either distance
  * exceeds 1), at most max_circles. A plateau gives its first cell in raster order where
- * scikit-image gives its centroid (docs/conventions.md).
+ * scikit-image gives its centroid, and ties between radii go to the
+ * smaller radius where scikit-image's order is its sort's.
  *
  * Integer votes are equal on every backend; the 'ref' backend runs the sequential reference
  * (lib/circles-ref.c), the specification. */
