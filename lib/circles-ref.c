@@ -360,7 +360,6 @@ votecl__circles_gradient_circles(const votecl__circles_desc *desc, uint32_t *pai
     uint32_t *rows = votecl__malloc(((size_t)desc->height + 1) * sizeof *rows);
     size_t m = 0;
 
-    *found = 0;
     if (bins == NULL || all == NULL || rows == NULL) {
         free(bins);
         free(all);
@@ -534,7 +533,6 @@ votecl__circles_radii_peaks(const votecl__circles_desc *desc, const uint32_t *ac
     peak *all = votecl__malloc(cells * sizeof *all), *room = all;
     peak *list = NULL;
 
-    *found = 0;
     if (all == NULL)
         return VOTECL_OUT_OF_HOST_MEMORY;
     /* one space's candidates at a time in room, the kept ones gathered in list */
@@ -551,8 +549,10 @@ votecl__circles_radii_peaks(const votecl__circles_desc *desc, const uint32_t *ac
         n += k;
     }
     free(all);
-    if (list == NULL)
+    if (list == NULL) {
+        *found = 0;
         return VOTECL_OK;
+    }
     qsort(list, n, sizeof *list, cmp_peaks);
     n = distant(desc, list, n);
     *found = n;

@@ -441,8 +441,10 @@ run_gradient(votecl_circles_plan *plan, const uint8_t *data, votecl_circle *circ
                             "out of memory for the edges");
     nrays = votecl__circles_rays(d, data, d->width, plan->edges, n, plan->rays, plan->xy);
     plan->last.kept = nrays;
-    if (nrays == 0) /* OpenCV returns no circle without an edge */
+    if (nrays == 0) { /* OpenCV returns no circle without an edge */
+        *found = 0;
         return VOTECL_OK;
+    }
     if (plan->device) {
         if ((status = device_vote(plan, nrays)) != VOTECL_OK ||
             (status = device_centres(plan, &ncand)) != VOTECL_OK)
@@ -535,7 +537,6 @@ votecl_circles_run(votecl_circles_plan *plan, const votecl_image *image, votecl_
     VOTECL__ENTER_OR_RETURN(plan->context);
     if ((status = check_run(plan, image, circles, capacity, found)) != VOTECL_OK)
         return status;
-    *found = 0;
     plan->have_acc = plan->acc_on_device = 0;
     plan->last = (votecl_vote_stats){.elements = (size_t)plan->desc.width * plan->desc.height};
     free(plan->packed_copy);

@@ -129,7 +129,8 @@ VOTECL_API unsigned votecl_circles_plan_radius(const votecl_circles_plan *plan, 
  * nonzero pixel an edge). circles: caller-owned output of capacity entries (may be NULL when
  * capacity is 0), in the method's order; found: the number of circles (at most max_circles
  * when set), also when more than capacity; stats: caller-owned output or NULL (elements =
- * pixels, kept = edge pixels that voted).
+ * pixels, kept = edge pixels that voted). On a failure circles, found and stats are left as
+ * they were.
  * Returns VOTECL_INVALID_ARGUMENT naming the field, VOTECL_OUT_OF_HOST_MEMORY and the
  * device's statuses. */
 VOTECL_API votecl_status votecl_circles_run(votecl_circles_plan *plan, const votecl_image *image,
