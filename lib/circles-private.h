@@ -69,6 +69,33 @@ votecl_status votecl__circles_gradient_circles(const votecl__circles_desc *desc,
                                                votecl_circle *circles, size_t capacity,
                                                size_t *found);
 
+/* The pieces of the above that a device's radius histograms share with it. */
+/* OpenCV's number of radius bins, round((max_radius - min_radius) / dp * 10). */
+int votecl__circles_nbins(const votecl__circles_desc *desc);
+/* bounds (nbins - 1 floats; NULL: not wanted): the least squared distance of [min_radius^2,
+ * max_radius^2] in each bin 1 .. nbins - 1 (infinity for a bin none reaches), so that a
+ * distance's bin is the number of bounds at or below it, equal to OpenCV's rounding of its
+ * square root without a square root; window_radii (2 nbins + 2 floats): the radius OpenCV
+ * gives the window whose bins up + j sum to m, at m + 1. */
+void votecl__circles_radius_tables(const votecl__circles_desc *desc, int nbins, float *bounds,
+                                   float *window_radii);
+/* rows (height + 1 entries): row y's voting pixels are xy's rows[y] .. rows[y + 1] - 1. */
+void votecl__circles_row_index(const votecl__circles_desc *desc, const int32_t *xy, size_t n,
+                               uint32_t *rows);
+/* OpenCV's scan of one centre's histogram: the winning window's radius and count. */
+void votecl__circles_window_scan(const int *bins, int nbins, const float *window_radii,
+                                 float *radius, int *count);
+/* The centre of accumulator cell cell in image pixels. */
+void votecl__circles_centre(const votecl__circles_desc *desc, uint32_t cell, float *cx, float *cy);
+/* (cell, votes) pairs in OpenCV's order: most votes first, then raster order. */
+void votecl__circles_sort_centres(uint32_t *pairs, size_t n);
+/* The circles of n sorted centres with their radius and count (the histograms' results):
+ * those with more than `votes`, in OpenCV's order, min_dist applied. */
+votecl_status votecl__circles_gradient_finish(const votecl__circles_desc *desc,
+                                              const uint32_t *pairs, size_t n, const float *radius,
+                                              const int32_t *count, votecl_circle *circles,
+                                              size_t capacity, size_t *found);
+
 /* --- the radii method --- */
 
 /* The edge pixels (nonzero) of a u8 image, raster order, packed x | y << 16 into out (at

@@ -232,6 +232,63 @@ round_small(float v)
     return (int32_t)((v + 0x1.8p23f) - 0x1.8p23f);
 }
 
+int
+votecl__circles_nbins(const votecl__circles_desc *desc)
+{
+    return round_even((float)(desc->p.max_radius - desc->p.min_radius) / desc->dr *
+                      (float)VOTECL__CIRCLES_BINS_PER_DR);
+}
+
+/* OpenCV's bin of a squared distance r2 between the radii: round((sqrt(r2) - min) / dr * 10),
+ * clamped. Monotonic in r2: every step is. */
+static int
+host_bin(const votecl__circles_desc *desc, float r2, int nbins)
+{
+    int b = round_small((sqrtf(r2) - (float)desc->p.min_radius) / desc->dr *
+                        (float)VOTECL__CIRCLES_BINS_PER_DR);
+    return b < 0 ? 0 : b > nbins - 1 ? nbins - 1 : b;
+}
+
+static float
+float_of(uint32_t bits)
+{
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+static uint32_t
+bits_of(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+void
+votecl__circles_radius_tables(const votecl__circles_desc *desc, int nbins, float *bounds,
+                              float *window_radii)
+{
+    const float lo = (float)desc->p.min_radius, lo2 = lo * lo,
+                hi2 = (float)desc->p.max_radius * (float)desc->p.max_radius;
+
+    /* positive floats are ordered as their bit patterns: a binary search over them finds the
+     * least r2 of [lo2, hi2] whose bin reaches k */
+    for (int k = 1; bounds != NULL && k < nbins; k++) {
+        uint32_t a = bits_of(lo2), b = bits_of(hi2) + 1;
+        while (a < b) {
+            uint32_t mid = a + (b - a) / 2;
+            if (host_bin(desc, float_of(mid), nbins) >= k)
+                b = mid;
+            else
+                a = mid + 1;
+        }
+        bounds[k - 1] = a <= bits_of(hi2) ? float_of(a) : INFINITY;
+    }
+    for (int m = -1; m <= 2 * nbins; m++)
+        window_radii[m + 1] = (float)m / 2.f / (float)VOTECL__CIRCLES_BINS_PER_DR * desc->dr + lo;
+}
+
 /* The first of xy's pixels lo .. hi - 1 (one row, x ascending) with an x of at least x. */
 static size_t
 lower_x(const int32_t *xy, size_t lo, size_t hi, int32_t x)
@@ -246,6 +303,17 @@ lower_x(const int32_t *xy, size_t lo, size_t hi, int32_t x)
     return lo;
 }
 
+void
+votecl__circles_row_index(const votecl__circles_desc *desc, const int32_t *xy, size_t n,
+                          uint32_t *rows)
+{
+    for (size_t y = 0, k = 0; y <= desc->height; y++) {
+        while (k < n && xy[2 * k + 1] < (int32_t)y)
+            k++;
+        rows[y] = (uint32_t)k;
+    }
+}
+
 /* Adds the distance of each voting pixel between the radii to bins. Only the square of side
  * 2 (max_radius + 2) around the centre is visited: a pixel 2 px further away in x or y has a
  * squared distance above max_radius^2 by 4 max_radius + 4, far beyond float rounding. */
@@ -255,7 +323,6 @@ distance_bins(const votecl__circles_desc *desc, float cx, float cy, const int32_
 {
     const float lo = (float)desc->p.min_radius, lo2 = lo * lo,
                 hi2 = (float)desc->p.max_radius * (float)desc->p.max_radius;
-    const float scale = (float)VOTECL__CIRCLES_BINS_PER_DR;
     long reach = (long)desc->p.max_radius + 2;
     long y0 = (long)cy - reach, y1 = (long)cy + reach;
 
@@ -264,25 +331,20 @@ distance_bins(const votecl__circles_desc *desc, float cx, float cy, const int32_
         for (; k < rows[y + 1] && xy[2 * k] <= (long)cx + reach; k++) {
             float dx = cx - (float)xy[2 * k], dy = cy - (float)xy[2 * k + 1];
             float r2 = dx * dx + dy * dy;
-            if (lo2 <= r2 && r2 <= hi2) {
-                int b = round_small((sqrtf(r2) - lo) / desc->dr * scale);
-                bins[b < 0 ? 0 : b > nbins - 1 ? nbins - 1 : b]++;
-            }
+            if (lo2 <= r2 && r2 <= hi2)
+                bins[host_bin(desc, r2, nbins)]++;
         }
     }
 }
 
-static void
-estimate_radius(const votecl__circles_desc *desc, float cx, float cy, const int32_t *xy,
-                const uint32_t *rows, int *bins, int nbins, float *radius, int *count)
+void
+votecl__circles_window_scan(const int *bins, int nbins, const float *window_radii, float *radius,
+                            int *count)
 {
-    const float lo = (float)desc->p.min_radius;
     const int per = VOTECL__CIRCLES_BINS_PER_DR;
     float best = 0;
     int most = 0;
 
-    memset(bins, 0, (size_t)nbins * sizeof *bins);
-    distance_bins(desc, cx, cy, xy, rows, bins, nbins);
     for (int j = nbins - 1; j > 0; j--) {
         int up = j, sum = 0;
         float r;
@@ -291,8 +353,8 @@ estimate_radius(const votecl__circles_desc *desc, float cx, float cy, const int3
         for (; j > up - per && j >= 0; j--)
             sum += bins[j];
         /* OpenCV's loop steps j once more past the window: the next window starts a bin
-         * lower, and so does this one's middle */
-        r = (float)(up + j) / 2.f / (float)per * desc->dr + lo;
+         * lower, and so does this one's middle, (up + j) / 2 / 10 dr + min_radius */
+        r = window_radii[up + j + 1];
         if ((float)sum * best >= (float)most * r || (best < FLT_EPSILON && sum >= most)) {
             best = r;
             most = sum;
@@ -300,6 +362,19 @@ estimate_radius(const votecl__circles_desc *desc, float cx, float cy, const int3
     }
     *radius = best;
     *count = most;
+}
+
+void
+votecl__circles_centre(const votecl__circles_desc *desc, uint32_t cell, float *cx, float *cy)
+{
+    *cx = ((float)(cell % desc->cols) + 0.5f) * desc->dr;
+    *cy = ((float)(cell / desc->cols) + 0.5f) * desc->dr;
+}
+
+void
+votecl__circles_sort_centres(uint32_t *pairs, size_t n)
+{
+    qsort(pairs, n, 2 * sizeof *pairs, cmp_pairs);
 }
 
 /* Most support first, then the larger radius, the smaller x, the smaller y (OpenCV's
@@ -349,44 +424,85 @@ copy_out(const votecl_circle *all, size_t n, size_t max, votecl_circle *circles,
 }
 
 votecl_status
+votecl__circles_gradient_finish(const votecl__circles_desc *desc, const uint32_t *pairs, size_t n,
+                                const float *radius, const int32_t *count, votecl_circle *circles,
+                                size_t capacity, size_t *found)
+{
+    votecl_circle *all = votecl__malloc((n > 0 ? n : 1) * sizeof *all);
+    size_t m = 0;
+
+    if (all == NULL)
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    for (size_t i = 0; i < n; i++) {
+        float cx, cy;
+        votecl__circles_centre(desc, pairs[2 * i], &cx, &cy);
+        if (count[i] > (int32_t)desc->p.votes)
+            all[m++] = (votecl_circle){.x = cx,
+                                       .y = cy,
+                                       .radius = radius[i],
+                                       .score = count[i],
+                                       .votes = pairs[2 * i + 1]};
+    }
+    qsort(all, m, sizeof *all, cmp_circles);
+    copy_out(all, remove_overlaps(desc, all, m), desc->p.max_circles, circles, capacity, found);
+    free(all);
+    return VOTECL_OK;
+}
+
+/* The radius of each of the n sorted centres (radius, count: n entries). */
+static votecl_status
+estimate_radii(const votecl__circles_desc *desc, const uint32_t *pairs, size_t n, const int32_t *xy,
+               size_t nxy, float *radius, int32_t *count)
+{
+    int nbins = votecl__circles_nbins(desc);
+    int *bins = votecl__malloc((size_t)(nbins > 0 ? nbins : 1) * sizeof *bins);
+    float *window_radii = votecl__malloc((2 * (size_t)(nbins > 0 ? nbins : 0) + 2) * sizeof(float));
+    uint32_t *rows = votecl__malloc(((size_t)desc->height + 1) * sizeof *rows);
+    votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
+
+    if (bins == NULL || window_radii == NULL || rows == NULL)
+        goto out;
+    votecl__circles_radius_tables(desc, nbins, NULL, window_radii);
+    votecl__circles_row_index(desc, xy, nxy, rows);
+    for (size_t i = 0; i < n; i++) {
+        float cx, cy;
+        int c = 0;
+        radius[i] = 0;
+        if (nbins > 0) {
+            votecl__circles_centre(desc, pairs[2 * i], &cx, &cy);
+            memset(bins, 0, (size_t)nbins * sizeof *bins);
+            distance_bins(desc, cx, cy, xy, rows, bins, nbins);
+            votecl__circles_window_scan(bins, nbins, window_radii, &radius[i], &c);
+        }
+        count[i] = c;
+    }
+    status = VOTECL_OK;
+out:
+    free(bins);
+    free(window_radii);
+    free(rows);
+    return status;
+}
+
+votecl_status
 votecl__circles_gradient_circles(const votecl__circles_desc *desc, uint32_t *pairs, size_t n,
                                  const int32_t *xy, size_t nxy, votecl_circle *circles,
                                  size_t capacity, size_t *found)
 {
-    int nbins = round_even((float)(desc->p.max_radius - desc->p.min_radius) / desc->dr *
-                           (float)VOTECL__CIRCLES_BINS_PER_DR);
-    int *bins = votecl__malloc((size_t)(nbins > 0 ? nbins : 1) * sizeof *bins);
-    votecl_circle *all = votecl__malloc((n > 0 ? n : 1) * sizeof *all);
-    uint32_t *rows = votecl__malloc(((size_t)desc->height + 1) * sizeof *rows);
-    size_t m = 0;
+    float *radius = votecl__malloc((n > 0 ? n : 1) * sizeof *radius);
+    int32_t *count = votecl__malloc((n > 0 ? n : 1) * sizeof *count);
+    votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
 
-    if (bins == NULL || all == NULL || rows == NULL) {
-        free(bins);
-        free(all);
-        free(rows);
-        return VOTECL_OUT_OF_HOST_MEMORY;
+    if (radius != NULL && count != NULL) {
+        votecl__circles_sort_centres(pairs, n);
+        status = estimate_radii(desc, pairs, n, xy, nxy, radius, count);
     }
-    for (size_t y = 0, k = 0; y <= desc->height; y++) {
-        while (k < nxy && xy[2 * k + 1] < (int32_t)y)
-            k++;
-        rows[y] = (uint32_t)k;
-    }
-    qsort(pairs, n, 2 * sizeof *pairs, cmp_pairs);
-    for (size_t i = 0; i < n && nbins > 0; i++) {
-        uint32_t x = pairs[2 * i] % desc->cols, y = pairs[2 * i] / desc->cols;
-        float cx = ((float)x + 0.5f) * desc->dr, cy = ((float)y + 0.5f) * desc->dr, r;
-        int count;
-        estimate_radius(desc, cx, cy, xy, rows, bins, nbins, &r, &count);
-        if (count > (int)desc->p.votes)
-            all[m++] = (votecl_circle){
-                .x = cx, .y = cy, .radius = r, .score = count, .votes = pairs[2 * i + 1]};
-    }
-    qsort(all, m, sizeof *all, cmp_circles);
-    copy_out(all, remove_overlaps(desc, all, m), desc->p.max_circles, circles, capacity, found);
-    free(bins);
-    free(all);
-    free(rows);
-    return VOTECL_OK;
+    if (status == VOTECL_OK)
+        status = votecl__circles_gradient_finish(desc, pairs, n, radius, count, circles, capacity,
+                                                 found);
+    free(radius);
+    free(count);
+    return status;
 }
 
 /* --- the radii method --- */
