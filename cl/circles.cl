@@ -21,7 +21,7 @@
  *                          of circle s (offsets[2k], offsets[2k + 1] for k in
  *                          [starts[s], starts[s + 1])) landing inside the image
  *                          (votecl__circles_ref_radii_vote). Global atomic_inc.
- * No -D defines; no local memory. */
+ * No -D defines; no local memory. The radius histograms are cl/circles-radius.cl's. */
 
 KERNEL void
 circles_gradient_vote(GLOBAL const int *rays, uint n, int min_radius, int max_radius, uint cols,
@@ -79,8 +79,7 @@ circles_centres(GLOBAL const uint *acc, uint cols, uint rows, uint votes, uint c
 
 KERNEL void
 circles_radii_vote(GLOBAL const uint *points, uint n, GLOBAL const int *offsets,
-                   GLOBAL const uint *starts, uint spaces, uint cols, uint rows,
-                   GLOBAL uint *acc)
+                   GLOBAL const uint *starts, uint spaces, uint cols, uint rows, GLOBAL uint *acc)
 {
     uint i = (uint)get_global_id(0), s = (uint)get_global_id(1);
     int px, py;

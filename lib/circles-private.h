@@ -96,6 +96,19 @@ votecl_status votecl__circles_gradient_finish(const votecl__circles_desc *desc,
                                               const int32_t *count, votecl_circle *circles,
                                               size_t capacity, size_t *found);
 
+/* The radius stage on a device (lib/circles-radius.c, cl/circles-radius.cl). */
+typedef struct votecl__circles_radius votecl__circles_radius;
+/* The stage for desc (borrowed; outlives it) on context's device; *out NULL (and VOTECL_OK)
+ * where the histogram does not fit local memory: the host computes it then. */
+votecl_status votecl__circles_radius_new(votecl_context *context, const votecl__circles_desc *desc,
+                                         votecl__circles_radius **out);
+void votecl__circles_radius_free(votecl__circles_radius *r);
+/* radius and count (n entries) of the n sorted centres, as the reference's histograms give
+ * them, from the nxy voting pixels xy (raster order). */
+votecl_status votecl__circles_radius_run(votecl__circles_radius *r, const uint32_t *pairs, size_t n,
+                                         const int32_t *xy, size_t nxy, float *radius,
+                                         int32_t *count);
+
 /* --- the radii method --- */
 
 /* The edge pixels (nonzero) of a u8 image, raster order, packed x | y << 16 into out (at

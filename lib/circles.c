@@ -25,6 +25,7 @@ struct votecl_circles_plan {
     int device;                    /* votes on the device: its kernels built */
     int host_canny;                /* the host's row-by-row Canny, not the reference's */
     void *k_vote, *k_centres, *k_radii;
+    votecl__circles_radius *radius; /* the radius stage on the device; NULL: the host's */
     votecl_buffer *d_in, *d_acc, *d_cand, *d_offsets, *d_starts; /* device buffers */
     size_t cand_cap;
     int32_t *edges;            /* Canny's pixels, x, y pairs */
@@ -183,7 +184,10 @@ plan_device(votecl_circles_plan *plan)
         return status;
     if (d->p.method == VOTECL_CIRCLES_GRADIENT) {
         plan->cand_cap = 4096;
-        return votecl_buffer_new(plan->context, 4 + 8 * plan->cand_cap, &plan->d_cand);
+        if ((status = votecl_buffer_new(plan->context, 4 + 8 * plan->cand_cap, &plan->d_cand)) !=
+            VOTECL_OK)
+            return status;
+        return votecl__circles_radius_new(plan->context, d, &plan->radius);
     }
     if ((status = votecl_buffer_new(plan->context, 8 * (size_t)d->starts[d->spaces],
                                     &plan->d_offsets)) != VOTECL_OK ||
@@ -254,6 +258,7 @@ votecl_circles_plan_free(votecl_circles_plan *plan)
     votecl_buffer_free(plan->d_cand);
     votecl_buffer_free(plan->d_offsets);
     votecl_buffer_free(plan->d_starts);
+    votecl__circles_radius_free(plan->radius);
     votecl__ght_canny_memo_free(plan->memo);
     free(plan->ref_points);
     free(plan->edges);
@@ -428,6 +433,33 @@ ref_centres(votecl_circles_plan *plan, size_t nrays, size_t *n)
     return VOTECL_OK;
 }
 
+/* The circles of the candidates with their radii from the device's histograms. */
+static votecl_status
+device_circles(votecl_circles_plan *plan, size_t n, size_t nrays, votecl_circle *circles,
+               size_t capacity, size_t *found)
+{
+    float *radius = votecl__malloc((n > 0 ? n : 1) * sizeof *radius);
+    int32_t *count = votecl__malloc((n > 0 ? n : 1) * sizeof *count);
+    votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
+
+    if (radius == NULL || count == NULL)
+        goto out;
+    votecl__circles_sort_centres(plan->pairs, n);
+    status =
+        votecl__circles_radius_run(plan->radius, plan->pairs, n, plan->xy, nrays, radius, count);
+    if (status != VOTECL_OK) /* the device's, with its message */
+        goto done;
+    status = votecl__circles_gradient_finish(&plan->desc, plan->pairs, n, radius, count, circles,
+                                             capacity, found);
+out:
+    if (status != VOTECL_OK)
+        status = votecl__fail(plan->context, status, "out of memory for the circles");
+done:
+    free(radius);
+    free(count);
+    return status;
+}
+
 static votecl_status
 run_gradient(votecl_circles_plan *plan, const uint8_t *data, votecl_circle *circles,
              size_t capacity, size_t *found)
@@ -452,6 +484,8 @@ run_gradient(votecl_circles_plan *plan, const uint8_t *data, votecl_circle *circ
         plan->acc_on_device = 1;
     } else if ((status = ref_centres(plan, nrays, &ncand)) != VOTECL_OK)
         return status;
+    if (plan->radius != NULL)
+        return device_circles(plan, ncand, nrays, circles, capacity, found);
     status = votecl__circles_gradient_circles(d, plan->pairs, ncand, plan->xy, nrays, circles,
                                               capacity, found);
     if (status != VOTECL_OK)
