@@ -13,7 +13,7 @@
  *                   are the host's in the same order, so both are equal bit for bit.
  * Defines: CIRCLES_BINS (>= nbins), the histogram's local ints. Local atomic_inc. */
 /* The number of bounds[0 .. n) at or below r2 (bounds ascending). */
-static int
+inline int
 bin_of(GLOBAL const float *bounds, int n, float r2)
 {
     int lo = 0, hi = n;
@@ -29,7 +29,7 @@ bin_of(GLOBAL const float *bounds, int n, float r2)
 }
 
 /* The first of the row's pixels first .. end - 1 (x ascending) with an x of at least x. */
-static uint
+inline uint
 lower_x(GLOBAL const int *xy, uint first, uint end, int x)
 {
     while (first < end) {
@@ -79,7 +79,8 @@ circles_radius(GLOBAL const int *xy, GLOBAL const uint *rows, uint height, GLOBA
             for (; j > up - 10 && j >= 0; j--)
                 sum += hist[j];
             r = window_radii[up + j + 1];
-            if ((float)sum * best >= (float)most * r || (best < 0x1p-23f && sum >= most)) {
+            if ((float)sum * best >= (float)most * r ||
+                (best < 1.1920928955078125e-7f && sum >= most)) {
                 best = r;
                 most = sum;
             }
