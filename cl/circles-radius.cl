@@ -11,7 +11,8 @@
  *                   or division runs here, whose OpenCL precision is not the host's); a
  *                   window's radius is window_radii[m + 1]; the squares, sums and products
  *                   are the host's in the same order, so both are equal bit for bit.
- * Defines: CIRCLES_BINS (>= nbins), the histogram's local ints. Local atomic_inc. */
+ * Defines: CIRCLES_BINS (>= nbins), the histogram's local ints (the host's fixed 4096). Local
+ * atomic_inc. */
 /* The number of bounds[0 .. n) at or below r2 (bounds ascending). */
 inline int
 bin_of(GLOBAL const float *bounds, int n, float r2)

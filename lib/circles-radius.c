@@ -12,7 +12,8 @@
 
 /* Work-items per centre: the rows of a centre's square are shared among them. */
 #define RADIUS_WG 64u
-/* Most bins kept in local memory (OpenCL's minimum local memory is 32 KiB; half of it). */
+/* The bins of the local histogram (16 KiB: half of OpenCL's least local memory), one size for
+ * every plan so that one program (and `votecl warmup`'s build of it) serves them all. */
 #define RADIUS_MAX_BINS 4096
 
 struct votecl__circles_radius {
@@ -52,7 +53,7 @@ radius_setup(votecl__circles_radius *r)
 
     if (tables == NULL)
         return votecl__fail(r->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
-    snprintf(define, sizeof define, "CIRCLES_BINS=%d", r->nbins);
+    snprintf(define, sizeof define, "CIRCLES_BINS=%d", RADIUS_MAX_BINS);
     votecl__circles_radius_tables(r->desc, r->nbins, tables, tables + nb);
     if ((status = votecl__program_get(r->context, files, defines, 1, NULL, &program)) ==
             VOTECL_OK &&
@@ -77,7 +78,7 @@ votecl__circles_radius_new(votecl_context *context, const votecl__circles_desc *
     *out = NULL;
     /* a histogram that local memory cannot hold stays on the host */
     if (nbins < 2 || nbins > RADIUS_MAX_BINS ||
-        (uint64_t)nbins * 4 > context->info.local_mem_bytes / 2)
+        (uint64_t)RADIUS_MAX_BINS * 4 > context->info.local_mem_bytes / 2)
         return VOTECL_OK;
     if ((r = votecl__calloc(1, sizeof *r)) == NULL)
         return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
