@@ -11,7 +11,13 @@ OpenCV's parameters are votecl's rule (tools/eval-circles.c), one for every case
 minDist 20, param1 (Canny) 100, param2 40, the case's minRadius and maxRadius, no blur.
 Run with the Debian python3 (/usr/bin/python3) where cv2 lives.
 
-usage: eval-circles.py DIR [--votecl votecl-eval.json] [--threads N]   (exit 77 without cv2)
+With --skimage, scikit-image's hough_circle and hough_circle_peaks score beside them with
+votecl's radii rule: cv2.Canny(50, 100) edges (votecl takes its own Canny with the same
+thresholds), the case's radii in steps of 2, normalised, threshold 0.4, min_xdistance =
+min_ydistance = 10 (slow: an accumulator of doubles per radius).
+
+usage: eval-circles.py DIR [--votecl votecl-eval.json] [--threads N] [--skimage]
+       (exit 77 without cv2)
 """
 import argparse
 import json
@@ -19,6 +25,8 @@ import math
 import os
 import sys
 import time
+
+import numpy as np
 
 try:
     import cv2
@@ -57,10 +65,19 @@ def empty_score():
         "centre_error_sum": 0.0, "radius_error_sum": 0.0, "seconds": 0.0}
 
 
-def finish(s):
+def skimage_circles(img, c):
+    from skimage.transform import hough_circle, hough_circle_peaks
+    radii = np.arange(int(c["min_radius"]), int(c["max_radius"]) + 1, 2)
+    hs = hough_circle(cv2.Canny(img, 50, 100), radii)
+    _, cx, cy, rad = hough_circle_peaks(hs, radii, min_xdistance=10, min_ydistance=10,
+                                        threshold=0.4)
+    return [(float(x), float(y), float(r)) for x, y, r in zip(cx, cy, rad)]
+
+
+def finish(s, name="cv2.HoughCircles"):
     m = s["matched"]
     return {
-        "detector": "cv2.HoughCircles",
+        "detector": name,
         "cases": s["cases"], "cases_all_found": s["cases_all_found"], "truths": s["truths"],
         "matched": m, "detections": s["detections"], "duplicates": s["duplicates"],
         "false_positives": s["false_positives"],
@@ -77,12 +94,13 @@ def main():
     ap.add_argument("dir")
     ap.add_argument("--votecl")
     ap.add_argument("--threads", type=int, default=0)
+    ap.add_argument("--skimage", action="store_true")
     args = ap.parse_args()
     if args.threads:
         cv2.setNumThreads(args.threads)
     with open(os.path.join(args.dir, "cases.json")) as f:
         cases = json.load(f)["cases"]
-    scores = {}
+    scores, sk_scores = {}, {}
     for c in cases:
         img = cv2.imread(os.path.join(args.dir, c["file"]), cv2.IMREAD_GRAYSCALE)
         t0 = time.perf_counter()
@@ -93,6 +111,12 @@ def main():
         s["seconds"] += time.perf_counter() - t0
         dets = [] if found is None else [tuple(map(float, d[:3])) for d in found[0]]
         score_case(c["truth"], dets, s)
+        if args.skimage:
+            k = sk_scores.setdefault(c["family"], empty_score())
+            t0 = time.perf_counter()
+            dets = skimage_circles(img, c)
+            k["seconds"] += time.perf_counter() - t0
+            score_case(c["truth"], dets, k)
     votecl = {}
     if args.votecl:
         with open(args.votecl) as f:
@@ -100,8 +124,9 @@ def main():
                 votecl[fam["family"]] = fam["detectors"]
     out = {"suite": "circles", "opencv": cv2.__version__, "families": []}
     for name, s in scores.items():
+        sk = [finish(sk_scores[name], "skimage.hough_circle")] if name in sk_scores else []
         out["families"].append({"family": name,
-                                "detectors": votecl.get(name, []) + [finish(s)]})
+                                "detectors": votecl.get(name, []) + [finish(s)] + sk})
     json.dump(out, sys.stdout, indent=1)
     print()
 
