@@ -138,9 +138,9 @@ VOTECL_API votecl_status votecl_circles_run(votecl_circles_plan *plan, const vot
                                             votecl_vote_stats *stats);
 
 /* The accumulator of the last votecl_circles_run() (read back from a device on the first
- * call after it; NULL when that read fails, before the first run or after a run that found
- * no edge): spaces x rows x columns counts, space by space, row by row. Transfer none: valid
- * until the next run or votecl_circles_plan_free(). */
+ * call after it; NULL when that read fails, before the first run, and after a gradient run
+ * that found no edge, which votes nothing): spaces x rows x columns counts, space by space,
+ * row by row. Transfer none: valid until the next run or votecl_circles_plan_free(). */
 VOTECL_API const uint32_t *votecl_circles_plan_accumulator(votecl_circles_plan *plan);
 
 #ifdef __cplusplus
