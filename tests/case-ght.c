@@ -48,11 +48,7 @@ ght_run(void *object, void *out)
     return votecl_ght_detect(object, &v, o->poses, 4, &o->found);
 }
 
-static void
-ght_destroy(void *object)
-{
-    votecl_ght_model_free(object);
-}
+TC_DESTROY(ght_destroy, votecl_ght_model_free);
 
 static int
 pose_differs(const void *pa, const void *pb)
@@ -85,11 +81,7 @@ ght_matches(const void *a, const void *b)
     return !TC_ITEMS_DIFFER(a, b, ght_out, poses, pose_mismatch);
 }
 
-static void
-ght_params_init(void *p)
-{
-    votecl_ght_params_init(p, VOTECL_GHT_BALLARD);
-}
+TC_PARAMS_INIT(ght_params_init, votecl_ght_params_init(p, VOTECL_GHT_BALLARD));
 
 static votecl_status
 ght_call(votecl_context *context, void *p)
@@ -124,11 +116,4 @@ static const tc_case ght_cases[] = {
      .matches = ght_matches},
 };
 
-const tc_algorithm tc_ght = {
-    .name = "ght",
-    .cases = ght_cases,
-    .ncases = G_N_ELEMENTS(ght_cases),
-    .concurrent = &ght_cases[0],
-    .params = ght_params,
-    .nparams = G_N_ELEMENTS(ght_params),
-};
+TC_ALGORITHM(ght, &ght_cases[0]);

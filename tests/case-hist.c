@@ -18,27 +18,11 @@ hist_run(void *object, void *out)
     return votecl_hist_run(object, tc_in.image, NULL, NULL, sizeof tc_in.image, out);
 }
 
-static void
-hist_destroy(void *object)
-{
-    votecl_hist_plan_free(object);
-}
+TC_DESTROY(hist_destroy, votecl_hist_plan_free);
 
-static void
-hist_params_init(void *p)
-{
-    votecl_hist_params_init(p, VOTECL_DTYPE_U8);
-}
+TC_PARAMS_INIT(hist_params_init, votecl_hist_params_init(p, VOTECL_DTYPE_U8));
 
-static votecl_status
-hist_call(votecl_context *context, void *p)
-{
-    votecl_hist_plan *plan = NULL;
-    votecl_status status = votecl_hist_plan_new(context, p, &plan);
-
-    votecl_hist_plan_free(plan);
-    return status;
-}
+TC_PARAMS_CALL(hist_call, votecl_hist_plan, votecl_hist_plan_new(context, p, &plan));
 
 static const tc_params hist_params[] = {
     {sizeof(votecl_hist_params), hist_params_init, hist_call, TC_PARAMS_OK},
@@ -52,11 +36,4 @@ static const tc_case hist_cases[] = {
      .destroy = hist_destroy},
 };
 
-const tc_algorithm tc_hist = {
-    .name = "hist",
-    .cases = hist_cases,
-    .ncases = G_N_ELEMENTS(hist_cases),
-    .concurrent = &hist_cases[0],
-    .params = hist_params,
-    .nparams = G_N_ELEMENTS(hist_params),
-};
+TC_ALGORITHM(hist, &hist_cases[0]);

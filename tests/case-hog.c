@@ -25,11 +25,7 @@ hog_model_run(void *object, void *out)
     return VOTECL_OK;
 }
 
-static void
-hog_model_destroy(void *object)
-{
-    votecl_hog_model_free(object);
-}
+TC_DESTROY(hog_model_destroy, votecl_hog_model_free);
 
 typedef struct hog_out {
     size_t found;
@@ -71,11 +67,7 @@ hog_compute_run(void *object, void *out)
                               (size_t *)out);
 }
 
-static void
-hog_destroy(void *object)
-{
-    votecl_hog_free(object);
-}
+TC_DESTROY(hog_destroy, votecl_hog_free);
 
 static int
 detection_differs(const void *pa, const void *pb)
@@ -115,21 +107,9 @@ hog_compute_matches(const void *pa, const void *pb)
     return 1;
 }
 
-static void
-hog_params_init(void *p)
-{
-    votecl_hog_params_init(p);
-}
+TC_PARAMS_INIT(hog_params_init, votecl_hog_params_init(p));
 
-static votecl_status
-hog_call(votecl_context *context, void *p)
-{
-    votecl_hog *hog = NULL;
-    votecl_status status = votecl_hog_new(context, p, NULL, &hog);
-
-    votecl_hog_free(hog);
-    return status;
-}
+TC_PARAMS_CALL(hog_call, votecl_hog, votecl_hog_new(context, p, NULL, &plan));
 
 static votecl_status
 hog_length_call(votecl_context *context, void *p)
@@ -170,11 +150,4 @@ static const tc_case hog_concurrent = {.name = "hog",
                                        .destroy = hog_destroy,
                                        .matches = hog_compute_matches};
 
-const tc_algorithm tc_hog = {
-    .name = "hog",
-    .cases = hog_cases,
-    .ncases = G_N_ELEMENTS(hog_cases),
-    .concurrent = &hog_concurrent,
-    .params = hog_params,
-    .nparams = G_N_ELEMENTS(hog_params),
-};
+TC_ALGORITHM(hog, &hog_concurrent);

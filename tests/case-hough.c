@@ -24,11 +24,7 @@ hough_run(void *object, void *out)
     return votecl_hough_run(object, &v, o->lines, 8, &o->found, NULL);
 }
 
-static void
-hough_destroy(void *object)
-{
-    votecl_hough_plan_free(object);
-}
+TC_DESTROY(hough_destroy, votecl_hough_plan_free);
 
 static int
 line_differs(const void *pa, const void *pb)
@@ -59,21 +55,9 @@ hough_matches(const void *a, const void *b)
     return !TC_ITEMS_DIFFER(a, b, hough_out, lines, line_mismatch);
 }
 
-static void
-hough_params_init(void *p)
-{
-    votecl_hough_params_init(p);
-}
+TC_PARAMS_INIT(hough_params_init, votecl_hough_params_init(p));
 
-static votecl_status
-hough_call(votecl_context *context, void *p)
-{
-    votecl_hough_plan *plan = NULL;
-    votecl_status status = votecl_hough_plan_new(context, p, 32, 32, &plan);
-
-    votecl_hough_plan_free(plan);
-    return status;
-}
+TC_PARAMS_CALL(hough_call, votecl_hough_plan, votecl_hough_plan_new(context, p, 32, 32, &plan));
 
 static const tc_params hough_params[] = {
     {sizeof(votecl_hough_params), hough_params_init, hough_call, TC_PARAMS_OK},
@@ -89,11 +73,4 @@ static const tc_case hough_cases[] = {
      .matches = hough_matches},
 };
 
-const tc_algorithm tc_hough = {
-    .name = "hough",
-    .cases = hough_cases,
-    .ncases = G_N_ELEMENTS(hough_cases),
-    .concurrent = &hough_cases[0],
-    .params = hough_params,
-    .nparams = G_N_ELEMENTS(hough_params),
-};
+TC_ALGORITHM(hough, &hough_cases[0]);

@@ -24,11 +24,7 @@ lines_run(void *object, void *out)
     return votecl_lines_run(object, &v, o->lines, 8, &o->found);
 }
 
-static void
-lines_destroy(void *object)
-{
-    votecl_lines_plan_free(object);
-}
+TC_DESTROY(lines_destroy, votecl_lines_plan_free);
 
 static int
 line_differs(const void *pa, const void *pb)
@@ -61,21 +57,9 @@ lines_matches(const void *a, const void *b)
     return !TC_ITEMS_DIFFER(a, b, pclines_out, lines, line_mismatch);
 }
 
-static void
-lines_params_init(void *p)
-{
-    votecl_lines_params_init(p);
-}
+TC_PARAMS_INIT(lines_params_init, votecl_lines_params_init(p));
 
-static votecl_status
-lines_call(votecl_context *context, void *p)
-{
-    votecl_lines_plan *plan = NULL;
-    votecl_status status = votecl_lines_plan_new(context, p, 32, 32, &plan);
-
-    votecl_lines_plan_free(plan);
-    return status;
-}
+TC_PARAMS_CALL(lines_call, votecl_lines_plan, votecl_lines_plan_new(context, p, 32, 32, &plan));
 
 static const tc_params lines_params[] = {
     {sizeof(votecl_lines_params), lines_params_init, lines_call, 0},
@@ -91,11 +75,4 @@ static const tc_case lines_cases[] = {
      .matches = lines_matches},
 };
 
-const tc_algorithm tc_lines = {
-    .name = "lines",
-    .cases = lines_cases,
-    .ncases = G_N_ELEMENTS(lines_cases),
-    .concurrent = &lines_cases[0],
-    .params = lines_params,
-    .nparams = G_N_ELEMENTS(lines_params),
-};
+TC_ALGORITHM(lines, &lines_cases[0]);

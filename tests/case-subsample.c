@@ -20,11 +20,7 @@ subsample_run(void *object, void *out)
     return votecl_subsample_run(object, &v, out, SUB_OUT);
 }
 
-static void
-subsample_destroy(void *object)
-{
-    votecl_subsample_plan_free(object);
-}
+TC_DESTROY(subsample_destroy, votecl_subsample_plan_free);
 
 /* The documented margin: a few units in the last place. */
 static int
@@ -37,11 +33,7 @@ subsample_matches(const void *pa, const void *pb)
     return 1;
 }
 
-static void
-subsample_params_init(void *p)
-{
-    votecl_subsample_params_init(p, 8, 8, 2, VOTECL_DTYPE_U8);
-}
+TC_PARAMS_INIT(subsample_params_init, votecl_subsample_params_init(p, 8, 8, 2, VOTECL_DTYPE_U8));
 
 static const tc_params subsample_params[] = {
     {sizeof(votecl_subsample_params), subsample_params_init, NULL, 0},
@@ -56,11 +48,4 @@ static const tc_case subsample_cases[] = {
      .matches = subsample_matches},
 };
 
-const tc_algorithm tc_subsample = {
-    .name = "subsample",
-    .cases = subsample_cases,
-    .ncases = G_N_ELEMENTS(subsample_cases),
-    .concurrent = &subsample_cases[0],
-    .params = subsample_params,
-    .nparams = G_N_ELEMENTS(subsample_params),
-};
+TC_ALGORITHM(subsample, &subsample_cases[0]);

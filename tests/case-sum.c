@@ -15,27 +15,11 @@ sum_run(void *object, void *out)
     return votecl_sum_run(object, tc_in.image, sizeof tc_in.image, out);
 }
 
-static void
-sum_destroy(void *object)
-{
-    votecl_sum_plan_free(object);
-}
+TC_DESTROY(sum_destroy, votecl_sum_plan_free);
 
-static void
-sum_params_init(void *p)
-{
-    votecl_sum_params_init(p, VOTECL_DTYPE_U32);
-}
+TC_PARAMS_INIT(sum_params_init, votecl_sum_params_init(p, VOTECL_DTYPE_U32));
 
-static votecl_status
-sum_call(votecl_context *context, void *p)
-{
-    votecl_sum_plan *plan = NULL;
-    votecl_status status = votecl_sum_plan_new(context, p, &plan);
-
-    votecl_sum_plan_free(plan);
-    return status;
-}
+TC_PARAMS_CALL(sum_call, votecl_sum_plan, votecl_sum_plan_new(context, p, &plan));
 
 static const tc_params sum_params[] = {
     {sizeof(votecl_sum_params), sum_params_init, sum_call, 0},
@@ -49,11 +33,4 @@ static const tc_case sum_cases[] = {
      .destroy = sum_destroy},
 };
 
-const tc_algorithm tc_sum = {
-    .name = "sum",
-    .cases = sum_cases,
-    .ncases = G_N_ELEMENTS(sum_cases),
-    .concurrent = &sum_cases[0],
-    .params = sum_params,
-    .nparams = G_N_ELEMENTS(sum_params),
-};
+TC_ALGORITHM(sum, &sum_cases[0]);

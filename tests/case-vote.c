@@ -29,11 +29,7 @@ vote_run(void *object, void *out)
     return votecl_vote_run_image(object, &v, out, NULL);
 }
 
-static void
-vote_destroy(void *object)
-{
-    votecl_vote_plan_free(object);
-}
+TC_DESTROY(vote_destroy, votecl_vote_plan_free);
 
 /* user_source in C (the 'ref' backend runs no user OpenCL C). */
 static void
@@ -52,11 +48,7 @@ vote_reference(void *out)
         }
 }
 
-static void
-vote_spec_init(void *p)
-{
-    votecl_vote_spec_init(p);
-}
+TC_PARAMS_INIT(vote_spec_init, votecl_vote_spec_init(p));
 
 /* Its constructor needs a device: only _init is checked here. */
 static const tc_params vote_params[] = {
@@ -73,11 +65,4 @@ static const tc_case vote_cases[] = {
      .reference = vote_reference},
 };
 
-const tc_algorithm tc_vote = {
-    .name = "vote",
-    .cases = vote_cases,
-    .ncases = G_N_ELEMENTS(vote_cases),
-    .concurrent = &vote_cases[0],
-    .params = vote_params,
-    .nparams = G_N_ELEMENTS(vote_params),
-};
+TC_ALGORITHM(vote, &vote_cases[0]);

@@ -68,6 +68,45 @@ typedef struct tc_algorithm {
     size_t nparams;
 } tc_algorithm;
 
+/* One-line definitions of the small functions a descriptor points at (the struct declaration
+ * at the end takes the semicolon):
+ *   TC_DESTROY(name, free_fn)       void name(void *object): free_fn(object)
+ *   TC_PARAMS_INIT(name, call)      void name(void *p): call, which reads p
+ *   TC_PARAMS_CALL(name, type, new) votecl_status name(votecl_context *context, void *p): a
+ *                                   type *plan = NULL, the status of new (which reads context,
+ *                                   p and &plan), then type_free(plan) */
+#define TC_DESTROY(name, free_fn)                                                                  \
+    static void name(void *object)                                                                 \
+    {                                                                                              \
+        free_fn(object);                                                                           \
+    }                                                                                              \
+    struct tc_semicolon
+#define TC_PARAMS_INIT(name, call)                                                                 \
+    static void name(void *p)                                                                      \
+    {                                                                                              \
+        call;                                                                                      \
+    }                                                                                              \
+    struct tc_semicolon
+#define TC_PARAMS_CALL(name, type, new)                                                            \
+    static votecl_status name(votecl_context *context, void *p)                                    \
+    {                                                                                              \
+        type *plan = NULL;                                                                         \
+        votecl_status status = new;                                                                \
+        type##_free(plan);                                                                         \
+        return status;                                                                             \
+    }                                                                                              \
+    struct tc_semicolon
+
+/* Defines tc_<id>, the descriptor of an algorithm from its file's <id>_cases[] and
+ * <id>_params[] and its concurrent case. */
+#define TC_ALGORITHM(id, concurrent_case)                                                          \
+    const tc_algorithm tc_##id = {#id,                                                             \
+                                  id##_cases,                                                      \
+                                  G_N_ELEMENTS(id##_cases),                                        \
+                                  concurrent_case,                                                 \
+                                  id##_params,                                                     \
+                                  G_N_ELEMENTS(id##_params)}
+
 /* NULL-terminated, in the order the tests run them. */
 extern const tc_algorithm *const tc_algorithms[];
 

@@ -12,9 +12,7 @@
 #include "bench.h"
 #include "plot.h"
 
-/* --- demo --- */
-
-/* --- generalized Hough: OpenCV's own sample pair, templ.png found in pic1.png --- */
+/* --- demo: generalized Hough: OpenCV's own sample pair, templ.png found in pic1.png --- */
 
 static tool_demo_result
 demo_ght(tool_demo *d, const tool_demo_image *im)

@@ -13,9 +13,7 @@
 
 #define BATCH_MAX_SHOWN 1000
 
-/* --- demo --- */
-
-/* --- HOG people detection --- */
+/* --- demo: HOG people detection --- */
 
 static tool_demo_result
 demo_hog(tool_demo *d, const tool_demo_image *im)

@@ -11,9 +11,7 @@
 #include "bench.h"
 #include "plot.h"
 
-/* --- demo --- */
-
-/* --- straight lines: the theta-rho Hough transform of the Sobel edges --- */
+/* --- demo: straight lines: the theta-rho Hough transform of the Sobel edges --- */
 
 static void
 hough_summary(const tool_hough_result *r, char *buffer, size_t size)

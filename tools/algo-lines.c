@@ -11,9 +11,7 @@
 #include "bench.h"
 #include "plot.h"
 
-/* --- demo --- */
-
-/* --- straight lines: PClines --- */
+/* --- demo: straight lines: PClines --- */
 
 static tool_demo_result
 demo_lines(tool_demo *d, const tool_demo_image *im)

@@ -10,9 +10,7 @@
 #include "bench.h"
 #include "plot.h"
 
-/* --- demo --- */
-
-/* --- reductions as votes: sub-sampling and sum --- */
+/* --- demo: reductions as votes: sub-sampling and sum --- */
 
 #define DEMO_SUBSAMPLE_FACTOR 4
 

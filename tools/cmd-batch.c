@@ -3,9 +3,10 @@
  * built with Open MPI and started by mpirun. Output: JSON Lines in input order, one record an
  * item, flushed as written, so a rerun with the same --out continues where the last stopped.
  *
- * Each algorithm is one case below: its options, the image form it wants and its work, which
- * calls the same shared helper as its single-image command (tool_lines_compute,
- * tool_hog_detect, ...), so a record's results are that command's for the same image. */
+ * Each algorithm's case is in its descriptor (tool_batch_case, tools/algo-<name>.c): its
+ * options, the image form it wants and its work, which calls the same shared helper as its
+ * single-image command (tool_lines_compute, tool_hog_detect, ...), so a record's results are
+ * that command's for the same image. */
 #include "config.h"
 
 #include <errno.h>
@@ -44,6 +45,20 @@ find_case(const char *name)
     if (algo == NULL || algo->batch == NULL || algo->batch->args_size > BATCH_ARGS_MAX)
         return NULL;
     return algo;
+}
+
+/* "hist, hough, ...": the algorithms with a batch case. */
+static const char *
+case_names(void)
+{
+    static char names[256];
+    size_t n = 0;
+
+    for (size_t i = 0; tool_algorithms[i] != NULL && n < sizeof names; i++)
+        if (tool_algorithms[i]->batch != NULL)
+            n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", n ? ", " : "",
+                                  tool_algorithms[i]->name);
+    return names;
 }
 
 /* --- arguments --- */
@@ -154,7 +169,7 @@ batch_parse(tool_options *options, batch_args *a, int argc, char **argv)
             if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
                 return options->help = 1, TOOL_EXIT_OK;
         }
-        return tool_usage_error("batch", "ALGORITHM missing (hist, hough, lines, hog, ght)");
+        return tool_usage_error("batch", "ALGORITHM missing (%s)", case_names());
     }
     const tool_algorithm *algo = find_case(argv[1]);
     if (algo == NULL)

@@ -1,7 +1,8 @@
-/* votecl bench: copy bandwidth and histogram throughput of the current device, as JSON.
+/* votecl bench: copy bandwidth and histogram throughput of the current device, then every
+ * algorithm's groups of cases (tool_bench_group, tools/algo-<name>.c; tools/bench.h), as JSON.
  *
- * Every case times device-resident data (votecl_hist_run_buffers), so no host transfer is
- * counted: 3 warm-up runs, then 5 batches of `reps` runs back to back closed by
+ * The histogram cases time device-resident data (votecl_hist_run_buffers), so no host
+ * transfer is counted: 3 warm-up runs, then 5 batches of `reps` runs back to back closed by
  * votecl_context_finish(); the median batch gives the time per run. Strategies are judged by
  * their worst case over the data distributions (DESIGN.md). */
 #include "config.h"
@@ -521,16 +522,24 @@ note_worst(bench_plan *p, const char *name, double gbps)
     }
 }
 
+/* The first bytes of b->host into b->x; 0, or -1 (said, and the run marked failed). */
+static int
+bench_upload(bench *b, size_t bytes)
+{
+    votecl_status st = votecl_buffer_write(b->x, 0, b->host, bytes);
+    if (st == VOTECL_OK)
+        return 0;
+    tool_fail(b->ctx, st, "upload");
+    b->all_ok = 0;
+    return -1;
+}
+
 static void
 bench_distribution_case(bench *b, const bench_distribution *d)
 {
-    votecl_status st;
     d->fill(b, b->host, b->bytes, d->k);
-    if ((st = votecl_buffer_write(b->x, 0, b->host, b->bytes)) != VOTECL_OK) {
-        tool_fail(b->ctx, st, "upload");
-        b->all_ok = 0;
+    if (bench_upload(b, b->bytes) != 0)
         return;
-    }
     for (size_t i = 0; i < b->nplans; i++) {
         bench_plan *p = &b->plans[i];
         case_result r;
@@ -555,13 +564,9 @@ static void
 bench_frame_cases(bench *b)
 {
     size_t n = b->frame_width * b->frame_height;
-    votecl_status st;
     fill_random(b, b->host, n * b->frames, 0);
-    if ((st = votecl_buffer_write(b->x, 0, b->host, n * b->frames)) != VOTECL_OK) {
-        tool_fail(b->ctx, st, "upload");
-        b->all_ok = 0;
+    if (bench_upload(b, n * b->frames) != 0)
         return;
-    }
     for (size_t i = 0; i < b->nplans; i++) {
         bench_plan *p = &b->plans[i];
         case_result r;
