@@ -205,6 +205,52 @@ test_ref_invalid_params(void)
     g_assert_null(plan);
 }
 
+/* One step beyond each documented limit is refused naming the field; the limit itself is
+ * taken (where that is cheap to plan). */
+static void
+test_ref_limits(void)
+{
+    votecl_circles_params p;
+    votecl_circles_plan *plan = NULL;
+
+    votecl_circles_params_init(&p, VOTECL_CIRCLES_GRADIENT);
+    expect_invalid(votecl_circles_plan_new(ref_context, &p, VOTECL_CIRCLES_MAX_SIDE + 1, 1, &plan),
+                   "width");
+    expect_invalid(votecl_circles_plan_new(ref_context, &p, 1, VOTECL_CIRCLES_MAX_SIDE + 1, &plan),
+                   "height");
+    p.canny_high = VOTECL_CIRCLES_MAX_CANNY;
+    g_assert_cmpint(votecl_circles_plan_new(ref_context, &p, 8, 8, &plan), ==, VOTECL_OK);
+    votecl_circles_plan_free(plan);
+    p.canny_high = VOTECL_CIRCLES_MAX_CANNY + 1;
+    expect_invalid(votecl_circles_plan_new(ref_context, &p, 8, 8, &plan), "canny_high");
+    votecl_circles_params_init(&p, VOTECL_CIRCLES_GRADIENT);
+    p.min_radius = VOTECL_CIRCLES_MAX_SIDE + 1;
+    expect_invalid(votecl_circles_plan_new(ref_context, &p, 8, 8, &plan), "min_radius");
+    votecl_circles_params_init(&p, VOTECL_CIRCLES_GRADIENT);
+    p.dp = 65535.5;
+    expect_invalid(votecl_circles_plan_new(ref_context, &p, 8, 8, &plan), "dp");
+    votecl_circles_params_init(&p, VOTECL_CIRCLES_GRADIENT);
+    p.min_dist = 1e6 * 1.0000001;
+    expect_invalid(votecl_circles_plan_new(ref_context, &p, 8, 8, &plan), "min_dist");
+    votecl_circles_params_init(&p, VOTECL_CIRCLES_RADII);
+    p.min_radius = 1;
+    p.max_radius = VOTECL_CIRCLES_MAX_RADII; /* 1024 radii: the limit */
+    g_assert_cmpint(votecl_circles_plan_new(ref_context, &p, 4, 4, &plan), ==, VOTECL_OK);
+    g_assert_null(votecl_circles_plan_accumulator(plan));
+    votecl_circles_plan_free(plan);
+    p.max_radius = VOTECL_CIRCLES_MAX_RADII + 1;
+    expect_invalid(votecl_circles_plan_new(ref_context, &p, 4, 4, &plan), "max_radius");
+    /* 2 radii of 32768 x 16385 cells: one row past VOTECL_CIRCLES_MAX_CELLS */
+    votecl_circles_params_init(&p, VOTECL_CIRCLES_RADII);
+    p.min_radius = 1;
+    p.max_radius = 2;
+    expect_invalid(votecl_circles_plan_new(ref_context, &p, 32768, 16385, &plan), "max_radius");
+    votecl_circles_params_init(&p, VOTECL_CIRCLES_RADII);
+    p.threshold = 1e12 * 1.0000001;
+    expect_invalid(votecl_circles_plan_new(ref_context, &p, 8, 8, &plan), "threshold");
+    g_assert_null(plan);
+}
+
 static void
 test_ref_invalid_run(void)
 {
@@ -514,6 +560,7 @@ main(int argc, char **argv)
     g_test_add_func("/ref/circles/empty", test_ref_empty);
     g_test_add_func("/ref/circles/invalid-params", test_ref_invalid_params);
     g_test_add_func("/ref/circles/invalid-run", test_ref_invalid_run);
+    g_test_add_func("/ref/limits/circles", test_ref_limits);
     g_test_add_func("/ref/circles/capacity", test_ref_capacity);
     g_test_add_func("/ref/circles/truth", test_ref_truth);
     tu_add_device_test("auto/circles/suite", test_device_suite);
