@@ -120,8 +120,22 @@ size_t votecl__circles_edge_points(const votecl__circles_desc *desc, const uint8
 void votecl__circles_ref_radii_vote(const votecl__circles_desc *desc, const uint32_t *points,
                                     size_t n, uint32_t *acc);
 
-/* The peaks of a radii accumulator (scikit-image's rules, votecl-circles.h). Returns
- * VOTECL_OUT_OF_HOST_MEMORY or VOTECL_OK. */
+/* The least count of space s whose value exceeds its threshold (threshold, or for 0 half
+ * the value of most, the space's largest count): a cell is a candidate when its count is at
+ * least this and the largest of its window. */
+uint32_t votecl__circles_radii_least(const votecl__circles_desc *desc, unsigned s, uint32_t most);
+/* The candidates of acc as (space, cell, votes) triples, space by space in raster order
+ * (*triples malloc'd, *n of them). Returns VOTECL_OUT_OF_HOST_MEMORY or VOTECL_OK. */
+votecl_status votecl__circles_radii_candidates(const votecl__circles_desc *desc,
+                                               const uint32_t *acc, uint32_t **triples, size_t *n);
+/* The peaks of n candidates (triples, any order): each radius's greedy pass, the distant
+ * points across radii, max_circles. Returns VOTECL_OUT_OF_HOST_MEMORY or VOTECL_OK. */
+votecl_status votecl__circles_radii_peaks_from(const votecl__circles_desc *desc,
+                                               const uint32_t *triples, size_t n,
+                                               votecl_circle *circles, size_t capacity,
+                                               size_t *found);
+/* The peaks of a radii accumulator (scikit-image's rules, votecl-circles.h): the two above.
+ * Returns VOTECL_OUT_OF_HOST_MEMORY or VOTECL_OK. */
 votecl_status votecl__circles_radii_peaks(const votecl__circles_desc *desc, const uint32_t *acc,
                                           votecl_circle *circles, size_t capacity, size_t *found);
 

@@ -595,30 +595,83 @@ near(const votecl__circles_desc *desc, uint32_t a, uint32_t b)
     return labs(dx) <= (long)desc->p.min_xdistance && labs(dy) <= (long)desc->p.min_ydistance;
 }
 
-/* One radius's peaks appended to out (room for every cell): the window maxima above the
- * threshold, greedily suppressed within the space, at most num_peaks. */
-static size_t
-space_peaks(const votecl__circles_desc *desc, const uint32_t *space, unsigned s, peak *out)
+uint32_t
+votecl__circles_radii_least(const votecl__circles_desc *desc, unsigned s, uint32_t most)
 {
-    size_t cells = votecl__circles_cells(desc), n = 0, kept = 0;
-    uint32_t most = 0;
-    double threshold = desc->p.threshold;
+    double threshold = desc->p.threshold != 0 ? desc->p.threshold : 0.5 * value_of(desc, s, most);
+    uint64_t lo = 1, hi = (uint64_t)UINT32_MAX;
 
-    for (size_t i = 0; i < cells; i++)
-        most = space[i] > most ? space[i] : most;
-    if (threshold == 0)
-        threshold = 0.5 * value_of(desc, s, most);
-    for (uint32_t i = 0; i < cells; i++)
-        if (space[i] > 0 && value_of(desc, s, space[i]) > threshold &&
-            is_window_max(desc, space, i))
-            out[n++] = (peak){value_of(desc, s, space[i]), space[i], i, s};
-    qsort(out, n, sizeof *out, cmp_peaks);
+    /* value_of grows with the count: the least count above the threshold by bisection (no
+     * cell reaches UINT32_MAX votes: two per edge pixel at most) */
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (value_of(desc, s, (uint32_t)mid) > threshold)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return (uint32_t)lo;
+}
+
+/* Appends (space, cell, votes) to a growing list; -1 when out of memory. */
+static int
+push_triple(uint32_t **list, size_t *n, size_t *cap, uint32_t s, uint32_t cell, uint32_t votes)
+{
+    if (*n == *cap) {
+        size_t grown = *cap > 0 ? 2 * *cap : 256;
+        uint32_t *p = votecl__realloc(*list, 3 * grown * sizeof *p);
+        if (p == NULL)
+            return -1;
+        *list = p;
+        *cap = grown;
+    }
+    (*list)[3 * *n] = s;
+    (*list)[3 * *n + 1] = cell;
+    (*list)[3 * *n + 2] = votes;
+    (*n)++;
+    return 0;
+}
+
+votecl_status
+votecl__circles_radii_candidates(const votecl__circles_desc *desc, const uint32_t *acc,
+                                 uint32_t **triples, size_t *n)
+{
+    size_t cells = votecl__circles_cells(desc), cap = 0;
+
+    *triples = NULL;
+    *n = 0;
+    for (unsigned s = 0; s < desc->spaces; s++) {
+        const uint32_t *space = acc + s * cells;
+        uint32_t most = 0, least;
+        for (size_t i = 0; i < cells; i++)
+            most = space[i] > most ? space[i] : most;
+        least = votecl__circles_radii_least(desc, s, most);
+        for (uint32_t i = 0; i < cells; i++)
+            if (space[i] >= least && is_window_max(desc, space, i) &&
+                push_triple(triples, n, &cap, s, i, space[i]) != 0) {
+                free(*triples);
+                *triples = NULL;
+                return VOTECL_OUT_OF_HOST_MEMORY;
+            }
+    }
+    return VOTECL_OK;
+}
+
+/* The greedy pass of each radius over the sorted candidates: one within the window of a peak
+ * kept before it in its radius goes, and so does one past num_peaks. */
+static size_t
+space_greedy(const votecl__circles_desc *desc, peak *p, size_t n, size_t *per_space)
+{
+    size_t kept = 0;
+
     for (size_t i = 0; i < n; i++) {
-        int ok = desc->p.num_peaks == 0 || kept < desc->p.num_peaks;
+        int ok = desc->p.num_peaks == 0 || per_space[p[i].space] < desc->p.num_peaks;
         for (size_t j = 0; j < kept && ok; j++)
-            ok = !near(desc, out[i].cell, out[j].cell);
-        if (ok)
-            out[kept++] = out[i];
+            ok = p[j].space != p[i].space || !near(desc, p[i].cell, p[j].cell);
+        if (ok) {
+            per_space[p[i].space]++;
+            p[kept++] = p[i];
+        }
     }
     return kept;
 }
@@ -642,35 +695,24 @@ distant(const votecl__circles_desc *desc, peak *p, size_t n)
 }
 
 votecl_status
-votecl__circles_radii_peaks(const votecl__circles_desc *desc, const uint32_t *acc,
-                            votecl_circle *circles, size_t capacity, size_t *found)
+votecl__circles_radii_peaks_from(const votecl__circles_desc *desc, const uint32_t *triples,
+                                 size_t n, votecl_circle *circles, size_t capacity, size_t *found)
 {
-    size_t cells = votecl__circles_cells(desc), n = 0;
-    peak *all = votecl__malloc(cells * sizeof *all), *room = all;
-    peak *list = NULL;
+    peak *list = votecl__malloc((n > 0 ? n : 1) * sizeof *list);
+    size_t *per_space = votecl__calloc(desc->spaces, sizeof *per_space);
 
-    if (all == NULL)
+    if (list == NULL || per_space == NULL) {
+        free(list);
+        free(per_space);
         return VOTECL_OUT_OF_HOST_MEMORY;
-    /* one space's candidates at a time in room, the kept ones gathered in list */
-    for (unsigned s = 0; s < desc->spaces; s++) {
-        size_t k = space_peaks(desc, acc + s * cells, s, room);
-        peak *grown = votecl__realloc(list, (n + k > 0 ? n + k : 1) * sizeof *list);
-        if (grown == NULL) {
-            free(list);
-            free(all);
-            return VOTECL_OUT_OF_HOST_MEMORY;
-        }
-        list = grown;
-        memcpy(list + n, room, k * sizeof *list);
-        n += k;
     }
-    free(all);
-    if (list == NULL) {
-        *found = 0;
-        return VOTECL_OK;
-    }
+    for (size_t i = 0; i < n; i++)
+        list[i] = (peak){value_of(desc, triples[3 * i], triples[3 * i + 2]), triples[3 * i + 2],
+                         triples[3 * i + 1], triples[3 * i]};
+    /* the order of every radius's candidates is its own sort's: the greedy passes can run
+     * over the whole sorted list */
     qsort(list, n, sizeof *list, cmp_peaks);
-    n = distant(desc, list, n);
+    n = distant(desc, list, space_greedy(desc, list, n, per_space));
     *found = n;
     for (size_t i = 0; i < n && i < capacity; i++)
         circles[i] = (votecl_circle){.x = list[i].cell % desc->cols,
@@ -679,5 +721,20 @@ votecl__circles_radii_peaks(const votecl__circles_desc *desc, const uint32_t *ac
                                      .score = list[i].value,
                                      .votes = list[i].votes};
     free(list);
+    free(per_space);
     return VOTECL_OK;
+}
+
+votecl_status
+votecl__circles_radii_peaks(const votecl__circles_desc *desc, const uint32_t *acc,
+                            votecl_circle *circles, size_t capacity, size_t *found)
+{
+    uint32_t *triples = NULL;
+    size_t n = 0;
+    votecl_status status = votecl__circles_radii_candidates(desc, acc, &triples, &n);
+
+    if (status == VOTECL_OK)
+        status = votecl__circles_radii_peaks_from(desc, triples, n, circles, capacity, found);
+    free(triples);
+    return status;
 }
