@@ -21,7 +21,18 @@
  *                          of circle s (offsets[2k], offsets[2k + 1] for k in
  *                          [starts[s], starts[s + 1])) landing inside the image
  *                          (votecl__circles_ref_radii_vote). Global atomic_inc.
- * No -D defines; no local memory. The radius histograms are cl/circles-radius.cl's. */
+ *   circles_radii_max      2-D: dimension 0 over a radius's cells, dimension 1 over the radii;
+ *                          local size (256, 1) (RADII_WG), global (cells rounded up, spaces):
+ *                          maxes[s] (zeroed by the host) becomes the largest count of radius
+ *                          s, one atomic_max per work-group after a reduction in local memory.
+ *   circles_radii_candidates  2-D as circles_radii_max, any local size: a cell of radius s
+ *                          with at least least[s] votes (the host's threshold as a count,
+ *                          votecl__circles_radii_least) and no cell of its (2 my + 1) x
+ *                          (2 mx + 1) window with more is appended as (s, cell, votes) to
+ *                          out[1 + 3k] (out[0]: the count, zeroed by the host, which may
+ *                          exceed cap; only the first cap are written). Global atomic_inc.
+ * No -D defines; circles_radii_max's local array has the fixed RADII_WG entries. The radius
+ * histograms are cl/circles-radius.cl's. */
 
 KERNEL void
 circles_gradient_vote(GLOBAL const int *rays, uint n, int min_radius, int max_radius, uint cols,
@@ -94,5 +105,54 @@ circles_radii_vote(GLOBAL const uint *points, uint n, GLOBAL const int *offsets,
         int x = px + offsets[2 * k], y = py + offsets[2 * k + 1];
         if (x >= 0 && y >= 0 && x < (int)cols && y < (int)rows)
             atomic_inc((volatile GLOBAL uint *)&space[(ulong)y * cols + (uint)x]);
+    }
+}
+
+#define RADII_WG 256
+
+KERNEL __attribute__((reqd_work_group_size(RADII_WG, 1, 1))) void
+circles_radii_max(GLOBAL const uint *acc, uint cells, GLOBAL uint *maxes)
+{
+    LOCAL uint part[RADII_WG];
+    uint i = (uint)get_global_id(0), s = (uint)get_global_id(1), t = (uint)get_local_id(0);
+
+    part[t] = i < cells ? acc[(ulong)s * cells + i] : 0u;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint step = RADII_WG / 2; step > 0; step /= 2) {
+        if (t < step)
+            part[t] = max(part[t], part[t + step]);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (t == 0 && part[0] > 0)
+        atomic_max((volatile GLOBAL uint *)&maxes[s], part[0]);
+}
+
+KERNEL void
+circles_radii_candidates(GLOBAL const uint *acc, uint cols, uint rows, GLOBAL const uint *least,
+                         int mx, int my, uint cap, GLOBAL uint *out)
+{
+    uint i = (uint)get_global_id(0), s = (uint)get_global_id(1), v;
+    uint cells = cols * rows;
+    GLOBAL const uint *space = acc + (ulong)s * cells;
+    int x, y;
+
+    if (i >= cells)
+        return;
+    v = space[i];
+    if (v < least[s])
+        return;
+    x = (int)(i % cols);
+    y = (int)(i / cols);
+    for (int yy = max(y - my, 0); yy <= y + my && yy < (int)rows; yy++)
+        for (int xx = max(x - mx, 0); xx <= x + mx && xx < (int)cols; xx++)
+            if (space[(uint)yy * cols + (uint)xx] > v)
+                return;
+    {
+        uint k = atomic_inc((volatile GLOBAL uint *)out);
+        if (k < cap) {
+            out[1 + 3 * k] = s;
+            out[2 + 3 * k] = i;
+            out[3 + 3 * k] = v;
+        }
     }
 }

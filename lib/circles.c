@@ -26,9 +26,10 @@ struct votecl_circles_plan {
     votecl__ght_point *ref_points; /* the reference's Canny output (ref backend) */
     int device;                    /* votes on the device: its kernels built */
     int host_canny;                /* the host's row-by-row Canny, not the reference's */
-    void *k_vote, *k_centres, *k_radii;
+    void *k_vote, *k_centres, *k_radii, *k_radii_max, *k_radii_candidates;
     votecl__circles_radius *radius; /* the radius stage on the device; NULL: the host's */
-    votecl_buffer *d_in, *d_acc, *d_cand, *d_offsets, *d_starts; /* device buffers */
+    votecl_buffer *d_in, *d_acc, *d_cand, *d_offsets, *d_starts, *d_maxes,
+        *d_least; /* device buffers */
     size_t cand_cap;
     int32_t *edges;            /* Canny's pixels, x, y pairs */
     int32_t *xy;               /* the voting pixels, x, y pairs */
@@ -180,7 +181,11 @@ plan_device(votecl_circles_plan *plan)
         (status = votecl__program_kernel(plan->context, program, "circles_centres",
                                          &plan->k_centres)) != VOTECL_OK ||
         (status = votecl__program_kernel(plan->context, program, "circles_radii_vote",
-                                         &plan->k_radii)) != VOTECL_OK)
+                                         &plan->k_radii)) != VOTECL_OK ||
+        (status = votecl__program_kernel(plan->context, program, "circles_radii_max",
+                                         &plan->k_radii_max)) != VOTECL_OK ||
+        (status = votecl__program_kernel(plan->context, program, "circles_radii_candidates",
+                                         &plan->k_radii_candidates)) != VOTECL_OK)
         return status;
     if ((status = votecl_buffer_new(plan->context, cells * 4, &plan->d_acc)) != VOTECL_OK)
         return status;
@@ -191,7 +196,14 @@ plan_device(votecl_circles_plan *plan)
             return status;
         return votecl__circles_radius_new(plan->context, d, &plan->radius);
     }
-    if ((status = votecl_buffer_new(plan->context, 8 * (size_t)d->starts[d->spaces],
+    plan->cand_cap = 4096;
+    if ((status = votecl_buffer_new(plan->context, 4 + 12 * plan->cand_cap, &plan->d_cand)) !=
+            VOTECL_OK ||
+        (status = votecl_buffer_new(plan->context, 4 * (size_t)d->spaces, &plan->d_maxes)) !=
+            VOTECL_OK ||
+        (status = votecl_buffer_new(plan->context, 4 * (size_t)d->spaces, &plan->d_least)) !=
+            VOTECL_OK ||
+        (status = votecl_buffer_new(plan->context, 8 * (size_t)d->starts[d->spaces],
                                     &plan->d_offsets)) != VOTECL_OK ||
         (status = votecl_buffer_new(plan->context, 4 * ((size_t)d->spaces + 1), &plan->d_starts)) !=
             VOTECL_OK ||
@@ -260,6 +272,8 @@ votecl_circles_plan_free(votecl_circles_plan *plan)
     votecl_buffer_free(plan->d_cand);
     votecl_buffer_free(plan->d_offsets);
     votecl_buffer_free(plan->d_starts);
+    votecl_buffer_free(plan->d_maxes);
+    votecl_buffer_free(plan->d_least);
     votecl__circles_radius_free(plan->radius);
     votecl__ght_canny_memo_free(plan->memo);
     free(plan->ref_points);
@@ -497,6 +511,84 @@ run_gradient(votecl_circles_plan *plan, const uint8_t *data, votecl_circle *circ
 
 /* --- the radii method --- */
 
+/* Each radius's largest count (a reduction on the device, read back), made into the least
+ * count of a candidate on the host (votecl__circles_radii_least) and uploaded. */
+static votecl_status
+device_least(votecl_circles_plan *plan)
+{
+    const votecl__circles_desc *d = &plan->desc;
+    size_t local[2] = {256, 1},
+           global[2] = {votecl__round_up(votecl__circles_cells(d), 256), d->spaces};
+    uint32_t *host = votecl__malloc(4 * (size_t)d->spaces);
+    votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
+
+    if (host == NULL)
+        return votecl__fail(plan->context, status, "out of memory");
+    if ((status = votecl__buffer_zero(plan->d_maxes, 0, 4 * (size_t)d->spaces)) != VOTECL_OK ||
+        (status = votecl__launch(plan->context, plan->k_radii_max, 2, global, local,
+                                 (votecl__arg[]){VOTECL__ARG_BUF(plan->d_acc),
+                                                 VOTECL__ARG_UINT(votecl__circles_cells(d)),
+                                                 VOTECL__ARG_BUF(plan->d_maxes)},
+                                 3)) != VOTECL_OK ||
+        (status = votecl_buffer_read(plan->d_maxes, 0, host, 4 * (size_t)d->spaces)) != VOTECL_OK)
+        goto out;
+    for (unsigned s = 0; s < d->spaces; s++)
+        host[s] = votecl__circles_radii_least(d, s, host[s]);
+    status = votecl_buffer_write(plan->d_least, 0, host, 4 * (size_t)d->spaces);
+out:
+    free(host);
+    return status;
+}
+
+static votecl_status
+launch_radii_candidates(votecl_circles_plan *plan)
+{
+    const votecl__circles_desc *d = &plan->desc;
+    size_t local[2] = {64, 1},
+           global[2] = {votecl__round_up(votecl__circles_cells(d), 64), d->spaces};
+    votecl_status status = votecl__buffer_zero(plan->d_cand, 0, 4);
+
+    if (status != VOTECL_OK)
+        return status;
+    return votecl__launch(
+        plan->context, plan->k_radii_candidates, 2, global, local,
+        (votecl__arg[]){VOTECL__ARG_BUF(plan->d_acc), VOTECL__ARG_UINT(d->cols),
+                        VOTECL__ARG_UINT(d->rows), VOTECL__ARG_BUF(plan->d_least),
+                        VOTECL__ARG_INT(d->p.min_xdistance), VOTECL__ARG_INT(d->p.min_ydistance),
+                        VOTECL__ARG_UINT(plan->cand_cap), VOTECL__ARG_BUF(plan->d_cand)},
+        8);
+}
+
+/* The device's (space, cell, votes) candidates into plan->pairs, as device_centres reads its
+ * pairs. */
+static votecl_status
+device_radii_candidates(votecl_circles_plan *plan, size_t *n)
+{
+    uint32_t head[1 + 3 * FIRST_READ];
+    size_t first = FIRST_READ;
+    votecl_status status = launch_radii_candidates(plan);
+
+    if (status == VOTECL_OK)
+        status = votecl_buffer_read(plan->d_cand, 0, head, sizeof head);
+    if (status == VOTECL_OK && head[0] > plan->cand_cap) {
+        plan->cand_cap = head[0];
+        if ((status = votecl__buffer_ensure(plan->context, &plan->d_cand,
+                                            4 + 12 * plan->cand_cap)) == VOTECL_OK &&
+            (status = launch_radii_candidates(plan)) == VOTECL_OK)
+            status = votecl_buffer_read(plan->d_cand, 0, head, sizeof head);
+    }
+    /* grow_pairs holds pairs of words: 3 n words fit in 2 (3 n / 2 + 1) */
+    if (status != VOTECL_OK ||
+        (status = grow_pairs(plan, 3 * (size_t)head[0] / 2 + 1)) != VOTECL_OK)
+        return status;
+    *n = head[0];
+    memcpy(plan->pairs, head + 1, 12 * (*n < first ? *n : first));
+    if (*n > first)
+        status = votecl_buffer_read(plan->d_cand, 4 + 12 * first, plan->pairs + 3 * first,
+                                    12 * (*n - first));
+    return status;
+}
+
 static votecl_status
 device_radii(votecl_circles_plan *plan, size_t n)
 {
@@ -516,7 +608,7 @@ device_radii(votecl_circles_plan *plan, size_t n)
                              VOTECL__ARG_UINT(d->rows), VOTECL__ARG_BUF(plan->d_acc)},
              8)) != VOTECL_OK)
         return status;
-    return votecl_buffer_read(plan->d_acc, 0, plan->acc, cells * 4);
+    return device_least(plan);
 }
 
 static votecl_status
@@ -524,20 +616,25 @@ run_radii(votecl_circles_plan *plan, const uint8_t *data, size_t stride, votecl_
           size_t capacity, size_t *found)
 {
     const votecl__circles_desc *d = &plan->desc;
-    size_t n = votecl__circles_edge_points(d, data, stride, plan->points);
-    votecl_status status = ensure_acc(plan);
+    size_t n = votecl__circles_edge_points(d, data, stride, plan->points), ncand = 0;
+    votecl_status status;
 
     plan->last.kept = n;
-    if (status != VOTECL_OK)
-        return status;
-    if (n > 0 && plan->device)
-        status = device_radii(plan, n);
-    else
+    if (n > 0 && plan->device) {
+        /* the votes and the candidates on the device; the accumulator read only when asked */
+        if ((status = device_radii(plan, n)) != VOTECL_OK ||
+            (status = device_radii_candidates(plan, &ncand)) != VOTECL_OK)
+            return status;
+        plan->acc_on_device = 1;
+        status = votecl__circles_radii_peaks_from(d, plan->pairs, ncand, circles, capacity, found);
+    } else {
+        if ((status = ensure_acc(plan)) != VOTECL_OK)
+            return status;
         votecl__circles_ref_radii_vote(d, plan->points, n, plan->acc);
+        plan->have_acc = 1;
+        status = votecl__circles_radii_peaks(d, plan->acc, circles, capacity, found);
+    }
     if (status != VOTECL_OK)
-        return status;
-    plan->have_acc = 1;
-    if ((status = votecl__circles_radii_peaks(d, plan->acc, circles, capacity, found)) != VOTECL_OK)
         return votecl__fail(plan->context, status, "out of memory for the peaks");
     return VOTECL_OK;
 }
