@@ -2,9 +2,11 @@
  * edges (the library's Canny, lib/ght-edges.c, as votecl_hough_edges() reaches it) and the
  * rays; a GPU-shaped device adds the votes (cl/circles.cl) and, for the gradient method, picks
  * the centre candidates so only those come back and computes their radius histograms
- * (lib/circles-radius.c) where local memory holds them; the radii method's peaks run on the
- * host (lib/circles-ref.c). A CPU-shaped device takes the host plan (the reference's steps
- * with the host's Canny), and the 'ref' backend runs the reference for every step. */
+ * (lib/circles-radius.c) where local memory holds them, and for the radii method picks the
+ * peak candidates (each radius's threshold from its largest count, reduced there); the greedy
+ * passes over the candidates run on the host (lib/circles-ref.c). A CPU-shaped device takes the
+ * host plan (the reference's steps with the host's Canny), and the 'ref' backend runs the reference
+ * for every step. */
 #include "votecl-private.h"
 
 #include <math.h>
