@@ -76,6 +76,7 @@
 #include <votecl/votecl-vote.h>
 #include <votecl/votecl-model.h>
 #include <votecl/votecl-hough.h>
+#include <votecl/votecl-circles.h>
 #include <votecl/votecl-reduce.h>
 #include <votecl/votecl-lines.h>
 #include <votecl/votecl-ght.h>

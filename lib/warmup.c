@@ -234,6 +234,37 @@ warm_ght(votecl_context *context, const warm_step *step)
     return status;
 }
 
+/* Both methods (the gradient one's vote and centre kernels, the radii one's vote) on the grey
+ * block: its Canny edges for the first, its pixels as edges for the second. */
+static votecl_status
+circles_frame(votecl_context *context, const votecl_image *image)
+{
+    votecl_circles_params params;
+    votecl_circles_plan *plan = NULL;
+    votecl_circle circles[4];
+    size_t n = 0;
+    votecl_status status = VOTECL_OK;
+
+    for (int m = VOTECL_CIRCLES_GRADIENT; m <= VOTECL_CIRCLES_RADII && status == VOTECL_OK; m++) {
+        votecl_circles_params_init(&params, (votecl_circles_method)m);
+        params.min_radius = 3;
+        params.max_radius = 5;
+        status = votecl_circles_plan_new(context, &params, WARM_WIDTH, WARM_HEIGHT, &plan);
+        if (status == VOTECL_OK)
+            status = votecl_circles_run(plan, image, circles, 4, &n, NULL);
+        votecl_circles_plan_free(plan);
+        plan = NULL;
+    }
+    return status;
+}
+
+static votecl_status
+warm_circles(votecl_context *context, const warm_step *step)
+{
+    (void)step;
+    return warm_on_frame(context, 1, circles_frame);
+}
+
 static const warm_step steps[] = {
     {"histogram u8", warm_hist, VOTECL_DTYPE_U8, VOTECL_VARIANT_AUTO, 0, 1},
     {"histogram u8 RGB", warm_hist, VOTECL_DTYPE_U8, VOTECL_VARIANT_AUTO, 0, 3},
@@ -246,6 +277,7 @@ static const warm_step steps[] = {
     {"hog", warm_hog, 0, VOTECL_VARIANT_AUTO, 0, 1},
     {"ght guil", warm_ght, VOTECL_GHT_GUIL, VOTECL_VARIANT_AUTO, 0, 1},
     {"ght ballard", warm_ght, VOTECL_GHT_BALLARD, VOTECL_VARIANT_AUTO, 0, 1},
+    {"circles", warm_circles, 0, VOTECL_VARIANT_AUTO, 0, 1},
     {"histogram u8 local", warm_hist, VOTECL_DTYPE_U8, VOTECL_VARIANT_LOCAL, 1, 1},
     {"histogram u8 global", warm_hist, VOTECL_DTYPE_U8, VOTECL_VARIANT_GLOBAL, 1, 1},
     {"histogram u8 private", warm_hist, VOTECL_DTYPE_U8, VOTECL_VARIANT_PRIVATE, 1, 1},

@@ -111,7 +111,7 @@ if ! "$VOTECL" lines "$work/images/img0.pgm" --json >/dev/null 2>"$work/probe"; 
 fi
 
 # 1-3: a directory of images equals votecl ALGO IMAGE --json, image by image.
-for algo in lines hough hist; do
+for algo in lines hough hist circles; do
     desc="batch $algo over images equals single $algo runs"
     : >"$work/singles-$algo"
     for f in "$work"/images/*.pgm; do

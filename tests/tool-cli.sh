@@ -57,6 +57,7 @@ refused "lines --out INPUT" 2 "$votecl" lines a.pgm --out a.pgm
 refused "lines --space INPUT" 2 "$votecl" lines a.pgm --space a.pgm
 refused "hog --out INPUT" 2 "$votecl" hog a.pgm --out a.pgm
 refused "ght --out TEMPLATE" 2 "$votecl" ght t.pgm a.pgm --out t.pgm
+refused "circles --out INPUT" 2 "$votecl" circles a.pgm --out a.pgm
 ln a.pgm hard-link.pgm
 refused "hist --plot a hard link of the input" 2 "$votecl" hist a.pgm --plot hard-link.pgm
 same a.pgm a.orig "the input survived every attempt"
@@ -178,7 +179,7 @@ shape() { # shape NAME COMMAND IMAGES FILE: FILE holds COMMAND's JSON with IMAGE
     if python3 shape.py "$2" "$4" "$3" > err 2>&1; then ok "JSON shape: $1"; else not_ok "JSON shape: $1"; fi
 }
 mkdir -p batch-in && cp a.pgm batch-in/
-for c in "hist a.pgm" "hough a.pgm" "lines a.pgm" "hog a.pgm" "ght t.pgm a.pgm" "info" \
+for c in "hist a.pgm" "hough a.pgm" "lines a.pgm" "hog a.pgm" "ght t.pgm a.pgm" "circles a.pgm" "info" \
     "warmup" "eval lines --family single-8conn --cases 1"; do
     "$votecl" --json $c > out.json 2> err
     set -- $c
@@ -192,7 +193,7 @@ shape "hough --edges none" hough 1 out.json
 shape "eval ght" eval -1 out.json
 "$votecl" bench --quick --only lines --json out.json > /dev/null 2> err
 shape "bench" bench -1 out.json
-for algo in hist hough lines hog; do
+for algo in hist hough lines hog circles; do
     rm -f out.jsonl
     "$votecl" batch "$algo" -q batch-in --out out.jsonl 2> err
     shape "batch $algo" "batch $algo" 1 out.jsonl

@@ -14,6 +14,7 @@ const tool_algorithm *const tool_algorithms[] = {
     &tool_algo_subsample,
     &tool_algo_hog,
     &tool_algo_ght,
+    &tool_algo_circles,
     NULL,
 };
 

@@ -105,6 +105,6 @@ extern const tool_algorithm *const tool_algorithms[];
 const tool_algorithm *tool_algorithm_find(const char *name);
 
 extern const tool_algorithm tool_algo_hist, tool_algo_hough, tool_algo_lines, tool_algo_subsample,
-    tool_algo_hog, tool_algo_ght;
+    tool_algo_hog, tool_algo_ght, tool_algo_circles;
 
 #endif

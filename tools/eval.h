@@ -21,5 +21,6 @@ typedef struct tool_eval_suite {
 extern const tool_eval_suite tool_eval_hog;
 extern const tool_eval_suite tool_eval_lines;
 extern const tool_eval_suite tool_eval_ght;
+extern const tool_eval_suite tool_eval_circles;
 
 #endif

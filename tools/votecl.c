@@ -33,6 +33,8 @@ static const tool_command tool_commands[] = {
      tool_cmd_hog},
     {"ght", "a template in an image (generalized Hough: Guil or Ballard), poses, annotated PNG",
      tool_cmd_ght},
+    {"circles", "circles of an image (Hough: OpenCV's gradient or per radius), text, JSON, PNG",
+     tool_cmd_circles},
     {"vote", "a user-defined vote (OpenCL C in a file) on an image", tool_cmd_vote},
     {"eval", "accuracy suites (recall, precision, error per case family) as JSON",
      tool_cmd_eval},

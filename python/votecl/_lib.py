@@ -124,6 +124,16 @@ _FUNCTIONS = {
     "votecl_hough_run_gray": (c_status, [vp, P(S.votecl_image), ctypes.c_uint,
                                          P(S.votecl_hough_line), sz, c_size_p,
                                          P(S.votecl_vote_stats)]),
+    # circles
+    "votecl_circles_params_init": (None, [P(S.votecl_circles_params), ctypes.c_int]),
+    "votecl_circles_plan_new": (c_status, [vp, P(S.votecl_circles_params), sz, sz, P(vp)]),
+    "votecl_circles_plan_free": (None, [vp]),
+    "votecl_circles_plan_shape": (None, [vp, P(ctypes.c_uint), P(ctypes.c_uint32),
+                                         P(ctypes.c_uint32)]),
+    "votecl_circles_plan_radius": (ctypes.c_uint, [vp, ctypes.c_uint]),
+    "votecl_circles_run": (c_status, [vp, P(S.votecl_image), P(S.votecl_circle), sz, c_size_p,
+                                      P(S.votecl_vote_stats)]),
+    "votecl_circles_plan_accumulator": (P(ctypes.c_uint32), [vp]),
     # PClines
     "votecl_lines_params_init": (None, [P(S.votecl_lines_params)]),
     "votecl_lines_plan_new": (c_status, [vp, P(S.votecl_lines_params), sz, sz, P(vp)]),

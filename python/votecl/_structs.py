@@ -14,6 +14,8 @@ VOTECL_BINS_U32 = 1
 VOTECL_BINS_F32 = 2
 VOTECL_BUILD_STARTED = 0
 VOTECL_BUILD_FINISHED = 1
+VOTECL_CIRCLES_GRADIENT = 0
+VOTECL_CIRCLES_RADII = 1
 VOTECL_DEVICE_OTHER = 0
 VOTECL_DEVICE_CPU = 1
 VOTECL_DEVICE_GPU = 2
@@ -62,6 +64,38 @@ class votecl_batch_options(ctypes.Structure):
         ("queue_depth", ctypes.c_uint),
         ("kernel_path", ctypes.c_char_p),
         ("cache_dir", ctypes.c_char_p),
+    ]
+
+
+class votecl_circles_params(ctypes.Structure):
+    """votecl_circles_params (votecl-circles.h)"""
+    _fields_ = [
+        ("struct_size", ctypes.c_size_t),
+        ("method", ctypes.c_int),
+        ("min_radius", ctypes.c_uint),
+        ("max_radius", ctypes.c_uint),
+        ("max_circles", ctypes.c_size_t),
+        ("dp", ctypes.c_double),
+        ("min_dist", ctypes.c_double),
+        ("canny_high", ctypes.c_uint),
+        ("votes", ctypes.c_uint),
+        ("radius_step", ctypes.c_uint),
+        ("normalize", ctypes.c_int),
+        ("threshold", ctypes.c_double),
+        ("min_xdistance", ctypes.c_uint),
+        ("min_ydistance", ctypes.c_uint),
+        ("num_peaks", ctypes.c_size_t),
+    ]
+
+
+class votecl_circle(ctypes.Structure):
+    """votecl_circle (votecl-circles.h)"""
+    _fields_ = [
+        ("x", ctypes.c_double),
+        ("y", ctypes.c_double),
+        ("radius", ctypes.c_double),
+        ("score", ctypes.c_double),
+        ("votes", ctypes.c_uint32),
     ]
 
 

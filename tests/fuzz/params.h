@@ -86,5 +86,6 @@ void fuzz_lines(reader *r);
 void fuzz_hog(reader *r);
 void fuzz_ght(reader *r);
 void fuzz_vote(reader *r);
+void fuzz_circles(reader *r);
 
 #endif

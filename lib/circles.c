@@ -1,0 +1,691 @@
+/* The circle Hough transform's plan: validate, plan, launch, read back. The host finds the
+ * edges (the library's Canny, lib/ght-edges.c, as votecl_hough_edges() reaches it) and the
+ * rays; a GPU-shaped device adds the votes (cl/circles.cl) and, for the gradient method, picks
+ * the centre candidates so only those come back and computes their radius histograms
+ * (lib/circles-radius.c) where local memory holds them, and for the radii method picks the
+ * peak candidates (each radius's threshold from its largest count, reduced there); the greedy
+ * passes over the candidates run on the host (lib/circles-ref.c). A CPU-shaped device takes the
+ * host plan (the reference's steps with the host's Canny), and the 'ref' backend runs the reference
+ * for every step. */
+#include "votecl-private.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "circles-private.h"
+#include "ght-private.h"
+
+/* Candidate pairs read with the count in one transfer; more only when more were found. */
+#define FIRST_READ 512u
+
+struct votecl_circles_plan {
+    votecl_context *context;
+    votecl__circles_desc desc;
+    votecl__ght_desc canny;        /* the edge detector's (its bins unused) */
+    votecl__ght_canny_memo *memo;  /* the host's Canny between runs (devices) */
+    votecl__ght_point *ref_points; /* the reference's Canny output (ref backend) */
+    int device;                    /* votes on the device: its kernels built */
+    int host_canny;                /* the host's row-by-row Canny, not the reference's */
+    void *k_vote, *k_centres, *k_radii, *k_radii_max, *k_radii_candidates;
+    votecl__circles_radius *radius; /* the radius stage on the device; NULL: the host's */
+    votecl_buffer *d_in, *d_acc, *d_cand, *d_offsets, *d_starts, *d_maxes,
+        *d_least; /* device buffers */
+    size_t cand_cap;
+    int32_t *edges;            /* Canny's pixels, x, y pairs */
+    int32_t *xy;               /* the voting pixels, x, y pairs */
+    votecl__circles_ray *rays; /* their rays */
+    uint32_t *points;          /* the radii method's edge points */
+    uint32_t *acc;             /* the host accumulator */
+    uint32_t *pairs;           /* centre candidates */
+    void *packed_copy;         /* the image packed, when its rows do not touch */
+    int have_acc, acc_on_device;
+    votecl_vote_stats last;
+};
+
+void
+votecl_circles_params_init(votecl_circles_params *params, votecl_circles_method method)
+{
+    if (params == NULL)
+        return;
+    memset(params, 0, sizeof *params);
+    params->struct_size = sizeof *params;
+    params->method = method;
+    /* OpenCV's HoughCircles defaults (cv2: dp and minDist have none; 1 and rows / 8 are
+     * its documentation's example) */
+    params->dp = 1.0;
+    params->canny_high = 100;
+    params->votes = 100;
+    /* scikit-image's hough_circle and hough_circle_peaks */
+    params->radius_step = 1;
+    params->normalize = 1;
+    params->min_xdistance = 1;
+    params->min_ydistance = 1;
+    if (method == VOTECL_CIRCLES_RADII) {
+        params->min_radius = 5;
+        params->max_radius = 50;
+    }
+}
+
+#define BAD(...) (snprintf(msg, msg_size, __VA_ARGS__), VOTECL_INVALID_ARGUMENT)
+
+static votecl_status
+check_size(size_t width, size_t height, char *msg, size_t msg_size)
+{
+    if (width < 1 || width > VOTECL_CIRCLES_MAX_SIDE)
+        return BAD("width: %zu is not between 1 and %u", width, VOTECL_CIRCLES_MAX_SIDE);
+    if (height < 1 || height > VOTECL_CIRCLES_MAX_SIDE)
+        return BAD("height: %zu is not between 1 and %u", height, VOTECL_CIRCLES_MAX_SIDE);
+    if (width * height > VOTECL__MAX_IMAGE_PIXELS) /* both <= 65535: no overflow */
+        return BAD("width x height: %zu x %zu is above %zu pixels", width, height,
+                   VOTECL__MAX_IMAGE_PIXELS);
+    return VOTECL_OK;
+}
+
+static votecl_status
+check_gradient(const votecl_circles_params *p, char *msg, size_t msg_size)
+{
+    /* the rays' fixed point holds 65535 px of radius at any step in 32 bits */
+    if (!(p->dp >= 1.0 && p->dp <= 65535.0))
+        return BAD("dp: must be between 1 and 65535 image pixels per cell");
+    if (!(p->min_dist >= 0.0 && p->min_dist <= 1e6))
+        return BAD("min_dist: must be between 0 (the default) and 1e6 pixels");
+    if (p->canny_high < 1 || p->canny_high > VOTECL_CIRCLES_MAX_CANNY)
+        return BAD("canny_high: %u is not between 1 and %u", p->canny_high,
+                   VOTECL_CIRCLES_MAX_CANNY);
+    return VOTECL_OK;
+}
+
+static votecl_status
+check_radii(const votecl_circles_params *p, size_t width, size_t height, char *msg, size_t msg_size)
+{
+    uint64_t spaces;
+
+    if (p->radius_step < 1)
+        return BAD("radius_step: must be at least 1");
+    if (p->max_radius < p->min_radius)
+        return BAD("max_radius: %u is below min_radius %u", p->max_radius, p->min_radius);
+    spaces = (p->max_radius - p->min_radius) / p->radius_step + 1;
+    if (spaces > VOTECL_CIRCLES_MAX_RADII)
+        return BAD("min_radius, max_radius, radius_step: %llu radii exceed %u",
+                   (unsigned long long)spaces, VOTECL_CIRCLES_MAX_RADII);
+    if (spaces * width * height > VOTECL_CIRCLES_MAX_CELLS)
+        return BAD("max_radius: %llu radii of %zu x %zu cells exceed %llu cells",
+                   (unsigned long long)spaces, width, height,
+                   (unsigned long long)VOTECL_CIRCLES_MAX_CELLS);
+    if (p->min_xdistance < 1 || p->min_ydistance < 1)
+        return BAD("%s: must be at least 1",
+                   p->min_xdistance < 1 ? "min_xdistance" : "min_ydistance");
+    if (!(p->threshold >= 0.0 && p->threshold <= 1e12))
+        return BAD("threshold: must be between 0 (the default) and 1e12");
+    return VOTECL_OK;
+}
+
+static votecl_status
+check_params(const votecl_circles_params *p, size_t width, size_t height, char *msg,
+             size_t msg_size)
+{
+    votecl_status status = check_size(width, height, msg, msg_size);
+
+    if (status != VOTECL_OK)
+        return status;
+    if (p->method != VOTECL_CIRCLES_GRADIENT && p->method != VOTECL_CIRCLES_RADII)
+        return BAD("method: unknown value %d", (int)p->method);
+    if (p->min_radius > VOTECL_CIRCLES_MAX_SIDE || p->max_radius > VOTECL_CIRCLES_MAX_SIDE)
+        return BAD("%s: above %u pixels",
+                   p->min_radius > VOTECL_CIRCLES_MAX_SIDE ? "min_radius" : "max_radius",
+                   VOTECL_CIRCLES_MAX_SIDE);
+    if (p->method == VOTECL_CIRCLES_GRADIENT)
+        return check_gradient(p, msg, msg_size);
+    return check_radii(p, width, height, msg, msg_size);
+}
+
+/* Host arrays sized by the image, allocated once per plan. */
+static votecl_status
+plan_host(votecl_circles_plan *plan)
+{
+    const votecl__circles_desc *d = &plan->desc;
+    size_t pixels = (size_t)d->width * d->height;
+
+    if (d->p.method == VOTECL_CIRCLES_RADII)
+        plan->points = votecl__malloc(pixels * sizeof *plan->points);
+    else {
+        plan->edges = votecl__malloc(2 * pixels * sizeof *plan->edges);
+        plan->xy = votecl__malloc(2 * pixels * sizeof *plan->xy);
+        plan->rays = votecl__malloc(pixels * sizeof *plan->rays);
+        if (!plan->host_canny)
+            plan->ref_points = votecl__malloc(pixels * sizeof *plan->ref_points);
+    }
+    if (d->p.method == VOTECL_CIRCLES_RADII
+            ? plan->points == NULL
+            : plan->edges == NULL || plan->xy == NULL || plan->rays == NULL ||
+                  (!plan->host_canny && plan->ref_points == NULL))
+        return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY,
+                            "out of memory for the edges of a %u x %u image", d->width, d->height);
+    return VOTECL_OK;
+}
+
+/* The kernels and the buffers that do not depend on the image's content. */
+static votecl_status
+plan_device(votecl_circles_plan *plan)
+{
+    static const char *const files[] = {"circles.cl", NULL};
+    const votecl__circles_desc *d = &plan->desc;
+    votecl__program *program = NULL;
+    size_t cells = votecl__circles_cells(d) * d->spaces;
+    votecl_status status;
+
+    if ((status = votecl__program_get(plan->context, files, NULL, 0, NULL, &program)) !=
+            VOTECL_OK ||
+        (status = votecl__program_kernel(plan->context, program, "circles_gradient_vote",
+                                         &plan->k_vote)) != VOTECL_OK ||
+        (status = votecl__program_kernel(plan->context, program, "circles_centres",
+                                         &plan->k_centres)) != VOTECL_OK ||
+        (status = votecl__program_kernel(plan->context, program, "circles_radii_vote",
+                                         &plan->k_radii)) != VOTECL_OK ||
+        (status = votecl__program_kernel(plan->context, program, "circles_radii_max",
+                                         &plan->k_radii_max)) != VOTECL_OK ||
+        (status = votecl__program_kernel(plan->context, program, "circles_radii_candidates",
+                                         &plan->k_radii_candidates)) != VOTECL_OK)
+        return status;
+    if ((status = votecl_buffer_new(plan->context, cells * 4, &plan->d_acc)) != VOTECL_OK)
+        return status;
+    if (d->p.method == VOTECL_CIRCLES_GRADIENT) {
+        plan->cand_cap = 4096;
+        if ((status = votecl_buffer_new(plan->context, 4 + 8 * plan->cand_cap, &plan->d_cand)) !=
+            VOTECL_OK)
+            return status;
+        return votecl__circles_radius_new(plan->context, d, &plan->radius);
+    }
+    plan->cand_cap = 4096;
+    if ((status = votecl_buffer_new(plan->context, 4 + 12 * plan->cand_cap, &plan->d_cand)) !=
+            VOTECL_OK ||
+        (status = votecl_buffer_new(plan->context, 4 * (size_t)d->spaces, &plan->d_maxes)) !=
+            VOTECL_OK ||
+        (status = votecl_buffer_new(plan->context, 4 * (size_t)d->spaces, &plan->d_least)) !=
+            VOTECL_OK ||
+        (status = votecl_buffer_new(plan->context, 8 * (size_t)d->starts[d->spaces],
+                                    &plan->d_offsets)) != VOTECL_OK ||
+        (status = votecl_buffer_new(plan->context, 4 * ((size_t)d->spaces + 1), &plan->d_starts)) !=
+            VOTECL_OK ||
+        (status = votecl_buffer_write(plan->d_offsets, 0, d->offsets,
+                                      8 * (size_t)d->starts[d->spaces])) != VOTECL_OK)
+        return status;
+    return votecl_buffer_write(plan->d_starts, 0, d->starts, 4 * ((size_t)d->spaces + 1));
+}
+
+static votecl_status
+plan_init(votecl_circles_plan *plan, const votecl_circles_params *params, size_t width,
+          size_t height)
+{
+    votecl_ght_params gp;
+    votecl_status status;
+
+    status = votecl__circles_desc_init(&plan->desc, params, (uint32_t)width, (uint32_t)height);
+    if (status != VOTECL_OK)
+        return votecl__fail(plan->context, status, "out of memory for the radii's circles");
+    votecl_ght_params_init(&gp, VOTECL_GHT_BALLARD);
+    votecl__ght_desc_init(&plan->canny, &gp);
+    /* A CPU-shaped device (votecl__ght_cpu_shape: a CPU, or as VOTECL_FORCE_VARIANT forces)
+     * takes the host plan, as the GHT's Ballard does: the votes are millions of increments
+     * of an accumulator too large to copy per work-item, which a CPU does faster in one
+     * plain loop than as global atomics (PoCL: 40 of 110 ms of a 1080p frame were the
+     * atomics); the results are the reference's either way. */
+    plan->host_canny = plan->context->backend != VOTECL_BACKEND_REF;
+    plan->device = plan->host_canny && !votecl__ght_cpu_shape(plan->context);
+    if ((status = plan_host(plan)) != VOTECL_OK)
+        return status;
+    return plan->device ? plan_device(plan) : VOTECL_OK;
+}
+
+votecl_status
+votecl_circles_plan_new(votecl_context *context, const votecl_circles_params *params, size_t width,
+                        size_t height, votecl_circles_plan **out)
+{
+    votecl_circles_plan *plan;
+    char msg[256];
+    votecl_status status;
+
+    VOTECL__ENTER_OR_RETURN(context);
+    if ((status = votecl__new_begin(context, params, "params", out)) != VOTECL_OK)
+        return status;
+    *out = NULL;
+    if ((status = check_params(params, width, height, msg, sizeof msg)) != VOTECL_OK)
+        return votecl__fail(context, status, "%s", msg);
+    if ((plan = votecl__calloc(1, sizeof *plan)) == NULL)
+        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for a plan");
+    plan->context = context;
+    if ((status = plan_init(plan, params, width, height)) != VOTECL_OK) {
+        votecl_circles_plan_free(plan);
+        return status;
+    }
+    *out = plan;
+    return VOTECL_OK;
+}
+
+void
+votecl_circles_plan_free(votecl_circles_plan *plan)
+{
+    if (plan == NULL)
+        return;
+    votecl_buffer_free(plan->d_in);
+    votecl_buffer_free(plan->d_acc);
+    votecl_buffer_free(plan->d_cand);
+    votecl_buffer_free(plan->d_offsets);
+    votecl_buffer_free(plan->d_starts);
+    votecl_buffer_free(plan->d_maxes);
+    votecl_buffer_free(plan->d_least);
+    votecl__circles_radius_free(plan->radius);
+    votecl__ght_canny_memo_free(plan->memo);
+    free(plan->ref_points);
+    free(plan->edges);
+    free(plan->xy);
+    free(plan->rays);
+    free(plan->points);
+    free(plan->acc);
+    free(plan->pairs);
+    free(plan->packed_copy);
+    votecl__circles_desc_release(&plan->desc);
+    free(plan);
+}
+
+void
+votecl_circles_plan_shape(const votecl_circles_plan *plan, unsigned *spaces, uint32_t *columns,
+                          uint32_t *rows)
+{
+    if (spaces != NULL)
+        *spaces = plan != NULL ? plan->desc.spaces : 0;
+    if (columns != NULL)
+        *columns = plan != NULL ? plan->desc.cols : 0;
+    if (rows != NULL)
+        *rows = plan != NULL ? plan->desc.rows : 0;
+}
+
+unsigned
+votecl_circles_plan_radius(const votecl_circles_plan *plan, unsigned s)
+{
+    if (plan == NULL || plan->desc.radii == NULL || s >= plan->desc.spaces)
+        return 0;
+    return plan->desc.radii[s];
+}
+
+static votecl_status
+ensure_acc(votecl_circles_plan *plan)
+{
+    size_t cells = votecl__circles_cells(&plan->desc) * plan->desc.spaces;
+
+    if (plan->acc == NULL && (plan->acc = votecl__malloc(cells * sizeof *plan->acc)) == NULL)
+        return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY,
+                            "out of memory for %zu accumulator cells", cells);
+    return VOTECL_OK;
+}
+
+const uint32_t *
+votecl_circles_plan_accumulator(votecl_circles_plan *plan)
+{
+    if (plan == NULL)
+        return NULL;
+    if (plan->acc_on_device) {
+        /* read back on demand: a run that only wants its circles never moves the cells */
+        size_t bytes = votecl__circles_cells(&plan->desc) * plan->desc.spaces * 4;
+        plan->acc_on_device = 0;
+        plan->have_acc = ensure_acc(plan) == VOTECL_OK &&
+                         votecl_buffer_read(plan->d_acc, 0, plan->acc, bytes) == VOTECL_OK;
+    }
+    return plan->have_acc ? plan->acc : NULL;
+}
+
+/* --- the gradient method --- */
+
+/* Canny's pixels of the packed image into plan->edges: the reference's on the ref backend,
+ * the host's row-by-row equal on a device's plan. Returns how many, (size_t)-1 when out of
+ * memory. */
+static size_t
+canny(votecl_circles_plan *plan, const uint8_t *data)
+{
+    const votecl__circles_desc *d = &plan->desc;
+    const votecl__ght_point *points = plan->ref_points;
+    size_t n;
+
+    if (plan->host_canny)
+        n = votecl__ght_host_canny(&plan->canny, data, d->width, d->height, d->low, d->high,
+                                   &plan->memo, &points);
+    else
+        n = votecl__ght_ref_canny(&plan->canny, data, d->width, d->height, d->low, d->high,
+                                  plan->ref_points);
+    for (size_t i = 0; n != (size_t)-1 && i < n; i++) {
+        plan->edges[2 * i] = points[i].x;
+        plan->edges[2 * i + 1] = points[i].y;
+    }
+    return n;
+}
+
+static votecl_status
+device_vote(votecl_circles_plan *plan, size_t n)
+{
+    const votecl__circles_desc *d = &plan->desc;
+    size_t local = 64, global = votecl__round_up(2 * n, 64);
+    votecl_status status;
+
+    if ((status = votecl__buffer_ensure(plan->context, &plan->d_in, 16 * n)) != VOTECL_OK ||
+        (status = votecl_buffer_write(plan->d_in, 0, plan->rays, 16 * n)) != VOTECL_OK ||
+        (status = votecl__buffer_zero(plan->d_acc, 0, votecl__circles_cells(d) * 4)) != VOTECL_OK)
+        return status;
+    return votecl__launch(plan->context, plan->k_vote, 1, &global, &local,
+                          (votecl__arg[]){VOTECL__ARG_BUF(plan->d_in), VOTECL__ARG_UINT(n),
+                                          VOTECL__ARG_INT(d->p.min_radius),
+                                          VOTECL__ARG_INT(d->p.max_radius),
+                                          VOTECL__ARG_UINT(d->cols), VOTECL__ARG_UINT(d->rows),
+                                          VOTECL__ARG_BUF(plan->d_acc)},
+                          7);
+}
+
+static votecl_status
+launch_centres(votecl_circles_plan *plan)
+{
+    const votecl__circles_desc *d = &plan->desc;
+    size_t local = 256, global = votecl__round_up(votecl__circles_cells(d), 256);
+    votecl_status status = votecl__buffer_zero(plan->d_cand, 0, 4);
+
+    if (status != VOTECL_OK)
+        return status;
+    return votecl__launch(plan->context, plan->k_centres, 1, &global, &local,
+                          (votecl__arg[]){VOTECL__ARG_BUF(plan->d_acc), VOTECL__ARG_UINT(d->cols),
+                                          VOTECL__ARG_UINT(d->rows), VOTECL__ARG_UINT(d->p.votes),
+                                          VOTECL__ARG_UINT(plan->cand_cap),
+                                          VOTECL__ARG_BUF(plan->d_cand)},
+                          6);
+}
+
+static votecl_status
+grow_pairs(votecl_circles_plan *plan, size_t n)
+{
+    uint32_t *p = votecl__realloc(plan->pairs, 8 * (n > 0 ? n : 1));
+
+    if (p == NULL)
+        return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    plan->pairs = p;
+    return VOTECL_OK;
+}
+
+/* The device's candidates into plan->pairs: the count and the first pairs in one read, the
+ * rest in a second, and a relaunch with room for all when they overflowed the buffer. */
+static votecl_status
+device_centres(votecl_circles_plan *plan, size_t *n)
+{
+    uint32_t head[1 + 2 * FIRST_READ];
+    size_t first = FIRST_READ;
+    votecl_status status = launch_centres(plan);
+
+    if (status == VOTECL_OK)
+        status = votecl_buffer_read(plan->d_cand, 0, head, sizeof head);
+    if (status == VOTECL_OK && head[0] > plan->cand_cap) {
+        plan->cand_cap = head[0];
+        if ((status = votecl__buffer_ensure(plan->context, &plan->d_cand,
+                                            4 + 8 * plan->cand_cap)) == VOTECL_OK &&
+            (status = launch_centres(plan)) == VOTECL_OK)
+            status = votecl_buffer_read(plan->d_cand, 0, head, sizeof head);
+    }
+    if (status != VOTECL_OK || (status = grow_pairs(plan, head[0])) != VOTECL_OK)
+        return status;
+    *n = head[0];
+    memcpy(plan->pairs, head + 1, 8 * (*n < first ? *n : first));
+    if (*n > first)
+        status = votecl_buffer_read(plan->d_cand, 4 + 8 * first, plan->pairs + 2 * first,
+                                    8 * (*n - first));
+    return status;
+}
+
+static votecl_status
+ref_centres(votecl_circles_plan *plan, size_t nrays, size_t *n)
+{
+    votecl_status status;
+
+    if ((status = ensure_acc(plan)) != VOTECL_OK ||
+        (status = grow_pairs(plan, votecl__circles_cells(&plan->desc))) != VOTECL_OK)
+        return status;
+    votecl__circles_ref_gradient_vote(&plan->desc, plan->rays, nrays, plan->acc);
+    plan->have_acc = 1;
+    *n = votecl__circles_ref_centres(&plan->desc, plan->acc, plan->pairs);
+    return VOTECL_OK;
+}
+
+/* The circles of the candidates with their radii from the device's histograms. */
+static votecl_status
+device_circles(votecl_circles_plan *plan, size_t n, size_t nrays, votecl_circle *circles,
+               size_t capacity, size_t *found)
+{
+    float *radius = votecl__malloc((n > 0 ? n : 1) * sizeof *radius);
+    int32_t *count = votecl__malloc((n > 0 ? n : 1) * sizeof *count);
+    votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
+
+    if (radius == NULL || count == NULL)
+        goto out;
+    votecl__circles_sort_centres(plan->pairs, n);
+    status =
+        votecl__circles_radius_run(plan->radius, plan->pairs, n, plan->xy, nrays, radius, count);
+    if (status != VOTECL_OK) /* the device's, with its message */
+        goto done;
+    status = votecl__circles_gradient_finish(&plan->desc, plan->pairs, n, radius, count, circles,
+                                             capacity, found);
+out:
+    if (status != VOTECL_OK)
+        status = votecl__fail(plan->context, status, "out of memory for the circles");
+done:
+    free(radius);
+    free(count);
+    return status;
+}
+
+static votecl_status
+run_gradient(votecl_circles_plan *plan, const uint8_t *data, votecl_circle *circles,
+             size_t capacity, size_t *found)
+{
+    const votecl__circles_desc *d = &plan->desc;
+    size_t n = canny(plan, data), nrays, ncand = 0;
+    votecl_status status;
+
+    if (n == (size_t)-1)
+        return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY,
+                            "out of memory for the edges");
+    nrays = votecl__circles_rays(d, data, d->width, plan->edges, n, plan->rays, plan->xy);
+    plan->last.kept = nrays;
+    if (nrays == 0) { /* OpenCV returns no circle without an edge */
+        *found = 0;
+        return VOTECL_OK;
+    }
+    if (plan->device) {
+        if ((status = device_vote(plan, nrays)) != VOTECL_OK ||
+            (status = device_centres(plan, &ncand)) != VOTECL_OK)
+            return status;
+        plan->acc_on_device = 1;
+    } else if ((status = ref_centres(plan, nrays, &ncand)) != VOTECL_OK)
+        return status;
+    if (plan->radius != NULL)
+        return device_circles(plan, ncand, nrays, circles, capacity, found);
+    status = votecl__circles_gradient_circles(d, plan->pairs, ncand, plan->xy, nrays, circles,
+                                              capacity, found);
+    if (status != VOTECL_OK)
+        return votecl__fail(plan->context, status, "out of memory for the radius histograms");
+    return VOTECL_OK;
+}
+
+/* --- the radii method --- */
+
+/* Each radius's largest count (a reduction on the device, read back), made into the least
+ * count of a candidate on the host (votecl__circles_radii_least) and uploaded. */
+static votecl_status
+device_least(votecl_circles_plan *plan)
+{
+    const votecl__circles_desc *d = &plan->desc;
+    size_t local[2] = {256, 1},
+           global[2] = {votecl__round_up(votecl__circles_cells(d), 256), d->spaces};
+    uint32_t *host = votecl__malloc(4 * (size_t)d->spaces);
+    votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
+
+    if (host == NULL)
+        return votecl__fail(plan->context, status, "out of memory");
+    if ((status = votecl__buffer_zero(plan->d_maxes, 0, 4 * (size_t)d->spaces)) != VOTECL_OK ||
+        (status = votecl__launch(plan->context, plan->k_radii_max, 2, global, local,
+                                 (votecl__arg[]){VOTECL__ARG_BUF(plan->d_acc),
+                                                 VOTECL__ARG_UINT(votecl__circles_cells(d)),
+                                                 VOTECL__ARG_BUF(plan->d_maxes)},
+                                 3)) != VOTECL_OK ||
+        (status = votecl_buffer_read(plan->d_maxes, 0, host, 4 * (size_t)d->spaces)) != VOTECL_OK)
+        goto out;
+    for (unsigned s = 0; s < d->spaces; s++)
+        host[s] = votecl__circles_radii_least(d, s, host[s]);
+    status = votecl_buffer_write(plan->d_least, 0, host, 4 * (size_t)d->spaces);
+out:
+    free(host);
+    return status;
+}
+
+static votecl_status
+launch_radii_candidates(votecl_circles_plan *plan)
+{
+    const votecl__circles_desc *d = &plan->desc;
+    size_t local[2] = {64, 1},
+           global[2] = {votecl__round_up(votecl__circles_cells(d), 64), d->spaces};
+    votecl_status status = votecl__buffer_zero(plan->d_cand, 0, 4);
+
+    if (status != VOTECL_OK)
+        return status;
+    return votecl__launch(
+        plan->context, plan->k_radii_candidates, 2, global, local,
+        (votecl__arg[]){VOTECL__ARG_BUF(plan->d_acc), VOTECL__ARG_UINT(d->cols),
+                        VOTECL__ARG_UINT(d->rows), VOTECL__ARG_BUF(plan->d_least),
+                        VOTECL__ARG_INT(d->p.min_xdistance), VOTECL__ARG_INT(d->p.min_ydistance),
+                        VOTECL__ARG_UINT(plan->cand_cap), VOTECL__ARG_BUF(plan->d_cand)},
+        8);
+}
+
+/* The device's (space, cell, votes) candidates into plan->pairs, as device_centres reads its
+ * pairs. */
+static votecl_status
+device_radii_candidates(votecl_circles_plan *plan, size_t *n)
+{
+    uint32_t head[1 + 3 * FIRST_READ];
+    size_t first = FIRST_READ;
+    votecl_status status = launch_radii_candidates(plan);
+
+    if (status == VOTECL_OK)
+        status = votecl_buffer_read(plan->d_cand, 0, head, sizeof head);
+    if (status == VOTECL_OK && head[0] > plan->cand_cap) {
+        plan->cand_cap = head[0];
+        if ((status = votecl__buffer_ensure(plan->context, &plan->d_cand,
+                                            4 + 12 * plan->cand_cap)) == VOTECL_OK &&
+            (status = launch_radii_candidates(plan)) == VOTECL_OK)
+            status = votecl_buffer_read(plan->d_cand, 0, head, sizeof head);
+    }
+    /* grow_pairs holds pairs of words: 3 n words fit in 2 (3 n / 2 + 1) */
+    if (status != VOTECL_OK ||
+        (status = grow_pairs(plan, 3 * (size_t)head[0] / 2 + 1)) != VOTECL_OK)
+        return status;
+    *n = head[0];
+    memcpy(plan->pairs, head + 1, 12 * (*n < first ? *n : first));
+    if (*n > first)
+        status = votecl_buffer_read(plan->d_cand, 4 + 12 * first, plan->pairs + 3 * first,
+                                    12 * (*n - first));
+    return status;
+}
+
+static votecl_status
+device_radii(votecl_circles_plan *plan, size_t n)
+{
+    const votecl__circles_desc *d = &plan->desc;
+    size_t cells = votecl__circles_cells(d) * d->spaces;
+    size_t local[2] = {64, 1}, global[2] = {votecl__round_up(n, 64), d->spaces};
+    votecl_status status;
+
+    if ((status = votecl__buffer_ensure(plan->context, &plan->d_in, 4 * n)) != VOTECL_OK ||
+        (status = votecl_buffer_write(plan->d_in, 0, plan->points, 4 * n)) != VOTECL_OK ||
+        (status = votecl__buffer_zero(plan->d_acc, 0, cells * 4)) != VOTECL_OK ||
+        (status = votecl__launch(
+             plan->context, plan->k_radii, 2, global, local,
+             (votecl__arg[]){VOTECL__ARG_BUF(plan->d_in), VOTECL__ARG_UINT(n),
+                             VOTECL__ARG_BUF(plan->d_offsets), VOTECL__ARG_BUF(plan->d_starts),
+                             VOTECL__ARG_UINT(d->spaces), VOTECL__ARG_UINT(d->cols),
+                             VOTECL__ARG_UINT(d->rows), VOTECL__ARG_BUF(plan->d_acc)},
+             8)) != VOTECL_OK)
+        return status;
+    return device_least(plan);
+}
+
+static votecl_status
+run_radii(votecl_circles_plan *plan, const uint8_t *data, size_t stride, votecl_circle *circles,
+          size_t capacity, size_t *found)
+{
+    const votecl__circles_desc *d = &plan->desc;
+    size_t n = votecl__circles_edge_points(d, data, stride, plan->points), ncand = 0;
+    votecl_status status;
+
+    plan->last.kept = n;
+    if (n > 0 && plan->device) {
+        /* the votes and the candidates on the device; the accumulator read only when asked */
+        if ((status = device_radii(plan, n)) != VOTECL_OK ||
+            (status = device_radii_candidates(plan, &ncand)) != VOTECL_OK)
+            return status;
+        plan->acc_on_device = 1;
+        status = votecl__circles_radii_peaks_from(d, plan->pairs, ncand, circles, capacity, found);
+    } else {
+        if ((status = ensure_acc(plan)) != VOTECL_OK)
+            return status;
+        votecl__circles_ref_radii_vote(d, plan->points, n, plan->acc);
+        plan->have_acc = 1;
+        status = votecl__circles_radii_peaks(d, plan->acc, circles, capacity, found);
+    }
+    if (status != VOTECL_OK)
+        return votecl__fail(plan->context, status, "out of memory for the peaks");
+    return VOTECL_OK;
+}
+
+static votecl_status
+check_run(votecl_circles_plan *plan, const votecl_image *image, const votecl_circle *circles,
+          size_t capacity, const size_t *found)
+{
+    const votecl__circles_desc *d = &plan->desc;
+    size_t row_bytes, pixels;
+    votecl_status status;
+
+    if (found == NULL || (circles == NULL && capacity > 0))
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "%s: NULL pointer",
+                            found == NULL ? "found" : "circles");
+    status = votecl__image_check(plan->context, image, VOTECL_DTYPE_U8, 1, &row_bytes, &pixels);
+    if (status == VOTECL_OK && (image->width != d->width || image->height != d->height))
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
+                            "image.width, image.height: %zu x %zu is not the plan's %u x %u",
+                            image->width, image->height, d->width, d->height);
+    return status;
+}
+
+votecl_status
+votecl_circles_run(votecl_circles_plan *plan, const votecl_image *image, votecl_circle *circles,
+                   size_t capacity, size_t *found, votecl_vote_stats *stats)
+{
+    const void *packed;
+    votecl_status status;
+
+    if (plan == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    VOTECL__ENTER_OR_RETURN(plan->context);
+    if ((status = check_run(plan, image, circles, capacity, found)) != VOTECL_OK)
+        return status;
+    plan->have_acc = plan->acc_on_device = 0;
+    plan->last = (votecl_vote_stats){.elements = (size_t)plan->desc.width * plan->desc.height};
+    free(plan->packed_copy);
+    plan->packed_copy = NULL;
+    if (plan->desc.p.method == VOTECL_CIRCLES_RADII)
+        status = run_radii(plan, image->data, image->height > 1 ? image->stride : image->width,
+                           circles, capacity, found);
+    else if ((status = votecl__image_packed(plan->context, image, plan->desc.width, &packed,
+                                            &plan->packed_copy)) == VOTECL_OK)
+        status = run_gradient(plan, packed, circles, capacity, found);
+    if (status != VOTECL_OK)
+        return status;
+    plan->last.eta = (double)plan->last.kept / (double)plan->last.elements;
+    if (stats != NULL)
+        *stats = plan->last;
+    return VOTECL_OK;
+}

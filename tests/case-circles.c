@@ -1,0 +1,117 @@
+/* Circles in the tests that call every algorithm (tests/cases.h): the gradient method on the
+ * 64 x 48 gray image and the per-radius method on the 96 x 72 edge image, small radii and
+ * low thresholds so that both find circles in random data. Every backend's circles equal the
+ * reference's exactly (the votes are integers; the float steps run on the host). */
+#include "cases.h"
+
+typedef struct circles_out {
+    size_t found;
+    votecl_circle circles[8];
+} circles_out;
+
+static void
+small_params(votecl_circles_params *p, votecl_circles_method method)
+{
+    votecl_circles_params_init(p, method);
+    p->min_radius = 3;
+    p->max_radius = 12;
+    p->votes = 4;
+    p->min_xdistance = p->min_ydistance = 4;
+}
+
+static votecl_status
+gradient_make(votecl_context *context, void **object)
+{
+    votecl_circles_params p;
+    small_params(&p, VOTECL_CIRCLES_GRADIENT);
+    return votecl_circles_plan_new(context, &p, 64, 48, (votecl_circles_plan **)object);
+}
+
+static votecl_status
+radii_make(votecl_context *context, void **object)
+{
+    votecl_circles_params p;
+    small_params(&p, VOTECL_CIRCLES_RADII);
+    return votecl_circles_plan_new(context, &p, 96, 72, (votecl_circles_plan **)object);
+}
+
+static votecl_status
+gradient_run(void *object, void *out)
+{
+    circles_out *o = out;
+    votecl_image v = tu_view_u8(tc_in.image, 64, 48);
+    return votecl_circles_run(object, &v, o->circles, 8, &o->found, NULL);
+}
+
+static votecl_status
+radii_run(void *object, void *out)
+{
+    circles_out *o = out;
+    votecl_image v = tu_view_u8(tc_in.edges, 96, 72);
+    return votecl_circles_run(object, &v, o->circles, 8, &o->found, NULL);
+}
+
+static void
+circles_destroy(void *object)
+{
+    votecl_circles_plan_free(object);
+}
+
+static int
+circle_differs(const void *pa, const void *pb)
+{
+    const votecl_circle *x = pa, *y = pb;
+    return TC_FIELD_DIFFERS(x, y, x) || TC_FIELD_DIFFERS(x, y, y) ||
+           TC_FIELD_DIFFERS(x, y, radius) || TC_FIELD_DIFFERS(x, y, score) ||
+           TC_FIELD_DIFFERS(x, y, votes);
+}
+
+static int
+circles_differ(const void *a, const void *b)
+{
+    return TC_ITEMS_DIFFER(a, b, circles_out, circles, circle_differs);
+}
+
+static void
+circles_params_init(void *p)
+{
+    votecl_circles_params_init(p, VOTECL_CIRCLES_GRADIENT);
+}
+
+static votecl_status
+circles_call(votecl_context *context, void *p)
+{
+    votecl_circles_plan *plan = NULL;
+    votecl_status status = votecl_circles_plan_new(context, p, 32, 32, &plan);
+
+    votecl_circles_plan_free(plan);
+    return status;
+}
+
+static const tc_params circles_params[] = {
+    {sizeof(votecl_circles_params), circles_params_init, circles_call, TC_PARAMS_OK},
+};
+
+static const tc_case circles_cases[] = {
+    {.name = "circles",
+     .out_size = sizeof(circles_out),
+     .make = gradient_make,
+     .run = gradient_run,
+     .destroy = circles_destroy,
+     .differ = circles_differ},
+    {.name = "circles-radii",
+     .out_size = sizeof(circles_out),
+     .make = radii_make,
+     .run = radii_run,
+     .destroy = circles_destroy,
+     .differ = circles_differ},
+};
+
+const tc_algorithm tc_circles = {
+    .name = "circles",
+    .cases = circles_cases,
+    .ncases = G_N_ELEMENTS(circles_cases),
+    .concurrent = &circles_cases[0],
+    .params = circles_params,
+    .nparams = G_N_ELEMENTS(circles_params),
+};
