@@ -258,8 +258,8 @@ clip_boxes(votecl_hog_detection *d, size_t n, size_t width, size_t height)
         if (x1 <= x0 || y1 <= y0)
             continue;
         d[k] = d[i];
-        d[k].box = (votecl_hog_rect){(int32_t)x0, (int32_t)y0, (int32_t)(x1 - x0),
-                                     (int32_t)(y1 - y0)};
+        d[k].box =
+            (votecl_hog_rect){(int32_t)x0, (int32_t)y0, (int32_t)(x1 - x0), (int32_t)(y1 - y0)};
         k++;
     }
     return k;
@@ -312,9 +312,8 @@ fuse_clipped(const votecl_hog_params *params, const votecl_hog_detection *window
 
 votecl_status
 votecl__hog_fuse_checked(votecl_context *context, const votecl_hog_params *params,
-                         const votecl_hog_detection *windows, size_t n, size_t width,
-                         size_t height, votecl_hog_detection *detections, size_t capacity,
-                         size_t *found)
+                         const votecl_hog_detection *windows, size_t n, size_t width, size_t height,
+                         votecl_hog_detection *detections, size_t capacity, size_t *found)
 {
     size_t limit = votecl__hog_fuse_limit(params);
 
@@ -324,8 +323,7 @@ votecl__hog_fuse_checked(votecl_context *context, const votecl_hog_params *param
                             "(its time is quadratic in them): raise hit_threshold or fuse none",
                             params->hit_threshold, n, limit,
                             params->fusion == VOTECL_HOG_FUSION_GROUP ? "grouping" : "mean-shift");
-    if (fuse_clipped(params, windows, n, width, height, detections, capacity, found) !=
-        VOTECL_OK)
+    if (fuse_clipped(params, windows, n, width, height, detections, capacity, found) != VOTECL_OK)
         return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory fusing %zu windows",
                             n);
     return VOTECL_OK;

@@ -103,9 +103,8 @@ size_t votecl__hog_fuse_limit(const votecl_hog_params *params);
  * hit_threshold), the fused boxes then clipped to the width x height image as OpenCV's
  * detectMultiScale clips them (boxes left empty dropped); width 0 clips nothing. */
 votecl_status votecl__hog_fuse_checked(votecl_context *context, const votecl_hog_params *params,
-                                       const votecl_hog_detection *windows, size_t n,
-                                       size_t width, size_t height,
-                                       votecl_hog_detection *detections, size_t capacity,
-                                       size_t *found);
+                                       const votecl_hog_detection *windows, size_t n, size_t width,
+                                       size_t height, votecl_hog_detection *detections,
+                                       size_t capacity, size_t *found);
 
 #endif

@@ -552,8 +552,7 @@ check_clipped(votecl_context *ctx)
     params.fusion = VOTECL_HOG_FUSION_NONE;
     g_assert_cmpint(votecl_hog_descriptor_length(&params, &length), ==, VOTECL_OK);
     zeros = g_malloc0(length * sizeof *zeros);
-    g_assert_cmpint(votecl_hog_model_new(ctx, &params, zeros, length, 1.0f, &model), ==,
-                    VOTECL_OK);
+    g_assert_cmpint(votecl_hog_model_new(ctx, &params, zeros, length, 1.0f, &model), ==, VOTECL_OK);
     g_assert_cmpint(votecl_hog_new(ctx, &params, model, &h), ==, VOTECL_OK);
     g_assert_cmpint(votecl_hog_detect(h, &view, NULL, 0, got, CAP, &found), ==, VOTECL_OK);
     g_assert_cmpint(votecl_hog_last_windows(h, raw, CAP, &nraw), ==, VOTECL_OK);
