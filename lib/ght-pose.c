@@ -256,10 +256,10 @@ solve4(double m[4][4], double v[4], double p[4])
 
 /* The normal equations are summed in double in the correspondences' canonical order (sorted
  * by corr_order before the fit), so the sums (and the fit) do not depend on the order in
- * which a device appends the matches. Terms rounded to a fixed point of 1/256 instead (as
- * before) biased the fit: the normals come from a few bins, so their rounding errors add up
- * rather than cancel, and an exact copy of the template came back rotated by -0.018 degrees
- * and 0.02 px off. GHT_FIT_MAX bounds the scratch. */
+ * which a device appends the matches. Terms rounded to a fixed point of 1/256 would bias the
+ * fit: the normals come from a few bins, so their rounding errors add up rather than cancel,
+ * and an exact copy of the template came back rotated by -0.018 degrees and 0.02 px off.
+ * GHT_FIT_MAX bounds the scratch. */
 #define GHT_FIT_MAX ((size_t)1 << 23)
 
 /* The 14 terms of correspondence c in the normal equations: the upper triangle of r r^T (10)
