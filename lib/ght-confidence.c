@@ -320,7 +320,7 @@ refine_once(const votecl__ght_desc *desc, const votecl__ght_edges *templ, const 
     if (!votecl__ght_fit_points(c, n, scratch, fit))
         return 0;
     scale = hypot(fit[0], fit[1]);
-    angle = fmod(atan2(fit[1], fit[0]) * 180.0 / GHT_PI + 360.0, 360.0);
+    angle = votecl__ght_degrees(atan2(fit[1], fit[0]) * 180.0 / GHT_PI);
     da = fmod(fabs(angle - pose->angle), 360.0);
     da = da > 180 ? 360 - da : da;
     if (da > GHT_REFINE_DEGREES || fabs(scale / pose->scale - 1) > GHT_REFINE_SCALE ||

@@ -236,9 +236,9 @@ void votecl__ght_normals(const votecl__ght_desc *desc, double *normals);
 /* The trimmed point-to-line least-squares similarity (a, b, x0, y0: image point
  * (a u - b v + x0, b u + a v + y0) of template offset (u, v)) of n correspondences, six
  * doubles each: template offset u, v, image point x, y, the image edge's unit normal;
- * scratch: VOTECL__GHT_FIT_SCRATCH n doubles (two per correspondence and room for its
- * VOTECL__GHT_FIT_TERMS 64-bit terms). Returns 0 when there is no fit (fewer than 8,
- * singular). */
+ * scratch: VOTECL__GHT_FIT_SCRATCH n doubles (two per correspondence and its
+ * VOTECL__GHT_FIT_TERMS terms). The sums follow the order of c: give them in an order that
+ * does not depend on the device. Returns 0 when there is no fit (fewer than 8, singular). */
 #define VOTECL__GHT_FIT_TERMS 14u
 #define VOTECL__GHT_FIT_SCRATCH (2u + VOTECL__GHT_FIT_TERMS)
 int votecl__ght_fit_points(const double *c, size_t n, double *scratch, double out[4]);
@@ -332,6 +332,12 @@ void votecl__ght_conf_memo_free(votecl__ght_conf_memo *memo);
 int votecl__ght_pose_cmp(const void *a, const void *b);
 size_t votecl__ght_finish(const votecl__ght_desc *desc, votecl_ght_pose *poses, size_t n);
 
+/* Angles within this many degrees below 360 are reported as 0: they are rounding noise
+ * around an unrotated pose (1e-9 is far below any angle the search resolves). */
+#define VOTECL__GHT_DEGREES_EPS 1e-9
+/* Angle a in degrees wrapped into [0, 360), a hair below 360 made 0: every angle a pose
+ * reports goes through it. */
+double votecl__ght_degrees(double a);
 /* The rotation of step k of the search, and the scale of step k. */
 double votecl__ght_angle(const votecl__ght_desc *desc, double k);
 double votecl__ght_scale(const votecl__ght_desc *desc, double k);

@@ -91,10 +91,19 @@ votecl__ght_rs(double c, double s, double scale, float rs[2])
 }
 
 double
+votecl__ght_degrees(double a)
+{
+    a = fmod(a, 360.0);
+    a = a < 0 ? a + 360.0 : a;
+    /* rounding in atan2 and the fit leaves an unrotated pose a hair below 0, which wraps to
+     * a hair below 360, and every output (%.2f, JSON's %.10g) rounds that to 360 */
+    return a >= 360.0 - VOTECL__GHT_DEGREES_EPS ? 0.0 : a;
+}
+
+double
 votecl__ght_angle(const votecl__ght_desc *desc, double k)
 {
-    double a = fmod(desc->p.min_angle + k * desc->p.angle_step, 360.0);
-    return a < 0 ? a + 360.0 : a;
+    return votecl__ght_degrees(desc->p.min_angle + k * desc->p.angle_step);
 }
 
 double

@@ -195,7 +195,7 @@ rotation_bin(const votecl__ght_desc *desc, const uint64_t *corr, uint32_t k, dou
     *angle = (best + parabola((double)corr[(best + L - 1) % L], (double)corr[best],
                               (double)corr[(best + 1) % L])) *
              360.0 / L;
-    *angle = fmod(*angle + 360.0, 360.0);
+    *angle = votecl__ght_degrees(*angle);
     return best;
 }
 

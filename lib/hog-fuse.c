@@ -240,41 +240,55 @@ votecl__hog_fuse_limit(const votecl_hog_params *params)
     return SIZE_MAX;
 }
 
-votecl_status
-votecl__hog_fuse_checked(votecl_context *context, const votecl_hog_params *params,
-                         const votecl_hog_detection *windows, size_t n,
-                         votecl_hog_detection *detections, size_t capacity, size_t *found)
+/* OpenCV's clipObjects, which detectMultiScale applies after either grouping: each box becomes
+ * its intersection with the image (0, 0, width, height), and boxes left empty are dropped;
+ * the rest keep their order. Returns how many are kept. */
+static size_t
+clip_boxes(votecl_hog_detection *d, size_t n, size_t width, size_t height)
 {
-    size_t limit = votecl__hog_fuse_limit(params);
+    size_t k = 0;
 
-    if (n > limit)
-        return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
-                            "hit_threshold: %g keeps %zu windows, more than the %zu %s fuses "
-                            "(its time is quadratic in them): raise hit_threshold or fuse none",
-                            params->hit_threshold, n, limit,
-                            params->fusion == VOTECL_HOG_FUSION_GROUP ? "grouping" : "mean-shift");
-    if (votecl_hog_fuse(params, windows, n, detections, capacity, found) != VOTECL_OK)
-        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory fusing %zu windows",
-                            n);
-    return VOTECL_OK;
+    for (size_t i = 0; i < n; i++) {
+        /* in int64_t: fused boxes of caller windows may hold any int32_t */
+        int64_t x0 = d[i].box.x > 0 ? d[i].box.x : 0, y0 = d[i].box.y > 0 ? d[i].box.y : 0;
+        int64_t x1 = (int64_t)d[i].box.x + d[i].box.width;
+        int64_t y1 = (int64_t)d[i].box.y + d[i].box.height;
+        x1 = x1 < (int64_t)width ? x1 : (int64_t)width;
+        y1 = y1 < (int64_t)height ? y1 : (int64_t)height;
+        if (x1 <= x0 || y1 <= y0)
+            continue;
+        d[k] = d[i];
+        d[k].box =
+            (votecl_hog_rect){(int32_t)x0, (int32_t)y0, (int32_t)(x1 - x0), (int32_t)(y1 - y0)};
+        k++;
+    }
+    return k;
 }
 
-votecl_status
-votecl_hog_fuse(const votecl_hog_params *params, const votecl_hog_detection *windows, size_t n,
-                votecl_hog_detection *detections, size_t capacity, size_t *found)
+/* Fuses n windows into out (n entries) by params' fusion; returns how many came out. */
+static size_t
+fuse(const votecl_hog_params *params, const votecl_hog_detection *windows, size_t n,
+     votecl_hog_detection *out, size_t *parent, size_t *label, group *g, point *p)
+{
+    if (params->fusion == VOTECL_HOG_FUSION_GROUP)
+        return group_rectangles(windows, n, params->group_threshold, out, parent, g, label);
+    if (params->fusion == VOTECL_HOG_FUSION_MEANSHIFT)
+        return meanshift(params, windows, n, out, p, p + n);
+    memcpy(out, windows, n * sizeof *out);
+    return n;
+}
+
+/* votecl_hog_fuse(), its boxes then clipped to a width x height image when width > 0. */
+static votecl_status
+fuse_clipped(const votecl_hog_params *params, const votecl_hog_detection *windows, size_t n,
+             size_t width, size_t height, votecl_hog_detection *detections, size_t capacity,
+             size_t *found)
 {
     votecl_hog_detection *out;
     size_t *parent, *label, k;
     group *g;
     point *p;
 
-    if (params == NULL || found == NULL || (windows == NULL && n > 0) ||
-        (detections == NULL && capacity > 0))
-        return VOTECL_INVALID_ARGUMENT;
-    if (votecl__struct_size_message(params, "params", sizeof *params, NULL, 0) != VOTECL_OK)
-        return VOTECL_INVALID_ARGUMENT;
-    if (n > votecl__hog_fuse_limit(params))
-        return VOTECL_INVALID_ARGUMENT;
     if (n == 0) {
         *found = 0;
         return VOTECL_OK;
@@ -288,13 +302,43 @@ votecl_hog_fuse(const votecl_hog_params *params, const votecl_hog_detection *win
         free(out), free(parent), free(label), free(g), free(p);
         return VOTECL_OUT_OF_HOST_MEMORY;
     }
-    if (params->fusion == VOTECL_HOG_FUSION_GROUP)
-        k = group_rectangles(windows, n, params->group_threshold, out, parent, g, label);
-    else if (params->fusion == VOTECL_HOG_FUSION_MEANSHIFT)
-        k = meanshift(params, windows, n, out, p, p + n);
-    else
-        memcpy(out, windows, (k = n) * sizeof *out);
+    k = fuse(params, windows, n, out, parent, label, g, p);
+    if (width > 0)
+        k = clip_boxes(out, k, width, height);
     emit(out, k, detections, capacity, found);
     free(out), free(parent), free(label), free(g), free(p);
     return VOTECL_OK;
+}
+
+votecl_status
+votecl__hog_fuse_checked(votecl_context *context, const votecl_hog_params *params,
+                         const votecl_hog_detection *windows, size_t n, size_t width, size_t height,
+                         votecl_hog_detection *detections, size_t capacity, size_t *found)
+{
+    size_t limit = votecl__hog_fuse_limit(params);
+
+    if (n > limit)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
+                            "hit_threshold: %g keeps %zu windows, more than the %zu %s fuses "
+                            "(its time is quadratic in them): raise hit_threshold or fuse none",
+                            params->hit_threshold, n, limit,
+                            params->fusion == VOTECL_HOG_FUSION_GROUP ? "grouping" : "mean-shift");
+    if (fuse_clipped(params, windows, n, width, height, detections, capacity, found) != VOTECL_OK)
+        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory fusing %zu windows",
+                            n);
+    return VOTECL_OK;
+}
+
+votecl_status
+votecl_hog_fuse(const votecl_hog_params *params, const votecl_hog_detection *windows, size_t n,
+                votecl_hog_detection *detections, size_t capacity, size_t *found)
+{
+    if (params == NULL || found == NULL || (windows == NULL && n > 0) ||
+        (detections == NULL && capacity > 0))
+        return VOTECL_INVALID_ARGUMENT;
+    if (votecl__struct_size_message(params, "params", sizeof *params, NULL, 0) != VOTECL_OK)
+        return VOTECL_INVALID_ARGUMENT;
+    if (n > votecl__hog_fuse_limit(params))
+        return VOTECL_INVALID_ARGUMENT;
+    return fuse_clipped(params, windows, n, 0, 0, detections, capacity, found);
 }

@@ -99,11 +99,12 @@ float votecl__hog_atan_deg(float y, float x);
 /* Windows params' fusion takes (hog-fuse.c): VOTECL_HOG_MAX_GROUP_WINDOWS,
  * VOTECL_HOG_MAX_MEANSHIFT_WINDOWS, or SIZE_MAX when nothing is fused. */
 size_t votecl__hog_fuse_limit(const votecl_hog_params *params);
-/* votecl_hog_fuse() with its failures told in context's error: n above the limit names
- * hit_threshold. */
+/* votecl_hog_fuse() with its failures told in context's error (n above the limit names
+ * hit_threshold), the fused boxes then clipped to the width x height image as OpenCV's
+ * detectMultiScale clips them (boxes left empty dropped); width 0 clips nothing. */
 votecl_status votecl__hog_fuse_checked(votecl_context *context, const votecl_hog_params *params,
-                                       const votecl_hog_detection *windows, size_t n,
-                                       votecl_hog_detection *detections, size_t capacity,
-                                       size_t *found);
+                                       const votecl_hog_detection *windows, size_t n, size_t width,
+                                       size_t height, votecl_hog_detection *detections,
+                                       size_t capacity, size_t *found);
 
 #endif

@@ -1240,8 +1240,8 @@ votecl_hog_detect_end(votecl_hog *hog, votecl_hog_detection *detections, size_t 
     VOTECL__ENTER_OR_RETURN(hog->context);
     if ((s = end_raw(hog)) != VOTECL_OK)
         return s;
-    return votecl__hog_fuse_checked(hog->context, &hog->params, hog->raw, hog->nraw, detections,
-                                     capacity, found);
+    return votecl__hog_fuse_checked(hog->context, &hog->params, hog->raw, hog->nraw, hog->conv_w,
+                                    hog->conv_h, detections, capacity, found);
 }
 
 votecl_status
@@ -1331,8 +1331,8 @@ votecl_hog_detect_multi(votecl_hog *const *hogs, size_t n, const votecl_image *i
         nall += hogs[h]->nraw;
     }
     if (s == VOTECL_OK)
-        s = votecl__hog_fuse_checked(hogs[0]->context, &hogs[0]->params, all, nall, detections,
-                                     capacity, found);
+        s = votecl__hog_fuse_checked(hogs[0]->context, &hogs[0]->params, all, nall, hogs[0]->conv_w,
+                                     hogs[0]->conv_h, detections, capacity, found);
     free(all);
     free(mine);
     return s;

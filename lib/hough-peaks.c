@@ -277,25 +277,14 @@ typedef struct hough_segment_image {
     size_t stride;
 } hough_segment_image;
 
+/* The segment walk's hit test (lib/segment.c): an edge pixel. */
 static int
-edge_near(const votecl__hough_desc *d, const uint8_t *data, size_t stride, double px, double py,
-          double nx, double ny)
-{
-    for (int o = -2; o <= 2; o++) {
-        long x = lround(px + o * nx), y = lround(py + o * ny);
-        if (x >= 0 && y >= 0 && x < (long)d->width && y < (long)d->height &&
-            data[(size_t)y * stride + (size_t)x] >= d->edge_threshold)
-            return 1;
-    }
-    return 0;
-}
-
-/* The segment walk's hit test (lib/segment.c): an edge pixel within 2 px across the line. */
-static int
-hough_hit(const void *arg, double x, double y, double nx, double ny)
+hough_hit(const void *arg, long x, long y, double nx, double ny)
 {
     const hough_segment_image *im = arg;
-    return edge_near(im->desc, im->data, im->stride, x, y, nx, ny);
+    (void)nx;
+    (void)ny;
+    return im->data[(size_t)y * im->stride + (size_t)x] >= im->desc->edge_threshold;
 }
 
 void

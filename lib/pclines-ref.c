@@ -409,17 +409,6 @@ is_edge_along(const votecl__pclines_desc *desc, const void *data, votecl_dtype d
     return dot * dot >= 0.81 * mag2;
 }
 
-/* Whether an edge pixel lies within 2 px of point (px, py) along the normal (nx, ny). */
-static int
-hit(const votecl__pclines_desc *desc, const void *data, votecl_dtype dtype, double px,
-    double py, double nx, double ny)
-{
-    for (int o = -2; o <= 2; o++)
-        if (is_edge_along(desc, data, dtype, lround(px + o * nx), lround(py + o * ny), nx, ny))
-            return 1;
-    return 0;
-}
-
 /* The image a segment is looked for in (borrowed). */
 typedef struct pclines_segment_image {
     const votecl__pclines_desc *desc;
@@ -429,10 +418,10 @@ typedef struct pclines_segment_image {
 
 /* The segment walk's hit test (lib/segment.c). */
 static int
-pclines_hit(const void *arg, double x, double y, double nx, double ny)
+pclines_hit(const void *arg, long x, long y, double nx, double ny)
 {
     const pclines_segment_image *im = arg;
-    return hit(im->desc, im->data, im->dtype, x, y, nx, ny);
+    return is_edge_along(im->desc, im->data, im->dtype, x, y, nx, ny);
 }
 
 void

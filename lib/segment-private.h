@@ -11,17 +11,19 @@ typedef struct votecl__segment_line {
     double width, height;
 } votecl__segment_line;
 
-/* Whether the image has an edge at or near (x, y) for a line of normal (nx, ny); arg is the
- * detector's own state, borrowed. */
-typedef int (*votecl__segment_hit)(const void *arg, double x, double y, double nx, double ny);
+/* Whether pixel (x, y), inside the image, is an edge pixel of a line of normal (nx, ny); arg
+ * is the detector's own state, borrowed. */
+typedef int (*votecl__segment_hit)(const void *arg, long x, long y, double nx, double ny);
 
 /* The range [*t0, *t1] of t for which p + t (-ny, nx) lies in the box of pixel centres
  * [0, W-1] x [0, H-1] (Liang-Barsky); 0 when the line misses the box. */
 int votecl__segment_clip(const votecl__segment_line *line, double *t0, double *t1);
 
-/* Walks line through the image one pixel at a time and finds its longest run of hits with
- * gaps of at most max_gap px; when that run spans at least min_length px, writes its ends
- * (x0, y0, x1, y1) to ends and returns 1; otherwise returns 0 and leaves ends alone. */
+/* Walks line through the image one pixel step along its major axis at a time (an edge pixel
+ * within 2 px along the minor axis is a hit) and finds its longest run of hits with gaps of at
+ * most max_gap steps; when that run spans at least min_length px, writes its ends (x0, y0, x1,
+ * y1), the feet on the line of its first and last edge pixels, to ends and returns 1;
+ * otherwise returns 0 and leaves ends alone. */
 int votecl__segment_walk(const votecl__segment_line *line, votecl__segment_hit hit,
                          const void *arg, uint32_t min_length, uint32_t max_gap, double ends[4]);
 

@@ -31,27 +31,64 @@ votecl__segment_clip(const votecl__segment_line *line, double *t0, double *t1)
     return *t0 <= *t1;
 }
 
+/* The edge pixel the walk finds at the step where the line crosses pixel (x, y): that pixel or
+ * one up to 2 px either side along the minor axis, nearest first, inside the image. */
+static int
+probe(const votecl__segment_line *line, votecl__segment_hit hit, const void *arg, int major_x,
+      long x, long y, long pix[2])
+{
+    static const int order[] = {0, -1, 1, -2, 2};
+
+    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
+        long cx = major_x ? x : x + order[k], cy = major_x ? y + order[k] : y;
+        if (cx < 0 || cy < 0 || cx >= (long)line->width || cy >= (long)line->height ||
+            !hit(arg, cx, cy, line->nx, line->ny))
+            continue;
+        pix[0] = cx;
+        pix[1] = cy;
+        return 1;
+    }
+    return 0;
+}
+
+/* The position along the line of the foot of pixel pix's centre. */
+static double
+foot(const votecl__segment_line *line, const long pix[2])
+{
+    return (pix[0] - line->px) * -line->ny + (pix[1] - line->py) * line->nx;
+}
+
+/* The walk goes one pixel step at a time along the major axis (OpenCV's HoughLinesP and
+ * scikit-image's probabilistic_hough_line do the same), so a gap is a count of steps without
+ * an edge pixel and a diagonal neighbour is no gap; a run's ends are the feet of its first and
+ * last edge pixels, so they lie on the extreme pixels, not a step inside. */
 int
 votecl__segment_walk(const votecl__segment_line *line, votecl__segment_hit hit, const void *arg,
                      uint32_t min_length, uint32_t max_gap, double ends[4])
 {
-    double dx = -line->ny, dy = line->nx, t0, t1;
-    double run0 = 0, last = 0, best0 = 0, best1 = -1;
-    int open = 0;
+    double dx = -line->ny, dy = line->nx, t0, t1, run0 = 0, best0 = 0, best1 = -1;
+    int major_x = fabs(dx) >= fabs(dy), open = 0;
+    double pm = major_x ? line->px : line->py, dm = major_x ? dx : dy;
+    long c0, c1, last = 0, pix[2];
 
     if (!votecl__segment_clip(line, &t0, &t1))
         return 0;
-    for (double t = ceil(t0); t <= t1; t += 1.0) {
-        if (!hit(arg, line->px + t * dx, line->py + t * dy, line->nx, line->ny))
+    /* the integer major coordinates inside the clipped line, in the order of increasing t */
+    c0 = (long)ceil(fmin(pm + t0 * dm, pm + t1 * dm) - 1e-9);
+    c1 = (long)floor(fmax(pm + t0 * dm, pm + t1 * dm) + 1e-9);
+    for (long i = 0; i <= c1 - c0; i++) {
+        double t = ((dm > 0 ? c0 + i : c1 - i) - pm) / dm;
+        if (!probe(line, hit, arg, major_x, lround(line->px + t * dx), lround(line->py + t * dy),
+                   pix))
             continue;
-        if (!open || t - last > max_gap + 1.0) {
+        if (!open || i - last > (long)max_gap + 1) {
             open = 1;
-            run0 = t;
+            run0 = foot(line, pix);
         }
-        last = t;
-        if (last - run0 > best1 - best0) {
+        last = i;
+        if (foot(line, pix) - run0 > best1 - best0) {
             best0 = run0;
-            best1 = last;
+            best1 = foot(line, pix);
         }
     }
     if (best1 < best0 || best1 - best0 < min_length)

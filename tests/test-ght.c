@@ -246,6 +246,70 @@ test_ref_ballard_synthetic(void)
     g_assert_cmpint(good, >=, 48);
 }
 
+/* Issue 23 item 7: an unrotated pose reports 0 degrees, not 360: the template itself copied
+ * into a larger image at whole-pixel offsets fits an angle a hair either side of 0, and one a
+ * hair below wrapped to 359.99999... printed as 360 (in JSON's %.10g, the CLI's %.2f). Both
+ * methods, on the reference and the device. */
+static void
+check_unrotated(votecl_context *ctx, votecl_ght_method method)
+{
+    static const uint32_t at[][2] = {{40, 50}, {61, 47}, {33, 70}, {70, 71}, {52, 39}};
+    scene t = template_scene();
+    votecl_image tv = scene_view(&t);
+    votecl_ght_params p;
+    votecl_ght_model *model = NULL;
+
+    if (method == VOTECL_GHT_GUIL)
+        guil_test_params(&p);
+    else
+        votecl_ght_params_init(&p, method);
+    g_assert_cmpint(votecl_ght_model_new(ctx, &p, &tv, &model), ==, VOTECL_OK);
+    for (size_t k = 0; k < G_N_ELEMENTS(at); k++) {
+        scene s = scene_new(200, 200, 60);
+        votecl_image sv = scene_view(&s);
+        votecl_ght_pose poses[4];
+        size_t found = 0;
+        char text[32];
+
+        for (uint32_t y = 0; y < t.height; y++)
+            memcpy(&s.data[(size_t)(at[k][1] + y) * s.width + at[k][0]],
+                   &t.data[(size_t)y * t.width], t.width);
+        g_assert_cmpint(votecl_ght_detect(model, &sv, poses, 4, &found), ==, VOTECL_OK);
+        g_assert_cmpuint(found, >=, 1);
+        g_test_message("%s at (%u, %u): (%.3f, %.3f) angle %.17g",
+                       method == VOTECL_GHT_GUIL ? "Guil" : "Ballard", at[k][0], at[k][1],
+                       poses[0].x, poses[0].y, poses[0].angle);
+        g_assert_cmpfloat(poses[0].angle, >=, 0.0);
+        g_assert_cmpfloat(poses[0].angle, <, 360.0);
+        snprintf(text, sizeof text, "%.2f", poses[0].angle);
+        g_assert_cmpstr(text, ==, "0.00");
+        /* and the fit is exact: terms rounded to 1/256 put it 0.02 px off, -0.018 degrees */
+        g_assert_cmpfloat(fabs(poses[0].x - at[k][0] - 47.5), <, 1e-6);
+        g_assert_cmpfloat(fabs(poses[0].y - at[k][1] - 39.5), <, 1e-6);
+        g_free(s.data);
+    }
+    votecl_ght_model_free(model);
+    g_free(t.data);
+}
+
+static void
+test_ref_unrotated(void)
+{
+    check_unrotated(ref_context, VOTECL_GHT_GUIL);
+    check_unrotated(ref_context, VOTECL_GHT_BALLARD);
+}
+
+static votecl_context *device(void);
+
+static void
+test_opencl_unrotated(void)
+{
+    if (device() == NULL)
+        return;
+    check_unrotated(device(), VOTECL_GHT_GUIL);
+    check_unrotated(device(), VOTECL_GHT_BALLARD);
+}
+
 static void
 test_ref_degenerate(void)
 {
@@ -1908,12 +1972,14 @@ main(int argc, char **argv)
     g_test_add_func("/ref/ght/sample-pair", test_ref_sample_pair);
     g_test_add_func("/ref/ght/large-template", test_ref_large_template);
     g_test_add_func("/ref/ght/degenerate", test_ref_degenerate);
+    g_test_add_func("/ref/ght/unrotated", test_ref_unrotated);
     g_test_add_func("/ref/ght/bad-args", test_ref_bad_args);
     g_test_add_func("/ref/ght/host-canny", test_ref_host_canny);
     g_test_add_func("/ref/ght/host-bins", test_ref_host_bins);
     g_test_add_func("/ref/ght/host-ballard", test_ref_host_ballard);
     g_test_add_func("/ref/ght/confidence-summary", test_ref_confidence_summary);
     tu_add_device_test("ght/guil-spaces", test_opencl_guil_spaces);
+    tu_add_device_test("ght/unrotated", test_opencl_unrotated);
     tu_add_device_test("ght/ballard-space", test_opencl_ballard_space);
     tu_add_device_test("ght/detect-equal", test_opencl_detect_equal);
     tu_add_device_test("ght/front-edges", test_opencl_front_edges);

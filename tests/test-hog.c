@@ -525,6 +525,73 @@ test_opencl_plan_reuse(void)
     g_free(desc), g_free(got), g_free(want), g_free(pa), g_free(pb);
 }
 
+/* --- boxes clipped to the image (issue 23 item 6) --- */
+
+/* A model that scores every window 1 (zero weights, bias 1) with 32 px of padding: windows
+ * reach past every border, and the detections are their parts inside the image, as OpenCV's
+ * detectMultiScale clips them (clipObjects); the raw windows keep their padding. */
+static void
+check_clipped(votecl_context *ctx)
+{
+    enum { W = 100, H = 150, CAP = 1024 };
+    votecl_hog_params params;
+    votecl_hog_model *model = NULL;
+    votecl_hog *h = NULL;
+    votecl_hog_detection *got = g_malloc(CAP * sizeof *got), *raw = g_malloc(CAP * sizeof *raw);
+    uint8_t *px = g_malloc(W * H);
+    votecl_image view = {px, W, H, W, 1, VOTECL_DTYPE_U8};
+    size_t length, found, nraw, corner = 0, outside = 0;
+    float *zeros;
+    tu_rng rng;
+
+    tu_rng_init(&rng, 23);
+    tu_fill_u8(&rng, px, W * H);
+    votecl_hog_params_init(&params);
+    params.padding_x = params.padding_y = 32;
+    params.scale = 1.0;
+    params.fusion = VOTECL_HOG_FUSION_NONE;
+    g_assert_cmpint(votecl_hog_descriptor_length(&params, &length), ==, VOTECL_OK);
+    zeros = g_malloc0(length * sizeof *zeros);
+    g_assert_cmpint(votecl_hog_model_new(ctx, &params, zeros, length, 1.0f, &model), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_new(ctx, &params, model, &h), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_detect(h, &view, NULL, 0, got, CAP, &found), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_last_windows(h, raw, CAP, &nraw), ==, VOTECL_OK);
+    g_assert_cmpuint(found, ==, nraw); /* every window overlaps the image: none dropped */
+    g_assert_cmpuint(found, <=, CAP);
+    for (size_t i = 0; i < nraw; i++)
+        outside += raw[i].box.x < 0 || raw[i].box.y < 0 || raw[i].box.x + raw[i].box.width > W ||
+                   raw[i].box.y + raw[i].box.height > H;
+    g_assert_cmpuint(outside, >, 0);
+    for (size_t i = 0; i < found; i++) {
+        const votecl_hog_rect *b = &got[i].box;
+        g_assert_cmpint(b->x, >=, 0);
+        g_assert_cmpint(b->y, >=, 0);
+        g_assert_cmpint(b->width, >, 0);
+        g_assert_cmpint(b->height, >, 0);
+        g_assert_cmpint(b->x + b->width, <=, W);
+        g_assert_cmpint(b->y + b->height, <=, H);
+        /* the first window, (-32, -32, 64, 128), clipped */
+        corner += b->x == 0 && b->y == 0 && b->width == 32 && b->height == 96;
+    }
+    g_assert_cmpuint(corner, ==, 1);
+    votecl_hog_free(h);
+    votecl_hog_model_free(model);
+    g_free(zeros), g_free(px), g_free(got), g_free(raw);
+}
+
+static void
+test_ref_clipped(void)
+{
+    check_clipped(ref_context);
+}
+
+static void
+test_opencl_clipped(void)
+{
+    if (device() != NULL)
+        check_clipped(device());
+}
+
 /* --- models --- */
 
 static votecl_status
@@ -759,6 +826,7 @@ main(int argc, char **argv)
     g_test_add_func("/ref/hog/gradient-truth", test_ref_gradient_truth);
     g_test_add_func("/ref/hog/pick-channel", test_ref_pick_channel);
     g_test_add_func("/ref/hog/model", test_ref_model);
+    g_test_add_func("/ref/hog/clipped", test_ref_clipped);
     g_test_add_func("/ref/hog/bad-input", test_ref_bad_input);
     g_test_add_func("/ref/hog/opencv-descriptors", test_ref_descriptors);
     g_test_add_func("/ref/hog/opencv-detect", test_ref_detect);
@@ -766,6 +834,7 @@ main(int argc, char **argv)
     tu_add_device_test("hog/bad-input", test_opencl_bad_input);
     tu_add_device_test("hog/async-multi", test_opencl_async);
     tu_add_device_test("hog/plan-reuse", test_opencl_plan_reuse);
+    tu_add_device_test("hog/clipped", test_opencl_clipped);
     tu_add_device_test("hog/opencv-descriptors", test_opencl_descriptors);
     tu_add_device_test("hog/opencv-detect", test_opencl_detect);
     status = g_test_run();

@@ -796,6 +796,74 @@ test_ref_gray_edges(void)
     g_free(im.data);
 }
 
+/* A segment's ends lie within half a pixel of the extreme pixels (a, b) and (c, d), either way
+ * round. */
+static int
+segment_ends_at(const votecl_hough_line *l, double a, double b, double c, double d)
+{
+    double e0 = hypot(l->x0 - a, l->y0 - b), e1 = hypot(l->x1 - c, l->y1 - d);
+    double f0 = hypot(l->x0 - c, l->y0 - d), f1 = hypot(l->x1 - a, l->y1 - b);
+    return l->has_segment && ((e0 <= 0.5 && e1 <= 0.5) || (f0 <= 0.5 && f1 <= 0.5));
+}
+
+/* Issue 23 item 3 (scikit-image's test_probabilistic_hough): 8-connected 45-degree lines are
+ * contiguous, a diagonal step is no gap, and the segment ends lie on the end pixels; a
+ * horizontal and a vertical line keep their ends. */
+static void
+check_segments_whole(votecl_context *ctx)
+{
+    static const double want[][4] = {
+        {25, 25, 74, 74}, {25, 75, 74, 26}, {10, 5, 60, 5}, {95, 40, 95, 89}};
+    edge_image im = edge_image_new(100, 100, 100);
+    votecl_hough_params p;
+    result r;
+    for (size_t i = 25; i < 75; i++)
+        im.data[i * 100 + i] = im.data[(100 - i) * 100 + i] = 255;
+    for (size_t i = 10; i <= 60; i++)
+        im.data[5 * 100 + i] = 255;
+    for (size_t i = 40; i < 90; i++)
+        im.data[i * 100 + 95] = 255;
+    votecl_hough_params_init(&p);
+    p.segments = 1;
+    p.max_gap = 1;
+    p.min_length = 10;
+    p.peak_threshold = 10;
+    if (run(ctx, &p, &im, &r) == 0) {
+        size_t with_segment = 0;
+        for (size_t k = 0; k < MIN(r.found, MAX_LINES); k++) {
+            const votecl_hough_line *l = &r.lines[k];
+            g_test_message("line %zu: theta %.4f rho %.2f votes %u segment %d (%.2f, %.2f)-(%.2f, "
+                           "%.2f)",
+                           k, l->theta, l->rho, l->votes, l->has_segment, l->x0, l->y0, l->x1,
+                           l->y1);
+            with_segment += l->has_segment != 0;
+        }
+        for (size_t w = 0; w < G_N_ELEMENTS(want); w++) {
+            size_t hits = 0;
+            for (size_t k = 0; k < MIN(r.found, MAX_LINES); k++)
+                hits +=
+                    segment_ends_at(&r.lines[k], want[w][0], want[w][1], want[w][2], want[w][3]);
+            g_assert_cmpuint(hits, ==, 1);
+        }
+        g_assert_cmpuint(with_segment, ==, G_N_ELEMENTS(want));
+        result_clear(&r);
+    }
+    g_free(im.data);
+}
+
+static void
+test_ref_segments_diagonal(void)
+{
+    check_segments_whole(ref_context);
+}
+
+static void
+test_device_segments_diagonal(void)
+{
+    if (device() != NULL)
+        check_segments_whole(device());
+}
+
 static void
 test_device_gray(void)
 {
@@ -944,10 +1012,12 @@ main(int argc, char **argv)
     g_test_add_func("/ref/hough/capacity", test_ref_capacity);
     g_test_add_func("/ref/hough/truth", test_ref_truth);
     g_test_add_func("/ref/hough/gray-edges", test_ref_gray_edges);
+    g_test_add_func("/ref/hough/segments-diagonal", test_ref_segments_diagonal);
     add_device_tests();
     tu_add_device_test("auto/hough/buffers", test_device_buffers);
     tu_add_device_test("auto/hough/truth", test_device_truth);
     tu_add_device_test("auto/hough/gray", test_device_gray);
+    tu_add_device_test("auto/hough/segments-diagonal", test_device_segments_diagonal);
     rc = g_test_run();
     tu_device_contexts_free();
     votecl_context_free(ref_context);

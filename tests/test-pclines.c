@@ -183,6 +183,88 @@ log_lines(const result *r, size_t max)
                        r->lines[k].u, r->lines[k].row);
 }
 
+/* --- segments (issue 23 item 3) --- */
+
+/* l's segment ends lie near the extreme pixels (a, b) and (c, d), either way round: within
+ * 1.5 px across the line and 0.75 px along it. PClines' lines are biased by up to 1.5 px
+ * (issue 23 item 2): a 45-degree line found on one Sobel flank reaches the end pixel's other
+ * flank only beyond the walk's 2 px band, and the end falls on a flank pixel, 0.71 px inside
+ * (the theta-rho Hough's ends, on the line itself, are held to 0.5 px in test-hough). */
+static int
+end_near(const votecl_lines_line *l, double x, double y, double a, double b)
+{
+    double dx = -l->b, dy = l->a; /* along the line */
+    double along = (x - a) * dx + (y - b) * dy, across = (x - a) * l->a + (y - b) * l->b;
+    return fabs(along) <= 0.75 && fabs(across) <= 1.5;
+}
+
+static int
+segment_ends_at(const votecl_lines_line *l, double a, double b, double c, double d)
+{
+    return l->has_segment &&
+           ((end_near(l, l->x0, l->y0, a, b) && end_near(l, l->x1, l->y1, c, d)) ||
+            (end_near(l, l->x0, l->y0, c, d) && end_near(l, l->x1, l->y1, a, b)));
+}
+
+/* scikit-image's test_probabilistic_hough: 8-connected 45-degree lines are contiguous (a
+ * diagonal step is no gap) and each gives one segment whose ends lie at its end pixels; a
+ * horizontal and a vertical line keep theirs. */
+static void
+check_segments_whole(votecl_context *ctx)
+{
+    static const double want[][4] = {
+        {25, 25, 74, 74}, {25, 75, 74, 26}, {10, 5, 60, 5}, {95, 40, 95, 89}};
+    image im = image_new(100, 100, 100);
+    votecl_image view = image_view(&im);
+    votecl_lines_params p;
+    result r;
+
+    for (size_t i = 25; i < 75; i++)
+        im.data[i * 100 + i] = im.data[(100 - i) * 100 + i] = 255;
+    for (size_t i = 10; i <= 60; i++)
+        im.data[5 * 100 + i] = 255;
+    for (size_t i = 40; i < 90; i++)
+        im.data[i * 100 + 95] = 255;
+    votecl_lines_params_init(&p);
+    p.segments = 1;
+    p.max_gap = 1;
+    p.min_length = 10;
+    if (run(ctx, &p, 100, 100, &view, NULL, 0, MAX_LINES, &r) == 0) {
+        size_t with_segment = 0;
+        for (size_t k = 0; k < MIN(r.found, MAX_LINES); k++) {
+            const votecl_lines_line *l = &r.lines[k];
+            g_test_message("line %zu: theta %.4f rho %.2f votes %u segment %d (%.2f, %.2f)-(%.2f, "
+                           "%.2f)",
+                           k, l->theta, l->rho, l->votes, l->has_segment, l->x0, l->y0, l->x1,
+                           l->y1);
+            with_segment += l->has_segment != 0;
+        }
+        for (size_t w = 0; w < G_N_ELEMENTS(want); w++) {
+            size_t hits = 0;
+            for (size_t k = 0; k < MIN(r.found, MAX_LINES); k++)
+                hits +=
+                    segment_ends_at(&r.lines[k], want[w][0], want[w][1], want[w][2], want[w][3]);
+            g_assert_cmpuint(hits, ==, 1);
+        }
+        g_assert_cmpuint(with_segment, ==, G_N_ELEMENTS(want));
+        result_clear(&r);
+    }
+    g_free(im.data);
+}
+
+static void
+test_ref_segments_diagonal(void)
+{
+    check_segments_whole(ref_context);
+}
+
+static void
+test_opencl_segments_diagonal(void)
+{
+    if (device() != NULL)
+        check_segments_whole(device());
+}
+
 /* --- Eq. 9 --- */
 
 static void
@@ -996,6 +1078,7 @@ main(int argc, char **argv)
     g_test_add_func("/ref/pclines/synthetic", test_ref_synthetic);
     g_test_add_func("/ref/pclines/degenerate", test_ref_degenerate);
     g_test_add_func("/ref/pclines/bad-args", test_ref_bad_args);
+    g_test_add_func("/ref/pclines/segments-diagonal", test_ref_segments_diagonal);
     g_test_add_func("/ref/pclines/truth", test_ref_truth);
     tu_add_device_test("pclines/equal-image", test_opencl_equal_image);
     tu_add_device_test("pclines/equal-edges", test_opencl_equal_edges);
@@ -1006,6 +1089,7 @@ main(int argc, char **argv)
         tu_add_device_test("pclines/large-4k-8192", test_opencl_large);
     }
     tu_add_device_test("pclines/degenerate", test_opencl_degenerate);
+    tu_add_device_test("pclines/segments-diagonal", test_opencl_segments_diagonal);
     tu_add_device_test("pclines/truth", test_opencl_truth);
     tu_add_device_test("pclines/tiles", test_opencl_tiles);
     tu_add_device_test("pclines/shapes", test_opencl_shapes);

@@ -37,7 +37,11 @@
  *
  * Angles are in degrees in image coordinates (x right, y down; OpenCV's convention): a
  * rotation by a maps a template offset (u, v) to (u cos a - v sin a, u sin a + v cos a),
- * clockwise as seen on the screen. A pose places the
+ * clockwise as seen on the screen: the opposite sense of cv2.getRotationMatrix2D, whose
+ * positive angle turns counter-clockwise, so a template turned by getRotationMatrix2D(c, A, 1)
+ * is reported at 360 - A (and A = 0 at 0). Reported angles lie in [0, 360); one a rounding
+ * error below 360 (1e-9 degrees) is reported as 0, so an unrotated pose never prints as 360.
+ * A pose places the
  * template's centre ((W - 1) / 2, (H - 1) / 2 of the template by default) at (x, y).
  *
  * The model is built once from a template image (or its edges) and detects many times, in
@@ -126,7 +130,7 @@ typedef struct votecl_ght_edge {
 /* One detection. */
 typedef struct votecl_ght_pose {
     double x, y;     /* the template's centre in the image, in pixels */
-    double angle;    /* rotation in degrees, [0, 360) */
+    double angle;    /* rotation in degrees, [0, 360), clockwise on screen (see above) */
     double scale;
     uint32_t votes;  /* position votes (Guil: D, Ballard: the accumulator) */
     uint32_t angle_votes; /* Guil: O correlation of the rotation; Ballard: 0 */

@@ -227,8 +227,11 @@ VOTECL_API votecl_status votecl_hog_compute(votecl_hog *hog, const votecl_image 
 
 /* Detects in image (borrowed) within nrois regions of interest (borrowed; NULL and 0: the
  * whole image). A region is treated as an image of its own (its borders mirrored) and its
- * boxes are moved back into the image. detections: caller-owned output of capacity entries,
- * best score first; *found: the detections, also when more than capacity.
+ * boxes are moved back into the image. The fused boxes are clipped to the image as OpenCV's
+ * detectMultiScale clips them (clipObjects): each becomes its intersection with (0, 0, width,
+ * height) and one left empty is dropped, so a window that reached into the padding gives a
+ * box inside the image. detections: caller-owned output of capacity entries, best score
+ * first; *found: the detections, also when more than capacity.
  * Returns VOTECL_INVALID_ARGUMENT when a region leaves the image, is empty, or the detector
  * has no model; a region or image smaller than a window gives no detections and VOTECL_OK. */
 VOTECL_API votecl_status votecl_hog_detect(votecl_hog *hog, const votecl_image *image,
@@ -257,14 +260,15 @@ VOTECL_API votecl_status votecl_hog_detect_multi(votecl_hog *const *hogs, size_t
                                                  votecl_hog_detection *detections,
                                                  size_t capacity, size_t *found);
 
-/* The raw windows of the last detection before fusion (detections: caller-owned output of
- * capacity entries; *found: how many). */
+/* The raw windows of the last detection before fusion and clipping (detections:
+ * caller-owned output of capacity entries; *found: how many). */
 VOTECL_API votecl_status votecl_hog_last_windows(const votecl_hog *hog,
                                                  votecl_hog_detection *detections,
                                                  size_t capacity, size_t *found);
 
 /* Fuses n windows (borrowed) as params (borrowed) say into detections (caller-owned output,
- * capacity entries, best first); *found also when more than capacity. Host only.
+ * capacity entries, best first); *found also when more than capacity. Host only; it knows
+ * no image, so it clips nothing (votecl_hog_detect() clips its boxes to the image).
  * VOTECL_INVALID_ARGUMENT when n exceeds the fusion's limit (VOTECL_HOG_MAX_GROUP_WINDOWS,
  * VOTECL_HOG_MAX_MEANSHIFT_WINDOWS). */
 VOTECL_API votecl_status votecl_hog_fuse(const votecl_hog_params *params,

@@ -69,7 +69,9 @@ typedef struct votecl_hough_params {
     int segments;             /* nonzero: votecl_hough_run() also finds each line's segment
                                  (default 0) */
     uint32_t min_length;      /* with segments: least length in pixels (default 0: any) */
-    uint32_t max_gap;         /* with segments: longest gap bridged, pixels (default 5) */
+    uint32_t max_gap;         /* with segments: longest gap bridged, in pixel steps along the
+                                 line's major axis, so a diagonal neighbour is no gap (OpenCV's
+                                 HoughLinesP maxLineGap, scikit-image's line_gap; default 5) */
     double merge_distance;    /* a peak whose line's extent in the image has both ends within
                                  this many pixels of a stronger reported line is the same line,
                                  not reported (default 3); 0: keep every peak */
@@ -86,8 +88,9 @@ typedef struct votecl_hough_line {
     unsigned angle; /* g */
     uint32_t bin;   /* rho bin */
     /* With params.segments, after votecl_hough_run(): the longest run of edge pixels within
-     * 2 px of the line (gaps of at most max_gap), from (x0, y0) to (x1, y1), and has_segment
-     * 1; 0 when no run reaches min_length. */
+     * 2 px of the line along its minor axis (gaps of at most max_gap steps), from (x0, y0) to
+     * (x1, y1), the points of the line nearest its first and last edge pixels, and
+     * has_segment 1; 0 when no run reaches min_length. */
     int has_segment;
     double x0, y0, x1, y1;
 } votecl_hough_line;

@@ -85,8 +85,9 @@ typedef struct votecl_lines_params {
                                  (default 0: infinite lines only) */
     uint32_t min_length;      /* with segments: least length of a segment in pixels (default
                                  0: any) */
-    uint32_t max_gap;         /* with segments: longest gap bridged inside a segment, pixels
-                                 (default 5) */
+    uint32_t max_gap;         /* with segments: longest gap bridged inside a segment, in pixel
+                                 steps along the line's major axis, so a diagonal neighbour is
+                                 no gap (OpenCV's maxLineGap; default 5) */
     double merge_distance;    /* a line whose extent in the image has both ends within this
                                  many pixels of a stronger line is the same line, not reported
                                  (default 3: the truth suite's tolerance); 0: keep all maxima */
@@ -111,7 +112,8 @@ typedef struct votecl_lines_line {
     uint32_t column;   /* u + d */
     uint32_t row;
     /* With params.segments, after votecl_lines_run(): the longest run of edge pixels along the
-     * line (pixels within 2 px of it, gaps of at most max_gap), from (x0, y0) to (x1, y1), and
+     * line (pixels within 2 px of it along its minor axis, gaps of at most max_gap steps), from
+     * (x0, y0) to (x1, y1), the points of the line nearest its first and last edge pixels, and
      * has_segment 1; 0 when no run reaches min_length (and for edge lists). */
     int has_segment;
     double x0, y0, x1, y1;

@@ -19,7 +19,10 @@ class GHT(Plan):
     channel) found in images of any size. method: "guil" (rotation, scale, position) or
     "ballard" (R-table). Keywords: fields of votecl_ght_params (levels, canny_low, canny_high,
     min_angle, max_angle, angle_step, min_scale, max_scale, scale_step, dp, ...). detect()
-    returns Pose records (x, y, angle, scale, votes, ...), best first. Host images only."""
+    returns Pose records (x, y, angle, scale, votes, ...), best first. Host images only.
+    angle: degrees in [0, 360), clockwise on screen (image coordinates, y down), the opposite
+    sense of cv2.getRotationMatrix2D: a template it turns by A is reported at 360 - A, an
+    unrotated one at 0."""
 
     _free = fn.ght_model_free
 
