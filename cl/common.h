@@ -50,3 +50,23 @@ vote_y(uint index)
 {
     return index >> 16;
 }
+
+/* Inclusive prefix sum of one value per work-item over a group of wg items (Hillis-Steele;
+ * wg the work-group size); returns the item's sum, *total the group's.
+ * tmp holds wg words; every work-item must call it (barriers inside). */
+inline uint
+group_scan(LOCAL_PTR uint *tmp, uint lid, uint wg, uint value, uint *total)
+{
+    tmp[lid] = value;
+    LOCAL_BARRIER();
+    for (uint offset = 1; offset < wg; offset <<= 1) {
+        uint add = lid >= offset ? tmp[lid - offset] : 0;
+        LOCAL_BARRIER();
+        tmp[lid] += add;
+        LOCAL_BARRIER();
+    }
+    uint result = tmp[lid];
+    *total = tmp[wg - 1];
+    LOCAL_BARRIER();
+    return result;
+}

@@ -23,23 +23,6 @@ stage1_test(GLOBAL const VALUE_T *restrict data, uint e, uint n, uint width)
     return vote_test(x, y, data[e]) ? 1 : 0;
 }
 
-/* Inclusive prefix sum of one value per work-item (Hillis-Steele); returns the item's sum. */
-inline uint
-group_scan(LOCAL_PTR uint *tmp, uint lid, uint value)
-{
-    tmp[lid] = value;
-    LOCAL_BARRIER();
-    for (uint offset = 1; offset < SCAN_WG; offset <<= 1) {
-        uint add = lid >= offset ? tmp[lid - offset] : 0;
-        LOCAL_BARRIER();
-        tmp[lid] += add;
-        LOCAL_BARRIER();
-    }
-    uint result = tmp[lid];
-    LOCAL_BARRIER();
-    return result;
-}
-
 KERNEL __attribute__((reqd_work_group_size(SCAN_WG, 1, 1))) void
 vote_count(GLOBAL const VALUE_T *restrict data, uint n, uint width, GLOBAL uint *restrict counts)
 {
@@ -49,9 +32,10 @@ vote_count(GLOBAL const VALUE_T *restrict data, uint n, uint width, GLOBAL uint 
 
     for (uint r = 0; r < SCAN_ITEMS; r++)
         mine += stage1_test(data, group * CHUNK + r * SCAN_WG + lid, n, width);
-    uint sum = group_scan(tmp, lid, mine);
-    if (lid == SCAN_WG - 1)
-        counts[group] = sum;
+    uint total;
+    group_scan(tmp, lid, SCAN_WG, mine, &total);
+    if (lid == 0)
+        counts[group] = total;
 }
 
 KERNEL __attribute__((reqd_work_group_size(SCAN_WG, 1, 1))) void
@@ -64,13 +48,11 @@ vote_scan(GLOBAL uint *restrict counts, uint groups, GLOBAL uint *restrict total
     for (uint base = 0; base < groups; base += SCAN_WG) {
         uint i = base + lid;
         uint value = i < groups ? counts[i] : 0;
-        uint inclusive = group_scan(tmp, lid, value);
+        uint sum;
+        uint inclusive = group_scan(tmp, lid, SCAN_WG, value, &sum);
         if (i < groups)
             counts[i] = carry + inclusive - value;
-        tmp[lid] = inclusive;
-        LOCAL_BARRIER();
-        carry += tmp[SCAN_WG - 1];
-        LOCAL_BARRIER();
+        carry += sum;
     }
     if (lid == 0)
         total[0] = carry;
@@ -88,16 +70,14 @@ vote_compact(GLOBAL const VALUE_T *restrict data, uint n, uint width,
     for (uint r = 0; r < SCAN_ITEMS; r++) {
         uint e = group * CHUNK + r * SCAN_WG + lid;
         int keep = stage1_test(data, e, n, width);
-        uint inclusive = group_scan(tmp, lid, (uint)keep);
+        uint kept;
+        uint inclusive = group_scan(tmp, lid, SCAN_WG, (uint)keep, &kept);
         if (keep) {
             uint at = out + inclusive - 1;
             locations[at] = vote_location(e, width);
             values[at] = data[e];
         }
-        tmp[lid] = inclusive;
-        LOCAL_BARRIER();
-        out += tmp[SCAN_WG - 1];
-        LOCAL_BARRIER();
+        out += kept;
     }
 }
 #endif

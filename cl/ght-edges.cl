@@ -149,26 +149,6 @@ ght_hysteresis(GLOBAL uint *state, uint w, uint h, GLOBAL uint *changed)
         *changed = 1;
 }
 
-/* Inclusive prefix sum of one value per work-item (Hillis-Steele); *total the group's sum. */
-inline uint
-ght_group_scan(LOCAL_PTR uint *tmp, uint lid, uint value, uint *total)
-{
-    uint result;
-
-    tmp[lid] = value;
-    LOCAL_BARRIER();
-    for (uint offset = 1; offset < GHT_WG; offset <<= 1) {
-        uint add = lid >= offset ? tmp[lid - offset] : 0;
-        LOCAL_BARRIER();
-        tmp[lid] += add;
-        LOCAL_BARRIER();
-    }
-    result = tmp[lid];
-    *total = tmp[GHT_WG - 1];
-    LOCAL_BARRIER();
-    return result;
-}
-
 inline int
 ght_strong(uint s)
 {
@@ -204,7 +184,7 @@ ght_scan_sums(GLOBAL const uint *a, uint n, GLOBAL uint *sums)
 
     for (uint k = lid; k < GHT_SCAN_BLOCK; k += GHT_WG)
         sum += i0 + k < n ? a[i0 + k] : 0;
-    ght_group_scan(tmp, lid, sum, &total);
+    group_scan(tmp, lid, GHT_WG, sum, &total);
     if (lid == 0)
         sums[g] = total;
 }
@@ -217,7 +197,7 @@ ght_scan_top(GLOBAL uint *sums, uint blocks)
 
     for (uint base = 0; base < blocks; base += GHT_WG) {
         uint i = base + lid, v = i < blocks ? sums[i] : 0;
-        uint incl = ght_group_scan(tmp, lid, v, &total);
+        uint incl = group_scan(tmp, lid, GHT_WG, v, &total);
         if (i < blocks)
             sums[i] = carry + incl - v;
         carry += total;
@@ -236,7 +216,7 @@ ght_scan_down(GLOBAL uint *a, uint n, GLOBAL const uint *sums)
     for (uint k = 0; k < GHT_SCAN_BLOCK; k += GHT_WG) {
         ulong i = i0 + k + lid;
         uint v = i < n ? a[i] : 0;
-        uint incl = ght_group_scan(tmp, lid, v, &total);
+        uint incl = group_scan(tmp, lid, GHT_WG, v, &total);
         if (i < n)
             a[i] = carry + incl - v;
         carry += total;
@@ -283,7 +263,7 @@ ght_scatter_batch(GLOBAL const uint *state, ulong q, ulong end, uint w, LOCAL_PT
 
     for (ulong p = a; p < b; p++)
         count += ght_strong(state[p]);
-    m = ght_group_scan(tmp, lid, count, &total) - count;
+    m = group_scan(tmp, lid, GHT_WG, count, &total) - count;
     for (ulong p = a; p < b; p++) {
         uint s = state[p];
         if (ght_strong(s)) {

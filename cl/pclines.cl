@@ -193,23 +193,6 @@ pclines_scatter_list(GLOBAL const int4 *restrict edges, uint n, GLOBAL uint *res
         sorted[atomic_inc(&cursors[key])] = location;
 }
 
-/* Inclusive prefix sum of one value per work-item (Hillis-Steele). */
-inline uint
-pcl_group_scan(LOCAL_PTR uint *tmp, uint lid, uint value)
-{
-    tmp[lid] = value;
-    LOCAL_BARRIER();
-    for (uint offset = 1; offset < PCL_WG; offset <<= 1) {
-        uint add = lid >= offset ? tmp[lid - offset] : 0;
-        LOCAL_BARRIER();
-        tmp[lid] += add;
-        LOCAL_BARRIER();
-    }
-    uint result = tmp[lid];
-    LOCAL_BARRIER();
-    return result;
-}
-
 /* counts[k] becomes the exclusive prefix sum; offsets[0..2D] the same plus the total, also
  * in totals[1] (totals[0] counts the maxima later). */
 KERNEL __attribute__((reqd_work_group_size(PCL_WG, 1, 1))) void
@@ -223,15 +206,13 @@ pclines_scan(GLOBAL uint *restrict counts, GLOBAL uint *restrict offsets,
     for (uint base = 0; base < PCL_COLUMNS; base += PCL_WG) {
         uint i = base + lid;
         uint value = i < PCL_COLUMNS ? counts[i] : 0;
-        uint inclusive = pcl_group_scan(tmp, lid, value);
+        uint sum;
+        uint inclusive = group_scan(tmp, lid, PCL_WG, value, &sum);
         if (i < PCL_COLUMNS) {
             counts[i] = carry + inclusive - value;
             offsets[i] = carry + inclusive - value;
         }
-        tmp[lid] = inclusive;
-        LOCAL_BARRIER();
-        carry += tmp[PCL_WG - 1];
-        LOCAL_BARRIER();
+        carry += sum;
     }
     if (lid == 0) {
         offsets[PCL_COLUMNS] = carry;

@@ -116,6 +116,124 @@ local_vote_vec(LOCAL_PTR uint *bins, const uint *b, uint base, uint copy)
     }
 }
 
+#if VOTE_VEC > 1 && VOTE_KIND == 0 && defined(VOTE_HAS_UNPACK) && LOCAL_LOADS > 0
+/* The vectors v = first, first + stride, ... below nvec. Software pipeline: the next
+ * LOCAL_LOADS vectors are loaded before the current ones vote, so that loads are always in
+ * flight (the kernel is bound by the loads' latency, not by the local atomics:
+ * docs/performance.md). */
+inline void
+local_vote_vectors(LOCAL_PTR uint *bins, GLOBAL const X_T *restrict x, uint space, ulong frame,
+                   uint width, uint nvec, uint first, uint stride, uint base, uint copy)
+{
+    GLOBAL const uint4 *xv = (GLOBAL const uint4 *)x + frame / VOTE_VEC;
+    uint4 q[LOCAL_LOADS];
+#pragma unroll
+    for (uint j = 0; j < LOCAL_LOADS; j++)
+        if (first + j * stride < nvec)
+            q[j] = xv[first + j * stride];
+    for (uint v = first; v < nvec; v += LOCAL_LOADS * stride) {
+        uint4 cur[LOCAL_LOADS];
+#pragma unroll
+        for (uint j = 0; j < LOCAL_LOADS; j++) {
+            cur[j] = q[j];
+            if (v + (LOCAL_LOADS + j) * stride < nvec)
+                q[j] = xv[v + (LOCAL_LOADS + j) * stride];
+        }
+#pragma unroll
+        for (uint j = 0; j < LOCAL_LOADS; j++) {
+            uint b[VOTE_VEC];
+            if (v + j * stride < nvec) {
+                vote_unpack(cur[j], b);
+                local_vote_vec(bins, b, base, copy);
+            }
+        }
+    }
+}
+#elif VOTE_VEC > 1 && VOTE_KIND == 0
+/* The vectors v = first, first + stride, ... below nvec, two loads in flight before the
+ * votes that depend on them. */
+inline void
+local_vote_vectors(LOCAL_PTR uint *bins, GLOBAL const X_T *restrict x, uint space, ulong frame,
+                   uint width, uint nvec, uint first, uint stride, uint base, uint copy)
+{
+    uint v = first;
+    for (; v + stride < nvec; v += 2 * stride) {
+        uint b[2 * VOTE_VEC];
+        vote_vec(x, space, frame / VOTE_VEC + v, width, b);
+        vote_vec(x, space, frame / VOTE_VEC + v + stride, width, b + VOTE_VEC);
+        local_vote_vec(bins, b, base, copy);
+        local_vote_vec(bins, b + VOTE_VEC, base, copy);
+    }
+    for (; v < nvec; v += stride) {
+        uint b[VOTE_VEC];
+        vote_vec(x, space, frame / VOTE_VEC + v, width, b);
+        local_vote_vec(bins, b, base, copy);
+    }
+}
+#endif
+
+/* The pass's NPASS bins folded over their S' copies into out. */
+inline void
+local_fold(LOCAL_PTR const uint *bins, GLOBAL uint *out, uint base, uint lid)
+{
+    for (uint i = lid; i < NPASS && base + i < NBINS; i += WG) {
+        /* Work-item i starts at copy i mod S', so that neighbours read different banks. */
+#if VOTE_KIND == 2
+        float sum = 0.0f;
+        for (uint c = 0; c < STRETCH; c++)
+            sum += as_float(bins[i * STRETCH + (c + i) % STRETCH]);
+        out[i] = as_uint(sum);
+#else
+        uint sum = 0;
+        for (uint c = 0; c < STRETCH; c++)
+            sum += bins[i * STRETCH + (c + i) % STRETCH];
+        out[i] = sum;
+#endif
+    }
+}
+
+#if FUSED_MERGE
+/* The last group of this space and pass to finish folds every part's bins into result
+ * (the threadfence reduction): no merge launch, which for one frame is a third of the
+ * time. Parts are summed in vote_merge's order, so f32 sums are the same. Without
+ * tickets (a single part writes result directly) there is nothing to merge. Every
+ * work-item of the group calls it (barriers inside); last is a local word. */
+inline void
+local_merge(GLOBAL uint *partials, GLOBAL uint *tickets, GLOBAL uint *result, uint space,
+            uint pass, uint passes, uint parts, uint base, uint lid, LOCAL_PTR uint *last)
+{
+    if (tickets == 0)
+        return;
+    device_fence();
+    LOCAL_BARRIER();
+    if (lid == 0)
+        *last = atomic_inc(&tickets[space * passes + pass]) == parts - 1;
+    LOCAL_BARRIER();
+    if (!*last)
+        return; /* uniform across the group: no barrier follows */
+    device_fence();
+    GLOBAL volatile const uint *p = partials + (ulong)space * parts * NBINS + base;
+    for (uint i = lid; i < NPASS && base + i < NBINS; i += WG) {
+#if VOTE_KIND == 2
+        float sum = 0.0f;
+        for (uint q = 0; q < parts; q++)
+            sum += as_float(p[(ulong)q * NBINS + i]);
+#else
+        uint sum = 0;
+        for (uint q = 0; q < parts; q++)
+            sum += p[(ulong)q * NBINS + i];
+#endif
+#ifdef VOTE_HAS_FINISH
+        result[(ulong)space * NBINS + base + i] = VOTE_WORD(vote_finish(space, base + i, sum));
+#else
+        result[(ulong)space * NBINS + base + i] = VOTE_WORD(sum);
+#endif
+    }
+    if (lid == 0)
+        tickets[space * passes + pass] = 0; /* ready for the next run */
+}
+#endif
+
 KERNEL __attribute__((reqd_work_group_size(WG, 1, 1))) void
 vote_local(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
            GLOBAL const float *restrict w, GLOBAL const uint *restrict count, uint n_arg,
@@ -143,50 +261,9 @@ vote_local(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
     for (uint i = lid; i < NPASS * STRETCH; i += WG)
         bins[i] = 0;
     LOCAL_BARRIER();
-#if VOTE_VEC > 1 && VOTE_KIND == 0 && defined(VOTE_HAS_UNPACK) && LOCAL_LOADS > 0
-    /* Software pipeline: the next LOCAL_LOADS vectors are loaded before the current ones
-     * vote, so that loads are always in flight (the kernel is bound by the loads' latency,
-     * not by the local atomics: docs/performance.md). */
-    const uint stride = parts * WG;
-    GLOBAL const uint4 *xv = (GLOBAL const uint4 *)x + frame / VOTE_VEC;
-    uint4 q[LOCAL_LOADS];
-#pragma unroll
-    for (uint j = 0; j < LOCAL_LOADS; j++)
-        if (part * WG + lid + j * stride < nvec)
-            q[j] = xv[part * WG + lid + j * stride];
-    for (uint v = part * WG + lid; v < nvec; v += LOCAL_LOADS * stride) {
-        uint4 cur[LOCAL_LOADS];
-#pragma unroll
-        for (uint j = 0; j < LOCAL_LOADS; j++) {
-            cur[j] = q[j];
-            if (v + (LOCAL_LOADS + j) * stride < nvec)
-                q[j] = xv[v + (LOCAL_LOADS + j) * stride];
-        }
-#pragma unroll
-        for (uint j = 0; j < LOCAL_LOADS; j++) {
-            uint b[VOTE_VEC];
-            if (v + j * stride < nvec) {
-                vote_unpack(cur[j], b);
-                local_vote_vec(bins, b, base, copy);
-            }
-        }
-    }
-#elif VOTE_VEC > 1 && VOTE_KIND == 0
-    const uint stride = parts * WG;
-    uint v = part * WG + lid;
-    /* Two loads in flight before the votes that depend on them. */
-    for (; v + stride < nvec; v += 2 * stride) {
-        uint b[2 * VOTE_VEC];
-        vote_vec(x, space, frame / VOTE_VEC + v, width, b);
-        vote_vec(x, space, frame / VOTE_VEC + v + stride, width, b + VOTE_VEC);
-        local_vote_vec(bins, b, base, copy);
-        local_vote_vec(bins, b + VOTE_VEC, base, copy);
-    }
-    for (; v < nvec; v += stride) {
-        uint b[VOTE_VEC];
-        vote_vec(x, space, frame / VOTE_VEC + v, width, b);
-        local_vote_vec(bins, b, base, copy);
-    }
+#if VOTE_VEC > 1 && VOTE_KIND == 0
+    local_vote_vectors(bins, x, space, frame, width, nvec, part * WG + lid, parts * WG, base,
+                       copy);
 #endif
     for (uint e = nvec * VOTE_VEC + part * WG + lid; e < n; e += parts * WG) {
         uint b = vote_elem(x, y, w, space, frame + e, width, &wt);
@@ -194,55 +271,9 @@ vote_local(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
             LOCAL_VOTE(&bins[(b - base) * STRETCH + copy], wt);
     }
     LOCAL_BARRIER();
-    GLOBAL uint *out = partials + ((ulong)space * parts + part) * NBINS + base;
-    for (uint i = lid; i < NPASS && base + i < NBINS; i += WG) {
-        /* Work-item i starts at copy i mod S', so that neighbours read different banks. */
-#if VOTE_KIND == 2
-        float sum = 0.0f;
-        for (uint c = 0; c < STRETCH; c++)
-            sum += as_float(bins[i * STRETCH + (c + i) % STRETCH]);
-        out[i] = as_uint(sum);
-#else
-        uint sum = 0;
-        for (uint c = 0; c < STRETCH; c++)
-            sum += bins[i * STRETCH + (c + i) % STRETCH];
-        out[i] = sum;
-#endif
-    }
+    local_fold(bins, partials + ((ulong)space * parts + part) * NBINS + base, base, lid);
 #if FUSED_MERGE
-    /* The last group of this space and pass to finish folds every part's bins into result
-     * (the threadfence reduction): no merge launch, which for one frame is a third of the
-     * time. Parts are summed in vote_merge's order, so f32 sums are the same. Without
-     * tickets (a single part writes result directly) there is nothing to merge. */
-    if (tickets == 0)
-        return;
-    device_fence();
-    LOCAL_BARRIER();
-    if (lid == 0)
-        last = atomic_inc(&tickets[space * passes + pass]) == parts - 1;
-    LOCAL_BARRIER();
-    if (!last)
-        return; /* uniform across the group: no barrier follows */
-    device_fence();
-    GLOBAL volatile const uint *p = partials + (ulong)space * parts * NBINS + base;
-    for (uint i = lid; i < NPASS && base + i < NBINS; i += WG) {
-#if VOTE_KIND == 2
-        float sum = 0.0f;
-        for (uint q = 0; q < parts; q++)
-            sum += as_float(p[(ulong)q * NBINS + i]);
-#else
-        uint sum = 0;
-        for (uint q = 0; q < parts; q++)
-            sum += p[(ulong)q * NBINS + i];
-#endif
-#ifdef VOTE_HAS_FINISH
-        result[(ulong)space * NBINS + base + i] = VOTE_WORD(vote_finish(space, base + i, sum));
-#else
-        result[(ulong)space * NBINS + base + i] = VOTE_WORD(sum);
-#endif
-    }
-    if (lid == 0)
-        tickets[space * passes + pass] = 0; /* ready for the next run */
+    local_merge(partials, tickets, result, space, pass, passes, parts, base, lid, &last);
 #endif
 }
 #endif

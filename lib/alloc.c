@@ -29,3 +29,20 @@ votecl__realloc(void *p, size_t size)
         return NULL;
     return realloc(p, size);
 }
+
+int
+votecl__grow(void **items, size_t *capacity, size_t need, size_t size, size_t first)
+{
+    void *grown;
+    size_t n, total;
+
+    if (need <= *capacity && *items != NULL)
+        return 0;
+    n = need > 2 * *capacity ? need : 2 * *capacity; /* doubling: amortised constant pushes */
+    n = n > first ? n : first;
+    if (votecl__mul_overflow(n, size, &total) || (grown = votecl__realloc(*items, total)) == NULL)
+        return -1;
+    *items = grown;
+    *capacity = n;
+    return 0;
+}

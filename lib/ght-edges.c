@@ -173,24 +173,6 @@ votecl__ght_canny_memo_free(votecl__ght_canny_memo *memo)
     free(memo);
 }
 
-/* *p holds at least n entries of size bytes (*size entries now; grown, never shrunk). */
-static int
-grow(void **p, size_t *size, size_t n, size_t bytes)
-{
-    void *q;
-    size_t total;
-
-    if (n <= *size && *p != NULL)
-        return 0;
-    n = n > 2 * *size ? n : 2 * *size; /* amortised */
-    n = n > 64 ? n : 64;
-    if (votecl__mul_overflow(n, bytes, &total) || (q = votecl__realloc(*p, total)) == NULL)
-        return -1;
-    *p = q;
-    *size = n;
-    return 0;
-}
-
 /* The boundary tests of lib/ght-quant.c (votecl__ght_bin): the point is at or past boundary
  * b counterclockwise from 0 degrees. */
 static int
@@ -323,8 +305,8 @@ host_reserve(votecl__ght_canny_memo *m, uint32_t width, uint32_t height, size_t 
 {
     size_t pixels = (size_t)width * height;
 
-    if (grow((void **)&m->rows, &m->rows_size, 9 * stride + stride / HOST_BLOCK + 1,
-             sizeof *m->rows) != 0)
+    if (votecl__grow((void **)&m->rows, &m->rows_size, 9 * stride + stride / HOST_BLOCK + 1,
+                     sizeof *m->rows, 64) != 0)
         return -1;
     if (!hyst || pixels <= m->pixels_size)
         return 0;
@@ -346,8 +328,8 @@ host_row(const votecl__ght_desc *desc, votecl__ght_canny_memo *m, uint32_t w, ui
 {
     size_t need = *n + w;
 
-    if (hyst ? grow((void **)&m->cand, &m->cand_size, need, sizeof *m->cand)
-             : grow((void **)&m->points, &m->points_size, need, sizeof *m->points))
+    if (hyst ? votecl__grow((void **)&m->cand, &m->cand_size, need, sizeof *m->cand, 64)
+             : votecl__grow((void **)&m->points, &m->points_size, need, sizeof *m->points, 64))
         return -1;
     for (uint32_t b = 0; b * HOST_BLOCK < w; b++) {
         uint32_t x = b == 0 ? 1 : b * HOST_BLOCK, end = (b + 1) * HOST_BLOCK;
@@ -387,8 +369,8 @@ host_hysteresis(const votecl__ght_desc *desc, votecl__ght_canny_memo *m, uint32_
     const ptrdiff_t step[8] = {-(ptrdiff_t)w - 1, -(ptrdiff_t)w, -(ptrdiff_t)w + 1, -1, 1,
                                (ptrdiff_t)w - 1,  (ptrdiff_t)w,  (ptrdiff_t)w + 1};
 
-    if (grow((void **)&m->stack, &m->stack_size, nc, sizeof *m->stack) != 0 ||
-        grow((void **)&m->points, &m->points_size, nc, sizeof *m->points) != 0) {
+    if (votecl__grow((void **)&m->stack, &m->stack_size, nc, sizeof *m->stack, 64) != 0 ||
+        votecl__grow((void **)&m->points, &m->points_size, nc, sizeof *m->points, 64) != 0) {
         for (size_t k = 0; k < nc; k++) /* the map stays zero */
             state[c[k].i] = 0;
         return -1;

@@ -107,14 +107,8 @@ votecl__ght_space_peaks(const votecl__ght_desc *desc, const uint32_t *space, uin
         for (uint32_t x = 0; x < gw; x++) {
             if (space[(size_t)y * gw + x] < thr || !is_peak(space, gw, gh, x, y))
                 continue;
-            if (out->n == out->capacity) {
-                size_t cap = out->capacity > 0 ? 2 * out->capacity : 64;
-                votecl__ght_dpeak *v = votecl__realloc(out->v, cap * sizeof *v);
-                if (v == NULL)
-                    return VOTECL_OUT_OF_HOST_MEMORY;
-                out->v = v;
-                out->capacity = cap;
-            }
+            if (votecl__grow((void **)&out->v, &out->capacity, out->n + 1, sizeof *out->v, 64))
+                return VOTECL_OUT_OF_HOST_MEMORY;
             out->v[out->n++] = make_peak(space, gw, gh, x, y);
         }
     votecl__ght_dpeaks_rank(out);
@@ -151,14 +145,8 @@ votecl__ght_label_maps(const votecl__ght_sel *sel, size_t nsel, size_t n, uint32
 votecl_status
 votecl__ght_matches_push(votecl__ght_matches *m, const votecl__ght_match *match)
 {
-    if (m->n == m->capacity) {
-        size_t cap = m->capacity > 0 ? 2 * m->capacity : 256;
-        votecl__ght_match *v = votecl__realloc(m->v, cap * sizeof *v);
-        if (v == NULL)
-            return VOTECL_OUT_OF_HOST_MEMORY;
-        m->v = v;
-        m->capacity = cap;
-    }
+    if (votecl__grow((void **)&m->v, &m->capacity, m->n + 1, sizeof *m->v, 256) != 0)
+        return VOTECL_OUT_OF_HOST_MEMORY;
     m->v[m->n++] = *match;
     return VOTECL_OK;
 }

@@ -123,14 +123,8 @@ votecl__ght_grid(const votecl__ght_desc *desc, uint32_t width, uint32_t height, 
 votecl_status
 votecl__ght_poses_push(votecl__ght_poses *poses, const votecl_ght_pose *pose)
 {
-    if (poses->n == poses->capacity) {
-        size_t cap = poses->capacity > 0 ? 2 * poses->capacity : 64;
-        votecl_ght_pose *v = votecl__realloc(poses->v, cap * sizeof *v);
-        if (v == NULL)
-            return VOTECL_OUT_OF_HOST_MEMORY;
-        poses->v = v;
-        poses->capacity = cap;
-    }
+    if (votecl__grow((void **)&poses->v, &poses->capacity, poses->n + 1, sizeof *poses->v, 64))
+        return VOTECL_OUT_OF_HOST_MEMORY;
     poses->v[poses->n++] = *pose;
     return VOTECL_OK;
 }

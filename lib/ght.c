@@ -20,7 +20,7 @@ struct votecl_ght_model {
     votecl__ght_edges edges;      /* the template's, sorted by bin */
     votecl__ght_pairs pairs;      /* Guil */
     votecl__ght_rtable rtable;    /* Ballard */
-    const votecl__ght_impl *impl; /* the stages: the reference's or the device's */
+    const votecl__ght_impl *impl; /* the stages: reference, host plan or device (model_impl) */
     votecl__ght_run run;          /* their state */
     uint32_t *ospace;             /* Guil: the template's O space (L * L) */
     votecl_ght_stats last;
@@ -36,7 +36,7 @@ struct votecl_ght_model {
 #define GHT_ANGLE_SHARE 0.15
 #define GHT_MAX_ROTATIONS 16
 
-/* The stage table's two implementations (each stage's pair in its file). */
+/* The stage table's three implementations (each stage's versions in its file). */
 static const votecl__ght_impl ref_impl = {
     .canny = votecl__ght_canny_ref,
     .points = votecl__ght_points_ref,
@@ -347,7 +347,8 @@ image_pairing_timed(votecl_ght_model *m)
     m->trials++;
 }
 
-/* The stages: the reference's, or on a device context the device's. */
+/* The stages: the reference's on the 'ref' backend, the host plan where
+ * votecl__ght_host_plan chooses it (a CPU device's Ballard), else the device's. */
 static votecl_status
 model_impl(votecl_ght_model *m)
 {

@@ -451,15 +451,8 @@ add_job(votecl_hog *hog, const votecl_hog_rect *roi, const votecl__hog_level *l)
 {
     hog_job *j;
 
-    if (hog->njobs == hog->jobs_cap) {
-        size_t cap = hog->jobs_cap ? 2 * hog->jobs_cap : 64;
-        hog_job *jobs = votecl__realloc(hog->jobs, cap * sizeof *jobs);
-
-        if (jobs == NULL)
-            return votecl__fail(hog->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
-        hog->jobs = jobs;
-        hog->jobs_cap = cap;
-    }
+    if (votecl__grow((void **)&hog->jobs, &hog->jobs_cap, hog->njobs + 1, sizeof *hog->jobs, 64))
+        return votecl__fail(hog->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
     j = &hog->jobs[hog->njobs++];
     j->level = *l;
     j->roi = *roi;
@@ -1178,15 +1171,8 @@ push_raw(votecl_hog *hog, const hog_job *j, uint32_t wx, uint32_t wy, float scor
     const votecl__hog_level *l = &j->level;
     votecl_hog_detection *d;
 
-    if (hog->nraw == hog->raw_cap) {
-        size_t cap = hog->raw_cap ? 2 * hog->raw_cap : 256;
-        votecl_hog_detection *raw = votecl__realloc(hog->raw, cap * sizeof *raw);
-
-        if (raw == NULL)
-            return votecl__fail(hog->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
-        hog->raw = raw;
-        hog->raw_cap = cap;
-    }
+    if (votecl__grow((void **)&hog->raw, &hog->raw_cap, hog->nraw + 1, sizeof *hog->raw, 256))
+        return votecl__fail(hog->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
     d = &hog->raw[hog->nraw++];
     /* OpenCV's detectMultiScale: the level's window corner and size times the scale, rounded */
     d->box.x = (int32_t)lrint(((double)wx * hog->geom.wstride_x - l->pad_x) * l->scale) +

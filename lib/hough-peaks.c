@@ -106,19 +106,15 @@ find_candidates(const votecl__hough_desc *d, const uint32_t *acc, uint32_t thres
                 peak **out)
 {
     size_t cells = (size_t)d->angles * d->nbins, n = 0, room = 0;
-    peak *c = NULL, *grown;
+    peak *c = NULL;
 
     for (size_t i = 0; i < cells; i++) {
         if (acc[i] < threshold || !is_local_max(d, acc, i, half))
             continue;
-        if (n == room) {
-            room = room ? 2 * room : 256;
-            if ((grown = votecl__realloc(c, room * sizeof *c)) == NULL) {
-                free(c);
-                *out = NULL;
-                return (size_t)-1;
-            }
-            c = grown;
+        if (votecl__grow((void **)&c, &room, n + 1, sizeof *c, 256) != 0) {
+            free(c);
+            *out = NULL;
+            return (size_t)-1;
         }
         c[n++] = (peak){acc[i], i};
     }

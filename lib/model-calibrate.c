@@ -204,14 +204,9 @@ evaluation_set(const votecl_context *context, int quick, case_set *cs)
 static int
 list_push(case_list *list, const cal_case *c)
 {
-    if (list->count == list->capacity) {
-        size_t cap = list->capacity ? 2 * list->capacity : 64;
-        cal_case *items = votecl__realloc(list->items, cap * sizeof *items);
-        if (items == NULL)
-            return -1;
-        list->items = items;
-        list->capacity = cap;
-    }
+    if (votecl__grow((void **)&list->items, &list->capacity, list->count + 1, sizeof *list->items,
+                     64) != 0)
+        return -1;
     list->items[list->count++] = *c;
     return 0;
 }

@@ -625,33 +625,6 @@ votecl_model_load(votecl_context *context, votecl_model *model)
     return VOTECL_OK;
 }
 
-/* mkdir -p with mode 0700 for what it creates; 0 when dir is a directory. */
-static int
-make_directories(const char *dir)
-{
-    struct stat sb;
-    char *path;
-    int result = 0;
-
-    if (stat(dir, &sb) == 0)
-        return S_ISDIR(sb.st_mode) ? 0 : -1;
-    path = votecl__strdup(dir);
-    if (path == NULL)
-        return -1;
-    for (char *p = path + 1; result == 0 && *p != '\0'; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(path, 0700) != 0 && errno != EEXIST)
-            result = -1;
-        *p = '/';
-    }
-    if (result == 0 && mkdir(path, 0700) != 0 && errno != EEXIST)
-        result = -1;
-    free(path);
-    return result == 0 && stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode) ? 0 : -1;
-}
-
 static int
 write_model(FILE *f, const votecl_context *context, const votecl_model *model)
 {
@@ -729,7 +702,7 @@ votecl_model_store(votecl_context *context, const votecl_model *model)
                             "the disk cache is off: no directory to keep the model in");
     if (status != VOTECL_OK)
         return votecl__fail(context, status, "cache directory: path too long");
-    if (make_directories(context->cache_dir) != 0)
+    if (votecl__diskcache_make_dir(context->cache_dir) != 0)
         return votecl__fail(context, VOTECL_IO_ERROR, "cannot create the cache directory %s",
                             context->cache_dir);
     return write_atomically(context, path, model);

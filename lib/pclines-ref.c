@@ -368,13 +368,9 @@ votecl__pclines_lines(const votecl__pclines_desc *desc, votecl__pclines_max *max
         line_set(desc, &maxima[i], &l);
         if (is_duplicate(desc, &l, kept, taken, merge))
             continue;
-        if (taken == room) {
-            double *grown = votecl__realloc(kept, (room = room ? 2 * room : 64) * 3 * sizeof *kept);
-            if (grown == NULL) {
-                free(kept);
-                return VOTECL_OUT_OF_HOST_MEMORY;
-            }
-            kept = grown;
+        if (votecl__grow((void **)&kept, &room, taken + 1, 3 * sizeof *kept, 64) != 0) {
+            free(kept);
+            return VOTECL_OUT_OF_HOST_MEMORY;
         }
         kept[3 * taken] = l.a;
         kept[3 * taken + 1] = l.b;

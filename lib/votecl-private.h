@@ -137,6 +137,10 @@ votecl__round_up(size_t x, size_t multiple)
 void *votecl__malloc(size_t size);
 void *votecl__calloc(size_t count, size_t size);
 void *votecl__realloc(void *p, size_t size);
+/* The library's growable arrays: makes *items (room for *capacity elements of size bytes)
+ * hold at least need elements, doubling and never fewer than first; allocates when *items
+ * is NULL even for need 0. 0, or -1 on overflow or out of memory (then nothing changed). */
+int votecl__grow(void **items, size_t *capacity, size_t need, size_t size, size_t first);
 
 /* Duplicates a string with votecl__malloc; NULL for NULL or on failure. */
 char *votecl__strdup(const char *s);

@@ -21,6 +21,7 @@
 #endif
 
 #include "batch-source.h"
+#include "grow.h"
 
 typedef struct video {
 #ifdef HAVE_FFMPEG
@@ -82,14 +83,8 @@ batch_source_has_video(void)
 static int
 add_path(batch_source *s, const char *path)
 {
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 64;
-        char **p = realloc(s->paths, cap * sizeof *p);
-        if (p == NULL)
-            return -1;
-        s->paths = p;
-        s->cap = cap;
-    }
+    if (tool_grow((void **)&s->paths, &s->cap, s->n + 1, sizeof *s->paths, 64) != 0)
+        return -1;
     if ((s->paths[s->n] = strdup(path)) == NULL)
         return -1;
     s->n++;

@@ -25,6 +25,7 @@
 
 #include "batch-out.h"
 #include "batch-source.h"
+#include "grow.h"
 #include "algorithms.h"
 #include "json.h"
 #include "tool.h"
@@ -493,13 +494,10 @@ preload(batch_state *s)
             /* replays number their items on: item k of replay r is r * total + k */
             return st == VOTECL_OK && s->preloaded == NULL ? VOTECL_OUT_OF_HOST_MEMORY : st;
         }
-        if (s->npreloaded == cap) {
-            batch_item **p = realloc(s->preloaded, (cap = cap ? 2 * cap : 64) * sizeof *p);
-            if (p == NULL) {
-                item_free(it);
-                return VOTECL_OUT_OF_HOST_MEMORY;
-            }
-            s->preloaded = p;
+        size_t need = s->npreloaded + 1;
+        if (tool_grow((void **)&s->preloaded, &cap, need, sizeof *s->preloaded, 64) != 0) {
+            item_free(it);
+            return VOTECL_OUT_OF_HOST_MEMORY;
         }
         s->preloaded[s->npreloaded++] = it;
     }

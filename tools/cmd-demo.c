@@ -39,23 +39,6 @@ demo_usage(FILE *f)
 /* --- small helpers --- */
 
 static int
-make_dirs(const char *path)
-{
-    char buffer[4096];
-    if (snprintf(buffer, sizeof buffer, "%s", path) >= (int)sizeof buffer)
-        return -1;
-    for (char *p = buffer + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(buffer, 0777) < 0 && errno != EEXIST)
-            return -1;
-        *p = '/';
-    }
-    return mkdir(buffer, 0777) < 0 && errno != EEXIST ? -1 : 0;
-}
-
-static int
 is_image_name(const char *name)
 {
     static const char *const suffixes[] = {".png", ".pgm", ".ppm", ".pnm"};
@@ -215,7 +198,7 @@ demo_run(demo *d)
                 d->image_dir);
         return TOOL_EXIT_FAILURE;
     }
-    if (make_dirs(d->out_dir) < 0) {
+    if (tool_make_directories(d->out_dir) < 0) {
         fprintf(stderr, "votecl demo: cannot create %s: %s\n", d->out_dir, strerror(errno));
         failures = 1;
         goto out;

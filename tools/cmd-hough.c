@@ -105,15 +105,23 @@ put_rgb(tool_image *im, long x, long y, const unsigned char rgb[3])
     memcpy(im->data + (size_t)y * im->stride + (size_t)x * 3, rgb, 3);
 }
 
-/* The line across the whole image, two pixels wide; label at its point nearest the centre. */
+/* The line two pixels wide: its segment where the result has one (the ends' positions along
+ * the line), else across the whole image; the label at the drawn part's point nearest the
+ * centre. */
 static void
 draw_line(tool_image *im, const votecl_hough_line *l, const unsigned char rgb[3], const char *label)
 {
     double c = cos(l->theta), s = sin(l->theta);
     double cx = im->width / 2.0, cy = im->height / 2.0;
     double t0 = -s * cx + c * cy; /* the centre's position along the line */
-    double diag = hypot((double)im->width, (double)im->height);
-    for (double t = -diag; t <= diag; t += 0.5) {
+    double from = -hypot((double)im->width, (double)im->height), to = -from;
+    if (l->has_segment) {
+        double a = -s * l->x0 + c * l->y0, b = -s * l->x1 + c * l->y1;
+        from = fmin(a, b);
+        to = fmax(a, b);
+    }
+    t0 = fmin(fmax(t0, from), to);
+    for (double t = from; t <= to; t += 0.5) {
         double x = l->rho * c - t * s, y = l->rho * s + t * c;
         put_rgb(im, lround(x), lround(y), rgb);
         put_rgb(im, lround(x + c), lround(y + s), rgb);
@@ -121,20 +129,6 @@ draw_line(tool_image *im, const votecl_hough_line *l, const unsigned char rgb[3]
     double lx = l->rho * c - t0 * s, ly = l->rho * s + t0 * c;
     if (lx >= 0 && ly >= 0 && lx < im->width && ly < im->height)
         tool_plot_text(im, lround(lx) + 3, lround(ly) + 3, label, 2, rgb);
-}
-
-/* A segment in white, three pixels wide, over its line. */
-static void
-draw_segment(tool_image *im, const votecl_hough_line *l)
-{
-    static const unsigned char white[3] = {255, 255, 255};
-    double len = hypot(l->x1 - l->x0, l->y1 - l->y0), c = cos(l->theta), s = sin(l->theta);
-    for (double t = 0; t <= len; t += 0.5) {
-        double f = len > 0 ? t / len : 0;
-        for (int o = -1; o <= 1; o++)
-            put_rgb(im, lround(l->x0 + f * (l->x1 - l->x0) + o * c),
-                    lround(l->y0 + f * (l->y1 - l->y0) + o * s), white);
-    }
 }
 
 static void
@@ -169,9 +163,6 @@ tool_hough_annotate(const tool_image *image, const votecl_hough_line *lines, siz
         snprintf(label, sizeof label, "%zu", i + 1);
         draw_line(out, &lines[i], rgb, label);
     }
-    for (size_t i = 0; i < n; i++)
-        if (lines[i].has_segment)
-            draw_segment(out, &lines[i]);
     return 0;
 }
 

@@ -5,11 +5,9 @@
  * tools/eval-ght.py, which runs OpenCV's GeneralizedHoughGuil on them with the same metric. */
 #include "config.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "eval.h"
 #include "json.h"
@@ -347,7 +345,7 @@ eg_dump_templates(const char *dir, const truth_ght_image *t)
 {
     char name[64];
 
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+    if (tool_make_directories(dir) != 0)
         return -1;
     for (int s = 0; s < TRUTH_GHT_SHAPES; s++) {
         snprintf(name, sizeof name, "templ-%s.pgm", truth_ght_shape_name((truth_ght_shape)s));

@@ -5,12 +5,10 @@
  * tools/eval-lines.py, which scores OpenCV's HoughLines / HoughLinesP on the same cases. */
 #include "config.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "eval.h"
 #include "json.h"
@@ -245,7 +243,7 @@ dump_open(const eval_args *a)
     char path[4096];
     FILE *f;
 
-    if (mkdir(a->dump, 0777) < 0 && errno != EEXIST)
+    if (tool_make_directories(a->dump) != 0)
         return NULL;
     if (snprintf(path, sizeof path, "%s/cases.json", a->dump) >= (int)sizeof path)
         return NULL;

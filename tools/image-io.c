@@ -21,6 +21,7 @@
 #include <jerror.h>
 #endif
 
+#include "grow.h"
 #include "image-io.h"
 
 /* Files larger than this are rejected before decoding (ASCII PNM needs more than the pixels). */
@@ -85,15 +86,9 @@ static int inputs_lost; /* an input could not be noted */
 static void
 note_input(const struct stat *st)
 {
-    if (ninputs == inputs_cap) {
-        size_t cap = inputs_cap ? 2 * inputs_cap : 64;
-        input_id *grown = realloc(inputs, cap * sizeof *grown);
-        if (grown == NULL) {
-            inputs_lost = 1;
-            return;
-        }
-        inputs = grown;
-        inputs_cap = cap;
+    if (tool_grow((void **)&inputs, &inputs_cap, ninputs + 1, sizeof *inputs, 64) != 0) {
+        inputs_lost = 1;
+        return;
     }
     inputs[ninputs].dev = st->st_dev;
     inputs[ninputs].ino = st->st_ino;

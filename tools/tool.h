@@ -104,6 +104,9 @@ const char *tool_image_dir(const char *dir);
 /* Joins dir and name into buffer (capacity size); returns buffer, or NULL when too long. */
 char *tool_path_join(char *buffer, size_t size, const char *dir, const char *name);
 
+/* mkdir -p path (mode 0777 before the umask); 0 when it exists then, else -1. */
+int tool_make_directories(const char *path);
+
 /* Summary statistics of a histogram, values taken at bin centres (for integer data the
  * middle of the integers a bin holds). */
 typedef struct tool_hist_stats {

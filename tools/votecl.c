@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -321,6 +322,23 @@ tool_path_join(char *buffer, size_t size, const char *dir, const char *name)
 {
     int n = snprintf(buffer, size, "%s/%s", dir, name);
     return n < 0 || (size_t)n >= size ? NULL : buffer;
+}
+
+int
+tool_make_directories(const char *path)
+{
+    char buffer[4096];
+    if (snprintf(buffer, sizeof buffer, "%s", path) >= (int)sizeof buffer)
+        return -1;
+    for (char *p = buffer + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(buffer, 0777) < 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    return mkdir(buffer, 0777) < 0 && errno != EEXIST ? -1 : 0;
 }
 
 static int
