@@ -68,11 +68,7 @@ program_defines(const votecl__ght_device *dev, const votecl__ght_program *prog, 
 int
 votecl__ght_cpu_shape(const votecl_context *context)
 {
-    votecl_variant forced = context->force_variant;
-
-    if (forced != VOTECL_VARIANT_AUTO)
-        return forced != VOTECL_VARIANT_LOCAL;
-    return context->info.type == VOTECL_DEVICE_CPU;
+    return context->shape.cpu;
 }
 
 votecl_status
@@ -83,6 +79,11 @@ votecl__ght_device_kernel(votecl__ght_device *dev, const votecl__ght_program *pr
     void **slot = &dev->kernels[prog->stage][k];
     votecl_status status = VOTECL_OK;
 
+    /* Every GHT program computes its poses and cells in double (cl/ght.cl's contract). */
+    if (*slot == NULL && !(dev->context->shape.features & VOTECL__FEATURE_FP64))
+        return votecl__fail(dev->context, VOTECL_UNSUPPORTED,
+                            "ght: the device kernels need double precision (cl_khr_fp64), which "
+                            "this device lacks or its profile switched off");
     if (*slot == NULL && *program == NULL) {
         char defs[12][64];
         const char *ptrs[12];

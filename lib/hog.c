@@ -207,9 +207,9 @@ hog_compile(votecl_hog *hog)
     const char *ptrs[28];
     const votecl_device_info *info = &hog->context->info;
     size_t n, lmem = info->local_mem_bytes > 2048 ? info->local_mem_bytes - 1024 : 1024;
-    /* CPU devices (local memory emulated): the row kernels, no local memory or barriers,
-     * work-groups of HOG_PX_LOCAL along a row */
-    int rows = !info->local_mem_dedicated && info->max_work_group_size >= HOG_PX_LOCAL;
+    /* CPU-shaped devices (the context's shape): the row kernels, no local memory or
+     * barriers, work-groups of HOG_PX_LOCAL along a row */
+    int rows = hog->context->shape.cpu && info->max_work_group_size >= HOG_PX_LOCAL;
     unsigned local = rows ? 1 : 64;
     const char *const *names = rows ? kernel_names_cpu : kernel_names;
 

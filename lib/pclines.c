@@ -148,7 +148,7 @@ plan_layout(votecl_lines_plan *plan)
     /* GPUs: 1024 work-items share each column's edges (measured on an H200, 1920x1080:
      * accumulation 490 / 262 / 163 / 109 us with 128 / 256 / 512 / 1024). */
     size_t wg = plan->params.work_group_size != 0     ? plan->params.work_group_size
-                : info->type == VOTECL_DEVICE_GPU ? 1024
+                : !plan->context->shape.cpu       ? 1024
                                                   : 256;
 
     while (wg > 1 && wg > info->max_work_group_size)
@@ -163,17 +163,12 @@ plan_layout(votecl_lines_plan *plan)
     return plan_tiles(plan, budget, n);
 }
 
-/* Whether the plan takes the CPU shape: forced by VOTECL_FORCE_VARIANT (local: the GPU
- * shape's local-memory ring; global or private: the CPU shape's work-item-owned columns),
- * else on devices whose local memory is emulated in global memory. */
+/* Whether the plan takes the CPU shape (work-item-owned columns) rather than the GPU shape
+ * (the local-memory ring): the context's shape (VOTECL_FORCE_SHAPE, profiles). */
 static int
 plan_cpu_shaped(const votecl_lines_plan *plan)
 {
-    votecl_variant forced = plan->context->force_variant;
-
-    if (forced != VOTECL_VARIANT_AUTO)
-        return forced != VOTECL_VARIANT_LOCAL;
-    return !plan->context->info.local_mem_dedicated;
+    return plan->context->shape.cpu;
 }
 
 /* Row bands, column blocks and workers of the CPU shape. */
