@@ -71,6 +71,13 @@ votecl__ght_cpu_shape(const votecl_context *context)
     return context->shape.cpu;
 }
 
+int
+votecl__ght_host_edges(const votecl_context *context)
+{
+    return context->shape.cpu ||
+           context->info.max_work_group_size < VOTECL__GHT_TILE_X * VOTECL__GHT_TILE_Y;
+}
+
 votecl_status
 votecl__ght_device_kernel(votecl__ght_device *dev, const votecl__ght_program *prog, int k,
                           void **kernel)
@@ -252,12 +259,13 @@ votecl__ght_front_new(votecl_context *context, votecl__ght_device *dev,
     votecl__ght_front *f = votecl__calloc(1, sizeof *f);
 
     *out = NULL;
-    if (context->info.max_work_group_size < VOTECL__GHT_TILE_X * VOTECL__GHT_TILE_Y) {
+    /* Smaller limits than a tile take the host's edges (votecl__ght_host_edges); the other
+     * stages launch groups of VOTECL__GHT_WG. */
+    if (context->info.max_work_group_size < VOTECL__GHT_WG) {
         free(f);
         return votecl__fail(context, VOTECL_UNSUPPORTED,
-                            "device: work-groups of %zu work-items, the edge kernels need %u",
-                            context->info.max_work_group_size,
-                            VOTECL__GHT_TILE_X * VOTECL__GHT_TILE_Y);
+                            "device: work-groups of %zu work-items, the GHT's kernels need %u",
+                            context->info.max_work_group_size, VOTECL__GHT_WG);
     }
     if (f == NULL ||
         (f->offsets = votecl__calloc((size_t)desc->levels + 1, sizeof *f->offsets)) == NULL) {

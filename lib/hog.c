@@ -343,6 +343,12 @@ votecl_hog_new(votecl_context *context, const votecl_hog_params *params,
     return VOTECL_OK;
 }
 
+int
+votecl__hog_cpu_rows(const votecl_hog *hog)
+{
+    return hog != NULL && hog->rows;
+}
+
 void
 votecl_hog_free(votecl_hog *hog)
 {

@@ -1,8 +1,8 @@
 /* PClines line detection: validate, plan (defines, ring size, column ranges), launch the
  * four-kernel pipeline of cl/pclines.cl, read the maxima back and turn them into lines. The
- * plan takes the GPU shape (local-memory ring, atomics) on devices with dedicated local
- * memory and the CPU shape (row bands, column blocks, no atomics per vote) on the others;
- * VOTECL_FORCE_VARIANT local / private forces one. The 'ref' backend runs
+ * plan takes the context's shape (context.c): the GPU shape (local-memory ring, atomics) or
+ * the CPU shape (row bands, column blocks, no atomics per vote); VOTECL_FORCE_SHAPE forces
+ * one. The 'ref' backend runs
  * lib/pclines-ref.c instead. */
 #include "votecl-private.h"
 

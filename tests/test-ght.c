@@ -758,17 +758,17 @@ check_detect_equal(const votecl_ght_params *params, uint64_t seed, int cases)
     check_detect_equal_on(device(), params, seed, cases);
 }
 
-/* The edge stage's kernels in the detection path whatever the device (VOTECL_FORCE_VARIANT
- * local; a CPU device otherwise takes the host's edges) and the host's (private). */
+/* The edge stage's kernels in the detection path whatever the device (VOTECL_FORCE_SHAPE
+ * gpu; a CPU device otherwise takes the host's edges) and the host's (cpu). */
 static void
 check_detect_equal_shaped(const votecl_ght_params *params, uint64_t seed)
 {
-    static const char *const variants[] = {"local", "private"};
+    static const char *const shapes[] = {"gpu", "cpu"};
 
     for (int v = 0; v < 2; v++) {
-        char *saved = tu_env_set("VOTECL_FORCE_VARIANT", variants[v]);
+        char *saved = tu_env_set("VOTECL_FORCE_SHAPE", shapes[v]);
         votecl_context *ctx = tu_device_context_new(NULL);
-        tu_env_restore("VOTECL_FORCE_VARIANT", saved);
+        tu_env_restore("VOTECL_FORCE_SHAPE", saved);
         if (ctx == NULL)
             return;
         check_detect_equal_on(ctx, params, seed, 1);
