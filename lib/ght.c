@@ -359,9 +359,13 @@ model_impl(votecl_ght_model *m)
     if (m->context->backend == VOTECL_BACKEND_REF)
         return VOTECL_OK;
     if (votecl__ght_host_plan(m->context, &m->desc)) {
+        votecl__log(m->context, "plan: ght host plan (Ballard, CPU shape)");
         m->impl = &host_impl;
         return VOTECL_OK;
     }
+    votecl__log(m->context, "plan: ght device stages, %s edges, %s shape, groups of %u",
+                votecl__ght_host_edges(m->context) ? "host" : "device",
+                votecl__ght_cpu_shape(m->context) ? "CPU" : "GPU", VOTECL__GHT_WG);
     m->impl = &device_impl;
     if ((status = votecl__ght_device_new(m->context, &m->desc, &m->run.dev)) != VOTECL_OK)
         return status;

@@ -219,6 +219,8 @@ hog_compile(votecl_hog *hog)
         local /= 2;
     hog->local = local;
     hog->rows = rows;
+    votecl__log(hog->context, "plan: hog %s kernels, work-groups of %u", rows ? "row" : "block",
+                rows ? HOG_PX_LOCAL : local);
     n = hog_defines(&hog->geom, local, defs);
     if (hog->rows) {
         hog->tile = HOG_PX_LOCAL;

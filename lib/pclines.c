@@ -244,6 +244,13 @@ plan_compile(votecl_lines_plan *plan)
         return status;
     if ((plan->cpu = plan_cpu_shaped(plan)))
         plan_layout_cpu(plan);
+    if (plan->cpu)
+        votecl__log(plan->context, "plan: pclines CPU shape, %u bands, %u workers of %u columns",
+                    plan->bands, plan->workers, plan->block);
+    else
+        votecl__log(plan->context,
+                    "plan: pclines GPU shape, wg %u, %u groups of %u columns, %u row tiles of %u",
+                    plan->wg, plan->groups, plan->per, plan->tiles, plan->tile);
     n = plan_defines(plan, defs);
     for (size_t i = 0; i < n; i++)
         ptrs[i] = defs[i];

@@ -206,7 +206,11 @@ configure_private(votecl_context *context, unsigned wg, votecl__vote_config *cfg
 
     cfg->priv_local = !context->shape.cpu && cfg->kind == 0 && cfg->vec > 1 && fit >= 32;
     if (cfg->priv_local) {
-        cfg->wg = min_u(min_u(fit - fit % 32, 256), max_wg);
+        /* whole wavefronts where they fit (GCN's 64: a group of 96 leaves half of one idle) */
+        unsigned granule = context->shape.simd > 32 && fit >= context->shape.simd
+                               ? context->shape.simd
+                               : 32;
+        cfg->wg = min_u(min_u(fit - fit % granule, 256), max_wg);
         if (wg > 0 && wg <= cfg->wg)
             cfg->wg = wg;
         return VOTECL_OK;
@@ -216,6 +220,19 @@ configure_private(votecl_context *context, unsigned wg, votecl__vote_config *cfg
     return VOTECL_OK;
 }
 
+/* The plan under VOTECL_DEBUG, one line per configuration (docs/profiles.md collects them). */
+static void
+log_config(const votecl_context *context, const votecl__vote_config *cfg)
+{
+    votecl__log(context,
+                "plan: vote %s, N %llu, wg %u, merge wg %u, Nmax %u, S %u, S' %u, passes %u, "
+                "private copies %u%s%s, loads %u, groups/CU %u",
+                votecl_variant_name(cfg->variant), (unsigned long long)cfg->nbins, cfg->wg,
+                cfg->merge_wg, cfg->nmax, cfg->stretch_s, cfg->stretch, cfg->passes,
+                cfg->priv_copies, cfg->priv_local ? " (local)" : "", cfg->fused ? ", fused" : "",
+                cfg->loads, cfg->groups_per_cu);
+}
+
 votecl_status
 votecl__vote_configure(votecl_context *context, votecl_variant requested, unsigned stretch_cap,
                        unsigned wg, const votecl__vote_shape *shape, votecl__vote_config *cfg)
@@ -223,6 +240,7 @@ votecl__vote_configure(votecl_context *context, votecl_variant requested, unsign
     const votecl_device_info *info = &context->info;
     size_t max_wg = info->max_work_group_size > 0 ? info->max_work_group_size : 1;
     int gpu = !context->shape.cpu;
+    votecl_status status = VOTECL_OK;
 
     memset(cfg, 0, sizeof *cfg);
     cfg->nbins = shape->nbins;
@@ -245,16 +263,21 @@ votecl__vote_configure(votecl_context *context, votecl_variant requested, unsign
          * H200 (docs/performance.md) */
         cfg->pipelined = shape->unpack && shape->kind == 0 && shape->vec > 1 && gpu;
         cfg->wg = min_u(max_wg, wg > 0 ? wg : gpu ? (cfg->pipelined ? 512 : 256) : 64);
-        return configure_local(context, stretch_cap, shape->spaces > 0 ? shape->spaces : 1, cfg);
+        status = configure_local(context, stretch_cap, shape->spaces > 0 ? shape->spaces : 1, cfg);
+        break;
     case VOTECL_VARIANT_GLOBAL:
         cfg->wg = min_u(max_wg, wg > 0 ? wg : gpu ? 256 : 64);
-        return VOTECL_OK;
+        break;
     case VOTECL_VARIANT_PRIVATE:
-        return configure_private(context, wg, cfg);
+        status = configure_private(context, wg, cfg);
+        break;
     default:
         return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "variant: unknown value %d",
                             (int)cfg->variant);
     }
+    if (status == VOTECL_OK)
+        log_config(context, cfg);
+    return status;
 }
 
 size_t

@@ -776,6 +776,40 @@ check_detect_equal_shaped(const votecl_ght_params *params, uint64_t seed)
     }
 }
 
+/* A device without double precision (VOTECL_DISABLE_FEATURES=fp64, the ocl-min profile): the
+ * GHT's kernels, all of which compute in double, are refused with VOTECL_UNSUPPORTED naming
+ * fp64 rather than failing to build. */
+static void
+test_opencl_no_fp64(void)
+{
+    scene t = template_scene();
+    votecl_image tv = scene_view(&t);
+    votecl_ght_params p;
+    votecl_ght_model *model = NULL;
+    votecl_ght_pose poses[4];
+    size_t found = 0;
+    votecl_status status;
+    char *saved = tu_env_set("VOTECL_DISABLE_FEATURES", "fp64");
+    char *saved_shape = tu_env_set("VOTECL_FORCE_SHAPE", "gpu");
+    votecl_context *ctx = tu_device_context_new(NULL);
+
+    tu_env_restore("VOTECL_FORCE_SHAPE", saved_shape);
+    tu_env_restore("VOTECL_DISABLE_FEATURES", saved);
+    if (ctx == NULL)
+        goto out;
+    g_assert_false(ctx->shape.features & VOTECL__FEATURE_FP64);
+    guil_test_params(&p);
+    status = votecl_ght_model_new(ctx, &p, &tv, &model);
+    if (status == VOTECL_OK)
+        status = votecl_ght_detect(model, &tv, poses, 4, &found);
+    g_assert_cmpint(status, ==, VOTECL_UNSUPPORTED);
+    g_assert_nonnull(strstr(votecl_context_get_error(ctx), "fp64"));
+    votecl_ght_model_free(model);
+    votecl_context_free(ctx);
+out:
+    g_free(t.data);
+}
+
 static void
 test_opencl_detect_equal(void)
 {
@@ -1916,6 +1950,7 @@ main(int argc, char **argv)
     tu_add_device_test("ght/guil-spaces", test_opencl_guil_spaces);
     tu_add_device_test("ght/ballard-space", test_opencl_ballard_space);
     tu_add_device_test("ght/detect-equal", test_opencl_detect_equal);
+    tu_add_device_test("ght/no-fp64", test_opencl_no_fp64);
     tu_add_device_test("ght/front-edges", test_opencl_front_edges);
     tu_add_device_test("ght/front-pairs", test_opencl_front_pairs);
     tu_add_device_test("ght/front-ballard", test_opencl_front_ballard);
