@@ -255,15 +255,16 @@ votecl__shape_resolve(const votecl__profile *p, unsigned features, votecl_device
     shape->cpu = p->shape == VOTECL__SHAPE_AUTO
                      ? info->type == VOTECL_DEVICE_CPU || !info->local_mem_dedicated
                      : p->shape == VOTECL__SHAPE_CPU;
-    shape->simd = info->preferred_work_group_multiple > 0
-                      ? (unsigned)info->preferred_work_group_multiple
-                      : 1;
+    shape->simd =
+        info->preferred_work_group_multiple > 0 ? (unsigned)info->preferred_work_group_multiple : 1;
     /* NVIDIA's warps of 32 and AMD's LDS (wave64 is served in halves of 32) both have 32 banks
      * of 4 bytes: GPU-vote Eq. 5's odd S' holds for either width. */
     shape->banks = !shape->cpu && shape->simd >= 16 ? 32 : 1;
     shape->features = features & ~p->features_off;
     if (shape->simd != 32) /* match.any over a warp of 32 lanes */
         shape->features &= ~VOTECL__FEATURE_WARP_MATCH;
+    shape->unit_threads = p->unit_threads;
+    shape->unit_local_mem = p->unit_local_mem;
     if (p->name != NULL)
         snprintf(shape->profile, sizeof shape->profile, "%s", p->name);
 }
@@ -325,8 +326,8 @@ env_shape(const votecl_context *context, votecl__shape_kind *shape)
     else if (env != NULL)
         return -1;
     else if (*shape == VOTECL__SHAPE_AUTO && context->force_variant != VOTECL_VARIANT_AUTO)
-        *shape = context->force_variant == VOTECL_VARIANT_LOCAL ? VOTECL__SHAPE_GPU
-                                                                 : VOTECL__SHAPE_CPU;
+        *shape =
+            context->force_variant == VOTECL_VARIANT_LOCAL ? VOTECL__SHAPE_GPU : VOTECL__SHAPE_CPU;
     return 0;
 }
 
@@ -358,8 +359,8 @@ resolve_profile(votecl_context *context, votecl__profile *p)
                             "NVIDIA warps and RDNA, 64: GCN wavefronts)",
                             getenv("VOTECL_SIMD_WIDTH"));
     p->local_mem_bytes = shrink(p->local_mem_bytes > 0 ? p->local_mem_bytes : bytes, bytes);
-    p->max_work_group_size = (size_t)shrink(
-        p->max_work_group_size > 0 ? p->max_work_group_size : wg, wg);
+    p->max_work_group_size =
+        (size_t)shrink(p->max_work_group_size > 0 ? p->max_work_group_size : wg, wg);
     p->simd = simd > 0 ? (unsigned)simd : p->simd;
     if (env_features_off(&p->features_off) != 0)
         return votecl__fail(context, VOTECL_INVALID_ARGUMENT,

@@ -65,22 +65,29 @@ static const votecl__profile named_profiles[] = {
      .local_mem_bytes = 48 * 1024,
      .max_work_group_size = 1024,
      .simd = 32,
-     .features_off = VOTECL__FEATURE_WARP_MATCH | VOTECL__FEATURE_SUBGROUPS},
-    /* GCN and CDNA: 64 KiB of LDS per work-group, AMD's default limit of 256 work-items,
-     * wavefronts of 64. */
+     .features_off = VOTECL__FEATURE_WARP_MATCH | VOTECL__FEATURE_SUBGROUPS,
+     .unit_threads = 1536, /* section 3.3 */
+     .unit_local_mem = 48 * 1024},
+    /* GCN and CDNA: 64 KiB of LDS per work-group and per compute unit, AMD's default limit
+     * of 256 work-items, wavefronts of 64, 40 wavefronts resident per compute unit. */
     {.name = "gcn",
      .shape = VOTECL__SHAPE_GPU,
      .local_mem_bytes = 64 * 1024,
      .max_work_group_size = 256,
      .simd = 64,
-     .features_off = VOTECL__FEATURE_WARP_MATCH},
-    /* RDNA: 64 KiB of LDS per work-group, 1024 work-items, wave32. */
+     .features_off = VOTECL__FEATURE_WARP_MATCH,
+     .unit_threads = 40 * 64,
+     .unit_local_mem = 64 * 1024},
+    /* RDNA: 64 KiB of LDS per work-group, 1024 work-items, wave32; OpenCL's compute unit is
+     * a work-group processor (two CUs) with 128 KiB of LDS and 64 resident wave32s. */
     {.name = "rdna",
      .shape = VOTECL__SHAPE_GPU,
      .local_mem_bytes = 64 * 1024,
      .max_work_group_size = 1024,
      .simd = 32,
-     .features_off = VOTECL__FEATURE_WARP_MATCH},
+     .features_off = VOTECL__FEATURE_WARP_MATCH,
+     .unit_threads = 64 * 32,
+     .unit_local_mem = 128 * 1024},
     /* What OpenCL 1.2's full profile guarantees: 32 KiB of local memory, no optional
      * extension. The specification puts no floor above 1 on the work-group limit (its
      * CL_DEVICE_MAX_WORK_ITEM_SIZES minimum is (1, 1, 1)); 64, one wavefront, is the least any
@@ -91,7 +98,9 @@ static const votecl__profile named_profiles[] = {
      .local_mem_bytes = 32 * 1024,
      .max_work_group_size = 64,
      .simd = 32,
-     .features_off = VOTECL__FEATURES_ALL},
+     .features_off = VOTECL__FEATURES_ALL,
+     .unit_threads = 256, /* a guess for a small GPU: four groups of 64 */
+     .unit_local_mem = 32 * 1024},
     /* A CPU as PoCL shows it: the CPU shape, the device's own figures. */
     {.name = "cpu", .shape = VOTECL__SHAPE_CPU},
 };

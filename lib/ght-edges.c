@@ -854,10 +854,10 @@ votecl__ght_canny_host(votecl__ght_run *run, const uint8_t *data, uint32_t width
 }
 
 /* On a CPU-shaped context (votecl__ght_host_edges; VOTECL_FORCE_SHAPE=gpu asks for the
- * kernels on any device) the host's Canny, uploaded: it beats the edge kernels' launches and read-backs there (pic1 on PoCL, 2
- * cores: the reference's Canny took 0.8 ms with the upload against the kernels' 1.2-1.5 ms,
- * 2026-11-25) and spares PoCL's first call the code generation of eight kernels, about 2 s.
- * The edges are the same. */
+ * kernels on any device) the host's Canny, uploaded: it beats the edge kernels' launches and
+ * read-backs there (pic1 on PoCL, 2 cores: the reference's Canny took 0.8 ms with the upload
+ * against the kernels' 1.2-1.5 ms, 2026-11-25) and spares PoCL's first call the code generation of
+ * eight kernels, about 2 s. The edges are the same. */
 votecl_status
 votecl__ght_canny_device(votecl__ght_run *run, const uint8_t *data, uint32_t width,
                          uint32_t height, unsigned low, unsigned high)

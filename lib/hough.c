@@ -432,7 +432,9 @@ gray_vote(votecl_hough_plan *plan, const votecl_image *image, unsigned threshold
     const votecl__hough_desc *d = &plan->desc;
     size_t pixels = (size_t)d->width * d->height;
     /* 16 x 16 where the device allows (the kernel takes any size: one count per group) */
-    size_t wg = plan->context->info.max_work_group_size, ly = wg >= 256 ? 16 : wg >= 16 ? wg / 16 : 1;
+    size_t wg = plan->context->info.max_work_group_size, ly = wg >= 256  ? 16
+                                                              : wg >= 16 ? wg / 16
+                                                                         : 1;
     size_t local[2] = {wg >= 16 ? 16 : wg, ly},
            global[2] = {votecl__round_up(d->width, local[0]), votecl__round_up(d->height, ly)};
     const void *packed;

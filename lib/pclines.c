@@ -147,7 +147,7 @@ plan_layout(votecl_lines_plan *plan)
                                                                      : PCLINES_RING_BYTES_MAX;
     /* GPUs: 1024 work-items share each column's edges (measured on an H200, 1920x1080:
      * accumulation 490 / 262 / 163 / 109 us with 128 / 256 / 512 / 1024). */
-    size_t wg = plan->params.work_group_size != 0     ? plan->params.work_group_size
+    size_t wg = plan->params.work_group_size != 0 ? plan->params.work_group_size
                 : !plan->context->shape.cpu       ? 1024
                                                   : 256;
 

@@ -207,9 +207,8 @@ configure_private(votecl_context *context, unsigned wg, votecl__vote_config *cfg
     cfg->priv_local = !context->shape.cpu && cfg->kind == 0 && cfg->vec > 1 && fit >= 32;
     if (cfg->priv_local) {
         /* whole wavefronts where they fit (GCN's 64: a group of 96 leaves half of one idle) */
-        unsigned granule = context->shape.simd > 32 && fit >= context->shape.simd
-                               ? context->shape.simd
-                               : 32;
+        unsigned granule =
+            context->shape.simd > 32 && fit >= context->shape.simd ? context->shape.simd : 32;
         cfg->wg = min_u(min_u(fit - fit % granule, 256), max_wg);
         if (wg > 0 && wg <= cfg->wg)
             cfg->wg = wg;
@@ -537,17 +536,21 @@ unsigned
 votecl__vote_resident(const votecl_context *context, const votecl__vote_config *cfg)
 {
     const votecl_device_info *info = &context->info;
-    uint64_t local = group_local_bytes(cfg), r;
+    uint64_t local = group_local_bytes(cfg), r, threads, unit_local;
 
     /* A CPU runs one work-group per core at a time. */
     if (context->shape.cpu)
         return 1;
     /* Neither API reports a compute unit's threads or local memory (the per-group limit is
-     * what OpenCL tells): 2048 threads and 4x the per-group local memory are NVIDIA's since
-     * Volta (Hopper: 228 KiB per SM, 48 KiB per group), and at most 32 groups. */
-    r = 2048 / (cfg->wg > 0 ? cfg->wg : 1);
-    if (local > 0 && 4 * info->local_mem_bytes / local < r)
-        r = 4 * info->local_mem_bytes / local;
+     * what OpenCL tells): a profile's figures, else 2048 threads and 4x the per-group local
+     * memory, NVIDIA's since Volta (Hopper: 228 KiB per SM, 48 KiB per group), and at most 32
+     * groups. */
+    threads = context->shape.unit_threads > 0 ? context->shape.unit_threads : 2048;
+    unit_local = context->shape.unit_local_mem > 0 ? context->shape.unit_local_mem
+                                                   : 4 * info->local_mem_bytes;
+    r = threads / (cfg->wg > 0 ? cfg->wg : 1);
+    if (local > 0 && unit_local / local < r)
+        r = unit_local / local;
     r = r < 32 ? r : 32;
     return (unsigned)(r > 0 ? r : 1);
 }

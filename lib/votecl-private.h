@@ -39,21 +39,27 @@ typedef enum votecl__shape_kind {
  * profile only shrinks the device (the minimum with the real value); the SIMD width, a
  * property rather than a resource, is taken as given. */
 typedef struct votecl__profile {
-    const char *name;           /* VOTECL_DEVICE_PROFILE's name; NULL for the overrides alone */
-    votecl__shape_kind shape;   /* AUTO: the device's */
-    uint64_t local_mem_bytes;   /* per work-group */
+    const char *name;         /* VOTECL_DEVICE_PROFILE's name; NULL for the overrides alone */
+    votecl__shape_kind shape; /* AUTO: the device's */
+    uint64_t local_mem_bytes; /* per work-group */
     size_t max_work_group_size;
-    unsigned simd;              /* 32 or 64 (1 for a CPU's scalar lanes) */
-    unsigned features_off;      /* VOTECL__FEATURE_* taken away */
+    unsigned simd;         /* 32 or 64 (1 for a CPU's scalar lanes) */
+    unsigned features_off; /* VOTECL__FEATURE_* taken away */
+    /* One compute unit's residency, which no API reports (0: unknown): work-items and local
+     * memory shared by its resident groups. */
+    unsigned unit_threads;
+    uint64_t unit_local_mem;
 } votecl__profile;
 
 /* The decisions of one context (context->shape). */
 typedef struct votecl__shape {
-    int cpu;            /* CPU-shaped: the modules' CPU implementations */
-    unsigned simd;      /* lanes in lock step (= info.preferred_work_group_multiple) */
-    unsigned banks;     /* local memory banks: 32 on NVIDIA and AMD GPUs, 1 on CPU shapes */
-    unsigned features;  /* VOTECL__FEATURE_* the device has and the profile leaves */
-    char profile[16];   /* the named profile, "" when none */
+    int cpu;           /* CPU-shaped: the modules' CPU implementations */
+    unsigned simd;     /* lanes in lock step (= info.preferred_work_group_multiple) */
+    unsigned banks;    /* local memory banks: 32 on NVIDIA and AMD GPUs, 1 on CPU shapes */
+    unsigned features; /* VOTECL__FEATURE_* the device has and the profile leaves */
+    unsigned unit_threads;   /* the profile's residency per compute unit; 0: unknown */
+    uint64_t unit_local_mem; /* (votecl__vote_resident assumes NVIDIA's since Volta) */
+    char profile[16];        /* the named profile, "" when none */
 } votecl__shape;
 
 /* The named profiles (device-profile.c): fermi, gcn, rdna, ocl-min, cpu; NULL for another name. */

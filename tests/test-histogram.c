@@ -1165,8 +1165,7 @@ test_local_refinements(void)
             p.variant = p16.variant = VOTECL_VARIANT_LOCAL;
             /* warp aggregation: refused where the context's shape has no warp match (not an
              * NVIDIA sm_70+, or a profile without it) */
-            if (combos[c][0][0] >= '2' &&
-                !(context->shape.features & VOTECL__FEATURE_WARP_MATCH)) {
+            if (combos[c][0][0] >= '2' && !(context->shape.features & VOTECL__FEATURE_WARP_MATCH)) {
                 votecl_hist_plan *plan = (votecl_hist_plan *)NULL;
                 g_assert_cmpint(votecl_hist_plan_new(context, &p, &plan), ==, VOTECL_UNSUPPORTED);
                 g_assert_null(plan);

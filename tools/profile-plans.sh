@@ -1,8 +1,9 @@
 #!/bin/sh
 # The plan each algorithm picks under each device profile (docs/profiles.md): runs
 # `votecl bench --quick` and small truth suites with VOTECL_DEBUG and VOTECL_DEVICE_PROFILE set
-# and prints the library's distinct "plan:" lines per profile, then each run's figures (bench
-# JSON's medians are left out: timing on PoCL says nothing about the target).
+# and prints the library's distinct "plan:" lines per profile, and a digest of each suite's
+# figures without its timings (equal digests: the profiles found the same; bench's times on
+# PoCL say nothing about the target and are left out).
 #
 #   tools/profile-plans.sh [VOTECL] [profile...]   default: ./tools/votecl, all five profiles
 #
@@ -28,6 +29,10 @@ for p in none $profiles; do
         echo "-- votecl $run: exit $status"
         grep -o 'context: profile.*' "$out/log" | sort -u
         grep -o 'plan: .*' "$out/log" | sort | uniq -c | sort -rn
-        grep -i 'error' "$out/log" | sort -u | head -5
+        grep -i 'error' "$out/log" | grep -v 'BACKEND_UNAVAILABLE' | sort -u | head -5
+        # the suites' figures without timings: equal digests, equal results across profiles
+        case $run in eval*)
+            echo "figures $(grep -iv 'seconds\|"device"' "$out/stdout" | md5sum | cut -c1-12)" ;;
+        esac
     done
 done
