@@ -341,7 +341,6 @@ VOTECL_CLAMP_SELECT(float)
 #define native_sin(x) __sinf(x)
 #define native_cos(x) __cosf(x)
 
-
 /* Warp-level helpers (NVIDIA, warps of 32; match needs sm_70, which the host's
  * VOTECL_FEATURE_WARP_MATCH says): the lanes of the calling warp, among those active, holding
  * the same value v; and this lane's index. */

@@ -53,10 +53,10 @@ typedef struct votecl__profile {
 
 /* The decisions of one context (context->shape). */
 typedef struct votecl__shape {
-    int cpu;           /* CPU-shaped: the modules' CPU implementations */
-    unsigned simd;     /* lanes in lock step (= info.preferred_work_group_multiple) */
-    unsigned banks;    /* local memory banks: 32 on NVIDIA and AMD GPUs, 1 on CPU shapes */
-    unsigned features; /* VOTECL__FEATURE_* the device has and the profile leaves */
+    int cpu;                 /* CPU-shaped: the modules' CPU implementations */
+    unsigned simd;           /* lanes in lock step (= info.preferred_work_group_multiple) */
+    unsigned banks;          /* local memory banks: 32 on NVIDIA and AMD GPUs, 1 on CPU shapes */
+    unsigned features;       /* VOTECL__FEATURE_* the device has and the profile leaves */
     unsigned unit_threads;   /* the profile's residency per compute unit; 0: unknown */
     uint64_t unit_local_mem; /* (votecl__vote_resident assumes NVIDIA's since Volta) */
     char profile[16];        /* the named profile, "" when none */
