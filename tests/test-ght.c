@@ -810,6 +810,45 @@ out:
     g_free(t.data);
 }
 
+/* Work-group limits (VOTECL_MAX_WORK_GROUP_SIZE): below a 32x8 edge tile the GPU shape takes
+ * the host's edges and still equals the reference; below the stages' groups of 64 the GHT is
+ * refused, naming the 64. */
+static void
+test_opencl_small_groups(void)
+{
+    static const char *const limits[] = {"128", "32"};
+    votecl_ght_params p;
+
+    guil_test_params(&p);
+    p.scale_step = 0.05;
+    p.max_rotations = 4;
+    for (int i = 0; i < 2; i++) {
+        char *saved = tu_env_set("VOTECL_MAX_WORK_GROUP_SIZE", limits[i]);
+        char *saved_shape = tu_env_set("VOTECL_FORCE_SHAPE", "gpu");
+        votecl_context *ctx = tu_device_context_new(NULL);
+        scene t = template_scene();
+        votecl_image tv = scene_view(&t);
+        votecl_ght_model *model = NULL;
+
+        tu_env_restore("VOTECL_FORCE_SHAPE", saved_shape);
+        tu_env_restore("VOTECL_MAX_WORK_GROUP_SIZE", saved);
+        if (ctx == NULL) {
+            g_free(t.data);
+            return;
+        }
+        g_assert_true(votecl__ght_host_edges(ctx));
+        if (i == 0) {
+            check_detect_equal_on(ctx, &p, 0x0e07, 1);
+        } else {
+            g_assert_cmpint(votecl_ght_model_new(ctx, &p, &tv, &model), ==, VOTECL_UNSUPPORTED);
+            g_assert_null(model);
+            g_assert_nonnull(strstr(votecl_context_get_error(ctx), "64"));
+        }
+        votecl_context_free(ctx);
+        g_free(t.data);
+    }
+}
+
 static void
 test_opencl_detect_equal(void)
 {
@@ -1951,6 +1990,7 @@ main(int argc, char **argv)
     tu_add_device_test("ght/ballard-space", test_opencl_ballard_space);
     tu_add_device_test("ght/detect-equal", test_opencl_detect_equal);
     tu_add_device_test("ght/no-fp64", test_opencl_no_fp64);
+    tu_add_device_test("ght/small-groups", test_opencl_small_groups);
     tu_add_device_test("ght/front-edges", test_opencl_front_edges);
     tu_add_device_test("ght/front-pairs", test_opencl_front_pairs);
     tu_add_device_test("ght/front-ballard", test_opencl_front_ballard);
