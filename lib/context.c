@@ -2,6 +2,7 @@
  * that reads environment variables; everything below it receives resolved values. */
 #include "votecl-private.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,15 +142,25 @@ env_absolute_dir(const votecl_context *context, const char *name)
 
 /* The option, VOTECL_CACHE_DIR, $XDG_CACHE_HOME/votecl, ~/.cache/votecl (environment values
  * only when absolute); NULL when the disk cache is off or no directory can be named. */
+static char *resolve_cache_dir_any(const votecl_context *context,
+                                   const votecl_context_options *options);
+
 static char *
 resolve_cache_dir(const votecl_context *context, const votecl_context_options *options)
+{
+    if (options->disable_disk_cache || env_nonempty("VOTECL_DISABLE_DISK_CACHE") != NULL)
+        return NULL;
+    return resolve_cache_dir_any(context, options);
+}
+
+/* resolve_cache_dir without the switches that turn the cache off. */
+static char *
+resolve_cache_dir_any(const votecl_context *context, const votecl_context_options *options)
 {
     const char *base;
     char buf[4096];
     int n;
 
-    if (options->disable_disk_cache || env_nonempty("VOTECL_DISABLE_DISK_CACHE") != NULL)
-        return NULL;
     if (options->cache_dir != NULL)
         return options->cache_dir[0] != '\0' ? votecl__strdup(options->cache_dir) : NULL;
     if ((base = env_absolute_dir(context, "VOTECL_CACHE_DIR")) != NULL)
@@ -162,6 +173,68 @@ resolve_cache_dir(const votecl_context *context, const votecl_context_options *o
         return NULL;
     /* A truncated name would be some other directory. */
     return n > 0 && (size_t)n < sizeof buf ? votecl__strdup(buf) : NULL;
+}
+
+/* --- PoCL's kernel cache: under the library's trust rules (docs/env.md) --- */
+
+/* PoCL dlopen()s the kernels it compiled from its own cache, with no check of who wrote
+ * them; by default under $XDG_CACHE_HOME (a relative one: the current directory). So before
+ * the OpenCL platform first loads, POCL_CACHE_DIR names a directory only this user and root
+ * can change: the user's own POCL_CACHE_DIR when it is such a directory, else "pocl" in the
+ * library's cache directory (made 0700), else a fresh private temporary directory with
+ * PoCL's cache off. It is process-wide and read by PoCL once: the first context (or device
+ * list) decides; a program that loaded OpenCL itself first keeps what PoCL chose then. */
+static pthread_mutex_t pocl_cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static int pocl_cache_done;
+
+static int
+pocl_cache_under_library(const votecl_context *context, const votecl_context_options *options)
+{
+    votecl_context_options o = *options;
+    char dir[4096], *base;
+    int n;
+    o.disable_disk_cache = 0; /* PoCL caches anyway: where it does is what matters */
+    o.cache_dir =
+        options->cache_dir != NULL && options->cache_dir[0] != '\0' ? options->cache_dir : NULL;
+    if ((base = resolve_cache_dir_any(context, &o)) == NULL)
+        return -1;
+    n = snprintf(dir, sizeof dir, "%s/pocl", base);
+    free(base);
+    if (n <= 0 || (size_t)n >= sizeof dir || votecl__diskcache_make_dir(dir) != 0 ||
+        !votecl__path_trusted(dir))
+        return -1;
+    return setenv("POCL_CACHE_DIR", dir, 1);
+}
+
+static void
+pocl_cache_private(const votecl_context *context)
+{
+    const char *tmp = env_absolute_dir(context, "TMPDIR");
+    char dir[4096];
+    if (snprintf(dir, sizeof dir, "%s/votecl-pocl-XXXXXX", tmp ? tmp : "/tmp") >= (int)sizeof dir ||
+        mkdtemp(dir) == NULL || !votecl__path_trusted(dir)) {
+        snprintf(dir, sizeof dir, "/nonexistent/votecl-pocl"); /* PoCL then fails to cache */
+    }
+    setenv("POCL_KERNEL_CACHE", "0", 1);
+    setenv("POCL_CACHE_DIR", dir, 1);
+}
+
+static void
+pocl_cache_setup(const votecl_context *context, const votecl_context_options *options)
+{
+    const char *user = env_nonempty("POCL_CACHE_DIR");
+    pthread_mutex_lock(&pocl_cache_lock);
+    if (!pocl_cache_done) {
+        pocl_cache_done = 1;
+        if (user != NULL && votecl__path_trusted(user))
+            votecl__log(context, "context: PoCL's cache: POCL_CACHE_DIR=%s (trusted)", user);
+        else if (pocl_cache_under_library(context, options) == 0)
+            votecl__log(context, "context: PoCL's cache: %s%s", getenv("POCL_CACHE_DIR"),
+                        user ? " (POCL_CACHE_DIR was not a trusted directory)" : "");
+        else
+            pocl_cache_private(context);
+    }
+    pthread_mutex_unlock(&pocl_cache_lock);
 }
 
 static void
@@ -422,6 +495,8 @@ votecl_context_new_with_error(const votecl_context_options *options, votecl_cont
     }
     context->debug = env_nonempty("VOTECL_DEBUG") != NULL;
     status = context_resolve(context, options, &selector);
+    if (status == VOTECL_OK && context->backend != VOTECL_BACKEND_REF)
+        pocl_cache_setup(context, options); /* before the OpenCL platform loads */
     if (status == VOTECL_OK && context->backend == VOTECL_BACKEND_DEFAULT)
         status = context_init_default(context, selector);
     else if (status == VOTECL_OK)
@@ -518,6 +593,11 @@ votecl_devices_list(votecl_backend backend, votecl_device_info *infos, size_t ca
     *found = 0;
     if (backend == VOTECL_BACKEND_DEFAULT)
         backend = VOTECL_BACKEND_OPENCL;
+    if (backend == VOTECL_BACKEND_OPENCL) {
+        votecl_context_options defaults;
+        votecl_context_options_init(&defaults);
+        pocl_cache_setup(NULL, &defaults); /* before the OpenCL platform loads */
+    }
     ops = backend_ops(backend);
     if (ops == NULL)
         return votecl_backend_name(backend) != NULL ? VOTECL_BACKEND_UNAVAILABLE

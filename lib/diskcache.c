@@ -30,6 +30,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +39,8 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+static int make_directories(const char *dir);
 
 #define MAGIC "VOTECLBC"
 #define FORMAT_VERSION 1u
@@ -119,6 +123,66 @@ votecl__diskcache_dir_trusted(const char *dir)
 {
     struct stat st;
     return dir != NULL && stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && trusted_stat(&st);
+}
+
+/* 1 when gid is this user's private group (Debian's and Ubuntu's user groups, under which a
+ * umask of 002 makes every checkout group-writable): the user's primary group with no other
+ * member listed. Group write there gives no one else the file, as OpenSSH's StrictModes
+ * reasons too. */
+static int
+group_is_private(gid_t gid)
+{
+    char buf[4096];
+    struct passwd pw, *pwp = NULL;
+    struct group gr, *grp = NULL;
+
+    if (getpwuid_r(geteuid(), &pw, buf, sizeof buf, &pwp) != 0 || pwp == NULL ||
+        pw.pw_gid != gid)
+        return 0;
+    char gbuf[4096];
+    if (getgrgid_r(gid, &gr, gbuf, sizeof gbuf, &grp) != 0 || grp == NULL)
+        return 0;
+    for (char **m = gr.gr_mem; m != NULL && *m != NULL; m++)
+        if (strcmp(*m, pw.pw_name) != 0)
+            return 0;
+    return 1;
+}
+
+/* One step of a trusted path: owned by this user or root; writable by no one else (group
+ * write is fine in the user's private group), except a directory above the end with the
+ * sticky bit (/tmp: its entries belong to their owners). */
+static int
+trusted_step(const struct stat *st, int last)
+{
+    int others_write = (st->st_mode & S_IWOTH) != 0 ||
+                       ((st->st_mode & S_IWGRP) != 0 && !group_is_private(st->st_gid));
+    if (st->st_uid != geteuid() && st->st_uid != 0)
+        return 0;
+    return !others_write || (!last && S_ISDIR(st->st_mode) && (st->st_mode & S_ISVTX));
+}
+
+int
+votecl__path_trusted(const char *path)
+{
+    char *real = path != NULL ? realpath(path, NULL) : NULL; /* absolute, no links */
+    struct stat st;
+    int ok = real != NULL, last = 1;
+    /* the path, then each directory above it, cutting at the last '/'; "" stands for "/" */
+    while (ok) {
+        ok = lstat(real[0] != '\0' ? real : "/", &st) == 0 && trusted_step(&st, last);
+        if (real[0] == '\0')
+            break;
+        *strrchr(real, '/') = '\0';
+        last = 0;
+    }
+    free(real);
+    return ok;
+}
+
+int
+votecl__diskcache_make_dir(const char *dir)
+{
+    return make_directories(dir);
 }
 
 /* 1 when the process pid is known to be gone (another host's pid cannot be told apart:

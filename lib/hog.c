@@ -328,6 +328,10 @@ votecl_hog_new(votecl_context *context, const votecl_hog_params *params,
     if (params == NULL || out == NULL)
         return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "params, out: NULL pointer");
     *out = NULL;
+    /* before the copy below: a smaller struct_size means a smaller struct to read from */
+    if ((status = votecl__struct_size_check(context, params, "params", sizeof *params)) !=
+        VOTECL_OK)
+        return status;
     if ((hog = votecl__calloc(1, sizeof *hog)) == NULL)
         return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
     hog->context = context;

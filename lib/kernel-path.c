@@ -80,30 +80,59 @@ is_readable_regular_file(const char *filename)
     return stat(filename, &st) == 0 && S_ISREG(st.st_mode) && access(filename, R_OK) == 0;
 }
 
-votecl_status
-votecl__kernel_path_find(const char *path, const char *file, char **found)
+/* The first file named file in an absolute directory of path (malloc'd in *candidate), or
+ * VOTECL_KERNEL_NOT_FOUND. */
+static votecl_status
+first_candidate(const char *path, const char *file, char **candidate)
 {
-    *found = NULL;
+    *candidate = NULL;
     if (path == NULL || file == NULL || file[0] == '\0')
         return VOTECL_KERNEL_NOT_FOUND;
     for (const char *p = path; *p != '\0';) {
         size_t n = strcspn(p, ":");
         /* A relative entry would depend on the current directory, which is never searched. */
         if (n > 0 && p[0] == '/') {
-            char *candidate = path_concat(p, n, file);
-            if (candidate == NULL)
+            char *c = path_concat(p, n, file);
+            if (c == NULL)
                 return VOTECL_OUT_OF_HOST_MEMORY;
-            if (is_readable_regular_file(candidate)) {
-                *found = candidate;
+            if (is_readable_regular_file(c)) {
+                *candidate = c;
                 return VOTECL_OK;
             }
-            free(candidate);
+            free(c);
         }
         p += n;
         if (*p == ':')
             p++;
     }
     return VOTECL_KERNEL_NOT_FOUND;
+}
+
+/* A kernel file is code the device runs in the caller's process: like the disk cache's
+ * entries (docs/env.md), it is used only where no one but this user and root can change it.
+ * An untrusted first match is refused, not skipped: a later directory would give other code
+ * than the path named. */
+votecl_status
+votecl__kernel_path_find(const char *path, const char *file, char **found)
+{
+    votecl_status status = first_candidate(path, file, found);
+    if (status == VOTECL_OK && !votecl__path_trusted(*found)) {
+        free(*found);
+        *found = NULL;
+        status = VOTECL_KERNEL_NOT_FOUND;
+    }
+    return status;
+}
+
+char *
+votecl__kernel_path_untrusted(const char *path, const char *file)
+{
+    char *candidate = NULL;
+    if (first_candidate(path, file, &candidate) == VOTECL_OK && votecl__path_trusted(candidate)) {
+        free(candidate);
+        candidate = NULL;
+    }
+    return candidate;
 }
 
 /* Reads fd to the end into a NUL-terminated buffer sized from hint; grows if the file did. */

@@ -91,6 +91,25 @@ append_define(text *t, const char *define)
     text_puts(t, "\n");
 }
 
+/* The message of a kernel file not found, or found where others could change it. */
+static votecl_status
+kernel_not_found(votecl_context *context, const char *file)
+{
+    char *untrusted = votecl__kernel_path_untrusted(context->kernel_path, file);
+    votecl_status status;
+
+    if (untrusted == NULL)
+        return votecl__fail(context, VOTECL_KERNEL_NOT_FOUND, "kernel file %s not found in '%s'",
+                            file, context->kernel_path);
+    status = votecl__fail(context, VOTECL_KERNEL_NOT_FOUND,
+                          "kernel file %s: not loaded, since another user could change it (owned "
+                          "by neither this user nor root, or writable by group or others, or a "
+                          "directory above it is): kernel files are code (docs/env.md)",
+                          untrusted);
+    free(untrusted);
+    return status;
+}
+
 /* Device facts as defines, so kernels can adapt without hard-coded device names. */
 static size_t
 device_defines(const votecl_context *context, char defs[][96])
@@ -141,8 +160,7 @@ append_file(votecl_context *context, text *t, const char *file)
     votecl_status status = votecl__kernel_path_find(context->kernel_path, file, &path);
 
     if (status == VOTECL_KERNEL_NOT_FOUND)
-        return votecl__fail(context, status, "kernel file %s not found in '%s'", file,
-                            context->kernel_path);
+        return kernel_not_found(context, file);
     if (status != VOTECL_OK)
         return votecl__fail(context, status, "looking up kernel file %s", file);
     status = votecl__read_file(path, &body, &size);

@@ -248,9 +248,13 @@ void votecl__sha256_hex(const uint8_t digest[32], char hex[65]);
 char *votecl__kernel_path_join(const char *env_path, const char *option_path,
                                const char *installed);
 /* Finds file in the first directory of path that has it; *found is malloc'd. Relative
- * directories in path are ignored. Returns VOTECL_OK, VOTECL_KERNEL_NOT_FOUND or
+ * directories in path are ignored. A first match that others can change
+ * (votecl__path_trusted) is refused: VOTECL_KERNEL_NOT_FOUND, and
+ * votecl__kernel_path_untrusted names it. Returns VOTECL_OK, VOTECL_KERNEL_NOT_FOUND or
  * VOTECL_OUT_OF_HOST_MEMORY. */
 votecl_status votecl__kernel_path_find(const char *path, const char *file, char **found);
+/* The untrusted first match votecl__kernel_path_find refused (malloc'd), else NULL. */
+char *votecl__kernel_path_untrusted(const char *path, const char *file);
 /* Reads a whole file into malloc'd, NUL-terminated memory. */
 votecl_status votecl__read_file(const char *filename, char **text, size_t *size);
 
@@ -271,6 +275,14 @@ void votecl__diskcache_loaded(const char *dir, const uint8_t key[32]);
 /* 1 when dir is a directory owned by the effective user and not writable by group or
  * others (the cache's trust rule, docs/env.md). */
 int votecl__diskcache_dir_trusted(const char *dir);
+/* 1 when path (a file or directory, symbolic links resolved) and every directory above it
+ * can be changed by no one but the effective user and root: each owned by one of them and
+ * writable by no one else, a sticky directory above the end (/tmp) excepted. For what is
+ * loaded as code: PoCL's kernel cache, VOTECL_KERNEL_PATH's files (docs/env.md). */
+int votecl__path_trusted(const char *path);
+/* mkdir -p with mode 0700 for what it creates; 0 when dir is then a trusted directory
+ * (votecl__diskcache_dir_trusted), else -1. */
+int votecl__diskcache_make_dir(const char *dir);
 /* The file name an entry for key has in dir (malloc'd). */
 char *votecl__diskcache_filename(const char *dir, const uint8_t key[32]);
 

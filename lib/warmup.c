@@ -56,6 +56,23 @@ gray_view(const unsigned char *p, size_t width, size_t height)
     return image;
 }
 
+typedef struct warm_step warm_step;
+
+/* One algorithm's warm-up: its default plan made and run once on a small synthetic input. */
+typedef votecl_status (*warm_fn)(votecl_context *context, const warm_step *step);
+
+/* The library's list of algorithms, as far as warm-up goes (the tests' list is
+ * tests/cases.h, the tools' tools/algorithms.h): a new algorithm adds its warm function and
+ * its steps here. */
+struct warm_step {
+    const char *name;
+    warm_fn warm;
+    int arg; /* hist: dtype; ght: method */
+    votecl_variant variant;
+    int all_only;      /* only with VOTECL_WARMUP_ALL */
+    unsigned channels; /* hist: interleaved channels */
+};
+
 /* The histogram of channel `channel` of `channels` interleaved ones (a channel is a define). */
 static votecl_status
 warm_hist_channel(votecl_context *context, votecl_dtype dtype, votecl_variant variant,
@@ -88,70 +105,89 @@ warm_hist_channel(votecl_context *context, votecl_dtype dtype, votecl_variant va
 /* Every channel's histogram of elements of `channels` channels (one plan per channel, as
  * `votecl hist` of an RGB or RGBA image makes them). */
 static votecl_status
-warm_hist(votecl_context *context, votecl_dtype dtype, votecl_variant variant, unsigned channels)
+warm_hist(votecl_context *context, const warm_step *s)
 {
     votecl_status status = VOTECL_OK;
 
-    for (unsigned k = 0; k < channels && status == VOTECL_OK; k++)
-        status = warm_hist_channel(context, dtype, variant, channels, k);
+    for (unsigned k = 0; k < s->channels && status == VOTECL_OK; k++)
+        status = warm_hist_channel(context, (votecl_dtype)s->arg, s->variant, s->channels, k);
+    return status;
+}
+
+/* What runs on a frame: the line detectors. */
+typedef votecl_status (*warm_frame_fn)(votecl_context *context, const votecl_image *frame);
+
+/* A black WARM_WIDTH x WARM_HEIGHT frame holding a horizontal line (edges, for the Hough) or
+ * a grey block (a gray image, for PClines), run through run. */
+static votecl_status
+warm_on_frame(votecl_context *context, int block, warm_frame_fn run)
+{
+    unsigned char *pixels = calloc((size_t)WARM_WIDTH * WARM_HEIGHT, 1);
+    votecl_image image = gray_view(pixels, WARM_WIDTH, WARM_HEIGHT);
+    votecl_status status;
+
+    if (pixels == NULL)
+        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    for (size_t x = WARM_WIDTH / 4; !block && x < WARM_WIDTH / 2; x++)
+        pixels[(WARM_HEIGHT / 2) * WARM_WIDTH + x] = 255;
+    for (size_t y = WARM_HEIGHT / 4; block && y < 3 * WARM_HEIGHT / 4; y++)
+        memset(pixels + y * WARM_WIDTH + WARM_WIDTH / 4, 200, WARM_WIDTH / 2);
+    status = run(context, &image);
+    free(pixels);
     return status;
 }
 
 static votecl_status
-warm_hough(votecl_context *context)
+hough_frame(votecl_context *context, const votecl_image *image)
 {
     votecl_hough_params params;
     votecl_hough_plan *plan = NULL;
-    votecl_status status;
-
-    unsigned char *pixels = calloc((size_t)WARM_WIDTH * WARM_HEIGHT, 1);
-    votecl_image image = gray_view(pixels, WARM_WIDTH, WARM_HEIGHT);
     votecl_hough_line lines[4];
     size_t n = 0;
+    votecl_status status;
 
-    if (pixels == NULL)
-        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
-    for (size_t x = WARM_WIDTH / 4; x < WARM_WIDTH / 2; x++)
-        pixels[(WARM_HEIGHT / 2) * WARM_WIDTH + x] = 255;
     votecl_hough_params_init(&params);
     status = votecl_hough_plan_new(context, &params, WARM_WIDTH, WARM_HEIGHT, &plan);
     if (status == VOTECL_OK)
-        status = votecl_hough_run(plan, &image, lines, 4, &n, NULL);
+        status = votecl_hough_run(plan, image, lines, 4, &n, NULL);
     /* and from a gray image, edges found on the device (cl/hough.cl): `votecl hough`'s default */
     if (status == VOTECL_OK)
-        status = votecl_hough_run_gray(plan, &image, 100, lines, 4, &n, NULL);
+        status = votecl_hough_run_gray(plan, image, 100, lines, 4, &n, NULL);
     votecl_hough_plan_free(plan);
-    free(pixels);
     return status;
 }
 
 static votecl_status
-warm_lines(votecl_context *context)
+warm_hough(votecl_context *context, const warm_step *step)
+{
+    return warm_on_frame(context, 0, hough_frame);
+}
+
+static votecl_status
+lines_frame(votecl_context *context, const votecl_image *image)
 {
     votecl_lines_params params;
     votecl_lines_plan *plan = NULL;
-    votecl_status status;
-
-    unsigned char *pixels = calloc((size_t)WARM_WIDTH * WARM_HEIGHT, 1);
-    votecl_image image = gray_view(pixels, WARM_WIDTH, WARM_HEIGHT);
     votecl_lines_line lines[4];
     size_t n = 0;
+    votecl_status status;
 
-    if (pixels == NULL)
-        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
-    for (size_t y = WARM_HEIGHT / 4; y < 3 * WARM_HEIGHT / 4; y++)
-        memset(pixels + y * WARM_WIDTH + WARM_WIDTH / 4, 200, WARM_WIDTH / 2);
     votecl_lines_params_init(&params);
     status = votecl_lines_plan_new(context, &params, WARM_WIDTH, WARM_HEIGHT, &plan);
     if (status == VOTECL_OK)
-        status = votecl_lines_run(plan, &image, lines, 4, &n);
+        status = votecl_lines_run(plan, image, lines, 4, &n);
     votecl_lines_plan_free(plan);
-    free(pixels);
     return status;
 }
 
 static votecl_status
-warm_hog(votecl_context *context)
+warm_lines(votecl_context *context, const warm_step *step)
+{
+    return warm_on_frame(context, 1, lines_frame);
+}
+
+static votecl_status
+warm_hog(votecl_context *context, const warm_step *step)
 {
     votecl_hog_params params;
     votecl_hog_model *model = NULL;
@@ -177,7 +213,7 @@ warm_hog(votecl_context *context)
 }
 
 static votecl_status
-warm_ght(votecl_context *context, votecl_ght_method method)
+warm_ght(votecl_context *context, const warm_step *step)
 {
     votecl_ght_params params;
     votecl_ght_model *model = NULL;
@@ -188,7 +224,7 @@ warm_ght(votecl_context *context, votecl_ght_method method)
     size_t n = 0;
     votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
 
-    votecl_ght_params_init(&params, method);
+    votecl_ght_params_init(&params, (votecl_ght_method)step->arg);
     if (templ != NULL && scene != NULL &&
         (status = votecl_ght_model_new(context, &params, &t, &model)) == VOTECL_OK)
         status = votecl_ght_detect(model, &s, poses, 4, &n);
@@ -198,57 +234,31 @@ warm_ght(votecl_context *context, votecl_ght_method method)
     return status;
 }
 
-typedef struct warm_step {
-    const char *name;
-    int kind; /* 0 hist, 1 hough, 2 lines, 3 hog, 4 ght */
-    int arg;  /* hist: dtype; ght: method */
-    votecl_variant variant;
-    int all_only;
-    unsigned channels; /* hist: interleaved channels */
-} warm_step;
-
 static const warm_step steps[] = {
-    {"histogram u8", 0, VOTECL_DTYPE_U8, VOTECL_VARIANT_AUTO, 0, 1},
-    {"histogram u8 RGB", 0, VOTECL_DTYPE_U8, VOTECL_VARIANT_AUTO, 0, 3},
-    {"histogram u8 RGBA", 0, VOTECL_DTYPE_U8, VOTECL_VARIANT_AUTO, 1, 4},
-    {"histogram u16", 0, VOTECL_DTYPE_U16, VOTECL_VARIANT_AUTO, 0, 1},
-    {"histogram u32", 0, VOTECL_DTYPE_U32, VOTECL_VARIANT_AUTO, 0, 1},
-    {"histogram f32", 0, VOTECL_DTYPE_F32, VOTECL_VARIANT_AUTO, 0, 1},
-    {"hough", 1, 0, VOTECL_VARIANT_AUTO, 0, 1},
-    {"lines", 2, 0, VOTECL_VARIANT_AUTO, 0, 1},
-    {"hog", 3, 0, VOTECL_VARIANT_AUTO, 0, 1},
-    {"ght guil", 4, VOTECL_GHT_GUIL, VOTECL_VARIANT_AUTO, 0, 1},
-    {"ght ballard", 4, VOTECL_GHT_BALLARD, VOTECL_VARIANT_AUTO, 0, 1},
-    {"histogram u8 local", 0, VOTECL_DTYPE_U8, VOTECL_VARIANT_LOCAL, 1, 1},
-    {"histogram u8 global", 0, VOTECL_DTYPE_U8, VOTECL_VARIANT_GLOBAL, 1, 1},
-    {"histogram u8 private", 0, VOTECL_DTYPE_U8, VOTECL_VARIANT_PRIVATE, 1, 1},
-    {"histogram u16 local", 0, VOTECL_DTYPE_U16, VOTECL_VARIANT_LOCAL, 1, 1},
-    {"histogram u16 global", 0, VOTECL_DTYPE_U16, VOTECL_VARIANT_GLOBAL, 1, 1},
-    {"histogram u16 private", 0, VOTECL_DTYPE_U16, VOTECL_VARIANT_PRIVATE, 1, 1},
-    {"histogram u32 local", 0, VOTECL_DTYPE_U32, VOTECL_VARIANT_LOCAL, 1, 1},
-    {"histogram u32 global", 0, VOTECL_DTYPE_U32, VOTECL_VARIANT_GLOBAL, 1, 1},
-    {"histogram u32 private", 0, VOTECL_DTYPE_U32, VOTECL_VARIANT_PRIVATE, 1, 1},
-    {"histogram f32 local", 0, VOTECL_DTYPE_F32, VOTECL_VARIANT_LOCAL, 1, 1},
-    {"histogram f32 global", 0, VOTECL_DTYPE_F32, VOTECL_VARIANT_GLOBAL, 1, 1},
-    {"histogram f32 private", 0, VOTECL_DTYPE_F32, VOTECL_VARIANT_PRIVATE, 1, 1},
+    {"histogram u8", warm_hist, VOTECL_DTYPE_U8, VOTECL_VARIANT_AUTO, 0, 1},
+    {"histogram u8 RGB", warm_hist, VOTECL_DTYPE_U8, VOTECL_VARIANT_AUTO, 0, 3},
+    {"histogram u8 RGBA", warm_hist, VOTECL_DTYPE_U8, VOTECL_VARIANT_AUTO, 1, 4},
+    {"histogram u16", warm_hist, VOTECL_DTYPE_U16, VOTECL_VARIANT_AUTO, 0, 1},
+    {"histogram u32", warm_hist, VOTECL_DTYPE_U32, VOTECL_VARIANT_AUTO, 0, 1},
+    {"histogram f32", warm_hist, VOTECL_DTYPE_F32, VOTECL_VARIANT_AUTO, 0, 1},
+    {"hough", warm_hough, 0, VOTECL_VARIANT_AUTO, 0, 1},
+    {"lines", warm_lines, 0, VOTECL_VARIANT_AUTO, 0, 1},
+    {"hog", warm_hog, 0, VOTECL_VARIANT_AUTO, 0, 1},
+    {"ght guil", warm_ght, VOTECL_GHT_GUIL, VOTECL_VARIANT_AUTO, 0, 1},
+    {"ght ballard", warm_ght, VOTECL_GHT_BALLARD, VOTECL_VARIANT_AUTO, 0, 1},
+    {"histogram u8 local", warm_hist, VOTECL_DTYPE_U8, VOTECL_VARIANT_LOCAL, 1, 1},
+    {"histogram u8 global", warm_hist, VOTECL_DTYPE_U8, VOTECL_VARIANT_GLOBAL, 1, 1},
+    {"histogram u8 private", warm_hist, VOTECL_DTYPE_U8, VOTECL_VARIANT_PRIVATE, 1, 1},
+    {"histogram u16 local", warm_hist, VOTECL_DTYPE_U16, VOTECL_VARIANT_LOCAL, 1, 1},
+    {"histogram u16 global", warm_hist, VOTECL_DTYPE_U16, VOTECL_VARIANT_GLOBAL, 1, 1},
+    {"histogram u16 private", warm_hist, VOTECL_DTYPE_U16, VOTECL_VARIANT_PRIVATE, 1, 1},
+    {"histogram u32 local", warm_hist, VOTECL_DTYPE_U32, VOTECL_VARIANT_LOCAL, 1, 1},
+    {"histogram u32 global", warm_hist, VOTECL_DTYPE_U32, VOTECL_VARIANT_GLOBAL, 1, 1},
+    {"histogram u32 private", warm_hist, VOTECL_DTYPE_U32, VOTECL_VARIANT_PRIVATE, 1, 1},
+    {"histogram f32 local", warm_hist, VOTECL_DTYPE_F32, VOTECL_VARIANT_LOCAL, 1, 1},
+    {"histogram f32 global", warm_hist, VOTECL_DTYPE_F32, VOTECL_VARIANT_GLOBAL, 1, 1},
+    {"histogram f32 private", warm_hist, VOTECL_DTYPE_F32, VOTECL_VARIANT_PRIVATE, 1, 1},
 };
-
-static votecl_status
-warm_one(votecl_context *context, const warm_step *s)
-{
-    switch (s->kind) {
-    case 0:
-        return warm_hist(context, (votecl_dtype)s->arg, s->variant, s->channels);
-    case 1:
-        return warm_hough(context);
-    case 2:
-        return warm_lines(context);
-    case 3:
-        return warm_hog(context);
-    default:
-        return warm_ght(context, (votecl_ght_method)s->arg);
-    }
-}
 
 votecl_status
 votecl_context_warmup(votecl_context *context, unsigned flags, votecl_warmup_progress progress,
@@ -272,7 +282,7 @@ votecl_context_warmup(votecl_context *context, unsigned flags, votecl_warmup_pro
         if (progress != NULL)
             progress(steps[i].name, index, total, user);
         index++;
-        status = warm_one(context, &steps[i]);
+        status = steps[i].warm(context, &steps[i]);
         /* a strategy the device lacks (local atomics) is no failure of the warm-up */
         if (status != VOTECL_OK && status != VOTECL_UNSUPPORTED && first == VOTECL_OK) {
             first = status;

@@ -20,7 +20,7 @@
 #include "votecl-private.h"
 
 #include "fault.h"
-#include "testutil.h"
+#include "cases.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -31,379 +31,8 @@
 #define SENTINEL 0xA5
 #define MAX_K 100000
 
-/* One call under test. make builds the object (constructor); run uses it (run call). */
-typedef struct fault_case {
-    const char *name;
-    int device_only;       /* needs a device context (the generic engine, calibration) */
-    int report_on_failure; /* the output is documented as a report of what was done also
-                              on failure (calibration): not checked for the sentinel */
-    size_t out_size;       /* bytes of the run's output, found counts included */
-    votecl_status (*make)(votecl_context *context, void **object);
-    votecl_status (*run)(void *object, void *out);
-    void (*destroy)(void *object);
-    /* Nonzero when two outputs of run differ (NULL: bytewise); structs compare by field,
-     * as the library need not copy their padding. */
-    int (*differ)(const void *a, const void *b);
-} fault_case;
-
-#define FIELD_DIFFERS(a, b, f) (memcmp(&(a)->f, &(b)->f, sizeof(a)->f) != 0)
-
-/* --- inputs, made once --- */
-
-static tu_inputs in;
-static char *hog_model_file;
-
-/* --- histogram --- */
-
-static votecl_status
-hist_make(votecl_context *context, void **object)
-{
-    votecl_hist_params p;
-    votecl_hist_params_init(&p, VOTECL_DTYPE_U8);
-    p.nbins[0] = 100;
-    return votecl_hist_plan_new(context, &p, (votecl_hist_plan **)object);
-}
-
-static votecl_status
-hist_run(void *object, void *out)
-{
-    return votecl_hist_run(object, in.image, NULL, NULL, sizeof in.image, out);
-}
-
-static void
-hist_destroy(void *object)
-{
-    votecl_hist_plan_free(object);
-}
-
-/* --- Hough --- */
-
-typedef struct hough_out {
-    size_t found;
-    votecl_hough_line lines[8];
-} hough_out;
-
-static votecl_status
-hough_make(votecl_context *context, void **object)
-{
-    votecl_hough_params p;
-    votecl_hough_params_init(&p);
-    p.angles = 90;
-    return votecl_hough_plan_new(context, &p, 96, 72, (votecl_hough_plan **)object);
-}
-
-static votecl_status
-hough_run(void *object, void *out)
-{
-    hough_out *o = out;
-    votecl_image v = tu_view_u8(in.edges, 96, 72);
-    return votecl_hough_run(object, &v, o->lines, 8, &o->found, NULL);
-}
-
-static void
-hough_destroy(void *object)
-{
-    votecl_hough_plan_free(object);
-}
-
-static int
-hough_differ(const void *pa, const void *pb)
-{
-    const hough_out *a = pa, *b = pb;
-
-    if (a->found != b->found)
-        return 1;
-    for (size_t i = 0; i < a->found && i < G_N_ELEMENTS(a->lines); i++) {
-        const votecl_hough_line *x = &a->lines[i], *y = &b->lines[i];
-        if (FIELD_DIFFERS(x, y, theta) || FIELD_DIFFERS(x, y, rho) || FIELD_DIFFERS(x, y, votes) ||
-            FIELD_DIFFERS(x, y, angle) || FIELD_DIFFERS(x, y, bin))
-            return 1;
-    }
-    return 0;
-}
-
-/* --- sum --- */
-
-static votecl_status
-sum_make(votecl_context *context, void **object)
-{
-    votecl_sum_params p;
-    votecl_sum_params_init(&p, VOTECL_DTYPE_U8);
-    return votecl_sum_plan_new(context, &p, (votecl_sum_plan **)object);
-}
-
-static votecl_status
-sum_run(void *object, void *out)
-{
-    return votecl_sum_run(object, in.image, sizeof in.image, out);
-}
-
-static void
-sum_destroy(void *object)
-{
-    votecl_sum_plan_free(object);
-}
-
-/* --- sub-sampling --- */
-
-static votecl_status
-subsample_make(votecl_context *context, void **object)
-{
-    votecl_subsample_params p;
-    votecl_subsample_params_init(&p, 64, 48, 4, VOTECL_DTYPE_U8);
-    return votecl_subsample_plan_new(context, &p, (votecl_subsample_plan **)object);
-}
-
-static votecl_status
-subsample_run(void *object, void *out)
-{
-    votecl_image v = tu_view_u8(in.image, 64, 48);
-    return votecl_subsample_run(object, &v, out, 16 * 12);
-}
-
-static void
-subsample_destroy(void *object)
-{
-    votecl_subsample_plan_free(object);
-}
-
-/* --- the generic engine, location-based (stage 1 and 2) --- */
-
-static const char user_source[] =
-    "bool vote_test(uint x, uint y, VALUE_T value) { return value >= 100; }\n"
-    "uint vote_index(uint space, uint index, VALUE_T value, uint nbins)\n"
-    "{ return (value + vote_x(index) + space) % nbins; }\n";
-
-static votecl_status
-vote_make(votecl_context *context, void **object)
-{
-    votecl_vote_spec s;
-    votecl_vote_spec_init(&s);
-    s.spaces = 3;
-    s.nbins = 50;
-    s.source = user_source;
-    return votecl_vote_plan_new(context, &s, (votecl_vote_plan **)object);
-}
-
-static votecl_status
-vote_run(void *object, void *out)
-{
-    votecl_image v = tu_view_u8(in.image, 64, 48);
-    return votecl_vote_run_image(object, &v, out, NULL);
-}
-
-static void
-vote_destroy(void *object)
-{
-    votecl_vote_plan_free(object);
-}
-
-/* --- PClines --- */
-
-typedef struct pclines_out {
-    size_t found;
-    votecl_lines_line lines[8];
-} pclines_out;
-
-static votecl_status
-lines_make(votecl_context *context, void **object)
-{
-    votecl_lines_params p;
-    votecl_lines_params_init(&p);
-    p.threshold = 20;
-    return votecl_lines_plan_new(context, &p, 96, 72, (votecl_lines_plan **)object);
-}
-
-static votecl_status
-lines_run(void *object, void *out)
-{
-    pclines_out *o = out;
-    votecl_image v = tu_view_u8(in.edges, 96, 72);
-    return votecl_lines_run(object, &v, o->lines, 8, &o->found);
-}
-
-static void
-lines_destroy(void *object)
-{
-    votecl_lines_plan_free(object);
-}
-
-static int
-lines_differ(const void *pa, const void *pb)
-{
-    const pclines_out *a = pa, *b = pb;
-
-    if (a->found != b->found)
-        return 1;
-    for (size_t i = 0; i < a->found && i < G_N_ELEMENTS(a->lines); i++) {
-        const votecl_lines_line *x = &a->lines[i], *y = &b->lines[i];
-        if (FIELD_DIFFERS(x, y, a) || FIELD_DIFFERS(x, y, b) || FIELD_DIFFERS(x, y, c) ||
-            FIELD_DIFFERS(x, y, theta) || FIELD_DIFFERS(x, y, rho) || FIELD_DIFFERS(x, y, votes) ||
-            FIELD_DIFFERS(x, y, u) || FIELD_DIFFERS(x, y, v) || FIELD_DIFFERS(x, y, column) ||
-            FIELD_DIFFERS(x, y, row))
-            return 1;
-    }
-    return 0;
-}
-
-/* --- HOG: the model file loader, the detector with the people model --- */
-
-static votecl_status
-hog_model_make(votecl_context *context, void **object)
-{
-    return votecl_hog_model_load(context, hog_model_file, (votecl_hog_model **)object);
-}
-
-static votecl_status
-hog_model_run(void *object, void *out)
-{
-    size_t length;
-    float bias;
-    votecl_hog_model_get(object, &length, NULL, &bias);
-    memcpy(out, &length, sizeof length);
-    memcpy((char *)out + sizeof length, &bias, sizeof bias);
-    return VOTECL_OK;
-}
-
-static void
-hog_model_destroy(void *object)
-{
-    votecl_hog_model_free(object);
-}
-
-typedef struct hog_out {
-    size_t found;
-    votecl_hog_detection detections[16];
-} hog_out;
-
-static votecl_status
-hog_make(votecl_context *context, void **object)
-{
-    votecl_hog_model *model = NULL;
-    votecl_hog_params p;
-    votecl_status status = votecl_hog_model_people(context, &model);
-
-    *object = NULL;
-    if (status != VOTECL_OK)
-        return status;
-    votecl_hog_params_init(&p);
-    p.hit_threshold = -1; /* random pixels: some windows, so fusion runs too */
-    p.scale = 1.2;
-    status = votecl_hog_new(context, &p, model, (votecl_hog **)object);
-    votecl_hog_model_free(model);
-    return status;
-}
-
-static votecl_status
-hog_run(void *object, void *out)
-{
-    hog_out *o = out;
-    votecl_image v = tu_view_u8(in.people, 80, 144);
-    return votecl_hog_detect(object, &v, NULL, 0, o->detections, 16, &o->found);
-}
-
-static votecl_status
-hog_compute_run(void *object, void *out)
-{
-    votecl_image v = tu_view_u8(in.people, 80, 144);
-    /* 80 x 144 at window stride 8: 3 x 3 windows of 3780 values */
-    return votecl_hog_compute(object, &v, (float *)((char *)out + sizeof(size_t)), 9 * 3780,
-                              (size_t *)out);
-}
-
-static void
-hog_destroy(void *object)
-{
-    votecl_hog_free(object);
-}
-
-static int
-hog_differ(const void *pa, const void *pb)
-{
-    const hog_out *a = pa, *b = pb;
-
-    if (a->found != b->found)
-        return 1;
-    for (size_t i = 0; i < a->found && i < G_N_ELEMENTS(a->detections); i++) {
-        const votecl_hog_detection *x = &a->detections[i], *y = &b->detections[i];
-        if (FIELD_DIFFERS(x, y, box.x) || FIELD_DIFFERS(x, y, box.y) ||
-            FIELD_DIFFERS(x, y, box.width) || FIELD_DIFFERS(x, y, box.height) ||
-            FIELD_DIFFERS(x, y, score) || FIELD_DIFFERS(x, y, scale))
-            return 1;
-    }
-    return 0;
-}
-
-/* --- generalized Hough, both methods, on a narrow search --- */
-
-typedef struct ght_out {
-    size_t found;
-    votecl_ght_pose poses[4];
-} ght_out;
-
-static votecl_status
-ght_make_method(votecl_context *context, votecl_ght_method method, void **object)
-{
-    votecl_ght_params p;
-    votecl_image t = tu_view_u8(in.ght_template, 48, 40);
-
-    votecl_ght_params_init(&p, method);
-    p.levels = 90;
-    if (method == VOTECL_GHT_GUIL) {
-        p.min_angle = 0;
-        p.max_angle = 20;
-        p.angle_step = 5;
-        p.min_scale = 0.9;
-        p.max_scale = 1.1;
-        p.scale_step = 0.1;
-        p.max_rotations = 2;
-        p.max_scales = 1;
-    }
-    return votecl_ght_model_new(context, &p, &t, (votecl_ght_model **)object);
-}
-
-static votecl_status
-guil_make(votecl_context *context, void **object)
-{
-    return ght_make_method(context, VOTECL_GHT_GUIL, object);
-}
-
-static votecl_status
-ballard_make(votecl_context *context, void **object)
-{
-    return ght_make_method(context, VOTECL_GHT_BALLARD, object);
-}
-
-static votecl_status
-ght_run(void *object, void *out)
-{
-    ght_out *o = out;
-    votecl_image v = tu_view_u8(in.ght_scene, 96, 80);
-    return votecl_ght_detect(object, &v, o->poses, 4, &o->found);
-}
-
-static void
-ght_destroy(void *object)
-{
-    votecl_ght_model_free(object);
-}
-
-static int
-ght_differ(const void *pa, const void *pb)
-{
-    const ght_out *a = pa, *b = pb;
-
-    if (a->found != b->found)
-        return 1;
-    for (size_t i = 0; i < a->found && i < G_N_ELEMENTS(a->poses); i++) {
-        const votecl_ght_pose *x = &a->poses[i], *y = &b->poses[i];
-        if (FIELD_DIFFERS(x, y, x) || FIELD_DIFFERS(x, y, y) || FIELD_DIFFERS(x, y, angle) ||
-            FIELD_DIFFERS(x, y, scale) || FIELD_DIFFERS(x, y, votes) ||
-            FIELD_DIFFERS(x, y, angle_votes) || FIELD_DIFFERS(x, y, scale_votes))
-            return 1;
-    }
-    return 0;
-}
+/* The cases are the algorithms' (tests/cases.h), plus the two below that are no algorithm:
+ * contexts themselves and model calibration. */
 
 /* --- contexts themselves --- */
 
@@ -474,31 +103,20 @@ no_destroy(void *object)
 {
 }
 
-static const fault_case cases[] = {
-    {"context", 0, 0, sizeof(votecl_device_info), context_make, context_run, context_destroy,
-     context_differ},
-    {"hist", 0, 0, 100 * 4, hist_make, hist_run, hist_destroy, NULL},
-    {"hough", 0, 0, sizeof(hough_out), hough_make, hough_run, hough_destroy, hough_differ},
-    {"sum", 0, 0, sizeof(double), sum_make, sum_run, sum_destroy, NULL},
-    {"subsample", 0, 0, 16 * 12 * 4, subsample_make, subsample_run, subsample_destroy, NULL},
-    {"vote", 1, 0, 3 * 50 * 4, vote_make, vote_run, vote_destroy, NULL},
-    {"lines", 0, 0, sizeof(pclines_out), lines_make, lines_run, lines_destroy, lines_differ},
-    {"hog-model", 0, 0, sizeof(size_t) + sizeof(float), hog_model_make, hog_model_run,
-     hog_model_destroy, NULL},
-    {"hog-detect", 0, 0, sizeof(hog_out), hog_make, hog_run, hog_destroy, hog_differ},
-    {"hog-compute", 0, 0, sizeof(size_t) + 9 * 3780 * 4, hog_make, hog_compute_run, hog_destroy,
-     NULL},
-    {"ght-guil", 0, 0, sizeof(ght_out), guil_make, ght_run, ght_destroy, ght_differ},
-    {"ght-ballard", 0, 0, sizeof(ght_out), ballard_make, ght_run, ght_destroy, ght_differ},
-    {"calibrate", 1, 1, sizeof(votecl_calibrate_report), borrow_context, calibrate_run, no_destroy,
-     calibrate_differ},
-};
+static const tc_case context_case = {.name = "context",
+                                     .out_size = sizeof(votecl_device_info),
+                                     .make = context_make,
+                                     .run = context_run,
+                                     .destroy = context_destroy,
+                                     .differ = context_differ};
 
-static int
-outputs_differ(const fault_case *c, const void *a, const void *b)
-{
-    return c->differ != NULL ? c->differ(a, b) : memcmp(a, b, c->out_size) != 0;
-}
+static const tc_case calibrate_case = {.name = "calibrate",
+                                       .flags = TC_DEVICE_ONLY | TC_REPORT_ON_FAILURE,
+                                       .out_size = sizeof(votecl_calibrate_report),
+                                       .make = borrow_context,
+                                       .run = calibrate_run,
+                                       .destroy = no_destroy,
+                                       .differ = calibrate_differ};
 
 /* --- the sweep --- */
 
@@ -520,8 +138,8 @@ first_written(const void *p, size_t n)
 }
 
 static void
-check_failure(votecl_context *context, const fault_case *c, const char *what,
-              votecl__fault_kind kind, unsigned long k, votecl_status status)
+check_failure(votecl_context *context, const tc_case *c, const char *what, votecl__fault_kind kind,
+              unsigned long k, votecl_status status)
 {
     if (status == VOTECL_OK || votecl_status_name(status) == NULL) {
         g_test_message("%s %s, %s:%lu: status %d", c->name, what, votecl__fault_kind_name(kind), k,
@@ -537,8 +155,8 @@ check_failure(votecl_context *context, const fault_case *c, const char *what,
 /* Fails the k-th event of kind in c->make for k = 1, 2, ...; after each failure the
  * constructor and a run, unarmed, must give expected. */
 static void
-sweep_make(votecl_context *context, const fault_case *c, votecl__fault_kind kind,
-           const void *expected, sweep_stats *stats)
+sweep_make(votecl_context *context, const tc_case *c, votecl__fault_kind kind, const void *expected,
+           sweep_stats *stats)
 {
     void *out = g_malloc(c->out_size);
 
@@ -576,7 +194,7 @@ sweep_make(votecl_context *context, const fault_case *c, votecl__fault_kind kind
         /* The object (and the context) work. */
         memset(out, SENTINEL, c->out_size);
         g_assert_cmpint(c->run(object, out), ==, VOTECL_OK);
-        if (outputs_differ(c, out, expected)) {
+        if (tc_differ(c, out, expected)) {
             g_test_message("%s after a constructor fault %s:%lu: wrong result", c->name,
                            votecl__fault_kind_name(kind), k);
             g_test_fail();
@@ -589,7 +207,7 @@ sweep_make(votecl_context *context, const fault_case *c, votecl__fault_kind kind
 /* Fails the k-th event of kind in c->run on one object; after each failure the output must
  * be untouched and the same run, unarmed, must give expected. */
 static void
-sweep_run(votecl_context *context, void *object, const fault_case *c, votecl__fault_kind kind,
+sweep_run(votecl_context *context, void *object, const tc_case *c, votecl__fault_kind kind,
           const void *expected, sweep_stats *stats)
 {
     void *out = g_malloc(c->out_size);
@@ -614,7 +232,7 @@ sweep_run(votecl_context *context, void *object, const fault_case *c, votecl__fa
             stats->failed++;
             check_failure(c->make == context_make ? NULL : context, c, "run", kind, k, status);
             size_t at = first_written(out, c->out_size);
-            if (at < c->out_size && !c->report_on_failure) {
+            if (at < c->out_size && !(c->flags & TC_REPORT_ON_FAILURE)) {
                 g_test_message("%s run, %s:%lu: %s, output written at byte %zu", c->name,
                                votecl__fault_kind_name(kind), k, votecl_status_name(status), at);
                 g_test_fail();
@@ -622,7 +240,7 @@ sweep_run(votecl_context *context, void *object, const fault_case *c, votecl__fa
             memset(out, SENTINEL, c->out_size);
             g_assert_cmpint(c->run(object, out), ==, VOTECL_OK);
         }
-        if (outputs_differ(c, out, expected)) {
+        if (tc_differ(c, out, expected)) {
             g_test_message("%s run, %s:%lu: wrong result after the fault", c->name,
                            votecl__fault_kind_name(kind), k);
             g_test_fail();
@@ -632,7 +250,7 @@ sweep_run(votecl_context *context, void *object, const fault_case *c, votecl__fa
 }
 
 static void
-report(const char *backend, const fault_case *c, const char *call, votecl__fault_kind kind,
+report(const char *backend, const tc_case *c, const char *call, votecl__fault_kind kind,
        const sweep_stats *s)
 {
     /* "# fault <backend> <case> <call> <kind> events N failed N absorbed N" */
@@ -641,7 +259,7 @@ report(const char *backend, const fault_case *c, const char *call, votecl__fault
 }
 
 static void
-run_case(votecl_context *context, const char *backend, const fault_case *c,
+run_case(votecl_context *context, const char *backend, const tc_case *c,
          const votecl__fault_kind *kinds, size_t nkinds)
 {
     void *object = NULL;
@@ -675,7 +293,7 @@ run_case(votecl_context *context, const char *backend, const fault_case *c,
 static void
 test_ref(gconstpointer data)
 {
-    const fault_case *c = data;
+    const tc_case *c = data;
     static const votecl__fault_kind kinds[] = {VOTECL__FAULT_ALLOC};
     votecl_context *context;
 
@@ -692,7 +310,7 @@ test_ref(gconstpointer data)
 static void
 test_opencl(gconstpointer data)
 {
-    const fault_case *c = data;
+    const tc_case *c = data;
     static const votecl__fault_kind kinds[] = {VOTECL__FAULT_ALLOC, VOTECL__FAULT_DEVICE_ALLOC,
                                                VOTECL__FAULT_BUILD, VOTECL__FAULT_READ,
                                                VOTECL__FAULT_LAUNCH};
@@ -732,7 +350,7 @@ test_opencl_disk_cache(void)
     if ((context = tu_opencl_context_new(&o)) != NULL) {
         /* hist: build and store cold, then with the memory cache emptied before every call
          * the sweep runs through the disk cache's load path */
-        const fault_case *c = &cases[1];
+        const tc_case *c = &tc_hist.cases[0];
         void *expected = g_malloc(c->out_size);
         void *object = NULL;
         sweep_stats s = {0};
@@ -848,8 +466,7 @@ test_environment(void)
         return;
     }
     for (size_t i = 0; i < G_N_ELEMENTS(kinds); i++) {
-        char *argv[] = {(char *)self, (char *)"--fault-environment-child", (char *)kinds[i],
-                        NULL};
+        char *argv[] = {(char *)self, (char *)"--fault-environment-child", (char *)kinds[i], NULL};
         char *value = g_strdup_printf("%s:1", kinds[i]);
         char **envp = g_environ_setenv(g_get_environ(), "VOTECL_FAULT", value, TRUE);
         GError *error = NULL;
@@ -866,36 +483,45 @@ test_environment(void)
     }
 }
 
+/* Registers c under prefix (/ref/fault or /opencl/fault) unless it needs a device on 'ref'. */
+static void
+add_case(const char *prefix, const tc_case *c, GTestDataFunc func)
+{
+    char *path;
+
+    if (func == test_ref && (c->flags & TC_DEVICE_ONLY))
+        return;
+    path = g_strdup_printf("%s/%s", prefix, c->name);
+    g_test_add_data_func(path, c, func);
+    g_free(path);
+}
+
+/* The context, every case of every algorithm, calibration: in this order under prefix. */
+static void
+add_cases(const char *prefix, GTestDataFunc func)
+{
+    add_case(prefix, &context_case, func);
+    for (size_t a = 0; tc_algorithms[a] != NULL; a++)
+        for (size_t i = 0; i < tc_algorithms[a]->ncases; i++)
+            add_case(prefix, &tc_algorithms[a]->cases[i], func);
+    add_case(prefix, &calibrate_case, func);
+}
+
 int
 main(int argc, char **argv)
 {
-    char *dir;
-
     if (argc == 3 && strcmp(argv[1], "--fault-environment-child") == 0)
         return environment_child(argv[2]);
     self = argv[0];
     g_test_init(&argc, &argv, NULL);
-    tu_inputs_make(&in, 8);
-    dir = g_strdup(g_getenv("VOTECL_KERNEL_PATH"));
-    hog_model_file = g_build_filename(dir != NULL ? dir : "cl", VOTECL_HOG_PEOPLE_MODEL, NULL);
-    g_free(dir);
+    tc_init(8);
     g_test_add_func("/nodevice/fault/counters", test_counters_threads);
     /* Each top-level suite registered in one go: GLib's -p /ref finds them then. */
-    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
-        if (!cases[i].device_only) {
-            char *path = g_strdup_printf("/ref/fault/%s", cases[i].name);
-            g_test_add_data_func(path, &cases[i], test_ref);
-            g_free(path);
-        }
-    }
-    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
-        char *path = g_strdup_printf("/opencl/fault/%s", cases[i].name);
-        g_test_add_data_func(path, &cases[i], test_opencl);
-        g_free(path);
-    }
+    add_cases("/ref/fault", test_ref);
+    add_cases("/opencl/fault", test_opencl);
     g_test_add_func("/opencl/fault/disk-cache", test_opencl_disk_cache);
     g_test_add_func("/opencl/fault/environment", test_environment);
     int status = g_test_run();
-    g_free(hog_model_file);
+    tc_free();
     return status;
 }

@@ -15,7 +15,7 @@
  *                  exactly: Guil's O space with LB and with SSM pairing (also equal to each
  *                  other), S and D at several bin shifts, Ballard's 4-D accumulator;
  *                  detections of both methods (LB, SSM, AUTO; the edge kernels forced in and
- *                  out by VOTECL_FORCE_VARIANT) equal to the reference's pose for pose; the
+ *                  out by VOTECL_FORCE_SHAPE) equal to the reference's pose for pose; the
  *                  device's edges, pairings and maxima: edges and offsets of real and
  *                  synthetic images for both methods, pairings with LB and SSM (per key as
  *                  multisets), Ballard's candidates, caller edges, stats and odd inputs

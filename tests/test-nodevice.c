@@ -8,9 +8,11 @@
 
 #include <errno.h>
 #include <glib/gstdio.h>
+#include <grp.h>
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -287,6 +289,7 @@ make_file(const char *dir, const char *name, const char *content)
 {
     char *path = g_build_filename(dir, name, NULL);
     g_assert_true(g_file_set_contents(path, content, -1, NULL));
+    g_assert_cmpint(g_chmod(path, 0644), ==, 0); /* whatever the umask: trusted */
     return path;
 }
 
@@ -328,6 +331,78 @@ expect_not_found(const char *path, const char *file)
     votecl_status status = votecl__kernel_path_find(path, file, &found);
     g_assert_cmpint(status, ==, VOTECL_KERNEL_NOT_FOUND);
     g_assert_null(found);
+}
+
+/* Group write is refused in a group another user may belong to, and accepted in the user's
+ * private group (umask 002 checkouts): a file moved to a group that is not the user's
+ * primary one (root may take any; others one of their supplementary groups) is refused;
+ * back in a primary group that lists no other member, it is found. */
+static void
+expect_group_write(const char *file, const char *path)
+{
+    struct passwd *pw = getpwuid(geteuid());
+    struct group *gr = pw != NULL ? getgrgid(pw->pw_gid) : NULL;
+    gid_t other = geteuid() == 0 ? (pw != NULL && pw->pw_gid == 1 ? 2 : 1) : (gid_t)-1;
+    gid_t groups[64];
+    int n = getgroups(64, groups);
+
+    g_assert_nonnull(pw);
+    for (int i = 0; other == (gid_t)-1 && i < n; i++)
+        if (groups[i] != pw->pw_gid)
+            other = groups[i];
+    g_assert_cmpint(g_chmod(file, 0664), ==, 0);
+    if (other != (gid_t)-1) {
+        g_assert_cmpint(chown(file, (uid_t)-1, other), ==, 0);
+        expect_not_found(path, "k.cl");
+    }
+    g_assert_cmpint(chown(file, (uid_t)-1, pw->pw_gid), ==, 0);
+    if (gr != NULL && (gr->gr_mem[0] == NULL ||
+                       (strcmp(gr->gr_mem[0], pw->pw_name) == 0 && gr->gr_mem[1] == NULL)))
+        expect_found(path, "k.cl", file);
+    else
+        expect_not_found(path, "k.cl");
+    g_assert_cmpint(g_chmod(file, 0644), ==, 0);
+}
+
+/* Kernel files are code: one that another user could change is refused, not skipped for a
+ * later directory (issue 28 item 10): a file others may write (group write only outside the
+ * user's private group), or one below a
+ * directory writable by others without the sticky bit. */
+static void
+test_kernel_path_untrusted(void)
+{
+    char *root = tu_mkdtemp();
+    char *env = g_build_filename(root, "env", NULL);
+    char *inst = g_build_filename(root, "inst", NULL);
+    g_mkdir(env, 0700);
+    g_mkdir(inst, 0700);
+    char *path = votecl__kernel_path_join(env, NULL, inst);
+    char *in_env = make_file(env, "k.cl", "env");
+    char *in_inst = make_file(inst, "k.cl", "inst");
+    char *named;
+
+    expect_found(path, "k.cl", in_env);
+    g_assert_null(votecl__kernel_path_untrusted(path, "k.cl"));
+    g_assert_cmpint(g_chmod(in_env, 0646), ==, 0);
+    expect_not_found(path, "k.cl");
+    named = votecl__kernel_path_untrusted(path, "k.cl");
+    g_assert_cmpstr(named, ==, in_env);
+    free(named);
+    expect_group_write(in_env, path);
+    g_assert_cmpint(g_chmod(in_env, 0644), ==, 0);
+    g_assert_cmpint(g_chmod(env, 0777), ==, 0); /* its directory: anyone may replace it */
+    expect_not_found(path, "k.cl");
+    g_assert_cmpint(g_chmod(env, 01777), ==, 0); /* sticky, but the file's own directory */
+    expect_found(path, "k.cl", in_env);
+    g_assert_cmpint(g_chmod(env, 0700), ==, 0);
+    expect_found(path, "k.cl", in_env);
+
+    free(path);
+    g_free(in_env);
+    g_free(in_inst);
+    g_free(env);
+    g_free(inst);
+    tu_rmtree(root);
 }
 
 static void
@@ -1444,6 +1519,7 @@ main(int argc, char **argv)
     g_test_add_func("/nodevice/gtx470/paper", test_gtx470_paper);
     g_test_add_func("/nodevice/kernel-path/join", test_kernel_path_join);
     g_test_add_func("/nodevice/kernel-path/order", test_kernel_path_order);
+    g_test_add_func("/nodevice/kernel-path/untrusted", test_kernel_path_untrusted);
     g_test_add_func("/nodevice/kernel-path/no-cwd", test_kernel_path_no_cwd);
     g_test_add_func("/nodevice/kernel-path/context", test_kernel_path_context);
     g_test_add_func("/nodevice/cache/round-trip", test_cache_round_trip);

@@ -129,7 +129,7 @@ then ok "JSON with a non-UTF-8 file name parses"; else not_ok "JSON with a non-U
 cat > shape.py <<'PY'
 import json, sys
 HEADER = ("schema", "votecl", "library", "command", "backend", "device", "inputs")
-RECORD = {"source", "frame", "timestamp", "seconds", "worker", "rank"}
+RECORD = {"source", "frame", "batch", "timestamp", "seconds", "worker", "rank"}
 
 def no_duplicates(pairs):
     keys = [k for k, _ in pairs]
@@ -247,6 +247,23 @@ check "hog --threshold -3 --fusion meanshift refused within 30 s" 2 \
 grep -q 'hit_threshold: -3 keeps [0-9]* windows, more than the 2048' err ||
     not_ok "the fusion limit's message names hit_threshold"
 check "hog --threshold -3 grouped within 30 s" 0 timeout 30 "$votecl" hog noise.pgm --threshold -3
+
+# issue 25.5: --model reads a detector OpenCV saved (HOGDescriptor::save, YAML); zero weights
+# and a bias of 1 make the one window of a.pgm a detection
+python3 -c '
+print("%YAML:1.0\n---\nm: !!opencv-object-detector-hog\n   winSize: [ 64, 128 ]\n"
+      "   blockSize: [ 16, 16 ]\n   blockStride: [ 8, 8 ]\n   cellSize: [ 8, 8 ]\n   nbins: 9\n"
+      "   derivAperture: 1\n   winSigma: 4.\n   histogramNormType: 0\n"
+      "   L2HysThreshold: 2.0000000000000001e-01\n   gammaCorrection: 1\n   nlevels: 64\n"
+      "   signedGradient: 0\n   SVMDetector: [ " + ", ".join(["0."] * 3780 + ["1."]) + " ]")
+' > opencv.yml || exit 99
+check "hog --model OpenCV's YAML" 0 "$votecl" hog a.pgm --model opencv.yml --fusion none
+grep -q '^0 0 64 128 1.0000' out || not_ok "hog --model OpenCV's YAML: its one detection"
+# batch reads it too: every window of noise.pgm scores 1, so grouping keeps detections
+check "batch hog --model OpenCV's YAML" 0 "$votecl" batch hog noise.pgm --model opencv.yml \
+    --out batch-model.jsonl -q
+grep -q '"found": *[1-9]' batch-model.jsonl ||
+    not_ok "batch hog --model OpenCV's YAML: detections"
 
 echo "1..$n"
 [ "$failed" = 0 ] && exit 0

@@ -5,6 +5,7 @@
 #define VOTECL_TOOL_BATCH_SOURCE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "image-io.h"
 
@@ -14,6 +15,7 @@ typedef struct batch_source_options {
     int force_video;   /* every file is a video, whatever its name */
     int colour;        /* video frames as RGB (else gray) */
     unsigned long decode_threads; /* video: the decoder's threads; 0: as many as cores */
+    int quiet;                    /* -q: FFmpeg's log silenced too */
 } batch_source_options;
 
 /* One item: an image file, or one frame of a video. */
@@ -31,6 +33,16 @@ typedef struct batch_source batch_source;
 int batch_source_open(char **inputs, int n, const char *list, const batch_source_options *o,
                       batch_source **out, char *error, size_t error_size);
 void batch_source_free(batch_source *s);
+
+/* The longest path a list file may hold on one line (a longer line is an error, not a
+ * path cut in two). */
+#define BATCH_LIST_MAX_LINE 4096
+
+/* Reads a list file: one path a line, '#' lines and blank lines skipped, CR LF taken as LF;
+ * calls add for each path (borrowed for the call), stopping at its first -1. name is for
+ * messages. Returns 0, or -1 with a message in error (add's own message when add failed). */
+int batch_list_read(FILE *f, const char *name, int (*add)(void *user, const char *path), void *user,
+                    char *error, size_t size);
 
 /* Whether video files can be decoded in this build. */
 int batch_source_has_video(void);

@@ -3,12 +3,14 @@
  * built with Open MPI and started by mpirun. Output: JSON Lines in input order, one record an
  * item, flushed as written, so a rerun with the same --out continues where the last stopped.
  *
- * Each algorithm is one case below: its options, the image form it wants and its work, which
- * calls the same shared helper as its single-image command (tool_lines_compute,
- * tool_hog_detect, ...), so a record's results are that command's for the same image. */
+ * Each algorithm's case is in its descriptor (tool_batch_case, tools/algo-<name>.c): its
+ * options, the image form it wants and its work, which calls the same shared helper as its
+ * single-image command (tool_lines_compute, tool_hog_detect, ...), so a record's results are
+ * that command's for the same image. */
 #include "config.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,684 +23,54 @@
 #include <mpi.h>
 #endif
 
+#include "batch-out.h"
 #include "batch-source.h"
+#include "algorithms.h"
 #include "json.h"
 #include "tool.h"
 
 #define BATCH_MAX_SHOWN 1000
 
-/* --- the cases: one per algorithm --- */
+/* --- the cases: one per algorithm (tools/algorithms.h, each in tools/algo-<name>.c) --- */
 
-typedef struct batch_case {
-    const char *name;
-    const char *options; /* for the usage text */
-    void (*init)(void *args);
-    tool_option_fn option;
-    int (*prepare)(void *args, char *error, size_t size); /* after parsing; may be NULL */
-    void (*cleanup)(void *args);                          /* may be NULL */
-    int colour;                                           /* video frames as RGB */
-    /* The results of image as members of the open object j; *seconds the timed run. state:
-     * the worker's own, NULL at first, for what outlives one image (plans, models). */
-    votecl_status (*compute)(const void *args, votecl_context *ctx, void **state,
-                             const tool_image *image, tool_json *j, double *seconds,
-                             tool_image *annotated);
-    void (*state_free)(void *state); /* may be NULL */
-} batch_case;
+/* Room for any case's arguments (tool_batch_case.args_size, checked). */
+#define BATCH_ARGS_MAX 1024
 
-static int
-uint_value(int argc, char **argv, int *i, const char *name, unsigned long min, unsigned long max,
-           unsigned long *out)
-{
-    const char *v = NULL;
-    int r = tool_option_value(argc, argv, i, name, &v);
-    if (r <= 0)
-        return r;
-    return tool_parse_ulong(name, v, min, max, out) < 0 ? -1 : 1;
-}
+typedef tool_batch_case batch_case;
 
-static int
-double_value(int argc, char **argv, int *i, const char *name, double *out)
-{
-    const char *v = NULL;
-    int r = tool_option_value(argc, argv, i, name, &v);
-    if (r <= 0)
-        return r;
-    return tool_parse_double(name, v, out) < 0 ? -1 : 1;
-}
-
-/* An 8-bit copy (16-bit samples shifted down; gray+alpha to gray), as votecl hog reads. */
-static int
-image_u8(const tool_image *image, tool_image *out, char *error, size_t size)
-{
-    unsigned ch = image->channels == 2 ? 1 : image->channels;
-    if (tool_image_alloc(out, image->width, image->height, ch, VOTECL_DTYPE_U8, error, size) < 0)
-        return -1;
-    for (size_t y = 0; y < image->height; y++) {
-        const unsigned char *row = image->data + y * image->stride;
-        for (size_t x = 0; x < image->width; x++)
-            for (unsigned c = 0; c < ch; c++) {
-                size_t i = x * image->channels + c;
-                out->data[y * out->stride + x * ch + c] =
-                    image->dtype == VOTECL_DTYPE_U8
-                        ? row[i]
-                        : (unsigned char)(((const uint16_t *)row)[i] >> 8);
-            }
-    }
-    return 0;
-}
-
-/* The status of a tool_*_annotate() call: its only failure is memory. */
-static votecl_status
-annotate_status(int rc)
-{
-    return rc < 0 ? VOTECL_OUT_OF_HOST_MEMORY : VOTECL_OK;
-}
-
-/* lines */
-
-static void
-lines_init(void *args)
-{
-    votecl_lines_params *p = args;
-    votecl_lines_params_init(p);
-    p->max_lines = 20;
-}
-
-static int
-lines_option(void *args, int argc, char **argv, int *i)
-{
-    votecl_lines_params *p = args;
-    unsigned long x = 0;
-    int r;
-    if ((r = uint_value(argc, argv, i, "--distance", 0, VOTECL_LINES_MAX_DISTANCE, &x)) != 0)
-        return r < 0 ? r : (p->distance = (uint32_t)x, 1);
-    if ((r = uint_value(argc, argv, i, "--rows", 0, VOTECL_LINES_MAX_ROWS, &x)) != 0)
-        return r < 0 ? r : (p->rows = (uint32_t)x, 1);
-    if ((r = uint_value(argc, argv, i, "--window", 0, 99, &x)) != 0)
-        return r < 0 ? r : (p->neighbourhood = (unsigned)x, 1);
-    if ((r = uint_value(argc, argv, i, "--threshold", 0, UINT32_MAX, &x)) != 0)
-        return r < 0 ? r : (p->threshold = (uint32_t)x, 1);
-    if ((r = uint_value(argc, argv, i, "--radius", 0, VOTECL_LINES_MAX_DISTANCE, &x)) != 0)
-        return r < 0 ? r : (p->radius = (unsigned)x, 1);
-    if ((r = uint_value(argc, argv, i, "--edge-threshold", 0, 100000, &x)) != 0)
-        return r < 0 ? r : (p->edge_threshold = (unsigned)x, 1);
-    if ((r = uint_value(argc, argv, i, "--max-lines", 0, 1000000, &x)) != 0)
-        return r < 0 ? r : (p->max_lines = x, 1);
-    return 0;
-}
-
-/* The worker's plan, kept while the images keep their size (a video's frames): planning
- * once is what makes a collection faster than single runs. */
-typedef struct lines_state {
-    votecl_lines_plan *plan;
-    size_t width, height;
-} lines_state;
-
-static void
-lines_state_free(void *state)
-{
-    lines_state *l = state;
-    if (l != NULL)
-        votecl_lines_plan_free(l->plan);
-    free(l);
-}
-
-/* u8 gray, as votecl lines reads (16-bit gray taken as its high byte). *borrowed: 1 when
- * gray is image itself (already u8 gray: video frames), not to be freed. */
-static int
-gray_u8(const tool_image *image, tool_image *gray, int *borrowed, char *error, size_t size)
-{
-    tool_image g = {0};
-    int rc;
-    *borrowed = image->channels == 1 && image->dtype == VOTECL_DTYPE_U8;
-    if (*borrowed) {
-        *gray = *image;
-        return 0;
-    }
-    if (tool_image_to_gray(image, &g, error, size) < 0)
-        return -1;
-    if (g.dtype == VOTECL_DTYPE_U8) {
-        *gray = g;
-        return 0;
-    }
-    rc = image_u8(&g, gray, error, size);
-    tool_image_free(&g);
-    return rc;
-}
-
-static votecl_status
-lines_plan(const votecl_lines_params *params, votecl_context *ctx, void **state,
-           const tool_image *gray, lines_state **out)
-{
-    lines_state *l = *state;
-    if (l == NULL && (l = *state = calloc(1, sizeof *l)) == NULL)
-        return VOTECL_OUT_OF_HOST_MEMORY;
-    *out = l;
-    if (l->plan != NULL && l->width == gray->width && l->height == gray->height)
-        return VOTECL_OK;
-    votecl_lines_plan_free(l->plan);
-    l->plan = NULL;
-    l->width = gray->width;
-    l->height = gray->height;
-    return votecl_lines_plan_new(ctx, params, gray->width, gray->height, &l->plan);
-}
-
-static void
-lines_json(tool_json *j, const tool_lines_result *r)
-{
-    tool_json_parameters(j);
-    tool_json_kv_uint(j, "columns", r->columns);
-    tool_json_kv_uint(j, "rows", r->rows);
-    tool_json_kv_uint(j, "distance", r->params.distance);
-    tool_json_kv_uint(j, "radius", r->params.radius);
-    tool_json_kv_uint(j, "orientation_kernel", r->params.orientation_kernel);
-    tool_json_kv_uint(j, "neighbourhood", r->params.neighbourhood);
-    tool_json_kv_uint(j, "threshold", r->params.threshold);
-    tool_json_results(j);
-    tool_json_kv_uint(j, "edges", r->stats.edges);
-    tool_json_kv_uint(j, "found", r->found);
-    tool_json_key(j, "lines");
-    tool_json_begin_array(j);
-    for (size_t i = 0; i < r->shown; i++) {
-        const votecl_lines_line *l = &r->lines[i];
-        tool_json_begin_object(j);
-        tool_json_kv_double(j, "a", l->a);
-        tool_json_kv_double(j, "b", l->b);
-        tool_json_kv_double(j, "c", l->c);
-        tool_json_kv_double(j, "theta", l->theta);
-        tool_json_kv_double(j, "theta_degrees", l->theta * 180.0 / M_PI);
-        tool_json_kv_double(j, "rho", l->rho);
-        tool_json_kv_uint(j, "votes", l->votes);
-        tool_json_kv_int(j, "u", l->u);
-        tool_json_kv_double(j, "v", l->v);
-        tool_json_end_object(j);
-    }
-    tool_json_end_array(j);
-}
-
-/* What tool_lines_compute() gives, from the worker's plan and one run. */
-static votecl_status
-lines_compute(const void *args, votecl_context *ctx, void **state, const tool_image *image,
-              tool_json *j, double *seconds, tool_image *annotated)
-{
-    const votecl_lines_params *params = args;
-    tool_lines_result r = {0};
-    tool_image gray = {0};
-    lines_state *l = NULL;
-    votecl_image view;
-    char error[300];
-    int borrowed = 0;
-    double t0 = tool_now();
-    votecl_status st = VOTECL_INVALID_ARGUMENT;
-    if (gray_u8(image, &gray, &borrowed, error, sizeof error) < 0 ||
-        (st = lines_plan(params, ctx, state, &gray, &l)) != VOTECL_OK)
-        goto out;
-    r.shown = params->max_lines ? params->max_lines : TOOL_HOUGH_MAX_SHOWN;
-    if ((r.lines = calloc(r.shown, sizeof *r.lines)) == NULL) {
-        st = VOTECL_OUT_OF_HOST_MEMORY;
-        goto out;
-    }
-    view = tool_image_view(&gray);
-    if ((st = votecl_lines_run(l->plan, &view, r.lines, r.shown, &r.found)) != VOTECL_OK ||
-        (st = votecl_lines_plan_last_stats(l->plan, &r.stats)) != VOTECL_OK)
-        goto out;
-    *seconds = tool_now() - t0;
-    r.shown = r.found < r.shown ? r.found : r.shown;
-    votecl_lines_plan_shape(l->plan, &r.columns, &r.rows);
-    votecl_lines_plan_params(l->plan, &r.params);
-    lines_json(j, &r);
-    if (annotated != NULL)
-        st = annotate_status(
-            tool_lines_annotate(image, r.lines, r.shown, annotated, error, sizeof error));
-out:
-    tool_lines_result_free(&r);
-    if (!borrowed)
-        tool_image_free(&gray);
-    return st;
-}
-
-/* hog */
-
-typedef struct hog_case {
-    votecl_hog_params params;
-    const char *model_path;
-} hog_case;
-
-static void
-hog_init(void *args)
-{
-    hog_case *h = args;
-    votecl_hog_params_init(&h->params);
-}
-
-static int
-hog_option(void *args, int argc, char **argv, int *i)
-{
-    hog_case *h = args;
-    votecl_hog_params *p = &h->params;
-    const char *v = NULL;
-    unsigned long x = 0;
-    int r;
-    if (strcmp(argv[*i], "--group") == 0)
-        return p->fusion = VOTECL_HOG_FUSION_GROUP, 1;
-    if (strcmp(argv[*i], "--gray") == 0)
-        return p->colour = 0, 1;
-    if ((r = tool_option_value(argc, argv, i, "--model", &v)) != 0)
-        return r < 0 ? r : (h->model_path = v, 1);
-    if ((r = double_value(argc, argv, i, "--scale", &p->scale)) != 0 ||
-        (r = double_value(argc, argv, i, "--threshold", &p->hit_threshold)) != 0)
-        return r;
-    if ((r = uint_value(argc, argv, i, "--stride", 1, 1024, &x)) != 0)
-        return r < 0 ? r : (p->window_stride_x = p->window_stride_y = (unsigned)x, 1);
-    if ((r = uint_value(argc, argv, i, "--padding", 0, 1024, &x)) != 0)
-        return r < 0 ? r : (p->padding_x = p->padding_y = (unsigned)x, 1);
-    return 0;
-}
-
-/* The worker's detector: the model loaded and the detector made once. */
-typedef struct hog_state {
-    votecl_hog_model *model;
-    votecl_hog *hog;
-} hog_state;
-
-static void
-hog_state_free(void *state)
-{
-    hog_state *h = state;
-    if (h != NULL) {
-        votecl_hog_free(h->hog);
-        votecl_hog_model_free(h->model);
-    }
-    free(h);
-}
-
-static votecl_status
-hog_detector(const hog_case *c, votecl_context *ctx, void **state, hog_state **out)
-{
-    hog_state *h = *state;
-    votecl_status st;
-    if (h == NULL && (h = *state = calloc(1, sizeof *h)) == NULL)
-        return VOTECL_OUT_OF_HOST_MEMORY;
-    *out = h;
-    if (h->hog != NULL)
-        return VOTECL_OK;
-    st = c->model_path ? votecl_hog_model_load(ctx, c->model_path, &h->model)
-                       : votecl_hog_model_people(ctx, &h->model);
-    return st == VOTECL_OK ? votecl_hog_new(ctx, &c->params, h->model, &h->hog) : st;
-}
-
-/* What tool_hog_detect() gives, from the worker's detector and one run. */
-static votecl_status
-hog_compute(const void *args, votecl_context *ctx, void **state, const tool_image *image,
-            tool_json *j, double *seconds, tool_image *annotated)
-{
-    const hog_case *c = args;
-    votecl_hog_detection *det = calloc(BATCH_MAX_SHOWN, sizeof *det);
-    tool_image u8 = {0};
-    hog_state *h = NULL;
-    votecl_image view;
-    char error[300];
-    size_t found = 0, shown;
-    double t0 = tool_now();
-    /* u8 gray, RGB or RGBA goes as it is (video frames); others as votecl hog converts them */
-    int as_is = image->dtype == VOTECL_DTYPE_U8 && image->channels != 2;
-    votecl_status st = VOTECL_OUT_OF_HOST_MEMORY;
-    if (det == NULL || (!as_is && image_u8(image, &u8, error, sizeof error) < 0) ||
-        (st = hog_detector(c, ctx, state, &h)) != VOTECL_OK)
-        goto out;
-    view = tool_image_view(as_is ? image : &u8);
-    if ((st = votecl_hog_detect(h->hog, &view, NULL, 0, det, BATCH_MAX_SHOWN, &found)) != VOTECL_OK)
-        goto out;
-    *seconds = tool_now() - t0;
-    shown = found < BATCH_MAX_SHOWN ? found : BATCH_MAX_SHOWN;
-    tool_json_hog_parameters(j, c->model_path, &c->params);
-    tool_json_results(j);
-    tool_json_kv_uint(j, "found", found);
-    tool_json_key(j, "detections");
-    tool_json_begin_array(j);
-    for (size_t i = 0; i < shown; i++) {
-        tool_json_begin_object(j);
-        tool_json_kv_int(j, "x", det[i].box.x);
-        tool_json_kv_int(j, "y", det[i].box.y);
-        tool_json_kv_int(j, "width", det[i].box.width);
-        tool_json_kv_int(j, "height", det[i].box.height);
-        tool_json_kv_double(j, "score", det[i].score);
-        tool_json_kv_double(j, "scale", det[i].scale);
-        tool_json_end_object(j);
-    }
-    tool_json_end_array(j);
-    if (annotated != NULL)
-        st = annotate_status(
-            tool_hog_annotate(as_is ? image : &u8, det, shown, annotated, error, sizeof error));
-out:
-    tool_image_free(&u8);
-    free(det);
-    return st;
-}
-
-/* hough */
-
-typedef struct hough_case {
-    votecl_hough_params params;
-    unsigned long sobel_threshold; /* 0 with sobel off: the image is an edge image */
-    int sobel;
-} hough_case;
-
-static void
-hough_init(void *args)
-{
-    hough_case *h = args;
-    votecl_hough_params_init(&h->params);
-    h->params.max_lines = 20;
-    h->sobel = 1;
-    h->sobel_threshold = 200;
-}
-
-static int
-hough_option(void *args, int argc, char **argv, int *i)
-{
-    hough_case *h = args;
-    votecl_hough_params *p = &h->params;
-    const char *v = NULL;
-    unsigned long x = 0;
-    int r;
-    if ((r = tool_option_value(argc, argv, i, "--edges", &v)) != 0) {
-        if (r > 0 && strcmp(v, "sobel") != 0 && strcmp(v, "none") != 0)
-            return tool_usage_error("batch", "--edges: sobel or none"), -1;
-        return r < 0 ? r : (h->sobel = strcmp(v, "sobel") == 0, 1);
-    }
-    if ((r = uint_value(argc, argv, i, "--angles", 1, VOTECL_HOUGH_MAX_ANGLES, &x)) != 0)
-        return r < 0 ? r : (p->angles = (unsigned)x, 1);
-    if ((r = uint_value(argc, argv, i, "--bins", 0, VOTECL_VOTE_MAX_BINS, &x)) != 0)
-        return r < 0 ? r : (p->rho_bins = (uint32_t)x, 1);
-    if ((r = uint_value(argc, argv, i, "--threshold", 0, UINT32_MAX, &x)) != 0)
-        return r < 0 ? r : (p->peak_threshold = (uint32_t)x, 1);
-    if ((r = uint_value(argc, argv, i, "--window", 0, 999, &x)) != 0)
-        return r < 0 ? r : (p->peak_window = (unsigned)x, 1);
-    if ((r = uint_value(argc, argv, i, "--edge-threshold", 0, 255, &x)) != 0)
-        return r < 0 ? r : (p->edge_threshold = (unsigned)x, 1);
-    if ((r = uint_value(argc, argv, i, "--max-lines", 0, 1000000, &x)) != 0)
-        return r < 0 ? r : (p->max_lines = x, 1);
-    return uint_value(argc, argv, i, "--sobel-threshold", 0, 100000, &h->sobel_threshold);
-}
-
-/* The u8 edge image of votecl hough: Sobel of the gray image, or the gray image itself. */
-static int
-hough_edges(const hough_case *h, const tool_image *image, tool_image *edges, char *error,
-            size_t size)
-{
-    tool_image gray = {0}, g8 = {0};
-    int rc = -1;
-    if (tool_image_to_gray(image, &gray, error, size) < 0)
-        return -1;
-    if (h->sobel)
-        rc = tool_hough_sobel(&gray, (unsigned)h->sobel_threshold, edges, error, size);
-    else if ((rc = image_u8(&gray, &g8, error, size)) == 0)
-        *edges = g8;
-    tool_image_free(&gray);
-    return rc;
-}
-
-static votecl_status
-hough_compute(const void *args, votecl_context *ctx, void **state, const tool_image *image,
-              tool_json *j, double *seconds, tool_image *annotated)
-{
-    const hough_case *h = args;
-    tool_hough_result r = {0};
-    tool_image edges = {0};
-    char error[300];
-    votecl_status st = VOTECL_OUT_OF_HOST_MEMORY;
-    if (hough_edges(h, image, &edges, error, sizeof error) < 0)
-        goto out;
-    if ((st = tool_hough_compute(ctx, &h->params, &edges, &r)) != VOTECL_OK)
-        goto out;
-    tool_json_hough_parameters(j, h->sobel, h->sobel_threshold, &h->params, &r);
-    tool_json_results(j);
-    tool_json_kv_uint(j, "edges", r.stats.kept);
-    tool_json_kv_uint(j, "found", r.found);
-    tool_json_key(j, "lines");
-    tool_json_begin_array(j);
-    for (size_t i = 0; i < r.shown; i++) {
-        const votecl_hough_line *l = &r.lines[i];
-        tool_json_begin_object(j);
-        tool_json_kv_double(j, "theta", l->theta);
-        tool_json_kv_double(j, "theta_degrees", l->theta * 180.0 / M_PI);
-        tool_json_kv_double(j, "rho", l->rho);
-        tool_json_kv_uint(j, "votes", l->votes);
-        tool_json_kv_uint(j, "angle", l->angle);
-        tool_json_kv_uint(j, "bin", l->bin);
-        tool_json_end_object(j);
-    }
-    tool_json_end_array(j);
-    *seconds = r.seconds;
-    if (annotated != NULL)
-        st = annotate_status(
-            tool_hough_annotate(image, r.lines, r.shown, annotated, error, sizeof error));
-out:
-    tool_hough_result_free(&r);
-    tool_image_free(&edges);
-    return st;
-}
-
-/* ght */
-
-typedef struct ght_case {
-    votecl_ght_params params;
-    const char *template_path;
-    tool_image templ;
-} ght_case;
-
-static void
-ght_init(void *args)
-{
-    ght_case *g = args;
-    votecl_ght_params_init(&g->params, VOTECL_GHT_GUIL);
-}
-
-static int
-ght_option(void *args, int argc, char **argv, int *i)
-{
-    ght_case *g = args;
-    votecl_ght_params *p = &g->params;
-    const char *v = NULL;
-    unsigned long x = 0;
-    int r;
-    if ((r = tool_option_value(argc, argv, i, "--template", &v)) != 0)
-        return r < 0 ? r : (g->template_path = v, 1);
-    if ((r = tool_option_value(argc, argv, i, "--method", &v)) != 0) {
-        if (r > 0 && strcmp(v, "guil") != 0 && strcmp(v, "ballard") != 0)
-            return tool_usage_error("batch", "--method: guil or ballard"), -1;
-        if (r > 0)
-            votecl_ght_params_init(p, v[0] == 'g' ? VOTECL_GHT_GUIL : VOTECL_GHT_BALLARD);
-        return r;
-    }
-    if ((r = double_value(argc, argv, i, "--min-angle", &p->min_angle)) != 0 ||
-        (r = double_value(argc, argv, i, "--max-angle", &p->max_angle)) != 0 ||
-        (r = double_value(argc, argv, i, "--angle-step", &p->angle_step)) != 0 ||
-        (r = double_value(argc, argv, i, "--min-scale", &p->min_scale)) != 0 ||
-        (r = double_value(argc, argv, i, "--max-scale", &p->max_scale)) != 0 ||
-        (r = double_value(argc, argv, i, "--scale-step", &p->scale_step)) != 0 ||
-        (r = double_value(argc, argv, i, "--min-dist", &p->min_dist)) != 0)
-        return r;
-    if ((r = uint_value(argc, argv, i, "--levels", 0, VOTECL_GHT_MAX_LEVELS, &x)) != 0)
-        return r < 0 ? r : (p->levels = (unsigned)x, 1);
-    if ((r = uint_value(argc, argv, i, "--dp", 0, 1000, &x)) != 0)
-        return r < 0 ? r : (p->dp = (unsigned)x, 1);
-    if ((r = uint_value(argc, argv, i, "--max", 0, 1000000, &x)) != 0)
-        return r < 0 ? r : (p->max_detections = x, 1);
-    return 0;
-}
-
-static int
-ght_prepare(void *args, char *error, size_t size)
-{
-    ght_case *g = args;
-    if (g->template_path == NULL) {
-        snprintf(error, size, "ght needs --template FILE");
-        return -1;
-    }
-    return tool_image_read(g->template_path, &g->templ, error, size);
-}
-
-static void
-ght_cleanup(void *args)
-{
-    tool_image_free(&((ght_case *)args)->templ);
-}
-
-static votecl_status
-ght_compute(const void *args, votecl_context *ctx, void **state, const tool_image *image,
-            tool_json *j, double *seconds, tool_image *annotated)
-{
-    const ght_case *g = args;
-    votecl_ght_pose poses[64];
-    votecl_ght_stats stats = {0};
-    char error[300];
-    size_t found = 0, shown;
-    votecl_status st =
-        tool_ght_detect(ctx, &g->params, &g->templ, image, poses, 64, &found, &stats, seconds);
-    if (st != VOTECL_OK)
-        return st;
-    shown = found < 64 ? found : 64;
-    tool_json_ght_parameters(j, &g->params, stats.pairing);
-    tool_json_results(j);
-    tool_json_kv_uint(j, "template_edges", stats.template_edges);
-    tool_json_kv_uint(j, "edges", stats.image_edges);
-    tool_json_kv_uint(j, "found", found);
-    tool_json_key(j, "poses");
-    tool_json_begin_array(j);
-    for (size_t i = 0; i < shown; i++) {
-        tool_json_begin_object(j);
-        tool_json_kv_double(j, "x", poses[i].x);
-        tool_json_kv_double(j, "y", poses[i].y);
-        tool_json_kv_double(j, "angle", poses[i].angle);
-        tool_json_kv_double(j, "scale", poses[i].scale);
-        tool_json_kv_uint(j, "votes", poses[i].votes);
-        tool_json_kv_uint(j, "angle_votes", poses[i].angle_votes);
-        tool_json_kv_uint(j, "scale_votes", poses[i].scale_votes);
-        tool_json_end_object(j);
-    }
-    tool_json_end_array(j);
-    if (annotated == NULL)
-        return VOTECL_OK;
-    return annotate_status(tool_ght_annotate(image, poses, shown, (double)g->templ.width,
-                                             (double)g->templ.height, annotated, error,
-                                             sizeof error));
-}
-
-/* hist: every channel, as votecl hist without --gray / --channel */
-
-typedef struct hist_case {
-    unsigned long bins;
-    double min, max;
-    int have_min, have_max;
-} hist_case;
-
-static void
-hist_init(void *args)
-{
-    ((hist_case *)args)->bins = 256;
-}
-
-static int
-hist_option(void *args, int argc, char **argv, int *i)
-{
-    hist_case *h = args;
-    int r;
-    if ((r = uint_value(argc, argv, i, "--bins", 1, VOTECL_HIST_MAX_BINS, &h->bins)) != 0)
-        return r;
-    if ((r = double_value(argc, argv, i, "--min", &h->min)) != 0)
-        return r < 0 ? r : (h->have_min = 1);
-    if ((r = double_value(argc, argv, i, "--max", &h->max)) != 0)
-        return r < 0 ? r : (h->have_max = 1);
-    return 0;
-}
-
-static votecl_status
-hist_compute(const void *args, votecl_context *ctx, void **state, const tool_image *image,
-             tool_json *j, double *seconds, tool_image *annotated)
-{
-    const hist_case *h = args;
-    votecl_hist_params defaults;
-    votecl_vote_plan_info info;
-    uint32_t *counts = calloc(h->bins, sizeof *counts);
-    votecl_status st = counts ? VOTECL_OK : VOTECL_OUT_OF_HOST_MEMORY;
-    double min, max;
-    votecl_hist_params_init(&defaults, image->dtype);
-    min = h->have_min ? h->min : defaults.min[0];
-    max = h->have_max ? h->max : defaults.max[0];
-    tool_json_parameters(j);
-    tool_json_kv_bool(j, "gray", 0);
-    tool_json_kv_uint(j, "bins", h->bins);
-    tool_json_kv_double(j, "min", min);
-    tool_json_kv_double(j, "max", max);
-    tool_json_results(j);
-    tool_json_key(j, "histograms");
-    tool_json_begin_array(j);
-    *seconds = 0;
-    for (unsigned c = 0; st == VOTECL_OK && c < image->channels; c++) {
-        double s = 0;
-        st = tool_hist_image_channel(ctx, image, c, (uint32_t)h->bins, min, max, counts, &info, &s);
-        *seconds += s;
-        tool_json_begin_object(j);
-        tool_json_kv_uint(j, "channel", c);
-        tool_json_kv_string(j, "name", tool_channel_name(image->channels, c));
-        tool_json_key(j, "counts");
-        tool_json_begin_array_compact(j);
-        for (uint32_t b = 0; st == VOTECL_OK && b < h->bins; b++)
-            tool_json_uint(j, counts[b]);
-        tool_json_end_array(j);
-        tool_json_end_object(j);
-    }
-    tool_json_end_array(j);
-    free(counts);
-    return st;
-}
-
-typedef union batch_case_args {
-    votecl_lines_params lines;
-    hog_case hog;
-    hough_case hough;
-    ght_case ght;
-    hist_case hist;
-} batch_case_args;
-
-static const batch_case batch_cases[] = {
-    {"hist", "[--bins N] [--min a] [--max b]", hist_init, hist_option, NULL, NULL, 1, hist_compute,
-     NULL},
-    {"hough",
-     "[--edges sobel|none] [--sobel-threshold S] [--angles A] [--bins B] "
-     "[--threshold T] [--window n] [--edge-threshold E] [--max-lines K]",
-     hough_init, hough_option, NULL, NULL, 0, hough_compute, NULL},
-    {"lines",
-     "[--distance d] [--rows V] [--window n] [--threshold T] [--radius r] "
-     "[--edge-threshold E] [--max-lines K]",
-     lines_init, lines_option, NULL, NULL, 0, lines_compute, lines_state_free},
-    {"hog",
-     "[--model FILE] [--scale s] [--stride n] [--padding n] [--threshold t] "
-     "[--group] [--gray]",
-     hog_init, hog_option, NULL, NULL, 1, hog_compute, hog_state_free},
-    {"ght",
-     "--template FILE [--method guil|ballard] [--levels n] [--dp n] [--max n] "
-     "[--min-angle a] [--max-angle a] [--angle-step a] [--min-scale s] "
-     "[--max-scale s] [--scale-step s] [--min-dist d]",
-     ght_init, ght_option, ght_prepare, ght_cleanup, 0, ght_compute, NULL},
-};
-
-static const batch_case *
+/* The batch case of the algorithm called name, NULL when none has one. */
+static const tool_algorithm *
 find_case(const char *name)
 {
-    for (size_t i = 0; i < sizeof batch_cases / sizeof batch_cases[0]; i++)
-        if (strcmp(batch_cases[i].name, name) == 0)
-            return &batch_cases[i];
-    return NULL;
+    const tool_algorithm *algo = tool_algorithm_find(name);
+    if (algo == NULL || algo->batch == NULL || algo->batch->args_size > BATCH_ARGS_MAX)
+        return NULL;
+    return algo;
+}
+
+/* "hist, hough, ...": the algorithms with a batch case. */
+static const char *
+case_names(void)
+{
+    static char names[256];
+    size_t n = 0;
+
+    for (size_t i = 0; tool_algorithms[i] != NULL && n < sizeof names; i++)
+        if (tool_algorithms[i]->batch != NULL)
+            n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", n ? ", " : "",
+                                  tool_algorithms[i]->name);
+    return names;
 }
 
 /* --- arguments --- */
 
 typedef struct batch_args {
+    const char *name; /* the algorithm's */
     const batch_case *c;
-    batch_case_args case_args;
+    union {
+        max_align_t align;
+        unsigned char bytes[BATCH_ARGS_MAX];
+    } case_args;
     char **inputs;
     int ninputs;
     const char *list_path, *out_path, *frames_dir, *annotate_dir, *devices;
@@ -706,6 +78,8 @@ typedef struct batch_args {
     unsigned long streams, max_devices, depth;
     unsigned long repeat; /* --repeat: the preloaded collection this many times */
     int overwrite, features, preload;
+    char *run; /* owned: the algorithm and its options as given, in every record */
+    size_t run_size;
 } batch_args;
 
 static void
@@ -720,7 +94,7 @@ batch_usage(FILE *f)
         "                    [--depth N] [--preload] [--repeat N] [--annotate DIR] [--frames DIR]\n"
         "                    [--features] INPUT...\n"
         "One algorithm over a collection on every device of the host (and every MPI\n"
-        "rank under mpirun): INPUT is an image (PNG, PGM, PPM), a directory of images\n"
+        "rank under mpirun): INPUT is an image (PNG, JPEG, PGM, PPM), a directory of images\n"
         "and videos (sorted by name) or a video file (FFmpeg). JSON Lines out, one\n"
         "record an image or frame, in input order: source, frame, timestamp, results\n"
         "(the single-image command's), seconds, worker. With --out, a rerun continues\n"
@@ -744,8 +118,9 @@ batch_usage(FILE *f)
         "  --frames DIR        also write every processed image as DIR/NNNNNN.pgm|ppm\n"
         "  --features          print what this build can do (video, mpi) and exit\n"
         "Algorithms and their options:\n");
-    for (size_t i = 0; i < sizeof batch_cases / sizeof batch_cases[0]; i++)
-        fprintf(f, "  %-6s %s\n", batch_cases[i].name, batch_cases[i].options);
+    for (size_t i = 0; tool_algorithms[i] != NULL; i++)
+        if (tool_algorithms[i]->batch != NULL)
+            fprintf(f, "  %-6s %s\n", tool_algorithms[i]->name, tool_algorithms[i]->batch->options);
 }
 
 static int
@@ -755,7 +130,7 @@ batch_own_option(batch_args *a, int argc, char **argv, int *i)
     int r;
     if (strcmp(argv[*i], "--preload") == 0)
         return a->preload = 1;
-    if ((r = uint_value(argc, argv, i, "--repeat", 0, 1000000, &a->repeat)) != 0)
+    if ((r = tool_option_range(argc, argv, i, "--repeat", 0, 1000000, &a->repeat)) != 0)
         return r < 0 ? r : (a->preload = 1);
     if (strcmp(argv[*i], "--overwrite") == 0)
         return a->overwrite = 1;
@@ -773,15 +148,46 @@ batch_own_option(batch_args *a, int argc, char **argv, int *i)
         return r < 0 ? r : (a->frames_dir = v, 1);
     if ((r = tool_option_value(argc, argv, i, "--devices", &v)) != 0)
         return r < 0 ? r : (a->devices = v, 1);
-    if ((r = uint_value(argc, argv, i, "--every", 1, 1000000, &a->source.every)) != 0 ||
-        (r = uint_value(argc, argv, i, "--streams", 1, 16, &a->streams)) != 0 ||
-        (r = uint_value(argc, argv, i, "--decode-threads", 0, 256, &a->source.decode_threads)) !=
-            0 ||
-        (r = uint_value(argc, argv, i, "--max-devices", 0, 256, &a->max_devices)) != 0 ||
-        (r = uint_value(argc, argv, i, "--depth", 0, 4096, &a->depth)) != 0 ||
-        (r = double_value(argc, argv, i, "--start", &a->source.start)) != 0)
+    if ((r = tool_option_range(argc, argv, i, "--every", 1, 1000000, &a->source.every)) != 0 ||
+        (r = tool_option_range(argc, argv, i, "--streams", 1, 16, &a->streams)) != 0 ||
+        (r = tool_option_range(argc, argv, i, "--decode-threads", 0, 256,
+                               &a->source.decode_threads)) != 0 ||
+        (r = tool_option_range(argc, argv, i, "--max-devices", 0, 256, &a->max_devices)) != 0 ||
+        (r = tool_option_range(argc, argv, i, "--depth", 0, 4096, &a->depth)) != 0 ||
+        (r = tool_option_double(argc, argv, i, "--start", &a->source.start)) != 0)
         return r;
-    return double_value(argc, argv, i, "--end", &a->source.end);
+    return tool_option_double(argc, argv, i, "--end", &a->source.end);
+}
+
+/* Appends an argument to a->run, "--x=v" as "--x v" (one spelling of the same options). */
+static int
+run_append(batch_args *a, const char *arg)
+{
+    size_t used = a->run ? strlen(a->run) : 0, n = strlen(arg);
+    char *eq;
+    if (used + n + 2 > a->run_size) {
+        size_t grown = 2 * (used + n + 2);
+        char *p = realloc(a->run, grown);
+        if (p == NULL)
+            return -1;
+        a->run = p;
+        a->run_size = grown;
+    }
+    snprintf(a->run + used, a->run_size - used, "%s%s", used ? " " : "", arg);
+    eq = strncmp(arg, "--", 2) == 0 ? strchr(a->run + used, '=') : NULL;
+    if (eq != NULL)
+        *eq = ' ';
+    return 0;
+}
+
+/* The algorithm's option argv[first..last] (its value included) into a->run: 1, or -1. */
+static int
+run_append_from(batch_args *a, char **argv, int first, int last)
+{
+    for (int k = first; k <= last; k++)
+        if (run_append(a, argv[k]) < 0)
+            return -1;
+    return 1;
 }
 
 static int
@@ -797,26 +203,34 @@ batch_parse(tool_options *options, batch_args *a, int argc, char **argv)
             if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
                 return options->help = 1, TOOL_EXIT_OK;
         }
-        return tool_usage_error("batch", "ALGORITHM missing (hist, hough, lines, hog, ght)");
+        return tool_usage_error("batch", "ALGORITHM missing (%s)", case_names());
     }
-    if ((a->c = find_case(argv[1])) == NULL)
+    const tool_algorithm *algo = find_case(argv[1]);
+    if (algo == NULL)
         return tool_usage_error("batch", "unknown algorithm '%s'", argv[1]);
+    a->name = algo->name;
+    a->c = algo->batch;
     a->c->init(&a->case_args);
     if ((a->inputs = calloc((size_t)argc, sizeof *a->inputs)) == NULL)
         return TOOL_EXIT_FAILURE;
+    if (run_append(a, argv[1]) < 0)
+        return TOOL_EXIT_FAILURE;
     for (int i = 2; i < argc; i++) {
-        int r = 0;
+        int r = 0, first = i;
         if (argv[i][0] != '-' || argv[i][1] == '\0') {
             a->inputs[a->ninputs++] = argv[i];
             continue;
         }
-        if ((r = batch_own_option(a, argc, argv, &i)) == 0 &&
-            (r = a->c->option(&a->case_args, argc, argv, &i)) == 0)
-            r = tool_common_option(options, argc, argv, &i);
+        if ((r = batch_own_option(a, argc, argv, &i)) == 0) {
+            if ((r = a->c->option(&a->case_args, argc, argv, &i)) > 0)
+                r = run_append_from(a, argv, first, i);
+            else if (r == 0)
+                r = tool_common_option(options, argc, argv, &i);
+        }
         if (r < 0)
             return TOOL_EXIT_USAGE;
         if (r == 0)
-            return tool_usage_error("batch", "unknown option '%s' for %s", argv[i], a->c->name);
+            return tool_usage_error("batch", "unknown option '%s' for %s", argv[i], a->name);
     }
     if (!options->help && !a->features && a->ninputs == 0 && a->list_path == NULL)
         return tool_usage_error("batch", "no INPUT");
@@ -918,8 +332,7 @@ typedef struct batch_state {
     const tool_options *options;
     batch_ranks ranks;
     batch_source *source;
-    FILE *out;             /* rank 0 */
-    char **done_keys;      /* owned: the record keys already in --out */
+    batch_out out;         /* rank 0: --out, locked, and the records already there */
     uint64_t done;         /* records already in --out */
     uint64_t seen;         /* items walked by the loader, done ones included */
     uint64_t global_total; /* items of this run, all ranks (known when the loader ends) */
@@ -932,9 +345,11 @@ typedef struct batch_state {
     size_t npreloaded, next_preloaded;
 } batch_state;
 
-/* {"source":"...","frame":N, : the start of a record, its key for resuming. */
+/* {"source":"...","frame":N,"batch":"ALGORITHM OPTIONS", : the start of a record, its key
+ * for resuming (the same item by the same algorithm with the same options). run NULL: only
+ * the source and frame. */
 static char *
-record_key(const batch_item_meta *m)
+record_key(const batch_item_meta *m, const char *run)
 {
     char *buf = NULL;
     size_t size = 0;
@@ -946,6 +361,11 @@ record_key(const batch_item_meta *m)
     fputs("{\"source\":", f);
     tool_json_string(&j, m->source);
     fprintf(f, ",\"frame\":%ld,", m->frame);
+    if (run != NULL) {
+        fputs("\"batch\":", f);
+        tool_json_string(&j, run);
+        fputc(',', f);
+    }
     fclose(f);
     return buf;
 }
@@ -967,17 +387,38 @@ mine(const batch_state *s, uint64_t global)
     return (int)(global % (uint64_t)s->ranks.size) == s->ranks.rank;
 }
 
-/* A record already in --out must name the same item as the walk. */
+/* Whether record k of --out starts with key. */
+static int
+record_starts_with(batch_state *s, uint64_t k, const char *key)
+{
+    size_t n = strlen(key);
+    char *buf = malloc(n + 1);
+    int same = buf != NULL && batch_out_record(&s->out, k, buf, n + 1) == (long)n &&
+               memcmp(buf, key, n) == 0;
+    free(buf);
+    return same;
+}
+
+/* A record already in --out must name the same item as the walk, made by the same algorithm
+ * with the same options (docs/batch.md, "Resuming"). */
 static votecl_status
 check_done(batch_state *s, const batch_item_meta *m, uint64_t k)
 {
-    char *key = record_key(m);
-    int same = key != NULL && strncmp(s->done_keys[k], key, strlen(key)) == 0;
-    if (!same)
+    char *item = record_key(m, NULL), *key = record_key(m, s->a->run);
+    int same_item = item != NULL && record_starts_with(s, k, item);
+    int same = same_item && key != NULL && record_starts_with(s, k, key);
+    if (!same_item)
         fprintf(stderr,
                 "votecl batch: %s: record %llu is not %s frame %ld: this output belongs to "
-                "another collection or options (use --overwrite or another --out)\n",
+                "another collection (use --overwrite or another --out)\n",
                 s->a->out_path, (unsigned long long)k + 1, m->source, m->frame);
+    else if (!same)
+        fprintf(stderr,
+                "votecl batch: %s: record %llu was not made by \"%s\": this output belongs to "
+                "another algorithm or options, or an older votecl (use --overwrite or another "
+                "--out)\n",
+                s->a->out_path, (unsigned long long)k + 1, s->a->run);
+    free(item);
     free(key);
     return same ? VOTECL_OK : VOTECL_INVALID_ARGUMENT;
 }
@@ -1026,9 +467,20 @@ preload(batch_state *s)
 {
     size_t cap = 0;
     double t0 = tool_now();
+    /* every image is held at once: all of them within the process's memory budget */
+    uint64_t held = 0, budget = tool_memory_budget() * votecl_batch_workers(s->batch);
     for (;;) {
         batch_item *it = NULL;
         votecl_status st = walk_next(s, &it);
+        if (st == VOTECL_OK && it != NULL && !it->borrowed &&
+            (held += (uint64_t)it->image.stride * it->image.height) > budget) {
+            fprintf(stderr,
+                    "votecl batch: --preload: the collection's images take over the memory "
+                    "budget of %llu MB (--memory-budget MB raises it)\n",
+                    (unsigned long long)(budget >> 20));
+            item_free(it);
+            return VOTECL_INVALID_ARGUMENT;
+        }
         if (st != VOTECL_OK || it == NULL) {
             if (s->preloaded == NULL && st == VOTECL_OK)
                 s->preloaded = calloc(1, sizeof *s->preloaded); /* none: an empty replay */
@@ -1108,7 +560,7 @@ compute_json(const batch_args *a, votecl_context *ctx, void **state, const batch
     tool_json_init(&j, f);
     j.compact_depth = 1; /* one line: JSON Lines */
     tool_json_begin_object(&j);
-    tool_json_header_fields(&j, a->c->name, backend,
+    tool_json_header_fields(&j, a->name, backend,
                             votecl_context_get_device_info(ctx, &info) == VOTECL_OK ? info.name
                                                                                     : NULL);
     tool_json_key(&j, "inputs");
@@ -1165,9 +617,9 @@ batch_process(void *user, votecl_context *ctx, unsigned worker, uint64_t index, 
 
 /* The whole record, one line with its newline. Transfer full. */
 static char *
-record_line(const batch_item *it, const batch_result *r, unsigned worker, int rank)
+record_line(const batch_item *it, const batch_result *r, const char *run, unsigned worker, int rank)
 {
-    char *key = record_key(&it->meta), *buf = NULL;
+    char *key = record_key(&it->meta, run), *buf = NULL;
     size_t size = 0;
     FILE *f = key ? open_memstream(&buf, &size) : NULL;
     tool_json j;
@@ -1205,7 +657,7 @@ result_free(batch_result *r)
 static votecl_status
 write_line(batch_state *s, const char *line)
 {
-    if (fputs(line, s->out) == EOF || fflush(s->out) != 0) {
+    if (fputs(line, s->out.file) == EOF || fflush(s->out.file) != 0) {
         fprintf(stderr, "votecl batch: %s: %s\n", s->a->out_path ? s->a->out_path : "stdout",
                 strerror(errno));
         return VOTECL_INVALID_ARGUMENT;
@@ -1251,7 +703,7 @@ write_frame(batch_state *s, const batch_item *it)
     char path[4096], error[600];
     tool_image u8 = {0};
     int rc;
-    rc = image_u8(&it->image, &u8, error, sizeof error) < 0;
+    rc = tool_image_u8(&it->image, &u8, error, sizeof error) < 0;
     if (!rc && snprintf(path, sizeof path, "%s/%06llu.%s", s->a->frames_dir,
                         (unsigned long long)(s->done + it->global),
                         u8.channels == 1 ? "pgm" : "ppm") >= (int)sizeof path)
@@ -1269,7 +721,7 @@ batch_emit(void *user, uint64_t index, void *item, void *result, votecl_status s
 {
     batch_state *s = user;
     batch_item *it = item;
-    char *line = record_line(it, result, worker, s->ranks.rank);
+    char *line = record_line(it, result, s->a->run, worker, s->ranks.rank);
     votecl_status st = line ? VOTECL_OK : VOTECL_OUT_OF_HOST_MEMORY;
     (void)index;
     (void)status;
@@ -1301,62 +753,30 @@ batch_discard(void *user, void *item, void *result)
     result_free(result);
 }
 
-/* --- resuming --- */
+/* --- the output --- */
 
-/* Reads the records already in path, keeps their keys and cuts a last, unfinished line. */
-static int
-read_done(batch_state *s, const char *path)
-{
-    struct stat info;
-    FILE *f;
-    char *line = NULL;
-    size_t cap = 0, cap_keys = 0;
-    ssize_t n;
-    long good = 0;
-    if (stat(path, &info) < 0)
-        return errno == ENOENT ? 0 : -1;
-    if (!S_ISREG(info.st_mode))
-        return 0; /* /dev/null, a pipe: nothing to continue */
-    if ((f = fopen(path, "r+")) == NULL)
-        return -1;
-    while ((n = getline(&line, &cap, f)) > 0) {
-        char **k;
-        if (line[n - 1] != '\n')
-            break;
-        if (s->done == cap_keys) {
-            cap_keys = cap_keys ? 2 * cap_keys : 256;
-            if ((k = realloc(s->done_keys, cap_keys * sizeof *k)) == NULL)
-                break;
-            s->done_keys = k;
-        }
-        if ((s->done_keys[s->done] = strdup(line)) == NULL)
-            break;
-        s->done++;
-        good = ftell(f);
-    }
-    free(line);
-    fclose(f);
-    return truncate(path, good);
-}
-
+/* --out: never an input of the run (the same file by device and inode, whatever its name),
+ * checked before anything is opened for writing; then locked and its records counted. */
 static int
 open_output(batch_state *s)
 {
     const char *path = s->a->out_path;
+    char error[600];
     if (s->ranks.rank != 0)
         return 0;
-    if (path == NULL) {
-        s->out = stdout;
+    if (path == NULL || strcmp(path, "-") == 0) {
+        s->out.file = stdout;
         return 0;
     }
-    if (!s->a->overwrite && read_done(s, path) < 0) {
-        fprintf(stderr, "votecl batch: %s: %s\n", path, strerror(errno));
+    if (tool_is_input(path)) {
+        fprintf(stderr, "votecl batch: --out %s: is an input of this run; not overwritten\n", path);
         return -1;
     }
-    if ((s->out = fopen(path, s->a->overwrite ? "w" : "a")) == NULL) {
-        fprintf(stderr, "votecl batch: %s: %s\n", path, strerror(errno));
+    if (batch_out_open(&s->out, path, s->a->overwrite, error, sizeof error) < 0) {
+        fprintf(stderr, "votecl batch: %s\n", error);
         return -1;
     }
+    s->done = s->out.done.n;
     return 0;
 }
 
@@ -1383,8 +803,11 @@ open_batch(tool_options *options, batch_state *s)
     }
     st = votecl_batch_new(&o, &s->batch, error, sizeof error);
     if (st == VOTECL_OK &&
-        (s->states = calloc(votecl_batch_workers(s->batch), sizeof *s->states)) != NULL)
+        (s->states = calloc(votecl_batch_workers(s->batch), sizeof *s->states)) != NULL) {
+        /* the workers compute at once: the process's budget is theirs to share */
+        tool_memory_budget_share(votecl_batch_workers(s->batch));
         return 0;
+    }
     if (st == VOTECL_OK)
         st = VOTECL_OUT_OF_HOST_MEMORY;
     fprintf(stderr, "votecl batch: cannot open the devices: %s%s%s\n", votecl_status_string(st),
@@ -1439,17 +862,21 @@ batch_main(tool_options *options, batch_args *a, batch_state *s)
 {
     char error[600];
     votecl_status st;
+    tool_image_limits(a->name); /* the single command's, from each image's header */
     if (a->c->prepare && a->c->prepare(&a->case_args, error, sizeof error) < 0) {
         fprintf(stderr, "votecl batch: %s\n", error);
         return TOOL_EXIT_FAILURE;
     }
     a->source.colour = a->c->colour;
+    a->source.quiet = options->quiet;
     if (batch_source_open(a->inputs, a->ninputs, a->list_path, &a->source, &s->source, error,
                           sizeof error) < 0) {
         fprintf(stderr, "votecl batch: %s\n", error);
         return TOOL_EXIT_FAILURE;
     }
-    if (open_output(s) < 0 || open_batch(options, s) < 0)
+    if (open_output(s) < 0)
+        return tool_is_input(a->out_path ? a->out_path : "-") ? TOOL_EXIT_USAGE : TOOL_EXIT_FAILURE;
+    if (open_batch(options, s) < 0)
         return TOOL_EXIT_FAILURE;
     st = batch_go(s);
     if (st != VOTECL_OK && st != VOTECL_INVALID_ARGUMENT)
@@ -1484,14 +911,11 @@ tool_cmd_batch(tool_options *options, int argc, char **argv)
     free(s.states);
     votecl_batch_free(s.batch);
     batch_source_free(s.source);
-    if (s.out != NULL && s.out != stdout)
-        fclose(s.out);
+    batch_out_close(&s.out);
     for (size_t i = 0; i < s.npreloaded; i++)
         item_free(s.preloaded[i]);
     free(s.preloaded);
-    for (uint64_t i = 0; i < s.done && s.done_keys; i++)
-        free(s.done_keys[i]);
-    free(s.done_keys);
     free(a.inputs);
+    free(a.run);
     return rc;
 }

@@ -1,7 +1,8 @@
-/* votecl bench: copy bandwidth and histogram throughput of the current device, as JSON.
+/* votecl bench: copy bandwidth and histogram throughput of the current device, then every
+ * algorithm's groups of cases (tool_bench_group, tools/algo-<name>.c; tools/bench.h), as JSON.
  *
- * Every case times device-resident data (votecl_hist_run_buffers), so no host transfer is
- * counted: 3 warm-up runs, then 5 batches of `reps` runs back to back closed by
+ * The histogram cases time device-resident data (votecl_hist_run_buffers), so no host
+ * transfer is counted: 3 warm-up runs, then 5 batches of `reps` runs back to back closed by
  * votecl_context_finish(); the median batch gives the time per run. Strategies are judged by
  * their worst case over the data distributions (DESIGN.md). */
 #include "config.h"
@@ -12,62 +13,15 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench.h"
 #include "json.h"
 #include "tool.h"
 
-#define BENCH_WARMUP 3
-#define BENCH_BATCHES 5
-#define BENCH_BINS 256
-#define BENCH_MAX_PLANS 4
-#define BENCH_MAX_RECORDS 128
-/* Sobel magnitude threshold of the Hough cases' edge image (building.png at 1920x1080) */
-#define BENCH_SOBEL_THRESHOLD 200
-
-typedef struct bench_args {
-    const char *json_path;
-    const char *images;
-    unsigned long mib;
-    unsigned long wg; /* --work-group-size: the histogram plans' (0: the plan's choice) */
-    unsigned long reps;
-    unsigned variants; /* bit per votecl_variant besides AUTO */
-    int startup;
-    int quick;
-    int both; /* --backend both: OpenCL and CUDA, side by side */
-    const char *only; /* one group of cases (hist, hough, lines, hog, ght), NULL: all */
-} bench_args;
-
-typedef struct bench_plan {
-    votecl_variant requested;
-    votecl_hist_plan *plan; /* NULL when creation failed */
-    votecl_status status;
-    char error[512];
-    double worst_gbps;      /* over the distributions; 0 before the first */
-    const char *worst_case;
-} bench_plan;
-
-/* One timed case of a run, for the side-by-side comparison of backends. */
-typedef struct bench_record {
-    char name[64];
-    double seconds;
-} bench_record;
-
-typedef struct bench {
-    tool_options *options;
-    bench_args args;
-    votecl_context *ctx;
-    tool_json json;
-    size_t bytes;           /* size of the distribution cases */
-    size_t frame_width, frame_height, frames;
-    unsigned char *host;    /* max(bytes, frames * frame) bytes */
-    votecl_buffer *x, *dst, *bins;
-    tool_image building;    /* gray; data NULL when not found */
-    bench_plan plans[BENCH_MAX_PLANS];
-    size_t nplans;
-    int all_ok;
-    double untimed_seconds; /* making the startup frame: not part of the startup cost */
-    bench_record records[BENCH_MAX_RECORDS];
-    size_t nrecords;
-} bench;
+typedef tool_bench bench;
+typedef tool_bench_args bench_args;
+typedef tool_bench_plan bench_plan;
+typedef tool_bench_record bench_record;
+typedef tool_bench_op_fn bench_op_fn;
 
 /* A data distribution: fills n bytes. */
 typedef void (*bench_fill_fn)(const bench *b, unsigned char *p, size_t n, unsigned k);
@@ -81,24 +35,23 @@ typedef struct bench_distribution {
 static void
 bench_usage(FILE *f)
 {
-    fprintf(f,
-            "usage: votecl bench [--json [FILE]] [--mib N] [--reps N]\n"
-            "                    [--variants local,global,private|all] [--startup] [--quick]\n"
-            "                    [--images DIR] [--backend opencl|cuda|ref|both]\n"
-            "                    [--only GROUP] [--work-group-size N]\n"
-            "Measures the device: copy bandwidth, 256-bin u8 histograms of N MiB (default 64)\n"
-            "already on the device for each strategy and data distribution, one 1920x1080\n"
-            "frame's latency and a batch of 64 frames. Prints JSON to stdout or FILE.\n"
-            "  --startup   only time process start to the first histogram of a 1920x1080\n"
-            "              frame, context and plan creation included (run twice: disk cache)\n"
-            "  --quick     tiny sizes, for smoke tests\n"
-            "  --images    directory holding building.png (default: the installed images)\n"
-            "  --backend both  run everything on OpenCL, then on CUDA, and compare each case's\n"
-            "              time (JSON 'runs' and 'comparison'; a table on stdout with --json\n"
-            "              FILE, else on stderr unless -q)\n"
-            "  --only      only one group of cases: hist, hist16 (u16, 4096 bins), hough,\n"
-            "              lines, hog or ght\n"
-            "  --work-group-size N  the histogram plans' vote work-group size\n");
+    fprintf(f, "usage: votecl bench [--json [FILE]] [--mib N] [--reps N]\n"
+               "                    [--variants local,global,private|all] [--startup] [--quick]\n"
+               "                    [--images DIR] [--backend opencl|cuda|ref|both]\n"
+               "                    [--only GROUP] [--work-group-size N]\n"
+               "Measures the device: copy bandwidth, 256-bin u8 histograms of N MiB (default 64)\n"
+               "already on the device for each strategy and data distribution, one 1920x1080\n"
+               "frame's latency and a batch of 64 frames. Prints JSON to stdout or FILE.\n"
+               "  --startup   only time process start to the first histogram of a 1920x1080\n"
+               "              frame, context and plan creation included (run twice: disk cache)\n"
+               "  --quick     tiny sizes, for smoke tests\n"
+               "  --images    directory holding building.png (default: the installed images)\n"
+               "  --backend both  run everything on OpenCL, then on CUDA, and compare each case's\n"
+               "              time (JSON 'runs' and 'comparison'; a table on stdout with --json\n"
+               "              FILE, else on stderr unless -q)\n"
+               "  --only      only one group of cases: hist, hist16 (u16, 4096 bins), hough,\n"
+               "              lines, hog or ght\n"
+               "  --work-group-size N  the histogram plans' vote work-group size\n");
 }
 
 /* --- distributions --- */
@@ -139,15 +92,13 @@ fill_image(const bench *b, unsigned char *p, size_t n, unsigned k)
 }
 
 static const bench_distribution bench_distributions[] = {
-    {"random", fill_random, 0},       {"constant", fill_constant, 0},
-    {"distinct2", fill_distinct, 2},  {"distinct4", fill_distinct, 4},
-    {"distinct8", fill_distinct, 8},  {"distinct16", fill_distinct, 16},
+    {"random", fill_random, 0},      {"constant", fill_constant, 0},
+    {"distinct2", fill_distinct, 2}, {"distinct4", fill_distinct, 4},
+    {"distinct8", fill_distinct, 8}, {"distinct16", fill_distinct, 16},
     {"image", fill_image, 0},
 };
 
 /* --- timing --- */
-
-typedef votecl_status (*bench_op_fn)(void *arg);
 
 typedef struct hist_op {
     votecl_hist_plan *plan;
@@ -174,8 +125,8 @@ run_copy_op(void *arg)
     return votecl_buffer_copy(op->dst, 0, op->src, 0, op->size);
 }
 
-static int
-compare_doubles(const void *a, const void *b)
+int
+tool_bench_compare_doubles(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
@@ -200,9 +151,9 @@ time_batch(votecl_context *ctx, bench_op_fn op, void *arg, unsigned long reps, i
 }
 
 /* Seconds per run: the median of BENCH_BATCHES batches after BENCH_WARMUP runs. */
-static votecl_status
-bench_time(votecl_context *ctx, bench_op_fn op, void *arg, unsigned long reps, int sync_each,
-           double *seconds)
+votecl_status
+tool_bench_time(votecl_context *ctx, bench_op_fn op, void *arg, unsigned long reps, int sync_each,
+                double *seconds)
 {
     double batches[BENCH_BATCHES], warm;
     votecl_status st = time_batch(ctx, op, arg, BENCH_WARMUP, 1, &warm);
@@ -210,14 +161,14 @@ bench_time(votecl_context *ctx, bench_op_fn op, void *arg, unsigned long reps, i
         st = time_batch(ctx, op, arg, reps, sync_each, &batches[i]);
     if (st != VOTECL_OK)
         return st;
-    qsort(batches, BENCH_BATCHES, sizeof batches[0], compare_doubles);
+    qsort(batches, BENCH_BATCHES, sizeof batches[0], tool_bench_compare_doubles);
     *seconds = batches[BENCH_BATCHES / 2] / (double)reps;
     return VOTECL_OK;
 }
 
 /* Notes a case's time per run under "case" or "case/variant" for the comparison. */
-static void
-bench_note(bench *b, const char *name, const char *variant, double seconds)
+void
+tool_bench_note(bench *b, const char *name, const char *variant, double seconds)
 {
     bench_record *r;
     if (b->nrecords == BENCH_MAX_RECORDS || seconds <= 0)
@@ -333,8 +284,8 @@ parse_variants(const char *text, unsigned *mask)
     char buffer[128];
     *mask = 0;
     if (strcmp(text, "all") == 0) {
-        *mask = 1u << VOTECL_VARIANT_LOCAL | 1u << VOTECL_VARIANT_GLOBAL |
-                1u << VOTECL_VARIANT_PRIVATE;
+        *mask =
+            1u << VOTECL_VARIANT_LOCAL | 1u << VOTECL_VARIANT_GLOBAL | 1u << VOTECL_VARIANT_PRIVATE;
         return 0;
     }
     snprintf(buffer, sizeof buffer, "%s", text);
@@ -496,7 +447,7 @@ bench_copy(bench *b)
 {
     copy_op op = {b->dst, b->x, b->bytes};
     double seconds = 0;
-    votecl_status st = bench_time(b->ctx, run_copy_op, &op, b->args.reps, 0, &seconds);
+    votecl_status st = tool_bench_time(b->ctx, run_copy_op, &op, b->args.reps, 0, &seconds);
     tool_json *j = &b->json;
     tool_json_key(j, "copy");
     tool_json_begin_object(j);
@@ -505,7 +456,7 @@ bench_copy(bench *b)
     if (st == VOTECL_OK) {
         tool_json_kv_double(j, "seconds", seconds);
         tool_json_kv_double(j, "gbps", 2.0 * (double)b->bytes / seconds / 1e9);
-        bench_note(b, "copy", NULL, seconds);
+        tool_bench_note(b, "copy", NULL, seconds);
         tool_progress(b->options, "bench: copy %.2f GB/s (read + write)\n",
                       2.0 * (double)b->bytes / seconds / 1e9);
     } else {
@@ -530,7 +481,7 @@ run_case(bench *b, bench_plan *p, size_t n, size_t frames, int sync_each, case_r
     memset(r, 0, sizeof *r);
     r->status = votecl_hist_plan_describe(p->plan, n, frames, &r->info);
     if (r->status == VOTECL_OK)
-        r->status = bench_time(b->ctx, run_hist_op, &op, b->args.reps, sync_each, &r->seconds);
+        r->status = tool_bench_time(b->ctx, run_hist_op, &op, b->args.reps, sync_each, &r->seconds);
     if (r->status == VOTECL_OK)
         r->status = check_counts(b->bins, b->host, n, frames, &r->ok);
     if (!r->ok)
@@ -558,7 +509,7 @@ json_case_open(bench *b, const char *name, const bench_plan *p, size_t n, size_t
     if (r->status == VOTECL_OK) {
         tool_json_kv_double(j, "seconds", r->seconds);
         tool_json_kv_double(j, "gbps", (double)(n * frames) / r->seconds / 1e9);
-        bench_note(b, name, votecl_variant_name(p->requested), r->seconds);
+        tool_bench_note(b, name, votecl_variant_name(p->requested), r->seconds);
     }
 }
 
@@ -571,16 +522,24 @@ note_worst(bench_plan *p, const char *name, double gbps)
     }
 }
 
+/* The first bytes of b->host into b->x; 0, or -1 (said, and the run marked failed). */
+static int
+bench_upload(bench *b, size_t bytes)
+{
+    votecl_status st = votecl_buffer_write(b->x, 0, b->host, bytes);
+    if (st == VOTECL_OK)
+        return 0;
+    tool_fail(b->ctx, st, "upload");
+    b->all_ok = 0;
+    return -1;
+}
+
 static void
 bench_distribution_case(bench *b, const bench_distribution *d)
 {
-    votecl_status st;
     d->fill(b, b->host, b->bytes, d->k);
-    if ((st = votecl_buffer_write(b->x, 0, b->host, b->bytes)) != VOTECL_OK) {
-        tool_fail(b->ctx, st, "upload");
-        b->all_ok = 0;
+    if (bench_upload(b, b->bytes) != 0)
         return;
-    }
     for (size_t i = 0; i < b->nplans; i++) {
         bench_plan *p = &b->plans[i];
         case_result r;
@@ -605,13 +564,9 @@ static void
 bench_frame_cases(bench *b)
 {
     size_t n = b->frame_width * b->frame_height;
-    votecl_status st;
     fill_random(b, b->host, n * b->frames, 0);
-    if ((st = votecl_buffer_write(b->x, 0, b->host, n * b->frames)) != VOTECL_OK) {
-        tool_fail(b->ctx, st, "upload");
-        b->all_ok = 0;
+    if (bench_upload(b, n * b->frames) != 0)
         return;
-    }
     for (size_t i = 0; i < b->nplans; i++) {
         bench_plan *p = &b->plans[i];
         case_result r;
@@ -657,11 +612,10 @@ json_worst(bench *b)
     tool_json_end_array(j);
 }
 
-/* --- the generic engine: a histogram as user functions, and the Hough built-in --- */
+/* --- the generic engine: a histogram as user functions --- */
 
 typedef struct vote_op {
     votecl_vote_plan *plan;
-    votecl_hough_plan *hough;
     votecl_buffer *x, *bins;
     size_t width, height;
 } vote_op;
@@ -670,9 +624,7 @@ static votecl_status
 run_vote_op(void *arg)
 {
     vote_op *op = arg;
-    return op->hough != NULL ? votecl_hough_run_buffers(op->hough, op->x, op->bins)
-                             : votecl_vote_run_buffers(op->plan, op->x, op->width, op->height,
-                                                       op->bins);
+    return votecl_vote_run_buffers(op->plan, op->x, op->width, op->height, op->bins);
 }
 
 /* The 256-bin histogram of the random case written as one user function, next to the
@@ -698,17 +650,15 @@ bench_user_histogram(bench *b)
     if (st == VOTECL_OK)
         st = votecl_hist_plan_new(b->ctx, &params, &hop.plan);
     if (st == VOTECL_OK)
-        st = bench_time(b->ctx, run_vote_op, &op, b->args.reps, 0, &user);
+        st = tool_bench_time(b->ctx, run_vote_op, &op, b->args.reps, 0, &user);
     if (st == VOTECL_OK)
-        st = bench_time(b->ctx, run_hist_op, &hop, b->args.reps, 0, &builtin);
-    tool_json_begin_object(&b->json);
-    tool_json_kv_string(&b->json, "case", "user_histogram");
-    tool_json_kv_string(&b->json, "status", votecl_status_name(st));
+        st = tool_bench_time(b->ctx, run_hist_op, &hop, b->args.reps, 0, &builtin);
+    tool_bench_case_begin(b, "user_histogram", st);
     if (st == VOTECL_OK) {
         tool_json_kv_double(&b->json, "gbps", (double)b->bytes / user / 1e9);
         tool_json_kv_double(&b->json, "builtin_gbps", (double)b->bytes / builtin / 1e9);
         tool_json_kv_double(&b->json, "user_over_builtin_time", user / builtin);
-        bench_note(b, "user_histogram", NULL, user);
+        tool_bench_note(b, "user_histogram", NULL, user);
     } else {
         tool_json_kv_string(&b->json, "error", votecl_context_get_error(b->ctx));
         b->all_ok = 0;
@@ -781,7 +731,7 @@ bench_hist16_case(bench *b, votecl_variant variant, const char *name, unsigned k
     if (r.status == VOTECL_OK)
         r.status = votecl_hist_plan_describe(op.plan, n, 1, &r.info);
     if (r.status == VOTECL_OK)
-        r.status = bench_time(b->ctx, run_hist_op, &op, b->args.reps, 0, &r.seconds);
+        r.status = tool_bench_time(b->ctx, run_hist_op, &op, b->args.reps, 0, &r.seconds);
     if (r.status == VOTECL_OK)
         r.status = hist16_check(b->bins, (const uint16_t *)b->host, n, &r.ok);
     if (!r.ok)
@@ -789,319 +739,26 @@ bench_hist16_case(bench *b, votecl_variant variant, const char *name, unsigned k
     snprintf(label, sizeof label, "u16_4096_%s", name);
     json_case_open(b, label, &p, n, 1, &r);
     tool_json_end_object(&b->json);
-    tool_progress(b->options, "bench: %-22s %-7s %8.3f GB/s %s\n", label,
-                  votecl_variant_name(variant),
-                  r.status == VOTECL_OK ? (double)(n * 2) / r.seconds / 1e9 : 0.0,
-                  r.ok ? "ok" : "FAILED");
+    tool_progress(
+        b->options, "bench: %-22s %-7s %8.3f GB/s %s\n", label, votecl_variant_name(variant),
+        r.status == VOTECL_OK ? (double)(n * 2) / r.seconds / 1e9 : 0.0, r.ok ? "ok" : "FAILED");
     votecl_hist_plan_free(op.plan);
 }
 
-static void
-bench_hist16(bench *b)
+void
+tool_bench_hist16(bench *b)
 {
     static const struct {
         const char *name;
         unsigned k;
-    } dists[] = {{"random", 0}, {"constant", 0}, {"distinct2", 2},  {"distinct4", 4},
-                 {"distinct8", 8}, {"distinct16", 16}};
+    } dists[] = {{"random", 0},    {"constant", 0},  {"distinct2", 2},
+                 {"distinct4", 4}, {"distinct8", 8}, {"distinct16", 16}};
     for (size_t d = 0; d < sizeof dists / sizeof dists[0]; d++) {
         bench_hist16_case(b, VOTECL_VARIANT_AUTO, dists[d].name, dists[d].k);
         for (votecl_variant v = VOTECL_VARIANT_LOCAL; v <= VOTECL_VARIANT_PRIVATE; v++)
             if (b->args.variants & 1u << v)
                 bench_hist16_case(b, v, dists[d].name, dists[d].k);
     }
-}
-
-/* src stretched over dst (nearest neighbour), both one-channel u8. */
-static void
-bench_stretch(const tool_image *src, tool_image *dst)
-{
-    for (size_t y = 0; y < dst->height; y++)
-        for (size_t x = 0; x < dst->width; x++)
-            dst->data[y * dst->stride + x] =
-                src->data[(y * src->height / dst->height) * src->stride +
-                          x * src->width / dst->width];
-}
-
-/* building.png stretched to the frame size (nearest neighbour), then Sobel edges. */
-static int
-bench_edge_frame(bench *b, tool_image *edges)
-{
-    tool_image big = {0};
-    char error[256];
-    int r;
-
-    if (b->building.data == NULL ||
-        tool_image_alloc(&big, b->frame_width, b->frame_height, 1, VOTECL_DTYPE_U8, error,
-                         sizeof error) != 0)
-        return -1;
-    bench_stretch(&b->building, &big);
-    r = tool_hough_sobel(&big, BENCH_SOBEL_THRESHOLD, edges, error, sizeof error);
-    tool_image_free(&big);
-    return r;
-}
-
-static void
-bench_hough_case(bench *b, const tool_image *edges, unsigned angles, uint32_t rho_bins)
-{
-    votecl_hough_params params;
-    vote_op op = {.x = b->x};
-    votecl_vote_stats stats = {0};
-    votecl_vote_plan_info info = {0};
-    double seconds = 0;
-    char name[64];
-    votecl_status st;
-
-    votecl_hough_params_init(&params);
-    params.angles = angles;
-    params.rho_bins = rho_bins;
-    st = votecl_hough_plan_new(b->ctx, &params, edges->width, edges->height, &op.hough);
-    if (st == VOTECL_OK)
-        st = votecl_buffer_new(b->ctx, (size_t)angles * rho_bins * 4, &op.bins);
-    if (st == VOTECL_OK)
-        st = bench_time(b->ctx, run_vote_op, &op, b->args.reps, 0, &seconds);
-    if (st == VOTECL_OK)
-        st = votecl_hough_plan_last_stats(op.hough, &stats);
-    if (st == VOTECL_OK)
-        st = votecl_hough_plan_describe(op.hough, stats.kept, &info);
-    snprintf(name, sizeof name, "hough%ux%u", angles, rho_bins);
-    tool_json_begin_object(&b->json);
-    tool_json_kv_string(&b->json, "case", name);
-    tool_json_kv_string(&b->json, "status", votecl_status_name(st));
-    tool_json_kv_uint(&b->json, "width", edges->width);
-    tool_json_kv_uint(&b->json, "height", edges->height);
-    tool_json_kv_uint(&b->json, "edges", stats.kept);
-    tool_json_kv_double(&b->json, "eta", stats.eta);
-    if (st == VOTECL_OK) {
-        tool_json_kv_double(&b->json, "seconds", seconds);
-        bench_note(b, name, NULL, seconds);
-        tool_json_key(&b->json, "plan");
-        tool_json_plan_info(&b->json, &info);
-    } else {
-        tool_json_kv_string(&b->json, "error", votecl_context_get_error(b->ctx));
-        b->all_ok = 0;
-    }
-    tool_json_end_object(&b->json);
-    tool_progress(b->options, "bench: %-14s %8.1f us, %zu edges\n", name, seconds * 1e6,
-                  stats.kept);
-    votecl_hough_plan_free(op.hough);
-    votecl_buffer_free(op.bins);
-}
-
-/* Theta-rho Hough of a frame-sized edge image from a real photograph, stage 1 included:
- * the paper's 64 x 4200 and 180 angles x one-pixel bins. */
-static void
-bench_hough(bench *b)
-{
-    tool_image edges = {0};
-    size_t bytes;
-
-    if (bench_edge_frame(b, &edges) != 0)
-        return;
-    bytes = edges.width * edges.height;
-    if (votecl_buffer_write(b->x, 0, edges.data, bytes) == VOTECL_OK) {
-        double d = sqrt((double)edges.width * edges.width + (double)edges.height * edges.height);
-        bench_hough_case(b, &edges, 64, 4200);
-        bench_hough_case(b, &edges, 180, (uint32_t)ceil((double)edges.width + d));
-    }
-    tool_image_free(&edges);
-}
-
-typedef struct lines_op {
-    votecl_lines_plan *plan;
-    votecl_image image;
-    votecl_lines_line lines[64];
-    size_t found;
-} lines_op;
-
-static votecl_status
-run_lines_op(void *arg)
-{
-    lines_op *op = arg;
-    return votecl_lines_run(op->plan, &op->image, op->lines, 64, &op->found);
-}
-
-/* PClines on building.png stretched to the frame size: a gray image in host memory in,
- * lines out (upload, Sobel, edges, sort, accumulation, maxima, read-back all timed). */
-static void
-bench_lines(bench *b)
-{
-    tool_image big = {0};
-    votecl_lines_params params;
-    lines_op op = {0};
-    double seconds = 0;
-    char error[256];
-    votecl_status st;
-
-    if (b->building.data == NULL ||
-        tool_image_alloc(&big, b->frame_width, b->frame_height, 1, VOTECL_DTYPE_U8, error,
-                         sizeof error) != 0)
-        return;
-    bench_stretch(&b->building, &big);
-    op.image = tool_image_view(&big);
-    votecl_lines_params_init(&params);
-    st = votecl_lines_plan_new(b->ctx, &params, big.width, big.height, &op.plan);
-    if (st == VOTECL_OK)
-        st = bench_time(b->ctx, run_lines_op, &op, b->args.reps, 1, &seconds);
-    tool_json_begin_object(&b->json);
-    tool_json_kv_string(&b->json, "case", "lines1080");
-    tool_json_kv_string(&b->json, "status", votecl_status_name(st));
-    tool_json_kv_uint(&b->json, "width", big.width);
-    tool_json_kv_uint(&b->json, "height", big.height);
-    if (st == VOTECL_OK) {
-        tool_json_kv_double(&b->json, "seconds", seconds);
-        tool_json_kv_uint(&b->json, "lines", op.found);
-        bench_note(b, "lines1080", NULL, seconds);
-    } else {
-        tool_json_kv_string(&b->json, "error", votecl_context_get_error(b->ctx));
-        b->all_ok = 0;
-    }
-    tool_json_end_object(&b->json);
-    tool_progress(b->options, "bench: lines1080 %8.1f us, %zu lines\n", seconds * 1e6,
-                  op.found);
-    votecl_lines_plan_free(op.plan);
-    tool_image_free(&big);
-}
-
-typedef struct hog_op {
-    votecl_hog *hog;
-    votecl_image image;
-    votecl_hog_detection found[64];
-    size_t n;
-} hog_op;
-
-static votecl_status
-run_hog_op(void *arg)
-{
-    hog_op *op = arg;
-    return votecl_hog_detect(op->hog, &op->image, NULL, 0, op->found, 64, &op->n);
-}
-
-/* Full multi-scale people detection (scale 1.05, stride 8, fusion on the host included) of
- * an image in host memory with OpenCV's default detector. */
-static void
-bench_hog_case(bench *b, const char *name, const tool_image *image)
-{
-    votecl_hog_params params;
-    votecl_hog_model *model = NULL;
-    hog_op op = {.image = tool_image_view(image)};
-    double seconds = 0;
-    votecl_status st;
-
-    votecl_hog_params_init(&params);
-    st = votecl_hog_model_people(b->ctx, &model);
-    if (st == VOTECL_OK)
-        st = votecl_hog_new(b->ctx, &params, model, &op.hog);
-    if (st == VOTECL_OK)
-        st = bench_time(b->ctx, run_hog_op, &op, b->args.quick ? 1 : 5, 1, &seconds);
-    tool_json_begin_object(&b->json);
-    tool_json_kv_string(&b->json, "case", name);
-    tool_json_kv_string(&b->json, "status", votecl_status_name(st));
-    tool_json_kv_uint(&b->json, "width", image->width);
-    tool_json_kv_uint(&b->json, "height", image->height);
-    if (st == VOTECL_OK) {
-        tool_json_kv_double(&b->json, "seconds", seconds);
-        tool_json_kv_uint(&b->json, "detections", op.n);
-        bench_note(b, name, NULL, seconds);
-    } else {
-        tool_json_kv_string(&b->json, "error", votecl_context_get_error(b->ctx));
-        b->all_ok = 0;
-    }
-    tool_json_end_object(&b->json);
-    tool_progress(b->options, "bench: %-12s %8.2f ms, %zu detections\n", name, seconds * 1e3,
-                  op.n);
-    votecl_hog_free(op.hog);
-    votecl_hog_model_free(model);
-}
-
-/* The shipped image name as it is (name_small, skipped when NULL) and stretched to 1920x1080
- * by nearest neighbour (name_big, skipped by --quick). */
-static void
-bench_hog_image(bench *b, const char *file, const char *name_small, const char *name_big)
-{
-    tool_image image = {0}, big = {0};
-    char path[4096], error[256];
-
-    if (!tool_path_join(path, sizeof path, tool_image_dir(b->args.images), file) ||
-        tool_image_read(path, &image, error, sizeof error) < 0 || image.dtype != VOTECL_DTYPE_U8)
-        goto out;
-    if (name_small != NULL)
-        bench_hog_case(b, name_small, &image);
-    if (b->args.quick ||
-        tool_image_alloc(&big, 1920, 1080, image.channels, VOTECL_DTYPE_U8, error,
-                         sizeof error) != 0)
-        goto out;
-    for (size_t y = 0; y < big.height; y++)
-        for (size_t x = 0; x < big.width; x++)
-            memcpy(big.data + y * big.stride + x * big.channels,
-                   image.data + (y * image.height / big.height) * image.stride +
-                       (x * image.width / big.width) * image.channels,
-                   image.channels);
-    bench_hog_case(b, name_big, &big);
-out:
-    tool_image_free(&image);
-    tool_image_free(&big);
-}
-
-/* basketball1.png (640x480 gray, one person) as it is and at 1080p; astronaut.jpg (colour)
- * at 1080p for the colour gradient's cost (the channel of largest magnitude per pixel). */
-static void
-bench_hog(bench *b)
-{
-    bench_hog_image(b, "basketball1.png", "hog640x480", "hog1920x1080");
-    bench_hog_image(b, "astronaut.jpg", NULL, "hog1920x1080rgb");
-}
-
-/* The generalized Hough transform on OpenCV's sample pair (templ.png in pic1.png), full
- * rotation and scale search: Guil with each pairing mechanism, and Ballard. The tool's
- * detection times its second run (model built, device set up). */
-static void
-bench_ght_case(bench *b, const char *name, votecl_ght_method method, votecl_ght_pairing pairing,
-               const tool_image *templ, const tool_image *image)
-{
-    votecl_ght_params params;
-    votecl_ght_pose poses[64];
-    votecl_ght_stats stats;
-    size_t n = 0;
-    double seconds = 0;
-    votecl_status st;
-
-    votecl_ght_params_init(&params, method);
-    params.pairing = pairing;
-    st = tool_ght_detect(b->ctx, &params, templ, image, poses, 64, &n, &stats, &seconds);
-    tool_json_begin_object(&b->json);
-    tool_json_kv_string(&b->json, "case", name);
-    tool_json_kv_string(&b->json, "status", votecl_status_name(st));
-    if (st == VOTECL_OK) {
-        tool_json_kv_double(&b->json, "seconds", seconds);
-        tool_json_kv_uint(&b->json, "poses", n);
-        bench_note(b, name, NULL, seconds);
-    } else {
-        tool_json_kv_string(&b->json, "error", votecl_context_get_error(b->ctx));
-    }
-    tool_json_end_object(&b->json);
-    tool_progress(b->options, "bench: %-14s %8.2f ms, %zu poses\n", name, seconds * 1e3, n);
-}
-
-static void
-bench_ght(bench *b)
-{
-    tool_image templ = {0}, image = {0};
-    char path[4096], error[256];
-    const char *dir = tool_image_dir(b->args.images);
-
-    if (b->args.quick || !tool_path_join(path, sizeof path, dir, "templ.png") ||
-        tool_image_read(path, &templ, error, sizeof error) < 0 ||
-        !tool_path_join(path, sizeof path, dir, "pic1.png") ||
-        tool_image_read(path, &image, error, sizeof error) < 0)
-        goto out;
-    bench_ght_case(b, "ght_guil_auto", VOTECL_GHT_GUIL, VOTECL_GHT_PAIRING_AUTO, &templ, &image);
-    bench_ght_case(b, "ght_guil_lb", VOTECL_GHT_GUIL, VOTECL_GHT_PAIRING_LB, &templ, &image);
-    bench_ght_case(b, "ght_guil_ssm", VOTECL_GHT_GUIL, VOTECL_GHT_PAIRING_SSM, &templ, &image);
-    bench_ght_case(b, "ght_ballard", VOTECL_GHT_BALLARD, VOTECL_GHT_PAIRING_AUTO, &templ, &image);
-out:
-    tool_image_free(&templ);
-    tool_image_free(&image);
 }
 
 /* Whether the cases of group run (--only). */
@@ -1111,190 +768,18 @@ bench_wants(const bench *b, const char *group)
     return b->args.only == NULL || strcmp(b->args.only, group) == 0;
 }
 
-/* --- the pairing stage of Guil's GHT, LB against SSM (paper 001, Table II) --- */
-
-#define PAIRING_W 352 /* the paper's video frames */
-#define PAIRING_H 288
-
-/* The gray u8 image of file resized to 352x288 (nearest pixel); 0 on success. */
-static int
-pairing_frame(const char *dir, const char *file, tool_image *frame)
+/* The histogram's u8 cases: every data distribution, frames, and the same as a user vote. */
+void
+tool_bench_hist(bench *b)
 {
-    tool_image rgb = {0}, g = {0};
-    char path[4096], error[600];
-    int rc = -1;
-
-    if (!tool_path_join(path, sizeof path, dir, file) ||
-        tool_image_read(path, &rgb, error, sizeof error) < 0 || rgb.dtype != VOTECL_DTYPE_U8 ||
-        tool_image_to_gray(&rgb, &g, error, sizeof error) < 0 ||
-        tool_image_alloc(frame, PAIRING_W, PAIRING_H, 1, VOTECL_DTYPE_U8, error, sizeof error) < 0)
-        goto out;
-    for (size_t y = 0; y < PAIRING_H; y++)
-        for (size_t x = 0; x < PAIRING_W; x++)
-            frame->data[y * frame->stride + x] =
-                g.data[(y * g.height / PAIRING_H) * g.stride + x * g.width / PAIRING_W];
-    rc = 0;
-out:
-    tool_image_free(&rgb);
-    tool_image_free(&g);
-    return rc;
+    for (size_t i = 0; i < sizeof bench_distributions / sizeof bench_distributions[0]; i++)
+        if (bench_distributions[i].fill != fill_image || b->building.data)
+            bench_distribution_case(b, &bench_distributions[i]);
+    bench_frame_cases(b);
+    bench_user_histogram(b);
 }
 
-/* The median stage times of reps calls of votecl_ght_pairings with each of the two models,
- * calls alternating so that a drift of the machine's load favours neither. */
-static votecl_status
-pairing_time(bench *b, votecl_ght_model *const models[2], const tool_image *frame,
-             votecl_ght_stats out[2])
-{
-    votecl_image view = tool_image_view(frame);
-    unsigned long reps = b->args.reps;
-    double *t = calloc(4 * reps, sizeof *t); /* edges and pairing seconds of each model */
-    votecl_status st = t != NULL ? VOTECL_OK : VOTECL_OUT_OF_HOST_MEMORY;
-
-    for (int m = 0; m < 2 && st == VOTECL_OK; m++) /* warm-up */
-        st = votecl_ght_pairings(models[m], &view, &out[m]);
-    for (unsigned long r = 0; r < reps && st == VOTECL_OK; r++)
-        for (int m = 0; m < 2 && st == VOTECL_OK; m++) {
-            st = votecl_ght_pairings(models[m], &view, &out[m]);
-            t[(2 * m) * reps + r] = out[m].edges_seconds;
-            t[(2 * m + 1) * reps + r] = out[m].pairing_seconds;
-        }
-    for (int k = 0; k < 4 && st == VOTECL_OK; k++)
-        qsort(t + k * reps, reps, sizeof *t, compare_doubles);
-    for (int m = 0; m < 2 && st == VOTECL_OK; m++) {
-        out[m].edges_seconds = t[(2 * m) * reps + reps / 2];
-        out[m].pairing_seconds = t[(2 * m + 1) * reps + reps / 2];
-    }
-    free(t);
-    return st;
-}
-
-/* AUTO's choice after its trials on this frame (the model is fresh: it learns from its
- * first calls). */
-static votecl_status
-pairing_auto(votecl_ght_model *model, const votecl_image *frame, votecl_ght_stats *chosen)
-{
-    votecl_status st = VOTECL_OK;
-
-    for (int k = 0; k < 6 && st == VOTECL_OK; k++)
-        st = votecl_ght_pairings(model, frame, chosen);
-    return st;
-}
-
-typedef struct pairing_row {
-    const char *frame;
-    unsigned levels;
-    double xi;
-    votecl_ght_stats mech[2], chosen; /* LB, SSM; AUTO */
-} pairing_row;
-
-static void
-pairing_json(bench *b, const pairing_row *r)
-{
-    tool_json *j = &b->json;
-
-    tool_json_begin_object(j);
-    tool_json_kv_string(j, "case", "ght_pairing");
-    tool_json_kv_string(j, "frame", r->frame);
-    tool_json_kv_uint(j, "width", PAIRING_W);
-    tool_json_kv_uint(j, "height", PAIRING_H);
-    tool_json_kv_uint(j, "levels", r->levels);
-    tool_json_kv_double(j, "xi", r->xi);
-    tool_json_kv_uint(j, "edges", r->mech[0].image_edges);
-    tool_json_kv_uint(j, "pairings", r->mech[0].image_pairings);
-    tool_json_kv_double(j, "edges_seconds", r->mech[0].edges_seconds);
-    tool_json_kv_double(j, "lb_seconds", r->mech[0].pairing_seconds);
-    tool_json_kv_double(j, "ssm_seconds", r->mech[1].pairing_seconds);
-    tool_json_kv_string(j, "auto", r->chosen.pairing == VOTECL_GHT_PAIRING_LB ? "lb" : "ssm");
-    tool_json_kv_string(j, "faster",
-                        r->mech[0].pairing_seconds <= r->mech[1].pairing_seconds ? "lb" : "ssm");
-    tool_json_end_object(j);
-    tool_progress(b->options,
-                  "bench: ght_pairing %-15s L %3u xi %3g: %5zu edges %7zu pairings, "
-                  "edges %7.3f ms, LB %7.3f ms, SSM %7.3f ms, auto %s\n",
-                  r->frame, r->levels, r->xi, r->mech[0].image_edges, r->mech[0].image_pairings,
-                  r->mech[0].edges_seconds * 1e3, r->mech[0].pairing_seconds * 1e3,
-                  r->mech[1].pairing_seconds * 1e3,
-                  r->chosen.pairing == VOTECL_GHT_PAIRING_LB ? "LB" : "SSM");
-}
-
-/* The frames' rows of one (L, xi): a model per mechanism (one program: the mechanism is no
- * define). */
-static votecl_status
-pairing_rows(bench *b, const tool_image *templ, const tool_image *frames, const char **names,
-             size_t nframes, unsigned levels, double xi)
-{
-    votecl_ght_model *models[3] = {NULL, NULL, NULL};
-    votecl_image tv = tool_image_view(templ);
-    votecl_status st = VOTECL_OK;
-
-    for (int m = 0; m < 3 && st == VOTECL_OK; m++) {
-        votecl_ght_params params;
-        votecl_ght_params_init(&params, VOTECL_GHT_GUIL);
-        params.levels = levels;
-        params.xi = xi;
-        params.pairing = m == 0   ? VOTECL_GHT_PAIRING_LB
-                         : m == 1 ? VOTECL_GHT_PAIRING_SSM
-                                  : VOTECL_GHT_PAIRING_AUTO;
-        st = votecl_ght_model_new(b->ctx, &params, &tv, &models[m]);
-    }
-    for (size_t f = 0; f < nframes && st == VOTECL_OK; f++) {
-        pairing_row r = {.frame = names[f], .levels = levels, .xi = xi};
-        votecl_image fv = tool_image_view(&frames[f]);
-        votecl_ght_params params;
-        votecl_ght_model_params(models[2], &params);
-        votecl_ght_model_free(models[2]); /* AUTO learns afresh on each frame */
-        models[2] = NULL;
-        if ((st = votecl_ght_model_new(b->ctx, &params, &tv, &models[2])) == VOTECL_OK &&
-            (st = pairing_time(b, models, &frames[f], r.mech)) == VOTECL_OK)
-            st = pairing_auto(models[2], &fv, &r.chosen);
-        if (st == VOTECL_OK)
-            pairing_json(b, &r);
-    }
-    for (int m = 0; m < 3; m++)
-        votecl_ght_model_free(models[m]);
-    return st;
-}
-
-/* Table II of paper 001 on this device: the pairing stage (sorted edges to the sorted list
- * of pairings) with LB and with SSM on 352x288 frames made from the shipped images, for
- * several L and xi; the median over --reps calls of votecl_ght_pairings. */
-static void
-bench_ght_pairing(bench *b)
-{
-    static const char *names[] = {"pic1.png", "basketball1.png", "building.png"};
-    static const unsigned levels[] = {90, 180, 360};
-    static const double xis[] = {45, 90};
-    tool_image frames[3] = {{0}}, raw = {0}, templ = {0};
-    const char *dir = tool_image_dir(b->args.images);
-    char path[4096], error[256];
-    votecl_status st = VOTECL_OK;
-    size_t n = 0;
-
-    if (b->args.quick || !tool_path_join(path, sizeof path, dir, "templ.png") ||
-        tool_image_read(path, &raw, error, sizeof error) < 0 ||
-        tool_image_to_gray(&raw, &templ, error, sizeof error) < 0)
-        goto out;
-    for (size_t f = 0; f < 3; f++)
-        if (pairing_frame(dir, names[f], &frames[n]) == 0)
-            names[n++] = names[f];
-    for (size_t l = 0; l < 3 && st == VOTECL_OK; l++)
-        for (size_t x = 0; x < 2 && st == VOTECL_OK; x++)
-            st = pairing_rows(b, &templ, frames, names, n, levels[l], xis[x]);
-    if (st != VOTECL_OK) {
-        tool_json_begin_object(&b->json);
-        tool_json_kv_string(&b->json, "case", "ght_pairing");
-        tool_json_kv_string(&b->json, "status", votecl_status_name(st));
-        tool_json_kv_string(&b->json, "error", votecl_context_get_error(b->ctx));
-        tool_json_end_object(&b->json);
-    }
-out:
-    for (size_t f = 0; f < 3; f++)
-        tool_image_free(&frames[f]);
-    tool_image_free(&raw);
-    tool_image_free(&templ);
-}
-
+/* Copy bandwidth and the histogram plans (for "hist"), then every algorithm's groups. */
 static int
 bench_cases(bench *b)
 {
@@ -1307,29 +792,68 @@ bench_cases(bench *b)
     }
     tool_json_key(&b->json, "cases");
     tool_json_begin_array(&b->json);
-    for (size_t i = 0; hist && i < sizeof bench_distributions / sizeof bench_distributions[0]; i++)
-        if (bench_distributions[i].fill != fill_image || b->building.data)
-            bench_distribution_case(b, &bench_distributions[i]);
-    if (hist) {
-        bench_frame_cases(b);
-        bench_user_histogram(b);
-    }
-    if (bench_wants(b, "hist16"))
-        bench_hist16(b);
-    if (bench_wants(b, "hough"))
-        bench_hough(b);
-    if (bench_wants(b, "lines"))
-        bench_lines(b);
-    if (bench_wants(b, "hog"))
-        bench_hog(b);
-    if (bench_wants(b, "ght")) {
-        bench_ght(b);
-        bench_ght_pairing(b);
-    }
+    for (size_t a = 0; tool_algorithms[a] != NULL; a++)
+        for (size_t g = 0; g < tool_algorithms[a]->nbench; g++)
+            if (bench_wants(b, tool_algorithms[a]->bench[g].name))
+                tool_algorithms[a]->bench[g].run(b);
     tool_json_end_array(&b->json);
     if (hist)
         json_worst(b);
     return TOOL_EXIT_OK;
+}
+
+/* --- what the groups share --- */
+
+void
+tool_bench_case_begin(bench *b, const char *name, votecl_status status)
+{
+    tool_json_begin_object(&b->json);
+    tool_json_kv_string(&b->json, "case", name);
+    tool_json_kv_string(&b->json, "status", votecl_status_name(status));
+}
+
+int
+tool_bench_case_result(bench *b, const char *name, votecl_status status, double seconds, int counts)
+{
+    if (status != VOTECL_OK) {
+        tool_json_kv_string(&b->json, "error", votecl_context_get_error(b->ctx));
+        if (counts)
+            b->all_ok = 0;
+        return 0;
+    }
+    tool_json_kv_double(&b->json, "seconds", seconds);
+    tool_bench_note(b, name, NULL, seconds);
+    return 1;
+}
+
+/* --- frames from building.png, for the groups of the line detectors --- */
+
+/* src stretched over dst (nearest neighbour), both one-channel u8. */
+void
+tool_bench_stretch(const tool_image *src, tool_image *dst)
+{
+    for (size_t y = 0; y < dst->height; y++)
+        for (size_t x = 0; x < dst->width; x++)
+            dst->data[y * dst->stride + x] =
+                src->data[(y * src->height / dst->height) * src->stride +
+                          x * src->width / dst->width];
+}
+
+/* building.png stretched to the frame size (nearest neighbour), then Sobel edges. */
+int
+tool_bench_edge_frame(tool_bench *b, tool_image *edges)
+{
+    tool_image big = {0};
+    char error[256];
+    int r;
+
+    if (b->building.data == NULL || tool_image_alloc(&big, b->frame_width, b->frame_height, 1,
+                                                     VOTECL_DTYPE_U8, error, sizeof error) != 0)
+        return -1;
+    tool_bench_stretch(&b->building, &big);
+    r = tool_hough_sobel(&big, BENCH_SOBEL_THRESHOLD, edges, error, sizeof error);
+    tool_image_free(&big);
+    return r;
 }
 
 /* --- startup --- */
@@ -1381,8 +905,8 @@ bench_startup(bench *b)
     tool_json_kv_double(j, "run_seconds", t_end - t_run);
     tool_json_kv_string(j, "cache_dir", votecl_context_get_cache_dir(b->ctx));
     tool_json_kv_bool(j, "ok", ok);
-    bench_note(b, "startup", NULL, t_end - t0);
-    bench_note(b, "startup_plan", NULL, t_run - t_plan);
+    tool_bench_note(b, "startup", NULL, t_end - t0);
+    tool_bench_note(b, "startup_plan", NULL, t_run - t_plan);
     tool_json_end_object(j);
     tool_progress(b->options, "bench: startup %.3f s\n", t_end - t0);
     b->all_ok = ok;
@@ -1507,13 +1031,17 @@ bench_both(bench *first, tool_json *j, FILE *text)
         options[i].backend = backends[i];
         if (i > 0) /* startup counts from here, not from the first run's start */
             options[i].start_seconds = tool_now();
-        runs[i] = (bench){.options = &options[i], .args = first->args, .all_ok = 1,
-                          .json = *j, .untimed_seconds = first->untimed_seconds};
+        runs[i] = (bench){.options = &options[i],
+                          .args = first->args,
+                          .all_ok = 1,
+                          .json = *j,
+                          .untimed_seconds = first->untimed_seconds};
         runs[i].frame_width = first->frame_width;
         runs[i].frame_height = first->frame_height;
         runs[i].frames = first->frames;
         runs[i].bytes = first->bytes;
-        if (first->args.startup && (runs[i].host = malloc(first->frame_width * first->frame_height)))
+        if (first->args.startup &&
+            (runs[i].host = malloc(first->frame_width * first->frame_height)))
             memcpy(runs[i].host, first->host, first->frame_width * first->frame_height);
         tool_json_begin_object(&runs[i].json);
         if (bench_run(&runs[i]) != TOOL_EXIT_OK)

@@ -1,26 +1,22 @@
-/* votecl eval SUITE: runs one accuracy suite (tools/eval.h). */
+/* votecl eval SUITE: runs one accuracy suite (tools/eval.h), an algorithm's (tools/algorithms.h).
+ */
 #include "config.h"
 
 #include <stdio.h>
 #include <string.h>
 
+#include "algorithms.h"
 #include "eval.h"
-
-/* Adding a suite is one line here (its descriptor lives in tools/eval-<name>.c). */
-static const tool_eval_suite *const tool_eval_suites[] = {
-    &tool_eval_hog,
-    &tool_eval_lines,
-    &tool_eval_ght,
-    NULL,
-};
 
 static void
 eval_usage(FILE *f)
 {
     fprintf(f, "usage: votecl eval SUITE [OPTIONS]   (votecl eval SUITE --help for details)\n\n"
                "suites:\n");
-    for (size_t i = 0; tool_eval_suites[i]; i++)
-        fprintf(f, "  %-8s %s\n", tool_eval_suites[i]->name, tool_eval_suites[i]->help);
+    for (size_t i = 0; tool_algorithms[i] != NULL; i++)
+        if (tool_algorithms[i]->eval != NULL)
+            fprintf(f, "  %-8s %s\n", tool_algorithms[i]->eval->name,
+                    tool_algorithms[i]->eval->help);
 }
 
 int
@@ -38,8 +34,9 @@ tool_cmd_eval(tool_options *options, int argc, char **argv)
         eval_usage(options->help ? stdout : stderr);
         return options->help ? TOOL_EXIT_OK : TOOL_EXIT_USAGE;
     }
-    for (size_t s = 0; tool_eval_suites[s]; s++)
-        if (strcmp(tool_eval_suites[s]->name, argv[i]) == 0)
-            return tool_eval_suites[s]->run(options, argc - i, argv + i);
+    for (size_t s = 0; tool_algorithms[s] != NULL; s++)
+        if (tool_algorithms[s]->eval != NULL &&
+            strcmp(tool_algorithms[s]->eval->name, argv[i]) == 0)
+            return tool_algorithms[s]->eval->run(options, argc - i, argv + i);
     return tool_usage_error("eval", "unknown suite '%s'", argv[i]);
 }

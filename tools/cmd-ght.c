@@ -378,7 +378,7 @@ tool_cmd_ght(tool_options *options, int argc, char **argv)
         ght_usage(stdout);
         return TOOL_EXIT_OK;
     }
-    tool_image_limit_side(VOTECL_GHT_MAX_SIDE); /* larger is refused before decoding */
+    tool_image_limits("ght"); /* an image over them is refused from its header */
     for (int k = 0; k < 2; k++)
         if (tool_image_read(a.paths[k], &images[k], error, sizeof error) < 0) {
             fprintf(stderr, "votecl ght: %s\n", error);

@@ -205,6 +205,7 @@ load_image(const hist_args *a, tool_image *image)
 {
     char error[600];
     tool_image gray;
+    tool_image_limits("hist"); /* an image over them is refused from its header */
     if (tool_image_read(a->image_path, image, error, sizeof error) < 0) {
         fprintf(stderr, "votecl hist: %s\n", error);
         return TOOL_EXIT_FAILURE;

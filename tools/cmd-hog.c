@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "json.h"
 #include "tool.h"
@@ -28,7 +30,8 @@ hog_usage(FILE *f)
                "                 [--descriptors FILE]\n"
                "People in a PNG, PGM or PPM image: HOG descriptors (64x128 windows, OpenCV's\n"
                "layout) scored by a linear SVM at every pyramid level, grouped as OpenCV does.\n"
-               "  --model FILE        a votecl-hog-model file (default: the people detector)\n"
+               "  --model FILE        a votecl-hog-model file or OpenCV's (YAML or XML)\n"
+               "                      (default: the people detector)\n"
                "  --scale s           pyramid ratio (default 1.05)\n"
                "  --stride n          window stride in pixels (default 8)\n"
                "  --padding n         pixels added on each side (default 0)\n"
@@ -117,20 +120,50 @@ image_u8(const tool_image *image, tool_image *out, char *error, size_t size)
 }
 
 votecl_status
+tool_hog_model_load(votecl_context *ctx, const char *path, votecl_hog_params *params,
+                    votecl_hog_model **model)
+{
+    votecl_hog_params file;
+    votecl_status st;
+
+    if (path == NULL)
+        return votecl_hog_model_people(ctx, model);
+    st = votecl_hog_model_load(ctx, path, model);
+    if (st != VOTECL_INVALID_ARGUMENT ||
+        strstr(votecl_context_get_error(ctx), "not a votecl-hog-model file") == NULL)
+        return st;
+    if ((st = votecl_hog_model_load_opencv(ctx, path, &file, model)) != VOTECL_OK)
+        return st;
+    /* OpenCV's file gives the window geometry; the detection settings stay the caller's */
+    params->window_width = file.window_width;
+    params->window_height = file.window_height;
+    params->block_width = file.block_width;
+    params->block_height = file.block_height;
+    params->block_stride_x = file.block_stride_x;
+    params->block_stride_y = file.block_stride_y;
+    params->cell_width = file.cell_width;
+    params->cell_height = file.cell_height;
+    params->nbins = file.nbins;
+    params->gamma = file.gamma;
+    params->l2hys_threshold = file.l2hys_threshold;
+    return VOTECL_OK;
+}
+
+votecl_status
 tool_hog_detect(votecl_context *ctx, const votecl_hog_params *params, const char *model_path,
                 const tool_image *image, votecl_hog_detection *det, size_t capacity,
                 size_t *found, double *seconds)
 {
+    votecl_hog_params p = *params;
     votecl_hog_model *model = NULL;
     votecl_hog *hog = NULL;
     votecl_image view = tool_image_view(image);
     votecl_status st;
     double t0;
 
-    st = model_path ? votecl_hog_model_load(ctx, model_path, &model)
-                    : votecl_hog_model_people(ctx, &model);
+    st = tool_hog_model_load(ctx, model_path, &p, &model);
     if (st == VOTECL_OK)
-        st = votecl_hog_new(ctx, params, model, &hog);
+        st = votecl_hog_new(ctx, &p, model, &hog);
     /* timed is the second run: the first may set the device up */
     if (st == VOTECL_OK)
         st = votecl_hog_detect(hog, &view, NULL, 0, det, capacity, found);
@@ -297,6 +330,18 @@ hog_output(tool_options *o, votecl_context *ctx, const hog_args *a, const tool_i
     return rc;
 }
 
+/* "-", or another name of what standard output is (/dev/stdout, the file it was redirected
+ * to; /dev/null aside, where nothing mixes): the report goes there. */
+static int
+is_stdout(const char *path)
+{
+    struct stat a, b;
+    if (strcmp(path, "-") == 0)
+        return 1;
+    return stat(path, &a) == 0 && fstat(STDOUT_FILENO, &b) == 0 && a.st_dev == b.st_dev &&
+           a.st_ino == b.st_ino && !(S_ISCHR(b.st_mode) && !isatty(STDOUT_FILENO));
+}
+
 int
 tool_cmd_hog(tool_options *options, int argc, char **argv)
 {
@@ -319,7 +364,12 @@ tool_cmd_hog(tool_options *options, int argc, char **argv)
     else if (a.fusion_set)
         a.params.fusion = (votecl_hog_fusion)a.fusion;
     a.params.colour = !a.gray;
-    tool_image_limit_side(VOTECL_HOG_MAX_SIDE); /* larger is refused before decoding */
+    if (a.descriptors_path != NULL && is_stdout(a.descriptors_path))
+        return tool_usage_error("hog",
+                                "--descriptors %s: standard output carries the report; "
+                                "name a file for the binary descriptors",
+                                a.descriptors_path);
+    tool_image_limits("hog"); /* an image over them is refused from its header */
     if (tool_image_read(a.image_path, &raw, error, sizeof error) < 0 ||
         image_u8(&raw, &image, error, sizeof error) < 0) {
         fprintf(stderr, "votecl hog: %s\n", error);

@@ -249,8 +249,8 @@ hough_option_fn(void *a, int argc, char **argv, int *i)
 static int
 hough_parse(tool_options *options, hough_args *a, int argc, char **argv)
 {
-    int r = tool_parse_image_command(options, "hough", hough_option_fn, a, argc, argv,
-                                     &a->image_path);
+    int r =
+        tool_parse_image_command(options, "hough", hough_option_fn, a, argc, argv, &a->image_path);
     if (r != TOOL_EXIT_OK)
         return r;
     if (options->help)
@@ -289,6 +289,7 @@ load_edges(hough_args *a, tool_image *image, tool_image *edges)
     char error[600];
     tool_image gray = {0};
     int rc = TOOL_EXIT_FAILURE;
+    tool_image_limits("hough"); /* an image over them is refused from its header */
     if (tool_image_read(a->image_path, image, error, sizeof error) < 0 ||
         (a->size[0] && resize(image, a->size[0], a->size[1], error, sizeof error) < 0) ||
         tool_image_to_gray(image, &gray, error, sizeof error) < 0)
@@ -327,10 +328,10 @@ hough_vote(votecl_hough_plan *plan, const tool_image *edges, hough_result *r)
     for (int k = 0; k < 2 && st == VOTECL_OK; k++) { /* timed is the second: the first may set
                                                       the device up */
         t0 = tool_now();
-        st = r->gray_sobel ? votecl_hough_run_gray(plan, &view, r->sobel_threshold, r->lines,
-                                                   capacity, &r->found, &r->stats)
-                           : votecl_hough_run(plan, &view, r->lines, capacity, &r->found,
-                                              &r->stats);
+        st = r->gray_sobel
+                 ? votecl_hough_run_gray(plan, &view, r->sobel_threshold, r->lines, capacity,
+                                         &r->found, &r->stats)
+                 : votecl_hough_run(plan, &view, r->lines, capacity, &r->found, &r->stats);
     }
     r->seconds = tool_now() - t0;
     r->shown = r->found < capacity ? r->found : capacity;
@@ -427,8 +428,8 @@ hough_bench(votecl_context *ctx, const votecl_hough_params *params, const tool_i
         st = votecl_hough_plan_new(ctx, params, edges->width, edges->height, &plan);
     if (st == VOTECL_OK && sobel_threshold >= 0) { /* edges is the gray image */
         char error[600];
-        if (tool_hough_sobel(edges, (unsigned)sobel_threshold, &host_edges, error,
-                             sizeof error) < 0)
+        if (tool_hough_sobel(edges, (unsigned)sobel_threshold, &host_edges, error, sizeof error) <
+            0)
             st = VOTECL_OUT_OF_HOST_MEMORY;
         else
             edges = &host_edges;
@@ -461,9 +462,7 @@ print_text(const hough_args *a, const tool_image *image, const hough_result *r)
     for (size_t i = 0; i < r->shown; i++) {
         const votecl_hough_line *l = &r->lines[i];
         printf("%.3f %.3f %u", l->theta * 180.0 / M_PI, l->rho, l->votes);
-        if (l->has_segment)
-            printf(" segment %.1f %.1f %.1f %.1f", l->x0, l->y0, l->x1, l->y1);
-        printf("\n");
+        tool_print_segment(l->has_segment, l->x0, l->y0, l->x1, l->y1);
     }
 }
 
@@ -473,7 +472,9 @@ tool_json_hough_parameters(tool_json *j, int sobel, unsigned long sobel_threshol
 {
     tool_json_parameters(j);
     tool_json_kv_string(j, "edge_method",
-                        sobel == 1 ? "sobel" : sobel == 2 ? "sobel-host" : "none");
+                        sobel == 1   ? "sobel"
+                        : sobel == 2 ? "sobel-host"
+                                     : "none");
     if (sobel)
         tool_json_kv_uint(j, "sobel_threshold", sobel_threshold);
     tool_json_kv_uint(j, "edge_threshold", p->edge_threshold);
@@ -512,10 +513,7 @@ print_json(const hough_args *a, const tool_image *image, const hough_result *r)
     for (size_t i = 0; i < r->shown; i++) {
         const votecl_hough_line *l = &r->lines[i];
         tool_json_begin_object(&j);
-        tool_json_kv_double(&j, "theta", l->theta);
-        tool_json_kv_double(&j, "theta_degrees", l->theta * 180.0 / M_PI);
-        tool_json_kv_double(&j, "rho", l->rho);
-        tool_json_kv_uint(&j, "votes", l->votes);
+        tool_json_line(&j, l->theta, l->rho, l->votes);
         tool_json_kv_uint(&j, "angle", l->angle);
         tool_json_kv_uint(&j, "bin", l->bin);
         if (l->has_segment)
@@ -528,57 +526,25 @@ print_json(const hough_args *a, const tool_image *image, const hough_result *r)
     tool_json_finish(&j);
 }
 
-/* Angles down, rho bins across, brightness the square root of the count; peaks ringed. */
-static int
-write_accumulator(const hough_args *a, const hough_result *r)
-{
-    char error[600];
-    long (*marks)[2] = calloc(r->shown + 1, sizeof *marks);
-    int rc = TOOL_EXIT_OK;
-
-    for (size_t k = 0; marks != NULL && k < r->shown; k++) {
-        marks[k][0] = (long)r->lines[k].bin;
-        marks[k][1] = (long)r->lines[k].angle;
-    }
-    if (marks == NULL || tool_plot_space_write(a->acc_path, r->acc, r->nbins, r->angles, 0,
-                                               (const long(*)[2])marks, r->shown, error,
-                                               sizeof error) < 0) {
-        fprintf(stderr, "votecl hough: accumulator: %s\n", marks ? error : "out of memory");
-        rc = TOOL_EXIT_FAILURE;
-    }
-    free(marks);
-    return rc;
-}
-
-static int
-write_annotated(const hough_args *a, const tool_image *image, const hough_result *r)
-{
-    tool_image out = {0};
-    char error[600];
-    int rc = TOOL_EXIT_OK;
-    if (tool_hough_annotate(image, r->lines, r->shown, &out, error, sizeof error) < 0 ||
-        tool_image_write(a->out_path, &out, error, sizeof error) < 0) {
-        fprintf(stderr, "votecl hough: %s\n", error);
-        rc = TOOL_EXIT_FAILURE;
-    }
-    tool_image_free(&out);
-    return rc;
-}
-
 static int
 hough_output(tool_options *options, const hough_args *a, const tool_image *image,
              const hough_result *r)
 {
-    int rc = TOOL_EXIT_OK;
+    /* the accumulator: angles down, rho bins across */
+    tool_line_output o = {.command = "hough",
+                          .out_path = a->out_path,
+                          .space_path = a->acc_path,
+                          .space_name = "accumulator",
+                          .space = r->acc,
+                          .columns = r->nbins,
+                          .rows = r->angles,
+                          .hough = r->lines,
+                          .shown = r->shown};
     if (options->json)
         print_json(a, image, r);
     else
         print_text(a, image, r);
-    if (a->out_path && write_annotated(a, image, r) != TOOL_EXIT_OK)
-        rc = TOOL_EXIT_FAILURE;
-    if (a->acc_path && write_accumulator(a, r) != TOOL_EXIT_OK)
-        rc = TOOL_EXIT_FAILURE;
-    return rc;
+    return tool_line_output_write(&o, image);
 }
 
 int
@@ -606,9 +572,9 @@ tool_cmd_hough(tool_options *options, int argc, char **argv)
     r.sobel_threshold = (unsigned)a.sobel_threshold;
     tool_progress(options, "votecl hough: %s, %zux%zu\n", a.image_path, image.width, image.height);
     if ((st = tool_hough_compute(ctx, &a.params, &edges, &r)) != VOTECL_OK ||
-        (a.repeat && (st = hough_bench(ctx, &a.params, &edges,
-                                        a.sobel == 1 ? (long)a.sobel_threshold : -1, a.repeat,
-                                        &r)) != VOTECL_OK))
+        (a.repeat &&
+         (st = hough_bench(ctx, &a.params, &edges, a.sobel == 1 ? (long)a.sobel_threshold : -1,
+                           a.repeat, &r)) != VOTECL_OK))
         rc = tool_fail(ctx, st, "hough");
     else
         rc = hough_output(options, &a, &image, &r);

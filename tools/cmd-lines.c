@@ -152,8 +152,8 @@ lines_run_twice(votecl_lines_plan *plan, const tool_image *gray, tool_lines_resu
 }
 
 votecl_status
-tool_lines_compute(votecl_context *ctx, const votecl_lines_params *params,
-                   const tool_image *image, tool_lines_result *r)
+tool_lines_compute(votecl_context *ctx, const votecl_lines_params *params, const tool_image *image,
+                   tool_lines_result *r)
 {
     votecl_lines_plan *plan = NULL;
     tool_image gray = {0};
@@ -202,9 +202,13 @@ tool_lines_annotate(const tool_image *image, const votecl_lines_line *lines, siz
         return -1;
     }
     for (size_t i = 0; i < n; i++)
-        h[i] = (votecl_hough_line){.theta = lines[i].theta, .rho = lines[i].rho,
-                                   .votes = lines[i].votes, .has_segment = lines[i].has_segment,
-                                   .x0 = lines[i].x0, .y0 = lines[i].y0, .x1 = lines[i].x1,
+        h[i] = (votecl_hough_line){.theta = lines[i].theta,
+                                   .rho = lines[i].rho,
+                                   .votes = lines[i].votes,
+                                   .has_segment = lines[i].has_segment,
+                                   .x0 = lines[i].x0,
+                                   .y0 = lines[i].y0,
+                                   .x1 = lines[i].x1,
                                    .y1 = lines[i].y1};
     rc = tool_hough_annotate(image, h, n, out, error, error_size);
     free(h);
@@ -223,11 +227,9 @@ print_text(const lines_args *a, const tool_image *image, const tool_lines_result
     printf("# %zu line(s): a b c theta_degrees rho votes\n", r->found);
     for (size_t i = 0; i < r->shown; i++) {
         const votecl_lines_line *l = &r->lines[i];
-        printf("%.6f %.6f %.3f %.3f %.3f %u", l->a, l->b, l->c, l->theta * 180.0 / M_PI,
-               l->rho, l->votes);
-        if (l->has_segment)
-            printf(" segment %.1f %.1f %.1f %.1f", l->x0, l->y0, l->x1, l->y1);
-        printf("\n");
+        printf("%.6f %.6f %.3f %.3f %.3f %u", l->a, l->b, l->c, l->theta * 180.0 / M_PI, l->rho,
+               l->votes);
+        tool_print_segment(l->has_segment, l->x0, l->y0, l->x1, l->y1);
     }
 }
 
@@ -258,10 +260,7 @@ print_json(const lines_args *a, const tool_image *image, const tool_lines_result
         tool_json_kv_double(&j, "a", l->a);
         tool_json_kv_double(&j, "b", l->b);
         tool_json_kv_double(&j, "c", l->c);
-        tool_json_kv_double(&j, "theta", l->theta);
-        tool_json_kv_double(&j, "theta_degrees", l->theta * 180.0 / M_PI);
-        tool_json_kv_double(&j, "rho", l->rho);
-        tool_json_kv_uint(&j, "votes", l->votes);
+        tool_json_line(&j, l->theta, l->rho, l->votes);
         tool_json_kv_int(&j, "u", l->u);
         tool_json_kv_double(&j, "v", l->v);
         if (l->has_segment)
@@ -274,57 +273,26 @@ print_json(const lines_args *a, const tool_image *image, const tool_lines_result
     tool_json_finish(&j);
 }
 
-/* u across, v down, brightness the square root of the count; maxima ringed in red. */
-static int
-write_space(const lines_args *a, const tool_lines_result *r)
-{
-    char error[600];
-    long (*marks)[2] = calloc(r->shown + 1, sizeof *marks);
-    int rc = TOOL_EXIT_OK;
-
-    for (size_t k = 0; marks != NULL && k < r->shown; k++) {
-        marks[k][0] = (long)r->lines[k].column;
-        marks[k][1] = (long)r->lines[k].row;
-    }
-    if (marks == NULL || tool_plot_space_write(a->space_path, r->space, r->columns, r->rows, 1,
-                                               (const long(*)[2])marks, r->shown, error,
-                                               sizeof error) < 0) {
-        fprintf(stderr, "votecl lines: TS space: %s\n", marks ? error : "out of memory");
-        rc = TOOL_EXIT_FAILURE;
-    }
-    free(marks);
-    return rc;
-}
-
-static int
-write_annotated(const lines_args *a, const tool_image *image, const tool_lines_result *r)
-{
-    tool_image out = {0};
-    char error[600];
-    int rc = TOOL_EXIT_OK;
-    if (tool_lines_annotate(image, r->lines, r->shown, &out, error, sizeof error) < 0 ||
-        tool_image_write(a->out_path, &out, error, sizeof error) < 0) {
-        fprintf(stderr, "votecl lines: %s\n", error);
-        rc = TOOL_EXIT_FAILURE;
-    }
-    tool_image_free(&out);
-    return rc;
-}
-
 static int
 lines_output(tool_options *options, const lines_args *a, const tool_image *image,
              const tool_lines_result *r)
 {
-    int rc = TOOL_EXIT_OK;
+    /* the TS space: u across, v down */
+    tool_line_output o = {.command = "lines",
+                          .out_path = a->out_path,
+                          .space_path = a->space_path,
+                          .space_name = "TS space",
+                          .space = r->space,
+                          .columns = r->columns,
+                          .rows = r->rows,
+                          .column_major = 1,
+                          .pclines = r->lines,
+                          .shown = r->shown};
     if (options->json)
         print_json(a, image, r);
     else
         print_text(a, image, r);
-    if (a->out_path && write_annotated(a, image, r) != TOOL_EXIT_OK)
-        rc = TOOL_EXIT_FAILURE;
-    if (a->space_path && write_space(a, r) != TOOL_EXIT_OK)
-        rc = TOOL_EXIT_FAILURE;
-    return rc;
+    return tool_line_output_write(&o, image);
 }
 
 int
@@ -346,15 +314,14 @@ tool_cmd_lines(tool_options *options, int argc, char **argv)
         lines_usage(stdout);
         return TOOL_EXIT_OK;
     }
-    tool_image_limit_side(VOTECL_LINES_MAX_SIDE); /* larger is refused before decoding */
+    tool_image_limits("lines"); /* an image over them is refused from its header */
     if (tool_image_read(a.image_path, &image, error, sizeof error) < 0) {
         fprintf(stderr, "votecl lines: %s\n", error);
         return TOOL_EXIT_FAILURE;
     }
     if ((rc = tool_context_open(options, &ctx)) != TOOL_EXIT_OK)
         goto out;
-    tool_progress(options, "votecl lines: %s, %zux%zu\n", a.image_path, image.width,
-                  image.height);
+    tool_progress(options, "votecl lines: %s, %zux%zu\n", a.image_path, image.width, image.height);
     r.repeat = a.repeat;
     if ((st = tool_lines_compute(ctx, &a.params, &image, &r)) != VOTECL_OK)
         rc = tool_fail(ctx, st, "lines");

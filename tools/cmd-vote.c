@@ -268,6 +268,7 @@ load_image(const vote_args *a, vote_input *in)
     char error[600];
     tool_image image = {0}, gray = {0};
     int rc = TOOL_EXIT_FAILURE;
+    tool_image_limits("vote"); /* an image over them is refused from its header */
     if (tool_image_read(a->image_path, &image, error, sizeof error) < 0)
         goto fail;
     if (a->gray && image.channels > 1) {

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <libgen.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #ifdef HAVE_JPEG
 #include <setjmp.h>
 #include <jpeglib.h>
+#include <jerror.h>
 #endif
 
 #include "image-io.h"
@@ -70,21 +72,32 @@ tool_dtype_name(votecl_dtype dtype)
 
 int tool_invalid_argument;
 
-#define TOOL_MAX_INPUTS 256
-static struct {
+/* Every input of the run (a batch has thousands): a growing array, sorted before a search.
+ * When it cannot grow, an output is refused rather than checked against part of it. */
+typedef struct input_id {
     dev_t dev;
     ino_t ino;
-} inputs[TOOL_MAX_INPUTS];
-static size_t ninputs;
+} input_id;
+static input_id *inputs;
+static size_t ninputs, inputs_cap, inputs_sorted;
+static int inputs_lost; /* an input could not be noted */
 
 static void
 note_input(const struct stat *st)
 {
-    if (ninputs < TOOL_MAX_INPUTS) {
-        inputs[ninputs].dev = st->st_dev;
-        inputs[ninputs].ino = st->st_ino;
-        ninputs++;
+    if (ninputs == inputs_cap) {
+        size_t cap = inputs_cap ? 2 * inputs_cap : 64;
+        input_id *grown = realloc(inputs, cap * sizeof *grown);
+        if (grown == NULL) {
+            inputs_lost = 1;
+            return;
+        }
+        inputs = grown;
+        inputs_cap = cap;
     }
+    inputs[ninputs].dev = st->st_dev;
+    inputs[ninputs].ino = st->st_ino;
+    ninputs++;
 }
 
 void
@@ -96,12 +109,32 @@ tool_input_note(const char *path)
 }
 
 static int
+compare_ids(const void *a, const void *b)
+{
+    const input_id *x = a, *y = b;
+    if (x->dev != y->dev)
+        return x->dev < y->dev ? -1 : 1;
+    return x->ino < y->ino ? -1 : x->ino > y->ino;
+}
+
+static int
 is_input(const struct stat *st)
 {
-    for (size_t i = 0; i < ninputs; i++)
-        if (inputs[i].dev == st->st_dev && inputs[i].ino == st->st_ino)
-            return 1;
-    return 0;
+    input_id key = {st->st_dev, st->st_ino};
+    if (inputs_lost)
+        return 1;
+    if (inputs_sorted != ninputs) {
+        qsort(inputs, ninputs, sizeof *inputs, compare_ids);
+        inputs_sorted = ninputs;
+    }
+    return ninputs > 0 && bsearch(&key, inputs, ninputs, sizeof *inputs, compare_ids) != NULL;
+}
+
+int
+tool_is_input(const char *path)
+{
+    struct stat st;
+    return strcmp(path, "-") != 0 && stat(path, &st) == 0 && is_input(&st);
 }
 
 int
@@ -254,6 +287,64 @@ tool_image_free(tool_image *image)
     memset(image, 0, sizeof *image);
 }
 
+/* --- the memory budget (docs/reliability.md) --- */
+
+static uint64_t memory_budget = TOOL_MEMORY_BUDGET_DEFAULT;
+static unsigned budget_sharers = 1; /* batch: workers computing at once */
+static uint64_t command_cost; /* bytes a pixel of the command's own work (tool_image_cost) */
+
+void
+tool_memory_budget_set(uint64_t bytes)
+{
+    memory_budget = bytes;
+}
+
+uint64_t
+tool_memory_budget(void)
+{
+    return memory_budget / budget_sharers;
+}
+
+void
+tool_memory_budget_share(unsigned workers)
+{
+    budget_sharers = workers > 0 ? workers : 1;
+}
+
+void
+tool_image_cost(unsigned bytes_per_pixel)
+{
+    command_cost = bytes_per_pixel;
+}
+
+uint64_t
+tool_memory_max_pixels(uint64_t bytes_per_pixel)
+{
+    return tool_memory_budget() / (bytes_per_pixel + command_cost);
+}
+
+int
+tool_image_check_memory(uint64_t width, uint64_t height, uint64_t bytes_per_pixel, uint64_t extra,
+                        char *error, size_t error_size)
+{
+    uint64_t per = bytes_per_pixel + command_cost, need;
+    /* each side below 2^32 and per below 2^20: no overflow; extra at most a file's size */
+    need = width * height * per + extra;
+    char shared[96] = "";
+    if (width <= UINT32_MAX && height <= UINT32_MAX && per < (1u << 20) &&
+        need <= tool_memory_budget())
+        return 0;
+    if (budget_sharers > 1)
+        snprintf(shared, sizeof shared, ", %llu MB shared by %u workers",
+                 (unsigned long long)(memory_budget >> 20), budget_sharers);
+    return fail(error, error_size,
+                "image of %llux%llu needs about %llu MB, over the memory budget of %llu MB%s "
+                "(--memory-budget MB raises it)",
+                (unsigned long long)width, (unsigned long long)height,
+                (unsigned long long)(need >> 20) + 1,
+                (unsigned long long)(tool_memory_budget() >> 20), shared);
+}
+
 /* the side limit of this run's command (tool_image_limit_side) */
 static size_t max_side = TOOL_IMAGE_MAX_SIDE;
 
@@ -281,6 +372,9 @@ tool_image_check_declared(uint64_t width, uint64_t height, unsigned channels,
                     "image of %llux%llu is above the limits (%u pixels, %zu bytes decoded)",
                     (unsigned long long)width, (unsigned long long)height,
                     VOTECL_IMAGE_MAX_PIXELS, TOOL_IMAGE_MAX_BYTES);
+    if (tool_image_check_memory(width, height, (uint64_t)channels * sample_bytes, file_size, error,
+                                error_size) < 0)
+        return -1;
     if (stored_bytes / TOOL_DEFLATE_MAX_RATIO > file_size)
         return fail(error, error_size,
                     "image of %llux%llu needs %llu bytes inflated from a %zu-byte file: truncated "
@@ -640,7 +734,11 @@ jpeg_guard_exit(j_common_ptr cinfo)
     jpeg_guard *g = (jpeg_guard *)cinfo->err;
     char text[JMSG_LENGTH_MAX];
     cinfo->err->format_message(cinfo, text);
-    fail(g->error, g->error_size, "JPEG: %s", text);
+    if (cinfo->err->msg_code == JERR_NO_BACKING_STORE)
+        fail(g->error, g->error_size,
+             "JPEG: decoding needs more working memory than the budget allows (%s)", text);
+    else
+        fail(g->error, g->error_size, "JPEG: %s", text);
     longjmp(g->jump, 1);
 }
 
@@ -659,6 +757,13 @@ jpeg_decode_rows(struct jpeg_decompress_struct *cinfo, jpeg_guard *g, size_t siz
 {
     unsigned channels;
     jpeg_read_header(cinfo, TRUE);
+    if (cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK)
+        return fail(g->error, g->error_size,
+                    "JPEG: CMYK colour is not supported; convert the image to RGB or gray");
+    if (cinfo->num_components != 1 && cinfo->num_components != 3)
+        return fail(g->error, g->error_size,
+                    "JPEG: %d colour components are not supported (gray or RGB only)",
+                    cinfo->num_components);
     channels = cinfo->num_components == 1 ? 1 : 3;
     cinfo->out_color_space = channels == 1 ? JCS_GRAYSCALE : JCS_RGB;
     /* Sequential Huffman-coded JPEG stores at least about 2 bits per 8x8 block and
@@ -671,6 +776,14 @@ jpeg_decode_rows(struct jpeg_decompress_struct *cinfo, jpeg_guard *g, size_t siz
                                   size, g->error,
                                   g->error_size) < 0)
         return -1;
+    /* A progressive image is decoded from a whole-image array of 16-bit coefficients: two
+     * bytes a sample more, which libjpeg may take (max_memory_to_use) within the budget. */
+    if (cinfo->progressive_mode &&
+        tool_image_check_memory(cinfo->image_width, cinfo->image_height, 3 * (uint64_t)channels,
+                                size, g->error, g->error_size) < 0)
+        return -1;
+    cinfo->mem->max_memory_to_use =
+        (long)(tool_memory_budget() > LONG_MAX ? LONG_MAX : tool_memory_budget());
     jpeg_start_decompress(cinfo);
     if (cinfo->output_components != (int)channels)
         return fail(g->error, g->error_size, "JPEG: unexpected %d components",
@@ -701,8 +814,6 @@ jpeg_decode(const unsigned char *bytes, size_t size, tool_image *image, char *er
     g.mgr.emit_message = jpeg_guard_warning;
     if (setjmp(g.jump) == 0) {
         jpeg_create_decompress(&cinfo);
-        /* libjpeg's own working memory (not the image): bounded */
-        cinfo.mem->max_memory_to_use = 256L << 20;
         jpeg_mem_src(&cinfo, bytes, (unsigned long)size);
         result = jpeg_decode_rows(&cinfo, &g, size, image);
     }

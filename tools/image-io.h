@@ -72,6 +72,10 @@ extern int tool_invalid_argument;
 /* Notes path (when it exists) as an input of this run: outputs never overwrite it. */
 void tool_input_note(const char *path);
 
+/* 1 when path names a file noted as an input of this run (the same file, by device and
+ * inode, whatever its name), or when an input could not be noted (out of memory). */
+int tool_is_input(const char *path);
+
 /* 1 when bytes start like an image the readers know (PNG, JPEG, PNM). */
 int tool_image_magic(const unsigned char *bytes, size_t size);
 
@@ -81,10 +85,34 @@ int tool_image_magic(const unsigned char *bytes, size_t size);
  * header, before its pixels are decoded. */
 void tool_image_limit_side(size_t side);
 
+/* The memory budget: what one run of a command may use for an image (its file, its decoded
+ * pixels and the command's work on them, tool_image_cost), checked from the image's header
+ * (a video's stream parameters) before its pixels are decoded (docs/reliability.md). The
+ * default holds the process under 512 MB with the library's own. */
+#define TOOL_MEMORY_BUDGET_DEFAULT ((uint64_t)256 << 20)
+void tool_memory_budget_set(uint64_t bytes); /* --memory-budget */
+/* The budget of one image: all of it, or its share where several work at once. */
+uint64_t tool_memory_budget(void);
+/* votecl batch: workers images are worked on at once, each within budget / workers. */
+void tool_memory_budget_share(unsigned workers);
+
+/* The command's own working memory per pixel of its input, beyond the decoded image (its
+ * copies, the library's buffers, the device's on a host device such as PoCL). Set by a
+ * command before it reads its image; 0 (the default) counts only the decoded image. */
+void tool_image_cost(unsigned bytes_per_pixel);
+
+/* Returns 0 when width x height pixels of bytes_per_pixel plus the command's cost plus extra
+ * bytes fit the budget, else -1 with a message naming the budget. */
+int tool_image_check_memory(uint64_t width, uint64_t height, uint64_t bytes_per_pixel,
+                            uint64_t extra, char *error, size_t error_size);
+
+/* The most pixels of bytes_per_pixel (plus the command's cost) the budget allows. */
+uint64_t tool_memory_max_pixels(uint64_t bytes_per_pixel);
+
 /* Checks an image's declared size before anything is allocated for it: sides, pixels and
  * decoded bytes within the limits, and stored_bytes (what the file's compressed data must
- * inflate to; 0 when not compressed) possible from a file of file_size bytes. Returns 0,
- * or -1 with a message. */
+ * inflate to; 0 when not compressed) possible from a file of file_size bytes, and all of it
+ * within the memory budget (tool_image_check_memory). Returns 0, or -1 with a message. */
 int tool_image_check_declared(uint64_t width, uint64_t height, unsigned channels,
                               unsigned sample_bytes, uint64_t stored_bytes, size_t file_size,
                               char *error, size_t error_size);

@@ -65,7 +65,14 @@ int tool_parse_double(const char *option, const char *text, double *out);
  * option, -1 when the value is missing or not a number in range (the message is printed). */
 int tool_option_ulong(int argc, char **argv, int *i, const char *name, unsigned long max,
                       unsigned long *out);
+/* The same for a number in [min, max]. */
+int tool_option_range(int argc, char **argv, int *i, const char *name, unsigned long min,
+                      unsigned long max, unsigned long *out);
 int tool_option_double(int argc, char **argv, int *i, const char *name, double *out);
+
+/* Applies command's image limits (its largest side, its memory per pixel for the budget)
+ * to the images read from now on: the single command and batch of one algorithm alike. */
+void tool_image_limits(const char *command);
 
 /* Prints "votecl <command>: message" to stderr and returns TOOL_EXIT_USAGE. */
 int tool_usage_error(const char *command, const char *format, ...)
@@ -235,6 +242,34 @@ void tool_lines_result_free(tool_lines_result *r);
 int tool_lines_annotate(const tool_image *image, const votecl_lines_line *lines, size_t n,
                         tool_image *out, char *error, size_t error_size);
 
+/* What votecl hough and votecl lines share in their output (line-output.c). */
+/* A line's theta, theta_degrees, rho and votes as members of the open JSON object j. */
+void tool_json_line(struct tool_json *j, double theta, double rho, unsigned votes);
+/* Ends a line of text: " segment x0 y0 x1 y1" when it has one, then the newline. */
+void tool_print_segment(int has_segment, double x0, double y0, double x1, double y1);
+
+/* A line detector's images: the annotated input and the vote space with the lines ringed. */
+typedef struct tool_line_output {
+    const char *command;    /* "hough": messages say "votecl hough: ..." */
+    const char *out_path;   /* the annotated image; NULL: none */
+    const char *space_path; /* the vote space; NULL: none */
+    const char *space_name; /* for messages: "accumulator" */
+    const uint32_t *space;  /* columns x rows counts (tool_plot_space) */
+    size_t columns, rows;
+    int column_major;
+    const votecl_hough_line *hough;   /* the lines: the theta-rho Hough's (bin, angle), */
+    const votecl_lines_line *pclines; /* or PClines' (column, row) */
+    size_t shown;
+} tool_line_output;
+
+/* Writes the images o asks for; reports failures on stderr. Returns a TOOL_EXIT_* code. */
+int tool_line_output_write(const tool_line_output *o, const tool_image *image);
+
+/* A HOG model (cmd-hog.c): the people detector when path is NULL, else a votecl-hog-model
+ * file or one OpenCV saved (HOGDescriptor::save, YAML or XML), whose window geometry then
+ * replaces params' (in/out). model: caller-owned. */
+votecl_status tool_hog_model_load(votecl_context *context, const char *path,
+                                  votecl_hog_params *params, votecl_hog_model **model);
 /* HOG detection of an image (cmd-hog.c, shared with the demo and the bench): the people
  * detector or the model file model_path (may be NULL); the second of two runs is timed. */
 votecl_status tool_hog_detect(votecl_context *context, const votecl_hog_params *params,

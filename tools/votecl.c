@@ -56,7 +56,9 @@ print_usage(FILE *f)
                "  --backend opencl|cuda|ref   backend (default: VOTECL_BACKEND, else cuda where\n"
                "                              built and present, else opencl)\n"
                "  --device SELECTOR           device, e.g. NVIDIA:GPU:0 or :CPU: (VOTECL_DEVICE)\n"
-               "  -q                          no progress messages\n"
+               "  -q                          no progress messages (FFmpeg's log too)\n"
+               "  --memory-budget MB          memory for one image or video frame, checked\n"
+               "                              from its header (default 256)\n"
                "  --json                      JSON output\n"
                "  -h, --help                  this help\n"
                "  --version                   the tool's and the library's versions\n"
@@ -115,14 +117,21 @@ tool_option_value(int argc, char **argv, int *i, const char *name, const char **
 }
 
 int
-tool_option_ulong(int argc, char **argv, int *i, const char *name, unsigned long max,
-                  unsigned long *out)
+tool_option_range(int argc, char **argv, int *i, const char *name, unsigned long min,
+                  unsigned long max, unsigned long *out)
 {
     const char *v = NULL;
     int r = tool_option_value(argc, argv, i, name, &v);
     if (r <= 0)
         return r;
-    return tool_parse_ulong(name, v, 0, max, out) < 0 ? -1 : 1;
+    return tool_parse_ulong(name, v, min, max, out) < 0 ? -1 : 1;
+}
+
+int
+tool_option_ulong(int argc, char **argv, int *i, const char *name, unsigned long max,
+                  unsigned long *out)
+{
+    return tool_option_range(argc, argv, i, name, 0, max, out);
 }
 
 int
@@ -133,6 +142,35 @@ tool_option_double(int argc, char **argv, int *i, const char *name, double *out)
     if (r <= 0)
         return r;
     return tool_parse_double(name, v, out) < 0 ? -1 : 1;
+}
+
+/* What each command that reads an image takes: the library call's largest side, and the
+ * command's memory per pixel of the image beyond its decoded pixels: peak RSS less PoCL's
+ * 110 MB over the pixels, measured with /usr/bin/time on PoCL (the library's and the
+ * device's buffers are host memory there) at the largest image the default budget allows,
+ * rounded up (docs/reliability.md, "The memory budget"). One row a command; batch uses its
+ * algorithm's row. */
+static const struct {
+    const char *command;
+    size_t side;
+    unsigned cost;
+} image_limits[] = {
+    {"hist", TOOL_IMAGE_MAX_SIDE, 4},     /* 1 (8900 x 8900 gray: 185 MB) */
+    {"vote", 65535, 16},                  /* its compaction: locations and values */
+    {"hough", VOTECL_HOUGH_MAX_SIDE, 12}, /* 9.6 (5400 x 5400: 389 MB) */
+    {"lines", VOTECL_LINES_MAX_SIDE, 20}, /* 18.5 (4270 x 4270: 447 MB) */
+    {"ght", VOTECL_GHT_MAX_SIDE, 32},     /* its plan refuses larger spaces itself */
+    {"hog", VOTECL_HOG_MAX_SIDE, 400},    /* 354 (970 x 970 RGB: 443 MB) */
+};
+
+void
+tool_image_limits(const char *command)
+{
+    for (size_t i = 0; i < sizeof image_limits / sizeof image_limits[0]; i++)
+        if (strcmp(image_limits[i].command, command) == 0) {
+            tool_image_limit_side(image_limits[i].side);
+            tool_image_cost(image_limits[i].cost);
+        }
 }
 
 int
@@ -152,6 +190,12 @@ tool_common_option(tool_options *options, int argc, char **argv, int *i)
     else if ((r = tool_option_value(argc, argv, i, "--device", &value)) != 0) {
         options->device = value;
         return r;
+    } else if ((r = tool_option_value(argc, argv, i, "--memory-budget", &value)) != 0) {
+        unsigned long mb = 0;
+        if (r < 0 || tool_parse_ulong("--memory-budget", value, 16, 1ul << 24, &mb) < 0)
+            return -1;
+        tool_memory_budget_set((uint64_t)mb << 20);
+        return 1;
     } else
         return 0;
     return 1;

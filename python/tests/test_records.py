@@ -42,3 +42,18 @@ def test_flat_structs_take_the_bulk_path():
     _core.records(filled(S.votecl_hog_detection, 2, 1), 2, "Detection")
     assert _core._FLAT[S.votecl_lines_line] is True
     assert _core._FLAT[S.votecl_hog_detection] is False  # a nested rectangle: field by field
+
+
+def test_records_are_also_structured_arrays():
+    """Issue 25.6: results as NumPy arrays with named fields, record access kept."""
+    import numpy as np
+    arr = filled(S.votecl_hog_detection, 5, 3)
+    got = _core.records(arr, 4, "Detection")
+    assert isinstance(got, list) and len(got) == 4
+    a = np.asarray(got)
+    assert a is got.array and a.shape == (4,)
+    assert a["box"]["x"].tolist() == [d.box.x for d in got]
+    assert a["score"].tolist() == [d.score for d in got]
+    lines = _core.records(filled(S.votecl_lines_line, 3, 4), 3, "Line")
+    assert lines.array["votes"].tolist() == [l.votes for l in lines]
+    assert _core.records(arr, 0, "Detection").array.shape == (0,)

@@ -74,14 +74,14 @@ def test_histogram_1d(ctx, ref, dtype, bins, lo, hi):
         x = r.uniform(-1.2, 1.2, 50001).astype(np.float32)
     else:
         x = r.integers(0, np.iinfo(dtype).max + 1, 50001, dtype=np.int64).astype(dtype)
-    got = votecl.histogram(x, bins, (lo, hi), context=ctx)
-    want = votecl.histogram(x, bins, (lo, hi), context=ref)
+    got, edges = votecl.histogram(x, bins, (lo, hi), context=ctx)   # NumPy's (test_numpy.py)
+    want, want_edges = np.histogram(x, bins, (lo, hi))
     np.testing.assert_array_equal(got, want)
-    if dtype != np.float32:  # integer bins are numpy's for integer edges
-        edges = np.linspace(lo, hi, bins + 1)
-        assert got.sum() == np.count_nonzero((x >= lo) & (x < hi))
-        if (hi - lo) % bins == 0:
-            np.testing.assert_array_equal(got, np.histogram(x, edges)[0])
+    np.testing.assert_array_equal(edges, want_edges)
+    with votecl.Histogram(ctx, dtype, bins, (lo, hi)) as h, \
+            votecl.Histogram(ref, dtype, bins, (lo, hi)) as r:   # the plan: max excluded
+        np.testing.assert_array_equal(h(x), r(x))
+        assert h(x).sum() == np.count_nonzero((x >= lo) & (x < hi))
 
 
 def test_histogram_2d_weighted_batch(ctx):
@@ -139,6 +139,7 @@ def test_hough_finds_the_lines(ctx, ref):
     im = line_image(90, 70)
     found = votecl.hough_lines(im, context=ctx, max_lines=2)
     assert found == votecl.hough_lines(im, context=ref, max_lines=2)
+    assert np.asarray(found)["votes"].tolist() == [l.votes for l in found]  # named fields
     got = sorted((round(math.degrees(l.theta)), round(l.rho)) for l in found)
     assert got == [(0, 22), (90, 23)]
     with votecl.Hough(ctx, 90, 70) as h:

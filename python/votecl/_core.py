@@ -3,12 +3,24 @@ import collections
 import ctypes
 import math
 import os
+import threading
+from typing import Any, Dict, List, Optional, Sequence, Tuple, cast
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _lib
+from . import _lifetime
+from . import _validate
 from . import _structs as S
+# the errors stay importable from here, where they were defined before _errors
+from ._errors import ClosedError, InvalidArgument, InvalidType, Unsupported  # noqa: F401
+from ._errors import VoteclError, invalid, invalid_type
+from ._errors import error as _error
 from ._lib import fn
+from ._lifetime import Owned
+
+Array = npt.NDArray[Any]
 
 BACKENDS = {"default": S.VOTECL_BACKEND_DEFAULT, "opencl": S.VOTECL_BACKEND_OPENCL,
             "cuda": S.VOTECL_BACKEND_CUDA, "ref": S.VOTECL_BACKEND_REF}
@@ -18,65 +30,61 @@ DEVICE_TYPES = {S.VOTECL_DEVICE_OTHER: "other", S.VOTECL_DEVICE_CPU: "cpu",
                 S.VOTECL_DEVICE_GPU: "gpu", S.VOTECL_DEVICE_ACCELERATOR: "accelerator"}
 
 
-class VoteclError(Exception):
-    """A failed libvotecl call.
-
-    Attributes: status (the votecl_status value), name ("VOTECL_INVALID_ARGUMENT", ...) and
-    message (the library's message, naming the field at fault)."""
-
-    def __init__(self, status, message):
-        self.status = status
-        self.name = (fn.status_name(status) or b"VOTECL_?").decode()
-        self.message = message or (fn.status_string(status) or b"").decode()
-        super().__init__("%s: %s" % (self.name, self.message))
-
-
-class InvalidArgument(VoteclError, ValueError):
-    """VOTECL_INVALID_ARGUMENT: a parameter or input was wrong (the message names it)."""
-
-
-def _error(status, message):
-    if (fn.status_name(status) or b"") == b"VOTECL_INVALID_ARGUMENT":
-        return InvalidArgument(status, message)
-    return VoteclError(status, message)
-
-
-def check(status, context=None):
+def check(status: int, context: Any = None) -> None:
     """Raises the error of a status other than VOTECL_OK, with the context's message."""
     if status != 0:
         message = ""
-        if context is not None and context._handle:
-            message = (fn.context_get_error(context._handle) or b"").decode(errors="replace")
+        native = getattr(context, "_native", None)
+        if native is not None and native.handle:
+            message = (fn.context_get_error(native.handle) or b"").decode(errors="replace")
         raise _error(status, message)
 
 
-def version():
+def version() -> str:
     """The library's version string."""
-    return fn.version_string().decode()
+    return str(fn.version_string().decode())
 
 
 # --- parameter structs by name -------------------------------------------------------------
 
-def fill(struct, overrides):
+def fill(struct: Any, overrides: Dict[str, Any]) -> Any:
     """Sets the fields of a ctypes struct (already holding the library's defaults from its
     params_init function) by name; an unknown name raises TypeError listing the known ones.
     Strings become their constant values for enum fields given as names (e.g. fusion="none")."""
     names = [f[0] for f in struct._fields_]
     for key, value in overrides.items():
         if key not in names:
-            raise TypeError("%s has no field %r; its fields: %s"
-                            % (type(struct).__name__, key, ", ".join(names)))
+            raise invalid_type("%s has no field %r; its fields: %s"
+                               % (type(struct).__name__, key, ", ".join(names)))
         current = getattr(struct, key)
-        if isinstance(current, ctypes.Array):
-            arr = getattr(struct, key)
-            for i, v in enumerate(value):
-                arr[i] = v
-        else:
-            setattr(struct, key, value)
+        try:
+            if isinstance(current, ctypes.Array):
+                _fill_array(current, key, value)
+            else:
+                setattr(struct, key, value)
+        except (TypeError, ValueError, OverflowError) as e:
+            if isinstance(e, VoteclError):
+                raise
+            raise invalid("%s: %r does not fit %s's field %s (%s)"
+                          % (key, value, type(struct).__name__, key, e)) from None
     return struct
 
 
-def struct_dict(struct):
+def _fill_array(arr: Any, key: str, value: Any) -> None:
+    """An array field (channel[2], nbins[2], ...) from a sequence of at most its length."""
+    try:
+        values = list(value)
+    except TypeError:
+        example = tuple([value] + [0] * (len(arr) - 1))
+        raise invalid("%s: an array of %d values; give a sequence such as %s, not %r"
+                      % (key, len(arr), example, value)) from None
+    if len(values) > len(arr):
+        raise invalid("%s: at most %d values, not %d" % (key, len(arr), len(values)))
+    for i, v in enumerate(values):
+        arr[i] = v
+
+
+def struct_dict(struct: Any) -> Dict[str, Any]:
     """A ctypes struct as a dict (nested structs and arrays converted)."""
     out = {}
     for name, _ in struct._fields_:
@@ -95,7 +103,7 @@ def struct_dict(struct):
 _RECORDS = {}
 
 
-def record_type(struct_type, name):
+def record_type(struct_type: Any, name: str) -> Any:
     """A namedtuple with the fields of a ctypes struct (nested structs become records too), so
     fields the C side adds appear without a change here."""
     if struct_type not in _RECORDS:
@@ -103,12 +111,27 @@ def record_type(struct_type, name):
     return _RECORDS[struct_type]
 
 
-_FLAT = {}
-_FLAT_DTYPES = {}
+_FLAT: Dict[Any, bool] = {}
+_FLAT_DTYPES: Dict[Any, Any] = {}
 
 
-def records(array, count, name):
-    """The first count structs of a ctypes array as records (see record_type). Structs of
+class Records(List[Any]):
+    """Result records: a list of namedtuples with the C struct's fields (line.theta,
+    detection.box.x), which is also a NumPy structured array of the same fields:
+    result.array or np.asarray(result) (result.array["votes"], result.array["box"]["x"])."""
+
+    __slots__ = ("array",)
+
+    def __init__(self, items: List[Any], array: Array) -> None:
+        super().__init__(items)
+        self.array = array
+
+    def __array__(self, dtype: Any = None) -> Array:
+        return self.array if dtype is None else self.array.astype(dtype)
+
+
+def records(array: Any, count: int, name: str) -> Records:
+    """The first count structs of a ctypes array as Records (see record_type). Structs of
     scalar fields only are read through NumPy's view of the array in one pass (a generic
     getattr per field costs about 4 us a record, more than a millisecond's worth of lines
     or detections is worth in a pipeline); others field by field."""
@@ -117,19 +140,20 @@ def records(array, count, name):
     if flat is None:
         flat = _FLAT[struct_type] = all(
             isinstance(t, type) and issubclass(t, ctypes._SimpleCData) and
-            t._type_ in "bBhHiIlLqQfd?" for _, t in struct_type._fields_)
-    if count == 0:
-        return []
-    if not flat:
-        return [record(array[i], name) for i in range(count)]
-    make = record_type(struct_type, name)._make
+            getattr(t, "_type_", "") in "bBhHiIlLqQfd?" for _, t in struct_type._fields_)
     dtype = _FLAT_DTYPES.get(struct_type)
     if dtype is None:  # NumPy builds it from the ctypes fields in Python: once
         dtype = _FLAT_DTYPES[struct_type] = np.dtype(struct_type)
-    return list(map(make, np.frombuffer(array, dtype, count).tolist()))
+    arr = np.frombuffer(array, dtype, count).copy()
+    if count == 0:
+        return Records([], arr)
+    if not flat:
+        return Records([record(array[i], name) for i in range(count)], arr)
+    make = record_type(struct_type, name)._make
+    return Records(list(map(make, arr.tolist())), arr)
 
 
-def record(struct, name):
+def record(struct: Any, name: str) -> Any:
     values = []
     for fname, ftype in struct._fields_:
         v = getattr(struct, fname)
@@ -143,24 +167,29 @@ def record(struct, name):
 
 # --- devices and contexts -----------------------------------------------------------------
 
-class DeviceInfo(collections.namedtuple("DeviceInfo", [f[0] for f in S.votecl_device_info._fields_])):
+# the fields are the C struct's, known when it is read, hence Any for mypy
+_DeviceInfo: Any = cast(Any, collections.namedtuple)(
+    "DeviceInfo", [f[0] for f in S.votecl_device_info._fields_])
+
+
+class DeviceInfo(_DeviceInfo):  # type: ignore[misc]
     """Facts about a device (votecl_device_info): name, vendor, platform, compute_units, ...;
     backend and type as names ("opencl", "gpu")."""
 
     @classmethod
-    def _of(cls, info):
+    def _of(cls, info: Any) -> "DeviceInfo":
         d = struct_dict(info)
         d["backend"] = (fn.backend_name(info.backend) or b"?").decode()
         d["type"] = DEVICE_TYPES.get(info.type, "other")
         return cls(**d)
 
 
-def backends():
+def backends() -> List[str]:
     """The backends built into the library, e.g. ["opencl", "ref"] or with "cuda"."""
     return [n for n, v in BACKENDS.items() if v and fn.backend_is_built(v)]
 
 
-def devices(backend="opencl"):
+def devices(backend: str = "opencl") -> List[DeviceInfo]:
     """The devices of a backend, as DeviceInfo records."""
     found = ctypes.c_size_t(0)
     check(fn.devices_list(BACKENDS[backend], None, 0, ctypes.byref(found)))
@@ -169,7 +198,7 @@ def devices(backend="opencl"):
     return [DeviceInfo._of(infos[i]) for i in range(min(found.value, len(infos)))]
 
 
-class Context:
+class Context(Owned):
     """One backend and one device; every plan is made from a context.
 
     backend: "opencl", "cuda", "ref" or None (VOTECL_BACKEND, else cuda when built and present,
@@ -184,18 +213,28 @@ class Context:
     PyTorch use by default), so device arrays need no synchronisation. With backend None,
     such a CUDA context is tried first where CUDA is built and VOTECL_BACKEND does not say
     otherwise, as the library's own order does.
-    A context is used by one thread at a time."""
 
-    def __init__(self, backend=None, device=None, kernel_path=None, cache_dir=None,
-                 disable_disk_cache=False, cuda_stream=None):
-        self._handle = None
-        self._keep = []
+    Threads: a context's calls, and those of everything made from it, hold the context's
+    lock, so a context and its plans may be shared between threads (their calls then run one
+    at a time); for calls in parallel, give each thread its own context.
+    Lifetime: what is made from a context keeps it alive; close() (or the end of a `with`
+    block) frees what was made from it first, and their later calls raise
+    votecl.ClosedError."""
+
+    _root = True
+    _free = fn.context_free
+
+    def __init__(self, backend: Optional[str] = None, device: Optional[str] = None,
+                 kernel_path: Optional[str] = None, cache_dir: Optional[str] = None,
+                 disable_disk_cache: bool = False, cuda_stream: Optional[int] = None) -> None:
+        self._keep: List[bytes] = []
         self._shares_cuda = False
+        self._plans = None
         options = S.votecl_context_options()
         fn.context_options_init(ctypes.byref(options))
         if backend is not None:
             if backend not in BACKENDS:
-                raise ValueError("backend: %r is not one of %s" % (backend, ", ".join(BACKENDS)))
+                raise invalid("backend: %r is not one of %s" % (backend, ", ".join(BACKENDS)))
             options.backend = BACKENDS[backend]
         if kernel_path is None and _lib.tree_kernels and not os.environ.get("VOTECL_KERNEL_PATH"):
             kernel_path = _lib.tree_kernels
@@ -226,12 +265,13 @@ class Context:
         self._queue = fn.context_get_native_queue(self._handle) or 0
 
     @classmethod
-    def from_opencl(cls, cl_context, cl_device, cl_queue=None, **options):
+    def from_opencl(cls, cl_context: Any, cl_device: Any, cl_queue: Any = None,
+                    **options: Any) -> "Context":
         """A context on the caller's OpenCL objects (ints or ctypes pointers: a cl_context,
         one of its cl_device_id and an in-order cl_command_queue on them, e.g. pyopencl's
         .int_ptr). The objects are retained, never destroyed."""
         self = cls.__new__(cls)
-        self._handle, self._keep, self._shares_cuda = None, [], False
+        self._keep, self._shares_cuda, self._plans = [], False, None
         opts = S.votecl_context_options()
         fn.context_options_init(ctypes.byref(opts))
         if _lib.tree_kernels and not os.environ.get("VOTECL_KERNEL_PATH"):
@@ -251,83 +291,96 @@ class Context:
         self._queue = fn.context_get_native_queue(self._handle) or 0
         return self
 
-    def close(self):
-        """Frees the context (plans made from it must be closed first)."""
-        if self._handle:
-            fn.context_free(self._handle)
-            self._handle = None
-
-    def __del__(self):
-        self.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
+    def close(self) -> None:
+        """Frees the context, after everything made from it (plans, buffers, models), which
+        then raise votecl.ClosedError; waits for a call in progress in another thread."""
+        native = self._native
+        if native is None:
+            return
+        with native.lock:
+            self._plans = None
+            super().close()
 
     @property
-    def backend(self):
+    def backend(self) -> str:
         """"opencl", "cuda" or "ref"."""
-        return fn.backend_name(fn.context_get_backend(self._handle)).decode()
+        return str(fn.backend_name(fn.context_get_backend(self._handle)).decode())
 
     @property
-    def device(self):
+    def device(self) -> DeviceInfo:
         """The context's DeviceInfo."""
         info = S.votecl_device_info()
         check(fn.context_get_device_info(self._handle, ctypes.byref(info)), self)
         return DeviceInfo._of(info)
 
     @property
-    def build_log(self):
+    def build_log(self) -> str:
         """The log of the last kernel build ("" when none)."""
-        return fn.context_get_build_log(self._handle).decode(errors="replace")
+        return str(fn.context_get_build_log(self._handle).decode(errors="replace"))
 
     @property
-    def native_queue(self):
+    def native_queue(self) -> int:
         """The cl_command_queue or CUstream the context's work goes to, as an int (0: none or
         the legacy default stream); fixed for the context's life, so asked once."""
         return self._queue
 
-    def finish(self):
+    def finish(self) -> None:
         """Waits until all work queued on the context has finished."""
         check(fn.context_finish(self._handle), self)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<votecl.Context (closed)>"
         return "<votecl.Context %s on %r>" % (self.backend, self.device.name)
 
 
-_default = None
+_thread = threading.local()
 
 
-def default_context():
-    """A context made on first use with the defaults (VOTECL_BACKEND, VOTECL_DEVICE)."""
-    global _default
-    if _default is None:
-        _default = Context()
-    return _default
+def default_context() -> Context:
+    """The calling thread's default context, made on its first use with the defaults
+    (VOTECL_BACKEND, VOTECL_DEVICE): each thread has its own, so the one-shot functions
+    (votecl.histogram, hough_lines, lines, ...) run in parallel from any thread. A closed
+    one is replaced."""
+    ctx = getattr(_thread, "context", None)
+    if ctx is None or ctx.closed:
+        ctx = _thread.context = Context()
+    return ctx
+
+
+def _resolve_context(context: Any) -> Context:
+    if context is None:
+        return default_context()
+    if not isinstance(context, Context):
+        raise invalid("context: a votecl.Context or None (the thread's default), not %s %r"
+                      % (type(context).__name__, context))
+    return context
+
+
+_lifetime.resolve_context = _resolve_context
 
 
 # --- arrays ---------------------------------------------------------------------------------
 
-def host_array(a, name, dtypes=None):
+def host_array(a: Any, name: str, dtypes: Optional[Sequence[Any]] = None) -> Array:
     """a as a C-contiguous NumPy array (copied only when it is not one already)."""
     arr = np.ascontiguousarray(a)
     if dtypes is not None and arr.dtype not in [np.dtype(d) for d in dtypes]:
-        raise TypeError("%s: dtype %s is not one of %s"
-                        % (name, arr.dtype, ", ".join(str(np.dtype(d)) for d in dtypes)))
+        raise invalid_type("%s: dtype %s is not one of %s"
+                           % (name, arr.dtype, ", ".join(str(np.dtype(d)) for d in dtypes)))
     return arr
 
 
-def image_view(arr, name="image"):
+def image_view(arr: Any, name: str = "image") -> Tuple[Any, Array]:
     """A votecl_image over a 2-D (H, W) or 3-D (H, W, C) NumPy array of u8/u16/u32/f32; rows may
     be strided (the element stride must be the item size)."""
     arr = np.asarray(arr)
     if arr.ndim not in (2, 3):
-        raise ValueError("%s: expected (height, width) or (height, width, channels), got shape %s"
-                         % (name, arr.shape))
+        raise invalid("%s: expected (height, width) or (height, width, channels), got shape %s"
+                      % (name, arr.shape))
     if arr.dtype not in DTYPES:
-        raise TypeError("%s: dtype %s is not uint8, uint16, uint32 or float32" % (name, arr.dtype))
+        raise invalid_type("%s: dtype %s is not uint8, uint16, uint32 or float32"
+                           % (name, arr.dtype))
     channels = arr.shape[2] if arr.ndim == 3 else 1
     inner_ok = arr.strides[1] == arr.itemsize * channels and (arr.ndim == 2 or
                                                               arr.strides[2] == arr.itemsize)
@@ -343,14 +396,15 @@ class DeviceArray:
     Numba arrays) or DLPack (through CuPy): pointer, shape, dtype, and the stream it is
     ordered on. It must be C-contiguous."""
 
-    def __init__(self, obj, name):
+    def __init__(self, obj: Any, name: str) -> None:
         module = type(obj).__module__.partition(".")[0]
         if (module == "torch" and _torch_view(self, obj, name)) or \
                 (module == "cupy" and _cupy_view(self, obj, name)):
             return
-        cai = getattr(obj, "__cuda_array_interface__", None)
+        cai: Any = getattr(obj, "__cuda_array_interface__", None)
         if cai is None and hasattr(obj, "__dlpack__"):
-            import cupy  # DLPack producers (JAX, TF, ...) through CuPy's importer
+            # DLPack producers (JAX, TF, ...) through CuPy's importer
+            import cupy  # type: ignore[import]
             obj = cupy.from_dlpack(obj)
             cai = obj.__cuda_array_interface__
         self.obj = obj
@@ -360,19 +414,20 @@ class DeviceArray:
         self.stream = cai.get("stream")
         strides = cai.get("strides")
         if strides is not None:
-            expect, acc = [], self.dtype.itemsize
+            expect: List[int] = []
+            acc = self.dtype.itemsize
             for s in reversed(self.shape):
                 expect.insert(0, acc)
                 acc *= s
             if tuple(strides) != tuple(expect) and math.prod(self.shape) > 1:
-                raise ValueError("%s: a device array must be C-contiguous" % name)
+                raise invalid("%s: a device array must be C-contiguous" % name)
         self.nbytes = math.prod(self.shape) * self.dtype.itemsize
 
 
-_TORCH_DTYPES = {}
+_TORCH_DTYPES: Dict[Any, Any] = {}
 
 
-def _torch_view(view, t, name):
+def _torch_view(view: DeviceArray, t: Any, name: str) -> bool:
     """Fills a DeviceArray from a PyTorch CUDA tensor's own accessors, which cost far less
     than its __cuda_array_interface__ (built in Python on every access); the same fields (that
     interface gives no stream: PyTorch orders work on its current stream, which callers
@@ -387,21 +442,21 @@ def _torch_view(view, t, name):
     if not t.is_cuda or t.is_sparse or t.requires_grad:
         return False
     if not t.is_contiguous():
-        raise ValueError("%s: a device array must be C-contiguous" % name)
+        raise invalid("%s: a device array must be C-contiguous" % name)
     view.obj, view.ptr, view.shape, view.dtype, view.stream = t, t.data_ptr(), tuple(t.shape), \
         dtype, None
     view.nbytes = t.numel() * dtype.itemsize
     return True
 
 
-def _cupy_view(view, a, name):
+def _cupy_view(view: DeviceArray, a: Any, name: str) -> bool:
     """Fills a DeviceArray from a CuPy array's attributes: the fields its
     __cuda_array_interface__ (version 3) gives, the stream being the current one (none for
     the legacy default), without building the interface's dict. False for an empty array."""
     if a.size == 0:
         return False
     if not a.flags.c_contiguous:
-        raise ValueError("%s: a device array must be C-contiguous" % name)
+        raise invalid("%s: a device array must be C-contiguous" % name)
     import cupy
     view.obj, view.ptr, view.shape, view.dtype, view.nbytes = a, a.data.ptr, a.shape, a.dtype, \
         a.nbytes
@@ -409,10 +464,12 @@ def _cupy_view(view, a, name):
     return True
 
 
-def is_device_array(obj):
+def is_device_array(obj: Any) -> bool:
     """Whether obj lives on a GPU (CUDA array interface or a non-CPU DLPack device). CuPy
     arrays and PyTorch tensors are told by their type (their interface is built on every
     access, and a CPU tensor's raises)."""
+    if isinstance(obj, (np.ndarray, list, tuple)):
+        return False
     module = type(obj).__module__.partition(".")[0]
     if module == "cupy" and hasattr(type(obj), "__cuda_array_interface__"):
         return True
@@ -428,13 +485,13 @@ def is_device_array(obj):
         return False
 
 
-def empty_like_device(template, shape, dtype):
+def empty_like_device(template: Any, shape: Sequence[int], dtype: Any) -> Any:
     """A new device array of the template's library (CuPy or PyTorch) on its device. PyTorch
     gets int32 for uint32 counts (they never exceed 2^31 - 1 votes, so nothing is lost), as
     its CUDA array interface has no unsigned 32-bit type in every version."""
     module = type(template).__module__.split(".")[0]
     if module == "torch":
-        import torch
+        import torch  # type: ignore[import]
         tdtype = {np.dtype(np.uint32): torch.int32,
                   np.dtype(np.float32): torch.float32}[np.dtype(dtype)]
         return torch.empty(shape, dtype=tdtype, device=template.device)
@@ -442,62 +499,71 @@ def empty_like_device(template, shape, dtype):
     return cupy.empty(shape, dtype=dtype)
 
 
-class Buffer:
+class Buffer(Owned):
     """A votecl_buffer: device memory of a context, either allocated by votecl or wrapping
-    the caller's memory without a copy (Buffer.wrap). Freed by close() or with the object."""
+    the caller's memory without a copy (Buffer.wrap). Freed by close(), with the object, or
+    when its context closes."""
 
-    def __init__(self, context, size=None, _handle=None, _keep=None):
+    _free = fn.buffer_free
+
+    def __init__(self, context: Context, size: Optional[int] = None,
+                 _handle: Optional[int] = None, _keep: Any = None) -> None:
         self.context = context
         self._keep = _keep
         if _handle is None:
+            size = _validate.count(size, "size")
             h = ctypes.c_void_p()
             check(fn.buffer_new(context._handle, size, ctypes.byref(h)), context)
             _handle = h.value
         self._handle = _handle
-        self.size = size
+        self.size: int = size if size is not None else 0
 
     @classmethod
-    def wrap(cls, context, native, size, keep=None):
+    def wrap(cls, context: Context, native: int, size: int, keep: Any = None) -> "Buffer":
         """Wraps a cl_mem or CUDA device pointer (an int) of size bytes; keep (any object) is
         held as long as the buffer, e.g. the array that owns the memory."""
-        h = ctypes.c_void_p()
-        check(fn.buffer_wrap_device(context._handle, native, size, ctypes.byref(h)), context)
-        return cls(context, size, h.value, keep)
+        context = _resolve_context(context)
+        with context._lock():
+            h = ctypes.c_void_p()
+            check(fn.buffer_wrap_device(context._handle, native, _validate.count(size, "size"),
+                                        ctypes.byref(h)), context)
+            return cls(context, size, h.value, keep)
 
     @property
-    def native(self):
+    def native(self) -> int:
         """The cl_mem or device pointer as an int."""
         return fn.buffer_get_native(self._handle) or 0
 
-    def write(self, array, offset=0):
+    def write(self, array: Any, offset: int = 0) -> None:
+        """Copies a host array into the buffer at offset bytes."""
         arr = np.ascontiguousarray(array)
         check(fn.buffer_write(self._handle, offset, arr.ctypes.data, arr.nbytes), self.context)
 
-    def read(self, dtype=np.uint8, count=None, offset=0):
+    def read(self, dtype: Any = np.uint8, count: Optional[int] = None,
+             offset: int = 0) -> Array:
+        """count elements of dtype (all that fit: None) from offset bytes, as a new array."""
         dtype = np.dtype(dtype)
         count = (self.size - offset) // dtype.itemsize if count is None else count
         out = np.empty(count, dtype)
         check(fn.buffer_read(self._handle, offset, out.ctypes.data, out.nbytes), self.context)
         return out
 
-    def close(self):
-        if self._handle:
-            fn.buffer_free(self._handle)
-            self._handle = None
+    def close(self) -> None:
+        """Frees the buffer now (the caller's wrapped memory is left alone)."""
+        super().close()
         self._keep = None
-
-    def __del__(self):
-        self.close()
 
 
 class WrapCache:
     """Buffers wrapping recently seen device arrays, so that calls on the same memory (a
     pipeline's reused frames) wrap it once; keyed by (pointer, bytes), holding the arrays."""
 
-    def __init__(self, context, size=8):
-        self.context, self.size, self.items = context, size, collections.OrderedDict()
+    def __init__(self, context: Context, size: int = 8) -> None:
+        self.context, self.size = context, size
+        self.items: "collections.OrderedDict[Tuple[int, int], Buffer]" = \
+            collections.OrderedDict()
 
-    def get(self, dev):
+    def get(self, dev: DeviceArray) -> Buffer:
         key = (dev.ptr, dev.nbytes)
         buf = self.items.get(key)
         if buf is not None and buf._keep is dev.obj:
@@ -515,7 +581,7 @@ class WrapCache:
         self.items.move_to_end(key)
         return buf
 
-    def close(self):
+    def close(self) -> None:
         for buf in self.items.values():
             buf.close()
         self.items.clear()
@@ -524,7 +590,7 @@ class WrapCache:
 _libcuda = None
 
 
-def _sync_stream(stream):
+def _sync_stream(stream: int) -> None:
     """Waits on the host for a producer's stream (the CUDA array interface's "stream")."""
     global _libcuda
     if _libcuda is None:
@@ -534,13 +600,13 @@ def _sync_stream(stream):
         raise VoteclError(8, "cuStreamSynchronize failed on the array's stream")
 
 
-def device_input(context, obj, what):
+def device_input(context: Context, obj: Any, what: str) -> DeviceArray:
     """A DeviceArray of obj ready for context: the context must be a CUDA context that shares
     the caller's CUDA context (Context(backend="cuda")); work on another stream than the
     context's is waited for first (CUDA array interface, version 3)."""
     if not getattr(context, "_shares_cuda", False):
-        raise TypeError("%s: GPU arrays need votecl.Context(backend='cuda'); this context is %s"
-                        % (what, context.backend))
+        raise invalid_type("%s: GPU arrays need votecl.Context(backend='cuda'); this context "
+                           "is %s" % (what, context.backend))
     dev = DeviceArray(obj, what)
     mine = context.native_queue
     if dev.stream not in (None, 1, 2) and dev.stream != mine:
@@ -548,37 +614,30 @@ def device_input(context, obj, what):
     return dev
 
 
-class Plan:
-    """The base of every plan: holds the context, frees the C object once."""
+class Plan(Owned):
+    """The base of every plan: holds the context (which lives as long as the plan) and
+    frees the C object once: by close(), with the object, or when its context closes.
+    A plan may be shared between threads: its calls hold its context's lock."""
 
-    _free = None
-
-    def __init__(self, context):
+    def __init__(self, context: Optional[Context]) -> None:
         self.context = context if context is not None else default_context()
-        self._handle = None
-        self._wraps = None
+        self._wraps: Optional[WrapCache] = None
 
-    def _check(self, status):
+    def _check(self, status: int) -> None:
         check(status, self.context)
 
-    def _wrap(self, dev):
+    def _wrap(self, dev: DeviceArray) -> Buffer:
         if self._wraps is None:
             self._wraps = WrapCache(self.context)
         return self._wraps.get(dev)
 
-    def close(self):
-        """Frees the plan now (also done when it is garbage-collected)."""
-        if self._wraps is not None:
-            self._wraps.close()
-        if self._handle and self._free is not None:
-            type(self)._free(self._handle)
-        self._handle = None
-
-    def __del__(self):
-        self.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
+    def close(self) -> None:
+        """Frees the plan now (also done when it is garbage-collected or its context
+        closes); later calls raise votecl.ClosedError."""
+        native = self._native
+        if native is None:
+            return
+        with native.lock:
+            if self._wraps is not None:
+                self._wraps.close()
+            native.close()

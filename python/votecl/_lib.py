@@ -12,6 +12,7 @@ import ctypes
 import ctypes.util
 import os
 import subprocess
+from typing import Any, Iterator, Optional, Tuple
 
 from . import _structs as S
 
@@ -19,7 +20,7 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 _TREE = os.path.dirname(os.path.dirname(_HERE))
 
 
-def _candidates():
+def _candidates() -> Iterator[Tuple[str, Optional[str]]]:
     env = os.environ.get("VOTECL_LIBRARY")
     if env:
         yield env, None
@@ -40,7 +41,7 @@ def _candidates():
             yield os.path.join(build, "lib", ".libs", "libvotecl.so"), os.path.join(_TREE, "cl")
 
 
-def _load():
+def _load() -> Tuple[ctypes.CDLL, str, Optional[str]]:
     tried = []
     for path, kernels in _candidates():
         try:
@@ -142,6 +143,8 @@ _FUNCTIONS = {
     "votecl_hog_model_new": (c_status, [vp, P(S.votecl_hog_params), P(ctypes.c_float), sz,
                                         ctypes.c_float, P(vp)]),
     "votecl_hog_model_load": (c_status, [vp, ctypes.c_char_p, P(vp)]),
+    "votecl_hog_model_load_opencv": (c_status, [vp, ctypes.c_char_p, P(S.votecl_hog_params),
+                                                P(vp)]),
     "votecl_hog_model_people": (c_status, [vp, P(vp)]),
     "votecl_hog_model_save": (c_status, [vp, vp, ctypes.c_char_p]),
     "votecl_hog_model_get": (None, [vp, c_size_p, P(P(ctypes.c_float)), P(ctypes.c_float)]),
@@ -169,6 +172,10 @@ _FUNCTIONS = {
 
 class _Functions:
     """The declared functions as attributes (missing ones raise AttributeError on use)."""
+
+    def __getattr__(self, name: str) -> Any:
+        raise AttributeError("libvotecl at %s has no votecl_%s (an older library?)"
+                             % (path, name))
 
 
 fn = _Functions()

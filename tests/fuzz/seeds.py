@@ -74,8 +74,60 @@ def params():
                                                               for k in range(48)))
 
 
+def jpeg_header(width, height, components, progressive=False, adobe=None):
+    """SOI, a quantisation table, a frame header and a scan header (what libjpeg's
+    jpeg_read_header reads), no entropy-coded data: the decoder's header paths."""
+    comps = b"".join(bytes([i + 1, 0x11, 0]) for i in range(components))
+    app14 = b""
+    if adobe is not None:
+        app14 = b"\xff\xee" + struct.pack(">H", 14) + b"Adobe" + struct.pack(">HHHB", 100, 0, 0,
+                                                                             adobe)
+    sof = (b"\xff\xc2" if progressive else b"\xff\xc0") + struct.pack(
+        ">HBHHB", 8 + 3 * components, 8, height, width, components) + comps
+    sos = b"\xff\xda" + struct.pack(">HB", 6 + 2 * components, components) + b"".join(
+        bytes([i + 1, 0]) for i in range(components)) + b"\x00\x3f\x00"
+    dqt = b"\xff\xdb" + struct.pack(">H", 67) + b"\x00" + bytes([1] * 64)
+    return b"\xff\xd8" + dqt + app14 + sof + sos + b"\x00" * 16 + b"\xff\xd9"
+
+
+def jpegs():
+    # issue 28: JPEG through the image reader (real files: tests/fuzz/corpus/image/*.jpg)
+    write("image", "jpeg-cmyk.jpg", jpeg_header(16, 16, 4, adobe=0))
+    write("image", "jpeg-ycck.jpg", jpeg_header(16, 16, 4, adobe=2))
+    write("image", "jpeg-two-components.jpg", jpeg_header(8, 8, 2))
+    write("image", "jpeg-progressive-12000.jpg", jpeg_header(12000, 12000, 3, True))
+
+
+def batch_lists():
+    # the first byte picks which path's add fails (fuzz-batch-list.c)
+    write("batch-list", "plain", b"\0a.png\nb.png\n")
+    write("batch-list", "comments-crlf", b"\0# a list\r\n\r\nx.mp4\r\n#\ny\n")
+    write("batch-list", "long-line", b"\0" + b"p" * 4096 + b"\n" + b"q" * 4097 + b"\n")
+    write("batch-list", "no-newline-stop", b"\2a\nb\nc")
+
+
+def batch_out():
+    rec = b'{"source":"a.png","frame":-1,"batch":"hist","timestamp":null,"schema":2}\n'
+    write("batch-out", "records", rec * 3)
+    write("batch-out", "cut", rec * 2 + rec[:20])
+    write("batch-out", "empty-lines", b"\n\n" + rec + b"\n")
+
+
+def videos():
+    # y4m needs no encoder; mp4 and NUT seeds were made by ffmpeg (docs/reliability.md)
+    head = b"YUV4MPEG2 W16 H8 F25:1 Ip A1:1 Cmono\n"
+    write("video", "mono.y4m", head + (b"FRAME\n" + bytes(range(128))) * 2)
+    write("video", "no-frame.y4m", head)
+    write("video", "huge.y4m", b"YUV4MPEG2 W16000 H16000 F25:1 Ip A1:1 Cmono\nFRAME\n")
+    write("video", "short-frame.y4m", head + b"FRAME\n" + bytes(17))
+
+
 if __name__ == "__main__":
     images()
     hog_models()
     disk_cache()
     params()
+    jpegs()
+    batch_lists()
+    batch_out()
+    videos()

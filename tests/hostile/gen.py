@@ -82,6 +82,18 @@ def jpeg_header(width, height, components=1, progressive=False):
     return soi + app0 + dqt + sof
 
 
+def jpeg_scan(components=1, adobe_transform=None):
+    """A start of scan of every component (tables 0), after an Adobe marker when asked: what
+    libjpeg's jpeg_read_header() reads up to."""
+    app14 = b""
+    if adobe_transform is not None:
+        app14 = b"\xff\xee" + struct.pack(">H", 14) + b"Adobe" + struct.pack(
+            ">HHHB", 100, 0, 0, adobe_transform)
+    sos = b"\xff\xda" + struct.pack(">HB", 6 + 2 * components, components) + b"".join(
+        bytes([i + 1, 0]) for i in range(components)) + b"\x00\x3f\x00"
+    return app14 + sos
+
+
 def cases():
     good = png(16, 12)
     yield "png-good-16x12", good
@@ -166,6 +178,11 @@ def cases():
     yield "jpeg-huge-no-data", jpeg_header(65500, 65500, 3) + b"\xff\xd9"
     yield "jpeg-huge-progressive", jpeg_header(60000, 60000, 3, True) + b"\xff\xd9"
     yield "jpeg-zero-size", jpeg_header(0, 10)
+    # issue 28: CMYK (Adobe, no transform) and a progressive image whose coefficients alone
+    # are 1.3 GB (libjpeg said "Backing store not supported" after trying to allocate them)
+    yield "jpeg-cmyk", jpeg_header(16, 16, 4) + jpeg_scan(4, adobe_transform=0) + b"\xff\xd9"
+    yield "jpeg-progressive-12000", (jpeg_header(12000, 12000, 3, True) + jpeg_scan(3)
+                                     + b"\x00" * 64 + b"\xff\xd9")
     yield "jpeg-garbage", b"\xff\xd8\xff\xe0" + b"\x00\x10JFIF" + os.urandom(0) + b"\x13" * 200
     # not images at all
     yield "text", b"hello, not an image\n"

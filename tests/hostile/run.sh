@@ -13,7 +13,9 @@
 #
 #   tests/hostile/run.sh [--tap ...]      (from make check; arguments ignored)
 # Environment: VOTECL_TEST_BUILDDIR (the build's tests/), VOTECL_TEST_SRCDIR (the source's
-# tests/), HOSTILE_KEEP=1 keeps the work directory, HOSTILE_ALL=1 (below), HOSTILE_BACKEND.
+# tests/), HOSTILE_KEEP=1 keeps the work directory, HOSTILE_ALL=1 (below), HOSTILE_BACKEND;
+# HOSTILE_RSS=1 measures every run's peak resident memory with /usr/bin/time and prints the
+# largest (docs/reliability.md's figures: with HOSTILE_MEMORY_KB=unlimited).
 set -u
 builddir=${VOTECL_TEST_BUILDDIR:-$(pwd)/tests}/..
 srcdir=${VOTECL_TEST_SRCDIR:-$(dirname "$0")/..}
@@ -74,6 +76,24 @@ fingerprint() {
     esac
 }
 
+# HOSTILE_RSS=1: each run under /usr/bin/time, the largest peak kept with its run's name
+rss=
+rss_max=0
+rss_name=
+if [ "${HOSTILE_RSS:-0}" = 1 ] && [ -x /usr/bin/time ] && [ "$sanitized" = 0 ]; then
+    rss="/usr/bin/time -f %M -o $tmp/rss"
+fi
+note_rss() {
+    [ -n "$rss" ] && [ -s "$tmp/rss" ] || return 0
+    kb=$(tail -n 1 "$tmp/rss")
+    case $kb in *[!0-9]* | '') return 0 ;; esac
+    if [ "$kb" -gt "$rss_max" ]; then
+        rss_max=$kb
+        rss_name=$1
+    fi
+    rm -f "$tmp/rss"
+}
+
 n=0
 failed=0
 # run NAME INPUT COMMAND...: one TAP line (the checksum of INPUT is in $before: a few
@@ -92,10 +112,11 @@ run() {
     if [ "$sanitized" = 1 ]; then
         timeout -k 5 "$seconds" "$votecl" "$@" > "$tmp/stdout" 2> "$tmp/stderr" < /dev/null
     else
-        timeout -k 5 "$seconds" sh -c 'ulimit -v "$0" && exec "$@"' "$memory_kb" \
+        timeout -k 5 "$seconds" sh -c 'ulimit -v "$0" && r=$1 && shift && exec $r "$@"' "$memory_kb" "$rss" \
             "$votecl" "$@" > "$tmp/stdout" 2> "$tmp/stderr" < /dev/null
     fi
     rc=$?
+    note_rss "$name"
     why=
     case $rc in
     0 | 1 | 2) ;;
@@ -188,6 +209,7 @@ run "demo --out = --images" "$tmp/demo-in/png-gray-1.png" demo --images "$tmp/de
     --out "$tmp/demo-in"
 echo "1..$n"
 echo "# hostile: $n runs, $failed failed (memory ${memory_kb} KB, sanitizer $sanitized)"
+[ -n "$rss" ] && echo "# hostile: max RSS $rss_max KB ($rss_name; backend $VOTECL_BACKEND)"
 # explicit: the cleanup trap must not decide the status
 [ "$failed" = 0 ] && exit 0
 exit 1

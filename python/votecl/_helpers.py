@@ -1,0 +1,50 @@
+"""What the algorithms' modules (votecl._hist, ._hough, ...) share: enum names, dtypes,
+growing result arrays."""
+import ctypes
+from typing import Any, Callable, Dict
+
+import numpy as np
+
+from . import _structs as S
+from ._core import DTYPES, Records, records
+from ._errors import invalid, invalid_type
+
+# Enum fields by name, for every plan; an algorithm's module adds its own (_hog: fusion, _ght:
+# method and pairing).
+_ENUMS: Dict[str, Dict[str, int]] = {
+    "variant": {"auto": S.VOTECL_VARIANT_AUTO, "local": S.VOTECL_VARIANT_LOCAL,
+                "global": S.VOTECL_VARIANT_GLOBAL, "private": S.VOTECL_VARIANT_PRIVATE},
+    "bin_type": {"unity": S.VOTECL_BINS_UNITY, "u32": S.VOTECL_BINS_U32,
+                 "f32": S.VOTECL_BINS_F32},
+}
+
+
+def _enum_values(params: Dict[str, Any]) -> Dict[str, Any]:
+    """Enum fields may be given by name ("local", "meanshift", "ballard")."""
+    out: Dict[str, Any] = {}
+    for key, value in params.items():
+        if isinstance(value, str) and key in _ENUMS:
+            if value not in _ENUMS[key]:
+                raise invalid("%s: %r is not one of %s" % (key, value, ", ".join(_ENUMS[key])))
+            value = _ENUMS[key][value]
+        out[key] = value
+    return out
+
+
+def _dtype_code(dtype: Any, name: str = "dtype") -> int:
+    dtype = np.dtype(dtype)
+    if dtype not in DTYPES:
+        raise invalid_type("%s: %s is not uint8, uint16, uint32 or float32" % (name, dtype))
+    return DTYPES[dtype]
+
+
+def _collect(call: Callable[[Any, int, ctypes.c_size_t], None], struct_type: Any, name: str,
+             capacity: int = 256) -> Records:
+    """Calls call(array, capacity, found) until everything found fits; records out."""
+    while True:
+        out = (struct_type * capacity)()
+        found = ctypes.c_size_t(0)
+        call(out, capacity, found)
+        if found.value <= capacity:
+            return records(out, found.value, name)
+        capacity = found.value

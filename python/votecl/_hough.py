@@ -1,0 +1,91 @@
+"""Theta-rho Hough lines: votecl_hough_*."""
+import ctypes
+from typing import Any, Optional
+
+import numpy as np
+
+from . import _structs as S
+from . import _cache
+from ._core import (Array, Context, Plan, Records, device_input, empty_like_device, fill,
+                    image_view, is_device_array, record)
+from ._errors import invalid_type
+from ._helpers import _enum_values, _collect
+from ._lib import fn
+from ._validate import image_shape, image_size
+
+__all__ = ["Hough", "hough_lines"]
+
+
+class Hough(Plan):
+    """Theta-rho Hough lines on binary edge images (votecl_hough_*) of width x height.
+    Keywords: fields of votecl_hough_params (angles, rho_bins, edge_threshold, peak_window,
+    peak_threshold, max_lines, variant, ...). Calls return HoughLine records, most votes first."""
+
+    _free = fn.hough_plan_free
+
+    def __init__(self, context: Optional[Context] = None, width: Any = None, height: Any = None,
+                 **params: Any) -> None:
+        super().__init__(context)
+        width, height = image_size(width, "width"), image_size(height, "height")
+        p = S.votecl_hough_params()
+        fn.hough_params_init(ctypes.byref(p))
+        fill(p, _enum_values(params))
+        self.params = p
+        h = ctypes.c_void_p()
+        self._check(fn.hough_plan_new(self.context._handle, ctypes.byref(p), width, height,
+                                      ctypes.byref(h)))
+        self._handle = h.value
+        g, n = ctypes.c_uint(), ctypes.c_uint32()
+        fn.hough_plan_shape(self._handle, ctypes.byref(g), ctypes.byref(n))
+        self.shape = (g.value, n.value)
+        self.stats: Any = None
+
+    def __call__(self, image: Any) -> Records:
+        """Lines of a binary edge image, a uint8 (height, width) array of the plan's size
+        (nonzero: an edge): HoughLine records (theta, rho, votes, ...), most votes first;
+        the vote's figures in .stats, its accumulator in .accumulator.
+
+        >>> lines = votecl.Hough(ctx, 640, 480, max_lines=10)(edges)
+        """
+        view, keep = image_view(image)
+        stats = S.votecl_vote_stats()
+
+        def call(out: Any, capacity: int, found: ctypes.c_size_t) -> None:
+            self._check(fn.hough_run(self._handle, ctypes.byref(view), out, capacity,
+                                     ctypes.byref(found), ctypes.byref(stats)))
+        lines = _collect(call, S.votecl_hough_line, "HoughLine")
+        self.stats = record(stats, "VoteStats")
+        return lines
+
+    def accumulate(self, image: Any) -> Any:
+        """Only the votes: the (angles, rho_bins) uint32 accumulator of a binary edge image.
+        A GPU image (uint8, packed, the plan's size; CUDA context) gives a GPU array,
+        asynchronous on the stream (PyTorch: int32)."""
+        if not is_device_array(image):
+            self(image)
+            return self.accumulator
+        dev = device_input(self.context, image, "image")
+        if dev.dtype != np.uint8:
+            raise invalid_type("image: the Hough transform takes uint8 edge images")
+        out = empty_like_device(image, self.shape, np.uint32)
+        self._check(fn.hough_run_buffers(self._handle, self._wrap(dev)._handle,
+                                         self._wrap(device_input(self.context, out,
+                                                                 "out"))._handle))
+        return out
+
+    @property
+    def accumulator(self) -> Optional[Array]:
+        """The last run's accumulator, (angles, rho_bins) uint32 (a copy)."""
+        p = fn.hough_plan_accumulator(self._handle)
+        if not p:
+            return None
+        return np.ctypeslib.as_array(p, shape=self.shape).copy()
+
+
+def hough_lines(image: Any, context: Optional[Context] = None, **params: Any) -> Records:
+    """Theta-rho Hough lines of a binary edge image in one call (see Hough), through a plan
+    the context keeps for images of this size and these parameters (votecl._cache)."""
+    image = np.asarray(image)
+    height, width = image_shape(image)
+    found: Records = _cache.run(context, Hough, (width, height), params, lambda plan: plan(image))
+    return found

@@ -1,0 +1,76 @@
+/* Hough lines in the tests that call every algorithm (tests/cases.h): 90 angles on the
+ * 96 x 72 edge image. */
+#include "cases.h"
+
+typedef struct hough_out {
+    size_t found;
+    votecl_hough_line lines[8];
+} hough_out;
+
+static votecl_status
+hough_make(votecl_context *context, void **object)
+{
+    votecl_hough_params p;
+    votecl_hough_params_init(&p);
+    p.angles = 90;
+    return votecl_hough_plan_new(context, &p, 96, 72, (votecl_hough_plan **)object);
+}
+
+static votecl_status
+hough_run(void *object, void *out)
+{
+    hough_out *o = out;
+    votecl_image v = tu_view_u8(tc_in.edges, 96, 72);
+    return votecl_hough_run(object, &v, o->lines, 8, &o->found, NULL);
+}
+
+TC_DESTROY(hough_destroy, votecl_hough_plan_free);
+
+static int
+line_differs(const void *pa, const void *pb)
+{
+    const votecl_hough_line *x = pa, *y = pb;
+    return TC_FIELD_DIFFERS(x, y, theta) || TC_FIELD_DIFFERS(x, y, rho) ||
+           TC_FIELD_DIFFERS(x, y, votes) || TC_FIELD_DIFFERS(x, y, angle) ||
+           TC_FIELD_DIFFERS(x, y, bin);
+}
+
+static int
+hough_differ(const void *a, const void *b)
+{
+    return TC_ITEMS_DIFFER(a, b, hough_out, lines, line_differs);
+}
+
+/* Against the reference: the integer fields (bins and votes) exactly. */
+static int
+line_mismatch(const void *pa, const void *pb)
+{
+    const votecl_hough_line *x = pa, *y = pb;
+    return x->angle != y->angle || x->bin != y->bin || x->votes != y->votes;
+}
+
+static int
+hough_matches(const void *a, const void *b)
+{
+    return !TC_ITEMS_DIFFER(a, b, hough_out, lines, line_mismatch);
+}
+
+TC_PARAMS_INIT(hough_params_init, votecl_hough_params_init(p));
+
+TC_PARAMS_CALL(hough_call, votecl_hough_plan, votecl_hough_plan_new(context, p, 32, 32, &plan));
+
+static const tc_params hough_params[] = {
+    {sizeof(votecl_hough_params), hough_params_init, hough_call, TC_PARAMS_OK},
+};
+
+static const tc_case hough_cases[] = {
+    {.name = "hough",
+     .out_size = sizeof(hough_out),
+     .make = hough_make,
+     .run = hough_run,
+     .destroy = hough_destroy,
+     .differ = hough_differ,
+     .matches = hough_matches},
+};
+
+TC_ALGORITHM(hough, &hough_cases[0]);

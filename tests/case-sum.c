@@ -1,0 +1,36 @@
+/* The sum in the tests that call every algorithm (tests/cases.h). */
+#include "cases.h"
+
+static votecl_status
+sum_make(votecl_context *context, void **object)
+{
+    votecl_sum_params p;
+    votecl_sum_params_init(&p, VOTECL_DTYPE_U8);
+    return votecl_sum_plan_new(context, &p, (votecl_sum_plan **)object);
+}
+
+static votecl_status
+sum_run(void *object, void *out)
+{
+    return votecl_sum_run(object, tc_in.image, sizeof tc_in.image, out);
+}
+
+TC_DESTROY(sum_destroy, votecl_sum_plan_free);
+
+TC_PARAMS_INIT(sum_params_init, votecl_sum_params_init(p, VOTECL_DTYPE_U32));
+
+TC_PARAMS_CALL(sum_call, votecl_sum_plan, votecl_sum_plan_new(context, p, &plan));
+
+static const tc_params sum_params[] = {
+    {sizeof(votecl_sum_params), sum_params_init, sum_call, 0},
+};
+
+static const tc_case sum_cases[] = {
+    {.name = "sum",
+     .out_size = sizeof(double),
+     .make = sum_make,
+     .run = sum_run,
+     .destroy = sum_destroy},
+};
+
+TC_ALGORITHM(sum, &sum_cases[0]);

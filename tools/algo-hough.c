@@ -1,0 +1,276 @@
+/* The theta-rho Hough transform in the votecl tool (tools/algorithms.h): its demo step,
+ * votecl batch hough and the bench group hough. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algorithms.h"
+#include "bench.h"
+#include "plot.h"
+
+/* --- demo: straight lines: the theta-rho Hough transform of the Sobel edges --- */
+
+static void
+hough_summary(const tool_hough_result *r, char *buffer, size_t size)
+{
+    char plan[160];
+    tool_plan_summary(&r->info, plan, sizeof plan);
+    snprintf(buffer, size, "%zu lines; %zu edge px (%.1f%%); %ux%u bins; %.2f ms; plan %s",
+             r->found, r->stats.kept, 100.0 * r->stats.eta, r->angles, r->nbins, r->seconds * 1e3,
+             plan);
+}
+
+static tool_demo_result
+demo_hough_write(tool_demo *d, const tool_demo_image *im, const tool_hough_result *r,
+                 const char *note)
+{
+    tool_image canvas = {0};
+    char error[600];
+    tool_demo_result result = TOOL_DEMO_FAILED;
+
+    if (tool_hough_annotate(&im->image, r->lines, r->shown, &canvas, error, sizeof error) != 0)
+        fprintf(stderr, "votecl demo: %s\n", error);
+    else
+        result = tool_demo_write_captioned(d, &canvas, im->stem, "hough", note);
+    tool_image_free(&canvas);
+    return result;
+}
+
+static tool_demo_result
+demo_hough(tool_demo *d, const tool_demo_image *im)
+{
+    tool_image edges = {0};
+    tool_hough_result r = {0};
+    votecl_hough_params params;
+    char error[600], note[400];
+    tool_demo_result result = TOOL_DEMO_FAILED;
+    votecl_status st;
+    votecl_hough_params_init(&params);
+    params.max_lines = 10;
+    if (tool_hough_sobel(&im->gray, 200, &edges, error, sizeof error) < 0) {
+        fprintf(stderr, "votecl demo: %s\n", error);
+        goto out;
+    }
+    if ((st = tool_hough_compute(d->ctx, &params, &edges, &r)) != VOTECL_OK) {
+        tool_fail(d->ctx, st, "Hough transform");
+        goto out;
+    }
+    hough_summary(&r, note, sizeof note);
+    printf("  hough: %s\n", note);
+    for (size_t i = 0; i < r.shown && i < 3; i++)
+        printf("    line %zu: theta %.1f deg, rho %.1f px, %u votes\n", i + 1,
+               r.lines[i].theta * 180.0 / M_PI, r.lines[i].rho, r.lines[i].votes);
+    result = demo_hough_write(d, im, &r, note);
+out:
+    tool_hough_result_free(&r);
+    tool_image_free(&edges);
+    return result;
+}
+
+/* --- batch --- */
+
+typedef struct hough_case {
+    votecl_hough_params params;
+    unsigned long sobel_threshold; /* 0 with sobel off: the image is an edge image */
+    int sobel;
+} hough_case;
+
+static void
+hough_init(void *args)
+{
+    hough_case *h = args;
+    votecl_hough_params_init(&h->params);
+    h->params.max_lines = 20;
+    h->sobel = 1;
+    h->sobel_threshold = 200;
+}
+
+static int
+hough_option(void *args, int argc, char **argv, int *i)
+{
+    hough_case *h = args;
+    votecl_hough_params *p = &h->params;
+    const char *v = NULL;
+    unsigned long x = 0;
+    int r;
+    if ((r = tool_option_value(argc, argv, i, "--edges", &v)) != 0) {
+        if (r > 0 && strcmp(v, "sobel") != 0 && strcmp(v, "none") != 0)
+            return tool_usage_error("batch", "--edges: sobel or none"), -1;
+        return r < 0 ? r : (h->sobel = strcmp(v, "sobel") == 0, 1);
+    }
+    if ((r = tool_option_range(argc, argv, i, "--angles", 1, VOTECL_HOUGH_MAX_ANGLES, &x)) != 0)
+        return r < 0 ? r : (p->angles = (unsigned)x, 1);
+    if ((r = tool_option_range(argc, argv, i, "--bins", 0, VOTECL_VOTE_MAX_BINS, &x)) != 0)
+        return r < 0 ? r : (p->rho_bins = (uint32_t)x, 1);
+    if ((r = tool_option_range(argc, argv, i, "--threshold", 0, UINT32_MAX, &x)) != 0)
+        return r < 0 ? r : (p->peak_threshold = (uint32_t)x, 1);
+    if ((r = tool_option_range(argc, argv, i, "--window", 0, 999, &x)) != 0)
+        return r < 0 ? r : (p->peak_window = (unsigned)x, 1);
+    if ((r = tool_option_range(argc, argv, i, "--edge-threshold", 0, 255, &x)) != 0)
+        return r < 0 ? r : (p->edge_threshold = (unsigned)x, 1);
+    if ((r = tool_option_range(argc, argv, i, "--max-lines", 0, 1000000, &x)) != 0)
+        return r < 0 ? r : (p->max_lines = x, 1);
+    return tool_option_range(argc, argv, i, "--sobel-threshold", 0, 100000, &h->sobel_threshold);
+}
+
+/* The u8 edge image of votecl hough: Sobel of the gray image, or the gray image itself. */
+static int
+hough_edges(const hough_case *h, const tool_image *image, tool_image *edges, char *error,
+            size_t size)
+{
+    tool_image gray = {0}, g8 = {0};
+    int rc = -1;
+    if (tool_image_to_gray(image, &gray, error, size) < 0)
+        return -1;
+    if (h->sobel)
+        rc = tool_hough_sobel(&gray, (unsigned)h->sobel_threshold, edges, error, size);
+    else if ((rc = tool_image_u8(&gray, &g8, error, size)) == 0)
+        *edges = g8;
+    tool_image_free(&gray);
+    return rc;
+}
+
+static votecl_status
+hough_compute(const void *args, votecl_context *ctx, void **state, const tool_image *image,
+              tool_json *j, double *seconds, tool_image *annotated)
+{
+    const hough_case *h = args;
+    tool_hough_result r = {0};
+    tool_image edges = {0};
+    char error[300];
+    votecl_status st = VOTECL_OUT_OF_HOST_MEMORY;
+    if (hough_edges(h, image, &edges, error, sizeof error) < 0)
+        goto out;
+    if ((st = tool_hough_compute(ctx, &h->params, &edges, &r)) != VOTECL_OK)
+        goto out;
+    tool_json_hough_parameters(j, h->sobel, h->sobel_threshold, &h->params, &r);
+    tool_json_results(j);
+    tool_json_kv_uint(j, "edges", r.stats.kept);
+    tool_json_kv_uint(j, "found", r.found);
+    tool_json_key(j, "lines");
+    tool_json_begin_array(j);
+    for (size_t i = 0; i < r.shown; i++) {
+        const votecl_hough_line *l = &r.lines[i];
+        tool_json_begin_object(j);
+        tool_json_kv_double(j, "theta", l->theta);
+        tool_json_kv_double(j, "theta_degrees", l->theta * 180.0 / M_PI);
+        tool_json_kv_double(j, "rho", l->rho);
+        tool_json_kv_uint(j, "votes", l->votes);
+        tool_json_kv_uint(j, "angle", l->angle);
+        tool_json_kv_uint(j, "bin", l->bin);
+        tool_json_end_object(j);
+    }
+    tool_json_end_array(j);
+    *seconds = r.seconds;
+    if (annotated != NULL)
+        st = tool_annotate_status(
+            tool_hough_annotate(image, r.lines, r.shown, annotated, error, sizeof error));
+out:
+    tool_hough_result_free(&r);
+    tool_image_free(&edges);
+    return st;
+}
+
+/* --- bench --- */
+
+typedef struct hough_op {
+    votecl_hough_plan *plan;
+    votecl_buffer *x, *bins;
+} hough_op;
+
+static votecl_status
+run_hough_op(void *arg)
+{
+    hough_op *op = arg;
+    return votecl_hough_run_buffers(op->plan, op->x, op->bins);
+}
+
+static void
+bench_hough_case(tool_bench *b, const tool_image *edges, unsigned angles, uint32_t rho_bins)
+{
+    votecl_hough_params params;
+    hough_op op = {.x = b->x};
+    votecl_vote_stats stats = {0};
+    votecl_vote_plan_info info = {0};
+    double seconds = 0;
+    char name[64];
+    votecl_status st;
+
+    votecl_hough_params_init(&params);
+    params.angles = angles;
+    params.rho_bins = rho_bins;
+    st = votecl_hough_plan_new(b->ctx, &params, edges->width, edges->height, &op.plan);
+    if (st == VOTECL_OK)
+        st = votecl_buffer_new(b->ctx, (size_t)angles * rho_bins * 4, &op.bins);
+    if (st == VOTECL_OK)
+        st = tool_bench_time(b->ctx, run_hough_op, &op, b->args.reps, 0, &seconds);
+    if (st == VOTECL_OK)
+        st = votecl_hough_plan_last_stats(op.plan, &stats);
+    if (st == VOTECL_OK)
+        st = votecl_hough_plan_describe(op.plan, stats.kept, &info);
+    snprintf(name, sizeof name, "hough%ux%u", angles, rho_bins);
+    tool_bench_case_begin(b, name, st);
+    tool_json_kv_uint(&b->json, "width", edges->width);
+    tool_json_kv_uint(&b->json, "height", edges->height);
+    tool_json_kv_uint(&b->json, "edges", stats.kept);
+    tool_json_kv_double(&b->json, "eta", stats.eta);
+    if (tool_bench_case_result(b, name, st, seconds, 1)) {
+        tool_json_key(&b->json, "plan");
+        tool_json_plan_info(&b->json, &info);
+    }
+    tool_json_end_object(&b->json);
+    tool_progress(b->options, "bench: %-14s %8.1f us, %zu edges\n", name, seconds * 1e6,
+                  stats.kept);
+    votecl_hough_plan_free(op.plan);
+    votecl_buffer_free(op.bins);
+}
+
+/* Theta-rho Hough of a frame-sized edge image from a real photograph, stage 1 included:
+ * the paper's 64 x 4200 and 180 angles x one-pixel bins. */
+static void
+bench_hough(tool_bench *b)
+{
+    tool_image edges = {0};
+    size_t bytes;
+
+    if (tool_bench_edge_frame(b, &edges) != 0)
+        return;
+    bytes = edges.width * edges.height;
+    if (votecl_buffer_write(b->x, 0, edges.data, bytes) == VOTECL_OK) {
+        double d = sqrt((double)edges.width * edges.width + (double)edges.height * edges.height);
+        bench_hough_case(b, &edges, 64, 4200);
+        bench_hough_case(b, &edges, 180, (uint32_t)ceil((double)edges.width + d));
+    }
+    tool_image_free(&edges);
+}
+
+/* --- the descriptor --- */
+
+static const tool_demo_step hough_demo[] = {
+    {"hough", "straight lines of the Sobel edges, 180 angles x 1-pixel rho bins", demo_hough},
+};
+
+static const tool_bench_group hough_bench[] = {
+    {"hough", bench_hough},
+};
+
+static const tool_batch_case hough_batch = {
+    .options = "[--edges sobel|none] [--sobel-threshold S] [--angles A] [--bins B] "
+               "[--threshold T] [--window n] [--edge-threshold E] [--max-lines K]",
+    .args_size = sizeof(hough_case),
+    .init = hough_init,
+    .option = hough_option,
+    .compute = hough_compute,
+};
+
+const tool_algorithm tool_algo_hough = {
+    .name = "hough",
+    .demo = hough_demo,
+    .ndemo = 1,
+    .bench = hough_bench,
+    .nbench = 1,
+    .batch = &hough_batch,
+};

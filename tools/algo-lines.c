@@ -1,0 +1,285 @@
+/* PClines in the votecl tool (tools/algorithms.h): its demo step, votecl batch lines, the
+ * bench group lines and votecl eval lines (tools/eval-lines.c). */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algorithms.h"
+#include "bench.h"
+#include "plot.h"
+
+/* --- demo: straight lines: PClines --- */
+
+static tool_demo_result
+demo_lines(tool_demo *d, const tool_demo_image *im)
+{
+    tool_lines_result r = {0};
+    tool_image canvas = {0};
+    votecl_lines_params params;
+    char error[600], note[400];
+    tool_demo_result result = TOOL_DEMO_FAILED;
+    votecl_status st;
+    votecl_lines_params_init(&params);
+    params.max_lines = 10;
+    if ((st = tool_lines_compute(d->ctx, &params, &im->image, &r)) != VOTECL_OK) {
+        tool_fail(d->ctx, st, "PClines");
+        goto out;
+    }
+    snprintf(note, sizeof note, "%zu lines; %zu edges; TS %ux%u, radius %u; %.2f ms", r.found,
+             r.stats.edges, r.columns, r.rows, r.params.radius, r.seconds * 1e3);
+    printf("  lines: %s\n", note);
+    if (tool_lines_annotate(&im->image, r.lines, r.shown, &canvas, error, sizeof error) < 0) {
+        fprintf(stderr, "votecl demo: %s\n", error);
+        goto out;
+    }
+    result = tool_demo_write_captioned(d, &canvas, im->stem, "lines", note);
+out:
+    tool_image_free(&canvas);
+    tool_lines_result_free(&r);
+    return result;
+}
+
+/* --- batch --- */
+
+static void
+lines_init(void *args)
+{
+    votecl_lines_params *p = args;
+    votecl_lines_params_init(p);
+    p->max_lines = 20;
+}
+
+static int
+lines_option(void *args, int argc, char **argv, int *i)
+{
+    votecl_lines_params *p = args;
+    unsigned long x = 0;
+    int r;
+    if ((r = tool_option_range(argc, argv, i, "--distance", 0, VOTECL_LINES_MAX_DISTANCE, &x)) != 0)
+        return r < 0 ? r : (p->distance = (uint32_t)x, 1);
+    if ((r = tool_option_range(argc, argv, i, "--rows", 0, VOTECL_LINES_MAX_ROWS, &x)) != 0)
+        return r < 0 ? r : (p->rows = (uint32_t)x, 1);
+    if ((r = tool_option_range(argc, argv, i, "--window", 0, 99, &x)) != 0)
+        return r < 0 ? r : (p->neighbourhood = (unsigned)x, 1);
+    if ((r = tool_option_range(argc, argv, i, "--threshold", 0, UINT32_MAX, &x)) != 0)
+        return r < 0 ? r : (p->threshold = (uint32_t)x, 1);
+    if ((r = tool_option_range(argc, argv, i, "--radius", 0, VOTECL_LINES_MAX_DISTANCE, &x)) != 0)
+        return r < 0 ? r : (p->radius = (unsigned)x, 1);
+    if ((r = tool_option_range(argc, argv, i, "--edge-threshold", 0, 100000, &x)) != 0)
+        return r < 0 ? r : (p->edge_threshold = (unsigned)x, 1);
+    if ((r = tool_option_range(argc, argv, i, "--max-lines", 0, 1000000, &x)) != 0)
+        return r < 0 ? r : (p->max_lines = x, 1);
+    return 0;
+}
+
+/* The worker's plan, kept while the images keep their size (a video's frames): planning
+ * once is what makes a collection faster than single runs. */
+typedef struct lines_state {
+    votecl_lines_plan *plan;
+    size_t width, height;
+} lines_state;
+
+static void
+lines_state_free(void *state)
+{
+    lines_state *l = state;
+    if (l != NULL)
+        votecl_lines_plan_free(l->plan);
+    free(l);
+}
+
+/* u8 gray, as votecl lines reads (16-bit gray taken as its high byte). *borrowed: 1 when
+ * gray is image itself (already u8 gray: video frames), not to be freed. */
+static int
+gray_u8(const tool_image *image, tool_image *gray, int *borrowed, char *error, size_t size)
+{
+    tool_image g = {0};
+    int rc;
+    *borrowed = image->channels == 1 && image->dtype == VOTECL_DTYPE_U8;
+    if (*borrowed) {
+        *gray = *image;
+        return 0;
+    }
+    if (tool_image_to_gray(image, &g, error, size) < 0)
+        return -1;
+    if (g.dtype == VOTECL_DTYPE_U8) {
+        *gray = g;
+        return 0;
+    }
+    rc = tool_image_u8(&g, gray, error, size);
+    tool_image_free(&g);
+    return rc;
+}
+
+static votecl_status
+lines_plan(const votecl_lines_params *params, votecl_context *ctx, void **state,
+           const tool_image *gray, lines_state **out)
+{
+    lines_state *l = *state;
+    if (l == NULL && (l = *state = calloc(1, sizeof *l)) == NULL)
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    *out = l;
+    if (l->plan != NULL && l->width == gray->width && l->height == gray->height)
+        return VOTECL_OK;
+    votecl_lines_plan_free(l->plan);
+    l->plan = NULL;
+    l->width = gray->width;
+    l->height = gray->height;
+    return votecl_lines_plan_new(ctx, params, gray->width, gray->height, &l->plan);
+}
+
+static void
+lines_json(tool_json *j, const tool_lines_result *r)
+{
+    tool_json_parameters(j);
+    tool_json_kv_uint(j, "columns", r->columns);
+    tool_json_kv_uint(j, "rows", r->rows);
+    tool_json_kv_uint(j, "distance", r->params.distance);
+    tool_json_kv_uint(j, "radius", r->params.radius);
+    tool_json_kv_uint(j, "orientation_kernel", r->params.orientation_kernel);
+    tool_json_kv_uint(j, "neighbourhood", r->params.neighbourhood);
+    tool_json_kv_uint(j, "threshold", r->params.threshold);
+    tool_json_results(j);
+    tool_json_kv_uint(j, "edges", r->stats.edges);
+    tool_json_kv_uint(j, "found", r->found);
+    tool_json_key(j, "lines");
+    tool_json_begin_array(j);
+    for (size_t i = 0; i < r->shown; i++) {
+        const votecl_lines_line *l = &r->lines[i];
+        tool_json_begin_object(j);
+        tool_json_kv_double(j, "a", l->a);
+        tool_json_kv_double(j, "b", l->b);
+        tool_json_kv_double(j, "c", l->c);
+        tool_json_kv_double(j, "theta", l->theta);
+        tool_json_kv_double(j, "theta_degrees", l->theta * 180.0 / M_PI);
+        tool_json_kv_double(j, "rho", l->rho);
+        tool_json_kv_uint(j, "votes", l->votes);
+        tool_json_kv_int(j, "u", l->u);
+        tool_json_kv_double(j, "v", l->v);
+        tool_json_end_object(j);
+    }
+    tool_json_end_array(j);
+}
+
+/* What tool_lines_compute() gives, from the worker's plan and one run. */
+static votecl_status
+lines_compute(const void *args, votecl_context *ctx, void **state, const tool_image *image,
+              tool_json *j, double *seconds, tool_image *annotated)
+{
+    const votecl_lines_params *params = args;
+    tool_lines_result r = {0};
+    tool_image gray = {0};
+    lines_state *l = NULL;
+    votecl_image view;
+    char error[300];
+    int borrowed = 0;
+    double t0 = tool_now();
+    votecl_status st = VOTECL_INVALID_ARGUMENT;
+    if (gray_u8(image, &gray, &borrowed, error, sizeof error) < 0 ||
+        (st = lines_plan(params, ctx, state, &gray, &l)) != VOTECL_OK)
+        goto out;
+    r.shown = params->max_lines ? params->max_lines : TOOL_HOUGH_MAX_SHOWN;
+    if ((r.lines = calloc(r.shown, sizeof *r.lines)) == NULL) {
+        st = VOTECL_OUT_OF_HOST_MEMORY;
+        goto out;
+    }
+    view = tool_image_view(&gray);
+    if ((st = votecl_lines_run(l->plan, &view, r.lines, r.shown, &r.found)) != VOTECL_OK ||
+        (st = votecl_lines_plan_last_stats(l->plan, &r.stats)) != VOTECL_OK)
+        goto out;
+    *seconds = tool_now() - t0;
+    r.shown = r.found < r.shown ? r.found : r.shown;
+    votecl_lines_plan_shape(l->plan, &r.columns, &r.rows);
+    votecl_lines_plan_params(l->plan, &r.params);
+    lines_json(j, &r);
+    if (annotated != NULL)
+        st = tool_annotate_status(
+            tool_lines_annotate(image, r.lines, r.shown, annotated, error, sizeof error));
+out:
+    tool_lines_result_free(&r);
+    if (!borrowed)
+        tool_image_free(&gray);
+    return st;
+}
+
+/* --- bench --- */
+
+typedef struct lines_op {
+    votecl_lines_plan *plan;
+    votecl_image image;
+    votecl_lines_line lines[64];
+    size_t found;
+} lines_op;
+
+static votecl_status
+run_lines_op(void *arg)
+{
+    lines_op *op = arg;
+    return votecl_lines_run(op->plan, &op->image, op->lines, 64, &op->found);
+}
+
+/* PClines on building.png stretched to the frame size: a gray image in host memory in,
+ * lines out (upload, Sobel, edges, sort, accumulation, maxima, read-back all timed). */
+static void
+bench_lines(tool_bench *b)
+{
+    tool_image big = {0};
+    votecl_lines_params params;
+    lines_op op = {0};
+    double seconds = 0;
+    char error[256];
+    votecl_status st;
+
+    if (b->building.data == NULL || tool_image_alloc(&big, b->frame_width, b->frame_height, 1,
+                                                     VOTECL_DTYPE_U8, error, sizeof error) != 0)
+        return;
+    tool_bench_stretch(&b->building, &big);
+    op.image = tool_image_view(&big);
+    votecl_lines_params_init(&params);
+    st = votecl_lines_plan_new(b->ctx, &params, big.width, big.height, &op.plan);
+    if (st == VOTECL_OK)
+        st = tool_bench_time(b->ctx, run_lines_op, &op, b->args.reps, 1, &seconds);
+    tool_bench_case_begin(b, "lines1080", st);
+    tool_json_kv_uint(&b->json, "width", big.width);
+    tool_json_kv_uint(&b->json, "height", big.height);
+    if (tool_bench_case_result(b, "lines1080", st, seconds, 1))
+        tool_json_kv_uint(&b->json, "lines", op.found);
+    tool_json_end_object(&b->json);
+    tool_progress(b->options, "bench: lines1080 %8.1f us, %zu lines\n", seconds * 1e6, op.found);
+    votecl_lines_plan_free(op.plan);
+    tool_image_free(&big);
+}
+
+/* --- the descriptor --- */
+
+static const tool_demo_step lines_demo[] = {
+    {"lines", "straight lines by PClines: Sobel, orientation, TS space in local memory",
+     demo_lines},
+};
+
+static const tool_bench_group lines_bench[] = {
+    {"lines", bench_lines},
+};
+
+static const tool_batch_case lines_batch = {
+    .options = "[--distance d] [--rows V] [--window n] [--threshold T] [--radius r] "
+               "[--edge-threshold E] [--max-lines K]",
+    .args_size = sizeof(votecl_lines_params),
+    .init = lines_init,
+    .option = lines_option,
+    .compute = lines_compute,
+    .state_free = lines_state_free,
+};
+
+const tool_algorithm tool_algo_lines = {
+    .name = "lines",
+    .demo = lines_demo,
+    .ndemo = 1,
+    .bench = lines_bench,
+    .nbench = 1,
+    .batch = &lines_batch,
+    .eval = &tool_eval_lines,
+};

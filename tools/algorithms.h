@@ -1,0 +1,110 @@
+/* The algorithms as the votecl tool sees them: one descriptor per algorithm
+ * (tools/algo-<name>.c) and one list, tool_algorithms[] (tools/algorithms.c), which
+ * `votecl demo`, `votecl bench`, `votecl batch` and `votecl eval` iterate.
+ *
+ * A descriptor holds the algorithm's hooks into each of those commands; a hook it lacks is
+ * NULL (or a count of 0) and that command passes it by. Adding an algorithm to the tool is one
+ * file tools/algo-<name>.c defining its tool_algorithm, one line in tool_algorithms[] and one
+ * in Makefile.am (docs/adding-an-algorithm.md). The tests' side of the same algorithm is
+ * tests/cases.h; the library's warm-up is lib/warmup.c's list.
+ *
+ * Why three lists and not one: the library cannot see the tests or the tool, and the tests
+ * do not link the tool's image, JSON and PNG code; each layer lists what it can call. */
+#ifndef VOTECL_TOOL_ALGORITHMS_H
+#define VOTECL_TOOL_ALGORITHMS_H
+
+#include "eval.h"
+#include "json.h"
+#include "tool.h"
+
+/* --- votecl demo: steps run on every image of the demo's directory --- */
+
+typedef struct tool_demo {
+    tool_options *options;
+    votecl_context *ctx;
+    const char *image_dir;
+    const char *out_dir;
+} tool_demo;
+
+typedef struct tool_demo_image {
+    const char *file; /* file name inside the image directory */
+    char stem[128];   /* file name without extension, for output names */
+    tool_image image; /* as read */
+    tool_image gray;  /* one channel */
+} tool_demo_image;
+
+typedef enum tool_demo_result {
+    TOOL_DEMO_DONE,
+    TOOL_DEMO_SKIPPED,
+    TOOL_DEMO_FAILED
+} tool_demo_result;
+
+typedef struct tool_demo_step {
+    const char *name;
+    const char *help; /* one line for "votecl demo --help" */
+    /* Prints its summary lines ("    ...") on stdout and writes its annotated images. */
+    tool_demo_result (*run)(tool_demo *d, const tool_demo_image *im);
+} tool_demo_step;
+
+/* Writes canvas as <out_dir>/<stem>-<step>.png into path; -1 (said on stderr) on failure. */
+int tool_demo_write_image(const tool_demo *d, const tool_image *canvas, const char *stem,
+                          const char *step, char *path, size_t size);
+/* Captions canvas with note, writes it as <stem>-<step>.png and prints "    wrote PATH". */
+tool_demo_result tool_demo_write_captioned(const tool_demo *d, tool_image *canvas, const char *stem,
+                                           const char *step, const char *note);
+
+/* --- votecl batch: one algorithm over a collection --- */
+
+typedef struct tool_batch_case {
+    const char *options; /* its options, for the usage text */
+    size_t args_size;    /* bytes of its argument struct, which init fills */
+    void (*init)(void *args);
+    tool_option_fn option;
+    int (*prepare)(void *args, char *error, size_t size); /* after parsing; may be NULL */
+    void (*cleanup)(void *args);                          /* may be NULL */
+    int colour;                                           /* video frames as RGB */
+    /* The results of image as members of the open object j; *seconds the timed run. state:
+     * the worker's own, NULL at first, for what outlives one image (plans, models). */
+    votecl_status (*compute)(const void *args, votecl_context *ctx, void **state,
+                             const tool_image *image, tool_json *j, double *seconds,
+                             tool_image *annotated);
+    void (*state_free)(void *state); /* may be NULL */
+} tool_batch_case;
+
+/* An 8-bit copy (16-bit samples shifted down; gray+alpha to gray), as votecl hog reads. */
+int tool_image_u8(const tool_image *image, tool_image *out, char *error, size_t size);
+/* The status of a tool_*_annotate() call: its only failure is memory. */
+votecl_status tool_annotate_status(int rc);
+
+/* --- votecl bench: timed cases on the current device (tools/bench.h) --- */
+
+typedef struct tool_bench tool_bench;
+
+typedef struct tool_bench_group {
+    const char *name; /* the word after --only */
+    /* Appends its cases, each one JSON object, to the open "cases" array. */
+    void (*run)(tool_bench *b);
+} tool_bench_group;
+
+/* --- the descriptor --- */
+
+typedef struct tool_algorithm {
+    const char *name;
+    const tool_demo_step *demo; /* votecl demo's steps, in order */
+    size_t ndemo;
+    const tool_bench_group *bench; /* votecl bench's groups, in order */
+    size_t nbench;
+    const tool_batch_case *batch; /* votecl batch NAME */
+    const tool_eval_suite *eval;  /* votecl eval SUITE (its own name) */
+} tool_algorithm;
+
+/* NULL-terminated, in the order the commands run and list them. */
+extern const tool_algorithm *const tool_algorithms[];
+
+/* The algorithm called name, NULL when none. */
+const tool_algorithm *tool_algorithm_find(const char *name);
+
+extern const tool_algorithm tool_algo_hist, tool_algo_hough, tool_algo_lines, tool_algo_subsample,
+    tool_algo_hog, tool_algo_ght;
+
+#endif

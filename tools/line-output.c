@@ -1,0 +1,79 @@
+/* What votecl hough and votecl lines share in their output: a line's members in JSON and text,
+ * and the annotated image and vote space they write (tool.h). */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "json.h"
+#include "plot.h"
+#include "tool.h"
+
+void
+tool_json_line(tool_json *j, double theta, double rho, unsigned votes)
+{
+    tool_json_kv_double(j, "theta", theta);
+    tool_json_kv_double(j, "theta_degrees", theta * 180.0 / M_PI);
+    tool_json_kv_double(j, "rho", rho);
+    tool_json_kv_uint(j, "votes", votes);
+}
+
+void
+tool_print_segment(int has_segment, double x0, double y0, double x1, double y1)
+{
+    if (has_segment)
+        printf(" segment %.1f %.1f %.1f %.1f", x0, y0, x1, y1);
+    printf("\n");
+}
+
+/* The vote space with the shown lines ringed. */
+static int
+write_space(const tool_line_output *o)
+{
+    char error[600];
+    long(*marks)[2] = calloc(o->shown + 1, sizeof *marks);
+    int rc = TOOL_EXIT_OK;
+
+    for (size_t k = 0; marks != NULL && k < o->shown; k++) {
+        marks[k][0] = o->hough ? (long)o->hough[k].bin : (long)o->pclines[k].column;
+        marks[k][1] = o->hough ? (long)o->hough[k].angle : (long)o->pclines[k].row;
+    }
+    if (marks == NULL ||
+        tool_plot_space_write(o->space_path, o->space, o->columns, o->rows, o->column_major,
+                              (const long(*)[2])marks, o->shown, error, sizeof error) < 0) {
+        fprintf(stderr, "votecl %s: %s: %s\n", o->command, o->space_name,
+                marks ? error : "out of memory");
+        rc = TOOL_EXIT_FAILURE;
+    }
+    free(marks);
+    return rc;
+}
+
+static int
+write_annotated(const tool_line_output *o, const tool_image *image)
+{
+    tool_image out = {0};
+    char error[600];
+    int rc = TOOL_EXIT_OK;
+    int drawn = o->hough
+                    ? tool_hough_annotate(image, o->hough, o->shown, &out, error, sizeof error)
+                    : tool_lines_annotate(image, o->pclines, o->shown, &out, error, sizeof error);
+    if (drawn < 0 || tool_image_write(o->out_path, &out, error, sizeof error) < 0) {
+        fprintf(stderr, "votecl %s: %s\n", o->command, error);
+        rc = TOOL_EXIT_FAILURE;
+    }
+    tool_image_free(&out);
+    return rc;
+}
+
+int
+tool_line_output_write(const tool_line_output *o, const tool_image *image)
+{
+    int rc = TOOL_EXIT_OK;
+    if (o->out_path && write_annotated(o, image) != TOOL_EXIT_OK)
+        rc = TOOL_EXIT_FAILURE;
+    if (o->space_path && write_space(o) != TOOL_EXIT_OK)
+        rc = TOOL_EXIT_FAILURE;
+    return rc;
+}
