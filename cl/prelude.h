@@ -341,15 +341,17 @@ VOTECL_CLAMP_SELECT(float)
 #define native_sin(x) __sinf(x)
 #define native_cos(x) __cosf(x)
 
-
-/* Warp-level helpers (NVIDIA, warps of 32): the lanes of the calling warp, among those
- * active, holding the same value v; and this lane's index. */
+/* Warp-level helpers (NVIDIA, warps of 32; match needs sm_70, which the host's
+ * VOTECL_FEATURE_WARP_MATCH says): the lanes of the calling warp, among those active, holding
+ * the same value v; and this lane's index. */
+#ifdef VOTECL_FEATURE_WARP_MATCH
 #define VOTECL_HAS_WARP_MATCH 1
 __device__ inline uint
 warp_match_any(uint v)
 {
     return __match_any_sync(__activemask(), v);
 }
+#endif
 
 __device__ inline uint
 warp_lane(void)
@@ -372,9 +374,10 @@ warp_lane(void)
 #define CONSTANT __constant
 #define LOCAL_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
 
-#ifdef VOTECL_VENDOR_NVIDIA
+#if defined(VOTECL_VENDOR_NVIDIA) && defined(VOTECL_FEATURE_WARP_MATCH)
 /* NVIDIA's OpenCL compiler takes inline PTX: the same warp helpers as the CUDA mapping
- * (match.any.sync needs sm_70; the plan asks for them only on such devices). */
+ * (match.any.sync needs sm_70; the plan asks for them only on such devices, and profiles
+ * without the feature leave them out). */
 #define VOTECL_HAS_WARP_MATCH 1
 inline uint
 warp_match_any(uint v)
@@ -392,7 +395,9 @@ warp_lane(void)
     asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
     return lane;
 }
+#endif
 
+#ifdef VOTECL_VENDOR_NVIDIA
 /* OpenCL 1.2's mem_fence may order only within the work-group here: a device-wide fence. */
 #define device_fence() asm volatile("membar.gl;" ::: "memory")
 #else

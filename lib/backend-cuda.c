@@ -421,6 +421,10 @@ device_ready(votecl_context *context, cuda_impl *impl, const votecl_device_info 
     impl->grid_max[2] = attribute(api, impl->device, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z);
     api->cuDriverGetVersion(&driver);
     context->info = *info;
+    /* Warps of 32 with shuffles; __match_any_sync needs sm_70. */
+    context->features = VOTECL__FEATURE_SUBGROUPS | VOTECL__FEATURE_FP64 |
+                        VOTECL__FEATURE_ATOMICS64 |
+                        (impl->arch >= 70 ? VOTECL__FEATURE_WARP_MATCH : 0u);
     /* Everything a CUBIN depends on: the compiler, the target and the driver that loads it. */
     snprintf(impl->build_id, sizeof impl->build_id,
              "cuda|%s|sm_%d|driver %d|nvrtc %d.%d|libvotecl %s", info->name, impl->arch, driver,

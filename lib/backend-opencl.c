@@ -159,6 +159,27 @@ device_facts(cl_platform_id platform, cl_device_id device, votecl_device_info *i
                            strstr(extensions, "cl_khr_global_int32_base_atomics") != NULL;
 }
 
+/* The optional features of votecl-private.h the device has (the shape's features). */
+static unsigned
+device_features(cl_device_id device, const votecl_device_info *info)
+{
+    char extensions[8192];
+    unsigned features = 0;
+
+    device_string(device, CL_DEVICE_EXTENSIONS, extensions, sizeof extensions);
+    if (strstr(extensions, "cl_khr_fp64") != NULL)
+        features |= VOTECL__FEATURE_FP64;
+    if (strstr(extensions, "cl_khr_int64_base_atomics") != NULL)
+        features |= VOTECL__FEATURE_ATOMICS64;
+    if (strstr(extensions, "cl_khr_subgroups") != NULL ||
+        strstr(extensions, "cl_intel_subgroups") != NULL)
+        features |= VOTECL__FEATURE_SUBGROUPS;
+    /* cl/prelude.h's inline PTX (match.any.sync) */
+    if (strstr(info->vendor, "NVIDIA") != NULL)
+        features |= VOTECL__FEATURE_WARP_MATCH;
+    return features;
+}
+
 typedef struct device_entry {
     cl_platform_id platform;
     cl_device_id device;
@@ -236,6 +257,7 @@ open_device(votecl_context *context, opencl_impl *impl, const device_entry *entr
     if (impl->queue == NULL)
         return cl_fail(context, err, "clCreateCommandQueue");
     context->info = entry->info;
+    context->features = device_features(entry->device, &entry->info);
     snprintf(impl->build_id, sizeof impl->build_id, "opencl|%s|%s|%s|%s|libvotecl %s",
              entry->info.platform, entry->info.name, entry->info.vendor, entry->info.version,
              VOTECL_VERSION_STRING);
@@ -661,6 +683,7 @@ opencl_context_adopt(votecl_context *context, void *native_context, void *native
         return status;
     }
     device_facts(entry.platform, entry.device, &context->info);
+    context->features = device_features(entry.device, &context->info);
     snprintf(impl->build_id, sizeof impl->build_id, "opencl|%s|%s|%s|%s|libvotecl %s",
              context->info.platform, context->info.name, context->info.vendor,
              context->info.version, VOTECL_VERSION_STRING);

@@ -28,6 +28,7 @@ static votecl_status
 ref_context_init(votecl_context *context, const char *selector)
 {
     ref_facts(&context->info);
+    context->features = VOTECL__FEATURES_ALL; /* the references run on the host */
     context->impl = context; /* no state; non-NULL marks the context as initialised */
     return VOTECL_OK;
 }

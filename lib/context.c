@@ -302,23 +302,167 @@ context_init_default(votecl_context *context, const char *selector)
     return context->ops->context_init(context, selector);
 }
 
-/* VOTECL_LOCAL_MEM_BYTES: less local memory than the device has, so that tests reach the
- * paths of small devices (tiles, passes) on any device. */
-static votecl_status
-cap_local_memory(votecl_context *context)
-{
-    const char *env = env_nonempty("VOTECL_LOCAL_MEM_BYTES");
-    char *end = NULL;
-    unsigned long long bytes;
+/* --- the device's shape: profiles and overrides (docs/profiles.md) --- */
 
+static uint64_t
+shrink(uint64_t have, uint64_t cap)
+{
+    return cap > 0 && cap < have ? cap : have;
+}
+
+void
+votecl__shape_resolve(const votecl__profile *p, unsigned features, votecl_device_info *info,
+                      votecl__shape *shape)
+{
+    static const votecl__profile none = {0};
+
+    if (p == NULL)
+        p = &none;
+    memset(shape, 0, sizeof *shape);
+    info->local_mem_bytes = shrink(info->local_mem_bytes, p->local_mem_bytes);
+    info->max_work_group_size = (size_t)shrink(info->max_work_group_size, p->max_work_group_size);
+    if (p->simd > 0)
+        info->preferred_work_group_multiple = p->simd;
+    /* Where local memory is ordinary memory, local atomics and barriers buy nothing: the
+     * CPU implementations own their data per work-item instead. */
+    shape->cpu = p->shape == VOTECL__SHAPE_AUTO
+                     ? info->type == VOTECL_DEVICE_CPU || !info->local_mem_dedicated
+                     : p->shape == VOTECL__SHAPE_CPU;
+    shape->simd =
+        info->preferred_work_group_multiple > 0 ? (unsigned)info->preferred_work_group_multiple : 1;
+    /* NVIDIA's warps of 32 and AMD's LDS (wave64 is served in halves of 32) both have 32 banks
+     * of 4 bytes: GPU-vote Eq. 5's odd S' holds for either width. */
+    shape->banks = !shape->cpu && shape->simd >= 16 ? 32 : 1;
+    shape->features = features & ~p->features_off;
+    if (shape->simd != 32) /* match.any over a warp of 32 lanes */
+        shape->features &= ~VOTECL__FEATURE_WARP_MATCH;
+    shape->unit_threads = p->unit_threads;
+    shape->unit_local_mem = p->unit_local_mem;
+    if (p->name != NULL)
+        snprintf(shape->profile, sizeof shape->profile, "%s", p->name);
+}
+
+/* A size from the environment, at least min: 0 when unset, -1 when not such a number. */
+static int
+env_size(const char *name, uint64_t min, uint64_t *out)
+{
+    const char *env = env_nonempty(name);
+    char *end = NULL;
+
+    *out = 0;
     if (env == NULL)
-        return VOTECL_OK;
-    bytes = strtoull(env, &end, 10);
-    if (*end != '\0' || env[0] == '-' || bytes < 1024)
+        return 0;
+    *out = strtoull(env, &end, 10);
+    return *end != '\0' || env[0] == '-' || *out < min ? -1 : 0;
+}
+
+/* VOTECL_DISABLE_FEATURES: a comma-separated list of feature names; -1 for an unknown one. */
+static int
+env_features_off(unsigned *off)
+{
+    static const struct {
+        const char *name;
+        unsigned bit;
+    } names[] = {{"warp-match", VOTECL__FEATURE_WARP_MATCH},
+                 {"subgroups", VOTECL__FEATURE_SUBGROUPS},
+                 {"fp64", VOTECL__FEATURE_FP64},
+                 {"atomics64", VOTECL__FEATURE_ATOMICS64},
+                 {"all", VOTECL__FEATURES_ALL}};
+    const char *env = env_nonempty("VOTECL_DISABLE_FEATURES");
+
+    for (const char *at = env; at != NULL && *at != '\0';) {
+        size_t len = strcspn(at, ","), i;
+
+        for (i = 0; i < sizeof names / sizeof names[0]; i++)
+            if (len > 0 && strlen(names[i].name) == len && strncasecmp(at, names[i].name, len) == 0)
+                break;
+        if (len > 0 && i == sizeof names / sizeof names[0])
+            return -1;
+        if (len > 0)
+            *off |= names[i].bit;
+        at += len + (at[len] == ',');
+    }
+    return 0;
+}
+
+/* VOTECL_FORCE_SHAPE, else the profile's, else (as before VOTECL_FORCE_SHAPE existed)
+ * VOTECL_FORCE_VARIANT's: local the GPU shape, global or private the CPU shape. */
+static int
+env_shape(const votecl_context *context, votecl__shape_kind *shape)
+{
+    const char *env = env_nonempty("VOTECL_FORCE_SHAPE");
+
+    if (env != NULL && strcasecmp(env, "cpu") == 0)
+        *shape = VOTECL__SHAPE_CPU;
+    else if (env != NULL && strcasecmp(env, "gpu") == 0)
+        *shape = VOTECL__SHAPE_GPU;
+    else if (env != NULL)
+        return -1;
+    else if (*shape == VOTECL__SHAPE_AUTO && context->force_variant != VOTECL_VARIANT_AUTO)
+        *shape =
+            context->force_variant == VOTECL_VARIANT_LOCAL ? VOTECL__SHAPE_GPU : VOTECL__SHAPE_CPU;
+    return 0;
+}
+
+/* VOTECL_DEVICE_PROFILE, then the single overrides, which shrink it further. */
+static votecl_status
+resolve_profile(votecl_context *context, votecl__profile *p)
+{
+    const char *name = env_nonempty("VOTECL_DEVICE_PROFILE");
+    const votecl__profile *named = name != NULL ? votecl__profile_named(name) : NULL;
+    uint64_t bytes, wg, simd;
+
+    if (name != NULL && named == NULL)
         return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
-                            "VOTECL_LOCAL_MEM_BYTES: '%s' is not a number of bytes >= 1024", env);
-    if (bytes < context->info.local_mem_bytes)
-        context->info.local_mem_bytes = bytes;
+                            "VOTECL_DEVICE_PROFILE: unknown profile '%s'; use fermi, gcn, rdna, "
+                            "ocl-min or cpu",
+                            name);
+    *p = named != NULL ? *named : (votecl__profile){0};
+    if (env_size("VOTECL_LOCAL_MEM_BYTES", 1024, &bytes) != 0)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
+                            "VOTECL_LOCAL_MEM_BYTES: '%s' is not a number of bytes >= 1024",
+                            getenv("VOTECL_LOCAL_MEM_BYTES"));
+    if (env_size("VOTECL_MAX_WORK_GROUP_SIZE", 1, &wg) != 0)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
+                            "VOTECL_MAX_WORK_GROUP_SIZE: '%s' is not a number of work-items >= 1",
+                            getenv("VOTECL_MAX_WORK_GROUP_SIZE"));
+    if (env_size("VOTECL_SIMD_WIDTH", 1, &simd) != 0 || simd > 64 || (simd & (simd - 1)) != 0)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
+                            "VOTECL_SIMD_WIDTH: '%s' is not a power of two from 1 to 64 (32: "
+                            "NVIDIA warps and RDNA, 64: GCN wavefronts)",
+                            getenv("VOTECL_SIMD_WIDTH"));
+    p->local_mem_bytes = shrink(p->local_mem_bytes > 0 ? p->local_mem_bytes : bytes, bytes);
+    p->max_work_group_size =
+        (size_t)shrink(p->max_work_group_size > 0 ? p->max_work_group_size : wg, wg);
+    p->simd = simd > 0 ? (unsigned)simd : p->simd;
+    if (env_features_off(&p->features_off) != 0)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
+                            "VOTECL_DISABLE_FEATURES: '%s' names an unknown feature; use a comma-"
+                            "separated list of warp-match, subgroups, fp64, atomics64, all",
+                            getenv("VOTECL_DISABLE_FEATURES"));
+    if (env_shape(context, &p->shape) != 0)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
+                            "VOTECL_FORCE_SHAPE: unknown shape '%s'; use cpu or gpu",
+                            getenv("VOTECL_FORCE_SHAPE"));
+    return VOTECL_OK;
+}
+
+/* The facts the context sees and its shape, once the backend has filled the device's. */
+static votecl_status
+resolve_shape(votecl_context *context)
+{
+    votecl__profile p;
+    votecl_status status = resolve_profile(context, &p);
+
+    if (status != VOTECL_OK)
+        return status;
+    votecl__shape_resolve(&p, context->features, &context->info, &context->shape);
+    votecl__log(context,
+                "context: profile '%s', %s-shaped, local memory %llu bytes, work-groups of at "
+                "most %zu, SIMD %u, features 0x%x",
+                context->shape.profile, context->shape.cpu ? "CPU" : "GPU",
+                (unsigned long long)context->info.local_mem_bytes,
+                context->info.max_work_group_size, context->shape.simd, context->shape.features);
     return VOTECL_OK;
 }
 
@@ -358,7 +502,7 @@ votecl_context_new_with_error(const votecl_context_options *options, votecl_cont
     else if (status == VOTECL_OK)
         status = context->ops->context_init(context, selector);
     if (status == VOTECL_OK)
-        status = cap_local_memory(context);
+        status = resolve_shape(context);
     if (status != VOTECL_OK) {
         copy_message(error, error_size, context->error);
         votecl_context_free(context);
@@ -507,6 +651,8 @@ context_new_adopted(votecl_backend backend, void *native_context, void *native_d
     if (status == VOTECL_OK)
         status = context->ops->context_adopt(context, native_context, native_device,
                                              native_queue, selector);
+    if (status == VOTECL_OK)
+        status = resolve_shape(context);
     if (status != VOTECL_OK) {
         copy_message(error, error_size, context->error);
         votecl_context_free(context);

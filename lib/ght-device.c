@@ -68,11 +68,14 @@ program_defines(const votecl__ght_device *dev, const votecl__ght_program *prog, 
 int
 votecl__ght_cpu_shape(const votecl_context *context)
 {
-    votecl_variant forced = context->force_variant;
+    return context->shape.cpu;
+}
 
-    if (forced != VOTECL_VARIANT_AUTO)
-        return forced != VOTECL_VARIANT_LOCAL;
-    return context->info.type == VOTECL_DEVICE_CPU;
+int
+votecl__ght_host_edges(const votecl_context *context)
+{
+    return context->shape.cpu ||
+           context->info.max_work_group_size < VOTECL__GHT_TILE_X * VOTECL__GHT_TILE_Y;
 }
 
 votecl_status
@@ -83,6 +86,11 @@ votecl__ght_device_kernel(votecl__ght_device *dev, const votecl__ght_program *pr
     void **slot = &dev->kernels[prog->stage][k];
     votecl_status status = VOTECL_OK;
 
+    /* Every GHT program computes its poses and cells in double (cl/ght.cl's contract). */
+    if (*slot == NULL && !(dev->context->shape.features & VOTECL__FEATURE_FP64))
+        return votecl__fail(dev->context, VOTECL_UNSUPPORTED,
+                            "ght: the device kernels need double precision (cl_khr_fp64), which "
+                            "this device lacks or its profile switched off");
     if (*slot == NULL && *program == NULL) {
         char defs[12][64];
         const char *ptrs[12];
@@ -251,12 +259,13 @@ votecl__ght_front_new(votecl_context *context, votecl__ght_device *dev,
     votecl__ght_front *f = votecl__calloc(1, sizeof *f);
 
     *out = NULL;
-    if (context->info.max_work_group_size < VOTECL__GHT_TILE_X * VOTECL__GHT_TILE_Y) {
+    /* Smaller limits than a tile take the host's edges (votecl__ght_host_edges); the other
+     * stages launch groups of VOTECL__GHT_WG. */
+    if (context->info.max_work_group_size < VOTECL__GHT_WG) {
         free(f);
         return votecl__fail(context, VOTECL_UNSUPPORTED,
-                            "device: work-groups of %zu work-items, the edge kernels need %u",
-                            context->info.max_work_group_size,
-                            VOTECL__GHT_TILE_X * VOTECL__GHT_TILE_Y);
+                            "device: work-groups of %zu work-items, the GHT's kernels need %u",
+                            context->info.max_work_group_size, VOTECL__GHT_WG);
     }
     if (f == NULL ||
         (f->offsets = votecl__calloc((size_t)desc->levels + 1, sizeof *f->offsets)) == NULL) {

@@ -835,16 +835,16 @@ votecl__ght_canny_host(votecl__ght_run *run, const uint8_t *data, uint32_t width
     return status;
 }
 
-/* On a CPU device (unless VOTECL_FORCE_VARIANT=local asks for the GPU shape) the host's
- * Canny, uploaded: it beats the edge kernels' launches and read-backs there (pic1 on PoCL, 2
- * cores: the reference's Canny took 0.8 ms with the upload against the kernels' 1.2-1.5 ms,
- * 2026-11-25) and spares PoCL's first call the code generation of eight kernels, about 2 s.
- * The edges are the same. */
+/* On a CPU-shaped context (votecl__ght_host_edges; VOTECL_FORCE_SHAPE=gpu asks for the
+ * kernels on any device) the host's Canny, uploaded: it beats the edge kernels' launches and
+ * read-backs there (pic1 on PoCL, 2 cores: the reference's Canny took 0.8 ms with the upload
+ * against the kernels' 1.2-1.5 ms, 2026-11-25) and spares PoCL's first call the code generation of
+ * eight kernels, about 2 s. The edges are the same. */
 votecl_status
 votecl__ght_canny_device(votecl__ght_run *run, const uint8_t *data, uint32_t width,
                          uint32_t height, unsigned low, unsigned high)
 {
-    if (votecl__ght_cpu_shape(run->context)) { /* the time: the host's Canny and the upload */
+    if (votecl__ght_host_edges(run->context)) { /* the time: the host's Canny and the upload */
         double t0 = votecl__ght_now();
         votecl_status status =
             host_canny(run, data, width, height, low, high, votecl__ght_points_device);

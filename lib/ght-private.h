@@ -569,10 +569,12 @@ votecl_status votecl__ght_canny_ref(votecl__ght_run *run, const uint8_t *data, u
                                     uint32_t height, unsigned low, unsigned high);
 votecl_status votecl__ght_canny_device(votecl__ght_run *run, const uint8_t *data, uint32_t width,
                                        uint32_t height, unsigned low, unsigned high);
-/* Whether the stages take their CPU shapes on context's device (lib/ght-device.c): on a CPU
- * device, or as VOTECL_FORCE_VARIANT forces (local: the GPU shapes; global, private: the CPU
- * shapes). */
+/* Whether the stages take their CPU shapes (lib/ght-device.c): the context's shape
+ * (context.c: the device, VOTECL_FORCE_SHAPE, a profile). */
 int votecl__ght_cpu_shape(const votecl_context *context);
+/* Whether the edges are the host's Canny, uploaded: on CPU shapes, and where a work-group
+ * cannot hold an edge tile (VOTECL__GHT_TILE_X x VOTECL__GHT_TILE_Y work-items). */
+int votecl__ght_host_edges(const votecl_context *context);
 /* Whether a model of desc on context's device takes the host plan (below): Ballard in the CPU
  * shape (lib/ght-spaces.c). */
 int votecl__ght_host_plan(const votecl_context *context, const votecl__ght_desc *desc);

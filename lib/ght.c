@@ -306,7 +306,7 @@ choose_pairing(const votecl_ght_model *m, const uint32_t *offsets)
     fill = tasks > 0 ? (double)offsets[L] / ((double)VOTECL__GHT_WG * (double)tasks) : 1.0;
     votecl__log(m->context, "ght: %u edges in %llu tasks, SSM's work-items %.0f%% busy", offsets[L],
                 (unsigned long long)tasks, 100 * fill);
-    if (m->context->info.type == VOTECL_DEVICE_CPU)
+    if (votecl__ght_cpu_shape(m->context))
         return VOTECL_GHT_PAIRING_SSM;
     return fill < GHT_AUTO_FILL ? VOTECL_GHT_PAIRING_LB : VOTECL_GHT_PAIRING_SSM;
 }
@@ -326,7 +326,7 @@ image_pairing(votecl_ght_model *m, const uint32_t *offsets)
     /* on a CPU device, SSM as for the template (choose_pairing's measurement): a trial of LB
      * there cost PoCL's first call the code generation of two more kernels, 1 s of a 5 s
      * cold `votecl ght` (docs/performance.md, "Start-up on PoCL") */
-    if (m->context->info.type == VOTECL_DEVICE_CPU)
+    if (votecl__ght_cpu_shape(m->context))
         return VOTECL_GHT_PAIRING_SSM;
     if (m->trials < GHT_AUTO_TRIALS)
         return m->trials % 2 == 0 ? VOTECL_GHT_PAIRING_LB : VOTECL_GHT_PAIRING_SSM;
@@ -360,9 +360,13 @@ model_impl(votecl_ght_model *m)
     if (m->context->backend == VOTECL_BACKEND_REF)
         return VOTECL_OK;
     if (votecl__ght_host_plan(m->context, &m->desc)) {
+        votecl__log(m->context, "plan: ght host plan (Ballard, CPU shape)");
         m->impl = &host_impl;
         return VOTECL_OK;
     }
+    votecl__log(m->context, "plan: ght device stages, %s edges, %s shape, groups of %u",
+                votecl__ght_host_edges(m->context) ? "host" : "device",
+                votecl__ght_cpu_shape(m->context) ? "CPU" : "GPU", VOTECL__GHT_WG);
     m->impl = &device_impl;
     if ((status = votecl__ght_device_new(m->context, &m->desc, &m->run.dev)) != VOTECL_OK)
         return status;

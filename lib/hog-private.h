@@ -107,4 +107,8 @@ votecl_status votecl__hog_fuse_checked(votecl_context *context, const votecl_hog
                                        size_t height, votecl_hog_detection *detections,
                                        size_t capacity, size_t *found);
 
+/* 1 when hog runs the CPU shape's row kernels (cl/hog-cpu.cl), 0 for the GPU shape's block
+ * kernels and on the ref backend (tests check that VOTECL_FORCE_SHAPE reached HOG). */
+int votecl__hog_cpu_rows(const votecl_hog *hog);
+
 #endif

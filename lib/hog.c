@@ -207,9 +207,9 @@ hog_compile(votecl_hog *hog)
     const char *ptrs[28];
     const votecl_device_info *info = &hog->context->info;
     size_t n, lmem = info->local_mem_bytes > 2048 ? info->local_mem_bytes - 1024 : 1024;
-    /* CPU devices (local memory emulated): the row kernels, no local memory or barriers,
-     * work-groups of HOG_PX_LOCAL along a row */
-    int rows = !info->local_mem_dedicated && info->max_work_group_size >= HOG_PX_LOCAL;
+    /* CPU-shaped devices (the context's shape): the row kernels, no local memory or
+     * barriers, work-groups of HOG_PX_LOCAL along a row */
+    int rows = hog->context->shape.cpu && info->max_work_group_size >= HOG_PX_LOCAL;
     unsigned local = rows ? 1 : 64;
     const char *const *names = rows ? kernel_names_cpu : kernel_names;
 
@@ -219,6 +219,8 @@ hog_compile(votecl_hog *hog)
         local /= 2;
     hog->local = local;
     hog->rows = rows;
+    votecl__log(hog->context, "plan: hog %s kernels, work-groups of %u", rows ? "row" : "block",
+                rows ? HOG_PX_LOCAL : local);
     n = hog_defines(&hog->geom, local, defs);
     if (hog->rows) {
         hog->tile = HOG_PX_LOCAL;
@@ -345,6 +347,12 @@ votecl_hog_new(votecl_context *context, const votecl_hog_params *params,
     }
     *out = hog;
     return VOTECL_OK;
+}
+
+int
+votecl__hog_cpu_rows(const votecl_hog *hog)
+{
+    return hog != NULL && hog->rows;
 }
 
 void

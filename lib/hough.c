@@ -431,8 +431,12 @@ gray_vote(votecl_hough_plan *plan, const votecl_image *image, unsigned threshold
 {
     const votecl__hough_desc *d = &plan->desc;
     size_t pixels = (size_t)d->width * d->height;
-    size_t local[2] = {16, 16},
-           global[2] = {votecl__round_up(d->width, 16), votecl__round_up(d->height, 16)};
+    /* 16 x 16 where the device allows (the kernel takes any size: one count per group) */
+    size_t wg = plan->context->info.max_work_group_size, ly = wg >= 256  ? 16
+                                                              : wg >= 16 ? wg / 16
+                                                                         : 1;
+    size_t local[2] = {wg >= 16 ? 16 : wg, ly},
+           global[2] = {votecl__round_up(d->width, local[0]), votecl__round_up(d->height, ly)};
     const void *packed;
     void *copy = NULL;
     votecl_status status = votecl__image_packed(plan->context, image, d->width, &packed, &copy);
@@ -459,7 +463,8 @@ static votecl_status
 gray_launch_candidates(votecl_hough_plan *plan)
 {
     const votecl__hough_desc *d = &plan->desc;
-    size_t local = 256, global = votecl__round_up((size_t)d->angles * d->nbins, 256);
+    size_t wg = plan->context->info.max_work_group_size, local = wg < 256 ? wg : 256;
+    size_t global = votecl__round_up((size_t)d->angles * d->nbins, local);
     votecl_status status = votecl__buffer_zero(plan->cand, 0, 4);
 
     if (status != VOTECL_OK)

@@ -163,7 +163,7 @@ training_set(const votecl_context *context, int quick, case_set *cs)
         if (nmax >= 64)
             cs->nbins[cs->nnbins++] = nmax - nmax / 4;
     }
-    cs->nsizes = context->info.type == VOTECL_DEVICE_GPU ? 5 : 4;
+    cs->nsizes = !context->shape.cpu ? 5 : 4;
     memcpy(cs->sizes, sizes, cs->nsizes * sizeof sizes[0]);
     cs->netas = 4;
     memcpy(cs->etas, etas, sizeof etas);

@@ -1,8 +1,8 @@
 /* PClines line detection: validate, plan (defines, ring size, column ranges), launch the
  * four-kernel pipeline of cl/pclines.cl, read the maxima back and turn them into lines. The
- * plan takes the GPU shape (local-memory ring, atomics) on devices with dedicated local
- * memory and the CPU shape (row bands, column blocks, no atomics per vote) on the others;
- * VOTECL_FORCE_VARIANT local / private forces one. The 'ref' backend runs
+ * plan takes the context's shape (context.c): the GPU shape (local-memory ring, atomics) or
+ * the CPU shape (row bands, column blocks, no atomics per vote); VOTECL_FORCE_SHAPE forces
+ * one. The 'ref' backend runs
  * lib/pclines-ref.c instead. */
 #include "votecl-private.h"
 
@@ -147,8 +147,8 @@ plan_layout(votecl_lines_plan *plan)
                                                                      : PCLINES_RING_BYTES_MAX;
     /* GPUs: 1024 work-items share each column's edges (measured on an H200, 1920x1080:
      * accumulation 490 / 262 / 163 / 109 us with 128 / 256 / 512 / 1024). */
-    size_t wg = plan->params.work_group_size != 0     ? plan->params.work_group_size
-                : info->type == VOTECL_DEVICE_GPU ? 1024
+    size_t wg = plan->params.work_group_size != 0 ? plan->params.work_group_size
+                : !plan->context->shape.cpu       ? 1024
                                                   : 256;
 
     while (wg > 1 && wg > info->max_work_group_size)
@@ -163,17 +163,12 @@ plan_layout(votecl_lines_plan *plan)
     return plan_tiles(plan, budget, n);
 }
 
-/* Whether the plan takes the CPU shape: forced by VOTECL_FORCE_VARIANT (local: the GPU
- * shape's local-memory ring; global or private: the CPU shape's work-item-owned columns),
- * else on devices whose local memory is emulated in global memory. */
+/* Whether the plan takes the CPU shape (work-item-owned columns) rather than the GPU shape
+ * (the local-memory ring): the context's shape (VOTECL_FORCE_SHAPE, profiles). */
 static int
 plan_cpu_shaped(const votecl_lines_plan *plan)
 {
-    votecl_variant forced = plan->context->force_variant;
-
-    if (forced != VOTECL_VARIANT_AUTO)
-        return forced != VOTECL_VARIANT_LOCAL;
-    return !plan->context->info.local_mem_dedicated;
+    return plan->context->shape.cpu;
 }
 
 /* Row bands, column blocks and workers of the CPU shape. */
@@ -249,6 +244,13 @@ plan_compile(votecl_lines_plan *plan)
         return status;
     if ((plan->cpu = plan_cpu_shaped(plan)))
         plan_layout_cpu(plan);
+    if (plan->cpu)
+        votecl__log(plan->context, "plan: pclines CPU shape, %u bands, %u workers of %u columns",
+                    plan->bands, plan->workers, plan->block);
+    else
+        votecl__log(plan->context,
+                    "plan: pclines GPU shape, wg %u, %u groups of %u columns, %u row tiles of %u",
+                    plan->wg, plan->groups, plan->per, plan->tiles, plan->tile);
     n = plan_defines(plan, defs);
     for (size_t i = 0; i < n; i++)
         ptrs[i] = defs[i];

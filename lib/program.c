@@ -114,6 +114,13 @@ kernel_not_found(votecl_context *context, const char *file)
 static size_t
 device_defines(const votecl_context *context, char defs[][96])
 {
+    static const struct {
+        unsigned bit;
+        const char *name;
+    } features[] = {{VOTECL__FEATURE_WARP_MATCH, "WARP_MATCH"},
+                    {VOTECL__FEATURE_SUBGROUPS, "SUBGROUPS"},
+                    {VOTECL__FEATURE_FP64, "FP64"},
+                    {VOTECL__FEATURE_ATOMICS64, "ATOMICS64"}};
     const votecl_device_info *info = &context->info;
     size_t n = 0;
 
@@ -134,6 +141,14 @@ device_defines(const votecl_context *context, char defs[][96])
         snprintf(defs[n++], 96, "VOTECL_VENDOR_INTEL");
     if (strcasestr(info->platform, "Portable Computing") != NULL)
         snprintf(defs[n++], 96, "VOTECL_PLATFORM_POCL");
+    /* The shape and what the profile left (context.c), so that a profile's kernels are
+     * composed, cached and compiled as that device's. */
+    snprintf(defs[n++], 96, "VOTECL_SHAPE_%s", context->shape.cpu ? "CPU" : "GPU");
+    snprintf(defs[n++], 96, "VOTECL_SIMD_WIDTH=%u", context->shape.simd);
+    snprintf(defs[n++], 96, "VOTECL_MAX_WORK_GROUP_SIZE=%zu", info->max_work_group_size);
+    for (size_t i = 0; i < sizeof features / sizeof features[0]; i++)
+        if (context->shape.features & features[i].bit)
+            snprintf(defs[n++], 96, "VOTECL_FEATURE_%s", features[i].name);
     return n;
 }
 
@@ -168,7 +183,7 @@ static votecl_status
 compose(votecl_context *context, const char *const *files, const char *const *defines,
         size_t ndefines, const char *extra_source, text *t)
 {
-    char devdefs[8][96];
+    char devdefs[16][96];
     size_t ndev = device_defines(context, devdefs);
     const char **all = votecl__malloc((ndefines + ndev + 1) * sizeof *all);
     static const char *const base[] = {"prelude.h", "common.h"};

@@ -208,7 +208,7 @@ compile(votecl_vote_plan *plan, const votecl_vote_spec *s)
     shape.vec = value_based ? (unsigned)(16 / shape.elem_bytes) : 1;
     snprintf(defs[n++], 64, "VALUE_T=%s", value_type(s, vt, sizeof vt));
     snprintf(defs[n++], 64, "VALUE_CHANNELS=%u", s->channels);
-    plan->scan_wg = plan->context->info.type == VOTECL_DEVICE_CPU ? 1 : 256;
+    plan->scan_wg = plan->context->shape.cpu ? 1 : 256;
     plan->scan_items = plan->scan_wg == 1 ? 16384 : 16;
     if (plan->scan_wg > plan->context->info.max_work_group_size)
         plan->scan_wg = 1;

@@ -53,7 +53,7 @@ auto_variant(const votecl_context *context, uint64_t nbins)
 
     /* On CPUs local memory is ordinary memory and atomics are slow: every work-item owns
      * its bins instead, as long as the copies stay small. */
-    if (info->type == VOTECL_DEVICE_CPU || !info->local_mem_dedicated)
+    if (context->shape.cpu)
         return nbins <= (1u << 20) ? VOTECL_VARIANT_PRIVATE : VOTECL_VARIANT_GLOBAL;
     /* GPU-vote Fig. 3: on-chip voting wins until the passes pile up; global atomics win
      * for very large vote spaces. */
@@ -62,21 +62,12 @@ auto_variant(const votecl_context *context, uint64_t nbins)
     return VOTECL_VARIANT_GLOBAL;
 }
 
-/* Local memory banks: the SIMD width where the device reports one (32 on NVIDIA and AMD). */
-static unsigned
-bank_count(const votecl_context *context)
-{
-    size_t w = context->info.preferred_work_group_multiple;
-    return w >= 16 && w <= 64 ? 32 : 1;
-}
-
-/* Warp-level match (inline PTX or CUDA's __match_any_sync) needs NVIDIA warps of 32. */
+/* Warp-level match (inline PTX or CUDA's __match_any_sync) needs NVIDIA warps of 32; the
+ * shape says whether the device has it and the profile left it. */
 static int
 has_warp_match(const votecl_context *context)
 {
-    return (context->backend == VOTECL_BACKEND_CUDA ||
-            strstr(context->info.vendor, "NVIDIA") != NULL) &&
-           context->info.preferred_work_group_multiple == 32;
+    return (context->shape.features & VOTECL__FEATURE_WARP_MATCH) != 0;
 }
 
 /* vote_local's refinements: aggregated votes (LOCAL_AGG, unity vector votes only) and the
@@ -92,7 +83,8 @@ configure_refinements(votecl_context *context, votecl__vote_config *cfg)
         cfg->local_agg = vector_unity ? context->local_agg - 1 : 0;
     if ((cfg->local_agg & 2) && !has_warp_match(context))
         return votecl__fail(context, VOTECL_UNSUPPORTED,
-                            "VOTECL_LOCAL_AGG: warp aggregation (2) needs an NVIDIA device");
+                            "VOTECL_LOCAL_AGG: warp aggregation (2) needs warp match (an "
+                            "NVIDIA device of sm_70 or later, warp-match not disabled)");
     /* The last group merges alone: worth a launch only while each of its work-items folds
      * a few bins (a histogram's 256); the merge kernel spreads Hough's thousands of bins
      * per space over the whole device (Hough 64 x 4200 on an H200: 46.9 us fused, 40.1 us
@@ -180,12 +172,12 @@ configure_local(votecl_context *context, unsigned stretch_cap, unsigned spaces,
     eff = eff_max = min_u(s_prime, cfg->wg);
     if (stretch_cap > 0) {
         eff = min_u(eff, stretch_cap); /* the caller's S', taken as given */
-    } else if (context->info.local_mem_dedicated && eff > bank_count(context)) {
+    } else if (!context->shape.cpu && eff > context->shape.banks) {
         /* Measured on an H200 (docs/performance.md): S' = 32 = the bank count puts work-item
          * t's copy of every bin in bank t mod 32, so neither equal nor random values
          * conflict; the paper's odd S' (tuned on Fermi) leaves random data conflicting and
          * larger S' only costs occupancy and merge time. */
-        eff = bank_count(context);
+        eff = context->shape.banks;
     } else if (eff >= 64 && eff % 2 == 0) {
         eff--;
     }
@@ -212,16 +204,32 @@ configure_private(votecl_context *context, unsigned wg, votecl__vote_config *cfg
     uint64_t words = (cfg->nbins + 1) / 2, fit = words > 0 ? info->local_mem_bytes / (words * 4) : 0;
     size_t max_wg = info->max_work_group_size > 0 ? info->max_work_group_size : 1;
 
-    cfg->priv_local = info->local_mem_dedicated && cfg->kind == 0 && cfg->vec > 1 && fit >= 32;
+    cfg->priv_local = !context->shape.cpu && cfg->kind == 0 && cfg->vec > 1 && fit >= 32;
     if (cfg->priv_local) {
-        cfg->wg = min_u(min_u(fit - fit % 32, 256), max_wg);
+        /* whole wavefronts where they fit (GCN's 64: a group of 96 leaves half of one idle) */
+        unsigned granule =
+            context->shape.simd > 32 && fit >= context->shape.simd ? context->shape.simd : 32;
+        cfg->wg = min_u(min_u(fit - fit % granule, 256), max_wg);
         if (wg > 0 && wg <= cfg->wg)
             cfg->wg = wg;
         return VOTECL_OK;
     }
-    cfg->wg = min_u(max_wg, wg > 0 ? wg : info->type == VOTECL_DEVICE_GPU ? 64 : 1);
+    cfg->wg = min_u(max_wg, wg > 0 ? wg : !context->shape.cpu ? 64 : 1);
     cfg->priv_copies = cfg->vec > 1 && cfg->nbins <= 4096 ? 4 : 1;
     return VOTECL_OK;
+}
+
+/* The plan under VOTECL_DEBUG, one line per configuration (docs/profiles.md collects them). */
+static void
+log_config(const votecl_context *context, const votecl__vote_config *cfg)
+{
+    votecl__log(context,
+                "plan: vote %s, N %llu, wg %u, merge wg %u, Nmax %u, S %u, S' %u, passes %u, "
+                "private copies %u%s%s, loads %u, groups/CU %u",
+                votecl_variant_name(cfg->variant), (unsigned long long)cfg->nbins, cfg->wg,
+                cfg->merge_wg, cfg->nmax, cfg->stretch_s, cfg->stretch, cfg->passes,
+                cfg->priv_copies, cfg->priv_local ? " (local)" : "", cfg->fused ? ", fused" : "",
+                cfg->loads, cfg->groups_per_cu);
 }
 
 votecl_status
@@ -230,7 +238,8 @@ votecl__vote_configure(votecl_context *context, votecl_variant requested, unsign
 {
     const votecl_device_info *info = &context->info;
     size_t max_wg = info->max_work_group_size > 0 ? info->max_work_group_size : 1;
-    int gpu = info->type == VOTECL_DEVICE_GPU;
+    int gpu = !context->shape.cpu;
+    votecl_status status = VOTECL_OK;
 
     memset(cfg, 0, sizeof *cfg);
     cfg->nbins = shape->nbins;
@@ -251,19 +260,23 @@ votecl__vote_configure(votecl_context *context, votecl_variant requested, unsign
     case VOTECL_VARIANT_LOCAL:
         /* 256, or 512 when pipelined: the best worst cases over data distributions on an
          * H200 (docs/performance.md) */
-        cfg->pipelined = shape->unpack && shape->kind == 0 && shape->vec > 1 &&
-                         info->local_mem_dedicated;
+        cfg->pipelined = shape->unpack && shape->kind == 0 && shape->vec > 1 && gpu;
         cfg->wg = min_u(max_wg, wg > 0 ? wg : gpu ? (cfg->pipelined ? 512 : 256) : 64);
-        return configure_local(context, stretch_cap, shape->spaces > 0 ? shape->spaces : 1, cfg);
+        status = configure_local(context, stretch_cap, shape->spaces > 0 ? shape->spaces : 1, cfg);
+        break;
     case VOTECL_VARIANT_GLOBAL:
         cfg->wg = min_u(max_wg, wg > 0 ? wg : gpu ? 256 : 64);
-        return VOTECL_OK;
+        break;
     case VOTECL_VARIANT_PRIVATE:
-        return configure_private(context, wg, cfg);
+        status = configure_private(context, wg, cfg);
+        break;
     default:
         return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "variant: unknown value %d",
                             (int)cfg->variant);
     }
+    if (status == VOTECL_OK)
+        log_config(context, cfg);
+    return status;
 }
 
 size_t
@@ -523,17 +536,21 @@ unsigned
 votecl__vote_resident(const votecl_context *context, const votecl__vote_config *cfg)
 {
     const votecl_device_info *info = &context->info;
-    uint64_t local = group_local_bytes(cfg), r;
+    uint64_t local = group_local_bytes(cfg), r, threads, unit_local;
 
     /* A CPU runs one work-group per core at a time. */
-    if (info->type != VOTECL_DEVICE_GPU || !info->local_mem_dedicated)
+    if (context->shape.cpu)
         return 1;
     /* Neither API reports a compute unit's threads or local memory (the per-group limit is
-     * what OpenCL tells): 2048 threads and 4x the per-group local memory are NVIDIA's since
-     * Volta (Hopper: 228 KiB per SM, 48 KiB per group), and at most 32 groups. */
-    r = 2048 / (cfg->wg > 0 ? cfg->wg : 1);
-    if (local > 0 && 4 * info->local_mem_bytes / local < r)
-        r = 4 * info->local_mem_bytes / local;
+     * what OpenCL tells): a profile's figures, else 2048 threads and 4x the per-group local
+     * memory, NVIDIA's since Volta (Hopper: 228 KiB per SM, 48 KiB per group), and at most 32
+     * groups. */
+    threads = context->shape.unit_threads > 0 ? context->shape.unit_threads : 2048;
+    unit_local = context->shape.unit_local_mem > 0 ? context->shape.unit_local_mem
+                                                   : 4 * info->local_mem_bytes;
+    r = threads / (cfg->wg > 0 ? cfg->wg : 1);
+    if (local > 0 && unit_local / local < r)
+        r = unit_local / local;
     r = r < 32 ? r : 32;
     return (unsigned)(r > 0 ? r : 1);
 }

@@ -14,6 +14,62 @@
 
 typedef struct votecl__program votecl__program;
 
+/* --- the device's shape (context.c): one decision per context, read by every module ---
+ *
+ * The facts a context sees (context->info) are the device's, shrunk by the overrides and
+ * the named profiles (docs/profiles.md): local memory per work-group, the work-group limit and
+ * the SIMD width (info.preferred_work_group_multiple). Beside them, the decisions that modules
+ * used to take each on their own: whether the device is CPU-shaped and which optional
+ * features the kernels may use. */
+
+/* Optional device features; 32-bit local and global atomics are required, not listed. */
+#define VOTECL__FEATURE_WARP_MATCH 0x1u /* warp vote/match/shuffle: NVIDIA warps of 32 */
+#define VOTECL__FEATURE_SUBGROUPS 0x2u  /* cl_khr_subgroups or cl_intel_subgroups; CUDA warps */
+#define VOTECL__FEATURE_FP64 0x4u       /* double precision (cl_khr_fp64) */
+#define VOTECL__FEATURE_ATOMICS64 0x8u  /* 64-bit atomics (cl_khr_int64_base_atomics) */
+#define VOTECL__FEATURES_ALL 0xfu
+
+typedef enum votecl__shape_kind {
+    VOTECL__SHAPE_AUTO = 0, /* from the device: CPU-shaped when a CPU or local memory is emulated */
+    VOTECL__SHAPE_CPU = 1,  /* work-item-owned data, no local-memory atomics, host steps */
+    VOTECL__SHAPE_GPU = 2   /* local memory with atomics, work-groups of SIMD multiples */
+} votecl__shape_kind;
+
+/* A device profile: what a context may see at most. Zero fields leave the device's value. A
+ * profile only shrinks the device (the minimum with the real value); the SIMD width, a
+ * property rather than a resource, is taken as given. */
+typedef struct votecl__profile {
+    const char *name;         /* VOTECL_DEVICE_PROFILE's name; NULL for the overrides alone */
+    votecl__shape_kind shape; /* AUTO: the device's */
+    uint64_t local_mem_bytes; /* per work-group */
+    size_t max_work_group_size;
+    unsigned simd;         /* 32 or 64 (1 for a CPU's scalar lanes) */
+    unsigned features_off; /* VOTECL__FEATURE_* taken away */
+    /* One compute unit's residency, which no API reports (0: unknown): work-items and local
+     * memory shared by its resident groups. */
+    unsigned unit_threads;
+    uint64_t unit_local_mem;
+} votecl__profile;
+
+/* The decisions of one context (context->shape). */
+typedef struct votecl__shape {
+    int cpu;                 /* CPU-shaped: the modules' CPU implementations */
+    unsigned simd;           /* lanes in lock step (= info.preferred_work_group_multiple) */
+    unsigned banks;          /* local memory banks: 32 on NVIDIA and AMD GPUs, 1 on CPU shapes */
+    unsigned features;       /* VOTECL__FEATURE_* the device has and the profile leaves */
+    unsigned unit_threads;   /* the profile's residency per compute unit; 0: unknown */
+    uint64_t unit_local_mem; /* (votecl__vote_resident assumes NVIDIA's since Volta) */
+    char profile[16];        /* the named profile, "" when none */
+} votecl__shape;
+
+/* The named profiles (device-profile.c): fermi, gcn, rdna, ocl-min, cpu; NULL for another name. */
+const votecl__profile *votecl__profile_named(const char *name);
+/* Applies profile p (may be NULL) to the facts info of a device whose optional features are
+ * features, and fills shape; pure, so that tools can compose a profile's kernels with no
+ * device (context.c). */
+void votecl__shape_resolve(const votecl__profile *p, unsigned features, votecl_device_info *info,
+                           votecl__shape *shape);
+
 struct votecl_buffer {
     votecl_context *context;
     void *handle;
@@ -34,6 +90,8 @@ struct votecl_context {
     int local_loads;             /* VOTECL_LOCAL_LOADS + 1; 0 unset */
     int local_groups;            /* VOTECL_LOCAL_GROUPS (groups per compute unit) + 1; 0 unset */
     int debug;                   /* VOTECL_DEBUG set */
+    unsigned features;           /* VOTECL__FEATURE_* of the device (set by the backend) */
+    votecl__shape shape;         /* resolved once in context.c; modules read only this */
     char error[1024];
     char *build_log;
     /* The thread inside a public call (votecl__enter), 0 when none: the header allows one

@@ -15,7 +15,7 @@
  *                  exactly: Guil's O space with LB and with SSM pairing (also equal to each
  *                  other), S and D at several bin shifts, Ballard's 4-D accumulator;
  *                  detections of both methods (LB, SSM, AUTO; the edge kernels forced in and
- *                  out by VOTECL_FORCE_VARIANT) equal to the reference's pose for pose; the
+ *                  out by VOTECL_FORCE_SHAPE) equal to the reference's pose for pose; the
  *                  device's edges, pairings and maxima: edges and offsets of real and
  *                  synthetic images for both methods, pairings with LB and SSM (per key as
  *                  multisets), Ballard's candidates, caller edges, stats and odd inputs
@@ -822,21 +822,94 @@ check_detect_equal(const votecl_ght_params *params, uint64_t seed, int cases)
     check_detect_equal_on(device(), params, seed, cases);
 }
 
-/* The edge stage's kernels in the detection path whatever the device (VOTECL_FORCE_VARIANT
- * local; a CPU device otherwise takes the host's edges) and the host's (private). */
+/* The edge stage's kernels in the detection path whatever the device (VOTECL_FORCE_SHAPE
+ * gpu; a CPU device otherwise takes the host's edges) and the host's (cpu). */
 static void
 check_detect_equal_shaped(const votecl_ght_params *params, uint64_t seed)
 {
-    static const char *const variants[] = {"local", "private"};
+    static const char *const shapes[] = {"gpu", "cpu"};
 
     for (int v = 0; v < 2; v++) {
-        char *saved = tu_env_set("VOTECL_FORCE_VARIANT", variants[v]);
+        char *saved = tu_env_set("VOTECL_FORCE_SHAPE", shapes[v]);
         votecl_context *ctx = tu_device_context_new(NULL);
-        tu_env_restore("VOTECL_FORCE_VARIANT", saved);
+        tu_env_restore("VOTECL_FORCE_SHAPE", saved);
         if (ctx == NULL)
             return;
         check_detect_equal_on(ctx, params, seed, 1);
         votecl_context_free(ctx);
+    }
+}
+
+/* A device without double precision (VOTECL_DISABLE_FEATURES=fp64, the ocl-min profile): the
+ * GHT's kernels, all of which compute in double, are refused with VOTECL_UNSUPPORTED naming
+ * fp64 rather than failing to build. */
+static void
+test_opencl_no_fp64(void)
+{
+    scene t = template_scene();
+    votecl_image tv = scene_view(&t);
+    votecl_ght_params p;
+    votecl_ght_model *model = NULL;
+    votecl_ght_pose poses[4];
+    size_t found = 0;
+    votecl_status status;
+    char *saved = tu_env_set("VOTECL_DISABLE_FEATURES", "fp64");
+    char *saved_shape = tu_env_set("VOTECL_FORCE_SHAPE", "gpu");
+    votecl_context *ctx = tu_device_context_new(NULL);
+
+    tu_env_restore("VOTECL_FORCE_SHAPE", saved_shape);
+    tu_env_restore("VOTECL_DISABLE_FEATURES", saved);
+    if (ctx == NULL)
+        goto out;
+    g_assert_false(ctx->shape.features & VOTECL__FEATURE_FP64);
+    guil_test_params(&p);
+    status = votecl_ght_model_new(ctx, &p, &tv, &model);
+    if (status == VOTECL_OK)
+        status = votecl_ght_detect(model, &tv, poses, 4, &found);
+    g_assert_cmpint(status, ==, VOTECL_UNSUPPORTED);
+    g_assert_nonnull(strstr(votecl_context_get_error(ctx), "fp64"));
+    votecl_ght_model_free(model);
+    votecl_context_free(ctx);
+out:
+    g_free(t.data);
+}
+
+/* Work-group limits (VOTECL_MAX_WORK_GROUP_SIZE): below a 32x8 edge tile the GPU shape takes
+ * the host's edges and still equals the reference; below the stages' groups of 64 the GHT is
+ * refused, naming the 64. */
+static void
+test_opencl_small_groups(void)
+{
+    static const char *const limits[] = {"128", "32"};
+    votecl_ght_params p;
+
+    guil_test_params(&p);
+    p.scale_step = 0.05;
+    p.max_rotations = 4;
+    for (int i = 0; i < 2; i++) {
+        char *saved = tu_env_set("VOTECL_MAX_WORK_GROUP_SIZE", limits[i]);
+        char *saved_shape = tu_env_set("VOTECL_FORCE_SHAPE", "gpu");
+        votecl_context *ctx = tu_device_context_new(NULL);
+        scene t = template_scene();
+        votecl_image tv = scene_view(&t);
+        votecl_ght_model *model = NULL;
+
+        tu_env_restore("VOTECL_FORCE_SHAPE", saved_shape);
+        tu_env_restore("VOTECL_MAX_WORK_GROUP_SIZE", saved);
+        if (ctx == NULL) {
+            g_free(t.data);
+            return;
+        }
+        g_assert_true(votecl__ght_host_edges(ctx));
+        if (i == 0) {
+            check_detect_equal_on(ctx, &p, 0x0e07, 1);
+        } else {
+            g_assert_cmpint(votecl_ght_model_new(ctx, &p, &tv, &model), ==, VOTECL_UNSUPPORTED);
+            g_assert_null(model);
+            g_assert_nonnull(strstr(votecl_context_get_error(ctx), "64"));
+        }
+        votecl_context_free(ctx);
+        g_free(t.data);
     }
 }
 
@@ -1982,6 +2055,8 @@ main(int argc, char **argv)
     tu_add_device_test("ght/unrotated", test_opencl_unrotated);
     tu_add_device_test("ght/ballard-space", test_opencl_ballard_space);
     tu_add_device_test("ght/detect-equal", test_opencl_detect_equal);
+    tu_add_device_test("ght/no-fp64", test_opencl_no_fp64);
+    tu_add_device_test("ght/small-groups", test_opencl_small_groups);
     tu_add_device_test("ght/front-edges", test_opencl_front_edges);
     tu_add_device_test("ght/front-pairs", test_opencl_front_pairs);
     tu_add_device_test("ght/front-ballard", test_opencl_front_ballard);

@@ -348,7 +348,7 @@ random_image(tu_rng *rng, size_t w, size_t h, unsigned ch)
 }
 
 static void
-device_equal_one(size_t w, size_t h, unsigned ch, unsigned padding)
+device_equal_on(votecl_context *ctx, size_t w, size_t h, unsigned ch, unsigned padding)
 {
     tu_rng rng;
     uint8_t *px;
@@ -370,7 +370,11 @@ device_equal_one(size_t w, size_t h, unsigned ch, unsigned padding)
     params.hit_threshold = -1e30;
     g_assert_cmpint(votecl_hog_model_people(ref_context, &model), ==, VOTECL_OK);
     g_assert_cmpint(votecl_hog_new(ref_context, &params, model, &a), ==, VOTECL_OK);
-    g_assert_cmpint(votecl_hog_new(device(), &params, model, &b), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_new(ctx, &params, model, &b), ==, VOTECL_OK);
+    /* the context's shape picks the kernels: the row kernels where it is CPU-shaped (and the
+     * work-group limit holds a row's 64 work-items) */
+    g_assert_cmpint(votecl__hog_cpu_rows(b), ==,
+                    ctx->shape.cpu && ctx->info.max_work_group_size >= 64);
     /* stages 2-5: descriptors at scale 1 (margin 1e-4: sqrt and division may differ by ulps) */
     g_assert_cmpint(votecl_hog_windows(a, w, h, &na, &nb), ==, VOTECL_OK);
     votecl_hog_descriptor_length(&params, &length);
@@ -395,12 +399,19 @@ device_equal_one(size_t w, size_t h, unsigned ch, unsigned padding)
         g_assert_cmpint(wa[i].box.width, ==, wb[i].box.width);
         g_assert_cmpfloat(fabs(wa[i].score - wb[i].score), <=, 1e-3);
     }
-    g_printerr("# device %zux%zu ch %u padding %u: descriptors max |diff| %.3g, %zu windows\n",
-               w, h, ch, padding, worst, na);
+    g_printerr("# device %zux%zu ch %u padding %u (%s kernels): descriptors max |diff| %.3g, "
+               "%zu windows\n",
+               w, h, ch, padding, votecl__hog_cpu_rows(b) ? "row" : "block", worst, na);
     g_free(wa), g_free(wb), g_free(da), g_free(db), g_free(px);
     votecl_hog_free(a);
     votecl_hog_free(b);
     votecl_hog_model_free(model);
+}
+
+static void
+device_equal_one(size_t w, size_t h, unsigned ch, unsigned padding)
+{
+    device_equal_on(device(), w, h, ch, padding);
 }
 
 static void
@@ -412,6 +423,27 @@ test_opencl_stages(void)
     device_equal_one(97, 151, 3, 0);
     device_equal_one(131, 173, 1, 16);
     device_equal_one(160, 200, 4, 8);
+}
+
+/* The shape the device would not pick (VOTECL_FORCE_SHAPE): HOG's CPU row kernels on a GPU,
+ * its block kernels (local memory, barriers) on a CPU, against the reference. */
+static void
+test_opencl_stages_other_shape(void)
+{
+    votecl_context *ctx;
+    char *saved;
+
+    if (device() == NULL)
+        return;
+    saved = tu_env_set("VOTECL_FORCE_SHAPE", device()->shape.cpu ? "gpu" : "cpu");
+    ctx = tu_device_context_new(NULL);
+    tu_env_restore("VOTECL_FORCE_SHAPE", saved);
+    if (ctx == NULL)
+        return;
+    g_assert_cmpint(ctx->shape.cpu, !=, device()->shape.cpu);
+    device_equal_on(ctx, 97, 151, 3, 0);
+    device_equal_on(ctx, 131, 173, 1, 16);
+    votecl_context_free(ctx);
 }
 
 /* begin/end equals detect; several detectors spread ROIs and give the same boxes. */
@@ -831,6 +863,7 @@ main(int argc, char **argv)
     g_test_add_func("/ref/hog/opencv-descriptors", test_ref_descriptors);
     g_test_add_func("/ref/hog/opencv-detect", test_ref_detect);
     tu_add_device_test("hog/stages", test_opencl_stages);
+    tu_add_device_test("hog/stages-other-shape", test_opencl_stages_other_shape);
     tu_add_device_test("hog/bad-input", test_opencl_bad_input);
     tu_add_device_test("hog/async-multi", test_opencl_async);
     tu_add_device_test("hog/plan-reuse", test_opencl_plan_reuse);

@@ -219,6 +219,9 @@ test_gtx470_paper(void)
     if (context == NULL)
         return;
     context->info = gtx.info;
+    votecl__shape_resolve(NULL, VOTECL__FEATURES_ALL, &context->info, &context->shape);
+    g_assert_false(context->shape.cpu);
+    g_assert_cmpuint(context->shape.banks, ==, gtx.banks);
     /* Section 3.2: 48 kB of on-chip memory hold Nmax = 12,288 32-bit bins. */
     votecl__vote_config cfg = configure_on(context, 32, 1, UINT_MAX, 1024);
     g_assert_cmpuint(cfg.nmax, ==, 12288);
@@ -892,6 +895,156 @@ test_free_null(void)
     votecl_buffer_free(NULL);
 }
 
+/* --- device profiles (context.c, device-profile.c; docs/profiles.md) --- */
+
+/* An H100-like device: the named profiles shrink it to their figures. */
+static void
+test_profiles_named(void)
+{
+    static const struct {
+        const char *name;
+        int cpu;
+        uint64_t local;
+        size_t wg;
+        unsigned simd, off;
+    } want[] = {
+        {"fermi", 0, 48 * 1024, 1024, 32, VOTECL__FEATURE_WARP_MATCH | VOTECL__FEATURE_SUBGROUPS},
+        {"gcn", 0, 64 * 1024, 256, 64, VOTECL__FEATURE_WARP_MATCH},
+        {"rdna", 0, 64 * 1024, 1024, 32, VOTECL__FEATURE_WARP_MATCH},
+        {"ocl-min", 0, 32 * 1024, 64, 32, VOTECL__FEATURES_ALL},
+        {"cpu", 1, 227 * 1024, 1024, 32, 0},
+    };
+
+    g_assert_null(votecl__profile_named("no-such-profile"));
+    for (size_t i = 0; i < G_N_ELEMENTS(want); i++) {
+        votecl_device_info info = {.type = VOTECL_DEVICE_GPU,
+                                   .max_work_group_size = 1024,
+                                   .preferred_work_group_multiple = 32,
+                                   .local_mem_bytes = 227 * 1024,
+                                   .local_mem_dedicated = 1};
+        votecl__shape shape;
+        const votecl__profile *p = votecl__profile_named(want[i].name);
+
+        g_assert_nonnull(p);
+        votecl__shape_resolve(p, VOTECL__FEATURES_ALL, &info, &shape);
+        g_assert_cmpstr(shape.profile, ==, want[i].name);
+        g_assert_cmpint(shape.cpu, ==, want[i].cpu);
+        g_assert_cmpuint(info.local_mem_bytes, ==, want[i].local);
+        g_assert_cmpuint(info.max_work_group_size, ==, want[i].wg);
+        g_assert_cmpuint(shape.simd, ==, want[i].simd);
+        g_assert_cmpuint(info.preferred_work_group_multiple, ==, want[i].simd);
+        g_assert_cmpuint(shape.features, ==, VOTECL__FEATURES_ALL & ~want[i].off);
+        g_assert_cmpuint(shape.banks, ==, want[i].cpu ? 1 : 32);
+    }
+}
+
+/* A profile only shrinks: a device smaller than the profile keeps its own figures and lacks
+ * what it lacks; unprofiled, a CPU or emulated local memory is CPU-shaped. */
+static void
+test_profiles_shrink_only(void)
+{
+    votecl_device_info info = {.type = VOTECL_DEVICE_GPU,
+                               .max_work_group_size = 128,
+                               .preferred_work_group_multiple = 32,
+                               .local_mem_bytes = 16 * 1024,
+                               .local_mem_dedicated = 1};
+    votecl_device_info cpu = {.type = VOTECL_DEVICE_CPU,
+                              .max_work_group_size = 4096,
+                              .preferred_work_group_multiple = 8,
+                              .local_mem_bytes = 2 << 20};
+    votecl__shape shape;
+
+    votecl__shape_resolve(votecl__profile_named("rdna"), VOTECL__FEATURE_FP64, &info, &shape);
+    g_assert_cmpuint(info.local_mem_bytes, ==, 16 * 1024);
+    g_assert_cmpuint(info.max_work_group_size, ==, 128);
+    g_assert_cmpuint(shape.features, ==, VOTECL__FEATURE_FP64);
+    votecl__shape_resolve(NULL, VOTECL__FEATURES_ALL, &cpu, &shape);
+    g_assert_true(shape.cpu);
+    g_assert_cmpuint(shape.banks, ==, 1);
+    /* warp match needs warps of 32 */
+    g_assert_false(shape.features & VOTECL__FEATURE_WARP_MATCH);
+    cpu.type = VOTECL_DEVICE_GPU; /* a GPU whose local memory is emulated */
+    votecl__shape_resolve(NULL, 0, &cpu, &shape);
+    g_assert_true(shape.cpu);
+}
+
+/* A ref context made with the variables in env (NAME=VALUE, NULL-terminated); its status. */
+static votecl_status
+context_with_env(const char *const *env, votecl_context **out, char *error, size_t size)
+{
+    char *saved[8];
+    size_t n = 0;
+    votecl_context_options options;
+    votecl_status status;
+
+    votecl_context_options_init(&options);
+    options.backend = VOTECL_BACKEND_REF;
+    for (; env[n] != NULL; n++) {
+        char **kv = g_strsplit(env[n], "=", 2);
+        saved[n] = tu_env_set(kv[0], kv[1]);
+        g_strfreev(kv);
+    }
+    status = votecl_context_new_with_error(&options, out, error, size);
+    while (n-- > 0) {
+        char **kv = g_strsplit(env[n], "=", 2);
+        tu_env_restore(kv[0], saved[n]);
+        g_strfreev(kv);
+    }
+    return status;
+}
+
+/* The variables are read once per context, every one of them checked. */
+static void
+test_profiles_env(void)
+{
+    static const struct {
+        const char *env[4];
+        const char *named; /* the variable the message names */
+    } bad[] = {
+        {{"VOTECL_DEVICE_PROFILE=volta", NULL}, "VOTECL_DEVICE_PROFILE"},
+        {{"VOTECL_FORCE_SHAPE=dsp", NULL}, "VOTECL_FORCE_SHAPE"},
+        {{"VOTECL_SIMD_WIDTH=48", NULL}, "VOTECL_SIMD_WIDTH"},
+        {{"VOTECL_MAX_WORK_GROUP_SIZE=0", NULL}, "VOTECL_MAX_WORK_GROUP_SIZE"},
+        {{"VOTECL_LOCAL_MEM_BYTES=12x", NULL}, "VOTECL_LOCAL_MEM_BYTES"},
+        {{"VOTECL_DISABLE_FEATURES=fp64,tensor-cores", NULL}, "VOTECL_DISABLE_FEATURES"},
+    };
+    static const char *const gcn[] = {"VOTECL_DEVICE_PROFILE=gcn", NULL};
+    static const char *const gcn_cpu[] = {"VOTECL_DEVICE_PROFILE=GCN", "VOTECL_FORCE_SHAPE=cpu",
+                                          "VOTECL_DISABLE_FEATURES=fp64,atomics64", NULL};
+    static const char *const compat[] = {"VOTECL_FORCE_VARIANT=local", NULL};
+    static const char *const both[] = {"VOTECL_FORCE_VARIANT=private", "VOTECL_FORCE_SHAPE=gpu",
+                                       NULL};
+    votecl_context *ctx = NULL;
+    char error[512];
+
+    for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+        g_assert_cmpint(context_with_env(bad[i].env, &ctx, error, sizeof error), ==,
+                        VOTECL_INVALID_ARGUMENT);
+        g_assert_null(ctx);
+        g_assert_true(tu_message_names(error, bad[i].named));
+    }
+    g_assert_cmpint(context_with_env(gcn, &ctx, error, sizeof error), ==, VOTECL_OK);
+    g_assert_cmpstr(ctx->shape.profile, ==, "gcn");
+    g_assert_false(ctx->shape.cpu);
+    g_assert_cmpuint(ctx->shape.simd, ==, 64);
+    g_assert_false(ctx->shape.features & VOTECL__FEATURE_WARP_MATCH);
+    g_assert_true(ctx->shape.features & VOTECL__FEATURE_FP64);
+    votecl_context_free(ctx);
+    g_assert_cmpint(context_with_env(gcn_cpu, &ctx, error, sizeof error), ==, VOTECL_OK);
+    g_assert_true(ctx->shape.cpu);
+    g_assert_cmpuint(ctx->shape.features, ==,
+                     VOTECL__FEATURE_SUBGROUPS); /* the ref's all, less gcn's and these */
+    votecl_context_free(ctx);
+    /* VOTECL_FORCE_VARIANT alone still sets the shape; VOTECL_FORCE_SHAPE wins over it */
+    g_assert_cmpint(context_with_env(compat, &ctx, error, sizeof error), ==, VOTECL_OK);
+    g_assert_false(ctx->shape.cpu);
+    votecl_context_free(ctx);
+    g_assert_cmpint(context_with_env(both, &ctx, error, sizeof error), ==, VOTECL_OK);
+    g_assert_false(ctx->shape.cpu);
+    g_assert_cmpint(ctx->force_variant, ==, VOTECL_VARIANT_PRIVATE);
+    votecl_context_free(ctx);
+}
+
 static void
 test_backend_env(void)
 {
@@ -1378,6 +1531,9 @@ main(int argc, char **argv)
     g_test_add_func("/nodevice/context/free-null", test_free_null);
     g_test_add_func("/nodevice/context/options", test_context_options);
     g_test_add_func("/nodevice/context/backend-env", test_backend_env);
+    g_test_add_func("/nodevice/context/profiles-named", test_profiles_named);
+    g_test_add_func("/nodevice/context/profiles-shrink-only", test_profiles_shrink_only);
+    g_test_add_func("/nodevice/context/profiles-env", test_profiles_env);
     g_test_add_func("/nodevice/context/backend-default", test_backend_default);
     g_test_add_func("/nodevice/context/cuda-unavailable", test_cuda_unavailable);
     g_test_add_func("/nodevice/bad-input/params", test_bad_params);

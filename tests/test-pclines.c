@@ -791,10 +791,10 @@ static votecl_context *
 small_device(const char *bytes)
 {
     char *saved = tu_env_set("VOTECL_LOCAL_MEM_BYTES", bytes);
-    char *variant = tu_env_set("VOTECL_FORCE_VARIANT", "local");
+    char *shape = tu_env_set("VOTECL_FORCE_SHAPE", "gpu");
     votecl_context *ctx = tu_device_context_new(NULL);
     votecl_device_info info;
-    tu_env_restore("VOTECL_FORCE_VARIANT", variant);
+    tu_env_restore("VOTECL_FORCE_SHAPE", shape);
     tu_env_restore("VOTECL_LOCAL_MEM_BYTES", saved);
     if (ctx != NULL) {
         g_assert_cmpint(votecl_context_get_device_info(ctx, &info), ==, VOTECL_OK);
@@ -850,14 +850,19 @@ out:
     g_free(im.data);
 }
 
-/* --- both shapes of the plan on any device: VOTECL_FORCE_VARIANT local (the GPU shape's
- * local-memory ring) and private (the CPU shape's row bands and column blocks) --- */
+/* --- both shapes of the plan on any device: VOTECL_FORCE_SHAPE gpu (the local-memory
+ * ring) and cpu (row bands and column blocks); the engine's strategy is forced to match, as
+ * VOTECL_FORCE_VARIANT local and private did for both before the shape had its own
+ * variable --- */
 
 static votecl_context *
 shaped_device(const char *variant)
 {
+    const char *shape = strcmp(variant, "local") == 0 ? "gpu" : "cpu";
     char *saved = tu_env_set("VOTECL_FORCE_VARIANT", variant);
+    char *saved_shape = tu_env_set("VOTECL_FORCE_SHAPE", shape);
     votecl_context *ctx = tu_device_context_new(NULL);
+    tu_env_restore("VOTECL_FORCE_SHAPE", saved_shape);
     tu_env_restore("VOTECL_FORCE_VARIANT", saved);
     return ctx;
 }

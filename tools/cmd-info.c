@@ -161,6 +161,10 @@ context_text(votecl_context *ctx, const char *error)
     votecl_context_get_device_info(ctx, &d);
     printf("default context: %s on %s\n", votecl_backend_name(votecl_context_get_backend(ctx)),
            d.name);
+    /* the context's facts: the device's, shrunk by VOTECL_DEVICE_PROFILE and the overrides */
+    printf("  as the plans see it: local memory %llu bytes, work-groups of at most %zu, SIMD %zu\n",
+           (unsigned long long)d.local_mem_bytes, d.max_work_group_size,
+           d.preferred_work_group_multiple);
     printf("  kernel path: %s\n", votecl_context_get_kernel_path(ctx));
     const char *cache = votecl_context_get_cache_dir(ctx);
     printf("  cache directory: %s\n", cache[0] ? cache : "(disk cache off)");
@@ -182,6 +186,9 @@ context_json(tool_json *j, votecl_context *ctx, const char *error)
     tool_json_begin_object(j);
     tool_json_kv_string(j, "backend", votecl_backend_name(votecl_context_get_backend(ctx)));
     tool_json_kv_string(j, "device", d.name);
+    tool_json_kv_uint(j, "local_mem_bytes", d.local_mem_bytes);
+    tool_json_kv_uint(j, "max_work_group_size", d.max_work_group_size);
+    tool_json_kv_uint(j, "preferred_work_group_multiple", d.preferred_work_group_multiple);
     tool_json_kv_string(j, "kernel_path", votecl_context_get_kernel_path(ctx));
     tool_json_kv_string(j, "cache_dir", votecl_context_get_cache_dir(ctx));
     tool_json_end_object(j);
