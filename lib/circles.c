@@ -227,13 +227,13 @@ plan_init(votecl_circles_plan *plan, const votecl_circles_params *params, size_t
         return votecl__fail(plan->context, status, "out of memory for the radii's circles");
     votecl_ght_params_init(&gp, VOTECL_GHT_BALLARD);
     votecl__ght_desc_init(&plan->canny, &gp);
-    /* A CPU-shaped device (votecl__ght_cpu_shape: a CPU, or as VOTECL_FORCE_VARIANT forces)
+    /* A CPU-shaped device (the context's shape: a CPU, or as VOTECL_FORCE_SHAPE forces)
      * takes the host plan, as the GHT's Ballard does: the votes are millions of increments
      * of an accumulator too large to copy per work-item, which a CPU does faster in one
      * plain loop than as global atomics (PoCL: 40 of 110 ms of a 1080p frame were the
      * atomics); the results are the reference's either way. */
     plan->host_canny = plan->context->backend != VOTECL_BACKEND_REF;
-    plan->device = plan->host_canny && !votecl__ght_cpu_shape(plan->context);
+    plan->device = plan->host_canny && !plan->context->shape.cpu;
     if ((status = plan_host(plan)) != VOTECL_OK)
         return status;
     return plan->device ? plan_device(plan) : VOTECL_OK;

@@ -493,7 +493,7 @@ suite_on(votecl_context *dev)
 }
 
 /* fn on the device as it comes (a CPU takes the host plan) and with its kernels forced
- * (VOTECL_FORCE_VARIANT local: the GPU shape, whatever the device). */
+ * (VOTECL_FORCE_SHAPE gpu: the GPU shape, whatever the device). */
 static void
 on_both_shapes(void (*fn)(votecl_context *dev))
 {
@@ -503,9 +503,9 @@ on_both_shapes(void (*fn)(votecl_context *dev))
     if (tu_device_shared() == NULL)
         return;
     fn(tu_device_shared());
-    saved = tu_env_set("VOTECL_FORCE_VARIANT", "local");
+    saved = tu_env_set("VOTECL_FORCE_SHAPE", "gpu");
     forced = tu_device_context_new(NULL);
-    tu_env_restore("VOTECL_FORCE_VARIANT", saved);
+    tu_env_restore("VOTECL_FORCE_SHAPE", saved);
     if (forced != NULL)
         fn(forced);
     votecl_context_free(forced);
