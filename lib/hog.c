@@ -208,8 +208,11 @@ hog_compile(votecl_hog *hog)
     const votecl_device_info *info = &hog->context->info;
     size_t n, lmem = info->local_mem_bytes > 2048 ? info->local_mem_bytes - 1024 : 1024;
     /* CPU-shaped devices (the context's shape): the row kernels, no local memory or
-     * barriers, work-groups of HOG_PX_LOCAL along a row */
-    int rows = hog->context->shape.cpu && info->max_work_group_size >= HOG_PX_LOCAL;
+     * barriers, work-groups of HOG_PX_LOCAL along a row. They use 8-wide vectors (vload8,
+     * convert_float8), outside cl/prelude.h's portable subset, so they are OpenCL's only: a
+     * CPU shape forced on CUDA keeps the block kernels. */
+    int rows = hog->context->shape.cpu && hog->context->backend == VOTECL_BACKEND_OPENCL &&
+               info->max_work_group_size >= HOG_PX_LOCAL;
     unsigned local = rows ? 1 : 64;
     const char *const *names = rows ? kernel_names_cpu : kernel_names;
 
