@@ -1,12 +1,16 @@
 """The Hough transform for circles: votecl_circles_*."""
 import ctypes
+from typing import Any, List, Optional
 
 import numpy as np
 
 from . import _structs as S
-from ._core import Plan, fill, image_view, record
+from . import _cache
+from ._core import Array, Context, Plan, Records, fill, image_view, record
+from ._errors import invalid
 from ._helpers import _collect, _enum_values
 from ._lib import fn
+from ._validate import image_shape, image_size
 
 __all__ = ["Circles", "hough_circles"]
 
@@ -14,11 +18,11 @@ __all__ = ["Circles", "hough_circles"]
 _METHODS = {"gradient": S.VOTECL_CIRCLES_GRADIENT, "radii": S.VOTECL_CIRCLES_RADII}
 
 
-def _method(value):
+def _method(value: Any) -> int:
     if isinstance(value, str):
         if value not in _METHODS:
-            raise ValueError("method: %r is not one of %s" % (value, ", ".join(_METHODS)))
-        return _METHODS[value]
+            raise invalid("method: %r is not one of %s" % (value, ", ".join(_METHODS)))
+        return int(_METHODS[value])
     return int(value)
 
 
@@ -33,8 +37,10 @@ class Circles(Plan):
 
     _free = fn.circles_plan_free
 
-    def __init__(self, context=None, width=None, height=None, method="gradient", **params):
+    def __init__(self, context: Optional[Context] = None, width: Any = None,
+                 height: Any = None, method: Any = "gradient", **params: Any) -> None:
         super().__init__(context)
+        width, height = image_size(width, "width"), image_size(height, "height")
         p = S.votecl_circles_params()
         fn.circles_params_init(ctypes.byref(p), _method(method))
         fill(p, _enum_values(params))
@@ -46,15 +52,21 @@ class Circles(Plan):
         s, c, r = ctypes.c_uint(), ctypes.c_uint32(), ctypes.c_uint32()
         fn.circles_plan_shape(self._handle, ctypes.byref(s), ctypes.byref(c), ctypes.byref(r))
         self.shape = (s.value, r.value, c.value)
-        self.radii = [fn.circles_plan_radius(self._handle, i) for i in range(s.value)] \
+        self.radii: List[int] = [fn.circles_plan_radius(self._handle, i) for i in range(s.value)] \
             if p.method == S.VOTECL_CIRCLES_RADII else []
-        self.stats = None
+        self.stats: Any = None
 
-    def __call__(self, image):
+    def __call__(self, image: Any) -> Records:
+        """Circles of a uint8 (height, width) image of the plan's size: a gray image for
+        method="gradient", an edge image (nonzero: an edge) for method="radii". Returns
+        Circle records (x, y, radius, score, votes); the vote's figures in .stats.
+
+        >>> circles = votecl.Circles(ctx, 640, 480, min_radius=10, max_radius=40)(gray)
+        """
         view, keep = image_view(image)
         stats = S.votecl_vote_stats()
 
-        def call(out, capacity, found):
+        def call(out: Any, capacity: int, found: ctypes.c_size_t) -> None:
             self._check(fn.circles_run(self._handle, ctypes.byref(view), out, capacity,
                                        ctypes.byref(found), ctypes.byref(stats)))
         circles = _collect(call, S.votecl_circle, "Circle")
@@ -62,7 +74,7 @@ class Circles(Plan):
         return circles
 
     @property
-    def accumulator(self):
+    def accumulator(self) -> Optional[Array]:
         """The last run's accumulator, (spaces, rows, columns) uint32 (a copy), or None."""
         p = fn.circles_plan_accumulator(self._handle)
         if not p:
@@ -70,10 +82,18 @@ class Circles(Plan):
         return np.ctypeslib.as_array(p, shape=self.shape).copy()
 
 
-def hough_circles(image, context=None, method="gradient", **params):
+def hough_circles(image: Any, context: Optional[Context] = None, method: Any = "gradient",
+                  **params: Any) -> Records:
     """Circles of an image in one call (see Circles): a gray image for method="gradient"
     (OpenCV's HOUGH_GRADIENT), an edge image for method="radii" (scikit-image's
-    hough_circle with hough_circle_peaks)."""
+    hough_circle with hough_circle_peaks), through a plan the context keeps for images of
+    this size and these parameters (votecl._cache).
+
+    >>> votecl.hough_circles(gray, min_radius=10, max_radius=40, min_dist=20)
+    """
     image = np.asarray(image)
-    with Circles(context, image.shape[1], image.shape[0], method=method, **params) as c:
-        return c(image)
+    height, width = image_shape(image)
+    params = dict(params, method=method)
+    found: Records = _cache.run(context, Circles, (width, height), params,
+                                lambda plan: plan(image))
+    return found
