@@ -403,6 +403,7 @@ test_kernel_path_untrusted(void)
     g_free(env);
     g_free(inst);
     tu_rmtree(root);
+    g_free(root);
 }
 
 static void
