@@ -374,14 +374,17 @@ warp_lane(void)
 
 #ifdef VOTECL_VENDOR_NVIDIA
 /* NVIDIA's OpenCL compiler takes inline PTX: the same warp helpers as the CUDA mapping
- * (match.any.sync needs sm_70; the plan asks for them only on such devices). */
+ * (match.any.sync needs sm_70; the plan asks for them only on such devices). Spelt __asm__:
+ * asm is no keyword of OpenCL C, and clang, whose NVPTX target builds these kernels offline
+ * (tools/offline-compile.py), rejects it; __asm__ is the GNU spelling reserved in every
+ * language mode. */
 #define VOTECL_HAS_WARP_MATCH 1
 inline uint
 warp_match_any(uint v)
 {
     uint mask, peers;
-    asm volatile("activemask.b32 %0;" : "=r"(mask));
-    asm volatile("match.any.sync.b32 %0, %1, %2;" : "=r"(peers) : "r"(v), "r"(mask));
+    __asm__ volatile("activemask.b32 %0;" : "=r"(mask));
+    __asm__ volatile("match.any.sync.b32 %0, %1, %2;" : "=r"(peers) : "r"(v), "r"(mask));
     return peers;
 }
 
@@ -389,12 +392,12 @@ inline uint
 warp_lane(void)
 {
     uint lane;
-    asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+    __asm__ volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
     return lane;
 }
 
 /* OpenCL 1.2's mem_fence may order only within the work-group here: a device-wide fence. */
-#define device_fence() asm volatile("membar.gl;" ::: "memory")
+#define device_fence() __asm__ volatile("membar.gl;" ::: "memory")
 #else
 #define device_fence() mem_fence(CLK_GLOBAL_MEM_FENCE)
 #endif
