@@ -446,12 +446,13 @@ def ptx_kernels(ptx, target):
         shared += sum(b for var, b in module_shared.items()
                       if re.search(r"\b%s\b" % re.escape(var), body))
         virtual = sum(int(n) for n in re.findall(r"\.reg\s+\.\w+\s+%\w+<(\d+)>", body))
-        missing = sorted({op for line in body.splitlines()
-                          for op, sm in PTX_MIN_SM
-                          if sm > target.sm and re.match(r"\s*(@!?%\w+\s+)?" + re.escape(op),
-                                                         line)})
+        missing = set()
+        for line in body.splitlines():
+            m = re.match(r"\s*(?:@!?%\w+\s+)?([a-z][\w.]*)", line)
+            if m and any(m.group(1).startswith(op) and sm > target.sm for op, sm in PTX_MIN_SM):
+                missing.add(m.group(1))
         out.append({"name": name, "lds": shared, "private": declared_bytes(LOCAL, body),
-                    "virtual_regs": virtual, "missing": missing, "wg": None,
+                    "virtual_regs": virtual, "missing": sorted(missing), "wg": None,
                     "regs": None, "spills": None, "stack": None})
     return out
 
@@ -756,6 +757,63 @@ def coverage(results, index, targets):
     return gaps
 
 
+# --- the checks' own test --------------------------------------------------------------
+
+SELF_TEST_PTX = """.version 3.2
+.target sm_20
+.shared .align 4 .b8 big_table[50000];
+.visible .entry warp_kernel(
+	.param .u64 warp_kernel_param_0
+)
+{
+	.reg .b32 	%r<4>;
+	ld.shared.u32 	%r1, [big_table];
+	// begin inline asm
+	match.any.sync.b32 %r2, %r1, %r3;
+	// end inline asm
+	ret;
+}
+"""
+
+SELF_TEST_AMD = """warp_kernel:
+; Occupancy: 4
+	.amdgpu_metadata
+---
+amdhsa.kernels:
+  - .args:
+      - .name: x
+        .size: 8
+    .group_segment_fixed_size: 70000
+    .max_flat_workgroup_size: 512
+    .name:           warp_kernel
+    .private_segment_fixed_size: 16
+    .reqd_workgroup_size:
+      - 512
+      - 1
+      - 1
+    .sgpr_count:     20
+    .vgpr_count:     300
+amdhsa.version:
+  - 1
+  - 1
+	.end_amdgpu_metadata
+"""
+
+
+def self_test():
+    """The checks on two made-up kernels that break every limit they test, so that a check
+    that can no longer fail is caught here rather than passing everything."""
+    class Fake:
+        key, defines = "0" * 64, ["VOTECL_SHAPE_GPU"]
+    for target, kernels in ((TARGETS["sm_20"], ptx_kernels(SELF_TEST_PTX, TARGETS["sm_20"])),
+                            (TARGETS["gfx900"], amdgpu_kernels(SELF_TEST_AMD))):
+        kernels[0]["wg"] = kernels[0]["wg"] or 2048
+        problems = check({"target": target, "program": Fake, "kernels": kernels})
+        if len(problems) != 3 or kernels[0]["name"] != "warp_kernel":
+            raise SystemExit("offline-compile: self-test failed for %s: %s" %
+                             (target.name, problems))
+
+
 # --- main ------------------------------------------------------------------------------
 
 def parse_args():
@@ -815,6 +873,7 @@ def compile_all(args, programs):
 def main():
     global PTXAS_ARCH
     args = parse_args()
+    self_test()
     check_tools(args)
     t0 = time.time()
     if not args.no_ptxas and any(TARGETS[t].family == "nvptx" for t in args.targets):
