@@ -14,6 +14,10 @@
  *  - the scalar typedefs and the 2- and 4-vectors of uchar, ushort, int, uint and float,
  *    whose components are read as .x .y .z .w (not .s0), never built from vector literals
  *    such as (uint4)(a, b, c, d) and never used in vector arithmetic.
+ *  - helper functions are static inline: OpenCL C's inline is C99's, which emits no
+ *    definition, so a call the compiler does not inline is left unresolved (clang's NVPTX and
+ *    AMDGPU targets leave such calls at -O3 and every call at -O0; tools/offline-compile.py
+ *    fails on them).
  *
  * Floating point: no contraction of a*b+c into fma, so that bin boundaries computed here
  * agree bit for bit with the C reference built with -ffp-contract=off (NVRTC: --fmad=false,

@@ -324,12 +324,13 @@ def compile_one(work, target, program):
     cmd = clang_command(target, clang_options(program.options), base + ".cl", out)
     r = subprocess.run(cmd, capture_output=True, text=True, check=False)
     result = {"program": program, "target": target, "retargeted": changed, "kernels": [],
-              "error": None, "command": cmd}
+              "error": None, "unresolved": [], "command": cmd}
     if r.returncode != 0:
         result["error"] = first_error(r.stderr)
         return result
     with open(out) as f:
         asm = f.read()
+    result["unresolved"] = unresolved(asm, target.family)
     if target.family == "amdgcn":
         result["kernels"] = amdgpu_kernels(asm)
     else:
@@ -339,6 +340,18 @@ def compile_one(work, target, program):
             k["wg"] = sizes.get(k["name"])
         ptxas_proxy(asm, target, base, result["kernels"])
     return result
+
+
+def unresolved(asm, family):
+    """Functions the code calls but does not define: OpenCL C's inline is C99's (no
+    definition is emitted), so a helper the compiler chose not to inline is left to a linker
+    that will not find it (the driver's link fails). PTX declares them .extern .func; AMDGPU
+    code calls them through sym@rel32 relocations with no sym: label."""
+    if family == "nvptx":
+        return sorted(set(re.findall(r"^\.extern\s+\.func\s+(?:\([^)]*\)\s*)?(\w+)", asm,
+                                     re.M)))
+    called = set(re.findall(r"\b([A-Za-z_][\w.$]*)@(?:rel32|gotpcrel32)@lo", asm))
+    return sorted(c for c in called if not re.search(r"^%s:" % re.escape(c), asm, re.M))
 
 
 def first_error(stderr):
@@ -777,6 +790,11 @@ def coverage(results, index, targets):
 
 SELF_TEST_PTX = """.version 3.2
 .target sm_20
+.extern .func  (.param .b32 func_retval0) helper
+(
+	.param .b32 helper_param_0
+)
+;
 .shared .align 4 .b8 big_table[50000];
 .visible .entry warp_kernel(
 	.param .u64 warp_kernel_param_0
@@ -792,6 +810,7 @@ SELF_TEST_PTX = """.version 3.2
 """
 
 SELF_TEST_AMD = """warp_kernel:
+	s_add_u32 s4, s4, helper@rel32@lo+4
 ; Occupancy: 4
 	.amdgpu_metadata
 ---
@@ -825,7 +844,9 @@ def self_test():
                             (TARGETS["gfx900"], amdgpu_kernels(SELF_TEST_AMD))):
         kernels[0]["wg"] = kernels[0]["wg"] or 2048
         problems = check({"target": target, "program": Fake, "kernels": kernels})
-        if len(problems) != 3 or kernels[0]["name"] != "warp_kernel":
+        text = SELF_TEST_PTX if target.family == "nvptx" else SELF_TEST_AMD
+        if len(problems) != 3 or kernels[0]["name"] != "warp_kernel" or \
+                unresolved(text, target.family) != ["helper"]:
             raise SystemExit("offline-compile: self-test failed for %s: %s" %
                              (target.name, problems))
 
@@ -918,6 +939,10 @@ def main():
                 r["error"]))
         else:
             problems += check(r)
+        if r["unresolved"]:
+            problems.append("%s: %s (%s) calls functions it does not define: %s" % (
+                r["target"].name, " ".join(r["program"].files[2:]), r["program"].key[:16],
+                ", ".join(r["unresolved"])))
     index = kernel_index(args.srcdir)
     gaps = coverage(results, index, args.targets)
     for file, name, prefix in index:
