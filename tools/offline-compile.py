@@ -56,11 +56,14 @@ class Target:
 # [llvm] LLVM's AMDGPUUsage (llvm.org/docs/AMDGPUUsage.html, "Processors" and "Memory
 #        Spaces"): LDS 64 KiB per work-group on GFX9 and GFX10; wavefront 64 on GFX9, 32 by
 #        default on GFX10+; at most 1024 work-items per work-group.
-# [gcn]  AMD "Vega" ISA reference (GFX9), ch. 3: 256 VGPRs and at most 102 SGPRs a wave
-#        addresses; 10 waves per SIMD.
-# [mi200] AMD Instinct MI200 (CDNA2) ISA reference, ch. 3: 512 VGPRs per lane per SIMD,
-#        unified between arch and acc VGPRs, at most 256 arch VGPRs a wave; 8 waves per SIMD.
-# [rdna] AMD RDNA2 ISA reference, ch. 3: 256 VGPRs a wave addresses, 106 SGPRs.
+# [gcn]  AMD "Vega" ISA reference (GFX9), ch. 2-3: a compute unit of 4 SIMDs sharing 64 KiB
+#        of LDS; 256 VGPRs a wave addresses; 10 waves per SIMD.
+# [mi200] AMD Instinct MI200 (CDNA2) ISA reference, ch. 2-3: 4 SIMDs and 64 KiB of LDS per
+#        compute unit; 512 VGPRs per lane per SIMD, unified between arch and acc VGPRs, at
+#        most 256 arch VGPRs a wave; 8 waves per SIMD.
+# [rdna] AMD RDNA2 ISA reference, ch. 2-3: a work-group processor (WGP) of 4 SIMD32s sharing
+#        128 KiB of LDS (work-groups run in WGP mode by default); 256 VGPRs a wave addresses;
+#        16 waves per SIMD (LLVM's getMaxWavesPerEU for GFX10.3).
 # [cuda] CUDA C++ Programming Guide, "Compute Capabilities", technical specifications per
 #        compute capability: 2.0 (Fermi): 48 KiB shared per block and per SM, 1024 threads
 #        per block, 1536 per SM, 8 blocks per SM, 63 registers per thread; 3.5 (Kepler):
@@ -72,11 +75,14 @@ class Target:
 # [ptx]  PTX ISA, each instruction's "Target ISA notes": the oldest sm_XX it needs.
 TARGETS = {
     "gfx900": Target("gfx900", family="amdgcn", profile="gcn", cpu="gfx900", lds=64 * KIB,
-                     max_wg=1024, vgprs=256, label="GCN5 / Vega, wave64"),
+                     max_wg=1024, vgprs=256, cu_lds=64 * KIB, simds=4,
+                     label="GCN5 / Vega, wave64"),
     "gfx90a": Target("gfx90a", family="amdgcn", profile="gcn", cpu="gfx90a", lds=64 * KIB,
-                     max_wg=1024, vgprs=256, label="CDNA2 / MI200, wave64"),
+                     max_wg=1024, vgprs=256, cu_lds=64 * KIB, simds=4,
+                     label="CDNA2 / MI200, wave64"),
     "gfx1030": Target("gfx1030", family="amdgcn", profile="rdna", cpu="gfx1030", lds=64 * KIB,
-                      max_wg=1024, vgprs=256, label="RDNA2, wave32"),
+                      max_wg=1024, vgprs=256, cu_lds=128 * KIB, simds=4,
+                      label="RDNA2, wave32"),
     "sm_20": Target("sm_20", family="nvptx", profile="fermi", cpu="sm_20", lds=48 * KIB,
                     max_wg=1024, sm=20, sm_shared=48 * KIB, sm_threads=1536, sm_blocks=8,
                     smem_unit=128, maxrreg=63, label="Fermi"),
@@ -124,7 +130,7 @@ QUICK_TESTS = {
     "ght": ["/opencl/ght/guil-spaces", "/opencl/ght/ballard-space", "/opencl/ght/detect-equal",
             "/opencl/ght/front-edges", "/opencl/ght/front-pairs", "/opencl/ght/front-ballard",
             "/opencl/ght/front-degenerate"],
-    "hog": ["/opencl/hog/stages"],
+    "hog": ["/opencl/hog/stages", "/opencl/hog/stages-other-shape"],
 }
 
 
@@ -260,6 +266,10 @@ def load_programs(dump_dir, profile):
 
 
 DEVICE_FACT = re.compile(r"VOTECL_(DEVICE_|VENDOR_|PLATFORM_|LOCAL_MEM_BYTES=)")
+# What lib/program.c's device_defines() derives from the device and its profile (the facts
+# column of the table); DEVICE_FACT is the part retarget() sets to the target's.
+DEVICE_DEFINE = re.compile(r"VOTECL_(DEVICE_|VENDOR_|PLATFORM_|LOCAL_MEM_BYTES=|SHAPE_|"
+                           r"SIMD_WIDTH=|MAX_WORK_GROUP_SIZE=|FEATURE_)")
 
 
 def target_facts(target):
@@ -583,12 +593,27 @@ def check(result):
         if target.family == "amdgcn":
             if k["vgpr"] > target.vgprs or (k["total_vgpr"] or 0) > 512:
                 problems.append("%s: %d VGPRs, limit %d" % (where, k["vgpr"], target.vgprs))
+            k["occupancy"] = amd_waves(target, k)
         else:
             if k["missing"]:
                 problems.append("%s: %s need a newer GPU than %s" %
                                 (where, ", ".join(k["missing"]), target.name))
             k["occupancy"] = nvidia_blocks(target, k)
     return problems
+
+
+def amd_waves(target, k):
+    """Waves per SIMD: LLVM's figure (VGPRs, SGPRs, LDS), bounded by the LDS of a compute unit
+    (a WGP on RDNA) shared by its SIMDs [gcn] [mi200] [rdna], which LLVM 14's
+    getOccupancyWithLocalMemSize leaves undivided; at the kernel's required work-group size,
+    else at the largest LLVM assumed (.max_flat_workgroup_size)."""
+    waves = k["occupancy"]
+    wg = k["wg"] or k["max_wg"]
+    if k["lds"] > 0 and wg and k["wave"]:
+        groups = target.cu_lds // k["lds"]
+        lds_waves = groups * ((wg + k["wave"] - 1) // k["wave"]) / target.simds
+        waves = lds_waves if waves is None else min(waves, lds_waves)
+    return waves if waves is None or waves == int(waves) else round(waves, 2)
 
 
 def nvidia_blocks(target, k):
@@ -660,14 +685,15 @@ def aggregate(results, index):
             key = (r["target"].name, kernel_file(index, k["name"]), k["name"])
             row = rows.setdefault(key, {"variants": 0, "lds": 0, "private": 0, "regs": None,
                                         "sgpr": None, "spills": 0, "wg": set(), "occ": None,
-                                        "occ_bound": False, "virtual": 0, "proxy": False})
+                                        "occ_bound": False, "virtual": 0, "unassembled": 0})
             row["variants"] += 1
             row["lds"] = max(row["lds"], k["lds"])
             row["private"] = max(row["private"], k["private"], k.get("stack") or 0)
             regs = k["vgpr"] if "vgpr" in k else k.get("regs")
             if regs is not None:
                 row["regs"] = max(row["regs"] or 0, regs)
-                row["proxy"] = "vgpr" not in k
+            elif "vgpr" not in k:
+                row["unassembled"] += 1  # ptxas could not take this variant's PTX
             if "sgpr" in k:
                 row["sgpr"] = max(row["sgpr"] or 0, k["sgpr"])
             row["virtual"] = max(row["virtual"], k.get("virtual_regs", 0))
@@ -693,8 +719,8 @@ def write_table(path, args, results, problems, captures, index, gaps):
     out = []
     w = out.append
     w("# Offline builds for AMD and NVIDIA GPUs\n")
-    w("Generated by `make check-offline` (`tools/offline-compile.py --table %s`); do not edit."
-      % os.path.relpath(path, args.srcdir))
+    w("Generated by `make offline-table` (`tools/offline-compile.py --tests %s --table ...`); "
+      "do not edit." % args.tests)
     w("Every program the device tests compose (captured through `VOTECL_DUMP_PROGRAMS`, "
       "docs/env.md) is compiled offline by Debian's clang-14 with the libclc-14 built-ins for "
       "five GPUs and each kernel's resources are read from the compiler and checked against "
@@ -707,11 +733,14 @@ def write_table(path, args, results, problems, captures, index, gaps):
         w("| %s | %s | %d | %d | %s |" % (profile, targets, info["programs"],
                                           info["rejected"], info["facts"]))
     w("\nTests: `--tests %s` (the /opencl/ paths of %s). *Rejected*: programs the capture "
-      "device refused (the tests' deliberately broken kernels), not compiled here. Where the "
-      "library did not apply the profile (no `VOTECL_DEVICE_GPU` among the captured "
-      "defines), the plans saw the capture device with `VOTECL_LOCAL_MEM_BYTES` set to the "
-      "target's local memory, and only the device-fact defines were set to the target's "
-      "(`retarget()`)." % (args.tests, ", ".join("test-" + t for t in TEST_PROGRAMS)))
+      "device refused (the tests' deliberately broken kernels), not compiled here. The "
+      "facts are the device defines the library composed under the profile (a few tests set "
+      "their own local memory or shape). The profile's shape, SIMD width, work-group limit and "
+      "features are the target's; the capture device's type, vendor and platform are not, "
+      "and those defines (and the local memory) are set to the target's before compiling "
+      "(`retarget()`). Where no `VOTECL_SHAPE_GPU` shows, the library had no profiles and "
+      "the plans saw the capture device with `VOTECL_LOCAL_MEM_BYTES` alone." %
+      (args.tests, ", ".join("test-" + t for t in TEST_PROGRAMS)))
     w("\n## Summary\n")
     w("| target | GPU | programs compiled | kernels (distinct) | limit problems | kernels "
       "spilling | kernels with scratch / local memory |")
@@ -763,6 +792,8 @@ def write_table(path, args, results, problems, captures, index, gaps):
                     v["spills"], v["private"], wg_label(v["wg"]), occ))
             else:
                 regs = "%s *p*" % v["regs"] if v["regs"] is not None else "%d *v*" % v["virtual"]
+                if v["regs"] is not None and v["unassembled"]:
+                    regs += " (%d *v*)" % v["virtual"]
                 w("| %s | %s | %d | %d | %s | %d | %d | %s | %s |" % (
                     file, name, v["variants"], v["lds"], regs, v["spills"], v["private"],
                     wg_label(v["wg"]), occ))
@@ -892,7 +923,7 @@ def load_captures(dirs):
             raise SystemExit("offline-compile: no capture for profile %s in %s" % (profile, d))
         progs, rejected = load_programs(d, profile)
         programs[profile] = progs
-        facts = sorted({x for p in progs for x in p.defines if DEVICE_FACT.match(x)})
+        facts = sorted({x for p in progs for x in p.defines if DEVICE_DEFINE.match(x)})
         captures[profile] = {"programs": len(progs), "rejected": rejected,
                              "facts": ", ".join("`%s`" % x for x in facts) or "-"}
     return programs, captures
