@@ -4,7 +4,7 @@
  * (core in OpenCL 1.1 and later). Float accumulation uses a compare-and-swap loop, since
  * OpenCL C 1.2 has no atomic float add. */
 
-static inline void
+INLINE void
 atomic_add_float_local(volatile LOCAL_PTR uint *p, float v)
 {
     uint old = *p, assumed;
@@ -14,7 +14,7 @@ atomic_add_float_local(volatile LOCAL_PTR uint *p, float v)
     } while (old != assumed);
 }
 
-static inline void
+INLINE void
 atomic_add_float_global(volatile GLOBAL uint *p, float v)
 {
     uint old = *p, assumed;
@@ -39,13 +39,13 @@ atomic_add_float_global(volatile GLOBAL uint *p, float v)
 #endif
 
 /* Packed image locations of the generic engine: x | y << 16. */
-static inline uint
+INLINE uint
 vote_x(uint index)
 {
     return index & 0xffffu;
 }
 
-static inline uint
+INLINE uint
 vote_y(uint index)
 {
     return index >> 16;

@@ -14,7 +14,7 @@
 #ifdef VOTE_HAS_TEST
 #define CHUNK (SCAN_WG * SCAN_ITEMS)
 
-static inline int
+INLINE int
 stage1_test(GLOBAL const VALUE_T *restrict data, uint e, uint n, uint width)
 {
     if (e >= n)
@@ -24,7 +24,7 @@ stage1_test(GLOBAL const VALUE_T *restrict data, uint e, uint n, uint width)
 }
 
 /* Inclusive prefix sum of one value per work-item (Hillis-Steele); returns the item's sum. */
-static inline uint
+INLINE uint
 group_scan(LOCAL_PTR uint *tmp, uint lid, uint value)
 {
     tmp[lid] = value;

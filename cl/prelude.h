@@ -14,10 +14,9 @@
  *  - the scalar typedefs and the 2- and 4-vectors of uchar, ushort, int, uint and float,
  *    whose components are read as .x .y .z .w (not .s0), never built from vector literals
  *    such as (uint4)(a, b, c, d) and never used in vector arithmetic.
- *  - helper functions are static inline: OpenCL C's inline is C99's, which emits no
- *    definition, so a call the compiler does not inline is left unresolved (clang's NVPTX and
- *    AMDGPU targets leave such calls at -O3 and every call at -O0; tools/offline-compile.py
- *    fails on them).
+ *  - helper functions are declared INLINE (below), never plain inline: OpenCL C's inline is
+ *    C99's, which emits no definition, so a call the compiler does not inline is left
+ *    unresolved (tools/offline-compile.py fails on them);
  *
  * Floating point: no contraction of a*b+c into fma, so that bin boundaries computed here
  * agree bit for bit with the C reference built with -ffp-contract=off (NVRTC: --fmad=false,
@@ -40,6 +39,8 @@ static_assert(sizeof(ulong) == 8 && sizeof(long) == 8, "OpenCL C's long is 64 bi
  * never a silently private array). */
 #define __local __shared__
 #define KERNEL __kernel
+/* Helper functions: defined in each program and always inlined (see the OpenCL side). */
+#define INLINE static __forceinline__
 #define GLOBAL
 #define LOCAL __shared__
 #define LOCAL_PTR
@@ -370,6 +371,11 @@ warp_lane(void)
 #pragma OPENCL FP_CONTRACT OFF
 
 #define KERNEL __kernel
+/* Helper functions: static, since OpenCL C's inline is C99's and emits no definition (a call
+ * left out of line is unresolved: clang's NVPTX and AMDGPU targets leave some at -O3); always
+ * inlined, since with vote.cl's local_vote_vec static but not forced inline PoCL 3.1 left
+ * the local strategy's counts at 0 (tests/test-uservote's /local cases). */
+#define INLINE static inline __attribute__((always_inline))
 #define GLOBAL __global
 #define LOCAL __local
 #define LOCAL_PTR __local

@@ -88,7 +88,7 @@
  * VOTE_VEC; bit 1: the lanes of a warp voting for the same bin add their count through one
  * leader (warp aggregation), so few distinct values per warp cost few atomics. Either way
  * every bin receives the same counts, so results are exact. */
-static inline void
+INLINE void
 local_vote_vec(LOCAL_PTR uint *bins, const uint *b, uint base, uint copy)
 {
 #if LOCAL_AGG & 1
@@ -316,7 +316,7 @@ vote_private(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
 /* Every work-item owns NBINS 16-bit counters in local memory, two to a word, at word
  * (bin / 2) * WG + lid: bank lid mod 32 whatever the data, and no atomics. The host keeps
  * each work-item under 65536 elements so that no counter wraps. Unity votes only. */
-static inline void
+INLINE void
 private_vote(LOCAL_PTR uint *counts, uint lid, uint b)
 {
     if (b < NBINS)
