@@ -613,7 +613,9 @@ def amd_waves(target, k):
         groups = target.cu_lds // k["lds"]
         lds_waves = groups * ((wg + k["wave"] - 1) // k["wave"]) / target.simds
         waves = lds_waves if waves is None else min(waves, lds_waves)
-    return waves if waves is None or waves == int(waves) else round(waves, 2)
+    if waves is None or waves == int(waves):
+        return None if waves is None else int(waves)
+    return round(waves, 2)
 
 
 def nvidia_blocks(target, k):
