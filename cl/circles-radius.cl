@@ -14,7 +14,7 @@
  * Defines: CIRCLES_BINS (>= nbins), the histogram's local ints (the host's fixed 4096). Local
  * atomic_inc. */
 /* The number of bounds[0 .. n) at or below r2 (bounds ascending). */
-inline int
+INLINE int
 bin_of(GLOBAL const float *bounds, int n, float r2)
 {
     int lo = 0, hi = n;
@@ -30,7 +30,7 @@ bin_of(GLOBAL const float *bounds, int n, float r2)
 }
 
 /* The first of the row's pixels first .. end - 1 (x ascending) with an x of at least x. */
-inline uint
+INLINE uint
 lower_x(GLOBAL const int *xy, uint first, uint end, int x)
 {
     while (first < end) {

@@ -4,7 +4,7 @@
  * (core in OpenCL 1.1 and later). Float accumulation uses a compare-and-swap loop, since
  * OpenCL C 1.2 has no atomic float add. */
 
-inline void
+INLINE void
 atomic_add_float_local(volatile LOCAL_PTR uint *p, float v)
 {
     uint old = *p, assumed;
@@ -14,7 +14,7 @@ atomic_add_float_local(volatile LOCAL_PTR uint *p, float v)
     } while (old != assumed);
 }
 
-inline void
+INLINE void
 atomic_add_float_global(volatile GLOBAL uint *p, float v)
 {
     uint old = *p, assumed;
@@ -39,13 +39,13 @@ atomic_add_float_global(volatile GLOBAL uint *p, float v)
 #endif
 
 /* Packed image locations of the generic engine: x | y << 16. */
-inline uint
+INLINE uint
 vote_x(uint index)
 {
     return index & 0xffffu;
 }
 
-inline uint
+INLINE uint
 vote_y(uint index)
 {
     return index >> 16;
@@ -54,7 +54,7 @@ vote_y(uint index)
 /* Inclusive prefix sum of one value per work-item over a group of wg items (Hillis-Steele;
  * wg the work-group size); returns the item's sum, *total the group's.
  * tmp holds wg words; every work-item must call it (barriers inside). */
-inline uint
+INLINE uint
 group_scan(LOCAL_PTR uint *tmp, uint lid, uint wg, uint value, uint *total)
 {
     tmp[lid] = value;

@@ -14,7 +14,7 @@
 #ifdef VOTE_HAS_TEST
 #define CHUNK (SCAN_WG * SCAN_ITEMS)
 
-inline int
+INLINE int
 stage1_test(GLOBAL const VALUE_T *restrict data, uint e, uint n, uint width)
 {
     if (e >= n)

@@ -17,7 +17,7 @@
 
 #ifndef VOTE_HAS_INDEX
 /* Default: the value of the first channel is the bin (a histogram of small integers). */
-inline uint
+INLINE uint
 vote_index(uint space, uint index, VALUE_T value, uint nbins)
 {
     return convert_uint_sat(VALUE_FIRST(value));
@@ -25,7 +25,7 @@ vote_index(uint space, uint index, VALUE_T value, uint nbins)
 #endif
 
 #if !defined(VOTE_HAS_VALUE) && VOTE_KIND != 0
-inline VOTE_T
+INLINE VOTE_T
 vote_value(uint space, uint index, VALUE_T value)
 {
     return VOTE_ONE;
@@ -33,13 +33,13 @@ vote_value(uint space, uint index, VALUE_T value)
 #endif
 
 /* The location of element i: packed x | y << 16 for images (width > 0), else i. */
-inline uint
+INLINE uint
 vote_location(ulong i, uint width)
 {
     return width != 0 ? (uint)(i % width) | ((uint)(i / width) << 16) : (uint)i;
 }
 
-inline uint
+INLINE uint
 vote_elem(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
           GLOBAL const float *restrict w, uint space, ulong i, uint width, VOTE_T *value)
 {
@@ -58,7 +58,7 @@ vote_elem(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
 /* VOTE_VEC consecutive one-channel elements of a value-based unity vote through one
  * 16-byte load, so that a histogram written as user functions reads memory as the built-in
  * does. */
-inline void
+INLINE void
 vote_vec(GLOBAL const X_T *restrict x, uint space, ulong v, uint width, uint *b)
 {
 #if VOTE_VEC > 1

@@ -7,7 +7,7 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
 /* past_boundary */
-inline int
+INLINE int
 ght_past(GLOBAL const float *dirs, uint b, int upper, int gx, int gy)
 {
     int b_upper = 2 * b + 1 < GHT_L;
@@ -18,7 +18,7 @@ ght_past(GLOBAL const float *dirs, uint b, int upper, int gx, int gy)
 }
 
 /* votecl__ght_bin */
-inline uint
+INLINE uint
 ght_bin(GLOBAL const float *dirs, int gx, int gy)
 {
     uint lo = 0, hi = GHT_L;
@@ -38,14 +38,14 @@ ght_bin(GLOBAL const float *dirs, int gx, int gy)
 
 #ifdef GHT_XI
 /* partner_bin */
-inline uint
+INLINE uint
 ght_partner(uint t, uint k)
 {
     return (uint)(((ulong)t + GHT_XI + (ulong)GHT_L * (GHT_EPS + 1) + k - GHT_EPS) % GHT_L);
 }
 #endif
 
-inline void
+INLINE void
 ght_local_zero(LOCAL_PTR uint *hist, uint n)
 {
     for (uint i = get_local_id(0); i < n; i += GHT_WG)
@@ -54,7 +54,7 @@ ght_local_zero(LOCAL_PTR uint *hist, uint n)
 }
 
 /* votecl__ght_hash of n words */
-inline uint
+INLINE uint
 ght_hash(const uint *w, int n)
 {
     ulong h = 0x9e3779b97f4a7c15UL;

@@ -34,7 +34,7 @@
 #endif
 
 /* The Sobel gradient of interior pixel (x, y) (sobel() of lib/ght-edges.c). */
-inline void
+INLINE void
 ght_sobel(GLOBAL const uchar *img, uint w, uint x, uint y, int *gx, int *gy)
 {
     GLOBAL const uchar *r0 = img + (ulong)(y - 1) * w + x, *r1 = r0 + w, *r2 = r1 + w;
@@ -45,7 +45,7 @@ ght_sobel(GLOBAL const uchar *img, uint w, uint x, uint y, int *gx, int *gy)
 }
 
 /* |gx| + |gy| of pixel (x, y); 0 on the border, where the reference never sets it. */
-inline int
+INLINE int
 ght_magnitude(GLOBAL const uchar *img, uint w, uint h, int x, int y)
 {
     int gx, gy;
@@ -58,7 +58,7 @@ ght_magnitude(GLOBAL const uchar *img, uint w, uint h, int x, int y)
 
 /* is_ridge: the step (dx, dy) across the edge in one of four directions (tan 22.5 and
  * tan 67.5 as integer ratios). */
-inline void
+INLINE void
 ght_ridge_step(int gx, int gy, int *dx, int *dy)
 {
     long ax = gx < 0 ? -(long)gx : gx, ay = gy < 0 ? -(long)gy : gy;
@@ -99,7 +99,7 @@ ght_edge_state(GLOBAL const uchar *img, uint w, uint h, uint low, uint high,
 #define GHT_HALO_N ((GHT_TX + 2) * (GHT_TY + 2))
 
 /* A weak pixel of the tile with a strong 8-neighbour. */
-inline int
+INLINE int
 ght_promotable(LOCAL_PTR const uint *tile, uint me)
 {
     if (tile[me] != 1)
@@ -149,7 +149,7 @@ ght_hysteresis(GLOBAL uint *state, uint w, uint h, GLOBAL uint *changed)
         *changed = 1;
 }
 
-inline int
+INLINE int
 ght_strong(uint s)
 {
     return (s & 3u) == 2u;
@@ -231,7 +231,7 @@ ght_scan_down(GLOBAL uint *a, uint n, GLOBAL const uint *sums)
 /* Where the batch's strong pixels go (slot: their rank among the batch's earlier strong
  * pixels of the same bin after base[bin]), and in cnt[r] the count of bin bins[r] when r
  * is its last strong pixel in the batch (else 0). */
-inline void
+INLINE void
 ght_scatter_slots(LOCAL_PTR const uint *base, LOCAL_PTR const uint *bins,
                   LOCAL_PTR uint *where, uint total, ulong q, uint w, GLOBAL int *points)
 {
@@ -253,7 +253,7 @@ ght_scatter_slots(LOCAL_PTR const uint *base, LOCAL_PTR const uint *bins,
  * in raster order: each work-item counts its GHT_SORT_K pixels' strong ones, a scan of the
  * counts lists the batch's strong pixels in local memory in order, each then finds its
  * rank among the earlier ones of its bin. */
-inline void
+INLINE void
 ght_scatter_batch(GLOBAL const uint *state, ulong q, ulong end, uint w, LOCAL_PTR uint *base,
                   LOCAL_PTR uint *tmp, LOCAL_PTR uint *bins, LOCAL_PTR uint *where,
                   GLOBAL int *points)

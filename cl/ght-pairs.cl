@@ -37,7 +37,7 @@
 
 /* make_pair for points a (bin t) and b: the next slot of its alpha in slots; written to
  * pairs unless NULL (pass 1 only counts). */
-inline void
+INLINE void
 ght_pair_visit(GLOBAL const float *dirs, LOCAL_PTR uint *slots, GLOBAL uint *pairs, uint t, int ax,
                int ay, int bx, int by)
 {
@@ -61,7 +61,7 @@ ght_pair_visit(GLOBAL const float *dirs, LOCAL_PTR uint *slots, GLOBAL uint *pai
 }
 
 /* The LB walk of task g (called by the whole group). */
-inline void
+INLINE void
 ght_pairs_lb(GLOBAL const int *points, GLOBAL const uint *offsets, uint t, uint i0, uint na,
              GLOBAL const float *dirs, LOCAL_PTR uint *slots, GLOBAL uint *pairs, LOCAL_PTR int *ax,
              LOCAL_PTR int *ay, LOCAL_PTR int *bx, LOCAL_PTR int *by)
@@ -92,7 +92,7 @@ ght_pairs_lb(GLOBAL const int *points, GLOBAL const uint *offsets, uint t, uint 
 }
 
 /* The SSM walk of task g (called by the whole group; no barrier inside). */
-inline void
+INLINE void
 ght_pairs_ssm(GLOBAL const int *points, GLOBAL const uint *offsets, uint t, uint i0, uint na,
               GLOBAL const float *dirs, LOCAL_PTR uint *slots, GLOBAL uint *pairs)
 {
@@ -109,7 +109,7 @@ ght_pairs_ssm(GLOBAL const int *points, GLOBAL const uint *offsets, uint t, uint
 }
 
 /* Where task g's count of alpha a lies in counts (see the contract above). */
-inline ulong
+INLINE ulong
 ght_count_at(GLOBAL const uint *tfirst, uint t, uint g, uint a)
 {
     uint tf = tfirst[t], nt = tfirst[t + 1] - tf;
@@ -117,7 +117,7 @@ ght_count_at(GLOBAL const uint *tfirst, uint t, uint g, uint a)
 }
 
 /* Sums the GHT_M local copies into the task's counts. */
-inline void
+INLINE void
 ght_pairs_flush(LOCAL_PTR const uint *hist, GLOBAL const uint *tfirst, uint t, GLOBAL uint *counts)
 {
     uint g = get_group_id(0);
@@ -132,7 +132,7 @@ ght_pairs_flush(LOCAL_PTR const uint *hist, GLOBAL const uint *tfirst, uint t, G
 }
 
 /* The task's first slot of every alpha. */
-inline void
+INLINE void
 ght_pairs_cursors(LOCAL_PTR uint *cursor, GLOBAL const uint *tfirst, uint t,
                   GLOBAL const uint *scanned)
 {
@@ -218,7 +218,7 @@ ght_pairs_offsets(GLOBAL const uint *scanned, GLOBAL const uint *tasks, uint nta
 }
 
 /* votecl__ght_pair_hash: key, xi, yi, xj, yj */
-inline uint
+INLINE uint
 ght_pair_hash(GLOBAL const uint *p)
 {
     uint w[5] = {p[0], p[1], p[2], p[3], p[4]};
@@ -228,7 +228,7 @@ ght_pair_hash(GLOBAL const uint *p)
 
 /* Pairing p (6 words) stays under the cap: votecl__ght_keep_threshold of its key's count
  * (offsets: the uncapped list's). */
-inline int
+INLINE int
 ght_cap_keeps(GLOBAL const uint *p, GLOBAL const uint *offsets, uint cap)
 {
     uint count = offsets[p[0] + 1] - offsets[p[0]];

@@ -28,7 +28,7 @@ typedef union ght_bits {
     uint w[2];
 } ght_bits;
 
-inline uint
+INLINE uint
 ght_group_max(LOCAL_PTR uint *tmp, uint lid, uint v)
 {
     tmp[lid] = v;
@@ -79,7 +79,7 @@ ght_peaks_threshold(GLOBAL const uint *blockmax, uint groups, ulong ratio_bits,
 }
 
 /* is_peak4d */
-inline int
+INLINE int
 ght_peak4d(GLOBAL const uint *s, uint gw, uint gh, uint rotations, int wrap, uint si, uint k,
            uint y, uint x, ulong me)
 {
@@ -103,7 +103,7 @@ ght_peak4d(GLOBAL const uint *s, uint gw, uint gh, uint rotations, int wrap, uin
 }
 
 /* centroid: the plane of cell (x, y) starts at plane. */
-inline void
+INLINE void
 ght_centroid(GLOBAL const uint *plane, uint gw, uint gh, uint x, uint y, uint dp, double *px,
              double *py)
 {

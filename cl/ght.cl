@@ -36,7 +36,7 @@
 #define GHT_CAND 3 /* words per candidate: bin shift, rs0 and rs1 as float bits */
 
 /* scale_bin: the bin of di / dt, or -1 */
-inline int
+INLINE int
 ght_scale_bin(GLOBAL const float *bounds, float di, float dt)
 {
     uint lo = 0, hi = GHT_S;
@@ -55,14 +55,14 @@ ght_scale_bin(GLOBAL const float *bounds, float di, float dt)
 }
 
 /* grid_cell */
-inline int
+INLINE int
 ght_cell(double c, uint dp)
 {
     return (int)floor(c / (double)dp + 0.5);
 }
 
 /* Sums the GHT_M local copies of n bins into global copy (group mod GHT_G) at base. */
-inline void
+INLINE void
 ght_local_flush(LOCAL_PTR const uint *hist, uint n, GLOBAL uint *copies, ulong cells, ulong base)
 {
     GLOBAL uint *dst = copies + (get_group_id(0) % GHT_G) * cells + base;
@@ -78,7 +78,7 @@ ght_local_flush(LOCAL_PTR const uint *hist, uint n, GLOBAL uint *copies, ulong c
 }
 
 /* make_pair's alpha for points a (bin t) and b, voted into the local copy mine. */
-inline void
+INLINE void
 ght_pair_vote(GLOBAL const float *dirs, LOCAL_PTR uint *mine, uint t, int ax, int ay, int bx,
               int by)
 {
@@ -147,7 +147,7 @@ ght_ospace_ssm(GLOBAL const int *points, GLOBAL const uint *offsets, GLOBAL cons
 }
 
 /* The image key agreeing with template key under bin shift b. */
-inline uint
+INLINE uint
 ght_agree(uint key, uint b)
 {
     return ((key / GHT_L + b) % GHT_L) * GHT_L + key % GHT_L;
@@ -177,7 +177,7 @@ ght_sspace(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const uin
 }
 
 /* position_cell: the cell point (px, py) votes for given template point (tx, ty), or -1 */
-inline long
+INLINE long
 ght_position_cell(uint gw, uint gh, float rs0, float rs1, float cx, float cy, uint dp, int px,
                   int py, int tx, int ty)
 {
@@ -192,7 +192,7 @@ ght_position_cell(uint gw, uint gh, float rs0, float rs1, float cx, float cy, ui
 }
 
 /* vote_position */
-inline void
+INLINE void
 ght_vote_position(GLOBAL uint *space, uint gw, uint gh, float rs0, float rs1, float cx,
                   float cy, uint dp, int px, int py, int tx, int ty)
 {
@@ -230,7 +230,7 @@ ght_dspace(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const uin
 }
 
 /* votecl__ght_match_hash of a match: the image pairing's key, template, image points */
-inline uint
+INLINE uint
 ght_match_hash(uint key, GLOBAL const int *T, GLOBAL const int *I)
 {
     uint w[9] = {key, (uint)T[1], (uint)T[2], (uint)T[3], (uint)T[4],

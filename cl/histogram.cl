@@ -11,7 +11,7 @@
 #define Y_T X_T
 
 #if HIST_FLOAT
-inline uint
+INLINE uint
 hist_bin_f(float v, float fmin, float fmax, float scale, uint nb)
 {
     if (!(v >= fmin && v < fmax)) /* NaN, infinities and out-of-range values cast no vote */
@@ -24,7 +24,7 @@ hist_bin_f(float v, float fmin, float fmax, float scale, uint nb)
 #define HIST_BIN0(v) hist_bin_f((v), FMIN0, FMAX0, FSCALE0, NB0)
 #define HIST_BIN1(v) hist_bin_f((v), FMIN1, FMAX1, FSCALE1, NB1)
 #else
-inline uint
+INLINE uint
 hist_bin_i(ulong v, ulong vmin, ulong range, uint nb, int ident)
 {
     /* With the identity mapping and a range below 2^32, one unsigned 32-bit subtraction and
@@ -41,7 +41,7 @@ hist_bin_i(ulong v, ulong vmin, ulong range, uint nb, int ident)
 #define HIST_BIN1(v) hist_bin_i((ulong)(v), MIN1, RANGE1, NB1, IDENT1)
 #endif
 
-inline uint
+INLINE uint
 vote_elem(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
           GLOBAL const float *restrict w, uint space, ulong i, uint width, VOTE_T *weight)
 {
@@ -63,7 +63,7 @@ vote_elem(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
 /* The bins of VOTE_VEC consecutive single-channel elements from their 16 bytes q (the
  * engine loads q itself, so that it can keep several loads in flight). */
 #define VOTE_HAS_UNPACK 1
-inline void
+INLINE void
 vote_unpack(uint4 q, uint *b)
 {
 #if VOTE_VEC == 16
@@ -89,7 +89,7 @@ vote_unpack(uint4 q, uint *b)
 }
 
 /* VOTE_VEC consecutive single-channel elements through one 16-byte load. */
-inline void
+INLINE void
 vote_vec(GLOBAL const X_T *restrict x, uint space, ulong v, uint width, uint *b)
 {
 #if VOTE_VEC > 1

@@ -134,7 +134,7 @@ HOG_LEVEL_KERNEL(hog_level_px3, 3)
     }
 
 /* One pixel, planar output. */
-inline void
+INLINE void
 hog_gradient_planar(float bx, float by, size_t o, size_t npix, GLOBAL float *restrict grad,
                     GLOBAL uchar *restrict bins)
 {
@@ -145,7 +145,7 @@ hog_gradient_planar(float bx, float by, size_t o, size_t npix, GLOBAL float *res
 }
 
 /* 8 consecutive pixels in vectors. */
-inline void
+INLINE void
 hog_gradient_planar8(float8 bx, float8 by, size_t o, size_t npix, GLOBAL float *restrict grad,
                      GLOBAL uchar *restrict bins)
 {

@@ -46,7 +46,7 @@
 #define J_PROW 20  /* first padded level row */
 
 /* The last job whose field f is <= v (fields f increase with the job). */
-inline uint
+INLINE uint
 hog_find_job(GLOBAL const int *jobs, uint njobs, uint f, uint v)
 {
     uint lo = 0, hi = njobs - 1;
@@ -62,7 +62,7 @@ hog_find_job(GLOBAL const int *jobs, uint njobs, uint f, uint v)
     return lo;
 }
 
-inline int
+INLINE int
 hog_reflect101(int p, int len)
 {
     if (len <= 1)
@@ -77,7 +77,7 @@ hog_reflect101(int p, int len)
 }
 
 /* OpenCV's fastAtan2 polynomial, degrees in [0, 360) (votecl__hog_atan_deg). */
-inline float
+INLINE float
 hog_atan_deg(float y, float x)
 {
     float ax = fabs(x), ay = fabs(y), a, c, c2;
@@ -100,7 +100,7 @@ hog_atan_deg(float y, float x)
 
 /* One channel value of the padded level at (px, py): the level's pixel reflected, downscaled
  * from the region of the source (hog_resize then hog_pad of the reference). */
-inline void
+INLINE void
 hog_fetch(GLOBAL const uchar *src, uint sw, GLOBAL const int *job, GLOBAL const int *tab,
           uint ch, int px, int py, GLOBAL const float *lut, float *v)
 {
@@ -123,7 +123,7 @@ hog_fetch(GLOBAL const uchar *src, uint sw, GLOBAL const int *job, GLOBAL const 
 
 /* Stage 3 for gradient pixel o (x of a row of gw) from the lut'd neighbours: the channel
  * OpenCV takes (votecl__hog_pick_channel), two weighted magnitudes and two bins. */
-inline void
+INLINE void
 hog_gradient_store(const float *xr, const float *xl, const float *yb, const float *yt, uint ch,
                    int x, uint gw, uint o, GLOBAL float *grad, GLOBAL uchar *bins)
 {
@@ -176,7 +176,7 @@ hog_gradient_all(GLOBAL const uchar *src, uint sw, uint ch, GLOBAL const int *jo
 }
 
 /* Sums v[0 .. HOG_LOCAL) of every work-item into v[0]. */
-inline void
+INLINE void
 hog_reduce(LOCAL_PTR float *v, uint lid)
 {
     for (uint n = HOG_LOCAL / 2; n > 0; n /= 2) {

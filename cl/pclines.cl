@@ -32,7 +32,7 @@
 #define PCL_COLUMNS (2 * PCL_D)
 
 /* Eq. 4 on doubled, centred coordinates (votecl__pclines_row). */
-inline uint
+INLINE uint
 pcl_row(uint location, int c)
 {
 #if PCL_NARROW
@@ -54,7 +54,7 @@ pcl_row(uint location, int c)
 }
 
 /* Eq. 9 rounded half up, modulo 2D (votecl__pclines_key). */
-inline uint
+INLINE uint
 pcl_key(int gx, int gy)
 {
     long s = (gx >= 0) == (gy >= 0) ? 1 : -1;
@@ -72,7 +72,7 @@ pcl_key(int gx, int gy)
     return (uint)(((q + PCL_D) % two_d + two_d) % two_d);
 }
 
-inline int
+INLINE int
 pcl_int_gradient(float g)
 {
     g = isnan(g) ? 0.0f : g * 255.0f;
@@ -93,7 +93,7 @@ CONSTANT int pcl_deriv[7] = {-1, -4, -5, 0, 5, 4, 1};
 #define PCL_KH (PCL_KERNEL / 2)
 
 #define PCL_ORIENTATION(NAME, T, ACC, FINISH)                                                 \
-    inline void NAME(GLOBAL const T *restrict p, int x, int y, int *gx, int *gy)              \
+    INLINE void NAME(GLOBAL const T *restrict p, int x, int y, int *gx, int *gy)              \
     {                                                                                         \
         ACC sx = 0, sy = 0;                                                                   \
         for (int dy = -PCL_KH; dy <= PCL_KH; dy++) {                                          \
@@ -122,7 +122,7 @@ PCL_ORIENTATION(pcl_orientation_f32, float, float, PCL_F32_GRAD)
  * widened to int by the sums, as in the reference): the 3 x 3 Sobel magnitude decides, the
  * orientation operator gives the key. */
 #define PCL_SOBEL_KEY(NAME, T, GRAD, ORIENT)                                                 \
-    inline uint NAME##_xy(GLOBAL const T *restrict p, uint x, uint y)                         \
+    INLINE uint NAME##_xy(GLOBAL const T *restrict p, uint x, uint y)                         \
     {                                                                                         \
         GLOBAL const T *q = p + (size_t)y * PCL_W + x;                                        \
         int gx = GRAD(q[1 - PCL_W] + 2 * q[1] + q[1 + PCL_W] - q[-1 - PCL_W] - 2 * q[-1] -    \
@@ -134,7 +134,7 @@ PCL_ORIENTATION(pcl_orientation_f32, float, float, PCL_F32_GRAD)
         PCL_ORIENT(ORIENT, p, (int)x, (int)y, gx, gy);                                        \
         return pcl_key(gx, gy);                                                               \
     }                                                                                         \
-    inline uint NAME(GLOBAL const T *restrict p, uint e)                                      \
+    INLINE uint NAME(GLOBAL const T *restrict p, uint e)                                      \
     {                                                                                         \
         uint x = e % PCL_W, y = e / PCL_W;                                                    \
         if (e >= (uint)PCL_W * PCL_H || x == 0 || y == 0 || x + 1 >= PCL_W || y + 1 >= PCL_H) \
@@ -146,7 +146,7 @@ PCL_SOBEL_KEY(pcl_key_u8, uchar, PCL_U8_GRAD, pcl_orientation_u8)
 PCL_SOBEL_KEY(pcl_key_f32, float, PCL_F32_GRAD, pcl_orientation_f32)
 
 /* List input: int4 (x, y, gx, gy), validated by the host. */
-inline uint
+INLINE uint
 pcl_key_list(GLOBAL const int4 *restrict edges, uint e, uint n, uint *location)
 {
     if (e >= n)
@@ -221,7 +221,7 @@ pclines_scan(GLOBAL uint *restrict counts, GLOBAL uint *restrict offsets,
 }
 
 /* The actual column of virtual column j, and whether its rows are mirrored. */
-inline int
+INLINE int
 pcl_wrap(int j, int *mirrored)
 {
     *mirrored = j < 0 || j >= PCL_COLUMNS;
@@ -230,7 +230,7 @@ pcl_wrap(int j, int *mirrored)
 
 /* Votes every edge of sorted[from, to) into ring column slot for actual column c: the rows
  * of the tile's window [base, base + PCL_TROWS) only. */
-inline void
+INLINE void
 pcl_vote_range(GLOBAL const uint *restrict sorted, uint from, uint to, int c, int mirrored,
                uint base, LOCAL_PTR uint *column)
 {
@@ -244,7 +244,7 @@ pcl_vote_range(GLOBAL const uint *restrict sorted, uint from, uint to, int c, in
 
 /* The radius of column c (votecl__pclines_radius_at): one angle, PCL_RADIUS columns at the
  * axes. */
-inline int
+INLINE int
 pcl_radius_at(int c)
 {
     ulong d = PCL_D, a = c >= PCL_D ? (ulong)(c - PCL_D) : (ulong)(PCL_D - c), b = d - a;
@@ -253,7 +253,7 @@ pcl_radius_at(int c)
 }
 
 /* Section 4.2: only the edges whose key lies within the radius of c, around the strip. */
-inline void
+INLINE void
 pcl_vote_column(GLOBAL const uint *restrict sorted, GLOBAL const uint *restrict offsets, int j,
                 uint base, LOCAL_PTR uint *column)
 {
@@ -280,7 +280,7 @@ pcl_vote_column(GLOBAL const uint *restrict sorted, GLOBAL const uint *restrict 
 
 /* Whether virtual column j, row r (j owned, r in the tile) is a maximum
  * (votecl__pclines_is_max); the ring holds rows [base, base + PCL_TROWS). */
-inline int
+INLINE int
 pcl_is_max(LOCAL_PTR const uint *ring, int first, int j, int r, int base, uint threshold)
 {
     uint value = ring[PCL_SLOT(j) * PCL_TROWS + (r - base)];
@@ -410,7 +410,7 @@ PCL_EDGES_ROWS(f32, float, pcl_key_f32)
 
 /* u8 edges: integer sums are exact in any order, so the orientation operator of an interior
  * pixel is summed separably (the row's derivative and smoothing, then across rows). */
-inline void
+INLINE void
 pcl_orientation_u8_rows(GLOBAL const uchar *restrict p, uint x, uint y, int *gx, int *gy)
 {
 #if PCL_RADIUS != 0 && PCL_KERNEL > 3
@@ -522,7 +522,7 @@ pclines_scatter_bands(GLOBAL const uint *restrict lists, uint band_rows,
  * first + s, all on one side of u = 0 and of the strip's ends): Eq. 4's numerator grows by
  * the edge's slope per column, so (num K) does by slope K, exactly in 64 bits (num K <
  * 2^49). in[s] is 0 for a slot between s0 and s1 outside the edge's window; full: none is. */
-inline void
+INLINE void
 pcl_vote_slots(GLOBAL const uint *restrict sorted, uint from, uint to, int first, int s0,
                int s1, const uint *in, int full, GLOBAL uint *restrict scratch)
 {
@@ -553,7 +553,7 @@ pcl_vote_slots(GLOBAL const uint *restrict sorted, uint from, uint to, int first
 
 /* Slots [a, b) of the block starting at virtual column first: for each key (unwrapped:
  * key + m 2D, the one within a slot's window), the slots whose window holds it. */
-inline void
+INLINE void
 pcl_vote_segment(GLOBAL const uint *restrict sorted, GLOBAL const uint *restrict offsets,
                  int first, int a, int b, GLOBAL uint *restrict scratch)
 {
@@ -590,7 +590,7 @@ pcl_vote_segment(GLOBAL const uint *restrict sorted, GLOBAL const uint *restrict
 
 /* Whether owned virtual column j (slot j - first), row r, is a maximum: pcl_is_max on the
  * scratch. */
-inline int
+INLINE int
 pcl_is_max_rows(GLOBAL const uint *restrict scratch, int first, int j, int r, uint threshold)
 {
     uint value = scratch[(size_t)(j - first) * PCL_CS + (size_t)r * PCL_RS];
@@ -614,7 +614,7 @@ pcl_is_max_rows(GLOBAL const uint *restrict scratch, int first, int j, int r, ui
 }
 
 /* The maxima of owned columns [c0, c1) and, when store, their counts into the TS space. */
-inline void
+INLINE void
 pcl_finish_block(GLOBAL const uint *restrict scratch, int first, int c0, int c1,
                  uint threshold, uint store, GLOBAL uint *restrict space,
                  GLOBAL uint *restrict maxima, GLOBAL uint *restrict count, uint capacity)

@@ -14,6 +14,9 @@
  *  - the scalar typedefs and the 2- and 4-vectors of uchar, ushort, int, uint and float,
  *    whose components are read as .x .y .z .w (not .s0), never built from vector literals
  *    such as (uint4)(a, b, c, d) and never used in vector arithmetic.
+ *  - helper functions are declared INLINE (below), never plain inline: OpenCL C's inline is
+ *    C99's, which emits no definition, so a call the compiler does not inline is left
+ *    unresolved (tools/offline-compile.py fails on them);
  *
  * Floating point: no contraction of a*b+c into fma, so that bin boundaries computed here
  * agree bit for bit with the C reference built with -ffp-contract=off (NVRTC: --fmad=false,
@@ -36,6 +39,8 @@ static_assert(sizeof(ulong) == 8 && sizeof(long) == 8, "OpenCL C's long is 64 bi
  * never a silently private array). */
 #define __local __shared__
 #define KERNEL __kernel
+/* Helper functions: defined in each program and always inlined (see the OpenCL side). */
+#define INLINE static __forceinline__
 #define GLOBAL
 #define LOCAL __shared__
 #define LOCAL_PTR
@@ -368,6 +373,11 @@ warp_lane(void)
 #pragma OPENCL FP_CONTRACT OFF
 
 #define KERNEL __kernel
+/* Helper functions: static, since OpenCL C's inline is C99's and emits no definition (a call
+ * left out of line is unresolved: clang's NVPTX and AMDGPU targets leave some at -O3); always
+ * inlined, since with vote.cl's local_vote_vec static but not forced inline PoCL 3.1 left
+ * the local strategy's counts at 0 (tests/test-uservote's /local cases). */
+#define INLINE static inline __attribute__((always_inline))
 #define GLOBAL __global
 #define LOCAL __local
 #define LOCAL_PTR __local
@@ -377,14 +387,16 @@ warp_lane(void)
 #if defined(VOTECL_VENDOR_NVIDIA) && defined(VOTECL_FEATURE_WARP_MATCH)
 /* NVIDIA's OpenCL compiler takes inline PTX: the same warp helpers as the CUDA mapping
  * (match.any.sync needs sm_70; the plan asks for them only on such devices, and profiles
- * without the feature leave them out). */
+ * without the feature leave them out). Spelt __asm__: asm is no keyword of OpenCL C, and
+ * clang, whose NVPTX target builds these kernels offline (tools/offline-compile.py), rejects
+ * it; __asm__ is the GNU spelling reserved in every language mode. */
 #define VOTECL_HAS_WARP_MATCH 1
 inline uint
 warp_match_any(uint v)
 {
     uint mask, peers;
-    asm volatile("activemask.b32 %0;" : "=r"(mask));
-    asm volatile("match.any.sync.b32 %0, %1, %2;" : "=r"(peers) : "r"(v), "r"(mask));
+    __asm__ volatile("activemask.b32 %0;" : "=r"(mask));
+    __asm__ volatile("match.any.sync.b32 %0, %1, %2;" : "=r"(peers) : "r"(v), "r"(mask));
     return peers;
 }
 
@@ -392,14 +404,14 @@ inline uint
 warp_lane(void)
 {
     uint lane;
-    asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+    __asm__ volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
     return lane;
 }
 #endif
 
 #ifdef VOTECL_VENDOR_NVIDIA
 /* OpenCL 1.2's mem_fence may order only within the work-group here: a device-wide fence. */
-#define device_fence() asm volatile("membar.gl;" ::: "memory")
+#define device_fence() __asm__ volatile("membar.gl;" ::: "memory")
 #else
 #define device_fence() mem_fence(CLK_GLOBAL_MEM_FENCE)
 #endif

@@ -88,7 +88,7 @@
  * VOTE_VEC; bit 1: the lanes of a warp voting for the same bin add their count through one
  * leader (warp aggregation), so few distinct values per warp cost few atomics. Either way
  * every bin receives the same counts, so results are exact. */
-inline void
+INLINE void
 local_vote_vec(LOCAL_PTR uint *bins, const uint *b, uint base, uint copy)
 {
 #if LOCAL_AGG & 1
@@ -121,7 +121,7 @@ local_vote_vec(LOCAL_PTR uint *bins, const uint *b, uint base, uint copy)
  * LOCAL_LOADS vectors are loaded before the current ones vote, so that loads are always in
  * flight (the kernel is bound by the loads' latency, not by the local atomics:
  * docs/performance.md). */
-inline void
+INLINE void
 local_vote_vectors(LOCAL_PTR uint *bins, GLOBAL const X_T *restrict x, uint space, ulong frame,
                    uint width, uint nvec, uint first, uint stride, uint base, uint copy)
 {
@@ -152,7 +152,7 @@ local_vote_vectors(LOCAL_PTR uint *bins, GLOBAL const X_T *restrict x, uint spac
 #elif VOTE_VEC > 1 && VOTE_KIND == 0
 /* The vectors v = first, first + stride, ... below nvec, two loads in flight before the
  * votes that depend on them. */
-inline void
+INLINE void
 local_vote_vectors(LOCAL_PTR uint *bins, GLOBAL const X_T *restrict x, uint space, ulong frame,
                    uint width, uint nvec, uint first, uint stride, uint base, uint copy)
 {
@@ -173,7 +173,7 @@ local_vote_vectors(LOCAL_PTR uint *bins, GLOBAL const X_T *restrict x, uint spac
 #endif
 
 /* The pass's NPASS bins folded over their S' copies into out. */
-inline void
+INLINE void
 local_fold(LOCAL_PTR const uint *bins, GLOBAL uint *out, uint base, uint lid)
 {
     for (uint i = lid; i < NPASS && base + i < NBINS; i += WG) {
@@ -198,7 +198,7 @@ local_fold(LOCAL_PTR const uint *bins, GLOBAL uint *out, uint base, uint lid)
  * time. Parts are summed in vote_merge's order, so f32 sums are the same. Without
  * tickets (a single part writes result directly) there is nothing to merge. Every
  * work-item of the group calls it (barriers inside); last is a local word. */
-inline void
+INLINE void
 local_merge(GLOBAL uint *partials, GLOBAL uint *tickets, GLOBAL uint *result, uint space,
             uint pass, uint passes, uint parts, uint base, uint lid, LOCAL_PTR uint *last)
 {
@@ -347,7 +347,7 @@ vote_private(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
 /* Every work-item owns NBINS 16-bit counters in local memory, two to a word, at word
  * (bin / 2) * WG + lid: bank lid mod 32 whatever the data, and no atomics. The host keeps
  * each work-item under 65536 elements so that no counter wraps. Unity votes only. */
-inline void
+INLINE void
 private_vote(LOCAL_PTR uint *counts, uint lid, uint b)
 {
     if (b < NBINS)

@@ -159,6 +159,19 @@ device_facts(cl_platform_id platform, cl_device_id device, votecl_device_info *i
                            strstr(extensions, "cl_khr_global_int32_base_atomics") != NULL;
 }
 
+/* cl_nv_device_attribute_query's CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV; 0 when unknown. */
+static cl_uint
+nvidia_compute_major(cl_device_id device, const char *extensions)
+{
+    cl_uint major = 0;
+
+    if (strstr(extensions, "cl_nv_device_attribute_query") == NULL ||
+        clGetDeviceInfo(device, 0x4000 /* CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV */,
+                        sizeof major, &major, NULL) != CL_SUCCESS)
+        return 0;
+    return major;
+}
+
 /* The optional features of votecl-private.h the device has (the shape's features). */
 static unsigned
 device_features(cl_device_id device, const votecl_device_info *info)
@@ -174,8 +187,8 @@ device_features(cl_device_id device, const votecl_device_info *info)
     if (strstr(extensions, "cl_khr_subgroups") != NULL ||
         strstr(extensions, "cl_intel_subgroups") != NULL)
         features |= VOTECL__FEATURE_SUBGROUPS;
-    /* cl/prelude.h's inline PTX (match.any.sync) */
-    if (strstr(info->vendor, "NVIDIA") != NULL)
+    /* cl/prelude.h's inline PTX: match.any.sync needs sm_70, as the CUDA backend checks */
+    if (strstr(info->vendor, "NVIDIA") != NULL && nvidia_compute_major(device, extensions) >= 7)
         features |= VOTECL__FEATURE_WARP_MATCH;
     return features;
 }

@@ -248,6 +248,8 @@ static votecl_status
 context_resolve(votecl_context *context, const votecl_context_options *options,
                 const char **selector)
 {
+    const char *dump;
+
     if (resolve_backend(options, &context->backend) != 0)
         return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
                             "backend: unknown backend (VOTECL_BACKEND=%s); use opencl, cuda or ref",
@@ -276,6 +278,9 @@ context_resolve(votecl_context *context, const votecl_context_options *options,
                                                     options->kernel_path, VOTECL_KERNELDIR);
     context->cache_dir = resolve_cache_dir(context, options);
     context->pocl_binaries = env_nonempty("VOTECL_POCL_BINARIES") != NULL;
+    if ((dump = env_absolute_dir(context, "VOTECL_DUMP_PROGRAMS")) != NULL &&
+        (context->dump_dir = votecl__strdup(dump)) == NULL)
+        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
     if (context->kernel_path == NULL)
         return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for the kernel path");
     *selector = options->device != NULL ? options->device : env_nonempty("VOTECL_DEVICE");
@@ -537,6 +542,7 @@ votecl_context_free(votecl_context *context)
         context->ops->context_release(context);
     free(context->kernel_path);
     free(context->cache_dir);
+    free(context->dump_dir);
     free(context->build_log);
     free(context);
 }

@@ -15,7 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Conservative build options: no fast-math, no mad, so bin boundaries agree with the
  * C reference (cl/prelude.h also turns FP_CONTRACT off). */
@@ -368,6 +370,54 @@ store_to_disk(votecl_context *context, const uint8_t key[32], void *handle)
     free(binary);
 }
 
+/* Writes body to dir/name through a temporary file renamed into place, so that processes
+ * dumping the same program at once never leave a partial file. 0 on success. */
+static int
+dump_file(const char *dir, const char *name, const char *body)
+{
+    char path[4096], temp[4160];
+    FILE *f;
+    int ok;
+
+    if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path ||
+        snprintf(temp, sizeof temp, "%s.%ld.tmp", path, (long)getpid()) >= (int)sizeof temp)
+        return -1;
+    if ((f = fopen(temp, "w")) == NULL)
+        return -1;
+    ok = fputs(body, f) >= 0;
+    ok = fclose(f) == 0 && ok;
+    if (!ok || rename(temp, path) != 0) {
+        remove(temp);
+        return -1;
+    }
+    return 0;
+}
+
+/* VOTECL_DUMP_PROGRAMS (docs/env.md): writes <key><suffix> into the dump directory, for
+ * offline compilers (tools/offline-compile.py). A debugging aid: a failure is only logged. */
+static void
+dump_text(votecl_context *context, const uint8_t key[32], const char *suffix, const char *body)
+{
+    char name[96];
+
+    if (context->dump_dir == NULL)
+        return;
+    for (int i = 0; i < 32; i++)
+        snprintf(name + 2 * i, 3, "%02x", key[i]);
+    snprintf(name + 64, sizeof name - 64, "%s", suffix);
+    if ((mkdir(context->dump_dir, 0777) != 0 && access(context->dump_dir, W_OK) != 0) ||
+        dump_file(context->dump_dir, name, body) != 0)
+        votecl__log(context, "VOTECL_DUMP_PROGRAMS: cannot write %s/%s", context->dump_dir, name);
+}
+
+/* The options first: a reader that finds <key>.cl also finds them. */
+static void
+dump_program(votecl_context *context, const uint8_t key[32], const char *source)
+{
+    dump_text(context, key, ".options", BUILD_OPTIONS "\n");
+    dump_text(context, key, ".cl", source);
+}
+
 /* The files of a program, space-separated, for the debug log and the build callback. */
 static void
 files_label(const char *const *files, char *label, size_t size)
@@ -439,10 +489,13 @@ votecl__program_get(votecl_context *context, const char *const *files,
         goto out;
     }
     memcpy(program->key, key, 32);
+    dump_program(context, key, t.data);
     program->from_disk = load_from_disk(context, key, &program->handle);
     if (!program->from_disk) {
         status = build(context, files, key, t.data, &program->handle);
         if (status != VOTECL_OK) {
+            /* Marks a program the device rejected (the tests' deliberately broken ones). */
+            dump_text(context, key, ".log", votecl_context_get_build_log(context));
             free(program);
             goto out;
         }

@@ -104,6 +104,7 @@ struct votecl_context {
     void *build_user;
     unsigned long builds; /* programs compiled from source (a count the tests read) */
     int pocl_binaries;    /* VOTECL_POCL_BINARIES: store PoCL's binaries too (program.c) */
+    char *dump_dir;       /* VOTECL_DUMP_PROGRAMS: composed programs written here; NULL: off */
 };
 
 /* --- errors and the debug log (log.c) --- */

@@ -1361,6 +1361,81 @@ out:
     g_free(broken);
 }
 
+/* A u8 histogram plan in a context made while VOTECL_DUMP_PROGRAMS is dir; VOTECL_OK or the
+ * plan's status. */
+static votecl_status
+plan_with_dump(const char *dir)
+{
+    char *saved = tu_env_set("VOTECL_DUMP_PROGRAMS", dir);
+    votecl_context *context = tu_device_context_new(NULL);
+    votecl_status status = VOTECL_NO_DEVICE;
+
+    tu_env_restore("VOTECL_DUMP_PROGRAMS", saved);
+    if (context != NULL) {
+        votecl_hist_params p;
+        votecl_hist_plan *plan = NULL;
+        votecl_hist_params_init(&p, VOTECL_DTYPE_U8);
+        status = votecl_hist_plan_new(context, &p, &plan);
+        votecl_hist_plan_free(plan);
+        votecl_context_free(context);
+    }
+    return status;
+}
+
+/* VOTECL_DUMP_PROGRAMS (docs/env.md) writes what the compiler sees, <key>.cl, beside the
+ * build options, <key>.options; a directory that cannot be made, or a relative one, never
+ * fails the call. */
+static void
+test_cache_dump(void)
+{
+    char *root = tu_mkdtemp();
+    char *dump = g_build_filename(root, "dump", NULL);
+    char *file = g_build_filename(root, "file", NULL);
+    char *impossible = g_build_filename(file, "dump", NULL);
+    int programs = 0, histograms = 0;
+
+    if (plan_with_dump(dump) == VOTECL_NO_DEVICE) {
+        g_test_skip("no device");
+        goto out;
+    }
+    GDir *dir = g_dir_open(dump, 0, NULL);
+    g_assert_nonnull(dir);
+    for (const char *name; (name = g_dir_read_name(dir)) != NULL;) {
+        if (!g_str_has_suffix(name, ".cl"))
+            continue;
+        g_assert_cmpuint(strlen(name), ==, 64 + 3);
+        char *path = g_build_filename(dump, name, NULL);
+        char *options_path = g_strdup_printf("%s/%.64s.options", dump, name);
+        char *text = NULL, *options = NULL;
+        g_assert_true(g_file_get_contents(path, &text, NULL, NULL));
+        g_assert_true(g_file_get_contents(options_path, &options, NULL, NULL));
+        g_assert_true(g_str_has_prefix(text, "#define "));
+        g_assert_nonnull(strstr(text, "\n#line 1 \"prelude.h\"\n"));
+        g_assert_cmpstr(options, ==, "-cl-std=CL1.2\n");
+        histograms += strstr(text, "\n#line 1 \"histogram.cl\"\n") != NULL;
+        programs++;
+        g_free(text);
+        g_free(options);
+        g_free(options_path);
+        g_free(path);
+    }
+    g_dir_close(dir);
+    g_assert_cmpint(programs, >=, 1);
+    g_assert_cmpint(histograms, >=, 1);
+
+    g_assert_true(g_file_set_contents(file, "x", 1, NULL));
+    g_assert_cmpint(plan_with_dump(impossible), ==, VOTECL_OK);
+    g_assert_false(g_file_test(impossible, G_FILE_TEST_EXISTS));
+    g_assert_cmpint(plan_with_dump("relative/dump"), ==, VOTECL_OK);
+    g_assert_false(g_file_test("relative", G_FILE_TEST_EXISTS));
+out:
+    tu_rmtree(root);
+    g_free(impossible);
+    g_free(file);
+    g_free(dump);
+    g_free(root);
+}
+
 static const char probe_source[] = "__kernel void votecl_test_probe(__global uint *out)\n"
                                    "{\n"
                                    "    out[get_global_id(0)] = 7u;\n"
@@ -2118,6 +2193,7 @@ main(int argc, char **argv)
     tu_add_device_test("local-refinements", test_local_refinements);
     tu_add_device_test("build/broken", test_build_broken);
     tu_add_device_test("cache/disk", test_cache_disk);
+    tu_add_device_test("cache/dump", test_cache_dump);
     tu_add_device_test("cache/pocl", test_cache_pocl);
     tu_add_device_test("warmup/defaults", test_warmup_defaults);
     tu_add_device_test("buffers/bad", test_buffers_bad);
