@@ -104,7 +104,8 @@ def libvotecl(ctx, case):
     dims, ranges, images = case["dims"], case["ranges"], case["images"]
     dtype = images[0].dtype
     if case["mask"] is not None:
-        return votecl.Histogram(ctx, dtype, bins=dims[0], range=tuple(ranges[0]),
+        r = ranges[0]
+        return votecl.Histogram(ctx, dtype, bins=dims[0], range=(float(r[0]), float(r[-1])),
                                 mask=case["mask"])(images[0])
     if len(dims) > 2:
         counts, _ = votecl.histogramdd([im.ravel() for im in images], bins=ranges,
