@@ -118,7 +118,6 @@ def test_hog_visualization_orientation(ctx):
 
 
 # test_hog.py: test_hog_block_normalization_incorrect_error
-@missing("issue 26 item 5: HOG block norms, a block_norm parameter that refuses 'Linf'")
 def test_hog_block_normalization_incorrect_error(ctx):
     img = (np.eye(4) * 255).astype(np.uint8)
     with pytest.raises(ValueError):
