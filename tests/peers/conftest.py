@@ -66,7 +66,7 @@ def pytest_configure(config):
 
 
 def pytest_collection_modifyitems(config, items):
-    if os.environ.get("VOTECL_PEERS_SLOW"):
+    if os.environ.get("VOTECL_PEERS_SLOW") or os.environ.get("VOTECL_TEST_SLOW") == "1":
         return
     skip = pytest.mark.skip(reason="slow: VOTECL_PEERS_SLOW=1 (make check-slow) runs it")
     for item in items:
