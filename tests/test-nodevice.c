@@ -1550,7 +1550,7 @@ kernel_blank(const char *source)
     }
     for (i = 0; i < n; i = (size_t)(end - t) + 1) {
         size_t first = i + strspn(t + i, " \t");
-        for (end = t + first; *end != '\0' && (*end != '\n' || end[-1] == '\\'); end++)
+        for (end = t + first; *end != '\0' && (*end != '\n' || (end > t && end[-1] == '\\')); end++)
             ;
         if (t[first] == '#')
             kernel_blank_range(t, first, (size_t)(end - t));
