@@ -129,6 +129,16 @@ votecl_status votecl__ght_edges_sort(const votecl__ght_point *points, size_t n, 
                                      votecl__ght_edges *edges);
 void votecl__ght_edges_clear(votecl__ght_edges *edges);
 
+/* At least the number of Guil's pairings of edges sorted by bin (L + 1 offsets): every point
+ * of bin t times those of its partner bins, only coincident points left out. */
+uint64_t votecl__ght_pairs_bound(const votecl__ght_desc *desc, const uint32_t *offsets);
+/* The most bytes that building one list of pairings of those edges allocates, host and
+ * device together, before and after the cap (the reference's unsorted and sorted copies, or
+ * the device's list and its capped copy: 48 bytes a pairing of the bound), with their
+ * offsets, keys, the device's counts and tasks and the list's O space; saturates at
+ * UINT64_MAX. The memory limit's figure (lib/ght.c). */
+uint64_t votecl__ght_pairs_bytes(const votecl__ght_desc *desc, const uint32_t *offsets);
+
 /* Guil's pairings of sorted edges, sorted by key (allocates; free with _pairs_clear). */
 votecl_status votecl__ght_ref_pairs(const votecl__ght_desc *desc, const votecl__ght_edges *edges,
                                     votecl__ght_pairs *pairs);
@@ -280,6 +290,10 @@ votecl_status votecl__ght_guil(const votecl__ght_desc *desc, const votecl__ght_s
                                const uint32_t *ot, const uint32_t *oi,
                                const votecl__ght_pairs *templ, const votecl__ght_pairs *image,
                                uint32_t width, uint32_t height, votecl__ght_poses *out);
+/* The most bytes votecl__ght_guil allocates for a width x height image, host and device
+ * together: the D spaces and label maps of every candidate (the reference's scratch, the
+ * device's spaces), the rotation search's L * L arrays, the S histograms (saturates). */
+uint64_t votecl__ght_search_bytes(const votecl__ght_desc *desc, uint32_t width, uint32_t height);
 
 /* The R-table: template edges sorted by bin, as vectors to the centre. */
 typedef struct votecl__ght_rtable {

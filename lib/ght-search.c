@@ -509,6 +509,28 @@ fits(search *s, votecl__ght_poses *out)
     return status;
 }
 
+/* Bytes per cell of a candidate's grid: its D space (and a device's global copies, up to
+ * four), its label map, room for its maxima on a device. */
+#define GHT_CELL_BYTES 32u
+
+uint64_t
+votecl__ght_search_bytes(const votecl__ght_desc *desc, uint32_t width, uint32_t height)
+{
+    uint32_t gw, gh;
+    uint64_t L = desc->levels, nc = (uint64_t)desc->p.max_rotations * desc->p.max_scales;
+    uint64_t cells, per;
+
+    votecl__ght_grid(desc, width, height, &gw, &gh);
+    cells = (uint64_t)gw * gh;
+    if (nc >= UINT64_MAX / GHT_CELL_BYTES / 2)
+        return UINT64_MAX;
+    per = (nc + 1) * GHT_CELL_BYTES;
+    if (cells != 0 && per > UINT64_MAX / 2 / cells)
+        return UINT64_MAX;
+    /* the rotation search's smoothing (os, sums, mid), the S histograms */
+    return per * cells + 16 * L * L + 8 * (uint64_t)(desc->p.max_rotations + 1) * desc->scales;
+}
+
 votecl_status
 votecl__ght_guil(const votecl__ght_desc *desc, const votecl__ght_stages *stages,
                  const uint32_t *ot, const uint32_t *oi, const votecl__ght_pairs *templ,
