@@ -1601,6 +1601,101 @@ ellipse_edges(votecl_ght_edge *e, double cx, double cy, double rx, double ry, do
     return n;
 }
 
+/* The status and message of a call over the memory limit: they name the figure and the
+ * limit, and what (pixels, pairings, accumulator). */
+static void
+check_over_limit(votecl_status status, const char *what)
+{
+    const char *msg = votecl_context_get_error(ref_context);
+
+    g_assert_cmpint(status, ==, VOTECL_OUT_OF_RESOURCES);
+    g_assert_nonnull(strstr(msg, "over the memory limit of"));
+    g_assert_nonnull(strstr(msg, "params.memory_limit"));
+    g_assert_nonnull(strstr(msg, what));
+}
+
+/* A guil model of the notched ellipse's edges with the sample's narrow search (or the
+ * defaults), memory_limit limit. */
+static votecl_ght_model *
+limited_model(uint64_t limit, int narrow)
+{
+    votecl_ght_edge te[800];
+    size_t nt = ellipse_edges(te, 40, 30, 33, 19.8, 0, 0);
+    votecl_ght_model *m = NULL;
+    votecl_ght_params p;
+
+    votecl_ght_params_init(&p, VOTECL_GHT_GUIL);
+    if (narrow) {
+        p.levels = 90;
+        p.angle_step = 4;
+        p.min_scale = 0.9;
+        p.max_scale = 1.2;
+        p.scale_step = 0.1;
+    }
+    p.memory_limit = limit;
+    g_assert_cmpint(votecl_ght_model_new_edges(ref_context, &p, te, nt, 80, 60, 40, 30, &m), ==,
+                    VOTECL_OK);
+    return m;
+}
+
+/* params.memory_limit (issue 28): a template or detection whose pixels, pairings or
+ * accumulator need more is refused with VOTECL_OUT_OF_RESOURCES before the stage allocates
+ * (here 10^10 pairings under the default limit: counting them alone would take minutes, so
+ * the test's seconds show nothing was visited), found is left alone, the model stays usable,
+ * and within the limit the poses are those without one. */
+static void
+test_ref_memory_limit(void)
+{
+    enum { HALF = 100000 };
+    votecl_ght_edge *dense = g_new(votecl_ght_edge, 2 * HALF), ie[800], te[800];
+    size_t ni = ellipse_edges(ie, 110, 70, 33, 19.8, 0.5, 1), found = 77, n0 = 0, n1 = 0;
+    size_t nt = ellipse_edges(te, 40, 30, 33, 19.8, 0, 0);
+    votecl_ght_pose p0[16], p1[16];
+    votecl_ght_model *m = limited_model(VOTECL_GHT_MEMORY_LIMIT_DEFAULT, 0), *none;
+    votecl_ght_params p;
+
+    /* 10^5 edges of gradient bin 0 and 10^5 of bin 90 (xi): 10^10 pairings, 480 GB */
+    for (uint32_t i = 0; i < HALF; i++) {
+        dense[i] = (votecl_ght_edge){i % 2000, i / 2000, 100, 0};
+        dense[HALF + i] = (votecl_ght_edge){i % 2000, 1000 + i / 2000, 0, 100};
+    }
+    check_over_limit(votecl_ght_detect_edges(m, dense, 2 * HALF, 2000, 2000, p0, 16, &found),
+                     "pairings");
+    g_assert_cmpuint(found, ==, 77);
+    g_assert_cmpint(votecl_ght_detect_edges(m, ie, ni, 200, 150, p0, 16, &found), ==, VOTECL_OK);
+    votecl_ght_model_free(m);
+    /* the pixels: 2000 x 2000 x VOTECL_GHT_PIXEL_BYTES over 8 MB */
+    m = limited_model(8u << 20, 0);
+    check_over_limit(votecl_ght_detect_edges(m, ie, ni, 2000, 2000, p0, 16, &found), "pixels");
+    votecl_ght_model_free(m);
+    /* the template: its L * L key arrays alone pass 1 MB */
+    votecl_ght_params_init(&p, VOTECL_GHT_GUIL);
+    p.memory_limit = 1u << 20;
+    m = (votecl_ght_model *)&m;
+    check_over_limit(votecl_ght_model_new_edges(ref_context, &p, te, nt, 80, 60, 40, 30, &m),
+                     "template");
+    g_assert_null(m);
+    /* Ballard's accumulator: 1000 x 1000 cells x 360 rotations, 4 GB */
+    votecl_ght_params_init(&p, VOTECL_GHT_BALLARD);
+    p.max_angle = 360;
+    p.memory_limit = 256u << 20;
+    g_assert_cmpint(votecl_ght_model_new_edges(ref_context, &p, te, nt, 80, 60, 40, 30, &m), ==,
+                    VOTECL_OK);
+    check_over_limit(votecl_ght_detect_edges(m, ie, ni, 2000, 2000, p0, 16, &found), "accumulator");
+    votecl_ght_model_free(m);
+    /* within the limit, the same poses as without one */
+    m = limited_model(64u << 20, 1);
+    none = limited_model(0, 1);
+    g_assert_cmpint(votecl_ght_detect_edges(m, ie, ni, 200, 150, p0, 16, &n0), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_ght_detect_edges(none, ie, ni, 200, 150, p1, 16, &n1), ==, VOTECL_OK);
+    g_assert_cmpuint(n0, >, 0);
+    g_assert_cmpuint(n0, ==, n1);
+    g_assert_cmpmem(p0, (n0 < 16 ? n0 : 16) * sizeof *p0, p1, (n1 < 16 ? n1 : 16) * sizeof *p1);
+    votecl_ght_model_free(m);
+    votecl_ght_model_free(none);
+    g_free(dense);
+}
+
 /* votecl_ght_model_new_edges and votecl_ght_detect_edges on the device equal the
  * reference's (edges sorted on the host, then the device front end from the pairings on). */
 static void
@@ -2051,6 +2146,7 @@ main(int argc, char **argv)
     g_test_add_func("/ref/ght/host-bins", test_ref_host_bins);
     g_test_add_func("/ref/ght/host-ballard", test_ref_host_ballard);
     g_test_add_func("/ref/ght/confidence-summary", test_ref_confidence_summary);
+    g_test_add_func("/ref/ght/memory-limit", test_ref_memory_limit);
     tu_add_device_test("ght/guil-spaces", test_opencl_guil_spaces);
     tu_add_device_test("ght/unrotated", test_opencl_unrotated);
     tu_add_device_test("ght/ballard-space", test_opencl_ballard_space);
