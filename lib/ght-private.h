@@ -285,15 +285,21 @@ typedef struct votecl__ght_stages {
 /* Guil's detection (lib/ght-search.c) from the O spaces ot and oi (L * L counts each, of
  * the whole lists) over the capped pairings templ and image, with the S and D stages of
  * stages (NULL: the reference's): appends the candidate poses of every examined rotation and
- * scale (unsorted). Statuses: the stages', out of host memory. */
+ * scale (unsorted). The D and match stages take batch candidates at a time (0: all at once;
+ * the candidates are independent, so any batch gives the same poses). Statuses: the stages',
+ * out of host memory. */
 votecl_status votecl__ght_guil(const votecl__ght_desc *desc, const votecl__ght_stages *stages,
                                const uint32_t *ot, const uint32_t *oi,
                                const votecl__ght_pairs *templ, const votecl__ght_pairs *image,
-                               uint32_t width, uint32_t height, votecl__ght_poses *out);
-/* The most bytes votecl__ght_guil allocates for a width x height image, host and device
- * together: the D spaces and label maps of every candidate (the reference's scratch, the
- * device's spaces), the rotation search's L * L arrays, the S histograms (saturates). */
-uint64_t votecl__ght_search_bytes(const votecl__ght_desc *desc, uint32_t width, uint32_t height);
+                               uint32_t width, uint32_t height, size_t batch,
+                               votecl__ght_poses *out);
+/* The most bytes votecl__ght_guil allocates for a width x height image with batch
+ * candidates at a time, host and device together: a D space, label map and room for maxima
+ * per candidate and grid cell (copies: the device's global copies of a D space, 0 on the
+ * host), one more candidate's for the reference's scratch, the rotation search's L * L
+ * arrays, the S histograms (saturates at UINT64_MAX). */
+uint64_t votecl__ght_search_bytes(const votecl__ght_desc *desc, uint32_t width, uint32_t height,
+                                  unsigned copies, uint64_t batch);
 
 /* The R-table: template edges sorted by bin, as vectors to the centre. */
 typedef struct votecl__ght_rtable {

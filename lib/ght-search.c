@@ -283,13 +283,14 @@ typedef struct search {
     votecl_ght_pose *rot;     /* their angles and angle votes */
     uint64_t *hists;          /* their S histograms */
     size_t nc;                /* candidates */
+    size_t batch;             /* candidates per D and match stage call */
     votecl__ght_cand *cand;
     votecl_ght_pose *cpose;   /* the candidates' angle, scale and their votes */
     votecl__ght_dpeaks *peaks; /* D maxima per candidate */
     hough *h;                 /* the Hough poses, ranked, kept first */
     size_t nh, kept;
     votecl__ght_sel *sel;     /* the kept poses' maxima */
-    votecl__ght_matches matches;
+    votecl__ght_matches matches, part; /* part: one batch's */
     size_t *first;
     double *normals;
     ref_user *ref;            /* the reference's stages' data (NULL on a device) */
@@ -315,11 +316,11 @@ search_alloc(search *s)
     s->cpose = votecl__calloc(nc + 1, sizeof *s->cpose);
     s->peaks = votecl__calloc(nc + 1, sizeof *s->peaks);
     s->h = votecl__calloc(nc * VOTECL__GHT_MAX_DPEAKS + 1, sizeof *s->h);
-    s->sel = votecl__calloc(nc * VOTECL__GHT_MAX_DPEAKS + 1, sizeof *s->sel);
+    s->sel = votecl__calloc(2 * nc * VOTECL__GHT_MAX_DPEAKS + 1, sizeof *s->sel); /* 2: batches */
     s->first = votecl__calloc(nc * VOTECL__GHT_MAX_DPEAKS + 1, sizeof *s->first);
     s->normals = votecl__malloc(2 * (size_t)d->levels * sizeof *s->normals);
     if (s->ref != NULL)
-        s->ref->scratch = votecl__malloc((nc + 1) * cells * sizeof *s->ref->scratch);
+        s->ref->scratch = votecl__malloc((s->batch + 1) * cells * sizeof *s->ref->scratch);
     if (s->b == NULL || s->rot == NULL || s->hists == NULL || s->cand == NULL ||
         s->cpose == NULL || s->peaks == NULL || s->h == NULL || s->sel == NULL ||
         s->first == NULL || s->normals == NULL || (s->ref != NULL && s->ref->scratch == NULL))
@@ -345,6 +346,14 @@ search_free(search *s)
     if (s->ref != NULL)
         free(s->ref->scratch);
     votecl__ght_matches_clear(&s->matches);
+    votecl__ght_matches_clear(&s->part);
+}
+
+/* The candidates of the batch from c0. */
+static size_t
+batch_of(const search *s, size_t c0)
+{
+    return s->nc - c0 < s->batch ? s->nc - c0 : s->batch;
 }
 
 /* The least correlation of a rotation: the parameter, else angle_share of the template's
@@ -458,10 +467,10 @@ positions(search *s)
     size_t cap = d->p.max_detections > 0 ? d->p.max_detections : SIZE_MAX;
     votecl_status status;
 
-    status =
-        s->st->dpeaks(s->st->user, s->nc, s->cand, VOTECL__GHT_TOL, s->gw, s->gh, s->peaks);
-    if (status != VOTECL_OK)
-        return status;
+    for (size_t c0 = 0; c0 < s->nc; c0 += s->batch)
+        if ((status = s->st->dpeaks(s->st->user, batch_of(s, c0), s->cand + c0, VOTECL__GHT_TOL,
+                                    s->gw, s->gh, s->peaks + c0)) != VOTECL_OK)
+            return status;
     for (size_t c = 0; c < s->nc; c++)
         for (size_t k = 0; k < s->peaks[c].n; k++) {
             const votecl__ght_dpeak *p = &s->peaks[c].v[k];
@@ -484,6 +493,49 @@ positions(search *s)
     return VOTECL_OK;
 }
 
+/* The matches of the kept maxima of the candidates from c0 (a batch), appended to
+ * s->matches with their maxima's indices: the batch's maxima renumbered from 0 (their order
+ * kept) for the stage, back afterwards (s->first: room for the indices). */
+static votecl_status
+batch_matches(search *s, size_t c0)
+{
+    size_t n = batch_of(s, c0), m = 0;
+    votecl_status status = VOTECL_OK;
+    votecl__ght_sel *sel = s->sel + s->kept; /* room for kept more */
+
+    for (size_t k = 0; k < s->kept; k++)
+        if (s->sel[k].cand >= c0 && s->sel[k].cand - c0 < n) {
+            sel[m] = (votecl__ght_sel){(uint32_t)(s->sel[k].cand - c0), s->sel[k].cell};
+            s->first[m++] = k;
+        }
+    if (m > 0)
+        status = s->st->matches(s->st->user, n, s->cand + c0, VOTECL__GHT_TOL, s->gw, s->gh, sel, m,
+                                &s->part);
+    for (size_t i = 0; m > 0 && i < s->part.n && status == VOTECL_OK; i++) {
+        votecl__ght_match match = s->part.v[i];
+        match.peak = (uint32_t)s->first[match.peak];
+        status = votecl__ght_matches_push(&s->matches, &match);
+    }
+    return status;
+}
+
+/* The sampled matches of the kept maxima: in one call, or batch by batch (a maximum's
+ * matches come from its own candidate alone, and each is sampled within its group, so the
+ * batches give the same set). */
+static votecl_status
+all_matches(search *s)
+{
+    votecl_status status = VOTECL_OK;
+
+    if (s->batch >= s->nc)
+        return s->st->matches(s->st->user, s->nc, s->cand, VOTECL__GHT_TOL, s->gw, s->gh, s->sel,
+                              s->kept, &s->matches);
+    s->matches.n = 0;
+    for (size_t c0 = 0; c0 < s->nc && status == VOTECL_OK; c0 += s->batch)
+        status = batch_matches(s, c0);
+    return status;
+}
+
 /* The kept poses fitted to their matches, appended to out. */
 static votecl_status
 fits(search *s, votecl__ght_poses *out)
@@ -492,8 +544,7 @@ fits(search *s, votecl__ght_poses *out)
 
     for (size_t k = 0; k < s->kept; k++)
         s->sel[k] = s->h[k].sel;
-    status = s->st->matches(s->st->user, s->nc, s->cand, VOTECL__GHT_TOL, s->gw, s->gh, s->sel,
-                            s->kept, &s->matches);
+    status = all_matches(s);
     if (status != VOTECL_OK ||
         (status = votecl__ght_matches_group(&s->matches, s->kept, s->first)) != VOTECL_OK)
         return status;
@@ -509,41 +560,41 @@ fits(search *s, votecl__ght_poses *out)
     return status;
 }
 
-/* Bytes per cell of a candidate's grid: its D space (and a device's global copies, up to
- * four), its label map, room for its maxima on a device. */
-#define GHT_CELL_BYTES 32u
+/* Bytes per cell of a candidate's grid beside its D space's copies: the merged D space,
+ * its label map, room for its maxima on a device (8: a maximum of 32 bytes per 2 x 2 cells
+ * at most). */
+#define GHT_CELL_BYTES 16u
 
 uint64_t
-votecl__ght_search_bytes(const votecl__ght_desc *desc, uint32_t width, uint32_t height)
+votecl__ght_search_bytes(const votecl__ght_desc *desc, uint32_t width, uint32_t height,
+                         unsigned copies, uint64_t batch)
 {
     uint32_t gw, gh;
-    uint64_t L = desc->levels, nc = (uint64_t)desc->p.max_rotations * desc->p.max_scales;
-    uint64_t cells, per;
+    uint64_t L = desc->levels, cell = GHT_CELL_BYTES + 4 * (uint64_t)copies, cells;
 
     votecl__ght_grid(desc, width, height, &gw, &gh);
-    cells = (uint64_t)gw * gh;
-    if (nc >= UINT64_MAX / GHT_CELL_BYTES / 2)
+    cells = (uint64_t)gw * gh; /* below 2^30 */
+    if (batch >= UINT64_MAX / 2 / cell / (cells + 1))
         return UINT64_MAX;
-    per = (nc + 1) * GHT_CELL_BYTES;
-    if (cells != 0 && per > UINT64_MAX / 2 / cells)
-        return UINT64_MAX;
-    /* the rotation search's smoothing (os, sums, mid), the S histograms */
-    return per * cells + 16 * L * L + 8 * (uint64_t)(desc->p.max_rotations + 1) * desc->scales;
+    /* the rotation search's smoothing (os, sums, mid), the S histograms (scales below 2^17) */
+    return (batch + 1) * cell * cells + 16 * L * L +
+           8 * ((uint64_t)desc->p.max_rotations + 1) * desc->scales;
 }
 
 votecl_status
-votecl__ght_guil(const votecl__ght_desc *desc, const votecl__ght_stages *stages,
-                 const uint32_t *ot, const uint32_t *oi, const votecl__ght_pairs *templ,
-                 const votecl__ght_pairs *image, uint32_t width, uint32_t height,
-                 votecl__ght_poses *out)
+votecl__ght_guil(const votecl__ght_desc *desc, const votecl__ght_stages *stages, const uint32_t *ot,
+                 const uint32_t *oi, const votecl__ght_pairs *templ, const votecl__ght_pairs *image,
+                 uint32_t width, uint32_t height, size_t batch, votecl__ght_poses *out)
 {
     ref_user ru = {desc, templ, image, NULL};
     const votecl__ght_stages ref = {ref_sspace, ref_dpeaks, ref_matches, &ru};
+    size_t nc = (size_t)desc->p.max_rotations * desc->p.max_scales;
     search s = {.desc = desc,
                 .st = stages != NULL ? stages : &ref,
                 .ref = stages != NULL ? NULL : &ru,
                 .tp = templ,
-                .ip = image};
+                .ip = image,
+                .batch = batch > 0 && batch < nc ? batch : nc};
     votecl_status status;
 
     votecl__ght_grid(desc, width, height, &s.gw, &s.gh);

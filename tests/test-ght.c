@@ -1617,7 +1617,7 @@ check_over_limit(votecl_status status, const char *what)
 /* A guil model of the notched ellipse's edges with the sample's narrow search (or the
  * defaults), memory_limit limit. */
 static votecl_ght_model *
-limited_model(uint64_t limit, int narrow)
+limited_model(votecl_context *ctx, uint64_t limit, int narrow)
 {
     votecl_ght_edge te[800];
     size_t nt = ellipse_edges(te, 40, 30, 33, 19.8, 0, 0);
@@ -1631,27 +1631,58 @@ limited_model(uint64_t limit, int narrow)
         p.min_scale = 0.9;
         p.max_scale = 1.2;
         p.scale_step = 0.1;
+        p.max_rotations = 2; /* 4 candidates */
     }
     p.memory_limit = limit;
-    g_assert_cmpint(votecl_ght_model_new_edges(ref_context, &p, te, nt, 80, 60, 40, 30, &m), ==,
-                    VOTECL_OK);
+    g_assert_cmpint(votecl_ght_model_new_edges(ctx, &p, te, nt, 80, 60, 40, 30, &m), ==, VOTECL_OK);
     return m;
+}
+
+/* The narrow search's poses of the cluttered ellipse at the first memory limit, in steps of
+ * 32 KB from 2 MB, that lets the detection run (a detection over it fails at once, before it
+ * allocates): a candidate's spaces take at least 16 bytes a cell of the 100 x 75 grid, 120
+ * KB, so there the search takes one candidate at a time, and the poses equal those without a
+ * limit. */
+static void
+check_batched(votecl_context *ctx)
+{
+    votecl_ght_edge ie[800];
+    size_t ni = ellipse_edges(ie, 110, 70, 33, 19.8, 0.5, 1), n0 = 0, n1 = 0;
+    uint64_t limit = 2u << 20;
+    votecl_ght_pose p0[16], p1[16];
+    votecl_ght_model *m = limited_model(ctx, 0, 1);
+    votecl_status st = VOTECL_OUT_OF_RESOURCES;
+
+    g_assert_cmpint(votecl_ght_detect_edges(m, ie, ni, 200, 150, p1, 16, &n1), ==, VOTECL_OK);
+    votecl_ght_model_free(m);
+    for (; st == VOTECL_OUT_OF_RESOURCES && limit < (64u << 20); limit += 32768) {
+        m = limited_model(ctx, limit, 1);
+        st = votecl_ght_detect_edges(m, ie, ni, 200, 150, p0, 16, &n0);
+        votecl_ght_model_free(m);
+    }
+    g_test_message("the narrow search runs from a memory_limit of %llu bytes",
+                   (unsigned long long)limit - 32768);
+    g_assert_cmpint(st, ==, VOTECL_OK);
+    g_assert_cmpuint(n0, >, 0);
+    g_assert_cmpuint(n0, ==, n1);
+    g_assert_cmpmem(p0, (n0 < 16 ? n0 : 16) * sizeof *p0, p1, (n1 < 16 ? n1 : 16) * sizeof *p1);
 }
 
 /* params.memory_limit (issue 28): a template or detection whose pixels, pairings or
  * accumulator need more is refused with VOTECL_OUT_OF_RESOURCES before the stage allocates
  * (here 10^10 pairings under the default limit: counting them alone would take minutes, so
  * the test's seconds show nothing was visited), found is left alone, the model stays usable,
- * and within the limit the poses are those without one. */
+ * and within the limit the poses are those without one, also where the search has to take
+ * its candidates one at a time. */
 static void
 test_ref_memory_limit(void)
 {
     enum { HALF = 100000 };
     votecl_ght_edge *dense = g_new(votecl_ght_edge, 2 * HALF), ie[800], te[800];
-    size_t ni = ellipse_edges(ie, 110, 70, 33, 19.8, 0.5, 1), found = 77, n0 = 0, n1 = 0;
+    size_t ni = ellipse_edges(ie, 110, 70, 33, 19.8, 0.5, 1), found = 77;
     size_t nt = ellipse_edges(te, 40, 30, 33, 19.8, 0, 0);
-    votecl_ght_pose p0[16], p1[16];
-    votecl_ght_model *m = limited_model(VOTECL_GHT_MEMORY_LIMIT_DEFAULT, 0), *none;
+    votecl_ght_pose p0[16];
+    votecl_ght_model *m = limited_model(ref_context, VOTECL_GHT_MEMORY_LIMIT_DEFAULT, 0);
     votecl_ght_params p;
 
     /* 10^5 edges of gradient bin 0 and 10^5 of bin 90 (xi): 10^10 pairings, 480 GB */
@@ -1665,7 +1696,7 @@ test_ref_memory_limit(void)
     g_assert_cmpint(votecl_ght_detect_edges(m, ie, ni, 200, 150, p0, 16, &found), ==, VOTECL_OK);
     votecl_ght_model_free(m);
     /* the pixels: 2000 x 2000 x VOTECL_GHT_PIXEL_BYTES over 8 MB */
-    m = limited_model(8u << 20, 0);
+    m = limited_model(ref_context, 8u << 20, 0);
     check_over_limit(votecl_ght_detect_edges(m, ie, ni, 2000, 2000, p0, 16, &found), "pixels");
     votecl_ght_model_free(m);
     /* the template: its L * L key arrays alone pass 1 MB */
@@ -1683,17 +1714,16 @@ test_ref_memory_limit(void)
                     VOTECL_OK);
     check_over_limit(votecl_ght_detect_edges(m, ie, ni, 2000, 2000, p0, 16, &found), "accumulator");
     votecl_ght_model_free(m);
-    /* within the limit, the same poses as without one */
-    m = limited_model(64u << 20, 1);
-    none = limited_model(0, 1);
-    g_assert_cmpint(votecl_ght_detect_edges(m, ie, ni, 200, 150, p0, 16, &n0), ==, VOTECL_OK);
-    g_assert_cmpint(votecl_ght_detect_edges(none, ie, ni, 200, 150, p1, 16, &n1), ==, VOTECL_OK);
-    g_assert_cmpuint(n0, >, 0);
-    g_assert_cmpuint(n0, ==, n1);
-    g_assert_cmpmem(p0, (n0 < 16 ? n0 : 16) * sizeof *p0, p1, (n1 < 16 ? n1 : 16) * sizeof *p1);
-    votecl_ght_model_free(m);
-    votecl_ght_model_free(none);
+    /* within the limit, one candidate at a time: the same poses as without one */
+    check_batched(ref_context);
     g_free(dense);
+}
+
+/* The device's search one candidate at a time under the memory limit: the unlimited poses. */
+static void
+test_opencl_memory_batches(void)
+{
+    check_batched(device());
 }
 
 /* votecl_ght_model_new_edges and votecl_ght_detect_edges on the device equal the
@@ -2033,7 +2063,7 @@ assert_examines_zero(const votecl__ght_desc *d, const votecl__ght_pairs *tp,
     r->scales = d->scales;
     votecl__ght_ref_ospace(d, tp, ot);
     votecl__ght_ref_ospace(d, ip, oi);
-    g_assert_cmpint(votecl__ght_guil(d, &st, ot, oi, tp, ip, w, h, &poses), ==, VOTECL_OK);
+    g_assert_cmpint(votecl__ght_guil(d, &st, ot, oi, tp, ip, w, h, 0, &poses), ==, VOTECL_OK);
     for (size_t i = 0; i < r->n; i++)
         near |= r->b[i] <= 1 || r->b[i] + 1 >= d->levels;
     g_test_message("large template: %zu rotations examined, one within a bin of 0: %d", r->n,
@@ -2160,6 +2190,7 @@ main(int argc, char **argv)
     tu_add_device_test("ght/front-stats", test_opencl_front_stats);
     tu_add_device_test("ght/front-caller-edges", test_opencl_front_caller_edges);
     tu_add_device_test("ght/truth-equal", test_opencl_truth_equal);
+    tu_add_device_test("ght/memory-batches", test_opencl_memory_batches);
     g_test_add_func("/opencv/ght/ballard", test_opencv_ballard);
     g_test_add_func("/opencv/ght/guil", test_opencv_guil);
     rc = g_test_run();
