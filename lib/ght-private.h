@@ -285,19 +285,21 @@ typedef struct votecl__ght_stages {
 /* Guil's detection (lib/ght-search.c) from the O spaces ot and oi (L * L counts each, of
  * the whole lists) over the capped pairings templ and image, with the S and D stages of
  * stages (NULL: the reference's): appends the candidate poses of every examined rotation and
- * scale (unsorted). The D and match stages take batch candidates at a time (0: all at once;
- * the candidates are independent, so any batch gives the same poses). Statuses: the stages',
- * out of host memory. */
+ * scale (unsorted). room: bytes for the candidates' spaces (0: no limit): the D and match
+ * stages take as many candidates at a time as fit in it (votecl__ght_search_bytes), at
+ * least one; the candidates are independent, so any batch gives the same poses. copies: as
+ * for votecl__ght_search_bytes. Statuses: the stages', out of host memory. */
 votecl_status votecl__ght_guil(const votecl__ght_desc *desc, const votecl__ght_stages *stages,
                                const uint32_t *ot, const uint32_t *oi,
                                const votecl__ght_pairs *templ, const votecl__ght_pairs *image,
-                               uint32_t width, uint32_t height, size_t batch,
+                               uint32_t width, uint32_t height, uint64_t room, unsigned copies,
                                votecl__ght_poses *out);
 /* The most bytes votecl__ght_guil allocates for a width x height image with batch
- * candidates at a time, host and device together: a D space, label map and room for maxima
- * per candidate and grid cell (copies: the device's global copies of a D space, 0 on the
- * host), one more candidate's for the reference's scratch, the rotation search's L * L
- * arrays, the S histograms (saturates at UINT64_MAX). */
+ * candidates at a time, host and device together (saturates at UINT64_MAX). copies: the
+ * device's global copies of a D space, 0 for the reference's stages. Per candidate and grid
+ * cell: on a device its D space's copies, the merged space, its label map and room for its
+ * maxima; on the host a D space or label map, and one more candidate's scratch. Beside them
+ * (batch 0): the rotation search's L * L arrays and the S histograms. */
 uint64_t votecl__ght_search_bytes(const votecl__ght_desc *desc, uint32_t width, uint32_t height,
                                   unsigned copies, uint64_t batch);
 

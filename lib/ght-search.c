@@ -284,6 +284,8 @@ typedef struct search {
     uint64_t *hists;          /* their S histograms */
     size_t nc;                /* candidates */
     size_t batch;             /* candidates per D and match stage call */
+    uint64_t room;            /* bytes for the candidates' spaces (0: no limit) */
+    unsigned copies;          /* the device's copies of a D space (0: the reference) */
     votecl__ght_cand *cand;
     votecl_ght_pose *cpose;   /* the candidates' angle, scale and their votes */
     votecl__ght_dpeaks *peaks; /* D maxima per candidate */
@@ -307,7 +309,6 @@ search_alloc(search *s)
 {
     const votecl__ght_desc *d = s->desc;
     size_t nr = d->p.max_rotations, nc = nr * (size_t)d->p.max_scales;
-    size_t cells = (size_t)s->gw * s->gh;
 
     s->b = votecl__calloc(nr + 1, sizeof *s->b);
     s->rot = votecl__calloc(nr + 1, sizeof *s->rot);
@@ -319,11 +320,35 @@ search_alloc(search *s)
     s->sel = votecl__calloc(2 * nc * VOTECL__GHT_MAX_DPEAKS + 1, sizeof *s->sel); /* 2: batches */
     s->first = votecl__calloc(nc * VOTECL__GHT_MAX_DPEAKS + 1, sizeof *s->first);
     s->normals = votecl__malloc(2 * (size_t)d->levels * sizeof *s->normals);
-    if (s->ref != NULL)
-        s->ref->scratch = votecl__malloc((s->batch + 1) * cells * sizeof *s->ref->scratch);
-    if (s->b == NULL || s->rot == NULL || s->hists == NULL || s->cand == NULL ||
-        s->cpose == NULL || s->peaks == NULL || s->h == NULL || s->sel == NULL ||
-        s->first == NULL || s->normals == NULL || (s->ref != NULL && s->ref->scratch == NULL))
+    if (s->b == NULL || s->rot == NULL || s->hists == NULL || s->cand == NULL || s->cpose == NULL ||
+        s->peaks == NULL || s->h == NULL || s->sel == NULL || s->first == NULL ||
+        s->normals == NULL)
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    return VOTECL_OK;
+}
+
+/* Bytes a candidate's spaces take per grid cell: on a device its D space's copies, the
+ * merged space, its label map, room for its maxima (a 32-byte maximum per 2 x 2 cells at
+ * most); on the host (copies 0) one D space or label map. */
+static uint64_t
+cell_bytes(unsigned copies)
+{
+    return copies > 0 ? 4 * ((uint64_t)copies + 2) + 8 : 4;
+}
+
+/* The batch of candidates the room allows (all of them, or as many as fit, at least one),
+ * and the reference's scratch for it (one more candidate's). */
+static votecl_status
+batch_alloc(search *s)
+{
+    size_t cells = (size_t)s->gw * s->gh;
+    uint64_t per = cell_bytes(s->copies) * cells;
+
+    s->batch = s->nc > 0 ? s->nc : 1;
+    if (s->room > 0 && per > 0 && s->room / per < s->batch)
+        s->batch = s->room / per > 0 ? (size_t)(s->room / per) : 1;
+    if (s->ref != NULL && (s->ref->scratch = votecl__malloc((s->batch + 1) * cells *
+                                                            sizeof *s->ref->scratch)) == NULL)
         return VOTECL_OUT_OF_HOST_MEMORY;
     return VOTECL_OK;
 }
@@ -560,48 +585,45 @@ fits(search *s, votecl__ght_poses *out)
     return status;
 }
 
-/* Bytes per cell of a candidate's grid beside its D space's copies: the merged D space,
- * its label map, room for its maxima on a device (8: a maximum of 32 bytes per 2 x 2 cells
- * at most). */
-#define GHT_CELL_BYTES 16u
-
 uint64_t
 votecl__ght_search_bytes(const votecl__ght_desc *desc, uint32_t width, uint32_t height,
                          unsigned copies, uint64_t batch)
 {
     uint32_t gw, gh;
-    uint64_t L = desc->levels, cell = GHT_CELL_BYTES + 4 * (uint64_t)copies, cells;
+    uint64_t L = desc->levels, cell = cell_bytes(copies), cells;
 
     votecl__ght_grid(desc, width, height, &gw, &gh);
     cells = (uint64_t)gw * gh; /* below 2^30 */
-    if (batch >= UINT64_MAX / 2 / cell / (cells + 1))
+    if (batch >= UINT64_MAX / 4 / cell / (cells + 1))
         return UINT64_MAX;
-    /* the rotation search's smoothing (os, sums, mid), the S histograms (scales below 2^17) */
-    return (batch + 1) * cell * cells + 16 * L * L +
+    /* the rotation search's smoothing (os, sums, mid), the S histograms (scales below 2^17),
+     * the reference's scratch of one more candidate */
+    return (batch + (copies == 0)) * cell * cells + 16 * L * L +
            8 * ((uint64_t)desc->p.max_rotations + 1) * desc->scales;
 }
 
 votecl_status
 votecl__ght_guil(const votecl__ght_desc *desc, const votecl__ght_stages *stages, const uint32_t *ot,
                  const uint32_t *oi, const votecl__ght_pairs *templ, const votecl__ght_pairs *image,
-                 uint32_t width, uint32_t height, size_t batch, votecl__ght_poses *out)
+                 uint32_t width, uint32_t height, uint64_t room, unsigned copies,
+                 votecl__ght_poses *out)
 {
     ref_user ru = {desc, templ, image, NULL};
     const votecl__ght_stages ref = {ref_sspace, ref_dpeaks, ref_matches, &ru};
-    size_t nc = (size_t)desc->p.max_rotations * desc->p.max_scales;
     search s = {.desc = desc,
                 .st = stages != NULL ? stages : &ref,
                 .ref = stages != NULL ? NULL : &ru,
                 .tp = templ,
                 .ip = image,
-                .batch = batch > 0 && batch < nc ? batch : nc};
+                .room = room,
+                .copies = copies};
     votecl_status status;
 
     votecl__ght_grid(desc, width, height, &s.gw, &s.gh);
-    if ((status = search_alloc(&s)) == VOTECL_OK &&
-        (status = rotations(&s, ot, oi)) == VOTECL_OK && s.nr > 0 &&
-        (status = scales(&s)) == VOTECL_OK && s.nc > 0 &&
-        (status = positions(&s)) == VOTECL_OK && s.kept > 0)
+    if ((status = search_alloc(&s)) == VOTECL_OK && (status = rotations(&s, ot, oi)) == VOTECL_OK &&
+        s.nr > 0 && (status = scales(&s)) == VOTECL_OK && s.nc > 0 &&
+        (status = batch_alloc(&s)) == VOTECL_OK && (status = positions(&s)) == VOTECL_OK &&
+        s.kept > 0)
         status = fits(&s, out);
     search_free(&s);
     return status;

@@ -132,13 +132,6 @@ add_sat(uint64_t a, uint64_t b)
     return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-/* a * b, saturated */
-static uint64_t
-mul_sat(uint64_t a, uint64_t b)
-{
-    return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
-}
-
 /* VOTECL_OUT_OF_RESOURCES, naming what (a printf format) and the figure, when bytes exceed
  * the model's limit. */
 static votecl_status
@@ -625,37 +618,32 @@ ballard_cells(votecl_ght_model *m, uint32_t w, uint32_t h)
 
 /* A detection of Guil's within the memory limit: the model's lists, the image's pixels, its
  * pairings of the current edges (L + 1 offsets) and, unless only the pairings are asked for
- * (search 0), the search's spaces with *batch candidates at a time: all of them, or as many
- * as the limit leaves room for (the same poses), at least one. */
+ * (search 0), the search's spaces of at least one candidate at a time; *spare: what is left
+ * for the candidates' spaces (0: no limit), *copies: the device's D copies (0: the host). */
 static votecl_status
 guil_fits(votecl_ght_model *m, const uint32_t *offsets, uint32_t w, uint32_t h, int search,
-          size_t *batch)
+          uint64_t *spare, unsigned *copies)
 {
     uint64_t limit = m->desc.p.memory_limit, pixels = (uint64_t)w * h * VOTECL_GHT_PIXEL_BYTES;
-    uint64_t base =
+    uint64_t need =
         add_sat(add_sat(m->resident, pixels), votecl__ght_pairs_bytes(&m->desc, offsets));
-    uint64_t nc = (uint64_t)m->desc.p.max_rotations * m->desc.p.max_scales, fixed = 0, per = 0;
-    unsigned local = 0, copies = 0;
+    uint64_t fixed = 0, one = 0;
+    unsigned local = 0;
+    votecl_status status;
 
-    *batch = 0; /* all */
-    if (search && m->run.dev != NULL)
-        votecl__ght_device_replication(m->run.dev, &local, &copies);
+    *copies = 0;
+    if (m->run.dev != NULL)
+        votecl__ght_device_replication(m->run.dev, &local, copies);
     if (search) {
-        fixed = votecl__ght_search_bytes(&m->desc, w, h, copies, 0);
-        per = votecl__ght_search_bytes(&m->desc, w, h, copies, 1) - fixed;
+        fixed = votecl__ght_search_bytes(&m->desc, w, h, *copies, 0);
+        one = votecl__ght_search_bytes(&m->desc, w, h, *copies, 1);
     }
-    if (search && limit > 0 && add_sat(add_sat(base, fixed), mul_sat(nc, per)) > limit &&
-        add_sat(add_sat(base, fixed), per) <= limit) {
-        *batch = (size_t)((limit - add_sat(base, fixed)) / per);
-        votecl__log(m->context, "ght: the search %zu of %llu candidates at a time (memory_limit)",
-                    *batch, (unsigned long long)nc);
-        return VOTECL_OK;
-    }
-    return within_limit(m, add_sat(add_sat(base, fixed), mul_sat(per, nc)),
-                        "image: %u edge points, up to %llu pairings, the template's%s",
-                        offsets[m->desc.levels],
-                        (unsigned long long)votecl__ght_pairs_bound(&m->desc, offsets),
-                        search ? " and the search's spaces" : "");
+    status = within_limit(
+        m, add_sat(need, one), "image: %u edge points, up to %llu pairings, the template's%s",
+        offsets[m->desc.levels], (unsigned long long)votecl__ght_pairs_bound(&m->desc, offsets),
+        search ? " and the search's spaces (a candidate at a time)" : "");
+    *spare = limit > 0 && status == VOTECL_OK ? limit - add_sat(need, fixed) : 0;
+    return status;
 }
 
 /* Guil's image pairings, then the rotation, scale and position searches over the capped lists
@@ -668,10 +656,11 @@ detect_guil(votecl_ght_model *m, const uint32_t *offsets, uint32_t w, uint32_t h
     votecl__ght_stages room;
     votecl__ght_pairs pairs;
     uint32_t *oi = NULL;
-    size_t batch;
+    uint64_t spare;
+    unsigned copies;
     votecl_status status;
 
-    if ((status = guil_fits(m, offsets, w, h, poses != NULL, &batch)) != VOTECL_OK)
+    if ((status = guil_fits(m, offsets, w, h, poses != NULL, &spare, &copies)) != VOTECL_OK)
         return status;
     m->last.pairing = image_pairing(m, offsets);
     if ((status = m->impl->pairs(&m->run, m->last.pairing, VOTECL__GHT_IMAGE, &pairs)) != VOTECL_OK)
@@ -684,7 +673,7 @@ detect_guil(votecl_ght_model *m, const uint32_t *offsets, uint32_t w, uint32_t h
         status = m->impl->cap(&m->run, VOTECL__GHT_IMAGE, &pairs);
         if (status == VOTECL_OK)
             status = votecl__ght_guil(&m->desc, m->impl->stages(&m->run, &room), m->ospace, oi,
-                                      &m->pairs, &pairs, w, h, batch, poses);
+                                      &m->pairs, &pairs, w, h, spare, copies, poses);
     }
     free(oi);
     votecl__ght_pairs_clear(&pairs);
