@@ -212,7 +212,8 @@ VOTECL_API votecl_status votecl_ght_detect_edges(votecl_ght_model *model,
  * the model's pairing mechanism; no pose is searched. stats (caller-owned output) receives
  * what votecl_ght_model_last_stats() reports afterwards (candidates 0). For choosing
  * parameters (the pairings grow with the square of the edges in a bin) and for timing the
- * stages. Returns VOTECL_INVALID_ARGUMENT naming the field, and device statuses. */
+ * stages. Returns VOTECL_INVALID_ARGUMENT naming the field, VOTECL_OUT_OF_RESOURCES when the
+ * pixels or pairings need more than params.memory_limit, and device statuses. */
 VOTECL_API votecl_status votecl_ght_pairings(votecl_ght_model *model, const votecl_image *image,
                                              votecl_ght_stats *stats);
 
