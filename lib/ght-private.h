@@ -129,6 +129,16 @@ votecl_status votecl__ght_edges_sort(const votecl__ght_point *points, size_t n, 
                                      votecl__ght_edges *edges);
 void votecl__ght_edges_clear(votecl__ght_edges *edges);
 
+/* At least the number of Guil's pairings of edges sorted by bin (L + 1 offsets): every point
+ * of bin t times those of its partner bins, only coincident points left out. */
+uint64_t votecl__ght_pairs_bound(const votecl__ght_desc *desc, const uint32_t *offsets);
+/* The most bytes that building one list of pairings of those edges allocates, host and
+ * device together, before and after the cap (the reference's unsorted and sorted copies, or
+ * the device's list and its capped copy: 48 bytes a pairing of the bound), with their
+ * offsets, keys, the device's counts and tasks and the list's O space; saturates at
+ * UINT64_MAX. The memory limit's figure (lib/ght.c). */
+uint64_t votecl__ght_pairs_bytes(const votecl__ght_desc *desc, const uint32_t *offsets);
+
 /* Guil's pairings of sorted edges, sorted by key (allocates; free with _pairs_clear). */
 votecl_status votecl__ght_ref_pairs(const votecl__ght_desc *desc, const votecl__ght_edges *edges,
                                     votecl__ght_pairs *pairs);
@@ -275,11 +285,23 @@ typedef struct votecl__ght_stages {
 /* Guil's detection (lib/ght-search.c) from the O spaces ot and oi (L * L counts each, of
  * the whole lists) over the capped pairings templ and image, with the S and D stages of
  * stages (NULL: the reference's): appends the candidate poses of every examined rotation and
- * scale (unsorted). Statuses: the stages', out of host memory. */
+ * scale (unsorted). room: bytes for the candidates' spaces (0: no limit): the D and match
+ * stages take as many candidates at a time as fit in it (votecl__ght_search_bytes), at
+ * least one; the candidates are independent, so any batch gives the same poses. copies: as
+ * for votecl__ght_search_bytes. Statuses: the stages', out of host memory. */
 votecl_status votecl__ght_guil(const votecl__ght_desc *desc, const votecl__ght_stages *stages,
                                const uint32_t *ot, const uint32_t *oi,
                                const votecl__ght_pairs *templ, const votecl__ght_pairs *image,
-                               uint32_t width, uint32_t height, votecl__ght_poses *out);
+                               uint32_t width, uint32_t height, uint64_t room, unsigned copies,
+                               votecl__ght_poses *out);
+/* The most bytes votecl__ght_guil allocates for a width x height image with batch
+ * candidates at a time, host and device together (saturates at UINT64_MAX). copies: the
+ * device's global copies of a D space, 0 for the reference's stages. Per candidate and grid
+ * cell: on a device its D space's copies, the merged space, its label map and room for its
+ * maxima; on the host a D space or label map, and one more candidate's scratch. Beside them
+ * (batch 0): the rotation search's L * L arrays and the S histograms. */
+uint64_t votecl__ght_search_bytes(const votecl__ght_desc *desc, uint32_t width, uint32_t height,
+                                  unsigned copies, uint64_t batch);
 
 /* The R-table: template edges sorted by bin, as vectors to the centre. */
 typedef struct votecl__ght_rtable {

@@ -115,7 +115,22 @@ typedef struct votecl_ght_params {
     /* Ballard */
     uint32_t votes_threshold;   /* least votes of a detection (0: none beyond the ratio) */
     double votes_ratio;         /* least fraction of the largest count (0.5) */
+    /* Both: the most bytes a model or a detection may allocate, host and device together
+     * (VOTECL_GHT_MEMORY_LIMIT_DEFAULT; 0: no limit). Checked from sizes before anything is
+     * allocated for them: the pixels (VOTECL_GHT_PIXEL_BYTES each: image copies, edge maps,
+     * edge lists, the confidences' maps), Guil's lists of pairings (48 bytes a pairing at
+     * most, the image's and the template's: they grow with the square of the edges of a
+     * gradient bin), its O, S and D spaces, Ballard's accumulator. Over it:
+     * VOTECL_OUT_OF_RESOURCES with a message naming the figure and the limit. */
+    uint64_t memory_limit;
 } votecl_ght_params;
+
+/* memory_limit's default: 4 GiB. */
+#define VOTECL_GHT_MEMORY_LIMIT_DEFAULT ((uint64_t)4 << 30)
+/* Bytes a pixel of a template or image counts against memory_limit (its copies, gradients,
+ * edge states and lists, and the confidences' maps: 52 on the reference, fewer on a
+ * device). */
+#define VOTECL_GHT_PIXEL_BYTES 64u
 
 /* Sets the defaults above for method. */
 VOTECL_API void votecl_ght_params_init(votecl_ght_params *params, votecl_ght_method method);
@@ -154,7 +169,9 @@ typedef struct votecl_ght_model votecl_ght_model;
 /* Builds a model from a template image (one channel, u8) whose centre is the template's
  * middle ((W - 1) / 2, (H - 1) / 2). params, image: borrowed; out: caller-owned, free with
  * votecl_ght_model_free(). Returns VOTECL_INVALID_ARGUMENT naming the field (also for a
- * template with fewer than two edge points), and the statuses of builds and allocations. */
+ * template with fewer than two edge points), VOTECL_OUT_OF_RESOURCES when the template's
+ * pixels or pairings need more than params.memory_limit, and the statuses of builds and
+ * allocations. */
 VOTECL_API votecl_status votecl_ght_model_new(votecl_context *context,
                                               const votecl_ght_params *params,
                                               const votecl_image *image,
@@ -177,7 +194,9 @@ VOTECL_API void votecl_ght_model_params(const votecl_ght_model *model, votecl_gh
  * output of capacity entries (NULL when capacity is 0), best first; found: the number of
  * poses (at most max_detections when set), also when more than capacity. An image without
  * edges, or smaller than nothing of the search could fit in, gives found = 0 and VOTECL_OK.
- * Returns VOTECL_INVALID_ARGUMENT naming the field, and device statuses. */
+ * Returns VOTECL_INVALID_ARGUMENT naming the field, VOTECL_OUT_OF_RESOURCES (nothing
+ * allocated for the stage at fault, the model still usable) when the image's pixels,
+ * pairings or spaces need more than params.memory_limit, and device statuses. */
 VOTECL_API votecl_status votecl_ght_detect(votecl_ght_model *model, const votecl_image *image,
                                            votecl_ght_pose *poses, size_t capacity,
                                            size_t *found);
@@ -193,7 +212,8 @@ VOTECL_API votecl_status votecl_ght_detect_edges(votecl_ght_model *model,
  * the model's pairing mechanism; no pose is searched. stats (caller-owned output) receives
  * what votecl_ght_model_last_stats() reports afterwards (candidates 0). For choosing
  * parameters (the pairings grow with the square of the edges in a bin) and for timing the
- * stages. Returns VOTECL_INVALID_ARGUMENT naming the field, and device statuses. */
+ * stages. Returns VOTECL_INVALID_ARGUMENT naming the field, VOTECL_OUT_OF_RESOURCES when the
+ * pixels or pairings need more than params.memory_limit, and device statuses. */
 VOTECL_API votecl_status votecl_ght_pairings(votecl_ght_model *model, const votecl_image *image,
                                              votecl_ght_stats *stats);
 

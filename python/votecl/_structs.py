@@ -166,6 +166,7 @@ class votecl_ght_params(ctypes.Structure):
         ("global_replication", ctypes.c_uint),
         ("votes_threshold", ctypes.c_uint32),
         ("votes_ratio", ctypes.c_double),
+        ("memory_limit", ctypes.c_uint64),
     ]
 
 
