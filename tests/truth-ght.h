@@ -8,8 +8,10 @@
  * (u cos a - v sin a, u sin a + v cos a)), with a uniform in [0, 360) and s in [0.5, 2],
  * among distractors with rotational symmetry (squares, rectangles, circles, regular polygons)
  * and other shapes (the other templates), with partial occlusion, noise and blur as the case
- * family asks. Instances and distractors never overlap; an occluder covers up to 20% of an
- * instance's extent along a random direction with background.
+ * family asks. Instances and distractors never overlap, except in the overlap families, where
+ * instances are drawn over each other (each hiding at most TRUTH_GHT_MAX_HIDDEN of the
+ * silhouette of every instance under it); an occluder covers up to 20% of an instance's extent
+ * along a random direction with background.
  *
  * The metric (truth_ght_score): a pose matches a planted pose when its centre is within
  * TRUTH_GHT_POS pixels, its angle within TRUTH_GHT_ANGLE degrees (on the circle) and its
@@ -24,7 +26,9 @@
 #define TRUTH_GHT_POS 2.0
 #define TRUTH_GHT_ANGLE 1.0
 #define TRUTH_GHT_SCALE 0.02
-#define TRUTH_GHT_MAX_INSTANCES 4
+#define TRUTH_GHT_MAX_INSTANCES 5
+/* Most of an instance's silhouette that instances drawn after it cover (overlap families). */
+#define TRUTH_GHT_MAX_HIDDEN 0.25
 
 /* A packed u8 gray image (owned by its holder; free with truth_ght_image_free). */
 typedef struct truth_ght_image {
@@ -40,14 +44,23 @@ typedef struct truth_ght_pose {
 typedef enum truth_ght_family {
     TRUTH_GHT_CLEAN,     /* one instance, nothing else */
     TRUTH_GHT_SYMMETRIC, /* one instance among symmetric distractors */
-    TRUTH_GHT_CLUTTER,   /* one or two instances, symmetric and other shapes, occlusion, noise, blur */
+    TRUTH_GHT_CLUTTER,   /* one or two instances, symmetric and other shapes, occlusion, noise, blur
+                          */
     TRUTH_GHT_MULTI,     /* three instances among distractors, noise */
     TRUTH_GHT_ABSENT,    /* no instance: symmetric and other shapes, noise, blur */
+    TRUTH_GHT_OVERLAP,   /* 2-5 instances (scales 0.6-1.4), each later one drawn over earlier
+                          * ones, hiding at most TRUTH_GHT_MAX_HIDDEN of each; symmetric
+                          * distractors, noise */
+    TRUTH_GHT_OVERLAP_UPRIGHT, /* the same, every instance unrotated at scale 1 (Ballard's
+                                * default search) */
     TRUTH_GHT_FAMILIES
 } truth_ght_family;
 
 /* The family's name ("clean", ...). */
 const char *truth_ght_family_name(truth_ght_family family);
+/* Whether every instance of the family is unrotated at scale 1 (what Ballard's default search
+ * finds). */
+int truth_ght_family_upright(truth_ght_family family);
 
 /* The generated templates. */
 typedef enum truth_ght_shape {

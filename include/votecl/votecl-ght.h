@@ -106,7 +106,7 @@ typedef struct votecl_ght_params {
     double angle_share;         /* least O correlation of a rotation as a share of the
                                  * template's pairings, [0, 1] (0.15) */
     uint32_t scale_threshold;   /* least S votes of a scale (0: 1/4 of the best) */
-    uint32_t position_threshold; /* least D votes of a position (0: 1/2 of the best) */
+    uint32_t position_threshold; /* least D votes of a position (0: 1/8 of the best) */
     unsigned max_rotations;     /* at most this many rotations examined, best first (16) */
     unsigned max_scales;        /* scales examined per rotation, best first (2) */
     votecl_ght_pairing pairing; /* (AUTO) */
@@ -114,7 +114,7 @@ typedef struct votecl_ght_params {
     unsigned global_replication; /* global vote space copies, 0: auto */
     /* Ballard */
     uint32_t votes_threshold;   /* least votes of a detection (0: none beyond the ratio) */
-    double votes_ratio;         /* least fraction of the largest count (0.5) */
+    double votes_ratio;         /* least fraction of the largest count (0.1) */
 } votecl_ght_params;
 
 /* Sets the defaults above for method. */
