@@ -686,6 +686,74 @@ truth_ght_issue_scene(const truth_ght_image *templ, double angle, double scale,
     return 0;
 }
 
+/* --- opencv_contrib's scene --- */
+
+/* The template's value at (u, v), bilinear; -1 outside. */
+static double
+sample(const truth_ght_image *t, double u, double v)
+{
+    int x0 = (int)floor(u), y0 = (int)floor(v);
+    double fx = u - x0, fy = v - y0, acc = 0;
+
+    if (x0 < 0 || y0 < 0 || (uint32_t)x0 >= t->width || (uint32_t)y0 >= t->height)
+        return -1;
+    for (int dy = 0; dy <= 1; dy++)
+        for (int dx = 0; dx <= 1; dx++) {
+            int x = x0 + dx < (int)t->width ? x0 + dx : x0,
+                y = y0 + dy < (int)t->height ? y0 + dy : y0;
+            acc += (dx ? fx : 1 - fx) * (dy ? fy : 1 - fy) * t->data[(size_t)y * t->width + x];
+        }
+    return acc;
+}
+
+/* Pastes t turned by angle and scaled about its centre, which lands on (X, Y), with the box
+ * around it (black outside t). */
+static void
+paste_turned(truth_ght_image *im, const truth_ght_image *t, double X, double Y, double angle,
+             double scale)
+{
+    double a = angle * TG_PI / 180, c = cos(a), s = sin(a);
+    double tcx = (t->width - 1) / 2.0, tcy = (t->height - 1) / 2.0;
+    double hw = (fabs(c) * t->width + fabs(s) * t->height) * scale / 2;
+    double hh = (fabs(s) * t->width + fabs(c) * t->height) * scale / 2;
+
+    for (long y = lround(Y - hh); y <= lround(Y + hh); y++)
+        for (long x = lround(X - hw); x <= lround(X + hw); x++) {
+            double dx = x - X, dy = y - Y, v;
+            if (x < 0 || y < 0 || (uint32_t)x >= im->width || (uint32_t)y >= im->height)
+                continue;
+            v = sample(t, (c * dx + s * dy) / scale + tcx, (-s * dx + c * dy) / scale + tcy);
+            im->data[(size_t)y * im->width + x] = (uint8_t)(v < 0 ? 0 : lround(v));
+        }
+}
+
+int
+truth_ght_contrib_scene(const truth_ght_image *templ, double angle, double scale,
+                        truth_ght_scene *out)
+{
+    uint32_t w = templ->width, h = templ->height;
+    const uint32_t x0[3] = {10, w / 2 + 40, w / 2 + 40}, y0[3] = {10, 10, h / 2 + 40};
+
+    memset(out, 0, sizeof *out);
+    if (image_alloc(&out->image, 3 * w, 3 * h, 0) != 0)
+        return -1;
+    out->shape = TRUTH_GHT_SHIPPED;
+    out->n = 3;
+    for (int k = 0; k < 3; k++) {
+        out->truth[k] = (truth_ght_pose){x0[k] + (w - 1) / 2.0, y0[k] + (h - 1) / 2.0, 0, 1};
+        if (k < 2 || (angle == 0 && scale == 1))
+            for (uint32_t y = 0; y < h; y++)
+                memcpy(out->image.data + (size_t)(y0[k] + y) * 3 * w + x0[k],
+                       templ->data + (size_t)y * w, w);
+    }
+    if (angle != 0 || scale != 1) {
+        out->truth[2].angle = angle;
+        out->truth[2].scale = scale;
+        paste_turned(&out->image, templ, out->truth[2].x, out->truth[2].y, angle, scale);
+    }
+    return 0;
+}
+
 /* --- the metric --- */
 
 static double

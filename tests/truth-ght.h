@@ -105,6 +105,19 @@ int truth_ght_issue_scene(const truth_ght_image *templ, double angle, double sca
                           truth_ght_scene *out);
 void truth_ght_image_free(truth_ght_image *image);
 
+/* opencv_contrib's GeneralizedHough scene (modules/cudaimgproc/test/test_hough.cpp): three
+ * copies of templ (W x H, as templ.png) in a black 3W x 3H image, pasted whole with their
+ * top-left corners at (10, 10), (W / 2 + 40, 10), (W / 2 + 40, H / 2 + 40) (integer halves:
+ * the test's centres (cx + 10, cy + 10), (2 cx + 40, cy + 10), (2 cx + 40, 2 cy + 40) with
+ * cx = W / 2, cy = H / 2), each over the ones before. The third copy is turned by angle and
+ * scaled by scale about its centre (the library's sense; bilinear) and pasted with the whole
+ * axis-aligned box around it, black where the template is not (as cv2.warpAffine into a
+ * canvas of that box would give); angle 0 and scale 1 paste it unchanged. The truth holds the
+ * copies' centres in the library's convention (x0 + (W - 1) / 2, y0 + (H - 1) / 2), half a
+ * pixel from the test's for even sides. out: caller-owned; -1 when out of memory. */
+int truth_ght_contrib_scene(const truth_ght_image *templ, double angle, double scale,
+                            truth_ght_scene *out);
+
 /* A detector's poses (ranked, best first) scored against a scene's truth. */
 typedef struct truth_ght_score {
     size_t found;      /* planted poses matched */
