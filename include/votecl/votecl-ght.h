@@ -22,8 +22,10 @@
  *    pairings that voted for it (least squares, lib/ght-pose.c).
  * Every pose of either method is then refined against the image's edges and gets a
  * confidence: the share of the template's edge points that an image edge of matching gradient
- * confirms within 2 px, counting only edges no better pose claimed. Poses are ranked by it
- * and reported from min_confidence (docs/accuracy.md has the suite behind the defaults).
+ * confirms within 2 px, counting only edges no better pose claimed; where an accepted pose
+ * covers a point that nothing confirms, the point is hidden (an instance drawn over another),
+ * not missing, and left out of the share (at most 30% of the template). Poses are ranked by
+ * it and reported from min_confidence (docs/accuracy.md has the suite behind the defaults).
  * Edges come from Canny (3x3 Sobel, L1 magnitude |gx| + |gy|, non-maximum suppression,
  * hysteresis between low and high).
  *
@@ -46,11 +48,11 @@
  *
  * The model is built once from a template image (or its edges) and detects many times, in
  * images of any size. On the ref backend everything runs in the sequential reference, the
- * specification the device paths are tested against. On a device context the image is uploaded once and the work stays on the
- * device: edges, their compaction and sorting by gradient bin, Guil's pairings with the
- * chosen mechanism (their O space), the S and D spaces, Ballard's accumulator and its maxima,
- * every list and space equal to the reference's, so the poses are the same. The host reads
- * back small arrays and runs Guil's rotation correlation, peak picking and the confidences
+ * specification the device paths are tested against. On a device context the image is uploaded once
+ * and the work stays on the device: edges, their compaction and sorting by gradient bin, Guil's
+ * pairings with the chosen mechanism (their O space), the S and D spaces, Ballard's accumulator and
+ * its maxima, every list and space equal to the reference's, so the poses are the same. The host
+ * reads back small arrays and runs Guil's rotation correlation, peak picking and the confidences
  * (from the edges read back), which therefore equal the reference's bit for bit. */
 #ifndef VOTECL_GHT_H
 #define VOTECL_GHT_H
