@@ -212,7 +212,7 @@ typedef struct votecl__ght_matches {
     size_t n, capacity;
 } votecl__ght_matches;
 
-/* The least votes of a D maximum: param, or half the best (at least 1). */
+/* The least votes of a D maximum: param, or an eighth of the best (at least 1). */
 uint32_t votecl__ght_peak_threshold(uint32_t param, uint32_t best);
 /* The maxima of a D space at or above the threshold, ranked (below). */
 votecl_status votecl__ght_space_peaks(const votecl__ght_desc *desc, const uint32_t *space,

@@ -435,6 +435,41 @@ rotations(search *s, const uint32_t *ot, const uint32_t *oi)
     return status;
 }
 
+/* The S histogram of every rotation: the sum of the histograms of its bin shifts b - TOL ..
+ * b + TOL, as D takes them. The O correlation places an exact copy of the template a bin
+ * off (the smoothed O_I' counts its neighbours' keys), and S from that one shift alone lost
+ * most of the copy's pairings: with a second, rotated instance in the scene, the copies'
+ * scale was no longer among the rotation's best (opencv_contrib's GeneralizedHough scene with
+ * its third copy turned by 30 degrees, issue 23). */
+static votecl_status
+scale_hists(search *s)
+{
+    const votecl__ght_desc *d = s->desc;
+    size_t w = 2 * VOTECL__GHT_TOL + 1, ns = d->scales;
+    uint32_t *b = votecl__malloc((s->nr * w + 1) * sizeof *b);
+    uint64_t *h = votecl__malloc((s->nr * w * ns + 1) * sizeof *h);
+    votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
+
+    if (b != NULL && h != NULL) {
+        for (size_t i = 0; i < s->nr; i++)
+            for (size_t k = 0; k < w; k++)
+                b[i * w + k] =
+                    (s->b[i] + d->levels * (VOTECL__GHT_TOL + 1) + (uint32_t)k - VOTECL__GHT_TOL) %
+                    d->levels;
+        status = s->st->sspace(s->st->user, s->nr * w, b, h);
+        for (size_t i = 0; i < s->nr && status == VOTECL_OK; i++)
+            for (size_t j = 0; j < ns; j++) {
+                uint64_t sum = 0;
+                for (size_t k = 0; k < w; k++)
+                    sum += h[(i * w + k) * ns + j];
+                s->hists[i * ns + j] = sum;
+            }
+    }
+    free(b);
+    free(h);
+    return status;
+}
+
 /* The candidates: for every rotation the best peaks of its S histogram. */
 static votecl_status
 scales(search *s)
@@ -445,7 +480,7 @@ scales(search *s)
 
     if (sp == NULL)
         return VOTECL_OUT_OF_HOST_MEMORY;
-    status = s->st->sspace(s->st->user, s->nr, s->b, s->hists);
+    status = scale_hists(s);
     for (uint32_t i = 0; i < s->nr && status == VOTECL_OK; i++) {
         const uint64_t *h = s->hists + (size_t)i * d->scales;
         uint32_t ns = best_peaks(h, d->scales, 0, d->p.scale_threshold, 4, sp, d->p.max_scales);

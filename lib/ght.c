@@ -111,7 +111,9 @@ votecl_ght_params_init(votecl_ght_params *params, votecl_ght_method method)
     params->max_rotations = GHT_MAX_ROTATIONS;
     params->max_scales = 2;
     params->pairing = VOTECL_GHT_PAIRING_AUTO;
-    params->votes_ratio = 0.5;
+    /* low: votes differ tenfold between instances of one scene (contrast, hidden parts, the
+     * gradient bins' quantisation), and the confidence tells instances from clutter */
+    params->votes_ratio = 0.1;
     params->memory_limit = VOTECL_GHT_MEMORY_LIMIT_DEFAULT;
 }
 

@@ -22,8 +22,10 @@
  *    pairings that voted for it (least squares, lib/ght-pose.c).
  * Every pose of either method is then refined against the image's edges and gets a
  * confidence: the share of the template's edge points that an image edge of matching gradient
- * confirms within 2 px, counting only edges no better pose claimed. Poses are ranked by it
- * and reported from min_confidence (docs/accuracy.md has the suite behind the defaults).
+ * confirms within 2 px, counting only edges no better pose claimed; where an accepted pose
+ * covers a point that nothing confirms, the point is hidden (an instance drawn over another),
+ * not missing, and left out of the share (at most 30% of the template). Poses are ranked by
+ * it and reported from min_confidence (docs/accuracy.md has the suite behind the defaults).
  * Edges come from Canny (3x3 Sobel, L1 magnitude |gx| + |gy|, non-maximum suppression,
  * hysteresis between low and high).
  *
@@ -46,11 +48,11 @@
  *
  * The model is built once from a template image (or its edges) and detects many times, in
  * images of any size. On the ref backend everything runs in the sequential reference, the
- * specification the device paths are tested against. On a device context the image is uploaded once and the work stays on the
- * device: edges, their compaction and sorting by gradient bin, Guil's pairings with the
- * chosen mechanism (their O space), the S and D spaces, Ballard's accumulator and its maxima,
- * every list and space equal to the reference's, so the poses are the same. The host reads
- * back small arrays and runs Guil's rotation correlation, peak picking and the confidences
+ * specification the device paths are tested against. On a device context the image is uploaded once
+ * and the work stays on the device: edges, their compaction and sorting by gradient bin, Guil's
+ * pairings with the chosen mechanism (their O space), the S and D spaces, Ballard's accumulator and
+ * its maxima, every list and space equal to the reference's, so the poses are the same. The host
+ * reads back small arrays and runs Guil's rotation correlation, peak picking and the confidences
  * (from the edges read back), which therefore equal the reference's bit for bit. */
 #ifndef VOTECL_GHT_H
 #define VOTECL_GHT_H
@@ -106,7 +108,7 @@ typedef struct votecl_ght_params {
     double angle_share;         /* least O correlation of a rotation as a share of the
                                  * template's pairings, [0, 1] (0.15) */
     uint32_t scale_threshold;   /* least S votes of a scale (0: 1/4 of the best) */
-    uint32_t position_threshold; /* least D votes of a position (0: 1/2 of the best) */
+    uint32_t position_threshold; /* least D votes of a position (0: 1/8 of the best) */
     unsigned max_rotations;     /* at most this many rotations examined, best first (16) */
     unsigned max_scales;        /* scales examined per rotation, best first (2) */
     votecl_ght_pairing pairing; /* (AUTO) */
@@ -114,7 +116,7 @@ typedef struct votecl_ght_params {
     unsigned global_replication; /* global vote space copies, 0: auto */
     /* Ballard */
     uint32_t votes_threshold;   /* least votes of a detection (0: none beyond the ratio) */
-    double votes_ratio;         /* least fraction of the largest count (0.5) */
+    double votes_ratio;         /* least fraction of the largest count (0.1) */
     /* Both: the most bytes a model or a detection may allocate, host and device together
      * (VOTECL_GHT_MEMORY_LIMIT_DEFAULT; 0: no limit). Checked from sizes before anything is
      * allocated for them: the pixels (VOTECL_GHT_PIXEL_BYTES each: image copies, edge maps,
