@@ -272,6 +272,12 @@ write_score(tool_json *j, const char *name, const eval_detector *det)
     tool_json_kv_uint(j, "false_positives", s->false_positives);
     tool_json_kv_double(j, "recall", truth_lines_recall(s));
     tool_json_kv_double(j, "precision", truth_lines_precision(s));
+    if (s->matched > 0) {
+        tool_json_kv_double(j, "theta_error_mean_deg", s->theta_error_sum / s->matched);
+        tool_json_kv_double(j, "theta_error_max_deg", s->theta_error_max);
+        tool_json_kv_double(j, "rho_error_mean_px", s->rho_error_sum / s->matched);
+        tool_json_kv_double(j, "rho_error_max_px", s->rho_error_max);
+    }
     if (s->ends > 0) {
         tool_json_kv_uint(j, "segments", s->ends);
         tool_json_kv_double(j, "ends_within_fraction", (double)s->ends_within / s->ends);
