@@ -332,6 +332,7 @@ class votecl_lines_params(ctypes.Structure):
         ("min_length", ctypes.c_uint32),
         ("max_gap", ctypes.c_uint32),
         ("merge_distance", ctypes.c_double),
+        ("refine", ctypes.c_int),
     ]
 
 
