@@ -338,7 +338,7 @@ test_ref_bin_formula(void)
     votecl__hough_desc d;
     tu_rng rng;
     tu_rng_init(&rng, 7);
-    g_assert_cmpint(votecl__hough_desc_init(&d, 1920, 1080, 64, 4200, 1), ==, VOTECL_OK);
+    g_assert_cmpint(votecl__hough_desc_init(&d, 1920, 1080, 64, 4200, 1, VOTECL_HOUGH_GRID_SPAN), ==, VOTECL_OK);
     double r = sqrt(1920.0 * 1920 + 1080.0 * 1080) + 1920;
     for (int i = 0; i < 100000; i++) {
         uint32_t x = tu_rng_below(&rng, 1920), y = tu_rng_below(&rng, 1080);
