@@ -16,9 +16,9 @@ typedef struct votecl__hough_desc {
     float scale;  /* N / (D + W), rounded to float */
     float *table; /* 2 G floats: cos(theta_g), sin(theta_g); owned */
     int opencv;   /* VOTECL_HOUGH_GRID_OPENCV: bin = rint(rho) + offset */
-    int32_t offset;     /* OpenCV grid: the bin of rho 0 (W) */
-    float theta_step;   /* OpenCV grid: (float)(pi / G) */
-    int opencv_peaks;   /* VOTECL_HOUGH_PEAKS_OPENCV (set by the plan) */
+    int32_t offset;   /* OpenCV grid: the bin of rho 0 (W) */
+    float theta_step; /* OpenCV grid: (float)(pi / G) */
+    int opencv_peaks; /* VOTECL_HOUGH_PEAKS_OPENCV (set by the plan) */
 } votecl__hough_desc;
 
 /* Fills desc for a width x height image (sizes validated by the caller; rho_bins 0 means

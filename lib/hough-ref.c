@@ -70,7 +70,7 @@ votecl__hough_desc_init(votecl__hough_desc *desc, uint32_t width, uint32_t heigh
     desc->width = width;
     desc->height = height;
     desc->angles = angles;
-    desc->nbins = desc->opencv     ? votecl__hough_opencv_bins(width, height)
+    desc->nbins = desc->opencv    ? votecl__hough_opencv_bins(width, height)
                   : rho_bins != 0 ? rho_bins
                                   : votecl__hough_default_bins(width, height);
     desc->edge_threshold = edge_threshold;

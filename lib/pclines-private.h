@@ -96,10 +96,10 @@ typedef struct votecl__pclines_source {
  * the image has both ends within merge px of a stronger kept line (merge 0: none left out);
  * *found is the number kept, at most max_lines (0: no limit).
  * Returns VOTECL_OUT_OF_HOST_MEMORY or VOTECL_OK. */
-votecl_status votecl__pclines_lines(const votecl__pclines_desc *desc,
-                                    votecl__pclines_max *maxima, size_t n, size_t max_lines,
-                                    double merge, const votecl__pclines_source *source,
-                                    votecl_lines_line *lines, size_t capacity, size_t *found);
+votecl_status votecl__pclines_lines(const votecl__pclines_desc *desc, votecl__pclines_max *maxima,
+                                    size_t n, size_t max_lines, double merge,
+                                    const votecl__pclines_source *source, votecl_lines_line *lines,
+                                    size_t capacity, size_t *found);
 
 /* Moves line (a, b, c, theta, rho; the cell's fields stay) onto the weighted total
  * least-squares line of the edges within 3 px of it whose gradient lies within about 26

@@ -470,8 +470,7 @@ list_weight(const void *arg, long x, long y, double nx, double ny)
 {
     const pclines_fit_source *fs = arg;
     votecl_lines_edge key = {(uint32_t)x, (uint32_t)y, 0, 0};
-    const votecl_lines_edge *e =
-        bsearch(&key, fs->sorted, fs->source->n, sizeof key, edge_compare);
+    const votecl_lines_edge *e = bsearch(&key, fs->sorted, fs->source->n, sizeof key, edge_compare);
     double dot;
 
     if (e == NULL)
@@ -487,8 +486,7 @@ votecl__pclines_refine(const votecl__pclines_desc *desc, const votecl__pclines_s
                        const votecl_lines_edge *sorted, votecl__segment_points *scratch,
                        votecl_lines_line *l)
 {
-    votecl__segment_line line = {-l->c * l->a, -l->c * l->b, l->a, l->b, desc->width,
-                                 desc->height};
+    votecl__segment_line line = {-l->c * l->a, -l->c * l->b, l->a, l->b, desc->width, desc->height};
     pclines_fit_source fs = {desc, source, sorted};
     votecl__segment_weight weight = source->data != NULL ? image_weight : list_weight;
     int fitted;

@@ -698,8 +698,8 @@ finish_lines(votecl_lines_plan *plan, const votecl__pclines_source *source,
 
     plan->have_space = 1;
     status = votecl__pclines_lines(&plan->desc, plan->host_maxima, n, plan->params.max_lines,
-                                   plan->params.merge_distance,
-                                   plan->params.refine ? source : NULL, lines, capacity, found);
+                                   plan->params.merge_distance, plan->params.refine ? source : NULL,
+                                   lines, capacity, found);
     if (status != VOTECL_OK)
         return votecl__fail(plan->context, status, "out of memory for the lines");
     for (size_t i = 0; data != NULL && plan->params.segments && i < *found && i < capacity; i++)

@@ -47,8 +47,7 @@ typedef struct votecl__segment_points {
  * point (the weighted centroid) and normal, 0 leaving line alone when fewer than three pixels
  * are found or the fit turns by more than max_turn radians, -1 when out of memory. pts: the
  * caller's scratch, reused from line to line. */
-int votecl__segment_fit(votecl__segment_line *line, votecl__segment_weight weight,
-                        const void *arg, double band, unsigned passes, double max_turn,
-                        votecl__segment_points *pts);
+int votecl__segment_fit(votecl__segment_line *line, votecl__segment_weight weight, const void *arg,
+                        double band, unsigned passes, double max_turn, votecl__segment_points *pts);
 
 #endif

@@ -338,7 +338,8 @@ test_ref_bin_formula(void)
     votecl__hough_desc d;
     tu_rng rng;
     tu_rng_init(&rng, 7);
-    g_assert_cmpint(votecl__hough_desc_init(&d, 1920, 1080, 64, 4200, 1, VOTECL_HOUGH_GRID_SPAN), ==, VOTECL_OK);
+    g_assert_cmpint(votecl__hough_desc_init(&d, 1920, 1080, 64, 4200, 1, VOTECL_HOUGH_GRID_SPAN),
+                    ==, VOTECL_OK);
     double r = sqrt(1920.0 * 1920 + 1080.0 * 1080) + 1920;
     for (int i = 0; i < 100000; i++) {
         uint32_t x = tu_rng_below(&rng, 1920), y = tu_rng_below(&rng, 1080);
@@ -523,9 +524,10 @@ static const struct {
     double rho;
     uint32_t votes;
 } cv2_lines[] = {
-    {1.5707963705062866f, 30, 111}, {0.0f, 100, 86},  {0.7853981852531433f, 67, 86},
-    {1.5533430576324463f, 31, 59},  {1.5882495641708374f, 29, 58},
-    {3.1241393089294434f, -99, 58}, {0.01745329238474369f, 101, 57},
+    {1.5707963705062866f, 30, 111},  {0.0f, 100, 86},
+    {0.7853981852531433f, 67, 86},   {1.5533430576324463f, 31, 59},
+    {1.5882495641708374f, 29, 58},   {3.1241393089294434f, -99, 58},
+    {0.01745329238474369f, 101, 57},
 };
 
 static edge_image

@@ -417,8 +417,8 @@ truth_lines_match(const truth_lines_detection *d, const truth_lines_segment *t, 
 }
 
 void
-truth_lines_errors(const truth_lines_detection *d, const truth_lines_segment *t,
-                   double *theta_deg, double *rho_px)
+truth_lines_errors(const truth_lines_detection *d, const truth_lines_segment *t, double *theta_deg,
+                   double *rho_px)
 {
     double dir = atan2(t->y1 - t->y0, t->x1 - t->x0) * 180.0 / M_PI;
     double diff = fmod(fabs(dir - (d->theta * 180.0 / M_PI + 90.0)), 180.0);

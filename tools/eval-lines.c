@@ -25,7 +25,7 @@ typedef struct eval_args {
     const char *dump;
     unsigned long seed, cases, radius, large, kernel, window, max_gap;
     int max_gap_set;
-    int no_refine;         /* PClines: the cells' lines (params.refine 0), to measure */
+    int no_refine;               /* PClines: the cells' lines (params.refine 0), to measure */
     int hough_grid, hough_peaks; /* votecl_hough_grid, votecl_hough_peak_rule */
     int verbose, segments;
     int radius_set;

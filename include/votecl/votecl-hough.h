@@ -102,8 +102,8 @@ typedef struct votecl_hough_params {
     double merge_distance;    /* a peak whose line's extent in the image has both ends within
                                  this many pixels of a stronger reported line is the same line,
                                  not reported (default 3); 0: keep every peak */
-    votecl_hough_grid rho_grid;          /* default VOTECL_HOUGH_GRID_SPAN */
-    votecl_hough_peak_rule peak_rule;    /* default VOTECL_HOUGH_PEAKS_WINDOW */
+    votecl_hough_grid rho_grid;       /* default VOTECL_HOUGH_GRID_SPAN */
+    votecl_hough_peak_rule peak_rule; /* default VOTECL_HOUGH_PEAKS_WINDOW */
 } votecl_hough_params;
 
 /* Sets the defaults above. */
