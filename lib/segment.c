@@ -126,8 +126,8 @@ fit_collect(const votecl__segment_line *line, votecl__segment_weight weight, con
             if (fabs((x - line->px) * line->nx + (y - line->py) * line->ny) > reach ||
                 (w = weight(arg, x, y, line->nx, line->ny)) <= 0)
                 continue;
-            if (votecl__grow((void **)&pts->xyw, &pts->room, pts->n + 1, 3 * sizeof(double), 256) !=
-                0)
+            if (votecl__grow((void **)&pts->xyw, &pts->room, pts->n + 1, sizeof(double[3]),
+                             256) != 0)
                 return -1;
             pts->xyw[3 * pts->n] = (double)x;
             pts->xyw[3 * pts->n + 1] = (double)y;
