@@ -102,6 +102,19 @@ votecl__segment_walk(const votecl__segment_line *line, votecl__segment_hit hit, 
 
 /* --- the sub-pixel fit --- */
 
+/* Appends pixel (x, y) of weight w to pts; -1 when out of memory. */
+static int
+fit_push(votecl__segment_points *pts, double x, double y, double w)
+{
+    if (votecl__grow((void **)&pts->xyw, &pts->room, pts->n + 1, 3 * sizeof(double), 256) != 0)
+        return -1;
+    pts->xyw[3 * pts->n] = x;
+    pts->xyw[3 * pts->n + 1] = y;
+    pts->xyw[3 * pts->n + 2] = w;
+    pts->n++;
+    return 0;
+}
+
 /* Gathers into pts the edge pixels within reach px of line (x, y and weight of each),
  * visiting along its major axis the pixels of the band that cross each step; -1 when out of
  * memory. */
@@ -126,13 +139,8 @@ fit_collect(const votecl__segment_line *line, votecl__segment_weight weight, con
             if (fabs((x - line->px) * line->nx + (y - line->py) * line->ny) > reach ||
                 (w = weight(arg, x, y, line->nx, line->ny)) <= 0)
                 continue;
-            if (votecl__grow((void **)&pts->xyw, &pts->room, pts->n + 1, sizeof(double[3]),
-                             256) != 0)
+            if (fit_push(pts, (double)x, (double)y, w) != 0)
                 return -1;
-            pts->xyw[3 * pts->n] = (double)x;
-            pts->xyw[3 * pts->n + 1] = (double)y;
-            pts->xyw[3 * pts->n + 2] = w;
-            pts->n++;
         }
     }
     return 0;
