@@ -186,7 +186,9 @@ VOTECL_API votecl_status votecl_lines_plan_last_stats(const votecl_lines_plan *p
 
 /* As votecl_lines_run() with the image in a device buffer of the plan's context (borrowed:
  * width x height elements of dtype, u8 or f32, rows packed from byte 0), such as a frame
- * that votecl_buffer_wrap_device() wraps where it already lies: no host copy of the image.
+ * that votecl_buffer_wrap_device() wraps where it already lies: the vote reads it there; the
+ * image is read back to the host only for params.refine (the default) or params.segments,
+ * which look at the pixels near each line (refine 0 and no segments: no host copy at all).
  * width and height must be the plan's. Waits for the lines (host memory, as above).
  * Returns VOTECL_INVALID_ARGUMENT naming the field, and device statuses. */
 VOTECL_API votecl_status votecl_lines_run_buffer(votecl_lines_plan *plan, votecl_buffer *image,
