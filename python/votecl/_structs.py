@@ -32,6 +32,10 @@ VOTECL_GHT_PAIRING_SSM = 2
 VOTECL_HOG_FUSION_NONE = 0
 VOTECL_HOG_FUSION_MEANSHIFT = 1
 VOTECL_HOG_FUSION_GROUP = 2
+VOTECL_HOUGH_GRID_SPAN = 0
+VOTECL_HOUGH_GRID_OPENCV = 1
+VOTECL_HOUGH_PEAKS_WINDOW = 0
+VOTECL_HOUGH_PEAKS_OPENCV = 1
 VOTECL_MODEL_TERM_A = 0
 VOTECL_MODEL_TERM_B = 1
 VOTECL_MODEL_TERM_C = 2
@@ -285,6 +289,8 @@ class votecl_hough_params(ctypes.Structure):
         ("min_length", ctypes.c_uint32),
         ("max_gap", ctypes.c_uint32),
         ("merge_distance", ctypes.c_double),
+        ("rho_grid", ctypes.c_int),
+        ("peak_rule", ctypes.c_int),
     ]
 
 
@@ -333,6 +339,7 @@ class votecl_lines_params(ctypes.Structure):
         ("min_length", ctypes.c_uint32),
         ("max_gap", ctypes.c_uint32),
         ("merge_distance", ctypes.c_double),
+        ("refine", ctypes.c_int),
     ]
 
 
