@@ -6,6 +6,8 @@
 #ifndef VOTECL_EDGES_PRIVATE_H
 #define VOTECL_EDGES_PRIVATE_H
 
+#include "votecl-private.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -57,5 +59,13 @@ void votecl__sobel_ref(const uint8_t *data, uint32_t width, uint32_t height, uns
  * (W * H). Returns 0, -1 when out of memory. */
 int votecl__canny_opencv_ref(const uint8_t *data, uint32_t width, uint32_t height, int64_t low,
                              int64_t high, unsigned ksize, int l2, uint8_t *edges);
+
+/* The start of a public edge call: image checked (u8, one channel, at most
+ * VOTECL_EDGES_MAX_SIDE a side), the output rows (name, NULL refused when there are pixels;
+ * name_stride in elements, at least a row) too; *data: the packed pixels (NULL for an empty
+ * image), *copy: what to free. Failures name the field. */
+votecl_status votecl__edges_begin(votecl_context *context, const votecl_image *image,
+                                  const void *out, const char *name, size_t out_stride,
+                                  const void **data, void **copy);
 
 #endif

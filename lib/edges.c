@@ -311,10 +311,8 @@ votecl_canny_params_init(votecl_canny_params *params)
     params->aperture_size = 3;
 }
 
-/* The image (u8, one channel, at most VOTECL_EDGES_MAX_SIDE a side) and the output rows
- * (name, stride in elements) checked; *data: its packed pixels, *copy to free. */
-static votecl_status
-begin(votecl_context *context, const votecl_image *image, const void *out, const char *name,
+votecl_status
+votecl__edges_begin(votecl_context *context, const votecl_image *image, const void *out, const char *name,
       size_t out_stride, const void **data, void **copy)
 {
     size_t row_bytes, pixels;
@@ -332,7 +330,7 @@ begin(votecl_context *context, const votecl_image *image, const void *out, const
         return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "%s: NULL pointer", name);
     if (image->height > 1 && out_stride < image->width)
         return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
-                            "%s_stride: %zu is less than a row (%zu)", name, out_stride,
+                            "%s_stride: %zu is less than a row (%zu elements)", name, out_stride,
                             image->width);
     *data = NULL;
     if (pixels == 0) /* nothing to read or write */
@@ -385,7 +383,8 @@ votecl_edges_canny(votecl_context *context, const votecl_image *image,
         return VOTECL_INVALID_ARGUMENT;
     VOTECL__ENTER_OR_RETURN(context);
     if ((status = check_canny(context, params)) != VOTECL_OK ||
-        (status = begin(context, image, edges, "edges", edges_stride, &data, &copy)) != VOTECL_OK)
+        (status = votecl__edges_begin(context, image, edges, "edges", edges_stride, &data,
+                                          &copy)) != VOTECL_OK)
         return status;
     lo = params->threshold1 < params->threshold2 ? params->threshold1 : params->threshold2;
     hi = params->threshold1 < params->threshold2 ? params->threshold2 : params->threshold1;
@@ -422,7 +421,7 @@ votecl_edges_sobel(votecl_context *context, const votecl_image *image, unsigned 
                             "dx, dy: %u and %u: want 0 or 1 each, not both 0", dx, dy);
     if (ksize != 3 && ksize != 5 && ksize != 7)
         return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "ksize: %u is not 3, 5 or 7", ksize);
-    if ((status = begin(context, image, out, "out", out_stride, &data, &copy)) != VOTECL_OK)
+    if ((status = votecl__edges_begin(context, image, out, "out", out_stride, &data, &copy)) != VOTECL_OK)
         return status;
     g = votecl__malloc((image->width * image->height + 1) * sizeof *g);
     if (g == NULL)

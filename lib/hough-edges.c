@@ -41,33 +41,6 @@ votecl__hough_check_binary(votecl_context *context, const votecl_image *image,
     return VOTECL_OK;
 }
 
-static votecl_status
-check_edges_call(votecl_context *context, const votecl_image *image, unsigned low, unsigned high,
-                 const uint8_t *edges, size_t edges_stride)
-{
-    size_t row_bytes, pixels;
-    votecl_status status =
-        votecl__image_check(context, image, VOTECL_DTYPE_U8, 1, &row_bytes, &pixels);
-
-    if (status != VOTECL_OK)
-        return status;
-    if (image->width > VOTECL_HOUGH_MAX_SIDE || image->height > VOTECL_HOUGH_MAX_SIDE)
-        return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
-                            "image.width, image.height: %zu x %zu: at most %u a side", image->width,
-                            image->height, (unsigned)VOTECL_HOUGH_MAX_SIDE);
-    if (low > high || high > VOTECL_HOUGH_EDGES_MAX)
-        return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
-                            "low, high: %u and %u: want low <= high <= %u", low, high,
-                            (unsigned)VOTECL_HOUGH_EDGES_MAX);
-    if (edges == NULL && pixels > 0)
-        return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "edges: NULL pointer");
-    if (image->height > 1 && edges_stride < image->width)
-        return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
-                            "edges_stride: %zu bytes is less than a row (%zu)", edges_stride,
-                            image->width);
-    return VOTECL_OK;
-}
-
 votecl_status
 votecl_hough_edges(votecl_context *context, const votecl_image *image, unsigned low, unsigned high,
                    uint8_t *edges, size_t edges_stride)
@@ -81,11 +54,12 @@ votecl_hough_edges(votecl_context *context, const votecl_image *image, unsigned 
     if (context == NULL)
         return VOTECL_INVALID_ARGUMENT;
     VOTECL__ENTER_OR_RETURN(context);
-    status = check_edges_call(context, image, low, high, edges, edges_stride);
-    if (status != VOTECL_OK || image->width == 0 || image->height == 0)
-        return status;
-    status = votecl__image_packed(context, image, image->width, &data, &copy);
-    if (status != VOTECL_OK)
+    if (low > high || high > VOTECL_HOUGH_EDGES_MAX)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
+                            "low, high: %u and %u: want low <= high <= %u", low, high,
+                            (unsigned)VOTECL_HOUGH_EDGES_MAX);
+    status = votecl__edges_begin(context, image, edges, "edges", edges_stride, &data, &copy);
+    if (status != VOTECL_OK || data == NULL)
         return status;
     points = votecl__malloc(image->width * image->height * sizeof *points);
     n = points == NULL ? (size_t)-1
