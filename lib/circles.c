@@ -23,8 +23,8 @@
 struct votecl_circles_plan {
     votecl_context *context;
     votecl__circles_desc desc;
-    votecl__canny_memo *memo;  /* the host's Canny between runs (devices) */
-    votecl__edge *ref_points;  /* the reference's Canny output (ref backend) */
+    votecl__canny_memo *memo;      /* the host's Canny between runs (devices) */
+    votecl__edge *ref_points;      /* the reference's Canny output (ref backend) */
     int device;                    /* votes on the device: its kernels built */
     int host_canny;                /* the host's row-by-row Canny, not the reference's */
     void *k_vote, *k_centres, *k_radii, *k_radii_max, *k_radii_candidates;

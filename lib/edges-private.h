@@ -1,5 +1,5 @@
-/* The edge step every detector shares (lib/edges.c, lib/edges-ref.c): one 3x3 Sobel, one Canny in two
- * implementations (the reference, the specification, and the host's row-by-row plan for CPU
+/* The edge step every detector shares (lib/edges.c, lib/edges-ref.c): one 3x3 Sobel, one Canny in
+ * two implementations (the reference, the specification, and the host's row-by-row plan for CPU
  * devices, equal edge for edge), and the public step's OpenCV-shaped Canny and Sobel. The GHT
  * quantises these edges' gradients into its bins (lib/ght-edges.c); circles, Hough and the
  * public step read them as they are. */

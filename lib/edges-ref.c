@@ -64,8 +64,8 @@ ref_hysteresis(uint8_t *state, uint32_t w, uint32_t h)
 }
 
 size_t
-votecl__canny_ref(const uint8_t *data, uint32_t width, uint32_t height, unsigned low,
-                  unsigned high, votecl__edge *out)
+votecl__canny_ref(const uint8_t *data, uint32_t width, uint32_t height, unsigned low, unsigned high,
+                  votecl__edge *out)
 {
     size_t n = (size_t)width * height, count = 0;
     int32_t *mag = votecl__calloc(n > 0 ? n : 1, sizeof *mag),
@@ -153,9 +153,11 @@ opencv_ridge(const int64_t *mag, uint32_t w, uint32_t h, uint32_t x, uint32_t y,
     int64_t s;
 
     if (ay < tg22x)
-        return m > mag_at(mag, w, h, (int64_t)x - 1, y) && m >= mag_at(mag, w, h, (int64_t)x + 1, y);
+        return m > mag_at(mag, w, h, (int64_t)x - 1, y) &&
+               m >= mag_at(mag, w, h, (int64_t)x + 1, y);
     if (ay > tg22x + ax * 65536)
-        return m > mag_at(mag, w, h, x, (int64_t)y - 1) && m >= mag_at(mag, w, h, x, (int64_t)y + 1);
+        return m > mag_at(mag, w, h, x, (int64_t)y - 1) &&
+               m >= mag_at(mag, w, h, x, (int64_t)y + 1);
     s = (gx < 0) != (gy < 0) ? -1 : 1;
     return m > mag_at(mag, w, h, (int64_t)x - s, (int64_t)y - 1) &&
            m > mag_at(mag, w, h, (int64_t)x + s, (int64_t)y + 1);
@@ -176,8 +178,8 @@ votecl__canny_opencv_ref(const uint8_t *data, uint32_t width, uint32_t height, i
     votecl__sobel_ref(data, width, height, 1, 0, ksize, gx);
     votecl__sobel_ref(data, width, height, 0, 1, ksize, gy);
     for (size_t i = 0; i < n; i++)
-        mag[i] = l2 ? (int64_t)gx[i] * gx[i] + (int64_t)gy[i] * gy[i]
-                    : (int64_t)abs(gx[i]) + abs(gy[i]);
+        mag[i] =
+            l2 ? (int64_t)gx[i] * gx[i] + (int64_t)gy[i] * gy[i] : (int64_t)abs(gx[i]) + abs(gy[i]);
     memset(edges, 0, n);
     for (uint32_t y = 0; y < height; y++)
         for (uint32_t x = 0; x < width; x++) {

@@ -165,9 +165,9 @@ host_reserve(votecl__canny_memo *m, uint32_t width, uint32_t height, size_t stri
  * when every ridge is an edge (hyst 0), else as candidates with their states marked.
  * Returns -1 when out of memory. */
 static int
-host_row(votecl__canny_memo *m, uint32_t w, uint32_t y,
-         const int16_t *mp, const int16_t *mc, const int16_t *mn, const int16_t *gx,
-         const int16_t *gy, const uint8_t *any, int16_t low, int32_t high, int hyst, size_t *n)
+host_row(votecl__canny_memo *m, uint32_t w, uint32_t y, const int16_t *mp, const int16_t *mc,
+         const int16_t *mn, const int16_t *gx, const int16_t *gy, const uint8_t *any, int16_t low,
+         int32_t high, int hyst, size_t *n)
 {
     size_t need = *n + w;
 
@@ -204,8 +204,7 @@ host_row(votecl__canny_memo *m, uint32_t w, uint32_t y,
  * candidate is an interior pixel, so its neighbours are in the image), then the strong ones
  * become points in raster order and the map is cleared again. */
 static int
-host_hysteresis(votecl__canny_memo *m, uint32_t w, size_t nc,
-                size_t *n)
+host_hysteresis(votecl__canny_memo *m, uint32_t w, size_t nc, size_t *n)
 {
     const host_cand *c = m->cand;
     uint8_t *state = m->state;
@@ -285,9 +284,8 @@ votecl__canny_host(const uint8_t *data, uint32_t width, uint32_t height, unsigne
             continue;
         /* row y - 1 between rows y - 2 and y */
         host_any(mag[(y - 1) % 3], lo16, any, width);
-        if (host_row(m, width, y - 1, mag[(y - 2) % 3], mag[(y - 1) % 3], mc,
-                     g[2 * ((y - 1) % 2)], g[2 * ((y - 1) % 2) + 1], any, lo16, (int32_t)high, hyst,
-                     &n) != 0) {
+        if (host_row(m, width, y - 1, mag[(y - 2) % 3], mag[(y - 1) % 3], mc, g[2 * ((y - 1) % 2)],
+                     g[2 * ((y - 1) % 2) + 1], any, lo16, (int32_t)high, hyst, &n) != 0) {
             for (size_t k = 0; hyst && k < n; k++) /* the map stays zero */
                 m->state[m->cand[k].i] = 0;
             return (size_t)-1;
@@ -312,8 +310,8 @@ votecl_canny_params_init(votecl_canny_params *params)
 }
 
 votecl_status
-votecl__edges_begin(votecl_context *context, const votecl_image *image, const void *out, const char *name,
-      size_t out_stride, const void **data, void **copy)
+votecl__edges_begin(votecl_context *context, const votecl_image *image, const void *out,
+                    const char *name, size_t out_stride, const void **data, void **copy)
 {
     size_t row_bytes, pixels;
     votecl_status status =
@@ -384,7 +382,7 @@ votecl_edges_canny(votecl_context *context, const votecl_image *image,
     VOTECL__ENTER_OR_RETURN(context);
     if ((status = check_canny(context, params)) != VOTECL_OK ||
         (status = votecl__edges_begin(context, image, edges, "edges", edges_stride, &data,
-                                          &copy)) != VOTECL_OK)
+                                      &copy)) != VOTECL_OK)
         return status;
     lo = params->threshold1 < params->threshold2 ? params->threshold1 : params->threshold2;
     hi = params->threshold1 < params->threshold2 ? params->threshold2 : params->threshold1;
@@ -421,7 +419,8 @@ votecl_edges_sobel(votecl_context *context, const votecl_image *image, unsigned 
                             "dx, dy: %u and %u: want 0 or 1 each, not both 0", dx, dy);
     if (ksize != 3 && ksize != 5 && ksize != 7)
         return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "ksize: %u is not 3, 5 or 7", ksize);
-    if ((status = votecl__edges_begin(context, image, out, "out", out_stride, &data, &copy)) != VOTECL_OK)
+    if ((status = votecl__edges_begin(context, image, out, "out", out_stride, &data, &copy)) !=
+        VOTECL_OK)
         return status;
     g = votecl__malloc((image->width * image->height + 1) * sizeof *g);
     if (g == NULL)

@@ -52,7 +52,8 @@ test_host_equals_ref(void)
                 g_assert_cmpuint(m, ==, n);
                 total += n;
                 if (n > 0)
-                    g_assert_cmpuint(tu_first_difference(ref, host, n, sizeof *ref), ==, (size_t)-1);
+                    g_assert_cmpuint(tu_first_difference(ref, host, n, sizeof *ref), ==,
+                                     (size_t)-1);
             }
         }
         g_free(im);
@@ -201,8 +202,7 @@ test_refusals(void)
     g_assert_cmpint(votecl_edges_canny(ctx, &view, NULL, edges, W), ==, VOTECL_INVALID_ARGUMENT);
     g_assert_cmpint(votecl_edges_canny(ctx, &view, &p, NULL, W), ==, VOTECL_INVALID_ARGUMENT);
     g_assert_true(tu_message_names(votecl_context_get_error(ctx), "edges"));
-    g_assert_cmpint(votecl_edges_canny(ctx, &view, &p, edges, W - 1), ==,
-                    VOTECL_INVALID_ARGUMENT);
+    g_assert_cmpint(votecl_edges_canny(ctx, &view, &p, edges, W - 1), ==, VOTECL_INVALID_ARGUMENT);
     g_assert_cmpint(votecl_edges_canny(NULL, &view, &p, edges, W), ==, VOTECL_INVALID_ARGUMENT);
     g_assert_cmpint(votecl_edges_sobel(ctx, &view, 0, 0, 3, g, W), ==, VOTECL_INVALID_ARGUMENT);
     g_assert_cmpint(votecl_edges_sobel(ctx, &view, 2, 0, 3, g, W), ==, VOTECL_INVALID_ARGUMENT);

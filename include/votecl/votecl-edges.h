@@ -34,9 +34,9 @@ extern "C" {
 #define VOTECL_EDGES_MAX_SIDE 65535u
 
 typedef struct votecl_canny_params {
-    size_t struct_size; /* set by the _init function: see votecl.h */
-    double threshold1;  /* [threshold1] one hysteresis threshold (default 50) */
-    double threshold2;  /* [threshold2] the other; the larger is the strong one (default 150) */
+    size_t struct_size;     /* set by the _init function: see votecl.h */
+    double threshold1;      /* [threshold1] one hysteresis threshold (default 50) */
+    double threshold2;      /* [threshold2] the other; the larger is the strong one (default 150) */
     unsigned aperture_size; /* [apertureSize] Sobel side: 3 (default) or 5 */
     int l2_gradient;        /* [L2gradient] sqrt(gx^2 + gy^2) for |gx| + |gy| (default 0) */
 } votecl_canny_params;
