@@ -167,7 +167,7 @@ votecl__ght_edges_clear(votecl__ght_edges *edges)
     memset(edges, 0, sizeof *edges);
 }
 
-/* --- the device (cl/ght-edges.cl) --- */
+/* --- the device (cl/canny.cl, cl/ght-edges.cl) --- */
 
 enum {
     K_STATE,
@@ -182,11 +182,11 @@ enum {
 };
 
 static const char *const kernel_names[K_COUNT] = {
-    "ght_edge_state", "ght_hysteresis", "ght_sort_count",   "ght_scan_sums",
+    "ght_edge_state", "canny_hysteresis", "ght_sort_count",   "ght_scan_sums",
     "ght_scan_top",   "ght_scan_down",  "ght_sort_scatter", "ght_sort_offsets",
 };
 
-static const char *const files[] = {"ght-common.cl", "ght-edges.cl", NULL};
+static const char *const files[] = {"ght-common.cl", "canny.cl", "ght-edges.cl", NULL};
 
 static const votecl__ght_program program = {
     VOTECL__GHT_EDGES, files, VOTECL__GHT_DEF_L | VOTECL__GHT_DEF_EDGES, kernel_names, K_COUNT};

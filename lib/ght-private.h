@@ -21,7 +21,7 @@
  *   ght-search.c (Guil's search over its S, D and match stages) -> ght-spaces, ght-pose,
  *       ght-quant
  *   ght-confidence.c (the poses' confidences) -> ght-pose, ght-quant
- *   ght-edges.c (edges; cl/ght-edges.cl) -> ght-device, ght-quant
+ *   ght-edges.c (edges; cl/canny.cl, cl/ght-edges.cl) -> edges, ght-device, ght-quant
  *   ght-pairs.c (Guil's pairings; cl/ght-pairs.cl) -> ght-edges (the device's scan),
  *       ght-device, ght-pose, ght-quant
  *   ght-spaces.c (O, S, D, matches, Ballard's votes; cl/ght.cl) -> ght-device, ght-pose,
@@ -365,7 +365,7 @@ typedef struct votecl__ght_device votecl__ght_device;
  * compiles only what it runs (Ballard never builds Guil's pairing kernels, nor Guil Ballard's
  * maxima). On PoCL each launched kernel costs 0.2-0.4 s of code generation once. */
 typedef enum votecl__ght_stage {
-    VOTECL__GHT_EDGES,  /* cl/ght-edges.cl */
+    VOTECL__GHT_EDGES,  /* cl/canny.cl, cl/ght-edges.cl */
     VOTECL__GHT_PAIRS,  /* cl/ght-pairs.cl */
     VOTECL__GHT_SPACES, /* cl/ght.cl */
     VOTECL__GHT_PEAKS,  /* cl/ght-peaks.cl */
