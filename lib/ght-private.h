@@ -21,7 +21,7 @@
  *   ght-search.c (Guil's search over its S, D and match stages) -> ght-spaces, ght-pose,
  *       ght-quant
  *   ght-confidence.c (the poses' confidences) -> ght-pose, ght-quant
- *   ght-edges.c (edges; cl/ght-edges.cl) -> ght-device, ght-quant
+ *   ght-edges.c (edges; cl/canny.cl, cl/ght-edges.cl) -> edges, ght-device, ght-quant
  *   ght-pairs.c (Guil's pairings; cl/ght-pairs.cl) -> ght-edges (the device's scan),
  *       ght-device, ght-pose, ght-quant
  *   ght-spaces.c (O, S, D, matches, Ballard's votes; cl/ght.cl) -> ght-device, ght-pose,
@@ -106,14 +106,14 @@ float votecl__ght_scale_bound(const votecl__ght_desc *desc, uint32_t k);
  * of the rotation: D and Ballard's votes multiply them by floats, exactly in double. */
 void votecl__ght_rs(double c, double s, double scale, float rs[2]);
 
-/* Edge points of a packed u8 image, raster order: 3x3 Sobel, L1 magnitude, non-maximum
- * suppression, hysteresis between low and high (low == high: a single threshold). Returns
- * how many (out: at least W * H entries); VOTECL_OUT_OF_HOST_MEMORY as (size_t)-1. */
+/* Edge points of a packed u8 image, raster order: votecl__canny_ref's (lib/edges.c) with
+ * their bins. Returns how many (out: at least W * H entries); VOTECL_OUT_OF_HOST_MEMORY as
+ * (size_t)-1. */
 size_t votecl__ght_ref_canny(const votecl__ght_desc *desc, const uint8_t *data, uint32_t width,
                              uint32_t height, unsigned low, unsigned high, votecl__ght_point *out);
 
-/* The same points as votecl__ght_ref_canny, in the same order, row by row for a host core
- * (lib/ght-edges.c: CPU devices' edges): memo holds its rows and lists between calls (NULL at
+/* The same points as votecl__ght_ref_canny, in the same order, from votecl__canny_host
+ * (CPU devices' edges): memo holds its rows and lists between calls (NULL at
  * first; free with _canny_memo_free); *out: the points, borrowed from memo until its next
  * call. Returns how many; (size_t)-1 when out of memory. votecl__ght_bin_host: votecl__ght_bin
  * from an estimate and two of its boundary tests. */
@@ -387,7 +387,7 @@ typedef struct votecl__ght_device votecl__ght_device;
  * compiles only what it runs (Ballard never builds Guil's pairing kernels, nor Guil Ballard's
  * maxima). On PoCL each launched kernel costs 0.2-0.4 s of code generation once. */
 typedef enum votecl__ght_stage {
-    VOTECL__GHT_EDGES,  /* cl/ght-edges.cl */
+    VOTECL__GHT_EDGES,  /* cl/canny.cl, cl/ght-edges.cl */
     VOTECL__GHT_PAIRS,  /* cl/ght-pairs.cl */
     VOTECL__GHT_SPACES, /* cl/ght.cl */
     VOTECL__GHT_PEAKS,  /* cl/ght-peaks.cl */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "edges-private.h"
 #include "pclines-private.h"
 #include "segment-private.h"
 
@@ -124,11 +125,7 @@ votecl__pclines_sobel(const void *data, votecl_dtype dtype, uint32_t width, uint
     size_t w = width;
 
     if (dtype == VOTECL_DTYPE_U8) {
-        const uint8_t *p = data;
-#define P(dx, dy) ((int32_t)p[(y + (dy)) * w + x + (dx)])
-        *gx = P(1, -1) + 2 * P(1, 0) + P(1, 1) - P(-1, -1) - 2 * P(-1, 0) - P(-1, 1);
-        *gy = P(-1, 1) + 2 * P(0, 1) + P(1, 1) - P(-1, -1) - 2 * P(0, -1) - P(1, -1);
-#undef P
+        votecl__sobel3((const uint8_t *)data + (size_t)y * w + x, w, gx, gy);
         return;
     }
     const float *f = data;
@@ -139,13 +136,6 @@ votecl__pclines_sobel(const void *data, votecl_dtype dtype, uint32_t width, uint
     *gx = to_int_gradient(fx);
     *gy = to_int_gradient(fy);
 }
-
-/* OpenCV's Sobel kernels of side 3, 5 and 7: a binomial smoothing across, its derivative
- * along; entry 3 is the centre. */
-static const int32_t sobel_smooth[3][7] = {
-    {0, 0, 1, 2, 1, 0, 0}, {0, 1, 4, 6, 4, 1, 0}, {1, 6, 15, 20, 15, 6, 1}};
-static const int32_t sobel_deriv[3][7] = {
-    {0, 0, -1, 0, 1, 0, 0}, {0, -1, -2, 0, 2, 1, 0}, {-1, -4, -5, 0, 5, 4, 1}};
 
 static uint32_t
 clamp_coord(int64_t v, uint32_t n)
@@ -173,8 +163,8 @@ votecl__pclines_orientation(const votecl__pclines_desc *desc, const void *data,
         size_t row = (size_t)clamp_coord((int64_t)y + dy, desc->height) * desc->width;
         for (int dx = -h; dx <= h; dx++) {
             size_t at = row + clamp_coord((int64_t)x + dx, desc->width);
-            int32_t cx = sobel_deriv[k][3 + dx] * sobel_smooth[k][3 + dy];
-            int32_t cy = sobel_smooth[k][3 + dx] * sobel_deriv[k][3 + dy];
+            int32_t cx = votecl__sobel_deriv[k][3 + dx] * votecl__sobel_smooth[k][3 + dy];
+            int32_t cy = votecl__sobel_smooth[k][3 + dx] * votecl__sobel_deriv[k][3 + dy];
             if (dtype == VOTECL_DTYPE_U8) {
                 ix += cx * p[at];
                 iy += cy * p[at];

@@ -139,6 +139,17 @@ class votecl_context_options(ctypes.Structure):
     ]
 
 
+class votecl_canny_params(ctypes.Structure):
+    """votecl_canny_params (votecl-edges.h)"""
+    _fields_ = [
+        ("struct_size", ctypes.c_size_t),
+        ("threshold1", ctypes.c_double),
+        ("threshold2", ctypes.c_double),
+        ("aperture_size", ctypes.c_uint),
+        ("l2_gradient", ctypes.c_int),
+    ]
+
+
 class votecl_ght_params(ctypes.Structure):
     """votecl_ght_params (votecl-ght.h)"""
     _fields_ = [
