@@ -2,14 +2,17 @@
  * reads the results back; the table it chooses once per detector (votecl__hog_impl_choose)
  * runs the stages: the reference's on the 'ref' backend (lib/hog-ref-run.c), else on the
  * device cl/hog.cl's block kernels or, on a CPU-shaped OpenCL device, cl/hog-cpu.cl's row
- * kernels (lib/hog-device.c, and a file per stage of cl/hog.cl: lib/hog-gradient.c,
- * lib/hog-blocks.c, lib/hog-svm.c). Included only by those files.
+ * kernels (lib/hog-pipeline.c and lib/hog-device.c, and a file per stage of cl/hog.cl:
+ * lib/hog-gradient.c, lib/hog-blocks.c, lib/hog-svm.c). Included only by those files.
  *
  * The files and what each calls (no loop; keep it so):
  *   hog.c (validation, the detector, detection and descriptors) -> hog-jobs, the table
  *   hog-jobs.c (the levels of every region, the job and resize tables) -> hog-geometry
- *   hog-device.c (kernels, constants, buffers, the stages in turn) -> the table's stages
+ *   hog-pipeline.c (the device stages in turn) -> hog-gradient, hog-blocks, hog-svm (through
+ *       the table), hog-device
  *   hog-gradient.c, hog-blocks.c, hog-svm.c -> hog-device (launch_rows)
+ *   hog-device.c (kernels, constants, buffers, launches) -> hog-jobs (tables_size through
+ *       the table), hog-geometry
  *   hog-ref-run.c (the reference's entry) -> hog-ref, hog-geometry */
 #ifndef VOTECL_HOG_DETECTOR_H
 #define VOTECL_HOG_DETECTOR_H
@@ -155,20 +158,24 @@ size_t votecl__hog_level_tables_rows(const votecl_hog *hog, const votecl__hog_le
 size_t votecl__hog_tables_size_rows(const votecl_hog *hog);
 votecl_status votecl__hog_fill_tables_rows(votecl_hog *hog);
 
-/* lib/hog-device.c: construction for either kernel set, the intermediates' shared buffers
- * (then impl->buffers), the detection and the descriptors' blocks on the device, the scores
- * read back, a 2-D launch of the row kernels (n work-items along each of rows rows,
- * work-groups of local items along a row, at most the device's), and an upload. */
+/* lib/hog-device.c: construction for either kernel set; every job's intermediates
+ * (allocated once, grown when needed; then impl->buffers), the source and the tables
+ * uploaded; the row kernels' own intermediates; the scores read back; a 2-D launch of the row
+ * kernels (n work-items along each of rows rows, work-groups of local items along a row, at
+ * most the device's); an upload. */
 votecl_status votecl__hog_prepare_block(votecl_hog *hog);
 votecl_status votecl__hog_prepare_rows(votecl_hog *hog);
+votecl_status votecl__hog_device_buffers(votecl_hog *hog);
 votecl_status votecl__hog_buffers_rows(votecl_hog *hog);
-votecl_status votecl__hog_device_detect(votecl_hog *hog);
-votecl_status votecl__hog_device_blocks(votecl_hog *hog, float **hist);
 votecl_status votecl__hog_device_read_scores(votecl_hog *hog);
 votecl_status votecl__hog_launch_rows(votecl_hog *hog, int k, size_t n, size_t local, size_t rows,
                                       const votecl__arg *args, unsigned nargs);
 votecl_status votecl__hog_upload(votecl_hog *hog, votecl_buffer **buffer, const void *data,
                                  size_t size);
+
+/* lib/hog-pipeline.c: the detection and the descriptors' blocks through the stages. */
+votecl_status votecl__hog_device_detect(votecl_hog *hog);
+votecl_status votecl__hog_device_blocks(votecl_hog *hog, float **hist);
 
 /* The stages of cl/hog.cl, each in the block kernels' and the row kernels' form. */
 votecl_status votecl__hog_gradient_block(votecl_hog *hog);

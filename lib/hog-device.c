@@ -1,33 +1,11 @@
 /* HOG on the device, either kernel set: the program built with the geometry's defines, the
- * constant tables and the intermediates' buffers, and the stages of the detector's
- * implementation (lib/hog-gradient.c, lib/hog-blocks.c, lib/hog-svm.c) launched in turn. */
+ * constant tables, the intermediates' buffers, the row kernels' launches and the scores read
+ * back. */
 #include "hog-detector.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-#ifdef VOTECL_HOG_PROFILE
-#include <time.h>
-static double
-hog_now(void)
-{
-    struct timespec t;
-
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-/* stmt timed between two waits for the device, added to the detector's stats.field */
-#define TIMED(hog, field, stmt)                                                                    \
-    do {                                                                                           \
-        double t0_ = ((void)(hog)->context->ops->finish((hog)->context), hog_now());               \
-        stmt;                                                                                      \
-        (void)(hog)->context->ops->finish((hog)->context);                                         \
-        (hog)->stats.field += hog_now() - t0_;                                                     \
-    } while (0)
-#else
-#define TIMED(hog, field, stmt) stmt
-#endif
 
 /* The block kernels (cl/hog.cl) and the row kernels (cl/hog-cpu.cl, composed after it):
  * 2-D launches, a row of a level per work-group. */
@@ -199,9 +177,9 @@ votecl__hog_buffers_rows(votecl_hog *hog)
 }
 
 /* Every job's intermediates, allocated once (grown when needed), the source and the tables
- * uploaded. */
-static votecl_status
-device_buffers(votecl_hog *hog)
+ * uploaded (the tables once per plan). */
+votecl_status
+votecl__hog_device_buffers(votecl_hog *hog)
 {
     hog_buffers *b = &hog->buf;
     size_t pix = hog->npix ? hog->npix : 1, blk = hog->nblk ? hog->nblk : 1;
@@ -240,64 +218,6 @@ votecl__hog_launch_rows(votecl_hog *hog, int k, size_t n, size_t local, size_t r
     g[1] = rows;
     return rows > 0 ? votecl__launch(hog->context, hog->kernels[k], 2, g, l, args, nargs)
                     : VOTECL_OK;
-}
-
-/* Stages 1-3 and 4-5 of every job (aos: the blocks in hog.cl's layout), then 6 when svm. */
-static votecl_status
-device_stages(votecl_hog *hog, int aos, int svm)
-{
-    votecl_status s;
-
-    TIMED(hog, gradient, s = hog->impl->gradient(hog));
-    if (s == VOTECL_OK)
-        TIMED(hog, blocks, s = hog->impl->blocks(hog, aos));
-    if (s == VOTECL_OK && svm)
-        TIMED(hog, svm, s = hog->impl->svm(hog));
-    return s;
-}
-
-/* The kernels index pixels, blocks and windows with 32 bits. */
-static votecl_status
-check_sizes(votecl_hog *hog)
-{
-    if (hog->npix > INT32_MAX || hog->nblk * hog->geom.block_len > INT32_MAX ||
-        hog->nscores > INT32_MAX || hog->impl->tables_size(hog) > INT32_MAX ||
-        hog->npad * hog->ch > INT32_MAX || hog->nrh > INT32_MAX)
-        return votecl__fail(hog->context, VOTECL_OUT_OF_DEVICE_MEMORY,
-                            "image: %zu gradient pixels over its levels and regions exceed "
-                            "2^31",
-                            hog->npix);
-    return VOTECL_OK;
-}
-
-votecl_status
-votecl__hog_device_detect(votecl_hog *hog)
-{
-    votecl_status s;
-
-    if ((s = check_sizes(hog)) != VOTECL_OK)
-        return s;
-    TIMED(hog, upload, s = device_buffers(hog));
-    if (s == VOTECL_OK && hog->nscores > 0)
-        s = device_stages(hog, 0, 1);
-    return s;
-}
-
-votecl_status
-votecl__hog_device_blocks(votecl_hog *hog, float **hist)
-{
-    const hog_job *j = &hog->jobs[0];
-    size_t n = (size_t)j->level.nbx * j->level.nby * hog->geom.block_len;
-    votecl_status s;
-
-    if ((*hist = votecl__malloc(n * sizeof(float))) == NULL)
-        return votecl__fail(hog->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
-    if ((s = device_buffers(hog)) || (s = device_stages(hog, 1, 0)) ||
-        (s = votecl_buffer_read(hog->buf.hist, 0, *hist, n * sizeof(float)))) {
-        free(*hist);
-        *hist = NULL;
-    }
-    return s;
 }
 
 votecl_status
