@@ -116,30 +116,42 @@ struct votecl_hog {
     votecl__hog_stats stats;
 };
 
-/* One implementation of the stages; a detector's is chosen once (votecl__hog_impl_choose). */
-struct votecl__hog_impl {
-    const char *name; /* "reference", "block" or "row" */
-    int host;         /* 1: the stages run on the host, where the source and scores stay */
-    unsigned tile;    /* its buffer rows' multiple (1: packed) */
-    /* construction: kernels built, constant tables uploaded */
-    votecl_status (*prepare)(votecl_hog *hog);
-    /* planning (lib/hog-jobs.c): the ints of a level's resize tables; all the tables' ints;
-     * the resize (and row) tables filled after the job table */
+/* How an implementation lays its tables out after the job table (lib/hog-jobs.c): the ints
+ * of a level's resize tables, all the tables' ints, the resize (and row) tables filled. */
+typedef struct votecl__hog_layout {
     size_t (*level_tables)(const votecl_hog *hog, const votecl__hog_level *level);
-    size_t (*tables_size)(const votecl_hog *hog);
-    votecl_status (*fill_tables)(votecl_hog *hog);
-    /* the device stages of every job: the intermediates' buffers beyond the shared ones,
-     * stages 1-3 (lib/hog-gradient.c), 4-5 (lib/hog-blocks.c; aos: the blocks in hog.cl's
-     * layout too, for descriptors), 6 (lib/hog-svm.c); NULL on the host */
+    size_t (*size)(const votecl_hog *hog);
+    votecl_status (*fill)(votecl_hog *hog);
+} votecl__hog_layout;
+
+/* Where the stages run (lib/hog-ref-run.c, lib/hog-pipeline.c): every job's window scores
+ * begun (hog->scores once read); job 0's normalised blocks (*hist caller-owned); the scores
+ * read back into hog->scores. */
+typedef struct votecl__hog_runner {
+    votecl_status (*detect)(votecl_hog *hog);
+    votecl_status (*descriptor_blocks)(votecl_hog *hog, float **hist);
+    votecl_status (*read_scores)(votecl_hog *hog);
+} votecl__hog_runner;
+
+/* One kernel set's stages of every job: kernels built and constant tables uploaded
+ * (lib/hog-device.c), the intermediates' buffers beyond the shared ones (NULL: none), stages
+ * 1-3 (lib/hog-gradient.c), 4-5 (lib/hog-blocks.c; aos: the blocks in hog.cl's layout too,
+ * for descriptors), 6 (lib/hog-svm.c). */
+typedef struct votecl__hog_stages {
+    votecl_status (*prepare)(votecl_hog *hog);
     votecl_status (*buffers)(votecl_hog *hog);
     votecl_status (*gradient)(votecl_hog *hog);
     votecl_status (*blocks)(votecl_hog *hog, int aos);
     votecl_status (*svm)(votecl_hog *hog);
-    /* every job's window scores begun (hog->scores once read); job 0's normalised blocks
-     * (*hist caller-owned); the scores read back into hog->scores */
-    votecl_status (*detect)(votecl_hog *hog);
-    votecl_status (*descriptor_blocks)(votecl_hog *hog, float **hist);
-    votecl_status (*read_scores)(votecl_hog *hog);
+} votecl__hog_stages;
+
+/* One implementation; a detector's is chosen once (votecl__hog_impl_choose). */
+struct votecl__hog_impl {
+    const char *name; /* "reference", "block" or "row" */
+    unsigned tile;    /* its buffer rows' multiple (1: packed) */
+    const votecl__hog_layout *layout;
+    const votecl__hog_runner *run;
+    const votecl__hog_stages *stages; /* NULL: on the host, where the source and scores stay */
 };
 
 extern const votecl__hog_impl votecl__hog_ref_impl, votecl__hog_block_impl, votecl__hog_row_impl;
@@ -147,35 +159,26 @@ extern const votecl__hog_impl votecl__hog_ref_impl, votecl__hog_block_impl, vote
 /* lib/hog.c: the implementation for context (its backend and shape). */
 const votecl__hog_impl *votecl__hog_impl_choose(const votecl_context *context);
 
-/* lib/hog-jobs.c: the levels of the regions (none: the whole image) as jobs; the tables. */
+/* lib/hog-jobs.c: the levels of the regions (none: the whole image) as jobs; the tables; the
+ * layouts of the block kernels and the reference (packed) and of the row kernels. */
 votecl_status votecl__hog_jobs_plan(votecl_hog *hog, const votecl_hog_rect *rois, size_t nrois,
                                     int pyramid);
 votecl_status votecl__hog_jobs_tables(votecl_hog *hog);
-size_t votecl__hog_level_tables_block(const votecl_hog *hog, const votecl__hog_level *level);
-size_t votecl__hog_tables_size_block(const votecl_hog *hog);
-votecl_status votecl__hog_fill_tables_block(votecl_hog *hog);
-size_t votecl__hog_level_tables_rows(const votecl_hog *hog, const votecl__hog_level *level);
-size_t votecl__hog_tables_size_rows(const votecl_hog *hog);
-votecl_status votecl__hog_fill_tables_rows(votecl_hog *hog);
+extern const votecl__hog_layout votecl__hog_layout_packed, votecl__hog_layout_rows;
 
 /* lib/hog-device.c: construction for either kernel set; every job's intermediates
- * (allocated once, grown when needed; then impl->buffers), the source and the tables
- * uploaded; the row kernels' own intermediates; the scores read back; a 2-D launch of the row
- * kernels (n work-items along each of rows rows, work-groups of local items along a row, at
- * most the device's); an upload. */
+ * (allocated once, grown when needed; then the stages' buffers), the source and the tables
+ * uploaded; the row kernels' own intermediates; a 2-D launch of the row kernels (n
+ * work-items along each of rows rows, work-groups of local items along a row, at most the
+ * device's); an upload. */
 votecl_status votecl__hog_prepare_block(votecl_hog *hog);
 votecl_status votecl__hog_prepare_rows(votecl_hog *hog);
 votecl_status votecl__hog_device_buffers(votecl_hog *hog);
 votecl_status votecl__hog_buffers_rows(votecl_hog *hog);
-votecl_status votecl__hog_device_read_scores(votecl_hog *hog);
 votecl_status votecl__hog_launch_rows(votecl_hog *hog, int k, size_t n, size_t local, size_t rows,
                                       const votecl__arg *args, unsigned nargs);
 votecl_status votecl__hog_upload(votecl_hog *hog, votecl_buffer **buffer, const void *data,
                                  size_t size);
-
-/* lib/hog-pipeline.c: the detection and the descriptors' blocks through the stages. */
-votecl_status votecl__hog_device_detect(votecl_hog *hog);
-votecl_status votecl__hog_device_blocks(votecl_hog *hog, float **hist);
 
 /* The stages of cl/hog.cl, each in the block kernels' and the row kernels' form. */
 votecl_status votecl__hog_gradient_block(votecl_hog *hog);
@@ -185,10 +188,8 @@ votecl_status votecl__hog_blocks_rows(votecl_hog *hog, int aos);
 votecl_status votecl__hog_svm_block(votecl_hog *hog);
 votecl_status votecl__hog_svm_rows(votecl_hog *hog);
 
-/* lib/hog-ref-run.c: the reference's entry (every stage of every job on the host). */
-votecl_status votecl__hog_host_prepare(votecl_hog *hog);
-votecl_status votecl__hog_host_detect(votecl_hog *hog);
-votecl_status votecl__hog_host_blocks(votecl_hog *hog, float **hist);
-votecl_status votecl__hog_host_read_scores(votecl_hog *hog);
+/* The runners: on the host, the reference's stages (lib/hog-ref-run.c); on the device, the
+ * kernel set's stages in turn (lib/hog-pipeline.c). */
+extern const votecl__hog_runner votecl__hog_run_host, votecl__hog_run_device;
 
 #endif

@@ -1,6 +1,5 @@
 /* HOG on the device, either kernel set: the program built with the geometry's defines, the
- * constant tables, the intermediates' buffers, the row kernels' launches and the scores read
- * back. */
+ * constant tables, the intermediates' buffers, and the row kernels' launches. */
 #include "hog-detector.h"
 
 #include <math.h>
@@ -192,14 +191,14 @@ votecl__hog_device_buffers(votecl_hog *hog)
         (s = votecl__buffer_ensure(hog->context, &b->scores,
                                    (hog->nscores ? hog->nscores : 1) * sizeof(float))))
         return s;
-    if (hog->impl->buffers != NULL && (s = hog->impl->buffers(hog)) != VOTECL_OK)
+    if (hog->impl->stages->buffers != NULL && (s = hog->impl->stages->buffers(hog)) != VOTECL_OK)
         return s;
     if (hog->source == NULL && (s = votecl__hog_upload(hog, &b->image, hog->conv.ptr,
                                                        hog->conv_w * hog->conv_h * hog->ch)))
         return s;
     if (hog->tabs_on_device)
         return VOTECL_OK;
-    s = votecl__hog_upload(hog, &b->tab, hog->tabs, hog->impl->tables_size(hog) * sizeof(int32_t));
+    s = votecl__hog_upload(hog, &b->tab, hog->tabs, hog->impl->layout->size(hog) * sizeof(int32_t));
     if (s == VOTECL_OK)
         hog->tabs_on_device = 1;
     return s;
@@ -218,12 +217,4 @@ votecl__hog_launch_rows(votecl_hog *hog, int k, size_t n, size_t local, size_t r
     g[1] = rows;
     return rows > 0 ? votecl__launch(hog->context, hog->kernels[k], 2, g, l, args, nargs)
                     : VOTECL_OK;
-}
-
-votecl_status
-votecl__hog_device_read_scores(votecl_hog *hog)
-{
-    if (hog->njobs == 0)
-        return VOTECL_OK;
-    return votecl_buffer_read(hog->buf.scores, 0, hog->scores, hog->nscores * sizeof(float));
 }

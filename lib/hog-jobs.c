@@ -36,7 +36,7 @@ add_job(votecl_hog *hog, const votecl_hog_rect *roi, const votecl__hog_level *l)
     j->rb = hog->nrh;
     j->blk = hog->nblk;
     j->score = hog->nscores;
-    hog->ntabs += hog->impl->level_tables(hog, l);
+    hog->ntabs += hog->impl->layout->level_tables(hog, l);
     hog->nbrows += l->nby;
     hog->nwrows += l->nwy;
     hog->nrh += (size_t)l->gh * l->nbx;
@@ -118,23 +118,23 @@ votecl__hog_jobs_plan(votecl_hog *hog, const votecl_hog_rect *rois, size_t nrois
 
 /* --- the block kernels' and the reference's tables: resize tables of the level --- */
 
-size_t
-votecl__hog_level_tables_block(const votecl_hog *hog, const votecl__hog_level *l)
+static size_t
+level_tables_block(const votecl_hog *hog, const votecl__hog_level *l)
 {
     (void)hog;
     return 2 * (size_t)l->width + 2 * (size_t)l->height;
 }
 
-size_t
-votecl__hog_tables_size_block(const votecl_hog *hog)
+static size_t
+tables_size_block(const votecl_hog *hog)
 {
     size_t n = hog->njobs * HOG_JOB + hog->ntabs;
 
     return n > 0 ? n : 1;
 }
 
-votecl_status
-votecl__hog_fill_tables_block(votecl_hog *hog)
+static votecl_status
+fill_tables_block(votecl_hog *hog)
 {
     for (size_t i = 0; i < hog->njobs; i++) {
         const hog_job *j = &hog->jobs[i];
@@ -148,8 +148,8 @@ votecl__hog_fill_tables_block(votecl_hog *hog)
 
 /* --- the row kernels' tables: resize tables in padded coordinates, then row tables --- */
 
-size_t
-votecl__hog_level_tables_rows(const votecl_hog *hog, const votecl__hog_level *l)
+static size_t
+level_tables_rows(const votecl_hog *hog, const votecl__hog_level *l)
 {
     return 2 * pitch(hog, (size_t)l->gw + 2) + 2 * ((size_t)l->gh + 2);
 }
@@ -161,8 +161,8 @@ row_tables_start(const votecl_hog *hog)
     return (hog->njobs * HOG_JOB + hog->ntabs + 1) / 2;
 }
 
-size_t
-votecl__hog_tables_size_rows(const votecl_hog *hog)
+static size_t
+tables_size_rows(const votecl_hog *hog)
 {
     size_t n = 2 * (row_tables_start(hog) + hog->nprows + hog->nrows + hog->nbrows + hog->nwrows);
 
@@ -215,8 +215,8 @@ fill_row_tables(votecl_hog *hog, int32_t *t)
         }
 }
 
-votecl_status
-votecl__hog_fill_tables_rows(votecl_hog *hog)
+static votecl_status
+fill_tables_rows(votecl_hog *hog)
 {
     size_t head = hog->njobs * HOG_JOB;
     int32_t *scratch = votecl__malloc(2 * (size_t)VOTECL_HOG_MAX_SIDE * sizeof *scratch);
@@ -230,6 +230,18 @@ votecl__hog_fill_tables_rows(votecl_hog *hog)
     fill_row_tables(hog, hog->tabs + 2 * hog->rowtab);
     return VOTECL_OK;
 }
+
+const votecl__hog_layout votecl__hog_layout_packed = {
+    .level_tables = level_tables_block,
+    .size = tables_size_block,
+    .fill = fill_tables_block,
+};
+
+const votecl__hog_layout votecl__hog_layout_rows = {
+    .level_tables = level_tables_rows,
+    .size = tables_size_rows,
+    .fill = fill_tables_rows,
+};
 
 /* --- the job table --- */
 
@@ -266,7 +278,7 @@ fill_job(const votecl_hog *hog, const hog_job *j, int32_t *t)
 votecl_status
 votecl__hog_jobs_tables(votecl_hog *hog)
 {
-    size_t total = hog->impl->tables_size(hog);
+    size_t total = hog->impl->layout->size(hog);
     votecl_status status;
 
     hog->tabs_on_device = 0;
@@ -284,5 +296,5 @@ votecl__hog_jobs_tables(votecl_hog *hog)
     hog->scores = hog->scores_mem.ptr;
     for (size_t i = 0; i < hog->njobs; i++)
         fill_job(hog, &hog->jobs[i], hog->tabs + i * HOG_JOB);
-    return hog->impl->fill_tables(hog);
+    return hog->impl->layout->fill(hog);
 }

@@ -33,11 +33,11 @@ device_stages(votecl_hog *hog, int aos, int svm)
 {
     votecl_status s;
 
-    TIMED(hog, gradient, s = hog->impl->gradient(hog));
+    TIMED(hog, gradient, s = hog->impl->stages->gradient(hog));
     if (s == VOTECL_OK)
-        TIMED(hog, blocks, s = hog->impl->blocks(hog, aos));
+        TIMED(hog, blocks, s = hog->impl->stages->blocks(hog, aos));
     if (s == VOTECL_OK && svm)
-        TIMED(hog, svm, s = hog->impl->svm(hog));
+        TIMED(hog, svm, s = hog->impl->stages->svm(hog));
     return s;
 }
 
@@ -46,7 +46,7 @@ static votecl_status
 check_sizes(votecl_hog *hog)
 {
     if (hog->npix > INT32_MAX || hog->nblk * hog->geom.block_len > INT32_MAX ||
-        hog->nscores > INT32_MAX || hog->impl->tables_size(hog) > INT32_MAX ||
+        hog->nscores > INT32_MAX || hog->impl->layout->size(hog) > INT32_MAX ||
         hog->npad * hog->ch > INT32_MAX || hog->nrh > INT32_MAX)
         return votecl__fail(hog->context, VOTECL_OUT_OF_DEVICE_MEMORY,
                             "image: %zu gradient pixels over its levels and regions exceed "
@@ -55,8 +55,8 @@ check_sizes(votecl_hog *hog)
     return VOTECL_OK;
 }
 
-votecl_status
-votecl__hog_device_detect(votecl_hog *hog)
+static votecl_status
+device_detect(votecl_hog *hog)
 {
     votecl_status s;
 
@@ -68,8 +68,8 @@ votecl__hog_device_detect(votecl_hog *hog)
     return s;
 }
 
-votecl_status
-votecl__hog_device_blocks(votecl_hog *hog, float **hist)
+static votecl_status
+device_blocks(votecl_hog *hog, float **hist)
 {
     const hog_job *j = &hog->jobs[0];
     size_t n = (size_t)j->level.nbx * j->level.nby * hog->geom.block_len;
@@ -84,3 +84,17 @@ votecl__hog_device_blocks(votecl_hog *hog, float **hist)
     }
     return s;
 }
+
+static votecl_status
+read_scores(votecl_hog *hog)
+{
+    if (hog->njobs == 0)
+        return VOTECL_OK;
+    return votecl_buffer_read(hog->buf.scores, 0, hog->scores, hog->nscores * sizeof(float));
+}
+
+const votecl__hog_runner votecl__hog_run_device = {
+    .detect = device_detect,
+    .descriptor_blocks = device_blocks,
+    .read_scores = read_scores,
+};

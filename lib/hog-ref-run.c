@@ -63,15 +63,8 @@ ref_run_level(votecl_hog *hog, const hog_job *j, ref_level *r)
     return VOTECL_OK;
 }
 
-votecl_status
-votecl__hog_host_prepare(votecl_hog *hog)
-{
-    (void)hog; /* the host tables (gamma, block weights) are the detector's */
-    return VOTECL_OK;
-}
-
-votecl_status
-votecl__hog_host_detect(votecl_hog *hog)
+static votecl_status
+host_detect(votecl_hog *hog)
 {
     const float *w;
     float bias;
@@ -91,8 +84,8 @@ votecl__hog_host_detect(votecl_hog *hog)
     return status;
 }
 
-votecl_status
-votecl__hog_host_blocks(votecl_hog *hog, float **hist)
+static votecl_status
+host_blocks(votecl_hog *hog, float **hist)
 {
     ref_level r;
     votecl_status s;
@@ -105,9 +98,15 @@ votecl__hog_host_blocks(votecl_hog *hog, float **hist)
     return VOTECL_OK;
 }
 
-votecl_status
-votecl__hog_host_read_scores(votecl_hog *hog)
+static votecl_status
+host_read_scores(votecl_hog *hog)
 {
-    (void)hog; /* votecl__hog_host_detect wrote them */
+    (void)hog; /* host_detect wrote them */
     return VOTECL_OK;
 }
+
+const votecl__hog_runner votecl__hog_run_host = {
+    .detect = host_detect,
+    .descriptor_blocks = host_blocks,
+    .read_scores = host_read_scores,
+};

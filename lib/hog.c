@@ -12,49 +12,43 @@
 
 /* --- the implementations --- */
 
+static const votecl__hog_stages block_stages = {
+    .prepare = votecl__hog_prepare_block,
+    .gradient = votecl__hog_gradient_block,
+    .blocks = votecl__hog_blocks_block,
+    .svm = votecl__hog_svm_block,
+};
+
+static const votecl__hog_stages row_stages = {
+    .prepare = votecl__hog_prepare_rows,
+    .buffers = votecl__hog_buffers_rows,
+    .gradient = votecl__hog_gradient_rows,
+    .blocks = votecl__hog_blocks_rows,
+    .svm = votecl__hog_svm_rows,
+};
+
 const votecl__hog_impl votecl__hog_ref_impl = {
     .name = "reference",
-    .host = 1,
     .tile = 1,
-    .prepare = votecl__hog_host_prepare,
-    .level_tables = votecl__hog_level_tables_block,
-    .tables_size = votecl__hog_tables_size_block,
-    .fill_tables = votecl__hog_fill_tables_block,
-    .detect = votecl__hog_host_detect,
-    .descriptor_blocks = votecl__hog_host_blocks,
-    .read_scores = votecl__hog_host_read_scores,
+    .layout = &votecl__hog_layout_packed,
+    .run = &votecl__hog_run_host,
 };
 
 const votecl__hog_impl votecl__hog_block_impl = {
     .name = "block",
     .tile = 1,
-    .prepare = votecl__hog_prepare_block,
-    .level_tables = votecl__hog_level_tables_block,
-    .tables_size = votecl__hog_tables_size_block,
-    .fill_tables = votecl__hog_fill_tables_block,
-    .gradient = votecl__hog_gradient_block,
-    .blocks = votecl__hog_blocks_block,
-    .svm = votecl__hog_svm_block,
-    .detect = votecl__hog_device_detect,
-    .descriptor_blocks = votecl__hog_device_blocks,
-    .read_scores = votecl__hog_device_read_scores,
+    .layout = &votecl__hog_layout_packed,
+    .run = &votecl__hog_run_device,
+    .stages = &block_stages,
 };
 
 /* Rows of HOG_PX_LOCAL pixels: the per-pixel kernels' work-group along a row (HOG_TILE). */
 const votecl__hog_impl votecl__hog_row_impl = {
     .name = "row",
     .tile = HOG_PX_LOCAL,
-    .prepare = votecl__hog_prepare_rows,
-    .level_tables = votecl__hog_level_tables_rows,
-    .tables_size = votecl__hog_tables_size_rows,
-    .fill_tables = votecl__hog_fill_tables_rows,
-    .buffers = votecl__hog_buffers_rows,
-    .gradient = votecl__hog_gradient_rows,
-    .blocks = votecl__hog_blocks_rows,
-    .svm = votecl__hog_svm_rows,
-    .detect = votecl__hog_device_detect,
-    .descriptor_blocks = votecl__hog_device_blocks,
-    .read_scores = votecl__hog_device_read_scores,
+    .layout = &votecl__hog_layout_rows,
+    .run = &votecl__hog_run_device,
+    .stages = &row_stages,
 };
 
 /* The reference on the 'ref' backend; CPU-shaped devices (the context's shape) the row
@@ -219,7 +213,7 @@ hog_init(votecl_hog *hog, const votecl_hog_model *model)
     if (hog->block_weights == NULL)
         return votecl__fail(hog->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
     votecl__hog_block_weights(g, hog->block_weights);
-    return hog->impl->prepare(hog);
+    return hog->impl->stages != NULL ? hog->impl->stages->prepare(hog) : VOTECL_OK;
 }
 
 votecl_status
@@ -290,7 +284,7 @@ votecl_hog_free(votecl_hog *hog)
     log_stats(hog);
 #endif
     b = (votecl_buffer **)&hog->buf;
-    if (hog->begun && !hog->impl->host)
+    if (hog->begun && hog->impl->stages != NULL)
         (void)hog->context->ops->finish(hog->context);
     for (size_t i = 0; i < sizeof hog->buf / sizeof *b; i++)
         votecl_buffer_free(b[i]);
@@ -425,7 +419,7 @@ votecl_hog_compute(votecl_hog *hog, const votecl_image *image, float *descriptor
                             windows * hog->geom.desc_len);
     }
     /* Nothing reaches the caller's memory until every step has succeeded. */
-    if ((s = votecl__hog_jobs_tables(hog)) || (s = hog->impl->descriptor_blocks(hog, &hist)))
+    if ((s = votecl__hog_jobs_tables(hog)) || (s = hog->impl->run->descriptor_blocks(hog, &hist)))
         return s;
     for (uint32_t wy = 0; wy < l->nwy; wy++)
         for (uint32_t wx = 0; wx < l->nwx; wx++)
@@ -457,7 +451,7 @@ votecl_hog_detect_begin(votecl_hog *hog, const votecl_image *image, const votecl
         return s;
     hog->stats.detections++;
     if (hog->njobs > 0)
-        s = hog->impl->detect(hog);
+        s = hog->impl->run->detect(hog);
     hog->begun = s == VOTECL_OK;
     return s;
 }
@@ -488,7 +482,7 @@ hog_take_buffer(votecl_hog *hog, votecl_buffer *image, size_t width, size_t heig
     if (bytes > image->size)
         return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT,
                             "image: %zu bytes needed, the buffer has %zu", bytes, image->size);
-    if (!hog->impl->host) {
+    if (hog->impl->stages != NULL) {
         hog->ch = channels;
         hog->conv_w = width;
         hog->conv_h = height;
@@ -525,7 +519,7 @@ votecl_hog_detect_buffer(votecl_hog *hog, votecl_buffer *image, size_t width, si
         (s = plan(hog, rois, nrois, 1)))
         return s;
     if (hog->njobs > 0)
-        s = hog->impl->detect(hog);
+        s = hog->impl->run->detect(hog);
     hog->begun = s == VOTECL_OK;
     return s == VOTECL_OK ? votecl_hog_detect_end(hog, detections, capacity, found) : s;
 }
@@ -559,7 +553,7 @@ end_raw(votecl_hog *hog)
         return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT, "hog: nothing was begun");
     hog->begun = 0;
     hog->nraw = 0;
-    s = hog->impl->read_scores(hog);
+    s = hog->impl->run->read_scores(hog);
     for (size_t i = 0; i < hog->njobs && s == VOTECL_OK; i++) {
         const hog_job *j = &hog->jobs[i];
 
