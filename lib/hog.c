@@ -432,6 +432,17 @@ votecl_hog_compute(votecl_hog *hog, const votecl_image *image, float *descriptor
 
 /* --- detection --- */
 
+/* A detection's output arguments. */
+static votecl_status
+check_output(votecl_hog *hog, const votecl_hog_detection *detections, size_t capacity,
+             const size_t *found)
+{
+    if (found == NULL || (detections == NULL && capacity > 0))
+        return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT,
+                            "found, detections: NULL pointer");
+    return VOTECL_OK;
+}
+
 votecl_status
 votecl_hog_detect_begin(votecl_hog *hog, const votecl_image *image, const votecl_hog_rect *rois,
                         size_t nrois)
@@ -508,9 +519,8 @@ votecl_hog_detect_buffer(votecl_hog *hog, votecl_buffer *image, size_t width, si
     if (hog == NULL)
         return VOTECL_INVALID_ARGUMENT;
     VOTECL__ENTER_OR_RETURN(hog->context);
-    if (found == NULL || (detections == NULL && capacity > 0))
-        return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT,
-                            "found, detections: NULL pointer");
+    if ((s = check_output(hog, detections, capacity, found)) != VOTECL_OK)
+        return s;
     if (hog->begun || hog->model == NULL)
         return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT, "%s",
                             hog->begun ? "hog: a detection is already begun"
@@ -576,9 +586,8 @@ votecl_hog_detect_end(votecl_hog *hog, votecl_hog_detection *detections, size_t 
 
     if (hog == NULL)
         return VOTECL_INVALID_ARGUMENT;
-    if (found == NULL || (detections == NULL && capacity > 0))
-        return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT,
-                            "found, detections: NULL pointer");
+    if ((s = check_output(hog, detections, capacity, found)) != VOTECL_OK)
+        return s;
     VOTECL__ENTER_OR_RETURN(hog->context);
     if ((s = end_raw(hog)) != VOTECL_OK)
         return s;
@@ -594,9 +603,8 @@ votecl_hog_detect(votecl_hog *hog, const votecl_image *image, const votecl_hog_r
 
     if (hog == NULL)
         return VOTECL_INVALID_ARGUMENT;
-    if (found == NULL || (detections == NULL && capacity > 0))
-        return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT,
-                            "found, detections: NULL pointer");
+    if ((s = check_output(hog, detections, capacity, found)) != VOTECL_OK)
+        return s;
     VOTECL__ENTER_OR_RETURN(hog->context); /* begin and end as one call */
     s = votecl_hog_detect_begin(hog, image, rois, nrois);
     return s == VOTECL_OK ? votecl_hog_detect_end(hog, detections, capacity, found) : s;
