@@ -6,14 +6,15 @@
  * lib/hog-gradient.c, lib/hog-blocks.c, lib/hog-svm.c). Included only by those files.
  *
  * The files and what each calls (no loop; keep it so):
- *   hog.c (validation, the detector, detection and descriptors) -> hog-jobs, the table
- *   hog-jobs.c (the levels of every region, the job and resize tables) -> hog-geometry
- *   hog-pipeline.c (the device stages in turn) -> hog-gradient, hog-blocks, hog-svm (through
- *       the table), hog-device
+ *   hog.c (validation, the detector, detection and descriptors) -> hog-jobs, hog-geometry,
+ *       hog-ref (the source's conversion), hog-fuse, the table's parts
+ *   hog-jobs.c (the levels of every region, the job table, the layouts) -> hog-geometry
+ *   hog-pipeline.c (the device runner: the stages in turn) -> hog-gradient, hog-blocks,
+ *       hog-svm (through the table), hog-device, hog-jobs (the layout's size)
  *   hog-gradient.c, hog-blocks.c, hog-svm.c -> hog-device (launch_rows)
- *   hog-device.c (kernels, constants, buffers, launches) -> hog-jobs (tables_size through
- *       the table), hog-geometry
- *   hog-ref-run.c (the reference's entry) -> hog-ref, hog-geometry */
+ *   hog-device.c (kernels, constants, buffers, launches) -> hog-jobs (the layout's size),
+ *       hog-geometry
+ *   hog-ref-run.c (the host runner: the reference's stages) -> hog-ref, hog-geometry */
 #ifndef VOTECL_HOG_DETECTOR_H
 #define VOTECL_HOG_DETECTOR_H
 
