@@ -466,16 +466,28 @@ ref_canny(votecl__ght_run *run, const uint8_t *data, uint32_t width, uint32_t he
           unsigned high, votecl_status (*set)(votecl__ght_run *, const votecl__ght_point *, size_t))
 {
     size_t pixels = (size_t)width * height, n;
-    votecl__ght_point *points = votecl__malloc((pixels > 0 ? pixels : 1) * sizeof *points);
+    /* One buffer: the edges, then their points written over them in place (a point is
+     * smaller than an edge and point i ends before edge i + 1 starts), so that a large image
+     * holds one edge list, not two (the GHT's memory limit counts one). */
+    votecl__edge *edges = votecl__malloc((pixels > 0 ? pixels : 1) * sizeof *edges);
+    votecl__ght_point *points = (votecl__ght_point *)(void *)edges;
     votecl_status status;
 
-    if (points == NULL ||
-        (n = votecl__ght_ref_canny(run->desc, data, width, height, low, high, points)) ==
-            (size_t)-1)
+    _Static_assert(sizeof *points <= sizeof *edges, "points are written over edges");
+
+    if (edges == NULL || (n = votecl__canny_ref(data, width, height, low, high, edges)) ==
+                             (size_t)-1) {
         status = votecl__fail(run->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for edges");
-    else
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            votecl__edge e = edges[i];
+            points[i].x = e.x;
+            points[i].y = e.y;
+            points[i].bin = votecl__ght_bin(run->desc, e.gx, e.gy);
+        }
         status = set(run, points, n);
-    free(points);
+    }
+    free(edges);
     return status;
 }
 
