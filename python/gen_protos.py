@@ -137,7 +137,7 @@ def main(argv):
     texts = [(h, strip_comments(open(path, encoding="utf-8").read()))
              for h, path in headers(argv[1])]
     types = Types([t for _, t in texts])
-    body = ["# Callbacks: wrap a Python function in one of these and keep it alive while C holds it."]
+    body = ["# Callbacks: wrap a Python function in one and keep it alive while C holds it."]
     for _, text in texts:
         for m in CALLBACK_RE.finditer(text):
             ret, name, params = m.group(1).strip(), m.group(2), m.group(3)

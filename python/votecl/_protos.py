@@ -9,7 +9,7 @@ from typing import Any, Dict, List, Tuple
 
 from . import _structs as S
 
-# Callbacks: wrap a Python function in one of these and keep it alive while C holds it.
+# Callbacks: wrap a Python function in one and keep it alive while C holds it.
 votecl_batch_load_fn = CFUNCTYPE(c_int, c_void_p, c_uint64, P(c_void_p))
 votecl_batch_process_fn = CFUNCTYPE(c_int, c_void_p, c_void_p, c_uint, c_uint64, c_void_p,
                                     P(c_void_p))
