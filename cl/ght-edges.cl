@@ -3,17 +3,14 @@
  * votecl__ght_edges_sort (lib/ght-edges.c), so the sorted list and its offsets equal the
  * reference's entry for entry (integer arithmetic; bins by ght_bin of cl/ght.cl).
  *
- * Composed after cl/ght-common.cl (ght_bin) into a program of its own (defines GHT_L, GHT_WG,
+ * Composed after cl/ght-common.cl (ght_bin) and cl/canny.cl (the Sobel, the non-maximum
+ * suppression's step and the hysteresis, canny_hysteresis) into a program of its own (defines GHT_L, GHT_WG,
  * GHT_TX, GHT_TY, GHT_SCAN_BLOCK, GHT_SORT_K; lib/ght-edges.c). Kernels:
  *   ght_edge_state    2-D, local GHT_TX x GHT_TY, global the image rounded up: 3x3 Sobel, L1
  *                     magnitude, non-maximum suppression (the two neighbours' magnitudes
  *                     recomputed, so no magnitude image), the thresholds; state word per
  *                     pixel: 0, or bin << 2 | 1 (weak) or 2 (strong; every survivor when
  *                     low >= high, the reference's single threshold)
- *   ght_hysteresis    same shape: promotes weak pixels 8-connected to strong ones, inside a
- *                     tile of local memory (with a one-pixel halo) until the tile is stable,
- *                     and sets *changed when it promoted any; the host repeats it until a
- *                     pass changes nothing (the fixpoint is the reference's reachability)
  *   ght_sort_count    1-D, local GHT_WG, one group per chunk of `chunk` pixels (a multiple of
  *                     GHT_WG): counts[b * groups + g] = strong pixels of bin b in chunk g
  *   ght_scan_sums     1-D, local GHT_WG, groups ceil(n / GHT_SCAN_BLOCK): block sums of a
@@ -33,48 +30,6 @@
 #define LOCAL_PTR LOCAL
 #endif
 
-/* The Sobel gradient of interior pixel (x, y) (sobel() of lib/ght-edges.c). */
-INLINE void
-ght_sobel(GLOBAL const uchar *img, uint w, uint x, uint y, int *gx, int *gy)
-{
-    GLOBAL const uchar *r0 = img + (ulong)(y - 1) * w + x, *r1 = r0 + w, *r2 = r1 + w;
-
-    *gx =
-        ((int)r0[1] + 2 * (int)r1[1] + (int)r2[1]) - ((int)r0[-1] + 2 * (int)r1[-1] + (int)r2[-1]);
-    *gy = ((int)r2[-1] + 2 * (int)r2[0] + (int)r2[1]) - ((int)r0[-1] + 2 * (int)r0[0] + (int)r0[1]);
-}
-
-/* |gx| + |gy| of pixel (x, y); 0 on the border, where the reference never sets it. */
-INLINE int
-ght_magnitude(GLOBAL const uchar *img, uint w, uint h, int x, int y)
-{
-    int gx, gy;
-
-    if (x < 1 || y < 1 || x + 1 >= (int)w || y + 1 >= (int)h)
-        return 0;
-    ght_sobel(img, w, (uint)x, (uint)y, &gx, &gy);
-    return abs(gx) + abs(gy);
-}
-
-/* is_ridge: the step (dx, dy) across the edge in one of four directions (tan 22.5 and
- * tan 67.5 as integer ratios). */
-INLINE void
-ght_ridge_step(int gx, int gy, int *dx, int *dy)
-{
-    long ax = gx < 0 ? -(long)gx : gx, ay = gy < 0 ? -(long)gy : gy;
-
-    if (ay * 100000 <= ax * 41421) {
-        *dx = 1;
-        *dy = 0;
-    } else if (ay * 100000 >= ax * 241421) {
-        *dx = 0;
-        *dy = 1;
-    } else {
-        *dx = (gx < 0) == (gy < 0) ? 1 : -1;
-        *dy = 1;
-    }
-}
-
 KERNEL void
 ght_edge_state(GLOBAL const uchar *img, uint w, uint h, uint low, uint high,
                GLOBAL const float *dirs, GLOBAL uint *state)
@@ -85,68 +40,14 @@ ght_edge_state(GLOBAL const uchar *img, uint w, uint h, uint low, uint high,
     if (x >= w || y >= h)
         return; /* no barrier in this kernel */
     if (x >= 1 && y >= 1 && x + 1 < w && y + 1 < h) {
-        ght_sobel(img, w, x, y, &gx, &gy);
+        canny_sobel(img, w, x, y, &gx, &gy);
         mag = abs(gx) + abs(gy);
-        ght_ridge_step(gx, gy, &dx, &dy);
-        if (mag > (int)low && mag > ght_magnitude(img, w, h, (int)x - dx, (int)y - dy) &&
-            mag >= ght_magnitude(img, w, h, (int)x + dx, (int)y + dy))
+        canny_ridge_step(gx, gy, &dx, &dy);
+        if (mag > (int)low && mag > canny_magnitude(img, w, h, (int)x - dx, (int)y - dy) &&
+            mag >= canny_magnitude(img, w, h, (int)x + dx, (int)y + dy))
             s = ght_bin(dirs, gx, gy) << 2 | (mag > (int)high || low >= high ? 2u : 1u);
     }
     state[(ulong)y * w + x] = s;
-}
-
-#define GHT_HALO_W (GHT_TX + 2)
-#define GHT_HALO_N ((GHT_TX + 2) * (GHT_TY + 2))
-
-/* A weak pixel of the tile with a strong 8-neighbour. */
-INLINE int
-ght_promotable(LOCAL_PTR const uint *tile, uint me)
-{
-    if (tile[me] != 1)
-        return 0;
-    for (int dy = -1; dy <= 1; dy++)
-        for (int dx = -1; dx <= 1; dx++)
-            if (tile[(int)me + dy * GHT_HALO_W + dx] == 2)
-                return 1;
-    return 0;
-}
-
-KERNEL void
-ght_hysteresis(GLOBAL uint *state, uint w, uint h, GLOBAL uint *changed)
-{
-    LOCAL uint tile[GHT_HALO_N];
-    LOCAL uint flag;
-    uint lx = get_local_id(0), ly = get_local_id(1), lid = ly * GHT_TX + lx;
-    uint x = get_global_id(0), y = get_global_id(1), me = (ly + 1) * GHT_HALO_W + lx + 1;
-    int x0 = (int)(get_group_id(0) * GHT_TX) - 1, y0 = (int)(get_group_id(1) * GHT_TY) - 1;
-    int inside = x < w && y < h, any = 0;
-
-    for (uint i = lid; i < GHT_HALO_N; i += GHT_TX * GHT_TY) {
-        int tx = x0 + (int)(i % GHT_HALO_W), ty = y0 + (int)(i / GHT_HALO_W);
-        int in = tx >= 0 && ty >= 0 && tx < (int)w && ty < (int)h;
-        tile[i] = in ? state[(ulong)ty * w + tx] & 3u : 0u;
-    }
-    /* Gauss-Seidel inside the tile: a pass that changes nothing ends it (the flag is read by
-     * all before it is cleared again, so the exit is uniform). */
-    for (;;) {
-        if (lid == 0)
-            flag = 0;
-        LOCAL_BARRIER();
-        if (inside && ght_promotable(tile, me)) {
-            tile[me] = 2;
-            flag = 1;
-        }
-        LOCAL_BARRIER();
-        uint again = flag;
-        LOCAL_BARRIER();
-        if (!again)
-            break;
-        any = 1;
-    }
-    if (inside && tile[me] == 2 && (state[(ulong)y * w + x] & 3u) == 1)
-        state[(ulong)y * w + x] = (state[(ulong)y * w + x] & ~3u) | 2u;
-    if (any && lid == 0)
-        *changed = 1;
 }
 
 INLINE int

@@ -316,7 +316,8 @@ ght_space_max(GLOBAL const uint *spaces, uint cells, ulong region, GLOBAL ulong 
 }
 
 /* votecl__ght_space_peaks before ranking, for candidate get_global_id(1): every 3x3 maximum
- * (ties to the lower index) at or above thr (0: half of the head's word 1, at least 1) with
+ * (ties to the lower index) at or above thr (0: an eighth of the head's word 1, at least 1,
+ * as votecl__ght_peak_threshold) with
  * its neighbourhood sums, appended after the candidate's 4-ulong head in its region of out
  * (4 ulongs each: cell | votes << 32, sw, sx, sy), counted by the head's word 0 (at most cap
  * written; region = 4 + 4 cap). */
@@ -338,7 +339,7 @@ ght_space_peaks(GLOBAL const uint *spaces, uint gw, uint gh, uint thr, uint cap,
     y = i / gw;
     v = space[i];
     if (thr == 0)
-        thr = max(counts[1] / 2, 1u);
+        thr = max(counts[1] / 8, 1u);
     if (v < thr)
         return;
     for (int dy = -1; dy <= 1; dy++)

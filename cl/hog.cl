@@ -3,9 +3,10 @@
  * block or a window are taken in another order than the reference's (margins: tests).
  *
  * Every pyramid level of every region is done by the same three launches: a job table
- * (HOG_JOB ints a job, see lib/hog.c) gives each level its region, size, resize tables and
- * the offsets of its pixels, blocks and windows in the shared buffers; a work-item (or work-group)
- * finds its job by binary search over those offsets.
+ * (HOG_JOB ints a job, see lib/hog-detector.h and lib/hog-jobs.c) gives each level its
+ * region, size, resize tables and the offsets of its pixels, blocks and windows in the
+ * shared buffers; a work-item (or work-group) finds its job by binary search over those
+ * offsets.
  *   hog_gradient_all  global >= all gradient pixels (1-D): bilinear downscale through host
  *                  tables (index, 8-bit weight: INTER_LINEAR_EXACT), reflect-101 padding,
  *                  gamma table, centred differences, channel with the largest magnitude (OpenCV's ties), OpenCV's

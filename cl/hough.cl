@@ -18,7 +18,8 @@
  *                     mirror_bin, lib/hough-peaks.c, tabulated on the host for b in
  *                     [-reach, N + reach), reach = n / 2), so the candidates are exactly those
  *                     of find_candidates(); their order is the atomics', and the host sorts
- *                     them. */
+ *                     them. With opencv nonzero, OpenCV's 4-neighbour rule instead (more
+ *                     than threshold, > left and upper, >= right and lower, no wrap). */
 
 #ifndef LOCAL_PTR
 #define LOCAL_PTR LOCAL
@@ -54,9 +55,20 @@ hough_sobel(GLOBAL const uchar *gray, uint w, uint h, uint threshold, uint edge_
         atomic_add((volatile GLOBAL uint *)&out[1], group_count);
 }
 
+/* OpenCV's rule (is_opencv_max of lib/hough-peaks.c): more than threshold, more than the left
+ * and upper neighbours, at least the right and lower ones, zeros outside. */
+INLINE bool
+opencv_max(GLOBAL const uint *acc, ulong cell, uint angles, uint nbins, uint g, uint b, uint v,
+           uint threshold)
+{
+    return v > threshold && (b == 0u || v > acc[cell - 1]) &&
+           (b + 1u == nbins || v >= acc[cell + 1]) && (g == 0u || v > acc[cell - nbins]) &&
+           (g + 1u == angles || v >= acc[cell + nbins]);
+}
+
 KERNEL void
 hough_candidates(GLOBAL const uint *acc, uint angles, uint nbins, int reach, uint threshold,
-                 GLOBAL const int *mirror, uint cap, GLOBAL uint *out)
+                 GLOBAL const int *mirror, uint cap, uint opencv, GLOBAL uint *out)
 {
     ulong cell = get_global_id(0);
     uint v, g, b;
@@ -64,11 +76,11 @@ hough_candidates(GLOBAL const uint *acc, uint angles, uint nbins, int reach, uin
     if (cell >= (ulong)angles * nbins)
         return;
     v = acc[cell];
-    if (v < threshold)
-        return;
     g = (uint)(cell / nbins);
     b = (uint)(cell % nbins);
-    for (int dg = -reach; dg <= reach; dg++) {
+    if (opencv ? !opencv_max(acc, cell, angles, nbins, g, b, v, threshold) : v < threshold)
+        return;
+    for (int dg = -reach; opencv == 0u && dg <= reach; dg++) {
         int gg = (int)g + dg, flips = 0;
         while (gg < 0) {
             gg += (int)angles;

@@ -197,17 +197,21 @@ local_fold(LOCAL_PTR const uint *bins, GLOBAL uint *out, uint base, uint lid)
  * (the threadfence reduction): no merge launch, which for one frame is a third of the
  * time. Parts are summed in vote_merge's order, so f32 sums are the same. Without
  * tickets (a single part writes result directly) there is nothing to merge. Every
- * work-item of the group calls it (barriers inside); last is a local word. */
+ * work-item of the group calls it and passes both barriers, tickets or not: no return
+ * comes before a barrier, not even a uniform one. With 'if (tickets == 0) return;' ahead of
+ * them, PoCL 5.0's work-item loops (its default loopvec method, and loops; not cbs) ran
+ * the sum loop below once for every work-item of the merging group, i = lid, past
+ * 'i < NPASS': in groups wider than NPASS, work-items wrote the next space's bins and,
+ * for the last space, past result's spaces * NBINS words, from partials read past their
+ * buffer (issue 24; tests/test-nodevice.c checks every kernel for such returns). */
 INLINE void
 local_merge(GLOBAL uint *partials, GLOBAL uint *tickets, GLOBAL uint *result, uint space,
             uint pass, uint passes, uint parts, uint base, uint lid, LOCAL_PTR uint *last)
 {
-    if (tickets == 0)
-        return;
     device_fence();
     LOCAL_BARRIER();
     if (lid == 0)
-        *last = atomic_inc(&tickets[space * passes + pass]) == parts - 1;
+        *last = tickets != 0 && atomic_inc(&tickets[space * passes + pass]) == parts - 1;
     LOCAL_BARRIER();
     if (!*last)
         return; /* uniform across the group: no barrier follows */

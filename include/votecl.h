@@ -77,6 +77,7 @@
 #include <votecl/votecl-model.h>
 #include <votecl/votecl-hough.h>
 #include <votecl/votecl-circles.h>
+#include <votecl/votecl-edges.h>
 #include <votecl/votecl-reduce.h>
 #include <votecl/votecl-lines.h>
 #include <votecl/votecl-ght.h>

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "circles-private.h"
+#include "edges-private.h"
 
 /* scikit-image's circle_perimeter(0, 0, r) (Bresenham's midpoint circle), points appended
  * as (dx, dy) to out when it is not NULL; returns their number, 8 per step, duplicates kept
@@ -139,11 +140,13 @@ votecl__circles_rays(const votecl__circles_desc *desc, const uint8_t *gray, size
     for (size_t i = 0; i < n; i++) {
         int32_t x = points[2 * i], y = points[2 * i + 1];
         /* Canny leaves the one-pixel border out: the 3x3 window is inside */
-        const uint8_t *r0 = gray + (size_t)(y - 1) * stride + x, *r1 = r0 + stride,
-                      *r2 = r1 + stride;
-        float vx = (float)((r0[1] + 2 * r1[1] + r2[1]) - (r0[-1] + 2 * r1[-1] + r2[-1]));
-        float vy = (float)((r2[-1] + 2 * r2[0] + r2[1]) - (r0[-1] + 2 * r0[0] + r0[1]));
-        float mag = sqrtf(vx * vx + vy * vy);
+        int32_t gx, gy;
+        float vx, vy, mag;
+
+        votecl__sobel3(gray + (size_t)y * stride + x, stride, &gx, &gy);
+        vx = (float)gx;
+        vy = (float)gy;
+        mag = sqrtf(vx * vx + vy * vy);
 
         if (mag < 1.0f)
             continue;

@@ -1,5 +1,5 @@
 /* The circle Hough transform's plan: validate, plan, launch, read back. The host finds the
- * edges (the library's Canny, lib/ght-edges.c, as votecl_hough_edges() reaches it) and the
+ * edges (the library's Canny, lib/edges.c, as votecl_hough_edges() reaches it) and the
  * rays; a GPU-shaped device adds the votes (cl/circles.cl) and, for the gradient method, picks
  * the centre candidates so only those come back and computes their radius histograms
  * (lib/circles-radius.c) where local memory holds them, and for the radii method picks the
@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "circles-private.h"
-#include "ght-private.h"
+#include "edges-private.h"
 
 /* Candidate pairs read with the count in one transfer; more only when more were found. */
 #define FIRST_READ 512u
@@ -23,9 +23,8 @@
 struct votecl_circles_plan {
     votecl_context *context;
     votecl__circles_desc desc;
-    votecl__ght_desc canny;        /* the edge detector's (its bins unused) */
-    votecl__ght_canny_memo *memo;  /* the host's Canny between runs (devices) */
-    votecl__ght_point *ref_points; /* the reference's Canny output (ref backend) */
+    votecl__canny_memo *memo;      /* the host's Canny between runs (devices) */
+    votecl__edge *ref_points;      /* the reference's Canny output (ref backend) */
     int device;                    /* votes on the device: its kernels built */
     int host_canny;                /* the host's row-by-row Canny, not the reference's */
     void *k_vote, *k_centres, *k_radii, *k_radii_max, *k_radii_candidates;
@@ -219,14 +218,11 @@ static votecl_status
 plan_init(votecl_circles_plan *plan, const votecl_circles_params *params, size_t width,
           size_t height)
 {
-    votecl_ght_params gp;
     votecl_status status;
 
     status = votecl__circles_desc_init(&plan->desc, params, (uint32_t)width, (uint32_t)height);
     if (status != VOTECL_OK)
         return votecl__fail(plan->context, status, "out of memory for the radii's circles");
-    votecl_ght_params_init(&gp, VOTECL_GHT_BALLARD);
-    votecl__ght_desc_init(&plan->canny, &gp);
     /* A CPU-shaped device (the context's shape: a CPU, or as VOTECL_FORCE_SHAPE forces)
      * takes the host plan, as the GHT's Ballard does: the votes are millions of increments
      * of an accumulator too large to copy per work-item, which a CPU does faster in one
@@ -277,7 +273,7 @@ votecl_circles_plan_free(votecl_circles_plan *plan)
     votecl_buffer_free(plan->d_maxes);
     votecl_buffer_free(plan->d_least);
     votecl__circles_radius_free(plan->radius);
-    votecl__ght_canny_memo_free(plan->memo);
+    votecl__canny_memo_free(plan->memo);
     free(plan->ref_points);
     free(plan->edges);
     free(plan->xy);
@@ -345,15 +341,13 @@ static size_t
 canny(votecl_circles_plan *plan, const uint8_t *data)
 {
     const votecl__circles_desc *d = &plan->desc;
-    const votecl__ght_point *points = plan->ref_points;
+    const votecl__edge *points = plan->ref_points;
     size_t n;
 
     if (plan->host_canny)
-        n = votecl__ght_host_canny(&plan->canny, data, d->width, d->height, d->low, d->high,
-                                   &plan->memo, &points);
+        n = votecl__canny_host(data, d->width, d->height, d->low, d->high, &plan->memo, &points);
     else
-        n = votecl__ght_ref_canny(&plan->canny, data, d->width, d->height, d->low, d->high,
-                                  plan->ref_points);
+        n = votecl__canny_ref(data, d->width, d->height, d->low, d->high, plan->ref_points);
     for (size_t i = 0; n != (size_t)-1 && i < n; i++) {
         plan->edges[2 * i] = points[i].x;
         plan->edges[2 * i + 1] = points[i].y;

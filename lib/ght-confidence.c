@@ -24,6 +24,8 @@
 #define GHT_REFINE_DEGREES 3.0    /* a refinement may turn a pose by at most this... */
 #define GHT_REFINE_SCALE 0.05     /* ...and scale it by at most this fraction */
 #define GHT_REFINE_REACH 0.25     /* refined: poses within this of min_confidence or above */
+#define GHT_HIDDEN_MAX 0.3        /* most of the template an accepted pose may hide... */
+#define GHT_HIDDEN_ROUNDS 4       /* ...and the rounds of judging the poses not accepted */
 
 /* What a model keeps between its detections' confidences: the tables of its bin count and
  * tolerance, and per-pixel maps for images up to pixels, which are all zero between calls
@@ -259,33 +261,73 @@ confirmed(const conf_map *m, double x, double y, uint32_t bin)
     return scan_window(m, x, y, bin, SCAN_FIRST) != SIZE_MAX;
 }
 
+/* A pose accepted before: where it maps the template's frame, as the inverse similarity
+ * (c, s: cos and sin of its angle over its scale) and the frame (the box of the template's
+ * edge points, grown by GHT_CONF_RADIUS). */
+typedef struct occluder {
+    double x, y, c, s;
+} occluder;
+
+typedef struct frame {
+    double x0, y0, x1, y1;
+} frame;
+
+/* Image point (x, y) lies within an accepted pose's frame: a later instance drawn over an
+ * earlier one hides its edges there. */
+static int
+occluded(const votecl__ght_desc *desc, const frame *f, const occluder *occ, size_t nocc, double x,
+         double y)
+{
+    for (size_t k = 0; k < nocc; k++) {
+        double dx = x - occ[k].x, dy = y - occ[k].y;
+        double u = occ[k].c * dx + occ[k].s * dy + desc->cx,
+               v = -occ[k].s * dx + occ[k].c * dy + desc->cy;
+        if (u >= f->x0 && u <= f->x1 && v >= f->y0 && v <= f->y1)
+            return 1;
+    }
+    return 0;
+}
+
 /* The share of the template's points confirmed at pose; with claim, the confirming edges
  * become claimed. The count stops once the share cannot reach floor (> 0), and the share so
- * far is returned: a lower bound, below floor. */
+ * far is returned: a lower bound, below floor. A point that is not confirmed where an
+ * occluder (nocc of them) covers it is left out of the share (hidden, not missing), up to
+ * GHT_HIDDEN_MAX of the template's points. */
 static double
-pose_confidence(const votecl__ght_desc *desc, const votecl__ght_edges *templ,
-                conf_map *m, const votecl_ght_pose *pose, int claim, double floor)
+pose_confidence_hidden(const votecl__ght_desc *desc, const votecl__ght_edges *templ, conf_map *m,
+                       const votecl_ght_pose *pose, int claim, double floor, const frame *f,
+                       const occluder *occ, size_t nocc)
 {
     uint32_t L = desc->levels, shift = (uint32_t)lround(pose->angle * L / 360.0) % L;
     double a = pose->angle * GHT_PI / 180.0, c = cos(a) * pose->scale, s = sin(a) * pose->scale;
-    size_t hits = 0, need = floor > 0 ? (size_t)ceil(floor * (double)templ->n) : 0;
+    size_t hits = 0, hidden = 0, need = floor > 0 ? (size_t)ceil(floor * (double)templ->n) : 0;
+    size_t most = (size_t)(GHT_HIDDEN_MAX * (double)templ->n);
 
     if (templ->n == 0)
         return 0;
     for (size_t i = 0; i < templ->n && hits + (templ->n - i) >= need; i++) {
         const votecl__ght_point *q = &templ->points[i];
         double u = q->x - desc->cx, v = q->y - desc->cy;
-        if (!confirmed(m, pose->x + c * u - s * v, pose->y + s * u + c * v, (q->bin + shift) % L))
+        double x = pose->x + c * u - s * v, y = pose->y + s * u + c * v;
+        if (!confirmed(m, x, y, (q->bin + shift) % L)) {
+            hidden += nocc > 0 && hidden < most && occluded(desc, f, occ, nocc, x, y);
             continue;
+        }
         hits++;
         if (claim)
             /* every edge that could confirm the point: at a scale above 1 the template's
              * points are sparser than the image's, and one edge per point would leave the
              * instance's other edges to a pose over it at another scale */
-            scan_window(m, pose->x + c * u - s * v, pose->y + s * u + c * v, (q->bin + shift) % L,
-                        SCAN_CLAIM);
+            scan_window(m, x, y, (q->bin + shift) % L, SCAN_CLAIM);
     }
-    return (double)hits / (double)templ->n;
+    return (double)hits / (double)(templ->n - hidden);
+}
+
+static double
+pose_confidence(const votecl__ght_desc *desc, const votecl__ght_edges *templ, conf_map *m,
+                const votecl_ght_pose *pose, int claim, double floor)
+{
+    return pose_confidence_hidden(desc, templ, m, pose, claim, floor, NULL, NULL, 0);
 }
 
 /* One refinement of pose: the point-to-line similarity of every template point and its
@@ -333,24 +375,96 @@ refine_once(const votecl__ght_desc *desc, const votecl__ght_edges *templ, const 
     return 1;
 }
 
+/* The frame of the template's edge points, grown by GHT_CONF_RADIUS. */
+static frame
+template_frame(const votecl__ght_edges *templ)
+{
+    frame f = {0, 0, 0, 0};
+
+    for (size_t i = 0; i < templ->n; i++) {
+        const votecl__ght_point *q = &templ->points[i];
+        f.x0 = i == 0 || q->x < f.x0 ? q->x : f.x0;
+        f.y0 = i == 0 || q->y < f.y0 ? q->y : f.y0;
+        f.x1 = i == 0 || q->x > f.x1 ? q->x : f.x1;
+        f.y1 = i == 0 || q->y > f.y1 ? q->y : f.y1;
+    }
+    f.x0 -= GHT_CONF_RADIUS;
+    f.y0 -= GHT_CONF_RADIUS;
+    f.x1 += GHT_CONF_RADIUS;
+    f.y1 += GHT_CONF_RADIUS;
+    return f;
+}
+
+static occluder
+occluder_of(const votecl_ght_pose *pose)
+{
+    double a = pose->angle * GHT_PI / 180.0;
+    return (occluder){pose->x, pose->y, cos(a) / pose->scale, sin(a) / pose->scale};
+}
+
+/* Pose i judged against the edges no accepted pose claimed, the accepted ones (occ) hiding
+ * what they cover; accepted (its edges claimed, itself an occluder) when its share reaches
+ * min_confidence. Returns whether it was accepted. */
+static int
+judge(const votecl__ght_desc *desc, const votecl__ght_edges *templ, conf_map *m, const frame *f,
+      votecl_ght_pose *pose, occluder *occ, size_t *nocc)
+{
+    double share = pose_confidence_hidden(desc, templ, m, pose, 0, 0, f, occ, *nocc);
+
+    if (!(share >= desc->p.min_confidence && share > 0))
+        return 0;
+    pose->confidence = share;
+    /* (the claims themselves lower the count of the points after them: not a share) */
+    pose_confidence_hidden(desc, templ, m, pose, 1, 0, f, occ, *nocc);
+    occ[(*nocc)++] = occluder_of(pose);
+    return 1;
+}
+
 /* The poses best first; then each one's confidence counts only the edges no better accepted
  * pose claimed (a pose is accepted when that share reaches min_confidence, and claims its
  * edges): a second pose over the same instance (another scale, a neighbouring place) or a
- * pose made of pieces of accepted instances is explained away, whatever its distance. */
-static void
+ * pose made of pieces of accepted instances is explained away, whatever its distance.
+ * Instances overlap: a later copy drawn over an earlier one hides part of it, so a point
+ * that no edge confirms within an accepted pose's frame counts as hidden, not as missing
+ * (at most GHT_HIDDEN_MAX of the template). The one covered may rank above the one that
+ * covers it only in part (both are incomplete), so the poses not accepted are judged again
+ * while a round accepts one (opencv_contrib's GeneralizedHough scene: three copies of
+ * templ.png, each covered in part by the next; issue 23). */
+static votecl_status
 explain(const votecl__ght_desc *desc, const votecl__ght_edges *templ, conf_map *m,
         votecl_ght_pose *poses, size_t n)
 {
+    double screen = desc->p.min_confidence * (1 - GHT_HIDDEN_MAX);
+    frame f = template_frame(templ);
+    occluder *occ = votecl__malloc((n > 0 ? n : 1) * sizeof *occ);
+    uint8_t *done = votecl__calloc(n > 0 ? n : 1, 1);
+    size_t nocc = 0;
+    int more = 1;
+
+    if (occ == NULL || done == NULL) {
+        free(occ);
+        free(done);
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    }
     if (n > 1)
         qsort(poses, n, sizeof *poses, votecl__ght_pose_cmp);
-    for (size_t i = 0; i < n; i++) {
-        /* claims only lower a share: a pose below the floor stays there */
-        if (poses[i].confidence < desc->p.min_confidence)
-            continue;
-        poses[i].confidence = pose_confidence(desc, templ, m, &poses[i], 0, 0);
-        if (poses[i].confidence >= desc->p.min_confidence && poses[i].confidence > 0)
-            pose_confidence(desc, templ, m, &poses[i], 1, 0);
+    for (int round = 0; more && round < GHT_HIDDEN_ROUNDS; round++) {
+        more = 0;
+        for (size_t i = 0; i < n; i++) {
+            /* claims only lower a share, hidden points raise it at most this far */
+            if (done[i] || poses[i].confidence < screen)
+                continue;
+            if (judge(desc, templ, m, &f, &poses[i], occ, &nocc))
+                more = done[i] = 1;
+        }
     }
+    for (size_t i = 0; i < n; i++)
+        if (!done[i] && poses[i].confidence >= screen)
+            poses[i].confidence =
+                pose_confidence_hidden(desc, templ, m, &poses[i], 0, 0, &f, occ, nocc);
+    free(occ);
+    free(done);
+    return VOTECL_OK;
 }
 
 /* Every pose refined GHT_REFINE_ROUNDS times, while its confidence does not drop, and its
@@ -433,7 +547,7 @@ votecl__ght_confidence(const votecl__ght_desc *desc, const votecl__ght_edges *te
         m.near = c->near;
     }
     if ((status = refine(desc, templ, &m, poses, n)) == VOTECL_OK)
-        explain(desc, templ, &m, poses, n);
+        status = explain(desc, templ, &m, poses, n);
     /* the maps back to zero: only the image's edges were set or claimed */
     for (size_t i = 0; i < image->n; i++) {
         const votecl__ght_point *p = &image->points[i];

@@ -1,6 +1,6 @@
 /* The generalized Hough transform's edge stage, in its two implementations: the reference
- * (the specification: 3x3 Sobel, L1 magnitude, non-maximum suppression, hysteresis or a single
- * threshold, then a counting sort by gradient bin) and the device (cl/ght-edges.cl: the image
+ * (the specification: Canny's edges of lib/edges.c, their gradients quantised into bins, then
+ * a counting sort by bin) and the device (cl/ght-edges.cl: the image
  * uploaded once, its edges found, compacted and sorted there, the host reading back only the
  * L + 1 offsets), whose sorted list and offsets equal the reference's entry for entry. The
  * device's exclusive scan here also serves the pairing stage. */
@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "edges-private.h"
 #include "ght-device.h"
 #include "ght-private.h"
 
@@ -28,136 +29,33 @@
 
 /* --- the reference --- */
 
-static void
-sobel(const uint8_t *d, uint32_t w, uint32_t x, uint32_t y, int32_t *gx, int32_t *gy)
-{
-    const uint8_t *r0 = d + (size_t)(y - 1) * w + x, *r1 = r0 + w, *r2 = r1 + w;
-
-    *gx = (r0[1] + 2 * r1[1] + r2[1]) - (r0[-1] + 2 * r1[-1] + r2[-1]);
-    *gy = (r2[-1] + 2 * r2[0] + r2[1]) - (r0[-1] + 2 * r0[0] + r0[1]);
-}
-
-/* Non-maximum suppression in one of four directions (tan 22.5 and tan 67.5 as integer
- * ratios): strictly above the neighbour behind, at least the one ahead. */
-static int
-is_ridge(const int32_t *mag, uint32_t w, size_t i, int32_t gx, int32_t gy)
-{
-    int64_t ax = gx < 0 ? -(int64_t)gx : gx, ay = gy < 0 ? -(int64_t)gy : gy;
-    ptrdiff_t step;
-
-    if (ay * 100000 <= ax * 41421)
-        step = 1;
-    else if (ay * 100000 >= ax * 241421)
-        step = (ptrdiff_t)w;
-    else
-        step = ((gx < 0) == (gy < 0)) ? (ptrdiff_t)w + 1 : (ptrdiff_t)w - 1;
-    return mag[i] > mag[i - step] && mag[i] >= mag[i + step];
-}
-
-/* Hysteresis: state 2 (strong) spreads to 8-connected state 1 (weak). */
-static int
-ref_hysteresis(uint8_t *state, uint32_t w, uint32_t h)
-{
-    size_t n = (size_t)w * h, top = 0;
-    uint32_t *stack = votecl__malloc((n > 0 ? n : 1) * sizeof *stack);
-
-    if (stack == NULL)
-        return -1;
-    for (size_t i = 0; i < n; i++)
-        if (state[i] == 2)
-            stack[top++] = (uint32_t)i;
-    while (top > 0) {
-        size_t i = stack[--top];
-        uint32_t x = (uint32_t)(i % w), y = (uint32_t)(i / w);
-        for (int dy = -1; dy <= 1; dy++)
-            for (int dx = -1; dx <= 1; dx++) {
-                size_t j;
-                if ((dx == 0 && dy == 0) || x + dx >= w || y + dy >= h)
-                    continue;
-                j = (size_t)(y + dy) * w + (x + dx);
-                if (state[j] == 1) {
-                    state[j] = 2;
-                    stack[top++] = (uint32_t)j;
-                }
-            }
-    }
-    free(stack);
-    return 0;
-}
-
+/* Canny's edges (lib/edges.c), their gradients quantised into the GHT's bins. */
 size_t
 votecl__ght_ref_canny(const votecl__ght_desc *desc, const uint8_t *data, uint32_t width,
                       uint32_t height, unsigned low, unsigned high, votecl__ght_point *out)
 {
-    size_t n = (size_t)width * height, count = 0;
-    int32_t *mag = votecl__calloc(n > 0 ? n : 1, sizeof *mag),
-            *g = votecl__malloc((n > 0 ? n : 1) * 8);
-    uint8_t *state = votecl__calloc(n > 0 ? n : 1, 1);
+    size_t pixels = (size_t)width * height, n;
+    votecl__edge *edges = votecl__malloc((pixels > 0 ? pixels : 1) * sizeof *edges);
 
-    if (mag == NULL || g == NULL || state == NULL) {
-        count = (size_t)-1;
-        goto out;
+    if (edges == NULL)
+        return (size_t)-1;
+    n = votecl__canny_ref(data, width, height, low, high, edges);
+    for (size_t i = 0; n != (size_t)-1 && i < n; i++) {
+        out[i].x = edges[i].x;
+        out[i].y = edges[i].y;
+        out[i].bin = votecl__ght_bin(desc, edges[i].gx, edges[i].gy);
     }
-    for (uint32_t y = 1; y + 1 < height; y++)
-        for (uint32_t x = 1; x + 1 < width; x++) {
-            size_t i = (size_t)y * width + x;
-            sobel(data, width, x, y, &g[2 * i], &g[2 * i + 1]);
-            mag[i] = abs(g[2 * i]) + abs(g[2 * i + 1]);
-        }
-    for (uint32_t y = 1; y + 1 < height; y++)
-        for (uint32_t x = 1; x + 1 < width; x++) {
-            size_t i = (size_t)y * width + x;
-            if (mag[i] > (int32_t)low && is_ridge(mag, width, i, g[2 * i], g[2 * i + 1]))
-                state[i] = mag[i] > (int32_t)high ? 2 : 1;
-        }
-    if (low < high && ref_hysteresis(state, width, height) != 0) {
-        count = (size_t)-1;
-        goto out;
-    }
-    for (size_t i = 0; i < n; i++)
-        if (state[i] == 2 || (low >= high && state[i] == 1)) {
-            out[count].x = (int32_t)(i % width);
-            out[count].y = (int32_t)(i / width);
-            out[count++].bin = votecl__ght_bin(desc, g[2 * i], g[2 * i + 1]);
-        }
-out:
-    free(mag);
-    free(g);
-    free(state);
-    return count;
+    free(edges);
+    return n;
 }
 
 /* --- the host's Canny for CPU devices --- */
 
-/* votecl__ght_ref_canny's edges computed row by row: the Sobel sums of a row in blocks of
- * HOST_BLOCK pixels (fixed-length loops over restrict rows, which the compiler vectorises
- * at -O2), three rows of magnitudes in a ring, non-maximum suppression only where the
- * magnitude passes the low threshold (the same integer ratio tests, in 32 bits: |g| <= 1020
- * for u8 images), the bins of the edges only, each found from atan2's estimate and decided
- * by the same boundary tests as votecl__ght_bin. The same points in the same order. */
-#define HOST_BLOCK 16u
-/* Keeps GCC from unrolling a block's loop before the vectoriser sees it (a fixed count that
- * the vector width divides is what -O2's cheap vectorisation accepts). */
-#if defined(__GNUC__) && !defined(__clang__)
-#define VECTOR_LOOP _Pragma("GCC unroll 1")
-#else
-#define VECTOR_LOOP
-#endif
-
-/* A ridge pixel waiting for the hysteresis: its index and gradient. */
-typedef struct host_cand {
-    uint32_t i;
-    int16_t gx, gy;
-} host_cand;
-
+/* votecl__canny_host's edges (lib/edges.c) with their bins. */
 struct votecl__ght_canny_memo {
-    int16_t *rows;   /* the current row's sums, gx and gy of two rows, three rows' magnitudes,
-                        the blocks' flags */
-    host_cand *cand; /* the hysteresis' candidates, raster order */
-    uint32_t *stack; /* the hysteresis' stack */
-    uint8_t *state;  /* the hysteresis' states (1 weak, 2 strong), zero between calls */
+    votecl__canny_memo *canny;
     votecl__ght_point *points;
-    size_t rows_size, cand_size, stack_size, pixels_size, points_size; /* entries */
+    size_t points_size; /* entries */
 };
 
 void
@@ -165,10 +63,7 @@ votecl__ght_canny_memo_free(votecl__ght_canny_memo *memo)
 {
     if (memo == NULL)
         return;
-    free(memo->rows);
-    free(memo->cand);
-    free(memo->state);
-    free(memo->stack);
+    votecl__canny_memo_free(memo->canny);
     free(memo->points);
     free(memo);
 }
@@ -211,246 +106,28 @@ votecl__ght_bin_host(const votecl__ght_desc *desc, int32_t gx, int32_t gy)
     return (uint32_t)c % L;
 }
 
-/* The vertical Sobel sums of a row: s = r0 + 2 r1 + r2 and d = r2 - r0, w entries. */
-static void
-host_sums(const uint8_t *restrict r0, const uint8_t *restrict r1, const uint8_t *restrict r2,
-          int16_t *restrict s, int16_t *restrict d, uint32_t w)
-{
-    size_t x = 0;
-
-    for (; x + HOST_BLOCK <= w; x += HOST_BLOCK) {
-        VECTOR_LOOP
-        for (size_t k = 0; k < HOST_BLOCK; k++) {
-            s[x + k] = (int16_t)(r0[x + k] + 2 * r1[x + k] + r2[x + k]);
-            d[x + k] = (int16_t)(r2[x + k] - r0[x + k]);
-        }
-    }
-    for (; x < w; x++) {
-        s[x] = (int16_t)(r0[x] + 2 * r1[x] + r2[x]);
-        d[x] = (int16_t)(r2[x] - r0[x]);
-    }
-}
-
-/* gx, gy and the L1 magnitude of pixels 1 .. w - 2 of a row from its sums (w >= 3); the
- * magnitudes of pixels 0 and w - 1 are 0, as the reference leaves them. */
-static void
-host_gradients(const int16_t *restrict s, const int16_t *restrict d, int16_t *restrict gx,
-               int16_t *restrict gy, int16_t *restrict mag, uint32_t w)
-{
-    size_t x = 1;
-
-    for (; x + HOST_BLOCK + 1 <= w; x += HOST_BLOCK) {
-        VECTOR_LOOP
-        for (size_t k = 0; k < HOST_BLOCK; k++) {
-            int16_t a = (int16_t)(s[x + k + 1] - s[x + k - 1]);
-            int16_t b = (int16_t)(d[x + k - 1] + 2 * d[x + k] + d[x + k + 1]);
-            gx[x + k] = a;
-            gy[x + k] = b;
-            mag[x + k] = (int16_t)((a < 0 ? -a : a) + (b < 0 ? -b : b));
-        }
-    }
-    for (; x + 1 < w; x++) {
-        int16_t a = (int16_t)(s[x + 1] - s[x - 1]), b = (int16_t)(d[x - 1] + 2 * d[x] + d[x + 1]);
-        gx[x] = a;
-        gy[x] = b;
-        mag[x] = (int16_t)((a < 0 ? -a : a) + (b < 0 ? -b : b));
-    }
-    mag[0] = 0;
-    mag[w - 1] = 0;
-}
-
-/* Whether any of a row's magnitudes 1 .. w - 2 exceeds low, block by block into any (one
- * flag per block of HOST_BLOCK pixels from pixel 0). */
-static void
-host_any(const int16_t *restrict mag, int16_t low, uint8_t *restrict any, uint32_t w)
-{
-    size_t x = 0, blk = 0;
-
-    for (; x + HOST_BLOCK <= w; x += HOST_BLOCK, blk++) {
-        int16_t top = 0;
-        VECTOR_LOOP
-        for (size_t k = 0; k < HOST_BLOCK; k++)
-            top = mag[x + k] > top ? mag[x + k] : top;
-        any[blk] = top > low;
-    }
-    if (x < w) {
-        int16_t top = 0;
-        for (; x < w; x++)
-            top = mag[x] > top ? mag[x] : top;
-        any[blk] = top > low;
-    }
-}
-
-/* is_ridge on the ring: mp, mc, mn the magnitudes of the rows above, at and below. */
-static int
-host_ridge(const int16_t *mp, const int16_t *mc, const int16_t *mn, uint32_t x, int32_t gx,
-           int32_t gy)
-{
-    int32_t ax = gx < 0 ? -gx : gx, ay = gy < 0 ? -gy : gy, m = mc[x], a, b;
-
-    if (ay * 100000 <= ax * 41421)
-        a = mc[x - 1], b = mc[x + 1];
-    else if (ay * 100000 >= ax * 241421)
-        a = mp[x], b = mn[x];
-    else if ((gx < 0) == (gy < 0))
-        a = mp[x - 1], b = mn[x + 1];
-    else
-        a = mp[x + 1], b = mn[x - 1];
-    return m > a && m >= b;
-}
-
-/* Room in the memo for a width x height image (width, height >= 3). */
-static int
-host_reserve(votecl__ght_canny_memo *m, uint32_t width, uint32_t height, size_t stride, int hyst)
-{
-    size_t pixels = (size_t)width * height;
-
-    if (votecl__grow((void **)&m->rows, &m->rows_size, 9 * stride + stride / HOST_BLOCK + 1,
-                     sizeof *m->rows, 64) != 0)
-        return -1;
-    if (!hyst || pixels <= m->pixels_size)
-        return 0;
-    free(m->state); /* the map is kept all zero between calls: allocated zeroed */
-    m->pixels_size = 0;
-    if ((m->state = votecl__calloc(pixels, 1)) == NULL)
-        return -1;
-    m->pixels_size = pixels;
-    return 0;
-}
-
-/* Appends the ridge pixels of row y (magnitudes mp, mc, mn; gradients gx, gy): as points
- * when every ridge is an edge (hyst 0), else as candidates with their states marked.
- * Returns -1 when out of memory. */
-static int
-host_row(const votecl__ght_desc *desc, votecl__ght_canny_memo *m, uint32_t w, uint32_t y,
-         const int16_t *mp, const int16_t *mc, const int16_t *mn, const int16_t *gx,
-         const int16_t *gy, const uint8_t *any, int16_t low, int32_t high, int hyst, size_t *n)
-{
-    size_t need = *n + w;
-
-    if (hyst ? votecl__grow((void **)&m->cand, &m->cand_size, need, sizeof *m->cand, 64)
-             : votecl__grow((void **)&m->points, &m->points_size, need, sizeof *m->points, 64))
-        return -1;
-    for (uint32_t b = 0; b * HOST_BLOCK < w; b++) {
-        uint32_t x = b == 0 ? 1 : b * HOST_BLOCK, end = (b + 1) * HOST_BLOCK;
-        if (!any[b])
-            continue;
-        end = end < w - 1 ? end : w - 1;
-        for (; x < end; x++) {
-            if (mc[x] <= low || !host_ridge(mp, mc, mn, x, gx[x], gy[x]))
-                continue;
-            if (hyst) {
-                host_cand *c = m->cand + (*n)++;
-                c->i = y * w + x;
-                c->gx = gx[x];
-                c->gy = gy[x];
-                m->state[c->i] = mc[x] > high ? 2 : 1;
-            } else {
-                votecl__ght_point *p = m->points + (*n)++;
-                p->x = (int32_t)x;
-                p->y = (int32_t)y;
-                p->bin = votecl__ght_bin_host(desc, gx[x], gy[x]);
-            }
-        }
-    }
-    return 0;
-}
-
-/* Strong candidates spread to 8-connected weak ones (the reference's ref_hysteresis: every
- * candidate is an interior pixel, so its neighbours are in the image), then the strong ones
- * become points in raster order and the map is cleared again. */
-static int
-host_hysteresis(const votecl__ght_desc *desc, votecl__ght_canny_memo *m, uint32_t w, size_t nc,
-                size_t *n)
-{
-    const host_cand *c = m->cand;
-    uint8_t *state = m->state;
-    size_t top = 0, count = 0;
-    const ptrdiff_t step[8] = {-(ptrdiff_t)w - 1, -(ptrdiff_t)w, -(ptrdiff_t)w + 1, -1, 1,
-                               (ptrdiff_t)w - 1,  (ptrdiff_t)w,  (ptrdiff_t)w + 1};
-
-    if (votecl__grow((void **)&m->stack, &m->stack_size, nc, sizeof *m->stack, 64) != 0 ||
-        votecl__grow((void **)&m->points, &m->points_size, nc, sizeof *m->points, 64) != 0) {
-        for (size_t k = 0; k < nc; k++) /* the map stays zero */
-            state[c[k].i] = 0;
-        return -1;
-    }
-    for (size_t k = 0; k < nc; k++)
-        if (state[c[k].i] == 2)
-            m->stack[top++] = c[k].i;
-    while (top > 0) {
-        uint32_t i = m->stack[--top];
-        for (int s = 0; s < 8; s++) {
-            uint32_t j = (uint32_t)((ptrdiff_t)i + step[s]);
-            if (state[j] == 1) {
-                state[j] = 2;
-                m->stack[top++] = j;
-            }
-        }
-    }
-    for (size_t k = 0; k < nc; k++) {
-        if (state[c[k].i] == 2) {
-            votecl__ght_point *p = m->points + count++;
-            p->x = (int32_t)(c[k].i % w);
-            p->y = (int32_t)(c[k].i / w);
-            p->bin = votecl__ght_bin_host(desc, c[k].gx, c[k].gy);
-        }
-        state[c[k].i] = 0;
-    }
-    *n = count;
-    return 0;
-}
-
+/* The bins of the edges only, each found from atan2's estimate and decided by the same
+ * boundary tests as votecl__ght_bin: the reference's points in the same order. */
 size_t
 votecl__ght_host_canny(const votecl__ght_desc *desc, const uint8_t *data, uint32_t width,
                        uint32_t height, unsigned low, unsigned high, votecl__ght_canny_memo **memo,
                        const votecl__ght_point **out)
 {
     votecl__ght_canny_memo *m = *memo;
-    size_t stride = votecl__round_up(width, HOST_BLOCK), n = 0;
-    int32_t lo = (int32_t)low; /* signed, as the reference compares */
-    int16_t lo16 = (int16_t)(lo < -1 ? -1 : lo > 2040 ? 2040 : lo); /* |gx| + |gy| <= 2040 */
-    int hyst = low < high;
-    int16_t *s, *d, *g[4], *mag[3];
-    uint8_t *any;
+    const votecl__edge *edges;
+    size_t n;
 
     if (m == NULL && (m = *memo = votecl__calloc(1, sizeof *m)) == NULL)
         return (size_t)-1;
-    *out = m->points;
-    if (width < 3 || height < 3) /* no interior pixel */
-        return 0;
-    if (host_reserve(m, width, height, stride, hyst) != 0)
+    n = votecl__canny_host(data, width, height, low, high, &m->canny, &edges);
+    if (n == (size_t)-1 ||
+        votecl__grow((void **)&m->points, &m->points_size, n, sizeof *m->points, 64) != 0)
         return (size_t)-1;
-    s = m->rows;
-    d = s + stride;
-    for (int k = 0; k < 4; k++)
-        g[k] = d + (k + 1) * stride; /* gx, gy of rows y % 2 */
-    for (int k = 0; k < 3; k++)
-        mag[k] = s + (k + 6) * stride; /* magnitudes of rows y % 3 */
-    any = (uint8_t *)(s + 9 * stride);
-    memset(mag[0], 0, width * sizeof *mag[0]); /* row 0 */
-    for (uint32_t y = 1; y <= height - 1; y++) {
-        int16_t *mc = mag[y % 3];
-        if (y + 1 < height) {
-            const uint8_t *r = data + (size_t)(y - 1) * width;
-            host_sums(r, r + width, r + 2 * (size_t)width, s, d, width);
-            host_gradients(s, d, g[2 * (y % 2)], g[2 * (y % 2) + 1], mc, width);
-        } else
-            memset(mc, 0, width * sizeof *mc); /* row h - 1 */
-        if (y < 2)
-            continue;
-        /* row y - 1 between rows y - 2 and y */
-        host_any(mag[(y - 1) % 3], lo16, any, width);
-        if (host_row(desc, m, width, y - 1, mag[(y - 2) % 3], mag[(y - 1) % 3], mc,
-                     g[2 * ((y - 1) % 2)], g[2 * ((y - 1) % 2) + 1], any, lo16, (int32_t)high, hyst,
-                     &n) != 0) {
-            for (size_t k = 0; hyst && k < n; k++) /* the map stays zero */
-                m->state[m->cand[k].i] = 0;
-            return (size_t)-1;
-        }
+    for (size_t i = 0; i < n; i++) {
+        m->points[i].x = edges[i].x;
+        m->points[i].y = edges[i].y;
+        m->points[i].bin = votecl__ght_bin_host(desc, edges[i].gx, edges[i].gy);
     }
-    if (hyst && host_hysteresis(desc, m, width, n, &n) != 0)
-        return (size_t)-1;
     *out = m->points;
     return n;
 }
@@ -490,7 +167,7 @@ votecl__ght_edges_clear(votecl__ght_edges *edges)
     memset(edges, 0, sizeof *edges);
 }
 
-/* --- the device (cl/ght-edges.cl) --- */
+/* --- the device (cl/canny.cl, cl/ght-edges.cl) --- */
 
 enum {
     K_STATE,
@@ -505,11 +182,11 @@ enum {
 };
 
 static const char *const kernel_names[K_COUNT] = {
-    "ght_edge_state", "ght_hysteresis", "ght_sort_count",   "ght_scan_sums",
+    "ght_edge_state", "canny_hysteresis", "ght_sort_count",   "ght_scan_sums",
     "ght_scan_top",   "ght_scan_down",  "ght_sort_scatter", "ght_sort_offsets",
 };
 
-static const char *const files[] = {"ght-common.cl", "ght-edges.cl", NULL};
+static const char *const files[] = {"ght-common.cl", "canny.cl", "ght-edges.cl", NULL};
 
 static const votecl__ght_program program = {
     VOTECL__GHT_EDGES, files, VOTECL__GHT_DEF_L | VOTECL__GHT_DEF_EDGES, kernel_names, K_COUNT};

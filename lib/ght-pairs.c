@@ -64,6 +64,45 @@ pairs_visit(const votecl__ght_desc *desc, const votecl__ght_edges *e, votecl__gh
     return n;
 }
 
+uint64_t
+votecl__ght_pairs_bound(const votecl__ght_desc *desc, const uint32_t *offsets)
+{
+    uint64_t bound = 0;
+
+    for (uint32_t t = 0; t < desc->levels; t++)
+        for (uint32_t k = 0; k <= 2 * desc->eps; k++) {
+            uint32_t u = partner_bin(desc, t, k);
+            bound += (uint64_t)(offsets[t + 1] - offsets[t]) * (offsets[u + 1] - offsets[u]);
+        }
+    return bound; /* at most E^2 (a bin's partners are distinct): no overflow below 2^32 */
+}
+
+/* a + b and a * b, saturated at UINT64_MAX */
+static uint64_t
+sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t
+sat_mul(uint64_t a, uint64_t b)
+{
+    return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+uint64_t
+votecl__ght_pairs_bytes(const votecl__ght_desc *desc, const uint32_t *offsets)
+{
+    uint64_t L = desc->levels, keys = L * L, tasks = L; /* a task or the first-task entry */
+
+    for (uint32_t b = 0; b < desc->levels; b++)
+        tasks += (offsets[b + 1] - offsets[b] + WG - 1) / WG;
+    /* the two copies of the list; offsets on both sides, keys, the O space; counts per task
+     * and alpha, the tasks (lib/ght-pairs.c's device, votecl__ght_ref_pairs) */
+    return sat_add(sat_mul(votecl__ght_pairs_bound(desc, offsets), 2 * sizeof(votecl__ght_pair)),
+                   4 * (4 * (keys + 1) + L * tasks + 1 + 3 * tasks));
+}
+
 uint32_t
 votecl__ght_pair_hash(uint32_t key, int32_t xi, int32_t yi, int32_t xj, int32_t yj)
 {
@@ -213,23 +252,6 @@ pair_tasks(const votecl__ght_front *f, size_t *ntasks)
             k += (f->offsets[t + 1] - f->offsets[t] + WG - 1) / WG;
     }
     return all;
-}
-
-/* At least the number of pairings: every point of bin t times those of its partner bins
- * (partner_bin above), only coincident points left out. */
-static uint64_t
-pairs_bound(const votecl__ght_front *f)
-{
-    const votecl__ght_desc *d = &f->desc;
-    uint64_t L = d->levels, bound = 0;
-
-    for (uint64_t t = 0; t < L; t++)
-        for (uint64_t k = 0; k <= 2 * (uint64_t)d->eps; k++) {
-            uint64_t u = (t + d->xi_bins + L * (d->eps + 1) + k - d->eps) % L;
-            bound +=
-                (uint64_t)(f->offsets[t + 1] - f->offsets[t]) * (f->offsets[u + 1] - f->offsets[u]);
-        }
-    return bound;
 }
 
 /* The non-empty keys of out's offsets (out->keys, out->nkeys). */
@@ -403,7 +425,7 @@ votecl__ght_front_pairs(votecl__ght_front *front, votecl_ght_pairing pairing, vo
     size_t L = f->desc.levels, ntasks = 0;
     double t0 = votecl__ght_now();
     uint32_t *tasks = pair_tasks(f, &ntasks);
-    uint64_t bound = pairs_bound(f);
+    uint64_t bound = votecl__ght_pairs_bound(&f->desc, f->offsets);
     votecl_status status;
 
     memset(out, 0, sizeof *out);

@@ -21,7 +21,7 @@
  *   ght-search.c (Guil's search over its S, D and match stages) -> ght-spaces, ght-pose,
  *       ght-quant
  *   ght-confidence.c (the poses' confidences) -> ght-pose, ght-quant
- *   ght-edges.c (edges; cl/ght-edges.cl) -> ght-device, ght-quant
+ *   ght-edges.c (edges; cl/canny.cl, cl/ght-edges.cl) -> edges, ght-device, ght-quant
  *   ght-pairs.c (Guil's pairings; cl/ght-pairs.cl) -> ght-edges (the device's scan),
  *       ght-device, ght-pose, ght-quant
  *   ght-spaces.c (O, S, D, matches, Ballard's votes; cl/ght.cl) -> ght-device, ght-pose,
@@ -106,14 +106,14 @@ float votecl__ght_scale_bound(const votecl__ght_desc *desc, uint32_t k);
  * of the rotation: D and Ballard's votes multiply them by floats, exactly in double. */
 void votecl__ght_rs(double c, double s, double scale, float rs[2]);
 
-/* Edge points of a packed u8 image, raster order: 3x3 Sobel, L1 magnitude, non-maximum
- * suppression, hysteresis between low and high (low == high: a single threshold). Returns
- * how many (out: at least W * H entries); VOTECL_OUT_OF_HOST_MEMORY as (size_t)-1. */
+/* Edge points of a packed u8 image, raster order: votecl__canny_ref's (lib/edges.c) with
+ * their bins. Returns how many (out: at least W * H entries); VOTECL_OUT_OF_HOST_MEMORY as
+ * (size_t)-1. */
 size_t votecl__ght_ref_canny(const votecl__ght_desc *desc, const uint8_t *data, uint32_t width,
                              uint32_t height, unsigned low, unsigned high, votecl__ght_point *out);
 
-/* The same points as votecl__ght_ref_canny, in the same order, row by row for a host core
- * (lib/ght-edges.c: CPU devices' edges): memo holds its rows and lists between calls (NULL at
+/* The same points as votecl__ght_ref_canny, in the same order, from votecl__canny_host
+ * (CPU devices' edges): memo holds its rows and lists between calls (NULL at
  * first; free with _canny_memo_free); *out: the points, borrowed from memo until its next
  * call. Returns how many; (size_t)-1 when out of memory. votecl__ght_bin_host: votecl__ght_bin
  * from an estimate and two of its boundary tests. */
@@ -128,6 +128,16 @@ uint32_t votecl__ght_bin_host(const votecl__ght_desc *desc, int32_t gx, int32_t 
 votecl_status votecl__ght_edges_sort(const votecl__ght_point *points, size_t n, uint32_t levels,
                                      votecl__ght_edges *edges);
 void votecl__ght_edges_clear(votecl__ght_edges *edges);
+
+/* At least the number of Guil's pairings of edges sorted by bin (L + 1 offsets): every point
+ * of bin t times those of its partner bins, only coincident points left out. */
+uint64_t votecl__ght_pairs_bound(const votecl__ght_desc *desc, const uint32_t *offsets);
+/* The most bytes that building one list of pairings of those edges allocates, host and
+ * device together, before and after the cap (the reference's unsorted and sorted copies, or
+ * the device's list and its capped copy: 48 bytes a pairing of the bound), with their
+ * offsets, keys, the device's counts and tasks and the list's O space; saturates at
+ * UINT64_MAX. The memory limit's figure (lib/ght.c). */
+uint64_t votecl__ght_pairs_bytes(const votecl__ght_desc *desc, const uint32_t *offsets);
 
 /* Guil's pairings of sorted edges, sorted by key (allocates; free with _pairs_clear). */
 votecl_status votecl__ght_ref_pairs(const votecl__ght_desc *desc, const votecl__ght_edges *edges,
@@ -202,7 +212,7 @@ typedef struct votecl__ght_matches {
     size_t n, capacity;
 } votecl__ght_matches;
 
-/* The least votes of a D maximum: param, or half the best (at least 1). */
+/* The least votes of a D maximum: param, or an eighth of the best (at least 1). */
 uint32_t votecl__ght_peak_threshold(uint32_t param, uint32_t best);
 /* The maxima of a D space at or above the threshold, ranked (below). */
 votecl_status votecl__ght_space_peaks(const votecl__ght_desc *desc, const uint32_t *space,
@@ -275,11 +285,23 @@ typedef struct votecl__ght_stages {
 /* Guil's detection (lib/ght-search.c) from the O spaces ot and oi (L * L counts each, of
  * the whole lists) over the capped pairings templ and image, with the S and D stages of
  * stages (NULL: the reference's): appends the candidate poses of every examined rotation and
- * scale (unsorted). Statuses: the stages', out of host memory. */
+ * scale (unsorted). room: bytes for the candidates' spaces (0: no limit): the D and match
+ * stages take as many candidates at a time as fit in it (votecl__ght_search_bytes), at
+ * least one; the candidates are independent, so any batch gives the same poses. copies: as
+ * for votecl__ght_search_bytes. Statuses: the stages', out of host memory. */
 votecl_status votecl__ght_guil(const votecl__ght_desc *desc, const votecl__ght_stages *stages,
                                const uint32_t *ot, const uint32_t *oi,
                                const votecl__ght_pairs *templ, const votecl__ght_pairs *image,
-                               uint32_t width, uint32_t height, votecl__ght_poses *out);
+                               uint32_t width, uint32_t height, uint64_t room, unsigned copies,
+                               votecl__ght_poses *out);
+/* The most bytes votecl__ght_guil allocates for a width x height image with batch
+ * candidates at a time, host and device together (saturates at UINT64_MAX). copies: the
+ * device's global copies of a D space, 0 for the reference's stages. Per candidate and grid
+ * cell: on a device its D space's copies, the merged space, its label map and room for its
+ * maxima; on the host a D space or label map, and one more candidate's scratch. Beside them
+ * (batch 0): the rotation search's L * L arrays and the S histograms. */
+uint64_t votecl__ght_search_bytes(const votecl__ght_desc *desc, uint32_t width, uint32_t height,
+                                  unsigned copies, uint64_t batch);
 
 /* The R-table: template edges sorted by bin, as vectors to the centre. */
 typedef struct votecl__ght_rtable {
@@ -365,7 +387,7 @@ typedef struct votecl__ght_device votecl__ght_device;
  * compiles only what it runs (Ballard never builds Guil's pairing kernels, nor Guil Ballard's
  * maxima). On PoCL each launched kernel costs 0.2-0.4 s of code generation once. */
 typedef enum votecl__ght_stage {
-    VOTECL__GHT_EDGES,  /* cl/ght-edges.cl */
+    VOTECL__GHT_EDGES,  /* cl/canny.cl, cl/ght-edges.cl */
     VOTECL__GHT_PAIRS,  /* cl/ght-pairs.cl */
     VOTECL__GHT_SPACES, /* cl/ght.cl */
     VOTECL__GHT_PEAKS,  /* cl/ght-peaks.cl */

@@ -283,13 +283,16 @@ typedef struct search {
     votecl_ght_pose *rot;     /* their angles and angle votes */
     uint64_t *hists;          /* their S histograms */
     size_t nc;                /* candidates */
+    size_t batch;             /* candidates per D and match stage call */
+    uint64_t room;            /* bytes for the candidates' spaces (0: no limit) */
+    unsigned copies;          /* the device's copies of a D space (0: the reference) */
     votecl__ght_cand *cand;
     votecl_ght_pose *cpose;   /* the candidates' angle, scale and their votes */
     votecl__ght_dpeaks *peaks; /* D maxima per candidate */
     hough *h;                 /* the Hough poses, ranked, kept first */
     size_t nh, kept;
     votecl__ght_sel *sel;     /* the kept poses' maxima */
-    votecl__ght_matches matches;
+    votecl__ght_matches matches, part; /* part: one batch's */
     size_t *first;
     double *normals;
     ref_user *ref;            /* the reference's stages' data (NULL on a device) */
@@ -306,7 +309,6 @@ search_alloc(search *s)
 {
     const votecl__ght_desc *d = s->desc;
     size_t nr = d->p.max_rotations, nc = nr * (size_t)d->p.max_scales;
-    size_t cells = (size_t)s->gw * s->gh;
 
     s->b = votecl__calloc(nr + 1, sizeof *s->b);
     s->rot = votecl__calloc(nr + 1, sizeof *s->rot);
@@ -315,14 +317,38 @@ search_alloc(search *s)
     s->cpose = votecl__calloc(nc + 1, sizeof *s->cpose);
     s->peaks = votecl__calloc(nc + 1, sizeof *s->peaks);
     s->h = votecl__calloc(nc * VOTECL__GHT_MAX_DPEAKS + 1, sizeof *s->h);
-    s->sel = votecl__calloc(nc * VOTECL__GHT_MAX_DPEAKS + 1, sizeof *s->sel);
+    s->sel = votecl__calloc(2 * nc * VOTECL__GHT_MAX_DPEAKS + 1, sizeof *s->sel); /* 2: batches */
     s->first = votecl__calloc(nc * VOTECL__GHT_MAX_DPEAKS + 1, sizeof *s->first);
     s->normals = votecl__malloc(2 * (size_t)d->levels * sizeof *s->normals);
-    if (s->ref != NULL)
-        s->ref->scratch = votecl__malloc((nc + 1) * cells * sizeof *s->ref->scratch);
-    if (s->b == NULL || s->rot == NULL || s->hists == NULL || s->cand == NULL ||
-        s->cpose == NULL || s->peaks == NULL || s->h == NULL || s->sel == NULL ||
-        s->first == NULL || s->normals == NULL || (s->ref != NULL && s->ref->scratch == NULL))
+    if (s->b == NULL || s->rot == NULL || s->hists == NULL || s->cand == NULL || s->cpose == NULL ||
+        s->peaks == NULL || s->h == NULL || s->sel == NULL || s->first == NULL ||
+        s->normals == NULL)
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    return VOTECL_OK;
+}
+
+/* Bytes a candidate's spaces take per grid cell: on a device its D space's copies, the
+ * merged space, its label map, room for its maxima (a 32-byte maximum per 2 x 2 cells at
+ * most); on the host (copies 0) one D space or label map. */
+static uint64_t
+cell_bytes(unsigned copies)
+{
+    return copies > 0 ? 4 * ((uint64_t)copies + 2) + 8 : 4;
+}
+
+/* The batch of candidates the room allows (all of them, or as many as fit, at least one),
+ * and the reference's scratch for it (one more candidate's). */
+static votecl_status
+batch_alloc(search *s)
+{
+    size_t cells = (size_t)s->gw * s->gh;
+    uint64_t per = cell_bytes(s->copies) * cells;
+
+    s->batch = s->nc > 0 ? s->nc : 1;
+    if (s->room > 0 && per > 0 && s->room / per < s->batch)
+        s->batch = s->room / per > 0 ? (size_t)(s->room / per) : 1;
+    if (s->ref != NULL && (s->ref->scratch = votecl__malloc((s->batch + 1) * cells *
+                                                            sizeof *s->ref->scratch)) == NULL)
         return VOTECL_OUT_OF_HOST_MEMORY;
     return VOTECL_OK;
 }
@@ -345,6 +371,14 @@ search_free(search *s)
     if (s->ref != NULL)
         free(s->ref->scratch);
     votecl__ght_matches_clear(&s->matches);
+    votecl__ght_matches_clear(&s->part);
+}
+
+/* The candidates of the batch from c0. */
+static size_t
+batch_of(const search *s, size_t c0)
+{
+    return s->nc - c0 < s->batch ? s->nc - c0 : s->batch;
 }
 
 /* The least correlation of a rotation: the parameter, else angle_share of the template's
@@ -401,6 +435,41 @@ rotations(search *s, const uint32_t *ot, const uint32_t *oi)
     return status;
 }
 
+/* The S histogram of every rotation: the sum of the histograms of its bin shifts b - TOL ..
+ * b + TOL, as D takes them. The O correlation places an exact copy of the template a bin
+ * off (the smoothed O_I' counts its neighbours' keys), and S from that one shift alone lost
+ * most of the copy's pairings: with a second, rotated instance in the scene, the copies'
+ * scale was no longer among the rotation's best (opencv_contrib's GeneralizedHough scene with
+ * its third copy turned by 30 degrees, issue 23). */
+static votecl_status
+scale_hists(search *s)
+{
+    const votecl__ght_desc *d = s->desc;
+    size_t w = 2 * VOTECL__GHT_TOL + 1, ns = d->scales;
+    uint32_t *b = votecl__malloc((s->nr * w + 1) * sizeof *b);
+    uint64_t *h = votecl__malloc((s->nr * w * ns + 1) * sizeof *h);
+    votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
+
+    if (b != NULL && h != NULL) {
+        for (size_t i = 0; i < s->nr; i++)
+            for (size_t k = 0; k < w; k++)
+                b[i * w + k] =
+                    (s->b[i] + d->levels * (VOTECL__GHT_TOL + 1) + (uint32_t)k - VOTECL__GHT_TOL) %
+                    d->levels;
+        status = s->st->sspace(s->st->user, s->nr * w, b, h);
+        for (size_t i = 0; i < s->nr && status == VOTECL_OK; i++)
+            for (size_t j = 0; j < ns; j++) {
+                uint64_t sum = 0;
+                for (size_t k = 0; k < w; k++)
+                    sum += h[(i * w + k) * ns + j];
+                s->hists[i * ns + j] = sum;
+            }
+    }
+    free(b);
+    free(h);
+    return status;
+}
+
 /* The candidates: for every rotation the best peaks of its S histogram. */
 static votecl_status
 scales(search *s)
@@ -411,7 +480,7 @@ scales(search *s)
 
     if (sp == NULL)
         return VOTECL_OUT_OF_HOST_MEMORY;
-    status = s->st->sspace(s->st->user, s->nr, s->b, s->hists);
+    status = scale_hists(s);
     for (uint32_t i = 0; i < s->nr && status == VOTECL_OK; i++) {
         const uint64_t *h = s->hists + (size_t)i * d->scales;
         uint32_t ns = best_peaks(h, d->scales, 0, d->p.scale_threshold, 4, sp, d->p.max_scales);
@@ -458,10 +527,10 @@ positions(search *s)
     size_t cap = d->p.max_detections > 0 ? d->p.max_detections : SIZE_MAX;
     votecl_status status;
 
-    status =
-        s->st->dpeaks(s->st->user, s->nc, s->cand, VOTECL__GHT_TOL, s->gw, s->gh, s->peaks);
-    if (status != VOTECL_OK)
-        return status;
+    for (size_t c0 = 0; c0 < s->nc; c0 += s->batch)
+        if ((status = s->st->dpeaks(s->st->user, batch_of(s, c0), s->cand + c0, VOTECL__GHT_TOL,
+                                    s->gw, s->gh, s->peaks + c0)) != VOTECL_OK)
+            return status;
     for (size_t c = 0; c < s->nc; c++)
         for (size_t k = 0; k < s->peaks[c].n; k++) {
             const votecl__ght_dpeak *p = &s->peaks[c].v[k];
@@ -484,6 +553,49 @@ positions(search *s)
     return VOTECL_OK;
 }
 
+/* The matches of the kept maxima of the candidates from c0 (a batch), appended to
+ * s->matches with their maxima's indices: the batch's maxima renumbered from 0 (their order
+ * kept) for the stage, back afterwards (s->first: room for the indices). */
+static votecl_status
+batch_matches(search *s, size_t c0)
+{
+    size_t n = batch_of(s, c0), m = 0;
+    votecl_status status = VOTECL_OK;
+    votecl__ght_sel *sel = s->sel + s->kept; /* room for kept more */
+
+    for (size_t k = 0; k < s->kept; k++)
+        if (s->sel[k].cand >= c0 && s->sel[k].cand - c0 < n) {
+            sel[m] = (votecl__ght_sel){(uint32_t)(s->sel[k].cand - c0), s->sel[k].cell};
+            s->first[m++] = k;
+        }
+    if (m > 0)
+        status = s->st->matches(s->st->user, n, s->cand + c0, VOTECL__GHT_TOL, s->gw, s->gh, sel, m,
+                                &s->part);
+    for (size_t i = 0; m > 0 && i < s->part.n && status == VOTECL_OK; i++) {
+        votecl__ght_match match = s->part.v[i];
+        match.peak = (uint32_t)s->first[match.peak];
+        status = votecl__ght_matches_push(&s->matches, &match);
+    }
+    return status;
+}
+
+/* The sampled matches of the kept maxima: in one call, or batch by batch (a maximum's
+ * matches come from its own candidate alone, and each is sampled within its group, so the
+ * batches give the same set). */
+static votecl_status
+all_matches(search *s)
+{
+    votecl_status status = VOTECL_OK;
+
+    if (s->batch >= s->nc)
+        return s->st->matches(s->st->user, s->nc, s->cand, VOTECL__GHT_TOL, s->gw, s->gh, s->sel,
+                              s->kept, &s->matches);
+    s->matches.n = 0;
+    for (size_t c0 = 0; c0 < s->nc && status == VOTECL_OK; c0 += s->batch)
+        status = batch_matches(s, c0);
+    return status;
+}
+
 /* The kept poses fitted to their matches, appended to out. */
 static votecl_status
 fits(search *s, votecl__ght_poses *out)
@@ -492,8 +604,7 @@ fits(search *s, votecl__ght_poses *out)
 
     for (size_t k = 0; k < s->kept; k++)
         s->sel[k] = s->h[k].sel;
-    status = s->st->matches(s->st->user, s->nc, s->cand, VOTECL__GHT_TOL, s->gw, s->gh, s->sel,
-                            s->kept, &s->matches);
+    status = all_matches(s);
     if (status != VOTECL_OK ||
         (status = votecl__ght_matches_group(&s->matches, s->kept, s->first)) != VOTECL_OK)
         return status;
@@ -509,10 +620,27 @@ fits(search *s, votecl__ght_poses *out)
     return status;
 }
 
+uint64_t
+votecl__ght_search_bytes(const votecl__ght_desc *desc, uint32_t width, uint32_t height,
+                         unsigned copies, uint64_t batch)
+{
+    uint32_t gw, gh;
+    uint64_t L = desc->levels, cell = cell_bytes(copies), cells;
+
+    votecl__ght_grid(desc, width, height, &gw, &gh);
+    cells = (uint64_t)gw * gh; /* below 2^30 */
+    if (batch >= UINT64_MAX / 4 / cell / (cells + 1))
+        return UINT64_MAX;
+    /* the rotation search's smoothing (os, sums, mid), the S histograms (scales below 2^17),
+     * the reference's scratch of one more candidate */
+    return (batch + (copies == 0)) * cell * cells + 16 * L * L +
+           8 * ((uint64_t)desc->p.max_rotations + 1) * desc->scales;
+}
+
 votecl_status
-votecl__ght_guil(const votecl__ght_desc *desc, const votecl__ght_stages *stages,
-                 const uint32_t *ot, const uint32_t *oi, const votecl__ght_pairs *templ,
-                 const votecl__ght_pairs *image, uint32_t width, uint32_t height,
+votecl__ght_guil(const votecl__ght_desc *desc, const votecl__ght_stages *stages, const uint32_t *ot,
+                 const uint32_t *oi, const votecl__ght_pairs *templ, const votecl__ght_pairs *image,
+                 uint32_t width, uint32_t height, uint64_t room, unsigned copies,
                  votecl__ght_poses *out)
 {
     ref_user ru = {desc, templ, image, NULL};
@@ -521,14 +649,16 @@ votecl__ght_guil(const votecl__ght_desc *desc, const votecl__ght_stages *stages,
                 .st = stages != NULL ? stages : &ref,
                 .ref = stages != NULL ? NULL : &ru,
                 .tp = templ,
-                .ip = image};
+                .ip = image,
+                .room = room,
+                .copies = copies};
     votecl_status status;
 
     votecl__ght_grid(desc, width, height, &s.gw, &s.gh);
-    if ((status = search_alloc(&s)) == VOTECL_OK &&
-        (status = rotations(&s, ot, oi)) == VOTECL_OK && s.nr > 0 &&
-        (status = scales(&s)) == VOTECL_OK && s.nc > 0 &&
-        (status = positions(&s)) == VOTECL_OK && s.kept > 0)
+    if ((status = search_alloc(&s)) == VOTECL_OK && (status = rotations(&s, ot, oi)) == VOTECL_OK &&
+        s.nr > 0 && (status = scales(&s)) == VOTECL_OK && s.nc > 0 &&
+        (status = batch_alloc(&s)) == VOTECL_OK && (status = positions(&s)) == VOTECL_OK &&
+        s.kept > 0)
         status = fits(&s, out);
     search_free(&s);
     return status;

@@ -8,6 +8,7 @@
 #include "votecl-private.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,9 @@ struct votecl_ght_model {
     votecl_ght_stats last;
     double tried[2]; /* AUTO: the fastest image pairing seen with LB, with SSM */
     unsigned trials; /* AUTO: detections timed so far */
+    /* the memory limit's figures (params.memory_limit): the template's pixels, and what the
+     * model keeps between detections (Guil: its pairings' figure; Ballard: its R-table) */
+    uint64_t template_pixels, resident;
 };
 
 /* The default confidence floor (docs/accuracy.md: chosen on the truth suite). */
@@ -107,7 +111,59 @@ votecl_ght_params_init(votecl_ght_params *params, votecl_ght_method method)
     params->max_rotations = GHT_MAX_ROTATIONS;
     params->max_scales = 2;
     params->pairing = VOTECL_GHT_PAIRING_AUTO;
-    params->votes_ratio = 0.5;
+    /* low: votes differ tenfold between instances of one scene (contrast, hidden parts, the
+     * gradient bins' quantisation), and the confidence tells instances from clutter */
+    params->votes_ratio = 0.1;
+    params->memory_limit = VOTECL_GHT_MEMORY_LIMIT_DEFAULT;
+}
+
+/* --- the memory limit (params.memory_limit): every figure is checked before the stage it
+ * counts allocates anything --- */
+
+/* Megabytes, for messages. */
+static double
+megabytes(uint64_t bytes)
+{
+    return (double)bytes / (1024.0 * 1024.0);
+}
+
+/* a + b, saturated */
+static uint64_t
+add_sat(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* VOTECL_OUT_OF_RESOURCES, naming what (a printf format) and the figure, when bytes exceed
+ * the model's limit. */
+static votecl_status
+within_limit(votecl_ght_model *m, uint64_t bytes, const char *what, ...)
+{
+    uint64_t limit = m->desc.p.memory_limit;
+    char head[192];
+    va_list ap;
+
+    if (limit == 0 || bytes <= limit)
+        return VOTECL_OK;
+    va_start(ap, what);
+    vsnprintf(head, sizeof head, what, ap);
+    va_end(ap);
+    return votecl__fail(m->context, VOTECL_OUT_OF_RESOURCES,
+                        "%s need about %.1f MB, over the memory limit of %.1f MB "
+                        "(params.memory_limit)",
+                        head, megabytes(bytes), megabytes(limit));
+}
+
+/* The pixels of a width x height template (what: "template") or image, beside what the model
+ * keeps. */
+static votecl_status
+pixels_fit(votecl_ght_model *m, size_t width, size_t height, const char *what)
+{
+    uint64_t pixels = (uint64_t)width * height; /* sides below 2^15 (checked before) */
+
+    return within_limit(m, add_sat(m->resident, pixels * VOTECL_GHT_PIXEL_BYTES),
+                        "%s: %zu x %zu pixels (%u bytes each)", what, width, height,
+                        VOTECL_GHT_PIXEL_BYTES);
 }
 
 #define BAD(...) (snprintf(msg, msg_size, __VA_ARGS__), VOTECL_INVALID_ARGUMENT)
@@ -196,10 +252,13 @@ edge_points(votecl_context *ctx, const votecl__ght_desc *desc, const votecl_ght_
     return VOTECL_OK;
 }
 
-/* The packed u8 pixels of image (*copy: malloc'd when the rows had to be packed). */
+/* The packed u8 pixels of image (*copy: malloc'd when the rows had to be packed), within
+ * the memory limit (what: "template" or "image"). */
 static votecl_status
-image_pixels(votecl_context *ctx, const votecl_image *image, const void **data, void **copy)
+image_pixels(votecl_ght_model *m, const votecl_image *image, const char *what, const void **data,
+             void **copy)
 {
+    votecl_context *ctx = m->context;
     size_t row_bytes, pixels;
     votecl_status status = votecl__image_check(ctx, image, VOTECL_DTYPE_U8, 1, &row_bytes, &pixels);
 
@@ -209,6 +268,8 @@ image_pixels(votecl_context *ctx, const votecl_image *image, const void **data, 
     if (image->width > VOTECL_GHT_MAX_SIDE || image->height > VOTECL_GHT_MAX_SIDE)
         return votecl__fail(ctx, VOTECL_INVALID_ARGUMENT, "image.width, image.height: above %u",
                             VOTECL_GHT_MAX_SIDE);
+    if ((status = pixels_fit(m, image->width, image->height, what)) != VOTECL_OK)
+        return status;
     return votecl__image_packed(ctx, image, row_bytes, data, copy);
 }
 
@@ -222,11 +283,11 @@ edge_low(const votecl__ght_desc *desc)
 /* The current edges become Canny's (Guil) or Sobel + NMS + threshold's (Ballard) of a u8
  * image. */
 static votecl_status
-image_edges(votecl_ght_model *m, const votecl_image *image)
+image_edges(votecl_ght_model *m, const votecl_image *image, const char *what)
 {
     const void *data;
     void *copy = NULL;
-    votecl_status status = image_pixels(m->context, image, &data, &copy);
+    votecl_status status = image_pixels(m, image, what, &data, &copy);
 
     if (status == VOTECL_OK)
         status = m->impl->canny(&m->run, data, (uint32_t)image->width, (uint32_t)image->height,
@@ -258,6 +319,8 @@ model_rtable(votecl_ght_model *m)
 
     if (status != VOTECL_OK)
         return votecl__fail(m->context, status, "out of memory for the R-table");
+    /* the template's edges and R-table, host and device */
+    m->resident = (uint64_t)m->edges.n * 36 + 8 * ((uint64_t)m->desc.levels + 1);
     return m->impl->bind(&m->run, &m->rtable);
 }
 
@@ -377,11 +440,17 @@ model_impl(votecl_ght_model *m)
 static votecl_status
 model_pairs(votecl_ght_model *m, const uint32_t *offsets)
 {
+    uint64_t bytes = votecl__ght_pairs_bytes(&m->desc, offsets);
     votecl_status status =
-        m->impl->pairs(&m->run, choose_pairing(m, offsets), VOTECL__GHT_TEMPLATE, &m->pairs);
+        within_limit(m, add_sat(bytes, m->template_pixels * VOTECL_GHT_PIXEL_BYTES),
+                     "template: %u edge points and up to %llu pairings", offsets[m->desc.levels],
+                     (unsigned long long)votecl__ght_pairs_bound(&m->desc, offsets));
 
-    if (status != VOTECL_OK)
+    if (status != VOTECL_OK ||
+        (status = m->impl->pairs(&m->run, choose_pairing(m, offsets), VOTECL__GHT_TEMPLATE,
+                                 &m->pairs)) != VOTECL_OK)
         return status;
+    m->resident = bytes; /* the lists stay for the detections */
     m->last.template_pairings = m->pairs.n;
     if (m->pairs.n == 0)
         return no_pairings(m);
@@ -443,9 +512,12 @@ model_end(votecl_ght_model *model, votecl_status status, votecl_ght_model **out)
 static votecl_status
 model_image(votecl_ght_model *m, const votecl_image *image)
 {
-    votecl_status status = image_edges(m, image);
+    votecl_status status = image_edges(m, image, "template");
 
-    return status == VOTECL_OK ? model_build(m) : status;
+    if (status != VOTECL_OK)
+        return status;
+    m->template_pixels = (uint64_t)image->width * image->height;
+    return model_build(m);
 }
 
 votecl_status
@@ -484,12 +556,15 @@ votecl_ght_model_new_edges(votecl_context *context, const votecl_ght_params *par
     if (!isfinite(cx) || !isfinite(cy))
         status = votecl__fail(context, VOTECL_INVALID_ARGUMENT, "cx, cy: not finite");
     else if ((status = check_edges(context, edges, n, width, height)) == VOTECL_OK &&
+             (status = pixels_fit(model, width, height, "template")) == VOTECL_OK &&
              (status = edge_points(context, &model->desc, edges, n, &points)) == VOTECL_OK &&
              (status = model_impl(model)) == VOTECL_OK) {
         if (n < 2)
             status = too_few_edges(model, n);
-        else if ((status = model->impl->points(&model->run, points, n)) == VOTECL_OK)
+        else if ((status = model->impl->points(&model->run, points, n)) == VOTECL_OK) {
+            model->template_pixels = (uint64_t)width * height;
             status = model_build(model);
+        }
     }
     free(points);
     return model_end(model, status, out);
@@ -543,6 +618,36 @@ ballard_cells(votecl_ght_model *m, uint32_t w, uint32_t h)
     return cells;
 }
 
+/* A detection of Guil's within the memory limit: the model's lists, the image's pixels, its
+ * pairings of the current edges (L + 1 offsets) and, unless only the pairings are asked for
+ * (search 0), the search's spaces of at least one candidate at a time; *spare: what is left
+ * for the candidates' spaces (0: no limit), *copies: the device's D copies (0: the host). */
+static votecl_status
+guil_fits(votecl_ght_model *m, const uint32_t *offsets, uint32_t w, uint32_t h, int search,
+          uint64_t *spare, unsigned *copies)
+{
+    uint64_t limit = m->desc.p.memory_limit, pixels = (uint64_t)w * h * VOTECL_GHT_PIXEL_BYTES;
+    uint64_t need =
+        add_sat(add_sat(m->resident, pixels), votecl__ght_pairs_bytes(&m->desc, offsets));
+    uint64_t fixed = 0, one = 0;
+    unsigned local = 0;
+    votecl_status status;
+
+    *copies = 0;
+    if (m->run.dev != NULL)
+        votecl__ght_device_replication(m->run.dev, &local, copies);
+    if (search) {
+        fixed = votecl__ght_search_bytes(&m->desc, w, h, *copies, 0);
+        one = votecl__ght_search_bytes(&m->desc, w, h, *copies, 1);
+    }
+    status = within_limit(
+        m, add_sat(need, one), "image: %u edge points, up to %llu pairings, the template's%s",
+        offsets[m->desc.levels], (unsigned long long)votecl__ght_pairs_bound(&m->desc, offsets),
+        search ? " and the search's spaces (a candidate at a time)" : "");
+    *spare = limit > 0 && status == VOTECL_OK ? limit - add_sat(need, fixed) : 0;
+    return status;
+}
+
 /* Guil's image pairings, then the rotation, scale and position searches over the capped lists
  * (poses NULL: only the pairings). The image's O space is taken from its whole pairings. */
 static votecl_status
@@ -553,8 +658,12 @@ detect_guil(votecl_ght_model *m, const uint32_t *offsets, uint32_t w, uint32_t h
     votecl__ght_stages room;
     votecl__ght_pairs pairs;
     uint32_t *oi = NULL;
+    uint64_t spare;
+    unsigned copies;
     votecl_status status;
 
+    if ((status = guil_fits(m, offsets, w, h, poses != NULL, &spare, &copies)) != VOTECL_OK)
+        return status;
     m->last.pairing = image_pairing(m, offsets);
     if ((status = m->impl->pairs(&m->run, m->last.pairing, VOTECL__GHT_IMAGE, &pairs)) != VOTECL_OK)
         return status;
@@ -566,7 +675,7 @@ detect_guil(votecl_ght_model *m, const uint32_t *offsets, uint32_t w, uint32_t h
         status = m->impl->cap(&m->run, VOTECL__GHT_IMAGE, &pairs);
         if (status == VOTECL_OK)
             status = votecl__ght_guil(&m->desc, m->impl->stages(&m->run, &room), m->ospace, oi,
-                                      &m->pairs, &pairs, w, h, poses);
+                                      &m->pairs, &pairs, w, h, spare, copies, poses);
     }
     free(oi);
     votecl__ght_pairs_clear(&pairs);
@@ -577,11 +686,21 @@ detect_guil(votecl_ght_model *m, const uint32_t *offsets, uint32_t w, uint32_t h
 static votecl_status
 detect_ballard(votecl_ght_model *m, uint32_t w, uint32_t h, votecl__ght_poses *poses)
 {
+    size_t cells = ballard_cells(m, w, h);
+    unsigned local = 0, copies = 0;
     votecl_status status;
 
-    if (ballard_cells(m, w, h) == 0)
+    if (cells == 0)
         return VOTECL_INVALID_ARGUMENT;
-    if ((status = m->impl->vote(&m->run, w, h)) != VOTECL_OK)
+    if (m->run.dev != NULL)
+        votecl__ght_device_replication(m->run.dev, &local, &copies);
+    /* the accumulator, a device's global copies, the maxima's room and poses */
+    if ((status = within_limit(
+             m,
+             add_sat(add_sat(m->resident, (uint64_t)w * h * VOTECL_GHT_PIXEL_BYTES),
+                     (uint64_t)cells * 4 * (3 + (uint64_t)copies)),
+             "image: Ballard's accumulator of %zu cells and the pixels", cells)) != VOTECL_OK ||
+        (status = m->impl->vote(&m->run, w, h)) != VOTECL_OK)
         return status;
     return fail_memory(m, m->impl->peaks(&m->run, w, h, poses));
 }
@@ -656,7 +775,7 @@ detect_image(votecl_ght_model *m, const votecl_image *image, votecl__ght_poses *
     votecl_status status;
 
     stats_reset(m);
-    if ((status = image_edges(m, image)) != VOTECL_OK)
+    if ((status = image_edges(m, image, "image")) != VOTECL_OK)
         return status;
     return detect_edges(m, (uint32_t)image->width, (uint32_t)image->height, poses);
 }
@@ -705,6 +824,7 @@ votecl_ght_detect_edges(votecl_ght_model *model, const votecl_ght_edge *edges, s
         return status;
     stats_reset(model);
     if ((status = check_edges(model->context, edges, n, width, height)) != VOTECL_OK ||
+        (status = pixels_fit(model, width, height, "image")) != VOTECL_OK ||
         (status = edge_points(model->context, &model->desc, edges, n, &points)) != VOTECL_OK)
         return status;
     if ((status = model->impl->points(&model->run, points, n)) == VOTECL_OK)

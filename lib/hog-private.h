@@ -1,6 +1,6 @@
-/* HOG's internal interface: the geometry and host tables shared by the detector
- * (lib/hog.c), the sequential reference (lib/hog-ref.c, the specification cl/hog.cl follows
- * stage for stage) and the tests. */
+/* HOG's internal interface: the geometry and host tables (lib/hog-geometry.c) shared by the
+ * detector (lib/hog.c and its implementations, lib/hog-detector.h), the sequential reference
+ * (lib/hog-ref.c, the specification cl/hog.cl follows stage for stage) and the tests. */
 #ifndef VOTECL_HOG_PRIVATE_H
 #define VOTECL_HOG_PRIVATE_H
 
@@ -32,13 +32,16 @@ typedef struct votecl__hog_level {
     uint32_t nwx, nwy;        /* windows */
 } votecl__hog_level;
 
-/* Checks params and fills geom; msg names the field on failure. */
+/* Checks params and fills geom (lib/hog.c); msg names the field on failure. */
 votecl_status votecl__hog_geom_init(votecl__hog_geom *geom, const votecl_hog_params *params,
                                     char *msg, size_t msg_size);
 /* The level of a width x height image at scale; returns 0 when a window does not fit. */
 int votecl__hog_level_init(const votecl__hog_geom *geom, const votecl_hog_params *params,
                            uint32_t width, uint32_t height, double scale,
                            votecl__hog_level *level);
+
+/* The geometry of validated params (lib/hog-geometry.c; votecl__hog_geom_init validates). */
+void votecl__hog_geom_derive(votecl__hog_geom *geom, const votecl_hog_params *params);
 
 /* The gamma table: sqrt(v) or v for v = 0..255. */
 void votecl__hog_gamma_table(int gamma, float lut[256]);
@@ -52,6 +55,10 @@ void votecl__hog_block_weights_split(const votecl__hog_geom *geom, float *wx, fl
 /* The weight of a whole pixel in the resize tables (8 fraction bits, INTER_LINEAR_EXACT). */
 #define VOTECL__HOG_RESIZE_ONE 256
 
+/* Destination pixel d of n from a source of length src: the index of its left (top) source
+ * pixel and the 8-bit weight of the right one (OpenCV's INTER_LINEAR_EXACT). */
+void votecl__hog_resize_coord(uint32_t d, uint32_t src, uint32_t n, int32_t *index,
+                              int32_t *alpha);
 /* Resize tables for n destination pixels from a source of length src: index of the left
  * (top) source pixel and the 8-bit weight of the right one. */
 void votecl__hog_resize_table(uint32_t src, uint32_t n, int32_t *index, int32_t *alpha);
@@ -82,6 +89,11 @@ void votecl__hog_ref_normalise(const votecl__hog_geom *geom, float *hist, size_t
 /* Stage 6: the SVM score of every window (nwx * nwy, row after row). */
 void votecl__hog_ref_svm(const votecl__hog_geom *geom, const votecl__hog_level *level,
                          const float *hist, const float *weights, float bias, float *scores);
+/* The grid block (in hist, the level's normalised blocks) holding block (j, i) of window
+ * (wx, wy). */
+const float *votecl__hog_window_block(const votecl__hog_geom *geom, const votecl__hog_level *level,
+                                      const float *hist, uint32_t wx, uint32_t wy, unsigned j,
+                                      unsigned i);
 /* The descriptor of window (wx, wy) gathered from the normalised blocks. */
 void votecl__hog_gather(const votecl__hog_geom *geom, const votecl__hog_level *level,
                         const float *hist, uint32_t wx, uint32_t wy, float *desc);

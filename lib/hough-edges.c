@@ -3,8 +3,8 @@
  * under the default threshold of 1 makes nearly every pixel an edge and the accumulator's
  * largest count a diagonal through the middle of the image: a line at 45 degrees that no
  * image holds. Such input is refused, and votecl_hough_edges() gives the binary edge image
- * the transform means, with the edge detector the GHT uses (Canny's, as OpenCV's). */
-#include "ght-private.h"
+ * the transform means, with the library's Canny (lib/edges.c, as the GHT's and circles'). */
+#include "edges-private.h"
 #include "hough-private.h"
 
 #include <stdlib.h>
@@ -41,40 +41,11 @@ votecl__hough_check_binary(votecl_context *context, const votecl_image *image,
     return VOTECL_OK;
 }
 
-static votecl_status
-check_edges_call(votecl_context *context, const votecl_image *image, unsigned low, unsigned high,
-                 const uint8_t *edges, size_t edges_stride)
-{
-    size_t row_bytes, pixels;
-    votecl_status status =
-        votecl__image_check(context, image, VOTECL_DTYPE_U8, 1, &row_bytes, &pixels);
-
-    if (status != VOTECL_OK)
-        return status;
-    if (image->width > VOTECL_HOUGH_MAX_SIDE || image->height > VOTECL_HOUGH_MAX_SIDE)
-        return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
-                            "image.width, image.height: %zu x %zu: at most %u a side", image->width,
-                            image->height, (unsigned)VOTECL_HOUGH_MAX_SIDE);
-    if (low > high || high > VOTECL_HOUGH_EDGES_MAX)
-        return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
-                            "low, high: %u and %u: want low <= high <= %u", low, high,
-                            (unsigned)VOTECL_HOUGH_EDGES_MAX);
-    if (edges == NULL && pixels > 0)
-        return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "edges: NULL pointer");
-    if (image->height > 1 && edges_stride < image->width)
-        return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
-                            "edges_stride: %zu bytes is less than a row (%zu)", edges_stride,
-                            image->width);
-    return VOTECL_OK;
-}
-
 votecl_status
 votecl_hough_edges(votecl_context *context, const votecl_image *image, unsigned low, unsigned high,
                    uint8_t *edges, size_t edges_stride)
 {
-    votecl_ght_params gp;
-    votecl__ght_desc desc;
-    votecl__ght_point *points = NULL;
+    votecl__edge *points = NULL;
     const void *data;
     void *copy = NULL;
     size_t n;
@@ -83,18 +54,17 @@ votecl_hough_edges(votecl_context *context, const votecl_image *image, unsigned 
     if (context == NULL)
         return VOTECL_INVALID_ARGUMENT;
     VOTECL__ENTER_OR_RETURN(context);
-    status = check_edges_call(context, image, low, high, edges, edges_stride);
-    if (status != VOTECL_OK || image->width == 0 || image->height == 0)
-        return status;
-    status = votecl__image_packed(context, image, image->width, &data, &copy);
-    if (status != VOTECL_OK)
+    if (low > high || high > VOTECL_HOUGH_EDGES_MAX)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
+                            "low, high: %u and %u: want low <= high <= %u", low, high,
+                            (unsigned)VOTECL_HOUGH_EDGES_MAX);
+    status = votecl__edges_begin(context, image, edges, "edges", edges_stride, &data, &copy);
+    if (status != VOTECL_OK || data == NULL)
         return status;
     points = votecl__malloc(image->width * image->height * sizeof *points);
-    votecl_ght_params_init(&gp, VOTECL_GHT_BALLARD);
-    votecl__ght_desc_init(&desc, &gp);
     n = points == NULL ? (size_t)-1
-                       : votecl__ght_ref_canny(&desc, data, (uint32_t)image->width,
-                                               (uint32_t)image->height, low, high, points);
+                       : votecl__canny_ref(data, (uint32_t)image->width, (uint32_t)image->height,
+                                           low, high, points);
     if (n == (size_t)-1) {
         status = votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY,
                               "out of memory for the edges of a %zu x %zu image", image->width,
@@ -120,9 +90,8 @@ votecl__hough_sobel(const uint8_t *gray, size_t stride, uint32_t width, uint32_t
     memset(edges, 0, (size_t)width * height);
     for (size_t y = 1; y + 1 < height; y++)
         for (size_t x = 1; x + 1 < width; x++) {
-            const uint8_t *r0 = gray + (y - 1) * stride + x, *r1 = r0 + stride, *r2 = r1 + stride;
-            int gx = (r0[1] + 2 * r1[1] + r2[1]) - (r0[-1] + 2 * r1[-1] + r2[-1]);
-            int gy = (r2[-1] + 2 * r2[0] + r2[1]) - (r0[-1] + 2 * r0[0] + r0[1]);
+            int32_t gx, gy;
+            votecl__sobel3(gray + y * stride + x, stride, &gx, &gy);
             /* floor(sqrt(m)) >= t exactly when m >= t^2 (integers) */
             edges[y * width + x] = (uint64_t)(gx * gx + gy * gy) >= t2 ? 255 : 0;
         }

@@ -23,6 +23,9 @@ votecl__hough_mirror_bin(const votecl__hough_desc *d, long b)
 {
     double r = (double)d->d + d->w;
 
+    if (d->opencv) /* rho(b) = b - offset */
+        return 2 * (long)d->offset - b;
+
     return (long)floor(2.0 * d->w * d->nbins / r - (double)b - 0.5);
 }
 
@@ -84,6 +87,19 @@ peak_compare(const void *pa, const void *pb)
     return a->cell < b->cell ? -1 : a->cell > b->cell;
 }
 
+/* OpenCV's HoughLines rule (findLocalMaximums): more than threshold votes, more than the left
+ * and upper neighbours, at least the right and lower ones; outside the accumulator counts 0
+ * (OpenCV's border of zeros: the angle axis does not wrap). */
+static int
+is_opencv_max(const votecl__hough_desc *d, const uint32_t *acc, size_t cell, uint32_t threshold)
+{
+    size_t n = d->nbins, g = cell / n, b = cell % n;
+    uint32_t v = acc[cell];
+
+    return v > threshold && (b == 0 || v > acc[cell - 1]) && (b + 1 == n || v >= acc[cell + 1]) &&
+           (g == 0 || v > acc[cell - n]) && (g + 1 == d->angles || v >= acc[cell + n]);
+}
+
 /* The default (threshold 0): a line is at least a quarter of the image's shorter side long,
  * max(2, min(W, H) / 4) votes, PClines' rule; chosen on the line truth suite
  * (docs/accuracy.md) where half the largest count, the former default, hid every line but
@@ -109,7 +125,8 @@ find_candidates(const votecl__hough_desc *d, const uint32_t *acc, uint32_t thres
     peak *c = NULL;
 
     for (size_t i = 0; i < cells; i++) {
-        if (acc[i] < threshold || !is_local_max(d, acc, i, half))
+        if (d->opencv_peaks ? !is_opencv_max(d, acc, i, threshold)
+                            : acc[i] < threshold || !is_local_max(d, acc, i, half))
             continue;
         if (votecl__grow((void **)&c, &room, n + 1, sizeof *c, 256) != 0) {
             free(c);
@@ -203,6 +220,8 @@ select_peaks(const votecl__hough_desc *d, peak *candidates, size_t n, long half,
         goto out;
     if (n > 1) /* candidates is NULL when there are none, and qsort wants a valid pointer */
         qsort(candidates, n, sizeof *candidates, peak_compare);
+    if (d->opencv_peaks)
+        half = -1; /* OpenCV keeps every candidate: no window to suppress */
     for (size_t i = 0; i < n && (max_lines == 0 || taken < max_lines); i++) {
         if (mask[candidates[i].cell] || is_duplicate(d, &candidates[i], kept, taken, merge))
             continue;

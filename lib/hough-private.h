@@ -15,12 +15,21 @@ typedef struct votecl__hough_desc {
     float d;      /* D = sqrt(W^2 + H^2), rounded to float */
     float scale;  /* N / (D + W), rounded to float */
     float *table; /* 2 G floats: cos(theta_g), sin(theta_g); owned */
+    int opencv;   /* VOTECL_HOUGH_GRID_OPENCV: bin = rint(rho) + offset */
+    int32_t offset;   /* OpenCV grid: the bin of rho 0 (W) */
+    float theta_step; /* OpenCV grid: (float)(pi / G) */
+    int opencv_peaks; /* VOTECL_HOUGH_PEAKS_OPENCV (set by the plan) */
 } votecl__hough_desc;
 
 /* Fills desc for a width x height image (sizes validated by the caller; rho_bins 0 means
- * one bin per pixel). Returns VOTECL_OUT_OF_HOST_MEMORY or VOTECL_OK. */
+ * one bin per pixel) on grid (a votecl_hough_grid). Returns VOTECL_OUT_OF_HOST_MEMORY or
+ * VOTECL_OK. */
 votecl_status votecl__hough_desc_init(votecl__hough_desc *desc, uint32_t width, uint32_t height,
-                                      unsigned angles, uint32_t rho_bins, unsigned edge_threshold);
+                                      unsigned angles, uint32_t rho_bins, unsigned edge_threshold,
+                                      int grid);
+
+/* N = W + ceil(D) + 2 for the OpenCV grid: rint(x cos + y sin) lies in [-(W - 1), ceil(D)]. */
+uint32_t votecl__hough_opencv_bins(uint32_t width, uint32_t height);
 void votecl__hough_desc_release(votecl__hough_desc *desc);
 
 /* N = ceil(W + D) for one bin per pixel. */

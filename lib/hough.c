@@ -40,6 +40,8 @@ votecl_hough_params_init(votecl_hough_params *params)
     params->peak_window = 13;
     params->max_gap = 5;
     params->merge_distance = 3.0;
+    params->rho_grid = VOTECL_HOUGH_GRID_SPAN;
+    params->peak_rule = VOTECL_HOUGH_PEAKS_WINDOW;
 }
 
 #define BAD(...) (snprintf(msg, msg_size, __VA_ARGS__), VOTECL_INVALID_ARGUMENT)
@@ -66,8 +68,17 @@ check_params(const votecl_hough_params *p, size_t width, size_t height, char *ms
     if (status != VOTECL_OK)
         return status;
     /* only now are width and height known to fit the default's arithmetic */
-    n = p->rho_bins != 0 ? p->rho_bins
-                         : votecl__hough_default_bins((uint32_t)width, (uint32_t)height);
+    if (p->rho_grid != VOTECL_HOUGH_GRID_SPAN && p->rho_grid != VOTECL_HOUGH_GRID_OPENCV)
+        return BAD("rho_grid: unknown value %d", (int)p->rho_grid);
+    if (p->peak_rule != VOTECL_HOUGH_PEAKS_WINDOW && p->peak_rule != VOTECL_HOUGH_PEAKS_OPENCV)
+        return BAD("peak_rule: unknown value %d", (int)p->peak_rule);
+    if (p->rho_grid == VOTECL_HOUGH_GRID_OPENCV && p->rho_bins != 0)
+        return BAD("rho_bins: must be 0 on the OpenCV grid (one bin per pixel), not %u",
+                   p->rho_bins);
+    n = p->rho_grid == VOTECL_HOUGH_GRID_OPENCV
+            ? votecl__hough_opencv_bins((uint32_t)width, (uint32_t)height)
+        : p->rho_bins != 0 ? p->rho_bins
+                           : votecl__hough_default_bins((uint32_t)width, (uint32_t)height);
     if (p->angles < 1 || p->angles > VOTECL_HOUGH_MAX_ANGLES)
         return BAD("angles: %u is not between 1 and %u", p->angles, VOTECL_HOUGH_MAX_ANGLES);
     if (p->edge_threshold > 255)
@@ -120,9 +131,10 @@ plan_init(votecl_hough_plan *plan, size_t width, size_t height)
     votecl_status status;
 
     status = votecl__hough_desc_init(&plan->desc, (uint32_t)width, (uint32_t)height, p->angles,
-                                     p->rho_bins, p->edge_threshold);
+                                     p->rho_bins, p->edge_threshold, (int)p->rho_grid);
     if (status != VOTECL_OK)
         return votecl__fail(plan->context, status, "out of memory for the cos/sin table");
+    plan->desc.opencv_peaks = p->peak_rule == VOTECL_HOUGH_PEAKS_OPENCV;
     if (plan->context->backend == VOTECL_BACKEND_REF)
         return VOTECL_OK;
     return plan_compile(plan);
@@ -476,8 +488,8 @@ gray_launch_candidates(votecl_hough_plan *plan)
             VOTECL__ARG_INT(plan->params.peak_window / 2),
             VOTECL__ARG_UINT(votecl__hough_peak_threshold(d, plan->params.peak_threshold)),
             VOTECL__ARG_BUF(plan->mirror), VOTECL__ARG_UINT(plan->cand_cap),
-            VOTECL__ARG_BUF(plan->cand)},
-        8);
+            VOTECL__ARG_UINT(d->opencv_peaks), VOTECL__ARG_BUF(plan->cand)},
+        9);
 }
 
 /* The candidates of dacc into *pairs (malloc'd, caller frees) and their number into *n, the

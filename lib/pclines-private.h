@@ -5,6 +5,7 @@
 #define VOTECL_PCLINES_PRIVATE_H
 
 #include "votecl-private.h"
+#include "segment-private.h"
 
 typedef struct votecl__pclines_desc {
     uint32_t width, height;
@@ -81,14 +82,33 @@ size_t votecl__pclines_ref_maxima(const votecl__pclines_desc *desc, const uint32
 /* The most maxima a space can hold: one per block of (n + 1) / 2 squared cells. */
 size_t votecl__pclines_max_bound(const votecl__pclines_desc *desc);
 
-/* Sorts maxima (most votes first, then lower cell) and converts them into lines, leaving out
- * a line whose extent in the image has both ends within merge px of a stronger kept line
- * (merge 0: none left out); *found is the number kept, at most max_lines (0: no limit).
+/* What lines are refined from: a packed image (data), else n edges (borrowed), else nothing
+ * (data and edges NULL). */
+typedef struct votecl__pclines_source {
+    const void *data;
+    votecl_dtype dtype;
+    const votecl_lines_edge *edges;
+    size_t n;
+} votecl__pclines_source;
+
+/* Sorts maxima (most votes first, then lower cell) and converts them into lines, each refined
+ * from source (votecl__pclines_refine()) where it has edges, leaving out a line whose extent in
+ * the image has both ends within merge px of a stronger kept line (merge 0: none left out);
+ * *found is the number kept, at most max_lines (0: no limit).
  * Returns VOTECL_OUT_OF_HOST_MEMORY or VOTECL_OK. */
-votecl_status votecl__pclines_lines(const votecl__pclines_desc *desc,
-                                    votecl__pclines_max *maxima, size_t n, size_t max_lines,
-                                    double merge, votecl_lines_line *lines, size_t capacity,
-                                    size_t *found);
+votecl_status votecl__pclines_lines(const votecl__pclines_desc *desc, votecl__pclines_max *maxima,
+                                    size_t n, size_t max_lines, double merge,
+                                    const votecl__pclines_source *source, votecl_lines_line *lines,
+                                    size_t capacity, size_t *found);
+
+/* Moves line (a, b, c, theta, rho; the cell's fields stay) onto the weighted total
+ * least-squares line of the edges within 3 px of it whose gradient lies within about 26
+ * degrees of its normal (votecl-lines.h); returns 1, or 0 leaving it alone when fewer than
+ * three are found, or -1 when out of memory. sorted: source's edge list sorted by location
+ * (x | y << 16), NULL for an image source; scratch: the fit's, reused from line to line. */
+int votecl__pclines_refine(const votecl__pclines_desc *desc, const votecl__pclines_source *source,
+                           const votecl_lines_edge *sorted, votecl__segment_points *scratch,
+                           votecl_lines_line *line);
 
 /* The segment of line (the longest run of edge pixels within 2 px of it, gaps of at most
  * max_gap px) in a packed image; sets line's has_segment and ends (votecl-lines.h). */

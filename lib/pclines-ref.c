@@ -7,8 +7,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "edges-private.h"
 #include "pclines-private.h"
 #include "segment-private.h"
+
+/* The fit: edges within 3 px of the line (a 3 px wide line's flanks lie 2.5 px from its
+ * middle), three passes (each around the last one's line, so a cell 1.5 px off is
+ * recentred), and no turn beyond 10 degrees (a cell is at most half a column off). */
+#define VOTECL__PCLINES_FIT_BAND 3.0
+#define VOTECL__PCLINES_FIT_PASSES 3u
+#define VOTECL__PCLINES_FIT_TURN (10.0 * M_PI / 180.0)
+
+/* The fit's view of its source (all borrowed). */
+typedef struct pclines_fit_source {
+    const votecl__pclines_desc *desc;
+    const votecl__pclines_source *source;
+    const votecl_lines_edge *sorted;
+} pclines_fit_source;
 
 void
 votecl__pclines_desc_init(votecl__pclines_desc *desc, const votecl_lines_params *p,
@@ -110,11 +125,7 @@ votecl__pclines_sobel(const void *data, votecl_dtype dtype, uint32_t width, uint
     size_t w = width;
 
     if (dtype == VOTECL_DTYPE_U8) {
-        const uint8_t *p = data;
-#define P(dx, dy) ((int32_t)p[(y + (dy)) * w + x + (dx)])
-        *gx = P(1, -1) + 2 * P(1, 0) + P(1, 1) - P(-1, -1) - 2 * P(-1, 0) - P(-1, 1);
-        *gy = P(-1, 1) + 2 * P(0, 1) + P(1, 1) - P(-1, -1) - 2 * P(0, -1) - P(1, -1);
-#undef P
+        votecl__sobel3((const uint8_t *)data + (size_t)y * w + x, w, gx, gy);
         return;
     }
     const float *f = data;
@@ -125,13 +136,6 @@ votecl__pclines_sobel(const void *data, votecl_dtype dtype, uint32_t width, uint
     *gx = to_int_gradient(fx);
     *gy = to_int_gradient(fy);
 }
-
-/* OpenCV's Sobel kernels of side 3, 5 and 7: a binomial smoothing across, its derivative
- * along; entry 3 is the centre. */
-static const int32_t sobel_smooth[3][7] = {
-    {0, 0, 1, 2, 1, 0, 0}, {0, 1, 4, 6, 4, 1, 0}, {1, 6, 15, 20, 15, 6, 1}};
-static const int32_t sobel_deriv[3][7] = {
-    {0, 0, -1, 0, 1, 0, 0}, {0, -1, -2, 0, 2, 1, 0}, {-1, -4, -5, 0, 5, 4, 1}};
 
 static uint32_t
 clamp_coord(int64_t v, uint32_t n)
@@ -159,8 +163,8 @@ votecl__pclines_orientation(const votecl__pclines_desc *desc, const void *data,
         size_t row = (size_t)clamp_coord((int64_t)y + dy, desc->height) * desc->width;
         for (int dx = -h; dx <= h; dx++) {
             size_t at = row + clamp_coord((int64_t)x + dx, desc->width);
-            int32_t cx = sobel_deriv[k][3 + dx] * sobel_smooth[k][3 + dy];
-            int32_t cy = sobel_smooth[k][3 + dx] * sobel_deriv[k][3 + dy];
+            int32_t cx = votecl__sobel_deriv[k][3 + dx] * votecl__sobel_smooth[k][3 + dy];
+            int32_t cy = votecl__sobel_smooth[k][3 + dx] * votecl__sobel_deriv[k][3 + dy];
             if (dtype == VOTECL_DTYPE_U8) {
                 ix += cx * p[at];
                 iy += cy * p[at];
@@ -353,24 +357,57 @@ is_duplicate(const votecl__pclines_desc *desc, const votecl_lines_line *l, const
     return 0;
 }
 
+static int
+edge_compare(const void *pa, const void *pb)
+{
+    const votecl_lines_edge *a = pa, *b = pb;
+    uint32_t ka = a->x | a->y << 16, kb = b->x | b->y << 16;
+
+    return ka < kb ? -1 : ka > kb;
+}
+
+/* source's edges sorted by location for the fit's look-ups (*sorted NULL when there are none);
+ * -1 when out of memory. */
+static int
+sort_edges(const votecl__pclines_source *source, votecl_lines_edge **sorted)
+{
+    *sorted = NULL;
+    if (source == NULL || source->data != NULL || source->edges == NULL || source->n == 0)
+        return 0;
+    if ((*sorted = votecl__malloc(source->n * sizeof **sorted)) == NULL)
+        return -1;
+    memcpy(*sorted, source->edges, source->n * sizeof **sorted);
+    qsort(*sorted, source->n, sizeof **sorted, edge_compare);
+    return 0;
+}
+
 votecl_status
 votecl__pclines_lines(const votecl__pclines_desc *desc, votecl__pclines_max *maxima, size_t n,
-                      size_t max_lines, double merge, votecl_lines_line *lines, size_t capacity,
-                      size_t *found)
+                      size_t max_lines, double merge, const votecl__pclines_source *source,
+                      votecl_lines_line *lines, size_t capacity, size_t *found)
 {
     double *kept = NULL;
     size_t taken = 0, room = 0;
+    votecl_lines_edge *sorted = NULL;
+    votecl__segment_points scratch = {0};
+    votecl_status status = VOTECL_OK;
     votecl_lines_line l;
 
     if (n > 1)
         qsort(maxima, n, sizeof *maxima, max_compare);
+    if (sort_edges(source, &sorted) != 0)
+        return VOTECL_OUT_OF_HOST_MEMORY;
     for (size_t i = 0; i < n && (max_lines == 0 || taken < max_lines); i++) {
         line_set(desc, &maxima[i], &l);
+        if (source != NULL && votecl__pclines_refine(desc, source, sorted, &scratch, &l) < 0) {
+            status = VOTECL_OUT_OF_HOST_MEMORY;
+            break;
+        }
         if (is_duplicate(desc, &l, kept, taken, merge))
             continue;
         if (votecl__grow((void **)&kept, &room, taken + 1, 3 * sizeof *kept, 64) != 0) {
-            free(kept);
-            return VOTECL_OUT_OF_HOST_MEMORY;
+            status = VOTECL_OUT_OF_HOST_MEMORY;
+            break;
         }
         kept[3 * taken] = l.a;
         kept[3 * taken + 1] = l.b;
@@ -380,8 +417,93 @@ votecl__pclines_lines(const votecl__pclines_desc *desc, votecl__pclines_max *max
         taken++;
     }
     free(kept);
+    free(sorted);
+    free(scratch.xyw);
     *found = taken;
-    return VOTECL_OK;
+    return status;
+}
+
+/* --- refinement: a fit to the edges near the cell's line, on the host for every backend --- */
+
+/* The TS space's cells are about a pixel and a column wide, and a thin line's votes fall on
+ * its two Sobel flanks, one pixel either side: the best cell lies on a flank, up to 1.5 px
+ * and half a column off. The edge pixels around the cell's line locate the line itself:
+ * their gradient-weighted total least-squares line is centred between the flanks (a step
+ * edge's two flank pixels meet at the step), and its direction comes from the whole length
+ * rather than from the column grid. */
+
+/* The weight of an image pixel: its Sobel magnitude when it is an edge whose gradient lies
+ * within about 26 degrees of the normal (|g . n| >= 0.9 |g|, as the segment walk's). */
+static double
+image_weight(const void *arg, long x, long y, double nx, double ny)
+{
+    const pclines_fit_source *fs = arg;
+    const votecl__pclines_desc *desc = fs->desc;
+    int32_t gx, gy;
+    double dot, mag2;
+
+    if (x < 1 || y < 1 || x + 2 > (long)desc->width || y + 2 > (long)desc->height)
+        return 0;
+    votecl__pclines_sobel(fs->source->data, fs->source->dtype, desc->width, (uint32_t)x,
+                          (uint32_t)y, &gx, &gy);
+    if ((int64_t)gx * gx + (int64_t)gy * gy < desc->edge_t2)
+        return 0;
+    mag2 = (double)gx * gx + (double)gy * gy;
+    dot = gx * nx + gy * ny;
+    return dot * dot >= 0.81 * mag2 ? sqrt(mag2) : 0;
+}
+
+/* The weight of a pixel of an edge list: 1 when it is an edge (with a gradient given, one
+ * within about 26 degrees of the normal), else 0. */
+static double
+list_weight(const void *arg, long x, long y, double nx, double ny)
+{
+    const pclines_fit_source *fs = arg;
+    votecl_lines_edge key = {(uint32_t)x, (uint32_t)y, 0, 0};
+    const votecl_lines_edge *e = bsearch(&key, fs->sorted, fs->source->n, sizeof key, edge_compare);
+    double dot;
+
+    if (e == NULL)
+        return 0;
+    if (e->gx == 0 && e->gy == 0)
+        return 1;
+    dot = e->gx * nx + e->gy * ny;
+    return dot * dot >= 0.81 * ((double)e->gx * e->gx + (double)e->gy * e->gy) ? 1 : 0;
+}
+
+int
+votecl__pclines_refine(const votecl__pclines_desc *desc, const votecl__pclines_source *source,
+                       const votecl_lines_edge *sorted, votecl__segment_points *scratch,
+                       votecl_lines_line *l)
+{
+    votecl__segment_line line = {-l->c * l->a, -l->c * l->b, l->a, l->b, desc->width, desc->height};
+    pclines_fit_source fs = {desc, source, sorted};
+    votecl__segment_weight weight = source->data != NULL ? image_weight : list_weight;
+    int fitted;
+
+    if (source->data == NULL && sorted == NULL)
+        return 0;
+    fitted = votecl__segment_fit(&line, weight, &fs, VOTECL__PCLINES_FIT_BAND,
+                                 VOTECL__PCLINES_FIT_PASSES, VOTECL__PCLINES_FIT_TURN, scratch);
+    if (fitted <= 0)
+        return fitted;
+    l->a = line.nx;
+    l->b = line.ny;
+    l->c = -(line.nx * line.px + line.ny * line.py);
+    if (l->b < 0 || (l->b == 0 && l->a < 0)) {
+        l->a = -l->a;
+        l->b = -l->b;
+        l->c = -l->c;
+    }
+    l->theta = atan2(l->b, l->a);
+    if (l->theta >= M_PI) { /* b a rounding error above 0: the line at theta 0 */
+        l->theta -= M_PI;
+        l->a = -l->a;
+        l->b = -l->b;
+        l->c = -l->c;
+    }
+    l->rho = -l->c;
+    return 1;
 }
 
 /* --- segments: a walk along the line on the host, the same for every backend --- */

@@ -71,6 +71,7 @@ votecl_lines_params_init(votecl_lines_params *params)
     params->orientation_kernel = 7;
     params->max_gap = 5;
     params->merge_distance = 3.0;
+    params->refine = 1;
 }
 
 #define BAD(...) (snprintf(msg, msg_size, __VA_ARGS__), VOTECL_INVALID_ARGUMENT)
@@ -686,21 +687,23 @@ check_image(votecl_lines_plan *plan, const votecl_image *image, size_t *row_byte
     return status;
 }
 
-/* data: the packed image for segments, NULL for edge lists. */
+/* source: the packed image (for the fit and segments) or the edge list (for the fit). */
 static votecl_status
-finish_lines(votecl_lines_plan *plan, const void *data, votecl_dtype dtype,
+finish_lines(votecl_lines_plan *plan, const votecl__pclines_source *source,
              votecl_lines_line *lines, size_t capacity, size_t *found)
 {
     size_t n = plan->last.maxima < plan->max_capacity ? plan->last.maxima : plan->max_capacity;
+    const void *data = source->data;
     votecl_status status;
 
     plan->have_space = 1;
     status = votecl__pclines_lines(&plan->desc, plan->host_maxima, n, plan->params.max_lines,
-                                   plan->params.merge_distance, lines, capacity, found);
+                                   plan->params.merge_distance, plan->params.refine ? source : NULL,
+                                   lines, capacity, found);
     if (status != VOTECL_OK)
         return votecl__fail(plan->context, status, "out of memory for the lines");
     for (size_t i = 0; data != NULL && plan->params.segments && i < *found && i < capacity; i++)
-        votecl__pclines_segment(&plan->desc, data, dtype, plan->params.min_length,
+        votecl__pclines_segment(&plan->desc, data, source->dtype, plan->params.min_length,
                                 plan->params.max_gap, &lines[i]);
     return VOTECL_OK;
 }
@@ -727,8 +730,10 @@ votecl_lines_run(votecl_lines_plan *plan, const votecl_image *image, votecl_line
         status = ref_run_image(plan, data, image->dtype);
     else
         status = device_run_image(plan, data, image->dtype);
-    if (status == VOTECL_OK)
-        status = finish_lines(plan, data, image->dtype, lines, capacity, found);
+    if (status == VOTECL_OK) {
+        votecl__pclines_source source = {data, image->dtype, NULL, 0};
+        status = finish_lines(plan, &source, lines, capacity, found);
+    }
 out:
     free(copy);
     return status;
@@ -778,15 +783,18 @@ votecl_lines_run_buffer(votecl_lines_plan *plan, votecl_buffer *image, size_t wi
         status = votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
     else if ((status = votecl_buffer_read(image, 0, host, bytes)) == VOTECL_OK)
         status = ref_run_image(plan, host, dtype);
-    /* segments are measured on the image: a device image is read back only when asked for */
-    if (status == VOTECL_OK && plan->params.segments && host == NULL) {
+    /* the fit and segments are measured on the image: a device image is read back only when
+     * one of them is asked for */
+    if (status == VOTECL_OK && (plan->params.segments || plan->params.refine) && host == NULL) {
         if ((host = votecl__malloc(bytes)) == NULL)
             status = votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
         else
             status = votecl_buffer_read(image, 0, host, bytes);
     }
-    if (status == VOTECL_OK)
-        status = finish_lines(plan, host, dtype, lines, capacity, found);
+    if (status == VOTECL_OK) {
+        votecl__pclines_source source = {host, dtype, NULL, 0};
+        status = finish_lines(plan, &source, lines, capacity, found);
+    }
     free(host);
     return status;
 }
@@ -829,8 +837,10 @@ votecl_lines_run_edges(votecl_lines_plan *plan, const votecl_lines_edge *edges, 
         status = ref_run_edges(plan, edges, n);
     else
         status = device_run_edges(plan, edges, n);
-    if (status == VOTECL_OK)
-        status = finish_lines(plan, NULL, VOTECL_DTYPE_U8, lines, capacity, found);
+    if (status == VOTECL_OK) {
+        votecl__pclines_source source = {NULL, VOTECL_DTYPE_U8, edges, n};
+        status = finish_lines(plan, &source, lines, capacity, found);
+    }
     return status;
 }
 

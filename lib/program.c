@@ -560,6 +560,16 @@ votecl__program_cache_clear(votecl_context *context)
     }
 }
 
+size_t
+votecl__program_cache_count(const votecl_context *context)
+{
+    size_t n = 0;
+
+    for (const votecl__program *p = context->programs; p != NULL; p = p->next)
+        n++;
+    return n;
+}
+
 const char *
 votecl__program_source(const votecl__program *program)
 {

@@ -2,6 +2,7 @@
 #ifndef VOTECL_SEGMENT_PRIVATE_H
 #define VOTECL_SEGMENT_PRIVATE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* A line through (px, py) with unit normal (nx, ny), in a width x height image; it runs
@@ -26,5 +27,27 @@ int votecl__segment_clip(const votecl__segment_line *line, double *t0, double *t
  * otherwise returns 0 and leaves ends alone. */
 int votecl__segment_walk(const votecl__segment_line *line, votecl__segment_hit hit,
                          const void *arg, uint32_t min_length, uint32_t max_gap, double ends[4]);
+
+/* The weight of pixel (x, y), inside the image, as an edge pixel of a line of normal (nx, ny):
+ * 0 when it is none; arg is the detector's own state, borrowed. */
+typedef double (*votecl__segment_weight)(const void *arg, long x, long y, double nx, double ny);
+
+/* Pixels gathered by the fit (x, y, weight triples; owned, free xyw). */
+typedef struct votecl__segment_points {
+    double *xyw;
+    size_t n, room;
+} votecl__segment_points;
+
+/* How far beyond band the fit gathers pixels around the first line, for the later passes. */
+#define VOTECL__SEGMENT_FIT_MARGIN 2.0
+
+/* Refines line to the weighted total least-squares line of the edge pixels within band px of
+ * it (perpendicular distance), pass after pass (each pass around the last one's line, among
+ * the pixels within band + VOTECL__SEGMENT_FIT_MARGIN of the first); returns 1 and sets line's
+ * point (the weighted centroid) and normal, 0 leaving line alone when fewer than three pixels
+ * are found or the fit turns by more than max_turn radians, -1 when out of memory. pts: the
+ * caller's scratch, reused from line to line. */
+int votecl__segment_fit(votecl__segment_line *line, votecl__segment_weight weight, const void *arg,
+                        double band, unsigned passes, double max_turn, votecl__segment_points *pts);
 
 #endif

@@ -99,3 +99,111 @@ votecl__segment_walk(const votecl__segment_line *line, votecl__segment_hit hit, 
     ends[3] = line->py + best1 * dy;
     return 1;
 }
+
+/* --- the sub-pixel fit --- */
+
+/* Appends pixel (x, y) of weight w to pts; -1 when out of memory. */
+static int
+fit_push(votecl__segment_points *pts, double x, double y, double w)
+{
+    if (votecl__grow((void **)&pts->xyw, &pts->room, pts->n + 1, 3 * sizeof(double), 256) != 0)
+        return -1;
+    pts->xyw[3 * pts->n] = x;
+    pts->xyw[3 * pts->n + 1] = y;
+    pts->xyw[3 * pts->n + 2] = w;
+    pts->n++;
+    return 0;
+}
+
+/* Gathers into pts the edge pixels within reach px of line (x, y and weight of each),
+ * visiting along its major axis the pixels of the band that cross each step; -1 when out of
+ * memory. */
+static int
+fit_collect(const votecl__segment_line *line, votecl__segment_weight weight, const void *arg,
+            double reach, votecl__segment_points *pts)
+{
+    double dx = -line->ny, dy = line->nx;
+    int major_x = fabs(dx) >= fabs(dy);
+    double dm = major_x ? dx : dy, dn = major_x ? dy : dx, pm = major_x ? line->px : line->py;
+    double pn = major_x ? line->py : line->px, across = reach / fabs(dm) + 1.0;
+    long last_m = major_x ? (long)line->width - 1 : (long)line->height - 1;
+    long last_n = major_x ? (long)line->height - 1 : (long)line->width - 1;
+
+    pts->n = 0;
+    for (long a = 0; a <= last_m; a++) {
+        double centre = pn + (a - pm) / dm * dn;
+        long lo = (long)ceil(centre - across), hi = (long)floor(centre + across);
+        for (long b = lo < 0 ? 0 : lo; b <= hi && b <= last_n; b++) {
+            long x = major_x ? a : b, y = major_x ? b : a;
+            double w;
+            if (fabs((x - line->px) * line->nx + (y - line->py) * line->ny) > reach ||
+                (w = weight(arg, x, y, line->nx, line->ny)) <= 0)
+                continue;
+            if (fit_push(pts, (double)x, (double)y, w) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* One pass: the weighted principal axis of the gathered pixels within band px of line becomes
+ * the line (moments about line's point, for precision); 0 when fewer than three. */
+static int
+fit_pass(votecl__segment_line *line, const votecl__segment_points *pts, double band)
+{
+    double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, syy = 0, mx, my, cxx, cxy, cyy, phi;
+    double nx, ny;
+    size_t n = 0;
+
+    for (size_t i = 0; i < pts->n; i++) {
+        double rx = pts->xyw[3 * i] - line->px, ry = pts->xyw[3 * i + 1] - line->py;
+        double w = pts->xyw[3 * i + 2];
+        if (fabs(rx * line->nx + ry * line->ny) > band)
+            continue;
+        sw += w;
+        sx += w * rx;
+        sy += w * ry;
+        sxx += w * rx * rx;
+        sxy += w * rx * ry;
+        syy += w * ry * ry;
+        n++;
+    }
+    if (n < 3 || !(sw > 0))
+        return 0;
+    mx = sx / sw;
+    my = sy / sw;
+    cxx = sxx / sw - mx * mx;
+    cxy = sxy / sw - mx * my;
+    cyy = syy / sw - my * my;
+    /* the direction of most spread; the normal is across it */
+    phi = 0.5 * atan2(2.0 * cxy, cxx - cyy);
+    nx = -sin(phi);
+    ny = cos(phi);
+    if (nx * line->nx + ny * line->ny < 0) {
+        nx = -nx;
+        ny = -ny;
+    }
+    line->px += mx;
+    line->py += my;
+    line->nx = nx;
+    line->ny = ny;
+    return 1;
+}
+
+int
+votecl__segment_fit(votecl__segment_line *line, votecl__segment_weight weight, const void *arg,
+                    double band, unsigned passes, double max_turn, votecl__segment_points *pts)
+{
+    votecl__segment_line fit = *line;
+
+    /* every pass looks around the last one's line, which moves by at most a pixel or two */
+    if (fit_collect(line, weight, arg, band + VOTECL__SEGMENT_FIT_MARGIN, pts) != 0)
+        return -1;
+    for (unsigned k = 0; k < passes; k++)
+        if (!fit_pass(&fit, pts, band))
+            return 0;
+    if (fit.nx * line->nx + fit.ny * line->ny < cos(max_turn))
+        return 0;
+    *line = fit;
+    return 1;
+}

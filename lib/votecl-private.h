@@ -307,6 +307,8 @@ votecl_status votecl__program_kernel(votecl_context *context, votecl__program *p
                                      const char *name, void **kernel);
 /* Frees every cached program of the context. */
 void votecl__program_cache_clear(votecl_context *context);
+/* The programs in the context's memory cache (tests: what a warm-up composed). */
+size_t votecl__program_cache_count(const votecl_context *context);
 /* The composed source of program (transfer none), for tests and debugging. */
 const char *votecl__program_source(const votecl__program *program);
 /* 1 when the program came from the disk cache, for tests. */

@@ -3,8 +3,8 @@
 
 /* Adding an algorithm is one line here (its descriptor lives in tests/case-<algo>.c). */
 const tc_algorithm *const tc_algorithms[] = {
-    &tc_hist,  &tc_hough, &tc_sum, &tc_subsample, &tc_vote,
-    &tc_lines, &tc_hog,   &tc_ght, &tc_circles,   NULL,
+    &tc_hist, &tc_hough, &tc_sum,     &tc_subsample, &tc_vote, &tc_lines,
+    &tc_hog,  &tc_ght,   &tc_circles, &tc_edges,     NULL,
 };
 
 tu_inputs tc_in;

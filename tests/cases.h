@@ -134,6 +134,6 @@ int tc_items_differ(const void *a, const void *b, size_t offset, size_t size, si
                     G_N_ELEMENTS(((type *)0)->array), item_differ)
 
 extern const tc_algorithm tc_hist, tc_hough, tc_sum, tc_subsample, tc_vote, tc_lines, tc_hog,
-    tc_ght, tc_circles;
+    tc_ght, tc_circles, tc_edges;
 
 #endif

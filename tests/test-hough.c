@@ -338,7 +338,8 @@ test_ref_bin_formula(void)
     votecl__hough_desc d;
     tu_rng rng;
     tu_rng_init(&rng, 7);
-    g_assert_cmpint(votecl__hough_desc_init(&d, 1920, 1080, 64, 4200, 1), ==, VOTECL_OK);
+    g_assert_cmpint(votecl__hough_desc_init(&d, 1920, 1080, 64, 4200, 1, VOTECL_HOUGH_GRID_SPAN),
+                    ==, VOTECL_OK);
     double r = sqrt(1920.0 * 1920 + 1080.0 * 1080) + 1920;
     for (int i = 0; i < 100000; i++) {
         uint32_t x = tu_rng_below(&rng, 1920), y = tu_rng_below(&rng, 1080);
@@ -390,6 +391,16 @@ test_ref_invalid_params(void)
     p.angles = 4096;
     p.rho_bins = 1u << 20;
     expect_invalid(votecl_hough_plan_new(ref_context, &p, 10, 10, &plan), "rho_bins");
+    votecl_hough_params_init(&p);
+    p.rho_grid = VOTECL_HOUGH_GRID_OPENCV;
+    p.rho_bins = 100; /* the OpenCV grid has one bin per pixel */
+    expect_invalid(votecl_hough_plan_new(ref_context, &p, 10, 10, &plan), "rho_bins");
+    votecl_hough_params_init(&p);
+    p.rho_grid = (votecl_hough_grid)7;
+    expect_invalid(votecl_hough_plan_new(ref_context, &p, 10, 10, &plan), "rho_grid");
+    votecl_hough_params_init(&p);
+    p.peak_rule = (votecl_hough_peak_rule)-1;
+    expect_invalid(votecl_hough_plan_new(ref_context, &p, 10, 10, &plan), "peak_rule");
     expect_invalid(votecl_hough_plan_new(ref_context, NULL, 10, 10, &plan), "params");
     votecl_hough_params_init(&p);
     expect_invalid(votecl_hough_plan_new(ref_context, &p, 10, 10, NULL), "out");
@@ -503,6 +514,92 @@ building_edges(edge_image *out)
 
 /* --- the device against the reference --- */
 
+/* --- OpenCV's grid and peak rule (issue 23 item 4) --- */
+
+/* cv2.HoughLinesWithAccumulator(im, 1, np.pi / 180, 50) of OpenCV 4.6 (Debian's
+ * python3-opencv) on three cv2.line()s in a 131 x 97 image: y = 30 from x 10 to 120, x = 100
+ * from y 5 to 90, x + y = 95 from (5, 90) to (90, 5); (theta, rho, votes) in cv2's order. */
+static const struct {
+    float theta;
+    double rho;
+    uint32_t votes;
+} cv2_lines[] = {
+    {1.5707963705062866f, 30, 111},  {0.0f, 100, 86},
+    {0.7853981852531433f, 67, 86},   {1.5533430576324463f, 31, 59},
+    {1.5882495641708374f, 29, 58},   {3.1241393089294434f, -99, 58},
+    {0.01745329238474369f, 101, 57},
+};
+
+static edge_image
+cv2_lines_image(void)
+{
+    edge_image im = edge_image_new(131, 97, 131);
+    for (size_t x = 10; x <= 120; x++)
+        im.data[30 * im.stride + x] = 255;
+    for (size_t y = 5; y <= 90; y++)
+        im.data[y * im.stride + 100] = 255;
+    for (size_t x = 5; x <= 90; x++)
+        im.data[(95 - x) * im.stride + x] = 255;
+    return im;
+}
+
+/* The lines of cv2.HoughLines exactly (theta to float, rho, votes, order); and on OpenCV's
+ * grid with the default window rule, the lines at rho 30.0 and 100.0 exactly (the span grid
+ * reports 30.19 and 100.5). */
+static void
+check_opencv(votecl_context *ctx)
+{
+    edge_image im = cv2_lines_image();
+    votecl_image view = edge_view(&im);
+    votecl_hough_params p;
+    votecl_hough_plan *plan;
+    votecl_hough_line lines[16];
+    size_t found = 0;
+
+    votecl_hough_params_init(&p);
+    p.rho_grid = VOTECL_HOUGH_GRID_OPENCV;
+    p.peak_rule = VOTECL_HOUGH_PEAKS_OPENCV;
+    p.merge_distance = 0;
+    p.peak_threshold = 50;
+    if ((plan = plan_new(ctx, &p, im.width, im.height)) != NULL) {
+        g_assert_cmpint(votecl_hough_run(plan, &view, lines, 16, &found, NULL), ==, VOTECL_OK);
+        g_assert_cmpuint(found, ==, G_N_ELEMENTS(cv2_lines));
+        for (size_t k = 0; k < found; k++) {
+            g_test_message("%zu: theta %.9g rho %g votes %u", k, lines[k].theta, lines[k].rho,
+                           lines[k].votes);
+            g_assert_cmpfloat((float)lines[k].theta, ==, cv2_lines[k].theta);
+            g_assert_cmpfloat(lines[k].rho, ==, cv2_lines[k].rho);
+            g_assert_cmpuint(lines[k].votes, ==, cv2_lines[k].votes);
+        }
+        votecl_hough_plan_free(plan);
+    }
+    votecl_hough_params_init(&p);
+    p.rho_grid = VOTECL_HOUGH_GRID_OPENCV;
+    if ((plan = plan_new(ctx, &p, im.width, im.height)) != NULL) {
+        g_assert_cmpint(votecl_hough_run(plan, &view, lines, 16, &found, NULL), ==, VOTECL_OK);
+        g_assert_cmpuint(found, >=, 3);
+        for (size_t k = 0; k < 3; k++) {
+            g_assert_cmpfloat((float)lines[k].theta, ==, cv2_lines[k].theta);
+            g_assert_cmpfloat(lines[k].rho, ==, cv2_lines[k].rho);
+        }
+        votecl_hough_plan_free(plan);
+    }
+    g_free(im.data);
+}
+
+static void
+test_ref_opencv(void)
+{
+    check_opencv(ref_context);
+}
+
+static void
+test_device_opencv(void)
+{
+    if (device() != NULL)
+        check_opencv(device());
+}
+
 typedef struct device_case {
     votecl_variant variant;
     const char *what;
@@ -545,6 +642,10 @@ test_device_planted(gconstpointer data)
     votecl_hough_params p;
     votecl_hough_params_init(&p);
     p.edge_threshold = 128;
+    compare(data, &p, &im);
+    p.rho_grid = VOTECL_HOUGH_GRID_OPENCV; /* another vote_index, another rule */
+    p.peak_rule = VOTECL_HOUGH_PEAKS_OPENCV;
+    p.merge_distance = 0;
     compare(data, &p, &im);
     g_free(im.data);
 }
@@ -905,6 +1006,12 @@ test_device_gray(void)
     gray_case(ctx, &p, &im, one_t + 0, 1, "many candidates");
     p.peak_window = 5;
     gray_case(ctx, &p, &im, one_t + 0, 1, "many candidates, window 5");
+    /* OpenCV's grid and rule: hough_candidates' 4-neighbour test, thousands of candidates */
+    votecl_hough_params_init(&p);
+    p.rho_grid = VOTECL_HOUGH_GRID_OPENCV;
+    p.peak_rule = VOTECL_HOUGH_PEAKS_OPENCV;
+    p.peak_threshold = 2;
+    gray_case(ctx, &p, &im, one_t + 0, 1, "many candidates, OpenCV's rule");
     g_free(im.data);
 }
 
@@ -1013,11 +1120,13 @@ main(int argc, char **argv)
     g_test_add_func("/ref/hough/truth", test_ref_truth);
     g_test_add_func("/ref/hough/gray-edges", test_ref_gray_edges);
     g_test_add_func("/ref/hough/segments-diagonal", test_ref_segments_diagonal);
+    g_test_add_func("/ref/hough/opencv", test_ref_opencv);
     add_device_tests();
     tu_add_device_test("auto/hough/buffers", test_device_buffers);
     tu_add_device_test("auto/hough/truth", test_device_truth);
     tu_add_device_test("auto/hough/gray", test_device_gray);
     tu_add_device_test("auto/hough/segments-diagonal", test_device_segments_diagonal);
+    tu_add_device_test("auto/hough/opencv", test_device_opencv);
     rc = g_test_run();
     tu_device_contexts_free();
     votecl_context_free(ref_context);

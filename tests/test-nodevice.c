@@ -1504,6 +1504,257 @@ test_relocate_log(void)
     g_free(log);
 }
 
+/* --- kernel sources: no return ahead of a barrier --- */
+
+/* A barrier must be reached by every work-item of a group. A return ahead of one is legal
+ * where it is uniform, yet PoCL 5.0's work-item loops miscompiled vote.cl's local_merge,
+ * which returned without tickets before its barriers: every work-item of the merging group
+ * stored, writing past the caller's spaces * nbins words (issue 24). So no kernel function
+ * returns before its last barrier, or before its last call of a function with one. */
+
+typedef struct kernel_fn {
+    char *name;
+    const char *file;
+    const char *text;   /* the whole blanked file */
+    size_t open, close; /* the body's braces */
+} kernel_fn;
+
+/* Blanks text[from, to) but its newlines, so that offsets still give line numbers. */
+static void
+kernel_blank_range(char *text, size_t from, size_t to)
+{
+    for (size_t i = from; i < to; i++)
+        if (text[i] != '\n')
+            text[i] = ' ';
+}
+
+/* The source with comments and preprocessor lines (macro bodies among them) blanked. */
+static char *
+kernel_blank(const char *source)
+{
+    char *t = g_strdup(source), *end;
+    size_t n = strlen(t), i = 0;
+
+    while (i < n) {
+        if (t[i] == '/' && t[i + 1] == '*') {
+            end = strstr(t + i + 2, "*/");
+            end = end != NULL ? end + 2 : t + n;
+        } else if (t[i] == '/' && t[i + 1] == '/') {
+            end = t + i + strcspn(t + i, "\n");
+        } else {
+            i++;
+            continue;
+        }
+        kernel_blank_range(t, i, (size_t)(end - t));
+        i = (size_t)(end - t);
+    }
+    for (i = 0; i < n; i = (size_t)(end - t) + 1) {
+        size_t first = i + strspn(t + i, " \t");
+        for (end = t + first; *end != '\0' && (*end != '\n' || (end > t && end[-1] == '\\')); end++)
+            ;
+        if (t[first] == '#')
+            kernel_blank_range(t, first, (size_t)(end - t));
+    }
+    return t;
+}
+
+static int
+kernel_ident_char(char c)
+{
+    return g_ascii_isalnum(c) || c == '_';
+}
+
+/* The name of the function whose body opens at text[open], or NULL (a struct, an array). */
+static char *
+kernel_fn_name(const char *text, size_t open)
+{
+    size_t i = open, end;
+    int depth = 0;
+    while (i > 0 && g_ascii_isspace(text[i - 1]))
+        i--;
+    if (i == 0 || text[i - 1] != ')')
+        return NULL;
+    do { /* back to the parameter list's '(' */
+        i--;
+        depth += text[i] == ')' ? 1 : text[i] == '(' ? -1 : 0;
+    } while (i > 0 && depth != 0);
+    while (i > 0 && g_ascii_isspace(text[i - 1]))
+        i--;
+    for (end = i; i > 0 && kernel_ident_char(text[i - 1]); i--)
+        ;
+    return i < end ? g_strndup(text + i, end - i) : NULL;
+}
+
+static void
+kernel_functions(const char *file, const char *text, GArray *fns)
+{
+    size_t depth = 0, open = 0;
+    for (size_t i = 0; text[i] != '\0'; i++) {
+        if (text[i] == '{' && depth++ == 0)
+            open = i;
+        if (text[i] != '}' || depth == 0 || --depth != 0)
+            continue;
+        kernel_fn f = {kernel_fn_name(text, open), file, text, open, i};
+        if (f.name != NULL)
+            g_array_append_val(fns, f);
+    }
+}
+
+/* Where the last call of name( in the body starts, or 0 (none). */
+static size_t
+kernel_last_call(const kernel_fn *f, const char *name)
+{
+    size_t len = strlen(name), last = 0;
+    for (size_t i = f->open + 1; i + len < f->close; i++) {
+        if (strncmp(f->text + i, name, len) != 0 || kernel_ident_char(f->text[i - 1]) ||
+            kernel_ident_char(f->text[i + len]))
+            continue;
+        size_t j = i + len;
+        while (g_ascii_isspace(f->text[j]))
+            j++;
+        if (f->text[j] == '(')
+            last = i;
+    }
+    return last;
+}
+
+/* Where the body's last barrier, or call of a function with one, starts (0: none). */
+static size_t
+kernel_last_barrier(const kernel_fn *f, GPtrArray *barriers)
+{
+    size_t last = 0;
+    for (guint b = 0; b < barriers->len; b++) {
+        size_t at =
+            strcmp(barriers->pdata[b], f->name) != 0 ? kernel_last_call(f, barriers->pdata[b]) : 0;
+        last = at > last ? at : last;
+    }
+    return last;
+}
+
+/* The barrier builtins, then every function that reaches one (to a fixed point). */
+static GPtrArray *
+kernel_barrier_names(GArray *fns)
+{
+    static const char *const builtins[] = {"barrier", "LOCAL_BARRIER", "work_group_barrier",
+                                           "__syncthreads"};
+    GPtrArray *names = g_ptr_array_new();
+    gboolean grew = TRUE;
+    for (size_t i = 0; i < G_N_ELEMENTS(builtins); i++)
+        g_ptr_array_add(names, (gpointer)builtins[i]);
+    while (grew) {
+        grew = FALSE;
+        for (guint i = 0; i < fns->len; i++) {
+            kernel_fn *f = &g_array_index(fns, kernel_fn, i);
+            if (!g_ptr_array_find_with_equal_func(names, f->name, g_str_equal, NULL) &&
+                kernel_last_barrier(f, names) > 0) {
+                g_ptr_array_add(names, f->name);
+                grew = TRUE;
+            }
+        }
+    }
+    return names;
+}
+
+/* "file:line: name" for every return ahead of a barrier, one a line. */
+static char *
+kernel_early_returns(GArray *fns, GPtrArray *barriers)
+{
+    GString *found = g_string_new("");
+    for (guint i = 0; i < fns->len; i++) {
+        kernel_fn *f = &g_array_index(fns, kernel_fn, i);
+        size_t last = kernel_last_barrier(f, barriers);
+        for (size_t at = f->open; last > 0 && at < last; at++) {
+            if (strncmp(f->text + at, "return", 6) != 0 || kernel_ident_char(f->text[at - 1]) ||
+                kernel_ident_char(f->text[at + 6]))
+                continue;
+            size_t line = 1;
+            for (size_t k = 0; k < at; k++)
+                line += f->text[k] == '\n';
+            g_string_append_printf(found, "%s:%zu: %s\n", f->file, line, f->name);
+        }
+    }
+    return g_string_free(found, FALSE);
+}
+
+static void
+kernel_functions_clear(GArray *fns)
+{
+    for (guint i = 0; i < fns->len; i++)
+        g_free(g_array_index(fns, kernel_fn, i).name);
+    g_array_free(fns, TRUE);
+}
+
+/* The checker itself: local_merge as it was is found, the same with the return after the
+ * barriers is not, and a helper's barrier counts in its caller. */
+static void
+test_kernel_barrier_checker(void)
+{
+    static const char bad[] =
+        "INLINE void merge(GLOBAL uint *t, uint lid) /* { */\n"
+        "{\n    if (t == 0)\n        return;\n    LOCAL_BARRIER();\n}\n"
+        "KERNEL void k(GLOBAL uint *t)\n{\n    if (t == 0) return;\n    merge(t, 0);\n}\n"
+        "#define F(x) { return x; }\n  #  define G(x) \\\n    { return x; }\n"
+        "INLINE uint good(uint v)\n{\n    barrier(CLK_LOCAL_MEM_FENCE);\n    return v; }\n";
+    char *text = kernel_blank(bad), *found;
+    GArray *fns = g_array_new(FALSE, FALSE, sizeof(kernel_fn));
+    GPtrArray *barriers;
+
+    kernel_functions("bad.cl", text, fns);
+    g_assert_cmpuint(fns->len, ==, 3);
+    barriers = kernel_barrier_names(fns);
+    found = kernel_early_returns(fns, barriers);
+    g_assert_cmpstr(found, ==, "bad.cl:4: merge\nbad.cl:9: k\n");
+    g_free(found);
+    g_ptr_array_free(barriers, TRUE);
+    kernel_functions_clear(fns);
+    g_free(text);
+}
+
+/* Every kernel file of the source tree. */
+static void
+test_kernel_barriers(void)
+{
+    const char *srcdir = g_getenv("VOTECL_TEST_SRCDIR");
+    char *dir, *found;
+    GPtrArray *texts = g_ptr_array_new_with_free_func(g_free);
+    GArray *fns = g_array_new(FALSE, FALSE, sizeof(kernel_fn));
+    GPtrArray *barriers;
+    GDir *d;
+    const char *name;
+
+    if (srcdir == NULL) {
+        g_test_skip("VOTECL_TEST_SRCDIR is not set (run through make check)");
+        g_ptr_array_free(texts, TRUE);
+        g_array_free(fns, TRUE);
+        return;
+    }
+    dir = g_build_filename(srcdir, "..", "cl", NULL);
+    d = g_dir_open(dir, 0, NULL);
+    g_assert_nonnull(d);
+    while ((name = g_dir_read_name(d)) != NULL) {
+        char *path = g_build_filename(dir, name, NULL), *source = NULL;
+        if (g_str_has_suffix(name, ".cl") && g_file_get_contents(path, &source, NULL, NULL)) {
+            g_ptr_array_add(texts, kernel_blank(source));
+            g_ptr_array_add(texts, g_strdup(name)); /* kept for the messages */
+            kernel_functions(texts->pdata[texts->len - 1], texts->pdata[texts->len - 2], fns);
+        }
+        g_free(source);
+        g_free(path);
+    }
+    g_dir_close(d);
+    barriers = kernel_barrier_names(fns);
+    /* not vacuous: the engine's kernel and its merge are seen to hold barriers */
+    g_assert_true(g_ptr_array_find_with_equal_func(barriers, "vote_local", g_str_equal, NULL));
+    g_assert_true(g_ptr_array_find_with_equal_func(barriers, "local_merge", g_str_equal, NULL));
+    found = kernel_early_returns(fns, barriers);
+    g_assert_cmpstr(found, ==, "");
+    g_free(found);
+    g_ptr_array_free(barriers, TRUE);
+    kernel_functions_clear(fns);
+    g_ptr_array_free(texts, TRUE);
+    g_free(dir);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1514,6 +1765,8 @@ main(int argc, char **argv)
     g_test_add_func("/nodevice/status/names", test_names);
     g_test_add_func("/nodevice/sha256/vectors", test_sha256_vectors);
     g_test_add_func("/nodevice/program/relocate-log", test_relocate_log);
+    g_test_add_func("/nodevice/kernels/barrier-checker", test_kernel_barrier_checker);
+    g_test_add_func("/nodevice/kernels/no-return-before-barrier", test_kernel_barriers);
     g_test_add_func("/nodevice/sha256/lengths", test_sha256_lengths);
     g_test_add_func("/nodevice/stretch/gtx470", test_stretch_gtx470);
     g_test_add_func("/nodevice/stretch/properties", test_stretch_properties);

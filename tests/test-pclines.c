@@ -71,14 +71,38 @@ draw_line(image *im, const planted *l, uint8_t value)
                 im->data[y * im->stride + x] = value;
 }
 
-/* The bright half-plane x cos(theta) + y sin(theta) < rho: a step edge along the line. */
+/* Whether pixel (x, y) lies in the bright half-plane x cos(theta) + y sin(theta) < rho; a
+ * pixel centre on the line (within rounding) is dark, so a step along y = x + 20 is straight. */
+static int
+bright(const planted *l, size_t x, size_t y)
+{
+    return (double)x * cos(l->theta) + (double)y * sin(l->theta) < l->rho - 1e-9;
+}
+
+/* The bright half-plane: a step edge along the line. */
 static void
 draw_step(image *im, const planted *l)
 {
-    double c = cos(l->theta), s = sin(l->theta);
     for (size_t y = 0; y < im->height; y++)
         for (size_t x = 0; x < im->width; x++)
-            im->data[y * im->stride + x] = (double)x * c + (double)y * s < l->rho ? 220 : 20;
+            im->data[y * im->stride + x] = bright(l, x, y) ? 220 : 20;
+}
+
+/* Where draw_step's edge lies: half-way between the bright pixel centres nearest l and the
+ * dark ones (for an axis line at an integer rho, half a pixel before it). */
+static double
+step_rho(const image *im, const planted *l)
+{
+    double c = cos(l->theta), s = sin(l->theta), below = -1e30, above = 1e30;
+    for (size_t y = 0; y < im->height; y++)
+        for (size_t x = 0; x < im->width; x++) {
+            double v = (double)x * c + (double)y * s;
+            if (bright(l, x, y))
+                below = v > below ? v : below;
+            else
+                above = v < above ? v : above;
+        }
+    return (below + above) / 2;
 }
 
 /* Every nonzero pixel as an edge without gradient. */
@@ -186,16 +210,16 @@ log_lines(const result *r, size_t max)
 /* --- segments (issue 23 item 3) --- */
 
 /* l's segment ends lie near the extreme pixels (a, b) and (c, d), either way round: within
- * 1.5 px across the line and 0.75 px along it. PClines' lines are biased by up to 1.5 px
- * (issue 23 item 2): a 45-degree line found on one Sobel flank reaches the end pixel's other
- * flank only beyond the walk's 2 px band, and the end falls on a flank pixel, 0.71 px inside
- * (the theta-rho Hough's ends, on the line itself, are held to 0.5 px in test-hough). */
+ * 0.1 px across the line and along it. The refined line runs through the middle of the
+ * stroke (issue 23 item 2), so the walk's 2 px band holds both Sobel flanks up to the end
+ * pixel and the ends fall on the end pixels' feet (measured: 0.03 px at most; before the
+ * fit, lines on one flank gave ends 0.71 px inside and 1.5 px across). */
 static int
 end_near(const votecl_lines_line *l, double x, double y, double a, double b)
 {
     double dx = -l->b, dy = l->a; /* along the line */
     double along = (x - a) * dx + (y - b) * dy, across = (x - a) * l->a + (y - b) * l->b;
-    return fabs(along) <= 0.75 && fabs(across) <= 1.5;
+    return fabs(along) <= 0.1 && fabs(across) <= 0.1;
 }
 
 static int
@@ -265,6 +289,100 @@ test_opencl_segments_diagonal(void)
         check_segments_whole(device());
 }
 
+/* --- positions (issue 23 item 2) --- */
+
+/* The strongest line of im (default parameters, or refine 0) in *out; 0 when none. */
+static int
+strongest(votecl_context *ctx, const image *im, int refine, votecl_lines_line *out)
+{
+    votecl_lines_params p;
+    votecl_image view = image_view(im);
+    result r;
+    int ok;
+
+    votecl_lines_params_init(&p);
+    p.refine = refine;
+    if (run(ctx, &p, im->width, im->height, &view, NULL, 0, 4, &r) != 0)
+        return 0;
+    ok = r.found > 0;
+    if (ok)
+        *out = r.lines[0];
+    result_clear(&r);
+    return ok;
+}
+
+/* Whether l is x cos(theta) + y sin(theta) = rho within 0.25 px (at the image centre) and
+ * 0.1 degree, the target of issue 23. */
+static int
+placed(const votecl_lines_line *l, const image *im, double theta, double rho)
+{
+    planted t = {theta, rho};
+    return matches(l, &t, (im->width - 1) / 2.0, (im->height - 1) / 2.0, 0.1, 0.25);
+}
+
+/* Thin horizontal and vertical lines and step edges at many rows of 100 x 100 and 600 x 600
+ * (a 1 px line at row 30 came back at 30.84, rows 10..87 gave +0.94 to +0.56, steps +0.45
+ * to +0.06, 600 x 600 still +0.46), and scikit-image's test_hough_line_peaks line (rho 80.555,
+ * theta 1.4056; it came back at 79.03, 1.435): a thin line on its middle row, a step on the
+ * half-pixel boundary between its two values. refine 0 keeps the cell's line. */
+static void
+check_positions(votecl_context *ctx)
+{
+    static const size_t sizes[] = {100, 600};
+    votecl_lines_line l;
+
+    for (size_t k = 0; k < G_N_ELEMENTS(sizes); k++) {
+        size_t n = sizes[k];
+        for (size_t row = 10; row + 12 < n; row += n / 9) {
+            for (int kind = 0; kind < 4; kind++) { /* thin, step; horizontal, vertical */
+                int step = kind & 1, vertical = kind >> 1;
+                image im = image_new(n, n, n);
+                for (size_t i = 0; i < n; i++)
+                    for (size_t j = 0; j < n; j++) {
+                        size_t across = vertical ? j : i;
+                        uint8_t v = step ? (across <= row ? 220 : 20) : (across == row ? 255 : 0);
+                        im.data[i * n + j] = v;
+                    }
+                g_assert_true(strongest(ctx, &im, 1, &l));
+                if (!placed(&l, &im, vertical ? 0.0 : M_PI / 2, row + (step ? 0.5 : 0.0)))
+                    g_test_message("%zu x %zu %s %s at %zu: theta %.4f rho %.3f", n, n,
+                                   step ? "step" : "thin", vertical ? "vertical" : "horizontal",
+                                   row, l.theta, l.rho);
+                g_assert_true(placed(&l, &im, vertical ? 0.0 : M_PI / 2, row + (step ? 0.5 : 0.0)));
+                g_free(im.data);
+            }
+        }
+    }
+    /* the line of skimage.draw.line(60, 130, 80, 10), rows 60..80 and columns 130 down to 10,
+     * drawn by rounding as skimage does (up to its tie-breaking) */
+    image im = image_new(150, 100, 150);
+    for (long c = 130; c >= 10; c--) {
+        long r = 60 + lround((130.0 - c) * 20.0 / 120.0);
+        im.data[r * 150 + c] = 255;
+    }
+    double theta = atan2(120.0, 20.0), rho = 130 * cos(theta) + 60 * sin(theta);
+    g_assert_true(strongest(ctx, &im, 1, &l));
+    g_test_message("scikit-image line: theta %.4f rho %.3f (truth %.4f %.3f)", l.theta, l.rho,
+                   theta, rho);
+    g_assert_true(placed(&l, &im, theta, rho));
+    g_assert_true(strongest(ctx, &im, 0, &l));
+    g_assert_false(placed(&l, &im, theta, rho)); /* the cell alone: 1.5 px and 1.7 degrees off */
+    g_free(im.data);
+}
+
+static void
+test_ref_positions(void)
+{
+    check_positions(ref_context);
+}
+
+static void
+test_opencl_positions(void)
+{
+    if (device() != NULL)
+        check_positions(device());
+}
+
 /* --- Eq. 9 --- */
 
 static void
@@ -325,13 +443,14 @@ check_axis(votecl_context *context, int step, int which)
         p.radius = 0;
     }
     votecl_image view = image_view(&im);
+    planted edge = {t->theta, step ? step_rho(&im, t) : t->rho};
     if (run(context, &p, w, h, step ? &view : NULL, edges, n, MAX_LINES, &r) == 0) {
         log_lines(&r, 5);
         g_assert_cmpuint(r.found, >=, 1);
-        /* Sobel marks both sides of a step: a band two pixels wide, within which lines tilted
-         * by up to one pixel over the image collect as many votes. */
-        g_assert_true(matches(&r.lines[0], t, (w - 1) / 2.0, (h - 1) / 2.0, step ? 1.5 : 0.5,
-                              step ? 1.5 : 1.0));
+        /* Sobel marks both sides of a step, a band two pixels wide within which lines tilted
+         * by up to one pixel over the image collect as many votes; the fit to that band's
+         * edges finds the step (before it: 1.5 degrees and 1.5 px; thin lines 0.5, 1.0). */
+        g_assert_true(matches(&r.lines[0], &edge, (w - 1) / 2.0, (h - 1) / 2.0, 0.1, 0.25));
         for (size_t k = 1; k < r.found && !step; k++) /* nothing else near as strong */
             g_assert_cmpuint(r.lines[k].votes, <, r.lines[0].votes / 2);
     }
@@ -419,6 +538,10 @@ synthetic(const syn_size *z, uint64_t seed, planted *lines)
     return im;
 }
 
+/* A planted line is found within 0.5 degree and 0.3 px: the fit to the edge list (no
+ * gradients here to tell a crossing line's pixels or the noise from the line's) measured
+ * 0.41 degree and 0.24 px at most, mean 0.08 degree and 0.06 px; the cells alone, 0.42
+ * degree and 0.66 px, mean 0.16 and 0.28. */
 static void
 check_synthetic(votecl_context *context, const syn_size *z, int images)
 {
@@ -441,7 +564,7 @@ check_synthetic(votecl_context *context, const syn_size *z, int images)
             for (int i = 0; i < z->lines; i++) {
                 int hit = 0;
                 for (size_t k = 0; k < r.found; k++)
-                    hit |= matches(&r.lines[k], &truth[i], cx, cy, 0.5, 1.0);
+                    hit |= matches(&r.lines[k], &truth[i], cx, cy, 0.5, 0.3);
                 recalled += hit;
                 if (!hit)
                     g_test_message("image %d: planted theta %.2f deg rho %.2f missed", s,
@@ -450,7 +573,7 @@ check_synthetic(votecl_context *context, const syn_size *z, int images)
             for (size_t k = 0; k < r.found; k++) {
                 int hit = 0;
                 for (int i = 0; i < z->lines; i++)
-                    hit |= matches(&r.lines[k], &truth[i], cx, cy, 0.5, 1.0);
+                    hit |= matches(&r.lines[k], &truth[i], cx, cy, 0.5, 0.3);
                 correct += hit;
                 if (!hit)
                     g_test_message("image %d: spurious theta %.2f deg rho %.2f votes %u", s,
@@ -1003,13 +1126,20 @@ typedef struct truth_subset {
     size_t step, count; /* cases 0, step, 2 step, ... (count of them) */
     double recall;      /* floor at the defaults (measured: docs/accuracy.md) */
     double ends;        /* floor of the segments' ends within 3 px */
+    double theta_max, rho_max; /* ceilings of the matched lines' errors (degrees, px) */
 } truth_subset;
 
+/* The errors' ceilings are issue 23's target (0.1 degree, 0.25 px), but for 4-connected
+ * strokes: each diagonal step adds a pixel on one side, so the stroke's own middle lies up to
+ * 0.35 px off the segment (at 45 degrees), and the fit finds the stroke's middle. Measured on
+ * this subset with the fit: 0.004 degree and 0.002 px (8-connected), 0.002 and 0.352
+ * (4-connected), 0.001 and 0.000 (anti-aliased), 0.071 and 0.224 (clutter); the cells alone
+ * (refine 0): 0.41 and 1.21, 0.29 and 1.85, 0.07 and 1.30, 0.19 and 2.10. */
 static const truth_subset truth_subsets[] = {
-    {"single-8conn", 5, 36, 1.0, 1.0}, /* every 5th degree, 8-connected */
-    {"single-4conn", 5, 36, 1.0, 1.0},
-    {"single-aa", 10, 18, 1.0, 1.0},
-    {"multi-clutter", 1, 4, 0.9, 0.7},
+    {"single-8conn", 5, 36, 1.0, 1.0, 0.1, 0.25}, /* every 5th degree, 8-connected */
+    {"single-4conn", 5, 36, 1.0, 1.0, 0.1, 0.36},
+    {"single-aa", 10, 18, 1.0, 1.0, 0.1, 0.25},
+    {"multi-clutter", 1, 4, 0.9, 0.7, 1.5, 3.0},
 };
 
 static void
@@ -1050,10 +1180,13 @@ check_truth(votecl_context *ctx)
             truth_lines_case_clear(&c);
         }
         votecl_lines_plan_free(plan);
-        g_test_message("%s: recall %zu/%zu, precision %.3f, segment ends within 3 px %zu/%zu",
+        g_test_message("%s: recall %zu/%zu, precision %.3f, segment ends within 3 px %zu/%zu, "
+                       "largest errors %.3f degree %.3f px",
                        sub->family, score.matched, score.truths, truth_lines_precision(&score),
-                       score.ends_within, score.ends);
+                       score.ends_within, score.ends, score.theta_error_max, score.rho_error_max);
         g_assert_cmpfloat(truth_lines_recall(&score), >=, sub->recall);
+        g_assert_cmpfloat(score.theta_error_max, <=, sub->theta_max);
+        g_assert_cmpfloat(score.rho_error_max, <=, sub->rho_max);
         g_assert_cmpuint(score.ends, ==, score.matched); /* every found line has a segment */
         g_assert_cmpfloat((double)score.ends_within, >=, sub->ends * score.ends);
     }
@@ -1084,6 +1217,7 @@ main(int argc, char **argv)
     g_test_add_func("/ref/pclines/degenerate", test_ref_degenerate);
     g_test_add_func("/ref/pclines/bad-args", test_ref_bad_args);
     g_test_add_func("/ref/pclines/segments-diagonal", test_ref_segments_diagonal);
+    g_test_add_func("/ref/pclines/positions", test_ref_positions);
     g_test_add_func("/ref/pclines/truth", test_ref_truth);
     tu_add_device_test("pclines/equal-image", test_opencl_equal_image);
     tu_add_device_test("pclines/equal-edges", test_opencl_equal_edges);
@@ -1095,6 +1229,7 @@ main(int argc, char **argv)
     }
     tu_add_device_test("pclines/degenerate", test_opencl_degenerate);
     tu_add_device_test("pclines/segments-diagonal", test_opencl_segments_diagonal);
+    tu_add_device_test("pclines/positions", test_opencl_positions);
     tu_add_device_test("pclines/truth", test_opencl_truth);
     tu_add_device_test("pclines/tiles", test_opencl_tiles);
     tu_add_device_test("pclines/shapes", test_opencl_shapes);

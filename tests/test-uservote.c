@@ -153,7 +153,8 @@ c_zero(uint32_t space, uint32_t index, const uint8_t *v, uint32_t nbins)
     return 0;
 }
 
-/* Indices at and beyond the end of a space, VOTE_SKIP and huge ones: all skipped. */
+/* Indices at and beyond the end of a space, VOTE_SKIP and huge ones: all skipped. The kept
+ * ones differ from space to space, so that votes landing in another space show. */
 static const char src_wild[] =
     "uint vote_index(uint space, uint index, VALUE_T value, uint nbins)\n"
     "{\n"
@@ -164,7 +165,7 @@ static const char src_wild[] =
     "    case 3: return 0xfffffff0u;\n"
     "    case 4: return 0x80000000u + index;\n"
     "    case 5: return nbins * (space + 1u);\n"
-    "    default: return (value + index) % nbins;\n"
+    "    default: return (value + index + space) % nbins;\n"
     "    }\n"
     "}\n";
 
@@ -178,7 +179,7 @@ c_wild(uint32_t space, uint32_t index, const uint8_t *v, uint32_t nbins)
     case 3: return 0xfffffff0u;
     case 4: return 0x80000000u + index;
     case 5: return nbins * (space + 1u);
-    default: return (v[0] + index) % nbins;
+    default: return (v[0] + index + space) % nbins;
     }
 }
 

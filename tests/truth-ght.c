@@ -53,8 +53,15 @@ rng_gauss(rng *r)
 const char *
 truth_ght_family_name(truth_ght_family family)
 {
-    static const char *const names[] = {"clean", "symmetric", "clutter", "multi", "absent"};
+    static const char *const names[] = {"clean",  "symmetric", "clutter",        "multi",
+                                        "absent", "overlap",   "overlap-upright"};
     return family < TRUTH_GHT_FAMILIES ? names[family] : "?";
+}
+
+int
+truth_ght_family_upright(truth_ght_family family)
+{
+    return family == TRUTH_GHT_OVERLAP_UPRIGHT;
 }
 
 const char *
@@ -458,7 +465,126 @@ static const family_spec specs[TRUTH_GHT_FAMILIES] = {
     [TRUTH_GHT_CLUTTER] = {2, 4, 2, 1, 1, 4},
     [TRUTH_GHT_MULTI] = {3, 3, 0, 0, 0, 3},
     [TRUTH_GHT_ABSENT] = {0, 5, 2, 0, 1, 4},
+    [TRUTH_GHT_OVERLAP] = {0, 2, 0, 0, 0, 3}, /* instances: overlapped() */
+    [TRUTH_GHT_OVERLAP_UPRIGHT] = {0, 2, 0, 0, 0, 3},
 };
+
+/* --- overlapping instances --- */
+
+/* What the overlap families track: per pixel the instance on top (-1: none), per instance its
+ * silhouette's pixels and how many of them later instances cover. */
+typedef struct layers {
+    int8_t *top;
+    size_t area[TRUTH_GHT_MAX_INSTANCES], hidden[TRUTH_GHT_MAX_INSTANCES];
+} layers;
+
+/* Calls back for every pixel of the silhouette of t at pose (coverage of its centre >= 1/2). */
+#define FOR_SILHOUETTE(im, t, pose, r, X, Y, BODY)                                                 \
+    do {                                                                                           \
+        double a_ = (pose)->angle * TG_PI / 180, c_ = cos(a_), s_ = sin(a_);                       \
+        double tcx_ = ((t)->width - 1) / 2.0, tcy_ = ((t)->height - 1) / 2.0;                      \
+        for (int Y = (int)floor((pose)->y - (r)) - 1; Y <= (int)ceil((pose)->y + (r)) + 1; Y++)    \
+            for (int X = (int)floor((pose)->x - (r)) - 1; X <= (int)ceil((pose)->x + (r)) + 1;     \
+                 X++) {                                                                            \
+                double dx_ = X - (pose)->x, dy_ = Y - (pose)->y;                                   \
+                if (X < 0 || Y < 0 || (uint32_t)X >= (im)->width || (uint32_t)Y >= (im)->height || \
+                    coverage(t, (c_ * dx_ + s_ * dy_) / (pose)->scale + tcx_,                      \
+                             (-s_ * dx_ + c_ * dy_) / (pose)->scale + tcy_) < 0.5)                 \
+                    continue;                                                                      \
+                BODY                                                                               \
+            }                                                                                      \
+    } while (0)
+
+/* Whether instance k at pose would hide at most TRUTH_GHT_MAX_HIDDEN of every instance
+ * under it. */
+static int
+overlap_fits(const canvas *cv, const layers *ly, const truth_ght_image *t,
+             const truth_ght_pose *pose, double r, size_t k)
+{
+    size_t cover[TRUTH_GHT_MAX_INSTANCES] = {0};
+
+    FOR_SILHOUETTE(cv->im, t, pose, r, x, y, {
+        int8_t j = ly->top[(size_t)y * cv->im->width + x];
+        if (j >= 0)
+            cover[j]++;
+    });
+    for (size_t j = 0; j < k; j++)
+        if ((double)(ly->hidden[j] + cover[j]) > TRUTH_GHT_MAX_HIDDEN * (double)ly->area[j])
+            return 0;
+    return 1;
+}
+
+/* A pose for instance k: beside a random earlier instance, overlapping it (centres 0.55 to
+ * 1.05 of their radii's sum apart), within the frame; 0 when none fits. */
+static int
+overlap_pose(canvas *cv, const layers *ly, const truth_ght_image *t, double r0, size_t k,
+             int upright, truth_ght_pose *pose)
+{
+    double w = cv->im->width, h = cv->im->height;
+
+    for (int tries = 0; tries < 60; tries++) {
+        double r, a, d;
+        pose->angle = upright ? 0 : rng_uniform(cv->r, 0, 360);
+        pose->scale = upright ? 1 : rng_uniform(cv->r, 0.6, 1.4);
+        r = r0 * pose->scale;
+        if (k == 0) {
+            pose->x = rng_uniform(cv->r, r + 1, w - r - 1);
+            pose->y = rng_uniform(cv->r, r + 1, h - r - 1);
+        } else {
+            const placed *o = &cv->obj[rng_below(cv->r, (uint32_t)k)];
+            a = rng_uniform(cv->r, 0, 2 * TG_PI);
+            d = rng_uniform(cv->r, 0.55, 1.05) * (r + o->r);
+            pose->x = o->x + d * cos(a);
+            pose->y = o->y + d * sin(a);
+        }
+        if (2 * r + 2 <= w && 2 * r + 2 <= h && pose->x >= r + 1 && pose->x <= w - r - 1 &&
+            pose->y >= r + 1 && pose->y <= h - r - 1 && overlap_fits(cv, ly, t, pose, r, k))
+            return 1;
+    }
+    return 0;
+}
+
+/* 2 to 5 instances of t drawn over each other (the overlap families); returns how many.
+ * Each has its own grey, TG_GREY_STEP levels from the others' (a permutation of the steps):
+ * two instances of one grey merge, and the one on top loses its outline over the other. */
+#define TG_GREY_STEP 35
+
+static size_t
+overlapped(canvas *cv, const truth_ght_image *t, int upright, truth_ght_pose *truth)
+{
+    size_t want = 2 + rng_below(cv->r, 4), n = 0;
+    double r0 = template_radius(t);
+    int grey[TRUTH_GHT_MAX_INSTANCES];
+    layers ly;
+
+    for (int k = 0; k < TRUTH_GHT_MAX_INSTANCES; k++)
+        grey[k] = k * TG_GREY_STEP;
+    for (int k = TRUTH_GHT_MAX_INSTANCES - 1; k > 0; k--) {
+        int j = (int)rng_below(cv->r, (uint32_t)k + 1), g = grey[k];
+        grey[k] = grey[j];
+        grey[j] = g;
+    }
+
+    memset(&ly, 0, sizeof ly);
+    ly.top = malloc((size_t)cv->im->width * cv->im->height);
+    if (ly.top == NULL)
+        return 0;
+    memset(ly.top, -1, (size_t)cv->im->width * cv->im->height);
+    for (; n < want && overlap_pose(cv, &ly, t, r0, n, upright, &truth[n]); n++) {
+        double r = r0 * truth[n].scale;
+        FOR_SILHOUETTE(cv->im, t, &truth[n], r, x, y, {
+            int8_t *top = &ly.top[(size_t)y * cv->im->width + x];
+            if (*top >= 0)
+                ly.hidden[*top]++;
+            *top = (int8_t)n;
+            ly.area[n]++;
+        });
+        cv->obj[cv->nobj++] = (placed){truth[n].x, truth[n].y, r};
+        draw_template(cv, t, &truth[n], r, grey[n]);
+    }
+    free(ly.top);
+    return n;
+}
 
 /* The available shape of the index-th scene, and another one for a distractor. */
 static truth_ght_shape
@@ -519,6 +645,9 @@ truth_ght_scene_make(truth_ght_family family, uint64_t seed, size_t index,
             occlude(&cv, pose->x, pose->y, cv.obj[cv.nobj - 1].r, rng_uniform(&r, 0.05, 0.2));
         out->n++;
     }
+    if (family == TRUTH_GHT_OVERLAP || family == TRUTH_GHT_OVERLAP_UPRIGHT)
+        out->n =
+            overlapped(&cv, &templates[out->shape], truth_ght_family_upright(family), out->truth);
     for (int k = 0; k < sp->symmetric; k++)
         draw_symmetric(&cv);
     draw_others(&cv, templates, out->shape, sp->others);
@@ -554,6 +683,74 @@ truth_ght_issue_scene(const truth_ght_image *templ, double angle, double scale,
             if (dc <= 1 || (ds <= 1 && ds > -1))
                 out->image.data[(size_t)y * 400 + x] = 0;
         }
+    return 0;
+}
+
+/* --- opencv_contrib's scene --- */
+
+/* The template's value at (u, v), bilinear; -1 outside. */
+static double
+sample(const truth_ght_image *t, double u, double v)
+{
+    int x0 = (int)floor(u), y0 = (int)floor(v);
+    double fx = u - x0, fy = v - y0, acc = 0;
+
+    if (x0 < 0 || y0 < 0 || (uint32_t)x0 >= t->width || (uint32_t)y0 >= t->height)
+        return -1;
+    for (int dy = 0; dy <= 1; dy++)
+        for (int dx = 0; dx <= 1; dx++) {
+            int x = x0 + dx < (int)t->width ? x0 + dx : x0,
+                y = y0 + dy < (int)t->height ? y0 + dy : y0;
+            acc += (dx ? fx : 1 - fx) * (dy ? fy : 1 - fy) * t->data[(size_t)y * t->width + x];
+        }
+    return acc;
+}
+
+/* Pastes t turned by angle and scaled about its centre, which lands on (X, Y), with the box
+ * around it (black outside t). */
+static void
+paste_turned(truth_ght_image *im, const truth_ght_image *t, double X, double Y, double angle,
+             double scale)
+{
+    double a = angle * TG_PI / 180, c = cos(a), s = sin(a);
+    double tcx = (t->width - 1) / 2.0, tcy = (t->height - 1) / 2.0;
+    double hw = (fabs(c) * t->width + fabs(s) * t->height) * scale / 2;
+    double hh = (fabs(s) * t->width + fabs(c) * t->height) * scale / 2;
+
+    for (long y = lround(Y - hh); y <= lround(Y + hh); y++)
+        for (long x = lround(X - hw); x <= lround(X + hw); x++) {
+            double dx = x - X, dy = y - Y, v;
+            if (x < 0 || y < 0 || (uint32_t)x >= im->width || (uint32_t)y >= im->height)
+                continue;
+            v = sample(t, (c * dx + s * dy) / scale + tcx, (-s * dx + c * dy) / scale + tcy);
+            im->data[(size_t)y * im->width + x] = (uint8_t)(v < 0 ? 0 : lround(v));
+        }
+}
+
+int
+truth_ght_contrib_scene(const truth_ght_image *templ, double angle, double scale,
+                        truth_ght_scene *out)
+{
+    uint32_t w = templ->width, h = templ->height;
+    const uint32_t x0[3] = {10, w / 2 + 40, w / 2 + 40}, y0[3] = {10, 10, h / 2 + 40};
+
+    memset(out, 0, sizeof *out);
+    if (image_alloc(&out->image, 3 * w, 3 * h, 0) != 0)
+        return -1;
+    out->shape = TRUTH_GHT_SHIPPED;
+    out->n = 3;
+    for (int k = 0; k < 3; k++) {
+        out->truth[k] = (truth_ght_pose){x0[k] + (w - 1) / 2.0, y0[k] + (h - 1) / 2.0, 0, 1};
+        if (k < 2 || (angle == 0 && scale == 1))
+            for (uint32_t y = 0; y < h; y++)
+                memcpy(out->image.data + (size_t)(y0[k] + y) * 3 * w + x0[k],
+                       templ->data + (size_t)y * w, w);
+    }
+    if (angle != 0 || scale != 1) {
+        out->truth[2].angle = angle;
+        out->truth[2].scale = scale;
+        paste_turned(&out->image, templ, out->truth[2].x, out->truth[2].y, angle, scale);
+    }
     return 0;
 }
 

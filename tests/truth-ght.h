@@ -8,8 +8,10 @@
  * (u cos a - v sin a, u sin a + v cos a)), with a uniform in [0, 360) and s in [0.5, 2],
  * among distractors with rotational symmetry (squares, rectangles, circles, regular polygons)
  * and other shapes (the other templates), with partial occlusion, noise and blur as the case
- * family asks. Instances and distractors never overlap; an occluder covers up to 20% of an
- * instance's extent along a random direction with background.
+ * family asks. Instances and distractors never overlap, except in the overlap families, where
+ * instances are drawn over each other (each hiding at most TRUTH_GHT_MAX_HIDDEN of the
+ * silhouette of every instance under it); an occluder covers up to 20% of an instance's extent
+ * along a random direction with background.
  *
  * The metric (truth_ght_score): a pose matches a planted pose when its centre is within
  * TRUTH_GHT_POS pixels, its angle within TRUTH_GHT_ANGLE degrees (on the circle) and its
@@ -24,7 +26,9 @@
 #define TRUTH_GHT_POS 2.0
 #define TRUTH_GHT_ANGLE 1.0
 #define TRUTH_GHT_SCALE 0.02
-#define TRUTH_GHT_MAX_INSTANCES 4
+#define TRUTH_GHT_MAX_INSTANCES 5
+/* Most of an instance's silhouette that instances drawn after it cover (overlap families). */
+#define TRUTH_GHT_MAX_HIDDEN 0.25
 
 /* A packed u8 gray image (owned by its holder; free with truth_ght_image_free). */
 typedef struct truth_ght_image {
@@ -40,14 +44,23 @@ typedef struct truth_ght_pose {
 typedef enum truth_ght_family {
     TRUTH_GHT_CLEAN,     /* one instance, nothing else */
     TRUTH_GHT_SYMMETRIC, /* one instance among symmetric distractors */
-    TRUTH_GHT_CLUTTER,   /* one or two instances, symmetric and other shapes, occlusion, noise, blur */
+    TRUTH_GHT_CLUTTER,   /* one or two instances, symmetric and other shapes, occlusion, noise, blur
+                          */
     TRUTH_GHT_MULTI,     /* three instances among distractors, noise */
     TRUTH_GHT_ABSENT,    /* no instance: symmetric and other shapes, noise, blur */
+    TRUTH_GHT_OVERLAP,   /* 2-5 instances (scales 0.6-1.4), each later one drawn over earlier
+                          * ones, hiding at most TRUTH_GHT_MAX_HIDDEN of each; symmetric
+                          * distractors, noise */
+    TRUTH_GHT_OVERLAP_UPRIGHT, /* the same, every instance unrotated at scale 1 (Ballard's
+                                * default search) */
     TRUTH_GHT_FAMILIES
 } truth_ght_family;
 
 /* The family's name ("clean", ...). */
 const char *truth_ght_family_name(truth_ght_family family);
+/* Whether every instance of the family is unrotated at scale 1 (what Ballard's default search
+ * finds). */
+int truth_ght_family_upright(truth_ght_family family);
 
 /* The generated templates. */
 typedef enum truth_ght_shape {
@@ -91,6 +104,19 @@ void truth_ght_scene_free(truth_ght_scene *scene);
 int truth_ght_issue_scene(const truth_ght_image *templ, double angle, double scale,
                           truth_ght_scene *out);
 void truth_ght_image_free(truth_ght_image *image);
+
+/* opencv_contrib's GeneralizedHough scene (modules/cudaimgproc/test/test_hough.cpp): three
+ * copies of templ (W x H, as templ.png) in a black 3W x 3H image, pasted whole with their
+ * top-left corners at (10, 10), (W / 2 + 40, 10), (W / 2 + 40, H / 2 + 40) (integer halves:
+ * the test's centres (cx + 10, cy + 10), (2 cx + 40, cy + 10), (2 cx + 40, 2 cy + 40) with
+ * cx = W / 2, cy = H / 2), each over the ones before. The third copy is turned by angle and
+ * scaled by scale about its centre (the library's sense; bilinear) and pasted with the whole
+ * axis-aligned box around it, black where the template is not (as cv2.warpAffine into a
+ * canvas of that box would give); angle 0 and scale 1 paste it unchanged. The truth holds the
+ * copies' centres in the library's convention (x0 + (W - 1) / 2, y0 + (H - 1) / 2), half a
+ * pixel from the test's for even sides. out: caller-owned; -1 when out of memory. */
+int truth_ght_contrib_scene(const truth_ght_image *templ, double angle, double scale,
+                            truth_ght_scene *out);
 
 /* A detector's poses (ranked, best first) scored against a scene's truth. */
 typedef struct truth_ght_score {

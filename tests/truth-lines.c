@@ -416,6 +416,20 @@ truth_lines_match(const truth_lines_detection *d, const truth_lines_segment *t, 
     return diff <= TRUTH_LINES_ANGLE_DEG && *error <= TRUTH_LINES_DIST_PX;
 }
 
+void
+truth_lines_errors(const truth_lines_detection *d, const truth_lines_segment *t, double *theta_deg,
+                   double *rho_px)
+{
+    double dir = atan2(t->y1 - t->y0, t->x1 - t->x0) * 180.0 / M_PI;
+    double diff = fmod(fabs(dir - (d->theta * 180.0 / M_PI + 90.0)), 180.0);
+    double mx = (t->x0 + t->x1) / 2, my = (t->y0 + t->y1) / 2;
+
+    if (theta_deg != NULL)
+        *theta_deg = diff > 90.0 ? 180.0 - diff : diff;
+    if (rho_px != NULL)
+        *rho_px = fabs(mx * cos(d->theta) + my * sin(d->theta) - d->rho);
+}
+
 /* The larger distance between a detected end and its truth end (ends paired either way). */
 static double
 end_error(const truth_lines_detection *d, const truth_lines_segment *t)
@@ -451,6 +465,12 @@ truth_lines_score_case(const truth_lines_case *c, const truth_lines_detection *d
         }
         taken[best] = 1;
         matched++;
+        double te, re;
+        truth_lines_errors(&d[k], &c->truth[best], &te, &re);
+        score->theta_error_sum += te;
+        score->rho_error_sum += re;
+        score->theta_error_max = te > score->theta_error_max ? te : score->theta_error_max;
+        score->rho_error_max = re > score->rho_error_max ? re : score->rho_error_max;
         if (d[k].has_ends) {
             double e = end_error(&d[k], &c->truth[best]);
             score->ends++;

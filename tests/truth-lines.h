@@ -95,11 +95,21 @@ typedef struct truth_lines_score {
     size_t cases, cases_all_found; /* cases, cases whose every truth was found */
     size_t ends, ends_within;      /* matched segments with ends; ends within 3 px */
     double end_error_sum;          /* sum of the larger end error of matched segments */
+    /* Over matched detections: the direction error (degrees) and the position error (px: the
+     * distance of the truth segment's midpoint from the detected line, the rho error with
+     * the origin at the segment, so that it does not grow with the distance from (0, 0)). */
+    double theta_error_sum, theta_error_max;
+    double rho_error_sum, rho_error_max;
 } truth_lines_score;
 
 /* Whether detection d matches truth t; *error is the larger normal distance of t's ends. */
 int truth_lines_match(const truth_lines_detection *d, const truth_lines_segment *t,
                       double *error);
+
+/* The direction error of d against t in degrees, and the distance of t's midpoint from d's
+ * line in pixels (either pointer may be NULL). */
+void truth_lines_errors(const truth_lines_detection *d, const truth_lines_segment *t,
+                        double *theta_deg, double *rho_px);
 
 /* Scores n detections (strongest first) against c's truth and adds to score. */
 void truth_lines_score_case(const truth_lines_case *c, const truth_lines_detection *d, size_t n,

@@ -129,12 +129,15 @@ ght_compute(const void *args, votecl_context *ctx, void **state, const tool_imag
             tool_json *j, double *seconds, tool_image *annotated)
 {
     const ght_case *g = args;
+    votecl_ght_params params = g->params;
     votecl_ght_pose poses[64];
     votecl_ght_stats stats = {0};
     char error[300];
     size_t found = 0, shown;
-    votecl_status st =
-        tool_ght_detect(ctx, &g->params, &g->templ, image, poses, 64, &found, &stats, seconds);
+    votecl_status st;
+
+    params.memory_limit = tool_ght_memory_limit(&g->templ, image); /* the worker's share */
+    st = tool_ght_detect(ctx, &params, &g->templ, image, poses, 64, &found, &stats, seconds);
     if (st != VOTECL_OK)
         return st;
     shown = found < 64 ? found : 64;

@@ -170,6 +170,21 @@ gray_u8(const tool_image *image, tool_image *gray)
     return 0;
 }
 
+/* The bytes the tool holds for an image: its decoded pixels and a gray u8 copy. */
+static uint64_t
+held_bytes(const tool_image *image)
+{
+    return (uint64_t)image->stride * image->height + (uint64_t)image->width * image->height;
+}
+
+uint64_t
+tool_ght_memory_limit(const tool_image *templ, const tool_image *image)
+{
+    uint64_t budget = tool_memory_budget(), held = held_bytes(templ) + held_bytes(image);
+
+    return budget > held ? budget - held : 1;
+}
+
 votecl_status
 tool_ght_detect(votecl_context *ctx, const votecl_ght_params *params, const tool_image *templ,
                 const tool_image *image, votecl_ght_pose *poses, size_t capacity,
@@ -387,6 +402,7 @@ tool_cmd_ght(tool_options *options, int argc, char **argv)
         }
     if ((rc = tool_context_open(options, &ctx)) != TOOL_EXIT_OK)
         goto out;
+    a.params.memory_limit = tool_ght_memory_limit(&images[0], &images[1]);
     st = tool_ght_detect(ctx, &a.params, &images[0], &images[1], poses, GHT_MAX_SHOWN, &found,
                          &stats, &seconds);
     rc = st != VOTECL_OK ? tool_fail(ctx, st, "ght")

@@ -44,6 +44,10 @@ hough_usage(FILE *f)
             "  --bins N             rho bins over [-W, sqrt(W^2 + H^2)] (default: one per pixel)\n"
             "  --threshold T        least votes of a line (default: min(W, H) / 4)\n"
             "  --window n           odd side of the peak window (default 13)\n"
+            "  --opencv             cv2.HoughLines' lines: OpenCV's rho grid (bins centred on\n"
+            "                       integer distances) and peak rule (4-neighbour maxima above\n"
+            "                       T), no merging; with --edges none, cv2.HoughLines(image,\n"
+            "                       1, pi / G, T) exactly\n"
             "  --edges sobel|sobel-host|none\n"
             "                       sobel (default): edges where the Sobel magnitude of the\n"
             "                       gray image reaches S, computed where the vote runs (the\n"
@@ -213,6 +217,12 @@ hough_option(hough_args *a, int argc, char **argv, int *i)
     int r;
     if (strcmp(argv[*i], "--segments") == 0)
         return a->params.segments = 1, 1;
+    if (strcmp(argv[*i], "--opencv") == 0) {
+        a->params.rho_grid = VOTECL_HOUGH_GRID_OPENCV;
+        a->params.peak_rule = VOTECL_HOUGH_PEAKS_OPENCV;
+        a->params.merge_distance = 0;
+        return 1;
+    }
     if ((r = tool_option_value(argc, argv, i, "--out", &v)) != 0)
         return r < 0 ? r : (a->out_path = v, 1);
     if ((r = tool_option_value(argc, argv, i, "--accumulator", &v)) != 0)

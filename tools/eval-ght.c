@@ -1,4 +1,5 @@
-/* votecl eval ght: Guil's GHT with the library's defaults on the truth suite of
+/* votecl eval ght: the GHT (Guil's, or Ballard's on the families it can find) with the
+ * library's defaults on the truth suite of
  * tests/truth-ght.h (templates under any rotation in [0, 360) and scale in [0.5, 2], among
  * symmetric distractors and other shapes, occluded, noisy, blurred; scenes without an
  * instance), scored per family as JSON. --dump DIR writes every scene, template and truth for
@@ -23,6 +24,7 @@ typedef struct eg_args {
     const char *dump;
     const char *images;
     unsigned long max_rotations; /* 0: the library's default */
+    votecl_ght_method method;
 } eg_args;
 
 /* What a family adds up to. */
@@ -35,20 +37,24 @@ typedef struct eg_tally {
 static void
 eg_usage(FILE *f)
 {
-    fprintf(f, "usage: votecl eval ght [--scenes N] [--seed S] [--size WxH] [--dump DIR]\n"
-               "                       [--images DIR] [--max-rotations N] [--backend B] [--json]\n"
-               "Guil's GHT with its defaults on seeded scenes of known poses, per family:\n"
-               "planted poses found (%.0f px, %.0f degree, %.0f%% scale), false poses per scene,\n"
-               "the share of scenes whose strongest pose is planted, the rank of the first\n"
-               "planted pose, scenes without an instance that gave no pose. JSON on stdout.\n"
-               "  --scenes N   scenes per family (default 12)\n"
-               "  --seed S     (default 1)\n"
-               "  --size WxH   scene size (default 400x300)\n"
-               "  --dump DIR   writes the scenes (PGM), templates and cases.json for\n"
-               "               tools/eval-ght.py (OpenCV's Guil on the same scenes)\n"
-               "  --images DIR where templ.png is (default: the shipped images)\n"
-               "  --max-rotations N   Guil's bound on the rotations examined (default: the\n"
-               "               library's)\n",
+    fprintf(f,
+            "usage: votecl eval ght [--scenes N] [--seed S] [--size WxH] [--dump DIR]\n"
+            "                       [--images DIR] [--max-rotations N] [--method M]\n"
+            "                       [--backend B] [--json]\n"
+            "The GHT with its defaults on seeded scenes of known poses, per family:\n"
+            "planted poses found (%.0f px, %.0f degree, %.0f%% scale), false poses per scene,\n"
+            "the share of scenes whose strongest pose is planted, the rank of the first\n"
+            "planted pose, scenes without an instance that gave no pose. JSON on stdout.\n"
+            "  --scenes N   scenes per family (default 12)\n"
+            "  --seed S     (default 1)\n"
+            "  --size WxH   scene size (default 400x300)\n"
+            "  --dump DIR   writes the scenes (PGM), templates and cases.json for\n"
+            "               tools/eval-ght.py (OpenCV's Guil on the same scenes)\n"
+            "  --images DIR where templ.png is (default: the shipped images)\n"
+            "  --max-rotations N   Guil's bound on the rotations examined (default: the\n"
+            "               library's)\n"
+            "  --method M   guil (default) or ballard (only the families whose instances\n"
+            "               are unrotated at scale 1: Ballard's default search)\n",
             TRUTH_GHT_POS, TRUTH_GHT_ANGLE, 100 * TRUTH_GHT_SCALE);
 }
 
@@ -71,6 +77,13 @@ eg_parse(tool_options *o, eg_args *a, int argc, char **argv)
         } else if ((r = tool_option_value(argc, argv, &i, "--max-rotations", &v)) != 0) {
             if (r < 0 || tool_parse_ulong("--max-rotations", v, 1, 100000, &a->max_rotations) < 0)
                 return TOOL_EXIT_USAGE;
+        } else if ((r = tool_option_value(argc, argv, &i, "--method", &v)) != 0) {
+            if (r < 0)
+                return TOOL_EXIT_USAGE;
+            if (strcmp(v, "guil") == 0 || strcmp(v, "ballard") == 0)
+                a->method = strcmp(v, "guil") == 0 ? VOTECL_GHT_GUIL : VOTECL_GHT_BALLARD;
+            else
+                return tool_usage_error("eval ght", "--method: guil or ballard");
         } else if ((r = tool_option_value(argc, argv, &i, "--dump", &v)) != 0) {
             if (r < 0)
                 return TOOL_EXIT_USAGE;
@@ -264,7 +277,7 @@ eg_models(votecl_context *ctx, const eg_args *a, const truth_ght_image *t,
     votecl_ght_params p;
     votecl_status st = VOTECL_OK;
 
-    votecl_ght_params_init(&p, VOTECL_GHT_GUIL);
+    votecl_ght_params_init(&p, a->method);
     if (a->max_rotations > 0)
         p.max_rotations = (unsigned)a->max_rotations;
     for (int s = 0; s < TRUTH_GHT_SHAPES && st == VOTECL_OK; s++) {
@@ -299,7 +312,7 @@ eg_run(tool_options *o, const eg_args *a, votecl_context *ctx, const truth_ght_i
     tool_json_header(&j, "eval");
     tool_json_parameters(&j);
     tool_json_kv_string(&j, "suite", "ght");
-    tool_json_kv_string(&j, "method", "guil");
+    tool_json_kv_string(&j, "method", a->method == VOTECL_GHT_GUIL ? "guil" : "ballard");
     tool_json_kv_uint(&j, "seed", a->seed);
     tool_json_kv_uint(&j, "scenes_per_family", a->scenes);
     tool_json_results(&j);
@@ -307,6 +320,8 @@ eg_run(tool_options *o, const eg_args *a, votecl_context *ctx, const truth_ght_i
     tool_json_begin_object(&j);
     for (int f = 0; f < TRUTH_GHT_FAMILIES; f++) {
         eg_tally tally = {0};
+        if (a->method == VOTECL_GHT_BALLARD && !truth_ght_family_upright((truth_ght_family)f))
+            continue;
         for (size_t i = 0; i < a->scenes; i++) {
             truth_ght_scene sc;
             votecl_status st;
@@ -358,7 +373,7 @@ eg_dump_templates(const char *dir, const truth_ght_image *t)
 static int
 eg_main(tool_options *o, int argc, char **argv)
 {
-    eg_args a = {12, 1, 400, 300, NULL, NULL, 0};
+    eg_args a = {12, 1, 400, 300, NULL, NULL, 0, VOTECL_GHT_GUIL};
     truth_ght_image t[TRUTH_GHT_SHAPES];
     votecl_ght_model *models[TRUTH_GHT_SHAPES] = {NULL};
     votecl_context *ctx = NULL;

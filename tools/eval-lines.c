@@ -25,6 +25,8 @@ typedef struct eval_args {
     const char *dump;
     unsigned long seed, cases, radius, large, kernel, window, max_gap;
     int max_gap_set;
+    int no_refine;               /* PClines: the cells' lines (params.refine 0), to measure */
+    int hough_grid, hough_peaks; /* votecl_hough_grid, votecl_hough_peak_rule */
     int verbose, segments;
     int radius_set;
     int use[DET_COUNT];
@@ -62,6 +64,9 @@ eval_lines_usage(FILE *f)
             "  --verbose       name the cases with missed lines on stderr\n"
             "  --segments      segments too, scored by end-point error\n"
             "  --max-gap G     segments' largest gap instead of the default (to measure)\n"
+            "  --no-refine     PClines: the cells' lines, without the fit (to measure)\n"
+            "  --hough-grid opencv|span  theta-rho rho grid (default span)\n"
+            "  --hough-peaks opencv|window  theta-rho peak rule (default window)\n"
             "families:",
             TRUTH_LINES_ANGLE_DEG, TRUTH_LINES_DIST_PX);
     for (const truth_lines_family *fam = truth_lines_families(); fam->name; fam++)
@@ -81,6 +86,18 @@ eval_lines_option(eval_args *a, int argc, char **argv, int *i)
         return a->verbose = 1, 1;
     if (strcmp(argv[*i], "--segments") == 0)
         return a->segments = 1, 1;
+    if (strcmp(argv[*i], "--no-refine") == 0)
+        return a->no_refine = 1, 1;
+    if ((r = tool_option_value(argc, argv, i, "--hough-grid", &v)) != 0) {
+        if (r > 0 && strcmp(v, "opencv") != 0 && strcmp(v, "span") != 0)
+            return tool_usage_error("eval lines", "--hough-grid wants opencv or span"), -1;
+        return r < 0 ? r : (a->hough_grid = strcmp(v, "opencv") == 0, 1);
+    }
+    if ((r = tool_option_value(argc, argv, i, "--hough-peaks", &v)) != 0) {
+        if (r > 0 && strcmp(v, "opencv") != 0 && strcmp(v, "window") != 0)
+            return tool_usage_error("eval lines", "--hough-peaks wants opencv or window"), -1;
+        return r < 0 ? r : (a->hough_peaks = strcmp(v, "opencv") == 0, 1);
+    }
     if ((r = tool_option_value(argc, argv, i, "--family", &v)) != 0) {
         if (r > 0 && truth_lines_family_find(v) == NULL)
             return tool_usage_error("eval lines", "unknown family '%s'", v), -1;
@@ -143,6 +160,7 @@ run_pclines(votecl_context *ctx, const eval_args *a, eval_detector *det,
         if (a->kernel != 0)
             p.orientation_kernel = (unsigned)a->kernel;
         p.segments = a->segments;
+        p.refine = !a->no_refine;
         if (a->max_gap_set)
             p.max_gap = (uint32_t)a->max_gap;
         votecl_lines_plan_free(det->pclines);
@@ -179,6 +197,8 @@ run_hough(votecl_context *ctx, const eval_args *a, eval_detector *det, const tru
         votecl_hough_params_init(&p);
         if (a->window != 0)
             p.peak_window = (unsigned)a->window;
+        p.rho_grid = a->hough_grid ? VOTECL_HOUGH_GRID_OPENCV : VOTECL_HOUGH_GRID_SPAN;
+        p.peak_rule = a->hough_peaks ? VOTECL_HOUGH_PEAKS_OPENCV : VOTECL_HOUGH_PEAKS_WINDOW;
         p.segments = a->segments;
         if (a->max_gap_set)
             p.max_gap = (uint32_t)a->max_gap;
@@ -272,6 +292,12 @@ write_score(tool_json *j, const char *name, const eval_detector *det)
     tool_json_kv_uint(j, "false_positives", s->false_positives);
     tool_json_kv_double(j, "recall", truth_lines_recall(s));
     tool_json_kv_double(j, "precision", truth_lines_precision(s));
+    if (s->matched > 0) {
+        tool_json_kv_double(j, "theta_error_mean_deg", s->theta_error_sum / s->matched);
+        tool_json_kv_double(j, "theta_error_max_deg", s->theta_error_max);
+        tool_json_kv_double(j, "rho_error_mean_px", s->rho_error_sum / s->matched);
+        tool_json_kv_double(j, "rho_error_max_px", s->rho_error_max);
+    }
     if (s->ends > 0) {
         tool_json_kv_uint(j, "segments", s->ends);
         tool_json_kv_double(j, "ends_within_fraction", (double)s->ends_within / s->ends);

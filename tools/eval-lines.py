@@ -32,6 +32,16 @@ def match(theta, rho, seg, angle_deg, dist_px):
     return diff <= angle_deg and err <= dist_px, err
 
 
+def errors(theta, rho, seg):
+    """The direction error in degrees and the distance of the segment's midpoint from the
+    line (tests/truth-lines.c's truth_lines_errors)."""
+    x0, y0, x1, y1 = seg
+    direction = math.degrees(math.atan2(y1 - y0, x1 - x0))
+    diff = abs(direction - (math.degrees(theta) + 90.0)) % 180.0
+    mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+    return min(diff, 180.0 - diff), abs(mx * math.cos(theta) + my * math.sin(theta) - rho)
+
+
 def end_error(ends, seg):
     (a0, b0, a1, b1), (x0, y0, x1, y1) = ends, seg
     one = max(math.hypot(a0 - x0, b0 - y0), math.hypot(a1 - x1, b1 - y1))
@@ -56,6 +66,11 @@ def score_case(truth, detections, angle_deg, dist_px, score):
             continue
         taken[best] = True
         matched += 1
+        te, re = errors(theta, rho, truth[best])
+        score["theta_error_sum"] += te
+        score["rho_error_sum"] += re
+        score["theta_error_max"] = max(score["theta_error_max"], te)
+        score["rho_error_max"] = max(score["rho_error_max"], re)
         if ends is not None:
             e = end_error(ends, truth[best])
             score["ends"] += 1
@@ -77,15 +92,21 @@ def segment_line(x0, y0, x1, y1):
 def new_score():
     keys = ("cases", "cases_all_found", "truths", "matched", "detections", "duplicates",
             "false_positives", "ends", "ends_within")
-    return dict.fromkeys(keys, 0) | {"seconds": 0.0}
+    floats = ("seconds", "theta_error_sum", "theta_error_max", "rho_error_sum", "rho_error_max")
+    return dict.fromkeys(keys, 0) | dict.fromkeys(floats, 0.0)
 
 
 def finish(name, s):
-    out = {k: v for k, v in s.items() if k != "seconds"}
+    out = {k: v for k, v in s.items() if k != "seconds" and not k.endswith("_sum")}
     out["detector"] = name
     out["recall"] = s["matched"] / s["truths"] if s["truths"] else 1.0
     good = s["detections"] - s["duplicates"] - s["false_positives"]
     out["precision"] = good / s["detections"] if s["detections"] else 1.0
+    if s["matched"]:
+        out["theta_error_mean_deg"] = s["theta_error_sum"] / s["matched"]
+        out["theta_error_max_deg"] = out.pop("theta_error_max")
+        out["rho_error_mean_px"] = s["rho_error_sum"] / s["matched"]
+        out["rho_error_max_px"] = out.pop("rho_error_max")
     if s["ends"]:
         out["ends_within_fraction"] = s["ends_within"] / s["ends"]
     out["seconds_per_case"] = s["seconds"] / s["cases"] if s["cases"] else 0.0

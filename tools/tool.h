@@ -291,6 +291,10 @@ votecl_status tool_ght_detect(votecl_context *context, const votecl_ght_params *
                               const tool_image *templ, const tool_image *image,
                               votecl_ght_pose *poses, size_t capacity, size_t *found,
                               votecl_ght_stats *stats, double *seconds);
+/* The library's memory limit for a detection of templ in image within the tool's memory
+ * budget (docs/reliability.md): the budget (one worker's share in batch) less the decoded
+ * images and their gray copies, which the tool holds meanwhile (at least 1 byte). */
+uint64_t tool_ght_memory_limit(const tool_image *templ, const tool_image *image);
 /* A dimmed RGB copy of image with the template's tw x th box drawn at every pose. out:
  * caller-owned output. */
 int tool_ght_annotate(const tool_image *image, const votecl_ght_pose *poses, size_t n,

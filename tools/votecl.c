@@ -152,18 +152,19 @@ tool_option_double(int argc, char **argv, int *i, const char *name, double *out)
  * 110 MB over the pixels, measured with /usr/bin/time on PoCL (the library's and the
  * device's buffers are host memory there) at the largest image the default budget allows,
  * rounded up (docs/reliability.md, "The memory budget"). One row a command; batch uses its
- * algorithm's row. */
+ * algorithm's row. The GHT's is the library's own figure a pixel: its pairings and spaces,
+ * which grow with the edges, are bounded by the budget passed as its memory_limit. */
 static const struct {
     const char *command;
     size_t side;
     unsigned cost;
 } image_limits[] = {
-    {"hist", TOOL_IMAGE_MAX_SIDE, 4},     /* 1 (8900 x 8900 gray: 185 MB) */
-    {"vote", 65535, 16},                  /* its compaction: locations and values */
-    {"hough", VOTECL_HOUGH_MAX_SIDE, 12}, /* 9.6 (5400 x 5400: 389 MB) */
-    {"lines", VOTECL_LINES_MAX_SIDE, 20}, /* 18.5 (4270 x 4270: 447 MB) */
-    {"ght", VOTECL_GHT_MAX_SIDE, 32},     /* its plan refuses larger spaces itself */
-    {"hog", VOTECL_HOG_MAX_SIDE, 400},    /* 354 (970 x 970 RGB: 443 MB) */
+    {"hist", TOOL_IMAGE_MAX_SIDE, 4},                     /* 1 (8900 x 8900 gray: 185 MB) */
+    {"vote", 65535, 16},                                  /* its compaction: locations and values */
+    {"hough", VOTECL_HOUGH_MAX_SIDE, 12},                 /* 9.6 (5400 x 5400: 389 MB) */
+    {"lines", VOTECL_LINES_MAX_SIDE, 20},                 /* 18.5 (4270 x 4270: 447 MB) */
+    {"ght", VOTECL_GHT_MAX_SIDE, VOTECL_GHT_PIXEL_BYTES}, /* the library's figure */
+    {"hog", VOTECL_HOG_MAX_SIDE, 400},                    /* 354 (970 x 970 RGB: 443 MB) */
 };
 
 void
@@ -250,8 +251,10 @@ int
 tool_fail(const votecl_context *context, votecl_status status, const char *what)
 {
     const char *detail = context ? votecl_context_get_error(context) : "";
-    fprintf(stderr, "votecl: %s: %s%s%s\n", what, votecl_status_string(status),
-            detail[0] ? ": " : "", detail);
+    /* the library's memory limit is the tool's budget (tool_ght_memory_limit) */
+    fprintf(stderr, "votecl: %s: %s%s%s%s\n", what, votecl_status_string(status),
+            detail[0] ? ": " : "", detail,
+            status == VOTECL_OUT_OF_RESOURCES ? " (--memory-budget MB raises it)" : "");
     /* A value the library refused is an invalid argument like one the tool refused: main()
      * turns the command's failure into TOOL_EXIT_USAGE. */
     if (status == VOTECL_INVALID_ARGUMENT) {

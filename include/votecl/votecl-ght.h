@@ -22,8 +22,10 @@
  *    pairings that voted for it (least squares, lib/ght-pose.c).
  * Every pose of either method is then refined against the image's edges and gets a
  * confidence: the share of the template's edge points that an image edge of matching gradient
- * confirms within 2 px, counting only edges no better pose claimed. Poses are ranked by it
- * and reported from min_confidence (docs/accuracy.md has the suite behind the defaults).
+ * confirms within 2 px, counting only edges no better pose claimed; where an accepted pose
+ * covers a point that nothing confirms, the point is hidden (an instance drawn over another),
+ * not missing, and left out of the share (at most 30% of the template). Poses are ranked by
+ * it and reported from min_confidence (docs/accuracy.md has the suite behind the defaults).
  * Edges come from Canny (3x3 Sobel, L1 magnitude |gx| + |gy|, non-maximum suppression,
  * hysteresis between low and high).
  *
@@ -46,11 +48,11 @@
  *
  * The model is built once from a template image (or its edges) and detects many times, in
  * images of any size. On the ref backend everything runs in the sequential reference, the
- * specification the device paths are tested against. On a device context the image is uploaded once and the work stays on the
- * device: edges, their compaction and sorting by gradient bin, Guil's pairings with the
- * chosen mechanism (their O space), the S and D spaces, Ballard's accumulator and its maxima,
- * every list and space equal to the reference's, so the poses are the same. The host reads
- * back small arrays and runs Guil's rotation correlation, peak picking and the confidences
+ * specification the device paths are tested against. On a device context the image is uploaded once
+ * and the work stays on the device: edges, their compaction and sorting by gradient bin, Guil's
+ * pairings with the chosen mechanism (their O space), the S and D spaces, Ballard's accumulator and
+ * its maxima, every list and space equal to the reference's, so the poses are the same. The host
+ * reads back small arrays and runs Guil's rotation correlation, peak picking and the confidences
  * (from the edges read back), which therefore equal the reference's bit for bit. */
 #ifndef VOTECL_GHT_H
 #define VOTECL_GHT_H
@@ -106,7 +108,7 @@ typedef struct votecl_ght_params {
     double angle_share;         /* least O correlation of a rotation as a share of the
                                  * template's pairings, [0, 1] (0.15) */
     uint32_t scale_threshold;   /* least S votes of a scale (0: 1/4 of the best) */
-    uint32_t position_threshold; /* least D votes of a position (0: 1/2 of the best) */
+    uint32_t position_threshold; /* least D votes of a position (0: 1/8 of the best) */
     unsigned max_rotations;     /* at most this many rotations examined, best first (16) */
     unsigned max_scales;        /* scales examined per rotation, best first (2) */
     votecl_ght_pairing pairing; /* (AUTO) */
@@ -114,8 +116,23 @@ typedef struct votecl_ght_params {
     unsigned global_replication; /* global vote space copies, 0: auto */
     /* Ballard */
     uint32_t votes_threshold;   /* least votes of a detection (0: none beyond the ratio) */
-    double votes_ratio;         /* least fraction of the largest count (0.5) */
+    double votes_ratio;         /* least fraction of the largest count (0.1) */
+    /* Both: the most bytes a model or a detection may allocate, host and device together
+     * (VOTECL_GHT_MEMORY_LIMIT_DEFAULT; 0: no limit). Checked from sizes before anything is
+     * allocated for them: the pixels (VOTECL_GHT_PIXEL_BYTES each: image copies, edge maps,
+     * edge lists, the confidences' maps), Guil's lists of pairings (48 bytes a pairing at
+     * most, the image's and the template's: they grow with the square of the edges of a
+     * gradient bin), its O, S and D spaces, Ballard's accumulator. Over it:
+     * VOTECL_OUT_OF_RESOURCES with a message naming the figure and the limit. */
+    uint64_t memory_limit;
 } votecl_ght_params;
+
+/* memory_limit's default: 4 GiB. */
+#define VOTECL_GHT_MEMORY_LIMIT_DEFAULT ((uint64_t)4 << 30)
+/* Bytes a pixel of a template or image counts against memory_limit (its copies, gradients,
+ * edge states and lists, and the confidences' maps: 52 on the reference, fewer on a
+ * device). */
+#define VOTECL_GHT_PIXEL_BYTES 64u
 
 /* Sets the defaults above for method. */
 VOTECL_API void votecl_ght_params_init(votecl_ght_params *params, votecl_ght_method method);
@@ -154,7 +171,9 @@ typedef struct votecl_ght_model votecl_ght_model;
 /* Builds a model from a template image (one channel, u8) whose centre is the template's
  * middle ((W - 1) / 2, (H - 1) / 2). params, image: borrowed; out: caller-owned, free with
  * votecl_ght_model_free(). Returns VOTECL_INVALID_ARGUMENT naming the field (also for a
- * template with fewer than two edge points), and the statuses of builds and allocations. */
+ * template with fewer than two edge points), VOTECL_OUT_OF_RESOURCES when the template's
+ * pixels or pairings need more than params.memory_limit, and the statuses of builds and
+ * allocations. */
 VOTECL_API votecl_status votecl_ght_model_new(votecl_context *context,
                                               const votecl_ght_params *params,
                                               const votecl_image *image,
@@ -177,7 +196,9 @@ VOTECL_API void votecl_ght_model_params(const votecl_ght_model *model, votecl_gh
  * output of capacity entries (NULL when capacity is 0), best first; found: the number of
  * poses (at most max_detections when set), also when more than capacity. An image without
  * edges, or smaller than nothing of the search could fit in, gives found = 0 and VOTECL_OK.
- * Returns VOTECL_INVALID_ARGUMENT naming the field, and device statuses. */
+ * Returns VOTECL_INVALID_ARGUMENT naming the field, VOTECL_OUT_OF_RESOURCES (nothing
+ * allocated for the stage at fault, the model still usable) when the image's pixels,
+ * pairings or spaces need more than params.memory_limit, and device statuses. */
 VOTECL_API votecl_status votecl_ght_detect(votecl_ght_model *model, const votecl_image *image,
                                            votecl_ght_pose *poses, size_t capacity,
                                            size_t *found);
@@ -193,7 +214,8 @@ VOTECL_API votecl_status votecl_ght_detect_edges(votecl_ght_model *model,
  * the model's pairing mechanism; no pose is searched. stats (caller-owned output) receives
  * what votecl_ght_model_last_stats() reports afterwards (candidates 0). For choosing
  * parameters (the pairings grow with the square of the edges in a bin) and for timing the
- * stages. Returns VOTECL_INVALID_ARGUMENT naming the field, and device statuses. */
+ * stages. Returns VOTECL_INVALID_ARGUMENT naming the field, VOTECL_OUT_OF_RESOURCES when the
+ * pixels or pairings need more than params.memory_limit, and device statuses. */
 VOTECL_API votecl_status votecl_ght_pairings(votecl_ght_model *model, const votecl_image *image,
                                              votecl_ght_stats *stats);
 

@@ -42,6 +42,33 @@
 extern "C" {
 #endif
 
+/* The rho grid (votecl_hough_params.rho_grid). */
+typedef enum votecl_hough_grid {
+    /* N bins spanning [-W, D] (GPU-vote Eq. 2, above): bin = floor((rho + W) N / (D + W)),
+     * reported at the bin's centre */
+    VOTECL_HOUGH_GRID_SPAN = 0,
+    /* OpenCV's HoughLines grid (rho step 1, theta step pi / G): bins one pixel wide centred on
+     * integer distances, bin = cvRound(x cos + y sin) + W (round half to even, in single
+     * precision), N = W + ceil(D) + 2; the cos/sin table of OpenCV's createTrigTable (the
+     * angle accumulated in single precision, theta_{g+1} = theta_g + (float)(pi / G)); lines
+     * reported at rho = bin - W, an integer, and theta = (float)g * (float)(pi / G), as
+     * cv2.HoughLines reports them. rho_bins must be 0. */
+    VOTECL_HOUGH_GRID_OPENCV = 1
+} votecl_hough_grid;
+
+/* The peak rule (votecl_hough_params.peak_rule). */
+typedef enum votecl_hough_peak_rule {
+    /* the n x n window above, greedy suppression, at least peak_threshold votes */
+    VOTECL_HOUGH_PEAKS_WINDOW = 0,
+    /* OpenCV's HoughLines rule: every bin with more than peak_threshold votes (OpenCV's
+     * threshold), more than its left (rho - 1) and upper (angle - 1) neighbours and at least
+     * its right and lower ones, the angle axis not wrapping (peak_window unused); no
+     * suppression. With VOTECL_HOUGH_GRID_OPENCV and merge_distance 0, the lines are
+     * cv2.HoughLines(edges, 1, pi / G, peak_threshold)'s, in its order (most votes first, then
+     * the lower angle, then the lower rho), with its votes (HoughLinesWithAccumulator). */
+    VOTECL_HOUGH_PEAKS_OPENCV = 1
+} votecl_hough_peak_rule;
+
 /* Largest number of angles: the cos/sin table holds 2 G floats. */
 #define VOTECL_HOUGH_MAX_ANGLES (VOTECL_VOTE_MAX_TABLE / 2)
 /* Largest image side (locations are packed as x | y << 16). */
@@ -75,6 +102,8 @@ typedef struct votecl_hough_params {
     double merge_distance;    /* a peak whose line's extent in the image has both ends within
                                  this many pixels of a stronger reported line is the same line,
                                  not reported (default 3); 0: keep every peak */
+    votecl_hough_grid rho_grid;       /* default VOTECL_HOUGH_GRID_SPAN */
+    votecl_hough_peak_rule peak_rule; /* default VOTECL_HOUGH_PEAKS_WINDOW */
 } votecl_hough_params;
 
 /* Sets the defaults above. */
@@ -83,7 +112,7 @@ VOTECL_API void votecl_hough_params_init(votecl_hough_params *params);
 /* One detected line: the points (x, y) with x cos(theta) + y sin(theta) = rho. */
 typedef struct votecl_hough_line {
     double theta;   /* radians in [0, pi): theta_g */
-    double rho;     /* pixels: the centre of the rho bin */
+    double rho;     /* pixels: the centre of the rho bin (see rho_grid) */
     uint32_t votes; /* the accumulator's count */
     unsigned angle; /* g */
     uint32_t bin;   /* rho bin */

@@ -25,7 +25,8 @@ extern "C" {
     X(VOTECL_DEVICE_ERROR, 8, "device error")                                                  \
     X(VOTECL_UNSUPPORTED, 9, "not supported by this device or backend")                        \
     X(VOTECL_IO_ERROR, 10, "input/output error")                                               \
-    X(VOTECL_INCOMPATIBLE, 11, "object belongs to another context or has the wrong size")
+    X(VOTECL_INCOMPATIBLE, 11, "object belongs to another context or has the wrong size")      \
+    X(VOTECL_OUT_OF_RESOURCES, 12, "needs more memory than the limit the caller set")
 
 typedef enum votecl_status {
 #define VOTECL__STATUS_ENUM(name, value, text) name = value,

@@ -239,6 +239,21 @@ def test_ght_finds_the_template(ctx, method):
     assert abs(best.x - 69.5) <= 2 and abs(best.y - 49.5) <= 2
 
 
+def test_ght_memory_limit(ctx):
+    """A detection over GHT's memory_limit raises OutOfResources (a MemoryError) naming the
+    figure and the limit; the model stays usable."""
+    t = shape_template()
+    scene = np.zeros((90, 110), np.uint8)
+    scene[30:70, 50:90] = t
+    with votecl.GHT(ctx, t, "guil", memory_limit=8 << 20) as g:
+        with pytest.raises(votecl.OutOfResources, match="over the memory limit of 8.0 MB"):
+            g.detect(np.zeros((2000, 2000), np.uint8))
+        with pytest.raises(MemoryError):
+            g.detect(np.zeros((2000, 2000), np.uint8))
+        assert g.params["memory_limit"] == 8 << 20
+        g.detect(scene)
+
+
 # --- the layouts and the install ---
 
 @pytest.mark.parametrize("generator, generated", [("gen_structs.py", "_structs.py"),

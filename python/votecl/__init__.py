@@ -14,14 +14,16 @@ through the histograms, the generic engine, PClines and HOG without a host copy 
 votecl.Context(backend="cuda"); histogram results come back as arrays of the same library.
 
 Errors raise votecl.VoteclError (votecl.InvalidArgument for bad input, votecl.ClosedError
-for a call on a closed object) with the library's message. Contexts and what is made from
+for a call on a closed object, votecl.OutOfResources over a memory limit such as the GHT's
+memory_limit) with the library's message. Contexts and what is made from
 them may be shared between threads (their calls take turns); python/README.md says more.
 The shared library is found through VOTECL_LIBRARY, the linker's path, pkg-config or the
 build tree (votecl._lib).
 """
 from ._core import (BACKENDS, Buffer, Context, DeviceInfo, backends, default_context, devices,
                     version)
-from ._errors import ClosedError, InvalidArgument, InvalidType, Unsupported, VoteclError
+from ._errors import (ClosedError, InvalidArgument, InvalidType, OutOfResources, Unsupported,
+                      VoteclError)
 from ._numpy import histogram, histogram2d, histogramdd
 from ._lib import path as library_path
 from . import _modules
@@ -31,7 +33,8 @@ from ._modules import *  # noqa: F401,F403
 
 __all__ = [
     "BACKENDS", "Buffer", "ClosedError", "Context", "DeviceInfo", "InvalidArgument",
-    "InvalidType", "Unsupported", "VoteclError", "backends", "default_context", "devices",
+    "InvalidType", "OutOfResources", "Unsupported", "VoteclError", "backends",
+    "default_context", "devices",
     "version", "histogram", "histogram2d", "histogramdd", "library_path",
 ] + _modules.__all__
 __version__ = version()

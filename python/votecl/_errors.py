@@ -5,6 +5,7 @@ from ._lib import fn
 # votecl_status values (pinned forever by include/votecl/votecl-status.h)
 INVALID_ARGUMENT = 1
 UNSUPPORTED = 9
+OUT_OF_RESOURCES = 12
 
 
 class VoteclError(Exception):
@@ -49,8 +50,15 @@ class Unsupported(VoteclError, NotImplementedError):
         super().__init__(UNSUPPORTED, message)
 
 
+class OutOfResources(VoteclError, MemoryError):
+    """VOTECL_OUT_OF_RESOURCES: the call needs more memory than a limit the caller set (the
+    message names the figure and the limit, e.g. GHT's memory_limit; also a MemoryError)."""
+
+
 def error(status: int, message: str) -> VoteclError:
     """The exception for a status the library returned."""
+    if status == OUT_OF_RESOURCES:
+        return OutOfResources(status, message)
     if status == INVALID_ARGUMENT:
         return InvalidArgument(status, message)
     if status == UNSUPPORTED:

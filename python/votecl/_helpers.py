@@ -16,6 +16,8 @@ _ENUMS: Dict[str, Dict[str, int]] = {
                 "global": S.VOTECL_VARIANT_GLOBAL, "private": S.VOTECL_VARIANT_PRIVATE},
     "bin_type": {"unity": S.VOTECL_BINS_UNITY, "u32": S.VOTECL_BINS_U32,
                  "f32": S.VOTECL_BINS_F32},
+    "rho_grid": {"span": S.VOTECL_HOUGH_GRID_SPAN, "opencv": S.VOTECL_HOUGH_GRID_OPENCV},
+    "peak_rule": {"window": S.VOTECL_HOUGH_PEAKS_WINDOW, "opencv": S.VOTECL_HOUGH_PEAKS_OPENCV},
 }
 
 

@@ -32,6 +32,10 @@ VOTECL_GHT_PAIRING_SSM = 2
 VOTECL_HOG_FUSION_NONE = 0
 VOTECL_HOG_FUSION_MEANSHIFT = 1
 VOTECL_HOG_FUSION_GROUP = 2
+VOTECL_HOUGH_GRID_SPAN = 0
+VOTECL_HOUGH_GRID_OPENCV = 1
+VOTECL_HOUGH_PEAKS_WINDOW = 0
+VOTECL_HOUGH_PEAKS_OPENCV = 1
 VOTECL_MODEL_TERM_A = 0
 VOTECL_MODEL_TERM_B = 1
 VOTECL_MODEL_TERM_C = 2
@@ -135,6 +139,17 @@ class votecl_context_options(ctypes.Structure):
     ]
 
 
+class votecl_canny_params(ctypes.Structure):
+    """votecl_canny_params (votecl-edges.h)"""
+    _fields_ = [
+        ("struct_size", ctypes.c_size_t),
+        ("threshold1", ctypes.c_double),
+        ("threshold2", ctypes.c_double),
+        ("aperture_size", ctypes.c_uint),
+        ("l2_gradient", ctypes.c_int),
+    ]
+
+
 class votecl_ght_params(ctypes.Structure):
     """votecl_ght_params (votecl-ght.h)"""
     _fields_ = [
@@ -166,6 +181,7 @@ class votecl_ght_params(ctypes.Structure):
         ("global_replication", ctypes.c_uint),
         ("votes_threshold", ctypes.c_uint32),
         ("votes_ratio", ctypes.c_double),
+        ("memory_limit", ctypes.c_uint64),
     ]
 
 
@@ -284,6 +300,8 @@ class votecl_hough_params(ctypes.Structure):
         ("min_length", ctypes.c_uint32),
         ("max_gap", ctypes.c_uint32),
         ("merge_distance", ctypes.c_double),
+        ("rho_grid", ctypes.c_int),
+        ("peak_rule", ctypes.c_int),
     ]
 
 
@@ -332,6 +350,7 @@ class votecl_lines_params(ctypes.Structure):
         ("min_length", ctypes.c_uint32),
         ("max_gap", ctypes.c_uint32),
         ("merge_distance", ctypes.c_double),
+        ("refine", ctypes.c_int),
     ]
 
 

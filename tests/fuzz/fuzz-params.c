@@ -141,6 +141,11 @@ mutate(reader *r, void *base, const field *fields, size_t n)
             memcpy(p, &v, sizeof v);
             break;
         }
+        case F_U64: {
+            uint64_t v = take_count(r, UINT64_MAX - 1);
+            memcpy(p, &v, sizeof v);
+            break;
+        }
         case F_DOUBLE: {
             double v = take_double(r);
             memcpy(p, &v, sizeof v);

@@ -33,6 +33,7 @@ static const field ght_fields[] = {
     FIELD(votecl_ght_params, global_replication, F_UINT),
     FIELD(votecl_ght_params, votes_threshold, F_U32),
     FIELD(votecl_ght_params, votes_ratio, F_DOUBLE),
+    FIELD(votecl_ght_params, memory_limit, F_U64),
 };
 
 /* Edges from the pool: n of them with coordinates wrapped into w x h most of the time. */

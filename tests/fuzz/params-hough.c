@@ -19,6 +19,8 @@ static const field hough_fields[] = {
     FIELD(votecl_hough_params, min_length, F_U32),
     FIELD(votecl_hough_params, max_gap, F_U32),
     FIELD(votecl_hough_params, merge_distance, F_DOUBLE),
+    FIELD(votecl_hough_params, rho_grid, F_INT),
+    FIELD(votecl_hough_params, peak_rule, F_INT),
 };
 
 void

@@ -19,6 +19,7 @@ static const field lines_fields[] = {
     FIELD(votecl_lines_params, max_gap, F_U32),
     FIELD(votecl_lines_params, segments, F_INT),
     FIELD(votecl_lines_params, merge_distance, F_DOUBLE),
+    FIELD(votecl_lines_params, refine, F_INT),
 };
 
 void

@@ -21,7 +21,7 @@ typedef struct reader {
 } reader;
 
 /* Field tables: a few fields of a params struct get decoded values. */
-typedef enum ftype { F_UINT, F_U32, F_SIZE, F_DOUBLE, F_FLOAT, F_INT } ftype;
+typedef enum ftype { F_UINT, F_U32, F_SIZE, F_U64, F_DOUBLE, F_FLOAT, F_INT } ftype;
 typedef struct field {
     size_t offset;
     ftype type;

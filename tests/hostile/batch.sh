@@ -4,7 +4,8 @@
 # finding of the issue, which it failed before the fix:
 #   item 3   --out naming an input (by name, hard link, list file) is refused, input intact
 #   item 5   sizes over the memory budget refused from the header (images, videos), in the
-#            single commands and batch alike; --memory-budget moves the bound
+#            single commands and batch alike; --memory-budget moves the bound; the GHT's
+#            pairings refused by the library's memory limit (the budget)
 #   item 6   a FIFO video, a FIFO, /dev/zero or /dev/urandom list, an overlong list line:
 #            refused at once, no hang
 #   item 7   --out locked against a second run; a rerun with other options or another
@@ -229,6 +230,32 @@ v hist a.png --memory-budget 16
 expect "hist --memory-budget 16: a small image still fits" 0 ""
 v hist in/png-bomb-rgba-4096 --memory-budget 16
 expect "hist --memory-budget 16: a 4096x4096 RGBA image is over it" 1 "memory budget of 16 MB"
+# the GHT's pairings, the rest of item 5: a valid 18 KB image of rings (117 M pairings: 5.6
+# GB on PoCL before) is refused by the library's memory limit, which is the budget, before
+# its pairings are allocated, in the single command and in batch; the peak resident memory
+# (/usr/bin/time, where present and not under a sanitizer) stays under 512 MB
+rss_kb=
+if [ -x /usr/bin/time ] && [ "$memory_kb" != unlimited ]; then
+    timeout -k 5 "$seconds" sh -c 'ulimit -v "$0" && exec "$@"' "$memory_kb" /usr/bin/time \
+        -f %M -o rss "$votecl" ght in/png-ght-ring-48 in/png-ght-rings-1024 > out 2> err \
+        < /dev/null
+    rc=$?
+    rss_kb=$(tail -n 1 rss)
+else
+    v ght in/png-ght-ring-48 in/png-ght-rings-1024
+fi
+expect "ght: 117 M pairings over the budget: refused by the library" 1 \
+    "over the memory limit of .* MB (params.memory_limit) (--memory-budget MB raises it)"
+if [ -n "$rss_kb" ]; then
+    result "ght: 117 M pairings: peak RSS $rss_kb KB <= 512 MB" \
+        "$([ "$rss_kb" -le 524288 ] || echo "$rss_kb KB")"
+fi
+v batch ght --template in/png-ght-ring-48 in/png-ght-rings-1024 -q
+grep -q '"error":.*over the memory limit' out
+result "batch ght: 117 M pairings over the budget: an error record" \
+    "$([ $? = 0 ] || echo 'no refusal')"
+v ght in/png-ght-ring-48 in/png-ght-ring-48 --max 1
+expect "ght: the ring in itself: within the budget" 0 ""
 
 # --- item 11: messages and streams ---
 if [ -r "$srcdir/../tools/images/astronaut.jpg" ]; then

@@ -184,6 +184,15 @@ def cases():
     yield "jpeg-progressive-12000", (jpeg_header(12000, 12000, 3, True) + jpeg_scan(3)
                                      + b"\x00" * 64 + b"\xff\xd9")
     yield "jpeg-garbage", b"\xff\xd8\xff\xe0" + b"\x00\x10JFIF" + os.urandom(0) + b"\x13" * 200
+    # issue 28, the GHT's memory: 1024 x 1024 of concentric 2-pixel rings every 40 pixels
+    # (18 KB; 41692 edge points in every gradient bin, 117 M pairings: 5.6 GB on PoCL before
+    # the limit) and a 48 x 48 ring template
+    yield "png-ght-rings-1024", png(1024, 1024, rows=b"".join(
+        b"\x00" + bytes(255 if int(((x - 511.5) ** 2 + (y - 511.5) ** 2) ** 0.5) % 40 < 2 else 0
+                         for x in range(1024)) for y in range(1024)))
+    yield "png-ght-ring-48", png(48, 48, rows=b"".join(
+        b"\x00" + bytes(255 if 15 <= ((x - 23.5) ** 2 + (y - 23.5) ** 2) ** 0.5 <= 19 else 0
+                         for x in range(48)) for y in range(48)))
     # not images at all
     yield "text", b"hello, not an image\n"
     yield "binary-noise", bytes((i * 131 + 7) & 0xff for i in range(4096))

@@ -49,7 +49,7 @@ def test_hough_lines_accuracy(ctx, size, use_roi):
     cv2.line(src, (w, 0), (0, h), 255)
     found = votecl.hough_lines(load_mat(src, use_roi), context=ctx, peak_threshold=100,
                                angles=int(round(math.pi / (1.5 * math.pi / 180))),
-                               rho_bins=int(math.ceil(w + math.hypot(w, h))), **OPENCV_HOUGH)
+                               **OPENCV_HOUGH)
     dst = np.zeros((h, w), np.uint8)
     for ln in found:
         a, b = math.cos(ln.theta), math.sin(ln.theta)

@@ -9,7 +9,7 @@ import pytest
 from numpy.testing import assert_almost_equal, assert_equal
 
 import votecl
-from conftest import OPENCV_HOUGH, convention, issue23, missing
+from conftest import convention, issue23, missing
 
 draw = pytest.importorskip("skimage.draw", reason="scikit-image is not installed "
                            "(apt-get install python3-skimage)")
@@ -120,7 +120,7 @@ def test_hough_line_peaks(ctx):
     img = np.zeros((100, 150), dtype=np.uint8)
     rr, cc = draw.line(60, 130, 80, 10)
     img[rr, cc] = 1
-    found = skimage_lines(votecl.hough_lines(img, context=ctx, **OPENCV_HOUGH))
+    found = skimage_lines(votecl.hough_lines(img, context=ctx, rho_grid="opencv"))
     assert_equal(len(found), 1)
     assert_almost_equal(found[0][2], 81.0, 1)
     assert_almost_equal(found[0][1], 1.41, 1)
@@ -143,7 +143,7 @@ def test_hough_line_peaks_ordered(ctx):
 def test_hough_line_peaks_single_line(ctx):
     img = np.zeros((100, 100), dtype=np.uint8)
     img[30, :] = 1
-    found = skimage_lines(votecl.hough_lines(img, context=ctx, **OPENCV_HOUGH))
+    found = skimage_lines(votecl.hough_lines(img, context=ctx, rho_grid="opencv"))
     assert len(found) == 1
     assert abs(found[0][1] - -np.pi / 2) < 0.01
     assert abs(found[0][2] - -30) < 0.01
