@@ -2,6 +2,8 @@
  * that reads environment variables; everything below it receives resolved values. */
 #include "votecl-private.h"
 
+#include "model-private.h"
+
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,22 +29,6 @@ votecl_context_options_init(votecl_context_options *options)
         return;
     memset(options, 0, sizeof *options);
     options->struct_size = sizeof *options;
-}
-
-const char *
-votecl_backend_name(votecl_backend backend)
-{
-    switch (backend) {
-    case VOTECL_BACKEND_DEFAULT:
-        return "default";
-    case VOTECL_BACKEND_OPENCL:
-        return "opencl";
-    case VOTECL_BACKEND_CUDA:
-        return "cuda";
-    case VOTECL_BACKEND_REF:
-        return "ref";
-    }
-    return NULL;
 }
 
 static const votecl__backend_ops *
@@ -250,6 +236,7 @@ context_resolve(votecl_context *context, const votecl_context_options *options,
 {
     const char *dump;
 
+    context->model = &votecl__model_hooks;
     if (resolve_backend(options, &context->backend) != 0)
         return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
                             "backend: unknown backend (VOTECL_BACKEND=%s); use opencl, cuda or ref",

@@ -1,4 +1,5 @@
-/* The execution-time model's internal interface (lib/model.c): what the engine calls. */
+/* The execution-time model's internal interface (lib/model.c): what the engine calls through
+ * context->model, and what algorithms and tests call directly. */
 #ifndef VOTECL_MODEL_PRIVATE_H
 #define VOTECL_MODEL_PRIVATE_H
 
@@ -17,19 +18,6 @@ votecl_variant votecl__model_choose_with(votecl_context *context, const votecl_m
                                          uint64_t nbins, unsigned spaces, size_t elements_hint,
                                          double eta_hint);
 
-struct votecl__vote_config;
-
-/* The device's stored model into model; 0, or -1 when the device is not calibrated. Records
- * no error. */
-int votecl__model_get(const votecl_context *context, votecl_model *model);
-
-/* Stage 2's seconds by model for a plan configured as cfg with G = spaces, voting a
- * 1920x1080 frame's elements (the hint of votecl__model_choose); 0 with the seconds, -1 when
- * model has no fit for cfg's strategy. */
-int votecl__model_predict_config(votecl_context *context, const votecl_model *model,
-                                 const struct votecl__vote_config *cfg, unsigned spaces,
-                                 double *seconds);
-
 /* The model's seconds for a plan described by info (votecl_vote_plan_describe() for
  * elements), location_based when the plan has a stage 1. Returns VOTECL_UNSUPPORTED when the
  * device has no fit for info->variant; records no error. */
@@ -37,9 +25,9 @@ votecl_status votecl__model_predict_info(votecl_context *context,
                                          const votecl_vote_plan_info *info, int location_based,
                                          size_t elements, double eta, double *seconds);
 
-/* The plan internals the model reads (defined in lib/vote-plan.c): the plan's context, and
- * whether its spec has a stage 1 (vote_test). */
-votecl_context *votecl__vote_plan_context(const votecl_vote_plan *plan);
-int votecl__vote_plan_has_test(const votecl_vote_plan *plan);
+/* The engine's view of the model (struct votecl__model_hooks, vote-private.h): what
+ * context.c installs in every context. */
+struct votecl__model_hooks;
+extern const struct votecl__model_hooks votecl__model_hooks;
 
 #endif

@@ -735,12 +735,6 @@ variant_supported(const votecl_context *context, votecl_variant v)
     return 1;
 }
 
-int
-votecl__model_get(const votecl_context *context, votecl_model *model)
-{
-    return load_model(context, model);
-}
-
 /* Stage 2's predicted seconds for kept value-based votes of a plan configured as cfg. */
 static int
 config_seconds(votecl_context *context, const votecl_model *model,
@@ -760,9 +754,9 @@ config_seconds(votecl_context *context, const votecl_model *model,
     return votecl_model_predict(model, &sample, seconds) == VOTECL_OK ? 0 : -1;
 }
 
-int
-votecl__model_predict_config(votecl_context *context, const votecl_model *model,
-                             const votecl__vote_config *cfg, unsigned spaces, double *seconds)
+static int
+predict_config(votecl_context *context, const votecl_model *model, const votecl__vote_config *cfg,
+               unsigned spaces, double *seconds)
 {
     return config_seconds(context, model, cfg, spaces, 1920.0 * 1080.0, seconds);
 }
@@ -819,27 +813,11 @@ votecl__model_choose_with(votecl_context *context, const votecl_model *model, ui
     return best;
 }
 
-votecl_status
-votecl_vote_plan_predict(const votecl_vote_plan *plan, size_t elements, double eta,
-                         double *seconds)
-{
-    votecl_context *context = plan != NULL ? votecl__vote_plan_context(plan) : NULL;
-    votecl_vote_plan_info info;
-    votecl_status status;
-
-    if (seconds != NULL)
-        *seconds = 0.0;
-    if (context == NULL || seconds == NULL)
-        return VOTECL_INVALID_ARGUMENT;
-    if (!(eta >= 0.0 && eta <= 1.0))
-        return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "eta: %g is not in [0, 1]", eta);
-    status = votecl_vote_plan_describe(plan, elements, &info);
-    if (status != VOTECL_OK)
-        return status;
-    status = votecl__model_predict_info(context, &info, votecl__vote_plan_has_test(plan),
-                                        elements, eta, seconds);
-    if (status != VOTECL_OK)
-        return votecl__fail(context, status, "the device is not calibrated for the %s strategy:"
-                            " run votecl calibrate", votecl_variant_name(info.variant));
-    return VOTECL_OK;
-}
+/* The engine reaches the model only through this table (context->model, set by context.c):
+ * the model configures plans to predict them, so the engine cannot call it by name. */
+const struct votecl__model_hooks votecl__model_hooks = {
+    .choose = votecl__model_choose,
+    .get = load_model,
+    .predict_config = predict_config,
+    .predict_info = votecl__model_predict_info,
+};

@@ -495,7 +495,7 @@ votecl__program_get(votecl_context *context, const char *const *files,
         status = build(context, files, key, t.data, &program->handle);
         if (status != VOTECL_OK) {
             /* Marks a program the device rejected (the tests' deliberately broken ones). */
-            dump_text(context, key, ".log", votecl_context_get_build_log(context));
+            dump_text(context, key, ".log", context->build_log ? context->build_log : "");
             free(program);
             goto out;
         }

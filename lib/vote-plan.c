@@ -4,8 +4,6 @@
  * the same vote.cl) are specs with source text. */
 #include "vote-private.h"
 
-#include "model-private.h"
-
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -507,31 +505,46 @@ votecl_vote_plan_last_stats(votecl_vote_plan *plan, votecl_vote_stats *stats)
     return fill_stats(plan, stats);
 }
 
-votecl_context *
-votecl__vote_plan_context(const votecl_vote_plan *plan)
-{
-    return plan->context;
-}
-
-int
-votecl__vote_plan_has_test(const votecl_vote_plan *plan)
-{
-    return plan->has_test;
-}
-
 votecl_status
 votecl_vote_plan_describe(const votecl_vote_plan *plan, size_t elements,
                           votecl_vote_plan_info *info)
 {
+    double eta;
+
     if (plan == NULL || info == NULL)
         return VOTECL_INVALID_ARGUMENT;
     votecl__vote_describe(&plan->engine, elements, plan->spec.spaces, info);
     /* the last run's eta stands for the next one; 1 before any run */
-    if (votecl__model_predict_info(plan->context, info, plan->has_test, elements,
-                                   plan->last_elements > 0 && !plan->last_pending
-                                       ? (double)plan->last_kept / (double)plan->last_elements
-                                       : 1.0,
-                                   &info->predicted_seconds) != VOTECL_OK)
+    eta = plan->last_elements > 0 && !plan->last_pending
+              ? (double)plan->last_kept / (double)plan->last_elements
+              : 1.0;
+    if (plan->context->model->predict_info(plan->context, info, plan->has_test, elements, eta,
+                                           &info->predicted_seconds) != VOTECL_OK)
         info->predicted_seconds = 0.0;
+    return VOTECL_OK;
+}
+
+votecl_status
+votecl_vote_plan_predict(const votecl_vote_plan *plan, size_t elements, double eta, double *seconds)
+{
+    votecl_context *context = plan != NULL ? plan->context : NULL;
+    votecl_vote_plan_info info;
+    votecl_status status;
+
+    if (seconds != NULL)
+        *seconds = 0.0;
+    if (context == NULL || seconds == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    if (!(eta >= 0.0 && eta <= 1.0))
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "eta: %g is not in [0, 1]", eta);
+    status = votecl_vote_plan_describe(plan, elements, &info);
+    if (status != VOTECL_OK)
+        return status;
+    status = context->model->predict_info(context, &info, plan->has_test, elements, eta, seconds);
+    if (status != VOTECL_OK)
+        return votecl__fail(context, status,
+                            "the device is not calibrated for the %s strategy:"
+                            " run votecl calibrate",
+                            votecl_variant_name(info.variant));
     return VOTECL_OK;
 }

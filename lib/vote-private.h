@@ -87,6 +87,30 @@ unsigned votecl__vote_resident(const votecl_context *context, const votecl__vote
 void votecl__vote_describe(const votecl__vote_engine *engine, size_t n, size_t spaces,
                            votecl_vote_plan_info *info);
 
+/* What the engine asks the execution-time model: lib/model.c implements it
+ * (votecl__model_hooks), the context holds it (context->model). The model configures and
+ * describes plans to predict them, so it sits above the engine, which reaches it only through
+ * these pointers. None records an error in the context. */
+struct votecl__model_hooks {
+    /* The strategy predicted fastest for G = spaces vote spaces of nbins bins over
+     * elements_hint elements (0: a 1920x1080 frame) of which eta_hint pass stage 1 (<= 0: 1);
+     * VOTECL_VARIANT_AUTO when the device is not calibrated. */
+    votecl_variant (*choose)(votecl_context *context, uint64_t nbins, unsigned spaces,
+                             size_t elements_hint, double eta_hint);
+    /* The device's stored model into model; 0, or -1 when the device is not calibrated. */
+    int (*get)(const votecl_context *context, votecl_model *model);
+    /* Stage 2's seconds by model for a plan configured as cfg with G = spaces, voting a
+     * 1920x1080 frame's elements; 0 with the seconds, -1 when model has no fit for cfg's
+     * strategy. */
+    int (*predict_config)(votecl_context *context, const votecl_model *model,
+                          const votecl__vote_config *cfg, unsigned spaces, double *seconds);
+    /* The seconds for a plan described by info (for elements elements, eta of them kept),
+     * location_based when the plan has a stage 1; VOTECL_UNSUPPORTED when the device has no
+     * fit for info->variant. */
+    votecl_status (*predict_info)(votecl_context *context, const votecl_vote_plan_info *info,
+                                  int location_based, size_t elements, double eta, double *seconds);
+};
+
 /* Elements per frame the kernels index with 32-bit arithmetic. */
 #define VOTECL__MAX_FRAME_ELEMENTS ((size_t)VOTECL_VOTE_MAX_ELEMENTS)
 

@@ -2,29 +2,11 @@
  * bin stretching, input split, passes, and the launches of cl/vote.cl. */
 #include "vote-private.h"
 
-#include "model-private.h"
-
 #include <stdio.h>
 #include <string.h>
 
 /* Host-side ceiling on replicated copies, so that big vote spaces stay within memory. */
 #define COPY_BUDGET_BYTES ((uint64_t)256 << 20)
-
-const char *
-votecl_variant_name(votecl_variant variant)
-{
-    switch (variant) {
-    case VOTECL_VARIANT_AUTO:
-        return "auto";
-    case VOTECL_VARIANT_LOCAL:
-        return "local";
-    case VOTECL_VARIANT_GLOBAL:
-        return "global";
-    case VOTECL_VARIANT_PRIVATE:
-        return "private";
-    }
-    return NULL;
-}
 
 void
 votecl__stretch_factors(uint64_t nmax, uint64_t n, unsigned *s, unsigned *s_prime)
@@ -130,8 +112,8 @@ tune_local(votecl_context *context, unsigned spaces, unsigned stretch_max,
 
     if (!fused_fits(context, cfg))
         best.fused = 0;
-    if (votecl__model_get(context, &model) != 0 ||
-        votecl__model_predict_config(context, &model, &best, spaces, &best_seconds) != 0)
+    if (context->model->get(context, &model) != 0 ||
+        context->model->predict_config(context, &model, &best, spaces, &best_seconds) != 0)
         return;
     for (unsigned s = 1; s <= stretch_max; s = 2 * s > stretch_max ? stretch_max : 2 * s) {
         for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
@@ -139,7 +121,7 @@ tune_local(votecl_context *context, unsigned spaces, unsigned stretch_max,
             c.stretch = s;
             c.groups_per_cu = groups[g];
             c.fused = fused_wanted && fused_fits(context, &c);
-            if (votecl__model_predict_config(context, &model, &c, spaces, &t) == 0 &&
+            if (context->model->predict_config(context, &model, &c, spaces, &t) == 0 &&
                 t < best_seconds) {
                 best_seconds = t;
                 best = c;
@@ -250,8 +232,8 @@ votecl__vote_configure(votecl_context *context, votecl_variant requested, unsign
     cfg->elem_bytes = shape->elem_bytes;
     cfg->variant = requested != VOTECL_VARIANT_AUTO ? requested : context->force_variant;
     if (cfg->variant == VOTECL_VARIANT_AUTO) /* a calibrated device: the model decides */
-        cfg->variant = votecl__model_choose(context, shape->nbins,
-                                            shape->spaces > 0 ? shape->spaces : 1, 0, 0.0);
+        cfg->variant = context->model->choose(context, shape->nbins,
+                                              shape->spaces > 0 ? shape->spaces : 1, 0, 0.0);
     if (cfg->variant == VOTECL_VARIANT_AUTO)
         cfg->variant = auto_variant(context, shape->nbins);
     cfg->stretch = cfg->stretch_s = cfg->passes = cfg->priv_copies = 1;

@@ -92,6 +92,8 @@ struct votecl_context {
     int debug;                   /* VOTECL_DEBUG set */
     unsigned features;           /* VOTECL__FEATURE_* of the device (set by the backend) */
     votecl__shape shape;         /* resolved once in context.c; modules read only this */
+    /* the execution-time model the engine asks (vote-private.h; model.c's, set by context.c) */
+    const struct votecl__model_hooks *model;
     char error[1024];
     char *build_log;
     /* The thread inside a public call (votecl__enter), 0 when none: the header allows one

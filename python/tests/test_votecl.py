@@ -256,15 +256,28 @@ def test_ght_memory_limit(ctx):
 
 # --- the layouts and the install ---
 
-def test_structs_match_the_headers():
+@pytest.mark.parametrize("generator, generated", [("gen_structs.py", "_structs.py"),
+                                                   ("gen_protos.py", "_protos.py")])
+def test_generated_files_match_the_headers(generator, generated):
     headers = os.path.join(os.environ.get("VOTECL_TEST_SRCDIR", os.path.join(TREE, "tests")),
                            "..", "include", "votecl")
     if not os.path.isdir(headers):
         pytest.skip("no headers beside the package")
-    out = subprocess.run([sys.executable, os.path.join(TREE, "python", "gen_structs.py"), headers],
+    out = subprocess.run([sys.executable, os.path.join(TREE, "python", generator), headers],
                          capture_output=True, text=True, check=True).stdout
-    with open(os.path.join(TREE, "python", "votecl", "_structs.py")) as f:
-        assert f.read() == out, "python/votecl/_structs.py is stale: rerun python/gen_structs.py"
+    with open(os.path.join(TREE, "python", "votecl", generated)) as f:
+        assert f.read() == out, "python/votecl/%s is stale: rerun python/%s" % (generated,
+                                                                                generator)
+
+
+def test_every_prototype_is_in_the_library():
+    """The headers and the loaded library agree: a declared function the library lacks is a
+    header ahead of its build (or a misspelt declaration)."""
+    from votecl import _lib, _protos
+    assert len(_protos.FUNCTIONS) > 100
+    missing = [name for name in _protos.FUNCTIONS if not hasattr(_lib.lib, name)]
+    assert missing == []
+    assert _lib.fn.status_name(0) == b"VOTECL_OK"
 
 
 def test_opencl_interop_from_python(ctx):

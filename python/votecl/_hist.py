@@ -16,6 +16,11 @@ from ._validate import check_out
 __all__ = ["Histogram"]
 
 
+def _floats(weights: Optional[Array]) -> Any:
+    """The weights as the float pointer the prototypes declare (None: no weights)."""
+    return None if weights is None else weights.ctypes.data_as(ctypes.POINTER(ctypes.c_float))
+
+
 class Histogram(Plan):
     """A 1-D or 2-D histogram plan (votecl_hist_*), GPU-vote's strategies.
 
@@ -86,7 +91,7 @@ class Histogram(Plan):
             check_out(out, self.shape, self.out_dtype)
         self._check(fn.hist_run(self._handle, xa.ctypes.data,
                                 ya.ctypes.data if ya is not None else None,
-                                wa.ctypes.data if wa is not None else None, self._elements(xa),
+                                _floats(wa), self._elements(xa),
                                 out.ctypes.data))
         return out
 
@@ -104,7 +109,7 @@ class Histogram(Plan):
         n = self._elements(xa) // max(frames, 1)
         self._check(fn.hist_run_batch(self._handle, xa.ctypes.data,
                                       ya.ctypes.data if ya is not None else None,
-                                      wa.ctypes.data if wa is not None else None, n, frames,
+                                      _floats(wa), n, frames,
                                       out.ctypes.data))
         return out
 
