@@ -25,8 +25,8 @@ typedef struct votecl__hist_desc {
      * the edge convention, and the float edges' ends: v votes when flo <= v < fhi. */
     double min[2];
     double max[2];
-    double width[2];      /* max - min, in double: the rule's denominator */
-    int numpy_edges;      /* VOTECL_HIST_EDGES_NUMPY */
+    double width[2]; /* max - min, in double: the rule's denominator */
+    int numpy_edges; /* VOTECL_HIST_EDGES_NUMPY */
     float flo[2];
     float fhi[2];
     /* The kernels' first guess t = (v * fpre - foff) * fscale lies within

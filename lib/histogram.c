@@ -230,9 +230,9 @@ hist_defines(const votecl__hist_desc *d, char defs[][64])
         snprintf(defs[n++], 64, "CH%u=%u", k, d->channel[k]);
         snprintf(defs[n++], 64, "NB%u=%uu", k, d->nbins[k]);
         if (d->dtype == VOTECL_DTYPE_F32) {
-            const float f[] = {d->flo[k], d->fhi[k],    d->fpre[k], d->foff[k],
+            const float f[] = {d->flo[k],    d->fhi[k],  d->fpre[k], d->foff[k],
                                d->fscale[k], d->fdc0[k], d->fdc1[k]};
-            static const char *const names[] = {"FLO", "FHI", "FPRE", "FOFF",
+            static const char *const names[] = {"FLO",    "FHI",   "FPRE", "FOFF",
                                                 "FSCALE", "FDC0_", "FDC1_"};
             for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
                 snprintf(defs[n++], 64, "%s%u=as_float(0x%08xu)", names[i], k, float_bits(f[i]));
@@ -470,8 +470,11 @@ run_host(votecl_hist_plan *plan, const void *x, const void *y, const float *w, s
     if (status == VOTECL_OK)
         status = votecl__vote_run(&plan->engine,
                                   &(votecl__vote_input){.x = bx != NULL ? bx : plan->x,
-                                                        .y = by, .w = bw, .aux = plan->edges,
-                                                        .n = n, .spaces = frames},
+                                                        .y = by,
+                                                        .w = bw,
+                                                        .aux = plan->edges,
+                                                        .n = n,
+                                                        .spaces = frames},
                                   plan->out);
     if (status == VOTECL_OK)
         status = votecl_buffer_read(plan->out, 0, bins, s.bins);
@@ -627,8 +630,11 @@ votecl_hist_run_buffers(votecl_hist_plan *plan, votecl_buffer *x, votecl_buffer 
         return VOTECL_OK;
     }
     return votecl__vote_run(&plan->engine,
-                            &(votecl__vote_input){.x = x, .y = d->two_arrays ? y : NULL,
+                            &(votecl__vote_input){.x = x,
+                                                  .y = d->two_arrays ? y : NULL,
                                                   .w = d->weighted ? weights : NULL,
-                                                  .aux = plan->edges, .n = n, .spaces = frames},
+                                                  .aux = plan->edges,
+                                                  .n = n,
+                                                  .spaces = frames},
                             bins);
 }

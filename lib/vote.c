@@ -415,11 +415,10 @@ launch_vote(votecl__vote_engine *engine, const layout *l, const votecl__vote_inp
 {
     const votecl__vote_config *cfg = &engine->cfg;
     unsigned nargs = 11;
-    votecl__arg args[13] = {VOTECL__ARG_BUF(in->x),      VOTECL__ARG_BUF(in->y),
-                            VOTECL__ARG_BUF(in->w),      VOTECL__ARG_BUF(in->aux),
-                            VOTECL__ARG_BUF(in->count),  VOTECL__ARG_UINT(in->n),
-                            VOTECL__ARG_UINT(l->nvec),   VOTECL__ARG_UINT(in->width),
-                            VOTECL__ARG_UINT(l->parts)};
+    votecl__arg args[13] = {
+        VOTECL__ARG_BUF(in->x),    VOTECL__ARG_BUF(in->y),      VOTECL__ARG_BUF(in->w),
+        VOTECL__ARG_BUF(in->aux),  VOTECL__ARG_BUF(in->count),  VOTECL__ARG_UINT(in->n),
+        VOTECL__ARG_UINT(l->nvec), VOTECL__ARG_UINT(in->width), VOTECL__ARG_UINT(l->parts)};
     size_t local = cfg->wg, global, spaces = in->spaces;
 
     switch (cfg->variant) {

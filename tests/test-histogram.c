@@ -251,8 +251,8 @@ typedef struct f32_range {
 /* OpenCV's test_histograms.cpp (CV_CalcHistTest): f32 images over [-1000, 1000), ranges
  * [-1000, 1000) or 5% inside, uniform bins; the bin counts of issue 23 and a few others. */
 static const f32_range calchist_ranges[] = {
-    {-1000, 1000, 256085}, {-1000, 1000, 691119}, {-900, 900, 256085}, {-900, 900, 1000},
-    {-1000, 1000, 3},
+    {-1000, 1000, 256085}, {-1000, 1000, 691119}, {-900, 900, 256085},
+    {-900, 900, 1000},     {-1000, 1000, 3},
 };
 
 /* Values near the real edges lo + k * (hi - lo) / n: the floats from 2 below to 2 above
@@ -264,8 +264,8 @@ near_edges(float *x, const f32_range *r, size_t edges, uint64_t seed)
     tu_rng_init(&rng, seed);
     size_t n = 0;
     for (size_t i = 0; i < edges; i++) {
-        uint32_t k = edges > r->nbins ? (uint32_t)(i % (r->nbins + 1))
-                                       : tu_rng_below(&rng, r->nbins + 1);
+        uint32_t k =
+            edges > r->nbins ? (uint32_t)(i % (r->nbins + 1)) : tu_rng_below(&rng, r->nbins + 1);
         float f = (float)(r->lo + (double)k * ((r->hi - r->lo) / r->nbins));
         float v = nextafterf(nextafterf(f, -INFINITY), -INFINITY);
         for (int j = 0; j < 5; j++, v = nextafterf(v, INFINITY))
@@ -777,10 +777,9 @@ case_f32_edges(votecl_variant variant, votecl_dtype dtype)
         int numpy; /* 0: exact, 1: NumPy's, 2: both */
         int slow;
     } cases[] = {
-        {{1000.1, 1000.2, 4096}, 0, 0},  {{0.1, 0.7, 100}, 1, 0},      {{0.1, 0.7, 100}, 0, 1},
-        {{1000, 1000.01, 7}, 2, 1},
-        {{1e-30, 1e-29, 256}, 2, 1},      {{-3.4e38, 3.4e38, 4}, 2, 1}, {{0, 1, (1u << 22) + 1}, 2, 1},
-        {{2, 2280, 8296}, 2, 1},
+        {{1000.1, 1000.2, 4096}, 0, 0}, {{0.1, 0.7, 100}, 1, 0},     {{0.1, 0.7, 100}, 0, 1},
+        {{1000, 1000.01, 7}, 2, 1},     {{1e-30, 1e-29, 256}, 2, 1}, {{-3.4e38, 3.4e38, 4}, 2, 1},
+        {{0, 1, (1u << 22) + 1}, 2, 1}, {{2, 2280, 8296}, 2, 1},
     };
     (void)dtype;
     size_t random = 20011;
@@ -805,8 +804,8 @@ case_f32_edges(votecl_variant variant, votecl_dtype dtype)
             p.max[0] = range->hi;
             p.edges = numpy ? VOTECL_HIST_EDGES_NUMPY : VOTECL_HIST_EDGES_EXACT;
             char what[96];
-            snprintf(what, sizeof what, "%s edges of [%g, %g), %u bins", numpy ? "NumPy's" : "exact",
-                     range->lo, range->hi, range->nbins);
+            snprintf(what, sizeof what, "%s edges of [%g, %g), %u bins",
+                     numpy ? "NumPy's" : "exact", range->lo, range->hi, range->nbins);
             check_once(variant, &p, x, NULL, NULL, n, 1, what);
         }
     }
@@ -2144,7 +2143,12 @@ test_ref_f32_huge_range(void)
     g_free(got);
     for (size_t i = 0; i < G_N_ELEMENTS(x); i++)
         g_assert_cmpuint(calchist_bin(x[i], p.min[0], p.max[0], 4), ==,
-                         i < 2 ? 2 : i == 2 ? 1 : i == 3 ? 3 : i == 4 ? 0 : i == 5 ? 3 : ~0u);
+                         i < 2    ? 2
+                         : i == 2 ? 1
+                         : i == 3 ? 3
+                         : i == 4 ? 0
+                         : i == 5 ? 3
+                                  : ~0u);
 
     p.min[0] = -1e308;
     p.max[0] = 1e308;
@@ -2245,7 +2249,8 @@ test_ref_f32_numpy_edges(void)
         float e = numpy_edge_f32(&range, k);
         uint32_t b = calchist_bin(e, 0.1, 0.7, 100);
         /* below the real edge 0.1 + k * 0.006 exactly when calcHist puts it lower */
-        int below = (long double)e < (long double)0.1 + k * ((long double)0.7 - (long double)0.1) / 100;
+        int below =
+            (long double)e < (long double)0.1 + k * ((long double)0.7 - (long double)0.1) / 100;
         g_assert_cmpuint(b, ==, below ? k - 1 : k);
         low += below;
     }

@@ -226,7 +226,7 @@ typedef struct votecl_hist_params {
     unsigned stretch;    /* local strategy's S' (at most the paper's S' of Eq. 5 and the
                             work-group size); 0: chosen for the device */
     unsigned work_group_size; /* vote kernel's work-group size; 0: chosen for the device */
-    votecl_hist_edges edges; /* f32 data only: the edge convention (EXACT: calcHist's) */
+    votecl_hist_edges edges;  /* f32 data only: the edge convention (EXACT: calcHist's) */
 } votecl_hist_params;
 
 /* Defaults for dtype: one channel, channel[] = {0, 0}, 1-D; u8: 256 bins over [0, 256); u16: 65536 bins over
