@@ -6,7 +6,7 @@
  * integer data: MIN0, RANGE0, MIN1, RANGE1 (ulong literals), IDENT0, IDENT1 (1 when
  * RANGE == NB and the bin is the offset itself); f32 data: FLO0, FHI0 (the range's float
  * ends, FLO0 <= v < FHI0), FPRE0, FOFF0, FSCALE0 (the guess), FDC0_0, FDC1_0 (its error
- * bound), the same for dimension 1 (exact float bit patterns), and EDGES1; the vote kernels'
+ * bound), FDELTA0 (the bound over the range), the same for dimension 1 (exact float bit patterns), and EDGES1; the vote kernels'
  * aux buffer then holds the NB0 + 1 float edges of dimension 0 and, from EDGES1 on, the
  * NB1 + 1 of dimension 1; VOTE_VEC as for vote.cl, > 1 only for 1-D single-channel data;
  * VOTE_KIND (2 when weighted) and VOTE_FRAMES = 1 (frame g is space g). The bins are exactly
@@ -16,16 +16,20 @@
 
 #if HIST_FLOAT
 /* The f32 rule of include/votecl/votecl-vote.h without double precision: a float guess t of
- * the bin's position, within dc0 + dc1 * |t| bins of it (lib/histogram.c), gives the bins
- * [k0, k1] the answer lies in; when they differ (v near an edge), bisection over the host's
- * float edges (edges[k] is the least float of bin k) settles it. Most values read no edge. */
+ * the bin's position lies within dc0 + dc1 * |t| bins of it (lib/histogram.c). Where t is
+ * farther than delta (that bound over the whole range) from a bin edge, its floor is the
+ * bin; else the bins [k0, k1] the bound allows are bisected over the host's float edges
+ * (edges[k] is the least float of bin k). Most values read no edge. */
 INLINE uint
 hist_bin_f(float v, GLOBAL const float *restrict edges, float lo, float hi, float pre, float off,
-           float scale, float dc0, float dc1, uint nb)
+           float scale, float delta, float dc0, float dc1, uint nb)
 {
     if (!(v >= lo && v < hi)) /* NaN, infinities and out-of-range values cast no vote */
         return VOTE_SKIP;
     float t = (v * pre - off) * scale;
+    float f = floor(t), frac = t - f; /* exact */
+    if (frac > delta && frac < 1.0f - delta && f >= 0.0f && f < 4294967040.0f && (uint)f < nb)
+        return (uint)f;
     float d = dc0 + dc1 * fabs(t);
     float a = t - d, b = t + d;
     /* clamped before converting: converting an out-of-range float is undefined */
@@ -40,9 +44,10 @@ hist_bin_f(float v, GLOBAL const float *restrict edges, float lo, float hi, floa
     }
     return k0;
 }
-#define HIST_BIN0(v) hist_bin_f((v), aux, FLO0, FHI0, FPRE0, FOFF0, FSCALE0, FDC0_0, FDC1_0, NB0)
+#define HIST_BIN0(v) hist_bin_f((v), aux, FLO0, FHI0, FPRE0, FOFF0, FSCALE0, FDELTA0, FDC0_0, FDC1_0, NB0)
 #define HIST_BIN1(v)                                                                           \
-    hist_bin_f((v), aux + EDGES1, FLO1, FHI1, FPRE1, FOFF1, FSCALE1, FDC0_1, FDC1_1, NB1)
+    hist_bin_f((v), aux + EDGES1, FLO1, FHI1, FPRE1, FOFF1, FSCALE1, FDELTA1, FDC0_1, FDC1_1, \
+               NB1)
 #else
 INLINE uint
 hist_bin_i(ulong v, ulong vmin, ulong range, uint nb, int ident)

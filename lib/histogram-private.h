@@ -30,12 +30,14 @@ typedef struct votecl__hist_desc {
     float flo[2];
     float fhi[2];
     /* The kernels' first guess t = (v * fpre - foff) * fscale lies within
-     * fdc0 + fdc1 * |t| bins of the bin's true position; edges settle the rest. */
+     * fdc0 + fdc1 * |t| bins of the bin's true position, within fdelta over the whole range
+     * (and the rounding of 1 - fdelta); edges settle the rest. */
     float fpre[2];
     float foff[2];
     float fscale[2];
     float fdc0[2];
     float fdc1[2];
+    float fdelta[2];
 } votecl__hist_desc;
 
 /* Fills desc from params; returns VOTECL_INVALID_ARGUMENT with the field named in msg. */

@@ -83,7 +83,9 @@ float_up(double x)
  * two, brings the width into [1, 2), so that neither v * fpre - foff nor fscale leaves float
  * range even for a range wider than FLT_MAX. Three roundings of at most 2^-24 each, the
  * double-precision rule's own 2^-51 and the rounding of t -/+ the bound make fdc1; foff's
- * rounding and flushed subnormals make fdc0 (NumPy's edges add their own float32 rounding).
+ * rounding and flushed subnormals make fdc0 (NumPy's edges add their own float32 rounding);
+ * fdelta bounds it over the range, where |t| <= nbins + fdc0, so that a guess farther from
+ * an integer needs no edge.
  * Where no float guess fits, the guess is 0 and the bound covers every bin: the kernels then
  * bisect the edges. */
 static void
@@ -106,6 +108,8 @@ guess_init(votecl__hist_desc *desc, unsigned d)
     desc->fscale[d] = (float)scale;
     desc->fdc0[d] = float_up(c0);
     desc->fdc1[d] = scale > 0.0 ? 5 * 0x1p-24f : 0.0f;
+    desc->fdelta[d] = float_up((double)desc->fdc0[d] +
+                               (double)desc->fdc1[d] * (n + desc->fdc0[d] + 1.0) + 0x1p-23);
 }
 
 /* f32 data: the rule's range, edge ends and first guess. */
@@ -231,9 +235,9 @@ hist_defines(const votecl__hist_desc *d, char defs[][64])
         snprintf(defs[n++], 64, "NB%u=%uu", k, d->nbins[k]);
         if (d->dtype == VOTECL_DTYPE_F32) {
             const float f[] = {d->flo[k],    d->fhi[k],  d->fpre[k], d->foff[k],
-                               d->fscale[k], d->fdc0[k], d->fdc1[k]};
-            static const char *const names[] = {"FLO",    "FHI",   "FPRE", "FOFF",
-                                                "FSCALE", "FDC0_", "FDC1_"};
+                               d->fscale[k], d->fdc0[k], d->fdc1[k], d->fdelta[k]};
+            static const char *const names[] = {"FLO",    "FHI",   "FPRE",  "FOFF",
+                                                "FSCALE", "FDC0_", "FDC1_", "FDELTA"};
             for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
                 snprintf(defs[n++], 64, "%s%u=as_float(0x%08xu)", names[i], k, float_bits(f[i]));
         } else {
