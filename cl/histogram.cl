@@ -18,8 +18,10 @@
 /* The f32 rule of include/votecl/votecl-vote.h without double precision: a float guess t of
  * the bin's position lies within dc0 + dc1 * |t| bins of it (lib/histogram.c). Where t is
  * farther than delta (that bound over the whole range) from a bin edge, its floor is the
- * bin; else the bins [k0, k1] the bound allows are bisected over the host's float edges
- * (edges[k] is the least float of bin k). Most values read no edge. */
+ * bin; near an integer r, edge r decides between r - 1 and r; where the bound is wider
+ * (delta >= 1/2: huge bin counts, ranges far from zero), the bins [k0, k1] it allows are
+ * bisected over the host's float edges (edges[k] is the least float of bin k). Most values
+ * read no edge. */
 INLINE uint
 hist_bin_f(float v, GLOBAL const float *restrict edges, float lo, float hi, float pre, float off,
            float scale, float delta, float dc0, float dc1, uint nb)
@@ -28,8 +30,14 @@ hist_bin_f(float v, GLOBAL const float *restrict edges, float lo, float hi, floa
         return VOTE_SKIP;
     float t = (v * pre - off) * scale;
     float f = floor(t), frac = t - f; /* exact */
-    if (frac > delta && frac < 1.0f - delta && f >= 0.0f && f < 4294967040.0f && (uint)f < nb)
+    /* t is within delta of [0, nb]: clear of every integer, f lies in [0, nb - 1] */
+    if (frac > delta && frac < 1.0f - delta)
         return (uint)f;
+    if (delta < 0.5f) { /* a define: one branch is compiled */
+        /* within delta of the integer r: the bin is r - 1 or r, edge r tells */
+        uint r = (uint)(frac < 0.5f ? max(f, 0.0f) : f + 1.0f);
+        return r == 0u ? 0u : r >= nb ? nb - 1u : v >= edges[r] ? r : r - 1u;
+    }
     float d = dc0 + dc1 * fabs(t);
     float a = t - d, b = t + d;
     /* clamped before converting: converting an out-of-range float is undefined */

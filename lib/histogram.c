@@ -80,8 +80,8 @@ float_up(double x)
 
 /* The kernels' first guess of f32 value v's bin, t = (v * fpre - foff) * fscale, and a bound
  * on its distance from the bin's true position (in bins): fdc0 + fdc1 * |t|. fpre, a power of
- * two, brings the width into [1, 2), so that neither v * fpre - foff nor fscale leaves float
- * range even for a range wider than FLT_MAX. Three roundings of at most 2^-24 each, the
+ * two, is 1 for ordinary ranges, else brings the width into [1, 2), so that neither
+ * v * fpre - foff nor fscale leaves float range even for a range wider than FLT_MAX. Three roundings of at most 2^-24 each, the
  * double-precision rule's own 2^-51 and the rounding of t -/+ the bound make fdc1; foff's
  * rounding and flushed subnormals make fdc0 (NumPy's edges add their own float32 rounding);
  * fdelta bounds it over the range, where |t| <= nbins + fdc0, so that a guess farther from
@@ -93,7 +93,9 @@ guess_init(votecl__hist_desc *desc, unsigned d)
 {
     double n = desc->nbins[d], w = desc->width[d];
     int e = ilogb(w);
-    double pre = ldexp(1.0, -(e < -127 ? -127 : e > 126 ? 126 : e));
+    /* 1 where plain v - min is safe (then the kernels' multiplication by it vanishes) */
+    int plain = e >= -60 && e <= 60 && fmax(fabs(desc->min[d]), fabs(desc->max[d])) <= 0x1p100;
+    double pre = plain ? 1.0 : ldexp(1.0, -(e < -127 ? -127 : e > 126 ? 126 : e));
     double scale = n / (w * pre), off = desc->min[d] * pre, c0;
     float foff = (float)off;
 
