@@ -41,7 +41,8 @@ vote_location(ulong i, uint width)
 
 INLINE uint
 vote_elem(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
-          GLOBAL const float *restrict w, uint space, ulong i, uint width, VOTE_T *value)
+          GLOBAL const float *restrict w, GLOBAL const float *restrict aux, uint space, ulong i,
+          uint width, VOTE_T *value)
 {
     const VALUE_T v = x[i];
 #ifdef VOTE_HAS_TEST
@@ -59,7 +60,8 @@ vote_elem(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
  * 16-byte load, so that a histogram written as user functions reads memory as the built-in
  * does. */
 INLINE void
-vote_vec(GLOBAL const X_T *restrict x, uint space, ulong v, uint width, uint *b)
+vote_vec(GLOBAL const X_T *restrict x, GLOBAL const float *restrict aux, uint space, ulong v,
+         uint width, uint *b)
 {
 #if VOTE_VEC > 1
     union {

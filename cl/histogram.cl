@@ -4,25 +4,58 @@
  * Required defines: X_T (element type), CHANNELS, DIMS (1/2), TWO_ARRAYS (0/1), CH0, CH1,
  * NB0, NB1 (bins per dimension), HIST_FLOAT (0: integer data, 1: f32 data);
  * integer data: MIN0, RANGE0, MIN1, RANGE1 (ulong literals), IDENT0, IDENT1 (1 when
- * RANGE == NB and the bin is the offset itself); f32 data: FMIN0, FMAX0, FSCALE0 and the same
- * for dimension 1 (exact float bit patterns); VOTE_VEC as for vote.cl, > 1 only for 1-D
- * single-channel data; VOTE_KIND (2 when weighted) and VOTE_FRAMES = 1 (frame g is space g). The arithmetic is exactly lib/histogram-ref.c's. */
+ * RANGE == NB and the bin is the offset itself); f32 data: FLO0, FHI0 (the range's float
+ * ends, FLO0 <= v < FHI0), FPRE0, FOFF0, FSCALE0 (the guess), FDC0_0, FDC1_0 (its error
+ * bound), FDELTA0 (the bound over the range), the same for dimension 1 (exact float bit patterns), and EDGES1; the vote kernels'
+ * aux buffer then holds the NB0 + 1 float edges of dimension 0 and, from EDGES1 on, the
+ * NB1 + 1 of dimension 1; VOTE_VEC as for vote.cl, > 1 only for 1-D single-channel data;
+ * VOTE_KIND (2 when weighted) and VOTE_FRAMES = 1 (frame g is space g). The bins are exactly
+ * lib/histogram-ref.c's. */
 
 #define Y_T X_T
 
 #if HIST_FLOAT
+/* The f32 rule of include/votecl/votecl-vote.h without double precision: a float guess t of
+ * the bin's position lies within dc0 + dc1 * |t| bins of it (lib/histogram.c). Where t is
+ * farther than delta (that bound over the whole range) from a bin edge, its floor is the
+ * bin; near an integer r, edge r decides between r - 1 and r; where the bound is wider
+ * (delta >= 1/2: huge bin counts, ranges far from zero), the bins [k0, k1] it allows are
+ * bisected over the host's float edges (edges[k] is the least float of bin k). Most values
+ * read no edge. */
 INLINE uint
-hist_bin_f(float v, float fmin, float fmax, float scale, uint nb)
+hist_bin_f(float v, GLOBAL const float *restrict edges, float lo, float hi, float pre, float off,
+           float scale, float delta, float dc0, float dc1, uint nb)
 {
-    if (!(v >= fmin && v < fmax)) /* NaN, infinities and out-of-range values cast no vote */
+    if (!(v >= lo && v < hi)) /* NaN, infinities and out-of-range values cast no vote */
         return VOTE_SKIP;
-    float t = (v - fmin) * scale;
-    /* Saturate before converting, as lib/histogram-ref.c does (v - fmin may be +inf). */
-    uint b = t < 4294967040.0f ? (uint)t : 0xffffffffu;
-    return min(b, nb - 1u);
+    float t = (v * pre - off) * scale;
+    float f = floor(t), frac = t - f; /* exact */
+    /* t is within delta of [0, nb]: clear of every integer, f lies in [0, nb - 1] */
+    if (frac > delta && frac < 1.0f - delta)
+        return (uint)f;
+    if (delta < 0.5f) { /* a define: one branch is compiled */
+        /* within delta of the integer r: the bin is r - 1 or r, edge r tells */
+        uint r = (uint)(frac < 0.5f ? max(f, 0.0f) : f + 1.0f);
+        return r == 0u ? 0u : r >= nb ? nb - 1u : v >= edges[r] ? r : r - 1u;
+    }
+    float d = dc0 + dc1 * fabs(t);
+    float a = t - d, b = t + d;
+    /* clamped before converting: converting an out-of-range float is undefined */
+    uint k0 = min((uint)(a > 0.0f ? min(a, 4294967040.0f) : 0.0f), nb - 1u);
+    uint k1 = min((uint)(b > 0.0f ? min(b, 4294967040.0f) : 0.0f), nb - 1u);
+    while (k0 < k1) {
+        uint m = k1 - (k1 - k0) / 2u;
+        if (v >= edges[m])
+            k0 = m;
+        else
+            k1 = m - 1u;
+    }
+    return k0;
 }
-#define HIST_BIN0(v) hist_bin_f((v), FMIN0, FMAX0, FSCALE0, NB0)
-#define HIST_BIN1(v) hist_bin_f((v), FMIN1, FMAX1, FSCALE1, NB1)
+#define HIST_BIN0(v) hist_bin_f((v), aux, FLO0, FHI0, FPRE0, FOFF0, FSCALE0, FDELTA0, FDC0_0, FDC1_0, NB0)
+#define HIST_BIN1(v)                                                                           \
+    hist_bin_f((v), aux + EDGES1, FLO1, FHI1, FPRE1, FOFF1, FSCALE1, FDELTA1, FDC0_1, FDC1_1, \
+               NB1)
 #else
 INLINE uint
 hist_bin_i(ulong v, ulong vmin, ulong range, uint nb, int ident)
@@ -43,7 +76,8 @@ hist_bin_i(ulong v, ulong vmin, ulong range, uint nb, int ident)
 
 INLINE uint
 vote_elem(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
-          GLOBAL const float *restrict w, uint space, ulong i, uint width, VOTE_T *weight)
+          GLOBAL const float *restrict w, GLOBAL const float *restrict aux, uint space, ulong i,
+          uint width, VOTE_T *weight)
 {
     uint b = HIST_BIN0(x[i * CHANNELS + CH0]);
 #if DIMS == 2
@@ -64,7 +98,7 @@ vote_elem(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
  * engine loads q itself, so that it can keep several loads in flight). */
 #define VOTE_HAS_UNPACK 1
 INLINE void
-vote_unpack(uint4 q, uint *b)
+vote_unpack(uint4 q, GLOBAL const float *restrict aux, uint *b)
 {
 #if VOTE_VEC == 16
     uint words[4] = {q.x, q.y, q.z, q.w};
@@ -90,10 +124,11 @@ vote_unpack(uint4 q, uint *b)
 
 /* VOTE_VEC consecutive single-channel elements through one 16-byte load. */
 INLINE void
-vote_vec(GLOBAL const X_T *restrict x, uint space, ulong v, uint width, uint *b)
+vote_vec(GLOBAL const X_T *restrict x, GLOBAL const float *restrict aux, uint space, ulong v,
+         uint width, uint *b)
 {
 #if VOTE_VEC > 1
-    vote_unpack(((GLOBAL const uint4 *)x)[v], b);
+    vote_unpack(((GLOBAL const uint4 *)x)[v], aux, b);
 #else
     b[0] = HIST_BIN0(x[v]);
 #endif

@@ -22,7 +22,8 @@
  *                 through vote_finish(s, b, sum) when VOTE_HAS_FINISH is defined.
  *                 Global size spaces * NBINS rounded up to MERGE_WG.
  *
- * Vote kernels take (x, y, w, count, n, nvec, width, parts, extra, partials): count, when not
+ * Vote kernels take (x, y, w, aux, count, n, nvec, width, parts, extra, partials): aux is the
+ * algorithm file's own table (NULL when it has none); count, when not
  * NULL, holds the element count stage 1 left on the device (n is then an upper bound);
  * width is the image width for packed locations (0 for 1-D arrays); extra is passes (local),
  * copies (global) or spaces (private).
@@ -33,14 +34,14 @@
  * MERGE_WG, PRIV_COPIES; for vote_local NPASS (bins per pass) and STRETCH_S, STRETCH (S and S' of Eq. 3
  * and 5), which also select it (without NPASS there is no vote_local), and ONE_PASS (1 when
  * NPASS covers every bin). The algorithm file defines X_T, Y_T and
- *   uint vote_elem(x, y, w, uint space, ulong i, uint width, VOTE_T *value)
+ *   uint vote_elem(x, y, w, aux, uint space, ulong i, uint width, VOTE_T *value)
  *        the bin of element i in 'space' (or VOTE_SKIP), its vote in *value
- *   void vote_vec(x, uint space, ulong vector_index, uint width, uint bins[VOTE_VEC])
+ *   void vote_vec(x, aux, uint space, ulong vector_index, uint width, uint bins[VOTE_VEC])
  *        the bins of VOTE_VEC consecutive elements (unity votes), from one 16-byte load
  * Bins are 32-bit words: counts, or the bits of f32 sums when VOTE_KIND is 2.
  * LOCAL_AGG (bits: 1 one vote per vector of equal bins, 2 warp aggregation, NVIDIA only) and
  * FUSED_MERGE select vote_local's refinements; LOCAL_LOADS > 0 (with an algorithm file that
- * defines VOTE_HAS_UNPACK and vote_unpack(uint4 q, uint *bins)) keeps that many 16-byte loads
+ * defines VOTE_HAS_UNPACK and vote_unpack(uint4 q, aux, uint *bins)) keeps that many 16-byte loads
  * in flight per work-item.
  * Atomics: local atomic_inc / add / cmpxchg (vote_local), global (vote_global, the tickets). */
 
@@ -122,7 +123,8 @@ local_vote_vec(LOCAL_PTR uint *bins, const uint *b, uint base, uint copy)
  * flight (the kernel is bound by the loads' latency, not by the local atomics:
  * docs/performance.md). */
 INLINE void
-local_vote_vectors(LOCAL_PTR uint *bins, GLOBAL const X_T *restrict x, uint space, ulong frame,
+local_vote_vectors(LOCAL_PTR uint *bins, GLOBAL const X_T *restrict x,
+                   GLOBAL const float *restrict aux, uint space, ulong frame,
                    uint width, uint nvec, uint first, uint stride, uint base, uint copy)
 {
     GLOBAL const uint4 *xv = (GLOBAL const uint4 *)x + frame / VOTE_VEC;
@@ -143,7 +145,7 @@ local_vote_vectors(LOCAL_PTR uint *bins, GLOBAL const X_T *restrict x, uint spac
         for (uint j = 0; j < LOCAL_LOADS; j++) {
             uint b[VOTE_VEC];
             if (v + j * stride < nvec) {
-                vote_unpack(cur[j], b);
+                vote_unpack(cur[j], aux, b);
                 local_vote_vec(bins, b, base, copy);
             }
         }
@@ -153,20 +155,21 @@ local_vote_vectors(LOCAL_PTR uint *bins, GLOBAL const X_T *restrict x, uint spac
 /* The vectors v = first, first + stride, ... below nvec, two loads in flight before the
  * votes that depend on them. */
 INLINE void
-local_vote_vectors(LOCAL_PTR uint *bins, GLOBAL const X_T *restrict x, uint space, ulong frame,
+local_vote_vectors(LOCAL_PTR uint *bins, GLOBAL const X_T *restrict x,
+                   GLOBAL const float *restrict aux, uint space, ulong frame,
                    uint width, uint nvec, uint first, uint stride, uint base, uint copy)
 {
     uint v = first;
     for (; v + stride < nvec; v += 2 * stride) {
         uint b[2 * VOTE_VEC];
-        vote_vec(x, space, frame / VOTE_VEC + v, width, b);
-        vote_vec(x, space, frame / VOTE_VEC + v + stride, width, b + VOTE_VEC);
+        vote_vec(x, aux, space, frame / VOTE_VEC + v, width, b);
+        vote_vec(x, aux, space, frame / VOTE_VEC + v + stride, width, b + VOTE_VEC);
         local_vote_vec(bins, b, base, copy);
         local_vote_vec(bins, b + VOTE_VEC, base, copy);
     }
     for (; v < nvec; v += stride) {
         uint b[VOTE_VEC];
-        vote_vec(x, space, frame / VOTE_VEC + v, width, b);
+        vote_vec(x, aux, space, frame / VOTE_VEC + v, width, b);
         local_vote_vec(bins, b, base, copy);
     }
 }
@@ -240,7 +243,8 @@ local_merge(GLOBAL uint *partials, GLOBAL uint *tickets, GLOBAL uint *result, ui
 
 KERNEL __attribute__((reqd_work_group_size(WG, 1, 1))) void
 vote_local(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
-           GLOBAL const float *restrict w, GLOBAL const uint *restrict count, uint n_arg,
+           GLOBAL const float *restrict w, GLOBAL const float *restrict aux,
+           GLOBAL const uint *restrict count, uint n_arg,
            uint nvec, uint width, uint parts, uint passes, GLOBAL uint *partials,
            GLOBAL uint *tickets, GLOBAL uint *result)
 {
@@ -266,11 +270,11 @@ vote_local(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
         bins[i] = 0;
     LOCAL_BARRIER();
 #if VOTE_VEC > 1 && VOTE_KIND == 0
-    local_vote_vectors(bins, x, space, frame, width, nvec, part * WG + lid, parts * WG, base,
+    local_vote_vectors(bins, x, aux, space, frame, width, nvec, part * WG + lid, parts * WG, base,
                        copy);
 #endif
     for (uint e = nvec * VOTE_VEC + part * WG + lid; e < n; e += parts * WG) {
-        uint b = vote_elem(x, y, w, space, frame + e, width, &wt);
+        uint b = vote_elem(x, y, w, aux, space, frame + e, width, &wt);
         if (b - base < NPASS)
             LOCAL_VOTE(&bins[(b - base) * STRETCH + copy], wt);
     }
@@ -284,7 +288,8 @@ vote_local(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
 
 KERNEL __attribute__((reqd_work_group_size(WG, 1, 1))) void
 vote_global(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
-            GLOBAL const float *restrict w, GLOBAL const uint *restrict count, uint n_arg,
+            GLOBAL const float *restrict w, GLOBAL const float *restrict aux,
+           GLOBAL const uint *restrict count, uint n_arg,
             uint nvec, uint width, uint parts, uint copies, GLOBAL uint *restrict partials)
 {
     const uint lid = get_local_id(0), group = get_group_id(0);
@@ -297,7 +302,7 @@ vote_global(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
 #if VOTE_VEC > 1 && VOTE_KIND == 0
     for (uint v = part * WG + lid; v < nvec; v += parts * WG) {
         uint b[VOTE_VEC];
-        vote_vec(x, space, frame / VOTE_VEC + v, width, b);
+        vote_vec(x, aux, space, frame / VOTE_VEC + v, width, b);
 #pragma unroll
         for (uint k = 0; k < VOTE_VEC; k++)
             if (b[k] < NBINS)
@@ -305,7 +310,7 @@ vote_global(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
     }
 #endif
     for (uint e = nvec * VOTE_VEC + part * WG + lid; e < n; e += parts * WG) {
-        uint b = vote_elem(x, y, w, space, frame + e, width, &wt);
+        uint b = vote_elem(x, y, w, aux, space, frame + e, width, &wt);
         if (b < NBINS)
             GLOBAL_VOTE(&bins[b], wt);
     }
@@ -313,7 +318,8 @@ vote_global(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
 
 KERNEL __attribute__((reqd_work_group_size(WG, 1, 1))) void
 vote_private(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
-             GLOBAL const float *restrict w, GLOBAL const uint *restrict count, uint n_arg,
+             GLOBAL const float *restrict w, GLOBAL const float *restrict aux,
+           GLOBAL const uint *restrict count, uint n_arg,
              uint nvec, uint width, uint parts, uint spaces, GLOBAL uint *restrict partials)
 {
     const uint item = get_global_id(0);
@@ -333,7 +339,7 @@ vote_private(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
     /* PRIV_COPIES sub-histograms: runs of equal values do not serialise on one counter. */
     for (; e + VOTE_VEC <= end && e / VOTE_VEC < nvec; e += VOTE_VEC) {
         uint b[VOTE_VEC];
-        vote_vec(x, space, (frame + e) / VOTE_VEC, width, b);
+        vote_vec(x, aux, space, (frame + e) / VOTE_VEC, width, b);
 #pragma unroll
         for (uint k = 0; k < VOTE_VEC; k++)
             if (b[k] < NBINS)
@@ -341,7 +347,7 @@ vote_private(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
     }
 #endif
     for (; e < end; e++) {
-        uint b = vote_elem(x, y, w, space, frame + e, width, &wt);
+        uint b = vote_elem(x, y, w, aux, space, frame + e, width, &wt);
         if (b < NBINS)
             PRIVATE_VOTE(&bins[b], wt);
     }
@@ -360,7 +366,8 @@ private_vote(LOCAL_PTR uint *counts, uint lid, uint b)
 
 KERNEL __attribute__((reqd_work_group_size(WG, 1, 1))) void
 vote_private_local(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
-                   GLOBAL const float *restrict w, GLOBAL const uint *restrict count,
+                   GLOBAL const float *restrict w, GLOBAL const float *restrict aux,
+           GLOBAL const uint *restrict count,
                    uint n_arg, uint nvec, uint width, uint parts, uint spaces,
                    GLOBAL uint *restrict partials)
 {
@@ -378,21 +385,21 @@ vote_private_local(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
     uint v = part * WG + lid;
     for (; v + stride < nvec; v += 2 * stride) {
         uint b[2 * VOTE_VEC];
-        vote_vec(x, space, frame / VOTE_VEC + v, width, b);
-        vote_vec(x, space, frame / VOTE_VEC + v + stride, width, b + VOTE_VEC);
+        vote_vec(x, aux, space, frame / VOTE_VEC + v, width, b);
+        vote_vec(x, aux, space, frame / VOTE_VEC + v + stride, width, b + VOTE_VEC);
 #pragma unroll
         for (uint k = 0; k < 2 * VOTE_VEC; k++)
             private_vote(counts, lid, b[k]);
     }
     for (; v < nvec; v += stride) {
         uint b[VOTE_VEC];
-        vote_vec(x, space, frame / VOTE_VEC + v, width, b);
+        vote_vec(x, aux, space, frame / VOTE_VEC + v, width, b);
 #pragma unroll
         for (uint k = 0; k < VOTE_VEC; k++)
             private_vote(counts, lid, b[k]);
     }
     for (uint e = nvec * VOTE_VEC + part * WG + lid; e < n; e += stride)
-        private_vote(counts, lid, vote_elem(x, y, w, space, frame + e, width, &wt));
+        private_vote(counts, lid, vote_elem(x, y, w, aux, space, frame + e, width, &wt));
     LOCAL_BARRIER();
     GLOBAL uint *out = partials + ((ulong)space * parts + part) * NBINS;
     for (uint i = lid; i < NBINS; i += WG) {

@@ -1,8 +1,11 @@
 /* The sequential reference for histograms: the specification of every strategy, the test
- * oracle and the 'ref' backend. libc only. The bin arithmetic here is exactly that of
- * cl/histogram.cl; this file is compiled with -ffp-contract=off like the kernels. */
+ * oracle and the 'ref' backend. libc only. f32 bins follow the rule of
+ * include/votecl/votecl-vote.h directly, in double precision; the kernels reach the same
+ * bins through the float edges votecl__hist_edge() gives. This file is compiled with
+ * -ffp-contract=off, so that every double expression rounds as written. */
 #include "votecl-private.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "histogram-private.h"
@@ -17,19 +20,91 @@ bin_int(uint64_t v, uint64_t vmin, uint64_t range, uint32_t nb, int ident)
     return ident ? (uint32_t)(v - vmin) : (uint32_t)(((v - vmin) * nb) / range);
 }
 
-static uint32_t
-bin_float(float v, float fmin, float fmax, float scale, uint32_t nb)
+/* The least float not below x (+inf when x exceeds FLT_MAX). */
+static float
+float_at_or_above(double x)
 {
-    float t;
-    uint32_t b;
+    float f = (float)x;
 
-    if (!(v >= fmin && v < fmax)) /* NaN, infinities and out-of-range values cast no vote */
+    return (double)f < x ? nextafterf(f, INFINITY) : f;
+}
+
+/* Exact edges: v's position in bins, in double precision in the order of the reference of
+ * OpenCV's calcHist accuracy test, (v - min) * nbins / (max - min). */
+static double
+position(const votecl__hist_desc *d, unsigned dim, float v)
+{
+    return ((double)v - d->min[dim]) * (double)d->nbins[dim] / d->width[dim];
+}
+
+/* NumPy's edge k: np.linspace(min, max, nbins + 1) in double (k * step + min, the last edge
+ * max itself), rounded to float32 as np.histogram does for float32 data. */
+static float
+numpy_edge(const votecl__hist_desc *d, unsigned dim, uint32_t k)
+{
+    if (k == d->nbins[dim])
+        return (float)d->max[dim];
+    return (float)((double)k * (d->width[dim] / d->nbins[dim]) + d->min[dim]);
+}
+
+/* Exact edges: the least float v in [lo, hi] whose position is k or more (hi if none),
+ * searched from the float nearest the real edge, at most a few floats away. */
+static float
+exact_edge(const votecl__hist_desc *d, unsigned dim, uint32_t k, float lo, float hi)
+{
+    float v = (float)(d->min[dim] + (double)k * (d->width[dim] / d->nbins[dim]));
+
+    v = v > lo ? v : lo;
+    v = v < hi ? v : hi;
+    while (v > lo && position(d, dim, nextafterf(v, -INFINITY)) >= k)
+        v = nextafterf(v, -INFINITY);
+    while (v < hi && position(d, dim, v) < k)
+        v = nextafterf(v, INFINITY);
+    return v;
+}
+
+float
+votecl__hist_edge(const votecl__hist_desc *d, unsigned dim, uint32_t k)
+{
+    uint32_t n = d->nbins[dim];
+    float lo, hi;
+
+    if (d->numpy_edges) /* the last bin holds its upper edge: the range ends above it */
+        return k < n ? numpy_edge(d, dim, k) : nextafterf(numpy_edge(d, dim, n), INFINITY);
+    lo = float_at_or_above(d->min[dim]);
+    hi = float_at_or_above(d->max[dim]);
+    return k == 0 ? lo : k == n ? hi : exact_edge(d, dim, k, lo, hi);
+}
+
+/* NumPy's edges: the last bin k with edge k <= v, by bisection. */
+static uint32_t
+numpy_bin(const votecl__hist_desc *d, unsigned dim, float v)
+{
+    uint32_t lo = 0, hi = d->nbins[dim] - 1;
+
+    if (!(v >= numpy_edge(d, dim, 0) && v <= numpy_edge(d, dim, d->nbins[dim])))
         return SKIP;
-    t = (v - fmin) * scale;
-    /* v - fmin may overflow to +inf for ranges near FLT_MAX: saturate before converting,
-     * since converting an out-of-range float is undefined. */
-    b = t < 4294967040.0f ? (uint32_t)t : UINT32_MAX;
-    return b < nb - 1 ? b : nb - 1;
+    while (lo < hi) {
+        uint32_t mid = hi - (hi - lo) / 2;
+        if (v >= numpy_edge(d, dim, mid))
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+uint32_t
+votecl__hist_bin_f32(const votecl__hist_desc *d, unsigned dim, float v)
+{
+    double p;
+
+    if (d->numpy_edges)
+        return numpy_bin(d, dim, v);
+    if (!(v >= d->min[dim] && v < d->max[dim])) /* NaN, infinities, out of range: no vote */
+        return SKIP;
+    p = floor(position(d, dim, v));
+    return p < (double)d->nbins[dim] ? (uint32_t)p : d->nbins[dim] - 1;
 }
 
 static uint32_t
@@ -46,8 +121,7 @@ value_bin(const votecl__hist_desc *d, unsigned dim, const void *data, size_t ind
         return bin_int(((const uint32_t *)data)[index], d->imin[dim], d->irange[dim],
                        d->nbins[dim], d->ident[dim]);
     case VOTECL_DTYPE_F32:
-        return bin_float(((const float *)data)[index], d->fmin[dim], d->fmax[dim],
-                         d->fscale[dim], d->nbins[dim]);
+        return votecl__hist_bin_f32(d, dim, ((const float *)data)[index]);
     }
     return SKIP;
 }

@@ -1,6 +1,7 @@
 /* Histograms, built on the voting engine: validate, plan, upload, vote, read back. */
 #include "votecl-private.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@ struct votecl_hist_plan {
     votecl__hist_desc desc;
     votecl__vote_engine engine; /* unused on the ref backend */
     votecl_buffer *x, *y, *w, *out; /* staging for host-memory calls */
+    votecl_buffer *edges; /* f32 data: the float edges of both dimensions (cl/histogram.cl) */
 };
 
 void
@@ -67,6 +69,69 @@ votecl_hist_params_set_2d(votecl_hist_params *params, uint32_t nx, double xmin, 
 
 #define BAD(...) (snprintf(msg, msg_size, __VA_ARGS__), VOTECL_INVALID_ARGUMENT)
 
+/* Rounds x up to a float (the kernels' error bounds must not shrink). */
+static float
+float_up(double x)
+{
+    float f = (float)x;
+
+    return (double)f < x ? nextafterf(f, INFINITY) : f;
+}
+
+/* The kernels' first guess of f32 value v's bin, t = (v * fpre - foff) * fscale, and a bound
+ * on its distance from the bin's true position (in bins): fdc0 + fdc1 * |t|. fpre, a power of
+ * two, is 1 for ordinary ranges, else brings the width into [1, 2), so that neither
+ * v * fpre - foff nor fscale leaves float range even for a range wider than FLT_MAX. Three roundings of at most 2^-24 each, the
+ * double-precision rule's own 2^-51 and the rounding of t -/+ the bound make fdc1; foff's
+ * rounding and flushed subnormals make fdc0 (NumPy's edges add their own float32 rounding);
+ * fdelta bounds it over the range, where |t| <= nbins + fdc0, so that a guess farther from
+ * an integer needs no edge.
+ * Where no float guess fits, the guess is 0 and the bound covers every bin: the kernels then
+ * bisect the edges. */
+static void
+guess_init(votecl__hist_desc *desc, unsigned d)
+{
+    double n = desc->nbins[d], w = desc->width[d];
+    int e = ilogb(w);
+    /* 1 where plain v - min is safe (then the kernels' multiplication by it vanishes) */
+    int plain = e >= -60 && e <= 60 && fmax(fabs(desc->min[d]), fabs(desc->max[d])) <= 0x1p100;
+    double pre = plain ? 1.0 : ldexp(1.0, -(e < -127 ? -127 : e > 126 ? 126 : e));
+    double scale = n / (w * pre), off = desc->min[d] * pre, c0;
+    float foff = (float)off;
+
+    c0 = ((fabs((double)foff - off) + 0x1p-125) * scale + 0x1p-120) * 1.01;
+    if (desc->numpy_edges)
+        c0 += (fmax(fabs(desc->min[d]), fabs(desc->max[d])) * 0x1p-23 + 0x1p-149) * n / w * 1.01;
+    if (!(scale >= FLT_MIN && scale <= FLT_MAX / 2) || !isfinite(foff) || !(c0 < 0x1p29)) {
+        pre = 1.0, scale = 0.0, foff = 0.0f, c0 = 0x1p30; /* > every bin count */
+    }
+    desc->fpre[d] = (float)pre;
+    desc->foff[d] = foff;
+    desc->fscale[d] = (float)scale;
+    desc->fdc0[d] = float_up(c0);
+    desc->fdc1[d] = scale > 0.0 ? 5 * 0x1p-24f : 0.0f;
+    desc->fdelta[d] = float_up((double)desc->fdc0[d] +
+                               (double)desc->fdc1[d] * (n + desc->fdc0[d] + 1.0) + 0x1p-23);
+}
+
+/* f32 data: the rule's range, edge ends and first guess. */
+static votecl_status
+f32_range_init(votecl__hist_desc *desc, unsigned d, double lo, double hi, char *msg,
+               size_t msg_size)
+{
+    desc->min[d] = lo;
+    desc->max[d] = hi;
+    desc->width[d] = hi - lo;
+    if (!isfinite(desc->width[d] * desc->nbins[d]))
+        return BAD("min[%u], max[%u]: the range's width (max - min) times nbins[%u] overflows "
+                   "double precision",
+                   d, d, d);
+    desc->flo[d] = votecl__hist_edge(desc, d, 0);
+    desc->fhi[d] = votecl__hist_edge(desc, d, desc->nbins[d]);
+    guess_init(desc, d);
+    return VOTECL_OK;
+}
+
 static votecl_status
 range_init(const votecl_hist_params *p, unsigned d, votecl__hist_desc *desc, char *msg,
            size_t msg_size)
@@ -77,15 +142,8 @@ range_init(const votecl_hist_params *p, unsigned d, votecl__hist_desc *desc, cha
         return BAD("%s[%u]: must be finite", !isfinite(lo) ? "min" : "max", d);
     if (!(lo < hi))
         return BAD("min[%u], max[%u]: min (%g) must be below max (%g)", d, d, lo, hi);
-    if (p->dtype == VOTECL_DTYPE_F32) {
-        desc->fmin[d] = (float)lo;
-        desc->fmax[d] = (float)hi;
-        desc->fscale[d] = (float)(p->nbins[d] / (hi - lo));
-        if (!(desc->fmin[d] < desc->fmax[d]) || !isfinite(desc->fscale[d]) ||
-            !(desc->fscale[d] > 0.0f))
-            return BAD("min[%u], max[%u]: range not representable in single precision", d, d);
-        return VOTECL_OK;
-    }
+    if (p->dtype == VOTECL_DTYPE_F32)
+        return f32_range_init(desc, d, lo, hi, msg, msg_size);
     if (lo != floor(lo) || hi != floor(hi))
         return BAD("%s[%u]: must be an integer for integer data",
                    lo != floor(lo) ? "min" : "max", d);
@@ -120,6 +178,11 @@ votecl__hist_desc_init(const votecl_hist_params *p, votecl__hist_desc *desc, cha
     desc->dims = p->dims;
     desc->two_arrays = p->two_arrays != 0;
     desc->weighted = p->weighted != 0;
+    if (p->edges != VOTECL_HIST_EDGES_EXACT && p->edges != VOTECL_HIST_EDGES_NUMPY)
+        return BAD("edges: unknown value %d", (int)p->edges);
+    if (p->edges == VOTECL_HIST_EDGES_NUMPY && p->dtype != VOTECL_DTYPE_F32)
+        return BAD("edges: NumPy's edges are for f32 data (integer data are binned exactly)");
+    desc->numpy_edges = p->edges == VOTECL_HIST_EDGES_NUMPY;
     desc->nbins[1] = 1;
     desc->nbins_total = 1;
     for (unsigned d = 0; d < p->dims; d++) {
@@ -173,16 +236,44 @@ hist_defines(const votecl__hist_desc *d, char defs[][64])
         snprintf(defs[n++], 64, "CH%u=%u", k, d->channel[k]);
         snprintf(defs[n++], 64, "NB%u=%uu", k, d->nbins[k]);
         if (d->dtype == VOTECL_DTYPE_F32) {
-            snprintf(defs[n++], 64, "FMIN%u=as_float(0x%08xu)", k, float_bits(d->fmin[k]));
-            snprintf(defs[n++], 64, "FMAX%u=as_float(0x%08xu)", k, float_bits(d->fmax[k]));
-            snprintf(defs[n++], 64, "FSCALE%u=as_float(0x%08xu)", k, float_bits(d->fscale[k]));
+            const float f[] = {d->flo[k],    d->fhi[k],  d->fpre[k], d->foff[k],
+                               d->fscale[k], d->fdc0[k], d->fdc1[k], d->fdelta[k]};
+            static const char *const names[] = {"FLO",    "FHI",   "FPRE",  "FOFF",
+                                                "FSCALE", "FDC0_", "FDC1_", "FDELTA"};
+            for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+                snprintf(defs[n++], 64, "%s%u=as_float(0x%08xu)", names[i], k, float_bits(f[i]));
         } else {
             snprintf(defs[n++], 64, "MIN%u=%lluUL", k, (unsigned long long)d->imin[k]);
             snprintf(defs[n++], 64, "RANGE%u=%lluUL", k, (unsigned long long)d->irange[k]);
             snprintf(defs[n++], 64, "IDENT%u=%d", k, d->ident[k]);
         }
     }
+    if (d->dtype == VOTECL_DTYPE_F32) /* dimension 1's edges follow dimension 0's */
+        snprintf(defs[n++], 64, "EDGES1=%uu", d->nbins[0] + 1);
     return n;
+}
+
+/* f32 data: the kernels settle bins near edges against the float edges themselves, so that
+ * they need no double precision: edges 0..nbins of dimension 0, then of dimension 1. */
+static votecl_status
+edges_upload(votecl_hist_plan *plan)
+{
+    const votecl__hist_desc *d = &plan->desc;
+    size_t count = (size_t)d->nbins[0] + 1 + (d->dims == 2 ? (size_t)d->nbins[1] + 1 : 0), i = 0;
+    float *edges = malloc(count * sizeof *edges); /* at most 2^29 + 2 floats: no overflow */
+    votecl_status status;
+
+    if (edges == NULL)
+        return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY,
+                            "out of memory for %zu bin edges", count);
+    for (unsigned dim = 0; dim < d->dims; dim++)
+        for (uint32_t k = 0; k <= d->nbins[dim]; k++)
+            edges[i++] = votecl__hist_edge(d, dim, k);
+    status = votecl__buffer_ensure(plan->context, &plan->edges, count * sizeof *edges);
+    if (status == VOTECL_OK)
+        status = votecl_buffer_write(plan->edges, 0, edges, count * sizeof *edges);
+    free(edges);
+    return status;
 }
 
 static votecl_status
@@ -191,8 +282,8 @@ plan_compile(votecl_hist_plan *plan, const votecl_hist_params *params)
     const votecl__hist_desc *d = &plan->desc;
     static const char *const files[] = {"histogram.cl", "vote.cl", NULL};
     unsigned vec = d->dims == 1 && d->channels == 1 ? (unsigned)(16 / d->value_bytes) : 1;
-    char defs[32][64];
-    const char *ptrs[32];
+    char defs[48][64];
+    const char *ptrs[48];
     size_t n;
     votecl__vote_config cfg;
     votecl__program *program;
@@ -217,6 +308,8 @@ plan_compile(votecl_hist_plan *plan, const votecl_hist_params *params)
     status = votecl__program_get(plan->context, files, ptrs, n, NULL, &program);
     if (status == VOTECL_OK)
         status = votecl__vote_engine_init(&plan->engine, plan->context, &cfg, program);
+    if (status == VOTECL_OK && d->dtype == VOTECL_DTYPE_F32)
+        status = edges_upload(plan);
     return status;
 }
 
@@ -259,6 +352,7 @@ votecl_hist_plan_free(votecl_hist_plan *plan)
     votecl_buffer_free(plan->y);
     votecl_buffer_free(plan->w);
     votecl_buffer_free(plan->out);
+    votecl_buffer_free(plan->edges);
     free(plan);
 }
 
@@ -382,7 +476,10 @@ run_host(votecl_hist_plan *plan, const void *x, const void *y, const float *w, s
     if (status == VOTECL_OK)
         status = votecl__vote_run(&plan->engine,
                                   &(votecl__vote_input){.x = bx != NULL ? bx : plan->x,
-                                                        .y = by, .w = bw, .n = n,
+                                                        .y = by,
+                                                        .w = bw,
+                                                        .aux = plan->edges,
+                                                        .n = n,
                                                         .spaces = frames},
                                   plan->out);
     if (status == VOTECL_OK)
@@ -539,8 +636,11 @@ votecl_hist_run_buffers(votecl_hist_plan *plan, votecl_buffer *x, votecl_buffer 
         return VOTECL_OK;
     }
     return votecl__vote_run(&plan->engine,
-                            &(votecl__vote_input){.x = x, .y = d->two_arrays ? y : NULL,
-                                                  .w = d->weighted ? weights : NULL, .n = n,
+                            &(votecl__vote_input){.x = x,
+                                                  .y = d->two_arrays ? y : NULL,
+                                                  .w = d->weighted ? weights : NULL,
+                                                  .aux = plan->edges,
+                                                  .n = n,
                                                   .spaces = frames},
                             bins);
 }

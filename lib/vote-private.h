@@ -67,11 +67,12 @@ votecl_status votecl__vote_engine_init(votecl__vote_engine *engine, votecl_conte
                                        votecl__program *program);
 void votecl__vote_engine_release(votecl__vote_engine *engine);
 
-/* The inputs of one stage-2 run: device buffers (y, w and count may be NULL), n elements
+/* The inputs of one stage-2 run: device buffers (y, w, aux and count may be NULL; aux is the
+ * algorithm's own table, passed to its element functions), n elements
  * (per frame in frames mode; an upper bound when count holds the real number), the image
  * width for packed locations (0: 1-D), and the number of vote spaces. */
 typedef struct votecl__vote_input {
-    votecl_buffer *x, *y, *w, *count;
+    votecl_buffer *x, *y, *w, *aux, *count;
     size_t n;
     size_t width;
     size_t spaces;

@@ -396,33 +396,33 @@ launch_vote(votecl__vote_engine *engine, const layout *l, const votecl__vote_inp
             votecl_buffer *target, votecl_buffer *result)
 {
     const votecl__vote_config *cfg = &engine->cfg;
-    unsigned nargs = 10;
-    votecl__arg args[12] = {VOTECL__ARG_BUF(in->x),         VOTECL__ARG_BUF(in->y),
-                            VOTECL__ARG_BUF(in->w),         VOTECL__ARG_BUF(in->count),
-                            VOTECL__ARG_UINT(in->n),        VOTECL__ARG_UINT(l->nvec),
-                            VOTECL__ARG_UINT(in->width),    VOTECL__ARG_UINT(l->parts)};
+    unsigned nargs = 11;
+    votecl__arg args[13] = {
+        VOTECL__ARG_BUF(in->x),    VOTECL__ARG_BUF(in->y),      VOTECL__ARG_BUF(in->w),
+        VOTECL__ARG_BUF(in->aux),  VOTECL__ARG_BUF(in->count),  VOTECL__ARG_UINT(in->n),
+        VOTECL__ARG_UINT(l->nvec), VOTECL__ARG_UINT(in->width), VOTECL__ARG_UINT(l->parts)};
     size_t local = cfg->wg, global, spaces = in->spaces;
 
     switch (cfg->variant) {
     case VOTECL_VARIANT_LOCAL:
         global = spaces * cfg->passes * l->parts * local;
-        args[8] = VOTECL__ARG_UINT(cfg->passes);
-        args[10] = VOTECL__ARG_BUF(result != NULL ? engine->tickets : NULL);
-        args[11] = VOTECL__ARG_BUF(result);
-        nargs = 12;
+        args[9] = VOTECL__ARG_UINT(cfg->passes);
+        args[11] = VOTECL__ARG_BUF(result != NULL ? engine->tickets : NULL);
+        args[12] = VOTECL__ARG_BUF(result);
+        nargs = 13;
         break;
     case VOTECL_VARIANT_GLOBAL:
         global = spaces * l->parts * local;
-        args[8] = VOTECL__ARG_UINT(l->copies);
+        args[9] = VOTECL__ARG_UINT(l->copies);
         break;
     default:
         /* one work-group (private in local memory) or one work-item per part */
         global = cfg->priv_local ? spaces * l->parts * local
                                  : votecl__round_up(spaces * l->parts, local);
-        args[8] = VOTECL__ARG_UINT(spaces);
+        args[9] = VOTECL__ARG_UINT(spaces);
         break;
     }
-    args[9] = VOTECL__ARG_BUF(target);
+    args[10] = VOTECL__ARG_BUF(target);
     return votecl__launch(engine->context, engine->k_vote, 1, &global, &local, args, nargs);
 }
 

@@ -242,6 +242,62 @@ add_special_floats(float *x, size_t n, uint64_t seed)
         x[tu_rng_below(&rng, (uint32_t)n)] = specials[tu_rng_below(&rng, G_N_ELEMENTS(specials))];
 }
 
+/* f32 edge cases (issue 23): OpenCV's calcHist accuracy test and NumPy's float32 edges. */
+typedef struct f32_range {
+    double lo, hi;
+    uint32_t nbins;
+} f32_range;
+
+/* OpenCV's test_histograms.cpp (CV_CalcHistTest): f32 images over [-1000, 1000), ranges
+ * [-1000, 1000) or 5% inside, uniform bins; the bin counts of issue 23 and a few others. */
+static const f32_range calchist_ranges[] = {
+    {-1000, 1000, 256085}, {-1000, 1000, 691119}, {-900, 900, 256085},
+    {-900, 900, 1000},     {-1000, 1000, 3},
+};
+
+/* Values near the real edges lo + k * (hi - lo) / n: the floats from 2 below to 2 above
+ * the nearest, for `edges` edges spread over the range (every edge when there are fewer). */
+static size_t
+near_edges(float *x, const f32_range *r, size_t edges, uint64_t seed)
+{
+    tu_rng rng;
+    tu_rng_init(&rng, seed);
+    size_t n = 0;
+    for (size_t i = 0; i < edges; i++) {
+        uint32_t k =
+            edges > r->nbins ? (uint32_t)(i % (r->nbins + 1)) : tu_rng_below(&rng, r->nbins + 1);
+        float f = (float)(r->lo + (double)k * ((r->hi - r->lo) / r->nbins));
+        float v = nextafterf(nextafterf(f, -INFINITY), -INFINITY);
+        for (int j = 0; j < 5; j++, v = nextafterf(v, INFINITY))
+            x[n++] = v;
+    }
+    return n;
+}
+
+/* 65536 values as OpenCV's RNG fills a CV_32F image over [-1000, 1000) (a 32-bit integer
+ * times (b - a) 2^-32 in single precision), then 5 x 4096 values at edges; *count is set. */
+static float *
+calchist_data(const f32_range *r, uint64_t seed, size_t *count)
+{
+    size_t n = 65536;
+    float *x = g_new(float, n + 5 * 4096);
+    tu_rng rng;
+    tu_rng_init(&rng, seed);
+    for (size_t i = 0; i < n; i++)
+        x[i] = (float)(int32_t)tu_rng_below(&rng, 0xffffffffu) * (2000.0f * 0x1p-32f);
+    *count = n + near_edges(x + n, r, 4096, seed + 1);
+    return x;
+}
+
+/* NumPy's float32 edges of np.histogram(x, n, range=(lo, hi)): np.linspace in double
+ * (k * step + lo, the last edge hi itself), then float32. Written apart from the library. */
+static float
+numpy_edge_f32(const f32_range *r, uint32_t k)
+{
+    double step = (r->hi - r->lo) / r->nbins;
+    return k == r->nbins ? (float)r->hi : (float)((double)k * step + r->lo);
+}
+
 /* --- cases --- */
 
 static void
@@ -679,6 +735,79 @@ case_f32_extreme(votecl_variant variant, votecl_dtype dtype)
         char what[96];
         snprintf(what, sizeof what, "f32 over [%g, %g)", ranges[r][0], ranges[r][1]);
         check_once(variant, &p, x, NULL, NULL, n, 1, what);
+    }
+    g_free(x);
+}
+
+/* OpenCV's calcHist accuracy case and values at the edges: every strategy equals the
+ * reference (which /ref/f32/calchist checks against OpenCV's own double-precision bins). */
+static void
+case_f32_calchist(votecl_variant variant, votecl_dtype dtype)
+{
+    (void)dtype;
+    /* One range in make check (each range compiles its own kernels); all under -m slow. */
+    size_t ranges = g_test_slow() ? G_N_ELEMENTS(calchist_ranges) : 1;
+    for (size_t r = 0; r < ranges; r++) {
+        const f32_range *range = &calchist_ranges[r];
+        size_t n;
+        float *x = calchist_data(range, 60 + r, &n);
+        votecl_hist_params p;
+        votecl_hist_params_init(&p, VOTECL_DTYPE_F32);
+        p.nbins[0] = range->nbins;
+        p.min[0] = range->lo;
+        p.max[0] = range->hi;
+        char what[96];
+        snprintf(what, sizeof what, "calcHist case [%g, %g), %u bins", range->lo, range->hi,
+                 range->nbins);
+        check_once(variant, &p, x, NULL, NULL, n, 1, what);
+        g_free(x);
+    }
+}
+
+/* Both edge conventions at and around the edges of awkward ranges: one where the float
+ * guess is a bin or two off (foff's rounding: bisection over several edges), a non-dyadic
+ * one (NumPy's edges), then under -m slow one far from zero, tiny, wider than FLT_MAX,
+ * 2^22 + 1 bins, NumPy's own test_bin_edge_cases; random data too. Each range and
+ * convention compiles its own kernels: make check runs two per strategy. */
+static void
+case_f32_edges(votecl_variant variant, votecl_dtype dtype)
+{
+    static const struct {
+        f32_range range;
+        int numpy; /* 0: exact, 1: NumPy's, 2: both */
+        int slow;
+    } cases[] = {
+        {{1000.1, 1000.2, 4096}, 0, 0}, {{0.1, 0.7, 100}, 1, 0},     {{0.1, 0.7, 100}, 0, 1},
+        {{1000, 1000.01, 7}, 2, 1},     {{1e-30, 1e-29, 256}, 2, 1}, {{-3.4e38, 3.4e38, 4}, 2, 1},
+        {{0, 1, (1u << 22) + 1}, 2, 1}, {{2, 2280, 8296}, 2, 1},
+    };
+    (void)dtype;
+    size_t random = 20011;
+    float *x = g_new(float, random + 5 * 3000);
+    for (size_t r = 0; r < G_N_ELEMENTS(cases); r++) {
+        const f32_range *range = &cases[r].range;
+        if (cases[r].slow && !g_test_slow())
+            continue;
+        tu_rng rng;
+        tu_rng_init(&rng, 80 + r);
+        double span = range->hi - range->lo;
+        for (size_t i = 0; i < random; i++)
+            x[i] = (float)(range->lo + span * (tu_rng_float(&rng, -0.01f, 1.01f)));
+        size_t n = random + near_edges(x + random, range, 3000, 90 + r);
+        for (int numpy = 0; numpy <= 1; numpy++) {
+            if (cases[r].numpy != 2 && cases[r].numpy != numpy)
+                continue;
+            votecl_hist_params p;
+            votecl_hist_params_init(&p, VOTECL_DTYPE_F32);
+            p.nbins[0] = range->nbins;
+            p.min[0] = range->lo;
+            p.max[0] = range->hi;
+            p.edges = numpy ? VOTECL_HIST_EDGES_NUMPY : VOTECL_HIST_EDGES_EXACT;
+            char what[96];
+            snprintf(what, sizeof what, "%s edges of [%g, %g), %u bins",
+                     numpy ? "NumPy's" : "exact", range->lo, range->hi, range->nbins);
+            check_once(variant, &p, x, NULL, NULL, n, 1, what);
+        }
     }
     g_free(x);
 }
@@ -1998,62 +2127,80 @@ test_ref_f32_edges(void)
     g_assert_cmpint(clamped, >, 0);
 }
 
-/* A range wider than FLT_MAX: v - min overflows to +inf in single precision for values
- * near max, and the documented formula clamps that to the last bin (converting inf to an
- * integer would be undefined behaviour). Rejecting such a range (VOTECL_INVALID_ARGUMENT
- * naming min or max) would be fine too. */
+/* The bin OpenCV's calcHist accuracy test expects (cvTsCalcHist in
+ * modules/imgproc/test/test_histograms.cpp): double precision, (v - lo) * n / (hi - lo);
+ * 0xffffffff when v casts no vote. Written here apart from lib/histogram-ref.c. */
+static uint32_t
+calchist_bin(float v, double lo, double hi, uint32_t n)
+{
+    double v0 = v;
+    if (v0 < lo || v0 >= hi || isnan(v0))
+        return 0xffffffffu;
+    double idx = floor((v0 - lo) * n / (hi - lo));
+    return idx < 0 ? 0 : idx >= n ? n - 1 : (uint32_t)idx;
+}
+
+/* Counts of x's values by calchist_bin. */
+static uint32_t *
+calchist_counts(const float *x, size_t count, double lo, double hi, uint32_t n)
+{
+    uint32_t *want = g_new0(uint32_t, n);
+    for (size_t i = 0; i < count; i++) {
+        uint32_t b = calchist_bin(x[i], lo, hi, n);
+        if (b != 0xffffffffu)
+            want[b]++;
+    }
+    return want;
+}
+
+/* A range wider than FLT_MAX (issue 23: v - min overflowed in single precision and 0.0 and
+ * 1e38 went into the wrong bins): binned by the rule, in double precision. A width that
+ * overflows double precision is refused, naming min and max. */
 static void
 test_ref_f32_huge_range(void)
 {
     votecl_hist_params p;
     votecl_hist_params_init(&p, VOTECL_DTYPE_F32);
+    p.nbins[0] = 4;
     p.min[0] = -3.4e38;
     p.max[0] = 3.4e38;
+    const float x[] = {0.0f, 1e38f, -1e38f, 3.3e38f, -3.39e38f, 3e38f, FLT_MAX, -FLT_MAX};
+    const uint32_t want[4] = {1, 1, 2, 2}; /* 0.0 and 1e38 in bin 2 */
+    uint32_t *got = ref_run(&p, x, NULL, NULL, G_N_ELEMENTS(x), 1);
+    expect_bins(got, want, 4, "f32 over (-3.4e38, 3.4e38), 4 bins");
+    g_free(got);
+    for (size_t i = 0; i < G_N_ELEMENTS(x); i++)
+        g_assert_cmpuint(calchist_bin(x[i], p.min[0], p.max[0], 4), ==,
+                         i < 2    ? 2
+                         : i == 2 ? 1
+                         : i == 3 ? 3
+                         : i == 4 ? 0
+                         : i == 5 ? 3
+                                  : ~0u);
+
+    p.min[0] = -1e308;
+    p.max[0] = 1e308;
     votecl_hist_plan *plan = NULL;
-    votecl_status status = votecl_hist_plan_new(ref_context, &p, &plan);
-    if (status == VOTECL_INVALID_ARGUMENT) {
-        const char *message = votecl_context_get_error(ref_context);
-        g_assert_true(tu_message_names(message, "min") || tu_message_names(message, "max"));
-        return;
-    }
-    g_assert_cmpint(status, ==, VOTECL_OK);
-    if (plan == NULL)
-        return;
-    const float x[] = {3e38f, 3.3e38f, -3.39e38f};
-    uint32_t want[256] = {0};
-    want[255] = 2; /* (v - min) = +inf: clamped */
-    want[0] = 1;
-    uint32_t got[256];
-    g_assert_cmpint(votecl_hist_run(plan, x, NULL, NULL, 3, got), ==, VOTECL_OK);
-    expect_bins(got, want, 256, "f32 range wider than FLT_MAX");
-    votecl_hist_plan_free(plan);
+    g_assert_cmpint(votecl_hist_plan_new(ref_context, &p, &plan), ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_null(plan);
+    const char *message = votecl_context_get_error(ref_context);
+    g_assert_true(tu_message_names(message, "min[0]") && tu_message_names(message, "max[0]"));
 }
 
-/* Random f32 data against the documented single-precision formula. */
+/* Random f32 data against the documented double-precision rule, computed here; 0.7 and
+ * 0.1 are no floats, so values lie between an edge and its float rounding. */
 static void
 test_ref_f32_formula(void)
 {
     size_t n = 300007;
     float *x = random_data(VOTECL_DTYPE_F32, n, 27);
     add_special_floats(x, n, 28);
-    /* Edges chosen so that no float lies between an edge and its float rounding, where
-     * comparing in double or in single precision would disagree (0.7, for instance). */
-    const double ranges[][2] = {{0, 1}, {-0.125, 1.1}, {0.1, 0.3}};
-    const uint32_t counts[] = {256, 1000, 33};
+    const double ranges[][2] = {{0, 1}, {-0.125, 1.1}, {0.1, 0.3}, {0.1, 0.7}};
+    const uint32_t counts[] = {256, 1000, 33, 100};
     for (size_t r = 0; r < G_N_ELEMENTS(ranges); r++) {
         double lo = ranges[r][0], hi = ranges[r][1];
         uint32_t nb = counts[r];
-        uint32_t *want = g_new0(uint32_t, nb);
-        float flo = (float)lo;
-        float scale = (float)(nb / (hi - lo));
-        for (size_t i = 0; i < n; i++) {
-            float v = x[i];
-            if (!((double)v >= lo && (double)v < hi))
-                continue;
-            volatile float t = (v - flo) * scale;
-            uint32_t b = t >= (float)nb ? nb - 1 : (uint32_t)t;
-            want[b]++;
-        }
+        uint32_t *want = calchist_counts(x, n, lo, hi, nb);
         votecl_hist_params p;
         votecl_hist_params_init(&p, VOTECL_DTYPE_F32);
         p.nbins[0] = nb;
@@ -2065,6 +2212,88 @@ test_ref_f32_formula(void)
         g_free(want);
     }
     g_free(x);
+}
+
+/* OpenCV's calcHist accuracy test (modules/imgproc/test/test_histograms.cpp,
+ * CV_CalcHistTest): the bins equal its double-precision reference, which cv2.calcHist meets
+ * (issue 23: 4 and 5 values of 256085 and 691119 bins over [-1000, 1000) were one bin off). */
+static void
+test_ref_f32_calchist(void)
+{
+    for (size_t r = 0; r < G_N_ELEMENTS(calchist_ranges); r++) {
+        const f32_range *range = &calchist_ranges[r];
+        size_t n;
+        float *x = calchist_data(range, 60 + r, &n);
+        uint32_t *want = calchist_counts(x, n, range->lo, range->hi, range->nbins);
+        votecl_hist_params p;
+        votecl_hist_params_init(&p, VOTECL_DTYPE_F32);
+        p.nbins[0] = range->nbins;
+        p.min[0] = range->lo;
+        p.max[0] = range->hi;
+        uint32_t *got = ref_run(&p, x, NULL, NULL, n, 1);
+        char what[96];
+        snprintf(what, sizeof what, "calcHist case [%g, %g), %u bins", range->lo, range->hi,
+                 range->nbins);
+        expect_bins(got, want, range->nbins, what);
+        g_free(got);
+        g_free(want);
+        g_free(x);
+    }
+}
+
+/* NumPy's float32 edges of a non-dyadic range (issue 23: values exactly on them landed one
+ * bin low in 18 of 100 bins): with VOTECL_HIST_EDGES_NUMPY edge k falls in bin k, the last
+ * edge in the last bin (closed, as np.histogram's), the float below each edge one bin lower;
+ * with the default calcHist rule, an edge NumPy rounded below the real edge falls one bin
+ * lower, and no other. */
+static void
+test_ref_f32_numpy_edges(void)
+{
+    const f32_range range = {0.1, 0.7, 100};
+    float x[2 * 101 + 1];
+    uint32_t want[100] = {0};
+    size_t n = 0;
+    for (uint32_t k = 0; k <= 100; k++) {
+        x[n++] = numpy_edge_f32(&range, k);
+        want[k < 100 ? k : 99]++;
+        x[n++] = nextafterf(numpy_edge_f32(&range, k), -INFINITY);
+        if (k > 0)
+            want[k - 1]++;
+    }
+    x[n++] = nextafterf(numpy_edge_f32(&range, 100), INFINITY); /* above the closed end */
+    votecl_hist_params p;
+    votecl_hist_params_init(&p, VOTECL_DTYPE_F32);
+    p.nbins[0] = 100;
+    p.min[0] = 0.1;
+    p.max[0] = 0.7;
+    p.edges = VOTECL_HIST_EDGES_NUMPY;
+    uint32_t *got = ref_run(&p, x, NULL, NULL, n, 1);
+    expect_bins(got, want, 100, "NumPy's edges of (0.1, 0.7), 100 bins");
+    g_free(got);
+
+    p.edges = VOTECL_HIST_EDGES_EXACT;
+    unsigned low = 0;
+    for (uint32_t k = 0; k < 100; k++) {
+        float e = numpy_edge_f32(&range, k);
+        uint32_t b = calchist_bin(e, 0.1, 0.7, 100);
+        /* below the real edge 0.1 + k * 0.006 exactly when calcHist puts it lower */
+        int below =
+            (long double)e < (long double)0.1 + k * ((long double)0.7 - (long double)0.1) / 100;
+        g_assert_cmpuint(b, ==, below ? k - 1 : k);
+        low += below;
+    }
+    g_test_message("calcHist's rule puts %u of NumPy's 100 edges one bin lower", low);
+    uint32_t *exact = calchist_counts(x, n, 0.1, 0.7, 100);
+    got = ref_run(&p, x, NULL, NULL, n, 1);
+    expect_bins(got, exact, 100, "calcHist's rule on NumPy's edges");
+    g_free(got);
+    g_free(exact);
+
+    p.dtype = VOTECL_DTYPE_U8;
+    p.edges = VOTECL_HIST_EDGES_NUMPY;
+    votecl_hist_plan *plan = NULL;
+    g_assert_cmpint(votecl_hist_plan_new(ref_context, &p, &plan), ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_true(tu_message_names(votecl_context_get_error(ref_context), "edges"));
 }
 
 static void
@@ -2208,6 +2437,8 @@ main(int argc, char **argv)
     g_test_add_func("/ref/f32/edges", test_ref_f32_edges);
     g_test_add_func("/ref/f32/formula", test_ref_f32_formula);
     g_test_add_func("/ref/f32/huge-range", test_ref_f32_huge_range);
+    g_test_add_func("/ref/f32/calchist", test_ref_f32_calchist);
+    g_test_add_func("/ref/f32/numpy-edges", test_ref_f32_numpy_edges);
     g_test_add_func("/ref/empty", test_ref_empty);
     g_test_add_func("/ref/2d", test_ref_2d);
     g_test_add_func("/ref/weighted", test_ref_weighted);
@@ -2252,6 +2483,8 @@ main(int argc, char **argv)
         add_case("multipass", var, VOTECL_DTYPE_F32, case_multipass);
         add_case("many-bins", var, 0, case_many_bins);
         add_case("extreme-range", var, VOTECL_DTYPE_F32, case_f32_extreme);
+        add_case("calchist", var, VOTECL_DTYPE_F32, case_f32_calchist);
+        add_case("edges", var, VOTECL_DTYPE_F32, case_f32_edges);
         add_case("2d-channels", var, VOTECL_DTYPE_U8, case_2d_channels);
         add_case("2d-channels", var, VOTECL_DTYPE_U16, case_2d_channels);
         add_case("2d-weighted", var, VOTECL_DTYPE_U8, case_2d_weighted);

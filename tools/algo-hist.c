@@ -1,5 +1,5 @@
 /* The histogram in the votecl tool (tools/algorithms.h): demo steps gray, rgb and chroma,
- * votecl batch hist, and the bench groups hist and hist16 (the bench's core, in
+ * votecl batch hist, and the bench groups hist, hist16 and histf32 (the bench's core, in
  * cmd-bench.c). */
 #include "config.h"
 
@@ -339,6 +339,7 @@ static const tool_demo_step hist_demo[] = {
 static const tool_bench_group hist_bench[] = {
     {"hist", tool_bench_hist},
     {"hist16", tool_bench_hist16},
+    {"histf32", tool_bench_histf32},
 };
 
 static const tool_batch_case hist_batch = {

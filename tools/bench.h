@@ -96,5 +96,6 @@ int tool_bench_edge_frame(tool_bench *b, tool_image *edges);
  * and "hist16" (u16, 4096 bins). */
 void tool_bench_hist(tool_bench *b);
 void tool_bench_hist16(tool_bench *b);
+void tool_bench_histf32(tool_bench *b);
 
 #endif

@@ -49,7 +49,8 @@ bench_usage(FILE *f)
                "  --backend both  run everything on OpenCL, then on CUDA, and compare each case's\n"
                "              time (JSON 'runs' and 'comparison'; a table on stdout with --json\n"
                "              FILE, else on stderr unless -q)\n"
-               "  --only      only one group of cases: hist, hist16 (u16, 4096 bins), hough,\n"
+               "  --only      only one group of cases: hist, hist16 (u16, 4096 bins), histf32 (f32,\n"
+               "              256 and 256085 bins), hough,\n"
                "              lines, hog or ght\n"
                "  --work-group-size N  the histogram plans' vote work-group size\n");
 }
@@ -99,6 +100,8 @@ static const bench_distribution bench_distributions[] = {
 };
 
 /* --- timing --- */
+
+#define HISTF32_MAX_BINS 256085 /* the widest histf32 case (OpenCV's accuracy test) */
 
 typedef struct hist_op {
     votecl_hist_plan *plan;
@@ -378,6 +381,14 @@ load_building(bench *b)
     return r;
 }
 
+/* Words of the bins buffer: the frames' u8 bins, hist16's 4096, histf32's widest. */
+static size_t
+bench_bins_words(const bench *b)
+{
+    size_t words = b->frames * BENCH_BINS;
+    return words > HISTF32_MAX_BINS ? words : HISTF32_MAX_BINS;
+}
+
 static int
 bench_alloc(bench *b)
 {
@@ -391,10 +402,8 @@ bench_alloc(bench *b)
     }
     if ((st = votecl_buffer_new(b->ctx, host_bytes, &b->x)) != VOTECL_OK ||
         (st = votecl_buffer_new(b->ctx, b->bytes, &b->dst)) != VOTECL_OK ||
-        (st = votecl_buffer_new(b->ctx,
-                                (b->frames * BENCH_BINS > 4096 ? b->frames * BENCH_BINS : 4096) *
-                                    sizeof(uint32_t),
-                                &b->bins)) != VOTECL_OK)
+        (st = votecl_buffer_new(b->ctx, bench_bins_words(b) * sizeof(uint32_t), &b->bins)) !=
+            VOTECL_OK)
         return tool_fail(b->ctx, st, "device buffers");
     return TOOL_EXIT_OK;
 }
@@ -759,6 +768,115 @@ tool_bench_hist16(bench *b)
             if (b->args.variants & 1u << v)
                 bench_hist16_case(b, v, dists[d].name, dists[d].k);
     }
+}
+
+/* --- f32 data (issue 23: bins near edges follow calcHist's double-precision rule) --- */
+
+typedef struct histf32_shape {
+    const char *name;
+    uint32_t nbins;
+    double lo, hi;
+} histf32_shape;
+
+/* n floats over the shape's range: random (xorshift64, 24 bits), constant, or each 16-byte
+ * chunk (4 values) one value with k distinct values across consecutive work-items. */
+static void
+histf32_fill(float *p, size_t n, const histf32_shape *s, const char *name, unsigned k)
+{
+    uint64_t x = 1;
+    double span = s->hi - s->lo;
+    for (size_t i = 0; i < n; i++) {
+        double u;
+        if (strcmp(name, "random") == 0) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            u = (double)(x >> 40) * 0x1p-24;
+        } else {
+            u = k == 0 ? 1.0 / 3 : (double)((i >> 2) % k) / k + 0.5 / k;
+        }
+        p[i] = (float)(s->lo + span * u);
+    }
+}
+
+/* The counts against the rule of votecl-vote.h computed here in double precision. */
+static votecl_status
+histf32_check(votecl_buffer *bins, const float *host, size_t n, const histf32_shape *s, int *ok)
+{
+    uint32_t *counts = malloc(2 * (size_t)s->nbins * sizeof *counts), *want = counts + s->nbins;
+    votecl_status st;
+    if (!counts)
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    memset(want, 0, s->nbins * sizeof *want);
+    for (size_t i = 0; i < n; i++) {
+        double v = host[i], t = floor((v - s->lo) * s->nbins / (s->hi - s->lo));
+        if (v >= s->lo && v < s->hi)
+            want[t < s->nbins ? (uint32_t)t : s->nbins - 1]++;
+    }
+    st = votecl_buffer_read(bins, 0, counts, s->nbins * sizeof *counts);
+    *ok = st == VOTECL_OK && memcmp(want, counts, s->nbins * sizeof *want) == 0;
+    free(counts);
+    return st;
+}
+
+/* One case: the auto plan (or a forced strategy) over b->bytes / 4 floats already on the
+ * device, checked against the counts made here. */
+static void
+bench_histf32_case(bench *b, votecl_variant variant, const histf32_shape *shape,
+                   const char *name, unsigned k)
+{
+    size_t n = b->bytes / 4;
+    votecl_hist_params params;
+    hist_op op = {.x = b->x, .bins = b->bins, .n = n, .frames = 1};
+    case_result r = {0};
+    bench_plan p = {.requested = variant};
+    char label[64];
+
+    votecl_hist_params_init(&params, VOTECL_DTYPE_F32);
+    params.nbins[0] = shape->nbins;
+    params.min[0] = shape->lo;
+    params.max[0] = shape->hi;
+    params.variant = variant;
+    params.work_group_size = (unsigned)b->args.wg;
+    histf32_fill((float *)b->host, n, shape, name, k);
+    r.status = votecl_buffer_write(b->x, 0, b->host, n * 4);
+    if (r.status == VOTECL_OK)
+        r.status = votecl_hist_plan_new(b->ctx, &params, &op.plan);
+    if (r.status == VOTECL_OK)
+        r.status = votecl_hist_plan_describe(op.plan, n, 1, &r.info);
+    if (r.status == VOTECL_OK)
+        r.status = tool_bench_time(b->ctx, run_hist_op, &op, b->args.reps, 0, &r.seconds);
+    if (r.status == VOTECL_OK)
+        r.status = histf32_check(b->bins, (const float *)b->host, n, shape, &r.ok);
+    if (!r.ok)
+        b->all_ok = 0;
+    snprintf(label, sizeof label, "f32_%s_%s", shape->name, name);
+    json_case_open(b, label, &p, n, 1, &r);
+    tool_json_end_object(&b->json);
+    tool_progress(
+        b->options, "bench: %-22s %-7s %8.3f GB/s %s\n", label, votecl_variant_name(variant),
+        r.status == VOTECL_OK ? (double)(n * 4) / r.seconds / 1e9 : 0.0, r.ok ? "ok" : "FAILED");
+    votecl_hist_plan_free(op.plan);
+}
+
+void
+tool_bench_histf32(bench *b)
+{
+    static const histf32_shape shapes[] = {{"256", 256, 0.0, 1.0},
+                                           {"256085", 256085, -1000.0, 1000.0}};
+    static const struct {
+        const char *name;
+        unsigned k;
+    } dists[] = {{"random", 0}, {"constant", 0}, {"distinct16", 16}};
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+        for (size_t d = 0; d < sizeof dists / sizeof dists[0]; d++) {
+            if (s > 0 && d > 0)
+                continue; /* the wide histogram: random data only */
+            bench_histf32_case(b, VOTECL_VARIANT_AUTO, &shapes[s], dists[d].name, dists[d].k);
+            for (votecl_variant v = VOTECL_VARIANT_LOCAL; v <= VOTECL_VARIANT_PRIVATE; v++)
+                if (b->args.variants & 1u << v)
+                    bench_histf32_case(b, v, &shapes[s], dists[d].name, dists[d].k);
+        }
 }
 
 /* Whether the cases of group run (--only). */

@@ -20,10 +20,20 @@
  * falls into bin floor((v - min) * nbins / (max - min)). Values outside [min, max), NaN and
  * infinities cast no vote. For u8, u16 and u32 data min and max must be integers with
  * 0 <= min < max <= 2^32, and the bin is computed exactly in integer arithmetic. For f32
- * data the range test compares v with (float)min and (float)max, and the bin is computed in
- * single precision as (v - (float)min) * scale with scale = (float)(nbins / (max - min)),
- * saturated and clamped to the last bin, exactly as the sequential reference (the 'ref'
- * backend) does, so device and reference agree bit for bit.
+ * data the rule is that of OpenCV's cv::calcHist (the double-precision reference of its
+ * accuracy test, which calcHist meets): v votes when min <= v < max (compared in double),
+ * into bin floor(((double)v - min) * nbins / (max - min)) evaluated in double precision in
+ * that order, clamped to nbins - 1. Every backend gives these bins exactly, also on devices
+ * without double precision: the kernels compare values near an edge with float edges the
+ * host computes (edge k is the least float in bin k). With edges = VOTECL_HIST_EDGES_NUMPY
+ * the bins are NumPy's np.histogram's for float32 data instead: float32 edges
+ * E_k = (float)(k * ((max - min) / nbins) + min) computed in double as np.linspace does
+ * (E_nbins = (float)max), v votes when E_0 <= v <= E_nbins (NumPy's last bin holds its upper
+ * edge) into the last bin k with E_k <= v. The two differ only for a value equal to a
+ * float32 edge that lies below the real edge min + k * (max - min) / nbins: NumPy counts it
+ * in bin k, calcHist in bin k - 1. A range whose width times nbins overflows double
+ * precision is refused; any narrower one is binned by the rule, ranges wider than FLT_MAX
+ * included.
  * A 2-D histogram has nbins[0] x nbins[1] bins, row-major: bin = bx * nbins[1] + by.
  *
  * Counts are 32-bit and never wrap: a frame holds at most VOTECL_VOTE_MAX_ELEMENTS
@@ -191,6 +201,12 @@ VOTECL_API votecl_status votecl_vote_plan_describe(const votecl_vote_plan *plan,
 VOTECL_API votecl_status votecl_vote_plan_predict(const votecl_vote_plan *plan, size_t elements,
                                                   double eta, double *seconds);
 
+/* Where f32 values fall near bin edges (see Histogram semantics above). */
+typedef enum votecl_hist_edges {
+    VOTECL_HIST_EDGES_EXACT = 0, /* cv::calcHist's double-precision rule (the default) */
+    VOTECL_HIST_EDGES_NUMPY = 1  /* np.histogram's float32 edges, the last bin closed */
+} votecl_hist_edges;
+
 /* Largest number of bins a histogram may have (2^28). */
 #define VOTECL_HIST_MAX_BINS (1u << 28)
 
@@ -210,6 +226,7 @@ typedef struct votecl_hist_params {
     unsigned stretch;    /* local strategy's S' (at most the paper's S' of Eq. 5 and the
                             work-group size); 0: chosen for the device */
     unsigned work_group_size; /* vote kernel's work-group size; 0: chosen for the device */
+    votecl_hist_edges edges;  /* f32 data only: the edge convention (EXACT: calcHist's) */
 } votecl_hist_params;
 
 /* Defaults for dtype: one channel, channel[] = {0, 0}, 1-D; u8: 256 bins over [0, 256); u16: 65536 bins over

@@ -8,12 +8,14 @@ from . import _structs as S
 from ._core import (Array, Context, Plan, device_input, empty_like_device, fill, host_array,
                     image_view, is_device_array, record)
 from ._errors import invalid, invalid_type
-from ._helpers import _enum_values, _dtype_code
+from ._helpers import _ENUMS, _enum_values, _dtype_code
 from ._lib import fn
 from ._validate import check_out
 
 # votecl.histogram, histogram2d and histogramdd (NumPy's semantics) are in _numpy.py.
 __all__ = ["Histogram"]
+
+_ENUMS["edges"] = {"exact": S.VOTECL_HIST_EDGES_EXACT, "numpy": S.VOTECL_HIST_EDGES_NUMPY}
 
 
 def _floats(weights: Optional[Array]) -> Any:
@@ -28,7 +30,8 @@ class Histogram(Plan):
     range: (min, max) or ((xmin, xmax), (ymin, ymax)), max excluded; channels: interleaved
     channels of x; two_arrays: 2-D over x and a second array y; weighted: f32 weights summed
     into float32 bins. Other keywords: fields of votecl_hist_params (variant, stretch,
-    work_group_size, channel). Results: uint32 (float32 when weighted) of shape (bins,) or
+    work_group_size, channel, edges: "exact", cv2.calcHist's bins, or "numpy", np.histogram's
+    float32 edges with the last bin closed; float32 data only). Results: uint32 (float32 when weighted) of shape (bins,) or
     (nx, ny); (frames, ...) for batch()."""
 
     _free = fn.hist_plan_free

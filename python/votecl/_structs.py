@@ -29,6 +29,8 @@ VOTECL_GHT_BALLARD = 1
 VOTECL_GHT_PAIRING_AUTO = 0
 VOTECL_GHT_PAIRING_LB = 1
 VOTECL_GHT_PAIRING_SSM = 2
+VOTECL_HIST_EDGES_EXACT = 0
+VOTECL_HIST_EDGES_NUMPY = 1
 VOTECL_HOG_FUSION_NONE = 0
 VOTECL_HOG_FUSION_MEANSHIFT = 1
 VOTECL_HOG_FUSION_GROUP = 2
@@ -550,4 +552,5 @@ class votecl_hist_params(ctypes.Structure):
         ("variant", ctypes.c_int),
         ("stretch", ctypes.c_uint),
         ("work_group_size", ctypes.c_uint),
+        ("edges", ctypes.c_int),
     ]
