@@ -196,7 +196,7 @@ def capture(args, profiles):
             "VOTECL_TEST_BUILDDIR": os.path.join(os.path.abspath(args.builddir), "tests"),
             # a run's shared kernel cache where one is named (CI: make check's), so that
             # PoCL compiles each program once; the dump is written before the cache lookup
-            "VOTECL_CACHE_DIR": os.environ.get("VOTECL_TEST_CACHE_DIR") or
+            "VOTECL_CACHE_DIR": os.environ.get("VOTECL_CHECK_CACHE_DIR") or
             os.path.abspath(os.path.join(args.work, "cache", profile)),
             "VOTECL_BACKEND": "opencl",
         })
