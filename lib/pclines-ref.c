@@ -387,7 +387,10 @@ votecl__pclines_lines(const votecl__pclines_desc *desc, votecl__pclines_max *max
                       votecl_lines_line *lines, size_t capacity, size_t *found)
 {
     double *kept = NULL;
-    size_t taken = 0, room = 0;
+    size_t taken = 0, room = 0, out_room = 0;
+    /* the lines gathered here and copied to the caller's array only when all went well: a
+     * failure (out of memory in the fit or the list) leaves the caller's output untouched */
+    votecl_lines_line *out = NULL;
     votecl_lines_edge *sorted = NULL;
     votecl__segment_points scratch = {0};
     votecl_status status = VOTECL_OK;
@@ -405,7 +408,9 @@ votecl__pclines_lines(const votecl__pclines_desc *desc, votecl__pclines_max *max
         }
         if (is_duplicate(desc, &l, kept, taken, merge))
             continue;
-        if (votecl__grow((void **)&kept, &room, taken + 1, 3 * sizeof *kept, 64) != 0) {
+        if (votecl__grow((void **)&kept, &room, taken + 1, 3 * sizeof *kept, 64) != 0 ||
+            (taken < capacity &&
+             votecl__grow((void **)&out, &out_room, taken + 1, sizeof *out, 64) != 0)) {
             status = VOTECL_OUT_OF_HOST_MEMORY;
             break;
         }
@@ -413,13 +418,17 @@ votecl__pclines_lines(const votecl__pclines_desc *desc, votecl__pclines_max *max
         kept[3 * taken + 1] = l.b;
         kept[3 * taken + 2] = l.c;
         if (taken < capacity)
-            lines[taken] = l;
+            out[taken] = l;
         taken++;
     }
+    if (status == VOTECL_OK && taken > 0 && capacity > 0)
+        memcpy(lines, out, (taken < capacity ? taken : capacity) * sizeof *lines);
+    free(out);
     free(kept);
     free(sorted);
     free(scratch.xyw);
-    *found = taken;
+    if (status == VOTECL_OK)
+        *found = taken;
     return status;
 }
 
