@@ -63,7 +63,13 @@ for p in $profiles; do
             continue
         fi
         start=$(date +%s)
-        VOTECL_DEVICE_PROFILE=$p "$builddir/test-$prog" --tap -k $args >profiles-$p-$prog.out 2>&1
+        # Under AddressSanitizer (CI's sanitized pass) without LeakSanitizer: the programs'
+        # own runs in that pass check leaks; on these short runs LeakSanitizer's tracer
+        # crashed at exit (signal 11, PoCL's threads still starting), failing a run whose
+        # cases all passed. ASan and UBSan still watch every access.
+        ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+            VOTECL_DEVICE_PROFILE=$p "$builddir/test-$prog" --tap -k $args \
+            >profiles-$p-$prog.out 2>&1
         status=$?
         seconds=$(($(date +%s) - start))
         passed=$(grep '^ok ' profiles-$p-$prog.out | grep -vc '# SKIP')
