@@ -249,6 +249,10 @@ circles_frame(votecl_context *context, const votecl_image *image)
         votecl_circles_params_init(&params, (votecl_circles_method)m);
         params.min_radius = 3;
         params.max_radius = 5;
+        /* a few peaks per radius: every pixel of the block is an edge for the radii method,
+         * and its greedy peak pass scans the peaks kept so far for each of its ~1.5 million
+         * candidates (the programs are the same whatever the peak count) */
+        params.num_peaks = 4;
         status = votecl_circles_plan_new(context, &params, WARM_WIDTH, WARM_HEIGHT, &plan);
         if (status == VOTECL_OK)
             status = votecl_circles_run(plan, image, circles, 4, &n, NULL);
