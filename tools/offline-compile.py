@@ -134,12 +134,13 @@ QUICK_TESTS = {
             "/opencl/ght/front-degenerate"],
     "hog": ["/opencl/hog/stages", "/opencl/hog/stages-other-shape"],
     # one case per strategy or kernel set (the sweeps compose the same kernels with other
-    # sizes; `all` runs them)
+    # sizes; `all` runs them); pclines/shapes forces the CPU shape's kernels, which the
+    # GPU-shaped profiles never choose
     "hough": ["/opencl/local/hough/planted", "/opencl/global/hough/planted",
               "/opencl/private/hough/planted", "/opencl/auto/hough/gray",
               "/opencl/auto/hough/opencv"],
     "pclines": ["/opencl/pclines/equal-image", "/opencl/pclines/equal-edges",
-                "/opencl/pclines/tiles"],
+                "/opencl/pclines/tiles", "/opencl/pclines/shapes"],
     "sum": ["/opencl/sum/u8/local", "/opencl/sum/u8/global", "/opencl/sum/u8/private",
             "/opencl/sum/f32/local"],
     "subsample": ["/opencl/subsample/u8/local", "/opencl/subsample/u8/global",
