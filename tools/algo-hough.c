@@ -9,6 +9,7 @@
 
 #include "algorithms.h"
 #include "bench.h"
+#include "options.h"
 #include "plot.h"
 
 /* --- demo: straight lines: the theta-rho Hough transform of the Sobel edges --- */
@@ -88,32 +89,27 @@ hough_init(void *args)
     h->sobel_threshold = 200;
 }
 
+/* The batch case's own (its --angles is at least 1); the rest are votecl hough's. */
+static const tool_option_spec hough_options[] = {
+    TOOL_OPT_RANGE(hough_case, params.angles, "--angles", 1, VOTECL_HOUGH_MAX_ANGLES),
+    TOOL_OPT_NUMBER(hough_case, sobel_threshold, "--sobel-threshold", 100000),
+};
+
 static int
 hough_option(void *args, int argc, char **argv, int *i)
 {
     hough_case *h = args;
-    votecl_hough_params *p = &h->params;
     const char *v = NULL;
-    unsigned long x = 0;
     int r;
     if ((r = tool_option_value(argc, argv, i, "--edges", &v)) != 0) {
         if (r > 0 && strcmp(v, "sobel") != 0 && strcmp(v, "none") != 0)
             return tool_usage_error("batch", "--edges: sobel or none"), -1;
         return r < 0 ? r : (h->sobel = strcmp(v, "sobel") == 0, 1);
     }
-    if ((r = tool_option_range(argc, argv, i, "--angles", 1, VOTECL_HOUGH_MAX_ANGLES, &x)) != 0)
-        return r < 0 ? r : (p->angles = (unsigned)x, 1);
-    if ((r = tool_option_range(argc, argv, i, "--bins", 0, VOTECL_VOTE_MAX_BINS, &x)) != 0)
-        return r < 0 ? r : (p->rho_bins = (uint32_t)x, 1);
-    if ((r = tool_option_range(argc, argv, i, "--threshold", 0, UINT32_MAX, &x)) != 0)
-        return r < 0 ? r : (p->peak_threshold = (uint32_t)x, 1);
-    if ((r = tool_option_range(argc, argv, i, "--window", 0, 999, &x)) != 0)
-        return r < 0 ? r : (p->peak_window = (unsigned)x, 1);
-    if ((r = tool_option_range(argc, argv, i, "--edge-threshold", 0, 255, &x)) != 0)
-        return r < 0 ? r : (p->edge_threshold = (unsigned)x, 1);
-    if ((r = tool_option_range(argc, argv, i, "--max-lines", 0, 1000000, &x)) != 0)
-        return r < 0 ? r : (p->max_lines = x, 1);
-    return tool_option_range(argc, argv, i, "--sobel-threshold", 0, 100000, &h->sobel_threshold);
+    if ((r = tool_option_table(hough_options, TOOL_OPTION_COUNT(hough_options), h, argc, argv,
+                               i)) != 0)
+        return r;
+    return tool_hough_param_option(&h->params, argc, argv, i);
 }
 
 /* The u8 edge image of votecl hough: Sobel of the gray image, or the gray image itself. */

@@ -55,24 +55,7 @@ lines_init(void *args)
 static int
 lines_option(void *args, int argc, char **argv, int *i)
 {
-    votecl_lines_params *p = args;
-    unsigned long x = 0;
-    int r;
-    if ((r = tool_option_range(argc, argv, i, "--distance", 0, VOTECL_LINES_MAX_DISTANCE, &x)) != 0)
-        return r < 0 ? r : (p->distance = (uint32_t)x, 1);
-    if ((r = tool_option_range(argc, argv, i, "--rows", 0, VOTECL_LINES_MAX_ROWS, &x)) != 0)
-        return r < 0 ? r : (p->rows = (uint32_t)x, 1);
-    if ((r = tool_option_range(argc, argv, i, "--window", 0, 99, &x)) != 0)
-        return r < 0 ? r : (p->neighbourhood = (unsigned)x, 1);
-    if ((r = tool_option_range(argc, argv, i, "--threshold", 0, UINT32_MAX, &x)) != 0)
-        return r < 0 ? r : (p->threshold = (uint32_t)x, 1);
-    if ((r = tool_option_range(argc, argv, i, "--radius", 0, VOTECL_LINES_MAX_DISTANCE, &x)) != 0)
-        return r < 0 ? r : (p->radius = (unsigned)x, 1);
-    if ((r = tool_option_range(argc, argv, i, "--edge-threshold", 0, 100000, &x)) != 0)
-        return r < 0 ? r : (p->edge_threshold = (unsigned)x, 1);
-    if ((r = tool_option_range(argc, argv, i, "--max-lines", 0, 1000000, &x)) != 0)
-        return r < 0 ? r : (p->max_lines = x, 1);
-    return 0;
+    return tool_lines_param_option(args, argc, argv, i);
 }
 
 /* The worker's plan, kept while the images keep their size (a video's frames): planning

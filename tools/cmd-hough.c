@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "options.h"
 #include "plot.h"
 #include "tool.h"
 
@@ -172,31 +173,32 @@ tool_hough_annotate(const tool_image *image, const votecl_hough_line *lines, siz
 
 /* --- arguments --- */
 
-static int
-hough_uint_option(hough_args *a, int argc, char **argv, int *i)
+/* The options votecl hough shares with its batch case (members of votecl_hough_params). */
+static const tool_option_spec hough_param_options[] = {
+    TOOL_OPT_NUMBER(votecl_hough_params, rho_bins, "--bins", VOTECL_VOTE_MAX_BINS),
+    TOOL_OPT_NUMBER(votecl_hough_params, peak_threshold, "--threshold", UINT32_MAX),
+    TOOL_OPT_NUMBER(votecl_hough_params, peak_window, "--window", 999),
+    TOOL_OPT_NUMBER(votecl_hough_params, edge_threshold, "--edge-threshold", 255),
+    TOOL_OPT_NUMBER(votecl_hough_params, max_lines, "--max-lines", 1000000),
+};
+
+/* The single command's own. */
+static const tool_option_spec hough_options[] = {
+    TOOL_OPT_FLAG(hough_args, params.segments, "--segments"),
+    TOOL_OPT_STRING(hough_args, out_path, "--out"),
+    TOOL_OPT_STRING(hough_args, acc_path, "--accumulator"),
+    TOOL_OPT_NUMBER(hough_args, params.angles, "--angles", VOTECL_HOUGH_MAX_ANGLES),
+    TOOL_OPT_NUMBER(hough_args, params.min_length, "--min-length", UINT32_MAX),
+    TOOL_OPT_NUMBER(hough_args, params.max_gap, "--max-gap", UINT32_MAX),
+    TOOL_OPT_NUMBER(hough_args, repeat, "--repeat", 100000),
+    TOOL_OPT_NUMBER(hough_args, sobel_threshold, "--sobel-threshold", 100000),
+};
+
+int
+tool_hough_param_option(votecl_hough_params *params, int argc, char **argv, int *i)
 {
-    votecl_hough_params *p = &a->params;
-    unsigned long v = 0;
-    int r;
-    if ((r = tool_option_ulong(argc, argv, i, "--angles", VOTECL_HOUGH_MAX_ANGLES, &v)) != 0)
-        return r < 0 ? r : (p->angles = (unsigned)v, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--bins", VOTECL_VOTE_MAX_BINS, &v)) != 0)
-        return r < 0 ? r : (p->rho_bins = (uint32_t)v, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--threshold", UINT32_MAX, &v)) != 0)
-        return r < 0 ? r : (p->peak_threshold = (uint32_t)v, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--window", 999, &v)) != 0)
-        return r < 0 ? r : (p->peak_window = (unsigned)v, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--edge-threshold", 255, &v)) != 0)
-        return r < 0 ? r : (p->edge_threshold = (unsigned)v, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--max-lines", 1000000, &v)) != 0)
-        return r < 0 ? r : (p->max_lines = v, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--min-length", UINT32_MAX, &v)) != 0)
-        return r < 0 ? r : (p->min_length = (uint32_t)v, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--max-gap", UINT32_MAX, &v)) != 0)
-        return r < 0 ? r : (p->max_gap = (uint32_t)v, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--repeat", 100000, &a->repeat)) != 0)
-        return r;
-    return tool_option_ulong(argc, argv, i, "--sobel-threshold", 100000, &a->sobel_threshold);
+    return tool_option_table(hough_param_options, TOOL_OPTION_COUNT(hough_param_options), params,
+                             argc, argv, i);
 }
 
 static int
@@ -215,18 +217,12 @@ hough_option(hough_args *a, int argc, char **argv, int *i)
 {
     const char *v = NULL;
     int r;
-    if (strcmp(argv[*i], "--segments") == 0)
-        return a->params.segments = 1, 1;
     if (strcmp(argv[*i], "--opencv") == 0) {
         a->params.rho_grid = VOTECL_HOUGH_GRID_OPENCV;
         a->params.peak_rule = VOTECL_HOUGH_PEAKS_OPENCV;
         a->params.merge_distance = 0;
         return 1;
     }
-    if ((r = tool_option_value(argc, argv, i, "--out", &v)) != 0)
-        return r < 0 ? r : (a->out_path = v, 1);
-    if ((r = tool_option_value(argc, argv, i, "--accumulator", &v)) != 0)
-        return r < 0 ? r : (a->acc_path = v, 1);
     if ((r = tool_option_value(argc, argv, i, "--size", &v)) != 0)
         return r < 0 ? r : parse_size(a, v);
     if ((r = tool_option_value(argc, argv, i, "--edges", &v)) != 0) {
@@ -238,7 +234,10 @@ hough_option(hough_args *a, int argc, char **argv, int *i)
         a->sobel = strcmp(v, "sobel") == 0 ? 1 : strcmp(v, "sobel-host") == 0 ? 2 : 0;
         return 1;
     }
-    return hough_uint_option(a, argc, argv, i);
+    if ((r = tool_option_table(hough_options, TOOL_OPTION_COUNT(hough_options), a, argc, argv,
+                               i)) != 0)
+        return r;
+    return tool_hough_param_option(&a->params, argc, argv, i);
 }
 
 static int

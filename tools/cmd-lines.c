@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "options.h"
 #include "plot.h"
 #include "tool.h"
 
@@ -56,43 +57,41 @@ lines_usage(FILE *f)
 
 /* --- arguments --- */
 
+/* The options votecl lines shares with its batch case (members of votecl_lines_params). */
+static const tool_option_spec lines_param_options[] = {
+    TOOL_OPT_NUMBER(votecl_lines_params, distance, "--distance", VOTECL_LINES_MAX_DISTANCE),
+    TOOL_OPT_NUMBER(votecl_lines_params, rows, "--rows", VOTECL_LINES_MAX_ROWS),
+    TOOL_OPT_NUMBER(votecl_lines_params, neighbourhood, "--window", 99),
+    TOOL_OPT_NUMBER(votecl_lines_params, threshold, "--threshold", UINT32_MAX),
+    TOOL_OPT_NUMBER(votecl_lines_params, radius, "--radius", VOTECL_LINES_MAX_DISTANCE),
+    TOOL_OPT_NUMBER(votecl_lines_params, edge_threshold, "--edge-threshold", 100000),
+    TOOL_OPT_NUMBER(votecl_lines_params, max_lines, "--max-lines", 1000000),
+};
+
+/* The single command's own. */
+static const tool_option_spec lines_options[] = {
+    TOOL_OPT_FLAG(lines_args, params.segments, "--segments"),
+    TOOL_OPT_NUMBER(lines_args, repeat, "--repeat", 100000),
+    TOOL_OPT_NUMBER(lines_args, params.min_length, "--min-length", UINT32_MAX),
+    TOOL_OPT_NUMBER(lines_args, params.max_gap, "--max-gap", UINT32_MAX),
+    TOOL_OPT_STRING(lines_args, out_path, "--out"),
+    TOOL_OPT_STRING(lines_args, space_path, "--space"),
+    TOOL_OPT_NUMBER(lines_args, params.orientation_kernel, "--orientation-kernel", 7),
+};
+
+int
+tool_lines_param_option(votecl_lines_params *params, int argc, char **argv, int *i)
+{
+    return tool_option_table(lines_param_options, TOOL_OPTION_COUNT(lines_param_options), params,
+                             argc, argv, i);
+}
+
 static int
 lines_option(void *args, int argc, char **argv, int *i)
 {
     lines_args *a = args;
-    votecl_lines_params *p = &a->params;
-    const char *v = NULL;
-    unsigned long x = 0;
-    int r;
-    if (strcmp(argv[*i], "--segments") == 0)
-        return p->segments = 1, 1;
-    if ((r = tool_option_ulong(argc, argv, i, "--repeat", 100000, &x)) != 0)
-        return r < 0 ? r : (a->repeat = x, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--min-length", UINT32_MAX, &x)) != 0)
-        return r < 0 ? r : (p->min_length = (uint32_t)x, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--max-gap", UINT32_MAX, &x)) != 0)
-        return r < 0 ? r : (p->max_gap = (uint32_t)x, 1);
-    if ((r = tool_option_value(argc, argv, i, "--out", &v)) != 0)
-        return r < 0 ? r : (a->out_path = v, 1);
-    if ((r = tool_option_value(argc, argv, i, "--space", &v)) != 0)
-        return r < 0 ? r : (a->space_path = v, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--distance", VOTECL_LINES_MAX_DISTANCE, &x)) != 0)
-        return r < 0 ? r : (p->distance = (uint32_t)x, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--rows", VOTECL_LINES_MAX_ROWS, &x)) != 0)
-        return r < 0 ? r : (p->rows = (uint32_t)x, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--window", 99, &x)) != 0)
-        return r < 0 ? r : (p->neighbourhood = (unsigned)x, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--threshold", UINT32_MAX, &x)) != 0)
-        return r < 0 ? r : (p->threshold = (uint32_t)x, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--radius", VOTECL_LINES_MAX_DISTANCE, &x)) != 0)
-        return r < 0 ? r : (p->radius = (unsigned)x, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--edge-threshold", 100000, &x)) != 0)
-        return r < 0 ? r : (p->edge_threshold = (unsigned)x, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--orientation-kernel", 7, &x)) != 0)
-        return r < 0 ? r : (p->orientation_kernel = (unsigned)x, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--max-lines", 1000000, &x)) != 0)
-        return r < 0 ? r : (p->max_lines = x, 1);
-    return 0;
+    int r = tool_option_table(lines_options, TOOL_OPTION_COUNT(lines_options), a, argc, argv, i);
+    return r != 0 ? r : tool_lines_param_option(&a->params, argc, argv, i);
 }
 
 /* --- the work, shared with the demo --- */

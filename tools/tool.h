@@ -215,6 +215,9 @@ typedef struct tool_hough_result {
 votecl_status tool_hough_compute(votecl_context *context, const votecl_hough_params *params,
                                  const tool_image *edges, tool_hough_result *r);
 void tool_hough_result_free(tool_hough_result *r);
+/* The theta-rho parameters votecl hough and its batch case both take (--bins, --threshold,
+ * --window, --edge-threshold, --max-lines), as a tool_option_fn. */
+int tool_hough_param_option(votecl_hough_params *params, int argc, char **argv, int *i);
 /* A u8 edge image: 255 where the Sobel magnitude of gray (u8 or u16, taken as its high byte)
  * reaches threshold, else 0 (the one-pixel border is 0). edges: caller-owned output. */
 int tool_hough_sobel(const tool_image *gray, unsigned threshold, tool_image *edges, char *error,
@@ -242,6 +245,9 @@ typedef struct tool_lines_result {
 votecl_status tool_lines_compute(votecl_context *context, const votecl_lines_params *params,
                                  const tool_image *image, tool_lines_result *r);
 void tool_lines_result_free(tool_lines_result *r);
+/* The PClines parameters votecl lines and its batch case both take (--distance, --rows,
+ * --window, --threshold, --radius, --edge-threshold, --max-lines), as a tool_option_fn. */
+int tool_lines_param_option(votecl_lines_params *params, int argc, char **argv, int *i);
 /* tool_hough_annotate() for PClines lines. */
 int tool_lines_annotate(const tool_image *image, const votecl_lines_line *lines, size_t n,
                         tool_image *out, char *error, size_t error_size);
