@@ -22,13 +22,23 @@ typedef struct tool_option_spec {
 } tool_option_spec;
 
 #define TOOL_MEMBER(type, member) offsetof(type, member), sizeof(((type *)0)->member)
-#define TOOL_OPT_FLAG(type, member, name) {name, TOOL_OPTION_FLAG, TOOL_MEMBER(type, member), 0, 0}
-#define TOOL_OPT_STRING(type, member, name)                                                       \
-    {name, TOOL_OPTION_STRING, TOOL_MEMBER(type, member), 0, 0}
-#define TOOL_OPT_RANGE(type, member, name, min, max)                                              \
-    {name, TOOL_OPTION_NUMBER, TOOL_MEMBER(type, member), min, max}
+#define TOOL_OPT_FLAG(type, member, name)                                                          \
+    {                                                                                              \
+        name, TOOL_OPTION_FLAG, TOOL_MEMBER(type, member), 0, 0                                    \
+    }
+#define TOOL_OPT_STRING(type, member, name)                                                        \
+    {                                                                                              \
+        name, TOOL_OPTION_STRING, TOOL_MEMBER(type, member), 0, 0                                  \
+    }
+#define TOOL_OPT_RANGE(type, member, name, min, max)                                               \
+    {                                                                                              \
+        name, TOOL_OPTION_NUMBER, TOOL_MEMBER(type, member), min, max                              \
+    }
 #define TOOL_OPT_NUMBER(type, member, name, max) TOOL_OPT_RANGE(type, member, name, 0, max)
-#define TOOL_OPT_DOUBLE(type, member, name) {name, TOOL_OPTION_DOUBLE, TOOL_MEMBER(type, member), 0, 0}
+#define TOOL_OPT_DOUBLE(type, member, name)                                                        \
+    {                                                                                              \
+        name, TOOL_OPTION_DOUBLE, TOOL_MEMBER(type, member), 0, 0                                  \
+    }
 #define TOOL_OPTION_COUNT(table) (sizeof(table) / sizeof((table)[0]))
 
 /* Matches argv[*i] against the n rows of table and sets the member of base the row names,
