@@ -242,9 +242,7 @@ static void
 json_document(FILE *out, const bench_args *a, const char *results)
 {
     tool_json j;
-    tool_json_init(&j, out);
-    tool_json_begin_object(&j);
-    tool_json_header(&j, "bench");
+    tool_json_document(&j, out, "bench");
     tool_json_parameters(&j);
     tool_json_kv_uint(&j, "mib", a->mib);
     tool_json_kv_uint(&j, "reps", a->reps);

@@ -263,14 +263,10 @@ circles_output(tool_options *options, const circles_args *a, const tool_image *i
 
     if (options->json) {
         tool_json j;
-        tool_json_init(&j, stdout);
-        tool_json_begin_object(&j);
-        tool_json_header(&j, "circles");
+        tool_json_document(&j, stdout, "circles");
         tool_circles_json(&j, &a->params, r);
         tool_json_kv_double(&j, "seconds", r->seconds);
-        tool_json_end_object(&j); /* results */
-        tool_json_end_object(&j);
-        tool_json_finish(&j);
+        tool_json_document_end(&j);
     } else
         print_text(a, image, r);
     if (a->out_path != NULL &&

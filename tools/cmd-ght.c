@@ -299,9 +299,7 @@ print_json(const ght_args *a, const votecl_ght_pose *poses, size_t shown, size_t
            const votecl_ght_stats *stats, double seconds)
 {
     tool_json j;
-    tool_json_init(&j, stdout);
-    tool_json_begin_object(&j);
-    tool_json_header(&j, "ght");
+    tool_json_document(&j, stdout, "ght");
     tool_json_ght_parameters(&j, &a->params, stats->pairing);
     tool_json_results(&j);
     tool_json_kv_uint(&j, "template_edges", stats->template_edges);
@@ -326,9 +324,7 @@ print_json(const ght_args *a, const votecl_ght_pose *poses, size_t shown, size_t
         tool_json_end_object(&j);
     }
     tool_json_end_array(&j);
-    tool_json_end_object(&j); /* results */
-    tool_json_end_object(&j);
-    tool_json_finish(&j);
+    tool_json_document_end(&j);
 }
 
 static void

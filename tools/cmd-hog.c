@@ -235,9 +235,7 @@ print_boxes(tool_options *o, const hog_args *a, const votecl_hog_detection *det,
                    det[i].box.height, det[i].score, det[i].scale);
         return;
     }
-    tool_json_init(&j, stdout);
-    tool_json_begin_object(&j);
-    tool_json_header(&j, "hog");
+    tool_json_document(&j, stdout, "hog");
     tool_json_hog_parameters(&j, a->model_path, &a->params);
     tool_json_results(&j);
     tool_json_kv_double(&j, "seconds", seconds);
@@ -255,9 +253,7 @@ print_boxes(tool_options *o, const hog_args *a, const votecl_hog_detection *det,
         tool_json_end_object(&j);
     }
     tool_json_end_array(&j);
-    tool_json_end_object(&j); /* results */
-    tool_json_end_object(&j);
-    tool_json_finish(&j);
+    tool_json_document_end(&j);
 }
 
 static void

@@ -489,9 +489,7 @@ static void
 print_json(const hough_args *a, const tool_image *image, const hough_result *r)
 {
     tool_json j;
-    tool_json_init(&j, stdout);
-    tool_json_begin_object(&j);
-    tool_json_header(&j, "hough");
+    tool_json_document(&j, stdout, "hough");
     tool_json_hough_parameters(&j, a->sobel, a->sobel_threshold, &a->params, r);
     if (a->repeat)
         tool_json_kv_uint(&j, "repeat", a->repeat);
@@ -521,9 +519,7 @@ print_json(const hough_args *a, const tool_image *image, const hough_result *r)
         tool_json_end_object(&j);
     }
     tool_json_end_array(&j);
-    tool_json_end_object(&j); /* results */
-    tool_json_end_object(&j);
-    tool_json_finish(&j);
+    tool_json_document_end(&j);
 }
 
 static int

@@ -236,9 +236,7 @@ static void
 print_json(const lines_args *a, const tool_image *image, const tool_lines_result *r)
 {
     tool_json j;
-    tool_json_init(&j, stdout);
-    tool_json_begin_object(&j);
-    tool_json_header(&j, "lines");
+    tool_json_document(&j, stdout, "lines");
     tool_json_parameters(&j);
     tool_json_kv_uint(&j, "columns", r->columns);
     tool_json_kv_uint(&j, "rows", r->rows);
@@ -267,9 +265,7 @@ print_json(const lines_args *a, const tool_image *image, const tool_lines_result
         tool_json_end_object(&j);
     }
     tool_json_end_array(&j);
-    tool_json_end_object(&j); /* results */
-    tool_json_end_object(&j);
-    tool_json_finish(&j);
+    tool_json_document_end(&j);
 }
 
 static int

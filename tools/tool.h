@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <votecl.h>
 
 #include "image-io.h"
@@ -167,6 +168,10 @@ struct tool_json;
  * other top-level keys. A command writes no image path or size of its own: they are in
  * "inputs". */
 void tool_json_header(struct tool_json *j, const char *command);
+/* A command's document on file: its top-level object begun and the header written (the
+ * command then opens "parameters"); _end closes "results", the top level and the output. */
+void tool_json_document(struct tool_json *j, FILE *file, const char *command);
+void tool_json_document_end(struct tool_json *j);
 /* The header's parts, for documents that are not one command's run on the images read (the
  * records of votecl batch): its first fields; one entry of "inputs". */
 void tool_json_header_fields(struct tool_json *j, const char *command, const char *backend,

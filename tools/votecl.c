@@ -517,6 +517,22 @@ tool_json_header(tool_json *j, const char *command)
 }
 
 void
+tool_json_document(tool_json *j, FILE *file, const char *command)
+{
+    tool_json_init(j, file);
+    tool_json_begin_object(j);
+    tool_json_header(j, command);
+}
+
+void
+tool_json_document_end(tool_json *j)
+{
+    tool_json_end_object(j); /* results */
+    tool_json_end_object(j);
+    tool_json_finish(j);
+}
+
+void
 tool_json_parameters(tool_json *j)
 {
     tool_json_key(j, "parameters");
