@@ -269,62 +269,42 @@ print_json(const lines_args *a, const tool_image *image, const tool_lines_result
 }
 
 static int
-lines_output(tool_options *options, const lines_args *a, const tool_image *image,
-             const tool_lines_result *r)
+lines_run(tool_options *options, votecl_context *ctx, void *args, const tool_image *image)
 {
+    lines_args *a = args;
+    tool_lines_result r = {.repeat = a->repeat};
+    votecl_status st = tool_lines_compute(ctx, &a->params, image, &r);
     /* the TS space: u across, v down */
     tool_line_output o = {.command = "lines",
                           .out_path = a->out_path,
                           .space_path = a->space_path,
                           .space_name = "TS space",
-                          .space = r->space,
-                          .columns = r->columns,
-                          .rows = r->rows,
+                          .space = r.space,
+                          .columns = r.columns,
+                          .rows = r.rows,
                           .column_major = 1,
-                          .pclines = r->lines,
-                          .shown = r->shown};
-    if (options->json)
-        print_json(a, image, r);
+                          .pclines = r.lines,
+                          .shown = r.shown};
+    int rc;
+    if (st != VOTECL_OK)
+        rc = tool_fail(ctx, st, "lines");
+    else if (options->json)
+        print_json(a, image, &r);
     else
-        print_text(a, image, r);
-    return tool_line_output_write(&o, image);
+        print_text(a, image, &r);
+    if (st == VOTECL_OK)
+        rc = tool_line_output_write(&o, image);
+    tool_lines_result_free(&r);
+    return rc;
 }
+
+static const tool_image_command lines_command = {"lines", lines_option, lines_usage, 0, lines_run};
 
 int
 tool_cmd_lines(tool_options *options, int argc, char **argv)
 {
     lines_args a = {0};
-    tool_lines_result r = {0};
-    tool_image image = {0};
-    votecl_context *ctx = NULL;
-    char error[600];
-    votecl_status st;
-    int rc;
     votecl_lines_params_init(&a.params);
     a.params.max_lines = LINES_DEFAULT_MAX;
-    rc = tool_parse_image_command(options, "lines", lines_option, &a, argc, argv, &a.image_path);
-    if (rc != TOOL_EXIT_OK)
-        return rc;
-    if (options->help) {
-        lines_usage(stdout);
-        return TOOL_EXIT_OK;
-    }
-    tool_image_limits("lines"); /* an image over them is refused from its header */
-    if (tool_image_read(a.image_path, &image, error, sizeof error) < 0) {
-        fprintf(stderr, "votecl lines: %s\n", error);
-        return TOOL_EXIT_FAILURE;
-    }
-    if ((rc = tool_context_open(options, &ctx)) != TOOL_EXIT_OK)
-        goto out;
-    tool_progress(options, "votecl lines: %s, %zux%zu\n", a.image_path, image.width, image.height);
-    r.repeat = a.repeat;
-    if ((st = tool_lines_compute(ctx, &a.params, &image, &r)) != VOTECL_OK)
-        rc = tool_fail(ctx, st, "lines");
-    else
-        rc = lines_output(options, &a, &image, &r);
-out:
-    tool_lines_result_free(&r);
-    votecl_context_free(ctx);
-    tool_image_free(&image);
-    return rc;
+    return tool_image_command_run(options, &lines_command, &a, &a.image_path, argc, argv);
 }

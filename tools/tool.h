@@ -152,6 +152,28 @@ typedef int (*tool_option_fn)(void *args, int argc, char **argv, int *i);
 int tool_parse_image_command(tool_options *options, const char *command, tool_option_fn option,
                              void *args, int argc, char **argv, const char **image_path);
 
+/* A command of one IMAGE: its arguments (tool_parse_image_command), --help, the image read
+ * within the command's limits, the context, then run. */
+typedef struct tool_image_command {
+    const char *name; /* "lines" */
+    tool_option_fn option;
+    void (*usage)(FILE *f);
+    size_t max_side; /* the image's largest side; 0: tool_image_limits(name) */
+    /* Computes and writes the command's outputs; returns a TOOL_EXIT_* code. */
+    int (*run)(tool_options *options, votecl_context *ctx, void *args, const tool_image *image);
+} tool_image_command;
+
+/* Runs c with args (initialised by the caller; *image_path set from the arguments). Returns
+ * a TOOL_EXIT_* code. */
+int tool_image_command_run(tool_options *options, const tool_image_command *c, void *args,
+                           const char **image_path, int argc, char **argv);
+
+/* Writes out, an annotated image that a tool_*_annotate() call returning made (its message
+ * in error) filled, to path and frees it; says the failure as "votecl COMMAND: ...".
+ * Returns a TOOL_EXIT_* code. */
+int tool_write_annotated(const char *command, const char *path, tool_image *out, int made,
+                         char *error, size_t size);
+
 /* "cpu", "gpu", "accelerator", "other". */
 const char *tool_device_type_name(votecl_device_type type);
 

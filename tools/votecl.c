@@ -429,6 +429,51 @@ tool_parse_image_command(tool_options *options, const char *command, tool_option
     return TOOL_EXIT_OK;
 }
 
+int
+tool_image_command_run(tool_options *options, const tool_image_command *c, void *args,
+                       const char **image_path, int argc, char **argv)
+{
+    tool_image image = {0};
+    votecl_context *ctx = NULL;
+    char error[600];
+    int rc = tool_parse_image_command(options, c->name, c->option, args, argc, argv, image_path);
+    if (rc != TOOL_EXIT_OK)
+        return rc;
+    if (options->help) {
+        c->usage(stdout);
+        return TOOL_EXIT_OK;
+    }
+    if (c->max_side != 0)
+        tool_image_limit_side(c->max_side); /* larger is refused before decoding */
+    else
+        tool_image_limits(c->name); /* an image over them is refused from its header */
+    if (tool_image_read(*image_path, &image, error, sizeof error) < 0) {
+        fprintf(stderr, "votecl %s: %s\n", c->name, error);
+        return TOOL_EXIT_FAILURE;
+    }
+    if ((rc = tool_context_open(options, &ctx)) == TOOL_EXIT_OK) {
+        tool_progress(options, "votecl %s: %s, %zux%zu\n", c->name, *image_path, image.width,
+                      image.height);
+        rc = c->run(options, ctx, args, &image);
+    }
+    votecl_context_free(ctx);
+    tool_image_free(&image);
+    return rc;
+}
+
+int
+tool_write_annotated(const char *command, const char *path, tool_image *out, int made,
+                     char *error, size_t size)
+{
+    int rc = TOOL_EXIT_OK;
+    if (made < 0 || tool_image_write(path, out, error, size) < 0) {
+        fprintf(stderr, "votecl %s: %s\n", command, error);
+        rc = TOOL_EXIT_FAILURE;
+    }
+    tool_image_free(out);
+    return rc;
+}
+
 /* A plan description as a JSON object. */
 void
 tool_json_plan_info(tool_json *j, const votecl_vote_plan_info *info)
