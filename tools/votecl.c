@@ -462,8 +462,8 @@ tool_image_command_run(tool_options *options, const tool_image_command *c, void 
 }
 
 int
-tool_write_annotated(const char *command, const char *path, tool_image *out, int made,
-                     char *error, size_t size)
+tool_write_annotated(const char *command, const char *path, tool_image *out, int made, char *error,
+                     size_t size)
 {
     int rc = TOOL_EXIT_OK;
     if (made < 0 || tool_image_write(path, out, error, size) < 0) {
