@@ -428,12 +428,5 @@ static const tool_batch_case ght_batch = {
     .compute = ght_compute,
 };
 
-const tool_algorithm tool_algo_ght = {
-    .name = "ght",
-    .demo = ght_demo,
-    .ndemo = 1,
-    .bench = ght_bench,
-    .nbench = 1,
-    .batch = &ght_batch,
-    .eval = &tool_eval_ght,
-};
+const tool_algorithm tool_algo_ght =
+    TOOL_ALGORITHM("ght", ght_demo, ght_bench, &ght_batch, &tool_eval_ght);

@@ -262,11 +262,5 @@ static const tool_batch_case hough_batch = {
     .compute = hough_compute,
 };
 
-const tool_algorithm tool_algo_hough = {
-    .name = "hough",
-    .demo = hough_demo,
-    .ndemo = 1,
-    .bench = hough_bench,
-    .nbench = 1,
-    .batch = &hough_batch,
-};
+const tool_algorithm tool_algo_hough =
+    TOOL_ALGORITHM("hough", hough_demo, hough_bench, &hough_batch, NULL);

@@ -257,12 +257,5 @@ static const tool_batch_case lines_batch = {
     .state_free = lines_state_free,
 };
 
-const tool_algorithm tool_algo_lines = {
-    .name = "lines",
-    .demo = lines_demo,
-    .ndemo = 1,
-    .bench = lines_bench,
-    .nbench = 1,
-    .batch = &lines_batch,
-    .eval = &tool_eval_lines,
-};
+const tool_algorithm tool_algo_lines =
+    TOOL_ALGORITHM("lines", lines_demo, lines_bench, &lines_batch, &tool_eval_lines);

@@ -98,6 +98,14 @@ typedef struct tool_algorithm {
     const tool_eval_suite *eval;  /* votecl eval SUITE (its own name) */
 } tool_algorithm;
 
+/* A descriptor of name from its arrays of demo steps and bench groups (their counts taken
+ * from the arrays), its batch case and eval suite (either may be NULL). */
+#define TOOL_ALGORITHM(name, demo, bench, batch, eval)                                             \
+    {                                                                                              \
+        name, demo, sizeof(demo) / sizeof((demo)[0]), bench, sizeof(bench) / sizeof((bench)[0]),   \
+            batch, eval                                                                            \
+    }
+
 /* NULL-terminated, in the order the commands run and list them. */
 extern const tool_algorithm *const tool_algorithms[];
 
