@@ -699,57 +699,87 @@ hist16_fill(uint16_t *p, size_t n, const char *name, unsigned k)
     }
 }
 
-static votecl_status
-hist16_check(votecl_buffer *bins, const uint16_t *host, size_t n, int *ok)
+/* The counts of host's n values that votecl-vote.h's rule gives, for the u16 cases: 16 values
+ * a bin. */
+static void
+hist16_want(uint32_t *want, const void *host, size_t n, const void *shape)
 {
-    uint32_t *counts = malloc(2 * HIST16_BINS * sizeof *counts), *want = counts + HIST16_BINS;
+    const uint16_t *v = host;
+    for (size_t i = 0; i < n; i++)
+        want[v[i] >> 4]++;
+}
+
+/* What the u16 and f32 cases differ in: their values, their plan's dtype, bins and range, and
+ * the counts they expect. */
+typedef struct typed_case {
+    const char *label;
+    size_t value_size; /* bytes a value */
+    votecl_hist_params params;
+    void (*want)(uint32_t *want, const void *host, size_t n, const void *shape);
+    const void *shape; /* want's */
+} typed_case;
+
+/* The bins against the counts made here from the values in b->host. */
+static votecl_status
+typed_check(bench *b, const typed_case *c, size_t n, int *ok)
+{
+    uint32_t nbins = c->params.nbins[0];
+    uint32_t *counts = malloc(2 * (size_t)nbins * sizeof *counts), *want = counts + nbins;
     votecl_status st;
     if (!counts)
         return VOTECL_OUT_OF_HOST_MEMORY;
-    memset(want, 0, HIST16_BINS * sizeof *want);
-    for (size_t i = 0; i < n; i++)
-        want[host[i] >> 4]++;
-    st = votecl_buffer_read(bins, 0, counts, HIST16_BINS * sizeof *counts);
-    *ok = st == VOTECL_OK && memcmp(want, counts, HIST16_BINS * sizeof *want) == 0;
+    memset(want, 0, nbins * sizeof *want);
+    c->want(want, b->host, n, c->shape);
+    st = votecl_buffer_read(b->bins, 0, counts, nbins * sizeof *counts);
+    *ok = st == VOTECL_OK && memcmp(want, counts, nbins * sizeof *want) == 0;
     free(counts);
     return st;
 }
 
-/* One case: the auto plan (or a forced strategy) over b->bytes / 2 values already on the
- * device; the bins are checked against counts made here. */
+/* One case: the auto plan (or a forced strategy) over the b->bytes of values the caller wrote
+ * in b->host, sent to the device; the bins are checked against counts made here. */
 static void
-bench_hist16_case(bench *b, votecl_variant variant, const char *name, unsigned k)
+bench_typed_case(bench *b, votecl_variant variant, typed_case *c)
 {
-    size_t n = b->bytes / 2;
-    votecl_hist_params params;
+    size_t n = b->bytes / c->value_size;
     hist_op op = {.x = b->x, .bins = b->bins, .n = n, .frames = 1};
     case_result r = {0};
     bench_plan p = {.requested = variant};
-    char label[64];
 
-    votecl_hist_params_init(&params, VOTECL_DTYPE_U16);
-    params.nbins[0] = HIST16_BINS; /* over [0, 65536): 16 values per bin */
-    params.variant = variant;
-    params.work_group_size = (unsigned)b->args.wg;
-    hist16_fill((uint16_t *)b->host, n, name, k);
-    r.status = votecl_buffer_write(b->x, 0, b->host, n * 2);
+    c->params.variant = variant;
+    c->params.work_group_size = (unsigned)b->args.wg;
+    r.status = votecl_buffer_write(b->x, 0, b->host, n * c->value_size);
     if (r.status == VOTECL_OK)
-        r.status = votecl_hist_plan_new(b->ctx, &params, &op.plan);
+        r.status = votecl_hist_plan_new(b->ctx, &c->params, &op.plan);
     if (r.status == VOTECL_OK)
         r.status = votecl_hist_plan_describe(op.plan, n, 1, &r.info);
     if (r.status == VOTECL_OK)
         r.status = tool_bench_time(b->ctx, run_hist_op, &op, b->args.reps, 0, &r.seconds);
     if (r.status == VOTECL_OK)
-        r.status = hist16_check(b->bins, (const uint16_t *)b->host, n, &r.ok);
+        r.status = typed_check(b, c, n, &r.ok);
     if (!r.ok)
         b->all_ok = 0;
-    snprintf(label, sizeof label, "u16_4096_%s", name);
-    json_case_open(b, label, &p, n, 1, &r);
+    json_case_open(b, c->label, &p, n, 1, &r);
     tool_json_end_object(&b->json);
-    tool_progress(
-        b->options, "bench: %-22s %-7s %8.3f GB/s %s\n", label, votecl_variant_name(variant),
-        r.status == VOTECL_OK ? (double)(n * 2) / r.seconds / 1e9 : 0.0, r.ok ? "ok" : "FAILED");
+    tool_progress(b->options, "bench: %-22s %-7s %8.3f GB/s %s\n", c->label,
+                  votecl_variant_name(variant),
+                  r.status == VOTECL_OK ? (double)(n * c->value_size) / r.seconds / 1e9 : 0.0,
+                  r.ok ? "ok" : "FAILED");
     votecl_hist_plan_free(op.plan);
+}
+
+/* One case over b->bytes / 2 u16 values of the distribution name. */
+static void
+bench_hist16_case(bench *b, votecl_variant variant, const char *name, unsigned k)
+{
+    char label[64];
+    typed_case c = {label, 2, .want = hist16_want};
+
+    votecl_hist_params_init(&c.params, VOTECL_DTYPE_U16);
+    c.params.nbins[0] = HIST16_BINS; /* over [0, 65536): 16 values per bin */
+    hist16_fill((uint16_t *)b->host, b->bytes / 2, name, k);
+    snprintf(label, sizeof label, "u16_4096_%s", name);
+    bench_typed_case(b, variant, &c);
 }
 
 void
@@ -798,63 +828,33 @@ histf32_fill(float *p, size_t n, const histf32_shape *s, const char *name, unsig
 }
 
 /* The counts against the rule of votecl-vote.h computed here in double precision. */
-static votecl_status
-histf32_check(votecl_buffer *bins, const float *host, size_t n, const histf32_shape *s, int *ok)
+static void
+histf32_want(uint32_t *want, const void *host, size_t n, const void *shape)
 {
-    uint32_t *counts = malloc(2 * (size_t)s->nbins * sizeof *counts), *want = counts + s->nbins;
-    votecl_status st;
-    if (!counts)
-        return VOTECL_OUT_OF_HOST_MEMORY;
-    memset(want, 0, s->nbins * sizeof *want);
+    const histf32_shape *s = shape;
+    const float *f = host;
     for (size_t i = 0; i < n; i++) {
-        double v = host[i], t = floor((v - s->lo) * s->nbins / (s->hi - s->lo));
+        double v = f[i], t = floor((v - s->lo) * s->nbins / (s->hi - s->lo));
         if (v >= s->lo && v < s->hi)
             want[t < s->nbins ? (uint32_t)t : s->nbins - 1]++;
     }
-    st = votecl_buffer_read(bins, 0, counts, s->nbins * sizeof *counts);
-    *ok = st == VOTECL_OK && memcmp(want, counts, s->nbins * sizeof *want) == 0;
-    free(counts);
-    return st;
 }
 
-/* One case: the auto plan (or a forced strategy) over b->bytes / 4 floats already on the
- * device, checked against the counts made here. */
+/* One case over b->bytes / 4 floats of the distribution name over shape's range. */
 static void
 bench_histf32_case(bench *b, votecl_variant variant, const histf32_shape *shape,
                    const char *name, unsigned k)
 {
-    size_t n = b->bytes / 4;
-    votecl_hist_params params;
-    hist_op op = {.x = b->x, .bins = b->bins, .n = n, .frames = 1};
-    case_result r = {0};
-    bench_plan p = {.requested = variant};
     char label[64];
+    typed_case c = {label, 4, .want = histf32_want, .shape = shape};
 
-    votecl_hist_params_init(&params, VOTECL_DTYPE_F32);
-    params.nbins[0] = shape->nbins;
-    params.min[0] = shape->lo;
-    params.max[0] = shape->hi;
-    params.variant = variant;
-    params.work_group_size = (unsigned)b->args.wg;
-    histf32_fill((float *)b->host, n, shape, name, k);
-    r.status = votecl_buffer_write(b->x, 0, b->host, n * 4);
-    if (r.status == VOTECL_OK)
-        r.status = votecl_hist_plan_new(b->ctx, &params, &op.plan);
-    if (r.status == VOTECL_OK)
-        r.status = votecl_hist_plan_describe(op.plan, n, 1, &r.info);
-    if (r.status == VOTECL_OK)
-        r.status = tool_bench_time(b->ctx, run_hist_op, &op, b->args.reps, 0, &r.seconds);
-    if (r.status == VOTECL_OK)
-        r.status = histf32_check(b->bins, (const float *)b->host, n, shape, &r.ok);
-    if (!r.ok)
-        b->all_ok = 0;
+    votecl_hist_params_init(&c.params, VOTECL_DTYPE_F32);
+    c.params.nbins[0] = shape->nbins;
+    c.params.min[0] = shape->lo;
+    c.params.max[0] = shape->hi;
+    histf32_fill((float *)b->host, b->bytes / 4, shape, name, k);
     snprintf(label, sizeof label, "f32_%s_%s", shape->name, name);
-    json_case_open(b, label, &p, n, 1, &r);
-    tool_json_end_object(&b->json);
-    tool_progress(
-        b->options, "bench: %-22s %-7s %8.3f GB/s %s\n", label, votecl_variant_name(variant),
-        r.status == VOTECL_OK ? (double)(n * 4) / r.seconds / 1e9 : 0.0, r.ok ? "ok" : "FAILED");
-    votecl_hist_plan_free(op.plan);
+    bench_typed_case(b, variant, &c);
 }
 
 void
