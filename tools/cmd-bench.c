@@ -429,22 +429,47 @@ bench_plans_new(bench *b)
             bench_plan_new(b, v);
 }
 
+/* One object a plan under key: its variant, then what write adds (a plan it refuses, with
+ * 0, is left out). */
 static void
-json_plans(bench *b)
+json_plan_list(bench *b, const char *key, int (*write)(tool_json *j, const bench_plan *p))
 {
     tool_json *j = &b->json;
-    tool_json_key(j, "plans");
+    tool_json_key(j, key);
     tool_json_begin_array(j);
     for (size_t i = 0; i < b->nplans; i++) {
         const bench_plan *p = &b->plans[i];
+        if (write(NULL, p) == 0)
+            continue;
         tool_json_begin_object(j);
         tool_json_kv_string(j, "variant", votecl_variant_name(p->requested));
-        tool_json_kv_string(j, "status", votecl_status_name(p->status));
-        if (p->status != VOTECL_OK)
-            tool_json_kv_string(j, "error", p->error);
+        write(j, p);
         tool_json_end_object(j);
     }
     tool_json_end_array(j);
+}
+
+/* A plan's status (j NULL: every plan is listed). */
+static int
+json_plan_status(tool_json *j, const bench_plan *p)
+{
+    if (j == NULL)
+        return 1;
+    tool_json_kv_string(j, "status", votecl_status_name(p->status));
+    if (p->status != VOTECL_OK)
+        tool_json_kv_string(j, "error", p->error);
+    return 1;
+}
+
+/* A plan's slowest case (j NULL: listed when it ran one). */
+static int
+json_plan_worst(tool_json *j, const bench_plan *p)
+{
+    if (j == NULL)
+        return p->worst_case != NULL;
+    tool_json_kv_double(j, "gbps", p->worst_gbps);
+    tool_json_kv_string(j, "case", p->worst_case);
+    return 1;
 }
 
 /* --- the cases --- */
@@ -567,6 +592,16 @@ bench_distribution_case(bench *b, const bench_distribution *d)
 /* frame1080: one frame per call, calls back to back (as CUB's figure is timed);
  * frame1080_sync: the same with a finish after every call (what a caller waiting for each
  * frame sees); batch64: frames in one call. */
+/* The frame cases: one frame, one frame waited for, a batch of b->frames. */
+static const struct {
+    const char *name, *key, *progress;
+    int batch, sync;
+} frame_cases[] = {
+    {"frame1080", "us_per_frame", "bench: frame1080  %-7s %8.1f us/frame\n", 0, 0},
+    {"frame1080_sync", "latency_us", "bench: frame1080_sync %-7s %8.1f us\n", 0, 1},
+    {"batch64", "us_per_frame", "bench: batch64    %-7s %8.1f us/frame\n", 1, 0},
+};
+
 static void
 bench_frame_cases(bench *b)
 {
@@ -574,49 +609,19 @@ bench_frame_cases(bench *b)
     fill_random(b, b->host, n * b->frames, 0);
     if (bench_upload(b, n * b->frames) != 0)
         return;
-    for (size_t i = 0; i < b->nplans; i++) {
-        bench_plan *p = &b->plans[i];
-        case_result r;
-        if (!p->plan)
-            continue;
-        run_case(b, p, n, 1, 0, &r);
-        json_case_open(b, "frame1080", p, n, 1, &r);
-        tool_json_kv_double(&b->json, "us_per_frame", r.seconds * 1e6);
-        tool_json_end_object(&b->json);
-        tool_progress(b->options, "bench: frame1080  %-7s %8.1f us/frame\n",
-                      votecl_variant_name(p->requested), r.seconds * 1e6);
-        run_case(b, p, n, 1, 1, &r);
-        json_case_open(b, "frame1080_sync", p, n, 1, &r);
-        tool_json_kv_double(&b->json, "latency_us", r.seconds * 1e6);
-        tool_json_end_object(&b->json);
-        tool_progress(b->options, "bench: frame1080_sync %-7s %8.1f us\n",
-                      votecl_variant_name(p->requested), r.seconds * 1e6);
-        run_case(b, p, n, b->frames, 0, &r);
-        json_case_open(b, "batch64", p, n, b->frames, &r);
-        tool_json_kv_double(&b->json, "us_per_frame", r.seconds * 1e6 / (double)b->frames);
-        tool_json_end_object(&b->json);
-        tool_progress(b->options, "bench: batch64    %-7s %8.1f us/frame\n",
-                      votecl_variant_name(p->requested), r.seconds * 1e6 / (double)b->frames);
-    }
-}
-
-static void
-json_worst(bench *b)
-{
-    tool_json *j = &b->json;
-    tool_json_key(j, "worst");
-    tool_json_begin_array(j);
-    for (size_t i = 0; i < b->nplans; i++) {
-        const bench_plan *p = &b->plans[i];
-        if (!p->worst_case)
-            continue;
-        tool_json_begin_object(j);
-        tool_json_kv_string(j, "variant", votecl_variant_name(p->requested));
-        tool_json_kv_double(j, "gbps", p->worst_gbps);
-        tool_json_kv_string(j, "case", p->worst_case);
-        tool_json_end_object(j);
-    }
-    tool_json_end_array(j);
+    for (size_t i = 0; i < b->nplans; i++)
+        for (size_t c = 0; b->plans[i].plan && c < sizeof frame_cases / sizeof frame_cases[0];
+             c++) {
+            bench_plan *p = &b->plans[i];
+            size_t frames = frame_cases[c].batch ? b->frames : 1;
+            case_result r;
+            run_case(b, p, n, frames, frame_cases[c].sync, &r);
+            json_case_open(b, frame_cases[c].name, p, n, frames, &r);
+            tool_json_kv_double(&b->json, frame_cases[c].key, r.seconds * 1e6 / (double)frames);
+            tool_json_end_object(&b->json);
+            tool_progress(b->options, frame_cases[c].progress, votecl_variant_name(p->requested),
+                          r.seconds * 1e6 / (double)frames);
+        }
 }
 
 /* --- the generic engine: a histogram as user functions --- */
@@ -904,7 +909,7 @@ bench_cases(bench *b)
         return rc;
     if (hist) {
         bench_plans_new(b);
-        json_plans(b);
+        json_plan_list(b, "plans", json_plan_status);
     }
     tool_json_key(&b->json, "cases");
     tool_json_begin_array(&b->json);
@@ -914,7 +919,7 @@ bench_cases(bench *b)
                 tool_algorithms[a]->bench[g].run(b);
     tool_json_end_array(&b->json);
     if (hist)
-        json_worst(b);
+        json_plan_list(b, "worst", json_plan_worst);
     return TOOL_EXIT_OK;
 }
 
