@@ -145,21 +145,7 @@ hough_compute(const void *args, votecl_context *ctx, void **state, const tool_im
     tool_json_hough_parameters(j, h->sobel, h->sobel_threshold, &h->params, &r);
     tool_json_results(j);
     tool_json_kv_uint(j, "edges", r.stats.kept);
-    tool_json_kv_uint(j, "found", r.found);
-    tool_json_key(j, "lines");
-    tool_json_begin_array(j);
-    for (size_t i = 0; i < r.shown; i++) {
-        const votecl_hough_line *l = &r.lines[i];
-        tool_json_begin_object(j);
-        tool_json_kv_double(j, "theta", l->theta);
-        tool_json_kv_double(j, "theta_degrees", l->theta * 180.0 / M_PI);
-        tool_json_kv_double(j, "rho", l->rho);
-        tool_json_kv_uint(j, "votes", l->votes);
-        tool_json_kv_uint(j, "angle", l->angle);
-        tool_json_kv_uint(j, "bin", l->bin);
-        tool_json_end_object(j);
-    }
-    tool_json_end_array(j);
+    tool_json_hough_lines(j, r.lines, r.found, r.shown);
     *seconds = r.seconds;
     if (annotated != NULL)
         st = tool_annotate_status(

@@ -114,39 +114,6 @@ lines_plan(const votecl_lines_params *params, votecl_context *ctx, void **state,
     return votecl_lines_plan_new(ctx, params, gray->width, gray->height, &l->plan);
 }
 
-static void
-lines_json(tool_json *j, const tool_lines_result *r)
-{
-    tool_json_parameters(j);
-    tool_json_kv_uint(j, "columns", r->columns);
-    tool_json_kv_uint(j, "rows", r->rows);
-    tool_json_kv_uint(j, "distance", r->params.distance);
-    tool_json_kv_uint(j, "radius", r->params.radius);
-    tool_json_kv_uint(j, "orientation_kernel", r->params.orientation_kernel);
-    tool_json_kv_uint(j, "neighbourhood", r->params.neighbourhood);
-    tool_json_kv_uint(j, "threshold", r->params.threshold);
-    tool_json_results(j);
-    tool_json_kv_uint(j, "edges", r->stats.edges);
-    tool_json_kv_uint(j, "found", r->found);
-    tool_json_key(j, "lines");
-    tool_json_begin_array(j);
-    for (size_t i = 0; i < r->shown; i++) {
-        const votecl_lines_line *l = &r->lines[i];
-        tool_json_begin_object(j);
-        tool_json_kv_double(j, "a", l->a);
-        tool_json_kv_double(j, "b", l->b);
-        tool_json_kv_double(j, "c", l->c);
-        tool_json_kv_double(j, "theta", l->theta);
-        tool_json_kv_double(j, "theta_degrees", l->theta * 180.0 / M_PI);
-        tool_json_kv_double(j, "rho", l->rho);
-        tool_json_kv_uint(j, "votes", l->votes);
-        tool_json_kv_int(j, "u", l->u);
-        tool_json_kv_double(j, "v", l->v);
-        tool_json_end_object(j);
-    }
-    tool_json_end_array(j);
-}
-
 /* What tool_lines_compute() gives, from the worker's plan and one run. */
 static votecl_status
 lines_compute(const void *args, votecl_context *ctx, void **state, const tool_image *image,
@@ -177,7 +144,7 @@ lines_compute(const void *args, votecl_context *ctx, void **state, const tool_im
     r.shown = r.found < r.shown ? r.found : r.shown;
     votecl_lines_plan_shape(l->plan, &r.columns, &r.rows);
     votecl_lines_plan_params(l->plan, &r.params);
-    lines_json(j, &r);
+    tool_lines_json(j, &r, 0);
     if (annotated != NULL)
         st = tool_annotate_status(
             tool_lines_annotate(image, r.lines, r.shown, annotated, error, sizeof error));

@@ -283,7 +283,7 @@ circles_run(tool_options *options, votecl_context *ctx, void *args, const tool_i
 }
 
 static const tool_image_command circles_command = {"circles", circles_option, circles_usage,
-                                                   VOTECL_CIRCLES_MAX_SIDE, circles_run};
+                                                   VOTECL_CIRCLES_MAX_SIDE, .run = circles_run};
 
 int
 tool_cmd_circles(tool_options *options, int argc, char **argv)

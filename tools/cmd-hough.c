@@ -26,6 +26,7 @@ typedef struct hough_args {
     unsigned long size[2]; /* --size WxH: nearest-neighbour resize first; 0: none */
     double edge_seconds;   /* --edges sobel-host: the host's Sobel pass */
     votecl_hough_params params;
+    tool_image edges; /* owned: what the transform votes on (load_edges) */
 } hough_args;
 
 typedef tool_hough_result hough_result;
@@ -247,14 +248,9 @@ hough_option_fn(void *a, int argc, char **argv, int *i)
 }
 
 static int
-hough_parse(tool_options *options, hough_args *a, int argc, char **argv)
+hough_check(void *args)
 {
-    int r =
-        tool_parse_image_command(options, "hough", hough_option_fn, a, argc, argv, &a->image_path);
-    if (r != TOOL_EXIT_OK)
-        return r;
-    if (options->help)
-        return TOOL_EXIT_OK;
+    const hough_args *a = args;
     if (a->params.peak_window % 2 == 0)
         return tool_usage_error("hough", "--window must be odd");
     return TOOL_EXIT_OK;
@@ -281,17 +277,16 @@ resize(tool_image *image, size_t width, size_t height, char *error, size_t error
     return 0;
 }
 
-/* image as read, and the u8 image the transform votes on: the edge image, or with
- * --edges sobel the gray image whose edges the library finds. */
+/* image as read, resized with --size, and a->edges, the u8 image the transform votes on: the
+ * edge image, or with --edges sobel the gray image whose edges the library finds. */
 static int
-load_edges(hough_args *a, tool_image *image, tool_image *edges)
+load_edges(void *args, tool_image *image)
 {
+    hough_args *a = args;
     char error[600];
-    tool_image gray = {0};
+    tool_image gray = {0}, *edges = &a->edges;
     int rc = TOOL_EXIT_FAILURE;
-    tool_image_limits("hough"); /* an image over them is refused from its header */
-    if (tool_image_read(a->image_path, image, error, sizeof error) < 0 ||
-        (a->size[0] && resize(image, a->size[0], a->size[1], error, sizeof error) < 0) ||
+    if ((a->size[0] && resize(image, a->size[0], a->size[1], error, sizeof error) < 0) ||
         tool_image_to_gray(image, &gray, error, sizeof error) < 0)
         goto out;
     if (a->sobel == 2) {
@@ -505,79 +500,54 @@ print_json(const hough_args *a, const tool_image *image, const hough_result *r)
     }
     tool_json_key(&j, "plan");
     tool_json_plan_info(&j, &r->info);
-    tool_json_kv_uint(&j, "found", r->found);
-    tool_json_key(&j, "lines");
-    tool_json_begin_array(&j);
-    for (size_t i = 0; i < r->shown; i++) {
-        const votecl_hough_line *l = &r->lines[i];
-        tool_json_begin_object(&j);
-        tool_json_line(&j, l->theta, l->rho, l->votes);
-        tool_json_kv_uint(&j, "angle", l->angle);
-        tool_json_kv_uint(&j, "bin", l->bin);
-        if (l->has_segment)
-            tool_json_kv_segment(&j, "segment", l->x0, l->y0, l->x1, l->y1);
-        tool_json_end_object(&j);
-    }
-    tool_json_end_array(&j);
+    tool_json_hough_lines(&j, r->lines, r->found, r->shown);
     tool_json_document_end(&j);
 }
 
 static int
-hough_output(tool_options *options, const hough_args *a, const tool_image *image,
-             const hough_result *r)
+hough_run(tool_options *options, votecl_context *ctx, void *args, const tool_image *image)
 {
+    const hough_args *a = args;
+    hough_result r = {.gray_sobel = a->sobel == 1, .sobel_threshold = (unsigned)a->sobel_threshold};
+    votecl_status st = tool_hough_compute(ctx, &a->params, &a->edges, &r);
     /* the accumulator: angles down, rho bins across */
     tool_line_output o = {.command = "hough",
                           .out_path = a->out_path,
                           .space_path = a->acc_path,
                           .space_name = "accumulator",
-                          .space = r->acc,
-                          .columns = r->nbins,
-                          .rows = r->angles,
-                          .hough = r->lines,
-                          .shown = r->shown};
-    if (options->json)
-        print_json(a, image, r);
+                          .space = r.acc,
+                          .columns = r.nbins,
+                          .rows = r.angles,
+                          .hough = r.lines,
+                          .shown = r.shown};
+    int rc = TOOL_EXIT_OK;
+    if (st == VOTECL_OK && a->repeat)
+        st = hough_bench(ctx, &a->params, &a->edges, a->sobel == 1 ? (long)a->sobel_threshold : -1,
+                         a->repeat, &r);
+    if (st != VOTECL_OK)
+        rc = tool_fail(ctx, st, "hough");
+    else if (options->json)
+        print_json(a, image, &r);
     else
-        print_text(a, image, r);
-    return tool_line_output_write(&o, image);
+        print_text(a, image, &r);
+    if (st == VOTECL_OK)
+        rc = tool_line_output_write(&o, image);
+    tool_hough_result_free(&r);
+    return rc;
 }
+
+static const tool_image_command hough_command = {
+    "hough", hough_option_fn, hough_usage, .check = hough_check, .load = load_edges,
+    .run = hough_run};
 
 int
 tool_cmd_hough(tool_options *options, int argc, char **argv)
 {
     hough_args a = {.sobel = 1, .sobel_threshold = HOUGH_DEFAULT_SOBEL};
-    hough_result r = {0};
-    tool_image image = {0}, edges = {0};
-    votecl_context *ctx = NULL;
-    votecl_status st;
     int rc;
     votecl_hough_params_init(&a.params);
     a.params.max_lines = HOUGH_DEFAULT_LINES;
-    if ((rc = hough_parse(options, &a, argc, argv)) != TOOL_EXIT_OK)
-        return rc;
-    if (options->help) {
-        hough_usage(stdout);
-        return TOOL_EXIT_OK;
-    }
-    if ((rc = load_edges(&a, &image, &edges)) != TOOL_EXIT_OK)
-        goto out;
-    if ((rc = tool_context_open(options, &ctx)) != TOOL_EXIT_OK)
-        goto out;
-    r.gray_sobel = a.sobel == 1;
-    r.sobel_threshold = (unsigned)a.sobel_threshold;
-    tool_progress(options, "votecl hough: %s, %zux%zu\n", a.image_path, image.width, image.height);
-    if ((st = tool_hough_compute(ctx, &a.params, &edges, &r)) != VOTECL_OK ||
-        (a.repeat &&
-         (st = hough_bench(ctx, &a.params, &edges, a.sobel == 1 ? (long)a.sobel_threshold : -1,
-                           a.repeat, &r)) != VOTECL_OK))
-        rc = tool_fail(ctx, st, "hough");
-    else
-        rc = hough_output(options, &a, &image, &r);
-out:
-    tool_hough_result_free(&r);
-    votecl_context_free(ctx);
-    tool_image_free(&edges);
-    tool_image_free(&image);
+    rc = tool_image_command_run(options, &hough_command, &a, &a.image_path, argc, argv);
+    tool_image_free(&a.edges);
     return rc;
 }

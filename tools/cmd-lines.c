@@ -233,38 +233,11 @@ print_text(const lines_args *a, const tool_image *image, const tool_lines_result
 }
 
 static void
-print_json(const lines_args *a, const tool_image *image, const tool_lines_result *r)
+print_json(const tool_lines_result *r)
 {
     tool_json j;
     tool_json_document(&j, stdout, "lines");
-    tool_json_parameters(&j);
-    tool_json_kv_uint(&j, "columns", r->columns);
-    tool_json_kv_uint(&j, "rows", r->rows);
-    tool_json_kv_uint(&j, "distance", r->params.distance);
-    tool_json_kv_uint(&j, "radius", r->params.radius);
-    tool_json_kv_uint(&j, "orientation_kernel", r->params.orientation_kernel);
-    tool_json_kv_uint(&j, "neighbourhood", r->params.neighbourhood);
-    tool_json_kv_uint(&j, "threshold", r->params.threshold);
-    tool_json_results(&j);
-    tool_json_kv_uint(&j, "edges", r->stats.edges);
-    tool_json_kv_double(&j, "seconds", r->seconds);
-    tool_json_kv_uint(&j, "found", r->found);
-    tool_json_key(&j, "lines");
-    tool_json_begin_array(&j);
-    for (size_t i = 0; i < r->shown; i++) {
-        const votecl_lines_line *l = &r->lines[i];
-        tool_json_begin_object(&j);
-        tool_json_kv_double(&j, "a", l->a);
-        tool_json_kv_double(&j, "b", l->b);
-        tool_json_kv_double(&j, "c", l->c);
-        tool_json_line(&j, l->theta, l->rho, l->votes);
-        tool_json_kv_int(&j, "u", l->u);
-        tool_json_kv_double(&j, "v", l->v);
-        if (l->has_segment)
-            tool_json_kv_segment(&j, "segment", l->x0, l->y0, l->x1, l->y1);
-        tool_json_end_object(&j);
-    }
-    tool_json_end_array(&j);
+    tool_lines_json(&j, r, 1);
     tool_json_document_end(&j);
 }
 
@@ -289,7 +262,7 @@ lines_run(tool_options *options, votecl_context *ctx, void *args, const tool_ima
     if (st != VOTECL_OK)
         rc = tool_fail(ctx, st, "lines");
     else if (options->json)
-        print_json(a, image, &r);
+        print_json(&r);
     else
         print_text(a, image, &r);
     if (st == VOTECL_OK)
@@ -298,7 +271,7 @@ lines_run(tool_options *options, votecl_context *ctx, void *args, const tool_ima
     return rc;
 }
 
-static const tool_image_command lines_command = {"lines", lines_option, lines_usage, 0, lines_run};
+static const tool_image_command lines_command = {"lines", lines_option, lines_usage, .run = lines_run};
 
 int
 tool_cmd_lines(tool_options *options, int argc, char **argv)

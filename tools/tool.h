@@ -152,13 +152,19 @@ typedef int (*tool_option_fn)(void *args, int argc, char **argv, int *i);
 int tool_parse_image_command(tool_options *options, const char *command, tool_option_fn option,
                              void *args, int argc, char **argv, const char **image_path);
 
-/* A command of one IMAGE: its arguments (tool_parse_image_command), --help, the image read
- * within the command's limits, the context, then run. */
+/* A command of one IMAGE: its arguments (tool_parse_image_command), --help, check, the image
+ * read within the command's limits, load, the context, then run. */
 typedef struct tool_image_command {
     const char *name; /* "lines" */
     tool_option_fn option;
     void (*usage)(FILE *f);
     size_t max_side; /* the image's largest side; 0: tool_image_limits(name) */
+    /* After the arguments (not with --help): a usage error's TOOL_EXIT_USAGE, or OK; may be
+     * NULL. */
+    int (*check)(void *args);
+    /* After the image is read, before the context: what the command derives from it (says
+     * its failures on stderr); may be NULL. */
+    int (*load)(void *args, tool_image *image);
     /* Computes and writes the command's outputs; returns a TOOL_EXIT_* code. */
     int (*run)(tool_options *options, votecl_context *ctx, void *args, const tool_image *image);
 } tool_image_command;
@@ -282,6 +288,12 @@ int tool_lines_annotate(const tool_image *image, const votecl_lines_line *lines,
 /* What votecl hough and votecl lines share in their output (line-output.c). */
 /* A line's theta, theta_degrees, rho and votes as members of the open JSON object j. */
 void tool_json_line(struct tool_json *j, double theta, double rho, unsigned votes);
+/* "found" and the "lines" array of the theta-rho Hough's lines (votecl hough, its batch case). */
+void tool_json_hough_lines(struct tool_json *j, const votecl_hough_line *lines, size_t found,
+                           size_t shown);
+/* "parameters" and "results" of votecl lines and its batch case, the run's seconds with
+ * seconds. */
+void tool_lines_json(struct tool_json *j, const tool_lines_result *r, int seconds);
 /* Ends a line of text: " segment x0 y0 x1 y1" when it has one, then the newline. */
 void tool_print_segment(int has_segment, double x0, double y0, double x1, double y1);
 

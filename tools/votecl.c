@@ -443,6 +443,8 @@ tool_image_command_run(tool_options *options, const tool_image_command *c, void 
         c->usage(stdout);
         return TOOL_EXIT_OK;
     }
+    if (c->check != NULL && (rc = c->check(args)) != TOOL_EXIT_OK)
+        return rc;
     if (c->max_side != 0)
         tool_image_limit_side(c->max_side); /* larger is refused before decoding */
     else
@@ -451,11 +453,14 @@ tool_image_command_run(tool_options *options, const tool_image_command *c, void 
         fprintf(stderr, "votecl %s: %s\n", c->name, error);
         return TOOL_EXIT_FAILURE;
     }
+    if (c->load != NULL && (rc = c->load(args, &image)) != TOOL_EXIT_OK)
+        goto out;
     if ((rc = tool_context_open(options, &ctx)) == TOOL_EXIT_OK) {
         tool_progress(options, "votecl %s: %s, %zux%zu\n", c->name, *image_path, image.width,
                       image.height);
         rc = c->run(options, ctx, args, &image);
     }
+out:
     votecl_context_free(ctx);
     tool_image_free(&image);
     return rc;
