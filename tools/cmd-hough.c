@@ -537,7 +537,7 @@ hough_run(tool_options *options, votecl_context *ctx, void *args, const tool_ima
 }
 
 static const tool_image_command hough_command = {
-    "hough", hough_option_fn, hough_usage, .check = hough_check, .load = load_edges,
+    "hough",         hough_option_fn, hough_usage, .check = hough_check, .load = load_edges,
     .run = hough_run};
 
 int

@@ -271,7 +271,8 @@ lines_run(tool_options *options, votecl_context *ctx, void *args, const tool_ima
     return rc;
 }
 
-static const tool_image_command lines_command = {"lines", lines_option, lines_usage, .run = lines_run};
+static const tool_image_command lines_command = {"lines", lines_option, lines_usage,
+                                                 .run = lines_run};
 
 int
 tool_cmd_lines(tool_options *options, int argc, char **argv)
