@@ -266,7 +266,7 @@ pairing_time(tool_bench *b, votecl_ght_model *const models[2], const tool_image 
             t[(2 * m + 1) * reps + r] = out[m].pairing_seconds;
         }
     for (int k = 0; k < 4 && st == VOTECL_OK; k++)
-        qsort(t + k * reps, reps, sizeof *t, tool_bench_compare_doubles);
+        qsort(t + k * reps, reps, sizeof *t, tool_compare_doubles);
     for (int m = 0; m < 2 && st == VOTECL_OK; m++) {
         out[m].edges_seconds = t[(2 * m) * reps + reps / 2];
         out[m].pairing_seconds = t[(2 * m + 1) * reps + reps / 2];

@@ -128,13 +128,6 @@ run_copy_op(void *arg)
     return votecl_buffer_copy(op->dst, 0, op->src, 0, op->size);
 }
 
-int
-tool_bench_compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* One batch: reps runs, each finished when sync_each (latency), else back to back. */
 static votecl_status
 time_batch(votecl_context *ctx, bench_op_fn op, void *arg, unsigned long reps, int sync_each,
@@ -164,7 +157,7 @@ tool_bench_time(votecl_context *ctx, bench_op_fn op, void *arg, unsigned long re
         st = time_batch(ctx, op, arg, reps, sync_each, &batches[i]);
     if (st != VOTECL_OK)
         return st;
-    qsort(batches, BENCH_BATCHES, sizeof batches[0], tool_bench_compare_doubles);
+    qsort(batches, BENCH_BATCHES, sizeof batches[0], tool_compare_doubles);
     *seconds = batches[BENCH_BATCHES / 2] / (double)reps;
     return VOTECL_OK;
 }

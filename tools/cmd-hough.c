@@ -343,15 +343,11 @@ tool_hough_compute(votecl_context *ctx, const votecl_hough_params *params, const
     if (st != VOTECL_OK)
         goto out;
     votecl_hough_plan_shape(plan, &r->angles, &r->nbins);
-    r->shown = params->max_lines ? params->max_lines : TOOL_HOUGH_MAX_SHOWN;
     cells = (size_t)r->angles * r->nbins;
-    r->lines = calloc(r->shown, sizeof *r->lines);
-    r->acc = malloc(cells * sizeof *r->acc);
-    if (r->lines == NULL || r->acc == NULL) {
-        st = VOTECL_OUT_OF_HOST_MEMORY;
-        goto out;
-    }
-    if ((st = hough_vote(plan, edges, r)) != VOTECL_OK)
+    r->lines =
+        tool_line_result_alloc(params->max_lines, sizeof *r->lines, cells, &r->acc, &r->shown);
+    st = r->lines != NULL ? hough_vote(plan, edges, r) : VOTECL_OUT_OF_HOST_MEMORY;
+    if (st != VOTECL_OK)
         goto out;
     if (votecl_hough_plan_accumulator(plan) == NULL) { /* a failed read-back */
         st = VOTECL_DEVICE_ERROR;
@@ -370,13 +366,6 @@ tool_hough_result_free(tool_hough_result *r)
     free(r->lines);
     free(r->acc);
     memset(r, 0, sizeof *r);
-}
-
-static int
-compare_doubles(const void *pa, const void *pb)
-{
-    double a = *(const double *)pa, b = *(const double *)pb;
-    return a < b ? -1 : a > b;
 }
 
 /* Votes of the edge image already in a device buffer into a device accumulator, each call
@@ -432,7 +421,7 @@ hough_bench(votecl_context *ctx, const votecl_hough_params *params, const tool_i
     if (st == VOTECL_OK)
         st = time_buffers(ctx, plan, edges, repeat, times);
     if (st == VOTECL_OK) {
-        qsort(times, repeat, sizeof *times, compare_doubles);
+        qsort(times, repeat, sizeof *times, tool_compare_doubles);
         r->bench_median = times[repeat / 2];
         r->bench_min = times[0];
     }

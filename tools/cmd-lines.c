@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "algorithms.h"
 #include "json.h"
 #include "options.h"
 #include "plot.h"
@@ -96,33 +97,21 @@ lines_option(void *args, int argc, char **argv, int *i)
 
 /* --- the work, shared with the demo --- */
 
+/* u8 gray: 16-bit gray taken as its high byte. */
 static int
 gray_u8(const tool_image *image, tool_image *gray, char *error, size_t error_size)
 {
     tool_image g = {0};
+    int rc = 0;
     if (tool_image_to_gray(image, &g, error, error_size) < 0)
         return -1;
     if (g.dtype == VOTECL_DTYPE_U8) {
         *gray = g;
         return 0;
     }
-    if (tool_image_alloc(gray, g.width, g.height, 1, VOTECL_DTYPE_U8, error, error_size) < 0) {
-        tool_image_free(&g);
-        return -1;
-    }
-    for (size_t y = 0; y < g.height; y++)
-        for (size_t x = 0; x < g.width; x++)
-            gray->data[y * gray->stride + x] =
-                (unsigned char)(((const uint16_t *)(g.data + y * g.stride))[x] >> 8);
+    rc = tool_image_u8(&g, gray, error, error_size);
     tool_image_free(&g);
-    return 0;
-}
-
-static int
-compare_seconds(const void *pa, const void *pb)
-{
-    double a = *(const double *)pa, b = *(const double *)pb;
-    return a < b ? -1 : a > b;
+    return rc;
 }
 
 static votecl_status
@@ -142,7 +131,7 @@ lines_run_twice(votecl_lines_plan *plan, const tool_image *gray, tool_lines_resu
     if (t == NULL)
         st = VOTECL_OUT_OF_HOST_MEMORY;
     if (st == VOTECL_OK) {
-        qsort(t, runs, sizeof *t, compare_seconds);
+        qsort(t, runs, sizeof *t, tool_compare_doubles);
         r->seconds = t[runs / 2];
     }
     free(t);
@@ -165,16 +154,11 @@ tool_lines_compute(votecl_context *ctx, const votecl_lines_params *params, const
         goto out;
     votecl_lines_plan_shape(plan, &r->columns, &r->rows);
     votecl_lines_plan_params(plan, &r->params);
-    r->shown = params->max_lines ? params->max_lines : TOOL_HOUGH_MAX_SHOWN;
     cells = (size_t)r->columns * r->rows;
-    r->lines = calloc(r->shown, sizeof *r->lines);
-    r->space = malloc(cells * sizeof *r->space);
-    if (r->lines == NULL || r->space == NULL) {
-        st = VOTECL_OUT_OF_HOST_MEMORY;
-        goto out;
-    }
-    if ((st = lines_run_twice(plan, &gray, r)) == VOTECL_OK &&
-        (st = votecl_lines_plan_read_space(plan, r->space, cells)) == VOTECL_OK)
+    r->lines =
+        tool_line_result_alloc(params->max_lines, sizeof *r->lines, cells, &r->space, &r->shown);
+    st = r->lines != NULL ? lines_run_twice(plan, &gray, r) : VOTECL_OUT_OF_HOST_MEMORY;
+    if (st == VOTECL_OK && (st = votecl_lines_plan_read_space(plan, r->space, cells)) == VOTECL_OK)
         st = votecl_lines_plan_last_stats(plan, &r->stats);
 out:
     votecl_lines_plan_free(plan);

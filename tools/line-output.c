@@ -10,6 +10,23 @@
 #include "plot.h"
 #include "tool.h"
 
+void *
+tool_line_result_alloc(size_t max_lines, size_t line_size, size_t cells, uint32_t **space,
+                       size_t *shown)
+{
+    void *lines;
+    *shown = max_lines ? max_lines : TOOL_HOUGH_MAX_SHOWN;
+    lines = calloc(*shown, line_size);
+    *space = malloc(cells * sizeof **space);
+    if (lines == NULL || *space == NULL) {
+        free(lines);
+        free(*space);
+        *space = NULL;
+        return NULL;
+    }
+    return lines;
+}
+
 void
 tool_json_line(tool_json *j, double theta, double rho, unsigned votes)
 {

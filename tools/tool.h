@@ -96,6 +96,8 @@ void tool_build_progress_attach(const tool_options *options, votecl_context *ctx
 
 /* Seconds on the monotonic clock. */
 double tool_now(void);
+/* qsort's comparison of doubles (times). */
+int tool_compare_doubles(const void *a, const void *b);
 
 /* The directory holding the shipped images: dir when not NULL, else the installed
  * VOTECL_IMAGEDIR when it holds building.png, else tools/images beside the build-tree binary.
@@ -286,6 +288,11 @@ int tool_lines_annotate(const tool_image *image, const votecl_lines_line *lines,
                         tool_image *out, char *error, size_t error_size);
 
 /* What votecl hough and votecl lines share in their output (line-output.c). */
+/* A line detector's result arrays: *shown (max_lines, or TOOL_HOUGH_MAX_SHOWN when 0) lines
+ * of line_size bytes zeroed, returned, and *space, cells counts of its vote space; NULL (and
+ * *space NULL) when either is out of memory. */
+void *tool_line_result_alloc(size_t max_lines, size_t line_size, size_t cells, uint32_t **space,
+                             size_t *shown);
 /* A line's theta, theta_degrees, rho and votes as members of the open JSON object j. */
 void tool_json_line(struct tool_json *j, double theta, double rho, unsigned votes);
 /* "found" and the "lines" array of the theta-rho Hough's lines (votecl hough, its batch case). */

@@ -430,6 +430,13 @@ tool_parse_image_command(tool_options *options, const char *command, tool_option
 }
 
 int
+tool_compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int
 tool_image_command_run(tool_options *options, const tool_image_command *c, void *args,
                        const char **image_path, int argc, char **argv)
 {
