@@ -122,6 +122,24 @@ eval_lines_option(void *args, int argc, char **argv, int *i)
 
 /* --- the detectors --- */
 
+/* A line of either detector (PClines' and the theta-rho Hough's have these members alike) as
+ * the suite scores it. */
+#define EVAL_DETECTION(l)                                                                          \
+    ((truth_lines_detection){.theta = (l).theta,                                                   \
+                             .rho = (l).rho,                                                       \
+                             .has_ends = (l).has_segment,                                          \
+                             .x0 = (l).x0,                                                         \
+                             .y0 = (l).y0,                                                         \
+                             .x1 = (l).x1,                                                         \
+                             .y1 = (l).y1})
+
+/* Whether det's plan (plan) does not fit case c: none yet, or another size. */
+static int
+eval_stale(const eval_detector *det, const void *plan, const truth_lines_case *c)
+{
+    return plan == NULL || det->width != c->width || det->height != c->height;
+}
+
 static votecl_status
 run_pclines(votecl_context *ctx, const eval_args *a, eval_detector *det, const truth_lines_case *c,
             truth_lines_detection *out, size_t *n)
@@ -131,8 +149,7 @@ run_pclines(votecl_context *ctx, const eval_args *a, eval_detector *det, const t
     size_t found = 0;
     votecl_status st = lines != NULL ? VOTECL_OK : VOTECL_OUT_OF_HOST_MEMORY;
 
-    if (st == VOTECL_OK &&
-        (det->pclines == NULL || det->width != c->width || det->height != c->height)) {
+    if (st == VOTECL_OK && eval_stale(det, det->pclines, c)) {
         votecl_lines_params p;
         votecl_lines_params_init(&p);
         if (a->radius_set)
@@ -153,13 +170,7 @@ run_pclines(votecl_context *ctx, const eval_args *a, eval_detector *det, const t
     det->seconds += tool_now() - t0;
     *n = found < EVAL_LINES_MAX ? found : EVAL_LINES_MAX;
     for (size_t k = 0; st == VOTECL_OK && k < *n; k++)
-        out[k] = (truth_lines_detection){.theta = lines[k].theta,
-                                         .rho = lines[k].rho,
-                                         .has_ends = lines[k].has_segment,
-                                         .x0 = lines[k].x0,
-                                         .y0 = lines[k].y0,
-                                         .x1 = lines[k].x1,
-                                         .y1 = lines[k].y1};
+        out[k] = EVAL_DETECTION(lines[k]);
     free(lines);
     return st;
 }
@@ -175,8 +186,7 @@ run_hough(votecl_context *ctx, const eval_args *a, eval_detector *det, const tru
     size_t found = 0;
     votecl_status st = lines != NULL ? VOTECL_OK : VOTECL_OUT_OF_HOST_MEMORY;
 
-    if (st == VOTECL_OK &&
-        (det->hough == NULL || det->width != c->width || det->height != c->height)) {
+    if (st == VOTECL_OK && eval_stale(det, det->hough, c)) {
         votecl_hough_params p;
         votecl_hough_params_init(&p);
         if (a->window != 0)
@@ -202,13 +212,7 @@ run_hough(votecl_context *ctx, const eval_args *a, eval_detector *det, const tru
     det->seconds += tool_now() - t0;
     *n = found < EVAL_LINES_MAX ? found : EVAL_LINES_MAX;
     for (size_t k = 0; st == VOTECL_OK && k < *n; k++)
-        out[k] = (truth_lines_detection){.theta = lines[k].theta,
-                                         .rho = lines[k].rho,
-                                         .has_ends = lines[k].has_segment,
-                                         .x0 = lines[k].x0,
-                                         .y0 = lines[k].y0,
-                                         .x1 = lines[k].x1,
-                                         .y1 = lines[k].y1};
+        out[k] = EVAL_DETECTION(lines[k]);
     tool_image_free(&edges);
     free(lines);
     return st;
