@@ -79,7 +79,6 @@ ght_option(void *args, int argc, char **argv, int *i)
     ght_case *g = args;
     votecl_ght_params *p = &g->params;
     const char *v = NULL;
-    unsigned long x = 0;
     int r;
     if ((r = tool_option_value(argc, argv, i, "--template", &v)) != 0)
         return r < 0 ? r : (g->template_path = v, 1);
@@ -90,21 +89,7 @@ ght_option(void *args, int argc, char **argv, int *i)
             votecl_ght_params_init(p, v[0] == 'g' ? VOTECL_GHT_GUIL : VOTECL_GHT_BALLARD);
         return r;
     }
-    if ((r = tool_option_double(argc, argv, i, "--min-angle", &p->min_angle)) != 0 ||
-        (r = tool_option_double(argc, argv, i, "--max-angle", &p->max_angle)) != 0 ||
-        (r = tool_option_double(argc, argv, i, "--angle-step", &p->angle_step)) != 0 ||
-        (r = tool_option_double(argc, argv, i, "--min-scale", &p->min_scale)) != 0 ||
-        (r = tool_option_double(argc, argv, i, "--max-scale", &p->max_scale)) != 0 ||
-        (r = tool_option_double(argc, argv, i, "--scale-step", &p->scale_step)) != 0 ||
-        (r = tool_option_double(argc, argv, i, "--min-dist", &p->min_dist)) != 0)
-        return r;
-    if ((r = tool_option_range(argc, argv, i, "--levels", 0, VOTECL_GHT_MAX_LEVELS, &x)) != 0)
-        return r < 0 ? r : (p->levels = (unsigned)x, 1);
-    if ((r = tool_option_range(argc, argv, i, "--dp", 0, 1000, &x)) != 0)
-        return r < 0 ? r : (p->dp = (unsigned)x, 1);
-    if ((r = tool_option_range(argc, argv, i, "--max", 0, 1000000, &x)) != 0)
-        return r < 0 ? r : (p->max_detections = x, 1);
-    return 0;
+    return tool_ght_param_option(p, argc, argv, i);
 }
 
 static int

@@ -79,22 +79,12 @@ lines_state_free(void *state)
 static int
 gray_u8(const tool_image *image, tool_image *gray, int *borrowed, char *error, size_t size)
 {
-    tool_image g = {0};
-    int rc;
     *borrowed = image->channels == 1 && image->dtype == VOTECL_DTYPE_U8;
     if (*borrowed) {
         *gray = *image;
         return 0;
     }
-    if (tool_image_to_gray(image, &g, error, size) < 0)
-        return -1;
-    if (g.dtype == VOTECL_DTYPE_U8) {
-        *gray = g;
-        return 0;
-    }
-    rc = tool_image_u8(&g, gray, error, size);
-    tool_image_free(&g);
-    return rc;
+    return tool_gray_u8(image, gray, error, size);
 }
 
 static votecl_status

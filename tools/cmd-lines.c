@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "algorithms.h"
 #include "json.h"
 #include "options.h"
 #include "plot.h"
@@ -97,23 +96,6 @@ lines_option(void *args, int argc, char **argv, int *i)
 
 /* --- the work, shared with the demo --- */
 
-/* u8 gray: 16-bit gray taken as its high byte. */
-static int
-gray_u8(const tool_image *image, tool_image *gray, char *error, size_t error_size)
-{
-    tool_image g = {0};
-    int rc = 0;
-    if (tool_image_to_gray(image, &g, error, error_size) < 0)
-        return -1;
-    if (g.dtype == VOTECL_DTYPE_U8) {
-        *gray = g;
-        return 0;
-    }
-    rc = tool_image_u8(&g, gray, error, error_size);
-    tool_image_free(&g);
-    return rc;
-}
-
 static votecl_status
 lines_run_twice(votecl_lines_plan *plan, const tool_image *gray, tool_lines_result *r)
 {
@@ -148,7 +130,7 @@ tool_lines_compute(votecl_context *ctx, const votecl_lines_params *params, const
     char error[600];
     size_t cells;
     votecl_status st = VOTECL_INVALID_ARGUMENT;
-    if (gray_u8(image, &gray, error, sizeof error) < 0)
+    if (tool_gray_u8(image, &gray, error, sizeof error) < 0)
         goto out;
     if ((st = votecl_lines_plan_new(ctx, params, gray.width, gray.height, &plan)) != VOTECL_OK)
         goto out;

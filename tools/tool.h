@@ -136,6 +136,10 @@ votecl_status tool_hist_image_channel(votecl_context *context, const tool_image 
                                       uint32_t *counts, votecl_vote_plan_info *info,
                                       double *seconds);
 
+/* The image as u8 gray (tool_image_to_gray; 16-bit gray taken as its high byte). gray:
+ * caller-owned output. 0, or -1 with the message in error. */
+int tool_gray_u8(const tool_image *image, tool_image *gray, char *error, size_t size);
+
 /* One line describing a plan: "local S'=7 S=7 P=8 passes=1 wg=256". */
 void tool_plan_summary(const votecl_vote_plan_info *info, char *buffer, size_t size);
 
@@ -346,6 +350,9 @@ votecl_status tool_ght_detect(votecl_context *context, const votecl_ght_params *
 /* The library's memory limit for a detection of templ in image within the tool's memory
  * budget (docs/reliability.md): the budget (one worker's share in batch) less the decoded
  * images and their gray copies, which the tool holds meanwhile (at least 1 byte). */
+/* The GHT parameters votecl ght and its batch case both take (the search's range and steps,
+ * --min-dist, --levels, --dp, --max), as a tool_option_fn. */
+int tool_ght_param_option(votecl_ght_params *params, int argc, char **argv, int *i);
 uint64_t tool_ght_memory_limit(const tool_image *templ, const tool_image *image);
 /* A dimmed RGB copy of image with the template's tw x th box drawn at every pose. out:
  * caller-owned output. */
