@@ -71,8 +71,6 @@ typedef struct tool_batch_case {
     void (*state_free)(void *state); /* may be NULL */
 } tool_batch_case;
 
-/* An 8-bit copy (16-bit samples shifted down; gray+alpha to gray), as votecl hog reads. */
-int tool_image_u8(const tool_image *image, tool_image *out, char *error, size_t size);
 /* The status of a tool_*_annotate() call: its only failure is memory. */
 votecl_status tool_annotate_status(int rc);
 

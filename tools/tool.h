@@ -136,6 +136,9 @@ votecl_status tool_hist_image_channel(votecl_context *context, const tool_image 
                                       uint32_t *counts, votecl_vote_plan_info *info,
                                       double *seconds);
 
+/* An 8-bit copy (16-bit samples shifted down; gray+alpha to gray), as votecl hog reads
+ * (algorithms.c). */
+int tool_image_u8(const tool_image *image, tool_image *out, char *error, size_t size);
 /* The image as u8 gray (tool_image_to_gray; 16-bit gray taken as its high byte). gray:
  * caller-owned output. 0, or -1 with the message in error. */
 int tool_gray_u8(const tool_image *image, tool_image *gray, char *error, size_t size);
