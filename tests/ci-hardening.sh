@@ -79,7 +79,15 @@ if make fuzz-smoke > fuzz-smoke.log 2>&1; then
     grep '^fuzz:' fuzz-smoke.log >&2
 else
     log "fuzz-smoke found a crash or failed"
-    cat fuzz-smoke.log >&2
+    # The verdict lines first (CI's log keeps a line's head and tail: the make lines hid
+    # them once), then the failing targets' own findings.
+    grep -E '^fuzz:|ERROR|SUMMARY|runtime error|Test unit written' fuzz-smoke.log >&2
+    for f in tests/fuzz/*.log; do
+        grep -q -E 'ERROR|SUMMARY: ' "$f" 2>/dev/null || continue
+        log "---- $f (its findings) ----"
+        grep -E -A 12 'ERROR|SUMMARY' "$f" | head -n 60 >&2
+    done
+    ls tests/fuzz/artifacts >&2 2>/dev/null
     failed=$((failed + 1))
 fi
 log "fuzz-smoke: $(($(date +%s) - start)) s"
