@@ -6,7 +6,8 @@ the source tree around python/ and bundles it, with its kernels, into the packag
 The bundle is made when VOTECL_BUNDLE is 1, never when it is 0, and otherwise (unset or
 "auto") when no libvotecl is found the way the package finds an installed one: VOTECL_LIBRARY,
 ctypes.util.find_library("votecl"), pkg-config votecl. The library is built:
-  - in VOTECL_BUILDDIR when it names a configured build tree (make check-wheel), else
+  - in VOTECL_BUILDDIR when it names a configured build tree (make check-wheel; the
+    kernels then come from the source tree it was configured from), else
   - in the source tree itself when it is configured there (./configure run in place), else
   - out of tree in setuptools' build_temp: ./autogen.sh first for a git checkout, then
     configure --enable-cuda (the CUDA backend needs no CUDA at build time: it loads the driver
@@ -80,16 +81,27 @@ def _make(builddir):
     return os.path.join(builddir, "lib", ".libs")
 
 
+def _srcdir_of(builddir):
+    """The source tree a configured build tree was configured from (its Makefile says)."""
+    with open(os.path.join(builddir, "Makefile")) as f:
+        for line in f:
+            if line.startswith("abs_top_srcdir = "):
+                return line.split("=", 1)[1].strip()
+    sys.exit("votecl: %s/Makefile names no abs_top_srcdir" % builddir)
+
+
 def build_library(build_temp):
-    """Builds libvotecl from the source tree around python/; returns (libdir, kernel dir)."""
+    """Builds libvotecl from the source tree around python/ (or VOTECL_BUILDDIR's); returns
+    (libdir, kernel dir)."""
+    builddir = os.environ.get("VOTECL_BUILDDIR", "")
+    if builddir and os.path.isfile(os.path.join(builddir, "config.status")):
+        builddir = os.path.abspath(builddir)
+        return _make(builddir), os.path.join(_srcdir_of(builddir), "cl")
     tree = os.path.dirname(HERE)
     if not os.path.isfile(os.path.join(tree, "configure.ac")):
         sys.exit("votecl: no libvotecl found (VOTECL_LIBRARY, the linker's path, pkg-config) "
                  "and %s is not libvotecl's source tree to build it from" % tree)
     kernels = os.path.join(tree, "cl")
-    builddir = os.environ.get("VOTECL_BUILDDIR", "")
-    if builddir and os.path.isfile(os.path.join(builddir, "config.status")):
-        return _make(os.path.abspath(builddir)), kernels
     if os.path.isfile(os.path.join(tree, "config.status")):
         return _make(tree), kernels  # configured in place: out-of-tree builds are refused
     if not os.path.isfile(os.path.join(tree, "configure")):
