@@ -140,6 +140,38 @@ def copy_bundle(libdir, kernels, package_dir):
     print("votecl: bundled %s and %s's kernels into %s" % (library, kernels, dest))
 
 
+def _pip_isolated():
+    """Whether pip builds in an isolated environment (its own setuptools, not the target's)."""
+    return any("pip-build-env-" in p for p in sys.path + [os.environ.get("PYTHONPATH", "")])
+
+
+def check_build_python():
+    """Clear errors where the python building (and, without build isolation, receiving) the
+    package lacks what the offline Debian 12 route needs, instead of pip's "invalid command
+    'bdist_wheel'" or a NumPy 2.x pulled from PyPI into a venv beside Debian's cv2 (built for
+    NumPy 1.x). Isolated builds are left to pip: their environment is not the target's."""
+    if _pip_isolated():
+        return
+    debian = ("on Debian 12, make the venv with Debian's python3: /usr/bin/python3 -m venv "
+              "--system-site-packages ENV, then ENV/bin/pip install --no-build-isolation "
+              "--no-index ./python")
+    try:
+        from setuptools.command.bdist_wheel import bdist_wheel  # noqa: F401 (setuptools >= 70.1)
+    except ImportError:
+        try:
+            import wheel.bdist_wheel  # noqa: F401
+        except ImportError:
+            sys.exit("votecl: %s has no 'wheel' package to build a wheel with: %s (with "
+                     "python3-wheel), or pip install wheel first" % (sys.executable, debian))
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        sys.exit("votecl: %s has no NumPy, so pip would fetch one (NumPy 2.x, which Debian's "
+                 "python3-opencv cannot load): %s (with python3-numpy), or install NumPy into "
+                 "this environment first (pip install 'numpy<2' where Debian's cv2 shares it)"
+                 % (sys.executable, debian))
+
+
 class BuildPyBundle(build_py):
     """build_py, then the bundle when no installed libvotecl is found."""
 
@@ -162,4 +194,5 @@ class BundleDistribution(Distribution):
         return self.bundles_library or super().has_ext_modules()
 
 
+check_build_python()
 setup(distclass=BundleDistribution, cmdclass={"build_py": BuildPyBundle})
