@@ -28,7 +28,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 # --- libvotecl bundled into the package (kept apart from the rest for easy merging) ---
 
-BUNDLE_DIR = os.path.join("votecl", "_bundled")
 KERNEL_SUFFIXES = (".cl", ".h", ".model")  # what make install puts in $(pkgdatadir)/kernels
 
 
@@ -177,10 +176,13 @@ class BuildPyBundle(build_py):
 
     def run(self):
         super().run()
+        package_dir = os.path.join(self.build_lib, "votecl")
         if self.distribution.bundles_library:
             build_temp = self.get_finalized_command("build").build_temp
             libdir, kernels = build_library(build_temp)
-            copy_bundle(libdir, kernels, os.path.join(self.build_lib, "votecl"))
+            copy_bundle(libdir, kernels, package_dir)
+        else:  # a bundle left in build/ by an earlier build must not reach this wheel
+            shutil.rmtree(os.path.join(package_dir, "_bundled"), ignore_errors=True)
 
 
 class BundleDistribution(Distribution):

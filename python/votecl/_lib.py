@@ -8,8 +8,9 @@ The library is found, in order, through:
   3. ctypes.util.find_library("votecl") (the installed library in the linker's path);
   4. pkg-config --variable=libdir votecl (an installed prefix outside the linker's path);
   5. the build tree this package sits in (python/ beside lib/.libs/), for `make check`.
-From the bundle or a build tree the kernels are taken from beside it (the contexts' kernel_path
-option) unless VOTECL_KERNEL_PATH says otherwise.
+With the bundle, contexts get its kernels as their kernel_path option (VOTECL_KERNEL_PATH is
+searched before them, file by file); from a build tree, its cl/ unless VOTECL_KERNEL_PATH is
+set.
 """
 import ctypes
 import ctypes.util
@@ -64,6 +65,17 @@ def _load() -> Tuple[ctypes.CDLL, str, Optional[str]]:
 lib, path, tree_kernels = _load()  # tree_kernels: the build tree's or the bundle's kernels
 if tree_kernels is not None and not os.path.isdir(tree_kernels):
     tree_kernels = None
+bundled = path.startswith(_BUNDLE + os.sep)
+
+
+def default_kernel_path() -> Optional[str]:
+    """The kernel_path contexts get when the caller gives none: the bundle's kernels always
+    (VOTECL_KERNEL_PATH is searched before them, file by file, as before an installed
+    library's), the build tree's only when VOTECL_KERNEL_PATH is unset (make check sets it to
+    the same cl/)."""
+    if tree_kernels is None or (not bundled and os.environ.get("VOTECL_KERNEL_PATH")):
+        return None
+    return tree_kernels
 
 
 class _Functions:
