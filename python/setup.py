@@ -132,7 +132,7 @@ def copy_bundle(libdir, kernels, package_dir):
     dest = os.path.join(package_dir, "_bundled")
     shutil.rmtree(dest, ignore_errors=True)
     os.makedirs(os.path.join(dest, "kernels"))
-    shutil.copyfile(library, os.path.join(dest, os.path.basename(library)))
+    shutil.copy(library, os.path.join(dest, os.path.basename(library)))  # mode 0755 kept
     for name in sorted(os.listdir(kernels)):
         if name.endswith(KERNEL_SUFFIXES):
             shutil.copyfile(os.path.join(kernels, name), os.path.join(dest, "kernels", name))
