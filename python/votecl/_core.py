@@ -236,8 +236,8 @@ class Context(Owned):
             if backend not in BACKENDS:
                 raise invalid("backend: %r is not one of %s" % (backend, ", ".join(BACKENDS)))
             options.backend = BACKENDS[backend]
-        if kernel_path is None and _lib.tree_kernels and not os.environ.get("VOTECL_KERNEL_PATH"):
-            kernel_path = _lib.tree_kernels
+        if kernel_path is None:
+            kernel_path = _lib.default_kernel_path()
         for field, value in (("device", device), ("kernel_path", kernel_path),
                              ("cache_dir", cache_dir)):
             if value is not None:
@@ -274,8 +274,8 @@ class Context(Owned):
         self._keep, self._shares_cuda, self._plans = [], False, None
         opts = S.votecl_context_options()
         fn.context_options_init(ctypes.byref(opts))
-        if _lib.tree_kernels and not os.environ.get("VOTECL_KERNEL_PATH"):
-            options.setdefault("kernel_path", _lib.tree_kernels)
+        if _lib.default_kernel_path():
+            options.setdefault("kernel_path", _lib.default_kernel_path())
         for field, value in options.items():
             if isinstance(value, str):
                 value = os.fsencode(value)
