@@ -1,4 +1,5 @@
-"""The package's metadata is in pyproject.toml; this file adds one build step (issue 25):
+"""The package's metadata is in pyproject.toml; this file adds two build steps (issue 25):
+the optional compiled per-call path votecl._fast (at the end), and this one:
 `pip install ./python` on a machine without an installed libvotecl builds the library from
 the source tree around python/ and bundles it, with its kernels, into the package
 (votecl/_bundled/), so that `import votecl` needs nothing else installed.
@@ -20,7 +21,7 @@ import shutil
 import subprocess
 import sys
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_py import build_py
 from setuptools.dist import Distribution
 
@@ -196,5 +197,16 @@ class BundleDistribution(Distribution):
         return self.bundles_library or super().has_ext_modules()
 
 
+# --- the compiled per-call path (kept apart from the bundle for easy merging) ---
+# votecl/_fast.c, CPython's C API with Python's headers alone, for CPython's stable ABI of
+# 3.11 (one build loads into any later CPython). Optional: where it cannot be built (no
+# Python headers, an older CPython, another interpreter) the package installs without it and
+# calls the library through ctypes alone.
+FAST = Extension("votecl._fast", ["votecl/_fast.c"], optional=True, py_limited_api=True,
+                 define_macros=[("Py_LIMITED_API", "0x030b0000")])
+EXT_MODULES = [FAST] if sys.implementation.name == "cpython" and sys.version_info >= (3, 11) \
+    else []
+
 check_build_python()
-setup(distclass=BundleDistribution, cmdclass={"build_py": BuildPyBundle})
+setup(distclass=BundleDistribution, cmdclass={"build_py": BuildPyBundle},
+      ext_modules=EXT_MODULES)

@@ -11,12 +11,19 @@ The library is found, in order, through:
 With the bundle, contexts get its kernels as their kernel_path option (VOTECL_KERNEL_PATH is
 searched before them, file by file); from a build tree, its cl/ unless VOTECL_KERNEL_PATH is
 set.
+
+The per-call path of the hot calls goes through the compiled module votecl._fast where it
+was built (setup.py; in a build tree, `make check` builds python/_fast.abi3.so beside lib/):
+`fast` is that module bound to this library, or None (ctypes then; VOTECL_PYTHON_FAST=0
+forces it).
 """
 import ctypes
 import ctypes.util
 import glob
 import os
 import subprocess
+import sys
+from types import ModuleType
 from typing import Any, Iterator, Optional, Tuple
 
 from ._protos import FUNCTIONS
@@ -95,3 +102,43 @@ for _name, (_restype, _argtypes) in FUNCTIONS.items():
     _f.restype = _restype
     _f.argtypes = _argtypes
     setattr(fn, _name[len("votecl_"):], _f)
+
+
+def _tree_fast() -> Optional[ModuleType]:
+    """The extension `make` built in the build tree of the loaded library (lib/.libs/)."""
+    import importlib.machinery
+    import importlib.util
+    libs = os.path.dirname(os.path.abspath(path))
+    if os.path.basename(libs) != ".libs":
+        return None
+    so = os.path.join(os.path.dirname(os.path.dirname(libs)), "python", "_fast.abi3.so")
+    if not os.path.exists(so):
+        return None
+    loader = importlib.machinery.ExtensionFileLoader("votecl._fast", so)
+    spec = importlib.util.spec_from_file_location("votecl._fast", so, loader=loader)
+    if spec is None:
+        return None
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def _load_fast() -> Optional[ModuleType]:
+    """votecl._fast bound to this library, or None (not built, or forced off)."""
+    if os.environ.get("VOTECL_PYTHON_FAST", "1") == "0" or sys.version_info < (3, 11):
+        return None  # built for the stable ABI of 3.11
+    module: Optional[ModuleType]
+    try:
+        from . import _fast as module  # type: ignore[attr-defined,no-redef]
+    except ImportError:
+        try:
+            module = _tree_fast()
+        except ImportError:
+            return None
+    if module is None or not hasattr(lib, "votecl_hist_run"):
+        return None
+    module.bind(ctypes.cast(lib.votecl_hist_run, ctypes.c_void_p).value)
+    return module
+
+
+fast = _load_fast()
