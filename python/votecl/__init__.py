@@ -25,6 +25,7 @@ from ._core import (BACKENDS, Buffer, Context, DeviceInfo, backends, default_con
 from ._errors import (ClosedError, InvalidArgument, InvalidType, OutOfResources, Unsupported,
                       VoteclError)
 from ._numpy import histogram, histogram2d, histogramdd
+from ._batch import Batch
 from ._lib import path as library_path
 from . import _modules
 # The algorithms' classes and functions (Histogram, Vote, Hough, Lines, HOG, GHT, ...), one
@@ -32,7 +33,7 @@ from . import _modules
 from ._modules import *  # noqa: F401,F403
 
 __all__ = [
-    "BACKENDS", "Buffer", "ClosedError", "Context", "DeviceInfo", "InvalidArgument",
+    "BACKENDS", "Batch", "Buffer", "ClosedError", "Context", "DeviceInfo", "InvalidArgument",
     "InvalidType", "OutOfResources", "Unsupported", "VoteclError", "backends",
     "default_context", "devices",
     "version", "histogram", "histogram2d", "histogramdd", "library_path",

@@ -10,6 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _lib
+from . import _protos
 from . import _lifetime
 from . import _validate
 from . import _structs as S
@@ -26,6 +27,7 @@ BACKENDS = {"default": S.VOTECL_BACKEND_DEFAULT, "opencl": S.VOTECL_BACKEND_OPEN
             "cuda": S.VOTECL_BACKEND_CUDA, "ref": S.VOTECL_BACKEND_REF}
 DTYPES = {np.dtype(np.uint8): S.VOTECL_DTYPE_U8, np.dtype(np.uint16): S.VOTECL_DTYPE_U16,
           np.dtype(np.uint32): S.VOTECL_DTYPE_U32, np.dtype(np.float32): S.VOTECL_DTYPE_F32}
+_WARMUP_ALL = 1  # VOTECL_WARMUP_ALL, a #define of votecl-context.h
 DEVICE_TYPES = {S.VOTECL_DEVICE_OTHER: "other", S.VOTECL_DEVICE_CPU: "cpu",
                 S.VOTECL_DEVICE_GPU: "gpu", S.VOTECL_DEVICE_ACCELERATOR: "accelerator"}
 
@@ -327,6 +329,36 @@ class Context(Owned):
     def finish(self) -> None:
         """Waits until all work queued on the context has finished."""
         check(fn.context_finish(self._handle), self)
+
+    def warmup(self, all: bool = False, progress: Any = None) -> int:
+        """Builds the kernels the default plans of every module use on this device
+        (votecl_context_warmup), so that they land in the disk cache and a later process's
+        first call loads them instead of compiling (seconds per program on PoCL).
+
+        all: also every forced histogram strategy of every element type
+        (VOTECL_WARMUP_ALL). progress: None, or a callable (step, index, steps) called
+        before each step with its name. Returns the number of steps run (0 on the ref
+        backend, which compiles nothing). Raises the first failing step's error (later
+        steps still run; the message names the step), or what progress raised.
+
+        >>> votecl.Context().warmup(progress=lambda step, i, n: print(i + 1, n, step))
+        """
+        seen = [0]
+        raised: List[BaseException] = []
+
+        def step(name: bytes, index: int, steps: int, user: Any) -> None:
+            seen[0] = index + 1
+            if progress is not None and not raised:
+                try:
+                    progress(name.decode(errors="replace"), index, steps)
+                except BaseException as e:  # re-raised once the C call returns
+                    raised.append(e)
+        callback = _protos.votecl_warmup_progress(step)
+        status = fn.context_warmup(self._handle, _WARMUP_ALL if all else 0, callback, None)
+        if raised:
+            raise raised[0]
+        check(status, self)
+        return seen[0]
 
     def __repr__(self) -> str:
         if self.closed:

@@ -1,0 +1,117 @@
+"""Bindings of issue 25's "rest that users need": warm-up, the batch pipeline as an iterator
+over results, device-buffer entry points and asynchronous calls."""
+import os
+import threading
+
+import numpy as np
+import pytest
+
+import votecl
+
+
+# --- warm-up --------------------------------------------------------------------------------
+
+def test_warmup_on_ref_compiles_nothing():
+    calls = []
+    with votecl.Context(backend="ref") as ctx:
+        assert ctx.warmup(progress=lambda *a: calls.append(a)) == 0
+    assert calls == []
+
+
+@pytest.mark.skipif(os.environ.get("VOTECL_TEST_SLOW") != "1",
+                    reason="compiles every default plan's kernels: make check-slow")
+def test_warmup_reports_every_step_and_raises_what_progress_raised():
+    with votecl.Context(backend="opencl") as ctx:
+        steps = []
+        n = ctx.warmup(progress=lambda step, i, total: steps.append((step, i, total)))
+        assert n == len(steps) > 0
+        assert [i for _, i, _ in steps] == list(range(n)) and {t for *_, t in steps} == {n}
+        assert any("hough" in s for s, _, _ in steps)
+
+        def stop(step, i, total):
+            raise KeyboardInterrupt(step)
+        with pytest.raises(KeyboardInterrupt, match=steps[0][0]):
+            ctx.warmup(progress=stop)
+
+
+# --- batch ----------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def batch():
+    with votecl.Batch(backend="ref") as b:
+        yield b
+
+
+def frames(n):
+    return [np.full(64 + i, i % 256, np.uint8) for i in range(n)]
+
+
+def test_batch_devices_and_contexts(batch):
+    infos = votecl.Batch.devices("ref")
+    assert [d.backend for d in infos] == ["ref"]
+    assert batch.workers == len(batch.contexts) == 2 * len(infos)  # two streams by default
+    assert all(c.backend == "ref" for c in batch.contexts)
+
+
+def test_batch_map_yields_results_in_input_order(batch):
+    plans = {c: votecl.Histogram(c, np.uint8, 256, (0, 256)) for c in batch.contexts}
+    used = set()
+
+    def process(ctx, frame):
+        used.add((ctx, threading.get_ident()))
+        return plans[ctx](frame)
+    data = frames(40)
+    got = list(batch.map(process, data))
+    assert len(got) == 40
+    for frame, counts in zip(data, got):
+        assert np.array_equal(counts, np.bincount(frame, minlength=256))
+    assert {c for c, _ in used} <= set(batch.contexts)
+    assert threading.get_ident() not in {t for _, t in used}  # on the workers' threads
+
+
+def test_batch_map_stops_early_and_runs_again(batch):
+    for i, value in enumerate(batch.map(lambda ctx, f: int(f[0]), frames(100))):
+        if i == 2:
+            break
+    assert value == 2
+    assert list(batch.map(lambda ctx, f: int(f[0]), frames(5))) == [0, 1, 2, 3, 4]
+    assert list(batch.map(lambda ctx, f: f, [])) == []
+
+
+def test_batch_map_raises_at_the_failing_item(batch):
+    def process(ctx, f):
+        if f[0] == 3:
+            raise KeyError("three")
+        return int(f[0])
+    seen = []
+    with pytest.raises(KeyError, match="three"):
+        for value in batch.map(process, frames(10)):
+            seen.append(value)
+    assert seen == [0, 1, 2]
+
+    def items():
+        yield frames(1)[0]
+        raise OSError("the disk")
+    with pytest.raises(OSError, match="the disk"):
+        list(batch.map(lambda ctx, f: 0, items()))
+
+
+def test_batch_close_closes_what_its_contexts_made():
+    b = votecl.Batch(backend="ref", streams_per_device=1)
+    plan = votecl.Histogram(b.contexts[0], np.uint8, 16, (0, 256))
+    b.close()
+    assert plan.closed and b.contexts[0].closed
+    with pytest.raises(votecl.ClosedError):
+        plan(np.zeros(4, np.uint8))
+    with pytest.raises(votecl.InvalidArgument):
+        b.map(lambda ctx, f: f, [1])
+
+
+def test_batch_on_opencl_equals_numpy():
+    if not votecl.Batch.devices("opencl", devices=":CPU"):
+        pytest.skip("no OpenCL CPU device")
+    with votecl.Batch(backend="opencl", devices=":CPU", max_devices=1) as b:
+        plans = {c: votecl.Histogram(c, np.uint8, 256, (0, 256)) for c in b.contexts}
+        data = frames(6)
+        for frame, counts in zip(data, b.map(lambda ctx, f: plans[ctx](f), data)):
+            assert np.array_equal(counts, np.bincount(frame, minlength=256))
