@@ -115,3 +115,79 @@ def test_batch_on_opencl_equals_numpy():
         data = frames(6)
         for frame, counts in zip(data, b.map(lambda ctx, f: plans[ctx](f), data)):
             assert np.array_equal(counts, np.bincount(frame, minlength=256))
+
+
+# --- device buffers -------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def ctx():
+    with votecl.Context() as c:
+        yield c
+
+
+def to_buffer(ctx, array):
+    buf = votecl.Buffer(ctx, array.nbytes)
+    buf.write(array)
+    return buf
+
+
+def test_histogram_run_buffers_equals_the_host_call(ctx):
+    rng = np.random.default_rng(5)
+    x = rng.integers(0, 256, (3, 500), dtype=np.uint8)
+    plan = votecl.Histogram(ctx, np.uint8, 256, (0, 256))
+    xb = to_buffer(ctx, x)
+    counts = plan.run_buffers(xb, x[0].size).read(np.uint32)
+    assert np.array_equal(counts, plan(x[0]))
+    out = votecl.Buffer(ctx, 3 * 256 * 4)
+    assert plan.run_buffers(xb, 500, frames=3, out=out) is out
+    assert np.array_equal(out.read(np.uint32).reshape(3, 256), plan.batch(x))
+    with pytest.raises(votecl.InvalidType, match="votecl.Buffer"):
+        plan.run_buffers(x, 500)
+
+
+def test_buffer_copy_from(ctx):
+    a = to_buffer(ctx, np.arange(64, dtype=np.uint8))
+    b = votecl.Buffer(ctx, 64)
+    b.write(np.zeros(64, np.uint8))
+    b.copy_from(a, 16, offset=8, src_offset=32)
+    want = np.zeros(64, np.uint8)
+    want[8:24] = np.arange(32, 48)
+    assert np.array_equal(b.read(), want)
+    b.copy_from(a)
+    assert np.array_equal(b.read(), np.arange(64))
+
+
+def test_vote_and_hough_run_buffers(ctx):
+    vote = votecl.Vote(ctx, "uint vote_index(uint s, uint i, uchar v, uint n) { return v / 16; }",
+                       np.uint8, bins=16)
+    x = np.arange(256, dtype=np.uint8)
+    bins = vote.run_buffers(to_buffer(ctx, x), x.size).read(np.uint32)
+    assert np.array_equal(bins, vote(x)[0].ravel())
+    assert vote.last_stats().elements == 256
+    im = np.zeros((48, 64), np.uint8)
+    im[20, :] = 255
+    hough = votecl.Hough(ctx, 64, 48)
+    hough(im)
+    acc = hough.run_buffers(to_buffer(ctx, im)).read(np.uint32).reshape(hough.shape)
+    assert np.array_equal(acc, hough.accumulator)
+    assert hough.last_stats().kept == np.count_nonzero(im)  # the edge pixels voted
+
+
+# --- asynchronous calls ---------------------------------------------------------------------
+
+def test_hog_detect_async_equals_detect(ctx):
+    hog = votecl.HOG(ctx, fusion="none", hit_threshold=-5.0)
+    im = np.random.default_rng(4).integers(0, 256, (160, 96), dtype=np.uint8)
+    want = hog.detect(im)
+    pending = hog.detect_async(im)
+    with pytest.raises(votecl.InvalidArgument):
+        hog.detect_async(im)  # one detection at a time per detector
+    got = pending.result()
+    assert want and [d.box for d in got] == [d.box for d in want]
+    assert pending.found == len(want) and pending.result() is got
+    few = hog.detect_async(im).result(capacity=1)
+    assert len(few) == 1 and few[0].box == want[0].box
+    hog.detect_async(im)  # dropped unresolved: ended when collected
+    import gc
+    gc.collect()
+    assert [d.box for d in hog.detect_async(im).result()] == [d.box for d in want]

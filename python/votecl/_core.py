@@ -580,10 +580,30 @@ class Buffer(Owned):
         check(fn.buffer_read(self._handle, offset, out.ctypes.data, out.nbytes), self.context)
         return out
 
+    def copy_from(self, src: "Buffer", size: Optional[int] = None, offset: int = 0,
+                  src_offset: int = 0) -> None:
+        """Copies size bytes (None: all of src from src_offset) of another buffer of the
+        same context into this one at offset, on the device (votecl_buffer_copy);
+        asynchronous, ordered before the context's later work."""
+        src_handle = buffer_handle(src, "src")
+        if size is None:
+            size = int(fn.buffer_size(src_handle)) - src_offset
+        check(fn.buffer_copy(self._handle, offset, src_handle, src_offset, size), self.context)
+
     def close(self) -> None:
         """Frees the buffer now (the caller's wrapped memory is left alone)."""
         super().close()
         self._keep = None
+
+
+def buffer_handle(obj: Any, name: str) -> Any:
+    """The C handle of a votecl.Buffer argument (None stays None); anything else raises
+    InvalidType, a closed buffer ClosedError."""
+    if obj is None:
+        return None
+    if not isinstance(obj, Buffer):
+        raise invalid_type("%s: a votecl.Buffer, not %s" % (name, type(obj).__name__))
+    return obj._handle
 
 
 class WrapCache:

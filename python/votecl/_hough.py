@@ -6,7 +6,7 @@ import numpy as np
 
 from . import _structs as S
 from . import _cache
-from ._core import (Array, Context, Plan, Records, device_input, empty_like_device, fill,
+from ._core import (Array, Buffer, Context, Plan, Records, buffer_handle, device_input, empty_like_device, fill,
                     image_view, is_device_array, record)
 from ._errors import invalid_type
 from ._helpers import _enum_values, _collect
@@ -72,6 +72,24 @@ class Hough(Plan):
                                          self._wrap(device_input(self.context, out,
                                                                  "out"))._handle))
         return out
+
+    def run_buffers(self, image: Buffer, out: Optional[Buffer] = None) -> Buffer:
+        """Votes a packed uint8 edge image of the plan's size already in a device buffer of
+        the plan's context (votecl_hough_run_buffers, any backend) into out (None: a new
+        Buffer of the (angles, rho_bins) uint32 accumulator), returned. Asynchronous:
+        last_stats() or out.read(np.uint32) waits."""
+        if out is None:
+            out = Buffer(self.context, self.shape[0] * self.shape[1] * 4)
+        self._check(fn.hough_run_buffers(self._handle, buffer_handle(image, "image"),
+                                         buffer_handle(out, "out")))
+        return out
+
+    def last_stats(self) -> Any:
+        """The figures of the plan's last run (a VoteStats record); waits for it to finish
+        (votecl_hough_plan_last_stats)."""
+        stats = S.votecl_vote_stats()
+        self._check(fn.hough_plan_last_stats(self._handle, ctypes.byref(stats)))
+        return record(stats, "VoteStats")
 
     @property
     def accumulator(self) -> Optional[Array]:
