@@ -191,3 +191,75 @@ def test_hog_detect_async_equals_detect(ctx):
     import gc
     gc.collect()
     assert [d.box for d in hog.detect_async(im).result()] == [d.box for d in want]
+
+
+# --- the rest: edges, Hough's helpers, the context's facts and build reports ----------------
+
+def step_image():
+    im = np.zeros((24, 32), np.uint8)
+    im[:, 16:] = 200
+    return im
+
+
+def test_canny_and_sobel_of_a_step():
+    im = step_image()
+    gx = votecl.sobel(im, 1, 0)
+    assert gx.dtype == np.int32 and gx.shape == im.shape
+    assert np.all(gx[:, 15:17] == 4 * 200) and np.count_nonzero(gx) == 2 * 24
+    assert not votecl.sobel(im, 0, 1).any()
+    edges = votecl.canny(im, 50, 150)
+    assert edges.dtype == np.uint8 and set(np.unique(edges)) == {0, 255}
+    cols = np.nonzero(edges.any(axis=0))[0]
+    assert len(cols) == 1 and cols[0] in (15, 16)
+    with pytest.raises(votecl.InvalidArgument, match="aperture_size"):
+        votecl.canny(im, 50, 150, aperture_size=4)
+    with pytest.raises(votecl.InvalidType):
+        votecl.canny(im.astype(np.float32), 50, 150)
+
+
+def test_canny_and_sobel_equal_opencv():
+    cv2 = pytest.importorskip("cv2")
+    rng = np.random.default_rng(2)
+    g = cv2.GaussianBlur(rng.integers(0, 256, (40, 56)).astype(np.uint8), (5, 5), 0)
+    assert np.array_equal(votecl.canny(g, 20, 60), cv2.Canny(g, 20, 60))
+    want = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=5, borderType=cv2.BORDER_REPLICATE)
+    assert np.array_equal(votecl.sobel(g, 0, 1, 5), want)
+    part = g[:, 3:50]  # rows strided: the view is read where it lies
+    assert np.array_equal(votecl.canny(part, 20, 60), cv2.Canny(np.ascontiguousarray(part), 20, 60))
+
+
+def test_hough_helpers(ctx):
+    im = np.zeros((48, 64), np.uint8)
+    im[20, :] = 255
+    hough = votecl.Hough(ctx, 64, 48, max_lines=3)
+    lines = hough(im)
+    again = hough.peaks(hough.accumulator)
+    assert [(l.theta, l.rho, l.votes) for l in again] == [(l.theta, l.rho, l.votes) for l in lines]
+    best = lines[0]
+    g, b = np.unravel_index(int(np.argmax(hough.accumulator)), hough.shape)
+    assert hough.theta(int(g)) == pytest.approx(best.theta) and \
+        hough.rho(int(b)) == pytest.approx(best.rho)
+    gray = np.zeros((48, 64), np.uint8)
+    gray[21:, :] = 200  # a step: its Sobel edges are a horizontal line
+    assert abs(hough.run_gray(gray, 100)[0].theta - best.theta) < 0.05
+    info = hough.describe(64 * 48)
+    assert info.spaces == hough.shape[0] and info.nbins == hough.shape[1]
+    with pytest.raises(votecl.InvalidArgument, match="accumulator"):
+        hough.peaks(np.zeros(5, np.uint32))
+
+
+def test_context_facts_and_build_reports():
+    with votecl.Context(disable_disk_cache=True) as ctx:
+        assert ctx.cache_dir == "" or os.path.isabs(ctx.cache_dir)
+        assert any(os.path.isfile(os.path.join(d, "prelude.h"))
+                   for d in ctx.kernel_path.split(":") if d)
+        if ctx.backend == "ref":
+            pytest.skip("the ref backend compiles nothing")
+        events = []
+        ctx.on_build(lambda event, what, seconds: events.append((event, what, seconds)))
+        votecl.Histogram(ctx, np.uint8, 16, (0, 256))  # a new context: compiled once
+        assert [e for e, _, _ in events] == ["started", "finished"]
+        assert "histogram.cl" in events[0][1] and events[1][2] > 0
+        ctx.on_build(None)
+        votecl.Histogram(ctx, np.uint16, 16, (0, 65536))
+        assert len(events) == 2

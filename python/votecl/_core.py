@@ -321,6 +321,39 @@ class Context(Owned):
         return str(fn.context_get_build_log(self._handle).decode(errors="replace"))
 
     @property
+    def kernel_path(self) -> str:
+        """The directories searched for kernel sources, ':'-separated
+        (votecl_context_get_kernel_path)."""
+        return os.fsdecode(fn.context_get_kernel_path(self._handle) or b"")
+
+    @property
+    def cache_dir(self) -> str:
+        """The disk cache of compiled programs ("" when off; votecl_context_get_cache_dir)."""
+        return os.fsdecode(fn.context_get_cache_dir(self._handle) or b"")
+
+    def on_build(self, callback: Any) -> None:
+        """Reports kernel compilations as they happen (votecl_context_set_build_callback):
+        callback(event, what, seconds) with event "started" or "finished", what the kernel
+        files compiled ("hog.cl") and seconds the build took ("finished"), on the thread of
+        the call that compiles, inside it. It must not call into this context or what was
+        made from it; an exception it raises is ignored. None removes it."""
+        if callback is None:
+            self._build_callback = None
+            check(fn.context_set_build_callback(self._handle, _protos.votecl_build_callback(),
+                                                None), self)  # a NULL callback
+            return
+
+        def report(event: int, what: bytes, seconds: float, user: Any) -> None:
+            try:
+                callback("started" if event == S.VOTECL_BUILD_STARTED else "finished",
+                         (what or b"").decode(errors="replace"), seconds)
+            except Exception:
+                pass  # nothing may unwind through the library
+        wrapped = _protos.votecl_build_callback(report)
+        check(fn.context_set_build_callback(self._handle, wrapped, None), self)
+        self._build_callback = wrapped  # C holds it: kept while set
+
+    @property
     def native_queue(self) -> int:
         """The cl_command_queue or CUstream the context's work goes to, as an int (0: none or
         the legacy default stream); fixed for the context's life, so asked once."""
