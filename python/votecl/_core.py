@@ -339,8 +339,8 @@ class Context(Owned):
         made from it; an exception it raises is ignored. None removes it."""
         if callback is None:
             self._build_callback = None
-            check(fn.context_set_build_callback(self._handle, _protos.votecl_build_callback(),
-                                                None), self)  # a NULL callback
+            null = ctypes.cast(None, _protos.votecl_build_callback)
+            check(fn.context_set_build_callback(self._handle, null, None), self)
             return
 
         def report(event: int, what: bytes, seconds: float, user: Any) -> None:
