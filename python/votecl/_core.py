@@ -339,7 +339,7 @@ class Context(Owned):
         made from it; an exception it raises is ignored. None removes it."""
         if callback is None:
             self._build_callback = None
-            null = ctypes.cast(None, _protos.votecl_build_callback)
+            null = _protos.votecl_build_callback(0)  # address 0: NULL
             check(fn.context_set_build_callback(self._handle, null, None), self)
             return
 
