@@ -263,3 +263,27 @@ def test_context_facts_and_build_reports():
         ctx.on_build(None)
         votecl.Histogram(ctx, np.uint16, 16, (0, 65536))
         assert len(events) == 2
+
+
+def test_sum_and_subsample(ctx):
+    rng = np.random.default_rng(6)
+    g = rng.integers(0, 256, (30, 41)).astype(np.uint8)
+    total = votecl.Sum(ctx, np.uint8)
+    assert total(g) == g.sum() and total(g[:, 3:20]) == g[:, 3:20].sum()
+    f = rng.uniform(0, 1, 1000).astype(np.float32)
+    assert votecl.Sum(ctx, np.float32)(f) == pytest.approx(f.astype(np.float64).sum(), rel=1e-5)
+    means = votecl.Subsample(ctx, 41, 30, 4)(g)
+    assert means.shape == (7, 10) and means.dtype == np.float32
+    assert np.allclose(means, g[:28, :40].reshape(7, 4, 10, 4).mean(axis=(1, 3)))
+    with pytest.raises(votecl.InvalidType, match="uint16"):
+        votecl.Sum(ctx, np.uint16)
+
+
+def test_vote_describe_and_predict(ctx):
+    vote = votecl.Vote(ctx, "uint vote_index(uint s, uint i, uchar v, uint n) { return v / 16; }",
+                       np.uint8, bins=16)
+    assert vote.describe(1000).nbins == 16
+    try:
+        assert vote.predict(1000) > 0
+    except votecl.Unsupported as e:  # no calibration on this device
+        assert "calibrate" in str(e)

@@ -91,3 +91,18 @@ class Vote(Plan):
         stats = S.votecl_vote_stats()
         self._check(fn.vote_plan_last_stats(self._handle, ctypes.byref(stats)))
         return record(stats, "VoteStats")
+
+    def describe(self, elements: int) -> Any:
+        """The engine's strategy for `elements` elements (a PlanInfo record of
+        votecl_vote_plan_info)."""
+        info = S.votecl_vote_plan_info()
+        self._check(fn.vote_plan_describe(self._handle, elements, ctypes.byref(info)))
+        return record(info, "PlanInfo")
+
+    def predict(self, elements: int, eta: float = 1.0) -> float:
+        """The execution-time model's seconds for `elements` elements of which the fraction
+        eta passes vote_test (votecl_vote_plan_predict); votecl.Unsupported until the device
+        is calibrated (`votecl calibrate`)."""
+        seconds = ctypes.c_double(0)
+        self._check(fn.vote_plan_predict(self._handle, elements, eta, ctypes.byref(seconds)))
+        return seconds.value
