@@ -5,8 +5,8 @@ from typing import Any, Optional, Tuple
 import numpy as np
 
 from . import _structs as S
-from ._core import (Array, Buffer, Context, Plan, buffer_handle, device_input, empty_like_device, fill, host_array,
-                    image_view, is_device_array, record)
+from ._core import (Array, Buffer, Context, Plan, buffer_handle, device_input, empty_like_device,
+                    fill, host_array, image_view, is_device_array, record)
 from ._errors import invalid, invalid_type
 from ._helpers import _ENUMS, _enum_values, _dtype_code
 from . import _lib

@@ -6,8 +6,8 @@ import numpy as np
 
 from . import _structs as S
 from . import _cache
-from ._core import (Array, Buffer, Context, Plan, Records, buffer_handle, device_input, host_array, empty_like_device, fill,
-                    image_view, is_device_array, record)
+from ._core import (Array, Buffer, Context, Plan, Records, buffer_handle, device_input, host_array,
+                    empty_like_device, fill, image_view, is_device_array, record)
 from ._errors import invalid, invalid_type
 from ._helpers import _enum_values, _collect
 from ._lib import fn

@@ -5,8 +5,8 @@ from typing import Any, Optional, Tuple
 import numpy as np
 
 from . import _structs as S
-from ._core import (Buffer, Context, Plan, buffer_handle, device_input, empty_like_device, fill, host_array, image_view,
-                    is_device_array, record)
+from ._core import (Buffer, Context, Plan, buffer_handle, device_input, empty_like_device, fill,
+                    host_array, image_view, is_device_array, record)
 from ._helpers import _enum_values, _dtype_code
 from ._lib import fn
 from ._validate import vote_input
