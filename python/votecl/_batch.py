@@ -16,7 +16,8 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tupl
 
 from . import _protos
 from . import _structs as S
-from ._core import BACKENDS, Context, DeviceInfo, check
+from . import _lib
+from ._core import Context, DeviceInfo, check, set_backend
 from ._errors import error, invalid
 from ._lib import fn
 
@@ -37,17 +38,13 @@ def _options(backend: Optional[str], devices: Optional[str], first_device: int,
              max_devices: int, streams_per_device: int, queue_depth: int,
              kernel_path: Optional[str], cache_dir: Optional[str]) -> Tuple[Any, List[bytes]]:
     """A votecl_batch_options and the encoded strings it borrows."""
-    from . import _lib
     opts = S.votecl_batch_options()
     fn.batch_options_init(ctypes.byref(opts))
-    if backend is not None:
-        if backend not in BACKENDS:
-            raise invalid("backend: %r is not one of %s" % (backend, ", ".join(BACKENDS)))
-        opts.backend = BACKENDS[backend]
+    set_backend(opts, backend)
     opts.first_device, opts.max_devices = first_device, max_devices
     opts.streams_per_device, opts.queue_depth = streams_per_device, queue_depth
-    if kernel_path is None and _lib.tree_kernels and not os.environ.get("VOTECL_KERNEL_PATH"):
-        kernel_path = _lib.tree_kernels
+    if kernel_path is None:
+        kernel_path = _lib.default_kernel_path()
     keep = []
     for field, value in (("devices", devices), ("kernel_path", kernel_path),
                          ("cache_dir", cache_dir)):

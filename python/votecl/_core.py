@@ -200,6 +200,14 @@ def devices(backend: str = "opencl") -> List[DeviceInfo]:
     return [DeviceInfo._of(infos[i]) for i in range(min(found.value, len(infos)))]
 
 
+def set_backend(options: Any, backend: Optional[str]) -> None:
+    """Sets an options struct's backend field from a backend's name (None: left as is)."""
+    if backend is not None:
+        if backend not in BACKENDS:
+            raise invalid("backend: %r is not one of %s" % (backend, ", ".join(BACKENDS)))
+        options.backend = BACKENDS[backend]
+
+
 class Context(Owned):
     """One backend and one device; every plan is made from a context.
 
@@ -234,10 +242,7 @@ class Context(Owned):
         self._plans = None
         options = S.votecl_context_options()
         fn.context_options_init(ctypes.byref(options))
-        if backend is not None:
-            if backend not in BACKENDS:
-                raise invalid("backend: %r is not one of %s" % (backend, ", ".join(BACKENDS)))
-            options.backend = BACKENDS[backend]
+        set_backend(options, backend)
         if kernel_path is None:
             kernel_path = _lib.default_kernel_path()
         for field, value in (("device", device), ("kernel_path", kernel_path),
