@@ -129,9 +129,10 @@ fast_hist_run(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_RuntimeError, "votecl._fast: bind() was not called");
         return NULL;
     }
-    int status;
-    Py_BEGIN_ALLOW_THREADS status = hist_call_run(&c);
-    Py_END_ALLOW_THREADS hist_call_release(&c);
+    PyThreadState *saved = PyEval_SaveThread(); /* the GIL released, as ctypes does */
+    int status = hist_call_run(&c);
+    PyEval_RestoreThread(saved);
+    hist_call_release(&c);
     return PyLong_FromLong(status);
 }
 
@@ -166,12 +167,13 @@ fast_time_hist_run(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     int status = 0;
-    double start = 0, end = 0;
-    Py_BEGIN_ALLOW_THREADS start = seconds();
+    PyThreadState *saved = PyEval_SaveThread();
+    double start = seconds();
     for (long i = 0; i < calls && status == 0; i++)
         status = hist_call_run(&c);
-    end = seconds();
-    Py_END_ALLOW_THREADS hist_call_release(&c);
+    double end = seconds();
+    PyEval_RestoreThread(saved);
+    hist_call_release(&c);
     if (status != 0)
         return PyErr_Format(PyExc_RuntimeError, "time_hist_run: status %d", status);
     return PyFloat_FromDouble((end - start) / (double)calls);
