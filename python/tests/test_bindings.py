@@ -258,12 +258,14 @@ def test_context_facts_and_build_reports():
             pytest.skip("the ref backend compiles nothing")
         events = []
         ctx.on_build(lambda event, what, seconds: events.append((event, what, seconds)))
-        votecl.Histogram(ctx, np.uint8, 16, (0, 256))  # a new context: compiled once
-        assert [e for e, _, _ in events] == ["started", "finished"]
-        assert "histogram.cl" in events[0][1] and events[1][2] > 0
+        votecl.Histogram(ctx, np.uint8, 16, (0, 256))  # a new context without a disk cache
+        assert events and [e for e, _, _ in events] == ["started", "finished"] * (len(events) // 2)
+        assert any("histogram.cl" in what for _, what, _ in events)
+        assert all(seconds > 0 for e, _, seconds in events if e == "finished")
         ctx.on_build(None)
+        seen = len(events)
         votecl.Histogram(ctx, np.uint16, 16, (0, 65536))
-        assert len(events) == 2
+        assert len(events) == seen
 
 
 def test_sum_and_subsample(ctx):
