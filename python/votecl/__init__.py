@@ -1,5 +1,6 @@
 """libvotecl from Python: fast voting algorithms (histograms, Hough transforms, PClines, HOG,
-the generalized Hough transform) on any OpenCL device, or CUDA, through ctypes.
+the generalized Hough transform) on any OpenCL device, or CUDA, through ctypes (a held
+histogram plan's calls through the compiled votecl._fast where it was built).
 
     import numpy as np, votecl
     counts, edges = votecl.histogram(x, bins=16)  # np.histogram's, from any thread
