@@ -1,4 +1,5 @@
-/* libvotecl: fast voting algorithms (histograms, Hough transforms, HOG) on any OpenCL device.
+/** @file
+ * libvotecl: fast voting algorithms (histograms, Hough transforms, HOG) on any OpenCL device.
  *
  * This is the only header applications include. Start with votecl-context.h (contexts,
  * devices, buffers), then the algorithm headers. The manual: votecl(3) (the library),
@@ -22,7 +23,7 @@
  *  - functions that can fail return votecl_status; the message of the last failure is
  *    votecl_context_get_error();
  *  - constructors fill an out-parameter with a caller-owned object; _free(NULL) is a no-op;
- *  - parameters are a struct filled with defaults by votecl_<algo>_params_init() (or
+ *  - parameters are a struct filled with defaults by `votecl_<algo>_params_init()` (or
  *    _options_init(), votecl_vote_spec_init()); always start from it. The struct's first
  *    member, struct_size, is set there to the size of the struct the program was compiled
  *    with, and every call that reads the struct checks it: 0 (never initialized) is

@@ -1,4 +1,5 @@
-/* libvotecl: the edge step, as its own call, so a user can feed any detector the edges they
+/** @file
+ * libvotecl: the edge step, as its own call, so a user can feed any detector the edges they
  * know.
  *
  * votecl_edges_canny() is OpenCV's cv2.Canny(image, threshold1, threshold2, apertureSize,
@@ -30,21 +31,23 @@
 extern "C" {
 #endif
 
-/* Largest image side of the edge step. */
+/** Largest image side of the edge step. */
 #define VOTECL_EDGES_MAX_SIDE 65535u
 
+/** Parameters of Canny's edges (OpenCV's names in brackets); fill with
+ * votecl_canny_params_init() first. */
 typedef struct votecl_canny_params {
-    size_t struct_size;     /* set by the _init function: see votecl.h */
-    double threshold1;      /* [threshold1] one hysteresis threshold (default 50) */
-    double threshold2;      /* [threshold2] the other; the larger is the strong one (default 150) */
-    unsigned aperture_size; /* [apertureSize] Sobel side: 3 (default) or 5 */
-    int l2_gradient;        /* [L2gradient] sqrt(gx^2 + gy^2) for |gx| + |gy| (default 0) */
+    size_t struct_size; /**< set by the _init function: see votecl.h */
+    double threshold1;  /**< [threshold1] one hysteresis threshold (default 50) */
+    double threshold2;  /**< [threshold2] the other; the larger is the strong one (default 150) */
+    unsigned aperture_size; /**< [apertureSize] Sobel side: 3 (default) or 5 */
+    int l2_gradient;        /**< [L2gradient] sqrt(gx^2 + gy^2) for |gx| + |gy| (default 0) */
 } votecl_canny_params;
 
-/* Sets the defaults above. */
+/** Sets the defaults above. */
 VOTECL_API void votecl_canny_params_init(votecl_canny_params *params);
 
-/* Canny's edges of image (u8, one channel; borrowed) into edges (caller-owned,
+/** Canny's edges of image (u8, one channel; borrowed) into edges (caller-owned,
  * image.height rows of image.width bytes, edges_stride apart): 255 at an edge, 0 elsewhere.
  * params: borrowed. context: for the error message.
  * Returns VOTECL_INVALID_ARGUMENT naming the field (aperture_size not 3 or 5, a NaN
@@ -54,7 +57,7 @@ VOTECL_API votecl_status votecl_edges_canny(votecl_context *context, const votec
                                             const votecl_canny_params *params, uint8_t *edges,
                                             size_t edges_stride);
 
-/* The Sobel derivative of order dx in x and dy in y (each 0 or 1, not both 0) of side ksize
+/** The Sobel derivative of order dx in x and dy in y (each 0 or 1, not both 0) of side ksize
  * (3, 5 or 7) of image (u8, one channel; borrowed) into out (caller-owned, image.height rows
  * of image.width int32 values, out_stride values apart), the border replicated.
  * Returns VOTECL_INVALID_ARGUMENT naming the field, VOTECL_OUT_OF_HOST_MEMORY. */
