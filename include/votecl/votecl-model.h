@@ -78,10 +78,11 @@ typedef enum votecl_model_term {
     VOTECL_MODEL_TERM_I = 8,  /**< seconds per element a serial private work-item votes, per wave */
     VOTECL_MODEL_TERM_J = 9,  /**< seconds per value-based vote beyond d and e (or i) */
     VOTECL_MODEL_TERM_K = 10, /**< seconds per kernel launch or fill of stage 2 */
-    VOTECL_MODEL_TERM_L =
-        11, /**< seconds per kept element / P, times the waves of resident groups */
+    /** seconds per kept element / P, times the waves of resident groups */
+    VOTECL_MODEL_TERM_L = 11,
     VOTECL_MODEL_TERM_M = 12, /**< seconds per kept element, times F and log2 of the footprint */
-    VOTECL_MODEL_NTERMS = 13
+    VOTECL_MODEL_NTERMS = 13  /**< the number of terms */
+
 } votecl_model_term;
 
 /** "a" .. "m"; NULL for other values. Transfer none. */
