@@ -43,6 +43,7 @@
  * Limits. One step beyond any of them a call returns VOTECL_INVALID_ARGUMENT naming the
  * field, before it reads or allocates (a test sits at each boundary); 32-bit counts never wrap
  * unless said so:
+ * @code{.unparsed}
  *   image views   width x height <= VOTECL_IMAGE_MAX_PIXELS (2^31 - 1); row bytes and the
  *                 span of the rows within the address space (votecl-image.h)
  *   histograms    N <= VOTECL_HIST_MAX_BINS (2^28) bins; n <= VOTECL_VOTE_MAX_ELEMENTS
@@ -65,7 +66,9 @@
  *                 R-table entry) pair, so it would wrap only past 2^32 - 1 such pairs
  *   HOG           image and window sides <= VOTECL_HOG_MAX_SIDE (32768); bins <= 64;
  *                 levels <= 64; f32 throughout; fusion costs time quadratic in the windows
- *                 above hit_threshold */
+ *                 above hit_threshold
+ * @endcode */
+
 #ifndef VOTECL_H
 #define VOTECL_H
 

@@ -164,11 +164,11 @@ VOTECL_API votecl_status votecl_buffer_read(votecl_buffer *buffer, size_t offset
 VOTECL_API votecl_status votecl_buffer_copy(votecl_buffer *dst, size_t dst_offset,
                                             votecl_buffer *src, size_t src_offset, size_t size);
 
-/* ---------------------------------------------------------------------------------------
- * Interop: the caller's own OpenCL or CUDA objects, without copies.
+/** @file
+ * @par Interop: the caller's own OpenCL or CUDA objects, without copies.
  *
- * Native handles are passed as void * so that this header needs neither <CL/cl.h> nor
- * <cuda.h>: cast a cl_context, cl_device_id, cl_command_queue or cl_mem, a CUcontext or
+ * Native handles are passed as void * so that this header needs neither `<CL/cl.h>` nor
+ * `<cuda.h>`: cast a cl_context, cl_device_id, cl_command_queue or cl_mem, a CUcontext or
  * CUstream, and a CUdeviceptr ((void *)(uintptr_t)ptr) to void *.
  *
  * Ownership stays with the caller: OpenCL objects are retained while votecl uses them and
@@ -183,8 +183,8 @@ VOTECL_API votecl_status votecl_buffer_copy(votecl_buffer *dst, size_t dst_offse
  * waits on the host): votecl_hist_run_buffers(), votecl_vote_run_buffers(),
  * votecl_hough_run_buffers(). Calls that take a device image and return their results in
  * host memory wait for them: votecl_lines_run_buffer() (PClines) and
- * votecl_hog_detect_buffer() (HOG). The GHT takes host images only.
- * ------------------------------------------------------------------------------------- */
+ * votecl_hog_detect_buffer() (HOG). The GHT takes host images only. */
+
 
 /** A context on the caller's OpenCL cl_context (cl_context), device (cl_device_id, a device of
  * that context) and in-order queue (cl_command_queue on them; NULL: votecl creates its own

@@ -130,7 +130,7 @@ VOTECL_API votecl_status votecl_hog_descriptor_length(const votecl_hog_params *p
  * A model is the window geometry, length weights and a bias; a window's score is
  * bias + weights . descriptor. Files are text (hog-model.md in $(docdir)); OpenCV's saved
  * detectors load with votecl_hog_model_load_opencv() (at the end of this header):
- * @verbatim
+ * @code{.unparsed}
  *   votecl-hog-model 1
  *   window 64 128
  *   block 16 16
@@ -142,7 +142,7 @@ VOTECL_API votecl_status votecl_hog_descriptor_length(const votecl_hog_params *p
  *   weights
  *   <length floats, any whitespace between them>
  *   end
- * @endverbatim
+ * @endcode
  * Lines starting with '#' are comments. */
 
 typedef struct votecl_hog_model votecl_hog_model;

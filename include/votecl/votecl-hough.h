@@ -204,8 +204,10 @@ VOTECL_API votecl_status votecl_hough_plan_last_stats(votecl_hough_plan *plan,
 VOTECL_API votecl_status votecl_hough_plan_describe(const votecl_hough_plan *plan, size_t elements,
                                                     votecl_vote_plan_info *info);
 
-/* --- the edge step ---
- * The transform votes for the pixels of a binary edge image: with edge_threshold 1 (the
+/** @file
+ * @par The edge step
+ * The transform
+ votes for the pixels of a binary edge image: with edge_threshold 1 (the
  * default) votecl_hough_run() refuses an image holding more than 0 and one other value,
  * because a gray image would make every pixel an edge (VOTECL_INVALID_ARGUMENT naming
  * image); any other edge_threshold thresholds a gray image explicitly. A photo goes

@@ -89,19 +89,19 @@ typedef struct votecl_vote_plan_info {
                                  writes with atomics or read-modify-writes; 0 when on chip) */
 } votecl_vote_plan_info;
 
-/* ---------------------------------------------------------------------------------------
- * The generic engine: a new voting algorithm in a few lines of OpenCL C.
+/** @file
+ * @par The generic engine: a new voting algorithm in a few lines of OpenCL C.
  *
  * A spec names the input element type and channels, the bin type, G independent vote
  * spaces of N bins each, and OpenCL C source text defining any of four user functions
  * (GPU-vote section 3.4). Those left out take the defaults shown:
- *
+ * @code{.unparsed}
  *   bool   vote_test(uint x, uint y, VALUE_T value)             default: no stage 1
  *   uint   vote_index(uint space, uint index, VALUE_T value, uint nbins)
  *                                                   default: the value's first channel
  *   VOTE_T vote_value(uint space, uint index, VALUE_T value)    default: 1
  *   VOTE_T vote_finish(uint space, uint bin, VOTE_T total)      default: total
- *
+ * @endcode
  * VALUE_T is the element: uchar, ushort, uint or float for one channel, the OpenCL vector
  * type (uchar2, float4, ...) for 2 or 4 channels. VOTE_T is uint (unity and u32 number
  * votes) or float (f32 number votes). For images, index is the element's location packed
@@ -116,8 +116,8 @@ typedef struct votecl_vote_plan_info {
  * (no vote_test): every element votes directly.
  *
  * An index at or above nbins (VOTE_SKIP included) casts no vote: it is skipped, never
- * written. vote_finish runs once per bin after all votes are merged.
- * ------------------------------------------------------------------------------------- */
+ * written. vote_finish runs once per bin after all votes are merged. */
+
 
 /** The type of a spec's bins and its votes. */
 typedef enum votecl_bin_type {
