@@ -158,16 +158,14 @@ votecl__hog_block_weights_split(const votecl__hog_geom *g, float *wx, float *wy)
 
     for (unsigned j = 0; j < g->block_w; j++)
         for (unsigned cx = 0; cx < g->cells_x; cx++)
-            wx[j * g->cells_x + cx] =
-                g->hard ? hard_weight(j, g->cell_w, cx)
-                        : expf(-((float)j - bw) * ((float)j - bw) * scale) *
-                              cell_weight(j, g->cell_w, cx);
+            wx[j * g->cells_x + cx] = g->hard ? hard_weight(j, g->cell_w, cx)
+                                              : expf(-((float)j - bw) * ((float)j - bw) * scale) *
+                                                    cell_weight(j, g->cell_w, cx);
     for (unsigned i = 0; i < g->block_h; i++)
         for (unsigned cy = 0; cy < g->cells_y; cy++)
-            wy[i * g->cells_y + cy] =
-                g->hard ? hard_weight(i, g->cell_h, cy)
-                        : expf(-((float)i - bh) * ((float)i - bh) * scale) *
-                              cell_weight(i, g->cell_h, cy);
+            wy[i * g->cells_y + cy] = g->hard ? hard_weight(i, g->cell_h, cy)
+                                              : expf(-((float)i - bh) * ((float)i - bh) * scale) *
+                                                    cell_weight(i, g->cell_h, cy);
 }
 
 /* Destination pixel d of n from a source of length src: OpenCV's INTER_LINEAR_EXACT (what

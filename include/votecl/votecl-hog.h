@@ -327,9 +327,10 @@ VOTECL_API votecl_status votecl_hog_detect_buffer(votecl_hog *hog, votecl_buffer
  * Returns VOTECL_IO_ERROR when the file cannot be read, VOTECL_UNSUPPORTED for what OpenCV
  * can save and this library does not compute (signedGradient, a histogramNormType other
  * than L2Hys, a winSigma other than (block width + height) / 8; params' block_norm is
- * VOTECL_HOG_NORM_L2HYS and binning VOTECL_HOG_BINNING_TRILINEAR, OpenCV's only ones), VOTECL_INVALID_ARGUMENT for
- * another file or a malformed one (the message names the file and the key: SVMDetector of
- * the wrong length, a missing winSize, ...), VOTECL_OUT_OF_HOST_MEMORY. */
+ * VOTECL_HOG_NORM_L2HYS and binning VOTECL_HOG_BINNING_TRILINEAR, OpenCV's only ones),
+ * VOTECL_INVALID_ARGUMENT for another file or a malformed one (the message names the file and
+ * the key: SVMDetector of the wrong length, a missing winSize, ...),
+ * VOTECL_OUT_OF_HOST_MEMORY. */
 VOTECL_API votecl_status votecl_hog_model_load_opencv(votecl_context *context,
                                                       const char *filename,
                                                       votecl_hog_params *params,
