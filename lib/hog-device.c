@@ -66,6 +66,7 @@ static size_t
 hog_defines(const votecl__hog_geom *g, unsigned local, char defs[][64])
 {
     size_t n = 0;
+    char lit[32];
 
     snprintf(defs[n++], 64, "HOG_LOCAL=%u", local);
     snprintf(defs[n++], 64, "HOG_BLOCK_W=%u", g->block_w);
@@ -81,8 +82,10 @@ hog_defines(const votecl__hog_geom *g, unsigned local, char defs[][64])
     snprintf(defs[n++], 64, "HOG_WSTRIDE_Y=%u", g->wstride_y);
     snprintf(defs[n++], 64, "HOG_GRID_X=%u", g->grid_x);
     snprintf(defs[n++], 64, "HOG_GRID_Y=%u", g->grid_y);
-    /* %.9g round-trips a float: the device sees the host's constants bit for bit */
-    snprintf(defs[n++], 64, "HOG_L2HYS=%.9gf", g->l2hys);
+    /* %.9g round-trips a float: the device sees the host's constants bit for bit (a whole
+     * threshold such as 1 written 1.0f) */
+    float_literal(lit, sizeof lit, g->l2hys);
+    snprintf(defs[n++], 64, "HOG_L2HYS=%s", lit);
     snprintf(defs[n++], 64, "HOG_ANGLE_SCALE=%.9gf", (float)(g->nbins / M_PI));
     snprintf(defs[n++], 64, "HOG_DEG2RAD=%.9gf", (float)(M_PI / 180));
     snprintf(defs[n++], 64, "HOG_P1=%.9gf", 0.9997878412794807f * (float)(180 / M_PI));

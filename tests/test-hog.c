@@ -443,8 +443,9 @@ test_opencl_stages(void)
 
 /* Every block norm and both binnings against the reference, each norm with one binning (a
  * program each): L1 with hard binning in 4 bins (axes and diagonals lie on bin boundaries),
- * L1-sqrt trilinear in colour, L2 hard in colour with padding (L2-Hys and trilinear: the
- * tests above). A model of the geometry's length scores the windows. */
+ * L1-sqrt trilinear in colour, L2 hard in colour with padding, L2-Hys hard with a whole
+ * threshold (1: a define the kernels once failed to build); L2-Hys trilinear: the tests
+ * above. A model of the geometry's length scores the windows. */
 static void
 norms_equal_on(votecl_context *ctx)
 {
@@ -452,10 +453,12 @@ norms_equal_on(votecl_context *ctx)
         votecl_hog_block_norm norm;
         votecl_hog_binning binning;
         unsigned nbins, ch, padding;
+        float l2hys;
     } cases[] = {
-        {VOTECL_HOG_NORM_L1, VOTECL_HOG_BINNING_HARD, 4, 1, 0},
-        {VOTECL_HOG_NORM_L1_SQRT, VOTECL_HOG_BINNING_TRILINEAR, 9, 3, 0},
-        {VOTECL_HOG_NORM_L2, VOTECL_HOG_BINNING_HARD, 9, 3, 8},
+        {VOTECL_HOG_NORM_L1, VOTECL_HOG_BINNING_HARD, 4, 1, 0, 0.2f},
+        {VOTECL_HOG_NORM_L1_SQRT, VOTECL_HOG_BINNING_TRILINEAR, 9, 3, 0, 0.2f},
+        {VOTECL_HOG_NORM_L2, VOTECL_HOG_BINNING_HARD, 9, 3, 8, 0.2f},
+        {VOTECL_HOG_NORM_L2HYS, VOTECL_HOG_BINNING_HARD, 6, 1, 0, 1.0f},
     };
     tu_rng rng;
 
@@ -472,6 +475,7 @@ norms_equal_on(votecl_context *ctx)
         params.block_norm = cases[c].norm;
         params.binning = cases[c].binning;
         params.nbins = cases[c].nbins;
+        params.l2hys_threshold = cases[c].l2hys;
         params.padding_x = params.padding_y = cases[c].padding;
         params.fusion = VOTECL_HOG_FUSION_NONE;
         params.hit_threshold = -1e30;
