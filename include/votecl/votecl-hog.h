@@ -99,12 +99,15 @@ typedef enum votecl_hog_binning {
      * block's Gaussian (default) */
     VOTECL_HOG_BINNING_TRILINEAR = 0,
     /* scikit-image's (hog_histograms): the whole magnitude to the pixel's own cell and the
-     * one bin b with b pi / nbins <= orientation < (b + 1) pi / nbins (the exact angle,
-     * orientations of 0, 45, 90 and 135 degrees in the bin they open), no Gaussian, a cell
-     * the mean over its pixels. With gamma = 0 (or 1 for transform_sqrt), window = the
+     * one bin b with b pi / nbins <= orientation < (b + 1) pi / nbins (orientations of 0,
+     * 45, 90 and 135 degrees, exact in scikit-image too, in the bin they open), no Gaussian,
+     * a cell the mean over its pixels. With gamma = 0 (transform_sqrt=False), window = the
      * image's whole cells, block stride = one cell and padding 0, the descriptor holds
-     * skimage.feature.hog's values of the same uint8 gray image in OpenCV's order (blocks
-     * column after column, cells likewise) */
+     * skimage.feature.hog's values of the same uint8 gray image (block_norm L1, L1-sqrt or
+     * L2; within float rounding) in OpenCV's order: blocks column after column, cells
+     * likewise. With gamma = 1 a gradient exactly on a boundary in exact arithmetic (60
+     * degrees from square roots) may fall in the other bin than scikit-image's double
+     * rounding puts it in */
     VOTECL_HOG_BINNING_HARD = 1
 } votecl_hog_binning;
 
