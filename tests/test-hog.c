@@ -9,12 +9,15 @@
  *                  padding 0, scale 1.05, groupThreshold 2) equal box for box with the
  *                  defaults on basketball1.png and generated people scenes; the model
  *                  format (shipped people detector, malformed files, round trip); bad input
- *                  (smaller than a window, 1x1, odd sizes, ROIs outside, wrong model length).
- *                  The OpenCV tests run tests/hog-opencv.py and skip without python3-opencv.
+ *                  (smaller than a window, 1x1, odd sizes, ROIs outside, wrong model length,
+ *                  block_norm, binning); scikit-image's hard bins and block norms against
+ *                  their rules. The OpenCV tests run tests/hog-opencv.py and skip without
+ *                  python3-opencv.
  * /opencl/hog/...  the device stages against the reference: descriptors (stages 2-5, margin
  *                  1e-4 absolute) and every window score of every pyramid level (stages 1-6,
  *                  margin 1e-3 absolute) on random images of odd sizes, gray and colour, with
- *                  padding; detection against OpenCV; begin/end and several detectors. */
+ *                  padding, every block norm and binning on both kernel sets; detection
+ *                  against OpenCV; begin/end and several detectors. */
 #include "votecl-private.h"
 
 #include "testutil.h"
@@ -504,24 +507,46 @@ test_opencl_norms(void)
         norms_equal_on(device());
 }
 
-/* The shape the device would not pick (VOTECL_FORCE_SHAPE): HOG's CPU row kernels on a GPU,
- * its block kernels (local memory, barriers) on a CPU, against the reference. */
-static void
-test_opencl_stages_other_shape(void)
+/* A context of the shape the device would not pick (VOTECL_FORCE_SHAPE): HOG's CPU row
+ * kernels on a GPU, its block kernels (local memory, barriers) on a CPU; NULL without a
+ * device. */
+static votecl_context *
+other_shape_context(void)
 {
     votecl_context *ctx;
     char *saved;
 
     if (device() == NULL)
-        return;
+        return NULL;
     saved = tu_env_set("VOTECL_FORCE_SHAPE", device()->shape.cpu ? "gpu" : "cpu");
     ctx = tu_device_context_new(NULL);
     tu_env_restore("VOTECL_FORCE_SHAPE", saved);
+    if (ctx != NULL)
+        g_assert_cmpint(ctx->shape.cpu, !=, device()->shape.cpu);
+    return ctx;
+}
+
+/* The other shape's kernels against the reference. */
+static void
+test_opencl_stages_other_shape(void)
+{
+    votecl_context *ctx = other_shape_context();
+
     if (ctx == NULL)
         return;
-    g_assert_cmpint(ctx->shape.cpu, !=, device()->shape.cpu);
     device_equal_on(ctx, 97, 151, 3, 0);
     device_equal_on(ctx, 131, 173, 1, 16);
+    votecl_context_free(ctx);
+}
+
+/* The norms and binnings on the other shape's kernels. */
+static void
+test_opencl_norms_other_shape(void)
+{
+    votecl_context *ctx = other_shape_context();
+
+    if (ctx == NULL)
+        return;
     norms_equal_on(ctx);
     votecl_context_free(ctx);
 }
@@ -1064,6 +1089,7 @@ main(int argc, char **argv)
     tu_add_device_test("hog/stages", test_opencl_stages);
     tu_add_device_test("hog/norms", test_opencl_norms);
     tu_add_device_test("hog/stages-other-shape", test_opencl_stages_other_shape);
+    tu_add_device_test("hog/norms-other-shape", test_opencl_norms_other_shape);
     tu_add_device_test("hog/bad-input", test_opencl_bad_input);
     tu_add_device_test("hog/async-multi", test_opencl_async);
     tu_add_device_test("hog/plan-reuse", test_opencl_plan_reuse);
