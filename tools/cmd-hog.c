@@ -86,9 +86,8 @@ hog_name_of(const hog_name *table, size_t n, int value)
     return "?";
 }
 
-/* --block-norm and --binning. */
-static int
-hog_mode_option(hog_args *a, int argc, char **argv, int *i)
+int
+tool_hog_mode_option(votecl_hog_params *params, int argc, char **argv, int *i)
 {
     const char *v = NULL;
     int r, x;
@@ -96,12 +95,12 @@ hog_mode_option(hog_args *a, int argc, char **argv, int *i)
     if ((r = tool_option_value(argc, argv, i, "--block-norm", &v)) != 0) {
         if (r < 0 || hog_named("--block-norm", v, block_norms, 4, &x) < 0)
             return -1;
-        return a->params.block_norm = (votecl_hog_block_norm)x, 1;
+        return params->block_norm = (votecl_hog_block_norm)x, 1;
     }
     if ((r = tool_option_value(argc, argv, i, "--binning", &v)) != 0) {
         if (r < 0 || hog_named("--binning", v, binnings, 2, &x) < 0)
             return -1;
-        return a->params.binning = (votecl_hog_binning)x, 1;
+        return params->binning = (votecl_hog_binning)x, 1;
     }
     return 0;
 }
@@ -133,7 +132,7 @@ hog_option(void *args, int argc, char **argv, int *i)
         }
         return a->group = 0, a->fusion_set = 1, 1;
     }
-    if ((r = hog_mode_option(a, argc, argv, i)) != 0)
+    if ((r = tool_hog_mode_option(&a->params, argc, argv, i)) != 0)
         return r;
     if ((r = tool_option_value(argc, argv, i, "--out", &v)) != 0)
         return r < 0 ? r : (a->out_path = v, 1);
