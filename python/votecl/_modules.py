@@ -11,7 +11,7 @@ import importlib
 
 # The algorithms, one module each (votecl._<name>); adding one is one name here. Each module's
 # __all__ is the public names it adds to votecl.
-ALGORITHMS = ("hist", "vote", "hough", "lines", "hog", "ght", "circles")
+ALGORITHMS = ("hist", "vote", "hough", "lines", "hog", "ght", "circles", "edges", "reduce")
 
 __all__ = []
 for _name in ALGORITHMS:
