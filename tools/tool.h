@@ -269,6 +269,10 @@ typedef struct tool_line_output {
 /* Writes the images o asks for; reports failures on stderr. Returns a TOOL_EXIT_* code. */
 int tool_line_output_write(const tool_line_output *o, const tool_image *image);
 
+/* votecl hog's --block-norm N and --binning B (cmd-hog.c, shared with votecl batch hog) into
+ * params: 1 when argv[*i] is one (*i moved past its value), 0 when not, -1 after telling a
+ * bad value. */
+int tool_hog_mode_option(votecl_hog_params *params, int argc, char **argv, int *i);
 /* A HOG model (cmd-hog.c): the people detector when path is NULL, else a votecl-hog-model
  * file or one OpenCV saved (HOGDescriptor::save, YAML or XML), whose window geometry then
  * replaces params' (in/out). model: caller-owned. */

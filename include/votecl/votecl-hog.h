@@ -21,9 +21,9 @@
  *      (b + 0.5) pi / nbins), with OpenCV's polynomial arctangent;
  *   4. block histograms: trilinear interpolation in x, y and orientation over the block's
  *      cells, each pixel weighted by a Gaussian of sigma = (block width + height) / 8 centred
- *      on the block;
+ *      on the block (binning VOTECL_HOG_BINNING_HARD: scikit-image's hard binning instead);
  *   5. normalisation: L2-Hys, v / (|v| + 0.1 n), clipped at l2hys_threshold, then
- *      v / (|v| + 0.001);
+ *      v / (|v| + 0.001) (block_norm: scikit-image's L1, L1-sqrt and L2 instead);
  *   6. linear SVM: score = bias + weights . descriptor for every window.
  * Windows whose score is at least hit_threshold are scaled back to the image and fused on the
  * host: OpenCV's groupRectangles (the default: with the default parameters the boxes equal
@@ -85,6 +85,36 @@ typedef enum votecl_hog_fusion {
     VOTECL_HOG_FUSION_GROUP = 2      /**< OpenCV's HOGDescriptor::groupRectangles (default) */
 } votecl_hog_fusion;
 
+/** How a block's histogram v of n values is normalised (votecl_hog_params.block_norm).
+ * L1, L1-sqrt and L2 are scikit-image's block_norm (skimage.feature.hog, eps = 1e-5 in the
+ * histogram's units); L2-Hys is OpenCV's, whose epsilons differ from scikit-image's. */
+typedef enum votecl_hog_block_norm {
+    VOTECL_HOG_NORM_L2HYS = 0,   /**< OpenCV's: v / (|v|_2 + 0.1 n), clipped at l2hys_threshold,
+                                    then v / (|v|_2 + 0.001) (default) */
+    VOTECL_HOG_NORM_L1 = 1,      /**< v / (|v|_1 + 1e-5) */
+    VOTECL_HOG_NORM_L1_SQRT = 2, /**< sqrt(v / (|v|_1 + 1e-5)) */
+    VOTECL_HOG_NORM_L2 = 3       /**< v / sqrt(|v|_2^2 + 1e-10) */
+} votecl_hog_block_norm;
+
+/** How a pixel's gradient votes into its block's cells (votecl_hog_params.binning). */
+typedef enum votecl_hog_binning {
+    /** OpenCV's (Dalal and Triggs'): the magnitude split linearly between the two nearest
+     * orientation bins and bilinearly between the four nearest cells, weighted by the
+     * block's Gaussian (default) */
+    VOTECL_HOG_BINNING_TRILINEAR = 0,
+    /** scikit-image's (hog_histograms): the whole magnitude to the pixel's own cell and the
+     * one bin b with b pi / nbins <= orientation < (b + 1) pi / nbins (orientations of 0,
+     * 45, 90 and 135 degrees, exact in scikit-image too, in the bin they open), no Gaussian,
+     * a cell the mean over its pixels. With gamma = 0 (transform_sqrt=False), window = the
+     * image's whole cells, block stride = one cell and padding 0, the descriptor holds
+     * skimage.feature.hog's values of the same uint8 gray image (block_norm L1, L1-sqrt or
+     * L2; within float rounding) in OpenCV's order: blocks column after column, cells
+     * likewise. With gamma = 1 a gradient exactly on a boundary in exact arithmetic (60
+     * degrees from square roots) may fall in the other bin than scikit-image's double
+     * rounding puts it in */
+    VOTECL_HOG_BINNING_HARD = 1
+} votecl_hog_binning;
+
 /** Parameters of a HOG detector (defaults after each field: OpenCV's people detector); fill
  * with votecl_hog_params_init() first. */
 typedef struct votecl_hog_params {
@@ -115,7 +145,8 @@ typedef struct votecl_hog_params {
     double meanshift_sigma_x;     /**< 8: mean-shift bandwidth in x */
     double meanshift_sigma_y;     /**< 16: mean-shift bandwidth in y */
     double meanshift_sigma_scale; /**< log(1.3): mean-shift bandwidth in log scale */
-
+    votecl_hog_block_norm block_norm; /**< VOTECL_HOG_NORM_L2HYS */
+    votecl_hog_binning binning;       /**< VOTECL_HOG_BINNING_TRILINEAR */
 } votecl_hog_params;
 
 /** Sets the people detector's defaults above. NULL is a no-op. */
@@ -320,9 +351,11 @@ VOTECL_API votecl_status votecl_hog_detect_buffer(votecl_hog *hog, votecl_buffer
  * be NULL).
  * Returns VOTECL_IO_ERROR when the file cannot be read, VOTECL_UNSUPPORTED for what OpenCV
  * can save and this library does not compute (signedGradient, a histogramNormType other
- * than L2Hys, a winSigma other than (block width + height) / 8), VOTECL_INVALID_ARGUMENT for
- * another file or a malformed one (the message names the file and the key: SVMDetector of
- * the wrong length, a missing winSize, ...), VOTECL_OUT_OF_HOST_MEMORY. */
+ * than L2Hys, a winSigma other than (block width + height) / 8; params' block_norm is
+ * VOTECL_HOG_NORM_L2HYS and binning VOTECL_HOG_BINNING_TRILINEAR, OpenCV's only ones),
+ * VOTECL_INVALID_ARGUMENT for another file or a malformed one (the message names the file and
+ * the key: SVMDetector of the wrong length, a missing winSize, ...),
+ * VOTECL_OUT_OF_HOST_MEMORY. */
 VOTECL_API votecl_status votecl_hog_model_load_opencv(votecl_context *context,
                                                       const char *filename,
                                                       votecl_hog_params *params,

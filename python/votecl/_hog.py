@@ -16,6 +16,11 @@ __all__ = ["hog_params", "HOGModel", "HOG", "HOGPending"]
 
 _ENUMS["fusion"] = {"none": S.VOTECL_HOG_FUSION_NONE, "meanshift": S.VOTECL_HOG_FUSION_MEANSHIFT,
                     "group": S.VOTECL_HOG_FUSION_GROUP}
+# scikit-image's block_norm names (skimage.feature.hog)
+_ENUMS["block_norm"] = {"L2-Hys": S.VOTECL_HOG_NORM_L2HYS, "L1": S.VOTECL_HOG_NORM_L1,
+                        "L1-sqrt": S.VOTECL_HOG_NORM_L1_SQRT, "L2": S.VOTECL_HOG_NORM_L2}
+_ENUMS["binning"] = {"trilinear": S.VOTECL_HOG_BINNING_TRILINEAR,
+                     "hard": S.VOTECL_HOG_BINNING_HARD}
 
 
 def hog_params(**params: Any) -> Any:
@@ -107,7 +112,21 @@ class HOG(Plan):
     model: "people" (default), a HOGModel, a path to a model file, or None (descriptors only).
     Keywords: fields of votecl_hog_params (window_width, ..., scale, hit_threshold, fusion
     "none" | "meanshift" | "group", ...). Images are uint8 (H, W), (H, W, 3) or (H, W, 4);
-    on a CUDA context a GPU image (H, W) or (H, W, 3) with colour on is read where it lies."""
+    on a CUDA context a GPU image (H, W) or (H, W, 3) with colour on is read where it lies.
+
+    block_norm: how each block's histogram v is normalised, scikit-image's names:
+    "L2-Hys" (default, OpenCV's: ``v / (|v|_2 + 0.1 len)``, clipped at l2hys_threshold, then
+    ``v / (|v|_2 + 1e-3)``), "L1" (``v / (|v|_1 + 1e-5)``), "L1-sqrt" (the square root of
+    L1's) or "L2" (``v / sqrt(|v|_2^2 + 1e-10)``), the last three as skimage.feature.hog's.
+
+    binning: "trilinear" (default, OpenCV's: votes split between two bins and four cells,
+    weighted by the block's Gaussian) or "hard" (scikit-image's: each pixel's whole magnitude
+    to its own cell and one orientation bin, a cell the mean of its pixels). With
+    binning="hard", gamma=0 (transform_sqrt=False), the window the image's whole cells, a
+    block stride of one cell and no padding, compute()'s descriptor holds
+    skimage.feature.hog(image, orientations=nbins, pixels_per_cell, cells_per_block,
+    block_norm) of the same uint8 gray image, in OpenCV's order (blocks column after
+    column, the cells of a block likewise); an unknown name raises ValueError."""
 
     _free = fn.hog_free
 
