@@ -345,20 +345,23 @@ check_canny(votecl_context *context, const votecl_canny_params *p)
         return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "params: NULL pointer");
     if ((status = votecl__struct_size_check(context, p, "params", sizeof *p)) != VOTECL_OK)
         return status;
-    if (p->aperture_size != 3 && p->aperture_size != 5)
+    if (p->aperture_size != 3 && p->aperture_size != 5 && p->aperture_size != 7)
         return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
-                            "params.aperture_size: %u is not 3 or 5", p->aperture_size);
+                            "params.aperture_size: %u is not 3, 5 or 7", p->aperture_size);
     if (isnan(p->threshold1) || isnan(p->threshold2))
         return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
                             "params.threshold1, params.threshold2: NaN");
     return VOTECL_OK;
 }
 
-/* cv2.Canny's integer threshold: squared (at most 32767 first) for the L2 gradient, floored;
- * clamped where no magnitude reaches (2^40 is above any 5x5 Sobel's). */
+/* cv2.Canny's integer threshold: divided by 16 for aperture 7 (its derivatives are, see
+ * votecl__canny_opencv_ref), squared (at most 32767 first) for the L2 gradient, floored;
+ * clamped where no magnitude reaches (2^40 is above any of its magnitudes). */
 static int64_t
-canny_threshold(double t, int l2)
+canny_threshold(double t, unsigned aperture, int l2)
 {
+    if (aperture == 7)
+        t /= 16;
     if (l2) {
         t = t < 32767.0 ? t : 32767.0;
         t = t > 0 ? t * t : t;
@@ -389,9 +392,9 @@ votecl_edges_canny(votecl_context *context, const votecl_image *image,
     map = votecl__malloc(image->width * image->height + 1);
     if (map == NULL ||
         votecl__canny_opencv_ref(data, (uint32_t)image->width, (uint32_t)image->height,
-                                 canny_threshold(lo, params->l2_gradient),
-                                 canny_threshold(hi, params->l2_gradient), params->aperture_size,
-                                 params->l2_gradient, map) != 0)
+                                 canny_threshold(lo, params->aperture_size, params->l2_gradient),
+                                 canny_threshold(hi, params->aperture_size, params->l2_gradient),
+                                 params->aperture_size, params->l2_gradient, map) != 0)
         status = votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY,
                               "out of memory for the edges of a %zu x %zu image", image->width,
                               image->height);

@@ -100,7 +100,7 @@ test_canny_step(void)
     static uint8_t im[W * H], edges[W * H];
 
     step_image(im, 20);
-    for (unsigned a = 3; a <= 5; a += 2)
+    for (unsigned a = 3; a <= 7; a += 2)
         for (int l2 = 0; l2 <= 1; l2++) {
             memset(edges, 0x5a, sizeof edges);
             g_assert_cmpint(canny(ctx, im, 100, 50, a, l2, edges), ==, VOTECL_OK);
@@ -115,6 +115,29 @@ test_canny_step(void)
     g_assert_cmpint(canny(ctx, im, 1019.9, 1019.5, 3, 1, edges), ==, VOTECL_OK);
     for (int y = 0; y < H; y++)
         g_assert_cmpuint(edges[y * W + 19], ==, 255);
+    votecl_context_free(ctx);
+}
+
+/* Aperture 7 as cv2.Canny: the step's 7x7 sums (taps 5 + 4 + 1 of the derivative times the
+ * smoothing's 64, times 255) scaled by 1/16 give 10200 at columns 19 and 20, and the
+ * thresholds are divided by 16 (before squaring, for L2): 163200 is not exceeded, 163199 is
+ * (10199.94, floored, or squared to 104038725.9 below 10200^2). */
+static void
+test_canny_aperture7(void)
+{
+    votecl_context *ctx = tu_ref_context_new();
+    static uint8_t im[W * H], edges[W * H];
+
+    step_image(im, 20);
+    for (int l2 = 0; l2 <= 1; l2++) {
+        g_assert_cmpint(canny(ctx, im, 163200, 163200, 7, l2, edges), ==, VOTECL_OK);
+        for (size_t i = 0; i < sizeof edges; i++)
+            g_assert_cmpuint(edges[i], ==, 0);
+        g_assert_cmpint(canny(ctx, im, 163199, 163199, 7, l2, edges), ==, VOTECL_OK);
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++)
+                g_assert_cmpuint(edges[y * W + x], ==, x == 19 ? 255 : 0);
+    }
     votecl_context_free(ctx);
 }
 
@@ -189,9 +212,13 @@ test_refusals(void)
     votecl_canny_params p;
 
     votecl_canny_params_init(&p);
-    p.aperture_size = 7;
+    for (unsigned a = 1; a <= 9; a += 8) {
+        p.aperture_size = a;
+        g_assert_cmpint(votecl_edges_canny(ctx, &view, &p, edges, W), ==, VOTECL_INVALID_ARGUMENT);
+        g_assert_true(tu_message_names(votecl_context_get_error(ctx), "params.aperture_size"));
+    }
+    p.aperture_size = 4;
     g_assert_cmpint(votecl_edges_canny(ctx, &view, &p, edges, W), ==, VOTECL_INVALID_ARGUMENT);
-    g_assert_true(tu_message_names(votecl_context_get_error(ctx), "params.aperture_size"));
     votecl_canny_params_init(&p);
     p.threshold2 = NAN;
     g_assert_cmpint(votecl_edges_canny(ctx, &view, &p, edges, W), ==, VOTECL_INVALID_ARGUMENT);
@@ -219,6 +246,7 @@ main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/edges/canny/host-equals-ref", test_host_equals_ref);
     g_test_add_func("/edges/canny/step", test_canny_step);
+    g_test_add_func("/edges/canny/aperture7", test_canny_aperture7);
     g_test_add_func("/edges/canny/square", test_canny_square);
     g_test_add_func("/edges/sobel/step", test_sobel_step);
     g_test_add_func("/edges/refusals", test_refusals);
