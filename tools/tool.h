@@ -42,6 +42,7 @@ int tool_cmd_lines(tool_options *options, int argc, char **argv);
 int tool_cmd_hog(tool_options *options, int argc, char **argv);
 int tool_cmd_ght(tool_options *options, int argc, char **argv);
 int tool_cmd_circles(tool_options *options, int argc, char **argv);
+int tool_cmd_edges(tool_options *options, int argc, char **argv);
 int tool_cmd_eval(tool_options *options, int argc, char **argv);
 int tool_cmd_batch(tool_options *options, int argc, char **argv);
 int tool_cmd_warmup(tool_options *options, int argc, char **argv);
