@@ -220,22 +220,13 @@ tool_cmd_edges(tool_options *options, int argc, char **argv)
     edges_result r = {0};
     tool_image image = {0};
     votecl_context *ctx = NULL;
-    char error[600];
     int rc;
 
     votecl_canny_params_init(&a.canny);
-    rc = tool_parse_image_command(options, "edges", edges_option, &a, argc, argv, &a.image_path);
-    if (rc != TOOL_EXIT_OK)
+    rc = tool_image_command_start(options, "edges", edges_option, &a, edges_usage, argc, argv,
+                                  &a.image_path, &image);
+    if (rc != TOOL_EXIT_OK || options->help)
         return rc;
-    if (options->help) {
-        edges_usage(stdout);
-        return TOOL_EXIT_OK;
-    }
-    tool_image_limits("edges"); /* an image over them is refused from its header */
-    if (tool_image_read(a.image_path, &image, error, sizeof error) < 0) {
-        fprintf(stderr, "votecl edges: %s\n", error);
-        return TOOL_EXIT_FAILURE;
-    }
     if ((rc = tool_context_open(options, &ctx)) == TOOL_EXIT_OK &&
         (rc = edges_compute(ctx, &a, &image, &r)) == TOOL_EXIT_OK)
         rc = edges_output(options, &a, &image, &r);

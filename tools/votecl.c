@@ -432,6 +432,28 @@ tool_parse_image_command(tool_options *options, const char *command, tool_option
     return TOOL_EXIT_OK;
 }
 
+int
+tool_image_command_start(tool_options *options, const char *command, tool_option_fn option,
+                         void *args, void (*usage)(FILE *), int argc, char **argv,
+                         const char **image_path, tool_image *image)
+{
+    char error[600];
+    int rc = tool_parse_image_command(options, command, option, args, argc, argv, image_path);
+
+    if (rc != TOOL_EXIT_OK)
+        return rc;
+    if (options->help) {
+        usage(stdout);
+        return TOOL_EXIT_OK;
+    }
+    tool_image_limits(command); /* an image over them is refused from its header */
+    if (tool_image_read(*image_path, image, error, sizeof error) < 0) {
+        fprintf(stderr, "votecl %s: %s\n", command, error);
+        return TOOL_EXIT_FAILURE;
+    }
+    return TOOL_EXIT_OK;
+}
+
 /* A plan description as a JSON object. */
 void
 tool_json_plan_info(tool_json *j, const votecl_vote_plan_info *info)
