@@ -70,3 +70,14 @@ group_scan(LOCAL_PTR uint *tmp, uint lid, uint wg, uint value, uint *total)
     LOCAL_BARRIER();
     return result;
 }
+
+/* The 3x3 Sobel, the one every kernel uses (votecl__sobel3 of lib/edges-private.h):
+ * gx = [-1 0 1; -2 0 2; -1 0 1], gy its transpose, y down, at column x of the rows r0 (above),
+ * r1 and r2 (below), of any element type and address space. Expressions, so a u8 row is
+ * summed in int and a float row in float, always in this order (float sums equal bit for
+ * bit wherever they are written), and so row pointers kept across a loop vectorise. */
+#define SOBEL3_GX(r0, r1, r2, x)                                                                   \
+    ((r0)[(x) + 1] + 2 * (r1)[(x) + 1] + (r2)[(x) + 1] - (r0)[(x)-1] - 2 * (r1)[(x)-1] -           \
+     (r2)[(x)-1])
+#define SOBEL3_GY(r0, r1, r2, x)                                                                   \
+    ((r2)[(x)-1] + 2 * (r2)[x] + (r2)[(x) + 1] - (r0)[(x)-1] - 2 * (r0)[x] - (r0)[(x) + 1])

@@ -124,11 +124,8 @@ PCL_ORIENTATION(pcl_orientation_f32, float, float, PCL_F32_GRAD)
 #define PCL_SOBEL_KEY(NAME, T, GRAD, ORIENT)                                                 \
     INLINE uint NAME##_xy(GLOBAL const T *restrict p, uint x, uint y)                         \
     {                                                                                         \
-        GLOBAL const T *q = p + (size_t)y * PCL_W + x;                                        \
-        int gx = GRAD(q[1 - PCL_W] + 2 * q[1] + q[1 + PCL_W] - q[-1 - PCL_W] - 2 * q[-1] -    \
-                      q[PCL_W - 1]);                                                          \
-        int gy = GRAD(q[PCL_W - 1] + 2 * q[PCL_W] + q[PCL_W + 1] - q[-1 - PCL_W] -            \
-                      2 * q[-PCL_W] - q[1 - PCL_W]);                                          \
+        GLOBAL const T *r1 = p + (size_t)y * PCL_W, *r0 = r1 - PCL_W, *r2 = r1 + PCL_W;        \
+        int gx = GRAD(SOBEL3_GX(r0, r1, r2, x)), gy = GRAD(SOBEL3_GY(r0, r1, r2, x));         \
         if ((long)gx * gx + (long)gy * gy < PCL_EDGE_T2)                                      \
             return VOTE_SKIP;                                                                 \
         PCL_ORIENT(ORIENT, p, (int)x, (int)y, gx, gy);                                        \
@@ -455,19 +452,13 @@ pclines_edges_rows_u8(GLOBAL const uchar *restrict image, uint band_rows,
         GLOBAL const uchar *up = image + (size_t)(y - 1) * PCL_W;
         GLOBAL const uchar *mid = up + PCL_W, *down = mid + PCL_W;
         for (uint x = 1; x + 1 < PCL_W; x++) {
-            int gx = up[x + 1] + 2 * mid[x + 1] + down[x + 1] - up[x - 1] - 2 * mid[x - 1] -
-                     down[x - 1];
-            int gy = down[x - 1] + 2 * down[x] + down[x + 1] - up[x - 1] - 2 * up[x] -
-                     up[x + 1];
+            int gx = SOBEL3_GX(up, mid, down, x), gy = SOBEL3_GY(up, mid, down, x);
             flag[x] = gx * gx + gy * gy >= t2;
         }
         for (uint x = 1; x + 1 < PCL_W; x++) {
             if (!flag[x])
                 continue;
-            int gx = up[x + 1] + 2 * mid[x + 1] + down[x + 1] - up[x - 1] - 2 * mid[x - 1] -
-                     down[x - 1];
-            int gy = down[x - 1] + 2 * down[x] + down[x + 1] - up[x - 1] - 2 * up[x] -
-                     up[x + 1];
+            int gx = SOBEL3_GX(up, mid, down, x), gy = SOBEL3_GY(up, mid, down, x);
 #if PCL_RADIUS != 0 && PCL_KERNEL > 3
             pcl_orientation_u8_rows(image, x, y, &gx, &gy);
 #endif

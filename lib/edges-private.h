@@ -11,15 +11,24 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The 3x3 Sobel at column x of the rows r0 (above), r1 and r2 (below), of any element type:
+ * gx = [-1 0 1; -2 0 2; -1 0 1], gy its transpose, y down. The device's SOBEL3_GX and
+ * SOBEL3_GY (cl/common.h) term for term, so float rows sum in the same order. */
+#define VOTECL__SOBEL3_GX(r0, r1, r2, x)                                                           \
+    ((r0)[(x) + 1] + 2 * (r1)[(x) + 1] + (r2)[(x) + 1] - (r0)[(x)-1] - 2 * (r1)[(x)-1] -           \
+     (r2)[(x)-1])
+#define VOTECL__SOBEL3_GY(r0, r1, r2, x)                                                           \
+    ((r2)[(x)-1] + 2 * (r2)[x] + (r2)[(x) + 1] - (r0)[(x)-1] - 2 * (r0)[x] - (r0)[(x) + 1])
+
 /* The 3x3 Sobel gradient at p (a u8 pixel whose 8 neighbours exist; rows stride bytes
- * apart): gx = [-1 0 1; -2 0 2; -1 0 1], gy its transpose, y down. */
+ * apart). */
 static inline void
 votecl__sobel3(const uint8_t *p, size_t stride, int32_t *gx, int32_t *gy)
 {
     const uint8_t *r0 = p - stride, *r2 = p + stride;
 
-    *gx = (r0[1] + 2 * p[1] + r2[1]) - (r0[-1] + 2 * p[-1] + r2[-1]);
-    *gy = (r2[-1] + 2 * r2[0] + r2[1]) - (r0[-1] + 2 * r0[0] + r0[1]);
+    *gx = VOTECL__SOBEL3_GX(r0, p, r2, 0);
+    *gy = VOTECL__SOBEL3_GY(r0, p, r2, 0);
 }
 
 /* OpenCV's Sobel kernels of side 3, 5 and 7 (index side / 2 - 1): a binomial smoothing
