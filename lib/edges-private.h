@@ -69,6 +69,12 @@ void votecl__sobel_ref(const uint8_t *data, uint32_t width, uint32_t height, uns
 int votecl__canny_opencv_ref(const uint8_t *data, uint32_t width, uint32_t height, int64_t low,
                              int64_t high, unsigned ksize, int l2, uint8_t *edges);
 
+/* votecl__canny_opencv_ref's edges computed on the context's device (cl/edges.cl; width and
+ * height at least 1). Returns VOTECL_OK or the failing step's status. */
+votecl_status votecl__canny_device(votecl_context *context, const uint8_t *data, uint32_t width,
+                                   uint32_t height, int64_t low, int64_t high, unsigned ksize,
+                                   int l2, uint8_t *edges);
+
 /* The start of a public edge call: image checked (u8, one channel, at most
  * VOTECL_EDGES_MAX_SIDE a side), the output rows (name, NULL refused when there are pixels;
  * name_stride in elements, at least a row) too; *data: the packed pixels (NULL for an empty

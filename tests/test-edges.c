@@ -1,6 +1,7 @@
 /* The edge step (lib/edges.c, lib/edges-ref.c): the host's Canny equals the reference edge
  * for edge, and the public Canny and Sobel (cv2's semantics) give the constructed truth of a
- * step edge and a square. Host code only: no kernel is compiled. */
+ * step edge and a square; on a GPU-shaped device (forced) the public Canny's kernels
+ * equal the reference (one program). */
 #include <glib.h>
 #include <math.h>
 #include <string.h>
@@ -240,9 +241,59 @@ test_refusals(void)
     votecl_context_free(ctx);
 }
 
+/* The public Canny on a GPU-shaped device (VOTECL_FORCE_SHAPE=gpu: the kernels of
+ * cl/edges.cl on any device) equals the reference pixel for pixel: sizes around the
+ * hysteresis's 32 x 8 tile, smoothed noise with ridges of every direction, every aperture
+ * and norm, thresholds from none to above every magnitude (one program for them all). */
+static void
+test_device_equals_ref(void)
+{
+    static const uint32_t sizes[][2] = {{1, 1}, {2, 5}, {33, 9}, {70, 41}};
+    static const double thresholds[][2] = {{0, 0}, {30, 90}, {200, 60}, {1e6, 1e6}};
+    char *shape = tu_env_set("VOTECL_FORCE_SHAPE", "gpu");
+    votecl_context *dev = tu_device_context_new(NULL), *ref = tu_ref_context_new();
+    size_t edges = 0;
+    tu_rng rng;
+
+    tu_env_restore("VOTECL_FORCE_SHAPE", shape);
+    if (dev == NULL)
+        goto out;
+    tu_rng_init(&rng, 26);
+    for (size_t s = 0; s < G_N_ELEMENTS(sizes); s++) {
+        uint32_t w = sizes[s][0], h = sizes[s][1];
+        uint8_t *im = g_malloc((size_t)w * h), *a = g_malloc((size_t)w * h),
+                *b = g_malloc((size_t)w * h);
+        votecl_image view = tu_view_u8(im, w, h);
+        votecl_canny_params p;
+        blurred(&rng, im, w, h, (int)s % 3);
+        votecl_canny_params_init(&p);
+        for (p.aperture_size = 3; p.aperture_size <= 7; p.aperture_size += 2)
+            for (p.l2_gradient = 0; p.l2_gradient <= 1; p.l2_gradient++)
+                for (size_t t = 0; t < G_N_ELEMENTS(thresholds); t++) {
+                    p.threshold1 = thresholds[t][0] * (p.aperture_size == 7 ? 16 : 1);
+                    p.threshold2 = thresholds[t][1] * (p.aperture_size == 7 ? 16 : 1);
+                    memset(a, 1, (size_t)w * h);
+                    g_assert_cmpint(votecl_edges_canny(dev, &view, &p, a, w), ==, VOTECL_OK);
+                    g_assert_cmpint(votecl_edges_canny(ref, &view, &p, b, w), ==, VOTECL_OK);
+                    g_assert_cmpmem(a, (size_t)w * h, b, (size_t)w * h);
+                    for (size_t i = 0; i < (size_t)w * h; i++)
+                        edges += b[i] != 0;
+                }
+        g_free(im);
+        g_free(a);
+        g_free(b);
+    }
+    g_assert_cmpuint(edges, >, 1000); /* the images have edges to compare */
+out:
+    votecl_context_free(dev);
+    votecl_context_free(ref);
+}
+
 int
 main(int argc, char **argv)
 {
+    int rc;
+
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/edges/canny/host-equals-ref", test_host_equals_ref);
     g_test_add_func("/edges/canny/step", test_canny_step);
@@ -250,5 +301,8 @@ main(int argc, char **argv)
     g_test_add_func("/edges/canny/square", test_canny_square);
     g_test_add_func("/edges/sobel/step", test_sobel_step);
     g_test_add_func("/edges/refusals", test_refusals);
-    return g_test_run();
+    tu_add_device_test("edges/canny/equals-ref", test_device_equals_ref);
+    rc = g_test_run();
+    tu_device_contexts_free();
+    return rc;
 }

@@ -14,10 +14,12 @@
  *
  * votecl_edges_sobel() is cv2.Sobel(image, CV_32S, dx, dy, ksize) with BORDER_REPLICATE.
  *
- * Both run on the host (the sequential reference, lib/edges.c) whatever the context's
- * backend: the detectors' device plans find their own edges on the device with the same 3x3
- * Sobel (votecl_hough_edges() and the GHT's and circles' Canny leave the one-pixel border
- * out, where this step follows OpenCV and keeps it). */
+ * votecl_edges_canny() runs on the context's device where it is GPU-shaped, on the host
+ * (the sequential reference) on the 'ref' backend and CPU-shaped devices, with the same edges
+ * everywhere; votecl_edges_sobel() runs on the host. The detectors' device plans find their
+ * own edges on the device with the same 3x3 Sobel (votecl_hough_edges() and the GHT's and
+ * circles' Canny leave the one-pixel border out, where this step follows OpenCV and keeps
+ * it). */
 #ifndef VOTECL_EDGES_H
 #define VOTECL_EDGES_H
 
