@@ -1,8 +1,8 @@
-"""votecl.canny and votecl.sobel: constructed truth, equal on every backend present, and equal
-to cv2.Canny and cv2.Sobel (where cv2 is installed) on the images of tools/images and on
-smoothed noise, for apertures 3, 5 and 7, L1 and L2 gradients and thresholds from low to
-above any magnitude (aperture 7's scaled derivatives round half to even: the smoothed noise
-has such halves)."""
+"""votecl.canny and votecl.sobel: constructed truth, equal on every backend present (the
+device's kernels too, under a forced GPU shape), and equal to cv2.Canny and cv2.Sobel (where
+cv2 is installed) on the images of tools/images and on smoothed noise, for apertures 3, 5
+and 7, L1 and L2 gradients and thresholds from low to above any magnitude (aperture 7's
+scaled derivatives round half to even: the smoothed noise has such halves)."""
 import os
 
 import numpy as np
@@ -70,6 +70,28 @@ def test_backends_agree():
         for aperture in (3, 5, 7):
             assert np.array_equal(votecl.canny(im, 30, 90, aperture, context=other),
                                   votecl.canny(im, 30, 90, aperture, context=ref))
+
+
+def test_device_kernels_agree():
+    """The kernels of a GPU-shaped device (forced: VOTECL_FORCE_SHAPE, read when a context
+    is made) give the reference's edges."""
+    saved = os.environ.get("VOTECL_FORCE_SHAPE")
+    os.environ["VOTECL_FORCE_SHAPE"] = "gpu"
+    try:
+        dev = votecl.Context(backend="opencl")
+    except votecl.VoteclError as e:
+        pytest.skip("no OpenCL device: %s" % e)
+    finally:
+        if saved is None:
+            del os.environ["VOTECL_FORCE_SHAPE"]
+        else:
+            os.environ["VOTECL_FORCE_SHAPE"] = saved
+    ref = votecl.Context(backend="ref")
+    im = noise(5, shape=(45, 77), passes=1)
+    for aperture in (3, 5, 7):
+        for l2 in (False, True):
+            assert np.array_equal(votecl.canny(im, 40, 120, aperture, l2, context=dev),
+                                  votecl.canny(im, 40, 120, aperture, l2, context=ref))
 
 
 def test_refusals(ctx):
