@@ -1,9 +1,9 @@
 /* edges.cl: the public edge step's Canny on the device (lib/edges-device.c), operation for
  * operation votecl__canny_opencv_ref (lib/edges-ref.c), cv2.Canny's rules: OpenCV's Sobel of
- * side ksize (3, 5 or 7) with the border replicated (for 7 scaled by 1/16, rounded half to
- * even), the L1 or (l2) squared L2 magnitude, OpenCV's non-maximum suppression with the
- * magnitudes outside the image 0, and the integer thresholds; the hysteresis is
- * canny_hysteresis of cl/canny.cl over the state words.
+ * side ksize (3, 5 or 7) with the border replicated (sobel_replicated_u8 of cl/common.h; for
+ * 7 scaled by 1/16, rounded half to even), the L1 or (l2) squared L2 magnitude, OpenCV's
+ * non-maximum suppression with the magnitudes outside the image 0, and the integer
+ * thresholds; the hysteresis is canny_hysteresis of cl/canny.cl over the state words.
  *
  * Composed after cl/canny.cl (GHT_TX, GHT_TY: its tile). Kernels, each 2-D with a work-item
  * per pixel (global the image rounded up to the tile):
@@ -12,14 +12,6 @@
  *   edges_state     0, 1 (weak: a ridge above low) or 2 (strong: also above high)
  *   edges_output    255 where the state is strong, 0 elsewhere, into a u8 image
  * Required defines: GHT_TX, GHT_TY (the side and the norm are arguments: one program). */
-
-/* OpenCV's Sobel kernels of side 3, 5 and 7 (votecl__sobel_smooth and votecl__sobel_deriv
- * of lib/edges-ref.c; index side / 2 - 1): a binomial smoothing across, its derivative
- * along; entry 3 is the centre. */
-CONSTANT int edges_smooth[3][7] = {
-    {0, 0, 1, 2, 1, 0, 0}, {0, 1, 4, 6, 4, 1, 0}, {1, 6, 15, 20, 15, 6, 1}};
-CONSTANT int edges_deriv[3][7] = {
-    {0, 0, -1, 0, 1, 0, 0}, {0, -1, -2, 0, 2, 1, 0}, {-1, -4, -5, 0, 5, 4, 1}};
 
 /* s / 16 rounded half to even (sobel7_scaled of lib/edges-ref.c). */
 INLINE int
@@ -34,20 +26,12 @@ KERNEL void
 edges_gradient(GLOBAL const uchar *img, uint w, uint h, uint ksize, uint l2, GLOBAL int *gx,
                GLOBAL int *gy, GLOBAL int *mag)
 {
-    int x = (int)get_global_id(0), y = (int)get_global_id(1), sx = 0, sy = 0;
-    int r = (int)ksize / 2, t = r - 1;
+    int x = (int)get_global_id(0), y = (int)get_global_id(1), sx, sy;
     ulong i = (ulong)y * w + (ulong)x;
 
     if (x >= (int)w || y >= (int)h)
         return; /* no barrier in this kernel */
-    for (int j = -r; j <= r; j++) {
-        GLOBAL const uchar *row = img + (ulong)clamp(y + j, 0, (int)h - 1) * w;
-        for (int k = -r; k <= r; k++) {
-            int v = row[clamp(x + k, 0, (int)w - 1)];
-            sx += edges_deriv[t][3 + k] * edges_smooth[t][3 + j] * v;
-            sy += edges_smooth[t][3 + k] * edges_deriv[t][3 + j] * v;
-        }
-    }
+    sobel_replicated_u8(img, (int)w, (int)h, (int)ksize, x, y, &sx, &sy);
     if (ksize == 7) {
         sx = edges_scaled(sx);
         sy = edges_scaled(sy);
