@@ -42,6 +42,7 @@ int tool_cmd_lines(tool_options *options, int argc, char **argv);
 int tool_cmd_hog(tool_options *options, int argc, char **argv);
 int tool_cmd_ght(tool_options *options, int argc, char **argv);
 int tool_cmd_circles(tool_options *options, int argc, char **argv);
+int tool_cmd_edges(tool_options *options, int argc, char **argv);
 int tool_cmd_eval(tool_options *options, int argc, char **argv);
 int tool_cmd_batch(tool_options *options, int argc, char **argv);
 int tool_cmd_warmup(tool_options *options, int argc, char **argv);
@@ -150,6 +151,14 @@ typedef int (*tool_option_fn)(void *args, int argc, char **argv, int *i);
  * Returns TOOL_EXIT_OK or TOOL_EXIT_USAGE. */
 int tool_parse_image_command(tool_options *options, const char *command, tool_option_fn option,
                              void *args, int argc, char **argv, const char **image_path);
+/* tool_parse_image_command, then what every such command does next: --help prints usage
+ * (and returns TOOL_EXIT_OK with options->help set), else the command's image limits
+ * (tool_image_limits) and its IMAGE read into image (caller-owned; free with
+ * tool_image_free). Returns TOOL_EXIT_OK, TOOL_EXIT_USAGE, or TOOL_EXIT_FAILURE after a
+ * message naming the file. */
+int tool_image_command_start(tool_options *options, const char *command, tool_option_fn option,
+                             void *args, void (*usage)(FILE *), int argc, char **argv,
+                             const char **image_path, tool_image *image);
 
 /* "cpu", "gpu", "accelerator", "other". */
 const char *tool_device_type_name(votecl_device_type type);
