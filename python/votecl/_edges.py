@@ -7,7 +7,7 @@ import numpy as np
 
 from . import _structs as S
 from ._core import Array, Context, _resolve_context, check, image_view
-from ._errors import invalid
+from ._errors import invalid, invalid_type
 from ._lib import fn
 from ._validate import image_shape
 
@@ -15,6 +15,8 @@ __all__ = ["canny", "sobel"]
 
 def _gray(image: Any) -> Array:
     arr: Array = np.asarray(image)
+    if arr.dtype != np.uint8:
+        raise invalid_type("image: a uint8 (height, width) array, not %s" % arr.dtype)
     if arr.ndim != 2:
         raise invalid("image: a (height, width) uint8 array, not shape %s" % (arr.shape,))
     return arr
@@ -40,7 +42,7 @@ def canny(image: Any, threshold1: float, threshold2: float, aperture_size: int =
     L2gradient=L2gradient) on a uint8 (height, width) image: a uint8 array of the image's
     shape, 255 at an edge and 0 elsewhere, equal to OpenCV's (votecl_edges_canny). The
     smaller threshold admits candidates, the larger makes strong edges; aperture_size is 3, 5
-    or 7 (the Sobel's side); L2gradient compares sqrt(gx^2 + gy^2) instead of |gx| + |gy|.
+    or 7 (the Sobel's side); L2gradient compares sqrt(gx^2 + gy^2) instead of ``|gx| + |gy|``.
     aperture and l2 are short names of aperture_size and L2gradient.
 
     >>> edges = votecl.canny(gray, 50, 150, aperture_size=5, L2gradient=True)
