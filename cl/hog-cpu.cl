@@ -29,7 +29,7 @@
  *   hog_rowhist_rows   block columns; gradient rows: each block column's partial histogram
  *                      of one pixel row, weights hx (x Gaussian times bilinear cell weight)
  *   hog_blocks_px      groups of 8 block columns; block rows: blocks from HOG_BLOCK_H rows
- *                      of R, weights hy (y factors), L2-Hys
+ *                      of R, weights hy (y factors), L2-Hys (or HOG_NORM's)
  *   hog_svm_px         groups of 16 windows; window rows: scores, the reference's order
  * The Gaussian is split into its x and y factors (products of the same values as the
  * reference's table up to rounding) and some sums use fma: margins as hog.cl's.
@@ -133,6 +133,31 @@ HOG_LEVEL_KERNEL(hog_level_px3, 3)
         H = H < 0 ? 0 : H >= HOG_NBINS ? HOG_NBINS - 1 : H;                                    \
     }
 
+#ifdef HOG_HARD
+/* Hard binning (hog_gradient_store's): the whole magnitude to hog_hard_bin's bin. One pixel,
+ * planar output. */
+INLINE void
+hog_gradient_planar(float bx, float by, size_t o, size_t npix, GLOBAL float *restrict grad,
+                    GLOBAL uchar *restrict bins)
+{
+    grad[o] = sqrt(bx * bx + by * by);
+    grad[npix + o] = 0.f;
+    bins[o] = (uchar)hog_hard_bin(bx, by);
+}
+
+/* 8 consecutive pixels, one after the other (hog_hard_bin branches). */
+INLINE void
+hog_gradient_planar8(float8 bx, float8 by, size_t o, size_t npix, GLOBAL float *restrict grad,
+                     GLOBAL uchar *restrict bins)
+{
+    float x[8], y[8];
+
+    vstore8(bx, 0, x);
+    vstore8(by, 0, y);
+    for (uint l = 0; l < 8; l++)
+        hog_gradient_planar(x[l], y[l], o + l, npix, grad, bins);
+}
+#else
 /* One pixel, planar output. */
 INLINE void
 hog_gradient_planar(float bx, float by, size_t o, size_t npix, GLOBAL float *restrict grad,
@@ -154,6 +179,7 @@ hog_gradient_planar8(float8 bx, float8 by, size_t o, size_t npix, GLOBAL float *
     vstore8(mag * angle, 0, grad + npix + o);
     vstore8(convert_uchar8(h), 0, bins + o);
 }
+#endif
 
 /* Gray: 8 pixels a work-item in vectors (across work-items PoCL's vectoriser gives up on
  * this kernel, its two differences having been paired first); work-groups of
@@ -288,7 +314,8 @@ hog_rowhist_rows(GLOBAL const float *restrict grad, GLOBAL const uchar *restrict
 }
 
 /* Blocks bx .. bx + 7 of block row by: each the sum of its rows of R weighted by
- * hy[i * HOG_CELLS_Y + cy] (cell c = cx * HOG_CELLS_Y + cy as in hog.cl), then L2-Hys, in
+ * hy[i * HOG_CELLS_Y + cy] (cell c = cx * HOG_CELLS_Y + cy as in hog.cl), then L2-Hys (or
+ * HOG_NORM's), in
  * 8 lanes (lanes past the row read neighbouring values and are not stored; rh has room).
  * Written transposed to outt, and to out in hog.cl's layout when aos (descriptors). */
 KERNEL void
@@ -325,6 +352,12 @@ hog_blocks_px(GLOBAL const float *restrict rh, GLOBAL const int *restrict jobs,
                 }
         }
     }
+#if HOG_NORM != 0
+    for (uint k = 0; k < HOG_BLOCK_LEN; k++)
+        sum += HOG_NORM_TERM(hist[k]);
+    scale = HOG_NORM_DIV(sum);
+#define HOG_BLOCK_OUT(k) HOG_NORMED(hist[k], scale)
+#else
     for (uint k = 0; k < HOG_BLOCK_LEN; k++)
         sum += hist[k] * hist[k];
     scale = 1.f / (sqrt(sum) + (float)HOG_BLOCK_LEN * 0.1f);
@@ -335,11 +368,13 @@ hog_blocks_px(GLOBAL const float *restrict rh, GLOBAL const int *restrict jobs,
         sum += hist[k] * hist[k];
     }
     scale = 1.f / (sqrt(sum) + 1e-3f);
+#define HOG_BLOCK_OUT(k) (hist[k] * scale)
+#endif
     uint lanes = nbx - bx < 8 ? nbx - bx : 8;
     size_t b0 = (size_t)job[J_BLK] + (size_t)by * nbx + bx;
     GLOBAL float *dstt = outt + ((size_t)job[J_BLK] + (size_t)by * nbx) * HOG_BLOCK_LEN + bx;
     for (uint k = 0; k < HOG_BLOCK_LEN; k++) {
-        float8 v = hist[k] * scale;
+        float8 v = HOG_BLOCK_OUT(k);
         float l[8];
 
         if (lanes == 8 && !aos) {

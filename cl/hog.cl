@@ -13,14 +13,36 @@
  *                  polynomial atan, two weighted magnitudes and two bins per pixel
  *   hog_blocks_all one work-group of HOG_LOCAL per block: per-work-item histograms in local
  *                  memory, trilinear weights from a host table (Gaussian times bilinear cell
- *                  weight), summed, then L2-Hys
+ *                  weight), summed, then L2-Hys (or HOG_NORM's)
  *   hog_svm_all    one work-group of HOG_LOCAL per window: bias + weights . descriptor
  * CPUs (local memory emulated; PoCL) take the kernels of hog-cpu.cl instead, composed after
  * this file.
  * Required defines: HOG_BLOCK_W, HOG_BLOCK_H, HOG_NCELLS, HOG_NBINS, HOG_BLOCK_LEN,
  * HOG_BLOCKS_X, HOG_BLOCKS_Y, HOG_BSTRIDE_X, HOG_BSTRIDE_Y, HOG_WSTRIDE_X, HOG_WSTRIDE_Y,
  * HOG_GRID_X, HOG_GRID_Y, HOG_L2HYS, HOG_ANGLE_SCALE, HOG_DEG2RAD, HOG_P1, HOG_P3, HOG_P5,
- * HOG_P7, HOG_EPS (float literals), HOG_LOCAL (a power of two). No atomics. */
+ * HOG_P7, HOG_EPS (float literals), HOG_LOCAL (a power of two). Optional: HOG_NORM (the
+ * block norm: 0 L2-Hys, the default; 1 L1, 2 L1-sqrt, 3 L2, scikit-image's), HOG_HARD
+ * (scikit-image's hard binning: one bin per pixel, the whole magnitude, through the host's
+ * tables hog_bound_c, hog_bound_s and hog_tie_bin, composed before this file; the block
+ * weights table then holds 1 / cell area for the pixel's own cell). No atomics. */
+
+#ifndef HOG_NORM
+#define HOG_NORM 0
+#endif
+/* scikit-image's norms (hog_normalise of the reference): the sum's term, the divisor from
+ * the sum, a normalised value (float or vector) */
+#if HOG_NORM == 3
+#define HOG_NORM_TERM(v) ((v) * (v))
+#define HOG_NORM_DIV(sum) sqrt((sum) + 1e-10f)
+#else
+#define HOG_NORM_TERM(v) fabs(v)
+#define HOG_NORM_DIV(sum) ((sum) + 1e-5f)
+#endif
+#if HOG_NORM == 2
+#define HOG_NORMED(v, d) sqrt((v) / (d))
+#else
+#define HOG_NORMED(v, d) ((v) / (d))
+#endif
 
 /* The job table: HOG_JOB ints a job. */
 #define HOG_JOB 22
@@ -99,6 +121,31 @@ hog_atan_deg(float y, float x)
     return a;
 }
 
+#ifdef HOG_HARD
+/* scikit-image's orientation bin of (x, y) (votecl__hog_hard_bin, the same comparisons):
+ * directions on an axis or a diagonal from the table, the others counted against the
+ * boundaries after turning them into [0, pi). */
+INLINE int
+hog_hard_bin(float x, float y)
+{
+    int bin = 0;
+
+    if (y == 0.f)
+        return hog_tie_bin[0];
+    if (x == 0.f)
+        return hog_tie_bin[2];
+    if (fabs(x) == fabs(y))
+        return hog_tie_bin[(x > 0.f) == (y > 0.f) ? 1 : 3];
+    if (y < 0.f) {
+        x = -x;
+        y = -y;
+    }
+    for (int k = 1; k < HOG_NBINS; k++)
+        bin += y * hog_bound_c[k] >= x * hog_bound_s[k] ? 1 : 0;
+    return bin;
+}
+#endif
+
 /* One channel value of the padded level at (px, py): the level's pixel reflected, downscaled
  * from the region of the source (hog_resize then hog_pad of the reference). */
 INLINE void
@@ -142,6 +189,12 @@ hog_gradient_store(const float *xr, const float *xl, const float *yb, const floa
                    : fmax(m[0], m[1]) > m[2] ? (m[0] > m[1] ? 0 : 1) : 2;
     float bx = gx[best], by = gy[best];
     float mag = sqrt(bx * bx + by * by);
+#ifdef HOG_HARD
+    int h = hog_hard_bin(bx, by);
+
+    grad[2 * (size_t)o] = mag;
+    grad[2 * (size_t)o + 1] = 0.f;
+#else
     float angle = hog_atan_deg(by, bx) * HOG_DEG2RAD;
     angle = angle * HOG_ANGLE_SCALE - 0.5f;
     int h = (int)floor(angle);
@@ -150,6 +203,7 @@ hog_gradient_store(const float *xr, const float *xl, const float *yb, const floa
     grad[2 * (size_t)o + 1] = mag * angle;
     h = h < 0 ? h + HOG_NBINS : h >= HOG_NBINS ? h - HOG_NBINS : h;
     h = h < 0 ? 0 : h >= HOG_NBINS ? HOG_NBINS - 1 : h;
+#endif
     bins[2 * (size_t)o] = (uchar)h;
     bins[2 * (size_t)o + 1] = (uchar)(h + 1 < HOG_NBINS ? h + 1 : 0);
 }
@@ -229,6 +283,19 @@ hog_blocks_all(GLOBAL const float *grad, GLOBAL const uchar *bins, GLOBAL const 
         hist[k] = s;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+#if HOG_NORM != 0
+    if (lid == 0) {
+        float sum = 0;
+
+        for (int i = 0; i < HOG_BLOCK_LEN; i++)
+            sum += HOG_NORM_TERM(hist[i]);
+        scale[0] = HOG_NORM_DIV(sum);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    GLOBAL float *dst = out + (size_t)b * HOG_BLOCK_LEN;
+    for (uint k = lid; k < HOG_BLOCK_LEN; k += HOG_LOCAL)
+        dst[k] = HOG_NORMED(hist[k], scale[0]);
+#else
     /* L2-Hys (hog_normalise of the reference) */
     if (lid == 0) {
         float sum = 0;
@@ -254,6 +321,7 @@ hog_blocks_all(GLOBAL const float *grad, GLOBAL const uchar *bins, GLOBAL const 
     GLOBAL float *dst = out + (size_t)b * HOG_BLOCK_LEN;
     for (uint k = lid; k < HOG_BLOCK_LEN; k += HOG_LOCAL)
         dst[k] = hist[k] * scale[0];
+#endif
 }
 
 #define HOG_DESC_LEN (HOG_BLOCKS_X * HOG_BLOCKS_Y * HOG_BLOCK_LEN)

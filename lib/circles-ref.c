@@ -660,39 +660,112 @@ votecl__circles_radii_candidates(const votecl__circles_desc *desc, const uint32_
     return VOTECL_OK;
 }
 
+/* The peaks kept so far, found by their window: a hash of (space, cell / window) to chains of
+ * kept indices, so that the greedy passes test a candidate against the kept peaks of its
+ * own and the 8 neighbouring window tiles instead of every kept peak (the passes were
+ * O(candidates x kept): minutes for an edge-dense frame). Collisions only lengthen a chain:
+ * every entry is still tested with near(). */
+typedef struct {
+    size_t *head, *next, mask;
+} kept_grid;
+
+static int
+kept_grid_init(kept_grid *g, size_t n)
+{
+    size_t slots = 16;
+
+    while (slots < 2 * n && slots < ((size_t)1 << 40))
+        slots *= 2;
+    g->mask = slots - 1;
+    if (votecl__mul_overflow(slots, sizeof *g->head, &(size_t){0}))
+        return 0;
+    g->head = votecl__malloc(slots * sizeof *g->head);
+    g->next = votecl__malloc((n > 0 ? n : 1) * sizeof *g->next);
+    if (g->head == NULL || g->next == NULL) {
+        free(g->head);
+        free(g->next);
+        return 0;
+    }
+    memset(g->head, 0xff, slots * sizeof *g->head); /* SIZE_MAX: empty */
+    return 1;
+}
+
+static size_t
+kept_slot(const kept_grid *g, uint32_t space, long tx, long ty)
+{
+    uint64_t h = (uint64_t)space * 0x9E3779B97F4A7C15u ^ (uint64_t)tx * 0xC2B2AE3D27D4EB4Fu ^
+                 (uint64_t)ty * 0x165667B19E3779F9u;
+
+    return (size_t)((h ^ (h >> 29)) & g->mask);
+}
+
+/* Whether a kept peak (of the same space unless any_space) lies within the window of cell. */
+static int
+kept_near(const votecl__circles_desc *desc, const kept_grid *g, const peak *p, uint32_t space,
+          uint32_t cell, int any_space)
+{
+    long tw = (long)desc->p.min_xdistance + 1, th = (long)desc->p.min_ydistance + 1,
+         tx = (long)(cell % desc->cols) / tw, ty = (long)(cell / desc->cols) / th;
+
+    for (long dy = -1; dy <= 1; dy++)
+        for (long dx = -1; dx <= 1; dx++)
+            for (size_t j = g->head[kept_slot(g, any_space ? 0 : space, tx + dx, ty + dy)];
+                 j != SIZE_MAX; j = g->next[j])
+                if ((any_space || p[j].space == space) && near(desc, cell, p[j].cell))
+                    return 1;
+    return 0;
+}
+
+static void
+kept_add(const votecl__circles_desc *desc, kept_grid *g, size_t j, uint32_t space, uint32_t cell,
+         int any_space)
+{
+    long tx = (long)(cell % desc->cols) / ((long)desc->p.min_xdistance + 1),
+         ty = (long)(cell / desc->cols) / ((long)desc->p.min_ydistance + 1);
+    size_t slot = kept_slot(g, any_space ? 0 : space, tx, ty);
+
+    g->next[j] = g->head[slot];
+    g->head[slot] = j;
+}
+
 /* The greedy pass of each radius over the sorted candidates: one within the window of a peak
  * kept before it in its radius goes, and so does one past num_peaks. */
 static size_t
-space_greedy(const votecl__circles_desc *desc, peak *p, size_t n, size_t *per_space)
+space_greedy(const votecl__circles_desc *desc, kept_grid *g, peak *p, size_t n,
+             size_t *per_space)
 {
     size_t kept = 0;
 
     for (size_t i = 0; i < n; i++) {
-        int ok = desc->p.num_peaks == 0 || per_space[p[i].space] < desc->p.num_peaks;
-        for (size_t j = 0; j < kept && ok; j++)
-            ok = p[j].space != p[i].space || !near(desc, p[i].cell, p[j].cell);
-        if (ok) {
-            per_space[p[i].space]++;
-            p[kept++] = p[i];
-        }
+        peak c = p[i];
+
+        if (desc->p.num_peaks != 0 && per_space[c.space] >= desc->p.num_peaks)
+            continue;
+        if (kept_near(desc, g, p, c.space, c.cell, 0))
+            continue;
+        per_space[c.space]++;
+        p[kept] = c;
+        kept_add(desc, g, kept++, c.space, c.cell, 0);
     }
     return kept;
 }
 
 /* scikit-image's label_distant_points: across radii, only when a distance exceeds 1. */
 static size_t
-distant(const votecl__circles_desc *desc, peak *p, size_t n)
+distant(const votecl__circles_desc *desc, kept_grid *g, peak *p, size_t n)
 {
     size_t kept = 0, max = desc->p.max_circles;
 
     if (desc->p.min_xdistance == 1 && desc->p.min_ydistance == 1)
         return max != 0 && n > max ? max : n;
+    memset(g->head, 0xff, (g->mask + 1) * sizeof *g->head);
     for (size_t i = 0; i < n && (max == 0 || kept < max); i++) {
-        int ok = 1;
-        for (size_t j = 0; j < kept && ok; j++)
-            ok = !near(desc, p[i].cell, p[j].cell);
-        if (ok)
-            p[kept++] = p[i];
+        peak c = p[i];
+
+        if (kept_near(desc, g, p, 0, c.cell, 1))
+            continue;
+        p[kept] = c;
+        kept_add(desc, g, kept++, 0, c.cell, 1);
     }
     return kept;
 }
@@ -703,8 +776,9 @@ votecl__circles_radii_peaks_from(const votecl__circles_desc *desc, const uint32_
 {
     peak *list = votecl__malloc((n > 0 ? n : 1) * sizeof *list);
     size_t *per_space = votecl__calloc(desc->spaces, sizeof *per_space);
+    kept_grid grid = {0};
 
-    if (list == NULL || per_space == NULL) {
+    if (list == NULL || per_space == NULL || !kept_grid_init(&grid, n)) {
         free(list);
         free(per_space);
         return VOTECL_OUT_OF_HOST_MEMORY;
@@ -715,7 +789,7 @@ votecl__circles_radii_peaks_from(const votecl__circles_desc *desc, const uint32_
     /* the order of every radius's candidates is its own sort's: the greedy passes can run
      * over the whole sorted list */
     qsort(list, n, sizeof *list, cmp_peaks);
-    n = distant(desc, list, space_greedy(desc, list, n, per_space));
+    n = distant(desc, &grid, list, space_greedy(desc, &grid, list, n, per_space));
     *found = n;
     for (size_t i = 0; i < n && i < capacity; i++)
         circles[i] = (votecl_circle){.x = list[i].cell % desc->cols,
@@ -725,6 +799,8 @@ votecl__circles_radii_peaks_from(const votecl__circles_desc *desc, const uint32_
                                      .votes = list[i].votes};
     free(list);
     free(per_space);
+    free(grid.head);
+    free(grid.next);
     return VOTECL_OK;
 }
 

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The block kernels (cl/hog.cl) and the row kernels (cl/hog-cpu.cl, composed after it):
  * 2-D launches, a row of a level per work-group. */
@@ -16,10 +17,56 @@ static const char *const kernels_rows[K_COUNT] = {
     "hog_gradient_px1", "hog_blocks_px",    "hog_svm_px",      "hog_level_px1",
     "hog_level_px3",    "hog_gradient_px3", "hog_rowhist_rows"};
 
+/* A float as an OpenCL C literal that round-trips (%.9g, made a floating constant). */
+static void
+float_literal(char *out, size_t size, float v)
+{
+    int n = snprintf(out, size, "%.9g", v);
+
+    if (n > 0 && (size_t)n + 3 < size && strpbrk(out, ".en") == NULL)
+        strcat(out, ".0");
+    if (n > 0 && strlen(out) + 2 < size)
+        strcat(out, "f");
+}
+
+/* Appends "CONSTANT float name[n] = {...};" to src (size bytes, used of them so far; room
+ * for 24 bytes a value and the rest). The new used. */
+static size_t
+append_table(char *src, size_t size, size_t used, const char *name, const float *v, unsigned n)
+{
+    char lit[32];
+
+    used += (size_t)snprintf(src + used, size - used, "CONSTANT float %s[%u] = {", name, n);
+    for (unsigned k = 0; k < n; k++) {
+        float_literal(lit, sizeof lit, v[k]);
+        used += (size_t)snprintf(src + used, size - used, "%s%s", k > 0 ? ", " : "", lit);
+    }
+    return used + (size_t)snprintf(src + used, size - used, "};\n");
+}
+
+/* Hard binning's tables (votecl__hog_geom; entry 0 of the boundaries unused), composed before
+ * hog.cl; the trilinear program has none and keeps its text. Caller-owned; NULL when out of
+ * memory. */
+static char *
+hard_tables_source(const votecl__hog_geom *g)
+{
+    size_t size = 2 * (size_t)g->nbins * 24 + 256, used = 0;
+    char *src = votecl__malloc(size);
+
+    if (src == NULL)
+        return NULL;
+    used = append_table(src, size, used, "hog_bound_c", g->bound_c, g->nbins);
+    used = append_table(src, size, used, "hog_bound_s", g->bound_s, g->nbins);
+    snprintf(src + used, size - used, "CONSTANT uchar hog_tie_bin[4] = {%u, %u, %u, %u};\n",
+             g->tie_bin[0], g->tie_bin[1], g->tie_bin[2], g->tie_bin[3]);
+    return src;
+}
+
 static size_t
 hog_defines(const votecl__hog_geom *g, unsigned local, char defs[][64])
 {
     size_t n = 0;
+    char lit[32];
 
     snprintf(defs[n++], 64, "HOG_LOCAL=%u", local);
     snprintf(defs[n++], 64, "HOG_BLOCK_W=%u", g->block_w);
@@ -35,8 +82,10 @@ hog_defines(const votecl__hog_geom *g, unsigned local, char defs[][64])
     snprintf(defs[n++], 64, "HOG_WSTRIDE_Y=%u", g->wstride_y);
     snprintf(defs[n++], 64, "HOG_GRID_X=%u", g->grid_x);
     snprintf(defs[n++], 64, "HOG_GRID_Y=%u", g->grid_y);
-    /* %.9g round-trips a float: the device sees the host's constants bit for bit */
-    snprintf(defs[n++], 64, "HOG_L2HYS=%.9gf", g->l2hys);
+    /* %.9g round-trips a float: the device sees the host's constants bit for bit (a whole
+     * threshold such as 1 written 1.0f) */
+    float_literal(lit, sizeof lit, g->l2hys);
+    snprintf(defs[n++], 64, "HOG_L2HYS=%s", lit);
     snprintf(defs[n++], 64, "HOG_ANGLE_SCALE=%.9gf", (float)(g->nbins / M_PI));
     snprintf(defs[n++], 64, "HOG_DEG2RAD=%.9gf", (float)(M_PI / 180));
     snprintf(defs[n++], 64, "HOG_P1=%.9gf", 0.9997878412794807f * (float)(180 / M_PI));
@@ -44,6 +93,11 @@ hog_defines(const votecl__hog_geom *g, unsigned local, char defs[][64])
     snprintf(defs[n++], 64, "HOG_P5=%.9gf", 0.1555786518463281f * (float)(180 / M_PI));
     snprintf(defs[n++], 64, "HOG_P7=%.9gf", -0.04432655554792128f * (float)(180 / M_PI));
     snprintf(defs[n++], 64, "HOG_EPS=%.9gf", (float)2.220446049250313e-16);
+    /* the defaults' program keeps its text: these only when asked for */
+    if (g->norm != VOTECL_HOG_NORM_L2HYS)
+        snprintf(defs[n++], 64, "HOG_NORM=%d", (int)g->norm);
+    if (g->hard)
+        snprintf(defs[n++], 64, "HOG_HARD=1");
     return n;
 }
 
@@ -67,8 +121,9 @@ static votecl_status
 hog_compile(votecl_hog *hog, const char *const *files, const char *const *names, unsigned local,
             int rows)
 {
-    char defs[28][64];
-    const char *ptrs[28];
+    char defs[32][64];
+    const char *ptrs[32];
+    char *tables = NULL;
     const votecl_device_info *info = &hog->context->info;
     size_t n, lmem = info->local_mem_bytes > 2048 ? info->local_mem_bytes - 1024 : 1024;
     votecl__program *program;
@@ -85,7 +140,10 @@ hog_compile(votecl_hog *hog, const char *const *files, const char *const *names,
         n += hog_defines_rows(hog, defs + n);
     for (size_t i = 0; i < n; i++)
         ptrs[i] = defs[i];
-    status = votecl__program_get(hog->context, files, ptrs, n, NULL, &program);
+    if (hog->geom.hard && (tables = hard_tables_source(&hog->geom)) == NULL)
+        return votecl__fail(hog->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    status = votecl__program_get(hog->context, files, ptrs, n, tables, &program);
+    free(tables);
     for (int k = 0; k < K_COUNT && status == VOTECL_OK; k++)
         if (names[k] != NULL)
             status = votecl__program_kernel(hog->context, program, names[k], &hog->kernels[k]);

@@ -18,6 +18,27 @@ gcd(unsigned a, unsigned b)
     return a;
 }
 
+/* Hard binning's tables. scikit-image bins the angle o = atan2(dy, dx) in degrees mod 180
+ * (double) against the boundaries (180 / nbins) k (double): a direction on an axis or a
+ * diagonal has o exactly 0, 45, 90 or 135 and meets a boundary of those values exactly (for
+ * every nbins up to 64), so it opens the bin above; the others are decided against the
+ * boundary's direction, far from any gradient of 8-bit differences. */
+static void
+hard_tables(votecl__hog_geom *g)
+{
+    for (unsigned k = 1; k < g->nbins; k++) {
+        g->bound_c[k] = (float)cos(k * M_PI / g->nbins);
+        g->bound_s[k] = (float)sin(k * M_PI / g->nbins);
+    }
+    for (unsigned d = 0; d < 4; d++) {
+        unsigned bin = 0;
+
+        for (unsigned k = 1; k < g->nbins; k++)
+            bin += 180.0 / g->nbins * k <= 45.0 * d;
+        g->tie_bin[d] = (uint8_t)bin;
+    }
+}
+
 void
 votecl__hog_geom_derive(votecl__hog_geom *g, const votecl_hog_params *p)
 {
@@ -45,6 +66,10 @@ votecl__hog_geom_derive(votecl__hog_geom *g, const votecl_hog_params *p)
     g->l2hys = p->l2hys_threshold;
     g->gamma = p->gamma != 0;
     g->colour = p->colour != 0;
+    g->norm = p->block_norm;
+    g->hard = p->binning == VOTECL_HOG_BINNING_HARD;
+    if (g->hard)
+        hard_tables(g);
 }
 
 static uint32_t
@@ -91,6 +116,13 @@ cell_weight(unsigned t, unsigned cell, unsigned c)
     return 0.f;
 }
 
+/* Hard binning's weight of cell c for block pixel t: 1 / cell in the pixel's own cell. */
+static float
+hard_weight(unsigned t, unsigned cell, unsigned c)
+{
+    return t / cell == c ? 1.f / (float)cell : 0.f;
+}
+
 void
 votecl__hog_block_weights(const votecl__hog_geom *g, float *weights)
 {
@@ -109,7 +141,9 @@ votecl__hog_block_weights(const votecl__hog_geom *g, float *weights)
             for (unsigned cx = 0; cx < g->cells_x; cx++)
                 for (unsigned cy = 0; cy < g->cells_y; cy++)
                     w[cx * g->cells_y + cy] =
-                        gauss * (cell_weight(j, g->cell_w, cx) * cell_weight(i, g->cell_h, cy));
+                        g->hard ? hard_weight(j, g->cell_w, cx) * hard_weight(i, g->cell_h, cy)
+                                : gauss * (cell_weight(j, g->cell_w, cx) *
+                                           cell_weight(i, g->cell_h, cy));
         }
     }
 }
@@ -124,12 +158,14 @@ votecl__hog_block_weights_split(const votecl__hog_geom *g, float *wx, float *wy)
 
     for (unsigned j = 0; j < g->block_w; j++)
         for (unsigned cx = 0; cx < g->cells_x; cx++)
-            wx[j * g->cells_x + cx] =
-                expf(-((float)j - bw) * ((float)j - bw) * scale) * cell_weight(j, g->cell_w, cx);
+            wx[j * g->cells_x + cx] = g->hard ? hard_weight(j, g->cell_w, cx)
+                                              : expf(-((float)j - bw) * ((float)j - bw) * scale) *
+                                                    cell_weight(j, g->cell_w, cx);
     for (unsigned i = 0; i < g->block_h; i++)
         for (unsigned cy = 0; cy < g->cells_y; cy++)
-            wy[i * g->cells_y + cy] =
-                expf(-((float)i - bh) * ((float)i - bh) * scale) * cell_weight(i, g->cell_h, cy);
+            wy[i * g->cells_y + cy] = g->hard ? hard_weight(i, g->cell_h, cy)
+                                              : expf(-((float)i - bh) * ((float)i - bh) * scale) *
+                                                    cell_weight(i, g->cell_h, cy);
 }
 
 /* Destination pixel d of n from a source of length src: OpenCV's INTER_LINEAR_EXACT (what

@@ -20,6 +20,13 @@ typedef struct votecl__hog_geom {
     size_t desc_len;
     float l2hys;
     int gamma, colour;
+    votecl_hog_block_norm norm;
+    int hard; /* VOTECL_HOG_BINNING_HARD */
+    /* hard binning: the boundary k pi / nbins of bins k - 1 and k as a direction (cos, sin)
+     * for k = 1 .. nbins - 1, and the bins of the directions on an axis or a diagonal, at 0,
+     * 45, 90 and 135 degrees modulo 180 (votecl__hog_hard_bin) */
+    float bound_c[VOTECL_HOG_MAX_BINS], bound_s[VOTECL_HOG_MAX_BINS];
+    uint8_t tie_bin[4];
 } votecl__hog_geom;
 
 /* One image level: its size, padding and the block and window grids of the padded image. */
@@ -46,7 +53,8 @@ void votecl__hog_geom_derive(votecl__hog_geom *geom, const votecl_hog_params *pa
 /* The gamma table: sqrt(v) or v for v = 0..255. */
 void votecl__hog_gamma_table(int gamma, float lut[256]);
 /* The block weights: for pixel (i, j) of the block (row i), ncells weights (Gaussian times
- * the bilinear cell weight, OpenCV's HOGCache::init), cell c = cx * cells_y + cy. */
+ * the bilinear cell weight, OpenCV's HOGCache::init; hard binning: 1 / cell area for the
+ * pixel's own cell, 0 for the others), cell c = cx * cells_y + cy. */
 void votecl__hog_block_weights(const votecl__hog_geom *geom, float *weights);
 /* The block weights as the product of two factors (the Gaussian of each axis times that
  * axis' bilinear cell weight): wx[j * cells_x + cx] for block column j, wy[i * cells_y + cy]
@@ -84,7 +92,10 @@ void votecl__hog_ref_gradient(const votecl__hog_geom *geom, const uint8_t *padde
 void votecl__hog_ref_blocks(const votecl__hog_geom *geom, const votecl__hog_level *level,
                             const float *grad, const uint8_t *bins, const float *weights,
                             float *hist);
-/* Stage 5: L2-Hys normalisation of n blocks in place. */
+/* Hard binning (geom->hard): the orientation bin of the gradient (dx, dy), scikit-image's
+ * hog_histograms' rule, decided by exact comparisons so that every implementation agrees. */
+unsigned votecl__hog_hard_bin(const votecl__hog_geom *geom, float dx, float dy);
+/* Stage 5: normalisation of n blocks in place (geom->norm). */
 void votecl__hog_ref_normalise(const votecl__hog_geom *geom, float *hist, size_t n);
 /* Stage 6: the SVM score of every window (nwx * nwy, row after row). */
 void votecl__hog_ref_svm(const votecl__hog_geom *geom, const votecl__hog_level *level,

@@ -162,6 +162,41 @@ differences(const uint8_t *p, uint32_t pw, unsigned ch, uint32_t x, uint32_t y, 
     *dy = gy[best];
 }
 
+unsigned
+votecl__hog_hard_bin(const votecl__hog_geom *g, float dx, float dy)
+{
+    unsigned bin = 0;
+
+    /* on an axis or a diagonal: 0, 45, 90 or 135 degrees modulo 180 (dx = dy = 0: 0) */
+    if (dy == 0.f)
+        return g->tie_bin[0];
+    if (dx == 0.f)
+        return g->tie_bin[2];
+    if (fabsf(dx) == fabsf(dy))
+        return g->tie_bin[(dx > 0.f) == (dy > 0.f) ? 1 : 3];
+    if (dy < 0.f) { /* the same orientation in [0, pi) */
+        dx = -dx;
+        dy = -dy;
+    }
+    /* at or past boundary k: the sine of the angle from it is at least 0 */
+    for (unsigned k = 1; k < g->nbins; k++)
+        bin += dy * g->bound_c[k] >= dx * g->bound_s[k];
+    return bin;
+}
+
+/* Hard binning's stage 3 for one pixel: the whole magnitude to one bin (the second bin, of
+ * weight 0, is the next one as for trilinear votes). */
+static void
+hard_vote(const votecl__hog_geom *g, float dx, float dy, float *grad, uint8_t *bins)
+{
+    unsigned h = votecl__hog_hard_bin(g, dx, dy);
+
+    grad[0] = sqrtf(dx * dx + dy * dy);
+    grad[1] = 0.f;
+    bins[0] = (uint8_t)h;
+    bins[1] = (uint8_t)(h + 1 < g->nbins ? h + 1 : 0);
+}
+
 void
 votecl__hog_ref_gradient(const votecl__hog_geom *g, const uint8_t *padded,
                          const votecl__hog_level *l, unsigned ch, const float *lut, float *grad,
@@ -178,6 +213,10 @@ votecl__hog_ref_gradient(const votecl__hog_geom *g, const uint8_t *padded,
             int h;
 
             differences(padded, pw, ch, x + 1, y + 1, l->gw, lut, &dx, &dy);
+            if (g->hard) {
+                hard_vote(g, dx, dy, grad + 2 * o, bins + 2 * o);
+                continue;
+            }
             mag = sqrtf(dx * dx + dy * dy);
             angle = votecl__hog_atan_deg(dy, dx) * (float)(M_PI / 180);
             angle = angle * angle_scale - 0.5f;
@@ -226,27 +265,48 @@ votecl__hog_ref_blocks(const votecl__hog_geom *g, const votecl__hog_level *l,
                       hist + ((size_t)by * l->nbx + bx) * g->block_len);
 }
 
+static void
+l2hys(const votecl__hog_geom *g, float *h)
+{
+    float sum = 0, scale;
+
+    for (unsigned i = 0; i < g->block_len; i++)
+        sum += h[i] * h[i];
+    /* OpenCV's normalizeBlockHistogram: epsilon 0.1 per bin, then 1e-3 */
+    scale = 1.f / (sqrtf(sum) + (float)g->block_len * 0.1f);
+    sum = 0;
+    for (unsigned i = 0; i < g->block_len; i++) {
+        float v = h[i] * scale;
+
+        h[i] = v < g->l2hys ? v : g->l2hys;
+        sum += h[i] * h[i];
+    }
+    scale = 1.f / (sqrtf(sum) + 1e-3f);
+    for (unsigned i = 0; i < g->block_len; i++)
+        h[i] *= scale;
+}
+
+/* scikit-image's _hog_normalize_block for L1, L1-sqrt and L2 (eps 1e-5; squared for L2). */
+static void
+skimage_norm(const votecl__hog_geom *g, float *h)
+{
+    float sum = 0, d;
+
+    for (unsigned i = 0; i < g->block_len; i++)
+        sum += g->norm == VOTECL_HOG_NORM_L2 ? h[i] * h[i] : fabsf(h[i]);
+    d = g->norm == VOTECL_HOG_NORM_L2 ? sqrtf(sum + 1e-10f) : sum + 1e-5f;
+    for (unsigned i = 0; i < g->block_len; i++)
+        h[i] = g->norm == VOTECL_HOG_NORM_L1_SQRT ? sqrtf(h[i] / d) : h[i] / d;
+}
+
 void
 votecl__hog_ref_normalise(const votecl__hog_geom *g, float *hist, size_t n)
 {
     for (size_t b = 0; b < n; b++) {
-        float *h = hist + b * g->block_len;
-        float sum = 0, scale;
-
-        for (unsigned i = 0; i < g->block_len; i++)
-            sum += h[i] * h[i];
-        /* OpenCV's normalizeBlockHistogram: epsilon 0.1 per bin, then 1e-3 */
-        scale = 1.f / (sqrtf(sum) + (float)g->block_len * 0.1f);
-        sum = 0;
-        for (unsigned i = 0; i < g->block_len; i++) {
-            float v = h[i] * scale;
-
-            h[i] = v < g->l2hys ? v : g->l2hys;
-            sum += h[i] * h[i];
-        }
-        scale = 1.f / (sqrtf(sum) + 1e-3f);
-        for (unsigned i = 0; i < g->block_len; i++)
-            h[i] *= scale;
+        if (g->norm == VOTECL_HOG_NORM_L2HYS)
+            l2hys(g, hist + b * g->block_len);
+        else
+            skimage_norm(g, hist + b * g->block_len);
     }
 }
 

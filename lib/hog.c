@@ -141,6 +141,24 @@ check_sizes(const votecl_hog_params *p, char *msg, size_t msg_size)
     return VOTECL_OK;
 }
 
+/* The enumerated fields. */
+static votecl_status
+check_modes(const votecl_hog_params *p, char *msg, size_t msg_size)
+{
+    if ((int)p->block_norm < (int)VOTECL_HOG_NORM_L2HYS ||
+        (int)p->block_norm > (int)VOTECL_HOG_NORM_L2)
+        return BAD("block_norm: %d is not a votecl_hog_block_norm (L2-Hys 0, L1 1, L1-sqrt 2, "
+                   "L2 3)",
+                   (int)p->block_norm);
+    if (p->binning != VOTECL_HOG_BINNING_TRILINEAR && p->binning != VOTECL_HOG_BINNING_HARD)
+        return BAD("binning: %d is not a votecl_hog_binning (trilinear 0, hard 1)",
+                   (int)p->binning);
+    if (p->fusion != VOTECL_HOG_FUSION_NONE && p->fusion != VOTECL_HOG_FUSION_MEANSHIFT &&
+        p->fusion != VOTECL_HOG_FUSION_GROUP)
+        return BAD("fusion: %d is not a votecl_hog_fusion", (int)p->fusion);
+    return VOTECL_OK;
+}
+
 static votecl_status
 check_rest(const votecl_hog_params *p, char *msg, size_t msg_size)
 {
@@ -158,9 +176,6 @@ check_rest(const votecl_hog_params *p, char *msg, size_t msg_size)
         return BAD("scale, min_scale, max_scale: must be finite, min_scale positive");
     if (p->max_levels < 1 || p->max_levels > VOTECL_HOG_MAX_LEVELS)
         return BAD("max_levels: %u is not within 1 to %u", p->max_levels, VOTECL_HOG_MAX_LEVELS);
-    if (p->fusion != VOTECL_HOG_FUSION_NONE && p->fusion != VOTECL_HOG_FUSION_MEANSHIFT &&
-        p->fusion != VOTECL_HOG_FUSION_GROUP)
-        return BAD("fusion: %d is not a votecl_hog_fusion", (int)p->fusion);
     if (!isfinite(p->hit_threshold))
         return BAD("hit_threshold: must be finite");
     if (!(p->meanshift_sigma_x > 0) || !(p->meanshift_sigma_y > 0) ||
@@ -179,6 +194,8 @@ votecl__hog_geom_init(votecl__hog_geom *g, const votecl_hog_params *p, char *msg
         status = check_sizes(p, msg, msg_size);
     if (status == VOTECL_OK)
         status = check_rest(p, msg, msg_size);
+    if (status == VOTECL_OK)
+        status = check_modes(p, msg, msg_size);
     if (status != VOTECL_OK)
         return status;
     votecl__hog_geom_derive(g, p);

@@ -269,6 +269,29 @@ warm_circles(votecl_context *context, const warm_step *step)
     return warm_on_frame(context, 1, circles_frame);
 }
 
+/* The public Canny (default parameters) on the grey block: its kernels on a GPU-shaped
+ * device (cl/edges.cl, one program for every aperture and norm). */
+static votecl_status
+edges_frame(votecl_context *context, const votecl_image *image)
+{
+    votecl_canny_params params;
+    uint8_t *edges = malloc(image->width * image->height);
+    votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
+
+    votecl_canny_params_init(&params);
+    if (edges != NULL)
+        status = votecl_edges_canny(context, image, &params, edges, image->width);
+    free(edges);
+    return status;
+}
+
+static votecl_status
+warm_edges(votecl_context *context, const warm_step *step)
+{
+    (void)step;
+    return warm_on_frame(context, 1, edges_frame);
+}
+
 static const warm_step steps[] = {
     {"histogram u8", warm_hist, VOTECL_DTYPE_U8, VOTECL_VARIANT_AUTO, 0, 1},
     {"histogram u8 RGB", warm_hist, VOTECL_DTYPE_U8, VOTECL_VARIANT_AUTO, 0, 3},
@@ -282,6 +305,7 @@ static const warm_step steps[] = {
     {"ght guil", warm_ght, VOTECL_GHT_GUIL, VOTECL_VARIANT_AUTO, 0, 1},
     {"ght ballard", warm_ght, VOTECL_GHT_BALLARD, VOTECL_VARIANT_AUTO, 0, 1},
     {"circles", warm_circles, 0, VOTECL_VARIANT_AUTO, 0, 1},
+    {"edges", warm_edges, 0, VOTECL_VARIANT_AUTO, 0, 1},
     {"histogram u8 local", warm_hist, VOTECL_DTYPE_U8, VOTECL_VARIANT_LOCAL, 1, 1},
     {"histogram u8 global", warm_hist, VOTECL_DTYPE_U8, VOTECL_VARIANT_GLOBAL, 1, 1},
     {"histogram u8 private", warm_hist, VOTECL_DTYPE_U8, VOTECL_VARIANT_PRIVATE, 1, 1},

@@ -1,6 +1,8 @@
 /* HOG in the tests that call every algorithm (tests/cases.h): the model file loader, the
- * detector with the people model (detect and compute), and the descriptors of the default
- * parameters without a model (what test-concurrency's threads run). */
+ * detector with the people model (detect and compute), the descriptors of scikit-image's
+ * options (hard binning, L1 blocks: their tables composed into the program), and the
+ * descriptors of the default parameters without a model (what test-concurrency's threads
+ * run). */
 #include "cases.h"
 
 #include <math.h>
@@ -92,6 +94,16 @@ hog_plain_make(votecl_context *context, void **object)
     return votecl_hog_new(context, &p, NULL, (votecl_hog **)object);
 }
 
+static votecl_status
+hog_skimage_make(votecl_context *context, void **object)
+{
+    votecl_hog_params p;
+    votecl_hog_params_init(&p);
+    p.binning = VOTECL_HOG_BINNING_HARD;
+    p.block_norm = VOTECL_HOG_NORM_L1;
+    return votecl_hog_new(context, &p, NULL, (votecl_hog **)object);
+}
+
 /* Against the reference: the count, and every value within float rounding. */
 static int
 hog_compute_matches(const void *pa, const void *pb)
@@ -139,6 +151,11 @@ static const tc_case hog_cases[] = {
     {.name = "hog-compute",
      .out_size = sizeof(size_t) + HOG_FLOATS * 4,
      .make = hog_make,
+     .run = hog_compute_run,
+     .destroy = hog_destroy},
+    {.name = "hog-skimage",
+     .out_size = sizeof(size_t) + HOG_FLOATS * 4,
+     .make = hog_skimage_make,
      .run = hog_compute_run,
      .destroy = hog_destroy},
 };

@@ -9,12 +9,15 @@
  *                  padding 0, scale 1.05, groupThreshold 2) equal box for box with the
  *                  defaults on basketball1.png and generated people scenes; the model
  *                  format (shipped people detector, malformed files, round trip); bad input
- *                  (smaller than a window, 1x1, odd sizes, ROIs outside, wrong model length).
- *                  The OpenCV tests run tests/hog-opencv.py and skip without python3-opencv.
+ *                  (smaller than a window, 1x1, odd sizes, ROIs outside, wrong model length,
+ *                  block_norm, binning); scikit-image's hard bins and block norms against
+ *                  their rules. The OpenCV tests run tests/hog-opencv.py and skip without
+ *                  python3-opencv.
  * /opencl/hog/...  the device stages against the reference: descriptors (stages 2-5, margin
  *                  1e-4 absolute) and every window score of every pyramid level (stages 1-6,
  *                  margin 1e-3 absolute) on random images of odd sizes, gray and colour, with
- *                  padding; detection against OpenCV; begin/end and several detectors. */
+ *                  padding, every block norm and binning on both kernel sets; detection
+ *                  against OpenCV; begin/end and several detectors. */
 #include "votecl-private.h"
 
 #include "testutil.h"
@@ -347,38 +350,30 @@ random_image(tu_rng *rng, size_t w, size_t h, unsigned ch)
     return p;
 }
 
+/* ctx's descriptors of view (stages 2-5, margin 1e-4: sqrt and division may differ by ulps)
+ * and every window score of every pyramid level (stages 1-6, margin 1e-3) against the
+ * reference's for params (every window kept) and model; told with label. */
 static void
-device_equal_on(votecl_context *ctx, size_t w, size_t h, unsigned ch, unsigned padding)
+device_equal_params(votecl_context *ctx, const votecl_hog_params *params,
+                    const votecl_hog_model *model, const votecl_image *image, const char *label)
 {
-    tu_rng rng;
-    uint8_t *px;
-    votecl_hog_params params;
-    votecl_hog_model *model = NULL;
     votecl_hog *a = NULL, *b = NULL;
-    votecl_image view;
-    size_t length, na = 0, nb = 0, found;
+    votecl_image view = *image;
+    size_t w = view.width, h = view.height, length, na = 0, nb = 0, found;
     float *da, *db;
     votecl_hog_detection *wa, *wb;
     double worst = 0;
 
-    tu_rng_init(&rng, 1234 + w * 7 + h + ch);
-    px = random_image(&rng, w, h, ch);
-    view = (votecl_image){px, w, h, w * ch, ch, VOTECL_DTYPE_U8};
-    votecl_hog_params_init(&params);
-    params.padding_x = params.padding_y = padding;
-    params.fusion = VOTECL_HOG_FUSION_NONE;
-    params.hit_threshold = -1e30;
-    g_assert_cmpint(votecl_hog_model_people(ref_context, &model), ==, VOTECL_OK);
-    g_assert_cmpint(votecl_hog_new(ref_context, &params, model, &a), ==, VOTECL_OK);
-    g_assert_cmpint(votecl_hog_new(ctx, &params, model, &b), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_new(ref_context, params, model, &a), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_new(ctx, params, model, &b), ==, VOTECL_OK);
     /* the context's shape picks the kernels: the row kernels where it is CPU-shaped (and the
      * work-group limit holds a row's 64 work-items), on OpenCL (8-wide vectors: no CUDA) */
     g_assert_cmpint(votecl__hog_cpu_rows(b), ==,
                     ctx->shape.cpu && ctx->backend == VOTECL_BACKEND_OPENCL &&
                         ctx->info.max_work_group_size >= 64);
-    /* stages 2-5: descriptors at scale 1 (margin 1e-4: sqrt and division may differ by ulps) */
+    /* stages 2-5: descriptors at scale 1 */
     g_assert_cmpint(votecl_hog_windows(a, w, h, &na, &nb), ==, VOTECL_OK);
-    votecl_hog_descriptor_length(&params, &length);
+    votecl_hog_descriptor_length(params, &length);
     da = g_malloc(na * nb * length * sizeof *da);
     db = g_malloc(na * nb * length * sizeof *db);
     g_assert_cmpint(votecl_hog_compute(a, &view, da, na * nb * length, &found), ==, VOTECL_OK);
@@ -386,7 +381,7 @@ device_equal_on(votecl_context *ctx, size_t w, size_t h, unsigned ch, unsigned p
     for (size_t i = 0; i < na * nb * length; i++)
         worst = fmax(worst, fabs(da[i] - db[i]));
     g_assert_cmpfloat(worst, <=, 1e-4);
-    /* stages 1-6: every window score of every level (margin 1e-3) */
+    /* stages 1-6: every window score of every level */
     g_assert_cmpint(votecl_hog_detect(a, &view, NULL, 0, NULL, 0, &na), ==, VOTECL_OK);
     g_assert_cmpint(votecl_hog_detect(b, &view, NULL, 0, NULL, 0, &nb), ==, VOTECL_OK);
     g_assert_cmpuint(na, ==, nb);
@@ -400,12 +395,35 @@ device_equal_on(votecl_context *ctx, size_t w, size_t h, unsigned ch, unsigned p
         g_assert_cmpint(wa[i].box.width, ==, wb[i].box.width);
         g_assert_cmpfloat(fabs(wa[i].score - wb[i].score), <=, 1e-3);
     }
-    g_printerr("# device %zux%zu ch %u padding %u (%s kernels): descriptors max |diff| %.3g, "
-               "%zu windows\n",
-               w, h, ch, padding, votecl__hog_cpu_rows(b) ? "row" : "block", worst, na);
-    g_free(wa), g_free(wb), g_free(da), g_free(db), g_free(px);
+    g_printerr("# device %zux%zu ch %u %s (%s kernels): descriptors max |diff| %.3g, %zu "
+               "windows\n",
+               w, h, view.channels, label, votecl__hog_cpu_rows(b) ? "row" : "block", worst, na);
+    g_free(wa), g_free(wb), g_free(da), g_free(db);
     votecl_hog_free(a);
     votecl_hog_free(b);
+}
+
+static void
+device_equal_on(votecl_context *ctx, size_t w, size_t h, unsigned ch, unsigned padding)
+{
+    tu_rng rng;
+    uint8_t *px;
+    votecl_hog_params params;
+    votecl_hog_model *model = NULL;
+    votecl_image view;
+    char label[32];
+
+    tu_rng_init(&rng, 1234 + w * 7 + h + ch);
+    px = random_image(&rng, w, h, ch);
+    view = (votecl_image){px, w, h, w * ch, ch, VOTECL_DTYPE_U8};
+    votecl_hog_params_init(&params);
+    params.padding_x = params.padding_y = padding;
+    params.fusion = VOTECL_HOG_FUSION_NONE;
+    params.hit_threshold = -1e30;
+    g_assert_cmpint(votecl_hog_model_people(ref_context, &model), ==, VOTECL_OK);
+    snprintf(label, sizeof label, "padding %u", padding);
+    device_equal_params(ctx, &params, model, &view, label);
+    g_free(px);
     votecl_hog_model_free(model);
 }
 
@@ -426,24 +444,113 @@ test_opencl_stages(void)
     device_equal_one(160, 200, 4, 8);
 }
 
-/* The shape the device would not pick (VOTECL_FORCE_SHAPE): HOG's CPU row kernels on a GPU,
- * its block kernels (local memory, barriers) on a CPU, against the reference. */
+/* Every block norm and both binnings against the reference, each norm with one binning (a
+ * program each): L1 with hard binning in 4 bins (axes and diagonals lie on bin boundaries),
+ * L1-sqrt trilinear in colour, L2 hard in colour with padding, L2-Hys hard with a whole
+ * threshold (1: a define the kernels once failed to build); L2-Hys trilinear: the tests
+ * above. A model of the geometry's length scores the windows. Hard binning without gamma:
+ * integer differences, the same on every device, so a bin never depends on how a device
+ * rounds a square root (the row kernels take sqrt on the device). */
 static void
-test_opencl_stages_other_shape(void)
+norms_equal_on(votecl_context *ctx)
+{
+    static const struct {
+        votecl_hog_block_norm norm;
+        votecl_hog_binning binning;
+        unsigned nbins, ch, padding;
+        float l2hys;
+    } cases[] = {
+        {VOTECL_HOG_NORM_L1, VOTECL_HOG_BINNING_HARD, 4, 1, 0, 0.2f},
+        {VOTECL_HOG_NORM_L1_SQRT, VOTECL_HOG_BINNING_TRILINEAR, 9, 3, 0, 0.2f},
+        {VOTECL_HOG_NORM_L2, VOTECL_HOG_BINNING_HARD, 9, 3, 8, 0.2f},
+        {VOTECL_HOG_NORM_L2HYS, VOTECL_HOG_BINNING_HARD, 6, 1, 0, 1.0f},
+    };
+    tu_rng rng;
+
+    for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
+        votecl_hog_params params;
+        votecl_hog_model *model = NULL;
+        size_t length;
+        float *w;
+        uint8_t *px;
+        votecl_image view;
+        char label[48];
+
+        votecl_hog_params_init(&params);
+        params.block_norm = cases[c].norm;
+        params.binning = cases[c].binning;
+        params.nbins = cases[c].nbins;
+        params.l2hys_threshold = cases[c].l2hys;
+        params.gamma = cases[c].binning != VOTECL_HOG_BINNING_HARD;
+        params.padding_x = params.padding_y = cases[c].padding;
+        params.fusion = VOTECL_HOG_FUSION_NONE;
+        params.hit_threshold = -1e30;
+        g_assert_cmpint(votecl_hog_descriptor_length(&params, &length), ==, VOTECL_OK);
+        w = g_malloc(length * sizeof *w);
+        for (size_t i = 0; i < length; i++)
+            w[i] = 0.05f * sinf(0.37f * (float)i);
+        g_assert_cmpint(votecl_hog_model_new(ref_context, &params, w, length, -0.5f, &model), ==,
+                        VOTECL_OK);
+        tu_rng_init(&rng, 77 + c);
+        px = random_image(&rng, 97, 151, cases[c].ch);
+        view = (votecl_image){px, 97, 151, 97 * cases[c].ch, cases[c].ch, VOTECL_DTYPE_U8};
+        snprintf(label, sizeof label, "norm %d binning %d bins %u", (int)cases[c].norm,
+                 (int)cases[c].binning, cases[c].nbins);
+        device_equal_params(ctx, &params, model, &view, label);
+        votecl_hog_model_free(model);
+        g_free(w);
+        g_free(px);
+    }
+}
+
+static void
+test_opencl_norms(void)
+{
+    if (device() != NULL)
+        norms_equal_on(device());
+}
+
+/* A context of the shape the device would not pick (VOTECL_FORCE_SHAPE): HOG's CPU row
+ * kernels on a GPU, its block kernels (local memory, barriers) on a CPU; NULL without a
+ * device. */
+static votecl_context *
+other_shape_context(void)
 {
     votecl_context *ctx;
     char *saved;
 
     if (device() == NULL)
-        return;
+        return NULL;
     saved = tu_env_set("VOTECL_FORCE_SHAPE", device()->shape.cpu ? "gpu" : "cpu");
     ctx = tu_device_context_new(NULL);
     tu_env_restore("VOTECL_FORCE_SHAPE", saved);
+    if (ctx != NULL)
+        g_assert_cmpint(ctx->shape.cpu, !=, device()->shape.cpu);
+    return ctx;
+}
+
+/* The other shape's kernels against the reference. */
+static void
+test_opencl_stages_other_shape(void)
+{
+    votecl_context *ctx = other_shape_context();
+
     if (ctx == NULL)
         return;
-    g_assert_cmpint(ctx->shape.cpu, !=, device()->shape.cpu);
     device_equal_on(ctx, 97, 151, 3, 0);
     device_equal_on(ctx, 131, 173, 1, 16);
+    votecl_context_free(ctx);
+}
+
+/* The norms and binnings on the other shape's kernels. */
+static void
+test_opencl_norms_other_shape(void)
+{
+    votecl_context *ctx = other_shape_context();
+
+    if (ctx == NULL)
+        return;
+    norms_equal_on(ctx);
     votecl_context_free(ctx);
 }
 
@@ -768,6 +875,16 @@ bad_input(votecl_context *ctx)
     params.nbins = 0;
     g_assert_cmpint(votecl_hog_new(ctx, &params, NULL, &hog), ==, VOTECL_INVALID_ARGUMENT);
     g_assert_true(tu_message_names(votecl_context_get_error(ctx), "nbins"));
+    votecl_hog_params_init(&params);
+    params.block_norm = (votecl_hog_block_norm)4;
+    g_assert_cmpint(votecl_hog_new(ctx, &params, NULL, &hog), ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_true(tu_message_names(votecl_context_get_error(ctx), "block_norm"));
+    params.block_norm = (votecl_hog_block_norm)-1;
+    g_assert_cmpint(votecl_hog_descriptor_length(&params, &n), ==, VOTECL_INVALID_ARGUMENT);
+    votecl_hog_params_init(&params);
+    params.binning = (votecl_hog_binning)2;
+    g_assert_cmpint(votecl_hog_new(ctx, &params, NULL, &hog), ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_true(tu_message_names(votecl_context_get_error(ctx), "binning"));
     /* a detector without a model cannot detect */
     votecl_hog_params_init(&params);
     g_assert_cmpint(votecl_hog_new(ctx, &params, NULL, &hog), ==, VOTECL_OK);
@@ -827,6 +944,112 @@ test_ref_gradient_truth(void)
     g_assert_cmpint(votecl__hog_reflect101(-3, 1), ==, 0);
 }
 
+/* Hard binning against scikit-image's rule, b pi / n <= angle mod pi < (b + 1) pi / n: an
+ * angle on a boundary opens the bin above (axes and diagonals, where scikit-image's angles
+ * and boundaries are exact), the lower half-plane folds onto the upper, and directions just
+ * either side of a boundary fall either side. */
+static void
+test_ref_hard_bins(void)
+{
+    static const struct {
+        unsigned nbins;
+        float dx, dy;
+        unsigned bin;
+    } cases[] = {
+        {4, 1, 0, 0},      {4, -3, 0, 0},   {4, 0, 0, 0},
+        {4, 0, 5, 2},      {4, 0, -5, 2},   {4, 2, 2, 1},
+        {4, -2, -2, 1},    {4, -2, 2, 3},   {4, 2, -2, 3},
+        {4, 10, 9, 0},     {4, 9, 10, 1},   {4, -9, 10, 2},
+        {9, 0, 7, 4},      {9, 7, 7, 2},    {9, -7, 7, 6},
+        {9, -7, -1, 0},    {9, 100, 36, 0}, /* 19.8 degrees */ {9, 100, 37, 1}, /* 20.3 */
+        {9, -100, -37, 1}, {9, 1, -100, 4}, {9, 18, -100, 5},
+        {9, 18, 100, 3},   {6, 0, 3, 3},    {6, 1, 1, 1},
+        {6, -1, 1, 4},     {1, 3, -4, 0},   {2, 0, 1, 1},
+        {2, 1, -1, 1},     {2, 1, 1, 0},
+    };
+
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        votecl__hog_geom g;
+        votecl_hog_params p;
+        char msg[256];
+
+        votecl_hog_params_init(&p);
+        p.nbins = cases[i].nbins;
+        p.binning = VOTECL_HOG_BINNING_HARD;
+        g_assert_cmpint(votecl__hog_geom_init(&g, &p, msg, sizeof msg), ==, VOTECL_OK);
+        g_assert_cmpuint(votecl__hog_hard_bin(&g, cases[i].dx, cases[i].dy), ==, cases[i].bin);
+    }
+}
+
+/* Each block norm against its formula in double (scikit-image's _hog_normalize_block for L1,
+ * L1-sqrt and L2; OpenCV's L2-Hys), on a block with a zero bin. */
+static void
+test_ref_block_norms(void)
+{
+    static const float v[8] = {0, 3, 1.5f, 40, 2, 0.25f, 7, 11};
+    votecl__hog_geom g;
+    votecl_hog_params p;
+    char msg[256];
+
+    votecl_hog_params_init(&p);
+    p.window_width = p.window_height = p.block_width = p.block_height = 8;
+    p.cell_width = p.cell_height = 4;
+    p.nbins = 2; /* 4 cells of 2 bins: 8 values */
+    for (int norm = VOTECL_HOG_NORM_L2HYS; norm <= VOTECL_HOG_NORM_L2; norm++) {
+        double l1 = 0, l2 = 0, want[8], l2c = 0;
+        float h[8];
+
+        p.block_norm = (votecl_hog_block_norm)norm;
+        g_assert_cmpint(votecl__hog_geom_init(&g, &p, msg, sizeof msg), ==, VOTECL_OK);
+        g_assert_cmpuint(g.block_len, ==, 8);
+        memcpy(h, v, sizeof h);
+        votecl__hog_ref_normalise(&g, h, 1);
+        for (int i = 0; i < 8; i++)
+            l1 += fabs(v[i]), l2 += (double)v[i] * v[i];
+        for (int i = 0; i < 8; i++) {
+            double t = v[i] / (sqrt(l2) + 0.8);
+
+            want[i] = norm == VOTECL_HOG_NORM_L1        ? v[i] / (l1 + 1e-5)
+                      : norm == VOTECL_HOG_NORM_L1_SQRT ? sqrt(v[i] / (l1 + 1e-5))
+                      : norm == VOTECL_HOG_NORM_L2      ? v[i] / sqrt(l2 + 1e-10)
+                                                        : fmin(t, 0.2);
+            l2c += want[i] * want[i];
+        }
+        for (int i = 0; i < 8; i++) {
+            double w = norm == VOTECL_HOG_NORM_L2HYS ? want[i] / (sqrt(l2c) + 1e-3) : want[i];
+
+            g_assert_cmpfloat(fabs(h[i] - w), <, 1e-6);
+        }
+    }
+}
+
+/* scikit-image's test_hog_odd_cell_size: a 3x3 image, one bright corner pixel, one cell and
+ * block of 3x3, L1 and hard binning: half the weight at 0 degrees and half at 90 (bin 4 of
+ * 9), through the whole reference. */
+static void
+test_ref_hard_odd_cell(void)
+{
+    uint8_t px[9] = {0, 0, 0, 0, 0, 0, 0, 0, 255};
+    votecl_image view = {px, 3, 3, 3, 1, VOTECL_DTYPE_U8};
+    votecl_hog_params p;
+    votecl_hog *hog = NULL;
+    float d[9];
+    size_t n = 0;
+
+    votecl_hog_params_init(&p);
+    p.window_width = p.window_height = p.block_width = p.block_height = 3;
+    p.cell_width = p.cell_height = p.block_stride_x = p.block_stride_y = 3;
+    p.window_stride_x = p.window_stride_y = 3;
+    p.block_norm = VOTECL_HOG_NORM_L1;
+    p.binning = VOTECL_HOG_BINNING_HARD;
+    g_assert_cmpint(votecl_hog_new(ref_context, &p, NULL, &hog), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_compute(hog, &view, d, 9, &n), ==, VOTECL_OK);
+    g_assert_cmpuint(n, ==, 1);
+    for (int i = 0; i < 9; i++)
+        g_assert_cmpfloat(fabs(d[i] - (i == 0 || i == 4 ? 0.5 : 0.0)), <, 1e-5);
+    votecl_hog_free(hog);
+}
+
 /* OpenCV's channel choice on ties (R, G, B = 0, 1, 2; OpenCV sees B, G, R). */
 static void
 test_ref_pick_channel(void)
@@ -858,13 +1081,18 @@ main(int argc, char **argv)
     ref_context = tu_ref_context_new();
     g_test_add_func("/ref/hog/gradient-truth", test_ref_gradient_truth);
     g_test_add_func("/ref/hog/pick-channel", test_ref_pick_channel);
+    g_test_add_func("/ref/hog/hard-bins", test_ref_hard_bins);
+    g_test_add_func("/ref/hog/block-norms", test_ref_block_norms);
+    g_test_add_func("/ref/hog/hard-odd-cell", test_ref_hard_odd_cell);
     g_test_add_func("/ref/hog/model", test_ref_model);
     g_test_add_func("/ref/hog/clipped", test_ref_clipped);
     g_test_add_func("/ref/hog/bad-input", test_ref_bad_input);
     g_test_add_func("/ref/hog/opencv-descriptors", test_ref_descriptors);
     g_test_add_func("/ref/hog/opencv-detect", test_ref_detect);
     tu_add_device_test("hog/stages", test_opencl_stages);
+    tu_add_device_test("hog/norms", test_opencl_norms);
     tu_add_device_test("hog/stages-other-shape", test_opencl_stages_other_shape);
+    tu_add_device_test("hog/norms-other-shape", test_opencl_norms_other_shape);
     tu_add_device_test("hog/bad-input", test_opencl_bad_input);
     tu_add_device_test("hog/async-multi", test_opencl_async);
     tu_add_device_test("hog/plan-reuse", test_opencl_plan_reuse);

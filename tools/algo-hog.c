@@ -78,6 +78,8 @@ hog_option(void *args, int argc, char **argv, int *i)
         return p->fusion = VOTECL_HOG_FUSION_GROUP, 1;
     if (strcmp(argv[*i], "--gray") == 0)
         return p->colour = 0, 1;
+    if ((r = tool_hog_mode_option(p, argc, argv, i)) != 0)
+        return r;
     if ((r = tool_option_value(argc, argv, i, "--model", &v)) != 0)
         return r < 0 ? r : (h->model_path = v, 1);
     if ((r = tool_option_double(argc, argv, i, "--scale", &p->scale)) != 0 ||
@@ -265,7 +267,7 @@ static const tool_bench_group hog_bench[] = {
 
 static const tool_batch_case hog_batch = {
     .options = "[--model FILE] [--scale s] [--stride n] [--padding n] [--threshold t] "
-               "[--group] [--gray]",
+               "[--group] [--gray] [--block-norm N] [--binning B]",
     .args_size = sizeof(hog_case),
     .init = hog_init,
     .option = hog_option,

@@ -27,7 +27,7 @@ hog_usage(FILE *f)
 {
     fprintf(f, "usage: votecl hog IMAGE [--model FILE] [--scale s] [--stride n] [--padding n]\n"
                "                 [--threshold t] [--group] [--fusion F] [--gray] [--json]\n"
-               "                 [--out OUT.png]"
+               "                 [--block-norm N] [--binning B] [--out OUT.png]\n"
                "                 [--descriptors FILE]\n"
                "People in a PNG, PGM or PPM image: HOG descriptors (64x128 windows, OpenCV's\n"
                "layout) scored by a linear SVM at every pyramid level, grouped as OpenCV does.\n"
@@ -40,6 +40,10 @@ hog_usage(FILE *f)
                "  --group             OpenCV's groupRectangles (the default)\n"
                "  --fusion F          group (default), meanshift or none (every window)\n"
                "  --gray              gray gradients instead of the largest colour channel\n"
+               "  --block-norm N      L2-Hys (default, OpenCV's), or scikit-image's L1, L1-sqrt\n"
+               "                      or L2 (block_norm)\n"
+               "  --binning B         trilinear (default, OpenCV's) or hard (scikit-image's:\n"
+               "                      one cell and one orientation bin per pixel)\n"
                "  --out FILE          the image with the boxes drawn\n"
                "  --descriptors FILE  the descriptors of every window at scale 1: NumPy .npy\n"
                "                      (windows x length float32) when FILE ends in .npy, else\n"
@@ -89,6 +93,62 @@ pair_option(const char *name, unsigned long min, unsigned *x, unsigned *y, int a
     return r;
 }
 
+/* A named value of an option (scikit-image's block_norm names; the binnings). */
+typedef struct hog_name {
+    const char *name;
+    int value;
+} hog_name;
+
+static const hog_name block_norms[] = {{"L2-Hys", VOTECL_HOG_NORM_L2HYS},
+                                       {"L1", VOTECL_HOG_NORM_L1},
+                                       {"L1-sqrt", VOTECL_HOG_NORM_L1_SQRT},
+                                       {"L2", VOTECL_HOG_NORM_L2}};
+static const hog_name binnings[] = {{"trilinear", VOTECL_HOG_BINNING_TRILINEAR},
+                                    {"hard", VOTECL_HOG_BINNING_HARD}};
+
+/* The value named v of option's table of n names into *out; -1 after telling the names. */
+static int
+hog_named(const char *option, const char *v, const hog_name *table, size_t n, int *out)
+{
+    for (size_t k = 0; k < n; k++)
+        if (strcmp(v, table[k].name) == 0)
+            return *out = table[k].value, 1;
+    fprintf(stderr, "votecl hog: %s: '%s' is not", option, v);
+    for (size_t k = 0; k < n; k++)
+        fprintf(stderr, "%s %s", k == 0 ? "" : k + 1 < n ? "," : " or", table[k].name);
+    fprintf(stderr, "\n");
+    return -1;
+}
+
+/* The name of value in table (n names), "?" for none. */
+static const char *
+hog_name_of(const hog_name *table, size_t n, int value)
+{
+    for (size_t k = 0; k < n; k++)
+        if (table[k].value == value)
+            return table[k].name;
+    return "?";
+}
+
+int
+tool_hog_mode_option(votecl_hog_params *params, int argc, char **argv, int *i)
+{
+    const char *v = NULL;
+    int r, x;
+
+    if ((r = tool_option_value(argc, argv, i, "--block-norm", &v)) != 0) {
+        if (r < 0 || hog_named("--block-norm", v, block_norms, 4, &x) < 0)
+            return -1;
+        return params->block_norm = (votecl_hog_block_norm)x, 1;
+    }
+    if ((r = tool_option_value(argc, argv, i, "--binning", &v)) != 0) {
+        if (r < 0 || hog_named("--binning", v, binnings, 2, &x) < 0)
+            return -1;
+        return params->binning = (votecl_hog_binning)x, 1;
+    }
+    return 0;
+}
+
 static int
 hog_option(void *args, int argc, char **argv, int *i)
 {
@@ -100,6 +160,8 @@ hog_option(void *args, int argc, char **argv, int *i)
         (r = pair_option("--stride", 1, &p->window_stride_x, &p->window_stride_y, argc, argv, i)) !=
             0 ||
         (r = pair_option("--padding", 0, &p->padding_x, &p->padding_y, argc, argv, i)) != 0)
+        return r;
+    if ((r = tool_hog_mode_option(p, argc, argv, i)) != 0)
         return r;
     return tool_option_table(hog_options, TOOL_OPTION_COUNT(hog_options), a, argc, argv, i);
 }
@@ -204,6 +266,8 @@ tool_json_hog_parameters(tool_json *j, const char *model_path, const votecl_hog_
                         p->fusion == VOTECL_HOG_FUSION_GROUP       ? "group"
                         : p->fusion == VOTECL_HOG_FUSION_MEANSHIFT ? "meanshift"
                                                                    : "none");
+    tool_json_kv_string(j, "block_norm", hog_name_of(block_norms, 4, (int)p->block_norm));
+    tool_json_kv_string(j, "binning", hog_name_of(binnings, 2, (int)p->binning));
 }
 
 static void

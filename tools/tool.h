@@ -43,6 +43,7 @@ int tool_cmd_lines(tool_options *options, int argc, char **argv);
 int tool_cmd_hog(tool_options *options, int argc, char **argv);
 int tool_cmd_ght(tool_options *options, int argc, char **argv);
 int tool_cmd_circles(tool_options *options, int argc, char **argv);
+int tool_cmd_edges(tool_options *options, int argc, char **argv);
 int tool_cmd_eval(tool_options *options, int argc, char **argv);
 int tool_cmd_batch(tool_options *options, int argc, char **argv);
 int tool_cmd_warmup(tool_options *options, int argc, char **argv);
@@ -160,6 +161,14 @@ typedef int (*tool_option_fn)(void *args, int argc, char **argv, int *i);
  * Returns TOOL_EXIT_OK or TOOL_EXIT_USAGE. */
 int tool_parse_image_command(tool_options *options, const char *command, tool_option_fn option,
                              void *args, int argc, char **argv, const char **image_path);
+/* tool_parse_image_command, then what every such command does next: --help prints usage
+ * (and returns TOOL_EXIT_OK with options->help set), else the command's image limits
+ * (tool_image_limits) and its IMAGE read into image (caller-owned; free with
+ * tool_image_free). Returns TOOL_EXIT_OK, TOOL_EXIT_USAGE, or TOOL_EXIT_FAILURE after a
+ * message naming the file. */
+int tool_image_command_start(tool_options *options, const char *command, tool_option_fn option,
+                             void *args, void (*usage)(FILE *), int argc, char **argv,
+                             const char **image_path, tool_image *image);
 
 /* A command of one IMAGE: its arguments (tool_parse_image_command), --help, check, the image
  * read within the command's limits, load, the context, then run. */
@@ -328,6 +337,10 @@ typedef struct tool_line_output {
 /* Writes the images o asks for; reports failures on stderr. Returns a TOOL_EXIT_* code. */
 int tool_line_output_write(const tool_line_output *o, const tool_image *image);
 
+/* votecl hog's --block-norm N and --binning B (cmd-hog.c, shared with votecl batch hog) into
+ * params: 1 when argv[*i] is one (*i moved past its value), 0 when not, -1 after telling a
+ * bad value. */
+int tool_hog_mode_option(votecl_hog_params *params, int argc, char **argv, int *i);
 /* A HOG model (cmd-hog.c): the people detector when path is NULL, else a votecl-hog-model
  * file or one OpenCV saved (HOGDescriptor::save, YAML or XML), whose window geometry then
  * replaces params' (in/out). model: caller-owned. */

@@ -36,11 +36,14 @@ static const tool_command tool_commands[] = {
      tool_cmd_ght},
     {"circles", "circles of an image (Hough: OpenCV's gradient or per radius), text, JSON, PNG",
      tool_cmd_circles},
+    {"edges", "Canny's edges (cv2.Canny) or a Sobel derivative of an image, counts, PNG",
+     tool_cmd_edges},
     {"vote", "a user-defined vote (OpenCL C in a file) on an image", tool_cmd_vote},
-    {"eval", "accuracy suites (recall, precision, error per case family) as JSON",
-     tool_cmd_eval},
-    {"batch", "one algorithm over images, directories and videos on every device (and MPI "
-              "rank), JSON Lines", tool_cmd_batch},
+    {"eval", "accuracy suites (recall, precision, error per case family) as JSON", tool_cmd_eval},
+    {"batch",
+     "one algorithm over images, directories and videos on every device (and MPI "
+     "rank), JSON Lines",
+     tool_cmd_batch},
     {"demo", "histograms of the shipped images with annotated PNGs", tool_cmd_demo},
     {"warmup", "builds and caches the kernels of every module for the device (--all: more)",
      tool_cmd_warmup},
@@ -165,6 +168,7 @@ static const struct {
     {"lines", VOTECL_LINES_MAX_SIDE, 20},                 /* 18.5 (4270 x 4270: 447 MB) */
     {"ght", VOTECL_GHT_MAX_SIDE, VOTECL_GHT_PIXEL_BYTES}, /* the library's figure */
     {"hog", VOTECL_HOG_MAX_SIDE, 400},                    /* 354 (970 x 970 RGB: 443 MB) */
+    {"edges", VOTECL_EDGES_MAX_SIDE, 28},                 /* reckoned: Canny's arrays, stack */
 };
 
 void
@@ -484,6 +488,28 @@ tool_write_annotated(const char *command, const char *path, tool_image *out, int
     }
     tool_image_free(out);
     return rc;
+}
+
+int
+tool_image_command_start(tool_options *options, const char *command, tool_option_fn option,
+                         void *args, void (*usage)(FILE *), int argc, char **argv,
+                         const char **image_path, tool_image *image)
+{
+    char error[600];
+    int rc = tool_parse_image_command(options, command, option, args, argc, argv, image_path);
+
+    if (rc != TOOL_EXIT_OK)
+        return rc;
+    if (options->help) {
+        usage(stdout);
+        return TOOL_EXIT_OK;
+    }
+    tool_image_limits(command); /* an image over them is refused from its header */
+    if (tool_image_read(*image_path, image, error, sizeof error) < 0) {
+        fprintf(stderr, "votecl %s: %s\n", command, error);
+        return TOOL_EXIT_FAILURE;
+    }
+    return TOOL_EXIT_OK;
 }
 
 /* A plan description as a JSON object. */

@@ -9,7 +9,7 @@ import pytest
 import votecl
 
 TYPED = ["_errors.py", "_lifetime.py", "_cache.py", "_validate.py", "_numpy.py", "_core.py",
-         "_lib.py", "__init__.py", "_modules.py", "_helpers.py"] + \
+         "_lib.py", "__init__.py", "_modules.py", "_helpers.py", "_batch.py"] + \
     ["_%s.py" % name for name in votecl._modules.ALGORITHMS]
 
 

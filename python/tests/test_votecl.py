@@ -16,20 +16,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TREE = os.path.dirname(os.path.dirname(HERE))
 
 
-@pytest.fixture(scope="module")
-def ctx():
-    try:
-        c = votecl.Context(backend="opencl")
-    except votecl.VoteclError as e:
-        pytest.skip("no OpenCL device: %s" % e)
-    yield c
-
-
-@pytest.fixture(scope="module")
-def ref():
-    return votecl.Context(backend="ref")
-
-
 def rng(seed=15):
     return np.random.default_rng(seed)
 
@@ -211,6 +197,46 @@ def test_hog_descriptors_and_models(ctx, tmp_path):
     assert len(hits) == d.shape[0] * d.shape[1]     # every window scores 1.5 >= 0
     with pytest.raises(votecl.InvalidArgument, match="weights|length"):
         votecl.HOGModel(ctx, np.zeros(10, np.float32), 0.0)
+
+
+def skimage_layout(d, w, h, cell, cells, nbins):
+    """A window's descriptor from OpenCV's layout (blocks and cells column after column, as
+    compute() returns it) to scikit-image's (row after row), for block stride one cell."""
+    nbx, nby = w // cell - cells + 1, h // cell - cells + 1
+    return d.reshape(nbx, nby, cells, cells, nbins).transpose(1, 0, 3, 2, 4).ravel()
+
+
+@pytest.mark.parametrize("norm", ["L1", "L1-sqrt", "L2"])
+def test_hog_block_norms_hard_binning(ctx, ref, norm):
+    """scikit-image's block norms and hard binning: each block normalised as named, the device
+    equal to the reference, and both equal to skimage.feature.hog of the same uint8 image
+    (where scikit-image is installed)."""
+    im = person_like(w=64, h=48, seed=8)
+    geometry = dict(window_width=64, window_height=48, block_width=16, block_height=16,
+                    block_stride_x=8, block_stride_y=8, window_stride_x=8, window_stride_y=8,
+                    gamma=0, block_norm=norm, binning="hard")
+    got = votecl.HOG(ctx, model=None, **geometry).compute(im)[0, 0]
+    want = votecl.HOG(ref, model=None, **geometry).compute(im)[0, 0]
+    np.testing.assert_allclose(got, want, atol=1e-5)
+    blocks = want.reshape(-1, 36)   # L1: sums of 1; L1-sqrt and L2: sums of squares of 1
+    np.testing.assert_allclose((blocks if norm == "L1" else blocks ** 2).sum(axis=1), 1,
+                               atol=1e-4)
+    try:
+        from skimage import feature
+    except ImportError:
+        return
+    sk = feature.hog(im, orientations=9, pixels_per_cell=(8, 8), cells_per_block=(2, 2),
+                     block_norm=norm)
+    np.testing.assert_allclose(skimage_layout(got, 64, 48, 8, 2, 9), sk, atol=1e-5)
+
+
+def test_hog_option_names(ref):
+    with pytest.raises(ValueError, match="block_norm"):
+        votecl.HOG(ref, model=None, block_norm="Linf")
+    with pytest.raises(ValueError, match="binning"):
+        votecl.HOG(ref, model=None, binning="soft")
+    p = votecl.hog_params(block_norm="L1-sqrt", binning="hard")
+    assert (p.block_norm, p.binning) == (2, 1)
 
 
 # --- GHT ---

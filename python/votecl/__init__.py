@@ -1,5 +1,6 @@
 """libvotecl from Python: fast voting algorithms (histograms, Hough transforms, PClines, HOG,
-the generalized Hough transform) on any OpenCL device, or CUDA, through ctypes.
+the generalized Hough transform) on any OpenCL device, or CUDA, through ctypes (a held
+histogram plan's calls through the compiled votecl._fast where it was built).
 
     import numpy as np, votecl
     counts, edges = votecl.histogram(x, bins=16)  # np.histogram's, from any thread
@@ -25,6 +26,7 @@ from ._core import (BACKENDS, Buffer, Context, DeviceInfo, backends, default_con
 from ._errors import (ClosedError, InvalidArgument, InvalidType, OutOfResources, Unsupported,
                       VoteclError)
 from ._numpy import histogram, histogram2d, histogramdd
+from ._batch import Batch
 from ._lib import path as library_path
 from . import _modules
 # The algorithms' classes and functions (Histogram, Vote, Hough, Lines, HOG, GHT, ...), one
@@ -32,7 +34,7 @@ from . import _modules
 from ._modules import *  # noqa: F401,F403
 
 __all__ = [
-    "BACKENDS", "Buffer", "ClosedError", "Context", "DeviceInfo", "InvalidArgument",
+    "BACKENDS", "Batch", "Buffer", "ClosedError", "Context", "DeviceInfo", "InvalidArgument",
     "InvalidType", "OutOfResources", "Unsupported", "VoteclError", "backends",
     "default_context", "devices",
     "version", "histogram", "histogram2d", "histogramdd", "library_path",

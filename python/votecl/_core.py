@@ -10,6 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _lib
+from . import _protos
 from . import _lifetime
 from . import _validate
 from . import _structs as S
@@ -26,6 +27,7 @@ BACKENDS = {"default": S.VOTECL_BACKEND_DEFAULT, "opencl": S.VOTECL_BACKEND_OPEN
             "cuda": S.VOTECL_BACKEND_CUDA, "ref": S.VOTECL_BACKEND_REF}
 DTYPES = {np.dtype(np.uint8): S.VOTECL_DTYPE_U8, np.dtype(np.uint16): S.VOTECL_DTYPE_U16,
           np.dtype(np.uint32): S.VOTECL_DTYPE_U32, np.dtype(np.float32): S.VOTECL_DTYPE_F32}
+_WARMUP_ALL = 1  # VOTECL_WARMUP_ALL, a #define of votecl-context.h
 DEVICE_TYPES = {S.VOTECL_DEVICE_OTHER: "other", S.VOTECL_DEVICE_CPU: "cpu",
                 S.VOTECL_DEVICE_GPU: "gpu", S.VOTECL_DEVICE_ACCELERATOR: "accelerator"}
 
@@ -198,6 +200,14 @@ def devices(backend: str = "opencl") -> List[DeviceInfo]:
     return [DeviceInfo._of(infos[i]) for i in range(min(found.value, len(infos)))]
 
 
+def set_backend(options: Any, backend: Optional[str]) -> None:
+    """Sets an options struct's backend field from a backend's name (None: left as is)."""
+    if backend is not None:
+        if backend not in BACKENDS:
+            raise invalid("backend: %r is not one of %s" % (backend, ", ".join(BACKENDS)))
+        options.backend = BACKENDS[backend]
+
+
 class Context(Owned):
     """One backend and one device; every plan is made from a context.
 
@@ -232,12 +242,9 @@ class Context(Owned):
         self._plans = None
         options = S.votecl_context_options()
         fn.context_options_init(ctypes.byref(options))
-        if backend is not None:
-            if backend not in BACKENDS:
-                raise invalid("backend: %r is not one of %s" % (backend, ", ".join(BACKENDS)))
-            options.backend = BACKENDS[backend]
-        if kernel_path is None and _lib.tree_kernels and not os.environ.get("VOTECL_KERNEL_PATH"):
-            kernel_path = _lib.tree_kernels
+        set_backend(options, backend)
+        if kernel_path is None:
+            kernel_path = _lib.default_kernel_path()
         for field, value in (("device", device), ("kernel_path", kernel_path),
                              ("cache_dir", cache_dir)):
             if value is not None:
@@ -274,8 +281,8 @@ class Context(Owned):
         self._keep, self._shares_cuda, self._plans = [], False, None
         opts = S.votecl_context_options()
         fn.context_options_init(ctypes.byref(opts))
-        if _lib.tree_kernels and not os.environ.get("VOTECL_KERNEL_PATH"):
-            options.setdefault("kernel_path", _lib.tree_kernels)
+        if _lib.default_kernel_path():
+            options.setdefault("kernel_path", _lib.default_kernel_path())
         for field, value in options.items():
             if isinstance(value, str):
                 value = os.fsencode(value)
@@ -319,6 +326,39 @@ class Context(Owned):
         return str(fn.context_get_build_log(self._handle).decode(errors="replace"))
 
     @property
+    def kernel_path(self) -> str:
+        """The directories searched for kernel sources, ':'-separated
+        (votecl_context_get_kernel_path)."""
+        return os.fsdecode(fn.context_get_kernel_path(self._handle) or b"")
+
+    @property
+    def cache_dir(self) -> str:
+        """The disk cache of compiled programs ("" when off; votecl_context_get_cache_dir)."""
+        return os.fsdecode(fn.context_get_cache_dir(self._handle) or b"")
+
+    def on_build(self, callback: Any) -> None:
+        """Reports kernel compilations as they happen (votecl_context_set_build_callback):
+        callback(event, what, seconds) with event "started" or "finished", what the kernel
+        files compiled ("hog.cl") and seconds the build took ("finished"), on the thread of
+        the call that compiles, inside it. It must not call into this context or what was
+        made from it; an exception it raises is ignored. None removes it."""
+        if callback is None:
+            self._build_callback = None
+            null = _protos.votecl_build_callback(0)  # address 0: NULL
+            check(fn.context_set_build_callback(self._handle, null, None), self)
+            return
+
+        def report(event: int, what: bytes, seconds: float, user: Any) -> None:
+            try:
+                callback("started" if event == S.VOTECL_BUILD_STARTED else "finished",
+                         (what or b"").decode(errors="replace"), seconds)
+            except Exception:
+                pass  # nothing may unwind through the library
+        wrapped = _protos.votecl_build_callback(report)
+        check(fn.context_set_build_callback(self._handle, wrapped, None), self)
+        self._build_callback = wrapped  # C holds it: kept while set
+
+    @property
     def native_queue(self) -> int:
         """The cl_command_queue or CUstream the context's work goes to, as an int (0: none or
         the legacy default stream); fixed for the context's life, so asked once."""
@@ -327,6 +367,36 @@ class Context(Owned):
     def finish(self) -> None:
         """Waits until all work queued on the context has finished."""
         check(fn.context_finish(self._handle), self)
+
+    def warmup(self, all: bool = False, progress: Any = None) -> int:
+        """Builds the kernels the default plans of every module use on this device
+        (votecl_context_warmup), so that they land in the disk cache and a later process's
+        first call loads them instead of compiling (seconds per program on PoCL).
+
+        all: also every forced histogram strategy of every element type
+        (VOTECL_WARMUP_ALL). progress: None, or a callable (step, index, steps) called
+        before each step with its name. Returns the number of steps run (0 on the ref
+        backend, which compiles nothing). Raises the first failing step's error (later
+        steps still run; the message names the step), or what progress raised.
+
+        >>> votecl.Context().warmup(progress=lambda step, i, n: print(i + 1, n, step))
+        """
+        seen = [0]
+        raised: List[BaseException] = []
+
+        def step(name: bytes, index: int, steps: int, user: Any) -> None:
+            seen[0] = index + 1
+            if progress is not None and not raised:
+                try:
+                    progress(name.decode(errors="replace"), index, steps)
+                except BaseException as e:  # re-raised once the C call returns
+                    raised.append(e)
+        callback = _protos.votecl_warmup_progress(step)
+        status = fn.context_warmup(self._handle, _WARMUP_ALL if all else 0, callback, None)
+        if raised:
+            raise raised[0]
+        check(status, self)
+        return seen[0]
 
     def __repr__(self) -> str:
         if self.closed:
@@ -548,10 +618,30 @@ class Buffer(Owned):
         check(fn.buffer_read(self._handle, offset, out.ctypes.data, out.nbytes), self.context)
         return out
 
+    def copy_from(self, src: "Buffer", size: Optional[int] = None, offset: int = 0,
+                  src_offset: int = 0) -> None:
+        """Copies size bytes (None: all of src from src_offset) of another buffer of the
+        same context into this one at offset, on the device (votecl_buffer_copy);
+        asynchronous, ordered before the context's later work."""
+        src_handle = buffer_handle(src, "src")
+        if size is None:
+            size = int(fn.buffer_size(src_handle)) - src_offset
+        check(fn.buffer_copy(self._handle, offset, src_handle, src_offset, size), self.context)
+
     def close(self) -> None:
         """Frees the buffer now (the caller's wrapped memory is left alone)."""
         super().close()
         self._keep = None
+
+
+def buffer_handle(obj: Any, name: str) -> Any:
+    """The C handle of a votecl.Buffer argument (None stays None); anything else raises
+    InvalidType, a closed buffer ClosedError."""
+    if obj is None:
+        return None
+    if not isinstance(obj, Buffer):
+        raise invalid_type("%s: a votecl.Buffer, not %s" % (name, type(obj).__name__))
+    return obj._handle
 
 
 class WrapCache:

@@ -5,10 +5,11 @@ from typing import Any, Optional, Tuple
 import numpy as np
 
 from . import _structs as S
-from ._core import (Array, Context, Plan, device_input, empty_like_device, fill, host_array,
-                    image_view, is_device_array, record)
+from ._core import (Array, Buffer, Context, Plan, buffer_handle, device_input, empty_like_device,
+                    fill, host_array, image_view, is_device_array, record)
 from ._errors import invalid, invalid_type
 from ._helpers import _ENUMS, _enum_values, _dtype_code
+from . import _lib
 from ._lib import fn
 from ._validate import check_out
 
@@ -65,6 +66,7 @@ class Histogram(Plan):
         self._check(fn.hist_plan_new(self.context._handle, ctypes.byref(p), ctypes.byref(h)))
         self._handle = h.value
         self._nbins = int(fn.hist_plan_nbins(self._handle))
+        self._format = np.empty(0, self.dtype).data.format  # the buffers _fast takes
 
     @property
     def nbins(self) -> int:
@@ -85,6 +87,16 @@ class Histogram(Plan):
         the plan uses them. GPU arrays in, a GPU array out (asynchronous on the stream).
         out: an array of the result's shape, size and library to fill instead of a new one
         (a pipeline that reuses it saves an allocation per call)."""
+        fast = _lib.fast
+        if fast is not None and out is None and type(x) is np.ndarray:
+            # NumPy arrays of the plan's dtype, C-contiguous: the compiled path (_fast.c)
+            out = np.empty(self.shape, self.out_dtype)
+            status = fast.hist_run(self._handle, x, y, weights, self._format, self._channels,
+                                   out)
+            if status is not None:
+                self._check(status)
+                return out
+            out = None
         if is_device_array(x):
             return self._device(x, y, weights, 1, out)
         xa = host_array(x, "x", [self.dtype])
@@ -114,6 +126,24 @@ class Histogram(Plan):
                                       ya.ctypes.data if ya is not None else None,
                                       _floats(wa), n, frames,
                                       out.ctypes.data))
+        return out
+
+    def run_buffers(self, x: Buffer, n: int, frames: int = 1, y: Optional[Buffer] = None,
+                    weights: Optional[Buffer] = None, out: Optional[Buffer] = None) -> Buffer:
+        """Histograms of data already in device buffers of the plan's context
+        (votecl_hist_run_buffers, any backend): frames of n elements each in x (y and the
+        float32 weights likewise when the plan uses them); the frames * nbins uint32 (float32
+        when weighted) bins go into out (None: a new Buffer), returned. Asynchronous: the
+        work is queued; out.read(np.uint32) or context.finish() waits for it.
+
+        >>> xb = votecl.Buffer(ctx, x.nbytes); xb.write(x)
+        >>> counts = h.run_buffers(xb, x.size).read(np.uint32)
+        """
+        if out is None:
+            out = Buffer(self.context, max(frames, 1) * self._nbins * 4)
+        self._check(fn.hist_run_buffers(self._handle, buffer_handle(x, "x"),
+                                        buffer_handle(y, "y"), buffer_handle(weights, "weights"),
+                                        n, frames, buffer_handle(out, "out")))
         return out
 
     def image(self, image: Any) -> Array:

@@ -6,16 +6,21 @@ import numpy as np
 
 from . import _structs as S
 from ._core import (Array, Context, Plan, Records, check, device_input, fill, image_view,
-                    is_device_array)
+                    is_device_array, records)
 from ._errors import invalid_type
 from ._helpers import _ENUMS, _collect, _enum_values
 from ._lib import fn
 from ._lifetime import Owned
 
-__all__ = ["hog_params", "HOGModel", "HOG"]
+__all__ = ["hog_params", "HOGModel", "HOG", "HOGPending"]
 
 _ENUMS["fusion"] = {"none": S.VOTECL_HOG_FUSION_NONE, "meanshift": S.VOTECL_HOG_FUSION_MEANSHIFT,
                     "group": S.VOTECL_HOG_FUSION_GROUP}
+# scikit-image's block_norm names (skimage.feature.hog)
+_ENUMS["block_norm"] = {"L2-Hys": S.VOTECL_HOG_NORM_L2HYS, "L1": S.VOTECL_HOG_NORM_L1,
+                        "L1-sqrt": S.VOTECL_HOG_NORM_L1_SQRT, "L2": S.VOTECL_HOG_NORM_L2}
+_ENUMS["binning"] = {"trilinear": S.VOTECL_HOG_BINNING_TRILINEAR,
+                     "hard": S.VOTECL_HOG_BINNING_HARD}
 
 
 def hog_params(**params: Any) -> Any:
@@ -107,7 +112,21 @@ class HOG(Plan):
     model: "people" (default), a HOGModel, a path to a model file, or None (descriptors only).
     Keywords: fields of votecl_hog_params (window_width, ..., scale, hit_threshold, fusion
     "none" | "meanshift" | "group", ...). Images are uint8 (H, W), (H, W, 3) or (H, W, 4);
-    on a CUDA context a GPU image (H, W) or (H, W, 3) with colour on is read where it lies."""
+    on a CUDA context a GPU image (H, W) or (H, W, 3) with colour on is read where it lies.
+
+    block_norm: how each block's histogram v is normalised, scikit-image's names:
+    "L2-Hys" (default, OpenCV's: ``v / (|v|_2 + 0.1 len)``, clipped at l2hys_threshold, then
+    ``v / (|v|_2 + 1e-3)``), "L1" (``v / (|v|_1 + 1e-5)``), "L1-sqrt" (the square root of
+    L1's) or "L2" (``v / sqrt(|v|_2^2 + 1e-10)``), the last three as skimage.feature.hog's.
+
+    binning: "trilinear" (default, OpenCV's: votes split between two bins and four cells,
+    weighted by the block's Gaussian) or "hard" (scikit-image's: each pixel's whole magnitude
+    to its own cell and one orientation bin, a cell the mean of its pixels). With
+    binning="hard", gamma=0 (transform_sqrt=False), the window the image's whole cells, a
+    block stride of one cell and no padding, compute()'s descriptor holds
+    skimage.feature.hog(image, orientations=nbins, pixels_per_cell, cells_per_block,
+    block_norm) of the same uint8 gray image, in OpenCV's order (blocks column after
+    column, the cells of a block likewise); an unknown name raises ValueError."""
 
     _free = fn.hog_free
 
@@ -162,6 +181,26 @@ class HOG(Plan):
                                           capacity, ctypes.byref(found)))
         return _collect(call, S.votecl_hog_detection, "Detection")
 
+    def detect_async(self, image: Any, rois: Any = None) -> "HOGPending":
+        """Starts detect(image, rois) and returns without waiting (votecl_hog_detect_begin:
+        the upload and every level's kernels are queued): the host is free for other work,
+        such as the next frame's decoding or another detector's call, until
+        pending.result() waits for the detections. One detection at a time per detector:
+        a second detect_async before result() raises InvalidArgument. Host images only.
+
+        >>> pending = hog.detect_async(frame)
+        >>> next_frame = decode()
+        >>> people = pending.result()
+        """
+        view, keep = image_view(image)
+        rects = None
+        if rois is not None and len(rois):
+            rects = (S.votecl_hog_rect * len(rois))(*[S.votecl_hog_rect(*map(int, t))
+                                                      for t in rois])
+        self._check(fn.hog_detect_begin(self._handle, ctypes.byref(view), rects,
+                                        len(rects) if rects is not None else 0))
+        return HOGPending(self, (view, keep, rects))
+
     def windows(self, capacity: int = 4096) -> Records:
         """The raw windows of the last detection before fusion."""
         def call(out: Any, cap: int, found: ctypes.c_size_t) -> None:
@@ -195,3 +234,41 @@ class HOG(Plan):
                                       len(loc), out.ctypes.data_as(ctypes.POINTER(ctypes.c_float)),
                                       out.size))
         return out
+
+
+class HOGPending:
+    """A detection begun by HOG.detect_async: result() waits for it (votecl_hog_detect_end).
+    The image is held until then."""
+
+    def __init__(self, hog: HOG, keep: Any) -> None:
+        self._hog: Optional[HOG] = hog
+        self._keep = keep
+        self.found = 0
+        self._result: Optional[Records] = None
+
+    def result(self, capacity: int = 4096) -> Records:
+        """The detections, best first, as detect() returns them; at most capacity of them
+        (found holds how many there were). Waits for the device; later calls return the same
+        records."""
+        if self._result is not None:
+            return self._result
+        hog = self._hog
+        if hog is None:
+            raise invalid_type("HOGPending: no detection")
+        with hog._lock():
+            out = (S.votecl_hog_detection * max(capacity, 1))()
+            found = ctypes.c_size_t(0)
+            hog._check(fn.hog_detect_end(hog._handle, out, capacity, ctypes.byref(found)))
+        self.found = found.value
+        self._result = records(out, min(found.value, capacity), "Detection")
+        self._hog, self._keep = None, None
+        return self._result
+
+    def __del__(self) -> None:
+        # dropped unresolved: end the detection, so that the detector takes the next one
+        hog = self._hog
+        if hog is not None and not hog.closed:
+            try:
+                self.result(0)
+            except Exception:
+                pass

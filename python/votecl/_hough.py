@@ -6,9 +6,9 @@ import numpy as np
 
 from . import _structs as S
 from . import _cache
-from ._core import (Array, Context, Plan, Records, device_input, empty_like_device, fill,
-                    image_view, is_device_array, record)
-from ._errors import invalid_type
+from ._core import (Array, Buffer, Context, Plan, Records, buffer_handle, device_input, host_array,
+                    empty_like_device, fill, image_view, is_device_array, record)
+from ._errors import invalid, invalid_type
 from ._helpers import _enum_values, _collect
 from ._lib import fn
 from ._validate import image_shape, image_size
@@ -57,6 +57,51 @@ class Hough(Plan):
         self.stats = record(stats, "VoteStats")
         return lines
 
+    def run_gray(self, image: Any, sobel_threshold: int) -> Records:
+        """Lines of a uint8 gray image of the plan's size (votecl_hough_run_gray): its edges
+        (3x3 Sobel magnitude ``|gx| + |gy|`` above sobel_threshold) are found and voted on the
+        device; HoughLine records as __call__ returns, the figures in .stats."""
+        view, keep = image_view(image)
+        stats = S.votecl_vote_stats()
+
+        def call(out: Any, capacity: int, found: ctypes.c_size_t) -> None:
+            self._check(fn.hough_run_gray(self._handle, ctypes.byref(view), sobel_threshold,
+                                          out, capacity, ctypes.byref(found),
+                                          ctypes.byref(stats)))
+        lines = _collect(call, S.votecl_hough_line, "HoughLine")
+        self.stats = record(stats, "VoteStats")
+        return lines
+
+    def peaks(self, accumulator: Any) -> Records:
+        """The lines of an (angles, rho_bins) uint32 accumulator (votecl_hough_plan_peaks), as a
+        run extracts them: HoughLine records, most votes first."""
+        acc = host_array(accumulator, "accumulator", [np.uint32])
+        if acc.size != self.shape[0] * self.shape[1]:
+            raise invalid("accumulator: %d counts, not the plan's %d x %d"
+                          % (acc.size, self.shape[0], self.shape[1]))
+
+        def call(out: Any, capacity: int, found: ctypes.c_size_t) -> None:
+            self._check(fn.hough_plan_peaks(self._handle, acc.ctypes.data_as(
+                ctypes.POINTER(ctypes.c_uint32)), out, capacity, ctypes.byref(found)))
+        found: Records = _collect(call, S.votecl_hough_line, "HoughLine")
+        return found
+
+    def theta(self, angle: int) -> float:
+        """The angle in radians of accumulator row `angle` (votecl_hough_plan_theta)."""
+        return float(fn.hough_plan_theta(self._handle, angle))
+
+    def rho(self, bin: int) -> float:
+        """The rho in pixels at the centre of accumulator column `bin`
+        (votecl_hough_plan_rho)."""
+        return float(fn.hough_plan_rho(self._handle, bin))
+
+    def describe(self, elements: int) -> Any:
+        """The engine's strategy for an image of `elements` pixels (a PlanInfo record of
+        votecl_vote_plan_info)."""
+        info = S.votecl_vote_plan_info()
+        self._check(fn.hough_plan_describe(self._handle, elements, ctypes.byref(info)))
+        return record(info, "PlanInfo")
+
     def accumulate(self, image: Any) -> Any:
         """Only the votes: the (angles, rho_bins) uint32 accumulator of a binary edge image.
         A GPU image (uint8, packed, the plan's size; CUDA context) gives a GPU array,
@@ -72,6 +117,24 @@ class Hough(Plan):
                                          self._wrap(device_input(self.context, out,
                                                                  "out"))._handle))
         return out
+
+    def run_buffers(self, image: Buffer, out: Optional[Buffer] = None) -> Buffer:
+        """Votes a packed uint8 edge image of the plan's size already in a device buffer of
+        the plan's context (votecl_hough_run_buffers, any backend) into out (None: a new
+        Buffer of the (angles, rho_bins) uint32 accumulator), returned. Asynchronous:
+        last_stats() or out.read(np.uint32) waits."""
+        if out is None:
+            out = Buffer(self.context, self.shape[0] * self.shape[1] * 4)
+        self._check(fn.hough_run_buffers(self._handle, buffer_handle(image, "image"),
+                                         buffer_handle(out, "out")))
+        return out
+
+    def last_stats(self) -> Any:
+        """The figures of the plan's last run (a VoteStats record); waits for it to finish
+        (votecl_hough_plan_last_stats)."""
+        stats = S.votecl_vote_stats()
+        self._check(fn.hough_plan_last_stats(self._handle, ctypes.byref(stats)))
+        return record(stats, "VoteStats")
 
     @property
     def accumulator(self) -> Optional[Array]:

@@ -1,4 +1,5 @@
-"""The algorithms: histograms, the generic voting engine, theta-rho Hough, PClines, HOG, GHT.
+"""The algorithms: histograms, the generic voting engine, theta-rho Hough, PClines, HOG, GHT,
+circles, the edge step.
 
 Every plan takes a Context (None: votecl.default_context()) and its parameters as keyword
 arguments named as the fields of the C params struct (votecl_hist_params, votecl_hough_params,
@@ -11,7 +12,7 @@ import importlib
 
 # The algorithms, one module each (votecl._<name>); adding one is one name here. Each module's
 # __all__ is the public names it adds to votecl.
-ALGORITHMS = ("hist", "vote", "hough", "lines", "hog", "ght", "circles")
+ALGORITHMS = ("hist", "vote", "hough", "lines", "hog", "ght", "circles", "edges", "reduce")
 
 __all__ = []
 for _name in ALGORITHMS:

@@ -31,6 +31,12 @@ VOTECL_GHT_PAIRING_LB = 1
 VOTECL_GHT_PAIRING_SSM = 2
 VOTECL_HIST_EDGES_EXACT = 0
 VOTECL_HIST_EDGES_NUMPY = 1
+VOTECL_HOG_BINNING_TRILINEAR = 0
+VOTECL_HOG_BINNING_HARD = 1
+VOTECL_HOG_NORM_L2HYS = 0
+VOTECL_HOG_NORM_L1 = 1
+VOTECL_HOG_NORM_L1_SQRT = 2
+VOTECL_HOG_NORM_L2 = 3
 VOTECL_HOG_FUSION_NONE = 0
 VOTECL_HOG_FUSION_MEANSHIFT = 1
 VOTECL_HOG_FUSION_GROUP = 2
@@ -255,6 +261,8 @@ class votecl_hog_params(ctypes.Structure):
         ("meanshift_sigma_x", ctypes.c_double),
         ("meanshift_sigma_y", ctypes.c_double),
         ("meanshift_sigma_scale", ctypes.c_double),
+        ("block_norm", ctypes.c_int),
+        ("binning", ctypes.c_int),
     ]
 
 

@@ -5,8 +5,8 @@ from typing import Any, Optional, Tuple
 import numpy as np
 
 from . import _structs as S
-from ._core import (Context, Plan, device_input, empty_like_device, fill, host_array, image_view,
-                    is_device_array, record)
+from ._core import (Buffer, Context, Plan, buffer_handle, device_input, empty_like_device, fill,
+                    host_array, image_view, is_device_array, record)
 from ._helpers import _enum_values, _dtype_code
 from ._lib import fn
 from ._validate import vote_input
@@ -72,3 +72,37 @@ class Vote(Plan):
             self._check(fn.vote_run_image(self._handle, ctypes.byref(view), out.ctypes.data,
                                           ctypes.byref(stats)))
         return out, record(stats, "VoteStats")
+
+    def run_buffers(self, data: Buffer, width: int, height: int = 0,
+                    out: Optional[Buffer] = None) -> Buffer:
+        """Votes data already in a device buffer of the plan's context
+        (votecl_vote_run_buffers, any backend): a width x height image, rows packed, or with
+        height 0 a 1-D array of width elements; the (spaces, bins) bins go into out (None: a
+        new Buffer), returned. Asynchronous: last_stats() or out.read() waits."""
+        if out is None:
+            out = Buffer(self.context, self.shape[0] * self.shape[1] * 4)
+        self._check(fn.vote_run_buffers(self._handle, buffer_handle(data, "data"), width,
+                                        height, buffer_handle(out, "out")))
+        return out
+
+    def last_stats(self) -> Any:
+        """The figures of the plan's last run (a VoteStats record); waits for it to finish
+        (votecl_vote_plan_last_stats)."""
+        stats = S.votecl_vote_stats()
+        self._check(fn.vote_plan_last_stats(self._handle, ctypes.byref(stats)))
+        return record(stats, "VoteStats")
+
+    def describe(self, elements: int) -> Any:
+        """The engine's strategy for `elements` elements (a PlanInfo record of
+        votecl_vote_plan_info)."""
+        info = S.votecl_vote_plan_info()
+        self._check(fn.vote_plan_describe(self._handle, elements, ctypes.byref(info)))
+        return record(info, "PlanInfo")
+
+    def predict(self, elements: int, eta: float = 1.0) -> float:
+        """The execution-time model's seconds for `elements` elements of which the fraction
+        eta passes vote_test (votecl_vote_plan_predict); votecl.Unsupported until the device
+        is calibrated (`votecl calibrate`)."""
+        seconds = ctypes.c_double(0)
+        self._check(fn.vote_plan_predict(self._handle, elements, eta, ctypes.byref(seconds)))
+        return seconds.value

@@ -32,6 +32,8 @@ static const field hog_fields[] = {
     FIELD(votecl_hog_params, meanshift_sigma_x, F_DOUBLE),
     FIELD(votecl_hog_params, meanshift_sigma_y, F_DOUBLE),
     FIELD(votecl_hog_params, meanshift_sigma_scale, F_DOUBLE),
+    FIELD(votecl_hog_params, block_norm, F_INT),
+    FIELD(votecl_hog_params, binning, F_INT),
 };
 
 /* A small geometry most of the time, so that runs stay cheap. */
