@@ -41,11 +41,7 @@ static const tc_params edges_params[] = {
 };
 
 static const tc_case edges_cases[] = {
-    {.name = "edges-canny",
-     .out_size = 64 * 48,
-     .make = edges_make,
-     .run = edges_run,
-     .destroy = edges_destroy},
+    {TC_CASE("edges-canny", 64 * 48, edges_make, edges_run, edges_destroy)},
 };
 
 TC_ALGORITHM(edges, &edges_cases[0]);

@@ -60,11 +60,7 @@ pose_differs(const void *pa, const void *pb)
            TC_FIELD_DIFFERS(x, y, scale_votes);
 }
 
-static int
-ght_differ(const void *a, const void *b)
-{
-    return TC_ITEMS_DIFFER(a, b, ght_out, poses, pose_differs);
-}
+TC_ITEMS_FN(ght_differ, TC_DIFFER, ght_out, poses, pose_differs);
 
 /* Against the reference: the pose and its votes exactly. */
 static int
@@ -75,11 +71,7 @@ pose_mismatch(const void *pa, const void *pb)
            x->votes != y->votes;
 }
 
-static int
-ght_matches(const void *a, const void *b)
-{
-    return !TC_ITEMS_DIFFER(a, b, ght_out, poses, pose_mismatch);
-}
+TC_ITEMS_FN(ght_matches, TC_MATCH, ght_out, poses, pose_mismatch);
 
 TC_PARAMS_INIT(ght_params_init, votecl_ght_params_init(p, VOTECL_GHT_BALLARD));
 
@@ -100,20 +92,10 @@ static const tc_params ght_params[] = {
 };
 
 static const tc_case ght_cases[] = {
-    {.name = "ght-guil",
-     .out_size = sizeof(ght_out),
-     .make = guil_make,
-     .run = ght_run,
-     .destroy = ght_destroy,
-     .differ = ght_differ,
+    {TC_CASE("ght-guil", sizeof(ght_out), guil_make, ght_run, ght_destroy), .differ = ght_differ,
      .matches = ght_matches},
-    {.name = "ght-ballard",
-     .out_size = sizeof(ght_out),
-     .make = ballard_make,
-     .run = ght_run,
-     .destroy = ght_destroy,
-     .differ = ght_differ,
-     .matches = ght_matches},
+    {TC_CASE("ght-ballard", sizeof(ght_out), ballard_make, ght_run, ght_destroy),
+     .differ = ght_differ, .matches = ght_matches},
 };
 
 TC_ALGORITHM(ght, &ght_cases[0]);

@@ -35,11 +35,7 @@ line_differs(const void *pa, const void *pb)
            TC_FIELD_DIFFERS(x, y, bin);
 }
 
-static int
-hough_differ(const void *a, const void *b)
-{
-    return TC_ITEMS_DIFFER(a, b, hough_out, lines, line_differs);
-}
+TC_ITEMS_FN(hough_differ, TC_DIFFER, hough_out, lines, line_differs);
 
 /* Against the reference: the integer fields (bins and votes) exactly. */
 static int
@@ -49,11 +45,7 @@ line_mismatch(const void *pa, const void *pb)
     return x->angle != y->angle || x->bin != y->bin || x->votes != y->votes;
 }
 
-static int
-hough_matches(const void *a, const void *b)
-{
-    return !TC_ITEMS_DIFFER(a, b, hough_out, lines, line_mismatch);
-}
+TC_ITEMS_FN(hough_matches, TC_MATCH, hough_out, lines, line_mismatch);
 
 TC_PARAMS_INIT(hough_params_init, votecl_hough_params_init(p));
 
@@ -64,13 +56,8 @@ static const tc_params hough_params[] = {
 };
 
 static const tc_case hough_cases[] = {
-    {.name = "hough",
-     .out_size = sizeof(hough_out),
-     .make = hough_make,
-     .run = hough_run,
-     .destroy = hough_destroy,
-     .differ = hough_differ,
-     .matches = hough_matches},
+    {TC_CASE("hough", sizeof(hough_out), hough_make, hough_run, hough_destroy),
+     .differ = hough_differ, .matches = hough_matches},
 };
 
 TC_ALGORITHM(hough, &hough_cases[0]);

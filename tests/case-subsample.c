@@ -40,11 +40,7 @@ static const tc_params subsample_params[] = {
 };
 
 static const tc_case subsample_cases[] = {
-    {.name = "subsample",
-     .out_size = SUB_OUT * 4,
-     .make = subsample_make,
-     .run = subsample_run,
-     .destroy = subsample_destroy,
+    {TC_CASE("subsample", SUB_OUT * 4, subsample_make, subsample_run, subsample_destroy),
      .matches = subsample_matches},
 };
 

@@ -97,6 +97,22 @@ typedef struct tc_algorithm {
     }                                                                                              \
     struct tc_semicolon
 
+/* The fields every case sets, in a tc_case initializer: {TC_CASE(...), .differ = ...}. */
+#define TC_CASE(case_name, size, make_fn, run_fn, destroy_fn)                                      \
+    .name = case_name, .out_size = size, .make = make_fn, .run = run_fn, .destroy = destroy_fn
+
+/* Defines name(a, b) for an items output type from item_differ, the test of two items
+ * (TC_ITEMS_DIFFER): with want TC_DIFFER nonzero when the outputs differ (a differ), with
+ * TC_MATCH nonzero when they do not (a matches). */
+enum { TC_DIFFER, TC_MATCH };
+#define TC_ITEMS_FN(name, want, type, array, item_differ)                                          \
+    static int name(const void *a, const void *b)                                                  \
+    {                                                                                              \
+        int differ = TC_ITEMS_DIFFER(a, b, type, array, item_differ);                              \
+        return want == TC_MATCH ? !differ : differ;                                                \
+    }                                                                                              \
+    struct tc_semicolon
+
 /* Defines tc_<id>, the descriptor of an algorithm from its file's <id>_cases[] and
  * <id>_params[] and its concurrent case. */
 #define TC_ALGORITHM(id, concurrent_case)                                                          \

@@ -213,14 +213,16 @@ test_refusals(void)
     votecl_context_free(ctx);
 }
 
+static const tu_test tests[] = {
+    {TU_PATH, "/edges/canny/host-equals-ref", test_host_equals_ref},
+    {TU_PATH, "/edges/canny/step", test_canny_step},
+    {TU_PATH, "/edges/canny/square", test_canny_square},
+    {TU_PATH, "/edges/sobel/step", test_sobel_step},
+    {TU_PATH, "/edges/refusals", test_refusals},
+};
+
 int
 main(int argc, char **argv)
 {
-    g_test_init(&argc, &argv, NULL);
-    g_test_add_func("/edges/canny/host-equals-ref", test_host_equals_ref);
-    g_test_add_func("/edges/canny/step", test_canny_step);
-    g_test_add_func("/edges/canny/square", test_canny_square);
-    g_test_add_func("/edges/sobel/step", test_sobel_step);
-    g_test_add_func("/edges/refusals", test_refusals);
-    return g_test_run();
+    return TU_MAIN(tests);
 }

@@ -103,12 +103,9 @@ no_destroy(void *object)
 {
 }
 
-static const tc_case context_case = {.name = "context",
-                                     .out_size = sizeof(votecl_device_info),
-                                     .make = context_make,
-                                     .run = context_run,
-                                     .destroy = context_destroy,
-                                     .differ = context_differ};
+static const tc_case context_case = {
+    TC_CASE("context", sizeof(votecl_device_info), context_make, context_run, context_destroy),
+    .differ = context_differ};
 
 static const tc_case calibrate_case = {.name = "calibrate",
                                        .flags = TC_DEVICE_ONLY | TC_REPORT_ON_FAILURE,

@@ -2499,8 +2499,5 @@ main(int argc, char **argv)
             add_case("stretch", var, 0, case_stretch);
     }
 
-    int result = g_test_run();
-    tu_device_contexts_free();
-    votecl_context_free(ref_context);
-    return result;
+    return tu_run(ref_context);
 }

@@ -22,11 +22,7 @@ static uint8_t pixels[4096] __attribute__((aligned(16)));
 static void
 expect_invalid(votecl_status status, const char *field)
 {
-    g_assert_cmpint(status, ==, VOTECL_INVALID_ARGUMENT);
-    if (!tu_message_names(votecl_context_get_error(ctx), field)) {
-        g_test_message("message '%s' does not name '%s'", votecl_context_get_error(ctx), field);
-        g_test_fail();
-    }
+    tu_expect_invalid(ctx, status, field);
 }
 
 /* Views that describe no memory: refused by every call that takes a view. */
@@ -581,8 +577,6 @@ test_hog_fuse_limits(void)
 int
 main(int argc, char **argv)
 {
-    int status;
-
     g_test_init(&argc, &argv, NULL);
     g_test_set_nonfatal_assertions();
     ctx = tu_ref_context_new();
@@ -605,7 +599,5 @@ main(int argc, char **argv)
     g_test_add_func("/nodevice/cache/poisoned", test_cache_poisoned);
     g_test_add_func("/nodevice/cache/stale-temporaries", test_cache_stale_temporaries);
     g_test_add_func("/nodevice/cache/relative-env", test_cache_relative_env);
-    status = g_test_run();
-    votecl_context_free(ctx);
-    return status;
+    return tu_run(ctx);
 }

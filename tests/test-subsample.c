@@ -267,17 +267,6 @@ check_empty(votecl_context *context)
     }
 }
 
-static void
-expect_invalid(votecl_context *context, votecl_status status, const char *field)
-{
-    g_assert_cmpint(status, ==, VOTECL_INVALID_ARGUMENT);
-    const char *msg = votecl_context_get_error(context);
-    if (!tu_message_names(msg, field)) {
-        g_test_message("message '%s' does not name '%s'", msg, field);
-        g_test_fail();
-    }
-}
-
 static votecl_status
 try_plan(votecl_context *context, size_t w, size_t h, unsigned f, votecl_dtype dtype)
 {
@@ -292,31 +281,31 @@ try_plan(votecl_context *context, size_t w, size_t h, unsigned f, votecl_dtype d
 static void
 check_invalid(votecl_context *context)
 {
-    expect_invalid(context, try_plan(context, 0, 5, 1, VOTECL_DTYPE_U8), "width");
-    expect_invalid(context, try_plan(context, 5, 70000, 1, VOTECL_DTYPE_U8), "height");
-    expect_invalid(context, try_plan(context, 5, 5, 0, VOTECL_DTYPE_U8), "factor");
-    expect_invalid(context, try_plan(context, 5, 5, 1, VOTECL_DTYPE_U16), "dtype");
-    expect_invalid(context, try_plan(context, 30000, 30000, 1, VOTECL_DTYPE_U8), "factor");
+    tu_expect_invalid(context, try_plan(context, 0, 5, 1, VOTECL_DTYPE_U8), "width");
+    tu_expect_invalid(context, try_plan(context, 5, 70000, 1, VOTECL_DTYPE_U8), "height");
+    tu_expect_invalid(context, try_plan(context, 5, 5, 0, VOTECL_DTYPE_U8), "factor");
+    tu_expect_invalid(context, try_plan(context, 5, 5, 1, VOTECL_DTYPE_U16), "dtype");
+    tu_expect_invalid(context, try_plan(context, 30000, 30000, 1, VOTECL_DTYPE_U8), "factor");
 
     test_image im;
     float out[64];
     image_new(&im, 16, 16, VOTECL_DTYPE_U8, 0);
     votecl_subsample_plan *plan = plan_new(context, 16, 16, 2, VOTECL_DTYPE_U8,
                                            VOTECL_VARIANT_AUTO);
-    expect_invalid(context, votecl_subsample_run(plan, &im.view, out, 63), "capacity");
-    expect_invalid(context, votecl_subsample_run(plan, &im.view, NULL, 64), "out");
-    expect_invalid(context, votecl_subsample_run(plan, NULL, out, 64), "image");
+    tu_expect_invalid(context, votecl_subsample_run(plan, &im.view, out, 63), "capacity");
+    tu_expect_invalid(context, votecl_subsample_run(plan, &im.view, NULL, 64), "out");
+    tu_expect_invalid(context, votecl_subsample_run(plan, NULL, out, 64), "image");
     im.view.width = 15;
-    expect_invalid(context, votecl_subsample_run(plan, &im.view, out, 64), "image.width");
+    tu_expect_invalid(context, votecl_subsample_run(plan, &im.view, out, 64), "image.width");
     im.view.width = 16;
     im.view.channels = 3;
-    expect_invalid(context, votecl_subsample_run(plan, &im.view, out, 64), "image.channels");
+    tu_expect_invalid(context, votecl_subsample_run(plan, &im.view, out, 64), "image.channels");
     im.view.channels = 1;
     im.view.dtype = VOTECL_DTYPE_F32;
-    expect_invalid(context, votecl_subsample_run(plan, &im.view, out, 64), "image.dtype");
+    tu_expect_invalid(context, votecl_subsample_run(plan, &im.view, out, 64), "image.dtype");
     im.view.dtype = VOTECL_DTYPE_U8;
     im.view.stride = 8;
-    expect_invalid(context, votecl_subsample_run(plan, &im.view, out, 64), "image.stride");
+    tu_expect_invalid(context, votecl_subsample_run(plan, &im.view, out, 64), "image.stride");
     votecl_subsample_plan_free(plan);
     votecl_subsample_plan_free(NULL);
     g_free(im.data);
@@ -365,8 +354,5 @@ main(int argc, char **argv)
         }
     tu_add_device_test("subsample/empty-and-invalid", test_device_empty_invalid);
 
-    int status = g_test_run();
-    tu_device_contexts_free();
-    votecl_context_free(ref_context);
-    return status;
+    return tu_run(ref_context);
 }

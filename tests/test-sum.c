@@ -252,17 +252,6 @@ test_u8_large(void)
 }
 
 static void
-expect_invalid(votecl_context *context, votecl_status status, const char *field)
-{
-    g_assert_cmpint(status, ==, VOTECL_INVALID_ARGUMENT);
-    const char *msg = votecl_context_get_error(context);
-    if (!tu_message_names(msg, field)) {
-        g_test_message("message '%s' does not name '%s'", msg, field);
-        g_test_fail();
-    }
-}
-
-static void
 check_invalid(votecl_context *context)
 {
     votecl_sum_params params;
@@ -271,29 +260,29 @@ check_invalid(votecl_context *context)
     double sum;
 
     votecl_sum_params_init(&params, VOTECL_DTYPE_U16);
-    expect_invalid(context, votecl_sum_plan_new(context, &params, &plan), "dtype");
+    tu_expect_invalid(context, votecl_sum_plan_new(context, &params, &plan), "dtype");
     g_assert_null(plan);
     votecl_sum_params_init(&params, VOTECL_DTYPE_U8);
     params.variant = (votecl_variant)17;
-    expect_invalid(context, votecl_sum_plan_new(context, &params, &plan), "variant");
-    expect_invalid(context, votecl_sum_plan_new(context, NULL, &plan), "params");
+    tu_expect_invalid(context, votecl_sum_plan_new(context, &params, &plan), "variant");
+    tu_expect_invalid(context, votecl_sum_plan_new(context, NULL, &plan), "params");
     params.variant = VOTECL_VARIANT_AUTO;
-    expect_invalid(context, votecl_sum_plan_new(context, &params, NULL), "out");
+    tu_expect_invalid(context, votecl_sum_plan_new(context, &params, NULL), "out");
     g_assert_cmpint(votecl_sum_plan_new(context, &params, &plan), ==, VOTECL_OK);
-    expect_invalid(context, votecl_sum_run(plan, NULL, 4, &sum), "data");
-    expect_invalid(context, votecl_sum_run(plan, pixels, 4, NULL), "sum");
+    tu_expect_invalid(context, votecl_sum_run(plan, NULL, 4, &sum), "data");
+    tu_expect_invalid(context, votecl_sum_run(plan, pixels, 4, NULL), "sum");
     votecl_image image = {pixels, 4, 4, 4, 1, VOTECL_DTYPE_F32};
-    expect_invalid(context, votecl_sum_run_image(plan, &image, &sum), "image.dtype");
+    tu_expect_invalid(context, votecl_sum_run_image(plan, &image, &sum), "image.dtype");
     image.dtype = VOTECL_DTYPE_U8;
     image.stride = 3;
-    expect_invalid(context, votecl_sum_run_image(plan, &image, &sum), "image.stride");
+    tu_expect_invalid(context, votecl_sum_run_image(plan, &image, &sum), "image.stride");
     image.stride = 4;
     image.channels = 0;
-    expect_invalid(context, votecl_sum_run_image(plan, &image, &sum), "image.channels");
+    tu_expect_invalid(context, votecl_sum_run_image(plan, &image, &sum), "image.channels");
     image.channels = 1;
     image.data = NULL;
-    expect_invalid(context, votecl_sum_run_image(plan, &image, &sum), "image.data");
-    expect_invalid(context, votecl_sum_run_image(plan, NULL, &sum), "image");
+    tu_expect_invalid(context, votecl_sum_run_image(plan, &image, &sum), "image.data");
+    tu_expect_invalid(context, votecl_sum_run_image(plan, NULL, &sum), "image");
     votecl_sum_plan_free(plan);
     votecl_sum_plan_free(NULL);
 }
@@ -343,8 +332,5 @@ main(int argc, char **argv)
     tu_add_device_test("sum/u8/past-2^32", test_u8_large);
     tu_add_device_test("sum/invalid", test_device_invalid);
 
-    int status = g_test_run();
-    tu_device_contexts_free();
-    votecl_context_free(ref_context);
-    return status;
+    return tu_run(ref_context);
 }

@@ -275,6 +275,42 @@ tu_device_contexts_free(void)
     device_cases = NULL;
 }
 
+void
+tu_add_tests(const tu_test *tests, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        const tu_test *t = &tests[i];
+        if (t->kind == TU_PATH)
+            g_test_add_func(t->path, t->func);
+        else if (t->kind == TU_DEVICE || (t->kind == TU_SLOW_DEVICE && g_test_slow()))
+            tu_add_device_test(t->path, t->func);
+        else if (t->kind == TU_CALL)
+            t->func();
+    }
+}
+
+int
+tu_run(votecl_context *also)
+{
+    int status = g_test_run();
+    tu_device_contexts_free();
+    votecl_context_free(also);
+    return status;
+}
+
+votecl_context *tu_ref_context;
+
+int
+tu_main(int *argc, char ***argv, const tu_test *tests, size_t count)
+{
+    g_test_init(argc, argv, NULL);
+    tu_ref_context = tu_ref_context_new();
+    tu_add_tests(tests, count);
+    int status = tu_run(tu_ref_context);
+    tu_ref_context = NULL;
+    return status;
+}
+
 char *
 tu_mkdtemp(void)
 {
@@ -341,6 +377,18 @@ tu_message_names(const char *message, const char *field)
             return 1;
     }
     return 0;
+}
+
+void
+tu_expect_invalid(votecl_context *context, votecl_status status, const char *field)
+{
+    const char *msg = votecl_context_get_error(context);
+    int named = tu_message_names(msg, field);
+
+    g_assert_cmpint(status, ==, VOTECL_INVALID_ARGUMENT);
+    if (!named)
+        g_test_message("message '%s' does not name '%s'", msg, field);
+    g_assert_true(named);
 }
 
 char *

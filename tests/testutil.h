@@ -64,6 +64,29 @@ void tu_add_device_test(const char *suffix, GTestFunc func);
  * the last of them. */
 void tu_add_device_data_test(const char *suffix, gconstpointer data, GTestDataFunc func,
                              GDestroyNotify destroy);
+/* One row of a test program's table: TU_PATH registers func at path (g_test_add_func),
+ * TU_DEVICE once per device backend with path as the suffix (tu_add_device_test),
+ * TU_SLOW_DEVICE the same only for the longer run (-m slow: make check never skips it), and
+ * TU_CALL calls func (path NULL), which registers tests of its own there. */
+enum { TU_PATH, TU_DEVICE, TU_SLOW_DEVICE, TU_CALL };
+typedef struct tu_test {
+    int kind;
+    const char *path;
+    GTestFunc func;
+} tu_test;
+
+/* Registers the rows in order. */
+void tu_add_tests(const tu_test *tests, size_t count);
+/* Runs the registered tests, then frees the device contexts and cases
+ * (tu_device_contexts_free) and also (may be NULL); returns g_test_run's result. */
+int tu_run(votecl_context *also);
+/* The 'ref' context of a program run by tu_main, made before its tests register (NULL
+ * outside tu_main). */
+extern votecl_context *tu_ref_context;
+/* The main of a program whose tests are one table: g_test_init, tu_ref_context made, the rows
+ * registered, then tu_run(tu_ref_context). */
+int tu_main(int *argc, char ***argv, const tu_test *tests, size_t count);
+#define TU_MAIN(tests) tu_main(&argc, &argv, tests, G_N_ELEMENTS(tests))
 /* The backend of the running device test. */
 votecl_backend tu_device_backend(void);
 /* As tu_opencl_context_new, on the backend of the running device test. */
@@ -86,6 +109,10 @@ int tu_count_entries(const char *dir);
  * letter, digit or underscore ("channel" is found in "channel[1] >= channels" but not in
  * "channels"). */
 int tu_message_names(const char *message, const char *field);
+
+/* Asserts that status is VOTECL_INVALID_ARGUMENT and that context's message names field
+ * (tu_message_names), showing the message when it does not. */
+void tu_expect_invalid(votecl_context *context, votecl_status status, const char *field);
 
 /* Saves an environment variable (NULL when unset) and sets it (value NULL unsets it);
  * tu_env_restore puts the saved value back and frees it. */
