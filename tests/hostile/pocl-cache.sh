@@ -11,16 +11,7 @@
 #   tests/hostile/pocl-cache.sh [--tap ...]   (from make check; arguments ignored)
 # Needs PoCL (an OpenCL CPU device) and a C compiler ($CC, else cc); skipped without them.
 set -u
-builddir=${VOTECL_TEST_BUILDDIR:-$(pwd)/tests}/..
-votecl=$builddir/tools/votecl
-for candidate in "$builddir/tools/.libs/lt-votecl" "$builddir/tools/.libs/votecl"; do
-    if [ -x "$candidate" ]; then
-        votecl=$candidate
-        LD_LIBRARY_PATH=$builddir/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-        export LD_LIBRARY_PATH
-        break
-    fi
-done
+. "$(dirname "$0")/common.sh"
 cc=${CC:-cc}
 unset POCL_CACHE_DIR POCL_KERNEL_CACHE VOTECL_POCL_BINARIES VOTECL_BACKEND VOTECL_DEVICE
 export VOTECL_BACKEND=opencl
