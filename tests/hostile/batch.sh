@@ -54,13 +54,7 @@ result() {
     if [ -z "$why" ] && grep -q 'Sanitizer\|runtime error' err 2>/dev/null; then
         why="sanitizer report"
     fi
-    if [ -z "$why" ]; then
-        echo "ok $n - $1"
-    else
-        failed=$((failed + 1))
-        echo "not ok $n - $1: $why"
-        sed 's/^/# /' err 2>/dev/null | head -n 4
-    fi
+    hostile_tap "$1" "$why" err 4
 }
 # expect NAME RC PATTERN: the last run exited RC and its stderr matches PATTERN
 expect() {

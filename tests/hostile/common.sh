@@ -23,3 +23,15 @@ hostile_need_python() {
         exit 0
     fi
 }
+
+# hostile_tap NAME WHY ERR LINES: the TAP line of check $n, NAME (ok when WHY is empty); a
+# failure counts in $failed and shows the first LINES lines of the file ERR.
+hostile_tap() {
+    if [ -z "$2" ]; then
+        echo "ok $n - $1"
+    else
+        failed=$((failed + 1))
+        echo "not ok $n - $1: $2"
+        sed 's/^/# /' "$3" 2>/dev/null | head -n "$4"
+    fi
+}

@@ -58,13 +58,7 @@ check() {
     [ "$rc" = 0 ] || why="exit $rc"
     [ -z "$why" ] && [ -e "$marker" ] && why="the planted kernel ran"
     [ -z "$why" ] && ! grep -q '"counts": \[192, 0, 0,' "$tmp/out.json" && why="wrong counts"
-    if [ -z "$why" ]; then
-        echo "ok $n - $1"
-    else
-        failed=$((failed + 1))
-        echo "not ok $n - $1: $why"
-        sed 's/^/# /' "$tmp/err" | head -n 5
-    fi
+    hostile_tap "$1" "$why" "$tmp/err" 5
     rm -f "$marker"
 }
 run() {

@@ -116,13 +116,7 @@ run() {
     if [ -z "$why" ] && [ -n "$before" ] && [ "$(fingerprint "$input")" != "$before" ]; then
         why="input changed"
     fi
-    if [ -z "$why" ]; then
-        echo "ok $n - $name: exit $rc"
-    else
-        failed=$((failed + 1))
-        echo "not ok $n - $name: $why"
-        sed 's/^/# /' "$tmp/stderr" | head -n 5
-    fi
+    hostile_tap "$name: exit $rc" "$why" "$tmp/stderr" 5
 }
 
 # Every input through hist; through every other subcommand the inputs that decode (each
