@@ -12,12 +12,6 @@
 #include "testutil.h"
 #include "truth-circles.h"
 
-static void
-expect_invalid(votecl_status status, const char *field)
-{
-    tu_expect_invalid(tu_ref_context, status, field);
-}
-
 /* A plan for width x height on context, failing the test when it cannot be made. */
 static votecl_circles_plan *
 plan_new(votecl_context *context, const votecl_circles_params *p, size_t width, size_t height)
@@ -117,49 +111,67 @@ test_ref_invalid_params(void)
     votecl_circles_plan *plan = NULL;
 
     votecl_circles_params_init(&p, VOTECL_CIRCLES_GRADIENT);
-    expect_invalid(votecl_circles_plan_new(tu_ref_context, &p, 0, 10, &plan), "width");
-    expect_invalid(votecl_circles_plan_new(tu_ref_context, &p, 10, 65536, &plan), "height");
+    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 0, 10, &plan),
+                      "width");
+    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 10, 65536, &plan),
+                      "height");
     p.dp = 0.5;
-    expect_invalid(votecl_circles_plan_new(tu_ref_context, &p, 10, 10, &plan), "dp");
+    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 10, 10, &plan),
+                      "dp");
     p.dp = NAN;
-    expect_invalid(votecl_circles_plan_new(tu_ref_context, &p, 10, 10, &plan), "dp");
+    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 10, 10, &plan),
+                      "dp");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_GRADIENT);
     p.min_dist = -1;
-    expect_invalid(votecl_circles_plan_new(tu_ref_context, &p, 10, 10, &plan), "min_dist");
+    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 10, 10, &plan),
+                      "min_dist");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_GRADIENT);
     p.canny_high = 0;
-    expect_invalid(votecl_circles_plan_new(tu_ref_context, &p, 10, 10, &plan), "canny_high");
+    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 10, 10, &plan),
+                      "canny_high");
     p.canny_high = VOTECL_CIRCLES_MAX_CANNY + 1;
-    expect_invalid(votecl_circles_plan_new(tu_ref_context, &p, 10, 10, &plan), "canny_high");
+    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 10, 10, &plan),
+                      "canny_high");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_GRADIENT);
     p.method = (votecl_circles_method)7;
-    expect_invalid(votecl_circles_plan_new(tu_ref_context, &p, 10, 10, &plan), "method");
+    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 10, 10, &plan),
+                      "method");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_GRADIENT);
     p.max_radius = 70000;
-    expect_invalid(votecl_circles_plan_new(tu_ref_context, &p, 10, 10, &plan), "max_radius");
+    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 10, 10, &plan),
+                      "max_radius");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_RADII);
     p.radius_step = 0;
-    expect_invalid(votecl_circles_plan_new(tu_ref_context, &p, 10, 10, &plan), "radius_step");
+    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 10, 10, &plan),
+                      "radius_step");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_RADII);
     p.max_radius = 2;
-    expect_invalid(votecl_circles_plan_new(tu_ref_context, &p, 10, 10, &plan), "max_radius");
+    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 10, 10, &plan),
+                      "max_radius");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_RADII);
     p.min_radius = 1;
     p.max_radius = 5000;
-    expect_invalid(votecl_circles_plan_new(tu_ref_context, &p, 10, 10, &plan), "max_radius");
+    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 10, 10, &plan),
+                      "max_radius");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_RADII);
     p.max_radius = 1000;
-    expect_invalid(votecl_circles_plan_new(tu_ref_context, &p, 30000, 30000, &plan), "max_radius");
+    tu_expect_invalid(tu_ref_context,
+                      votecl_circles_plan_new(tu_ref_context, &p, 30000, 30000, &plan),
+                      "max_radius");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_RADII);
     p.min_ydistance = 0;
-    expect_invalid(votecl_circles_plan_new(tu_ref_context, &p, 10, 10, &plan), "min_ydistance");
+    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 10, 10, &plan),
+                      "min_ydistance");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_RADII);
     p.threshold = -1;
-    expect_invalid(votecl_circles_plan_new(tu_ref_context, &p, 10, 10, &plan), "threshold");
-    expect_invalid(votecl_circles_plan_new(tu_ref_context, NULL, 10, 10, &plan), "params");
+    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 10, 10, &plan),
+                      "threshold");
+    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, NULL, 10, 10, &plan),
+                      "params");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_RADII);
     p.struct_size = 0;
-    expect_invalid(votecl_circles_plan_new(tu_ref_context, &p, 10, 10, &plan), "struct_size");
+    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 10, 10, &plan),
+                      "struct_size");
     g_assert_null(plan);
 }
 
@@ -172,26 +184,32 @@ test_ref_limits(void)
     votecl_circles_plan *plan = NULL;
 
     votecl_circles_params_init(&p, VOTECL_CIRCLES_GRADIENT);
-    expect_invalid(
+    tu_expect_invalid(
+        tu_ref_context,
         votecl_circles_plan_new(tu_ref_context, &p, VOTECL_CIRCLES_MAX_SIDE + 1, 1, &plan),
         "width");
-    expect_invalid(
+    tu_expect_invalid(
+        tu_ref_context,
         votecl_circles_plan_new(tu_ref_context, &p, 1, VOTECL_CIRCLES_MAX_SIDE + 1, &plan),
         "height");
     p.canny_high = VOTECL_CIRCLES_MAX_CANNY;
     g_assert_cmpint(votecl_circles_plan_new(tu_ref_context, &p, 8, 8, &plan), ==, VOTECL_OK);
     votecl_circles_plan_free(plan);
     p.canny_high = VOTECL_CIRCLES_MAX_CANNY + 1;
-    expect_invalid(votecl_circles_plan_new(tu_ref_context, &p, 8, 8, &plan), "canny_high");
+    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 8, 8, &plan),
+                      "canny_high");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_GRADIENT);
     p.min_radius = VOTECL_CIRCLES_MAX_SIDE + 1;
-    expect_invalid(votecl_circles_plan_new(tu_ref_context, &p, 8, 8, &plan), "min_radius");
+    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 8, 8, &plan),
+                      "min_radius");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_GRADIENT);
     p.dp = 65535.5;
-    expect_invalid(votecl_circles_plan_new(tu_ref_context, &p, 8, 8, &plan), "dp");
+    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 8, 8, &plan),
+                      "dp");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_GRADIENT);
     p.min_dist = 1e6 * 1.0000001;
-    expect_invalid(votecl_circles_plan_new(tu_ref_context, &p, 8, 8, &plan), "min_dist");
+    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 8, 8, &plan),
+                      "min_dist");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_RADII);
     p.min_radius = 1;
     p.max_radius = VOTECL_CIRCLES_MAX_RADII; /* 1024 radii: the limit */
@@ -199,15 +217,19 @@ test_ref_limits(void)
     g_assert_null(votecl_circles_plan_accumulator(plan));
     votecl_circles_plan_free(plan);
     p.max_radius = VOTECL_CIRCLES_MAX_RADII + 1;
-    expect_invalid(votecl_circles_plan_new(tu_ref_context, &p, 4, 4, &plan), "max_radius");
+    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 4, 4, &plan),
+                      "max_radius");
     /* 2 radii of 32768 x 16385 cells: one row past VOTECL_CIRCLES_MAX_CELLS */
     votecl_circles_params_init(&p, VOTECL_CIRCLES_RADII);
     p.min_radius = 1;
     p.max_radius = 2;
-    expect_invalid(votecl_circles_plan_new(tu_ref_context, &p, 32768, 16385, &plan), "max_radius");
+    tu_expect_invalid(tu_ref_context,
+                      votecl_circles_plan_new(tu_ref_context, &p, 32768, 16385, &plan),
+                      "max_radius");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_RADII);
     p.threshold = 1e12 * 1.0000001;
-    expect_invalid(votecl_circles_plan_new(tu_ref_context, &p, 8, 8, &plan), "threshold");
+    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 8, 8, &plan),
+                      "threshold");
     g_assert_null(plan);
 }
 
@@ -222,18 +244,23 @@ test_ref_invalid_run(void)
 
     votecl_circles_params_init(&p, VOTECL_CIRCLES_GRADIENT);
     plan = plan_new(tu_ref_context, &p, 20, 10);
-    expect_invalid(votecl_circles_run(plan, &(votecl_image){img, 10, 20, 10, 1, VOTECL_DTYPE_U8},
-                                      circles, 1, &found, NULL),
-                   "image.width");
-    expect_invalid(votecl_circles_run(plan, &(votecl_image){img, 20, 10, 20, 1, VOTECL_DTYPE_U8},
-                                      circles, 1, NULL, NULL),
-                   "found");
-    expect_invalid(votecl_circles_run(plan, &(votecl_image){img, 20, 10, 20, 1, VOTECL_DTYPE_U8},
-                                      NULL, 1, &found, NULL),
-                   "circles");
-    expect_invalid(votecl_circles_run(plan, &(votecl_image){img, 20, 10, 20, 1, VOTECL_DTYPE_F32},
-                                      circles, 1, &found, NULL),
-                   "image.dtype");
+    tu_expect_invalid(tu_ref_context,
+                      votecl_circles_run(plan, &(votecl_image){img, 10, 20, 10, 1, VOTECL_DTYPE_U8},
+                                         circles, 1, &found, NULL),
+                      "image.width");
+    tu_expect_invalid(tu_ref_context,
+                      votecl_circles_run(plan, &(votecl_image){img, 20, 10, 20, 1, VOTECL_DTYPE_U8},
+                                         circles, 1, NULL, NULL),
+                      "found");
+    tu_expect_invalid(tu_ref_context,
+                      votecl_circles_run(plan, &(votecl_image){img, 20, 10, 20, 1, VOTECL_DTYPE_U8},
+                                         NULL, 1, &found, NULL),
+                      "circles");
+    tu_expect_invalid(tu_ref_context,
+                      votecl_circles_run(plan,
+                                         &(votecl_image){img, 20, 10, 20, 1, VOTECL_DTYPE_F32},
+                                         circles, 1, &found, NULL),
+                      "image.dtype");
     g_assert_cmpint(votecl_circles_run(NULL, NULL, NULL, 0, NULL, NULL), ==,
                     VOTECL_INVALID_ARGUMENT);
     votecl_circles_plan_free(plan);

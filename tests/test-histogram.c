@@ -67,16 +67,10 @@ plan_new(votecl_context *context, const votecl_hist_params *p, const char *what)
 {
     votecl_hist_plan *plan = NULL;
     votecl_status status = votecl_hist_plan_new(context, p, &plan);
-    if (status != VOTECL_OK) {
-        g_test_message("%s: plan: %s: %s", what, votecl_status_string(status),
-                       votecl_context_get_error(context));
-        const char *log = votecl_context_get_build_log(context);
-        if (log != NULL && log[0] != '\0')
-            g_test_message("build log:\n%s", log);
-        g_test_fail();
-        return NULL;
-    }
-    return plan;
+    char where[256];
+
+    g_snprintf(where, sizeof where, "%s: plan", what);
+    return tu_check_ok(context, status, where) ? plan : NULL;
 }
 
 /* A device plan with a forced strategy next to a reference plan of the same params. */

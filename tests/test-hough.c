@@ -118,14 +118,10 @@ plan_new(votecl_context *context, const votecl_hough_params *p, size_t width, si
 {
     votecl_hough_plan *plan = NULL;
     votecl_status status = votecl_hough_plan_new(context, p, width, height, &plan);
-    if (status != VOTECL_OK) {
-        g_test_message("plan %zux%zu: %s: %s", width, height, votecl_status_string(status),
-                       votecl_context_get_error(context));
-        const char *log = votecl_context_get_build_log(context);
-        if (log != NULL && log[0] != '\0')
-            g_test_message("build log:\n%s", log);
-        g_test_fail();
-    }
+    char where[64];
+
+    g_snprintf(where, sizeof where, "plan %zux%zu", width, height);
+    tu_check_ok(context, status, where);
     return plan;
 }
 
@@ -350,54 +346,64 @@ test_ref_bin_formula(void)
 }
 
 static void
-expect_invalid(votecl_status status, const char *field)
-{
-    tu_expect_invalid(tu_ref_context, status, field);
-}
-
-static void
 test_ref_invalid_params(void)
 {
     votecl_hough_params p;
     votecl_hough_plan *plan = NULL;
     votecl_hough_params_init(&p);
     p.angles = 0;
-    expect_invalid(votecl_hough_plan_new(tu_ref_context, &p, 10, 10, &plan), "angles");
+    tu_expect_invalid(tu_ref_context, votecl_hough_plan_new(tu_ref_context, &p, 10, 10, &plan),
+                      "angles");
     votecl_hough_params_init(&p);
     p.angles = VOTECL_HOUGH_MAX_ANGLES + 1;
-    expect_invalid(votecl_hough_plan_new(tu_ref_context, &p, 10, 10, &plan), "angles");
+    tu_expect_invalid(tu_ref_context, votecl_hough_plan_new(tu_ref_context, &p, 10, 10, &plan),
+                      "angles");
     votecl_hough_params_init(&p);
-    expect_invalid(votecl_hough_plan_new(tu_ref_context, &p, 0, 10, &plan), "width");
-    expect_invalid(votecl_hough_plan_new(tu_ref_context, &p, 65536, 10, &plan), "width");
-    expect_invalid(votecl_hough_plan_new(tu_ref_context, &p, 10, 0, &plan), "height");
-    expect_invalid(votecl_hough_plan_new(tu_ref_context, &p, 10, 70000, &plan), "height");
+    tu_expect_invalid(tu_ref_context, votecl_hough_plan_new(tu_ref_context, &p, 0, 10, &plan),
+                      "width");
+    tu_expect_invalid(tu_ref_context, votecl_hough_plan_new(tu_ref_context, &p, 65536, 10, &plan),
+                      "width");
+    tu_expect_invalid(tu_ref_context, votecl_hough_plan_new(tu_ref_context, &p, 10, 0, &plan),
+                      "height");
+    tu_expect_invalid(tu_ref_context, votecl_hough_plan_new(tu_ref_context, &p, 10, 70000, &plan),
+                      "height");
     p.peak_window = 4;
-    expect_invalid(votecl_hough_plan_new(tu_ref_context, &p, 10, 10, &plan), "peak_window");
+    tu_expect_invalid(tu_ref_context, votecl_hough_plan_new(tu_ref_context, &p, 10, 10, &plan),
+                      "peak_window");
     p.peak_window = 0;
-    expect_invalid(votecl_hough_plan_new(tu_ref_context, &p, 10, 10, &plan), "peak_window");
+    tu_expect_invalid(tu_ref_context, votecl_hough_plan_new(tu_ref_context, &p, 10, 10, &plan),
+                      "peak_window");
     votecl_hough_params_init(&p);
     p.edge_threshold = 256;
-    expect_invalid(votecl_hough_plan_new(tu_ref_context, &p, 10, 10, &plan), "edge_threshold");
+    tu_expect_invalid(tu_ref_context, votecl_hough_plan_new(tu_ref_context, &p, 10, 10, &plan),
+                      "edge_threshold");
     votecl_hough_params_init(&p);
     p.variant = (votecl_variant)42;
-    expect_invalid(votecl_hough_plan_new(tu_ref_context, &p, 10, 10, &plan), "variant");
+    tu_expect_invalid(tu_ref_context, votecl_hough_plan_new(tu_ref_context, &p, 10, 10, &plan),
+                      "variant");
     votecl_hough_params_init(&p);
     p.angles = 4096;
     p.rho_bins = 1u << 20;
-    expect_invalid(votecl_hough_plan_new(tu_ref_context, &p, 10, 10, &plan), "rho_bins");
+    tu_expect_invalid(tu_ref_context, votecl_hough_plan_new(tu_ref_context, &p, 10, 10, &plan),
+                      "rho_bins");
     votecl_hough_params_init(&p);
     p.rho_grid = VOTECL_HOUGH_GRID_OPENCV;
     p.rho_bins = 100; /* the OpenCV grid has one bin per pixel */
-    expect_invalid(votecl_hough_plan_new(tu_ref_context, &p, 10, 10, &plan), "rho_bins");
+    tu_expect_invalid(tu_ref_context, votecl_hough_plan_new(tu_ref_context, &p, 10, 10, &plan),
+                      "rho_bins");
     votecl_hough_params_init(&p);
     p.rho_grid = (votecl_hough_grid)7;
-    expect_invalid(votecl_hough_plan_new(tu_ref_context, &p, 10, 10, &plan), "rho_grid");
+    tu_expect_invalid(tu_ref_context, votecl_hough_plan_new(tu_ref_context, &p, 10, 10, &plan),
+                      "rho_grid");
     votecl_hough_params_init(&p);
     p.peak_rule = (votecl_hough_peak_rule)-1;
-    expect_invalid(votecl_hough_plan_new(tu_ref_context, &p, 10, 10, &plan), "peak_rule");
-    expect_invalid(votecl_hough_plan_new(tu_ref_context, NULL, 10, 10, &plan), "params");
+    tu_expect_invalid(tu_ref_context, votecl_hough_plan_new(tu_ref_context, &p, 10, 10, &plan),
+                      "peak_rule");
+    tu_expect_invalid(tu_ref_context, votecl_hough_plan_new(tu_ref_context, NULL, 10, 10, &plan),
+                      "params");
     votecl_hough_params_init(&p);
-    expect_invalid(votecl_hough_plan_new(tu_ref_context, &p, 10, 10, NULL), "out");
+    tu_expect_invalid(tu_ref_context, votecl_hough_plan_new(tu_ref_context, &p, 10, 10, NULL),
+                      "out");
     g_assert_null(plan);
     g_assert_cmpint(votecl_hough_plan_new(NULL, &p, 10, 10, &plan), ==, VOTECL_INVALID_ARGUMENT);
     votecl_hough_plan_free(NULL);
@@ -415,23 +421,30 @@ test_ref_invalid_run(void)
     votecl_hough_params_init(&p);
     g_assert_cmpint(votecl_hough_plan_new(tu_ref_context, &p, 12, 10, &plan), ==, VOTECL_OK);
     g_assert_null(votecl_hough_plan_accumulator(plan));
-    expect_invalid(votecl_hough_run(plan, NULL, lines, 2, &found, NULL), "image");
-    expect_invalid(votecl_hough_run(plan, &view, lines, 2, NULL, NULL), "found");
-    expect_invalid(votecl_hough_run(plan, &view, NULL, 2, &found, NULL), "lines");
+    tu_expect_invalid(tu_ref_context, votecl_hough_run(plan, NULL, lines, 2, &found, NULL),
+                      "image");
+    tu_expect_invalid(tu_ref_context, votecl_hough_run(plan, &view, lines, 2, NULL, NULL), "found");
+    tu_expect_invalid(tu_ref_context, votecl_hough_run(plan, &view, NULL, 2, &found, NULL),
+                      "lines");
     view.dtype = VOTECL_DTYPE_U16;
-    expect_invalid(votecl_hough_run(plan, &view, lines, 2, &found, NULL), "image.dtype");
+    tu_expect_invalid(tu_ref_context, votecl_hough_run(plan, &view, lines, 2, &found, NULL),
+                      "image.dtype");
     view.dtype = VOTECL_DTYPE_U8;
     view.channels = 3;
-    expect_invalid(votecl_hough_run(plan, &view, lines, 2, &found, NULL), "image.channels");
+    tu_expect_invalid(tu_ref_context, votecl_hough_run(plan, &view, lines, 2, &found, NULL),
+                      "image.channels");
     view.channels = 1;
     view.width = 11;
-    expect_invalid(votecl_hough_run(plan, &view, lines, 2, &found, NULL), "image.width");
+    tu_expect_invalid(tu_ref_context, votecl_hough_run(plan, &view, lines, 2, &found, NULL),
+                      "image.width");
     view.width = 12;
     view.stride = 11;
-    expect_invalid(votecl_hough_run(plan, &view, lines, 2, &found, NULL), "image.stride");
+    tu_expect_invalid(tu_ref_context, votecl_hough_run(plan, &view, lines, 2, &found, NULL),
+                      "image.stride");
     view.stride = 12;
     view.data = NULL;
-    expect_invalid(votecl_hough_run(plan, &view, lines, 2, &found, NULL), "image.data");
+    tu_expect_invalid(tu_ref_context, votecl_hough_run(plan, &view, lines, 2, &found, NULL),
+                      "image.data");
     view.data = pixels;
     g_assert_cmpint(votecl_hough_run(plan, &view, NULL, 0, &found, NULL), ==, VOTECL_OK);
     g_assert_cmpuint(found, ==, 0);

@@ -134,14 +134,10 @@ plan_new(votecl_context *context, const votecl_lines_params *p, size_t width, si
 {
     votecl_lines_plan *plan = NULL;
     votecl_status status = votecl_lines_plan_new(context, p, width, height, &plan);
-    if (status != VOTECL_OK) {
-        g_test_message("plan %zux%zu: %s: %s", width, height, votecl_status_string(status),
-                       votecl_context_get_error(context));
-        const char *log = votecl_context_get_build_log(context);
-        if (log != NULL && log[0] != '\0')
-            g_test_message("build log:\n%s", log);
-        g_test_fail();
-    }
+    char where[64];
+
+    g_snprintf(where, sizeof where, "plan %zux%zu", width, height);
+    tu_check_ok(context, status, where);
     return plan;
 }
 

@@ -560,16 +560,10 @@ plan_new(votecl_context *context, const votecl_vote_spec *spec, const char *what
 {
     votecl_vote_plan *plan = NULL;
     votecl_status status = votecl_vote_plan_new(context, spec, &plan);
-    if (status != VOTECL_OK) {
-        g_test_message("%s: plan: %s: %s", what, votecl_status_string(status),
-                       votecl_context_get_error(context));
-        const char *log = votecl_context_get_build_log(context);
-        if (log != NULL && log[0] != '\0')
-            g_test_message("build log:\n%s", log);
-        g_test_fail();
-        return NULL;
-    }
-    return plan;
+    char where[256];
+
+    g_snprintf(where, sizeof where, "%s: plan", what);
+    return tu_check_ok(context, status, where) ? plan : NULL;
 }
 
 /* Checks that the forced strategy is the one that runs. */

@@ -379,6 +379,20 @@ tu_message_names(const char *message, const char *field)
     return 0;
 }
 
+int
+tu_check_ok(votecl_context *context, votecl_status status, const char *what)
+{
+    if (status == VOTECL_OK)
+        return 1;
+    g_test_message("%s: %s: %s", what, votecl_status_string(status),
+                   votecl_context_get_error(context));
+    const char *log = votecl_context_get_build_log(context);
+    if (log != NULL && log[0] != '\0')
+        g_test_message("build log:\n%s", log);
+    g_test_fail();
+    return 0;
+}
+
 void
 tu_expect_invalid(votecl_context *context, votecl_status status, const char *field)
 {

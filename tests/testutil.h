@@ -110,6 +110,10 @@ int tu_count_entries(const char *dir);
  * "channels"). */
 int tu_message_names(const char *message, const char *field);
 
+/* Nonzero when status is VOTECL_OK; otherwise fails the test, showing "what: status:
+ * message" and the context's build log when it has one. */
+int tu_check_ok(votecl_context *context, votecl_status status, const char *what);
+
 /* Asserts that status is VOTECL_INVALID_ARGUMENT and that context's message names field
  * (tu_message_names), showing the message when it does not. */
 void tu_expect_invalid(votecl_context *context, votecl_status status, const char *field);
