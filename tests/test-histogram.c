@@ -1754,11 +1754,8 @@ out:
 /* Device buffers that are too small or belong to another context are refused, and the
  * bins are left alone. */
 static void
-test_buffers_bad(void)
+test_buffers_bad(votecl_context *context)
 {
-    votecl_context *context = device();
-    if (context == NULL)
-        return;
     votecl_context *other = tu_device_context_new(NULL);
     if (other == NULL)
         return;
@@ -1820,11 +1817,8 @@ out:
 /* Device selection: the default device's own platform name selects it; a name that
  * matches nothing is VOTECL_NO_DEVICE with a message. */
 static void
-test_device_select(void)
+test_device_select(votecl_context *context)
 {
-    votecl_context *context = device();
-    if (context == NULL)
-        return;
     votecl_device_info info;
     g_assert_cmpint(votecl_context_get_device_info(context, &info), ==, VOTECL_OK);
 
@@ -2414,14 +2408,9 @@ test_ref_image(void)
 int
 main(int argc, char **argv)
 {
-    g_test_init(&argc, &argv, NULL);
-    g_test_set_nonfatal_assertions();
-
-    ref_context = tu_ref_context_new();
-    if (ref_context == NULL) {
-        fprintf(stderr, "cannot create a reference context\n");
+    ref_context = tu_init_nonfatal(&argc, &argv);
+    if (ref_context == NULL)
         return 1;
-    }
 
     g_test_add_func("/ref/u8/modulo", test_ref_u8_modulo);
     g_test_add_func("/ref/u8/ten-bins", test_ref_u8_ten_bins);
@@ -2451,8 +2440,8 @@ main(int argc, char **argv)
     tu_add_device_test("warmup/defaults", test_warmup_defaults);
     if (g_test_slow()) /* 13 programs compiled without the disk cache: minutes on PoCL */
         tu_add_device_test("warmup/cold", test_warmup_cold);
-    tu_add_device_test("buffers/bad", test_buffers_bad);
-    tu_add_device_test("device-select", test_device_select);
+    tu_add_device_context_test("buffers/bad", test_buffers_bad);
+    tu_add_device_context_test("device-select", test_device_select);
 
     const votecl_variant variants[] = {VOTECL_VARIANT_LOCAL, VOTECL_VARIANT_GLOBAL,
                                        VOTECL_VARIANT_PRIVATE};

@@ -577,9 +577,7 @@ test_hog_fuse_limits(void)
 int
 main(int argc, char **argv)
 {
-    g_test_init(&argc, &argv, NULL);
-    g_test_set_nonfatal_assertions();
-    ctx = tu_ref_context_new();
+    ctx = tu_init_nonfatal(&argc, &argv);
     if (ctx == NULL)
         return 1;
     g_test_add_func("/ref/limits/image-views", test_image_views);

@@ -312,20 +312,16 @@ check_invalid(votecl_context *context)
 }
 
 static void
-test_ref_empty_invalid(void)
+empty_invalid(votecl_context *context)
 {
-    check_empty(ref_context);
-    check_invalid(ref_context);
+    check_empty(context);
+    check_invalid(context);
 }
 
 static void
-test_device_empty_invalid(void)
+test_ref_empty_invalid(void)
 {
-    votecl_context *context = device();
-    if (context == NULL)
-        return;
-    check_empty(context);
-    check_invalid(context);
+    empty_invalid(ref_context);
 }
 
 int
@@ -336,9 +332,7 @@ main(int argc, char **argv)
     static const votecl_dtype dtypes[] = {VOTECL_DTYPE_U8, VOTECL_DTYPE_F32};
     static sub_case cases[G_N_ELEMENTS(variants) * G_N_ELEMENTS(dtypes)];
 
-    g_test_init(&argc, &argv, NULL);
-    g_test_set_nonfatal_assertions();
-    ref_context = tu_ref_context_new();
+    ref_context = tu_init_nonfatal(&argc, &argv);
     if (ref_context == NULL)
         return 1;
 
@@ -352,7 +346,7 @@ main(int argc, char **argv)
             tu_add_device_data_test(path, &cases[i], test_device, NULL);
             g_free(path);
         }
-    tu_add_device_test("subsample/empty-and-invalid", test_device_empty_invalid);
+    tu_add_device_context_test("subsample/empty-and-invalid", empty_invalid);
 
     return tu_run(ref_context);
 }

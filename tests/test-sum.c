@@ -293,14 +293,6 @@ test_ref_invalid(void)
     check_invalid(ref_context);
 }
 
-static void
-test_device_invalid(void)
-{
-    votecl_context *context = device();
-    if (context != NULL)
-        check_invalid(context);
-}
-
 int
 main(int argc, char **argv)
 {
@@ -309,9 +301,7 @@ main(int argc, char **argv)
     static const votecl_dtype dtypes[] = {VOTECL_DTYPE_U8, VOTECL_DTYPE_F32};
     static sum_case cases[G_N_ELEMENTS(variants) * G_N_ELEMENTS(dtypes)];
 
-    g_test_init(&argc, &argv, NULL);
-    g_test_set_nonfatal_assertions();
-    ref_context = tu_ref_context_new();
+    ref_context = tu_init_nonfatal(&argc, &argv);
     if (ref_context == NULL)
         return 1;
 
@@ -330,7 +320,7 @@ main(int argc, char **argv)
             g_free(path);
         }
     tu_add_device_test("sum/u8/past-2^32", test_u8_large);
-    tu_add_device_test("sum/invalid", test_device_invalid);
+    tu_add_device_context_test("sum/invalid", check_invalid);
 
     return tu_run(ref_context);
 }

@@ -796,11 +796,8 @@ out:
 }
 
 static void
-test_buffers(void)
+test_buffers(votecl_context *context)
 {
-    votecl_context *context = device();
-    if (context == NULL)
-        return;
     for (size_t v = 0; v < G_N_ELEMENTS(strategies); v++)
         run_buffers(context, strategies[v]);
 }
@@ -998,7 +995,7 @@ main(int argc, char **argv)
     g_test_add_func("/ref/uservote/unsupported", test_ref_backend);
     tu_add_device_test("uservote/passes", test_passes);
     tu_add_device_test("uservote/syntax-error", test_syntax_error);
-    tu_add_device_test("uservote/buffers", test_buffers);
+    tu_add_device_context_test("uservote/buffers", test_buffers);
     tu_add_device_test("uservote/empty", test_empty);
     tu_add_device_test("uservote/histogram-builtin", test_histogram_builtin);
     tu_add_device_test("uservote/invalid-spec", test_invalid_spec);

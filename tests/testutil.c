@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <glib/gstdio.h>
+#include <stdio.h>
 #include <string.h>
 
 void
@@ -240,6 +241,37 @@ tu_add_device_data_test(const char *suffix, gconstpointer data, GTestDataFunc fu
     shared_data *shared = g_new0(shared_data, 1);
     *shared = (shared_data){data, destroy, (int)G_N_ELEMENTS(device_backends)};
     add_device_cases(suffix, NULL, func, shared);
+}
+
+typedef struct context_case {
+    void (*func)(votecl_context *context);
+} context_case;
+
+static void
+run_context_case(gconstpointer data)
+{
+    votecl_context *context = tu_device_shared();
+    if (context != NULL)
+        ((const context_case *)data)->func(context);
+}
+
+void
+tu_add_device_context_test(const char *suffix, void (*func)(votecl_context *context))
+{
+    context_case *c = g_new(context_case, 1);
+    c->func = func;
+    tu_add_device_data_test(suffix, c, run_context_case, g_free);
+}
+
+votecl_context *
+tu_init_nonfatal(int *argc, char ***argv)
+{
+    g_test_init(argc, argv, NULL);
+    g_test_set_nonfatal_assertions();
+    votecl_context *context = tu_ref_context_new();
+    if (context == NULL)
+        fprintf(stderr, "cannot create a reference context\n");
+    return context;
 }
 
 votecl_backend

@@ -87,6 +87,12 @@ extern votecl_context *tu_ref_context;
  * registered, then tu_run(tu_ref_context). */
 int tu_main(int *argc, char ***argv, const tu_test *tests, size_t count);
 #define TU_MAIN(tests) tu_main(&argc, &argv, tests, G_N_ELEMENTS(tests))
+/* The same for a function of the program's shared device context (tu_device_shared), not
+ * called when the test was skipped. */
+void tu_add_device_context_test(const char *suffix, void (*func)(votecl_context *context));
+/* g_test_init with nonfatal assertions and a 'ref' context (tu_ref_context_new); NULL, said
+ * on stderr, when there is none (the program then exits 1). */
+votecl_context *tu_init_nonfatal(int *argc, char ***argv);
 /* The backend of the running device test. */
 votecl_backend tu_device_backend(void);
 /* As tu_opencl_context_new, on the backend of the running device test. */
