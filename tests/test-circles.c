@@ -588,5 +588,5 @@ static const tu_test tests[] = {
 int
 main(int argc, char **argv)
 {
-    return TU_MAIN(tests);
+    return TU_MAIN(tests, TU_FATAL);
 }

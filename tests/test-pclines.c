@@ -134,10 +134,7 @@ plan_new(votecl_context *context, const votecl_lines_params *p, size_t width, si
 {
     votecl_lines_plan *plan = NULL;
     votecl_status status = votecl_lines_plan_new(context, p, width, height, &plan);
-    char where[64];
-
-    g_snprintf(where, sizeof where, "plan %zux%zu", width, height);
-    tu_check_ok(context, status, where);
+    tu_check_ok(context, status, "plan %zux%zu", width, height);
     return plan;
 }
 
@@ -1225,5 +1222,5 @@ static const tu_test tests[] = {
 int
 main(int argc, char **argv)
 {
-    return TU_MAIN(tests);
+    return TU_MAIN(tests, TU_FATAL);
 }

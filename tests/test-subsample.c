@@ -20,8 +20,6 @@
 
 #include "subsample-private.h"
 
-static votecl_context *ref_context;
-
 static votecl_context *
 device(void)
 {
@@ -156,11 +154,11 @@ check_constant(votecl_context *context, votecl_dtype dtype, votecl_variant varia
 static void
 test_ref_truth(void)
 {
-    check_ramp(ref_context, VOTECL_DTYPE_F32, 37, 23, 4, VOTECL_VARIANT_AUTO);
-    check_ramp(ref_context, VOTECL_DTYPE_F32, 8, 8, 1, VOTECL_VARIANT_AUTO);
-    check_ramp(ref_context, VOTECL_DTYPE_U8, 30, 20, 5, VOTECL_VARIANT_AUTO);
-    check_constant(ref_context, VOTECL_DTYPE_U8, VOTECL_VARIANT_AUTO);
-    check_constant(ref_context, VOTECL_DTYPE_F32, VOTECL_VARIANT_AUTO);
+    check_ramp(tu_ref_context, VOTECL_DTYPE_F32, 37, 23, 4, VOTECL_VARIANT_AUTO);
+    check_ramp(tu_ref_context, VOTECL_DTYPE_F32, 8, 8, 1, VOTECL_VARIANT_AUTO);
+    check_ramp(tu_ref_context, VOTECL_DTYPE_U8, 30, 20, 5, VOTECL_VARIANT_AUTO);
+    check_constant(tu_ref_context, VOTECL_DTYPE_U8, VOTECL_VARIANT_AUTO);
+    check_constant(tu_ref_context, VOTECL_DTYPE_F32, VOTECL_VARIANT_AUTO);
 }
 
 /* --- the device against the reference --- */
@@ -321,23 +319,18 @@ empty_invalid(votecl_context *context)
 static void
 test_ref_empty_invalid(void)
 {
-    empty_invalid(ref_context);
+    empty_invalid(tu_ref_context);
 }
 
-int
-main(int argc, char **argv)
+/* Every dtype and strategy, forced through params.variant. */
+static void
+add_variant_tests(void)
 {
     static const votecl_variant variants[] = {VOTECL_VARIANT_LOCAL, VOTECL_VARIANT_GLOBAL,
                                               VOTECL_VARIANT_PRIVATE};
     static const votecl_dtype dtypes[] = {VOTECL_DTYPE_U8, VOTECL_DTYPE_F32};
     static sub_case cases[G_N_ELEMENTS(variants) * G_N_ELEMENTS(dtypes)];
 
-    ref_context = tu_init_nonfatal(&argc, &argv);
-    if (ref_context == NULL)
-        return 1;
-
-    g_test_add_func("/ref/subsample/truth", test_ref_truth);
-    g_test_add_func("/ref/subsample/empty-and-invalid", test_ref_empty_invalid);
     for (size_t d = 0, i = 0; d < G_N_ELEMENTS(dtypes); d++)
         for (size_t v = 0; v < G_N_ELEMENTS(variants); v++, i++) {
             cases[i] = (sub_case){dtypes[d], variants[v]};
@@ -346,7 +339,17 @@ main(int argc, char **argv)
             tu_add_device_data_test(path, &cases[i], test_device, NULL);
             g_free(path);
         }
-    tu_add_device_context_test("subsample/empty-and-invalid", empty_invalid);
+}
 
-    return tu_run(ref_context);
+static const tu_test tests[] = {
+    {TU_PATH, "/ref/subsample/truth", test_ref_truth},
+    {TU_PATH, "/ref/subsample/empty-and-invalid", test_ref_empty_invalid},
+    {TU_CALL, NULL, add_variant_tests},
+    {TU_DEVICE_ON, "subsample/empty-and-invalid", .on = empty_invalid},
+};
+
+int
+main(int argc, char **argv)
+{
+    return TU_MAIN(tests, TU_NONFATAL);
 }

@@ -18,8 +18,6 @@
 
 #include "sum-private.h"
 
-static votecl_context *ref_context;
-
 static votecl_context *
 device(void)
 {
@@ -80,8 +78,8 @@ test_ref_truth(void)
     size_t n = 100000;
     uint8_t *b = g_malloc(n);
     float *f = g_new(float, n);
-    votecl_sum_plan *pb = plan_new(ref_context, VOTECL_DTYPE_U8, VOTECL_VARIANT_AUTO);
-    votecl_sum_plan *pf = plan_new(ref_context, VOTECL_DTYPE_F32, VOTECL_VARIANT_AUTO);
+    votecl_sum_plan *pb = plan_new(tu_ref_context, VOTECL_DTYPE_U8, VOTECL_VARIANT_AUTO);
+    votecl_sum_plan *pf = plan_new(tu_ref_context, VOTECL_DTYPE_F32, VOTECL_VARIANT_AUTO);
     double byte_sum = 0.0;
 
     for (size_t i = 0; i < n; i++) {
@@ -109,7 +107,7 @@ test_ref_image(void)
 {
     size_t w = 13, h = 7, stride = w * 3 + 5;
     uint8_t *p = g_malloc(stride * h);
-    votecl_sum_plan *plan = plan_new(ref_context, VOTECL_DTYPE_U8, VOTECL_VARIANT_AUTO);
+    votecl_sum_plan *plan = plan_new(tu_ref_context, VOTECL_DTYPE_U8, VOTECL_VARIANT_AUTO);
     double want = 0.0, got = -1.0;
 
     memset(p, 200, stride * h); /* padding that must not count */
@@ -290,24 +288,18 @@ check_invalid(votecl_context *context)
 static void
 test_ref_invalid(void)
 {
-    check_invalid(ref_context);
+    check_invalid(tu_ref_context);
 }
 
-int
-main(int argc, char **argv)
+/* Every dtype and strategy, forced through params.variant. */
+static void
+add_variant_tests(void)
 {
     static const votecl_variant variants[] = {VOTECL_VARIANT_LOCAL, VOTECL_VARIANT_GLOBAL,
                                               VOTECL_VARIANT_PRIVATE};
     static const votecl_dtype dtypes[] = {VOTECL_DTYPE_U8, VOTECL_DTYPE_F32};
     static sum_case cases[G_N_ELEMENTS(variants) * G_N_ELEMENTS(dtypes)];
 
-    ref_context = tu_init_nonfatal(&argc, &argv);
-    if (ref_context == NULL)
-        return 1;
-
-    g_test_add_func("/ref/sum/truth", test_ref_truth);
-    g_test_add_func("/ref/sum/image", test_ref_image);
-    g_test_add_func("/ref/sum/invalid", test_ref_invalid);
     for (size_t d = 0, i = 0; d < G_N_ELEMENTS(dtypes); d++)
         for (size_t v = 0; v < G_N_ELEMENTS(variants); v++, i++) {
             cases[i] = (sum_case){dtypes[d], variants[v]};
@@ -319,8 +311,19 @@ main(int argc, char **argv)
             tu_add_device_data_test(path, &cases[i], test_device_image, NULL);
             g_free(path);
         }
-    tu_add_device_test("sum/u8/past-2^32", test_u8_large);
-    tu_add_device_context_test("sum/invalid", check_invalid);
+}
 
-    return tu_run(ref_context);
+static const tu_test tests[] = {
+    {TU_PATH, "/ref/sum/truth", test_ref_truth},
+    {TU_PATH, "/ref/sum/image", test_ref_image},
+    {TU_PATH, "/ref/sum/invalid", test_ref_invalid},
+    {TU_CALL, NULL, add_variant_tests},
+    {TU_DEVICE, "sum/u8/past-2^32", test_u8_large},
+    {TU_DEVICE_ON, "sum/invalid", .on = check_invalid},
+};
+
+int
+main(int argc, char **argv)
+{
+    return TU_MAIN(tests, TU_NONFATAL);
 }

@@ -560,10 +560,7 @@ plan_new(votecl_context *context, const votecl_vote_spec *spec, const char *what
 {
     votecl_vote_plan *plan = NULL;
     votecl_status status = votecl_vote_plan_new(context, spec, &plan);
-    char where[256];
-
-    g_snprintf(where, sizeof where, "%s: plan", what);
-    return tu_check_ok(context, status, where) ? plan : NULL;
+    return tu_check_ok(context, status, "%s: plan", what) ? plan : NULL;
 }
 
 /* Checks that the forced strategy is the one that runs. */
@@ -976,13 +973,11 @@ test_ref_backend(void)
     votecl_context_free(ref);
 }
 
-int
-main(int argc, char **argv)
+/* Every case under every forced strategy (the table case's table made first). */
+static void
+add_case_tests(void)
 {
-    g_test_init(&argc, &argv, NULL);
-    g_test_set_nonfatal_assertions();
     table_init();
-
     for (size_t c = 0; c < G_N_ELEMENTS(cases); c++)
         for (size_t v = 0; v < G_N_ELEMENTS(strategies); v++) {
             case_run *cr = g_new(case_run, 1);
@@ -992,14 +987,22 @@ main(int argc, char **argv)
             tu_add_device_data_test(path, cr, run_case, g_free);
             g_free(path);
         }
-    g_test_add_func("/ref/uservote/unsupported", test_ref_backend);
-    tu_add_device_test("uservote/passes", test_passes);
-    tu_add_device_test("uservote/syntax-error", test_syntax_error);
-    tu_add_device_context_test("uservote/buffers", test_buffers);
-    tu_add_device_test("uservote/empty", test_empty);
-    tu_add_device_test("uservote/histogram-builtin", test_histogram_builtin);
-    tu_add_device_test("uservote/invalid-spec", test_invalid_spec);
-    tu_add_device_test("uservote/invalid-run", test_invalid_run);
+}
 
-    return tu_run(NULL);
+static const tu_test tests[] = {
+    {TU_CALL, NULL, add_case_tests},
+    {TU_PATH, "/ref/uservote/unsupported", test_ref_backend},
+    {TU_DEVICE, "uservote/passes", test_passes},
+    {TU_DEVICE, "uservote/syntax-error", test_syntax_error},
+    {TU_DEVICE_ON, "uservote/buffers", .on = test_buffers},
+    {TU_DEVICE, "uservote/empty", test_empty},
+    {TU_DEVICE, "uservote/histogram-builtin", test_histogram_builtin},
+    {TU_DEVICE, "uservote/invalid-spec", test_invalid_spec},
+    {TU_DEVICE, "uservote/invalid-run", test_invalid_run},
+};
+
+int
+main(int argc, char **argv)
+{
+    return TU_MAIN(tests, TU_NONFATAL);
 }

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <glib/gstdio.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -263,17 +264,6 @@ tu_add_device_context_test(const char *suffix, void (*func)(votecl_context *cont
     tu_add_device_data_test(suffix, c, run_context_case, g_free);
 }
 
-votecl_context *
-tu_init_nonfatal(int *argc, char ***argv)
-{
-    g_test_init(argc, argv, NULL);
-    g_test_set_nonfatal_assertions();
-    votecl_context *context = tu_ref_context_new();
-    if (context == NULL)
-        fprintf(stderr, "cannot create a reference context\n");
-    return context;
-}
-
 votecl_backend
 tu_device_backend(void)
 {
@@ -316,6 +306,8 @@ tu_add_tests(const tu_test *tests, size_t count)
             g_test_add_func(t->path, t->func);
         else if (t->kind == TU_DEVICE || (t->kind == TU_SLOW_DEVICE && g_test_slow()))
             tu_add_device_test(t->path, t->func);
+        else if (t->kind == TU_DEVICE_ON)
+            tu_add_device_context_test(t->path, t->on);
         else if (t->kind == TU_CALL)
             t->func();
     }
@@ -333,10 +325,16 @@ tu_run(votecl_context *also)
 votecl_context *tu_ref_context;
 
 int
-tu_main(int *argc, char ***argv, const tu_test *tests, size_t count)
+tu_main(int *argc, char ***argv, const tu_test *tests, size_t count, int mode)
 {
     g_test_init(argc, argv, NULL);
+    if (mode == TU_NONFATAL)
+        g_test_set_nonfatal_assertions();
     tu_ref_context = tu_ref_context_new();
+    if (tu_ref_context == NULL) {
+        fprintf(stderr, "cannot create a reference context\n");
+        return 1;
+    }
     tu_add_tests(tests, count);
     int status = tu_run(tu_ref_context);
     tu_ref_context = NULL;
@@ -412,12 +410,17 @@ tu_message_names(const char *message, const char *field)
 }
 
 int
-tu_check_ok(votecl_context *context, votecl_status status, const char *what)
+tu_check_ok(votecl_context *context, votecl_status status, const char *what, ...)
 {
     if (status == VOTECL_OK)
         return 1;
-    g_test_message("%s: %s: %s", what, votecl_status_string(status),
+    va_list args;
+    va_start(args, what);
+    char *where = g_strdup_vprintf(what, args);
+    va_end(args);
+    g_test_message("%s: %s: %s", where, votecl_status_string(status),
                    votecl_context_get_error(context));
+    g_free(where);
     const char *log = votecl_context_get_build_log(context);
     if (log != NULL && log[0] != '\0')
         g_test_message("build log:\n%s", log);

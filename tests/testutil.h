@@ -66,13 +66,15 @@ void tu_add_device_data_test(const char *suffix, gconstpointer data, GTestDataFu
                              GDestroyNotify destroy);
 /* One row of a test program's table: TU_PATH registers func at path (g_test_add_func),
  * TU_DEVICE once per device backend with path as the suffix (tu_add_device_test),
- * TU_SLOW_DEVICE the same only for the longer run (-m slow: make check never skips it), and
- * TU_CALL calls func (path NULL), which registers tests of its own there. */
-enum { TU_PATH, TU_DEVICE, TU_SLOW_DEVICE, TU_CALL };
+ * TU_SLOW_DEVICE the same only for the longer run (-m slow: make check never skips it),
+ * TU_DEVICE_ON on as tu_add_device_context_test does, and TU_CALL calls func (path NULL),
+ * which registers tests of its own there. */
+enum { TU_PATH, TU_DEVICE, TU_SLOW_DEVICE, TU_DEVICE_ON, TU_CALL };
 typedef struct tu_test {
     int kind;
     const char *path;
     GTestFunc func;
+    void (*on)(votecl_context *context);
 } tu_test;
 
 /* Registers the rows in order. */
@@ -83,16 +85,15 @@ int tu_run(votecl_context *also);
 /* The 'ref' context of a program run by tu_main, made before its tests register (NULL
  * outside tu_main). */
 extern votecl_context *tu_ref_context;
-/* The main of a program whose tests are one table: g_test_init, tu_ref_context made, the rows
+/* The main of a program whose tests are one table: g_test_init (with nonfatal assertions
+ * when mode is TU_NONFATAL), tu_ref_context made (exit status 1 when it cannot be), the rows
  * registered, then tu_run(tu_ref_context). */
-int tu_main(int *argc, char ***argv, const tu_test *tests, size_t count);
-#define TU_MAIN(tests) tu_main(&argc, &argv, tests, G_N_ELEMENTS(tests))
+enum { TU_FATAL, TU_NONFATAL };
+int tu_main(int *argc, char ***argv, const tu_test *tests, size_t count, int mode);
+#define TU_MAIN(tests, mode) tu_main(&argc, &argv, tests, G_N_ELEMENTS(tests), mode)
 /* The same for a function of the program's shared device context (tu_device_shared), not
  * called when the test was skipped. */
 void tu_add_device_context_test(const char *suffix, void (*func)(votecl_context *context));
-/* g_test_init with nonfatal assertions and a 'ref' context (tu_ref_context_new); NULL, said
- * on stderr, when there is none (the program then exits 1). */
-votecl_context *tu_init_nonfatal(int *argc, char ***argv);
 /* The backend of the running device test. */
 votecl_backend tu_device_backend(void);
 /* As tu_opencl_context_new, on the backend of the running device test. */
@@ -116,9 +117,10 @@ int tu_count_entries(const char *dir);
  * "channels"). */
 int tu_message_names(const char *message, const char *field);
 
-/* Nonzero when status is VOTECL_OK; otherwise fails the test, showing "what: status:
- * message" and the context's build log when it has one. */
-int tu_check_ok(votecl_context *context, votecl_status status, const char *what);
+/* Nonzero when status is VOTECL_OK; otherwise fails the test, showing what (a printf
+ * format and its arguments), the status, the context's message and its build log. */
+int tu_check_ok(votecl_context *context, votecl_status status, const char *what, ...)
+    G_GNUC_PRINTF(3, 4);
 
 /* Asserts that status is VOTECL_INVALID_ARGUMENT and that context's message names field
  * (tu_message_names), showing the message when it does not. */
