@@ -525,15 +525,15 @@ test_hog_opencv_unsupported(void)
 }
 
 static const tu_test tests[] = {
-    {TU_PATH, "/nodevice/struct-size/init", test_struct_size_init},
-    {TU_PATH, "/nodevice/struct-size/checked", test_struct_size_checked},
-    {TU_PATH, "/ref/struct-size/short-hog", test_struct_size_short_hog},
-    {TU_PATH, "/ref/api/dtype-names", test_dtype_names},
-    {TU_PATH, "/ref/api/hist-typed", test_hist_typed},
-    {TU_PATH, "/ref/api/hough-gray-refused", test_hough_gray_refused},
-    {TU_PATH, "/ref/api/hough-edges", test_hough_edges},
-    {TU_PATH, "/ref/api/hog-opencv", test_hog_opencv},
-    {TU_PATH, "/ref/api/hog-opencv-unsupported", test_hog_opencv_unsupported},
+    {TU_PATH, "/nodevice/struct-size/init", {test_struct_size_init}},
+    {TU_PATH, "/nodevice/struct-size/checked", {test_struct_size_checked}},
+    {TU_PATH, "/ref/struct-size/short-hog", {test_struct_size_short_hog}},
+    {TU_PATH, "/ref/api/dtype-names", {test_dtype_names}},
+    {TU_PATH, "/ref/api/hist-typed", {test_hist_typed}},
+    {TU_PATH, "/ref/api/hough-gray-refused", {test_hough_gray_refused}},
+    {TU_PATH, "/ref/api/hough-edges", {test_hough_edges}},
+    {TU_PATH, "/ref/api/hog-opencv", {test_hog_opencv}},
+    {TU_PATH, "/ref/api/hog-opencv-unsupported", {test_hog_opencv_unsupported}},
 };
 
 int

@@ -219,12 +219,12 @@ test_opencl_devices(void)
 }
 
 static const tu_test tests[] = {
-    {TU_PATH, "/nodevice/batch/arguments", test_arguments},
-    {TU_PATH, "/ref/batch/devices", test_ref_devices},
-    {TU_PATH, "/ref/batch/order", test_order},
-    {TU_PATH, "/ref/batch/load-fails", test_load_fails},
-    {TU_PATH, "/ref/batch/emit-fails", test_emit_fails},
-    {TU_PATH, "/opencl/batch/devices", test_opencl_devices},
+    {TU_PATH, "/nodevice/batch/arguments", {test_arguments}},
+    {TU_PATH, "/ref/batch/devices", {test_ref_devices}},
+    {TU_PATH, "/ref/batch/order", {test_order}},
+    {TU_PATH, "/ref/batch/load-fails", {test_load_fails}},
+    {TU_PATH, "/ref/batch/emit-fails", {test_emit_fails}},
+    {TU_PATH, "/opencl/batch/devices", {test_opencl_devices}},
 };
 
 int

@@ -573,16 +573,16 @@ test_ref_bresenham(void)
 }
 
 static const tu_test tests[] = {
-    {TU_PATH, "/ref/circles/disc", test_ref_disc},
-    {TU_PATH, "/ref/circles/bresenham", test_ref_bresenham},
-    {TU_PATH, "/ref/circles/empty", test_ref_empty},
-    {TU_PATH, "/ref/circles/invalid-params", test_ref_invalid_params},
-    {TU_PATH, "/ref/circles/invalid-run", test_ref_invalid_run},
-    {TU_PATH, "/ref/limits/circles", test_ref_limits},
-    {TU_PATH, "/ref/circles/capacity", test_ref_capacity},
-    {TU_PATH, "/ref/circles/truth", test_ref_truth},
-    {TU_DEVICE, "auto/circles/suite", test_device_suite},
-    {TU_DEVICE, "auto/circles/odd", test_device_odd},
+    {TU_PATH, "/ref/circles/disc", {test_ref_disc}},
+    {TU_PATH, "/ref/circles/bresenham", {test_ref_bresenham}},
+    {TU_PATH, "/ref/circles/empty", {test_ref_empty}},
+    {TU_PATH, "/ref/circles/invalid-params", {test_ref_invalid_params}},
+    {TU_PATH, "/ref/circles/invalid-run", {test_ref_invalid_run}},
+    {TU_PATH, "/ref/limits/circles", {test_ref_limits}},
+    {TU_PATH, "/ref/circles/capacity", {test_ref_capacity}},
+    {TU_PATH, "/ref/circles/truth", {test_ref_truth}},
+    {TU_DEVICE, "auto/circles/suite", {test_device_suite}},
+    {TU_DEVICE, "auto/circles/odd", {test_device_odd}},
 };
 
 int

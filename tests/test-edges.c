@@ -214,11 +214,11 @@ test_refusals(void)
 }
 
 static const tu_test tests[] = {
-    {TU_PATH, "/edges/canny/host-equals-ref", test_host_equals_ref},
-    {TU_PATH, "/edges/canny/step", test_canny_step},
-    {TU_PATH, "/edges/canny/square", test_canny_square},
-    {TU_PATH, "/edges/sobel/step", test_sobel_step},
-    {TU_PATH, "/edges/refusals", test_refusals},
+    {TU_PATH, "/edges/canny/host-equals-ref", {test_host_equals_ref}},
+    {TU_PATH, "/edges/canny/step", {test_canny_step}},
+    {TU_PATH, "/edges/canny/square", {test_canny_square}},
+    {TU_PATH, "/edges/sobel/step", {test_sobel_step}},
+    {TU_PATH, "/edges/refusals", {test_refusals}},
 };
 
 int

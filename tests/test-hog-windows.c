@@ -178,10 +178,10 @@ test_ref_bad_input(void)
 }
 
 static const tu_test tests[] = {
-    {TU_PATH, "/ref/hog/windows/grid", test_ref_grid},
-    {TU_PATH, "/ref/hog/windows/bad-input", test_ref_bad_input},
-    {TU_DEVICE, "hog/windows/grid", test_opencl_grid},
-    {TU_DEVICE, "hog/windows/opencv", test_opencl_opencv},
+    {TU_PATH, "/ref/hog/windows/grid", {test_ref_grid}},
+    {TU_PATH, "/ref/hog/windows/bad-input", {test_ref_bad_input}},
+    {TU_DEVICE, "hog/windows/grid", {test_opencl_grid}},
+    {TU_DEVICE, "hog/windows/opencv", {test_opencl_opencv}},
 };
 
 int

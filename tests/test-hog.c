@@ -848,21 +848,21 @@ test_ref_bad_input(void)
 }
 
 static const tu_test tests[] = {
-    {TU_PATH, "/ref/hog/gradient-truth", test_ref_gradient_truth},
-    {TU_PATH, "/ref/hog/pick-channel", test_ref_pick_channel},
-    {TU_PATH, "/ref/hog/model", test_ref_model},
-    {TU_PATH, "/ref/hog/clipped", test_ref_clipped},
-    {TU_PATH, "/ref/hog/bad-input", test_ref_bad_input},
-    {TU_PATH, "/ref/hog/opencv-descriptors", test_ref_descriptors},
-    {TU_PATH, "/ref/hog/opencv-detect", test_ref_detect},
-    {TU_DEVICE, "hog/stages", test_opencl_stages},
-    {TU_DEVICE, "hog/stages-other-shape", test_opencl_stages_other_shape},
-    {TU_DEVICE, "hog/bad-input", test_opencl_bad_input},
-    {TU_DEVICE, "hog/async-multi", test_opencl_async},
-    {TU_DEVICE, "hog/plan-reuse", test_opencl_plan_reuse},
-    {TU_DEVICE, "hog/clipped", test_opencl_clipped},
-    {TU_DEVICE, "hog/opencv-descriptors", test_opencl_descriptors},
-    {TU_DEVICE, "hog/opencv-detect", test_opencl_detect},
+    {TU_PATH, "/ref/hog/gradient-truth", {test_ref_gradient_truth}},
+    {TU_PATH, "/ref/hog/pick-channel", {test_ref_pick_channel}},
+    {TU_PATH, "/ref/hog/model", {test_ref_model}},
+    {TU_PATH, "/ref/hog/clipped", {test_ref_clipped}},
+    {TU_PATH, "/ref/hog/bad-input", {test_ref_bad_input}},
+    {TU_PATH, "/ref/hog/opencv-descriptors", {test_ref_descriptors}},
+    {TU_PATH, "/ref/hog/opencv-detect", {test_ref_detect}},
+    {TU_DEVICE, "hog/stages", {test_opencl_stages}},
+    {TU_DEVICE, "hog/stages-other-shape", {test_opencl_stages_other_shape}},
+    {TU_DEVICE, "hog/bad-input", {test_opencl_bad_input}},
+    {TU_DEVICE, "hog/async-multi", {test_opencl_async}},
+    {TU_DEVICE, "hog/plan-reuse", {test_opencl_plan_reuse}},
+    {TU_DEVICE, "hog/clipped", {test_opencl_clipped}},
+    {TU_DEVICE, "hog/opencv-descriptors", {test_opencl_descriptors}},
+    {TU_DEVICE, "hog/opencv-detect", {test_opencl_detect}},
 };
 
 int

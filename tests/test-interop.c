@@ -480,12 +480,12 @@ test_nodevice_args(void)
 }
 
 static const tu_test tests[] = {
-    {TU_PATH, "/nodevice/interop/args", test_nodevice_args},
-    {TU_PATH, "/ref/interop/buffers", test_ref_buffers},
-    {TU_DEVICE, "/interop/histogram", test_histogram},
-    {TU_DEVICE, "/interop/lines", test_lines},
-    {TU_DEVICE, "/interop/hog", test_hog},
-    {TU_PATH, "/opencl/interop/mismatch", test_opencl_mismatch},
+    {TU_PATH, "/nodevice/interop/args", {test_nodevice_args}},
+    {TU_PATH, "/ref/interop/buffers", {test_ref_buffers}},
+    {TU_DEVICE, "/interop/histogram", {test_histogram}},
+    {TU_DEVICE, "/interop/lines", {test_lines}},
+    {TU_DEVICE, "/interop/hog", {test_hog}},
+    {TU_PATH, "/opencl/interop/mismatch", {test_opencl_mismatch}},
 };
 
 int

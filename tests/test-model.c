@@ -468,17 +468,17 @@ out:
 }
 
 static const tu_test tests[] = {
-    {TU_PATH, "/nodevice/model/factor", test_factor},
-    {TU_PATH, "/nodevice/model/fit-recovers", test_fit_recovers},
-    {TU_PATH, "/nodevice/model/fit-exact", test_fit_exact},
-    {TU_PATH, "/nodevice/model/fit-no-stretch", test_fit_no_stretch},
-    {TU_PATH, "/nodevice/model/fit-serial", test_fit_serial},
-    {TU_PATH, "/nodevice/model/serial-factor", test_serial_factor},
-    {TU_PATH, "/nodevice/model/fit-degenerate", test_fit_degenerate},
-    {TU_PATH, "/nodevice/model/predict-unfitted", test_predict_unfitted},
-    {TU_PATH, "/ref/model/store-load", test_store_load},
-    {TU_PATH, "/ref/model/no-cache-dir", test_no_cache_dir},
-    {TU_DEVICE, "model/calibrate-quick", test_calibrate_quick},
+    {TU_PATH, "/nodevice/model/factor", {test_factor}},
+    {TU_PATH, "/nodevice/model/fit-recovers", {test_fit_recovers}},
+    {TU_PATH, "/nodevice/model/fit-exact", {test_fit_exact}},
+    {TU_PATH, "/nodevice/model/fit-no-stretch", {test_fit_no_stretch}},
+    {TU_PATH, "/nodevice/model/fit-serial", {test_fit_serial}},
+    {TU_PATH, "/nodevice/model/serial-factor", {test_serial_factor}},
+    {TU_PATH, "/nodevice/model/fit-degenerate", {test_fit_degenerate}},
+    {TU_PATH, "/nodevice/model/predict-unfitted", {test_predict_unfitted}},
+    {TU_PATH, "/ref/model/store-load", {test_store_load}},
+    {TU_PATH, "/ref/model/no-cache-dir", {test_no_cache_dir}},
+    {TU_DEVICE, "model/calibrate-quick", {test_calibrate_quick}},
 };
 
 int

@@ -20,12 +20,6 @@
 
 #include "subsample-private.h"
 
-static votecl_context *
-device(void)
-{
-    return tu_device_shared();
-}
-
 static votecl_subsample_plan *
 plan_new(votecl_context *context, size_t w, size_t h, unsigned f, votecl_dtype dtype,
          votecl_variant variant)
@@ -163,11 +157,6 @@ test_ref_truth(void)
 
 /* --- the device against the reference --- */
 
-typedef struct sub_case {
-    votecl_dtype dtype;
-    votecl_variant variant;
-} sub_case;
-
 static double
 block_mean_abs(const test_image *im, unsigned f, size_t bx, size_t by)
 {
@@ -199,7 +188,7 @@ compare(const test_image *im, unsigned f, const float *got, const float *want, s
 }
 
 static void
-check_random(votecl_context *context, const sub_case *c, size_t w, size_t h, unsigned f)
+check_random(votecl_context *context, const tu_variant_case *c, size_t w, size_t h, unsigned f)
 {
     test_image im;
     size_t count;
@@ -224,12 +213,8 @@ out:
 }
 
 static void
-test_device(const void *data)
+test_device(votecl_context *context, const tu_variant_case *c)
 {
-    const sub_case *c = data;
-    votecl_context *context = device();
-    if (context == NULL)
-        return;
     check_random(context, c, 37, 23, 4); /* partial blocks right and bottom */
     check_random(context, c, 64, 48, 1); /* factor 1: a copy */
     check_random(context, c, 1, 1, 1);
@@ -326,26 +311,16 @@ test_ref_empty_invalid(void)
 static void
 add_variant_tests(void)
 {
-    static const votecl_variant variants[] = {VOTECL_VARIANT_LOCAL, VOTECL_VARIANT_GLOBAL,
-                                              VOTECL_VARIANT_PRIVATE};
     static const votecl_dtype dtypes[] = {VOTECL_DTYPE_U8, VOTECL_DTYPE_F32};
-    static sub_case cases[G_N_ELEMENTS(variants) * G_N_ELEMENTS(dtypes)];
-
-    for (size_t d = 0, i = 0; d < G_N_ELEMENTS(dtypes); d++)
-        for (size_t v = 0; v < G_N_ELEMENTS(variants); v++, i++) {
-            cases[i] = (sub_case){dtypes[d], variants[v]};
-            char *path = g_strdup_printf("subsample/%s/%s", tu_dtype_name(dtypes[d]),
-                                         votecl_variant_name(variants[v]));
-            tu_add_device_data_test(path, &cases[i], test_device, NULL);
-            g_free(path);
-        }
+    static const tu_variant_test tests[] = {{"subsample", test_device}};
+    tu_add_variant_tests(dtypes, G_N_ELEMENTS(dtypes), tests, G_N_ELEMENTS(tests));
 }
 
 static const tu_test tests[] = {
-    {TU_PATH, "/ref/subsample/truth", test_ref_truth},
-    {TU_PATH, "/ref/subsample/empty-and-invalid", test_ref_empty_invalid},
-    {TU_CALL, NULL, add_variant_tests},
-    {TU_DEVICE_ON, "subsample/empty-and-invalid", .on = empty_invalid},
+    {TU_PATH, "/ref/subsample/truth", {test_ref_truth}},
+    {TU_PATH, "/ref/subsample/empty-and-invalid", {test_ref_empty_invalid}},
+    {TU_CALL, NULL, {add_variant_tests}},
+    {TU_DEVICE_ON, "subsample/empty-and-invalid", {.on = empty_invalid}},
 };
 
 int

@@ -125,11 +125,6 @@ test_ref_image(void)
 
 /* --- the device against the reference --- */
 
-typedef struct sum_case {
-    votecl_dtype dtype;
-    votecl_variant variant;
-} sum_case;
-
 static void
 check_random(votecl_sum_plan *plan, votecl_dtype dtype, size_t n, uint64_t seed)
 {
@@ -171,13 +166,9 @@ check_truth(votecl_sum_plan *plan, votecl_dtype dtype)
 }
 
 static void
-test_device(const void *data)
+test_device(votecl_context *context, const tu_variant_case *c)
 {
-    const sum_case *c = data;
     static const size_t lengths[] = {0, 1, 2, 7, 255, 4099, 65537, 1000003};
-    votecl_context *context = device();
-    if (context == NULL)
-        return;
     votecl_sum_plan *plan = plan_new(context, c->dtype, c->variant);
     if (plan == NULL)
         return;
@@ -215,12 +206,8 @@ check_image(votecl_sum_plan *plan, votecl_dtype dtype, size_t w, size_t h, unsig
 }
 
 static void
-test_device_image(const void *data)
+test_device_image(votecl_context *context, const tu_variant_case *c)
 {
-    const sum_case *c = data;
-    votecl_context *context = device();
-    if (context == NULL)
-        return;
     votecl_sum_plan *plan = plan_new(context, c->dtype, c->variant);
     if (plan == NULL)
         return;
@@ -295,31 +282,18 @@ test_ref_invalid(void)
 static void
 add_variant_tests(void)
 {
-    static const votecl_variant variants[] = {VOTECL_VARIANT_LOCAL, VOTECL_VARIANT_GLOBAL,
-                                              VOTECL_VARIANT_PRIVATE};
     static const votecl_dtype dtypes[] = {VOTECL_DTYPE_U8, VOTECL_DTYPE_F32};
-    static sum_case cases[G_N_ELEMENTS(variants) * G_N_ELEMENTS(dtypes)];
-
-    for (size_t d = 0, i = 0; d < G_N_ELEMENTS(dtypes); d++)
-        for (size_t v = 0; v < G_N_ELEMENTS(variants); v++, i++) {
-            cases[i] = (sum_case){dtypes[d], variants[v]};
-            const char *dt = tu_dtype_name(dtypes[d]), *var = votecl_variant_name(variants[v]);
-            char *path = g_strdup_printf("sum/%s/%s", dt, var);
-            tu_add_device_data_test(path, &cases[i], test_device, NULL);
-            g_free(path);
-            path = g_strdup_printf("sum/image/%s/%s", dt, var);
-            tu_add_device_data_test(path, &cases[i], test_device_image, NULL);
-            g_free(path);
-        }
+    static const tu_variant_test tests[] = {{"sum", test_device}, {"sum/image", test_device_image}};
+    tu_add_variant_tests(dtypes, G_N_ELEMENTS(dtypes), tests, G_N_ELEMENTS(tests));
 }
 
 static const tu_test tests[] = {
-    {TU_PATH, "/ref/sum/truth", test_ref_truth},
-    {TU_PATH, "/ref/sum/image", test_ref_image},
-    {TU_PATH, "/ref/sum/invalid", test_ref_invalid},
-    {TU_CALL, NULL, add_variant_tests},
-    {TU_DEVICE, "sum/u8/past-2^32", test_u8_large},
-    {TU_DEVICE_ON, "sum/invalid", .on = check_invalid},
+    {TU_PATH, "/ref/sum/truth", {test_ref_truth}},
+    {TU_PATH, "/ref/sum/image", {test_ref_image}},
+    {TU_PATH, "/ref/sum/invalid", {test_ref_invalid}},
+    {TU_CALL, NULL, {add_variant_tests}},
+    {TU_DEVICE, "sum/u8/past-2^32", {test_u8_large}},
+    {TU_DEVICE_ON, "sum/invalid", {.on = check_invalid}},
 };
 
 int

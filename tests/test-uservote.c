@@ -990,15 +990,15 @@ add_case_tests(void)
 }
 
 static const tu_test tests[] = {
-    {TU_CALL, NULL, add_case_tests},
-    {TU_PATH, "/ref/uservote/unsupported", test_ref_backend},
-    {TU_DEVICE, "uservote/passes", test_passes},
-    {TU_DEVICE, "uservote/syntax-error", test_syntax_error},
-    {TU_DEVICE_ON, "uservote/buffers", .on = test_buffers},
-    {TU_DEVICE, "uservote/empty", test_empty},
-    {TU_DEVICE, "uservote/histogram-builtin", test_histogram_builtin},
-    {TU_DEVICE, "uservote/invalid-spec", test_invalid_spec},
-    {TU_DEVICE, "uservote/invalid-run", test_invalid_run},
+    {TU_CALL, NULL, {add_case_tests}},
+    {TU_PATH, "/ref/uservote/unsupported", {test_ref_backend}},
+    {TU_DEVICE, "uservote/passes", {test_passes}},
+    {TU_DEVICE, "uservote/syntax-error", {test_syntax_error}},
+    {TU_DEVICE_ON, "uservote/buffers", {.on = test_buffers}},
+    {TU_DEVICE, "uservote/empty", {test_empty}},
+    {TU_DEVICE, "uservote/histogram-builtin", {test_histogram_builtin}},
+    {TU_DEVICE, "uservote/invalid-spec", {test_invalid_spec}},
+    {TU_DEVICE, "uservote/invalid-run", {test_invalid_run}},
 };
 
 int

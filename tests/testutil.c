@@ -264,6 +264,38 @@ tu_add_device_context_test(const char *suffix, void (*func)(votecl_context *cont
     tu_add_device_data_test(suffix, c, run_context_case, g_free);
 }
 
+typedef struct variant_run {
+    tu_variant_case c;
+    const tu_variant_test *test;
+} variant_run;
+
+static void
+run_variant_case(gconstpointer data)
+{
+    const variant_run *r = data;
+    votecl_context *context = tu_device_shared();
+    if (context != NULL)
+        r->test->func(context, &r->c);
+}
+
+void
+tu_add_variant_tests(const votecl_dtype *dtypes, size_t ndtypes, const tu_variant_test *tests,
+                     size_t ntests)
+{
+    static const votecl_variant variants[] = {VOTECL_VARIANT_LOCAL, VOTECL_VARIANT_GLOBAL,
+                                              VOTECL_VARIANT_PRIVATE};
+    for (size_t d = 0; d < ndtypes; d++)
+        for (size_t v = 0; v < G_N_ELEMENTS(variants); v++)
+            for (size_t t = 0; t < ntests; t++) {
+                variant_run *r = g_new(variant_run, 1);
+                *r = (variant_run){{dtypes[d], variants[v]}, &tests[t]};
+                char *path = g_strdup_printf("%s/%s/%s", tests[t].prefix, tu_dtype_name(dtypes[d]),
+                                             votecl_variant_name(variants[v]));
+                tu_add_device_data_test(path, r, run_variant_case, g_free);
+                g_free(path);
+            }
+}
+
 votecl_backend
 tu_device_backend(void)
 {
@@ -303,13 +335,13 @@ tu_add_tests(const tu_test *tests, size_t count)
     for (size_t i = 0; i < count; i++) {
         const tu_test *t = &tests[i];
         if (t->kind == TU_PATH)
-            g_test_add_func(t->path, t->func);
+            g_test_add_func(t->path, t->run.func);
         else if (t->kind == TU_DEVICE || (t->kind == TU_SLOW_DEVICE && g_test_slow()))
-            tu_add_device_test(t->path, t->func);
+            tu_add_device_test(t->path, t->run.func);
         else if (t->kind == TU_DEVICE_ON)
-            tu_add_device_context_test(t->path, t->on);
+            tu_add_device_context_test(t->path, t->run.on);
         else if (t->kind == TU_CALL)
-            t->func();
+            t->run.func();
     }
 }
 

@@ -73,8 +73,10 @@ enum { TU_PATH, TU_DEVICE, TU_SLOW_DEVICE, TU_DEVICE_ON, TU_CALL };
 typedef struct tu_test {
     int kind;
     const char *path;
-    GTestFunc func;
-    void (*on)(votecl_context *context);
+    union {
+        GTestFunc func;                      /* every kind but TU_DEVICE_ON */
+        void (*on)(votecl_context *context); /* TU_DEVICE_ON */
+    } run;
 } tu_test;
 
 /* Registers the rows in order. */
@@ -94,6 +96,21 @@ int tu_main(int *argc, char ***argv, const tu_test *tests, size_t count, int mod
 /* The same for a function of the program's shared device context (tu_device_shared), not
  * called when the test was skipped. */
 void tu_add_device_context_test(const char *suffix, void (*func)(votecl_context *context));
+/* A strategy forced on a dtype, for the programs that test every pair. */
+typedef struct tu_variant_case {
+    votecl_dtype dtype;
+    votecl_variant variant;
+} tu_variant_case;
+/* A device test of such a pair, registered as <prefix>/<dtype>/<strategy>; func runs on the
+ * shared device context (not called when the test was skipped). */
+typedef struct tu_variant_test {
+    const char *prefix;
+    void (*func)(votecl_context *context, const tu_variant_case *c);
+} tu_variant_test;
+/* Registers each of tests for each dtype of dtypes (outer) and each of the local, global and
+ * private strategies. */
+void tu_add_variant_tests(const votecl_dtype *dtypes, size_t ndtypes, const tu_variant_test *tests,
+                          size_t ntests);
 /* The backend of the running device test. */
 votecl_backend tu_device_backend(void);
 /* As tu_opencl_context_new, on the backend of the running device test. */

@@ -13,40 +13,16 @@
 /* --- a seeded generator (xorshift64*), private to the suite so that its cases never change
  * with another user of the tests' generator --- */
 
-typedef struct rng {
-    uint64_t s;
-} rng;
+typedef truth_rng rng;
 
 static void
 rng_init(rng *g, uint64_t seed, const char *family, size_t i)
 {
+    g->splitmix = 0;
     g->s = seed * 0x9e3779b97f4a7c15ull + i * 0xbf58476d1ce4e5b9ull + 1;
     for (const char *p = family; *p; p++)
         g->s = (g->s ^ (uint8_t)*p) * 0x100000001b3ull;
     g->s |= 1;
-}
-
-static uint64_t
-rng_next(rng *g)
-{
-    g->s ^= g->s >> 12;
-    g->s ^= g->s << 25;
-    g->s ^= g->s >> 27;
-    return g->s * 0x2545f4914f6cdd1dull;
-}
-
-/* Uniform in [lo, hi). */
-static double
-uniform(rng *g, double lo, double hi)
-{
-    return lo + (hi - lo) * (double)(rng_next(g) >> 11) / 9007199254740992.0;
-}
-
-static double
-gauss(rng *g)
-{
-    double u = uniform(g, 1e-12, 1.0), v = uniform(g, 0.0, 1.0);
-    return sqrt(-2.0 * log(u)) * cos(2.0 * M_PI * v);
 }
 
 /* --- drawing --- */
@@ -96,7 +72,7 @@ static void
 add_noise(truth_circles_case *c, rng *g, double sigma)
 {
     for (size_t i = 0; i < (size_t)c->width * c->height; i++)
-        c->pixels[i] = clamp_u8(c->pixels[i] + sigma * gauss(g));
+        c->pixels[i] = clamp_u8(c->pixels[i] + sigma * truth_rng_gauss(g));
 }
 
 static int
@@ -115,7 +91,7 @@ alloc_case(truth_circles_case *c, uint32_t w, uint32_t h, double background)
 static double
 contrast(rng *g, double background)
 {
-    double delta = uniform(g, 60, 140);
+    double delta = truth_rng_uniform(g, 60, 140);
     return background + delta < 250 || background - delta < 5 ? background + delta
                                                               : background - delta;
 }
@@ -139,11 +115,12 @@ make_single(truth_circles_case *c, size_t i, uint64_t seed)
     rng_init(&g, seed, "single", i);
     r = 5.0 * pow(40.0, (double)i / 39.0); /* 5 .. 200 */
     side = (uint32_t)(2 * r + 60) < 64 ? 64 : (uint32_t)(2 * r + 60);
-    bg = uniform(&g, 10, 120);
-    if (alloc_case(c, side, side + (uint32_t)uniform(&g, 0, 20), bg) != 0)
+    bg = truth_rng_uniform(&g, 10, 120);
+    if (alloc_case(c, side, side + (uint32_t)truth_rng_uniform(&g, 0, 20), bg) != 0)
         return -1;
     {
-        double x = c->width / 2.0 + uniform(&g, -8, 8), y = c->height / 2.0 + uniform(&g, -8, 8);
+        double x = c->width / 2.0 + truth_rng_uniform(&g, -8, 8),
+               y = c->height / 2.0 + truth_rng_uniform(&g, -8, 8);
         draw_ring(c, x, y, 0, r, 0, 7, contrast(&g, bg));
         add_truth(c, x, y, r);
     }
@@ -159,14 +136,14 @@ make_arcs(truth_circles_case *c, size_t i, uint64_t seed)
     double r, bg, x, y;
 
     rng_init(&g, seed, "arcs", i);
-    r = uniform(&g, 10, 120);
-    bg = uniform(&g, 10, 120);
+    r = truth_rng_uniform(&g, 10, 120);
+    bg = truth_rng_uniform(&g, 10, 120);
     if (alloc_case(c, (uint32_t)(2 * r + 80), (uint32_t)(2 * r + 70), bg) != 0)
         return -1;
-    x = c->width / 2.0 + uniform(&g, -5, 5);
-    y = c->height / 2.0 + uniform(&g, -5, 5);
-    draw_ring(c, x, y, r - 1.5, r + 1.5, uniform(&g, 0, 2 * M_PI),
-              uniform(&g, M_PI, 300.0 / 180.0 * M_PI), contrast(&g, bg));
+    x = c->width / 2.0 + truth_rng_uniform(&g, -5, 5);
+    y = c->height / 2.0 + truth_rng_uniform(&g, -5, 5);
+    draw_ring(c, x, y, r - 1.5, r + 1.5, truth_rng_uniform(&g, 0, 2 * M_PI),
+              truth_rng_uniform(&g, M_PI, 300.0 / 180.0 * M_PI), contrast(&g, bg));
     add_truth(c, x, y, r);
     c->min_radius = 8;
     c->max_radius = 130;
@@ -180,14 +157,14 @@ make_noise(truth_circles_case *c, size_t i, uint64_t seed)
     double r, bg, x, y;
 
     rng_init(&g, seed, "noise", i);
-    r = uniform(&g, 10, 120);
-    bg = uniform(&g, 40, 120);
+    r = truth_rng_uniform(&g, 10, 120);
+    bg = truth_rng_uniform(&g, 40, 120);
     if (alloc_case(c, (uint32_t)(2 * r + 80), (uint32_t)(2 * r + 80), bg) != 0)
         return -1;
-    x = c->width / 2.0 + uniform(&g, -10, 10);
-    y = c->height / 2.0 + uniform(&g, -10, 10);
+    x = c->width / 2.0 + truth_rng_uniform(&g, -10, 10);
+    y = c->height / 2.0 + truth_rng_uniform(&g, -10, 10);
     draw_ring(c, x, y, 0, r, 0, 7, contrast(&g, bg));
-    add_noise(c, &g, uniform(&g, 10, 30));
+    add_noise(c, &g, truth_rng_uniform(&g, 10, 30));
     add_truth(c, x, y, r);
     c->min_radius = 8;
     c->max_radius = 130;
@@ -202,20 +179,20 @@ make_overlap(truth_circles_case *c, size_t i, uint64_t seed)
     int k;
 
     rng_init(&g, seed, "overlap", i);
-    bg = uniform(&g, 10, 60);
+    bg = truth_rng_uniform(&g, 10, 60);
     if (alloc_case(c, 400, 300, bg) != 0)
         return -1;
-    k = 2 + (int)(rng_next(&g) % 2);
-    r = uniform(&g, 15, 80);
-    x = uniform(&g, 100, 300);
-    y = uniform(&g, 100, 200);
+    k = 2 + (int)(truth_rng_next(&g) % 2);
+    r = truth_rng_uniform(&g, 15, 80);
+    x = truth_rng_uniform(&g, 100, 300);
+    y = truth_rng_uniform(&g, 100, 200);
     for (int j = 0; j < k; j++) {
-        double level = bg + 60 + 50 * j + uniform(&g, 0, 30);
+        double level = bg + 60 + 50 * j + truth_rng_uniform(&g, 0, 30);
         draw_ring(c, x, y, 0, r, 0, 7, level);
         add_truth(c, x, y, r);
         {
-            double rn = uniform(&g, 15, 80), a = uniform(&g, 0, 2 * M_PI),
-                   d = uniform(&g, 0.6, 1.2) * (r > rn ? r : rn);
+            double rn = truth_rng_uniform(&g, 15, 80), a = truth_rng_uniform(&g, 0, 2 * M_PI),
+                   d = truth_rng_uniform(&g, 0.6, 1.2) * (r > rn ? r : rn);
             x += d * cos(a);
             y += d * sin(a);
             r = rn;
@@ -242,11 +219,11 @@ static void
 scatter(truth_circles_case *c, rng *g, int k, double lo, double hi, double bg)
 {
     for (int j = 0, tries = 0; j < k && tries < 1000; tries++) {
-        double r = uniform(g, lo, hi), x = uniform(g, r + 3, c->width - r - 3),
-               y = uniform(g, r + 3, c->height - r - 3);
+        double r = truth_rng_uniform(g, lo, hi), x = truth_rng_uniform(g, r + 3, c->width - r - 3),
+               y = truth_rng_uniform(g, r + 3, c->height - r - 3);
         if (!far_from_all(c, x, y, r))
             continue;
-        if (rng_next(g) % 3 == 0)
+        if (truth_rng_next(g) % 3 == 0)
             draw_ring(c, x, y, r - 1.5, r + 1.5, 0, 7, contrast(g, bg));
         else
             draw_ring(c, x, y, 0, r, 0, 7, contrast(g, bg));
@@ -262,10 +239,10 @@ make_multi(truth_circles_case *c, size_t i, uint64_t seed)
     double bg;
 
     rng_init(&g, seed, "multi", i);
-    bg = uniform(&g, 20, 120);
+    bg = truth_rng_uniform(&g, 20, 120);
     if (alloc_case(c, 640, 480, bg) != 0)
         return -1;
-    scatter(c, &g, 3 + (int)(rng_next(&g) % 4), 8, 60, bg);
+    scatter(c, &g, 3 + (int)(truth_rng_next(&g) % 4), 8, 60, bg);
     add_noise(c, &g, 5);
     c->min_radius = 6;
     c->max_radius = 70;
@@ -279,14 +256,15 @@ make_empty(truth_circles_case *c, size_t i, uint64_t seed)
     double bg;
 
     rng_init(&g, seed, "empty", i);
-    bg = uniform(&g, 30, 120);
+    bg = truth_rng_uniform(&g, 30, 120);
     if (alloc_case(c, 480, 360, bg) != 0)
         return -1;
     for (int j = 0; j < 6; j++) {
-        double x = uniform(&g, 0, 440), y = uniform(&g, 0, 320);
-        draw_rect(c, x, y, x + uniform(&g, 4, 120), y + uniform(&g, 4, 120), contrast(&g, bg));
+        double x = truth_rng_uniform(&g, 0, 440), y = truth_rng_uniform(&g, 0, 320);
+        draw_rect(c, x, y, x + truth_rng_uniform(&g, 4, 120), y + truth_rng_uniform(&g, 4, 120),
+                  contrast(&g, bg));
     }
-    add_noise(c, &g, uniform(&g, 5, 20));
+    add_noise(c, &g, truth_rng_uniform(&g, 5, 20));
     c->min_radius = 5;
     c->max_radius = 100;
     return 0;
@@ -299,10 +277,10 @@ make_large(truth_circles_case *c, size_t i, uint64_t seed)
     double bg;
 
     rng_init(&g, seed, "large", i);
-    bg = uniform(&g, 20, 120);
+    bg = truth_rng_uniform(&g, 20, 120);
     if (alloc_case(c, 1920, 1080, bg) != 0)
         return -1;
-    scatter(c, &g, 3 + (int)(rng_next(&g) % 6), 20, 200, bg);
+    scatter(c, &g, 3 + (int)(truth_rng_next(&g) % 6), 20, 200, bg);
     add_noise(c, &g, 5);
     c->min_radius = 15;
     c->max_radius = 210;
@@ -315,20 +293,7 @@ static const truth_circles_family families[] = {
     {"large", 4, 1, make_large},      {NULL, 0, 0, NULL},
 };
 
-const truth_circles_family *
-truth_circles_families(void)
-{
-    return families;
-}
-
-const truth_circles_family *
-truth_circles_family_find(const char *name)
-{
-    for (const truth_circles_family *f = families; f->name; f++)
-        if (strcmp(f->name, name) == 0)
-            return f;
-    return NULL;
-}
+TRUTH_FAMILIES_DEFINE(truth_circles_family, truth_circles);
 
 int
 truth_circles_case_make(const truth_circles_family *family, size_t i, uint64_t seed,
