@@ -12,6 +12,17 @@
 #include "testutil.h"
 #include "truth-circles.h"
 
+/* votecl_circles_plan_new on the 'ref' context refuses p at width x height, naming field. */
+static void
+expect_refused(const votecl_circles_params *p, size_t width, size_t height, const char *field)
+{
+    votecl_circles_plan *plan = NULL;
+    votecl_status status = votecl_circles_plan_new(tu_ref_context, p, width, height, &plan);
+
+    tu_expect_invalid(tu_ref_context, status, field);
+    g_assert_null(plan);
+}
+
 /* A plan for width x height on context, failing the test when it cannot be made. */
 static votecl_circles_plan *
 plan_new(votecl_context *context, const votecl_circles_params *p, size_t width, size_t height)
@@ -108,71 +119,51 @@ static void
 test_ref_invalid_params(void)
 {
     votecl_circles_params p;
-    votecl_circles_plan *plan = NULL;
 
     votecl_circles_params_init(&p, VOTECL_CIRCLES_GRADIENT);
-    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 0, 10, &plan),
-                      "width");
-    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 10, 65536, &plan),
-                      "height");
+    expect_refused(&p, 0, 10, "width");
+    expect_refused(&p, 10, 65536, "height");
     p.dp = 0.5;
-    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 10, 10, &plan),
-                      "dp");
+    expect_refused(&p, 10, 10, "dp");
     p.dp = NAN;
-    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 10, 10, &plan),
-                      "dp");
+    expect_refused(&p, 10, 10, "dp");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_GRADIENT);
     p.min_dist = -1;
-    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 10, 10, &plan),
-                      "min_dist");
+    expect_refused(&p, 10, 10, "min_dist");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_GRADIENT);
     p.canny_high = 0;
-    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 10, 10, &plan),
-                      "canny_high");
+    expect_refused(&p, 10, 10, "canny_high");
     p.canny_high = VOTECL_CIRCLES_MAX_CANNY + 1;
-    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 10, 10, &plan),
-                      "canny_high");
+    expect_refused(&p, 10, 10, "canny_high");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_GRADIENT);
     p.method = (votecl_circles_method)7;
-    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 10, 10, &plan),
-                      "method");
+    expect_refused(&p, 10, 10, "method");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_GRADIENT);
     p.max_radius = 70000;
-    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 10, 10, &plan),
-                      "max_radius");
+    expect_refused(&p, 10, 10, "max_radius");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_RADII);
     p.radius_step = 0;
-    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 10, 10, &plan),
-                      "radius_step");
+    expect_refused(&p, 10, 10, "radius_step");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_RADII);
     p.max_radius = 2;
-    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 10, 10, &plan),
-                      "max_radius");
+    expect_refused(&p, 10, 10, "max_radius");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_RADII);
     p.min_radius = 1;
     p.max_radius = 5000;
-    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 10, 10, &plan),
-                      "max_radius");
+    expect_refused(&p, 10, 10, "max_radius");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_RADII);
     p.max_radius = 1000;
-    tu_expect_invalid(tu_ref_context,
-                      votecl_circles_plan_new(tu_ref_context, &p, 30000, 30000, &plan),
-                      "max_radius");
+    expect_refused(&p, 30000, 30000, "max_radius");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_RADII);
     p.min_ydistance = 0;
-    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 10, 10, &plan),
-                      "min_ydistance");
+    expect_refused(&p, 10, 10, "min_ydistance");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_RADII);
     p.threshold = -1;
-    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 10, 10, &plan),
-                      "threshold");
-    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, NULL, 10, 10, &plan),
-                      "params");
+    expect_refused(&p, 10, 10, "threshold");
+    expect_refused(NULL, 10, 10, "params");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_RADII);
     p.struct_size = 0;
-    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 10, 10, &plan),
-                      "struct_size");
-    g_assert_null(plan);
+    expect_refused(&p, 10, 10, "struct_size");
 }
 
 /* One step beyond each documented limit is refused naming the field; the limit itself is
@@ -184,32 +175,22 @@ test_ref_limits(void)
     votecl_circles_plan *plan = NULL;
 
     votecl_circles_params_init(&p, VOTECL_CIRCLES_GRADIENT);
-    tu_expect_invalid(
-        tu_ref_context,
-        votecl_circles_plan_new(tu_ref_context, &p, VOTECL_CIRCLES_MAX_SIDE + 1, 1, &plan),
-        "width");
-    tu_expect_invalid(
-        tu_ref_context,
-        votecl_circles_plan_new(tu_ref_context, &p, 1, VOTECL_CIRCLES_MAX_SIDE + 1, &plan),
-        "height");
+    expect_refused(&p, VOTECL_CIRCLES_MAX_SIDE + 1, 1, "width");
+    expect_refused(&p, 1, VOTECL_CIRCLES_MAX_SIDE + 1, "height");
     p.canny_high = VOTECL_CIRCLES_MAX_CANNY;
     g_assert_cmpint(votecl_circles_plan_new(tu_ref_context, &p, 8, 8, &plan), ==, VOTECL_OK);
     votecl_circles_plan_free(plan);
     p.canny_high = VOTECL_CIRCLES_MAX_CANNY + 1;
-    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 8, 8, &plan),
-                      "canny_high");
+    expect_refused(&p, 8, 8, "canny_high");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_GRADIENT);
     p.min_radius = VOTECL_CIRCLES_MAX_SIDE + 1;
-    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 8, 8, &plan),
-                      "min_radius");
+    expect_refused(&p, 8, 8, "min_radius");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_GRADIENT);
     p.dp = 65535.5;
-    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 8, 8, &plan),
-                      "dp");
+    expect_refused(&p, 8, 8, "dp");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_GRADIENT);
     p.min_dist = 1e6 * 1.0000001;
-    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 8, 8, &plan),
-                      "min_dist");
+    expect_refused(&p, 8, 8, "min_dist");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_RADII);
     p.min_radius = 1;
     p.max_radius = VOTECL_CIRCLES_MAX_RADII; /* 1024 radii: the limit */
@@ -217,20 +198,15 @@ test_ref_limits(void)
     g_assert_null(votecl_circles_plan_accumulator(plan));
     votecl_circles_plan_free(plan);
     p.max_radius = VOTECL_CIRCLES_MAX_RADII + 1;
-    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 4, 4, &plan),
-                      "max_radius");
+    expect_refused(&p, 4, 4, "max_radius");
     /* 2 radii of 32768 x 16385 cells: one row past VOTECL_CIRCLES_MAX_CELLS */
     votecl_circles_params_init(&p, VOTECL_CIRCLES_RADII);
     p.min_radius = 1;
     p.max_radius = 2;
-    tu_expect_invalid(tu_ref_context,
-                      votecl_circles_plan_new(tu_ref_context, &p, 32768, 16385, &plan),
-                      "max_radius");
+    expect_refused(&p, 32768, 16385, "max_radius");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_RADII);
     p.threshold = 1e12 * 1.0000001;
-    tu_expect_invalid(tu_ref_context, votecl_circles_plan_new(tu_ref_context, &p, 8, 8, &plan),
-                      "threshold");
-    g_assert_null(plan);
+    expect_refused(&p, 8, 8, "threshold");
 }
 
 static void
