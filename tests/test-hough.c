@@ -144,10 +144,7 @@ run(votecl_context *context, const votecl_hough_params *p, const edge_image *im,
     if (plan == NULL)
         return -1;
     status = votecl_hough_run(plan, &view, r->lines, MAX_LINES, &r->found, &r->stats);
-    if (status != VOTECL_OK) {
-        g_test_message("run: %s: %s", votecl_status_string(status),
-                       votecl_context_get_error(context));
-        g_test_fail();
+    if (!tu_check_ok(context, status, "run")) {
         votecl_hough_plan_free(plan);
         return -1;
     }

@@ -152,10 +152,7 @@ run(votecl_context *context, const votecl_lines_params *p, size_t width, size_t 
     g_assert_cmpuint(capacity, <=, MAX_LINES);
     status = view != NULL ? votecl_lines_run(plan, view, r->lines, capacity, &r->found)
                           : votecl_lines_run_edges(plan, edges, n, r->lines, capacity, &r->found);
-    if (status != VOTECL_OK) {
-        g_test_message("run: %s: %s", votecl_status_string(status),
-                       votecl_context_get_error(context));
-        g_test_fail();
+    if (!tu_check_ok(context, status, "run")) {
         votecl_lines_plan_free(plan);
         return -1;
     }

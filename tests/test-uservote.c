@@ -588,10 +588,7 @@ run_guarded(votecl_vote_plan *plan, const ucase *k, const input *in, votecl_vote
         status = votecl_vote_run_image(plan, &in->view, all + GUARD, stats);
     else
         status = votecl_vote_run(plan, in->data, in->count, all + GUARD, stats);
-    if (status != VOTECL_OK) {
-        g_test_message("run: %s: %s", votecl_status_string(status),
-                       votecl_context_get_error(device()));
-        g_test_fail();
+    if (!tu_check_ok(device(), status, "run")) {
         g_free(all);
         return NULL;
     }
