@@ -149,6 +149,18 @@ check_failure(votecl_context *context, const tc_case *c, const char *what, votec
     }
 }
 
+/* The output of a run after the fault named by kind and k (when: which) equals expected. */
+static void
+check_result(const tc_case *c, const void *out, const void *expected, const char *when,
+             votecl__fault_kind kind, unsigned long k)
+{
+    if (tc_differ(c, out, expected)) {
+        g_test_message("%s %s %s:%lu: wrong result", c->name, when, votecl__fault_kind_name(kind),
+                       k);
+        g_test_fail();
+    }
+}
+
 /* Fails the k-th event of kind in c->make for k = 1, 2, ...; after each failure the
  * constructor and a run, unarmed, must give expected. */
 static void
@@ -191,11 +203,7 @@ sweep_make(votecl_context *context, const tc_case *c, votecl__fault_kind kind, c
         /* The object (and the context) work. */
         memset(out, SENTINEL, c->out_size);
         g_assert_cmpint(c->run(object, out), ==, VOTECL_OK);
-        if (tc_differ(c, out, expected)) {
-            g_test_message("%s after a constructor fault %s:%lu: wrong result", c->name,
-                           votecl__fault_kind_name(kind), k);
-            g_test_fail();
-        }
+        check_result(c, out, expected, "after a constructor fault", kind, k);
         c->destroy(object);
     }
     g_free(out);
@@ -237,11 +245,7 @@ sweep_run(votecl_context *context, void *object, const tc_case *c, votecl__fault
             memset(out, SENTINEL, c->out_size);
             g_assert_cmpint(c->run(object, out), ==, VOTECL_OK);
         }
-        if (tc_differ(c, out, expected)) {
-            g_test_message("%s run, %s:%lu: wrong result after the fault", c->name,
-                           votecl__fault_kind_name(kind), k);
-            g_test_fail();
-        }
+        check_result(c, out, expected, "run after the fault", kind, k);
     }
     g_free(out);
 }

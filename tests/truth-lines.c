@@ -109,20 +109,10 @@ draw_bar(uint8_t *p, uint32_t w, uint32_t h, const truth_lines_segment *s, int a
 void
 truth_lines_draw(uint8_t *pixels, uint32_t width, uint32_t height, const truth_lines_segment *s)
 {
-    switch (s->style) {
-    case TRUTH_LINES_8CONN:
-        draw_digital(pixels, width, height, s, 0);
-        break;
-    case TRUTH_LINES_4CONN:
-        draw_digital(pixels, width, height, s, 1);
-        break;
-    case TRUTH_LINES_AA:
-        draw_bar(pixels, width, height, s, 1);
-        break;
-    case TRUTH_LINES_SOLID:
-        draw_bar(pixels, width, height, s, 0);
-        break;
-    }
+    if (s->style == TRUTH_LINES_8CONN || s->style == TRUTH_LINES_4CONN)
+        draw_digital(pixels, width, height, s, s->style == TRUTH_LINES_4CONN);
+    else if (s->style == TRUTH_LINES_AA || s->style == TRUTH_LINES_SOLID)
+        draw_bar(pixels, width, height, s, s->style == TRUTH_LINES_AA);
 }
 
 /* --- cases --- */
