@@ -78,13 +78,7 @@ add_noise(truth_circles_case *c, rng *g, double sigma)
 static int
 alloc_case(truth_circles_case *c, uint32_t w, uint32_t h, double background)
 {
-    c->width = w;
-    c->height = h;
-    c->pixels = malloc((size_t)w * h);
-    if (c->pixels == NULL)
-        return -1;
-    memset(c->pixels, clamp_u8(background), (size_t)w * h);
-    return 0;
+    return truth_pixels_new(&c->pixels, &c->width, &c->height, w, h, clamp_u8(background));
 }
 
 /* A level at least 60 gray levels from the background, brighter or darker. */

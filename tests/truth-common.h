@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A suite's own generator, never shared with another user of random numbers, so that a
@@ -49,6 +50,21 @@ truth_rng_gauss(truth_rng *r)
 {
     double u = truth_rng_uniform(r, 1e-12, 1.0), v = truth_rng_uniform(r, 0.0, 1.0);
     return sqrt(-2.0 * log(u)) * cos(2.0 * 3.14159265358979323846 * v);
+}
+
+/* w x h bytes of fill in *pixels (NULL when out of memory: -1), w and h in *width and
+ * *height. */
+static inline int
+truth_pixels_new(uint8_t **pixels, uint32_t *width, uint32_t *height, uint32_t w, uint32_t h,
+                 uint8_t fill)
+{
+    *width = w;
+    *height = h;
+    *pixels = malloc((size_t)w * h);
+    if (*pixels == NULL)
+        return -1;
+    memset(*pixels, fill, (size_t)w * h);
+    return 0;
 }
 
 /* Declares prefix_families(), the families terminated by an entry with name NULL (transfer

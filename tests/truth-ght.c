@@ -61,13 +61,7 @@ truth_ght_scene_free(truth_ght_scene *scene)
 static int
 image_alloc(truth_ght_image *im, uint32_t w, uint32_t h, uint8_t fill)
 {
-    im->width = w;
-    im->height = h;
-    im->data = malloc((size_t)w * h);
-    if (im->data == NULL)
-        return -1;
-    memset(im->data, fill, (size_t)w * h);
-    return 0;
+    return truth_pixels_new(&im->data, &im->width, &im->height, w, h, fill);
 }
 
 /* --- generated shapes: primitives in a [-1, 1] box, added or cut in order --- */
