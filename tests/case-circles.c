@@ -39,16 +39,14 @@ static votecl_status
 gradient_run(void *object, void *out)
 {
     circles_out *o = out;
-    votecl_image v = tu_view_u8(tc_in.image, 64, 48);
-    return votecl_circles_run(object, &v, o->circles, 8, &o->found, NULL);
+    return votecl_circles_run(object, &tc_view_gray, o->circles, 8, &o->found, NULL);
 }
 
 static votecl_status
 radii_run(void *object, void *out)
 {
     circles_out *o = out;
-    votecl_image v = tu_view_u8(tc_in.edges, 96, 72);
-    return votecl_circles_run(object, &v, o->circles, 8, &o->found, NULL);
+    return votecl_circles_run(object, &tc_view_edges, o->circles, 8, &o->found, NULL);
 }
 
 TC_DESTROY(circles_destroy, votecl_circles_plan_free);

@@ -12,11 +12,10 @@ edges_make(votecl_context *context, void **object)
 static votecl_status
 edges_run(void *object, void *out)
 {
-    votecl_image v = tu_view_u8(tc_in.image, 64, 48);
     votecl_canny_params p;
 
     votecl_canny_params_init(&p);
-    return votecl_edges_canny(object, &v, &p, out, 64);
+    return votecl_edges_canny(object, &tc_view_gray, &p, out, 64);
 }
 
 static void

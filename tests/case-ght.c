@@ -11,7 +11,6 @@ static votecl_status
 ght_make_method(votecl_context *context, votecl_ght_method method, void **object)
 {
     votecl_ght_params p;
-    votecl_image t = tu_view_u8(tc_in.ght_template, 48, 40);
 
     votecl_ght_params_init(&p, method);
     p.levels = 90;
@@ -25,7 +24,7 @@ ght_make_method(votecl_context *context, votecl_ght_method method, void **object
         p.max_rotations = 2;
         p.max_scales = 1;
     }
-    return votecl_ght_model_new(context, &p, &t, (votecl_ght_model **)object);
+    return votecl_ght_model_new(context, &p, &tc_view_template, (votecl_ght_model **)object);
 }
 
 static votecl_status
@@ -44,8 +43,7 @@ static votecl_status
 ght_run(void *object, void *out)
 {
     ght_out *o = out;
-    votecl_image v = tu_view_u8(tc_in.ght_scene, 96, 80);
-    return votecl_ght_detect(object, &v, o->poses, 4, &o->found);
+    return votecl_ght_detect(object, &tc_view_scene, o->poses, 4, &o->found);
 }
 
 TC_DESTROY(ght_destroy, votecl_ght_model_free);

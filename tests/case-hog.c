@@ -54,17 +54,15 @@ static votecl_status
 hog_run(void *object, void *out)
 {
     hog_out *o = out;
-    votecl_image v = tu_view_u8(tc_in.people, 80, 144);
-    return votecl_hog_detect(object, &v, NULL, 0, o->detections, 16, &o->found);
+    return votecl_hog_detect(object, &tc_view_people, NULL, 0, o->detections, 16, &o->found);
 }
 
 /* out: the count (size_t), then HOG_FLOATS floats */
 static votecl_status
 hog_compute_run(void *object, void *out)
 {
-    votecl_image v = tu_view_u8(tc_in.people, 80, 144);
-    return votecl_hog_compute(object, &v, (float *)((char *)out + sizeof(size_t)), HOG_FLOATS,
-                              (size_t *)out);
+    return votecl_hog_compute(object, &tc_view_people, (float *)((char *)out + sizeof(size_t)),
+                              HOG_FLOATS, (size_t *)out);
 }
 
 TC_DESTROY(hog_destroy, votecl_hog_free);

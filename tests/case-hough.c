@@ -20,8 +20,7 @@ static votecl_status
 hough_run(void *object, void *out)
 {
     hough_out *o = out;
-    votecl_image v = tu_view_u8(tc_in.edges, 96, 72);
-    return votecl_hough_run(object, &v, o->lines, 8, &o->found, NULL);
+    return votecl_hough_run(object, &tc_view_edges, o->lines, 8, &o->found, NULL);
 }
 
 TC_DESTROY(hough_destroy, votecl_hough_plan_free);

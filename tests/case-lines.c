@@ -20,8 +20,7 @@ static votecl_status
 lines_run(void *object, void *out)
 {
     pclines_out *o = out;
-    votecl_image v = tu_view_u8(tc_in.edges, 96, 72);
-    return votecl_lines_run(object, &v, o->lines, 8, &o->found);
+    return votecl_lines_run(object, &tc_view_edges, o->lines, 8, &o->found);
 }
 
 TC_DESTROY(lines_destroy, votecl_lines_plan_free);

@@ -129,6 +129,9 @@ extern const tc_algorithm *const tc_algorithms[];
 /* The inputs every case reads (tc_init makes them), and the people model's file. */
 extern tu_inputs tc_in;
 extern char *tc_hog_model_file;
+/* Views of tc_in's images, made with them: the gray image, the edge image, the people, the
+ * GHT's template and its scene. */
+extern votecl_image tc_view_gray, tc_view_edges, tc_view_people, tc_view_template, tc_view_scene;
 
 /* Makes the inputs from seed and finds the model file (VOTECL_KERNEL_PATH, else cl/). */
 void tc_init(uint64_t seed);
