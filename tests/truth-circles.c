@@ -97,13 +97,53 @@ add_truth(truth_circles_case *c, double x, double y, double r)
         c->truth[c->n++] = (truth_circle){x, y, r};
 }
 
+/* The case's generator, and its w x h pixels of a background drawn in [lo, hi) (in *bg): 0,
+ * or -1 when out of memory. */
+static int
+begin(truth_circles_case *c, rng *g, uint64_t seed, size_t i, double lo, double hi, uint32_t w,
+      uint32_t h, double *bg)
+{
+    rng_init(g, seed, c->family, i);
+    *bg = truth_rng_uniform(g, lo, hi);
+    return alloc_case(c, w, h, *bg);
+}
+
+/* The generator of a case with one circle of radius r in [10, 120) (in *r) and its pixels:
+ * 2r + 80 wide, 2r + margin high, of a background drawn in [lo, 120) (in *bg). */
+static int
+begin_one(truth_circles_case *c, rng *g, uint64_t seed, size_t i, double lo, double margin,
+          double *r, double *bg)
+{
+    rng_init(g, seed, c->family, i);
+    *r = truth_rng_uniform(g, 10, 120);
+    *bg = truth_rng_uniform(g, lo, 120);
+    return alloc_case(c, (uint32_t)(2 * *r + 80), (uint32_t)(2 * *r + margin), *bg);
+}
+
+/* A point within d of the image's centre in x and in y. */
+static void
+centre(const truth_circles_case *c, rng *g, double d, double *x, double *y)
+{
+    *x = c->width / 2.0 + truth_rng_uniform(g, -d, d);
+    *y = c->height / 2.0 + truth_rng_uniform(g, -d, d);
+}
+
+/* The radii a detector is told to search: 0. */
+static int
+searched(truth_circles_case *c, double min_radius, double max_radius)
+{
+    c->min_radius = min_radius;
+    c->max_radius = max_radius;
+    return 0;
+}
+
 /* --- the families --- */
 
 static int
 make_single(truth_circles_case *c, size_t i, uint64_t seed)
 {
     rng g;
-    double r, bg;
+    double r, bg, x, y;
     uint32_t side;
 
     rng_init(&g, seed, "single", i);
@@ -112,15 +152,10 @@ make_single(truth_circles_case *c, size_t i, uint64_t seed)
     bg = truth_rng_uniform(&g, 10, 120);
     if (alloc_case(c, side, side + (uint32_t)truth_rng_uniform(&g, 0, 20), bg) != 0)
         return -1;
-    {
-        double x = c->width / 2.0 + truth_rng_uniform(&g, -8, 8),
-               y = c->height / 2.0 + truth_rng_uniform(&g, -8, 8);
-        draw_ring(c, x, y, 0, r, 0, 7, contrast(&g, bg));
-        add_truth(c, x, y, r);
-    }
-    c->min_radius = 5;
-    c->max_radius = 210;
-    return 0;
+    centre(c, &g, 8, &x, &y);
+    draw_ring(c, x, y, 0, r, 0, 7, contrast(&g, bg));
+    add_truth(c, x, y, r);
+    return searched(c, 5, 210);
 }
 
 static int
@@ -129,19 +164,13 @@ make_arcs(truth_circles_case *c, size_t i, uint64_t seed)
     rng g;
     double r, bg, x, y;
 
-    rng_init(&g, seed, "arcs", i);
-    r = truth_rng_uniform(&g, 10, 120);
-    bg = truth_rng_uniform(&g, 10, 120);
-    if (alloc_case(c, (uint32_t)(2 * r + 80), (uint32_t)(2 * r + 70), bg) != 0)
+    if (begin_one(c, &g, seed, i, 10, 70, &r, &bg) != 0)
         return -1;
-    x = c->width / 2.0 + truth_rng_uniform(&g, -5, 5);
-    y = c->height / 2.0 + truth_rng_uniform(&g, -5, 5);
+    centre(c, &g, 5, &x, &y);
     draw_ring(c, x, y, r - 1.5, r + 1.5, truth_rng_uniform(&g, 0, 2 * M_PI),
               truth_rng_uniform(&g, M_PI, 300.0 / 180.0 * M_PI), contrast(&g, bg));
     add_truth(c, x, y, r);
-    c->min_radius = 8;
-    c->max_radius = 130;
-    return 0;
+    return searched(c, 8, 130);
 }
 
 static int
@@ -150,19 +179,13 @@ make_noise(truth_circles_case *c, size_t i, uint64_t seed)
     rng g;
     double r, bg, x, y;
 
-    rng_init(&g, seed, "noise", i);
-    r = truth_rng_uniform(&g, 10, 120);
-    bg = truth_rng_uniform(&g, 40, 120);
-    if (alloc_case(c, (uint32_t)(2 * r + 80), (uint32_t)(2 * r + 80), bg) != 0)
+    if (begin_one(c, &g, seed, i, 40, 80, &r, &bg) != 0)
         return -1;
-    x = c->width / 2.0 + truth_rng_uniform(&g, -10, 10);
-    y = c->height / 2.0 + truth_rng_uniform(&g, -10, 10);
+    centre(c, &g, 10, &x, &y);
     draw_ring(c, x, y, 0, r, 0, 7, contrast(&g, bg));
     add_noise(c, &g, truth_rng_uniform(&g, 10, 30));
     add_truth(c, x, y, r);
-    c->min_radius = 8;
-    c->max_radius = 130;
-    return 0;
+    return searched(c, 8, 130);
 }
 
 static int
@@ -172,9 +195,7 @@ make_overlap(truth_circles_case *c, size_t i, uint64_t seed)
     double bg = 0, x, y, r;
     int k;
 
-    rng_init(&g, seed, "overlap", i);
-    bg = truth_rng_uniform(&g, 10, 60);
-    if (alloc_case(c, 400, 300, bg) != 0)
+    if (begin(c, &g, seed, i, 10, 60, 400, 300, &bg) != 0)
         return -1;
     k = 2 + (int)(truth_rng_next(&g) % 2);
     r = truth_rng_uniform(&g, 15, 80);
@@ -194,9 +215,7 @@ make_overlap(truth_circles_case *c, size_t i, uint64_t seed)
             y = y < r + 2 ? r + 2 : y > 298 - r ? 298 - r : y;
         }
     }
-    c->min_radius = 12;
-    c->max_radius = 90;
-    return 0;
+    return searched(c, 12, 90);
 }
 
 static int
@@ -226,21 +245,26 @@ scatter(truth_circles_case *c, rng *g, int k, double lo, double hi, double bg)
     }
 }
 
+/* 3 + (a number below kinds) discs and rings of radius lo to hi scattered over a w x h image,
+ * and noise. */
 static int
-make_multi(truth_circles_case *c, size_t i, uint64_t seed)
+make_scattered(truth_circles_case *c, size_t i, uint64_t seed, uint32_t w, uint32_t h,
+               unsigned kinds, double lo, double hi)
 {
     rng g;
     double bg;
 
-    rng_init(&g, seed, "multi", i);
-    bg = truth_rng_uniform(&g, 20, 120);
-    if (alloc_case(c, 640, 480, bg) != 0)
+    if (begin(c, &g, seed, i, 20, 120, w, h, &bg) != 0)
         return -1;
-    scatter(c, &g, 3 + (int)(truth_rng_next(&g) % 4), 8, 60, bg);
+    scatter(c, &g, 3 + (int)(truth_rng_next(&g) % kinds), lo, hi, bg);
     add_noise(c, &g, 5);
-    c->min_radius = 6;
-    c->max_radius = 70;
     return 0;
+}
+
+static int
+make_multi(truth_circles_case *c, size_t i, uint64_t seed)
+{
+    return make_scattered(c, i, seed, 640, 480, 4, 8, 60) != 0 ? -1 : searched(c, 6, 70);
 }
 
 static int
@@ -249,9 +273,7 @@ make_empty(truth_circles_case *c, size_t i, uint64_t seed)
     rng g;
     double bg;
 
-    rng_init(&g, seed, "empty", i);
-    bg = truth_rng_uniform(&g, 30, 120);
-    if (alloc_case(c, 480, 360, bg) != 0)
+    if (begin(c, &g, seed, i, 30, 120, 480, 360, &bg) != 0)
         return -1;
     for (int j = 0; j < 6; j++) {
         double x = truth_rng_uniform(&g, 0, 440), y = truth_rng_uniform(&g, 0, 320);
@@ -259,26 +281,13 @@ make_empty(truth_circles_case *c, size_t i, uint64_t seed)
                   contrast(&g, bg));
     }
     add_noise(c, &g, truth_rng_uniform(&g, 5, 20));
-    c->min_radius = 5;
-    c->max_radius = 100;
-    return 0;
+    return searched(c, 5, 100);
 }
 
 static int
 make_large(truth_circles_case *c, size_t i, uint64_t seed)
 {
-    rng g;
-    double bg;
-
-    rng_init(&g, seed, "large", i);
-    bg = truth_rng_uniform(&g, 20, 120);
-    if (alloc_case(c, 1920, 1080, bg) != 0)
-        return -1;
-    scatter(c, &g, 3 + (int)(truth_rng_next(&g) % 6), 20, 200, bg);
-    add_noise(c, &g, 5);
-    c->min_radius = 15;
-    c->max_radius = 210;
-    return 0;
+    return make_scattered(c, i, seed, 1920, 1080, 6, 20, 200) != 0 ? -1 : searched(c, 15, 210);
 }
 
 static const truth_circles_family families[] = {
