@@ -128,6 +128,14 @@ centre(const truth_circles_case *c, rng *g, double d, double *x, double *y)
     *y = c->height / 2.0 + truth_rng_uniform(g, -d, d);
 }
 
+/* A filled disc of a level that contrasts with bg, and its truth. */
+static void
+planted_disc(truth_circles_case *c, rng *g, double x, double y, double r, double bg)
+{
+    draw_ring(c, x, y, 0, r, 0, 7, contrast(g, bg));
+    add_truth(c, x, y, r);
+}
+
 /* The radii a detector is told to search: 0. */
 static int
 searched(truth_circles_case *c, double min_radius, double max_radius)
@@ -153,8 +161,7 @@ make_single(truth_circles_case *c, size_t i, uint64_t seed)
     if (alloc_case(c, side, side + (uint32_t)truth_rng_uniform(&g, 0, 20), bg) != 0)
         return -1;
     centre(c, &g, 8, &x, &y);
-    draw_ring(c, x, y, 0, r, 0, 7, contrast(&g, bg));
-    add_truth(c, x, y, r);
+    planted_disc(c, &g, x, y, r, bg);
     return searched(c, 5, 210);
 }
 
@@ -182,9 +189,8 @@ make_noise(truth_circles_case *c, size_t i, uint64_t seed)
     if (begin_one(c, &g, seed, i, 40, 80, &r, &bg) != 0)
         return -1;
     centre(c, &g, 10, &x, &y);
-    draw_ring(c, x, y, 0, r, 0, 7, contrast(&g, bg));
+    planted_disc(c, &g, x, y, r, bg);
     add_noise(c, &g, truth_rng_uniform(&g, 10, 30));
-    add_truth(c, x, y, r);
     return searched(c, 8, 130);
 }
 
