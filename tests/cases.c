@@ -36,10 +36,10 @@ tc_free(void)
 const tc_algorithm *
 tc_find(const char *name)
 {
-    for (size_t i = 0; tc_algorithms[i] != NULL; i++)
-        if (strcmp(tc_algorithms[i]->name, name) == 0)
-            return tc_algorithms[i];
-    return NULL;
+    const tc_algorithm *const *a = tc_algorithms;
+    while (*a != NULL && strcmp((*a)->name, name) != 0)
+        a++;
+    return *a;
 }
 
 int
