@@ -289,20 +289,18 @@ out:
     votecl_context_free(ref);
 }
 
+static const tu_test tests[] = {
+    {TU_PATH, "/edges/canny/host-equals-ref", {test_host_equals_ref}},
+    {TU_PATH, "/edges/canny/step", {test_canny_step}},
+    {TU_PATH, "/edges/canny/aperture7", {test_canny_aperture7}},
+    {TU_PATH, "/edges/canny/square", {test_canny_square}},
+    {TU_PATH, "/edges/sobel/step", {test_sobel_step}},
+    {TU_PATH, "/edges/refusals", {test_refusals}},
+    {TU_DEVICE, "edges/canny/equals-ref", {test_device_equals_ref}},
+};
+
 int
 main(int argc, char **argv)
 {
-    int rc;
-
-    g_test_init(&argc, &argv, NULL);
-    g_test_add_func("/edges/canny/host-equals-ref", test_host_equals_ref);
-    g_test_add_func("/edges/canny/step", test_canny_step);
-    g_test_add_func("/edges/canny/aperture7", test_canny_aperture7);
-    g_test_add_func("/edges/canny/square", test_canny_square);
-    g_test_add_func("/edges/sobel/step", test_sobel_step);
-    g_test_add_func("/edges/refusals", test_refusals);
-    tu_add_device_test("edges/canny/equals-ref", test_device_equals_ref);
-    rc = g_test_run();
-    tu_device_contexts_free();
-    return rc;
+    return TU_MAIN(tests, TU_FATAL);
 }
