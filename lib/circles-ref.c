@@ -672,21 +672,22 @@ typedef struct {
 static int
 kept_grid_init(kept_grid *g, size_t n)
 {
-    size_t slots = 16;
+    size_t slots = 16, bytes;
 
-    while (slots < 2 * n && slots < ((size_t)1 << 40))
+    while (slots < n && slots <= SIZE_MAX / 4) /* between 2 n and 4 n slots */
         slots *= 2;
-    g->mask = slots - 1;
-    if (votecl__mul_overflow(slots, sizeof *g->head, &(size_t){0}))
+    slots *= 2;
+    if (votecl__mul_overflow(slots, sizeof *g->head, &bytes))
         return 0;
-    g->head = votecl__malloc(slots * sizeof *g->head);
+    g->mask = slots - 1;
+    g->head = votecl__malloc(bytes);
     g->next = votecl__malloc((n > 0 ? n : 1) * sizeof *g->next);
     if (g->head == NULL || g->next == NULL) {
         free(g->head);
         free(g->next);
         return 0;
     }
-    memset(g->head, 0xff, slots * sizeof *g->head); /* SIZE_MAX: empty */
+    memset(g->head, 0xff, bytes); /* SIZE_MAX: empty */
     return 1;
 }
 
