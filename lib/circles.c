@@ -122,9 +122,9 @@ check_radii(const votecl_circles_params *p, size_t width, size_t height, char *m
 }
 
 static votecl_status
-check_params(const votecl_circles_params *p, size_t width, size_t height, char *msg,
-             size_t msg_size)
+check_params(const void *params, size_t width, size_t height, char *msg, size_t msg_size)
 {
+    const votecl_circles_params *p = params;
     votecl_status status = check_size(width, height, msg, msg_size);
 
     if (status != VOTECL_OK)
@@ -215,11 +215,12 @@ plan_device(votecl_circles_plan *plan)
 }
 
 static votecl_status
-plan_init(votecl_circles_plan *plan, const votecl_circles_params *params, size_t width,
-          size_t height)
+plan_init(void *plan_, votecl_context *context, const void *params, size_t width, size_t height)
 {
+    votecl_circles_plan *plan = plan_;
     votecl_status status;
 
+    plan->context = context;
     status = votecl__circles_desc_init(&plan->desc, params, (uint32_t)width, (uint32_t)height);
     if (status != VOTECL_OK)
         return votecl__fail(plan->context, status, "out of memory for the radii's circles");
@@ -235,29 +236,25 @@ plan_init(votecl_circles_plan *plan, const votecl_circles_params *params, size_t
     return plan->device ? plan_device(plan) : VOTECL_OK;
 }
 
+static void
+plan_release(void *plan)
+{
+    votecl_circles_plan_free(plan);
+}
+
+static const votecl__frame_plan_ops plan_ops = {
+    .size = sizeof(votecl_circles_plan),
+    .check = check_params,
+    .init = plan_init,
+    .release = plan_release,
+};
+
 votecl_status
 votecl_circles_plan_new(votecl_context *context, const votecl_circles_params *params, size_t width,
                         size_t height, votecl_circles_plan **out)
 {
-    votecl_circles_plan *plan;
-    char msg[256];
-    votecl_status status;
-
     VOTECL__ENTER_OR_RETURN(context);
-    if ((status = votecl__new_begin(context, params, "params", out)) != VOTECL_OK)
-        return status;
-    *out = NULL;
-    if ((status = check_params(params, width, height, msg, sizeof msg)) != VOTECL_OK)
-        return votecl__fail(context, status, "%s", msg);
-    if ((plan = votecl__calloc(1, sizeof *plan)) == NULL)
-        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for a plan");
-    plan->context = context;
-    if ((status = plan_init(plan, params, width, height)) != VOTECL_OK) {
-        votecl_circles_plan_free(plan);
-        return status;
-    }
-    *out = plan;
-    return VOTECL_OK;
+    return votecl__frame_plan_new_of(&plan_ops, context, params, width, height, out);
 }
 
 void

@@ -34,6 +34,30 @@ votecl__new_begin_sized(votecl_context *context, const void *params, const char 
 }
 
 votecl_status
+votecl__frame_plan_new(const votecl__frame_plan_ops *ops, votecl_context *context,
+                       const void *params, size_t params_size, size_t width, size_t height,
+                       void **out)
+{
+    void *plan;
+    char msg[256];
+    votecl_status status = votecl__new_begin_sized(context, params, "params", params_size, out);
+
+    if (status != VOTECL_OK)
+        return status;
+    *out = NULL;
+    if ((status = ops->check(params, width, height, msg, sizeof msg)) != VOTECL_OK)
+        return votecl__fail(context, status, "%s", msg);
+    if ((plan = votecl__calloc(1, ops->size)) == NULL)
+        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for a plan");
+    if ((status = ops->init(plan, context, params, width, height)) != VOTECL_OK) {
+        ops->release(plan);
+        return status;
+    }
+    *out = plan;
+    return VOTECL_OK;
+}
+
+votecl_status
 votecl__struct_size_message(const void *params, const char *name, size_t size, char *msg,
                             size_t msg_size)
 {
