@@ -242,7 +242,7 @@ plan_release(void *plan)
     votecl_circles_plan_free(plan);
 }
 
-static const votecl__frame_plan_ops plan_ops = {
+static const votecl__plan_ops plan_ops = {
     .size = sizeof(votecl_circles_plan),
     .check = check_params,
     .init = plan_init,
@@ -254,7 +254,7 @@ votecl_circles_plan_new(votecl_context *context, const votecl_circles_params *pa
                         size_t height, votecl_circles_plan **out)
 {
     VOTECL__ENTER_OR_RETURN(context);
-    return votecl__frame_plan_new_of(&plan_ops, context, params, width, height, out);
+    return votecl__plan_new_of(&plan_ops, context, params, width, height, out);
 }
 
 void

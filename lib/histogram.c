@@ -313,33 +313,38 @@ plan_compile(votecl_hist_plan *plan, const votecl_hist_params *params)
     return status;
 }
 
+static votecl_status
+plan_new_init(void *plan_, votecl_context *context, const void *params, size_t width, size_t height)
+{
+    votecl_hist_plan *plan = plan_;
+    char msg[256];
+    votecl_status status;
+
+    plan->context = context;
+    status = votecl__hist_desc_init(params, &plan->desc, msg, sizeof msg);
+    if (status != VOTECL_OK)
+        return votecl__fail(context, status, "%s", msg);
+    return context->backend != VOTECL_BACKEND_REF ? plan_compile(plan, params) : VOTECL_OK;
+}
+
+static void
+plan_release(void *plan)
+{
+    votecl_hist_plan_free(plan);
+}
+
+static const votecl__plan_ops plan_ops = {
+    .size = sizeof(votecl_hist_plan),
+    .init = plan_new_init,
+    .release = plan_release,
+};
+
 votecl_status
 votecl_hist_plan_new(votecl_context *context, const votecl_hist_params *params,
                      votecl_hist_plan **out)
 {
-    votecl_hist_plan *plan;
-    char msg[256];
-    votecl_status status;
-
     VOTECL__ENTER_OR_RETURN(context);
-    if ((status = votecl__new_begin(context, params, "params", out)) != VOTECL_OK)
-        return status;
-    *out = NULL;
-    plan = votecl__calloc(1, sizeof *plan);
-    if (plan == NULL)
-        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for a plan");
-    plan->context = context;
-    status = votecl__hist_desc_init(params, &plan->desc, msg, sizeof msg);
-    if (status != VOTECL_OK)
-        votecl__fail(context, status, "%s", msg);
-    else if (context->backend != VOTECL_BACKEND_REF)
-        status = plan_compile(plan, params);
-    if (status != VOTECL_OK) {
-        votecl_hist_plan_free(plan);
-        return status;
-    }
-    *out = plan;
-    return VOTECL_OK;
+    return votecl__plan_new_of(&plan_ops, context, params, 0, 0, out);
 }
 
 void

@@ -150,7 +150,7 @@ plan_release(void *plan)
     votecl_hough_plan_free(plan);
 }
 
-static const votecl__frame_plan_ops plan_ops = {
+static const votecl__plan_ops plan_ops = {
     .size = sizeof(votecl_hough_plan),
     .check = check_params,
     .init = plan_init,
@@ -162,7 +162,7 @@ votecl_hough_plan_new(votecl_context *context, const votecl_hough_params *params
                       size_t height, votecl_hough_plan **out)
 {
     VOTECL__ENTER_OR_RETURN(context);
-    return votecl__frame_plan_new_of(&plan_ops, context, params, width, height, out);
+    return votecl__plan_new_of(&plan_ops, context, params, width, height, out);
 }
 
 void

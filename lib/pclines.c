@@ -306,7 +306,7 @@ plan_release(void *plan)
     votecl_lines_plan_free(plan);
 }
 
-static const votecl__frame_plan_ops plan_ops = {
+static const votecl__plan_ops plan_ops = {
     .size = sizeof(votecl_lines_plan),
     .check = check_params,
     .init = plan_init,
@@ -318,7 +318,7 @@ votecl_lines_plan_new(votecl_context *context, const votecl_lines_params *params
                       size_t height, votecl_lines_plan **out)
 {
     VOTECL__ENTER_OR_RETURN(context);
-    return votecl__frame_plan_new_of(&plan_ops, context, params, width, height, out);
+    return votecl__plan_new_of(&plan_ops, context, params, width, height, out);
 }
 
 void

@@ -122,28 +122,31 @@ votecl_status votecl__new_begin_sized(votecl_context *context, const void *param
 #define votecl__new_begin(context, params, params_name, out)                                  \
     votecl__new_begin_sized((context), (params), (params_name),                                \
                             sizeof *(params) + VOTECL__STRUCT_SIZE_FIRST(params), (out))
-/* How a plan that takes a frame size (hough, lines, circles) is checked, built and freed, so
- * that one constructor, votecl__frame_plan_new(), serves them all. */
-typedef struct votecl__frame_plan_ops {
-    size_t size; /* of the plan */
-    /* the parameters' own check for a width x height frame, its message in msg */
+/* How a plan is checked, built and freed, so that one constructor, votecl__plan_new(),
+ * serves them all. A plan without a frame size gets 0 x 0. */
+typedef struct votecl__plan_ops {
+    size_t size;             /* of the plan */
+    const char *params_name; /* in messages; NULL: "params" */
+    /* the parameters' own check for a width x height frame, its message in msg (or NULL) */
     votecl_status (*check)(const void *params, size_t width, size_t height, char *msg,
                            size_t msg_size);
+    /* or a check that records its own message in context (or NULL) */
+    votecl_status (*check_in)(votecl_context *context, const void *params);
     /* builds the zeroed plan for context; on failure the plan goes to release */
     votecl_status (*init)(void *plan, votecl_context *context, const void *params, size_t width,
                           size_t height);
     void (*release)(void *plan);
-} votecl__frame_plan_ops;
+} votecl__plan_ops;
 
-/* The constructor of a frame plan: votecl__new_begin's checks (params_size as it computes
- * it), *out cleared, the parameters checked, the plan allocated, built and handed out. */
-votecl_status votecl__frame_plan_new(const votecl__frame_plan_ops *ops, votecl_context *context,
-                                     const void *params, size_t params_size, size_t width,
-                                     size_t height, void **out);
-#define votecl__frame_plan_new_of(ops, context, params, width, height, out)                        \
-    votecl__frame_plan_new((ops), (context), (params),                                             \
-                           sizeof *(params) + VOTECL__STRUCT_SIZE_FIRST(params), (width),          \
-                           (height), (void **)(out))
+/* The constructor of a plan: votecl__new_begin's checks (params_size as it computes it),
+ * *out cleared, the parameters checked, the plan allocated, built and handed out. */
+votecl_status votecl__plan_new(const votecl__plan_ops *ops, votecl_context *context,
+                               const void *params, size_t params_size, size_t width, size_t height,
+                               void **out);
+#define votecl__plan_new_of(ops, context, params, width, height, out)                              \
+    votecl__plan_new((ops), (context), (params),                                                   \
+                     sizeof *(params) + VOTECL__STRUCT_SIZE_FIRST(params), (width), (height),      \
+                     (void **)(out))
 /* 0, or a compile error when *p's first member is not struct_size. */
 #define VOTECL__STRUCT_SIZE_FIRST(p)                                                           \
     (0 * sizeof(char[offsetof(__typeof__(*(p)), struct_size) == 0 ? 1 : -1]))

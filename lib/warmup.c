@@ -282,25 +282,42 @@ static const warm_step steps[] = {
     {"ght guil", warm_ght, VOTECL_GHT_GUIL, VOTECL_VARIANT_AUTO, 0, 1},
     {"ght ballard", warm_ght, VOTECL_GHT_BALLARD, VOTECL_VARIANT_AUTO, 0, 1},
     {"circles", warm_circles, 0, VOTECL_VARIANT_AUTO, 0, 1},
-    {"histogram u8 local", warm_hist, VOTECL_DTYPE_U8, VOTECL_VARIANT_LOCAL, 1, 1},
-    {"histogram u8 global", warm_hist, VOTECL_DTYPE_U8, VOTECL_VARIANT_GLOBAL, 1, 1},
-    {"histogram u8 private", warm_hist, VOTECL_DTYPE_U8, VOTECL_VARIANT_PRIVATE, 1, 1},
-    {"histogram u16 local", warm_hist, VOTECL_DTYPE_U16, VOTECL_VARIANT_LOCAL, 1, 1},
-    {"histogram u16 global", warm_hist, VOTECL_DTYPE_U16, VOTECL_VARIANT_GLOBAL, 1, 1},
-    {"histogram u16 private", warm_hist, VOTECL_DTYPE_U16, VOTECL_VARIANT_PRIVATE, 1, 1},
-    {"histogram u32 local", warm_hist, VOTECL_DTYPE_U32, VOTECL_VARIANT_LOCAL, 1, 1},
-    {"histogram u32 global", warm_hist, VOTECL_DTYPE_U32, VOTECL_VARIANT_GLOBAL, 1, 1},
-    {"histogram u32 private", warm_hist, VOTECL_DTYPE_U32, VOTECL_VARIANT_PRIVATE, 1, 1},
-    {"histogram f32 local", warm_hist, VOTECL_DTYPE_F32, VOTECL_VARIANT_LOCAL, 1, 1},
-    {"histogram f32 global", warm_hist, VOTECL_DTYPE_F32, VOTECL_VARIANT_GLOBAL, 1, 1},
-    {"histogram f32 private", warm_hist, VOTECL_DTYPE_F32, VOTECL_VARIANT_PRIVATE, 1, 1},
 };
+
+/* VOTECL_WARMUP_ALL's sweep after the steps: every histogram strategy for every dtype. */
+static const votecl_dtype sweep_dtypes[] = {VOTECL_DTYPE_U8, VOTECL_DTYPE_U16, VOTECL_DTYPE_U32,
+                                            VOTECL_DTYPE_F32};
+static const votecl_variant sweep_variants[] = {VOTECL_VARIANT_LOCAL, VOTECL_VARIANT_GLOBAL,
+                                                VOTECL_VARIANT_PRIVATE};
+#define COUNT(a) (sizeof(a) / sizeof(a)[0])
+#define SWEEP (COUNT(sweep_dtypes) * COUNT(sweep_variants))
+
+/* The steps, then the sweep's ("histogram u16 global"), named in names; their count. */
+static size_t
+all_steps(warm_step *all, char (*names)[32])
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < COUNT(steps); i++)
+        all[n++] = steps[i];
+    for (size_t k = 0; k < SWEEP; k++, n++) {
+        votecl_dtype dtype = sweep_dtypes[k / COUNT(sweep_variants)];
+        votecl_variant variant = sweep_variants[k % COUNT(sweep_variants)];
+
+        snprintf(names[k], sizeof names[k], "histogram %s %s", votecl_dtype_name(dtype),
+                 votecl_variant_name(variant));
+        all[n] = (warm_step){names[k], warm_hist, (int)dtype, variant, 1, 1};
+    }
+    return n;
+}
 
 votecl_status
 votecl_context_warmup(votecl_context *context, unsigned flags, votecl_warmup_progress progress,
                       void *user)
 {
-    size_t count = sizeof steps / sizeof steps[0];
+    warm_step all[COUNT(steps) + SWEEP];
+    char names[SWEEP][32];
+    size_t count = all_steps(all, names);
     unsigned total = 0, index = 0;
     votecl_status first = VOTECL_OK;
     char failed[sizeof context->error] = "";
@@ -310,19 +327,19 @@ votecl_context_warmup(votecl_context *context, unsigned flags, votecl_warmup_pro
     if (context->backend == VOTECL_BACKEND_REF)
         return VOTECL_OK; /* nothing is compiled there */
     for (size_t i = 0; i < count; i++)
-        total += !steps[i].all_only || (flags & VOTECL_WARMUP_ALL);
+        total += !all[i].all_only || (flags & VOTECL_WARMUP_ALL);
     for (size_t i = 0; i < count; i++) {
         votecl_status status;
-        if (steps[i].all_only && !(flags & VOTECL_WARMUP_ALL))
+        if (all[i].all_only && !(flags & VOTECL_WARMUP_ALL))
             continue;
         if (progress != NULL)
-            progress(steps[i].name, index, total, user);
+            progress(all[i].name, index, total, user);
         index++;
-        status = steps[i].warm(context, &steps[i]);
+        status = all[i].warm(context, &all[i]);
         /* a strategy the device lacks (local atomics) is no failure of the warm-up */
         if (status != VOTECL_OK && status != VOTECL_UNSUPPORTED && first == VOTECL_OK) {
             first = status;
-            snprintf(failed, sizeof failed, "warm-up step '%s': %.900s", steps[i].name,
+            snprintf(failed, sizeof failed, "warm-up step '%s': %.900s", all[i].name,
                      context->error);
         }
     }
