@@ -58,6 +58,9 @@ gray_view(const unsigned char *p, size_t width, size_t height)
 
 typedef struct warm_step warm_step;
 
+/* What runs on a frame: the line detectors. */
+typedef votecl_status (*warm_frame_fn)(votecl_context *context, const votecl_image *frame);
+
 /* One algorithm's warm-up: its default plan made and run once on a small synthetic input. */
 typedef votecl_status (*warm_fn)(votecl_context *context, const warm_step *step);
 
@@ -67,10 +70,11 @@ typedef votecl_status (*warm_fn)(votecl_context *context, const warm_step *step)
 struct warm_step {
     const char *name;
     warm_fn warm;
-    int arg; /* hist: dtype; ght: method */
+    int arg; /* hist: dtype; ght: method; frame: 1 for a grey block */
     votecl_variant variant;
     int all_only;      /* only with VOTECL_WARMUP_ALL */
     unsigned channels; /* hist: interleaved channels */
+    warm_frame_fn frame; /* the line detectors' run on a frame */
 };
 
 /* The histogram of channel `channel` of `channels` interleaved ones (a channel is a define). */
@@ -114,9 +118,6 @@ warm_hist(votecl_context *context, const warm_step *s)
     return status;
 }
 
-/* What runs on a frame: the line detectors. */
-typedef votecl_status (*warm_frame_fn)(votecl_context *context, const votecl_image *frame);
-
 /* A black WARM_WIDTH x WARM_HEIGHT frame holding a horizontal line (edges, for the Hough) or
  * a grey block (a gray image, for PClines), run through run. */
 static votecl_status
@@ -158,12 +159,6 @@ hough_frame(votecl_context *context, const votecl_image *image)
 }
 
 static votecl_status
-warm_hough(votecl_context *context, const warm_step *step)
-{
-    return warm_on_frame(context, 0, hough_frame);
-}
-
-static votecl_status
 lines_frame(votecl_context *context, const votecl_image *image)
 {
     votecl_lines_params params;
@@ -178,12 +173,6 @@ lines_frame(votecl_context *context, const votecl_image *image)
         status = votecl_lines_run(plan, image, lines, 4, &n);
     votecl_lines_plan_free(plan);
     return status;
-}
-
-static votecl_status
-warm_lines(votecl_context *context, const warm_step *step)
-{
-    return warm_on_frame(context, 1, lines_frame);
 }
 
 static votecl_status
@@ -262,26 +251,26 @@ circles_frame(votecl_context *context, const votecl_image *image)
     return status;
 }
 
+/* A line detector's step: its frame function run on the frame (arg: 1 for the grey block). */
 static votecl_status
-warm_circles(votecl_context *context, const warm_step *step)
+warm_frame(votecl_context *context, const warm_step *step)
 {
-    (void)step;
-    return warm_on_frame(context, 1, circles_frame);
+    return warm_on_frame(context, step->arg, step->frame);
 }
 
 static const warm_step steps[] = {
-    {"histogram u8", warm_hist, VOTECL_DTYPE_U8, VOTECL_VARIANT_AUTO, 0, 1},
-    {"histogram u8 RGB", warm_hist, VOTECL_DTYPE_U8, VOTECL_VARIANT_AUTO, 0, 3},
-    {"histogram u8 RGBA", warm_hist, VOTECL_DTYPE_U8, VOTECL_VARIANT_AUTO, 1, 4},
-    {"histogram u16", warm_hist, VOTECL_DTYPE_U16, VOTECL_VARIANT_AUTO, 0, 1},
-    {"histogram u32", warm_hist, VOTECL_DTYPE_U32, VOTECL_VARIANT_AUTO, 0, 1},
-    {"histogram f32", warm_hist, VOTECL_DTYPE_F32, VOTECL_VARIANT_AUTO, 0, 1},
-    {"hough", warm_hough, 0, VOTECL_VARIANT_AUTO, 0, 1},
-    {"lines", warm_lines, 0, VOTECL_VARIANT_AUTO, 0, 1},
-    {"hog", warm_hog, 0, VOTECL_VARIANT_AUTO, 0, 1},
-    {"ght guil", warm_ght, VOTECL_GHT_GUIL, VOTECL_VARIANT_AUTO, 0, 1},
-    {"ght ballard", warm_ght, VOTECL_GHT_BALLARD, VOTECL_VARIANT_AUTO, 0, 1},
-    {"circles", warm_circles, 0, VOTECL_VARIANT_AUTO, 0, 1},
+    {"histogram u8", warm_hist, VOTECL_DTYPE_U8, VOTECL_VARIANT_AUTO, 0, 1, NULL},
+    {"histogram u8 RGB", warm_hist, VOTECL_DTYPE_U8, VOTECL_VARIANT_AUTO, 0, 3, NULL},
+    {"histogram u8 RGBA", warm_hist, VOTECL_DTYPE_U8, VOTECL_VARIANT_AUTO, 1, 4, NULL},
+    {"histogram u16", warm_hist, VOTECL_DTYPE_U16, VOTECL_VARIANT_AUTO, 0, 1, NULL},
+    {"histogram u32", warm_hist, VOTECL_DTYPE_U32, VOTECL_VARIANT_AUTO, 0, 1, NULL},
+    {"histogram f32", warm_hist, VOTECL_DTYPE_F32, VOTECL_VARIANT_AUTO, 0, 1, NULL},
+    {"hough", warm_frame, 0, VOTECL_VARIANT_AUTO, 0, 1, hough_frame},
+    {"lines", warm_frame, 1, VOTECL_VARIANT_AUTO, 0, 1, lines_frame},
+    {"hog", warm_hog, 0, VOTECL_VARIANT_AUTO, 0, 1, NULL},
+    {"ght guil", warm_ght, VOTECL_GHT_GUIL, VOTECL_VARIANT_AUTO, 0, 1, NULL},
+    {"ght ballard", warm_ght, VOTECL_GHT_BALLARD, VOTECL_VARIANT_AUTO, 0, 1, NULL},
+    {"circles", warm_frame, 1, VOTECL_VARIANT_AUTO, 0, 1, circles_frame},
 };
 
 /* VOTECL_WARMUP_ALL's sweep after the steps: every histogram strategy for every dtype. */
@@ -306,7 +295,7 @@ all_steps(warm_step *all, char (*names)[32])
 
         snprintf(names[k], sizeof names[k], "histogram %s %s", votecl_dtype_name(dtype),
                  votecl_variant_name(variant));
-        all[n] = (warm_step){names[k], warm_hist, (int)dtype, variant, 1, 1};
+        all[n] = (warm_step){names[k], warm_hist, (int)dtype, variant, 1, 1, NULL};
     }
     return n;
 }
