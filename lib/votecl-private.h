@@ -197,6 +197,19 @@ void votecl__set_build_log(votecl_context *context, const char *text);
 void votecl__log(const votecl_context *context, const char *format, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* --- ranked peaks --- */
+
+/* Defines the qsort comparator `name` of the struct type T that ranks peaks everywhere: the
+ * most `votes` first, equal votes by the lower `key` (both unsigned fields). */
+#define VOTECL__RANK_COMPARE(name, T, votes, key)                                                  \
+    static int name(const void *pa, const void *pb)                                                \
+    {                                                                                              \
+        const T *a = pa, *b = pb;                                                                  \
+        if (a->votes != b->votes)                                                                  \
+            return a->votes > b->votes ? -1 : 1;                                                   \
+        return a->key < b->key ? -1 : a->key > b->key;                                             \
+    }
+
 /* --- size arithmetic --- */
 
 /* a * b into out; returns nonzero on overflow. */
