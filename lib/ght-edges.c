@@ -423,14 +423,25 @@ votecl__ght_front_read_edges(votecl__ght_front *front, votecl__ght_edges *edges)
 
 /* --- the stage table's edges (lib/ght-private.h) --- */
 
+/* The points sorted into *edges, or the failure recorded. */
+static votecl_status
+sorted_edges(votecl__ght_run *run, const votecl__ght_point *points, size_t n,
+             votecl__ght_edges *edges)
+{
+    votecl_status status = votecl__ght_edges_sort(points, n, run->desc->levels, edges);
+
+    return status != VOTECL_OK ? votecl__fail(run->context, status, "out of memory for edges")
+                               : VOTECL_OK;
+}
+
 votecl_status
 votecl__ght_points_ref(votecl__ght_run *run, const votecl__ght_point *points, size_t n)
 {
     votecl__ght_edges edges;
-    votecl_status status = votecl__ght_edges_sort(points, n, run->desc->levels, &edges);
+    votecl_status status = sorted_edges(run, points, n, &edges);
 
     if (status != VOTECL_OK)
-        return votecl__fail(run->context, status, "out of memory for edges");
+        return status;
     votecl__ght_edges_clear(&run->edges);
     run->edges = edges;
     return VOTECL_OK;
@@ -440,10 +451,10 @@ votecl_status
 votecl__ght_points_device(votecl__ght_run *run, const votecl__ght_point *points, size_t n)
 {
     votecl__ght_edges edges;
-    votecl_status status = votecl__ght_edges_sort(points, n, run->desc->levels, &edges);
+    votecl_status status = sorted_edges(run, points, n, &edges);
 
     if (status != VOTECL_OK)
-        return votecl__fail(run->context, status, "out of memory for edges");
+        return status;
     status = votecl__ght_front_set_edges(run->front, &edges);
     votecl__ght_edges_clear(&edges);
     return status;
