@@ -236,18 +236,8 @@ plan_init(void *plan_, votecl_context *context, const void *params, size_t width
     return plan->device ? plan_device(plan) : VOTECL_OK;
 }
 
-static void
-plan_release(void *plan)
-{
-    votecl_circles_plan_free(plan);
-}
-
-static const votecl__plan_ops plan_ops = {
-    .size = sizeof(votecl_circles_plan),
-    .check = check_params,
-    .init = plan_init,
-    .release = plan_release,
-};
+VOTECL__PLAN_OPS(votecl_circles_plan, votecl_circles_plan_free, .check = check_params,
+                 .init = plan_init);
 
 votecl_status
 votecl_circles_plan_new(votecl_context *context, const votecl_circles_params *params, size_t width,

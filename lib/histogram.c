@@ -327,17 +327,7 @@ plan_new_init(void *plan_, votecl_context *context, const void *params, size_t w
     return context->backend != VOTECL_BACKEND_REF ? plan_compile(plan, params) : VOTECL_OK;
 }
 
-static void
-plan_release(void *plan)
-{
-    votecl_hist_plan_free(plan);
-}
-
-static const votecl__plan_ops plan_ops = {
-    .size = sizeof(votecl_hist_plan),
-    .init = plan_new_init,
-    .release = plan_release,
-};
+VOTECL__PLAN_OPS(votecl_hist_plan, votecl_hist_plan_free, .init = plan_new_init);
 
 votecl_status
 votecl_hist_plan_new(votecl_context *context, const votecl_hist_params *params,

@@ -300,18 +300,8 @@ plan_init(void *plan_, votecl_context *context, const void *params, size_t width
     return plan_compile(plan);
 }
 
-static void
-plan_release(void *plan)
-{
-    votecl_lines_plan_free(plan);
-}
-
-static const votecl__plan_ops plan_ops = {
-    .size = sizeof(votecl_lines_plan),
-    .check = check_params,
-    .init = plan_init,
-    .release = plan_release,
-};
+VOTECL__PLAN_OPS(votecl_lines_plan, votecl_lines_plan_free, .check = check_params,
+                 .init = plan_init);
 
 votecl_status
 votecl_lines_plan_new(votecl_context *context, const votecl_lines_params *params, size_t width,

@@ -116,18 +116,8 @@ plan_new_init(void *plan_, votecl_context *context, const void *params, size_t w
     return VOTECL_OK;
 }
 
-static void
-plan_release(void *plan)
-{
-    votecl_subsample_plan_free(plan);
-}
-
-static const votecl__plan_ops plan_ops = {
-    .size = sizeof(votecl_subsample_plan),
-    .check_in = check_params,
-    .init = plan_new_init,
-    .release = plan_release,
-};
+VOTECL__PLAN_OPS(votecl_subsample_plan, votecl_subsample_plan_free, .check_in = check_params,
+                 .init = plan_new_init);
 
 votecl_status
 votecl_subsample_plan_new(votecl_context *context, const votecl_subsample_params *params,

@@ -91,18 +91,8 @@ plan_new_init(void *plan_, votecl_context *context, const void *params_, size_t 
     return context->backend != VOTECL_BACKEND_REF ? plan_compile(plan, params) : VOTECL_OK;
 }
 
-static void
-plan_release(void *plan)
-{
-    votecl_sum_plan_free(plan);
-}
-
-static const votecl__plan_ops plan_ops = {
-    .size = sizeof(votecl_sum_plan),
-    .check_in = check_params,
-    .init = plan_new_init,
-    .release = plan_release,
-};
+VOTECL__PLAN_OPS(votecl_sum_plan, votecl_sum_plan_free, .check_in = check_params,
+                 .init = plan_new_init);
 
 votecl_status
 votecl_sum_plan_new(votecl_context *context, const votecl_sum_params *params,

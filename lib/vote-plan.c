@@ -264,19 +264,8 @@ plan_new_init(void *plan_, votecl_context *context, const void *spec, size_t wid
     return compile(plan, spec);
 }
 
-static void
-plan_release(void *plan)
-{
-    votecl_vote_plan_free(plan);
-}
-
-static const votecl__plan_ops plan_ops = {
-    .size = sizeof(votecl_vote_plan),
-    .params_name = "spec",
-    .check_in = check_new,
-    .init = plan_new_init,
-    .release = plan_release,
-};
+VOTECL__PLAN_OPS(votecl_vote_plan, votecl_vote_plan_free, .params_name = "spec",
+                 .check_in = check_new, .init = plan_new_init);
 
 votecl_status
 votecl_vote_plan_new(votecl_context *context, const votecl_vote_spec *spec, votecl_vote_plan **out)

@@ -143,6 +143,16 @@ typedef struct votecl__plan_ops {
 votecl_status votecl__plan_new(const votecl__plan_ops *ops, votecl_context *context,
                                const void *params, size_t params_size, size_t width, size_t height,
                                void **out);
+/* Defines a module's plan_ops for plans of type T freed by free_fn (through plan_release,
+ * which takes the void pointer); the rest are designated initializers (.check or .check_in,
+ * .init, .params_name). */
+#define VOTECL__PLAN_OPS(T, free_fn, ...)                                                          \
+    static void plan_release(void *plan)                                                           \
+    {                                                                                              \
+        free_fn(plan);                                                                             \
+    }                                                                                              \
+    static const votecl__plan_ops plan_ops = {                                                     \
+        .size = sizeof(T), .release = plan_release, __VA_ARGS__}
 #define votecl__plan_new_of(ops, context, params, width, height, out)                              \
     votecl__plan_new((ops), (context), (params),                                                   \
                      sizeof *(params) + VOTECL__STRUCT_SIZE_FIRST(params), (width), (height),      \
