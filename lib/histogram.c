@@ -590,21 +590,6 @@ votecl_hist_run_image_u32(votecl_hist_plan *plan, const votecl_image *image, uin
     return status != VOTECL_OK ? status : votecl_hist_run_image(plan, image, bins);
 }
 
-static votecl_status
-check_buffer(votecl_hist_plan *plan, votecl_buffer *b, size_t need, const char *name)
-{
-    if (b == NULL)
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "%s: NULL buffer", name);
-    if (b->context != plan->context)
-        return votecl__fail(plan->context, VOTECL_INCOMPATIBLE,
-                            "%s: buffer belongs to another context", name);
-    if (b->size < need)
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
-                            "%s: buffer of %zu bytes is smaller than the %zu needed", name,
-                            b->size, need);
-    return VOTECL_OK;
-}
-
 votecl_status
 votecl_hist_run_buffers(votecl_hist_plan *plan, votecl_buffer *x, votecl_buffer *y,
                         votecl_buffer *weights, size_t n, size_t frames, votecl_buffer *bins)
@@ -618,10 +603,12 @@ votecl_hist_run_buffers(votecl_hist_plan *plan, votecl_buffer *x, votecl_buffer 
     d = &plan->desc;
     VOTECL__ENTER_OR_RETURN(plan->context);
     if ((status = call_sizes(plan, n, frames, &s)) != VOTECL_OK ||
-        (status = check_buffer(plan, bins, s.bins, "bins")) != VOTECL_OK ||
-        (status = check_buffer(plan, x, s.x, "x")) != VOTECL_OK ||
-        (d->two_arrays && (status = check_buffer(plan, y, s.x, "y")) != VOTECL_OK) ||
-        (d->weighted && (status = check_buffer(plan, weights, s.w, "weights")) != VOTECL_OK))
+        (status = votecl__buffer_check(plan->context, bins, s.bins, "bins")) != VOTECL_OK ||
+        (status = votecl__buffer_check(plan->context, x, s.x, "x")) != VOTECL_OK ||
+        (d->two_arrays &&
+         (status = votecl__buffer_check(plan->context, y, s.x, "y")) != VOTECL_OK) ||
+        (d->weighted &&
+         (status = votecl__buffer_check(plan->context, weights, s.w, "weights")) != VOTECL_OK))
         return status;
     if (frames == 0)
         return VOTECL_OK;

@@ -315,21 +315,6 @@ votecl_hough_run(votecl_hough_plan *plan, const votecl_image *image, votecl_houg
     return VOTECL_OK;
 }
 
-static votecl_status
-check_buffer(votecl_hough_plan *plan, votecl_buffer *b, size_t need, const char *name)
-{
-    if (b == NULL)
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "%s: NULL buffer", name);
-    if (b->context != plan->context)
-        return votecl__fail(plan->context, VOTECL_INCOMPATIBLE,
-                            "%s: buffer belongs to another context", name);
-    if (b->size < need)
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
-                            "%s: buffer of %zu bytes is smaller than the %zu needed", name, b->size,
-                            need);
-    return VOTECL_OK;
-}
-
 votecl_status
 votecl_hough_run_buffers(votecl_hough_plan *plan, votecl_buffer *image, votecl_buffer *accumulator)
 {
@@ -340,9 +325,10 @@ votecl_hough_run_buffers(votecl_hough_plan *plan, votecl_buffer *image, votecl_b
         return VOTECL_INVALID_ARGUMENT;
     d = &plan->desc;
     VOTECL__ENTER_OR_RETURN(plan->context);
-    if ((status = check_buffer(plan, image, (size_t)d->width * d->height, "image")) != VOTECL_OK ||
-        (status = check_buffer(plan, accumulator, (size_t)d->angles * d->nbins * 4,
-                               "accumulator")) != VOTECL_OK)
+    if ((status = votecl__buffer_check(plan->context, image, (size_t)d->width * d->height,
+                                       "image")) != VOTECL_OK ||
+        (status = votecl__buffer_check(plan->context, accumulator, (size_t)d->angles * d->nbins * 4,
+                                       "accumulator")) != VOTECL_OK)
         return status;
     if (plan->vote != NULL)
         return votecl_vote_run_buffers(plan->vote, image, d->width, d->height, accumulator);

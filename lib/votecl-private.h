@@ -378,6 +378,10 @@ votecl_status votecl__buffer_zero(votecl_buffer *buffer, size_t offset, size_t s
  * votecl_buffer_free() once the work using it has finished. */
 votecl_status votecl__buffer_wrap(votecl_context *context, const void *host, size_t size,
                                   votecl_buffer **buffer);
+/* A caller's buffer argument `name`: not NULL, of context, at least need bytes; else
+ * VOTECL_INVALID_ARGUMENT (VOTECL_INCOMPATIBLE for another context's) naming it. */
+votecl_status votecl__buffer_check(votecl_context *context, const votecl_buffer *b, size_t need,
+                                   const char *name);
 /* Makes *buffer hold at least size bytes, reallocating when smaller (contents lost). */
 votecl_status votecl__buffer_ensure(votecl_context *context, votecl_buffer **buffer,
                                     size_t size);
