@@ -17,15 +17,14 @@
 #define LOCAL_PTR LOCAL
 #endif
 
-/* The Sobel gradient of interior pixel (x, y) (votecl__sobel3 of lib/edges-private.h). */
+/* The Sobel gradient of interior pixel (x, y) (SOBEL3_GX and SOBEL3_GY of cl/common.h). */
 INLINE void
 canny_sobel(GLOBAL const uchar *img, uint w, uint x, uint y, int *gx, int *gy)
 {
-    GLOBAL const uchar *r0 = img + (ulong)(y - 1) * w + x, *r1 = r0 + w, *r2 = r1 + w;
+    GLOBAL const uchar *r0 = img + (ulong)(y - 1) * w, *r1 = r0 + w, *r2 = r1 + w;
 
-    *gx =
-        ((int)r0[1] + 2 * (int)r1[1] + (int)r2[1]) - ((int)r0[-1] + 2 * (int)r1[-1] + (int)r2[-1]);
-    *gy = ((int)r2[-1] + 2 * (int)r2[0] + (int)r2[1]) - ((int)r0[-1] + 2 * (int)r0[0] + (int)r0[1]);
+    *gx = SOBEL3_GX(r0, r1, r2, x);
+    *gy = SOBEL3_GY(r0, r1, r2, x);
 }
 
 /* |gx| + |gy| of pixel (x, y); 0 on the border, where the reference never sets it. */

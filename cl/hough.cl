@@ -37,11 +37,8 @@ hough_sobel(GLOBAL const uchar *gray, uint w, uint h, uint threshold, uint edge_
         group_count = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
     if (x >= 1 && y >= 1 && x + 1 < w && y + 1 < h) {
-        GLOBAL const uchar *r0 = gray + (ulong)(y - 1) * w + x, *r1 = r0 + w, *r2 = r1 + w;
-        int gx = ((int)r0[1] + 2 * (int)r1[1] + (int)r2[1]) -
-                 ((int)r0[-1] + 2 * (int)r1[-1] + (int)r2[-1]);
-        int gy = ((int)r2[-1] + 2 * (int)r2[0] + (int)r2[1]) -
-                 ((int)r0[-1] + 2 * (int)r0[0] + (int)r0[1]);
+        GLOBAL const uchar *r0 = gray + (ulong)(y - 1) * w, *r1 = r0 + w, *r2 = r1 + w;
+        int gx = SOBEL3_GX(r0, r1, r2, x), gy = SOBEL3_GY(r0, r1, r2, x);
         uint m = (uint)(gx * gx + gy * gy); /* at most 2 * 1020^2: no overflow */
         e = (ulong)m >= (ulong)threshold * threshold ? 255 : 0;
     }

@@ -81,36 +81,30 @@ pcl_int_gradient(float g)
 }
 
 #if PCL_RADIUS != 0 && PCL_KERNEL > 3
-/* The orientation operator (votecl__pclines_orientation): OpenCV's Sobel kernel of side
- * PCL_KERNEL, coordinates clamped, summed row by row and left to right as the reference. */
-#if PCL_KERNEL == 5
-CONSTANT int pcl_smooth[5] = {1, 4, 6, 4, 1};
-CONSTANT int pcl_deriv[5] = {-1, -2, 0, 2, 1};
-#else
-CONSTANT int pcl_smooth[7] = {1, 6, 15, 20, 15, 6, 1};
-CONSTANT int pcl_deriv[7] = {-1, -4, -5, 0, 5, 4, 1};
-#endif
+/* The orientation operator (votecl__pclines_orientation): OpenCV's Sobel of side PCL_KERNEL,
+ * coordinates clamped (SOBEL_REPLICATED of cl/common.h; its tables below). */
 #define PCL_KH (PCL_KERNEL / 2)
+#define PCL_SMOOTH(d) sobel_smooth[PCL_KH - 1][3 + (d)]
+#define PCL_DERIV(d) sobel_deriv[PCL_KH - 1][3 + (d)]
+SOBEL_REPLICATED(pcl_sobel_f32, float, float)
 
-#define PCL_ORIENTATION(NAME, T, ACC, FINISH)                                                 \
-    INLINE void NAME(GLOBAL const T *restrict p, int x, int y, int *gx, int *gy)              \
-    {                                                                                         \
-        ACC sx = 0, sy = 0;                                                                   \
-        for (int dy = -PCL_KH; dy <= PCL_KH; dy++) {                                          \
-            GLOBAL const T *row = p + (size_t)clamp(y + dy, 0, PCL_H - 1) * PCL_W;            \
-            for (int dx = -PCL_KH; dx <= PCL_KH; dx++) {                                      \
-                ACC v = (ACC)row[clamp(x + dx, 0, PCL_W - 1)];                                \
-                sx += (ACC)(pcl_deriv[PCL_KH + dx] * pcl_smooth[PCL_KH + dy]) * v;            \
-                sy += (ACC)(pcl_smooth[PCL_KH + dx] * pcl_deriv[PCL_KH + dy]) * v;            \
-            }                                                                                 \
-        }                                                                                     \
-        *gx = FINISH(sx);                                                                     \
-        *gy = FINISH(sy);                                                                     \
-    }
+INLINE void
+pcl_orientation_u8(GLOBAL const uchar *restrict p, int x, int y, int *gx, int *gy)
+{
+    sobel_replicated_u8(p, PCL_W, PCL_H, PCL_KERNEL, x, y, gx, gy);
+}
+
+INLINE void
+pcl_orientation_f32(GLOBAL const float *restrict p, int x, int y, int *gx, int *gy)
+{
+    float sx, sy;
+
+    pcl_sobel_f32(p, PCL_W, PCL_H, PCL_KERNEL, x, y, &sx, &sy);
+    *gx = pcl_int_gradient(sx);
+    *gy = pcl_int_gradient(sy);
+}
 #define PCL_U8_GRAD(expr) ((int)(expr))
 #define PCL_F32_GRAD(expr) pcl_int_gradient(expr)
-PCL_ORIENTATION(pcl_orientation_u8, uchar, int, PCL_U8_GRAD)
-PCL_ORIENTATION(pcl_orientation_f32, float, float, PCL_F32_GRAD)
 #define PCL_ORIENT(NAME, p, x, y, gx, gy) NAME(p, x, y, &gx, &gy)
 #else
 #define PCL_U8_GRAD(expr) ((int)(expr))
@@ -124,11 +118,8 @@ PCL_ORIENTATION(pcl_orientation_f32, float, float, PCL_F32_GRAD)
 #define PCL_SOBEL_KEY(NAME, T, GRAD, ORIENT)                                                 \
     INLINE uint NAME##_xy(GLOBAL const T *restrict p, uint x, uint y)                         \
     {                                                                                         \
-        GLOBAL const T *q = p + (size_t)y * PCL_W + x;                                        \
-        int gx = GRAD(q[1 - PCL_W] + 2 * q[1] + q[1 + PCL_W] - q[-1 - PCL_W] - 2 * q[-1] -    \
-                      q[PCL_W - 1]);                                                          \
-        int gy = GRAD(q[PCL_W - 1] + 2 * q[PCL_W] + q[PCL_W + 1] - q[-1 - PCL_W] -            \
-                      2 * q[-PCL_W] - q[1 - PCL_W]);                                          \
+        GLOBAL const T *r1 = p + (size_t)y * PCL_W, *r0 = r1 - PCL_W, *r2 = r1 + PCL_W;        \
+        int gx = GRAD(SOBEL3_GX(r0, r1, r2, x)), gy = GRAD(SOBEL3_GY(r0, r1, r2, x));         \
         if ((long)gx * gx + (long)gy * gy < PCL_EDGE_T2)                                      \
             return VOTE_SKIP;                                                                 \
         PCL_ORIENT(ORIENT, p, (int)x, (int)y, gx, gy);                                        \
@@ -421,13 +412,13 @@ pcl_orientation_u8_rows(GLOBAL const uchar *restrict p, uint x, uint y, int *gx,
     int sx = 0, sy = 0;
     for (int dy = -PCL_KH; dy <= PCL_KH; dy++) {
         GLOBAL const uchar *q = p + (size_t)(y + dy) * PCL_W + x;
-        int d = 0, s = pcl_smooth[PCL_KH] * q[0];
+        int d = 0, s = PCL_SMOOTH(0) * q[0];
         for (int dx = 1; dx <= PCL_KH; dx++) {
-            d += pcl_deriv[PCL_KH + dx] * (q[dx] - q[-dx]);
-            s += pcl_smooth[PCL_KH + dx] * (q[dx] + q[-dx]);
+            d += PCL_DERIV(dx) * (q[dx] - q[-dx]);
+            s += PCL_SMOOTH(dx) * (q[dx] + q[-dx]);
         }
-        sx += pcl_smooth[PCL_KH + dy] * d;
-        sy += pcl_deriv[PCL_KH + dy] * s;
+        sx += PCL_SMOOTH(dy) * d;
+        sy += PCL_DERIV(dy) * s;
     }
     *gx = sx;
     *gy = sy;
@@ -455,19 +446,13 @@ pclines_edges_rows_u8(GLOBAL const uchar *restrict image, uint band_rows,
         GLOBAL const uchar *up = image + (size_t)(y - 1) * PCL_W;
         GLOBAL const uchar *mid = up + PCL_W, *down = mid + PCL_W;
         for (uint x = 1; x + 1 < PCL_W; x++) {
-            int gx = up[x + 1] + 2 * mid[x + 1] + down[x + 1] - up[x - 1] - 2 * mid[x - 1] -
-                     down[x - 1];
-            int gy = down[x - 1] + 2 * down[x] + down[x + 1] - up[x - 1] - 2 * up[x] -
-                     up[x + 1];
+            int gx = SOBEL3_GX(up, mid, down, x), gy = SOBEL3_GY(up, mid, down, x);
             flag[x] = gx * gx + gy * gy >= t2;
         }
         for (uint x = 1; x + 1 < PCL_W; x++) {
             if (!flag[x])
                 continue;
-            int gx = up[x + 1] + 2 * mid[x + 1] + down[x + 1] - up[x - 1] - 2 * mid[x - 1] -
-                     down[x - 1];
-            int gy = down[x - 1] + 2 * down[x] + down[x + 1] - up[x - 1] - 2 * up[x] -
-                     up[x + 1];
+            int gx = SOBEL3_GX(up, mid, down, x), gy = SOBEL3_GY(up, mid, down, x);
 #if PCL_RADIUS != 0 && PCL_KERNEL > 3
             pcl_orientation_u8_rows(image, x, y, &gx, &gy);
 #endif

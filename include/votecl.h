@@ -1,4 +1,5 @@
-/* libvotecl: fast voting algorithms (histograms, Hough transforms, HOG) on any OpenCL device.
+/** @file
+ * libvotecl: fast voting algorithms (histograms, Hough transforms, HOG) on any OpenCL device.
  *
  * This is the only header applications include. Start with votecl-context.h (contexts,
  * devices, buffers), then the algorithm headers. The manual: votecl(3) (the library),
@@ -22,7 +23,7 @@
  *  - functions that can fail return votecl_status; the message of the last failure is
  *    votecl_context_get_error();
  *  - constructors fill an out-parameter with a caller-owned object; _free(NULL) is a no-op;
- *  - parameters are a struct filled with defaults by votecl_<algo>_params_init() (or
+ *  - parameters are a struct filled with defaults by `votecl_<algo>_params_init()` (or
  *    _options_init(), votecl_vote_spec_init()); always start from it. The struct's first
  *    member, struct_size, is set there to the size of the struct the program was compiled
  *    with, and every call that reads the struct checks it: 0 (never initialized) is
@@ -42,6 +43,7 @@
  * Limits. One step beyond any of them a call returns VOTECL_INVALID_ARGUMENT naming the
  * field, before it reads or allocates (a test sits at each boundary); 32-bit counts never wrap
  * unless said so:
+ * @code{.unparsed}
  *   image views   width x height <= VOTECL_IMAGE_MAX_PIXELS (2^31 - 1); row bytes and the
  *                 span of the rows within the address space (votecl-image.h)
  *   histograms    N <= VOTECL_HIST_MAX_BINS (2^28) bins; n <= VOTECL_VOTE_MAX_ELEMENTS
@@ -64,7 +66,9 @@
  *                 R-table entry) pair, so it would wrap only past 2^32 - 1 such pairs
  *   HOG           image and window sides <= VOTECL_HOG_MAX_SIDE (32768); bins <= 64;
  *                 levels <= 64; f32 throughout; fusion costs time quadratic in the windows
- *                 above hit_threshold */
+ *                 above hit_threshold
+ * @endcode */
+
 #ifndef VOTECL_H
 #define VOTECL_H
 

@@ -11,15 +11,24 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The 3x3 Sobel at column x of the rows r0 (above), r1 and r2 (below), of any element type:
+ * gx = [-1 0 1; -2 0 2; -1 0 1], gy its transpose, y down. The device's SOBEL3_GX and
+ * SOBEL3_GY (cl/common.h) term for term, so float rows sum in the same order. */
+#define VOTECL__SOBEL3_GX(r0, r1, r2, x)                                                           \
+    ((r0)[(x) + 1] + 2 * (r1)[(x) + 1] + (r2)[(x) + 1] - (r0)[(x)-1] - 2 * (r1)[(x)-1] -           \
+     (r2)[(x)-1])
+#define VOTECL__SOBEL3_GY(r0, r1, r2, x)                                                           \
+    ((r2)[(x)-1] + 2 * (r2)[x] + (r2)[(x) + 1] - (r0)[(x)-1] - 2 * (r0)[x] - (r0)[(x) + 1])
+
 /* The 3x3 Sobel gradient at p (a u8 pixel whose 8 neighbours exist; rows stride bytes
- * apart): gx = [-1 0 1; -2 0 2; -1 0 1], gy its transpose, y down. */
+ * apart). */
 static inline void
 votecl__sobel3(const uint8_t *p, size_t stride, int32_t *gx, int32_t *gy)
 {
     const uint8_t *r0 = p - stride, *r2 = p + stride;
 
-    *gx = (r0[1] + 2 * p[1] + r2[1]) - (r0[-1] + 2 * p[-1] + r2[-1]);
-    *gy = (r2[-1] + 2 * r2[0] + r2[1]) - (r0[-1] + 2 * r0[0] + r0[1]);
+    *gx = VOTECL__SOBEL3_GX(r0, p, r2, 0);
+    *gy = VOTECL__SOBEL3_GY(r0, p, r2, 0);
 }
 
 /* OpenCV's Sobel kernels of side 3, 5 and 7 (index side / 2 - 1): a binomial smoothing
@@ -59,6 +68,12 @@ void votecl__sobel_ref(const uint8_t *data, uint32_t width, uint32_t height, uns
  * (W * H). Returns 0, -1 when out of memory. */
 int votecl__canny_opencv_ref(const uint8_t *data, uint32_t width, uint32_t height, int64_t low,
                              int64_t high, unsigned ksize, int l2, uint8_t *edges);
+
+/* votecl__canny_opencv_ref's edges computed on the context's device (cl/edges.cl; width and
+ * height at least 1). Returns VOTECL_OK or the failing step's status. */
+votecl_status votecl__canny_device(votecl_context *context, const uint8_t *data, uint32_t width,
+                                   uint32_t height, int64_t low, int64_t high, unsigned ksize,
+                                   int l2, uint8_t *edges);
 
 /* The start of a public edge call: image checked (u8, one channel, at most
  * VOTECL_EDGES_MAX_SIDE a side), the output rows (name, NULL refused when there are pixels;

@@ -163,6 +163,17 @@ opencv_ridge(const int64_t *mag, uint32_t w, uint32_t h, uint32_t x, uint32_t y,
            m > mag_at(mag, w, h, (int64_t)x + s, (int64_t)y + 1);
 }
 
+/* cv2.Canny's 7x7 derivative: the Sobel sum scaled by 1/16 into a short, as OpenCV asks its
+ * Sobel for (the unscaled sums reach 326400), rounded half to even by its float-to-short
+ * conversion. */
+static int32_t
+sobel7_scaled(int32_t s)
+{
+    int32_t r = (s % 16 + 16) % 16, q = (s - r) / 16;
+
+    return q + (r > 8 || (r == 8 && (q & 1) != 0));
+}
+
 int
 votecl__canny_opencv_ref(const uint8_t *data, uint32_t width, uint32_t height, int64_t low,
                          int64_t high, unsigned ksize, int l2, uint8_t *edges)
@@ -177,6 +188,10 @@ votecl__canny_opencv_ref(const uint8_t *data, uint32_t width, uint32_t height, i
         goto out;
     votecl__sobel_ref(data, width, height, 1, 0, ksize, gx);
     votecl__sobel_ref(data, width, height, 0, 1, ksize, gy);
+    for (size_t i = 0; ksize == 7 && i < n; i++) {
+        gx[i] = sobel7_scaled(gx[i]);
+        gy[i] = sobel7_scaled(gy[i]);
+    }
     for (size_t i = 0; i < n; i++)
         mag[i] =
             l2 ? (int64_t)gx[i] * gx[i] + (int64_t)gy[i] * gy[i] : (int64_t)abs(gx[i]) + abs(gy[i]);

@@ -1,6 +1,7 @@
 /* The edge step's host plan and public entry points: the host's row-by-row Canny, equal
  * edge for edge to votecl__canny_ref (lib/edges-ref.c), for CPU devices' detectors (the
- * GHT's, circles'); votecl_edges_canny() and votecl_edges_sobel(). */
+ * GHT's, circles'); votecl_edges_canny() (on a GPU-shaped device lib/edges-device.c) and
+ * votecl_edges_sobel(). */
 #include "votecl-private.h"
 
 #include <math.h>
@@ -345,26 +346,53 @@ check_canny(votecl_context *context, const votecl_canny_params *p)
         return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "params: NULL pointer");
     if ((status = votecl__struct_size_check(context, p, "params", sizeof *p)) != VOTECL_OK)
         return status;
-    if (p->aperture_size != 3 && p->aperture_size != 5)
+    if (p->aperture_size != 3 && p->aperture_size != 5 && p->aperture_size != 7)
         return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
-                            "params.aperture_size: %u is not 3 or 5", p->aperture_size);
+                            "params.aperture_size: %u is not 3, 5 or 7", p->aperture_size);
     if (isnan(p->threshold1) || isnan(p->threshold2))
         return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
                             "params.threshold1, params.threshold2: NaN");
     return VOTECL_OK;
 }
 
-/* cv2.Canny's integer threshold: squared (at most 32767 first) for the L2 gradient, floored;
- * clamped where no magnitude reaches (2^40 is above any 5x5 Sobel's). */
+/* cv2.Canny's integer threshold: divided by 16 for aperture 7 (its derivatives are, see
+ * votecl__canny_opencv_ref), squared (at most 32767 first) for the L2 gradient, floored;
+ * clamped where no magnitude reaches (2^40 is above any of its magnitudes). */
 static int64_t
-canny_threshold(double t, int l2)
+canny_threshold(double t, unsigned aperture, int l2)
 {
+    if (aperture == 7)
+        t /= 16;
     if (l2) {
         t = t < 32767.0 ? t : 32767.0;
         t = t > 0 ? t * t : t;
     }
     t = floor(t);
     return t < -1.0 ? -1 : t > 1099511627776.0 ? (int64_t)1 << 40 : (int64_t)t;
+}
+
+/* The edges into map (W * H bytes): on a GPU-shaped device by its kernels, else by the
+ * reference (the 'ref' backend; on a CPU-shaped device the sequential pass over the image is
+ * the faster, as for the detectors' Canny). The same edges either way. */
+static votecl_status
+canny_map(votecl_context *context, const votecl_image *image, const void *data,
+          const votecl_canny_params *p, uint8_t *map)
+{
+    double lo = p->threshold1 < p->threshold2 ? p->threshold1 : p->threshold2;
+    double hi = p->threshold1 < p->threshold2 ? p->threshold2 : p->threshold1;
+    int64_t low = canny_threshold(lo, p->aperture_size, p->l2_gradient);
+    int64_t high = canny_threshold(hi, p->aperture_size, p->l2_gradient);
+    uint32_t w = (uint32_t)image->width, h = (uint32_t)image->height;
+
+    if (w == 0 || h == 0)
+        return VOTECL_OK;
+    if (context->backend != VOTECL_BACKEND_REF && !context->shape.cpu)
+        return votecl__canny_device(context, data, w, h, low, high, p->aperture_size,
+                                    p->l2_gradient, map);
+    if (votecl__canny_opencv_ref(data, w, h, low, high, p->aperture_size, p->l2_gradient, map) != 0)
+        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY,
+                            "out of memory for the edges of a %u x %u image", w, h);
+    return VOTECL_OK;
 }
 
 votecl_status
@@ -374,7 +402,6 @@ votecl_edges_canny(votecl_context *context, const votecl_image *image,
     const void *data;
     void *copy;
     uint8_t *map = NULL;
-    double lo, hi;
     votecl_status status;
 
     if (context == NULL)
@@ -384,17 +411,11 @@ votecl_edges_canny(votecl_context *context, const votecl_image *image,
         (status = votecl__edges_begin(context, image, edges, "edges", edges_stride, &data,
                                       &copy)) != VOTECL_OK)
         return status;
-    lo = params->threshold1 < params->threshold2 ? params->threshold1 : params->threshold2;
-    hi = params->threshold1 < params->threshold2 ? params->threshold2 : params->threshold1;
     map = votecl__malloc(image->width * image->height + 1);
-    if (map == NULL ||
-        votecl__canny_opencv_ref(data, (uint32_t)image->width, (uint32_t)image->height,
-                                 canny_threshold(lo, params->l2_gradient),
-                                 canny_threshold(hi, params->l2_gradient), params->aperture_size,
-                                 params->l2_gradient, map) != 0)
-        status = votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY,
-                              "out of memory for the edges of a %zu x %zu image", image->width,
-                              image->height);
+    status = map != NULL ? canny_map(context, image, data, params, map)
+                         : votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY,
+                                        "out of memory for the edges of a %zu x %zu image",
+                                        image->width, image->height);
     for (size_t y = 0; status == VOTECL_OK && y < image->height; y++)
         memcpy(edges + y * edges_stride, map + y * image->width, image->width);
     free(map);

@@ -128,13 +128,9 @@ votecl__pclines_sobel(const void *data, votecl_dtype dtype, uint32_t width, uint
         votecl__sobel3((const uint8_t *)data + (size_t)y * w + x, w, gx, gy);
         return;
     }
-    const float *f = data;
-#define F(dx, dy) (f[(y + (dy)) * w + x + (dx)])
-    float fx = F(1, -1) + 2.0f * F(1, 0) + F(1, 1) - F(-1, -1) - 2.0f * F(-1, 0) - F(-1, 1);
-    float fy = F(-1, 1) + 2.0f * F(0, 1) + F(1, 1) - F(-1, -1) - 2.0f * F(0, -1) - F(1, -1);
-#undef F
-    *gx = to_int_gradient(fx);
-    *gy = to_int_gradient(fy);
+    const float *r1 = (const float *)data + (size_t)y * w, *r0 = r1 - w, *r2 = r1 + w;
+    *gx = to_int_gradient(VOTECL__SOBEL3_GX(r0, r1, r2, x));
+    *gy = to_int_gradient(VOTECL__SOBEL3_GY(r0, r1, r2, x));
 }
 
 static uint32_t

@@ -58,7 +58,7 @@ gray_view(const unsigned char *p, size_t width, size_t height)
 
 typedef struct warm_step warm_step;
 
-/* What runs on a frame: the line detectors. */
+/* What runs on a frame: the line and circle detectors, the edges. */
 typedef votecl_status (*warm_frame_fn)(votecl_context *context, const votecl_image *frame);
 
 /* One algorithm's warm-up: its default plan made and run once on a small synthetic input. */
@@ -74,7 +74,7 @@ struct warm_step {
     votecl_variant variant;
     int all_only;      /* only with VOTECL_WARMUP_ALL */
     unsigned channels; /* hist: interleaved channels */
-    warm_frame_fn frame; /* the line detectors' run on a frame */
+    warm_frame_fn frame; /* a frame step's run on the frame */
 };
 
 /* The histogram of channel `channel` of `channels` interleaved ones (a channel is a define). */
@@ -251,11 +251,27 @@ circles_frame(votecl_context *context, const votecl_image *image)
     return status;
 }
 
-/* A line detector's step: its frame function run on the frame (arg: 1 for the grey block). */
+/* A frame step: its frame function run on the frame (arg: 1 for the grey block). */
 static votecl_status
 warm_frame(votecl_context *context, const warm_step *step)
 {
     return warm_on_frame(context, step->arg, step->frame);
+}
+
+/* The public Canny (default parameters) on the grey block: its kernels on a GPU-shaped
+ * device (cl/edges.cl, one program for every aperture and norm). */
+static votecl_status
+edges_frame(votecl_context *context, const votecl_image *image)
+{
+    votecl_canny_params params;
+    uint8_t *edges = malloc(image->width * image->height);
+    votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
+
+    votecl_canny_params_init(&params);
+    if (edges != NULL)
+        status = votecl_edges_canny(context, image, &params, edges, image->width);
+    free(edges);
+    return status;
 }
 
 static const warm_step steps[] = {
@@ -271,6 +287,7 @@ static const warm_step steps[] = {
     {"ght guil", warm_ght, VOTECL_GHT_GUIL, VOTECL_VARIANT_AUTO, 0, 1, NULL},
     {"ght ballard", warm_ght, VOTECL_GHT_BALLARD, VOTECL_VARIANT_AUTO, 0, 1, NULL},
     {"circles", warm_frame, 1, VOTECL_VARIANT_AUTO, 0, 1, circles_frame},
+    {"edges", warm_frame, 1, VOTECL_VARIANT_AUTO, 0, 1, edges_frame},
 };
 
 /* VOTECL_WARMUP_ALL's sweep after the steps: every histogram strategy for every dtype. */

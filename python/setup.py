@@ -1,4 +1,5 @@
-"""The package's metadata is in pyproject.toml; this file adds two build steps (issue 25):
+"""The package's metadata is in setup.cfg (no pyproject.toml: Debian's pip then builds in place,
+offline, with Debian's setuptools and wheel); this file adds two build steps (issue 25):
 the optional compiled per-call path votecl._fast (at the end), and this one:
 `pip install ./python` on a machine without an installed libvotecl builds the library from
 the source tree around python/ and bundles it, with its kernels, into the package

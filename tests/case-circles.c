@@ -39,23 +39,17 @@ static votecl_status
 gradient_run(void *object, void *out)
 {
     circles_out *o = out;
-    votecl_image v = tu_view_u8(tc_in.image, 64, 48);
-    return votecl_circles_run(object, &v, o->circles, 8, &o->found, NULL);
+    return votecl_circles_run(object, &tc_view_gray, o->circles, 8, &o->found, NULL);
 }
 
 static votecl_status
 radii_run(void *object, void *out)
 {
     circles_out *o = out;
-    votecl_image v = tu_view_u8(tc_in.edges, 96, 72);
-    return votecl_circles_run(object, &v, o->circles, 8, &o->found, NULL);
+    return votecl_circles_run(object, &tc_view_edges, o->circles, 8, &o->found, NULL);
 }
 
-static void
-circles_destroy(void *object)
-{
-    votecl_circles_plan_free(object);
-}
+TC_DESTROY(circles_destroy, votecl_circles_plan_free);
 
 static int
 circle_differs(const void *pa, const void *pb)
@@ -66,52 +60,22 @@ circle_differs(const void *pa, const void *pb)
            TC_FIELD_DIFFERS(x, y, votes);
 }
 
-static int
-circles_differ(const void *a, const void *b)
-{
-    return TC_ITEMS_DIFFER(a, b, circles_out, circles, circle_differs);
-}
+TC_ITEMS_FN(circles_differ, TC_DIFFER, circles_out, circles, circle_differs);
 
-static void
-circles_params_init(void *p)
-{
-    votecl_circles_params_init(p, VOTECL_CIRCLES_GRADIENT);
-}
+TC_PARAMS_INIT(circles_params_init, votecl_circles_params_init(p, VOTECL_CIRCLES_GRADIENT));
 
-static votecl_status
-circles_call(votecl_context *context, void *p)
-{
-    votecl_circles_plan *plan = NULL;
-    votecl_status status = votecl_circles_plan_new(context, p, 32, 32, &plan);
-
-    votecl_circles_plan_free(plan);
-    return status;
-}
+TC_PARAMS_CALL(circles_call, votecl_circles_plan,
+               votecl_circles_plan_new(context, p, 32, 32, &plan));
 
 static const tc_params circles_params[] = {
     {sizeof(votecl_circles_params), circles_params_init, circles_call, TC_PARAMS_OK},
 };
 
 static const tc_case circles_cases[] = {
-    {.name = "circles",
-     .out_size = sizeof(circles_out),
-     .make = gradient_make,
-     .run = gradient_run,
-     .destroy = circles_destroy,
+    {TC_CASE("circles", sizeof(circles_out), gradient_make, gradient_run, circles_destroy),
      .differ = circles_differ},
-    {.name = "circles-radii",
-     .out_size = sizeof(circles_out),
-     .make = radii_make,
-     .run = radii_run,
-     .destroy = circles_destroy,
+    {TC_CASE("circles-radii", sizeof(circles_out), radii_make, radii_run, circles_destroy),
      .differ = circles_differ},
 };
 
-const tc_algorithm tc_circles = {
-    .name = "circles",
-    .cases = circles_cases,
-    .ncases = G_N_ELEMENTS(circles_cases),
-    .concurrent = &circles_cases[0],
-    .params = circles_params,
-    .nparams = G_N_ELEMENTS(circles_params),
-};
+TC_ALGORITHM(circles, &circles_cases[0]);

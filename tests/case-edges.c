@@ -12,11 +12,10 @@ edges_make(votecl_context *context, void **object)
 static votecl_status
 edges_run(void *object, void *out)
 {
-    votecl_image v = tu_view_u8(tc_in.image, 64, 48);
     votecl_canny_params p;
 
     votecl_canny_params_init(&p);
-    return votecl_edges_canny(object, &v, &p, out, 64);
+    return votecl_edges_canny(object, &tc_view_gray, &p, out, 64);
 }
 
 static void
@@ -41,11 +40,7 @@ static const tc_params edges_params[] = {
 };
 
 static const tc_case edges_cases[] = {
-    {.name = "edges-canny",
-     .out_size = 64 * 48,
-     .make = edges_make,
-     .run = edges_run,
-     .destroy = edges_destroy},
+    {TC_CASE("edges-canny", 64 * 48, edges_make, edges_run, edges_destroy)},
 };
 
 TC_ALGORITHM(edges, &edges_cases[0]);

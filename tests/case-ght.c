@@ -11,7 +11,6 @@ static votecl_status
 ght_make_method(votecl_context *context, votecl_ght_method method, void **object)
 {
     votecl_ght_params p;
-    votecl_image t = tu_view_u8(tc_in.ght_template, 48, 40);
 
     votecl_ght_params_init(&p, method);
     p.levels = 90;
@@ -25,7 +24,7 @@ ght_make_method(votecl_context *context, votecl_ght_method method, void **object
         p.max_rotations = 2;
         p.max_scales = 1;
     }
-    return votecl_ght_model_new(context, &p, &t, (votecl_ght_model **)object);
+    return votecl_ght_model_new(context, &p, &tc_view_template, (votecl_ght_model **)object);
 }
 
 static votecl_status
@@ -44,8 +43,7 @@ static votecl_status
 ght_run(void *object, void *out)
 {
     ght_out *o = out;
-    votecl_image v = tu_view_u8(tc_in.ght_scene, 96, 80);
-    return votecl_ght_detect(object, &v, o->poses, 4, &o->found);
+    return votecl_ght_detect(object, &tc_view_scene, o->poses, 4, &o->found);
 }
 
 TC_DESTROY(ght_destroy, votecl_ght_model_free);
@@ -60,11 +58,7 @@ pose_differs(const void *pa, const void *pb)
            TC_FIELD_DIFFERS(x, y, scale_votes);
 }
 
-static int
-ght_differ(const void *a, const void *b)
-{
-    return TC_ITEMS_DIFFER(a, b, ght_out, poses, pose_differs);
-}
+TC_ITEMS_FN(ght_differ, TC_DIFFER, ght_out, poses, pose_differs);
 
 /* Against the reference: the pose and its votes exactly. */
 static int
@@ -75,11 +69,7 @@ pose_mismatch(const void *pa, const void *pb)
            x->votes != y->votes;
 }
 
-static int
-ght_matches(const void *a, const void *b)
-{
-    return !TC_ITEMS_DIFFER(a, b, ght_out, poses, pose_mismatch);
-}
+TC_ITEMS_FN(ght_matches, TC_MATCH, ght_out, poses, pose_mismatch);
 
 TC_PARAMS_INIT(ght_params_init, votecl_ght_params_init(p, VOTECL_GHT_BALLARD));
 
@@ -100,20 +90,10 @@ static const tc_params ght_params[] = {
 };
 
 static const tc_case ght_cases[] = {
-    {.name = "ght-guil",
-     .out_size = sizeof(ght_out),
-     .make = guil_make,
-     .run = ght_run,
-     .destroy = ght_destroy,
-     .differ = ght_differ,
+    {TC_CASE("ght-guil", sizeof(ght_out), guil_make, ght_run, ght_destroy), .differ = ght_differ,
      .matches = ght_matches},
-    {.name = "ght-ballard",
-     .out_size = sizeof(ght_out),
-     .make = ballard_make,
-     .run = ght_run,
-     .destroy = ght_destroy,
-     .differ = ght_differ,
-     .matches = ght_matches},
+    {TC_CASE("ght-ballard", sizeof(ght_out), ballard_make, ght_run, ght_destroy),
+     .differ = ght_differ, .matches = ght_matches},
 };
 
 TC_ALGORITHM(ght, &ght_cases[0]);

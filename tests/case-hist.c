@@ -29,11 +29,7 @@ static const tc_params hist_params[] = {
 };
 
 static const tc_case hist_cases[] = {
-    {.name = "hist",
-     .out_size = HIST_BINS * 4,
-     .make = hist_make,
-     .run = hist_run,
-     .destroy = hist_destroy},
+    {TC_CASE("hist", HIST_BINS * 4, hist_make, hist_run, hist_destroy)},
 };
 
 TC_ALGORITHM(hist, &hist_cases[0]);

@@ -56,17 +56,15 @@ static votecl_status
 hog_run(void *object, void *out)
 {
     hog_out *o = out;
-    votecl_image v = tu_view_u8(tc_in.people, 80, 144);
-    return votecl_hog_detect(object, &v, NULL, 0, o->detections, 16, &o->found);
+    return votecl_hog_detect(object, &tc_view_people, NULL, 0, o->detections, 16, &o->found);
 }
 
 /* out: the count (size_t), then HOG_FLOATS floats */
 static votecl_status
 hog_compute_run(void *object, void *out)
 {
-    votecl_image v = tu_view_u8(tc_in.people, 80, 144);
-    return votecl_hog_compute(object, &v, (float *)((char *)out + sizeof(size_t)), HOG_FLOATS,
-                              (size_t *)out);
+    return votecl_hog_compute(object, &tc_view_people, (float *)((char *)out + sizeof(size_t)),
+                              HOG_FLOATS, (size_t *)out);
 }
 
 TC_DESTROY(hog_destroy, votecl_hog_free);
@@ -80,11 +78,7 @@ detection_differs(const void *pa, const void *pb)
            TC_FIELD_DIFFERS(x, y, score) || TC_FIELD_DIFFERS(x, y, scale);
 }
 
-static int
-hog_differ(const void *a, const void *b)
-{
-    return TC_ITEMS_DIFFER(a, b, hog_out, detections, detection_differs);
-}
+TC_ITEMS_FN(hog_differ, TC_DIFFER, hog_out, detections, detection_differs);
 
 static votecl_status
 hog_plain_make(votecl_context *context, void **object)
@@ -137,34 +131,17 @@ static const tc_params hog_params[] = {
 };
 
 static const tc_case hog_cases[] = {
-    {.name = "hog-model",
-     .out_size = sizeof(size_t) + sizeof(float),
-     .make = hog_model_make,
-     .run = hog_model_run,
-     .destroy = hog_model_destroy},
-    {.name = "hog-detect",
-     .out_size = sizeof(hog_out),
-     .make = hog_make,
-     .run = hog_run,
-     .destroy = hog_destroy,
-     .differ = hog_differ},
-    {.name = "hog-compute",
-     .out_size = sizeof(size_t) + HOG_FLOATS * 4,
-     .make = hog_make,
-     .run = hog_compute_run,
-     .destroy = hog_destroy},
-    {.name = "hog-skimage",
-     .out_size = sizeof(size_t) + HOG_FLOATS * 4,
-     .make = hog_skimage_make,
-     .run = hog_compute_run,
-     .destroy = hog_destroy},
+    {TC_CASE("hog-model", sizeof(size_t) + sizeof(float), hog_model_make, hog_model_run,
+             hog_model_destroy)},
+    {TC_CASE("hog-detect", sizeof(hog_out), hog_make, hog_run, hog_destroy), .differ = hog_differ},
+    {TC_CASE("hog-compute", sizeof(size_t) + HOG_FLOATS * 4, hog_make, hog_compute_run,
+             hog_destroy)},
+    {TC_CASE("hog-skimage", sizeof(size_t) + HOG_FLOATS * 4, hog_skimage_make, hog_compute_run,
+             hog_destroy)},
 };
 
-static const tc_case hog_concurrent = {.name = "hog",
-                                       .out_size = sizeof(size_t) + HOG_FLOATS * 4,
-                                       .make = hog_plain_make,
-                                       .run = hog_compute_run,
-                                       .destroy = hog_destroy,
-                                       .matches = hog_compute_matches};
+static const tc_case hog_concurrent = {
+    TC_CASE("hog", sizeof(size_t) + HOG_FLOATS * 4, hog_plain_make, hog_compute_run, hog_destroy),
+    .matches = hog_compute_matches};
 
 TC_ALGORITHM(hog, &hog_concurrent);

@@ -20,8 +20,7 @@ static votecl_status
 hough_run(void *object, void *out)
 {
     hough_out *o = out;
-    votecl_image v = tu_view_u8(tc_in.edges, 96, 72);
-    return votecl_hough_run(object, &v, o->lines, 8, &o->found, NULL);
+    return votecl_hough_run(object, &tc_view_edges, o->lines, 8, &o->found, NULL);
 }
 
 TC_DESTROY(hough_destroy, votecl_hough_plan_free);
@@ -35,11 +34,7 @@ line_differs(const void *pa, const void *pb)
            TC_FIELD_DIFFERS(x, y, bin);
 }
 
-static int
-hough_differ(const void *a, const void *b)
-{
-    return TC_ITEMS_DIFFER(a, b, hough_out, lines, line_differs);
-}
+TC_ITEMS_FN(hough_differ, TC_DIFFER, hough_out, lines, line_differs);
 
 /* Against the reference: the integer fields (bins and votes) exactly. */
 static int
@@ -49,11 +44,7 @@ line_mismatch(const void *pa, const void *pb)
     return x->angle != y->angle || x->bin != y->bin || x->votes != y->votes;
 }
 
-static int
-hough_matches(const void *a, const void *b)
-{
-    return !TC_ITEMS_DIFFER(a, b, hough_out, lines, line_mismatch);
-}
+TC_ITEMS_FN(hough_matches, TC_MATCH, hough_out, lines, line_mismatch);
 
 TC_PARAMS_INIT(hough_params_init, votecl_hough_params_init(p));
 
@@ -64,13 +55,8 @@ static const tc_params hough_params[] = {
 };
 
 static const tc_case hough_cases[] = {
-    {.name = "hough",
-     .out_size = sizeof(hough_out),
-     .make = hough_make,
-     .run = hough_run,
-     .destroy = hough_destroy,
-     .differ = hough_differ,
-     .matches = hough_matches},
+    {TC_CASE("hough", sizeof(hough_out), hough_make, hough_run, hough_destroy),
+     .differ = hough_differ, .matches = hough_matches},
 };
 
 TC_ALGORITHM(hough, &hough_cases[0]);

@@ -20,8 +20,7 @@ static votecl_status
 lines_run(void *object, void *out)
 {
     pclines_out *o = out;
-    votecl_image v = tu_view_u8(tc_in.edges, 96, 72);
-    return votecl_lines_run(object, &v, o->lines, 8, &o->found);
+    return votecl_lines_run(object, &tc_view_edges, o->lines, 8, &o->found);
 }
 
 TC_DESTROY(lines_destroy, votecl_lines_plan_free);
@@ -37,11 +36,7 @@ line_differs(const void *pa, const void *pb)
            TC_FIELD_DIFFERS(x, y, row);
 }
 
-static int
-lines_differ(const void *a, const void *b)
-{
-    return TC_ITEMS_DIFFER(a, b, pclines_out, lines, line_differs);
-}
+TC_ITEMS_FN(lines_differ, TC_DIFFER, pclines_out, lines, line_differs);
 
 /* Against the reference: the accumulator cell and its votes exactly. */
 static int
@@ -51,11 +46,7 @@ line_mismatch(const void *pa, const void *pb)
     return x->column != y->column || x->row != y->row || x->votes != y->votes;
 }
 
-static int
-lines_matches(const void *a, const void *b)
-{
-    return !TC_ITEMS_DIFFER(a, b, pclines_out, lines, line_mismatch);
-}
+TC_ITEMS_FN(lines_matches, TC_MATCH, pclines_out, lines, line_mismatch);
 
 TC_PARAMS_INIT(lines_params_init, votecl_lines_params_init(p));
 
@@ -66,13 +57,8 @@ static const tc_params lines_params[] = {
 };
 
 static const tc_case lines_cases[] = {
-    {.name = "lines",
-     .out_size = sizeof(pclines_out),
-     .make = lines_make,
-     .run = lines_run,
-     .destroy = lines_destroy,
-     .differ = lines_differ,
-     .matches = lines_matches},
+    {TC_CASE("lines", sizeof(pclines_out), lines_make, lines_run, lines_destroy),
+     .differ = lines_differ, .matches = lines_matches},
 };
 
 TC_ALGORITHM(lines, &lines_cases[0]);

@@ -16,8 +16,7 @@ subsample_make(votecl_context *context, void **object)
 static votecl_status
 subsample_run(void *object, void *out)
 {
-    votecl_image v = tu_view_u8(tc_in.image, 64, 48);
-    return votecl_subsample_run(object, &v, out, SUB_OUT);
+    return votecl_subsample_run(object, &tc_view_gray, out, SUB_OUT);
 }
 
 TC_DESTROY(subsample_destroy, votecl_subsample_plan_free);
@@ -40,11 +39,7 @@ static const tc_params subsample_params[] = {
 };
 
 static const tc_case subsample_cases[] = {
-    {.name = "subsample",
-     .out_size = SUB_OUT * 4,
-     .make = subsample_make,
-     .run = subsample_run,
-     .destroy = subsample_destroy,
+    {TC_CASE("subsample", SUB_OUT * 4, subsample_make, subsample_run, subsample_destroy),
      .matches = subsample_matches},
 };
 

@@ -26,11 +26,7 @@ static const tc_params sum_params[] = {
 };
 
 static const tc_case sum_cases[] = {
-    {.name = "sum",
-     .out_size = sizeof(double),
-     .make = sum_make,
-     .run = sum_run,
-     .destroy = sum_destroy},
+    {TC_CASE("sum", sizeof(double), sum_make, sum_run, sum_destroy)},
 };
 
 TC_ALGORITHM(sum, &sum_cases[0]);

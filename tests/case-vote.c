@@ -25,8 +25,7 @@ vote_make(votecl_context *context, void **object)
 static votecl_status
 vote_run(void *object, void *out)
 {
-    votecl_image v = tu_view_u8(tc_in.image, 64, 48);
-    return votecl_vote_run_image(object, &v, out, NULL);
+    return votecl_vote_run_image(object, &tc_view_gray, out, NULL);
 }
 
 TC_DESTROY(vote_destroy, votecl_vote_plan_free);

@@ -9,6 +9,7 @@ const tc_algorithm *const tc_algorithms[] = {
 
 tu_inputs tc_in;
 char *tc_hog_model_file;
+votecl_image tc_view_gray, tc_view_edges, tc_view_people, tc_view_template, tc_view_scene;
 
 void
 tc_init(uint64_t seed)
@@ -16,6 +17,11 @@ tc_init(uint64_t seed)
     const char *dir = g_getenv("VOTECL_KERNEL_PATH");
 
     tu_inputs_make(&tc_in, seed);
+    tc_view_gray = tu_view_u8(tc_in.image, 64, 48);
+    tc_view_edges = tu_view_u8(tc_in.edges, 96, 72);
+    tc_view_people = tu_view_u8(tc_in.people, 80, 144);
+    tc_view_template = tu_view_u8(tc_in.ght_template, 48, 40);
+    tc_view_scene = tu_view_u8(tc_in.ght_scene, 96, 80);
     g_free(tc_hog_model_file);
     tc_hog_model_file = g_build_filename(dir != NULL ? dir : "cl", VOTECL_HOG_PEOPLE_MODEL, NULL);
 }
@@ -30,10 +36,10 @@ tc_free(void)
 const tc_algorithm *
 tc_find(const char *name)
 {
-    for (size_t i = 0; tc_algorithms[i] != NULL; i++)
-        if (strcmp(tc_algorithms[i]->name, name) == 0)
-            return tc_algorithms[i];
-    return NULL;
+    const tc_algorithm *const *a = tc_algorithms;
+    while (*a != NULL && strcmp((*a)->name, name) != 0)
+        a++;
+    return *a;
 }
 
 int

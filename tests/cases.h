@@ -97,6 +97,22 @@ typedef struct tc_algorithm {
     }                                                                                              \
     struct tc_semicolon
 
+/* The fields every case sets, in a tc_case initializer: {TC_CASE(...), .differ = ...}. */
+#define TC_CASE(case_name, size, make_fn, run_fn, destroy_fn)                                      \
+    .name = case_name, .out_size = size, .make = make_fn, .run = run_fn, .destroy = destroy_fn
+
+/* Defines name(a, b) for an items output type from item_differ, the test of two items
+ * (TC_ITEMS_DIFFER): with want TC_DIFFER nonzero when the outputs differ (a differ), with
+ * TC_MATCH nonzero when they do not (a matches). */
+enum { TC_DIFFER, TC_MATCH };
+#define TC_ITEMS_FN(name, want, type, array, item_differ)                                          \
+    static int name(const void *a, const void *b)                                                  \
+    {                                                                                              \
+        int differ = TC_ITEMS_DIFFER(a, b, type, array, item_differ);                              \
+        return want == TC_MATCH ? !differ : differ;                                                \
+    }                                                                                              \
+    struct tc_semicolon
+
 /* Defines tc_<id>, the descriptor of an algorithm from its file's <id>_cases[] and
  * <id>_params[] and its concurrent case. */
 #define TC_ALGORITHM(id, concurrent_case)                                                          \
@@ -113,6 +129,9 @@ extern const tc_algorithm *const tc_algorithms[];
 /* The inputs every case reads (tc_init makes them), and the people model's file. */
 extern tu_inputs tc_in;
 extern char *tc_hog_model_file;
+/* Views of tc_in's images, made with them: the gray image, the edge image, the people, the
+ * GHT's template and its scene. */
+extern votecl_image tc_view_gray, tc_view_edges, tc_view_people, tc_view_template, tc_view_scene;
 
 /* Makes the inputs from seed and finds the model file (VOTECL_KERNEL_PATH, else cl/). */
 void tc_init(uint64_t seed);

@@ -41,7 +41,7 @@ mkdir "$work/python"
     --exclude=__pycache__ .) | (cd "$work/python" && tar -xf -)
 # --isolated: no pip configuration or PIP_* variables (an index or find-links) reach it.
 VOTECL_BUNDLE=1 VOTECL_BUILDDIR=$builddir "$work/env/bin/pip" --isolated wheel -q \
-    --no-deps --no-index --no-build-isolation -w "$work/dist" "$work/python"
+    --no-deps --no-index -w "$work/dist" "$work/python"
 wheel_file=$(ls "$work"/dist/votecl-*.whl)
 say "built $(basename "$wheel_file") ($(wc -c <"$wheel_file") bytes)"
 "$work/env/bin/pip" --isolated install -q --no-index "$wheel_file"

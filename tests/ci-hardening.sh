@@ -53,6 +53,9 @@ log "built in $(($(date +%s) - start)) s"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:detect_stack_use_after_return=0
 export LSAN_OPTIONS=suppressions=$srcdir/tests/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+# LeakSanitizer's tracer sometimes crashes at a device program's exit (tests/tap-test says
+# how that run is judged: not an error, said in its log; a leak report still fails).
+export VOTECL_LSAN_TRACER_TOLERANT=1
 start=$(date +%s)
 log "make check under the sanitizers"
 make -j2 check > check.log 2>&1

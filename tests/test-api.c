@@ -524,22 +524,20 @@ test_hog_opencv_unsupported(void)
     votecl_context_free(ctx);
 }
 
+static const tu_test tests[] = {
+    {TU_PATH, "/nodevice/struct-size/init", {test_struct_size_init}},
+    {TU_PATH, "/nodevice/struct-size/checked", {test_struct_size_checked}},
+    {TU_PATH, "/ref/struct-size/short-hog", {test_struct_size_short_hog}},
+    {TU_PATH, "/ref/api/dtype-names", {test_dtype_names}},
+    {TU_PATH, "/ref/api/hist-typed", {test_hist_typed}},
+    {TU_PATH, "/ref/api/hough-gray-refused", {test_hough_gray_refused}},
+    {TU_PATH, "/ref/api/hough-edges", {test_hough_edges}},
+    {TU_PATH, "/ref/api/hog-opencv", {test_hog_opencv}},
+    {TU_PATH, "/ref/api/hog-opencv-unsupported", {test_hog_opencv_unsupported}},
+};
+
 int
 main(int argc, char **argv)
 {
-    int rc;
-
-    g_test_init(&argc, &argv, NULL);
-    g_test_add_func("/nodevice/struct-size/init", test_struct_size_init);
-    g_test_add_func("/nodevice/struct-size/checked", test_struct_size_checked);
-    g_test_add_func("/ref/struct-size/short-hog", test_struct_size_short_hog);
-    g_test_add_func("/ref/api/dtype-names", test_dtype_names);
-    g_test_add_func("/ref/api/hist-typed", test_hist_typed);
-    g_test_add_func("/ref/api/hough-gray-refused", test_hough_gray_refused);
-    g_test_add_func("/ref/api/hough-edges", test_hough_edges);
-    g_test_add_func("/ref/api/hog-opencv", test_hog_opencv);
-    g_test_add_func("/ref/api/hog-opencv-unsupported", test_hog_opencv_unsupported);
-    rc = g_test_run();
-    tu_device_contexts_free();
-    return rc;
+    return TU_MAIN(tests, TU_FATAL);
 }

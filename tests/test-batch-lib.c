@@ -1,6 +1,8 @@
 /* votecl_batch (lib/batch.c): argument checks, device selection, and the pipeline's promises
  * (input order whatever finishes first, every item handed back exactly once, a failed load or
  * emit stopping the run with its status) on the ref backend, whose contexts need no device. */
+#include "testutil.h"
+
 #include <glib.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,15 +218,17 @@ test_opencl_devices(void)
     votecl_batch_free(b);
 }
 
+static const tu_test tests[] = {
+    {TU_PATH, "/nodevice/batch/arguments", {test_arguments}},
+    {TU_PATH, "/ref/batch/devices", {test_ref_devices}},
+    {TU_PATH, "/ref/batch/order", {test_order}},
+    {TU_PATH, "/ref/batch/load-fails", {test_load_fails}},
+    {TU_PATH, "/ref/batch/emit-fails", {test_emit_fails}},
+    {TU_PATH, "/opencl/batch/devices", {test_opencl_devices}},
+};
+
 int
 main(int argc, char **argv)
 {
-    g_test_init(&argc, &argv, NULL);
-    g_test_add_func("/nodevice/batch/arguments", test_arguments);
-    g_test_add_func("/ref/batch/devices", test_ref_devices);
-    g_test_add_func("/ref/batch/order", test_order);
-    g_test_add_func("/ref/batch/load-fails", test_load_fails);
-    g_test_add_func("/ref/batch/emit-fails", test_emit_fails);
-    g_test_add_func("/opencl/batch/devices", test_opencl_devices);
-    return g_test_run();
+    return TU_MAIN(tests, TU_FATAL);
 }

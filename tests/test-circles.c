@@ -12,16 +12,15 @@
 #include "testutil.h"
 #include "truth-circles.h"
 
-static votecl_context *ref_context;
-
+/* votecl_circles_plan_new on the 'ref' context refuses p at width x height, naming field. */
 static void
-expect_invalid(votecl_status status, const char *field)
+expect_refused(const votecl_circles_params *p, size_t width, size_t height, const char *field)
 {
-    const char *msg = votecl_context_get_error(ref_context);
+    votecl_circles_plan *plan = NULL;
+    votecl_status status = votecl_circles_plan_new(tu_ref_context, p, width, height, &plan);
 
-    g_assert_cmpint(status, ==, VOTECL_INVALID_ARGUMENT);
-    if (!tu_message_names(msg, field))
-        g_error("message '%s' does not name '%s'", msg, field);
+    tu_expect_invalid(tu_ref_context, status, field);
+    g_assert_null(plan);
 }
 
 /* A plan for width x height on context, failing the test when it cannot be made. */
@@ -76,8 +75,8 @@ test_ref_disc(void)
     p.votes = 20;
     p.min_radius = 5;
     p.max_radius = 100;
-    plan = plan_new(ref_context, &p, c.width, c.height);
-    found = run(plan, ref_context,
+    plan = plan_new(tu_ref_context, &p, c.width, c.height);
+    found = run(plan, tu_ref_context,
                 &(votecl_image){.data = c.pixels,
                                 .width = c.width,
                                 .height = c.height,
@@ -94,42 +93,6 @@ test_ref_disc(void)
     truth_circles_case_clear(&c);
 }
 
-/* scikit-image's circle_perimeter(cy, cx, r) drawn into an edge image: the radii method finds
- * that very centre and radius, with every point of the circle voting (normalised value 1). */
-static void
-test_ref_bresenham(void)
-{
-    enum { W = 61, H = 53, CX = 27, CY = 24, R = 13 };
-    uint8_t img[W * H] = {0};
-    votecl_circles_params p;
-    votecl_circle circles[4];
-    votecl_circles_plan *plan;
-    size_t found;
-    long r = R, c = 0, d = 3 - 2 * R;
-
-    while (r >= c) {
-        const long dy[8] = {r, -r, r, -r, c, -c, c, -c}, dx[8] = {c, c, -c, -c, r, r, -r, -r};
-        for (int k = 0; k < 8; k++)
-            img[(CY + dy[k]) * W + CX + dx[k]] = 255;
-        d += d < 0 ? 4 * c + 6 : 4 * (c - r--) + 10;
-        c++;
-    }
-    votecl_circles_params_init(&p, VOTECL_CIRCLES_RADII);
-    p.min_radius = 10;
-    p.max_radius = 16;
-    p.min_xdistance = p.min_ydistance = 3;
-    plan = plan_new(ref_context, &p, W, H);
-    found = run(plan, ref_context, &(votecl_image){img, W, H, W, 1, VOTECL_DTYPE_U8}, circles, 4);
-    g_assert_cmpuint(found, >=, 1);
-    g_assert_cmpfloat(circles[0].x, ==, CX);
-    g_assert_cmpfloat(circles[0].y, ==, CY);
-    g_assert_cmpfloat(circles[0].radius, ==, R);
-    g_assert_cmpfloat(circles[0].score, ==, 1.0);
-    g_assert_cmpuint(votecl_circles_plan_radius(plan, 3), ==, R);
-    g_assert_cmpuint(votecl_circles_plan_radius(plan, 7), ==, 0);
-    votecl_circles_plan_free(plan);
-}
-
 static void
 test_ref_empty(void)
 {
@@ -143,8 +106,8 @@ test_ref_empty(void)
         memset(img, m == VOTECL_CIRCLES_GRADIENT ? 77 : 0, sizeof img);
         votecl_circles_params_init(&p, (votecl_circles_method)m);
         p.max_radius = 10;
-        plan = plan_new(ref_context, &p, 40, 30);
-        g_assert_cmpuint(run(plan, ref_context,
+        plan = plan_new(tu_ref_context, &p, 40, 30);
+        g_assert_cmpuint(run(plan, tu_ref_context,
                              &(votecl_image){img, 40, 30, 40, 1, VOTECL_DTYPE_U8}, circles, 2),
                          ==, 0);
         g_assert_null(m == VOTECL_CIRCLES_GRADIENT ? votecl_circles_plan_accumulator(plan) : NULL);
@@ -156,53 +119,51 @@ static void
 test_ref_invalid_params(void)
 {
     votecl_circles_params p;
-    votecl_circles_plan *plan = NULL;
 
     votecl_circles_params_init(&p, VOTECL_CIRCLES_GRADIENT);
-    expect_invalid(votecl_circles_plan_new(ref_context, &p, 0, 10, &plan), "width");
-    expect_invalid(votecl_circles_plan_new(ref_context, &p, 10, 65536, &plan), "height");
+    expect_refused(&p, 0, 10, "width");
+    expect_refused(&p, 10, 65536, "height");
     p.dp = 0.5;
-    expect_invalid(votecl_circles_plan_new(ref_context, &p, 10, 10, &plan), "dp");
+    expect_refused(&p, 10, 10, "dp");
     p.dp = NAN;
-    expect_invalid(votecl_circles_plan_new(ref_context, &p, 10, 10, &plan), "dp");
+    expect_refused(&p, 10, 10, "dp");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_GRADIENT);
     p.min_dist = -1;
-    expect_invalid(votecl_circles_plan_new(ref_context, &p, 10, 10, &plan), "min_dist");
+    expect_refused(&p, 10, 10, "min_dist");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_GRADIENT);
     p.canny_high = 0;
-    expect_invalid(votecl_circles_plan_new(ref_context, &p, 10, 10, &plan), "canny_high");
+    expect_refused(&p, 10, 10, "canny_high");
     p.canny_high = VOTECL_CIRCLES_MAX_CANNY + 1;
-    expect_invalid(votecl_circles_plan_new(ref_context, &p, 10, 10, &plan), "canny_high");
+    expect_refused(&p, 10, 10, "canny_high");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_GRADIENT);
     p.method = (votecl_circles_method)7;
-    expect_invalid(votecl_circles_plan_new(ref_context, &p, 10, 10, &plan), "method");
+    expect_refused(&p, 10, 10, "method");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_GRADIENT);
     p.max_radius = 70000;
-    expect_invalid(votecl_circles_plan_new(ref_context, &p, 10, 10, &plan), "max_radius");
+    expect_refused(&p, 10, 10, "max_radius");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_RADII);
     p.radius_step = 0;
-    expect_invalid(votecl_circles_plan_new(ref_context, &p, 10, 10, &plan), "radius_step");
+    expect_refused(&p, 10, 10, "radius_step");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_RADII);
     p.max_radius = 2;
-    expect_invalid(votecl_circles_plan_new(ref_context, &p, 10, 10, &plan), "max_radius");
+    expect_refused(&p, 10, 10, "max_radius");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_RADII);
     p.min_radius = 1;
     p.max_radius = 5000;
-    expect_invalid(votecl_circles_plan_new(ref_context, &p, 10, 10, &plan), "max_radius");
+    expect_refused(&p, 10, 10, "max_radius");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_RADII);
     p.max_radius = 1000;
-    expect_invalid(votecl_circles_plan_new(ref_context, &p, 30000, 30000, &plan), "max_radius");
+    expect_refused(&p, 30000, 30000, "max_radius");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_RADII);
     p.min_ydistance = 0;
-    expect_invalid(votecl_circles_plan_new(ref_context, &p, 10, 10, &plan), "min_ydistance");
+    expect_refused(&p, 10, 10, "min_ydistance");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_RADII);
     p.threshold = -1;
-    expect_invalid(votecl_circles_plan_new(ref_context, &p, 10, 10, &plan), "threshold");
-    expect_invalid(votecl_circles_plan_new(ref_context, NULL, 10, 10, &plan), "params");
+    expect_refused(&p, 10, 10, "threshold");
+    expect_refused(NULL, 10, 10, "params");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_RADII);
     p.struct_size = 0;
-    expect_invalid(votecl_circles_plan_new(ref_context, &p, 10, 10, &plan), "struct_size");
-    g_assert_null(plan);
+    expect_refused(&p, 10, 10, "struct_size");
 }
 
 /* One step beyond each documented limit is refused naming the field; the limit itself is
@@ -214,41 +175,38 @@ test_ref_limits(void)
     votecl_circles_plan *plan = NULL;
 
     votecl_circles_params_init(&p, VOTECL_CIRCLES_GRADIENT);
-    expect_invalid(votecl_circles_plan_new(ref_context, &p, VOTECL_CIRCLES_MAX_SIDE + 1, 1, &plan),
-                   "width");
-    expect_invalid(votecl_circles_plan_new(ref_context, &p, 1, VOTECL_CIRCLES_MAX_SIDE + 1, &plan),
-                   "height");
+    expect_refused(&p, VOTECL_CIRCLES_MAX_SIDE + 1, 1, "width");
+    expect_refused(&p, 1, VOTECL_CIRCLES_MAX_SIDE + 1, "height");
     p.canny_high = VOTECL_CIRCLES_MAX_CANNY;
-    g_assert_cmpint(votecl_circles_plan_new(ref_context, &p, 8, 8, &plan), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_circles_plan_new(tu_ref_context, &p, 8, 8, &plan), ==, VOTECL_OK);
     votecl_circles_plan_free(plan);
     p.canny_high = VOTECL_CIRCLES_MAX_CANNY + 1;
-    expect_invalid(votecl_circles_plan_new(ref_context, &p, 8, 8, &plan), "canny_high");
+    expect_refused(&p, 8, 8, "canny_high");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_GRADIENT);
     p.min_radius = VOTECL_CIRCLES_MAX_SIDE + 1;
-    expect_invalid(votecl_circles_plan_new(ref_context, &p, 8, 8, &plan), "min_radius");
+    expect_refused(&p, 8, 8, "min_radius");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_GRADIENT);
     p.dp = 65535.5;
-    expect_invalid(votecl_circles_plan_new(ref_context, &p, 8, 8, &plan), "dp");
+    expect_refused(&p, 8, 8, "dp");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_GRADIENT);
     p.min_dist = 1e6 * 1.0000001;
-    expect_invalid(votecl_circles_plan_new(ref_context, &p, 8, 8, &plan), "min_dist");
+    expect_refused(&p, 8, 8, "min_dist");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_RADII);
     p.min_radius = 1;
     p.max_radius = VOTECL_CIRCLES_MAX_RADII; /* 1024 radii: the limit */
-    g_assert_cmpint(votecl_circles_plan_new(ref_context, &p, 4, 4, &plan), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_circles_plan_new(tu_ref_context, &p, 4, 4, &plan), ==, VOTECL_OK);
     g_assert_null(votecl_circles_plan_accumulator(plan));
     votecl_circles_plan_free(plan);
     p.max_radius = VOTECL_CIRCLES_MAX_RADII + 1;
-    expect_invalid(votecl_circles_plan_new(ref_context, &p, 4, 4, &plan), "max_radius");
+    expect_refused(&p, 4, 4, "max_radius");
     /* 2 radii of 32768 x 16385 cells: one row past VOTECL_CIRCLES_MAX_CELLS */
     votecl_circles_params_init(&p, VOTECL_CIRCLES_RADII);
     p.min_radius = 1;
     p.max_radius = 2;
-    expect_invalid(votecl_circles_plan_new(ref_context, &p, 32768, 16385, &plan), "max_radius");
+    expect_refused(&p, 32768, 16385, "max_radius");
     votecl_circles_params_init(&p, VOTECL_CIRCLES_RADII);
     p.threshold = 1e12 * 1.0000001;
-    expect_invalid(votecl_circles_plan_new(ref_context, &p, 8, 8, &plan), "threshold");
-    g_assert_null(plan);
+    expect_refused(&p, 8, 8, "threshold");
 }
 
 static void
@@ -261,19 +219,24 @@ test_ref_invalid_run(void)
     size_t found;
 
     votecl_circles_params_init(&p, VOTECL_CIRCLES_GRADIENT);
-    plan = plan_new(ref_context, &p, 20, 10);
-    expect_invalid(votecl_circles_run(plan, &(votecl_image){img, 10, 20, 10, 1, VOTECL_DTYPE_U8},
-                                      circles, 1, &found, NULL),
-                   "image.width");
-    expect_invalid(votecl_circles_run(plan, &(votecl_image){img, 20, 10, 20, 1, VOTECL_DTYPE_U8},
-                                      circles, 1, NULL, NULL),
-                   "found");
-    expect_invalid(votecl_circles_run(plan, &(votecl_image){img, 20, 10, 20, 1, VOTECL_DTYPE_U8},
-                                      NULL, 1, &found, NULL),
-                   "circles");
-    expect_invalid(votecl_circles_run(plan, &(votecl_image){img, 20, 10, 20, 1, VOTECL_DTYPE_F32},
-                                      circles, 1, &found, NULL),
-                   "image.dtype");
+    plan = plan_new(tu_ref_context, &p, 20, 10);
+    tu_expect_invalid(tu_ref_context,
+                      votecl_circles_run(plan, &(votecl_image){img, 10, 20, 10, 1, VOTECL_DTYPE_U8},
+                                         circles, 1, &found, NULL),
+                      "image.width");
+    tu_expect_invalid(tu_ref_context,
+                      votecl_circles_run(plan, &(votecl_image){img, 20, 10, 20, 1, VOTECL_DTYPE_U8},
+                                         circles, 1, NULL, NULL),
+                      "found");
+    tu_expect_invalid(tu_ref_context,
+                      votecl_circles_run(plan, &(votecl_image){img, 20, 10, 20, 1, VOTECL_DTYPE_U8},
+                                         NULL, 1, &found, NULL),
+                      "circles");
+    tu_expect_invalid(tu_ref_context,
+                      votecl_circles_run(plan,
+                                         &(votecl_image){img, 20, 10, 20, 1, VOTECL_DTYPE_F32},
+                                         circles, 1, &found, NULL),
+                      "image.dtype");
     g_assert_cmpint(votecl_circles_run(NULL, NULL, NULL, 0, NULL, NULL), ==,
                     VOTECL_INVALID_ARGUMENT);
     votecl_circles_plan_free(plan);
@@ -295,8 +258,8 @@ test_ref_capacity(void)
     p.votes = 20;
     p.min_radius = 6;
     p.max_radius = 70;
-    plan = plan_new(ref_context, &p, c.width, c.height);
-    n = run(plan, ref_context,
+    plan = plan_new(tu_ref_context, &p, c.width, c.height);
+    n = run(plan, tu_ref_context,
             &(votecl_image){c.pixels, c.width, c.height, c.width, 1, VOTECL_DTYPE_U8}, all, 64);
     g_assert_cmpuint(n, >=, 2);
     g_assert_cmpint(votecl_circles_run(
@@ -308,8 +271,8 @@ test_ref_capacity(void)
     same_circle(&one, &all[0]);
     p.max_circles = 1;
     votecl_circles_plan_free(plan);
-    plan = plan_new(ref_context, &p, c.width, c.height);
-    g_assert_cmpuint(run(plan, ref_context,
+    plan = plan_new(tu_ref_context, &p, c.width, c.height);
+    g_assert_cmpuint(run(plan, tu_ref_context,
                          &(votecl_image){c.pixels, c.width, c.height, c.width, 1, VOTECL_DTYPE_U8},
                          all, 64),
                      ==, 1);
@@ -341,7 +304,7 @@ edges_of(const truth_circles_case *c)
     uint8_t *e = g_malloc((size_t)c->width * c->height);
     votecl_image v = {c->pixels, c->width, c->height, c->width, 1, VOTECL_DTYPE_U8};
 
-    g_assert_cmpint(votecl_hough_edges(ref_context, &v, 50, 100, e, c->width), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hough_edges(tu_ref_context, &v, 50, 100, e, c->width), ==, VOTECL_OK);
     return e;
 }
 
@@ -363,8 +326,8 @@ score_subset(votecl_circles_method m, const char *family, size_t count)
         g_assert_cmpint(truth_circles_case_make(f, i * f->count / count, 1, &c), ==, 0);
         suite_params(&p, m, &c);
         pixels = m == VOTECL_CIRCLES_RADII ? edges_of(&c) : c.pixels;
-        plan = plan_new(ref_context, &p, c.width, c.height);
-        n = run(plan, ref_context,
+        plan = plan_new(tu_ref_context, &p, c.width, c.height);
+        n = run(plan, tu_ref_context,
                 &(votecl_image){pixels, c.width, c.height, c.width, 1, VOTECL_DTYPE_U8}, out, 32);
         for (size_t k = 0; k < n && k < 32; k++)
             d[k] = (truth_circle){out[k].x, out[k].y, out[k].radius};
@@ -417,10 +380,10 @@ static void
 compare(votecl_context *dev, const votecl_circles_params *p, const scene *s)
 {
     votecl_image v = {s->data, s->width, s->height, s->stride, 1, VOTECL_DTYPE_U8};
-    votecl_circles_plan *a = plan_new(ref_context, p, s->width, s->height),
+    votecl_circles_plan *a = plan_new(tu_ref_context, p, s->width, s->height),
                         *b = plan_new(dev, p, s->width, s->height);
     votecl_circle ca[64], cb[64];
-    size_t na = run(a, ref_context, &v, ca, 64), nb = run(b, dev, &v, cb, 64), cells;
+    size_t na = run(a, tu_ref_context, &v, ca, 64), nb = run(b, dev, &v, cb, 64), cells;
     unsigned spaces;
     uint32_t cols, rows;
     const uint32_t *aa = votecl_circles_plan_accumulator(a),
@@ -548,25 +511,58 @@ test_device_odd(void)
     on_both_shapes(odd_on);
 }
 
+/* scikit-image's circle_perimeter(cy, cx, r) drawn into an edge image: the radii method finds
+ * that very centre and radius, with every point of the circle voting (normalised value 1). */
+static void
+test_ref_bresenham(void)
+{
+    enum { W = 61, H = 53, CX = 27, CY = 24, R = 13 };
+    uint8_t img[W * H] = {0};
+    votecl_circles_params p;
+    votecl_circle circles[4];
+    votecl_circles_plan *plan;
+    size_t found;
+    long r = R, c = 0, d = 3 - 2 * R;
+
+    while (r >= c) {
+        const long dy[8] = {r, -r, r, -r, c, -c, c, -c}, dx[8] = {c, c, -c, -c, r, r, -r, -r};
+        for (int k = 0; k < 8; k++)
+            img[(CY + dy[k]) * W + CX + dx[k]] = 255;
+        d += d < 0 ? 4 * c + 6 : 4 * (c - r--) + 10;
+        c++;
+    }
+    votecl_circles_params_init(&p, VOTECL_CIRCLES_RADII);
+    p.min_radius = 10;
+    p.max_radius = 16;
+    p.min_xdistance = p.min_ydistance = 3;
+    plan = plan_new(tu_ref_context, &p, W, H);
+    found =
+        run(plan, tu_ref_context, &(votecl_image){img, W, H, W, 1, VOTECL_DTYPE_U8}, circles, 4);
+    g_assert_cmpuint(found, >=, 1);
+    g_assert_cmpfloat(circles[0].x, ==, CX);
+    g_assert_cmpfloat(circles[0].y, ==, CY);
+    g_assert_cmpfloat(circles[0].radius, ==, R);
+    g_assert_cmpfloat(circles[0].score, ==, 1.0);
+    g_assert_cmpuint(votecl_circles_plan_radius(plan, 3), ==, R);
+    g_assert_cmpuint(votecl_circles_plan_radius(plan, 7), ==, 0);
+    votecl_circles_plan_free(plan);
+}
+
+static const tu_test tests[] = {
+    {TU_PATH, "/ref/circles/disc", {test_ref_disc}},
+    {TU_PATH, "/ref/circles/bresenham", {test_ref_bresenham}},
+    {TU_PATH, "/ref/circles/empty", {test_ref_empty}},
+    {TU_PATH, "/ref/circles/invalid-params", {test_ref_invalid_params}},
+    {TU_PATH, "/ref/circles/invalid-run", {test_ref_invalid_run}},
+    {TU_PATH, "/ref/limits/circles", {test_ref_limits}},
+    {TU_PATH, "/ref/circles/capacity", {test_ref_capacity}},
+    {TU_PATH, "/ref/circles/truth", {test_ref_truth}},
+    {TU_DEVICE, "auto/circles/suite", {test_device_suite}},
+    {TU_DEVICE, "auto/circles/odd", {test_device_odd}},
+};
+
 int
 main(int argc, char **argv)
 {
-    int rc;
-
-    g_test_init(&argc, &argv, NULL);
-    ref_context = tu_ref_context_new();
-    g_test_add_func("/ref/circles/disc", test_ref_disc);
-    g_test_add_func("/ref/circles/bresenham", test_ref_bresenham);
-    g_test_add_func("/ref/circles/empty", test_ref_empty);
-    g_test_add_func("/ref/circles/invalid-params", test_ref_invalid_params);
-    g_test_add_func("/ref/circles/invalid-run", test_ref_invalid_run);
-    g_test_add_func("/ref/limits/circles", test_ref_limits);
-    g_test_add_func("/ref/circles/capacity", test_ref_capacity);
-    g_test_add_func("/ref/circles/truth", test_ref_truth);
-    tu_add_device_test("auto/circles/suite", test_device_suite);
-    tu_add_device_test("auto/circles/odd", test_device_odd);
-    rc = g_test_run();
-    tu_device_contexts_free();
-    votecl_context_free(ref_context);
-    return rc;
+    return TU_MAIN(tests, TU_FATAL);
 }

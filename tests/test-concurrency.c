@@ -48,6 +48,7 @@
 
 static size_t nalgorithms;
 static void **expected; /* per algorithm, the 'ref' context's output of its concurrent case */
+static unsigned nthreads; /* VOTECL_TEST_THREADS, read by main */
 
 /* The concurrent case of algorithm a on ctx into out; the case's own reference where the
  * 'ref' backend cannot run it. */
@@ -183,7 +184,6 @@ check_cache(const char *dir)
 static void
 test_threads(void)
 {
-    unsigned nthreads = env_unsigned("VOTECL_TEST_THREADS", 8);
     unsigned seconds = env_unsigned("VOTECL_TEST_SECONDS", 2);
     const char *given = g_getenv("VOTECL_TEST_CACHE_DIR");
     char *dir = given != NULL && *given != '\0' ? g_strdup(given) : tu_mkdtemp();
@@ -263,7 +263,6 @@ cold_work(gpointer data)
 static void
 cold_start_child(void)
 {
-    unsigned nthreads = env_unsigned("VOTECL_TEST_THREADS", 8);
     cold_worker *workers = g_new0(cold_worker, nthreads);
     GThread **threads = g_new0(GThread *, nthreads);
     int failures = 0;
@@ -463,6 +462,7 @@ main(int argc, char **argv)
     int status;
 
     g_test_init(&argc, &argv, NULL);
+    nthreads = env_unsigned("VOTECL_TEST_THREADS", 8);
     tc_init(88);
     if (compute_expected() != 0)
         return 1;
@@ -470,8 +470,7 @@ main(int argc, char **argv)
     g_test_add_func("/opencl/concurrency/threads", test_threads);
     g_test_add_func("/ref/concurrency/shared-plan", test_shared_plan_ref);
     tu_add_device_test("concurrency/shared-plan", test_shared_plan_device);
-    status = g_test_run();
-    tu_device_contexts_free();
+    status = tu_run(NULL);
     for (size_t a = 0; a < nalgorithms; a++)
         g_free(expected[a]);
     g_free(expected);

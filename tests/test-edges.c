@@ -1,6 +1,7 @@
 /* The edge step (lib/edges.c, lib/edges-ref.c): the host's Canny equals the reference edge
  * for edge, and the public Canny and Sobel (cv2's semantics) give the constructed truth of a
- * step edge and a square. Host code only: no kernel is compiled. */
+ * step edge and a square; on a GPU-shaped device (forced) the public Canny's kernels
+ * equal the reference (one program). */
 #include <glib.h>
 #include <math.h>
 #include <string.h>
@@ -100,7 +101,7 @@ test_canny_step(void)
     static uint8_t im[W * H], edges[W * H];
 
     step_image(im, 20);
-    for (unsigned a = 3; a <= 5; a += 2)
+    for (unsigned a = 3; a <= 7; a += 2)
         for (int l2 = 0; l2 <= 1; l2++) {
             memset(edges, 0x5a, sizeof edges);
             g_assert_cmpint(canny(ctx, im, 100, 50, a, l2, edges), ==, VOTECL_OK);
@@ -115,6 +116,29 @@ test_canny_step(void)
     g_assert_cmpint(canny(ctx, im, 1019.9, 1019.5, 3, 1, edges), ==, VOTECL_OK);
     for (int y = 0; y < H; y++)
         g_assert_cmpuint(edges[y * W + 19], ==, 255);
+    votecl_context_free(ctx);
+}
+
+/* Aperture 7 as cv2.Canny: the step's 7x7 sums (taps 5 + 4 + 1 of the derivative times the
+ * smoothing's 64, times 255) scaled by 1/16 give 10200 at columns 19 and 20, and the
+ * thresholds are divided by 16 (before squaring, for L2): 163200 is not exceeded, 163199 is
+ * (10199.94, floored, or squared to 104038725.9 below 10200^2). */
+static void
+test_canny_aperture7(void)
+{
+    votecl_context *ctx = tu_ref_context_new();
+    static uint8_t im[W * H], edges[W * H];
+
+    step_image(im, 20);
+    for (int l2 = 0; l2 <= 1; l2++) {
+        g_assert_cmpint(canny(ctx, im, 163200, 163200, 7, l2, edges), ==, VOTECL_OK);
+        for (size_t i = 0; i < sizeof edges; i++)
+            g_assert_cmpuint(edges[i], ==, 0);
+        g_assert_cmpint(canny(ctx, im, 163199, 163199, 7, l2, edges), ==, VOTECL_OK);
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++)
+                g_assert_cmpuint(edges[y * W + x], ==, x == 19 ? 255 : 0);
+    }
     votecl_context_free(ctx);
 }
 
@@ -189,9 +213,13 @@ test_refusals(void)
     votecl_canny_params p;
 
     votecl_canny_params_init(&p);
-    p.aperture_size = 7;
+    for (unsigned a = 1; a <= 9; a += 8) {
+        p.aperture_size = a;
+        g_assert_cmpint(votecl_edges_canny(ctx, &view, &p, edges, W), ==, VOTECL_INVALID_ARGUMENT);
+        g_assert_true(tu_message_names(votecl_context_get_error(ctx), "params.aperture_size"));
+    }
+    p.aperture_size = 4;
     g_assert_cmpint(votecl_edges_canny(ctx, &view, &p, edges, W), ==, VOTECL_INVALID_ARGUMENT);
-    g_assert_true(tu_message_names(votecl_context_get_error(ctx), "params.aperture_size"));
     votecl_canny_params_init(&p);
     p.threshold2 = NAN;
     g_assert_cmpint(votecl_edges_canny(ctx, &view, &p, edges, W), ==, VOTECL_INVALID_ARGUMENT);
@@ -213,14 +241,66 @@ test_refusals(void)
     votecl_context_free(ctx);
 }
 
+/* The public Canny on a GPU-shaped device (VOTECL_FORCE_SHAPE=gpu: the kernels of
+ * cl/edges.cl on any device) equals the reference pixel for pixel: sizes around the
+ * hysteresis's 32 x 8 tile, smoothed noise with ridges of every direction, every aperture
+ * and norm, thresholds from none to above every magnitude (one program for them all). */
+static void
+test_device_equals_ref(void)
+{
+    static const uint32_t sizes[][2] = {{1, 1}, {2, 5}, {33, 9}, {70, 41}};
+    static const double thresholds[][2] = {{0, 0}, {30, 90}, {200, 60}, {1e6, 1e6}};
+    char *shape = tu_env_set("VOTECL_FORCE_SHAPE", "gpu");
+    votecl_context *dev = tu_device_context_new(NULL), *ref = tu_ref_context_new();
+    size_t edges = 0;
+    tu_rng rng;
+
+    tu_env_restore("VOTECL_FORCE_SHAPE", shape);
+    if (dev == NULL)
+        goto out;
+    tu_rng_init(&rng, 26);
+    for (size_t s = 0; s < G_N_ELEMENTS(sizes); s++) {
+        uint32_t w = sizes[s][0], h = sizes[s][1];
+        uint8_t *im = g_malloc((size_t)w * h), *a = g_malloc((size_t)w * h),
+                *b = g_malloc((size_t)w * h);
+        votecl_image view = tu_view_u8(im, w, h);
+        votecl_canny_params p;
+        blurred(&rng, im, w, h, (int)s % 3);
+        votecl_canny_params_init(&p);
+        for (p.aperture_size = 3; p.aperture_size <= 7; p.aperture_size += 2)
+            for (p.l2_gradient = 0; p.l2_gradient <= 1; p.l2_gradient++)
+                for (size_t t = 0; t < G_N_ELEMENTS(thresholds); t++) {
+                    p.threshold1 = thresholds[t][0] * (p.aperture_size == 7 ? 16 : 1);
+                    p.threshold2 = thresholds[t][1] * (p.aperture_size == 7 ? 16 : 1);
+                    memset(a, 1, (size_t)w * h);
+                    g_assert_cmpint(votecl_edges_canny(dev, &view, &p, a, w), ==, VOTECL_OK);
+                    g_assert_cmpint(votecl_edges_canny(ref, &view, &p, b, w), ==, VOTECL_OK);
+                    g_assert_cmpmem(a, (size_t)w * h, b, (size_t)w * h);
+                    for (size_t i = 0; i < (size_t)w * h; i++)
+                        edges += b[i] != 0;
+                }
+        g_free(im);
+        g_free(a);
+        g_free(b);
+    }
+    g_assert_cmpuint(edges, >, 1000); /* the images have edges to compare */
+out:
+    votecl_context_free(dev);
+    votecl_context_free(ref);
+}
+
+static const tu_test tests[] = {
+    {TU_PATH, "/edges/canny/host-equals-ref", {test_host_equals_ref}},
+    {TU_PATH, "/edges/canny/step", {test_canny_step}},
+    {TU_PATH, "/edges/canny/aperture7", {test_canny_aperture7}},
+    {TU_PATH, "/edges/canny/square", {test_canny_square}},
+    {TU_PATH, "/edges/sobel/step", {test_sobel_step}},
+    {TU_PATH, "/edges/refusals", {test_refusals}},
+    {TU_DEVICE, "edges/canny/equals-ref", {test_device_equals_ref}},
+};
+
 int
 main(int argc, char **argv)
 {
-    g_test_init(&argc, &argv, NULL);
-    g_test_add_func("/edges/canny/host-equals-ref", test_host_equals_ref);
-    g_test_add_func("/edges/canny/step", test_canny_step);
-    g_test_add_func("/edges/canny/square", test_canny_square);
-    g_test_add_func("/edges/sobel/step", test_sobel_step);
-    g_test_add_func("/edges/refusals", test_refusals);
-    return g_test_run();
+    return TU_MAIN(tests, TU_FATAL);
 }

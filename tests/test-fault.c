@@ -103,12 +103,9 @@ no_destroy(void *object)
 {
 }
 
-static const tc_case context_case = {.name = "context",
-                                     .out_size = sizeof(votecl_device_info),
-                                     .make = context_make,
-                                     .run = context_run,
-                                     .destroy = context_destroy,
-                                     .differ = context_differ};
+static const tc_case context_case = {
+    TC_CASE("context", sizeof(votecl_device_info), context_make, context_run, context_destroy),
+    .differ = context_differ};
 
 static const tc_case calibrate_case = {.name = "calibrate",
                                        .flags = TC_DEVICE_ONLY | TC_REPORT_ON_FAILURE,
@@ -148,6 +145,18 @@ check_failure(votecl_context *context, const tc_case *c, const char *what, votec
     } else if (context != NULL && votecl_context_get_error(context)[0] == '\0') {
         g_test_message("%s %s, %s:%lu: %s without a message", c->name, what,
                        votecl__fault_kind_name(kind), k, votecl_status_name(status));
+        g_test_fail();
+    }
+}
+
+/* The output of a run after the fault named by kind and k (when: which) equals expected. */
+static void
+check_result(const tc_case *c, const void *out, const void *expected, const char *when,
+             votecl__fault_kind kind, unsigned long k)
+{
+    if (tc_differ(c, out, expected)) {
+        g_test_message("%s %s %s:%lu: wrong result", c->name, when, votecl__fault_kind_name(kind),
+                       k);
         g_test_fail();
     }
 }
@@ -194,11 +203,7 @@ sweep_make(votecl_context *context, const tc_case *c, votecl__fault_kind kind, c
         /* The object (and the context) work. */
         memset(out, SENTINEL, c->out_size);
         g_assert_cmpint(c->run(object, out), ==, VOTECL_OK);
-        if (tc_differ(c, out, expected)) {
-            g_test_message("%s after a constructor fault %s:%lu: wrong result", c->name,
-                           votecl__fault_kind_name(kind), k);
-            g_test_fail();
-        }
+        check_result(c, out, expected, "after a constructor fault", kind, k);
         c->destroy(object);
     }
     g_free(out);
@@ -240,11 +245,7 @@ sweep_run(votecl_context *context, void *object, const tc_case *c, votecl__fault
             memset(out, SENTINEL, c->out_size);
             g_assert_cmpint(c->run(object, out), ==, VOTECL_OK);
         }
-        if (tc_differ(c, out, expected)) {
-            g_test_message("%s run, %s:%lu: wrong result after the fault", c->name,
-                           votecl__fault_kind_name(kind), k);
-            g_test_fail();
-        }
+        check_result(c, out, expected, "run after the fault", kind, k);
     }
     g_free(out);
 }

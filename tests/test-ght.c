@@ -42,8 +42,6 @@
 #include "image-io.h"
 #include "truth-ght.h"
 
-static votecl_context *ref_context;
-
 /* --- synthetic scenes --- */
 
 typedef struct scene {
@@ -175,7 +173,7 @@ run_cases(const votecl_ght_params *params, int cases, uint64_t seed, double smin
     tu_rng rng;
     int good = 0;
 
-    g_assert_cmpint(votecl_ght_model_new(ref_context, params, &tv, &model), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_ght_model_new(tu_ref_context, params, &tv, &model), ==, VOTECL_OK);
     tu_rng_init(&rng, seed);
     for (int c = 0; c < cases; c++) {
         scene s;
@@ -298,8 +296,8 @@ check_unrotated(votecl_context *ctx, votecl_ght_method method)
 static void
 test_ref_unrotated(void)
 {
-    check_unrotated(ref_context, VOTECL_GHT_GUIL);
-    check_unrotated(ref_context, VOTECL_GHT_BALLARD);
+    check_unrotated(tu_ref_context, VOTECL_GHT_GUIL);
+    check_unrotated(tu_ref_context, VOTECL_GHT_BALLARD);
 }
 
 static votecl_context *device(void);
@@ -325,11 +323,11 @@ test_ref_degenerate(void)
 
     for (int m = 0; m < 2; m++) {
         votecl_ght_params_init(&p, m ? VOTECL_GHT_BALLARD : VOTECL_GHT_GUIL);
-        g_assert_cmpint(votecl_ght_model_new(ref_context, &p, &bv, &model), ==,
+        g_assert_cmpint(votecl_ght_model_new(tu_ref_context, &p, &bv, &model), ==,
                         VOTECL_INVALID_ARGUMENT);
         g_assert_null(model);
-        g_assert_true(tu_message_names(votecl_context_get_error(ref_context), "template"));
-        g_assert_cmpint(votecl_ght_model_new(ref_context, &p, &tv, &model), ==, VOTECL_OK);
+        g_assert_true(tu_message_names(votecl_context_get_error(tu_ref_context), "template"));
+        g_assert_cmpint(votecl_ght_model_new(tu_ref_context, &p, &tv, &model), ==, VOTECL_OK);
         found = 99;
         g_assert_cmpint(votecl_ght_detect(model, &bv, poses, 4, &found), ==, VOTECL_OK);
         g_assert_cmpuint(found, ==, 0);
@@ -359,23 +357,23 @@ test_ref_bad_args(void)
 
     votecl_ght_params_init(&p, VOTECL_GHT_GUIL);
     p.levels = 2;
-    g_assert_cmpint(votecl_ght_model_new(ref_context, &p, &tv, &model), ==,
+    g_assert_cmpint(votecl_ght_model_new(tu_ref_context, &p, &tv, &model), ==,
                     VOTECL_INVALID_ARGUMENT);
-    g_assert_true(tu_message_names(votecl_context_get_error(ref_context), "levels"));
+    g_assert_true(tu_message_names(votecl_context_get_error(tu_ref_context), "levels"));
     votecl_ght_params_init(&p, VOTECL_GHT_GUIL);
     p.scale_step = 0;
-    g_assert_cmpint(votecl_ght_model_new(ref_context, &p, &tv, &model), ==,
+    g_assert_cmpint(votecl_ght_model_new(tu_ref_context, &p, &tv, &model), ==,
                     VOTECL_INVALID_ARGUMENT);
-    g_assert_true(tu_message_names(votecl_context_get_error(ref_context), "scale_step"));
+    g_assert_true(tu_message_names(votecl_context_get_error(tu_ref_context), "scale_step"));
     votecl_ght_params_init(&p, VOTECL_GHT_GUIL);
-    g_assert_cmpint(votecl_ght_model_new_edges(ref_context, &p, &one, 1, 10, 10, 5, 5, &model),
+    g_assert_cmpint(votecl_ght_model_new_edges(tu_ref_context, &p, &one, 1, 10, 10, 5, 5, &model),
                     ==, VOTECL_INVALID_ARGUMENT);
-    g_assert_true(tu_message_names(votecl_context_get_error(ref_context), "template"));
+    g_assert_true(tu_message_names(votecl_context_get_error(tu_ref_context), "template"));
     one.x = 10;
-    g_assert_cmpint(votecl_ght_model_new_edges(ref_context, &p, &one, 1, 10, 10, 5, 5, &model),
+    g_assert_cmpint(votecl_ght_model_new_edges(tu_ref_context, &p, &one, 1, 10, 10, 5, 5, &model),
                     ==, VOTECL_INVALID_ARGUMENT);
-    g_assert_true(tu_message_names(votecl_context_get_error(ref_context), "edges"));
-    g_assert_cmpint(votecl_ght_model_new(ref_context, &p, NULL, &model), ==,
+    g_assert_true(tu_message_names(votecl_context_get_error(tu_ref_context), "edges"));
+    g_assert_cmpint(votecl_ght_model_new(tu_ref_context, &p, NULL, &model), ==,
                     VOTECL_INVALID_ARGUMENT);
     g_assert_null(model);
     g_free(t.data);
@@ -453,7 +451,7 @@ compare_opencv(const char *method, const votecl_ght_params *p, int all_of_theirs
     g_assert_cmpint(load_gray("pic1.png", &scene_im), ==, 0);
     g_assert_cmpint(load_gray("templ.png", &templ_im), ==, 0);
     votecl_image sv = tool_image_view(&scene_im), tv = tool_image_view(&templ_im);
-    g_assert_cmpint(votecl_ght_model_new(ref_context, p, &tv, &model), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_ght_model_new(tu_ref_context, p, &tv, &model), ==, VOTECL_OK);
     g_assert_cmpint(votecl_ght_detect(model, &sv, poses, 64, &found), ==, VOTECL_OK);
     lines = g_strsplit(text, "\n", -1);
     for (char **l = lines; *l != NULL; l++) {
@@ -793,7 +791,7 @@ check_detect_equal_on(votecl_context *ctx, const votecl_ght_params *params, uint
 
     all.min_confidence = 0; /* every candidate, each with its confidence */
     params = &all;
-    g_assert_cmpint(votecl_ght_model_new(ref_context, params, &tv, &rm), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_ght_model_new(tu_ref_context, params, &tv, &rm), ==, VOTECL_OK);
     g_assert_cmpint(votecl_ght_model_new(ctx, params, &tv, &dm), ==, VOTECL_OK);
     tu_rng_init(&rng, seed);
     for (int c = 0; c < cases; c++) {
@@ -1609,7 +1607,7 @@ ellipse_edges(votecl_ght_edge *e, double cx, double cy, double rx, double ry, do
 static void
 check_over_limit(votecl_status status, const char *what)
 {
-    const char *msg = votecl_context_get_error(ref_context);
+    const char *msg = votecl_context_get_error(tu_ref_context);
 
     g_assert_cmpint(status, ==, VOTECL_OUT_OF_RESOURCES);
     g_assert_nonnull(strstr(msg, "over the memory limit of"));
@@ -1696,7 +1694,7 @@ test_ref_memory_limit(void)
     size_t ni = ellipse_edges(ie, 110, 70, 33, 19.8, 0.5, 1), found = 77;
     size_t nt = ellipse_edges(te, 40, 30, 33, 19.8, 0, 0);
     votecl_ght_pose p0[16];
-    votecl_ght_model *m = limited_model(ref_context, VOTECL_GHT_MEMORY_LIMIT_DEFAULT, 0);
+    votecl_ght_model *m = limited_model(tu_ref_context, VOTECL_GHT_MEMORY_LIMIT_DEFAULT, 0);
     votecl_ght_params p;
 
     /* 10^5 edges of gradient bin 0 and 10^5 of bin 90 (xi): 10^10 pairings, 480 GB */
@@ -1710,26 +1708,26 @@ test_ref_memory_limit(void)
     g_assert_cmpint(votecl_ght_detect_edges(m, ie, ni, 200, 150, p0, 16, &found), ==, VOTECL_OK);
     votecl_ght_model_free(m);
     /* the pixels: 2000 x 2000 x VOTECL_GHT_PIXEL_BYTES over 8 MB */
-    m = limited_model(ref_context, 8u << 20, 0);
+    m = limited_model(tu_ref_context, 8u << 20, 0);
     check_over_limit(votecl_ght_detect_edges(m, ie, ni, 2000, 2000, p0, 16, &found), "pixels");
     votecl_ght_model_free(m);
     /* the template: its L * L key arrays alone pass 1 MB */
     votecl_ght_params_init(&p, VOTECL_GHT_GUIL);
     p.memory_limit = 1u << 20;
     m = (votecl_ght_model *)&m;
-    check_over_limit(votecl_ght_model_new_edges(ref_context, &p, te, nt, 80, 60, 40, 30, &m),
+    check_over_limit(votecl_ght_model_new_edges(tu_ref_context, &p, te, nt, 80, 60, 40, 30, &m),
                      "template");
     g_assert_null(m);
     /* Ballard's accumulator: 1000 x 1000 cells x 360 rotations, 4 GB */
     votecl_ght_params_init(&p, VOTECL_GHT_BALLARD);
     p.max_angle = 360;
     p.memory_limit = 256u << 20;
-    g_assert_cmpint(votecl_ght_model_new_edges(ref_context, &p, te, nt, 80, 60, 40, 30, &m), ==,
+    g_assert_cmpint(votecl_ght_model_new_edges(tu_ref_context, &p, te, nt, 80, 60, 40, 30, &m), ==,
                     VOTECL_OK);
     check_over_limit(votecl_ght_detect_edges(m, ie, ni, 2000, 2000, p0, 16, &found), "accumulator");
     votecl_ght_model_free(m);
     /* within the limit, one candidate at a time: the same poses as without one */
-    check_batched(ref_context);
+    check_batched(tu_ref_context);
     g_free(dense);
 }
 
@@ -1791,7 +1789,7 @@ test_opencl_guil_batches(void)
     votecl_ght_edge te[800], ie[800];
     size_t nt = ellipse_edges(te, 40, 30, 33, 19.8, 0, 0);
     size_t ni = ellipse_edges(ie, 110, 70, 33, 19.8, 0.5, 1);
-    votecl_ght_model *m = limited_model(ref_context, 0, 1);
+    votecl_ght_model *m = limited_model(tu_ref_context, 0, 1);
     votecl__ght_poses poses[4] = {{0}};
     counted k[2] = {{0}};
     votecl__ght_desc d;
@@ -1878,7 +1876,7 @@ test_opencl_front_caller_edges(void)
         p.min_scale = 0.9;
         p.max_scale = 1.2;
         p.scale_step = 0.1;
-        g_assert_cmpint(votecl_ght_model_new_edges(ref_context, &p, te, nt, 80, 60, 40, 30, &rm),
+        g_assert_cmpint(votecl_ght_model_new_edges(tu_ref_context, &p, te, nt, 80, 60, 40, 30, &rm),
                         ==, VOTECL_OK);
         g_assert_cmpint(votecl_ght_model_new_edges(device(), &p, te, nt, 80, 60, 40, 30, &dm), ==,
                         VOTECL_OK);
@@ -1922,7 +1920,7 @@ test_opencl_front_stats(void)
     votecl_image tv = {templ.data, templ.width, templ.height, templ.width, 1, VOTECL_DTYPE_U8};
     for (int m = 0; m < 2; m++) {
         votecl_ght_params_init(&p, m ? VOTECL_GHT_BALLARD : VOTECL_GHT_GUIL);
-        g_assert_cmpint(votecl_ght_model_new(ref_context, &p, &tv, &rm), ==, VOTECL_OK);
+        g_assert_cmpint(votecl_ght_model_new(tu_ref_context, &p, &tv, &rm), ==, VOTECL_OK);
         g_assert_cmpint(votecl_ght_model_new(device(), &p, &tv, &dm), ==, VOTECL_OK);
         g_assert_cmpint(votecl_ght_pairings(rm, &pv, &rs), ==, VOTECL_OK);
         g_assert_cmpint(votecl_ght_pairings(dm, &pv, &fs), ==, VOTECL_OK);
@@ -2017,7 +2015,7 @@ test_ref_truth_suite(void)
     votecl_ght_params_init(&p, VOTECL_GHT_GUIL);
     for (int s = 0; s < TRUTH_GHT_SHAPES; s++) {
         votecl_image v = truth_view(&t[s]);
-        g_assert_cmpint(votecl_ght_model_new(ref_context, &p, &v, &models[s]), ==, VOTECL_OK);
+        g_assert_cmpint(votecl_ght_model_new(tu_ref_context, &p, &v, &models[s]), ==, VOTECL_OK);
     }
     for (int f = 0; f < TRUTH_GHT_FAMILIES; f++)
         for (size_t i = 0; i < TRUTH_SCENES; i++) {
@@ -2060,7 +2058,7 @@ test_ref_issue_rotated(void)
     votecl_ght_params p;
 
     votecl_ght_params_init(&p, VOTECL_GHT_GUIL);
-    g_assert_cmpint(votecl_ght_model_new(ref_context, &p, &tv, &model), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_ght_model_new(tu_ref_context, &p, &tv, &model), ==, VOTECL_OK);
     for (int k = 0; k < 2; k++) {
         truth_ght_scene sc;
         truth_ght_score score;
@@ -2128,8 +2126,8 @@ test_ref_contrib_scene(void)
     for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
         truth_ght_scene sc;
         votecl_ght_pose poses[16];
-        size_t found = contrib_detect(ref_context, cases[c].method, cases[c].angle, cases[c].scale,
-                                      &sc, poses);
+        size_t found = contrib_detect(tu_ref_context, cases[c].method, cases[c].angle,
+                                      cases[c].scale, &sc, poses);
         g_test_message("%s, third copy at %g degrees, %g: %zu poses",
                        cases[c].method == VOTECL_GHT_GUIL ? "Guil" : "Ballard", cases[c].angle,
                        cases[c].scale, found);
@@ -2170,7 +2168,7 @@ test_ref_sample_pair(void)
 
     for (int m = 0; m < 2; m++) {
         votecl_ght_params_init(&p, m ? VOTECL_GHT_BALLARD : VOTECL_GHT_GUIL);
-        g_assert_cmpint(votecl_ght_model_new(ref_context, &p, &tv, &model), ==, VOTECL_OK);
+        g_assert_cmpint(votecl_ght_model_new(tu_ref_context, &p, &tv, &model), ==, VOTECL_OK);
         g_assert_cmpint(votecl_ght_detect(model, &pv, poses, 8, &found), ==, VOTECL_OK);
         g_test_message("%s: %zu poses, the first (%.2f, %.2f) %.2f degrees, %.3f, "
                        "confidence %.3f",
@@ -2347,7 +2345,7 @@ test_opencl_truth_equal(void)
         g_assert_cmpint(truth_ght_scene_make(TRUTH_GHT_CLUTTER, 7, i, t, 400, 300, &sc), ==, 0);
         tv = truth_view(&t[sc.shape]);
         sv = truth_view(&sc.image);
-        g_assert_cmpint(votecl_ght_model_new(ref_context, &p, &tv, &rm), ==, VOTECL_OK);
+        g_assert_cmpint(votecl_ght_model_new(tu_ref_context, &p, &tv, &rm), ==, VOTECL_OK);
         g_assert_cmpint(votecl_ght_model_new(device(), &p, &tv, &dm), ==, VOTECL_OK);
         g_assert_cmpint(votecl_ght_detect(rm, &sv, rp, 16, &rn), ==, VOTECL_OK);
         g_assert_cmpint(votecl_ght_detect(dm, &sv, dp, 16, &dn), ==, VOTECL_OK);
@@ -2377,7 +2375,7 @@ test_opencl_contrib_equal(void)
     for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
         truth_ght_scene rs, ds;
         votecl_ght_pose rp[16], dp[16];
-        size_t rn = contrib_detect(ref_context, cases[c].method, cases[c].angle, 1, &rs, rp);
+        size_t rn = contrib_detect(tu_ref_context, cases[c].method, cases[c].angle, 1, &rs, rp);
         size_t dn = contrib_detect(device(), cases[c].method, cases[c].angle, 1, &ds, dp);
         g_assert_cmpuint(rn, ==, 3);
         g_assert_cmpuint(dn, ==, rn);
@@ -2415,7 +2413,8 @@ test_ref_overlap_suite(void)
         votecl_ght_params_init(&p, runs[r].method);
         for (int s = 0; s < TRUTH_GHT_SHAPES; s++) {
             votecl_image v = truth_view(&t[s]);
-            g_assert_cmpint(votecl_ght_model_new(ref_context, &p, &v, &models[s]), ==, VOTECL_OK);
+            g_assert_cmpint(votecl_ght_model_new(tu_ref_context, &p, &v, &models[s]), ==,
+                            VOTECL_OK);
         }
         for (size_t i = 0; i < scenes; i++) {
             truth_ght_scene sc;
@@ -2441,49 +2440,45 @@ test_ref_overlap_suite(void)
     truth_free(t);
 }
 
+static const tu_test tests[] = {
+    {TU_PATH, "/ref/ght/guil-synthetic", {test_ref_guil_synthetic}},
+    {TU_PATH, "/ref/ght/ballard-synthetic", {test_ref_ballard_synthetic}},
+    {TU_PATH, "/ref/ght/truth-suite", {test_ref_truth_suite}},
+    {TU_PATH, "/ref/ght/issue-rotated", {test_ref_issue_rotated}},
+    {TU_PATH, "/ref/ght/sample-pair", {test_ref_sample_pair}},
+    {TU_PATH, "/ref/ght/contrib-scene", {test_ref_contrib_scene}},
+    {TU_PATH, "/ref/ght/overlap-suite", {test_ref_overlap_suite}},
+    {TU_PATH, "/ref/ght/large-template", {test_ref_large_template}},
+    {TU_PATH, "/ref/ght/degenerate", {test_ref_degenerate}},
+    {TU_PATH, "/ref/ght/unrotated", {test_ref_unrotated}},
+    {TU_PATH, "/ref/ght/bad-args", {test_ref_bad_args}},
+    {TU_PATH, "/ref/ght/host-canny", {test_ref_host_canny}},
+    {TU_PATH, "/ref/ght/host-bins", {test_ref_host_bins}},
+    {TU_PATH, "/ref/ght/host-ballard", {test_ref_host_ballard}},
+    {TU_PATH, "/ref/ght/confidence-summary", {test_ref_confidence_summary}},
+    {TU_PATH, "/ref/ght/memory-limit", {test_ref_memory_limit}},
+    {TU_DEVICE, "ght/guil-spaces", {test_opencl_guil_spaces}},
+    {TU_DEVICE, "ght/unrotated", {test_opencl_unrotated}},
+    {TU_DEVICE, "ght/ballard-space", {test_opencl_ballard_space}},
+    {TU_DEVICE, "ght/detect-equal", {test_opencl_detect_equal}},
+    {TU_DEVICE, "ght/no-fp64", {test_opencl_no_fp64}},
+    {TU_DEVICE, "ght/small-groups", {test_opencl_small_groups}},
+    {TU_DEVICE, "ght/front-edges", {test_opencl_front_edges}},
+    {TU_DEVICE, "ght/front-pairs", {test_opencl_front_pairs}},
+    {TU_DEVICE, "ght/front-ballard", {test_opencl_front_ballard}},
+    {TU_DEVICE, "ght/front-degenerate", {test_opencl_front_degenerate}},
+    {TU_DEVICE, "ght/front-stats", {test_opencl_front_stats}},
+    {TU_DEVICE, "ght/front-caller-edges", {test_opencl_front_caller_edges}},
+    {TU_DEVICE, "ght/truth-equal", {test_opencl_truth_equal}},
+    {TU_DEVICE, "ght/memory-batches", {test_opencl_memory_batches}},
+    {TU_DEVICE, "ght/guil-batches", {test_opencl_guil_batches}},
+    {TU_DEVICE, "ght/contrib-equal", {test_opencl_contrib_equal}},
+    {TU_PATH, "/opencv/ght/ballard", {test_opencv_ballard}},
+    {TU_PATH, "/opencv/ght/guil", {test_opencv_guil}},
+};
+
 int
 main(int argc, char **argv)
 {
-    int rc;
-
-    g_test_init(&argc, &argv, NULL);
-    ref_context = tu_ref_context_new();
-    g_test_add_func("/ref/ght/guil-synthetic", test_ref_guil_synthetic);
-    g_test_add_func("/ref/ght/ballard-synthetic", test_ref_ballard_synthetic);
-    g_test_add_func("/ref/ght/truth-suite", test_ref_truth_suite);
-    g_test_add_func("/ref/ght/issue-rotated", test_ref_issue_rotated);
-    g_test_add_func("/ref/ght/sample-pair", test_ref_sample_pair);
-    g_test_add_func("/ref/ght/contrib-scene", test_ref_contrib_scene);
-    g_test_add_func("/ref/ght/overlap-suite", test_ref_overlap_suite);
-    g_test_add_func("/ref/ght/large-template", test_ref_large_template);
-    g_test_add_func("/ref/ght/degenerate", test_ref_degenerate);
-    g_test_add_func("/ref/ght/unrotated", test_ref_unrotated);
-    g_test_add_func("/ref/ght/bad-args", test_ref_bad_args);
-    g_test_add_func("/ref/ght/host-canny", test_ref_host_canny);
-    g_test_add_func("/ref/ght/host-bins", test_ref_host_bins);
-    g_test_add_func("/ref/ght/host-ballard", test_ref_host_ballard);
-    g_test_add_func("/ref/ght/confidence-summary", test_ref_confidence_summary);
-    g_test_add_func("/ref/ght/memory-limit", test_ref_memory_limit);
-    tu_add_device_test("ght/guil-spaces", test_opencl_guil_spaces);
-    tu_add_device_test("ght/unrotated", test_opencl_unrotated);
-    tu_add_device_test("ght/ballard-space", test_opencl_ballard_space);
-    tu_add_device_test("ght/detect-equal", test_opencl_detect_equal);
-    tu_add_device_test("ght/no-fp64", test_opencl_no_fp64);
-    tu_add_device_test("ght/small-groups", test_opencl_small_groups);
-    tu_add_device_test("ght/front-edges", test_opencl_front_edges);
-    tu_add_device_test("ght/front-pairs", test_opencl_front_pairs);
-    tu_add_device_test("ght/front-ballard", test_opencl_front_ballard);
-    tu_add_device_test("ght/front-degenerate", test_opencl_front_degenerate);
-    tu_add_device_test("ght/front-stats", test_opencl_front_stats);
-    tu_add_device_test("ght/front-caller-edges", test_opencl_front_caller_edges);
-    tu_add_device_test("ght/truth-equal", test_opencl_truth_equal);
-    tu_add_device_test("ght/memory-batches", test_opencl_memory_batches);
-    tu_add_device_test("ght/guil-batches", test_opencl_guil_batches);
-    tu_add_device_test("ght/contrib-equal", test_opencl_contrib_equal);
-    g_test_add_func("/opencv/ght/ballard", test_opencv_ballard);
-    g_test_add_func("/opencv/ght/guil", test_opencv_guil);
-    rc = g_test_run();
-    votecl_context_free(ref_context);
-    tu_device_contexts_free();
-    return rc;
+    return TU_MAIN(tests, TU_FATAL);
 }

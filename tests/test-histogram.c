@@ -16,8 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static votecl_context *ref_context;
-
 /* The shared OpenCL context; NULL (and the test skipped or failed) when there is none. */
 static votecl_context *
 device(void)
@@ -67,16 +65,7 @@ plan_new(votecl_context *context, const votecl_hist_params *p, const char *what)
 {
     votecl_hist_plan *plan = NULL;
     votecl_status status = votecl_hist_plan_new(context, p, &plan);
-    if (status != VOTECL_OK) {
-        g_test_message("%s: plan: %s: %s", what, votecl_status_string(status),
-                       votecl_context_get_error(context));
-        const char *log = votecl_context_get_build_log(context);
-        if (log != NULL && log[0] != '\0')
-            g_test_message("build log:\n%s", log);
-        g_test_fail();
-        return NULL;
-    }
-    return plan;
+    return tu_check_ok(context, status, "%s: plan", what) ? plan : NULL;
 }
 
 /* A device plan with a forced strategy next to a reference plan of the same params. */
@@ -99,7 +88,7 @@ pair_init(plan_pair *pair, votecl_context *context, const votecl_hist_params *p,
     votecl_hist_params ref_params = *p;
     ref_params.variant = VOTECL_VARIANT_AUTO;
     pair->device = plan_new(context, &pair->params, what);
-    pair->ref = plan_new(ref_context, &ref_params, what);
+    pair->ref = plan_new(tu_ref_context, &ref_params, what);
     if (pair->device == NULL || pair->ref == NULL)
         return 0;
     pair->nbins = votecl_hist_plan_nbins(pair->device);
@@ -147,7 +136,7 @@ pair_check(const plan_pair *pair, const void *x, const void *y, const float *w, 
     if (pair->device == NULL || pair->ref == NULL)
         return 0;
     void *dev = run_plan(pair->context, pair->device, x, y, w, n, frames);
-    void *ref = run_plan(ref_context, pair->ref, x, y, w, n, frames);
+    void *ref = run_plan(tu_ref_context, pair->ref, x, y, w, n, frames);
     int same = 0;
     if (dev != NULL && ref != NULL) {
         size_t count = (size_t)pair->nbins * frames;
@@ -642,11 +631,11 @@ case_weighted(votecl_variant variant, votecl_dtype dtype)
     tu_fill_f32(&rng, w, n, 0.0f, 1.0f);
     votecl_hist_params counts_params = p;
     counts_params.weighted = 0;
-    votecl_hist_plan *counts_plan = plan_new(ref_context, &counts_params, "counts");
+    votecl_hist_plan *counts_plan = plan_new(tu_ref_context, &counts_params, "counts");
     if (pair.device != NULL && pair.ref != NULL && counts_plan != NULL) {
         float *dev = run_plan(pair.context, pair.device, x, NULL, w, n, 1);
-        float *ref = run_plan(ref_context, pair.ref, x, NULL, w, n, 1);
-        uint32_t *votes = run_plan(ref_context, counts_plan, x, NULL, NULL, n, 1);
+        float *ref = run_plan(tu_ref_context, pair.ref, x, NULL, w, n, 1);
+        uint32_t *votes = run_plan(tu_ref_context, counts_plan, x, NULL, NULL, n, 1);
         if (dev != NULL && ref != NULL && votes != NULL) {
             size_t bad = 0;
             double worst = 0;
@@ -728,7 +717,7 @@ case_f32_extreme(votecl_variant variant, votecl_dtype dtype)
         p.min[0] = ranges[r][0];
         p.max[0] = ranges[r][1];
         votecl_hist_plan *probe = NULL;
-        votecl_status status = votecl_hist_plan_new(ref_context, &p, &probe);
+        votecl_status status = votecl_hist_plan_new(tu_ref_context, &p, &probe);
         votecl_hist_plan_free(probe);
         if (status == VOTECL_INVALID_ARGUMENT)
             continue;
@@ -1004,7 +993,7 @@ check_buffers(const plan_pair *pair, votecl_dtype dtype, const void *x, const vo
     votecl_buffer *wb = w != NULL ? buffer_with(c, w, n * frames * sizeof(float)) : NULL;
     votecl_buffer *bb = buffer_with(c, NULL, count * 4);
     void *dev = g_malloc(count * 4);
-    void *ref = run_plan(ref_context, pair->ref, x, y, w, n, frames);
+    void *ref = run_plan(tu_ref_context, pair->ref, x, y, w, n, frames);
     if (xb != NULL && bb != NULL && ref != NULL) {
         votecl_status status = votecl_hist_run_buffers(pair->device, xb, yb, wb, n, frames, bb);
         if (status != VOTECL_OK)
@@ -1332,7 +1321,7 @@ static void
 test_ref_warmup(void)
 {
     g_assert_cmpint(votecl_context_warmup(NULL, 0, NULL, NULL), ==, VOTECL_INVALID_ARGUMENT);
-    g_assert_cmpint(votecl_context_warmup(ref_context, VOTECL_WARMUP_ALL, NULL, NULL), ==,
+    g_assert_cmpint(votecl_context_warmup(tu_ref_context, VOTECL_WARMUP_ALL, NULL, NULL), ==,
                     VOTECL_OK);
 }
 
@@ -1760,11 +1749,8 @@ out:
 /* Device buffers that are too small or belong to another context are refused, and the
  * bins are left alone. */
 static void
-test_buffers_bad(void)
+test_buffers_bad(votecl_context *context)
 {
-    votecl_context *context = device();
-    if (context == NULL)
-        return;
     votecl_context *other = tu_device_context_new(NULL);
     if (other == NULL)
         return;
@@ -1826,11 +1812,8 @@ out:
 /* Device selection: the default device's own platform name selects it; a name that
  * matches nothing is VOTECL_NO_DEVICE with a message. */
 static void
-test_device_select(void)
+test_device_select(votecl_context *context)
 {
-    votecl_context *context = device();
-    if (context == NULL)
-        return;
     votecl_device_info info;
     g_assert_cmpint(votecl_context_get_device_info(context, &info), ==, VOTECL_OK);
 
@@ -1897,10 +1880,10 @@ static uint32_t *
 ref_run(const votecl_hist_params *p, const void *x, const void *y, const float *w, size_t n,
         size_t frames)
 {
-    votecl_hist_plan *plan = plan_new(ref_context, p, "reference");
+    votecl_hist_plan *plan = plan_new(tu_ref_context, p, "reference");
     if (plan == NULL)
         return NULL;
-    uint32_t *bins = run_plan(ref_context, plan, x, y, w, n, frames);
+    uint32_t *bins = run_plan(tu_ref_context, plan, x, y, w, n, frames);
     votecl_hist_plan_free(plan);
     return bins;
 }
@@ -2181,9 +2164,9 @@ test_ref_f32_huge_range(void)
     p.min[0] = -1e308;
     p.max[0] = 1e308;
     votecl_hist_plan *plan = NULL;
-    g_assert_cmpint(votecl_hist_plan_new(ref_context, &p, &plan), ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_cmpint(votecl_hist_plan_new(tu_ref_context, &p, &plan), ==, VOTECL_INVALID_ARGUMENT);
     g_assert_null(plan);
-    const char *message = votecl_context_get_error(ref_context);
+    const char *message = votecl_context_get_error(tu_ref_context);
     g_assert_true(tu_message_names(message, "min[0]") && tu_message_names(message, "max[0]"));
 }
 
@@ -2292,8 +2275,8 @@ test_ref_f32_numpy_edges(void)
     p.dtype = VOTECL_DTYPE_U8;
     p.edges = VOTECL_HIST_EDGES_NUMPY;
     votecl_hist_plan *plan = NULL;
-    g_assert_cmpint(votecl_hist_plan_new(ref_context, &p, &plan), ==, VOTECL_INVALID_ARGUMENT);
-    g_assert_true(tu_message_names(votecl_context_get_error(ref_context), "edges"));
+    g_assert_cmpint(votecl_hist_plan_new(tu_ref_context, &p, &plan), ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_true(tu_message_names(votecl_context_get_error(tu_ref_context), "edges"));
 }
 
 static void
@@ -2406,7 +2389,7 @@ test_ref_image(void)
         }
     votecl_hist_params p;
     votecl_hist_params_init(&p, VOTECL_DTYPE_U8);
-    votecl_hist_plan *plan = plan_new(ref_context, &p, "image");
+    votecl_hist_plan *plan = plan_new(tu_ref_context, &p, "image");
     if (plan != NULL) {
         uint32_t got[256];
         votecl_image image = {pixels, width, height, stride, 1, VOTECL_DTYPE_U8};
@@ -2417,49 +2400,10 @@ test_ref_image(void)
     g_free(pixels);
 }
 
-int
-main(int argc, char **argv)
+/* The cases under every forced strategy and dtype. */
+static void
+add_variant_cases(void)
 {
-    g_test_init(&argc, &argv, NULL);
-    g_test_set_nonfatal_assertions();
-
-    ref_context = tu_ref_context_new();
-    if (ref_context == NULL) {
-        fprintf(stderr, "cannot create a reference context\n");
-        return 1;
-    }
-
-    g_test_add_func("/ref/u8/modulo", test_ref_u8_modulo);
-    g_test_add_func("/ref/u8/ten-bins", test_ref_u8_ten_bins);
-    g_test_add_func("/ref/u8/wide-range", test_ref_u8_wide_range);
-    g_test_add_func("/ref/u16/range", test_ref_u16_range);
-    g_test_add_func("/ref/u32/ranges", test_ref_u32);
-    g_test_add_func("/ref/f32/edges", test_ref_f32_edges);
-    g_test_add_func("/ref/f32/formula", test_ref_f32_formula);
-    g_test_add_func("/ref/f32/huge-range", test_ref_f32_huge_range);
-    g_test_add_func("/ref/f32/calchist", test_ref_f32_calchist);
-    g_test_add_func("/ref/f32/numpy-edges", test_ref_f32_numpy_edges);
-    g_test_add_func("/ref/empty", test_ref_empty);
-    g_test_add_func("/ref/2d", test_ref_2d);
-    g_test_add_func("/ref/weighted", test_ref_weighted);
-    g_test_add_func("/ref/batch", test_ref_batch);
-    g_test_add_func("/ref/warmup", test_ref_warmup);
-    g_test_add_func("/ref/image", test_ref_image);
-
-    tu_add_device_test("device-info", test_device_info);
-    tu_add_device_test("auto", test_auto);
-    tu_add_device_test("force-variant-env", test_force_variant_env);
-    tu_add_device_test("local-refinements", test_local_refinements);
-    tu_add_device_test("build/broken", test_build_broken);
-    tu_add_device_test("cache/disk", test_cache_disk);
-    tu_add_device_test("cache/dump", test_cache_dump);
-    tu_add_device_test("cache/pocl", test_cache_pocl);
-    tu_add_device_test("warmup/defaults", test_warmup_defaults);
-    if (g_test_slow()) /* 13 programs compiled without the disk cache: minutes on PoCL */
-        tu_add_device_test("warmup/cold", test_warmup_cold);
-    tu_add_device_test("buffers/bad", test_buffers_bad);
-    tu_add_device_test("device-select", test_device_select);
-
     const votecl_variant variants[] = {VOTECL_VARIANT_LOCAL, VOTECL_VARIANT_GLOBAL,
                                        VOTECL_VARIANT_PRIVATE};
     const votecl_dtype dtypes[] = {VOTECL_DTYPE_U8, VOTECL_DTYPE_U16, VOTECL_DTYPE_U32,
@@ -2498,9 +2442,43 @@ main(int argc, char **argv)
         if (var == VOTECL_VARIANT_LOCAL)
             add_case("stretch", var, 0, case_stretch);
     }
+}
 
-    int result = g_test_run();
-    tu_device_contexts_free();
-    votecl_context_free(ref_context);
-    return result;
+static const tu_test tests[] = {
+    {TU_PATH, "/ref/u8/modulo", {test_ref_u8_modulo}},
+    {TU_PATH, "/ref/u8/ten-bins", {test_ref_u8_ten_bins}},
+    {TU_PATH, "/ref/u8/wide-range", {test_ref_u8_wide_range}},
+    {TU_PATH, "/ref/u16/range", {test_ref_u16_range}},
+    {TU_PATH, "/ref/u32/ranges", {test_ref_u32}},
+    {TU_PATH, "/ref/f32/edges", {test_ref_f32_edges}},
+    {TU_PATH, "/ref/f32/formula", {test_ref_f32_formula}},
+    {TU_PATH, "/ref/f32/huge-range", {test_ref_f32_huge_range}},
+    {TU_PATH, "/ref/f32/calchist", {test_ref_f32_calchist}},
+    {TU_PATH, "/ref/f32/numpy-edges", {test_ref_f32_numpy_edges}},
+    {TU_PATH, "/ref/empty", {test_ref_empty}},
+    {TU_PATH, "/ref/2d", {test_ref_2d}},
+    {TU_PATH, "/ref/weighted", {test_ref_weighted}},
+    {TU_PATH, "/ref/batch", {test_ref_batch}},
+    {TU_PATH, "/ref/warmup", {test_ref_warmup}},
+    {TU_PATH, "/ref/image", {test_ref_image}},
+    {TU_DEVICE, "device-info", {test_device_info}},
+    {TU_DEVICE, "auto", {test_auto}},
+    {TU_DEVICE, "force-variant-env", {test_force_variant_env}},
+    {TU_DEVICE, "local-refinements", {test_local_refinements}},
+    {TU_DEVICE, "build/broken", {test_build_broken}},
+    {TU_DEVICE, "cache/disk", {test_cache_disk}},
+    {TU_DEVICE, "cache/dump", {test_cache_dump}},
+    {TU_DEVICE, "cache/pocl", {test_cache_pocl}},
+    {TU_DEVICE, "warmup/defaults", {test_warmup_defaults}},
+    /* 13 programs compiled without the disk cache: minutes on PoCL */
+    {TU_SLOW_DEVICE, "warmup/cold", {test_warmup_cold}},
+    {TU_DEVICE_ON, "buffers/bad", {.on = test_buffers_bad}},
+    {TU_DEVICE_ON, "device-select", {.on = test_device_select}},
+    {TU_CALL, NULL, {add_variant_cases}},
+};
+
+int
+main(int argc, char **argv)
+{
+    return TU_MAIN(tests, TU_NONFATAL);
 }

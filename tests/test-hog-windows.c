@@ -177,16 +177,15 @@ test_ref_bad_input(void)
     votecl_context_free(ctx);
 }
 
+static const tu_test tests[] = {
+    {TU_PATH, "/ref/hog/windows/grid", {test_ref_grid}},
+    {TU_PATH, "/ref/hog/windows/bad-input", {test_ref_bad_input}},
+    {TU_DEVICE, "hog/windows/grid", {test_opencl_grid}},
+    {TU_DEVICE, "hog/windows/opencv", {test_opencl_opencv}},
+};
+
 int
 main(int argc, char **argv)
 {
-    int rc;
-    g_test_init(&argc, &argv, NULL);
-    g_test_add_func("/ref/hog/windows/grid", test_ref_grid);
-    g_test_add_func("/ref/hog/windows/bad-input", test_ref_bad_input);
-    tu_add_device_test("hog/windows/grid", test_opencl_grid);
-    tu_add_device_test("hog/windows/opencv", test_opencl_opencv);
-    rc = g_test_run();
-    tu_device_contexts_free();
-    return rc;
+    return TU_MAIN(tests, TU_FATAL);
 }

@@ -30,8 +30,6 @@
 #include "hog-private.h"
 #include "truth-hog.h"
 
-static votecl_context *ref_context;
-
 static votecl_context *
 device(void)
 {
@@ -228,9 +226,9 @@ descriptors_truth(votecl_context *ctx)
 static void
 test_ref_descriptors(void)
 {
-    descriptors_all(ref_context);
+    descriptors_all(tu_ref_context);
     if (!g_test_failed())
-        descriptors_truth(ref_context);
+        descriptors_truth(tu_ref_context);
 }
 
 static void
@@ -323,7 +321,7 @@ out:
 static void
 test_ref_detect(void)
 {
-    detect_all(ref_context, 2);
+    detect_all(tu_ref_context, 2);
 }
 
 static void
@@ -364,7 +362,7 @@ device_equal_params(votecl_context *ctx, const votecl_hog_params *params,
     votecl_hog_detection *wa, *wb;
     double worst = 0;
 
-    g_assert_cmpint(votecl_hog_new(ref_context, params, model, &a), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_new(tu_ref_context, params, model, &a), ==, VOTECL_OK);
     g_assert_cmpint(votecl_hog_new(ctx, params, model, &b), ==, VOTECL_OK);
     /* the context's shape picks the kernels: the row kernels where it is CPU-shaped (and the
      * work-group limit holds a row's 64 work-items), on OpenCL (8-wide vectors: no CUDA) */
@@ -420,7 +418,7 @@ device_equal_on(votecl_context *ctx, size_t w, size_t h, unsigned ch, unsigned p
     params.padding_x = params.padding_y = padding;
     params.fusion = VOTECL_HOG_FUSION_NONE;
     params.hit_threshold = -1e30;
-    g_assert_cmpint(votecl_hog_model_people(ref_context, &model), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_model_people(tu_ref_context, &model), ==, VOTECL_OK);
     snprintf(label, sizeof label, "padding %u", padding);
     device_equal_params(ctx, &params, model, &view, label);
     g_free(px);
@@ -489,7 +487,7 @@ norms_equal_on(votecl_context *ctx)
         w = g_malloc(length * sizeof *w);
         for (size_t i = 0; i < length; i++)
             w[i] = 0.05f * sinf(0.37f * (float)i);
-        g_assert_cmpint(votecl_hog_model_new(ref_context, &params, w, length, -0.5f, &model), ==,
+        g_assert_cmpint(votecl_hog_model_new(tu_ref_context, &params, w, length, -0.5f, &model), ==,
                         VOTECL_OK);
         tu_rng_init(&rng, 77 + c);
         px = random_image(&rng, 97, 151, cases[c].ch);
@@ -722,7 +720,7 @@ check_clipped(votecl_context *ctx)
 static void
 test_ref_clipped(void)
 {
-    check_clipped(ref_context);
+    check_clipped(tu_ref_context);
 }
 
 static void
@@ -741,7 +739,7 @@ load_text(const char *text, votecl_hog_model **m)
     votecl_status s;
 
     g_assert_true(g_file_set_contents(path, text, -1, NULL));
-    s = votecl_hog_model_load(ref_context, path, m);
+    s = votecl_hog_model_load(tu_ref_context, path, m);
     tu_rmtree(dir);
     g_free(path);
     g_free(dir);
@@ -761,24 +759,24 @@ test_ref_model(void)
     float bias, bias2;
     char *dir, *path, text[512];
 
-    g_assert_cmpint(votecl_hog_model_people(ref_context, &m), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_model_people(tu_ref_context, &m), ==, VOTECL_OK);
     votecl_hog_model_get(m, &n, &w, &bias);
     g_assert_cmpuint(n, ==, 3780);
     g_assert_cmpfloat(fabs(bias + 6.6657915), <, 1e-5);
     dir = tu_mkdtemp();
     path = g_build_filename(dir, "people.model", NULL);
-    g_assert_cmpint(votecl_hog_model_save(ref_context, m, path), ==, VOTECL_OK);
-    g_assert_cmpint(votecl_hog_model_load(ref_context, path, &m2), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_model_save(tu_ref_context, m, path), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_model_load(tu_ref_context, path, &m2), ==, VOTECL_OK);
     votecl_hog_model_get(m2, &n2, &w2, &bias2);
     g_assert_cmpuint(n2, ==, n);
     g_assert_true(bias2 == bias && memcmp(w, w2, n * sizeof *w) == 0);
     votecl_hog_model_free(m2);
-    g_assert_cmpint(votecl_hog_model_load(ref_context, "/nonexistent/x.model", &m2), ==,
+    g_assert_cmpint(votecl_hog_model_load(tu_ref_context, "/nonexistent/x.model", &m2), ==,
                     VOTECL_IO_ERROR);
     g_assert_null(m2);
     g_assert_cmpint(load_text("hello 1\n", &m2), ==, VOTECL_INVALID_ARGUMENT);
     g_assert_cmpint(load_text("votecl-hog-model 2\n", &m2), ==, VOTECL_UNSUPPORTED);
-    g_assert_true(tu_message_names(votecl_context_get_error(ref_context), "version"));
+    g_assert_true(tu_message_names(votecl_context_get_error(tu_ref_context), "version"));
     snprintf(text, sizeof text, "%slength 8\nbias 1\nweights\n1 2 3 4 5 6 7 8\nend\n", head);
     g_assert_cmpint(load_text(text, &m2), ==, VOTECL_OK);
     votecl_hog_model_free(m2);
@@ -787,7 +785,7 @@ test_ref_model(void)
     g_assert_cmpint(load_text(text, &m2), ==, VOTECL_INVALID_ARGUMENT);
     snprintf(text, sizeof text, "%slength 9\nbias 1\nweights\n1 2 3 4 5 6 7 8 9\nend\n", head);
     g_assert_cmpint(load_text(text, &m2), ==, VOTECL_INVALID_ARGUMENT);
-    g_assert_true(tu_message_names(votecl_context_get_error(ref_context), "length"));
+    g_assert_true(tu_message_names(votecl_context_get_error(tu_ref_context), "length"));
     snprintf(text, sizeof text, "%slength 8\nbias x\nweights\n1 2 3 4 5 6 7 8\nend\n", head);
     g_assert_cmpint(load_text(text, &m2), ==, VOTECL_INVALID_ARGUMENT);
     snprintf(text, sizeof text, "%slength 8\nbias 1\nweights\n1 2 3 nan 5 6 7 8\nend\n", head);
@@ -798,10 +796,10 @@ test_ref_model(void)
     snprintf(text, sizeof text, "%slength 8\nbias 1\nweights\n1 2 3 4 5 6 7 8\nend\n", head);
     g_assert_cmpint(load_text(text, &m2), ==, VOTECL_OK);
     votecl_hog_params_init(&params);
-    g_assert_cmpint(votecl_hog_new(ref_context, &params, m2, &hog), ==, VOTECL_INCOMPATIBLE);
+    g_assert_cmpint(votecl_hog_new(tu_ref_context, &params, m2, &hog), ==, VOTECL_INCOMPATIBLE);
     g_assert_null(hog);
     votecl_hog_model_free(m2); /* a failing constructor sets m2 to NULL */
-    g_assert_cmpint(votecl_hog_model_new(ref_context, &params, w, 100, 0, &m2), ==,
+    g_assert_cmpint(votecl_hog_model_new(tu_ref_context, &params, w, 100, 0, &m2), ==,
                     VOTECL_INVALID_ARGUMENT);
     g_assert_null(m2);
     votecl_hog_model_free(m);
@@ -894,19 +892,6 @@ bad_input(votecl_context *ctx)
     votecl_hog_free(hog);
     votecl_hog_free(NULL);
     votecl_hog_model_free(model);
-}
-
-static void
-test_ref_bad_input(void)
-{
-    bad_input(ref_context);
-}
-
-static void
-test_opencl_bad_input(void)
-{
-    if (device() != NULL)
-        bad_input(device());
 }
 
 /* Reference against a hand-computed case: a vertical step edge gives horizontal gradients,
@@ -1042,7 +1027,7 @@ test_ref_hard_odd_cell(void)
     p.window_stride_x = p.window_stride_y = 3;
     p.block_norm = VOTECL_HOG_NORM_L1;
     p.binning = VOTECL_HOG_BINNING_HARD;
-    g_assert_cmpint(votecl_hog_new(ref_context, &p, NULL, &hog), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_new(tu_ref_context, &p, NULL, &hog), ==, VOTECL_OK);
     g_assert_cmpint(votecl_hog_compute(hog, &view, d, 9, &n), ==, VOTECL_OK);
     g_assert_cmpuint(n, ==, 1);
     for (int i = 0; i < 9; i++)
@@ -1072,35 +1057,44 @@ test_ref_pick_channel(void)
     }
 }
 
+static void
+test_opencl_bad_input(void)
+{
+    if (device() != NULL)
+        bad_input(device());
+}
+
+static void
+test_ref_bad_input(void)
+{
+    bad_input(tu_ref_context);
+}
+
+static const tu_test tests[] = {
+    {TU_PATH, "/ref/hog/gradient-truth", {test_ref_gradient_truth}},
+    {TU_PATH, "/ref/hog/pick-channel", {test_ref_pick_channel}},
+    {TU_PATH, "/ref/hog/hard-bins", {test_ref_hard_bins}},
+    {TU_PATH, "/ref/hog/block-norms", {test_ref_block_norms}},
+    {TU_PATH, "/ref/hog/hard-odd-cell", {test_ref_hard_odd_cell}},
+    {TU_PATH, "/ref/hog/model", {test_ref_model}},
+    {TU_PATH, "/ref/hog/clipped", {test_ref_clipped}},
+    {TU_PATH, "/ref/hog/bad-input", {test_ref_bad_input}},
+    {TU_PATH, "/ref/hog/opencv-descriptors", {test_ref_descriptors}},
+    {TU_PATH, "/ref/hog/opencv-detect", {test_ref_detect}},
+    {TU_DEVICE, "hog/stages", {test_opencl_stages}},
+    {TU_DEVICE, "hog/norms", {test_opencl_norms}},
+    {TU_DEVICE, "hog/stages-other-shape", {test_opencl_stages_other_shape}},
+    {TU_DEVICE, "hog/norms-other-shape", {test_opencl_norms_other_shape}},
+    {TU_DEVICE, "hog/bad-input", {test_opencl_bad_input}},
+    {TU_DEVICE, "hog/async-multi", {test_opencl_async}},
+    {TU_DEVICE, "hog/plan-reuse", {test_opencl_plan_reuse}},
+    {TU_DEVICE, "hog/clipped", {test_opencl_clipped}},
+    {TU_DEVICE, "hog/opencv-descriptors", {test_opencl_descriptors}},
+    {TU_DEVICE, "hog/opencv-detect", {test_opencl_detect}},
+};
+
 int
 main(int argc, char **argv)
 {
-    int status;
-
-    g_test_init(&argc, &argv, NULL);
-    ref_context = tu_ref_context_new();
-    g_test_add_func("/ref/hog/gradient-truth", test_ref_gradient_truth);
-    g_test_add_func("/ref/hog/pick-channel", test_ref_pick_channel);
-    g_test_add_func("/ref/hog/hard-bins", test_ref_hard_bins);
-    g_test_add_func("/ref/hog/block-norms", test_ref_block_norms);
-    g_test_add_func("/ref/hog/hard-odd-cell", test_ref_hard_odd_cell);
-    g_test_add_func("/ref/hog/model", test_ref_model);
-    g_test_add_func("/ref/hog/clipped", test_ref_clipped);
-    g_test_add_func("/ref/hog/bad-input", test_ref_bad_input);
-    g_test_add_func("/ref/hog/opencv-descriptors", test_ref_descriptors);
-    g_test_add_func("/ref/hog/opencv-detect", test_ref_detect);
-    tu_add_device_test("hog/stages", test_opencl_stages);
-    tu_add_device_test("hog/norms", test_opencl_norms);
-    tu_add_device_test("hog/stages-other-shape", test_opencl_stages_other_shape);
-    tu_add_device_test("hog/norms-other-shape", test_opencl_norms_other_shape);
-    tu_add_device_test("hog/bad-input", test_opencl_bad_input);
-    tu_add_device_test("hog/async-multi", test_opencl_async);
-    tu_add_device_test("hog/plan-reuse", test_opencl_plan_reuse);
-    tu_add_device_test("hog/clipped", test_opencl_clipped);
-    tu_add_device_test("hog/opencv-descriptors", test_opencl_descriptors);
-    tu_add_device_test("hog/opencv-detect", test_opencl_detect);
-    status = g_test_run();
-    tu_device_contexts_free();
-    votecl_context_free(ref_context);
-    return status;
+    return TU_MAIN(tests, TU_FATAL);
 }

@@ -31,8 +31,6 @@
 #include "image-io.h"
 #include "truth-lines.h"
 
-static votecl_context *ref_context;
-
 static votecl_context *
 device(void)
 {
@@ -120,14 +118,7 @@ plan_new(votecl_context *context, const votecl_hough_params *p, size_t width, si
 {
     votecl_hough_plan *plan = NULL;
     votecl_status status = votecl_hough_plan_new(context, p, width, height, &plan);
-    if (status != VOTECL_OK) {
-        g_test_message("plan %zux%zu: %s: %s", width, height, votecl_status_string(status),
-                       votecl_context_get_error(context));
-        const char *log = votecl_context_get_build_log(context);
-        if (log != NULL && log[0] != '\0')
-            g_test_message("build log:\n%s", log);
-        g_test_fail();
-    }
+    tu_check_ok(context, status, "plan %zux%zu", width, height);
     return plan;
 }
 
@@ -153,10 +144,7 @@ run(votecl_context *context, const votecl_hough_params *p, const edge_image *im,
     if (plan == NULL)
         return -1;
     status = votecl_hough_run(plan, &view, r->lines, MAX_LINES, &r->found, &r->stats);
-    if (status != VOTECL_OK) {
-        g_test_message("run: %s: %s", votecl_status_string(status),
-                       votecl_context_get_error(context));
-        g_test_fail();
+    if (!tu_check_ok(context, status, "run")) {
         votecl_hough_plan_free(plan);
         return -1;
     }
@@ -203,7 +191,7 @@ test_ref_planted(void)
     votecl_hough_params_init(&p);
     p.edge_threshold = 128;
     p.peak_threshold = 80;
-    if (run(ref_context, &p, &im, &r) == 0) {
+    if (run(tu_ref_context, &p, &im, &r) == 0) {
         double bin = (sqrt(320.0 * 320 + 240 * 240) + 320) / r.nbins;
         for (size_t k = 0; k < r.found && k < MAX_LINES; k++)
             g_test_message("line %zu: angle %u theta %.4f rho %.2f votes %u", k, r.lines[k].angle,
@@ -253,7 +241,7 @@ test_ref_bin_centre(void)
     votecl_hough_params_init(&p);
     p.angles = 2; /* theta 0 and pi/2 */
     p.rho_bins = 130;
-    if ((plan = plan_new(ref_context, &p, w, h)) == NULL)
+    if ((plan = plan_new(tu_ref_context, &p, w, h)) == NULL)
         return;
     double bin = (sqrt((double)w * w + (double)h * h) + w) / p.rho_bins;
     uint32_t bx = bin_near_integer(plan, p.rho_bins, 100, 190);
@@ -291,7 +279,7 @@ check_found_once(double theta, double rho, size_t w, size_t h)
     votecl_hough_params_init(&p);
     size_t drawn = draw_line(&im, theta, rho, 255);
     p.peak_threshold = (uint32_t)(drawn / 4);
-    if (run(ref_context, &p, &im, &r) == 0) {
+    if (run(tu_ref_context, &p, &im, &r) == 0) {
         for (size_t k = 0; k < r.found && k < MAX_LINES; k++)
             g_test_message("line %zu: angle %u theta %.4f rho %.2f votes %u", k, r.lines[k].angle,
                            r.lines[k].theta, r.lines[k].rho, r.lines[k].votes);
@@ -320,7 +308,7 @@ test_ref_empty(void)
     votecl_hough_params p;
     result r;
     votecl_hough_params_init(&p);
-    if (run(ref_context, &p, &im, &r) == 0) {
+    if (run(tu_ref_context, &p, &im, &r) == 0) {
         g_assert_cmpuint(r.found, ==, 0);
         g_assert_cmpuint(r.stats.kept, ==, 0);
         g_assert_cmpfloat(r.stats.eta, ==, 0.0);
@@ -352,58 +340,64 @@ test_ref_bin_formula(void)
 }
 
 static void
-expect_invalid(votecl_status status, const char *field)
-{
-    const char *msg = votecl_context_get_error(ref_context);
-    g_assert_cmpint(status, ==, VOTECL_INVALID_ARGUMENT);
-    if (!tu_message_names(msg, field))
-        g_test_message("message '%s' does not name '%s'", msg, field);
-    g_assert_true(tu_message_names(msg, field));
-}
-
-static void
 test_ref_invalid_params(void)
 {
     votecl_hough_params p;
     votecl_hough_plan *plan = NULL;
     votecl_hough_params_init(&p);
     p.angles = 0;
-    expect_invalid(votecl_hough_plan_new(ref_context, &p, 10, 10, &plan), "angles");
+    tu_expect_invalid(tu_ref_context, votecl_hough_plan_new(tu_ref_context, &p, 10, 10, &plan),
+                      "angles");
     votecl_hough_params_init(&p);
     p.angles = VOTECL_HOUGH_MAX_ANGLES + 1;
-    expect_invalid(votecl_hough_plan_new(ref_context, &p, 10, 10, &plan), "angles");
+    tu_expect_invalid(tu_ref_context, votecl_hough_plan_new(tu_ref_context, &p, 10, 10, &plan),
+                      "angles");
     votecl_hough_params_init(&p);
-    expect_invalid(votecl_hough_plan_new(ref_context, &p, 0, 10, &plan), "width");
-    expect_invalid(votecl_hough_plan_new(ref_context, &p, 65536, 10, &plan), "width");
-    expect_invalid(votecl_hough_plan_new(ref_context, &p, 10, 0, &plan), "height");
-    expect_invalid(votecl_hough_plan_new(ref_context, &p, 10, 70000, &plan), "height");
+    tu_expect_invalid(tu_ref_context, votecl_hough_plan_new(tu_ref_context, &p, 0, 10, &plan),
+                      "width");
+    tu_expect_invalid(tu_ref_context, votecl_hough_plan_new(tu_ref_context, &p, 65536, 10, &plan),
+                      "width");
+    tu_expect_invalid(tu_ref_context, votecl_hough_plan_new(tu_ref_context, &p, 10, 0, &plan),
+                      "height");
+    tu_expect_invalid(tu_ref_context, votecl_hough_plan_new(tu_ref_context, &p, 10, 70000, &plan),
+                      "height");
     p.peak_window = 4;
-    expect_invalid(votecl_hough_plan_new(ref_context, &p, 10, 10, &plan), "peak_window");
+    tu_expect_invalid(tu_ref_context, votecl_hough_plan_new(tu_ref_context, &p, 10, 10, &plan),
+                      "peak_window");
     p.peak_window = 0;
-    expect_invalid(votecl_hough_plan_new(ref_context, &p, 10, 10, &plan), "peak_window");
+    tu_expect_invalid(tu_ref_context, votecl_hough_plan_new(tu_ref_context, &p, 10, 10, &plan),
+                      "peak_window");
     votecl_hough_params_init(&p);
     p.edge_threshold = 256;
-    expect_invalid(votecl_hough_plan_new(ref_context, &p, 10, 10, &plan), "edge_threshold");
+    tu_expect_invalid(tu_ref_context, votecl_hough_plan_new(tu_ref_context, &p, 10, 10, &plan),
+                      "edge_threshold");
     votecl_hough_params_init(&p);
     p.variant = (votecl_variant)42;
-    expect_invalid(votecl_hough_plan_new(ref_context, &p, 10, 10, &plan), "variant");
+    tu_expect_invalid(tu_ref_context, votecl_hough_plan_new(tu_ref_context, &p, 10, 10, &plan),
+                      "variant");
     votecl_hough_params_init(&p);
     p.angles = 4096;
     p.rho_bins = 1u << 20;
-    expect_invalid(votecl_hough_plan_new(ref_context, &p, 10, 10, &plan), "rho_bins");
+    tu_expect_invalid(tu_ref_context, votecl_hough_plan_new(tu_ref_context, &p, 10, 10, &plan),
+                      "rho_bins");
     votecl_hough_params_init(&p);
     p.rho_grid = VOTECL_HOUGH_GRID_OPENCV;
     p.rho_bins = 100; /* the OpenCV grid has one bin per pixel */
-    expect_invalid(votecl_hough_plan_new(ref_context, &p, 10, 10, &plan), "rho_bins");
+    tu_expect_invalid(tu_ref_context, votecl_hough_plan_new(tu_ref_context, &p, 10, 10, &plan),
+                      "rho_bins");
     votecl_hough_params_init(&p);
     p.rho_grid = (votecl_hough_grid)7;
-    expect_invalid(votecl_hough_plan_new(ref_context, &p, 10, 10, &plan), "rho_grid");
+    tu_expect_invalid(tu_ref_context, votecl_hough_plan_new(tu_ref_context, &p, 10, 10, &plan),
+                      "rho_grid");
     votecl_hough_params_init(&p);
     p.peak_rule = (votecl_hough_peak_rule)-1;
-    expect_invalid(votecl_hough_plan_new(ref_context, &p, 10, 10, &plan), "peak_rule");
-    expect_invalid(votecl_hough_plan_new(ref_context, NULL, 10, 10, &plan), "params");
+    tu_expect_invalid(tu_ref_context, votecl_hough_plan_new(tu_ref_context, &p, 10, 10, &plan),
+                      "peak_rule");
+    tu_expect_invalid(tu_ref_context, votecl_hough_plan_new(tu_ref_context, NULL, 10, 10, &plan),
+                      "params");
     votecl_hough_params_init(&p);
-    expect_invalid(votecl_hough_plan_new(ref_context, &p, 10, 10, NULL), "out");
+    tu_expect_invalid(tu_ref_context, votecl_hough_plan_new(tu_ref_context, &p, 10, 10, NULL),
+                      "out");
     g_assert_null(plan);
     g_assert_cmpint(votecl_hough_plan_new(NULL, &p, 10, 10, &plan), ==, VOTECL_INVALID_ARGUMENT);
     votecl_hough_plan_free(NULL);
@@ -419,25 +413,32 @@ test_ref_invalid_run(void)
     votecl_hough_line lines[2];
     size_t found;
     votecl_hough_params_init(&p);
-    g_assert_cmpint(votecl_hough_plan_new(ref_context, &p, 12, 10, &plan), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hough_plan_new(tu_ref_context, &p, 12, 10, &plan), ==, VOTECL_OK);
     g_assert_null(votecl_hough_plan_accumulator(plan));
-    expect_invalid(votecl_hough_run(plan, NULL, lines, 2, &found, NULL), "image");
-    expect_invalid(votecl_hough_run(plan, &view, lines, 2, NULL, NULL), "found");
-    expect_invalid(votecl_hough_run(plan, &view, NULL, 2, &found, NULL), "lines");
+    tu_expect_invalid(tu_ref_context, votecl_hough_run(plan, NULL, lines, 2, &found, NULL),
+                      "image");
+    tu_expect_invalid(tu_ref_context, votecl_hough_run(plan, &view, lines, 2, NULL, NULL), "found");
+    tu_expect_invalid(tu_ref_context, votecl_hough_run(plan, &view, NULL, 2, &found, NULL),
+                      "lines");
     view.dtype = VOTECL_DTYPE_U16;
-    expect_invalid(votecl_hough_run(plan, &view, lines, 2, &found, NULL), "image.dtype");
+    tu_expect_invalid(tu_ref_context, votecl_hough_run(plan, &view, lines, 2, &found, NULL),
+                      "image.dtype");
     view.dtype = VOTECL_DTYPE_U8;
     view.channels = 3;
-    expect_invalid(votecl_hough_run(plan, &view, lines, 2, &found, NULL), "image.channels");
+    tu_expect_invalid(tu_ref_context, votecl_hough_run(plan, &view, lines, 2, &found, NULL),
+                      "image.channels");
     view.channels = 1;
     view.width = 11;
-    expect_invalid(votecl_hough_run(plan, &view, lines, 2, &found, NULL), "image.width");
+    tu_expect_invalid(tu_ref_context, votecl_hough_run(plan, &view, lines, 2, &found, NULL),
+                      "image.width");
     view.width = 12;
     view.stride = 11;
-    expect_invalid(votecl_hough_run(plan, &view, lines, 2, &found, NULL), "image.stride");
+    tu_expect_invalid(tu_ref_context, votecl_hough_run(plan, &view, lines, 2, &found, NULL),
+                      "image.stride");
     view.stride = 12;
     view.data = NULL;
-    expect_invalid(votecl_hough_run(plan, &view, lines, 2, &found, NULL), "image.data");
+    tu_expect_invalid(tu_ref_context, votecl_hough_run(plan, &view, lines, 2, &found, NULL),
+                      "image.data");
     view.data = pixels;
     g_assert_cmpint(votecl_hough_run(plan, &view, NULL, 0, &found, NULL), ==, VOTECL_OK);
     g_assert_cmpuint(found, ==, 0);
@@ -459,13 +460,13 @@ test_ref_capacity(void)
     votecl_hough_params_init(&p);
     p.edge_threshold = 128;
     p.peak_threshold = 100;
-    if ((plan = plan_new(ref_context, &p, im.width, im.height)) != NULL) {
+    if ((plan = plan_new(tu_ref_context, &p, im.width, im.height)) != NULL) {
         g_assert_cmpint(votecl_hough_run(plan, &view, lines, 2, &found, NULL), ==, VOTECL_OK);
         g_assert_cmpuint(found, >=, N_PLANTED);
         votecl_hough_plan_free(plan);
     }
     p.max_lines = 3;
-    if ((plan = plan_new(ref_context, &p, im.width, im.height)) != NULL) {
+    if ((plan = plan_new(tu_ref_context, &p, im.width, im.height)) != NULL) {
         g_assert_cmpint(votecl_hough_run(plan, &view, lines, 2, &found, NULL), ==, VOTECL_OK);
         g_assert_cmpuint(found, ==, 3);
         votecl_hough_plan_free(plan);
@@ -590,7 +591,7 @@ check_opencv(votecl_context *ctx)
 static void
 test_ref_opencv(void)
 {
-    check_opencv(ref_context);
+    check_opencv(tu_ref_context);
 }
 
 static void
@@ -614,7 +615,7 @@ compare(const device_case *c, votecl_hough_params *p, const edge_image *im)
     if (ctx == NULL)
         return;
     p->variant = c->variant;
-    if (run(ref_context, p, im, &ref) == 0 && run(ctx, p, im, &dev) == 0) {
+    if (run(tu_ref_context, p, im, &ref) == 0 && run(ctx, p, im, &dev) == 0) {
         size_t cells = (size_t)ref.angles * ref.nbins;
         size_t diff = tu_first_difference(dev.acc, ref.acc, cells, 4);
         g_test_message("%s: %u x %u bins, %zu of %zu pixels are edges, %zu lines", c->what,
@@ -710,7 +711,7 @@ test_device_buffers(void)
         goto out;
     votecl_hough_params_init(&p);
     p.edge_threshold = 128;
-    if (run(ref_context, &p, &im, &ref) < 0 || (plan = plan_new(ctx, &p, 320, 240)) == NULL)
+    if (run(tu_ref_context, &p, &im, &ref) < 0 || (plan = plan_new(ctx, &p, 320, 240)) == NULL)
         goto out;
     size_t cells = (size_t)ref.angles * ref.nbins;
     uint32_t *bins = g_malloc(cells * 4);
@@ -790,10 +791,10 @@ gray_case(votecl_context *ctx, const votecl_hough_params *p, const edge_image *i
           const unsigned *thresholds, size_t n, const char *what)
 {
     votecl_hough_plan *dplan = plan_new(ctx, p, im->width, im->height);
-    votecl_hough_plan *rplan = plan_new(ref_context, p, im->width, im->height);
+    votecl_hough_plan *rplan = plan_new(tu_ref_context, p, im->width, im->height);
     for (size_t k = 0; dplan != NULL && rplan != NULL && k < n; k++) {
         gray_result dev, ref;
-        if (gray_run(rplan, ref_context, im, thresholds[k], &ref) == 0 &&
+        if (gray_run(rplan, tu_ref_context, im, thresholds[k], &ref) == 0 &&
             gray_run(dplan, ctx, im, thresholds[k], &dev) == 0)
             gray_compare(&dev, &ref, what);
         g_free(dev.acc);
@@ -855,7 +856,7 @@ test_ref_gray_edges(void)
     votecl_hough_params_init(&p);
     p.peak_threshold = 8;
     p.segments = 1;
-    plan = plan_new(ref_context, &p, im.width, im.height);
+    plan = plan_new(tu_ref_context, &p, im.width, im.height);
     for (size_t k = 0; plan != NULL && k < G_N_ELEMENTS(thresholds); k++) {
         tool_image gray = {im.data, im.width, im.height, im.stride, 1, VOTECL_DTYPE_U8};
         edge_image edges = edge_image_new(im.width, im.height, im.width);
@@ -865,8 +866,8 @@ test_ref_gray_edges(void)
             for (size_t x = 1; x + 1 < im.width; x++)
                 edges.data[y * edges.stride + x] =
                     (unsigned)sobel_at(&gray, x, y) >= thresholds[k] ? 255 : 0;
-        if (gray_run(plan, ref_context, &im, thresholds[k], &g) == 0 &&
-            run(ref_context, &p, &edges, &r) == 0) {
+        if (gray_run(plan, tu_ref_context, &im, thresholds[k], &g) == 0 &&
+            run(tu_ref_context, &p, &edges, &r) == 0) {
             g_assert_cmpmem(g.acc, g.cells * 4, r.acc, g.cells * 4);
             g_assert_cmpuint(g.stats.kept, ==, r.stats.kept);
             g_assert_cmpuint(g.found, ==, r.found);
@@ -884,7 +885,7 @@ test_ref_gray_edges(void)
         view.width--;
         g_assert_cmpint(votecl_hough_run_gray(plan, &view, 200, l, 1, &found, NULL), ==,
                         VOTECL_INVALID_ARGUMENT);
-        g_assert_true(tu_message_names(votecl_context_get_error(ref_context), "image.width"));
+        g_assert_true(tu_message_names(votecl_context_get_error(tu_ref_context), "image.width"));
         view.width++;
         g_assert_cmpint(votecl_hough_run_gray(plan, &view, 200, l, 1, NULL, NULL), ==,
                         VOTECL_INVALID_ARGUMENT);
@@ -955,7 +956,7 @@ check_segments_whole(votecl_context *ctx)
 static void
 test_ref_segments_diagonal(void)
 {
-    check_segments_whole(ref_context);
+    check_segments_whole(tu_ref_context);
 }
 
 static void
@@ -1093,7 +1094,7 @@ check_truth(votecl_context *ctx)
 static void
 test_ref_truth(void)
 {
-    check_truth(ref_context);
+    check_truth(tu_ref_context);
 }
 
 static void
@@ -1103,32 +1104,29 @@ test_device_truth(void)
         check_truth(device());
 }
 
+static const tu_test tests[] = {
+    {TU_PATH, "/ref/hough/planted", {test_ref_planted}},
+    {TU_PATH, "/ref/hough/bin-centre", {test_ref_bin_centre}},
+    {TU_PATH, "/ref/hough/wrap", {test_ref_wrap}},
+    {TU_PATH, "/ref/hough/empty", {test_ref_empty}},
+    {TU_PATH, "/ref/hough/bin-formula", {test_ref_bin_formula}},
+    {TU_PATH, "/ref/hough/invalid-params", {test_ref_invalid_params}},
+    {TU_PATH, "/ref/hough/invalid-run", {test_ref_invalid_run}},
+    {TU_PATH, "/ref/hough/capacity", {test_ref_capacity}},
+    {TU_PATH, "/ref/hough/truth", {test_ref_truth}},
+    {TU_PATH, "/ref/hough/gray-edges", {test_ref_gray_edges}},
+    {TU_PATH, "/ref/hough/segments-diagonal", {test_ref_segments_diagonal}},
+    {TU_PATH, "/ref/hough/opencv", {test_ref_opencv}},
+    {TU_CALL, NULL, {add_device_tests}},
+    {TU_DEVICE, "auto/hough/buffers", {test_device_buffers}},
+    {TU_DEVICE, "auto/hough/truth", {test_device_truth}},
+    {TU_DEVICE, "auto/hough/gray", {test_device_gray}},
+    {TU_DEVICE, "auto/hough/segments-diagonal", {test_device_segments_diagonal}},
+    {TU_DEVICE, "auto/hough/opencv", {test_device_opencv}},
+};
+
 int
 main(int argc, char **argv)
 {
-    int rc;
-    g_test_init(&argc, &argv, NULL);
-    ref_context = tu_ref_context_new();
-    g_test_add_func("/ref/hough/planted", test_ref_planted);
-    g_test_add_func("/ref/hough/bin-centre", test_ref_bin_centre);
-    g_test_add_func("/ref/hough/wrap", test_ref_wrap);
-    g_test_add_func("/ref/hough/empty", test_ref_empty);
-    g_test_add_func("/ref/hough/bin-formula", test_ref_bin_formula);
-    g_test_add_func("/ref/hough/invalid-params", test_ref_invalid_params);
-    g_test_add_func("/ref/hough/invalid-run", test_ref_invalid_run);
-    g_test_add_func("/ref/hough/capacity", test_ref_capacity);
-    g_test_add_func("/ref/hough/truth", test_ref_truth);
-    g_test_add_func("/ref/hough/gray-edges", test_ref_gray_edges);
-    g_test_add_func("/ref/hough/segments-diagonal", test_ref_segments_diagonal);
-    g_test_add_func("/ref/hough/opencv", test_ref_opencv);
-    add_device_tests();
-    tu_add_device_test("auto/hough/buffers", test_device_buffers);
-    tu_add_device_test("auto/hough/truth", test_device_truth);
-    tu_add_device_test("auto/hough/gray", test_device_gray);
-    tu_add_device_test("auto/hough/segments-diagonal", test_device_segments_diagonal);
-    tu_add_device_test("auto/hough/opencv", test_device_opencv);
-    rc = g_test_run();
-    tu_device_contexts_free();
-    votecl_context_free(ref_context);
-    return rc;
+    return TU_MAIN(tests, TU_FATAL);
 }

@@ -479,19 +479,17 @@ test_nodevice_args(void)
     votecl_context_free(ctx);
 }
 
+static const tu_test tests[] = {
+    {TU_PATH, "/nodevice/interop/args", {test_nodevice_args}},
+    {TU_PATH, "/ref/interop/buffers", {test_ref_buffers}},
+    {TU_DEVICE, "/interop/histogram", {test_histogram}},
+    {TU_DEVICE, "/interop/lines", {test_lines}},
+    {TU_DEVICE, "/interop/hog", {test_hog}},
+    {TU_PATH, "/opencl/interop/mismatch", {test_opencl_mismatch}},
+};
+
 int
 main(int argc, char **argv)
 {
-    int status;
-
-    g_test_init(&argc, &argv, NULL);
-    g_test_add_func("/nodevice/interop/args", test_nodevice_args);
-    g_test_add_func("/ref/interop/buffers", test_ref_buffers);
-    tu_add_device_test("/interop/histogram", test_histogram);
-    tu_add_device_test("/interop/lines", test_lines);
-    tu_add_device_test("/interop/hog", test_hog);
-    g_test_add_func("/opencl/interop/mismatch", test_opencl_mismatch);
-    status = g_test_run();
-    tu_device_contexts_free();
-    return status;
+    return TU_MAIN(tests, TU_FATAL);
 }

@@ -16,18 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static votecl_context *ctx;
 static uint8_t pixels[4096] __attribute__((aligned(16)));
-
-static void
-expect_invalid(votecl_status status, const char *field)
-{
-    g_assert_cmpint(status, ==, VOTECL_INVALID_ARGUMENT);
-    if (!tu_message_names(votecl_context_get_error(ctx), field)) {
-        g_test_message("message '%s' does not name '%s'", votecl_context_get_error(ctx), field);
-        g_test_fail();
-    }
-}
 
 /* Views that describe no memory: refused by every call that takes a view. */
 static void
@@ -39,23 +28,23 @@ test_image_views(void)
     votecl_image v = {pixels, 16, 16, 16, 1, VOTECL_DTYPE_U8};
 
     votecl_hist_params_init(&p, VOTECL_DTYPE_U8);
-    g_assert_cmpint(votecl_hist_plan_new(ctx, &p, &plan), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hist_plan_new(tu_ref_context, &p, &plan), ==, VOTECL_OK);
     memset(bins, 0xA5, sizeof bins);
     /* stride below the row */
     v.stride = 15;
-    expect_invalid(votecl_hist_run_image(plan, &v, bins), "image.stride");
+    tu_expect_invalid(tu_ref_context, votecl_hist_run_image(plan, &v, bins), "image.stride");
     /* row bytes overflow */
     v = (votecl_image){pixels, SIZE_MAX / 2 + 1, 1, 0, 1, VOTECL_DTYPE_U8};
     p.channels = 1;
-    expect_invalid(votecl_hist_run_image(plan, &v, bins), "image.width");
+    tu_expect_invalid(tu_ref_context, votecl_hist_run_image(plan, &v, bins), "image.width");
     /* width x height overflow, and more than 2^31 - 1 pixels */
     v = (votecl_image){pixels, SIZE_MAX / 4, 8, SIZE_MAX / 4, 1, VOTECL_DTYPE_U8};
-    expect_invalid(votecl_hist_run_image(plan, &v, bins), "image.height");
+    tu_expect_invalid(tu_ref_context, votecl_hist_run_image(plan, &v, bins), "image.height");
     v = (votecl_image){pixels, 65536, 32768, 65536, 1, VOTECL_DTYPE_U8};
-    expect_invalid(votecl_hist_run_image(plan, &v, bins), "image.width");
+    tu_expect_invalid(tu_ref_context, votecl_hist_run_image(plan, &v, bins), "image.width");
     /* the last row ends beyond the address space */
     v = (votecl_image){pixels, 16, 3, SIZE_MAX / 2, 1, VOTECL_DTYPE_U8};
-    expect_invalid(votecl_hist_run_image(plan, &v, bins), "image.stride");
+    tu_expect_invalid(tu_ref_context, votecl_hist_run_image(plan, &v, bins), "image.stride");
     /* nothing was written */
     for (size_t i = 0; i < 256; i++)
         g_assert_cmpuint(bins[i], ==, 0xA5A5A5A5u);
@@ -71,16 +60,18 @@ test_hist_elements(void)
     uint32_t bins[256];
 
     votecl_hist_params_init(&p, VOTECL_DTYPE_U8);
-    g_assert_cmpint(votecl_hist_plan_new(ctx, &p, &plan), ==, VOTECL_OK);
-    expect_invalid(votecl_hist_run(plan, pixels, NULL, NULL, (size_t)INT32_MAX + 1, bins), "n");
-    expect_invalid(votecl_hist_run_batch(plan, pixels, NULL, NULL, 1u << 30, SIZE_MAX / 2, bins),
-                   "frames");
+    g_assert_cmpint(votecl_hist_plan_new(tu_ref_context, &p, &plan), ==, VOTECL_OK);
+    tu_expect_invalid(tu_ref_context,
+                      votecl_hist_run(plan, pixels, NULL, NULL, (size_t)INT32_MAX + 1, bins), "n");
+    tu_expect_invalid(tu_ref_context,
+                      votecl_hist_run_batch(plan, pixels, NULL, NULL, 1u << 30, SIZE_MAX / 2, bins),
+                      "frames");
     votecl_hist_plan_free(plan);
     /* bins */
     p.nbins[0] = VOTECL_HIST_MAX_BINS + 1;
     p.max[0] = 256;
     plan = (votecl_hist_plan *)&plan;
-    expect_invalid(votecl_hist_plan_new(ctx, &p, &plan), "nbins");
+    tu_expect_invalid(tu_ref_context, votecl_hist_plan_new(tu_ref_context, &p, &plan), "nbins");
     g_assert_null(plan);
 }
 
@@ -93,11 +84,12 @@ test_vote_spaces(void)
     votecl_vote_spec_init(&s);
     s.spaces = 1u << 10;
     s.nbins = (VOTECL_VOTE_MAX_BINS >> 10) + 1;
-    expect_invalid(votecl_vote_plan_new(ctx, &s, &plan), "spaces");
+    tu_expect_invalid(tu_ref_context, votecl_vote_plan_new(tu_ref_context, &s, &plan), "spaces");
     votecl_vote_spec_init(&s);
     s.table = (const float *)pixels;
     s.table_size = VOTECL_VOTE_MAX_TABLE + 1;
-    expect_invalid(votecl_vote_plan_new(ctx, &s, &plan), "table_size");
+    tu_expect_invalid(tu_ref_context, votecl_vote_plan_new(tu_ref_context, &s, &plan),
+                      "table_size");
     g_assert_null(plan);
 }
 
@@ -108,19 +100,25 @@ test_hough(void)
     votecl_hough_plan *plan = NULL;
 
     votecl_hough_params_init(&p);
-    expect_invalid(votecl_hough_plan_new(ctx, &p, VOTECL_HOUGH_MAX_SIDE + 1, 8, &plan), "width");
-    expect_invalid(votecl_hough_plan_new(ctx, &p, SIZE_MAX, 8, &plan), "width");
+    tu_expect_invalid(
+        tu_ref_context,
+        votecl_hough_plan_new(tu_ref_context, &p, VOTECL_HOUGH_MAX_SIDE + 1, 8, &plan), "width");
+    tu_expect_invalid(tu_ref_context, votecl_hough_plan_new(tu_ref_context, &p, SIZE_MAX, 8, &plan),
+                      "width");
     p.angles = VOTECL_HOUGH_MAX_ANGLES + 1;
-    expect_invalid(votecl_hough_plan_new(ctx, &p, 64, 64, &plan), "angles");
+    tu_expect_invalid(tu_ref_context, votecl_hough_plan_new(tu_ref_context, &p, 64, 64, &plan),
+                      "angles");
     votecl_hough_params_init(&p);
     p.angles = 4096;
     p.rho_bins = (VOTECL_VOTE_MAX_BINS >> 12) + 1;
-    expect_invalid(votecl_hough_plan_new(ctx, &p, 64, 64, &plan), "rho_bins");
+    tu_expect_invalid(tu_ref_context, votecl_hough_plan_new(tu_ref_context, &p, 64, 64, &plan),
+                      "rho_bins");
     votecl_hough_params_init(&p);
     p.peak_window = VOTECL_HOUGH_MAX_WINDOW + 2;
-    expect_invalid(votecl_hough_plan_new(ctx, &p, 64, 64, &plan), "peak_window");
+    tu_expect_invalid(tu_ref_context, votecl_hough_plan_new(tu_ref_context, &p, 64, 64, &plan),
+                      "peak_window");
     p.peak_window = VOTECL_HOUGH_MAX_WINDOW;
-    g_assert_cmpint(votecl_hough_plan_new(ctx, &p, 64, 64, &plan), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hough_plan_new(tu_ref_context, &p, 64, 64, &plan), ==, VOTECL_OK);
     votecl_hough_plan_free(plan);
 }
 
@@ -131,17 +129,21 @@ test_lines(void)
     votecl_lines_plan *plan = NULL;
 
     votecl_lines_params_init(&p);
-    expect_invalid(votecl_lines_plan_new(ctx, &p, VOTECL_LINES_MAX_SIDE + 1, 8, &plan), "width");
+    tu_expect_invalid(
+        tu_ref_context,
+        votecl_lines_plan_new(tu_ref_context, &p, VOTECL_LINES_MAX_SIDE + 1, 8, &plan), "width");
     p.distance = VOTECL_LINES_MAX_DISTANCE + 1;
-    expect_invalid(votecl_lines_plan_new(ctx, &p, 64, 64, &plan), "distance");
+    tu_expect_invalid(tu_ref_context, votecl_lines_plan_new(tu_ref_context, &p, 64, 64, &plan),
+                      "distance");
     /* 2d x V beyond 2^31 - 1 cells */
     p.distance = VOTECL_LINES_MAX_DISTANCE;
     p.rows = VOTECL_LINES_MAX_ROWS;
-    expect_invalid(votecl_lines_plan_new(ctx, &p, 64, 64, &plan), "rows");
+    tu_expect_invalid(tu_ref_context, votecl_lines_plan_new(tu_ref_context, &p, 64, 64, &plan),
+                      "rows");
     /* a threshold beyond every gradient finds nothing, without overflow */
     votecl_lines_params_init(&p);
     p.edge_threshold = UINT32_MAX;
-    g_assert_cmpint(votecl_lines_plan_new(ctx, &p, 64, 64, &plan), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_lines_plan_new(tu_ref_context, &p, 64, 64, &plan), ==, VOTECL_OK);
     votecl_image v = {pixels, 64, 64, 64, 1, VOTECL_DTYPE_U8};
     size_t found = 1;
     g_assert_cmpint(votecl_lines_run(plan, &v, NULL, 0, &found), ==, VOTECL_OK);
@@ -161,23 +163,31 @@ test_subsample_ght_hog(void)
     votecl_hog *hog = NULL;
 
     votecl_subsample_params_init(&sp, VOTECL_SUBSAMPLE_MAX_SIDE + 1, 8, 2, VOTECL_DTYPE_U8);
-    expect_invalid(votecl_subsample_plan_new(ctx, &sp, &splan), "width");
+    tu_expect_invalid(tu_ref_context, votecl_subsample_plan_new(tu_ref_context, &sp, &splan),
+                      "width");
     votecl_ght_params_init(&gp, VOTECL_GHT_BALLARD);
-    expect_invalid(
-        votecl_ght_model_new_edges(ctx, &gp, edges, 2, VOTECL_GHT_MAX_SIDE + 1, 8, 1, 1, &model),
-        "width");
-    expect_invalid(votecl_ght_model_new_edges(ctx, &gp, edges, 2, 8, 8, 1.0 / 0.0, 1, &model),
-                   "cx");
+    tu_expect_invalid(tu_ref_context,
+                      votecl_ght_model_new_edges(tu_ref_context, &gp, edges, 2,
+                                                 VOTECL_GHT_MAX_SIDE + 1, 8, 1, 1, &model),
+                      "width");
+    tu_expect_invalid(
+        tu_ref_context,
+        votecl_ght_model_new_edges(tu_ref_context, &gp, edges, 2, 8, 8, 1.0 / 0.0, 1, &model),
+        "cx");
     gp.levels = VOTECL_GHT_MAX_LEVELS + 1;
-    expect_invalid(votecl_ght_model_new_edges(ctx, &gp, edges, 2, 8, 8, 1, 1, &model), "levels");
+    tu_expect_invalid(tu_ref_context,
+                      votecl_ght_model_new_edges(tu_ref_context, &gp, edges, 2, 8, 8, 1, 1, &model),
+                      "levels");
     votecl_ght_params_init(&gp, VOTECL_GHT_GUIL);
     gp.angle_epsilon = 0x80000000u; /* 2 eps + 1 wraps to 1 in 32-bit arithmetic */
-    expect_invalid(votecl_ght_model_new_edges(ctx, &gp, edges, 2, 8, 8, 1, 1, &model),
-                   "angle_epsilon");
+    tu_expect_invalid(tu_ref_context,
+                      votecl_ght_model_new_edges(tu_ref_context, &gp, edges, 2, 8, 8, 1, 1, &model),
+                      "angle_epsilon");
     g_assert_null(model);
     votecl_hog_params_init(&hp);
     hp.window_width = VOTECL_HOG_MAX_SIDE + 8;
-    expect_invalid(votecl_hog_new(ctx, &hp, NULL, &hog), "window_width");
+    tu_expect_invalid(tu_ref_context, votecl_hog_new(tu_ref_context, &hp, NULL, &hog),
+                      "window_width");
     g_assert_null(hog);
 }
 
@@ -203,8 +213,9 @@ test_ght_rotations(void)
     p.angle_epsilon = 1;
     p.angle_step = 1; /* 360 rotations, 16 levels */
     p.min_scale = p.max_scale = 1;
-    g_assert_cmpint(votecl_ght_model_new_edges(ctx, &p, edges, 64, 40, 40, 20, 20, &model), ==,
-                    VOTECL_OK);
+    g_assert_cmpint(
+        votecl_ght_model_new_edges(tu_ref_context, &p, edges, 64, 40, 40, 20, 20, &model), ==,
+        VOTECL_OK);
     g_assert_cmpint(votecl_ght_detect_edges(model, edges, 64, 40, 40, poses, 4, &found), ==,
                     VOTECL_OK);
     votecl_ght_model_free(model);
@@ -232,12 +243,14 @@ test_fuzz_findings(void)
     hp.min_scale = 1e-300;
     g_assert_cmpint(votecl_hog_descriptor_length(&hp, &length), ==, VOTECL_OK);
     float *weights = g_new0(float, length);
-    g_assert_cmpint(votecl_hog_model_new(ctx, &hp, weights, length, 0, &hm), ==, VOTECL_OK);
-    g_assert_cmpint(votecl_hog_new(ctx, &hp, hm, &hog), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_model_new(tu_ref_context, &hp, weights, length, 0, &hm), ==,
+                    VOTECL_OK);
+    g_assert_cmpint(votecl_hog_new(tu_ref_context, &hp, hm, &hog), ==, VOTECL_OK);
     votecl_hog_model_free(hm);
     g_free(weights);
     votecl_image v = {pixels, 64, 48, 64, 1, VOTECL_DTYPE_U8};
-    expect_invalid(votecl_hog_detect(hog, &v, NULL, 0, NULL, 0, &found), "min_scale");
+    tu_expect_invalid(tu_ref_context, votecl_hog_detect(hog, &v, NULL, 0, NULL, 0, &found),
+                      "min_scale");
     votecl_hog_free(hog);
     /* fusion of boxes at the ends of int32_t */
     for (int i = 0; i < 3; i++)
@@ -248,8 +261,8 @@ test_fuzz_findings(void)
     g_assert_cmpint(votecl_hog_fuse(&hp, boxes, 3, out, 3, &found), ==, VOTECL_OK);
     /* a view without pixels and without data */
     votecl_ght_params_init(&gp, VOTECL_GHT_BALLARD);
-    g_assert_cmpint(votecl_ght_model_new_edges(ctx, &gp, edges, 2, 8, 8, 4, 4, &model), ==,
-                    VOTECL_OK);
+    g_assert_cmpint(votecl_ght_model_new_edges(tu_ref_context, &gp, edges, 2, 8, 8, 4, 4, &model),
+                    ==, VOTECL_OK);
     votecl_image empty = {NULL, 0, 5, 64, 1, VOTECL_DTYPE_U8};
     (void)votecl_ght_detect(model, &empty, NULL, 0, &found);
     votecl_ght_model_free(model);
@@ -260,7 +273,7 @@ test_fuzz_findings(void)
     memcpy(buffer + 1 + 13, rows[1], 12);
     votecl_image f = {buffer + 1, 2, 2, 13, 1, VOTECL_DTYPE_F32};
     votecl_subsample_params_init(&sp, 2, 2, 2, VOTECL_DTYPE_F32);
-    g_assert_cmpint(votecl_subsample_plan_new(ctx, &sp, &splan), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_subsample_plan_new(tu_ref_context, &sp, &splan), ==, VOTECL_OK);
     g_assert_cmpint(votecl_subsample_run(splan, &f, means, 4), ==, VOTECL_OK);
     g_assert_cmpfloat(means[0], ==, (1 + 2 + 4 + 5) / 4.0f);
     votecl_subsample_plan_free(splan);
@@ -273,7 +286,7 @@ test_fuzz_findings(void)
     votecl_sum_plan *sum_plan = NULL;
     double sum = 0;
     votecl_sum_params_init(&sump, VOTECL_DTYPE_U8);
-    g_assert_cmpint(votecl_sum_plan_new(ctx, &sump, &sum_plan), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_sum_plan_new(tu_ref_context, &sump, &sum_plan), ==, VOTECL_OK);
     g_assert_cmpint(votecl_sum_run_image(sum_plan, &one, &sum), ==, VOTECL_OK);
     g_assert_cmpfloat(sum, ==, 15.0);
     votecl_sum_plan_free(sum_plan);
@@ -297,7 +310,7 @@ test_unaligned_rows(void)
         }
     votecl_image v = {buffer + 1, 5, 3, 21, 1, VOTECL_DTYPE_F32};
     votecl_sum_params_init(&p, VOTECL_DTYPE_F32);
-    g_assert_cmpint(votecl_sum_plan_new(ctx, &p, &plan), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_sum_plan_new(tu_ref_context, &p, &plan), ==, VOTECL_OK);
     g_assert_cmpint(votecl_sum_run_image(plan, &v, &sum), ==, VOTECL_OK);
     g_assert_cmpfloat(sum, ==, want);
     votecl_sum_plan_free(plan);
@@ -316,7 +329,7 @@ test_sum_beyond_u32(void)
 
     memset(data, 255, n);
     votecl_sum_params_init(&p, VOTECL_DTYPE_U8);
-    g_assert_cmpint(votecl_sum_plan_new(ctx, &p, &plan), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_sum_plan_new(tu_ref_context, &p, &plan), ==, VOTECL_OK);
     g_assert_cmpint(votecl_sum_run(plan, data, n, &sum), ==, VOTECL_OK);
     g_assert_cmpfloat(sum, ==, 255.0 * (double)n);
     votecl_sum_plan_free(plan);
@@ -335,13 +348,14 @@ test_api_corners(void)
 
     votecl_calibrate_options_init(NULL); /* like the other _init functions: no crash */
     votecl_sum_params_init(&sp, VOTECL_DTYPE_U8);
-    g_assert_cmpint(votecl_sum_plan_new(ctx, &sp, &plan), ==, VOTECL_OK);
-    expect_invalid(votecl_sum_run(plan, pixels, SIZE_MAX, &sum), "n");
-    expect_invalid(votecl_sum_run(plan, pixels, SIZE_MAX / 2 + 1, &sum), "n");
+    g_assert_cmpint(votecl_sum_plan_new(tu_ref_context, &sp, &plan), ==, VOTECL_OK);
+    tu_expect_invalid(tu_ref_context, votecl_sum_run(plan, pixels, SIZE_MAX, &sum), "n");
+    tu_expect_invalid(tu_ref_context, votecl_sum_run(plan, pixels, SIZE_MAX / 2 + 1, &sum), "n");
     votecl_sum_plan_free(plan);
     votecl_hough_params_init(&hp);
     /* each side allowed, the pixels not (2^31 - 1 at most) */
-    expect_invalid(votecl_hough_plan_new(ctx, &hp, 65535, 65535, &hough), "width");
+    tu_expect_invalid(tu_ref_context,
+                      votecl_hough_plan_new(tu_ref_context, &hp, 65535, 65535, &hough), "width");
     g_assert_null(hough);
 }
 
@@ -578,34 +592,28 @@ test_hog_fuse_limits(void)
     g_free(w);
 }
 
+static const tu_test tests[] = {
+    {TU_PATH, "/ref/limits/image-views", {test_image_views}},
+    {TU_PATH, "/ref/limits/hist-elements", {test_hist_elements}},
+    {TU_PATH, "/ref/limits/vote-spaces", {test_vote_spaces}},
+    {TU_PATH, "/ref/limits/hough", {test_hough}},
+    {TU_PATH, "/ref/limits/lines", {test_lines}},
+    {TU_PATH, "/ref/limits/subsample-ght-hog", {test_subsample_ght_hog}},
+    {TU_PATH, "/ref/limits/ght-rotations", {test_ght_rotations}},
+    {TU_PATH, "/ref/limits/fuzz-findings", {test_fuzz_findings}},
+    {TU_PATH, "/ref/limits/unaligned-rows", {test_unaligned_rows}},
+    {TU_PATH, "/ref/limits/sum-beyond-u32", {test_sum_beyond_u32}},
+    {TU_PATH, "/ref/limits/api-corners", {test_api_corners}},
+    {TU_PATH, "/nodevice/limits/hog-fuse", {test_hog_fuse_limits}},
+    {TU_PATH, "/nodevice/cache/owner", {test_cache_owner}},
+    {TU_PATH, "/nodevice/cache/fifo", {test_cache_fifo}},
+    {TU_PATH, "/nodevice/cache/poisoned", {test_cache_poisoned}},
+    {TU_PATH, "/nodevice/cache/stale-temporaries", {test_cache_stale_temporaries}},
+    {TU_PATH, "/nodevice/cache/relative-env", {test_cache_relative_env}},
+};
+
 int
 main(int argc, char **argv)
 {
-    int status;
-
-    g_test_init(&argc, &argv, NULL);
-    g_test_set_nonfatal_assertions();
-    ctx = tu_ref_context_new();
-    if (ctx == NULL)
-        return 1;
-    g_test_add_func("/ref/limits/image-views", test_image_views);
-    g_test_add_func("/ref/limits/hist-elements", test_hist_elements);
-    g_test_add_func("/ref/limits/vote-spaces", test_vote_spaces);
-    g_test_add_func("/ref/limits/hough", test_hough);
-    g_test_add_func("/ref/limits/lines", test_lines);
-    g_test_add_func("/ref/limits/subsample-ght-hog", test_subsample_ght_hog);
-    g_test_add_func("/ref/limits/ght-rotations", test_ght_rotations);
-    g_test_add_func("/ref/limits/fuzz-findings", test_fuzz_findings);
-    g_test_add_func("/ref/limits/unaligned-rows", test_unaligned_rows);
-    g_test_add_func("/ref/limits/sum-beyond-u32", test_sum_beyond_u32);
-    g_test_add_func("/ref/limits/api-corners", test_api_corners);
-    g_test_add_func("/nodevice/limits/hog-fuse", test_hog_fuse_limits);
-    g_test_add_func("/nodevice/cache/owner", test_cache_owner);
-    g_test_add_func("/nodevice/cache/fifo", test_cache_fifo);
-    g_test_add_func("/nodevice/cache/poisoned", test_cache_poisoned);
-    g_test_add_func("/nodevice/cache/stale-temporaries", test_cache_stale_temporaries);
-    g_test_add_func("/nodevice/cache/relative-env", test_cache_relative_env);
-    status = g_test_run();
-    votecl_context_free(ctx);
-    return status;
+    return TU_MAIN(tests, TU_NONFATAL);
 }

@@ -467,24 +467,22 @@ out:
     g_free(dir);
 }
 
+static const tu_test tests[] = {
+    {TU_PATH, "/nodevice/model/factor", {test_factor}},
+    {TU_PATH, "/nodevice/model/fit-recovers", {test_fit_recovers}},
+    {TU_PATH, "/nodevice/model/fit-exact", {test_fit_exact}},
+    {TU_PATH, "/nodevice/model/fit-no-stretch", {test_fit_no_stretch}},
+    {TU_PATH, "/nodevice/model/fit-serial", {test_fit_serial}},
+    {TU_PATH, "/nodevice/model/serial-factor", {test_serial_factor}},
+    {TU_PATH, "/nodevice/model/fit-degenerate", {test_fit_degenerate}},
+    {TU_PATH, "/nodevice/model/predict-unfitted", {test_predict_unfitted}},
+    {TU_PATH, "/ref/model/store-load", {test_store_load}},
+    {TU_PATH, "/ref/model/no-cache-dir", {test_no_cache_dir}},
+    {TU_DEVICE, "model/calibrate-quick", {test_calibrate_quick}},
+};
+
 int
 main(int argc, char **argv)
 {
-    int rc;
-
-    g_test_init(&argc, &argv, NULL);
-    g_test_add_func("/nodevice/model/factor", test_factor);
-    g_test_add_func("/nodevice/model/fit-recovers", test_fit_recovers);
-    g_test_add_func("/nodevice/model/fit-exact", test_fit_exact);
-    g_test_add_func("/nodevice/model/fit-no-stretch", test_fit_no_stretch);
-    g_test_add_func("/nodevice/model/fit-serial", test_fit_serial);
-    g_test_add_func("/nodevice/model/serial-factor", test_serial_factor);
-    g_test_add_func("/nodevice/model/fit-degenerate", test_fit_degenerate);
-    g_test_add_func("/nodevice/model/predict-unfitted", test_predict_unfitted);
-    g_test_add_func("/ref/model/store-load", test_store_load);
-    g_test_add_func("/ref/model/no-cache-dir", test_no_cache_dir);
-    tu_add_device_test("model/calibrate-quick", test_calibrate_quick);
-    rc = g_test_run();
-    tu_device_contexts_free();
-    return rc;
+    return TU_MAIN(tests, TU_FATAL);
 }

@@ -27,8 +27,6 @@
 #include "pclines-private.h"
 #include "truth-lines.h"
 
-static votecl_context *ref_context;
-
 static votecl_context *
 device(void)
 {
@@ -136,14 +134,7 @@ plan_new(votecl_context *context, const votecl_lines_params *p, size_t width, si
 {
     votecl_lines_plan *plan = NULL;
     votecl_status status = votecl_lines_plan_new(context, p, width, height, &plan);
-    if (status != VOTECL_OK) {
-        g_test_message("plan %zux%zu: %s: %s", width, height, votecl_status_string(status),
-                       votecl_context_get_error(context));
-        const char *log = votecl_context_get_build_log(context);
-        if (log != NULL && log[0] != '\0')
-            g_test_message("build log:\n%s", log);
-        g_test_fail();
-    }
+    tu_check_ok(context, status, "plan %zux%zu", width, height);
     return plan;
 }
 
@@ -161,10 +152,7 @@ run(votecl_context *context, const votecl_lines_params *p, size_t width, size_t 
     g_assert_cmpuint(capacity, <=, MAX_LINES);
     status = view != NULL ? votecl_lines_run(plan, view, r->lines, capacity, &r->found)
                           : votecl_lines_run_edges(plan, edges, n, r->lines, capacity, &r->found);
-    if (status != VOTECL_OK) {
-        g_test_message("run: %s: %s", votecl_status_string(status),
-                       votecl_context_get_error(context));
-        g_test_fail();
+    if (!tu_check_ok(context, status, "run")) {
         votecl_lines_plan_free(plan);
         return -1;
     }
@@ -279,7 +267,7 @@ check_segments_whole(votecl_context *ctx)
 static void
 test_ref_segments_diagonal(void)
 {
-    check_segments_whole(ref_context);
+    check_segments_whole(tu_ref_context);
 }
 
 static void
@@ -373,7 +361,7 @@ check_positions(votecl_context *ctx)
 static void
 test_ref_positions(void)
 {
-    check_positions(ref_context);
+    check_positions(tu_ref_context);
 }
 
 static void
@@ -472,7 +460,7 @@ check_axes(votecl_context *context)
 static void
 test_ref_axes(void)
 {
-    check_axes(ref_context);
+    check_axes(tu_ref_context);
 }
 
 static void
@@ -595,7 +583,7 @@ check_synthetic(votecl_context *context, const syn_size *z, int images)
 static void
 test_ref_synthetic(void)
 {
-    check_synthetic(ref_context, &syn_small, 4);
+    check_synthetic(tu_ref_context, &syn_small, 4);
 }
 
 static void
@@ -711,7 +699,7 @@ check_degenerate(votecl_context *context)
 static void
 test_ref_degenerate(void)
 {
-    check_degenerate(ref_context);
+    check_degenerate(tu_ref_context);
 }
 
 static void
@@ -727,11 +715,11 @@ static void
 expect_plan_error(const votecl_lines_params *p, size_t w, size_t h, const char *field)
 {
     votecl_lines_plan *plan = NULL;
-    g_assert_cmpint(votecl_lines_plan_new(ref_context, p, w, h, &plan), ==,
+    g_assert_cmpint(votecl_lines_plan_new(tu_ref_context, p, w, h, &plan), ==,
                     VOTECL_INVALID_ARGUMENT);
     g_assert_null(plan);
-    g_test_message("%s", votecl_context_get_error(ref_context));
-    g_assert_true(tu_message_names(votecl_context_get_error(ref_context), field));
+    g_test_message("%s", votecl_context_get_error(tu_ref_context));
+    g_assert_true(tu_message_names(votecl_context_get_error(tu_ref_context), field));
 }
 
 static void
@@ -762,31 +750,31 @@ test_ref_bad_args(void)
     expect_plan_error(&p, 16, 12, "work_group_size");
 
     votecl_lines_params_init(&p);
-    plan = plan_new(ref_context, &p, 16, 12);
+    plan = plan_new(tu_ref_context, &p, 16, 12);
     if (plan == NULL)
         return;
     votecl_image view = {pixels, 16, 12, 16, 1, VOTECL_DTYPE_U8};
     g_assert_cmpint(votecl_lines_plan_read_space(plan, space, 4), ==, VOTECL_INVALID_ARGUMENT);
-    g_assert_true(tu_message_names(votecl_context_get_error(ref_context), "plan"));
+    g_assert_true(tu_message_names(votecl_context_get_error(tu_ref_context), "plan"));
     g_assert_cmpint(votecl_lines_run(plan, NULL, &line, 1, &found), ==, VOTECL_INVALID_ARGUMENT);
-    g_assert_true(tu_message_names(votecl_context_get_error(ref_context), "image"));
+    g_assert_true(tu_message_names(votecl_context_get_error(tu_ref_context), "image"));
     g_assert_cmpint(votecl_lines_run(plan, &view, &line, 1, NULL), ==, VOTECL_INVALID_ARGUMENT);
-    g_assert_true(tu_message_names(votecl_context_get_error(ref_context), "found"));
+    g_assert_true(tu_message_names(votecl_context_get_error(tu_ref_context), "found"));
     g_assert_cmpint(votecl_lines_run(plan, &view, NULL, 1, &found), ==, VOTECL_INVALID_ARGUMENT);
-    g_assert_true(tu_message_names(votecl_context_get_error(ref_context), "lines"));
+    g_assert_true(tu_message_names(votecl_context_get_error(tu_ref_context), "lines"));
     votecl_image bad = {wide, 16, 12, 32, 1, VOTECL_DTYPE_U16};
     g_assert_cmpint(votecl_lines_run(plan, &bad, &line, 1, &found), ==, VOTECL_INVALID_ARGUMENT);
-    g_assert_true(tu_message_names(votecl_context_get_error(ref_context), "image.dtype"));
+    g_assert_true(tu_message_names(votecl_context_get_error(tu_ref_context), "image.dtype"));
     votecl_image small = {pixels, 15, 12, 16, 1, VOTECL_DTYPE_U8};
     g_assert_cmpint(votecl_lines_run(plan, &small, &line, 1, &found), ==,
                     VOTECL_INVALID_ARGUMENT);
-    g_assert_true(tu_message_names(votecl_context_get_error(ref_context), "image.width"));
+    g_assert_true(tu_message_names(votecl_context_get_error(tu_ref_context), "image.width"));
     g_assert_cmpint(votecl_lines_run_edges(plan, &outside, 1, &line, 1, &found), ==,
                     VOTECL_INVALID_ARGUMENT);
-    g_assert_true(tu_message_names(votecl_context_get_error(ref_context), "edges[0].x"));
+    g_assert_true(tu_message_names(votecl_context_get_error(tu_ref_context), "edges[0].x"));
     g_assert_cmpint(votecl_lines_run(plan, &view, &line, 1, &found), ==, VOTECL_OK);
     g_assert_cmpint(votecl_lines_plan_read_space(plan, space, 4), ==, VOTECL_INVALID_ARGUMENT);
-    g_assert_true(tu_message_names(votecl_context_get_error(ref_context), "capacity"));
+    g_assert_true(tu_message_names(votecl_context_get_error(tu_ref_context), "capacity"));
     votecl_lines_plan_free(plan);
     votecl_lines_plan_free(NULL);
 }
@@ -838,7 +826,7 @@ check_equal(const votecl_lines_params *p, const votecl_image *view, const votecl
 {
     result dev, ref;
     if (run(device(), p, w, h, view, e, n, MAX_LINES, &dev) == 0 &&
-        run(ref_context, p, w, h, view, e, n, MAX_LINES, &ref) == 0) {
+        run(tu_ref_context, p, w, h, view, e, n, MAX_LINES, &ref) == 0) {
         g_test_message("%zu edges, %zu lines, %ux%u space, radius %u", ref.stats.edges,
                        ref.found, ref.columns, ref.rows, ref.resolved.radius);
         g_assert_cmpuint(ref.stats.edges, >, 0);
@@ -932,7 +920,7 @@ check_equal_on(votecl_context *ctx, const votecl_lines_params *p, const votecl_i
 {
     result dev, ref;
     if (run(ctx, p, w, h, view, NULL, 0, MAX_LINES, &dev) == 0 &&
-        run(ref_context, p, w, h, view, NULL, 0, MAX_LINES, &ref) == 0) {
+        run(tu_ref_context, p, w, h, view, NULL, 0, MAX_LINES, &ref) == 0) {
         g_test_message("%zu edges, %zu lines, %ux%u space", ref.stats.edges, ref.found,
                        ref.columns, ref.rows);
         g_assert_cmpuint(ref.found, >, 0);
@@ -999,7 +987,7 @@ check_reuse(votecl_context *ctx, const votecl_lines_params *p, const votecl_imag
     votecl_lines_plan *plan = plan_new(ctx, p, b->width, b->height);
     result dev, ref;
     uint32_t *space;
-    if (plan == NULL || run(ref_context, p, b->width, b->height, b, NULL, 0, MAX_LINES, &ref))
+    if (plan == NULL || run(tu_ref_context, p, b->width, b->height, b, NULL, 0, MAX_LINES, &ref))
         goto out;
     memset(&dev, 0, sizeof dev);
     space = g_new(uint32_t, (size_t)ref.columns * ref.rows);
@@ -1053,7 +1041,7 @@ check_shape(votecl_context *ctx, const votecl_image *u8, const votecl_image *f32
     p.rows = 1200;
     result dev, ref;
     if (run(ctx, &p, w, h, NULL, e, n, MAX_LINES, &dev) == 0 &&
-        run(ref_context, &p, w, h, NULL, e, n, MAX_LINES, &ref) == 0) {
+        run(tu_ref_context, &p, w, h, NULL, e, n, MAX_LINES, &ref) == 0) {
         compare_results(&dev, &ref);
         result_clear(&ref);
     }
@@ -1195,7 +1183,7 @@ check_truth(votecl_context *ctx)
 static void
 test_ref_truth(void)
 {
-    check_truth(ref_context);
+    check_truth(tu_ref_context);
 }
 
 static void
@@ -1205,36 +1193,31 @@ test_opencl_truth(void)
         check_truth(device());
 }
 
+static const tu_test tests[] = {
+    {TU_PATH, "/ref/pclines/keys", {test_ref_keys}},
+    {TU_PATH, "/ref/pclines/axes", {test_ref_axes}},
+    {TU_PATH, "/ref/pclines/synthetic", {test_ref_synthetic}},
+    {TU_PATH, "/ref/pclines/degenerate", {test_ref_degenerate}},
+    {TU_PATH, "/ref/pclines/bad-args", {test_ref_bad_args}},
+    {TU_PATH, "/ref/pclines/segments-diagonal", {test_ref_segments_diagonal}},
+    {TU_PATH, "/ref/pclines/positions", {test_ref_positions}},
+    {TU_PATH, "/ref/pclines/truth", {test_ref_truth}},
+    {TU_DEVICE, "pclines/equal-image", {test_opencl_equal_image}},
+    {TU_DEVICE, "pclines/equal-edges", {test_opencl_equal_edges}},
+    {TU_DEVICE, "pclines/axes", {test_opencl_axes}},
+    {TU_DEVICE, "pclines/synthetic", {test_opencl_synthetic}},
+    {TU_SLOW_DEVICE, "pclines/synthetic-1600x1200", {test_opencl_synthetic_paper}},
+    {TU_SLOW_DEVICE, "pclines/large-4k-8192", {test_opencl_large}},
+    {TU_DEVICE, "pclines/degenerate", {test_opencl_degenerate}},
+    {TU_DEVICE, "pclines/segments-diagonal", {test_opencl_segments_diagonal}},
+    {TU_DEVICE, "pclines/positions", {test_opencl_positions}},
+    {TU_DEVICE, "pclines/truth", {test_opencl_truth}},
+    {TU_DEVICE, "pclines/tiles", {test_opencl_tiles}},
+    {TU_DEVICE, "pclines/shapes", {test_opencl_shapes}},
+};
+
 int
 main(int argc, char **argv)
 {
-    int rc;
-    g_test_init(&argc, &argv, NULL);
-    ref_context = tu_ref_context_new();
-    g_test_add_func("/ref/pclines/keys", test_ref_keys);
-    g_test_add_func("/ref/pclines/axes", test_ref_axes);
-    g_test_add_func("/ref/pclines/synthetic", test_ref_synthetic);
-    g_test_add_func("/ref/pclines/degenerate", test_ref_degenerate);
-    g_test_add_func("/ref/pclines/bad-args", test_ref_bad_args);
-    g_test_add_func("/ref/pclines/segments-diagonal", test_ref_segments_diagonal);
-    g_test_add_func("/ref/pclines/positions", test_ref_positions);
-    g_test_add_func("/ref/pclines/truth", test_ref_truth);
-    tu_add_device_test("pclines/equal-image", test_opencl_equal_image);
-    tu_add_device_test("pclines/equal-edges", test_opencl_equal_edges);
-    tu_add_device_test("pclines/axes", test_opencl_axes);
-    tu_add_device_test("pclines/synthetic", test_opencl_synthetic);
-    if (g_test_slow()) { /* registered only for the longer run, so make check never skips it */
-        tu_add_device_test("pclines/synthetic-1600x1200", test_opencl_synthetic_paper);
-        tu_add_device_test("pclines/large-4k-8192", test_opencl_large);
-    }
-    tu_add_device_test("pclines/degenerate", test_opencl_degenerate);
-    tu_add_device_test("pclines/segments-diagonal", test_opencl_segments_diagonal);
-    tu_add_device_test("pclines/positions", test_opencl_positions);
-    tu_add_device_test("pclines/truth", test_opencl_truth);
-    tu_add_device_test("pclines/tiles", test_opencl_tiles);
-    tu_add_device_test("pclines/shapes", test_opencl_shapes);
-    rc = g_test_run();
-    tu_device_contexts_free();
-    votecl_context_free(ref_context);
-    return rc;
+    return TU_MAIN(tests, TU_FATAL);
 }

@@ -20,14 +20,6 @@
 
 #include "subsample-private.h"
 
-static votecl_context *ref_context;
-
-static votecl_context *
-device(void)
-{
-    return tu_device_shared();
-}
-
 static votecl_subsample_plan *
 plan_new(votecl_context *context, size_t w, size_t h, unsigned f, votecl_dtype dtype,
          votecl_variant variant)
@@ -156,19 +148,14 @@ check_constant(votecl_context *context, votecl_dtype dtype, votecl_variant varia
 static void
 test_ref_truth(void)
 {
-    check_ramp(ref_context, VOTECL_DTYPE_F32, 37, 23, 4, VOTECL_VARIANT_AUTO);
-    check_ramp(ref_context, VOTECL_DTYPE_F32, 8, 8, 1, VOTECL_VARIANT_AUTO);
-    check_ramp(ref_context, VOTECL_DTYPE_U8, 30, 20, 5, VOTECL_VARIANT_AUTO);
-    check_constant(ref_context, VOTECL_DTYPE_U8, VOTECL_VARIANT_AUTO);
-    check_constant(ref_context, VOTECL_DTYPE_F32, VOTECL_VARIANT_AUTO);
+    check_ramp(tu_ref_context, VOTECL_DTYPE_F32, 37, 23, 4, VOTECL_VARIANT_AUTO);
+    check_ramp(tu_ref_context, VOTECL_DTYPE_F32, 8, 8, 1, VOTECL_VARIANT_AUTO);
+    check_ramp(tu_ref_context, VOTECL_DTYPE_U8, 30, 20, 5, VOTECL_VARIANT_AUTO);
+    check_constant(tu_ref_context, VOTECL_DTYPE_U8, VOTECL_VARIANT_AUTO);
+    check_constant(tu_ref_context, VOTECL_DTYPE_F32, VOTECL_VARIANT_AUTO);
 }
 
 /* --- the device against the reference --- */
-
-typedef struct sub_case {
-    votecl_dtype dtype;
-    votecl_variant variant;
-} sub_case;
 
 static double
 block_mean_abs(const test_image *im, unsigned f, size_t bx, size_t by)
@@ -201,7 +188,7 @@ compare(const test_image *im, unsigned f, const float *got, const float *want, s
 }
 
 static void
-check_random(votecl_context *context, const sub_case *c, size_t w, size_t h, unsigned f)
+check_random(votecl_context *context, const tu_variant_case *c, size_t w, size_t h, unsigned f)
 {
     test_image im;
     size_t count;
@@ -226,12 +213,8 @@ out:
 }
 
 static void
-test_device(const void *data)
+test_device(votecl_context *context, const tu_variant_case *c)
 {
-    const sub_case *c = data;
-    votecl_context *context = device();
-    if (context == NULL)
-        return;
     check_random(context, c, 37, 23, 4); /* partial blocks right and bottom */
     check_random(context, c, 64, 48, 1); /* factor 1: a copy */
     check_random(context, c, 1, 1, 1);
@@ -267,17 +250,6 @@ check_empty(votecl_context *context)
     }
 }
 
-static void
-expect_invalid(votecl_context *context, votecl_status status, const char *field)
-{
-    g_assert_cmpint(status, ==, VOTECL_INVALID_ARGUMENT);
-    const char *msg = votecl_context_get_error(context);
-    if (!tu_message_names(msg, field)) {
-        g_test_message("message '%s' does not name '%s'", msg, field);
-        g_test_fail();
-    }
-}
-
 static votecl_status
 try_plan(votecl_context *context, size_t w, size_t h, unsigned f, votecl_dtype dtype)
 {
@@ -292,81 +264,67 @@ try_plan(votecl_context *context, size_t w, size_t h, unsigned f, votecl_dtype d
 static void
 check_invalid(votecl_context *context)
 {
-    expect_invalid(context, try_plan(context, 0, 5, 1, VOTECL_DTYPE_U8), "width");
-    expect_invalid(context, try_plan(context, 5, 70000, 1, VOTECL_DTYPE_U8), "height");
-    expect_invalid(context, try_plan(context, 5, 5, 0, VOTECL_DTYPE_U8), "factor");
-    expect_invalid(context, try_plan(context, 5, 5, 1, VOTECL_DTYPE_U16), "dtype");
-    expect_invalid(context, try_plan(context, 30000, 30000, 1, VOTECL_DTYPE_U8), "factor");
+    tu_expect_invalid(context, try_plan(context, 0, 5, 1, VOTECL_DTYPE_U8), "width");
+    tu_expect_invalid(context, try_plan(context, 5, 70000, 1, VOTECL_DTYPE_U8), "height");
+    tu_expect_invalid(context, try_plan(context, 5, 5, 0, VOTECL_DTYPE_U8), "factor");
+    tu_expect_invalid(context, try_plan(context, 5, 5, 1, VOTECL_DTYPE_U16), "dtype");
+    tu_expect_invalid(context, try_plan(context, 30000, 30000, 1, VOTECL_DTYPE_U8), "factor");
 
     test_image im;
     float out[64];
     image_new(&im, 16, 16, VOTECL_DTYPE_U8, 0);
     votecl_subsample_plan *plan = plan_new(context, 16, 16, 2, VOTECL_DTYPE_U8,
                                            VOTECL_VARIANT_AUTO);
-    expect_invalid(context, votecl_subsample_run(plan, &im.view, out, 63), "capacity");
-    expect_invalid(context, votecl_subsample_run(plan, &im.view, NULL, 64), "out");
-    expect_invalid(context, votecl_subsample_run(plan, NULL, out, 64), "image");
+    tu_expect_invalid(context, votecl_subsample_run(plan, &im.view, out, 63), "capacity");
+    tu_expect_invalid(context, votecl_subsample_run(plan, &im.view, NULL, 64), "out");
+    tu_expect_invalid(context, votecl_subsample_run(plan, NULL, out, 64), "image");
     im.view.width = 15;
-    expect_invalid(context, votecl_subsample_run(plan, &im.view, out, 64), "image.width");
+    tu_expect_invalid(context, votecl_subsample_run(plan, &im.view, out, 64), "image.width");
     im.view.width = 16;
     im.view.channels = 3;
-    expect_invalid(context, votecl_subsample_run(plan, &im.view, out, 64), "image.channels");
+    tu_expect_invalid(context, votecl_subsample_run(plan, &im.view, out, 64), "image.channels");
     im.view.channels = 1;
     im.view.dtype = VOTECL_DTYPE_F32;
-    expect_invalid(context, votecl_subsample_run(plan, &im.view, out, 64), "image.dtype");
+    tu_expect_invalid(context, votecl_subsample_run(plan, &im.view, out, 64), "image.dtype");
     im.view.dtype = VOTECL_DTYPE_U8;
     im.view.stride = 8;
-    expect_invalid(context, votecl_subsample_run(plan, &im.view, out, 64), "image.stride");
+    tu_expect_invalid(context, votecl_subsample_run(plan, &im.view, out, 64), "image.stride");
     votecl_subsample_plan_free(plan);
     votecl_subsample_plan_free(NULL);
     g_free(im.data);
 }
 
 static void
-test_ref_empty_invalid(void)
+empty_invalid(votecl_context *context)
 {
-    check_empty(ref_context);
-    check_invalid(ref_context);
-}
-
-static void
-test_device_empty_invalid(void)
-{
-    votecl_context *context = device();
-    if (context == NULL)
-        return;
     check_empty(context);
     check_invalid(context);
 }
 
+static void
+test_ref_empty_invalid(void)
+{
+    empty_invalid(tu_ref_context);
+}
+
+/* Every dtype and strategy, forced through params.variant. */
+static void
+add_variant_tests(void)
+{
+    static const votecl_dtype dtypes[] = {VOTECL_DTYPE_U8, VOTECL_DTYPE_F32};
+    static const tu_variant_test tests[] = {{"subsample", test_device}};
+    tu_add_variant_tests(dtypes, G_N_ELEMENTS(dtypes), tests, G_N_ELEMENTS(tests));
+}
+
+static const tu_test tests[] = {
+    {TU_PATH, "/ref/subsample/truth", {test_ref_truth}},
+    {TU_PATH, "/ref/subsample/empty-and-invalid", {test_ref_empty_invalid}},
+    {TU_CALL, NULL, {add_variant_tests}},
+    {TU_DEVICE_ON, "subsample/empty-and-invalid", {.on = empty_invalid}},
+};
+
 int
 main(int argc, char **argv)
 {
-    static const votecl_variant variants[] = {VOTECL_VARIANT_LOCAL, VOTECL_VARIANT_GLOBAL,
-                                              VOTECL_VARIANT_PRIVATE};
-    static const votecl_dtype dtypes[] = {VOTECL_DTYPE_U8, VOTECL_DTYPE_F32};
-    static sub_case cases[G_N_ELEMENTS(variants) * G_N_ELEMENTS(dtypes)];
-
-    g_test_init(&argc, &argv, NULL);
-    g_test_set_nonfatal_assertions();
-    ref_context = tu_ref_context_new();
-    if (ref_context == NULL)
-        return 1;
-
-    g_test_add_func("/ref/subsample/truth", test_ref_truth);
-    g_test_add_func("/ref/subsample/empty-and-invalid", test_ref_empty_invalid);
-    for (size_t d = 0, i = 0; d < G_N_ELEMENTS(dtypes); d++)
-        for (size_t v = 0; v < G_N_ELEMENTS(variants); v++, i++) {
-            cases[i] = (sub_case){dtypes[d], variants[v]};
-            char *path = g_strdup_printf("subsample/%s/%s", tu_dtype_name(dtypes[d]),
-                                         votecl_variant_name(variants[v]));
-            tu_add_device_data_test(path, &cases[i], test_device, NULL);
-            g_free(path);
-        }
-    tu_add_device_test("subsample/empty-and-invalid", test_device_empty_invalid);
-
-    int status = g_test_run();
-    tu_device_contexts_free();
-    votecl_context_free(ref_context);
-    return status;
+    return TU_MAIN(tests, TU_NONFATAL);
 }

@@ -18,8 +18,6 @@
 
 #include "sum-private.h"
 
-static votecl_context *ref_context;
-
 static votecl_context *
 device(void)
 {
@@ -80,8 +78,8 @@ test_ref_truth(void)
     size_t n = 100000;
     uint8_t *b = g_malloc(n);
     float *f = g_new(float, n);
-    votecl_sum_plan *pb = plan_new(ref_context, VOTECL_DTYPE_U8, VOTECL_VARIANT_AUTO);
-    votecl_sum_plan *pf = plan_new(ref_context, VOTECL_DTYPE_F32, VOTECL_VARIANT_AUTO);
+    votecl_sum_plan *pb = plan_new(tu_ref_context, VOTECL_DTYPE_U8, VOTECL_VARIANT_AUTO);
+    votecl_sum_plan *pf = plan_new(tu_ref_context, VOTECL_DTYPE_F32, VOTECL_VARIANT_AUTO);
     double byte_sum = 0.0;
 
     for (size_t i = 0; i < n; i++) {
@@ -109,7 +107,7 @@ test_ref_image(void)
 {
     size_t w = 13, h = 7, stride = w * 3 + 5;
     uint8_t *p = g_malloc(stride * h);
-    votecl_sum_plan *plan = plan_new(ref_context, VOTECL_DTYPE_U8, VOTECL_VARIANT_AUTO);
+    votecl_sum_plan *plan = plan_new(tu_ref_context, VOTECL_DTYPE_U8, VOTECL_VARIANT_AUTO);
     double want = 0.0, got = -1.0;
 
     memset(p, 200, stride * h); /* padding that must not count */
@@ -126,11 +124,6 @@ test_ref_image(void)
 }
 
 /* --- the device against the reference --- */
-
-typedef struct sum_case {
-    votecl_dtype dtype;
-    votecl_variant variant;
-} sum_case;
 
 static void
 check_random(votecl_sum_plan *plan, votecl_dtype dtype, size_t n, uint64_t seed)
@@ -173,13 +166,9 @@ check_truth(votecl_sum_plan *plan, votecl_dtype dtype)
 }
 
 static void
-test_device(const void *data)
+test_device(votecl_context *context, const tu_variant_case *c)
 {
-    const sum_case *c = data;
     static const size_t lengths[] = {0, 1, 2, 7, 255, 4099, 65537, 1000003};
-    votecl_context *context = device();
-    if (context == NULL)
-        return;
     votecl_sum_plan *plan = plan_new(context, c->dtype, c->variant);
     if (plan == NULL)
         return;
@@ -217,12 +206,8 @@ check_image(votecl_sum_plan *plan, votecl_dtype dtype, size_t w, size_t h, unsig
 }
 
 static void
-test_device_image(const void *data)
+test_device_image(votecl_context *context, const tu_variant_case *c)
 {
-    const sum_case *c = data;
-    votecl_context *context = device();
-    if (context == NULL)
-        return;
     votecl_sum_plan *plan = plan_new(context, c->dtype, c->variant);
     if (plan == NULL)
         return;
@@ -252,17 +237,6 @@ test_u8_large(void)
 }
 
 static void
-expect_invalid(votecl_context *context, votecl_status status, const char *field)
-{
-    g_assert_cmpint(status, ==, VOTECL_INVALID_ARGUMENT);
-    const char *msg = votecl_context_get_error(context);
-    if (!tu_message_names(msg, field)) {
-        g_test_message("message '%s' does not name '%s'", msg, field);
-        g_test_fail();
-    }
-}
-
-static void
 check_invalid(votecl_context *context)
 {
     votecl_sum_params params;
@@ -271,29 +245,29 @@ check_invalid(votecl_context *context)
     double sum;
 
     votecl_sum_params_init(&params, VOTECL_DTYPE_U16);
-    expect_invalid(context, votecl_sum_plan_new(context, &params, &plan), "dtype");
+    tu_expect_invalid(context, votecl_sum_plan_new(context, &params, &plan), "dtype");
     g_assert_null(plan);
     votecl_sum_params_init(&params, VOTECL_DTYPE_U8);
     params.variant = (votecl_variant)17;
-    expect_invalid(context, votecl_sum_plan_new(context, &params, &plan), "variant");
-    expect_invalid(context, votecl_sum_plan_new(context, NULL, &plan), "params");
+    tu_expect_invalid(context, votecl_sum_plan_new(context, &params, &plan), "variant");
+    tu_expect_invalid(context, votecl_sum_plan_new(context, NULL, &plan), "params");
     params.variant = VOTECL_VARIANT_AUTO;
-    expect_invalid(context, votecl_sum_plan_new(context, &params, NULL), "out");
+    tu_expect_invalid(context, votecl_sum_plan_new(context, &params, NULL), "out");
     g_assert_cmpint(votecl_sum_plan_new(context, &params, &plan), ==, VOTECL_OK);
-    expect_invalid(context, votecl_sum_run(plan, NULL, 4, &sum), "data");
-    expect_invalid(context, votecl_sum_run(plan, pixels, 4, NULL), "sum");
+    tu_expect_invalid(context, votecl_sum_run(plan, NULL, 4, &sum), "data");
+    tu_expect_invalid(context, votecl_sum_run(plan, pixels, 4, NULL), "sum");
     votecl_image image = {pixels, 4, 4, 4, 1, VOTECL_DTYPE_F32};
-    expect_invalid(context, votecl_sum_run_image(plan, &image, &sum), "image.dtype");
+    tu_expect_invalid(context, votecl_sum_run_image(plan, &image, &sum), "image.dtype");
     image.dtype = VOTECL_DTYPE_U8;
     image.stride = 3;
-    expect_invalid(context, votecl_sum_run_image(plan, &image, &sum), "image.stride");
+    tu_expect_invalid(context, votecl_sum_run_image(plan, &image, &sum), "image.stride");
     image.stride = 4;
     image.channels = 0;
-    expect_invalid(context, votecl_sum_run_image(plan, &image, &sum), "image.channels");
+    tu_expect_invalid(context, votecl_sum_run_image(plan, &image, &sum), "image.channels");
     image.channels = 1;
     image.data = NULL;
-    expect_invalid(context, votecl_sum_run_image(plan, &image, &sum), "image.data");
-    expect_invalid(context, votecl_sum_run_image(plan, NULL, &sum), "image");
+    tu_expect_invalid(context, votecl_sum_run_image(plan, &image, &sum), "image.data");
+    tu_expect_invalid(context, votecl_sum_run_image(plan, NULL, &sum), "image");
     votecl_sum_plan_free(plan);
     votecl_sum_plan_free(NULL);
 }
@@ -301,50 +275,29 @@ check_invalid(votecl_context *context)
 static void
 test_ref_invalid(void)
 {
-    check_invalid(ref_context);
+    check_invalid(tu_ref_context);
 }
 
+/* Every dtype and strategy, forced through params.variant. */
 static void
-test_device_invalid(void)
+add_variant_tests(void)
 {
-    votecl_context *context = device();
-    if (context != NULL)
-        check_invalid(context);
+    static const votecl_dtype dtypes[] = {VOTECL_DTYPE_U8, VOTECL_DTYPE_F32};
+    static const tu_variant_test tests[] = {{"sum", test_device}, {"sum/image", test_device_image}};
+    tu_add_variant_tests(dtypes, G_N_ELEMENTS(dtypes), tests, G_N_ELEMENTS(tests));
 }
+
+static const tu_test tests[] = {
+    {TU_PATH, "/ref/sum/truth", {test_ref_truth}},
+    {TU_PATH, "/ref/sum/image", {test_ref_image}},
+    {TU_PATH, "/ref/sum/invalid", {test_ref_invalid}},
+    {TU_CALL, NULL, {add_variant_tests}},
+    {TU_DEVICE, "sum/u8/past-2^32", {test_u8_large}},
+    {TU_DEVICE_ON, "sum/invalid", {.on = check_invalid}},
+};
 
 int
 main(int argc, char **argv)
 {
-    static const votecl_variant variants[] = {VOTECL_VARIANT_LOCAL, VOTECL_VARIANT_GLOBAL,
-                                              VOTECL_VARIANT_PRIVATE};
-    static const votecl_dtype dtypes[] = {VOTECL_DTYPE_U8, VOTECL_DTYPE_F32};
-    static sum_case cases[G_N_ELEMENTS(variants) * G_N_ELEMENTS(dtypes)];
-
-    g_test_init(&argc, &argv, NULL);
-    g_test_set_nonfatal_assertions();
-    ref_context = tu_ref_context_new();
-    if (ref_context == NULL)
-        return 1;
-
-    g_test_add_func("/ref/sum/truth", test_ref_truth);
-    g_test_add_func("/ref/sum/image", test_ref_image);
-    g_test_add_func("/ref/sum/invalid", test_ref_invalid);
-    for (size_t d = 0, i = 0; d < G_N_ELEMENTS(dtypes); d++)
-        for (size_t v = 0; v < G_N_ELEMENTS(variants); v++, i++) {
-            cases[i] = (sum_case){dtypes[d], variants[v]};
-            const char *dt = tu_dtype_name(dtypes[d]), *var = votecl_variant_name(variants[v]);
-            char *path = g_strdup_printf("sum/%s/%s", dt, var);
-            tu_add_device_data_test(path, &cases[i], test_device, NULL);
-            g_free(path);
-            path = g_strdup_printf("sum/image/%s/%s", dt, var);
-            tu_add_device_data_test(path, &cases[i], test_device_image, NULL);
-            g_free(path);
-        }
-    tu_add_device_test("sum/u8/past-2^32", test_u8_large);
-    tu_add_device_test("sum/invalid", test_device_invalid);
-
-    int status = g_test_run();
-    tu_device_contexts_free();
-    votecl_context_free(ref_context);
-    return status;
+    return TU_MAIN(tests, TU_NONFATAL);
 }

@@ -560,16 +560,7 @@ plan_new(votecl_context *context, const votecl_vote_spec *spec, const char *what
 {
     votecl_vote_plan *plan = NULL;
     votecl_status status = votecl_vote_plan_new(context, spec, &plan);
-    if (status != VOTECL_OK) {
-        g_test_message("%s: plan: %s: %s", what, votecl_status_string(status),
-                       votecl_context_get_error(context));
-        const char *log = votecl_context_get_build_log(context);
-        if (log != NULL && log[0] != '\0')
-            g_test_message("build log:\n%s", log);
-        g_test_fail();
-        return NULL;
-    }
-    return plan;
+    return tu_check_ok(context, status, "%s: plan", what) ? plan : NULL;
 }
 
 /* Checks that the forced strategy is the one that runs. */
@@ -597,10 +588,7 @@ run_guarded(votecl_vote_plan *plan, const ucase *k, const input *in, votecl_vote
         status = votecl_vote_run_image(plan, &in->view, all + GUARD, stats);
     else
         status = votecl_vote_run(plan, in->data, in->count, all + GUARD, stats);
-    if (status != VOTECL_OK) {
-        g_test_message("run: %s: %s", votecl_status_string(status),
-                       votecl_context_get_error(device()));
-        g_test_fail();
+    if (!tu_check_ok(device(), status, "run")) {
         g_free(all);
         return NULL;
     }
@@ -802,11 +790,8 @@ out:
 }
 
 static void
-test_buffers(void)
+test_buffers(votecl_context *context)
 {
-    votecl_context *context = device();
-    if (context == NULL)
-        return;
     for (size_t v = 0; v < G_N_ELEMENTS(strategies); v++)
         run_buffers(context, strategies[v]);
 }
@@ -895,13 +880,9 @@ static void
 expect_invalid(votecl_context *context, const votecl_vote_spec *spec, const char *field)
 {
     votecl_vote_plan *plan = NULL;
-    g_assert_cmpint(votecl_vote_plan_new(context, spec, &plan), ==, VOTECL_INVALID_ARGUMENT);
+    votecl_status status = votecl_vote_plan_new(context, spec, &plan);
     g_assert_null(plan);
-    const char *msg = votecl_context_get_error(context);
-    if (!tu_message_names(msg, field)) {
-        g_test_message("message '%s' does not name '%s'", msg, field);
-        g_test_fail();
-    }
+    tu_expect_invalid(context, status, field);
 }
 
 static void
@@ -989,13 +970,11 @@ test_ref_backend(void)
     votecl_context_free(ref);
 }
 
-int
-main(int argc, char **argv)
+/* Every case under every forced strategy (the table case's table made first). */
+static void
+add_case_tests(void)
 {
-    g_test_init(&argc, &argv, NULL);
-    g_test_set_nonfatal_assertions();
     table_init();
-
     for (size_t c = 0; c < G_N_ELEMENTS(cases); c++)
         for (size_t v = 0; v < G_N_ELEMENTS(strategies); v++) {
             case_run *cr = g_new(case_run, 1);
@@ -1005,16 +984,22 @@ main(int argc, char **argv)
             tu_add_device_data_test(path, cr, run_case, g_free);
             g_free(path);
         }
-    g_test_add_func("/ref/uservote/unsupported", test_ref_backend);
-    tu_add_device_test("uservote/passes", test_passes);
-    tu_add_device_test("uservote/syntax-error", test_syntax_error);
-    tu_add_device_test("uservote/buffers", test_buffers);
-    tu_add_device_test("uservote/empty", test_empty);
-    tu_add_device_test("uservote/histogram-builtin", test_histogram_builtin);
-    tu_add_device_test("uservote/invalid-spec", test_invalid_spec);
-    tu_add_device_test("uservote/invalid-run", test_invalid_run);
+}
 
-    int status = g_test_run();
-    tu_device_contexts_free();
-    return status;
+static const tu_test tests[] = {
+    {TU_CALL, NULL, {add_case_tests}},
+    {TU_PATH, "/ref/uservote/unsupported", {test_ref_backend}},
+    {TU_DEVICE, "uservote/passes", {test_passes}},
+    {TU_DEVICE, "uservote/syntax-error", {test_syntax_error}},
+    {TU_DEVICE_ON, "uservote/buffers", {.on = test_buffers}},
+    {TU_DEVICE, "uservote/empty", {test_empty}},
+    {TU_DEVICE, "uservote/histogram-builtin", {test_histogram_builtin}},
+    {TU_DEVICE, "uservote/invalid-spec", {test_invalid_spec}},
+    {TU_DEVICE, "uservote/invalid-run", {test_invalid_run}},
+};
+
+int
+main(int argc, char **argv)
+{
+    return TU_MAIN(tests, TU_NONFATAL);
 }

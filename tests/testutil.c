@@ -3,6 +3,8 @@
 
 #include <errno.h>
 #include <glib/gstdio.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 void
@@ -242,6 +244,58 @@ tu_add_device_data_test(const char *suffix, gconstpointer data, GTestDataFunc fu
     add_device_cases(suffix, NULL, func, shared);
 }
 
+typedef struct context_case {
+    void (*func)(votecl_context *context);
+} context_case;
+
+static void
+run_context_case(gconstpointer data)
+{
+    votecl_context *context = tu_device_shared();
+    if (context != NULL)
+        ((const context_case *)data)->func(context);
+}
+
+void
+tu_add_device_context_test(const char *suffix, void (*func)(votecl_context *context))
+{
+    context_case *c = g_new(context_case, 1);
+    c->func = func;
+    tu_add_device_data_test(suffix, c, run_context_case, g_free);
+}
+
+typedef struct variant_run {
+    tu_variant_case c;
+    const tu_variant_test *test;
+} variant_run;
+
+static void
+run_variant_case(gconstpointer data)
+{
+    const variant_run *r = data;
+    votecl_context *context = tu_device_shared();
+    if (context != NULL)
+        r->test->func(context, &r->c);
+}
+
+void
+tu_add_variant_tests(const votecl_dtype *dtypes, size_t ndtypes, const tu_variant_test *tests,
+                     size_t ntests)
+{
+    static const votecl_variant variants[] = {VOTECL_VARIANT_LOCAL, VOTECL_VARIANT_GLOBAL,
+                                              VOTECL_VARIANT_PRIVATE};
+    for (size_t d = 0; d < ndtypes; d++)
+        for (size_t v = 0; v < G_N_ELEMENTS(variants); v++)
+            for (size_t t = 0; t < ntests; t++) {
+                variant_run *r = g_new(variant_run, 1);
+                *r = (variant_run){{dtypes[d], variants[v]}, &tests[t]};
+                char *path = g_strdup_printf("%s/%s/%s", tests[t].prefix, tu_dtype_name(dtypes[d]),
+                                             votecl_variant_name(variants[v]));
+                tu_add_device_data_test(path, r, run_variant_case, g_free);
+                g_free(path);
+            }
+}
+
 votecl_backend
 tu_device_backend(void)
 {
@@ -273,6 +327,50 @@ tu_device_contexts_free(void)
     if (device_cases != NULL)
         g_ptr_array_free(device_cases, TRUE);
     device_cases = NULL;
+}
+
+void
+tu_add_tests(const tu_test *tests, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        const tu_test *t = &tests[i];
+        if (t->kind == TU_PATH)
+            g_test_add_func(t->path, t->run.func);
+        else if (t->kind == TU_DEVICE || (t->kind == TU_SLOW_DEVICE && g_test_slow()))
+            tu_add_device_test(t->path, t->run.func);
+        else if (t->kind == TU_DEVICE_ON)
+            tu_add_device_context_test(t->path, t->run.on);
+        else if (t->kind == TU_CALL)
+            t->run.func();
+    }
+}
+
+int
+tu_run(votecl_context *also)
+{
+    int status = g_test_run();
+    tu_device_contexts_free();
+    votecl_context_free(also);
+    return status;
+}
+
+votecl_context *tu_ref_context;
+
+int
+tu_main(int *argc, char ***argv, const tu_test *tests, size_t count, int mode)
+{
+    g_test_init(argc, argv, NULL);
+    if (mode == TU_NONFATAL)
+        g_test_set_nonfatal_assertions();
+    tu_ref_context = tu_ref_context_new();
+    if (tu_ref_context == NULL) {
+        fprintf(stderr, "cannot create a reference context\n");
+        return 1;
+    }
+    tu_add_tests(tests, count);
+    int status = tu_run(tu_ref_context);
+    tu_ref_context = NULL;
+    return status;
 }
 
 char *
@@ -341,6 +439,37 @@ tu_message_names(const char *message, const char *field)
             return 1;
     }
     return 0;
+}
+
+int
+tu_check_ok(votecl_context *context, votecl_status status, const char *what, ...)
+{
+    if (status == VOTECL_OK)
+        return 1;
+    va_list args;
+    va_start(args, what);
+    char *where = g_strdup_vprintf(what, args);
+    va_end(args);
+    g_test_message("%s: %s: %s", where, votecl_status_string(status),
+                   votecl_context_get_error(context));
+    g_free(where);
+    const char *log = votecl_context_get_build_log(context);
+    if (log != NULL && log[0] != '\0')
+        g_test_message("build log:\n%s", log);
+    g_test_fail();
+    return 0;
+}
+
+void
+tu_expect_invalid(votecl_context *context, votecl_status status, const char *field)
+{
+    const char *msg = votecl_context_get_error(context);
+    int named = tu_message_names(msg, field);
+
+    g_assert_cmpint(status, ==, VOTECL_INVALID_ARGUMENT);
+    if (!named)
+        g_test_message("message '%s' does not name '%s'", msg, field);
+    g_assert_true(named);
 }
 
 char *

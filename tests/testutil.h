@@ -64,6 +64,53 @@ void tu_add_device_test(const char *suffix, GTestFunc func);
  * the last of them. */
 void tu_add_device_data_test(const char *suffix, gconstpointer data, GTestDataFunc func,
                              GDestroyNotify destroy);
+/* One row of a test program's table: TU_PATH registers func at path (g_test_add_func),
+ * TU_DEVICE once per device backend with path as the suffix (tu_add_device_test),
+ * TU_SLOW_DEVICE the same only for the longer run (-m slow: make check never skips it),
+ * TU_DEVICE_ON on as tu_add_device_context_test does, and TU_CALL calls func (path NULL),
+ * which registers tests of its own there. */
+enum { TU_PATH, TU_DEVICE, TU_SLOW_DEVICE, TU_DEVICE_ON, TU_CALL };
+typedef struct tu_test {
+    int kind;
+    const char *path;
+    union {
+        GTestFunc func;                      /* every kind but TU_DEVICE_ON */
+        void (*on)(votecl_context *context); /* TU_DEVICE_ON */
+    } run;
+} tu_test;
+
+/* Registers the rows in order. */
+void tu_add_tests(const tu_test *tests, size_t count);
+/* Runs the registered tests, then frees the device contexts and cases
+ * (tu_device_contexts_free) and also (may be NULL); returns g_test_run's result. */
+int tu_run(votecl_context *also);
+/* The 'ref' context of a program run by tu_main, made before its tests register (NULL
+ * outside tu_main). */
+extern votecl_context *tu_ref_context;
+/* The main of a program whose tests are one table: g_test_init (with nonfatal assertions
+ * when mode is TU_NONFATAL), tu_ref_context made (exit status 1 when it cannot be), the rows
+ * registered, then tu_run(tu_ref_context). */
+enum { TU_FATAL, TU_NONFATAL };
+int tu_main(int *argc, char ***argv, const tu_test *tests, size_t count, int mode);
+#define TU_MAIN(tests, mode) tu_main(&argc, &argv, tests, G_N_ELEMENTS(tests), mode)
+/* The same for a function of the program's shared device context (tu_device_shared), not
+ * called when the test was skipped. */
+void tu_add_device_context_test(const char *suffix, void (*func)(votecl_context *context));
+/* A strategy forced on a dtype, for the programs that test every pair. */
+typedef struct tu_variant_case {
+    votecl_dtype dtype;
+    votecl_variant variant;
+} tu_variant_case;
+/* A device test of such a pair, registered as <prefix>/<dtype>/<strategy>; func runs on the
+ * shared device context (not called when the test was skipped). */
+typedef struct tu_variant_test {
+    const char *prefix;
+    void (*func)(votecl_context *context, const tu_variant_case *c);
+} tu_variant_test;
+/* Registers each of tests for each dtype of dtypes (outer) and each of the local, global and
+ * private strategies. */
+void tu_add_variant_tests(const votecl_dtype *dtypes, size_t ndtypes, const tu_variant_test *tests,
+                          size_t ntests);
 /* The backend of the running device test. */
 votecl_backend tu_device_backend(void);
 /* As tu_opencl_context_new, on the backend of the running device test. */
@@ -86,6 +133,15 @@ int tu_count_entries(const char *dir);
  * letter, digit or underscore ("channel" is found in "channel[1] >= channels" but not in
  * "channels"). */
 int tu_message_names(const char *message, const char *field);
+
+/* Nonzero when status is VOTECL_OK; otherwise fails the test, showing what (a printf
+ * format and its arguments), the status, the context's message and its build log. */
+int tu_check_ok(votecl_context *context, votecl_status status, const char *what, ...)
+    G_GNUC_PRINTF(3, 4);
+
+/* Asserts that status is VOTECL_INVALID_ARGUMENT and that context's message names field
+ * (tu_message_names), showing the message when it does not. */
+void tu_expect_invalid(votecl_context *context, votecl_status status, const char *field);
 
 /* Saves an environment variable (NULL when unset) and sets it (value NULL unsets it);
  * tu_env_restore puts the saved value back and frees it. */

@@ -58,6 +58,7 @@ refused "lines --space INPUT" 2 "$votecl" lines a.pgm --space a.pgm
 refused "hog --out INPUT" 2 "$votecl" hog a.pgm --out a.pgm
 refused "ght --out TEMPLATE" 2 "$votecl" ght t.pgm a.pgm --out t.pgm
 refused "circles --out INPUT" 2 "$votecl" circles a.pgm --out a.pgm
+refused "edges --out INPUT" 2 "$votecl" edges a.pgm --out a.pgm
 ln a.pgm hard-link.pgm
 refused "hist --plot a hard link of the input" 2 "$votecl" hist a.pgm --plot hard-link.pgm
 same a.pgm a.orig "the input survived every attempt"
@@ -179,7 +180,8 @@ shape() { # shape NAME COMMAND IMAGES FILE: FILE holds COMMAND's JSON with IMAGE
     if python3 shape.py "$2" "$4" "$3" > err 2>&1; then ok "JSON shape: $1"; else not_ok "JSON shape: $1"; fi
 }
 mkdir -p batch-in && cp a.pgm batch-in/
-for c in "hist a.pgm" "hough a.pgm" "lines a.pgm" "hog a.pgm" "ght t.pgm a.pgm" "circles a.pgm" "info" \
+for c in "hist a.pgm" "hough a.pgm" "lines a.pgm" "hog a.pgm" "ght t.pgm a.pgm" "circles a.pgm" \
+    "edges a.pgm" "edges --sobel 1,0 a.pgm" "info" \
     "warmup" "eval lines --family single-8conn --cases 1"; do
     "$votecl" --json $c > out.json 2> err
     set -- $c
@@ -265,6 +267,35 @@ check "batch hog --model OpenCV's YAML" 0 "$votecl" batch hog noise.pgm --model 
     --out batch-model.jsonl -q
 grep -q '"found": *[1-9]' batch-model.jsonl ||
     not_ok "batch hog --model OpenCV's YAML: detections"
+
+# votecl edges (issue 26 item 4): a vertical step between columns 19 and 20 has one edge
+# column (the left of two equal magnitudes), 30 pixels, for every aperture, L1 or L2, and the
+# image written holds them; refusals name what was wrong
+python3 -c 'import sys; sys.stdout.buffer.write(b"P5\n40 30\n255\n" + bytes(0 if x < 20 else 255 for y in range(30) for x in range(40)))' > step.pgm
+for o in "--aperture 3" "--aperture 5 --l2" "--aperture 7"; do
+    check "edges $o: the step's 30 edge pixels" 0 "$votecl" edges step.pgm $o --out step-edges.pgm
+    tail -n 1 out | grep -qx 30 || not_ok "edges $o: count $(tail -n 1 out), want 30"
+    python3 -c 'import sys; b = open("step-edges.pgm", "rb").read()[-1200:]; sys.exit(sum(v == 255 for v in b) != 30 or sum(v == 0 for v in b) != 1170)' ||
+        not_ok "edges $o: the image written has the 30 edges"
+done
+check "edges --sobel 1,0: cv2.Sobel's 3x3 step (1020 on two columns)" 0 "$votecl" edges step.pgm --sobel 1,0
+tail -n 1 out | grep -qx '60 0 1020' || not_ok "edges --sobel 1,0: '$(tail -n 1 out)', want '60 0 1020'"
+check "edges --aperture 4 refused" 2 "$votecl" edges step.pgm --aperture 4
+grep -q 'aperture_size: 4 is not 3, 5 or 7' err || not_ok "edges --aperture 4: the message names it"
+check "edges --sobel 1 refused" 2 "$votecl" edges step.pgm --sobel 1
+grep -q 'DX,DY' err || not_ok "edges --sobel 1: the message says DX,DY"
+check "edges of a missing file: 1" 1 "$votecl" edges no-such.pgm
+grep -q 'no-such.pgm' err || not_ok "edges of a missing file: the message names it"
+printf 'P5\n40 30\n255\nshort' > cut.pgm
+check "edges of a truncated PGM: 1" 1 "$votecl" edges cut.pgm
+# cv2.Canny's count on a.pgm, where OpenCV's Python is installed
+if python3 -c 'import cv2' 2> /dev/null; then
+    cv2_count=$(python3 -c 'import cv2; print(int((cv2.Canny(cv2.imread("a.pgm", 0), 20, 60, apertureSize=5, L2gradient=True) > 0).sum()))')
+    check "edges a.pgm as cv2.Canny" 0 "$votecl" edges a.pgm --low 20 --high 60 --aperture 5 --l2
+    tail -n 1 out | grep -qx "$cv2_count" || not_ok "edges a.pgm: $(tail -n 1 out) edges, cv2.Canny $cv2_count"
+else
+    ok "edges a.pgm as cv2.Canny # SKIP no cv2"
+fi
 
 echo "1..$n"
 [ "$failed" = 0 ] && exit 0

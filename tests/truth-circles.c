@@ -13,40 +13,16 @@
 /* --- a seeded generator (xorshift64*), private to the suite so that its cases never change
  * with another user of the tests' generator --- */
 
-typedef struct rng {
-    uint64_t s;
-} rng;
+typedef truth_rng rng;
 
 static void
 rng_init(rng *g, uint64_t seed, const char *family, size_t i)
 {
+    g->splitmix = 0;
     g->s = seed * 0x9e3779b97f4a7c15ull + i * 0xbf58476d1ce4e5b9ull + 1;
     for (const char *p = family; *p; p++)
         g->s = (g->s ^ (uint8_t)*p) * 0x100000001b3ull;
     g->s |= 1;
-}
-
-static uint64_t
-rng_next(rng *g)
-{
-    g->s ^= g->s >> 12;
-    g->s ^= g->s << 25;
-    g->s ^= g->s >> 27;
-    return g->s * 0x2545f4914f6cdd1dull;
-}
-
-/* Uniform in [lo, hi). */
-static double
-uniform(rng *g, double lo, double hi)
-{
-    return lo + (hi - lo) * (double)(rng_next(g) >> 11) / 9007199254740992.0;
-}
-
-static double
-gauss(rng *g)
-{
-    double u = uniform(g, 1e-12, 1.0), v = uniform(g, 0.0, 1.0);
-    return sqrt(-2.0 * log(u)) * cos(2.0 * M_PI * v);
 }
 
 /* --- drawing --- */
@@ -96,26 +72,20 @@ static void
 add_noise(truth_circles_case *c, rng *g, double sigma)
 {
     for (size_t i = 0; i < (size_t)c->width * c->height; i++)
-        c->pixels[i] = clamp_u8(c->pixels[i] + sigma * gauss(g));
+        c->pixels[i] = clamp_u8(c->pixels[i] + sigma * truth_rng_gauss(g));
 }
 
 static int
 alloc_case(truth_circles_case *c, uint32_t w, uint32_t h, double background)
 {
-    c->width = w;
-    c->height = h;
-    c->pixels = malloc((size_t)w * h);
-    if (c->pixels == NULL)
-        return -1;
-    memset(c->pixels, clamp_u8(background), (size_t)w * h);
-    return 0;
+    return truth_pixels_new(&c->pixels, &c->width, &c->height, w, h, clamp_u8(background));
 }
 
 /* A level at least 60 gray levels from the background, brighter or darker. */
 static double
 contrast(rng *g, double background)
 {
-    double delta = uniform(g, 60, 140);
+    double delta = truth_rng_uniform(g, 60, 140);
     return background + delta < 250 || background - delta < 5 ? background + delta
                                                               : background - delta;
 }
@@ -127,29 +97,72 @@ add_truth(truth_circles_case *c, double x, double y, double r)
         c->truth[c->n++] = (truth_circle){x, y, r};
 }
 
+/* The case's generator, and its w x h pixels of a background drawn in [lo, hi) (in *bg): 0,
+ * or -1 when out of memory. */
+static int
+begin(truth_circles_case *c, rng *g, uint64_t seed, size_t i, double lo, double hi, uint32_t w,
+      uint32_t h, double *bg)
+{
+    rng_init(g, seed, c->family, i);
+    *bg = truth_rng_uniform(g, lo, hi);
+    return alloc_case(c, w, h, *bg);
+}
+
+/* The generator of a case with one circle of radius r in [10, 120) (in *r) and its pixels:
+ * 2r + 80 wide, 2r + margin high, of a background drawn in [lo, 120) (in *bg). */
+static int
+begin_one(truth_circles_case *c, rng *g, uint64_t seed, size_t i, double lo, double margin,
+          double *r, double *bg)
+{
+    rng_init(g, seed, c->family, i);
+    *r = truth_rng_uniform(g, 10, 120);
+    *bg = truth_rng_uniform(g, lo, 120);
+    return alloc_case(c, (uint32_t)(2 * *r + 80), (uint32_t)(2 * *r + margin), *bg);
+}
+
+/* A point within d of the image's centre in x and in y. */
+static void
+centre(const truth_circles_case *c, rng *g, double d, double *x, double *y)
+{
+    *x = c->width / 2.0 + truth_rng_uniform(g, -d, d);
+    *y = c->height / 2.0 + truth_rng_uniform(g, -d, d);
+}
+
+/* A filled disc of a level that contrasts with bg, and its truth. */
+static void
+planted_disc(truth_circles_case *c, rng *g, double x, double y, double r, double bg)
+{
+    draw_ring(c, x, y, 0, r, 0, 7, contrast(g, bg));
+    add_truth(c, x, y, r);
+}
+
+/* The radii a detector is told to search: 0. */
+static int
+searched(truth_circles_case *c, double min_radius, double max_radius)
+{
+    c->min_radius = min_radius;
+    c->max_radius = max_radius;
+    return 0;
+}
+
 /* --- the families --- */
 
 static int
 make_single(truth_circles_case *c, size_t i, uint64_t seed)
 {
     rng g;
-    double r, bg;
+    double r, bg, x, y;
     uint32_t side;
 
     rng_init(&g, seed, "single", i);
     r = 5.0 * pow(40.0, (double)i / 39.0); /* 5 .. 200 */
     side = (uint32_t)(2 * r + 60) < 64 ? 64 : (uint32_t)(2 * r + 60);
-    bg = uniform(&g, 10, 120);
-    if (alloc_case(c, side, side + (uint32_t)uniform(&g, 0, 20), bg) != 0)
+    bg = truth_rng_uniform(&g, 10, 120);
+    if (alloc_case(c, side, side + (uint32_t)truth_rng_uniform(&g, 0, 20), bg) != 0)
         return -1;
-    {
-        double x = c->width / 2.0 + uniform(&g, -8, 8), y = c->height / 2.0 + uniform(&g, -8, 8);
-        draw_ring(c, x, y, 0, r, 0, 7, contrast(&g, bg));
-        add_truth(c, x, y, r);
-    }
-    c->min_radius = 5;
-    c->max_radius = 210;
-    return 0;
+    centre(c, &g, 8, &x, &y);
+    planted_disc(c, &g, x, y, r, bg);
+    return searched(c, 5, 210);
 }
 
 static int
@@ -158,19 +171,13 @@ make_arcs(truth_circles_case *c, size_t i, uint64_t seed)
     rng g;
     double r, bg, x, y;
 
-    rng_init(&g, seed, "arcs", i);
-    r = uniform(&g, 10, 120);
-    bg = uniform(&g, 10, 120);
-    if (alloc_case(c, (uint32_t)(2 * r + 80), (uint32_t)(2 * r + 70), bg) != 0)
+    if (begin_one(c, &g, seed, i, 10, 70, &r, &bg) != 0)
         return -1;
-    x = c->width / 2.0 + uniform(&g, -5, 5);
-    y = c->height / 2.0 + uniform(&g, -5, 5);
-    draw_ring(c, x, y, r - 1.5, r + 1.5, uniform(&g, 0, 2 * M_PI),
-              uniform(&g, M_PI, 300.0 / 180.0 * M_PI), contrast(&g, bg));
+    centre(c, &g, 5, &x, &y);
+    draw_ring(c, x, y, r - 1.5, r + 1.5, truth_rng_uniform(&g, 0, 2 * M_PI),
+              truth_rng_uniform(&g, M_PI, 300.0 / 180.0 * M_PI), contrast(&g, bg));
     add_truth(c, x, y, r);
-    c->min_radius = 8;
-    c->max_radius = 130;
-    return 0;
+    return searched(c, 8, 130);
 }
 
 static int
@@ -179,19 +186,12 @@ make_noise(truth_circles_case *c, size_t i, uint64_t seed)
     rng g;
     double r, bg, x, y;
 
-    rng_init(&g, seed, "noise", i);
-    r = uniform(&g, 10, 120);
-    bg = uniform(&g, 40, 120);
-    if (alloc_case(c, (uint32_t)(2 * r + 80), (uint32_t)(2 * r + 80), bg) != 0)
+    if (begin_one(c, &g, seed, i, 40, 80, &r, &bg) != 0)
         return -1;
-    x = c->width / 2.0 + uniform(&g, -10, 10);
-    y = c->height / 2.0 + uniform(&g, -10, 10);
-    draw_ring(c, x, y, 0, r, 0, 7, contrast(&g, bg));
-    add_noise(c, &g, uniform(&g, 10, 30));
-    add_truth(c, x, y, r);
-    c->min_radius = 8;
-    c->max_radius = 130;
-    return 0;
+    centre(c, &g, 10, &x, &y);
+    planted_disc(c, &g, x, y, r, bg);
+    add_noise(c, &g, truth_rng_uniform(&g, 10, 30));
+    return searched(c, 8, 130);
 }
 
 static int
@@ -201,21 +201,19 @@ make_overlap(truth_circles_case *c, size_t i, uint64_t seed)
     double bg = 0, x, y, r;
     int k;
 
-    rng_init(&g, seed, "overlap", i);
-    bg = uniform(&g, 10, 60);
-    if (alloc_case(c, 400, 300, bg) != 0)
+    if (begin(c, &g, seed, i, 10, 60, 400, 300, &bg) != 0)
         return -1;
-    k = 2 + (int)(rng_next(&g) % 2);
-    r = uniform(&g, 15, 80);
-    x = uniform(&g, 100, 300);
-    y = uniform(&g, 100, 200);
+    k = 2 + (int)(truth_rng_next(&g) % 2);
+    r = truth_rng_uniform(&g, 15, 80);
+    x = truth_rng_uniform(&g, 100, 300);
+    y = truth_rng_uniform(&g, 100, 200);
     for (int j = 0; j < k; j++) {
-        double level = bg + 60 + 50 * j + uniform(&g, 0, 30);
+        double level = bg + 60 + 50 * j + truth_rng_uniform(&g, 0, 30);
         draw_ring(c, x, y, 0, r, 0, 7, level);
         add_truth(c, x, y, r);
         {
-            double rn = uniform(&g, 15, 80), a = uniform(&g, 0, 2 * M_PI),
-                   d = uniform(&g, 0.6, 1.2) * (r > rn ? r : rn);
+            double rn = truth_rng_uniform(&g, 15, 80), a = truth_rng_uniform(&g, 0, 2 * M_PI),
+                   d = truth_rng_uniform(&g, 0.6, 1.2) * (r > rn ? r : rn);
             x += d * cos(a);
             y += d * sin(a);
             r = rn;
@@ -223,9 +221,7 @@ make_overlap(truth_circles_case *c, size_t i, uint64_t seed)
             y = y < r + 2 ? r + 2 : y > 298 - r ? 298 - r : y;
         }
     }
-    c->min_radius = 12;
-    c->max_radius = 90;
-    return 0;
+    return searched(c, 12, 90);
 }
 
 static int
@@ -242,11 +238,11 @@ static void
 scatter(truth_circles_case *c, rng *g, int k, double lo, double hi, double bg)
 {
     for (int j = 0, tries = 0; j < k && tries < 1000; tries++) {
-        double r = uniform(g, lo, hi), x = uniform(g, r + 3, c->width - r - 3),
-               y = uniform(g, r + 3, c->height - r - 3);
+        double r = truth_rng_uniform(g, lo, hi), x = truth_rng_uniform(g, r + 3, c->width - r - 3),
+               y = truth_rng_uniform(g, r + 3, c->height - r - 3);
         if (!far_from_all(c, x, y, r))
             continue;
-        if (rng_next(g) % 3 == 0)
+        if (truth_rng_next(g) % 3 == 0)
             draw_ring(c, x, y, r - 1.5, r + 1.5, 0, 7, contrast(g, bg));
         else
             draw_ring(c, x, y, 0, r, 0, 7, contrast(g, bg));
@@ -255,21 +251,26 @@ scatter(truth_circles_case *c, rng *g, int k, double lo, double hi, double bg)
     }
 }
 
+/* 3 + (a number below kinds) discs and rings of radius lo to hi scattered over a w x h image,
+ * and noise. */
 static int
-make_multi(truth_circles_case *c, size_t i, uint64_t seed)
+make_scattered(truth_circles_case *c, size_t i, uint64_t seed, uint32_t w, uint32_t h,
+               unsigned kinds, double lo, double hi)
 {
     rng g;
     double bg;
 
-    rng_init(&g, seed, "multi", i);
-    bg = uniform(&g, 20, 120);
-    if (alloc_case(c, 640, 480, bg) != 0)
+    if (begin(c, &g, seed, i, 20, 120, w, h, &bg) != 0)
         return -1;
-    scatter(c, &g, 3 + (int)(rng_next(&g) % 4), 8, 60, bg);
+    scatter(c, &g, 3 + (int)(truth_rng_next(&g) % kinds), lo, hi, bg);
     add_noise(c, &g, 5);
-    c->min_radius = 6;
-    c->max_radius = 70;
     return 0;
+}
+
+static int
+make_multi(truth_circles_case *c, size_t i, uint64_t seed)
+{
+    return make_scattered(c, i, seed, 640, 480, 4, 8, 60) != 0 ? -1 : searched(c, 6, 70);
 }
 
 static int
@@ -278,35 +279,21 @@ make_empty(truth_circles_case *c, size_t i, uint64_t seed)
     rng g;
     double bg;
 
-    rng_init(&g, seed, "empty", i);
-    bg = uniform(&g, 30, 120);
-    if (alloc_case(c, 480, 360, bg) != 0)
+    if (begin(c, &g, seed, i, 30, 120, 480, 360, &bg) != 0)
         return -1;
     for (int j = 0; j < 6; j++) {
-        double x = uniform(&g, 0, 440), y = uniform(&g, 0, 320);
-        draw_rect(c, x, y, x + uniform(&g, 4, 120), y + uniform(&g, 4, 120), contrast(&g, bg));
+        double x = truth_rng_uniform(&g, 0, 440), y = truth_rng_uniform(&g, 0, 320);
+        draw_rect(c, x, y, x + truth_rng_uniform(&g, 4, 120), y + truth_rng_uniform(&g, 4, 120),
+                  contrast(&g, bg));
     }
-    add_noise(c, &g, uniform(&g, 5, 20));
-    c->min_radius = 5;
-    c->max_radius = 100;
-    return 0;
+    add_noise(c, &g, truth_rng_uniform(&g, 5, 20));
+    return searched(c, 5, 100);
 }
 
 static int
 make_large(truth_circles_case *c, size_t i, uint64_t seed)
 {
-    rng g;
-    double bg;
-
-    rng_init(&g, seed, "large", i);
-    bg = uniform(&g, 20, 120);
-    if (alloc_case(c, 1920, 1080, bg) != 0)
-        return -1;
-    scatter(c, &g, 3 + (int)(rng_next(&g) % 6), 20, 200, bg);
-    add_noise(c, &g, 5);
-    c->min_radius = 15;
-    c->max_radius = 210;
-    return 0;
+    return make_scattered(c, i, seed, 1920, 1080, 6, 20, 200) != 0 ? -1 : searched(c, 15, 210);
 }
 
 static const truth_circles_family families[] = {
@@ -315,20 +302,7 @@ static const truth_circles_family families[] = {
     {"large", 4, 1, make_large},      {NULL, 0, 0, NULL},
 };
 
-const truth_circles_family *
-truth_circles_families(void)
-{
-    return families;
-}
-
-const truth_circles_family *
-truth_circles_family_find(const char *name)
-{
-    for (const truth_circles_family *f = families; f->name; f++)
-        if (strcmp(f->name, name) == 0)
-            return f;
-    return NULL;
-}
+TRUTH_FAMILIES_DEFINE(truth_circles_family, truth_circles);
 
 int
 truth_circles_case_make(const truth_circles_family *family, size_t i, uint64_t seed,

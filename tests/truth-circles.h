@@ -27,6 +27,8 @@
 #define VOTECL_TRUTH_CIRCLES_H
 
 #include <stddef.h>
+#include "truth-common.h"
+
 #include <stdint.h>
 
 #define TRUTH_CIRCLES_MAX 8
@@ -53,10 +55,7 @@ typedef struct truth_circles_family {
     int (*make)(truth_circles_case *c, size_t i, uint64_t seed);
 } truth_circles_family;
 
-/* The families, terminated by an entry with name NULL. Transfer none. */
-const truth_circles_family *truth_circles_families(void);
-/* The family of that name, or NULL. */
-const truth_circles_family *truth_circles_family_find(const char *name);
+TRUTH_FAMILIES_DECLARE(truth_circles_family, truth_circles);
 
 /* Makes case i of family (pixels allocated; free with truth_circles_case_clear). Returns 0,
  * or -1 when out of memory. */

@@ -2,6 +2,7 @@
  * the metric. Everything is drawn from one seeded generator, so a (seed, family, index)
  * names a scene on every machine. */
 #include "truth-ght.h"
+#include "truth-common.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -15,38 +16,7 @@
 
 /* --- random numbers (splitmix64) --- */
 
-typedef struct rng {
-    uint64_t s;
-} rng;
-
-static uint64_t
-rng_next(rng *r)
-{
-    uint64_t z = (r->s += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
-
-/* Uniform in [a, b). */
-static double
-rng_uniform(rng *r, double a, double b)
-{
-    return a + (b - a) * (double)(rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
-}
-
-static uint32_t
-rng_below(rng *r, uint32_t n)
-{
-    return (uint32_t)(rng_next(r) % n);
-}
-
-static double
-rng_gauss(rng *r)
-{
-    double u = rng_uniform(r, 1e-12, 1.0), v = rng_uniform(r, 0.0, 1.0);
-    return sqrt(-2.0 * log(u)) * cos(2.0 * TG_PI * v);
-}
+typedef truth_rng rng;
 
 /* --- names --- */
 
@@ -91,13 +61,7 @@ truth_ght_scene_free(truth_ght_scene *scene)
 static int
 image_alloc(truth_ght_image *im, uint32_t w, uint32_t h, uint8_t fill)
 {
-    im->width = w;
-    im->height = h;
-    im->data = malloc((size_t)w * h);
-    if (im->data == NULL)
-        return -1;
-    memset(im->data, fill, (size_t)w * h);
-    return 0;
+    return truth_pixels_new(&im->data, &im->width, &im->height, w, h, fill);
 }
 
 /* --- generated shapes: primitives in a [-1, 1] box, added or cut in order --- */
@@ -302,8 +266,8 @@ find_spot(canvas *cv, double r, double *x, double *y)
         return 0;
     for (int tries = 0; tries < 200; tries++) {
         int ok = 1;
-        *x = rng_uniform(cv->r, r + 1, w - r - 1);
-        *y = rng_uniform(cv->r, r + 1, h - r - 1);
+        *x = truth_rng_uniform(cv->r, r + 1, w - r - 1);
+        *y = truth_rng_uniform(cv->r, r + 1, h - r - 1);
         for (int k = 0; k < cv->nobj && ok; k++)
             ok = hypot(*x - cv->obj[k].x, *y - cv->obj[k].y) > r + cv->obj[k].r + TG_GAP;
         if (ok)
@@ -351,7 +315,8 @@ draw_template(canvas *cv, const truth_ght_image *t, const truth_ght_pose *pose, 
 static void
 occlude(canvas *cv, double px, double py, double r, double f)
 {
-    double a = rng_uniform(cv->r, 0, 2 * TG_PI), ux = cos(a), uy = sin(a), lim = r * (1 - 2 * f);
+    double a = truth_rng_uniform(cv->r, 0, 2 * TG_PI), ux = cos(a), uy = sin(a),
+           lim = r * (1 - 2 * f);
 
     for (int y = (int)(py - r) - 1; y <= (int)(py + r) + 1; y++)
         for (int x = (int)(px - r) - 1; x <= (int)(px + r) + 1; x++) {
@@ -369,10 +334,11 @@ occlude(canvas *cv, double px, double py, double r, double f)
 static void
 draw_symmetric(canvas *cv)
 {
-    double r = rng_uniform(cv->r, 15, 60), x, y, a = rng_uniform(cv->r, 0, 2 * TG_PI);
-    double colour = rng_uniform(cv->r, 0, 70);
-    int kind = (int)rng_below(cv->r, 4), sides = kind == 3 ? (int)(3 + rng_below(cv->r, 6)) : 4;
-    double aspect = kind == 1 ? rng_uniform(cv->r, 0.3, 0.7) : 1.0;
+    double r = truth_rng_uniform(cv->r, 15, 60), x, y, a = truth_rng_uniform(cv->r, 0, 2 * TG_PI);
+    double colour = truth_rng_uniform(cv->r, 0, 70);
+    int kind = (int)truth_rng_below(cv->r, 4),
+        sides = kind == 3 ? (int)(3 + truth_rng_below(cv->r, 6)) : 4;
+    double aspect = kind == 1 ? truth_rng_uniform(cv->r, 0.3, 0.7) : 1.0;
     prim p;
 
     if (!find_spot(cv, r, &x, &y))
@@ -413,11 +379,11 @@ place_template(canvas *cv, const truth_ght_image *t, truth_ght_pose *pose)
     double r0 = template_radius(t);
 
     for (int tries = 0; tries < 20; tries++) {
-        pose->angle = rng_uniform(cv->r, 0, 360);
-        pose->scale = rng_uniform(cv->r, 0.5, 2.0);
+        pose->angle = truth_rng_uniform(cv->r, 0, 360);
+        pose->scale = truth_rng_uniform(cv->r, 0.5, 2.0);
         if (find_spot(cv, r0 * pose->scale, &pose->x, &pose->y)) {
             cv->obj[cv->nobj++] = (placed){pose->x, pose->y, r0 * pose->scale};
-            draw_template(cv, t, pose, r0 * pose->scale, rng_uniform(cv->r, 0, 60));
+            draw_template(cv, t, pose, r0 * pose->scale, truth_rng_uniform(cv->r, 0, 60));
             return 1;
         }
     }
@@ -448,7 +414,7 @@ static void
 noise(truth_ght_image *im, rng *r, double sigma)
 {
     for (size_t i = 0; i < (size_t)im->width * im->height; i++) {
-        double v = im->data[i] + sigma * rng_gauss(r);
+        double v = im->data[i] + sigma * truth_rng_gauss(r);
         im->data[i] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : lround(v));
     }
 }
@@ -524,16 +490,16 @@ overlap_pose(canvas *cv, const layers *ly, const truth_ght_image *t, double r0, 
 
     for (int tries = 0; tries < 60; tries++) {
         double r, a, d;
-        pose->angle = upright ? 0 : rng_uniform(cv->r, 0, 360);
-        pose->scale = upright ? 1 : rng_uniform(cv->r, 0.6, 1.4);
+        pose->angle = upright ? 0 : truth_rng_uniform(cv->r, 0, 360);
+        pose->scale = upright ? 1 : truth_rng_uniform(cv->r, 0.6, 1.4);
         r = r0 * pose->scale;
         if (k == 0) {
-            pose->x = rng_uniform(cv->r, r + 1, w - r - 1);
-            pose->y = rng_uniform(cv->r, r + 1, h - r - 1);
+            pose->x = truth_rng_uniform(cv->r, r + 1, w - r - 1);
+            pose->y = truth_rng_uniform(cv->r, r + 1, h - r - 1);
         } else {
-            const placed *o = &cv->obj[rng_below(cv->r, (uint32_t)k)];
-            a = rng_uniform(cv->r, 0, 2 * TG_PI);
-            d = rng_uniform(cv->r, 0.55, 1.05) * (r + o->r);
+            const placed *o = &cv->obj[truth_rng_below(cv->r, (uint32_t)k)];
+            a = truth_rng_uniform(cv->r, 0, 2 * TG_PI);
+            d = truth_rng_uniform(cv->r, 0.55, 1.05) * (r + o->r);
             pose->x = o->x + d * cos(a);
             pose->y = o->y + d * sin(a);
         }
@@ -552,7 +518,7 @@ overlap_pose(canvas *cv, const layers *ly, const truth_ght_image *t, double r0, 
 static size_t
 overlapped(canvas *cv, const truth_ght_image *t, int upright, truth_ght_pose *truth)
 {
-    size_t want = 2 + rng_below(cv->r, 4), n = 0;
+    size_t want = 2 + truth_rng_below(cv->r, 4), n = 0;
     double r0 = template_radius(t);
     int grey[TRUTH_GHT_MAX_INSTANCES];
     layers ly;
@@ -560,7 +526,7 @@ overlapped(canvas *cv, const truth_ght_image *t, int upright, truth_ght_pose *tr
     for (int k = 0; k < TRUTH_GHT_MAX_INSTANCES; k++)
         grey[k] = k * TG_GREY_STEP;
     for (int k = TRUTH_GHT_MAX_INSTANCES - 1; k > 0; k--) {
-        int j = (int)rng_below(cv->r, (uint32_t)k + 1), g = grey[k];
+        int j = (int)truth_rng_below(cv->r, (uint32_t)k + 1), g = grey[k];
         grey[k] = grey[j];
         grey[j] = g;
     }
@@ -607,7 +573,7 @@ static void
 draw_others(canvas *cv, const truth_ght_image *templates, truth_ght_shape shape, int n)
 {
     for (int k = 0; k < n; k++) {
-        truth_ght_shape o = pick_shape(templates, rng_below(cv->r, 64));
+        truth_ght_shape o = pick_shape(templates, truth_rng_below(cv->r, 64));
         truth_ght_pose pose;
         if (o == shape || o == TRUTH_GHT_SHAPES)
             continue;
@@ -620,7 +586,7 @@ truth_ght_scene_make(truth_ght_family family, uint64_t seed, size_t index,
                      const truth_ght_image *templates, uint32_t width, uint32_t height,
                      truth_ght_scene *out)
 {
-    rng r = {seed * 0x100000001b3u ^ ((uint64_t)family << 40) ^ (uint64_t)index};
+    rng r = {seed * 0x100000001b3u ^ ((uint64_t)family << 40) ^ (uint64_t)index, 1};
     const family_spec *sp = &specs[family];
     canvas cv;
 
@@ -632,8 +598,8 @@ truth_ght_scene_make(truth_ght_family family, uint64_t seed, size_t index,
     out->shape = pick_shape(templates, index);
     if (out->shape == TRUTH_GHT_SHAPES)
         return -1;
-    rng_next(&r);
-    cv.bg = rng_uniform(&r, 190, 245);
+    truth_rng_next(&r);
+    cv.bg = truth_rng_uniform(&r, 190, 245);
     if (image_alloc(&out->image, width, height, (uint8_t)lround(cv.bg)) != 0)
         return -1;
     /* instances first: they get the room, distractors fill what is left */
@@ -641,8 +607,8 @@ truth_ght_scene_make(truth_ght_family family, uint64_t seed, size_t index,
         truth_ght_pose *pose = &out->truth[out->n];
         if (!place_template(&cv, &templates[out->shape], pose))
             break;
-        if (sp->occlusion && rng_below(&r, 2) == 0)
-            occlude(&cv, pose->x, pose->y, cv.obj[cv.nobj - 1].r, rng_uniform(&r, 0.05, 0.2));
+        if (sp->occlusion && truth_rng_below(&r, 2) == 0)
+            occlude(&cv, pose->x, pose->y, cv.obj[cv.nobj - 1].r, truth_rng_uniform(&r, 0.05, 0.2));
         out->n++;
     }
     if (family == TRUTH_GHT_OVERLAP || family == TRUTH_GHT_OVERLAP_UPRIGHT)
@@ -662,7 +628,7 @@ int
 truth_ght_issue_scene(const truth_ght_image *templ, double angle, double scale,
                       truth_ght_scene *out)
 {
-    rng r = {13};
+    rng r = {13, 1};
     canvas cv;
 
     memset(out, 0, sizeof *out);

@@ -188,20 +188,7 @@ static const truth_hog_family families[] = {
     {NULL, 0, 0, NULL},
 };
 
-const truth_hog_family *
-truth_hog_families(void)
-{
-    return families;
-}
-
-const truth_hog_family *
-truth_hog_family_find(const char *name)
-{
-    for (const truth_hog_family *f = families; f->name; f++)
-        if (strcmp(f->name, name) == 0)
-            return f;
-    return NULL;
-}
+TRUTH_FAMILIES_DEFINE(truth_hog_family, truth_hog);
 
 void
 truth_hog_case_clear(truth_hog_case *c)

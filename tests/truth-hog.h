@@ -22,6 +22,8 @@
 #define VOTECL_TRUTH_HOG_H
 
 #include <stddef.h>
+#include "truth-common.h"
+
 #include <stdint.h>
 
 #define TRUTH_HOG_IOU 0.5
@@ -49,10 +51,7 @@ typedef struct truth_hog_family {
     int (*make)(truth_hog_case *c, size_t i, uint64_t seed, const truth_hog_source *src);
 } truth_hog_family;
 
-/* The families, terminated by an entry with name NULL. Transfer none. */
-const truth_hog_family *truth_hog_families(void);
-/* The family of that name, or NULL. */
-const truth_hog_family *truth_hog_family_find(const char *name);
+TRUTH_FAMILIES_DECLARE(truth_hog_family, truth_hog);
 /* Frees c's pixels (c itself is the caller's); NULL pixels are fine. */
 void truth_hog_case_clear(truth_hog_case *c);
 

@@ -12,9 +12,7 @@
 #endif
 
 /* xorshift64* (Vigna), seeded through splitmix64 so that nearby seeds differ. */
-typedef struct rng {
-    uint64_t s;
-} rng;
+typedef truth_rng rng;
 
 static void
 rng_init(rng *r, uint64_t seed)
@@ -23,35 +21,7 @@ rng_init(rng *r, uint64_t seed)
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     r->s = (z ^ (z >> 31)) | 1;
-}
-
-static uint64_t
-rng_next(rng *r)
-{
-    r->s ^= r->s >> 12;
-    r->s ^= r->s << 25;
-    r->s ^= r->s >> 27;
-    return r->s * 0x2545f4914f6cdd1dull;
-}
-
-/* Uniform in [lo, hi). */
-static double
-rng_uniform(rng *r, double lo, double hi)
-{
-    return lo + (hi - lo) * (double)(rng_next(r) >> 11) / 9007199254740992.0;
-}
-
-static uint32_t
-rng_below(rng *r, uint32_t n)
-{
-    return (uint32_t)(rng_next(r) % n);
-}
-
-static double
-rng_gauss(rng *r)
-{
-    double u = rng_uniform(r, 1e-12, 1.0), v = rng_uniform(r, 0.0, 1.0);
-    return sqrt(-2.0 * log(u)) * cos(2.0 * M_PI * v);
+    r->splitmix = 0;
 }
 
 /* --- drawing --- */
@@ -139,20 +109,10 @@ draw_bar(uint8_t *p, uint32_t w, uint32_t h, const truth_lines_segment *s, int a
 void
 truth_lines_draw(uint8_t *pixels, uint32_t width, uint32_t height, const truth_lines_segment *s)
 {
-    switch (s->style) {
-    case TRUTH_LINES_8CONN:
-        draw_digital(pixels, width, height, s, 0);
-        break;
-    case TRUTH_LINES_4CONN:
-        draw_digital(pixels, width, height, s, 1);
-        break;
-    case TRUTH_LINES_AA:
-        draw_bar(pixels, width, height, s, 1);
-        break;
-    case TRUTH_LINES_SOLID:
-        draw_bar(pixels, width, height, s, 0);
-        break;
-    }
+    if (s->style == TRUTH_LINES_8CONN || s->style == TRUTH_LINES_4CONN)
+        draw_digital(pixels, width, height, s, s->style == TRUTH_LINES_4CONN);
+    else if (s->style == TRUTH_LINES_AA || s->style == TRUTH_LINES_SOLID)
+        draw_bar(pixels, width, height, s, s->style == TRUTH_LINES_AA);
 }
 
 /* --- cases --- */
@@ -237,19 +197,19 @@ make_random_single(truth_lines_case *c, size_t i, uint64_t seed, const char *fam
      * size, are few. */
     static const uint32_t sizes[][2] = {{64, 64}, {211, 97}, {256, 256}, {640, 480},
                                         {333, 1000}, {1024, 768}};
-    uint32_t which = rng_below(&r, 6);
+    uint32_t which = truth_rng_below(&r, 6);
     w = sizes[which][0];
     h = sizes[which][1];
     if (case_alloc(c, family, i, w, h) < 0)
         return -1;
-    deg = rng_uniform(&r, 0.0, 180.0);
-    len = rng_uniform(&r, 0.4, 0.9) * (w < h ? w : h);
+    deg = truth_rng_uniform(&r, 0.0, 180.0);
+    len = truth_rng_uniform(&r, 0.4, 0.9) * (w < h ? w : h);
     hx = fabs(cos(deg * M_PI / 180.0)) * len / 2;
     hy = fabs(sin(deg * M_PI / 180.0)) * len / 2;
-    cx = rng_uniform(&r, hx + 4, w - 4 - hx);
-    cy = rng_uniform(&r, hy + 4, h - 4 - hy);
+    cx = truth_rng_uniform(&r, hx + 4, w - 4 - hx);
+    cy = truth_rng_uniform(&r, hy + 4, h - 4 - hy);
     if (wide)
-        add_line(c, segment_at(cx, cy, deg, len, 2.0 + rng_below(&r, 2), TRUTH_LINES_SOLID));
+        add_line(c, segment_at(cx, cy, deg, len, 2.0 + truth_rng_below(&r, 2), TRUTH_LINES_SOLID));
     else
         add_line(c, segment_at(cx, cy, deg, len, 1.0, TRUTH_LINES_8CONN));
     return 0;
@@ -282,11 +242,11 @@ draw_circle(truth_lines_case *c, double cx, double cy, double radius)
 static void
 draw_blob(truth_lines_case *c, rng *r, double cx, double cy)
 {
-    unsigned strokes = 3 + rng_below(r, 5);
+    unsigned strokes = 3 + truth_rng_below(r, 5);
     for (unsigned k = 0; k < strokes; k++) {
-        double x = cx + rng_uniform(r, -12, 12), y = cy + rng_uniform(r, -5, 5);
-        truth_lines_segment s = segment_at(x, y, rng_uniform(r, 0, 180), rng_uniform(r, 3, 9),
-                                           1.0, TRUTH_LINES_8CONN);
+        double x = cx + truth_rng_uniform(r, -12, 12), y = cy + truth_rng_uniform(r, -5, 5);
+        truth_lines_segment s = segment_at(x, y, truth_rng_uniform(r, 0, 180),
+                                           truth_rng_uniform(r, 3, 9), 1.0, TRUTH_LINES_8CONN);
         truth_lines_draw(c->pixels, c->width, c->height, &s);
     }
 }
@@ -296,9 +256,9 @@ add_noise(truth_lines_case *c, rng *r, double salt, double sigma)
 {
     size_t n = (size_t)c->width * c->height;
     for (size_t k = 0; k < n; k++) {
-        double v = c->pixels[k] + sigma * rng_gauss(r);
-        if (rng_uniform(r, 0, 1) < salt)
-            v = rng_below(r, 2) ? 255 : 0;
+        double v = c->pixels[k] + sigma * truth_rng_gauss(r);
+        if (truth_rng_uniform(r, 0, 1) < salt)
+            v = truth_rng_below(r, 2) ? 255 : 0;
         c->pixels[k] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : lround(v));
     }
 }
@@ -309,14 +269,15 @@ random_segment(rng *r, uint32_t w, uint32_t h, double min_len)
 {
     truth_lines_segment s;
     do {
-        s.x0 = rng_uniform(r, 4, w - 5);
-        s.y0 = rng_uniform(r, 4, h - 5);
-        s.x1 = rng_uniform(r, 4, w - 5);
-        s.y1 = rng_uniform(r, 4, h - 5);
+        s.x0 = truth_rng_uniform(r, 4, w - 5);
+        s.y0 = truth_rng_uniform(r, 4, h - 5);
+        s.x1 = truth_rng_uniform(r, 4, w - 5);
+        s.y1 = truth_rng_uniform(r, 4, h - 5);
     } while (hypot(s.x1 - s.x0, s.y1 - s.y0) < min_len);
-    s.style = (truth_lines_style)rng_below(r, 4);
-    s.width = s.style == TRUTH_LINES_AA || s.style == TRUTH_LINES_SOLID ? 1.0 + rng_below(r, 3)
-                                                                       : 1.0;
+    s.style = (truth_lines_style)truth_rng_below(r, 4);
+    s.width = s.style == TRUTH_LINES_AA || s.style == TRUTH_LINES_SOLID
+                  ? 1.0 + truth_rng_below(r, 3)
+                  : 1.0;
     return s;
 }
 
@@ -329,15 +290,16 @@ make_multi(truth_lines_case *c, size_t i, uint64_t seed)
     rng_init(&r, seed * 1000003u + i + 900000u);
     if (case_alloc(c, "multi-clutter", i, 640, 480) < 0)
         return -1;
-    lines = 3 + rng_below(&r, 6);
+    lines = 3 + truth_rng_below(&r, 6);
     for (unsigned k = 0; k < lines; k++)
         add_line(c, random_segment(&r, 640, 480, 200));
-    circles = rng_below(&r, 4);
+    circles = truth_rng_below(&r, 4);
     for (unsigned k = 0; k < circles; k++)
-        draw_circle(c, rng_uniform(&r, 40, 600), rng_uniform(&r, 40, 440), rng_uniform(&r, 10, 60));
-    blobs = 5 + rng_below(&r, 20);
+        draw_circle(c, truth_rng_uniform(&r, 40, 600), truth_rng_uniform(&r, 40, 440),
+                    truth_rng_uniform(&r, 10, 60));
+    blobs = 5 + truth_rng_below(&r, 20);
     for (unsigned k = 0; k < blobs; k++)
-        draw_blob(c, &r, rng_uniform(&r, 20, 620), rng_uniform(&r, 20, 460));
+        draw_blob(c, &r, truth_rng_uniform(&r, 20, 620), truth_rng_uniform(&r, 20, 460));
     add_noise(c, &r, 0.002 * (i % 3), 4.0 * (i % 4));
     return 0;
 }
@@ -353,7 +315,7 @@ make_large(truth_lines_case *c, size_t i, uint64_t seed)
     rng_init(&r, seed * 1000003u + i + 700000u);
     if (case_alloc(c, "large", i, w, h) < 0)
         return -1;
-    lines = 1 + rng_below(&r, 4);
+    lines = 1 + truth_rng_below(&r, 4);
     for (unsigned k = 0; k < lines; k++) {
         truth_lines_segment s = random_segment(&r, w, h, (w < h ? w : h) / 2.0);
         add_line(c, s);
@@ -372,20 +334,7 @@ static const truth_lines_family families[] = {
     {NULL, 0, 0, NULL},
 };
 
-const truth_lines_family *
-truth_lines_families(void)
-{
-    return families;
-}
-
-const truth_lines_family *
-truth_lines_family_find(const char *name)
-{
-    for (const truth_lines_family *f = families; f->name != NULL; f++)
-        if (strcmp(f->name, name) == 0)
-            return f;
-    return NULL;
-}
+TRUTH_FAMILIES_DEFINE(truth_lines_family, truth_lines);
 
 int
 truth_lines_case_make(const truth_lines_family *family, size_t i, uint64_t seed,

@@ -27,6 +27,8 @@
 #define VOTECL_TRUTH_LINES_H
 
 #include <stddef.h>
+#include "truth-common.h"
+
 #include <stdint.h>
 
 #define TRUTH_LINES_MAX 16
@@ -65,10 +67,7 @@ typedef struct truth_lines_family {
     int (*make)(truth_lines_case *c, size_t i, uint64_t seed);
 } truth_lines_family;
 
-/* The families, terminated by an entry with name NULL. Transfer none. */
-const truth_lines_family *truth_lines_families(void);
-/* The family of that name, or NULL. */
-const truth_lines_family *truth_lines_family_find(const char *name);
+TRUTH_FAMILIES_DECLARE(truth_lines_family, truth_lines);
 
 /* Makes case i of family (pixels allocated; free with truth_lines_case_clear). Returns 0, or
  * -1 when out of memory. */

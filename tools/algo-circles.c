@@ -168,12 +168,5 @@ static const tool_batch_case circles_batch = {
     .compute = batch_compute,
 };
 
-const tool_algorithm tool_algo_circles = {
-    .name = "circles",
-    .demo = circles_demo,
-    .ndemo = 1,
-    .bench = circles_bench,
-    .nbench = 1,
-    .batch = &circles_batch,
-    .eval = &tool_eval_circles,
-};
+const tool_algorithm tool_algo_circles =
+    TOOL_ALGORITHM("circles", circles_demo, circles_bench, &circles_batch, &tool_eval_circles);

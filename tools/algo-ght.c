@@ -79,7 +79,6 @@ ght_option(void *args, int argc, char **argv, int *i)
     ght_case *g = args;
     votecl_ght_params *p = &g->params;
     const char *v = NULL;
-    unsigned long x = 0;
     int r;
     if ((r = tool_option_value(argc, argv, i, "--template", &v)) != 0)
         return r < 0 ? r : (g->template_path = v, 1);
@@ -90,21 +89,7 @@ ght_option(void *args, int argc, char **argv, int *i)
             votecl_ght_params_init(p, v[0] == 'g' ? VOTECL_GHT_GUIL : VOTECL_GHT_BALLARD);
         return r;
     }
-    if ((r = tool_option_double(argc, argv, i, "--min-angle", &p->min_angle)) != 0 ||
-        (r = tool_option_double(argc, argv, i, "--max-angle", &p->max_angle)) != 0 ||
-        (r = tool_option_double(argc, argv, i, "--angle-step", &p->angle_step)) != 0 ||
-        (r = tool_option_double(argc, argv, i, "--min-scale", &p->min_scale)) != 0 ||
-        (r = tool_option_double(argc, argv, i, "--max-scale", &p->max_scale)) != 0 ||
-        (r = tool_option_double(argc, argv, i, "--scale-step", &p->scale_step)) != 0 ||
-        (r = tool_option_double(argc, argv, i, "--min-dist", &p->min_dist)) != 0)
-        return r;
-    if ((r = tool_option_range(argc, argv, i, "--levels", 0, VOTECL_GHT_MAX_LEVELS, &x)) != 0)
-        return r < 0 ? r : (p->levels = (unsigned)x, 1);
-    if ((r = tool_option_range(argc, argv, i, "--dp", 0, 1000, &x)) != 0)
-        return r < 0 ? r : (p->dp = (unsigned)x, 1);
-    if ((r = tool_option_range(argc, argv, i, "--max", 0, 1000000, &x)) != 0)
-        return r < 0 ? r : (p->max_detections = x, 1);
-    return 0;
+    return tool_ght_param_option(p, argc, argv, i);
 }
 
 static int
@@ -266,7 +251,7 @@ pairing_time(tool_bench *b, votecl_ght_model *const models[2], const tool_image 
             t[(2 * m + 1) * reps + r] = out[m].pairing_seconds;
         }
     for (int k = 0; k < 4 && st == VOTECL_OK; k++)
-        qsort(t + k * reps, reps, sizeof *t, tool_bench_compare_doubles);
+        qsort(t + k * reps, reps, sizeof *t, tool_compare_doubles);
     for (int m = 0; m < 2 && st == VOTECL_OK; m++) {
         out[m].edges_seconds = t[(2 * m) * reps + reps / 2];
         out[m].pairing_seconds = t[(2 * m + 1) * reps + reps / 2];
@@ -428,12 +413,5 @@ static const tool_batch_case ght_batch = {
     .compute = ght_compute,
 };
 
-const tool_algorithm tool_algo_ght = {
-    .name = "ght",
-    .demo = ght_demo,
-    .ndemo = 1,
-    .bench = ght_bench,
-    .nbench = 1,
-    .batch = &ght_batch,
-    .eval = &tool_eval_ght,
-};
+const tool_algorithm tool_algo_ght =
+    TOOL_ALGORITHM("ght", ght_demo, ght_bench, &ght_batch, &tool_eval_ght);

@@ -351,11 +351,5 @@ static const tool_batch_case hist_batch = {
     .compute = hist_compute,
 };
 
-const tool_algorithm tool_algo_hist = {
-    .name = "hist",
-    .demo = hist_demo,
-    .ndemo = sizeof hist_demo / sizeof hist_demo[0],
-    .bench = hist_bench,
-    .nbench = sizeof hist_bench / sizeof hist_bench[0],
-    .batch = &hist_batch,
-};
+const tool_algorithm tool_algo_hist =
+    TOOL_ALGORITHM("hist", hist_demo, hist_bench, &hist_batch, NULL);

@@ -276,12 +276,5 @@ static const tool_batch_case hog_batch = {
     .state_free = hog_state_free,
 };
 
-const tool_algorithm tool_algo_hog = {
-    .name = "hog",
-    .demo = hog_demo,
-    .ndemo = 1,
-    .bench = hog_bench,
-    .nbench = 1,
-    .batch = &hog_batch,
-    .eval = &tool_eval_hog,
-};
+const tool_algorithm tool_algo_hog =
+    TOOL_ALGORITHM("hog", hog_demo, hog_bench, &hog_batch, &tool_eval_hog);

@@ -9,6 +9,7 @@
 
 #include "algorithms.h"
 #include "bench.h"
+#include "options.h"
 #include "plot.h"
 
 /* --- demo: straight lines: the theta-rho Hough transform of the Sobel edges --- */
@@ -88,32 +89,27 @@ hough_init(void *args)
     h->sobel_threshold = 200;
 }
 
+/* The batch case's own (its --angles is at least 1); the rest are votecl hough's. */
+static const tool_option_spec hough_options[] = {
+    TOOL_OPT_RANGE(hough_case, params.angles, "--angles", 1, VOTECL_HOUGH_MAX_ANGLES),
+    TOOL_OPT_NUMBER(hough_case, sobel_threshold, "--sobel-threshold", 100000),
+};
+
 static int
 hough_option(void *args, int argc, char **argv, int *i)
 {
     hough_case *h = args;
-    votecl_hough_params *p = &h->params;
     const char *v = NULL;
-    unsigned long x = 0;
     int r;
     if ((r = tool_option_value(argc, argv, i, "--edges", &v)) != 0) {
         if (r > 0 && strcmp(v, "sobel") != 0 && strcmp(v, "none") != 0)
             return tool_usage_error("batch", "--edges: sobel or none"), -1;
         return r < 0 ? r : (h->sobel = strcmp(v, "sobel") == 0, 1);
     }
-    if ((r = tool_option_range(argc, argv, i, "--angles", 1, VOTECL_HOUGH_MAX_ANGLES, &x)) != 0)
-        return r < 0 ? r : (p->angles = (unsigned)x, 1);
-    if ((r = tool_option_range(argc, argv, i, "--bins", 0, VOTECL_VOTE_MAX_BINS, &x)) != 0)
-        return r < 0 ? r : (p->rho_bins = (uint32_t)x, 1);
-    if ((r = tool_option_range(argc, argv, i, "--threshold", 0, UINT32_MAX, &x)) != 0)
-        return r < 0 ? r : (p->peak_threshold = (uint32_t)x, 1);
-    if ((r = tool_option_range(argc, argv, i, "--window", 0, 999, &x)) != 0)
-        return r < 0 ? r : (p->peak_window = (unsigned)x, 1);
-    if ((r = tool_option_range(argc, argv, i, "--edge-threshold", 0, 255, &x)) != 0)
-        return r < 0 ? r : (p->edge_threshold = (unsigned)x, 1);
-    if ((r = tool_option_range(argc, argv, i, "--max-lines", 0, 1000000, &x)) != 0)
-        return r < 0 ? r : (p->max_lines = x, 1);
-    return tool_option_range(argc, argv, i, "--sobel-threshold", 0, 100000, &h->sobel_threshold);
+    if ((r = tool_option_table(hough_options, TOOL_OPTION_COUNT(hough_options), h, argc, argv,
+                               i)) != 0)
+        return r;
+    return tool_hough_param_option(&h->params, argc, argv, i);
 }
 
 /* The u8 edge image of votecl hough: Sobel of the gray image, or the gray image itself. */
@@ -149,21 +145,7 @@ hough_compute(const void *args, votecl_context *ctx, void **state, const tool_im
     tool_json_hough_parameters(j, h->sobel, h->sobel_threshold, &h->params, &r);
     tool_json_results(j);
     tool_json_kv_uint(j, "edges", r.stats.kept);
-    tool_json_kv_uint(j, "found", r.found);
-    tool_json_key(j, "lines");
-    tool_json_begin_array(j);
-    for (size_t i = 0; i < r.shown; i++) {
-        const votecl_hough_line *l = &r.lines[i];
-        tool_json_begin_object(j);
-        tool_json_kv_double(j, "theta", l->theta);
-        tool_json_kv_double(j, "theta_degrees", l->theta * 180.0 / M_PI);
-        tool_json_kv_double(j, "rho", l->rho);
-        tool_json_kv_uint(j, "votes", l->votes);
-        tool_json_kv_uint(j, "angle", l->angle);
-        tool_json_kv_uint(j, "bin", l->bin);
-        tool_json_end_object(j);
-    }
-    tool_json_end_array(j);
+    tool_json_hough_lines(j, r.lines, r.found, r.shown);
     *seconds = r.seconds;
     if (annotated != NULL)
         st = tool_annotate_status(
@@ -266,11 +248,5 @@ static const tool_batch_case hough_batch = {
     .compute = hough_compute,
 };
 
-const tool_algorithm tool_algo_hough = {
-    .name = "hough",
-    .demo = hough_demo,
-    .ndemo = 1,
-    .bench = hough_bench,
-    .nbench = 1,
-    .batch = &hough_batch,
-};
+const tool_algorithm tool_algo_hough =
+    TOOL_ALGORITHM("hough", hough_demo, hough_bench, &hough_batch, NULL);

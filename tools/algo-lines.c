@@ -55,24 +55,7 @@ lines_init(void *args)
 static int
 lines_option(void *args, int argc, char **argv, int *i)
 {
-    votecl_lines_params *p = args;
-    unsigned long x = 0;
-    int r;
-    if ((r = tool_option_range(argc, argv, i, "--distance", 0, VOTECL_LINES_MAX_DISTANCE, &x)) != 0)
-        return r < 0 ? r : (p->distance = (uint32_t)x, 1);
-    if ((r = tool_option_range(argc, argv, i, "--rows", 0, VOTECL_LINES_MAX_ROWS, &x)) != 0)
-        return r < 0 ? r : (p->rows = (uint32_t)x, 1);
-    if ((r = tool_option_range(argc, argv, i, "--window", 0, 99, &x)) != 0)
-        return r < 0 ? r : (p->neighbourhood = (unsigned)x, 1);
-    if ((r = tool_option_range(argc, argv, i, "--threshold", 0, UINT32_MAX, &x)) != 0)
-        return r < 0 ? r : (p->threshold = (uint32_t)x, 1);
-    if ((r = tool_option_range(argc, argv, i, "--radius", 0, VOTECL_LINES_MAX_DISTANCE, &x)) != 0)
-        return r < 0 ? r : (p->radius = (unsigned)x, 1);
-    if ((r = tool_option_range(argc, argv, i, "--edge-threshold", 0, 100000, &x)) != 0)
-        return r < 0 ? r : (p->edge_threshold = (unsigned)x, 1);
-    if ((r = tool_option_range(argc, argv, i, "--max-lines", 0, 1000000, &x)) != 0)
-        return r < 0 ? r : (p->max_lines = x, 1);
-    return 0;
+    return tool_lines_param_option(args, argc, argv, i);
 }
 
 /* The worker's plan, kept while the images keep their size (a video's frames): planning
@@ -96,22 +79,12 @@ lines_state_free(void *state)
 static int
 gray_u8(const tool_image *image, tool_image *gray, int *borrowed, char *error, size_t size)
 {
-    tool_image g = {0};
-    int rc;
     *borrowed = image->channels == 1 && image->dtype == VOTECL_DTYPE_U8;
     if (*borrowed) {
         *gray = *image;
         return 0;
     }
-    if (tool_image_to_gray(image, &g, error, size) < 0)
-        return -1;
-    if (g.dtype == VOTECL_DTYPE_U8) {
-        *gray = g;
-        return 0;
-    }
-    rc = tool_image_u8(&g, gray, error, size);
-    tool_image_free(&g);
-    return rc;
+    return tool_gray_u8(image, gray, error, size);
 }
 
 static votecl_status
@@ -129,39 +102,6 @@ lines_plan(const votecl_lines_params *params, votecl_context *ctx, void **state,
     l->width = gray->width;
     l->height = gray->height;
     return votecl_lines_plan_new(ctx, params, gray->width, gray->height, &l->plan);
-}
-
-static void
-lines_json(tool_json *j, const tool_lines_result *r)
-{
-    tool_json_parameters(j);
-    tool_json_kv_uint(j, "columns", r->columns);
-    tool_json_kv_uint(j, "rows", r->rows);
-    tool_json_kv_uint(j, "distance", r->params.distance);
-    tool_json_kv_uint(j, "radius", r->params.radius);
-    tool_json_kv_uint(j, "orientation_kernel", r->params.orientation_kernel);
-    tool_json_kv_uint(j, "neighbourhood", r->params.neighbourhood);
-    tool_json_kv_uint(j, "threshold", r->params.threshold);
-    tool_json_results(j);
-    tool_json_kv_uint(j, "edges", r->stats.edges);
-    tool_json_kv_uint(j, "found", r->found);
-    tool_json_key(j, "lines");
-    tool_json_begin_array(j);
-    for (size_t i = 0; i < r->shown; i++) {
-        const votecl_lines_line *l = &r->lines[i];
-        tool_json_begin_object(j);
-        tool_json_kv_double(j, "a", l->a);
-        tool_json_kv_double(j, "b", l->b);
-        tool_json_kv_double(j, "c", l->c);
-        tool_json_kv_double(j, "theta", l->theta);
-        tool_json_kv_double(j, "theta_degrees", l->theta * 180.0 / M_PI);
-        tool_json_kv_double(j, "rho", l->rho);
-        tool_json_kv_uint(j, "votes", l->votes);
-        tool_json_kv_int(j, "u", l->u);
-        tool_json_kv_double(j, "v", l->v);
-        tool_json_end_object(j);
-    }
-    tool_json_end_array(j);
 }
 
 /* What tool_lines_compute() gives, from the worker's plan and one run. */
@@ -194,7 +134,7 @@ lines_compute(const void *args, votecl_context *ctx, void **state, const tool_im
     r.shown = r.found < r.shown ? r.found : r.shown;
     votecl_lines_plan_shape(l->plan, &r.columns, &r.rows);
     votecl_lines_plan_params(l->plan, &r.params);
-    lines_json(j, &r);
+    tool_lines_json(j, &r, 0);
     if (annotated != NULL)
         st = tool_annotate_status(
             tool_lines_annotate(image, r.lines, r.shown, annotated, error, sizeof error));
@@ -274,12 +214,5 @@ static const tool_batch_case lines_batch = {
     .state_free = lines_state_free,
 };
 
-const tool_algorithm tool_algo_lines = {
-    .name = "lines",
-    .demo = lines_demo,
-    .ndemo = 1,
-    .bench = lines_bench,
-    .nbench = 1,
-    .batch = &lines_batch,
-    .eval = &tool_eval_lines,
-};
+const tool_algorithm tool_algo_lines =
+    TOOL_ALGORITHM("lines", lines_demo, lines_bench, &lines_batch, &tool_eval_lines);

@@ -50,6 +50,22 @@ tool_image_u8(const tool_image *image, tool_image *out, char *error, size_t size
     return 0;
 }
 
+int
+tool_gray_u8(const tool_image *image, tool_image *gray, char *error, size_t size)
+{
+    tool_image g = {0};
+    int rc = 0;
+    if (tool_image_to_gray(image, &g, error, size) < 0)
+        return -1;
+    if (g.dtype == VOTECL_DTYPE_U8) {
+        *gray = g;
+        return 0;
+    }
+    rc = tool_image_u8(&g, gray, error, size);
+    tool_image_free(&g);
+    return rc;
+}
+
 /* The status of a tool_*_annotate() call: its only failure is memory. */
 votecl_status
 tool_annotate_status(int rc)

@@ -71,8 +71,6 @@ typedef struct tool_batch_case {
     void (*state_free)(void *state); /* may be NULL */
 } tool_batch_case;
 
-/* An 8-bit copy (16-bit samples shifted down; gray+alpha to gray), as votecl hog reads. */
-int tool_image_u8(const tool_image *image, tool_image *out, char *error, size_t size);
 /* The status of a tool_*_annotate() call: its only failure is memory. */
 votecl_status tool_annotate_status(int rc);
 
@@ -97,6 +95,14 @@ typedef struct tool_algorithm {
     const tool_batch_case *batch; /* votecl batch NAME */
     const tool_eval_suite *eval;  /* votecl eval SUITE (its own name) */
 } tool_algorithm;
+
+/* A descriptor of name from its arrays of demo steps and bench groups (their counts taken
+ * from the arrays), its batch case and eval suite (either may be NULL). */
+#define TOOL_ALGORITHM(name, demo, bench, batch, eval)                                             \
+    {                                                                                              \
+        name, demo, sizeof(demo) / sizeof((demo)[0]), bench, sizeof(bench) / sizeof((bench)[0]),   \
+            batch, eval                                                                            \
+    }
 
 /* NULL-terminated, in the order the commands run and list them. */
 extern const tool_algorithm *const tool_algorithms[];

@@ -83,8 +83,6 @@ void tool_bench_note(tool_bench *b, const char *name, const char *variant, doubl
 void tool_bench_case_begin(tool_bench *b, const char *name, votecl_status status);
 int tool_bench_case_result(tool_bench *b, const char *name, votecl_status status, double seconds,
                            int counts);
-/* qsort's comparison of doubles. */
-int tool_bench_compare_doubles(const void *a, const void *b);
 /* src stretched over dst (nearest neighbour), both one-channel u8. */
 void tool_bench_stretch(const tool_image *src, tool_image *dst);
 /* building.png stretched to the frame size (nearest neighbour), then Sobel edges; 0 on

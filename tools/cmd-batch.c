@@ -28,6 +28,7 @@
 #include "grow.h"
 #include "algorithms.h"
 #include "json.h"
+#include "options.h"
 #include "tool.h"
 
 #define BATCH_MAX_SHOWN 1000
@@ -124,40 +125,33 @@ batch_usage(FILE *f)
             fprintf(f, "  %-6s %s\n", tool_algorithms[i]->name, tool_algorithms[i]->batch->options);
 }
 
+/* The command's own plain options. */
+static const tool_option_spec batch_options[] = {
+    TOOL_OPT_FLAG(batch_args, preload, "--preload"),
+    TOOL_OPT_FLAG(batch_args, overwrite, "--overwrite"),
+    TOOL_OPT_FLAG(batch_args, source.force_video, "--video"),
+    TOOL_OPT_FLAG(batch_args, features, "--features"),
+    TOOL_OPT_STRING(batch_args, out_path, "--out"),
+    TOOL_OPT_STRING(batch_args, list_path, "--list"),
+    TOOL_OPT_STRING(batch_args, annotate_dir, "--annotate"),
+    TOOL_OPT_STRING(batch_args, frames_dir, "--frames"),
+    TOOL_OPT_STRING(batch_args, devices, "--devices"),
+    TOOL_OPT_RANGE(batch_args, source.every, "--every", 1, 1000000),
+    TOOL_OPT_RANGE(batch_args, streams, "--streams", 1, 16),
+    TOOL_OPT_NUMBER(batch_args, source.decode_threads, "--decode-threads", 256),
+    TOOL_OPT_NUMBER(batch_args, max_devices, "--max-devices", 256),
+    TOOL_OPT_NUMBER(batch_args, depth, "--depth", 4096),
+    TOOL_OPT_DOUBLE(batch_args, source.start, "--start"),
+    TOOL_OPT_DOUBLE(batch_args, source.end, "--end"),
+};
+
 static int
 batch_own_option(batch_args *a, int argc, char **argv, int *i)
 {
-    const char *v = NULL;
     int r;
-    if (strcmp(argv[*i], "--preload") == 0)
-        return a->preload = 1;
     if ((r = tool_option_range(argc, argv, i, "--repeat", 0, 1000000, &a->repeat)) != 0)
-        return r < 0 ? r : (a->preload = 1);
-    if (strcmp(argv[*i], "--overwrite") == 0)
-        return a->overwrite = 1;
-    if (strcmp(argv[*i], "--video") == 0)
-        return a->source.force_video = 1;
-    if (strcmp(argv[*i], "--features") == 0)
-        return a->features = 1;
-    if ((r = tool_option_value(argc, argv, i, "--out", &v)) != 0)
-        return r < 0 ? r : (a->out_path = v, 1);
-    if ((r = tool_option_value(argc, argv, i, "--list", &v)) != 0)
-        return r < 0 ? r : (a->list_path = v, 1);
-    if ((r = tool_option_value(argc, argv, i, "--annotate", &v)) != 0)
-        return r < 0 ? r : (a->annotate_dir = v, 1);
-    if ((r = tool_option_value(argc, argv, i, "--frames", &v)) != 0)
-        return r < 0 ? r : (a->frames_dir = v, 1);
-    if ((r = tool_option_value(argc, argv, i, "--devices", &v)) != 0)
-        return r < 0 ? r : (a->devices = v, 1);
-    if ((r = tool_option_range(argc, argv, i, "--every", 1, 1000000, &a->source.every)) != 0 ||
-        (r = tool_option_range(argc, argv, i, "--streams", 1, 16, &a->streams)) != 0 ||
-        (r = tool_option_range(argc, argv, i, "--decode-threads", 0, 256,
-                               &a->source.decode_threads)) != 0 ||
-        (r = tool_option_range(argc, argv, i, "--max-devices", 0, 256, &a->max_devices)) != 0 ||
-        (r = tool_option_range(argc, argv, i, "--depth", 0, 4096, &a->depth)) != 0 ||
-        (r = tool_option_double(argc, argv, i, "--start", &a->source.start)) != 0)
-        return r;
-    return tool_option_double(argc, argv, i, "--end", &a->source.end);
+        return r < 0 ? r : (a->preload = 1); /* --repeat runs the preloaded collection */
+    return tool_option_table(batch_options, TOOL_OPTION_COUNT(batch_options), a, argc, argv, i);
 }
 
 /* Appends an argument to a->run, "--x=v" as "--x v" (one spelling of the same options). */

@@ -128,13 +128,6 @@ run_copy_op(void *arg)
     return votecl_buffer_copy(op->dst, 0, op->src, 0, op->size);
 }
 
-int
-tool_bench_compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* One batch: reps runs, each finished when sync_each (latency), else back to back. */
 static votecl_status
 time_batch(votecl_context *ctx, bench_op_fn op, void *arg, unsigned long reps, int sync_each,
@@ -164,7 +157,7 @@ tool_bench_time(votecl_context *ctx, bench_op_fn op, void *arg, unsigned long re
         st = time_batch(ctx, op, arg, reps, sync_each, &batches[i]);
     if (st != VOTECL_OK)
         return st;
-    qsort(batches, BENCH_BATCHES, sizeof batches[0], tool_bench_compare_doubles);
+    qsort(batches, BENCH_BATCHES, sizeof batches[0], tool_compare_doubles);
     *seconds = batches[BENCH_BATCHES / 2] / (double)reps;
     return VOTECL_OK;
 }
@@ -242,9 +235,7 @@ static void
 json_document(FILE *out, const bench_args *a, const char *results)
 {
     tool_json j;
-    tool_json_init(&j, out);
-    tool_json_begin_object(&j);
-    tool_json_header(&j, "bench");
+    tool_json_document(&j, out, "bench");
     tool_json_parameters(&j);
     tool_json_kv_uint(&j, "mib", a->mib);
     tool_json_kv_uint(&j, "reps", a->reps);
@@ -431,22 +422,47 @@ bench_plans_new(bench *b)
             bench_plan_new(b, v);
 }
 
+/* One object a plan under key: its variant, then what write adds (a plan it refuses, with
+ * 0, is left out). */
 static void
-json_plans(bench *b)
+json_plan_list(bench *b, const char *key, int (*write)(tool_json *j, const bench_plan *p))
 {
     tool_json *j = &b->json;
-    tool_json_key(j, "plans");
+    tool_json_key(j, key);
     tool_json_begin_array(j);
     for (size_t i = 0; i < b->nplans; i++) {
         const bench_plan *p = &b->plans[i];
+        if (write(NULL, p) == 0)
+            continue;
         tool_json_begin_object(j);
         tool_json_kv_string(j, "variant", votecl_variant_name(p->requested));
-        tool_json_kv_string(j, "status", votecl_status_name(p->status));
-        if (p->status != VOTECL_OK)
-            tool_json_kv_string(j, "error", p->error);
+        write(j, p);
         tool_json_end_object(j);
     }
     tool_json_end_array(j);
+}
+
+/* A plan's status (j NULL: every plan is listed). */
+static int
+json_plan_status(tool_json *j, const bench_plan *p)
+{
+    if (j == NULL)
+        return 1;
+    tool_json_kv_string(j, "status", votecl_status_name(p->status));
+    if (p->status != VOTECL_OK)
+        tool_json_kv_string(j, "error", p->error);
+    return 1;
+}
+
+/* A plan's slowest case (j NULL: listed when it ran one). */
+static int
+json_plan_worst(tool_json *j, const bench_plan *p)
+{
+    if (j == NULL)
+        return p->worst_case != NULL;
+    tool_json_kv_double(j, "gbps", p->worst_gbps);
+    tool_json_kv_string(j, "case", p->worst_case);
+    return 1;
 }
 
 /* --- the cases --- */
@@ -569,6 +585,16 @@ bench_distribution_case(bench *b, const bench_distribution *d)
 /* frame1080: one frame per call, calls back to back (as CUB's figure is timed);
  * frame1080_sync: the same with a finish after every call (what a caller waiting for each
  * frame sees); batch64: frames in one call. */
+/* The frame cases: one frame, one frame waited for, a batch of b->frames. */
+static const struct {
+    const char *name, *key, *progress;
+    int batch, sync;
+} frame_cases[] = {
+    {"frame1080", "us_per_frame", "bench: frame1080  %-7s %8.1f us/frame\n", 0, 0},
+    {"frame1080_sync", "latency_us", "bench: frame1080_sync %-7s %8.1f us\n", 0, 1},
+    {"batch64", "us_per_frame", "bench: batch64    %-7s %8.1f us/frame\n", 1, 0},
+};
+
 static void
 bench_frame_cases(bench *b)
 {
@@ -576,49 +602,19 @@ bench_frame_cases(bench *b)
     fill_random(b, b->host, n * b->frames, 0);
     if (bench_upload(b, n * b->frames) != 0)
         return;
-    for (size_t i = 0; i < b->nplans; i++) {
-        bench_plan *p = &b->plans[i];
-        case_result r;
-        if (!p->plan)
-            continue;
-        run_case(b, p, n, 1, 0, &r);
-        json_case_open(b, "frame1080", p, n, 1, &r);
-        tool_json_kv_double(&b->json, "us_per_frame", r.seconds * 1e6);
-        tool_json_end_object(&b->json);
-        tool_progress(b->options, "bench: frame1080  %-7s %8.1f us/frame\n",
-                      votecl_variant_name(p->requested), r.seconds * 1e6);
-        run_case(b, p, n, 1, 1, &r);
-        json_case_open(b, "frame1080_sync", p, n, 1, &r);
-        tool_json_kv_double(&b->json, "latency_us", r.seconds * 1e6);
-        tool_json_end_object(&b->json);
-        tool_progress(b->options, "bench: frame1080_sync %-7s %8.1f us\n",
-                      votecl_variant_name(p->requested), r.seconds * 1e6);
-        run_case(b, p, n, b->frames, 0, &r);
-        json_case_open(b, "batch64", p, n, b->frames, &r);
-        tool_json_kv_double(&b->json, "us_per_frame", r.seconds * 1e6 / (double)b->frames);
-        tool_json_end_object(&b->json);
-        tool_progress(b->options, "bench: batch64    %-7s %8.1f us/frame\n",
-                      votecl_variant_name(p->requested), r.seconds * 1e6 / (double)b->frames);
-    }
-}
-
-static void
-json_worst(bench *b)
-{
-    tool_json *j = &b->json;
-    tool_json_key(j, "worst");
-    tool_json_begin_array(j);
-    for (size_t i = 0; i < b->nplans; i++) {
-        const bench_plan *p = &b->plans[i];
-        if (!p->worst_case)
-            continue;
-        tool_json_begin_object(j);
-        tool_json_kv_string(j, "variant", votecl_variant_name(p->requested));
-        tool_json_kv_double(j, "gbps", p->worst_gbps);
-        tool_json_kv_string(j, "case", p->worst_case);
-        tool_json_end_object(j);
-    }
-    tool_json_end_array(j);
+    for (size_t i = 0; i < b->nplans; i++)
+        for (size_t c = 0; b->plans[i].plan && c < sizeof frame_cases / sizeof frame_cases[0];
+             c++) {
+            bench_plan *p = &b->plans[i];
+            size_t frames = frame_cases[c].batch ? b->frames : 1;
+            case_result r;
+            run_case(b, p, n, frames, frame_cases[c].sync, &r);
+            json_case_open(b, frame_cases[c].name, p, n, frames, &r);
+            tool_json_kv_double(&b->json, frame_cases[c].key, r.seconds * 1e6 / (double)frames);
+            tool_json_end_object(&b->json);
+            tool_progress(b->options, frame_cases[c].progress, votecl_variant_name(p->requested),
+                          r.seconds * 1e6 / (double)frames);
+        }
 }
 
 /* --- the generic engine: a histogram as user functions --- */
@@ -701,57 +697,87 @@ hist16_fill(uint16_t *p, size_t n, const char *name, unsigned k)
     }
 }
 
-static votecl_status
-hist16_check(votecl_buffer *bins, const uint16_t *host, size_t n, int *ok)
+/* The counts of host's n values that votecl-vote.h's rule gives, for the u16 cases: 16 values
+ * a bin. */
+static void
+hist16_want(uint32_t *want, const void *host, size_t n, const void *shape)
 {
-    uint32_t *counts = malloc(2 * HIST16_BINS * sizeof *counts), *want = counts + HIST16_BINS;
+    const uint16_t *v = host;
+    for (size_t i = 0; i < n; i++)
+        want[v[i] >> 4]++;
+}
+
+/* What the u16 and f32 cases differ in: their values, their plan's dtype, bins and range, and
+ * the counts they expect. */
+typedef struct typed_case {
+    const char *label;
+    size_t value_size; /* bytes a value */
+    votecl_hist_params params;
+    void (*want)(uint32_t *want, const void *host, size_t n, const void *shape);
+    const void *shape; /* want's */
+} typed_case;
+
+/* The bins against the counts made here from the values in b->host. */
+static votecl_status
+typed_check(bench *b, const typed_case *c, size_t n, int *ok)
+{
+    uint32_t nbins = c->params.nbins[0];
+    uint32_t *counts = malloc(2 * (size_t)nbins * sizeof *counts), *want = counts + nbins;
     votecl_status st;
     if (!counts)
         return VOTECL_OUT_OF_HOST_MEMORY;
-    memset(want, 0, HIST16_BINS * sizeof *want);
-    for (size_t i = 0; i < n; i++)
-        want[host[i] >> 4]++;
-    st = votecl_buffer_read(bins, 0, counts, HIST16_BINS * sizeof *counts);
-    *ok = st == VOTECL_OK && memcmp(want, counts, HIST16_BINS * sizeof *want) == 0;
+    memset(want, 0, nbins * sizeof *want);
+    c->want(want, b->host, n, c->shape);
+    st = votecl_buffer_read(b->bins, 0, counts, nbins * sizeof *counts);
+    *ok = st == VOTECL_OK && memcmp(want, counts, nbins * sizeof *want) == 0;
     free(counts);
     return st;
 }
 
-/* One case: the auto plan (or a forced strategy) over b->bytes / 2 values already on the
- * device; the bins are checked against counts made here. */
+/* One case: the auto plan (or a forced strategy) over the b->bytes of values the caller wrote
+ * in b->host, sent to the device; the bins are checked against counts made here. */
 static void
-bench_hist16_case(bench *b, votecl_variant variant, const char *name, unsigned k)
+bench_typed_case(bench *b, votecl_variant variant, typed_case *c)
 {
-    size_t n = b->bytes / 2;
-    votecl_hist_params params;
+    size_t n = b->bytes / c->value_size;
     hist_op op = {.x = b->x, .bins = b->bins, .n = n, .frames = 1};
     case_result r = {0};
     bench_plan p = {.requested = variant};
-    char label[64];
 
-    votecl_hist_params_init(&params, VOTECL_DTYPE_U16);
-    params.nbins[0] = HIST16_BINS; /* over [0, 65536): 16 values per bin */
-    params.variant = variant;
-    params.work_group_size = (unsigned)b->args.wg;
-    hist16_fill((uint16_t *)b->host, n, name, k);
-    r.status = votecl_buffer_write(b->x, 0, b->host, n * 2);
+    c->params.variant = variant;
+    c->params.work_group_size = (unsigned)b->args.wg;
+    r.status = votecl_buffer_write(b->x, 0, b->host, n * c->value_size);
     if (r.status == VOTECL_OK)
-        r.status = votecl_hist_plan_new(b->ctx, &params, &op.plan);
+        r.status = votecl_hist_plan_new(b->ctx, &c->params, &op.plan);
     if (r.status == VOTECL_OK)
         r.status = votecl_hist_plan_describe(op.plan, n, 1, &r.info);
     if (r.status == VOTECL_OK)
         r.status = tool_bench_time(b->ctx, run_hist_op, &op, b->args.reps, 0, &r.seconds);
     if (r.status == VOTECL_OK)
-        r.status = hist16_check(b->bins, (const uint16_t *)b->host, n, &r.ok);
+        r.status = typed_check(b, c, n, &r.ok);
     if (!r.ok)
         b->all_ok = 0;
-    snprintf(label, sizeof label, "u16_4096_%s", name);
-    json_case_open(b, label, &p, n, 1, &r);
+    json_case_open(b, c->label, &p, n, 1, &r);
     tool_json_end_object(&b->json);
-    tool_progress(
-        b->options, "bench: %-22s %-7s %8.3f GB/s %s\n", label, votecl_variant_name(variant),
-        r.status == VOTECL_OK ? (double)(n * 2) / r.seconds / 1e9 : 0.0, r.ok ? "ok" : "FAILED");
+    tool_progress(b->options, "bench: %-22s %-7s %8.3f GB/s %s\n", c->label,
+                  votecl_variant_name(variant),
+                  r.status == VOTECL_OK ? (double)(n * c->value_size) / r.seconds / 1e9 : 0.0,
+                  r.ok ? "ok" : "FAILED");
     votecl_hist_plan_free(op.plan);
+}
+
+/* One case over b->bytes / 2 u16 values of the distribution name. */
+static void
+bench_hist16_case(bench *b, votecl_variant variant, const char *name, unsigned k)
+{
+    char label[64];
+    typed_case c = {label, 2, .want = hist16_want};
+
+    votecl_hist_params_init(&c.params, VOTECL_DTYPE_U16);
+    c.params.nbins[0] = HIST16_BINS; /* over [0, 65536): 16 values per bin */
+    hist16_fill((uint16_t *)b->host, b->bytes / 2, name, k);
+    snprintf(label, sizeof label, "u16_4096_%s", name);
+    bench_typed_case(b, variant, &c);
 }
 
 void
@@ -800,63 +826,33 @@ histf32_fill(float *p, size_t n, const histf32_shape *s, const char *name, unsig
 }
 
 /* The counts against the rule of votecl-vote.h computed here in double precision. */
-static votecl_status
-histf32_check(votecl_buffer *bins, const float *host, size_t n, const histf32_shape *s, int *ok)
+static void
+histf32_want(uint32_t *want, const void *host, size_t n, const void *shape)
 {
-    uint32_t *counts = malloc(2 * (size_t)s->nbins * sizeof *counts), *want = counts + s->nbins;
-    votecl_status st;
-    if (!counts)
-        return VOTECL_OUT_OF_HOST_MEMORY;
-    memset(want, 0, s->nbins * sizeof *want);
+    const histf32_shape *s = shape;
+    const float *f = host;
     for (size_t i = 0; i < n; i++) {
-        double v = host[i], t = floor((v - s->lo) * s->nbins / (s->hi - s->lo));
+        double v = f[i], t = floor((v - s->lo) * s->nbins / (s->hi - s->lo));
         if (v >= s->lo && v < s->hi)
             want[t < s->nbins ? (uint32_t)t : s->nbins - 1]++;
     }
-    st = votecl_buffer_read(bins, 0, counts, s->nbins * sizeof *counts);
-    *ok = st == VOTECL_OK && memcmp(want, counts, s->nbins * sizeof *want) == 0;
-    free(counts);
-    return st;
 }
 
-/* One case: the auto plan (or a forced strategy) over b->bytes / 4 floats already on the
- * device, checked against the counts made here. */
+/* One case over b->bytes / 4 floats of the distribution name over shape's range. */
 static void
 bench_histf32_case(bench *b, votecl_variant variant, const histf32_shape *shape,
                    const char *name, unsigned k)
 {
-    size_t n = b->bytes / 4;
-    votecl_hist_params params;
-    hist_op op = {.x = b->x, .bins = b->bins, .n = n, .frames = 1};
-    case_result r = {0};
-    bench_plan p = {.requested = variant};
     char label[64];
+    typed_case c = {label, 4, .want = histf32_want, .shape = shape};
 
-    votecl_hist_params_init(&params, VOTECL_DTYPE_F32);
-    params.nbins[0] = shape->nbins;
-    params.min[0] = shape->lo;
-    params.max[0] = shape->hi;
-    params.variant = variant;
-    params.work_group_size = (unsigned)b->args.wg;
-    histf32_fill((float *)b->host, n, shape, name, k);
-    r.status = votecl_buffer_write(b->x, 0, b->host, n * 4);
-    if (r.status == VOTECL_OK)
-        r.status = votecl_hist_plan_new(b->ctx, &params, &op.plan);
-    if (r.status == VOTECL_OK)
-        r.status = votecl_hist_plan_describe(op.plan, n, 1, &r.info);
-    if (r.status == VOTECL_OK)
-        r.status = tool_bench_time(b->ctx, run_hist_op, &op, b->args.reps, 0, &r.seconds);
-    if (r.status == VOTECL_OK)
-        r.status = histf32_check(b->bins, (const float *)b->host, n, shape, &r.ok);
-    if (!r.ok)
-        b->all_ok = 0;
+    votecl_hist_params_init(&c.params, VOTECL_DTYPE_F32);
+    c.params.nbins[0] = shape->nbins;
+    c.params.min[0] = shape->lo;
+    c.params.max[0] = shape->hi;
+    histf32_fill((float *)b->host, b->bytes / 4, shape, name, k);
     snprintf(label, sizeof label, "f32_%s_%s", shape->name, name);
-    json_case_open(b, label, &p, n, 1, &r);
-    tool_json_end_object(&b->json);
-    tool_progress(
-        b->options, "bench: %-22s %-7s %8.3f GB/s %s\n", label, votecl_variant_name(variant),
-        r.status == VOTECL_OK ? (double)(n * 4) / r.seconds / 1e9 : 0.0, r.ok ? "ok" : "FAILED");
-    votecl_hist_plan_free(op.plan);
+    bench_typed_case(b, variant, &c);
 }
 
 void
@@ -906,7 +902,7 @@ bench_cases(bench *b)
         return rc;
     if (hist) {
         bench_plans_new(b);
-        json_plans(b);
+        json_plan_list(b, "plans", json_plan_status);
     }
     tool_json_key(&b->json, "cases");
     tool_json_begin_array(&b->json);
@@ -916,7 +912,7 @@ bench_cases(bench *b)
                 tool_algorithms[a]->bench[g].run(b);
     tool_json_end_array(&b->json);
     if (hist)
-        json_worst(b);
+        json_plan_list(b, "worst", json_plan_worst);
     return TOOL_EXIT_OK;
 }
 

@@ -311,9 +311,7 @@ print_json(const votecl_device_info *dev, const char *path, const cal_result *tr
            const cal_result *eval)
 {
     tool_json j;
-    tool_json_init(&j, stdout);
-    tool_json_begin_object(&j);
-    tool_json_header(&j, "calibrate"); /* "device": dev's name, from tool_context_open */
+    tool_json_document(&j, stdout, "calibrate"); /* "device": dev's name, from tool_context_open */
     tool_json_parameters(&j);
     tool_json_kv_string(&j, "model_file", path);
     tool_json_results(&j);
@@ -323,9 +321,7 @@ print_json(const votecl_device_info *dev, const char *path, const cal_result *tr
         json_report(&j, "training", train, 0);
     if (eval->samples)
         json_report(&j, "evaluation", eval, 1);
-    tool_json_end_object(&j); /* results */
-    tool_json_end_object(&j);
-    tool_json_finish(&j);
+    tool_json_document_end(&j);
 }
 
 static int

@@ -254,71 +254,41 @@ print_text(const circles_args *a, const tool_image *image, const tool_circles_re
 }
 
 static int
-circles_output(tool_options *options, const circles_args *a, const tool_image *image,
-               const tool_circles_result *r)
+circles_run(tool_options *options, votecl_context *ctx, void *args, const tool_image *image)
 {
+    const circles_args *a = args;
+    tool_circles_result r = {0};
     char error[600];
     tool_image out = {0};
+    votecl_status st = tool_circles_compute(ctx, &a->params, image, &r);
     int rc = TOOL_EXIT_OK;
 
-    if (options->json) {
+    if (st != VOTECL_OK)
+        rc = tool_fail(ctx, st, "circles");
+    else if (options->json) {
         tool_json j;
-        tool_json_init(&j, stdout);
-        tool_json_begin_object(&j);
-        tool_json_header(&j, "circles");
-        tool_circles_json(&j, &a->params, r);
-        tool_json_kv_double(&j, "seconds", r->seconds);
-        tool_json_end_object(&j); /* results */
-        tool_json_end_object(&j);
-        tool_json_finish(&j);
+        tool_json_document(&j, stdout, "circles");
+        tool_circles_json(&j, &a->params, &r);
+        tool_json_kv_double(&j, "seconds", r.seconds);
+        tool_json_document_end(&j);
     } else
-        print_text(a, image, r);
-    if (a->out_path != NULL &&
-        (tool_circles_annotate(image, r->circles, r->shown, &out, error, sizeof error) < 0 ||
-         tool_image_write(a->out_path, &out, error, sizeof error) < 0)) {
-        fprintf(stderr, "votecl circles: %s\n", error);
-        rc = TOOL_EXIT_FAILURE;
-    }
-    tool_image_free(&out);
+        print_text(a, image, &r);
+    if (st == VOTECL_OK && a->out_path != NULL)
+        rc = tool_write_annotated(
+            "circles", a->out_path, &out,
+            tool_circles_annotate(image, r.circles, r.shown, &out, error, sizeof error), error,
+            sizeof error);
+    tool_circles_result_free(&r);
     return rc;
 }
+
+static const tool_image_command circles_command = {"circles", circles_option, circles_usage,
+                                                   VOTECL_CIRCLES_MAX_SIDE, .run = circles_run};
 
 int
 tool_cmd_circles(tool_options *options, int argc, char **argv)
 {
     circles_args a = {0};
-    tool_circles_result r = {0};
-    tool_image image = {0};
-    votecl_context *ctx = NULL;
-    char error[600];
-    votecl_status st;
-    int rc;
-
     tool_circles_params_init(&a.params, VOTECL_CIRCLES_GRADIENT);
-    rc =
-        tool_parse_image_command(options, "circles", circles_option, &a, argc, argv, &a.image_path);
-    if (rc != TOOL_EXIT_OK)
-        return rc;
-    if (options->help) {
-        circles_usage(stdout);
-        return TOOL_EXIT_OK;
-    }
-    tool_image_limit_side(VOTECL_CIRCLES_MAX_SIDE); /* larger is refused before decoding */
-    if (tool_image_read(a.image_path, &image, error, sizeof error) < 0) {
-        fprintf(stderr, "votecl circles: %s\n", error);
-        return TOOL_EXIT_FAILURE;
-    }
-    if ((rc = tool_context_open(options, &ctx)) != TOOL_EXIT_OK)
-        goto out;
-    tool_progress(options, "votecl circles: %s, %zux%zu\n", a.image_path, image.width,
-                  image.height);
-    if ((st = tool_circles_compute(ctx, &a.params, &image, &r)) != VOTECL_OK)
-        rc = tool_fail(ctx, st, "circles");
-    else
-        rc = circles_output(options, &a, &image, &r);
-out:
-    tool_circles_result_free(&r);
-    votecl_context_free(ctx);
-    tool_image_free(&image);
-    return rc;
+    return tool_image_command_run(options, &circles_command, &a, &a.image_path, argc, argv);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "options.h"
 #include "tool.h"
 
 #define GHT_MAX_SHOWN 64
@@ -79,45 +80,44 @@ method_option(ght_args *a, int argc, char **argv, int *i)
     return r;
 }
 
-static int
-search_option(votecl_ght_params *p, int argc, char **argv, int *i)
+/* The options votecl ght shares with its batch case (members of votecl_ght_params). */
+static const tool_option_spec ght_param_options[] = {
+    TOOL_OPT_DOUBLE(votecl_ght_params, min_angle, "--min-angle"),
+    TOOL_OPT_DOUBLE(votecl_ght_params, max_angle, "--max-angle"),
+    TOOL_OPT_DOUBLE(votecl_ght_params, angle_step, "--angle-step"),
+    TOOL_OPT_DOUBLE(votecl_ght_params, min_scale, "--min-scale"),
+    TOOL_OPT_DOUBLE(votecl_ght_params, max_scale, "--max-scale"),
+    TOOL_OPT_DOUBLE(votecl_ght_params, scale_step, "--scale-step"),
+    TOOL_OPT_DOUBLE(votecl_ght_params, min_dist, "--min-dist"),
+    TOOL_OPT_NUMBER(votecl_ght_params, levels, "--levels", VOTECL_GHT_MAX_LEVELS),
+    TOOL_OPT_NUMBER(votecl_ght_params, dp, "--dp", 1000),
+    TOOL_OPT_NUMBER(votecl_ght_params, max_detections, "--max", 1000000),
+};
+
+/* The single command's own. */
+static const tool_option_spec ght_options[] = {
+    TOOL_OPT_STRING(ght_args, out_path, "--out"),
+    TOOL_OPT_DOUBLE(ght_args, params.min_confidence, "--min-confidence"),
+    TOOL_OPT_DOUBLE(ght_args, params.angle_share, "--angle-share"),
+    TOOL_OPT_NUMBER(ght_args, params.max_rotations, "--max-rotations", 100000),
+    TOOL_OPT_NUMBER(ght_args, params.max_scales, "--max-scales", 100000),
+};
+
+int
+tool_ght_param_option(votecl_ght_params *params, int argc, char **argv, int *i)
 {
-    int r;
-    if ((r = tool_option_double(argc, argv, i, "--min-angle", &p->min_angle)) != 0 ||
-        (r = tool_option_double(argc, argv, i, "--max-angle", &p->max_angle)) != 0 ||
-        (r = tool_option_double(argc, argv, i, "--angle-step", &p->angle_step)) != 0 ||
-        (r = tool_option_double(argc, argv, i, "--min-scale", &p->min_scale)) != 0 ||
-        (r = tool_option_double(argc, argv, i, "--max-scale", &p->max_scale)) != 0 ||
-        (r = tool_option_double(argc, argv, i, "--scale-step", &p->scale_step)) != 0)
-        return r;
-    if ((r = tool_option_double(argc, argv, i, "--min-confidence", &p->min_confidence)) != 0 ||
-        (r = tool_option_double(argc, argv, i, "--angle-share", &p->angle_share)) != 0)
-        return r;
-    return tool_option_double(argc, argv, i, "--min-dist", &p->min_dist);
+    return tool_option_table(ght_param_options, TOOL_OPTION_COUNT(ght_param_options), params, argc,
+                             argv, i);
 }
 
 static int
 ght_option(ght_args *a, int argc, char **argv, int *i)
 {
-    votecl_ght_params *p = &a->params;
-    const char *v = NULL;
-    unsigned long x = 0;
     int r;
-    if ((r = tool_option_value(argc, argv, i, "--out", &v)) != 0)
-        return r < 0 ? r : (a->out_path = v, 1);
-    if ((r = method_option(a, argc, argv, i)) != 0 || (r = search_option(p, argc, argv, i)) != 0)
+    if ((r = method_option(a, argc, argv, i)) != 0 ||
+        (r = tool_option_table(ght_options, TOOL_OPTION_COUNT(ght_options), a, argc, argv, i)) != 0)
         return r;
-    if ((r = tool_option_ulong(argc, argv, i, "--levels", VOTECL_GHT_MAX_LEVELS, &x)) != 0)
-        return r < 0 ? r : (p->levels = (unsigned)x, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--max-rotations", 100000, &x)) != 0)
-        return r < 0 ? r : (p->max_rotations = (unsigned)x, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--max-scales", 100000, &x)) != 0)
-        return r < 0 ? r : (p->max_scales = (unsigned)x, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--dp", 1000, &x)) != 0)
-        return r < 0 ? r : (p->dp = (unsigned)x, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--max", 1000000, &x)) != 0)
-        return r < 0 ? r : (p->max_detections = x, 1);
-    return 0;
+    return tool_ght_param_option(&a->params, argc, argv, i);
 }
 
 /* TEMPLATE and IMAGE with the options around them (--method first resets the others). */
@@ -149,25 +149,8 @@ ght_parse(tool_options *options, ght_args *a, int argc, char **argv)
 static int
 gray_u8(const tool_image *image, tool_image *gray)
 {
-    tool_image g = {0};
     char error[600];
-    if (tool_image_to_gray(image, &g, error, sizeof error) < 0)
-        return -1;
-    if (g.dtype == VOTECL_DTYPE_U8) {
-        *gray = g;
-        return 0;
-    }
-    if (tool_image_alloc(gray, g.width, g.height, 1, VOTECL_DTYPE_U8, error, sizeof error) <
-        0) {
-        tool_image_free(&g);
-        return -1;
-    }
-    for (size_t y = 0; y < g.height; y++)
-        for (size_t x = 0; x < g.width; x++)
-            gray->data[y * gray->stride + x] =
-                (unsigned char)(((const uint16_t *)(g.data + y * g.stride))[x] >> 8);
-    tool_image_free(&g);
-    return 0;
+    return tool_gray_u8(image, gray, error, sizeof error);
 }
 
 /* The bytes the tool holds for an image: its decoded pixels and a gray u8 copy. */
@@ -299,9 +282,7 @@ print_json(const ght_args *a, const votecl_ght_pose *poses, size_t shown, size_t
            const votecl_ght_stats *stats, double seconds)
 {
     tool_json j;
-    tool_json_init(&j, stdout);
-    tool_json_begin_object(&j);
-    tool_json_header(&j, "ght");
+    tool_json_document(&j, stdout, "ght");
     tool_json_ght_parameters(&j, &a->params, stats->pairing);
     tool_json_results(&j);
     tool_json_kv_uint(&j, "template_edges", stats->template_edges);
@@ -326,9 +307,7 @@ print_json(const ght_args *a, const votecl_ght_pose *poses, size_t shown, size_t
         tool_json_end_object(&j);
     }
     tool_json_end_array(&j);
-    tool_json_end_object(&j); /* results */
-    tool_json_end_object(&j);
-    tool_json_finish(&j);
+    tool_json_document_end(&j);
 }
 
 static void

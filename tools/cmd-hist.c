@@ -280,9 +280,7 @@ static void
 print_json(const hist_args *a, const tool_image *image, const hist_result *r)
 {
     tool_json j;
-    tool_json_init(&j, stdout);
-    tool_json_begin_object(&j);
-    tool_json_header(&j, "hist");
+    tool_json_document(&j, stdout, "hist");
     tool_json_parameters(&j);
     tool_json_kv_bool(&j, "gray", a->gray);
     tool_json_kv_uint(&j, "bins", r->nbins);
@@ -306,9 +304,7 @@ print_json(const hist_args *a, const tool_image *image, const hist_result *r)
         tool_json_end_object(&j);
     }
     tool_json_end_array(&j);
-    tool_json_end_object(&j); /* results */
-    tool_json_end_object(&j);
-    tool_json_finish(&j);
+    tool_json_document_end(&j);
 }
 
 static int

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "json.h"
+#include "options.h"
 #include "tool.h"
 
 #define HOG_MAX_SHOWN 20000
@@ -47,6 +48,49 @@ hog_usage(FILE *f)
                "  --descriptors FILE  the descriptors of every window at scale 1: NumPy .npy\n"
                "                      (windows x length float32) when FILE ends in .npy, else\n"
                "                      raw float32\n");
+}
+
+/* The command's plain options. */
+static const tool_option_spec hog_options[] = {
+    TOOL_OPT_FLAG(hog_args, group, "--group"),
+    TOOL_OPT_FLAG(hog_args, gray, "--gray"),
+    TOOL_OPT_STRING(hog_args, out_path, "--out"),
+    TOOL_OPT_STRING(hog_args, model_path, "--model"),
+    TOOL_OPT_STRING(hog_args, descriptors_path, "--descriptors"),
+    TOOL_OPT_DOUBLE(hog_args, params.scale, "--scale"),
+    TOOL_OPT_DOUBLE(hog_args, params.hit_threshold, "--threshold"),
+};
+
+static int
+fusion_option(hog_args *a, int argc, char **argv, int *i)
+{
+    const char *v = NULL;
+    int r = tool_option_value(argc, argv, i, "--fusion", &v);
+    if (r <= 0)
+        return r;
+    if (strcmp(v, "none") == 0)
+        a->fusion = VOTECL_HOG_FUSION_NONE;
+    else if (strcmp(v, "meanshift") == 0)
+        a->fusion = VOTECL_HOG_FUSION_MEANSHIFT;
+    else if (strcmp(v, "group") == 0)
+        a->fusion = VOTECL_HOG_FUSION_GROUP;
+    else {
+        fprintf(stderr, "votecl hog: --fusion: '%s' is not none, meanshift or group\n", v);
+        return -1;
+    }
+    return a->group = 0, a->fusion_set = 1, 1;
+}
+
+/* --name N: both members (x and y) set to N in [min, 1024]. */
+static int
+pair_option(const char *name, unsigned long min, unsigned *x, unsigned *y, int argc, char **argv,
+            int *i)
+{
+    unsigned long v;
+    int r = tool_option_range(argc, argv, i, name, min, 1024, &v);
+    if (r > 0)
+        *x = *y = (unsigned)v;
+    return r;
 }
 
 /* A named value of an option (scikit-image's block_norm names; the binnings). */
@@ -109,76 +153,17 @@ static int
 hog_option(void *args, int argc, char **argv, int *i)
 {
     hog_args *a = args;
-    const char *v = NULL;
-    unsigned long x;
+    votecl_hog_params *p = &a->params;
     int r;
 
-    if (strcmp(argv[*i], "--group") == 0)
-        return a->group = 1, 1;
-    if (strcmp(argv[*i], "--gray") == 0)
-        return a->gray = 1, 1;
-    if ((r = tool_option_value(argc, argv, i, "--fusion", &v)) != 0) {
-        if (r < 0)
-            return r;
-        if (strcmp(v, "none") == 0)
-            a->fusion = VOTECL_HOG_FUSION_NONE;
-        else if (strcmp(v, "meanshift") == 0)
-            a->fusion = VOTECL_HOG_FUSION_MEANSHIFT;
-        else if (strcmp(v, "group") == 0)
-            a->fusion = VOTECL_HOG_FUSION_GROUP;
-        else {
-            fprintf(stderr, "votecl hog: --fusion: '%s' is not none, meanshift or group\n", v);
-            return -1;
-        }
-        return a->group = 0, a->fusion_set = 1, 1;
-    }
-    if ((r = tool_hog_mode_option(&a->params, argc, argv, i)) != 0)
+    if ((r = fusion_option(a, argc, argv, i)) != 0 ||
+        (r = pair_option("--stride", 1, &p->window_stride_x, &p->window_stride_y, argc, argv, i)) !=
+            0 ||
+        (r = pair_option("--padding", 0, &p->padding_x, &p->padding_y, argc, argv, i)) != 0)
         return r;
-    if ((r = tool_option_value(argc, argv, i, "--out", &v)) != 0)
-        return r < 0 ? r : (a->out_path = v, 1);
-    if ((r = tool_option_value(argc, argv, i, "--model", &v)) != 0)
-        return r < 0 ? r : (a->model_path = v, 1);
-    if ((r = tool_option_value(argc, argv, i, "--descriptors", &v)) != 0)
-        return r < 0 ? r : (a->descriptors_path = v, 1);
-    if ((r = tool_option_value(argc, argv, i, "--scale", &v)) != 0)
-        return r < 0 ? r : tool_parse_double("--scale", v, &a->params.scale) < 0 ? -1 : 1;
-    if ((r = tool_option_value(argc, argv, i, "--threshold", &v)) != 0)
-        return r < 0 ? r
-                     : tool_parse_double("--threshold", v, &a->params.hit_threshold) < 0 ? -1 : 1;
-    if ((r = tool_option_value(argc, argv, i, "--stride", &v)) != 0) {
-        if (r < 0 || tool_parse_ulong("--stride", v, 1, 1024, &x) < 0)
-            return -1;
-        a->params.window_stride_x = a->params.window_stride_y = (unsigned)x;
-        return 1;
-    }
-    if ((r = tool_option_value(argc, argv, i, "--padding", &v)) != 0) {
-        if (r < 0 || tool_parse_ulong("--padding", v, 0, 1024, &x) < 0)
-            return -1;
-        a->params.padding_x = a->params.padding_y = (unsigned)x;
-        return 1;
-    }
-    return 0;
-}
-
-/* An 8-bit copy of image (16-bit samples shifted down; gray+alpha to gray). */
-static int
-image_u8(const tool_image *image, tool_image *out, char *error, size_t size)
-{
-    unsigned ch = image->channels == 2 ? 1 : image->channels;
-
-    if (tool_image_alloc(out, image->width, image->height, ch, VOTECL_DTYPE_U8, error, size) < 0)
-        return -1;
-    for (size_t y = 0; y < image->height; y++)
-        for (size_t x = 0; x < image->width; x++)
-            for (unsigned c = 0; c < ch; c++) {
-                size_t i = x * image->channels + c;
-                const unsigned char *row = image->data + y * image->stride;
-
-                out->data[y * out->stride + x * ch + c] =
-                    image->dtype == VOTECL_DTYPE_U8 ? row[i]
-                                                    : (unsigned char)(((const uint16_t *)row)[i] >> 8);
-            }
-    return 0;
+    if ((r = tool_hog_mode_option(p, argc, argv, i)) != 0)
+        return r;
+    return tool_option_table(hog_options, TOOL_OPTION_COUNT(hog_options), a, argc, argv, i);
 }
 
 votecl_status
@@ -299,9 +284,7 @@ print_boxes(tool_options *o, const hog_args *a, const votecl_hog_detection *det,
                    det[i].box.height, det[i].score, det[i].scale);
         return;
     }
-    tool_json_init(&j, stdout);
-    tool_json_begin_object(&j);
-    tool_json_header(&j, "hog");
+    tool_json_document(&j, stdout, "hog");
     tool_json_hog_parameters(&j, a->model_path, &a->params);
     tool_json_results(&j);
     tool_json_kv_double(&j, "seconds", seconds);
@@ -319,9 +302,7 @@ print_boxes(tool_options *o, const hog_args *a, const votecl_hog_detection *det,
         tool_json_end_object(&j);
     }
     tool_json_end_array(&j);
-    tool_json_end_object(&j); /* results */
-    tool_json_end_object(&j);
-    tool_json_finish(&j);
+    tool_json_document_end(&j);
 }
 
 static void
@@ -435,7 +416,7 @@ tool_cmd_hog(tool_options *options, int argc, char **argv)
                                 a.descriptors_path);
     tool_image_limits("hog"); /* an image over them is refused from its header */
     if (tool_image_read(a.image_path, &raw, error, sizeof error) < 0 ||
-        image_u8(&raw, &image, error, sizeof error) < 0) {
+        tool_image_u8(&raw, &image, error, sizeof error) < 0) {
         fprintf(stderr, "votecl hog: %s\n", error);
         tool_image_free(&raw);
         return TOOL_EXIT_FAILURE;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "options.h"
 #include "plot.h"
 #include "tool.h"
 
@@ -25,6 +26,7 @@ typedef struct hough_args {
     unsigned long size[2]; /* --size WxH: nearest-neighbour resize first; 0: none */
     double edge_seconds;   /* --edges sobel-host: the host's Sobel pass */
     votecl_hough_params params;
+    tool_image edges; /* owned: what the transform votes on (load_edges) */
 } hough_args;
 
 typedef tool_hough_result hough_result;
@@ -172,31 +174,32 @@ tool_hough_annotate(const tool_image *image, const votecl_hough_line *lines, siz
 
 /* --- arguments --- */
 
-static int
-hough_uint_option(hough_args *a, int argc, char **argv, int *i)
+/* The options votecl hough shares with its batch case (members of votecl_hough_params). */
+static const tool_option_spec hough_param_options[] = {
+    TOOL_OPT_NUMBER(votecl_hough_params, rho_bins, "--bins", VOTECL_VOTE_MAX_BINS),
+    TOOL_OPT_NUMBER(votecl_hough_params, peak_threshold, "--threshold", UINT32_MAX),
+    TOOL_OPT_NUMBER(votecl_hough_params, peak_window, "--window", 999),
+    TOOL_OPT_NUMBER(votecl_hough_params, edge_threshold, "--edge-threshold", 255),
+    TOOL_OPT_NUMBER(votecl_hough_params, max_lines, "--max-lines", 1000000),
+};
+
+/* The single command's own. */
+static const tool_option_spec hough_options[] = {
+    TOOL_OPT_FLAG(hough_args, params.segments, "--segments"),
+    TOOL_OPT_STRING(hough_args, out_path, "--out"),
+    TOOL_OPT_STRING(hough_args, acc_path, "--accumulator"),
+    TOOL_OPT_NUMBER(hough_args, params.angles, "--angles", VOTECL_HOUGH_MAX_ANGLES),
+    TOOL_OPT_NUMBER(hough_args, params.min_length, "--min-length", UINT32_MAX),
+    TOOL_OPT_NUMBER(hough_args, params.max_gap, "--max-gap", UINT32_MAX),
+    TOOL_OPT_NUMBER(hough_args, repeat, "--repeat", 100000),
+    TOOL_OPT_NUMBER(hough_args, sobel_threshold, "--sobel-threshold", 100000),
+};
+
+int
+tool_hough_param_option(votecl_hough_params *params, int argc, char **argv, int *i)
 {
-    votecl_hough_params *p = &a->params;
-    unsigned long v = 0;
-    int r;
-    if ((r = tool_option_ulong(argc, argv, i, "--angles", VOTECL_HOUGH_MAX_ANGLES, &v)) != 0)
-        return r < 0 ? r : (p->angles = (unsigned)v, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--bins", VOTECL_VOTE_MAX_BINS, &v)) != 0)
-        return r < 0 ? r : (p->rho_bins = (uint32_t)v, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--threshold", UINT32_MAX, &v)) != 0)
-        return r < 0 ? r : (p->peak_threshold = (uint32_t)v, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--window", 999, &v)) != 0)
-        return r < 0 ? r : (p->peak_window = (unsigned)v, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--edge-threshold", 255, &v)) != 0)
-        return r < 0 ? r : (p->edge_threshold = (unsigned)v, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--max-lines", 1000000, &v)) != 0)
-        return r < 0 ? r : (p->max_lines = v, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--min-length", UINT32_MAX, &v)) != 0)
-        return r < 0 ? r : (p->min_length = (uint32_t)v, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--max-gap", UINT32_MAX, &v)) != 0)
-        return r < 0 ? r : (p->max_gap = (uint32_t)v, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--repeat", 100000, &a->repeat)) != 0)
-        return r;
-    return tool_option_ulong(argc, argv, i, "--sobel-threshold", 100000, &a->sobel_threshold);
+    return tool_option_table(hough_param_options, TOOL_OPTION_COUNT(hough_param_options), params,
+                             argc, argv, i);
 }
 
 static int
@@ -215,18 +218,12 @@ hough_option(hough_args *a, int argc, char **argv, int *i)
 {
     const char *v = NULL;
     int r;
-    if (strcmp(argv[*i], "--segments") == 0)
-        return a->params.segments = 1, 1;
     if (strcmp(argv[*i], "--opencv") == 0) {
         a->params.rho_grid = VOTECL_HOUGH_GRID_OPENCV;
         a->params.peak_rule = VOTECL_HOUGH_PEAKS_OPENCV;
         a->params.merge_distance = 0;
         return 1;
     }
-    if ((r = tool_option_value(argc, argv, i, "--out", &v)) != 0)
-        return r < 0 ? r : (a->out_path = v, 1);
-    if ((r = tool_option_value(argc, argv, i, "--accumulator", &v)) != 0)
-        return r < 0 ? r : (a->acc_path = v, 1);
     if ((r = tool_option_value(argc, argv, i, "--size", &v)) != 0)
         return r < 0 ? r : parse_size(a, v);
     if ((r = tool_option_value(argc, argv, i, "--edges", &v)) != 0) {
@@ -238,7 +235,10 @@ hough_option(hough_args *a, int argc, char **argv, int *i)
         a->sobel = strcmp(v, "sobel") == 0 ? 1 : strcmp(v, "sobel-host") == 0 ? 2 : 0;
         return 1;
     }
-    return hough_uint_option(a, argc, argv, i);
+    if ((r = tool_option_table(hough_options, TOOL_OPTION_COUNT(hough_options), a, argc, argv,
+                               i)) != 0)
+        return r;
+    return tool_hough_param_option(&a->params, argc, argv, i);
 }
 
 static int
@@ -248,14 +248,9 @@ hough_option_fn(void *a, int argc, char **argv, int *i)
 }
 
 static int
-hough_parse(tool_options *options, hough_args *a, int argc, char **argv)
+hough_check(void *args)
 {
-    int r =
-        tool_parse_image_command(options, "hough", hough_option_fn, a, argc, argv, &a->image_path);
-    if (r != TOOL_EXIT_OK)
-        return r;
-    if (options->help)
-        return TOOL_EXIT_OK;
+    const hough_args *a = args;
     if (a->params.peak_window % 2 == 0)
         return tool_usage_error("hough", "--window must be odd");
     return TOOL_EXIT_OK;
@@ -282,17 +277,16 @@ resize(tool_image *image, size_t width, size_t height, char *error, size_t error
     return 0;
 }
 
-/* image as read, and the u8 image the transform votes on: the edge image, or with
- * --edges sobel the gray image whose edges the library finds. */
+/* image as read, resized with --size, and a->edges, the u8 image the transform votes on: the
+ * edge image, or with --edges sobel the gray image whose edges the library finds. */
 static int
-load_edges(hough_args *a, tool_image *image, tool_image *edges)
+load_edges(void *args, tool_image *image)
 {
+    hough_args *a = args;
     char error[600];
-    tool_image gray = {0};
+    tool_image gray = {0}, *edges = &a->edges;
     int rc = TOOL_EXIT_FAILURE;
-    tool_image_limits("hough"); /* an image over them is refused from its header */
-    if (tool_image_read(a->image_path, image, error, sizeof error) < 0 ||
-        (a->size[0] && resize(image, a->size[0], a->size[1], error, sizeof error) < 0) ||
+    if ((a->size[0] && resize(image, a->size[0], a->size[1], error, sizeof error) < 0) ||
         tool_image_to_gray(image, &gray, error, sizeof error) < 0)
         goto out;
     if (a->sobel == 2) {
@@ -349,15 +343,11 @@ tool_hough_compute(votecl_context *ctx, const votecl_hough_params *params, const
     if (st != VOTECL_OK)
         goto out;
     votecl_hough_plan_shape(plan, &r->angles, &r->nbins);
-    r->shown = params->max_lines ? params->max_lines : TOOL_HOUGH_MAX_SHOWN;
     cells = (size_t)r->angles * r->nbins;
-    r->lines = calloc(r->shown, sizeof *r->lines);
-    r->acc = malloc(cells * sizeof *r->acc);
-    if (r->lines == NULL || r->acc == NULL) {
-        st = VOTECL_OUT_OF_HOST_MEMORY;
-        goto out;
-    }
-    if ((st = hough_vote(plan, edges, r)) != VOTECL_OK)
+    r->lines =
+        tool_line_result_alloc(params->max_lines, sizeof *r->lines, cells, &r->acc, &r->shown);
+    st = r->lines != NULL ? hough_vote(plan, edges, r) : VOTECL_OUT_OF_HOST_MEMORY;
+    if (st != VOTECL_OK)
         goto out;
     if (votecl_hough_plan_accumulator(plan) == NULL) { /* a failed read-back */
         st = VOTECL_DEVICE_ERROR;
@@ -376,13 +366,6 @@ tool_hough_result_free(tool_hough_result *r)
     free(r->lines);
     free(r->acc);
     memset(r, 0, sizeof *r);
-}
-
-static int
-compare_doubles(const void *pa, const void *pb)
-{
-    double a = *(const double *)pa, b = *(const double *)pb;
-    return a < b ? -1 : a > b;
 }
 
 /* Votes of the edge image already in a device buffer into a device accumulator, each call
@@ -438,7 +421,7 @@ hough_bench(votecl_context *ctx, const votecl_hough_params *params, const tool_i
     if (st == VOTECL_OK)
         st = time_buffers(ctx, plan, edges, repeat, times);
     if (st == VOTECL_OK) {
-        qsort(times, repeat, sizeof *times, compare_doubles);
+        qsort(times, repeat, sizeof *times, tool_compare_doubles);
         r->bench_median = times[repeat / 2];
         r->bench_min = times[0];
     }
@@ -490,9 +473,7 @@ static void
 print_json(const hough_args *a, const tool_image *image, const hough_result *r)
 {
     tool_json j;
-    tool_json_init(&j, stdout);
-    tool_json_begin_object(&j);
-    tool_json_header(&j, "hough");
+    tool_json_document(&j, stdout, "hough");
     tool_json_hough_parameters(&j, a->sobel, a->sobel_threshold, &a->params, r);
     if (a->repeat)
         tool_json_kv_uint(&j, "repeat", a->repeat);
@@ -508,81 +489,54 @@ print_json(const hough_args *a, const tool_image *image, const hough_result *r)
     }
     tool_json_key(&j, "plan");
     tool_json_plan_info(&j, &r->info);
-    tool_json_kv_uint(&j, "found", r->found);
-    tool_json_key(&j, "lines");
-    tool_json_begin_array(&j);
-    for (size_t i = 0; i < r->shown; i++) {
-        const votecl_hough_line *l = &r->lines[i];
-        tool_json_begin_object(&j);
-        tool_json_line(&j, l->theta, l->rho, l->votes);
-        tool_json_kv_uint(&j, "angle", l->angle);
-        tool_json_kv_uint(&j, "bin", l->bin);
-        if (l->has_segment)
-            tool_json_kv_segment(&j, "segment", l->x0, l->y0, l->x1, l->y1);
-        tool_json_end_object(&j);
-    }
-    tool_json_end_array(&j);
-    tool_json_end_object(&j); /* results */
-    tool_json_end_object(&j);
-    tool_json_finish(&j);
+    tool_json_hough_lines(&j, r->lines, r->found, r->shown);
+    tool_json_document_end(&j);
 }
 
 static int
-hough_output(tool_options *options, const hough_args *a, const tool_image *image,
-             const hough_result *r)
+hough_run(tool_options *options, votecl_context *ctx, void *args, const tool_image *image)
 {
+    const hough_args *a = args;
+    hough_result r = {.gray_sobel = a->sobel == 1, .sobel_threshold = (unsigned)a->sobel_threshold};
+    votecl_status st = tool_hough_compute(ctx, &a->params, &a->edges, &r);
     /* the accumulator: angles down, rho bins across */
     tool_line_output o = {.command = "hough",
                           .out_path = a->out_path,
                           .space_path = a->acc_path,
                           .space_name = "accumulator",
-                          .space = r->acc,
-                          .columns = r->nbins,
-                          .rows = r->angles,
-                          .hough = r->lines,
-                          .shown = r->shown};
-    if (options->json)
-        print_json(a, image, r);
+                          .space = r.acc,
+                          .columns = r.nbins,
+                          .rows = r.angles,
+                          .hough = r.lines,
+                          .shown = r.shown};
+    int rc = TOOL_EXIT_OK;
+    if (st == VOTECL_OK && a->repeat)
+        st = hough_bench(ctx, &a->params, &a->edges, a->sobel == 1 ? (long)a->sobel_threshold : -1,
+                         a->repeat, &r);
+    if (st != VOTECL_OK)
+        rc = tool_fail(ctx, st, "hough");
+    else if (options->json)
+        print_json(a, image, &r);
     else
-        print_text(a, image, r);
-    return tool_line_output_write(&o, image);
+        print_text(a, image, &r);
+    if (st == VOTECL_OK)
+        rc = tool_line_output_write(&o, image);
+    tool_hough_result_free(&r);
+    return rc;
 }
+
+static const tool_image_command hough_command = {
+    "hough",         hough_option_fn, hough_usage, .check = hough_check, .load = load_edges,
+    .run = hough_run};
 
 int
 tool_cmd_hough(tool_options *options, int argc, char **argv)
 {
     hough_args a = {.sobel = 1, .sobel_threshold = HOUGH_DEFAULT_SOBEL};
-    hough_result r = {0};
-    tool_image image = {0}, edges = {0};
-    votecl_context *ctx = NULL;
-    votecl_status st;
     int rc;
     votecl_hough_params_init(&a.params);
     a.params.max_lines = HOUGH_DEFAULT_LINES;
-    if ((rc = hough_parse(options, &a, argc, argv)) != TOOL_EXIT_OK)
-        return rc;
-    if (options->help) {
-        hough_usage(stdout);
-        return TOOL_EXIT_OK;
-    }
-    if ((rc = load_edges(&a, &image, &edges)) != TOOL_EXIT_OK)
-        goto out;
-    if ((rc = tool_context_open(options, &ctx)) != TOOL_EXIT_OK)
-        goto out;
-    r.gray_sobel = a.sobel == 1;
-    r.sobel_threshold = (unsigned)a.sobel_threshold;
-    tool_progress(options, "votecl hough: %s, %zux%zu\n", a.image_path, image.width, image.height);
-    if ((st = tool_hough_compute(ctx, &a.params, &edges, &r)) != VOTECL_OK ||
-        (a.repeat &&
-         (st = hough_bench(ctx, &a.params, &edges, a.sobel == 1 ? (long)a.sobel_threshold : -1,
-                           a.repeat, &r)) != VOTECL_OK))
-        rc = tool_fail(ctx, st, "hough");
-    else
-        rc = hough_output(options, &a, &image, &r);
-out:
-    tool_hough_result_free(&r);
-    votecl_context_free(ctx);
-    tool_image_free(&edges);
-    tool_image_free(&image);
+    rc = tool_image_command_run(options, &hough_command, &a, &a.image_path, argc, argv);
+    tool_image_free(&a.edges);
     return rc;
 }

@@ -198,9 +198,7 @@ static void
 info_json(votecl_context *ctx, const char *error)
 {
     tool_json j;
-    tool_json_init(&j, stdout);
-    tool_json_begin_object(&j);
-    tool_json_header(&j, "info");
+    tool_json_document(&j, stdout, "info");
     tool_json_parameters(&j);
     tool_json_results(&j);
     tool_json_kv_string(&j, "header_version", VOTECL_VERSION_STRING);
@@ -210,9 +208,7 @@ info_json(votecl_context *ctx, const char *error)
         backend_json(&j, info_backends[i]);
     tool_json_end_array(&j);
     context_json(&j, ctx, error);
-    tool_json_end_object(&j); /* results */
-    tool_json_end_object(&j);
-    tool_json_finish(&j);
+    tool_json_document_end(&j);
 }
 
 static void

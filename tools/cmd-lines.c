@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "options.h"
 #include "plot.h"
 #include "tool.h"
 
@@ -56,75 +57,44 @@ lines_usage(FILE *f)
 
 /* --- arguments --- */
 
+/* The options votecl lines shares with its batch case (members of votecl_lines_params). */
+static const tool_option_spec lines_param_options[] = {
+    TOOL_OPT_NUMBER(votecl_lines_params, distance, "--distance", VOTECL_LINES_MAX_DISTANCE),
+    TOOL_OPT_NUMBER(votecl_lines_params, rows, "--rows", VOTECL_LINES_MAX_ROWS),
+    TOOL_OPT_NUMBER(votecl_lines_params, neighbourhood, "--window", 99),
+    TOOL_OPT_NUMBER(votecl_lines_params, threshold, "--threshold", UINT32_MAX),
+    TOOL_OPT_NUMBER(votecl_lines_params, radius, "--radius", VOTECL_LINES_MAX_DISTANCE),
+    TOOL_OPT_NUMBER(votecl_lines_params, edge_threshold, "--edge-threshold", 100000),
+    TOOL_OPT_NUMBER(votecl_lines_params, max_lines, "--max-lines", 1000000),
+};
+
+/* The single command's own. */
+static const tool_option_spec lines_options[] = {
+    TOOL_OPT_FLAG(lines_args, params.segments, "--segments"),
+    TOOL_OPT_NUMBER(lines_args, repeat, "--repeat", 100000),
+    TOOL_OPT_NUMBER(lines_args, params.min_length, "--min-length", UINT32_MAX),
+    TOOL_OPT_NUMBER(lines_args, params.max_gap, "--max-gap", UINT32_MAX),
+    TOOL_OPT_STRING(lines_args, out_path, "--out"),
+    TOOL_OPT_STRING(lines_args, space_path, "--space"),
+    TOOL_OPT_NUMBER(lines_args, params.orientation_kernel, "--orientation-kernel", 7),
+};
+
+int
+tool_lines_param_option(votecl_lines_params *params, int argc, char **argv, int *i)
+{
+    return tool_option_table(lines_param_options, TOOL_OPTION_COUNT(lines_param_options), params,
+                             argc, argv, i);
+}
+
 static int
 lines_option(void *args, int argc, char **argv, int *i)
 {
     lines_args *a = args;
-    votecl_lines_params *p = &a->params;
-    const char *v = NULL;
-    unsigned long x = 0;
-    int r;
-    if (strcmp(argv[*i], "--segments") == 0)
-        return p->segments = 1, 1;
-    if ((r = tool_option_ulong(argc, argv, i, "--repeat", 100000, &x)) != 0)
-        return r < 0 ? r : (a->repeat = x, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--min-length", UINT32_MAX, &x)) != 0)
-        return r < 0 ? r : (p->min_length = (uint32_t)x, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--max-gap", UINT32_MAX, &x)) != 0)
-        return r < 0 ? r : (p->max_gap = (uint32_t)x, 1);
-    if ((r = tool_option_value(argc, argv, i, "--out", &v)) != 0)
-        return r < 0 ? r : (a->out_path = v, 1);
-    if ((r = tool_option_value(argc, argv, i, "--space", &v)) != 0)
-        return r < 0 ? r : (a->space_path = v, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--distance", VOTECL_LINES_MAX_DISTANCE, &x)) != 0)
-        return r < 0 ? r : (p->distance = (uint32_t)x, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--rows", VOTECL_LINES_MAX_ROWS, &x)) != 0)
-        return r < 0 ? r : (p->rows = (uint32_t)x, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--window", 99, &x)) != 0)
-        return r < 0 ? r : (p->neighbourhood = (unsigned)x, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--threshold", UINT32_MAX, &x)) != 0)
-        return r < 0 ? r : (p->threshold = (uint32_t)x, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--radius", VOTECL_LINES_MAX_DISTANCE, &x)) != 0)
-        return r < 0 ? r : (p->radius = (unsigned)x, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--edge-threshold", 100000, &x)) != 0)
-        return r < 0 ? r : (p->edge_threshold = (unsigned)x, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--orientation-kernel", 7, &x)) != 0)
-        return r < 0 ? r : (p->orientation_kernel = (unsigned)x, 1);
-    if ((r = tool_option_ulong(argc, argv, i, "--max-lines", 1000000, &x)) != 0)
-        return r < 0 ? r : (p->max_lines = x, 1);
-    return 0;
+    int r = tool_option_table(lines_options, TOOL_OPTION_COUNT(lines_options), a, argc, argv, i);
+    return r != 0 ? r : tool_lines_param_option(&a->params, argc, argv, i);
 }
 
 /* --- the work, shared with the demo --- */
-
-static int
-gray_u8(const tool_image *image, tool_image *gray, char *error, size_t error_size)
-{
-    tool_image g = {0};
-    if (tool_image_to_gray(image, &g, error, error_size) < 0)
-        return -1;
-    if (g.dtype == VOTECL_DTYPE_U8) {
-        *gray = g;
-        return 0;
-    }
-    if (tool_image_alloc(gray, g.width, g.height, 1, VOTECL_DTYPE_U8, error, error_size) < 0) {
-        tool_image_free(&g);
-        return -1;
-    }
-    for (size_t y = 0; y < g.height; y++)
-        for (size_t x = 0; x < g.width; x++)
-            gray->data[y * gray->stride + x] =
-                (unsigned char)(((const uint16_t *)(g.data + y * g.stride))[x] >> 8);
-    tool_image_free(&g);
-    return 0;
-}
-
-static int
-compare_seconds(const void *pa, const void *pb)
-{
-    double a = *(const double *)pa, b = *(const double *)pb;
-    return a < b ? -1 : a > b;
-}
 
 static votecl_status
 lines_run_twice(votecl_lines_plan *plan, const tool_image *gray, tool_lines_result *r)
@@ -143,7 +113,7 @@ lines_run_twice(votecl_lines_plan *plan, const tool_image *gray, tool_lines_resu
     if (t == NULL)
         st = VOTECL_OUT_OF_HOST_MEMORY;
     if (st == VOTECL_OK) {
-        qsort(t, runs, sizeof *t, compare_seconds);
+        qsort(t, runs, sizeof *t, tool_compare_doubles);
         r->seconds = t[runs / 2];
     }
     free(t);
@@ -160,22 +130,17 @@ tool_lines_compute(votecl_context *ctx, const votecl_lines_params *params, const
     char error[600];
     size_t cells;
     votecl_status st = VOTECL_INVALID_ARGUMENT;
-    if (gray_u8(image, &gray, error, sizeof error) < 0)
+    if (tool_gray_u8(image, &gray, error, sizeof error) < 0)
         goto out;
     if ((st = votecl_lines_plan_new(ctx, params, gray.width, gray.height, &plan)) != VOTECL_OK)
         goto out;
     votecl_lines_plan_shape(plan, &r->columns, &r->rows);
     votecl_lines_plan_params(plan, &r->params);
-    r->shown = params->max_lines ? params->max_lines : TOOL_HOUGH_MAX_SHOWN;
     cells = (size_t)r->columns * r->rows;
-    r->lines = calloc(r->shown, sizeof *r->lines);
-    r->space = malloc(cells * sizeof *r->space);
-    if (r->lines == NULL || r->space == NULL) {
-        st = VOTECL_OUT_OF_HOST_MEMORY;
-        goto out;
-    }
-    if ((st = lines_run_twice(plan, &gray, r)) == VOTECL_OK &&
-        (st = votecl_lines_plan_read_space(plan, r->space, cells)) == VOTECL_OK)
+    r->lines =
+        tool_line_result_alloc(params->max_lines, sizeof *r->lines, cells, &r->space, &r->shown);
+    st = r->lines != NULL ? lines_run_twice(plan, &gray, r) : VOTECL_OUT_OF_HOST_MEMORY;
+    if (st == VOTECL_OK && (st = votecl_lines_plan_read_space(plan, r->space, cells)) == VOTECL_OK)
         st = votecl_lines_plan_last_stats(plan, &r->stats);
 out:
     votecl_lines_plan_free(plan);
@@ -234,102 +199,52 @@ print_text(const lines_args *a, const tool_image *image, const tool_lines_result
 }
 
 static void
-print_json(const lines_args *a, const tool_image *image, const tool_lines_result *r)
+print_json(const tool_lines_result *r)
 {
     tool_json j;
-    tool_json_init(&j, stdout);
-    tool_json_begin_object(&j);
-    tool_json_header(&j, "lines");
-    tool_json_parameters(&j);
-    tool_json_kv_uint(&j, "columns", r->columns);
-    tool_json_kv_uint(&j, "rows", r->rows);
-    tool_json_kv_uint(&j, "distance", r->params.distance);
-    tool_json_kv_uint(&j, "radius", r->params.radius);
-    tool_json_kv_uint(&j, "orientation_kernel", r->params.orientation_kernel);
-    tool_json_kv_uint(&j, "neighbourhood", r->params.neighbourhood);
-    tool_json_kv_uint(&j, "threshold", r->params.threshold);
-    tool_json_results(&j);
-    tool_json_kv_uint(&j, "edges", r->stats.edges);
-    tool_json_kv_double(&j, "seconds", r->seconds);
-    tool_json_kv_uint(&j, "found", r->found);
-    tool_json_key(&j, "lines");
-    tool_json_begin_array(&j);
-    for (size_t i = 0; i < r->shown; i++) {
-        const votecl_lines_line *l = &r->lines[i];
-        tool_json_begin_object(&j);
-        tool_json_kv_double(&j, "a", l->a);
-        tool_json_kv_double(&j, "b", l->b);
-        tool_json_kv_double(&j, "c", l->c);
-        tool_json_line(&j, l->theta, l->rho, l->votes);
-        tool_json_kv_int(&j, "u", l->u);
-        tool_json_kv_double(&j, "v", l->v);
-        if (l->has_segment)
-            tool_json_kv_segment(&j, "segment", l->x0, l->y0, l->x1, l->y1);
-        tool_json_end_object(&j);
-    }
-    tool_json_end_array(&j);
-    tool_json_end_object(&j); /* results */
-    tool_json_end_object(&j);
-    tool_json_finish(&j);
+    tool_json_document(&j, stdout, "lines");
+    tool_lines_json(&j, r, 1);
+    tool_json_document_end(&j);
 }
 
 static int
-lines_output(tool_options *options, const lines_args *a, const tool_image *image,
-             const tool_lines_result *r)
+lines_run(tool_options *options, votecl_context *ctx, void *args, const tool_image *image)
 {
+    lines_args *a = args;
+    tool_lines_result r = {.repeat = a->repeat};
+    votecl_status st = tool_lines_compute(ctx, &a->params, image, &r);
     /* the TS space: u across, v down */
     tool_line_output o = {.command = "lines",
                           .out_path = a->out_path,
                           .space_path = a->space_path,
                           .space_name = "TS space",
-                          .space = r->space,
-                          .columns = r->columns,
-                          .rows = r->rows,
+                          .space = r.space,
+                          .columns = r.columns,
+                          .rows = r.rows,
                           .column_major = 1,
-                          .pclines = r->lines,
-                          .shown = r->shown};
-    if (options->json)
-        print_json(a, image, r);
+                          .pclines = r.lines,
+                          .shown = r.shown};
+    int rc;
+    if (st != VOTECL_OK)
+        rc = tool_fail(ctx, st, "lines");
+    else if (options->json)
+        print_json(&r);
     else
-        print_text(a, image, r);
-    return tool_line_output_write(&o, image);
+        print_text(a, image, &r);
+    if (st == VOTECL_OK)
+        rc = tool_line_output_write(&o, image);
+    tool_lines_result_free(&r);
+    return rc;
 }
+
+static const tool_image_command lines_command = {"lines", lines_option, lines_usage,
+                                                 .run = lines_run};
 
 int
 tool_cmd_lines(tool_options *options, int argc, char **argv)
 {
     lines_args a = {0};
-    tool_lines_result r = {0};
-    tool_image image = {0};
-    votecl_context *ctx = NULL;
-    char error[600];
-    votecl_status st;
-    int rc;
     votecl_lines_params_init(&a.params);
     a.params.max_lines = LINES_DEFAULT_MAX;
-    rc = tool_parse_image_command(options, "lines", lines_option, &a, argc, argv, &a.image_path);
-    if (rc != TOOL_EXIT_OK)
-        return rc;
-    if (options->help) {
-        lines_usage(stdout);
-        return TOOL_EXIT_OK;
-    }
-    tool_image_limits("lines"); /* an image over them is refused from its header */
-    if (tool_image_read(a.image_path, &image, error, sizeof error) < 0) {
-        fprintf(stderr, "votecl lines: %s\n", error);
-        return TOOL_EXIT_FAILURE;
-    }
-    if ((rc = tool_context_open(options, &ctx)) != TOOL_EXIT_OK)
-        goto out;
-    tool_progress(options, "votecl lines: %s, %zux%zu\n", a.image_path, image.width, image.height);
-    r.repeat = a.repeat;
-    if ((st = tool_lines_compute(ctx, &a.params, &image, &r)) != VOTECL_OK)
-        rc = tool_fail(ctx, st, "lines");
-    else
-        rc = lines_output(options, &a, &image, &r);
-out:
-    tool_lines_result_free(&r);
-    votecl_context_free(ctx);
-    tool_image_free(&image);
-    return rc;
+    return tool_image_command_run(options, &lines_command, &a, &a.image_path, argc, argv);
 }

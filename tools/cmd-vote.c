@@ -394,9 +394,7 @@ print_json(const vote_args *a, const votecl_vote_spec *spec, const vote_input *i
            const vote_result *r)
 {
     tool_json j;
-    tool_json_init(&j, stdout);
-    tool_json_begin_object(&j);
-    tool_json_header(&j, "vote");
+    tool_json_document(&j, stdout, "vote");
     tool_json_parameters(&j);
     tool_json_kv_string(&j, "source", a->source_path);
     tool_json_kv_string(&j, "dtype", tool_dtype_name(in->dtype)); /* as voted */
@@ -417,9 +415,7 @@ print_json(const vote_args *a, const votecl_vote_spec *spec, const vote_input *i
     tool_json_plan_info(&j, &r->info);
     tool_json_key(&j, "bins");
     json_bins(&j, spec, r->bins);
-    tool_json_end_object(&j); /* results */
-    tool_json_end_object(&j);
-    tool_json_finish(&j);
+    tool_json_document_end(&j);
 }
 
 int

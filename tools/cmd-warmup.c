@@ -80,17 +80,13 @@ tool_cmd_warmup(tool_options *options, int argc, char **argv)
     if (st == VOTECL_OK && options->json) {
         tool_json j;
         const char *cache = votecl_context_get_cache_dir(ctx);
-        tool_json_init(&j, stdout);
-        tool_json_begin_object(&j);
-        tool_json_header(&j, "warmup");
+        tool_json_document(&j, stdout, "warmup");
         tool_json_parameters(&j);
         tool_json_kv_bool(&j, "all", (flags & VOTECL_WARMUP_ALL) != 0);
         tool_json_results(&j);
         tool_json_kv_double(&j, "seconds", tool_now() - t0);
         tool_json_kv_string(&j, "cache_dir", cache[0] ? cache : NULL);
-        tool_json_end_object(&j);
-        tool_json_end_object(&j);
-        tool_json_finish(&j);
+        tool_json_document_end(&j);
         rc = TOOL_EXIT_OK;
     } else if (st == VOTECL_OK) {
         printf("warmup: kernels built for %s in %.1f s; cache %s\n",

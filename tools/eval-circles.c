@@ -10,15 +10,14 @@
  * normalised, threshold 0.4, min_xdistance = min_ydistance = 10. */
 #include "config.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "eval.h"
 #include "json.h"
+#include "options.h"
 #include "truth-circles.h"
 
 #define EVAL_CIRCLES_MAX 256 /* detections kept per case */
@@ -26,10 +25,7 @@
 static const char *const method_names[2] = {"gradient", "radii"};
 
 typedef struct eval_args {
-    const char *family; /* NULL: all but the large ones */
-    const char *dump;
-    unsigned long seed, cases;
-    int large, verbose;
+    tool_eval_args common;
     int use[2];
 } eval_args;
 
@@ -48,28 +44,15 @@ usage(FILE *f)
             "Circle truth suite: recall, precision, centre and radius error per family (a\n"
             "circle matches within max(2, r / 10) px in centre and radius), as JSON.\n"
             "families:");
-    for (const truth_circles_family *f2 = truth_circles_families(); f2->name; f2++)
-        fprintf(f, " %s", f2->name);
-    fprintf(f, "\n");
 }
 
 static int
-option(eval_args *a, int argc, char **argv, int *i)
+option(void *args, int argc, char **argv, int *i)
 {
+    eval_args *a = args;
     const char *v = NULL;
     int r;
 
-    if (strcmp(argv[*i], "--large") == 0)
-        return a->large = 1, 1;
-    if (strcmp(argv[*i], "--verbose") == 0)
-        return a->verbose = 1, 1;
-    if ((r = tool_option_value(argc, argv, i, "--family", &v)) != 0) {
-        if (r > 0 && truth_circles_family_find(v) == NULL)
-            return tool_usage_error("eval circles", "unknown family '%s'", v), -1;
-        return r < 0 ? r : (a->family = v, 1);
-    }
-    if ((r = tool_option_value(argc, argv, i, "--dump", &v)) != 0)
-        return r < 0 ? r : (a->dump = v, 1);
     if ((r = tool_option_value(argc, argv, i, "--method", &v)) != 0) {
         if (r < 0)
             return r;
@@ -79,10 +62,6 @@ option(eval_args *a, int argc, char **argv, int *i)
             return tool_usage_error("eval circles", "--method wants gradient, radii or both"), -1;
         return 1;
     }
-    if ((r = tool_option_value(argc, argv, i, "--cases", &v)) != 0)
-        return r < 0 ? r : tool_parse_ulong("--cases", v, 1, 1000000, &a->cases) < 0 ? -1 : 1;
-    if ((r = tool_option_value(argc, argv, i, "--seed", &v)) != 0)
-        return r < 0 ? r : tool_parse_ulong("--seed", v, 0, UINT32_MAX, &a->seed) < 0 ? -1 : 1;
     return 0;
 }
 
@@ -137,22 +116,15 @@ detect(votecl_context *ctx, int m, const truth_circles_case *c, truth_circle *ou
     return st;
 }
 
-static int
-dump_case(const eval_args *a, const truth_circles_case *c, FILE *index, int first)
-{
-    char path[4096], error[256];
-    tool_image im = {c->pixels, c->width, c->height, c->width, 1, VOTECL_DTYPE_U8};
+static const tool_eval_runner eval_circles_runner;
 
-    if (snprintf(path, sizeof path, "%s/%s.pgm", a->dump, c->name) >= (int)sizeof path)
+static int
+dump_case(const truth_circles_case *c, FILE *index, int first)
+{
+    if (tool_eval_dump_case(&eval_circles_runner, c->family, c->name, c->pixels, c->width,
+                            c->height, index, first) < 0)
         return -1;
-    if (tool_image_write(path, &im, error, sizeof error) < 0) {
-        fprintf(stderr, "votecl eval circles: %s\n", error);
-        return -1;
-    }
-    fprintf(index,
-            "%s\n  {\"family\": \"%s\", \"name\": \"%s\", \"file\": \"%s.pgm\", \"width\": %u, "
-            "\"height\": %u, \"min_radius\": %.0f, \"max_radius\": %.0f, \"truth\": [",
-            first ? "" : ",", c->family, c->name, c->name, c->width, c->height, c->min_radius,
+    fprintf(index, ", \"min_radius\": %.0f, \"max_radius\": %.0f, \"truth\": [", c->min_radius,
             c->max_radius);
     for (size_t t = 0; t < c->n; t++)
         fprintf(index, "%s[%.3f, %.3f, %.3f]", t ? ", " : "", c->truth[t].x, c->truth[t].y,
@@ -161,44 +133,19 @@ dump_case(const eval_args *a, const truth_circles_case *c, FILE *index, int firs
     return 0;
 }
 
-static FILE *
-dump_open(const eval_args *a)
-{
-    char path[4096];
-    FILE *f;
-
-    if (mkdir(a->dump, 0777) < 0 && errno != EEXIST)
-        return NULL;
-    if (snprintf(path, sizeof path, "%s/cases.json", a->dump) >= (int)sizeof path)
-        return NULL;
-    if ((f = fopen(path, "w")) != NULL)
-        fprintf(f, "{\"suite\": \"circles\", \"cases\": [");
-    return f;
-}
-
 static void
 write_score(tool_json *j, const char *name, const eval_method *m)
 {
     const truth_circles_score *s = &m->score;
 
-    tool_json_begin_object(j);
-    tool_json_kv_string(j, "detector", name);
-    tool_json_kv_uint(j, "cases", s->cases);
-    tool_json_kv_uint(j, "cases_all_found", s->cases_all_found);
-    tool_json_kv_uint(j, "truths", s->truths);
-    tool_json_kv_uint(j, "matched", s->matched);
-    tool_json_kv_uint(j, "detections", s->detections);
-    tool_json_kv_uint(j, "duplicates", s->duplicates);
-    tool_json_kv_uint(j, "false_positives", s->false_positives);
-    tool_json_kv_double(j, "recall", truth_circles_recall(s));
-    tool_json_kv_double(j, "precision", truth_circles_precision(s));
+    tool_eval_counts counts = TOOL_EVAL_COUNTS(s, truth_circles_recall, truth_circles_precision);
+
+    tool_eval_score_begin(j, name, &counts);
     tool_json_kv_double(j, "centre_error_mean",
                         s->matched ? s->centre_error_sum / (double)s->matched : 0.0);
     tool_json_kv_double(j, "radius_error_mean",
                         s->matched ? s->radius_error_sum / (double)s->matched : 0.0);
-    tool_json_kv_uint(j, "failures", m->failures);
-    tool_json_kv_double(j, "seconds_per_case", s->cases ? m->seconds / (double)s->cases : 0.0);
-    tool_json_end_object(j);
+    tool_eval_score_end(j, m->failures, m->seconds, s->cases);
 }
 
 static int
@@ -217,7 +164,7 @@ run_case(votecl_context *ctx, const eval_args *a, const truth_circles_case *c, e
             m[d].failures++;
         }
         truth_circles_score_case(c, found, n, &m[d].score);
-        if (a->verbose && (m[d].score.matched - before < c->n || n > c->n))
+        if (a->common.verbose && (m[d].score.matched - before < c->n || n > c->n))
             fprintf(stderr, "%s %s: %zu of %zu found, %zu detections\n", method_names[d], c->name,
                     m[d].score.matched - before, c->n, n);
     }
@@ -225,97 +172,63 @@ run_case(votecl_context *ctx, const eval_args *a, const truth_circles_case *c, e
 }
 
 static int
-run_family(votecl_context *ctx, const eval_args *a, const truth_circles_family *fam, tool_json *j,
-           FILE *index, int *first)
+run_family(votecl_context *ctx, void *args, size_t k, tool_json *j, FILE *index, int *first)
 {
+    const eval_args *a = args;
+    const truth_circles_family *fam = truth_circles_families() + k;
     eval_method m[2];
     truth_circle *found = calloc(EVAL_CIRCLES_MAX, sizeof *found);
-    size_t count = a->cases && a->cases < fam->count ? a->cases : fam->count;
+    size_t count = a->common.cases && a->common.cases < fam->count ? a->common.cases : fam->count;
     int rc = found != NULL ? TOOL_EXIT_OK : TOOL_EXIT_FAILURE;
 
     memset(m, 0, sizeof m);
     for (size_t i = 0; i < count && rc == TOOL_EXIT_OK; i++) {
         truth_circles_case c;
-        if (truth_circles_case_make(fam, i * fam->count / count, a->seed, &c) < 0) {
+        if (truth_circles_case_make(fam, i * fam->count / count, a->common.seed, &c) < 0) {
             rc = TOOL_EXIT_FAILURE;
             break;
         }
-        if (index != NULL && dump_case(a, &c, index, *first) < 0)
+        if (index != NULL && dump_case(&c, index, *first) < 0)
             rc = TOOL_EXIT_FAILURE;
         *first = 0;
         if (rc == TOOL_EXIT_OK)
             rc = run_case(ctx, a, &c, m, found);
         truth_circles_case_clear(&c);
     }
-    tool_json_begin_object(j);
-    tool_json_kv_string(j, "family", fam->name);
-    tool_json_key(j, "detectors");
-    tool_json_begin_array(j);
+    tool_eval_family_begin(j, fam->name);
     for (int d = 0; d < 2; d++)
         if (a->use[d])
             write_score(j, method_names[d], &m[d]);
-    tool_json_end_array(j);
-    tool_json_end_object(j);
+    tool_eval_family_end(j);
     free(found);
     return rc;
 }
 
 static int
+family(size_t k, tool_eval_family *out)
+{
+    const truth_circles_family *f = truth_circles_families() + k;
+    *out = (tool_eval_family){f->name, f->count, f->large};
+    return f->name != NULL;
+}
+
+static eval_args eval_circles_args;
+
+static const tool_eval_runner eval_circles_runner = {
+    .suite = "circles",
+    .common = &eval_circles_args.common,
+    .args = &eval_circles_args,
+    .option = option,
+    .usage = usage,
+    .family = family,
+    .run_family = run_family,
+};
+
+static int
 eval_circles_run(tool_options *options, int argc, char **argv)
 {
-    eval_args a = {.seed = 1, .use = {1, 1}};
-    votecl_context *ctx = NULL;
-    FILE *index = NULL;
-    tool_json j;
-    int rc, first = 1;
-
-    for (int i = 1; i < argc; i++) {
-        int r = tool_common_option(options, argc, argv, &i);
-        if (r == 0)
-            r = option(&a, argc, argv, &i);
-        if (r < 0)
-            return TOOL_EXIT_USAGE;
-        if (r == 0)
-            return tool_usage_error("eval circles", "unknown argument '%s'", argv[i]);
-    }
-    if (options->help) {
-        usage(stdout);
-        return TOOL_EXIT_OK;
-    }
-    if (a.dump != NULL && (index = dump_open(&a)) == NULL) {
-        fprintf(stderr, "votecl eval circles: cannot write %s/cases.json\n", a.dump);
-        return TOOL_EXIT_FAILURE;
-    }
-    if ((rc = tool_context_open(options, &ctx)) != TOOL_EXIT_OK)
-        goto out;
-    tool_json_init(&j, stdout);
-    tool_json_begin_object(&j);
-    tool_json_header(&j, "eval");
-    tool_json_parameters(&j);
-    tool_json_kv_string(&j, "suite", "circles");
-    tool_json_kv_uint(&j, "seed", a.seed);
-    tool_json_results(&j);
-    tool_json_key(&j, "families");
-    tool_json_begin_array(&j);
-    for (const truth_circles_family *fam = truth_circles_families();
-         fam->name && rc == TOOL_EXIT_OK; fam++) {
-        if (a.family != NULL ? strcmp(a.family, fam->name) != 0 : (fam->large && !a.large))
-            continue;
-        tool_progress(options, "circles: %s\n", fam->name);
-        rc = run_family(ctx, &a, fam, &j, index, &first);
-    }
-    tool_json_end_array(&j);
-    tool_json_end_object(&j); /* results */
-    tool_json_end_object(&j);
-    tool_json_finish(&j);
-out:
-    if (index != NULL) {
-        fprintf(index, "\n]}\n");
-        if (fclose(index) != 0)
-            rc = TOOL_EXIT_FAILURE;
-    }
-    votecl_context_free(ctx);
-    return rc;
+    eval_circles_args = (eval_args){.common.seed = 1, .use = {1, 1}};
+    return tool_eval_run(options, &eval_circles_runner, argc, argv);
 }
 
 const tool_eval_suite tool_eval_circles = {

@@ -307,9 +307,7 @@ eg_run(tool_options *o, const eg_args *a, votecl_context *ctx, const truth_ght_i
         tool_json_begin_array(&dj);
         dump = &dj;
     }
-    tool_json_init(&j, stdout);
-    tool_json_begin_object(&j);
-    tool_json_header(&j, "eval");
+    tool_json_document(&j, stdout, "eval");
     tool_json_parameters(&j);
     tool_json_kv_string(&j, "suite", "ght");
     tool_json_kv_string(&j, "method", a->method == VOTECL_GHT_GUIL ? "guil" : "ballard");
@@ -344,9 +342,7 @@ eg_run(tool_options *o, const eg_args *a, votecl_context *ctx, const truth_ght_i
     }
     tool_json_end_object(&j);
     eg_print_tally(&j, "all", &all);
-    tool_json_end_object(&j); /* results */
-    tool_json_end_object(&j);
-    tool_json_finish(&j);
+    tool_json_document_end(&j);
     if (dump != NULL) {
         tool_json_end_array(dump);
         tool_json_end_object(dump);

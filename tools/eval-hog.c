@@ -299,9 +299,7 @@ eval_hog_run(tool_options *options, int argc, char **argv)
             goto out;
         }
     }
-    tool_json_init(&e.json, out);
-    tool_json_begin_object(&e.json);
-    tool_json_header(&e.json, "eval");
+    tool_json_document(&e.json, out, "eval");
     tool_json_parameters(&e.json);
     tool_json_kv_string(&e.json, "suite", "hog");
     tool_json_kv_uint(&e.json, "seed", e.seed);
@@ -311,9 +309,7 @@ eval_hog_run(tool_options *options, int argc, char **argv)
     if (run_families(&e) == 0 && run_shipped(&e) == 0)
         rc = TOOL_EXIT_OK;
     tool_json_end_array(&e.json);
-    tool_json_end_object(&e.json); /* results */
-    tool_json_end_object(&e.json);
-    tool_json_finish(&e.json);
+    tool_json_document_end(&e.json);
 out:
     if (out != stdout && fclose(out) != 0)
         rc = TOOL_EXIT_FAILURE;

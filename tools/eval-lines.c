@@ -12,6 +12,7 @@
 
 #include "eval.h"
 #include "json.h"
+#include "options.h"
 #include "truth-lines.h"
 
 #define EVAL_LINES_SOBEL 200 /* votecl hough's default edge step */
@@ -21,13 +22,12 @@ enum { DET_PCLINES, DET_HOUGH, DET_COUNT };
 static const char *const detector_names[DET_COUNT] = {"pclines", "hough"};
 
 typedef struct eval_args {
-    const char *family; /* NULL: all but the large ones */
-    const char *dump;
-    unsigned long seed, cases, radius, large, kernel, window, max_gap;
+    tool_eval_args common;
+    unsigned long radius, kernel, window, max_gap;
     int max_gap_set;
     int no_refine;               /* PClines: the cells' lines (params.refine 0), to measure */
     int hough_grid, hough_peaks; /* votecl_hough_grid, votecl_hough_peak_rule */
-    int verbose, segments;
+    int segments;
     int radius_set;
     int use[DET_COUNT];
 } eval_args;
@@ -69,42 +69,37 @@ eval_lines_usage(FILE *f)
             "  --hough-peaks opencv|window  theta-rho peak rule (default window)\n"
             "families:",
             TRUTH_LINES_ANGLE_DEG, TRUTH_LINES_DIST_PX);
-    for (const truth_lines_family *fam = truth_lines_families(); fam->name; fam++)
-        fprintf(f, " %s", fam->name);
-    fprintf(f, "\n");
+}
+
+static const tool_option_spec eval_lines_options[] = {
+    TOOL_OPT_FLAG(eval_args, segments, "--segments"),
+    TOOL_OPT_FLAG(eval_args, no_refine, "--no-refine"),
+    TOOL_OPT_RANGE(eval_args, window, "--hough-window", 1, VOTECL_HOUGH_MAX_WINDOW),
+    TOOL_OPT_RANGE(eval_args, kernel, "--orientation-kernel", 3, 7),
+};
+
+/* A choice between two words: *out 1 for the first. */
+static int
+two_words(const char *option, const char *first, const char *second, int argc, char **argv, int *i,
+          int *out)
+{
+    const char *v = NULL;
+    int r = tool_option_value(argc, argv, i, option, &v);
+    if (r > 0 && strcmp(v, first) != 0 && strcmp(v, second) != 0)
+        return tool_usage_error("eval lines", "%s wants %s or %s", option, first, second), -1;
+    return r <= 0 ? r : (*out = strcmp(v, first) == 0, 1);
 }
 
 static int
-eval_lines_option(eval_args *a, int argc, char **argv, int *i)
+eval_lines_option(void *args, int argc, char **argv, int *i)
 {
+    eval_args *a = args;
     const char *v = NULL;
     int r;
 
-    if (strcmp(argv[*i], "--large") == 0)
-        return a->large = 1, 1;
-    if (strcmp(argv[*i], "--verbose") == 0)
-        return a->verbose = 1, 1;
-    if (strcmp(argv[*i], "--segments") == 0)
-        return a->segments = 1, 1;
-    if (strcmp(argv[*i], "--no-refine") == 0)
-        return a->no_refine = 1, 1;
-    if ((r = tool_option_value(argc, argv, i, "--hough-grid", &v)) != 0) {
-        if (r > 0 && strcmp(v, "opencv") != 0 && strcmp(v, "span") != 0)
-            return tool_usage_error("eval lines", "--hough-grid wants opencv or span"), -1;
-        return r < 0 ? r : (a->hough_grid = strcmp(v, "opencv") == 0, 1);
-    }
-    if ((r = tool_option_value(argc, argv, i, "--hough-peaks", &v)) != 0) {
-        if (r > 0 && strcmp(v, "opencv") != 0 && strcmp(v, "window") != 0)
-            return tool_usage_error("eval lines", "--hough-peaks wants opencv or window"), -1;
-        return r < 0 ? r : (a->hough_peaks = strcmp(v, "opencv") == 0, 1);
-    }
-    if ((r = tool_option_value(argc, argv, i, "--family", &v)) != 0) {
-        if (r > 0 && truth_lines_family_find(v) == NULL)
-            return tool_usage_error("eval lines", "unknown family '%s'", v), -1;
-        return r < 0 ? r : (a->family = v, 1);
-    }
-    if ((r = tool_option_value(argc, argv, i, "--dump", &v)) != 0)
-        return r < 0 ? r : (a->dump = v, 1);
+    if ((r = two_words("--hough-grid", "opencv", "span", argc, argv, i, &a->hough_grid)) != 0 ||
+        (r = two_words("--hough-peaks", "opencv", "window", argc, argv, i, &a->hough_peaks)) != 0)
+        return r;
     if ((r = tool_option_value(argc, argv, i, "--detector", &v)) != 0) {
         if (r < 0)
             return r;
@@ -114,45 +109,47 @@ eval_lines_option(eval_args *a, int argc, char **argv, int *i)
             return tool_usage_error("eval lines", "--detector wants pclines, hough or both"), -1;
         return 1;
     }
-    if ((r = tool_option_value(argc, argv, i, "--cases", &v)) != 0)
-        return r < 0 ? r : tool_parse_ulong("--cases", v, 1, 1000000, &a->cases) < 0 ? -1 : 1;
-    if ((r = tool_option_value(argc, argv, i, "--seed", &v)) != 0)
-        return r < 0 ? r : tool_parse_ulong("--seed", v, 0, UINT32_MAX, &a->seed) < 0 ? -1 : 1;
-    if ((r = tool_option_value(argc, argv, i, "--max-gap", &v)) != 0) {
-        a->max_gap_set = 1;
-        return r < 0 ? r : tool_parse_ulong("--max-gap", v, 0, UINT32_MAX, &a->max_gap) < 0 ? -1 : 1;
-    }
-    if ((r = tool_option_value(argc, argv, i, "--hough-window", &v)) != 0)
-        return r < 0 ? r
-                     : tool_parse_ulong("--hough-window", v, 1, VOTECL_HOUGH_MAX_WINDOW, &a->window) < 0
-                           ? -1
-                           : 1;
-    if ((r = tool_option_value(argc, argv, i, "--orientation-kernel", &v)) != 0)
-        return r < 0 ? r
-                     : tool_parse_ulong("--orientation-kernel", v, 3, 7, &a->kernel) < 0 ? -1 : 1;
-    if ((r = tool_option_value(argc, argv, i, "--radius", &v)) != 0) {
-        a->radius_set = 1;
-        return r < 0 ? r
-                     : tool_parse_ulong("--radius", v, 0, VOTECL_LINES_MAX_DISTANCE, &a->radius) < 0
-                           ? -1
-                           : 1;
-    }
+    if ((r = tool_option_table(eval_lines_options, TOOL_OPTION_COUNT(eval_lines_options), a, argc,
+                               argv, i)) != 0)
+        return r;
+    if ((r = tool_option_ulong(argc, argv, i, "--max-gap", UINT32_MAX, &a->max_gap)) != 0)
+        return a->max_gap_set = 1, r;
+    if ((r = tool_option_ulong(argc, argv, i, "--radius", VOTECL_LINES_MAX_DISTANCE, &a->radius)) !=
+        0)
+        return a->radius_set = 1, r;
     return 0;
 }
 
 /* --- the detectors --- */
 
+/* A line of either detector (PClines' and the theta-rho Hough's have these members alike) as
+ * the suite scores it. */
+#define EVAL_DETECTION(l)                                                                          \
+    ((truth_lines_detection){.theta = (l).theta,                                                   \
+                             .rho = (l).rho,                                                       \
+                             .has_ends = (l).has_segment,                                          \
+                             .x0 = (l).x0,                                                         \
+                             .y0 = (l).y0,                                                         \
+                             .x1 = (l).x1,                                                         \
+                             .y1 = (l).y1})
+
+/* Whether det's plan (plan) does not fit case c: none yet, or another size. */
+static int
+eval_stale(const eval_detector *det, const void *plan, const truth_lines_case *c)
+{
+    return plan == NULL || det->width != c->width || det->height != c->height;
+}
+
 static votecl_status
-run_pclines(votecl_context *ctx, const eval_args *a, eval_detector *det,
-            const truth_lines_case *c, truth_lines_detection *out, size_t *n)
+run_pclines(votecl_context *ctx, const eval_args *a, eval_detector *det, const truth_lines_case *c,
+            truth_lines_detection *out, size_t *n)
 {
     votecl_lines_line *lines = calloc(EVAL_LINES_MAX, sizeof *lines);
     votecl_image image = {c->pixels, c->width, c->height, c->width, 1, VOTECL_DTYPE_U8};
     size_t found = 0;
     votecl_status st = lines != NULL ? VOTECL_OK : VOTECL_OUT_OF_HOST_MEMORY;
 
-    if (st == VOTECL_OK && (det->pclines == NULL || det->width != c->width ||
-                            det->height != c->height)) {
+    if (st == VOTECL_OK && eval_stale(det, det->pclines, c)) {
         votecl_lines_params p;
         votecl_lines_params_init(&p);
         if (a->radius_set)
@@ -173,9 +170,7 @@ run_pclines(votecl_context *ctx, const eval_args *a, eval_detector *det,
     det->seconds += tool_now() - t0;
     *n = found < EVAL_LINES_MAX ? found : EVAL_LINES_MAX;
     for (size_t k = 0; st == VOTECL_OK && k < *n; k++)
-        out[k] = (truth_lines_detection){.theta = lines[k].theta, .rho = lines[k].rho,
-                                         .has_ends = lines[k].has_segment, .x0 = lines[k].x0,
-                                         .y0 = lines[k].y0, .x1 = lines[k].x1, .y1 = lines[k].y1};
+        out[k] = EVAL_DETECTION(lines[k]);
     free(lines);
     return st;
 }
@@ -191,8 +186,7 @@ run_hough(votecl_context *ctx, const eval_args *a, eval_detector *det, const tru
     size_t found = 0;
     votecl_status st = lines != NULL ? VOTECL_OK : VOTECL_OUT_OF_HOST_MEMORY;
 
-    if (st == VOTECL_OK && (det->hough == NULL || det->width != c->width ||
-                            det->height != c->height)) {
+    if (st == VOTECL_OK && eval_stale(det, det->hough, c)) {
         votecl_hough_params p;
         votecl_hough_params_init(&p);
         if (a->window != 0)
@@ -207,19 +201,18 @@ run_hough(votecl_context *ctx, const eval_args *a, eval_detector *det, const tru
         st = votecl_hough_plan_new(ctx, &p, c->width, c->height, &det->hough);
     }
     double t0 = tool_now();
-    if (st == VOTECL_OK && tool_hough_sobel(&gray, EVAL_LINES_SOBEL, &edges, error, sizeof error) < 0)
+    if (st == VOTECL_OK &&
+        tool_hough_sobel(&gray, EVAL_LINES_SOBEL, &edges, error, sizeof error) < 0)
         st = VOTECL_OUT_OF_HOST_MEMORY;
     if (st == VOTECL_OK) {
-        votecl_image image = {edges.data, edges.width, edges.height, edges.stride, 1,
-                              VOTECL_DTYPE_U8};
+        votecl_image image = {edges.data,   edges.width, edges.height,
+                              edges.stride, 1,           VOTECL_DTYPE_U8};
         st = votecl_hough_run(det->hough, &image, lines, EVAL_LINES_MAX, &found, NULL);
     }
     det->seconds += tool_now() - t0;
     *n = found < EVAL_LINES_MAX ? found : EVAL_LINES_MAX;
     for (size_t k = 0; st == VOTECL_OK && k < *n; k++)
-        out[k] = (truth_lines_detection){.theta = lines[k].theta, .rho = lines[k].rho,
-                                         .has_ends = lines[k].has_segment, .x0 = lines[k].x0,
-                                         .y0 = lines[k].y0, .x1 = lines[k].x1, .y1 = lines[k].y1};
+        out[k] = EVAL_DETECTION(lines[k]);
     tool_image_free(&edges);
     free(lines);
     return st;
@@ -235,63 +228,63 @@ detector_free(eval_detector *det)
 
 /* --- the dump --- */
 
-static int
-dump_case(const eval_args *a, const truth_lines_case *c, FILE *index, int first)
-{
-    char path[4096], error[256];
-    tool_image im = {c->pixels, c->width, c->height, c->width, 1, VOTECL_DTYPE_U8};
+static const tool_eval_runner eval_lines_runner;
 
-    if (snprintf(path, sizeof path, "%s/%s.pgm", a->dump, c->name) >= (int)sizeof path)
+static int
+dump_case(const truth_lines_case *c, FILE *index, int first)
+{
+    if (tool_eval_dump_case(&eval_lines_runner, c->family, c->name, c->pixels, c->width, c->height,
+                            index, first) < 0)
         return -1;
-    if (tool_image_write(path, &im, error, sizeof error) < 0) {
-        fprintf(stderr, "votecl eval lines: %s\n", error);
-        return -1;
-    }
-    fprintf(index, "%s\n  {\"family\": \"%s\", \"name\": \"%s\", \"file\": \"%s.pgm\", "
-                   "\"width\": %u, \"height\": %u, \"truth\": [",
-            first ? "" : ",", c->family, c->name, c->name, c->width, c->height);
+    fprintf(index, ", \"truth\": [");
     for (size_t t = 0; t < c->n; t++)
-        fprintf(index, "%s[%.3f, %.3f, %.3f, %.3f]", t ? ", " : "", c->truth[t].x0,
-                c->truth[t].y0, c->truth[t].x1, c->truth[t].y1);
+        fprintf(index, "%s[%.3f, %.3f, %.3f, %.3f]", t ? ", " : "", c->truth[t].x0, c->truth[t].y0,
+                c->truth[t].x1, c->truth[t].y1);
     fprintf(index, "]}");
     return 0;
 }
 
-static FILE *
-dump_open(const eval_args *a)
+static void
+dump_head(FILE *f)
 {
-    char path[4096];
-    FILE *f;
-
-    if (tool_make_directories(a->dump) != 0)
-        return NULL;
-    if (snprintf(path, sizeof path, "%s/cases.json", a->dump) >= (int)sizeof path)
-        return NULL;
-    if ((f = fopen(path, "w")) != NULL)
-        fprintf(f, "{\"suite\": \"lines\", \"angle_deg\": %.2f, \"distance_px\": %.2f, "
-                   "\"cases\": [",
-                TRUTH_LINES_ANGLE_DEG, TRUTH_LINES_DIST_PX);
-    return f;
+    fprintf(f, ", \"angle_deg\": %.2f, \"distance_px\": %.2f", TRUTH_LINES_ANGLE_DEG,
+            TRUTH_LINES_DIST_PX);
 }
 
 /* --- the suite --- */
+
+/* Runs detector d on case c and scores it (a failure scores as finding nothing, and is
+ * counted). */
+static void
+run_detector(votecl_context *ctx, const eval_args *a, int d, eval_detector *det,
+             const truth_lines_case *c, truth_lines_detection *found)
+{
+    size_t n = 0, before = det->score.matched;
+    votecl_status st = d == DET_PCLINES ? run_pclines(ctx, a, det, c, found, &n)
+                                        : run_hough(ctx, a, det, c, found, &n);
+    det->width = c->width;
+    det->height = c->height;
+    if (st != VOTECL_OK) {
+        fprintf(stderr, "votecl eval lines: %s %s: %s: %s\n", detector_names[d], c->name,
+                votecl_status_string(st), votecl_context_get_error(ctx));
+        det->failures++;
+        n = 0;
+    }
+    truth_lines_score_case(c, found, n, &det->score);
+    if (a->common.verbose && det->score.matched - before < c->n)
+        fprintf(stderr, "%s %s: %zu of %zu found, %zu detections; first %.2f deg %.1f\n",
+                detector_names[d], c->name, det->score.matched - before, c->n, n,
+                n ? found[0].theta * 180 / 3.14159265358979 : 0.0, n ? found[0].rho : 0.0);
+}
 
 static void
 write_score(tool_json *j, const char *name, const eval_detector *det)
 {
     const truth_lines_score *s = &det->score;
 
-    tool_json_begin_object(j);
-    tool_json_kv_string(j, "detector", name);
-    tool_json_kv_uint(j, "cases", s->cases);
-    tool_json_kv_uint(j, "cases_all_found", s->cases_all_found);
-    tool_json_kv_uint(j, "truths", s->truths);
-    tool_json_kv_uint(j, "matched", s->matched);
-    tool_json_kv_uint(j, "detections", s->detections);
-    tool_json_kv_uint(j, "duplicates", s->duplicates);
-    tool_json_kv_uint(j, "false_positives", s->false_positives);
-    tool_json_kv_double(j, "recall", truth_lines_recall(s));
-    tool_json_kv_double(j, "precision", truth_lines_precision(s));
+    tool_eval_counts counts = TOOL_EVAL_COUNTS(s, truth_lines_recall, truth_lines_precision);
+
+    tool_eval_score_begin(j, name, &counts);
     if (s->matched > 0) {
         tool_json_kv_double(j, "theta_error_mean_deg", s->theta_error_sum / s->matched);
         tool_json_kv_double(j, "theta_error_max_deg", s->theta_error_max);
@@ -303,65 +296,40 @@ write_score(tool_json *j, const char *name, const eval_detector *det)
         tool_json_kv_double(j, "ends_within_fraction", (double)s->ends_within / s->ends);
         tool_json_kv_double(j, "end_error_mean", s->end_error_sum / s->ends);
     }
-    tool_json_kv_uint(j, "failures", det->failures);
-    tool_json_kv_double(j, "seconds_per_case", s->cases ? det->seconds / s->cases : 0.0);
-    tool_json_end_object(j);
+    tool_eval_score_end(j, det->failures, det->seconds, s->cases);
 }
 
 static int
-run_family(votecl_context *ctx, const eval_args *a, const truth_lines_family *fam, tool_json *j,
-           FILE *index, int *first)
+run_family(votecl_context *ctx, void *args, size_t k, tool_json *j, FILE *index, int *first)
 {
+    const eval_args *a = args;
+    const truth_lines_family *fam = truth_lines_families() + k;
     eval_detector det[DET_COUNT] = {{0}};
     truth_lines_detection *found = calloc(EVAL_LINES_MAX, sizeof *found);
-    size_t count = a->cases && a->cases < fam->count ? a->cases : fam->count;
+    size_t count = a->common.cases && a->common.cases < fam->count ? a->common.cases : fam->count;
     int rc = TOOL_EXIT_OK;
 
     if (found == NULL)
         return TOOL_EXIT_FAILURE;
     for (size_t i = 0; i < count && rc == TOOL_EXIT_OK; i++) {
         truth_lines_case c;
-        if (truth_lines_case_make(fam, i, a->seed, &c) < 0) {
+        if (truth_lines_case_make(fam, i, a->common.seed, &c) < 0) {
             rc = TOOL_EXIT_FAILURE;
             break;
         }
-        if (index != NULL && dump_case(a, &c, index, *first) < 0)
+        if (index != NULL && dump_case(&c, index, *first) < 0)
             rc = TOOL_EXIT_FAILURE;
         *first = 0;
-        for (int d = 0; d < DET_COUNT && rc == TOOL_EXIT_OK; d++) {
-            size_t n = 0;
-            votecl_status st;
-            if (!a->use[d])
-                continue;
-            st = d == DET_PCLINES ? run_pclines(ctx, a, &det[d], &c, found, &n)
-                                  : run_hough(ctx, a, &det[d], &c, found, &n);
-            det[d].width = c.width;
-            det[d].height = c.height;
-            if (st != VOTECL_OK) {
-                /* a failure scores as finding nothing, and is counted */
-                fprintf(stderr, "votecl eval lines: %s %s: %s: %s\n", detector_names[d], c.name,
-                        votecl_status_string(st), votecl_context_get_error(ctx));
-                det[d].failures++;
-                n = 0;
-            }
-            size_t before = det[d].score.matched;
-            truth_lines_score_case(&c, found, n, &det[d].score);
-            if (a->verbose && det[d].score.matched - before < c.n)
-                fprintf(stderr, "%s %s: %zu of %zu found, %zu detections; first %.2f deg %.1f\n",
-                        detector_names[d], c.name, det[d].score.matched - before, c.n, n,
-                        n ? found[0].theta * 180 / 3.14159265358979 : 0.0, n ? found[0].rho : 0.0);
-        }
+        for (int d = 0; d < DET_COUNT && rc == TOOL_EXIT_OK; d++)
+            if (a->use[d])
+                run_detector(ctx, a, d, &det[d], &c, found);
         truth_lines_case_clear(&c);
     }
-    tool_json_begin_object(j);
-    tool_json_kv_string(j, "family", fam->name);
-    tool_json_key(j, "detectors");
-    tool_json_begin_array(j);
+    tool_eval_family_begin(j, fam->name);
     for (int d = 0; d < DET_COUNT; d++)
         if (a->use[d])
             write_score(j, detector_names[d], &det[d]);
-    tool_json_end_array(j);
-    tool_json_end_object(j);
+    tool_eval_family_end(j);
     for (int d = 0; d < DET_COUNT; d++)
         detector_free(&det[d]);
     free(found);
@@ -369,63 +337,39 @@ run_family(votecl_context *ctx, const eval_args *a, const truth_lines_family *fa
 }
 
 static int
+family(size_t k, tool_eval_family *out)
+{
+    const truth_lines_family *f = truth_lines_families() + k;
+    *out = (tool_eval_family){f->name, f->count, f->large};
+    return f->name != NULL;
+}
+
+static void
+parameters(tool_json *j)
+{
+    tool_json_kv_double(j, "angle_deg", TRUTH_LINES_ANGLE_DEG);
+    tool_json_kv_double(j, "distance_px", TRUTH_LINES_DIST_PX);
+}
+
+static eval_args eval_lines_args;
+
+static const tool_eval_runner eval_lines_runner = {
+    .suite = "lines",
+    .common = &eval_lines_args.common,
+    .args = &eval_lines_args,
+    .option = eval_lines_option,
+    .usage = eval_lines_usage,
+    .family = family,
+    .dump_head = dump_head,
+    .parameters = parameters,
+    .run_family = run_family,
+};
+
+static int
 eval_lines_run(tool_options *options, int argc, char **argv)
 {
-    eval_args a = {.seed = 1, .use = {1, 1}};
-    votecl_context *ctx = NULL;
-    FILE *index = NULL;
-    tool_json j;
-    int rc, first = 1;
-
-    for (int i = 1; i < argc; i++) {
-        int r = tool_common_option(options, argc, argv, &i);
-        if (r == 0)
-            r = eval_lines_option(&a, argc, argv, &i);
-        if (r < 0)
-            return TOOL_EXIT_USAGE;
-        if (r == 0)
-            return tool_usage_error("eval lines", "unknown argument '%s'", argv[i]);
-    }
-    if (options->help) {
-        eval_lines_usage(stdout);
-        return TOOL_EXIT_OK;
-    }
-    if (a.dump != NULL && (index = dump_open(&a)) == NULL) {
-        fprintf(stderr, "votecl eval lines: cannot write %s/cases.json\n", a.dump);
-        return TOOL_EXIT_FAILURE;
-    }
-    if ((rc = tool_context_open(options, &ctx)) != TOOL_EXIT_OK)
-        goto out;
-    tool_json_init(&j, stdout);
-    tool_json_begin_object(&j);
-    tool_json_header(&j, "eval");
-    tool_json_parameters(&j);
-    tool_json_kv_string(&j, "suite", "lines");
-    tool_json_kv_uint(&j, "seed", a.seed);
-    tool_json_kv_double(&j, "angle_deg", TRUTH_LINES_ANGLE_DEG);
-    tool_json_kv_double(&j, "distance_px", TRUTH_LINES_DIST_PX);
-    tool_json_results(&j);
-    tool_json_key(&j, "families");
-    tool_json_begin_array(&j);
-    for (const truth_lines_family *fam = truth_lines_families(); fam->name && rc == TOOL_EXIT_OK;
-         fam++) {
-        if (a.family != NULL ? strcmp(a.family, fam->name) != 0 : (fam->large && !a.large))
-            continue;
-        tool_progress(options, "lines: %s\n", fam->name);
-        rc = run_family(ctx, &a, fam, &j, index, &first);
-    }
-    tool_json_end_array(&j);
-    tool_json_end_object(&j); /* results */
-    tool_json_end_object(&j);
-    tool_json_finish(&j);
-out:
-    if (index != NULL) {
-        fprintf(index, "\n]}\n");
-        if (fclose(index) != 0)
-            rc = TOOL_EXIT_FAILURE;
-    }
-    votecl_context_free(ctx);
-    return rc;
+    eval_lines_args = (eval_args){.common.seed = 1, .use = {1, 1}};
+    return tool_eval_run(options, &eval_lines_runner, argc, argv);
 }
 
 const tool_eval_suite tool_eval_lines = {

@@ -10,6 +10,23 @@
 #include "plot.h"
 #include "tool.h"
 
+void *
+tool_line_result_alloc(size_t max_lines, size_t line_size, size_t cells, uint32_t **space,
+                       size_t *shown)
+{
+    void *lines;
+    *shown = max_lines ? max_lines : TOOL_HOUGH_MAX_SHOWN;
+    lines = calloc(*shown, line_size);
+    *space = malloc(cells * sizeof **space);
+    if (lines == NULL || *space == NULL) {
+        free(lines);
+        free(*space);
+        *space = NULL;
+        return NULL;
+    }
+    return lines;
+}
+
 void
 tool_json_line(tool_json *j, double theta, double rho, unsigned votes)
 {
@@ -17,6 +34,59 @@ tool_json_line(tool_json *j, double theta, double rho, unsigned votes)
     tool_json_kv_double(j, "theta_degrees", theta * 180.0 / M_PI);
     tool_json_kv_double(j, "rho", rho);
     tool_json_kv_uint(j, "votes", votes);
+}
+
+void
+tool_json_hough_lines(tool_json *j, const votecl_hough_line *lines, size_t found, size_t shown)
+{
+    tool_json_kv_uint(j, "found", found);
+    tool_json_key(j, "lines");
+    tool_json_begin_array(j);
+    for (size_t i = 0; i < shown; i++) {
+        const votecl_hough_line *l = &lines[i];
+        tool_json_begin_object(j);
+        tool_json_line(j, l->theta, l->rho, l->votes);
+        tool_json_kv_uint(j, "angle", l->angle);
+        tool_json_kv_uint(j, "bin", l->bin);
+        if (l->has_segment)
+            tool_json_kv_segment(j, "segment", l->x0, l->y0, l->x1, l->y1);
+        tool_json_end_object(j);
+    }
+    tool_json_end_array(j);
+}
+
+void
+tool_lines_json(tool_json *j, const tool_lines_result *r, int seconds)
+{
+    tool_json_parameters(j);
+    tool_json_kv_uint(j, "columns", r->columns);
+    tool_json_kv_uint(j, "rows", r->rows);
+    tool_json_kv_uint(j, "distance", r->params.distance);
+    tool_json_kv_uint(j, "radius", r->params.radius);
+    tool_json_kv_uint(j, "orientation_kernel", r->params.orientation_kernel);
+    tool_json_kv_uint(j, "neighbourhood", r->params.neighbourhood);
+    tool_json_kv_uint(j, "threshold", r->params.threshold);
+    tool_json_results(j);
+    tool_json_kv_uint(j, "edges", r->stats.edges);
+    if (seconds)
+        tool_json_kv_double(j, "seconds", r->seconds);
+    tool_json_kv_uint(j, "found", r->found);
+    tool_json_key(j, "lines");
+    tool_json_begin_array(j);
+    for (size_t i = 0; i < r->shown; i++) {
+        const votecl_lines_line *l = &r->lines[i];
+        tool_json_begin_object(j);
+        tool_json_kv_double(j, "a", l->a);
+        tool_json_kv_double(j, "b", l->b);
+        tool_json_kv_double(j, "c", l->c);
+        tool_json_line(j, l->theta, l->rho, l->votes);
+        tool_json_kv_int(j, "u", l->u);
+        tool_json_kv_double(j, "v", l->v);
+        if (l->has_segment)
+            tool_json_kv_segment(j, "segment", l->x0, l->y0, l->x1, l->y1);
+        tool_json_end_object(j);
+    }
+    tool_json_end_array(j);
 }
 
 void

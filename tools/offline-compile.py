@@ -106,7 +106,7 @@ PTX_MIN_SM = [
 
 # The device test programs, the longest first (the capture runs them in that order).
 TEST_PROGRAMS = ["histogram", "ght", "pclines", "hog", "uservote", "subsample", "hough", "sum",
-                 "hog-windows", "circles"]
+                 "hog-windows", "circles", "edges"]
 
 # --tests quick: the /opencl/ tests that reach every kernel and each kind of variant (element
 # types, strategies, weights, 2-D and two-array histograms, multi-pass and stretched plans,

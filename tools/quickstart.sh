@@ -17,7 +17,8 @@ cd "$(dirname "$0")/.."
 # clang, libclang-rt-14-dev (ASan, UBSan, libFuzzer) and valgrind serve the hardening
 # checks of docs/reliability.md; clang-14 and libclc-14 (its OpenCL built-ins for AMD and
 # NVIDIA GPUs) the offline kernel builds of docs/offline-builds.md; python3-venv, python3-pip
-# and python3-wheel let pip build and install python/ offline in a venv (make check-wheel).
+# and python3-wheel let pip build and install python/ offline in a venv (make check-wheel);
+# doxygen and python3-sphinx build the reference manual (make doc, make check-doc).
 PACKAGES=(
     build-essential autoconf automake libtool autoconf-archive pkg-config
     libglib2.0-dev ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
@@ -25,7 +26,9 @@ PACKAGES=(
     python3-pytest python3-setuptools python3-wheel python3-pip python3-venv python3-dev
     clang libclang-rt-14-dev valgrind clang-14 libclc-14
     libavformat-dev libavcodec-dev libswscale-dev libavutil-dev ffmpeg libopenmpi-dev openmpi-bin
+    doxygen python3-sphinx
 )
+
 CHECK_LOG=make-check.log
 
 usage() {

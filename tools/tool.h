@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <votecl.h>
 
 #include "image-io.h"
@@ -42,6 +43,7 @@ int tool_cmd_lines(tool_options *options, int argc, char **argv);
 int tool_cmd_hog(tool_options *options, int argc, char **argv);
 int tool_cmd_ght(tool_options *options, int argc, char **argv);
 int tool_cmd_circles(tool_options *options, int argc, char **argv);
+int tool_cmd_edges(tool_options *options, int argc, char **argv);
 int tool_cmd_eval(tool_options *options, int argc, char **argv);
 int tool_cmd_batch(tool_options *options, int argc, char **argv);
 int tool_cmd_warmup(tool_options *options, int argc, char **argv);
@@ -95,6 +97,8 @@ void tool_build_progress_attach(const tool_options *options, votecl_context *ctx
 
 /* Seconds on the monotonic clock. */
 double tool_now(void);
+/* qsort's comparison of doubles (times). */
+int tool_compare_doubles(const void *a, const void *b);
 
 /* The directory holding the shipped images: dir when not NULL, else the installed
  * VOTECL_IMAGEDIR when it holds building.png, else tools/images beside the build-tree binary.
@@ -133,6 +137,13 @@ votecl_status tool_hist_image_channel(votecl_context *context, const tool_image 
                                       uint32_t *counts, votecl_vote_plan_info *info,
                                       double *seconds);
 
+/* An 8-bit copy (16-bit samples shifted down; gray+alpha to gray), as votecl hog reads
+ * (algorithms.c). */
+int tool_image_u8(const tool_image *image, tool_image *out, char *error, size_t size);
+/* The image as u8 gray (tool_image_to_gray; 16-bit gray taken as its high byte). gray:
+ * caller-owned output. 0, or -1 with the message in error. */
+int tool_gray_u8(const tool_image *image, tool_image *gray, char *error, size_t size);
+
 /* One line describing a plan: "local S'=7 S=7 P=8 passes=1 wg=256". */
 void tool_plan_summary(const votecl_vote_plan_info *info, char *buffer, size_t size);
 
@@ -150,6 +161,42 @@ typedef int (*tool_option_fn)(void *args, int argc, char **argv, int *i);
  * Returns TOOL_EXIT_OK or TOOL_EXIT_USAGE. */
 int tool_parse_image_command(tool_options *options, const char *command, tool_option_fn option,
                              void *args, int argc, char **argv, const char **image_path);
+/* tool_parse_image_command, then what every such command does next: --help prints usage
+ * (and returns TOOL_EXIT_OK with options->help set), else the command's image limits
+ * (tool_image_limits) and its IMAGE read into image (caller-owned; free with
+ * tool_image_free). Returns TOOL_EXIT_OK, TOOL_EXIT_USAGE, or TOOL_EXIT_FAILURE after a
+ * message naming the file. */
+int tool_image_command_start(tool_options *options, const char *command, tool_option_fn option,
+                             void *args, void (*usage)(FILE *), int argc, char **argv,
+                             const char **image_path, tool_image *image);
+
+/* A command of one IMAGE: its arguments (tool_parse_image_command), --help, check, the image
+ * read within the command's limits, load, the context, then run. */
+typedef struct tool_image_command {
+    const char *name; /* "lines" */
+    tool_option_fn option;
+    void (*usage)(FILE *f);
+    size_t max_side; /* the image's largest side; 0: tool_image_limits(name) */
+    /* After the arguments (not with --help): a usage error's TOOL_EXIT_USAGE, or OK; may be
+     * NULL. */
+    int (*check)(void *args);
+    /* After the image is read, before the context: what the command derives from it (says
+     * its failures on stderr); may be NULL. */
+    int (*load)(void *args, tool_image *image);
+    /* Computes and writes the command's outputs; returns a TOOL_EXIT_* code. */
+    int (*run)(tool_options *options, votecl_context *ctx, void *args, const tool_image *image);
+} tool_image_command;
+
+/* Runs c with args (initialised by the caller; *image_path set from the arguments). Returns
+ * a TOOL_EXIT_* code. */
+int tool_image_command_run(tool_options *options, const tool_image_command *c, void *args,
+                           const char **image_path, int argc, char **argv);
+
+/* Writes out, an annotated image that a tool_*_annotate() call returning made (its message
+ * in error) filled, to path and frees it; says the failure as "votecl COMMAND: ...".
+ * Returns a TOOL_EXIT_* code. */
+int tool_write_annotated(const char *command, const char *path, tool_image *out, int made,
+                         char *error, size_t size);
 
 /* "cpu", "gpu", "accelerator", "other". */
 const char *tool_device_type_name(votecl_device_type type);
@@ -167,6 +214,10 @@ struct tool_json;
  * other top-level keys. A command writes no image path or size of its own: they are in
  * "inputs". */
 void tool_json_header(struct tool_json *j, const char *command);
+/* A command's document on file: its top-level object begun and the header written (the
+ * command then opens "parameters"); _end closes "results", the top level and the output. */
+void tool_json_document(struct tool_json *j, FILE *file, const char *command);
+void tool_json_document_end(struct tool_json *j);
 /* The header's parts, for documents that are not one command's run on the images read (the
  * records of votecl batch): its first fields; one entry of "inputs". */
 void tool_json_header_fields(struct tool_json *j, const char *command, const char *backend,
@@ -215,6 +266,9 @@ typedef struct tool_hough_result {
 votecl_status tool_hough_compute(votecl_context *context, const votecl_hough_params *params,
                                  const tool_image *edges, tool_hough_result *r);
 void tool_hough_result_free(tool_hough_result *r);
+/* The theta-rho parameters votecl hough and its batch case both take (--bins, --threshold,
+ * --window, --edge-threshold, --max-lines), as a tool_option_fn. */
+int tool_hough_param_option(votecl_hough_params *params, int argc, char **argv, int *i);
 /* A u8 edge image: 255 where the Sobel magnitude of gray (u8 or u16, taken as its high byte)
  * reaches threshold, else 0 (the one-pixel border is 0). edges: caller-owned output. */
 int tool_hough_sobel(const tool_image *gray, unsigned threshold, tool_image *edges, char *error,
@@ -242,13 +296,27 @@ typedef struct tool_lines_result {
 votecl_status tool_lines_compute(votecl_context *context, const votecl_lines_params *params,
                                  const tool_image *image, tool_lines_result *r);
 void tool_lines_result_free(tool_lines_result *r);
+/* The PClines parameters votecl lines and its batch case both take (--distance, --rows,
+ * --window, --threshold, --radius, --edge-threshold, --max-lines), as a tool_option_fn. */
+int tool_lines_param_option(votecl_lines_params *params, int argc, char **argv, int *i);
 /* tool_hough_annotate() for PClines lines. */
 int tool_lines_annotate(const tool_image *image, const votecl_lines_line *lines, size_t n,
                         tool_image *out, char *error, size_t error_size);
 
 /* What votecl hough and votecl lines share in their output (line-output.c). */
+/* A line detector's result arrays: *shown (max_lines, or TOOL_HOUGH_MAX_SHOWN when 0) lines
+ * of line_size bytes zeroed, returned, and *space, cells counts of its vote space; NULL (and
+ * *space NULL) when either is out of memory. */
+void *tool_line_result_alloc(size_t max_lines, size_t line_size, size_t cells, uint32_t **space,
+                             size_t *shown);
 /* A line's theta, theta_degrees, rho and votes as members of the open JSON object j. */
 void tool_json_line(struct tool_json *j, double theta, double rho, unsigned votes);
+/* "found" and the "lines" array of the theta-rho Hough's lines (votecl hough, its batch case). */
+void tool_json_hough_lines(struct tool_json *j, const votecl_hough_line *lines, size_t found,
+                           size_t shown);
+/* "parameters" and "results" of votecl lines and its batch case, the run's seconds with
+ * seconds. */
+void tool_lines_json(struct tool_json *j, const tool_lines_result *r, int seconds);
 /* Ends a line of text: " segment x0 y0 x1 y1" when it has one, then the newline. */
 void tool_print_segment(int has_segment, double x0, double y0, double x1, double y1);
 
@@ -298,6 +366,9 @@ votecl_status tool_ght_detect(votecl_context *context, const votecl_ght_params *
 /* The library's memory limit for a detection of templ in image within the tool's memory
  * budget (docs/reliability.md): the budget (one worker's share in batch) less the decoded
  * images and their gray copies, which the tool holds meanwhile (at least 1 byte). */
+/* The GHT parameters votecl ght and its batch case both take (the search's range and steps,
+ * --min-dist, --levels, --dp, --max), as a tool_option_fn. */
+int tool_ght_param_option(votecl_ght_params *params, int argc, char **argv, int *i);
 uint64_t tool_ght_memory_limit(const tool_image *templ, const tool_image *image);
 /* A dimmed RGB copy of image with the template's tw x th box drawn at every pose. out:
  * caller-owned output. */

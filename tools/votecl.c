@@ -36,11 +36,14 @@ static const tool_command tool_commands[] = {
      tool_cmd_ght},
     {"circles", "circles of an image (Hough: OpenCV's gradient or per radius), text, JSON, PNG",
      tool_cmd_circles},
+    {"edges", "Canny's edges (cv2.Canny) or a Sobel derivative of an image, counts, PNG",
+     tool_cmd_edges},
     {"vote", "a user-defined vote (OpenCL C in a file) on an image", tool_cmd_vote},
-    {"eval", "accuracy suites (recall, precision, error per case family) as JSON",
-     tool_cmd_eval},
-    {"batch", "one algorithm over images, directories and videos on every device (and MPI "
-              "rank), JSON Lines", tool_cmd_batch},
+    {"eval", "accuracy suites (recall, precision, error per case family) as JSON", tool_cmd_eval},
+    {"batch",
+     "one algorithm over images, directories and videos on every device (and MPI "
+     "rank), JSON Lines",
+     tool_cmd_batch},
     {"demo", "histograms of the shipped images with annotated PNGs", tool_cmd_demo},
     {"warmup", "builds and caches the kernels of every module for the device (--all: more)",
      tool_cmd_warmup},
@@ -165,6 +168,7 @@ static const struct {
     {"lines", VOTECL_LINES_MAX_SIDE, 20},                 /* 18.5 (4270 x 4270: 447 MB) */
     {"ght", VOTECL_GHT_MAX_SIDE, VOTECL_GHT_PIXEL_BYTES}, /* the library's figure */
     {"hog", VOTECL_HOG_MAX_SIDE, 400},                    /* 354 (970 x 970 RGB: 443 MB) */
+    {"edges", VOTECL_EDGES_MAX_SIDE, 28},                 /* reckoned: Canny's arrays, stack */
 };
 
 void
@@ -429,6 +433,85 @@ tool_parse_image_command(tool_options *options, const char *command, tool_option
     return TOOL_EXIT_OK;
 }
 
+int
+tool_compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int
+tool_image_command_run(tool_options *options, const tool_image_command *c, void *args,
+                       const char **image_path, int argc, char **argv)
+{
+    tool_image image = {0};
+    votecl_context *ctx = NULL;
+    char error[600];
+    int rc = tool_parse_image_command(options, c->name, c->option, args, argc, argv, image_path);
+    if (rc != TOOL_EXIT_OK)
+        return rc;
+    if (options->help) {
+        c->usage(stdout);
+        return TOOL_EXIT_OK;
+    }
+    if (c->check != NULL && (rc = c->check(args)) != TOOL_EXIT_OK)
+        return rc;
+    if (c->max_side != 0)
+        tool_image_limit_side(c->max_side); /* larger is refused before decoding */
+    else
+        tool_image_limits(c->name); /* an image over them is refused from its header */
+    if (tool_image_read(*image_path, &image, error, sizeof error) < 0) {
+        fprintf(stderr, "votecl %s: %s\n", c->name, error);
+        return TOOL_EXIT_FAILURE;
+    }
+    if (c->load != NULL && (rc = c->load(args, &image)) != TOOL_EXIT_OK)
+        goto out;
+    if ((rc = tool_context_open(options, &ctx)) == TOOL_EXIT_OK) {
+        tool_progress(options, "votecl %s: %s, %zux%zu\n", c->name, *image_path, image.width,
+                      image.height);
+        rc = c->run(options, ctx, args, &image);
+    }
+out:
+    votecl_context_free(ctx);
+    tool_image_free(&image);
+    return rc;
+}
+
+int
+tool_write_annotated(const char *command, const char *path, tool_image *out, int made, char *error,
+                     size_t size)
+{
+    int rc = TOOL_EXIT_OK;
+    if (made < 0 || tool_image_write(path, out, error, size) < 0) {
+        fprintf(stderr, "votecl %s: %s\n", command, error);
+        rc = TOOL_EXIT_FAILURE;
+    }
+    tool_image_free(out);
+    return rc;
+}
+
+int
+tool_image_command_start(tool_options *options, const char *command, tool_option_fn option,
+                         void *args, void (*usage)(FILE *), int argc, char **argv,
+                         const char **image_path, tool_image *image)
+{
+    char error[600];
+    int rc = tool_parse_image_command(options, command, option, args, argc, argv, image_path);
+
+    if (rc != TOOL_EXIT_OK)
+        return rc;
+    if (options->help) {
+        usage(stdout);
+        return TOOL_EXIT_OK;
+    }
+    tool_image_limits(command); /* an image over them is refused from its header */
+    if (tool_image_read(*image_path, image, error, sizeof error) < 0) {
+        fprintf(stderr, "votecl %s: %s\n", command, error);
+        return TOOL_EXIT_FAILURE;
+    }
+    return TOOL_EXIT_OK;
+}
+
 /* A plan description as a JSON object. */
 void
 tool_json_plan_info(tool_json *j, const votecl_vote_plan_info *info)
@@ -514,6 +597,22 @@ tool_json_header(tool_json *j, const char *command)
         tool_json_input(j, images[i].path, images[i].width, images[i].height, images[i].channels,
                         images[i].dtype);
     tool_json_end_array(j);
+}
+
+void
+tool_json_document(tool_json *j, FILE *file, const char *command)
+{
+    tool_json_init(j, file);
+    tool_json_begin_object(j);
+    tool_json_header(j, command);
+}
+
+void
+tool_json_document_end(tool_json *j)
+{
+    tool_json_end_object(j); /* results */
+    tool_json_end_object(j);
+    tool_json_finish(j);
 }
 
 void

@@ -1,4 +1,5 @@
-/* libvotecl: the Hough transform for circles, in the two forms users know.
+/** @file
+ * libvotecl: the Hough transform for circles, in the two forms users know.
  *
  * VOTECL_CIRCLES_GRADIENT is OpenCV's HoughCircles(HOUGH_GRADIENT): the Canny edges of a
  * gray image (3x3 Sobel, |gx| + |gy|, thresholds max(1, canny_high / 2) and canny_high),
@@ -48,63 +49,67 @@
 extern "C" {
 #endif
 
-/* Largest image side (edge points are packed as x | y << 16). */
+/** Largest image side (edge points are packed as x | y << 16). */
 #define VOTECL_CIRCLES_MAX_SIDE 65535u
-/* Most radii of the per-radius accumulator. */
+/** Most radii of the per-radius accumulator. */
 #define VOTECL_CIRCLES_MAX_RADII 1024u
-/* Largest accumulator of the per-radius method, in cells (radii x W x H: 4 bytes each). */
+/** Largest accumulator of the per-radius method, in cells (radii x W x H: 4 bytes each). */
 #define VOTECL_CIRCLES_MAX_CELLS ((uint64_t)1 << 30)
-/* Largest Canny threshold: |gx| + |gy| of the 3x3 Sobel of a u8 image is at most 2040. */
+/** Largest Canny threshold: |gx| + |gy| of the 3x3 Sobel of a u8 image is at most 2040. */
 #define VOTECL_CIRCLES_MAX_CANNY 2040u
 
+/** The circle detector's method. */
 typedef enum votecl_circles_method {
-    VOTECL_CIRCLES_GRADIENT = 0, /* OpenCV's HOUGH_GRADIENT: a gray image in */
-    VOTECL_CIRCLES_RADII = 1     /* scikit-image's hough_circle: an edge image in */
+    VOTECL_CIRCLES_GRADIENT = 0, /**< OpenCV's HOUGH_GRADIENT: a gray image in */
+    VOTECL_CIRCLES_RADII = 1     /**< scikit-image's hough_circle: an edge image in */
 } votecl_circles_method;
 
+/** Parameters of a circles plan; fill with votecl_circles_params_init() first. */
 typedef struct votecl_circles_params {
-    size_t struct_size; /* set by the _init function: see votecl.h */
-    votecl_circles_method method;
-    unsigned min_radius; /* least radius, pixels (default 0 gradient, 5 radii) */
-    unsigned max_radius; /* largest radius; gradient: 0 is max(W, H) and one at or below
-                            min_radius is min_radius + 2, as OpenCV (default 0); radii: at
-                            least min_radius (default 50) */
-    size_t max_circles;  /* most circles reported; 0 (default): no limit but capacity */
+    size_t struct_size;           /**< set by the _init function: see votecl.h */
+    votecl_circles_method method; /**< the method the defaults were set for */
+    unsigned min_radius;          /**< least radius, pixels (default 0 gradient, 5 radii) */
+    unsigned max_radius;          /**< largest radius; gradient: 0 is max(W, H) and one at or below
+                                     min_radius is min_radius + 2, as OpenCV (default 0); radii: at
+                                     least min_radius (default 50) */
+    size_t max_circles;           /**< most circles reported; 0 (default): no limit but capacity */
     /* VOTECL_CIRCLES_GRADIENT (OpenCV's names in brackets) */
-    double dp;           /* [dp] image pixels per accumulator cell, >= 1 (default 1) */
-    double min_dist;     /* [minDist] least distance between centres, > 0 (default 0: min(W,
+    double dp;           /**< [dp] image pixels per accumulator cell, >= 1 (default 1) */
+    double min_dist;     /**< [minDist] least distance between centres, > 0 (default 0: min(W,
                             H) / 8) */
-    unsigned canny_high; /* [param1] Canny's high threshold, 1 to VOTECL_CIRCLES_MAX_CANNY
+    unsigned canny_high; /**< [param1] Canny's high threshold, 1 to VOTECL_CIRCLES_MAX_CANNY
                             (default 100) */
-    unsigned votes;      /* [param2] a centre needs more votes than this, and its radius more
+    unsigned votes;      /**< [param2] a centre needs more votes than this, and its radius more
                             edge pixels (default 100) */
     /* VOTECL_CIRCLES_RADII (scikit-image's names) */
-    unsigned radius_step;   /* radii min_radius, + step, ... <= max_radius (default 1) */
-    int normalize;          /* values are counts / circle points (default 1, as
+    unsigned radius_step;   /**< radii min_radius, + step, ... <= max_radius (default 1) */
+    int normalize;          /**< values are counts / circle points (default 1, as
                                hough_circle) */
-    double threshold;       /* a peak's value must exceed this; 0 (default): half of each
+    double threshold;       /**< a peak's value must exceed this; 0 (default): half of each
                                radius's largest value */
-    unsigned min_xdistance; /* window half-widths of the peaks, >= 1 (default 1) */
-    unsigned min_ydistance;
-    size_t num_peaks; /* most peaks per radius; 0 (default): no limit */
+    unsigned min_xdistance; /**< window half-width of the peaks in x, >= 1 (default 1) */
+    unsigned min_ydistance; /**< window half-width of the peaks in y, >= 1 (default 1) */
+    size_t num_peaks;       /**< most peaks per radius; 0 (default): no limit */
 } votecl_circles_params;
 
-/* Sets the defaults above for method (an unknown method leaves it for _plan_new to refuse). */
+/** Sets the defaults above for method (an unknown method leaves it for _plan_new to refuse). */
 VOTECL_API void votecl_circles_params_init(votecl_circles_params *params,
                                            votecl_circles_method method);
 
-/* One detected circle. */
+/** One detected circle. */
 typedef struct votecl_circle {
-    double x, y;    /* centre, pixels (x to the right, y down) */
-    double radius;  /* pixels */
-    double score;   /* gradient: the edge pixels of the radius's window (OpenCV's count);
+    double x;       /**< centre, pixels (x to the right) */
+    double y;       /**< centre, pixels (y down) */
+    double radius;  /**< pixels */
+    double score;   /**< gradient: the edge pixels of the radius's window (OpenCV's count);
                        radii: the peak's value (normalised when asked) */
-    uint32_t votes; /* gradient: the centre's accumulator votes; radii: the peak's count */
+    uint32_t votes; /**< gradient: the centre's accumulator votes; radii: the peak's count */
 } votecl_circle;
 
+/** A circle detector for one image size (opaque). */
 typedef struct votecl_circles_plan votecl_circles_plan;
 
-/* Validates params and the image size (1 to 65535 on a side; the radii method's
+/** Validates params and the image size (1 to 65535 on a side; the radii method's
  * accumulator at most VOTECL_CIRCLES_MAX_CELLS) and compiles the kernels (or finds them in
  * the caches). params: borrowed. out: caller-owned.
  * Returns VOTECL_INVALID_ARGUMENT (the context's message names the field),
@@ -113,18 +118,18 @@ VOTECL_API votecl_status votecl_circles_plan_new(votecl_context *context,
                                                  const votecl_circles_params *params, size_t width,
                                                  size_t height, votecl_circles_plan **out);
 
-/* Frees a plan; NULL is a no-op. */
+/** Frees a plan; NULL is a no-op. */
 VOTECL_API void votecl_circles_plan_free(votecl_circles_plan *plan);
 
-/* The accumulator's shape: spaces (1 for the gradient method, the number of radii for the
+/** The accumulator's shape: spaces (1 for the gradient method, the number of radii for the
  * radii method) of columns x rows cells (any pointer may be NULL). */
 VOTECL_API void votecl_circles_plan_shape(const votecl_circles_plan *plan, unsigned *spaces,
                                           uint32_t *columns, uint32_t *rows);
 
-/* The radius of space s of the radii method (0 past the last or for the gradient method). */
+/** The radius of space s of the radii method (0 past the last or for the gradient method). */
 VOTECL_API unsigned votecl_circles_plan_radius(const votecl_circles_plan *plan, unsigned s);
 
-/* Finds the circles of image (u8, one channel, the plan's width and height, any stride;
+/** Finds the circles of image (u8, one channel, the plan's width and height, any stride;
  * borrowed): for the gradient method a gray image, for the radii method an edge image (every
  * nonzero pixel an edge). circles: caller-owned output of capacity entries (may be NULL when
  * capacity is 0), in the method's order; found: the number of circles (at most max_circles
@@ -137,7 +142,7 @@ VOTECL_API votecl_status votecl_circles_run(votecl_circles_plan *plan, const vot
                                             votecl_circle *circles, size_t capacity, size_t *found,
                                             votecl_vote_stats *stats);
 
-/* The accumulator of the last votecl_circles_run() (read back from a device on the first
+/** The accumulator of the last votecl_circles_run() (read back from a device on the first
  * call after it; NULL when that read fails, before the first run, and after a gradient run
  * that found no edge, which votes nothing): spaces x rows x columns counts, space by space,
  * row by row. Transfer none: valid until the next run or votecl_circles_plan_free(). */

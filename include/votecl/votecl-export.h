@@ -1,4 +1,5 @@
-/* libvotecl: symbol export macro.
+/** @file
+ * libvotecl: symbol export macro.
  *
  * The library is built with -fvisibility=hidden; only declarations marked VOTECL_API are
  * exported from the shared object. */

@@ -1,4 +1,5 @@
-/* libvotecl: the generalized Hough transform, two methods.
+/** @file
+ * libvotecl: the generalized Hough transform, two methods.
  *
  * Guil's fast GHT (Guil, Gonzalez-Linares, Zapata 1999; on the GPU: Gomez-Luna et al.,
  * "Parallelization of the generalized Hough transform on GPU").
@@ -68,56 +69,58 @@
 extern "C" {
 #endif
 
-/* Largest template or image side (edges are packed as x | y << 16). */
+/** Largest template or image side (edges are packed as x | y << 16). */
 #define VOTECL_GHT_MAX_SIDE 32767u
-/* Largest number of gradient angle bins. */
+/** Largest number of gradient angle bins. */
 #define VOTECL_GHT_MAX_LEVELS 1024u
 
+/** The generalized Hough transform's method. */
 typedef enum votecl_ght_method {
-    VOTECL_GHT_GUIL = 0,   /* fast GHT: rotation, then scale, then position */
-    VOTECL_GHT_BALLARD = 1 /* R-table, 4-D accumulator */
+    VOTECL_GHT_GUIL = 0,   /**< fast GHT: rotation, then scale, then position */
+    VOTECL_GHT_BALLARD = 1 /**< R-table, 4-D accumulator */
 } votecl_ght_method;
 
-/* How a Guil pairing stage deals two sorted lists to work-items (Gomez-Luna et al., Sec. IV). */
+/** How a Guil pairing stage deals two sorted lists to work-items (Gomez-Luna et al., Sec. IV). */
 typedef enum votecl_ght_pairing {
-    VOTECL_GHT_PAIRING_AUTO = 0, /* chosen from the sub-list sizes */
-    VOTECL_GHT_PAIRING_LB = 1,   /* load balancing: both chunks in local memory */
-    VOTECL_GHT_PAIRING_SSM = 2   /* save shared memory: one tuple per work-item */
+    VOTECL_GHT_PAIRING_AUTO = 0, /**< chosen from the sub-list sizes */
+    VOTECL_GHT_PAIRING_LB = 1,   /**< load balancing: both chunks in local memory */
+    VOTECL_GHT_PAIRING_SSM = 2   /**< save shared memory: one tuple per work-item */
 } votecl_ght_pairing;
 
+/** Parameters of a GHT (defaults in brackets); fill with votecl_ght_params_init() first. */
 typedef struct votecl_ght_params {
-    size_t struct_size; /* set by the _init function: see votecl.h */
-    votecl_ght_method method;   /* default VOTECL_GHT_GUIL */
-    unsigned levels;            /* gradient (and alpha) angle bins over 360 degrees (360) */
-    unsigned canny_low;         /* hysteresis low threshold on |gx| + |gy| (50) */
-    unsigned canny_high;        /* high threshold; Ballard's only threshold (100) */
-    double min_angle;           /* rotation search in degrees, [min, max) (0) */
-    double max_angle;           /* (360; Ballard default: min + angle_step, no rotation) */
-    double angle_step;          /* rotation step in degrees (1) */
-    double min_scale;           /* scale search [min, max] (0.5; Ballard: 1) */
-    double max_scale;           /* (2; Ballard: 1) */
-    double scale_step;          /* (0.05) */
-    unsigned dp;                /* position cell side in pixels, >= 1 (2) */
-    double min_dist;            /* least distance between two detections in pixels (10) */
-    size_t max_detections;      /* most poses reported; 0: no limit but capacity (0) */
-    double min_confidence;      /* least confidence of a reported pose, [0, 1] (0.7) */
+    size_t struct_size;       /**< set by the _init function: see votecl.h */
+    votecl_ght_method method; /**< default VOTECL_GHT_GUIL */
+    unsigned levels;          /**< gradient (and alpha) angle bins over 360 degrees (360) */
+    unsigned canny_low;       /**< hysteresis low threshold on |gx| + |gy| (50) */
+    unsigned canny_high;      /**< high threshold; Ballard's only threshold (100) */
+    double min_angle;         /**< rotation search in degrees, [min, max) (0) */
+    double max_angle;         /**< (360; Ballard default: min + angle_step, no rotation) */
+    double angle_step;        /**< rotation step in degrees (1) */
+    double min_scale;         /**< scale search [min, max] (0.5; Ballard: 1) */
+    double max_scale;         /**< (2; Ballard: 1) */
+    double scale_step;        /**< (0.05) */
+    unsigned dp;              /**< position cell side in pixels, >= 1 (2) */
+    double min_dist;          /**< least distance between two detections in pixels (10) */
+    size_t max_detections;    /**< most poses reported; 0: no limit but capacity (0) */
+    double min_confidence;    /**< least confidence of a reported pose, [0, 1] (0.7) */
     /* Guil */
-    double xi;                  /* angle between the gradients of a pairing, degrees (90) */
-    unsigned angle_epsilon;     /* tolerance on xi in bins (1) */
-    uint32_t angle_threshold;   /* least O correlation of a rotation (0: angle_share) */
-    double angle_share;         /* least O correlation of a rotation as a share of the
-                                 * template's pairings, [0, 1] (0.15) */
-    uint32_t scale_threshold;   /* least S votes of a scale (0: 1/4 of the best) */
-    uint32_t position_threshold; /* least D votes of a position (0: 1/8 of the best) */
-    unsigned max_rotations;     /* at most this many rotations examined, best first (16) */
-    unsigned max_scales;        /* scales examined per rotation, best first (2) */
-    votecl_ght_pairing pairing; /* (AUTO) */
-    unsigned replication;       /* local sub-histogram copies M per work-group, 0: auto */
-    unsigned global_replication; /* global vote space copies, 0: auto */
+    double xi;                   /**< angle between the gradients of a pairing, degrees (90) */
+    unsigned angle_epsilon;      /**< tolerance on xi in bins (1) */
+    uint32_t angle_threshold;    /**< least O correlation of a rotation (0: angle_share) */
+    double angle_share;          /**< least O correlation of a rotation as a share of the
+                                  * template's pairings, [0, 1] (0.15) */
+    uint32_t scale_threshold;    /**< least S votes of a scale (0: 1/4 of the best) */
+    uint32_t position_threshold; /**< least D votes of a position (0: 1/8 of the best) */
+    unsigned max_rotations;      /**< at most this many rotations examined, best first (16) */
+    unsigned max_scales;         /**< scales examined per rotation, best first (2) */
+    votecl_ght_pairing pairing;  /**< (AUTO) */
+    unsigned replication;        /**< local sub-histogram copies M per work-group, 0: auto */
+    unsigned global_replication; /**< global vote space copies, 0: auto */
     /* Ballard */
-    uint32_t votes_threshold;   /* least votes of a detection (0: none beyond the ratio) */
-    double votes_ratio;         /* least fraction of the largest count (0.1) */
-    /* Both: the most bytes a model or a detection may allocate, host and device together
+    uint32_t votes_threshold; /**< least votes of a detection (0: none beyond the ratio) */
+    double votes_ratio;       /**< least fraction of the largest count (0.1) */
+    /** Both: the most bytes a model or a detection may allocate, host and device together
      * (VOTECL_GHT_MEMORY_LIMIT_DEFAULT; 0: no limit). Checked from sizes before anything is
      * allocated for them: the pixels (VOTECL_GHT_PIXEL_BYTES each: image copies, edge maps,
      * edge lists, the confidences' maps), Guil's lists of pairings (48 bytes a pairing at
@@ -127,48 +130,57 @@ typedef struct votecl_ght_params {
     uint64_t memory_limit;
 } votecl_ght_params;
 
-/* memory_limit's default: 4 GiB. */
+/** memory_limit's default: 4 GiB. */
 #define VOTECL_GHT_MEMORY_LIMIT_DEFAULT ((uint64_t)4 << 30)
-/* Bytes a pixel of a template or image counts against memory_limit (its copies, gradients,
+/** Bytes a pixel of a template or image counts against memory_limit (its copies, gradients,
  * edge states and lists, and the confidences' maps: 52 on the reference, fewer on a
  * device). */
 #define VOTECL_GHT_PIXEL_BYTES 64u
 
-/* Sets the defaults above for method. */
+/** Sets the defaults above for method. */
 VOTECL_API void votecl_ght_params_init(votecl_ght_params *params, votecl_ght_method method);
 
-/* An edge point given by the caller: pixel (x, y) and its gradient (gx, gy) (gx = gy = 0 is
+/** An edge point given by the caller: pixel (x, y) and its gradient (gx, gy) (gx = gy = 0 is
  * not an edge). */
 typedef struct votecl_ght_edge {
-    uint32_t x, y;
-    int32_t gx, gy;
+    uint32_t x; /**< column */
+    uint32_t y; /**< row */
+    int32_t gx; /**< horizontal gradient */
+    int32_t gy; /**< vertical gradient */
 } votecl_ght_edge;
 
-/* One detection. */
+/** One detection. */
 typedef struct votecl_ght_pose {
-    double x, y;     /* the template's centre in the image, in pixels */
-    double angle;    /* rotation in degrees, [0, 360), clockwise on screen (see above) */
-    double scale;
-    uint32_t votes;  /* position votes (Guil: D, Ballard: the accumulator) */
-    uint32_t angle_votes; /* Guil: O correlation of the rotation; Ballard: 0 */
-    uint32_t scale_votes; /* Guil: S votes of the scale; Ballard: 0 */
-    double confidence;    /* in [0, 1]: the share of the template the pose explains */
+    double x;             /**< the template's centre in the image, column in pixels */
+    double y;             /**< the template's centre in the image, row in pixels */
+    double angle;         /**< rotation in degrees, [0, 360), clockwise on screen (see above) */
+    double scale;         /**< the template's scale in the image */
+    uint32_t votes;       /**< position votes (Guil: D, Ballard: the accumulator) */
+    uint32_t angle_votes; /**< Guil: O correlation of the rotation; Ballard: 0 */
+    uint32_t scale_votes; /**< Guil: S votes of the scale; Ballard: 0 */
+    double confidence;    /**< in [0, 1]: the share of the template the pose explains */
 } votecl_ght_pose;
 
-/* What the last detection saw. */
+/** What the last detection saw. */
 typedef struct votecl_ght_stats {
-    size_t template_edges, template_pairings;
-    size_t image_edges, image_pairings; /* pairings: Guil only */
-    votecl_ght_pairing pairing;         /* the mechanism used (Guil on a device) */
-    size_t candidates;                  /* poses found before max_detections */
-    /* On a device (0 on the ref backend): seconds of the image's edge stage (upload, edges,
-     * compaction and sorting) and of its pairing stage (Guil: the sorted list of pairings) */
-    double edges_seconds, pairing_seconds;
+    size_t template_edges;      /**< edge points of the template */
+    size_t template_pairings;   /**< pairings of the template (Guil only) */
+    size_t image_edges;         /**< edge points of the image */
+    size_t image_pairings;      /**< pairings of the image (Guil only) */
+    votecl_ght_pairing pairing; /**< the mechanism used (Guil on a device) */
+    size_t candidates;          /**< poses found before max_detections */
+    /** On a device (0 on the ref backend): seconds of the image's edge stage (upload, edges,
+     * compaction and sorting) */
+    double edges_seconds;
+    /** On a device (0 on the ref backend): seconds of the image's pairing stage (Guil: the
+     * sorted list of pairings) */
+    double pairing_seconds;
 } votecl_ght_stats;
 
+/** A template's model for one method and parameters (opaque). */
 typedef struct votecl_ght_model votecl_ght_model;
 
-/* Builds a model from a template image (one channel, u8) whose centre is the template's
+/** Builds a model from a template image (one channel, u8) whose centre is the template's
  * middle ((W - 1) / 2, (H - 1) / 2). params, image: borrowed; out: caller-owned, free with
  * votecl_ght_model_free(). Returns VOTECL_INVALID_ARGUMENT naming the field (also for a
  * template with fewer than two edge points), VOTECL_OUT_OF_RESOURCES when the template's
@@ -179,20 +191,20 @@ VOTECL_API votecl_status votecl_ght_model_new(votecl_context *context,
                                               const votecl_image *image,
                                               votecl_ght_model **out);
 
-/* The same from n edge points (borrowed) of a width x height template, centre (cx, cy). */
+/** The same from n edge points (borrowed) of a width x height template, centre (cx, cy). */
 VOTECL_API votecl_status votecl_ght_model_new_edges(votecl_context *context,
                                                     const votecl_ght_params *params,
                                                     const votecl_ght_edge *edges, size_t n,
                                                     size_t width, size_t height, double cx,
                                                     double cy, votecl_ght_model **out);
 
-/* Frees a model; NULL is a no-op. */
+/** Frees a model; NULL is a no-op. */
 VOTECL_API void votecl_ght_model_free(votecl_ght_model *model);
 
-/* The resolved parameters (params: caller-owned output). */
+/** The resolved parameters (params: caller-owned output). */
 VOTECL_API void votecl_ght_model_params(const votecl_ght_model *model, votecl_ght_params *params);
 
-/* Detects the template in image (one channel, u8, any size and stride). poses: caller-owned
+/** Detects the template in image (one channel, u8, any size and stride). poses: caller-owned
  * output of capacity entries (NULL when capacity is 0), best first; found: the number of
  * poses (at most max_detections when set), also when more than capacity. An image without
  * edges, or smaller than nothing of the search could fit in, gives found = 0 and VOTECL_OK.
@@ -203,14 +215,14 @@ VOTECL_API votecl_status votecl_ght_detect(votecl_ght_model *model, const votecl
                                            votecl_ght_pose *poses, size_t capacity,
                                            size_t *found);
 
-/* The same from n edge points (borrowed) of a width x height image. */
+/** The same from n edge points (borrowed) of a width x height image. */
 VOTECL_API votecl_status votecl_ght_detect_edges(votecl_ght_model *model,
                                                  const votecl_ght_edge *edges, size_t n,
                                                  size_t width, size_t height,
                                                  votecl_ght_pose *poses, size_t capacity,
                                                  size_t *found);
 
-/* Only the first stages of a detection of image: its edges and, for Guil, its pairings with
+/** Only the first stages of a detection of image: its edges and, for Guil, its pairings with
  * the model's pairing mechanism; no pose is searched. stats (caller-owned output) receives
  * what votecl_ght_model_last_stats() reports afterwards (candidates 0). For choosing
  * parameters (the pairings grow with the square of the edges in a bin) and for timing the
@@ -219,7 +231,7 @@ VOTECL_API votecl_status votecl_ght_detect_edges(votecl_ght_model *model,
 VOTECL_API votecl_status votecl_ght_pairings(votecl_ght_model *model, const votecl_image *image,
                                              votecl_ght_stats *stats);
 
-/* The stats of the last detection (stats: caller-owned output). */
+/** The stats of the last detection (stats: caller-owned output). */
 VOTECL_API votecl_status votecl_ght_model_last_stats(const votecl_ght_model *model,
                                                      votecl_ght_stats *stats);
 

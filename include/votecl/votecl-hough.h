@@ -1,4 +1,5 @@
-/* libvotecl: the theta-rho Hough transform for lines, a built-in of the generic engine.
+/** @file
+ * libvotecl: the theta-rho Hough transform for lines, a built-in of the generic engine.
  *
  * Every edge pixel (x, y) of a one-channel u8 image, an edge being a pixel whose value is at
  * least the edge threshold, votes in each of G angle spaces for the lines through it
@@ -42,12 +43,12 @@
 extern "C" {
 #endif
 
-/* The rho grid (votecl_hough_params.rho_grid). */
+/** The rho grid (votecl_hough_params.rho_grid). */
 typedef enum votecl_hough_grid {
-    /* N bins spanning [-W, D] (GPU-vote Eq. 2, above): bin = floor((rho + W) N / (D + W)),
+    /** N bins spanning [-W, D] (GPU-vote Eq. 2, above): bin = floor((rho + W) N / (D + W)),
      * reported at the bin's centre */
     VOTECL_HOUGH_GRID_SPAN = 0,
-    /* OpenCV's HoughLines grid (rho step 1, theta step pi / G): bins one pixel wide centred on
+    /** OpenCV's HoughLines grid (rho step 1, theta step pi / G): bins one pixel wide centred on
      * integer distances, bin = cvRound(x cos + y sin) + W (round half to even, in single
      * precision), N = W + ceil(D) + 2; the cos/sin table of OpenCV's createTrigTable (the
      * angle accumulated in single precision, theta_{g+1} = theta_g + (float)(pi / G)); lines
@@ -56,11 +57,11 @@ typedef enum votecl_hough_grid {
     VOTECL_HOUGH_GRID_OPENCV = 1
 } votecl_hough_grid;
 
-/* The peak rule (votecl_hough_params.peak_rule). */
+/** The peak rule (votecl_hough_params.peak_rule). */
 typedef enum votecl_hough_peak_rule {
-    /* the n x n window above, greedy suppression, at least peak_threshold votes */
+    /** the n x n window above, greedy suppression, at least peak_threshold votes */
     VOTECL_HOUGH_PEAKS_WINDOW = 0,
-    /* OpenCV's HoughLines rule: every bin with more than peak_threshold votes (OpenCV's
+    /** OpenCV's HoughLines rule: every bin with more than peak_threshold votes (OpenCV's
      * threshold), more than its left (rho - 1) and upper (angle - 1) neighbours and at least
      * its right and lower ones, the angle axis not wrapping (peak_window unused); no
      * suppression. With VOTECL_HOUGH_GRID_OPENCV and merge_distance 0, the lines are
@@ -69,64 +70,69 @@ typedef enum votecl_hough_peak_rule {
     VOTECL_HOUGH_PEAKS_OPENCV = 1
 } votecl_hough_peak_rule;
 
-/* Largest number of angles: the cos/sin table holds 2 G floats. */
+/** Largest number of angles: the cos/sin table holds 2 G floats. */
 #define VOTECL_HOUGH_MAX_ANGLES (VOTECL_VOTE_MAX_TABLE / 2)
-/* Largest image side (locations are packed as x | y << 16). */
+/** Largest image side (locations are packed as x | y << 16). */
 #define VOTECL_HOUGH_MAX_SIDE 65535u
-/* Largest peak window (the search costs G N n^2). */
+/** Largest peak window (the search costs G N n^2). */
 #define VOTECL_HOUGH_MAX_WINDOW 99u
 
+/** Parameters of a theta-rho Hough plan; fill with votecl_hough_params_init() first. */
 typedef struct votecl_hough_params {
-    size_t struct_size; /* set by the _init function: see votecl.h */
-    unsigned angles;          /* G >= 1 (default 180: one degree) */
-    uint32_t rho_bins;        /* N >= 1; 0 (default): one bin per pixel, N = ceil(W + D) */
-    unsigned edge_threshold;  /* a pixel with value >= this is an edge, 0-255 (default 1:
-                                 every nonzero pixel of a binary edge image; any other
-                                 image is refused: see the edge step below) */
-    unsigned peak_window;     /* n: odd side of the peak window in angles and bins, at most
-                                 VOTECL_HOUGH_MAX_WINDOW (default 13: with 180 angles and one
-                                 bin per pixel, a peak hides the others within 6 degrees and
-                                 6 px, the two sides of one edge included) */
-    uint32_t peak_threshold;  /* least votes of a peak; 0 (default): max(2, min(W, H) / 4), a
-                                 line at least a quarter of the shorter side long */
-    size_t max_lines;         /* most peaks reported; 0 (default): no limit but capacity */
-    votecl_variant variant;   /* passed to the engine's spec (AUTO by default) */
-    unsigned stretch;         /* passed to the engine's spec (0: chosen for the device) */
-    unsigned work_group_size; /* passed to the engine's spec (0: chosen for the device) */
-    int segments;             /* nonzero: votecl_hough_run() also finds each line's segment
-                                 (default 0) */
-    uint32_t min_length;      /* with segments: least length in pixels (default 0: any) */
-    uint32_t max_gap;         /* with segments: longest gap bridged, in pixel steps along the
-                                 line's major axis, so a diagonal neighbour is no gap (OpenCV's
-                                 HoughLinesP maxLineGap, scikit-image's line_gap; default 5) */
-    double merge_distance;    /* a peak whose line's extent in the image has both ends within
-                                 this many pixels of a stronger reported line is the same line,
-                                 not reported (default 3); 0: keep every peak */
-    votecl_hough_grid rho_grid;       /* default VOTECL_HOUGH_GRID_SPAN */
-    votecl_hough_peak_rule peak_rule; /* default VOTECL_HOUGH_PEAKS_WINDOW */
+    size_t struct_size;         /**< set by the _init function: see votecl.h */
+    unsigned angles;            /**< G >= 1 (default 180: one degree) */
+    uint32_t rho_bins;          /**< N >= 1; 0 (default): one bin per pixel, N = ceil(W + D) */
+    unsigned edge_threshold;    /**< a pixel with value >= this is an edge, 0-255 (default 1:
+                                   every nonzero pixel of a binary edge image; any other
+                                   image is refused: see the edge step below) */
+    unsigned peak_window;       /**< n: odd side of the peak window in angles and bins, at most
+                                   VOTECL_HOUGH_MAX_WINDOW (default 13: with 180 angles and one
+                                   bin per pixel, a peak hides the others within 6 degrees and
+                                   6 px, the two sides of one edge included) */
+    uint32_t peak_threshold;    /**< least votes of a peak; 0 (default): max(2, min(W, H) / 4), a
+                                   line at least a quarter of the shorter side long */
+    size_t max_lines;           /**< most peaks reported; 0 (default): no limit but capacity */
+    votecl_variant variant;     /**< passed to the engine's spec (AUTO by default) */
+    unsigned stretch;           /**< passed to the engine's spec (0: chosen for the device) */
+    unsigned work_group_size;   /**< passed to the engine's spec (0: chosen for the device) */
+    int segments;               /**< nonzero: votecl_hough_run() also finds each line's segment
+                                   (default 0) */
+    uint32_t min_length;        /**< with segments: least length in pixels (default 0: any) */
+    uint32_t max_gap;           /**< with segments: longest gap bridged, in pixel steps along the
+                                   line's major axis, so a diagonal neighbour is no gap (OpenCV's
+                                   HoughLinesP maxLineGap, scikit-image's line_gap; default 5) */
+    double merge_distance;      /**< a peak whose line's extent in the image has both ends within
+                                   this many pixels of a stronger reported line is the same line,
+                                   not reported (default 3); 0: keep every peak */
+    votecl_hough_grid rho_grid; /**< default VOTECL_HOUGH_GRID_SPAN */
+    votecl_hough_peak_rule peak_rule; /**< default VOTECL_HOUGH_PEAKS_WINDOW */
 } votecl_hough_params;
 
-/* Sets the defaults above. */
+/** Sets the defaults above. */
 VOTECL_API void votecl_hough_params_init(votecl_hough_params *params);
 
-/* One detected line: the points (x, y) with x cos(theta) + y sin(theta) = rho. */
+/** One detected line: the points (x, y) with x cos(theta) + y sin(theta) = rho. */
 typedef struct votecl_hough_line {
-    double theta;   /* radians in [0, pi): theta_g */
-    double rho;     /* pixels: the centre of the rho bin (see rho_grid) */
-    uint32_t votes; /* the accumulator's count */
-    unsigned angle; /* g */
-    uint32_t bin;   /* rho bin */
-    /* With params.segments, after votecl_hough_run(): the longest run of edge pixels within
+    double theta;   /**< radians in [0, pi): theta_g */
+    double rho;     /**< pixels: the centre of the rho bin (see rho_grid) */
+    uint32_t votes; /**< the accumulator's count */
+    unsigned angle; /**< g */
+    uint32_t bin;   /**< rho bin */
+    /** With params.segments, after votecl_hough_run(): the longest run of edge pixels within
      * 2 px of the line along its minor axis (gaps of at most max_gap steps), from (x0, y0) to
      * (x1, y1), the points of the line nearest its first and last edge pixels, and
      * has_segment 1; 0 when no run reaches min_length. */
     int has_segment;
-    double x0, y0, x1, y1;
+    double x0; /**< the segment's first end, column */
+    double y0; /**< the segment's first end, row */
+    double x1; /**< the segment's last end, column */
+    double y1; /**< the segment's last end, row */
 } votecl_hough_line;
 
+/** A theta-rho Hough transform for one image size (opaque). */
 typedef struct votecl_hough_plan votecl_hough_plan;
 
-/* Validates params and the image size (1 to 65535 on a side) and compiles the vote (or
+/** Validates params and the image size (1 to 65535 on a side) and compiles the vote (or
  * finds it in the caches). params: borrowed. out: caller-owned.
  * Returns VOTECL_INVALID_ARGUMENT (the context's message names the field), and the
  * statuses of votecl_vote_plan_new(). */
@@ -134,18 +140,19 @@ VOTECL_API votecl_status votecl_hough_plan_new(votecl_context *context,
                                                const votecl_hough_params *params, size_t width,
                                                size_t height, votecl_hough_plan **out);
 
-/* Frees a plan; NULL is a no-op. */
+/** Frees a plan; NULL is a no-op. */
 VOTECL_API void votecl_hough_plan_free(votecl_hough_plan *plan);
 
-/* The plan's G and N (either pointer may be NULL). */
+/** The plan's G and N (either pointer may be NULL). */
 VOTECL_API void votecl_hough_plan_shape(const votecl_hough_plan *plan, unsigned *angles,
                                         uint32_t *rho_bins);
 
-/* theta of angle g in radians, and the rho (pixels) at the centre of bin b. */
+/** theta of angle g in radians. */
 VOTECL_API double votecl_hough_plan_theta(const votecl_hough_plan *plan, unsigned g);
+/** The rho (pixels) at the centre of bin b. */
 VOTECL_API double votecl_hough_plan_rho(const votecl_hough_plan *plan, uint32_t b);
 
-/* Votes the edges of image (u8, one channel, the plan's width and height, any stride) and
+/** Votes the edges of image (u8, one channel, the plan's width and height, any stride) and
  * extracts the peaks. lines: caller-owned output of capacity entries (may be NULL when
  * capacity is 0), most votes first; found: the number of peaks (at most max_lines when set),
  * also when more than capacity; stats: caller-owned output or NULL (kept = edge pixels).
@@ -156,7 +163,7 @@ VOTECL_API votecl_status votecl_hough_run(votecl_hough_plan *plan, const votecl_
                                           votecl_hough_line *lines, size_t capacity, size_t *found,
                                           votecl_vote_stats *stats);
 
-/* As votecl_hough_run() from a gray image (u8, one channel, the plan's size, any stride;
+/** As votecl_hough_run() from a gray image (u8, one channel, the plan's size, any stride;
  * borrowed): its edges are the pixels whose Euclidean 3x3 Sobel magnitude
  * floor(sqrt(gx^2 + gy^2)) reaches sobel_threshold (255, else 0; the one-pixel border 0), and
  * those are voted. On a device the image is uploaded once, the edges and the vote stay on the
@@ -170,44 +177,46 @@ VOTECL_API votecl_status votecl_hough_run_gray(votecl_hough_plan *plan, const vo
                                                size_t capacity, size_t *found,
                                                votecl_vote_stats *stats);
 
-/* The accumulator of the last votecl_hough_run() or votecl_hough_run_gray() (read back from
- * the device on the first call after the latter; NULL when that read fails): G * N counts, angle by angle (bin
- * g * N + b). Transfer none: valid until the next run or votecl_hough_plan_free(); NULL
+/** The accumulator of the last votecl_hough_run() or votecl_hough_run_gray() (read back from
+ * the device on the first call after the latter; NULL when that read fails): G * N counts, angle by
+ * angle (bin g * N + b). Transfer none: valid until the next run or votecl_hough_plan_free(); NULL
  * before the first run. */
 VOTECL_API const uint32_t *votecl_hough_plan_accumulator(const votecl_hough_plan *plan);
 
-/* The peaks of an accumulator of the plan's shape (accumulator: borrowed, G * N counts),
+/** The peaks of an accumulator of the plan's shape (accumulator: borrowed, G * N counts),
  * as votecl_hough_run() extracts them. */
 VOTECL_API votecl_status votecl_hough_plan_peaks(votecl_hough_plan *plan,
                                                  const uint32_t *accumulator,
                                                  votecl_hough_line *lines, size_t capacity,
                                                  size_t *found);
 
-/* Votes a packed width x height u8 image in a device buffer of the plan's context (borrowed)
+/** Votes a packed width x height u8 image in a device buffer of the plan's context (borrowed)
  * into accumulator (a device buffer of at least G * N * 4 bytes). Asynchronous, for
  * benchmarks: votecl_hough_plan_last_stats() waits and reports. */
 VOTECL_API votecl_status votecl_hough_run_buffers(votecl_hough_plan *plan, votecl_buffer *image,
                                                   votecl_buffer *accumulator);
 
-/* The stats of the last run; waits for it. stats: caller-owned output. */
+/** The stats of the last run; waits for it. stats: caller-owned output. */
 VOTECL_API votecl_status votecl_hough_plan_last_stats(votecl_hough_plan *plan,
                                                       votecl_vote_stats *stats);
 
-/* The engine's strategy for an image of 'elements' pixels. info: caller-owned output. */
+/** The engine's strategy for an image of 'elements' pixels. info: caller-owned output. */
 VOTECL_API votecl_status votecl_hough_plan_describe(const votecl_hough_plan *plan, size_t elements,
                                                     votecl_vote_plan_info *info);
 
-/* --- the edge step ---
- * The transform votes for the pixels of a binary edge image: with edge_threshold 1 (the
+/** @file
+ * @par The edge step
+ * The transform
+ votes for the pixels of a binary edge image: with edge_threshold 1 (the
  * default) votecl_hough_run() refuses an image holding more than 0 and one other value,
  * because a gray image would make every pixel an edge (VOTECL_INVALID_ARGUMENT naming
  * image); any other edge_threshold thresholds a gray image explicitly. A photo goes
  * through votecl_hough_edges() first. */
 
-/* Largest Canny threshold: |gx| + |gy| of the 3x3 Sobel of a u8 image is at most 2040. */
+/** Largest Canny threshold: |gx| + |gy| of the 3x3 Sobel of a u8 image is at most 2040. */
 #define VOTECL_HOUGH_EDGES_MAX 2040u
 
-/* Canny's edges of image (u8, one channel, borrowed) on the host, as OpenCV's
+/** Canny's edges of image (u8, one channel, borrowed) on the host, as OpenCV's
  * Canny(image, edges, low, high) with its defaults (3x3 Sobel, |gx| + |gy|, non-maximum
  * suppression, hysteresis between low and high; low == high: one threshold): edges
  * (caller-owned, image.height rows of image.width bytes, edges_stride apart) gets 255 at

@@ -1,4 +1,5 @@
-/* libvotecl: PClines line detection (Havel, Dubska, Herout, Josth: "Real-time detection of
+/** @file
+ * libvotecl: PClines line detection (Havel, Dubska, Herout, Josth: "Real-time detection of
  * lines using parallel coordinates and CUDA", Journal of Real-Time Image Processing, 2012).
  *
  * A line is a point of the TS space (Eq. 1-3): two parallel-coordinate spaces, straight (S,
@@ -56,57 +57,62 @@
 extern "C" {
 #endif
 
-/* Largest image side (edges are packed as x | y << 16 on the device). */
+/** Largest image side (edges are packed as x | y << 16 on the device). */
 #define VOTECL_LINES_MAX_SIDE 65535u
-/* Largest d and V. */
+/** Largest d (distance). */
 #define VOTECL_LINES_MAX_DISTANCE 65536u
+/** Largest V (rows). */
 #define VOTECL_LINES_MAX_ROWS 65536u
-/* radius value that asks for the default: max(2, 3 d / 20), about 8.6 degrees (chosen on the
+/** radius value that asks for the default: max(2, 3 d / 20), about 8.6 degrees (chosen on the
  * line truth suite, docs/accuracy.md). */
 #define VOTECL_LINES_RADIUS_AUTO UINT_MAX
 
+/** Parameters of a PClines plan; fill with votecl_lines_params_init() first. */
 typedef struct votecl_lines_params {
-    size_t struct_size; /* set by the _init function: see votecl.h */
-    uint32_t distance;        /* d >= 1: 2d columns; 0 (default): max(ceil(max(W, H) / 2), n) */
-    uint32_t rows;            /* V >= 1 rows of v; 0 (default): max(W, H), one per pixel */
-    unsigned neighbourhood;   /* n: odd, 1 <= n <= 2d, side of the maxima window (default 5) */
-    uint32_t threshold;       /* least votes of a line; 0 (default): max(2, min(W, H) / 4) */
-    unsigned radius;          /* orientation radius r in columns at the axes (half as many at
+    size_t struct_size;       /**< set by the _init function: see votecl.h */
+    uint32_t distance;        /**< d >= 1: 2d columns; 0 (default): max(ceil(max(W, H) / 2), n) */
+    uint32_t rows;            /**< V >= 1 rows of v; 0 (default): max(W, H), one per pixel */
+    unsigned neighbourhood;   /**< n: odd, 1 <= n <= 2d, side of the maxima window (default 5) */
+    uint32_t threshold;       /**< least votes of a line; 0 (default): max(2, min(W, H) / 4) */
+    unsigned radius;          /**< orientation radius r in columns at the axes (half as many at
                                  the diagonals); 0: no orientation, every edge votes in every
                                  column (default VOTECL_LINES_RADIUS_AUTO) */
-    unsigned edge_threshold;  /* least Sobel magnitude of an edge, >= 1 (default 128);
+    unsigned edge_threshold;  /**< least Sobel magnitude of an edge, >= 1 (default 128);
                                  gradients are clamped to 2^20 a side, so above 2^21 no pixel
                                  is an edge */
-    size_t max_lines;         /* most lines reported; 0 (default): no limit but capacity */
-    unsigned work_group_size; /* 0 (default): chosen for the device; else a power of two */
-    unsigned orientation_kernel; /* 3, 5 or 7: side of the Sobel operator whose gradient gives
+    size_t max_lines;         /**< most lines reported; 0 (default): no limit but capacity */
+    unsigned work_group_size; /**< 0 (default): chosen for the device; else a power of two */
+    unsigned orientation_kernel; /**< 3, 5 or 7: side of the Sobel operator whose gradient gives
                                     an edge's orientation (with radius > 0; default 7) */
-    int segments;             /* nonzero: votecl_lines_run() also finds each line's segment
-                                 (default 0: infinite lines only) */
-    uint32_t min_length;      /* with segments: least length of a segment in pixels (default
-                                 0: any) */
-    uint32_t max_gap;         /* with segments: longest gap bridged inside a segment, in pixel
-                                 steps along the line's major axis, so a diagonal neighbour is
-                                 no gap (OpenCV's maxLineGap; default 5) */
-    double merge_distance;    /* a line whose extent in the image has both ends within this
-                                 many pixels of a stronger line is the same line, not reported
-                                 (default 3: the truth suite's tolerance); 0: keep all maxima */
-    int refine;               /* nonzero (default): each line is moved from its cell onto the
-                                 total least-squares line of the edges within 3 px of it (see
-                                 votecl_lines_line); 0: the cell's line. votecl_lines_run_buffer()
-                                 reads the image back for it */
+    int segments;                /**< nonzero: votecl_lines_run() also finds each line's segment
+                                    (default 0: infinite lines only) */
+    uint32_t min_length;         /**< with segments: least length of a segment in pixels (default
+                                    0: any) */
+    uint32_t max_gap;            /**< with segments: longest gap bridged inside a segment, in pixel
+                                    steps along the line's major axis, so a diagonal neighbour is
+                                    no gap (OpenCV's maxLineGap; default 5) */
+    double merge_distance;       /**< a line whose extent in the image has both ends within this
+                                    many pixels of a stronger line is the same line, not reported
+                                    (default 3: the truth suite's tolerance); 0: keep all maxima */
+    int refine;                  /**< nonzero (default): each line is moved from its cell onto the
+                                    total least-squares line of the edges within 3 px of it
+                                    (see votecl_lines_line); 0: the cell's line.
+                                    votecl_lines_run_buffer() reads the image back for it */
+
 } votecl_lines_params;
 
-/* Sets the defaults above. */
+/** Sets the defaults above. */
 VOTECL_API void votecl_lines_params_init(votecl_lines_params *params);
 
-/* An edge given by the caller: pixel (x, y) and its gradient (used only when radius > 0). */
+/** An edge given by the caller: pixel (x, y) and its gradient (used only when radius > 0). */
 typedef struct votecl_lines_edge {
-    uint32_t x, y;
-    int32_t gx, gy; /* |gx|, |gy| <= 2^20 */
+    uint32_t x; /**< column */
+    uint32_t y; /**< row */
+    int32_t gx; /**< horizontal gradient, |gx| <= 2^20 */
+    int32_t gy; /**< vertical gradient, |gy| <= 2^20 */
 } votecl_lines_edge;
 
-/* One detected line in pixel coordinates (origin at the top-left pixel, pixel centres at
+/** One detected line in pixel coordinates (origin at the top-left pixel, pixel centres at
  * integers, y down). With params.refine (the default) a, b, c, theta and rho are the line
  * fitted to the edges near the cell's line: the Sobel edge pixels within 3 px of it whose
  * gradient lies within about 26 degrees of its normal, weighted by their Sobel magnitude (an
@@ -116,30 +122,37 @@ typedef struct votecl_lines_edge {
  * edges lie near it, or the fit turns by more than 10 degrees, the line is the cell's. u, v,
  * column and row are always the cell's. */
 typedef struct votecl_lines_line {
-    double a, b, c;    /* a x + b y + c = 0 with a^2 + b^2 = 1 */
-    double theta, rho; /* x cos(theta) + y sin(theta) = rho, theta in [0, pi) */
-    uint32_t votes;
-    int32_t u;         /* TS column - d, in [-d, d) */
-    double v;          /* v at the centre of the row, in pixels (centred coordinates) */
-    uint32_t column;   /* u + d */
-    uint32_t row;
-    /* With params.segments, after votecl_lines_run(): the longest run of edge pixels along the
+    double a;        /**< a x + b y + c = 0 with a^2 + b^2 = 1 */
+    double b;        /**< see a */
+    double c;        /**< see a */
+    double theta;    /**< x cos(theta) + y sin(theta) = rho, theta in [0, pi) */
+    double rho;      /**< see theta */
+    uint32_t votes;  /**< the cell's votes */
+    int32_t u;       /**< TS column - d, in [-d, d) */
+    double v;        /**< v at the centre of the row, in pixels (centred coordinates) */
+    uint32_t column; /**< u + d */
+    uint32_t row;    /**< the cell's row of v */
+    /** With params.segments, after votecl_lines_run(): the longest run of edge pixels along the
      * line (pixels within 2 px of it along its minor axis, gaps of at most max_gap steps), from
      * (x0, y0) to (x1, y1), the points of the line nearest its first and last edge pixels, and
      * has_segment 1; 0 when no run reaches min_length (and for edge lists). */
     int has_segment;
-    double x0, y0, x1, y1;
+    double x0; /**< the segment's first end, column */
+    double y0; /**< the segment's first end, row */
+    double x1; /**< the segment's last end, column */
+    double y1; /**< the segment's last end, row */
 } votecl_lines_line;
 
-/* What the last run saw. */
+/** What the last run saw. */
 typedef struct votecl_lines_stats {
-    size_t edges;  /* edge points that voted */
-    size_t maxima; /* lines found before max_lines */
+    size_t edges;  /**< edge points that voted */
+    size_t maxima; /**< lines found before max_lines */
 } votecl_lines_stats;
 
+/** A PClines line detector for one image size (opaque). */
 typedef struct votecl_lines_plan votecl_lines_plan;
 
-/* Validates params for a width x height image (1 to 65535 a side), resolves the defaults and
+/** Validates params for a width x height image (1 to 65535 a side), resolves the defaults and
  * compiles the kernels (or finds them in the caches). params: borrowed; out: caller-owned.
  * Returns VOTECL_INVALID_ARGUMENT (the context's message names the field),
  * VOTECL_UNSUPPORTED when not even n x n counts fit the device's local memory (the TS space's
@@ -149,18 +162,18 @@ VOTECL_API votecl_status votecl_lines_plan_new(votecl_context *context,
                                                const votecl_lines_params *params, size_t width,
                                                size_t height, votecl_lines_plan **out);
 
-/* Frees a plan; NULL is a no-op. */
+/** Frees a plan; NULL is a no-op. */
 VOTECL_API void votecl_lines_plan_free(votecl_lines_plan *plan);
 
-/* The resolved parameters (params: caller-owned output). */
+/** The resolved parameters (params: caller-owned output). */
 VOTECL_API void votecl_lines_plan_params(const votecl_lines_plan *plan,
                                          votecl_lines_params *params);
 
-/* The TS space's shape: 2d columns and V rows (either pointer may be NULL). */
+/** The TS space's shape: 2d columns and V rows (either pointer may be NULL). */
 VOTECL_API void votecl_lines_plan_shape(const votecl_lines_plan *plan, uint32_t *columns,
                                         uint32_t *rows);
 
-/* Detects the lines of image (one channel, u8 or f32, the plan's width and height, any
+/** Detects the lines of image (one channel, u8 or f32, the plan's width and height, any
  * stride). lines: caller-owned output of capacity entries (NULL when capacity is 0);
  * found: the number of lines (at most max_lines when set), also when more than capacity.
  * Returns VOTECL_INVALID_ARGUMENT naming the field, and device statuses. */
@@ -168,23 +181,23 @@ VOTECL_API votecl_status votecl_lines_run(votecl_lines_plan *plan, const votecl_
                                           votecl_lines_line *lines, size_t capacity,
                                           size_t *found);
 
-/* The same from n edge points (borrowed; x < width, y < height, gradients within 2^20). */
+/** The same from n edge points (borrowed; x < width, y < height, gradients within 2^20). */
 VOTECL_API votecl_status votecl_lines_run_edges(votecl_lines_plan *plan,
                                                 const votecl_lines_edge *edges, size_t n,
                                                 votecl_lines_line *lines, size_t capacity,
                                                 size_t *found);
 
-/* Reads the TS space of the last run: 2d * V counts, column after column (cell
+/** Reads the TS space of the last run: 2d * V counts, column after column (cell
  * column * V + row). space: caller-owned output of capacity counts.
  * Returns VOTECL_INVALID_ARGUMENT before the first run or when capacity is too small. */
 VOTECL_API votecl_status votecl_lines_plan_read_space(votecl_lines_plan *plan, uint32_t *space,
                                                       size_t capacity);
 
-/* The stats of the last run (stats: caller-owned output). */
+/** The stats of the last run (stats: caller-owned output). */
 VOTECL_API votecl_status votecl_lines_plan_last_stats(const votecl_lines_plan *plan,
                                                       votecl_lines_stats *stats);
 
-/* As votecl_lines_run() with the image in a device buffer of the plan's context (borrowed:
+/** As votecl_lines_run() with the image in a device buffer of the plan's context (borrowed:
  * width x height elements of dtype, u8 or f32, rows packed from byte 0), such as a frame
  * that votecl_buffer_wrap_device() wraps where it already lies: the vote reads it there; the
  * image is read back to the host only for params.refine (the default) or params.segments,

@@ -1,4 +1,5 @@
-/* libvotecl: sum and image sub-sampling, two reductions written as votes ("GPU-vote: a
+/** @file
+ * libvotecl: sum and image sub-sampling, two reductions written as votes ("GPU-vote: a
  * framework for accelerating voting algorithms on GPU", section 4).
  *
  * Both are thin layers over the generic engine of votecl-vote.h: each builds a
@@ -41,23 +42,25 @@
 extern "C" {
 #endif
 
-/* Largest number of u8 elements one engine run sums into a u32 bin without wrapping. */
+/** Largest number of u8 elements one engine run sums into a u32 bin without wrapping. */
 #define VOTECL_SUM_U8_RUN_MAX ((size_t)(UINT32_MAX / 255u))
 
 /* --- sum --------------------------------------------------------------------------- */
 
+/** Parameters of a sum plan; fill with votecl_sum_params_init() first. */
 typedef struct votecl_sum_params {
-    size_t struct_size; /* set by the _init function: see votecl.h */
-    votecl_dtype dtype;      /* VOTECL_DTYPE_U8 or VOTECL_DTYPE_F32 */
-    votecl_variant variant;  /* AUTO: the plan chooses (VOTECL_FORCE_VARIANT overrides) */
+    size_t struct_size;     /**< set by the _init function: see votecl.h */
+    votecl_dtype dtype;     /**< VOTECL_DTYPE_U8 or VOTECL_DTYPE_F32 */
+    votecl_variant variant; /**< AUTO: the plan chooses (VOTECL_FORCE_VARIANT overrides) */
 } votecl_sum_params;
 
-/* Defaults for dtype: variant AUTO. */
+/** Defaults for dtype: variant AUTO. */
 VOTECL_API void votecl_sum_params_init(votecl_sum_params *params, votecl_dtype dtype);
 
+/** A sum of elements of one dtype on the device (opaque). */
 typedef struct votecl_sum_plan votecl_sum_plan;
 
-/* Validates params and compiles the vote (or finds it in the caches). params: borrowed.
+/** Validates params and compiles the vote (or finds it in the caches). params: borrowed.
  * out: caller-owned. On a 'ref' context the plan runs the sequential reference.
  * Returns VOTECL_INVALID_ARGUMENT naming the field, VOTECL_BUILD_FAILED,
  * VOTECL_KERNEL_NOT_FOUND, VOTECL_OUT_OF_*_MEMORY, VOTECL_DEVICE_ERROR. */
@@ -65,45 +68,48 @@ VOTECL_API votecl_status votecl_sum_plan_new(votecl_context *context,
                                              const votecl_sum_params *params,
                                              votecl_sum_plan **out);
 
-/* Frees a plan; NULL is a no-op. */
+/** Frees a plan; NULL is a no-op. */
 VOTECL_API void votecl_sum_plan_free(votecl_sum_plan *plan);
 
-/* The sum of n elements of the plan's dtype. data: borrowed (may be NULL when n is 0).
+/** The sum of n elements of the plan's dtype. data: borrowed (may be NULL when n is 0).
  * sum: caller-owned output, 0 for n = 0; untouched on failure. */
 VOTECL_API votecl_status votecl_sum_run(votecl_sum_plan *plan, const void *data, size_t n,
                                         double *sum);
 
-/* The sum of every element of an image view (any stride, any number of channels: all
+/** The sum of every element of an image view (any stride, any number of channels: all
  * channels are summed). The image's dtype must be the plan's. sum: caller-owned output. */
 VOTECL_API votecl_status votecl_sum_run_image(votecl_sum_plan *plan, const votecl_image *image,
                                               double *sum);
 
-/* The engine's strategy for sums of 'elements' elements. info: caller-owned output.
+/** The engine's strategy for sums of 'elements' elements. info: caller-owned output.
  * Returns VOTECL_UNSUPPORTED on a 'ref' context. */
 VOTECL_API votecl_status votecl_sum_plan_describe(const votecl_sum_plan *plan, size_t elements,
                                                   votecl_vote_plan_info *info);
 
 /* --- sub-sampling ------------------------------------------------------------------ */
 
-/* Largest image side (the engine packs locations into 16 bits per coordinate). */
+/** Largest image side (the engine packs locations into 16 bits per coordinate). */
 #define VOTECL_SUBSAMPLE_MAX_SIDE 65535u
 
+/** Parameters of a sub-sampling plan; fill with votecl_subsample_params_init() first. */
 typedef struct votecl_subsample_params {
-    size_t struct_size; /* set by the _init function: see votecl.h */
-    size_t width, height;    /* of the input image, 1 .. VOTECL_SUBSAMPLE_MAX_SIDE */
-    unsigned factor;         /* f >= 1 */
-    votecl_dtype dtype;      /* VOTECL_DTYPE_U8 or VOTECL_DTYPE_F32; one channel */
-    votecl_variant variant;  /* AUTO: the plan chooses (VOTECL_FORCE_VARIANT overrides) */
+    size_t struct_size;     /**< set by the _init function: see votecl.h */
+    size_t width;           /**< of the input image, 1 .. VOTECL_SUBSAMPLE_MAX_SIDE */
+    size_t height;          /**< of the input image, 1 .. VOTECL_SUBSAMPLE_MAX_SIDE */
+    unsigned factor;        /**< f >= 1 */
+    votecl_dtype dtype;     /**< VOTECL_DTYPE_U8 or VOTECL_DTYPE_F32; one channel */
+    votecl_variant variant; /**< AUTO: the plan chooses (VOTECL_FORCE_VARIANT overrides) */
 } votecl_subsample_params;
 
-/* Defaults: the given size, factor and dtype, variant AUTO. */
+/** Defaults: the given size, factor and dtype, variant AUTO. */
 VOTECL_API void votecl_subsample_params_init(votecl_subsample_params *params, size_t width,
                                              size_t height, unsigned factor,
                                              votecl_dtype dtype);
 
+/** A sub-sampling by block sums for one image size and factor (opaque). */
 typedef struct votecl_subsample_plan votecl_subsample_plan;
 
-/* Validates params and compiles the vote (or finds it in the caches). params: borrowed.
+/** Validates params and compiles the vote (or finds it in the caches). params: borrowed.
  * out: caller-owned. An empty output (factor above width or height) needs no device work
  * and compiles nothing. On a 'ref' context the plan runs the sequential reference.
  * Returns VOTECL_INVALID_ARGUMENT naming the field, VOTECL_BUILD_FAILED,
@@ -112,15 +118,15 @@ VOTECL_API votecl_status votecl_subsample_plan_new(votecl_context *context,
                                                    const votecl_subsample_params *params,
                                                    votecl_subsample_plan **out);
 
-/* Frees a plan; NULL is a no-op. */
+/** Frees a plan; NULL is a no-op. */
 VOTECL_API void votecl_subsample_plan_free(votecl_subsample_plan *plan);
 
-/* The output size, width / factor by height / factor. width, height: caller-owned outputs
+/** The output size, width / factor by height / factor. width, height: caller-owned outputs
  * (either may be NULL). */
 VOTECL_API void votecl_subsample_plan_output_size(const votecl_subsample_plan *plan,
                                                   size_t *width, size_t *height);
 
-/* Sub-samples an image view (any stride) of the plan's size and dtype, one channel.
+/** Sub-samples an image view (any stride) of the plan's size and dtype, one channel.
  * out: caller-owned output of capacity floats, of which the (W / f) * (H / f) means are
  * written row by row (row r at out + r * (W / f)). Returns VOTECL_INVALID_ARGUMENT naming
  * the field when the image does not match the plan or capacity is too small; out is then
@@ -129,7 +135,7 @@ VOTECL_API votecl_status votecl_subsample_run(votecl_subsample_plan *plan,
                                               const votecl_image *image, float *out,
                                               size_t capacity);
 
-/* The engine's strategy for one run. info: caller-owned output. Returns VOTECL_UNSUPPORTED
+/** The engine's strategy for one run. info: caller-owned output. Returns VOTECL_UNSUPPORTED
  * on a 'ref' context or for an empty output. */
 VOTECL_API votecl_status votecl_subsample_plan_describe(const votecl_subsample_plan *plan,
                                                         votecl_vote_plan_info *info);

@@ -1,4 +1,5 @@
-/* libvotecl: status codes.
+/** @file
+ * libvotecl: status codes.
  *
  * Every function that can fail returns a votecl_status. The values are pinned: a code keeps
  * its number forever and new codes are only appended. The detailed message of the last
@@ -12,7 +13,7 @@
 extern "C" {
 #endif
 
-/* X(name, value, description) */
+/** X(name, value, description) */
 #define VOTECL_STATUS_LIST(X)                                                                  \
     X(VOTECL_OK, 0, "success")                                                                 \
     X(VOTECL_INVALID_ARGUMENT, 1, "invalid argument")                                          \
@@ -28,17 +29,20 @@ extern "C" {
     X(VOTECL_INCOMPATIBLE, 11, "object belongs to another context or has the wrong size")      \
     X(VOTECL_OUT_OF_RESOURCES, 12, "needs more memory than the limit the caller set")
 
+/** The result of every call that can fail: VOTECL_OK (0) or a failure; the names, pinned
+ * values and descriptions are those of VOTECL_STATUS_LIST. */
 typedef enum votecl_status {
+
 #define VOTECL__STATUS_ENUM(name, value, text) name = value,
     VOTECL_STATUS_LIST(VOTECL__STATUS_ENUM)
 #undef VOTECL__STATUS_ENUM
 } votecl_status;
 
-/* A static English description of status; "unknown status" for values not in the list.
+/** A static English description of status; "unknown status" for values not in the list.
  * Never NULL; transfer none. */
 VOTECL_API const char *votecl_status_string(votecl_status status);
 
-/* The code's name as written in C, e.g. "VOTECL_BUILD_FAILED"; NULL for unknown values. */
+/** The code's name as written in C, e.g. "VOTECL_BUILD_FAILED"; NULL for unknown values. */
 VOTECL_API const char *votecl_status_name(votecl_status status);
 
 #ifdef __cplusplus

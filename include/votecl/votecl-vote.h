@@ -1,4 +1,5 @@
-/* libvotecl: the voting engine and its histograms (GPU-vote).
+/** @file
+ * libvotecl: the voting engine and its histograms (GPU-vote).
  *
  * Every input element casts a vote into a bin; the engine counts the votes on the device
  * with one of three strategies (van den Braak, Nugteren, Mesman, Corporaal, "GPU-vote: a
@@ -56,50 +57,51 @@
 extern "C" {
 #endif
 
+/** The engine's voting strategies (GPU-vote section 3). */
 typedef enum votecl_variant {
-    VOTECL_VARIANT_AUTO = 0,
-    VOTECL_VARIANT_LOCAL = 1,
-    VOTECL_VARIANT_GLOBAL = 2,
-    VOTECL_VARIANT_PRIVATE = 3
+    VOTECL_VARIANT_AUTO = 0,   /**< the plan chooses (the model, else rules) */
+    VOTECL_VARIANT_LOCAL = 1,  /**< sub-histograms in local memory, merged */
+    VOTECL_VARIANT_GLOBAL = 2, /**< replicated copies in global memory, atomics */
+    VOTECL_VARIANT_PRIVATE = 3 /**< a private histogram per work-item */
 } votecl_variant;
 
-/* "auto", "local", "global", "private"; NULL for unknown values. Transfer none. */
+/** "auto", "local", "global", "private"; NULL for unknown values. Transfer none. */
 VOTECL_API const char *votecl_variant_name(votecl_variant variant);
 
-/* What a plan does on its device. */
+/** What a plan does on its device. */
 typedef struct votecl_vote_plan_info {
-    votecl_variant variant; /* the strategy chosen */
-    uint64_t nbins;         /* N: bins per vote space */
-    unsigned spaces;        /* G: independent vote spaces per run (frames in a batch) */
-    uint32_t nmax;          /* bins that fit in local memory at once (local), else 0 */
-    unsigned stretch;       /* S' (local), 1 otherwise */
-    unsigned stretch_s;     /* S = max(floor(Nmax / N), 1) of Eq. 3 (local), 1 otherwise */
-    unsigned parts;         /* P: input parts per vote space per pass (local, private) */
-    unsigned passes;        /* ceil(N / Nmax) (local), 1 otherwise */
-    unsigned copies;        /* replicated copies of the bins (global, private) */
-    size_t work_group_size;
-    double predicted_seconds; /* model estimate for 'elements' (0 when not calibrated) */
-    unsigned launches;      /* kernel launches and buffer fills of the vote per run (the
-                               vote kernel, a fill of the copies, the merge kernel) */
-    unsigned resident;      /* vote work-groups resident per compute unit at once, as
-                               estimated from the work-group size and its local memory */
-    uint64_t footprint;     /* bytes of global memory the votes go to (copies the vote kernel
-                               writes with atomics or read-modify-writes; 0 when on chip) */
+    votecl_variant variant;   /**< the strategy chosen */
+    uint64_t nbins;           /**< N: bins per vote space */
+    unsigned spaces;          /**< G: independent vote spaces per run (frames in a batch) */
+    uint32_t nmax;            /**< bins that fit in local memory at once (local), else 0 */
+    unsigned stretch;         /**< S' (local), 1 otherwise */
+    unsigned stretch_s;       /**< S = max(floor(Nmax / N), 1) of Eq. 3 (local), 1 otherwise */
+    unsigned parts;           /**< P: input parts per vote space per pass (local, private) */
+    unsigned passes;          /**< ceil(N / Nmax) (local), 1 otherwise */
+    unsigned copies;          /**< replicated copies of the bins (global, private) */
+    size_t work_group_size;   /**< work-items per work-group of the vote kernel */
+    double predicted_seconds; /**< model estimate for 'elements' (0 when not calibrated) */
+    unsigned launches;        /**< kernel launches and buffer fills of the vote per run (the
+                                 vote kernel, a fill of the copies, the merge kernel) */
+    unsigned resident;        /**< vote work-groups resident per compute unit at once, as
+                                 estimated from the work-group size and its local memory */
+    uint64_t footprint;       /**< bytes of global memory the votes go to (copies the vote kernel
+                                 writes with atomics or read-modify-writes; 0 when on chip) */
 } votecl_vote_plan_info;
 
-/* ---------------------------------------------------------------------------------------
- * The generic engine: a new voting algorithm in a few lines of OpenCL C.
+/** @file
+ * @par The generic engine: a new voting algorithm in a few lines of OpenCL C.
  *
  * A spec names the input element type and channels, the bin type, G independent vote
  * spaces of N bins each, and OpenCL C source text defining any of four user functions
  * (GPU-vote section 3.4). Those left out take the defaults shown:
- *
+ * @code{.unparsed}
  *   bool   vote_test(uint x, uint y, VALUE_T value)             default: no stage 1
  *   uint   vote_index(uint space, uint index, VALUE_T value, uint nbins)
  *                                                   default: the value's first channel
  *   VOTE_T vote_value(uint space, uint index, VALUE_T value)    default: 1
  *   VOTE_T vote_finish(uint space, uint bin, VOTE_T total)      default: total
- *
+ * @endcode
  * VALUE_T is the element: uchar, ushort, uint or float for one channel, the OpenCL vector
  * type (uchar2, float4, ...) for 2 or 4 channels. VOTE_T is uint (unity and u32 number
  * votes) or float (f32 number votes). For images, index is the element's location packed
@@ -114,52 +116,57 @@ typedef struct votecl_vote_plan_info {
  * (no vote_test): every element votes directly.
  *
  * An index at or above nbins (VOTE_SKIP included) casts no vote: it is skipped, never
- * written. vote_finish runs once per bin after all votes are merged.
- * ------------------------------------------------------------------------------------- */
+ * written. vote_finish runs once per bin after all votes are merged. */
 
+
+/** The type of a spec's bins and its votes. */
 typedef enum votecl_bin_type {
-    VOTECL_BINS_UNITY = 0, /* u32 bins, every vote adds 1 (vote_value is not called) */
-    VOTECL_BINS_U32 = 1,   /* u32 bins, number votes: vote_value returns uint */
-    VOTECL_BINS_F32 = 2    /* f32 bins, number votes: vote_value returns float */
+    VOTECL_BINS_UNITY = 0, /**< u32 bins, every vote adds 1 (vote_value is not called) */
+    VOTECL_BINS_U32 = 1,   /**< u32 bins, number votes: vote_value returns uint */
+    VOTECL_BINS_F32 = 2    /**< f32 bins, number votes: vote_value returns float */
 } votecl_bin_type;
 
-/* Largest constant table (floats) and source text (bytes) a spec may carry. */
+/** Largest constant table (floats) a spec may carry. */
 #define VOTECL_VOTE_MAX_TABLE 8192
+/** Largest source text (bytes) a spec may carry. */
 #define VOTECL_VOTE_MAX_SOURCE (1u << 20)
-/* Largest G x N of a spec (2^28 bins). */
+/** Largest G x N of a spec (2^28 bins). */
 #define VOTECL_VOTE_MAX_BINS (1u << 28)
-/* Most elements of one run (per frame, per vote space): unity votes into u32 bins never
+/** Most elements of one run (per frame, per vote space): unity votes into u32 bins never
  * wrap. U32 number votes add modulo 2^32: their range is the spec's to keep. */
 #define VOTECL_VOTE_MAX_ELEMENTS 2147483647u
 
+/** A generic vote: elements, bins and the user functions (see above); fill with
+ * votecl_vote_spec_init() first. */
 typedef struct votecl_vote_spec {
-    size_t struct_size; /* set by the _init function: see votecl.h */
-    votecl_dtype dtype;        /* element type */
-    unsigned channels;         /* 1, 2 or 4 */
-    votecl_bin_type bin_type;
-    unsigned spaces;           /* G >= 1 */
-    uint32_t nbins;            /* N >= 1 per space */
-    const char *source;        /* borrowed; NULL: every function takes its default */
-    const float *table;        /* borrowed; table_size floats, or NULL */
-    size_t table_size;
-    votecl_variant variant;    /* AUTO: the plan chooses (VOTECL_FORCE_VARIANT overrides) */
-    unsigned stretch;          /* as votecl_hist_params */
-    unsigned work_group_size;  /* as votecl_hist_params */
+    size_t struct_size;       /**< set by the _init function: see votecl.h */
+    votecl_dtype dtype;       /**< element type */
+    unsigned channels;        /**< 1, 2 or 4 */
+    votecl_bin_type bin_type; /**< the bins' type and how votes add */
+    unsigned spaces;          /**< G >= 1 */
+    uint32_t nbins;           /**< N >= 1 per space */
+    const char *source;       /**< borrowed; NULL: every function takes its default */
+    const float *table;       /**< borrowed; table_size floats, or NULL */
+    size_t table_size;        /**< floats in table, at most VOTECL_VOTE_MAX_TABLE */
+    votecl_variant variant;   /**< AUTO: the plan chooses (VOTECL_FORCE_VARIANT overrides) */
+    unsigned stretch;         /**< as votecl_hist_params */
+    unsigned work_group_size; /**< as votecl_hist_params */
 } votecl_vote_spec;
 
-/* Defaults: u8, one channel, unity votes, G = 1, N = 256, no source, no table. */
+/** Defaults: u8, one channel, unity votes, G = 1, N = 256, no source, no table. */
 VOTECL_API void votecl_vote_spec_init(votecl_vote_spec *spec);
 
+/** A generic vote compiled for a context's device (opaque). */
 typedef struct votecl_vote_plan votecl_vote_plan;
 
-/* What a run saw. */
+/** What a run saw. */
 typedef struct votecl_vote_stats {
-    size_t elements;     /* E: elements examined */
-    size_t kept;         /* elements that passed vote_test (E without stage 1) */
-    double eta;          /* kept / E (0 for E = 0) */
+    size_t elements; /**< E: elements examined */
+    size_t kept;     /**< elements that passed vote_test (E without stage 1) */
+    double eta;      /**< kept / E (0 for E = 0) */
 } votecl_vote_stats;
 
-/* Validates the spec and compiles it (or finds it in the caches). spec: borrowed.
+/** Validates the spec and compiles it (or finds it in the caches). spec: borrowed.
  * out: caller-owned. A build error in the user's source returns VOTECL_BUILD_FAILED, and
  * votecl_context_get_build_log() then refers to the user's text as file "user" with its
  * own line numbers. Returns VOTECL_INVALID_ARGUMENT naming the field, VOTECL_BUILD_FAILED,
@@ -167,82 +174,83 @@ typedef struct votecl_vote_stats {
 VOTECL_API votecl_status votecl_vote_plan_new(votecl_context *context,
                                               const votecl_vote_spec *spec,
                                               votecl_vote_plan **out);
-/* Frees a plan; NULL is a no-op. */
+/** Frees a plan; NULL is a no-op. */
 VOTECL_API void votecl_vote_plan_free(votecl_vote_plan *plan);
 
-/* Votes the elements of an image view (dtype and channels as the spec's). bins:
+/** Votes the elements of an image view (dtype and channels as the spec's). bins:
  * caller-owned output of G * N entries (uint32_t, or float for VOTECL_BINS_F32), space by
  * space, overwritten. stats: caller-owned output or NULL. */
 VOTECL_API votecl_status votecl_vote_run_image(votecl_vote_plan *plan, const votecl_image *image,
                                                void *bins, votecl_vote_stats *stats);
 
-/* Votes n elements of a 1-D array (index = position). data: borrowed. */
+/** Votes n elements of a 1-D array (index = position). data: borrowed. */
 VOTECL_API votecl_status votecl_vote_run(votecl_vote_plan *plan, const void *data, size_t n,
                                          void *bins, votecl_vote_stats *stats);
 
-/* As votecl_vote_run_image() with a width x height image (rows packed) in a device buffer
+/** As votecl_vote_run_image() with a width x height image (rows packed) in a device buffer
  * of the plan's context, bins into a device buffer; height 0 means a 1-D array of width
  * elements. Asynchronous: votecl_vote_plan_last_stats() waits and reports. */
 VOTECL_API votecl_status votecl_vote_run_buffers(votecl_vote_plan *plan, votecl_buffer *data,
                                                  size_t width, size_t height,
                                                  votecl_buffer *bins);
 
-/* The stats of the plan's last run; waits for it to finish. stats: caller-owned. */
+/** The stats of the plan's last run; waits for it to finish. stats: caller-owned. */
 VOTECL_API votecl_status votecl_vote_plan_last_stats(votecl_vote_plan *plan,
                                                      votecl_vote_stats *stats);
 
-/* Reports the strategy for runs over 'elements' elements. info: caller-owned output. */
+/** Reports the strategy for runs over 'elements' elements. info: caller-owned output. */
 VOTECL_API votecl_status votecl_vote_plan_describe(const votecl_vote_plan *plan,
                                                    size_t elements, votecl_vote_plan_info *info);
 
-/* The execution-time model (GPU-vote Eq. 7-10) for 'elements' elements of which the
+/** The execution-time model (GPU-vote Eq. 7-10) for 'elements' elements of which the
  * fraction eta passes stage 1, with the device's fitted parameters (votecl calibrate).
  * Returns VOTECL_UNSUPPORTED when the device has not been calibrated. */
 VOTECL_API votecl_status votecl_vote_plan_predict(const votecl_vote_plan *plan, size_t elements,
                                                   double eta, double *seconds);
 
-/* Where f32 values fall near bin edges (see Histogram semantics above). */
+/** Where f32 values fall near bin edges (see Histogram semantics above). */
 typedef enum votecl_hist_edges {
-    VOTECL_HIST_EDGES_EXACT = 0, /* cv::calcHist's double-precision rule (the default) */
-    VOTECL_HIST_EDGES_NUMPY = 1  /* np.histogram's float32 edges, the last bin closed */
+    VOTECL_HIST_EDGES_EXACT = 0, /**< cv::calcHist's double-precision rule (the default) */
+    VOTECL_HIST_EDGES_NUMPY = 1  /**< np.histogram's float32 edges, the last bin closed */
 } votecl_hist_edges;
 
-/* Largest number of bins a histogram may have (2^28). */
+/** Largest number of bins a histogram may have (2^28). */
 #define VOTECL_HIST_MAX_BINS (1u << 28)
 
+/** Parameters of a histogram plan; fill with votecl_hist_params_init() first. */
 typedef struct votecl_hist_params {
-    size_t struct_size; /* set by the _init function: see votecl.h */
-    votecl_dtype dtype;  /* element type of the data */
-    unsigned channels;   /* interleaved channels per element of x (1-4) */
-    unsigned dims;       /* 1 or 2 */
-    unsigned channel[2]; /* channel of x for each dimension; for a 2-D histogram of two
-                            arrays the second dimension reads channel[1] of y */
-    int two_arrays;      /* 2-D only: nonzero: the second dimension comes from array y */
-    uint32_t nbins[2];   /* bins per dimension (>= 1) */
-    double min[2];       /* lower edge, included */
-    double max[2];       /* upper edge, excluded */
-    int weighted;        /* nonzero: each element votes its f32 weight into f32 bins */
-    votecl_variant variant; /* AUTO lets the plan choose (VOTECL_FORCE_VARIANT overrides AUTO) */
-    unsigned stretch;    /* local strategy's S' (at most the paper's S' of Eq. 5 and the
-                            work-group size); 0: chosen for the device */
-    unsigned work_group_size; /* vote kernel's work-group size; 0: chosen for the device */
-    votecl_hist_edges edges;  /* f32 data only: the edge convention (EXACT: calcHist's) */
+    size_t struct_size;     /**< set by the _init function: see votecl.h */
+    votecl_dtype dtype;     /**< element type of the data */
+    unsigned channels;      /**< interleaved channels per element of x (1-4) */
+    unsigned dims;          /**< 1 or 2 */
+    unsigned channel[2];    /**< channel of x for each dimension; for a 2-D histogram of two
+                               arrays the second dimension reads channel[1] of y */
+    int two_arrays;         /**< 2-D only: nonzero: the second dimension comes from array y */
+    uint32_t nbins[2];      /**< bins per dimension (>= 1) */
+    double min[2];          /**< lower edge, included */
+    double max[2];          /**< upper edge, excluded */
+    int weighted;           /**< nonzero: each element votes its f32 weight into f32 bins */
+    votecl_variant variant; /**< AUTO lets the plan choose (VOTECL_FORCE_VARIANT overrides AUTO) */
+    unsigned stretch;       /**< local strategy's S' (at most the paper's S' of Eq. 5 and the
+                               work-group size); 0: chosen for the device */
+    unsigned work_group_size; /**< vote kernel's work-group size; 0: chosen for the device */
+    votecl_hist_edges edges;  /**< f32 data only: the edge convention (EXACT: calcHist's) */
 } votecl_hist_params;
 
-/* Defaults for dtype: one channel, channel[] = {0, 0}, 1-D; u8: 256 bins over [0, 256); u16: 65536 bins over
- * [0, 65536); u32: 256 bins over [0, 2^32); f32: 256 bins over [0, 1). */
+/** Defaults for dtype: one channel, channel[] = {0, 0}, 1-D; u8: 256 bins over [0, 256); u16: 65536
+ * bins over [0, 65536); u32: 256 bins over [0, 2^32); f32: 256 bins over [0, 1). */
 VOTECL_API void votecl_hist_params_init(votecl_hist_params *params, votecl_dtype dtype);
 
-/* Sets a 2-D histogram of two channels of x (two_arrays 0) or of x and y (two_arrays 1),
+/** Sets a 2-D histogram of two channels of x (two_arrays 0) or of x and y (two_arrays 1),
  * with nx x ny bins; ranges as for 1-D. Set channels and two_arrays first: channel[1]
  * becomes 1 for two channels of x, else 0. */
 VOTECL_API void votecl_hist_params_set_2d(votecl_hist_params *params, uint32_t nx, double xmin,
                                           double xmax, uint32_t ny, double ymin, double ymax);
 
+/** A histogram compiled for a context's device (opaque). */
 typedef struct votecl_hist_plan votecl_hist_plan;
 
-
-/* Validates params, chooses the strategy and compiles (or loads from the caches) the
+/** Validates params, chooses the strategy and compiles (or loads from the caches) the
  * kernels. params: borrowed. out: caller-owned.
  * Returns VOTECL_INVALID_ARGUMENT (the context's message names the field),
  * VOTECL_KERNEL_NOT_FOUND, VOTECL_BUILD_FAILED, VOTECL_OUT_OF_*_MEMORY, VOTECL_DEVICE_ERROR. */
@@ -250,19 +258,19 @@ VOTECL_API votecl_status votecl_hist_plan_new(votecl_context *context,
                                               const votecl_hist_params *params,
                                               votecl_hist_plan **out);
 
-/* Frees a plan; NULL is a no-op. */
+/** Frees a plan; NULL is a no-op. */
 VOTECL_API void votecl_hist_plan_free(votecl_hist_plan *plan);
 
-/* Number of bins of the histogram (product over the dimensions). */
+/** Number of bins of the histogram (product over the dimensions). */
 VOTECL_API uint64_t votecl_hist_plan_nbins(const votecl_hist_plan *plan);
 
-/* Reports the strategy for frames of 'elements' elements, 'frames' at a time.
+/** Reports the strategy for frames of 'elements' elements, 'frames' at a time.
  * info: caller-owned output. */
 VOTECL_API votecl_status votecl_hist_plan_describe(const votecl_hist_plan *plan,
                                                    size_t elements, size_t frames,
                                                    votecl_vote_plan_info *info);
 
-/* Computes the histogram of n elements from host memory.
+/** Computes the histogram of n elements from host memory.
  * x: borrowed, n * channels elements of dtype (may be NULL when n == 0);
  * y: borrowed, second array for two_arrays 2-D histograms, else NULL;
  * weights: borrowed, n floats when weighted, else NULL;
@@ -272,38 +280,42 @@ VOTECL_API votecl_status votecl_hist_plan_describe(const votecl_hist_plan *plan,
 VOTECL_API votecl_status votecl_hist_run(votecl_hist_plan *plan, const void *x, const void *y,
                                          const float *weights, size_t n, void *bins);
 
-/* Histograms of frames equal-size frames stored one after another (each n elements; y and
+/** Histograms of frames equal-size frames stored one after another (each n elements; y and
  * weights likewise when used) into frames consecutive histograms in bins (caller-owned,
  * frames * nbins entries). Each frame is an independent vote space. */
 VOTECL_API votecl_status votecl_hist_run_batch(votecl_hist_plan *plan, const void *x,
                                                const void *y, const float *weights, size_t n,
                                                size_t frames, void *bins);
 
-/* The histogram of an image view (any stride). The image's dtype and channels must match
+/** The histogram of an image view (any stride). The image's dtype and channels must match
  * the plan's; 2-D histograms of two arrays are not possible here. */
 VOTECL_API votecl_status votecl_hist_run_image(votecl_hist_plan *plan, const votecl_image *image,
                                                void *bins);
 
-/* Typed forms of the calls above: the bins' C type says what the plan computes, and a plan
+/** Typed forms of the calls above: the bins' C type says what the plan computes, and a plan
  * of the other kind is VOTECL_INVALID_ARGUMENT naming bins (the untyped calls stay for
  * callers that choose at run time). _u32: counts, the plan not weighted; _f32: sums of the
  * f32 weights (borrowed, n per frame), the plan weighted. Arguments otherwise as in
  * votecl_hist_run(), votecl_hist_run_batch() and votecl_hist_run_image(). */
 VOTECL_API votecl_status votecl_hist_run_u32(votecl_hist_plan *plan, const void *x,
                                              const void *y, size_t n, uint32_t *bins);
+/** votecl_hist_run() of a weighted plan into f32 bins: see votecl_hist_run_u32(). */
 VOTECL_API votecl_status votecl_hist_run_f32(votecl_hist_plan *plan, const void *x,
                                              const void *y, const float *weights, size_t n,
                                              float *bins);
+/** votecl_hist_run_batch() of a plan not weighted into u32 bins: see votecl_hist_run_u32(). */
 VOTECL_API votecl_status votecl_hist_run_batch_u32(votecl_hist_plan *plan, const void *x,
                                                    const void *y, size_t n, size_t frames,
                                                    uint32_t *bins);
+/** votecl_hist_run_batch() of a weighted plan into f32 bins: see votecl_hist_run_u32(). */
 VOTECL_API votecl_status votecl_hist_run_batch_f32(votecl_hist_plan *plan, const void *x,
                                                    const void *y, const float *weights,
                                                    size_t n, size_t frames, float *bins);
+/** votecl_hist_run_image() of a plan not weighted into u32 bins: see votecl_hist_run_u32(). */
 VOTECL_API votecl_status votecl_hist_run_image_u32(votecl_hist_plan *plan,
                                                    const votecl_image *image, uint32_t *bins);
 
-/* As votecl_hist_run_batch() with everything in device buffers of the plan's context:
+/** As votecl_hist_run_batch() with everything in device buffers of the plan's context:
  * x (n * frames elements from byte 0), y and weights (NULL when unused) are borrowed;
  * bins receives frames * nbins entries from byte 0. Asynchronous: the call queues the work
  * and returns; votecl_buffer_read() or votecl_context_finish() waits for it. */

@@ -8,16 +8,6 @@ import pytest
 import votecl
 
 
-@pytest.fixture(scope="module")
-def ctx():
-    try:
-        c = votecl.Context(backend="opencl")
-    except votecl.VoteclError as e:
-        pytest.skip("no OpenCL device: %s" % e)
-    yield c
-    c.close()
-
-
 def test_vote_channels_against_the_array(ctx):
     """Issue 28.4: Vote(channels=4) on a 1-D array read 4 x past its end; the array's
     values are interleaved channels, a whole number of elements or refused."""

@@ -7,20 +7,6 @@ import pytest
 import votecl
 
 
-@pytest.fixture(scope="module")
-def ctx():
-    try:
-        c = votecl.Context(backend="opencl")
-    except votecl.VoteclError as e:
-        pytest.skip("no OpenCL device: %s" % e)
-    yield c
-
-
-@pytest.fixture(scope="module")
-def ref():
-    return votecl.Context(backend="ref")
-
-
 def disc(width=120, height=100, cx=57.3, cy=48.6, r=23.0):
     y, x = np.mgrid[0:height, 0:width]
     return np.where((x - cx) ** 2 + (y - cy) ** 2 <= r * r, 200, 40).astype(np.uint8)

@@ -8,16 +8,6 @@ import pytest
 import votecl
 
 
-@pytest.fixture(scope="module")
-def ctx():
-    try:
-        c = votecl.Context(backend="opencl")
-    except votecl.VoteclError as e:
-        pytest.skip("no OpenCL device: %s" % e)
-    yield c
-    c.close()
-
-
 def rng(seed):
     return np.random.default_rng(seed)
 

@@ -11,16 +11,6 @@ import votecl
 THREADS, CALLS = 4, 50
 
 
-@pytest.fixture(scope="module")
-def ctx():
-    try:
-        c = votecl.Context(backend="opencl")
-    except votecl.VoteclError as e:
-        pytest.skip("no OpenCL device: %s" % e)
-    yield c
-    c.close()
-
-
 def line_image():
     im = np.zeros((48, 64), np.uint8)
     im[16, :] = 255

@@ -16,20 +16,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TREE = os.path.dirname(os.path.dirname(HERE))
 
 
-@pytest.fixture(scope="module")
-def ctx():
-    try:
-        c = votecl.Context(backend="opencl")
-    except votecl.VoteclError as e:
-        pytest.skip("no OpenCL device: %s" % e)
-    yield c
-
-
-@pytest.fixture(scope="module")
-def ref():
-    return votecl.Context(backend="ref")
-
-
 def rng(seed=15):
     return np.random.default_rng(seed)
 

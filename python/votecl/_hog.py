@@ -115,9 +115,10 @@ class HOG(Plan):
     on a CUDA context a GPU image (H, W) or (H, W, 3) with colour on is read where it lies.
 
     block_norm: how each block's histogram v is normalised, scikit-image's names:
-    "L2-Hys" (default, OpenCV's: v / (|v|_2 + 0.1 len), clipped at l2hys_threshold, then
-    v / (|v|_2 + 1e-3)), "L1" (v / (|v|_1 + 1e-5)), "L1-sqrt" (the square root of L1's) or
-    "L2" (v / sqrt(|v|_2^2 + 1e-10)), the last three as skimage.feature.hog's.
+    "L2-Hys" (default, OpenCV's: ``v / (|v|_2 + 0.1 len)``, clipped at l2hys_threshold, then
+    ``v / (|v|_2 + 1e-3)``), "L1" (``v / (|v|_1 + 1e-5)``), "L1-sqrt" (the square root of
+    L1's) or "L2" (``v / sqrt(|v|_2^2 + 1e-10)``), the last three as skimage.feature.hog's.
+
     binning: "trilinear" (default, OpenCV's: votes split between two bins and four cells,
     weighted by the block's Gaussian) or "hard" (scikit-image's: each pixel's whole magnitude
     to its own cell and one orientation bin, a cell the mean of its pixels). With

@@ -59,7 +59,7 @@ class Hough(Plan):
 
     def run_gray(self, image: Any, sobel_threshold: int) -> Records:
         """Lines of a uint8 gray image of the plan's size (votecl_hough_run_gray): its edges
-        (3x3 Sobel magnitude |gx| + |gy| above sobel_threshold) are found and voted on the
+        (3x3 Sobel magnitude ``|gx| + |gy|`` above sobel_threshold) are found and voted on the
         device; HoughLine records as __call__ returns, the figures in .stats."""
         view, keep = image_view(image)
         stats = S.votecl_vote_stats()

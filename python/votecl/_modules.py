@@ -1,4 +1,5 @@
-"""The algorithms: histograms, the generic voting engine, theta-rho Hough, PClines, HOG, GHT.
+"""The algorithms: histograms, the generic voting engine, theta-rho Hough, PClines, HOG, GHT,
+circles, the edge step.
 
 Every plan takes a Context (None: votecl.default_context()) and its parameters as keyword
 arguments named as the fields of the C params struct (votecl_hist_params, votecl_hough_params,

@@ -19,23 +19,8 @@
 #
 #   tests/hostile/batch.sh [--tap ...]      (from make check; arguments ignored)
 set -u
-builddir=${VOTECL_TEST_BUILDDIR:-$(pwd)/tests}/..
-srcdir=${VOTECL_TEST_SRCDIR:-$(dirname "$0")/..}
-memory_kb=${HOSTILE_MEMORY_KB:-262144}
-seconds=${HOSTILE_SECONDS:-20}
-votecl=$builddir/tools/votecl
-for candidate in "$builddir/tools/.libs/lt-votecl" "$builddir/tools/.libs/votecl"; do
-    if [ -x "$candidate" ]; then
-        votecl=$candidate
-        LD_LIBRARY_PATH=$builddir/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-        export LD_LIBRARY_PATH
-        break
-    fi
-done
-if ! command -v python3 >/dev/null 2>&1 || ! command -v timeout >/dev/null 2>&1; then
-    echo "1..0 # SKIP python3 or timeout missing"
-    exit 0
-fi
+. "$(dirname "$0")/common.sh"
+hostile_need_python
 if nm -D "$votecl" 2>/dev/null | grep -q __asan_init || ldd "$votecl" 2>/dev/null | grep -q asan
 then
     memory_kb=unlimited
@@ -69,13 +54,7 @@ result() {
     if [ -z "$why" ] && grep -q 'Sanitizer\|runtime error' err 2>/dev/null; then
         why="sanitizer report"
     fi
-    if [ -z "$why" ]; then
-        echo "ok $n - $1"
-    else
-        failed=$((failed + 1))
-        echo "not ok $n - $1: $why"
-        sed 's/^/# /' err 2>/dev/null | head -n 4
-    fi
+    hostile_tap "$1" "$why" err 4
 }
 # expect NAME RC PATTERN: the last run exited RC and its stderr matches PATTERN
 expect() {

@@ -11,16 +11,7 @@
 #   tests/hostile/pocl-cache.sh [--tap ...]   (from make check; arguments ignored)
 # Needs PoCL (an OpenCL CPU device) and a C compiler ($CC, else cc); skipped without them.
 set -u
-builddir=${VOTECL_TEST_BUILDDIR:-$(pwd)/tests}/..
-votecl=$builddir/tools/votecl
-for candidate in "$builddir/tools/.libs/lt-votecl" "$builddir/tools/.libs/votecl"; do
-    if [ -x "$candidate" ]; then
-        votecl=$candidate
-        LD_LIBRARY_PATH=$builddir/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-        export LD_LIBRARY_PATH
-        break
-    fi
-done
+. "$(dirname "$0")/common.sh"
 cc=${CC:-cc}
 unset POCL_CACHE_DIR POCL_KERNEL_CACHE VOTECL_POCL_BINARIES VOTECL_BACKEND VOTECL_DEVICE
 export VOTECL_BACKEND=opencl
@@ -67,13 +58,7 @@ check() {
     [ "$rc" = 0 ] || why="exit $rc"
     [ -z "$why" ] && [ -e "$marker" ] && why="the planted kernel ran"
     [ -z "$why" ] && ! grep -q '"counts": \[192, 0, 0,' "$tmp/out.json" && why="wrong counts"
-    if [ -z "$why" ]; then
-        echo "ok $n - $1"
-    else
-        failed=$((failed + 1))
-        echo "not ok $n - $1: $why"
-        sed 's/^/# /' "$tmp/err" | head -n 5
-    fi
+    hostile_tap "$1" "$why" "$tmp/err" 5
     rm -f "$marker"
 }
 run() {

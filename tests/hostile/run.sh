@@ -17,26 +17,8 @@
 # HOSTILE_RSS=1 measures every run's peak resident memory with /usr/bin/time and prints the
 # largest (docs/reliability.md's figures: with HOSTILE_MEMORY_KB=unlimited).
 set -u
-builddir=${VOTECL_TEST_BUILDDIR:-$(pwd)/tests}/..
-srcdir=${VOTECL_TEST_SRCDIR:-$(dirname "$0")/..}
-memory_kb=${HOSTILE_MEMORY_KB:-262144}
-seconds=${HOSTILE_SECONDS:-20}
-
-# The binary itself, not libtool's wrapper script (hundreds of runs: the wrapper's shell
-# start-up would dominate).
-votecl=$builddir/tools/votecl
-for candidate in "$builddir/tools/.libs/lt-votecl" "$builddir/tools/.libs/votecl"; do
-    if [ -x "$candidate" ]; then
-        votecl=$candidate
-        LD_LIBRARY_PATH=$builddir/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-        export LD_LIBRARY_PATH
-        break
-    fi
-done
-if ! command -v python3 >/dev/null 2>&1 || ! command -v timeout >/dev/null 2>&1; then
-    echo "1..0 # SKIP python3 or timeout missing"
-    exit 0
-fi
+. "$(dirname "$0")/common.sh"
+hostile_need_python
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/votecl-hostile-XXXXXX") || exit 99
 [ "${HOSTILE_KEEP:-0}" = 1 ] || trap 'rm -rf "$tmp"' EXIT
@@ -134,13 +116,7 @@ run() {
     if [ -z "$why" ] && [ -n "$before" ] && [ "$(fingerprint "$input")" != "$before" ]; then
         why="input changed"
     fi
-    if [ -z "$why" ]; then
-        echo "ok $n - $name: exit $rc"
-    else
-        failed=$((failed + 1))
-        echo "not ok $n - $name: $why"
-        sed 's/^/# /' "$tmp/stderr" | head -n 5
-    fi
+    hostile_tap "$name: exit $rc" "$why" "$tmp/stderr" 5
 }
 
 # Every input through hist; through every other subcommand the inputs that decode (each

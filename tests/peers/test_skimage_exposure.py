@@ -50,6 +50,14 @@ def histogram_range(ctx, image, nbins, rng, normalize):
     return counts, centers
 
 
+def assert_only_extremes(frequencies, bin_centers, centers):
+    """The bins centred at centers, one count in the first and in the last, none between."""
+    assert_array_equal(bin_centers, centers)
+    assert frequencies[0] == 1
+    assert frequencies[-1] == 1
+    assert_array_equal(frequencies[1:-1], 0)
+
+
 # test_exposure.py: test_wrong_source_range
 def test_wrong_source_range(ctx):
     im = np.array([-1, 100], dtype=np.int8)
@@ -60,21 +68,13 @@ def test_wrong_source_range(ctx):
 # test_exposure.py: test_negative_overflow
 def test_negative_overflow(ctx):
     im = np.array([-1, 100], dtype=np.int8)
-    frequencies, bin_centers = histogram(ctx, im)
-    assert_array_equal(bin_centers, np.arange(-1, 101))
-    assert frequencies[0] == 1
-    assert frequencies[-1] == 1
-    assert_array_equal(frequencies[1:-1], 0)
+    assert_only_extremes(*histogram(ctx, im), np.arange(-1, 101))
 
 
 # test_exposure.py: test_all_negative_image
 def test_all_negative_image(ctx):
     im = np.array([-100, -1], dtype=np.int8)
-    frequencies, bin_centers = histogram(ctx, im)
-    assert_array_equal(bin_centers, np.arange(-100, 0))
-    assert frequencies[0] == 1
-    assert frequencies[-1] == 1
-    assert_array_equal(frequencies[1:-1], 0)
+    assert_only_extremes(*histogram(ctx, im), np.arange(-100, 0))
 
 
 # test_exposure.py: test_int_range_image

@@ -253,33 +253,38 @@ def peaks(circles):
             np.array([int(round(c.radius)) for c in circles]))
 
 
+def two_circle_peaks(ctx, c0, c1, distance, **options):
+    """The circles the radii plan (c0's and c1's radii, min_xdistance and min_ydistance
+    distance, options) finds in two_circles(c0, c1)."""
+    img = two_circles(c0, c1)
+    return radii_plan(ctx, img, [c0[2], c1[2]], min_xdistance=distance, min_ydistance=distance,
+                      **options)(img)
+
+
+def assert_peaks(circles, *planted, by_radius=False):
+    """peaks(circles) are the planted (x, y, radius) circles in order (by_radius: sorted by
+    radius first); scikit-image's tests draw x as the row, so a peak's column is its y."""
+    cx, cy, r = peaks(circles)
+    if by_radius:
+        s = np.argsort(r)
+        cx, cy, r = cx[s], cy[s], r[s]
+    assert_equal(cx, np.array([p[1] for p in planted]))
+    assert_equal(cy, np.array([p[0] for p in planted]))
+    assert_equal(r, np.array([p[2] for p in planted]))
+
+
 # test_hough_transform.py: test_hough_circle_peaks
 def test_hough_circle_peaks(ctx):
-    x_0, y_0, rad_0 = (99, 50, 20)
-    x_1, y_1, rad_1 = (49, 60, 30)
-    img = two_circles((x_0, y_0, rad_0), (x_1, y_1, rad_1))
-    circles = radii_plan(ctx, img, [rad_0, rad_1], min_xdistance=1, min_ydistance=1,
-                         normalize=1)(img)
-    cx, cy, r = peaks(circles)
-    s = np.argsort(r)
-    assert_equal(cx[s], np.array([y_0, y_1]))
-    assert_equal(cy[s], np.array([x_0, x_1]))
-    assert_equal(r[s], np.array([rad_0, rad_1]))
+    c0, c1 = (99, 50, 20), (49, 60, 30)
+    assert_peaks(two_circle_peaks(ctx, c0, c1, 1, normalize=1), c0, c1, by_radius=True)
 
 
 # test_hough_transform.py: test_hough_circle_peaks_total_peak (two perfect circles, both
 # normalised to 1: the tie goes to the smaller radius, scikit-image's to the larger)
 @convention("Circle peak ties")
 def test_hough_circle_peaks_total_peak(ctx):
-    x_0, y_0, rad_0 = (99, 50, 20)
-    x_1, y_1, rad_1 = (49, 60, 30)
-    img = two_circles((x_0, y_0, rad_0), (x_1, y_1, rad_1))
-    circles = radii_plan(ctx, img, [rad_0, rad_1], min_xdistance=1, min_ydistance=1,
-                         max_circles=1)(img)
-    cx, cy, r = peaks(circles)
-    assert_equal(cx[0], y_1)
-    assert_equal(cy[0], x_1)
-    assert_equal(r[0], rad_1)
+    c0, c1 = (99, 50, 20), (49, 60, 30)
+    assert_peaks(two_circle_peaks(ctx, c0, c1, 1, max_circles=1), c1)
 
 
 def noisy_circle(img, xc, yc, r):
@@ -301,10 +306,7 @@ def test_hough_circle_peaks_min_distance(ctx):
     noisy_circle(img, x_2, y_2, rad_2)
     circles = radii_plan(ctx, img, [20, 30], min_xdistance=15, min_ydistance=15,
                          normalize=1)(img)
-    cx, cy, r = peaks(circles)
-    assert_equal(cx, np.array([y_0, y_2]))
-    assert_equal(cy, np.array([x_0, x_2]))
-    assert_equal(r, np.array([rad_0, rad_2]))
+    assert_peaks(circles, (x_0, y_0, rad_0), (x_2, y_2, rad_2))
 
 
 # test_hough_transform.py: test_hough_circle_peaks_total_peak_and_min_distance (radii
@@ -318,23 +320,13 @@ def test_hough_circle_peaks_total_peak_and_min_distance(ctx):
         img[x, y] = 1
     circles = radii_plan(ctx, img, radii, min_xdistance=15, min_ydistance=15, normalize=1,
                          max_circles=2)(img)
-    px, py, r = peaks(circles)
-    assert_equal(px, np.array(cy[:4:2]))
-    assert_equal(py, np.array(cx[:4:2]))
-    assert_equal(r, np.array(radii[:4:2]))
+    assert_peaks(circles, *[(cx[i], cy[i], radii[i]) for i in (0, 2)])
 
 
 # test_hough_transform.py: test_hough_circle_peaks_normalize
 def test_hough_circle_peaks_normalize(ctx):
-    x_0, y_0, rad_0 = (50, 50, 20)
-    x_1, y_1, rad_1 = (60, 60, 30)
-    img = two_circles((x_0, y_0, rad_0), (x_1, y_1, rad_1))
-    circles = radii_plan(ctx, img, [rad_0, rad_1], min_xdistance=15, min_ydistance=15,
-                         normalize=0)(img)
-    cx, cy, r = peaks(circles)
-    assert_equal(cx, np.array([y_1]))
-    assert_equal(cy, np.array([x_1]))
-    assert_equal(r, np.array([rad_1]))
+    c0, c1 = (50, 50, 20), (60, 60, 30)
+    assert_peaks(two_circle_peaks(ctx, c0, c1, 15, normalize=0), c1)
 
 
 # test_hough_transform.py: test_hough_ellipse_zero_angle, _non_zero_posangle1..4,
