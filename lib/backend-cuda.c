@@ -505,12 +505,16 @@ select_and_open(votecl_context *context, cuda_impl *impl, const char *selector)
     return status;
 }
 
+/* The opening of init and adopt: the backend state, its driver API loaded, made the
+ * context's (*out, or NULL when neither memory nor the API was there) and the driver
+ * initialised (the status). */
 static votecl_status
-cuda_context_init(votecl_context *context, const char *selector)
+impl_open(votecl_context *context, cuda_impl **out)
 {
     cuda_impl *impl = votecl__calloc(1, sizeof *impl);
     votecl_status status;
 
+    *out = NULL;
     if (impl == NULL)
         return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
     status = api_open(context, &impl->api, 1);
@@ -519,7 +523,18 @@ cuda_context_init(votecl_context *context, const char *selector)
         return status;
     }
     context->impl = impl;
-    status = init_driver(context, &impl->api);
+    *out = impl;
+    return init_driver(context, &impl->api);
+}
+
+static votecl_status
+cuda_context_init(votecl_context *context, const char *selector)
+{
+    cuda_impl *impl;
+    votecl_status status = impl_open(context, &impl);
+
+    if (impl == NULL)
+        return status;
     if (status == VOTECL_OK)
         status = select_and_open(context, impl, selector);
     if (status != VOTECL_OK)
@@ -1026,20 +1041,13 @@ static votecl_status
 cuda_context_adopt(votecl_context *context, void *native_context, void *native_device,
                    void *native_queue, const char *selector)
 {
-    cuda_impl *impl = votecl__calloc(1, sizeof *impl);
+    cuda_impl *impl;
     CUcontext ctx = native_context;
-    votecl_status status;
+    votecl_status status = impl_open(context, &impl);
 
     (void)native_device;
     if (impl == NULL)
-        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
-    status = api_open(context, &impl->api, 1);
-    if (status != VOTECL_OK) {
-        free(impl);
         return status;
-    }
-    context->impl = impl;
-    status = init_driver(context, &impl->api);
     if (status == VOTECL_OK && ctx == NULL && impl->api.cuCtxGetCurrent(&ctx) != CUDA_SUCCESS)
         ctx = NULL;
     if (status == VOTECL_OK && ctx != NULL)

@@ -103,6 +103,21 @@ votecl_buffer_read(votecl_buffer *buffer, size_t offset, void *host, size_t size
 }
 
 votecl_status
+votecl__buffer_check(votecl_context *context, const votecl_buffer *b, size_t need, const char *name)
+{
+    if (b == NULL)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "%s: NULL buffer", name);
+    if (b->context != context)
+        return votecl__fail(context, VOTECL_INCOMPATIBLE, "%s: buffer belongs to another context",
+                            name);
+    if (b->size < need)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
+                            "%s: buffer of %zu bytes is smaller than the %zu needed", name, b->size,
+                            need);
+    return VOTECL_OK;
+}
+
+votecl_status
 votecl_buffer_copy(votecl_buffer *dst, size_t dst_offset, votecl_buffer *src, size_t src_offset,
                    size_t size)
 {

@@ -122,9 +122,9 @@ check_radii(const votecl_circles_params *p, size_t width, size_t height, char *m
 }
 
 static votecl_status
-check_params(const votecl_circles_params *p, size_t width, size_t height, char *msg,
-             size_t msg_size)
+check_params(const void *params, size_t width, size_t height, char *msg, size_t msg_size)
 {
+    const votecl_circles_params *p = params;
     votecl_status status = check_size(width, height, msg, msg_size);
 
     if (status != VOTECL_OK)
@@ -215,11 +215,12 @@ plan_device(votecl_circles_plan *plan)
 }
 
 static votecl_status
-plan_init(votecl_circles_plan *plan, const votecl_circles_params *params, size_t width,
-          size_t height)
+plan_init(void *plan_, votecl_context *context, const void *params, size_t width, size_t height)
 {
+    votecl_circles_plan *plan = plan_;
     votecl_status status;
 
+    plan->context = context;
     status = votecl__circles_desc_init(&plan->desc, params, (uint32_t)width, (uint32_t)height);
     if (status != VOTECL_OK)
         return votecl__fail(plan->context, status, "out of memory for the radii's circles");
@@ -235,29 +236,15 @@ plan_init(votecl_circles_plan *plan, const votecl_circles_params *params, size_t
     return plan->device ? plan_device(plan) : VOTECL_OK;
 }
 
+VOTECL__PLAN_OPS(votecl_circles_plan, votecl_circles_plan_free, .check = check_params,
+                 .init = plan_init);
+
 votecl_status
 votecl_circles_plan_new(votecl_context *context, const votecl_circles_params *params, size_t width,
                         size_t height, votecl_circles_plan **out)
 {
-    votecl_circles_plan *plan;
-    char msg[256];
-    votecl_status status;
-
     VOTECL__ENTER_OR_RETURN(context);
-    if ((status = votecl__new_begin(context, params, "params", out)) != VOTECL_OK)
-        return status;
-    *out = NULL;
-    if ((status = check_params(params, width, height, msg, sizeof msg)) != VOTECL_OK)
-        return votecl__fail(context, status, "%s", msg);
-    if ((plan = votecl__calloc(1, sizeof *plan)) == NULL)
-        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for a plan");
-    plan->context = context;
-    if ((status = plan_init(plan, params, width, height)) != VOTECL_OK) {
-        votecl_circles_plan_free(plan);
-        return status;
-    }
-    *out = plan;
-    return VOTECL_OK;
+    return votecl__plan_new_of(&plan_ops, context, params, width, height, out);
 }
 
 void
@@ -403,31 +390,35 @@ grow_pairs(votecl_circles_plan *plan, size_t n)
     return VOTECL_OK;
 }
 
-/* The device's candidates into plan->pairs: the count and the first pairs in one read, the
- * rest in a second, and a relaunch with room for all when they overflowed the buffer. */
+/* The device's candidates of `words` words each (2: the centres' pairs; 3: the radii's
+ * (space, cell, votes)) into plan->pairs: the count and the first ones in one read, the rest
+ * in a second, and a relaunch with room for all when they overflowed the buffer. */
 static votecl_status
-device_centres(votecl_circles_plan *plan, size_t *n)
+device_candidates(votecl_circles_plan *plan, unsigned words,
+                  votecl_status (*launch)(votecl_circles_plan *plan), size_t *n)
 {
-    uint32_t head[1 + 2 * FIRST_READ];
-    size_t first = FIRST_READ;
-    votecl_status status = launch_centres(plan);
+    uint32_t head[1 + 3 * FIRST_READ];
+    size_t first = FIRST_READ, head_bytes = 4 * (1 + words * FIRST_READ);
+    votecl_status status = launch(plan);
 
     if (status == VOTECL_OK)
-        status = votecl_buffer_read(plan->d_cand, 0, head, sizeof head);
+        status = votecl_buffer_read(plan->d_cand, 0, head, head_bytes);
     if (status == VOTECL_OK && head[0] > plan->cand_cap) {
         plan->cand_cap = head[0];
         if ((status = votecl__buffer_ensure(plan->context, &plan->d_cand,
-                                            4 + 8 * plan->cand_cap)) == VOTECL_OK &&
-            (status = launch_centres(plan)) == VOTECL_OK)
-            status = votecl_buffer_read(plan->d_cand, 0, head, sizeof head);
+                                            4 + 4 * words * plan->cand_cap)) == VOTECL_OK &&
+            (status = launch(plan)) == VOTECL_OK)
+            status = votecl_buffer_read(plan->d_cand, 0, head, head_bytes);
     }
-    if (status != VOTECL_OK || (status = grow_pairs(plan, head[0])) != VOTECL_OK)
+    /* grow_pairs holds pairs of words: words n words fit in words n / 2 (+1 when odd) */
+    if (status != VOTECL_OK ||
+        (status = grow_pairs(plan, words * (size_t)head[0] / 2 + words % 2)) != VOTECL_OK)
         return status;
     *n = head[0];
-    memcpy(plan->pairs, head + 1, 8 * (*n < first ? *n : first));
+    memcpy(plan->pairs, head + 1, 4 * words * (*n < first ? *n : first));
     if (*n > first)
-        status = votecl_buffer_read(plan->d_cand, 4 + 8 * first, plan->pairs + 2 * first,
-                                    8 * (*n - first));
+        status = votecl_buffer_read(plan->d_cand, 4 + 4 * words * first,
+                                    plan->pairs + words * first, 4 * words * (*n - first));
     return status;
 }
 
@@ -491,7 +482,7 @@ run_gradient(votecl_circles_plan *plan, const uint8_t *data, votecl_circle *circ
     }
     if (plan->device) {
         if ((status = device_vote(plan, nrays)) != VOTECL_OK ||
-            (status = device_centres(plan, &ncand)) != VOTECL_OK)
+            (status = device_candidates(plan, 2, launch_centres, &ncand)) != VOTECL_OK)
             return status;
         plan->acc_on_device = 1;
     } else if ((status = ref_centres(plan, nrays, &ncand)) != VOTECL_OK)
@@ -555,36 +546,6 @@ launch_radii_candidates(votecl_circles_plan *plan)
         8);
 }
 
-/* The device's (space, cell, votes) candidates into plan->pairs, as device_centres reads its
- * pairs. */
-static votecl_status
-device_radii_candidates(votecl_circles_plan *plan, size_t *n)
-{
-    uint32_t head[1 + 3 * FIRST_READ];
-    size_t first = FIRST_READ;
-    votecl_status status = launch_radii_candidates(plan);
-
-    if (status == VOTECL_OK)
-        status = votecl_buffer_read(plan->d_cand, 0, head, sizeof head);
-    if (status == VOTECL_OK && head[0] > plan->cand_cap) {
-        plan->cand_cap = head[0];
-        if ((status = votecl__buffer_ensure(plan->context, &plan->d_cand,
-                                            4 + 12 * plan->cand_cap)) == VOTECL_OK &&
-            (status = launch_radii_candidates(plan)) == VOTECL_OK)
-            status = votecl_buffer_read(plan->d_cand, 0, head, sizeof head);
-    }
-    /* grow_pairs holds pairs of words: 3 n words fit in 2 (3 n / 2 + 1) */
-    if (status != VOTECL_OK ||
-        (status = grow_pairs(plan, 3 * (size_t)head[0] / 2 + 1)) != VOTECL_OK)
-        return status;
-    *n = head[0];
-    memcpy(plan->pairs, head + 1, 12 * (*n < first ? *n : first));
-    if (*n > first)
-        status = votecl_buffer_read(plan->d_cand, 4 + 12 * first, plan->pairs + 3 * first,
-                                    12 * (*n - first));
-    return status;
-}
-
 static votecl_status
 device_radii(votecl_circles_plan *plan, size_t n)
 {
@@ -619,7 +580,7 @@ run_radii(votecl_circles_plan *plan, const uint8_t *data, size_t stride, votecl_
     if (n > 0 && plan->device) {
         /* the votes and the candidates on the device; the accumulator read only when asked */
         if ((status = device_radii(plan, n)) != VOTECL_OK ||
-            (status = device_radii_candidates(plan, &ncand)) != VOTECL_OK)
+            (status = device_candidates(plan, 3, launch_radii_candidates, &ncand)) != VOTECL_OK)
             return status;
         plan->acc_on_device = 1;
         status = votecl__circles_radii_peaks_from(d, plan->pairs, ncand, circles, capacity, found);

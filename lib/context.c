@@ -458,6 +458,37 @@ resolve_shape(votecl_context *context)
     return VOTECL_OK;
 }
 
+/* The opening of both constructors: the caller's message cleared, out checked and cleared. */
+static votecl_status
+begin_out(votecl_context **out, char *error, size_t error_size)
+{
+    copy_message(error, error_size, "");
+    if (out == NULL) {
+        copy_message(error, error_size, "out: NULL pointer");
+        return VOTECL_INVALID_ARGUMENT;
+    }
+    *out = NULL;
+    return VOTECL_OK;
+}
+
+/* A new context with its options resolved (context_resolve's status in *status), or NULL
+ * when there is no memory for one. */
+static votecl_context *
+context_alloc(const votecl_context_options *options, const char **selector, char *error,
+              size_t error_size, votecl_status *status)
+{
+    votecl_context *context = votecl__calloc(1, sizeof *context);
+
+    if (context == NULL) {
+        copy_message(error, error_size, "out of host memory for the context");
+        *status = VOTECL_OUT_OF_HOST_MEMORY;
+        return NULL;
+    }
+    context->debug = env_nonempty("VOTECL_DEBUG") != NULL;
+    *status = context_resolve(context, options, selector);
+    return context;
+}
+
 votecl_status
 votecl_context_new_with_error(const votecl_context_options *options, votecl_context **out,
                               char *error, size_t error_size)
@@ -467,12 +498,8 @@ votecl_context_new_with_error(const votecl_context_options *options, votecl_cont
     const char *selector = NULL;
     votecl_status status;
 
-    copy_message(error, error_size, "");
-    if (out == NULL) {
-        copy_message(error, error_size, "out: NULL pointer");
-        return VOTECL_INVALID_ARGUMENT;
-    }
-    *out = NULL;
+    if ((status = begin_out(out, error, error_size)) != VOTECL_OK)
+        return status;
     if (options == NULL) {
         votecl_context_options_init(&defaults);
         options = &defaults;
@@ -480,13 +507,8 @@ votecl_context_new_with_error(const votecl_context_options *options, votecl_cont
     status = votecl__struct_size_message(options, "options", sizeof *options, error, error_size);
     if (status != VOTECL_OK)
         return status;
-    context = votecl__calloc(1, sizeof *context);
-    if (context == NULL) {
-        copy_message(error, error_size, "out of host memory for the context");
-        return VOTECL_OUT_OF_HOST_MEMORY;
-    }
-    context->debug = env_nonempty("VOTECL_DEBUG") != NULL;
-    status = context_resolve(context, options, &selector);
+    if ((context = context_alloc(options, &selector, error, error_size, &status)) == NULL)
+        return status;
     if (status == VOTECL_OK && context->backend != VOTECL_BACKEND_REF)
         pocl_cache_setup(context, options); /* before the OpenCL platform loads */
     if (status == VOTECL_OK && context->backend == VOTECL_BACKEND_DEFAULT)
@@ -620,24 +642,15 @@ context_new_adopted(votecl_backend backend, void *native_context, void *native_d
     const char *selector = NULL;
     votecl_status status;
 
-    copy_message(error, error_size, "");
-    if (out == NULL) {
-        copy_message(error, error_size, "out: NULL pointer");
-        return VOTECL_INVALID_ARGUMENT;
-    }
-    *out = NULL;
+    if ((status = begin_out(out, error, error_size)) != VOTECL_OK)
+        return status;
     if (options != NULL)
         resolved = *options;
     else
         votecl_context_options_init(&resolved);
     resolved.backend = backend;
-    context = votecl__calloc(1, sizeof *context);
-    if (context == NULL) {
-        copy_message(error, error_size, "out of host memory for the context");
-        return VOTECL_OUT_OF_HOST_MEMORY;
-    }
-    context->debug = env_nonempty("VOTECL_DEBUG") != NULL;
-    status = context_resolve(context, &resolved, &selector);
+    if ((context = context_alloc(&resolved, &selector, error, error_size, &status)) == NULL)
+        return status;
     if (status == VOTECL_OK && context->ops->context_adopt == NULL)
         status = votecl__fail(context, VOTECL_UNSUPPORTED, "backend %s: no interop",
                               votecl_backend_name(backend));

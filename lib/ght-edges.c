@@ -192,21 +192,9 @@ static const votecl__ght_program program = {
     VOTECL__GHT_EDGES, files, VOTECL__GHT_DEF_L | VOTECL__GHT_DEF_EDGES, kernel_names, K_COUNT};
 
 static votecl_status
-ensure(votecl__ght_front *f, votecl_buffer **b, size_t size)
-{
-    return votecl__ght_ensure(f->context, b, size);
-}
-
-static votecl_status
 launch1(votecl__ght_front *f, int k, size_t items, const votecl__arg *args, unsigned nargs)
 {
     return votecl__ght_launch1(f->dev, &program, k, items, args, nargs);
-}
-
-static votecl_status
-too_large(votecl__ght_front *f, const char *what)
-{
-    return votecl__fail(f->context, VOTECL_UNSUPPORTED, "%s: more than 2^32 entries", what);
 }
 
 /* A 2-D launch over the pixels in hysteresis tiles. */
@@ -253,7 +241,7 @@ votecl__ght_front_scan(votecl__ght_front *f, votecl_buffer *a, size_t n)
 
     if (votecl__ght_cpu_shape(f->context))
         return host_scan(f, a, n);
-    status = ensure(f, &f->buf[GHT_F_SUMS], (blocks + 1) * 4);
+    status = votecl__ght_ensure(f->context, &f->buf[GHT_F_SUMS], (blocks + 1) * 4);
 
     if (status == VOTECL_OK)
         status = launch1(f, K_SCAN_SUMS, blocks * WG,
@@ -284,7 +272,7 @@ static votecl_status
 device_hysteresis(votecl__ght_front *f, uint32_t w, uint32_t h)
 {
     uint32_t changed = 1, passes = 0;
-    votecl_status status = ensure(f, &f->buf[GHT_F_FLAG], 4);
+    votecl_status status = votecl__ght_ensure(f->context, &f->buf[GHT_F_FLAG], 4);
 
     for (; status == VOTECL_OK && changed != 0; passes++) {
         if ((status = votecl__buffer_zero(f->buf[GHT_F_FLAG], 0, 4)) == VOTECL_OK &&
@@ -322,10 +310,12 @@ sort_states(votecl__ght_front *f, uint32_t w, uint32_t h)
 
     sort_layout(pixels, &groups, &chunk);
     entries = L * groups;
-    if ((status = ensure(f, &f->buf[GHT_F_COUNTS], (entries + 1) * 4)) != VOTECL_OK ||
-        (status = ensure(f, &f->buf[GHT_F_POINTS], most * sizeof(votecl__ght_point))) !=
+    if ((status = votecl__ght_ensure(f->context, &f->buf[GHT_F_COUNTS], (entries + 1) * 4)) !=
             VOTECL_OK ||
-        (status = ensure(f, &f->buf[GHT_F_OFFSETS], (L + 1) * 4)) != VOTECL_OK ||
+        (status = votecl__ght_ensure(f->context, &f->buf[GHT_F_POINTS],
+                                     most * sizeof(votecl__ght_point))) != VOTECL_OK ||
+        (status = votecl__ght_ensure(f->context, &f->buf[GHT_F_OFFSETS], (L + 1) * 4)) !=
+            VOTECL_OK ||
         (status = launch1(f, K_SORT_COUNT, groups * WG,
                           (votecl__arg[]){VOTECL__ARG_BUF(f->buf[GHT_F_STATE]),
                                           VOTECL__ARG_UINT(pixels), VOTECL__ARG_UINT(chunk),
@@ -359,15 +349,15 @@ votecl__ght_front_canny(votecl__ght_front *front, const uint8_t *data, uint32_t 
     f->seconds[1] = 0; /* no pairing of these edges yet */
 
     if (pixels > UINT32_MAX)
-        return too_large(f, "image");
+        return votecl__fail(f->context, VOTECL_UNSUPPORTED, "image: more than 2^32 entries");
     if (pixels == 0) { /* an empty image has no edges */
         memset(f->offsets, 0, ((size_t)f->desc.levels + 1) * sizeof *f->offsets);
         f->seconds[0] = 0;
         return VOTECL_OK;
     }
-    if ((status = ensure(f, &f->buf[GHT_F_IMAGE], pixels)) != VOTECL_OK ||
+    if ((status = votecl__ght_ensure(f->context, &f->buf[GHT_F_IMAGE], pixels)) != VOTECL_OK ||
         (status = votecl_buffer_write(f->buf[GHT_F_IMAGE], 0, data, pixels)) != VOTECL_OK ||
-        (status = ensure(f, &f->buf[GHT_F_STATE], pixels * 4)) != VOTECL_OK ||
+        (status = votecl__ght_ensure(f->context, &f->buf[GHT_F_STATE], pixels * 4)) != VOTECL_OK ||
         (status = launch_tiles(f, K_STATE, width, height,
                                (votecl__arg[]){VOTECL__ARG_BUF(f->buf[GHT_F_IMAGE]),
                                                VOTECL__ARG_UINT(width), VOTECL__ARG_UINT(height),
@@ -393,9 +383,9 @@ votecl__ght_front_set_edges(votecl__ght_front *front, const votecl__ght_edges *e
 
     f->seconds[1] = 0;
 
-    if ((status = ensure(f, &f->buf[GHT_F_POINTS], edges->n * sizeof *edges->points)) !=
-            VOTECL_OK ||
-        (status = ensure(f, &f->buf[GHT_F_OFFSETS], L1 * 4)) != VOTECL_OK ||
+    if ((status = votecl__ght_ensure(f->context, &f->buf[GHT_F_POINTS],
+                                     edges->n * sizeof *edges->points)) != VOTECL_OK ||
+        (status = votecl__ght_ensure(f->context, &f->buf[GHT_F_OFFSETS], L1 * 4)) != VOTECL_OK ||
         (edges->n > 0 &&
          (status = votecl_buffer_write(f->buf[GHT_F_POINTS], 0, edges->points,
                                        edges->n * sizeof *edges->points)) != VOTECL_OK) ||
@@ -433,14 +423,25 @@ votecl__ght_front_read_edges(votecl__ght_front *front, votecl__ght_edges *edges)
 
 /* --- the stage table's edges (lib/ght-private.h) --- */
 
+/* The points sorted into *edges, or the failure recorded. */
+static votecl_status
+sorted_edges(votecl__ght_run *run, const votecl__ght_point *points, size_t n,
+             votecl__ght_edges *edges)
+{
+    votecl_status status = votecl__ght_edges_sort(points, n, run->desc->levels, edges);
+
+    return status != VOTECL_OK ? votecl__fail(run->context, status, "out of memory for edges")
+                               : VOTECL_OK;
+}
+
 votecl_status
 votecl__ght_points_ref(votecl__ght_run *run, const votecl__ght_point *points, size_t n)
 {
     votecl__ght_edges edges;
-    votecl_status status = votecl__ght_edges_sort(points, n, run->desc->levels, &edges);
+    votecl_status status = sorted_edges(run, points, n, &edges);
 
     if (status != VOTECL_OK)
-        return votecl__fail(run->context, status, "out of memory for edges");
+        return status;
     votecl__ght_edges_clear(&run->edges);
     run->edges = edges;
     return VOTECL_OK;
@@ -450,10 +451,10 @@ votecl_status
 votecl__ght_points_device(votecl__ght_run *run, const votecl__ght_point *points, size_t n)
 {
     votecl__ght_edges edges;
-    votecl_status status = votecl__ght_edges_sort(points, n, run->desc->levels, &edges);
+    votecl_status status = sorted_edges(run, points, n, &edges);
 
     if (status != VOTECL_OK)
-        return votecl__fail(run->context, status, "out of memory for edges");
+        return status;
     status = votecl__ght_front_set_edges(run->front, &edges);
     votecl__ght_edges_clear(&edges);
     return status;

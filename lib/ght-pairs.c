@@ -210,21 +210,9 @@ static const votecl__ght_program program = {
     kernel_names, K_COUNT};
 
 static votecl_status
-ensure(votecl__ght_front *f, votecl_buffer **b, size_t size)
-{
-    return votecl__ght_ensure(f->context, b, size);
-}
-
-static votecl_status
 launch1(votecl__ght_front *f, int k, size_t items, const votecl__arg *args, unsigned nargs)
 {
     return votecl__ght_launch1(f->dev, &program, k, items, args, nargs);
-}
-
-static votecl_status
-too_large(votecl__ght_front *f, const char *what)
-{
-    return votecl__fail(f->context, VOTECL_UNSUPPORTED, "%s: more than 2^32 entries", what);
 }
 
 static votecl_buffer *
@@ -284,7 +272,7 @@ template_tasks(votecl__ght_front *f, const votecl__ght_pairs *tp)
 
     if (tasks == NULL)
         return votecl__fail(f->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for tasks");
-    if ((status = ensure(f, slot, ntasks * 12)) == VOTECL_OK && ntasks > 0)
+    if ((status = votecl__ght_ensure(f->context, slot, ntasks * 12)) == VOTECL_OK && ntasks > 0)
         status = votecl_buffer_write(*slot, 0, tasks, ntasks * 12);
     if (status == VOTECL_OK)
         votecl__ght_device_set_tasks(f->dev, ntasks);
@@ -365,7 +353,8 @@ pairs_cap(votecl__ght_front *f, votecl_buffer **pairs, votecl_buffer *offsets,
         over += out->offsets[k + 1] - out->offsets[k] > cap;
     if (over == 0)
         return VOTECL_OK;
-    if ((status = ensure(f, &f->buf[GHT_F_COUNTS], (keys + 1) * 4)) != VOTECL_OK ||
+    if ((status = votecl__ght_ensure(f->context, &f->buf[GHT_F_COUNTS], (keys + 1) * 4)) !=
+            VOTECL_OK ||
         (status = votecl__buffer_zero(f->buf[GHT_F_COUNTS], 0, (keys + 1) * 4)) != VOTECL_OK)
         return status;
     counts = f->buf[GHT_F_COUNTS];
@@ -376,8 +365,9 @@ pairs_cap(votecl__ght_front *f, votecl_buffer **pairs, votecl_buffer *offsets,
                           5)) != VOTECL_OK ||
         (status = votecl__ght_front_scan(f, counts, keys)) != VOTECL_OK ||
         (status = votecl_buffer_read(counts, 0, out->offsets, (keys + 1) * 4)) != VOTECL_OK ||
-        (status = ensure(f, &f->buf[GHT_F_CAPPED],
-                         (size_t)out->offsets[keys] * sizeof(votecl__ght_pair))) != VOTECL_OK ||
+        (status = votecl__ght_ensure(f->context, &f->buf[GHT_F_CAPPED],
+                                     (size_t)out->offsets[keys] * sizeof(votecl__ght_pair))) !=
+            VOTECL_OK ||
         (status = launch1(f, K_CAP_WRITE, n,
                           (votecl__arg[]){VOTECL__ARG_BUF(*pairs), VOTECL__ARG_UINT(n),
                                           VOTECL__ARG_BUF(offsets), VOTECL__ARG_UINT(cap),
@@ -403,10 +393,13 @@ pairs_run(votecl__ght_front *f, votecl_ght_pairing pairing, votecl__ght_list lis
     votecl_status status;
 
     pairs_buffers(f, list, &pairs, &offsets);
-    if ((status = ensure(f, pairs, (size_t)bound * sizeof(votecl__ght_pair))) != VOTECL_OK ||
-        (status = ensure(f, offsets, keys1 * 4)) != VOTECL_OK ||
-        (status = ensure(f, &f->buf[GHT_F_TASKS], (3 * ntasks + L + 1) * 4)) != VOTECL_OK ||
-        (status = ensure(f, &f->buf[GHT_F_COUNTS], (entries + 1) * 4)) != VOTECL_OK ||
+    if ((status = votecl__ght_ensure(f->context, pairs,
+                                     (size_t)bound * sizeof(votecl__ght_pair))) != VOTECL_OK ||
+        (status = votecl__ght_ensure(f->context, offsets, keys1 * 4)) != VOTECL_OK ||
+        (status = votecl__ght_ensure(f->context, &f->buf[GHT_F_TASKS], (3 * ntasks + L + 1) * 4)) !=
+            VOTECL_OK ||
+        (status = votecl__ght_ensure(f->context, &f->buf[GHT_F_COUNTS], (entries + 1) * 4)) !=
+            VOTECL_OK ||
         (status = votecl_buffer_write(f->buf[GHT_F_TASKS], 0, tasks, (3 * ntasks + L + 1) * 4)) !=
             VOTECL_OK ||
         (status = pairs_count(f, pairing, ntasks, entries)) != VOTECL_OK ||
@@ -435,7 +428,7 @@ votecl__ght_front_pairs(votecl__ght_front *front, votecl_ght_pairing pairing, vo
         return votecl__fail(f->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for tasks");
     }
     if (bound > UINT32_MAX || (uint64_t)L * ntasks >= UINT32_MAX)
-        status = too_large(f, "pairings");
+        status = votecl__fail(f->context, VOTECL_UNSUPPORTED, "pairings: more than 2^32 entries");
     else
         status = pairs_run(f, pairing, list, tasks, ntasks, bound, out);
     free(tasks);

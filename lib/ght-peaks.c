@@ -187,12 +187,6 @@ static const votecl__ght_program program = {VOTECL__GHT_PEAKS, files, VOTECL__GH
                                             kernel_names, K_COUNT};
 
 static votecl_status
-ensure(votecl__ght_front *f, votecl_buffer **b, size_t size)
-{
-    return votecl__ght_ensure(f->context, b, size);
-}
-
-static votecl_status
 launch1(votecl__ght_front *f, int k, size_t items, const votecl__arg *args, unsigned nargs)
 {
     return votecl__ght_launch1(f->dev, &program, k, items, args, nargs);
@@ -235,7 +229,8 @@ cand_reserve(votecl__ght_front *f, size_t capacity)
         return votecl__fail(f->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
     f->cand = cand;
     f->cand_capacity = capacity;
-    return ensure(f, &f->buf[GHT_F_CAND], (HEAD_WORDS + CAND_WORDS * capacity) * 4);
+    return votecl__ght_ensure(f->context, &f->buf[GHT_F_CAND],
+                              (HEAD_WORDS + CAND_WORDS * capacity) * 4);
 }
 
 /* The maxima of the voted accumulator read back into f->cand; returns their number in *n. */
@@ -247,7 +242,7 @@ peaks_read(votecl__ght_front *f, uint32_t gw, uint32_t gh, size_t cells, size_t 
 
     groups = groups > MAX_GROUPS ? MAX_GROUPS : groups;
     per = (cells + groups - 1) / groups;
-    if ((status = ensure(f, &f->buf[GHT_F_SUMS], groups * 4)) != VOTECL_OK ||
+    if ((status = votecl__ght_ensure(f->context, &f->buf[GHT_F_SUMS], groups * 4)) != VOTECL_OK ||
         (status = cand_reserve(f, CAND_FIRST)) != VOTECL_OK ||
         (status =
              launch1(f, K_MAX_BLOCKS, groups * WG,

@@ -78,15 +78,7 @@ votecl__ght_peak_threshold(uint32_t param, uint32_t best)
     return best / 8 > 0 ? best / 8 : 1;
 }
 
-static int
-dpeak_cmp(const void *a, const void *b)
-{
-    const votecl__ght_dpeak *x = a, *y = b;
-
-    if (x->votes != y->votes)
-        return x->votes > y->votes ? -1 : 1;
-    return x->cell < y->cell ? -1 : x->cell > y->cell;
-}
+VOTECL__RANK_COMPARE(dpeak_cmp, votecl__ght_dpeak, votes, cell)
 
 void
 votecl__ght_dpeaks_rank(votecl__ght_dpeaks *peaks)

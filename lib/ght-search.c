@@ -136,14 +136,7 @@ typedef struct peak {
     uint64_t v;
 } peak;
 
-static int
-peak_cmp(const void *a, const void *b)
-{
-    const peak *x = a, *y = b;
-    if (x->v != y->v)
-        return x->v > y->v ? -1 : 1;
-    return x->k < y->k ? -1 : x->k > y->k;
-}
+VOTECL__RANK_COMPARE(peak_cmp, peak, v, k)
 
 /* The best up to max peaks of h at or above thr (0: fraction of the best); returns count. */
 static uint32_t

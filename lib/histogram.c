@@ -313,33 +313,28 @@ plan_compile(votecl_hist_plan *plan, const votecl_hist_params *params)
     return status;
 }
 
+static votecl_status
+plan_new_init(void *plan_, votecl_context *context, const void *params, size_t width, size_t height)
+{
+    votecl_hist_plan *plan = plan_;
+    char msg[256];
+    votecl_status status;
+
+    plan->context = context;
+    status = votecl__hist_desc_init(params, &plan->desc, msg, sizeof msg);
+    if (status != VOTECL_OK)
+        return votecl__fail(context, status, "%s", msg);
+    return context->backend != VOTECL_BACKEND_REF ? plan_compile(plan, params) : VOTECL_OK;
+}
+
+VOTECL__PLAN_OPS(votecl_hist_plan, votecl_hist_plan_free, .init = plan_new_init);
+
 votecl_status
 votecl_hist_plan_new(votecl_context *context, const votecl_hist_params *params,
                      votecl_hist_plan **out)
 {
-    votecl_hist_plan *plan;
-    char msg[256];
-    votecl_status status;
-
     VOTECL__ENTER_OR_RETURN(context);
-    if ((status = votecl__new_begin(context, params, "params", out)) != VOTECL_OK)
-        return status;
-    *out = NULL;
-    plan = votecl__calloc(1, sizeof *plan);
-    if (plan == NULL)
-        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for a plan");
-    plan->context = context;
-    status = votecl__hist_desc_init(params, &plan->desc, msg, sizeof msg);
-    if (status != VOTECL_OK)
-        votecl__fail(context, status, "%s", msg);
-    else if (context->backend != VOTECL_BACKEND_REF)
-        status = plan_compile(plan, params);
-    if (status != VOTECL_OK) {
-        votecl_hist_plan_free(plan);
-        return status;
-    }
-    *out = plan;
-    return VOTECL_OK;
+    return votecl__plan_new_of(&plan_ops, context, params, 0, 0, out);
 }
 
 void
@@ -595,21 +590,6 @@ votecl_hist_run_image_u32(votecl_hist_plan *plan, const votecl_image *image, uin
     return status != VOTECL_OK ? status : votecl_hist_run_image(plan, image, bins);
 }
 
-static votecl_status
-check_buffer(votecl_hist_plan *plan, votecl_buffer *b, size_t need, const char *name)
-{
-    if (b == NULL)
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "%s: NULL buffer", name);
-    if (b->context != plan->context)
-        return votecl__fail(plan->context, VOTECL_INCOMPATIBLE,
-                            "%s: buffer belongs to another context", name);
-    if (b->size < need)
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
-                            "%s: buffer of %zu bytes is smaller than the %zu needed", name,
-                            b->size, need);
-    return VOTECL_OK;
-}
-
 votecl_status
 votecl_hist_run_buffers(votecl_hist_plan *plan, votecl_buffer *x, votecl_buffer *y,
                         votecl_buffer *weights, size_t n, size_t frames, votecl_buffer *bins)
@@ -623,10 +603,12 @@ votecl_hist_run_buffers(votecl_hist_plan *plan, votecl_buffer *x, votecl_buffer 
     d = &plan->desc;
     VOTECL__ENTER_OR_RETURN(plan->context);
     if ((status = call_sizes(plan, n, frames, &s)) != VOTECL_OK ||
-        (status = check_buffer(plan, bins, s.bins, "bins")) != VOTECL_OK ||
-        (status = check_buffer(plan, x, s.x, "x")) != VOTECL_OK ||
-        (d->two_arrays && (status = check_buffer(plan, y, s.x, "y")) != VOTECL_OK) ||
-        (d->weighted && (status = check_buffer(plan, weights, s.w, "weights")) != VOTECL_OK))
+        (status = votecl__buffer_check(plan->context, bins, s.bins, "bins")) != VOTECL_OK ||
+        (status = votecl__buffer_check(plan->context, x, s.x, "x")) != VOTECL_OK ||
+        (d->two_arrays &&
+         (status = votecl__buffer_check(plan->context, y, s.x, "y")) != VOTECL_OK) ||
+        (d->weighted &&
+         (status = votecl__buffer_check(plan->context, weights, s.w, "weights")) != VOTECL_OK))
         return status;
     if (frames == 0)
         return VOTECL_OK;

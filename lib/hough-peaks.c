@@ -77,15 +77,7 @@ suppress(const votecl__hough_desc *d, uint8_t *mask, size_t cell, long half, uin
 }
 
 /* Most votes first; equal votes: the lower angle, then the lower bin. */
-static int
-peak_compare(const void *pa, const void *pb)
-{
-    const peak *a = pa, *b = pb;
-
-    if (a->votes != b->votes)
-        return a->votes > b->votes ? -1 : 1;
-    return a->cell < b->cell ? -1 : a->cell > b->cell;
-}
+VOTECL__RANK_COMPARE(peak_compare, peak, votes, cell)
 
 /* OpenCV's HoughLines rule (findLocalMaximums): more than threshold votes, more than the left
  * and upper neighbours, at least the right and lower ones; outside the accumulator counts 0

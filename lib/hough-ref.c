@@ -150,23 +150,26 @@ float_bits(float f)
     return u;
 }
 
+/* What both grids' sources share: the edge test, and the pixel's rho that vote_index bins. */
+#define VOTE_TEST_AND_RHO                                                                          \
+    "\n"                                                                                           \
+    "bool vote_test(uint x, uint y, uchar value)\n"                                                \
+    "{\n"                                                                                          \
+    "    return (uint)value >= HOUGH_EDGE;\n"                                                      \
+    "}\n"                                                                                          \
+    "\n"                                                                                           \
+    "uint vote_index(uint space, uint index, uchar value, uint nbins)\n"                           \
+    "{\n"                                                                                          \
+    "    float rho = (float)vote_x(index) * vote_table[2 * space] +\n"                             \
+    "                (float)vote_y(index) * vote_table[2 * space + 1];\n"
+
 /* The device side of votecl__hough_bin(), for the generic engine: vote_table holds the
  * cos/sin pairs; W and the scale are exact float bit patterns. */
 static const char source_format[] =
     "/* libvotecl's theta-rho Hough transform (GPU-vote Eq. 1-2); see lib/hough-ref.c. */\n"
     "#define HOUGH_W as_float(0x%08xu)     /* W = %u */\n"
     "#define HOUGH_SCALE as_float(0x%08xu) /* N / (D + W) = %.9g */\n"
-    "#define HOUGH_EDGE %uu\n"
-    "\n"
-    "bool vote_test(uint x, uint y, uchar value)\n"
-    "{\n"
-    "    return (uint)value >= HOUGH_EDGE;\n"
-    "}\n"
-    "\n"
-    "uint vote_index(uint space, uint index, uchar value, uint nbins)\n"
-    "{\n"
-    "    float rho = (float)vote_x(index) * vote_table[2 * space] +\n"
-    "                (float)vote_y(index) * vote_table[2 * space + 1];\n"
+    "#define HOUGH_EDGE %uu\n" VOTE_TEST_AND_RHO
     "    uint bin = (uint)((rho + HOUGH_W) * HOUGH_SCALE);\n"
     "    return min(bin, nbins - 1u);\n"
     "}\n";
@@ -176,18 +179,7 @@ static const char source_format[] =
 static const char opencv_format[] =
     "/* libvotecl's theta-rho Hough transform on OpenCV's grid; see lib/hough-ref.c. */\n"
     "#define HOUGH_OFFSET %d /* the bin of rho 0 */\n"
-    "#define HOUGH_EDGE %uu\n"
-    "\n"
-    "bool vote_test(uint x, uint y, uchar value)\n"
-    "{\n"
-    "    return (uint)value >= HOUGH_EDGE;\n"
-    "}\n"
-    "\n"
-    "uint vote_index(uint space, uint index, uchar value, uint nbins)\n"
-    "{\n"
-    "    float rho = (float)vote_x(index) * vote_table[2 * space] +\n"
-    "                (float)vote_y(index) * vote_table[2 * space + 1];\n"
-    "    int bin = (int)rint(rho) + HOUGH_OFFSET;\n"
+    "#define HOUGH_EDGE %uu\n" VOTE_TEST_AND_RHO "    int bin = (int)rint(rho) + HOUGH_OFFSET;\n"
     "    return bin < 0 ? 0u : min((uint)bin, nbins - 1u);\n"
     "}\n";
 

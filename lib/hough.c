@@ -60,8 +60,9 @@ check_size(size_t width, size_t height, char *msg, size_t msg_size)
 }
 
 static votecl_status
-check_params(const votecl_hough_params *p, size_t width, size_t height, char *msg, size_t msg_size)
+check_params(const void *params, size_t width, size_t height, char *msg, size_t msg_size)
 {
+    const votecl_hough_params *p = params;
     votecl_status status = check_size(width, height, msg, msg_size);
     uint64_t n;
 
@@ -125,11 +126,14 @@ plan_compile(votecl_hough_plan *plan)
 }
 
 static votecl_status
-plan_init(votecl_hough_plan *plan, size_t width, size_t height)
+plan_init(void *plan_, votecl_context *context, const void *params, size_t width, size_t height)
 {
+    votecl_hough_plan *plan = plan_;
     const votecl_hough_params *p = &plan->params;
     votecl_status status;
 
+    plan->context = context;
+    plan->params = *(const votecl_hough_params *)params;
     status = votecl__hough_desc_init(&plan->desc, (uint32_t)width, (uint32_t)height, p->angles,
                                      p->rho_bins, p->edge_threshold, (int)p->rho_grid);
     if (status != VOTECL_OK)
@@ -140,30 +144,15 @@ plan_init(votecl_hough_plan *plan, size_t width, size_t height)
     return plan_compile(plan);
 }
 
+VOTECL__PLAN_OPS(votecl_hough_plan, votecl_hough_plan_free, .check = check_params,
+                 .init = plan_init);
+
 votecl_status
 votecl_hough_plan_new(votecl_context *context, const votecl_hough_params *params, size_t width,
                       size_t height, votecl_hough_plan **out)
 {
-    votecl_hough_plan *plan;
-    char msg[256];
-    votecl_status status;
-
     VOTECL__ENTER_OR_RETURN(context);
-    if ((status = votecl__new_begin(context, params, "params", out)) != VOTECL_OK)
-        return status;
-    *out = NULL;
-    if ((status = check_params(params, width, height, msg, sizeof msg)) != VOTECL_OK)
-        return votecl__fail(context, status, "%s", msg);
-    if ((plan = votecl__calloc(1, sizeof *plan)) == NULL)
-        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for a plan");
-    plan->context = context;
-    plan->params = *params;
-    if ((status = plan_init(plan, width, height)) != VOTECL_OK) {
-        votecl_hough_plan_free(plan);
-        return status;
-    }
-    *out = plan;
-    return VOTECL_OK;
+    return votecl__plan_new_of(&plan_ops, context, params, width, height, out);
 }
 
 void
@@ -326,21 +315,6 @@ votecl_hough_run(votecl_hough_plan *plan, const votecl_image *image, votecl_houg
     return VOTECL_OK;
 }
 
-static votecl_status
-check_buffer(votecl_hough_plan *plan, votecl_buffer *b, size_t need, const char *name)
-{
-    if (b == NULL)
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "%s: NULL buffer", name);
-    if (b->context != plan->context)
-        return votecl__fail(plan->context, VOTECL_INCOMPATIBLE,
-                            "%s: buffer belongs to another context", name);
-    if (b->size < need)
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
-                            "%s: buffer of %zu bytes is smaller than the %zu needed", name, b->size,
-                            need);
-    return VOTECL_OK;
-}
-
 votecl_status
 votecl_hough_run_buffers(votecl_hough_plan *plan, votecl_buffer *image, votecl_buffer *accumulator)
 {
@@ -351,9 +325,10 @@ votecl_hough_run_buffers(votecl_hough_plan *plan, votecl_buffer *image, votecl_b
         return VOTECL_INVALID_ARGUMENT;
     d = &plan->desc;
     VOTECL__ENTER_OR_RETURN(plan->context);
-    if ((status = check_buffer(plan, image, (size_t)d->width * d->height, "image")) != VOTECL_OK ||
-        (status = check_buffer(plan, accumulator, (size_t)d->angles * d->nbins * 4,
-                               "accumulator")) != VOTECL_OK)
+    if ((status = votecl__buffer_check(plan->context, image, (size_t)d->width * d->height,
+                                       "image")) != VOTECL_OK ||
+        (status = votecl__buffer_check(plan->context, accumulator, (size_t)d->angles * d->nbins * 4,
+                                       "accumulator")) != VOTECL_OK)
         return status;
     if (plan->vote != NULL)
         return votecl_vote_run_buffers(plan->vote, image, d->width, d->height, accumulator);

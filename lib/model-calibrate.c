@@ -561,6 +561,23 @@ fit_all(votecl_context *context, const runner *r, unsigned variants, votecl_mode
     return VOTECL_OK;
 }
 
+/* The opening of calibrate and evaluate: the arguments checked, the report cleared, the
+ * options (the defaults, in *defaults, for NULL) checked. */
+static votecl_status
+begin_report(votecl_context *context, const votecl_calibrate_options **options,
+             votecl_calibrate_options *defaults, votecl_calibrate_report *report)
+{
+    if (context == NULL || report == NULL)
+        return context ? votecl__fail(context, VOTECL_INVALID_ARGUMENT, "report: NULL")
+                       : VOTECL_INVALID_ARGUMENT;
+    memset(report, 0, sizeof *report);
+    if (*options == NULL) {
+        votecl_calibrate_options_init(defaults);
+        *options = defaults;
+    }
+    return votecl__struct_size_check(context, *options, "options", sizeof **options);
+}
+
 votecl_status
 votecl_model_calibrate(votecl_context *context, const votecl_calibrate_options *options,
                        votecl_calibrate_report *report)
@@ -572,16 +589,7 @@ votecl_model_calibrate(votecl_context *context, const votecl_calibrate_options *
     case_list list;
     votecl_status status;
 
-    if (context == NULL || report == NULL)
-        return context ? votecl__fail(context, VOTECL_INVALID_ARGUMENT, "report: NULL")
-                       : VOTECL_INVALID_ARGUMENT;
-    memset(report, 0, sizeof *report);
-    if (options == NULL) {
-        votecl_calibrate_options_init(&defaults);
-        options = &defaults;
-    }
-    if ((status = votecl__struct_size_check(context, options, "options", sizeof *options)) !=
-        VOTECL_OK)
+    if ((status = begin_report(context, &options, &defaults, report)) != VOTECL_OK)
         return status;
     variants = supported_variants(context, options->variants);
     status = prepare(context, options, variants, 0, &r, &list);
@@ -686,16 +694,7 @@ votecl_model_evaluate(votecl_context *context, const votecl_model *model,
     case_list list;
     votecl_status status;
 
-    if (context == NULL || report == NULL)
-        return context ? votecl__fail(context, VOTECL_INVALID_ARGUMENT, "report: NULL")
-                       : VOTECL_INVALID_ARGUMENT;
-    memset(report, 0, sizeof *report);
-    if (options == NULL) {
-        votecl_calibrate_options_init(&defaults);
-        options = &defaults;
-    }
-    if ((status = votecl__struct_size_check(context, options, "options", sizeof *options)) !=
-        VOTECL_OK)
+    if ((status = begin_report(context, &options, &defaults, report)) != VOTECL_OK)
         return status;
     if (model != NULL)
         report->model = *model;

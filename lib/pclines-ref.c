@@ -273,15 +273,7 @@ votecl__pclines_max_bound(const votecl__pclines_desc *desc)
     return (2 * (size_t)desc->d / block + 1) * (desc->rows / block + 1);
 }
 
-static int
-max_compare(const void *pa, const void *pb)
-{
-    const votecl__pclines_max *a = pa, *b = pb;
-
-    if (a->votes != b->votes)
-        return a->votes > b->votes ? -1 : 1;
-    return a->cell < b->cell ? -1 : a->cell > b->cell;
-}
+VOTECL__RANK_COMPARE(max_compare, votecl__pclines_max, votes, cell)
 
 /* The line of a cell: a x + b y + c = 0 in centred coordinates is (d - |u|) x + u y - d v = 0;
  * moved to pixel coordinates, normalised, and written as (theta, rho) with theta in [0, pi). */

@@ -77,9 +77,10 @@ votecl_lines_params_init(votecl_lines_params *params)
 #define BAD(...) (snprintf(msg, msg_size, __VA_ARGS__), VOTECL_INVALID_ARGUMENT)
 
 static votecl_status
-check_params(const votecl_lines_params *p, size_t width, size_t height, char *msg,
-             size_t msg_size)
+check_params(const void *params, size_t width, size_t height, char *msg, size_t msg_size)
 {
+    const votecl_lines_params *p = params;
+
     if (width < 1 || width > VOTECL_LINES_MAX_SIDE)
         return BAD("width: %zu is not between 1 and %u", width, VOTECL_LINES_MAX_SIDE);
     if (height < 1 || height > VOTECL_LINES_MAX_SIDE)
@@ -265,11 +266,14 @@ plan_compile(votecl_lines_plan *plan)
 }
 
 static votecl_status
-plan_init(votecl_lines_plan *plan, size_t width, size_t height)
+plan_init(void *plan_, votecl_context *context, const void *params, size_t width, size_t height)
 {
+    votecl_lines_plan *plan = plan_;
     votecl__pclines_desc *d = &plan->desc;
     size_t cells;
 
+    plan->context = context;
+    plan->params = *(const votecl_lines_params *)params;
     votecl__pclines_desc_init(d, &plan->params, (uint32_t)width, (uint32_t)height);
     plan->params.distance = d->d;
     plan->params.rows = d->rows;
@@ -296,30 +300,15 @@ plan_init(votecl_lines_plan *plan, size_t width, size_t height)
     return plan_compile(plan);
 }
 
+VOTECL__PLAN_OPS(votecl_lines_plan, votecl_lines_plan_free, .check = check_params,
+                 .init = plan_init);
+
 votecl_status
 votecl_lines_plan_new(votecl_context *context, const votecl_lines_params *params, size_t width,
                       size_t height, votecl_lines_plan **out)
 {
-    votecl_lines_plan *plan;
-    char msg[256];
-    votecl_status status;
-
     VOTECL__ENTER_OR_RETURN(context);
-    if ((status = votecl__new_begin(context, params, "params", out)) != VOTECL_OK)
-        return status;
-    *out = NULL;
-    if ((status = check_params(params, width, height, msg, sizeof msg)) != VOTECL_OK)
-        return votecl__fail(context, status, "%s", msg);
-    if ((plan = votecl__calloc(1, sizeof *plan)) == NULL)
-        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for a plan");
-    plan->context = context;
-    plan->params = *params;
-    if ((status = plan_init(plan, width, height)) != VOTECL_OK) {
-        votecl_lines_plan_free(plan);
-        return status;
-    }
-    *out = plan;
-    return VOTECL_OK;
+    return votecl__plan_new_of(&plan_ops, context, params, width, height, out);
 }
 
 void

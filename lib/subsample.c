@@ -48,8 +48,10 @@ votecl_subsample_params_init(votecl_subsample_params *params, size_t width, size
 #define BAD(...) votecl__fail(context, VOTECL_INVALID_ARGUMENT, __VA_ARGS__)
 
 static votecl_status
-check_params(votecl_context *context, const votecl_subsample_params *p)
+check_params(votecl_context *context, const void *params)
 {
+    const votecl_subsample_params *p = params;
+
     if (p->dtype != VOTECL_DTYPE_U8 && p->dtype != VOTECL_DTYPE_F32)
         return BAD("dtype: sub-sampling takes u8 or f32 images, not %s",
                    votecl__dtype_text(p->dtype, (char[VOTECL__DTYPE_TEXT]){0}));
@@ -103,29 +105,26 @@ plan_init(votecl_subsample_plan *plan, votecl_context *context,
     plan->table[2] = (float)((double)f * f);
 }
 
+static votecl_status
+plan_new_init(void *plan_, votecl_context *context, const void *params, size_t width, size_t height)
+{
+    votecl_subsample_plan *plan = plan_;
+
+    plan_init(plan, context, params);
+    if (context->backend != VOTECL_BACKEND_REF && plan->out_width * plan->out_height > 0)
+        return plan_compile(plan);
+    return VOTECL_OK;
+}
+
+VOTECL__PLAN_OPS(votecl_subsample_plan, votecl_subsample_plan_free, .check_in = check_params,
+                 .init = plan_new_init);
+
 votecl_status
 votecl_subsample_plan_new(votecl_context *context, const votecl_subsample_params *params,
                           votecl_subsample_plan **out)
 {
-    votecl_subsample_plan *plan;
-    votecl_status status;
-
     VOTECL__ENTER_OR_RETURN(context);
-    if ((status = votecl__new_begin(context, params, "params", out)) != VOTECL_OK)
-        return status;
-    *out = NULL;
-    if ((status = check_params(context, params)) != VOTECL_OK)
-        return status;
-    if ((plan = votecl__calloc(1, sizeof *plan)) == NULL)
-        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for a plan");
-    plan_init(plan, context, params);
-    if (context->backend != VOTECL_BACKEND_REF && plan->out_width * plan->out_height > 0 &&
-        (status = plan_compile(plan)) != VOTECL_OK) {
-        votecl_subsample_plan_free(plan);
-        return status;
-    }
-    *out = plan;
-    return VOTECL_OK;
+    return votecl__plan_new_of(&plan_ops, context, params, 0, 0, out);
 }
 
 void

@@ -44,8 +44,10 @@ votecl_sum_params_init(votecl_sum_params *params, votecl_dtype dtype)
 }
 
 static votecl_status
-check_params(votecl_context *context, const votecl_sum_params *params)
+check_params(votecl_context *context, const void *params_)
 {
+    const votecl_sum_params *params = params_;
+
     if (params->dtype != VOTECL_DTYPE_U8 && params->dtype != VOTECL_DTYPE_F32)
         return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
                             "dtype: sums take u8 or f32 data, not %s",
@@ -77,30 +79,27 @@ plan_compile(votecl_sum_plan *plan, const votecl_sum_params *params)
     return votecl_vote_plan_new(plan->context, &spec, &plan->vote);
 }
 
+static votecl_status
+plan_new_init(void *plan_, votecl_context *context, const void *params_, size_t width,
+              size_t height)
+{
+    votecl_sum_plan *plan = plan_;
+    const votecl_sum_params *params = params_;
+
+    plan->context = context;
+    plan->dtype = params->dtype;
+    return context->backend != VOTECL_BACKEND_REF ? plan_compile(plan, params) : VOTECL_OK;
+}
+
+VOTECL__PLAN_OPS(votecl_sum_plan, votecl_sum_plan_free, .check_in = check_params,
+                 .init = plan_new_init);
+
 votecl_status
 votecl_sum_plan_new(votecl_context *context, const votecl_sum_params *params,
                     votecl_sum_plan **out)
 {
-    votecl_sum_plan *plan = NULL;
-    votecl_status status;
-
     VOTECL__ENTER_OR_RETURN(context);
-    if ((status = votecl__new_begin(context, params, "params", out)) != VOTECL_OK)
-        return status;
-    *out = NULL;
-    if ((status = check_params(context, params)) != VOTECL_OK)
-        return status;
-    if ((plan = votecl__calloc(1, sizeof *plan)) == NULL)
-        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for a plan");
-    plan->context = context;
-    plan->dtype = params->dtype;
-    if (context->backend != VOTECL_BACKEND_REF &&
-        (status = plan_compile(plan, params)) != VOTECL_OK) {
-        votecl_sum_plan_free(plan);
-        return status;
-    }
-    *out = plan;
-    return VOTECL_OK;
+    return votecl__plan_new_of(&plan_ops, context, params, 0, 0, out);
 }
 
 void

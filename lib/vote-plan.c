@@ -237,37 +237,41 @@ out:
     return status;
 }
 
-votecl_status
-votecl_vote_plan_new(votecl_context *context, const votecl_vote_spec *spec,
-                     votecl_vote_plan **out)
+/* The spec's checks, then the backend's: user functions are OpenCL C. */
+static votecl_status
+check_new(votecl_context *context, const void *spec)
 {
-    votecl_vote_plan *plan;
-    votecl_status status;
+    votecl_status status = check_spec(context, spec);
 
-    VOTECL__ENTER_OR_RETURN(context);
-    if ((status = votecl__new_begin(context, spec, "spec", out)) != VOTECL_OK)
-        return status;
-    *out = NULL;
-    if ((status = check_spec(context, spec)) != VOTECL_OK)
+    if (status != VOTECL_OK)
         return status;
     if (context->backend == VOTECL_BACKEND_REF)
         return votecl__fail(context, VOTECL_UNSUPPORTED,
                             "the ref backend cannot run user functions written in OpenCL C; "
                             "the built-ins run their sequential references there");
-    plan = votecl__calloc(1, sizeof *plan);
-    if (plan == NULL)
-        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for a plan");
+    return VOTECL_OK;
+}
+
+static votecl_status
+plan_new_init(void *plan_, votecl_context *context, const void *spec, size_t width, size_t height)
+{
+    votecl_vote_plan *plan = plan_;
+
     plan->context = context;
-    plan->spec = *spec;
+    plan->spec = *(const votecl_vote_spec *)spec;
     plan->spec.source = NULL;
     plan->spec.table = NULL;
-    status = compile(plan, spec);
-    if (status != VOTECL_OK) {
-        votecl_vote_plan_free(plan);
-        return status;
-    }
-    *out = plan;
-    return VOTECL_OK;
+    return compile(plan, spec);
+}
+
+VOTECL__PLAN_OPS(votecl_vote_plan, votecl_vote_plan_free, .params_name = "spec",
+                 .check_in = check_new, .init = plan_new_init);
+
+votecl_status
+votecl_vote_plan_new(votecl_context *context, const votecl_vote_spec *spec, votecl_vote_plan **out)
+{
+    VOTECL__ENTER_OR_RETURN(context);
+    return votecl__plan_new_of(&plan_ops, context, spec, 0, 0, out);
 }
 
 void

@@ -122,6 +122,41 @@ votecl_status votecl__new_begin_sized(votecl_context *context, const void *param
 #define votecl__new_begin(context, params, params_name, out)                                  \
     votecl__new_begin_sized((context), (params), (params_name),                                \
                             sizeof *(params) + VOTECL__STRUCT_SIZE_FIRST(params), (out))
+/* How a plan is checked, built and freed, so that one constructor, votecl__plan_new(),
+ * serves them all. A plan without a frame size gets 0 x 0. */
+typedef struct votecl__plan_ops {
+    size_t size;             /* of the plan */
+    const char *params_name; /* in messages; NULL: "params" */
+    /* the parameters' own check for a width x height frame, its message in msg (or NULL) */
+    votecl_status (*check)(const void *params, size_t width, size_t height, char *msg,
+                           size_t msg_size);
+    /* or a check that records its own message in context (or NULL) */
+    votecl_status (*check_in)(votecl_context *context, const void *params);
+    /* builds the zeroed plan for context; on failure the plan goes to release */
+    votecl_status (*init)(void *plan, votecl_context *context, const void *params, size_t width,
+                          size_t height);
+    void (*release)(void *plan);
+} votecl__plan_ops;
+
+/* The constructor of a plan: votecl__new_begin's checks (params_size as it computes it),
+ * *out cleared, the parameters checked, the plan allocated, built and handed out. */
+votecl_status votecl__plan_new(const votecl__plan_ops *ops, votecl_context *context,
+                               const void *params, size_t params_size, size_t width, size_t height,
+                               void **out);
+/* Defines a module's plan_ops for plans of type T freed by free_fn (through plan_release,
+ * which takes the void pointer); the rest are designated initializers (.check or .check_in,
+ * .init, .params_name). */
+#define VOTECL__PLAN_OPS(T, free_fn, ...)                                                          \
+    static void plan_release(void *plan)                                                           \
+    {                                                                                              \
+        free_fn(plan);                                                                             \
+    }                                                                                              \
+    static const votecl__plan_ops plan_ops = {                                                     \
+        .size = sizeof(T), .release = plan_release, __VA_ARGS__}
+#define votecl__plan_new_of(ops, context, params, width, height, out)                              \
+    votecl__plan_new((ops), (context), (params),                                                   \
+                     sizeof *(params) + VOTECL__STRUCT_SIZE_FIRST(params), (width), (height),      \
+                     (void **)(out))
 /* 0, or a compile error when *p's first member is not struct_size. */
 #define VOTECL__STRUCT_SIZE_FIRST(p)                                                           \
     (0 * sizeof(char[offsetof(__typeof__(*(p)), struct_size) == 0 ? 1 : -1]))
@@ -171,6 +206,19 @@ void votecl__set_build_log(votecl_context *context, const char *text);
 /* Writes to stderr only when VOTECL_DEBUG was set for the context. */
 void votecl__log(const votecl_context *context, const char *format, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* --- ranked peaks --- */
+
+/* Defines the qsort comparator `name` of the struct type T that ranks peaks everywhere: the
+ * most `votes` first, equal votes by the lower `key` (both unsigned fields). */
+#define VOTECL__RANK_COMPARE(name, T, votes, key)                                                  \
+    static int name(const void *pa, const void *pb)                                                \
+    {                                                                                              \
+        const T *a = pa, *b = pb;                                                                  \
+        if (a->votes != b->votes)                                                                  \
+            return a->votes > b->votes ? -1 : 1;                                                   \
+        return a->key < b->key ? -1 : a->key > b->key;                                             \
+    }
 
 /* --- size arithmetic --- */
 
@@ -330,6 +378,10 @@ votecl_status votecl__buffer_zero(votecl_buffer *buffer, size_t offset, size_t s
  * votecl_buffer_free() once the work using it has finished. */
 votecl_status votecl__buffer_wrap(votecl_context *context, const void *host, size_t size,
                                   votecl_buffer **buffer);
+/* A caller's buffer argument `name`: not NULL, of context, at least need bytes; else
+ * VOTECL_INVALID_ARGUMENT (VOTECL_INCOMPATIBLE for another context's) naming it. */
+votecl_status votecl__buffer_check(votecl_context *context, const votecl_buffer *b, size_t need,
+                                   const char *name);
 /* Makes *buffer hold at least size bytes, reallocating when smaller (contents lost). */
 votecl_status votecl__buffer_ensure(votecl_context *context, votecl_buffer **buffer,
                                     size_t size);

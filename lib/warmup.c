@@ -58,6 +58,9 @@ gray_view(const unsigned char *p, size_t width, size_t height)
 
 typedef struct warm_step warm_step;
 
+/* What runs on a frame: the line and circle detectors, the edges. */
+typedef votecl_status (*warm_frame_fn)(votecl_context *context, const votecl_image *frame);
+
 /* One algorithm's warm-up: its default plan made and run once on a small synthetic input. */
 typedef votecl_status (*warm_fn)(votecl_context *context, const warm_step *step);
 
@@ -67,10 +70,11 @@ typedef votecl_status (*warm_fn)(votecl_context *context, const warm_step *step)
 struct warm_step {
     const char *name;
     warm_fn warm;
-    int arg; /* hist: dtype; ght: method */
+    int arg; /* hist: dtype; ght: method; frame: 1 for a grey block */
     votecl_variant variant;
     int all_only;      /* only with VOTECL_WARMUP_ALL */
     unsigned channels; /* hist: interleaved channels */
+    warm_frame_fn frame; /* a frame step's run on the frame */
 };
 
 /* The histogram of channel `channel` of `channels` interleaved ones (a channel is a define). */
@@ -114,9 +118,6 @@ warm_hist(votecl_context *context, const warm_step *s)
     return status;
 }
 
-/* What runs on a frame: the line detectors. */
-typedef votecl_status (*warm_frame_fn)(votecl_context *context, const votecl_image *frame);
-
 /* A black WARM_WIDTH x WARM_HEIGHT frame holding a horizontal line (edges, for the Hough) or
  * a grey block (a gray image, for PClines), run through run. */
 static votecl_status
@@ -158,12 +159,6 @@ hough_frame(votecl_context *context, const votecl_image *image)
 }
 
 static votecl_status
-warm_hough(votecl_context *context, const warm_step *step)
-{
-    return warm_on_frame(context, 0, hough_frame);
-}
-
-static votecl_status
 lines_frame(votecl_context *context, const votecl_image *image)
 {
     votecl_lines_params params;
@@ -178,12 +173,6 @@ lines_frame(votecl_context *context, const votecl_image *image)
         status = votecl_lines_run(plan, image, lines, 4, &n);
     votecl_lines_plan_free(plan);
     return status;
-}
-
-static votecl_status
-warm_lines(votecl_context *context, const warm_step *step)
-{
-    return warm_on_frame(context, 1, lines_frame);
 }
 
 static votecl_status
@@ -262,11 +251,11 @@ circles_frame(votecl_context *context, const votecl_image *image)
     return status;
 }
 
+/* A frame step: its frame function run on the frame (arg: 1 for the grey block). */
 static votecl_status
-warm_circles(votecl_context *context, const warm_step *step)
+warm_frame(votecl_context *context, const warm_step *step)
 {
-    (void)step;
-    return warm_on_frame(context, 1, circles_frame);
+    return warm_on_frame(context, step->arg, step->frame);
 }
 
 /* The public Canny (default parameters) on the grey block: its kernels on a GPU-shaped
@@ -285,46 +274,56 @@ edges_frame(votecl_context *context, const votecl_image *image)
     return status;
 }
 
-static votecl_status
-warm_edges(votecl_context *context, const warm_step *step)
-{
-    (void)step;
-    return warm_on_frame(context, 1, edges_frame);
-}
-
 static const warm_step steps[] = {
-    {"histogram u8", warm_hist, VOTECL_DTYPE_U8, VOTECL_VARIANT_AUTO, 0, 1},
-    {"histogram u8 RGB", warm_hist, VOTECL_DTYPE_U8, VOTECL_VARIANT_AUTO, 0, 3},
-    {"histogram u8 RGBA", warm_hist, VOTECL_DTYPE_U8, VOTECL_VARIANT_AUTO, 1, 4},
-    {"histogram u16", warm_hist, VOTECL_DTYPE_U16, VOTECL_VARIANT_AUTO, 0, 1},
-    {"histogram u32", warm_hist, VOTECL_DTYPE_U32, VOTECL_VARIANT_AUTO, 0, 1},
-    {"histogram f32", warm_hist, VOTECL_DTYPE_F32, VOTECL_VARIANT_AUTO, 0, 1},
-    {"hough", warm_hough, 0, VOTECL_VARIANT_AUTO, 0, 1},
-    {"lines", warm_lines, 0, VOTECL_VARIANT_AUTO, 0, 1},
-    {"hog", warm_hog, 0, VOTECL_VARIANT_AUTO, 0, 1},
-    {"ght guil", warm_ght, VOTECL_GHT_GUIL, VOTECL_VARIANT_AUTO, 0, 1},
-    {"ght ballard", warm_ght, VOTECL_GHT_BALLARD, VOTECL_VARIANT_AUTO, 0, 1},
-    {"circles", warm_circles, 0, VOTECL_VARIANT_AUTO, 0, 1},
-    {"edges", warm_edges, 0, VOTECL_VARIANT_AUTO, 0, 1},
-    {"histogram u8 local", warm_hist, VOTECL_DTYPE_U8, VOTECL_VARIANT_LOCAL, 1, 1},
-    {"histogram u8 global", warm_hist, VOTECL_DTYPE_U8, VOTECL_VARIANT_GLOBAL, 1, 1},
-    {"histogram u8 private", warm_hist, VOTECL_DTYPE_U8, VOTECL_VARIANT_PRIVATE, 1, 1},
-    {"histogram u16 local", warm_hist, VOTECL_DTYPE_U16, VOTECL_VARIANT_LOCAL, 1, 1},
-    {"histogram u16 global", warm_hist, VOTECL_DTYPE_U16, VOTECL_VARIANT_GLOBAL, 1, 1},
-    {"histogram u16 private", warm_hist, VOTECL_DTYPE_U16, VOTECL_VARIANT_PRIVATE, 1, 1},
-    {"histogram u32 local", warm_hist, VOTECL_DTYPE_U32, VOTECL_VARIANT_LOCAL, 1, 1},
-    {"histogram u32 global", warm_hist, VOTECL_DTYPE_U32, VOTECL_VARIANT_GLOBAL, 1, 1},
-    {"histogram u32 private", warm_hist, VOTECL_DTYPE_U32, VOTECL_VARIANT_PRIVATE, 1, 1},
-    {"histogram f32 local", warm_hist, VOTECL_DTYPE_F32, VOTECL_VARIANT_LOCAL, 1, 1},
-    {"histogram f32 global", warm_hist, VOTECL_DTYPE_F32, VOTECL_VARIANT_GLOBAL, 1, 1},
-    {"histogram f32 private", warm_hist, VOTECL_DTYPE_F32, VOTECL_VARIANT_PRIVATE, 1, 1},
+    {"histogram u8", warm_hist, VOTECL_DTYPE_U8, VOTECL_VARIANT_AUTO, 0, 1, NULL},
+    {"histogram u8 RGB", warm_hist, VOTECL_DTYPE_U8, VOTECL_VARIANT_AUTO, 0, 3, NULL},
+    {"histogram u8 RGBA", warm_hist, VOTECL_DTYPE_U8, VOTECL_VARIANT_AUTO, 1, 4, NULL},
+    {"histogram u16", warm_hist, VOTECL_DTYPE_U16, VOTECL_VARIANT_AUTO, 0, 1, NULL},
+    {"histogram u32", warm_hist, VOTECL_DTYPE_U32, VOTECL_VARIANT_AUTO, 0, 1, NULL},
+    {"histogram f32", warm_hist, VOTECL_DTYPE_F32, VOTECL_VARIANT_AUTO, 0, 1, NULL},
+    {"hough", warm_frame, 0, VOTECL_VARIANT_AUTO, 0, 1, hough_frame},
+    {"lines", warm_frame, 1, VOTECL_VARIANT_AUTO, 0, 1, lines_frame},
+    {"hog", warm_hog, 0, VOTECL_VARIANT_AUTO, 0, 1, NULL},
+    {"ght guil", warm_ght, VOTECL_GHT_GUIL, VOTECL_VARIANT_AUTO, 0, 1, NULL},
+    {"ght ballard", warm_ght, VOTECL_GHT_BALLARD, VOTECL_VARIANT_AUTO, 0, 1, NULL},
+    {"circles", warm_frame, 1, VOTECL_VARIANT_AUTO, 0, 1, circles_frame},
+    {"edges", warm_frame, 1, VOTECL_VARIANT_AUTO, 0, 1, edges_frame},
 };
+
+/* VOTECL_WARMUP_ALL's sweep after the steps: every histogram strategy for every dtype. */
+static const votecl_dtype sweep_dtypes[] = {VOTECL_DTYPE_U8, VOTECL_DTYPE_U16, VOTECL_DTYPE_U32,
+                                            VOTECL_DTYPE_F32};
+static const votecl_variant sweep_variants[] = {VOTECL_VARIANT_LOCAL, VOTECL_VARIANT_GLOBAL,
+                                                VOTECL_VARIANT_PRIVATE};
+#define COUNT(a) (sizeof(a) / sizeof(a)[0])
+#define SWEEP (COUNT(sweep_dtypes) * COUNT(sweep_variants))
+
+/* The steps, then the sweep's ("histogram u16 global"), named in names; their count. */
+static size_t
+all_steps(warm_step *all, char (*names)[32])
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < COUNT(steps); i++)
+        all[n++] = steps[i];
+    for (size_t k = 0; k < SWEEP; k++, n++) {
+        votecl_dtype dtype = sweep_dtypes[k / COUNT(sweep_variants)];
+        votecl_variant variant = sweep_variants[k % COUNT(sweep_variants)];
+
+        snprintf(names[k], sizeof names[k], "histogram %s %s", votecl_dtype_name(dtype),
+                 votecl_variant_name(variant));
+        all[n] = (warm_step){names[k], warm_hist, (int)dtype, variant, 1, 1, NULL};
+    }
+    return n;
+}
 
 votecl_status
 votecl_context_warmup(votecl_context *context, unsigned flags, votecl_warmup_progress progress,
                       void *user)
 {
-    size_t count = sizeof steps / sizeof steps[0];
+    warm_step all[COUNT(steps) + SWEEP];
+    char names[SWEEP][32];
+    size_t count = all_steps(all, names);
     unsigned total = 0, index = 0;
     votecl_status first = VOTECL_OK;
     char failed[sizeof context->error] = "";
@@ -334,19 +333,19 @@ votecl_context_warmup(votecl_context *context, unsigned flags, votecl_warmup_pro
     if (context->backend == VOTECL_BACKEND_REF)
         return VOTECL_OK; /* nothing is compiled there */
     for (size_t i = 0; i < count; i++)
-        total += !steps[i].all_only || (flags & VOTECL_WARMUP_ALL);
+        total += !all[i].all_only || (flags & VOTECL_WARMUP_ALL);
     for (size_t i = 0; i < count; i++) {
         votecl_status status;
-        if (steps[i].all_only && !(flags & VOTECL_WARMUP_ALL))
+        if (all[i].all_only && !(flags & VOTECL_WARMUP_ALL))
             continue;
         if (progress != NULL)
-            progress(steps[i].name, index, total, user);
+            progress(all[i].name, index, total, user);
         index++;
-        status = steps[i].warm(context, &steps[i]);
+        status = all[i].warm(context, &all[i]);
         /* a strategy the device lacks (local atomics) is no failure of the warm-up */
         if (status != VOTECL_OK && status != VOTECL_UNSUPPORTED && first == VOTECL_OK) {
             first = status;
-            snprintf(failed, sizeof failed, "warm-up step '%s': %.900s", steps[i].name,
+            snprintf(failed, sizeof failed, "warm-up step '%s': %.900s", all[i].name,
                      context->error);
         }
     }
