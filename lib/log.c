@@ -33,45 +33,6 @@ votecl__new_begin_sized(votecl_context *context, const void *params, const char 
     return votecl__struct_size_check(context, params, params_name, size);
 }
 
-static votecl_status
-plan_check(const votecl__plan_ops *ops, votecl_context *context, const void *params, size_t width,
-           size_t height)
-{
-    char msg[256];
-    votecl_status status;
-
-    if (ops->check_in != NULL)
-        return ops->check_in(context, params);
-    if (ops->check == NULL)
-        return VOTECL_OK;
-    if ((status = ops->check(params, width, height, msg, sizeof msg)) != VOTECL_OK)
-        return votecl__fail(context, status, "%s", msg);
-    return VOTECL_OK;
-}
-
-votecl_status
-votecl__plan_new(const votecl__plan_ops *ops, votecl_context *context, const void *params,
-                 size_t params_size, size_t width, size_t height, void **out)
-{
-    const char *name = ops->params_name != NULL ? ops->params_name : "params";
-    votecl_status status = votecl__new_begin_sized(context, params, name, params_size, out);
-    void *plan;
-
-    if (status != VOTECL_OK)
-        return status;
-    *out = NULL;
-    if ((status = plan_check(ops, context, params, width, height)) != VOTECL_OK)
-        return status;
-    if ((plan = votecl__calloc(1, ops->size)) == NULL)
-        return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for a plan");
-    if ((status = ops->init(plan, context, params, width, height)) != VOTECL_OK) {
-        ops->release(plan);
-        return status;
-    }
-    *out = plan;
-    return VOTECL_OK;
-}
-
 votecl_status
 votecl__struct_size_message(const void *params, const char *name, size_t size, char *msg,
                             size_t msg_size)
