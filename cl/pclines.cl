@@ -185,7 +185,8 @@ pclines_scatter_list(GLOBAL const int4 *restrict edges, uint n, GLOBAL uint *res
 }
 
 /* counts[k] becomes the exclusive prefix sum; offsets[0..2D] the same plus the total, also
- * in totals[1] (totals[0] counts the maxima later). */
+ * in totals[1]; totals[0], which counts the maxima later, starts at 0 here (no fill: the
+ * GPU shape's totals are the head of its maxima, read back with them in one transfer). */
 KERNEL __attribute__((reqd_work_group_size(PCL_WG, 1, 1))) void
 pclines_scan(GLOBAL uint *restrict counts, GLOBAL uint *restrict offsets,
              GLOBAL uint *restrict totals)
@@ -207,6 +208,7 @@ pclines_scan(GLOBAL uint *restrict counts, GLOBAL uint *restrict offsets,
     }
     if (lid == 0) {
         offsets[PCL_COLUMNS] = carry;
+        totals[0] = 0;
         totals[1] = carry;
     }
 }
@@ -301,8 +303,11 @@ pcl_is_max(LOCAL_PTR const uint *ring, int first, int j, int r, int base, uint t
 KERNEL __attribute__((reqd_work_group_size(PCL_WG, 1, 1))) void
 pclines_accumulate(GLOBAL const uint *restrict sorted, GLOBAL const uint *restrict offsets,
                    uint per, uint column_groups, uint threshold, GLOBAL uint *restrict space,
-                   GLOBAL uint *restrict maxima, GLOBAL uint *restrict count, uint capacity)
+                   GLOBAL uint *restrict result, uint capacity)
 {
+    /* result: the maxima's count, the edges' (pclines_scan's totals), two spare words, then
+     * capacity (cell, votes) pairs: one read brings the count and the first maxima back */
+    GLOBAL uint *count = result, *maxima = result + 4;
     LOCAL uint ring[PCL_RING * PCL_TROWS];
     const int lid = get_local_id(0);
     const int g = (int)(get_group_id(0) % column_groups);

@@ -79,12 +79,22 @@ check_transfer(votecl_buffer *buffer, size_t offset, const void *host, size_t si
 }
 
 votecl_status
+votecl_context_get_queue_counts(const votecl_context *context, votecl_queue_counts *counts)
+{
+    if (context == NULL || counts == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    *counts = context->queued;
+    return VOTECL_OK;
+}
+
+votecl_status
 votecl_buffer_write(votecl_buffer *buffer, size_t offset, const void *host, size_t size)
 {
     votecl_status status = check_transfer(buffer, offset, host, size);
 
     if (status != VOTECL_OK || size == 0)
         return status;
+    buffer->context->queued.writes++;
     return buffer->context->ops->buffer_write(buffer->context, buffer->handle, offset, host,
                                               size);
 }
@@ -98,6 +108,7 @@ votecl_buffer_read(votecl_buffer *buffer, size_t offset, void *host, size_t size
         return status;
     if (votecl__fault_hit(VOTECL__FAULT_READ))
         return votecl__fail(buffer->context, VOTECL_DEVICE_ERROR, "injected fault: read-back");
+    buffer->context->queued.reads++;
     return buffer->context->ops->buffer_read(buffer->context, buffer->handle, offset, host,
                                              size);
 }
@@ -132,6 +143,7 @@ votecl_buffer_copy(votecl_buffer *dst, size_t dst_offset, votecl_buffer *src, si
                             "size: %zu bytes outside a buffer", size);
     if (size == 0)
         return VOTECL_OK;
+    dst->context->queued.copies++;
     return dst->context->ops->buffer_copy(dst->context, dst->handle, dst_offset, src->handle,
                                           src_offset, size);
 }
@@ -141,6 +153,7 @@ votecl__buffer_zero(votecl_buffer *buffer, size_t offset, size_t size)
 {
     if (size == 0)
         return VOTECL_OK;
+    buffer->context->queued.fills++;
     return buffer->context->ops->buffer_zero(buffer->context, buffer->handle, offset, size);
 }
 
@@ -238,6 +251,7 @@ votecl__launch(votecl_context *context, void *kernel, unsigned dims, const size_
     }
     if (votecl__fault_hit(VOTECL__FAULT_LAUNCH))
         return votecl__fail(context, VOTECL_DEVICE_ERROR, "injected fault: kernel launch");
+    context->queued.launches++;
     return context->ops->launch(context, kernel, dims, global, local, args, nargs);
 }
 

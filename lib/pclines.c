@@ -23,6 +23,12 @@
 #define PCLINES_CPU_SCRATCH_BYTES (512u * 1024u)
 #define PCLINES_CPU_SLOTS_MAX 256u
 #define PCLINES_CPU_PER_CORE 4u
+/* GPU shape: the maxima's count and the first this many maxima come back in one read (a
+ * read waits for the queue to drain, the call's largest fixed cost on a GPU); a space with
+ * more maxima (a threshold far below the default) takes a second read for the rest. */
+#define PCLINES_READ_AHEAD 1024u
+/* GPU shape: the words before the maxima in their buffer: the maxima's count, the edges'. */
+#define PCLINES_HEAD_WORDS 4u
 
 enum { K_COUNT_U8, K_SCATTER_U8, K_COUNT_F32, K_SCATTER_F32, K_COUNT_LIST, K_SCATTER_LIST,
        K_SCAN, K_ACCUMULATE, K_EDGES_U8, K_EDGES_F32, K_SCAN_BANDS, K_SCATTER_BANDS,
@@ -50,7 +56,8 @@ struct votecl_lines_plan {
     void *kernels[K_COUNT];
     votecl_buffer *input, *counts, *offsets, *totals, *sorted, *space, *maxima;
     votecl_buffer *band_counts, *band_lists, *band_sizes, *band_flags, *scratch; /* CPU */
-    votecl__pclines_max *host_maxima;
+    votecl__pclines_max *host_maxima; /* host_block after its head */
+    uint32_t *host_block; /* owned: the GPU shape's read, PCLINES_HEAD_WORDS then maxima */
     uint32_t *host_space;            /* ref backend */
     votecl__pclines_point *points;   /* ref backend */
     size_t points_capacity;
@@ -288,9 +295,11 @@ plan_init(void *plan_, votecl_context *context, const void *params, size_t width
                             "distance, rows: %u x %u cells exceed %d", 2 * d->d, d->rows,
                             INT32_MAX);
     plan->max_capacity = votecl__pclines_max_bound(d);
-    plan->host_maxima = votecl__malloc(plan->max_capacity * sizeof *plan->host_maxima);
-    if (plan->host_maxima == NULL)
+    plan->host_block = votecl__malloc(PCLINES_HEAD_WORDS * 4 +
+                                      plan->max_capacity * sizeof *plan->host_maxima);
+    if (plan->host_block == NULL)
         return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    plan->host_maxima = (votecl__pclines_max *)(plan->host_block + PCLINES_HEAD_WORDS);
     if (plan->context->backend == VOTECL_BACKEND_REF) {
         if ((plan->host_space = votecl__malloc(cells * sizeof *plan->host_space)) == NULL)
             return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY,
@@ -328,7 +337,7 @@ votecl_lines_plan_free(votecl_lines_plan *plan)
     votecl_buffer_free(plan->band_sizes);
     votecl_buffer_free(plan->band_flags);
     votecl_buffer_free(plan->scratch);
-    free(plan->host_maxima);
+    free(plan->host_block);
     free(plan->host_space);
     free(plan->points);
     free(plan);
@@ -435,6 +444,28 @@ device_buffers_cpu(votecl_lines_plan *plan)
     return votecl__buffer_ensure(ctx, &plan->scratch, scratch);
 }
 
+/* The GPU shape's buffers: the TS space, and the maxima after their head (the maxima's
+ * count and the edges', written by pclines_scan and pclines_accumulate: no fill). */
+static votecl_status
+device_buffers_gpu(votecl_lines_plan *plan)
+{
+    votecl_context *ctx = plan->context;
+    votecl_status status = votecl__buffer_ensure(ctx, &plan->space, space_cells(plan) * 4);
+
+    if (status != VOTECL_OK)
+        return status;
+    return votecl__buffer_ensure(ctx, &plan->maxima,
+                                 PCLINES_HEAD_WORDS * 4 + plan->max_capacity * 8);
+}
+
+/* The counts: the CPU shape's own 12-byte buffer (zeroed here), the GPU shape's the head of
+ * its maxima. */
+static votecl_buffer *
+totals_of(votecl_lines_plan *plan)
+{
+    return plan->cpu ? plan->totals : plan->maxima;
+}
+
 static votecl_status
 device_buffers(votecl_lines_plan *plan, size_t edges)
 {
@@ -445,16 +476,15 @@ device_buffers(votecl_lines_plan *plan, size_t edges)
     plan->space_stored = 0;
     if ((status = votecl__buffer_ensure(ctx, &plan->counts, keys * 4)) != VOTECL_OK ||
         (status = votecl__buffer_ensure(ctx, &plan->offsets, (keys + 1) * 4)) != VOTECL_OK ||
-        (status = votecl__buffer_ensure(ctx, &plan->totals, 12)) != VOTECL_OK ||
         (status = votecl__buffer_ensure(ctx, &plan->sorted, (edges > 0 ? edges : 1) * 4)) !=
             VOTECL_OK ||
-        (!plan->cpu && (status = votecl__buffer_ensure(ctx, &plan->space,
-                                                       space_cells(plan) * 4)) != VOTECL_OK) ||
+        (!plan->cpu && (status = device_buffers_gpu(plan)) != VOTECL_OK) ||
+        (plan->cpu && (status = votecl__buffer_ensure(ctx, &plan->totals, 12)) != VOTECL_OK) ||
         (plan->cpu && (status = device_buffers_cpu(plan)) != VOTECL_OK) ||
-        (status = votecl__buffer_ensure(ctx, &plan->maxima, plan->max_capacity * 8)) !=
-            VOTECL_OK)
+        (plan->cpu && (status = votecl__buffer_ensure(ctx, &plan->maxima,
+                                                      plan->max_capacity * 8)) != VOTECL_OK))
         return status;
-    if ((status = votecl__buffer_zero(plan->counts, 0, keys * 4)) != VOTECL_OK)
+    if ((status = votecl__buffer_zero(plan->counts, 0, keys * 4)) != VOTECL_OK || !plan->cpu)
         return status;
     return votecl__buffer_zero(plan->totals, 0, 12);
 }
@@ -543,7 +573,7 @@ device_sort(votecl_lines_plan *plan, int k_count, size_t items, const votecl__ar
         status = votecl__launch(ctx, plan->kernels[K_SCAN], 1, &local, &local,
                                 (votecl__arg[]){VOTECL__ARG_BUF(plan->counts),
                                                 VOTECL__ARG_BUF(plan->offsets),
-                                                VOTECL__ARG_BUF(plan->totals)},
+                                                VOTECL__ARG_BUF(totals_of(plan))},
                                 3);
     args[nin + 1] = VOTECL__ARG_BUF(plan->sorted);
     if (status == VOTECL_OK)
@@ -565,13 +595,37 @@ device_sort_image(votecl_lines_plan *plan, votecl_buffer *image, votecl_dtype dt
                        (votecl__arg[]){VOTECL__ARG_BUF(image)}, 1);
 }
 
-/* Algorithm 2 and the maxima, then the one host round trip: the counts, then the maxima. */
+/* The maxima's count, the edges' and the maxima once pclines_accumulate ran: the CPU shape's
+ * counts, then its maxima; the GPU shape's head and first maxima in one read. */
+static votecl_status
+device_read_maxima(votecl_lines_plan *plan)
+{
+    uint32_t *head = plan->host_block;
+    size_t ahead = plan->cpu ? 0
+                   : plan->max_capacity < PCLINES_READ_AHEAD ? plan->max_capacity
+                                                             : PCLINES_READ_AHEAD;
+    size_t first = plan->cpu ? 0 : PCLINES_HEAD_WORDS * 4, take;
+    votecl_status status =
+        plan->cpu ? votecl_buffer_read(plan->totals, 0, head, 8)
+                  : votecl_buffer_read(plan->maxima, 0, head, first + ahead * 8);
+
+    if (status != VOTECL_OK)
+        return status;
+    plan->last.maxima = head[0];
+    plan->last.edges = head[1];
+    take = head[0] < plan->max_capacity ? head[0] : plan->max_capacity;
+    if (take <= ahead)
+        return VOTECL_OK;
+    return votecl_buffer_read(plan->maxima, first + ahead * 8, plan->host_maxima + ahead,
+                              (take - ahead) * 8);
+}
+
+/* Algorithm 2 and the maxima, then the host round trip. */
 static votecl_status
 device_accumulate(votecl_lines_plan *plan)
 {
     votecl_context *ctx = plan->context;
-    size_t local = plan->wg, global = (size_t)plan->groups * plan->tiles * plan->wg, take;
-    uint32_t totals[2];
+    size_t local = plan->wg, global = (size_t)plan->groups * plan->tiles * plan->wg;
     votecl_status status =
         plan->cpu
             ? device_accumulate_cpu(plan, 0)
@@ -583,20 +637,12 @@ device_accumulate(votecl_lines_plan *plan)
                                              VOTECL__ARG_UINT(plan->desc.threshold),
                                              VOTECL__ARG_BUF(plan->space),
                                              VOTECL__ARG_BUF(plan->maxima),
-                                             VOTECL__ARG_BUF(plan->totals),
                                              VOTECL__ARG_UINT(plan->max_capacity)},
-                             9);
+                             8);
 
-    if (status == VOTECL_OK)
-        status = votecl_buffer_read(plan->totals, 0, totals, sizeof totals);
     if (status != VOTECL_OK)
         return status;
-    plan->last.maxima = totals[0];
-    plan->last.edges = totals[1];
-    take = totals[0] < plan->max_capacity ? totals[0] : plan->max_capacity;
-    if (take == 0)
-        return VOTECL_OK;
-    return votecl_buffer_read(plan->maxima, 0, plan->host_maxima, take * 8);
+    return device_read_maxima(plan);
 }
 
 static votecl_status

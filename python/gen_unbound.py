@@ -30,6 +30,8 @@ WHY = {
     "votecl_context_new": "Context() calls votecl_context_new_with_error, the same with the "
                           "failure's message",
     "votecl_version": "votecl.version() reads votecl_version_string",
+    "votecl_context_get_queue_counts": "a benchmark's count of launches and transfers "
+                                       "(votecl bench); Python's calls are timed as a whole",
     "votecl_dtype_name": "NumPy's dtypes name and size the elements in Python",
     "votecl_dtype_size": "NumPy's dtypes name and size the elements in Python",
     "votecl_variant_name": "Python gives the strategies by name (variant=\"local\") through "

@@ -143,6 +143,24 @@ VOTECL_API votecl_status votecl_devices_list(votecl_backend backend, votecl_devi
 /** Blocks until all work queued on the context has finished. */
 VOTECL_API votecl_status votecl_context_finish(votecl_context *context);
 
+/** What the library has put on a context's queue since the context was made: the cost of a
+ * call beyond its kernels' time (every launch, fill, copy and transfer has a fixed cost on a
+ * GPU; a read also waits for the queue to drain). Counted on the host, for every backend ('ref'
+ * puts nothing on a queue). */
+typedef struct votecl_queue_counts {
+    uint64_t launches; /**< kernel launches */
+    uint64_t fills;    /**< buffer zero fills */
+    uint64_t copies;   /**< device-to-device copies */
+    uint64_t writes;   /**< host-to-device transfers */
+    uint64_t reads;    /**< device-to-host transfers (each blocks until the queue drains) */
+} votecl_queue_counts;
+
+/** The counts of what the library queued on context so far (subtract two of them to count one
+ * call's). counts: caller-owned output. Returns VOTECL_OK, or VOTECL_INVALID_ARGUMENT for a
+ * NULL argument. */
+VOTECL_API votecl_status votecl_context_get_queue_counts(const votecl_context *context,
+                                                         votecl_queue_counts *counts);
+
 /** Device buffers: memory on the context's device that stays there between calls, for
  * input that is already on the device and results that feed further device work. */
 typedef struct votecl_buffer votecl_buffer;

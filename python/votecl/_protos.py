@@ -57,6 +57,7 @@ FUNCTIONS: Dict[str, Tuple[Any, List[Any]]] = {
     "votecl_context_get_cache_dir": (c_char_p, [c_void_p]),
     "votecl_devices_list": (c_int, [c_int, P(S.votecl_device_info), c_size_t, P(c_size_t)]),
     "votecl_context_finish": (c_int, [c_void_p]),
+    "votecl_context_get_queue_counts": (c_int, [c_void_p, P(S.votecl_queue_counts)]),
     "votecl_buffer_new": (c_int, [c_void_p, c_size_t, P(c_void_p)]),
     "votecl_buffer_free": (None, [c_void_p]),
     "votecl_buffer_size": (c_size_t, [c_void_p]),

@@ -147,6 +147,17 @@ class votecl_context_options(ctypes.Structure):
     ]
 
 
+class votecl_queue_counts(ctypes.Structure):
+    """votecl_queue_counts (votecl-context.h)"""
+    _fields_ = [
+        ("launches", ctypes.c_uint64),
+        ("fills", ctypes.c_uint64),
+        ("copies", ctypes.c_uint64),
+        ("writes", ctypes.c_uint64),
+        ("reads", ctypes.c_uint64),
+    ]
+
+
 class votecl_canny_params(ctypes.Structure):
     """votecl_canny_params (votecl-edges.h)"""
     _fields_ = [
