@@ -73,6 +73,10 @@ typedef votecl_status (*tool_bench_op_fn)(void *arg);
  * sync_each: each run finished (latency), else back to back. */
 votecl_status tool_bench_time(votecl_context *ctx, tool_bench_op_fn op, void *arg,
                               unsigned long reps, int sync_each, double *seconds);
+/* One more run of op, counting what it queued (votecl_context_get_queue_counts) as the open
+ * case's "queued" object: launches, fills, copies, writes and reads per call. Returns the
+ * run's status. */
+votecl_status tool_bench_queued(tool_bench *b, tool_bench_op_fn op, void *arg);
 /* Notes a case's time per run under "case" or "case/variant" for the comparison. */
 void tool_bench_note(tool_bench *b, const char *name, const char *variant, double seconds);
 /* A case's JSON object: tool_bench_case_begin() opens it with "case" and "status"; after the

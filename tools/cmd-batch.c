@@ -333,6 +333,14 @@ typedef struct batch_state {
     uint64_t global_total; /* items of this run, all ranks (known when the loader ends) */
     uint64_t written;      /* records of this run written (rank 0) */
     double t0;
+    double open_seconds;    /* opening the devices (contexts): start-up included counts it */
+    /* start-up excluded: the items emitted after every worker's first (its plans built, its
+     * kernels compiled or loaded) over the time since */
+    unsigned char *warm;    /* owned: 1 for each worker that emitted an item */
+    unsigned warmed;        /* workers that did */
+    double t_warm;          /* when the last of them emitted its first */
+    uint64_t emitted;       /* this process's items emitted */
+    uint64_t emitted_warm;  /* ... up to and including that one */
     int loader_ended;
     votecl_batch *batch;
     void **states;          /* owned: each worker's state for the case */
@@ -707,6 +715,19 @@ write_frame(batch_state *s, const batch_item *it)
     return rc ? VOTECL_INVALID_ARGUMENT : VOTECL_OK;
 }
 
+/* The start-up's end: every worker's first item emitted (see batch_state). */
+static void
+note_warm(batch_state *s, unsigned worker)
+{
+    s->emitted++;
+    if (s->warm == NULL || s->warm[worker])
+        return;
+    s->warm[worker] = 1;
+    s->warmed++;
+    s->t_warm = tool_now();
+    s->emitted_warm = s->emitted;
+}
+
 static votecl_status
 batch_emit(void *user, uint64_t index, void *item, void *result, votecl_status status,
            unsigned worker)
@@ -717,6 +738,7 @@ batch_emit(void *user, uint64_t index, void *item, void *result, votecl_status s
     votecl_status st = line ? VOTECL_OK : VOTECL_OUT_OF_HOST_MEMORY;
     (void)index;
     (void)status;
+    note_warm(s, worker);
     if (st == VOTECL_OK && s->a->frames_dir && it->image.data)
         st = write_frame(s, it);
 #ifdef HAVE_MPI
@@ -795,7 +817,8 @@ open_batch(tool_options *options, batch_state *s)
     }
     st = votecl_batch_new(&o, &s->batch, error, sizeof error);
     if (st == VOTECL_OK &&
-        (s->states = calloc(votecl_batch_workers(s->batch), sizeof *s->states)) != NULL) {
+        (s->states = calloc(votecl_batch_workers(s->batch), sizeof *s->states)) != NULL &&
+        (s->warm = calloc(votecl_batch_workers(s->batch), 1)) != NULL) {
         /* the workers compute at once: the process's budget is theirs to share */
         tool_memory_budget_share(votecl_batch_workers(s->batch));
         return 0;
@@ -818,6 +841,26 @@ batch_features(void)
 #endif
     );
     return TOOL_EXIT_OK;
+}
+
+/* This process's rates, start-up included (from opening the devices; --preload's reading
+ * excluded) and excluded (after every worker's first item), on stderr. */
+static void
+report_rates(const batch_state *s, double t_end)
+{
+    double open = s->open_seconds, run = t_end - s->t0, warm = t_end - s->t_warm;
+    uint64_t after = s->emitted - s->emitted_warm;
+    fprintf(stderr,
+            "votecl batch: rank %d: %llu item(s) in %.3f s, devices opened in %.3f s: %.1f "
+            "items/s start-up included (%.1f from the run's start)",
+            s->ranks.rank, (unsigned long long)s->emitted, run, open,
+            (double)s->emitted / (run + open), (double)s->emitted / run);
+    if (s->warmed > 0 && after > 0 && warm > 0)
+        fprintf(stderr, "; %.1f items/s start-up excluded (%llu item(s) in %.3f s after %u "
+                        "worker(s)' first)\n",
+                (double)after / warm, (unsigned long long)after, warm, s->warmed);
+    else
+        fprintf(stderr, "; start-up excluded: too few items\n");
 }
 
 static votecl_status
@@ -846,6 +889,8 @@ batch_go(batch_state *s)
     if (s->ranks.rank == 0 && !s->options->quiet)
         fprintf(stderr, "\rvotecl batch: %llu record(s) written, %llu before; %.2f s\n",
                 (unsigned long long)s->written, (unsigned long long)s->done, tool_now() - s->t0);
+    if (!s->options->quiet)
+        report_rates(s, tool_now());
     return st;
 }
 
@@ -868,8 +913,10 @@ batch_main(tool_options *options, batch_args *a, batch_state *s)
     }
     if (open_output(s) < 0)
         return tool_is_input(a->out_path ? a->out_path : "-") ? TOOL_EXIT_USAGE : TOOL_EXIT_FAILURE;
+    s->open_seconds = tool_now();
     if (open_batch(options, s) < 0)
         return TOOL_EXIT_FAILURE;
+    s->open_seconds = tool_now() - s->open_seconds;
     st = batch_go(s);
     if (st != VOTECL_OK && st != VOTECL_INVALID_ARGUMENT)
         fprintf(stderr, "votecl batch: %s\n", votecl_status_string(st));
@@ -901,6 +948,7 @@ tool_cmd_batch(tool_options *options, int argc, char **argv)
         if (a.c->state_free)
             a.c->state_free(s.states[w]);
     free(s.states);
+    free(s.warm);
     votecl_batch_free(s.batch);
     batch_source_free(s.source);
     batch_out_close(&s.out);

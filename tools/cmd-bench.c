@@ -940,6 +940,31 @@ tool_bench_case_result(bench *b, const char *name, votecl_status status, double 
     return 1;
 }
 
+votecl_status
+tool_bench_queued(bench *b, tool_bench_op_fn op, void *arg)
+{
+    votecl_queue_counts before, after;
+    votecl_status st;
+    if ((st = votecl_context_get_queue_counts(b->ctx, &before)) != VOTECL_OK ||
+        (st = op(arg)) != VOTECL_OK ||
+        (st = votecl_context_get_queue_counts(b->ctx, &after)) != VOTECL_OK)
+        return st;
+    tool_json_key(&b->json, "queued");
+    tool_json_begin_object(&b->json);
+    tool_json_kv_uint(&b->json, "launches", after.launches - before.launches);
+    tool_json_kv_uint(&b->json, "fills", after.fills - before.fills);
+    tool_json_kv_uint(&b->json, "copies", after.copies - before.copies);
+    tool_json_kv_uint(&b->json, "writes", after.writes - before.writes);
+    tool_json_kv_uint(&b->json, "reads", after.reads - before.reads);
+    tool_json_end_object(&b->json);
+    tool_progress(b->options, "bench: %llu launches, %llu fills, %llu writes, %llu reads a call\n",
+                  (unsigned long long)(after.launches - before.launches),
+                  (unsigned long long)(after.fills - before.fills),
+                  (unsigned long long)(after.writes - before.writes),
+                  (unsigned long long)(after.reads - before.reads));
+    return VOTECL_OK;
+}
+
 /* --- frames from building.png, for the groups of the line detectors --- */
 
 /* src stretched over dst (nearest neighbour), both one-channel u8. */
