@@ -184,6 +184,19 @@ pclines_scatter_list(GLOBAL const int4 *restrict edges, uint n, GLOBAL uint *res
         sorted[atomic_inc(&cursors[key])] = location;
 }
 
+/* A u8 colour image's gray levels, (299 R + 587 G + 114 B + 500) / 1000 as the host's
+ * votecl__pclines_gray_of: the frame is uploaded as it is and converted here. Any work-group
+ * size; global >= PCL_W * PCL_H. */
+KERNEL void
+pclines_gray_u8(GLOBAL const uchar *restrict colour, uint channels, GLOBAL uchar *restrict gray)
+{
+    uint e = get_global_id(0);
+    if (e >= (uint)PCL_W * PCL_H)
+        return;
+    GLOBAL const uchar *p = colour + (size_t)e * channels;
+    gray[e] = (uchar)((299u * p[0] + 587u * p[1] + 114u * p[2] + 500u) / 1000u);
+}
+
 /* counts[k] becomes the exclusive prefix sum; offsets[0..2D] the same plus the total, also
  * in totals[1]; totals[0], which counts the maxima later, starts at 0 here (no fill: the
  * GPU shape's totals are the head of its maxima, read back with them in one transfer). */

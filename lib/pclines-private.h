@@ -82,13 +82,27 @@ size_t votecl__pclines_ref_maxima(const votecl__pclines_desc *desc, const uint32
 /* The most maxima a space can hold: one per block of (n + 1) / 2 squared cells. */
 size_t votecl__pclines_max_bound(const votecl__pclines_desc *desc);
 
-/* What lines are refined from: a packed image (data), else n edges (borrowed), else nothing
- * (data and edges NULL). */
+/* The gray level of a u8 colour pixel (R, G, B first): (299 R + 587 G + 114 B + 500) / 1000,
+ * the rounding of `votecl`'s own conversion (tools/image-io.c), so that a colour frame gives
+ * the lines of its gray image; cl/pclines.cl's pclines_gray_u8 computes the same. */
+static inline uint8_t
+votecl__pclines_gray_of(const uint8_t *p)
+{
+    return (uint8_t)((299u * p[0] + 587u * p[1] + 114u * p[2] + 500u) / 1000u);
+}
+
+/* The gray image of pixels u8 colour pixels of channels (3 or 4) elements each. */
+void votecl__pclines_gray(const uint8_t *colour, unsigned channels, size_t pixels, uint8_t *gray);
+
+/* What lines are refined from: a packed image (data; channels 3 or 4: u8 colour, read
+ * through votecl__pclines_gray_of), else n edges (borrowed), else nothing (data and edges
+ * NULL). */
 typedef struct votecl__pclines_source {
     const void *data;
     votecl_dtype dtype;
     const votecl_lines_edge *edges;
     size_t n;
+    unsigned channels; /* of data: 0 or 1 gray */
 } votecl__pclines_source;
 
 /* Sorts maxima (most votes first, then lower cell) and converts them into lines, each refined
@@ -111,9 +125,9 @@ int votecl__pclines_refine(const votecl__pclines_desc *desc, const votecl__pclin
                            votecl_lines_line *line);
 
 /* The segment of line (the longest run of edge pixels within 2 px of it, gaps of at most
- * max_gap px) in a packed image; sets line's has_segment and ends (votecl-lines.h). */
-void votecl__pclines_segment(const votecl__pclines_desc *desc, const void *data,
-                             votecl_dtype dtype, uint32_t min_length, uint32_t max_gap,
-                             votecl_lines_line *line);
+ * max_gap px) in source's packed image; sets line's has_segment and ends (votecl-lines.h). */
+void votecl__pclines_segment(const votecl__pclines_desc *desc,
+                             const votecl__pclines_source *source, uint32_t min_length,
+                             uint32_t max_gap, votecl_lines_line *line);
 
 #endif

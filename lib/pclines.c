@@ -32,13 +32,13 @@
 
 enum { K_COUNT_U8, K_SCATTER_U8, K_COUNT_F32, K_SCATTER_F32, K_COUNT_LIST, K_SCATTER_LIST,
        K_SCAN, K_ACCUMULATE, K_EDGES_U8, K_EDGES_F32, K_SCAN_BANDS, K_SCATTER_BANDS,
-       K_ACCUMULATE_ROWS, K_COUNT };
+       K_ACCUMULATE_ROWS, K_GRAY, K_COUNT };
 
 static const char *const kernel_names[K_COUNT] = {
     "pclines_count_u8",   "pclines_scatter_u8",   "pclines_count_f32", "pclines_scatter_f32",
     "pclines_count_list", "pclines_scatter_list", "pclines_scan",      "pclines_accumulate",
     "pclines_edges_rows_u8", "pclines_edges_rows_f32", "pclines_scan_bands",
-    "pclines_scatter_bands", "pclines_accumulate_rows"};
+    "pclines_scatter_bands", "pclines_accumulate_rows", "pclines_gray_u8"};
 
 struct votecl_lines_plan {
     votecl_context *context;
@@ -55,6 +55,7 @@ struct votecl_lines_plan {
     int space_stored;     /* CPU: the TS space of the last run is in 'space' */
     void *kernels[K_COUNT];
     votecl_buffer *input, *counts, *offsets, *totals, *sorted, *space, *maxima;
+    votecl_buffer *gray; /* a colour image's gray levels, made on the device */
     votecl_buffer *band_counts, *band_lists, *band_sizes, *band_flags, *scratch; /* CPU */
     votecl__pclines_max *host_maxima; /* host_block after its head */
     uint32_t *host_block; /* owned: the GPU shape's read, PCLINES_HEAD_WORDS then maxima */
@@ -264,9 +265,9 @@ plan_compile(votecl_lines_plan *plan)
     for (size_t i = 0; i < n; i++)
         ptrs[i] = defs[i];
     status = votecl__program_get(plan->context, files, ptrs, n, NULL, &program);
-    /* the GPU shape's kernels, or the CPU shape's and the edge list's sort */
+    /* the GPU shape's kernels, or the CPU shape's and the edge list's sort; colour in both */
     for (int k = 0; k < K_COUNT && status == VOTECL_OK; k++)
-        if (plan->cpu ? k >= K_COUNT_LIST && k != K_ACCUMULATE : k < K_EDGES_U8)
+        if (k == K_GRAY || (plan->cpu ? k >= K_COUNT_LIST && k != K_ACCUMULATE : k < K_EDGES_U8))
             status = votecl__program_kernel(plan->context, program, kernel_names[k],
                                             &plan->kernels[k]);
     return status;
@@ -326,6 +327,7 @@ votecl_lines_plan_free(votecl_lines_plan *plan)
     if (plan == NULL)
         return;
     votecl_buffer_free(plan->input);
+    votecl_buffer_free(plan->gray);
     votecl_buffer_free(plan->counts);
     votecl_buffer_free(plan->offsets);
     votecl_buffer_free(plan->totals);
@@ -660,6 +662,46 @@ device_run_image(votecl_lines_plan *plan, const void *data, votecl_dtype dtype)
     return device_accumulate(plan);
 }
 
+/* A u8 colour image uploaded as it is (channels 3 or 4), its gray levels made on the device
+ * (pclines_gray_u8): the host converts nothing. */
+static votecl_status
+device_run_colour(votecl_lines_plan *plan, const void *data, unsigned channels)
+{
+    votecl_context *ctx = plan->context;
+    size_t pixels = (size_t)plan->desc.width * plan->desc.height, local = plan->wg;
+    size_t global = votecl__round_up(pixels, local);
+    votecl_status status;
+
+    if ((status = device_buffers(plan, pixels)) != VOTECL_OK ||
+        (status = votecl__buffer_ensure(ctx, &plan->input, pixels * channels)) != VOTECL_OK ||
+        (status = votecl__buffer_ensure(ctx, &plan->gray, pixels)) != VOTECL_OK ||
+        (status = votecl_buffer_write(plan->input, 0, data, pixels * channels)) != VOTECL_OK ||
+        (status = votecl__launch(ctx, plan->kernels[K_GRAY], 1, &global, &local,
+                                 (votecl__arg[]){VOTECL__ARG_BUF(plan->input),
+                                                 VOTECL__ARG_UINT(channels),
+                                                 VOTECL__ARG_BUF(plan->gray)},
+                                 3)) != VOTECL_OK ||
+        (status = device_sort_image(plan, plan->gray, VOTECL_DTYPE_U8)) != VOTECL_OK)
+        return status;
+    return device_accumulate(plan);
+}
+
+/* The reference backend's colour run: the gray image on the host. */
+static votecl_status
+ref_run_colour(votecl_lines_plan *plan, const void *data, unsigned channels)
+{
+    size_t pixels = (size_t)plan->desc.width * plan->desc.height;
+    uint8_t *gray = votecl__malloc(pixels > 0 ? pixels : 1);
+    votecl_status status;
+
+    if (gray == NULL)
+        return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    votecl__pclines_gray(data, channels, pixels, gray);
+    status = ref_run_image(plan, gray, VOTECL_DTYPE_U8);
+    free(gray);
+    return status;
+}
+
 /* The image already on the device (the caller's buffer): no upload. */
 static votecl_status
 device_run_buffer(votecl_lines_plan *plan, votecl_buffer *image, votecl_dtype dtype)
@@ -712,8 +754,14 @@ check_image(votecl_lines_plan *plan, const votecl_image *image, size_t *row_byte
     if (image != NULL && image->dtype != VOTECL_DTYPE_U8 && image->dtype != VOTECL_DTYPE_F32)
         return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
                             "image.dtype: lines are detected in u8 or f32 images");
-    status = votecl__image_check(plan->context, image, image != NULL ? image->dtype : 0, 1,
-                                 row_bytes, &pixels);
+    if (image != NULL && image->channels != 1 &&
+        !(image->dtype == VOTECL_DTYPE_U8 && (image->channels == 3 || image->channels == 4)))
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
+                            "image.channels: %u; lines are detected in gray images (u8 or f32) "
+                            "and u8 colour ones (3 or 4 channels)",
+                            image->channels);
+    status = votecl__image_check(plan->context, image, image != NULL ? image->dtype : 0,
+                                 image != NULL ? image->channels : 1, row_bytes, &pixels);
     if (status == VOTECL_OK &&
         (image->width != plan->desc.width || image->height != plan->desc.height))
         return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
@@ -738,7 +786,7 @@ finish_lines(votecl_lines_plan *plan, const votecl__pclines_source *source,
     if (status != VOTECL_OK)
         return votecl__fail(plan->context, status, "out of memory for the lines");
     for (size_t i = 0; data != NULL && plan->params.segments && i < *found && i < capacity; i++)
-        votecl__pclines_segment(&plan->desc, data, source->dtype, plan->params.min_length,
+        votecl__pclines_segment(&plan->desc, source, plan->params.min_length,
                                 plan->params.max_gap, &lines[i]);
     return VOTECL_OK;
 }
@@ -761,12 +809,16 @@ votecl_lines_run(votecl_lines_plan *plan, const votecl_image *image, votecl_line
         (status = votecl__image_packed(plan->context, image, row_bytes, &data, &copy)) !=
             VOTECL_OK)
         goto out;
-    if (plan->context->backend == VOTECL_BACKEND_REF)
+    if (image->channels > 1)
+        status = plan->context->backend == VOTECL_BACKEND_REF
+                     ? ref_run_colour(plan, data, image->channels)
+                     : device_run_colour(plan, data, image->channels);
+    else if (plan->context->backend == VOTECL_BACKEND_REF)
         status = ref_run_image(plan, data, image->dtype);
     else
         status = device_run_image(plan, data, image->dtype);
     if (status == VOTECL_OK) {
-        votecl__pclines_source source = {data, image->dtype, NULL, 0};
+        votecl__pclines_source source = {data, image->dtype, NULL, 0, image->channels};
         status = finish_lines(plan, &source, lines, capacity, found);
     }
 out:
@@ -827,7 +879,7 @@ votecl_lines_run_buffer(votecl_lines_plan *plan, votecl_buffer *image, size_t wi
             status = votecl_buffer_read(image, 0, host, bytes);
     }
     if (status == VOTECL_OK) {
-        votecl__pclines_source source = {host, dtype, NULL, 0};
+        votecl__pclines_source source = {host, dtype, NULL, 0, 1};
         status = finish_lines(plan, &source, lines, capacity, found);
     }
     free(host);
@@ -873,7 +925,7 @@ votecl_lines_run_edges(votecl_lines_plan *plan, const votecl_lines_edge *edges, 
     else
         status = device_run_edges(plan, edges, n);
     if (status == VOTECL_OK) {
-        votecl__pclines_source source = {NULL, VOTECL_DTYPE_U8, edges, n};
+        votecl__pclines_source source = {NULL, VOTECL_DTYPE_U8, edges, n, 1};
         status = finish_lines(plan, &source, lines, capacity, found);
     }
     return status;

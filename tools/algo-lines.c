@@ -74,12 +74,15 @@ lines_state_free(void *state)
     free(l);
 }
 
-/* u8 gray, as votecl lines reads (16-bit gray taken as its high byte). *borrowed: 1 when
- * gray is image itself (already u8 gray: video frames), not to be freed. */
+/* What the plan reads: u8 gray, as votecl lines reads (16-bit gray taken as its high byte),
+ * or a u8 colour image as it is (the library converts it on the device with the same
+ * rounding as tool_gray_u8, so the lines are those of votecl lines). *borrowed: 1 when gray
+ * is image itself (u8 gray or colour), not to be freed. */
 static int
 gray_u8(const tool_image *image, tool_image *gray, int *borrowed, char *error, size_t size)
 {
-    *borrowed = image->channels == 1 && image->dtype == VOTECL_DTYPE_U8;
+    *borrowed = image->dtype == VOTECL_DTYPE_U8 &&
+                (image->channels == 1 || image->channels == 3 || image->channels == 4);
     if (*borrowed) {
         *gray = *image;
         return 0;
