@@ -765,6 +765,9 @@ test_ref_bad_args(void)
     votecl_image bad = {wide, 16, 12, 32, 1, VOTECL_DTYPE_U16};
     g_assert_cmpint(votecl_lines_run(plan, &bad, &line, 1, &found), ==, VOTECL_INVALID_ARGUMENT);
     g_assert_true(tu_message_names(votecl_context_get_error(tu_ref_context), "image.dtype"));
+    votecl_image two = {pixels, 8, 12, 16, 2, VOTECL_DTYPE_U8}; /* colour is 3 or 4 */
+    g_assert_cmpint(votecl_lines_run(plan, &two, &line, 1, &found), ==, VOTECL_INVALID_ARGUMENT);
+    g_assert_true(tu_message_names(votecl_context_get_error(tu_ref_context), "image.channels"));
     votecl_image small = {pixels, 15, 12, 16, 1, VOTECL_DTYPE_U8};
     g_assert_cmpint(votecl_lines_run(plan, &small, &line, 1, &found), ==,
                     VOTECL_INVALID_ARGUMENT);
@@ -869,6 +872,85 @@ test_opencl_equal_image(void)
 out:
     g_free(f);
     g_free(im.data);
+}
+
+/* The colour form of a gray scene: gray in green, other levels in red and blue, and the gray
+ * image a colour frame stands for, (299 R + 587 G + 114 B + 500) / 1000 (written out here, the
+ * rounding of votecl's own conversion). channels 3 or 4, padded rows. */
+static void
+colour_scene(const image *g, unsigned channels, uint64_t seed, uint8_t **colour, size_t *stride,
+             image *gray)
+{
+    tu_rng rng;
+    tu_rng_init(&rng, seed);
+    *stride = g->width * channels + 5;
+    *colour = g_malloc0(*stride * g->height);
+    *gray = image_new(g->width, g->height, g->width);
+    for (size_t y = 0; y < g->height; y++)
+        for (size_t x = 0; x < g->width; x++) {
+            uint8_t *p = *colour + y * *stride + x * channels;
+            p[0] = (uint8_t)(255 - g->data[y * g->stride + x] / 2);
+            p[1] = g->data[y * g->stride + x];
+            p[2] = (uint8_t)tu_rng_below(&rng, 256);
+            if (channels == 4)
+                p[3] = (uint8_t)tu_rng_below(&rng, 256); /* alpha: ignored */
+            gray->data[y * gray->stride + x] =
+                (uint8_t)((299u * p[0] + 587u * p[1] + 114u * p[2] + 500u) / 1000u);
+        }
+}
+
+/* The lines (refined, with segments) and stats of one run of view on context. */
+static void
+lines_of(votecl_context *context, const votecl_lines_params *p, const votecl_image *view,
+         result *r)
+{
+    votecl_lines_plan *plan = plan_new(context, p, view->width, view->height);
+    memset(r, 0, sizeof *r);
+    g_assert_nonnull(plan);
+    tu_check_ok(context, votecl_lines_run(plan, view, r->lines, MAX_LINES, &r->found), "run");
+    g_assert_cmpint(votecl_lines_plan_last_stats(plan, &r->stats), ==, VOTECL_OK);
+    votecl_lines_plan_free(plan);
+}
+
+/* A u8 colour frame (uploaded as it is, converted on the device) gives exactly the lines of
+ * its gray image, refined fits and segments included, on the device and the reference. */
+static void
+test_opencl_colour(void)
+{
+    const size_t w = 151, h = 97;
+    image g = gray_scene(w, h, 5);
+    votecl_context *contexts[2] = {device(), tu_ref_context};
+    votecl_lines_params p;
+    if (device() == NULL)
+        goto out;
+    votecl_lines_params_init(&p);
+    p.threshold = 20; /* equal-image's plan: its program is cached */
+    p.segments = 1;
+    for (unsigned channels = 3; channels <= 4; channels++) {
+        uint8_t *colour;
+        size_t stride;
+        image gray;
+        colour_scene(&g, channels, channels, &colour, &stride, &gray);
+        votecl_image cview = {colour, w, h, stride, channels, VOTECL_DTYPE_U8};
+        votecl_image gview = image_view(&gray);
+        for (int c = 0; c < 2; c++) {
+            result from_colour, from_gray;
+            lines_of(contexts[c], &p, &cview, &from_colour);
+            lines_of(contexts[c], &p, &gview, &from_gray);
+            g_assert_cmpuint(from_gray.stats.edges, >, 0);
+            g_assert_cmpuint(from_gray.found, >, 0);
+            g_assert_cmpuint(from_colour.stats.edges, ==, from_gray.stats.edges);
+            g_assert_cmpuint(from_colour.stats.maxima, ==, from_gray.stats.maxima);
+            g_assert_cmpuint(from_colour.found, ==, from_gray.found);
+            g_assert_cmpint(memcmp(from_colour.lines, from_gray.lines,
+                                   MIN(from_gray.found, MAX_LINES) * sizeof *from_gray.lines),
+                            ==, 0);
+        }
+        g_free(colour);
+        g_free(gray.data);
+    }
+out:
+    g_free(g.data);
 }
 
 static void
@@ -1204,6 +1286,7 @@ static const tu_test tests[] = {
     {TU_PATH, "/ref/pclines/truth", {test_ref_truth}},
     {TU_DEVICE, "pclines/equal-image", {test_opencl_equal_image}},
     {TU_DEVICE, "pclines/equal-edges", {test_opencl_equal_edges}},
+    {TU_DEVICE, "pclines/colour", {test_opencl_colour}},
     {TU_DEVICE, "pclines/axes", {test_opencl_axes}},
     {TU_DEVICE, "pclines/synthetic", {test_opencl_synthetic}},
     {TU_SLOW_DEVICE, "pclines/synthetic-1600x1200", {test_opencl_synthetic_paper}},
