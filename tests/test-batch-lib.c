@@ -1,6 +1,7 @@
 /* votecl_batch (lib/batch.c): argument checks, device selection, and the pipeline's promises
  * (input order whatever finishes first, every item handed back exactly once, a failed load or
- * emit stopping the run with its status) on the ref backend, whose contexts need no device. */
+ * emit stopping the run with its status) on the ref backend, whose contexts need no device;
+ * and on each device backend, colour frames through PClines equal to single calls. */
 #include "testutil.h"
 
 #include <glib.h>
@@ -218,6 +219,151 @@ test_opencl_devices(void)
     votecl_batch_free(b);
 }
 
+/* --- a batch of colour frames through PClines against single calls --- */
+
+#define FRAMES 6
+#define FRAME_W 151
+#define FRAME_H 97
+#define FRAME_LINES 16
+
+typedef struct lines_frame {
+    uint8_t colour[FRAME_W * FRAME_H * 3], gray[FRAME_W * FRAME_H];
+    votecl_lines_line lines[FRAME_LINES]; /* the single call's, on the gray frame */
+    size_t found;
+} lines_frame;
+
+typedef struct lines_batch {
+    votecl_batch *batch;
+    lines_frame *frames;
+    votecl_lines_params params;
+    votecl_lines_plan *plans[VOTECL_BATCH_MAX_WORKERS]; /* each worker's, kept across frames */
+    unsigned plans_made;
+    uint64_t emitted;
+} lines_batch;
+
+/* Frames of filled rectangles on a ramp; gray by votecl's rounding (lib/pclines-private.h). */
+static void
+lines_frames_fill(lines_frame *frames)
+{
+    tu_rng rng;
+    tu_rng_init(&rng, 27);
+    for (unsigned f = 0; f < FRAMES; f++) {
+        uint8_t *c = frames[f].colour;
+        for (unsigned i = 0; i < FRAME_W * FRAME_H * 3; i++)
+            c[i] = (uint8_t)((i / 3 % FRAME_W + i % 3 * 40 + f * 9) % 90);
+        for (unsigned k = 0; k < 4; k++) {
+            unsigned x0 = tu_rng_below(&rng, FRAME_W - 40), y0 = tu_rng_below(&rng, FRAME_H - 30);
+            unsigned w = 20 + tu_rng_below(&rng, 20), h = 15 + tu_rng_below(&rng, 15);
+            uint8_t rgb[3] = {(uint8_t)tu_rng_below(&rng, 256), (uint8_t)tu_rng_below(&rng, 256),
+                              (uint8_t)(150 + tu_rng_below(&rng, 100))};
+            for (unsigned y = y0; y < y0 + h; y++)
+                for (unsigned x = x0; x < x0 + w; x++)
+                    memcpy(c + 3 * (y * FRAME_W + x), rgb, 3);
+        }
+        for (unsigned i = 0; i < FRAME_W * FRAME_H; i++)
+            frames[f].gray[i] =
+                (uint8_t)((299u * c[3 * i] + 587u * c[3 * i + 1] + 114u * c[3 * i + 2] + 500u) /
+                          1000u);
+    }
+}
+
+static votecl_status
+lines_load(void *user, uint64_t index, void **item)
+{
+    lines_batch *r = user;
+    *item = index < FRAMES ? &r->frames[index] : NULL;
+    return VOTECL_OK;
+}
+
+/* The colour frame as it is, on the worker's own plan (made at its first frame). */
+static votecl_status
+lines_process(void *user, votecl_context *context, unsigned worker, uint64_t index, void *item,
+              void **result)
+{
+    lines_batch *r = user;
+    lines_frame *f = item;
+    votecl_image view = {f->colour, FRAME_W, FRAME_H, FRAME_W * 3, 3, VOTECL_DTYPE_U8};
+    votecl_lines_line *lines = g_new0(votecl_lines_line, FRAME_LINES + 1);
+    size_t found = 0;
+    votecl_status st = VOTECL_OK;
+    (void)index;
+    *result = lines;
+    if (r->plans[worker] == NULL) {
+        st = votecl_lines_plan_new(context, &r->params, FRAME_W, FRAME_H, &r->plans[worker]);
+        g_atomic_int_inc((gint *)&r->plans_made);
+    }
+    if (st == VOTECL_OK)
+        st = votecl_lines_run(r->plans[worker], &view, lines, FRAME_LINES, &found);
+    lines[FRAME_LINES].votes = (uint32_t)found; /* the count, after the lines */
+    return st;
+}
+
+static votecl_status
+lines_emit(void *user, uint64_t index, void *item, void *result, votecl_status status,
+           unsigned worker)
+{
+    lines_batch *r = user;
+    const lines_frame *f = item;
+    votecl_lines_line *lines = result;
+    (void)worker;
+    g_assert_cmpint(status, ==, VOTECL_OK);
+    g_assert_true(f == &r->frames[index]);
+    g_assert_cmpuint(lines[FRAME_LINES].votes, ==, f->found);
+    g_assert_cmpint(memcmp(lines, f->lines, MIN(f->found, FRAME_LINES) * sizeof *lines), ==, 0);
+    r->emitted++;
+    g_free(lines);
+    return VOTECL_OK;
+}
+
+/* The frames' lines by single calls on their gray images (host-converted). */
+static void
+lines_singles(votecl_context *context, const votecl_lines_params *params, lines_frame *frames)
+{
+    votecl_lines_plan *plan = NULL;
+    g_assert_cmpint(votecl_lines_plan_new(context, params, FRAME_W, FRAME_H, &plan), ==, VOTECL_OK);
+    for (unsigned f = 0; f < FRAMES; f++) {
+        votecl_image view = {frames[f].gray, FRAME_W, FRAME_H, FRAME_W, 1, VOTECL_DTYPE_U8};
+        g_assert_cmpint(
+            votecl_lines_run(plan, &view, frames[f].lines, FRAME_LINES, &frames[f].found), ==,
+            VOTECL_OK);
+        g_assert_cmpuint(frames[f].found, >, 0);
+    }
+    votecl_lines_plan_free(plan);
+}
+
+/* Colour frames through a batch (two workers, each its plan kept across frames, the frames
+ * uploaded as they are) give exactly the single calls' lines on their gray images. */
+static void
+test_lines_colour(votecl_context *single)
+{
+    lines_batch r = {0};
+    votecl_batch_options o;
+    char error[1024];
+    uint64_t items = 0;
+    r.frames = g_new0(lines_frame, FRAMES);
+    lines_frames_fill(r.frames);
+    votecl_lines_params_init(&r.params);
+    r.params.threshold = 20;
+    r.params.segments = 1;
+    lines_singles(single, &r.params, r.frames);
+    votecl_batch_options_init(&o);
+    o.backend = votecl_context_get_backend(single);
+    o.devices = ":"; /* any device of the backend */
+    o.max_devices = 1;
+    o.streams_per_device = 2;
+    g_assert_cmpint(votecl_batch_new(&o, &r.batch, error, sizeof error), ==, VOTECL_OK);
+    g_assert_cmpint(
+        votecl_batch_run(r.batch, lines_load, lines_process, lines_emit, NULL, &r, &items), ==,
+        VOTECL_OK);
+    g_assert_cmpuint(items, ==, FRAMES);
+    g_assert_cmpuint(r.emitted, ==, FRAMES);
+    g_assert_cmpuint(r.plans_made, <=, votecl_batch_workers(r.batch)); /* one per worker */
+    for (unsigned w = 0; w < votecl_batch_workers(r.batch); w++)
+        votecl_lines_plan_free(r.plans[w]);
+    votecl_batch_free(r.batch);
+    g_free(r.frames);
+}
+
 static const tu_test tests[] = {
     {TU_PATH, "/nodevice/batch/arguments", {test_arguments}},
     {TU_PATH, "/ref/batch/devices", {test_ref_devices}},
@@ -225,6 +371,7 @@ static const tu_test tests[] = {
     {TU_PATH, "/ref/batch/load-fails", {test_load_fails}},
     {TU_PATH, "/ref/batch/emit-fails", {test_emit_fails}},
     {TU_PATH, "/opencl/batch/devices", {test_opencl_devices}},
+    {TU_DEVICE_ON, "batch/lines-colour", {.on = test_lines_colour}},
 };
 
 int
@@ -232,3 +379,4 @@ main(int argc, char **argv)
 {
     return TU_MAIN(tests, TU_FATAL);
 }
+

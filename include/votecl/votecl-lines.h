@@ -173,8 +173,11 @@ VOTECL_API void votecl_lines_plan_params(const votecl_lines_plan *plan,
 VOTECL_API void votecl_lines_plan_shape(const votecl_lines_plan *plan, uint32_t *columns,
                                         uint32_t *rows);
 
-/** Detects the lines of image (one channel, u8 or f32, the plan's width and height, any
- * stride). lines: caller-owned output of capacity entries (NULL when capacity is 0);
+/** Detects the lines of image (the plan's width and height, any stride): one channel, u8 or
+ * f32, or a u8 colour image of 3 or 4 channels (R, G, B first; a fourth is ignored), uploaded
+ * as it is and turned into gray levels (299 R + 587 G + 114 B + 500) / 1000 on the device, so
+ * its lines are exactly those of that gray image (the rounding of `votecl`'s own conversion).
+ * lines: caller-owned output of capacity entries (NULL when capacity is 0);
  * found: the number of lines (at most max_lines when set), also when more than capacity.
  * Returns VOTECL_INVALID_ARGUMENT naming the field, and device statuses. */
 VOTECL_API votecl_status votecl_lines_run(votecl_lines_plan *plan, const votecl_image *image,
