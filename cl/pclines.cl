@@ -316,11 +316,15 @@ pcl_is_max(LOCAL_PTR const uint *ring, int first, int j, int r, int base, uint t
 KERNEL __attribute__((reqd_work_group_size(PCL_WG, 1, 1))) void
 pclines_accumulate(GLOBAL const uint *restrict sorted, GLOBAL const uint *restrict offsets,
                    uint per, uint column_groups, uint threshold, GLOBAL uint *restrict space,
-                   GLOBAL uint *restrict result, uint capacity)
+                   GLOBAL uint *restrict result, uint capacity, GLOBAL uint *restrict counts)
 {
     /* result: the maxima's count, the edges' (pclines_scan's totals), two spare words, then
      * capacity (cell, votes) pairs: one read brings the count and the first maxima back */
     GLOBAL uint *count = result, *maxima = result + 4;
+    /* the sort's counts (its cursors by now, unused here) zeroed for the next run: no fill */
+    if (get_group_id(0) == 0)
+        for (int i = get_local_id(0); i < PCL_COLUMNS; i += PCL_WG)
+            counts[i] = 0;
     LOCAL uint ring[PCL_RING * PCL_TROWS];
     const int lid = get_local_id(0);
     const int g = (int)(get_group_id(0) % column_groups);

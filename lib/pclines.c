@@ -53,6 +53,7 @@ struct votecl_lines_plan {
     uint32_t block, slots, workers;        /* CPU: owned columns, scratch columns, workers */
     uint32_t stride;                       /* CPU: counts from one scratch column to the next */
     int space_stored;     /* CPU: the TS space of the last run is in 'space' */
+    int counts_zero;      /* GPU: the last run's pclines_accumulate zeroed 'counts' */
     void *kernels[K_COUNT];
     votecl_buffer *input, *counts, *offsets, *totals, *sorted, *space, *maxima;
     votecl_buffer *gray; /* a colour image's gray levels, made on the device */
@@ -486,9 +487,11 @@ device_buffers(votecl_lines_plan *plan, size_t edges)
         (plan->cpu && (status = votecl__buffer_ensure(ctx, &plan->maxima,
                                                       plan->max_capacity * 8)) != VOTECL_OK))
         return status;
-    if ((status = votecl__buffer_zero(plan->counts, 0, keys * 4)) != VOTECL_OK || !plan->cpu)
+    /* until the run has read its maxima, the counts may hold its votes */
+    if (!plan->counts_zero && (status = votecl__buffer_zero(plan->counts, 0, keys * 4)) != VOTECL_OK)
         return status;
-    return votecl__buffer_zero(plan->totals, 0, 12);
+    plan->counts_zero = 0;
+    return plan->cpu ? votecl__buffer_zero(plan->totals, 0, 12) : VOTECL_OK;
 }
 
 /* The CPU shape's edges of an image: Sobel once per pixel in row bands, then the counting
@@ -639,12 +642,14 @@ device_accumulate(votecl_lines_plan *plan)
                                              VOTECL__ARG_UINT(plan->desc.threshold),
                                              VOTECL__ARG_BUF(plan->space),
                                              VOTECL__ARG_BUF(plan->maxima),
-                                             VOTECL__ARG_UINT(plan->max_capacity)},
-                             8);
+                                             VOTECL__ARG_UINT(plan->max_capacity),
+                                             VOTECL__ARG_BUF(plan->counts)},
+                             9);
 
-    if (status != VOTECL_OK)
-        return status;
-    return device_read_maxima(plan);
+    if (status == VOTECL_OK)
+        status = device_read_maxima(plan);
+    plan->counts_zero = status == VOTECL_OK && !plan->cpu;
+    return status;
 }
 
 static votecl_status
