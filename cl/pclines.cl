@@ -1,7 +1,8 @@
 /* pclines.cl: PClines line detection (paper 004), integer arithmetic only, operation for
  * operation lib/pclines-ref.c.
  *
- * Pipeline (one plan run, 4 launches, no host round trip before the maxima are read):
+ * Pipeline (one plan run, 4 launches, 3 in the GPU shape, whose count kernels end with the
+ * scan (PCL_FUSED_SCAN); no host round trip before the maxima are read):
  *   pclines_count_{u8,f32,list}   global >= pixels (or edges), local PCL_WG: Sobel gradient,
  *                                 magnitude threshold, Eq. 9 key; counts[key] += 1 (global
  *                                 atomic_inc)
@@ -26,7 +27,8 @@
  * Required defines: PCL_WG (power of two), PCL_W, PCL_H, PCL_D, PCL_ROWS, PCL_M, PCL_K (ulong
  * literal), PCL_HALF (n / 2), PCL_RING (>= n), PCL_TILE (rows a group owns), PCL_TROWS
  * (rows of a ring column: min(PCL_ROWS, PCL_TILE + 2 PCL_HALF)), PCL_RADIUS (0: every column;
- * else the radius at the axes), PCL_KERNEL (3, 5 or 7: the orientation operator), PCL_EDGE_T2 (long literal).
+ * else the radius at the axes), PCL_KERNEL (3, 5 or 7: the orientation operator), PCL_EDGE_T2 (long literal),
+ * PCL_FUSED_SCAN (1: the count kernels take offsets and totals and their last group scans).
  * Atomics: atomic_inc on global and local 32-bit words. */
 
 #define PCL_COLUMNS (2 * PCL_D)
@@ -147,13 +149,87 @@ pcl_key_list(GLOBAL const int4 *restrict edges, uint e, uint n, uint *location)
     return pcl_key(v.z, v.w);
 }
 
+/* counts[k] becomes the exclusive prefix sum; offsets[0..2D] the same plus the total, also
+ * in totals[1]; totals[0], which counts the maxima later, starts at 0 here (no fill: the
+ * GPU shape's totals are the head of its maxima, read back with them in one transfer). One
+ * group; counts read through a volatile pointer, for the fused scan's last group (below),
+ * which reads what other groups' atomics wrote. */
+INLINE void
+pcl_scan_group(GLOBAL uint *restrict counts, GLOBAL uint *restrict offsets,
+               GLOBAL uint *restrict totals, LOCAL_PTR uint *tmp)
+{
+    GLOBAL volatile const uint *in = counts;
+    const uint lid = get_local_id(0);
+    uint carry = 0;
+
+    for (uint base = 0; base < PCL_COLUMNS; base += PCL_WG) {
+        uint i = base + lid;
+        uint value = i < PCL_COLUMNS ? in[i] : 0;
+        uint sum;
+        uint inclusive = group_scan(tmp, lid, PCL_WG, value, &sum);
+        if (i < PCL_COLUMNS) {
+            counts[i] = carry + inclusive - value;
+            offsets[i] = carry + inclusive - value;
+        }
+        carry += sum;
+    }
+    if (lid == 0) {
+        offsets[PCL_COLUMNS] = carry;
+        totals[0] = 0;
+        totals[1] = carry;
+    }
+}
+
+KERNEL __attribute__((reqd_work_group_size(PCL_WG, 1, 1))) void
+pclines_scan(GLOBAL uint *restrict counts, GLOBAL uint *restrict offsets,
+             GLOBAL uint *restrict totals)
+{
+    LOCAL uint tmp[PCL_WG];
+
+    pcl_scan_group(counts, offsets, totals, tmp);
+}
+
+#if PCL_FUSED_SCAN
+/* The GPU shape's count kernels end with the scan (no pclines_scan launch): the last group to
+ * finish counting, by a ticket in totals[2] (zero on entry and again on exit), runs it once
+ * every group's atomics are visible (the threadfence reduction, as cl/vote.cl's
+ * local_merge). Every work-item calls it; no return comes ahead of its barriers. */
+INLINE void
+pcl_scan_last(GLOBAL uint *restrict counts, GLOBAL uint *restrict offsets,
+              GLOBAL uint *restrict totals, LOCAL_PTR uint *tmp, LOCAL_PTR uint *last)
+{
+    device_fence();
+    LOCAL_BARRIER();
+    if (get_local_id(0) == 0)
+        *last = atomic_inc(&totals[2]) == get_num_groups(0) - 1;
+    LOCAL_BARRIER();
+    if (*last) { /* uniform across the group */
+        device_fence();
+        pcl_scan_group(counts, offsets, totals, tmp);
+        if (get_local_id(0) == 0)
+            totals[2] = 0; /* ready for the next run */
+    }
+}
+#define PCL_SCAN_ARGS , GLOBAL uint *restrict offsets, GLOBAL uint *restrict totals
+#define PCL_SCAN_LOCALS                                                                       \
+    LOCAL uint scan_tmp[PCL_WG];                                                              \
+    LOCAL uint scan_last;
+#define PCL_SCAN_END(counts) pcl_scan_last(counts, offsets, totals, scan_tmp, &scan_last)
+#else
+#define PCL_SCAN_ARGS
+#define PCL_SCAN_LOCALS
+#define PCL_SCAN_END(counts)
+#endif
+
 #define PCL_IMAGE_KERNELS(SUFFIX, T, KEYFN)                                                   \
     KERNEL __attribute__((reqd_work_group_size(PCL_WG, 1, 1))) void pclines_count_##SUFFIX(   \
-        GLOBAL const T *restrict image, GLOBAL uint *restrict counts)                         \
+        GLOBAL const T *restrict image, GLOBAL uint *restrict counts PCL_SCAN_ARGS)           \
     {                                                                                         \
+        PCL_SCAN_LOCALS                                                                       \
         uint e = get_global_id(0), key = KEYFN(image, e);                                     \
         if (key != VOTE_SKIP)                                                                 \
             atomic_inc(&counts[key]);                                                         \
+        PCL_SCAN_END(counts);                                                                 \
     }                                                                                         \
     KERNEL __attribute__((reqd_work_group_size(PCL_WG, 1, 1))) void pclines_scatter_##SUFFIX( \
         GLOBAL const T *restrict image, GLOBAL uint *restrict cursors,                        \
@@ -168,11 +244,14 @@ PCL_IMAGE_KERNELS(u8, uchar, pcl_key_u8)
 PCL_IMAGE_KERNELS(f32, float, pcl_key_f32)
 
 KERNEL __attribute__((reqd_work_group_size(PCL_WG, 1, 1))) void
-pclines_count_list(GLOBAL const int4 *restrict edges, uint n, GLOBAL uint *restrict counts)
+pclines_count_list(GLOBAL const int4 *restrict edges, uint n,
+                   GLOBAL uint *restrict counts PCL_SCAN_ARGS)
 {
+    PCL_SCAN_LOCALS
     uint location, key = pcl_key_list(edges, get_global_id(0), n, &location);
     if (key != VOTE_SKIP)
         atomic_inc(&counts[key]);
+    PCL_SCAN_END(counts);
 }
 
 KERNEL __attribute__((reqd_work_group_size(PCL_WG, 1, 1))) void
@@ -195,35 +274,6 @@ pclines_gray_u8(GLOBAL const uchar *restrict colour, uint channels, GLOBAL uchar
         return;
     GLOBAL const uchar *p = colour + (size_t)e * channels;
     gray[e] = (uchar)((299u * p[0] + 587u * p[1] + 114u * p[2] + 500u) / 1000u);
-}
-
-/* counts[k] becomes the exclusive prefix sum; offsets[0..2D] the same plus the total, also
- * in totals[1]; totals[0], which counts the maxima later, starts at 0 here (no fill: the
- * GPU shape's totals are the head of its maxima, read back with them in one transfer). */
-KERNEL __attribute__((reqd_work_group_size(PCL_WG, 1, 1))) void
-pclines_scan(GLOBAL uint *restrict counts, GLOBAL uint *restrict offsets,
-             GLOBAL uint *restrict totals)
-{
-    LOCAL uint tmp[PCL_WG];
-    const uint lid = get_local_id(0);
-    uint carry = 0;
-
-    for (uint base = 0; base < PCL_COLUMNS; base += PCL_WG) {
-        uint i = base + lid;
-        uint value = i < PCL_COLUMNS ? counts[i] : 0;
-        uint sum;
-        uint inclusive = group_scan(tmp, lid, PCL_WG, value, &sum);
-        if (i < PCL_COLUMNS) {
-            counts[i] = carry + inclusive - value;
-            offsets[i] = carry + inclusive - value;
-        }
-        carry += sum;
-    }
-    if (lid == 0) {
-        offsets[PCL_COLUMNS] = carry;
-        totals[0] = 0;
-        totals[1] = carry;
-    }
 }
 
 /* The actual column of virtual column j, and whether its rows are mirrored. */

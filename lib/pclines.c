@@ -53,7 +53,7 @@ struct votecl_lines_plan {
     uint32_t block, slots, workers;        /* CPU: owned columns, scratch columns, workers */
     uint32_t stride;                       /* CPU: counts from one scratch column to the next */
     int space_stored;     /* CPU: the TS space of the last run is in 'space' */
-    int counts_zero;      /* GPU: the last run's pclines_accumulate zeroed 'counts' */
+    int counts_zero;      /* GPU: the last run left 'counts' and the scan's ticket zero */
     void *kernels[K_COUNT];
     votecl_buffer *input, *counts, *offsets, *totals, *sorted, *space, *maxima;
     votecl_buffer *gray; /* a colour image's gray levels, made on the device */
@@ -233,6 +233,7 @@ plan_defines(const votecl_lines_plan *plan, char defs[][64])
     snprintf(defs[n++], 64, "PCL_RADIUS=%u", d->radius);
     snprintf(defs[n++], 64, "PCL_KERNEL=%u", d->kernel);
     snprintf(defs[n++], 64, "PCL_EDGE_T2=%lldL", (long long)d->edge_t2);
+    snprintf(defs[n++], 64, "PCL_FUSED_SCAN=%d", !plan->cpu);
     if (plan->cpu) {
         snprintf(defs[n++], 64, "PCL_CPU_BLOCK=%u", plan->block);
         snprintf(defs[n++], 64, "PCL_CPU_SLOTS=%u", plan->slots);
@@ -266,9 +267,11 @@ plan_compile(votecl_lines_plan *plan)
     for (size_t i = 0; i < n; i++)
         ptrs[i] = defs[i];
     status = votecl__program_get(plan->context, files, ptrs, n, NULL, &program);
-    /* the GPU shape's kernels, or the CPU shape's and the edge list's sort; colour in both */
+    /* the GPU shape's kernels (its scan fused into the counts), or the CPU shape's and the
+     * edge list's sort; colour in both */
     for (int k = 0; k < K_COUNT && status == VOTECL_OK; k++)
-        if (k == K_GRAY || (plan->cpu ? k >= K_COUNT_LIST && k != K_ACCUMULATE : k < K_EDGES_U8))
+        if (k == K_GRAY ||
+            (plan->cpu ? k >= K_COUNT_LIST && k != K_ACCUMULATE : k < K_EDGES_U8 && k != K_SCAN))
             status = votecl__program_kernel(plan->context, program, kernel_names[k],
                                             &plan->kernels[k]);
     return status;
@@ -487,8 +490,12 @@ device_buffers(votecl_lines_plan *plan, size_t edges)
         (plan->cpu && (status = votecl__buffer_ensure(ctx, &plan->maxima,
                                                       plan->max_capacity * 8)) != VOTECL_OK))
         return status;
-    /* until the run has read its maxima, the counts may hold its votes */
-    if (!plan->counts_zero && (status = votecl__buffer_zero(plan->counts, 0, keys * 4)) != VOTECL_OK)
+    /* until the run has read its maxima, the counts may hold its votes and the fused scan's
+     * ticket (the maxima's head) may be set */
+    if (!plan->counts_zero &&
+        ((status = votecl__buffer_zero(plan->counts, 0, keys * 4)) != VOTECL_OK ||
+         (!plan->cpu && (status = votecl__buffer_zero(plan->maxima, 0, PCLINES_HEAD_WORDS * 4)) !=
+                            VOTECL_OK)))
         return status;
     plan->counts_zero = 0;
     return plan->cpu ? votecl__buffer_zero(plan->totals, 0, 12) : VOTECL_OK;
@@ -561,20 +568,24 @@ device_store_space(votecl_lines_plan *plan)
     return VOTECL_OK;
 }
 
-/* Counting sort of the edges by key: count, scan, scatter. args: the input's arguments. */
+/* Counting sort of the edges by key: count, scan, scatter (the GPU shape's count kernel
+ * ends with the scan: PCL_FUSED_SCAN). args: the input's arguments. */
 static votecl_status
 device_sort(votecl_lines_plan *plan, int k_count, size_t items, const votecl__arg *in,
             unsigned nin)
 {
     votecl_context *ctx = plan->context;
     size_t local = plan->wg, global = votecl__round_up(items > 0 ? items : 1, local);
-    votecl__arg args[4];
+    votecl__arg args[5];
     votecl_status status;
 
     memcpy(args, in, nin * sizeof *args);
     args[nin] = VOTECL__ARG_BUF(plan->counts);
-    status = votecl__launch(ctx, plan->kernels[k_count], 1, &global, &local, args, nin + 1);
-    if (status == VOTECL_OK)
+    args[nin + 1] = VOTECL__ARG_BUF(plan->offsets);
+    args[nin + 2] = VOTECL__ARG_BUF(totals_of(plan));
+    status = votecl__launch(ctx, plan->kernels[k_count], 1, &global, &local, args,
+                            plan->cpu ? nin + 1 : nin + 3);
+    if (status == VOTECL_OK && plan->cpu)
         status = votecl__launch(ctx, plan->kernels[K_SCAN], 1, &local, &local,
                                 (votecl__arg[]){VOTECL__ARG_BUF(plan->counts),
                                                 VOTECL__ARG_BUF(plan->offsets),
