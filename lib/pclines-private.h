@@ -126,8 +126,7 @@ int votecl__pclines_refine(const votecl__pclines_desc *desc, const votecl__pclin
 
 /* The segment of line (the longest run of edge pixels within 2 px of it, gaps of at most
  * max_gap px) in source's packed image; sets line's has_segment and ends (votecl-lines.h). */
-void votecl__pclines_segment(const votecl__pclines_desc *desc,
-                             const votecl__pclines_source *source, uint32_t min_length,
-                             uint32_t max_gap, votecl_lines_line *line);
+void votecl__pclines_segment(const votecl__pclines_desc *desc, const votecl__pclines_source *source,
+                             uint32_t min_length, uint32_t max_gap, votecl_lines_line *line);
 
 #endif

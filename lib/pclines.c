@@ -30,15 +30,38 @@
 /* GPU shape: the words before the maxima in their buffer: the maxima's count, the edges'. */
 #define PCLINES_HEAD_WORDS 4u
 
-enum { K_COUNT_U8, K_SCATTER_U8, K_COUNT_F32, K_SCATTER_F32, K_COUNT_LIST, K_SCATTER_LIST,
-       K_SCAN, K_ACCUMULATE, K_EDGES_U8, K_EDGES_F32, K_SCAN_BANDS, K_SCATTER_BANDS,
-       K_ACCUMULATE_ROWS, K_GRAY, K_COUNT };
+enum {
+    K_COUNT_U8,
+    K_SCATTER_U8,
+    K_COUNT_F32,
+    K_SCATTER_F32,
+    K_COUNT_LIST,
+    K_SCATTER_LIST,
+    K_SCAN,
+    K_ACCUMULATE,
+    K_EDGES_U8,
+    K_EDGES_F32,
+    K_SCAN_BANDS,
+    K_SCATTER_BANDS,
+    K_ACCUMULATE_ROWS,
+    K_GRAY,
+    K_COUNT
+};
 
-static const char *const kernel_names[K_COUNT] = {
-    "pclines_count_u8",   "pclines_scatter_u8",   "pclines_count_f32", "pclines_scatter_f32",
-    "pclines_count_list", "pclines_scatter_list", "pclines_scan",      "pclines_accumulate",
-    "pclines_edges_rows_u8", "pclines_edges_rows_f32", "pclines_scan_bands",
-    "pclines_scatter_bands", "pclines_accumulate_rows", "pclines_gray_u8"};
+static const char *const kernel_names[K_COUNT] = {"pclines_count_u8",
+                                                  "pclines_scatter_u8",
+                                                  "pclines_count_f32",
+                                                  "pclines_scatter_f32",
+                                                  "pclines_count_list",
+                                                  "pclines_scatter_list",
+                                                  "pclines_scan",
+                                                  "pclines_accumulate",
+                                                  "pclines_edges_rows_u8",
+                                                  "pclines_edges_rows_f32",
+                                                  "pclines_scan_bands",
+                                                  "pclines_scatter_bands",
+                                                  "pclines_accumulate_rows",
+                                                  "pclines_gray_u8"};
 
 struct votecl_lines_plan {
     votecl_context *context;
@@ -300,8 +323,8 @@ plan_init(void *plan_, votecl_context *context, const void *params, size_t width
                             "distance, rows: %u x %u cells exceed %d", 2 * d->d, d->rows,
                             INT32_MAX);
     plan->max_capacity = votecl__pclines_max_bound(d);
-    plan->host_block = votecl__malloc(PCLINES_HEAD_WORDS * 4 +
-                                      plan->max_capacity * sizeof *plan->host_maxima);
+    plan->host_block =
+        votecl__malloc(PCLINES_HEAD_WORDS * 4 + plan->max_capacity * sizeof *plan->host_maxima);
     if (plan->host_block == NULL)
         return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
     plan->host_maxima = (votecl__pclines_max *)(plan->host_block + PCLINES_HEAD_WORDS);
@@ -487,15 +510,15 @@ device_buffers(votecl_lines_plan *plan, size_t edges)
         (!plan->cpu && (status = device_buffers_gpu(plan)) != VOTECL_OK) ||
         (plan->cpu && (status = votecl__buffer_ensure(ctx, &plan->totals, 12)) != VOTECL_OK) ||
         (plan->cpu && (status = device_buffers_cpu(plan)) != VOTECL_OK) ||
-        (plan->cpu && (status = votecl__buffer_ensure(ctx, &plan->maxima,
-                                                      plan->max_capacity * 8)) != VOTECL_OK))
+        (plan->cpu &&
+         (status = votecl__buffer_ensure(ctx, &plan->maxima, plan->max_capacity * 8)) != VOTECL_OK))
         return status;
     /* until the run has read its maxima, the counts may hold its votes and the fused scan's
      * ticket (the maxima's head) may be set */
     if (!plan->counts_zero &&
         ((status = votecl__buffer_zero(plan->counts, 0, keys * 4)) != VOTECL_OK ||
-         (!plan->cpu && (status = votecl__buffer_zero(plan->maxima, 0, PCLINES_HEAD_WORDS * 4)) !=
-                            VOTECL_OK)))
+         (!plan->cpu &&
+          (status = votecl__buffer_zero(plan->maxima, 0, PCLINES_HEAD_WORDS * 4)) != VOTECL_OK)))
         return status;
     plan->counts_zero = 0;
     return plan->cpu ? votecl__buffer_zero(plan->totals, 0, 12) : VOTECL_OK;
@@ -617,13 +640,12 @@ static votecl_status
 device_read_maxima(votecl_lines_plan *plan)
 {
     uint32_t *head = plan->host_block;
-    size_t ahead = plan->cpu ? 0
+    size_t ahead = plan->cpu                                 ? 0
                    : plan->max_capacity < PCLINES_READ_AHEAD ? plan->max_capacity
                                                              : PCLINES_READ_AHEAD;
     size_t first = plan->cpu ? 0 : PCLINES_HEAD_WORDS * 4, take;
-    votecl_status status =
-        plan->cpu ? votecl_buffer_read(plan->totals, 0, head, 8)
-                  : votecl_buffer_read(plan->maxima, 0, head, first + ahead * 8);
+    votecl_status status = plan->cpu ? votecl_buffer_read(plan->totals, 0, head, 8)
+                                     : votecl_buffer_read(plan->maxima, 0, head, first + ahead * 8);
 
     if (status != VOTECL_OK)
         return status;
@@ -645,17 +667,15 @@ device_accumulate(votecl_lines_plan *plan)
     votecl_status status =
         plan->cpu
             ? device_accumulate_cpu(plan, 0)
-            : votecl__launch(ctx, plan->kernels[K_ACCUMULATE], 1, &global, &local,
-                             (votecl__arg[]){VOTECL__ARG_BUF(plan->sorted),
-                                             VOTECL__ARG_BUF(plan->offsets),
-                                             VOTECL__ARG_UINT(plan->per),
-                                             VOTECL__ARG_UINT(plan->groups),
-                                             VOTECL__ARG_UINT(plan->desc.threshold),
-                                             VOTECL__ARG_BUF(plan->space),
-                                             VOTECL__ARG_BUF(plan->maxima),
-                                             VOTECL__ARG_UINT(plan->max_capacity),
-                                             VOTECL__ARG_BUF(plan->counts)},
-                             9);
+            : votecl__launch(
+                  ctx, plan->kernels[K_ACCUMULATE], 1, &global, &local,
+                  (votecl__arg[]){VOTECL__ARG_BUF(plan->sorted), VOTECL__ARG_BUF(plan->offsets),
+                                  VOTECL__ARG_UINT(plan->per), VOTECL__ARG_UINT(plan->groups),
+                                  VOTECL__ARG_UINT(plan->desc.threshold),
+                                  VOTECL__ARG_BUF(plan->space), VOTECL__ARG_BUF(plan->maxima),
+                                  VOTECL__ARG_UINT(plan->max_capacity),
+                                  VOTECL__ARG_BUF(plan->counts)},
+                  9);
 
     if (status == VOTECL_OK)
         status = device_read_maxima(plan);
@@ -802,8 +822,8 @@ finish_lines(votecl_lines_plan *plan, const votecl__pclines_source *source,
     if (status != VOTECL_OK)
         return votecl__fail(plan->context, status, "out of memory for the lines");
     for (size_t i = 0; data != NULL && plan->params.segments && i < *found && i < capacity; i++)
-        votecl__pclines_segment(&plan->desc, source, plan->params.min_length,
-                                plan->params.max_gap, &lines[i]);
+        votecl__pclines_segment(&plan->desc, source, plan->params.min_length, plan->params.max_gap,
+                                &lines[i]);
     return VOTECL_OK;
 }
 

@@ -107,7 +107,8 @@ struct votecl_context {
     unsigned long builds; /* programs compiled from source (a count the tests read) */
     int pocl_binaries;    /* VOTECL_POCL_BINARIES: store PoCL's binaries too (program.c) */
     char *dump_dir;       /* VOTECL_DUMP_PROGRAMS: composed programs written here; NULL: off */
-    votecl_queue_counts queued; /* what buffer.c put on the queue (votecl_context_get_queue_counts) */
+    /* what buffer.c put on the queue, for votecl_context_get_queue_counts */
+    votecl_queue_counts queued;
 };
 
 /* --- errors and the debug log (log.c) --- */

@@ -379,4 +379,3 @@ main(int argc, char **argv)
 {
     return TU_MAIN(tests, TU_FATAL);
 }
-

@@ -914,8 +914,7 @@ assert_same_lines(const result *a, const result *b)
     g_assert_cmpuint(a->stats.edges, ==, b->stats.edges);
     g_assert_cmpuint(a->stats.maxima, ==, b->stats.maxima);
     g_assert_cmpuint(a->found, ==, b->found);
-    g_assert_cmpint(memcmp(a->lines, b->lines, MIN(b->found, MAX_LINES) * sizeof *b->lines), ==,
-                    0);
+    g_assert_cmpint(memcmp(a->lines, b->lines, MIN(b->found, MAX_LINES) * sizeof *b->lines), ==, 0);
 }
 
 /* A u8 colour frame (uploaded as it is, converted on the device) gives exactly the lines of

@@ -333,14 +333,14 @@ typedef struct batch_state {
     uint64_t global_total; /* items of this run, all ranks (known when the loader ends) */
     uint64_t written;      /* records of this run written (rank 0) */
     double t0;
-    double open_seconds;    /* opening the devices (contexts): start-up included counts it */
+    double open_seconds; /* opening the devices (contexts): start-up included counts it */
     /* start-up excluded: the items emitted after every worker's first (its plans built, its
      * kernels compiled or loaded) over the time since */
-    unsigned char *warm;    /* owned: 1 for each worker that emitted an item */
-    unsigned warmed;        /* workers that did */
-    double t_warm;          /* when the last of them emitted its first */
-    uint64_t emitted;       /* this process's items emitted */
-    uint64_t emitted_warm;  /* ... up to and including that one */
+    unsigned char *warm;   /* owned: 1 for each worker that emitted an item */
+    unsigned warmed;       /* workers that did */
+    double t_warm;         /* when the last of them emitted its first */
+    uint64_t emitted;      /* this process's items emitted */
+    uint64_t emitted_warm; /* ... up to and including that one */
     int loader_ended;
     votecl_batch *batch;
     void **states;          /* owned: each worker's state for the case */
@@ -856,8 +856,9 @@ report_rates(const batch_state *s, double t_end)
             s->ranks.rank, (unsigned long long)s->emitted, run, open,
             (double)s->emitted / (run + open), (double)s->emitted / run);
     if (s->warmed > 0 && after > 0 && warm > 0)
-        fprintf(stderr, "; %.1f items/s start-up excluded (%llu item(s) in %.3f s after %u "
-                        "worker(s)' first)\n",
+        fprintf(stderr,
+                "; %.1f items/s start-up excluded (%llu item(s) in %.3f s after %u "
+                "worker(s)' first)\n",
                 (double)after / warm, (unsigned long long)after, warm, s->warmed);
     else
         fprintf(stderr, "; start-up excluded: too few items\n");
