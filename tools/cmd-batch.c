@@ -341,6 +341,7 @@ typedef struct batch_state {
     double t_warm;         /* when the last of them emitted its first */
     uint64_t emitted;      /* this process's items emitted */
     uint64_t emitted_warm; /* ... up to and including that one */
+    uint64_t failed;       /* this process's items emitted with an error */
     int loader_ended;
     votecl_batch *batch;
     void **states;          /* owned: each worker's state for the case */
@@ -717,9 +718,10 @@ write_frame(batch_state *s, const batch_item *it)
 
 /* The start-up's end: every worker's first item emitted (see batch_state). */
 static void
-note_warm(batch_state *s, unsigned worker)
+note_warm(batch_state *s, unsigned worker, int failed)
 {
     s->emitted++;
+    s->failed += failed != 0;
     if (s->warm == NULL || s->warm[worker])
         return;
     s->warm[worker] = 1;
@@ -738,7 +740,7 @@ batch_emit(void *user, uint64_t index, void *item, void *result, votecl_status s
     votecl_status st = line ? VOTECL_OK : VOTECL_OUT_OF_HOST_MEMORY;
     (void)index;
     (void)status;
-    note_warm(s, worker);
+    note_warm(s, worker, status != VOTECL_OK || it->error[0] != '\0');
     if (st == VOTECL_OK && s->a->frames_dir && it->image.data)
         st = write_frame(s, it);
 #ifdef HAVE_MPI
@@ -862,6 +864,11 @@ report_rates(const batch_state *s, double t_end)
                 (double)after / warm, (unsigned long long)after, warm, s->warmed);
     else
         fprintf(stderr, "; start-up excluded: too few items\n");
+    if (s->failed > 0)
+        fprintf(stderr,
+                "votecl batch: rank %d: %llu of those item(s) failed (their records say "
+                "why): the rates count them\n",
+                s->ranks.rank, (unsigned long long)s->failed);
 }
 
 static votecl_status
