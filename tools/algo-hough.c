@@ -112,47 +112,85 @@ hough_option(void *args, int argc, char **argv, int *i)
     return tool_hough_param_option(&h->params, argc, argv, i);
 }
 
-/* The u8 edge image of votecl hough: Sobel of the gray image, or the gray image itself. */
-static int
-hough_edges(const hough_case *h, const tool_image *image, tool_image *edges, char *error,
-            size_t size)
+/* The worker's plan, kept while the images keep their size (as the lines case's), and what
+ * describes it in the records. */
+typedef struct hough_state {
+    votecl_hough_plan *plan;
+    size_t width, height;
+    tool_hough_result shape; /* angles, nbins: the parameters' */
+} hough_state;
+
+static void
+hough_state_free(void *state)
 {
-    tool_image gray = {0}, g8 = {0};
-    int rc = -1;
-    if (tool_image_to_gray(image, &gray, error, size) < 0)
-        return -1;
-    if (h->sobel)
-        rc = tool_hough_sobel(&gray, (unsigned)h->sobel_threshold, edges, error, size);
-    else if ((rc = tool_image_u8(&gray, &g8, error, size)) == 0)
-        *edges = g8;
-    tool_image_free(&gray);
-    return rc;
+    hough_state *h = state;
+    if (h != NULL)
+        votecl_hough_plan_free(h->plan);
+    free(h);
 }
 
+static votecl_status
+hough_plan(const hough_case *h, votecl_context *ctx, void **state, const tool_image *gray,
+           hough_state **out)
+{
+    hough_state *hs = *state;
+    if (hs == NULL && (hs = *state = calloc(1, sizeof *hs)) == NULL)
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    *out = hs;
+    if (hs->plan != NULL && hs->width == gray->width && hs->height == gray->height)
+        return VOTECL_OK;
+    votecl_hough_plan_free(hs->plan);
+    hs->plan = NULL;
+    hs->width = gray->width;
+    hs->height = gray->height;
+    votecl_status st = votecl_hough_plan_new(ctx, &h->params, gray->width, gray->height, &hs->plan);
+    if (st == VOTECL_OK)
+        votecl_hough_plan_shape(hs->plan, &hs->shape.angles, &hs->shape.nbins);
+    return st;
+}
+
+/* votecl hough's results from the worker's plan and one run: the Sobel edges made on the
+ * device from the gray image (votecl_hough_run_gray, the same edges as the host's Sobel of
+ * votecl hough --edges sobel-host), or the gray image voted as an edge image. */
 static votecl_status
 hough_compute(const void *args, votecl_context *ctx, void **state, const tool_image *image,
               tool_json *j, double *seconds, tool_image *annotated)
 {
     const hough_case *h = args;
     tool_hough_result r = {0};
-    tool_image edges = {0};
+    tool_image gray = {0};
+    hough_state *hs = NULL;
+    votecl_image view;
     char error[300];
+    double t0 = tool_now();
     votecl_status st = VOTECL_OUT_OF_HOST_MEMORY;
-    if (hough_edges(h, image, &edges, error, sizeof error) < 0)
+    if (tool_gray_u8(image, &gray, error, sizeof error) < 0)
         goto out;
-    if ((st = tool_hough_compute(ctx, &h->params, &edges, &r)) != VOTECL_OK)
+    if ((st = hough_plan(h, ctx, state, &gray, &hs)) != VOTECL_OK)
         goto out;
-    tool_json_hough_parameters(j, h->sobel, h->sobel_threshold, &h->params, &r);
+    r.shown = h->params.max_lines ? h->params.max_lines : TOOL_HOUGH_MAX_SHOWN;
+    if ((r.lines = calloc(r.shown, sizeof *r.lines)) == NULL) {
+        st = VOTECL_OUT_OF_HOST_MEMORY;
+        goto out;
+    }
+    view = tool_image_view(&gray);
+    st = h->sobel ? votecl_hough_run_gray(hs->plan, &view, (unsigned)h->sobel_threshold, r.lines,
+                                          r.shown, &r.found, &r.stats)
+                  : votecl_hough_run(hs->plan, &view, r.lines, r.shown, &r.found, &r.stats);
+    if (st != VOTECL_OK)
+        goto out;
+    *seconds = tool_now() - t0;
+    r.shown = r.found < r.shown ? r.found : r.shown;
+    tool_json_hough_parameters(j, h->sobel, h->sobel_threshold, &h->params, &hs->shape);
     tool_json_results(j);
     tool_json_kv_uint(j, "edges", r.stats.kept);
     tool_json_hough_lines(j, r.lines, r.found, r.shown);
-    *seconds = r.seconds;
     if (annotated != NULL)
         st = tool_annotate_status(
             tool_hough_annotate(image, r.lines, r.shown, annotated, error, sizeof error));
 out:
     tool_hough_result_free(&r);
-    tool_image_free(&edges);
+    tool_image_free(&gray);
     return st;
 }
 
@@ -246,6 +284,7 @@ static const tool_batch_case hough_batch = {
     .init = hough_init,
     .option = hough_option,
     .compute = hough_compute,
+    .state_free = hough_state_free,
 };
 
 const tool_algorithm tool_algo_hough =
