@@ -82,12 +82,13 @@ if sys.argv[1] == "same":
 sys.exit(against_singles(sys.argv[2], sys.argv[3]))
 EOF
 
-# Seeded images: a few bright straight lines on a dark, lightly noisy background.
+# Seeded images: a few bright straight lines on a dark, lightly noisy background; img5 and
+# img6 in colour (PPM: batch uploads colour frames as they are for lines).
 mkdir -p "$work/images"
 python3 - "$work/images" <<'EOF'
 import math, random, sys
 random.seed(18)
-for k in range(5):
+for k in range(7):
     w, h = 96 + 8 * k, 72 + 4 * k
     px = bytearray(random.randrange(0, 30) for _ in range(w * h))
     for _ in range(3):
@@ -97,6 +98,11 @@ for k in range(5):
             for x in range(w):
                 if abs(x * c + y * s - r) < 1.0:
                     px[y * w + x] = 230
+    if k >= 5:
+        rgb = bytes(c for v in px for c in (v, v * 3 // 4, random.randrange(0, 256)))
+        with open("%s/img%d.ppm" % (sys.argv[1], k), "wb") as f:
+            f.write(b"P6\n%d %d\n255\n" % (w, h) + rgb)
+        continue
     with open("%s/img%d.pgm" % (sys.argv[1], k), "wb") as f:
         f.write(b"P5\n%d %d\n255\n" % (w, h) + bytes(px))
 EOF
@@ -113,7 +119,7 @@ fi
 for algo in lines hough hist circles; do
     desc="batch $algo over images equals single $algo runs"
     : >"$work/singles-$algo"
-    for f in "$work"/images/*.pgm; do
+    for f in "$work"/images/*.p?m; do
         "$VOTECL" "$algo" "$f" --json >"$f.$algo.json" 2>>"$work/err" &&
             echo "$f.$algo.json" >>"$work/singles-$algo"
     done
