@@ -94,15 +94,13 @@ votecl__pclines_gray_of(const uint8_t *p)
 /* The gray image of pixels u8 colour pixels of channels (3 or 4) elements each. */
 void votecl__pclines_gray(const uint8_t *colour, unsigned channels, size_t pixels, uint8_t *gray);
 
-/* What lines are refined from: a packed image (data; channels 3 or 4: u8 colour, read
- * through votecl__pclines_gray_of), else n edges (borrowed), else nothing (data and edges
- * NULL). */
+/* What lines are refined from: a packed image (data), else n edges (borrowed), else nothing
+ * (data and edges NULL). */
 typedef struct votecl__pclines_source {
     const void *data;
     votecl_dtype dtype;
     const votecl_lines_edge *edges;
     size_t n;
-    unsigned channels; /* of data: 0 or 1 gray */
 } votecl__pclines_source;
 
 /* Sorts maxima (most votes first, then lower cell) and converts them into lines, each refined
@@ -125,8 +123,9 @@ int votecl__pclines_refine(const votecl__pclines_desc *desc, const votecl__pclin
                            votecl_lines_line *line);
 
 /* The segment of line (the longest run of edge pixels within 2 px of it, gaps of at most
- * max_gap px) in source's packed image; sets line's has_segment and ends (votecl-lines.h). */
-void votecl__pclines_segment(const votecl__pclines_desc *desc, const votecl__pclines_source *source,
-                             uint32_t min_length, uint32_t max_gap, votecl_lines_line *line);
+ * max_gap px) in a packed image; sets line's has_segment and ends (votecl-lines.h). */
+void votecl__pclines_segment(const votecl__pclines_desc *desc, const void *data,
+                             votecl_dtype dtype, uint32_t min_length, uint32_t max_gap,
+                             votecl_lines_line *line);
 
 #endif

@@ -140,27 +140,6 @@ votecl__pclines_gray(const uint8_t *colour, unsigned channels, size_t pixels, ui
         gray[i] = votecl__pclines_gray_of(colour + i * channels);
 }
 
-/* The 3 x 3 Sobel gradient of interior pixel (x, y) of source's image, a colour one's from
- * the gray levels of its nine pixels (the fit and the segment walk visit a few thousand
- * pixels a line: no gray image is made for them). */
-static void
-source_sobel(const votecl__pclines_source *source, uint32_t width, uint32_t x, uint32_t y,
-             int32_t *gx, int32_t *gy)
-{
-    const uint8_t *p = source->data;
-    uint8_t g[9];
-
-    if (source->channels <= 1) {
-        votecl__pclines_sobel(source->data, source->dtype, width, x, y, gx, gy);
-        return;
-    }
-    for (int dy = -1; dy <= 1; dy++)
-        for (int dx = -1; dx <= 1; dx++)
-            g[(dy + 1) * 3 + dx + 1] = votecl__pclines_gray_of(
-                p + ((size_t)(y + dy) * width + (x + dx)) * source->channels);
-    votecl__sobel3(g + 4, 3, gx, gy);
-}
-
 static uint32_t
 clamp_coord(int64_t v, uint32_t n)
 {
@@ -469,7 +448,8 @@ image_weight(const void *arg, long x, long y, double nx, double ny)
 
     if (x < 1 || y < 1 || x + 2 > (long)desc->width || y + 2 > (long)desc->height)
         return 0;
-    source_sobel(fs->source, desc->width, (uint32_t)x, (uint32_t)y, &gx, &gy);
+    votecl__pclines_sobel(fs->source->data, fs->source->dtype, desc->width, (uint32_t)x,
+                          (uint32_t)y, &gx, &gy);
     if ((int64_t)gx * gx + (int64_t)gy * gy < desc->edge_t2)
         return 0;
     mag2 = (double)gx * gx + (double)gy * gy;
@@ -535,7 +515,7 @@ votecl__pclines_refine(const votecl__pclines_desc *desc, const votecl__pclines_s
 /* Whether (x, y) is an edge pixel whose gradient lies within about 26 degrees of the normal
  * (nx, ny): |g . n| >= 0.9 |g|, so that crossing lines and clutter do not extend a segment. */
 static int
-is_edge_along(const votecl__pclines_desc *desc, const votecl__pclines_source *source, long x,
+is_edge_along(const votecl__pclines_desc *desc, const void *data, votecl_dtype dtype, long x,
               long y, double nx, double ny)
 {
     int32_t gx, gy;
@@ -543,7 +523,7 @@ is_edge_along(const votecl__pclines_desc *desc, const votecl__pclines_source *so
 
     if (x < 1 || y < 1 || x + 2 > (long)desc->width || y + 2 > (long)desc->height)
         return 0;
-    source_sobel(source, desc->width, (uint32_t)x, (uint32_t)y, &gx, &gy);
+    votecl__pclines_sobel(data, dtype, desc->width, (uint32_t)x, (uint32_t)y, &gx, &gy);
     mag2 = (double)gx * gx + (double)gy * gy;
     if ((int64_t)gx * gx + (int64_t)gy * gy < desc->edge_t2)
         return 0;
@@ -554,7 +534,8 @@ is_edge_along(const votecl__pclines_desc *desc, const votecl__pclines_source *so
 /* The image a segment is looked for in (borrowed). */
 typedef struct pclines_segment_image {
     const votecl__pclines_desc *desc;
-    const votecl__pclines_source *source;
+    const void *data;
+    votecl_dtype dtype;
 } pclines_segment_image;
 
 /* The segment walk's hit test (lib/segment.c). */
@@ -562,16 +543,16 @@ static int
 pclines_hit(const void *arg, long x, long y, double nx, double ny)
 {
     const pclines_segment_image *im = arg;
-    return is_edge_along(im->desc, im->source, x, y, nx, ny);
+    return is_edge_along(im->desc, im->data, im->dtype, x, y, nx, ny);
 }
 
 void
-votecl__pclines_segment(const votecl__pclines_desc *desc, const votecl__pclines_source *source,
+votecl__pclines_segment(const votecl__pclines_desc *desc, const void *data, votecl_dtype dtype,
                         uint32_t min_length, uint32_t max_gap, votecl_lines_line *line)
 {
     votecl__segment_line walk = {-line->c * line->a, -line->c * line->b, line->a, line->b,
                                  desc->width, desc->height};
-    pclines_segment_image im = {desc, source};
+    pclines_segment_image im = {desc, data, dtype};
     double ends[4];
 
     line->has_segment = votecl__segment_walk(&walk, pclines_hit, &im, min_length, max_gap, ends);

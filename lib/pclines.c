@@ -80,6 +80,7 @@ struct votecl_lines_plan {
     void *kernels[K_COUNT];
     votecl_buffer *input, *counts, *offsets, *totals, *sorted, *space, *maxima;
     votecl_buffer *gray; /* a colour image's gray levels, made on the device */
+    uint8_t *host_gray;  /* owned: the same on the host, for the fit and segments */
     votecl_buffer *band_counts, *band_lists, *band_sizes, *band_flags, *scratch; /* CPU */
     votecl__pclines_max *host_maxima; /* host_block after its head */
     uint32_t *host_block; /* owned: the GPU shape's read, PCLINES_HEAD_WORDS then maxima */
@@ -367,6 +368,7 @@ votecl_lines_plan_free(votecl_lines_plan *plan)
     votecl_buffer_free(plan->band_flags);
     votecl_buffer_free(plan->scratch);
     free(plan->host_block);
+    free(plan->host_gray);
     free(plan->host_space);
     free(plan->points);
     free(plan);
@@ -698,8 +700,21 @@ device_run_image(votecl_lines_plan *plan, const void *data, votecl_dtype dtype)
     return device_accumulate(plan);
 }
 
+/* plan->host_gray, allocated at the first colour image. */
+static votecl_status
+host_gray_ensure(votecl_lines_plan *plan)
+{
+    size_t pixels = (size_t)plan->desc.width * plan->desc.height;
+
+    if (plan->host_gray == NULL && (plan->host_gray = votecl__malloc(pixels)) == NULL)
+        return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    return VOTECL_OK;
+}
+
 /* A u8 colour image uploaded as it is (channels 3 or 4), its gray levels made on the device
- * (pclines_gray_u8): the host converts nothing. */
+ * (pclines_gray_u8): the host converts nothing. The fit and the segments read those levels
+ * back (one 1-byte-a-pixel transfer after the maxima's: cheaper than converting the frame on
+ * the host, or the nine pixels around each of the fit's thousands on the fly). */
 static votecl_status
 device_run_colour(votecl_lines_plan *plan, const void *data, unsigned channels)
 {
@@ -717,25 +732,25 @@ device_run_colour(votecl_lines_plan *plan, const void *data, unsigned channels)
                                                  VOTECL__ARG_UINT(channels),
                                                  VOTECL__ARG_BUF(plan->gray)},
                                  3)) != VOTECL_OK ||
-        (status = device_sort_image(plan, plan->gray, VOTECL_DTYPE_U8)) != VOTECL_OK)
+        (status = device_sort_image(plan, plan->gray, VOTECL_DTYPE_U8)) != VOTECL_OK ||
+        (status = device_accumulate(plan)) != VOTECL_OK ||
+        !(plan->params.refine || plan->params.segments) ||
+        (status = host_gray_ensure(plan)) != VOTECL_OK)
         return status;
-    return device_accumulate(plan);
+    return votecl_buffer_read(plan->gray, 0, plan->host_gray, pixels);
 }
 
 /* The reference backend's colour run: the gray image on the host. */
 static votecl_status
 ref_run_colour(votecl_lines_plan *plan, const void *data, unsigned channels)
 {
-    size_t pixels = (size_t)plan->desc.width * plan->desc.height;
-    uint8_t *gray = votecl__malloc(pixels > 0 ? pixels : 1);
-    votecl_status status;
+    votecl_status status = host_gray_ensure(plan);
 
-    if (gray == NULL)
-        return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
-    votecl__pclines_gray(data, channels, pixels, gray);
-    status = ref_run_image(plan, gray, VOTECL_DTYPE_U8);
-    free(gray);
-    return status;
+    if (status != VOTECL_OK)
+        return status;
+    votecl__pclines_gray(data, channels, (size_t)plan->desc.width * plan->desc.height,
+                         plan->host_gray);
+    return ref_run_image(plan, plan->host_gray, VOTECL_DTYPE_U8);
 }
 
 /* The image already on the device (the caller's buffer): no upload. */
@@ -822,8 +837,8 @@ finish_lines(votecl_lines_plan *plan, const votecl__pclines_source *source,
     if (status != VOTECL_OK)
         return votecl__fail(plan->context, status, "out of memory for the lines");
     for (size_t i = 0; data != NULL && plan->params.segments && i < *found && i < capacity; i++)
-        votecl__pclines_segment(&plan->desc, source, plan->params.min_length, plan->params.max_gap,
-                                &lines[i]);
+        votecl__pclines_segment(&plan->desc, data, source->dtype, plan->params.min_length,
+                                plan->params.max_gap, &lines[i]);
     return VOTECL_OK;
 }
 
@@ -854,7 +869,10 @@ votecl_lines_run(votecl_lines_plan *plan, const votecl_image *image, votecl_line
     else
         status = device_run_image(plan, data, image->dtype);
     if (status == VOTECL_OK) {
-        votecl__pclines_source source = {data, image->dtype, NULL, 0, image->channels};
+        /* a colour image's fit and segments read its gray levels (NULL when neither runs) */
+        votecl__pclines_source source = {image->channels > 1 ? plan->host_gray : data,
+                                         image->channels > 1 ? VOTECL_DTYPE_U8 : image->dtype, NULL,
+                                         0};
         status = finish_lines(plan, &source, lines, capacity, found);
     }
 out:
@@ -915,7 +933,7 @@ votecl_lines_run_buffer(votecl_lines_plan *plan, votecl_buffer *image, size_t wi
             status = votecl_buffer_read(image, 0, host, bytes);
     }
     if (status == VOTECL_OK) {
-        votecl__pclines_source source = {host, dtype, NULL, 0, 1};
+        votecl__pclines_source source = {host, dtype, NULL, 0};
         status = finish_lines(plan, &source, lines, capacity, found);
     }
     free(host);
@@ -961,7 +979,7 @@ votecl_lines_run_edges(votecl_lines_plan *plan, const votecl_lines_edge *edges, 
     else
         status = device_run_edges(plan, edges, n);
     if (status == VOTECL_OK) {
-        votecl__pclines_source source = {NULL, VOTECL_DTYPE_U8, edges, n, 1};
+        votecl__pclines_source source = {NULL, VOTECL_DTYPE_U8, edges, n};
         status = finish_lines(plan, &source, lines, capacity, found);
     }
     return status;
