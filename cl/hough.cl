@@ -135,11 +135,10 @@ hough_points(GLOBAL const uchar *img, uint w, uint h, uint rows, uint edge, GLOB
     counts[band] = k;
 }
 
-/* HOUGH_ROWS angles per work-item: each point is loaded and converted once for all of them,
- * and their bins computed in one loop that the compiler can vectorise. */
-#ifndef HOUGH_ROWS
+/* HOUGH_ROWS angles per work-item (ROWS_ANGLES of lib/hough-rows.c): each point is loaded
+ * and converted once for all of them, and their bins computed in one loop that the compiler
+ * vectorises (PoCL: 8 floats a ymm register). */
 #define HOUGH_ROWS 8
-#endif
 
 /* The bins of point p (packed x | y << 16) at the work-item's angles, offset by their rows.
  * (rho + W) * scale is positive and below N (votecl__hough_bin), so truncating it through

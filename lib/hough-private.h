@@ -100,8 +100,8 @@ typedef struct votecl__hough_rows {
     const votecl__hough_desc *desc; /* borrowed from the plan */
     void *k_points, *k_vote;
     votecl_buffer *points, *counts, *tab; /* edge locations per band, their counts, cos/sin */
-    uint32_t stride;    /* angles rounded up to whole work-items */
-    uint32_t band_rows; /* image rows per band of hough_points */
+    uint32_t stride;                      /* angles rounded up to whole work-items */
+    uint32_t band_rows;                   /* image rows per band of hough_points */
     uint32_t bands;
     int pending; /* the last vote's edge count is still on the device */
     size_t kept;

@@ -89,14 +89,13 @@ votecl__hough_rows_vote(votecl__hough_rows *rows, votecl_buffer *image, votecl_b
     if (status == VOTECL_OK)
         status = votecl__launch(
             rows->context, rows->k_vote, 1, &items, &one,
-            (votecl__arg[]){VOTECL__ARG_BUF(rows->points), VOTECL__ARG_BUF(rows->counts),
-                            VOTECL__ARG_UINT(rows->bands),
-                            VOTECL__ARG_UINT(rows->band_rows * d->width),
-                            VOTECL__ARG_BUF(rows->tab), VOTECL__ARG_UINT(rows->stride),
-                            VOTECL__ARG_UINT(d->angles), VOTECL__ARG_UINT(d->nbins),
-                            VOTECL__ARG_FLOAT(d->w), VOTECL__ARG_FLOAT(d->scale),
-                            VOTECL__ARG_INT(d->offset), VOTECL__ARG_UINT(d->opencv),
-                            VOTECL__ARG_BUF(acc)},
+            (votecl__arg[]){
+                VOTECL__ARG_BUF(rows->points), VOTECL__ARG_BUF(rows->counts),
+                VOTECL__ARG_UINT(rows->bands), VOTECL__ARG_UINT(rows->band_rows * d->width),
+                VOTECL__ARG_BUF(rows->tab), VOTECL__ARG_UINT(rows->stride),
+                VOTECL__ARG_UINT(d->angles), VOTECL__ARG_UINT(d->nbins), VOTECL__ARG_FLOAT(d->w),
+                VOTECL__ARG_FLOAT(d->scale), VOTECL__ARG_INT(d->offset),
+                VOTECL__ARG_UINT(d->opencv), VOTECL__ARG_BUF(acc)},
             13);
     rows->pending = status == VOTECL_OK;
     return status;

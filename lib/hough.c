@@ -15,7 +15,7 @@ struct votecl_hough_plan {
     votecl_context *context;
     votecl_hough_params params;
     votecl__hough_desc desc;
-    votecl_vote_plan *vote; /* the engine's; NULL on the ref backend and with rows */
+    votecl_vote_plan *vote;  /* the engine's; NULL on the ref backend and with rows */
     votecl__hough_rows rows; /* the CPU shape's vote, where use_rows */
     int use_rows;
     uint32_t *acc;          /* G * N counts of the last run */
@@ -652,8 +652,9 @@ votecl_hough_run_gray(votecl_hough_plan *plan, const votecl_image *image, unsign
                             "out of memory for the edge image");
     plan->have_acc = 0;
     plan->acc_on_device = 0;
-    status = plan->vote == NULL && !plan->use_rows ? gray_ref(plan, image, sobel_threshold, lines, capacity, found)
-                                : gray_device(plan, image, sobel_threshold, lines, capacity, found);
+    status = plan->vote == NULL && !plan->use_rows
+                 ? gray_ref(plan, image, sobel_threshold, lines, capacity, found)
+                 : gray_device(plan, image, sobel_threshold, lines, capacity, found);
     if (status != VOTECL_OK)
         return status;
     for (size_t i = 0; plan->params.segments && i < *found && i < capacity; i++)
