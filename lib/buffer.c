@@ -85,6 +85,8 @@ votecl_buffer_write(votecl_buffer *buffer, size_t offset, const void *host, size
 
     if (status != VOTECL_OK || size == 0)
         return status;
+    buffer->context->traffic.writes++;
+    buffer->context->traffic.bytes_up += size;
     return buffer->context->ops->buffer_write(buffer->context, buffer->handle, offset, host,
                                               size);
 }
@@ -98,6 +100,8 @@ votecl_buffer_read(votecl_buffer *buffer, size_t offset, void *host, size_t size
         return status;
     if (votecl__fault_hit(VOTECL__FAULT_READ))
         return votecl__fail(buffer->context, VOTECL_DEVICE_ERROR, "injected fault: read-back");
+    buffer->context->traffic.reads++;
+    buffer->context->traffic.bytes_down += size;
     return buffer->context->ops->buffer_read(buffer->context, buffer->handle, offset, host,
                                              size);
 }
@@ -141,6 +145,7 @@ votecl__buffer_zero(votecl_buffer *buffer, size_t offset, size_t size)
 {
     if (size == 0)
         return VOTECL_OK;
+    buffer->context->traffic.fills++;
     return buffer->context->ops->buffer_zero(buffer->context, buffer->handle, offset, size);
 }
 
@@ -238,6 +243,7 @@ votecl__launch(votecl_context *context, void *kernel, unsigned dims, const size_
     }
     if (votecl__fault_hit(VOTECL__FAULT_LAUNCH))
         return votecl__fail(context, VOTECL_DEVICE_ERROR, "injected fault: kernel launch");
+    context->traffic.launches++;
     return context->ops->launch(context, kernel, dims, global, local, args, nargs);
 }
 

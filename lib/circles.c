@@ -13,12 +13,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "circles-private.h"
 #include "edges-private.h"
 
 /* Candidate pairs read with the count in one transfer; more only when more were found. */
 #define FIRST_READ 512u
+
+/* The stages of a run that its VOTECL_DEBUG line times (the radii method's edge points count
+ * as its edges, its peaks as its centres). */
+enum { STAGE_EDGES, STAGE_RAYS, STAGE_VOTE, STAGE_CENTRES, STAGE_RADII, STAGE_SELECT, STAGES };
+static const char *const stage_names[STAGES] = {"edges",   "rays",  "vote",
+                                                "centres", "radii", "select"};
+
+typedef struct stage_clock {
+    double t0, seconds[STAGES];
+    struct votecl__traffic at_start; /* the context's counts when the run began */
+    size_t candidates;
+} stage_clock;
 
 struct votecl_circles_plan {
     votecl_context *context;
@@ -41,6 +54,7 @@ struct votecl_circles_plan {
     void *packed_copy;         /* the image packed, when its rows do not touch */
     int have_acc, acc_on_device;
     votecl_vote_stats last;
+    stage_clock clock; /* only under VOTECL_DEBUG */
 };
 
 void
@@ -319,6 +333,71 @@ votecl_circles_plan_accumulator(votecl_circles_plan *plan)
     return plan->have_acc ? plan->acc : NULL;
 }
 
+/* --- the stages' VOTECL_DEBUG line --- */
+
+static double
+now_seconds(void)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void
+stage_begin(votecl_circles_plan *plan)
+{
+    if (!plan->context->debug)
+        return;
+    memset(&plan->clock, 0, sizeof plan->clock);
+    plan->clock.at_start = plan->context->traffic;
+    plan->clock.t0 = now_seconds();
+}
+
+/* Under VOTECL_DEBUG, the time since the last mark goes to stage; the device's queue is
+ * finished first so that each stage's time is its own (a plain run never waits here). */
+static void
+stage_mark(votecl_circles_plan *plan, int stage)
+{
+    double now;
+
+    if (!plan->context->debug)
+        return;
+    if (plan->device)
+        (void)plan->context->ops->finish(plan->context);
+    now = now_seconds();
+    plan->clock.seconds[stage] += now - plan->clock.t0;
+    plan->clock.t0 = now;
+}
+
+/* One line per run: each stage's milliseconds, then the launches and transfers it made. */
+static void
+stage_log(const votecl_circles_plan *plan, size_t found)
+{
+    const stage_clock *c = &plan->clock;
+    const struct votecl__traffic *t = &plan->context->traffic, *t0 = &c->at_start;
+    char line[400];
+    size_t used = 0;
+    double total = 0;
+
+    if (!plan->context->debug)
+        return;
+    for (int s = 0; s < STAGES; s++) {
+        total += c->seconds[s];
+        used += (size_t)snprintf(line + used, sizeof line - used, " %s %.3f", stage_names[s],
+                                 c->seconds[s] * 1e3);
+    }
+    votecl__log(plan->context,
+                "circles %ux%u %s (%s): ms%s total %.3f; %zu edge px, %zu candidates, %zu "
+                "circles; %lu launches, %lu fills, %lu writes %llu B, %lu reads %llu B",
+                plan->desc.width, plan->desc.height,
+                plan->desc.p.method == VOTECL_CIRCLES_RADII ? "radii" : "gradient",
+                plan->device ? "device" : "host", line, total * 1e3, plan->last.kept,
+                c->candidates, found, t->launches - t0->launches, t->fills - t0->fills,
+                t->writes - t0->writes, t->bytes_up - t0->bytes_up, t->reads - t0->reads,
+                t->bytes_down - t0->bytes_down);
+}
+
 /* --- the gradient method --- */
 
 /* Canny's pixels of the packed image into plan->edges: the reference's on the ref backend,
@@ -432,6 +511,7 @@ ref_centres(votecl_circles_plan *plan, size_t nrays, size_t *n)
         return status;
     votecl__circles_ref_gradient_vote(&plan->desc, plan->rays, nrays, plan->acc);
     plan->have_acc = 1;
+    stage_mark(plan, STAGE_VOTE);
     *n = votecl__circles_ref_centres(&plan->desc, plan->acc, plan->pairs);
     return VOTECL_OK;
 }
@@ -452,6 +532,7 @@ device_circles(votecl_circles_plan *plan, size_t n, size_t nrays, votecl_circle 
         votecl__circles_radius_run(plan->radius, plan->pairs, n, plan->xy, nrays, radius, count);
     if (status != VOTECL_OK) /* the device's, with its message */
         goto done;
+    stage_mark(plan, STAGE_RADII);
     status = votecl__circles_gradient_finish(&plan->desc, plan->pairs, n, radius, count, circles,
                                              capacity, found);
 out:
@@ -474,23 +555,31 @@ run_gradient(votecl_circles_plan *plan, const uint8_t *data, votecl_circle *circ
     if (n == (size_t)-1)
         return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY,
                             "out of memory for the edges");
+    stage_mark(plan, STAGE_EDGES);
     nrays = votecl__circles_rays(d, data, d->width, plan->edges, n, plan->rays, plan->xy);
     plan->last.kept = nrays;
+    stage_mark(plan, STAGE_RAYS);
     if (nrays == 0) { /* OpenCV returns no circle without an edge */
         *found = 0;
         return VOTECL_OK;
     }
     if (plan->device) {
-        if ((status = device_vote(plan, nrays)) != VOTECL_OK ||
-            (status = device_candidates(plan, 2, launch_centres, &ncand)) != VOTECL_OK)
+        if ((status = device_vote(plan, nrays)) != VOTECL_OK)
+            return status;
+        stage_mark(plan, STAGE_VOTE);
+        if ((status = device_candidates(plan, 2, launch_centres, &ncand)) != VOTECL_OK)
             return status;
         plan->acc_on_device = 1;
     } else if ((status = ref_centres(plan, nrays, &ncand)) != VOTECL_OK)
         return status;
+    stage_mark(plan, STAGE_CENTRES);
+    plan->clock.candidates = ncand;
     if (plan->radius != NULL)
         return device_circles(plan, ncand, nrays, circles, capacity, found);
+    /* the host's radii and selection in one call: their time is the radii's */
     status = votecl__circles_gradient_circles(d, plan->pairs, ncand, plan->xy, nrays, circles,
                                               capacity, found);
+    stage_mark(plan, STAGE_RADII);
     if (status != VOTECL_OK)
         return votecl__fail(plan->context, status, "out of memory for the radius histograms");
     return VOTECL_OK;
@@ -577,19 +666,26 @@ run_radii(votecl_circles_plan *plan, const uint8_t *data, size_t stride, votecl_
     votecl_status status;
 
     plan->last.kept = n;
+    stage_mark(plan, STAGE_EDGES);
     if (n > 0 && plan->device) {
         /* the votes and the candidates on the device; the accumulator read only when asked */
-        if ((status = device_radii(plan, n)) != VOTECL_OK ||
-            (status = device_candidates(plan, 3, launch_radii_candidates, &ncand)) != VOTECL_OK)
+        if ((status = device_radii(plan, n)) != VOTECL_OK)
+            return status;
+        stage_mark(plan, STAGE_VOTE);
+        if ((status = device_candidates(plan, 3, launch_radii_candidates, &ncand)) != VOTECL_OK)
             return status;
         plan->acc_on_device = 1;
+        plan->clock.candidates = ncand;
+        stage_mark(plan, STAGE_CENTRES);
         status = votecl__circles_radii_peaks_from(d, plan->pairs, ncand, circles, capacity, found);
     } else {
         if ((status = ensure_acc(plan)) != VOTECL_OK)
             return status;
         votecl__circles_ref_radii_vote(d, plan->points, n, plan->acc);
         plan->have_acc = 1;
+        stage_mark(plan, STAGE_VOTE);
         status = votecl__circles_radii_peaks(d, plan->acc, circles, capacity, found);
+        stage_mark(plan, STAGE_CENTRES);
     }
     if (status != VOTECL_OK)
         return votecl__fail(plan->context, status, "out of memory for the peaks");
@@ -631,6 +727,7 @@ votecl_circles_run(votecl_circles_plan *plan, const votecl_image *image, votecl_
     plan->last = (votecl_vote_stats){.elements = (size_t)plan->desc.width * plan->desc.height};
     free(plan->packed_copy);
     plan->packed_copy = NULL;
+    stage_begin(plan);
     if (plan->desc.p.method == VOTECL_CIRCLES_RADII)
         status = run_radii(plan, image->data, image->height > 1 ? image->stride : image->width,
                            circles, capacity, found);
@@ -639,6 +736,8 @@ votecl_circles_run(votecl_circles_plan *plan, const votecl_image *image, votecl_
         status = run_gradient(plan, packed, circles, capacity, found);
     if (status != VOTECL_OK)
         return status;
+    stage_mark(plan, STAGE_SELECT);
+    stage_log(plan, *found);
     plan->last.eta = (double)plan->last.kept / (double)plan->last.elements;
     if (stats != NULL)
         *stats = plan->last;

@@ -107,6 +107,12 @@ struct votecl_context {
     unsigned long builds; /* programs compiled from source (a count the tests read) */
     int pocl_binaries;    /* VOTECL_POCL_BINARIES: store PoCL's binaries too (program.c) */
     char *dump_dir;       /* VOTECL_DUMP_PROGRAMS: composed programs written here; NULL: off */
+    /* launches and host transfers since the context was made (lib/buffer.c), so that a
+     * plan's VOTECL_DEBUG line can say what one run cost in round trips and bytes */
+    struct votecl__traffic {
+        unsigned long launches, fills, writes, reads;
+        unsigned long long bytes_up, bytes_down;
+    } traffic;
 };
 
 /* --- errors and the debug log (log.c) --- */
