@@ -18,8 +18,9 @@
 #include "circles-private.h"
 #include "edges-private.h"
 
-/* Candidate pairs read with the count in one transfer; more only when more were found. */
-#define FIRST_READ 512u
+/* Candidate pairs read with the count in one transfer; more only when more were found (a
+ * 1080p scene's centre test passes about 800). */
+#define FIRST_READ 1024u
 
 /* The stages of a run that its VOTECL_DEBUG line times (the radii method's edge points count
  * as its edges, its peaks as its centres). */
@@ -392,10 +393,9 @@ stage_log(const votecl_circles_plan *plan, size_t found)
                 "circles; %lu launches, %lu fills, %lu writes %llu B, %lu reads %llu B",
                 plan->desc.width, plan->desc.height,
                 plan->desc.p.method == VOTECL_CIRCLES_RADII ? "radii" : "gradient",
-                plan->device ? "device" : "host", line, total * 1e3, plan->last.kept,
-                c->candidates, found, t->launches - t0->launches, t->fills - t0->fills,
-                t->writes - t0->writes, t->bytes_up - t0->bytes_up, t->reads - t0->reads,
-                t->bytes_down - t0->bytes_down);
+                plan->device ? "device" : "host", line, total * 1e3, plan->last.kept, c->candidates,
+                found, t->launches - t0->launches, t->fills - t0->fills, t->writes - t0->writes,
+                t->bytes_up - t0->bytes_up, t->reads - t0->reads, t->bytes_down - t0->bytes_down);
 }
 
 /* --- the gradient method --- */
@@ -516,7 +516,9 @@ ref_centres(votecl_circles_plan *plan, size_t nrays, size_t *n)
     return VOTECL_OK;
 }
 
-/* The circles of the candidates with their radii from the device's histograms. */
+/* The circles of the candidates with their radii from the device's histograms, which read the
+ * candidates' cells where the centre test left them (no sort, no upload: the circles are
+ * sorted by a total order at the end). */
 static votecl_status
 device_circles(votecl_circles_plan *plan, size_t n, size_t nrays, votecl_circle *circles,
                size_t capacity, size_t *found)
@@ -527,9 +529,8 @@ device_circles(votecl_circles_plan *plan, size_t n, size_t nrays, votecl_circle 
 
     if (radius == NULL || count == NULL)
         goto out;
-    votecl__circles_sort_centres(plan->pairs, n);
     status =
-        votecl__circles_radius_run(plan->radius, plan->pairs, n, plan->xy, nrays, radius, count);
+        votecl__circles_radius_run(plan->radius, plan->d_cand, n, plan->xy, nrays, radius, count);
     if (status != VOTECL_OK) /* the device's, with its message */
         goto done;
     stage_mark(plan, STAGE_RADII);
