@@ -112,6 +112,18 @@ votecl_status votecl__circles_radius_run(votecl__circles_radius *r, votecl_buffe
                                          const int32_t *xy, size_t nxy, float *radius,
                                          int32_t *count);
 
+/* The gradient method's Canny on a device (lib/circles-edges.c, cl/circles-edges.cl). */
+typedef struct votecl__circles_edges votecl__circles_edges;
+/* The stage for desc's image size and thresholds (desc borrowed; outlives it) on context's
+ * device, its buffers allocated. */
+votecl_status votecl__circles_edges_new(votecl_context *context, const votecl__circles_desc *desc,
+                                        votecl__circles_edges **out);
+void votecl__circles_edges_free(votecl__circles_edges *e);
+/* votecl__canny_ref's edges of the packed image data (width x height of desc) as (x, y) pairs
+ * into xy (room for width x height pairs), raster order; *n: how many. */
+votecl_status votecl__circles_edges_run(votecl__circles_edges *e, const uint8_t *data, int32_t *xy,
+                                        size_t *n);
+
 /* --- the radii method --- */
 
 /* The edge pixels (nonzero) of a u8 image, raster order, packed x | y << 16 into out (at

@@ -1,6 +1,8 @@
-/* The circle Hough transform's plan: validate, plan, launch, read back. The host finds the
- * edges (the library's Canny, lib/edges.c, as votecl_hough_edges() reaches it) and the
- * rays; a GPU-shaped device adds the votes (cl/circles.cl) and, for the gradient method, picks
+/* The circle Hough transform's plan: validate, plan, launch, read back. The host computes the
+ * rays (OpenCV's float directions) of Canny's edges, which a GPU-shaped device finds for the
+ * gradient method (lib/circles-edges.c: only the edge list comes back) and the host
+ * elsewhere (the library's Canny, lib/edges.c); a GPU-shaped device adds the votes
+ * (cl/circles.cl) and, for the gradient method, picks
  * the centre candidates so only those come back and computes their radius histograms
  * (lib/circles-radius.c) where local memory holds them, and for the radii method picks the
  * peak candidates (each radius's threshold from its largest count, reduced there); the greedy
@@ -43,6 +45,7 @@ struct votecl_circles_plan {
     int host_canny;                /* the host's row-by-row Canny, not the reference's */
     void *k_vote, *k_centres, *k_radii, *k_radii_max, *k_radii_candidates;
     votecl__circles_radius *radius; /* the radius stage on the device; NULL: the host's */
+    votecl__circles_edges *canny_dev; /* Canny on the device (gradient method's device plan) */
     votecl_buffer *d_in, *d_acc, *d_cand, *d_offsets, *d_starts, *d_maxes,
         *d_least; /* device buffers */
     size_t cand_cap;
@@ -208,7 +211,8 @@ plan_device(votecl_circles_plan *plan)
     if (d->p.method == VOTECL_CIRCLES_GRADIENT) {
         plan->cand_cap = 4096;
         if ((status = votecl_buffer_new(plan->context, 4 + 8 * plan->cand_cap, &plan->d_cand)) !=
-            VOTECL_OK)
+                VOTECL_OK ||
+            (status = votecl__circles_edges_new(plan->context, d, &plan->canny_dev)) != VOTECL_OK)
             return status;
         return votecl__circles_radius_new(plan->context, d, &plan->radius);
     }
@@ -275,6 +279,7 @@ votecl_circles_plan_free(votecl_circles_plan *plan)
     votecl_buffer_free(plan->d_maxes);
     votecl_buffer_free(plan->d_least);
     votecl__circles_radius_free(plan->radius);
+    votecl__circles_edges_free(plan->canny_dev);
     votecl__canny_memo_free(plan->memo);
     free(plan->ref_points);
     free(plan->edges);
@@ -401,10 +406,10 @@ stage_log(const votecl_circles_plan *plan, size_t found)
 /* --- the gradient method --- */
 
 /* Canny's pixels of the packed image into plan->edges: the reference's on the ref backend,
- * the host's row-by-row equal on a device's plan. Returns how many, (size_t)-1 when out of
- * memory. */
+ * the host's row-by-row equal on a CPU-shaped device's plan. Returns how many, (size_t)-1
+ * when out of memory. */
 static size_t
-canny(votecl_circles_plan *plan, const uint8_t *data)
+canny_on_host(votecl_circles_plan *plan, const uint8_t *data)
 {
     const votecl__circles_desc *d = &plan->desc;
     const votecl__edge *points = plan->ref_points;
@@ -545,17 +550,29 @@ done:
     return status;
 }
 
+/* Canny's pixels into plan->edges, *n of them: a GPU-shaped device's own (only the list
+ * comes back), else the host's. */
+static votecl_status
+canny(votecl_circles_plan *plan, const uint8_t *data, size_t *n)
+{
+    if (plan->canny_dev != NULL)
+        return votecl__circles_edges_run(plan->canny_dev, data, plan->edges, n);
+    if ((*n = canny_on_host(plan, data)) == (size_t)-1)
+        return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY,
+                            "out of memory for the edges");
+    return VOTECL_OK;
+}
+
 static votecl_status
 run_gradient(votecl_circles_plan *plan, const uint8_t *data, votecl_circle *circles,
              size_t capacity, size_t *found)
 {
     const votecl__circles_desc *d = &plan->desc;
-    size_t n = canny(plan, data), nrays, ncand = 0;
+    size_t n = 0, nrays, ncand = 0;
     votecl_status status;
 
-    if (n == (size_t)-1)
-        return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY,
-                            "out of memory for the edges");
+    if ((status = canny(plan, data, &n)) != VOTECL_OK)
+        return status;
     stage_mark(plan, STAGE_EDGES);
     nrays = votecl__circles_rays(d, data, d->width, plan->edges, n, plan->rays, plan->xy);
     plan->last.kept = nrays;
