@@ -12,8 +12,8 @@
 /* The hysteresis's tile (cl/canny.cl), as the GHT's edge stage and lib/edges-device.c use it. */
 #define TILE_X 32u
 #define TILE_Y 8u
-/* Work-items per group of the row kernels (any size works). */
-#define ROWS_WG 64u
+/* Work-items per row of the row kernels (a power of two: cl/common.h's group_scan). */
+#define ROW_WG 128u
 
 enum { K_STATE, K_HYSTERESIS, K_COUNT, K_SCAN, K_LIST, K_N };
 
@@ -44,14 +44,15 @@ static votecl_status
 edges_kernels(votecl__circles_edges *e)
 {
     static const char *const files[] = {"canny.cl", "circles-edges.cl", NULL};
-    char defs[2][32];
-    const char *defines[2] = {defs[0], defs[1]};
+    char defs[3][32];
+    const char *defines[3] = {defs[0], defs[1], defs[2]};
     votecl__program *program = NULL;
     votecl_status status;
 
     snprintf(defs[0], sizeof defs[0], "GHT_TX=%uu", TILE_X);
     snprintf(defs[1], sizeof defs[1], "GHT_TY=%uu", TILE_Y);
-    status = votecl__program_get(e->context, files, defines, 2, NULL, &program);
+    snprintf(defs[2], sizeof defs[2], "CIRCLES_ROW_WG=%uu", ROW_WG);
+    status = votecl__program_get(e->context, files, defines, 3, NULL, &program);
     for (int k = 0; status == VOTECL_OK && k < K_N; k++)
         status = votecl__program_kernel(e->context, program, kernel_names[k], &e->kernels[k]);
     return status;
@@ -101,10 +102,11 @@ launch_tiles(votecl__circles_edges *e, int k, const votecl__arg *args, unsigned 
     return votecl__launch(e->context, e->kernels[k], 2, global, local, args, nargs);
 }
 
+/* groups of ROW_WG work-items: one per row, or one */
 static votecl_status
-launch_rows(votecl__circles_edges *e, int k, const votecl__arg *args, unsigned nargs)
+launch_rows(votecl__circles_edges *e, int k, size_t groups, const votecl__arg *args, unsigned nargs)
 {
-    size_t local = ROWS_WG, global = votecl__round_up(e->desc->height, ROWS_WG);
+    size_t local = ROW_WG, global = groups * ROW_WG;
 
     return votecl__launch(e->context, e->kernels[k], 1, &global, &local, args, nargs);
 }
@@ -134,24 +136,23 @@ static votecl_status
 edges_list(votecl__circles_edges *e)
 {
     const votecl__circles_desc *d = e->desc;
-    size_t one = 1;
     votecl_status status;
 
-    if ((status = launch_rows(
-             e, K_COUNT,
-             (votecl__arg[]){VOTECL__ARG_BUF(e->buf[B_STATE]), VOTECL__ARG_UINT(d->width),
-                             VOTECL__ARG_UINT(d->height), VOTECL__ARG_BUF(e->buf[B_ROWS])},
-             4)) != VOTECL_OK ||
-        (status = votecl__launch(
-             e->context, e->kernels[K_SCAN], 1, &one, &one,
+    if ((status = launch_rows(e, K_COUNT, d->height,
+                              (votecl__arg[]){VOTECL__ARG_BUF(e->buf[B_STATE]),
+                                              VOTECL__ARG_UINT(d->width),
+                                              VOTECL__ARG_BUF(e->buf[B_ROWS])},
+                              3)) != VOTECL_OK ||
+        (status = launch_rows(
+             e, K_SCAN, 1,
              (votecl__arg[]){VOTECL__ARG_BUF(e->buf[B_ROWS]), VOTECL__ARG_UINT(d->height)}, 2)) !=
             VOTECL_OK)
         return status;
-    return launch_rows(e, K_LIST,
+    return launch_rows(e, K_LIST, d->height,
                        (votecl__arg[]){VOTECL__ARG_BUF(e->buf[B_STATE]), VOTECL__ARG_UINT(d->width),
-                                       VOTECL__ARG_UINT(d->height), VOTECL__ARG_BUF(e->buf[B_ROWS]),
+                                       VOTECL__ARG_BUF(e->buf[B_ROWS]),
                                        VOTECL__ARG_BUF(e->buf[B_XY])},
-                       5);
+                       4);
 }
 
 votecl_status
