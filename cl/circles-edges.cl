@@ -6,8 +6,7 @@
  *
  * Composed after cl/canny.cl (GHT_TX x GHT_TY: the hysteresis's tile). Kernels:
  *   circles_edge_state  2-D, local GHT_TX x GHT_TY, global the image rounded up: the state of
- *                       pixel (x, y): 0, 1 (weak) or 2 (strong; every survivor when
- *                       low >= high, the reference's single threshold), the border 0
+ *                       pixel (x, y), canny_state
  *   circles_edge_count  1-D, one work-group of CIRCLES_ROW_WG per row (global h x
  *                       CIRCLES_ROW_WG, so a row's words are read side by side): rows[y] = the
  *                       strong pixels of row y
@@ -21,21 +20,11 @@
 KERNEL void
 circles_edge_state(GLOBAL const uchar *img, uint w, uint h, uint low, uint high, GLOBAL uint *state)
 {
-    uint x = get_global_id(0), y = get_global_id(1), s = 0;
-    int gx, gy, mag, dx, dy;
+    uint x = get_global_id(0), y = get_global_id(1);
+    int gx, gy;
 
-    if (x >= w || y >= h)
-        return; /* no barrier in this kernel */
-    if (x >= 1 && y >= 1 && x + 1 < w && y + 1 < h) {
-        canny_sobel(img, w, x, y, &gx, &gy);
-        mag = abs(gx) + abs(gy);
-        canny_ridge_step(gx, gy, &dx, &dy);
-        /* strictly above the neighbour behind, at least the one ahead (is_ridge) */
-        if (mag > (int)low && mag > canny_magnitude(img, w, h, (int)x - dx, (int)y - dy) &&
-            mag >= canny_magnitude(img, w, h, (int)x + dx, (int)y + dy))
-            s = mag > (int)high || low >= high ? 2u : 1u;
-    }
-    state[(ulong)y * w + x] = s;
+    if (x < w && y < h)
+        state[(ulong)y * w + x] = canny_state(img, w, h, x, y, low, high, &gx, &gy);
 }
 
 INLINE uint

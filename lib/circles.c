@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "circles-private.h"
 #include "edges-private.h"
@@ -341,15 +340,6 @@ votecl_circles_plan_accumulator(votecl_circles_plan *plan)
 
 /* --- the stages' VOTECL_DEBUG line --- */
 
-static double
-now_seconds(void)
-{
-    struct timespec t;
-
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static void
 stage_begin(votecl_circles_plan *plan)
 {
@@ -357,7 +347,7 @@ stage_begin(votecl_circles_plan *plan)
         return;
     memset(&plan->clock, 0, sizeof plan->clock);
     plan->clock.at_start = plan->context->traffic;
-    plan->clock.t0 = now_seconds();
+    plan->clock.t0 = votecl__now_seconds();
 }
 
 /* Under VOTECL_DEBUG, the time since the last mark goes to stage; the device's queue is
@@ -371,7 +361,7 @@ stage_mark(votecl_circles_plan *plan, int stage)
         return;
     if (plan->device)
         (void)plan->context->ops->finish(plan->context);
-    now = now_seconds();
+    now = votecl__now_seconds();
     plan->clock.seconds[stage] += now - plan->clock.t0;
     plan->clock.t0 = now;
 }

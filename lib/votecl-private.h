@@ -349,6 +349,9 @@ char *votecl__diskcache_filename(const char *dir, const uint8_t key[32]);
 
 /* --- programs (program.c) --- */
 
+/* A monotonic clock in seconds, for the build times and stage times the debug log gives. */
+double votecl__now_seconds(void);
+
 /* Composes and builds (or finds in the caches) the program made of sorted defines
  * ("NAME" or "NAME=VALUE"), cl/prelude.h, cl/common.h, extra_source (may be NULL; it sets
  * its own #line), then each file of files (NULL-terminated list). The program belongs to the context's
