@@ -1,11 +1,12 @@
 /* canny.cl: Canny's device steps shared by the detectors that find edges on the device,
  * operation for operation votecl__canny_ref (lib/edges-ref.c): the 3x3 Sobel of an interior
- * pixel, its L1 magnitude, the non-maximum suppression's step across the edge, and the
- * hysteresis over a state word per pixel whose low two bits are 0, 1 (weak) or 2 (strong)
- * (the bits above are the caller's: the GHT keeps its bin there, cl/ght-edges.c).
+ * pixel, its L1 magnitude, the non-maximum suppression's step across the edge, a pixel's
+ * state from them (canny_state), and the hysteresis over a state word per pixel whose low
+ * two bits are 0, 1 (weak) or 2 (strong) (the bits above are the caller's: the GHT keeps its
+ * bin there, cl/ght-edges.c).
  *
  * Composed before the caller's file (the GHT's edge program: cl/ght-common.cl, this file,
- * cl/ght-edges.cl). Kernels:
+ * cl/ght-edges.cl; the circles': this file, cl/circles-edges.cl). Kernels:
  *   canny_hysteresis  2-D, local GHT_TX x GHT_TY, global the image rounded up: promotes weak
  *                     pixels 8-connected to strong ones, inside a tile of local memory (with a
  *                     one-pixel halo) until the tile is stable, and sets *changed when it
@@ -56,6 +57,28 @@ canny_ridge_step(int gx, int gy, int *dx, int *dy)
         *dx = (gx < 0) == (gy < 0) ? 1 : -1;
         *dy = 1;
     }
+}
+
+/* The state of pixel (x, y) (x < w, y < h): 0, 1 (weak) or 2 (strong; every survivor when
+ * low >= high, the reference's single threshold); the border 0. *gx, *gy: its gradient
+ * where the state is not 0. The 3x3 Sobel, L1 magnitude, then is_ridge: strictly above the
+ * neighbour behind, at least the one ahead (the two magnitudes recomputed, so no magnitude
+ * image). */
+INLINE uint
+canny_state(GLOBAL const uchar *img, uint w, uint h, uint x, uint y, uint low, uint high, int *gx,
+            int *gy)
+{
+    int mag, dx, dy;
+
+    if (x < 1 || y < 1 || x + 1 >= w || y + 1 >= h)
+        return 0;
+    canny_sobel(img, w, x, y, gx, gy);
+    mag = abs(*gx) + abs(*gy);
+    canny_ridge_step(*gx, *gy, &dx, &dy);
+    if (mag > (int)low && mag > canny_magnitude(img, w, h, (int)x - dx, (int)y - dy) &&
+        mag >= canny_magnitude(img, w, h, (int)x + dx, (int)y + dy))
+        return mag > (int)high || low >= high ? 2u : 1u;
+    return 0;
 }
 
 #define CANNY_HALO_W (GHT_TX + 2)

@@ -2,11 +2,14 @@
  * (lib/circles-radius.c; the specification is lib/circles-ref.c's distance_bins and
  * votecl__circles_window_scan). Kernel:
  *   circles_radius  1-D, one work-group per centre (global size = n x local size, any local
- *                   size): the histogram of centre i (cells[i], its pixel ((x + 0.5) dr,
+ *                   size): the histogram of centre i (cand[1 + 2 i], the centre test's list
+ *                   of cl/circles.cl as it lies on the device; its pixel ((x + 0.5) dr,
  *                   (y + 0.5) dr)) over the voting pixels xy (x, y pairs in raster order, row
- *                   y's at rows[y] .. rows[y + 1] - 1) of the square of half-side
- *                   max_radius + 2 around it, in local memory, then OpenCV's window scan by
- *                   work-item 0 into radius[i] and count[i]. A squared distance's bin is the
+ *                   y's at rows[y] .. rows[y + 1] - 1, where rows = xy + rows_at: one upload
+ *                   holds both) of the square of half-side max_radius + 2 around it, in
+ *                   local memory, then OpenCV's window scan by work-item 0 into
+ *                   out[2 i] (the radius's float bits) and out[2 i + 1] (the count), so
+ *                   that one read brings both. A squared distance's bin is the
  *                   number of bounds at or below it (the host's table, exact: no square root
  *                   or division runs here, whose OpenCL precision is not the host's); a
  *                   window's radius is window_radii[m + 1]; the squares, sums and products
@@ -44,13 +47,14 @@ lower_x(GLOBAL const int *xy, uint first, uint end, int x)
 }
 
 KERNEL void
-circles_radius(GLOBAL const int *xy, GLOBAL const uint *rows, uint height, GLOBAL const uint *cells,
-               uint cols, float dr, int min_radius, int max_radius, GLOBAL const float *bounds,
-               int nbins, GLOBAL const float *window_radii, GLOBAL float *radius, GLOBAL int *count)
+circles_radius(GLOBAL const int *xy, uint rows_at, uint height, GLOBAL const uint *cand, uint cols,
+               float dr, int min_radius, int max_radius, GLOBAL const float *bounds, int nbins,
+               GLOBAL const float *window_radii, GLOBAL uint *out)
 {
     LOCAL int hist[CIRCLES_BINS];
+    GLOBAL const uint *rows = (GLOBAL const uint *)(xy + rows_at);
     uint i = (uint)get_group_id(0), t = (uint)get_local_id(0), size = (uint)get_local_size(0);
-    uint cell = cells[i];
+    uint cell = cand[1 + 2 * i];
     float cx = ((float)(cell % cols) + 0.5f) * dr, cy = ((float)(cell / cols) + 0.5f) * dr;
     float lo = (float)min_radius, lo2 = lo * lo, hi2 = (float)max_radius * (float)max_radius;
     long reach = (long)max_radius + 2, y0 = (long)cy - reach, y1 = (long)cy + reach;
@@ -86,7 +90,7 @@ circles_radius(GLOBAL const int *xy, GLOBAL const uint *rows, uint height, GLOBA
                 most = sum;
             }
         }
-        radius[i] = best;
-        count[i] = most;
+        out[2 * i] = as_uint(best);
+        out[2 * i + 1] = (uint)most;
     }
 }

@@ -95,6 +95,7 @@ votecl_buffer_write(votecl_buffer *buffer, size_t offset, const void *host, size
     if (status != VOTECL_OK || size == 0)
         return status;
     buffer->context->queued.writes++;
+    buffer->context->queued.bytes_up += size;
     return buffer->context->ops->buffer_write(buffer->context, buffer->handle, offset, host,
                                               size);
 }
@@ -109,6 +110,7 @@ votecl_buffer_read(votecl_buffer *buffer, size_t offset, void *host, size_t size
     if (votecl__fault_hit(VOTECL__FAULT_READ))
         return votecl__fail(buffer->context, VOTECL_DEVICE_ERROR, "injected fault: read-back");
     buffer->context->queued.reads++;
+    buffer->context->queued.bytes_down += size;
     return buffer->context->ops->buffer_read(buffer->context, buffer->handle, offset, host,
                                              size);
 }

@@ -89,8 +89,9 @@ void votecl__circles_window_scan(const int *bins, int nbins, const float *window
 void votecl__circles_centre(const votecl__circles_desc *desc, uint32_t cell, float *cx, float *cy);
 /* (cell, votes) pairs in OpenCV's order: most votes first, then raster order. */
 void votecl__circles_sort_centres(uint32_t *pairs, size_t n);
-/* The circles of n sorted centres with their radius and count (the histograms' results):
- * those with more than `votes`, in OpenCV's order, min_dist applied. */
+/* The circles of n centres (any order: the circles are sorted, by a total order) with their
+ * radius and count (the histograms' results): those with more than `votes`, in OpenCV's
+ * order, min_dist applied. */
 votecl_status votecl__circles_gradient_finish(const votecl__circles_desc *desc,
                                               const uint32_t *pairs, size_t n, const float *radius,
                                               const int32_t *count, votecl_circle *circles,
@@ -103,11 +104,25 @@ typedef struct votecl__circles_radius votecl__circles_radius;
 votecl_status votecl__circles_radius_new(votecl_context *context, const votecl__circles_desc *desc,
                                          votecl__circles_radius **out);
 void votecl__circles_radius_free(votecl__circles_radius *r);
-/* radius and count (n entries) of the n sorted centres, as the reference's histograms give
- * them, from the nxy voting pixels xy (raster order). */
-votecl_status votecl__circles_radius_run(votecl__circles_radius *r, const uint32_t *pairs, size_t n,
+/* radius and count (n entries) of the n centres the device holds in cand (the centre test's
+ * list: (cell, votes) at words 1 + 2 i, 2 + 2 i), as the reference's histograms give them,
+ * from the nxy voting pixels xy (raster order): one upload of the pixels, one read of the
+ * results. */
+votecl_status votecl__circles_radius_run(votecl__circles_radius *r, votecl_buffer *cand, size_t n,
                                          const int32_t *xy, size_t nxy, float *radius,
                                          int32_t *count);
+
+/* The gradient method's Canny on a device (lib/circles-edges.c, cl/circles-edges.cl). */
+typedef struct votecl__circles_edges votecl__circles_edges;
+/* The stage for desc's image size and thresholds (desc borrowed; outlives it) on context's
+ * device, its buffers allocated. */
+votecl_status votecl__circles_edges_new(votecl_context *context, const votecl__circles_desc *desc,
+                                        votecl__circles_edges **out);
+void votecl__circles_edges_free(votecl__circles_edges *e);
+/* votecl__canny_ref's edges of the packed image data (width x height of desc) as (x, y) pairs
+ * into xy (room for width x height pairs), raster order; *n: how many. */
+votecl_status votecl__circles_edges_run(votecl__circles_edges *e, const uint8_t *data, int32_t *xy,
+                                        size_t *n);
 
 /* --- the radii method --- */
 

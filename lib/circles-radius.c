@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "circles-private.h"
 
@@ -21,7 +22,7 @@ struct votecl__circles_radius {
     const votecl__circles_desc *desc;
     int nbins;
     void *kernel;
-    votecl_buffer *bounds, *window_radii, *xy, *rows, *cells, *radius, *count;
+    votecl_buffer *bounds, *window_radii, *xy, *out; /* xy: the pixels and their row index */
 };
 
 void
@@ -32,10 +33,7 @@ votecl__circles_radius_free(votecl__circles_radius *r)
     votecl_buffer_free(r->bounds);
     votecl_buffer_free(r->window_radii);
     votecl_buffer_free(r->xy);
-    votecl_buffer_free(r->rows);
-    votecl_buffer_free(r->cells);
-    votecl_buffer_free(r->radius);
-    votecl_buffer_free(r->count);
+    votecl_buffer_free(r->out);
     free(r);
 }
 
@@ -93,38 +91,45 @@ votecl__circles_radius_new(votecl_context *context, const votecl__circles_desc *
     return VOTECL_OK;
 }
 
-/* The per-run inputs: the voting pixels, their row index and the centres' cells. */
+/* The per-run input, one upload: the voting pixels, then their row index at word 2 nxy. */
 static votecl_status
-radius_inputs(votecl__circles_radius *r, const uint32_t *pairs, size_t n, const int32_t *xy,
-              size_t nxy)
+radius_inputs(votecl__circles_radius *r, const int32_t *xy, size_t nxy)
 {
-    size_t rows_n = (size_t)r->desc->height + 1;
-    uint32_t *host = votecl__malloc((rows_n > n ? rows_n : n) * sizeof *host);
-    votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
+    size_t rows_n = (size_t)r->desc->height + 1, words = 2 * nxy + rows_n;
+    uint32_t *host = votecl__malloc(words * sizeof *host);
+    votecl_status status;
 
     if (host == NULL)
-        return votecl__fail(r->context, status, "out of memory");
-    if ((status = votecl__buffer_ensure(r->context, &r->xy, 8 * (nxy > 0 ? nxy : 1))) !=
-            VOTECL_OK ||
-        (status = votecl__buffer_ensure(r->context, &r->rows, 4 * rows_n)) != VOTECL_OK ||
-        (status = votecl__buffer_ensure(r->context, &r->cells, 4 * n)) != VOTECL_OK ||
-        (status = votecl__buffer_ensure(r->context, &r->radius, 4 * n)) != VOTECL_OK ||
-        (status = votecl__buffer_ensure(r->context, &r->count, 4 * n)) != VOTECL_OK ||
-        (nxy > 0 && (status = votecl_buffer_write(r->xy, 0, xy, 8 * nxy)) != VOTECL_OK))
-        goto out;
-    votecl__circles_row_index(r->desc, xy, nxy, host);
-    if ((status = votecl_buffer_write(r->rows, 0, host, 4 * rows_n)) != VOTECL_OK)
-        goto out;
-    for (size_t i = 0; i < n; i++)
-        host[i] = pairs[2 * i];
-    status = votecl_buffer_write(r->cells, 0, host, 4 * n);
-out:
+        return votecl__fail(r->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    if (nxy > 0)
+        memcpy(host, xy, 8 * nxy);
+    votecl__circles_row_index(r->desc, xy, nxy, host + 2 * nxy);
+    if ((status = votecl__buffer_ensure(r->context, &r->xy, 4 * words)) == VOTECL_OK)
+        status = votecl_buffer_write(r->xy, 0, host, 4 * words);
+    free(host);
+    return status;
+}
+
+/* The kernel's (radius bits, count) pairs into radius and count: one read. */
+static votecl_status
+radius_results(votecl__circles_radius *r, size_t n, float *radius, int32_t *count)
+{
+    uint32_t *host = votecl__malloc(2 * n * sizeof *host);
+    votecl_status status;
+
+    if (host == NULL)
+        return votecl__fail(r->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    status = votecl_buffer_read(r->out, 0, host, 8 * n);
+    for (size_t i = 0; status == VOTECL_OK && i < n; i++) {
+        memcpy(&radius[i], &host[2 * i], sizeof *radius);
+        count[i] = (int32_t)host[2 * i + 1];
+    }
     free(host);
     return status;
 }
 
 votecl_status
-votecl__circles_radius_run(votecl__circles_radius *r, const uint32_t *pairs, size_t n,
+votecl__circles_radius_run(votecl__circles_radius *r, votecl_buffer *cand, size_t n,
                            const int32_t *xy, size_t nxy, float *radius, int32_t *count)
 {
     const votecl__circles_desc *d = r->desc;
@@ -133,18 +138,17 @@ votecl__circles_radius_run(votecl__circles_radius *r, const uint32_t *pairs, siz
 
     if (n == 0)
         return VOTECL_OK;
-    if ((status = radius_inputs(r, pairs, n, xy, nxy)) != VOTECL_OK ||
+    if ((status = radius_inputs(r, xy, nxy)) != VOTECL_OK ||
+        (status = votecl__buffer_ensure(r->context, &r->out, 8 * n)) != VOTECL_OK ||
         (status = votecl__launch(
              r->context, r->kernel, 1, &global, &local,
-             (votecl__arg[]){VOTECL__ARG_BUF(r->xy), VOTECL__ARG_BUF(r->rows),
-                             VOTECL__ARG_UINT(d->height), VOTECL__ARG_BUF(r->cells),
+             (votecl__arg[]){VOTECL__ARG_BUF(r->xy), VOTECL__ARG_UINT(2 * nxy),
+                             VOTECL__ARG_UINT(d->height), VOTECL__ARG_BUF(cand),
                              VOTECL__ARG_UINT(d->cols), VOTECL__ARG_FLOAT(d->dr),
                              VOTECL__ARG_INT(d->p.min_radius), VOTECL__ARG_INT(d->p.max_radius),
                              VOTECL__ARG_BUF(r->bounds), VOTECL__ARG_INT(r->nbins),
-                             VOTECL__ARG_BUF(r->window_radii), VOTECL__ARG_BUF(r->radius),
-                             VOTECL__ARG_BUF(r->count)},
-             13)) != VOTECL_OK ||
-        (status = votecl_buffer_read(r->radius, 0, radius, 4 * n)) != VOTECL_OK)
+                             VOTECL__ARG_BUF(r->window_radii), VOTECL__ARG_BUF(r->out)},
+             12)) != VOTECL_OK)
         return status;
-    return votecl_buffer_read(r->count, 0, count, 4 * n);
+    return radius_results(r, n, radius, count);
 }

@@ -1,6 +1,8 @@
-/* The circle Hough transform's plan: validate, plan, launch, read back. The host finds the
- * edges (the library's Canny, lib/edges.c, as votecl_hough_edges() reaches it) and the
- * rays; a GPU-shaped device adds the votes (cl/circles.cl) and, for the gradient method, picks
+/* The circle Hough transform's plan: validate, plan, launch, read back. The host computes the
+ * rays (OpenCV's float directions) of Canny's edges, which a GPU-shaped device finds for the
+ * gradient method (lib/circles-edges.c: only the edge list comes back) and the host
+ * elsewhere (the library's Canny, lib/edges.c); a GPU-shaped device adds the votes
+ * (cl/circles.cl) and, for the gradient method, picks
  * the centre candidates so only those come back and computes their radius histograms
  * (lib/circles-radius.c) where local memory holds them, and for the radii method picks the
  * peak candidates (each radius's threshold from its largest count, reduced there); the greedy
@@ -17,8 +19,21 @@
 #include "circles-private.h"
 #include "edges-private.h"
 
-/* Candidate pairs read with the count in one transfer; more only when more were found. */
-#define FIRST_READ 512u
+/* Candidate pairs read with the count in one transfer; more only when more were found (a
+ * 1080p scene's centre test passes about 800). */
+#define FIRST_READ 1024u
+
+/* The stages of a run that its VOTECL_DEBUG line times (the radii method's edge points count
+ * as its edges, its peaks as its centres). */
+enum { STAGE_EDGES, STAGE_RAYS, STAGE_VOTE, STAGE_CENTRES, STAGE_RADII, STAGE_SELECT, STAGES };
+static const char *const stage_names[STAGES] = {"edges",   "rays",  "vote",
+                                                "centres", "radii", "select"};
+
+typedef struct stage_clock {
+    double t0, seconds[STAGES];
+    votecl_queue_counts at_start; /* the context's counts when the run began */
+    size_t candidates;
+} stage_clock;
 
 struct votecl_circles_plan {
     votecl_context *context;
@@ -29,6 +44,7 @@ struct votecl_circles_plan {
     int host_canny;                /* the host's row-by-row Canny, not the reference's */
     void *k_vote, *k_centres, *k_radii, *k_radii_max, *k_radii_candidates;
     votecl__circles_radius *radius; /* the radius stage on the device; NULL: the host's */
+    votecl__circles_edges *canny_dev; /* Canny on the device (gradient method's device plan) */
     votecl_buffer *d_in, *d_acc, *d_cand, *d_offsets, *d_starts, *d_maxes,
         *d_least; /* device buffers */
     size_t cand_cap;
@@ -41,6 +57,7 @@ struct votecl_circles_plan {
     void *packed_copy;         /* the image packed, when its rows do not touch */
     int have_acc, acc_on_device;
     votecl_vote_stats last;
+    stage_clock clock; /* only under VOTECL_DEBUG */
 };
 
 void
@@ -193,7 +210,8 @@ plan_device(votecl_circles_plan *plan)
     if (d->p.method == VOTECL_CIRCLES_GRADIENT) {
         plan->cand_cap = 4096;
         if ((status = votecl_buffer_new(plan->context, 4 + 8 * plan->cand_cap, &plan->d_cand)) !=
-            VOTECL_OK)
+                VOTECL_OK ||
+            (status = votecl__circles_edges_new(plan->context, d, &plan->canny_dev)) != VOTECL_OK)
             return status;
         return votecl__circles_radius_new(plan->context, d, &plan->radius);
     }
@@ -260,6 +278,7 @@ votecl_circles_plan_free(votecl_circles_plan *plan)
     votecl_buffer_free(plan->d_maxes);
     votecl_buffer_free(plan->d_least);
     votecl__circles_radius_free(plan->radius);
+    votecl__circles_edges_free(plan->canny_dev);
     votecl__canny_memo_free(plan->memo);
     free(plan->ref_points);
     free(plan->edges);
@@ -319,13 +338,72 @@ votecl_circles_plan_accumulator(votecl_circles_plan *plan)
     return plan->have_acc ? plan->acc : NULL;
 }
 
+/* --- the stages' VOTECL_DEBUG line --- */
+
+static void
+stage_begin(votecl_circles_plan *plan)
+{
+    if (!plan->context->debug)
+        return;
+    memset(&plan->clock, 0, sizeof plan->clock);
+    plan->clock.at_start = plan->context->queued;
+    plan->clock.t0 = votecl__now_seconds();
+}
+
+/* Under VOTECL_DEBUG, the time since the last mark goes to stage; the device's queue is
+ * finished first so that each stage's time is its own (a plain run never waits here). */
+static void
+stage_mark(votecl_circles_plan *plan, int stage)
+{
+    double now;
+
+    if (!plan->context->debug)
+        return;
+    if (plan->device)
+        (void)plan->context->ops->finish(plan->context);
+    now = votecl__now_seconds();
+    plan->clock.seconds[stage] += now - plan->clock.t0;
+    plan->clock.t0 = now;
+}
+
+/* One line per run: each stage's milliseconds, then the launches and transfers it made. */
+static void
+stage_log(const votecl_circles_plan *plan, size_t found)
+{
+    const stage_clock *c = &plan->clock;
+    const votecl_queue_counts *t = &plan->context->queued, *t0 = &c->at_start;
+    char line[400];
+    size_t used = 0;
+    double total = 0;
+
+    if (!plan->context->debug)
+        return;
+    for (int s = 0; s < STAGES; s++) {
+        total += c->seconds[s];
+        used += (size_t)snprintf(line + used, sizeof line - used, " %s %.3f", stage_names[s],
+                                 c->seconds[s] * 1e3);
+    }
+    votecl__log(plan->context,
+                "circles %ux%u %s (%s): ms%s total %.3f; %zu edge px, %zu candidates, %zu "
+                "circles; %llu launches, %llu fills, %llu writes %llu B, %llu reads %llu B",
+                plan->desc.width, plan->desc.height,
+                plan->desc.p.method == VOTECL_CIRCLES_RADII ? "radii" : "gradient",
+                plan->device ? "device" : "host", line, total * 1e3, plan->last.kept, c->candidates,
+                found, (unsigned long long)(t->launches - t0->launches),
+                (unsigned long long)(t->fills - t0->fills),
+                (unsigned long long)(t->writes - t0->writes),
+                (unsigned long long)(t->bytes_up - t0->bytes_up),
+                (unsigned long long)(t->reads - t0->reads),
+                (unsigned long long)(t->bytes_down - t0->bytes_down));
+}
+
 /* --- the gradient method --- */
 
 /* Canny's pixels of the packed image into plan->edges: the reference's on the ref backend,
- * the host's row-by-row equal on a device's plan. Returns how many, (size_t)-1 when out of
- * memory. */
+ * the host's row-by-row equal on a CPU-shaped device's plan. Returns how many, (size_t)-1
+ * when out of memory. */
 static size_t
-canny(votecl_circles_plan *plan, const uint8_t *data)
+canny_on_host(votecl_circles_plan *plan, const uint8_t *data)
 {
     const votecl__circles_desc *d = &plan->desc;
     const votecl__edge *points = plan->ref_points;
@@ -432,11 +510,14 @@ ref_centres(votecl_circles_plan *plan, size_t nrays, size_t *n)
         return status;
     votecl__circles_ref_gradient_vote(&plan->desc, plan->rays, nrays, plan->acc);
     plan->have_acc = 1;
+    stage_mark(plan, STAGE_VOTE);
     *n = votecl__circles_ref_centres(&plan->desc, plan->acc, plan->pairs);
     return VOTECL_OK;
 }
 
-/* The circles of the candidates with their radii from the device's histograms. */
+/* The circles of the candidates with their radii from the device's histograms, which read the
+ * candidates' cells where the centre test left them (no sort, no upload: the circles are
+ * sorted by a total order at the end). */
 static votecl_status
 device_circles(votecl_circles_plan *plan, size_t n, size_t nrays, votecl_circle *circles,
                size_t capacity, size_t *found)
@@ -447,11 +528,11 @@ device_circles(votecl_circles_plan *plan, size_t n, size_t nrays, votecl_circle 
 
     if (radius == NULL || count == NULL)
         goto out;
-    votecl__circles_sort_centres(plan->pairs, n);
     status =
-        votecl__circles_radius_run(plan->radius, plan->pairs, n, plan->xy, nrays, radius, count);
+        votecl__circles_radius_run(plan->radius, plan->d_cand, n, plan->xy, nrays, radius, count);
     if (status != VOTECL_OK) /* the device's, with its message */
         goto done;
+    stage_mark(plan, STAGE_RADII);
     status = votecl__circles_gradient_finish(&plan->desc, plan->pairs, n, radius, count, circles,
                                              capacity, found);
 out:
@@ -463,34 +544,54 @@ done:
     return status;
 }
 
+/* Canny's pixels into plan->edges, *n of them: a GPU-shaped device's own (only the list
+ * comes back), else the host's. */
+static votecl_status
+canny(votecl_circles_plan *plan, const uint8_t *data, size_t *n)
+{
+    if (plan->canny_dev != NULL)
+        return votecl__circles_edges_run(plan->canny_dev, data, plan->edges, n);
+    if ((*n = canny_on_host(plan, data)) == (size_t)-1)
+        return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY,
+                            "out of memory for the edges");
+    return VOTECL_OK;
+}
+
 static votecl_status
 run_gradient(votecl_circles_plan *plan, const uint8_t *data, votecl_circle *circles,
              size_t capacity, size_t *found)
 {
     const votecl__circles_desc *d = &plan->desc;
-    size_t n = canny(plan, data), nrays, ncand = 0;
+    size_t n = 0, nrays, ncand = 0;
     votecl_status status;
 
-    if (n == (size_t)-1)
-        return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY,
-                            "out of memory for the edges");
+    if ((status = canny(plan, data, &n)) != VOTECL_OK)
+        return status;
+    stage_mark(plan, STAGE_EDGES);
     nrays = votecl__circles_rays(d, data, d->width, plan->edges, n, plan->rays, plan->xy);
     plan->last.kept = nrays;
+    stage_mark(plan, STAGE_RAYS);
     if (nrays == 0) { /* OpenCV returns no circle without an edge */
         *found = 0;
         return VOTECL_OK;
     }
     if (plan->device) {
-        if ((status = device_vote(plan, nrays)) != VOTECL_OK ||
-            (status = device_candidates(plan, 2, launch_centres, &ncand)) != VOTECL_OK)
+        if ((status = device_vote(plan, nrays)) != VOTECL_OK)
+            return status;
+        stage_mark(plan, STAGE_VOTE);
+        if ((status = device_candidates(plan, 2, launch_centres, &ncand)) != VOTECL_OK)
             return status;
         plan->acc_on_device = 1;
     } else if ((status = ref_centres(plan, nrays, &ncand)) != VOTECL_OK)
         return status;
+    stage_mark(plan, STAGE_CENTRES);
+    plan->clock.candidates = ncand;
     if (plan->radius != NULL)
         return device_circles(plan, ncand, nrays, circles, capacity, found);
+    /* the host's radii and selection in one call: their time is the radii's */
     status = votecl__circles_gradient_circles(d, plan->pairs, ncand, plan->xy, nrays, circles,
                                               capacity, found);
+    stage_mark(plan, STAGE_RADII);
     if (status != VOTECL_OK)
         return votecl__fail(plan->context, status, "out of memory for the radius histograms");
     return VOTECL_OK;
@@ -577,19 +678,26 @@ run_radii(votecl_circles_plan *plan, const uint8_t *data, size_t stride, votecl_
     votecl_status status;
 
     plan->last.kept = n;
+    stage_mark(plan, STAGE_EDGES);
     if (n > 0 && plan->device) {
         /* the votes and the candidates on the device; the accumulator read only when asked */
-        if ((status = device_radii(plan, n)) != VOTECL_OK ||
-            (status = device_candidates(plan, 3, launch_radii_candidates, &ncand)) != VOTECL_OK)
+        if ((status = device_radii(plan, n)) != VOTECL_OK)
+            return status;
+        stage_mark(plan, STAGE_VOTE);
+        if ((status = device_candidates(plan, 3, launch_radii_candidates, &ncand)) != VOTECL_OK)
             return status;
         plan->acc_on_device = 1;
+        plan->clock.candidates = ncand;
+        stage_mark(plan, STAGE_CENTRES);
         status = votecl__circles_radii_peaks_from(d, plan->pairs, ncand, circles, capacity, found);
     } else {
         if ((status = ensure_acc(plan)) != VOTECL_OK)
             return status;
         votecl__circles_ref_radii_vote(d, plan->points, n, plan->acc);
         plan->have_acc = 1;
+        stage_mark(plan, STAGE_VOTE);
         status = votecl__circles_radii_peaks(d, plan->acc, circles, capacity, found);
+        stage_mark(plan, STAGE_CENTRES);
     }
     if (status != VOTECL_OK)
         return votecl__fail(plan->context, status, "out of memory for the peaks");
@@ -631,6 +739,7 @@ votecl_circles_run(votecl_circles_plan *plan, const votecl_image *image, votecl_
     plan->last = (votecl_vote_stats){.elements = (size_t)plan->desc.width * plan->desc.height};
     free(plan->packed_copy);
     plan->packed_copy = NULL;
+    stage_begin(plan);
     if (plan->desc.p.method == VOTECL_CIRCLES_RADII)
         status = run_radii(plan, image->data, image->height > 1 ? image->stride : image->width,
                            circles, capacity, found);
@@ -639,6 +748,8 @@ votecl_circles_run(votecl_circles_plan *plan, const votecl_image *image, votecl_
         status = run_gradient(plan, packed, circles, capacity, found);
     if (status != VOTECL_OK)
         return status;
+    stage_mark(plan, STAGE_SELECT);
+    stage_log(plan, *found);
     plan->last.eta = (double)plan->last.kept / (double)plan->last.elements;
     if (stats != NULL)
         *stats = plan->last;

@@ -304,8 +304,8 @@ program_key(const votecl_context *context, const char *source, uint8_t key[32])
     votecl__sha256_final(&h, key);
 }
 
-static double
-now_seconds(void)
+double
+votecl__now_seconds(void)
 {
     struct timespec t;
 
@@ -356,7 +356,7 @@ store_to_disk(votecl_context *context, const uint8_t key[32], void *handle)
     void *binary = NULL;
     size_t size = 0;
     char saved[sizeof context->error];
-    double t0 = now_seconds();
+    double t0 = votecl__now_seconds();
 
     if (context->cache_dir == NULL || !store_binaries(context))
         return;
@@ -365,7 +365,7 @@ store_to_disk(votecl_context *context, const uint8_t key[32], void *handle)
         votecl__diskcache_store(context->cache_dir, key, binary, size) != 0)
         votecl__log(context, "disk cache: could not store in %s", context->cache_dir);
     votecl__log(context, "program %02x%02x%02x%02x: %zu-byte binary stored in %.2f s", key[0],
-                key[1], key[2], key[3], size, now_seconds() - t0);
+                key[1], key[2], key[3], size, votecl__now_seconds() - t0);
     memcpy(context->error, saved, sizeof saved);
     free(binary);
 }
@@ -448,7 +448,7 @@ build(votecl_context *context, const char *const *files, const uint8_t key[32], 
       void **handle)
 {
     char label[256];
-    double t0 = now_seconds(), seconds;
+    double t0 = votecl__now_seconds(), seconds;
     votecl_status status;
 
     files_label(files, label, sizeof label);
@@ -458,7 +458,7 @@ build(votecl_context *context, const char *const *files, const uint8_t key[32], 
     status = votecl__fault_hit(VOTECL__FAULT_BUILD)
                  ? votecl__fail(context, VOTECL_BUILD_FAILED, "injected fault: program build")
                  : context->ops->program_build(context, source, BUILD_OPTIONS, handle);
-    seconds = now_seconds() - t0;
+    seconds = votecl__now_seconds() - t0;
     if (status != VOTECL_OK)
         relocate_log(context, source);
     votecl__log(context, "program %02x%02x%02x%02x (%s): compiled in %.2f s%s", key[0], key[1],

@@ -107,7 +107,8 @@ struct votecl_context {
     unsigned long builds; /* programs compiled from source (a count the tests read) */
     int pocl_binaries;    /* VOTECL_POCL_BINARIES: store PoCL's binaries too (program.c) */
     char *dump_dir;       /* VOTECL_DUMP_PROGRAMS: composed programs written here; NULL: off */
-    /* what buffer.c put on the queue, for votecl_context_get_queue_counts */
+    /* what buffer.c put on the queue, for votecl_context_get_queue_counts and the plans'
+     * VOTECL_DEBUG lines (what one run cost in round trips and bytes) */
     votecl_queue_counts queued;
 };
 
@@ -344,6 +345,9 @@ int votecl__diskcache_make_dir(const char *dir);
 char *votecl__diskcache_filename(const char *dir, const uint8_t key[32]);
 
 /* --- programs (program.c) --- */
+
+/* A monotonic clock in seconds, for the build times and stage times the debug log gives. */
+double votecl__now_seconds(void);
 
 /* Composes and builds (or finds in the caches) the program made of sorted defines
  * ("NAME" or "NAME=VALUE"), cl/prelude.h, cl/common.h, extra_source (may be NULL; it sets

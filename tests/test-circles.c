@@ -11,6 +11,7 @@
 
 #include "testutil.h"
 #include "truth-circles.h"
+#include "votecl-private.h" /* the context's transfer counts */
 
 /* votecl_circles_plan_new on the 'ref' context refuses p at width x height, naming field. */
 static void
@@ -511,6 +512,43 @@ test_device_odd(void)
     on_both_shapes(odd_on);
 }
 
+/* A GPU-shaped gradient plan moves lists, not images of cells: the image goes up and the
+ * edges, the candidates and their radii come down, while the accumulator stays on the
+ * device until asked for (lib/circles.c; the context counts the transfers). */
+static void
+traffic_on(votecl_context *dev)
+{
+    truth_circles_case c;
+    votecl_circles_params p;
+    votecl_circle found[64];
+    votecl_circles_plan *plan;
+    uint32_t cols, rows;
+    votecl_queue_counts t0;
+
+    if (dev->shape.cpu) /* the host plan: nothing moves */
+        return;
+    g_assert_cmpint(truth_circles_case_make(truth_circles_family_find("multi"), 1, 3, &c), ==, 0);
+    suite_params(&p, VOTECL_CIRCLES_GRADIENT, &c);
+    plan = plan_new(dev, &p, c.width, c.height);
+    votecl_circles_plan_shape(plan, NULL, &cols, &rows);
+    t0 = dev->queued;
+    run(plan, dev, &(votecl_image){c.pixels, c.width, c.height, c.width, 1, VOTECL_DTYPE_U8}, found,
+        64);
+    g_assert_cmpuint(dev->queued.bytes_up - t0.bytes_up, >=, (uint64_t)c.width * c.height);
+    g_assert_cmpuint(dev->queued.bytes_down - t0.bytes_down, <, (uint64_t)cols * rows);
+    t0 = dev->queued;
+    g_assert_nonnull(votecl_circles_plan_accumulator(plan)); /* asked for: 4 bytes a cell */
+    g_assert_cmpuint(dev->queued.bytes_down - t0.bytes_down, ==, 4 * (uint64_t)cols * rows);
+    votecl_circles_plan_free(plan);
+    truth_circles_case_clear(&c);
+}
+
+static void
+test_device_traffic(void)
+{
+    on_both_shapes(traffic_on);
+}
+
 /* scikit-image's circle_perimeter(cy, cx, r) drawn into an edge image: the radii method finds
  * that very centre and radius, with every point of the circle voting (normalised value 1). */
 static void
@@ -559,6 +597,7 @@ static const tu_test tests[] = {
     {TU_PATH, "/ref/circles/truth", {test_ref_truth}},
     {TU_DEVICE, "auto/circles/suite", {test_device_suite}},
     {TU_DEVICE, "auto/circles/odd", {test_device_odd}},
+    {TU_DEVICE, "auto/circles/traffic", {test_device_traffic}},
 };
 
 int

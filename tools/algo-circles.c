@@ -97,8 +97,10 @@ run_circles_op(void *arg)
     return votecl_circles_run(op->plan, &op->image, op->circles, 64, &op->found, NULL);
 }
 
-/* One whole detection (gray image in, circles out: Canny on the host, the votes on the
- * device, the radii on the host) of a truth case, timed, with its recall. */
+/* One whole detection (gray image in, circles out: on a GPU-shaped device Canny, the votes,
+ * the centre test and the radius histograms there, the rays and the selection on the host;
+ * on a CPU the host plan) of a truth case, timed, with its recall. VOTECL_DEBUG=1 logs each
+ * run's stages (lib/circles.c). */
 static void
 bench_circles_case(tool_bench *b, const char *name, const truth_circles_case *c,
                    votecl_circles_method method)

@@ -153,6 +153,8 @@ typedef struct votecl_queue_counts {
     uint64_t copies;   /**< device-to-device copies */
     uint64_t writes;   /**< host-to-device transfers */
     uint64_t reads;    /**< device-to-host transfers (each blocks until the queue drains) */
+    uint64_t bytes_up;   /**< bytes of the host-to-device transfers */
+    uint64_t bytes_down; /**< bytes of the device-to-host transfers */
 } votecl_queue_counts;
 
 /** The counts of what the library queued on context so far (subtract two of them to count one

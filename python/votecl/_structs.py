@@ -155,6 +155,8 @@ class votecl_queue_counts(ctypes.Structure):
         ("copies", ctypes.c_uint64),
         ("writes", ctypes.c_uint64),
         ("reads", ctypes.c_uint64),
+        ("bytes_up", ctypes.c_uint64),
+        ("bytes_down", ctypes.c_uint64),
     ]
 
 
