@@ -996,7 +996,7 @@ check_dashed(votecl_context *ctx, votecl_segment (*segs)[6], size_t *counts)
             g_test_message("max_gap %u min_length %u: line %zu (%.2f, %.2f)-(%.2f, %.2f) %u hits",
                            c->max_gap, c->min_length, found[i].line, found[i].x0, found[i].y0,
                            found[i].x1, found[i].y1, found[i].hits);
-        g_assert_true(truth_lines_dashed_check(c, found, count, 1.0));
+        g_assert_true(truth_lines_dashed_check(c, found, count, 0.5));
         for (size_t i = 0; i < count; i++)
             g_assert_true(lines[found[i].line].has_segment);
         g_assert_cmpuint(count, <=, 6);
