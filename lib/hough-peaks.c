@@ -296,8 +296,7 @@ hough_hit(const void *arg, long x, long y, double nx, double ny)
 
 /* One line's runs: its has_segment and ends, and the runs appended to w's list. */
 static int
-hough_segment(const votecl__hough_desc *d, const votecl__segment_walker *w,
-              votecl_hough_line *line)
+hough_segment(const votecl__hough_desc *d, const votecl__segment_walker *w, votecl_hough_line *line)
 {
     double nx = cos(line->theta), ny = sin(line->theta), ends[4] = {0};
     votecl__segment_line walk = {line->rho * nx, line->rho * ny, nx, ny, d->width, d->height};

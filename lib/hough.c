@@ -296,8 +296,8 @@ votecl_hough_plan_peaks(votecl_hough_plan *plan, const uint32_t *accumulator,
 
 /* With params.segments: every segment of lines[0, n) in the edge image data. */
 static votecl_status
-find_segments(votecl_hough_plan *plan, const uint8_t *data, size_t stride,
-              votecl_hough_line *lines, size_t n)
+find_segments(votecl_hough_plan *plan, const uint8_t *data, size_t stride, votecl_hough_line *lines,
+              size_t n)
 {
     const votecl_hough_params *p = &plan->params;
 
@@ -340,8 +340,8 @@ votecl_hough_run(votecl_hough_plan *plan, const votecl_image *image, votecl_houg
         (status = vote(plan, image, stats)) != VOTECL_OK ||
         (status = votecl_hough_plan_peaks(plan, plan->acc, lines, capacity, found)) != VOTECL_OK)
         return status;
-    return find_segments(plan, image->data, image->height > 1 ? image->stride : image->width,
-                         lines, *found < capacity ? *found : capacity);
+    return find_segments(plan, image->data, image->height > 1 ? image->stride : image->width, lines,
+                         *found < capacity ? *found : capacity);
 }
 
 votecl_status

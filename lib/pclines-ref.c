@@ -559,8 +559,8 @@ pclines_segment(const votecl__pclines_desc *desc, const votecl__segment_walker *
 
 votecl_status
 votecl__pclines_segments(const votecl__pclines_desc *desc, const void *data, votecl_dtype dtype,
-                         uint32_t min_length, uint32_t max_gap, votecl_lines_line *lines,
-                         size_t n, votecl__segment_list *list)
+                         uint32_t min_length, uint32_t max_gap, votecl_lines_line *lines, size_t n,
+                         votecl__segment_list *list)
 {
     pclines_segment_image im = {desc, data, dtype};
     votecl__segment_walker w = {pclines_hit, &im, min_length, max_gap, 0, list};

@@ -972,8 +972,8 @@ test_device_segments_diagonal(void)
 static void
 check_dashed(votecl_context *ctx, votecl_segment (*segs)[6], size_t *counts)
 {
-    edge_image im = edge_image_new(TRUTH_LINES_DASHED_W, TRUTH_LINES_DASHED_H,
-                                   TRUTH_LINES_DASHED_W);
+    edge_image im =
+        edge_image_new(TRUTH_LINES_DASHED_W, TRUTH_LINES_DASHED_H, TRUTH_LINES_DASHED_W);
     truth_lines_dashed_draw(im.data);
     for (size_t k = 0; k < truth_lines_dashed_count; k++) {
         const truth_lines_dashed_case *c = &truth_lines_dashed_cases[k];
@@ -992,7 +992,8 @@ check_dashed(votecl_context *ctx, votecl_segment (*segs)[6], size_t *counts)
         /* none before the first run; NULL pointers refused */
         g_assert_cmpint(votecl_hough_plan_segments(plan, &found, &count), ==, VOTECL_OK);
         g_assert_true(found == NULL && count == 0);
-        g_assert_cmpint(votecl_hough_plan_segments(plan, NULL, &count), ==, VOTECL_INVALID_ARGUMENT);
+        g_assert_cmpint(votecl_hough_plan_segments(plan, NULL, &count), ==,
+                        VOTECL_INVALID_ARGUMENT);
         g_assert_cmpint(votecl_hough_run(plan, &view, lines, 2, &n, NULL), ==, VOTECL_OK);
         g_assert_cmpuint(n, ==, 2);
         g_assert_cmpint(votecl_hough_plan_segments(plan, &found, &count), ==, VOTECL_OK);

@@ -303,7 +303,8 @@ check_dashed(votecl_context *ctx, votecl_segment (*segs)[6], size_t *counts)
         /* none before the first run; NULL pointers refused */
         g_assert_cmpint(votecl_lines_plan_segments(plan, &found, &count), ==, VOTECL_OK);
         g_assert_true(found == NULL && count == 0);
-        g_assert_cmpint(votecl_lines_plan_segments(plan, NULL, &count), ==, VOTECL_INVALID_ARGUMENT);
+        g_assert_cmpint(votecl_lines_plan_segments(plan, NULL, &count), ==,
+                        VOTECL_INVALID_ARGUMENT);
         g_assert_cmpint(votecl_lines_run(plan, &view, lines, 2, &n), ==, VOTECL_OK);
         g_assert_cmpuint(n, ==, 2);
         g_assert_cmpint(votecl_lines_plan_segments(plan, &found, &count), ==, VOTECL_OK);

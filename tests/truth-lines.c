@@ -454,24 +454,38 @@ truth_lines_precision(const truth_lines_score *s)
 static const uint32_t dashes_row[][2] = {{10, 29}, {33, 52}, {60, 69}, {90, 94}};
 static const uint32_t dashes_column[][2] = {{5, 25}, {40, 55}};
 
-#define ROW(a, b) {a, 30, b, 30}
-#define COLUMN(a, b) {100, a, 100, b}
+/* ends: row 30's runs {a, 30, b, 30}, column 100's {100, a, 100, b} */
 const truth_lines_dashed_case truth_lines_dashed_cases[] = {
     /* no gap bridged: every dash */
-    {0, 0, 6, {ROW(10, 29), ROW(33, 52), ROW(60, 69), ROW(90, 94), COLUMN(5, 25),
-               COLUMN(40, 55)}},
+    {0,
+     0,
+     6,
+     {{10, 30, 29, 30},
+      {33, 30, 52, 30},
+      {60, 30, 69, 30},
+      {90, 30, 94, 30},
+      {100, 5, 100, 25},
+      {100, 40, 100, 55}}},
     /* a gap of exactly max_gap steps is bridged, one more is not */
-    {3, 0, 5, {ROW(10, 52), ROW(60, 69), ROW(90, 94), COLUMN(5, 25), COLUMN(40, 55)}},
-    {2, 0, 6, {ROW(10, 29), ROW(33, 52), ROW(60, 69), ROW(90, 94), COLUMN(5, 25),
-               COLUMN(40, 55)}},
+    {3,
+     0,
+     5,
+     {{10, 30, 52, 30}, {60, 30, 69, 30}, {90, 30, 94, 30}, {100, 5, 100, 25}, {100, 40, 100, 55}}},
+    {2,
+     0,
+     6,
+     {{10, 30, 29, 30},
+      {33, 30, 52, 30},
+      {60, 30, 69, 30},
+      {90, 30, 94, 30},
+      {100, 5, 100, 25},
+      {100, 40, 100, 55}}},
     /* min_length: a run of exactly min_length px is kept, shorter ones dropped */
-    {7, 10, 3, {ROW(10, 69), COLUMN(5, 25), COLUMN(40, 55)}},
-    {2, 19, 3, {ROW(10, 29), ROW(33, 52), COLUMN(5, 25)}},
+    {7, 10, 3, {{10, 30, 69, 30}, {100, 5, 100, 25}, {100, 40, 100, 55}}},
+    {2, 19, 3, {{10, 30, 29, 30}, {33, 30, 52, 30}, {100, 5, 100, 25}}},
     /* every gap bridged: one segment a line */
-    {20, 0, 2, {ROW(10, 94), COLUMN(5, 55)}},
+    {20, 0, 2, {{10, 30, 94, 30}, {100, 5, 100, 55}}},
 };
-#undef ROW
-#undef COLUMN
 const size_t truth_lines_dashed_count =
     sizeof truth_lines_dashed_cases / sizeof truth_lines_dashed_cases[0];
 
@@ -493,8 +507,7 @@ truth_lines_dashed_draw(uint8_t *pixels)
 static int
 ends_near(const votecl_segment *s, const double e[4], double tol)
 {
-    return (hypot(s->x0 - e[0], s->y0 - e[1]) <= tol &&
-            hypot(s->x1 - e[2], s->y1 - e[3]) <= tol) ||
+    return (hypot(s->x0 - e[0], s->y0 - e[1]) <= tol && hypot(s->x1 - e[2], s->y1 - e[3]) <= tol) ||
            (hypot(s->x0 - e[2], s->y0 - e[3]) <= tol && hypot(s->x1 - e[0], s->y1 - e[1]) <= tol);
 }
 

@@ -171,8 +171,7 @@ tool_lines_result_free(tool_lines_result *r)
 
 int
 tool_lines_annotate(const tool_image *image, const votecl_lines_line *lines, size_t n,
-                    const tool_segments *segments, tool_image *out, char *error,
-                    size_t error_size)
+                    const tool_segments *segments, tool_image *out, char *error, size_t error_size)
 {
     votecl_hough_line *h = calloc(n > 0 ? n : 1, sizeof *h);
     int rc;

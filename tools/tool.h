@@ -287,9 +287,9 @@ int tool_hough_annotate(const tool_image *image, const votecl_hough_line *lines,
                         tool_image *out, char *error, size_t error_size);
 /* The same with each line drawn along each of its segments (a line without one is not
  * drawn); segments NULL (none asked for): tool_hough_annotate(). */
-int tool_hough_annotate_segments(const tool_image *image, const votecl_hough_line *lines,
-                                 size_t n, const tool_segments *segments, tool_image *out,
-                                 char *error, size_t error_size);
+int tool_hough_annotate_segments(const tool_image *image, const votecl_hough_line *lines, size_t n,
+                                 const tool_segments *segments, tool_image *out, char *error,
+                                 size_t error_size);
 
 /* PClines of an image (cmd-lines.c, shared with the demo). */
 typedef struct tool_lines_result {

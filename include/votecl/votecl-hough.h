@@ -207,8 +207,7 @@ VOTECL_API votecl_status votecl_hough_plan_peaks(votecl_hough_plan *plan,
  * before the first run, after a failed one and without params.segments. Returns
  * VOTECL_INVALID_ARGUMENT for a NULL pointer. */
 VOTECL_API votecl_status votecl_hough_plan_segments(const votecl_hough_plan *plan,
-                                                    const votecl_segment **segments,
-                                                    size_t *count);
+                                                    const votecl_segment **segments, size_t *count);
 
 /** Votes a packed width x height u8 image in a device buffer of the plan's context (borrowed)
  * into accumulator (a device buffer of at least G * N * 4 bytes). Asynchronous, for

@@ -214,8 +214,7 @@ VOTECL_API votecl_status votecl_lines_plan_last_stats(const votecl_lines_plan *p
  * 0); count: the number of segments, 0 before the first run, after a failed one and without
  * params.segments. Returns VOTECL_INVALID_ARGUMENT for a NULL pointer. */
 VOTECL_API votecl_status votecl_lines_plan_segments(const votecl_lines_plan *plan,
-                                                    const votecl_segment **segments,
-                                                    size_t *count);
+                                                    const votecl_segment **segments, size_t *count);
 
 /** As votecl_lines_run() with the image in a device buffer of the plan's context (borrowed:
  * width x height elements of dtype, u8 or f32, rows packed from byte 0), such as a frame
