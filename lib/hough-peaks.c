@@ -298,16 +298,11 @@ hough_hit(const void *arg, long x, long y, double nx, double ny)
 static int
 hough_segment(const votecl__hough_desc *d, const votecl__segment_walker *w, votecl_hough_line *line)
 {
-    double nx = cos(line->theta), ny = sin(line->theta), ends[4] = {0};
+    double nx = cos(line->theta), ny = sin(line->theta);
     votecl__segment_line walk = {line->rho * nx, line->rho * ny, nx, ny, d->width, d->height};
-    int r = votecl__segment_runs(&walk, w, ends);
 
-    line->has_segment = r == 1;
-    line->x0 = ends[0];
-    line->y0 = ends[1];
-    line->x1 = ends[2];
-    line->y1 = ends[3];
-    return r < 0 ? -1 : 0;
+    return votecl__segment_report(&walk, w, &line->has_segment, &line->x0, &line->y0, &line->x1,
+                                  &line->y1);
 }
 
 votecl_status

@@ -316,11 +316,8 @@ votecl_status
 votecl_hough_plan_segments(const votecl_hough_plan *plan, const votecl_segment **segments,
                            size_t *count)
 {
-    if (plan == NULL || segments == NULL || count == NULL)
-        return VOTECL_INVALID_ARGUMENT;
-    *segments = plan->segments.n > 0 ? plan->segments.items : NULL;
-    *count = plan->segments.n;
-    return VOTECL_OK;
+    return plan == NULL ? VOTECL_INVALID_ARGUMENT
+                        : votecl__segment_get(&plan->segments, segments, count);
 }
 
 votecl_status

@@ -546,15 +546,9 @@ pclines_segment(const votecl__pclines_desc *desc, const votecl__segment_walker *
 {
     votecl__segment_line walk = {-line->c * line->a, -line->c * line->b, line->a, line->b,
                                  desc->width, desc->height};
-    double ends[4] = {0};
-    int r = votecl__segment_runs(&walk, w, ends);
 
-    line->has_segment = r == 1;
-    line->x0 = ends[0];
-    line->y0 = ends[1];
-    line->x1 = ends[2];
-    line->y1 = ends[3];
-    return r < 0 ? -1 : 0;
+    return votecl__segment_report(&walk, w, &line->has_segment, &line->x0, &line->y0, &line->x1,
+                                  &line->y1);
 }
 
 votecl_status

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include <votecl/votecl-image.h>
+#include <votecl/votecl-status.h>
 
 /* A line through (px, py) with unit normal (nx, ny), in a width x height image; it runs
  * along (-ny, nx). */
@@ -48,6 +49,15 @@ typedef struct votecl__segment_walker {
  * list keeps what it had). */
 int votecl__segment_runs(const votecl__segment_line *line, const votecl__segment_walker *w,
                          double ends[4]);
+
+/* votecl__segment_runs() for a detector's line: *has (its has_segment) and the longest run's
+ * ends (0 when none) written where it keeps them; 0, or -1 when out of memory. */
+int votecl__segment_report(const votecl__segment_line *line, const votecl__segment_walker *w,
+                           int *has, double *x0, double *y0, double *x1, double *y1);
+
+/* What votecl_hough_plan_segments() and votecl_lines_plan_segments() return of list. */
+votecl_status votecl__segment_get(const votecl__segment_list *list,
+                                  const votecl_segment **segments, size_t *count);
 
 /* The weight of pixel (x, y), inside the image, as an edge pixel of a line of normal (nx, ny):
  * 0 when it is none; arg is the detector's own state, borrowed. */

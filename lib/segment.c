@@ -141,6 +141,32 @@ votecl__segment_runs(const votecl__segment_line *line, const votecl__segment_wal
     return 1;
 }
 
+int
+votecl__segment_report(const votecl__segment_line *line, const votecl__segment_walker *w,
+                       int *has, double *x0, double *y0, double *x1, double *y1)
+{
+    double ends[4] = {0, 0, 0, 0};
+    int r = votecl__segment_runs(line, w, ends);
+
+    *has = r == 1;
+    *x0 = ends[0];
+    *y0 = ends[1];
+    *x1 = ends[2];
+    *y1 = ends[3];
+    return r < 0 ? -1 : 0;
+}
+
+votecl_status
+votecl__segment_get(const votecl__segment_list *list, const votecl_segment **segments,
+                    size_t *count)
+{
+    if (segments == NULL || count == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    *segments = list->n > 0 ? list->items : NULL;
+    *count = list->n;
+    return VOTECL_OK;
+}
+
 /* --- the sub-pixel fit --- */
 
 /* Appends pixel (x, y) of weight w to pts; -1 when out of memory. */
