@@ -56,8 +56,8 @@ int votecl__segment_report(const votecl__segment_line *line, const votecl__segme
                            int *has, double *x0, double *y0, double *x1, double *y1);
 
 /* What votecl_hough_plan_segments() and votecl_lines_plan_segments() return of list. */
-votecl_status votecl__segment_get(const votecl__segment_list *list,
-                                  const votecl_segment **segments, size_t *count);
+votecl_status votecl__segment_get(const votecl__segment_list *list, const votecl_segment **segments,
+                                  size_t *count);
 
 /* The weight of pixel (x, y), inside the image, as an edge pixel of a line of normal (nx, ny):
  * 0 when it is none; arg is the detector's own state, borrowed. */

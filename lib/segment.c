@@ -142,8 +142,8 @@ votecl__segment_runs(const votecl__segment_line *line, const votecl__segment_wal
 }
 
 int
-votecl__segment_report(const votecl__segment_line *line, const votecl__segment_walker *w,
-                       int *has, double *x0, double *y0, double *x1, double *y1)
+votecl__segment_report(const votecl__segment_line *line, const votecl__segment_walker *w, int *has,
+                       double *x0, double *y0, double *x1, double *y1)
 {
     double ends[4] = {0, 0, 0, 0};
     int r = votecl__segment_runs(line, w, ends);
