@@ -24,7 +24,8 @@ demo_lines(tool_demo *d, const tool_demo_image *im)
     votecl_status st;
     votecl_lines_params_init(&params);
     params.max_lines = 10;
-    params.segments = 1; /* the lines are drawn where they lie */
+    params.segments = 1;    /* the lines are drawn where they lie, */
+    params.min_length = 10; /* not as dots where they cross clutter */
     if ((st = tool_lines_compute(d->ctx, &params, &im->image, &r)) != VOTECL_OK) {
         tool_fail(d->ctx, st, "PClines");
         goto out;
