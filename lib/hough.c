@@ -304,11 +304,8 @@ find_segments(votecl_hough_plan *plan, const uint8_t *data, size_t stride, votec
     if (!p->segments)
         return VOTECL_OK;
     if (votecl__hough_segments(&plan->desc, data, stride, p->min_length, p->max_gap, lines, n,
-                               &plan->segments) != VOTECL_OK) {
-        plan->segments.n = 0;
-        return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY,
-                            "out of memory for the segments");
-    }
+                               &plan->segments) != VOTECL_OK)
+        return votecl__segment_failed(plan->context, &plan->segments);
     return VOTECL_OK;
 }
 

@@ -697,11 +697,8 @@ finish_lines(votecl_lines_plan *plan, const votecl__pclines_source *source,
         return VOTECL_OK;
     if (votecl__pclines_segments(&plan->desc, data, source->dtype, plan->params.min_length,
                                  plan->params.max_gap, lines, *found < capacity ? *found : capacity,
-                                 &plan->segments) != VOTECL_OK) {
-        plan->segments.n = 0;
-        return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY,
-                            "out of memory for the segments");
-    }
+                                 &plan->segments) != VOTECL_OK)
+        return votecl__segment_failed(plan->context, &plan->segments);
     return VOTECL_OK;
 }
 

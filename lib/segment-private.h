@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <votecl/votecl-context.h>
 #include <votecl/votecl-image.h>
 #include <votecl/votecl-status.h>
 
@@ -54,6 +55,10 @@ int votecl__segment_runs(const votecl__segment_line *line, const votecl__segment
  * ends (0 when none) written where it keeps them; 0, or -1 when out of memory. */
 int votecl__segment_report(const votecl__segment_line *line, const votecl__segment_walker *w,
                            int *has, double *x0, double *y0, double *x1, double *y1);
+
+/* A detector's segments could not be kept: list emptied, the failure recorded in context;
+ * returns VOTECL_OUT_OF_HOST_MEMORY. */
+votecl_status votecl__segment_failed(votecl_context *context, votecl__segment_list *list);
 
 /* What votecl_hough_plan_segments() and votecl_lines_plan_segments() return of list. */
 votecl_status votecl__segment_get(const votecl__segment_list *list, const votecl_segment **segments,

@@ -157,6 +157,13 @@ votecl__segment_report(const votecl__segment_line *line, const votecl__segment_w
 }
 
 votecl_status
+votecl__segment_failed(votecl_context *context, votecl__segment_list *list)
+{
+    list->n = 0;
+    return votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for the segments");
+}
+
+votecl_status
 votecl__segment_get(const votecl__segment_list *list, const votecl_segment **segments,
                     size_t *count)
 {
