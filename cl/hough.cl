@@ -19,7 +19,20 @@
  *                     [-reach, N + reach), reach = n / 2), so the candidates are exactly those
  *                     of find_candidates(); their order is the atomics', and the host sorts
  *                     them. With opencv nonzero, OpenCV's 4-neighbour rule instead (more
- *                     than threshold, > left and upper, >= right and lower, no wrap). */
+ *                     than threshold, > left and upper, >= right and lower, no wrap).
+ *
+ * The CPU shape's vote (lib/hough.c, cpu_rows), in place of the engine's: every size is an
+ * argument, so one program serves every image size (no compile after votecl warmup), and
+ * each accumulator row has one writer, so there are no atomics, copies or merge.
+ *   hough_points      1-D, one work-item per band of `rows` image rows: the packed
+ *                     x | y << 16 locations of the band's pixels at or above edge, in row
+ *                     order, into points[first pixel of the band + k], their number into
+ *                     counts[band].
+ *   hough_vote_rows   1-D, one work-item per HOUGH_ROWS angles from g = HOUGH_ROWS * id:
+ *                     zeroes rows g.. of acc (nbins counts each) and votes every band's points
+ *                     into them with votecl__hough_bin()'s single-precision operations (cos
+ *                     in tab[g], sin in tab[stride + g]; w, scale or, with opencv nonzero,
+ *                     offset as that function's desc). */
 
 #ifndef LOCAL_PTR
 #define LOCAL_PTR LOCAL
@@ -100,6 +113,92 @@ hough_candidates(GLOBAL const uint *acc, uint angles, uint nbins, int reach, uin
         if (k < cap) {
             out[2 + 2 * k] = (uint)cell;
             out[3 + 2 * k] = v;
+        }
+    }
+}
+
+KERNEL void
+hough_points(GLOBAL const uchar *img, uint w, uint h, uint rows, uint edge, GLOBAL uint *points,
+             GLOBAL uint *counts)
+{
+    uint band = (uint)get_global_id(0), y0 = band * rows, k = 0;
+    GLOBAL uint *out = points + (ulong)y0 * w;
+
+    if (y0 >= h)
+        return;
+    for (uint y = y0; y < y0 + rows && y < h; y++) {
+        GLOBAL const uchar *r = img + (ulong)y * w;
+        for (uint x = 0; x < w; x++)
+            if (r[x] >= edge)
+                out[k++] = x | y << 16;
+    }
+    counts[band] = k;
+}
+
+/* HOUGH_ROWS angles per work-item (ROWS_ANGLES of lib/hough-rows.c): each point is loaded
+ * and converted once for all of them, and their bins computed in one loop that the compiler
+ * vectorises (PoCL: 8 floats a ymm register). */
+#define HOUGH_ROWS 8
+
+/* The bins of point p (packed x | y << 16) at the work-item's angles, offset by their rows.
+ * (rho + W) * scale is positive and below N (votecl__hough_bin), so truncating it through
+ * int, which vectorises, gives the (uint) conversion's value. */
+INLINE void
+hough_bins_span(uint p, const float *c, const float *s, float w, float scale, uint nbins,
+                uint *b)
+{
+    float x = (float)(p & 0xffffu), y = (float)(p >> 16);
+
+    for (uint j = 0; j < HOUGH_ROWS; j++)
+        b[j] = j * nbins + min((uint)(int)((x * c[j] + y * s[j] + w) * scale), nbins - 1u);
+}
+
+/* The OpenCV grid's: rint rounds to nearest, ties to even, as the host's rintf. */
+INLINE void
+hough_bins_opencv(uint p, const float *c, const float *s, int offset, uint nbins, uint *b)
+{
+    float x = (float)(p & 0xffffu), y = (float)(p >> 16);
+
+    for (uint j = 0; j < HOUGH_ROWS; j++) {
+        int v = (int)rint(x * c[j] + y * s[j]) + offset;
+        b[j] = j * nbins + (v < 0 ? 0u : min((uint)v, nbins - 1u));
+    }
+}
+
+KERNEL void
+hough_vote_rows(GLOBAL const uint *points, GLOBAL const uint *counts, uint bands, uint band_pixels,
+                GLOBAL const float *tab, uint stride, uint angles, uint nbins, float w,
+                float scale, int offset, uint opencv, GLOBAL uint *acc)
+{
+    uint g = HOUGH_ROWS * (uint)get_global_id(0), live;
+    float c[HOUGH_ROWS], s[HOUGH_ROWS];
+    uint b[HOUGH_ROWS];
+    GLOBAL uint *row = acc + (ulong)g * nbins;
+
+    if (g >= angles)
+        return;
+    live = min(angles - g, (uint)HOUGH_ROWS);
+    for (uint j = 0; j < HOUGH_ROWS; j++) {
+        c[j] = tab[g + j]; /* the table is padded to whole groups of HOUGH_ROWS */
+        s[j] = tab[stride + g + j];
+    }
+    for (ulong i = 0; i < (ulong)live * nbins; i++)
+        row[i] = 0u;
+    for (uint band = 0; band < bands; band++) {
+        GLOBAL const uint *p = points + (ulong)band * band_pixels;
+        uint n = counts[band];
+        for (uint k = 0; k < n; k++) {
+            if (opencv == 0u)
+                hough_bins_span(p[k], c, s, w, scale, nbins, b);
+            else
+                hough_bins_opencv(p[k], c, s, offset, nbins, b);
+            if (live == HOUGH_ROWS) {
+                for (uint j = 0; j < HOUGH_ROWS; j++)
+                    row[b[j]]++;
+            } else {
+                for (uint j = 0; j < live; j++)
+                    row[b[j]]++;
+            }
         }
     }
 }

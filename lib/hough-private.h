@@ -98,4 +98,34 @@ double votecl__hough_rho(const votecl__hough_desc *desc, uint32_t b);
 votecl_status votecl__hough_check_binary(votecl_context *context, const votecl_image *image,
                                          unsigned edge_threshold);
 
+/* The CPU shape's vote (lib/hough-rows.c, cl/hough.cl): sizes as kernel arguments, one
+ * writer per accumulator row. */
+typedef struct votecl__hough_rows {
+    votecl_context *context;
+    const votecl__hough_desc *desc; /* borrowed from the plan */
+    void *k_points, *k_vote;
+    votecl_buffer *points, *counts, *tab; /* edge locations per band, their counts, cos/sin */
+    uint32_t stride;                      /* angles rounded up to whole work-items */
+    uint32_t band_rows;                   /* image rows per band of hough_points */
+    uint32_t bands;
+    int pending; /* the last vote's edge count is still on the device */
+    size_t kept;
+} votecl__hough_rows;
+
+/* Compiles cl/hough.cl (once per context) and allocates the buffers for desc's image size.
+ * On failure the caller still releases rows. */
+votecl_status votecl__hough_rows_init(votecl__hough_rows *rows, votecl_context *context,
+                                      const votecl__hough_desc *desc);
+void votecl__hough_rows_release(votecl__hough_rows *rows);
+
+/* Votes the u8 image in image (packed) into acc (G * N counts, overwritten). */
+votecl_status votecl__hough_rows_vote(votecl__hough_rows *rows, votecl_buffer *image,
+                                      votecl_buffer *acc);
+
+/* The last vote's edge pixels (read from the device once). */
+votecl_status votecl__hough_rows_kept(votecl__hough_rows *rows, size_t *kept);
+
+/* The plan description of the rows vote. */
+void votecl__hough_rows_describe(const votecl__hough_rows *rows, votecl_vote_plan_info *info);
+
 #endif

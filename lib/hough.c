@@ -1,7 +1,8 @@
 /* The theta-rho Hough transform for lines, a built-in of the generic voting engine: the plan
  * is a votecl_vote_spec (vote_test: the edge test; vote_index: GPU-vote Eq. 2 with a cos/sin
- * table) compiled into a votecl_vote_plan, plus peak extraction on the host. The 'ref'
- * backend runs lib/hough-ref.c instead. */
+ * table) compiled into a votecl_vote_plan, plus peak extraction on the host. CPU-shaped
+ * devices vote through lib/hough-rows.c instead unless a strategy is asked for, and the
+ * 'ref' backend runs lib/hough-ref.c. */
 #include "votecl-private.h"
 
 #include <stdio.h>
@@ -14,13 +15,16 @@ struct votecl_hough_plan {
     votecl_context *context;
     votecl_hough_params params;
     votecl__hough_desc desc;
-    votecl_vote_plan *vote; /* NULL on the ref backend */
+    votecl_vote_plan *vote;  /* the engine's; NULL on the ref backend and with rows */
+    votecl__hough_rows rows; /* the CPU shape's vote, where use_rows */
+    int use_rows;
     uint32_t *acc;          /* G * N counts of the last run */
     int have_acc;
     votecl_vote_stats last; /* the ref backend's last stats */
     /* the gray path (votecl_hough_run_gray), set up on its first run */
     votecl__program *program; /* cl/hough.cl; owned by the context's cache */
     void *k_sobel, *k_candidates;
+    int gray_ready;
     votecl_buffer *gray, *edges, *dacc, *mirror, *cand; /* device buffers */
     size_t cand_cap;   /* candidate pairs cand holds */
     uint8_t *edges_host; /* the ref backend's edge image, and segments' */
@@ -126,6 +130,18 @@ plan_compile(votecl_hough_plan *plan)
     return status;
 }
 
+/* The rows vote on a CPU shape, unless the caller asks the engine for a strategy, stretch or
+ * work-group size (VOTECL_FORCE_VARIANT included: tests reach every strategy). */
+static int
+wants_rows(const votecl_hough_plan *plan)
+{
+    const votecl_hough_params *p = &plan->params;
+
+    return plan->context->shape.cpu && p->variant == VOTECL_VARIANT_AUTO &&
+           plan->context->force_variant == VOTECL_VARIANT_AUTO && p->stretch == 0 &&
+           p->work_group_size == 0;
+}
+
 static votecl_status
 plan_init(void *plan_, votecl_context *context, const void *params, size_t width, size_t height)
 {
@@ -142,6 +158,10 @@ plan_init(void *plan_, votecl_context *context, const void *params, size_t width
     plan->desc.opencv_peaks = p->peak_rule == VOTECL_HOUGH_PEAKS_OPENCV;
     if (plan->context->backend == VOTECL_BACKEND_REF)
         return VOTECL_OK;
+    if (wants_rows(plan)) {
+        plan->use_rows = 1;
+        return votecl__hough_rows_init(&plan->rows, context, &plan->desc);
+    }
     return plan_compile(plan);
 }
 
@@ -162,6 +182,7 @@ votecl_hough_plan_free(votecl_hough_plan *plan)
     if (plan == NULL)
         return;
     votecl_vote_plan_free(plan->vote);
+    votecl__hough_rows_release(&plan->rows);
     votecl_buffer_free(plan->gray);
     votecl_buffer_free(plan->edges);
     votecl_buffer_free(plan->dacc);
@@ -251,6 +272,28 @@ ref_vote(votecl_hough_plan *plan, const uint8_t *data, size_t stride, uint32_t *
     plan->last.eta = (double)plan->last.kept / (double)elements;
 }
 
+/* The rows vote of a host image: uploaded into the gray path's edge buffer, counts read
+ * back into plan->acc. */
+static votecl_status
+rows_run_image(votecl_hough_plan *plan, const votecl_image *image)
+{
+    const votecl__hough_desc *d = &plan->desc;
+    size_t pixels = (size_t)d->width * d->height, cells = (size_t)d->angles * d->nbins;
+    const void *packed;
+    void *copy = NULL;
+    votecl_status status = votecl__image_packed(plan->context, image, d->width, &packed, &copy);
+
+    if (status == VOTECL_OK &&
+        (status = votecl__buffer_ensure(plan->context, &plan->edges, pixels)) == VOTECL_OK &&
+        (status = votecl__buffer_ensure(plan->context, &plan->dacc, cells * 4)) == VOTECL_OK &&
+        (status = votecl_buffer_write(plan->edges, 0, packed, pixels)) == VOTECL_OK &&
+        (status = votecl__hough_rows_vote(&plan->rows, plan->edges, plan->dacc)) == VOTECL_OK &&
+        (status = votecl_buffer_read(plan->dacc, 0, plan->acc, cells * 4)) == VOTECL_OK)
+        status = votecl_hough_plan_last_stats(plan, &plan->last);
+    free(copy);
+    return status;
+}
+
 static votecl_status
 vote(votecl_hough_plan *plan, const votecl_image *image, votecl_vote_stats *stats)
 {
@@ -260,7 +303,9 @@ vote(votecl_hough_plan *plan, const votecl_image *image, votecl_vote_stats *stat
     plan->acc_on_device = 0;
     if ((status = ensure_acc(plan)) != VOTECL_OK)
         return status;
-    if (plan->vote == NULL)
+    if (plan->use_rows)
+        status = rows_run_image(plan, image);
+    else if (plan->vote == NULL)
         ref_vote(plan, image->data, image->height > 1 ? image->stride : image->width, plan->acc);
     else
         status = votecl_vote_run_image(plan->vote, image, plan->acc, &plan->last);
@@ -353,6 +398,8 @@ votecl_hough_run_buffers(votecl_hough_plan *plan, votecl_buffer *image, votecl_b
         (status = votecl__buffer_check(plan->context, accumulator, (size_t)d->angles * d->nbins * 4,
                                        "accumulator")) != VOTECL_OK)
         return status;
+    if (plan->use_rows)
+        return votecl__hough_rows_vote(&plan->rows, image, accumulator);
     if (plan->vote != NULL)
         return votecl_vote_run_buffers(plan->vote, image, d->width, d->height, accumulator);
     ref_vote(plan, image->handle, d->width, accumulator->handle);
@@ -362,8 +409,17 @@ votecl_hough_run_buffers(votecl_hough_plan *plan, votecl_buffer *image, votecl_b
 votecl_status
 votecl_hough_plan_last_stats(votecl_hough_plan *plan, votecl_vote_stats *stats)
 {
+    votecl_status status;
+
     if (plan == NULL || stats == NULL)
         return VOTECL_INVALID_ARGUMENT;
+    if (plan->use_rows) {
+        size_t elements = (size_t)plan->desc.width * plan->desc.height;
+        if ((status = votecl__hough_rows_kept(&plan->rows, &plan->last.kept)) != VOTECL_OK)
+            return status;
+        plan->last.elements = elements;
+        plan->last.eta = (double)plan->last.kept / (double)elements;
+    }
     if (plan->vote != NULL)
         return votecl_vote_plan_last_stats(plan->vote, stats);
     *stats = plan->last;
@@ -378,6 +434,10 @@ votecl_hough_plan_describe(const votecl_hough_plan *plan, size_t elements,
         return VOTECL_INVALID_ARGUMENT;
     if (plan->vote != NULL)
         return votecl_vote_plan_describe(plan->vote, elements, info);
+    if (plan->use_rows) {
+        votecl__hough_rows_describe(&plan->rows, info);
+        return VOTECL_OK;
+    }
     memset(info, 0, sizeof *info);
     info->nbins = plan->desc.nbins;
     info->spaces = plan->desc.angles;
@@ -402,7 +462,7 @@ gray_setup(votecl_hough_plan *plan)
     int32_t *mirror;
     votecl_status status;
 
-    if (plan->program != NULL)
+    if (plan->gray_ready)
         return VOTECL_OK;
     if (plan->mask == NULL && (plan->mask = votecl__calloc(cells, 1)) == NULL)
         return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
@@ -412,8 +472,9 @@ gray_setup(votecl_hough_plan *plan)
         mirror[b + half] = (int32_t)votecl__hough_mirror_bin(d, b);
     plan->cand_cap = 4096;
     if ((status = votecl_buffer_new(plan->context, pixels, &plan->gray)) != VOTECL_OK ||
-        (status = votecl_buffer_new(plan->context, pixels, &plan->edges)) != VOTECL_OK ||
-        (status = votecl_buffer_new(plan->context, cells * 4, &plan->dacc)) != VOTECL_OK ||
+        /* a host run on the rows vote may have made these two already */
+        (status = votecl__buffer_ensure(plan->context, &plan->edges, pixels)) != VOTECL_OK ||
+        (status = votecl__buffer_ensure(plan->context, &plan->dacc, cells * 4)) != VOTECL_OK ||
         (status = votecl_buffer_new(plan->context, (size_t)n * 4, &plan->mirror)) != VOTECL_OK ||
         (status = votecl_buffer_new(plan->context, 8 + 8 * plan->cand_cap, &plan->cand)) !=
             VOTECL_OK ||
@@ -429,6 +490,7 @@ gray_setup(votecl_hough_plan *plan)
                                              &plan->k_candidates)) != VOTECL_OK)
             goto out;
         plan->program = program;
+        plan->gray_ready = 1;
     }
 out:
     free(mirror);
@@ -464,7 +526,9 @@ gray_vote(votecl_hough_plan *plan, const votecl_image *image, unsigned threshold
                             VOTECL__ARG_UINT(d->edge_threshold), VOTECL__ARG_BUF(plan->edges),
                             VOTECL__ARG_BUF(plan->cand)},
             7);
-    if (status == VOTECL_OK)
+    if (status == VOTECL_OK && plan->use_rows)
+        status = votecl__hough_rows_vote(&plan->rows, plan->edges, plan->dacc);
+    else if (status == VOTECL_OK)
         status = votecl_vote_run_buffers(plan->vote, plan->edges, d->width, d->height, plan->dacc);
     return status;
 }
@@ -548,6 +612,8 @@ gray_device(votecl_hough_plan *plan, const votecl_image *image, unsigned thresho
     plan->last.elements = elements;
     plan->last.kept = kept;
     plan->last.eta = (double)kept / (double)elements;
+    plan->rows.kept = kept;
+    plan->rows.pending = 0;
     plan->acc_on_device = 1;
     if ((status = votecl__hough_peaks_from(&plan->desc, pairs, n, p->peak_window, p->max_lines,
                                            p->merge_distance, plan->mask, lines, capacity,
@@ -610,8 +676,9 @@ votecl_hough_run_gray(votecl_hough_plan *plan, const votecl_image *image, unsign
     plan->have_acc = 0;
     plan->acc_on_device = 0;
     plan->segments.n = 0;
-    status = plan->vote == NULL ? gray_ref(plan, image, sobel_threshold, lines, capacity, found)
-                                : gray_device(plan, image, sobel_threshold, lines, capacity, found);
+    status = plan->vote == NULL && !plan->use_rows
+                 ? gray_ref(plan, image, sobel_threshold, lines, capacity, found)
+                 : gray_device(plan, image, sobel_threshold, lines, capacity, found);
     if (status == VOTECL_OK)
         status = find_segments(plan, plan->edges_host, d->width, lines,
                                *found < capacity ? *found : capacity);

@@ -624,7 +624,8 @@ compare(const device_case *c, votecl_hough_params *p, const edge_image *im)
             g_test_message("first difference at angle %zu bin %zu: device %u, reference %u",
                            diff / ref.nbins, diff % ref.nbins, dev.acc[diff], ref.acc[diff]);
         g_assert_cmpuint(diff, ==, (size_t)-1);
-        g_assert_cmpint(dev.info.variant, ==, c->variant);
+        if (c->variant != VOTECL_VARIANT_AUTO) /* auto: whatever the device's shape takes */
+            g_assert_cmpint(dev.info.variant, ==, c->variant);
         g_assert_cmpuint(dev.stats.kept, ==, ref.stats.kept);
         g_assert_cmpuint(dev.stats.elements, ==, ref.stats.elements);
         g_assert_cmpuint(dev.found, ==, ref.found);
@@ -1096,6 +1097,7 @@ add_device_tests(void)
         {VOTECL_VARIANT_LOCAL, "local"},
         {VOTECL_VARIANT_GLOBAL, "global"},
         {VOTECL_VARIANT_PRIVATE, "private"},
+        {VOTECL_VARIANT_AUTO, "auto"}, /* CPU shapes: lib/hough-rows.c, not the engine */
     };
     static const struct {
         const char *name;
@@ -1112,6 +1114,72 @@ add_device_tests(void)
             tu_add_device_data_test(path, &cases[c], tests[t].fn, NULL);
             g_free(path);
         }
+}
+
+/* Counts the programs a context compiles (votecl_context_set_build_callback). */
+static void
+count_builds(votecl_build_event event, const char *what, double seconds, void *user)
+{
+    if (event == VOTECL_BUILD_STARTED)
+        (*(unsigned *)user)++;
+}
+
+/* A planted image of width x height voted on ctx equals the reference's. */
+static void
+check_size(votecl_context *ctx, const votecl_hough_params *p, size_t width, size_t height)
+{
+    planted truth[N_PLANTED];
+    edge_image im = planted_image(truth, width, height);
+    result dev = {0}, ref = {0};
+    if (run(tu_ref_context, p, &im, &ref) == 0 && run(ctx, p, &im, &dev) == 0) {
+        g_assert_cmpuint(dev.stats.kept, ==, ref.stats.kept);
+        g_assert_cmpmem(dev.acc, (size_t)ref.angles * ref.nbins * 4, ref.acc,
+                        (size_t)ref.angles * ref.nbins * 4);
+    }
+    result_clear(&dev);
+    result_clear(&ref);
+    g_free(im.data);
+}
+
+/* On a CPU-shaped device (forced here, so any device runs it) the vote takes every size as
+ * a kernel argument: after a first plan at one size (what votecl warmup makes), plans at
+ * other sizes, angle counts and either grid compile nothing. The disk cache is off, so a
+ * program the sizes still selected would be built and counted. */
+static void
+test_device_any_size(void)
+{
+    votecl_context_options options;
+    char *saved = g_strdup(g_getenv("VOTECL_FORCE_SHAPE"));
+    votecl_context *ctx;
+    votecl_hough_params p;
+    unsigned builds = 0;
+    votecl_context_options_init(&options);
+    options.disable_disk_cache = 1;
+    g_setenv("VOTECL_FORCE_SHAPE", "cpu", TRUE);
+    ctx = tu_device_context_new(&options);
+    if (saved != NULL)
+        g_setenv("VOTECL_FORCE_SHAPE", saved, TRUE);
+    else
+        g_unsetenv("VOTECL_FORCE_SHAPE");
+    g_free(saved);
+    if (ctx == NULL)
+        return;
+    g_assert_cmpint(votecl_context_set_build_callback(ctx, count_builds, &builds), ==, VOTECL_OK);
+    votecl_hough_params_init(&p);
+    p.edge_threshold = 128;
+    check_size(ctx, &p, 320, 240);
+    g_assert_cmpuint(builds, >, 0); /* the first plan did compile */
+    builds = 0;
+    check_size(ctx, &p, 333, 221);
+    p.angles = 61;
+    p.rho_bins = 777;
+    check_size(ctx, &p, 200, 300);
+    votecl_hough_params_init(&p);
+    p.edge_threshold = 128;
+    p.rho_grid = VOTECL_HOUGH_GRID_OPENCV;
+    check_size(ctx, &p, 257, 129);
+    g_assert_cmpuint(builds, ==, 0);
+    votecl_context_free(ctx);
 }
 
 /* --- the line truth suite (tests/truth-lines.h): a fixed subset with recall floors, the
@@ -1198,6 +1266,7 @@ static const tu_test tests[] = {
     {TU_DEVICE, "auto/hough/segments-diagonal", {test_device_segments_diagonal}},
     {TU_DEVICE, "auto/hough/segments-dashed", {test_device_segments_dashed}},
     {TU_DEVICE, "auto/hough/opencv", {test_device_opencv}},
+    {TU_DEVICE, "auto/hough/any-size", {test_device_any_size}},
 };
 
 int

@@ -92,6 +92,9 @@ typedef struct votecl_hough_params {
     uint32_t peak_threshold;    /**< least votes of a peak; 0 (default): max(2, min(W, H) / 4), a
                                    line at least a quarter of the shorter side long */
     size_t max_lines;           /**< most peaks reported; 0 (default): no limit but capacity */
+    /* With all three left at their defaults, CPU-shaped devices vote with the Hough's own
+     * kernel (one writer per accumulator row, every size a kernel argument) instead of the
+     * engine; setting any of them asks the engine. Results are equal either way. */
     votecl_variant variant;     /**< passed to the engine's spec (AUTO by default) */
     unsigned stretch;           /**< passed to the engine's spec (0: chosen for the device) */
     unsigned work_group_size;   /**< passed to the engine's spec (0: chosen for the device) */
@@ -219,7 +222,9 @@ VOTECL_API votecl_status votecl_hough_run_buffers(votecl_hough_plan *plan, votec
 VOTECL_API votecl_status votecl_hough_plan_last_stats(votecl_hough_plan *plan,
                                                       votecl_vote_stats *stats);
 
-/** The engine's strategy for an image of 'elements' pixels. info: caller-owned output. */
+/** The engine's strategy for an image of 'elements' pixels (the Hough's own CPU vote is
+ * described as the private strategy: one copy, each work-item owning its rows). info:
+ * caller-owned output. */
 VOTECL_API votecl_status votecl_hough_plan_describe(const votecl_hough_plan *plan, size_t elements,
                                                     votecl_vote_plan_info *info);
 
