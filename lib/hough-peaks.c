@@ -294,17 +294,27 @@ hough_hit(const void *arg, long x, long y, double nx, double ny)
     return im->data[(size_t)y * im->stride + (size_t)x] >= im->desc->edge_threshold;
 }
 
-void
-votecl__hough_segment(const votecl__hough_desc *d, const uint8_t *data, size_t stride,
-                      uint32_t min_length, uint32_t max_gap, votecl_hough_line *line)
+/* One line's runs: its has_segment and ends, and the runs appended to w's list. */
+static int
+hough_segment(const votecl__hough_desc *d, const votecl__segment_walker *w, votecl_hough_line *line)
 {
-    double nx = cos(line->theta), ny = sin(line->theta), ends[4];
+    double nx = cos(line->theta), ny = sin(line->theta);
     votecl__segment_line walk = {line->rho * nx, line->rho * ny, nx, ny, d->width, d->height};
-    hough_segment_image im = {d, data, stride};
 
-    line->has_segment = votecl__segment_walk(&walk, hough_hit, &im, min_length, max_gap, ends);
-    line->x0 = line->has_segment ? ends[0] : 0;
-    line->y0 = line->has_segment ? ends[1] : 0;
-    line->x1 = line->has_segment ? ends[2] : 0;
-    line->y1 = line->has_segment ? ends[3] : 0;
+    return votecl__segment_report(&walk, w, &line->has_segment, &line->x0, &line->y0, &line->x1,
+                                  &line->y1);
+}
+
+votecl_status
+votecl__hough_segments(const votecl__hough_desc *d, const uint8_t *data, size_t stride,
+                       uint32_t min_length, uint32_t max_gap, votecl_hough_line *lines, size_t n,
+                       votecl__segment_list *list)
+{
+    hough_segment_image im = {d, data, stride};
+    votecl__segment_walker w = {hough_hit, &im, min_length, max_gap, 0, list};
+
+    for (w.index = 0; w.index < n; w.index++)
+        if (hough_segment(d, &w, &lines[w.index]) != 0)
+            return VOTECL_OUT_OF_HOST_MEMORY;
+    return VOTECL_OK;
 }

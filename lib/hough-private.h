@@ -4,6 +4,7 @@
 #define VOTECL_HOUGH_PRIVATE_H
 
 #include "votecl-private.h"
+#include "segment-private.h"
 
 /* Everything the bin arithmetic of GPU-vote Eq. 2 needs, in the precision the device uses. */
 typedef struct votecl__hough_desc {
@@ -79,10 +80,14 @@ votecl_status votecl__hough_peaks_from(const votecl__hough_desc *desc, const uin
 void votecl__hough_sobel(const uint8_t *gray, size_t stride, uint32_t width, uint32_t height,
                          unsigned threshold, uint8_t *edges);
 
-/* The segment of line in a u8 edge image (rows stride bytes apart): the longest run of edge
- * pixels (>= desc->edge_threshold) within 2 px of the line, gaps of at most max_gap px. */
-void votecl__hough_segment(const votecl__hough_desc *desc, const uint8_t *data, size_t stride,
-                           uint32_t min_length, uint32_t max_gap, votecl_hough_line *line);
+/* The segments of lines[0, n) in a u8 edge image (rows stride bytes apart): each line's runs
+ * of edge pixels (>= desc->edge_threshold) within 2 px of it, gaps of at most max_gap steps.
+ * Sets each line's has_segment and ends to its longest run (votecl-hough.h) and appends to
+ * list every run of at least min_length px; VOTECL_OUT_OF_HOST_MEMORY when list cannot grow. */
+votecl_status votecl__hough_segments(const votecl__hough_desc *desc, const uint8_t *data,
+                                     size_t stride, uint32_t min_length, uint32_t max_gap,
+                                     votecl_hough_line *lines, size_t n,
+                                     votecl__segment_list *list);
 
 /* theta_g and the rho at the centre of bin b, in double. */
 double votecl__hough_theta(const votecl__hough_desc *desc, unsigned g);

@@ -30,6 +30,7 @@ struct votecl_hough_plan {
     uint8_t *edges_host; /* the ref backend's edge image, and segments' */
     uint8_t *mask;       /* G * N zeroed bytes for the peaks' suppression, kept mapped */
     int acc_on_device; /* the last run's accumulator is dacc's, not yet read back */
+    votecl__segment_list segments; /* every segment of the last run's lines */
 };
 
 void
@@ -189,6 +190,7 @@ votecl_hough_plan_free(votecl_hough_plan *plan)
     votecl_buffer_free(plan->cand);
     free(plan->edges_host);
     free(plan->mask);
+    free(plan->segments.items);
     votecl__hough_desc_release(&plan->desc);
     free(plan->acc);
     free(plan);
@@ -337,6 +339,29 @@ votecl_hough_plan_peaks(votecl_hough_plan *plan, const uint32_t *accumulator,
     return VOTECL_OK;
 }
 
+/* With params.segments: every segment of lines[0, n) in the edge image data. */
+static votecl_status
+find_segments(votecl_hough_plan *plan, const uint8_t *data, size_t stride, votecl_hough_line *lines,
+              size_t n)
+{
+    const votecl_hough_params *p = &plan->params;
+
+    if (!p->segments)
+        return VOTECL_OK;
+    if (votecl__hough_segments(&plan->desc, data, stride, p->min_length, p->max_gap, lines, n,
+                               &plan->segments) != VOTECL_OK)
+        return votecl__segment_failed(plan->context, &plan->segments);
+    return VOTECL_OK;
+}
+
+votecl_status
+votecl_hough_plan_segments(const votecl_hough_plan *plan, const votecl_segment **segments,
+                           size_t *count)
+{
+    return plan == NULL ? VOTECL_INVALID_ARGUMENT
+                        : votecl__segment_get(&plan->segments, segments, count);
+}
+
 votecl_status
 votecl_hough_run(votecl_hough_plan *plan, const votecl_image *image, votecl_hough_line *lines,
                  size_t capacity, size_t *found, votecl_vote_stats *stats)
@@ -349,15 +374,13 @@ votecl_hough_run(votecl_hough_plan *plan, const votecl_image *image, votecl_houg
     if (found == NULL || (lines == NULL && capacity > 0))
         return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "%s: NULL pointer",
                             found == NULL ? "found" : "lines");
+    plan->segments.n = 0;
     if ((status = check_image(plan, image)) != VOTECL_OK ||
         (status = vote(plan, image, stats)) != VOTECL_OK ||
         (status = votecl_hough_plan_peaks(plan, plan->acc, lines, capacity, found)) != VOTECL_OK)
         return status;
-    for (size_t i = 0; plan->params.segments && i < *found && i < capacity; i++)
-        votecl__hough_segment(&plan->desc, image->data,
-                              image->height > 1 ? image->stride : image->width,
-                              plan->params.min_length, plan->params.max_gap, &lines[i]);
-    return VOTECL_OK;
+    return find_segments(plan, image->data, image->height > 1 ? image->stride : image->width, lines,
+                         *found < capacity ? *found : capacity);
 }
 
 votecl_status
@@ -652,14 +675,15 @@ votecl_hough_run_gray(votecl_hough_plan *plan, const votecl_image *image, unsign
                             "out of memory for the edge image");
     plan->have_acc = 0;
     plan->acc_on_device = 0;
+    plan->segments.n = 0;
     status = plan->vote == NULL && !plan->use_rows
                  ? gray_ref(plan, image, sobel_threshold, lines, capacity, found)
                  : gray_device(plan, image, sobel_threshold, lines, capacity, found);
+    if (status == VOTECL_OK)
+        status = find_segments(plan, plan->edges_host, d->width, lines,
+                               *found < capacity ? *found : capacity);
     if (status != VOTECL_OK)
         return status;
-    for (size_t i = 0; plan->params.segments && i < *found && i < capacity; i++)
-        votecl__hough_segment(d, plan->edges_host, d->width, plan->params.min_length,
-                              plan->params.max_gap, &lines[i]);
     if (stats != NULL)
         *stats = plan->last;
     return VOTECL_OK;

@@ -122,10 +122,13 @@ int votecl__pclines_refine(const votecl__pclines_desc *desc, const votecl__pclin
                            const votecl_lines_edge *sorted, votecl__segment_points *scratch,
                            votecl_lines_line *line);
 
-/* The segment of line (the longest run of edge pixels within 2 px of it, gaps of at most
- * max_gap px) in a packed image; sets line's has_segment and ends (votecl-lines.h). */
-void votecl__pclines_segment(const votecl__pclines_desc *desc, const void *data,
-                             votecl_dtype dtype, uint32_t min_length, uint32_t max_gap,
-                             votecl_lines_line *line);
+/* The segments of lines[0, n) in a packed image: each line's runs of edge pixels within 2 px
+ * of it, gaps of at most max_gap steps. Sets each line's has_segment and ends to its longest
+ * run (votecl-lines.h) and appends to list every run of at least min_length px;
+ * VOTECL_OUT_OF_HOST_MEMORY when list cannot grow. */
+votecl_status votecl__pclines_segments(const votecl__pclines_desc *desc, const void *data,
+                                       votecl_dtype dtype, uint32_t min_length, uint32_t max_gap,
+                                       votecl_lines_line *lines, size_t n,
+                                       votecl__segment_list *list);
 
 #endif

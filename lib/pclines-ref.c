@@ -546,18 +546,28 @@ pclines_hit(const void *arg, long x, long y, double nx, double ny)
     return is_edge_along(im->desc, im->data, im->dtype, x, y, nx, ny);
 }
 
-void
-votecl__pclines_segment(const votecl__pclines_desc *desc, const void *data, votecl_dtype dtype,
-                        uint32_t min_length, uint32_t max_gap, votecl_lines_line *line)
+/* One line's runs: its has_segment and ends, and the runs appended to w's list. */
+static int
+pclines_segment(const votecl__pclines_desc *desc, const votecl__segment_walker *w,
+                votecl_lines_line *line)
 {
     votecl__segment_line walk = {-line->c * line->a, -line->c * line->b, line->a, line->b,
                                  desc->width, desc->height};
-    pclines_segment_image im = {desc, data, dtype};
-    double ends[4];
 
-    line->has_segment = votecl__segment_walk(&walk, pclines_hit, &im, min_length, max_gap, ends);
-    line->x0 = line->has_segment ? ends[0] : 0;
-    line->y0 = line->has_segment ? ends[1] : 0;
-    line->x1 = line->has_segment ? ends[2] : 0;
-    line->y1 = line->has_segment ? ends[3] : 0;
+    return votecl__segment_report(&walk, w, &line->has_segment, &line->x0, &line->y0, &line->x1,
+                                  &line->y1);
+}
+
+votecl_status
+votecl__pclines_segments(const votecl__pclines_desc *desc, const void *data, votecl_dtype dtype,
+                         uint32_t min_length, uint32_t max_gap, votecl_lines_line *lines, size_t n,
+                         votecl__segment_list *list)
+{
+    pclines_segment_image im = {desc, data, dtype};
+    votecl__segment_walker w = {pclines_hit, &im, min_length, max_gap, 0, list};
+
+    for (w.index = 0; w.index < n; w.index++)
+        if (pclines_segment(desc, &w, &lines[w.index]) != 0)
+            return VOTECL_OUT_OF_HOST_MEMORY;
+    return VOTECL_OK;
 }

@@ -89,6 +89,7 @@ struct votecl_lines_plan {
     size_t points_capacity;
     int have_space;
     votecl_lines_stats last;
+    votecl__segment_list segments; /* every segment of the last run's lines */
 };
 
 void
@@ -371,6 +372,7 @@ votecl_lines_plan_free(votecl_lines_plan *plan)
     free(plan->host_gray);
     free(plan->host_space);
     free(plan->points);
+    free(plan->segments.items);
     free(plan);
 }
 
@@ -836,10 +838,21 @@ finish_lines(votecl_lines_plan *plan, const votecl__pclines_source *source,
                                    lines, capacity, found);
     if (status != VOTECL_OK)
         return votecl__fail(plan->context, status, "out of memory for the lines");
-    for (size_t i = 0; data != NULL && plan->params.segments && i < *found && i < capacity; i++)
-        votecl__pclines_segment(&plan->desc, data, source->dtype, plan->params.min_length,
-                                plan->params.max_gap, &lines[i]);
+    if (data == NULL || !plan->params.segments)
+        return VOTECL_OK;
+    if (votecl__pclines_segments(&plan->desc, data, source->dtype, plan->params.min_length,
+                                 plan->params.max_gap, lines, *found < capacity ? *found : capacity,
+                                 &plan->segments) != VOTECL_OK)
+        return votecl__segment_failed(plan->context, &plan->segments);
     return VOTECL_OK;
+}
+
+votecl_status
+votecl_lines_plan_segments(const votecl_lines_plan *plan, const votecl_segment **segments,
+                           size_t *count)
+{
+    return plan == NULL ? VOTECL_INVALID_ARGUMENT
+                        : votecl__segment_get(&plan->segments, segments, count);
 }
 
 votecl_status
@@ -855,6 +868,7 @@ votecl_lines_run(votecl_lines_plan *plan, const votecl_image *image, votecl_line
         return VOTECL_INVALID_ARGUMENT;
     VOTECL__ENTER_OR_RETURN(plan->context);
     plan->have_space = 0;
+    plan->segments.n = 0;
     if ((status = check_output(plan, lines, capacity, found)) != VOTECL_OK ||
         (status = check_image(plan, image, &row_bytes)) != VOTECL_OK ||
         (status = votecl__image_packed(plan->context, image, row_bytes, &data, &copy)) !=
@@ -915,6 +929,7 @@ votecl_lines_run_buffer(votecl_lines_plan *plan, votecl_buffer *image, size_t wi
         return VOTECL_INVALID_ARGUMENT;
     VOTECL__ENTER_OR_RETURN(plan->context);
     plan->have_space = 0;
+    plan->segments.n = 0;
     if ((status = check_output(plan, lines, capacity, found)) != VOTECL_OK ||
         (status = check_buffer(plan, image, width, height, dtype, &bytes)) != VOTECL_OK)
         return status;
@@ -971,6 +986,7 @@ votecl_lines_run_edges(votecl_lines_plan *plan, const votecl_lines_edge *edges, 
         return VOTECL_INVALID_ARGUMENT;
     VOTECL__ENTER_OR_RETURN(plan->context);
     plan->have_space = 0;
+    plan->segments.n = 0;
     if ((status = check_output(plan, lines, capacity, found)) != VOTECL_OK ||
         (status = check_edges(plan, edges, n)) != VOTECL_OK)
         return status;

@@ -5,6 +5,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <votecl/votecl-context.h>
+#include <votecl/votecl-image.h>
+#include <votecl/votecl-status.h>
+
 /* A line through (px, py) with unit normal (nx, ny), in a width x height image; it runs
  * along (-ny, nx). */
 typedef struct votecl__segment_line {
@@ -20,13 +24,45 @@ typedef int (*votecl__segment_hit)(const void *arg, long x, long y, double nx, d
  * [0, W-1] x [0, H-1] (Liang-Barsky); 0 when the line misses the box. */
 int votecl__segment_clip(const votecl__segment_line *line, double *t0, double *t1);
 
+/* Segments found so far (owned, free items): n of room. */
+typedef struct votecl__segment_list {
+    votecl_segment *items;
+    size_t n, room;
+} votecl__segment_list;
+
+/* What a walk looks for: hit (with arg, the detector's state, borrowed) says what an edge
+ * pixel is; runs shorter than min_length px are not reported; gaps of at most max_gap steps
+ * are bridged; list (NULL: none kept) gets every reported run, tagged with index. */
+typedef struct votecl__segment_walker {
+    votecl__segment_hit hit;
+    const void *arg;
+    uint32_t min_length, max_gap;
+    size_t index;
+    votecl__segment_list *list;
+} votecl__segment_walker;
+
 /* Walks line through the image one pixel step along its major axis at a time (an edge pixel
- * within 2 px along the minor axis is a hit) and finds its longest run of hits with gaps of at
- * most max_gap steps; when that run spans at least min_length px, writes its ends (x0, y0, x1,
- * y1), the feet on the line of its first and last edge pixels, to ends and returns 1;
- * otherwise returns 0 and leaves ends alone. */
-int votecl__segment_walk(const votecl__segment_line *line, votecl__segment_hit hit,
-                         const void *arg, uint32_t min_length, uint32_t max_gap, double ends[4]);
+ * within 2 px along the minor axis is a hit) and finds its runs of hits with gaps of at most
+ * max_gap steps, in the order of the line's direction (-ny, nx); each run from the foot on the
+ * line of its first edge pixel to the farthest foot of its edge pixels. Appends to w->list the
+ * runs spanning at least min_length px; when the longest run does, writes its ends (x0, y0, x1,
+ * y1) to ends and returns 1; otherwise writes zeros and returns 0; -1 when out of memory (the
+ * list keeps what it had). */
+int votecl__segment_runs(const votecl__segment_line *line, const votecl__segment_walker *w,
+                         double ends[4]);
+
+/* votecl__segment_runs() for a detector's line: *has (its has_segment) and the longest run's
+ * ends (0 when none) written where it keeps them; 0, or -1 when out of memory. */
+int votecl__segment_report(const votecl__segment_line *line, const votecl__segment_walker *w,
+                           int *has, double *x0, double *y0, double *x1, double *y1);
+
+/* A detector's segments could not be kept: list emptied, the failure recorded in context;
+ * returns VOTECL_OUT_OF_HOST_MEMORY. */
+votecl_status votecl__segment_failed(votecl_context *context, votecl__segment_list *list);
+
+/* What votecl_hough_plan_segments() and votecl_lines_plan_segments() return of list. */
+votecl_status votecl__segment_get(const votecl__segment_list *list, const votecl_segment **segments,
+                                  size_t *count);
 
 /* The weight of pixel (x, y), inside the image, as an edge pixel of a line of normal (nx, ny):
  * 0 when it is none; arg is the detector's own state, borrowed. */

@@ -967,6 +967,79 @@ test_device_segments_diagonal(void)
         check_segments_whole(device());
 }
 
+/* Issue 26 item 3: every run along each line of the dashed scene (tests/truth-lines.h) for
+ * each max_gap and min_length of the table, two collinear separate segments both reported;
+ * each line's own fields hold its longest. segs: caller-owned output, the last case's. */
+static void
+check_dashed(votecl_context *ctx, votecl_segment (*segs)[6], size_t *counts)
+{
+    edge_image im =
+        edge_image_new(TRUTH_LINES_DASHED_W, TRUTH_LINES_DASHED_H, TRUTH_LINES_DASHED_W);
+    truth_lines_dashed_draw(im.data);
+    for (size_t k = 0; k < truth_lines_dashed_count; k++) {
+        const truth_lines_dashed_case *c = &truth_lines_dashed_cases[k];
+        votecl_hough_line lines[2];
+        const votecl_segment *found = NULL;
+        size_t n = 0, count = 0;
+        votecl_hough_params p;
+        votecl_hough_params_init(&p);
+        p.segments = 1;
+        p.max_gap = c->max_gap;
+        p.min_length = c->min_length;
+        votecl_hough_plan *plan = plan_new(ctx, &p, im.width, im.height);
+        votecl_image view = edge_view(&im);
+        if (plan == NULL)
+            break;
+        /* none before the first run; NULL pointers refused */
+        g_assert_cmpint(votecl_hough_plan_segments(plan, &found, &count), ==, VOTECL_OK);
+        g_assert_true(found == NULL && count == 0);
+        g_assert_cmpint(votecl_hough_plan_segments(plan, NULL, &count), ==,
+                        VOTECL_INVALID_ARGUMENT);
+        g_assert_cmpint(votecl_hough_run(plan, &view, lines, 2, &n, NULL), ==, VOTECL_OK);
+        g_assert_cmpuint(n, ==, 2);
+        g_assert_cmpint(votecl_hough_plan_segments(plan, &found, &count), ==, VOTECL_OK);
+        for (size_t i = 0; i < count; i++)
+            g_test_message("max_gap %u min_length %u: line %zu (%.2f, %.2f)-(%.2f, %.2f) %u hits",
+                           c->max_gap, c->min_length, found[i].line, found[i].x0, found[i].y0,
+                           found[i].x1, found[i].y1, found[i].hits);
+        g_assert_true(truth_lines_dashed_check(c, found, count, 0.5));
+        for (size_t i = 0; i < count; i++)
+            g_assert_true(lines[found[i].line].has_segment);
+        g_assert_cmpuint(count, <=, 6);
+        memcpy(segs[k], found, count * sizeof *found);
+        counts[k] = count;
+        votecl_hough_plan_free(plan);
+    }
+    g_free(im.data);
+}
+
+static void
+test_ref_segments_dashed(void)
+{
+    votecl_segment segs[16][6];
+    size_t counts[16];
+    g_assert_cmpuint(truth_lines_dashed_count, <=, 16);
+    check_dashed(tu_ref_context, segs, counts);
+}
+
+/* The device's segments equal the reference's (the runs are found on the host). */
+static void
+test_device_segments_dashed(void)
+{
+    votecl_segment segs[16][6], want[16][6];
+    size_t counts[16], want_counts[16];
+    if (device() == NULL)
+        return;
+    memset(segs, 0, sizeof segs);
+    memset(want, 0, sizeof want);
+    check_dashed(device(), segs, counts);
+    check_dashed(tu_ref_context, want, want_counts);
+    for (size_t k = 0; k < truth_lines_dashed_count; k++) {
+        g_assert_cmpuint(counts[k], ==, want_counts[k]);
+        g_assert_true(truth_lines_segments_equal(segs[k], want[k], counts[k]));
+    }
+}
+
 static void
 test_device_gray(void)
 {
@@ -1184,12 +1257,14 @@ static const tu_test tests[] = {
     {TU_PATH, "/ref/hough/truth", {test_ref_truth}},
     {TU_PATH, "/ref/hough/gray-edges", {test_ref_gray_edges}},
     {TU_PATH, "/ref/hough/segments-diagonal", {test_ref_segments_diagonal}},
+    {TU_PATH, "/ref/hough/segments-dashed", {test_ref_segments_dashed}},
     {TU_PATH, "/ref/hough/opencv", {test_ref_opencv}},
     {TU_CALL, NULL, {add_device_tests}},
     {TU_DEVICE, "auto/hough/buffers", {test_device_buffers}},
     {TU_DEVICE, "auto/hough/truth", {test_device_truth}},
     {TU_DEVICE, "auto/hough/gray", {test_device_gray}},
     {TU_DEVICE, "auto/hough/segments-diagonal", {test_device_segments_diagonal}},
+    {TU_DEVICE, "auto/hough/segments-dashed", {test_device_segments_dashed}},
     {TU_DEVICE, "auto/hough/opencv", {test_device_opencv}},
     {TU_DEVICE, "auto/hough/any-size", {test_device_any_size}},
 };

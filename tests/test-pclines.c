@@ -277,6 +277,76 @@ test_opencl_segments_diagonal(void)
         check_segments_whole(device());
 }
 
+/* Issue 26 item 3: every run along each line of the dashed scene (tests/truth-lines.h) for
+ * each max_gap and min_length of the table (the Sobel flanks of a dash end on its end pixels:
+ * the corners' gradients lie off the normal), two collinear separate segments both reported.
+ * segs: caller-owned output. */
+static void
+check_dashed(votecl_context *ctx, votecl_segment (*segs)[6], size_t *counts)
+{
+    image im = image_new(TRUTH_LINES_DASHED_W, TRUTH_LINES_DASHED_H, TRUTH_LINES_DASHED_W);
+    votecl_image view = image_view(&im);
+    truth_lines_dashed_draw(im.data);
+    for (size_t k = 0; k < truth_lines_dashed_count; k++) {
+        const truth_lines_dashed_case *c = &truth_lines_dashed_cases[k];
+        votecl_lines_line lines[2];
+        const votecl_segment *found = NULL;
+        size_t n = 0, count = 0;
+        votecl_lines_plan *plan = NULL;
+        votecl_lines_params p;
+        votecl_lines_params_init(&p);
+        p.segments = 1;
+        p.max_gap = c->max_gap;
+        p.min_length = c->min_length;
+        if (!tu_check_ok(ctx, votecl_lines_plan_new(ctx, &p, im.width, im.height, &plan), "plan"))
+            break;
+        /* none before the first run; NULL pointers refused */
+        g_assert_cmpint(votecl_lines_plan_segments(plan, &found, &count), ==, VOTECL_OK);
+        g_assert_true(found == NULL && count == 0);
+        g_assert_cmpint(votecl_lines_plan_segments(plan, NULL, &count), ==,
+                        VOTECL_INVALID_ARGUMENT);
+        g_assert_cmpint(votecl_lines_run(plan, &view, lines, 2, &n), ==, VOTECL_OK);
+        g_assert_cmpuint(n, ==, 2);
+        g_assert_cmpint(votecl_lines_plan_segments(plan, &found, &count), ==, VOTECL_OK);
+        for (size_t i = 0; i < count; i++)
+            g_test_message("max_gap %u min_length %u: line %zu (%.2f, %.2f)-(%.2f, %.2f) %u hits",
+                           c->max_gap, c->min_length, found[i].line, found[i].x0, found[i].y0,
+                           found[i].x1, found[i].y1, found[i].hits);
+        g_assert_true(truth_lines_dashed_check(c, found, count, 0.5));
+        for (size_t i = 0; i < count; i++)
+            g_assert_true(lines[found[i].line].has_segment);
+        memcpy(segs[k], found, count * sizeof *found);
+        counts[k] = count;
+        votecl_lines_plan_free(plan);
+    }
+    g_free(im.data);
+}
+
+static void
+test_ref_segments_dashed(void)
+{
+    votecl_segment segs[16][6];
+    size_t counts[16];
+    g_assert_cmpuint(truth_lines_dashed_count, <=, 16);
+    check_dashed(tu_ref_context, segs, counts);
+}
+
+/* The device's segments equal the reference's (the runs are found on the host). */
+static void
+test_opencl_segments_dashed(void)
+{
+    votecl_segment segs[16][6], want[16][6];
+    size_t counts[16], want_counts[16];
+    if (device() == NULL)
+        return;
+    check_dashed(device(), segs, counts);
+    check_dashed(tu_ref_context, want, want_counts);
+    for (size_t k = 0; k < truth_lines_dashed_count; k++) {
+        g_assert_cmpuint(counts[k], ==, want_counts[k]);
+        g_assert_true(truth_lines_segments_equal(segs[k], want[k], counts[k]));
+    }
+}
+
 /* --- positions (issue 23 item 2) --- */
 
 /* The strongest line of im (default parameters, or refine 0) in *out; 0 when none. */
@@ -1296,6 +1366,7 @@ static const tu_test tests[] = {
     {TU_PATH, "/ref/pclines/degenerate", {test_ref_degenerate}},
     {TU_PATH, "/ref/pclines/bad-args", {test_ref_bad_args}},
     {TU_PATH, "/ref/pclines/segments-diagonal", {test_ref_segments_diagonal}},
+    {TU_PATH, "/ref/pclines/segments-dashed", {test_ref_segments_dashed}},
     {TU_PATH, "/ref/pclines/positions", {test_ref_positions}},
     {TU_PATH, "/ref/pclines/truth", {test_ref_truth}},
     {TU_DEVICE, "pclines/equal-image", {test_opencl_equal_image}},
@@ -1307,6 +1378,7 @@ static const tu_test tests[] = {
     {TU_SLOW_DEVICE, "pclines/large-4k-8192", {test_opencl_large}},
     {TU_DEVICE, "pclines/degenerate", {test_opencl_degenerate}},
     {TU_DEVICE, "pclines/segments-diagonal", {test_opencl_segments_diagonal}},
+    {TU_DEVICE, "pclines/segments-dashed", {test_opencl_segments_dashed}},
     {TU_DEVICE, "pclines/positions", {test_opencl_positions}},
     {TU_DEVICE, "pclines/truth", {test_opencl_truth}},
     {TU_DEVICE, "pclines/tiles", {test_opencl_tiles}},

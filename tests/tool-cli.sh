@@ -191,6 +191,20 @@ done
 python3 -c 'import sys; sys.stdout.buffer.write(b"P5\n32 32\n255\n" + bytes(255 if x == y else 0 for y in range(32) for x in range(32)))' > e.pgm
 "$votecl" --json hough --edges none e.pgm > out.json 2> err
 shape "hough --edges none" hough 1 out.json
+# --segments: every run along a line (issue 26 item 3): row 10 dashed at columns 2-9 and 14-25
+python3 -c 'import sys; sys.stdout.buffer.write(b"P5\n32 32\n255\n" + bytes(255 if y == 10 and (2 <= x <= 9 or 14 <= x <= 25) else 0 for y in range(32) for x in range(32)))' > dash.pgm
+for gap in 3 4; do
+    "$votecl" --json hough --edges none --segments --max-gap $gap --max-lines 1 dash.pgm > out.json 2> err
+    if python3 -c '
+import json, sys
+s = json.load(open("out.json"))["results"]["segments"]
+want = [(2, 9), (14, 25)] if sys.argv[1] == "3" else [(2, 25)]
+assert sorted((round(min(g["x0"], g["x1"])), round(max(g["x0"], g["x1"]))) for g in s) == want, s
+assert all(g["line"] == 0 and round(g["y0"]) == 10 for g in s), s' $gap
+    then ok "hough --segments --max-gap $gap: every run"; else not_ok "hough --segments --max-gap $gap"; fi
+done
+"$votecl" lines --segments --max-gap 3 --max-lines 1 dash.pgm > out 2> err
+grep -q '^# [0-9]* segment(s)' out && ok "lines --segments lists the segments" || not_ok "lines --segments"
 "$votecl" eval ght --scenes 1 --size 120x90 > out.json 2> err
 shape "eval ght" eval -1 out.json
 "$votecl" bench --quick --only lines --json out.json > /dev/null 2> err

@@ -447,3 +447,92 @@ truth_lines_precision(const truth_lines_score *s)
                                    s->detections
                              : 1.0;
 }
+
+/* --- every segment (issue 26 item 3) --- */
+
+/* Row 30's dashes and column 100's, first and last pixel each. */
+static const uint32_t dashes_row[][2] = {{10, 29}, {33, 52}, {60, 69}, {90, 94}};
+static const uint32_t dashes_column[][2] = {{5, 25}, {40, 55}};
+
+/* ends: row 30's runs {a, 30, b, 30}, column 100's {100, a, 100, b} */
+const truth_lines_dashed_case truth_lines_dashed_cases[] = {
+    /* no gap bridged: every dash */
+    {0,
+     0,
+     6,
+     {{10, 30, 29, 30},
+      {33, 30, 52, 30},
+      {60, 30, 69, 30},
+      {90, 30, 94, 30},
+      {100, 5, 100, 25},
+      {100, 40, 100, 55}}},
+    /* a gap of exactly max_gap steps is bridged, one more is not */
+    {3,
+     0,
+     5,
+     {{10, 30, 52, 30}, {60, 30, 69, 30}, {90, 30, 94, 30}, {100, 5, 100, 25}, {100, 40, 100, 55}}},
+    {2,
+     0,
+     6,
+     {{10, 30, 29, 30},
+      {33, 30, 52, 30},
+      {60, 30, 69, 30},
+      {90, 30, 94, 30},
+      {100, 5, 100, 25},
+      {100, 40, 100, 55}}},
+    /* min_length: a run of exactly min_length px is kept, shorter ones dropped */
+    {7, 10, 3, {{10, 30, 69, 30}, {100, 5, 100, 25}, {100, 40, 100, 55}}},
+    {2, 19, 3, {{10, 30, 29, 30}, {33, 30, 52, 30}, {100, 5, 100, 25}}},
+    /* every gap bridged: one segment a line */
+    {20, 0, 2, {{10, 30, 94, 30}, {100, 5, 100, 55}}},
+};
+const size_t truth_lines_dashed_count =
+    sizeof truth_lines_dashed_cases / sizeof truth_lines_dashed_cases[0];
+
+void
+truth_lines_dashed_draw(uint8_t *pixels)
+{
+    const uint32_t w = TRUTH_LINES_DASHED_W;
+
+    memset(pixels, 0, (size_t)w * TRUTH_LINES_DASHED_H);
+    for (size_t k = 0; k < sizeof dashes_row / sizeof dashes_row[0]; k++)
+        for (uint32_t x = dashes_row[k][0]; x <= dashes_row[k][1]; x++)
+            pixels[30 * w + x] = 255;
+    for (size_t k = 0; k < sizeof dashes_column / sizeof dashes_column[0]; k++)
+        for (uint32_t y = dashes_column[k][0]; y <= dashes_column[k][1]; y++)
+            pixels[y * w + 100] = 255;
+}
+
+/* Whether segment s has the ends e (either way round) within tol px. */
+static int
+ends_near(const votecl_segment *s, const double e[4], double tol)
+{
+    return (hypot(s->x0 - e[0], s->y0 - e[1]) <= tol && hypot(s->x1 - e[2], s->y1 - e[3]) <= tol) ||
+           (hypot(s->x0 - e[2], s->y0 - e[3]) <= tol && hypot(s->x1 - e[0], s->y1 - e[1]) <= tol);
+}
+
+int
+truth_lines_dashed_check(const truth_lines_dashed_case *c, const votecl_segment *found, size_t n,
+                         double tol)
+{
+    if (n != c->n)
+        return 0;
+    for (size_t k = 0; k < c->n; k++) {
+        size_t matches = 0;
+        for (size_t i = 0; i < n; i++)
+            matches += ends_near(&found[i], c->ends[k], tol) != 0;
+        if (matches != 1)
+            return 0;
+    }
+    return 1;
+}
+
+int
+truth_lines_segments_equal(const votecl_segment *a, const votecl_segment *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (memcmp(&a[i].x0, &b[i].x0, 4 * sizeof a[i].x0) != 0 || a[i].line != b[i].line ||
+            a[i].hits != b[i].hits)
+            return 0;
+    return 1;
+}

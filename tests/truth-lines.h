@@ -30,6 +30,7 @@
 #include "truth-common.h"
 
 #include <stdint.h>
+#include <votecl.h>
 
 #define TRUTH_LINES_MAX 16
 
@@ -116,5 +117,35 @@ void truth_lines_score_case(const truth_lines_case *c, const truth_lines_detecti
 
 double truth_lines_recall(const truth_lines_score *s);
 double truth_lines_precision(const truth_lines_score *s);
+
+/* --- every segment (issue 26 item 3) --- */
+
+/* The dashed scene: a black TRUTH_LINES_DASHED_W x TRUTH_LINES_DASHED_H image with white
+ * dashes one pixel wide: row 30 at columns 10-29, 33-52, 60-69 and 90-94 (gaps of 3, 7 and 20
+ * steps), column 100 at rows 5-25 and 40-55 (a gap of 14). */
+#define TRUTH_LINES_DASHED_W 120u
+#define TRUTH_LINES_DASHED_H 60u
+
+/* The runs a segment finder must report in the dashed scene for max_gap and min_length: n
+ * segments, each ends (x0, y0, x1, y1) at the extreme pixels of its dashes. */
+typedef struct truth_lines_dashed_case {
+    uint32_t max_gap, min_length;
+    size_t n;
+    double ends[6][4];
+} truth_lines_dashed_case;
+
+extern const truth_lines_dashed_case truth_lines_dashed_cases[];
+extern const size_t truth_lines_dashed_count;
+
+/* Draws the dashed scene into pixels (W x H bytes, packed). */
+void truth_lines_dashed_draw(uint8_t *pixels);
+
+/* Whether the n segments found are exactly c's: as many, each of c's matched by one found
+ * segment whose ends (either way round) lie within tol px of its ends. */
+int truth_lines_dashed_check(const truth_lines_dashed_case *c, const votecl_segment *found,
+                             size_t n, double tol);
+
+/* Whether a[0, n) and b[0, n) are equal field by field (ends bit for bit). */
+int truth_lines_segments_equal(const votecl_segment *a, const votecl_segment *b, size_t n);
 
 #endif

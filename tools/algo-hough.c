@@ -32,7 +32,8 @@ demo_hough_write(tool_demo *d, const tool_demo_image *im, const tool_hough_resul
     char error[600];
     tool_demo_result result = TOOL_DEMO_FAILED;
 
-    if (tool_hough_annotate(&im->image, r->lines, r->shown, &canvas, error, sizeof error) != 0)
+    if (tool_hough_annotate_segments(&im->image, r->lines, r->shown, &r->segments, &canvas, error,
+                                     sizeof error) != 0)
         fprintf(stderr, "votecl demo: %s\n", error);
     else
         result = tool_demo_write_captioned(d, &canvas, im->stem, "hough", note);
@@ -51,6 +52,8 @@ demo_hough(tool_demo *d, const tool_demo_image *im)
     votecl_status st;
     votecl_hough_params_init(&params);
     params.max_lines = 10;
+    params.segments = 1;    /* the lines are drawn where they lie, */
+    params.min_length = 10; /* not as dots where they cross clutter */
     if (tool_hough_sobel(&im->gray, 200, &edges, error, sizeof error) < 0) {
         fprintf(stderr, "votecl demo: %s\n", error);
         goto out;
@@ -185,9 +188,18 @@ hough_compute(const void *args, votecl_context *ctx, void **state, const tool_im
     tool_json_results(j);
     tool_json_kv_uint(j, "edges", r.stats.kept);
     tool_json_hough_lines(j, r.lines, r.found, r.shown);
+    if (h->params.segments) {
+        const votecl_segment *segments;
+        size_t n;
+        if ((st = votecl_hough_plan_segments(hs->plan, &segments, &n)) != VOTECL_OK ||
+            (st = tool_segments_keep(&r.segments, segments, n)) != VOTECL_OK)
+            goto out;
+        tool_json_segments(j, &r.segments);
+    }
     if (annotated != NULL)
-        st = tool_annotate_status(
-            tool_hough_annotate(image, r.lines, r.shown, annotated, error, sizeof error));
+        st = tool_annotate_status(tool_hough_annotate_segments(
+            image, r.lines, r.shown, h->params.segments ? &r.segments : NULL, annotated, error,
+            sizeof error));
 out:
     tool_hough_result_free(&r);
     tool_image_free(&gray);

@@ -24,6 +24,8 @@ demo_lines(tool_demo *d, const tool_demo_image *im)
     votecl_status st;
     votecl_lines_params_init(&params);
     params.max_lines = 10;
+    params.segments = 1;    /* the lines are drawn where they lie, */
+    params.min_length = 10; /* not as dots where they cross clutter */
     if ((st = tool_lines_compute(d->ctx, &params, &im->image, &r)) != VOTECL_OK) {
         tool_fail(d->ctx, st, "PClines");
         goto out;
@@ -31,7 +33,8 @@ demo_lines(tool_demo *d, const tool_demo_image *im)
     snprintf(note, sizeof note, "%zu lines; %zu edges; TS %ux%u, radius %u; %.2f ms", r.found,
              r.stats.edges, r.columns, r.rows, r.params.radius, r.seconds * 1e3);
     printf("  lines: %s\n", note);
-    if (tool_lines_annotate(&im->image, r.lines, r.shown, &canvas, error, sizeof error) < 0) {
+    if (tool_lines_annotate(&im->image, r.lines, r.shown, &r.segments, &canvas, error,
+                            sizeof error) < 0) {
         fprintf(stderr, "votecl demo: %s\n", error);
         goto out;
     }
@@ -137,10 +140,13 @@ lines_compute(const void *args, votecl_context *ctx, void **state, const tool_im
     r.shown = r.found < r.shown ? r.found : r.shown;
     votecl_lines_plan_shape(l->plan, &r.columns, &r.rows);
     votecl_lines_plan_params(l->plan, &r.params);
+    if ((st = tool_lines_keep_segments(l->plan, &r)) != VOTECL_OK)
+        goto out;
     tool_lines_json(j, &r, 0);
     if (annotated != NULL)
-        st = tool_annotate_status(
-            tool_lines_annotate(image, r.lines, r.shown, annotated, error, sizeof error));
+        st = tool_annotate_status(tool_lines_annotate(image, r.lines, r.shown,
+                                                      params->segments ? &r.segments : NULL,
+                                                      annotated, error, sizeof error));
 out:
     tool_lines_result_free(&r);
     if (!borrowed)

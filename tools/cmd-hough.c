@@ -59,8 +59,9 @@ hough_usage(FILE *f)
             "  --sobel-threshold S  default %d\n"
             "  --edge-threshold E   with --edges none: pixels >= E are edges (default 1)\n"
             "  --max-lines K        at most K lines (default %d; 0: all)\n"
-            "  --segments           also each line's segment: the longest run of edge pixels\n"
-            "                       along it (drawn as segments with --out)\n"
+            "  --segments           also each line's segments: every run of edge pixels along\n"
+            "                       it, listed after the lines (HoughLinesP's result; each\n"
+            "                       line's longest on its own row), drawn with --out\n"
             "  --min-length L       segments shorter than L px are not reported (default 0)\n"
             "  --max-gap G          gaps up to G px are bridged inside a segment (default 5)\n"
             "  --out FILE           the image with the lines drawn (PNG, or PPM for .ppm)\n"
@@ -146,9 +147,37 @@ line_colour(size_t i, unsigned char rgb[3])
     memcpy(rgb, colours[i % (sizeof colours / sizeof colours[0])], 3);
 }
 
+/* Line i drawn along each of its segments, labelled on the first. */
+static void
+draw_segments(tool_image *im, const votecl_hough_line *l, size_t i, const tool_segments *segments,
+              const unsigned char rgb[3], const char *label)
+{
+    votecl_hough_line part = *l;
+    for (size_t k = 0; k < segments->n; k++) {
+        const votecl_segment *g = &segments->items[k];
+        if (g->line != i)
+            continue;
+        part.has_segment = 1;
+        part.x0 = g->x0;
+        part.y0 = g->y0;
+        part.x1 = g->x1;
+        part.y1 = g->y1;
+        draw_line(im, &part, rgb, label);
+        label = "";
+    }
+}
+
 int
 tool_hough_annotate(const tool_image *image, const votecl_hough_line *lines, size_t n,
                     tool_image *out, char *error, size_t error_size)
+{
+    return tool_hough_annotate_segments(image, lines, n, NULL, out, error, error_size);
+}
+
+int
+tool_hough_annotate_segments(const tool_image *image, const votecl_hough_line *lines, size_t n,
+                             const tool_segments *segments, tool_image *out, char *error,
+                             size_t error_size)
 {
     char label[32];
     unsigned char rgb[3];
@@ -167,7 +196,10 @@ tool_hough_annotate(const tool_image *image, const votecl_hough_line *lines, siz
     for (size_t i = n; i-- > 0;) { /* the strongest line on top */
         line_colour(i, rgb);
         snprintf(label, sizeof label, "%zu", i + 1);
-        draw_line(out, &lines[i], rgb, label);
+        if (segments == NULL)
+            draw_line(out, &lines[i], rgb, label);
+        else
+            draw_segments(out, &lines[i], i, segments, rgb, label);
     }
     return 0;
 }
@@ -333,6 +365,16 @@ hough_vote(votecl_hough_plan *plan, const tool_image *edges, hough_result *r)
     return st;
 }
 
+/* The plan's segments of its last run, copied into r. */
+static votecl_status
+keep_segments(const votecl_hough_plan *plan, hough_result *r)
+{
+    const votecl_segment *segments;
+    size_t n;
+    votecl_status st = votecl_hough_plan_segments(plan, &segments, &n);
+    return st == VOTECL_OK ? tool_segments_keep(&r->segments, segments, n) : st;
+}
+
 votecl_status
 tool_hough_compute(votecl_context *ctx, const votecl_hough_params *params, const tool_image *edges,
                    tool_hough_result *r)
@@ -355,6 +397,8 @@ tool_hough_compute(votecl_context *ctx, const votecl_hough_params *params, const
     }
     memcpy(r->acc, votecl_hough_plan_accumulator(plan), cells * sizeof *r->acc);
     st = votecl_hough_plan_describe(plan, edges->width * edges->height, &r->info);
+    if (st == VOTECL_OK)
+        st = keep_segments(plan, r);
 out:
     votecl_hough_plan_free(plan);
     return st;
@@ -365,6 +409,7 @@ tool_hough_result_free(tool_hough_result *r)
 {
     free(r->lines);
     free(r->acc);
+    tool_segments_free(&r->segments);
     memset(r, 0, sizeof *r);
 }
 
@@ -448,6 +493,8 @@ print_text(const hough_args *a, const tool_image *image, const hough_result *r)
         printf("%.3f %.3f %u", l->theta * 180.0 / M_PI, l->rho, l->votes);
         tool_print_segment(l->has_segment, l->x0, l->y0, l->x1, l->y1);
     }
+    if (a->params.segments)
+        tool_print_segments(&r->segments);
 }
 
 void
@@ -490,6 +537,8 @@ print_json(const hough_args *a, const tool_image *image, const hough_result *r)
     tool_json_key(&j, "plan");
     tool_json_plan_info(&j, &r->info);
     tool_json_hough_lines(&j, r->lines, r->found, r->shown);
+    if (a->params.segments)
+        tool_json_segments(&j, &r->segments);
     tool_json_document_end(&j);
 }
 
@@ -508,7 +557,8 @@ hough_run(tool_options *options, votecl_context *ctx, void *args, const tool_ima
                           .columns = r.nbins,
                           .rows = r.angles,
                           .hough = r.lines,
-                          .shown = r.shown};
+                          .shown = r.shown,
+                          .segments = a->params.segments ? &r.segments : NULL};
     int rc = TOOL_EXIT_OK;
     if (st == VOTECL_OK && a->repeat)
         st = hough_bench(ctx, &a->params, &a->edges, a->sobel == 1 ? (long)a->sobel_threshold : -1,

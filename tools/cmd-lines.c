@@ -45,8 +45,9 @@ lines_usage(FILE *f)
             "                      (default 7)\n"
             "  --edge-threshold E  least Sobel magnitude of an edge (default 128)\n"
             "  --max-lines K       at most K lines (default %d; 0: all)\n"
-            "  --segments          also each line's segment: the longest run of edge pixels\n"
-            "                      along it (drawn as segments with --out)\n"
+            "  --segments          also each line's segments: every run of edge pixels along\n"
+            "                      it, listed after the lines (HoughLinesP's result; each\n"
+            "                      line's longest on its own row), drawn with --out\n"
             "  --min-length L      segments shorter than L px are not reported (default 0)\n"
             "  --repeat R          time R runs after the first and report the median\n"
             "  --max-gap G         gaps up to G px are bridged inside a segment (default 5)\n"
@@ -122,6 +123,15 @@ lines_run_twice(votecl_lines_plan *plan, const tool_image *gray, tool_lines_resu
 }
 
 votecl_status
+tool_lines_keep_segments(const votecl_lines_plan *plan, tool_lines_result *r)
+{
+    const votecl_segment *segments;
+    size_t n;
+    votecl_status st = votecl_lines_plan_segments(plan, &segments, &n);
+    return st == VOTECL_OK ? tool_segments_keep(&r->segments, segments, n) : st;
+}
+
+votecl_status
 tool_lines_compute(votecl_context *ctx, const votecl_lines_params *params, const tool_image *image,
                    tool_lines_result *r)
 {
@@ -142,6 +152,8 @@ tool_lines_compute(votecl_context *ctx, const votecl_lines_params *params, const
     st = r->lines != NULL ? lines_run_twice(plan, &gray, r) : VOTECL_OUT_OF_HOST_MEMORY;
     if (st == VOTECL_OK && (st = votecl_lines_plan_read_space(plan, r->space, cells)) == VOTECL_OK)
         st = votecl_lines_plan_last_stats(plan, &r->stats);
+    if (st == VOTECL_OK)
+        st = tool_lines_keep_segments(plan, r);
 out:
     votecl_lines_plan_free(plan);
     tool_image_free(&gray);
@@ -153,12 +165,13 @@ tool_lines_result_free(tool_lines_result *r)
 {
     free(r->lines);
     free(r->space);
+    tool_segments_free(&r->segments);
     memset(r, 0, sizeof *r);
 }
 
 int
 tool_lines_annotate(const tool_image *image, const votecl_lines_line *lines, size_t n,
-                    tool_image *out, char *error, size_t error_size)
+                    const tool_segments *segments, tool_image *out, char *error, size_t error_size)
 {
     votecl_hough_line *h = calloc(n > 0 ? n : 1, sizeof *h);
     int rc;
@@ -175,7 +188,7 @@ tool_lines_annotate(const tool_image *image, const votecl_lines_line *lines, siz
                                    .y0 = lines[i].y0,
                                    .x1 = lines[i].x1,
                                    .y1 = lines[i].y1};
-    rc = tool_hough_annotate(image, h, n, out, error, error_size);
+    rc = tool_hough_annotate_segments(image, h, n, segments, out, error, error_size);
     free(h);
     return rc;
 }
@@ -196,6 +209,8 @@ print_text(const lines_args *a, const tool_image *image, const tool_lines_result
                l->votes);
         tool_print_segment(l->has_segment, l->x0, l->y0, l->x1, l->y1);
     }
+    if (r->params.segments)
+        tool_print_segments(&r->segments);
 }
 
 static void
@@ -223,7 +238,8 @@ lines_run(tool_options *options, votecl_context *ctx, void *args, const tool_ima
                           .rows = r.rows,
                           .column_major = 1,
                           .pclines = r.lines,
-                          .shown = r.shown};
+                          .shown = r.shown,
+                          .segments = a->params.segments ? &r.segments : NULL};
     int rc;
     if (st != VOTECL_OK)
         rc = tool_fail(ctx, st, "lines");

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "json.h"
 #include "plot.h"
@@ -87,6 +88,8 @@ tool_lines_json(tool_json *j, const tool_lines_result *r, int seconds)
         tool_json_end_object(j);
     }
     tool_json_end_array(j);
+    if (r->params.segments)
+        tool_json_segments(j, &r->segments);
 }
 
 void
@@ -95,6 +98,56 @@ tool_print_segment(int has_segment, double x0, double y0, double x1, double y1)
     if (has_segment)
         printf(" segment %.1f %.1f %.1f %.1f", x0, y0, x1, y1);
     printf("\n");
+}
+
+votecl_status
+tool_segments_keep(tool_segments *s, const votecl_segment *from, size_t n)
+{
+    tool_segments_free(s);
+    if (n == 0)
+        return VOTECL_OK;
+    if ((s->items = malloc(n * sizeof *s->items)) == NULL)
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    memcpy(s->items, from, n * sizeof *s->items);
+    s->n = n;
+    return VOTECL_OK;
+}
+
+void
+tool_segments_free(tool_segments *s)
+{
+    free(s->items);
+    s->items = NULL;
+    s->n = 0;
+}
+
+void
+tool_print_segments(const tool_segments *s)
+{
+    printf("# %zu segment(s): x0 y0 x1 y1 line hits (line: 0 is the first line above)\n", s->n);
+    for (size_t i = 0; i < s->n; i++) {
+        const votecl_segment *g = &s->items[i];
+        printf("%.1f %.1f %.1f %.1f %zu %u\n", g->x0, g->y0, g->x1, g->y1, g->line, g->hits);
+    }
+}
+
+void
+tool_json_segments(tool_json *j, const tool_segments *s)
+{
+    tool_json_key(j, "segments");
+    tool_json_begin_array(j);
+    for (size_t i = 0; i < s->n; i++) {
+        const votecl_segment *g = &s->items[i];
+        tool_json_begin_object(j);
+        tool_json_kv_double(j, "x0", g->x0);
+        tool_json_kv_double(j, "y0", g->y0);
+        tool_json_kv_double(j, "x1", g->x1);
+        tool_json_kv_double(j, "y1", g->y1);
+        tool_json_kv_uint(j, "line", g->line);
+        tool_json_kv_uint(j, "hits", g->hits);
+        tool_json_end_object(j);
+    }
+    tool_json_end_array(j);
 }
 
 /* The vote space with the shown lines ringed. */
@@ -126,9 +179,10 @@ write_annotated(const tool_line_output *o, const tool_image *image)
     tool_image out = {0};
     char error[600];
     int rc = TOOL_EXIT_OK;
-    int drawn = o->hough
-                    ? tool_hough_annotate(image, o->hough, o->shown, &out, error, sizeof error)
-                    : tool_lines_annotate(image, o->pclines, o->shown, &out, error, sizeof error);
+    int drawn = o->hough ? tool_hough_annotate_segments(image, o->hough, o->shown, o->segments,
+                                                        &out, error, sizeof error)
+                         : tool_lines_annotate(image, o->pclines, o->shown, o->segments, &out,
+                                               error, sizeof error);
     if (drawn < 0 || tool_image_write(o->out_path, &out, error, sizeof error) < 0) {
         fprintf(stderr, "votecl %s: %s\n", o->command, error);
         rc = TOOL_EXIT_FAILURE;

@@ -245,6 +245,13 @@ void tool_json_ght_parameters(struct tool_json *j, const votecl_ght_params *para
                               votecl_ght_pairing pairing);
 void tool_json_plan_info(struct tool_json *j, const votecl_vote_plan_info *info);
 
+/* Every segment of a line detector's run (votecl_hough_plan_segments(),
+ * votecl_lines_plan_segments()), copied out of the plan (line-output.c). */
+typedef struct tool_segments {
+    votecl_segment *items; /* owned: n entries */
+    size_t n;
+} tool_segments;
+
 /* The Hough transform of a u8 edge image (cmd-hough.c, shared with the demo). */
 #define TOOL_HOUGH_MAX_SHOWN 1000 /* lines kept when params.max_lines is 0 */
 typedef struct tool_hough_result {
@@ -259,6 +266,7 @@ typedef struct tool_hough_result {
     double bench_median, bench_min; /* votecl hough --repeat: device-buffer votes */
     int gray_sobel;           /* input: the image is gray; votecl_hough_run_gray() */
     unsigned sobel_threshold; /* input: its Sobel threshold */
+    tool_segments segments;   /* with params.segments: every segment of the shown lines */
 } tool_hough_result;
 
 /* Plans, runs twice (timing the second) and describes. r: caller-owned output, freed with
@@ -273,10 +281,15 @@ int tool_hough_param_option(votecl_hough_params *params, int argc, char **argv, 
  * reaches threshold, else 0 (the one-pixel border is 0). edges: caller-owned output. */
 int tool_hough_sobel(const tool_image *gray, unsigned threshold, tool_image *edges, char *error,
                      size_t error_size);
-/* An RGB copy of image, dimmed, with the lines drawn and numbered from 1. out: caller-owned
- * output. */
+/* An RGB copy of image, dimmed, with the lines drawn and numbered from 1 (where a line has its
+ * longest segment, along it, else across the image). out: caller-owned output. */
 int tool_hough_annotate(const tool_image *image, const votecl_hough_line *lines, size_t n,
                         tool_image *out, char *error, size_t error_size);
+/* The same with each line drawn along each of its segments (a line without one is not
+ * drawn); segments NULL (none asked for): tool_hough_annotate(). */
+int tool_hough_annotate_segments(const tool_image *image, const votecl_hough_line *lines, size_t n,
+                                 const tool_segments *segments, tool_image *out, char *error,
+                                 size_t error_size);
 
 /* PClines of an image (cmd-lines.c, shared with the demo). */
 typedef struct tool_lines_result {
@@ -289,6 +302,7 @@ typedef struct tool_lines_result {
     double seconds;             /* wall time of the second run, gray image in to lines out;
                                    with repeat: the median of repeat timed runs */
     unsigned long repeat;       /* in: timed runs after the first (0: one) */
+    tool_segments segments;     /* with params.segments: every segment of the shown lines */
 } tool_lines_result;
 
 /* Converts image to u8 gray, plans, runs twice (timing the second) and reads the TS space
@@ -296,12 +310,15 @@ typedef struct tool_lines_result {
 votecl_status tool_lines_compute(votecl_context *context, const votecl_lines_params *params,
                                  const tool_image *image, tool_lines_result *r);
 void tool_lines_result_free(tool_lines_result *r);
+/* The plan's segments of its last run, copied into r->segments. */
+votecl_status tool_lines_keep_segments(const votecl_lines_plan *plan, tool_lines_result *r);
 /* The PClines parameters votecl lines and its batch case both take (--distance, --rows,
  * --window, --threshold, --radius, --edge-threshold, --max-lines), as a tool_option_fn. */
 int tool_lines_param_option(votecl_lines_params *params, int argc, char **argv, int *i);
 /* tool_hough_annotate() for PClines lines. */
 int tool_lines_annotate(const tool_image *image, const votecl_lines_line *lines, size_t n,
-                        tool_image *out, char *error, size_t error_size);
+                        const tool_segments *segments, tool_image *out, char *error,
+                        size_t error_size);
 
 /* What votecl hough and votecl lines share in their output (line-output.c). */
 /* A line detector's result arrays: *shown (max_lines, or TOOL_HOUGH_MAX_SHOWN when 0) lines
@@ -319,6 +336,14 @@ void tool_json_hough_lines(struct tool_json *j, const votecl_hough_line *lines, 
 void tool_lines_json(struct tool_json *j, const tool_lines_result *r, int seconds);
 /* Ends a line of text: " segment x0 y0 x1 y1" when it has one, then the newline. */
 void tool_print_segment(int has_segment, double x0, double y0, double x1, double y1);
+/* Keeps a copy of the n segments from (the plan's, borrowed) in s; VOTECL_OUT_OF_HOST_MEMORY
+ * when it cannot. */
+votecl_status tool_segments_keep(tool_segments *s, const votecl_segment *from, size_t n);
+void tool_segments_free(tool_segments *s);
+/* The segments as text: a "# N segment(s)" header, then one "x0 y0 x1 y1 line hits" each. */
+void tool_print_segments(const tool_segments *s);
+/* The "segments" array of the open JSON object j: x0, y0, x1, y1, line and hits each. */
+void tool_json_segments(struct tool_json *j, const tool_segments *s);
 
 /* A line detector's images: the annotated input and the vote space with the lines ringed. */
 typedef struct tool_line_output {
@@ -332,6 +357,7 @@ typedef struct tool_line_output {
     const votecl_hough_line *hough;   /* the lines: the theta-rho Hough's (bin, angle), */
     const votecl_lines_line *pclines; /* or PClines' (column, row) */
     size_t shown;
+    const tool_segments *segments; /* NULL: none asked for (lines drawn across the image) */
 } tool_line_output;
 
 /* Writes the images o asks for; reports failures on stderr. Returns a TOOL_EXIT_* code. */

@@ -98,9 +98,13 @@ typedef struct votecl_hough_params {
     votecl_variant variant;     /**< passed to the engine's spec (AUTO by default) */
     unsigned stretch;           /**< passed to the engine's spec (0: chosen for the device) */
     unsigned work_group_size;   /**< passed to the engine's spec (0: chosen for the device) */
-    int segments;               /**< nonzero: votecl_hough_run() also finds each line's segment
+    int segments;               /**< nonzero: votecl_hough_run() and votecl_hough_run_gray()
+                                   also find the segments of each reported line: every run of
+                                   edge pixels along it (votecl_hough_plan_segments(), OpenCV's
+                                   HoughLinesP result) and the longest in the line's own fields
                                    (default 0) */
-    uint32_t min_length;        /**< with segments: least length in pixels (default 0: any) */
+    uint32_t min_length;        /**< with segments: least length of a segment, in pixels from
+                                   end to end (default 0: any) */
     uint32_t max_gap;           /**< with segments: longest gap bridged, in pixel steps along the
                                    line's major axis, so a diagonal neighbour is no gap (OpenCV's
                                    HoughLinesP maxLineGap, scikit-image's line_gap; default 5) */
@@ -123,8 +127,9 @@ typedef struct votecl_hough_line {
     uint32_t bin;   /**< rho bin */
     /** With params.segments, after votecl_hough_run(): the longest run of edge pixels within
      * 2 px of the line along its minor axis (gaps of at most max_gap steps), from (x0, y0) to
-     * (x1, y1), the points of the line nearest its first and last edge pixels, and
-     * has_segment 1; 0 when no run reaches min_length. */
+     * (x1, y1), the points of the line nearest its first and farthest edge pixels, and
+     * has_segment 1; 0 when no run reaches min_length. Every run is in
+     * votecl_hough_plan_segments(). */
     int has_segment;
     double x0; /**< the segment's first end, column */
     double y0; /**< the segment's first end, row */
@@ -192,6 +197,20 @@ VOTECL_API votecl_status votecl_hough_plan_peaks(votecl_hough_plan *plan,
                                                  const uint32_t *accumulator,
                                                  votecl_hough_line *lines, size_t capacity,
                                                  size_t *found);
+
+/** Every segment of the lines of the last votecl_hough_run() or votecl_hough_run_gray() with
+ * params.segments, as OpenCV's HoughLinesP returns them: each reported line's runs of edge
+ * pixels within 2 px of it along its minor axis, gaps of at most max_gap steps bridged, of at
+ * least min_length px from end to end (see votecl_segment), line by line in the order of the
+ * lines array and along each line in its direction; a run's pixels count for every line they
+ * lie near (HoughLinesP gives a pixel to the first line that takes it). Only the lines that
+ * fit the run's capacity have segments. The same on every backend: the runs are found on the
+ * host from the edge image. segments: transfer none, a plan-owned array valid until the next
+ * run or votecl_hough_plan_free() (NULL when count is 0); count: the number of segments, 0
+ * before the first run, after a failed one and without params.segments. Returns
+ * VOTECL_INVALID_ARGUMENT for a NULL pointer. */
+VOTECL_API votecl_status votecl_hough_plan_segments(const votecl_hough_plan *plan,
+                                                    const votecl_segment **segments, size_t *count);
 
 /** Votes a packed width x height u8 image in a device buffer of the plan's context (borrowed)
  * into accumulator (a device buffer of at least G * N * 4 bytes). Asynchronous, for

@@ -45,6 +45,21 @@ typedef struct votecl_image {
     votecl_dtype dtype; /**< the type of each element */
 } votecl_image;
 
+/** A straight segment in an image's pixel coordinates (origin at the top-left pixel, pixel
+ * centres at integers, y down): one run of edge pixels along a detected line, as OpenCV's
+ * HoughLinesP reports it. votecl_hough_plan_segments() and votecl_lines_plan_segments() give
+ * every such run of their last run's lines. */
+typedef struct votecl_segment {
+    double x0;     /**< the first end, column: the point of the line nearest the run's first
+                      edge pixel (the ends go the way the line runs, along (-sin, cos) of its
+                      normal's angle theta) */
+    double y0;     /**< the first end, row */
+    double x1;     /**< the last end, column: the point of the line nearest its last edge pixel */
+    double y1;     /**< the last end, row */
+    size_t line;   /**< the index of its line in the run's lines array */
+    uint32_t hits; /**< the steps along the line with an edge pixel, out of the run's length */
+} votecl_segment;
+
 #ifdef __cplusplus
 }
 #endif

@@ -84,10 +84,13 @@ typedef struct votecl_lines_params {
     unsigned work_group_size; /**< 0 (default): chosen for the device; else a power of two */
     unsigned orientation_kernel; /**< 3, 5 or 7: side of the Sobel operator whose gradient gives
                                     an edge's orientation (with radius > 0; default 7) */
-    int segments;                /**< nonzero: votecl_lines_run() also finds each line's segment
+    int segments;                /**< nonzero: votecl_lines_run() and votecl_lines_run_buffer()
+                                    also find the segments of each reported line: every run of
+                                    edge pixels along it (votecl_lines_plan_segments(), OpenCV's
+                                    HoughLinesP result) and the longest in the line's own fields
                                     (default 0: infinite lines only) */
-    uint32_t min_length;         /**< with segments: least length of a segment in pixels (default
-                                    0: any) */
+    uint32_t min_length;         /**< with segments: least length of a segment in pixels from
+                                    end to end (default 0: any) */
     uint32_t max_gap;            /**< with segments: longest gap bridged inside a segment, in pixel
                                     steps along the line's major axis, so a diagonal neighbour is
                                     no gap (OpenCV's maxLineGap; default 5) */
@@ -134,8 +137,9 @@ typedef struct votecl_lines_line {
     uint32_t row;    /**< the cell's row of v */
     /** With params.segments, after votecl_lines_run(): the longest run of edge pixels along the
      * line (pixels within 2 px of it along its minor axis, gaps of at most max_gap steps), from
-     * (x0, y0) to (x1, y1), the points of the line nearest its first and last edge pixels, and
-     * has_segment 1; 0 when no run reaches min_length (and for edge lists). */
+     * (x0, y0) to (x1, y1), the points of the line nearest its first and farthest edge
+     * pixels, and has_segment 1; 0 when no run reaches min_length (and for edge lists). Every
+     * run is in votecl_lines_plan_segments(). */
     int has_segment;
     double x0; /**< the segment's first end, column */
     double y0; /**< the segment's first end, row */
@@ -199,6 +203,21 @@ VOTECL_API votecl_status votecl_lines_plan_read_space(votecl_lines_plan *plan, u
 /** The stats of the last run (stats: caller-owned output). */
 VOTECL_API votecl_status votecl_lines_plan_last_stats(const votecl_lines_plan *plan,
                                                       votecl_lines_stats *stats);
+
+/** Every segment of the lines of the last votecl_lines_run() or votecl_lines_run_buffer()
+ * with params.segments, as OpenCV's HoughLinesP returns them: each reported line's runs of
+ * edge pixels within 2 px of it along its minor axis (Sobel edges whose gradient lies within
+ * about 26 degrees of the line's normal), gaps of at most max_gap steps bridged, of at least
+ * min_length px from end to end (see votecl_segment), line by line in the order of the lines
+ * array and along each line in its direction; a pixel counts for every line it lies near
+ * (HoughLinesP gives a pixel to the first line that takes it). Only the lines that fit the
+ * run's capacity have segments; edge lists (votecl_lines_run_edges()) have none. The same on
+ * every backend: the runs are found on the host from the image. segments: transfer none, a
+ * plan-owned array valid until the next run or votecl_lines_plan_free() (NULL when count is
+ * 0); count: the number of segments, 0 before the first run, after a failed one and without
+ * params.segments. Returns VOTECL_INVALID_ARGUMENT for a NULL pointer. */
+VOTECL_API votecl_status votecl_lines_plan_segments(const votecl_lines_plan *plan,
+                                                    const votecl_segment **segments, size_t *count);
 
 /** As votecl_lines_run() with the image in a device buffer of the plan's context (borrowed:
  * width x height elements of dtype, u8 or f32, rows packed from byte 0), such as a frame

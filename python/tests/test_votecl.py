@@ -135,6 +135,34 @@ def test_hough_finds_the_lines(ctx, ref):
         np.testing.assert_array_equal(h.accumulate(im), h.accumulator)
 
 
+def dashed_image():
+    """Row 30 in dashes 10-29, 33-52 and 60-69 (gaps of 3 and 7 steps) of a 120 x 60 image."""
+    im = np.zeros((60, 120), np.uint8)
+    for a, b in ((10, 29), (33, 52), (60, 69)):
+        im[30, a:b + 1] = 255
+    return im
+
+
+def test_segments_every_run(ctx, ref):
+    im = dashed_image()
+    segs = votecl.hough_lines_p(im, 1, math.pi / 180, 15, minLineLength=0, maxLineGap=3,
+                                context=ctx)
+    assert segs.dtype == np.int32 and segs.shape == (2, 1, 4)
+    assert sorted(tuple(sorted([tuple(s[:2]), tuple(s[2:])])) for s in segs[:, 0]) == [
+        ((10, 30), (52, 30)), ((60, 30), (69, 30))]
+    np.testing.assert_array_equal(
+        segs, votecl.hough_lines_p(im, 1, math.pi / 180, 15, 0, 3, context=ref))
+    with votecl.Lines(ctx, 120, 60, segments=1, max_gap=2, min_length=9) as plan:
+        lines = plan(im)
+        runs = plan.segments()
+        assert [s.line for s in runs] == [0, 0, 0] and lines[0].has_segment
+        assert sorted(round(abs(s.x1 - s.x0)) for s in runs) == [9, 19, 19]
+        assert votecl.segments_array(runs).shape == (3, 1, 4)
+    with votecl.Lines(ctx, 120, 60) as plan:
+        plan(im)
+        assert len(plan.segments()) == 0
+
+
 def test_pclines_device_equals_ref(ctx, ref):
     r = rng(4)
     im = (r.integers(0, 30, (71, 97))).astype(np.uint8)

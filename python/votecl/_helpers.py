@@ -50,3 +50,26 @@ def _collect(call: Callable[[Any, int, ctypes.c_size_t], None], struct_type: Any
         if found.value <= capacity:
             return records(out, found.value, name)
         capacity = found.value
+
+
+def _segments(call: Callable[..., int], handle: Any, check: Callable[[int], None]) -> Records:
+    """The segments of a plan's last run (votecl_hough_plan_segments,
+    votecl_lines_plan_segments): Segment records (x0, y0, x1, y1, line, hits), copied out of the
+    plan's array before its next run."""
+    ptr = ctypes.POINTER(S.votecl_segment)()
+    count = ctypes.c_size_t()
+    check(call(handle, ctypes.byref(ptr), ctypes.byref(count)))
+    out = (S.votecl_segment * count.value)()
+    if count.value:
+        ctypes.memmove(out, ptr, ctypes.sizeof(out))
+    return records(out, count.value, "Segment")
+
+
+def _segments_p(segments: Records) -> Any:
+    """Segments as cv2.HoughLinesP returns them: an (N, 1, 4) int32 array of x0, y0, x1, y1,
+    the ends rounded to the nearest pixel."""
+    a = np.asarray(segments)
+    if len(segments) == 0:
+        return np.zeros((0, 1, 4), np.int32)
+    ends = np.stack([a["x0"], a["y0"], a["x1"], a["y1"]], axis=-1)
+    return np.rint(ends).astype(np.int32).reshape(-1, 1, 4)

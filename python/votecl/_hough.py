@@ -1,5 +1,6 @@
 """Theta-rho Hough lines: votecl_hough_*."""
 import ctypes
+import math
 from typing import Any, Optional
 
 import numpy as np
@@ -9,11 +10,11 @@ from . import _cache
 from ._core import (Array, Buffer, Context, Plan, Records, buffer_handle, device_input, host_array,
                     empty_like_device, fill, image_view, is_device_array, record)
 from ._errors import invalid, invalid_type
-from ._helpers import _enum_values, _collect
+from ._helpers import _enum_values, _collect, _segments, _segments_p
 from ._lib import fn
 from ._validate import image_shape, image_size
 
-__all__ = ["Hough", "hough_lines"]
+__all__ = ["Hough", "hough_lines", "hough_lines_p", "segments_array"]
 
 
 class Hough(Plan):
@@ -86,6 +87,13 @@ class Hough(Plan):
         found: Records = _collect(call, S.votecl_hough_line, "HoughLine")
         return found
 
+    def segments(self) -> Records:
+        """Every segment of the last run's lines (votecl_hough_plan_segments; with
+        segments=1): Segment records (x0, y0, x1, y1, line, hits), line by line, each a run of
+        edge pixels along its line (gaps of at most max_gap steps, at least min_length px
+        long), line the index in the run's lines; empty without segments=1."""
+        return _segments(fn.hough_plan_segments, self._handle, self._check)
+
     def theta(self, angle: int) -> float:
         """The angle in radians of accumulator row `angle` (votecl_hough_plan_theta)."""
         return float(fn.hough_plan_theta(self._handle, angle))
@@ -152,3 +160,39 @@ def hough_lines(image: Any, context: Optional[Context] = None, **params: Any) ->
     height, width = image_shape(image)
     found: Records = _cache.run(context, Hough, (width, height), params, lambda plan: plan(image))
     return found
+
+
+def hough_lines_p(image: Any, rho: float, theta: float, threshold: int,
+                  minLineLength: float = 0, maxLineGap: float = 0,
+                  context: Optional[Context] = None, **params: Any) -> Any:
+    """Line segments of an edge image as cv2.HoughLinesP(image, rho, theta, threshold,
+    minLineLength=..., maxLineGap=...) returns them: an (N, 1, 4) int32 array of x0, y0, x1, y1
+    ((0, 1, 4) when there is none, where cv2 returns None). The nonzero pixels of the uint8
+    (height, width) image are the edges; the lines are the theta-rho transform's peaks of at
+    least threshold votes on a grid of round(pi / theta) angles and bins rho px wide, and the
+    segments every run of edge pixels along each line (Hough.segments()) of at least
+    minLineLength px with gaps of at most maxLineGap px. Unlike cv2's, the result is
+    deterministic: every edge pixel votes (no random sampling), and a pixel near two lines
+    counts for both. params: other fields of votecl_hough_params (peak_window,
+    merge_distance, max_lines, ...)."""
+    edges = (np.asarray(image) != 0).view(np.uint8)
+    height, width = image_shape(edges)
+    if not (rho > 0 and theta > 0):
+        raise invalid("rho, theta: %r and %r must be greater than 0" % (rho, theta))
+    p = dict(angles=max(1, int(round(math.pi / theta))), peak_threshold=max(1, int(threshold)),
+             segments=1, min_length=max(0, int(round(minLineLength))),
+             max_gap=max(0, int(round(maxLineGap))))
+    if rho != 1:
+        p["rho_bins"] = max(1, int(math.ceil((width + math.hypot(width, height)) / rho)))
+    p.update(params)
+
+    def call(plan: Hough) -> Any:
+        plan(edges)
+        return segments_array(plan.segments())
+    return _cache.run(context, Hough, (width, height), p, call)
+
+
+def segments_array(segments: Records) -> Any:
+    """Segment records (Hough.segments(), Lines.segments()) as cv2.HoughLinesP's array: (N,
+    1, 4) int32 x0, y0, x1, y1, the ends rounded to the nearest pixel."""
+    return _segments_p(segments)

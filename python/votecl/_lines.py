@@ -8,7 +8,7 @@ from . import _structs as S
 from . import _cache
 from ._core import (Array, Context, Plan, Records, device_input, fill, image_view, is_device_array,
                     record, struct_dict)
-from ._helpers import _enum_values, _dtype_code, _collect
+from ._helpers import _enum_values, _dtype_code, _collect, _segments
 from ._lib import fn
 from ._validate import image_shape, image_size
 
@@ -85,6 +85,14 @@ class Lines(Plan):
         self._check(fn.lines_plan_read_space(
             self._handle, out.ctypes.data_as(ctypes.POINTER(ctypes.c_uint32)), out.size))
         return out
+
+    def segments(self) -> Records:
+        """Every segment of the last run's lines (votecl_lines_plan_segments; with
+        segments=1): Segment records (x0, y0, x1, y1, line, hits), line by line, each a run of
+        edge pixels along its line (gaps of at most max_gap steps, at least min_length px
+        long), line the index in the run's lines; empty without segments=1 and for edge
+        lists. votecl.segments_array(plan.segments()) gives cv2.HoughLinesP's array."""
+        return _segments(fn.lines_plan_segments, self._handle, self._check)
 
     @property
     def stats(self) -> Any:

@@ -144,6 +144,7 @@ FUNCTIONS: Dict[str, Tuple[Any, List[Any]]] = {
     "votecl_hough_plan_accumulator": (P(c_uint32), [c_void_p]),
     "votecl_hough_plan_peaks": (c_int, [c_void_p, P(c_uint32), P(S.votecl_hough_line), c_size_t,
                                         P(c_size_t)]),
+    "votecl_hough_plan_segments": (c_int, [c_void_p, P(P(S.votecl_segment)), P(c_size_t)]),
     "votecl_hough_run_buffers": (c_int, [c_void_p, c_void_p, c_void_p]),
     "votecl_hough_plan_last_stats": (c_int, [c_void_p, P(S.votecl_vote_stats)]),
     "votecl_hough_plan_describe": (c_int, [c_void_p, c_size_t, P(S.votecl_vote_plan_info)]),
@@ -165,6 +166,7 @@ FUNCTIONS: Dict[str, Tuple[Any, List[Any]]] = {
                                        P(S.votecl_lines_line), c_size_t, P(c_size_t)]),
     "votecl_lines_plan_read_space": (c_int, [c_void_p, P(c_uint32), c_size_t]),
     "votecl_lines_plan_last_stats": (c_int, [c_void_p, P(S.votecl_lines_stats)]),
+    "votecl_lines_plan_segments": (c_int, [c_void_p, P(P(S.votecl_segment)), P(c_size_t)]),
     "votecl_lines_run_buffer": (c_int, [c_void_p, c_void_p, c_size_t, c_size_t, c_int,
                                         P(S.votecl_lines_line), c_size_t, P(c_size_t)]),
     # votecl-model.h

@@ -356,6 +356,18 @@ class votecl_image(ctypes.Structure):
     ]
 
 
+class votecl_segment(ctypes.Structure):
+    """votecl_segment (votecl-image.h)"""
+    _fields_ = [
+        ("x0", ctypes.c_double),
+        ("y0", ctypes.c_double),
+        ("x1", ctypes.c_double),
+        ("y1", ctypes.c_double),
+        ("line", ctypes.c_size_t),
+        ("hits", ctypes.c_uint32),
+    ]
+
+
 class votecl_lines_params(ctypes.Structure):
     """votecl_lines_params (votecl-lines.h)"""
     _fields_ = [

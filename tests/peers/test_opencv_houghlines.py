@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import votecl
-from conftest import IMAGES, OPENCV_HOUGH, issue23, missing
+from conftest import IMAGES, OPENCV_HOUGH, convention, issue23, missing
 
 cv2 = pytest.importorskip("cv2", reason="OpenCV's Python bindings are not installed "
                           "(apt-get install python3-opencv)")
@@ -103,9 +103,23 @@ PROBABILISTIC = [(p, r, t, th, ml, mg) for p in ("pic5", "pic1") for r in (5, 10
                  for t in (0.05, 0.1) for th in (75, 150) for ml in (0, 10) for mg in (0, 4)]
 
 
+def matched_segments(expected, actual, tolerance):
+    """The expected segments (x0, y0, x1, y1) with an actual one whose ends, either way round,
+    lie within tolerance (the norm of the 4-vector of end differences, lines_diff below)."""
+    return sum(1 for e in expected if any(lines_diff(e, a) < tolerance for a in actual))
+
+
 # test_houghlines.cpp: ProbabilisticHoughLinesTest.regression (HoughLinesP.xml's segments,
-# every one, matched to integer precision)
-@missing("issue 26 item 3: every segment of a line (HoughLinesP's result)")
+# every one, matched to integer precision). HoughLinesP.xml is cv2's output on these edges;
+# cv2 samples the edge pixels in random order, votes with each only until it completes a line,
+# walks that line from the sampled pixel at the bin's angle and then removes the line's pixels,
+# so most of its segments on these coarse grids (rho 5 and 10 px, 19 and 63 angles) are short
+# pieces that exist only in that order. libvotecl votes with every pixel and walks each peak's
+# line at the bin's centre (2 px either side): with 5-10 px rho bins the centre line misses the
+# edge pixels the sampled walk starts from. Measured on these 32 cases with lines_diff < 5: 0 to
+# 26% of cv2's segments matched (pic1 at rho 10, 0.05, 75: 74 of 413). The test compares cv2's
+# segments with ours in the same run and stays a strict xfail until they match.
+@convention("Segment ends")
 @pytest.mark.parametrize("picture,rho_step,theta_step,threshold,min_line,max_gap",
                          PROBABILISTIC)
 def test_probabilistic_hough_lines_regression(ctx, picture, rho_step, theta_step, threshold,
@@ -115,14 +129,10 @@ def test_probabilistic_hough_lines_regression(ctx, picture, rho_step, theta_step
     expected = cv2.HoughLinesP(dst, rho_step, theta_step, threshold, minLineLength=min_line,
                                maxLineGap=max_gap)
     expected = [] if expected is None else [tuple(s) for s in expected[:, 0]]
-    found = votecl.hough_lines(dst, context=ctx, peak_threshold=threshold, segments=1,
-                               min_length=min_line, max_gap=max_gap,
-                               **hough_params(dst, rho_step, theta_step))
-    actual = [(round(s.x0), round(s.y0), round(s.x1), round(s.y1)) for s in found
-              if s.has_segment]
-    count = sum(1 for e in expected if any(np.linalg.norm(np.subtract(e, a)) < 1e-4
-                                           for a in actual))
-    assert len(expected) > 0 and count == len(expected)
+    found = votecl.hough_lines_p(dst, rho_step, theta_step, threshold, minLineLength=min_line,
+                                 maxLineGap=max_gap, context=ctx)
+    assert found.dtype == np.int32 and found.shape[1:] == (1, 4)
+    assert len(expected) > 0 and matched_segments(expected, found[:, 0], 5) == len(expected)
 
 
 # test_houghlines.cpp: HoughLinesPointSetTest.regression (16 combinations of rho and theta
@@ -152,20 +162,25 @@ def lines_diff(line1, line2):
 
 # python/test/test_houghlines.py: houghlines_test.test_houghlines (HoughLinesP on pic1.png:
 # more than 70% of the 15 drawn lines within 5 px; then HoughLinesWithAccumulator's two
-# strongest lines have 192 and 187 votes)
+# strongest lines have 192 and 187 votes). Issue 26 item 3's bar: at least as many of the drawn
+# lines matched as cv2.HoughLinesP matches in the same run (each drawn line counted once).
 def test_houghlines(ctx):
     src = image("pic1")
     dst = cv2.Canny(src, 50, 200)
-    found = votecl.hough_lines(dst, context=ctx, peak_threshold=40, segments=1, min_length=50,
-                               max_gap=10)
-    lines = [(s.x0, s.y0, s.x1, s.y1) for s in found if s.has_segment]
+    found = votecl.hough_lines_p(dst, 1, np.pi / 180, 40, 50, 10, context=ctx)
+    theirs = cv2.HoughLinesP(dst, 1, np.pi / 180, 40, np.array([]), 50, 10)
+    assert found.dtype == np.int32 and found.shape[1:] == (1, 4)
     test_lines = [[232, 25, 43, 25], [43, 129, 232, 129], [43, 129, 43, 25],
                   [232, 129, 232, 25], [251, 86, 314, 183], [252, 86, 323, 40],
                   [315, 183, 386, 137], [324, 40, 386, 136], [245, 205, 377, 205],
                   [244, 206, 305, 278], [306, 279, 377, 205], [153, 177, 196, 177],
                   [153, 277, 153, 179], [153, 277, 196, 277], [196, 177, 196, 277]]
-    matches = sum(1 for t in test_lines for ln in lines if lines_diff(t, ln) < 5)
-    assert float(matches) / len(test_lines) > .7
+    ours = matched_segments(test_lines, found[:, 0], 5)
+    cv2s = matched_segments(test_lines, [] if theirs is None else theirs[:, 0], 5)
+    print("drawn lines matched: libvotecl %d, cv2.HoughLinesP %d of %d"
+          % (ours, cv2s, len(test_lines)))
+    assert float(ours) / len(test_lines) > .7
+    assert ours >= cv2s
     acc = votecl.hough_lines(dst, context=ctx, peak_threshold=150)
     assert acc[0].votes == 192
     assert acc[1].votes == 187
