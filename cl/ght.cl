@@ -229,6 +229,16 @@ ght_dspace(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const uin
     }
 }
 
+/* length_fits (lib/ght-spaces.c): di can be a match's length for dt under factors of
+ * length rho */
+INLINE int
+ght_length_fits(float span, double rho, float di, float dt)
+{
+    double a = (double)di, c = rho * (double)dt;
+
+    return fabs(a - c) <= (double)span + 1e-3 * (a + c);
+}
+
 /* votecl__ght_match_hash of a match: the image pairing's key, template, image points */
 INLINE uint
 ght_match_hash(uint key, GLOBAL const int *T, GLOBAL const int *I)
@@ -241,7 +251,8 @@ ght_match_hash(uint key, GLOBAL const int *T, GLOBAL const int *I)
 
 /* votecl__ght_ref_matches then votecl__ght_matches_sample: the pairings of ght_dspace's walk
  * for candidate get_group_id(1) whose two votes fall on cells of one selected maximum k in
- * the candidate's label map (nsel - k, 0 for none). Pass 0 counts them per maximum into
+ * the candidate's label map (nsel - k, 0 for none), only those of lengths within span
+ * (votecl__ght_match_span: no other can be one) examined. Pass 0 counts them per maximum into
  * counts[k]; pass 1 appends those whose hash is at most thr[k] to out after its
  * GHT_HEAD-word head (10 words each: k, the image pairing's key, template xi yi xj yj,
  * image xi yi xj yj; counted by word 0, at most cap written). */
@@ -249,7 +260,7 @@ KERNEL void
 ght_matches(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const uint *ioffsets,
             GLOBAL const uint *ipairs, GLOBAL const uint *cands, uint tol, float cx, float cy,
             uint dp, uint gw, uint gh, GLOBAL const uint *labels, uint nsel, uint pass,
-            GLOBAL uint *counts, GLOBAL const uint *thr, uint cap, GLOBAL int *out)
+            GLOBAL uint *counts, GLOBAL const uint *thr, uint cap, GLOBAL int *out, float span)
 {
     uint lid = get_local_id(0), g = get_group_id(0), c = get_group_id(1);
     uint key = tasks[3 * g], i0 = tasks[3 * g + 1], na = tasks[3 * g + 2] - i0;
@@ -258,16 +269,22 @@ ght_matches(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const ui
     GLOBAL const uint *map = labels + (ulong)c * gw * gh;
     GLOBAL const int *T = (GLOBAL const int *)(tpairs + 6 * (i0 + lid));
     GLOBAL int *matches = out + GHT_HEAD;
+    double rho = sqrt((double)rs0 * (double)rs0 + (double)rs1 * (double)rs1);
+    float td;
 
     if (lid >= na)
         return;
+    td = as_float(T[5]);
     for (uint k = 0; k <= 2 * tol; k++) {
         uint bk = (b + GHT_L * (tol + 1) + k - tol) % GHT_L, k2 = ght_agree(key, bk);
         for (uint j = ioffsets[k2]; j < ioffsets[k2 + 1]; j++) {
             GLOBAL const int *I = (GLOBAL const int *)(ipairs + 6 * j);
-            long ci = ght_position_cell(gw, gh, rs0, rs1, cx, cy, dp, I[1], I[2], T[1], T[2]);
-            long cj = ght_position_cell(gw, gh, rs0, rs1, cx, cy, dp, I[3], I[4], T[3], T[4]);
+            long ci, cj;
             uint li, at, m;
+            if (!ght_length_fits(span, rho, as_float(I[5]), td))
+                continue;
+            ci = ght_position_cell(gw, gh, rs0, rs1, cx, cy, dp, I[1], I[2], T[1], T[2]);
+            cj = ght_position_cell(gw, gh, rs0, rs1, cx, cy, dp, I[3], I[4], T[3], T[4]);
             if (ci < 0 || cj < 0)
                 continue;
             li = map[ci];

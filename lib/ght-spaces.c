@@ -150,21 +150,37 @@ position_space(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
         })
 }
 
+/* Image pairing length di can be a match's for template length dt under factors of length
+ * rho (votecl__ght_match_span), a thousandth of the lengths more for their float roundings
+ * (d: the float of a root); cl/ght.cl's ght_length_fits. */
+static int
+length_fits(double span, double rho, float di, float dt)
+{
+    double a = (double)di, c = rho * (double)dt;
+
+    return fabs(a - c) <= span + 1e-3 * (a + c);
+}
+
 votecl_status
 votecl__ght_ref_matches(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
                         const votecl__ght_pairs *ip, uint32_t b, uint32_t tol, double angle,
-                        double scale, uint32_t gw, uint32_t gh, const uint32_t *labels,
+                        double scale, uint32_t gw, uint32_t gh, const uint32_t *labels, double span,
                         votecl__ght_matches *out)
 {
     float rs[2];
+    double rho;
 
     angle_factors(angle, scale, rs);
+    rho = sqrt((double)rs[0] * rs[0] + (double)rs[1] * rs[1]);
     for (uint32_t k = 0; k <= 2 * tol; k++)
         FOR_AGREEING(desc, tp, ip, shift_of(desc, b, tol, k), T, I, {
-            int64_t ci = position_cell(desc, gw, gh, rs, I->xi, I->yi, T->xi, T->yi);
-            int64_t cj = position_cell(desc, gw, gh, rs, I->xj, I->yj, T->xj, T->yj);
+            int64_t ci, cj;
             votecl__ght_match m = {
                 0, I->key, {T->xi, T->yi, T->xj, T->yj}, {I->xi, I->yi, I->xj, I->yj}};
+            if (!length_fits(span, rho, I->d, T->d))
+                continue;
+            ci = position_cell(desc, gw, gh, rs, I->xi, I->yi, T->xi, T->yi);
+            cj = position_cell(desc, gw, gh, rs, I->xj, I->yj, T->xj, T->yj);
             if (ci < 0 || cj < 0 || labels[ci] == UINT32_MAX || labels[ci] != labels[cj])
                 continue;
             m.peak = labels[ci];
@@ -639,7 +655,7 @@ label_maps(votecl__ght_device *dev, size_t n, uint32_t gw, uint32_t gh, const vo
 }
 
 /* ght_matches' pass over n candidates (pass 1 into GHT_B_MATCHES with room for cap); args: the
- * walk's first 11 (cands uploaded). */
+ * walk's first 11 (cands uploaded), room for 19. */
 static votecl_status
 matches_walk(votecl__ght_device *dev, size_t n, votecl__arg *args, size_t nsel, unsigned pass,
              size_t cap)
@@ -657,7 +673,8 @@ matches_walk(votecl__ght_device *dev, size_t n, votecl__arg *args, size_t nsel, 
     args[15] = VOTECL__ARG_BUF(dev->buf[GHT_B_THRESH]);
     args[16] = VOTECL__ARG_UINT(cap);
     args[17] = VOTECL__ARG_BUF(dev->buf[GHT_B_MATCHES]); /* after room: it may be new */
-    return walk(dev, K_MATCHES, n, args, 18);
+    args[18] = VOTECL__ARG_FLOAT((float)votecl__ght_match_span(&dev->desc));
+    return walk(dev, K_MATCHES, n, args, 19);
 }
 
 /* Pass 0: the matches per maximum, turned into the sample's thresholds in GHT_B_THRESH. */
@@ -726,7 +743,7 @@ votecl__ght_device_matches(void *user, size_t n, const votecl__ght_cand *c, uint
     votecl__ght_device *dev = user;
     size_t cap = dev->matches_cap > 65536 ? dev->matches_cap : 65536;
     uint32_t count = 0;
-    votecl__arg args[18];
+    votecl__arg args[19];
     votecl_status status;
 
     out->n = 0;
