@@ -176,15 +176,39 @@ ght_sspace(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const uin
     ght_local_flush(hist, GHT_S, copies, (ulong)get_num_groups(1) * GHT_S, (ulong)c * GHT_S);
 }
 
-/* position_cell: the cell point (px, py) votes for given template point (tx, ty), or -1 */
-INLINE long
-ght_position_cell(uint gw, uint gh, float rs0, float rs1, float cx, float cy, uint dp, int px,
-                  int py, int tx, int ty)
+/* position_cell's turned and scaled offset of template point (tx, ty) from the centre:
+ * q[0], q[1] (the same for every image pairing a work-item's template pairing meets) */
+INLINE void
+ght_offset(float rs0, float rs1, float cx, float cy, int tx, int ty, double *q)
 {
     double rx = (double)tx - (double)cx, ry = (double)ty - (double)cy;
-    double qx = (double)rs0 * rx - (double)rs1 * ry, qy = (double)rs1 * rx + (double)rs0 * ry;
-    int x = ght_cell((double)px - qx, dp);
-    int y = ght_cell((double)py - qy, dp);
+
+    q[0] = (double)rs0 * rx - (double)rs1 * ry;
+    q[1] = (double)rs1 * rx + (double)rs0 * ry;
+}
+
+/* grid_cell of c, by the reciprocal inv of dp where that is exact (dp a power of two: the
+ * product is the quotient), else by the division (inv 0) */
+INLINE int
+ght_cell_by(double c, double inv, uint dp)
+{
+    return (int)floor((inv > 0 ? c * inv : c / (double)dp) + 0.5);
+}
+
+/* The reciprocal of dp for ght_cell_by: exact for a power of two, else 0 (divide). */
+INLINE double
+ght_inverse(uint dp)
+{
+    return (dp & (dp - 1)) == 0 ? 1.0 / (double)dp : 0.0;
+}
+
+/* position_cell: the cell point (px, py) votes for given a template point of offset q
+ * (ght_offset), or -1 */
+INLINE long
+ght_position_cell(uint gw, uint gh, double inv, uint dp, int px, int py, const double *q)
+{
+    int x = ght_cell_by((double)px - q[0], inv, dp);
+    int y = ght_cell_by((double)py - q[1], inv, dp);
 
     if (x >= 0 && y >= 0 && (uint)x < gw && (uint)y < gh)
         return (long)y * gw + x;
@@ -193,13 +217,21 @@ ght_position_cell(uint gw, uint gh, float rs0, float rs1, float cx, float cy, ui
 
 /* vote_position */
 INLINE void
-ght_vote_position(GLOBAL uint *space, uint gw, uint gh, float rs0, float rs1, float cx,
-                  float cy, uint dp, int px, int py, int tx, int ty)
+ght_vote_position(GLOBAL uint *space, uint gw, uint gh, double inv, uint dp, int px, int py,
+                  const double *q)
 {
-    long cell = ght_position_cell(gw, gh, rs0, rs1, cx, cy, dp, px, py, tx, ty);
+    long cell = ght_position_cell(gw, gh, inv, dp, px, py, q);
 
     if (cell >= 0)
         atomic_inc(&space[cell]);
+}
+
+/* The offsets (ght_offset) of a template pairing T's two points: q[0..1], q[2..3]. */
+INLINE void
+ght_offsets(float rs0, float rs1, float cx, float cy, GLOBAL const int *T, double *q)
+{
+    ght_offset(rs0, rs1, cx, cy, T[1], T[2], q);
+    ght_offset(rs0, rs1, cx, cy, T[3], T[4], q + 2);
 }
 
 /* D of candidate get_group_id(1): cands holds GHT_CAND words per candidate (bin shift, then
@@ -216,15 +248,17 @@ ght_dspace(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const uin
     ulong cells = (ulong)gw * gh;
     GLOBAL uint *space = copies + ((g % GHT_G) * get_num_groups(1) + c) * cells;
     GLOBAL const int *T = (GLOBAL const int *)(tpairs + 6 * (i0 + lid));
+    double q[4], inv = ght_inverse(dp);
 
     if (lid >= na)
         return;
+    ght_offsets(rs0, rs1, cx, cy, T, q);
     for (uint k = 0; k <= 2 * tol; k++) {
         uint bk = (b + GHT_L * (tol + 1) + k - tol) % GHT_L, k2 = ght_agree(key, bk);
         for (uint j = ioffsets[k2]; j < ioffsets[k2 + 1]; j++) {
             GLOBAL const int *I = (GLOBAL const int *)(ipairs + 6 * j);
-            ght_vote_position(space, gw, gh, rs0, rs1, cx, cy, dp, I[1], I[2], T[1], T[2]);
-            ght_vote_position(space, gw, gh, rs0, rs1, cx, cy, dp, I[3], I[4], T[3], T[4]);
+            ght_vote_position(space, gw, gh, inv, dp, I[1], I[2], q);
+            ght_vote_position(space, gw, gh, inv, dp, I[3], I[4], q + 2);
         }
     }
 }
@@ -243,7 +277,7 @@ ght_length_fits(float span, double rho, float di, float dt)
 INLINE uint
 ght_match_hash(uint key, GLOBAL const int *T, GLOBAL const int *I)
 {
-    uint w[9] = {key, (uint)T[1], (uint)T[2], (uint)T[3], (uint)T[4],
+    uint w[9] = {key,        (uint)T[1], (uint)T[2], (uint)T[3], (uint)T[4],
                  (uint)I[1], (uint)I[2], (uint)I[3], (uint)I[4]};
 
     return ght_hash(w, 9);
@@ -270,11 +304,13 @@ ght_matches(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const ui
     GLOBAL const int *T = (GLOBAL const int *)(tpairs + 6 * (i0 + lid));
     GLOBAL int *matches = out + GHT_HEAD;
     double rho = sqrt((double)rs0 * (double)rs0 + (double)rs1 * (double)rs1);
+    double q[4], inv = ght_inverse(dp);
     float td;
 
     if (lid >= na)
         return;
     td = as_float(T[5]);
+    ght_offsets(rs0, rs1, cx, cy, T, q);
     for (uint k = 0; k <= 2 * tol; k++) {
         uint bk = (b + GHT_L * (tol + 1) + k - tol) % GHT_L, k2 = ght_agree(key, bk);
         for (uint j = ioffsets[k2]; j < ioffsets[k2 + 1]; j++) {
@@ -283,8 +319,8 @@ ght_matches(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const ui
             uint li, at, m;
             if (!ght_length_fits(span, rho, as_float(I[5]), td))
                 continue;
-            ci = ght_position_cell(gw, gh, rs0, rs1, cx, cy, dp, I[1], I[2], T[1], T[2]);
-            cj = ght_position_cell(gw, gh, rs0, rs1, cx, cy, dp, I[3], I[4], T[3], T[4]);
+            ci = ght_position_cell(gw, gh, inv, dp, I[1], I[2], q);
+            cj = ght_position_cell(gw, gh, inv, dp, I[3], I[4], q + 2);
             if (ci < 0 || cj < 0)
                 continue;
             li = map[ci];
@@ -339,8 +375,7 @@ ght_space_max(GLOBAL const uint *spaces, uint cells, ulong region, GLOBAL ulong 
  * (4 ulongs each: cell | votes << 32, sw, sx, sy), counted by the head's word 0 (at most cap
  * written; region = 4 + 4 cap). */
 KERNEL void
-ght_space_peaks(GLOBAL const uint *spaces, uint gw, uint gh, uint thr, uint cap,
-                GLOBAL ulong *out)
+ght_space_peaks(GLOBAL const uint *spaces, uint gw, uint gh, uint thr, uint cap, GLOBAL ulong *out)
 {
     uint i = get_global_id(0), c = get_global_id(1), x, y, v, at;
     GLOBAL const uint *space = spaces + (ulong)c * gw * gh;
@@ -383,8 +418,7 @@ ght_space_peaks(GLOBAL const uint *spaces, uint gw, uint gh, uint thr, uint cap,
 /* The label maps (votecl__ght_label_maps, zeroed before; label nsel - k for maximum k) of
  * the selected maxima sel[0..nsel) (candidate, cell pairs): the largest label wins. */
 KERNEL void
-ght_labels(GLOBAL const uint *sel, uint nsel, uint radius, uint gw, uint gh,
-           GLOBAL uint *labels)
+ght_labels(GLOBAL const uint *sel, uint nsel, uint radius, uint gw, uint gh, GLOBAL uint *labels)
 {
     uint side = 2 * radius + 1, i = get_global_id(0), k = i / (side * side), o = i % (side * side);
     uint cell;
@@ -414,10 +448,9 @@ ght_merge(GLOBAL const uint *copies, uint cells, GLOBAL uint *out)
 /* votecl__ght_ref_ballard_vote: rs holds the factors (scale cos, scale sin) per rotation and
  * scale (votecl__ght_rs, index k GHT_S + si), shift the R-table bin shift per rotation. */
 KERNEL void
-ght_ballard(GLOBAL const int *points, uint n, GLOBAL const uint *roffsets,
-            GLOBAL const float *rdx, GLOBAL const float *rdy, GLOBAL const float *rs,
-            GLOBAL const uint *shift, uint rotations, uint dp, uint gw, uint gh,
-            GLOBAL uint *space)
+ght_ballard(GLOBAL const int *points, uint n, GLOBAL const uint *roffsets, GLOBAL const float *rdx,
+            GLOBAL const float *rdy, GLOBAL const float *rs, GLOBAL const uint *shift,
+            uint rotations, uint dp, uint gw, uint gh, GLOBAL uint *space)
 {
     uint e = get_global_id(0), k = get_global_id(1);
     int px, py;
