@@ -263,14 +263,13 @@ ght_dspace(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const uin
     }
 }
 
-/* length_fits (lib/ght-spaces.c): di can be a match's length for dt under factors of
- * length rho */
+/* vector_fits (lib/ght-spaces.c): image pairing I's vector within span of the template
+ * pairing's turned and scaled one v on both axes */
 INLINE int
-ght_length_fits(float span, double rho, float di, float dt)
+ght_vector_fits(float span, const double *v, GLOBAL const int *I)
 {
-    double a = (double)di, c = rho * (double)dt;
-
-    return fabs(a - c) <= (double)span + 1e-3 * (a + c);
+    return fabs((double)(I[1] - I[3]) - v[0]) <= (double)span &&
+           fabs((double)(I[2] - I[4]) - v[1]) <= (double)span;
 }
 
 /* votecl__ght_match_hash of a match: the image pairing's key, template, image points */
@@ -285,7 +284,7 @@ ght_match_hash(uint key, GLOBAL const int *T, GLOBAL const int *I)
 
 /* votecl__ght_ref_matches then votecl__ght_matches_sample: the pairings of ght_dspace's walk
  * for candidate get_group_id(1) whose two votes fall on cells of one selected maximum k in
- * the candidate's label map (nsel - k, 0 for none), only those of lengths within span
+ * the candidate's label map (nsel - k, 0 for none), only those whose vector fits within span
  * (votecl__ght_match_span: no other can be one) examined. Pass 0 counts them per maximum into
  * counts[k]; pass 1 appends those whose hash is at most thr[k] to out after its
  * GHT_HEAD-word head (10 words each: k, the image pairing's key, template xi yi xj yj,
@@ -303,21 +302,20 @@ ght_matches(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const ui
     GLOBAL const uint *map = labels + (ulong)c * gw * gh;
     GLOBAL const int *T = (GLOBAL const int *)(tpairs + 6 * (i0 + lid));
     GLOBAL int *matches = out + GHT_HEAD;
-    double rho = sqrt((double)rs0 * (double)rs0 + (double)rs1 * (double)rs1);
-    double q[4], inv = ght_inverse(dp);
-    float td;
+    double q[4], v[2], inv = ght_inverse(dp);
 
     if (lid >= na)
         return;
-    td = as_float(T[5]);
     ght_offsets(rs0, rs1, cx, cy, T, q);
+    v[0] = q[0] - q[2];
+    v[1] = q[1] - q[3];
     for (uint k = 0; k <= 2 * tol; k++) {
         uint bk = (b + GHT_L * (tol + 1) + k - tol) % GHT_L, k2 = ght_agree(key, bk);
         for (uint j = ioffsets[k2]; j < ioffsets[k2 + 1]; j++) {
             GLOBAL const int *I = (GLOBAL const int *)(ipairs + 6 * j);
             long ci, cj;
             uint li, at, m;
-            if (!ght_length_fits(span, rho, as_float(I[5]), td))
+            if (!ght_vector_fits(span, v, I))
                 continue;
             ci = ght_position_cell(gw, gh, inv, dp, I[1], I[2], q);
             cj = ght_position_cell(gw, gh, inv, dp, I[3], I[4], q + 2);

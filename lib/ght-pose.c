@@ -122,14 +122,13 @@ votecl__ght_match_radius(const votecl__ght_desc *desc)
 
 /* Two cells labelled for one maximum lie within 2 r cells of each other on each axis, so the
  * two votes' unrounded positions (floor(c / dp + 1/2) is a cell) within (2 r + 1) dp pixels:
- * the image pairing's vector within sqrt(2) (2 r + 1) dp of the template's turned and scaled
- * by the factors rs, and by the triangle inequality its length within as much of |rs| dT.
- * One pixel more for the roundings of the cells' arithmetic (exact products, a few roundings
- * of coordinates below 2^16); the length test adds the lengths' float roundings. */
+ * on each axis the image pairing's vector within (2 r + 1) dp of the template pairing's
+ * turned and scaled (the difference of its points' offsets). A sixteenth of a pixel more for
+ * the roundings of the cells' double arithmetic (a few, of coordinates far below 2^20). */
 double
 votecl__ght_match_span(const votecl__ght_desc *desc)
 {
-    return sqrt(2.0) * (2.0 * votecl__ght_match_radius(desc) + 1.0) * desc->p.dp + 1.0;
+    return (2.0 * votecl__ght_match_radius(desc) + 1.0) * desc->p.dp + 1.0 / 16;
 }
 
 void

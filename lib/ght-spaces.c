@@ -150,15 +150,28 @@ position_space(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
         })
 }
 
-/* Image pairing length di can be a match's for template length dt under factors of length
- * rho (votecl__ght_match_span), a thousandth of the lengths more for their float roundings
- * (d: the float of a root); cl/ght.cl's ght_length_fits. */
-static int
-length_fits(double span, double rho, float di, float dt)
+/* position_cell's offsets of template pairing T's points subtracted (i minus j): the
+ * vector an image pairing matching it has, within votecl__ght_match_span on each axis. */
+static void
+turned_vector(const votecl__ght_desc *desc, const float rs[2], const votecl__ght_pair *T,
+              double v[2])
 {
-    double a = (double)di, c = rho * (double)dt;
+    double cx = (double)(float)desc->cx, cy = (double)(float)desc->cy;
+    double rxi = (double)T->xi - cx, ryi = (double)T->yi - cy;
+    double rxj = (double)T->xj - cx, ryj = (double)T->yj - cy;
 
-    return fabs(a - c) <= span + 1e-3 * (a + c);
+    v[0] =
+        ((double)rs[0] * rxi - (double)rs[1] * ryi) - ((double)rs[0] * rxj - (double)rs[1] * ryj);
+    v[1] =
+        ((double)rs[1] * rxi + (double)rs[0] * ryi) - ((double)rs[1] * rxj + (double)rs[0] * ryj);
+}
+
+/* Image pairing I's vector is within span of v on both axes (cl/ght.cl's ght_vector_fits). */
+static int
+vector_fits(double span, const double v[2], const votecl__ght_pair *I)
+{
+    return fabs((double)(I->xi - I->xj) - v[0]) <= span &&
+           fabs((double)(I->yi - I->yj) - v[1]) <= span;
 }
 
 votecl_status
@@ -168,16 +181,16 @@ votecl__ght_ref_matches(const votecl__ght_desc *desc, const votecl__ght_pairs *t
                         votecl__ght_matches *out)
 {
     float rs[2];
-    double rho;
 
     angle_factors(angle, scale, rs);
-    rho = sqrt((double)rs[0] * rs[0] + (double)rs[1] * rs[1]);
     for (uint32_t k = 0; k <= 2 * tol; k++)
         FOR_AGREEING(desc, tp, ip, shift_of(desc, b, tol, k), T, I, {
             int64_t ci, cj;
+            double v[2];
             votecl__ght_match m = {
                 0, I->key, {T->xi, T->yi, T->xj, T->yj}, {I->xi, I->yi, I->xj, I->yj}};
-            if (!length_fits(span, rho, I->d, T->d))
+            turned_vector(desc, rs, T, v);
+            if (!vector_fits(span, v, I))
                 continue;
             ci = position_cell(desc, gw, gh, rs, I->xi, I->yi, T->xi, T->yi);
             cj = position_cell(desc, gw, gh, rs, I->xj, I->yj, T->xj, T->yj);

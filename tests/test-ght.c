@@ -586,7 +586,7 @@ check_pose_stages(const votecl__ght_desc *d, votecl__ght_device *dev, const vote
                                                 gh, space + k * cells, INFINITY, &all),
                         ==, VOTECL_OK);
     }
-    /* the length window drops no match: the same as every pairing examined */
+    /* the vector window drops no match: the same as every pairing examined */
     votecl__ght_matches_sort(&rm);
     votecl__ght_matches_sort(&all);
     g_assert_cmpuint(all.n, ==, rm.n);
@@ -715,7 +715,7 @@ test_opencl_guil_spaces(void)
     check_guil_spaces(&p, 0x0de2, 0.8, 1.25, 1.07);
 }
 
-/* The match stages' length window (votecl__ght_match_span) at the default search's least
+/* The match stages' vector window (votecl__ght_match_span) at the default search's least
  * and largest scales, instances there: check_pose_stages compares the matches with those of
  * every pairing examined, and the device's with the reference's. */
 static void
