@@ -721,15 +721,19 @@ test_opencl_guil_spaces(void)
 static void
 test_opencl_guil_window(void)
 {
+    static const struct {
+        uint64_t seed;
+        double smin, smax, cscale;
+        uint32_t dp; /* the cell size, and with it the match radius */
+    } cases[] = {
+        {0x0de3, 0.5, 0.52, 0.5, 2}, {0x0de4, 1.9, 2.0, 2.0, 2}, {0x0de5, 1.9, 2.0, 1.95, 3}};
     votecl_ght_params p;
 
-    if (device() == NULL)
-        return;
-    guil_test_params(&p);
-    check_guil_spaces(&p, 0x0de3, 0.5, 0.52, 0.5);
-    check_guil_spaces(&p, 0x0de4, 1.9, 2.0, 2.0);
-    p.dp = 3; /* another radius and cell size */
-    check_guil_spaces(&p, 0x0de5, 1.9, 2.0, 1.95);
+    for (size_t i = 0; device() != NULL && i < G_N_ELEMENTS(cases); i++) {
+        guil_test_params(&p);
+        p.dp = cases[i].dp;
+        check_guil_spaces(&p, cases[i].seed, cases[i].smin, cases[i].smax, cases[i].cscale);
+    }
 }
 
 static void
