@@ -726,7 +726,7 @@ test_opencl_guil_window(void)
         double smin, smax, cscale;
         uint32_t dp; /* the cell size, and with it the match radius */
     } cases[] = {
-        {0x0de3, 0.5, 0.52, 0.5, 2}, {0x0de4, 1.9, 2.0, 2.0, 2}, {0x0de5, 1.9, 2.0, 1.95, 3}};
+        {0x0de3, 0.5, 0.52, 0.5, 1}, {0x0de4, 1.9, 2.0, 2.0, 2}, {0x0de5, 1.9, 2.0, 1.95, 3}};
     votecl_ght_params p;
 
     for (size_t i = 0; device() != NULL && i < G_N_ELEMENTS(cases); i++) {
