@@ -35,23 +35,29 @@
 #define GHT_HEAD 4 /* words before the matches in ght_matches' output */
 #define GHT_CAND 3 /* words per candidate: bin shift, rs0 and rs1 as float bits */
 
-/* scale_bin: the bin of di / dt, or -1 */
+/* di / dt at or above scale boundary k */
 INLINE int
-ght_scale_bin(GLOBAL const float *bounds, float di, float dt)
+ght_above(GLOBAL const float *bounds, uint k, float di, float dt)
 {
-    uint lo = 0, hi = GHT_S;
+    return (double)di >= (double)bounds[k] * (double)dt;
+}
 
-    if (!((double)di >= (double)bounds[0] * (double)dt) ||
-        (double)di >= (double)bounds[GHT_S] * (double)dt)
+/* scale_bin: the bin of di / dt, or -1: the bin k with boundaries k and k + 1 around the
+ * ratio, found from the ratio's estimate on the (near) even boundaries inv (S over their
+ * span) and the exact tests of its neighbours, so usually after two of them */
+INLINE int
+ght_scale_bin(GLOBAL const float *bounds, float inv, float di, float dt)
+{
+    float est = (di / dt - bounds[0]) * inv;
+    uint k = est >= 0 && est < (float)GHT_S ? (uint)est : 0;
+
+    if (!ght_above(bounds, 0, di, dt) || ght_above(bounds, GHT_S, di, dt))
         return -1;
-    while (hi - lo > 1) {
-        uint mid = lo + (hi - lo) / 2;
-        if ((double)di >= (double)bounds[mid] * (double)dt)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return (int)lo;
+    while (k + 1 < GHT_S && ght_above(bounds, k + 1, di, dt))
+        k++;
+    while (k > 0 && !ght_above(bounds, k, di, dt))
+        k--;
+    return (int)k;
 }
 
 /* grid_cell */
@@ -167,8 +173,9 @@ ght_sspace(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const uin
     ght_local_zero(hist, GHT_M * GHT_S);
     if (lid < na) {
         float td = as_float(tpairs[6 * (i0 + lid) + 5]);
+        float inv = (float)GHT_S / (bounds[GHT_S] - bounds[0]);
         for (uint j = ioffsets[k2]; j < ioffsets[k2 + 1]; j++) {
-            int f = ght_scale_bin(bounds, as_float(ipairs[6 * j + 5]), td);
+            int f = ght_scale_bin(bounds, inv, as_float(ipairs[6 * j + 5]), td);
             if (f >= 0)
                 atomic_inc(&mine[f]);
         }
