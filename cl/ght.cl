@@ -31,7 +31,8 @@
  * comparisons against the host's boundaries bounds (GHT_S + 1 floats); each product is of a
  * float and an integer or two floats, exact in double (cl_khr_fp64), so contraction cannot
  * change it; grid cells are a double difference of exact products, one correctly rounded
- * division and one addition, as lib/ght-spaces.c computes them. */
+ * division (for a power-of-two cell size the product by its exact reciprocal, the same
+ * double) and one addition, as lib/ght-spaces.c computes them. */
 #define GHT_HEAD 4 /* words before the matches in ght_matches' output */
 #define GHT_CAND 3 /* words per candidate: bin shift, rs0 and rs1 as float bits */
 
