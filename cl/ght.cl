@@ -31,27 +31,34 @@
  * comparisons against the host's boundaries bounds (GHT_S + 1 floats); each product is of a
  * float and an integer or two floats, exact in double (cl_khr_fp64), so contraction cannot
  * change it; grid cells are a double difference of exact products, one correctly rounded
- * division and one addition, as lib/ght-spaces.c computes them. */
+ * division (for a power-of-two cell size the product by its exact reciprocal, the same
+ * double) and one addition, as lib/ght-spaces.c computes them. */
 #define GHT_HEAD 4 /* words before the matches in ght_matches' output */
 #define GHT_CAND 3 /* words per candidate: bin shift, rs0 and rs1 as float bits */
 
-/* scale_bin: the bin of di / dt, or -1 */
+/* di / dt at or above scale boundary k */
 INLINE int
-ght_scale_bin(GLOBAL const float *bounds, float di, float dt)
+ght_above(GLOBAL const float *bounds, uint k, float di, float dt)
 {
-    uint lo = 0, hi = GHT_S;
+    return (double)di >= (double)bounds[k] * (double)dt;
+}
 
-    if (!((double)di >= (double)bounds[0] * (double)dt) ||
-        (double)di >= (double)bounds[GHT_S] * (double)dt)
+/* scale_bin: the bin of di / dt, or -1: the bin k with boundaries k and k + 1 around the
+ * ratio, found from the ratio's estimate on the (near) even boundaries inv (S over their
+ * span) and the exact tests of its neighbours, so usually after two of them */
+INLINE int
+ght_scale_bin(GLOBAL const float *bounds, float inv, float di, float dt)
+{
+    float est = (di / dt - bounds[0]) * inv;
+    uint k = est >= 0 && est < (float)GHT_S ? (uint)est : 0;
+
+    if (!ght_above(bounds, 0, di, dt) || ght_above(bounds, GHT_S, di, dt))
         return -1;
-    while (hi - lo > 1) {
-        uint mid = lo + (hi - lo) / 2;
-        if ((double)di >= (double)bounds[mid] * (double)dt)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return (int)lo;
+    while (k + 1 < GHT_S && ght_above(bounds, k + 1, di, dt))
+        k++;
+    while (k > 0 && !ght_above(bounds, k, di, dt))
+        k--;
+    return (int)k;
 }
 
 /* grid_cell */
@@ -167,8 +174,9 @@ ght_sspace(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const uin
     ght_local_zero(hist, GHT_M * GHT_S);
     if (lid < na) {
         float td = as_float(tpairs[6 * (i0 + lid) + 5]);
+        float inv = (float)GHT_S / (bounds[GHT_S] - bounds[0]);
         for (uint j = ioffsets[k2]; j < ioffsets[k2 + 1]; j++) {
-            int f = ght_scale_bin(bounds, as_float(ipairs[6 * j + 5]), td);
+            int f = ght_scale_bin(bounds, inv, as_float(ipairs[6 * j + 5]), td);
             if (f >= 0)
                 atomic_inc(&mine[f]);
         }
@@ -176,15 +184,39 @@ ght_sspace(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const uin
     ght_local_flush(hist, GHT_S, copies, (ulong)get_num_groups(1) * GHT_S, (ulong)c * GHT_S);
 }
 
-/* position_cell: the cell point (px, py) votes for given template point (tx, ty), or -1 */
-INLINE long
-ght_position_cell(uint gw, uint gh, float rs0, float rs1, float cx, float cy, uint dp, int px,
-                  int py, int tx, int ty)
+/* position_cell's turned and scaled offset of template point (tx, ty) from the centre:
+ * q[0], q[1] (the same for every image pairing a work-item's template pairing meets) */
+INLINE void
+ght_offset(float rs0, float rs1, float cx, float cy, int tx, int ty, double *q)
 {
     double rx = (double)tx - (double)cx, ry = (double)ty - (double)cy;
-    double qx = (double)rs0 * rx - (double)rs1 * ry, qy = (double)rs1 * rx + (double)rs0 * ry;
-    int x = ght_cell((double)px - qx, dp);
-    int y = ght_cell((double)py - qy, dp);
+
+    q[0] = (double)rs0 * rx - (double)rs1 * ry;
+    q[1] = (double)rs1 * rx + (double)rs0 * ry;
+}
+
+/* grid_cell of c, by the reciprocal inv of dp where that is exact (dp a power of two: the
+ * product is the quotient), else by the division (inv 0) */
+INLINE int
+ght_cell_by(double c, double inv, uint dp)
+{
+    return (int)floor((inv > 0 ? c * inv : c / (double)dp) + 0.5);
+}
+
+/* The reciprocal of dp for ght_cell_by: exact for a power of two, else 0 (divide). */
+INLINE double
+ght_inverse(uint dp)
+{
+    return (dp & (dp - 1)) == 0 ? 1.0 / (double)dp : 0.0;
+}
+
+/* position_cell: the cell point (px, py) votes for given a template point of offset q
+ * (ght_offset), or -1 */
+INLINE long
+ght_position_cell(uint gw, uint gh, double inv, uint dp, int px, int py, const double *q)
+{
+    int x = ght_cell_by((double)px - q[0], inv, dp);
+    int y = ght_cell_by((double)py - q[1], inv, dp);
 
     if (x >= 0 && y >= 0 && (uint)x < gw && (uint)y < gh)
         return (long)y * gw + x;
@@ -193,13 +225,21 @@ ght_position_cell(uint gw, uint gh, float rs0, float rs1, float cx, float cy, ui
 
 /* vote_position */
 INLINE void
-ght_vote_position(GLOBAL uint *space, uint gw, uint gh, float rs0, float rs1, float cx,
-                  float cy, uint dp, int px, int py, int tx, int ty)
+ght_vote_position(GLOBAL uint *space, uint gw, uint gh, double inv, uint dp, int px, int py,
+                  const double *q)
 {
-    long cell = ght_position_cell(gw, gh, rs0, rs1, cx, cy, dp, px, py, tx, ty);
+    long cell = ght_position_cell(gw, gh, inv, dp, px, py, q);
 
     if (cell >= 0)
         atomic_inc(&space[cell]);
+}
+
+/* The offsets (ght_offset) of a template pairing T's two points: q[0..1], q[2..3]. */
+INLINE void
+ght_offsets(float rs0, float rs1, float cx, float cy, GLOBAL const int *T, double *q)
+{
+    ght_offset(rs0, rs1, cx, cy, T[1], T[2], q);
+    ght_offset(rs0, rs1, cx, cy, T[3], T[4], q + 2);
 }
 
 /* D of candidate get_group_id(1): cands holds GHT_CAND words per candidate (bin shift, then
@@ -216,24 +256,35 @@ ght_dspace(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const uin
     ulong cells = (ulong)gw * gh;
     GLOBAL uint *space = copies + ((g % GHT_G) * get_num_groups(1) + c) * cells;
     GLOBAL const int *T = (GLOBAL const int *)(tpairs + 6 * (i0 + lid));
+    double q[4], inv = ght_inverse(dp);
 
     if (lid >= na)
         return;
+    ght_offsets(rs0, rs1, cx, cy, T, q);
     for (uint k = 0; k <= 2 * tol; k++) {
         uint bk = (b + GHT_L * (tol + 1) + k - tol) % GHT_L, k2 = ght_agree(key, bk);
         for (uint j = ioffsets[k2]; j < ioffsets[k2 + 1]; j++) {
             GLOBAL const int *I = (GLOBAL const int *)(ipairs + 6 * j);
-            ght_vote_position(space, gw, gh, rs0, rs1, cx, cy, dp, I[1], I[2], T[1], T[2]);
-            ght_vote_position(space, gw, gh, rs0, rs1, cx, cy, dp, I[3], I[4], T[3], T[4]);
+            ght_vote_position(space, gw, gh, inv, dp, I[1], I[2], q);
+            ght_vote_position(space, gw, gh, inv, dp, I[3], I[4], q + 2);
         }
     }
+}
+
+/* vector_fits (lib/ght-spaces.c): image pairing I's vector within span of the template
+ * pairing's turned and scaled one v on both axes */
+INLINE int
+ght_vector_fits(float span, const double *v, GLOBAL const int *I)
+{
+    return fabs((double)(I[1] - I[3]) - v[0]) <= (double)span &&
+           fabs((double)(I[2] - I[4]) - v[1]) <= (double)span;
 }
 
 /* votecl__ght_match_hash of a match: the image pairing's key, template, image points */
 INLINE uint
 ght_match_hash(uint key, GLOBAL const int *T, GLOBAL const int *I)
 {
-    uint w[9] = {key, (uint)T[1], (uint)T[2], (uint)T[3], (uint)T[4],
+    uint w[9] = {key,        (uint)T[1], (uint)T[2], (uint)T[3], (uint)T[4],
                  (uint)I[1], (uint)I[2], (uint)I[3], (uint)I[4]};
 
     return ght_hash(w, 9);
@@ -241,7 +292,8 @@ ght_match_hash(uint key, GLOBAL const int *T, GLOBAL const int *I)
 
 /* votecl__ght_ref_matches then votecl__ght_matches_sample: the pairings of ght_dspace's walk
  * for candidate get_group_id(1) whose two votes fall on cells of one selected maximum k in
- * the candidate's label map (nsel - k, 0 for none). Pass 0 counts them per maximum into
+ * the candidate's label map (nsel - k, 0 for none), only those whose vector fits within span
+ * (votecl__ght_match_span: no other can be one) examined. Pass 0 counts them per maximum into
  * counts[k]; pass 1 appends those whose hash is at most thr[k] to out after its
  * GHT_HEAD-word head (10 words each: k, the image pairing's key, template xi yi xj yj,
  * image xi yi xj yj; counted by word 0, at most cap written). */
@@ -249,7 +301,7 @@ KERNEL void
 ght_matches(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const uint *ioffsets,
             GLOBAL const uint *ipairs, GLOBAL const uint *cands, uint tol, float cx, float cy,
             uint dp, uint gw, uint gh, GLOBAL const uint *labels, uint nsel, uint pass,
-            GLOBAL uint *counts, GLOBAL const uint *thr, uint cap, GLOBAL int *out)
+            GLOBAL uint *counts, GLOBAL const uint *thr, uint cap, GLOBAL int *out, float span)
 {
     uint lid = get_local_id(0), g = get_group_id(0), c = get_group_id(1);
     uint key = tasks[3 * g], i0 = tasks[3 * g + 1], na = tasks[3 * g + 2] - i0;
@@ -258,16 +310,23 @@ ght_matches(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const ui
     GLOBAL const uint *map = labels + (ulong)c * gw * gh;
     GLOBAL const int *T = (GLOBAL const int *)(tpairs + 6 * (i0 + lid));
     GLOBAL int *matches = out + GHT_HEAD;
+    double q[4], v[2], inv = ght_inverse(dp);
 
     if (lid >= na)
         return;
+    ght_offsets(rs0, rs1, cx, cy, T, q);
+    v[0] = q[0] - q[2];
+    v[1] = q[1] - q[3];
     for (uint k = 0; k <= 2 * tol; k++) {
         uint bk = (b + GHT_L * (tol + 1) + k - tol) % GHT_L, k2 = ght_agree(key, bk);
         for (uint j = ioffsets[k2]; j < ioffsets[k2 + 1]; j++) {
             GLOBAL const int *I = (GLOBAL const int *)(ipairs + 6 * j);
-            long ci = ght_position_cell(gw, gh, rs0, rs1, cx, cy, dp, I[1], I[2], T[1], T[2]);
-            long cj = ght_position_cell(gw, gh, rs0, rs1, cx, cy, dp, I[3], I[4], T[3], T[4]);
+            long ci, cj;
             uint li, at, m;
+            if (!ght_vector_fits(span, v, I))
+                continue;
+            ci = ght_position_cell(gw, gh, inv, dp, I[1], I[2], q);
+            cj = ght_position_cell(gw, gh, inv, dp, I[3], I[4], q + 2);
             if (ci < 0 || cj < 0)
                 continue;
             li = map[ci];
@@ -322,8 +381,7 @@ ght_space_max(GLOBAL const uint *spaces, uint cells, ulong region, GLOBAL ulong 
  * (4 ulongs each: cell | votes << 32, sw, sx, sy), counted by the head's word 0 (at most cap
  * written; region = 4 + 4 cap). */
 KERNEL void
-ght_space_peaks(GLOBAL const uint *spaces, uint gw, uint gh, uint thr, uint cap,
-                GLOBAL ulong *out)
+ght_space_peaks(GLOBAL const uint *spaces, uint gw, uint gh, uint thr, uint cap, GLOBAL ulong *out)
 {
     uint i = get_global_id(0), c = get_global_id(1), x, y, v, at;
     GLOBAL const uint *space = spaces + (ulong)c * gw * gh;
@@ -366,8 +424,7 @@ ght_space_peaks(GLOBAL const uint *spaces, uint gw, uint gh, uint thr, uint cap,
 /* The label maps (votecl__ght_label_maps, zeroed before; label nsel - k for maximum k) of
  * the selected maxima sel[0..nsel) (candidate, cell pairs): the largest label wins. */
 KERNEL void
-ght_labels(GLOBAL const uint *sel, uint nsel, uint radius, uint gw, uint gh,
-           GLOBAL uint *labels)
+ght_labels(GLOBAL const uint *sel, uint nsel, uint radius, uint gw, uint gh, GLOBAL uint *labels)
 {
     uint side = 2 * radius + 1, i = get_global_id(0), k = i / (side * side), o = i % (side * side);
     uint cell;
@@ -397,10 +454,9 @@ ght_merge(GLOBAL const uint *copies, uint cells, GLOBAL uint *out)
 /* votecl__ght_ref_ballard_vote: rs holds the factors (scale cos, scale sin) per rotation and
  * scale (votecl__ght_rs, index k GHT_S + si), shift the R-table bin shift per rotation. */
 KERNEL void
-ght_ballard(GLOBAL const int *points, uint n, GLOBAL const uint *roffsets,
-            GLOBAL const float *rdx, GLOBAL const float *rdy, GLOBAL const float *rs,
-            GLOBAL const uint *shift, uint rotations, uint dp, uint gw, uint gh,
-            GLOBAL uint *space)
+ght_ballard(GLOBAL const int *points, uint n, GLOBAL const uint *roffsets, GLOBAL const float *rdx,
+            GLOBAL const float *rdy, GLOBAL const float *rs, GLOBAL const uint *shift,
+            uint rotations, uint dp, uint gw, uint gh, GLOBAL uint *space)
 {
     uint e = get_global_id(0), k = get_global_id(1);
     int px, py;

@@ -120,6 +120,17 @@ votecl__ght_match_radius(const votecl__ght_desc *desc)
     return (VOTECL__GHT_MATCH_PIXELS + desc->p.dp - 1) / desc->p.dp;
 }
 
+/* Two cells labelled for one maximum lie within 2 r cells of each other on each axis, so the
+ * two votes' unrounded positions (floor(c / dp + 1/2) is a cell) within (2 r + 1) dp pixels:
+ * on each axis the image pairing's vector within (2 r + 1) dp of the template pairing's
+ * turned and scaled (the difference of its points' offsets). A sixteenth of a pixel more for
+ * the roundings of the cells' double arithmetic (a few, of coordinates far below 2^20). */
+double
+votecl__ght_match_span(const votecl__ght_desc *desc)
+{
+    return (2.0 * votecl__ght_match_radius(desc) + 1.0) * desc->p.dp + 1.0 / 16;
+}
+
 void
 votecl__ght_label_maps(const votecl__ght_sel *sel, size_t nsel, size_t n, uint32_t gw,
                        uint32_t gh, uint32_t radius, uint32_t *labels)

@@ -221,6 +221,12 @@ votecl_status votecl__ght_space_peaks(const votecl__ght_desc *desc, const uint32
 void votecl__ght_dpeaks_rank(votecl__ght_dpeaks *peaks);
 /* The match radius in cells. */
 uint32_t votecl__ght_match_radius(const votecl__ght_desc *desc);
+/* The most by which a match's image pairing's vector (point i minus point j) differs on
+ * either axis from its template pairing's turned and scaled by the candidate's factors, in
+ * pixels: a pairing of another vector cannot put both votes on one maximum's label, so the
+ * match stages skip it (lib/ght-spaces.c's vector_fits, cl/ght.cl's ght_vector_fits) and
+ * find the same matches. */
+double votecl__ght_match_span(const votecl__ght_desc *desc);
 /* The label maps of n candidates (n * gw * gh entries, candidate c's at c gw gh): the cell of
  * candidate c within radius cells (Chebyshev) of a maximum sel[k] of c gets the lowest such
  * k, UINT32_MAX when there is none. */
@@ -258,11 +264,13 @@ int votecl__ght_fit_points(const double *c, size_t n, double *scratch, double ou
 votecl_status votecl__ght_fit(const votecl__ght_desc *desc, const double *normals,
                               const votecl__ght_match *m, size_t n, votecl_ght_pose *pose);
 /* The matches of the pairings that agree under bin shifts b - tol .. b + tol at angle and
- * scale, against the label map of a gw x gh grid (appended, unsorted). */
+ * scale, against the label map of a gw x gh grid (appended, unsorted); only the pairings
+ * whose vectors fit within span (votecl__ght_match_span; INFINITY: all) are examined. */
 votecl_status votecl__ght_ref_matches(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
                                       const votecl__ght_pairs *ip, uint32_t b, uint32_t tol,
                                       double angle, double scale, uint32_t gw, uint32_t gh,
-                                      const uint32_t *labels, votecl__ght_matches *out);
+                                      const uint32_t *labels, double span,
+                                      votecl__ght_matches *out);
 
 /* Stages a detection may run elsewhere (the device), over pairings bound beforehand, each
  * for all rotations or candidates at once (lib/ght-search.c has the reference's). */

@@ -239,8 +239,9 @@ ref_matches(void *user, size_t n, const votecl__ght_cand *c, uint32_t tol, uint3
     votecl__ght_label_maps(sel, nsel, n, gw, gh, votecl__ght_match_radius(r->desc), r->scratch);
     out->n = 0;
     for (size_t k = 0; k < n && status == VOTECL_OK; k++)
-        status = votecl__ght_ref_matches(r->desc, r->tp, r->ip, c[k].b, tol, c[k].angle,
-                                         c[k].scale, gw, gh, r->scratch + k * cells, out);
+        status = votecl__ght_ref_matches(r->desc, r->tp, r->ip, c[k].b, tol, c[k].angle, c[k].scale,
+                                         gw, gh, r->scratch + k * cells,
+                                         votecl__ght_match_span(r->desc), out);
     return status == VOTECL_OK ? votecl__ght_matches_sample(out, nsel) : status;
 }
 

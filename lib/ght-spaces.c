@@ -150,10 +150,34 @@ position_space(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
         })
 }
 
+/* position_cell's offsets of template pairing T's points subtracted (i minus j): the
+ * vector an image pairing matching it has, within votecl__ght_match_span on each axis. */
+static void
+turned_vector(const votecl__ght_desc *desc, const float rs[2], const votecl__ght_pair *T,
+              double v[2])
+{
+    double cx = (double)(float)desc->cx, cy = (double)(float)desc->cy;
+    double rxi = (double)T->xi - cx, ryi = (double)T->yi - cy;
+    double rxj = (double)T->xj - cx, ryj = (double)T->yj - cy;
+
+    v[0] =
+        ((double)rs[0] * rxi - (double)rs[1] * ryi) - ((double)rs[0] * rxj - (double)rs[1] * ryj);
+    v[1] =
+        ((double)rs[1] * rxi + (double)rs[0] * ryi) - ((double)rs[1] * rxj + (double)rs[0] * ryj);
+}
+
+/* Image pairing I's vector is within span of v on both axes (cl/ght.cl's ght_vector_fits). */
+static int
+vector_fits(double span, const double v[2], const votecl__ght_pair *I)
+{
+    return fabs((double)(I->xi - I->xj) - v[0]) <= span &&
+           fabs((double)(I->yi - I->yj) - v[1]) <= span;
+}
+
 votecl_status
 votecl__ght_ref_matches(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
                         const votecl__ght_pairs *ip, uint32_t b, uint32_t tol, double angle,
-                        double scale, uint32_t gw, uint32_t gh, const uint32_t *labels,
+                        double scale, uint32_t gw, uint32_t gh, const uint32_t *labels, double span,
                         votecl__ght_matches *out)
 {
     float rs[2];
@@ -161,10 +185,15 @@ votecl__ght_ref_matches(const votecl__ght_desc *desc, const votecl__ght_pairs *t
     angle_factors(angle, scale, rs);
     for (uint32_t k = 0; k <= 2 * tol; k++)
         FOR_AGREEING(desc, tp, ip, shift_of(desc, b, tol, k), T, I, {
-            int64_t ci = position_cell(desc, gw, gh, rs, I->xi, I->yi, T->xi, T->yi);
-            int64_t cj = position_cell(desc, gw, gh, rs, I->xj, I->yj, T->xj, T->yj);
+            int64_t ci, cj;
+            double v[2];
             votecl__ght_match m = {
                 0, I->key, {T->xi, T->yi, T->xj, T->yj}, {I->xi, I->yi, I->xj, I->yj}};
+            turned_vector(desc, rs, T, v);
+            if (!vector_fits(span, v, I))
+                continue;
+            ci = position_cell(desc, gw, gh, rs, I->xi, I->yi, T->xi, T->yi);
+            cj = position_cell(desc, gw, gh, rs, I->xj, I->yj, T->xj, T->yj);
             if (ci < 0 || cj < 0 || labels[ci] == UINT32_MAX || labels[ci] != labels[cj])
                 continue;
             m.peak = labels[ci];
@@ -639,7 +668,7 @@ label_maps(votecl__ght_device *dev, size_t n, uint32_t gw, uint32_t gh, const vo
 }
 
 /* ght_matches' pass over n candidates (pass 1 into GHT_B_MATCHES with room for cap); args: the
- * walk's first 11 (cands uploaded). */
+ * walk's first 11 (cands uploaded), room for 19. */
 static votecl_status
 matches_walk(votecl__ght_device *dev, size_t n, votecl__arg *args, size_t nsel, unsigned pass,
              size_t cap)
@@ -657,7 +686,8 @@ matches_walk(votecl__ght_device *dev, size_t n, votecl__arg *args, size_t nsel, 
     args[15] = VOTECL__ARG_BUF(dev->buf[GHT_B_THRESH]);
     args[16] = VOTECL__ARG_UINT(cap);
     args[17] = VOTECL__ARG_BUF(dev->buf[GHT_B_MATCHES]); /* after room: it may be new */
-    return walk(dev, K_MATCHES, n, args, 18);
+    args[18] = VOTECL__ARG_FLOAT((float)votecl__ght_match_span(&dev->desc));
+    return walk(dev, K_MATCHES, n, args, 19);
 }
 
 /* Pass 0: the matches per maximum, turned into the sample's thresholds in GHT_B_THRESH. */
@@ -726,7 +756,7 @@ votecl__ght_device_matches(void *user, size_t n, const votecl__ght_cand *c, uint
     votecl__ght_device *dev = user;
     size_t cap = dev->matches_cap > 65536 ? dev->matches_cap : 65536;
     uint32_t count = 0;
-    votecl__arg args[18];
+    votecl__arg args[19];
     votecl_status status;
 
     out->n = 0;

@@ -562,7 +562,7 @@ check_pose_stages(const votecl__ght_desc *d, votecl__ght_device *dev, const vote
     size_t cells = (size_t)gw * gh, nsel = 0, total;
     votecl__ght_dpeaks *rpk = g_new0(votecl__ght_dpeaks, n), *dpk = g_new0(votecl__ght_dpeaks, n);
     votecl__ght_sel *sel = g_new(votecl__ght_sel, n * VOTECL__GHT_MAX_DPEAKS);
-    votecl__ght_matches rm = {0}, dm = {0};
+    votecl__ght_matches rm = {0}, dm = {0}, all = {0};
     uint32_t *space = g_new(uint32_t, n * cells);
 
     g_assert_cmpint(votecl__ght_device_dpeaks(dev, n, c, 2, gw, gh, dpk), ==, VOTECL_OK);
@@ -577,10 +577,20 @@ check_pose_stages(const votecl__ght_desc *d, votecl__ght_device *dev, const vote
             sel[nsel++] = (votecl__ght_sel){(uint32_t)k, rpk[k].v[j].cell};
     }
     votecl__ght_label_maps(sel, nsel, n, gw, gh, votecl__ght_match_radius(d), space);
-    for (size_t k = 0; k < n; k++)
-        g_assert_cmpint(votecl__ght_ref_matches(d, tp, ip, c[k].b, 2, c[k].angle, c[k].scale,
-                                                gw, gh, space + k * cells, &rm),
+    for (size_t k = 0; k < n; k++) {
+        g_assert_cmpint(votecl__ght_ref_matches(d, tp, ip, c[k].b, 2, c[k].angle, c[k].scale, gw,
+                                                gh, space + k * cells, votecl__ght_match_span(d),
+                                                &rm),
                         ==, VOTECL_OK);
+        g_assert_cmpint(votecl__ght_ref_matches(d, tp, ip, c[k].b, 2, c[k].angle, c[k].scale, gw,
+                                                gh, space + k * cells, INFINITY, &all),
+                        ==, VOTECL_OK);
+    }
+    /* the vector window drops no match: the same as every pairing examined */
+    votecl__ght_matches_sort(&rm);
+    votecl__ght_matches_sort(&all);
+    g_assert_cmpuint(all.n, ==, rm.n);
+    g_assert_cmpmem(all.v, all.n * sizeof *all.v, rm.v, rm.n * sizeof *rm.v);
     g_assert_cmpint(votecl__ght_matches_sample(&rm, nsel), ==, VOTECL_OK);
     g_assert_cmpint(votecl__ght_device_matches(dev, n, c, 2, gw, gh, sel, nsel, &dm), ==,
                     VOTECL_OK);
@@ -599,12 +609,15 @@ check_pose_stages(const votecl__ght_desc *d, votecl__ght_device *dev, const vote
     g_free(space);
     votecl__ght_matches_clear(&rm);
     votecl__ght_matches_clear(&dm);
+    votecl__ght_matches_clear(&all);
     return total;
 }
 
-/* O of the template and a scene with LB and SSM, S and D at a few shifts. */
+/* O of the template and a scene (an instance at a scale in [smin, smax]) with LB and SSM,
+ * S and D at a few shifts, D's maxima and the matches of candidates at scale cscale. */
 static void
-check_guil_spaces(const votecl_ght_params *params, uint64_t seed)
+check_guil_spaces(const votecl_ght_params *params, uint64_t seed, double smin, double smax,
+                  double cscale)
 {
     scene t = template_scene(), s;
     tu_rng rng;
@@ -620,7 +633,7 @@ check_guil_spaces(const votecl_ght_params *params, uint64_t seed)
     uint32_t shifts[8];
 
     tu_rng_init(&rng, seed);
-    random_scene(&rng, &s, 0.8, 1.25);
+    random_scene(&rng, &s, smin, smax);
     votecl__ght_desc_init(&d, params);
     d.cx = (t.width - 1) / 2.0;
     d.cy = (t.height - 1) / 2.0;
@@ -653,12 +666,12 @@ check_guil_spaces(const votecl_ght_params *params, uint64_t seed)
     lb = g_new(uint32_t, (size_t)gw * gh);
     g_assert_cmpint(votecl__ght_device_bind(dev, &tp, &ip), ==, VOTECL_OK);
     for (uint32_t b = 0; b < d.levels; b += d.levels / 5 + 1) {
-        cand[nc] = (votecl__ght_cand){b, b * 360.0 / d.levels + 0.3, 1.07};
+        cand[nc] = (votecl__ght_cand){b, b * 360.0 / d.levels + 0.3, cscale};
         shifts[nc++] = b;
-        votecl__ght_ref_dspace(&d, &tp, &ip, b, 2, cand[nc - 1].angle, 1.07, gw, gh, ref);
-        g_assert_cmpint(votecl__ght_device_dspace(dev, b, 2, cand[nc - 1].angle, 1.07, gw, gh,
-                                                  lb),
-                        ==, VOTECL_OK);
+        votecl__ght_ref_dspace(&d, &tp, &ip, b, 2, cand[nc - 1].angle, cscale, gw, gh, ref);
+        g_assert_cmpint(
+            votecl__ght_device_dspace(dev, b, 2, cand[nc - 1].angle, cscale, gw, gh, lb), ==,
+            VOTECL_OK);
         assert_equal_u32(lb, ref, (size_t)gw * gh, "D");
     }
     sdev = g_new(uint64_t, nc * d.scales);
@@ -693,13 +706,34 @@ test_opencl_guil_spaces(void)
     if (device() == NULL)
         return;
     guil_test_params(&p);
-    check_guil_spaces(&p, 0x0de1);
+    check_guil_spaces(&p, 0x0de1, 0.8, 1.25, 1.07);
     p.levels = 180; /* a coarser circle, a wider tolerance, other replication factors */
     p.angle_epsilon = 2;
     p.replication = 3;
     p.global_replication = 1;
     p.dp = 3;
-    check_guil_spaces(&p, 0x0de2);
+    check_guil_spaces(&p, 0x0de2, 0.8, 1.25, 1.07);
+}
+
+/* The match stages' vector window (votecl__ght_match_span) at the default search's least
+ * and largest scales, instances there: check_pose_stages compares the matches with those of
+ * every pairing examined, and the device's with the reference's. */
+static void
+test_opencl_guil_window(void)
+{
+    static const struct {
+        uint64_t seed;
+        double smin, smax, cscale;
+        uint32_t dp; /* the cell size, and with it the match radius */
+    } cases[] = {
+        {0x0de3, 0.5, 0.52, 0.5, 1}, {0x0de4, 1.9, 2.0, 2.0, 2}, {0x0de5, 1.9, 2.0, 1.95, 3}};
+    votecl_ght_params p;
+
+    for (size_t i = 0; device() != NULL && i < G_N_ELEMENTS(cases); i++) {
+        guil_test_params(&p);
+        p.dp = cases[i].dp;
+        check_guil_spaces(&p, cases[i].seed, cases[i].smin, cases[i].smax, cases[i].cscale);
+    }
 }
 
 static void
@@ -2458,6 +2492,7 @@ static const tu_test tests[] = {
     {TU_PATH, "/ref/ght/confidence-summary", {test_ref_confidence_summary}},
     {TU_PATH, "/ref/ght/memory-limit", {test_ref_memory_limit}},
     {TU_DEVICE, "ght/guil-spaces", {test_opencl_guil_spaces}},
+    {TU_DEVICE, "ght/guil-window", {test_opencl_guil_window}},
     {TU_DEVICE, "ght/unrotated", {test_opencl_unrotated}},
     {TU_DEVICE, "ght/ballard-space", {test_opencl_ballard_space}},
     {TU_DEVICE, "ght/detect-equal", {test_opencl_detect_equal}},
