@@ -44,8 +44,8 @@ typedef struct size2 {
 } size2;
 
 /* One case set: the (G, N) pairs are the products of the lists (a plan each); each pair
- * times 'located' location-based (size, eta) combinations and one value-based run (training:
- * on every pair; held out: on every other pair). */
+ * times 'located' location-based (size, eta) combinations and, on every other pair, one
+ * value-based run. */
 typedef struct case_set {
     unsigned spaces[MAX_LIST], nspaces;
     uint32_t nbins[MAX_LIST], nnbins;
@@ -235,16 +235,12 @@ pair_cases(const case_set *cs, votecl_variant v, unsigned g, uint32_t n, unsigne
         if (list_push(list, &c) != 0)
             return -1;
     }
-    /* Value-based: on training's every pair and over the local plans' P as the located runs
-     * (with only P = 4 on every other pair, held-out value runs at the plans' own P of 5-8
-     * groups were mispredicted by up to a third on an H100, 2026-11-27). Held out: every
-     * other pair, the plans' own choice. */
-    if (!cs->vary_local && p % 2 == 1)
+    if (p % 2 == 1)
         return 0;
-    c.groups = cs->vary_local && v == VOTECL_VARIANT_LOCAL ? groups[p % 4] : 0;
+    c.groups = cs->vary_local && v == VOTECL_VARIANT_LOCAL ? 4 : 0;
     c.stretch = 0;
     c.location = 0;
-    c.size = cs->sizes[(cs->vary_local ? p : p / 2) % cs->nsizes];
+    c.size = cs->sizes[(p / 2) % cs->nsizes];
     c.eta = 1.0;
     return list_push(list, &c);
 }
