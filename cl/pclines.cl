@@ -24,15 +24,43 @@
  *                                 space, detect the maxima whose n x n window is complete,
  *                                 slide. The n/2 columns on either side are accumulated too
  *                                 (past the strip's ends: wrapped, rows mirrored).
- * Required defines: PCL_WG (power of two), PCL_W, PCL_H, PCL_D, PCL_ROWS, PCL_M, PCL_K (ulong
- * literal), PCL_HALF (n / 2), PCL_RING (>= n), PCL_TILE (rows a group owns), PCL_TROWS
- * (rows of a ring column: min(PCL_ROWS, PCL_TILE + 2 PCL_HALF)), PCL_RADIUS (0: every column;
- * else the radius at the axes), PCL_KERNEL (3, 5 or 7: the orientation operator), PCL_EDGE_T2 (long literal),
+ * Defines (the CPU shape's sizes are arguments instead: PCL_SIZE_ARGS below): PCL_WG (power
+ * of two), PCL_W, PCL_H, PCL_D, PCL_ROWS, PCL_M, PCL_K (ulong literal), PCL_HALF (n / 2),
+ * PCL_RING (>= n), PCL_TILE (rows a group owns), PCL_TROWS (rows of a ring column:
+ * min(PCL_ROWS, PCL_TILE + 2 PCL_HALF)), PCL_RADIUS (0: every column; else the radius at the
+ * axes), PCL_KERNEL (3, 5 or 7: the orientation operator), PCL_EDGE_T2 (long literal),
  * PCL_FUSED_SCAN (1: the count kernels take offsets and totals and their last group scans).
  * Atomics: atomic_inc on global and local 32-bit words. */
 
+#ifdef PCL_SIZE_ARGS
+/* The CPU shape (PCL_SIZE_ARGS): every value that follows the image's size is an argument of
+ * each kernel, handed down to the helpers (PCL_SZ_DECL, PCL_SZ), so that one program serves
+ * every size and `votecl warmup` at one size leaves nothing to compile at another. The types
+ * are those of the GPU shape's literals (int, K ulong): every expression means the same. */
+#define PCL_SZ_DECL                                                                                \
+    , int pcl_w, int pcl_h, int pcl_d, int pcl_rows, int pcl_m, ulong pcl_k, int pcl_radius,       \
+        int pcl_block, int pcl_stride
+#define PCL_SZ , pcl_w, pcl_h, pcl_d, pcl_rows, pcl_m, pcl_k, pcl_radius, pcl_block, pcl_stride
+#define PCL_W pcl_w
+#define PCL_H pcl_h
+#define PCL_D pcl_d
+#define PCL_ROWS pcl_rows
+#define PCL_M pcl_m
+#define PCL_K pcl_k
+#define PCL_RADIUS pcl_radius
+#define PCL_CPU_BLOCK pcl_block
+#define PCL_CPU_STRIDE pcl_stride
+#define PCL_CPU_SLOTS (pcl_block + 2 * PCL_HALF)
+/* the orientation operator is compiled in, applied when the radius is not 0 */
+#define PCL_ORIENTED (PCL_KERNEL > 3)
+#else
+#define PCL_SZ_DECL
+#define PCL_SZ
+#define PCL_ORIENTED (PCL_RADIUS != 0 && PCL_KERNEL > 3)
+#endif
 #define PCL_COLUMNS (2 * PCL_D)
 
+#ifndef PCL_SIZE_ARGS
 /* Eq. 4 on doubled, centred coordinates (votecl__pclines_row). */
 INLINE uint
 pcl_row(uint location, int c)
@@ -54,10 +82,11 @@ pcl_row(uint location, int c)
     return (uint)(((ulong)num * PCL_K) >> 32);
 #endif
 }
+#endif
 
 /* Eq. 9 rounded half up, modulo 2D (votecl__pclines_key). */
 INLINE uint
-pcl_key(int gx, int gy)
+pcl_key(int gx, int gy PCL_SZ_DECL)
 {
     long s = (gx >= 0) == (gy >= 0) ? 1 : -1;
     long den = (long)gx + s * gy, num = (long)PCL_D * gy, q, two_d = 2L * PCL_D;
@@ -82,7 +111,7 @@ pcl_int_gradient(float g)
     return (int)rint(g);
 }
 
-#if PCL_RADIUS != 0 && PCL_KERNEL > 3
+#if PCL_ORIENTED
 /* The orientation operator (votecl__pclines_orientation): OpenCV's Sobel of side PCL_KERNEL,
  * coordinates clamped (SOBEL_REPLICATED of cl/common.h; its tables below). */
 #define PCL_KH (PCL_KERNEL / 2)
@@ -91,13 +120,13 @@ pcl_int_gradient(float g)
 SOBEL_REPLICATED(pcl_sobel_f32, float, float)
 
 INLINE void
-pcl_orientation_u8(GLOBAL const uchar *restrict p, int x, int y, int *gx, int *gy)
+pcl_orientation_u8(GLOBAL const uchar *restrict p, int x, int y, int *gx, int *gy PCL_SZ_DECL)
 {
     sobel_replicated_u8(p, PCL_W, PCL_H, PCL_KERNEL, x, y, gx, gy);
 }
 
 INLINE void
-pcl_orientation_f32(GLOBAL const float *restrict p, int x, int y, int *gx, int *gy)
+pcl_orientation_f32(GLOBAL const float *restrict p, int x, int y, int *gx, int *gy PCL_SZ_DECL)
 {
     float sx, sy;
 
@@ -107,7 +136,9 @@ pcl_orientation_f32(GLOBAL const float *restrict p, int x, int y, int *gx, int *
 }
 #define PCL_U8_GRAD(expr) ((int)(expr))
 #define PCL_F32_GRAD(expr) pcl_int_gradient(expr)
-#define PCL_ORIENT(NAME, p, x, y, gx, gy) NAME(p, x, y, &gx, &gy)
+#define PCL_ORIENT(NAME, p, x, y, gx, gy)                                                          \
+    if (PCL_RADIUS != 0)                                                                           \
+    NAME(p, x, y, &gx, &gy PCL_SZ)
 #else
 #define PCL_U8_GRAD(expr) ((int)(expr))
 #define PCL_F32_GRAD(expr) pcl_int_gradient(expr)
@@ -117,22 +148,22 @@ pcl_orientation_f32(GLOBAL const float *restrict p, int x, int y, int *gx, int *
 /* The key of pixel e of a packed image, or VOTE_SKIP when it is no edge (u8 pixels are
  * widened to int by the sums, as in the reference): the 3 x 3 Sobel magnitude decides, the
  * orientation operator gives the key. */
-#define PCL_SOBEL_KEY(NAME, T, GRAD, ORIENT)                                                 \
-    INLINE uint NAME##_xy(GLOBAL const T *restrict p, uint x, uint y)                         \
-    {                                                                                         \
-        GLOBAL const T *r1 = p + (size_t)y * PCL_W, *r0 = r1 - PCL_W, *r2 = r1 + PCL_W;        \
-        int gx = GRAD(SOBEL3_GX(r0, r1, r2, x)), gy = GRAD(SOBEL3_GY(r0, r1, r2, x));         \
-        if ((long)gx * gx + (long)gy * gy < PCL_EDGE_T2)                                      \
-            return VOTE_SKIP;                                                                 \
-        PCL_ORIENT(ORIENT, p, (int)x, (int)y, gx, gy);                                        \
-        return pcl_key(gx, gy);                                                               \
-    }                                                                                         \
-    INLINE uint NAME(GLOBAL const T *restrict p, uint e)                                      \
-    {                                                                                         \
-        uint x = e % PCL_W, y = e / PCL_W;                                                    \
-        if (e >= (uint)PCL_W * PCL_H || x == 0 || y == 0 || x + 1 >= PCL_W || y + 1 >= PCL_H) \
-            return VOTE_SKIP;                                                                 \
-        return NAME##_xy(p, x, y);                                                            \
+#define PCL_SOBEL_KEY(NAME, T, GRAD, ORIENT)                                                       \
+    INLINE uint NAME##_xy(GLOBAL const T *restrict p, uint x, uint y PCL_SZ_DECL)                  \
+    {                                                                                              \
+        GLOBAL const T *r1 = p + (size_t)y * PCL_W, *r0 = r1 - PCL_W, *r2 = r1 + PCL_W;            \
+        int gx = GRAD(SOBEL3_GX(r0, r1, r2, x)), gy = GRAD(SOBEL3_GY(r0, r1, r2, x));              \
+        if ((long)gx * gx + (long)gy * gy < PCL_EDGE_T2)                                           \
+            return VOTE_SKIP;                                                                      \
+        PCL_ORIENT(ORIENT, p, (int)x, (int)y, gx, gy);                                             \
+        return pcl_key(gx, gy PCL_SZ);                                                             \
+    }                                                                                              \
+    INLINE uint NAME(GLOBAL const T *restrict p, uint e PCL_SZ_DECL)                               \
+    {                                                                                              \
+        uint x = e % PCL_W, y = e / PCL_W;                                                         \
+        if (e >= (uint)PCL_W * PCL_H || x == 0 || y == 0 || x + 1 >= PCL_W || y + 1 >= PCL_H)      \
+            return VOTE_SKIP;                                                                      \
+        return NAME##_xy(p, x, y PCL_SZ);                                                          \
     }
 
 PCL_SOBEL_KEY(pcl_key_u8, uchar, PCL_U8_GRAD, pcl_orientation_u8)
@@ -140,13 +171,13 @@ PCL_SOBEL_KEY(pcl_key_f32, float, PCL_F32_GRAD, pcl_orientation_f32)
 
 /* List input: int4 (x, y, gx, gy), validated by the host. */
 INLINE uint
-pcl_key_list(GLOBAL const int4 *restrict edges, uint e, uint n, uint *location)
+pcl_key_list(GLOBAL const int4 *restrict edges, uint e, uint n, uint *location PCL_SZ_DECL)
 {
     if (e >= n)
         return VOTE_SKIP;
     int4 v = edges[e];
     *location = (uint)v.x | (uint)v.y << 16;
-    return pcl_key(v.z, v.w);
+    return pcl_key(v.z, v.w PCL_SZ);
 }
 
 /* counts[k] becomes the exclusive prefix sum; offsets[0..2D] the same plus the total, also
@@ -156,7 +187,7 @@ pcl_key_list(GLOBAL const int4 *restrict edges, uint e, uint n, uint *location)
  * which reads what other groups' atomics wrote. */
 INLINE void
 pcl_scan_group(GLOBAL uint *restrict counts, GLOBAL uint *restrict offsets,
-               GLOBAL uint *restrict totals, LOCAL_PTR uint *tmp)
+               GLOBAL uint *restrict totals, LOCAL_PTR uint *tmp PCL_SZ_DECL)
 {
     GLOBAL volatile const uint *in = counts;
     const uint lid = get_local_id(0);
@@ -182,11 +213,11 @@ pcl_scan_group(GLOBAL uint *restrict counts, GLOBAL uint *restrict offsets,
 
 KERNEL __attribute__((reqd_work_group_size(PCL_WG, 1, 1))) void
 pclines_scan(GLOBAL uint *restrict counts, GLOBAL uint *restrict offsets,
-             GLOBAL uint *restrict totals)
+             GLOBAL uint *restrict totals PCL_SZ_DECL)
 {
     LOCAL uint tmp[PCL_WG];
 
-    pcl_scan_group(counts, offsets, totals, tmp);
+    pcl_scan_group(counts, offsets, totals, tmp PCL_SZ);
 }
 
 #if PCL_FUSED_SCAN
@@ -240,15 +271,17 @@ pcl_scan_last(GLOBAL uint *restrict counts, GLOBAL uint *restrict offsets,
             sorted[atomic_inc(&cursors[key])] = (e % PCL_W) | (e / PCL_W) << 16;              \
     }
 
+#ifndef PCL_SIZE_ARGS /* the GPU shape's */
 PCL_IMAGE_KERNELS(u8, uchar, pcl_key_u8)
 PCL_IMAGE_KERNELS(f32, float, pcl_key_f32)
+#endif
 
 KERNEL __attribute__((reqd_work_group_size(PCL_WG, 1, 1))) void
 pclines_count_list(GLOBAL const int4 *restrict edges, uint n,
-                   GLOBAL uint *restrict counts PCL_SCAN_ARGS)
+                   GLOBAL uint *restrict counts PCL_SCAN_ARGS PCL_SZ_DECL)
 {
     PCL_SCAN_LOCALS
-    uint location, key = pcl_key_list(edges, get_global_id(0), n, &location);
+    uint location, key = pcl_key_list(edges, get_global_id(0), n, &location PCL_SZ);
     if (key != VOTE_SKIP)
         atomic_inc(&counts[key]);
     PCL_SCAN_END(counts);
@@ -256,9 +289,9 @@ pclines_count_list(GLOBAL const int4 *restrict edges, uint n,
 
 KERNEL __attribute__((reqd_work_group_size(PCL_WG, 1, 1))) void
 pclines_scatter_list(GLOBAL const int4 *restrict edges, uint n, GLOBAL uint *restrict cursors,
-                     GLOBAL uint *restrict sorted)
+                     GLOBAL uint *restrict sorted PCL_SZ_DECL)
 {
-    uint location, key = pcl_key_list(edges, get_global_id(0), n, &location);
+    uint location, key = pcl_key_list(edges, get_global_id(0), n, &location PCL_SZ);
     if (key != VOTE_SKIP)
         sorted[atomic_inc(&cursors[key])] = location;
 }
@@ -267,7 +300,8 @@ pclines_scatter_list(GLOBAL const int4 *restrict edges, uint n, GLOBAL uint *res
  * votecl__pclines_gray_of: the frame is uploaded as it is and converted here. Any work-group
  * size; global >= PCL_W * PCL_H. */
 KERNEL void
-pclines_gray_u8(GLOBAL const uchar *restrict colour, uint channels, GLOBAL uchar *restrict gray)
+pclines_gray_u8(GLOBAL const uchar *restrict colour, uint channels,
+                GLOBAL uchar *restrict gray PCL_SZ_DECL)
 {
     uint e = get_global_id(0);
     if (e >= (uint)PCL_W * PCL_H)
@@ -278,12 +312,13 @@ pclines_gray_u8(GLOBAL const uchar *restrict colour, uint channels, GLOBAL uchar
 
 /* The actual column of virtual column j, and whether its rows are mirrored. */
 INLINE int
-pcl_wrap(int j, int *mirrored)
+pcl_wrap(int j, int *mirrored PCL_SZ_DECL)
 {
     *mirrored = j < 0 || j >= PCL_COLUMNS;
     return j < 0 ? j + PCL_COLUMNS : j >= PCL_COLUMNS ? j - PCL_COLUMNS : j;
 }
 
+#ifndef PCL_SIZE_ARGS /* the GPU shape's accumulation */
 /* Votes every edge of sorted[from, to) into ring column slot for actual column c: the rows
  * of the tile's window [base, base + PCL_TROWS) only. */
 INLINE void
@@ -298,26 +333,29 @@ pcl_vote_range(GLOBAL const uint *restrict sorted, uint from, uint to, int c, in
     }
 }
 
+#endif
+
 /* The radius of column c (votecl__pclines_radius_at): one angle, PCL_RADIUS columns at the
  * axes. */
 INLINE int
-pcl_radius_at(int c)
+pcl_radius_at(int c PCL_SZ_DECL)
 {
     ulong d = PCL_D, a = c >= PCL_D ? (ulong)(c - PCL_D) : (ulong)(PCL_D - c), b = d - a;
     ulong r = ((ulong)PCL_RADIUS * (a * a + b * b) + d * d / 2) / (d * d);
     return r > 0 ? (int)r : 1;
 }
 
+#ifndef PCL_SIZE_ARGS
 /* Section 4.2: only the edges whose key lies within the radius of c, around the strip. */
 INLINE void
 pcl_vote_column(GLOBAL const uint *restrict sorted, GLOBAL const uint *restrict offsets, int j,
                 uint base, LOCAL_PTR uint *column)
 {
-    int mirrored, c = pcl_wrap(j, &mirrored);
+    int mirrored, c = pcl_wrap(j, &mirrored PCL_SZ);
 #if PCL_RADIUS == 0
     pcl_vote_range(sorted, 0, offsets[PCL_COLUMNS], c, mirrored, base, column);
 #else
-    int radius = pcl_radius_at(c);
+    int radius = pcl_radius_at(c PCL_SZ);
     int lo = c - radius, hi = c + radius + 1; /* keys [lo, hi) around the circle */
     if (lo < 0) {
         pcl_vote_range(sorted, offsets[lo + PCL_COLUMNS], offsets[PCL_COLUMNS], c, mirrored,
@@ -344,7 +382,7 @@ pcl_is_max(LOCAL_PTR const uint *ring, int first, int j, int r, int base, uint t
     if (value < threshold)
         return 0;
     for (int dc = -PCL_HALF; dc <= PCL_HALF; dc++) {
-        int mirrored, c = pcl_wrap(j + dc, &mirrored);
+        int mirrored, c = pcl_wrap(j + dc, &mirrored PCL_SZ);
         LOCAL_PTR const uint *column = ring + PCL_SLOT(j + dc) * PCL_TROWS;
         for (int dr = -PCL_HALF; dr <= PCL_HALF; dr++) {
             int rr = r + dr;
@@ -416,7 +454,9 @@ pclines_accumulate(GLOBAL const uint *restrict sorted, GLOBAL const uint *restri
     }
 }
 
-#ifdef PCL_CPU_SLOTS
+#endif
+
+#ifdef PCL_SIZE_ARGS
 /* --- the CPU shape (devices without dedicated local memory: PoCL) ---
  *
  * The GPU kernels above spread every pixel and every vote over work-items that meet in
@@ -438,35 +478,36 @@ pclines_accumulate(GLOBAL const uint *restrict sorted, GLOBAL const uint *restri
  *                                64-bit add per column (Eq. 4 is linear in u); then the
  *                                maxima of the owned columns and, when asked, their store
  *                                into the TS space.
- * Extra defines: PCL_CPU_BLOCK, PCL_CPU_SLOTS (PCL_CPU_BLOCK + 2 PCL_HALF). */
+ * Sizes: PCL_CPU_BLOCK, PCL_CPU_SLOTS (PCL_CPU_BLOCK + 2 PCL_HALF), PCL_CPU_STRIDE, arguments
+ * like the image's (PCL_SZ_DECL); PCL_CPU_SLOTS_MAX (a define) bounds PCL_CPU_SLOTS. */
 
 /* Scratch layout: whole columns (slot stride PCL_CS, row stride PCL_RS; measured against
  * rows of slots on PoCL: columns were faster), PCL_CPU_STRIDE >= PCL_ROWS apart. */
 #define PCL_CS PCL_CPU_STRIDE
 #define PCL_RS 1
 
-#define PCL_EDGES_ROWS(SUFFIX, T, KEYFN)                                                      \
-    KERNEL __attribute__((reqd_work_group_size(1, 1, 1))) void pclines_edges_rows_##SUFFIX(   \
-        GLOBAL const T *restrict image, uint band_rows, GLOBAL uint *restrict counts,         \
-        GLOBAL uint *restrict lists, GLOBAL uint *restrict sizes)                             \
-    {                                                                                         \
-        const uint b = get_global_id(0);                                                      \
-        const uint y0 = 1 + b * band_rows, y1 = min(y0 + band_rows, (uint)PCL_H - 1);         \
-        GLOBAL uint *own = counts + (size_t)b * PCL_COLUMNS;                                  \
-        GLOBAL uint *list = lists + (size_t)b * band_rows * PCL_W * 2;                        \
-        uint n = 0;                                                                           \
-        for (uint k = 0; k < PCL_COLUMNS; k++)                                                \
-            own[k] = 0;                                                                       \
-        for (uint y = y0; y < y1; y++)                                                        \
-            for (uint x = 1; x + 1 < PCL_W; x++) {                                            \
-                uint key = KEYFN##_xy(image, x, y);                                           \
-                if (key == VOTE_SKIP)                                                         \
-                    continue;                                                                 \
-                list[2 * n] = x | y << 16;                                                    \
-                list[2 * n++ + 1] = key;                                                      \
-                own[key]++;                                                                   \
-            }                                                                                 \
-        sizes[b] = n;                                                                         \
+#define PCL_EDGES_ROWS(SUFFIX, T, KEYFN)                                                           \
+    KERNEL __attribute__((reqd_work_group_size(1, 1, 1))) void pclines_edges_rows_##SUFFIX(        \
+        GLOBAL const T *restrict image, uint band_rows, GLOBAL uint *restrict counts,              \
+        GLOBAL uint *restrict lists, GLOBAL uint *restrict sizes PCL_SZ_DECL)                      \
+    {                                                                                              \
+        const uint b = get_global_id(0);                                                           \
+        const uint y0 = 1 + b * band_rows, y1 = min(y0 + band_rows, (uint)PCL_H - 1);              \
+        GLOBAL uint *own = counts + (size_t)b * PCL_COLUMNS;                                       \
+        GLOBAL uint *list = lists + (size_t)b * band_rows * PCL_W * 2;                             \
+        uint n = 0;                                                                                \
+        for (uint k = 0; k < PCL_COLUMNS; k++)                                                     \
+            own[k] = 0;                                                                            \
+        for (uint y = y0; y < y1; y++)                                                             \
+            for (uint x = 1; x + 1 < PCL_W; x++) {                                                 \
+                uint key = KEYFN##_xy(image, x, y PCL_SZ);                                         \
+                if (key == VOTE_SKIP)                                                              \
+                    continue;                                                                      \
+                list[2 * n] = x | y << 16;                                                         \
+                list[2 * n++ + 1] = key;                                                           \
+                own[key]++;                                                                        \
+            }                                                                                      \
+        sizes[b] = n;                                                                              \
     }
 
 PCL_EDGES_ROWS(f32, float, pcl_key_f32)
@@ -474,11 +515,12 @@ PCL_EDGES_ROWS(f32, float, pcl_key_f32)
 /* u8 edges: integer sums are exact in any order, so the orientation operator of an interior
  * pixel is summed separably (the row's derivative and smoothing, then across rows). */
 INLINE void
-pcl_orientation_u8_rows(GLOBAL const uchar *restrict p, uint x, uint y, int *gx, int *gy)
+pcl_orientation_u8_rows(GLOBAL const uchar *restrict p, uint x, uint y, int *gx,
+                        int *gy PCL_SZ_DECL)
 {
-#if PCL_RADIUS != 0 && PCL_KERNEL > 3
+#if PCL_ORIENTED
     if (x < PCL_KH || y < PCL_KH || x + PCL_KH >= PCL_W || y + PCL_KH >= PCL_H) {
-        pcl_orientation_u8(p, (int)x, (int)y, gx, gy);
+        pcl_orientation_u8(p, (int)x, (int)y, gx, gy PCL_SZ);
         return;
     }
     int sx = 0, sy = 0;
@@ -502,7 +544,7 @@ pcl_orientation_u8_rows(GLOBAL const uchar *restrict p, uint x, uint y, int *gx,
 KERNEL __attribute__((reqd_work_group_size(1, 1, 1))) void
 pclines_edges_rows_u8(GLOBAL const uchar *restrict image, uint band_rows,
                       GLOBAL uint *restrict counts, GLOBAL uint *restrict lists,
-                      GLOBAL uint *restrict sizes, GLOBAL uchar *restrict flags)
+                      GLOBAL uint *restrict sizes, GLOBAL uchar *restrict flags PCL_SZ_DECL)
 {
     const uint b = get_global_id(0);
     const uint y0 = 1 + b * band_rows, y1 = min(y0 + band_rows, (uint)PCL_H - 1);
@@ -525,10 +567,9 @@ pclines_edges_rows_u8(GLOBAL const uchar *restrict image, uint band_rows,
             if (!flag[x])
                 continue;
             int gx = SOBEL3_GX(up, mid, down, x), gy = SOBEL3_GY(up, mid, down, x);
-#if PCL_RADIUS != 0 && PCL_KERNEL > 3
-            pcl_orientation_u8_rows(image, x, y, &gx, &gy);
-#endif
-            uint key = pcl_key(gx, gy);
+            if (PCL_ORIENTED && PCL_RADIUS != 0)
+                pcl_orientation_u8_rows(image, x, y, &gx, &gy PCL_SZ);
+            uint key = pcl_key(gx, gy PCL_SZ);
             list[2 * n] = x | y << 16;
             list[2 * n++ + 1] = key;
             own[key]++;
@@ -541,7 +582,7 @@ pclines_edges_rows_u8(GLOBAL const uchar *restrict image, uint band_rows,
  * edges of every band in key order after those of the bands before it. */
 KERNEL __attribute__((reqd_work_group_size(1, 1, 1))) void
 pclines_scan_bands(GLOBAL uint *restrict counts, uint bands, GLOBAL uint *restrict offsets,
-                   GLOBAL uint *restrict totals)
+                   GLOBAL uint *restrict totals PCL_SZ_DECL)
 {
     uint total = 0;
     for (uint k = 0; k < PCL_COLUMNS; k++) {
@@ -559,7 +600,7 @@ pclines_scan_bands(GLOBAL uint *restrict counts, uint bands, GLOBAL uint *restri
 KERNEL __attribute__((reqd_work_group_size(1, 1, 1))) void
 pclines_scatter_bands(GLOBAL const uint *restrict lists, uint band_rows,
                       GLOBAL const uint *restrict sizes, GLOBAL uint *restrict cursors,
-                      GLOBAL uint *restrict sorted)
+                      GLOBAL uint *restrict sorted PCL_SZ_DECL)
 {
     const uint b = get_global_id(0), n = sizes[b];
     GLOBAL const uint *list = lists + (size_t)b * band_rows * PCL_W * 2;
@@ -580,10 +621,10 @@ pclines_scatter_bands(GLOBAL const uint *restrict lists, uint band_rows,
  * the edge's slope per column, so (num K) does by slope K, exactly in 64 bits (num K <
  * 2^49). in[s] is 0 for a slot between s0 and s1 outside the edge's window; full: none is. */
 INLINE void
-pcl_vote_slots(GLOBAL const uint *restrict sorted, uint from, uint to, int first, int s0,
-               int s1, const uint *in, int full, GLOBAL uint *restrict scratch)
+pcl_vote_slots(GLOBAL const uint *restrict sorted, uint from, uint to, int first, int s0, int s1,
+               const uint *in, int full, GLOBAL uint *restrict scratch PCL_SZ_DECL)
 {
-    int j = first + s0, mirrored, c = pcl_wrap(j, &mirrored);
+    int j = first + s0, mirrored, c = pcl_wrap(j, &mirrored PCL_SZ);
     long u = (long)c - PCL_D;
     for (uint i = from; i < to; i++) {
         uint location = sorted[i];
@@ -611,19 +652,20 @@ pcl_vote_slots(GLOBAL const uint *restrict sorted, uint from, uint to, int first
 /* Slots [a, b) of the block starting at virtual column first: for each key (unwrapped:
  * key + m 2D, the one within a slot's window), the slots whose window holds it. */
 INLINE void
-pcl_vote_segment(GLOBAL const uint *restrict sorted, GLOBAL const uint *restrict offsets,
-                 int first, int a, int b, GLOBAL uint *restrict scratch)
+pcl_vote_segment(GLOBAL const uint *restrict sorted, GLOBAL const uint *restrict offsets, int first,
+                 int a, int b, GLOBAL uint *restrict scratch PCL_SZ_DECL)
 {
-    uint in[PCL_CPU_SLOTS];
-#if PCL_RADIUS == 0
-    for (int s = a; s < b; s++)
-        in[s] = 1;
-    pcl_vote_slots(sorted, 0, offsets[PCL_COLUMNS], first, a, b - 1, in, 1, scratch);
-#else
-    int radius[PCL_CPU_SLOTS], lo = 0x7fffffff, hi = -0x7fffffff;
+    uint in[PCL_CPU_SLOTS_MAX];
+    if (PCL_RADIUS == 0) {
+        for (int s = a; s < b; s++)
+            in[s] = 1;
+        pcl_vote_slots(sorted, 0, offsets[PCL_COLUMNS], first, a, b - 1, in, 1, scratch PCL_SZ);
+        return;
+    }
+    int radius[PCL_CPU_SLOTS_MAX], lo = 0x7fffffff, hi = -0x7fffffff;
     for (int s = a; s < b; s++) {
-        int mirrored, c = pcl_wrap(first + s, &mirrored);
-        radius[s] = pcl_radius_at(c);
+        int mirrored, c = pcl_wrap(first + s, &mirrored PCL_SZ);
+        radius[s] = pcl_radius_at(c PCL_SZ);
         lo = min(lo, first + s - radius[s]);
         hi = max(hi, first + s + radius[s]);
     }
@@ -640,22 +682,22 @@ pcl_vote_segment(GLOBAL const uint *restrict sorted, GLOBAL const uint *restrict
             continue;
         int key = ((k % PCL_COLUMNS) + PCL_COLUMNS) % PCL_COLUMNS;
         pcl_vote_slots(sorted, offsets[key], offsets[key + 1], first, s0, s1, in,
-                       count == s1 - s0 + 1, scratch);
+                       count == s1 - s0 + 1, scratch PCL_SZ);
     }
-#endif
 }
 
 /* Whether owned virtual column j (slot j - first), row r, is a maximum: pcl_is_max on the
  * scratch. */
 INLINE int
-pcl_is_max_rows(GLOBAL const uint *restrict scratch, int first, int j, int r, uint threshold)
+pcl_is_max_rows(GLOBAL const uint *restrict scratch, int first, int j, int r,
+                uint threshold PCL_SZ_DECL)
 {
     uint value = scratch[(size_t)(j - first) * PCL_CS + (size_t)r * PCL_RS];
     uint cell = (uint)j * PCL_ROWS + (uint)r;
     if (value < threshold)
         return 0;
     for (int dc = -PCL_HALF; dc <= PCL_HALF; dc++) {
-        int mirrored, c = pcl_wrap(j + dc, &mirrored);
+        int mirrored, c = pcl_wrap(j + dc, &mirrored PCL_SZ);
         GLOBAL const uint *column = scratch + (size_t)(j + dc - first) * PCL_CS;
         for (int dr = -PCL_HALF; dr <= PCL_HALF; dr++) {
             int rr = r + dr;
@@ -672,9 +714,9 @@ pcl_is_max_rows(GLOBAL const uint *restrict scratch, int first, int j, int r, ui
 
 /* The maxima of owned columns [c0, c1) and, when store, their counts into the TS space. */
 INLINE void
-pcl_finish_block(GLOBAL const uint *restrict scratch, int first, int c0, int c1,
-                 uint threshold, uint store, GLOBAL uint *restrict space,
-                 GLOBAL uint *restrict maxima, GLOBAL uint *restrict count, uint capacity)
+pcl_finish_block(GLOBAL const uint *restrict scratch, int first, int c0, int c1, uint threshold,
+                 uint store, GLOBAL uint *restrict space, GLOBAL uint *restrict maxima,
+                 GLOBAL uint *restrict count, uint capacity PCL_SZ_DECL)
 {
     for (int j = c0; j < c1; j++) {
         GLOBAL const uint *column = scratch + (size_t)(j - first) * PCL_CS;
@@ -683,7 +725,7 @@ pcl_finish_block(GLOBAL const uint *restrict scratch, int first, int c0, int c1,
                 space[(size_t)j * PCL_ROWS + r] = column[(size_t)r * PCL_RS];
         for (int r = 0; r < PCL_ROWS; r++) {
             uint value = column[(size_t)r * PCL_RS];
-            if (value < threshold || !pcl_is_max_rows(scratch, first, j, r, threshold))
+            if (value < threshold || !pcl_is_max_rows(scratch, first, j, r, threshold PCL_SZ))
                 continue;
             uint at = atomic_inc(count);
             if (at < capacity) {
@@ -697,8 +739,8 @@ pcl_finish_block(GLOBAL const uint *restrict scratch, int first, int c0, int c1,
 KERNEL __attribute__((reqd_work_group_size(1, 1, 1))) void
 pclines_accumulate_rows(GLOBAL const uint *restrict sorted, GLOBAL const uint *restrict offsets,
                         uint threshold, uint store, GLOBAL uint *restrict space,
-                        GLOBAL uint *restrict maxima, GLOBAL uint *restrict totals,
-                        uint capacity, GLOBAL uint *restrict scratches)
+                        GLOBAL uint *restrict maxima, GLOBAL uint *restrict totals, uint capacity,
+                        GLOBAL uint *restrict scratches PCL_SZ_DECL)
 {
     GLOBAL uint *scratch = scratches + (size_t)get_global_id(0) * PCL_CPU_SLOTS * PCL_CS;
     const uint blocks = (PCL_COLUMNS + PCL_CPU_BLOCK - 1) / PCL_CPU_BLOCK;
@@ -714,11 +756,11 @@ pclines_accumulate_rows(GLOBAL const uint *restrict sorted, GLOBAL const uint *r
             b = j < 0 ? min(b, -first) : b;
             b = j < PCL_D ? min(b, PCL_D - first) : b;
             b = j < PCL_COLUMNS ? min(b, PCL_COLUMNS - first) : b;
-            pcl_vote_segment(sorted, offsets, first, a, b, scratch);
+            pcl_vote_segment(sorted, offsets, first, a, b, scratch PCL_SZ);
             a = b;
         }
         pcl_finish_block(scratch, first, c0, c1, threshold, store, space, maxima, &totals[0],
-                         capacity);
+                         capacity PCL_SZ);
     }
 }
 #endif

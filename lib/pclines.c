@@ -235,12 +235,71 @@ plan_layout_cpu(votecl_lines_plan *plan)
     plan->workers = blocks < PCLINES_CPU_PER_CORE * units ? blocks : PCLINES_CPU_PER_CORE * units;
 }
 
+/* The CPU shape's defines: none follows the image's size (cl/pclines.cl's PCL_SIZE_ARGS;
+ * size_args below), so that one program serves every size: after `votecl warmup` a new size
+ * compiles nothing (on PoCL a program took 1.6 s to build). */
+static size_t
+plan_defines_cpu(const votecl_lines_plan *plan, char defs[][64])
+{
+    const votecl__pclines_desc *d = &plan->desc;
+    size_t n = 0;
+
+    snprintf(defs[n++], 64, "PCL_WG=%u", plan->wg);
+    snprintf(defs[n++], 64, "PCL_HALF=%u", d->half);
+    snprintf(defs[n++], 64, "PCL_KERNEL=%u", d->kernel);
+    snprintf(defs[n++], 64, "PCL_EDGE_T2=%lldL", (long long)d->edge_t2);
+    snprintf(defs[n++], 64, "PCL_FUSED_SCAN=0");
+    snprintf(defs[n++], 64, "PCL_SIZE_ARGS=1");
+    snprintf(defs[n++], 64, "PCL_CPU_SLOTS_MAX=%u", PCLINES_CPU_SLOTS_MAX);
+    return n;
+}
+
+/* The CPU shape's sizes after a kernel's own n arguments (PCL_SZ_DECL, in its order and
+ * types); the GPU shape's are defines. Returns the count of arguments. */
+static unsigned
+size_args(const votecl_lines_plan *plan, votecl__arg *args, unsigned n)
+{
+    const votecl__pclines_desc *d = &plan->desc;
+
+    if (!plan->cpu)
+        return n;
+    args[n++] = VOTECL__ARG_INT(d->width);
+    args[n++] = VOTECL__ARG_INT(d->height);
+    args[n++] = VOTECL__ARG_INT(d->d);
+    args[n++] = VOTECL__ARG_INT(d->rows);
+    args[n++] = VOTECL__ARG_INT(d->m);
+    args[n++] = VOTECL__ARG_ULONG(d->k);
+    args[n++] = VOTECL__ARG_INT(d->radius);
+    args[n++] = VOTECL__ARG_INT(plan->block);
+    args[n++] = VOTECL__ARG_INT(plan->stride);
+    return n;
+}
+
+/* A kernel's arguments with the CPU shape's sizes appended (room for them). */
+#define PCL_SIZE_ARGS_MAX 9
+#define LAUNCH_SIZED(plan, kernel, global, local, ...)                                             \
+    launch_sized(plan, kernel, global, local, (votecl__arg[]){__VA_ARGS__},                        \
+                 sizeof((votecl__arg[]){__VA_ARGS__}) / sizeof(votecl__arg))
+
+static votecl_status
+launch_sized(const votecl_lines_plan *plan, int kernel, size_t global, size_t local,
+             const votecl__arg *own, unsigned n)
+{
+    votecl__arg args[16 + PCL_SIZE_ARGS_MAX];
+
+    memcpy(args, own, n * sizeof *args);
+    return votecl__launch(plan->context, plan->kernels[kernel], 1, &global, &local, args,
+                          size_args(plan, args, n));
+}
+
 static size_t
 plan_defines(const votecl_lines_plan *plan, char defs[][64])
 {
     const votecl__pclines_desc *d = &plan->desc;
     size_t n = 0;
 
+    if (plan->cpu)
+        return plan_defines_cpu(plan, defs);
     snprintf(defs[n++], 64, "PCL_WG=%u", plan->wg);
     snprintf(defs[n++], 64, "PCL_W=%u", d->width);
     snprintf(defs[n++], 64, "PCL_H=%u", d->height);
@@ -258,12 +317,7 @@ plan_defines(const votecl_lines_plan *plan, char defs[][64])
     snprintf(defs[n++], 64, "PCL_RADIUS=%u", d->radius);
     snprintf(defs[n++], 64, "PCL_KERNEL=%u", d->kernel);
     snprintf(defs[n++], 64, "PCL_EDGE_T2=%lldL", (long long)d->edge_t2);
-    snprintf(defs[n++], 64, "PCL_FUSED_SCAN=%d", !plan->cpu);
-    if (plan->cpu) {
-        snprintf(defs[n++], 64, "PCL_CPU_BLOCK=%u", plan->block);
-        snprintf(defs[n++], 64, "PCL_CPU_SLOTS=%u", plan->slots);
-        snprintf(defs[n++], 64, "PCL_CPU_STRIDE=%u", plan->stride);
-    }
+    snprintf(defs[n++], 64, "PCL_FUSED_SCAN=1");
     return n;
 }
 
@@ -533,30 +587,24 @@ device_buffers(votecl_lines_plan *plan, size_t edges)
 static votecl_status
 device_edges_cpu(votecl_lines_plan *plan, int k_edges, votecl_buffer *image)
 {
-    votecl_context *ctx = plan->context;
-    size_t one = 1, bands = plan->bands;
-    votecl_status status = votecl__launch(
-        ctx, plan->kernels[k_edges], 1, &bands, &one,
-        (votecl__arg[]){VOTECL__ARG_BUF(image), VOTECL__ARG_UINT(plan->band_rows),
-                        VOTECL__ARG_BUF(plan->band_counts), VOTECL__ARG_BUF(plan->band_lists),
-                        VOTECL__ARG_BUF(plan->band_sizes), VOTECL__ARG_BUF(plan->band_flags)},
-        k_edges == K_EDGES_U8 ? 6 : 5);
+    votecl__arg args[] = {VOTECL__ARG_BUF(image),
+                          VOTECL__ARG_UINT(plan->band_rows),
+                          VOTECL__ARG_BUF(plan->band_counts),
+                          VOTECL__ARG_BUF(plan->band_lists),
+                          VOTECL__ARG_BUF(plan->band_sizes),
+                          VOTECL__ARG_BUF(plan->band_flags)};
+    votecl_status status =
+        launch_sized(plan, k_edges, plan->bands, 1, args, k_edges == K_EDGES_U8 ? 6 : 5);
 
     if (status == VOTECL_OK)
-        status = votecl__launch(ctx, plan->kernels[K_SCAN_BANDS], 1, &one, &one,
-                                (votecl__arg[]){VOTECL__ARG_BUF(plan->band_counts),
-                                                VOTECL__ARG_UINT(plan->bands),
-                                                VOTECL__ARG_BUF(plan->offsets),
-                                                VOTECL__ARG_BUF(plan->totals)},
-                                4);
+        status = LAUNCH_SIZED(plan, K_SCAN_BANDS, 1, 1, VOTECL__ARG_BUF(plan->band_counts),
+                              VOTECL__ARG_UINT(plan->bands), VOTECL__ARG_BUF(plan->offsets),
+                              VOTECL__ARG_BUF(plan->totals));
     if (status == VOTECL_OK)
-        status = votecl__launch(ctx, plan->kernels[K_SCATTER_BANDS], 1, &bands, &one,
-                                (votecl__arg[]){VOTECL__ARG_BUF(plan->band_lists),
-                                                VOTECL__ARG_UINT(plan->band_rows),
-                                                VOTECL__ARG_BUF(plan->band_sizes),
-                                                VOTECL__ARG_BUF(plan->band_counts),
-                                                VOTECL__ARG_BUF(plan->sorted)},
-                                5);
+        status =
+            LAUNCH_SIZED(plan, K_SCATTER_BANDS, plan->bands, 1, VOTECL__ARG_BUF(plan->band_lists),
+                         VOTECL__ARG_UINT(plan->band_rows), VOTECL__ARG_BUF(plan->band_sizes),
+                         VOTECL__ARG_BUF(plan->band_counts), VOTECL__ARG_BUF(plan->sorted));
     return status;
 }
 
@@ -564,16 +612,12 @@ device_edges_cpu(votecl_lines_plan *plan, int k_edges, votecl_buffer *image)
 static votecl_status
 device_accumulate_cpu(votecl_lines_plan *plan, uint32_t store)
 {
-    size_t one = 1, workers = plan->workers;
-
-    return votecl__launch(
-        plan->context, plan->kernels[K_ACCUMULATE_ROWS], 1, &workers, &one,
-        (votecl__arg[]){VOTECL__ARG_BUF(plan->sorted), VOTECL__ARG_BUF(plan->offsets),
-                        VOTECL__ARG_UINT(plan->desc.threshold), VOTECL__ARG_UINT(store),
+    return LAUNCH_SIZED(plan, K_ACCUMULATE_ROWS, plan->workers, 1, VOTECL__ARG_BUF(plan->sorted),
+                        VOTECL__ARG_BUF(plan->offsets), VOTECL__ARG_UINT(plan->desc.threshold),
+                        VOTECL__ARG_UINT(store),
                         VOTECL__ARG_BUF(store ? plan->space : plan->maxima),
                         VOTECL__ARG_BUF(plan->maxima), VOTECL__ARG_BUF(plan->totals),
-                        VOTECL__ARG_UINT(plan->max_capacity), VOTECL__ARG_BUF(plan->scratch)},
-        9);
+                        VOTECL__ARG_UINT(plan->max_capacity), VOTECL__ARG_BUF(plan->scratch));
 }
 
 /* The TS space of the CPU shape's last run, on demand: the sorted edges are still on the
@@ -601,7 +645,6 @@ static votecl_status
 device_sort(votecl_lines_plan *plan, int k_count, size_t items, const votecl__arg *in,
             unsigned nin)
 {
-    votecl_context *ctx = plan->context;
     size_t local = plan->wg, global = votecl__round_up(items > 0 ? items : 1, local);
     votecl__arg args[5];
     votecl_status status;
@@ -610,18 +653,13 @@ device_sort(votecl_lines_plan *plan, int k_count, size_t items, const votecl__ar
     args[nin] = VOTECL__ARG_BUF(plan->counts);
     args[nin + 1] = VOTECL__ARG_BUF(plan->offsets);
     args[nin + 2] = VOTECL__ARG_BUF(totals_of(plan));
-    status = votecl__launch(ctx, plan->kernels[k_count], 1, &global, &local, args,
-                            plan->cpu ? nin + 1 : nin + 3);
+    status = launch_sized(plan, k_count, global, local, args, plan->cpu ? nin + 1 : nin + 3);
     if (status == VOTECL_OK && plan->cpu)
-        status = votecl__launch(ctx, plan->kernels[K_SCAN], 1, &local, &local,
-                                (votecl__arg[]){VOTECL__ARG_BUF(plan->counts),
-                                                VOTECL__ARG_BUF(plan->offsets),
-                                                VOTECL__ARG_BUF(totals_of(plan))},
-                                3);
+        status = LAUNCH_SIZED(plan, K_SCAN, local, local, VOTECL__ARG_BUF(plan->counts),
+                              VOTECL__ARG_BUF(plan->offsets), VOTECL__ARG_BUF(totals_of(plan)));
     args[nin + 1] = VOTECL__ARG_BUF(plan->sorted);
     if (status == VOTECL_OK)
-        status = votecl__launch(ctx, plan->kernels[k_count + 1], 1, &global, &local, args,
-                                nin + 2);
+        status = launch_sized(plan, k_count + 1, global, local, args, nin + 2);
     return status;
 }
 
@@ -729,11 +767,9 @@ device_run_colour(votecl_lines_plan *plan, const void *data, unsigned channels)
         (status = votecl__buffer_ensure(ctx, &plan->input, pixels * channels)) != VOTECL_OK ||
         (status = votecl__buffer_ensure(ctx, &plan->gray, pixels)) != VOTECL_OK ||
         (status = votecl_buffer_write(plan->input, 0, data, pixels * channels)) != VOTECL_OK ||
-        (status = votecl__launch(ctx, plan->kernels[K_GRAY], 1, &global, &local,
-                                 (votecl__arg[]){VOTECL__ARG_BUF(plan->input),
-                                                 VOTECL__ARG_UINT(channels),
-                                                 VOTECL__ARG_BUF(plan->gray)},
-                                 3)) != VOTECL_OK ||
+        (status = LAUNCH_SIZED(plan, K_GRAY, global, local, VOTECL__ARG_BUF(plan->input),
+                               VOTECL__ARG_UINT(channels), VOTECL__ARG_BUF(plan->gray))) !=
+            VOTECL_OK ||
         (status = device_sort_image(plan, plan->gray, VOTECL_DTYPE_U8)) != VOTECL_OK ||
         (status = device_accumulate(plan)) != VOTECL_OK ||
         !(plan->params.refine || plan->params.segments) ||

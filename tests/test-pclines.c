@@ -1127,6 +1127,51 @@ out:
     g_free(im.data);
 }
 
+/* --- one program for every size: the CPU shape (VOTECL_FORCE_SHAPE cpu, so any device runs
+ * it) takes the image's size as kernel arguments: after a first plan at one size (what
+ * votecl warmup makes), plans at other sizes and with radius 0 compile nothing. The disk
+ * cache is off, so a program that a size still selected would be built and counted. --- */
+
+static void
+count_builds(votecl_build_event event, const char *what, double seconds, void *user)
+{
+    if (event == VOTECL_BUILD_STARTED)
+        (*(unsigned *)user)++;
+}
+
+static void
+test_opencl_any_size(void)
+{
+    image a = gray_scene(151, 97, 31), b = gray_scene(96, 130, 32), c = gray_scene(203, 64, 33);
+    votecl_image va = image_view(&a), vb = image_view(&b), vc = image_view(&c);
+    votecl_context_options options;
+    votecl_context *ctx;
+    votecl_lines_params p;
+    unsigned builds = 0;
+    char *saved = tu_env_set("VOTECL_FORCE_SHAPE", "cpu");
+    votecl_context_options_init(&options);
+    options.disable_disk_cache = 1;
+    ctx = tu_device_context_new(&options);
+    tu_env_restore("VOTECL_FORCE_SHAPE", saved);
+    if (ctx == NULL)
+        goto out;
+    g_assert_cmpint(votecl_context_set_build_callback(ctx, count_builds, &builds), ==, VOTECL_OK);
+    votecl_lines_params_init(&p);
+    p.threshold = 20;
+    check_equal_on(ctx, &p, &va, a.width, a.height);
+    g_assert_cmpuint(builds, >, 0); /* the first plan did compile */
+    builds = 0;
+    check_equal_on(ctx, &p, &vb, b.width, b.height);
+    p.radius = 0;
+    check_equal_on(ctx, &p, &vc, c.width, c.height);
+    g_assert_cmpuint(builds, ==, 0);
+    votecl_context_free(ctx);
+out:
+    g_free(a.data);
+    g_free(b.data);
+    g_free(c.data);
+}
+
 /* --- both shapes of the plan on any device: VOTECL_FORCE_SHAPE gpu (the local-memory
  * ring) and cpu (row bands and column blocks); the engine's strategy is forced to match, as
  * VOTECL_FORCE_VARIANT local and private did for both before the shape had its own
@@ -1383,6 +1428,7 @@ static const tu_test tests[] = {
     {TU_DEVICE, "pclines/truth", {test_opencl_truth}},
     {TU_DEVICE, "pclines/tiles", {test_opencl_tiles}},
     {TU_DEVICE, "pclines/shapes", {test_opencl_shapes}},
+    {TU_DEVICE, "auto/pclines/any-size", {test_opencl_any_size}},
 };
 
 int
