@@ -242,23 +242,7 @@ check_segments_whole(votecl_context *ctx)
     p.max_gap = 1;
     p.min_length = 10;
     if (run(ctx, &p, 100, 100, &view, NULL, 0, MAX_LINES, &r) == 0) {
-        size_t with_segment = 0;
-        for (size_t k = 0; k < MIN(r.found, MAX_LINES); k++) {
-            const votecl_lines_line *l = &r.lines[k];
-            g_test_message("line %zu: theta %.4f rho %.2f votes %u segment %d (%.2f, %.2f)-(%.2f, "
-                           "%.2f)",
-                           k, l->theta, l->rho, l->votes, l->has_segment, l->x0, l->y0, l->x1,
-                           l->y1);
-            with_segment += l->has_segment != 0;
-        }
-        for (size_t w = 0; w < G_N_ELEMENTS(want); w++) {
-            size_t hits = 0;
-            for (size_t k = 0; k < MIN(r.found, MAX_LINES); k++)
-                hits +=
-                    segment_ends_at(&r.lines[k], want[w][0], want[w][1], want[w][2], want[w][3]);
-            g_assert_cmpuint(hits, ==, 1);
-        }
-        g_assert_cmpuint(with_segment, ==, G_N_ELEMENTS(want));
+        TU_CHECK_SEGMENTS(r.lines, r.found, MAX_LINES, want, segment_ends_at);
         result_clear(&r);
     }
     g_free(im.data);

@@ -152,4 +152,29 @@ void tu_env_restore(const char *name, char *saved);
  * (size_t)-1 when they are equal. */
 size_t tu_first_difference(const void *a, const void *b, size_t count, size_t size);
 
+/* Checks a line detector's segments (test-hough.c and test-pclines.c; their line structs differ,
+ * hence a macro): shows every line found (at most max), asserts that each want[w] = {x0, y0, x1,
+ * y1} is the segment of exactly one line (ends_at(line, x0, y0, x1, y1)) and that no other line
+ * has a segment. */
+#define TU_CHECK_SEGMENTS(lines, found, max, want, ends_at)                                        \
+    do {                                                                                           \
+        size_t with_segment_ = 0, n_ = MIN((found), (max));                                        \
+        for (size_t k_ = 0; k_ < n_; k_++) {                                                       \
+            g_test_message("line %zu: theta %.4f rho %.2f votes %u segment %d (%.2f, %.2f)-"       \
+                           "(%.2f, %.2f)",                                                         \
+                           k_, (lines)[k_].theta, (lines)[k_].rho, (lines)[k_].votes,              \
+                           (lines)[k_].has_segment, (lines)[k_].x0, (lines)[k_].y0,                \
+                           (lines)[k_].x1, (lines)[k_].y1);                                        \
+            with_segment_ += (lines)[k_].has_segment != 0;                                         \
+        }                                                                                          \
+        for (size_t w_ = 0; w_ < G_N_ELEMENTS(want); w_++) {                                       \
+            size_t hits_ = 0;                                                                      \
+            for (size_t k_ = 0; k_ < n_; k_++)                                                     \
+                hits_ += ends_at(&(lines)[k_], (want)[w_][0], (want)[w_][1], (want)[w_][2],        \
+                                 (want)[w_][3]);                                                   \
+            g_assert_cmpuint(hits_, ==, 1);                                                        \
+        }                                                                                          \
+        g_assert_cmpuint(with_segment_, ==, G_N_ELEMENTS(want));                                   \
+    } while (0)
+
 #endif
