@@ -131,40 +131,40 @@ hist_join(uint b, uint bd, uint nb)
 
 #if PER_CHANNEL
 #define PIXEL_OF(i) ((i) / CHANNELS)
-/* Channel c's vote of value v: its bin in channel c's histogram. */
+/* Channel c's vote of value v: its bin in channel c's histogram (an if chain, no switch:
+ * one exit, which PoCL's work-group loops handle alike in every kernel). */
 #define HIST_CHAN(c, v)                                                                        \
-    case c: {                                                                                  \
-        uint b = HIST_BIN(c, v);                                                               \
-        return b == VOTE_SKIP ? b : b + OFF##c;                                                \
+    if (ch == c) {                                                                             \
+        uint bc = HIST_BIN(c, v);                                                              \
+        b = bc == VOTE_SKIP ? bc : bc + OFF##c;                                                \
     }
 INLINE uint
-hist_channel_bin(uint c, X_T v, GLOBAL const float *restrict aux)
+hist_channel_bin(uint ch, X_T v, GLOBAL const float *restrict aux)
 {
-    switch (c) {
-        HIST_CHAN(0, v)
+    uint b = VOTE_SKIP;
+    HIST_CHAN(0, v)
 #if CHANNELS > 1
-        HIST_CHAN(1, v)
+    HIST_CHAN(1, v)
 #endif
 #if CHANNELS > 2
-        HIST_CHAN(2, v)
+    HIST_CHAN(2, v)
 #endif
 #if CHANNELS > 3
-        HIST_CHAN(3, v)
+    HIST_CHAN(3, v)
 #endif
 #if CHANNELS > 4
-        HIST_CHAN(4, v)
+    HIST_CHAN(4, v)
 #endif
 #if CHANNELS > 5
-        HIST_CHAN(5, v)
+    HIST_CHAN(5, v)
 #endif
 #if CHANNELS > 6
-        HIST_CHAN(6, v)
+    HIST_CHAN(6, v)
 #endif
 #if CHANNELS > 7
-        HIST_CHAN(7, v)
+    HIST_CHAN(7, v)
 #endif
-    }
-    return VOTE_SKIP;
+    return b;
 }
 /* the k-th value of a vector load (loads start at channel 0: VOTE_VEC % CHANNELS == 0) */
 #define VEC_BIN(k, v) hist_channel_bin((k) % CHANNELS, (v), aux)
