@@ -216,8 +216,11 @@ typedef enum votecl_hist_edges {
 
 /** Largest number of bins a histogram may have (2^28). */
 #define VOTECL_HIST_MAX_BINS (1u << 28)
-/** Most dimensions of one histogram (and most interleaved channels of its data). */
-#define VOTECL_HIST_MAX_DIMS 8
+/** Histogram sizes fixed by the API (an enum, so that bindings see the array sizes). */
+typedef enum votecl_hist_limit {
+    VOTECL_HIST_MAX_DIMS = 8 /**< most dimensions of one histogram, and most interleaved
+                                channels of its data */
+} votecl_hist_limit;
 
 /** Parameters of a histogram plan; fill with votecl_hist_params_init() first.
  *
