@@ -22,6 +22,29 @@
 #define Y_T X_T
 
 #if HIST_FLOAT
+#define EDGE_T float /* f32 data: float edges */
+#else
+#define EDGE_T ulong /* integer data: 64-bit edges */
+#endif
+
+/* Uneven bins: the last k with edges[k] <= v, for edges[0] <= v < edges[nb]. */
+INLINE uint
+hist_search(EDGE_T v, GLOBAL const EDGE_T *restrict e, uint nb)
+{
+    if (!(v >= e[0] && v < e[nb]))
+        return VOTE_SKIP;
+    uint lo = 0u, hi = nb - 1u;
+    while (lo < hi) {
+        uint m = hi - (hi - lo) / 2u;
+        if (v >= e[m])
+            lo = m;
+        else
+            hi = m - 1u;
+    }
+    return lo;
+}
+
+#if HIST_FLOAT
 /* The f32 rule of include/votecl/votecl-vote.h without double precision: a float guess t of
  * the bin's position lies within dc0 + dc1 * |t| bins of it (lib/histogram.c). Where t is
  * farther than delta (that bound over the whole range) from a bin edge, its floor is the
@@ -59,26 +82,10 @@ hist_bin_f(float v, GLOBAL const float *restrict edges, float lo, float hi, floa
     }
     return k0;
 }
-/* Uneven bins: the last k with edges[k] <= v, for edges[0] <= v < edges[nb]. */
-INLINE uint
-hist_search_f(float v, GLOBAL const float *restrict e, uint nb)
-{
-    if (!(v >= e[0] && v < e[nb]))
-        return VOTE_SKIP;
-    uint lo = 0u, hi = nb - 1u;
-    while (lo < hi) {
-        uint m = hi - (hi - lo) / 2u;
-        if (v >= e[m])
-            lo = m;
-        else
-            hi = m - 1u;
-    }
-    return lo;
-}
 #define HIST_EVEN(d, v)                                                                        \
     hist_bin_f((v), aux + EOFF##d, FLO##d, FHI##d, FPRE##d, FOFF##d, FSCALE##d, FDELTA##d,      \
                FDC0_##d, FDC1_##d, NB##d)
-#define HIST_UNEVEN(d, v) hist_search_f((v), aux + EOFF##d, NB##d)
+#define HIST_UNEVEN(d, v) hist_search((v), aux + EOFF##d, NB##d)
 #else
 INLINE uint
 hist_bin_i(ulong v, ulong vmin, ulong range, uint nb, int ident)
@@ -93,24 +100,8 @@ hist_bin_i(ulong v, ulong vmin, ulong range, uint nb, int ident)
         return VOTE_SKIP;
     return ident ? (uint)(v - vmin) : (uint)(((v - vmin) * nb) / range);
 }
-/* Uneven bins of integer data: as hist_search_f over 64-bit edges. */
-INLINE uint
-hist_search_i(ulong v, GLOBAL const ulong *restrict e, uint nb)
-{
-    if (!(v >= e[0] && v < e[nb]))
-        return VOTE_SKIP;
-    uint lo = 0u, hi = nb - 1u;
-    while (lo < hi) {
-        uint m = hi - (hi - lo) / 2u;
-        if (v >= e[m])
-            lo = m;
-        else
-            hi = m - 1u;
-    }
-    return lo;
-}
 #define HIST_EVEN(d, v) hist_bin_i((ulong)(v), MIN##d, RANGE##d, NB##d, IDENT##d)
-#define HIST_UNEVEN(d, v) hist_search_i((ulong)(v), (GLOBAL const ulong *)aux + EOFF##d, NB##d)
+#define HIST_UNEVEN(d, v) hist_search((ulong)(v), (GLOBAL const ulong *)aux + EOFF##d, NB##d)
 #endif
 
 /* Dimension d's bin of v (UNEVENd is a define: one branch is compiled). */
