@@ -13,7 +13,7 @@ typedef struct votecl__hist_desc {
     votecl_dtype dtype;
     size_t value_bytes;   /* bytes of one channel value */
     unsigned channels;
-    unsigned dims;        /* per_channel: channels */
+    unsigned dims; /* per_channel: channels */
     unsigned channel[HD];
     int two_arrays;
     int weighted;
@@ -25,7 +25,7 @@ typedef struct votecl__hist_desc {
     /* integer data: bin = (v - imin) * nbins / irange for imin <= v < imin + irange */
     uint64_t imin[HD];
     uint64_t irange[HD];
-    int ident[HD];        /* irange == nbins: the bin is v - imin */
+    int ident[HD]; /* irange == nbins: the bin is v - imin */
     /* f32 data (the rule is in include/votecl/votecl-vote.h): the range and width as given,
      * the edge convention, and the float edges' ends: v votes when flo <= v < fhi. */
     double min[HD];
@@ -71,7 +71,7 @@ uint32_t votecl__hist_bin_f32(const votecl__hist_desc *desc, unsigned dim, float
 
 /* The sequential reference: frames histograms of n elements each into bins (uint32_t or,
  * when weighted, float; frames * nbins_total entries, overwritten). */
-void votecl__hist_ref(const votecl__hist_desc *desc, const void *x, const void *y,
-                      const float *w, const uint8_t *mask, size_t n, size_t frames, void *bins);
+void votecl__hist_ref(const votecl__hist_desc *desc, const void *x, const void *y, const float *w,
+                      const uint8_t *mask, size_t n, size_t frames, void *bins);
 
 #endif

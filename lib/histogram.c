@@ -16,7 +16,7 @@ struct votecl_hist_plan {
     votecl__hist_desc desc;
     votecl__vote_engine engine; /* unused on the ref backend */
     votecl_buffer *x, *y, *w, *mask, *out; /* staging for host-memory calls */
-    votecl_buffer *edges; /* the edges the kernels read (edges_upload), or NULL */
+    votecl_buffer *edges;                  /* the edges the kernels read (edges_upload), or NULL */
 };
 
 void
@@ -144,8 +144,8 @@ uneven_init(const votecl_hist_params *p, unsigned d, double *mem, votecl__hist_d
         if (!isfinite(e[k]))
             return BAD("bin_edges[%u][%u]: must be finite", d, k);
         if (k > 0 && !(e[k] > e[k - 1]))
-            return BAD("bin_edges[%u][%u]: %g does not increase on the edge before it (%g)", d,
-                       k, e[k], e[k - 1]);
+            return BAD("bin_edges[%u][%u]: %g does not increase on the edge before it (%g)", d, k,
+                       e[k], e[k - 1]);
     }
     memcpy(mem, e, ((size_t)p->nbins[d] + 1) * sizeof *mem);
     desc->uneven[d] = mem;
@@ -203,8 +203,8 @@ dims_init(const votecl_hist_params *p, votecl__hist_desc *desc, size_t *nedges, 
         desc->nbins[d] = p->nbins[d];
         desc->offset[d] = desc->nbins_total;
         /* both stay below 2^28 * 2^28 before the check: no overflow */
-        desc->nbins_total = desc->per_channel ? desc->nbins_total + p->nbins[d]
-                                              : desc->nbins_total * p->nbins[d];
+        desc->nbins_total =
+            desc->per_channel ? desc->nbins_total + p->nbins[d] : desc->nbins_total * p->nbins[d];
         if (desc->nbins_total > VOTECL_HIST_MAX_BINS)
             return BAD("nbins: the bins of dimensions 0 to %u (%llu so far) exceed %u", d,
                        (unsigned long long)desc->nbins_total, VOTECL_HIST_MAX_BINS);
@@ -406,8 +406,8 @@ static votecl__vote_shape
 hist_shape(const votecl__hist_desc *d)
 {
     unsigned per_load = (unsigned)(16 / d->value_bytes);
-    int scalar = (d->dims == 1 && d->channels == 1) ||
-                 (d->per_channel && per_load % d->channels == 0);
+    int scalar =
+        (d->dims == 1 && d->channels == 1) || (d->per_channel && per_load % d->channels == 0);
 
     return (votecl__vote_shape){.nbins = d->nbins_total,
                                 .kind = d->weighted ? 2 : 0,
@@ -557,8 +557,8 @@ check_mask(votecl_hist_plan *plan, int given)
 }
 
 static votecl_status
-check_arrays(votecl_hist_plan *plan, const void *x, const void *y, const void *w,
-             const void *mask, size_t n, const void *bins)
+check_arrays(votecl_hist_plan *plan, const void *x, const void *y, const void *w, const void *mask,
+             size_t n, const void *bins)
 {
     const votecl__hist_desc *d = &plan->desc;
 
@@ -611,14 +611,11 @@ device_run(votecl_hist_plan *plan, votecl_buffer *x, votecl_buffer *y, votecl_bu
         w = mask;
     else if (d->masked)
         y = mask;
-    return votecl__vote_run(&plan->engine,
-                            &(votecl__vote_input){.x = x,
-                                                  .y = y,
-                                                  .w = w,
-                                                  .aux = plan->edges,
-                                                  .n = s->votes,
-                                                  .spaces = frames},
-                            bins);
+    return votecl__vote_run(
+        &plan->engine,
+        &(votecl__vote_input){
+            .x = x, .y = y, .w = w, .aux = plan->edges, .n = s->votes, .spaces = frames},
+        bins);
 }
 
 /* A host call's arrays made device buffers (up[0..3]: x, y, weights, mask; wrapped ones in
@@ -640,8 +637,8 @@ uploads(votecl_hist_plan *plan, const void *const host[4], const sizes *s, votec
 }
 
 static votecl_status
-run_host(votecl_hist_plan *plan, const void *x, const void *y, const float *w,
-         const uint8_t *mask, size_t n, size_t frames, void *bins)
+run_host(votecl_hist_plan *plan, const void *x, const void *y, const float *w, const uint8_t *mask,
+         size_t n, size_t frames, void *bins)
 {
     const void *const host[4] = {x, y, w, mask};
     votecl_buffer *up[4] = {NULL}, *wrapped[4] = {NULL};
@@ -663,8 +660,8 @@ run_host(votecl_hist_plan *plan, const void *x, const void *y, const float *w,
     if (status == VOTECL_OK)
         status = votecl__buffer_ensure(plan->context, &plan->out, s.bins);
     if (status == VOTECL_OK)
-        status = device_run(plan, up[0] != NULL ? up[0] : plan->x, up[1], up[2], up[3], &s,
-                            frames, plan->out);
+        status = device_run(plan, up[0] != NULL ? up[0] : plan->x, up[1], up[2], up[3], &s, frames,
+                            plan->out);
     if (status == VOTECL_OK)
         status = votecl_buffer_read(plan->out, 0, bins, s.bins);
     if (wrapped[0] != NULL || wrapped[1] != NULL || wrapped[2] != NULL || wrapped[3] != NULL)
@@ -703,9 +700,8 @@ votecl_hist_run_batch(votecl_hist_plan *plan, const void *x, const void *y,
 }
 
 votecl_status
-votecl_hist_run_masked(votecl_hist_plan *plan, const void *x, const void *y,
-                       const float *weights, const uint8_t *mask, size_t n, size_t frames,
-                       void *bins)
+votecl_hist_run_masked(votecl_hist_plan *plan, const void *x, const void *y, const float *weights,
+                       const uint8_t *mask, size_t n, size_t frames, void *bins)
 {
     votecl_status status;
 
@@ -832,8 +828,8 @@ run_buffers(votecl_hist_plan *plan, votecl_buffer *x, votecl_buffer *y, votecl_b
         return status;
     if (plan->context->backend == VOTECL_BACKEND_REF) {
         votecl__hist_ref(d, x->handle, d->two_arrays ? y->handle : NULL,
-                         d->weighted ? weights->handle : NULL, d->masked ? mask->handle : NULL,
-                         n, frames, bins->handle);
+                         d->weighted ? weights->handle : NULL, d->masked ? mask->handle : NULL, n,
+                         frames, bins->handle);
         return VOTECL_OK;
     }
     return device_run(plan, x, d->two_arrays ? y : NULL, d->weighted ? weights : NULL,
@@ -846,14 +842,13 @@ votecl_hist_run_buffers(votecl_hist_plan *plan, votecl_buffer *x, votecl_buffer 
 {
     votecl_status status = enter_unmasked(plan);
 
-    return status != VOTECL_OK ? status
-                               : run_buffers(plan, x, y, weights, NULL, n, frames, bins);
+    return status != VOTECL_OK ? status : run_buffers(plan, x, y, weights, NULL, n, frames, bins);
 }
 
 votecl_status
 votecl_hist_run_masked_buffers(votecl_hist_plan *plan, votecl_buffer *x, votecl_buffer *y,
-                               votecl_buffer *weights, votecl_buffer *mask, size_t n,
-                               size_t frames, votecl_buffer *bins)
+                               votecl_buffer *weights, votecl_buffer *mask, size_t n, size_t frames,
+                               votecl_buffer *bins)
 {
     votecl_status status;
 

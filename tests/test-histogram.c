@@ -2590,8 +2590,8 @@ case_masked_buffers(votecl_variant variant, votecl_dtype dtype)
         votecl_buffer *bm = buffer_with(pair.context, mask, n);
         votecl_buffer *bo = NULL;
         size_t out = (size_t)pair.nbins * 4;
-        uint32_t *got = g_malloc(out), *want = run_masked(tu_ref_context, pair.ref, x, NULL,
-                                                          NULL, mask, n, 1);
+        uint32_t *got = g_malloc(out),
+                 *want = run_masked(tu_ref_context, pair.ref, x, NULL, NULL, mask, n, 1);
         g_assert_cmpint(votecl_buffer_new(pair.context, out, &bo), ==, VOTECL_OK);
         g_assert_cmpint(votecl_hist_run_masked_buffers(pair.device, bx, NULL, NULL, bm, n, 1, bo),
                         ==, VOTECL_OK);
@@ -2699,8 +2699,8 @@ static void
 test_ref_uneven_rules(void)
 {
     static const double fe[] = {-1.0, 0.0, 0.5, 2.0};
-    static const float fx[] = {-1.0f, -1.5f, -0.0f, 0.25f, 0.5f, 1.999f, 2.0f, 3.0f,
-                               NAN,   INFINITY, -INFINITY};
+    static const float fx[] = {-1.0f, -1.5f, -0.0f, 0.25f,    0.5f,     1.999f,
+                               2.0f,  3.0f,  NAN,   INFINITY, -INFINITY};
     static const uint32_t want_exact[] = {1, 2, 2}, want_numpy[] = {1, 2, 3};
     static const double ie[] = {0.5, 3.0, 3.5, 10.0};
     static const uint8_t ix[] = {0, 1, 2, 3, 4, 9, 10, 255};
@@ -2805,8 +2805,8 @@ test_ref_nd_bad(void)
     plan = plan_new(tu_ref_context, &p, "masked");
     tu_expect_invalid(tu_ref_context, votecl_hist_run(plan, x, NULL, NULL, 4, bins), "mask");
     tu_expect_invalid(tu_ref_context, votecl_hist_run_u32(plan, x, NULL, 4, bins), "mask");
-    tu_expect_invalid(tu_ref_context,
-                      votecl_hist_run_masked(plan, x, NULL, NULL, NULL, 4, 1, bins), "mask");
+    tu_expect_invalid(tu_ref_context, votecl_hist_run_masked(plan, x, NULL, NULL, NULL, 4, 1, bins),
+                      "mask");
     votecl_hist_plan_free(plan);
 }
 

@@ -262,11 +262,11 @@ typedef struct votecl_hist_params {
     unsigned stretch;       /**< local strategy's S' (at most the paper's S' of Eq. 5 and the
                                work-group size); 0: chosen for the device */
     unsigned work_group_size; /**< vote kernel's work-group size; 0: chosen for the device */
-    votecl_hist_edges edges;  /**< f32 data and bin_edges: the edge convention (EXACT: calcHist's) */
-    int masked;               /**< nonzero: every run takes an 8-bit mask (see above) */
+    votecl_hist_edges edges; /**< f32 data and bin_edges: the edge convention (EXACT: calcHist's) */
+    int masked;              /**< nonzero: every run takes an 8-bit mask (see above) */
     const double *bin_edges[VOTECL_HIST_MAX_DIMS]; /**< uneven bins of dimension d (see above),
                                                       or NULL: nbins[d] even bins */
-    int per_channel;          /**< nonzero: a histogram of each channel, one pass (see above) */
+    int per_channel; /**< nonzero: a histogram of each channel, one pass (see above) */
 } votecl_hist_params;
 
 /** Defaults for dtype: one channel, channel[] = {0, ...}, 1-D, no mask, even bins; every
