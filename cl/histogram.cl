@@ -1,18 +1,48 @@
-/* histogram.cl: 1-D and 2-D histograms as element functions of the voting engine (vote.cl
- * follows this file in the composed program).
+/* histogram.cl: histograms of 1 to 8 dimensions, even or uneven bins, masked or not, and
+ * per-channel histograms, as element functions of the voting engine (vote.cl follows this
+ * file in the composed program).
  *
- * Required defines: X_T (element type), CHANNELS, DIMS (1/2), TWO_ARRAYS (0/1), CH0, CH1,
- * NB0, NB1 (bins per dimension), HIST_FLOAT (0: integer data, 1: f32 data);
- * integer data: MIN0, RANGE0, MIN1, RANGE1 (ulong literals), IDENT0, IDENT1 (1 when
- * RANGE == NB and the bin is the offset itself); f32 data: FLO0, FHI0 (the range's float
- * ends, FLO0 <= v < FHI0), FPRE0, FOFF0, FSCALE0 (the guess), FDC0_0, FDC1_0 (its error
- * bound), FDELTA0 (the bound over the range), the same for dimension 1 (exact float bit patterns), and EDGES1; the vote kernels'
- * aux buffer then holds the NB0 + 1 float edges of dimension 0 and, from EDGES1 on, the
- * NB1 + 1 of dimension 1; VOTE_VEC as for vote.cl, > 1 only for 1-D single-channel data;
- * VOTE_KIND (2 when weighted) and VOTE_FRAMES = 1 (frame g is space g). The bins are exactly
- * lib/histogram-ref.c's. */
+ * Required defines: X_T (element type), CHANNELS, DIMS (1-8), TWO_ARRAYS (0/1), MASKED
+ * (0/1), PER_CHANNEL (0/1), HIST_FLOAT (0: integer data, 1: f32 data); for each dimension
+ * d < DIMS: CHd (its channel), NBd (its bins), UNEVENd (1: bins from edges), EOFFd (where its
+ * edges start in aux), OFFd (per channel: the first bin of channel d's histogram); integer
+ * data: MINd, RANGEd (ulong literals), IDENTd (1 when RANGE == NB and the bin is the offset
+ * itself); f32 data: FLOd, FHId (the range's float ends, FLO <= v < FHI), FPREd, FOFFd,
+ * FSCALEd (the guess), FDC0_d, FDC1_d (its error bound), FDELTAd (the bound over the range),
+ * exact float bit patterns. The vote kernels' aux buffer holds, for f32 data, each
+ * dimension's NBd + 1 float edges from EOFFd (floats), for integer data each uneven
+ * dimension's NBd + 1 64-bit edges from EOFFd (words): v is in bin k when
+ * edge k <= v < edge k + 1 (lib/histogram-ref.c makes them). The mask (one uchar per element)
+ * arrives as the y argument, or as w when TWO_ARRAYS. Per channel, every channel value is an
+ * element: element i is channel i % CHANNELS of pixel i / CHANNELS. VOTE_VEC as for vote.cl,
+ * > 1 only for unmasked single values (1-D single-channel data, or per channel when a load's
+ * values start at channel 0); VOTE_KIND (2 when weighted) and VOTE_FRAMES = 1 (frame g is
+ * space g). The bins are exactly lib/histogram-ref.c's. */
 
 #define Y_T X_T
+
+#if HIST_FLOAT
+#define EDGE_T float /* f32 data: float edges */
+#else
+#define EDGE_T ulong /* integer data: 64-bit edges */
+#endif
+
+/* Uneven bins: the last k with edges[k] <= v, for edges[0] <= v < edges[nb]. */
+INLINE uint
+hist_search(EDGE_T v, GLOBAL const EDGE_T *restrict e, uint nb)
+{
+    if (!(v >= e[0] && v < e[nb]))
+        return VOTE_SKIP;
+    uint lo = 0u, hi = nb - 1u;
+    while (lo < hi) {
+        uint m = hi - (hi - lo) / 2u;
+        if (v >= e[m])
+            lo = m;
+        else
+            hi = m - 1u;
+    }
+    return lo;
+}
 
 #if HIST_FLOAT
 /* The f32 rule of include/votecl/votecl-vote.h without double precision: a float guess t of
@@ -52,10 +82,10 @@ hist_bin_f(float v, GLOBAL const float *restrict edges, float lo, float hi, floa
     }
     return k0;
 }
-#define HIST_BIN0(v) hist_bin_f((v), aux, FLO0, FHI0, FPRE0, FOFF0, FSCALE0, FDELTA0, FDC0_0, FDC1_0, NB0)
-#define HIST_BIN1(v)                                                                           \
-    hist_bin_f((v), aux + EDGES1, FLO1, FHI1, FPRE1, FOFF1, FSCALE1, FDELTA1, FDC0_1, FDC1_1, \
-               NB1)
+#define HIST_EVEN(d, v)                                                                        \
+    hist_bin_f((v), aux + EOFF##d, FLO##d, FHI##d, FPRE##d, FOFF##d, FSCALE##d, FDELTA##d,      \
+               FDC0_##d, FDC1_##d, NB##d)
+#define HIST_UNEVEN(d, v) hist_search((v), aux + EOFF##d, NB##d)
 #else
 INLINE uint
 hist_bin_i(ulong v, ulong vmin, ulong range, uint nb, int ident)
@@ -70,28 +100,114 @@ hist_bin_i(ulong v, ulong vmin, ulong range, uint nb, int ident)
         return VOTE_SKIP;
     return ident ? (uint)(v - vmin) : (uint)(((v - vmin) * nb) / range);
 }
-#define HIST_BIN0(v) hist_bin_i((ulong)(v), MIN0, RANGE0, NB0, IDENT0)
-#define HIST_BIN1(v) hist_bin_i((ulong)(v), MIN1, RANGE1, NB1, IDENT1)
+#define HIST_EVEN(d, v) hist_bin_i((ulong)(v), MIN##d, RANGE##d, NB##d, IDENT##d)
+#define HIST_UNEVEN(d, v) hist_search((ulong)(v), (GLOBAL const ulong *)aux + EOFF##d, NB##d)
 #endif
+
+/* Dimension d's bin of v (UNEVENd is a define: one branch is compiled). */
+#define HIST_BIN(d, v) (UNEVEN##d ? HIST_UNEVEN(d, v) : HIST_EVEN(d, v))
+
+/* Row-major: the bin so far times the next dimension's bins plus its bin. */
+INLINE uint
+hist_join(uint b, uint bd, uint nb)
+{
+    return (b == VOTE_SKIP || bd == VOTE_SKIP) ? VOTE_SKIP : b * nb + bd;
+}
+
+#if TWO_ARRAYS
+#define HIST_MASK_PTR w
+#else
+#define HIST_MASK_PTR y
+#endif
+
+#if PER_CHANNEL
+#define PIXEL_OF(i) ((i) / CHANNELS)
+/* Channel c's vote of value v: its bin in channel c's histogram (an if chain, no switch:
+ * one exit, which PoCL's work-group loops handle alike in every kernel). */
+#define HIST_CHAN(c, v)                                                                        \
+    if (ch == c) {                                                                             \
+        uint bc = HIST_BIN(c, v);                                                              \
+        b = bc == VOTE_SKIP ? bc : bc + OFF##c;                                                \
+    }
+INLINE uint
+hist_channel_bin(uint ch, X_T v, GLOBAL const float *restrict aux)
+{
+    uint b = VOTE_SKIP;
+    HIST_CHAN(0, v)
+#if CHANNELS > 1
+    HIST_CHAN(1, v)
+#endif
+#if CHANNELS > 2
+    HIST_CHAN(2, v)
+#endif
+#if CHANNELS > 3
+    HIST_CHAN(3, v)
+#endif
+#if CHANNELS > 4
+    HIST_CHAN(4, v)
+#endif
+#if CHANNELS > 5
+    HIST_CHAN(5, v)
+#endif
+#if CHANNELS > 6
+    HIST_CHAN(6, v)
+#endif
+#if CHANNELS > 7
+    HIST_CHAN(7, v)
+#endif
+    return b;
+}
+/* the k-th value of a vector load (loads start at channel 0: VOTE_VEC % CHANNELS == 0) */
+#define VEC_BIN(k, v) hist_channel_bin((k) % CHANNELS, (v), aux)
+#else
+#define PIXEL_OF(i) (i)
+#define VEC_BIN(k, v) HIST_BIN(0, v)
+#endif
+
+/* Dimension d's bin joined to b, the value read from channel CHd of x. */
+#define HIST_NEXT(b, d) hist_join((b), HIST_BIN(d, x[i * CHANNELS + CH##d]), NB##d)
 
 INLINE uint
 vote_elem(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
           GLOBAL const float *restrict w, GLOBAL const float *restrict aux, uint space, ulong i,
           uint width, VOTE_T *weight)
 {
-    uint b = HIST_BIN0(x[i * CHANNELS + CH0]);
-#if DIMS == 2
-#if TWO_ARRAYS
-    uint b1 = HIST_BIN1(y[i * CHANNELS + CH1]);
-#else
-    uint b1 = HIST_BIN1(x[i * CHANNELS + CH1]);
-#endif
-    b = (b == VOTE_SKIP || b1 == VOTE_SKIP) ? VOTE_SKIP : b * NB1 + b1;
+#if MASKED
+    if (((GLOBAL const uchar *)HIST_MASK_PTR)[PIXEL_OF(i)] == 0)
+        return VOTE_SKIP;
 #endif
 #if VOTE_KIND == 2
-    *weight = w[i];
+    *weight = w[PIXEL_OF(i)];
+#endif
+#if PER_CHANNEL
+    return hist_channel_bin((uint)(i % CHANNELS), x[i], aux);
+#else
+    uint b = HIST_BIN(0, x[i * CHANNELS + CH0]);
+#if DIMS >= 2 && TWO_ARRAYS
+    b = hist_join(b, HIST_BIN(1, y[i * CHANNELS + CH1]), NB1);
+#elif DIMS >= 2
+    b = HIST_NEXT(b, 1);
+#endif
+#if DIMS >= 3
+    b = HIST_NEXT(b, 2);
+#endif
+#if DIMS >= 4
+    b = HIST_NEXT(b, 3);
+#endif
+#if DIMS >= 5
+    b = HIST_NEXT(b, 4);
+#endif
+#if DIMS >= 6
+    b = HIST_NEXT(b, 5);
+#endif
+#if DIMS >= 7
+    b = HIST_NEXT(b, 6);
+#endif
+#if DIMS >= 8
+    b = HIST_NEXT(b, 7);
 #endif
     return b;
+#endif
 }
 
 /* The bins of VOTE_VEC consecutive single-channel elements from their 16 bytes q (the
@@ -104,20 +220,20 @@ vote_unpack(uint4 q, GLOBAL const float *restrict aux, uint *b)
     uint words[4] = {q.x, q.y, q.z, q.w};
 #pragma unroll
     for (uint k = 0; k < 16; k++)
-        b[k] = HIST_BIN0((uchar)(words[k / 4] >> (8 * (k % 4))));
+        b[k] = VEC_BIN(k, (uchar)(words[k / 4] >> (8 * (k % 4))));
 #elif VOTE_VEC == 8
     uint words[4] = {q.x, q.y, q.z, q.w};
 #pragma unroll
     for (uint k = 0; k < 8; k++)
-        b[k] = HIST_BIN0((ushort)(words[k / 2] >> (16 * (k % 2))));
+        b[k] = VEC_BIN(k, (ushort)(words[k / 2] >> (16 * (k % 2))));
 #elif VOTE_VEC == 4
     uint words[4] = {q.x, q.y, q.z, q.w};
 #pragma unroll
     for (uint k = 0; k < 4; k++)
 #if HIST_FLOAT
-        b[k] = HIST_BIN0(as_float(words[k]));
+        b[k] = VEC_BIN(k, as_float(words[k]));
 #else
-        b[k] = HIST_BIN0(words[k]);
+        b[k] = VEC_BIN(k, words[k]);
 #endif
 #endif
 }
@@ -130,6 +246,6 @@ vote_vec(GLOBAL const X_T *restrict x, GLOBAL const float *restrict aux, uint sp
 #if VOTE_VEC > 1
     vote_unpack(((GLOBAL const uint4 *)x)[v], aux, b);
 #else
-    b[0] = HIST_BIN0(x[v]);
+    b[0] = VEC_BIN(0, x[v]);
 #endif
 }

@@ -107,9 +107,75 @@ votecl__hist_bin_f32(const votecl__hist_desc *d, unsigned dim, float v)
     return p < (double)d->nbins[dim] ? (uint32_t)p : d->nbins[dim] - 1;
 }
 
+/* Uneven bins: the last k with edges[k] <= v, for edges[0] <= v < edges[nbins] (NumPy's
+ * rule: v <= edges[nbins]); compared in double, exactly for every data type. */
+static uint32_t
+uneven_bin(const votecl__hist_desc *d, unsigned dim, double v)
+{
+    const double *e = d->uneven[dim];
+    uint32_t lo = 0, hi = d->nbins[dim] - 1;
+
+    if (!(v >= e[0] && (v < e[hi + 1] || (d->numpy_edges && v == e[hi + 1]))))
+        return SKIP;
+    while (lo < hi) {
+        uint32_t mid = hi - (hi - lo) / 2;
+        if (v >= e[mid])
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+/* The greatest float not above x (-inf below -FLT_MAX). */
+static float
+float_at_or_below(double x)
+{
+    float f = (float)x;
+
+    return (double)f > x ? nextafterf(f, -INFINITY) : f;
+}
+
+float
+votecl__hist_uneven_float(const votecl__hist_desc *d, unsigned dim, uint32_t k)
+{
+    double e = d->uneven[dim][k];
+
+    if (k == d->nbins[dim] && d->numpy_edges) /* v <= e: v below the next float up */
+        return nextafterf(float_at_or_below(e), INFINITY);
+    return float_at_or_above(e);
+}
+
+uint64_t
+votecl__hist_uneven_int(const votecl__hist_desc *d, unsigned dim, uint32_t k)
+{
+    double e = d->uneven[dim][k];
+    double c = k == d->nbins[dim] && d->numpy_edges ? floor(e) + 1.0 : ceil(e);
+
+    return c <= 0.0 ? 0 : c >= 0x1p33 ? (uint64_t)1 << 33 : (uint64_t)c;
+}
+
+static double
+value_of(const votecl__hist_desc *d, const void *data, size_t index)
+{
+    switch (d->dtype) {
+    case VOTECL_DTYPE_U8:
+        return ((const uint8_t *)data)[index];
+    case VOTECL_DTYPE_U16:
+        return ((const uint16_t *)data)[index];
+    case VOTECL_DTYPE_U32:
+        return ((const uint32_t *)data)[index];
+    case VOTECL_DTYPE_F32:
+        return ((const float *)data)[index];
+    }
+    return NAN;
+}
+
 static uint32_t
 value_bin(const votecl__hist_desc *d, unsigned dim, const void *data, size_t index)
 {
+    if (d->uneven[dim] != NULL)
+        return uneven_bin(d, dim, value_of(d, data, index));
     switch (d->dtype) {
     case VOTECL_DTYPE_U8:
         return bin_int(((const uint8_t *)data)[index], d->imin[dim], d->irange[dim],
@@ -126,21 +192,38 @@ value_bin(const votecl__hist_desc *d, unsigned dim, const void *data, size_t ind
     return SKIP;
 }
 
-/* The bin of element i (frame offset included), or SKIP. */
+/* The bin of element i (frame offset included), or SKIP: row-major over the dimensions. */
 static uint32_t
 element_bin(const votecl__hist_desc *d, const void *x, const void *y, size_t i)
 {
-    uint32_t b = value_bin(d, 0, x, i * d->channels + d->channel[0]), b1;
+    uint32_t b = value_bin(d, 0, x, i * d->channels + d->channel[0]);
 
-    if (d->dims == 1)
-        return b;
-    b1 = value_bin(d, 1, d->two_arrays ? y : x, i * d->channels + d->channel[1]);
-    return b == SKIP || b1 == SKIP ? SKIP : b * d->nbins[1] + b1;
+    for (unsigned dim = 1; dim < d->dims && b != SKIP; dim++) {
+        const void *data = dim == 1 && d->two_arrays ? y : x;
+        uint32_t bd = value_bin(d, dim, data, i * d->channels + d->channel[dim]);
+        b = bd == SKIP ? SKIP : b * d->nbins[dim] + bd;
+    }
+    return b;
+}
+
+/* Per channel: the votes of pixel i, one in each channel's histogram. */
+static void
+pixel_votes(const votecl__hist_desc *d, const void *x, const float *w, size_t i, void *bins)
+{
+    for (unsigned c = 0; c < d->channels; c++) {
+        uint32_t b = value_bin(d, c, x, i * d->channels + c);
+        if (b == SKIP)
+            continue;
+        if (d->weighted)
+            ((float *)bins)[d->offset[c] + b] += w[i];
+        else
+            ((uint32_t *)bins)[d->offset[c] + b]++;
+    }
 }
 
 void
 votecl__hist_ref(const votecl__hist_desc *d, const void *x, const void *y, const float *w,
-                 size_t n, size_t frames, void *bins)
+                 const uint8_t *mask, size_t n, size_t frames, void *bins)
 {
     size_t total = frames * d->nbins_total;
 
@@ -149,8 +232,14 @@ votecl__hist_ref(const votecl__hist_desc *d, const void *x, const void *y, const
         uint32_t *counts = (uint32_t *)bins + f * d->nbins_total;
         float *sums = (float *)bins + f * d->nbins_total;
         for (size_t e = f * n; e < (f + 1) * n; e++) {
-            uint32_t b = element_bin(d, x, y, e);
-            if (b == SKIP)
+            uint32_t b;
+            if (mask != NULL && mask[e] == 0)
+                continue;
+            if (d->per_channel) {
+                pixel_votes(d, x, w, e, counts);
+                continue;
+            }
+            if ((b = element_bin(d, x, y, e)) == SKIP)
                 continue;
             if (d->weighted)
                 sums[b] += w[e];

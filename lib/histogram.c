@@ -15,8 +15,8 @@ struct votecl_hist_plan {
     votecl_context *context;
     votecl__hist_desc desc;
     votecl__vote_engine engine; /* unused on the ref backend */
-    votecl_buffer *x, *y, *w, *out; /* staging for host-memory calls */
-    votecl_buffer *edges; /* f32 data: the float edges of both dimensions (cl/histogram.cl) */
+    votecl_buffer *x, *y, *w, *mask, *out; /* staging for host-memory calls */
+    votecl_buffer *edges;                  /* the edges the kernels read (edges_upload), or NULL */
 };
 
 void
@@ -29,7 +29,7 @@ votecl_hist_params_init(votecl_hist_params *params, votecl_dtype dtype)
     params->dtype = dtype;
     params->channels = 1;
     params->dims = 1;
-    for (int d = 0; d < 2; d++) {
+    for (int d = 0; d < VOTECL_HIST_MAX_DIMS; d++) {
         switch (dtype) {
         case VOTECL_DTYPE_U16:
             params->nbins[d] = 65536;
@@ -132,12 +132,38 @@ f32_range_init(votecl__hist_desc *desc, unsigned d, double lo, double hi, char *
     return VOTECL_OK;
 }
 
+/* Uneven bins: copies edges[0..nbins] of dimension d into mem (finite, strictly
+ * increasing). */
+static votecl_status
+uneven_init(const votecl_hist_params *p, unsigned d, double *mem, votecl__hist_desc *desc,
+            char *msg, size_t msg_size)
+{
+    const double *e = p->bin_edges[d];
+
+    for (uint32_t k = 0; k <= p->nbins[d]; k++) {
+        if (!isfinite(e[k]))
+            return BAD("bin_edges[%u][%u]: must be finite", d, k);
+        if (k > 0 && !(e[k] > e[k - 1]))
+            return BAD("bin_edges[%u][%u]: %g does not increase on the edge before it (%g)", d, k,
+                       e[k], e[k - 1]);
+    }
+    memcpy(mem, e, ((size_t)p->nbins[d] + 1) * sizeof *mem);
+    desc->uneven[d] = mem;
+    desc->min[d] = e[0];
+    desc->max[d] = e[p->nbins[d]];
+    return VOTECL_OK;
+}
+
 static votecl_status
 range_init(const votecl_hist_params *p, unsigned d, votecl__hist_desc *desc, char *msg,
            size_t msg_size)
 {
     double lo = p->min[d], hi = p->max[d];
 
+    if (p->bin_edges[d] != NULL) { /* the kernels' even-bin defines stay harmless */
+        desc->irange[d] = 1;
+        return VOTECL_OK;
+    }
     if (!isfinite(lo) || !isfinite(hi))
         return BAD("%s[%u]: must be finite", !isfinite(lo) ? "min" : "max", d);
     if (!(lo < hi))
@@ -156,52 +182,107 @@ range_init(const votecl_hist_params *p, unsigned d, votecl__hist_desc *desc, cha
     return VOTECL_OK;
 }
 
+/* The dimensions' sizes, checked before anything is allocated: the bins' product (per
+ * channel: sum) within VOTECL_HIST_MAX_BINS, and the uneven edges' count. */
+static votecl_status
+dims_init(const votecl_hist_params *p, votecl__hist_desc *desc, size_t *nedges, char *msg,
+          size_t msg_size)
+{
+    *nedges = 0;
+    desc->nbins_total = desc->per_channel ? 0 : 1;
+    for (unsigned d = 0; d < HD; d++)
+        desc->nbins[d] = 1;
+    for (unsigned d = 0; d < desc->dims; d++) {
+        unsigned ch = desc->per_channel ? d : p->channel[d];
+        if (ch >= p->channels)
+            return BAD("channel[%u]: %u is not below channels (%u)", d, ch, p->channels);
+        if (p->nbins[d] < 1 || p->nbins[d] > VOTECL_HIST_MAX_BINS)
+            return BAD("nbins[%u]: %u is not between 1 and %u", d, p->nbins[d],
+                       VOTECL_HIST_MAX_BINS);
+        desc->channel[d] = ch;
+        desc->nbins[d] = p->nbins[d];
+        desc->offset[d] = desc->nbins_total;
+        /* both stay below 2^28 * 2^28 before the check: no overflow */
+        desc->nbins_total =
+            desc->per_channel ? desc->nbins_total + p->nbins[d] : desc->nbins_total * p->nbins[d];
+        if (desc->nbins_total > VOTECL_HIST_MAX_BINS)
+            return BAD("nbins: the bins of dimensions 0 to %u (%llu so far) exceed %u", d,
+                       (unsigned long long)desc->nbins_total, VOTECL_HIST_MAX_BINS);
+        if (p->bin_edges[d] != NULL)
+            *nedges += (size_t)p->nbins[d] + 1;
+    }
+    return VOTECL_OK;
+}
+
+/* The fields beside the dimensions, checked. */
+static votecl_status
+kind_init(const votecl_hist_params *p, votecl__hist_desc *desc, char *msg, size_t msg_size)
+{
+    if ((desc->value_bytes = votecl_dtype_size(p->dtype)) == 0)
+        return BAD("dtype: unknown element type %d", (int)p->dtype);
+    if (p->channels < 1 || p->channels > VOTECL_HIST_MAX_DIMS)
+        return BAD("channels: %u is not between 1 and %u", p->channels, VOTECL_HIST_MAX_DIMS);
+    if (!p->per_channel && (p->dims < 1 || p->dims > VOTECL_HIST_MAX_DIMS))
+        return BAD("dims: %u is not between 1 and %u", p->dims, VOTECL_HIST_MAX_DIMS);
+    if (p->two_arrays && (p->dims != 2 || p->per_channel))
+        return BAD("two_arrays: only 2-D histograms read a second array");
+    if (p->two_arrays && p->weighted && p->masked)
+        return BAD("masked: a weighted 2-D histogram of two arrays has no slot for a mask "
+                   "(interleave x and y into two channels)");
+    if (votecl_variant_name(p->variant) == NULL)
+        return BAD("variant: unknown value %d", (int)p->variant);
+    if (p->edges != VOTECL_HIST_EDGES_EXACT && p->edges != VOTECL_HIST_EDGES_NUMPY)
+        return BAD("edges: unknown value %d", (int)p->edges);
+    desc->dtype = p->dtype;
+    desc->channels = p->channels;
+    desc->per_channel = p->per_channel != 0;
+    desc->dims = desc->per_channel ? p->channels : p->dims;
+    desc->two_arrays = p->two_arrays != 0;
+    desc->weighted = p->weighted != 0;
+    desc->masked = p->masked != 0;
+    desc->numpy_edges = p->edges == VOTECL_HIST_EDGES_NUMPY;
+    for (unsigned d = 0; d < desc->dims; d++)
+        if (p->bin_edges[d] != NULL)
+            return VOTECL_OK;
+    if (p->edges == VOTECL_HIST_EDGES_NUMPY && p->dtype != VOTECL_DTYPE_F32)
+        return BAD("edges: NumPy's edges are for f32 data or bin_edges (integer data are "
+                   "binned exactly)");
+    return VOTECL_OK;
+}
+
 votecl_status
 votecl__hist_desc_init(const votecl_hist_params *p, votecl__hist_desc *desc, char *msg,
                        size_t msg_size)
 {
     votecl_status status;
+    size_t nedges, at = 0;
 
     memset(desc, 0, sizeof *desc);
-    if ((desc->value_bytes = votecl_dtype_size(p->dtype)) == 0)
-        return BAD("dtype: unknown element type %d", (int)p->dtype);
-    if (p->channels < 1 || p->channels > 4)
-        return BAD("channels: %u is not between 1 and 4", p->channels);
-    if (p->dims != 1 && p->dims != 2)
-        return BAD("dims: %u is neither 1 nor 2", p->dims);
-    if (p->two_arrays && p->dims != 2)
-        return BAD("two_arrays: only 2-D histograms read a second array");
-    if (votecl_variant_name(p->variant) == NULL)
-        return BAD("variant: unknown value %d", (int)p->variant);
-    desc->dtype = p->dtype;
-    desc->channels = p->channels;
-    desc->dims = p->dims;
-    desc->two_arrays = p->two_arrays != 0;
-    desc->weighted = p->weighted != 0;
-    if (p->edges != VOTECL_HIST_EDGES_EXACT && p->edges != VOTECL_HIST_EDGES_NUMPY)
-        return BAD("edges: unknown value %d", (int)p->edges);
-    if (p->edges == VOTECL_HIST_EDGES_NUMPY && p->dtype != VOTECL_DTYPE_F32)
-        return BAD("edges: NumPy's edges are for f32 data (integer data are binned exactly)");
-    desc->numpy_edges = p->edges == VOTECL_HIST_EDGES_NUMPY;
-    desc->nbins[1] = 1;
-    desc->nbins_total = 1;
-    for (unsigned d = 0; d < p->dims; d++) {
-        if (p->channel[d] >= p->channels)
-            return BAD("channel[%u]: %u is not below channels (%u)", d, p->channel[d],
-                       p->channels);
-        if (p->nbins[d] < 1 || p->nbins[d] > VOTECL_HIST_MAX_BINS)
-            return BAD("nbins[%u]: %u is not between 1 and %u", d, p->nbins[d],
-                       VOTECL_HIST_MAX_BINS);
-        desc->channel[d] = p->channel[d];
-        desc->nbins[d] = p->nbins[d];
-        desc->nbins_total *= p->nbins[d];
-        if ((status = range_init(p, d, desc, msg, msg_size)) != VOTECL_OK)
+    if ((status = kind_init(p, desc, msg, msg_size)) != VOTECL_OK ||
+        (status = dims_init(p, desc, &nedges, msg, msg_size)) != VOTECL_OK)
+        return status;
+    if (nedges > 0 && (desc->edge_mem = malloc(nedges * sizeof *desc->edge_mem)) == NULL) {
+        snprintf(msg, msg_size, "bin_edges: out of memory for %zu edges", nedges);
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    }
+    for (unsigned d = 0; d < desc->dims; d++) {
+        if (p->bin_edges[d] != NULL) {
+            status = uneven_init(p, d, desc->edge_mem + at, desc, msg, msg_size);
+            at += (size_t)desc->nbins[d] + 1;
+        }
+        if (status == VOTECL_OK)
+            status = range_init(p, d, desc, msg, msg_size);
+        if (status != VOTECL_OK)
             return status;
     }
-    if (desc->nbins_total > VOTECL_HIST_MAX_BINS)
-        return BAD("nbins: %u x %u bins exceed %u", p->nbins[0], p->nbins[1],
-                   VOTECL_HIST_MAX_BINS);
     return VOTECL_OK;
+}
+
+void
+votecl__hist_desc_release(votecl__hist_desc *desc)
+{
+    free(desc->edge_mem);
+    desc->edge_mem = NULL;
 }
 
 static const char *
@@ -221,7 +302,52 @@ float_bits(float f)
     return u;
 }
 
-/* The histogram's defines for cl/histogram.cl; returns how many. */
+/* Where dimension d's edges start in the aux buffer (floats for f32 data, 64-bit words for
+ * integer data, whose even bins need none); sets *total to the buffer's length. */
+static size_t
+edge_offset(const votecl__hist_desc *d, unsigned dim, size_t *total)
+{
+    size_t at = 0, here = 0;
+
+    for (unsigned k = 0; k < d->dims; k++) {
+        if (k == dim)
+            here = at;
+        if (d->dtype == VOTECL_DTYPE_F32 || d->uneven[k] != NULL)
+            at += (size_t)d->nbins[k] + 1;
+    }
+    if (total != NULL)
+        *total = at;
+    return here;
+}
+
+/* Dimension k's defines; returns how many (at most 12). */
+static size_t
+dim_defines(const votecl__hist_desc *d, unsigned k, char defs[][64])
+{
+    size_t n = 0;
+
+    snprintf(defs[n++], 64, "CH%u=%u", k, d->channel[k]);
+    snprintf(defs[n++], 64, "NB%u=%uu", k, d->nbins[k]);
+    snprintf(defs[n++], 64, "UNEVEN%u=%d", k, d->uneven[k] != NULL);
+    snprintf(defs[n++], 64, "EOFF%u=%zu", k, edge_offset(d, k, NULL));
+    if (d->per_channel)
+        snprintf(defs[n++], 64, "OFF%u=%lluu", k, (unsigned long long)d->offset[k]);
+    if (d->dtype == VOTECL_DTYPE_F32) {
+        const float f[] = {d->flo[k],    d->fhi[k],  d->fpre[k], d->foff[k],
+                           d->fscale[k], d->fdc0[k], d->fdc1[k], d->fdelta[k]};
+        static const char *const names[] = {"FLO",    "FHI",   "FPRE",  "FOFF",
+                                            "FSCALE", "FDC0_", "FDC1_", "FDELTA"};
+        for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+            snprintf(defs[n++], 64, "%s%u=as_float(0x%08xu)", names[i], k, float_bits(f[i]));
+    } else {
+        snprintf(defs[n++], 64, "MIN%u=%lluUL", k, (unsigned long long)d->imin[k]);
+        snprintf(defs[n++], 64, "RANGE%u=%lluUL", k, (unsigned long long)d->irange[k]);
+        snprintf(defs[n++], 64, "IDENT%u=%d", k, d->ident[k]);
+    }
+    return n;
+}
+
+/* The histogram's defines for cl/histogram.cl; returns how many (at most 8 + 13 * dims). */
 static size_t
 hist_defines(const votecl__hist_desc *d, char defs[][64])
 {
@@ -232,48 +358,64 @@ hist_defines(const votecl__hist_desc *d, char defs[][64])
     snprintf(defs[n++], 64, "DIMS=%u", d->dims);
     snprintf(defs[n++], 64, "TWO_ARRAYS=%d", d->two_arrays);
     snprintf(defs[n++], 64, "HIST_FLOAT=%d", d->dtype == VOTECL_DTYPE_F32);
-    for (unsigned k = 0; k < 2; k++) {
-        snprintf(defs[n++], 64, "CH%u=%u", k, d->channel[k]);
-        snprintf(defs[n++], 64, "NB%u=%uu", k, d->nbins[k]);
-        if (d->dtype == VOTECL_DTYPE_F32) {
-            const float f[] = {d->flo[k],    d->fhi[k],  d->fpre[k], d->foff[k],
-                               d->fscale[k], d->fdc0[k], d->fdc1[k], d->fdelta[k]};
-            static const char *const names[] = {"FLO",    "FHI",   "FPRE",  "FOFF",
-                                                "FSCALE", "FDC0_", "FDC1_", "FDELTA"};
-            for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
-                snprintf(defs[n++], 64, "%s%u=as_float(0x%08xu)", names[i], k, float_bits(f[i]));
-        } else {
-            snprintf(defs[n++], 64, "MIN%u=%lluUL", k, (unsigned long long)d->imin[k]);
-            snprintf(defs[n++], 64, "RANGE%u=%lluUL", k, (unsigned long long)d->irange[k]);
-            snprintf(defs[n++], 64, "IDENT%u=%d", k, d->ident[k]);
-        }
-    }
-    if (d->dtype == VOTECL_DTYPE_F32) /* dimension 1's edges follow dimension 0's */
-        snprintf(defs[n++], 64, "EDGES1=%uu", d->nbins[0] + 1);
+    snprintf(defs[n++], 64, "MASKED=%d", d->masked);
+    snprintf(defs[n++], 64, "PER_CHANNEL=%d", d->per_channel);
+    for (unsigned k = 0; k < d->dims; k++)
+        n += dim_defines(d, k, defs + n);
     return n;
 }
 
-/* f32 data: the kernels settle bins near edges against the float edges themselves, so that
- * they need no double precision: edges 0..nbins of dimension 0, then of dimension 1. */
+/* The edges the kernels read (cl/histogram.cl): f32 data: every dimension's nbins + 1 float
+ * edges (even bins: edge k is the least float of bin k, so that the kernels need no double
+ * precision), one dimension after another; integer data: the 64-bit edges of the uneven
+ * dimensions. None for integer data in even bins. */
 static votecl_status
 edges_upload(votecl_hist_plan *plan)
 {
     const votecl__hist_desc *d = &plan->desc;
-    size_t count = (size_t)d->nbins[0] + 1 + (d->dims == 2 ? (size_t)d->nbins[1] + 1 : 0), i = 0;
-    float *edges = malloc(count * sizeof *edges); /* at most 2^29 + 2 floats: no overflow */
+    int f32 = d->dtype == VOTECL_DTYPE_F32;
+    size_t count, word = f32 ? sizeof(float) : sizeof(uint64_t), i = 0;
+    void *edges;
     votecl_status status;
 
-    if (edges == NULL)
+    edge_offset(d, 0, &count); /* at most 2^28 + 8 edges: no overflow */
+    if (count == 0)
+        return VOTECL_OK;
+    if ((edges = malloc(count * word)) == NULL)
         return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY,
                             "out of memory for %zu bin edges", count);
     for (unsigned dim = 0; dim < d->dims; dim++)
-        for (uint32_t k = 0; k <= d->nbins[dim]; k++)
-            edges[i++] = votecl__hist_edge(d, dim, k);
-    status = votecl__buffer_ensure(plan->context, &plan->edges, count * sizeof *edges);
+        for (uint32_t k = 0; k <= d->nbins[dim] && (f32 || d->uneven[dim] != NULL); k++, i++)
+            if (!f32)
+                ((uint64_t *)edges)[i] = votecl__hist_uneven_int(d, dim, k);
+            else
+                ((float *)edges)[i] = d->uneven[dim] != NULL ? votecl__hist_uneven_float(d, dim, k)
+                                                             : votecl__hist_edge(d, dim, k);
+    status = votecl__buffer_ensure(plan->context, &plan->edges, count * word);
     if (status == VOTECL_OK)
-        status = votecl_buffer_write(plan->edges, 0, edges, count * sizeof *edges);
+        status = votecl_buffer_write(plan->edges, 0, edges, count * word);
     free(edges);
     return status;
+}
+
+/* The engine's view of the data: per channel, every channel value is an element of its
+ * own (one read of each pixel votes in every channel's histogram); vector loads where the
+ * elements are single values and no mask needs reading (and per channel where a load's
+ * values start at channel 0). */
+static votecl__vote_shape
+hist_shape(const votecl__hist_desc *d)
+{
+    unsigned per_load = (unsigned)(16 / d->value_bytes);
+    int scalar =
+        (d->dims == 1 && d->channels == 1) || (d->per_channel && per_load % d->channels == 0);
+
+    return (votecl__vote_shape){.nbins = d->nbins_total,
+                                .kind = d->weighted ? 2 : 0,
+                                .frames = 1,
+                                .spaces = 1,
+                                .vec = scalar && !d->masked ? per_load : 1,
+                                .elem_bytes = (d->per_channel ? 1 : d->channels) * d->value_bytes,
+                                .unpack = 1};
 }
 
 static votecl_status
@@ -281,21 +423,13 @@ plan_compile(votecl_hist_plan *plan, const votecl_hist_params *params)
 {
     const votecl__hist_desc *d = &plan->desc;
     static const char *const files[] = {"histogram.cl", "vote.cl", NULL};
-    unsigned vec = d->dims == 1 && d->channels == 1 ? (unsigned)(16 / d->value_bytes) : 1;
-    char defs[48][64];
-    const char *ptrs[48];
+    char defs[128][64];
+    const char *ptrs[128];
     size_t n;
     votecl__vote_config cfg;
     votecl__program *program;
+    votecl__vote_shape shape = hist_shape(d);
     votecl_status status;
-
-    votecl__vote_shape shape = {.nbins = d->nbins_total,
-                                .kind = d->weighted ? 2 : 0,
-                                .frames = 1,
-                                .spaces = 1,
-                                .vec = vec,
-                                .elem_bytes = d->channels * d->value_bytes,
-                                .unpack = 1};
 
     status = votecl__vote_configure(plan->context, params->variant, params->stretch,
                                     params->work_group_size, &shape, &cfg);
@@ -308,7 +442,7 @@ plan_compile(votecl_hist_plan *plan, const votecl_hist_params *params)
     status = votecl__program_get(plan->context, files, ptrs, n, NULL, &program);
     if (status == VOTECL_OK)
         status = votecl__vote_engine_init(&plan->engine, plan->context, &cfg, program);
-    if (status == VOTECL_OK && d->dtype == VOTECL_DTYPE_F32)
+    if (status == VOTECL_OK)
         status = edges_upload(plan);
     return status;
 }
@@ -346,8 +480,10 @@ votecl_hist_plan_free(votecl_hist_plan *plan)
     votecl_buffer_free(plan->x);
     votecl_buffer_free(plan->y);
     votecl_buffer_free(plan->w);
+    votecl_buffer_free(plan->mask);
     votecl_buffer_free(plan->out);
     votecl_buffer_free(plan->edges);
+    votecl__hist_desc_release(&plan->desc);
     free(plan);
 }
 
@@ -378,9 +514,10 @@ votecl_hist_plan_describe(const votecl_hist_plan *plan, size_t elements, size_t 
     return VOTECL_OK;
 }
 
-/* Byte sizes of one call's arrays, checked for overflow. */
+/* Byte sizes of one call's arrays, checked for overflow, and the engine's elements per
+ * frame (per channel: every channel value). */
 typedef struct sizes {
-    size_t x, w, bins;
+    size_t x, w, mask, bins, votes;
 } sizes;
 
 static votecl_status
@@ -389,10 +526,12 @@ call_sizes(votecl_hist_plan *plan, size_t n, size_t frames, sizes *s)
     const votecl__hist_desc *d = &plan->desc;
     size_t elements;
 
-    if (n > VOTECL__MAX_FRAME_ELEMENTS)
+    if (n > VOTECL__MAX_FRAME_ELEMENTS ||
+        (d->per_channel && n * d->channels > VOTECL__MAX_FRAME_ELEMENTS))
         return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
                             "n: %zu elements per frame exceed %zu", n,
-                            VOTECL__MAX_FRAME_ELEMENTS);
+                            VOTECL__MAX_FRAME_ELEMENTS / (d->per_channel ? d->channels : 1));
+    s->votes = d->per_channel ? n * d->channels : n;
     if (votecl__mul_overflow(n, frames, &elements) ||
         votecl__mul_overflow(elements, d->channels * d->value_bytes, &s->x) ||
         votecl__mul_overflow(elements, sizeof(float), &s->w) ||
@@ -400,12 +539,26 @@ call_sizes(votecl_hist_plan *plan, size_t n, size_t frames, sizes *s)
         return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
                             "n, frames: %zu x %zu elements overflow the address space", n,
                             frames);
+    s->mask = elements;
     return VOTECL_OK;
 }
 
+/* A masked plan takes a mask and only a masked plan does. */
 static votecl_status
-check_arrays(votecl_hist_plan *plan, const void *x, const void *y, const void *w, size_t n,
-             const void *bins)
+check_mask(votecl_hist_plan *plan, int given)
+{
+    if (!plan->desc.masked == !given)
+        return VOTECL_OK;
+    return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
+                        plan->desc.masked
+                            ? "mask: the plan is masked: every run needs a mask "
+                              "(votecl_hist_run_masked)"
+                            : "mask: the plan was made without params.masked: it takes no mask");
+}
+
+static votecl_status
+check_arrays(votecl_hist_plan *plan, const void *x, const void *y, const void *w, const void *mask,
+             size_t n, const void *bins)
 {
     const votecl__hist_desc *d = &plan->desc;
 
@@ -421,6 +574,9 @@ check_arrays(votecl_hist_plan *plan, const void *x, const void *y, const void *w
     if (d->weighted && w == NULL)
         return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
                             "weights: NULL pointer for a weighted histogram");
+    if (d->masked && mask == NULL)
+        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
+                            "mask: NULL pointer for a masked plan");
     return VOTECL_OK;
 }
 
@@ -443,68 +599,118 @@ upload(votecl_hist_plan *plan, votecl_buffer **staging, votecl_buffer **wrapped,
     return status;
 }
 
+/* One run's device buffers: the kernels read a mask where the plan has no second array, else
+ * where it has no weights (cl/histogram.cl). */
 static votecl_status
-run_host(votecl_hist_plan *plan, const void *x, const void *y, const float *w, size_t n,
-         size_t frames, void *bins)
+device_run(votecl_hist_plan *plan, votecl_buffer *x, votecl_buffer *y, votecl_buffer *w,
+           votecl_buffer *mask, const sizes *s, size_t frames, votecl_buffer *bins)
 {
     const votecl__hist_desc *d = &plan->desc;
-    votecl_buffer *wx = NULL, *wy = NULL, *ww = NULL, *bx = NULL, *by = NULL, *bw = NULL;
+
+    if (d->masked && d->two_arrays)
+        w = mask;
+    else if (d->masked)
+        y = mask;
+    return votecl__vote_run(
+        &plan->engine,
+        &(votecl__vote_input){
+            .x = x, .y = y, .w = w, .aux = plan->edges, .n = s->votes, .spaces = frames},
+        bins);
+}
+
+/* A host call's arrays made device buffers (up[0..3]: x, y, weights, mask; wrapped ones in
+ * wrapped[], freed by the caller). */
+static votecl_status
+uploads(votecl_hist_plan *plan, const void *const host[4], const sizes *s, votecl_buffer *up[4],
+        votecl_buffer *wrapped[4])
+{
+    const votecl__hist_desc *d = &plan->desc;
+    votecl_buffer **staging[4] = {&plan->x, &plan->y, &plan->w, &plan->mask};
+    const size_t size[4] = {s->x, s->x, s->w, s->mask};
+    const int used[4] = {1, d->two_arrays, d->weighted, d->masked};
+    votecl_status status = VOTECL_OK;
+
+    for (int k = 0; k < 4 && status == VOTECL_OK; k++)
+        if (used[k])
+            status = upload(plan, staging[k], &wrapped[k], host[k], size[k], &up[k]);
+    return status;
+}
+
+static votecl_status
+run_host(votecl_hist_plan *plan, const void *x, const void *y, const float *w, const uint8_t *mask,
+         size_t n, size_t frames, void *bins)
+{
+    const void *const host[4] = {x, y, w, mask};
+    votecl_buffer *up[4] = {NULL}, *wrapped[4] = {NULL};
     sizes s;
     votecl_status status = call_sizes(plan, n, frames, &s);
 
     if (status == VOTECL_OK)
-        status = check_arrays(plan, x, y, w, n, bins);
+        status = check_arrays(plan, x, y, w, mask, n, bins);
     if (status != VOTECL_OK || frames == 0)
         return status;
     if (plan->context->backend == VOTECL_BACKEND_REF) {
-        votecl__hist_ref(d, x, y, w, n, frames, bins);
+        votecl__hist_ref(&plan->desc, x, y, w, mask, n, frames, bins);
         return VOTECL_OK;
     }
     if (n == 0)
         status = votecl__buffer_ensure(plan->context, &plan->x, 16);
-    else if ((status = upload(plan, &plan->x, &wx, x, s.x, &bx)) == VOTECL_OK &&
-             (!d->two_arrays || (status = upload(plan, &plan->y, &wy, y, s.x, &by)) == VOTECL_OK))
-        if (d->weighted)
-            status = upload(plan, &plan->w, &ww, w, s.w, &bw);
+    else
+        status = uploads(plan, host, &s, up, wrapped);
     if (status == VOTECL_OK)
         status = votecl__buffer_ensure(plan->context, &plan->out, s.bins);
     if (status == VOTECL_OK)
-        status = votecl__vote_run(&plan->engine,
-                                  &(votecl__vote_input){.x = bx != NULL ? bx : plan->x,
-                                                        .y = by,
-                                                        .w = bw,
-                                                        .aux = plan->edges,
-                                                        .n = n,
-                                                        .spaces = frames},
-                                  plan->out);
+        status = device_run(plan, up[0] != NULL ? up[0] : plan->x, up[1], up[2], up[3], &s, frames,
+                            plan->out);
     if (status == VOTECL_OK)
         status = votecl_buffer_read(plan->out, 0, bins, s.bins);
-    if (wx != NULL || wy != NULL || ww != NULL)
+    if (wrapped[0] != NULL || wrapped[1] != NULL || wrapped[2] != NULL || wrapped[3] != NULL)
         votecl_context_finish(plan->context); /* the wrapped memory is the caller's */
-    votecl_buffer_free(wx);
-    votecl_buffer_free(wy);
-    votecl_buffer_free(ww);
+    for (int k = 0; k < 4; k++)
+        votecl_buffer_free(wrapped[k]);
     return status;
+}
+
+/* The entry of the calls without a mask. */
+static votecl_status
+enter_unmasked(votecl_hist_plan *plan)
+{
+    if (plan == NULL)
+        return VOTECL_INVALID_ARGUMENT;
+    VOTECL__ENTER_OR_RETURN(plan->context);
+    return check_mask(plan, 0);
 }
 
 votecl_status
 votecl_hist_run(votecl_hist_plan *plan, const void *x, const void *y, const float *weights,
                 size_t n, void *bins)
 {
-    if (plan == NULL)
-        return VOTECL_INVALID_ARGUMENT;
-    VOTECL__ENTER_OR_RETURN(plan->context);
-    return run_host(plan, x, y, weights, n, 1, bins);
+    votecl_status status = enter_unmasked(plan);
+
+    return status != VOTECL_OK ? status : run_host(plan, x, y, weights, NULL, n, 1, bins);
 }
 
 votecl_status
 votecl_hist_run_batch(votecl_hist_plan *plan, const void *x, const void *y,
                       const float *weights, size_t n, size_t frames, void *bins)
 {
+    votecl_status status = enter_unmasked(plan);
+
+    return status != VOTECL_OK ? status : run_host(plan, x, y, weights, NULL, n, frames, bins);
+}
+
+votecl_status
+votecl_hist_run_masked(votecl_hist_plan *plan, const void *x, const void *y, const float *weights,
+                       const uint8_t *mask, size_t n, size_t frames, void *bins)
+{
+    votecl_status status;
+
     if (plan == NULL)
         return VOTECL_INVALID_ARGUMENT;
     VOTECL__ENTER_OR_RETURN(plan->context);
-    return run_host(plan, x, y, weights, n, frames, bins);
+    if ((status = check_mask(plan, 1)) != VOTECL_OK)
+        return status;
+    return run_host(plan, x, y, weights, mask, n, frames, bins);
 }
 
 votecl_status
@@ -513,11 +719,10 @@ votecl_hist_run_image(votecl_hist_plan *plan, const votecl_image *image, void *b
     size_t row_bytes = 0, pixels = 0;
     const void *data;
     void *copy = NULL;
-    votecl_status status;
+    votecl_status status = enter_unmasked(plan);
 
-    if (plan == NULL)
-        return VOTECL_INVALID_ARGUMENT;
-    VOTECL__ENTER_OR_RETURN(plan->context);
+    if (status != VOTECL_OK)
+        return status;
     if (plan->desc.two_arrays)
         return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
                             "image: a 2-D histogram of two arrays needs votecl_hist_run");
@@ -526,7 +731,7 @@ votecl_hist_run_image(votecl_hist_plan *plan, const votecl_image *image, void *b
     if (status == VOTECL_OK)
         status = votecl__image_packed(plan->context, image, row_bytes, &data, &copy);
     if (status == VOTECL_OK)
-        status = run_host(plan, data, NULL, NULL, pixels, 1, bins);
+        status = run_host(plan, data, NULL, NULL, NULL, pixels, 1, bins);
     free(copy);
     return status;
 }
@@ -539,7 +744,7 @@ check_typed(votecl_hist_plan *plan, int weighted)
         return VOTECL_INVALID_ARGUMENT;
     VOTECL__ENTER_OR_RETURN(plan->context);
     if (!plan->desc.weighted == !weighted)
-        return VOTECL_OK;
+        return check_mask(plan, 0);
     return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
                         plan->desc.weighted
                             ? "bins: the plan is weighted (float bins): use votecl_hist_run_f32"
@@ -552,7 +757,7 @@ votecl_hist_run_u32(votecl_hist_plan *plan, const void *x, const void *y, size_t
 {
     votecl_status status = check_typed(plan, 0);
 
-    return status != VOTECL_OK ? status : run_host(plan, x, y, NULL, n, 1, bins);
+    return status != VOTECL_OK ? status : run_host(plan, x, y, NULL, NULL, n, 1, bins);
 }
 
 votecl_status
@@ -561,7 +766,7 @@ votecl_hist_run_f32(votecl_hist_plan *plan, const void *x, const void *y, const 
 {
     votecl_status status = check_typed(plan, 1);
 
-    return status != VOTECL_OK ? status : run_host(plan, x, y, weights, n, 1, bins);
+    return status != VOTECL_OK ? status : run_host(plan, x, y, weights, NULL, n, 1, bins);
 }
 
 votecl_status
@@ -570,7 +775,7 @@ votecl_hist_run_batch_u32(votecl_hist_plan *plan, const void *x, const void *y, 
 {
     votecl_status status = check_typed(plan, 0);
 
-    return status != VOTECL_OK ? status : run_host(plan, x, y, NULL, n, frames, bins);
+    return status != VOTECL_OK ? status : run_host(plan, x, y, NULL, NULL, n, frames, bins);
 }
 
 votecl_status
@@ -579,7 +784,7 @@ votecl_hist_run_batch_f32(votecl_hist_plan *plan, const void *x, const void *y,
 {
     votecl_status status = check_typed(plan, 1);
 
-    return status != VOTECL_OK ? status : run_host(plan, x, y, weights, n, frames, bins);
+    return status != VOTECL_OK ? status : run_host(plan, x, y, weights, NULL, n, frames, bins);
 }
 
 votecl_status
@@ -590,39 +795,67 @@ votecl_hist_run_image_u32(votecl_hist_plan *plan, const votecl_image *image, uin
     return status != VOTECL_OK ? status : votecl_hist_run_image(plan, image, bins);
 }
 
+/* The buffer calls' checks; sizes into *s. */
+static votecl_status
+check_buffers(votecl_hist_plan *plan, votecl_buffer *x, votecl_buffer *y, votecl_buffer *w,
+              votecl_buffer *mask, size_t n, size_t frames, votecl_buffer *bins, sizes *s)
+{
+    const votecl__hist_desc *d = &plan->desc;
+    votecl_status status;
+
+    if ((status = call_sizes(plan, n, frames, s)) != VOTECL_OK ||
+        (status = votecl__buffer_check(plan->context, bins, s->bins, "bins")) != VOTECL_OK ||
+        (status = votecl__buffer_check(plan->context, x, s->x, "x")) != VOTECL_OK ||
+        (d->two_arrays &&
+         (status = votecl__buffer_check(plan->context, y, s->x, "y")) != VOTECL_OK) ||
+        (d->weighted &&
+         (status = votecl__buffer_check(plan->context, w, s->w, "weights")) != VOTECL_OK) ||
+        (d->masked &&
+         (status = votecl__buffer_check(plan->context, mask, s->mask, "mask")) != VOTECL_OK))
+        return status;
+    return VOTECL_OK;
+}
+
+static votecl_status
+run_buffers(votecl_hist_plan *plan, votecl_buffer *x, votecl_buffer *y, votecl_buffer *weights,
+            votecl_buffer *mask, size_t n, size_t frames, votecl_buffer *bins)
+{
+    const votecl__hist_desc *d = &plan->desc;
+    sizes s;
+    votecl_status status = check_buffers(plan, x, y, weights, mask, n, frames, bins, &s);
+
+    if (status != VOTECL_OK || frames == 0)
+        return status;
+    if (plan->context->backend == VOTECL_BACKEND_REF) {
+        votecl__hist_ref(d, x->handle, d->two_arrays ? y->handle : NULL,
+                         d->weighted ? weights->handle : NULL, d->masked ? mask->handle : NULL, n,
+                         frames, bins->handle);
+        return VOTECL_OK;
+    }
+    return device_run(plan, x, d->two_arrays ? y : NULL, d->weighted ? weights : NULL,
+                      d->masked ? mask : NULL, &s, frames, bins);
+}
+
 votecl_status
 votecl_hist_run_buffers(votecl_hist_plan *plan, votecl_buffer *x, votecl_buffer *y,
                         votecl_buffer *weights, size_t n, size_t frames, votecl_buffer *bins)
 {
-    const votecl__hist_desc *d;
-    sizes s;
+    votecl_status status = enter_unmasked(plan);
+
+    return status != VOTECL_OK ? status : run_buffers(plan, x, y, weights, NULL, n, frames, bins);
+}
+
+votecl_status
+votecl_hist_run_masked_buffers(votecl_hist_plan *plan, votecl_buffer *x, votecl_buffer *y,
+                               votecl_buffer *weights, votecl_buffer *mask, size_t n, size_t frames,
+                               votecl_buffer *bins)
+{
     votecl_status status;
 
     if (plan == NULL)
         return VOTECL_INVALID_ARGUMENT;
-    d = &plan->desc;
     VOTECL__ENTER_OR_RETURN(plan->context);
-    if ((status = call_sizes(plan, n, frames, &s)) != VOTECL_OK ||
-        (status = votecl__buffer_check(plan->context, bins, s.bins, "bins")) != VOTECL_OK ||
-        (status = votecl__buffer_check(plan->context, x, s.x, "x")) != VOTECL_OK ||
-        (d->two_arrays &&
-         (status = votecl__buffer_check(plan->context, y, s.x, "y")) != VOTECL_OK) ||
-        (d->weighted &&
-         (status = votecl__buffer_check(plan->context, weights, s.w, "weights")) != VOTECL_OK))
+    if ((status = check_mask(plan, 1)) != VOTECL_OK)
         return status;
-    if (frames == 0)
-        return VOTECL_OK;
-    if (plan->context->backend == VOTECL_BACKEND_REF) {
-        votecl__hist_ref(d, x->handle, d->two_arrays ? y->handle : NULL,
-                         d->weighted ? weights->handle : NULL, n, frames, bins->handle);
-        return VOTECL_OK;
-    }
-    return votecl__vote_run(&plan->engine,
-                            &(votecl__vote_input){.x = x,
-                                                  .y = d->two_arrays ? y : NULL,
-                                                  .w = d->weighted ? weights : NULL,
-                                                  .aux = plan->edges,
-                                                  .n = n,
-                                                  .spaces = frames},
-                            bins);
+    return run_buffers(plan, x, y, weights, mask, n, frames, bins);
 }

@@ -2400,6 +2400,416 @@ test_ref_image(void)
     g_free(pixels);
 }
 
+/* --- N-D, uneven, masked and per-channel histograms (issue 26) --- */
+
+/* Runs plan (masked or not) into new bins; NULL (test failed) on failure. */
+static void *
+run_masked(votecl_context *context, votecl_hist_plan *plan, const void *x, const void *y,
+           const float *w, const uint8_t *mask, size_t n, size_t frames)
+{
+    if (mask == NULL)
+        return run_plan(context, plan, x, y, w, n, frames);
+    size_t count = (size_t)votecl_hist_plan_nbins(plan) * frames;
+    void *bins = g_malloc(count * 4 + 4);
+    memset(bins, 0xA5, count * 4 + 4);
+    votecl_status status = votecl_hist_run_masked(plan, x, y, w, mask, n, frames, bins);
+    if (!tu_check_ok(context, status, "masked run of %zu x %zu", n, frames)) {
+        g_free(bins);
+        return NULL;
+    }
+    return bins;
+}
+
+/* Device (forced variant) against reference, bit for bit, with an optional mask. */
+static void
+check_nd(votecl_variant variant, const votecl_hist_params *p, const void *x, const void *y,
+         const float *w, const uint8_t *mask, size_t n, size_t frames, const char *what)
+{
+    plan_pair pair;
+    if (pair_init(&pair, device(), p, variant, what)) {
+        void *dev = run_masked(pair.context, pair.device, x, y, w, mask, n, frames);
+        void *ref = run_masked(tu_ref_context, pair.ref, x, y, w, mask, n, frames);
+        size_t count = (size_t)pair.nbins * frames;
+        if (dev != NULL && ref != NULL && memcmp(dev, ref, count * 4) != 0) {
+            report_difference(&pair, dev, ref, count, what);
+            g_test_fail();
+        }
+        g_free(dev);
+        g_free(ref);
+    }
+    pair_clear(&pair);
+}
+
+static uint8_t *
+random_mask(size_t n, uint64_t seed)
+{
+    tu_rng rng;
+    uint8_t *m = g_malloc(n + 1);
+    tu_rng_init(&rng, seed);
+    for (size_t i = 0; i < n; i++)
+        m[i] = tu_rng_below(&rng, 3) == 0 ? 0 : (uint8_t)(1 + tu_rng_below(&rng, 255));
+    return m;
+}
+
+/* dims dimensions over as many interleaved channels, nb[d] bins each. */
+static void
+nd_params(votecl_hist_params *p, votecl_dtype dtype, unsigned dims, const uint32_t *nb)
+{
+    default_params(p, dtype);
+    p->channels = p->dims = dims;
+    for (unsigned d = 0; d < dims; d++) {
+        p->channel[d] = dims - 1 - d; /* any order */
+        p->nbins[d] = nb[d];
+        if (dtype == VOTECL_DTYPE_F32)
+            p->min[d] = 0.0, p->max[d] = 1.0;
+        else if (dtype == VOTECL_DTYPE_U32)
+            p->min[d] = 0.0, p->max[d] = 4294967296.0;
+        else
+            p->min[d] = 7.0, p->max[d] = 250.0;
+    }
+}
+
+/* 3-D (16 x 16 x 16 colour), 4-D and 8-D histograms, and masked, weighted and batched. */
+static void
+case_nd(votecl_variant variant, votecl_dtype dtype)
+{
+    static const uint32_t nb3[] = {16, 16, 16}, nb4[] = {3, 5, 7, 2},
+                          nb8[] = {2, 3, 2, 3, 2, 3, 2, 5};
+    size_t n = 20011;
+    void *x = random_data(dtype, n * 8, 61);
+    uint8_t *mask = random_mask(n * 2, 62);
+    float *w = g_new(float, n * 2);
+    votecl_hist_params p;
+    for (size_t i = 0; i < n * 2; i++)
+        w[i] = (float)(i % 5);
+    nd_params(&p, dtype, 3, nb3);
+    check_nd(variant, &p, x, NULL, NULL, NULL, n, 1, "3-D");
+    p.masked = 1;
+    check_nd(variant, &p, x, NULL, NULL, mask, n / 2, 2, "3-D masked, 2 frames");
+    nd_params(&p, dtype, 4, nb4);
+    p.weighted = 1; /* integer weights: exact sums */
+    check_nd(variant, &p, x, NULL, w, NULL, n, 1, "4-D weighted");
+    nd_params(&p, dtype, 8, nb8);
+    check_nd(variant, &p, x, NULL, NULL, NULL, n, 1, "8-D");
+    g_free(x);
+    g_free(mask);
+    g_free(w);
+}
+
+/* Edges that fall between, on and beyond the data's values. */
+static const double uneven_f32[] = {-0.2, 0.0, 1e-7, 0.1, 0.10000000149011612, 0.5, 0.75, 1.0};
+static const double uneven_int[] = {-3.5, 0.0, 1.0, 2.5, 3.0, 100.0, 200.5, 255.0};
+
+static void
+uneven_params(votecl_hist_params *p, votecl_dtype dtype, unsigned dims)
+{
+    default_params(p, dtype);
+    p->channels = p->dims = dims;
+    for (unsigned d = 0; d < dims; d++) {
+        p->channel[d] = d;
+        p->nbins[d] = 7 - d;
+        p->bin_edges[d] = (dtype == VOTECL_DTYPE_F32 ? uneven_f32 : uneven_int) + d;
+    }
+}
+
+/* Uneven bins, both edge rules, beside even ones, with special floats. */
+static void
+case_uneven(votecl_variant variant, votecl_dtype dtype)
+{
+    size_t n = 30011;
+    void *x = random_data(dtype, n * 3, 71);
+    votecl_hist_params p;
+    if (dtype == VOTECL_DTYPE_F32)
+        add_special_floats(x, n * 3, 72);
+    for (int numpy = 0; numpy <= 1; numpy++) {
+        uneven_params(&p, dtype, 1);
+        p.edges = numpy ? VOTECL_HIST_EDGES_NUMPY : VOTECL_HIST_EDGES_EXACT;
+        check_nd(variant, &p, x, NULL, NULL, NULL, n * 3, 1, numpy ? "1-D numpy" : "1-D");
+        uneven_params(&p, dtype, 3);
+        p.edges = numpy ? VOTECL_HIST_EDGES_NUMPY : VOTECL_HIST_EDGES_EXACT;
+        p.bin_edges[1] = NULL; /* an even dimension between uneven ones */
+        p.nbins[1] = 5;
+        p.min[1] = dtype == VOTECL_DTYPE_F32 ? 0.25 : 10.0;
+        p.max[1] = dtype == VOTECL_DTYPE_F32 ? 0.75 : 60.0;
+        if (numpy && dtype != VOTECL_DTYPE_F32)
+            p.edges = VOTECL_HIST_EDGES_EXACT; /* NumPy's even f32 edges are for f32 only */
+        check_nd(variant, &p, x, NULL, NULL, NULL, n, 1, numpy ? "3-D numpy" : "3-D");
+    }
+    g_free(x);
+}
+
+/* Masks through every path: 1-D (no vector loads), 2-D of two arrays (the mask in the
+ * weights' slot), weighted, device buffers; an all-zero mask gives zeros. */
+static void
+case_masked(votecl_variant variant, votecl_dtype dtype)
+{
+    size_t n = 40009;
+    void *x = random_data(dtype, n, 81), *y = random_data(dtype, n, 82);
+    uint8_t *mask = random_mask(n, 83), *zeros = g_malloc0(n);
+    float *w = g_new(float, n);
+    votecl_hist_params p;
+    for (size_t i = 0; i < n; i++)
+        w[i] = (float)(i % 3);
+    default_params(&p, dtype);
+    p.masked = 1;
+    check_nd(variant, &p, x, NULL, NULL, mask, n, 1, "1-D masked");
+    p.weighted = 1;
+    check_nd(variant, &p, x, NULL, w, mask, n, 1, "1-D masked, weighted");
+    p.weighted = 0;
+    p.two_arrays = 1;
+    votecl_hist_params_set_2d(&p, 9, p.min[0], p.max[0], 11, p.min[0], p.max[0]);
+    check_nd(variant, &p, x, y, NULL, mask, n, 1, "2-D of two arrays, masked");
+    default_params(&p, dtype);
+    p.masked = 1;
+    votecl_hist_plan *plan = plan_new(device(), &p, "all-zero mask");
+    uint32_t *bins = plan != NULL ? run_masked(device(), plan, x, NULL, NULL, zeros, n, 1) : NULL;
+    if (bins != NULL)
+        g_assert_true(all_zero(bins, votecl_hist_plan_nbins(plan)));
+    g_free(bins);
+    votecl_hist_plan_free(plan);
+    g_free(x);
+    g_free(y);
+    g_free(mask);
+    g_free(zeros);
+    g_free(w);
+}
+
+/* The masked buffer call equals the host call. */
+static void
+case_masked_buffers(votecl_variant variant, votecl_dtype dtype)
+{
+    size_t n = 5003, bytes = n * votecl_dtype_size(dtype);
+    void *x = random_data(dtype, n, 91);
+    uint8_t *mask = random_mask(n, 92);
+    votecl_hist_params p;
+    plan_pair pair;
+    default_params(&p, dtype);
+    p.masked = 1;
+    if (pair_init(&pair, device(), &p, variant, "masked buffers")) {
+        votecl_buffer *bx = buffer_with(pair.context, x, bytes);
+        votecl_buffer *bm = buffer_with(pair.context, mask, n);
+        votecl_buffer *bo = NULL;
+        size_t out = (size_t)pair.nbins * 4;
+        uint32_t *got = g_malloc(out),
+                 *want = run_masked(tu_ref_context, pair.ref, x, NULL, NULL, mask, n, 1);
+        g_assert_cmpint(votecl_buffer_new(pair.context, out, &bo), ==, VOTECL_OK);
+        g_assert_cmpint(votecl_hist_run_masked_buffers(pair.device, bx, NULL, NULL, bm, n, 1, bo),
+                        ==, VOTECL_OK);
+        g_assert_cmpint(votecl_buffer_read(bo, 0, got, out), ==, VOTECL_OK);
+        expect_bins(got, want, pair.nbins, "masked buffers");
+        tu_expect_invalid(pair.context,
+                          votecl_hist_run_buffers(pair.device, bx, NULL, NULL, n, 1, bo), "mask");
+        votecl_buffer_free(bx);
+        votecl_buffer_free(bm);
+        votecl_buffer_free(bo);
+        g_free(got);
+        g_free(want);
+    }
+    pair_clear(&pair);
+    g_free(x);
+    g_free(mask);
+}
+
+/* One histogram per channel from one pass: 4 channels (vector loads), 3 channels, masked,
+ * uneven, batched. */
+static void
+case_per_channel(votecl_variant variant, votecl_dtype dtype)
+{
+    size_t n = 30007;
+    void *x = random_data(dtype, n * 4, 101);
+    uint8_t *mask = random_mask(n, 102);
+    votecl_hist_params p;
+    default_params(&p, dtype);
+    p.per_channel = 1;
+    p.channels = 4;
+    p.nbins[2] = 17; /* channels may differ */
+    check_nd(variant, &p, x, NULL, NULL, NULL, n, 1, "4 channels");
+    check_nd(variant, &p, x, NULL, NULL, NULL, n / 2, 2, "4 channels, 2 frames");
+    p.channels = 3;
+    p.bin_edges[1] = dtype == VOTECL_DTYPE_F32 ? uneven_f32 : uneven_int;
+    p.nbins[1] = 7;
+    check_nd(variant, &p, x, NULL, NULL, NULL, n, 1, "3 channels, one uneven");
+    p.masked = 1;
+    check_nd(variant, &p, x, NULL, NULL, mask, n, 1, "3 channels, masked");
+    g_free(x);
+    g_free(mask);
+}
+
+/* Slow sweep: every dimension count 1-8 and dtype, masked or not. */
+static void
+case_nd_sweep(votecl_variant variant, votecl_dtype dtype)
+{
+    static const uint32_t nb[] = {5, 3, 4, 2, 3, 2, 2, 3};
+    size_t n = 50021;
+    void *x = random_data(dtype, n * 8, 111);
+    uint8_t *mask = random_mask(n, 112);
+    votecl_hist_params p;
+    if (!g_test_slow()) {
+        g_test_skip("a sweep: run with -m slow");
+        g_free(x);
+        g_free(mask);
+        return;
+    }
+    for (unsigned dims = 1; dims <= VOTECL_HIST_MAX_DIMS; dims++)
+        for (int masked = 0; masked <= 1; masked++) {
+            char *what = g_strdup_printf("%u-D%s", dims, masked ? " masked" : "");
+            nd_params(&p, dtype, dims, nb);
+            p.masked = masked;
+            if (dims % 2 == 0 && dtype != VOTECL_DTYPE_U32)
+                p.bin_edges[0] = dtype == VOTECL_DTYPE_F32 ? uneven_f32 : uneven_int,
+                p.nbins[0] = 7;
+            check_nd(variant, &p, x, NULL, NULL, masked ? mask : NULL, n, 1, what);
+            g_free(what);
+        }
+    g_free(x);
+    g_free(mask);
+}
+
+/* 3-D u8 over 3 interleaved channels against bins the test computes. */
+static void
+test_ref_nd_truth(void)
+{
+    static const uint32_t nb[] = {4, 5, 6};
+    size_t n = 10007;
+    uint8_t *x = random_data(VOTECL_DTYPE_U8, n * 3, 121);
+    uint32_t *want = g_new0(uint32_t, 120);
+    votecl_hist_params p;
+    nd_params(&p, VOTECL_DTYPE_U8, 3, nb); /* [7, 250), channel[d] = 2 - d */
+    for (size_t i = 0; i < n; i++) {
+        uint32_t b = 0;
+        int skip = 0;
+        for (unsigned d = 0; d < 3; d++) {
+            unsigned v = x[i * 3 + 2 - d];
+            skip |= v < 7 || v >= 250;
+            b = b * nb[d] + (v >= 7 ? (v - 7) * nb[d] / 243 : 0);
+        }
+        if (!skip)
+            want[b]++;
+    }
+    uint32_t *got = ref_run(&p, x, NULL, NULL, n, 1);
+    expect_bins(got, want, 120, "3-D u8");
+    g_free(got);
+    g_free(want);
+    g_free(x);
+}
+
+/* Uneven edges: calcHist's [e_k, e_k+1) and NumPy's closed last bin, NaN and infinities out;
+ * integer data against fractional edges. */
+static void
+test_ref_uneven_rules(void)
+{
+    static const double fe[] = {-1.0, 0.0, 0.5, 2.0};
+    static const float fx[] = {-1.0f, -1.5f, -0.0f, 0.25f,    0.5f,     1.999f,
+                               2.0f,  3.0f,  NAN,   INFINITY, -INFINITY};
+    static const uint32_t want_exact[] = {1, 2, 2}, want_numpy[] = {1, 2, 3};
+    static const double ie[] = {0.5, 3.0, 3.5, 10.0};
+    static const uint8_t ix[] = {0, 1, 2, 3, 4, 9, 10, 255};
+    static const uint32_t want_int[] = {2, 1, 2}, want_int_numpy[] = {2, 1, 3};
+    votecl_hist_params p;
+    default_params(&p, VOTECL_DTYPE_F32);
+    p.nbins[0] = 3;
+    p.bin_edges[0] = fe;
+    uint32_t *got = ref_run(&p, fx, NULL, NULL, G_N_ELEMENTS(fx), 1);
+    expect_bins(got, want_exact, 3, "f32, calcHist's uneven rule");
+    g_free(got);
+    p.edges = VOTECL_HIST_EDGES_NUMPY;
+    got = ref_run(&p, fx, NULL, NULL, G_N_ELEMENTS(fx), 1);
+    expect_bins(got, want_numpy, 3, "f32, NumPy's uneven rule");
+    g_free(got);
+    default_params(&p, VOTECL_DTYPE_U8);
+    p.nbins[0] = 3;
+    p.bin_edges[0] = ie;
+    got = ref_run(&p, ix, NULL, NULL, G_N_ELEMENTS(ix), 1);
+    expect_bins(got, want_int, 3, "u8, fractional edges");
+    g_free(got);
+    p.edges = VOTECL_HIST_EDGES_NUMPY;
+    got = ref_run(&p, ix, NULL, NULL, G_N_ELEMENTS(ix), 1);
+    expect_bins(got, want_int_numpy, 3, "u8, NumPy's rule");
+    g_free(got);
+}
+
+/* Masks: only nonzero mask bytes count; all zero gives zeros; per channel, one vote per
+ * channel of every pixel. */
+static void
+test_ref_mask_channels(void)
+{
+    static const uint8_t x[] = {1, 2, 3, 4, 1, 2, 3, 4, 5, 6, 7, 8};
+    static const uint8_t mask[] = {0, 7, 1}, zeros[3] = {0};
+    uint32_t want[256 * 4] = {0}, got[256 * 4];
+    votecl_hist_params p;
+    votecl_hist_plan *plan;
+    default_params(&p, VOTECL_DTYPE_U8);
+    p.channels = 4;
+    p.per_channel = 1;
+    p.masked = 1;
+    plan = plan_new(tu_ref_context, &p, "per channel, masked");
+    g_assert_cmpuint(votecl_hist_plan_nbins(plan), ==, 1024);
+    for (size_t i = 1; i < 3; i++)
+        for (size_t c = 0; c < 4; c++)
+            want[c * 256 + x[i * 4 + c]]++;
+    g_assert_cmpint(votecl_hist_run_masked(plan, x, NULL, NULL, mask, 3, 1, got), ==, VOTECL_OK);
+    expect_bins(got, want, 1024, "per channel, masked");
+    g_assert_cmpint(votecl_hist_run_masked(plan, x, NULL, NULL, zeros, 3, 1, got), ==, VOTECL_OK);
+    g_assert_true(all_zero(got, 1024));
+    votecl_hist_plan_free(plan);
+}
+
+/* Expects plan_new to refuse p naming field. */
+static void
+expect_refused(votecl_hist_params *p, const char *field)
+{
+    votecl_hist_plan *plan = NULL;
+    tu_expect_invalid(tu_ref_context, votecl_hist_plan_new(tu_ref_context, p, &plan), field);
+    g_assert_null(plan);
+}
+
+static void
+test_ref_nd_bad(void)
+{
+    static const double flat[] = {0.0, 1.0, 1.0}, nan_edge[] = {0.0, NAN, 2.0};
+    votecl_hist_params p;
+    default_params(&p, VOTECL_DTYPE_U8);
+    p.dims = 0;
+    expect_refused(&p, "dims");
+    p.dims = 9;
+    expect_refused(&p, "dims");
+    default_params(&p, VOTECL_DTYPE_U8);
+    p.channels = 9;
+    expect_refused(&p, "channels");
+    default_params(&p, VOTECL_DTYPE_F32);
+    p.nbins[0] = 2;
+    p.bin_edges[0] = flat;
+    expect_refused(&p, "bin_edges[0][2]");
+    p.bin_edges[0] = nan_edge;
+    expect_refused(&p, "bin_edges[0][1]");
+    default_params(&p, VOTECL_DTYPE_U8); /* 2^16 * 2^16 * 2^16 bins: the product overflows 2^32 */
+    p.dims = p.channels = 3;
+    p.channel[1] = 1, p.channel[2] = 2;
+    p.nbins[0] = p.nbins[1] = p.nbins[2] = 65536;
+    expect_refused(&p, "nbins");
+    default_params(&p, VOTECL_DTYPE_U8);
+    p.channels = 2;
+    p.two_arrays = p.weighted = p.masked = 1;
+    votecl_hist_params_set_2d(&p, 4, 0, 256, 4, 0, 256);
+    expect_refused(&p, "masked");
+
+    /* masks: needed by a masked plan, refused by another */
+    static const uint8_t x[4] = {1, 2, 3, 4};
+    uint32_t bins[256];
+    default_params(&p, VOTECL_DTYPE_U8);
+    votecl_hist_plan *plan = plan_new(tu_ref_context, &p, "unmasked");
+    tu_expect_invalid(tu_ref_context, votecl_hist_run_masked(plan, x, NULL, NULL, x, 4, 1, bins),
+                      "mask");
+    votecl_hist_plan_free(plan);
+    p.masked = 1;
+    plan = plan_new(tu_ref_context, &p, "masked");
+    tu_expect_invalid(tu_ref_context, votecl_hist_run(plan, x, NULL, NULL, 4, bins), "mask");
+    tu_expect_invalid(tu_ref_context, votecl_hist_run_u32(plan, x, NULL, 4, bins), "mask");
+    tu_expect_invalid(tu_ref_context, votecl_hist_run_masked(plan, x, NULL, NULL, NULL, 4, 1, bins),
+                      "mask");
+    votecl_hist_plan_free(plan);
+}
+
 /* The cases under every forced strategy and dtype. */
 static void
 add_variant_cases(void)
@@ -2441,6 +2851,15 @@ add_variant_cases(void)
         add_case("describe", var, 0, case_describe);
         if (var == VOTECL_VARIANT_LOCAL)
             add_case("stretch", var, 0, case_stretch);
+        add_case("nd", var, VOTECL_DTYPE_U8, case_nd);
+        add_case("nd", var, VOTECL_DTYPE_F32, case_nd);
+        add_case("uneven", var, VOTECL_DTYPE_U8, case_uneven);
+        add_case("uneven", var, VOTECL_DTYPE_F32, case_uneven);
+        add_case("masked", var, VOTECL_DTYPE_U8, case_masked);
+        add_case("masked-buffers", var, VOTECL_DTYPE_F32, case_masked_buffers);
+        add_case("per-channel", var, VOTECL_DTYPE_U8, case_per_channel);
+        for (size_t d = 0; d < G_N_ELEMENTS(dtypes); d++)
+            add_case("nd-sweep", var, dtypes[d], case_nd_sweep);
     }
 }
 
@@ -2461,6 +2880,10 @@ static const tu_test tests[] = {
     {TU_PATH, "/ref/batch", {test_ref_batch}},
     {TU_PATH, "/ref/warmup", {test_ref_warmup}},
     {TU_PATH, "/ref/image", {test_ref_image}},
+    {TU_PATH, "/ref/nd/truth", {test_ref_nd_truth}},
+    {TU_PATH, "/ref/nd/uneven-rules", {test_ref_uneven_rules}},
+    {TU_PATH, "/ref/nd/mask-channels", {test_ref_mask_channels}},
+    {TU_PATH, "/ref/nd/bad", {test_ref_nd_bad}},
     {TU_DEVICE, "device-info", {test_device_info}},
     {TU_DEVICE, "auto", {test_auto}},
     {TU_DEVICE, "force-variant-env", {test_force_variant_env}},

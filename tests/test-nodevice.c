@@ -1274,8 +1274,8 @@ test_bad_params(void)
     votecl_hist_params_init(&p, VOTECL_DTYPE_U8);
     p.channels = 0;
     expect_bad_params(context, &p, "channels", "channels 0");
-    p.channels = 5;
-    expect_bad_params(context, &p, "channels", "channels 5");
+    p.channels = VOTECL_HIST_MAX_DIMS + 1; /* 9: one beyond the limit */
+    expect_bad_params(context, &p, "channels", "channels 9");
     votecl_hist_params_init(&p, VOTECL_DTYPE_U8);
     p.channels = 3;
     p.channel[0] = 3;
@@ -1289,8 +1289,8 @@ test_bad_params(void)
     expect_bad_params(context, &p, "channel", "2-D channel[1] >= channels");
 
     votecl_hist_params_init(&p, VOTECL_DTYPE_U8);
-    p.dims = 3;
-    expect_bad_params(context, &p, "dims", "dims 3");
+    p.dims = VOTECL_HIST_MAX_DIMS + 1;
+    expect_bad_params(context, &p, "dims", "dims 9");
     p.dims = 0;
     expect_bad_params(context, &p, "dims", "dims 0");
 

@@ -216,29 +216,62 @@ typedef enum votecl_hist_edges {
 
 /** Largest number of bins a histogram may have (2^28). */
 #define VOTECL_HIST_MAX_BINS (1u << 28)
+/** Histogram sizes fixed by the API (an enum, so that bindings see the array sizes). */
+typedef enum votecl_hist_limit {
+    VOTECL_HIST_MAX_DIMS = 8 /**< most dimensions of one histogram, and most interleaved
+                                channels of its data */
+} votecl_hist_limit;
 
-/** Parameters of a histogram plan; fill with votecl_hist_params_init() first. */
+/** Parameters of a histogram plan; fill with votecl_hist_params_init() first.
+ *
+ * N-D histograms (dims 3 to VOTECL_HIST_MAX_DIMS) extend the 2-D layout row-major: the bin of
+ * (b0, b1, ..., b{D-1}) is ((b0 * nbins[1] + b1) * nbins[2] + b2) ...; an element votes only
+ * when every dimension's value falls in a bin.
+ *
+ * Uneven bins: bin_edges[d] (borrowed during votecl_hist_plan_new(), copied) gives the
+ * nbins[d] + 1 strictly increasing finite edges of dimension d, replacing min[d] and max[d]:
+ * value v (compared in double precision, exactly) falls into bin k when
+ * edges[k] <= v < edges[k + 1] (cv::calcHist's uniform=false); with edges =
+ * VOTECL_HIST_EDGES_NUMPY the last bin also holds edges[nbins] (np.histogram's bins=edges);
+ * values outside, NaN and infinities cast no vote. The device finds the bin by binary search
+ * over the edges.
+ *
+ * Masks: a masked plan takes an 8-bit mask of one byte per element (pixel) with every run
+ * (votecl_hist_run_masked(), votecl_hist_run_masked_buffers()); an element votes only where
+ * its mask byte is nonzero (cv::calcHist's mask).
+ *
+ * Per channel (CUB's MultiHistogramEven): per_channel nonzero makes one histogram for each
+ * of the channels of x from one read of the data: channel c is binned by dimension c's
+ * nbins[c], min[c], max[c] (or bin_edges[c]); dims and channel[] are ignored. The result
+ * holds the channels' histograms one after another: nbins[0] + ... + nbins[channels - 1]
+ * bins. */
 typedef struct votecl_hist_params {
     size_t struct_size;     /**< set by the _init function: see votecl.h */
     votecl_dtype dtype;     /**< element type of the data */
-    unsigned channels;      /**< interleaved channels per element of x (1-4) */
-    unsigned dims;          /**< 1 or 2 */
-    unsigned channel[2];    /**< channel of x for each dimension; for a 2-D histogram of two
-                               arrays the second dimension reads channel[1] of y */
+    unsigned channels;      /**< interleaved channels per element of x (1-8) */
+    unsigned dims;          /**< 1 to VOTECL_HIST_MAX_DIMS */
+    unsigned channel[VOTECL_HIST_MAX_DIMS]; /**< channel of x for each dimension; for a 2-D
+                                               histogram of two arrays the second dimension
+                                               reads channel[1] of y */
     int two_arrays;         /**< 2-D only: nonzero: the second dimension comes from array y */
-    uint32_t nbins[2];      /**< bins per dimension (>= 1) */
-    double min[2];          /**< lower edge, included */
-    double max[2];          /**< upper edge, excluded */
+    uint32_t nbins[VOTECL_HIST_MAX_DIMS]; /**< bins per dimension (>= 1) */
+    double min[VOTECL_HIST_MAX_DIMS];     /**< lower edge, included */
+    double max[VOTECL_HIST_MAX_DIMS];     /**< upper edge, excluded */
     int weighted;           /**< nonzero: each element votes its f32 weight into f32 bins */
     votecl_variant variant; /**< AUTO lets the plan choose (VOTECL_FORCE_VARIANT overrides AUTO) */
     unsigned stretch;       /**< local strategy's S' (at most the paper's S' of Eq. 5 and the
                                work-group size); 0: chosen for the device */
     unsigned work_group_size; /**< vote kernel's work-group size; 0: chosen for the device */
-    votecl_hist_edges edges;  /**< f32 data only: the edge convention (EXACT: calcHist's) */
+    votecl_hist_edges edges; /**< f32 data and bin_edges: the edge convention (EXACT: calcHist's) */
+    int masked;              /**< nonzero: every run takes an 8-bit mask (see above) */
+    const double *bin_edges[VOTECL_HIST_MAX_DIMS]; /**< uneven bins of dimension d (see above),
+                                                      or NULL: nbins[d] even bins */
+    int per_channel; /**< nonzero: a histogram of each channel, one pass (see above) */
 } votecl_hist_params;
 
-/** Defaults for dtype: one channel, channel[] = {0, 0}, 1-D; u8: 256 bins over [0, 256); u16: 65536
- * bins over [0, 65536); u32: 256 bins over [0, 2^32); f32: 256 bins over [0, 1). */
+/** Defaults for dtype: one channel, channel[] = {0, ...}, 1-D, no mask, even bins; every
+ * dimension: u8: 256 bins over [0, 256); u16: 65536 bins over [0, 65536); u32: 256 bins over
+ * [0, 2^32); f32: 256 bins over [0, 1). */
 VOTECL_API void votecl_hist_params_init(votecl_hist_params *params, votecl_dtype dtype);
 
 /** Sets a 2-D histogram of two channels of x (two_arrays 0) or of x and y (two_arrays 1),
@@ -322,6 +355,23 @@ VOTECL_API votecl_status votecl_hist_run_image_u32(votecl_hist_plan *plan,
 VOTECL_API votecl_status votecl_hist_run_buffers(votecl_hist_plan *plan, votecl_buffer *x,
                                                  votecl_buffer *y, votecl_buffer *weights,
                                                  size_t n, size_t frames, votecl_buffer *bins);
+
+/** Histograms of a masked plan (params.masked): as votecl_hist_run_batch() with mask
+ * (borrowed, n bytes per frame, frames one after another): element i votes only where
+ * mask[i] is nonzero. The calls without a mask refuse a masked plan, and these an unmasked
+ * one, with VOTECL_INVALID_ARGUMENT naming mask; a NULL mask (n > 0) likewise. */
+VOTECL_API votecl_status votecl_hist_run_masked(votecl_hist_plan *plan, const void *x,
+                                                const void *y, const float *weights,
+                                                const uint8_t *mask, size_t n, size_t frames,
+                                                void *bins);
+
+/** votecl_hist_run_masked() with everything in device buffers (as votecl_hist_run_buffers()):
+ * mask holds n * frames bytes from byte 0. A masked weighted 2-D histogram of two arrays is
+ * refused when the plan is made (its mask has no slot: interleave x and y). Asynchronous. */
+VOTECL_API votecl_status votecl_hist_run_masked_buffers(votecl_hist_plan *plan, votecl_buffer *x,
+                                                        votecl_buffer *y, votecl_buffer *weights,
+                                                        votecl_buffer *mask, size_t n,
+                                                        size_t frames, votecl_buffer *bins);
 
 #ifdef __cplusplus
 }

@@ -20,7 +20,10 @@ How the counts are made:
   precision, which may put a value within about one single-precision step of an interior
   edge in the neighbouring bin (python/README.md lists the differences).
 - anything else (complex, object, strings, dates, integers beyond 32 bits) is refused with
-  votecl.InvalidType naming the dtype; more than 2 dimensions with votecl.Unsupported.
+  votecl.InvalidType naming the dtype.
+- edges given as bins, a mask, or more than 2 dimensions: one N-D plan of the library
+  whose uneven bins are NumPy's edges (compared exactly, the last bin closed): equal to NumPy
+  on every backend.
 """
 import collections
 import functools
@@ -44,6 +47,8 @@ IDENTITY_SPAN = 1 << 16
 # 2-D identity counting: a u8 x u8 plane, and the most bins of other integer planes
 IDENTITY_SPAN_2D = 1 << 8
 IDENTITY_PLANE = 1 << 20
+# the most dimensions of one histogram (VOTECL_HIST_MAX_DIMS)
+MAX_DIMS = 8
 
 
 class _Axis:
@@ -499,13 +504,16 @@ def _result(counts: Array, edges: List[Array], density: Any,
 
 
 def histogram(a: Any, bins: Any = 10, range: Any = None, density: Any = None,
-              weights: Any = None, *, context: Any = None) -> Tuple[Any, Array]:
+              weights: Any = None, mask: Any = None, *, context: Any = None
+              ) -> Tuple[Any, Array]:
     """np.histogram on the library: (counts, bin_edges).
 
     a: values (any shape, flattened): bool, integers, float16/32/64 (float64 only when
     exact in float32) or a list of numbers; bins: an int, a sequence of edges (integer data)
     or one of NumPy's estimator names ("auto", "fd", ...); range: (lo, hi), by default the
-    data's minimum and maximum, the last bin including hi; density and weights as NumPy's.
+    data's minimum and maximum, the last bin including hi; density and weights as NumPy's;
+    mask: a.size uint8 (or bool), nonzero counts (NumPy has none). Edges given as bins are
+    the library's own uneven bins (NumPy's rule, found by binary search on the device).
     context: a votecl.Context (None: the calling thread's). Counts are int64 (weights'
     dtype when weighted); a GPU array on a CUDA context keeps the old rules (see
     python/README.md).
@@ -520,11 +528,15 @@ def histogram(a: Any, bins: Any = 10, range: Any = None, density: Any = None,
         original = original.view(np.uint8)
     axis = _axis(original.reshape(-1), "a")
     w = _weights(weights, original.size)
-    if range is None and w is None and isinstance(bins, (int, np.integer)) and \
-            original.dtype in (np.uint8, np.uint16) and original.size:
+    if range is None and w is None and mask is None and isinstance(bins, (int, np.integer)) \
+            and original.dtype in (np.uint8, np.uint16) and original.size:
         return _identity_histogram(axis, original.dtype, int(bins), density, context)
     edges = _edges(original.reshape(-1), axis, bins, range, weights)
-    counts = _counts([axis], [edges], [_uniform(bins, edges)], w, context)
+    if mask is not None or not (isinstance(bins, (int, np.integer, str))):
+        # edges given (or a mask): the library's bins are NumPy's edges, on every backend
+        counts = _nd_counts([axis], [edges], w, mask, context)
+    else:
+        counts = _counts([axis], [edges], [_uniform(bins, edges)], w, context)
     return _result(counts, [edges], density, weights), edges
 
 
@@ -576,18 +588,21 @@ def _sample(sample: Any) -> List[Array]:
 
 
 def histogramdd(sample: Any, bins: Any = 10, range: Any = None, density: Any = None,
-                weights: Any = None, *, context: Any = None) -> Tuple[Any, List[Array]]:
-    """np.histogramdd on the library for 1 or 2 dimensions: (counts, [edges per dimension]).
+                weights: Any = None, mask: Any = None, *, context: Any = None
+                ) -> Tuple[Any, List[Array]]:
+    """np.histogramdd on the library, 1 to 8 dimensions: (counts, [edges per dimension]).
 
     sample: an (N, D) array or a sequence of D arrays; bins: an int, one per dimension, or
-    edge arrays (integer data); range: per dimension (lo, hi) or None (the data's minimum
-    and maximum); density, weights: as NumPy's. More than 2 dimensions raises
-    votecl.Unsupported (the library's histograms have 1 or 2)."""
+    edge arrays; range: per dimension (lo, hi) or None (the data's minimum and maximum);
+    density, weights: as NumPy's; mask: N uint8 (or bool), only elements with a nonzero mask
+    count (cv2.calcHist's mask; NumPy has none). More than 2 dimensions, edges, or a mask count in
+    one N-D plan whose bins are NumPy's edges (binary search on the device, every backend):
+    equal to np.histogramdd."""
     arrays = _sample(sample)
     d = len(arrays)
-    if d > 2 or d == 0:
-        raise Unsupported("histogramdd: %d dimensions; the library's histograms have 1 or 2"
-                          % d)
+    if d > MAX_DIMS or d == 0:
+        raise Unsupported("histogramdd: %d dimensions; the library's histograms have 1 to %d"
+                          % (d, MAX_DIMS))
     n = arrays[0].size
     if any(x.size != n for x in arrays):
         raise invalid("sample: the dimensions hold %s values; they must be equal"
@@ -599,9 +614,46 @@ def histogramdd(sample: Any, bins: Any = 10, range: Any = None, density: Any = N
     arrays = [x.view(np.uint8) if x.dtype == np.bool_ else x for x in arrays]
     axes = [_axis(x, "sample[%d]" % i) for i, x in enumerate(arrays)]
     edges = [_dd_edges(x, b, r) for x, b, r in zip(arrays, bins_, ranges)]
-    even = [_uniform(b, e) for b, e in zip(bins_, edges)]
-    counts = _counts(axes, edges, even, _weights(weights, n), context)
+    explicit = any(not isinstance(b, (int, np.integer, str)) for b in bins_)
+    if d > 2 or mask is not None or explicit:
+        counts = _nd_counts(axes, edges, _weights(weights, n), mask, context)
+    else:
+        even = [_uniform(b, e) for b, e in zip(bins_, edges)]
+        counts = _counts(axes, edges, even, _weights(weights, n), context)
     return _result(counts, edges, density, weights, dd=True), edges
+
+
+def _library_dtype(axes: Sequence[_Axis]) -> Dtype:
+    """One dtype for every dimension of an N-D plan: the widest unsigned integer, else
+    float32 (integers then exact in float32 or refused)."""
+    dtypes = [a.values.dtype for a in axes]
+    if all(t.kind == "u" for t in dtypes):
+        return max(dtypes, key=lambda t: t.itemsize)
+    for i, a in enumerate(axes):
+        if a.values.dtype.kind == "u" and a.values.size and int(a.values.max()) >= 1 << 24:
+            raise Unsupported("sample[%d]: integers beside float data must be exact in float32 "
+                              "(below 2^24) for one N-D plan" % i)
+    return np.dtype(np.float32)
+
+
+def _nd_counts(axes: Sequence[_Axis], edges: Sequence[Array], weights: Optional[Array],
+               mask: Any, context: Any) -> Array:
+    """Counts in NumPy's bins from one N-D plan over the dimensions interleaved: its bins
+    are the edges themselves (NumPy's rule, the last bin closed), compared exactly."""
+    dtype = _library_dtype(axes)
+    nbins = tuple(len(e) - 1 for e in edges)
+    data = np.empty((axes[0].values.size, len(axes)), dtype)
+    for i, a in enumerate(axes):
+        data[:, i] = a.values
+    lib_edges = [np.asarray(e, np.float64) - a.offset for e, a in zip(edges, axes)]
+    plan = Histogram(context, dtype, bin_edges=lib_edges, channels=len(axes),
+                     weighted=weights is not None, edges="numpy")
+    try:
+        counts = plan(data, weights=weights, mask=None if mask is None else
+                      np.asarray(mask).reshape(-1))
+    finally:
+        plan.close()
+    return counts.reshape(nbins).astype(np.float64 if weights is not None else np.int64)
 
 
 @functools.lru_cache(maxsize=256)

@@ -239,4 +239,8 @@ FUNCTIONS: Dict[str, Tuple[Any, List[Any]]] = {
     "votecl_hist_run_image_u32": (c_int, [c_void_p, P(S.votecl_image), P(c_uint32)]),
     "votecl_hist_run_buffers": (c_int, [c_void_p, c_void_p, c_void_p, c_void_p, c_size_t,
                                         c_size_t, c_void_p]),
+    "votecl_hist_run_masked": (c_int, [c_void_p, c_void_p, c_void_p, P(c_float), P(c_uint8),
+                                       c_size_t, c_size_t, c_void_p]),
+    "votecl_hist_run_masked_buffers": (c_int, [c_void_p, c_void_p, c_void_p, c_void_p, c_void_p,
+                                               c_size_t, c_size_t, c_void_p]),
 }

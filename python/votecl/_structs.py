@@ -31,6 +31,7 @@ VOTECL_GHT_PAIRING_LB = 1
 VOTECL_GHT_PAIRING_SSM = 2
 VOTECL_HIST_EDGES_EXACT = 0
 VOTECL_HIST_EDGES_NUMPY = 1
+VOTECL_HIST_MAX_DIMS = 8
 VOTECL_HOG_BINNING_TRILINEAR = 0
 VOTECL_HOG_BINNING_HARD = 1
 VOTECL_HOG_NORM_L2HYS = 0
@@ -576,14 +577,17 @@ class votecl_hist_params(ctypes.Structure):
         ("dtype", ctypes.c_int),
         ("channels", ctypes.c_uint),
         ("dims", ctypes.c_uint),
-        ("channel", ctypes.c_uint * 2),
+        ("channel", ctypes.c_uint * VOTECL_HIST_MAX_DIMS),
         ("two_arrays", ctypes.c_int),
-        ("nbins", ctypes.c_uint32 * 2),
-        ("min", ctypes.c_double * 2),
-        ("max", ctypes.c_double * 2),
+        ("nbins", ctypes.c_uint32 * VOTECL_HIST_MAX_DIMS),
+        ("min", ctypes.c_double * VOTECL_HIST_MAX_DIMS),
+        ("max", ctypes.c_double * VOTECL_HIST_MAX_DIMS),
         ("weighted", ctypes.c_int),
         ("variant", ctypes.c_int),
         ("stretch", ctypes.c_uint),
         ("work_group_size", ctypes.c_uint),
         ("edges", ctypes.c_int),
+        ("masked", ctypes.c_int),
+        ("bin_edges", ctypes.c_void_p * VOTECL_HIST_MAX_DIMS),
+        ("per_channel", ctypes.c_int),
     ]
