@@ -673,6 +673,104 @@ bench_user_histogram(bench *b)
     votecl_hist_plan_free(hop.plan);
 }
 
+/* --- colour frames (issue 26): N-D and per-channel histograms of one frame --- */
+
+/* The frame cases of interleaved u8 colour data: a plan per pass, its channels, dimensions,
+ * bins per dimension and whether it counts each channel (per_channel); passes > 1 time one
+ * single-channel plan per channel (channel k on pass k). */
+static const struct colour_case {
+    const char *name;
+    unsigned channels, dims, nbins, per_channel, passes;
+} colour_cases[] = {
+    {"frame_gray_256", 1, 1, 256, 0, 1},
+    {"frame_rgb_16x16x16", 3, 3, 16, 0, 1},
+    {"frame_rgba_per_channel", 4, 1, 256, 1, 1},
+    {"frame_rgba_4_passes", 4, 1, 256, 0, 4},
+};
+
+typedef struct colour_op {
+    votecl_hist_plan *plan[4];
+    unsigned passes;
+    votecl_buffer *x, *bins;
+    size_t n;
+} colour_op;
+
+static votecl_status
+run_colour_op(void *arg)
+{
+    colour_op *op = arg;
+    votecl_status st = VOTECL_OK;
+    for (unsigned k = 0; k < op->passes && st == VOTECL_OK; k++)
+        st = votecl_hist_run_buffers(op->plan[k], op->x, NULL, NULL, op->n, 1,
+                                     op->bins);
+    return st;
+}
+
+static votecl_status
+colour_plans(bench *b, const struct colour_case *c, colour_op *op)
+{
+    votecl_status st = VOTECL_OK;
+    for (unsigned k = 0; k < c->passes && st == VOTECL_OK; k++) {
+        votecl_hist_params params;
+        votecl_hist_params_init(&params, VOTECL_DTYPE_U8);
+        params.channels = c->channels;
+        params.dims = c->dims;
+        params.per_channel = (int)c->per_channel;
+        for (unsigned d = 0; d < c->dims; d++) {
+            params.channel[d] = c->passes > 1 ? k : d;
+            params.nbins[d] = c->nbins;
+            params.min[d] = 0;
+            params.max[d] = 256;
+        }
+        st = votecl_hist_plan_new(b->ctx, &params, &op->plan[k]);
+    }
+    op->passes = c->passes;
+    return st;
+}
+
+/* Each colour case on one random frame (the 1-D gray frame first, for the ratios). */
+static void
+bench_colour_cases(bench *b)
+{
+    size_t n = b->frame_width * b->frame_height;
+    double gray = 0, per_channel = 0;
+    if (4 * n > b->bytes)
+        return; /* --mib too small for an RGBA frame */
+    fill_random(b, b->host, 4 * n, 0);
+    votecl_status up = votecl_buffer_write(b->x, 0, b->host, 4 * n);
+    for (size_t i = 0; i < sizeof colour_cases / sizeof colour_cases[0]; i++) {
+        const struct colour_case *c = &colour_cases[i];
+        colour_op op = {.x = b->x, .bins = b->bins, .n = n};
+        double seconds = 0;
+        votecl_status st = up;
+        if (st == VOTECL_OK)
+            st = colour_plans(b, c, &op);
+        if (st == VOTECL_OK)
+            st = tool_bench_time(b->ctx, run_colour_op, &op, b->args.reps, 0, &seconds);
+        tool_bench_case_begin(b, c->name, st);
+        if (st == VOTECL_OK) {
+            tool_json_kv_uint(&b->json, "width", b->frame_width);
+            tool_json_kv_uint(&b->json, "height", b->frame_height);
+            tool_json_kv_double(&b->json, "us_per_frame", seconds * 1e6);
+            if (i == 0)
+                gray = seconds;
+            else if (gray > 0)
+                tool_json_kv_double(&b->json, "over_gray_frame", seconds / gray);
+            if (c->per_channel)
+                per_channel = seconds;
+            else if (c->passes > 1 && per_channel > 0)
+                tool_json_kv_double(&b->json, "per_channel_speedup", seconds / per_channel);
+            tool_bench_note(b, c->name, NULL, seconds);
+        } else {
+            tool_json_kv_string(&b->json, "error", votecl_context_get_error(b->ctx));
+            b->all_ok = 0;
+        }
+        tool_json_end_object(&b->json);
+        for (unsigned k = 0; k < 4; k++)
+            votecl_hist_plan_free(op.plan[k]);
+    }
+}
+
 /* --- 16-bit data, 4096 bins (issue 17: against CUB's HistogramEven on the same data) --- */
 
 #define HIST16_BINS 4096
@@ -890,6 +988,7 @@ tool_bench_hist(bench *b)
         if (bench_distributions[i].fill != fill_image || b->building.data)
             bench_distribution_case(b, &bench_distributions[i]);
     bench_frame_cases(b);
+    bench_colour_cases(b);
     bench_user_histogram(b);
 }
 
