@@ -112,6 +112,16 @@ if python3 -c 'import sys; sys.exit(b"\x89PNG\r\n" not in open("plot-stdout", "r
 then ok "--plot - writes PNG to standard output"
 else not_ok "--plot - writes PNG to standard output"; fi
 [ -e ./- ] && not_ok "a file named - was written" || ok "no file named -"
+# --mask: the counts of the pixels under a nonzero mask byte only (calcHist's mask), a mask
+# of another size refused
+python3 - <<'PYEOF'
+w, h = 64, 128
+open("m.pgm", "wb").write(b"P5\n%d %d\n255\n" % (w, h) + bytes(255 if (x < 5 and y < 4) else 0 for y in range(h) for x in range(w)))
+open("m-small.pgm", "wb").write(b"P5\n2 2\n255\n" + bytes(4))
+PYEOF
+"$votecl" hist a.pgm --bins 1 --mask m.pgm > out 2> err
+grep -qx '0 20' out && ok "hist --mask counts the 20 masked pixels" || not_ok "hist --mask: $(tail -1 out)"
+check "hist --mask of another size: 2" 2 "$votecl" hist a.pgm --mask m-small.pgm
 check "unknown option: 2" 2 "$votecl" hist a.pgm --no-such-option
 check "bad value checked by the tool: 2" 2 "$votecl" hist a.pgm --bins x
 check "bad value checked by the library: 2" 2 "$votecl" lines a.pgm --window 4

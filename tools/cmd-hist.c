@@ -18,6 +18,7 @@ typedef struct hist_args {
     double min, max;
     long channel; /* -1: all */
     int gray;
+    const char *mask_path; /* --mask: an 8-bit image of the same size, or NULL */
 } hist_args;
 
 /* What a run produced: one histogram per selected channel. */
@@ -34,11 +35,14 @@ static void
 hist_usage(FILE *f)
 {
     fprintf(f, "usage: votecl hist IMAGE [--bins N] [--min A --max B] [--channel C | --gray]\n"
-               "                  [--json] [--plot OUT.png]\n"
-               "Histograms of a PNG, PGM or PPM image: one per channel (or of channel C, or of\n"
-               "the gray conversion), printed as 'bin count' lines per channel or as JSON.\n"
+               "                  [--mask MASK] [--json] [--plot OUT.png]\n"
+               "Histograms of a PNG, PGM or PPM image: one per channel, all from one pass over\n"
+               "the data (or of channel C, or of the gray conversion), printed as 'bin count'\n"
+               "lines per channel or as JSON.\n"
                "  --bins N       bins (default 256)\n"
                "  --min, --max   value range [A, B) (default: the whole range of the type)\n"
+               "  --mask MASK    an 8-bit gray image of the same size: only pixels where it is\n"
+               "                 nonzero count (cv2.calcHist's mask)\n"
                "  --plot FILE    also write a bar chart (PNG, or PPM when FILE ends in .ppm)\n");
 }
 
@@ -80,36 +84,49 @@ tool_hist_stats_compute(const uint32_t *counts, size_t nbins, double min, double
 }
 
 votecl_status
-tool_hist_image_channel(votecl_context *context, const tool_image *image, unsigned channel,
-                        uint32_t nbins, double min, double max, uint32_t *counts,
-                        votecl_vote_plan_info *info, double *seconds)
+tool_hist_image(votecl_context *context, const tool_image *image, unsigned first,
+                unsigned nchannels, uint32_t nbins, double min, double max, const uint8_t *mask,
+                uint32_t *counts, votecl_vote_plan_info *info, double *seconds)
 {
     votecl_hist_params params;
     votecl_hist_plan *plan = NULL;
     votecl_image view = tool_image_view(image);
+    size_t n = image->width * image->height;
     votecl_status st;
     double t0;
     votecl_hist_params_init(&params, image->dtype);
     params.channels = image->channels;
-    params.channel[0] = channel;
-    params.nbins[0] = nbins;
-    params.min[0] = min;
-    params.max[0] = max;
+    params.channel[0] = first;
+    params.per_channel = nchannels > 1;
+    params.masked = mask != NULL;
+    for (unsigned d = 0; d < (nchannels > 1 ? nchannels : 1); d++) {
+        params.nbins[d] = nbins;
+        params.min[d] = min;
+        params.max[d] = max;
+    }
     st = votecl_hist_plan_new(context, &params, &plan);
-    if (st != VOTECL_OK)
-        goto out;
     /* A timed run is the second one: the first may finish the device's lazy set-up. */
-    st = votecl_hist_run_image(plan, &view, counts);
-    t0 = tool_now();
-    if (st == VOTECL_OK && seconds) {
-        st = votecl_hist_run_image(plan, &view, counts);
-        *seconds = tool_now() - t0;
+    for (int run = 0; run < (seconds ? 2 : 1) && st == VOTECL_OK; run++) {
+        t0 = tool_now();
+        st = mask != NULL
+                 ? votecl_hist_run_masked(plan, image->data, NULL, NULL, mask, n, 1, counts)
+                 : votecl_hist_run_image(plan, &view, counts);
+        if (seconds)
+            *seconds = tool_now() - t0;
     }
     if (st == VOTECL_OK && info)
-        st = votecl_hist_plan_describe(plan, image->width * image->height, 1, info);
-out:
+        st = votecl_hist_plan_describe(plan, n, 1, info);
     votecl_hist_plan_free(plan);
     return st;
+}
+
+votecl_status
+tool_hist_image_channel(votecl_context *context, const tool_image *image, unsigned channel,
+                        uint32_t nbins, double min, double max, uint32_t *counts,
+                        votecl_vote_plan_info *info, double *seconds)
+{
+    return tool_hist_image(context, image, channel, 1, nbins, min, max, NULL, counts, info,
+                           seconds);
 }
 
 void
@@ -168,6 +185,10 @@ hist_option(hist_args *a, int argc, char **argv, int *i)
         a->plot_path = v;
         return r;
     }
+    if ((r = tool_option_value(argc, argv, i, "--mask", &v)) != 0) {
+        a->mask_path = v;
+        return r;
+    }
     if ((r = tool_option_value(argc, argv, i, "--channel", &v)) != 0) {
         unsigned long c;
         if (r < 0 || tool_parse_ulong("--channel", v, 0, 3, &c) < 0)
@@ -199,6 +220,33 @@ hist_parse(tool_options *options, hist_args *a, int argc, char **argv)
 }
 
 /* --- the work --- */
+
+/* --mask: an 8-bit gray image of the image's size (calcHist's mask: a nonzero byte counts
+ * the pixel); both stored without row padding, as the masked run reads them. */
+static int
+load_mask(const hist_args *a, const tool_image *image, tool_image *mask)
+{
+    char error[600];
+    size_t row = image->width * image->channels * votecl_dtype_size(image->dtype);
+    if (tool_image_read(a->mask_path, mask, error, sizeof error) < 0) {
+        fprintf(stderr, "votecl hist: --mask: %s\n", error);
+        return TOOL_EXIT_FAILURE;
+    }
+    if (mask->channels != 1 || mask->dtype != VOTECL_DTYPE_U8 || mask->width != image->width ||
+        mask->height != image->height) {
+        fprintf(stderr,
+                "votecl hist: --mask %s: %zux%zu, %u channel(s), %s; the mask must be 8-bit "
+                "gray of the image's %zux%zu\n",
+                a->mask_path, mask->width, mask->height, mask->channels,
+                tool_dtype_name(mask->dtype), image->width, image->height);
+        return TOOL_EXIT_USAGE;
+    }
+    if (mask->stride != mask->width || image->stride != row) {
+        fprintf(stderr, "votecl hist: --mask: padded image rows are not supported\n");
+        return TOOL_EXIT_FAILURE;
+    }
+    return TOOL_EXIT_OK;
+}
 
 static int
 load_image(const hist_args *a, tool_image *image)
@@ -236,7 +284,8 @@ hist_range(const hist_args *a, votecl_dtype dtype, double *min, double *max)
 }
 
 static int
-hist_compute(votecl_context *ctx, const hist_args *a, const tool_image *image, hist_result *r)
+hist_compute(votecl_context *ctx, const hist_args *a, const tool_image *image,
+             const uint8_t *mask, hist_result *r)
 {
     r->first_channel = a->channel >= 0 ? (unsigned)a->channel : 0;
     r->nchannels = a->channel >= 0 ? 1 : image->channels;
@@ -247,15 +296,11 @@ hist_compute(votecl_context *ctx, const hist_args *a, const tool_image *image, h
         fprintf(stderr, "votecl hist: out of memory for %u bins\n", r->nbins);
         return TOOL_EXIT_FAILURE;
     }
-    for (unsigned k = 0; k < r->nchannels; k++) {
-        double seconds = 0;
-        votecl_status st = tool_hist_image_channel(ctx, image, r->first_channel + k, r->nbins,
-                                                   r->min, r->max, r->counts + (size_t)k * r->nbins,
-                                                   &r->info, &seconds);
-        if (st != VOTECL_OK)
-            return tool_fail(ctx, st, "histogram");
-        r->seconds += seconds;
-    }
+    /* every channel in one pass (per_channel), or the one asked for */
+    votecl_status st = tool_hist_image(ctx, image, r->first_channel, r->nchannels, r->nbins,
+                                       r->min, r->max, mask, r->counts, &r->info, &r->seconds);
+    if (st != VOTECL_OK)
+        return tool_fail(ctx, st, "histogram");
     return TOOL_EXIT_OK;
 }
 
@@ -339,7 +384,7 @@ tool_cmd_hist(tool_options *options, int argc, char **argv)
 {
     hist_args a = {.bins = 256, .channel = -1};
     hist_result r = {0};
-    tool_image image = {0};
+    tool_image image = {0}, mask = {0};
     votecl_context *ctx = NULL;
     int rc = hist_parse(options, &a, argc, argv);
     if (rc != TOOL_EXIT_OK)
@@ -350,10 +395,12 @@ tool_cmd_hist(tool_options *options, int argc, char **argv)
     }
     if ((rc = load_image(&a, &image)) != TOOL_EXIT_OK)
         goto out;
+    if (a.mask_path != NULL && (rc = load_mask(&a, &image, &mask)) != TOOL_EXIT_OK)
+        goto out;
     if ((rc = tool_context_open(options, &ctx)) != TOOL_EXIT_OK)
         goto out;
     tool_progress(options, "votecl hist: %s, %zux%zu\n", a.image_path, image.width, image.height);
-    if ((rc = hist_compute(ctx, &a, &image, &r)) != TOOL_EXIT_OK)
+    if ((rc = hist_compute(ctx, &a, &image, a.mask_path ? mask.data : NULL, &r)) != TOOL_EXIT_OK)
         goto out;
     if (options->json)
         print_json(&a, &image, &r);
@@ -365,5 +412,6 @@ out:
     free(r.counts);
     votecl_context_free(ctx);
     tool_image_free(&image);
+    tool_image_free(&mask);
     return rc;
 }
