@@ -16,7 +16,8 @@
  * arrives as the y argument, or as w when TWO_ARRAYS. Per channel, every channel value is an
  * element: element i is channel i % CHANNELS of pixel i / CHANNELS. VOTE_VEC as for vote.cl,
  * > 1 only for unmasked single values (1-D single-channel data, or per channel when a load's
- * values start at channel 0); VOTE_KIND (2 when weighted) and VOTE_FRAMES = 1 (frame g is
+ * values start at channel 0) or, with HIST_PIXVEC (unmasked, unweighted N-D histograms of one
+ * interleaved u8 array), 16 pixels from CHANNELS 16-byte loads; VOTE_KIND (2 when weighted) and VOTE_FRAMES = 1 (frame g is
  * space g). The bins are exactly lib/histogram-ref.c's. */
 
 #define Y_T X_T
@@ -210,6 +211,64 @@ vote_elem(GLOBAL const X_T *restrict x, GLOBAL const Y_T *restrict y,
 #endif
 }
 
+#if HIST_PIXVEC
+/* Dimension d's bin joined to b, the value from channel CHd of the pixel's bytes p. */
+#define HIST_NEXT_P(b, d) hist_join((b), HIST_BIN(d, p[CH##d]), NB##d)
+
+/* The N-D bin of one u8 pixel's CHANNELS values p (vote_elem's, from private memory). */
+INLINE uint
+hist_pixel_bin(const uchar *p, GLOBAL const float *restrict aux)
+{
+    uint b = HIST_BIN(0, p[CH0]);
+    b = HIST_NEXT_P(b, 1);
+#if DIMS >= 3
+    b = HIST_NEXT_P(b, 2);
+#endif
+#if DIMS >= 4
+    b = HIST_NEXT_P(b, 3);
+#endif
+#if DIMS >= 5
+    b = HIST_NEXT_P(b, 4);
+#endif
+#if DIMS >= 6
+    b = HIST_NEXT_P(b, 5);
+#endif
+#if DIMS >= 7
+    b = HIST_NEXT_P(b, 6);
+#endif
+#if DIMS >= 8
+    b = HIST_NEXT_P(b, 7);
+#endif
+    return b;
+}
+
+/* The bins of the 16 pixels of vector v (16 * CHANNELS bytes) through CHANNELS 16-byte
+ * loads. */
+INLINE void
+vote_vec(GLOBAL const X_T *restrict x, GLOBAL const float *restrict aux, uint space, ulong v,
+         uint width, uint *b)
+{
+    uint words[4 * CHANNELS];
+#pragma unroll
+    for (uint k = 0; k < CHANNELS; k++) {
+        uint4 q = ((GLOBAL const uint4 *)x)[v * CHANNELS + k];
+        words[4 * k] = q.x;
+        words[4 * k + 1] = q.y;
+        words[4 * k + 2] = q.z;
+        words[4 * k + 3] = q.w;
+    }
+#pragma unroll
+    for (uint j = 0; j < 16; j++) {
+        uchar p[CHANNELS];
+#pragma unroll
+        for (uint c = 0; c < CHANNELS; c++) {
+            uint at = j * CHANNELS + c;
+            p[c] = (uchar)(words[at / 4] >> (8 * (at % 4)));
+        }
+        b[j] = hist_pixel_bin(p, aux);
+    }
+}
+#else
 /* The bins of VOTE_VEC consecutive single-channel elements from their 16 bytes q (the
  * engine loads q itself, so that it can keep several loads in flight). */
 #define VOTE_HAS_UNPACK 1
@@ -249,3 +308,4 @@ vote_vec(GLOBAL const X_T *restrict x, GLOBAL const float *restrict aux, uint sp
     b[0] = VEC_BIN(0, x[v]);
 #endif
 }
+#endif

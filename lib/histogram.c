@@ -348,6 +348,16 @@ dim_defines(const votecl__hist_desc *d, unsigned k, char defs[][64])
 }
 
 /* The histogram's defines for cl/histogram.cl; returns how many (at most 8 + 13 * dims). */
+/* Whether an N-D histogram of u8 pixels reads 16 pixels through CHANNELS 16-byte loads
+ * (HIST_PIXVEC in cl/histogram.cl) instead of a byte load per channel value: unmasked,
+ * unweighted, one interleaved array. */
+static int
+hist_pixel_vectors(const votecl__hist_desc *d)
+{
+    return d->dims >= 2 && !d->per_channel && !d->two_arrays && !d->masked && !d->weighted &&
+           d->dtype == VOTECL_DTYPE_U8;
+}
+
 static size_t
 hist_defines(const votecl__hist_desc *d, char defs[][64])
 {
@@ -360,6 +370,7 @@ hist_defines(const votecl__hist_desc *d, char defs[][64])
     snprintf(defs[n++], 64, "HIST_FLOAT=%d", d->dtype == VOTECL_DTYPE_F32);
     snprintf(defs[n++], 64, "MASKED=%d", d->masked);
     snprintf(defs[n++], 64, "PER_CHANNEL=%d", d->per_channel);
+    snprintf(defs[n++], 64, "HIST_PIXVEC=%d", hist_pixel_vectors(d));
     for (unsigned k = 0; k < d->dims; k++)
         n += dim_defines(d, k, defs + n);
     return n;
@@ -408,14 +419,15 @@ hist_shape(const votecl__hist_desc *d)
     unsigned per_load = (unsigned)(16 / d->value_bytes);
     int scalar =
         (d->dims == 1 && d->channels == 1) || (d->per_channel && per_load % d->channels == 0);
+    int pixels = hist_pixel_vectors(d);
 
     return (votecl__vote_shape){.nbins = d->nbins_total,
                                 .kind = d->weighted ? 2 : 0,
                                 .frames = 1,
                                 .spaces = 1,
-                                .vec = scalar && !d->masked ? per_load : 1,
+                                .vec = pixels ? 16 : scalar && !d->masked ? per_load : 1,
                                 .elem_bytes = (d->per_channel ? 1 : d->channels) * d->value_bytes,
-                                .unpack = 1};
+                                .unpack = !pixels};
 }
 
 static votecl_status

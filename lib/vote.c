@@ -353,8 +353,9 @@ plan_layout(const votecl__vote_engine *engine, size_t n, size_t frames)
     uint64_t spaces = frames > 0 ? frames : 1, items, copy_bytes;
     layout l = {0};
 
+    /* frames after the first start at a 16-byte boundary and at a whole vector */
     l.use_vec = cfg->vec > 1 && cfg->kind == 0 &&
-                (frames <= 1 || (n * cfg->elem_bytes) % 16 == 0);
+                (frames <= 1 || ((n * cfg->elem_bytes) % 16 == 0 && n % cfg->vec == 0));
     l.nvec = l.use_vec ? n / cfg->vec : 0;
     items = l.use_vec ? l.nvec + n % cfg->vec : n;
     copy_bytes = spaces * cfg->nbins * 4;

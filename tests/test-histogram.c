@@ -2484,6 +2484,10 @@ case_nd(votecl_variant variant, votecl_dtype dtype)
         w[i] = (float)(i % 5);
     nd_params(&p, dtype, 3, nb3);
     check_nd(variant, &p, x, NULL, NULL, NULL, n, 1, "3-D");
+    /* u8: frames of whole 16-pixel vectors (cl/histogram.cl's HIST_PIXVEC), then frames whose
+     * second does not start at a vector */
+    check_nd(variant, &p, x, NULL, NULL, NULL, 10000, 2, "3-D, 2 frames of whole vectors");
+    check_nd(variant, &p, x, NULL, NULL, NULL, 10005, 2, "3-D, 2 frames, the second unaligned");
     p.masked = 1;
     check_nd(variant, &p, x, NULL, NULL, mask, n / 2, 2, "3-D masked, 2 frames");
     nd_params(&p, dtype, 4, nb4);
