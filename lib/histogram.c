@@ -683,21 +683,20 @@ run_host(votecl_hist_plan *plan, const void *x, const void *y, const float *w, c
     return status;
 }
 
-/* The entry of the calls without a mask. */
-static votecl_status
-enter_unmasked(votecl_hist_plan *plan)
-{
-    if (plan == NULL)
-        return VOTECL_INVALID_ARGUMENT;
-    VOTECL__ENTER_OR_RETURN(plan->context);
-    return check_mask(plan, 0);
-}
+/* An entry point's start: the plan given and the context's guard taken for the whole call
+ * (VOTECL__ENTER_OR_RETURN's guard is released when the function holding it returns, so it
+ * must stand in the entry point itself, not in a helper). */
+#define HIST_ENTER(plan)                                                                       \
+    if ((plan) == NULL)                                                                        \
+        return VOTECL_INVALID_ARGUMENT;                                                        \
+    VOTECL__ENTER_OR_RETURN((plan)->context)
 
 votecl_status
 votecl_hist_run(votecl_hist_plan *plan, const void *x, const void *y, const float *weights,
                 size_t n, void *bins)
 {
-    votecl_status status = enter_unmasked(plan);
+    HIST_ENTER(plan);
+    votecl_status status = check_mask(plan, 0);
 
     return status != VOTECL_OK ? status : run_host(plan, x, y, weights, NULL, n, 1, bins);
 }
@@ -706,7 +705,8 @@ votecl_status
 votecl_hist_run_batch(votecl_hist_plan *plan, const void *x, const void *y,
                       const float *weights, size_t n, size_t frames, void *bins)
 {
-    votecl_status status = enter_unmasked(plan);
+    HIST_ENTER(plan);
+    votecl_status status = check_mask(plan, 0);
 
     return status != VOTECL_OK ? status : run_host(plan, x, y, weights, NULL, n, frames, bins);
 }
@@ -731,7 +731,8 @@ votecl_hist_run_image(votecl_hist_plan *plan, const votecl_image *image, void *b
     size_t row_bytes = 0, pixels = 0;
     const void *data;
     void *copy = NULL;
-    votecl_status status = enter_unmasked(plan);
+    HIST_ENTER(plan);
+    votecl_status status = check_mask(plan, 0);
 
     if (status != VOTECL_OK)
         return status;
@@ -752,9 +753,6 @@ votecl_hist_run_image(votecl_hist_plan *plan, const votecl_image *image, void *b
 static votecl_status
 check_typed(votecl_hist_plan *plan, int weighted)
 {
-    if (plan == NULL)
-        return VOTECL_INVALID_ARGUMENT;
-    VOTECL__ENTER_OR_RETURN(plan->context);
     if (!plan->desc.weighted == !weighted)
         return check_mask(plan, 0);
     return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
@@ -767,6 +765,7 @@ votecl_status
 votecl_hist_run_u32(votecl_hist_plan *plan, const void *x, const void *y, size_t n,
                     uint32_t *bins)
 {
+    HIST_ENTER(plan);
     votecl_status status = check_typed(plan, 0);
 
     return status != VOTECL_OK ? status : run_host(plan, x, y, NULL, NULL, n, 1, bins);
@@ -776,6 +775,7 @@ votecl_status
 votecl_hist_run_f32(votecl_hist_plan *plan, const void *x, const void *y, const float *weights,
                     size_t n, float *bins)
 {
+    HIST_ENTER(plan);
     votecl_status status = check_typed(plan, 1);
 
     return status != VOTECL_OK ? status : run_host(plan, x, y, weights, NULL, n, 1, bins);
@@ -785,6 +785,7 @@ votecl_status
 votecl_hist_run_batch_u32(votecl_hist_plan *plan, const void *x, const void *y, size_t n,
                           size_t frames, uint32_t *bins)
 {
+    HIST_ENTER(plan);
     votecl_status status = check_typed(plan, 0);
 
     return status != VOTECL_OK ? status : run_host(plan, x, y, NULL, NULL, n, frames, bins);
@@ -794,6 +795,7 @@ votecl_status
 votecl_hist_run_batch_f32(votecl_hist_plan *plan, const void *x, const void *y,
                           const float *weights, size_t n, size_t frames, float *bins)
 {
+    HIST_ENTER(plan);
     votecl_status status = check_typed(plan, 1);
 
     return status != VOTECL_OK ? status : run_host(plan, x, y, weights, NULL, n, frames, bins);
@@ -802,6 +804,7 @@ votecl_hist_run_batch_f32(votecl_hist_plan *plan, const void *x, const void *y,
 votecl_status
 votecl_hist_run_image_u32(votecl_hist_plan *plan, const votecl_image *image, uint32_t *bins)
 {
+    HIST_ENTER(plan);
     votecl_status status = check_typed(plan, 0);
 
     return status != VOTECL_OK ? status : votecl_hist_run_image(plan, image, bins);
@@ -852,7 +855,8 @@ votecl_status
 votecl_hist_run_buffers(votecl_hist_plan *plan, votecl_buffer *x, votecl_buffer *y,
                         votecl_buffer *weights, size_t n, size_t frames, votecl_buffer *bins)
 {
-    votecl_status status = enter_unmasked(plan);
+    HIST_ENTER(plan);
+    votecl_status status = check_mask(plan, 0);
 
     return status != VOTECL_OK ? status : run_buffers(plan, x, y, weights, NULL, n, frames, bins);
 }
