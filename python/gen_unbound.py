@@ -36,6 +36,8 @@ WHY = {
     "votecl_dtype_size": "NumPy's dtypes name and size the elements in Python",
     "votecl_variant_name": "Python gives the strategies by name (variant=\"local\") through "
                            "its own table of the enum",
+    "votecl_hist_params_set_2d": "Histogram(bins=(nx, ny), range=...) fills the N-D fields "
+                                 "of votecl_hist_params directly, 2-D included",
     "votecl_hist_run_u32": _TYPED,
     "votecl_hist_run_f32": _TYPED,
     "votecl_hist_run_batch_u32": _TYPED,

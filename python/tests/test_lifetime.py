@@ -204,7 +204,7 @@ def test_errors_for_wrong_arguments(backend):
     ctx = votecl.Context(backend=backend)
     with pytest.raises(votecl.InvalidArgument, match="width"):
         votecl.Hough(ctx)                              # was a ctypes ArgumentError
-    with pytest.raises(votecl.InvalidArgument, match="channel: an array of 2"):
+    with pytest.raises(votecl.InvalidArgument, match="channel: an array of 8"):
         votecl.Histogram(ctx, np.uint8, channels=3, channel=2)   # was "'int' object ..."
     with pytest.raises(votecl.InvalidArgument, match="context"):
         votecl.Histogram("not a context", np.uint8)

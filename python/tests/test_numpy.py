@@ -168,10 +168,10 @@ def test_histogram2d_and_dd(ctx):
                             context=ctx),
          np.histogram2d(x16, y16, bins=[[0, 300, 301, 3000], [0, 1500, 2999]]))
     same(votecl.histogram2d(x8, yf, bins=6, context=ctx), np.histogram2d(x8, yf, bins=6))
-    with pytest.raises(votecl.Unsupported, match="3 dimensions.*1 or 2"):
-        votecl.histogramdd(r.integers(0, 9, (100, 3)), context=ctx)
-    with pytest.raises(NotImplementedError):
-        votecl.histogramdd([x8, x8, x8], context=ctx)
+    x3 = r.integers(0, 9, (100, 3))                                # N-D (issue 26)
+    same(votecl.histogramdd(x3, context=ctx), np.histogramdd(x3))
+    same(votecl.histogramdd([x8, y8, x8], bins=(4, 3, 2), context=ctx),
+         np.histogramdd([x8, y8, x8], bins=(4, 3, 2)))
 
 
 @pytest.mark.parametrize("bad", [np.array([1 + 2j]), np.array(["a", "b"]),

@@ -251,7 +251,8 @@ class Histogram(Plan):
         uint8, nonzero counts."""
         if mask is not None:
             arr = np.ascontiguousarray(image)
-            return self(arr, mask=mask)
+            masked: "np.ndarray[Any, Any]" = self(arr, mask=mask)
+            return masked
         view, keep = image_view(image)
         out = np.empty(self.shape, self.out_dtype)
         self._check(fn.hist_run_image(self._handle, ctypes.byref(view), out.ctypes.data))

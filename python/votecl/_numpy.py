@@ -653,7 +653,9 @@ def _nd_counts(axes: Sequence[_Axis], edges: Sequence[Array], weights: Optional[
                       np.asarray(mask).reshape(-1))
     finally:
         plan.close()
-    return counts.reshape(nbins).astype(np.float64 if weights is not None else np.int64)
+    result: Array = counts.reshape(nbins).astype(np.float64 if weights is not None
+                                                      else np.int64)
+    return result
 
 
 @functools.lru_cache(maxsize=256)
