@@ -122,6 +122,20 @@ PYEOF
 "$votecl" hist a.pgm --bins 1 --mask m.pgm > out 2> err
 grep -qx '0 20' out && ok "hist --mask counts the 20 masked pixels" || not_ok "hist --mask: $(tail -1 out)"
 check "hist --mask of another size: 2" 2 "$votecl" hist a.pgm --mask m-small.pgm
+# --joint: one N-D histogram of every channel (a colour image: 2 x 2 x 2 bins, its counts those
+# of the pixels' octants), masked too; --joint with --plot refused
+python3 - <<'PYEOF'
+w, h = 64, 128
+px = bytes(v for y in range(h) for x in range(w) for v in ((x * 4) & 255, (y * 2) & 255, 200))
+open("c.ppm", "wb").write(b"P6\n%d %d\n255\n" % (w, h) + px)
+PYEOF
+"$votecl" hist c.ppm --joint --bins 2 > out 2> err
+# red < 128 for x < 32, green < 128 for y < 64, blue 200 always in the upper half: bins 1, 3, 5, 7
+if [ "$(grep -v '^#' out | tr '\n' ' ')" = "0 0 1 2048 2 0 3 2048 4 0 5 2048 6 0 7 2048 " ]
+then ok "hist --joint: a 2x2x2 histogram of a colour image"; else not_ok "hist --joint: $(tr '\n' ' ' < out)"; fi
+"$votecl" hist c.ppm --joint --bins 2 --mask m.pgm > out 2> err
+grep -qx '1 20' out && ok "hist --joint --mask" || not_ok "hist --joint --mask: $(tr '\n' ' ' < out)"
+check "hist --joint --plot: 2" 2 "$votecl" hist c.ppm --joint --plot p.png
 check "unknown option: 2" 2 "$votecl" hist a.pgm --no-such-option
 check "bad value checked by the tool: 2" 2 "$votecl" hist a.pgm --bins x
 check "bad value checked by the library: 2" 2 "$votecl" lines a.pgm --window 4

@@ -19,12 +19,14 @@ typedef struct hist_args {
     long channel; /* -1: all */
     int gray;
     const char *mask_path; /* --mask: an 8-bit image of the same size, or NULL */
+    int joint;             /* --joint: one N-D histogram over every channel */
 } hist_args;
 
 /* What a run produced: one histogram per selected channel. */
 typedef struct hist_result {
     unsigned first_channel, nchannels;
-    uint32_t nbins;
+    uint32_t nbins; /* per histogram (--joint: bins^channels, one histogram) */
+    unsigned joint_dims; /* --joint: the histogram's dimensions (the image's channels), else 0 */
     double min, max;
     uint32_t *counts; /* nchannels * nbins */
     votecl_vote_plan_info info;
@@ -35,12 +37,14 @@ static void
 hist_usage(FILE *f)
 {
     fprintf(f, "usage: votecl hist IMAGE [--bins N] [--min A --max B] [--channel C | --gray]\n"
-               "                  [--mask MASK] [--json] [--plot OUT.png]\n"
+               "                  [--joint] [--mask MASK] [--json] [--plot OUT.png]\n"
                "Histograms of a PNG, PGM or PPM image: one per channel, all from one pass over\n"
                "the data (or of channel C, or of the gray conversion), printed as 'bin count'\n"
                "lines per channel or as JSON.\n"
                "  --bins N       bins (default 256)\n"
                "  --min, --max   value range [A, B) (default: the whole range of the type)\n"
+               "  --joint        one N-D histogram over every channel (--bins each, channel 0\n"
+               "                 the slowest; cv2.calcHist over all channels)\n"
                "  --mask MASK    an 8-bit gray image of the same size: only pixels where it is\n"
                "                 nonzero count (cv2.calcHist's mask)\n"
                "  --plot FILE    also write a bar chart (PNG, or PPM when FILE ends in .ppm)\n");
@@ -174,6 +178,10 @@ hist_option(hist_args *a, int argc, char **argv, int *i)
         a->gray = 1;
         return 1;
     }
+    if (strcmp(argv[*i], "--joint") == 0) {
+        a->joint = 1;
+        return 1;
+    }
     if ((r = tool_option_value(argc, argv, i, "--bins", &v)) != 0)
         return r < 0 || tool_parse_ulong("--bins", v, 1, VOTECL_HIST_MAX_BINS, &a->bins) < 0
                    ? -1 : 1;
@@ -216,6 +224,8 @@ hist_parse(tool_options *options, hist_args *a, int argc, char **argv)
         return TOOL_EXIT_OK;
     if (a->gray && a->channel >= 0)
         return tool_usage_error("hist", "--gray and --channel exclude each other");
+    if (a->joint && (a->gray || a->channel >= 0 || a->plot_path))
+        return tool_usage_error("hist", "--joint excludes --gray, --channel and --plot");
     return TOOL_EXIT_OK;
 }
 
@@ -283,6 +293,46 @@ hist_range(const hist_args *a, votecl_dtype dtype, double *min, double *max)
     *max = a->have_max ? a->max : defaults.max[0];
 }
 
+/* --joint: one histogram of image->channels dimensions (channel 0 the slowest), r->nbins
+ * bins each over [r->min, r->max), from one pass; the plan checks the bins' product. */
+static int
+hist_joint(votecl_context *ctx, const tool_image *image, const uint8_t *mask, hist_result *r)
+{
+    votecl_hist_params params;
+    votecl_hist_plan *plan = NULL;
+    votecl_image view = tool_image_view(image);
+    votecl_status st;
+    double t0;
+    votecl_hist_params_init(&params, image->dtype);
+    params.channels = params.dims = image->channels;
+    params.masked = mask != NULL;
+    for (unsigned d = 0; d < image->channels; d++) {
+        params.channel[d] = d;
+        params.nbins[d] = r->nbins;
+        params.min[d] = r->min;
+        params.max[d] = r->max;
+    }
+    if ((st = votecl_hist_plan_new(ctx, &params, &plan)) != VOTECL_OK)
+        return tool_fail(ctx, st, "histogram");
+    r->joint_dims = image->channels;
+    r->nchannels = 1;
+    r->nbins = (uint32_t)votecl_hist_plan_nbins(plan);
+    if ((r->counts = calloc(r->nbins, sizeof *r->counts)) == NULL) {
+        votecl_hist_plan_free(plan);
+        fprintf(stderr, "votecl hist: out of memory for %u bins\n", r->nbins);
+        return TOOL_EXIT_FAILURE;
+    }
+    t0 = tool_now();
+    st = mask != NULL ? votecl_hist_run_masked(plan, image->data, NULL, NULL, mask,
+                                               image->width * image->height, 1, r->counts)
+                      : votecl_hist_run_image(plan, &view, r->counts);
+    r->seconds = tool_now() - t0;
+    if (st == VOTECL_OK)
+        st = votecl_hist_plan_describe(plan, image->width * image->height, 1, &r->info);
+    votecl_hist_plan_free(plan);
+    return st == VOTECL_OK ? TOOL_EXIT_OK : tool_fail(ctx, st, "histogram");
+}
+
 static int
 hist_compute(votecl_context *ctx, const hist_args *a, const tool_image *image,
              const uint8_t *mask, hist_result *r)
@@ -291,6 +341,8 @@ hist_compute(votecl_context *ctx, const hist_args *a, const tool_image *image,
     r->nchannels = a->channel >= 0 ? 1 : image->channels;
     r->nbins = (uint32_t)a->bins;
     hist_range(a, image->dtype, &r->min, &r->max);
+    if (a->joint)
+        return hist_joint(ctx, image, mask, r);
     r->counts = calloc((size_t)r->nchannels * r->nbins, sizeof *r->counts);
     if (!r->counts) {
         fprintf(stderr, "votecl hist: out of memory for %u bins\n", r->nbins);
@@ -311,6 +363,14 @@ print_text(const hist_args *a, const tool_image *image, const hist_result *r)
     tool_plan_summary(&r->info, plan, sizeof plan);
     printf("# %s: %zux%zu, %u channel(s), %s; plan %s\n", a->image_path, image->width,
            image->height, image->channels, tool_dtype_name(image->dtype), plan);
+    if (r->joint_dims) {
+        printf("# joint histogram of %u channels, %lu bins each over [%g, %g), row-major "
+               "(channel 0 the slowest): 'bin count' per bin\n",
+               r->joint_dims, a->bins, r->min, r->max);
+        for (uint32_t b = 0; b < r->nbins; b++)
+            printf("%u %u\n", b, r->counts[b]);
+        return;
+    }
     for (unsigned k = 0; k < r->nchannels; k++) {
         unsigned c = r->first_channel + k;
         const uint32_t *counts = r->counts + (size_t)k * r->nbins;
@@ -339,8 +399,17 @@ print_json(const hist_args *a, const tool_image *image, const hist_result *r)
     for (unsigned k = 0; k < r->nchannels; k++) {
         unsigned c = r->first_channel + k;
         tool_json_begin_object(&j);
-        tool_json_kv_uint(&j, "channel", c);
-        tool_json_kv_string(&j, "name", a->gray ? "gray" : tool_channel_name(image->channels, c));
+        if (r->joint_dims) { /* one N-D histogram: its shape, channels 0.. in order */
+            tool_json_key(&j, "shape");
+            tool_json_begin_array_compact(&j);
+            for (unsigned d = 0; d < r->joint_dims; d++)
+                tool_json_uint(&j, a->bins);
+            tool_json_end_array(&j);
+        } else {
+            tool_json_kv_uint(&j, "channel", c);
+            tool_json_kv_string(&j, "name",
+                                a->gray ? "gray" : tool_channel_name(image->channels, c));
+        }
         tool_json_key(&j, "counts");
         tool_json_begin_array_compact(&j);
         for (uint32_t b = 0; b < r->nbins; b++)
