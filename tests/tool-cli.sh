@@ -136,6 +136,12 @@ then ok "hist --joint: a 2x2x2 histogram of a colour image"; else not_ok "hist -
 "$votecl" hist c.ppm --joint --bins 2 --mask m.pgm > out 2> err
 grep -qx '1 20' out && ok "hist --joint --mask" || not_ok "hist --joint --mask: $(tr '\n' ' ' < out)"
 check "hist --joint --plot: 2" 2 "$votecl" hist c.ppm --joint --plot p.png
+# --edges: uneven bins (red = 4 x column: 25 columns below 100, 39 from 100 on, 128 rows each)
+"$votecl" hist c.ppm --channel 0 --edges 0,100,256 > out 2> err
+[ "$(grep -v '^#' out | tr '\n' ' ')" = "0 3200 1 4992 " ] && ok "hist --edges: uneven bins" ||
+    not_ok "hist --edges: $(tr '\n' ' ' < out)"
+check "hist --edges not increasing: 2" 2 "$votecl" hist c.ppm --edges 100,0
+check "hist --edges with --min: 2" 2 "$votecl" hist c.ppm --edges 0,1 --min 0
 check "unknown option: 2" 2 "$votecl" hist a.pgm --no-such-option
 check "bad value checked by the tool: 2" 2 "$votecl" hist a.pgm --bins x
 check "bad value checked by the library: 2" 2 "$votecl" lines a.pgm --window 4

@@ -20,12 +20,14 @@ typedef struct hist_args {
     int gray;
     const char *mask_path; /* --mask: an 8-bit image of the same size, or NULL */
     int joint;             /* --joint: one N-D histogram over every channel */
+    double *edges;         /* --edges: nedges uneven bin edges (owned), or NULL */
+    size_t nedges;
 } hist_args;
 
 /* What a run produced: one histogram per selected channel. */
 typedef struct hist_result {
     unsigned first_channel, nchannels;
-    uint32_t nbins; /* per histogram (--joint: bins^channels, one histogram) */
+    uint32_t nbins;      /* per histogram (--joint: bins^channels, one histogram) */
     unsigned joint_dims; /* --joint: the histogram's dimensions (the image's channels), else 0 */
     double min, max;
     uint32_t *counts; /* nchannels * nbins */
@@ -37,12 +39,14 @@ static void
 hist_usage(FILE *f)
 {
     fprintf(f, "usage: votecl hist IMAGE [--bins N] [--min A --max B] [--channel C | --gray]\n"
-               "                  [--joint] [--mask MASK] [--json] [--plot OUT.png]\n"
+               "                  [--edges E0,E1,...] [--joint] [--mask MASK] [--json]\n"
+               "                  [--plot OUT.png]\n"
                "Histograms of a PNG, PGM or PPM image: one per channel, all from one pass over\n"
                "the data (or of channel C, or of the gray conversion), printed as 'bin count'\n"
                "lines per channel or as JSON.\n"
                "  --bins N       bins (default 256)\n"
                "  --min, --max   value range [A, B) (default: the whole range of the type)\n"
+               "  --edges LIST   uneven bins: E0 <= v < E1, ... (cv2.calcHist's uniform=False)\n"
                "  --joint        one N-D histogram over every channel (--bins each, channel 0\n"
                "                 the slowest; cv2.calcHist over all channels)\n"
                "  --mask MASK    an 8-bit gray image of the same size: only pixels where it is\n"
@@ -62,8 +66,8 @@ tool_hist_bin_value(size_t i, size_t nbins, double min, double max, int integer)
 }
 
 void
-tool_hist_stats_compute(const uint32_t *counts, size_t nbins, double min, double max,
-                        int integer, tool_hist_stats *out)
+tool_hist_stats_compute(const uint32_t *counts, size_t nbins, double min, double max, int integer,
+                        tool_hist_stats *out)
 {
     double sum = 0;
     uint64_t seen = 0;
@@ -89,8 +93,8 @@ tool_hist_stats_compute(const uint32_t *counts, size_t nbins, double min, double
 
 votecl_status
 tool_hist_image(votecl_context *context, const tool_image *image, unsigned first,
-                unsigned nchannels, uint32_t nbins, double min, double max, const uint8_t *mask,
-                uint32_t *counts, votecl_vote_plan_info *info, double *seconds)
+                unsigned nchannels, uint32_t nbins, double min, double max, const double *edges,
+                const uint8_t *mask, uint32_t *counts, votecl_vote_plan_info *info, double *seconds)
 {
     votecl_hist_params params;
     votecl_hist_plan *plan = NULL;
@@ -107,6 +111,7 @@ tool_hist_image(votecl_context *context, const tool_image *image, unsigned first
         params.nbins[d] = nbins;
         params.min[d] = min;
         params.max[d] = max;
+        params.bin_edges[d] = edges; /* NULL: even bins */
     }
     st = votecl_hist_plan_new(context, &params, &plan);
     /* A timed run is the second one: the first may finish the device's lazy set-up. */
@@ -129,7 +134,7 @@ tool_hist_image_channel(votecl_context *context, const tool_image *image, unsign
                         uint32_t nbins, double min, double max, uint32_t *counts,
                         votecl_vote_plan_info *info, double *seconds)
 {
-    return tool_hist_image(context, image, channel, 1, nbins, min, max, NULL, counts, info,
+    return tool_hist_image(context, image, channel, 1, nbins, min, max, NULL, NULL, counts, info,
                            seconds);
 }
 
@@ -141,8 +146,7 @@ tool_plan_summary(const votecl_vote_plan_info *info, char *buffer, size_t size)
                      info->parts, info->passes, info->copies, info->work_group_size);
     /* the execution-time model's figure, beside the measured time the callers print */
     if (info->predicted_seconds > 0 && n > 0 && (size_t)n < size)
-        snprintf(buffer + n, size - (size_t)n, " predicted=%.3f ms",
-                 info->predicted_seconds * 1e3);
+        snprintf(buffer + n, size - (size_t)n, " predicted=%.3f ms", info->predicted_seconds * 1e3);
 }
 
 void
@@ -169,6 +173,40 @@ tool_channel_name(unsigned channels, unsigned c)
 
 /* --- arguments --- */
 
+/* --edges e0,e1,...: at least two values (the library checks that they increase); the bins
+ * become their count less one. */
+static int
+parse_edges(hist_args *a, const char *text)
+{
+    size_t n = 1;
+    for (const char *c = text; *c; c++)
+        n += *c == ',';
+    free(a->edges);
+    if (n < 2 || n > (size_t)VOTECL_HIST_MAX_BINS + 1 ||
+        (a->edges = calloc(n, sizeof *a->edges)) == NULL) {
+        a->edges = NULL;
+        fprintf(stderr, "votecl hist: --edges %s: give 2 to %u comma-separated values\n", text,
+                VOTECL_HIST_MAX_BINS + 1);
+        return -1;
+    }
+    char *copy = strdup(text), *save = NULL;
+    a->nedges = 0;
+    if (copy == NULL)
+        return -1;
+    for (char *t = strtok_r(copy, ",", &save); t != NULL; t = strtok_r(NULL, ",", &save))
+        if (tool_parse_double("--edges", t, &a->edges[a->nedges++]) < 0) {
+            free(copy);
+            return -1;
+        }
+    free(copy);
+    if (a->nedges != n) {
+        fprintf(stderr, "votecl hist: --edges %s: an empty value\n", text);
+        return -1;
+    }
+    a->bins = (unsigned long)(n - 1);
+    return 0;
+}
+
 static int
 hist_option(hist_args *a, int argc, char **argv, int *i)
 {
@@ -183,8 +221,8 @@ hist_option(hist_args *a, int argc, char **argv, int *i)
         return 1;
     }
     if ((r = tool_option_value(argc, argv, i, "--bins", &v)) != 0)
-        return r < 0 || tool_parse_ulong("--bins", v, 1, VOTECL_HIST_MAX_BINS, &a->bins) < 0
-                   ? -1 : 1;
+        return r < 0 || tool_parse_ulong("--bins", v, 1, VOTECL_HIST_MAX_BINS, &a->bins) < 0 ? -1
+                                                                                             : 1;
     if ((r = tool_option_value(argc, argv, i, "--min", &v)) != 0)
         return r < 0 || tool_parse_double("--min", v, &a->min) < 0 ? -1 : (a->have_min = 1);
     if ((r = tool_option_value(argc, argv, i, "--max", &v)) != 0)
@@ -197,6 +235,8 @@ hist_option(hist_args *a, int argc, char **argv, int *i)
         a->mask_path = v;
         return r;
     }
+    if ((r = tool_option_value(argc, argv, i, "--edges", &v)) != 0)
+        return r < 0 || parse_edges(a, v) < 0 ? -1 : 1;
     if ((r = tool_option_value(argc, argv, i, "--channel", &v)) != 0) {
         unsigned long c;
         if (r < 0 || tool_parse_ulong("--channel", v, 0, 3, &c) < 0)
@@ -216,8 +256,8 @@ hist_option_fn(void *a, int argc, char **argv, int *i)
 static int
 hist_parse(tool_options *options, hist_args *a, int argc, char **argv)
 {
-    int r = tool_parse_image_command(options, "hist", hist_option_fn, a, argc, argv,
-                                     &a->image_path);
+    int r =
+        tool_parse_image_command(options, "hist", hist_option_fn, a, argc, argv, &a->image_path);
     if (r != TOOL_EXIT_OK)
         return r;
     if (options->help)
@@ -226,6 +266,8 @@ hist_parse(tool_options *options, hist_args *a, int argc, char **argv)
         return tool_usage_error("hist", "--gray and --channel exclude each other");
     if (a->joint && (a->gray || a->channel >= 0 || a->plot_path))
         return tool_usage_error("hist", "--joint excludes --gray, --channel and --plot");
+    if (a->edges && (a->have_min || a->have_max || a->plot_path))
+        return tool_usage_error("hist", "--edges excludes --min, --max and --plot");
     return TOOL_EXIT_OK;
 }
 
@@ -294,9 +336,11 @@ hist_range(const hist_args *a, votecl_dtype dtype, double *min, double *max)
 }
 
 /* --joint: one histogram of image->channels dimensions (channel 0 the slowest), r->nbins
- * bins each over [r->min, r->max), from one pass; the plan checks the bins' product. */
+ * bins each over [r->min, r->max) (or --edges), from one pass; the plan checks the bins'
+ * product. */
 static int
-hist_joint(votecl_context *ctx, const tool_image *image, const uint8_t *mask, hist_result *r)
+hist_joint(votecl_context *ctx, const hist_args *a, const tool_image *image, const uint8_t *mask,
+           hist_result *r)
 {
     votecl_hist_params params;
     votecl_hist_plan *plan = NULL;
@@ -311,6 +355,7 @@ hist_joint(votecl_context *ctx, const tool_image *image, const uint8_t *mask, hi
         params.nbins[d] = r->nbins;
         params.min[d] = r->min;
         params.max[d] = r->max;
+        params.bin_edges[d] = a->edges; /* NULL: even bins */
     }
     if ((st = votecl_hist_plan_new(ctx, &params, &plan)) != VOTECL_OK)
         return tool_fail(ctx, st, "histogram");
@@ -334,23 +379,27 @@ hist_joint(votecl_context *ctx, const tool_image *image, const uint8_t *mask, hi
 }
 
 static int
-hist_compute(votecl_context *ctx, const hist_args *a, const tool_image *image,
-             const uint8_t *mask, hist_result *r)
+hist_compute(votecl_context *ctx, const hist_args *a, const tool_image *image, const uint8_t *mask,
+             hist_result *r)
 {
     r->first_channel = a->channel >= 0 ? (unsigned)a->channel : 0;
     r->nchannels = a->channel >= 0 ? 1 : image->channels;
     r->nbins = (uint32_t)a->bins;
     hist_range(a, image->dtype, &r->min, &r->max);
+    if (a->edges) {
+        r->min = a->edges[0];
+        r->max = a->edges[a->nedges - 1];
+    }
     if (a->joint)
-        return hist_joint(ctx, image, mask, r);
+        return hist_joint(ctx, a, image, mask, r);
     r->counts = calloc((size_t)r->nchannels * r->nbins, sizeof *r->counts);
     if (!r->counts) {
         fprintf(stderr, "votecl hist: out of memory for %u bins\n", r->nbins);
         return TOOL_EXIT_FAILURE;
     }
     /* every channel in one pass (per_channel), or the one asked for */
-    votecl_status st = tool_hist_image(ctx, image, r->first_channel, r->nchannels, r->nbins,
-                                       r->min, r->max, mask, r->counts, &r->info, &r->seconds);
+    votecl_status st = tool_hist_image(ctx, image, r->first_channel, r->nchannels, r->nbins, r->min,
+                                       r->max, a->edges, mask, r->counts, &r->info, &r->seconds);
     if (st != VOTECL_OK)
         return tool_fail(ctx, st, "histogram");
     return TOOL_EXIT_OK;
@@ -391,6 +440,13 @@ print_json(const hist_args *a, const tool_image *image, const hist_result *r)
     tool_json_kv_uint(&j, "bins", r->nbins);
     tool_json_kv_double(&j, "min", r->min);
     tool_json_kv_double(&j, "max", r->max);
+    if (a->edges) {
+        tool_json_key(&j, "edges");
+        tool_json_begin_array_compact(&j);
+        for (size_t k = 0; k < a->nedges; k++)
+            tool_json_double(&j, a->edges[k]);
+        tool_json_end_array(&j);
+    }
     tool_json_results(&j);
     tool_json_key(&j, "plan");
     tool_json_plan_info(&j, &r->info);
@@ -456,11 +512,11 @@ tool_cmd_hist(tool_options *options, int argc, char **argv)
     tool_image image = {0}, mask = {0};
     votecl_context *ctx = NULL;
     int rc = hist_parse(options, &a, argc, argv);
-    if (rc != TOOL_EXIT_OK)
+    if (rc != TOOL_EXIT_OK || options->help) {
+        if (rc == TOOL_EXIT_OK)
+            hist_usage(stdout);
+        free(a.edges);
         return rc;
-    if (options->help) {
-        hist_usage(stdout);
-        return TOOL_EXIT_OK;
     }
     if ((rc = load_image(&a, &image)) != TOOL_EXIT_OK)
         goto out;
@@ -482,5 +538,6 @@ out:
     votecl_context_free(ctx);
     tool_image_free(&image);
     tool_image_free(&mask);
+    free(a.edges);
     return rc;
 }

@@ -133,12 +133,13 @@ double tool_hist_bin_value(size_t i, size_t nbins, double min, double max, int i
  * lazy set-up), host transfers included.
  * On failure the context holds the message. */
 /* The histograms of nchannels channels of an image from first (several: one pass, per_channel,
- * counts holding nchannels * nbins), over the pixels where mask (NULL: all; width x height
+ * counts holding nchannels * nbins), nbins + 1 uneven edges (NULL: even over [min, max)),
+ * over the pixels where mask (NULL: all; width x height
  * bytes) is nonzero. Otherwise as tool_hist_image_channel(). */
 votecl_status tool_hist_image(votecl_context *context, const tool_image *image, unsigned first,
                               unsigned nchannels, uint32_t nbins, double min, double max,
-                              const uint8_t *mask, uint32_t *counts, votecl_vote_plan_info *info,
-                              double *seconds);
+                              const double *edges, const uint8_t *mask, uint32_t *counts,
+                              votecl_vote_plan_info *info, double *seconds);
 votecl_status tool_hist_image_channel(votecl_context *context, const tool_image *image,
                                       unsigned channel, uint32_t nbins, double min, double max,
                                       uint32_t *counts, votecl_vote_plan_info *info,
