@@ -715,14 +715,10 @@ votecl_status
 votecl_hist_run_masked(votecl_hist_plan *plan, const void *x, const void *y, const float *weights,
                        const uint8_t *mask, size_t n, size_t frames, void *bins)
 {
-    votecl_status status;
+    HIST_ENTER(plan);
+    votecl_status status = check_mask(plan, 1);
 
-    if (plan == NULL)
-        return VOTECL_INVALID_ARGUMENT;
-    VOTECL__ENTER_OR_RETURN(plan->context);
-    if ((status = check_mask(plan, 1)) != VOTECL_OK)
-        return status;
-    return run_host(plan, x, y, weights, mask, n, frames, bins);
+    return status != VOTECL_OK ? status : run_host(plan, x, y, weights, mask, n, frames, bins);
 }
 
 votecl_status
@@ -866,12 +862,8 @@ votecl_hist_run_masked_buffers(votecl_hist_plan *plan, votecl_buffer *x, votecl_
                                votecl_buffer *weights, votecl_buffer *mask, size_t n, size_t frames,
                                votecl_buffer *bins)
 {
-    votecl_status status;
+    HIST_ENTER(plan);
+    votecl_status status = check_mask(plan, 1);
 
-    if (plan == NULL)
-        return VOTECL_INVALID_ARGUMENT;
-    VOTECL__ENTER_OR_RETURN(plan->context);
-    if ((status = check_mask(plan, 1)) != VOTECL_OK)
-        return status;
-    return run_buffers(plan, x, y, weights, mask, n, frames, bins);
+    return status != VOTECL_OK ? status : run_buffers(plan, x, y, weights, mask, n, frames, bins);
 }
