@@ -103,32 +103,56 @@ typedef struct votecl__pclines_source {
     size_t n;
 } votecl__pclines_source;
 
+/* Which pixels of a source are edges, for the fit and the segment walk: an image's 3 x 3 Sobel
+ * edges (magnitude at least the edge threshold, interior pixels) are found a tile at a time
+ * when a line first reaches the tile, so that a pixel's gradient is tested once a run rather
+ * than once for each line and pass near it; an edge list's pixels are marked at once. Two
+ * bitmaps, one a row at a time and one a column at a time, give the edges of a line's band
+ * across a step of either axis in a word or two. */
+typedef struct votecl__pclines_edge_map {
+    const votecl__pclines_desc *desc; /* borrowed */
+    votecl__pclines_source source;    /* its pointers borrowed */
+    votecl_lines_edge *sorted;        /* owned: an edge list sorted by location (x | y << 16) */
+    uint32_t *rows;    /* owned: bit x % 32 of word y * tiles_x + x / 32 set at an edge (x, y) */
+    uint32_t *columns; /* owned: bit y % 32 of word x * tiles_y + y / 32 the same */
+    uint8_t *filled;   /* owned: per tile (32 x 32 pixels), 1 once its bits are set */
+    uint32_t tiles_x, tiles_y;
+} votecl__pclines_edge_map;
+
+/* Prepares map for source (borrowed, as desc, until votecl__pclines_edge_map_free()): an edge
+ * list is sorted and marked; an image is read later, tile by tile. A source with neither has
+ * no edges. Returns VOTECL_OUT_OF_HOST_MEMORY (map then needs no freeing) or VOTECL_OK. */
+votecl_status votecl__pclines_edge_map_init(votecl__pclines_edge_map *map,
+                                            const votecl__pclines_desc *desc,
+                                            const votecl__pclines_source *source);
+
+/* Frees what map owns. */
+void votecl__pclines_edge_map_free(votecl__pclines_edge_map *map);
+
 /* Sorts maxima (most votes first, then lower cell) and converts them into lines, each refined
- * from source (votecl__pclines_refine()) where it has edges, leaving out a line whose extent in
- * the image has both ends within merge px of a stronger kept line (merge 0: none left out);
- * *found is the number kept, at most max_lines (0: no limit).
- * Returns VOTECL_OUT_OF_HOST_MEMORY or VOTECL_OK. */
+ * from map's source (votecl__pclines_refine()) where it has edges (map NULL: none refined),
+ * leaving out a line whose extent in the image has both ends within merge px of a stronger
+ * kept line (merge 0: none left out); *found is the number kept, at most max_lines (0: no
+ * limit). Returns VOTECL_OUT_OF_HOST_MEMORY or VOTECL_OK. */
 votecl_status votecl__pclines_lines(const votecl__pclines_desc *desc, votecl__pclines_max *maxima,
                                     size_t n, size_t max_lines, double merge,
-                                    const votecl__pclines_source *source, votecl_lines_line *lines,
+                                    votecl__pclines_edge_map *map, votecl_lines_line *lines,
                                     size_t capacity, size_t *found);
 
 /* Moves line (a, b, c, theta, rho; the cell's fields stay) onto the weighted total
  * least-squares line of the edges within 3 px of it whose gradient lies within about 26
  * degrees of its normal (votecl-lines.h); returns 1, or 0 leaving it alone when fewer than
- * three are found, or -1 when out of memory. sorted: source's edge list sorted by location
- * (x | y << 16), NULL for an image source; scratch: the fit's, reused from line to line. */
-int votecl__pclines_refine(const votecl__pclines_desc *desc, const votecl__pclines_source *source,
-                           const votecl_lines_edge *sorted, votecl__segment_points *scratch,
+ * three are found, or -1 when out of memory. map: the source's edges (tiles filled as the fit
+ * reaches them); scratch: the fit's, reused from line to line. */
+int votecl__pclines_refine(votecl__pclines_edge_map *map, votecl__segment_points *scratch,
                            votecl_lines_line *line);
 
-/* The segments of lines[0, n) in a packed image: each line's runs of edge pixels within 2 px
- * of it, gaps of at most max_gap steps. Sets each line's has_segment and ends to its longest
- * run (votecl-lines.h) and appends to list every run of at least min_length px;
- * VOTECL_OUT_OF_HOST_MEMORY when list cannot grow. */
-votecl_status votecl__pclines_segments(const votecl__pclines_desc *desc, const void *data,
-                                       votecl_dtype dtype, uint32_t min_length, uint32_t max_gap,
-                                       votecl_lines_line *lines, size_t n,
+/* The segments of lines[0, n) in map's image (its source's data, not NULL): each line's runs
+ * of edge pixels within 2 px of it, gaps of at most max_gap steps. Sets each line's
+ * has_segment and ends to its longest run (votecl-lines.h) and appends to list every run of
+ * at least min_length px; VOTECL_OUT_OF_HOST_MEMORY when list cannot grow. */
+votecl_status votecl__pclines_segments(votecl__pclines_edge_map *map, uint32_t min_length,
+                                       uint32_t max_gap, votecl_lines_line *lines, size_t n,
                                        votecl__segment_list *list);
 
 #endif

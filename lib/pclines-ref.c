@@ -6,6 +6,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "edges-private.h"
 #include "pclines-private.h"
@@ -17,13 +20,6 @@
 #define VOTECL__PCLINES_FIT_BAND 3.0
 #define VOTECL__PCLINES_FIT_PASSES 3u
 #define VOTECL__PCLINES_FIT_TURN (10.0 * M_PI / 180.0)
-
-/* The fit's view of its source (all borrowed). */
-typedef struct pclines_fit_source {
-    const votecl__pclines_desc *desc;
-    const votecl__pclines_source *source;
-    const votecl_lines_edge *sorted;
-} pclines_fit_source;
 
 void
 votecl__pclines_desc_init(votecl__pclines_desc *desc, const votecl_lines_params *p,
@@ -361,24 +357,200 @@ edge_compare(const void *pa, const void *pb)
     return ka < kb ? -1 : ka > kb;
 }
 
-/* source's edges sorted by location for the fit's look-ups (*sorted NULL when there are none);
- * -1 when out of memory. */
-static int
-sort_edges(const votecl__pclines_source *source, votecl_lines_edge **sorted)
+/* --- the edge map: which pixels the fit and the segment walk may count, found once a run --- */
+
+/* The side of the map's tiles, the bits of a word: a line's band (at most 17 px across at the
+ * fit's reach) lies in one or two tiles at each step, and a tile's row is one word. */
+#define EDGE_TILE 32u
+
+#ifdef __SSE2__
+/* The u8 pixels at p, as 16-bit lanes: the first 8 (hi 0) or the next 8. */
+static __m128i
+widen8(const uint8_t *p, int hi)
 {
-    *sorted = NULL;
-    if (source == NULL || source->data != NULL || source->edges == NULL || source->n == 0)
-        return 0;
-    if ((*sorted = votecl__malloc(source->n * sizeof **sorted)) == NULL)
-        return -1;
-    memcpy(*sorted, source->edges, source->n * sizeof **sorted);
-    qsort(*sorted, source->n, sizeof **sorted, edge_compare);
-    return 0;
+    __m128i v = _mm_loadu_si128((const __m128i *)p), zero = _mm_setzero_si128();
+
+    return hi ? _mm_unpackhi_epi8(v, zero) : _mm_unpacklo_epi8(v, zero);
+}
+
+/* The edge masks (-1 or 0 a 16-bit lane) of 8 interior pixels of a u8 row (r1: from the
+ * first; r0, r2: the rows above and below; hi: the 8 after them): the Sobel gradient in 16-bit
+ * lanes (|g| <= 1020) and gx^2 + gy^2 > limit summed exactly in 32 bits (pmaddwd). */
+static __m128i
+edge_mask8(const uint8_t *r0, const uint8_t *r1, const uint8_t *r2, int hi, __m128i limit)
+{
+    __m128i r0m = widen8(r0 - 1, hi), r0c = widen8(r0, hi), r0p = widen8(r0 + 1, hi);
+    __m128i r2m = widen8(r2 - 1, hi), r2c = widen8(r2, hi), r2p = widen8(r2 + 1, hi);
+    __m128i d1 = _mm_sub_epi16(widen8(r1 + 1, hi), widen8(r1 - 1, hi));
+    __m128i gx = _mm_add_epi16(_mm_add_epi16(_mm_sub_epi16(r0p, r0m), _mm_sub_epi16(r2p, r2m)),
+                               _mm_add_epi16(d1, d1));
+    __m128i gy = _mm_sub_epi16(_mm_add_epi16(_mm_add_epi16(r2m, r2p), _mm_add_epi16(r2c, r2c)),
+                               _mm_add_epi16(_mm_add_epi16(r0m, r0p), _mm_add_epi16(r0c, r0c)));
+    __m128i lo4 = _mm_unpacklo_epi16(gx, gy), hi4 = _mm_unpackhi_epi16(gx, gy);
+
+    return _mm_packs_epi32(_mm_cmpgt_epi32(_mm_madd_epi16(lo4, lo4), limit),
+                           _mm_cmpgt_epi32(_mm_madd_epi16(hi4, hi4), limit));
+}
+
+/* The edge bits of 16 interior pixels of a u8 row, as edge_mask8(). */
+static uint32_t
+edge_bits16(const uint8_t *r0, const uint8_t *r1, const uint8_t *r2, __m128i limit)
+{
+    return (uint32_t)_mm_movemask_epi8(
+        _mm_packs_epi16(edge_mask8(r0, r1, r2, 0, limit), edge_mask8(r0, r1, r2, 1, limit)));
+}
+#endif
+
+/* The edge bits of 32 interior pixels of a u8 row from r1 (r0, r2: the rows above and
+ * below), pixel i at bit i; t2: the squared threshold, at most 2^22 (above every u8
+ * gradient's square). */
+static uint32_t
+edge_bits_u8(const uint8_t *r0, const uint8_t *r1, const uint8_t *r2, int32_t t2)
+{
+#ifdef __SSE2__
+    __m128i limit = _mm_set1_epi32(t2 - 1);
+
+    return edge_bits16(r0, r1, r2, limit) | edge_bits16(r0 + 16, r1 + 16, r2 + 16, limit) << 16;
+#else
+    uint32_t word = 0;
+
+    for (unsigned i = 0; i < EDGE_TILE; i++) {
+        int32_t gx = VOTECL__SOBEL3_GX(r0, r1, r2, i), gy = VOTECL__SOBEL3_GY(r0, r1, r2, i);
+        word |= (uint32_t)(gx * gx + gy * gy >= t2) << i;
+    }
+    return word;
+#endif
+}
+
+/* The edge bits of interior pixels x0 <= x < x1 of row y (votecl__pclines_sobel()'s test), x0
+ * at bit x0 % 32 of the word; x0..x1 within one tile. */
+static uint32_t
+edge_word(const votecl__pclines_edge_map *map, uint32_t y, uint32_t x0, uint32_t x1)
+{
+    const votecl__pclines_desc *desc = map->desc;
+    size_t w = desc->width;
+    uint32_t word = 0;
+    int32_t gx, gy;
+
+    if (map->source.dtype == VOTECL_DTYPE_U8 && x1 - x0 == EDGE_TILE) {
+        const uint8_t *r1 = (const uint8_t *)map->source.data + y * w + x0;
+        return edge_bits_u8(r1 - w, r1, r1 + w,
+                            (int32_t)(desc->edge_t2 < 1 << 22 ? desc->edge_t2 : 1 << 22));
+    }
+    for (uint32_t x = x0; x < x1; x++) {
+        votecl__pclines_sobel(map->source.data, map->source.dtype, desc->width, x, y, &gx, &gy);
+        if ((int64_t)gx * gx + (int64_t)gy * gy >= desc->edge_t2)
+            word |= 1u << x % EDGE_TILE;
+    }
+    return word;
+}
+
+/* Sets edge (x, y)'s bit in the column bitmap. */
+static void
+mark_column(votecl__pclines_edge_map *map, uint32_t x, uint32_t y)
+{
+    map->columns[(size_t)x * map->tiles_y + y / EDGE_TILE] |= 1u << y % EDGE_TILE;
+}
+
+/* Sets the bits of tile (tx, ty); the image's border pixels are no edges. */
+static void
+fill_tile(votecl__pclines_edge_map *map, uint32_t tx, uint32_t ty)
+{
+    const votecl__pclines_desc *desc = map->desc;
+    uint32_t x0 = tx * EDGE_TILE, y0 = ty * EDGE_TILE;
+    uint32_t x1 = desc->width - x0 < EDGE_TILE ? desc->width : x0 + EDGE_TILE;
+    uint32_t y1 = desc->height - y0 < EDGE_TILE ? desc->height : y0 + EDGE_TILE;
+    uint32_t ix0 = x0 > 0 ? x0 : 1, ix1 = x1 < desc->width - 1 ? x1 : desc->width - 1;
+
+    for (uint32_t x = x0; x < x1; x++)
+        map->columns[(size_t)x * map->tiles_y + ty] = 0;
+    for (uint32_t y = y0; y < y1; y++) {
+        uint32_t word =
+            y > 0 && y + 1 < desc->height && ix0 < ix1 ? edge_word(map, y, ix0, ix1) : 0;
+        map->rows[(size_t)y * map->tiles_x + tx] = word;
+        for (; word != 0; word &= word - 1)
+            mark_column(map, x0 + (uint32_t)__builtin_ctz(word), y);
+    }
+    map->filled[(size_t)ty * map->tiles_x + tx] = 1;
+}
+
+/* Fills the tiles of the pixels x0..x1 x y0..y1 that are not yet. */
+static void
+cover(votecl__pclines_edge_map *map, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1)
+{
+    for (uint32_t ty = y0 / EDGE_TILE; ty <= y1 / EDGE_TILE; ty++)
+        for (uint32_t tx = x0 / EDGE_TILE; tx <= x1 / EDGE_TILE; tx++)
+            if (!map->filled[(size_t)ty * map->tiles_x + tx])
+                fill_tile(map, tx, ty);
+}
+
+/* Whether pixel (x, y), inside the image, is an edge of map's source. */
+static int
+is_edge(votecl__pclines_edge_map *map, long x, long y)
+{
+    cover(map, (uint32_t)x, (uint32_t)y, (uint32_t)x, (uint32_t)y);
+    return map->rows[(size_t)y * map->tiles_x + (size_t)x / EDGE_TILE] >> x % EDGE_TILE & 1u;
+}
+
+/* An edge list's map: sorted for the weights' look-ups, its pixels marked, every tile filled. */
+static votecl_status
+mark_list(votecl__pclines_edge_map *map)
+{
+    const votecl__pclines_source *source = &map->source;
+
+    if ((map->sorted = votecl__malloc(source->n * sizeof *map->sorted)) == NULL)
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    memcpy(map->sorted, source->edges, source->n * sizeof *map->sorted);
+    qsort(map->sorted, source->n, sizeof *map->sorted, edge_compare);
+    memset(map->rows, 0, (size_t)map->desc->height * map->tiles_x * sizeof *map->rows);
+    memset(map->columns, 0, (size_t)map->desc->width * map->tiles_y * sizeof *map->columns);
+    for (size_t i = 0; i < source->n; i++) {
+        uint32_t x = source->edges[i].x, y = source->edges[i].y;
+        map->rows[(size_t)y * map->tiles_x + x / EDGE_TILE] |= 1u << x % EDGE_TILE;
+        mark_column(map, x, y);
+    }
+    memset(map->filled, 1, (size_t)map->tiles_x * map->tiles_y);
+    return VOTECL_OK;
+}
+
+votecl_status
+votecl__pclines_edge_map_init(votecl__pclines_edge_map *map, const votecl__pclines_desc *desc,
+                              const votecl__pclines_source *source)
+{
+    memset(map, 0, sizeof *map);
+    map->desc = desc;
+    map->tiles_x = (desc->width + EDGE_TILE - 1) / EDGE_TILE;
+    map->tiles_y = (desc->height + EDGE_TILE - 1) / EDGE_TILE;
+    if (source->data == NULL && (source->edges == NULL || source->n == 0))
+        return VOTECL_OK; /* no edges: nothing to look at */
+    map->source = *source;
+    if ((map->filled = votecl__calloc((size_t)map->tiles_x * map->tiles_y, 1)) == NULL ||
+        (map->rows = votecl__malloc((size_t)desc->height * map->tiles_x * sizeof *map->rows)) ==
+            NULL ||
+        (map->columns =
+             votecl__malloc((size_t)desc->width * map->tiles_y * sizeof *map->columns)) == NULL ||
+        (source->data == NULL && mark_list(map) != VOTECL_OK)) {
+        votecl__pclines_edge_map_free(map);
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    }
+    return VOTECL_OK;
+}
+
+void
+votecl__pclines_edge_map_free(votecl__pclines_edge_map *map)
+{
+    free(map->sorted);
+    free(map->rows);
+    free(map->columns);
+    free(map->filled);
+    map->sorted = NULL;
+    map->rows = map->columns = NULL;
+    map->filled = NULL;
 }
 
 votecl_status
 votecl__pclines_lines(const votecl__pclines_desc *desc, votecl__pclines_max *maxima, size_t n,
-                      size_t max_lines, double merge, const votecl__pclines_source *source,
+                      size_t max_lines, double merge, votecl__pclines_edge_map *map,
                       votecl_lines_line *lines, size_t capacity, size_t *found)
 {
     double *kept = NULL;
@@ -386,18 +558,15 @@ votecl__pclines_lines(const votecl__pclines_desc *desc, votecl__pclines_max *max
     /* the lines gathered here and copied to the caller's array only when all went well: a
      * failure (out of memory in the fit or the list) leaves the caller's output untouched */
     votecl_lines_line *out = NULL;
-    votecl_lines_edge *sorted = NULL;
     votecl__segment_points scratch = {0};
     votecl_status status = VOTECL_OK;
     votecl_lines_line l;
 
     if (n > 1)
         qsort(maxima, n, sizeof *maxima, max_compare);
-    if (sort_edges(source, &sorted) != 0)
-        return VOTECL_OUT_OF_HOST_MEMORY;
     for (size_t i = 0; i < n && (max_lines == 0 || taken < max_lines); i++) {
         line_set(desc, &maxima[i], &l);
-        if (source != NULL && votecl__pclines_refine(desc, source, sorted, &scratch, &l) < 0) {
+        if (map != NULL && votecl__pclines_refine(map, &scratch, &l) < 0) {
             status = VOTECL_OUT_OF_HOST_MEMORY;
             break;
         }
@@ -420,7 +589,6 @@ votecl__pclines_lines(const votecl__pclines_desc *desc, votecl__pclines_max *max
         memcpy(lines, out, (taken < capacity ? taken : capacity) * sizeof *lines);
     free(out);
     free(kept);
-    free(sorted);
     free(scratch.xyw);
     if (status == VOTECL_OK)
         *found = taken;
@@ -436,58 +604,100 @@ votecl__pclines_lines(const votecl__pclines_desc *desc, votecl__pclines_max *max
  * edge's two flank pixels meet at the step), and its direction comes from the whole length
  * rather than from the column grid. */
 
-/* The weight of an image pixel: its Sobel magnitude when it is an edge whose gradient lies
- * within about 26 degrees of the normal (|g . n| >= 0.9 |g|, as the segment walk's). */
-static double
-image_weight(const void *arg, long x, long y, double nx, double ny)
+/* Whether gradient (gx, gy) lies within about 26 degrees of normal (nx, ny): |g . n| >= 0.9 |g|
+ * (as the segment walk's), so that crossing lines and clutter are left out. */
+static int
+along_normal(int32_t gx, int32_t gy, double nx, double ny)
 {
-    const pclines_fit_source *fs = arg;
-    const votecl__pclines_desc *desc = fs->desc;
-    int32_t gx, gy;
-    double dot, mag2;
+    double dot = gx * nx + gy * ny;
 
-    if (x < 1 || y < 1 || x + 2 > (long)desc->width || y + 2 > (long)desc->height)
-        return 0;
-    votecl__pclines_sobel(fs->source->data, fs->source->dtype, desc->width, (uint32_t)x,
-                          (uint32_t)y, &gx, &gy);
-    if ((int64_t)gx * gx + (int64_t)gy * gy < desc->edge_t2)
-        return 0;
-    mag2 = (double)gx * gx + (double)gy * gy;
-    dot = gx * nx + gy * ny;
-    return dot * dot >= 0.81 * mag2 ? sqrt(mag2) : 0;
+    return dot * dot >= 0.81 * ((double)gx * gx + (double)gy * gy);
 }
 
-/* The weight of a pixel of an edge list: 1 when it is an edge (with a gradient given, one
- * within about 26 degrees of the normal), else 0. */
+/* The weight of an edge pixel (x, y) of map's image: its Sobel magnitude when its gradient
+ * lies along the normal, else 0. */
 static double
-list_weight(const void *arg, long x, long y, double nx, double ny)
+image_weight(const votecl__pclines_edge_map *map, long x, long y, double nx, double ny)
 {
-    const pclines_fit_source *fs = arg;
+    int32_t gx, gy;
+
+    if (map->source.dtype == VOTECL_DTYPE_U8) /* inline: the fit's most frequent case */
+        votecl__sobel3((const uint8_t *)map->source.data + (size_t)y * map->desc->width + x,
+                       map->desc->width, &gx, &gy);
+    else
+        votecl__pclines_sobel(map->source.data, map->source.dtype, map->desc->width, (uint32_t)x,
+                              (uint32_t)y, &gx, &gy);
+    return along_normal(gx, gy, nx, ny) ? sqrt((double)gx * gx + (double)gy * gy) : 0;
+}
+
+/* The weight of a pixel of map's edge list: 1 when its gradient (where one is given) lies along
+ * the normal, else 0; an edge listed twice counts as the one the search finds. */
+static double
+list_weight(const votecl__pclines_edge_map *map, long x, long y, double nx, double ny)
+{
     votecl_lines_edge key = {(uint32_t)x, (uint32_t)y, 0, 0};
-    const votecl_lines_edge *e = bsearch(&key, fs->sorted, fs->source->n, sizeof key, edge_compare);
-    double dot;
+    const votecl_lines_edge *e =
+        bsearch(&key, map->sorted, map->source.n, sizeof key, edge_compare);
 
     if (e == NULL)
         return 0;
     if (e->gx == 0 && e->gy == 0)
         return 1;
-    dot = e->gx * nx + e->gy * ny;
-    return dot * dot >= 0.81 * ((double)e->gx * e->gx + (double)e->gy * e->gy) ? 1 : 0;
+    return along_normal(e->gx, e->gy, nx, ny) ? 1 : 0;
+}
+
+/* The weight of edge (x, y) of map's source as a pixel of a line of normal (nx, ny). */
+static double
+edge_weight(const votecl__pclines_edge_map *map, long x, long y, double nx, double ny)
+{
+    return map->source.data != NULL ? image_weight(map, x, y, nx, ny)
+                                    : list_weight(map, x, y, nx, ny);
+}
+
+/* The fit's gatherer (votecl__segment_gather): the map's edges of the step, weighed; the
+ * bitmap across the step's axis gives them a word of 32 pixels at a time. */
+static int
+pclines_gather(void *arg, const votecl__segment_line *line, int major_x, long a, long lo, long hi,
+               double reach, votecl__segment_points *pts)
+{
+    votecl__pclines_edge_map *map = arg;
+    const uint32_t *bits =
+        major_x ? map->columns + (size_t)a * map->tiles_y : map->rows + (size_t)a * map->tiles_x;
+
+    if (major_x)
+        cover(map, (uint32_t)a, (uint32_t)lo, (uint32_t)a, (uint32_t)hi);
+    else
+        cover(map, (uint32_t)lo, (uint32_t)a, (uint32_t)hi, (uint32_t)a);
+    for (long k = lo / EDGE_TILE; k <= hi / EDGE_TILE; k++) {
+        uint32_t word = bits[k];
+        if (k == lo / EDGE_TILE)
+            word &= ~0u << lo % EDGE_TILE;
+        if (k == hi / EDGE_TILE)
+            word &= ~0u >> (EDGE_TILE - 1 - hi % EDGE_TILE);
+        for (; word != 0; word &= word - 1) {
+            long b = k * (long)EDGE_TILE + __builtin_ctz(word);
+            long x = major_x ? a : b, y = major_x ? b : a;
+            double w;
+            if (votecl__segment_within(line, x, y, reach) &&
+                (w = edge_weight(map, x, y, line->nx, line->ny)) > 0 &&
+                votecl__segment_push(pts, x, y, w) != 0)
+                return -1;
+        }
+    }
+    return 0;
 }
 
 int
-votecl__pclines_refine(const votecl__pclines_desc *desc, const votecl__pclines_source *source,
-                       const votecl_lines_edge *sorted, votecl__segment_points *scratch,
+votecl__pclines_refine(votecl__pclines_edge_map *map, votecl__segment_points *scratch,
                        votecl_lines_line *l)
 {
+    const votecl__pclines_desc *desc = map->desc;
     votecl__segment_line line = {-l->c * l->a, -l->c * l->b, l->a, l->b, desc->width, desc->height};
-    pclines_fit_source fs = {desc, source, sorted};
-    votecl__segment_weight weight = source->data != NULL ? image_weight : list_weight;
     int fitted;
 
-    if (source->data == NULL && sorted == NULL)
+    if (map->rows == NULL)
         return 0;
-    fitted = votecl__segment_fit(&line, weight, &fs, VOTECL__PCLINES_FIT_BAND,
+    fitted = votecl__segment_fit(&line, pclines_gather, map, VOTECL__PCLINES_FIT_BAND,
                                  VOTECL__PCLINES_FIT_PASSES, VOTECL__PCLINES_FIT_TURN, scratch);
     if (fitted <= 0)
         return fitted;
@@ -512,38 +722,20 @@ votecl__pclines_refine(const votecl__pclines_desc *desc, const votecl__pclines_s
 
 /* --- segments: a walk along the line on the host, the same for every backend --- */
 
-/* Whether (x, y) is an edge pixel whose gradient lies within about 26 degrees of the normal
- * (nx, ny): |g . n| >= 0.9 |g|, so that crossing lines and clutter do not extend a segment. */
-static int
-is_edge_along(const votecl__pclines_desc *desc, const void *data, votecl_dtype dtype, long x,
-              long y, double nx, double ny)
-{
-    int32_t gx, gy;
-    double dot, mag2;
-
-    if (x < 1 || y < 1 || x + 2 > (long)desc->width || y + 2 > (long)desc->height)
-        return 0;
-    votecl__pclines_sobel(data, dtype, desc->width, (uint32_t)x, (uint32_t)y, &gx, &gy);
-    mag2 = (double)gx * gx + (double)gy * gy;
-    if ((int64_t)gx * gx + (int64_t)gy * gy < desc->edge_t2)
-        return 0;
-    dot = gx * nx + gy * ny;
-    return dot * dot >= 0.81 * mag2;
-}
-
-/* The image a segment is looked for in (borrowed). */
-typedef struct pclines_segment_image {
-    const votecl__pclines_desc *desc;
-    const void *data;
-    votecl_dtype dtype;
-} pclines_segment_image;
-
-/* The segment walk's hit test (lib/segment.c). */
+/* The segment walk's hit test (lib/segment.c): an edge pixel of the map's image whose gradient
+ * lies along the normal (nx, ny), so that crossing lines and clutter do not extend a
+ * segment. */
 static int
 pclines_hit(const void *arg, long x, long y, double nx, double ny)
 {
-    const pclines_segment_image *im = arg;
-    return is_edge_along(im->desc, im->data, im->dtype, x, y, nx, ny);
+    votecl__pclines_edge_map *map = (votecl__pclines_edge_map *)arg;
+    int32_t gx, gy;
+
+    if (!is_edge(map, x, y))
+        return 0;
+    votecl__pclines_sobel(map->source.data, map->source.dtype, map->desc->width, (uint32_t)x,
+                          (uint32_t)y, &gx, &gy);
+    return along_normal(gx, gy, nx, ny);
 }
 
 /* One line's runs: its has_segment and ends, and the runs appended to w's list. */
@@ -559,15 +751,13 @@ pclines_segment(const votecl__pclines_desc *desc, const votecl__segment_walker *
 }
 
 votecl_status
-votecl__pclines_segments(const votecl__pclines_desc *desc, const void *data, votecl_dtype dtype,
-                         uint32_t min_length, uint32_t max_gap, votecl_lines_line *lines, size_t n,
-                         votecl__segment_list *list)
+votecl__pclines_segments(votecl__pclines_edge_map *map, uint32_t min_length, uint32_t max_gap,
+                         votecl_lines_line *lines, size_t n, votecl__segment_list *list)
 {
-    pclines_segment_image im = {desc, data, dtype};
-    votecl__segment_walker w = {pclines_hit, &im, min_length, max_gap, 0, list};
+    votecl__segment_walker w = {pclines_hit, map, min_length, max_gap, 0, list};
 
     for (w.index = 0; w.index < n; w.index++)
-        if (pclines_segment(desc, &w, &lines[w.index]) != 0)
+        if (pclines_segment(map->desc, &w, &lines[w.index]) != 0)
             return VOTECL_OUT_OF_HOST_MEMORY;
     return VOTECL_OK;
 }

@@ -859,28 +859,34 @@ check_image(votecl_lines_plan *plan, const votecl_image *image, size_t *row_byte
     return status;
 }
 
-/* source: the packed image (for the fit and segments) or the edge list (for the fit). */
+/* source: the packed image (for the fit and segments) or the edge list (for the fit). The
+ * map of its edges serves both, each pixel tested once a run. */
 static votecl_status
 finish_lines(votecl_lines_plan *plan, const votecl__pclines_source *source,
              votecl_lines_line *lines, size_t capacity, size_t *found)
 {
     size_t n = plan->last.maxima < plan->max_capacity ? plan->last.maxima : plan->max_capacity;
-    const void *data = source->data;
+    int segments = source->data != NULL && plan->params.segments;
+    votecl__pclines_edge_map map;
     votecl_status status;
 
     plan->have_space = 1;
+    if ((plan->params.refine || segments) &&
+        votecl__pclines_edge_map_init(&map, &plan->desc, source) != VOTECL_OK)
+        return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY,
+                            "out of memory for the lines");
     status = votecl__pclines_lines(&plan->desc, plan->host_maxima, n, plan->params.max_lines,
-                                   plan->params.merge_distance, plan->params.refine ? source : NULL,
+                                   plan->params.merge_distance, plan->params.refine ? &map : NULL,
                                    lines, capacity, found);
     if (status != VOTECL_OK)
-        return votecl__fail(plan->context, status, "out of memory for the lines");
-    if (data == NULL || !plan->params.segments)
-        return VOTECL_OK;
-    if (votecl__pclines_segments(&plan->desc, data, source->dtype, plan->params.min_length,
-                                 plan->params.max_gap, lines, *found < capacity ? *found : capacity,
-                                 &plan->segments) != VOTECL_OK)
-        return votecl__segment_failed(plan->context, &plan->segments);
-    return VOTECL_OK;
+        status = votecl__fail(plan->context, status, "out of memory for the lines");
+    else if (segments && votecl__pclines_segments(
+                             &map, plan->params.min_length, plan->params.max_gap, lines,
+                             *found < capacity ? *found : capacity, &plan->segments) != VOTECL_OK)
+        status = votecl__segment_failed(plan->context, &plan->segments);
+    if (plan->params.refine || segments)
+        votecl__pclines_edge_map_free(&map);
+    return status;
 }
 
 votecl_status

@@ -176,46 +176,42 @@ votecl__segment_get(const votecl__segment_list *list, const votecl_segment **seg
 
 /* --- the sub-pixel fit --- */
 
-/* Appends pixel (x, y) of weight w to pts; -1 when out of memory. */
-static int
-fit_push(votecl__segment_points *pts, double x, double y, double w)
+int
+votecl__segment_push(votecl__segment_points *pts, long x, long y, double w)
 {
     if (votecl__grow((void **)&pts->xyw, &pts->room, pts->n + 1, 3 * sizeof(double), 256) != 0)
         return -1;
-    pts->xyw[3 * pts->n] = x;
-    pts->xyw[3 * pts->n + 1] = y;
+    pts->xyw[3 * pts->n] = (double)x;
+    pts->xyw[3 * pts->n + 1] = (double)y;
     pts->xyw[3 * pts->n + 2] = w;
     pts->n++;
     return 0;
 }
 
-/* Gathers into pts the edge pixels within reach px of line (x, y and weight of each),
- * visiting along its major axis the pixels of the band that cross each step; -1 when out of
- * memory. */
+/* Gathers into pts the edge pixels within reach px of line, asking gather for the pixels of
+ * the band that cross each step along its major axis. A pixel within reach lies at most
+ * reach / |dm| from the line's crossing of its step; the span reaches 1/16 px further, far
+ * beyond the rounding of the crossing, and its ends, truncated, still hold every pixel within
+ * it: the span changes which pixels are tested but never which pass. -1 when out of memory. */
 static int
-fit_collect(const votecl__segment_line *line, votecl__segment_weight weight, const void *arg,
+fit_collect(const votecl__segment_line *line, votecl__segment_gather gather, void *arg,
             double reach, votecl__segment_points *pts)
 {
     double dx = -line->ny, dy = line->nx;
     int major_x = fabs(dx) >= fabs(dy);
     double dm = major_x ? dx : dy, dn = major_x ? dy : dx, pm = major_x ? line->px : line->py;
-    double pn = major_x ? line->py : line->px, across = reach / fabs(dm) + 1.0;
+    double pn = major_x ? line->py : line->px, across = reach / fabs(dm) + 0.0625, slope = dn / dm;
     long last_m = major_x ? (long)line->width - 1 : (long)line->height - 1;
     long last_n = major_x ? (long)line->height - 1 : (long)line->width - 1;
 
     pts->n = 0;
     for (long a = 0; a <= last_m; a++) {
-        double centre = pn + (a - pm) / dm * dn;
-        long lo = (long)ceil(centre - across), hi = (long)floor(centre + across);
-        for (long b = lo < 0 ? 0 : lo; b <= hi && b <= last_n; b++) {
-            long x = major_x ? a : b, y = major_x ? b : a;
-            double w;
-            if (fabs((x - line->px) * line->nx + (y - line->py) * line->ny) > reach ||
-                (w = weight(arg, x, y, line->nx, line->ny)) <= 0)
-                continue;
-            if (fit_push(pts, (double)x, (double)y, w) != 0)
-                return -1;
-        }
+        double centre = pn + (a - pm) * slope;
+        long lo = (long)(centre - across), hi = (long)(centre + across);
+        lo = lo < 0 ? 0 : lo;
+        hi = hi < last_n ? hi : last_n;
+        if (lo <= hi && gather(arg, line, major_x, a, lo, hi, reach, pts) != 0)
+            return -1;
     }
     return 0;
 }
@@ -229,18 +225,20 @@ fit_pass(votecl__segment_line *line, const votecl__segment_points *pts, double b
     double nx, ny;
     size_t n = 0;
 
+    /* a pixel beyond band adds weight 0, which leaves each sum as it was (none is -0: they
+     * start at +0), without a branch the pixels' order makes unpredictable */
     for (size_t i = 0; i < pts->n; i++) {
         double rx = pts->xyw[3 * i] - line->px, ry = pts->xyw[3 * i + 1] - line->py;
         double w = pts->xyw[3 * i + 2];
-        if (fabs(rx * line->nx + ry * line->ny) > band)
-            continue;
+        int in = !(fabs(rx * line->nx + ry * line->ny) > band);
+        w = in ? w : 0.0;
         sw += w;
         sx += w * rx;
         sy += w * ry;
         sxx += w * rx * rx;
         sxy += w * rx * ry;
         syy += w * ry * ry;
-        n++;
+        n += (size_t)in;
     }
     if (n < 3 || !(sw > 0))
         return 0;
@@ -265,13 +263,13 @@ fit_pass(votecl__segment_line *line, const votecl__segment_points *pts, double b
 }
 
 int
-votecl__segment_fit(votecl__segment_line *line, votecl__segment_weight weight, const void *arg,
+votecl__segment_fit(votecl__segment_line *line, votecl__segment_gather gather, void *arg,
                     double band, unsigned passes, double max_turn, votecl__segment_points *pts)
 {
     votecl__segment_line fit = *line;
 
     /* every pass looks around the last one's line, which moves by at most a pixel or two */
-    if (fit_collect(line, weight, arg, band + VOTECL__SEGMENT_FIT_MARGIN, pts) != 0)
+    if (fit_collect(line, gather, arg, band + VOTECL__SEGMENT_FIT_MARGIN, pts) != 0)
         return -1;
     for (unsigned k = 0; k < passes; k++)
         if (!fit_pass(&fit, pts, band))
