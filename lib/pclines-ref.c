@@ -488,7 +488,10 @@ cover(votecl__pclines_edge_map *map, uint32_t x0, uint32_t y0, uint32_t x1, uint
 static int
 is_edge(votecl__pclines_edge_map *map, long x, long y)
 {
-    cover(map, (uint32_t)x, (uint32_t)y, (uint32_t)x, (uint32_t)y);
+    uint32_t tx = (uint32_t)x / EDGE_TILE, ty = (uint32_t)y / EDGE_TILE;
+
+    if (!map->filled[(size_t)ty * map->tiles_x + tx])
+        fill_tile(map, tx, ty);
     return map->rows[(size_t)y * map->tiles_x + (size_t)x / EDGE_TILE] >> x % EDGE_TILE & 1u;
 }
 

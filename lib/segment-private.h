@@ -71,8 +71,22 @@ typedef struct votecl__segment_points {
     size_t n, room;
 } votecl__segment_points;
 
-/* Appends pixel (x, y) of weight w to pts; -1 when out of memory. */
-int votecl__segment_push(votecl__segment_points *pts, long x, long y, double w);
+/* Makes room in pts for one more pixel; -1 when out of memory. */
+int votecl__segment_grow(votecl__segment_points *pts);
+
+/* Appends pixel (x, y) of weight w to pts; -1 when out of memory. Inline: the fit pushes
+ * thousands of pixels a line. */
+static inline int
+votecl__segment_push(votecl__segment_points *pts, long x, long y, double w)
+{
+    if (pts->n >= pts->room && votecl__segment_grow(pts) != 0)
+        return -1;
+    pts->xyw[3 * pts->n] = (double)x;
+    pts->xyw[3 * pts->n + 1] = (double)y;
+    pts->xyw[3 * pts->n + 2] = w;
+    pts->n++;
+    return 0;
+}
 
 /* Whether pixel (x, y) lies within reach px of line (perpendicular distance). */
 static inline int

@@ -177,15 +177,9 @@ votecl__segment_get(const votecl__segment_list *list, const votecl_segment **seg
 /* --- the sub-pixel fit --- */
 
 int
-votecl__segment_push(votecl__segment_points *pts, long x, long y, double w)
+votecl__segment_grow(votecl__segment_points *pts)
 {
-    if (votecl__grow((void **)&pts->xyw, &pts->room, pts->n + 1, 3 * sizeof(double), 256) != 0)
-        return -1;
-    pts->xyw[3 * pts->n] = (double)x;
-    pts->xyw[3 * pts->n + 1] = (double)y;
-    pts->xyw[3 * pts->n + 2] = w;
-    pts->n++;
-    return 0;
+    return votecl__grow((void **)&pts->xyw, &pts->room, pts->n + 1, 3 * sizeof(double), 256);
 }
 
 /* Gathers into pts the edge pixels within reach px of line, asking gather for the pixels of
