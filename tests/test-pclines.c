@@ -9,7 +9,8 @@
  *                      argument checks naming the field; a fixed subset of the line truth
  *                      suite (tests/truth-lines.h: digital lines every 5 degrees, anti-aliased
  *                      ones, cluttered scenes) with recall floors and segment ends within
- *                      3 px;
+ *                      3 px; the fitted lines of a scene (image and edge list) and its segment
+ *                      ends against values recorded from the fit before its edge map;
  * /opencl/pclines/...  the device TS space and lines equal to the reference's exactly (u8 and
  *                      f32 images with and without orientation, edge lists), and the same
  *                      truth tests on the device; row tiles on a device limited to 1 KiB of
@@ -1388,6 +1389,110 @@ test_opencl_truth(void)
         check_truth(device());
 }
 
+/* --- the fit against recorded values --- */
+
+/* A scene for the fit: an anti-aliased line 2 px wide, a step edge crossing it, a thin line
+ * and clutter (values of tu_rng 7), 200 x 150. */
+static image
+fit_scene(void)
+{
+    image im = image_new(200, 150, 200);
+    planted soft = {0.3, 60.0}, step = {2.0, -40.0}, thin = {1.2, 120.0};
+    tu_rng rng;
+
+    tu_rng_init(&rng, 7);
+    for (size_t y = 0; y < im.height; y++)
+        for (size_t x = 0; x < im.width; x++) {
+            double d = fabs((double)x * cos(soft.theta) + (double)y * sin(soft.theta) - soft.rho);
+            double v = (bright(&step, x, y) ? 120.0 : 30.0) + (d < 2.0 ? 100.0 * (2.0 - d) : 0.0);
+            im.data[y * im.stride + x] = (uint8_t)(v + (double)tu_rng_below(&rng, 25));
+        }
+    draw_line(&im, &thin, 250);
+    return im;
+}
+
+/* The scene's edges as a list (3 x 3 Sobel at least 128), every third without a gradient. */
+static votecl_lines_edge *
+fit_scene_edges(const image *im, size_t *n)
+{
+    votecl_lines_edge *e = g_new(votecl_lines_edge, im->width * im->height);
+    int32_t gx, gy;
+
+    *n = 0;
+    for (uint32_t y = 1; y + 1 < im->height; y++)
+        for (uint32_t x = 1; x + 1 < im->width; x++) {
+            votecl__pclines_sobel(im->data, VOTECL_DTYPE_U8, (uint32_t)im->width, x, y, &gx, &gy);
+            if ((int64_t)gx * gx + (int64_t)gy * gy >= 128 * 128)
+                e[(*n)++] = (votecl_lines_edge){x, y, *n % 3 ? gx : 0, *n % 3 ? gy : 0};
+        }
+    return e;
+}
+
+/* The fitted lines (a, b, c) of the scene's image, with the longest segment's ends (x0, y0,
+ * x1, y1), and of its edge list, as the fit gave them before it read a map of the edges
+ * (2026-11-27): within 1e-9, so that another libm's last bit passes but a pixel more or
+ * less in a fit, or a weight changed, does not. */
+static const double fit_image_lines[][7] = {
+    {0x1.e911141c34e43p-1, 0x1.2f094b1bd5f3p-2, -0x1.e0363d0b90fcp+5, 0x1.f494698378b78p+5,
+     0x1.bc2ef07f7808p-1, 0x1.0e7115507ed26p+4, 0x1.288f2caec429bp+7},
+    {0x1.734c653f4ac5ep-2, 0x1.dd28137f96f56p-1, -0x1.e015bad3f77dfp+6, 0x1.8bd48dd5d69d1p+7,
+     0x1.9e415705a2b4p+5, 0x1.78ce1a2ec88cp+0, 0x1.006cfcda1db0cp+7},
+    {-0x1.aa6cffccbfa5cp-2, 0x1.d17e5a9e4f26cp-1, 0x1.40594d1cb6d85p+5, 0x1.8c447303c606ep+7,
+     0x1.75aa3ca7293a5p+5, 0x1.84ee56d7470aap+6, 0x1.f7a6576dd598p-2},
+};
+static const double fit_list_lines[][3] = {
+    {0x1.e90c3ca322779p-1, 0x1.2f288ad36a2b9p-2, -0x1.e04e0aa1fee94p+5},
+    {0x1.73624e45c5p-2, 0x1.dd23d030cc6ap-1, -0x1.e014468f3ad6ap+6},
+    {-0x1.abd3c9a33865bp-2, 0x1.d12c057ee5184p-1, 0x1.420c07a94bda4p+5},
+};
+
+/* values (3 or 7) of each of found lines against want (n lines of values each). */
+static void
+check_recorded(const votecl_lines_line *l, size_t found, const double *want, size_t n, int values)
+{
+    g_assert_cmpuint(found, ==, n);
+    for (size_t i = 0; i < found; i++) {
+        double got[7] = {l[i].a, l[i].b, l[i].c, l[i].x0, l[i].y0, l[i].x1, l[i].y1};
+        for (int k = 0; k < values; k++) {
+            if (fabs(got[k] - want[i * values + k]) > 1e-9)
+                g_test_message("line %zu value %d: %a, recorded %a", i, k, got[k],
+                               want[i * values + k]);
+            g_assert_cmpfloat(fabs(got[k] - want[i * values + k]), <=, 1e-9);
+        }
+    }
+}
+
+static void
+test_ref_fit_recorded(void)
+{
+    image im = fit_scene();
+    votecl_image view = image_view(&im);
+    votecl_lines_plan *plan = NULL;
+    votecl_lines_line lines[32];
+    votecl_lines_params p;
+    size_t found = 0, n = 0;
+    votecl_lines_edge *edges = fit_scene_edges(&im, &n);
+
+    votecl_lines_params_init(&p);
+    p.segments = 1;
+    g_assert_cmpint(votecl_lines_plan_new(tu_ref_context, &p, im.width, im.height, &plan), ==,
+                    VOTECL_OK);
+    g_assert_cmpint(votecl_lines_run(plan, &view, lines, 32, &found), ==, VOTECL_OK);
+    for (size_t i = 0; i < found && i < 32; i++)
+        g_test_message("image {%a, %a, %a, %a, %a, %a, %a},", lines[i].a, lines[i].b, lines[i].c,
+                       lines[i].x0, lines[i].y0, lines[i].x1, lines[i].y1);
+    g_assert_cmpuint(found, <=, 32);
+    check_recorded(lines, found, &fit_image_lines[0][0], G_N_ELEMENTS(fit_image_lines), 7);
+    g_assert_cmpint(votecl_lines_run_edges(plan, edges, n, lines, 32, &found), ==, VOTECL_OK);
+    for (size_t i = 0; i < found && i < 32; i++)
+        g_test_message("list {%a, %a, %a},", lines[i].a, lines[i].b, lines[i].c);
+    g_assert_cmpuint(found, <=, 32);
+    check_recorded(lines, found, &fit_list_lines[0][0], G_N_ELEMENTS(fit_list_lines), 3);
+    votecl_lines_plan_free(plan);
+    g_free(edges);
+    g_free(im.data);
+}
+
 static const tu_test tests[] = {
     {TU_PATH, "/ref/pclines/keys", {test_ref_keys}},
     {TU_PATH, "/ref/pclines/axes", {test_ref_axes}},
@@ -1398,6 +1503,7 @@ static const tu_test tests[] = {
     {TU_PATH, "/ref/pclines/segments-dashed", {test_ref_segments_dashed}},
     {TU_PATH, "/ref/pclines/positions", {test_ref_positions}},
     {TU_PATH, "/ref/pclines/truth", {test_ref_truth}},
+    {TU_PATH, "/ref/pclines/fit-recorded", {test_ref_fit_recorded}},
     {TU_DEVICE, "pclines/equal-image", {test_opencl_equal_image}},
     {TU_DEVICE, "pclines/equal-edges", {test_opencl_equal_edges}},
     {TU_DEVICE, "pclines/colour", {test_opencl_colour}},
