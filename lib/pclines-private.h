@@ -115,8 +115,9 @@ typedef struct votecl__pclines_edge_map {
     votecl_lines_edge *sorted;        /* owned: an edge list sorted by location (x | y << 16) */
     uint32_t *rows;    /* owned: bit x % 32 of word y * tiles_x + x / 32 set at an edge (x, y) */
     uint32_t *columns; /* owned: bit y % 32 of word x * tiles_y + y / 32 the same */
-    uint8_t *filled;   /* owned: per tile (32 x 32 pixels), 1 once its bits are set */
-    uint32_t tiles_x, tiles_y;
+    uint8_t *filled;   /* owned: per tile (32 x 8 pixels, row by row), 1 once its bits are set */
+    uint32_t tiles_x;  /* tiles across, words of a row */
+    uint32_t tiles_y;  /* words of a column */
 } votecl__pclines_edge_map;
 
 /* Prepares map for source (borrowed, as desc, until votecl__pclines_edge_map_free()): an edge
