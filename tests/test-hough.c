@@ -29,6 +29,7 @@
 
 #include "hough-private.h"
 #include "image-io.h"
+#include "segments.h"
 #include "truth-lines.h"
 
 static votecl_context *
@@ -915,24 +916,17 @@ segment_ends_at(const votecl_hough_line *l, double a, double b, double c, double
 static void
 check_segments_whole(votecl_context *ctx)
 {
-    static const double want[][4] = {
-        {25, 25, 74, 74}, {25, 75, 74, 26}, {10, 5, 60, 5}, {95, 40, 95, 89}};
-    edge_image im = edge_image_new(100, 100, 100);
+    edge_image im = edge_image_new(TU_SEGMENTS_SIDE, TU_SEGMENTS_SIDE, TU_SEGMENTS_SIDE);
     votecl_hough_params p;
     result r;
-    for (size_t i = 25; i < 75; i++)
-        im.data[i * 100 + i] = im.data[(100 - i) * 100 + i] = 255;
-    for (size_t i = 10; i <= 60; i++)
-        im.data[5 * 100 + i] = 255;
-    for (size_t i = 40; i < 90; i++)
-        im.data[i * 100 + 95] = 255;
+    tu_segments_whole_draw(im.data);
     votecl_hough_params_init(&p);
     p.segments = 1;
     p.max_gap = 1;
     p.min_length = 10;
     p.peak_threshold = 10;
     if (run(ctx, &p, &im, &r) == 0) {
-        TU_CHECK_SEGMENTS(r.lines, r.found, MAX_LINES, want, segment_ends_at);
+        TU_CHECK_SEGMENTS(r.lines, r.found, MAX_LINES, tu_segments_whole_want, segment_ends_at);
         result_clear(&r);
     }
     g_free(im.data);
@@ -951,77 +945,57 @@ test_device_segments_diagonal(void)
         check_segments_whole(device());
 }
 
-/* Issue 26 item 3: every run along each line of the dashed scene (tests/truth-lines.h) for
- * each max_gap and min_length of the table, two collinear separate segments both reported;
- * each line's own fields hold its longest. segs: caller-owned output, the last case's. */
-static void
-check_dashed(votecl_context *ctx, votecl_segment (*segs)[6], size_t *counts)
+/* Issue 26 item 3 (tests/segments.h): the theta-rho detector's segments of the dashed scene;
+ * each line's own fields hold its longest. */
+static void *
+dashed_plan_new(votecl_context *ctx, uint32_t max_gap, uint32_t min_length, size_t width,
+                size_t height)
 {
-    edge_image im =
-        edge_image_new(TRUTH_LINES_DASHED_W, TRUTH_LINES_DASHED_H, TRUTH_LINES_DASHED_W);
-    truth_lines_dashed_draw(im.data);
-    for (size_t k = 0; k < truth_lines_dashed_count; k++) {
-        const truth_lines_dashed_case *c = &truth_lines_dashed_cases[k];
-        votecl_hough_line lines[2];
-        const votecl_segment *found = NULL;
-        size_t n = 0, count = 0;
-        votecl_hough_params p;
-        votecl_hough_params_init(&p);
-        p.segments = 1;
-        p.max_gap = c->max_gap;
-        p.min_length = c->min_length;
-        votecl_hough_plan *plan = plan_new(ctx, &p, im.width, im.height);
-        votecl_image view = edge_view(&im);
-        if (plan == NULL)
-            break;
-        /* none before the first run; NULL pointers refused */
-        g_assert_cmpint(votecl_hough_plan_segments(plan, &found, &count), ==, VOTECL_OK);
-        g_assert_true(found == NULL && count == 0);
-        g_assert_cmpint(votecl_hough_plan_segments(plan, NULL, &count), ==,
-                        VOTECL_INVALID_ARGUMENT);
-        g_assert_cmpint(votecl_hough_run(plan, &view, lines, 2, &n, NULL), ==, VOTECL_OK);
-        g_assert_cmpuint(n, ==, 2);
-        g_assert_cmpint(votecl_hough_plan_segments(plan, &found, &count), ==, VOTECL_OK);
-        for (size_t i = 0; i < count; i++)
-            g_test_message("max_gap %u min_length %u: line %zu (%.2f, %.2f)-(%.2f, %.2f) %u hits",
-                           c->max_gap, c->min_length, found[i].line, found[i].x0, found[i].y0,
-                           found[i].x1, found[i].y1, found[i].hits);
-        g_assert_true(truth_lines_dashed_check(c, found, count, 0.5));
-        for (size_t i = 0; i < count; i++)
-            g_assert_true(lines[found[i].line].has_segment);
-        g_assert_cmpuint(count, <=, 6);
-        memcpy(segs[k], found, count * sizeof *found);
-        counts[k] = count;
-        votecl_hough_plan_free(plan);
-    }
-    g_free(im.data);
+    votecl_hough_params p;
+
+    votecl_hough_params_init(&p);
+    p.segments = 1;
+    p.max_gap = max_gap;
+    p.min_length = min_length;
+    return plan_new(ctx, &p, width, height);
 }
+
+static votecl_status
+dashed_run(void *plan, const votecl_image *view, size_t *n, int has_segment[2])
+{
+    votecl_hough_line lines[2];
+    votecl_status status = votecl_hough_run(plan, view, lines, 2, n, NULL);
+
+    for (size_t i = 0; i < *n && i < 2; i++)
+        has_segment[i] = lines[i].has_segment;
+    return status;
+}
+
+static votecl_status
+dashed_segments(void *plan, const votecl_segment **found, size_t *count)
+{
+    return votecl_hough_plan_segments(plan, found, count);
+}
+
+static void
+dashed_free(void *plan)
+{
+    votecl_hough_plan_free(plan);
+}
+
+static const tu_segment_detector hough_segments = {dashed_plan_new, dashed_run, dashed_segments,
+                                                   dashed_free};
 
 static void
 test_ref_segments_dashed(void)
 {
-    votecl_segment segs[16][6];
-    size_t counts[16];
-    g_assert_cmpuint(truth_lines_dashed_count, <=, 16);
-    check_dashed(tu_ref_context, segs, counts);
+    tu_check_dashed_ref(&hough_segments);
 }
 
-/* The device's segments equal the reference's (the runs are found on the host). */
 static void
 test_device_segments_dashed(void)
 {
-    votecl_segment segs[16][6], want[16][6];
-    size_t counts[16], want_counts[16];
-    if (device() == NULL)
-        return;
-    memset(segs, 0, sizeof segs);
-    memset(want, 0, sizeof want);
-    check_dashed(device(), segs, counts);
-    check_dashed(tu_ref_context, want, want_counts);
-    for (size_t k = 0; k < truth_lines_dashed_count; k++) {
-        g_assert_cmpuint(counts[k], ==, want_counts[k]);
-        g_assert_true(truth_lines_segments_equal(segs[k], want[k], counts[k]));
-    }
+    tu_check_dashed_device(&hough_segments, device());
 }
 
 static void
