@@ -424,25 +424,19 @@ truth_lines_score_case(const truth_lines_case *c, const truth_lines_detection *d
             score->end_error_sum += e;
         }
     }
-    score->truths += c->n;
-    score->matched += matched;
-    score->detections += n;
-    score->cases++;
-    score->cases_all_found += matched == c->n;
+    TRUTH_SCORE_CASE(score, c->n, matched, n);
 }
 
 double
 truth_lines_recall(const truth_lines_score *s)
 {
-    return s->truths > 0 ? (double)s->matched / s->truths : 1.0;
+    return truth_ratio(s->matched, s->truths);
 }
 
 double
 truth_lines_precision(const truth_lines_score *s)
 {
-    return s->detections > 0
-               ? (double)(s->detections - s->duplicates - s->false_positives) / s->detections
-               : 1.0;
+    return truth_ratio(s->detections - s->duplicates - s->false_positives, s->detections);
 }
 
 /* --- every segment (issue 26 item 3) --- */
