@@ -30,6 +30,44 @@ typedef struct tu_segment_detector {
     void (*free)(void *plan);
 } tu_segment_detector;
 
+/* Defines name, the tu_segment_detector of the detector votecl_<algo>_plan: plans from
+ * votecl_<algo>_params_init with segments on (a failure fails the test), run by run (an
+ * expression of plan, view, lines (line_type[2]) and n), read by votecl_<algo>_plan_segments
+ * and freed by votecl_<algo>_plan_free. */
+#define TU_SEGMENT_DETECTOR(name, algo, line_type, run)                                            \
+    static void *name##_plan_new(votecl_context *ctx, uint32_t max_gap, uint32_t min_length,       \
+                                 size_t width, size_t height)                                      \
+    {                                                                                              \
+        votecl_##algo##_plan *plan = NULL;                                                         \
+        votecl_##algo##_params p;                                                                  \
+        votecl_##algo##_params_init(&p);                                                           \
+        p.segments = 1;                                                                            \
+        p.max_gap = max_gap;                                                                       \
+        p.min_length = min_length;                                                                 \
+        tu_check_ok(ctx, votecl_##algo##_plan_new(ctx, &p, width, height, &plan), "plan %zux%zu",  \
+                    width, height);                                                                \
+        return plan;                                                                               \
+    }                                                                                              \
+    static votecl_status name##_run(void *plan, const votecl_image *view, size_t *n,               \
+                                    int has_segment[2])                                            \
+    {                                                                                              \
+        line_type lines[2];                                                                        \
+        votecl_status status = run;                                                                \
+        for (size_t i = 0; i < *n && i < 2; i++)                                                   \
+            has_segment[i] = lines[i].has_segment;                                                 \
+        return status;                                                                             \
+    }                                                                                              \
+    static votecl_status name##_segments(void *plan, const votecl_segment **found, size_t *count)  \
+    {                                                                                              \
+        return votecl_##algo##_plan_segments(plan, found, count);                                  \
+    }                                                                                              \
+    static void name##_free(void *plan)                                                            \
+    {                                                                                              \
+        votecl_##algo##_plan_free(plan);                                                           \
+    }                                                                                              \
+    static const tu_segment_detector name = {name##_plan_new, name##_run, name##_segments,         \
+                                             name##_free}
+
 /* Issue 26 item 3: every run along each line of the dashed scene (tests/truth-lines.h) for
  * each max_gap and min_length of the table, two collinear separate segments both reported, the
  * lines they lie on marked as having one; segments are none before the first run and a NULL

@@ -947,44 +947,8 @@ test_device_segments_diagonal(void)
 
 /* Issue 26 item 3 (tests/segments.h): the theta-rho detector's segments of the dashed scene;
  * each line's own fields hold its longest. */
-static void *
-dashed_plan_new(votecl_context *ctx, uint32_t max_gap, uint32_t min_length, size_t width,
-                size_t height)
-{
-    votecl_hough_params p;
-
-    votecl_hough_params_init(&p);
-    p.segments = 1;
-    p.max_gap = max_gap;
-    p.min_length = min_length;
-    return plan_new(ctx, &p, width, height);
-}
-
-static votecl_status
-dashed_run(void *plan, const votecl_image *view, size_t *n, int has_segment[2])
-{
-    votecl_hough_line lines[2];
-    votecl_status status = votecl_hough_run(plan, view, lines, 2, n, NULL);
-
-    for (size_t i = 0; i < *n && i < 2; i++)
-        has_segment[i] = lines[i].has_segment;
-    return status;
-}
-
-static votecl_status
-dashed_segments(void *plan, const votecl_segment **found, size_t *count)
-{
-    return votecl_hough_plan_segments(plan, found, count);
-}
-
-static void
-dashed_free(void *plan)
-{
-    votecl_hough_plan_free(plan);
-}
-
-static const tu_segment_detector hough_segments = {dashed_plan_new, dashed_run, dashed_segments,
-                                                   dashed_free};
+TU_SEGMENT_DETECTOR(hough_segments, hough, votecl_hough_line,
+                    votecl_hough_run(plan, view, lines, 2, n, NULL));
 
 static void
 test_ref_segments_dashed(void)

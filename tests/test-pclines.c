@@ -257,46 +257,8 @@ test_opencl_segments_diagonal(void)
 
 /* Issue 26 item 3 (tests/segments.h): PClines' segments of the dashed scene (the Sobel flanks
  * of a dash end on its end pixels: the corners' gradients lie off the normal). */
-static void *
-dashed_plan_new(votecl_context *ctx, uint32_t max_gap, uint32_t min_length, size_t width,
-                size_t height)
-{
-    votecl_lines_plan *plan = NULL;
-    votecl_lines_params p;
-
-    votecl_lines_params_init(&p);
-    p.segments = 1;
-    p.max_gap = max_gap;
-    p.min_length = min_length;
-    tu_check_ok(ctx, votecl_lines_plan_new(ctx, &p, width, height, &plan), "plan");
-    return plan;
-}
-
-static votecl_status
-dashed_run(void *plan, const votecl_image *view, size_t *n, int has_segment[2])
-{
-    votecl_lines_line lines[2];
-    votecl_status status = votecl_lines_run(plan, view, lines, 2, n);
-
-    for (size_t i = 0; i < *n && i < 2; i++)
-        has_segment[i] = lines[i].has_segment;
-    return status;
-}
-
-static votecl_status
-dashed_segments(void *plan, const votecl_segment **found, size_t *count)
-{
-    return votecl_lines_plan_segments(plan, found, count);
-}
-
-static void
-dashed_free(void *plan)
-{
-    votecl_lines_plan_free(plan);
-}
-
-static const tu_segment_detector lines_segments = {dashed_plan_new, dashed_run, dashed_segments,
-                                                   dashed_free};
+TU_SEGMENT_DETECTOR(lines_segments, lines, votecl_lines_line,
+                    votecl_lines_run(plan, view, lines, 2, n));
 
 static void
 test_ref_segments_dashed(void)
