@@ -71,6 +71,8 @@ typedef struct tc_algorithm {
 /* One-line definitions of the small functions a descriptor points at (the struct declaration
  * at the end takes the semicolon):
  *   TC_DESTROY(name, free_fn)       void name(void *object): free_fn(object)
+ *   TC_RUN(name, type, call)        votecl_status name(void *object, void *out): the status of
+ *                                   call, which reads object and o (out as a type *)
  *   TC_PARAMS_INIT(name, call)      void name(void *p): call, which reads p
  *   TC_PARAMS_CALL(name, type, new) votecl_status name(votecl_context *context, void *p): a
  *                                   type *plan = NULL, the status of new (which reads context,
@@ -79,6 +81,13 @@ typedef struct tc_algorithm {
     static void name(void *object)                                                                 \
     {                                                                                              \
         free_fn(object);                                                                           \
+    }                                                                                              \
+    struct tc_semicolon
+#define TC_RUN(name, type, call)                                                                   \
+    static votecl_status name(void *object, void *out)                                             \
+    {                                                                                              \
+        type *o = out;                                                                             \
+        return call;                                                                               \
     }                                                                                              \
     struct tc_semicolon
 #define TC_PARAMS_INIT(name, call)                                                                 \
@@ -116,16 +125,6 @@ enum { TC_DIFFER, TC_MATCH };
     {                                                                                              \
         int differ = TC_ITEMS_DIFFER(a, b, type, array, name##_item);                              \
         return want == TC_MATCH ? !differ : differ;                                                \
-    }                                                                                              \
-    struct tc_semicolon
-
-/* TC_RUN(name, type, call): votecl_status name(void *object, void *out), the status of call,
- * which reads object and o (out as a type *). */
-#define TC_RUN(name, type, call)                                                                   \
-    static votecl_status name(void *object, void *out)                                             \
-    {                                                                                              \
-        type *o = out;                                                                             \
-        return call;                                                                               \
     }                                                                                              \
     struct tc_semicolon
 

@@ -478,7 +478,7 @@ test_ref_capacity(void)
 /* --- building.png: gray, Sobel magnitude, threshold --- */
 
 static int
-sobel_at(const tool_image *g, size_t x, size_t y)
+sobel_at(const edge_image *g, size_t x, size_t y)
 {
     const uint8_t *p = g->data;
     size_t s = g->stride;
@@ -490,7 +490,7 @@ sobel_at(const tool_image *g, size_t x, size_t y)
 }
 
 static int
-building_edges(edge_image *out)
+building_gray(edge_image *out)
 {
     const char *srcdir = g_getenv("VOTECL_TEST_SRCDIR");
     char *path =
@@ -500,17 +500,30 @@ building_edges(edge_image *out)
     int ok = tool_image_read(path, &rgb, error, sizeof error) == 0 &&
              tool_image_to_gray(&rgb, &gray, error, sizeof error) == 0;
     g_free(path);
+    tool_image_free(&rgb);
     if (!ok) {
         g_test_skip(error);
-        tool_image_free(&rgb);
         return -1;
     }
+    *out = edge_image_new(gray.width, gray.height, gray.width);
+    for (size_t y = 0; y < gray.height; y++)
+        memcpy(out->data + y * out->stride, gray.data + y * gray.stride, gray.width);
+    tool_image_free(&gray);
+    return 0;
+}
+
+static int
+building_edges(edge_image *out)
+{
+    edge_image gray;
+
+    if (building_gray(&gray) < 0)
+        return -1;
     *out = edge_image_new(gray.width, gray.height, gray.width);
     for (size_t y = 1; y + 1 < gray.height; y++)
         for (size_t x = 1; x + 1 < gray.width; x++)
             out->data[y * out->stride + x] = sobel_at(&gray, x, y) >= 200 ? 255 : 0;
-    tool_image_free(&rgb);
-    tool_image_free(&gray);
+    g_free(gray.data);
     return 0;
 }
 
@@ -806,29 +819,6 @@ gray_case(votecl_context *ctx, const votecl_hough_params *p, const edge_image *i
     votecl_hough_plan_free(rplan);
 }
 
-static int
-building_gray(edge_image *out)
-{
-    const char *srcdir = g_getenv("VOTECL_TEST_SRCDIR");
-    char *path =
-        g_build_filename(srcdir ? srcdir : "tests", "..", "tools", "images", "building.png", NULL);
-    tool_image rgb = {0}, gray = {0};
-    char error[600];
-    int ok = tool_image_read(path, &rgb, error, sizeof error) == 0 &&
-             tool_image_to_gray(&rgb, &gray, error, sizeof error) == 0;
-    g_free(path);
-    tool_image_free(&rgb);
-    if (!ok) {
-        g_test_skip(error);
-        return -1;
-    }
-    *out = edge_image_new(gray.width, gray.height, gray.width);
-    for (size_t y = 0; y < gray.height; y++)
-        memcpy(out->data + y * out->stride, gray.data + y * gray.stride, gray.width);
-    tool_image_free(&gray);
-    return 0;
-}
-
 /* Lines drawn as gray steps (a region brighter on one side) and noise: real gradients. */
 static edge_image
 gray_lines_image(size_t width, size_t height, size_t stride, uint64_t seed)
@@ -860,14 +850,13 @@ test_ref_gray_edges(void)
     p.segments = 1;
     plan = plan_new(tu_ref_context, &p, im.width, im.height);
     for (size_t k = 0; plan != NULL && k < G_N_ELEMENTS(thresholds); k++) {
-        tool_image gray = {im.data, im.width, im.height, im.stride, 1, VOTECL_DTYPE_U8};
         edge_image edges = edge_image_new(im.width, im.height, im.width);
         gray_result g;
         result r;
         for (size_t y = 1; y + 1 < im.height; y++)
             for (size_t x = 1; x + 1 < im.width; x++)
                 edges.data[y * edges.stride + x] =
-                    (unsigned)sobel_at(&gray, x, y) >= thresholds[k] ? 255 : 0;
+                    (unsigned)sobel_at(&im, x, y) >= thresholds[k] ? 255 : 0;
         if (gray_run(plan, tu_ref_context, &im, thresholds[k], &g) == 0 &&
             run(tu_ref_context, &p, &edges, &r) == 0) {
             g_assert_cmpmem(g.acc, g.cells * 4, r.acc, g.cells * 4);
@@ -1131,7 +1120,7 @@ check_truth(votecl_context *ctx)
             votecl_hough_params p;
             result r;
             g_assert_cmpint(truth_lines_case_make(fam, k * subsets[s].step, 1, &c), ==, 0);
-            tool_image gray = {c.pixels, c.width, c.height, c.width, 1, VOTECL_DTYPE_U8};
+            edge_image gray = {c.pixels, c.width, c.height, c.width};
             edge_image im = edge_image_new(c.width, c.height, c.width);
             for (size_t y = 1; y + 1 < c.height; y++)
                 for (size_t x = 1; x + 1 < c.width; x++)
