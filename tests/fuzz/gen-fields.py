@@ -19,6 +19,11 @@ import os
 import re
 import sys
 
+# The headers' typedef and comment syntax as python/gen_structs.py (the ctypes mirrors) reads it.
+sys.dont_write_bytecode = True  # nothing written beside the sources (distcheck: read-only)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+from gen_structs import ENUM_RE, STRUCT_RE, strip_comments  # noqa: E402
+
 # C type -> the kind of tests/fuzz/params.h's ftype; an enum type is an int.
 KINDS = {
     "int": "F_INT",
@@ -31,9 +36,6 @@ KINDS = {
     "float": "F_FLOAT",
 }
 
-STRUCT_RE = re.compile(r"typedef\s+struct\s+(\w+)\s*\{(.*?)\}\s*(\w+)\s*;", re.S)
-ENUM_RE = re.compile(r"typedef\s+enum\s+(\w+)\s*\{(.*?)\}\s*(\w+)\s*;", re.S)
-COMMENT_RE = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 CONSTANT_RE = re.compile(r"#define\s+(\w+)\s+\(?(\d+)u?\)?\s*$|(\w+)\s*=\s*(\d+)u?\s*[,}]", re.M)
 FIELD_RE = re.compile(r"((?:const\s+)?(?:unsigned\s+int|\w+))\s*(\**)\s*(\w+)\s*(?:\[(\w+)\])?$")
 TABLE_RE = re.compile(r"votecl_(\w+?)_(?:params|spec)$")
@@ -43,8 +45,7 @@ SKIPPED_RE = re.compile(r"^(struct_size$|_|reserved|pad)")
 def read_headers(header_dir):
     """(file name, text without comments) of each header, sorted by name."""
     names = sorted(f for f in os.listdir(header_dir) if f.endswith(".h"))
-    return [(name, COMMENT_RE.sub(" ", open(os.path.join(header_dir, name),
-                                            encoding="utf-8").read()))
+    return [(name, strip_comments(open(os.path.join(header_dir, name), encoding="utf-8").read()))
             for name in names]
 
 
