@@ -105,5 +105,6 @@ void fuzz_hog(reader *r);
 void fuzz_ght(reader *r);
 void fuzz_vote(reader *r);
 void fuzz_circles(reader *r);
+void fuzz_canny(reader *r);
 
 #endif
