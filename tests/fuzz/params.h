@@ -34,8 +34,8 @@ typedef struct fields {
     const field *list;
     size_t n;
 } fields;
-/* The tables of the params structs, NAME_fields for votecl_NAME_params (generated from the
- * headers by tests/fuzz/gen-fields.py). */
+/* The tables of the params structs, NAME_fields for votecl_NAME_params (or _spec), generated
+ * from the headers by tests/fuzz/gen-fields.py. */
 #include "params-fields.h"
 
 /* A constructor's result: a status, and NULL in *out on failure. */
