@@ -88,19 +88,27 @@ tool_demo_write_image(const demo *d, const tool_image *canvas, const char *stem,
     return 0;
 }
 
-/* Captions an annotated image with note, writes it as <stem>-<step>.png and says so. */
+/* Captions an annotated image with note, writes it as <stem>-<step>.png, says so and frees
+ * it. */
 tool_demo_result
-tool_demo_write_captioned(const demo *d, tool_image *canvas, const char *stem, const char *step,
-                          const char *note)
+tool_demo_write_captioned(const demo *d, int made, tool_image *canvas, const char *error,
+                          const char *stem, const char *step, const char *note)
 {
     static const unsigned char white[3] = {255, 255, 255};
     char path[4096];
+    tool_demo_result result = TOOL_DEMO_FAILED;
 
-    tool_plot_text(canvas, 4, 4, note, 1, white);
-    if (tool_demo_write_image(d, canvas, stem, step, path, sizeof path) != 0)
-        return TOOL_DEMO_FAILED;
-    printf("    wrote %s\n", path);
-    return TOOL_DEMO_DONE;
+    if (made < 0) {
+        fprintf(stderr, "votecl demo: %s\n", error);
+    } else {
+        tool_plot_text(canvas, 4, 4, note, 1, white);
+        if (tool_demo_write_image(d, canvas, stem, step, path, sizeof path) == 0) {
+            printf("    wrote %s\n", path);
+            result = TOOL_DEMO_DONE;
+        }
+    }
+    tool_image_free(canvas);
+    return result;
 }
 
 /* --- 1-D histogram steps --- */
