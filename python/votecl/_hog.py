@@ -142,10 +142,8 @@ class HOG(Plan):
             self.params = fill(type(model.file_params).from_buffer_copy(model.file_params),
                                _enum_values(params))
         self.model = model
-        h = ctypes.c_void_p()
-        self._check(fn.hog_new(self.context._handle, ctypes.byref(self.params),
-                               model._handle if model is not None else None, ctypes.byref(h)))
-        self._handle = h.value
+        self._new_handle(fn.hog_new, ctypes.byref(self.params),
+                         model._handle if model is not None else None)
 
     @property
     def descriptor_length(self) -> int:
