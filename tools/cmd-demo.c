@@ -158,22 +158,25 @@ demo_one_image(demo *d, const char *file)
 }
 
 static int
+demo_option(void *args, int argc, char **argv, int *i)
+{
+    demo *d = args;
+    const char *v = NULL;
+    int r = tool_option_value(argc, argv, i, "--images", &v);
+    if (r > 0)
+        d->image_dir = v;
+    if (r == 0 && (r = tool_option_value(argc, argv, i, "--out", &v)) > 0)
+        d->out_dir = v;
+    return r;
+}
+
+static int
 demo_parse(tool_options *options, demo *d, int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++) {
-        const char *v = NULL;
-        int r = tool_option_value(argc, argv, &i, "--images", &v);
-        if (r > 0)
-            d->image_dir = v;
-        if (r == 0 && (r = tool_option_value(argc, argv, &i, "--out", &v)) > 0)
-            d->out_dir = v;
-        if (r == 0)
-            r = tool_common_option(options, argc, argv, &i);
-        if (r < 0)
+    for (int i = 1; i < argc; i++)
+        if (tool_option_only(options, "demo", "unexpected argument", demo_option, d, argc, argv,
+                             &i) != TOOL_EXIT_OK)
             return TOOL_EXIT_USAGE;
-        if (r == 0)
-            return tool_usage_error("demo", "unexpected argument '%s'", argv[i]);
-    }
     return TOOL_EXIT_OK;
 }
 

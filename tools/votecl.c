@@ -400,6 +400,28 @@ tool_device_type_name(votecl_device_type type)
 }
 
 int
+tool_option_only(tool_options *options, const char *command, const char *what,
+                 tool_option_fn option, void *args, int argc, char **argv, int *i)
+{
+    int r = option(args, argc, argv, i);
+    if (r == 0)
+        r = tool_common_option(options, argc, argv, i);
+    if (r == 0)
+        return tool_usage_error(command, "%s '%s'", what, argv[*i]);
+    return r > 0 ? TOOL_EXIT_OK : TOOL_EXIT_USAGE;
+}
+
+int
+tool_command_option(tool_options *options, const char *command, tool_option_fn option, void *args,
+                    int argc, char **argv, int *i)
+{
+    if (argv[*i][0] != '-' || argv[*i][1] == '\0')
+        return 0;
+    int rc = tool_option_only(options, command, "unknown option", option, args, argc, argv, i);
+    return rc == TOOL_EXIT_OK ? 1 : -1;
+}
+
+int
 tool_parse_image_command(tool_options *options, const char *command, tool_option_fn option,
                          void *args, int argc, char **argv, const char **image_path)
 {
@@ -415,15 +437,11 @@ tool_parse_image_command(tool_options *options, const char *command, tool_option
             *image_path = argv[i];
             continue;
         }
-        int r = argv[i][0] == '-' && argv[i][1] ? option(args, argc, argv, &i) : 0;
-        if (r == 0 && argv[i][0] == '-' && argv[i][1])
-            r = tool_common_option(options, argc, argv, &i);
+        int r = tool_command_option(options, command, option, args, argc, argv, &i);
         if (r < 0)
             return TOOL_EXIT_USAGE;
         if (r > 0)
             continue;
-        if (argv[i][0] == '-' && argv[i][1])
-            return tool_usage_error(command, "unknown option '%s'", argv[i]);
         if (*image_path)
             return tool_usage_error(command, "one image only ('%s')", argv[i]);
         *image_path = argv[i];
