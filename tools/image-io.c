@@ -50,6 +50,18 @@ fail(char *error, size_t error_size, const char *format, ...)
     return -1;
 }
 
+/* The decoder name of a format left out of the build (configure found no library): every
+ * image refused, empty, with message. */
+#define DECODER_NOT_BUILT(name, message)                                                           \
+    static int name(const unsigned char *bytes, size_t size, tool_image *image, char *error,       \
+                    size_t error_size)                                                             \
+    {                                                                                              \
+        (void)bytes;                                                                               \
+        (void)size;                                                                                \
+        memset(image, 0, sizeof *image);                                                           \
+        return fail(error, error_size, message);                                                   \
+    }
+
 static int
 host_is_little_endian(void)
 {
@@ -701,15 +713,7 @@ out:
     return result;
 }
 #else
-static int
-png_decode(const unsigned char *bytes, size_t size, tool_image *image, char *error,
-           size_t error_size)
-{
-    (void)bytes;
-    (void)size;
-    memset(image, 0, sizeof *image);
-    return fail(error, error_size, "PNG support was not built (libpng missing); use PGM/PPM");
-}
+DECODER_NOT_BUILT(png_decode, "PNG support was not built (libpng missing); use PGM/PPM")
 #endif
 
 /* --- JPEG --- */
@@ -818,15 +822,7 @@ jpeg_decode(const unsigned char *bytes, size_t size, tool_image *image, char *er
     return result;
 }
 #else
-static int
-jpeg_decode(const unsigned char *bytes, size_t size, tool_image *image, char *error,
-            size_t error_size)
-{
-    (void)bytes;
-    (void)size;
-    memset(image, 0, sizeof *image);
-    return fail(error, error_size, "JPEG support was not built (libjpeg missing); use PNG");
-}
+DECODER_NOT_BUILT(jpeg_decode, "JPEG support was not built (libjpeg missing); use PNG")
 #endif
 
 int
