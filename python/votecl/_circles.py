@@ -6,9 +6,9 @@ import numpy as np
 
 from . import _structs as S
 from . import _cache
-from ._core import Array, Context, Plan, Records, fill, image_view
+from ._core import Array, Context, Plan, Records, image_view
 from ._errors import invalid
-from ._helpers import _collect_voted, _counts_copy, _enum_values
+from ._helpers import _collect_voted, _counts_copy, _params
 from ._lib import fn
 from ._validate import image_shape, image_size
 
@@ -41,9 +41,7 @@ class Circles(Plan):
                  height: Any = None, method: Any = "gradient", **params: Any) -> None:
         super().__init__(context)
         width, height = image_size(width, "width"), image_size(height, "height")
-        p = S.votecl_circles_params()
-        fn.circles_params_init(ctypes.byref(p), _method(method))
-        fill(p, _enum_values(params))
+        p = _params(S.votecl_circles_params, fn.circles_params_init, params, _method(method))
         self.params = p
         self._new_handle(fn.circles_plan_new, ctypes.byref(p), width, height)
         s, c, r = ctypes.c_uint(), ctypes.c_uint32(), ctypes.c_uint32()

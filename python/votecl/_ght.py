@@ -3,8 +3,8 @@ import ctypes
 from typing import Any, Dict, Optional
 
 from . import _structs as S
-from ._core import Context, Plan, Records, fill, image_view
-from ._helpers import _ENUMS, _enum_values, _collect, _params_dict
+from ._core import Context, Plan, Records, image_view
+from ._helpers import _ENUMS, _enum_values, _collect, _params, _params_dict
 from ._lib import fn
 
 __all__ = ["GHT"]
@@ -29,9 +29,8 @@ class GHT(Plan):
     def __init__(self, context: Optional[Context] = None, template: Any = None,
                  method: str = "guil", **params: Any) -> None:
         super().__init__(context)
-        p = S.votecl_ght_params()
-        fn.ght_params_init(ctypes.byref(p), _enum_values({"method": method})["method"])
-        fill(p, _enum_values(params))
+        p = _params(S.votecl_ght_params, fn.ght_params_init, params,
+                    _enum_values({"method": method})["method"])
         view, keep = image_view(template, "template")
         self._new_handle(fn.ght_model_new, ctypes.byref(p), ctypes.byref(view))
 

@@ -6,7 +6,7 @@ from typing import Any, Callable, Dict, Optional, Tuple
 import numpy as np
 
 from . import _structs as S
-from ._core import DTYPES, Array, Records, record, records, struct_dict
+from ._core import DTYPES, Array, Records, fill, record, records, struct_dict
 from ._errors import invalid, invalid_type
 
 # Enum fields by name, for every plan; an algorithm's module adds its own (_hog: fusion, _ght:
@@ -31,6 +31,15 @@ def _enum_values(params: Dict[str, Any]) -> Dict[str, Any]:
             value = _ENUMS[key][value]
         out[key] = value
     return out
+
+
+def _params(struct_type: Any, init: Callable[..., None], params: Dict[str, Any],
+            *init_args: Any) -> Any:
+    """A parameter struct: the library's defaults (init(&p, *init_args)), then the keywords
+    (enum fields by name too)."""
+    p = struct_type()
+    init(ctypes.byref(p), *init_args)
+    return fill(p, _enum_values(params))
 
 
 def _dtype_code(dtype: Any, name: str = "dtype") -> int:

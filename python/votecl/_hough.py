@@ -8,9 +8,9 @@ import numpy as np
 from . import _structs as S
 from . import _cache
 from ._core import (Array, Buffer, Context, Plan, Records, buffer_handle, device_input, host_array,
-                    empty_like_device, fill, image_view, is_device_array)
+                    empty_like_device, image_view, is_device_array)
 from ._errors import invalid, invalid_type
-from ._helpers import _enum_values, _collect, _collect_voted, _counts_copy, _segments, _segments_p
+from ._helpers import _collect, _collect_voted, _counts_copy, _params, _segments, _segments_p
 from ._lib import fn
 from ._validate import image_shape, image_size
 
@@ -28,9 +28,7 @@ class Hough(Plan):
                  **params: Any) -> None:
         super().__init__(context)
         width, height = image_size(width, "width"), image_size(height, "height")
-        p = S.votecl_hough_params()
-        fn.hough_params_init(ctypes.byref(p))
-        fill(p, _enum_values(params))
+        p = _params(S.votecl_hough_params, fn.hough_params_init, params)
         self.params = p
         self._new_handle(fn.hough_plan_new, ctypes.byref(p), width, height)
         g, n = ctypes.c_uint(), ctypes.c_uint32()

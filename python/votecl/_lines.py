@@ -6,8 +6,8 @@ import numpy as np
 
 from . import _structs as S
 from . import _cache
-from ._core import Array, Context, Plan, Records, device_input, fill, image_view, is_device_array
-from ._helpers import _enum_values, _dtype_code, _collect, _params_dict, _segments
+from ._core import Array, Context, Plan, Records, device_input, image_view, is_device_array
+from ._helpers import _dtype_code, _collect, _params, _params_dict, _segments
 from ._lib import fn
 from ._validate import image_shape, image_size
 
@@ -26,9 +26,7 @@ class Lines(Plan):
                  **params: Any) -> None:
         super().__init__(context)
         width, height = image_size(width, "width"), image_size(height, "height")
-        p = S.votecl_lines_params()
-        fn.lines_params_init(ctypes.byref(p))
-        fill(p, _enum_values(params))
+        p = _params(S.votecl_lines_params, fn.lines_params_init, params)
         self._new_handle(fn.lines_plan_new, ctypes.byref(p), width, height)
         self.width, self.height = width, height
 

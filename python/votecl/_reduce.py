@@ -8,7 +8,7 @@ import numpy as np
 from . import _structs as S
 from ._core import Array, Context, Plan, fill, host_array, image_view
 from ._errors import invalid_type
-from ._helpers import _dtype_code, _enum_values
+from ._helpers import _dtype_code, _enum_values, _params
 from ._lib import fn
 from ._validate import image_size
 
@@ -37,9 +37,7 @@ class Sum(Plan):
                  **params: Any) -> None:
         super().__init__(context)
         self.dtype = _reduced_dtype(dtype)
-        p = S.votecl_sum_params()
-        fn.sum_params_init(ctypes.byref(p), _dtype_code(self.dtype))
-        fill(p, _enum_values(params))
+        p = _params(S.votecl_sum_params, fn.sum_params_init, params, _dtype_code(self.dtype))
         self.params = p
         self._new_handle(fn.sum_plan_new, ctypes.byref(p))
 
