@@ -338,10 +338,9 @@ bench_option(void *args, int argc, char **argv, int *i)
 static int
 bench_parse(tool_options *options, bench_args *a, int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++)
-        if (tool_option_only(options, "bench", "unexpected argument", bench_option, a, argc, argv,
-                             &i) != TOOL_EXIT_OK)
-            return TOOL_EXIT_USAGE;
+    if (tool_parse_options(options, "bench", "unexpected argument", bench_option, a, argc, argv) !=
+        TOOL_EXIT_OK)
+        return TOOL_EXIT_USAGE;
     if (!a->variants)
         parse_variants("all", &a->variants);
     if (!a->mib)

@@ -170,15 +170,6 @@ demo_option(void *args, int argc, char **argv, int *i)
     return r;
 }
 
-static int
-demo_parse(tool_options *options, demo *d, int argc, char **argv)
-{
-    for (int i = 1; i < argc; i++)
-        if (tool_option_only(options, "demo", "unexpected argument", demo_option, d, argc, argv,
-                             &i) != TOOL_EXIT_OK)
-            return TOOL_EXIT_USAGE;
-    return TOOL_EXIT_OK;
-}
 
 static void
 print_device(votecl_context *ctx)
@@ -246,7 +237,8 @@ int
 tool_cmd_demo(tool_options *options, int argc, char **argv)
 {
     demo d = {.options = options, .out_dir = "votecl-demo"};
-    int rc = demo_parse(options, &d, argc, argv);
+    int rc =
+        tool_parse_options(options, "demo", "unexpected argument", demo_option, &d, argc, argv);
     if (rc != TOOL_EXIT_OK)
         return rc;
     if (options->help) {

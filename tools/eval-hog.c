@@ -265,10 +265,9 @@ eval_hog_run(tool_options *options, int argc, char **argv)
     char path[4096];
     int rc = TOOL_EXIT_FAILURE;
 
-    for (int i = 1; i < argc; i++)
-        if (tool_option_only(options, "eval hog", "unknown option", eval_hog_option, &e, argc, argv,
-                             &i) != TOOL_EXIT_OK)
-            return TOOL_EXIT_USAGE;
+    if (tool_parse_options(options, "eval hog", "unknown option", eval_hog_option, &e, argc,
+                           argv) != TOOL_EXIT_OK)
+        return TOOL_EXIT_USAGE;
     if (options->help) {
         eval_hog_usage(stdout);
         return TOOL_EXIT_OK;

@@ -164,12 +164,12 @@ const char *tool_channel_name(unsigned channels, unsigned c);
  * it is not this command's, -1 after a usage error was printed. */
 typedef int (*tool_option_fn)(void *args, int argc, char **argv, int *i);
 
-/* Argument *i of a command's line that takes only options: the command's own
- * (option(args, ...)), else one every command takes (tool_common_option); neither is a usage
- * error "votecl COMMAND: WHAT 'ARG'" (what: "unknown option", "unexpected argument"). Returns
- * TOOL_EXIT_OK (*i at the option's last word) or TOOL_EXIT_USAGE after the error was printed. */
-int tool_option_only(tool_options *options, const char *command, const char *what,
-                     tool_option_fn option, void *args, int argc, char **argv, int *i);
+/* The arguments (argv[1] on) of a command that takes only options: each the command's own
+ * (option(args, ...)) or one every command takes (tool_common_option); anything else is a
+ * usage error "votecl COMMAND: WHAT 'ARG'" (what: "unknown option", "unexpected argument").
+ * Returns TOOL_EXIT_OK, or TOOL_EXIT_USAGE after the first error was printed. */
+int tool_parse_options(tool_options *options, const char *command, const char *what,
+                       tool_option_fn option, void *args, int argc, char **argv);
 
 /* Argument *i of a command's line when it is an option ('-' and more): the command's own
  * (option(args, ...)), else one every command takes (tool_common_option). Returns 1 when it

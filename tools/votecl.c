@@ -399,9 +399,11 @@ tool_device_type_name(votecl_device_type type)
     }
 }
 
-int
-tool_option_only(tool_options *options, const char *command, const char *what,
-                 tool_option_fn option, void *args, int argc, char **argv, int *i)
+/* Argument *i, an option: the command's own (option), else a common one; neither is a usage
+ * error "votecl COMMAND: WHAT 'ARG'". Returns TOOL_EXIT_OK or TOOL_EXIT_USAGE (said). */
+static int
+option_step(tool_options *options, const char *command, const char *what, tool_option_fn option,
+            void *args, int argc, char **argv, int *i)
 {
     int r = option(args, argc, argv, i);
     if (r == 0)
@@ -412,12 +414,22 @@ tool_option_only(tool_options *options, const char *command, const char *what,
 }
 
 int
+tool_parse_options(tool_options *options, const char *command, const char *what,
+                   tool_option_fn option, void *args, int argc, char **argv)
+{
+    int rc = TOOL_EXIT_OK;
+    for (int i = 1; i < argc && rc == TOOL_EXIT_OK; i++)
+        rc = option_step(options, command, what, option, args, argc, argv, &i);
+    return rc;
+}
+
+int
 tool_command_option(tool_options *options, const char *command, tool_option_fn option, void *args,
                     int argc, char **argv, int *i)
 {
     if (argv[*i][0] != '-' || argv[*i][1] == '\0')
         return 0;
-    int rc = tool_option_only(options, command, "unknown option", option, args, argc, argv, i);
+    int rc = option_step(options, command, "unknown option", option, args, argc, argv, i);
     return rc == TOOL_EXIT_OK ? 1 : -1;
 }
 
