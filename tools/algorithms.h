@@ -49,9 +49,10 @@ typedef struct tool_demo_step {
 /* Writes canvas as <out_dir>/<stem>-<step>.png into path; -1 (said on stderr) on failure. */
 int tool_demo_write_image(const tool_demo *d, const tool_image *canvas, const char *stem,
                           const char *step, char *path, size_t size);
-/* Captions canvas, which a tool_*_annotate() call returning made filled (its message in
- * error), with note, writes it as <stem>-<step>.png, prints "    wrote PATH" and frees it;
- * the call's failure is said on stderr (TOOL_DEMO_FAILED). */
+/* Captions canvas, which a tool_*_annotate() or tool_plot_*_render() call returning made
+ * filled (its message in error), with note (NULL: none), writes it as <stem>-<step>.png,
+ * prints "    wrote PATH" and frees it; the call's failure is said on stderr
+ * (TOOL_DEMO_FAILED). */
 tool_demo_result tool_demo_write_captioned(const tool_demo *d, int made, tool_image *canvas,
                                            const char *error, const char *stem, const char *step,
                                            const char *note);

@@ -101,7 +101,8 @@ tool_demo_write_captioned(const demo *d, int made, tool_image *canvas, const cha
     if (made < 0) {
         fprintf(stderr, "votecl demo: %s\n", error);
     } else {
-        tool_plot_text(canvas, 4, 4, note, 1, white);
+        if (note != NULL)
+            tool_plot_text(canvas, 4, 4, note, 1, white);
         if (tool_demo_write_image(d, canvas, stem, step, path, sizeof path) == 0) {
             printf("    wrote %s\n", path);
             result = TOOL_DEMO_DONE;
