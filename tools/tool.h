@@ -348,6 +348,9 @@ int tool_lines_annotate(const tool_image *image, const votecl_lines_line *lines,
  * *space NULL) when either is out of memory. */
 void *tool_line_result_alloc(size_t max_lines, size_t line_size, size_t cells, uint32_t **space,
                              size_t *shown);
+/* Frees what tool_line_result_alloc() and tool_segments_keep() gave a result (segments
+ * left empty). */
+void tool_line_result_free(void *lines, uint32_t *space, tool_segments *segments);
 /* A line's theta, theta_degrees, rho and votes as members of the open JSON object j. */
 void tool_json_line(struct tool_json *j, double theta, double rho, unsigned votes);
 /* "found" and the "lines" array of the theta-rho Hough's lines (votecl hough, its batch case). */
