@@ -42,13 +42,9 @@ demo_hog(tool_demo *d, const tool_demo_image *im)
         printf("    box %zu: (%d, %d) %dx%d, score %.2f\n", k + 1, (int)found[k].box.x,
                (int)found[k].box.y, (int)found[k].box.width, (int)found[k].box.height,
                found[k].score);
-    if (tool_hog_annotate(&im->image, found, n < 32 ? n : 32, &canvas, error, sizeof error) < 0) {
-        fprintf(stderr, "votecl demo: %s\n", error);
-        goto out;
-    }
-    result = tool_demo_write_captioned(d, &canvas, im->stem, "hog", note);
-out:
-    tool_image_free(&canvas);
+    result = tool_demo_write_captioned(
+        d, tool_hog_annotate(&im->image, found, n < 32 ? n : 32, &canvas, error, sizeof error),
+        &canvas, error, im->stem, "hog", note);
     return result;
 }
 
@@ -257,24 +253,9 @@ bench_hog(tool_bench *b)
 
 /* --- the descriptor --- */
 
-static const tool_demo_step hog_demo[] = {
-    {"hog", "people by HOG (OpenCV's default detector, scale 1.05, stride 8)", demo_hog},
-};
-
-static const tool_bench_group hog_bench[] = {
-    {"hog", bench_hog},
-};
-
-static const tool_batch_case hog_batch = {
+TOOL_ALGORITHM_ONE(
+    hog, "people by HOG (OpenCV's default detector, scale 1.05, stride 8)", &tool_eval_hog,
     .options = "[--model FILE] [--scale s] [--stride n] [--padding n] [--threshold t] "
                "[--group] [--gray] [--block-norm N] [--binning B]",
-    .args_size = sizeof(hog_case),
-    .init = hog_init,
-    .option = hog_option,
-    .colour = 1,
-    .compute = hog_compute,
-    .state_free = hog_state_free,
-};
-
-const tool_algorithm tool_algo_hog =
-    TOOL_ALGORITHM("hog", hog_demo, hog_bench, &hog_batch, &tool_eval_hog);
+    .args_size = sizeof(hog_case), TOOL_BATCH_HOOKS(hog), .colour = 1,
+    .state_free = hog_state_free);
