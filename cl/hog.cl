@@ -14,7 +14,8 @@
  *   hog_blocks_all one work-group of HOG_LOCAL per block: per-work-item histograms in local
  *                  memory, trilinear weights from a host table (Gaussian times bilinear cell
  *                  weight), summed, then L2-Hys (or HOG_NORM's)
- *   hog_svm_all    one work-group of HOG_LOCAL per window: bias + weights . descriptor; the
+ *   hog_svm_all    one work-group of HOG_LOCAL per run of windows (a kernel argument; 1 on
+ *                  small frames), each window's bias + weights . descriptor in turn; the
  *                  windows at or above the threshold counted (atomic_inc on hits[0], which
  *                  hog_gradient_all's first work-item zeroed) and the first HOG_HITS kept
  *                  after the count as (window, score bits) pairs, in no particular order
@@ -347,15 +348,13 @@ hog_score_store(uint win, float v, float threshold, GLOBAL float *scores, GLOBAL
     }
 }
 
-KERNEL void
-hog_svm_all(GLOBAL const float *hist, GLOBAL const int *jobs, uint njobs,
-            GLOBAL const float *weights, float bias, float threshold, GLOBAL float *scores,
-            GLOBAL uint *hits)
+/* Window win's score: bias + weights . descriptor, the descriptor's elements summed by lane
+ * (lid, lid + HOG_LOCAL, ...), then over the lanes (hog_reduce); lid 0 stores it. */
+INLINE void
+hog_svm_window(GLOBAL const float *hist, GLOBAL const int *jobs, uint njobs,
+               GLOBAL const float *weights, float bias, float threshold, GLOBAL float *scores,
+               GLOBAL uint *hits, uint win, uint lid, LOCAL_PTR float *part)
 {
-#if HOG_LOCAL > 1
-    LOCAL float part[HOG_LOCAL];
-#endif
-    uint win = get_group_id(0), lid = get_local_id(0);
     GLOBAL const int *job = jobs + hog_find_job(jobs, njobs, J_WIN, win) * HOG_JOB;
     uint r = win - (uint)job[J_WIN], nwx = (uint)job[J_NWX], nbx = (uint)job[J_NBX];
     uint wx = r % nwx, wy = r / nwx;
@@ -363,6 +362,8 @@ hog_svm_all(GLOBAL const float *hist, GLOBAL const int *jobs, uint njobs,
     float s = 0.f;
 
 #if HOG_LOCAL == 1
+    (void)lid;
+    (void)part;
     for (uint j = 0; j < HOG_BLOCKS_X; j++) {
         for (uint i = 0; i < HOG_BLOCKS_Y; i++) {
             size_t gx = (wx * HOG_WSTRIDE_X + j * HOG_BSTRIDE_X) / HOG_GRID_X;
@@ -392,4 +393,24 @@ hog_svm_all(GLOBAL const float *hist, GLOBAL const int *jobs, uint njobs,
     if (lid == 0)
         hog_score_store(win, bias + part[0], threshold, scores, hits);
 #endif
+}
+
+/* run windows a work-group, one after the other (the next along a row shares most of its
+ * blocks and all weights, read again from the compute unit's cache); a window past nwin ends
+ * the run for the whole work-group (barriers stay uniform). */
+KERNEL void
+hog_svm_all(GLOBAL const float *hist, GLOBAL const int *jobs, uint njobs,
+            GLOBAL const float *weights, float bias, float threshold, GLOBAL float *scores,
+            GLOBAL uint *hits, uint nwin, uint run)
+{
+    LOCAL float part[HOG_LOCAL];
+    uint lid = get_local_id(0);
+
+    for (uint t = 0; t < run; t++) {
+        uint win = get_group_id(0) * run + t;
+
+        if (win >= nwin)
+            break;
+        hog_svm_window(hist, jobs, njobs, weights, bias, threshold, scores, hits, win, lid, part);
+    }
 }

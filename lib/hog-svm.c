@@ -29,12 +29,28 @@ float_threshold(double t)
     return f == -INFINITY ? -FLT_MAX : f;
 }
 
-/* The block kernels: one work-group per window, the windows kept counted (hog_gradient_all
- * zeroed the count). */
+/* Windows a work-group of the block kernels scores in turn: HOG_SVM_RUN where the runs still
+ * give every compute unit HOG_SVM_GROUPS_PER_CU work-groups (a 1080p frame's pyramid on a
+ * GPU), so that a run's later windows find their blocks and the weights in the compute unit's
+ * cache; else 1 (a VGA frame: more work-groups keep the device busier). */
+#define HOG_SVM_RUN 4u
+#define HOG_SVM_GROUPS_PER_CU 64u
+
+static unsigned
+svm_run(const votecl_hog *hog)
+{
+    size_t cu = hog->context->info.compute_units ? hog->context->info.compute_units : 1;
+
+    return hog->nscores / HOG_SVM_RUN >= cu * HOG_SVM_GROUPS_PER_CU ? HOG_SVM_RUN : 1;
+}
+
+/* The block kernels: one work-group per run of windows, the windows kept counted
+ * (hog_gradient_all zeroed the count). */
 votecl_status
 votecl__hog_svm_block(votecl_hog *hog)
 {
-    size_t local = hog->local, global = hog->nscores * local;
+    unsigned run = svm_run(hog);
+    size_t local = hog->local, global = (hog->nscores + run - 1) / run * local;
     votecl__arg args[] = {VOTECL__ARG_BUF(hog->buf.hist),
                           VOTECL__ARG_BUF(hog->buf.tab),
                           VOTECL__ARG_UINT(hog->njobs),
@@ -42,9 +58,11 @@ votecl__hog_svm_block(votecl_hog *hog)
                           VOTECL__ARG_FLOAT(bias(hog)),
                           VOTECL__ARG_FLOAT(float_threshold(hog->params.hit_threshold)),
                           VOTECL__ARG_BUF(hog->buf.scores),
-                          VOTECL__ARG_BUF(hog->buf.hits)};
+                          VOTECL__ARG_BUF(hog->buf.hits),
+                          VOTECL__ARG_UINT(hog->nscores),
+                          VOTECL__ARG_UINT(run)};
 
-    return votecl__launch(hog->context, hog->kernels[K_SVM], 1, &global, &local, args, 8);
+    return votecl__launch(hog->context, hog->kernels[K_SVM], 1, &global, &local, args, 10);
 }
 
 /* The row kernels: a work-item per HOG_SVM_LANES windows of a window row, from the
