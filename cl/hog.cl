@@ -9,8 +9,9 @@
  * offsets.
  *   hog_gradient_all  global >= all gradient pixels (1-D): bilinear downscale through host
  *                  tables (index, 8-bit weight: INTER_LINEAR_EXACT), reflect-101 padding,
- *                  gamma table, centred differences, channel with the largest magnitude (OpenCV's ties), OpenCV's
- *                  polynomial atan, two weighted magnitudes and two bins per pixel
+ *                  gamma table, centred differences, channel with the largest magnitude
+ *                  (OpenCV's ties), OpenCV's polynomial atan, two weighted magnitudes and two
+ *                  bins per pixel
  *   hog_blocks_all one work-group of HOG_LOCAL per block: per-work-item histograms in local
  *                  memory, trilinear weights from a host table (Gaussian times bilinear cell
  *                  weight), summed, then L2-Hys (or HOG_NORM's)
@@ -24,12 +25,12 @@
  * Required defines: HOG_BLOCK_W, HOG_BLOCK_H, HOG_NCELLS, HOG_NBINS, HOG_BLOCK_LEN,
  * HOG_BLOCKS_X, HOG_BLOCKS_Y, HOG_BSTRIDE_X, HOG_BSTRIDE_Y, HOG_WSTRIDE_X, HOG_WSTRIDE_Y,
  * HOG_GRID_X, HOG_GRID_Y, HOG_L2HYS, HOG_ANGLE_SCALE, HOG_DEG2RAD, HOG_P1, HOG_P3, HOG_P5,
- * HOG_P7, HOG_EPS (float literals), HOG_LOCAL (a power of two), HOG_HITS. Optional: HOG_NORM (the
- * block norm: 0 L2-Hys, the default; 1 L1, 2 L1-sqrt, 3 L2, scikit-image's), HOG_HARD
- * (scikit-image's hard binning: one bin per pixel, the whole magnitude, through the host's
- * tables hog_bound_c, hog_bound_s and hog_tie_bin, composed before this file; the block
- * weights table then holds 1 / cell area for the pixel's own cell). Atomics: 32-bit global
- * atomic_inc (hog_svm_all's count). */
+ * HOG_P7, HOG_EPS (float literals), HOG_LOCAL (a power of two), HOG_HITS. Optional:
+ * HOG_NORM (the block norm: 0 L2-Hys, the default; 1 L1, 2 L1-sqrt, 3 L2, scikit-image's),
+ * HOG_HARD (scikit-image's hard binning: one bin per pixel, the whole magnitude, through the
+ * host's tables hog_bound_c, hog_bound_s and hog_tie_bin, composed before this file; the
+ * block weights table then holds 1 / cell area for the pixel's own cell). Atomics: 32-bit
+ * global atomic_inc (hog_svm_all's count). */
 
 #ifndef HOG_NORM
 #define HOG_NORM 0
@@ -395,9 +396,9 @@ hog_svm_window(GLOBAL const float *hist, GLOBAL const int *jobs, uint njobs,
 #endif
 }
 
-/* run windows a work-group, one after the other (the next along a row shares most of its
- * blocks and all weights, read again from the compute unit's cache); a window past nwin ends
- * the run for the whole work-group (barriers stay uniform). */
+/* A work-group scores run windows one after the other (the next along a row shares most of
+ * its blocks and all weights, read again from the compute unit's cache); a window past nwin
+ * ends the run for the whole work-group (barriers stay uniform). */
 KERNEL void
 hog_svm_all(GLOBAL const float *hist, GLOBAL const int *jobs, uint njobs,
             GLOBAL const float *weights, float bias, float threshold, GLOBAL float *scores,

@@ -8,7 +8,8 @@
  * The files and what each calls (no loop; keep it so):
  *   hog.c (validation, the detector, detection and descriptors) -> hog-jobs, hog-geometry,
  *       hog-ref (the source's conversion), hog-fuse, the table's parts
- *   hog-jobs.c (the levels of every region, the job table, the layouts) -> hog-geometry
+ *   hog-jobs.c (the levels of every region, the job table, the layouts, the windows kept in
+ *       hog->raw) -> hog-geometry
  *   hog-pipeline.c (the device runner: the stages in turn) -> hog-gradient, hog-blocks,
  *       hog-svm (through the table), hog-device, hog-jobs (the layout's size)
  *   hog-gradient.c, hog-blocks.c, hog-svm.c -> hog-device (launch_rows); hog-svm also

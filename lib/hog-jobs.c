@@ -1,7 +1,8 @@
 /* HOG's jobs: the pyramid levels of every region (OpenCV's detectMultiScale levels), each
  * with its part of the shared buffers, and the tables cl/hog.cl's kernels read: the job
  * table (HOG_JOB ints a job), then each level's resize tables in the form its implementation
- * reads (the block kernels' and the reference's, or the row kernels' with their row tables). */
+ * reads (the block kernels' and the reference's, or the row kernels' with their row tables);
+ * and a window of a job kept with OpenCV's box. */
 #include "hog-detector.h"
 
 #include <math.h>
