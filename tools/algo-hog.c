@@ -206,8 +206,10 @@ bench_hog_case(tool_bench *b, const char *name, const tool_image *image)
     tool_bench_case_begin(b, name, st);
     tool_json_kv_uint(&b->json, "width", image->width);
     tool_json_kv_uint(&b->json, "height", image->height);
-    if (tool_bench_case_result(b, name, st, seconds, 1))
+    if (tool_bench_case_result(b, name, st, seconds, 1)) {
         tool_json_kv_uint(&b->json, "detections", op.n);
+        tool_bench_queued(b, run_hog_op, &op);
+    }
     tool_json_end_object(&b->json);
     tool_progress(b->options, "bench: %-12s %8.2f ms, %zu detections\n", name, seconds * 1e3, op.n);
     votecl_hog_free(op.hog);
