@@ -416,7 +416,7 @@ votecl_edges_canny(votecl_context *context, const votecl_image *image,
                          : votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY,
                                         "out of memory for the edges of a %zu x %zu image",
                                         image->width, image->height);
-    for (size_t y = 0; status == VOTECL_OK && y < image->height; y++)
+    for (size_t y = 0; status == VOTECL_OK && image->width > 0 && y < image->height; y++)
         memcpy(edges + y * edges_stride, map + y * image->width, image->width);
     free(map);
     free(copy);
@@ -450,7 +450,7 @@ votecl_edges_sobel(votecl_context *context, const votecl_image *image, unsigned 
                               image->height);
     else
         votecl__sobel_ref(data, (uint32_t)image->width, (uint32_t)image->height, dx, dy, ksize, g);
-    for (size_t y = 0; status == VOTECL_OK && y < image->height; y++)
+    for (size_t y = 0; status == VOTECL_OK && image->width > 0 && y < image->height; y++)
         memcpy(out + y * out_stride, g + y * image->width, image->width * sizeof *g);
     free(g);
     free(copy);
