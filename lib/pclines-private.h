@@ -113,6 +113,8 @@ typedef struct votecl__pclines_edge_map {
     const votecl__pclines_desc *desc; /* borrowed */
     votecl__pclines_source source;    /* its pointers borrowed */
     votecl_lines_edge *sorted;        /* owned: an edge list sorted by location (x | y << 16) */
+    uint32_t *ranks;   /* owned: a list without repeated pixels: the edges before each word of
+                          rows, giving an edge's place in sorted (NULL: search sorted) */
     uint32_t *rows;    /* owned: bit x % 32 of word y * tiles_x + x / 32 set at an edge (x, y) */
     uint32_t *columns; /* owned: bit y % 32 of word x * tiles_y + y / 32 the same */
     uint8_t *filled;   /* owned: per tile (32 x 8 pixels, row by row), 1 once its bits are set */

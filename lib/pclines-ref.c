@@ -500,6 +500,16 @@ is_edge(votecl__pclines_edge_map *map, long x, long y)
     return map->rows[(size_t)y * map->tiles_x + (size_t)x / EDGE_TILE] >> x % EDGE_TILE & 1u;
 }
 
+/* The index in the location order of the edge at pixel (x, y), whose bit is set. */
+static size_t
+edge_rank(const votecl__pclines_edge_map *map, uint32_t x, uint32_t y)
+{
+    size_t w = (size_t)y * map->tiles_x + x / EDGE_TILE;
+
+    return map->ranks[w] +
+           (uint32_t)__builtin_popcount(map->rows[w] & ((1u << x % EDGE_TILE) - 1u));
+}
+
 /* The rows of the map's tiles. */
 static size_t
 tile_rows(const votecl__pclines_desc *desc)
@@ -507,24 +517,54 @@ tile_rows(const votecl__pclines_desc *desc)
     return (desc->height + EDGE_TILE_ROWS - 1) / EDGE_TILE_ROWS;
 }
 
-/* An edge list's map: sorted for the weights' look-ups, its pixels marked, every tile filled. */
+/* The edges of a list without repeated pixels in the order of their locations, placed by
+ * their ranks among the map's bits (map->ranks: the edges before each word of the rows); the
+ * order qsort() gives, found in one pass. */
+static void
+place_by_rank(votecl__pclines_edge_map *map)
+{
+    size_t words = (size_t)map->desc->height * map->tiles_x;
+    uint32_t before = 0;
+
+    for (size_t w = 0; w < words; w++) {
+        map->ranks[w] = before;
+        before += (uint32_t)__builtin_popcount(map->rows[w]);
+    }
+    for (size_t i = 0; i < map->source.n; i++) {
+        const votecl_lines_edge *e = &map->source.edges[i];
+        map->sorted[edge_rank(map, e->x, e->y)] = *e;
+    }
+}
+
+/* An edge list's map: its pixels marked, every tile filled, and the list sorted for the
+ * weights' look-ups: by rank when no pixel repeats, else by qsort() for bsearch() (which
+ * of a pixel's edges the search finds is the sort's and search's own). */
 static votecl_status
 mark_list(votecl__pclines_edge_map *map)
 {
     const votecl__pclines_source *source = &map->source;
+    size_t words = (size_t)map->desc->height * map->tiles_x;
+    int repeated = 0;
 
-    if ((map->sorted = votecl__malloc(source->n * sizeof *map->sorted)) == NULL)
-        return VOTECL_OUT_OF_HOST_MEMORY;
-    memcpy(map->sorted, source->edges, source->n * sizeof *map->sorted);
-    qsort(map->sorted, source->n, sizeof *map->sorted, edge_compare);
-    memset(map->rows, 0, (size_t)map->desc->height * map->tiles_x * sizeof *map->rows);
+    memset(map->rows, 0, words * sizeof *map->rows);
     memset(map->columns, 0, (size_t)map->desc->width * map->tiles_y * sizeof *map->columns);
     for (size_t i = 0; i < source->n; i++) {
-        uint32_t x = source->edges[i].x, y = source->edges[i].y;
-        map->rows[(size_t)y * map->tiles_x + x / EDGE_TILE] |= 1u << x % EDGE_TILE;
+        uint32_t x = source->edges[i].x, y = source->edges[i].y, bit = 1u << x % EDGE_TILE;
+        uint32_t *word = &map->rows[(size_t)y * map->tiles_x + x / EDGE_TILE];
+        repeated |= (*word & bit) != 0;
+        *word |= bit;
         mark_column(map, x, y);
     }
     memset(map->filled, 1, (size_t)map->tiles_x * tile_rows(map->desc));
+    if ((map->sorted = votecl__malloc(source->n * sizeof *map->sorted)) == NULL ||
+        (!repeated && (map->ranks = votecl__malloc(words * sizeof *map->ranks)) == NULL))
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    if (!repeated) {
+        place_by_rank(map);
+        return VOTECL_OK;
+    }
+    memcpy(map->sorted, source->edges, source->n * sizeof *map->sorted);
+    qsort(map->sorted, source->n, sizeof *map->sorted, edge_compare);
     return VOTECL_OK;
 }
 
@@ -555,10 +595,12 @@ void
 votecl__pclines_edge_map_free(votecl__pclines_edge_map *map)
 {
     free(map->sorted);
+    free(map->ranks);
     free(map->rows);
     free(map->columns);
     free(map->filled);
     map->sorted = NULL;
+    map->ranks = NULL;
     map->rows = map->columns = NULL;
     map->filled = NULL;
 }
@@ -652,7 +694,8 @@ list_weight(const votecl__pclines_edge_map *map, long x, long y, double nx, doub
 {
     votecl_lines_edge key = {(uint32_t)x, (uint32_t)y, 0, 0};
     const votecl_lines_edge *e =
-        bsearch(&key, map->sorted, map->source.n, sizeof key, edge_compare);
+        map->ranks != NULL ? &map->sorted[edge_rank(map, key.x, key.y)]
+                           : bsearch(&key, map->sorted, map->source.n, sizeof key, edge_compare);
 
     if (e == NULL)
         return 0;
