@@ -417,7 +417,7 @@ edge_bits_u8(const uint8_t *r0, const uint8_t *r1, const uint8_t *r2, int32_t t2
 #else
     uint32_t word = 0;
 
-    for (unsigned i = 0; i < EDGE_TILE; i++) {
+    for (int i = 0; i < (int)EDGE_TILE; i++) { /* signed: the operator reads r[i - 1] */
         int32_t gx = VOTECL__SOBEL3_GX(r0, r1, r2, i), gy = VOTECL__SOBEL3_GY(r0, r1, r2, i);
         word |= (uint32_t)(gx * gx + gy * gy >= t2) << i;
     }
