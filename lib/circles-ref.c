@@ -107,9 +107,7 @@ votecl__circles_desc_init(votecl__circles_desc *desc, const votecl_circles_param
 void
 votecl__circles_desc_release(votecl__circles_desc *desc)
 {
-    free(desc->radii);
-    free(desc->offsets);
-    free(desc->starts);
+    VOTECL__FREE_ALL(desc->radii, desc->offsets, desc->starts);
     desc->radii = NULL;
     desc->offsets = NULL;
     desc->starts = NULL;

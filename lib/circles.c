@@ -63,10 +63,7 @@ struct votecl_circles_plan {
 void
 votecl_circles_params_init(votecl_circles_params *params, votecl_circles_method method)
 {
-    if (params == NULL)
-        return;
-    memset(params, 0, sizeof *params);
-    params->struct_size = sizeof *params;
+    VOTECL__PARAMS_INIT_OR_RETURN(params);
     params->method = method;
     /* OpenCV's HoughCircles defaults (cv2: dp and minDist have none; 1 and rows / 8 are
      * its documentation's example) */
@@ -270,24 +267,13 @@ votecl_circles_plan_free(votecl_circles_plan *plan)
 {
     if (plan == NULL)
         return;
-    votecl_buffer_free(plan->d_in);
-    votecl_buffer_free(plan->d_acc);
-    votecl_buffer_free(plan->d_cand);
-    votecl_buffer_free(plan->d_offsets);
-    votecl_buffer_free(plan->d_starts);
-    votecl_buffer_free(plan->d_maxes);
-    votecl_buffer_free(plan->d_least);
+    VOTECL__FREE_BUFFERS(plan->d_in, plan->d_acc, plan->d_cand, plan->d_offsets, plan->d_starts,
+                         plan->d_maxes, plan->d_least);
     votecl__circles_radius_free(plan->radius);
     votecl__circles_edges_free(plan->canny_dev);
     votecl__canny_memo_free(plan->memo);
-    free(plan->ref_points);
-    free(plan->edges);
-    free(plan->xy);
-    free(plan->rays);
-    free(plan->points);
-    free(plan->acc);
-    free(plan->pairs);
-    free(plan->packed_copy);
+    VOTECL__FREE_ALL(plan->ref_points, plan->edges, plan->xy, plan->rays, plan->points, plan->acc,
+                     plan->pairs, plan->packed_copy);
     votecl__circles_desc_release(&plan->desc);
     free(plan);
 }

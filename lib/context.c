@@ -25,10 +25,7 @@ env_nonempty(const char *name)
 void
 votecl_context_options_init(votecl_context_options *options)
 {
-    if (options == NULL)
-        return;
-    memset(options, 0, sizeof *options);
-    options->struct_size = sizeof *options;
+    VOTECL__PARAMS_INIT_OR_RETURN(options);
 }
 
 static const votecl__backend_ops *
@@ -549,11 +546,8 @@ votecl_context_free(votecl_context *context)
     votecl__program_cache_clear(context);
     if (context->ops != NULL && context->impl != NULL)
         context->ops->context_release(context);
-    free(context->kernel_path);
-    free(context->cache_dir);
-    free(context->dump_dir);
-    free(context->build_log);
-    free(context);
+    VOTECL__FREE_ALL(context->kernel_path, context->cache_dir, context->dump_dir,
+                     context->build_log, context);
 }
 
 const char *

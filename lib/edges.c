@@ -47,12 +47,7 @@ votecl__canny_memo_free(votecl__canny_memo *memo)
 {
     if (memo == NULL)
         return;
-    free(memo->rows);
-    free(memo->cand);
-    free(memo->state);
-    free(memo->stack);
-    free(memo->points);
-    free(memo);
+    VOTECL__FREE_ALL(memo->rows, memo->cand, memo->state, memo->stack, memo->points, memo);
 }
 
 /* The vertical Sobel sums of a row: s = r0 + 2 r1 + r2 and d = r2 - r0, w entries. */
@@ -303,8 +298,7 @@ votecl__canny_host(const uint8_t *data, uint32_t width, uint32_t height, unsigne
 void
 votecl_canny_params_init(votecl_canny_params *params)
 {
-    memset(params, 0, sizeof *params);
-    params->struct_size = sizeof *params;
+    VOTECL__PARAMS_INIT_OR_RETURN(params);
     params->threshold1 = 50;
     params->threshold2 = 150;
     params->aperture_size = 3;

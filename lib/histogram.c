@@ -22,10 +22,7 @@ struct votecl_hist_plan {
 void
 votecl_hist_params_init(votecl_hist_params *params, votecl_dtype dtype)
 {
-    if (params == NULL)
-        return;
-    memset(params, 0, sizeof *params);
-    params->struct_size = sizeof *params;
+    VOTECL__PARAMS_INIT_OR_RETURN(params);
     params->dtype = dtype;
     params->channels = 1;
     params->dims = 1;
@@ -489,12 +486,7 @@ votecl_hist_plan_free(votecl_hist_plan *plan)
     if (plan == NULL)
         return;
     votecl__vote_engine_release(&plan->engine);
-    votecl_buffer_free(plan->x);
-    votecl_buffer_free(plan->y);
-    votecl_buffer_free(plan->w);
-    votecl_buffer_free(plan->mask);
-    votecl_buffer_free(plan->out);
-    votecl_buffer_free(plan->edges);
+    VOTECL__FREE_BUFFERS(plan->x, plan->y, plan->w, plan->mask, plan->out, plan->edges);
     votecl__hist_desc_release(&plan->desc);
     free(plan);
 }

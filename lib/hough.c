@@ -36,10 +36,7 @@ struct votecl_hough_plan {
 void
 votecl_hough_params_init(votecl_hough_params *params)
 {
-    if (params == NULL)
-        return;
-    memset(params, 0, sizeof *params);
-    params->struct_size = sizeof *params;
+    VOTECL__PARAMS_INIT_OR_RETURN(params);
     params->angles = 180;
     params->edge_threshold = 1;
     params->peak_window = 13;
@@ -183,17 +180,9 @@ votecl_hough_plan_free(votecl_hough_plan *plan)
         return;
     votecl_vote_plan_free(plan->vote);
     votecl__hough_rows_release(&plan->rows);
-    votecl_buffer_free(plan->gray);
-    votecl_buffer_free(plan->edges);
-    votecl_buffer_free(plan->dacc);
-    votecl_buffer_free(plan->mirror);
-    votecl_buffer_free(plan->cand);
-    free(plan->edges_host);
-    free(plan->mask);
-    free(plan->segments.items);
+    VOTECL__FREE_BUFFERS(plan->gray, plan->edges, plan->dacc, plan->mirror, plan->cand);
     votecl__hough_desc_release(&plan->desc);
-    free(plan->acc);
-    free(plan);
+    VOTECL__FREE_ALL(plan->edges_host, plan->mask, plan->segments.items, plan->acc, plan);
 }
 
 void

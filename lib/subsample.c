@@ -34,10 +34,7 @@ void
 votecl_subsample_params_init(votecl_subsample_params *params, size_t width, size_t height,
                              unsigned factor, votecl_dtype dtype)
 {
-    if (params == NULL)
-        return;
-    memset(params, 0, sizeof *params);
-    params->struct_size = sizeof *params;
+    VOTECL__PARAMS_INIT_OR_RETURN(params);
     params->width = width;
     params->height = height;
     params->factor = factor;

@@ -35,10 +35,7 @@ typedef struct sum_acc {
 void
 votecl_sum_params_init(votecl_sum_params *params, votecl_dtype dtype)
 {
-    if (params == NULL)
-        return;
-    memset(params, 0, sizeof *params);
-    params->struct_size = sizeof *params;
+    VOTECL__PARAMS_INIT_OR_RETURN(params);
     params->dtype = dtype;
     params->variant = VOTECL_VARIANT_AUTO;
 }

@@ -32,10 +32,7 @@ struct votecl_vote_plan {
 void
 votecl_vote_spec_init(votecl_vote_spec *spec)
 {
-    if (spec == NULL)
-        return;
-    memset(spec, 0, sizeof *spec);
-    spec->struct_size = sizeof *spec;
+    VOTECL__PARAMS_INIT_OR_RETURN(spec);
     spec->dtype = VOTECL_DTYPE_U8;
     spec->channels = 1;
     spec->bin_type = VOTECL_BINS_UNITY;
@@ -280,12 +277,8 @@ votecl_vote_plan_free(votecl_vote_plan *plan)
     if (plan == NULL)
         return;
     votecl__vote_engine_release(&plan->engine);
-    votecl_buffer_free(plan->input);
-    votecl_buffer_free(plan->locations);
-    votecl_buffer_free(plan->values);
-    votecl_buffer_free(plan->counts);
-    votecl_buffer_free(plan->total);
-    votecl_buffer_free(plan->out);
+    VOTECL__FREE_BUFFERS(plan->input, plan->locations, plan->values, plan->counts, plan->total,
+                         plan->out);
     free(plan);
 }
 

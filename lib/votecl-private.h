@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <votecl.h>
 
 #include "backend.h"
@@ -163,6 +164,16 @@ votecl_status votecl__plan_new(const votecl__plan_ops *ops, votecl_context *cont
 /* 0, or a compile error when *p's first member is not struct_size. */
 #define VOTECL__STRUCT_SIZE_FIRST(p)                                                           \
     (0 * sizeof(char[offsetof(__typeof__(*(p)), struct_size) == 0 ? 1 : -1]))
+/* The opening of every public *_init(p) (votecl.h's struct_size scheme): a NULL p returns
+ * from the caller at once; otherwise *p is zeroed and its struct_size set, the caller's own
+ * defaults following. */
+#define VOTECL__PARAMS_INIT_OR_RETURN(p)                                                           \
+    do {                                                                                           \
+        if ((p) == NULL)                                                                           \
+            return;                                                                                \
+        memset((p), 0, sizeof *(p));                                                               \
+        (p)->struct_size = sizeof *(p) + VOTECL__STRUCT_SIZE_FIRST(p);                             \
+    } while (0)
 
 /* The forward-compatible parameter scheme (votecl.h): params' first member, struct_size,
  * must be size, the size of the struct this library was built with. A library that appends
@@ -253,6 +264,13 @@ void *votecl__realloc(void *p, size_t size);
  * hold at least need elements, doubling and never fewer than first; allocates when *items
  * is NULL even for need 0. 0, or -1 on overflow or out of memory (then nothing changed). */
 int votecl__grow(void **items, size_t *capacity, size_t need, size_t size, size_t first);
+
+/* free() on each of the n pointers: a destructor lists what it owns once, through
+ * VOTECL__FREE_ALL(obj->a, obj->b, ..., obj). */
+void votecl__free_all(void *const *ptrs, size_t n);
+#define VOTECL__FREE_ALL(...)                                                                      \
+    votecl__free_all((void *const[]){__VA_ARGS__},                                                 \
+                     sizeof((void *const[]){__VA_ARGS__}) / sizeof(void *))
 
 /* Duplicates a string with votecl__malloc; NULL for NULL or on failure. */
 char *votecl__strdup(const char *s);
@@ -388,6 +406,12 @@ votecl_status votecl__buffer_wrap(votecl_context *context, const void *host, siz
  * VOTECL_INVALID_ARGUMENT (VOTECL_INCOMPATIBLE for another context's) naming it. */
 votecl_status votecl__buffer_check(votecl_context *context, const votecl_buffer *b, size_t need,
                                    const char *name);
+/* votecl_buffer_free() on each of the n buffers (NULLs skipped): a destructor lists its
+ * buffers once, through VOTECL__FREE_BUFFERS(plan->a, plan->b, ...). */
+void votecl__buffers_free(votecl_buffer *const *buffers, size_t n);
+#define VOTECL__FREE_BUFFERS(...)                                                                  \
+    votecl__buffers_free((votecl_buffer *const[]){__VA_ARGS__},                                    \
+                         sizeof((votecl_buffer *const[]){__VA_ARGS__}) / sizeof(votecl_buffer *))
 /* Makes *buffer hold at least size bytes, reallocating when smaller (contents lost). */
 votecl_status votecl__buffer_ensure(votecl_context *context, votecl_buffer **buffer,
                                     size_t size);
