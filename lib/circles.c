@@ -716,9 +716,7 @@ votecl_circles_run(votecl_circles_plan *plan, const votecl_image *image, votecl_
     const void *packed;
     votecl_status status;
 
-    if (plan == NULL)
-        return VOTECL_INVALID_ARGUMENT;
-    VOTECL__ENTER_OR_RETURN(plan->context);
+    VOTECL__ENTER_OBJ_OR_RETURN(plan);
     if ((status = check_run(plan, image, circles, capacity, found)) != VOTECL_OK)
         return status;
     plan->have_acc = plan->acc_on_device = 0;

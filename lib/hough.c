@@ -357,9 +357,7 @@ votecl_hough_run(votecl_hough_plan *plan, const votecl_image *image, votecl_houg
 {
     votecl_status status;
 
-    if (plan == NULL)
-        return VOTECL_INVALID_ARGUMENT;
-    VOTECL__ENTER_OR_RETURN(plan->context);
+    VOTECL__ENTER_OBJ_OR_RETURN(plan);
     if (found == NULL || (lines == NULL && capacity > 0))
         return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "%s: NULL pointer",
                             found == NULL ? "found" : "lines");
@@ -378,10 +376,8 @@ votecl_hough_run_buffers(votecl_hough_plan *plan, votecl_buffer *image, votecl_b
     const votecl__hough_desc *d;
     votecl_status status;
 
-    if (plan == NULL)
-        return VOTECL_INVALID_ARGUMENT;
+    VOTECL__ENTER_OBJ_OR_RETURN(plan);
     d = &plan->desc;
-    VOTECL__ENTER_OR_RETURN(plan->context);
     if ((status = votecl__buffer_check(plan->context, image, (size_t)d->width * d->height,
                                        "image")) != VOTECL_OK ||
         (status = votecl__buffer_check(plan->context, accumulator, (size_t)d->angles * d->nbins * 4,
@@ -644,10 +640,8 @@ votecl_hough_run_gray(votecl_hough_plan *plan, const votecl_image *image, unsign
     size_t row_bytes, pixels;
     votecl_status status;
 
-    if (plan == NULL)
-        return VOTECL_INVALID_ARGUMENT;
+    VOTECL__ENTER_OBJ_OR_RETURN(plan);
     d = &plan->desc;
-    VOTECL__ENTER_OR_RETURN(plan->context);
     if (found == NULL || (lines == NULL && capacity > 0))
         return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "%s: NULL pointer",
                             found == NULL ? "found" : "lines");

@@ -183,9 +183,7 @@ votecl_subsample_run(votecl_subsample_plan *plan, const votecl_image *image, flo
     size_t count;
     votecl_status status;
 
-    if (plan == NULL)
-        return VOTECL_INVALID_ARGUMENT;
-    VOTECL__ENTER_OR_RETURN(plan->context);
+    VOTECL__ENTER_OBJ_OR_RETURN(plan);
     if ((status = check_image(plan, image)) != VOTECL_OK)
         return status;
     count = plan->out_width * plan->out_height;

@@ -215,9 +215,7 @@ votecl_sum_run(votecl_sum_plan *plan, const void *data, size_t n, double *sum)
     size_t bytes;
     votecl_status status;
 
-    if (plan == NULL)
-        return VOTECL_INVALID_ARGUMENT;
-    VOTECL__ENTER_OR_RETURN(plan->context);
+    VOTECL__ENTER_OBJ_OR_RETURN(plan);
     if (sum == NULL || (data == NULL && n > 0))
         return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "%s: NULL pointer",
                             sum == NULL ? "sum" : "data");
@@ -252,9 +250,7 @@ votecl_sum_run_image(votecl_sum_plan *plan, const votecl_image *image, double *s
     size_t row_bytes = 0;
     votecl_status status;
 
-    if (plan == NULL)
-        return VOTECL_INVALID_ARGUMENT;
-    VOTECL__ENTER_OR_RETURN(plan->context);
+    VOTECL__ENTER_OBJ_OR_RETURN(plan);
     if (sum == NULL)
         return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "sum: NULL pointer");
     if ((status = check_image(plan, image, &row_bytes)) != VOTECL_OK)

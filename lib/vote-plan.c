@@ -438,9 +438,7 @@ votecl_status
 votecl_vote_run(votecl_vote_plan *plan, const void *data, size_t n, void *bins,
                 votecl_vote_stats *stats)
 {
-    if (plan == NULL)
-        return VOTECL_INVALID_ARGUMENT;
-    VOTECL__ENTER_OR_RETURN(plan->context);
+    VOTECL__ENTER_OBJ_OR_RETURN(plan);
     return run_host(plan, data, n, 0, bins, stats);
 }
 
@@ -453,9 +451,7 @@ votecl_vote_run_image(votecl_vote_plan *plan, const votecl_image *image, void *b
     void *copy = NULL;
     votecl_status status;
 
-    if (plan == NULL)
-        return VOTECL_INVALID_ARGUMENT;
-    VOTECL__ENTER_OR_RETURN(plan->context);
+    VOTECL__ENTER_OBJ_OR_RETURN(plan);
     status = votecl__image_check(plan->context, image, plan->spec.dtype, plan->spec.channels,
                                  &row, &pixels);
     if (status == VOTECL_OK && pixels == 0)
@@ -477,9 +473,7 @@ votecl_vote_run_buffers(votecl_vote_plan *plan, votecl_buffer *data, size_t widt
     size_t e = 0;
     votecl_status status;
 
-    if (plan == NULL)
-        return VOTECL_INVALID_ARGUMENT;
-    VOTECL__ENTER_OR_RETURN(plan->context);
+    VOTECL__ENTER_OBJ_OR_RETURN(plan);
     if ((status = check_size(plan, width, height, &e)) != VOTECL_OK)
         return status;
     if (data == NULL || bins == NULL)

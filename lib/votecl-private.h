@@ -215,6 +215,13 @@ const char *votecl__refused_error(const votecl_context *context);
         votecl__enter(context);                                                                \
     if (votecl__guard_.refused)                                                                \
     return VOTECL_INVALID_ARGUMENT
+/* The same for a public call on an object of a context (a plan, a model): a NULL obj is
+ * VOTECL_INVALID_ARGUMENT, then the guard of obj->context is taken for the whole call (in
+ * the entry point itself: the guard is released when the function holding it returns). */
+#define VOTECL__ENTER_OBJ_OR_RETURN(obj)                                                           \
+    if ((obj) == NULL)                                                                             \
+        return VOTECL_INVALID_ARGUMENT;                                                            \
+    VOTECL__ENTER_OR_RETURN((obj)->context)
 /* Replaces the build log (text may be NULL). */
 void votecl__set_build_log(votecl_context *context, const char *text);
 /* Writes to stderr only when VOTECL_DEBUG was set for the context. */
@@ -253,6 +260,26 @@ static inline size_t
 votecl__round_up(size_t x, size_t multiple)
 {
     return (x + multiple - 1) / multiple * multiple;
+}
+
+/* A float's bit pattern, and the float of one: kernels get exact float constants as
+ * as_float(0x...u), and a bisection over floats steps through their patterns. */
+static inline uint32_t
+votecl__float_bits(float f)
+{
+    uint32_t u;
+
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+static inline float
+votecl__bits_float(uint32_t u)
+{
+    float f;
+
+    memcpy(&f, &u, sizeof f);
+    return f;
 }
 
 /* --- host allocation (alloc.c): the library's only calls of malloc, calloc and realloc;
@@ -377,6 +404,11 @@ votecl_status votecl__program_get(votecl_context *context, const char *const *fi
 /* The kernel called name in program; owned by the program. */
 votecl_status votecl__program_kernel(votecl_context *context, votecl__program *program,
                                      const char *name, void **kernel);
+/* The n kernels called names[] of the program votecl__program_get() gives for files and
+ * defines (no extra source), into kernels[]. */
+votecl_status votecl__program_kernels(votecl_context *context, const char *const *files,
+                                      const char *const *defines, size_t ndefines,
+                                      const char *const *names, size_t n, void **kernels);
 /* Frees every cached program of the context. */
 void votecl__program_cache_clear(votecl_context *context);
 /* The programs in the context's memory cache (tests: what a warm-up composed). */
