@@ -84,19 +84,6 @@ votecl_circles_params_init(votecl_circles_params *params, votecl_circles_method 
 #define BAD(...) (snprintf(msg, msg_size, __VA_ARGS__), VOTECL_INVALID_ARGUMENT)
 
 static votecl_status
-check_size(size_t width, size_t height, char *msg, size_t msg_size)
-{
-    if (width < 1 || width > VOTECL_CIRCLES_MAX_SIDE)
-        return BAD("width: %zu is not between 1 and %u", width, VOTECL_CIRCLES_MAX_SIDE);
-    if (height < 1 || height > VOTECL_CIRCLES_MAX_SIDE)
-        return BAD("height: %zu is not between 1 and %u", height, VOTECL_CIRCLES_MAX_SIDE);
-    if (width * height > VOTECL__MAX_IMAGE_PIXELS) /* both <= 65535: no overflow */
-        return BAD("width x height: %zu x %zu is above %zu pixels", width, height,
-                   VOTECL__MAX_IMAGE_PIXELS);
-    return VOTECL_OK;
-}
-
-static votecl_status
 check_gradient(const votecl_circles_params *p, char *msg, size_t msg_size)
 {
     /* the rays' fixed point holds 65535 px of radius at any step in 32 bits */
@@ -139,7 +126,8 @@ static votecl_status
 check_params(const void *params, size_t width, size_t height, char *msg, size_t msg_size)
 {
     const votecl_circles_params *p = params;
-    votecl_status status = check_size(width, height, msg, msg_size);
+    votecl_status status =
+        votecl__frame_check(width, height, VOTECL_CIRCLES_MAX_SIDE, msg, msg_size);
 
     if (status != VOTECL_OK)
         return status;
@@ -585,25 +573,33 @@ run_gradient(votecl_circles_plan *plan, const uint8_t *data, votecl_circle *circ
 
 /* --- the radii method --- */
 
+/* kernel over n items (in work-groups of wg) of every radius's space. */
+static votecl_status
+launch_spaces(votecl_circles_plan *plan, void *kernel, size_t n, size_t wg, const votecl__arg *args,
+              unsigned nargs)
+{
+    size_t local[2] = {wg, 1}, global[2] = {votecl__round_up(n, wg), plan->desc.spaces};
+
+    return votecl__launch(plan->context, kernel, 2, global, local, args, nargs);
+}
+
 /* Each radius's largest count (a reduction on the device, read back), made into the least
  * count of a candidate on the host (votecl__circles_radii_least) and uploaded. */
 static votecl_status
 device_least(votecl_circles_plan *plan)
 {
     const votecl__circles_desc *d = &plan->desc;
-    size_t local[2] = {256, 1},
-           global[2] = {votecl__round_up(votecl__circles_cells(d), 256), d->spaces};
     uint32_t *host = votecl__malloc(4 * (size_t)d->spaces);
     votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
 
     if (host == NULL)
         return votecl__fail(plan->context, status, "out of memory");
     if ((status = votecl__buffer_zero(plan->d_maxes, 0, 4 * (size_t)d->spaces)) != VOTECL_OK ||
-        (status = votecl__launch(plan->context, plan->k_radii_max, 2, global, local,
-                                 (votecl__arg[]){VOTECL__ARG_BUF(plan->d_acc),
-                                                 VOTECL__ARG_UINT(votecl__circles_cells(d)),
-                                                 VOTECL__ARG_BUF(plan->d_maxes)},
-                                 3)) != VOTECL_OK ||
+        (status = launch_spaces(plan, plan->k_radii_max, votecl__circles_cells(d), 256,
+                                (votecl__arg[]){VOTECL__ARG_BUF(plan->d_acc),
+                                                VOTECL__ARG_UINT(votecl__circles_cells(d)),
+                                                VOTECL__ARG_BUF(plan->d_maxes)},
+                                3)) != VOTECL_OK ||
         (status = votecl_buffer_read(plan->d_maxes, 0, host, 4 * (size_t)d->spaces)) != VOTECL_OK)
         goto out;
     for (unsigned s = 0; s < d->spaces; s++)
@@ -618,14 +614,12 @@ static votecl_status
 launch_radii_candidates(votecl_circles_plan *plan)
 {
     const votecl__circles_desc *d = &plan->desc;
-    size_t local[2] = {64, 1},
-           global[2] = {votecl__round_up(votecl__circles_cells(d), 64), d->spaces};
     votecl_status status = votecl__buffer_zero(plan->d_cand, 0, 4);
 
     if (status != VOTECL_OK)
         return status;
-    return votecl__launch(
-        plan->context, plan->k_radii_candidates, 2, global, local,
+    return launch_spaces(
+        plan, plan->k_radii_candidates, votecl__circles_cells(d), 64,
         (votecl__arg[]){VOTECL__ARG_BUF(plan->d_acc), VOTECL__ARG_UINT(d->cols),
                         VOTECL__ARG_UINT(d->rows), VOTECL__ARG_BUF(plan->d_least),
                         VOTECL__ARG_INT(d->p.min_xdistance), VOTECL__ARG_INT(d->p.min_ydistance),
@@ -638,14 +632,13 @@ device_radii(votecl_circles_plan *plan, size_t n)
 {
     const votecl__circles_desc *d = &plan->desc;
     size_t cells = votecl__circles_cells(d) * d->spaces;
-    size_t local[2] = {64, 1}, global[2] = {votecl__round_up(n, 64), d->spaces};
     votecl_status status;
 
     if ((status = votecl__buffer_ensure(plan->context, &plan->d_in, 4 * n)) != VOTECL_OK ||
         (status = votecl_buffer_write(plan->d_in, 0, plan->points, 4 * n)) != VOTECL_OK ||
         (status = votecl__buffer_zero(plan->d_acc, 0, cells * 4)) != VOTECL_OK ||
-        (status = votecl__launch(
-             plan->context, plan->k_radii, 2, global, local,
+        (status = launch_spaces(
+             plan, plan->k_radii, n, 64,
              (votecl__arg[]){VOTECL__ARG_BUF(plan->d_in), VOTECL__ARG_UINT(n),
                              VOTECL__ARG_BUF(plan->d_offsets), VOTECL__ARG_BUF(plan->d_starts),
                              VOTECL__ARG_UINT(d->spaces), VOTECL__ARG_UINT(d->cols),
@@ -698,9 +691,9 @@ check_run(votecl_circles_plan *plan, const votecl_image *image, const votecl_cir
     size_t row_bytes, pixels;
     votecl_status status;
 
-    if (found == NULL || (circles == NULL && capacity > 0))
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "%s: NULL pointer",
-                            found == NULL ? "found" : "circles");
+    if ((status = votecl__results_check(plan->context, found, circles, capacity, "circles")) !=
+        VOTECL_OK)
+        return status;
     status = votecl__image_check(plan->context, image, VOTECL_DTYPE_U8, 1, &row_bytes, &pixels);
     if (status == VOTECL_OK && (image->width != d->width || image->height != d->height))
         return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,

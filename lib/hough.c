@@ -49,23 +49,10 @@ votecl_hough_params_init(votecl_hough_params *params)
 #define BAD(...) (snprintf(msg, msg_size, __VA_ARGS__), VOTECL_INVALID_ARGUMENT)
 
 static votecl_status
-check_size(size_t width, size_t height, char *msg, size_t msg_size)
-{
-    if (width < 1 || width > VOTECL_HOUGH_MAX_SIDE)
-        return BAD("width: %zu is not between 1 and %u", width, VOTECL_HOUGH_MAX_SIDE);
-    if (height < 1 || height > VOTECL_HOUGH_MAX_SIDE)
-        return BAD("height: %zu is not between 1 and %u", height, VOTECL_HOUGH_MAX_SIDE);
-    if (width * height > VOTECL__MAX_IMAGE_PIXELS) /* both <= 65535: no overflow */
-        return BAD("width x height: %zu x %zu is above %zu pixels", width, height,
-                   VOTECL__MAX_IMAGE_PIXELS);
-    return VOTECL_OK;
-}
-
-static votecl_status
 check_params(const void *params, size_t width, size_t height, char *msg, size_t msg_size)
 {
     const votecl_hough_params *p = params;
-    votecl_status status = check_size(width, height, msg, msg_size);
+    votecl_status status = votecl__frame_check(width, height, VOTECL_HOUGH_MAX_SIDE, msg, msg_size);
     uint64_t n;
 
     if (status != VOTECL_OK)
@@ -358,9 +345,9 @@ votecl_hough_run(votecl_hough_plan *plan, const votecl_image *image, votecl_houg
     votecl_status status;
 
     VOTECL__ENTER_OBJ_OR_RETURN(plan);
-    if (found == NULL || (lines == NULL && capacity > 0))
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "%s: NULL pointer",
-                            found == NULL ? "found" : "lines");
+    if ((status = votecl__results_check(plan->context, found, lines, capacity, "lines")) !=
+        VOTECL_OK)
+        return status;
     plan->segments.n = 0;
     if ((status = check_image(plan, image)) != VOTECL_OK ||
         (status = vote(plan, image, stats)) != VOTECL_OK ||
@@ -642,9 +629,9 @@ votecl_hough_run_gray(votecl_hough_plan *plan, const votecl_image *image, unsign
 
     VOTECL__ENTER_OBJ_OR_RETURN(plan);
     d = &plan->desc;
-    if (found == NULL || (lines == NULL && capacity > 0))
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "%s: NULL pointer",
-                            found == NULL ? "found" : "lines");
+    if ((status = votecl__results_check(plan->context, found, lines, capacity, "lines")) !=
+        VOTECL_OK)
+        return status;
     if ((status = votecl__image_check(plan->context, image, VOTECL_DTYPE_U8, 1, &row_bytes,
                                       &pixels)) != VOTECL_OK)
         return status;

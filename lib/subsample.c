@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "subsample-private.h"
+#include "vote-private.h"
 
 struct votecl_subsample_plan {
     votecl_context *context;
@@ -148,15 +149,11 @@ votecl_subsample_plan_describe(const votecl_subsample_plan *plan, votecl_vote_pl
 {
     if (plan == NULL)
         return VOTECL_INVALID_ARGUMENT;
-    if (info == NULL)
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "info: NULL pointer");
-    if (plan->vote == NULL)
-        return votecl__fail(plan->context, VOTECL_UNSUPPORTED,
-                            plan->context->backend == VOTECL_BACKEND_REF
-                                ? "the ref backend runs the sequential reference"
-                                : "an empty output runs nothing");
-    return votecl_vote_plan_describe(plan->vote, plan->params.width * plan->params.height,
-                                     info);
+    return votecl__vote_plan_describe_of(plan->context, plan->vote,
+                                         plan->context->backend == VOTECL_BACKEND_REF
+                                             ? "the ref backend runs the sequential reference"
+                                             : "an empty output runs nothing",
+                                         plan->params.width * plan->params.height, info);
 }
 
 #undef BAD

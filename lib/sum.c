@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sum-private.h"
+#include "vote-private.h"
 
 /* f32 runs are chunked too, so that the engine's 32-bit element indices never overflow. */
 #define SUM_F32_RUN_MAX ((size_t)1 << 30)
@@ -114,12 +115,9 @@ votecl_sum_plan_describe(const votecl_sum_plan *plan, size_t elements,
 {
     if (plan == NULL)
         return VOTECL_INVALID_ARGUMENT;
-    if (info == NULL)
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "info: NULL pointer");
-    if (plan->vote == NULL)
-        return votecl__fail(plan->context, VOTECL_UNSUPPORTED,
-                            "the ref backend runs the sequential reference, not the engine");
-    return votecl_vote_plan_describe(plan->vote, elements, info);
+    return votecl__vote_plan_describe_of(
+        plan->context, plan->vote, "the ref backend runs the sequential reference, not the engine",
+        elements, info);
 }
 
 static size_t

@@ -516,6 +516,17 @@ votecl_vote_plan_describe(const votecl_vote_plan *plan, size_t elements,
 }
 
 votecl_status
+votecl__vote_plan_describe_of(votecl_context *context, const votecl_vote_plan *vote,
+                              const char *why, size_t elements, votecl_vote_plan_info *info)
+{
+    if (info == NULL)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "info: NULL pointer");
+    if (vote == NULL)
+        return votecl__fail(context, VOTECL_UNSUPPORTED, "%s", why);
+    return votecl_vote_plan_describe(vote, elements, info);
+}
+
+votecl_status
 votecl_vote_plan_predict(const votecl_vote_plan *plan, size_t elements, double eta, double *seconds)
 {
     votecl_context *context = plan != NULL ? plan->context : NULL;

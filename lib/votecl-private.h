@@ -142,6 +142,14 @@ typedef struct votecl__plan_ops {
     void (*release)(void *plan);
 } votecl__plan_ops;
 
+/* A frame plan's width x height: each side 1 to max_side (at most 65535), the pixels at most
+ * VOTECL__MAX_IMAGE_PIXELS; VOTECL_INVALID_ARGUMENT with the message in msg otherwise. */
+votecl_status votecl__frame_check(size_t width, size_t height, unsigned max_side, char *msg,
+                                  size_t msg_size);
+/* A run's results: found not NULL, nor the array items (called name in the message) unless
+ * its capacity is 0; VOTECL_INVALID_ARGUMENT naming the NULL one otherwise. */
+votecl_status votecl__results_check(votecl_context *context, const size_t *found, const void *items,
+                                    size_t capacity, const char *name);
 /* The constructor of a plan: votecl__new_begin's checks (params_size as it computes it),
  * *out cleared, the parameters checked, the plan allocated, built and handed out. */
 votecl_status votecl__plan_new(const votecl__plan_ops *ops, votecl_context *context,
@@ -215,13 +223,15 @@ const char *votecl__refused_error(const votecl_context *context);
         votecl__enter(context);                                                                \
     if (votecl__guard_.refused)                                                                \
     return VOTECL_INVALID_ARGUMENT
-/* The same for a public call on an object of a context (a plan, a model): a NULL obj is
- * VOTECL_INVALID_ARGUMENT, then the guard of obj->context is taken for the whole call (in
- * the entry point itself: the guard is released when the function holding it returns). */
-#define VOTECL__ENTER_OBJ_OR_RETURN(obj)                                                           \
-    if ((obj) == NULL)                                                                             \
+/* The same for a public call that refuses a NULL context, or a NULL object of a context (a
+ * plan, a model): VOTECL_INVALID_ARGUMENT, else the guard is taken for the whole call (in the
+ * entry point itself: the guard is released when the function holding it returns). */
+#define VOTECL__ENTER_NONNULL_OR_RETURN(p, context)                                                \
+    if ((p) == NULL)                                                                               \
         return VOTECL_INVALID_ARGUMENT;                                                            \
-    VOTECL__ENTER_OR_RETURN((obj)->context)
+    VOTECL__ENTER_OR_RETURN(context)
+#define VOTECL__ENTER_CONTEXT_OR_RETURN(context) VOTECL__ENTER_NONNULL_OR_RETURN(context, context)
+#define VOTECL__ENTER_OBJ_OR_RETURN(obj) VOTECL__ENTER_NONNULL_OR_RETURN(obj, (obj)->context)
 /* Replaces the build log (text may be NULL). */
 void votecl__set_build_log(votecl_context *context, const char *text);
 /* Writes to stderr only when VOTECL_DEBUG was set for the context. */
