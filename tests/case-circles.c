@@ -35,32 +35,18 @@ radii_make(votecl_context *context, void **object)
     return votecl_circles_plan_new(context, &p, 96, 72, (votecl_circles_plan **)object);
 }
 
-static votecl_status
-gradient_run(void *object, void *out)
-{
-    circles_out *o = out;
-    return votecl_circles_run(object, &tc_view_gray, o->circles, 8, &o->found, NULL);
-}
+TC_RUN(gradient_run, circles_out,
+       votecl_circles_run(object, &tc_view_gray, o->circles, 8, &o->found, NULL));
 
-static votecl_status
-radii_run(void *object, void *out)
-{
-    circles_out *o = out;
-    return votecl_circles_run(object, &tc_view_edges, o->circles, 8, &o->found, NULL);
-}
+TC_RUN(radii_run, circles_out,
+       votecl_circles_run(object, &tc_view_edges, o->circles, 8, &o->found, NULL));
 
 TC_DESTROY(circles_destroy, votecl_circles_plan_free);
 
-static int
-circle_differs(const void *pa, const void *pb)
-{
-    const votecl_circle *x = pa, *y = pb;
-    return TC_FIELD_DIFFERS(x, y, x) || TC_FIELD_DIFFERS(x, y, y) ||
-           TC_FIELD_DIFFERS(x, y, radius) || TC_FIELD_DIFFERS(x, y, score) ||
-           TC_FIELD_DIFFERS(x, y, votes);
-}
-
-TC_ITEMS_FN(circles_differ, TC_DIFFER, circles_out, circles, circle_differs);
+TC_ITEMS_FN(circles_differ, TC_DIFFER, circles_out, circles,
+            TC_FIELD_DIFFERS(x, y, x) || TC_FIELD_DIFFERS(x, y, y) ||
+                TC_FIELD_DIFFERS(x, y, radius) || TC_FIELD_DIFFERS(x, y, score) ||
+                TC_FIELD_DIFFERS(x, y, votes));
 
 TC_PARAMS_INIT(circles_params_init, votecl_circles_params_init(p, VOTECL_CIRCLES_GRADIENT));
 

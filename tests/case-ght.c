@@ -39,37 +39,20 @@ ballard_make(votecl_context *context, void **object)
     return ght_make_method(context, VOTECL_GHT_BALLARD, object);
 }
 
-static votecl_status
-ght_run(void *object, void *out)
-{
-    ght_out *o = out;
-    return votecl_ght_detect(object, &tc_view_scene, o->poses, 4, &o->found);
-}
+TC_RUN(ght_run, ght_out, votecl_ght_detect(object, &tc_view_scene, o->poses, 4, &o->found));
 
 TC_DESTROY(ght_destroy, votecl_ght_model_free);
 
-static int
-pose_differs(const void *pa, const void *pb)
-{
-    const votecl_ght_pose *x = pa, *y = pb;
-    return TC_FIELD_DIFFERS(x, y, x) || TC_FIELD_DIFFERS(x, y, y) ||
-           TC_FIELD_DIFFERS(x, y, angle) || TC_FIELD_DIFFERS(x, y, scale) ||
-           TC_FIELD_DIFFERS(x, y, votes) || TC_FIELD_DIFFERS(x, y, angle_votes) ||
-           TC_FIELD_DIFFERS(x, y, scale_votes);
-}
-
-TC_ITEMS_FN(ght_differ, TC_DIFFER, ght_out, poses, pose_differs);
+TC_ITEMS_FN(ght_differ, TC_DIFFER, ght_out, poses,
+            TC_FIELD_DIFFERS(x, y, x) || TC_FIELD_DIFFERS(x, y, y) ||
+                TC_FIELD_DIFFERS(x, y, angle) || TC_FIELD_DIFFERS(x, y, scale) ||
+                TC_FIELD_DIFFERS(x, y, votes) || TC_FIELD_DIFFERS(x, y, angle_votes) ||
+                TC_FIELD_DIFFERS(x, y, scale_votes));
 
 /* Against the reference: the pose and its votes exactly. */
-static int
-pose_mismatch(const void *pa, const void *pb)
-{
-    const votecl_ght_pose *x = pa, *y = pb;
-    return x->x != y->x || x->y != y->y || x->angle != y->angle || x->scale != y->scale ||
-           x->votes != y->votes;
-}
-
-TC_ITEMS_FN(ght_matches, TC_MATCH, ght_out, poses, pose_mismatch);
+TC_ITEMS_FN(ght_matches, TC_MATCH, ght_out, poses,
+            x->x != y->x || x->y != y->y || x->angle != y->angle || x->scale != y->scale ||
+                x->votes != y->votes);
 
 TC_PARAMS_INIT(ght_params_init, votecl_ght_params_init(p, VOTECL_GHT_BALLARD));
 

@@ -12,11 +12,7 @@ hist_make(votecl_context *context, void **object)
     return votecl_hist_plan_new(context, &p, (votecl_hist_plan **)object);
 }
 
-static votecl_status
-hist_run(void *object, void *out)
-{
-    return votecl_hist_run(object, tc_in.image, NULL, NULL, sizeof tc_in.image, out);
-}
+TC_RUN(hist_run, uint32_t, votecl_hist_run(object, tc_in.image, NULL, NULL, sizeof tc_in.image, o));
 
 TC_DESTROY(hist_destroy, votecl_hist_plan_free);
 

@@ -52,12 +52,8 @@ hog_make(votecl_context *context, void **object)
     return status;
 }
 
-static votecl_status
-hog_run(void *object, void *out)
-{
-    hog_out *o = out;
-    return votecl_hog_detect(object, &tc_view_people, NULL, 0, o->detections, 16, &o->found);
-}
+TC_RUN(hog_run, hog_out,
+       votecl_hog_detect(object, &tc_view_people, NULL, 0, o->detections, 16, &o->found));
 
 /* out: the count (size_t), then HOG_FLOATS floats */
 static votecl_status
@@ -69,33 +65,35 @@ hog_compute_run(void *object, void *out)
 
 TC_DESTROY(hog_destroy, votecl_hog_free);
 
-static int
-detection_differs(const void *pa, const void *pb)
-{
-    const votecl_hog_detection *x = pa, *y = pb;
-    return TC_FIELD_DIFFERS(x, y, box.x) || TC_FIELD_DIFFERS(x, y, box.y) ||
-           TC_FIELD_DIFFERS(x, y, box.width) || TC_FIELD_DIFFERS(x, y, box.height) ||
-           TC_FIELD_DIFFERS(x, y, score) || TC_FIELD_DIFFERS(x, y, scale);
-}
+TC_ITEMS_FN(hog_differ, TC_DIFFER, hog_out, detections,
+            TC_FIELD_DIFFERS(x, y, box.x) || TC_FIELD_DIFFERS(x, y, box.y) ||
+                TC_FIELD_DIFFERS(x, y, box.width) || TC_FIELD_DIFFERS(x, y, box.height) ||
+                TC_FIELD_DIFFERS(x, y, score) || TC_FIELD_DIFFERS(x, y, scale));
 
-TC_ITEMS_FN(hog_differ, TC_DIFFER, hog_out, detections, detection_differs);
+/* The descriptors without a model: the defaults, or scikit-image's options. */
+static votecl_status
+hog_descriptors_make(votecl_context *context, int skimage, void **object)
+{
+    votecl_hog_params p;
+
+    votecl_hog_params_init(&p);
+    if (skimage) {
+        p.binning = VOTECL_HOG_BINNING_HARD;
+        p.block_norm = VOTECL_HOG_NORM_L1;
+    }
+    return votecl_hog_new(context, &p, NULL, (votecl_hog **)object);
+}
 
 static votecl_status
 hog_plain_make(votecl_context *context, void **object)
 {
-    votecl_hog_params p;
-    votecl_hog_params_init(&p);
-    return votecl_hog_new(context, &p, NULL, (votecl_hog **)object);
+    return hog_descriptors_make(context, 0, object);
 }
 
 static votecl_status
 hog_skimage_make(votecl_context *context, void **object)
 {
-    votecl_hog_params p;
-    votecl_hog_params_init(&p);
-    p.binning = VOTECL_HOG_BINNING_HARD;
-    p.block_norm = VOTECL_HOG_NORM_L1;
-    return votecl_hog_new(context, &p, NULL, (votecl_hog **)object);
+    return hog_descriptors_make(context, 1, object);
 }
 
 /* Against the reference: the count, and every value within float rounding. */

@@ -16,35 +16,19 @@ hough_make(votecl_context *context, void **object)
     return votecl_hough_plan_new(context, &p, 96, 72, (votecl_hough_plan **)object);
 }
 
-static votecl_status
-hough_run(void *object, void *out)
-{
-    hough_out *o = out;
-    return votecl_hough_run(object, &tc_view_edges, o->lines, 8, &o->found, NULL);
-}
+TC_RUN(hough_run, hough_out,
+       votecl_hough_run(object, &tc_view_edges, o->lines, 8, &o->found, NULL));
 
 TC_DESTROY(hough_destroy, votecl_hough_plan_free);
 
-static int
-line_differs(const void *pa, const void *pb)
-{
-    const votecl_hough_line *x = pa, *y = pb;
-    return TC_FIELD_DIFFERS(x, y, theta) || TC_FIELD_DIFFERS(x, y, rho) ||
-           TC_FIELD_DIFFERS(x, y, votes) || TC_FIELD_DIFFERS(x, y, angle) ||
-           TC_FIELD_DIFFERS(x, y, bin);
-}
-
-TC_ITEMS_FN(hough_differ, TC_DIFFER, hough_out, lines, line_differs);
+TC_ITEMS_FN(hough_differ, TC_DIFFER, hough_out, lines,
+            TC_FIELD_DIFFERS(x, y, theta) || TC_FIELD_DIFFERS(x, y, rho) ||
+                TC_FIELD_DIFFERS(x, y, votes) || TC_FIELD_DIFFERS(x, y, angle) ||
+                TC_FIELD_DIFFERS(x, y, bin));
 
 /* Against the reference: the integer fields (bins and votes) exactly. */
-static int
-line_mismatch(const void *pa, const void *pb)
-{
-    const votecl_hough_line *x = pa, *y = pb;
-    return x->angle != y->angle || x->bin != y->bin || x->votes != y->votes;
-}
-
-TC_ITEMS_FN(hough_matches, TC_MATCH, hough_out, lines, line_mismatch);
+TC_ITEMS_FN(hough_matches, TC_MATCH, hough_out, lines,
+            x->angle != y->angle || x->bin != y->bin || x->votes != y->votes);
 
 TC_PARAMS_INIT(hough_params_init, votecl_hough_params_init(p));
 

@@ -16,37 +16,20 @@ lines_make(votecl_context *context, void **object)
     return votecl_lines_plan_new(context, &p, 96, 72, (votecl_lines_plan **)object);
 }
 
-static votecl_status
-lines_run(void *object, void *out)
-{
-    pclines_out *o = out;
-    return votecl_lines_run(object, &tc_view_edges, o->lines, 8, &o->found);
-}
+TC_RUN(lines_run, pclines_out, votecl_lines_run(object, &tc_view_edges, o->lines, 8, &o->found));
 
 TC_DESTROY(lines_destroy, votecl_lines_plan_free);
 
-static int
-line_differs(const void *pa, const void *pb)
-{
-    const votecl_lines_line *x = pa, *y = pb;
-    return TC_FIELD_DIFFERS(x, y, a) || TC_FIELD_DIFFERS(x, y, b) || TC_FIELD_DIFFERS(x, y, c) ||
-           TC_FIELD_DIFFERS(x, y, theta) || TC_FIELD_DIFFERS(x, y, rho) ||
-           TC_FIELD_DIFFERS(x, y, votes) || TC_FIELD_DIFFERS(x, y, u) ||
-           TC_FIELD_DIFFERS(x, y, v) || TC_FIELD_DIFFERS(x, y, column) ||
-           TC_FIELD_DIFFERS(x, y, row);
-}
-
-TC_ITEMS_FN(lines_differ, TC_DIFFER, pclines_out, lines, line_differs);
+TC_ITEMS_FN(lines_differ, TC_DIFFER, pclines_out, lines,
+            TC_FIELD_DIFFERS(x, y, a) || TC_FIELD_DIFFERS(x, y, b) || TC_FIELD_DIFFERS(x, y, c) ||
+                TC_FIELD_DIFFERS(x, y, theta) || TC_FIELD_DIFFERS(x, y, rho) ||
+                TC_FIELD_DIFFERS(x, y, votes) || TC_FIELD_DIFFERS(x, y, u) ||
+                TC_FIELD_DIFFERS(x, y, v) || TC_FIELD_DIFFERS(x, y, column) ||
+                TC_FIELD_DIFFERS(x, y, row));
 
 /* Against the reference: the accumulator cell and its votes exactly. */
-static int
-line_mismatch(const void *pa, const void *pb)
-{
-    const votecl_lines_line *x = pa, *y = pb;
-    return x->column != y->column || x->row != y->row || x->votes != y->votes;
-}
-
-TC_ITEMS_FN(lines_matches, TC_MATCH, pclines_out, lines, line_mismatch);
+TC_ITEMS_FN(lines_matches, TC_MATCH, pclines_out, lines,
+            x->column != y->column || x->row != y->row || x->votes != y->votes);
 
 TC_PARAMS_INIT(lines_params_init, votecl_lines_params_init(p));
 

@@ -13,11 +13,7 @@ subsample_make(votecl_context *context, void **object)
     return votecl_subsample_plan_new(context, &p, (votecl_subsample_plan **)object);
 }
 
-static votecl_status
-subsample_run(void *object, void *out)
-{
-    return votecl_subsample_run(object, &tc_view_gray, out, SUB_OUT);
-}
+TC_RUN(subsample_run, float, votecl_subsample_run(object, &tc_view_gray, o, SUB_OUT));
 
 TC_DESTROY(subsample_destroy, votecl_subsample_plan_free);
 

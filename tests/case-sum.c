@@ -9,11 +9,7 @@ sum_make(votecl_context *context, void **object)
     return votecl_sum_plan_new(context, &p, (votecl_sum_plan **)object);
 }
 
-static votecl_status
-sum_run(void *object, void *out)
-{
-    return votecl_sum_run(object, tc_in.image, sizeof tc_in.image, out);
-}
+TC_RUN(sum_run, double, votecl_sum_run(object, tc_in.image, sizeof tc_in.image, o));
 
 TC_DESTROY(sum_destroy, votecl_sum_plan_free);
 

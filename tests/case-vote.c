@@ -22,11 +22,7 @@ vote_make(votecl_context *context, void **object)
     return votecl_vote_plan_new(context, &s, (votecl_vote_plan **)object);
 }
 
-static votecl_status
-vote_run(void *object, void *out)
-{
-    return votecl_vote_run_image(object, &tc_view_gray, out, NULL);
-}
+TC_RUN(vote_run, uint32_t, votecl_vote_run_image(object, &tc_view_gray, o, NULL));
 
 TC_DESTROY(vote_destroy, votecl_vote_plan_free);
 

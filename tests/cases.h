@@ -71,6 +71,8 @@ typedef struct tc_algorithm {
 /* One-line definitions of the small functions a descriptor points at (the struct declaration
  * at the end takes the semicolon):
  *   TC_DESTROY(name, free_fn)       void name(void *object): free_fn(object)
+ *   TC_RUN(name, type, call)        votecl_status name(void *object, void *out): the status of
+ *                                   call, which reads object and o (out as a type *)
  *   TC_PARAMS_INIT(name, call)      void name(void *p): call, which reads p
  *   TC_PARAMS_CALL(name, type, new) votecl_status name(votecl_context *context, void *p): a
  *                                   type *plan = NULL, the status of new (which reads context,
@@ -79,6 +81,13 @@ typedef struct tc_algorithm {
     static void name(void *object)                                                                 \
     {                                                                                              \
         free_fn(object);                                                                           \
+    }                                                                                              \
+    struct tc_semicolon
+#define TC_RUN(name, type, call)                                                                   \
+    static votecl_status name(void *object, void *out)                                             \
+    {                                                                                              \
+        type *o = out;                                                                             \
+        return call;                                                                               \
     }                                                                                              \
     struct tc_semicolon
 #define TC_PARAMS_INIT(name, call)                                                                 \
@@ -101,14 +110,20 @@ typedef struct tc_algorithm {
 #define TC_CASE(case_name, size, make_fn, run_fn, destroy_fn)                                      \
     .name = case_name, .out_size = size, .make = make_fn, .run = run_fn, .destroy = destroy_fn
 
-/* Defines name(a, b) for an items output type from item_differ, the test of two items
- * (TC_ITEMS_DIFFER): with want TC_DIFFER nonzero when the outputs differ (a differ), with
- * TC_MATCH nonzero when they do not (a matches). */
+/* Defines name(a, b) for an items output type, whose items differ where test, an expression
+ * of x and y (two const pointers to items of type's array), is nonzero (TC_ITEMS_DIFFER):
+ * with want TC_DIFFER nonzero when the outputs differ (a differ), with TC_MATCH nonzero when
+ * they do not (a matches). */
 enum { TC_DIFFER, TC_MATCH };
-#define TC_ITEMS_FN(name, want, type, array, item_differ)                                          \
+#define TC_ITEMS_FN(name, want, type, array, test)                                                 \
+    static int name##_item(const void *pa, const void *pb)                                         \
+    {                                                                                              \
+        const __typeof__(((type *)0)->array[0]) *x = pa, *y = pb;                                  \
+        return test;                                                                               \
+    }                                                                                              \
     static int name(const void *a, const void *b)                                                  \
     {                                                                                              \
-        int differ = TC_ITEMS_DIFFER(a, b, type, array, item_differ);                              \
+        int differ = TC_ITEMS_DIFFER(a, b, type, array, name##_item);                              \
         return want == TC_MATCH ? !differ : differ;                                                \
     }                                                                                              \
     struct tc_semicolon

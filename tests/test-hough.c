@@ -29,6 +29,7 @@
 
 #include "hough-private.h"
 #include "image-io.h"
+#include "segments.h"
 #include "truth-lines.h"
 
 static votecl_context *
@@ -477,7 +478,7 @@ test_ref_capacity(void)
 /* --- building.png: gray, Sobel magnitude, threshold --- */
 
 static int
-sobel_at(const tool_image *g, size_t x, size_t y)
+sobel_at(const edge_image *g, size_t x, size_t y)
 {
     const uint8_t *p = g->data;
     size_t s = g->stride;
@@ -489,7 +490,7 @@ sobel_at(const tool_image *g, size_t x, size_t y)
 }
 
 static int
-building_edges(edge_image *out)
+building_gray(edge_image *out)
 {
     const char *srcdir = g_getenv("VOTECL_TEST_SRCDIR");
     char *path =
@@ -499,17 +500,30 @@ building_edges(edge_image *out)
     int ok = tool_image_read(path, &rgb, error, sizeof error) == 0 &&
              tool_image_to_gray(&rgb, &gray, error, sizeof error) == 0;
     g_free(path);
+    tool_image_free(&rgb);
     if (!ok) {
         g_test_skip(error);
-        tool_image_free(&rgb);
         return -1;
     }
+    *out = edge_image_new(gray.width, gray.height, gray.width);
+    for (size_t y = 0; y < gray.height; y++)
+        memcpy(out->data + y * out->stride, gray.data + y * gray.stride, gray.width);
+    tool_image_free(&gray);
+    return 0;
+}
+
+static int
+building_edges(edge_image *out)
+{
+    edge_image gray;
+
+    if (building_gray(&gray) < 0)
+        return -1;
     *out = edge_image_new(gray.width, gray.height, gray.width);
     for (size_t y = 1; y + 1 < gray.height; y++)
         for (size_t x = 1; x + 1 < gray.width; x++)
             out->data[y * out->stride + x] = sobel_at(&gray, x, y) >= 200 ? 255 : 0;
-    tool_image_free(&rgb);
-    tool_image_free(&gray);
+    g_free(gray.data);
     return 0;
 }
 
@@ -805,29 +819,6 @@ gray_case(votecl_context *ctx, const votecl_hough_params *p, const edge_image *i
     votecl_hough_plan_free(rplan);
 }
 
-static int
-building_gray(edge_image *out)
-{
-    const char *srcdir = g_getenv("VOTECL_TEST_SRCDIR");
-    char *path =
-        g_build_filename(srcdir ? srcdir : "tests", "..", "tools", "images", "building.png", NULL);
-    tool_image rgb = {0}, gray = {0};
-    char error[600];
-    int ok = tool_image_read(path, &rgb, error, sizeof error) == 0 &&
-             tool_image_to_gray(&rgb, &gray, error, sizeof error) == 0;
-    g_free(path);
-    tool_image_free(&rgb);
-    if (!ok) {
-        g_test_skip(error);
-        return -1;
-    }
-    *out = edge_image_new(gray.width, gray.height, gray.width);
-    for (size_t y = 0; y < gray.height; y++)
-        memcpy(out->data + y * out->stride, gray.data + y * gray.stride, gray.width);
-    tool_image_free(&gray);
-    return 0;
-}
-
 /* Lines drawn as gray steps (a region brighter on one side) and noise: real gradients. */
 static edge_image
 gray_lines_image(size_t width, size_t height, size_t stride, uint64_t seed)
@@ -859,14 +850,13 @@ test_ref_gray_edges(void)
     p.segments = 1;
     plan = plan_new(tu_ref_context, &p, im.width, im.height);
     for (size_t k = 0; plan != NULL && k < G_N_ELEMENTS(thresholds); k++) {
-        tool_image gray = {im.data, im.width, im.height, im.stride, 1, VOTECL_DTYPE_U8};
         edge_image edges = edge_image_new(im.width, im.height, im.width);
         gray_result g;
         result r;
         for (size_t y = 1; y + 1 < im.height; y++)
             for (size_t x = 1; x + 1 < im.width; x++)
                 edges.data[y * edges.stride + x] =
-                    (unsigned)sobel_at(&gray, x, y) >= thresholds[k] ? 255 : 0;
+                    (unsigned)sobel_at(&im, x, y) >= thresholds[k] ? 255 : 0;
         if (gray_run(plan, tu_ref_context, &im, thresholds[k], &g) == 0 &&
             run(tu_ref_context, &p, &edges, &r) == 0) {
             g_assert_cmpmem(g.acc, g.cells * 4, r.acc, g.cells * 4);
@@ -915,24 +905,17 @@ segment_ends_at(const votecl_hough_line *l, double a, double b, double c, double
 static void
 check_segments_whole(votecl_context *ctx)
 {
-    static const double want[][4] = {
-        {25, 25, 74, 74}, {25, 75, 74, 26}, {10, 5, 60, 5}, {95, 40, 95, 89}};
-    edge_image im = edge_image_new(100, 100, 100);
+    edge_image im = edge_image_new(TU_SEGMENTS_SIDE, TU_SEGMENTS_SIDE, TU_SEGMENTS_SIDE);
     votecl_hough_params p;
     result r;
-    for (size_t i = 25; i < 75; i++)
-        im.data[i * 100 + i] = im.data[(100 - i) * 100 + i] = 255;
-    for (size_t i = 10; i <= 60; i++)
-        im.data[5 * 100 + i] = 255;
-    for (size_t i = 40; i < 90; i++)
-        im.data[i * 100 + 95] = 255;
+    tu_segments_whole_draw(im.data);
     votecl_hough_params_init(&p);
     p.segments = 1;
     p.max_gap = 1;
     p.min_length = 10;
     p.peak_threshold = 10;
     if (run(ctx, &p, &im, &r) == 0) {
-        TU_CHECK_SEGMENTS(r.lines, r.found, MAX_LINES, want, segment_ends_at);
+        TU_CHECK_SEGMENTS(r.lines, r.found, MAX_LINES, tu_segments_whole_want, segment_ends_at);
         result_clear(&r);
     }
     g_free(im.data);
@@ -951,77 +934,21 @@ test_device_segments_diagonal(void)
         check_segments_whole(device());
 }
 
-/* Issue 26 item 3: every run along each line of the dashed scene (tests/truth-lines.h) for
- * each max_gap and min_length of the table, two collinear separate segments both reported;
- * each line's own fields hold its longest. segs: caller-owned output, the last case's. */
-static void
-check_dashed(votecl_context *ctx, votecl_segment (*segs)[6], size_t *counts)
-{
-    edge_image im =
-        edge_image_new(TRUTH_LINES_DASHED_W, TRUTH_LINES_DASHED_H, TRUTH_LINES_DASHED_W);
-    truth_lines_dashed_draw(im.data);
-    for (size_t k = 0; k < truth_lines_dashed_count; k++) {
-        const truth_lines_dashed_case *c = &truth_lines_dashed_cases[k];
-        votecl_hough_line lines[2];
-        const votecl_segment *found = NULL;
-        size_t n = 0, count = 0;
-        votecl_hough_params p;
-        votecl_hough_params_init(&p);
-        p.segments = 1;
-        p.max_gap = c->max_gap;
-        p.min_length = c->min_length;
-        votecl_hough_plan *plan = plan_new(ctx, &p, im.width, im.height);
-        votecl_image view = edge_view(&im);
-        if (plan == NULL)
-            break;
-        /* none before the first run; NULL pointers refused */
-        g_assert_cmpint(votecl_hough_plan_segments(plan, &found, &count), ==, VOTECL_OK);
-        g_assert_true(found == NULL && count == 0);
-        g_assert_cmpint(votecl_hough_plan_segments(plan, NULL, &count), ==,
-                        VOTECL_INVALID_ARGUMENT);
-        g_assert_cmpint(votecl_hough_run(plan, &view, lines, 2, &n, NULL), ==, VOTECL_OK);
-        g_assert_cmpuint(n, ==, 2);
-        g_assert_cmpint(votecl_hough_plan_segments(plan, &found, &count), ==, VOTECL_OK);
-        for (size_t i = 0; i < count; i++)
-            g_test_message("max_gap %u min_length %u: line %zu (%.2f, %.2f)-(%.2f, %.2f) %u hits",
-                           c->max_gap, c->min_length, found[i].line, found[i].x0, found[i].y0,
-                           found[i].x1, found[i].y1, found[i].hits);
-        g_assert_true(truth_lines_dashed_check(c, found, count, 0.5));
-        for (size_t i = 0; i < count; i++)
-            g_assert_true(lines[found[i].line].has_segment);
-        g_assert_cmpuint(count, <=, 6);
-        memcpy(segs[k], found, count * sizeof *found);
-        counts[k] = count;
-        votecl_hough_plan_free(plan);
-    }
-    g_free(im.data);
-}
+/* Issue 26 item 3 (tests/segments.h): the theta-rho detector's segments of the dashed scene;
+ * each line's own fields hold its longest. */
+TU_SEGMENT_DETECTOR(hough_segments, hough, votecl_hough_line,
+                    votecl_hough_run(plan, view, lines, 2, n, NULL));
 
 static void
 test_ref_segments_dashed(void)
 {
-    votecl_segment segs[16][6];
-    size_t counts[16];
-    g_assert_cmpuint(truth_lines_dashed_count, <=, 16);
-    check_dashed(tu_ref_context, segs, counts);
+    tu_check_dashed_ref(&hough_segments);
 }
 
-/* The device's segments equal the reference's (the runs are found on the host). */
 static void
 test_device_segments_dashed(void)
 {
-    votecl_segment segs[16][6], want[16][6];
-    size_t counts[16], want_counts[16];
-    if (device() == NULL)
-        return;
-    memset(segs, 0, sizeof segs);
-    memset(want, 0, sizeof want);
-    check_dashed(device(), segs, counts);
-    check_dashed(tu_ref_context, want, want_counts);
-    for (size_t k = 0; k < truth_lines_dashed_count; k++) {
-        g_assert_cmpuint(counts[k], ==, want_counts[k]);
-        g_assert_true(truth_lines_segments_equal(segs[k], want[k], counts[k]));
-    }
+    tu_check_dashed_device(&hough_segments, device());
 }
 
 static void
@@ -1193,7 +1120,7 @@ check_truth(votecl_context *ctx)
             votecl_hough_params p;
             result r;
             g_assert_cmpint(truth_lines_case_make(fam, k * subsets[s].step, 1, &c), ==, 0);
-            tool_image gray = {c.pixels, c.width, c.height, c.width, 1, VOTECL_DTYPE_U8};
+            edge_image gray = {c.pixels, c.width, c.height, c.width};
             edge_image im = edge_image_new(c.width, c.height, c.width);
             for (size_t y = 1; y + 1 < c.height; y++)
                 for (size_t x = 1; x + 1 < c.width; x++)

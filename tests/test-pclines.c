@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "pclines-private.h"
+#include "segments.h"
 #include "truth-lines.h"
 
 static votecl_context *
@@ -224,25 +225,18 @@ segment_ends_at(const votecl_lines_line *l, double a, double b, double c, double
 static void
 check_segments_whole(votecl_context *ctx)
 {
-    static const double want[][4] = {
-        {25, 25, 74, 74}, {25, 75, 74, 26}, {10, 5, 60, 5}, {95, 40, 95, 89}};
-    image im = image_new(100, 100, 100);
+    image im = image_new(TU_SEGMENTS_SIDE, TU_SEGMENTS_SIDE, TU_SEGMENTS_SIDE);
     votecl_image view = image_view(&im);
     votecl_lines_params p;
     result r;
 
-    for (size_t i = 25; i < 75; i++)
-        im.data[i * 100 + i] = im.data[(100 - i) * 100 + i] = 255;
-    for (size_t i = 10; i <= 60; i++)
-        im.data[5 * 100 + i] = 255;
-    for (size_t i = 40; i < 90; i++)
-        im.data[i * 100 + 95] = 255;
+    tu_segments_whole_draw(im.data);
     votecl_lines_params_init(&p);
     p.segments = 1;
     p.max_gap = 1;
     p.min_length = 10;
     if (run(ctx, &p, 100, 100, &view, NULL, 0, MAX_LINES, &r) == 0) {
-        TU_CHECK_SEGMENTS(r.lines, r.found, MAX_LINES, want, segment_ends_at);
+        TU_CHECK_SEGMENTS(r.lines, r.found, MAX_LINES, tu_segments_whole_want, segment_ends_at);
         result_clear(&r);
     }
     g_free(im.data);
@@ -261,74 +255,21 @@ test_opencl_segments_diagonal(void)
         check_segments_whole(device());
 }
 
-/* Issue 26 item 3: every run along each line of the dashed scene (tests/truth-lines.h) for
- * each max_gap and min_length of the table (the Sobel flanks of a dash end on its end pixels:
- * the corners' gradients lie off the normal), two collinear separate segments both reported.
- * segs: caller-owned output. */
-static void
-check_dashed(votecl_context *ctx, votecl_segment (*segs)[6], size_t *counts)
-{
-    image im = image_new(TRUTH_LINES_DASHED_W, TRUTH_LINES_DASHED_H, TRUTH_LINES_DASHED_W);
-    votecl_image view = image_view(&im);
-    truth_lines_dashed_draw(im.data);
-    for (size_t k = 0; k < truth_lines_dashed_count; k++) {
-        const truth_lines_dashed_case *c = &truth_lines_dashed_cases[k];
-        votecl_lines_line lines[2];
-        const votecl_segment *found = NULL;
-        size_t n = 0, count = 0;
-        votecl_lines_plan *plan = NULL;
-        votecl_lines_params p;
-        votecl_lines_params_init(&p);
-        p.segments = 1;
-        p.max_gap = c->max_gap;
-        p.min_length = c->min_length;
-        if (!tu_check_ok(ctx, votecl_lines_plan_new(ctx, &p, im.width, im.height, &plan), "plan"))
-            break;
-        /* none before the first run; NULL pointers refused */
-        g_assert_cmpint(votecl_lines_plan_segments(plan, &found, &count), ==, VOTECL_OK);
-        g_assert_true(found == NULL && count == 0);
-        g_assert_cmpint(votecl_lines_plan_segments(plan, NULL, &count), ==,
-                        VOTECL_INVALID_ARGUMENT);
-        g_assert_cmpint(votecl_lines_run(plan, &view, lines, 2, &n), ==, VOTECL_OK);
-        g_assert_cmpuint(n, ==, 2);
-        g_assert_cmpint(votecl_lines_plan_segments(plan, &found, &count), ==, VOTECL_OK);
-        for (size_t i = 0; i < count; i++)
-            g_test_message("max_gap %u min_length %u: line %zu (%.2f, %.2f)-(%.2f, %.2f) %u hits",
-                           c->max_gap, c->min_length, found[i].line, found[i].x0, found[i].y0,
-                           found[i].x1, found[i].y1, found[i].hits);
-        g_assert_true(truth_lines_dashed_check(c, found, count, 0.5));
-        for (size_t i = 0; i < count; i++)
-            g_assert_true(lines[found[i].line].has_segment);
-        memcpy(segs[k], found, count * sizeof *found);
-        counts[k] = count;
-        votecl_lines_plan_free(plan);
-    }
-    g_free(im.data);
-}
+/* Issue 26 item 3 (tests/segments.h): PClines' segments of the dashed scene (the Sobel flanks
+ * of a dash end on its end pixels: the corners' gradients lie off the normal). */
+TU_SEGMENT_DETECTOR(lines_segments, lines, votecl_lines_line,
+                    votecl_lines_run(plan, view, lines, 2, n));
 
 static void
 test_ref_segments_dashed(void)
 {
-    votecl_segment segs[16][6];
-    size_t counts[16];
-    g_assert_cmpuint(truth_lines_dashed_count, <=, 16);
-    check_dashed(tu_ref_context, segs, counts);
+    tu_check_dashed_ref(&lines_segments);
 }
 
-/* The device's segments equal the reference's (the runs are found on the host). */
 static void
 test_opencl_segments_dashed(void)
 {
-    votecl_segment segs[16][6], want[16][6];
-    size_t counts[16], want_counts[16];
-    if (device() == NULL)
-        return;
-    check_dashed(device(), segs, counts);
-    check_dashed(tu_ref_context, want, want_counts);
-    for (size_t k = 0; k < truth_lines_dashed_count; k++) {
-        g_assert_cmpuint(counts[k], ==, want_counts[k]);
-        g_assert_true(truth_lines_segments_equal(segs[k], want[k], counts[k]));
-    }
+    tu_check_dashed_device(&lines_segments, device());
 }
 
 /* --- positions (issue 23 item 2) --- */

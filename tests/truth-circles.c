@@ -364,21 +364,17 @@ truth_circles_score_case(const truth_circles_case *c, const truth_circle *d, siz
         score->centre_error_sum += best_c;
         score->radius_error_sum += best_r;
     }
-    score->truths += c->n;
-    score->matched += matched;
-    score->detections += n;
-    score->cases++;
-    score->cases_all_found += matched == c->n;
+    TRUTH_SCORE_CASE(score, c->n, matched, n);
 }
 
 double
 truth_circles_recall(const truth_circles_score *s)
 {
-    return s->truths > 0 ? (double)s->matched / (double)s->truths : 1.0;
+    return truth_ratio(s->matched, s->truths);
 }
 
 double
 truth_circles_precision(const truth_circles_score *s)
 {
-    return s->detections > 0 ? (double)s->matched / (double)s->detections : 1.0;
+    return truth_ratio(s->matched, s->detections);
 }

@@ -67,6 +67,24 @@ truth_pixels_new(uint8_t **pixels, uint32_t *width, uint32_t *height, uint32_t w
     return 0;
 }
 
+/* part / whole, 1 when whole is 0: a recall or precision where there was nothing to find. */
+static inline double
+truth_ratio(size_t part, size_t whole)
+{
+    return whole > 0 ? (double)part / (double)whole : 1.0;
+}
+
+/* Counts one scored case into score (a suite's score struct): its n truths, matched of them
+ * found, among detections. */
+#define TRUTH_SCORE_CASE(score, n, found, detected)                                                \
+    do {                                                                                           \
+        (score)->truths += (n);                                                                    \
+        (score)->matched += (found);                                                               \
+        (score)->detections += (detected);                                                         \
+        (score)->cases++;                                                                          \
+        (score)->cases_all_found += (found) == (n);                                                \
+    } while (0)
+
 /* Declares prefix_families(), the families terminated by an entry with name NULL (transfer
  * none), and prefix_family_find(name), the family of that name or NULL. */
 #define TRUTH_FAMILIES_DECLARE(type, prefix)                                                       \

@@ -87,7 +87,8 @@ draw_bar(uint8_t *p, uint32_t w, uint32_t h, const truth_lines_segment *s, int a
     double half = s->width / 2.0, dx = s->x1 - s->x0, dy = s->y1 - s->y0;
     int steep = fabs(dy) > fabs(dx);
     double a0 = steep ? s->y0 : s->x0, a1 = steep ? s->y1 : s->x1;
-    double b0 = steep ? s->x0 : s->y0, slope = steep ? (dy != 0 ? dx / dy : 0) : (dx != 0 ? dy / dx : 0);
+    double b0 = steep ? s->x0 : s->y0,
+           slope = steep ? (dy != 0 ? dx / dy : 0) : (dx != 0 ? dy / dx : 0);
     long lo = lround(fmin(a0, a1) - half - 2), hi = lround(fmax(a0, a1) + half + 2);
     long band = (long)ceil(half * 1.5) + 2;
 
@@ -195,8 +196,8 @@ make_random_single(truth_lines_case *c, size_t i, uint64_t seed, const char *fam
     rng_init(&r, seed * 1000003u + i + (wide ? 500000u : 0));
     /* A few fixed sizes (square, non-square, prime sides) so that device plans, compiled per
      * size, are few. */
-    static const uint32_t sizes[][2] = {{64, 64}, {211, 97}, {256, 256}, {640, 480},
-                                        {333, 1000}, {1024, 768}};
+    static const uint32_t sizes[][2] = {{64, 64},   {211, 97},   {256, 256},
+                                        {640, 480}, {333, 1000}, {1024, 768}};
     uint32_t which = truth_rng_below(&r, 6);
     w = sizes[which][0];
     h = sizes[which][1];
@@ -324,14 +325,10 @@ make_large(truth_lines_case *c, size_t i, uint64_t seed)
 }
 
 static const truth_lines_family families[] = {
-    {"single-8conn", 180, 0, make_8conn},
-    {"single-4conn", 180, 0, make_4conn},
-    {"single-aa", 180, 0, make_aa},
-    {"single-subdeg", 90, 0, make_subdeg},
-    {"single-wide", 60, 0, make_wide},
-    {"multi-clutter", 40, 0, make_multi},
-    {"large", 4, 1, make_large},
-    {NULL, 0, 0, NULL},
+    {"single-8conn", 180, 0, make_8conn}, {"single-4conn", 180, 0, make_4conn},
+    {"single-aa", 180, 0, make_aa},       {"single-subdeg", 90, 0, make_subdeg},
+    {"single-wide", 60, 0, make_wide},    {"multi-clutter", 40, 0, make_multi},
+    {"large", 4, 1, make_large},          {NULL, 0, 0, NULL},
 };
 
 TRUTH_FAMILIES_DEFINE(truth_lines_family, truth_lines);
@@ -427,25 +424,19 @@ truth_lines_score_case(const truth_lines_case *c, const truth_lines_detection *d
             score->end_error_sum += e;
         }
     }
-    score->truths += c->n;
-    score->matched += matched;
-    score->detections += n;
-    score->cases++;
-    score->cases_all_found += matched == c->n;
+    TRUTH_SCORE_CASE(score, c->n, matched, n);
 }
 
 double
 truth_lines_recall(const truth_lines_score *s)
 {
-    return s->truths > 0 ? (double)s->matched / s->truths : 1.0;
+    return truth_ratio(s->matched, s->truths);
 }
 
 double
 truth_lines_precision(const truth_lines_score *s)
 {
-    return s->detections > 0 ? (double)(s->detections - s->duplicates - s->false_positives) /
-                                   s->detections
-                             : 1.0;
+    return truth_ratio(s->detections - s->duplicates - s->false_positives, s->detections);
 }
 
 /* --- every segment (issue 26 item 3) --- */
@@ -455,31 +446,21 @@ static const uint32_t dashes_row[][2] = {{10, 29}, {33, 52}, {60, 69}, {90, 94}}
 static const uint32_t dashes_column[][2] = {{5, 25}, {40, 55}};
 
 /* ends: row 30's runs {a, 30, b, 30}, column 100's {100, a, 100, b} */
+/* every dash its own segment */
+/* clang-format off */
+#define EVERY_DASH                                                                                 \
+    {{10, 30, 29, 30}, {33, 30, 52, 30}, {60, 30, 69, 30}, {90, 30, 94, 30}, {100, 5, 100, 25},   \
+     {100, 40, 100, 55}}
+/* clang-format on */
 const truth_lines_dashed_case truth_lines_dashed_cases[] = {
     /* no gap bridged: every dash */
-    {0,
-     0,
-     6,
-     {{10, 30, 29, 30},
-      {33, 30, 52, 30},
-      {60, 30, 69, 30},
-      {90, 30, 94, 30},
-      {100, 5, 100, 25},
-      {100, 40, 100, 55}}},
+    {0, 0, 6, EVERY_DASH},
     /* a gap of exactly max_gap steps is bridged, one more is not */
     {3,
      0,
      5,
      {{10, 30, 52, 30}, {60, 30, 69, 30}, {90, 30, 94, 30}, {100, 5, 100, 25}, {100, 40, 100, 55}}},
-    {2,
-     0,
-     6,
-     {{10, 30, 29, 30},
-      {33, 30, 52, 30},
-      {60, 30, 69, 30},
-      {90, 30, 94, 30},
-      {100, 5, 100, 25},
-      {100, 40, 100, 55}}},
+    {2, 0, 6, EVERY_DASH},
     /* min_length: a run of exactly min_length px is kept, shorter ones dropped */
     {7, 10, 3, {{10, 30, 69, 30}, {100, 5, 100, 25}, {100, 40, 100, 55}}},
     {2, 19, 3, {{10, 30, 29, 30}, {33, 30, 52, 30}, {100, 5, 100, 25}}},

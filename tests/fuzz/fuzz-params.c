@@ -117,51 +117,37 @@ take_float(reader *r)
     return (float)take_double(r);
 }
 
+/* One case of mutate's switch: a value of C type ctype decoded by take, written at p. */
+#define MUTATE_AS(ftype, ctype, take)                                                              \
+    case ftype: {                                                                                  \
+        ctype v = (ctype)(take);                                                                   \
+        memcpy(p, &v, sizeof v);                                                                   \
+        break;                                                                                     \
+    }
+
+static int
+take_int(reader *r)
+{
+    static const int table[] = {0, 1, 2, 3, 4, 5, -1, INT_MIN, INT_MAX, 77};
+    return table[take8(r) % 10];
+}
+
 void
-mutate(reader *r, void *base, const field *fields, size_t n)
+mutate(reader *r, void *base, const fields *table)
 {
     unsigned count = take8(r) % 5;
 
     for (unsigned i = 0; i < count; i++) {
-        const field *f = &fields[take8(r) % n];
+        const field *f = &table->list[take8(r) % table->n];
         char *p = (char *)base + f->offset;
         switch (f->type) {
-        case F_UINT: {
-            unsigned v = (unsigned)take_u32(r);
-            memcpy(p, &v, sizeof v);
-            break;
-        }
-        case F_U32: {
-            uint32_t v = take_u32(r);
-            memcpy(p, &v, sizeof v);
-            break;
-        }
-        case F_SIZE: {
-            size_t v = take_size(r);
-            memcpy(p, &v, sizeof v);
-            break;
-        }
-        case F_U64: {
-            uint64_t v = take_count(r, UINT64_MAX - 1);
-            memcpy(p, &v, sizeof v);
-            break;
-        }
-        case F_DOUBLE: {
-            double v = take_double(r);
-            memcpy(p, &v, sizeof v);
-            break;
-        }
-        case F_FLOAT: {
-            float v = take_float(r);
-            memcpy(p, &v, sizeof v);
-            break;
-        }
-        case F_INT: {
-            static const int table[] = {0, 1, 2, 3, 4, 5, -1, INT_MIN, INT_MAX, 77};
-            int v = table[take8(r) % 10];
-            memcpy(p, &v, sizeof v);
-            break;
-        }
+            MUTATE_AS(F_UINT, unsigned, take_u32(r))
+            MUTATE_AS(F_U32, uint32_t, take_u32(r))
+            MUTATE_AS(F_SIZE, size_t, take_size(r))
+            MUTATE_AS(F_U64, uint64_t, take_count(r, UINT64_MAX - 1))
+            MUTATE_AS(F_DOUBLE, double, take_double(r))
+            MUTATE_AS(F_FLOAT, float, take_float(r))
+            MUTATE_AS(F_INT, int, take_int(r))
         }
     }
 }
@@ -248,6 +234,23 @@ take_output(reader *r, size_t count, size_t size)
     return calloc(count, size);
 }
 
+void *
+take_items(reader *r, size_t *capacity, size_t size)
+{
+    void *items = take_output(r, *capacity, size);
+
+    if (items == NULL)
+        *capacity = 0;
+    return items;
+}
+
+void
+take_any_sides(reader *r, size_t *width, size_t *height)
+{
+    if (take8(r) > 200)
+        *width = take_size(r), *height = take_size(r);
+}
+
 /* --- device buffers of the 'ref' backend (host memory): transfers outside are refused --- */
 
 static void
@@ -268,17 +271,13 @@ fuzz_buffers(reader *r)
         return;
     FUZZ_CHECK(votecl_buffer_size(a) == size);
     int inside = !__builtin_add_overflow(offset, count, &end) && end <= size;
-    switch (take8(r) % 3) {
+    unsigned sel = take8(r) % 3;
+    switch (sel) {
     case 0:
-        if (count <= POOL || !inside) {
-            status = votecl_buffer_write(a, offset, pool, count);
-            check_status(status);
-            FUZZ_CHECK(inside || status != VOTECL_OK);
-        }
-        break;
     case 1:
         if (count <= POOL || !inside) {
-            status = votecl_buffer_read(a, offset, pool, count);
+            status = sel == 0 ? votecl_buffer_write(a, offset, pool, count)
+                              : votecl_buffer_read(a, offset, pool, count);
             check_status(status);
             FUZZ_CHECK(inside || status != VOTECL_OK);
         }

@@ -3,23 +3,6 @@
 
 #include <stdlib.h>
 
-static const field circles_fields[] = {
-    FIELD(votecl_circles_params, method, F_INT),
-    FIELD(votecl_circles_params, min_radius, F_UINT),
-    FIELD(votecl_circles_params, max_radius, F_UINT),
-    FIELD(votecl_circles_params, max_circles, F_SIZE),
-    FIELD(votecl_circles_params, dp, F_DOUBLE),
-    FIELD(votecl_circles_params, min_dist, F_DOUBLE),
-    FIELD(votecl_circles_params, canny_high, F_UINT),
-    FIELD(votecl_circles_params, votes, F_UINT),
-    FIELD(votecl_circles_params, radius_step, F_UINT),
-    FIELD(votecl_circles_params, normalize, F_INT),
-    FIELD(votecl_circles_params, threshold, F_DOUBLE),
-    FIELD(votecl_circles_params, min_xdistance, F_UINT),
-    FIELD(votecl_circles_params, min_ydistance, F_UINT),
-    FIELD(votecl_circles_params, num_peaks, F_SIZE),
-};
-
 /* Runs only what a ref execution affords: the votes are edges x radii x circle points. */
 static int
 affordable(const votecl_circles_plan *plan, const votecl_circles_params *p, size_t pixels)
@@ -46,18 +29,13 @@ fuzz_circles(reader *r)
     votecl_status status;
 
     votecl_circles_params_init(&p, (votecl_circles_method)(take8(r) & 1));
-    mutate(r, &p, circles_fields, sizeof circles_fields / sizeof circles_fields[0]);
-    if (take8(r) > 200)
-        w = take_size(r), h = take_size(r);
+    mutate(r, &p, &circles_fields);
+    take_any_sides(r, &w, &h);
     status = votecl_circles_plan_new(ctx, &p, w, h, &plan);
-    CHECK_NEW(status, plan);
-    if (status != VOTECL_OK)
-        return;
+    CHECK_NEW_OR_RETURN(status, plan);
     (void)votecl_circles_plan_radius(plan, take_u32(r));
     size_t capacity = take_count(r, 64), found = 0;
-    votecl_circle *circles = take_output(r, capacity, sizeof *circles);
-    if (circles == NULL)
-        capacity = 0;
+    votecl_circle *circles = take_items(r, &capacity, sizeof *circles);
     votecl_image v = take_view(r, VOTECL_DTYPE_U8, 1, w, h);
     view_kind k = classify(&v);
     if (k == VIEW_BAD || (k == VIEW_FITS && affordable(plan, &p, pixels_of(&v)))) {

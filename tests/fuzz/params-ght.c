@@ -5,37 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const field ght_fields[] = {
-    FIELD(votecl_ght_params, method, F_INT),
-    FIELD(votecl_ght_params, levels, F_UINT),
-    FIELD(votecl_ght_params, canny_low, F_UINT),
-    FIELD(votecl_ght_params, canny_high, F_UINT),
-    FIELD(votecl_ght_params, min_angle, F_DOUBLE),
-    FIELD(votecl_ght_params, max_angle, F_DOUBLE),
-    FIELD(votecl_ght_params, angle_step, F_DOUBLE),
-    FIELD(votecl_ght_params, min_scale, F_DOUBLE),
-    FIELD(votecl_ght_params, max_scale, F_DOUBLE),
-    FIELD(votecl_ght_params, scale_step, F_DOUBLE),
-    FIELD(votecl_ght_params, dp, F_UINT),
-    FIELD(votecl_ght_params, min_dist, F_DOUBLE),
-    FIELD(votecl_ght_params, max_detections, F_SIZE),
-    FIELD(votecl_ght_params, min_confidence, F_DOUBLE),
-    FIELD(votecl_ght_params, angle_share, F_DOUBLE),
-    FIELD(votecl_ght_params, xi, F_DOUBLE),
-    FIELD(votecl_ght_params, angle_epsilon, F_UINT),
-    FIELD(votecl_ght_params, angle_threshold, F_U32),
-    FIELD(votecl_ght_params, scale_threshold, F_U32),
-    FIELD(votecl_ght_params, position_threshold, F_U32),
-    FIELD(votecl_ght_params, max_rotations, F_UINT),
-    FIELD(votecl_ght_params, max_scales, F_UINT),
-    FIELD(votecl_ght_params, pairing, F_INT),
-    FIELD(votecl_ght_params, replication, F_UINT),
-    FIELD(votecl_ght_params, global_replication, F_UINT),
-    FIELD(votecl_ght_params, votes_threshold, F_U32),
-    FIELD(votecl_ght_params, votes_ratio, F_DOUBLE),
-    FIELD(votecl_ght_params, memory_limit, F_U64),
-};
-
 /* Edges from the pool: n of them with coordinates wrapped into w x h most of the time. */
 static votecl_ght_edge *
 take_edges(reader *r, size_t n, size_t w, size_t h)
@@ -66,7 +35,7 @@ fuzz_ght(reader *r)
     /* a narrow search, so that detection stays cheap */
     p.angle_step = 30;
     p.scale_step = 0.5;
-    mutate(r, &p, ght_fields, sizeof ght_fields / sizeof ght_fields[0]);
+    mutate(r, &p, &ght_fields);
     /* Detection costs pairings x rotations and scales examined x the tolerance: valid but
      * large searches are validated, not run. */
     int cheap = p.max_rotations <= 4 && p.max_scales <= 4 && p.angle_epsilon <= 4 &&
@@ -88,17 +57,13 @@ fuzz_ght(reader *r)
         status = votecl_ght_model_new_edges(ctx, &p, e, n, take8(r) > 240 ? take_size(r) : w, h,
                                             take_double(r), take_double(r), &model);
     }
-    CHECK_NEW(status, model);
-    if (status != VOTECL_OK)
-        return;
+    CHECK_NEW_OR_RETURN(status, model);
     if (!cheap) {
         votecl_ght_model_free(model);
         return;
     }
     capacity = take_count(r, 16);
-    votecl_ght_pose *poses = take_output(r, capacity, sizeof *poses);
-    if (poses == NULL)
-        capacity = 0;
+    votecl_ght_pose *poses = take_items(r, &capacity, sizeof *poses);
     if (take8(r) & 1) {
         votecl_image v = take_view(r, VOTECL_DTYPE_U8, 1, 1 + take8(r) % 64, 1 + take8(r) % 64);
         view_kind k = classify(&v);

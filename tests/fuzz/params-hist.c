@@ -5,33 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const field hist_fields[] = {
-    FIELD(votecl_hist_params, dtype, F_INT),
-    FIELD(votecl_hist_params, channels, F_UINT),
-    FIELD(votecl_hist_params, dims, F_UINT),
-    FIELD(votecl_hist_params, channel[0], F_UINT),
-    FIELD(votecl_hist_params, channel[1], F_UINT),
-    FIELD(votecl_hist_params, channel[2], F_UINT),
-    FIELD(votecl_hist_params, channel[7], F_UINT),
-    FIELD(votecl_hist_params, two_arrays, F_INT),
-    FIELD(votecl_hist_params, nbins[0], F_U32),
-    FIELD(votecl_hist_params, nbins[1], F_U32),
-    FIELD(votecl_hist_params, nbins[2], F_U32),
-    FIELD(votecl_hist_params, nbins[7], F_U32),
-    FIELD(votecl_hist_params, min[0], F_DOUBLE),
-    FIELD(votecl_hist_params, min[1], F_DOUBLE),
-    FIELD(votecl_hist_params, max[0], F_DOUBLE),
-    FIELD(votecl_hist_params, max[1], F_DOUBLE),
-    FIELD(votecl_hist_params, min[2], F_DOUBLE),
-    FIELD(votecl_hist_params, max[2], F_DOUBLE),
-    FIELD(votecl_hist_params, weighted, F_INT),
-    FIELD(votecl_hist_params, variant, F_INT),
-    FIELD(votecl_hist_params, stretch, F_UINT),
-    FIELD(votecl_hist_params, work_group_size, F_UINT),
-    FIELD(votecl_hist_params, masked, F_INT),
-    FIELD(votecl_hist_params, per_channel, F_INT),
-};
-
 void
 fuzz_hist(reader *r)
 {
@@ -46,11 +19,9 @@ fuzz_hist(reader *r)
     if (take8(r) & 1)
         votecl_hist_params_set_2d(&p, take_u32(r), take_double(r), take_double(r), take_u32(r),
                                   take_double(r), take_double(r));
-    mutate(r, &p, hist_fields, sizeof hist_fields / sizeof hist_fields[0]);
+    mutate(r, &p, &hist_fields);
     status = votecl_hist_plan_new(ctx, &p, &plan);
-    CHECK_NEW(status, plan);
-    if (status != VOTECL_OK)
-        return;
+    CHECK_NEW_OR_RETURN(status, plan);
     nbins = votecl_hist_plan_nbins(plan);
     FUZZ_CHECK(nbins >= 1 && nbins <= VOTECL_HIST_MAX_BINS);
     es = votecl_dtype_size(p.dtype);

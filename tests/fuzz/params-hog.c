@@ -5,37 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const field hog_fields[] = {
-    FIELD(votecl_hog_params, window_width, F_UINT),
-    FIELD(votecl_hog_params, window_height, F_UINT),
-    FIELD(votecl_hog_params, block_width, F_UINT),
-    FIELD(votecl_hog_params, block_height, F_UINT),
-    FIELD(votecl_hog_params, block_stride_x, F_UINT),
-    FIELD(votecl_hog_params, block_stride_y, F_UINT),
-    FIELD(votecl_hog_params, cell_width, F_UINT),
-    FIELD(votecl_hog_params, cell_height, F_UINT),
-    FIELD(votecl_hog_params, nbins, F_UINT),
-    FIELD(votecl_hog_params, window_stride_x, F_UINT),
-    FIELD(votecl_hog_params, window_stride_y, F_UINT),
-    FIELD(votecl_hog_params, padding_x, F_UINT),
-    FIELD(votecl_hog_params, padding_y, F_UINT),
-    FIELD(votecl_hog_params, gamma, F_INT),
-    FIELD(votecl_hog_params, colour, F_INT),
-    FIELD(votecl_hog_params, l2hys_threshold, F_FLOAT),
-    FIELD(votecl_hog_params, scale, F_DOUBLE),
-    FIELD(votecl_hog_params, min_scale, F_DOUBLE),
-    FIELD(votecl_hog_params, max_scale, F_DOUBLE),
-    FIELD(votecl_hog_params, max_levels, F_UINT),
-    FIELD(votecl_hog_params, hit_threshold, F_DOUBLE),
-    FIELD(votecl_hog_params, fusion, F_INT),
-    FIELD(votecl_hog_params, group_threshold, F_UINT),
-    FIELD(votecl_hog_params, meanshift_sigma_x, F_DOUBLE),
-    FIELD(votecl_hog_params, meanshift_sigma_y, F_DOUBLE),
-    FIELD(votecl_hog_params, meanshift_sigma_scale, F_DOUBLE),
-    FIELD(votecl_hog_params, block_norm, F_INT),
-    FIELD(votecl_hog_params, binning, F_INT),
-};
-
 /* A small geometry most of the time, so that runs stay cheap. */
 static void
 small_hog(votecl_hog_params *p)
@@ -60,7 +29,7 @@ fuzz_hog(reader *r)
     votecl_hog_params_init(&p);
     if (take8(r) < 200)
         small_hog(&p);
-    mutate(r, &p, hog_fields, sizeof hog_fields / sizeof hog_fields[0]);
+    mutate(r, &p, &hog_fields);
     status = votecl_hog_descriptor_length(&p, &length);
     FUZZ_CHECK(votecl_status_name(status) != NULL);
     if (status == VOTECL_OK && take8(r) < 200) {

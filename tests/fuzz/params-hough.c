@@ -5,24 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const field hough_fields[] = {
-    FIELD(votecl_hough_params, angles, F_UINT),
-    FIELD(votecl_hough_params, rho_bins, F_U32),
-    FIELD(votecl_hough_params, edge_threshold, F_UINT),
-    FIELD(votecl_hough_params, peak_window, F_UINT),
-    FIELD(votecl_hough_params, peak_threshold, F_U32),
-    FIELD(votecl_hough_params, max_lines, F_SIZE),
-    FIELD(votecl_hough_params, variant, F_INT),
-    FIELD(votecl_hough_params, stretch, F_UINT),
-    FIELD(votecl_hough_params, work_group_size, F_UINT),
-    FIELD(votecl_hough_params, segments, F_INT),
-    FIELD(votecl_hough_params, min_length, F_U32),
-    FIELD(votecl_hough_params, max_gap, F_U32),
-    FIELD(votecl_hough_params, merge_distance, F_DOUBLE),
-    FIELD(votecl_hough_params, rho_grid, F_INT),
-    FIELD(votecl_hough_params, peak_rule, F_INT),
-};
-
 void
 fuzz_hough(reader *r)
 {
@@ -34,21 +16,16 @@ fuzz_hough(reader *r)
     votecl_status status;
 
     votecl_hough_params_init(&p);
-    mutate(r, &p, hough_fields, sizeof hough_fields / sizeof hough_fields[0]);
-    if (take8(r) > 200)
-        w = take_size(r), h = take_size(r);
+    mutate(r, &p, &hough_fields);
+    take_any_sides(r, &w, &h);
     status = votecl_hough_plan_new(ctx, &p, w, h, &plan);
-    CHECK_NEW(status, plan);
-    if (status != VOTECL_OK)
-        return;
+    CHECK_NEW_OR_RETURN(status, plan);
     votecl_hough_plan_shape(plan, &angles, &rho);
     FUZZ_CHECK(angles >= 1 && rho >= 1 && (uint64_t)angles * rho <= VOTECL_VOTE_MAX_BINS);
     (void)votecl_hough_plan_theta(plan, take_u32(r));
     (void)votecl_hough_plan_rho(plan, take_u32(r));
     size_t capacity = take_count(r, 64), found = 0;
-    votecl_hough_line *lines = take_output(r, capacity, sizeof *lines);
-    if (lines == NULL)
-        capacity = 0;
+    votecl_hough_line *lines = take_items(r, &capacity, sizeof *lines);
     /* the peak search costs G N n^2: only affordable ones run */
     if ((uint64_t)angles * rho * p.peak_window * p.peak_window > 64 * (uint64_t)WORK) {
         free(lines);

@@ -5,23 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const field lines_fields[] = {
-    FIELD(votecl_lines_params, distance, F_U32),
-    FIELD(votecl_lines_params, rows, F_U32),
-    FIELD(votecl_lines_params, neighbourhood, F_UINT),
-    FIELD(votecl_lines_params, threshold, F_U32),
-    FIELD(votecl_lines_params, radius, F_UINT),
-    FIELD(votecl_lines_params, edge_threshold, F_UINT),
-    FIELD(votecl_lines_params, max_lines, F_SIZE),
-    FIELD(votecl_lines_params, work_group_size, F_UINT),
-    FIELD(votecl_lines_params, orientation_kernel, F_UINT),
-    FIELD(votecl_lines_params, min_length, F_U32),
-    FIELD(votecl_lines_params, max_gap, F_U32),
-    FIELD(votecl_lines_params, segments, F_INT),
-    FIELD(votecl_lines_params, merge_distance, F_DOUBLE),
-    FIELD(votecl_lines_params, refine, F_INT),
-};
-
 void
 fuzz_lines(reader *r)
 {
@@ -33,9 +16,8 @@ fuzz_lines(reader *r)
     votecl_lines_line *lines;
 
     votecl_lines_params_init(&p);
-    mutate(r, &p, lines_fields, sizeof lines_fields / sizeof lines_fields[0]);
-    if (take8(r) > 200)
-        w = take_size(r), h = take_size(r);
+    mutate(r, &p, &lines_fields);
+    take_any_sides(r, &w, &h);
     /* The TS space is allocated with the plan: valid but huge ones (up to 2^31 cells) are
      * not what is fuzzed; those past the limit must be refused. */
     if (w <= VOTECL_LINES_MAX_SIDE && h <= VOTECL_LINES_MAX_SIDE) {
@@ -47,14 +29,10 @@ fuzz_lines(reader *r)
             return;
     }
     status = votecl_lines_plan_new(ctx, &p, w, h, &plan);
-    CHECK_NEW(status, plan);
-    if (status != VOTECL_OK)
-        return;
+    CHECK_NEW_OR_RETURN(status, plan);
     votecl_lines_plan_shape(plan, &columns, &rows);
     capacity = take_count(r, 64);
-    lines = take_output(r, capacity, sizeof *lines);
-    if (lines == NULL)
-        capacity = 0;
+    lines = take_items(r, &capacity, sizeof *lines);
     switch (take8(r) % 3) {
     case 0: {
         votecl_image v = take_view(r, take8(r) & 1 ? VOTECL_DTYPE_F32 : VOTECL_DTYPE_U8, 1, w, h);

@@ -18,15 +18,11 @@ fuzz_subsample(reader *r)
                                  (votecl_dtype)(take8(r) % 6));
     p.variant = (votecl_variant)(take8(r) % 5);
     status = votecl_subsample_plan_new(ctx, &p, &plan);
-    CHECK_NEW(status, plan);
-    if (status != VOTECL_OK)
-        return;
+    CHECK_NEW_OR_RETURN(status, plan);
     votecl_subsample_plan_output_size(plan, &ow, &oh);
     FUZZ_CHECK(ow == p.width / p.factor && oh == p.height / p.factor);
     capacity = take8(r) < 128 ? ow * oh : take_size(r);
-    out = take_output(r, capacity, sizeof *out);
-    if (out == NULL)
-        capacity = 0;
+    out = take_items(r, &capacity, sizeof *out);
     votecl_image v = take_view(r, p.dtype, 1, p.width, p.height);
     view_kind k = classify(&v);
     if (k == VIEW_BAD || (k == VIEW_FITS && pixels_of(&v) <= WORK))

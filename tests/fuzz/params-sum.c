@@ -16,9 +16,7 @@ fuzz_sum(reader *r)
     votecl_sum_params_init(&p, (votecl_dtype)(take8(r) % 6));
     p.variant = (votecl_variant)(take8(r) % 5);
     status = votecl_sum_plan_new(ctx, &p, &plan);
-    CHECK_NEW(status, plan);
-    if (status != VOTECL_OK)
-        return;
+    CHECK_NEW_OR_RETURN(status, plan);
     if (take8(r) & 1) {
         size_t n = take_size(r);
         if (n <= POOL / 4 && n <= WORK)

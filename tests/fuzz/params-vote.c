@@ -8,24 +8,13 @@
 void
 fuzz_vote(reader *r)
 {
-    static const field fields[] = {
-        FIELD(votecl_vote_spec, dtype, F_INT),
-        FIELD(votecl_vote_spec, channels, F_UINT),
-        FIELD(votecl_vote_spec, bin_type, F_INT),
-        FIELD(votecl_vote_spec, spaces, F_UINT),
-        FIELD(votecl_vote_spec, nbins, F_U32),
-        FIELD(votecl_vote_spec, table_size, F_SIZE),
-        FIELD(votecl_vote_spec, variant, F_INT),
-        FIELD(votecl_vote_spec, stretch, F_UINT),
-        FIELD(votecl_vote_spec, work_group_size, F_UINT),
-    };
     votecl_vote_spec s;
     votecl_vote_plan *plan = (votecl_vote_plan *)&plan;
     char source[256];
     size_t len = take8(r);
 
     votecl_vote_spec_init(&s);
-    mutate(r, &s, fields, sizeof fields / sizeof fields[0]);
+    mutate(r, &s, &vote_fields);
     for (size_t i = 0; i < len; i++)
         source[i] = (char)take8(r);
     source[len] = '\0';

@@ -30,12 +30,26 @@ typedef struct field {
     {                                                                                              \
         offsetof(s, m), t                                                                          \
     }
+typedef struct fields {
+    const field *list;
+    size_t n;
+} fields;
+/* The tables of the params structs (tests/fuzz/params-fields.c). */
+extern const fields hist_fields, hough_fields, lines_fields, hog_fields, ght_fields, vote_fields,
+    circles_fields;
 
 /* A constructor's result: a status, and NULL in *out on failure. */
 #define CHECK_NEW(status, object)                                                                  \
     do {                                                                                           \
         check_status(status);                                                                      \
         FUZZ_CHECK(((status) == VOTECL_OK) == ((object) != NULL));                                 \
+    } while (0)
+/* CHECK_NEW, and the target returns when the constructor failed. */
+#define CHECK_NEW_OR_RETURN(status, object)                                                        \
+    do {                                                                                           \
+        CHECK_NEW(status, object);                                                                 \
+        if ((status) != VOTECL_OK)                                                                 \
+            return;                                                                                \
     } while (0)
 
 typedef enum view_kind {
@@ -60,7 +74,7 @@ uint32_t take_u32(reader *r);
 double take_double(reader *r);
 float take_float(reader *r);
 /* A few of the fields of base (a params struct) get decoded values. */
-void mutate(reader *r, void *base, const field *fields, size_t n);
+void mutate(reader *r, void *base, const fields *table);
 
 /* --- checks --- */
 
@@ -75,6 +89,10 @@ void check_view_call(const votecl_image *v, votecl_status status);
 size_t pixels_of(const votecl_image *v);
 /* An output array of count elements of size bytes, NULL for 0 (or sometimes anyway). */
 void *take_output(reader *r, size_t count, size_t size);
+/* take_output's array of *capacity items, *capacity set to 0 when there is none. */
+void *take_items(reader *r, size_t *capacity, size_t size);
+/* Sometimes any sides: *width and *height replaced by decoded sizes. */
+void take_any_sides(reader *r, size_t *width, size_t *height);
 
 /* --- the algorithms' targets (tests/fuzz/params-<algo>.c) --- */
 
