@@ -403,11 +403,12 @@ image_scratch(votecl_context *context, const votecl_image *image, size_t size, c
     return p;
 }
 
-/* height packed rows of row_bytes from map into out, stride bytes apart. */
+/* height packed rows of row_bytes from map into out, stride bytes apart; nothing for empty
+ * rows (out may then be NULL: no pointer arithmetic on it). */
 static void
 rows_out(void *out, size_t stride, const void *map, size_t row_bytes, size_t height)
 {
-    for (size_t y = 0; y < height; y++)
+    for (size_t y = 0; row_bytes > 0 && y < height; y++)
         memcpy((uint8_t *)out + y * stride, (const uint8_t *)map + y * row_bytes, row_bytes);
 }
 

@@ -377,8 +377,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* The algorithms' targets, each in tests/fuzz/params-<algo>.c, then the library's own; the
      * first byte of an input picks one, so the committed corpus keeps this order. */
     static void (*const targets[])(reader *) = {
-        fuzz_hist, fuzz_hough, fuzz_sum,     fuzz_subsample, fuzz_lines, fuzz_hog,
-        fuzz_ght,  fuzz_vote,  fuzz_buffers, fuzz_model,     fuzz_names, fuzz_circles};
+        fuzz_hist, fuzz_hough,   fuzz_sum,   fuzz_subsample, fuzz_lines,   fuzz_hog,  fuzz_ght,
+        fuzz_vote, fuzz_buffers, fuzz_model, fuzz_names,     fuzz_circles, fuzz_canny};
     reader r = {data, size};
 
     if (ctx == NULL) {

@@ -17,6 +17,7 @@ fuzz_subsample(reader *r)
     votecl_subsample_params_init(&p, take_size(r), take_size(r), take_u32(r),
                                  (votecl_dtype)(take8(r) % 6));
     p.variant = (votecl_variant)(take8(r) % 5);
+    mutate(r, &p, &subsample_fields);
     status = votecl_subsample_plan_new(ctx, &p, &plan);
     CHECK_NEW_OR_RETURN(status, plan);
     votecl_subsample_plan_output_size(plan, &ow, &oh);

@@ -15,6 +15,7 @@ fuzz_sum(reader *r)
 
     votecl_sum_params_init(&p, (votecl_dtype)(take8(r) % 6));
     p.variant = (votecl_variant)(take8(r) % 5);
+    mutate(r, &p, &sum_fields);
     status = votecl_sum_plan_new(ctx, &p, &plan);
     CHECK_NEW_OR_RETURN(status, plan);
     if (take8(r) & 1) {

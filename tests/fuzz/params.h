@@ -34,9 +34,9 @@ typedef struct fields {
     const field *list;
     size_t n;
 } fields;
-/* The tables of the params structs (tests/fuzz/params-fields.c). */
-extern const fields hist_fields, hough_fields, lines_fields, hog_fields, ght_fields, vote_fields,
-    circles_fields;
+/* The tables of the params structs, NAME_fields for votecl_NAME_params (or _spec), generated
+ * from the headers by tests/fuzz/gen-fields.py. */
+#include "params-fields.h"
 
 /* A constructor's result: a status, and NULL in *out on failure. */
 #define CHECK_NEW(status, object)                                                                  \
@@ -105,5 +105,6 @@ void fuzz_hog(reader *r);
 void fuzz_ght(reader *r);
 void fuzz_vote(reader *r);
 void fuzz_circles(reader *r);
+void fuzz_canny(reader *r);
 
 #endif

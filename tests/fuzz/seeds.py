@@ -69,7 +69,7 @@ def disk_cache():
 
 def params():
     # one seed per entry point of fuzz-params.c (the first byte picks it)
-    for i in range(12):
+    for i in range(13):
         write("params", "entry-%02d" % i, bytes([i]) + bytes((i * 37 + k * 11) % 256
                                                               for k in range(48)))
 
