@@ -4,25 +4,19 @@
  * (core in OpenCL 1.1 and later). Float accumulation uses a compare-and-swap loop, since
  * OpenCL C 1.2 has no atomic float add. */
 
-INLINE void
-atomic_add_float_local(volatile LOCAL_PTR uint *p, float v)
-{
-    uint old = *p, assumed;
-    do {
-        assumed = old;
-        old = atomic_cmpxchg(p, assumed, as_uint(as_float(assumed) + v));
-    } while (old != assumed);
-}
-
-INLINE void
-atomic_add_float_global(volatile GLOBAL uint *p, float v)
-{
-    uint old = *p, assumed;
-    do {
-        assumed = old;
-        old = atomic_cmpxchg(p, assumed, as_uint(as_float(assumed) + v));
-    } while (old != assumed);
-}
+/* One compare-and-swap loop for either address space (SPACE: LOCAL_PTR or GLOBAL). */
+#define ATOMIC_ADD_FLOAT(NAME, SPACE)                                                              \
+    INLINE void NAME(volatile SPACE uint *p, float v)                                              \
+    {                                                                                              \
+        uint old = *p, assumed;                                                                    \
+        do {                                                                                       \
+            assumed = old;                                                                         \
+            old = atomic_cmpxchg(p, assumed, as_uint(as_float(assumed) + v));                      \
+        } while (old != assumed);                                                                  \
+    }
+ATOMIC_ADD_FLOAT(atomic_add_float_local, LOCAL_PTR)
+ATOMIC_ADD_FLOAT(atomic_add_float_global, GLOBAL)
+#undef ATOMIC_ADD_FLOAT
 
 /* The vote type of the engine (VOTE_KIND: 0 unity, 1 u32 number votes, 2 f32 number votes)
  * and its bits in a 32-bit bin word. */

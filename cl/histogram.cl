@@ -28,13 +28,10 @@
 #define EDGE_T ulong /* integer data: 64-bit edges */
 #endif
 
-/* Uneven bins: the last k with edges[k] <= v, for edges[0] <= v < edges[nb]. */
+/* Bisection of ascending edges: the last k in [lo, hi] with e[k] <= v (lo when none). */
 INLINE uint
-hist_search(EDGE_T v, GLOBAL const EDGE_T *restrict e, uint nb)
+hist_bisect(EDGE_T v, GLOBAL const EDGE_T *restrict e, uint lo, uint hi)
 {
-    if (!(v >= e[0] && v < e[nb]))
-        return VOTE_SKIP;
-    uint lo = 0u, hi = nb - 1u;
     while (lo < hi) {
         uint m = hi - (hi - lo) / 2u;
         if (v >= e[m])
@@ -43,6 +40,15 @@ hist_search(EDGE_T v, GLOBAL const EDGE_T *restrict e, uint nb)
             hi = m - 1u;
     }
     return lo;
+}
+
+/* Uneven bins: the last k with edges[k] <= v, for edges[0] <= v < edges[nb]. */
+INLINE uint
+hist_search(EDGE_T v, GLOBAL const EDGE_T *restrict e, uint nb)
+{
+    if (!(v >= e[0] && v < e[nb]))
+        return VOTE_SKIP;
+    return hist_bisect(v, e, 0u, nb - 1u);
 }
 
 #if HIST_FLOAT
@@ -74,14 +80,7 @@ hist_bin_f(float v, GLOBAL const float *restrict edges, float lo, float hi, floa
     /* clamped before converting: converting an out-of-range float is undefined */
     uint k0 = min((uint)(a > 0.0f ? min(a, 4294967040.0f) : 0.0f), nb - 1u);
     uint k1 = min((uint)(b > 0.0f ? min(b, 4294967040.0f) : 0.0f), nb - 1u);
-    while (k0 < k1) {
-        uint m = k1 - (k1 - k0) / 2u;
-        if (v >= edges[m])
-            k0 = m;
-        else
-            k1 = m - 1u;
-    }
-    return k0;
+    return hist_bisect(v, edges, k0, k1);
 }
 #define HIST_EVEN(d, v)                                                                        \
     hist_bin_f((v), aux + EOFF##d, FLO##d, FHI##d, FPRE##d, FOFF##d, FSCALE##d, FDELTA##d,      \

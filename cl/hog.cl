@@ -9,22 +9,28 @@
  * offsets.
  *   hog_gradient_all  global >= all gradient pixels (1-D): bilinear downscale through host
  *                  tables (index, 8-bit weight: INTER_LINEAR_EXACT), reflect-101 padding,
- *                  gamma table, centred differences, channel with the largest magnitude (OpenCV's ties), OpenCV's
- *                  polynomial atan, two weighted magnitudes and two bins per pixel
+ *                  gamma table, centred differences, channel with the largest magnitude
+ *                  (OpenCV's ties), OpenCV's polynomial atan, two weighted magnitudes and two
+ *                  bins per pixel
  *   hog_blocks_all one work-group of HOG_LOCAL per block: per-work-item histograms in local
  *                  memory, trilinear weights from a host table (Gaussian times bilinear cell
  *                  weight), summed, then L2-Hys (or HOG_NORM's)
- *   hog_svm_all    one work-group of HOG_LOCAL per window: bias + weights . descriptor
+ *   hog_svm_all    one work-group of HOG_LOCAL per run of windows (a kernel argument; 1 on
+ *                  small frames), each window's bias + weights . descriptor in turn; the
+ *                  windows at or above the threshold counted (atomic_inc on hits[0], which
+ *                  hog_gradient_all's first work-item zeroed) and the first HOG_HITS kept
+ *                  after the count as (window, score bits) pairs, in no particular order
  * CPUs (local memory emulated; PoCL) take the kernels of hog-cpu.cl instead, composed after
  * this file.
  * Required defines: HOG_BLOCK_W, HOG_BLOCK_H, HOG_NCELLS, HOG_NBINS, HOG_BLOCK_LEN,
  * HOG_BLOCKS_X, HOG_BLOCKS_Y, HOG_BSTRIDE_X, HOG_BSTRIDE_Y, HOG_WSTRIDE_X, HOG_WSTRIDE_Y,
  * HOG_GRID_X, HOG_GRID_Y, HOG_L2HYS, HOG_ANGLE_SCALE, HOG_DEG2RAD, HOG_P1, HOG_P3, HOG_P5,
- * HOG_P7, HOG_EPS (float literals), HOG_LOCAL (a power of two). Optional: HOG_NORM (the
- * block norm: 0 L2-Hys, the default; 1 L1, 2 L1-sqrt, 3 L2, scikit-image's), HOG_HARD
- * (scikit-image's hard binning: one bin per pixel, the whole magnitude, through the host's
- * tables hog_bound_c, hog_bound_s and hog_tie_bin, composed before this file; the block
- * weights table then holds 1 / cell area for the pixel's own cell). No atomics. */
+ * HOG_P7, HOG_EPS (float literals), HOG_LOCAL (a power of two), HOG_HITS. Optional:
+ * HOG_NORM (the block norm: 0 L2-Hys, the default; 1 L1, 2 L1-sqrt, 3 L2, scikit-image's),
+ * HOG_HARD (scikit-image's hard binning: one bin per pixel, the whole magnitude, through the
+ * host's tables hog_bound_c, hog_bound_s and hog_tie_bin, composed before this file; the
+ * block weights table then holds 1 / cell area for the pixel's own cell). Atomics: 32-bit
+ * global atomic_inc (hog_svm_all's count). */
 
 #ifndef HOG_NORM
 #define HOG_NORM 0
@@ -211,10 +217,12 @@ hog_gradient_store(const float *xr, const float *xl, const float *yb, const floa
 KERNEL void
 hog_gradient_all(GLOBAL const uchar *src, uint sw, uint ch, GLOBAL const int *jobs, uint njobs,
                  uint total, GLOBAL const int *tabs, GLOBAL const float *lut,
-                 GLOBAL float *grad, GLOBAL uchar *bins)
+                 GLOBAL float *grad, GLOBAL uchar *bins, GLOBAL uint *hits)
 {
     uint o = get_global_id(0);
 
+    if (o == 0) /* hog_svm_all's count, launched after this kernel (in order) */
+        hits[0] = 0;
     if (o >= total)
         return;
     GLOBAL const int *job = jobs + hog_find_job(jobs, njobs, J_PIX, o) * HOG_JOB;
@@ -326,14 +334,28 @@ hog_blocks_all(GLOBAL const float *grad, GLOBAL const uchar *bins, GLOBAL const 
 
 #define HOG_DESC_LEN (HOG_BLOCKS_X * HOG_BLOCKS_Y * HOG_BLOCK_LEN)
 
-KERNEL void
-hog_svm_all(GLOBAL const float *hist, GLOBAL const int *jobs, uint njobs,
-            GLOBAL const float *weights, float bias, GLOBAL float *scores)
+/* Window win's score v stored, and kept in hits when it reaches the threshold. */
+INLINE void
+hog_score_store(uint win, float v, float threshold, GLOBAL float *scores, GLOBAL uint *hits)
 {
-#if HOG_LOCAL > 1
-    LOCAL float part[HOG_LOCAL];
-#endif
-    uint win = get_group_id(0), lid = get_local_id(0);
+    scores[win] = v;
+    if (v >= threshold) {
+        uint n = atomic_inc(hits);
+
+        if (n < HOG_HITS) {
+            hits[1 + 2 * n] = win;
+            hits[2 + 2 * n] = as_uint(v);
+        }
+    }
+}
+
+/* Window win's score: bias + weights . descriptor, the descriptor's elements summed by lane
+ * (lid, lid + HOG_LOCAL, ...), then over the lanes (hog_reduce); lid 0 stores it. */
+INLINE void
+hog_svm_window(GLOBAL const float *hist, GLOBAL const int *jobs, uint njobs,
+               GLOBAL const float *weights, float bias, float threshold, GLOBAL float *scores,
+               GLOBAL uint *hits, uint win, uint lid, LOCAL_PTR float *part)
+{
     GLOBAL const int *job = jobs + hog_find_job(jobs, njobs, J_WIN, win) * HOG_JOB;
     uint r = win - (uint)job[J_WIN], nwx = (uint)job[J_NWX], nbx = (uint)job[J_NBX];
     uint wx = r % nwx, wy = r / nwx;
@@ -341,6 +363,8 @@ hog_svm_all(GLOBAL const float *hist, GLOBAL const int *jobs, uint njobs,
     float s = 0.f;
 
 #if HOG_LOCAL == 1
+    (void)lid;
+    (void)part;
     for (uint j = 0; j < HOG_BLOCKS_X; j++) {
         for (uint i = 0; i < HOG_BLOCKS_Y; i++) {
             size_t gx = (wx * HOG_WSTRIDE_X + j * HOG_BSTRIDE_X) / HOG_GRID_X;
@@ -354,7 +378,7 @@ hog_svm_all(GLOBAL const float *hist, GLOBAL const int *jobs, uint njobs,
             s += d;
         }
     }
-    scores[win] = bias + s;
+    hog_score_store(win, bias + s, threshold, scores, hits);
 #else
     /* descriptor element k: block (j, i) = (b / HOG_BLOCKS_Y, b % HOG_BLOCKS_Y), b = k / len */
     for (uint k = lid; k < HOG_DESC_LEN; k += HOG_LOCAL) {
@@ -368,6 +392,26 @@ hog_svm_all(GLOBAL const float *hist, GLOBAL const int *jobs, uint njobs,
     part[lid] = s;
     hog_reduce(part, lid);
     if (lid == 0)
-        scores[win] = bias + part[0];
+        hog_score_store(win, bias + part[0], threshold, scores, hits);
 #endif
+}
+
+/* A work-group scores run windows one after the other (the next along a row shares most of
+ * its blocks and all weights, read again from the compute unit's cache); a window past nwin
+ * ends the run for the whole work-group (barriers stay uniform). */
+KERNEL void
+hog_svm_all(GLOBAL const float *hist, GLOBAL const int *jobs, uint njobs,
+            GLOBAL const float *weights, float bias, float threshold, GLOBAL float *scores,
+            GLOBAL uint *hits, uint nwin, uint run)
+{
+    LOCAL float part[HOG_LOCAL];
+    uint lid = get_local_id(0);
+
+    for (uint t = 0; t < run; t++) {
+        uint win = get_group_id(0) * run + t;
+
+        if (win >= nwin)
+            break;
+        hog_svm_window(hist, jobs, njobs, weights, bias, threshold, scores, hits, win, lid, part);
+    }
 }

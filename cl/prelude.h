@@ -56,29 +56,18 @@ static_assert(sizeof(ulong) == 8 && sizeof(long) == 8, "OpenCL C's long is 64 bi
 #define read_mem_fence(flags) mem_fence(flags)
 #define write_mem_fence(flags) mem_fence(flags)
 
-__device__ inline size_t
-get_local_id(uint d)
-{
-    return d == 0 ? threadIdx.x : d == 1 ? threadIdx.y : d == 2 ? threadIdx.z : 0;
-}
-
-__device__ inline size_t
-get_group_id(uint d)
-{
-    return d == 0 ? blockIdx.x : d == 1 ? blockIdx.y : d == 2 ? blockIdx.z : 0;
-}
-
-__device__ inline size_t
-get_local_size(uint d)
-{
-    return d == 0 ? blockDim.x : d == 1 ? blockDim.y : d == 2 ? blockDim.z : 1;
-}
-
-__device__ inline size_t
-get_num_groups(uint d)
-{
-    return d == 0 ? gridDim.x : d == 1 ? gridDim.y : d == 2 ? gridDim.z : 1;
-}
+/* OpenCL's work-item functions of one dimension d read from CUDA's dim3 built-in v; a d past
+ * 2 gives outside, as OpenCL defines (0 for ids, 1 for sizes). */
+#define VOTECL_DIM_FUNCTION(NAME, v, outside)                                                  \
+    __device__ inline size_t NAME(uint d)                                                      \
+    {                                                                                          \
+        return d == 0 ? v.x : d == 1 ? v.y : d == 2 ? v.z : outside;                           \
+    }
+VOTECL_DIM_FUNCTION(get_local_id, threadIdx, 0)
+VOTECL_DIM_FUNCTION(get_group_id, blockIdx, 0)
+VOTECL_DIM_FUNCTION(get_local_size, blockDim, 1)
+VOTECL_DIM_FUNCTION(get_num_groups, gridDim, 1)
+#undef VOTECL_DIM_FUNCTION
 
 __device__ inline size_t
 get_global_id(uint d)
@@ -124,29 +113,16 @@ VOTECL_ATOMIC2(atomic_xor, int, atomicXor)
 #undef VOTECL_ATOMIC2
 
 /* atomic_inc and atomic_dec always step (CUDA's atomicInc wraps at a limit). */
-__device__ inline uint
-atomic_inc(volatile uint *p)
-{
-    return atomicAdd((uint *)p, 1u);
-}
-
-__device__ inline int
-atomic_inc(volatile int *p)
-{
-    return atomicAdd((int *)p, 1);
-}
-
-__device__ inline uint
-atomic_dec(volatile uint *p)
-{
-    return atomicSub((uint *)p, 1u);
-}
-
-__device__ inline int
-atomic_dec(volatile int *p)
-{
-    return atomicSub((int *)p, 1);
-}
+#define VOTECL_ATOMIC_STEP(NAME, T, CALL, ONE)                                                 \
+    __device__ inline T NAME(volatile T *p)                                                    \
+    {                                                                                          \
+        return CALL((T *)p, ONE);                                                              \
+    }
+VOTECL_ATOMIC_STEP(atomic_inc, uint, atomicAdd, 1u)
+VOTECL_ATOMIC_STEP(atomic_inc, int, atomicAdd, 1)
+VOTECL_ATOMIC_STEP(atomic_dec, uint, atomicSub, 1u)
+VOTECL_ATOMIC_STEP(atomic_dec, int, atomicSub, 1)
+#undef VOTECL_ATOMIC_STEP
 
 __device__ inline uint
 atomic_cmpxchg(volatile uint *p, uint cmp, uint val)
@@ -160,60 +136,23 @@ atomic_cmpxchg(volatile int *p, int cmp, int val)
     return atomicCAS((int *)p, cmp, val);
 }
 
-/* Reinterpretation and conversion. */
-__device__ inline float
-as_float(uint x)
-{
-    return __uint_as_float(x);
-}
-
-__device__ inline float
-as_float(int x)
-{
-    return __int_as_float(x);
-}
-
-__device__ inline float
-as_float(float x)
-{
-    return x;
-}
-
-__device__ inline uint
-as_uint(float x)
-{
-    return __float_as_uint(x);
-}
-
-__device__ inline uint
-as_uint(uint x)
-{
-    return x;
-}
-
-__device__ inline uint
-as_uint(int x)
-{
-    return (uint)x;
-}
-
-__device__ inline int
-as_int(float x)
-{
-    return __float_as_int(x);
-}
-
-__device__ inline int
-as_int(uint x)
-{
-    return (int)x;
-}
-
-__device__ inline int
-as_int(int x)
-{
-    return x;
-}
+/* Reinterpretation and conversion: as_TO(x) for each 32-bit type TO and FROM of x (CUDA's
+ * intrinsics where the bits change type). */
+#define VOTECL_AS(TO, FROM, expr)                                                              \
+    __device__ inline TO as_##TO(FROM x)                                                       \
+    {                                                                                          \
+        return expr;                                                                           \
+    }
+VOTECL_AS(float, uint, __uint_as_float(x))
+VOTECL_AS(float, int, __int_as_float(x))
+VOTECL_AS(float, float, x)
+VOTECL_AS(uint, float, __float_as_uint(x))
+VOTECL_AS(uint, uint, x)
+VOTECL_AS(uint, int, (uint)x)
+VOTECL_AS(int, float, __float_as_int(x))
+VOTECL_AS(int, uint, (int)x)
+VOTECL_AS(int, int, x)
+#undef VOTECL_AS
 
 /* convert_uint_sat: negative values and NaN become 0, large values 0xffffffff, floats
  * round toward zero. */

@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common.h"
+
 #define TW 48
 #define TH 40
 #define SW 200
@@ -53,34 +55,26 @@ main(void)
     static uint8_t templ[TW * TH], scene[SW * SH];
     votecl_image template_view = {templ, TW, TH, TW, 1, VOTECL_DTYPE_U8};
     votecl_image scene_view = {scene, SW, SH, SW, 1, VOTECL_DTYPE_U8};
-    char error[1024] = "";
     votecl_context *ctx = NULL;
     votecl_ght_params params;
     votecl_ght_model *model = NULL;
     votecl_ght_pose poses[4];
     size_t found = 0;
     votecl_status status;
+    int started;
     /* the template's centre is its middle, ((W - 1) / 2, (H - 1) / 2) */
     double want_x = PUT_X + (TW - 1) / 2.0, want_y = PUT_Y + (TH - 1) / 2.0;
 
     make_images(templ, scene);
-    status = votecl_context_new_with_error(NULL, &ctx, error, sizeof error);
-    if (status == VOTECL_NO_DEVICE || status == VOTECL_BACKEND_UNAVAILABLE) {
-        printf("ght: no device (%s)\n", error);
-        return 77;
-    }
-    if (status != VOTECL_OK) {
-        fprintf(stderr, "ght: %s\n", error);
-        return 1;
-    }
+    if ((started = example_context("ght", &ctx)) != 0)
+        return started;
     votecl_ght_params_init(&params, VOTECL_GHT_BALLARD); /* position only: no rotation, scale 1 */
     params.max_detections = 1;
     status = votecl_ght_model_new(ctx, &params, &template_view, &model);
     if (status == VOTECL_OK)
         status = votecl_ght_detect(model, &scene_view, poses, 4, &found);
     if (status != VOTECL_OK) {
-        fprintf(stderr, "ght: %s: %s\n", votecl_status_string(status),
-                votecl_context_get_error(ctx));
+        example_fail("ght", ctx, NULL, status);
         votecl_ght_model_free(model);
         votecl_context_free(ctx);
         return 1;

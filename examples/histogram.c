@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common.h"
+
 #define WIDTH 640
 #define HEIGHT 480
 
@@ -44,18 +46,9 @@ expected(unsigned v)
     return n;
 }
 
-static int
-fail(votecl_context *ctx, const char *what, votecl_status status)
-{
-    fprintf(stderr, "histogram: %s: %s: %s\n", what, votecl_status_string(status),
-            votecl_context_get_error(ctx));
-    return 1;
-}
-
 int
 main(void)
 {
-    char error[1024] = "";
     votecl_context *ctx = NULL;
     votecl_hist_params params;
     votecl_hist_plan *plan = NULL;
@@ -64,29 +57,22 @@ main(void)
     static float weights[WIDTH * HEIGHT], sums[256];
     uint8_t *pixels = make_image();
     votecl_status status;
-    int bad = 0;
+    int bad = 0, started;
 
     if (pixels == NULL)
         return 1;
-    status = votecl_context_new_with_error(NULL, &ctx, error, sizeof error);
-    if (status == VOTECL_NO_DEVICE || status == VOTECL_BACKEND_UNAVAILABLE) {
-        printf("histogram: no device (%s)\n", error);
+    if ((started = example_context("histogram", &ctx)) != 0) {
         free(pixels);
-        return 77;
-    }
-    if (status != VOTECL_OK) {
-        fprintf(stderr, "histogram: %s\n", error);
-        free(pixels);
-        return 1;
+        return started;
     }
 
     /* 1. Counts: 256 bins over [0, 256) of channel 0 of the two-channel pixels. */
     votecl_hist_params_init(&params, VOTECL_DTYPE_U8);
     params.channels = 2;
     if ((status = votecl_hist_plan_new(ctx, &params, &plan)) != VOTECL_OK)
-        return fail(ctx, "plan", status);
+        return example_fail("histogram", ctx, "plan", status);
     if ((status = votecl_hist_run_u32(plan, pixels, NULL, WIDTH * HEIGHT, counts)) != VOTECL_OK)
-        return fail(ctx, "run", status);
+        return example_fail("histogram", ctx, "run", status);
     if (votecl_hist_plan_describe(plan, WIDTH * HEIGHT, 1, &info) == VOTECL_OK)
         printf("strategy: %s\n", votecl_variant_name(info.variant));
     for (unsigned v = 0; v < 256; v++)
@@ -99,10 +85,10 @@ main(void)
     for (size_t i = 0; i < WIDTH * HEIGHT; i++)
         weights[i] = 0.5f;
     if ((status = votecl_hist_plan_new(ctx, &params, &plan)) != VOTECL_OK)
-        return fail(ctx, "weighted plan", status);
+        return example_fail("histogram", ctx, "weighted plan", status);
     status = votecl_hist_run_f32(plan, pixels, NULL, weights, WIDTH * HEIGHT, sums);
     if (status != VOTECL_OK)
-        return fail(ctx, "weighted run", status);
+        return example_fail("histogram", ctx, "weighted run", status);
     for (unsigned v = 0; v < 256; v++)
         bad |= sums[v] != 0.5f * (float)expected(v);
     printf("weighted: bin 0 %.1f\n", sums[0]);
@@ -113,9 +99,9 @@ main(void)
     params.channels = 2;
     votecl_hist_params_set_2d(&params, 16, 0, 256, 16, 0, 256);
     if ((status = votecl_hist_plan_new(ctx, &params, &plan)) != VOTECL_OK)
-        return fail(ctx, "2-D plan", status);
+        return example_fail("histogram", ctx, "2-D plan", status);
     if ((status = votecl_hist_run_u32(plan, pixels, NULL, WIDTH * HEIGHT, joint)) != VOTECL_OK)
-        return fail(ctx, "2-D run", status);
+        return example_fail("histogram", ctx, "2-D run", status);
     uint64_t total = 0;
     for (unsigned b = 0; b < 16 * 16; b++)
         total += joint[b];

@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common.h"
+
 #define WIDTH 160
 #define HEIGHT 256
 
@@ -33,20 +35,11 @@ make_picture(uint8_t *pixels)
         }
 }
 
-static int
-fail(votecl_context *ctx, const char *what, votecl_status status)
-{
-    fprintf(stderr, "hog: %s: %s: %s\n", what, votecl_status_string(status),
-            votecl_context_get_error(ctx));
-    return 1;
-}
-
 int
 main(void)
 {
     static uint8_t picture[WIDTH * HEIGHT];
     votecl_image image = {picture, WIDTH, HEIGHT, WIDTH, 1, VOTECL_DTYPE_U8};
-    char error[1024] = "";
     votecl_context *ctx = NULL;
     votecl_hog_params params;
     votecl_hog_model *people = NULL;
@@ -56,27 +49,21 @@ main(void)
     size_t length = 0, n = 0, unit = 0, empty = 0;
     float *descriptor;
     votecl_status status;
+    int started;
 
     make_picture(picture);
-    status = votecl_context_new_with_error(NULL, &ctx, error, sizeof error);
-    if (status == VOTECL_NO_DEVICE || status == VOTECL_BACKEND_UNAVAILABLE) {
-        printf("hog: no device (%s)\n", error);
-        return 77;
-    }
-    if (status != VOTECL_OK) {
-        fprintf(stderr, "hog: %s\n", error);
-        return 1;
-    }
+    if ((started = example_context("hog", &ctx)) != 0)
+        return started;
     votecl_hog_params_init(&params); /* 64 x 128 windows, 8 x 8 cells, 9 bins: OpenCV's */
 
     /* 1. One window's descriptor at a chosen position. */
     if ((status = votecl_hog_descriptor_length(&params, &length)) != VOTECL_OK)
-        return fail(ctx, "length", status);
+        return example_fail("hog", ctx, "length", status);
     if ((descriptor = malloc(length * sizeof *descriptor)) == NULL)
         return 1;
     status = votecl_hog_compute_at(ctx, &params, &image, &at, 1, descriptor, length);
     if (status != VOTECL_OK)
-        return fail(ctx, "descriptor", status);
+        return example_fail("hog", ctx, "descriptor", status);
     /* L2-Hys leaves every block (2 x 2 cells of 9 bins) of unit length, or zero where the
      * picture is flat */
     for (size_t b = 0; b + 36 <= length; b += 36) {
@@ -91,11 +78,11 @@ main(void)
 
     /* 2. The people detector over the image pyramid. */
     if ((status = votecl_hog_model_people(ctx, &people)) != VOTECL_OK)
-        return fail(ctx, "people model", status);
+        return example_fail("hog", ctx, "people model", status);
     if ((status = votecl_hog_new(ctx, &params, people, &hog)) != VOTECL_OK)
-        return fail(ctx, "detector", status);
+        return example_fail("hog", ctx, "detector", status);
     if ((status = votecl_hog_detect(hog, &image, NULL, 0, found, 16, &n)) != VOTECL_OK)
-        return fail(ctx, "detect", status);
+        return example_fail("hog", ctx, "detect", status);
     printf("%zu detection%s\n", n, n == 1 ? "" : "s");
     for (size_t i = 0; i < n && i < 16; i++)
         printf("  box (%d, %d) %d x %d, score %.2f, scale %.2f\n", found[i].box.x, found[i].box.y,

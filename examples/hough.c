@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common.h"
+
 #define WIDTH 320
 #define HEIGHT 240
 
@@ -50,25 +52,18 @@ main(void)
     static uint8_t picture[WIDTH * HEIGHT], edges[WIDTH * HEIGHT];
     votecl_image gray = {picture, WIDTH, HEIGHT, WIDTH, 1, VOTECL_DTYPE_U8};
     votecl_image edge_view = {edges, WIDTH, HEIGHT, WIDTH, 1, VOTECL_DTYPE_U8};
-    char error[1024] = "";
     votecl_context *ctx = NULL;
     votecl_hough_params params;
     votecl_hough_plan *plan = NULL;
     votecl_hough_line lines[8];
     size_t found = 0;
     votecl_status status;
+    int started;
     int sides = 0;
 
     make_picture(picture);
-    status = votecl_context_new_with_error(NULL, &ctx, error, sizeof error);
-    if (status == VOTECL_NO_DEVICE || status == VOTECL_BACKEND_UNAVAILABLE) {
-        printf("hough: no device (%s)\n", error);
-        return 77;
-    }
-    if (status != VOTECL_OK) {
-        fprintf(stderr, "hough: %s\n", error);
-        return 1;
-    }
+    if ((started = example_context("hough", &ctx)) != 0)
+        return started;
     votecl_hough_params_init(&params); /* 180 angles, one rho bin per pixel */
     params.max_lines = 4;
     status = votecl_hough_plan_new(ctx, &params, WIDTH, HEIGHT, &plan);
@@ -84,8 +79,7 @@ main(void)
     if (status == VOTECL_OK)
         status = votecl_hough_run(plan, &edge_view, lines, 8, &found, NULL);
     if (status != VOTECL_OK) {
-        fprintf(stderr, "hough: %s: %s\n", votecl_status_string(status),
-                votecl_context_get_error(ctx));
+        example_fail("hough", ctx, NULL, status);
         votecl_hough_plan_free(plan);
         votecl_context_free(ctx);
         return 1;

@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common.h"
+
 #define WIDTH 320
 #define HEIGHT 240
 #define PI 3.14159265358979323846
@@ -50,33 +52,25 @@ main(void)
 {
     static uint8_t picture[WIDTH * HEIGHT];
     votecl_image image = {picture, WIDTH, HEIGHT, WIDTH, 1, VOTECL_DTYPE_U8};
-    char error[1024] = "";
     votecl_context *ctx = NULL;
     votecl_lines_params params;
     votecl_lines_plan *plan = NULL;
     votecl_lines_line lines[8];
     size_t found = 0;
     votecl_status status;
+    int started;
     int seen[2] = {0, 0};
 
     make_picture(picture);
-    status = votecl_context_new_with_error(NULL, &ctx, error, sizeof error);
-    if (status == VOTECL_NO_DEVICE || status == VOTECL_BACKEND_UNAVAILABLE) {
-        printf("lines: no device (%s)\n", error);
-        return 77;
-    }
-    if (status != VOTECL_OK) {
-        fprintf(stderr, "lines: %s\n", error);
-        return 1;
-    }
+    if ((started = example_context("lines", &ctx)) != 0)
+        return started;
     votecl_lines_params_init(&params); /* the TS space's size and thresholds from the image */
     params.max_lines = 2;
     status = votecl_lines_plan_new(ctx, &params, WIDTH, HEIGHT, &plan);
     if (status == VOTECL_OK)
         status = votecl_lines_run(plan, &image, lines, 8, &found);
     if (status != VOTECL_OK) {
-        fprintf(stderr, "lines: %s: %s\n", votecl_status_string(status),
-                votecl_context_get_error(ctx));
+        example_fail("lines", ctx, NULL, status);
         votecl_lines_plan_free(plan);
         votecl_context_free(ctx);
         return 1;

@@ -8,13 +8,16 @@
  * The files and what each calls (no loop; keep it so):
  *   hog.c (validation, the detector, detection and descriptors) -> hog-jobs, hog-geometry,
  *       hog-ref (the source's conversion), hog-fuse, the table's parts
- *   hog-jobs.c (the levels of every region, the job table, the layouts) -> hog-geometry
+ *   hog-jobs.c (the levels of every region, the job table, the layouts, the windows kept in
+ *       hog->raw) -> hog-geometry
  *   hog-pipeline.c (the device runner: the stages in turn) -> hog-gradient, hog-blocks,
  *       hog-svm (through the table), hog-device, hog-jobs (the layout's size)
- *   hog-gradient.c, hog-blocks.c, hog-svm.c -> hog-device (launch_rows)
+ *   hog-gradient.c, hog-blocks.c, hog-svm.c -> hog-device (launch_rows); hog-svm also
+ *       hog-jobs (the windows kept)
  *   hog-device.c (kernels, constants, buffers, launches) -> hog-jobs (the layout's size),
  *       hog-geometry
- *   hog-ref-run.c (the host runner: the reference's stages) -> hog-ref, hog-geometry */
+ *   hog-ref-run.c (the host runner: the reference's stages) -> hog-ref, hog-geometry,
+ *       hog-jobs (the windows kept) */
 #ifndef VOTECL_HOG_DETECTOR_H
 #define VOTECL_HOG_DETECTOR_H
 
@@ -31,6 +34,13 @@ enum { K_GRADIENT, K_BLOCKS, K_SVM, K_LEVEL, K_LEVEL3, K_GRADIENT3, K_ROWHIST, K
 #define HOG_SVM_LOCAL 4u
 #define HOG_BLOCK_LANES 8u
 #define HOG_SVM_LANES 16u
+
+/* The block kernels' hits: hog_svm_all counts the windows at or above the threshold and keeps
+ * the first HOG_HITS (window, score) pairs after the count, so that one read of
+ * HOG_HITS_BYTES brings a frame's windows back (the scores of every window only when more
+ * are kept). */
+#define HOG_HITS 1024u
+#define HOG_HITS_BYTES ((1 + 2 * (size_t)HOG_HITS) * sizeof(uint32_t))
 
 /* The job table of cl/hog.cl: HOG_JOB ints a job, then the resize tables. */
 /* clang-format off */
@@ -58,7 +68,7 @@ typedef struct hog_job {
 /* Device buffers: the source, job and resize tables, every level's gradients and blocks, all
  * scores, and the constant tables. */
 typedef struct hog_buffers {
-    votecl_buffer *image, *tab, *grad, *bins, *hist, *scores, *level;
+    votecl_buffer *image, *tab, *grad, *bins, *hist, *scores, *hits, *level;
     votecl_buffer *lut, *weights, *svm;
     votecl_buffer *rh, *histt, *wx, *wy; /* rows: row histograms, transposed blocks, weights */
 } hog_buffers;
@@ -93,7 +103,8 @@ struct votecl_hog {
     int32_t *tabs;
     size_t ntabs;
     float *scores;              /* host copy of every job's scores (scores_mem's) */
-    votecl__staging scores_mem; /* page-locked where the backend offers it: the read-back */
+    votecl__staging scores_mem; /* page-locked where the backend offers it: the read-back
+                                   (every score, or the block kernels' hits) */
     size_t nscores;
     size_t npix, nblk;               /* gradient pixels and blocks of every job */
     size_t npad;                     /* padded level pixels of every job (row kernels) */
@@ -126,24 +137,26 @@ typedef struct votecl__hog_layout {
 } votecl__hog_layout;
 
 /* Where the stages run (lib/hog-ref-run.c, lib/hog-pipeline.c): every job's window scores
- * begun (hog->scores once read); job 0's normalised blocks (*hist caller-owned); the scores
- * read back into hog->scores. */
+ * begun; job 0's normalised blocks (*hist caller-owned); the windows at or above the
+ * threshold waited for and kept in hog->raw (votecl__hog_jobs_keep). */
 typedef struct votecl__hog_runner {
     votecl_status (*detect)(votecl_hog *hog);
     votecl_status (*descriptor_blocks)(votecl_hog *hog, float **hist);
-    votecl_status (*read_scores)(votecl_hog *hog);
+    votecl_status (*read_windows)(votecl_hog *hog);
 } votecl__hog_runner;
 
 /* One kernel set's stages of every job: kernels built and constant tables uploaded
  * (lib/hog-device.c), the intermediates' buffers beyond the shared ones (NULL: none), stages
  * 1-3 (lib/hog-gradient.c), 4-5 (lib/hog-blocks.c; aos: the blocks in hog.cl's layout too,
- * for descriptors), 6 (lib/hog-svm.c). */
+ * for descriptors), 6 (lib/hog-svm.c), and the windows at or above the threshold read back
+ * into hog->raw (lib/hog-svm.c). */
 typedef struct votecl__hog_stages {
     votecl_status (*prepare)(votecl_hog *hog);
     votecl_status (*buffers)(votecl_hog *hog);
     votecl_status (*gradient)(votecl_hog *hog);
     votecl_status (*blocks)(votecl_hog *hog, int aos);
     votecl_status (*svm)(votecl_hog *hog);
+    votecl_status (*windows)(votecl_hog *hog);
 } votecl__hog_stages;
 
 /* One implementation; a detector's is chosen once (votecl__hog_impl_choose). */
@@ -165,6 +178,11 @@ const votecl__hog_impl *votecl__hog_impl_choose(const votecl_context *context);
 votecl_status votecl__hog_jobs_plan(votecl_hog *hog, const votecl_hog_rect *rois, size_t nrois,
                                     int pyramid);
 votecl_status votecl__hog_jobs_tables(votecl_hog *hog);
+/* Window win of every job's windows (jobs in turn, each row after row) kept in hog->raw with
+ * its score (OpenCV's box); every window of hog->scores at or above the threshold kept, in
+ * that order. */
+votecl_status votecl__hog_jobs_keep(votecl_hog *hog, size_t win, float score);
+votecl_status votecl__hog_jobs_keep_scores(votecl_hog *hog);
 extern const votecl__hog_layout votecl__hog_layout_packed, votecl__hog_layout_rows;
 
 /* lib/hog-device.c: construction for either kernel set; every job's intermediates
@@ -175,6 +193,7 @@ extern const votecl__hog_layout votecl__hog_layout_packed, votecl__hog_layout_ro
 votecl_status votecl__hog_prepare_block(votecl_hog *hog);
 votecl_status votecl__hog_prepare_rows(votecl_hog *hog);
 votecl_status votecl__hog_device_buffers(votecl_hog *hog);
+votecl_status votecl__hog_buffers_block(votecl_hog *hog);
 votecl_status votecl__hog_buffers_rows(votecl_hog *hog);
 votecl_status votecl__hog_launch_rows(votecl_hog *hog, int k, size_t n, size_t local, size_t rows,
                                       const votecl__arg *args, unsigned nargs);
@@ -188,6 +207,8 @@ votecl_status votecl__hog_blocks_block(votecl_hog *hog, int aos);
 votecl_status votecl__hog_blocks_rows(votecl_hog *hog, int aos);
 votecl_status votecl__hog_svm_block(votecl_hog *hog);
 votecl_status votecl__hog_svm_rows(votecl_hog *hog);
+votecl_status votecl__hog_windows_block(votecl_hog *hog);
+votecl_status votecl__hog_windows_rows(votecl_hog *hog);
 
 /* The runners: on the host, the reference's stages (lib/hog-ref-run.c); on the device, the
  * kernel set's stages in turn (lib/hog-pipeline.c). */

@@ -82,6 +82,7 @@ hog_defines(const votecl__hog_geom *g, unsigned local, char defs[][64])
     snprintf(defs[n++], 64, "HOG_WSTRIDE_Y=%u", g->wstride_y);
     snprintf(defs[n++], 64, "HOG_GRID_X=%u", g->grid_x);
     snprintf(defs[n++], 64, "HOG_GRID_Y=%u", g->grid_y);
+    snprintf(defs[n++], 64, "HOG_HITS=%u", HOG_HITS);
     /* %.9g round-trips a float: the device sees the host's constants bit for bit (a whole
      * threshold such as 1 written 1.0f) */
     float_literal(lit, sizeof lit, g->l2hys);
@@ -208,6 +209,13 @@ votecl__hog_prepare_rows(votecl_hog *hog)
         status = votecl__hog_upload(hog, &hog->buf.wy, w + nx, ny * sizeof *w);
     free(w);
     return status == VOTECL_OK ? upload_shared(hog) : status;
+}
+
+/* The block kernels' intermediate beyond the shared ones: the windows kept (count, pairs). */
+votecl_status
+votecl__hog_buffers_block(votecl_hog *hog)
+{
+    return votecl__buffer_ensure(hog->context, &hog->buf.hits, HOG_HITS_BYTES);
 }
 
 /* The row kernels' intermediates: the padded levels, the row histograms, the transposed

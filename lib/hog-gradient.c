@@ -3,7 +3,8 @@
  * (reflect-101) and its gradients' two weighted magnitudes and two bins per pixel. */
 #include "hog-detector.h"
 
-/* The block kernels: one work-item per gradient pixel. */
+/* The block kernels: one work-item per gradient pixel; the first zeroes the count of the
+ * windows hog_svm_all keeps (no fill queued). */
 votecl_status
 votecl__hog_gradient_block(votecl_hog *hog)
 {
@@ -19,9 +20,10 @@ votecl__hog_gradient_block(votecl_hog *hog)
                           VOTECL__ARG_BUF(b->tab),
                           VOTECL__ARG_BUF(b->lut),
                           VOTECL__ARG_BUF(b->grad),
-                          VOTECL__ARG_BUF(b->bins)};
+                          VOTECL__ARG_BUF(b->bins),
+                          VOTECL__ARG_BUF(b->hits)};
 
-    return votecl__launch(hog->context, hog->kernels[K_GRADIENT], 1, &global, &local, args, 10);
+    return votecl__launch(hog->context, hog->kernels[K_GRADIENT], 1, &global, &local, args, 11);
 }
 
 /* The row kernels: stages 1-2 (the padded level of every job, each pixel resized once),

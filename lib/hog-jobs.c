@@ -1,7 +1,8 @@
 /* HOG's jobs: the pyramid levels of every region (OpenCV's detectMultiScale levels), each
  * with its part of the shared buffers, and the tables cl/hog.cl's kernels read: the job
  * table (HOG_JOB ints a job), then each level's resize tables in the form its implementation
- * reads (the block kernels' and the reference's, or the row kernels' with their row tables). */
+ * reads (the block kernels' and the reference's, or the row kernels' with their row tables);
+ * and a window of a job kept with OpenCV's box. */
 #include "hog-detector.h"
 
 #include <math.h>
@@ -289,12 +290,78 @@ votecl__hog_jobs_tables(votecl_hog *hog)
     if (hog->nscores > SIZE_MAX / sizeof *hog->scores)
         return votecl__fail(hog->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory: %zu scores",
                             hog->nscores);
-    status =
-        votecl__staging_ensure(hog->context, &hog->scores_mem, hog->nscores * sizeof *hog->scores);
+    /* every score, or the block kernels' hits (HOG_HITS_BYTES) read into the same memory */
+    status = votecl__staging_ensure(hog->context, &hog->scores_mem,
+                                    hog->nscores * sizeof *hog->scores > HOG_HITS_BYTES
+                                        ? hog->nscores * sizeof *hog->scores
+                                        : HOG_HITS_BYTES);
     if (status != VOTECL_OK)
         return status;
     hog->scores = hog->scores_mem.ptr;
     for (size_t i = 0; i < hog->njobs; i++)
         fill_job(hog, &hog->jobs[i], hog->tabs + i * HOG_JOB);
     return hog->impl->layout->fill(hog);
+}
+
+/* --- the windows kept --- */
+
+static votecl_status
+push_raw(votecl_hog *hog, const hog_job *j, uint32_t wx, uint32_t wy, float score)
+{
+    const votecl__hog_level *l = &j->level;
+    votecl_hog_detection *d;
+
+    if (votecl__grow((void **)&hog->raw, &hog->raw_cap, hog->nraw + 1, sizeof *hog->raw, 256))
+        return votecl__fail(hog->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
+    d = &hog->raw[hog->nraw++];
+    /* OpenCV's detectMultiScale: the level's window corner and size times the scale, rounded */
+    d->box.x = (int32_t)lrint(((double)wx * hog->geom.wstride_x - l->pad_x) * l->scale) + j->roi.x;
+    d->box.y = (int32_t)lrint(((double)wy * hog->geom.wstride_y - l->pad_y) * l->scale) + j->roi.y;
+    d->box.width = (int32_t)lrint(hog->geom.win_w * l->scale);
+    d->box.height = (int32_t)lrint(hog->geom.win_h * l->scale);
+    d->score = score;
+    d->scale = l->scale;
+    return VOTECL_OK;
+}
+
+votecl_status
+votecl__hog_jobs_keep(votecl_hog *hog, size_t win, float score)
+{
+    size_t lo = 0, hi = hog->njobs, r;
+    const hog_job *j;
+
+    /* a device's window index is checked before it picks a box */
+    if (win >= hog->nscores)
+        return votecl__fail(hog->context, VOTECL_DEVICE_ERROR,
+                            "hog: the device kept window %zu of %zu", win, hog->nscores);
+    while (hi - lo > 1) { /* the last job whose windows start at or before win */
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (hog->jobs[mid].score <= win)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    j = &hog->jobs[lo];
+    r = win - j->score;
+    return push_raw(hog, j, (uint32_t)(r % j->level.nwx), (uint32_t)(r / j->level.nwx), score);
+}
+
+votecl_status
+votecl__hog_jobs_keep_scores(votecl_hog *hog)
+{
+    votecl_status s = VOTECL_OK;
+
+    for (size_t i = 0; i < hog->njobs; i++) {
+        const hog_job *j = &hog->jobs[i];
+
+        for (uint32_t wy = 0; wy < j->level.nwy && s == VOTECL_OK; wy++)
+            for (uint32_t wx = 0; wx < j->level.nwx && s == VOTECL_OK; wx++) {
+                float v = hog->scores[j->score + (size_t)wy * j->level.nwx + wx];
+
+                if (v >= hog->params.hit_threshold)
+                    s = push_raw(hog, j, wx, wy, v);
+            }
+    }
+    return s;
 }

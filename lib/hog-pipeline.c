@@ -86,15 +86,13 @@ device_blocks(votecl_hog *hog, float **hist)
 }
 
 static votecl_status
-read_scores(votecl_hog *hog)
+read_windows(votecl_hog *hog)
 {
-    if (hog->njobs == 0)
-        return VOTECL_OK;
-    return votecl_buffer_read(hog->buf.scores, 0, hog->scores, hog->nscores * sizeof(float));
+    return hog->njobs > 0 ? hog->impl->stages->windows(hog) : VOTECL_OK;
 }
 
 const votecl__hog_runner votecl__hog_run_device = {
     .detect = device_detect,
     .descriptor_blocks = device_blocks,
-    .read_scores = read_scores,
+    .read_windows = read_windows,
 };

@@ -98,15 +98,8 @@ host_blocks(votecl_hog *hog, float **hist)
     return VOTECL_OK;
 }
 
-static votecl_status
-host_read_scores(votecl_hog *hog)
-{
-    (void)hog; /* host_detect wrote them */
-    return VOTECL_OK;
-}
-
 const votecl__hog_runner votecl__hog_run_host = {
     .detect = host_detect,
     .descriptor_blocks = host_blocks,
-    .read_scores = host_read_scores,
+    .read_windows = votecl__hog_jobs_keep_scores, /* host_detect wrote the scores */
 };

@@ -2,7 +2,7 @@
  * (lib/hog-jobs.c), run the stages of cl/hog.cl on every level through the implementation
  * chosen once per detector (lib/hog-detector.h: the reference on the 'ref' backend, cl/hog.cl's
  * block kernels, or cl/hog-cpu.cl's row kernels on a CPU-shaped OpenCL device), read the
- * window scores back and fuse them on the host (lib/hog-fuse.c). */
+ * windows at or above the threshold back and fuse them on the host (lib/hog-fuse.c). */
 #include "hog-detector.h"
 
 #include <math.h>
@@ -14,9 +14,11 @@
 
 static const votecl__hog_stages block_stages = {
     .prepare = votecl__hog_prepare_block,
+    .buffers = votecl__hog_buffers_block,
     .gradient = votecl__hog_gradient_block,
     .blocks = votecl__hog_blocks_block,
     .svm = votecl__hog_svm_block,
+    .windows = votecl__hog_windows_block,
 };
 
 static const votecl__hog_stages row_stages = {
@@ -25,6 +27,7 @@ static const votecl__hog_stages row_stages = {
     .gradient = votecl__hog_gradient_rows,
     .blocks = votecl__hog_blocks_rows,
     .svm = votecl__hog_svm_rows,
+    .windows = votecl__hog_windows_rows,
 };
 
 const votecl__hog_impl votecl__hog_ref_impl = {
@@ -548,48 +551,15 @@ votecl_hog_detect_buffer(votecl_hog *hog, votecl_buffer *image, size_t width, si
     return s == VOTECL_OK ? votecl_hog_detect_end(hog, detections, capacity, found) : s;
 }
 
-static votecl_status
-push_raw(votecl_hog *hog, const hog_job *j, uint32_t wx, uint32_t wy, float score)
-{
-    const votecl__hog_level *l = &j->level;
-    votecl_hog_detection *d;
-
-    if (votecl__grow((void **)&hog->raw, &hog->raw_cap, hog->nraw + 1, sizeof *hog->raw, 256))
-        return votecl__fail(hog->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
-    d = &hog->raw[hog->nraw++];
-    /* OpenCV's detectMultiScale: the level's window corner and size times the scale, rounded */
-    d->box.x = (int32_t)lrint(((double)wx * hog->geom.wstride_x - l->pad_x) * l->scale) + j->roi.x;
-    d->box.y = (int32_t)lrint(((double)wy * hog->geom.wstride_y - l->pad_y) * l->scale) + j->roi.y;
-    d->box.width = (int32_t)lrint(hog->geom.win_w * l->scale);
-    d->box.height = (int32_t)lrint(hog->geom.win_h * l->scale);
-    d->score = score;
-    d->scale = l->scale;
-    return VOTECL_OK;
-}
-
 /* Waits for the begun work and keeps the windows at or above the threshold in hog->raw. */
 static votecl_status
 end_raw(votecl_hog *hog)
 {
-    votecl_status s = VOTECL_OK;
-
     if (!hog->begun)
         return votecl__fail(hog->context, VOTECL_INVALID_ARGUMENT, "hog: nothing was begun");
     hog->begun = 0;
     hog->nraw = 0;
-    s = hog->impl->run->read_scores(hog);
-    for (size_t i = 0; i < hog->njobs && s == VOTECL_OK; i++) {
-        const hog_job *j = &hog->jobs[i];
-
-        for (uint32_t wy = 0; wy < j->level.nwy && s == VOTECL_OK; wy++)
-            for (uint32_t wx = 0; wx < j->level.nwx && s == VOTECL_OK; wx++) {
-                float v = hog->scores[j->score + (size_t)wy * j->level.nwx + wx];
-
-                if (v >= hog->params.hit_threshold)
-                    s = push_raw(hog, j, wx, wy, v);
-            }
-    }
-    return s;
+    return hog->impl->run->read_windows(hog);
 }
 
 votecl_status

@@ -166,7 +166,10 @@ for f in env.md hog-model.md performance.md accuracy.md README NEWS; do
 done
 echo "install-check: manual in $mandir, guides and examples in $docdir"
 
-# Each installed example, copied out, built as a user would and run against the prefix.
+# Each installed example, copied out with the header the examples share, built as a user
+# would and run against the prefix.
+[ -f "$exdir/common.h" ] || fail "$exdir/common.h is not installed"
+cp "$exdir/common.h" "$work/common.h" || fail "copying common.h"
 examples="histogram user-vote hough lines ght hog"
 for example in $examples; do
     [ -f "$exdir/$example.c" ] || fail "$exdir/$example.c is not installed"

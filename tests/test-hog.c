@@ -350,8 +350,8 @@ random_image(tu_rng *rng, size_t w, size_t h, unsigned ch)
 
 /* ctx's descriptors of view (stages 2-5, margin 1e-4: sqrt and division may differ by ulps)
  * and every window score of every pyramid level (stages 1-6, margin 1e-3) against the
- * reference's for params (every window kept) and model; told with label. */
-static void
+ * reference's for params (every window kept) and model; told with label. The windows kept. */
+static size_t
 device_equal_params(votecl_context *ctx, const votecl_hog_params *params,
                     const votecl_hog_model *model, const votecl_image *image, const char *label)
 {
@@ -399,9 +399,10 @@ device_equal_params(votecl_context *ctx, const votecl_hog_params *params,
     g_free(wa), g_free(wb), g_free(da), g_free(db);
     votecl_hog_free(a);
     votecl_hog_free(b);
+    return na;
 }
 
-static void
+static size_t
 device_equal_on(votecl_context *ctx, size_t w, size_t h, unsigned ch, unsigned padding)
 {
     tu_rng rng;
@@ -410,6 +411,7 @@ device_equal_on(votecl_context *ctx, size_t w, size_t h, unsigned ch, unsigned p
     votecl_hog_model *model = NULL;
     votecl_image view;
     char label[32];
+    size_t kept;
 
     tu_rng_init(&rng, 1234 + w * 7 + h + ch);
     px = random_image(&rng, w, h, ch);
@@ -420,15 +422,24 @@ device_equal_on(votecl_context *ctx, size_t w, size_t h, unsigned ch, unsigned p
     params.hit_threshold = -1e30;
     g_assert_cmpint(votecl_hog_model_people(tu_ref_context, &model), ==, VOTECL_OK);
     snprintf(label, sizeof label, "padding %u", padding);
-    device_equal_params(ctx, &params, model, &view, label);
+    kept = device_equal_params(ctx, &params, model, &view, label);
     g_free(px);
     votecl_hog_model_free(model);
+    return kept;
 }
 
 static void
 device_equal_one(size_t w, size_t h, unsigned ch, unsigned padding)
 {
     device_equal_on(device(), w, h, ch, padding);
+}
+
+/* More windows kept than the block kernels' hits bring back in their one read (HOG_HITS of
+ * lib/hog-detector.h, 1024): every score read back instead. */
+static void
+device_equal_many(votecl_context *ctx)
+{
+    g_assert_cmpuint(device_equal_on(ctx, 160, 240, 1, 16), >, 1024);
 }
 
 static void
@@ -440,6 +451,7 @@ test_opencl_stages(void)
     device_equal_one(97, 151, 3, 0);
     device_equal_one(131, 173, 1, 16);
     device_equal_one(160, 200, 4, 8);
+    device_equal_many(device());
 }
 
 /* Every block norm and both binnings against the reference, each norm with one binning (a
@@ -537,6 +549,7 @@ test_opencl_stages_other_shape(void)
         return;
     device_equal_on(ctx, 97, 151, 3, 0);
     device_equal_on(ctx, 131, 173, 1, 16);
+    device_equal_many(ctx);
     votecl_context_free(ctx);
 }
 

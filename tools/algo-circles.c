@@ -36,12 +36,10 @@ demo_circles(tool_demo *d, const tool_demo_image *im)
     for (size_t i = 0; i < r.shown && i < 3; i++)
         printf("    circle %zu: (%.1f, %.1f) radius %.1f px, %.0f edge px\n", i + 1, r.circles[i].x,
                r.circles[i].y, r.circles[i].radius, r.circles[i].score);
-    if (tool_circles_annotate(&im->image, r.circles, r.shown, &canvas, error, sizeof error) < 0)
-        fprintf(stderr, "votecl demo: %s\n", error);
-    else
-        result = tool_demo_write_captioned(d, &canvas, im->stem, "circles", note);
+    result = tool_demo_write_captioned(
+        d, tool_circles_annotate(&im->image, r.circles, r.shown, &canvas, error, sizeof error),
+        &canvas, error, im->stem, "circles", note);
 out:
-    tool_image_free(&canvas);
     tool_circles_result_free(&r);
     return result;
 }
@@ -49,20 +47,20 @@ out:
 /* --- batch --- */
 
 static void
-batch_init(void *args)
+circles_init(void *args)
 {
     tool_circles_params_init(args, VOTECL_CIRCLES_GRADIENT);
 }
 
 static int
-batch_option(void *args, int argc, char **argv, int *i)
+circles_option(void *args, int argc, char **argv, int *i)
 {
     return tool_circles_option(args, argc, argv, i);
 }
 
 static votecl_status
-batch_compute(const void *args, votecl_context *ctx, void **state, const tool_image *image,
-              tool_json *j, double *seconds, tool_image *annotated)
+circles_compute(const void *args, votecl_context *ctx, void **state, const tool_image *image,
+                tool_json *j, double *seconds, tool_image *annotated)
 {
     const votecl_circles_params *p = args;
     tool_circles_result r = {0};
@@ -152,23 +150,9 @@ bench_circles(tool_bench *b)
 
 /* --- the descriptor --- */
 
-static const tool_demo_step circles_demo[] = {
-    {"circles", "circles of the Canny edges (OpenCV's HOUGH_GRADIENT)", demo_circles},
-};
-
-static const tool_bench_group circles_bench[] = {
-    {"circles", bench_circles},
-};
-
-static const tool_batch_case circles_batch = {
+TOOL_ALGORITHM_ONE(
+    circles, "circles of the Canny edges (OpenCV's HOUGH_GRADIENT)", &tool_eval_circles,
     .options = "[--method gradient|radii] [--min-radius R] [--max-radius R] [--max-circles K] "
                "[--canny T] [--dp D] [--min-dist D] [--votes V] [--radius-step S] "
                "[--threshold T] [--raw] [--min-xdistance X] [--min-ydistance Y]",
-    .args_size = sizeof(votecl_circles_params),
-    .init = batch_init,
-    .option = batch_option,
-    .compute = batch_compute,
-};
-
-const tool_algorithm tool_algo_circles =
-    TOOL_ALGORITHM("circles", circles_demo, circles_bench, &circles_batch, &tool_eval_circles);
+    .args_size = sizeof(votecl_circles_params), TOOL_BATCH_HOOKS(circles));

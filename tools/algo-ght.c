@@ -46,15 +46,13 @@ demo_ght(tool_demo *d, const tool_demo_image *im)
         printf("    pose %zu: (%.1f, %.1f), %.1f deg, scale %.2f, %u votes\n", k + 1, poses[k].x,
                poses[k].y, poses[k].angle, poses[k].scale, (unsigned)poses[k].votes);
     /* the three strongest poses: the sample's real instances lead, clutter follows */
-    if (tool_ght_annotate(&im->image, poses, n < 3 ? n : 3, (double)templ.width,
-                          (double)templ.height, &canvas, error, sizeof error) < 0) {
-        fprintf(stderr, "votecl demo: %s\n", error);
-        goto out;
-    }
-    result = tool_demo_write_captioned(d, &canvas, im->stem, "ght", note);
+    result = tool_demo_write_captioned(d,
+                                       tool_ght_annotate(&im->image, poses, n < 3 ? n : 3,
+                                                         (double)templ.width, (double)templ.height,
+                                                         &canvas, error, sizeof error),
+                                       &canvas, error, im->stem, "ght", note);
 out:
     tool_image_free(&templ);
-    tool_image_free(&canvas);
     return result;
 }
 
@@ -182,7 +180,7 @@ bench_ght_case(tool_bench *b, const char *name, votecl_ght_method method,
 }
 
 static void
-bench_ght(tool_bench *b)
+bench_ght_detect(tool_bench *b)
 {
     tool_image templ = {0}, image = {0};
     char path[4096], error[256];
@@ -387,31 +385,16 @@ out:
 /* --- the descriptor --- */
 
 static void
-bench_ght_all(tool_bench *b)
+bench_ght(tool_bench *b)
 {
-    bench_ght(b);
+    bench_ght_detect(b);
     bench_ght_pairing(b);
 }
 
-static const tool_demo_step ght_demo[] = {
-    {"ght", "templ.png in pic1.png by the generalized Hough transform (Guil)", demo_ght},
-};
-
-static const tool_bench_group ght_bench[] = {
-    {"ght", bench_ght_all},
-};
-
-static const tool_batch_case ght_batch = {
+TOOL_ALGORITHM_ONE(
+    ght, "templ.png in pic1.png by the generalized Hough transform (Guil)", &tool_eval_ght,
     .options = "--template FILE [--method guil|ballard] [--levels n] [--dp n] [--max n] "
                "[--min-angle a] [--max-angle a] [--angle-step a] [--min-scale s] "
                "[--max-scale s] [--scale-step s] [--min-dist d]",
-    .args_size = sizeof(ght_case),
-    .init = ght_init,
-    .option = ght_option,
-    .prepare = ght_prepare,
-    .cleanup = ght_cleanup,
-    .compute = ght_compute,
-};
-
-const tool_algorithm tool_algo_ght =
-    TOOL_ALGORITHM("ght", ght_demo, ght_bench, &ght_batch, &tool_eval_ght);
+    .args_size = sizeof(ght_case), TOOL_BATCH_HOOKS(ght), .prepare = ght_prepare,
+    .cleanup = ght_cleanup);

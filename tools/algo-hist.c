@@ -60,8 +60,8 @@ demo_hist_plot(tool_demo *d, const tool_demo_image *im, const demo_hist *h, cons
                const char *note)
 {
     tool_plot_series series[4];
-    char title[256], path[4096], error[600];
-    tool_image canvas;
+    char title[256], error[600];
+    tool_image canvas = {0};
     int single = h->count == 1;
     for (unsigned k = 0; k < h->count; k++) {
         series[k].counts = h->counts[k];
@@ -71,15 +71,9 @@ demo_hist_plot(tool_demo *d, const tool_demo_image *im, const demo_hist *h, cons
     }
     snprintf(title, sizeof title, "%s %s histogram", im->file, step);
     tool_plot_bars bars = {series, h->count, 256, h->min, h->max, title, note};
-    if (tool_plot_bars_render(&bars, &canvas, error, sizeof error) < 0) {
-        fprintf(stderr, "votecl demo: %s\n", error);
-        return TOOL_DEMO_FAILED;
-    }
-    int r = tool_demo_write_image(d, &canvas, im->stem, step, path, sizeof path);
-    tool_image_free(&canvas);
-    if (r == 0)
-        printf("    wrote %s\n", path);
-    return r == 0 ? TOOL_DEMO_DONE : TOOL_DEMO_FAILED;
+    /* the plot carries its titles: no caption */
+    return tool_demo_write_captioned(d, tool_plot_bars_render(&bars, &canvas, error, sizeof error),
+                                     &canvas, error, im->stem, step, NULL);
 }
 
 static tool_demo_result
@@ -215,20 +209,13 @@ chroma_stats(const demo_chroma_result *c, char *buffer, size_t size)
 static tool_demo_result
 chroma_plot(tool_demo *d, const tool_demo_image *im, const demo_chroma_result *c, const char *note)
 {
-    char title[256], path[4096], error[600];
-    tool_image canvas;
+    char title[256], error[600];
+    tool_image canvas = {0};
     snprintf(title, sizeof title, "%s r,g chromaticity", im->file);
     tool_plot_heat heat = {c->counts, DEMO_CHROMA_BINS, DEMO_CHROMA_BINS, 0,     1,   0,
                            1,         "R/(R+G+B)",      "G/(R+G+B)",      title, note};
-    if (tool_plot_heat_render(&heat, &canvas, error, sizeof error) < 0) {
-        fprintf(stderr, "votecl demo: %s\n", error);
-        return TOOL_DEMO_FAILED;
-    }
-    int r = tool_demo_write_image(d, &canvas, im->stem, "chroma", path, sizeof path);
-    tool_image_free(&canvas);
-    if (r == 0)
-        printf("    wrote %s\n", path);
-    return r == 0 ? TOOL_DEMO_DONE : TOOL_DEMO_FAILED;
+    return tool_demo_write_captioned(d, tool_plot_heat_render(&heat, &canvas, error, sizeof error),
+                                     &canvas, error, im->stem, "chroma", NULL);
 }
 
 static tool_demo_result

@@ -42,13 +42,9 @@ demo_hog(tool_demo *d, const tool_demo_image *im)
         printf("    box %zu: (%d, %d) %dx%d, score %.2f\n", k + 1, (int)found[k].box.x,
                (int)found[k].box.y, (int)found[k].box.width, (int)found[k].box.height,
                found[k].score);
-    if (tool_hog_annotate(&im->image, found, n < 32 ? n : 32, &canvas, error, sizeof error) < 0) {
-        fprintf(stderr, "votecl demo: %s\n", error);
-        goto out;
-    }
-    result = tool_demo_write_captioned(d, &canvas, im->stem, "hog", note);
-out:
-    tool_image_free(&canvas);
+    result = tool_demo_write_captioned(
+        d, tool_hog_annotate(&im->image, found, n < 32 ? n : 32, &canvas, error, sizeof error),
+        &canvas, error, im->stem, "hog", note);
     return result;
 }
 
@@ -210,8 +206,10 @@ bench_hog_case(tool_bench *b, const char *name, const tool_image *image)
     tool_bench_case_begin(b, name, st);
     tool_json_kv_uint(&b->json, "width", image->width);
     tool_json_kv_uint(&b->json, "height", image->height);
-    if (tool_bench_case_result(b, name, st, seconds, 1))
+    if (tool_bench_case_result(b, name, st, seconds, 1)) {
         tool_json_kv_uint(&b->json, "detections", op.n);
+        tool_bench_queued(b, run_hog_op, &op);
+    }
     tool_json_end_object(&b->json);
     tool_progress(b->options, "bench: %-12s %8.2f ms, %zu detections\n", name, seconds * 1e3, op.n);
     votecl_hog_free(op.hog);
@@ -257,24 +255,9 @@ bench_hog(tool_bench *b)
 
 /* --- the descriptor --- */
 
-static const tool_demo_step hog_demo[] = {
-    {"hog", "people by HOG (OpenCV's default detector, scale 1.05, stride 8)", demo_hog},
-};
-
-static const tool_bench_group hog_bench[] = {
-    {"hog", bench_hog},
-};
-
-static const tool_batch_case hog_batch = {
+TOOL_ALGORITHM_ONE(
+    hog, "people by HOG (OpenCV's default detector, scale 1.05, stride 8)", &tool_eval_hog,
     .options = "[--model FILE] [--scale s] [--stride n] [--padding n] [--threshold t] "
                "[--group] [--gray] [--block-norm N] [--binning B]",
-    .args_size = sizeof(hog_case),
-    .init = hog_init,
-    .option = hog_option,
-    .colour = 1,
-    .compute = hog_compute,
-    .state_free = hog_state_free,
-};
-
-const tool_algorithm tool_algo_hog =
-    TOOL_ALGORITHM("hog", hog_demo, hog_bench, &hog_batch, &tool_eval_hog);
+    .args_size = sizeof(hog_case), TOOL_BATCH_HOOKS(hog), .colour = 1,
+    .state_free = hog_state_free);

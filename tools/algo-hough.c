@@ -30,15 +30,11 @@ demo_hough_write(tool_demo *d, const tool_demo_image *im, const tool_hough_resul
 {
     tool_image canvas = {0};
     char error[600];
-    tool_demo_result result = TOOL_DEMO_FAILED;
-
-    if (tool_hough_annotate_segments(&im->image, r->lines, r->shown, &r->segments, &canvas, error,
-                                     sizeof error) != 0)
-        fprintf(stderr, "votecl demo: %s\n", error);
-    else
-        result = tool_demo_write_captioned(d, &canvas, im->stem, "hough", note);
-    tool_image_free(&canvas);
-    return result;
+    return tool_demo_write_captioned(d,
+                                     tool_hough_annotate_segments(&im->image, r->lines, r->shown,
+                                                                  &r->segments, &canvas, error,
+                                                                  sizeof error),
+                                     &canvas, error, im->stem, "hough", note);
 }
 
 static tool_demo_result
@@ -281,23 +277,8 @@ bench_hough(tool_bench *b)
 
 /* --- the descriptor --- */
 
-static const tool_demo_step hough_demo[] = {
-    {"hough", "straight lines of the Sobel edges, 180 angles x 1-pixel rho bins", demo_hough},
-};
-
-static const tool_bench_group hough_bench[] = {
-    {"hough", bench_hough},
-};
-
-static const tool_batch_case hough_batch = {
-    .options = "[--edges sobel|none] [--sobel-threshold S] [--angles A] [--bins B] "
-               "[--threshold T] [--window n] [--edge-threshold E] [--max-lines K]",
-    .args_size = sizeof(hough_case),
-    .init = hough_init,
-    .option = hough_option,
-    .compute = hough_compute,
-    .state_free = hough_state_free,
-};
-
-const tool_algorithm tool_algo_hough =
-    TOOL_ALGORITHM("hough", hough_demo, hough_bench, &hough_batch, NULL);
+TOOL_ALGORITHM_ONE(hough, "straight lines of the Sobel edges, 180 angles x 1-pixel rho bins", NULL,
+                   .options = "[--edges sobel|none] [--sobel-threshold S] [--angles A] [--bins B] "
+                              "[--threshold T] [--window n] [--edge-threshold E] [--max-lines K]",
+                   .args_size = sizeof(hough_case), TOOL_BATCH_HOOKS(hough),
+                   .state_free = hough_state_free);

@@ -33,14 +33,12 @@ demo_lines(tool_demo *d, const tool_demo_image *im)
     snprintf(note, sizeof note, "%zu lines; %zu edges; TS %ux%u, radius %u; %.2f ms", r.found,
              r.stats.edges, r.columns, r.rows, r.params.radius, r.seconds * 1e3);
     printf("  lines: %s\n", note);
-    if (tool_lines_annotate(&im->image, r.lines, r.shown, &r.segments, &canvas, error,
-                            sizeof error) < 0) {
-        fprintf(stderr, "votecl demo: %s\n", error);
-        goto out;
-    }
-    result = tool_demo_write_captioned(d, &canvas, im->stem, "lines", note);
+    result =
+        tool_demo_write_captioned(d,
+                                  tool_lines_annotate(&im->image, r.lines, r.shown, &r.segments,
+                                                      &canvas, error, sizeof error),
+                                  &canvas, error, im->stem, "lines", note);
 out:
-    tool_image_free(&canvas);
     tool_lines_result_free(&r);
     return result;
 }
@@ -206,24 +204,9 @@ bench_lines(tool_bench *b)
 
 /* --- the descriptor --- */
 
-static const tool_demo_step lines_demo[] = {
-    {"lines", "straight lines by PClines: Sobel, orientation, TS space in local memory",
-     demo_lines},
-};
-
-static const tool_bench_group lines_bench[] = {
-    {"lines", bench_lines},
-};
-
-static const tool_batch_case lines_batch = {
-    .options = "[--distance d] [--rows V] [--window n] [--threshold T] [--radius r] "
-               "[--edge-threshold E] [--max-lines K]",
-    .args_size = sizeof(votecl_lines_params),
-    .init = lines_init,
-    .option = lines_option,
-    .compute = lines_compute,
-    .state_free = lines_state_free,
-};
-
-const tool_algorithm tool_algo_lines =
-    TOOL_ALGORITHM("lines", lines_demo, lines_bench, &lines_batch, &tool_eval_lines);
+TOOL_ALGORITHM_ONE(lines, "straight lines by PClines: Sobel, orientation, TS space in local memory",
+                   &tool_eval_lines,
+                   .options = "[--distance d] [--rows V] [--window n] [--threshold T] [--radius r] "
+                              "[--edge-threshold E] [--max-lines K]",
+                   .args_size = sizeof(votecl_lines_params), TOOL_BATCH_HOOKS(lines),
+                   .state_free = lines_state_free);

@@ -49,9 +49,13 @@ typedef struct tool_demo_step {
 /* Writes canvas as <out_dir>/<stem>-<step>.png into path; -1 (said on stderr) on failure. */
 int tool_demo_write_image(const tool_demo *d, const tool_image *canvas, const char *stem,
                           const char *step, char *path, size_t size);
-/* Captions canvas with note, writes it as <stem>-<step>.png and prints "    wrote PATH". */
-tool_demo_result tool_demo_write_captioned(const tool_demo *d, tool_image *canvas, const char *stem,
-                                           const char *step, const char *note);
+/* Captions canvas, which a tool_*_annotate() or tool_plot_*_render() call returning made
+ * filled (its message in error), with note (NULL: none), writes it as <stem>-<step>.png,
+ * prints "    wrote PATH" and frees it; the call's failure is said on stderr
+ * (TOOL_DEMO_FAILED). */
+tool_demo_result tool_demo_write_captioned(const tool_demo *d, int made, tool_image *canvas,
+                                           const char *error, const char *stem, const char *step,
+                                           const char *note);
 
 /* --- votecl batch: one algorithm over a collection --- */
 
@@ -103,6 +107,20 @@ typedef struct tool_algorithm {
         name, demo, sizeof(demo) / sizeof((demo)[0]), bench, sizeof(bench) / sizeof((bench)[0]),   \
             batch, eval                                                                            \
     }
+
+/* The batch hooks <stem>_init, <stem>_option and <stem>_compute, for a tool_batch_case. */
+#define TOOL_BATCH_HOOKS(stem)                                                                     \
+    .init = stem##_init, .option = stem##_option, .compute = stem##_compute
+
+/* Defines tool_algo_<stem>, the descriptor of an algorithm with one demo step and one bench
+ * group, both named <stem> and run by demo_<stem> and bench_<stem>; its eval suite (or NULL)
+ * and its batch case, the tool_batch_case the remaining arguments initialise. */
+#define TOOL_ALGORITHM_ONE(stem, help, eval, ...)                                                  \
+    static const tool_demo_step stem##_demo[] = {{#stem, help, demo_##stem}};                      \
+    static const tool_bench_group stem##_bench[] = {{#stem, bench_##stem}};                        \
+    static const tool_batch_case stem##_batch = {__VA_ARGS__};                                     \
+    const tool_algorithm tool_algo_##stem =                                                        \
+        TOOL_ALGORITHM(#stem, stem##_demo, stem##_bench, &stem##_batch, eval)
 
 /* NULL-terminated, in the order the commands run and list them. */
 extern const tool_algorithm *const tool_algorithms[];

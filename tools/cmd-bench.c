@@ -299,8 +299,9 @@ parse_variants(const char *text, unsigned *mask)
 }
 
 static int
-bench_option(bench_args *a, int argc, char **argv, int *i)
+bench_option(void *args, int argc, char **argv, int *i)
 {
+    bench_args *a = args;
     const char *v = NULL;
     int r;
     if (strcmp(argv[*i], "--json") == 0) {
@@ -337,15 +338,9 @@ bench_option(bench_args *a, int argc, char **argv, int *i)
 static int
 bench_parse(tool_options *options, bench_args *a, int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++) {
-        int r = bench_option(a, argc, argv, &i);
-        if (r == 0)
-            r = tool_common_option(options, argc, argv, &i);
-        if (r < 0)
-            return TOOL_EXIT_USAGE;
-        if (r == 0)
-            return tool_usage_error("bench", "unexpected argument '%s'", argv[i]);
-    }
+    if (tool_parse_options(options, "bench", "unexpected argument", bench_option, a, argc, argv) !=
+        TOOL_EXIT_OK)
+        return TOOL_EXIT_USAGE;
     if (!a->variants)
         parse_variants("all", &a->variants);
     if (!a->mib)

@@ -88,19 +88,28 @@ tool_demo_write_image(const demo *d, const tool_image *canvas, const char *stem,
     return 0;
 }
 
-/* Captions an annotated image with note, writes it as <stem>-<step>.png and says so. */
+/* Captions an annotated image with note, writes it as <stem>-<step>.png, says so and frees
+ * it. */
 tool_demo_result
-tool_demo_write_captioned(const demo *d, tool_image *canvas, const char *stem, const char *step,
-                          const char *note)
+tool_demo_write_captioned(const demo *d, int made, tool_image *canvas, const char *error,
+                          const char *stem, const char *step, const char *note)
 {
     static const unsigned char white[3] = {255, 255, 255};
     char path[4096];
+    tool_demo_result result = TOOL_DEMO_FAILED;
 
-    tool_plot_text(canvas, 4, 4, note, 1, white);
-    if (tool_demo_write_image(d, canvas, stem, step, path, sizeof path) != 0)
-        return TOOL_DEMO_FAILED;
-    printf("    wrote %s\n", path);
-    return TOOL_DEMO_DONE;
+    if (made < 0) {
+        fprintf(stderr, "votecl demo: %s\n", error);
+    } else {
+        if (note != NULL)
+            tool_plot_text(canvas, 4, 4, note, 1, white);
+        if (tool_demo_write_image(d, canvas, stem, step, path, sizeof path) == 0) {
+            printf("    wrote %s\n", path);
+            result = TOOL_DEMO_DONE;
+        }
+    }
+    tool_image_free(canvas);
+    return result;
 }
 
 /* --- 1-D histogram steps --- */
@@ -150,24 +159,18 @@ demo_one_image(demo *d, const char *file)
 }
 
 static int
-demo_parse(tool_options *options, demo *d, int argc, char **argv)
+demo_option(void *args, int argc, char **argv, int *i)
 {
-    for (int i = 1; i < argc; i++) {
-        const char *v = NULL;
-        int r = tool_option_value(argc, argv, &i, "--images", &v);
-        if (r > 0)
-            d->image_dir = v;
-        if (r == 0 && (r = tool_option_value(argc, argv, &i, "--out", &v)) > 0)
-            d->out_dir = v;
-        if (r == 0)
-            r = tool_common_option(options, argc, argv, &i);
-        if (r < 0)
-            return TOOL_EXIT_USAGE;
-        if (r == 0)
-            return tool_usage_error("demo", "unexpected argument '%s'", argv[i]);
-    }
-    return TOOL_EXIT_OK;
+    demo *d = args;
+    const char *v = NULL;
+    int r = tool_option_value(argc, argv, i, "--images", &v);
+    if (r > 0)
+        d->image_dir = v;
+    if (r == 0 && (r = tool_option_value(argc, argv, i, "--out", &v)) > 0)
+        d->out_dir = v;
+    return r;
 }
+
 
 static void
 print_device(votecl_context *ctx)
@@ -235,7 +238,8 @@ int
 tool_cmd_demo(tool_options *options, int argc, char **argv)
 {
     demo d = {.options = options, .out_dir = "votecl-demo"};
-    int rc = demo_parse(options, &d, argc, argv);
+    int rc =
+        tool_parse_options(options, "demo", "unexpected argument", demo_option, &d, argc, argv);
     if (rc != TOOL_EXIT_OK)
         return rc;
     if (options->help) {

@@ -111,8 +111,9 @@ tool_ght_param_option(votecl_ght_params *params, int argc, char **argv, int *i)
 }
 
 static int
-ght_option(ght_args *a, int argc, char **argv, int *i)
+ght_option(void *args, int argc, char **argv, int *i)
 {
+    ght_args *a = args;
     int r;
     if ((r = method_option(a, argc, argv, i)) != 0 ||
         (r = tool_option_table(ght_options, TOOL_OPTION_COUNT(ght_options), a, argc, argv, i)) != 0)
@@ -126,15 +127,11 @@ ght_parse(tool_options *options, ght_args *a, int argc, char **argv)
 {
     int n = 0;
     for (int i = 1; i < argc; i++) {
-        int r = argv[i][0] == '-' && argv[i][1] ? ght_option(a, argc, argv, &i) : 0;
-        if (r == 0 && argv[i][0] == '-' && argv[i][1])
-            r = tool_common_option(options, argc, argv, &i);
+        int r = tool_command_option(options, "ght", ght_option, a, argc, argv, &i);
         if (r < 0)
             return TOOL_EXIT_USAGE;
         if (r > 0)
             continue;
-        if (argv[i][0] == '-' && argv[i][1])
-            return tool_usage_error("ght", "unknown option '%s'", argv[i]);
         if (n == 2)
             return tool_usage_error("ght", "TEMPLATE and IMAGE only ('%s')", argv[i]);
         a->paths[n++] = argv[i];

@@ -407,9 +407,7 @@ out:
 void
 tool_hough_result_free(tool_hough_result *r)
 {
-    free(r->lines);
-    free(r->acc);
-    tool_segments_free(&r->segments);
+    tool_line_result_free(r->lines, r->acc, &r->segments);
     memset(r, 0, sizeof *r);
 }
 

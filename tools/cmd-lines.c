@@ -163,9 +163,7 @@ out:
 void
 tool_lines_result_free(tool_lines_result *r)
 {
-    free(r->lines);
-    free(r->space);
-    tool_segments_free(&r->segments);
+    tool_line_result_free(r->lines, r->space, &r->segments);
     memset(r, 0, sizeof *r);
 }
 

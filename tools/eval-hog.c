@@ -39,8 +39,9 @@ eval_hog_usage(FILE *f)
 }
 
 static int
-eval_hog_option(eval_hog *e, int argc, char **argv, int *i)
+eval_hog_option(void *args, int argc, char **argv, int *i)
 {
+    eval_hog *e = args;
     const char *v = NULL;
     int r;
 
@@ -264,16 +265,9 @@ eval_hog_run(tool_options *options, int argc, char **argv)
     char path[4096];
     int rc = TOOL_EXIT_FAILURE;
 
-    for (int i = 1; i < argc; i++) {
-        int r = eval_hog_option(&e, argc, argv, &i);
-
-        if (r == 0)
-            r = tool_common_option(options, argc, argv, &i);
-        if (r < 0)
-            return TOOL_EXIT_USAGE;
-        if (r == 0)
-            return tool_usage_error("eval hog", "unknown option '%s'", argv[i]);
-    }
+    if (tool_parse_options(options, "eval hog", "unknown option", eval_hog_option, &e, argc,
+                           argv) != TOOL_EXIT_OK)
+        return TOOL_EXIT_USAGE;
     if (options->help) {
         eval_hog_usage(stdout);
         return TOOL_EXIT_OK;

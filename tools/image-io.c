@@ -50,6 +50,24 @@ fail(char *error, size_t error_size, const char *format, ...)
     return -1;
 }
 
+/* The decoder of a format left out of the build (configure found no library): every image
+ * refused, empty, with message. */
+#define DECODER_NOT_BUILT(name, message)                                                           \
+    static int name(const unsigned char *bytes, size_t size, tool_image *image, char *error,       \
+                    size_t error_size)                                                             \
+    {                                                                                              \
+        (void)bytes;                                                                               \
+        (void)size;                                                                                \
+        memset(image, 0, sizeof *image);                                                           \
+        return fail(error, error_size, message);                                                   \
+    }
+#ifndef HAVE_PNG
+DECODER_NOT_BUILT(png_decode, "PNG support was not built (libpng missing); use PGM/PPM")
+#endif
+#ifndef HAVE_JPEG
+DECODER_NOT_BUILT(jpeg_decode, "JPEG support was not built (libjpeg missing); use PNG")
+#endif
+
 static int
 host_is_little_endian(void)
 {
@@ -700,16 +718,6 @@ out:
         tool_image_free(image);
     return result;
 }
-#else
-static int
-png_decode(const unsigned char *bytes, size_t size, tool_image *image, char *error,
-           size_t error_size)
-{
-    (void)bytes;
-    (void)size;
-    memset(image, 0, sizeof *image);
-    return fail(error, error_size, "PNG support was not built (libpng missing); use PGM/PPM");
-}
 #endif
 
 /* --- JPEG --- */
@@ -816,16 +824,6 @@ jpeg_decode(const unsigned char *bytes, size_t size, tool_image *image, char *er
     if (result < 0)
         tool_image_free(image);
     return result;
-}
-#else
-static int
-jpeg_decode(const unsigned char *bytes, size_t size, tool_image *image, char *error,
-            size_t error_size)
-{
-    (void)bytes;
-    (void)size;
-    memset(image, 0, sizeof *image);
-    return fail(error, error_size, "JPEG support was not built (libjpeg missing); use PNG");
 }
 #endif
 

@@ -246,40 +246,19 @@ tool_json_raw(tool_json *json, const char *text)
     fputs(text, json->file);
 }
 
-void
-tool_json_kv_string(tool_json *json, const char *key, const char *value)
-{
-    tool_json_key(json, key);
-    tool_json_string(json, value);
-}
-
-void
-tool_json_kv_double(tool_json *json, const char *key, double value)
-{
-    tool_json_key(json, key);
-    tool_json_double(json, value);
-}
-
-void
-tool_json_kv_int(tool_json *json, const char *key, int64_t value)
-{
-    tool_json_key(json, key);
-    tool_json_int(json, value);
-}
-
-void
-tool_json_kv_uint(tool_json *json, const char *key, uint64_t value)
-{
-    tool_json_key(json, key);
-    tool_json_uint(json, value);
-}
-
-void
-tool_json_kv_bool(tool_json *json, const char *key, int value)
-{
-    tool_json_key(json, key);
-    tool_json_bool(json, value);
-}
+/* tool_json_kv_<kind>: the key, then the value as tool_json_<kind> writes it. */
+#define TOOL_JSON_KV(kind, T)                                                                      \
+    void tool_json_kv_##kind(tool_json *json, const char *key, T value)                            \
+    {                                                                                              \
+        tool_json_key(json, key);                                                                  \
+        tool_json_##kind(json, value);                                                             \
+    }
+TOOL_JSON_KV(string, const char *)
+TOOL_JSON_KV(double, double)
+TOOL_JSON_KV(int, int64_t)
+TOOL_JSON_KV(uint, uint64_t)
+TOOL_JSON_KV(bool, int)
+#undef TOOL_JSON_KV
 
 void
 tool_json_finish(tool_json *json)

@@ -29,6 +29,14 @@ tool_line_result_alloc(size_t max_lines, size_t line_size, size_t cells, uint32_
 }
 
 void
+tool_line_result_free(void *lines, uint32_t *space, tool_segments *segments)
+{
+    free(lines);
+    free(space);
+    tool_segments_free(segments);
+}
+
+void
 tool_json_line(tool_json *j, double theta, double rho, unsigned votes)
 {
     tool_json_kv_double(j, "theta", theta);

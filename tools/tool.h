@@ -164,6 +164,20 @@ const char *tool_channel_name(unsigned channels, unsigned c);
  * it is not this command's, -1 after a usage error was printed. */
 typedef int (*tool_option_fn)(void *args, int argc, char **argv, int *i);
 
+/* The arguments (argv[1] on) of a command that takes only options: each the command's own
+ * (option(args, ...)) or one every command takes (tool_common_option); anything else is a
+ * usage error "votecl COMMAND: WHAT 'ARG'" (what: "unknown option", "unexpected argument").
+ * Returns TOOL_EXIT_OK, or TOOL_EXIT_USAGE after the first error was printed. */
+int tool_parse_options(tool_options *options, const char *command, const char *what,
+                       tool_option_fn option, void *args, int argc, char **argv);
+
+/* Argument *i of a command's line when it is an option ('-' and more): the command's own
+ * (option(args, ...)), else one every command takes (tool_common_option). Returns 1 when it
+ * was one (*i at its last word), 0 when argv[*i] is no option (a positional argument), -1
+ * after a usage error was printed (the option's own, or "unknown option"). */
+int tool_command_option(tool_options *options, const char *command, tool_option_fn option,
+                        void *args, int argc, char **argv, int *i);
+
 /* The argument loop of a command taking one IMAGE: its own options through option, then the
  * common ones; usage errors for unknown options, a second image or none (unless --help).
  * Returns TOOL_EXIT_OK or TOOL_EXIT_USAGE. */
@@ -334,6 +348,9 @@ int tool_lines_annotate(const tool_image *image, const votecl_lines_line *lines,
  * *space NULL) when either is out of memory. */
 void *tool_line_result_alloc(size_t max_lines, size_t line_size, size_t cells, uint32_t **space,
                              size_t *shown);
+/* Frees what tool_line_result_alloc() and tool_segments_keep() gave a result (segments
+ * left empty). */
+void tool_line_result_free(void *lines, uint32_t *space, tool_segments *segments);
 /* A line's theta, theta_degrees, rho and votes as members of the open JSON object j. */
 void tool_json_line(struct tool_json *j, double theta, double rho, unsigned votes);
 /* "found" and the "lines" array of the theta-rho Hough's lines (votecl hough, its batch case). */

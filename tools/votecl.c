@@ -399,6 +399,40 @@ tool_device_type_name(votecl_device_type type)
     }
 }
 
+/* Argument *i, an option: the command's own (option), else a common one; neither is a usage
+ * error "votecl COMMAND: WHAT 'ARG'". Returns TOOL_EXIT_OK or TOOL_EXIT_USAGE (said). */
+static int
+option_step(tool_options *options, const char *command, const char *what, tool_option_fn option,
+            void *args, int argc, char **argv, int *i)
+{
+    int r = option(args, argc, argv, i);
+    if (r == 0)
+        r = tool_common_option(options, argc, argv, i);
+    if (r == 0)
+        return tool_usage_error(command, "%s '%s'", what, argv[*i]);
+    return r > 0 ? TOOL_EXIT_OK : TOOL_EXIT_USAGE;
+}
+
+int
+tool_parse_options(tool_options *options, const char *command, const char *what,
+                   tool_option_fn option, void *args, int argc, char **argv)
+{
+    int rc = TOOL_EXIT_OK;
+    for (int i = 1; i < argc && rc == TOOL_EXIT_OK; i++)
+        rc = option_step(options, command, what, option, args, argc, argv, &i);
+    return rc;
+}
+
+int
+tool_command_option(tool_options *options, const char *command, tool_option_fn option, void *args,
+                    int argc, char **argv, int *i)
+{
+    if (argv[*i][0] != '-' || argv[*i][1] == '\0')
+        return 0;
+    int rc = option_step(options, command, "unknown option", option, args, argc, argv, i);
+    return rc == TOOL_EXIT_OK ? 1 : -1;
+}
+
 int
 tool_parse_image_command(tool_options *options, const char *command, tool_option_fn option,
                          void *args, int argc, char **argv, const char **image_path)
@@ -415,15 +449,11 @@ tool_parse_image_command(tool_options *options, const char *command, tool_option
             *image_path = argv[i];
             continue;
         }
-        int r = argv[i][0] == '-' && argv[i][1] ? option(args, argc, argv, &i) : 0;
-        if (r == 0 && argv[i][0] == '-' && argv[i][1])
-            r = tool_common_option(options, argc, argv, &i);
+        int r = tool_command_option(options, command, option, args, argc, argv, &i);
         if (r < 0)
             return TOOL_EXIT_USAGE;
         if (r > 0)
             continue;
-        if (argv[i][0] == '-' && argv[i][1])
-            return tool_usage_error(command, "unknown option '%s'", argv[i]);
         if (*image_path)
             return tool_usage_error(command, "one image only ('%s')", argv[i]);
         *image_path = argv[i];

@@ -6,9 +6,9 @@ import numpy as np
 
 from . import _structs as S
 from . import _cache
-from ._core import Array, Context, Plan, Records, fill, image_view, record
+from ._core import Array, Context, Plan, Records, image_view
 from ._errors import invalid
-from ._helpers import _collect, _enum_values
+from ._helpers import _collect_voted, _counts_copy, _params
 from ._lib import fn
 from ._validate import image_shape, image_size
 
@@ -41,14 +41,9 @@ class Circles(Plan):
                  height: Any = None, method: Any = "gradient", **params: Any) -> None:
         super().__init__(context)
         width, height = image_size(width, "width"), image_size(height, "height")
-        p = S.votecl_circles_params()
-        fn.circles_params_init(ctypes.byref(p), _method(method))
-        fill(p, _enum_values(params))
+        p = _params(S.votecl_circles_params, fn.circles_params_init, params, _method(method))
         self.params = p
-        h = ctypes.c_void_p()
-        self._check(fn.circles_plan_new(self.context._handle, ctypes.byref(p), width, height,
-                                        ctypes.byref(h)))
-        self._handle = h.value
+        self._new_handle(fn.circles_plan_new, ctypes.byref(p), width, height)
         s, c, r = ctypes.c_uint(), ctypes.c_uint32(), ctypes.c_uint32()
         fn.circles_plan_shape(self._handle, ctypes.byref(s), ctypes.byref(c), ctypes.byref(r))
         self.shape = (s.value, r.value, c.value)
@@ -64,22 +59,12 @@ class Circles(Plan):
         >>> circles = votecl.Circles(ctx, 640, 480, min_radius=10, max_radius=40)(gray)
         """
         view, keep = image_view(image)
-        stats = S.votecl_vote_stats()
-
-        def call(out: Any, capacity: int, found: ctypes.c_size_t) -> None:
-            self._check(fn.circles_run(self._handle, ctypes.byref(view), out, capacity,
-                                       ctypes.byref(found), ctypes.byref(stats)))
-        circles = _collect(call, S.votecl_circle, "Circle")
-        self.stats = record(stats, "VoteStats")
-        return circles
+        return _collect_voted(self, fn.circles_run, view, S.votecl_circle, "Circle")
 
     @property
     def accumulator(self) -> Optional[Array]:
         """The last run's accumulator, (spaces, rows, columns) uint32 (a copy), or None."""
-        p = fn.circles_plan_accumulator(self._handle)
-        if not p:
-            return None
-        return np.ctypeslib.as_array(p, shape=self.shape).copy()
+        return _counts_copy(fn.circles_plan_accumulator(self._handle), self.shape)
 
 
 def hough_circles(image: Any, context: Optional[Context] = None, method: Any = "gradient",

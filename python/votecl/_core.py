@@ -716,6 +716,19 @@ class Plan(Owned):
     def _check(self, status: int) -> None:
         check(status, self.context)
 
+    def _new_handle(self, new: Any, *args: Any) -> None:
+        """Makes the plan's C object: new(context, *args, &handle), its status checked."""
+        h = ctypes.c_void_p()
+        self._check(new(self.context._handle, *args, ctypes.byref(h)))
+        self._handle = h.value
+
+    def _query(self, call: Any, struct_type: Any, name: str, *args: Any) -> Any:
+        """The record (named name) that call(handle, *args, &struct) fills, its status
+        checked: a plan's describe() and last_stats()."""
+        out = struct_type()
+        self._check(call(self._handle, *args, ctypes.byref(out)))
+        return record(out, name)
+
     def _wrap(self, dev: DeviceArray) -> Buffer:
         if self._wraps is None:
             self._wraps = WrapCache(self.context)

@@ -82,16 +82,24 @@ hist_call_buffers(PyObject *const *args, const char *fmt, hist_call *c)
     return 0;
 }
 
+/* Whether a function got the want arguments it takes; else a TypeError saying message. */
+static int
+arity_ok(Py_ssize_t nargs, Py_ssize_t want, const char *message)
+{
+    if (nargs == want)
+        return 1;
+    PyErr_SetString(PyExc_TypeError, message);
+    return 0;
+}
+
 /* Parses (plan, x, y, weights, format, channels, out) into c: 1 when every array fits,
  * 0 when one does not (nothing held), -1 with an exception for arguments of a wrong type. */
 static int
 hist_call_parse(PyObject *const *args, Py_ssize_t nargs, hist_call *c)
 {
     memset(c, 0, sizeof *c);
-    if (nargs != 7) {
-        PyErr_SetString(PyExc_TypeError, "hist_run: 7 arguments");
+    if (!arity_ok(nargs, 7, "hist_run: 7 arguments"))
         return -1;
-    }
     c->plan = PyLong_AsVoidPtr(args[0]);
     const char *fmt = PyUnicode_AsUTF8AndSize(args[4], NULL);
     unsigned long channels = PyLong_AsUnsignedLong(args[5]);
@@ -150,10 +158,8 @@ static PyObject *
 fast_time_hist_run(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)self;
-    if (nargs != 8) {
-        PyErr_SetString(PyExc_TypeError, "time_hist_run: 8 arguments");
+    if (!arity_ok(nargs, 8, "time_hist_run: 8 arguments"))
         return NULL;
-    }
     long calls = PyLong_AsLong(args[7]);
     if (calls <= 0 && !PyErr_Occurred())
         PyErr_SetString(PyExc_ValueError, "time_hist_run: calls > 0");
@@ -200,10 +206,8 @@ static PyObject *
 fast_bind(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)self;
-    if (nargs != 1) {
-        PyErr_SetString(PyExc_TypeError, "bind: 1 argument (votecl_hist_run's address)");
+    if (!arity_ok(nargs, 1, "bind: 1 argument (votecl_hist_run's address)"))
         return NULL;
-    }
     void *p = PyLong_AsVoidPtr(args[0]);
     if (p == NULL) {
         if (!PyErr_Occurred())

@@ -3,8 +3,8 @@ import ctypes
 from typing import Any, Dict, Optional
 
 from . import _structs as S
-from ._core import Context, Plan, Records, fill, image_view, record, struct_dict
-from ._helpers import _ENUMS, _enum_values, _collect
+from ._core import Context, Plan, Records, image_view
+from ._helpers import _ENUMS, _enum_values, _collect, _params, _params_dict
 from ._lib import fn
 
 __all__ = ["GHT"]
@@ -29,21 +29,15 @@ class GHT(Plan):
     def __init__(self, context: Optional[Context] = None, template: Any = None,
                  method: str = "guil", **params: Any) -> None:
         super().__init__(context)
-        p = S.votecl_ght_params()
-        fn.ght_params_init(ctypes.byref(p), _enum_values({"method": method})["method"])
-        fill(p, _enum_values(params))
+        p = _params(S.votecl_ght_params, fn.ght_params_init, params,
+                    _enum_values({"method": method})["method"])
         view, keep = image_view(template, "template")
-        h = ctypes.c_void_p()
-        self._check(fn.ght_model_new(self.context._handle, ctypes.byref(p), ctypes.byref(view),
-                                     ctypes.byref(h)))
-        self._handle = h.value
+        self._new_handle(fn.ght_model_new, ctypes.byref(p), ctypes.byref(view))
 
     @property
     def params(self) -> Dict[str, Any]:
         """The model's resolved parameters (votecl_ght_params) as a dict."""
-        p = S.votecl_ght_params()
-        fn.ght_model_params(self._handle, ctypes.byref(p))
-        return struct_dict(p)
+        return _params_dict(fn.ght_model_params, self._handle, S.votecl_ght_params)
 
     def detect(self, image: Any) -> Records:
         """Poses of the template in image, a uint8 (H, W) array: Pose records (x, y, angle,
@@ -62,6 +56,4 @@ class GHT(Plan):
     def stats(self) -> Any:
         """The last detection's figures (a GhtStats record: template and image edges and
         pairings, candidates, seconds spent on edges and pairing)."""
-        s = S.votecl_ght_stats()
-        self._check(fn.ght_model_last_stats(self._handle, ctypes.byref(s)))
-        return record(s, "GhtStats")
+        return self._query(fn.ght_model_last_stats, S.votecl_ght_stats, "GhtStats")

@@ -1,12 +1,12 @@
 """What the algorithms' modules (votecl._hist, ._hough, ...) share: enum names, dtypes,
 growing result arrays."""
 import ctypes
-from typing import Any, Callable, Dict
+from typing import Any, Callable, Dict, Optional, Tuple
 
 import numpy as np
 
 from . import _structs as S
-from ._core import DTYPES, Records, records
+from ._core import DTYPES, Array, Records, fill, record, records, struct_dict
 from ._errors import invalid, invalid_type
 
 # Enum fields by name, for every plan; an algorithm's module adds its own (_hog: fusion, _ght:
@@ -33,6 +33,15 @@ def _enum_values(params: Dict[str, Any]) -> Dict[str, Any]:
     return out
 
 
+def _params(struct_type: Any, init: Callable[..., None], params: Dict[str, Any],
+            *init_args: Any) -> Any:
+    """A parameter struct: the library's defaults (init(&p, *init_args)), then the keywords
+    (enum fields by name too)."""
+    p = struct_type()
+    init(ctypes.byref(p), *init_args)
+    return fill(p, _enum_values(params))
+
+
 def _dtype_code(dtype: Any, name: str = "dtype") -> int:
     dtype = np.dtype(dtype)
     if dtype not in DTYPES:
@@ -50,6 +59,35 @@ def _collect(call: Callable[[Any, int, ctypes.c_size_t], None], struct_type: Any
         if found.value <= capacity:
             return records(out, found.value, name)
         capacity = found.value
+
+
+def _collect_voted(plan: Any, run: Callable[..., int], view: Any, struct_type: Any, name: str,
+                   *args: Any) -> Records:
+    """_collect over a run that also gives the vote's figures, run(handle, &view, *args, out,
+    capacity, &found, &stats): the records out, the figures in plan.stats."""
+    stats = S.votecl_vote_stats()
+
+    def call(out: Any, capacity: int, found: ctypes.c_size_t) -> None:
+        plan._check(run(plan._handle, ctypes.byref(view), *args, out, capacity,
+                        ctypes.byref(found), ctypes.byref(stats)))
+    found = _collect(call, struct_type, name)
+    plan.stats = record(stats, "VoteStats")
+    return found
+
+
+def _params_dict(call: Callable[..., None], handle: Any, struct_type: Any) -> Dict[str, Any]:
+    """The resolved parameters that call(handle, &params) copies out, as a dict."""
+    p = struct_type()
+    call(handle, ctypes.byref(p))
+    return struct_dict(p)
+
+
+def _counts_copy(p: Any, shape: Tuple[int, ...]) -> Optional[Array]:
+    """A copy of the uint32 accumulator a plan's pointer p holds, of shape; None when p is
+    NULL (no run yet)."""
+    if not p:
+        return None
+    return np.ctypeslib.as_array(p, shape=shape).copy()
 
 
 def _segments(call: Callable[..., int], handle: Any, check: Callable[[int], None]) -> Records:

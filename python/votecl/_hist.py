@@ -7,7 +7,7 @@ import numpy as np
 
 from . import _structs as S
 from ._core import (Array, Buffer, Context, Plan, buffer_handle, device_input, empty_like_device,
-                    fill, host_array, image_view, is_device_array, record)
+                    fill, host_array, image_view, is_device_array)
 from ._errors import invalid, invalid_type
 from ._helpers import _ENUMS, _enum_values, _dtype_code
 from . import _lib
@@ -89,9 +89,7 @@ class Histogram(Plan):
         self._make(p)
 
     def _make(self, p: Any) -> None:
-        h = ctypes.c_void_p()
-        self._check(fn.hist_plan_new(self.context._handle, ctypes.byref(p), ctypes.byref(h)))
-        self._handle = h.value
+        self._new_handle(fn.hist_plan_new, ctypes.byref(p))
         self._nbins = int(fn.hist_plan_nbins(self._handle))
         self._format = np.empty(0, self.dtype).data.format  # the buffers _fast takes
 
@@ -133,9 +131,8 @@ class Histogram(Plan):
 
     def describe(self, elements: int, frames: int = 1) -> Any:
         """The strategy for frames of `elements` elements (a votecl_vote_plan_info record)."""
-        info = S.votecl_vote_plan_info()
-        self._check(fn.hist_plan_describe(self._handle, elements, frames, ctypes.byref(info)))
-        return record(info, "PlanInfo")
+        return self._query(fn.hist_plan_describe, S.votecl_vote_plan_info, "PlanInfo", elements,
+                           frames)
 
     def _elements(self, arr: Array) -> int:
         return arr.size // self._channels

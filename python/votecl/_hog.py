@@ -8,7 +8,7 @@ from . import _structs as S
 from ._core import (Array, Context, Plan, Records, check, device_input, fill, image_view,
                     is_device_array, records)
 from ._errors import invalid_type
-from ._helpers import _ENUMS, _collect, _enum_values
+from ._helpers import _ENUMS, _collect, _enum_values, _params
 from ._lib import fn
 from ._lifetime import Owned
 
@@ -25,9 +25,7 @@ _ENUMS["binning"] = {"trilinear": S.VOTECL_HOG_BINNING_TRILINEAR,
 
 def hog_params(**params: Any) -> Any:
     """A votecl_hog_params with the people detector's defaults and the given fields."""
-    p = S.votecl_hog_params()
-    fn.hog_params_init(ctypes.byref(p))
-    return fill(p, _enum_values(params))
+    return _params(S.votecl_hog_params, fn.hog_params_init, params)
 
 
 class HOGModel(Owned):
@@ -142,10 +140,8 @@ class HOG(Plan):
             self.params = fill(type(model.file_params).from_buffer_copy(model.file_params),
                                _enum_values(params))
         self.model = model
-        h = ctypes.c_void_p()
-        self._check(fn.hog_new(self.context._handle, ctypes.byref(self.params),
-                               model._handle if model is not None else None, ctypes.byref(h)))
-        self._handle = h.value
+        self._new_handle(fn.hog_new, ctypes.byref(self.params),
+                         model._handle if model is not None else None)
 
     @property
     def descriptor_length(self) -> int:

@@ -8,9 +8,9 @@ import numpy as np
 from . import _structs as S
 from . import _cache
 from ._core import (Array, Buffer, Context, Plan, Records, buffer_handle, device_input, host_array,
-                    empty_like_device, fill, image_view, is_device_array, record)
+                    empty_like_device, image_view, is_device_array)
 from ._errors import invalid, invalid_type
-from ._helpers import _enum_values, _collect, _segments, _segments_p
+from ._helpers import _collect, _collect_voted, _counts_copy, _params, _segments, _segments_p
 from ._lib import fn
 from ._validate import image_shape, image_size
 
@@ -28,14 +28,9 @@ class Hough(Plan):
                  **params: Any) -> None:
         super().__init__(context)
         width, height = image_size(width, "width"), image_size(height, "height")
-        p = S.votecl_hough_params()
-        fn.hough_params_init(ctypes.byref(p))
-        fill(p, _enum_values(params))
+        p = _params(S.votecl_hough_params, fn.hough_params_init, params)
         self.params = p
-        h = ctypes.c_void_p()
-        self._check(fn.hough_plan_new(self.context._handle, ctypes.byref(p), width, height,
-                                      ctypes.byref(h)))
-        self._handle = h.value
+        self._new_handle(fn.hough_plan_new, ctypes.byref(p), width, height)
         g, n = ctypes.c_uint(), ctypes.c_uint32()
         fn.hough_plan_shape(self._handle, ctypes.byref(g), ctypes.byref(n))
         self.shape = (g.value, n.value)
@@ -49,29 +44,15 @@ class Hough(Plan):
         >>> lines = votecl.Hough(ctx, 640, 480, max_lines=10)(edges)
         """
         view, keep = image_view(image)
-        stats = S.votecl_vote_stats()
-
-        def call(out: Any, capacity: int, found: ctypes.c_size_t) -> None:
-            self._check(fn.hough_run(self._handle, ctypes.byref(view), out, capacity,
-                                     ctypes.byref(found), ctypes.byref(stats)))
-        lines = _collect(call, S.votecl_hough_line, "HoughLine")
-        self.stats = record(stats, "VoteStats")
-        return lines
+        return _collect_voted(self, fn.hough_run, view, S.votecl_hough_line, "HoughLine")
 
     def run_gray(self, image: Any, sobel_threshold: int) -> Records:
         """Lines of a uint8 gray image of the plan's size (votecl_hough_run_gray): its edges
         (3x3 Sobel magnitude ``|gx| + |gy|`` above sobel_threshold) are found and voted on the
         device; HoughLine records as __call__ returns, the figures in .stats."""
         view, keep = image_view(image)
-        stats = S.votecl_vote_stats()
-
-        def call(out: Any, capacity: int, found: ctypes.c_size_t) -> None:
-            self._check(fn.hough_run_gray(self._handle, ctypes.byref(view), sobel_threshold,
-                                          out, capacity, ctypes.byref(found),
-                                          ctypes.byref(stats)))
-        lines = _collect(call, S.votecl_hough_line, "HoughLine")
-        self.stats = record(stats, "VoteStats")
-        return lines
+        return _collect_voted(self, fn.hough_run_gray, view, S.votecl_hough_line, "HoughLine",
+                              sobel_threshold)
 
     def peaks(self, accumulator: Any) -> Records:
         """The lines of an (angles, rho_bins) uint32 accumulator (votecl_hough_plan_peaks), as a
@@ -106,9 +87,7 @@ class Hough(Plan):
     def describe(self, elements: int) -> Any:
         """The engine's strategy for an image of `elements` pixels (a PlanInfo record of
         votecl_vote_plan_info)."""
-        info = S.votecl_vote_plan_info()
-        self._check(fn.hough_plan_describe(self._handle, elements, ctypes.byref(info)))
-        return record(info, "PlanInfo")
+        return self._query(fn.hough_plan_describe, S.votecl_vote_plan_info, "PlanInfo", elements)
 
     def accumulate(self, image: Any) -> Any:
         """Only the votes: the (angles, rho_bins) uint32 accumulator of a binary edge image.
@@ -140,17 +119,12 @@ class Hough(Plan):
     def last_stats(self) -> Any:
         """The figures of the plan's last run (a VoteStats record); waits for it to finish
         (votecl_hough_plan_last_stats)."""
-        stats = S.votecl_vote_stats()
-        self._check(fn.hough_plan_last_stats(self._handle, ctypes.byref(stats)))
-        return record(stats, "VoteStats")
+        return self._query(fn.hough_plan_last_stats, S.votecl_vote_stats, "VoteStats")
 
     @property
     def accumulator(self) -> Optional[Array]:
         """The last run's accumulator, (angles, rho_bins) uint32 (a copy)."""
-        p = fn.hough_plan_accumulator(self._handle)
-        if not p:
-            return None
-        return np.ctypeslib.as_array(p, shape=self.shape).copy()
+        return _counts_copy(fn.hough_plan_accumulator(self._handle), self.shape)
 
 
 def hough_lines(image: Any, context: Optional[Context] = None, **params: Any) -> Records:

@@ -6,9 +6,8 @@ import numpy as np
 
 from . import _structs as S
 from . import _cache
-from ._core import (Array, Context, Plan, Records, device_input, fill, image_view, is_device_array,
-                    record, struct_dict)
-from ._helpers import _enum_values, _dtype_code, _collect, _segments
+from ._core import Array, Context, Plan, Records, device_input, image_view, is_device_array
+from ._helpers import _dtype_code, _collect, _params, _params_dict, _segments
 from ._lib import fn
 from ._validate import image_shape, image_size
 
@@ -27,21 +26,14 @@ class Lines(Plan):
                  **params: Any) -> None:
         super().__init__(context)
         width, height = image_size(width, "width"), image_size(height, "height")
-        p = S.votecl_lines_params()
-        fn.lines_params_init(ctypes.byref(p))
-        fill(p, _enum_values(params))
-        h = ctypes.c_void_p()
-        self._check(fn.lines_plan_new(self.context._handle, ctypes.byref(p), width, height,
-                                      ctypes.byref(h)))
-        self._handle = h.value
+        p = _params(S.votecl_lines_params, fn.lines_params_init, params)
+        self._new_handle(fn.lines_plan_new, ctypes.byref(p), width, height)
         self.width, self.height = width, height
 
     @property
     def params(self) -> Dict[str, Any]:
         """The resolved parameters as a dict."""
-        p = S.votecl_lines_params()
-        fn.lines_plan_params(self._handle, ctypes.byref(p))
-        return struct_dict(p)
+        return _params_dict(fn.lines_plan_params, self._handle, S.votecl_lines_params)
 
     def __call__(self, image: Any) -> Records:
         """Lines of a gray image, a uint8 or float32 (height, width) array of the plan's size
@@ -97,9 +89,7 @@ class Lines(Plan):
     @property
     def stats(self) -> Any:
         """The last run's figures (a LinesStats record: edges, maxima)."""
-        s = S.votecl_lines_stats()
-        self._check(fn.lines_plan_last_stats(self._handle, ctypes.byref(s)))
-        return record(s, "LinesStats")
+        return self._query(fn.lines_plan_last_stats, S.votecl_lines_stats, "LinesStats")
 
 
 def lines(image: Any, context: Optional[Context] = None, **params: Any) -> Records:

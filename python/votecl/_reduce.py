@@ -6,9 +6,9 @@ from typing import Any, Optional, Tuple
 import numpy as np
 
 from . import _structs as S
-from ._core import Array, Context, Plan, fill, host_array, image_view, record
+from ._core import Array, Context, Plan, fill, host_array, image_view
 from ._errors import invalid_type
-from ._helpers import _dtype_code, _enum_values
+from ._helpers import _dtype_code, _enum_values, _params
 from ._lib import fn
 from ._validate import image_size
 
@@ -37,13 +37,9 @@ class Sum(Plan):
                  **params: Any) -> None:
         super().__init__(context)
         self.dtype = _reduced_dtype(dtype)
-        p = S.votecl_sum_params()
-        fn.sum_params_init(ctypes.byref(p), _dtype_code(self.dtype))
-        fill(p, _enum_values(params))
+        p = _params(S.votecl_sum_params, fn.sum_params_init, params, _dtype_code(self.dtype))
         self.params = p
-        h = ctypes.c_void_p()
-        self._check(fn.sum_plan_new(self.context._handle, ctypes.byref(p), ctypes.byref(h)))
-        self._handle = h.value
+        self._new_handle(fn.sum_plan_new, ctypes.byref(p))
 
     def __call__(self, x: Any) -> float:
         """The sum of every element of x (any shape; an (H, W[, C]) image view is read with
@@ -61,9 +57,7 @@ class Sum(Plan):
     def describe(self, elements: int) -> Any:
         """The engine's strategy for sums of `elements` elements (a PlanInfo record;
         Unsupported on the ref backend)."""
-        info = S.votecl_vote_plan_info()
-        self._check(fn.sum_plan_describe(self._handle, elements, ctypes.byref(info)))
-        return record(info, "PlanInfo")
+        return self._query(fn.sum_plan_describe, S.votecl_vote_plan_info, "PlanInfo", elements)
 
 
 class Subsample(Plan):
@@ -88,10 +82,7 @@ class Subsample(Plan):
                                  _dtype_code(self.dtype))
         fill(p, _enum_values(params))
         self.params = p
-        h = ctypes.c_void_p()
-        self._check(fn.subsample_plan_new(self.context._handle, ctypes.byref(p),
-                                          ctypes.byref(h)))
-        self._handle = h.value
+        self._new_handle(fn.subsample_plan_new, ctypes.byref(p))
         w, hh = ctypes.c_size_t(), ctypes.c_size_t()
         fn.subsample_plan_output_size(self._handle, ctypes.byref(w), ctypes.byref(hh))
         self.shape: Tuple[int, int] = (hh.value, w.value)
@@ -108,6 +99,4 @@ class Subsample(Plan):
     def describe(self) -> Any:
         """The engine's strategy for one run (a PlanInfo record; Unsupported on the ref
         backend or for an empty output)."""
-        info = S.votecl_vote_plan_info()
-        self._check(fn.subsample_plan_describe(self._handle, ctypes.byref(info)))
-        return record(info, "PlanInfo")
+        return self._query(fn.subsample_plan_describe, S.votecl_vote_plan_info, "PlanInfo")

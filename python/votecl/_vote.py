@@ -45,9 +45,7 @@ class Vote(Plan):
         self.shape = (spaces, bins)
         self._channels = int(spec.channels)
         self.out_dtype = np.dtype(np.float32 if spec.bin_type == S.VOTECL_BINS_F32 else np.uint32)
-        h = ctypes.c_void_p()
-        self._check(fn.vote_plan_new(self.context._handle, ctypes.byref(spec), ctypes.byref(h)))
-        self._handle = h.value
+        self._new_handle(fn.vote_plan_new, ctypes.byref(spec))
 
     def __call__(self, data: Any) -> Tuple[Any, Any]:
         """Votes a 1-D array (index = position) or an image (H, W[, C]) array."""
@@ -88,16 +86,12 @@ class Vote(Plan):
     def last_stats(self) -> Any:
         """The figures of the plan's last run (a VoteStats record); waits for it to finish
         (votecl_vote_plan_last_stats)."""
-        stats = S.votecl_vote_stats()
-        self._check(fn.vote_plan_last_stats(self._handle, ctypes.byref(stats)))
-        return record(stats, "VoteStats")
+        return self._query(fn.vote_plan_last_stats, S.votecl_vote_stats, "VoteStats")
 
     def describe(self, elements: int) -> Any:
         """The engine's strategy for `elements` elements (a PlanInfo record of
         votecl_vote_plan_info)."""
-        info = S.votecl_vote_plan_info()
-        self._check(fn.vote_plan_describe(self._handle, elements, ctypes.byref(info)))
-        return record(info, "PlanInfo")
+        return self._query(fn.vote_plan_describe, S.votecl_vote_plan_info, "PlanInfo", elements)
 
     def predict(self, elements: int, eta: float = 1.0) -> float:
         """The execution-time model's seconds for `elements` elements of which the fraction
