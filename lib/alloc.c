@@ -30,6 +30,13 @@ votecl__realloc(void *p, size_t size)
     return realloc(p, size);
 }
 
+void
+votecl__free_all(void *const *ptrs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(ptrs[i]);
+}
+
 int
 votecl__grow(void **items, size_t *capacity, size_t need, size_t size, size_t first)
 {

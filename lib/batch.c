@@ -60,10 +60,7 @@ typedef struct batch_worker {
 void
 votecl_batch_options_init(votecl_batch_options *options)
 {
-    if (options == NULL)
-        return;
-    memset(options, 0, sizeof *options);
-    options->struct_size = sizeof *options;
+    VOTECL__PARAMS_INIT_OR_RETURN(options);
 }
 
 /* "platform:type:index" for the k-th device the options select; gpu_default: no selector was

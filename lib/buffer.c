@@ -57,6 +57,13 @@ votecl_buffer_free(votecl_buffer *buffer)
     free(buffer);
 }
 
+void
+votecl__buffers_free(votecl_buffer *const *buffers, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        votecl_buffer_free(buffers[i]);
+}
+
 size_t
 votecl_buffer_size(const votecl_buffer *buffer)
 {

@@ -4,14 +4,11 @@
  * no O(pixels) pass on the host. Equal to votecl__canny_ref's edges, in its raster order. */
 #include "votecl-private.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "circles-private.h"
+#include "edges-private.h"
 
-/* The hysteresis's tile (cl/canny.cl), as the GHT's edge stage and lib/edges-device.c use it. */
-#define TILE_X 32u
-#define TILE_Y 8u
 /* Work-items per row of the row kernels (a power of two: cl/common.h's group_scan). */
 #define ROW_WG 128u
 
@@ -44,18 +41,10 @@ static votecl_status
 edges_kernels(votecl__circles_edges *e)
 {
     static const char *const files[] = {"canny.cl", "circles-edges.cl", NULL};
-    char defs[3][32];
-    const char *defines[3] = {defs[0], defs[1], defs[2]};
-    votecl__program *program = NULL;
-    votecl_status status;
+    static const char *const defines[] = {VOTECL__CANNY_TILE_DEFINES,
+                                          "CIRCLES_ROW_WG=" VOTECL__CANNY_XSTR(ROW_WG)};
 
-    snprintf(defs[0], sizeof defs[0], "GHT_TX=%uu", TILE_X);
-    snprintf(defs[1], sizeof defs[1], "GHT_TY=%uu", TILE_Y);
-    snprintf(defs[2], sizeof defs[2], "CIRCLES_ROW_WG=%uu", ROW_WG);
-    status = votecl__program_get(e->context, files, defines, 3, NULL, &program);
-    for (int k = 0; status == VOTECL_OK && k < K_N; k++)
-        status = votecl__program_kernel(e->context, program, kernel_names[k], &e->kernels[k]);
-    return status;
+    return votecl__program_kernels(e->context, files, defines, 3, kernel_names, K_N, e->kernels);
 }
 
 /* The image, a state word and an edge pair per pixel, the rows' index, the flag. */
@@ -95,11 +84,8 @@ votecl__circles_edges_new(votecl_context *context, const votecl__circles_desc *d
 static votecl_status
 launch_tiles(votecl__circles_edges *e, int k, const votecl__arg *args, unsigned nargs)
 {
-    size_t local[2] = {TILE_X, TILE_Y};
-    size_t global[2] = {votecl__round_up(e->desc->width, TILE_X),
-                        votecl__round_up(e->desc->height, TILE_Y)};
-
-    return votecl__launch(e->context, e->kernels[k], 2, global, local, args, nargs);
+    return votecl__canny_launch_tiles(e->context, e->kernels[k], e->desc->width, e->desc->height,
+                                      args, nargs);
 }
 
 /* groups of ROW_WG work-items: one per row, or one */
@@ -109,26 +95,6 @@ launch_rows(votecl__circles_edges *e, int k, size_t groups, const votecl__arg *a
     size_t local = ROW_WG, global = groups * ROW_WG;
 
     return votecl__launch(e->context, e->kernels[k], 1, &global, &local, args, nargs);
-}
-
-/* Tile passes until one promotes nothing (the reference's reachability). */
-static votecl_status
-edges_hysteresis(votecl__circles_edges *e)
-{
-    const votecl__circles_desc *d = e->desc;
-    uint32_t changed = 1;
-    votecl_status status = VOTECL_OK;
-
-    while (status == VOTECL_OK && changed != 0) {
-        if ((status = votecl__buffer_zero(e->buf[B_FLAG], 0, 4)) == VOTECL_OK &&
-            (status = launch_tiles(
-                 e, K_HYSTERESIS,
-                 (votecl__arg[]){VOTECL__ARG_BUF(e->buf[B_STATE]), VOTECL__ARG_UINT(d->width),
-                                 VOTECL__ARG_UINT(d->height), VOTECL__ARG_BUF(e->buf[B_FLAG])},
-                 4)) == VOTECL_OK)
-            status = votecl_buffer_read(e->buf[B_FLAG], 0, &changed, 4);
-    }
-    return status;
 }
 
 /* The strong pixels listed row by row: counts, their prefix sum, the list. */
@@ -170,7 +136,9 @@ votecl__circles_edges_run(votecl__circles_edges *e, const uint8_t *data, int32_t
                              VOTECL__ARG_UINT(d->height), VOTECL__ARG_UINT(d->low),
                              VOTECL__ARG_UINT(d->high), VOTECL__ARG_BUF(e->buf[B_STATE])},
              6)) != VOTECL_OK ||
-        (status = edges_hysteresis(e)) != VOTECL_OK || (status = edges_list(e)) != VOTECL_OK ||
+        (status = votecl__canny_hysteresis(e->context, e->kernels[K_HYSTERESIS], e->buf[B_STATE],
+                                           d->width, d->height, e->buf[B_FLAG])) != VOTECL_OK ||
+        (status = edges_list(e)) != VOTECL_OK ||
         (status = votecl_buffer_read(e->buf[B_ROWS], 4 * (size_t)d->height, &total, 4)) !=
             VOTECL_OK)
         return status;

@@ -30,10 +30,7 @@ votecl__circles_radius_free(votecl__circles_radius *r)
 {
     if (r == NULL)
         return;
-    votecl_buffer_free(r->bounds);
-    votecl_buffer_free(r->window_radii);
-    votecl_buffer_free(r->xy);
-    votecl_buffer_free(r->out);
+    VOTECL__FREE_BUFFERS(r->bounds, r->window_radii, r->xy, r->out);
     free(r);
 }
 

@@ -107,9 +107,7 @@ votecl__circles_desc_init(votecl__circles_desc *desc, const votecl_circles_param
 void
 votecl__circles_desc_release(votecl__circles_desc *desc)
 {
-    free(desc->radii);
-    free(desc->offsets);
-    free(desc->starts);
+    VOTECL__FREE_ALL(desc->radii, desc->offsets, desc->starts);
     desc->radii = NULL;
     desc->offsets = NULL;
     desc->starts = NULL;
@@ -252,22 +250,6 @@ host_bin(const votecl__circles_desc *desc, float r2, int nbins)
     return b < 0 ? 0 : b > nbins - 1 ? nbins - 1 : b;
 }
 
-static float
-float_of(uint32_t bits)
-{
-    float f;
-    memcpy(&f, &bits, sizeof f);
-    return f;
-}
-
-static uint32_t
-bits_of(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-}
-
 void
 votecl__circles_radius_tables(const votecl__circles_desc *desc, int nbins, float *bounds,
                               float *window_radii)
@@ -278,15 +260,15 @@ votecl__circles_radius_tables(const votecl__circles_desc *desc, int nbins, float
     /* positive floats are ordered as their bit patterns: a binary search over them finds the
      * least r2 of [lo2, hi2] whose bin reaches k */
     for (int k = 1; bounds != NULL && k < nbins; k++) {
-        uint32_t a = bits_of(lo2), b = bits_of(hi2) + 1;
+        uint32_t a = votecl__float_bits(lo2), b = votecl__float_bits(hi2) + 1;
         while (a < b) {
             uint32_t mid = a + (b - a) / 2;
-            if (host_bin(desc, float_of(mid), nbins) >= k)
+            if (host_bin(desc, votecl__bits_float(mid), nbins) >= k)
                 b = mid;
             else
                 a = mid + 1;
         }
-        bounds[k - 1] = a <= bits_of(hi2) ? float_of(a) : INFINITY;
+        bounds[k - 1] = a <= votecl__float_bits(hi2) ? votecl__bits_float(a) : INFINITY;
     }
     for (int m = -1; m <= 2 * nbins; m++)
         window_radii[m + 1] = (float)m / 2.f / (float)VOTECL__CIRCLES_BINS_PER_DR * desc->dr + lo;

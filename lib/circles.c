@@ -63,10 +63,7 @@ struct votecl_circles_plan {
 void
 votecl_circles_params_init(votecl_circles_params *params, votecl_circles_method method)
 {
-    if (params == NULL)
-        return;
-    memset(params, 0, sizeof *params);
-    params->struct_size = sizeof *params;
+    VOTECL__PARAMS_INIT_OR_RETURN(params);
     params->method = method;
     /* OpenCV's HoughCircles defaults (cv2: dp and minDist have none; 1 and rows / 8 are
      * its documentation's example) */
@@ -85,19 +82,6 @@ votecl_circles_params_init(votecl_circles_params *params, votecl_circles_method 
 }
 
 #define BAD(...) (snprintf(msg, msg_size, __VA_ARGS__), VOTECL_INVALID_ARGUMENT)
-
-static votecl_status
-check_size(size_t width, size_t height, char *msg, size_t msg_size)
-{
-    if (width < 1 || width > VOTECL_CIRCLES_MAX_SIDE)
-        return BAD("width: %zu is not between 1 and %u", width, VOTECL_CIRCLES_MAX_SIDE);
-    if (height < 1 || height > VOTECL_CIRCLES_MAX_SIDE)
-        return BAD("height: %zu is not between 1 and %u", height, VOTECL_CIRCLES_MAX_SIDE);
-    if (width * height > VOTECL__MAX_IMAGE_PIXELS) /* both <= 65535: no overflow */
-        return BAD("width x height: %zu x %zu is above %zu pixels", width, height,
-                   VOTECL__MAX_IMAGE_PIXELS);
-    return VOTECL_OK;
-}
 
 static votecl_status
 check_gradient(const votecl_circles_params *p, char *msg, size_t msg_size)
@@ -142,7 +126,8 @@ static votecl_status
 check_params(const void *params, size_t width, size_t height, char *msg, size_t msg_size)
 {
     const votecl_circles_params *p = params;
-    votecl_status status = check_size(width, height, msg, msg_size);
+    votecl_status status =
+        votecl__frame_check(width, height, VOTECL_CIRCLES_MAX_SIDE, msg, msg_size);
 
     if (status != VOTECL_OK)
         return status;
@@ -270,24 +255,13 @@ votecl_circles_plan_free(votecl_circles_plan *plan)
 {
     if (plan == NULL)
         return;
-    votecl_buffer_free(plan->d_in);
-    votecl_buffer_free(plan->d_acc);
-    votecl_buffer_free(plan->d_cand);
-    votecl_buffer_free(plan->d_offsets);
-    votecl_buffer_free(plan->d_starts);
-    votecl_buffer_free(plan->d_maxes);
-    votecl_buffer_free(plan->d_least);
+    VOTECL__FREE_BUFFERS(plan->d_in, plan->d_acc, plan->d_cand, plan->d_offsets, plan->d_starts,
+                         plan->d_maxes, plan->d_least);
     votecl__circles_radius_free(plan->radius);
     votecl__circles_edges_free(plan->canny_dev);
     votecl__canny_memo_free(plan->memo);
-    free(plan->ref_points);
-    free(plan->edges);
-    free(plan->xy);
-    free(plan->rays);
-    free(plan->points);
-    free(plan->acc);
-    free(plan->pairs);
-    free(plan->packed_copy);
+    VOTECL__FREE_ALL(plan->ref_points, plan->edges, plan->xy, plan->rays, plan->points, plan->acc,
+                     plan->pairs, plan->packed_copy);
     votecl__circles_desc_release(&plan->desc);
     free(plan);
 }
@@ -599,25 +573,33 @@ run_gradient(votecl_circles_plan *plan, const uint8_t *data, votecl_circle *circ
 
 /* --- the radii method --- */
 
+/* kernel over n items (in work-groups of wg) of every radius's space. */
+static votecl_status
+launch_spaces(votecl_circles_plan *plan, void *kernel, size_t n, size_t wg, const votecl__arg *args,
+              unsigned nargs)
+{
+    size_t local[2] = {wg, 1}, global[2] = {votecl__round_up(n, wg), plan->desc.spaces};
+
+    return votecl__launch(plan->context, kernel, 2, global, local, args, nargs);
+}
+
 /* Each radius's largest count (a reduction on the device, read back), made into the least
  * count of a candidate on the host (votecl__circles_radii_least) and uploaded. */
 static votecl_status
 device_least(votecl_circles_plan *plan)
 {
     const votecl__circles_desc *d = &plan->desc;
-    size_t local[2] = {256, 1},
-           global[2] = {votecl__round_up(votecl__circles_cells(d), 256), d->spaces};
     uint32_t *host = votecl__malloc(4 * (size_t)d->spaces);
     votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
 
     if (host == NULL)
         return votecl__fail(plan->context, status, "out of memory");
     if ((status = votecl__buffer_zero(plan->d_maxes, 0, 4 * (size_t)d->spaces)) != VOTECL_OK ||
-        (status = votecl__launch(plan->context, plan->k_radii_max, 2, global, local,
-                                 (votecl__arg[]){VOTECL__ARG_BUF(plan->d_acc),
-                                                 VOTECL__ARG_UINT(votecl__circles_cells(d)),
-                                                 VOTECL__ARG_BUF(plan->d_maxes)},
-                                 3)) != VOTECL_OK ||
+        (status = launch_spaces(plan, plan->k_radii_max, votecl__circles_cells(d), 256,
+                                (votecl__arg[]){VOTECL__ARG_BUF(plan->d_acc),
+                                                VOTECL__ARG_UINT(votecl__circles_cells(d)),
+                                                VOTECL__ARG_BUF(plan->d_maxes)},
+                                3)) != VOTECL_OK ||
         (status = votecl_buffer_read(plan->d_maxes, 0, host, 4 * (size_t)d->spaces)) != VOTECL_OK)
         goto out;
     for (unsigned s = 0; s < d->spaces; s++)
@@ -632,14 +614,12 @@ static votecl_status
 launch_radii_candidates(votecl_circles_plan *plan)
 {
     const votecl__circles_desc *d = &plan->desc;
-    size_t local[2] = {64, 1},
-           global[2] = {votecl__round_up(votecl__circles_cells(d), 64), d->spaces};
     votecl_status status = votecl__buffer_zero(plan->d_cand, 0, 4);
 
     if (status != VOTECL_OK)
         return status;
-    return votecl__launch(
-        plan->context, plan->k_radii_candidates, 2, global, local,
+    return launch_spaces(
+        plan, plan->k_radii_candidates, votecl__circles_cells(d), 64,
         (votecl__arg[]){VOTECL__ARG_BUF(plan->d_acc), VOTECL__ARG_UINT(d->cols),
                         VOTECL__ARG_UINT(d->rows), VOTECL__ARG_BUF(plan->d_least),
                         VOTECL__ARG_INT(d->p.min_xdistance), VOTECL__ARG_INT(d->p.min_ydistance),
@@ -652,14 +632,13 @@ device_radii(votecl_circles_plan *plan, size_t n)
 {
     const votecl__circles_desc *d = &plan->desc;
     size_t cells = votecl__circles_cells(d) * d->spaces;
-    size_t local[2] = {64, 1}, global[2] = {votecl__round_up(n, 64), d->spaces};
     votecl_status status;
 
     if ((status = votecl__buffer_ensure(plan->context, &plan->d_in, 4 * n)) != VOTECL_OK ||
         (status = votecl_buffer_write(plan->d_in, 0, plan->points, 4 * n)) != VOTECL_OK ||
         (status = votecl__buffer_zero(plan->d_acc, 0, cells * 4)) != VOTECL_OK ||
-        (status = votecl__launch(
-             plan->context, plan->k_radii, 2, global, local,
+        (status = launch_spaces(
+             plan, plan->k_radii, n, 64,
              (votecl__arg[]){VOTECL__ARG_BUF(plan->d_in), VOTECL__ARG_UINT(n),
                              VOTECL__ARG_BUF(plan->d_offsets), VOTECL__ARG_BUF(plan->d_starts),
                              VOTECL__ARG_UINT(d->spaces), VOTECL__ARG_UINT(d->cols),
@@ -712,9 +691,9 @@ check_run(votecl_circles_plan *plan, const votecl_image *image, const votecl_cir
     size_t row_bytes, pixels;
     votecl_status status;
 
-    if (found == NULL || (circles == NULL && capacity > 0))
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "%s: NULL pointer",
-                            found == NULL ? "found" : "circles");
+    if ((status = votecl__results_check(plan->context, found, circles, capacity, "circles")) !=
+        VOTECL_OK)
+        return status;
     status = votecl__image_check(plan->context, image, VOTECL_DTYPE_U8, 1, &row_bytes, &pixels);
     if (status == VOTECL_OK && (image->width != d->width || image->height != d->height))
         return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
@@ -730,9 +709,7 @@ votecl_circles_run(votecl_circles_plan *plan, const votecl_image *image, votecl_
     const void *packed;
     votecl_status status;
 
-    if (plan == NULL)
-        return VOTECL_INVALID_ARGUMENT;
-    VOTECL__ENTER_OR_RETURN(plan->context);
+    VOTECL__ENTER_OBJ_OR_RETURN(plan);
     if ((status = check_run(plan, image, circles, capacity, found)) != VOTECL_OK)
         return status;
     plan->have_acc = plan->acc_on_device = 0;

@@ -25,10 +25,7 @@ env_nonempty(const char *name)
 void
 votecl_context_options_init(votecl_context_options *options)
 {
-    if (options == NULL)
-        return;
-    memset(options, 0, sizeof *options);
-    options->struct_size = sizeof *options;
+    VOTECL__PARAMS_INIT_OR_RETURN(options);
 }
 
 static const votecl__backend_ops *
@@ -489,6 +486,30 @@ context_alloc(const votecl_context_options *options, const char **selector, char
     return context;
 }
 
+/* options, or the defaults written to *defaults when options is NULL. */
+static const votecl_context_options *
+options_or_defaults(const votecl_context_options *options, votecl_context_options *defaults)
+{
+    if (options != NULL)
+        return options;
+    votecl_context_options_init(defaults);
+    return defaults;
+}
+
+/* The end of both constructors after the backend's start (status): the device's shape
+ * resolved; on failure the context's message goes to error and the context is freed. */
+static votecl_status
+context_end(votecl_context *context, votecl_status status, char *error, size_t error_size)
+{
+    if (status == VOTECL_OK)
+        status = resolve_shape(context);
+    if (status != VOTECL_OK) {
+        copy_message(error, error_size, context->error);
+        votecl_context_free(context);
+    }
+    return status;
+}
+
 votecl_status
 votecl_context_new_with_error(const votecl_context_options *options, votecl_context **out,
                               char *error, size_t error_size)
@@ -500,10 +521,7 @@ votecl_context_new_with_error(const votecl_context_options *options, votecl_cont
 
     if ((status = begin_out(out, error, error_size)) != VOTECL_OK)
         return status;
-    if (options == NULL) {
-        votecl_context_options_init(&defaults);
-        options = &defaults;
-    }
+    options = options_or_defaults(options, &defaults);
     status = votecl__struct_size_message(options, "options", sizeof *options, error, error_size);
     if (status != VOTECL_OK)
         return status;
@@ -515,13 +533,8 @@ votecl_context_new_with_error(const votecl_context_options *options, votecl_cont
         status = context_init_default(context, selector);
     else if (status == VOTECL_OK)
         status = context->ops->context_init(context, selector);
-    if (status == VOTECL_OK)
-        status = resolve_shape(context);
-    if (status != VOTECL_OK) {
-        copy_message(error, error_size, context->error);
-        votecl_context_free(context);
+    if ((status = context_end(context, status, error, error_size)) != VOTECL_OK)
         return status;
-    }
     votecl__log(context, "context: backend %s, device '%s', kernel path '%s', cache '%s'",
                 votecl_backend_name(context->backend), context->info.name, context->kernel_path,
                 context->cache_dir ? context->cache_dir : "(off)");
@@ -549,11 +562,8 @@ votecl_context_free(votecl_context *context)
     votecl__program_cache_clear(context);
     if (context->ops != NULL && context->impl != NULL)
         context->ops->context_release(context);
-    free(context->kernel_path);
-    free(context->cache_dir);
-    free(context->dump_dir);
-    free(context->build_log);
-    free(context);
+    VOTECL__FREE_ALL(context->kernel_path, context->cache_dir, context->dump_dir,
+                     context->build_log, context);
 }
 
 const char *
@@ -637,17 +647,14 @@ context_new_adopted(votecl_backend backend, void *native_context, void *native_d
                     void *native_queue, const votecl_context_options *options,
                     votecl_context **out, char *error, size_t error_size)
 {
-    votecl_context_options resolved;
+    votecl_context_options defaults, resolved;
     votecl_context *context;
     const char *selector = NULL;
     votecl_status status;
 
     if ((status = begin_out(out, error, error_size)) != VOTECL_OK)
         return status;
-    if (options != NULL)
-        resolved = *options;
-    else
-        votecl_context_options_init(&resolved);
+    resolved = *options_or_defaults(options, &defaults);
     resolved.backend = backend;
     if ((context = context_alloc(&resolved, &selector, error, error_size, &status)) == NULL)
         return status;
@@ -657,13 +664,8 @@ context_new_adopted(votecl_backend backend, void *native_context, void *native_d
     if (status == VOTECL_OK)
         status = context->ops->context_adopt(context, native_context, native_device,
                                              native_queue, selector);
-    if (status == VOTECL_OK)
-        status = resolve_shape(context);
-    if (status != VOTECL_OK) {
-        copy_message(error, error_size, context->error);
-        votecl_context_free(context);
+    if ((status = context_end(context, status, error, error_size)) != VOTECL_OK)
         return status;
-    }
     votecl__log(context, "context: adopted %s device '%s'", votecl_backend_name(backend),
                 context->info.name);
     votecl__clear_error(context);

@@ -288,37 +288,33 @@ votecl__diskcache_loaded(const char *dir, const uint8_t key[32])
     free(name);
 }
 
-/* read() until size bytes arrived; 0 on success, -1 on error or early end of file. */
+/* read() (or write() when writing; p is then only read) until size bytes moved; 0 on
+ * success, -1 on error or early end of file. */
 static int
-read_full(int fd, void *data, size_t size)
+move_full(int fd, uint8_t *p, size_t size, int writing)
 {
-    uint8_t *p = data;
     while (size > 0) {
-        ssize_t got = read(fd, p, size);
-        if (got < 0 && errno == EINTR)
+        ssize_t moved = writing ? write(fd, p, size) : read(fd, p, size);
+        if (moved < 0 && errno == EINTR)
             continue;
-        if (got <= 0)
+        if (moved <= 0)
             return -1;
-        p += got;
-        size -= (size_t)got;
+        p += moved;
+        size -= (size_t)moved;
     }
     return 0;
 }
 
 static int
+read_full(int fd, void *data, size_t size)
+{
+    return move_full(fd, data, size, 0);
+}
+
+static int
 write_full(int fd, const void *data, size_t size)
 {
-    const uint8_t *p = data;
-    while (size > 0) {
-        ssize_t put = write(fd, p, size);
-        if (put < 0 && errno == EINTR)
-            continue;
-        if (put <= 0)
-            return -1;
-        p += put;
-        size -= (size_t)put;
-    }
-    return 0;
+    return move_full(fd, (uint8_t *)data, size, 1);
 }
 
 /* Checks the header against key; returns the payload size or -1 for anything unexpected. */

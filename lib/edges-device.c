@@ -3,13 +3,7 @@
  * equal to votecl__canny_opencv_ref pixel for pixel. */
 #include "votecl-private.h"
 
-#include <stdio.h>
-
 #include "edges-private.h"
-
-/* The hysteresis's tile (cl/canny.cl), as the GHT's edge stage uses it. */
-#define TILE_X 32u
-#define TILE_Y 8u
 
 enum { K_GRADIENT, K_STATE, K_HYSTERESIS, K_OUTPUT, K_COUNT };
 
@@ -29,26 +23,27 @@ static votecl_status
 get_kernels(device_canny *d)
 {
     static const char *const files[] = {"canny.cl", "edges.cl", NULL};
-    char defs[2][32];
-    const char *defines[2] = {defs[0], defs[1]};
-    votecl__program *program = NULL;
-    votecl_status status;
+    static const char *const defines[] = {VOTECL__CANNY_TILE_DEFINES};
 
-    snprintf(defs[0], sizeof defs[0], "GHT_TX=%uu", TILE_X);
-    snprintf(defs[1], sizeof defs[1], "GHT_TY=%uu", TILE_Y);
-    status = votecl__program_get(d->context, files, defines, 2, NULL, &program);
-    for (int k = 0; status == VOTECL_OK && k < K_COUNT; k++)
-        status = votecl__program_kernel(d->context, program, kernel_names[k], &d->kernels[k]);
-    return status;
+    return votecl__program_kernels(d->context, files, defines, 2, kernel_names, K_COUNT,
+                                   d->kernels);
+}
+
+votecl_status
+votecl__canny_launch_tiles(votecl_context *context, void *kernel, uint32_t width, uint32_t height,
+                           const votecl__arg *args, unsigned nargs)
+{
+    size_t local[2] = {VOTECL__CANNY_TILE_X, VOTECL__CANNY_TILE_Y};
+    size_t global[2] = {votecl__round_up(width, VOTECL__CANNY_TILE_X),
+                        votecl__round_up(height, VOTECL__CANNY_TILE_Y)};
+
+    return votecl__launch(context, kernel, 2, global, local, args, nargs);
 }
 
 static votecl_status
 launch(device_canny *d, int k, const votecl__arg *args, unsigned nargs)
 {
-    size_t local[2] = {TILE_X, TILE_Y};
-    size_t global[2] = {votecl__round_up(d->w, TILE_X), votecl__round_up(d->h, TILE_Y)};
-
-    return votecl__launch(d->context, d->kernels[k], 2, global, local, args, nargs);
+    return votecl__canny_launch_tiles(d->context, d->kernels[k], d->w, d->h, args, nargs);
 }
 
 /* The image uploaded and its buffers: per pixel four words and a byte. */
@@ -94,21 +89,21 @@ states(device_canny *d, unsigned ksize, int l2, int64_t low, int64_t high)
     return status;
 }
 
-/* Tile passes until one promotes nothing (the reference's reachability). */
-static votecl_status
-hysteresis(device_canny *d)
+votecl_status
+votecl__canny_hysteresis(votecl_context *context, void *kernel, votecl_buffer *state,
+                         uint32_t width, uint32_t height, votecl_buffer *flag)
 {
     uint32_t changed = 1;
     votecl_status status = VOTECL_OK;
 
     while (status == VOTECL_OK && changed != 0) {
-        if ((status = votecl__buffer_zero(d->buf[B_FLAG], 0, 4)) == VOTECL_OK &&
-            (status =
-                 launch(d, K_HYSTERESIS,
-                        (votecl__arg[]){VOTECL__ARG_BUF(d->buf[B_STATE]), VOTECL__ARG_UINT(d->w),
-                                        VOTECL__ARG_UINT(d->h), VOTECL__ARG_BUF(d->buf[B_FLAG])},
-                        4)) == VOTECL_OK)
-            status = votecl_buffer_read(d->buf[B_FLAG], 0, &changed, 4);
+        if ((status = votecl__buffer_zero(flag, 0, 4)) == VOTECL_OK &&
+            (status = votecl__canny_launch_tiles(
+                 context, kernel, width, height,
+                 (votecl__arg[]){VOTECL__ARG_BUF(state), VOTECL__ARG_UINT(width),
+                                 VOTECL__ARG_UINT(height), VOTECL__ARG_BUF(flag)},
+                 4)) == VOTECL_OK)
+            status = votecl_buffer_read(flag, 0, &changed, 4);
     }
     return status;
 }
@@ -125,7 +120,8 @@ votecl__canny_device(votecl_context *context, const uint8_t *data, uint32_t widt
     if (status == VOTECL_OK)
         status = states(&d, ksize, l2, low, high);
     if (status == VOTECL_OK)
-        status = hysteresis(&d);
+        status = votecl__canny_hysteresis(context, d.kernels[K_HYSTERESIS], d.buf[B_STATE], width,
+                                          height, d.buf[B_FLAG]);
     if (status == VOTECL_OK) /* the image's buffer takes the edges */
         status = launch(&d, K_OUTPUT,
                         (votecl__arg[]){VOTECL__ARG_BUF(d.buf[B_STATE]), VOTECL__ARG_UINT(width),

@@ -75,6 +75,25 @@ votecl_status votecl__canny_device(votecl_context *context, const uint8_t *data,
                                    uint32_t height, int64_t low, int64_t high, unsigned ksize,
                                    int l2, uint8_t *edges);
 
+/* cl/canny.cl's hysteresis tile (its GHT_TX x GHT_TY work-groups), shared by the public
+ * Canny on the device (lib/edges-device.c) and the circles' edges (lib/circles-edges.c). */
+#define VOTECL__CANNY_TILE_X 32u
+#define VOTECL__CANNY_TILE_Y 8u
+#define VOTECL__CANNY_STR(x) #x
+#define VOTECL__CANNY_XSTR(x) VOTECL__CANNY_STR(x)
+/* the tile as cl/canny.cl's defines, for votecl__program_get */
+#define VOTECL__CANNY_TILE_DEFINES                                                                 \
+    "GHT_TX=" VOTECL__CANNY_XSTR(VOTECL__CANNY_TILE_X),                                            \
+        "GHT_TY=" VOTECL__CANNY_XSTR(VOTECL__CANNY_TILE_Y)
+
+/* kernel launched over a width x height image in whole tiles. */
+votecl_status votecl__canny_launch_tiles(votecl_context *context, void *kernel, uint32_t width,
+                                         uint32_t height, const votecl__arg *args, unsigned nargs);
+/* cl/canny.cl's canny_hysteresis (kernel) over the width x height states: tile passes until
+ * one promotes nothing (the reference's reachability); flag: a buffer of 4 bytes. */
+votecl_status votecl__canny_hysteresis(votecl_context *context, void *kernel, votecl_buffer *state,
+                                       uint32_t width, uint32_t height, votecl_buffer *flag);
+
 /* The start of a public edge call: image checked (u8, one channel, at most
  * VOTECL_EDGES_MAX_SIDE a side), the output rows (name, NULL refused when there are pixels;
  * name_stride in elements, at least a row) too; *data: the packed pixels (NULL for an empty

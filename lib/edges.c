@@ -47,12 +47,7 @@ votecl__canny_memo_free(votecl__canny_memo *memo)
 {
     if (memo == NULL)
         return;
-    free(memo->rows);
-    free(memo->cand);
-    free(memo->state);
-    free(memo->stack);
-    free(memo->points);
-    free(memo);
+    VOTECL__FREE_ALL(memo->rows, memo->cand, memo->state, memo->stack, memo->points, memo);
 }
 
 /* The vertical Sobel sums of a row: s = r0 + 2 r1 + r2 and d = r2 - r0, w entries. */
@@ -303,8 +298,7 @@ votecl__canny_host(const uint8_t *data, uint32_t width, uint32_t height, unsigne
 void
 votecl_canny_params_init(votecl_canny_params *params)
 {
-    memset(params, 0, sizeof *params);
-    params->struct_size = sizeof *params;
+    VOTECL__PARAMS_INIT_OR_RETURN(params);
     params->threshold1 = 50;
     params->threshold2 = 150;
     params->aperture_size = 3;
@@ -395,6 +389,29 @@ canny_map(votecl_context *context, const votecl_image *image, const void *data,
     return VOTECL_OK;
 }
 
+/* A packed scratch of the image's width x height (+ 1) entries of size bytes, or NULL with
+ * the failure recorded (what: what it holds). */
+static void *
+image_scratch(votecl_context *context, const votecl_image *image, size_t size, const char *what)
+{
+    void *p = votecl__malloc((image->width * image->height + 1) * size);
+
+    if (p == NULL)
+        votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY,
+                     "out of memory for the %s of a %zu x %zu image", what, image->width,
+                     image->height);
+    return p;
+}
+
+/* height packed rows of row_bytes from map into out, stride bytes apart; nothing for empty
+ * rows (out may then be NULL: no pointer arithmetic on it). */
+static void
+rows_out(void *out, size_t stride, const void *map, size_t row_bytes, size_t height)
+{
+    for (size_t y = 0; row_bytes > 0 && y < height; y++)
+        memcpy((uint8_t *)out + y * stride, (const uint8_t *)map + y * row_bytes, row_bytes);
+}
+
 votecl_status
 votecl_edges_canny(votecl_context *context, const votecl_image *image,
                    const votecl_canny_params *params, uint8_t *edges, size_t edges_stride)
@@ -404,20 +421,15 @@ votecl_edges_canny(votecl_context *context, const votecl_image *image,
     uint8_t *map = NULL;
     votecl_status status;
 
-    if (context == NULL)
-        return VOTECL_INVALID_ARGUMENT;
-    VOTECL__ENTER_OR_RETURN(context);
+    VOTECL__ENTER_CONTEXT_OR_RETURN(context);
     if ((status = check_canny(context, params)) != VOTECL_OK ||
         (status = votecl__edges_begin(context, image, edges, "edges", edges_stride, &data,
                                       &copy)) != VOTECL_OK)
         return status;
-    map = votecl__malloc(image->width * image->height + 1);
-    status = map != NULL ? canny_map(context, image, data, params, map)
-                         : votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY,
-                                        "out of memory for the edges of a %zu x %zu image",
-                                        image->width, image->height);
-    for (size_t y = 0; status == VOTECL_OK && image->width > 0 && y < image->height; y++)
-        memcpy(edges + y * edges_stride, map + y * image->width, image->width);
+    map = image_scratch(context, image, 1, "edges");
+    status = map != NULL ? canny_map(context, image, data, params, map) : VOTECL_OUT_OF_HOST_MEMORY;
+    if (status == VOTECL_OK)
+        rows_out(edges, edges_stride, map, image->width, image->height);
     free(map);
     free(copy);
     return status;
@@ -432,9 +444,7 @@ votecl_edges_sobel(votecl_context *context, const votecl_image *image, unsigned 
     int32_t *g = NULL;
     votecl_status status;
 
-    if (context == NULL)
-        return VOTECL_INVALID_ARGUMENT;
-    VOTECL__ENTER_OR_RETURN(context);
+    VOTECL__ENTER_CONTEXT_OR_RETURN(context);
     if (dx > 1 || dy > 1 || dx + dy == 0)
         return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
                             "dx, dy: %u and %u: want 0 or 1 each, not both 0", dx, dy);
@@ -443,15 +453,12 @@ votecl_edges_sobel(votecl_context *context, const votecl_image *image, unsigned 
     if ((status = votecl__edges_begin(context, image, out, "out", out_stride, &data, &copy)) !=
         VOTECL_OK)
         return status;
-    g = votecl__malloc((image->width * image->height + 1) * sizeof *g);
-    if (g == NULL)
-        status = votecl__fail(context, VOTECL_OUT_OF_HOST_MEMORY,
-                              "out of memory for the gradient of a %zu x %zu image", image->width,
-                              image->height);
-    else
+    if ((g = image_scratch(context, image, sizeof *g, "gradient")) == NULL)
+        status = VOTECL_OUT_OF_HOST_MEMORY;
+    else {
         votecl__sobel_ref(data, (uint32_t)image->width, (uint32_t)image->height, dx, dy, ksize, g);
-    for (size_t y = 0; status == VOTECL_OK && image->width > 0 && y < image->height; y++)
-        memcpy(out + y * out_stride, g + y * image->width, image->width * sizeof *g);
+        rows_out(out, out_stride * sizeof *g, g, image->width * sizeof *g, image->height);
+    }
     free(g);
     free(copy);
     return status;

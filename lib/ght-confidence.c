@@ -45,13 +45,8 @@ votecl__ght_conf_memo_free(votecl__ght_conf_memo *memo)
 {
     if (memo == NULL)
         return;
-    free(memo->sure);
-    free(memo->maybe);
-    free(memo->normals);
-    free(memo->bins);
-    free(memo->claimed);
-    free(memo->near);
-    free(memo);
+    VOTECL__FREE_ALL(memo->sure, memo->maybe, memo->normals, memo->bins, memo->claimed, memo->near,
+                     memo);
 }
 
 /* Zeroed per-pixel maps for w * h pixels in memo; 0 when out of memory. */

@@ -88,10 +88,7 @@ static const votecl__ght_impl host_impl = {
 void
 votecl_ght_params_init(votecl_ght_params *params, votecl_ght_method method)
 {
-    if (params == NULL)
-        return;
-    memset(params, 0, sizeof *params);
-    params->struct_size = sizeof *params;
+    VOTECL__PARAMS_INIT_OR_RETURN(params);
     params->method = method;
     params->levels = 360;
     params->canny_low = 50;

@@ -22,10 +22,7 @@ struct votecl_hist_plan {
 void
 votecl_hist_params_init(votecl_hist_params *params, votecl_dtype dtype)
 {
-    if (params == NULL)
-        return;
-    memset(params, 0, sizeof *params);
-    params->struct_size = sizeof *params;
+    VOTECL__PARAMS_INIT_OR_RETURN(params);
     params->dtype = dtype;
     params->channels = 1;
     params->dims = 1;
@@ -294,14 +291,6 @@ c_type(votecl_dtype dtype)
                                        : "float";
 }
 
-static uint32_t
-float_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
 /* Where dimension d's edges start in the aux buffer (floats for f32 data, 64-bit words for
  * integer data, whose even bins need none); sets *total to the buffer's length. */
 static size_t
@@ -338,7 +327,8 @@ dim_defines(const votecl__hist_desc *d, unsigned k, char defs[][64])
         static const char *const names[] = {"FLO",    "FHI",   "FPRE",  "FOFF",
                                             "FSCALE", "FDC0_", "FDC1_", "FDELTA"};
         for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
-            snprintf(defs[n++], 64, "%s%u=as_float(0x%08xu)", names[i], k, float_bits(f[i]));
+            snprintf(defs[n++], 64, "%s%u=as_float(0x%08xu)", names[i], k,
+                     votecl__float_bits(f[i]));
     } else {
         snprintf(defs[n++], 64, "MIN%u=%lluUL", k, (unsigned long long)d->imin[k]);
         snprintf(defs[n++], 64, "RANGE%u=%lluUL", k, (unsigned long long)d->irange[k]);
@@ -489,12 +479,7 @@ votecl_hist_plan_free(votecl_hist_plan *plan)
     if (plan == NULL)
         return;
     votecl__vote_engine_release(&plan->engine);
-    votecl_buffer_free(plan->x);
-    votecl_buffer_free(plan->y);
-    votecl_buffer_free(plan->w);
-    votecl_buffer_free(plan->mask);
-    votecl_buffer_free(plan->out);
-    votecl_buffer_free(plan->edges);
+    VOTECL__FREE_BUFFERS(plan->x, plan->y, plan->w, plan->mask, plan->out, plan->edges);
     votecl__hist_desc_release(&plan->desc);
     free(plan);
 }
@@ -683,19 +668,11 @@ run_host(votecl_hist_plan *plan, const void *x, const void *y, const float *w, c
     return status;
 }
 
-/* An entry point's start: the plan given and the context's guard taken for the whole call
- * (VOTECL__ENTER_OR_RETURN's guard is released when the function holding it returns, so it
- * must stand in the entry point itself, not in a helper). */
-#define HIST_ENTER(plan)                                                                       \
-    if ((plan) == NULL)                                                                        \
-        return VOTECL_INVALID_ARGUMENT;                                                        \
-    VOTECL__ENTER_OR_RETURN((plan)->context)
-
 votecl_status
 votecl_hist_run(votecl_hist_plan *plan, const void *x, const void *y, const float *weights,
                 size_t n, void *bins)
 {
-    HIST_ENTER(plan);
+    VOTECL__ENTER_OBJ_OR_RETURN(plan);
     votecl_status status = check_mask(plan, 0);
 
     return status != VOTECL_OK ? status : run_host(plan, x, y, weights, NULL, n, 1, bins);
@@ -705,7 +682,7 @@ votecl_status
 votecl_hist_run_batch(votecl_hist_plan *plan, const void *x, const void *y,
                       const float *weights, size_t n, size_t frames, void *bins)
 {
-    HIST_ENTER(plan);
+    VOTECL__ENTER_OBJ_OR_RETURN(plan);
     votecl_status status = check_mask(plan, 0);
 
     return status != VOTECL_OK ? status : run_host(plan, x, y, weights, NULL, n, frames, bins);
@@ -715,7 +692,7 @@ votecl_status
 votecl_hist_run_masked(votecl_hist_plan *plan, const void *x, const void *y, const float *weights,
                        const uint8_t *mask, size_t n, size_t frames, void *bins)
 {
-    HIST_ENTER(plan);
+    VOTECL__ENTER_OBJ_OR_RETURN(plan);
     votecl_status status = check_mask(plan, 1);
 
     return status != VOTECL_OK ? status : run_host(plan, x, y, weights, mask, n, frames, bins);
@@ -727,7 +704,7 @@ votecl_hist_run_image(votecl_hist_plan *plan, const votecl_image *image, void *b
     size_t row_bytes = 0, pixels = 0;
     const void *data;
     void *copy = NULL;
-    HIST_ENTER(plan);
+    VOTECL__ENTER_OBJ_OR_RETURN(plan);
     votecl_status status = check_mask(plan, 0);
 
     if (status != VOTECL_OK)
@@ -761,7 +738,7 @@ votecl_status
 votecl_hist_run_u32(votecl_hist_plan *plan, const void *x, const void *y, size_t n,
                     uint32_t *bins)
 {
-    HIST_ENTER(plan);
+    VOTECL__ENTER_OBJ_OR_RETURN(plan);
     votecl_status status = check_typed(plan, 0);
 
     return status != VOTECL_OK ? status : run_host(plan, x, y, NULL, NULL, n, 1, bins);
@@ -771,7 +748,7 @@ votecl_status
 votecl_hist_run_f32(votecl_hist_plan *plan, const void *x, const void *y, const float *weights,
                     size_t n, float *bins)
 {
-    HIST_ENTER(plan);
+    VOTECL__ENTER_OBJ_OR_RETURN(plan);
     votecl_status status = check_typed(plan, 1);
 
     return status != VOTECL_OK ? status : run_host(plan, x, y, weights, NULL, n, 1, bins);
@@ -781,7 +758,7 @@ votecl_status
 votecl_hist_run_batch_u32(votecl_hist_plan *plan, const void *x, const void *y, size_t n,
                           size_t frames, uint32_t *bins)
 {
-    HIST_ENTER(plan);
+    VOTECL__ENTER_OBJ_OR_RETURN(plan);
     votecl_status status = check_typed(plan, 0);
 
     return status != VOTECL_OK ? status : run_host(plan, x, y, NULL, NULL, n, frames, bins);
@@ -791,7 +768,7 @@ votecl_status
 votecl_hist_run_batch_f32(votecl_hist_plan *plan, const void *x, const void *y,
                           const float *weights, size_t n, size_t frames, float *bins)
 {
-    HIST_ENTER(plan);
+    VOTECL__ENTER_OBJ_OR_RETURN(plan);
     votecl_status status = check_typed(plan, 1);
 
     return status != VOTECL_OK ? status : run_host(plan, x, y, weights, NULL, n, frames, bins);
@@ -800,7 +777,7 @@ votecl_hist_run_batch_f32(votecl_hist_plan *plan, const void *x, const void *y,
 votecl_status
 votecl_hist_run_image_u32(votecl_hist_plan *plan, const votecl_image *image, uint32_t *bins)
 {
-    HIST_ENTER(plan);
+    VOTECL__ENTER_OBJ_OR_RETURN(plan);
     votecl_status status = check_typed(plan, 0);
 
     return status != VOTECL_OK ? status : votecl_hist_run_image(plan, image, bins);
@@ -851,7 +828,7 @@ votecl_status
 votecl_hist_run_buffers(votecl_hist_plan *plan, votecl_buffer *x, votecl_buffer *y,
                         votecl_buffer *weights, size_t n, size_t frames, votecl_buffer *bins)
 {
-    HIST_ENTER(plan);
+    VOTECL__ENTER_OBJ_OR_RETURN(plan);
     votecl_status status = check_mask(plan, 0);
 
     return status != VOTECL_OK ? status : run_buffers(plan, x, y, weights, NULL, n, frames, bins);
@@ -862,7 +839,7 @@ votecl_hist_run_masked_buffers(votecl_hist_plan *plan, votecl_buffer *x, votecl_
                                votecl_buffer *weights, votecl_buffer *mask, size_t n, size_t frames,
                                votecl_buffer *bins)
 {
-    HIST_ENTER(plan);
+    VOTECL__ENTER_OBJ_OR_RETURN(plan);
     votecl_status status = check_mask(plan, 1);
 
     return status != VOTECL_OK ? status : run_buffers(plan, x, y, weights, mask, n, frames, bins);

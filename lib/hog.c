@@ -72,10 +72,7 @@ votecl__hog_impl_choose(const votecl_context *context)
 void
 votecl_hog_params_init(votecl_hog_params *p)
 {
-    if (p == NULL)
-        return;
-    memset(p, 0, sizeof *p);
-    p->struct_size = sizeof *p;
+    VOTECL__PARAMS_INIT_OR_RETURN(p);
     p->window_width = 64;
     p->window_height = 128;
     p->block_width = p->block_height = 16;

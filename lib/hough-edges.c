@@ -51,9 +51,7 @@ votecl_hough_edges(votecl_context *context, const votecl_image *image, unsigned 
     size_t n;
     votecl_status status;
 
-    if (context == NULL)
-        return VOTECL_INVALID_ARGUMENT;
-    VOTECL__ENTER_OR_RETURN(context);
+    VOTECL__ENTER_CONTEXT_OR_RETURN(context);
     if (low > high || high > VOTECL_HOUGH_EDGES_MAX)
         return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
                             "low, high: %u and %u: want low <= high <= %u", low, high,

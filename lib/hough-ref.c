@@ -141,15 +141,6 @@ votecl__hough_ref(const votecl__hough_desc *desc, const uint8_t *data, size_t st
     return edges;
 }
 
-static uint32_t
-float_bits(float f)
-{
-    uint32_t u;
-
-    memcpy(&u, &f, sizeof u);
-    return u;
-}
-
 /* What both grids' sources share: the edge test, and the pixel's rho that vote_index bins. */
 #define VOTE_TEST_AND_RHO                                                                          \
     "\n"                                                                                           \
@@ -192,7 +183,7 @@ votecl__hough_source(const votecl__hough_desc *desc)
     if (text != NULL && desc->opencv)
         snprintf(text, size, opencv_format, (int)desc->offset, desc->edge_threshold);
     else if (text != NULL)
-        snprintf(text, size, source_format, float_bits(desc->w), desc->width,
-                 float_bits(desc->scale), (double)desc->scale, desc->edge_threshold);
+        snprintf(text, size, source_format, votecl__float_bits(desc->w), desc->width,
+                 votecl__float_bits(desc->scale), (double)desc->scale, desc->edge_threshold);
     return text;
 }

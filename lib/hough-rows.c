@@ -67,9 +67,7 @@ votecl__hough_rows_init(votecl__hough_rows *rows, votecl_context *context,
 void
 votecl__hough_rows_release(votecl__hough_rows *rows)
 {
-    votecl_buffer_free(rows->points);
-    votecl_buffer_free(rows->counts);
-    votecl_buffer_free(rows->tab);
+    VOTECL__FREE_BUFFERS(rows->points, rows->counts, rows->tab);
     memset(rows, 0, sizeof *rows);
 }
 

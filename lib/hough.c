@@ -36,10 +36,7 @@ struct votecl_hough_plan {
 void
 votecl_hough_params_init(votecl_hough_params *params)
 {
-    if (params == NULL)
-        return;
-    memset(params, 0, sizeof *params);
-    params->struct_size = sizeof *params;
+    VOTECL__PARAMS_INIT_OR_RETURN(params);
     params->angles = 180;
     params->edge_threshold = 1;
     params->peak_window = 13;
@@ -52,23 +49,10 @@ votecl_hough_params_init(votecl_hough_params *params)
 #define BAD(...) (snprintf(msg, msg_size, __VA_ARGS__), VOTECL_INVALID_ARGUMENT)
 
 static votecl_status
-check_size(size_t width, size_t height, char *msg, size_t msg_size)
-{
-    if (width < 1 || width > VOTECL_HOUGH_MAX_SIDE)
-        return BAD("width: %zu is not between 1 and %u", width, VOTECL_HOUGH_MAX_SIDE);
-    if (height < 1 || height > VOTECL_HOUGH_MAX_SIDE)
-        return BAD("height: %zu is not between 1 and %u", height, VOTECL_HOUGH_MAX_SIDE);
-    if (width * height > VOTECL__MAX_IMAGE_PIXELS) /* both <= 65535: no overflow */
-        return BAD("width x height: %zu x %zu is above %zu pixels", width, height,
-                   VOTECL__MAX_IMAGE_PIXELS);
-    return VOTECL_OK;
-}
-
-static votecl_status
 check_params(const void *params, size_t width, size_t height, char *msg, size_t msg_size)
 {
     const votecl_hough_params *p = params;
-    votecl_status status = check_size(width, height, msg, msg_size);
+    votecl_status status = votecl__frame_check(width, height, VOTECL_HOUGH_MAX_SIDE, msg, msg_size);
     uint64_t n;
 
     if (status != VOTECL_OK)
@@ -183,17 +167,9 @@ votecl_hough_plan_free(votecl_hough_plan *plan)
         return;
     votecl_vote_plan_free(plan->vote);
     votecl__hough_rows_release(&plan->rows);
-    votecl_buffer_free(plan->gray);
-    votecl_buffer_free(plan->edges);
-    votecl_buffer_free(plan->dacc);
-    votecl_buffer_free(plan->mirror);
-    votecl_buffer_free(plan->cand);
-    free(plan->edges_host);
-    free(plan->mask);
-    free(plan->segments.items);
+    VOTECL__FREE_BUFFERS(plan->gray, plan->edges, plan->dacc, plan->mirror, plan->cand);
     votecl__hough_desc_release(&plan->desc);
-    free(plan->acc);
-    free(plan);
+    VOTECL__FREE_ALL(plan->edges_host, plan->mask, plan->segments.items, plan->acc, plan);
 }
 
 void
@@ -368,12 +344,10 @@ votecl_hough_run(votecl_hough_plan *plan, const votecl_image *image, votecl_houg
 {
     votecl_status status;
 
-    if (plan == NULL)
-        return VOTECL_INVALID_ARGUMENT;
-    VOTECL__ENTER_OR_RETURN(plan->context);
-    if (found == NULL || (lines == NULL && capacity > 0))
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "%s: NULL pointer",
-                            found == NULL ? "found" : "lines");
+    VOTECL__ENTER_OBJ_OR_RETURN(plan);
+    if ((status = votecl__results_check(plan->context, found, lines, capacity, "lines")) !=
+        VOTECL_OK)
+        return status;
     plan->segments.n = 0;
     if ((status = check_image(plan, image)) != VOTECL_OK ||
         (status = vote(plan, image, stats)) != VOTECL_OK ||
@@ -389,10 +363,8 @@ votecl_hough_run_buffers(votecl_hough_plan *plan, votecl_buffer *image, votecl_b
     const votecl__hough_desc *d;
     votecl_status status;
 
-    if (plan == NULL)
-        return VOTECL_INVALID_ARGUMENT;
+    VOTECL__ENTER_OBJ_OR_RETURN(plan);
     d = &plan->desc;
-    VOTECL__ENTER_OR_RETURN(plan->context);
     if ((status = votecl__buffer_check(plan->context, image, (size_t)d->width * d->height,
                                        "image")) != VOTECL_OK ||
         (status = votecl__buffer_check(plan->context, accumulator, (size_t)d->angles * d->nbins * 4,
@@ -655,13 +627,11 @@ votecl_hough_run_gray(votecl_hough_plan *plan, const votecl_image *image, unsign
     size_t row_bytes, pixels;
     votecl_status status;
 
-    if (plan == NULL)
-        return VOTECL_INVALID_ARGUMENT;
+    VOTECL__ENTER_OBJ_OR_RETURN(plan);
     d = &plan->desc;
-    VOTECL__ENTER_OR_RETURN(plan->context);
-    if (found == NULL || (lines == NULL && capacity > 0))
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "%s: NULL pointer",
-                            found == NULL ? "found" : "lines");
+    if ((status = votecl__results_check(plan->context, found, lines, capacity, "lines")) !=
+        VOTECL_OK)
+        return status;
     if ((status = votecl__image_check(plan->context, image, VOTECL_DTYPE_U8, 1, &row_bytes,
                                       &pixels)) != VOTECL_OK)
         return status;

@@ -94,10 +94,7 @@ typedef struct plan_slot {
 void
 votecl_calibrate_options_init(votecl_calibrate_options *options)
 {
-    if (options == NULL) /* like every other _init */
-        return;
-    memset(options, 0, sizeof *options);
-    options->struct_size = sizeof *options;
+    VOTECL__PARAMS_INIT_OR_RETURN(options);
     options->store = 1;
 }
 

@@ -95,10 +95,7 @@ struct votecl_lines_plan {
 void
 votecl_lines_params_init(votecl_lines_params *params)
 {
-    if (params == NULL)
-        return;
-    memset(params, 0, sizeof *params);
-    params->struct_size = sizeof *params;
+    VOTECL__PARAMS_INIT_OR_RETURN(params);
     params->neighbourhood = 5;
     params->radius = VOTECL_LINES_RADIUS_AUTO;
     params->edge_threshold = 128;
@@ -409,25 +406,11 @@ votecl_lines_plan_free(votecl_lines_plan *plan)
 {
     if (plan == NULL)
         return;
-    votecl_buffer_free(plan->input);
-    votecl_buffer_free(plan->gray);
-    votecl_buffer_free(plan->counts);
-    votecl_buffer_free(plan->offsets);
-    votecl_buffer_free(plan->totals);
-    votecl_buffer_free(plan->sorted);
-    votecl_buffer_free(plan->space);
-    votecl_buffer_free(plan->maxima);
-    votecl_buffer_free(plan->band_counts);
-    votecl_buffer_free(plan->band_lists);
-    votecl_buffer_free(plan->band_sizes);
-    votecl_buffer_free(plan->band_flags);
-    votecl_buffer_free(plan->scratch);
-    free(plan->host_block);
-    free(plan->host_gray);
-    free(plan->host_space);
-    free(plan->points);
-    free(plan->segments.items);
-    free(plan);
+    VOTECL__FREE_BUFFERS(plan->input, plan->gray, plan->counts, plan->offsets, plan->totals,
+                         plan->sorted, plan->space, plan->maxima, plan->band_counts,
+                         plan->band_lists, plan->band_sizes, plan->band_flags, plan->scratch);
+    VOTECL__FREE_ALL(plan->host_block, plan->host_gray, plan->host_space, plan->points,
+                     plan->segments.items, plan);
 }
 
 void

@@ -4,6 +4,8 @@
  * failure. Each module describes itself in a votecl__plan_ops (votecl-private.h). */
 #include "votecl-private.h"
 
+#include <stdio.h>
+
 static votecl_status
 plan_check(const votecl__plan_ops *ops, votecl_context *context, const void *params, size_t width,
            size_t height)
@@ -17,6 +19,31 @@ plan_check(const votecl__plan_ops *ops, votecl_context *context, const void *par
         return VOTECL_OK;
     if ((status = ops->check(params, width, height, msg, sizeof msg)) != VOTECL_OK)
         return votecl__fail(context, status, "%s", msg);
+    return VOTECL_OK;
+}
+
+votecl_status
+votecl__frame_check(size_t width, size_t height, unsigned max_side, char *msg, size_t msg_size)
+{
+    if (width < 1 || width > max_side)
+        snprintf(msg, msg_size, "width: %zu is not between 1 and %u", width, max_side);
+    else if (height < 1 || height > max_side)
+        snprintf(msg, msg_size, "height: %zu is not between 1 and %u", height, max_side);
+    else if (width * height > VOTECL__MAX_IMAGE_PIXELS) /* both <= 65535: no overflow */
+        snprintf(msg, msg_size, "width x height: %zu x %zu is above %zu pixels", width, height,
+                 VOTECL__MAX_IMAGE_PIXELS);
+    else
+        return VOTECL_OK;
+    return VOTECL_INVALID_ARGUMENT;
+}
+
+votecl_status
+votecl__results_check(votecl_context *context, const size_t *found, const void *items,
+                      size_t capacity, const char *name)
+{
+    if (found == NULL || (items == NULL && capacity > 0))
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "%s: NULL pointer",
+                            found == NULL ? "found" : name);
     return VOTECL_OK;
 }
 

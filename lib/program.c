@@ -541,6 +541,19 @@ votecl__program_kernel(votecl_context *context, votecl__program *program, const 
     return VOTECL_OK;
 }
 
+votecl_status
+votecl__program_kernels(votecl_context *context, const char *const *files,
+                        const char *const *defines, size_t ndefines, const char *const *names,
+                        size_t n, void **kernels)
+{
+    votecl__program *program = NULL;
+    votecl_status status = votecl__program_get(context, files, defines, ndefines, NULL, &program);
+
+    for (size_t k = 0; status == VOTECL_OK && k < n; k++)
+        status = votecl__program_kernel(context, program, names[k], &kernels[k]);
+    return status;
+}
+
 void
 votecl__program_cache_clear(votecl_context *context)
 {

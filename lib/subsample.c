@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "subsample-private.h"
+#include "vote-private.h"
 
 struct votecl_subsample_plan {
     votecl_context *context;
@@ -34,10 +35,7 @@ void
 votecl_subsample_params_init(votecl_subsample_params *params, size_t width, size_t height,
                              unsigned factor, votecl_dtype dtype)
 {
-    if (params == NULL)
-        return;
-    memset(params, 0, sizeof *params);
-    params->struct_size = sizeof *params;
+    VOTECL__PARAMS_INIT_OR_RETURN(params);
     params->width = width;
     params->height = height;
     params->factor = factor;
@@ -151,15 +149,11 @@ votecl_subsample_plan_describe(const votecl_subsample_plan *plan, votecl_vote_pl
 {
     if (plan == NULL)
         return VOTECL_INVALID_ARGUMENT;
-    if (info == NULL)
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "info: NULL pointer");
-    if (plan->vote == NULL)
-        return votecl__fail(plan->context, VOTECL_UNSUPPORTED,
-                            plan->context->backend == VOTECL_BACKEND_REF
-                                ? "the ref backend runs the sequential reference"
-                                : "an empty output runs nothing");
-    return votecl_vote_plan_describe(plan->vote, plan->params.width * plan->params.height,
-                                     info);
+    return votecl__vote_plan_describe_of(plan->context, plan->vote,
+                                         plan->context->backend == VOTECL_BACKEND_REF
+                                             ? "the ref backend runs the sequential reference"
+                                             : "an empty output runs nothing",
+                                         plan->params.width * plan->params.height, info);
 }
 
 #undef BAD
@@ -186,9 +180,7 @@ votecl_subsample_run(votecl_subsample_plan *plan, const votecl_image *image, flo
     size_t count;
     votecl_status status;
 
-    if (plan == NULL)
-        return VOTECL_INVALID_ARGUMENT;
-    VOTECL__ENTER_OR_RETURN(plan->context);
+    VOTECL__ENTER_OBJ_OR_RETURN(plan);
     if ((status = check_image(plan, image)) != VOTECL_OK)
         return status;
     count = plan->out_width * plan->out_height;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sum-private.h"
+#include "vote-private.h"
 
 /* f32 runs are chunked too, so that the engine's 32-bit element indices never overflow. */
 #define SUM_F32_RUN_MAX ((size_t)1 << 30)
@@ -35,10 +36,7 @@ typedef struct sum_acc {
 void
 votecl_sum_params_init(votecl_sum_params *params, votecl_dtype dtype)
 {
-    if (params == NULL)
-        return;
-    memset(params, 0, sizeof *params);
-    params->struct_size = sizeof *params;
+    VOTECL__PARAMS_INIT_OR_RETURN(params);
     params->dtype = dtype;
     params->variant = VOTECL_VARIANT_AUTO;
 }
@@ -117,12 +115,9 @@ votecl_sum_plan_describe(const votecl_sum_plan *plan, size_t elements,
 {
     if (plan == NULL)
         return VOTECL_INVALID_ARGUMENT;
-    if (info == NULL)
-        return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "info: NULL pointer");
-    if (plan->vote == NULL)
-        return votecl__fail(plan->context, VOTECL_UNSUPPORTED,
-                            "the ref backend runs the sequential reference, not the engine");
-    return votecl_vote_plan_describe(plan->vote, elements, info);
+    return votecl__vote_plan_describe_of(
+        plan->context, plan->vote, "the ref backend runs the sequential reference, not the engine",
+        elements, info);
 }
 
 static size_t
@@ -218,9 +213,7 @@ votecl_sum_run(votecl_sum_plan *plan, const void *data, size_t n, double *sum)
     size_t bytes;
     votecl_status status;
 
-    if (plan == NULL)
-        return VOTECL_INVALID_ARGUMENT;
-    VOTECL__ENTER_OR_RETURN(plan->context);
+    VOTECL__ENTER_OBJ_OR_RETURN(plan);
     if (sum == NULL || (data == NULL && n > 0))
         return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "%s: NULL pointer",
                             sum == NULL ? "sum" : "data");
@@ -255,9 +248,7 @@ votecl_sum_run_image(votecl_sum_plan *plan, const votecl_image *image, double *s
     size_t row_bytes = 0;
     votecl_status status;
 
-    if (plan == NULL)
-        return VOTECL_INVALID_ARGUMENT;
-    VOTECL__ENTER_OR_RETURN(plan->context);
+    VOTECL__ENTER_OBJ_OR_RETURN(plan);
     if (sum == NULL)
         return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT, "sum: NULL pointer");
     if ((status = check_image(plan, image, &row_bytes)) != VOTECL_OK)

@@ -32,10 +32,7 @@ struct votecl_vote_plan {
 void
 votecl_vote_spec_init(votecl_vote_spec *spec)
 {
-    if (spec == NULL)
-        return;
-    memset(spec, 0, sizeof *spec);
-    spec->struct_size = sizeof *spec;
+    VOTECL__PARAMS_INIT_OR_RETURN(spec);
     spec->dtype = VOTECL_DTYPE_U8;
     spec->channels = 1;
     spec->bin_type = VOTECL_BINS_UNITY;
@@ -280,12 +277,8 @@ votecl_vote_plan_free(votecl_vote_plan *plan)
     if (plan == NULL)
         return;
     votecl__vote_engine_release(&plan->engine);
-    votecl_buffer_free(plan->input);
-    votecl_buffer_free(plan->locations);
-    votecl_buffer_free(plan->values);
-    votecl_buffer_free(plan->counts);
-    votecl_buffer_free(plan->total);
-    votecl_buffer_free(plan->out);
+    VOTECL__FREE_BUFFERS(plan->input, plan->locations, plan->values, plan->counts, plan->total,
+                         plan->out);
     free(plan);
 }
 
@@ -445,9 +438,7 @@ votecl_status
 votecl_vote_run(votecl_vote_plan *plan, const void *data, size_t n, void *bins,
                 votecl_vote_stats *stats)
 {
-    if (plan == NULL)
-        return VOTECL_INVALID_ARGUMENT;
-    VOTECL__ENTER_OR_RETURN(plan->context);
+    VOTECL__ENTER_OBJ_OR_RETURN(plan);
     return run_host(plan, data, n, 0, bins, stats);
 }
 
@@ -460,9 +451,7 @@ votecl_vote_run_image(votecl_vote_plan *plan, const votecl_image *image, void *b
     void *copy = NULL;
     votecl_status status;
 
-    if (plan == NULL)
-        return VOTECL_INVALID_ARGUMENT;
-    VOTECL__ENTER_OR_RETURN(plan->context);
+    VOTECL__ENTER_OBJ_OR_RETURN(plan);
     status = votecl__image_check(plan->context, image, plan->spec.dtype, plan->spec.channels,
                                  &row, &pixels);
     if (status == VOTECL_OK && pixels == 0)
@@ -484,9 +473,7 @@ votecl_vote_run_buffers(votecl_vote_plan *plan, votecl_buffer *data, size_t widt
     size_t e = 0;
     votecl_status status;
 
-    if (plan == NULL)
-        return VOTECL_INVALID_ARGUMENT;
-    VOTECL__ENTER_OR_RETURN(plan->context);
+    VOTECL__ENTER_OBJ_OR_RETURN(plan);
     if ((status = check_size(plan, width, height, &e)) != VOTECL_OK)
         return status;
     if (data == NULL || bins == NULL)
@@ -526,6 +513,17 @@ votecl_vote_plan_describe(const votecl_vote_plan *plan, size_t elements,
                                            &info->predicted_seconds) != VOTECL_OK)
         info->predicted_seconds = 0.0;
     return VOTECL_OK;
+}
+
+votecl_status
+votecl__vote_plan_describe_of(votecl_context *context, const votecl_vote_plan *vote,
+                              const char *why, size_t elements, votecl_vote_plan_info *info)
+{
+    if (info == NULL)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT, "info: NULL pointer");
+    if (vote == NULL)
+        return votecl__fail(context, VOTECL_UNSUPPORTED, "%s", why);
+    return votecl_vote_plan_describe(vote, elements, info);
 }
 
 votecl_status

@@ -87,6 +87,11 @@ unsigned votecl__vote_resident(const votecl_context *context, const votecl__vote
 
 void votecl__vote_describe(const votecl__vote_engine *engine, size_t n, size_t spaces,
                            votecl_vote_plan_info *info);
+/* The describe of a plan that runs on the vote plan vote: info for elements, or
+ * VOTECL_UNSUPPORTED with why when vote is NULL; a NULL info is VOTECL_INVALID_ARGUMENT. */
+votecl_status votecl__vote_plan_describe_of(votecl_context *context, const votecl_vote_plan *vote,
+                                            const char *why, size_t elements,
+                                            votecl_vote_plan_info *info);
 
 /* What the engine asks the execution-time model: lib/model.c implements it
  * (votecl__model_hooks), the context holds it (context->model). The model configures and

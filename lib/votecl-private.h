@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <votecl.h>
 
 #include "backend.h"
@@ -141,6 +142,14 @@ typedef struct votecl__plan_ops {
     void (*release)(void *plan);
 } votecl__plan_ops;
 
+/* A frame plan's width x height: each side 1 to max_side (at most 65535), the pixels at most
+ * VOTECL__MAX_IMAGE_PIXELS; VOTECL_INVALID_ARGUMENT with the message in msg otherwise. */
+votecl_status votecl__frame_check(size_t width, size_t height, unsigned max_side, char *msg,
+                                  size_t msg_size);
+/* A run's results: found not NULL, nor the array items (called name in the message) unless
+ * its capacity is 0; VOTECL_INVALID_ARGUMENT naming the NULL one otherwise. */
+votecl_status votecl__results_check(votecl_context *context, const size_t *found, const void *items,
+                                    size_t capacity, const char *name);
 /* The constructor of a plan: votecl__new_begin's checks (params_size as it computes it),
  * *out cleared, the parameters checked, the plan allocated, built and handed out. */
 votecl_status votecl__plan_new(const votecl__plan_ops *ops, votecl_context *context,
@@ -163,6 +172,16 @@ votecl_status votecl__plan_new(const votecl__plan_ops *ops, votecl_context *cont
 /* 0, or a compile error when *p's first member is not struct_size. */
 #define VOTECL__STRUCT_SIZE_FIRST(p)                                                           \
     (0 * sizeof(char[offsetof(__typeof__(*(p)), struct_size) == 0 ? 1 : -1]))
+/* The opening of every public *_init(p) (votecl.h's struct_size scheme): a NULL p returns
+ * from the caller at once; otherwise *p is zeroed and its struct_size set, the caller's own
+ * defaults following. */
+#define VOTECL__PARAMS_INIT_OR_RETURN(p)                                                           \
+    do {                                                                                           \
+        if ((p) == NULL)                                                                           \
+            return;                                                                                \
+        memset((p), 0, sizeof *(p));                                                               \
+        (p)->struct_size = sizeof *(p) + VOTECL__STRUCT_SIZE_FIRST(p);                             \
+    } while (0)
 
 /* The forward-compatible parameter scheme (votecl.h): params' first member, struct_size,
  * must be size, the size of the struct this library was built with. A library that appends
@@ -204,6 +223,15 @@ const char *votecl__refused_error(const votecl_context *context);
         votecl__enter(context);                                                                \
     if (votecl__guard_.refused)                                                                \
     return VOTECL_INVALID_ARGUMENT
+/* The same for a public call that refuses a NULL context, or a NULL object of a context (a
+ * plan, a model): VOTECL_INVALID_ARGUMENT, else the guard is taken for the whole call (in the
+ * entry point itself: the guard is released when the function holding it returns). */
+#define VOTECL__ENTER_NONNULL_OR_RETURN(p, context)                                                \
+    if ((p) == NULL)                                                                               \
+        return VOTECL_INVALID_ARGUMENT;                                                            \
+    VOTECL__ENTER_OR_RETURN(context)
+#define VOTECL__ENTER_CONTEXT_OR_RETURN(context) VOTECL__ENTER_NONNULL_OR_RETURN(context, context)
+#define VOTECL__ENTER_OBJ_OR_RETURN(obj) VOTECL__ENTER_NONNULL_OR_RETURN(obj, (obj)->context)
 /* Replaces the build log (text may be NULL). */
 void votecl__set_build_log(votecl_context *context, const char *text);
 /* Writes to stderr only when VOTECL_DEBUG was set for the context. */
@@ -244,6 +272,26 @@ votecl__round_up(size_t x, size_t multiple)
     return (x + multiple - 1) / multiple * multiple;
 }
 
+/* A float's bit pattern, and the float of one: kernels get exact float constants as
+ * as_float(0x...u), and a bisection over floats steps through their patterns. */
+static inline uint32_t
+votecl__float_bits(float f)
+{
+    uint32_t u;
+
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+static inline float
+votecl__bits_float(uint32_t u)
+{
+    float f;
+
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
 /* --- host allocation (alloc.c): the library's only calls of malloc, calloc and realloc;
  * release with free --- */
 void *votecl__malloc(size_t size);
@@ -253,6 +301,13 @@ void *votecl__realloc(void *p, size_t size);
  * hold at least need elements, doubling and never fewer than first; allocates when *items
  * is NULL even for need 0. 0, or -1 on overflow or out of memory (then nothing changed). */
 int votecl__grow(void **items, size_t *capacity, size_t need, size_t size, size_t first);
+
+/* free() on each of the n pointers: a destructor lists what it owns once, through
+ * VOTECL__FREE_ALL(obj->a, obj->b, ..., obj). */
+void votecl__free_all(void *const *ptrs, size_t n);
+#define VOTECL__FREE_ALL(...)                                                                      \
+    votecl__free_all((void *const[]){__VA_ARGS__},                                                 \
+                     sizeof((void *const[]){__VA_ARGS__}) / sizeof(void *))
 
 /* Duplicates a string with votecl__malloc; NULL for NULL or on failure. */
 char *votecl__strdup(const char *s);
@@ -359,6 +414,11 @@ votecl_status votecl__program_get(votecl_context *context, const char *const *fi
 /* The kernel called name in program; owned by the program. */
 votecl_status votecl__program_kernel(votecl_context *context, votecl__program *program,
                                      const char *name, void **kernel);
+/* The n kernels called names[] of the program votecl__program_get() gives for files and
+ * defines (no extra source), into kernels[]. */
+votecl_status votecl__program_kernels(votecl_context *context, const char *const *files,
+                                      const char *const *defines, size_t ndefines,
+                                      const char *const *names, size_t n, void **kernels);
 /* Frees every cached program of the context. */
 void votecl__program_cache_clear(votecl_context *context);
 /* The programs in the context's memory cache (tests: what a warm-up composed). */
@@ -388,6 +448,12 @@ votecl_status votecl__buffer_wrap(votecl_context *context, const void *host, siz
  * VOTECL_INVALID_ARGUMENT (VOTECL_INCOMPATIBLE for another context's) naming it. */
 votecl_status votecl__buffer_check(votecl_context *context, const votecl_buffer *b, size_t need,
                                    const char *name);
+/* votecl_buffer_free() on each of the n buffers (NULLs skipped): a destructor lists its
+ * buffers once, through VOTECL__FREE_BUFFERS(plan->a, plan->b, ...). */
+void votecl__buffers_free(votecl_buffer *const *buffers, size_t n);
+#define VOTECL__FREE_BUFFERS(...)                                                                  \
+    votecl__buffers_free((votecl_buffer *const[]){__VA_ARGS__},                                    \
+                         sizeof((votecl_buffer *const[]){__VA_ARGS__}) / sizeof(votecl_buffer *))
 /* Makes *buffer hold at least size bytes, reallocating when smaller (contents lost). */
 votecl_status votecl__buffer_ensure(votecl_context *context, votecl_buffer **buffer,
                                     size_t size);
