@@ -221,8 +221,7 @@ enum {
 
 static const char *const kernel_names[K_COUNT] = {
     "ght_pairs_count_lb", "ght_pairs_count_ssm", "ght_pairs_write_lb",  "ght_pairs_write_ssm",
-    "ght_pairs_offsets",  "ght_pairs_cap_count", "ght_pairs_cap_write",
-    "ght_sort_length",
+    "ght_pairs_offsets",  "ght_pairs_cap_count", "ght_pairs_cap_write", "ght_sort_length",
 };
 
 static const char *const files[] = {"ght-common.cl", "ght-pairs.cl", NULL};

@@ -37,7 +37,7 @@ votecl__ght_ref_ospace(const votecl__ght_desc *desc, const votecl__ght_pairs *pa
     for (size_t n_ = 0; n_ < (tp)->nkeys; n_++) {                                                  \
         uint32_t key_ = (tp)->keys[n_], L_ = (desc)->levels;                                       \
         uint32_t k2_ = ((key_ / L_ + (b)) % L_) * L_ + key_ % L_;                                  \
-        for (uint32_t i_ = (tp)->offsets[key_]; i_ < (tp)->offsets[key_ + 1]; i_++) {             \
+        for (uint32_t i_ = (tp)->offsets[key_]; i_ < (tp)->offsets[key_ + 1]; i_++) {              \
             const votecl__ght_pair *T = &(tp)->pairs[i_];                                          \
             uint32_t lo_ = (ip)->offsets[k2_], hi_ = (ip)->offsets[k2_ + 1];                       \
             if ((WINDOW) != NULL)                                                                  \

@@ -655,22 +655,20 @@ guil_search(votecl_ght_model *m, const votecl__ght_stages *stages, const uint32_
             votecl__ght_poses *poses)
 {
     votecl__ght_search_stats st;
-    votecl_status status =
-        votecl__ght_guil(&m->desc, stages, m->ospace, oi, &m->pairs, pairs, w, h, spare, copies,
-                         poses, m->context->debug ? &st : NULL);
+    votecl_status status = votecl__ght_guil(&m->desc, stages, m->ospace, oi, &m->pairs, pairs, w, h,
+                                            spare, copies, poses, m->context->debug ? &st : NULL);
 
     if (status == VOTECL_OK && m->context->debug)
-        votecl__log(m->context,
-                    "ght: search %.2f ms (rotations %.2f, S %.2f, D %.2f, matches %.2f, fits "
-                    "%.2f); %llu candidates, %llu maxima kept on %llu; visits S %llu D %llu "
-                    "matches %llu",
-                    1e3 * (st.seconds[0] + st.seconds[1] + st.seconds[2] + st.seconds[3] +
-                           st.seconds[4]),
-                    1e3 * st.seconds[0], 1e3 * st.seconds[1], 1e3 * st.seconds[2],
-                    1e3 * st.seconds[3], 1e3 * st.seconds[4], (unsigned long long)st.candidates,
-                    (unsigned long long)st.kept, (unsigned long long)st.matched,
-                    (unsigned long long)st.s_visits, (unsigned long long)st.d_visits,
-                    (unsigned long long)st.m_visits);
+        votecl__log(
+            m->context,
+            "ght: search %.2f ms (rotations %.2f, S %.2f, D %.2f, matches %.2f, fits "
+            "%.2f); %llu candidates, %llu maxima kept on %llu; visits S %llu D %llu "
+            "matches %llu",
+            1e3 * (st.seconds[0] + st.seconds[1] + st.seconds[2] + st.seconds[3] + st.seconds[4]),
+            1e3 * st.seconds[0], 1e3 * st.seconds[1], 1e3 * st.seconds[2], 1e3 * st.seconds[3],
+            1e3 * st.seconds[4], (unsigned long long)st.candidates, (unsigned long long)st.kept,
+            (unsigned long long)st.matched, (unsigned long long)st.s_visits,
+            (unsigned long long)st.d_visits, (unsigned long long)st.m_visits);
     return status;
 }
 

@@ -1851,10 +1851,12 @@ test_opencl_guil_batches(void)
     votecl__ght_device_replication(k[0].dev, &local, &g);
     for (int r = 0; r < 2; r++) { /* room 0: no limit; 1: one candidate at a time */
         votecl__ght_stages st = {counted_sspace, counted_dpeaks, counted_matches, &k[r]};
-        g_assert_cmpint(votecl__ght_guil(&d, &st, ot, oi, &tp, &ip, 200, 150, r, g, &poses[r], NULL), ==,
-                        VOTECL_OK);
-        g_assert_cmpint(votecl__ght_guil(&d, NULL, ot, oi, &tp, &ip, 200, 150, r, 0, &poses[2 + r], NULL),
-                        ==, VOTECL_OK);
+        g_assert_cmpint(
+            votecl__ght_guil(&d, &st, ot, oi, &tp, &ip, 200, 150, r, g, &poses[r], NULL), ==,
+            VOTECL_OK);
+        g_assert_cmpint(
+            votecl__ght_guil(&d, NULL, ot, oi, &tp, &ip, 200, 150, r, 0, &poses[2 + r], NULL), ==,
+            VOTECL_OK);
     }
     g_test_message("%zu D calls of %zu candidates at most, then %zu of %zu", k[0].calls, k[0].most,
                    k[1].calls, k[1].most);
@@ -2300,7 +2302,8 @@ assert_examines_zero(const votecl__ght_desc *d, const votecl__ght_pairs *tp,
     r->scales = d->scales;
     votecl__ght_ref_ospace(d, tp, ot);
     votecl__ght_ref_ospace(d, ip, oi);
-    g_assert_cmpint(votecl__ght_guil(d, &st, ot, oi, tp, ip, w, h, 0, 0, &poses, NULL), ==, VOTECL_OK);
+    g_assert_cmpint(votecl__ght_guil(d, &st, ot, oi, tp, ip, w, h, 0, 0, &poses, NULL), ==,
+                    VOTECL_OK);
     for (size_t i = 0; i < r->n; i++)
         near |= r->b[i] <= 1 || r->b[i] + 1 >= d->levels;
     g_test_message("large template: %zu rotations examined, one within a bin of 0: %d", r->n,
