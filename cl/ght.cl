@@ -12,8 +12,9 @@
  *   ght_ospace_ssm  the same, save shared memory: one point of bin t per work-item in
  *                   registers, partners read from global memory
  *   ght_sspace      S for a bin shift b: one template pairing per work-item, the image
- *                   pairings of the agreeing key whose length ratio is in the search (the
- *                   image's pairings of a key are sorted by length: a binary search)
+ *                   pairings of the agreeing key (with GHT_S_WINDOW only those whose length
+ *                   ratio is in the search: the image's pairings of a key are sorted by
+ *                   length, a binary search finds them)
  *   ght_dspace      D for a bin shift b +- tol, rotation and scale: the same walk
  *   ght_merge       sums GHT_G replicated global copies of a space
  *   ght_space_max, ght_space_peaks   D's maximum, then its 3x3 maxima above the threshold
@@ -26,7 +27,7 @@
  * copy t mod GHT_M), summed into global copy (group mod GHT_G), merged by ght_merge.
  * Composed after cl/ght-common.cl (ght_bin, ght_partner, ght_local_zero, ght_hash) into a
  * program of its own. Required defines: GHT_WG, GHT_L, GHT_XI, GHT_EPS, GHT_M, GHT_G, GHT_S
- * (scales).
+ * (scales); GHT_S_WINDOW (optional: S visits only its window of lengths).
  *
  * Exact on any conforming device: no transcendental function runs here. Angle bins are
  * cross-product signs against the host's boundary directions dirs (2 L floats), scale bins
@@ -194,11 +195,15 @@ ght_sspace(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const uin
     if (lid < na) {
         float td = as_float(tpairs[6 * (i0 + lid) + 5]);
         float inv = (float)GHT_S / (bounds[GHT_S] - bounds[0]);
+#ifdef GHT_S_WINDOW
         /* ratio_window: only ratios in [bounds[0], bounds[GHT_S]) find a bin */
         uint j0 = ght_first_length(ipairs, ioffsets[k2], ioffsets[k2 + 1],
                                    (double)bounds[0] * (double)td, 0);
         uint j1 = ght_first_length(ipairs, j0, ioffsets[k2 + 1],
                                    (double)bounds[GHT_S] * (double)td, 0);
+#else
+        uint j0 = ioffsets[k2], j1 = ioffsets[k2 + 1];
+#endif
         for (uint j = j0; j < j1; j++) {
             int f = ght_scale_bin(bounds, inv, as_float(ipairs[6 * j + 5]), td);
             if (f >= 0)

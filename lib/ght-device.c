@@ -55,6 +55,11 @@ program_defines(const votecl__ght_device *dev, const votecl__ght_program *prog, 
         snprintf(defs[n++], 64, "GHT_M=%uu", dev->m);
     if (use & VOTECL__GHT_DEF_S)
         snprintf(defs[n++], 64, "GHT_S=%uu", d->scales);
+    /* S's window of lengths (cl/ght.cl) in the GPU shapes only: on PoCL's CPU shape it made S
+     * slower on a dense scene (0.44-0.55 s to 0.75-1.03 s; loop bounds that differ between work-items
+     * keep PoCL from running the work-items' loops as one), docs/performance.md */
+    if ((use & VOTECL__GHT_DEF_S) && !dev->context->shape.cpu)
+        snprintf(defs[n++], 64, "GHT_S_WINDOW");
     snprintf(defs[n++], 64, "GHT_WG=%uu", GHT_WG);
     if (use & VOTECL__GHT_DEF_EDGES) {
         snprintf(defs[n++], 64, "GHT_SCAN_BLOCK=%uu", VOTECL__GHT_SCAN_BLOCK);

@@ -251,7 +251,7 @@ solve4(double m[4][4], double v[4], double p[4])
 }
 
 /* The normal equations are summed in double in the correspondences' canonical order (sorted
- * by corr_order before the fit), so the sums (and the fit) do not depend on the order in
+ * by corr_sort before the fit), so the sums (and the fit) do not depend on the order in
  * which a device appends the matches. Terms rounded to a fixed point of 1/256 would bias the
  * fit: the normals come from a few bins, so their rounding errors add up rather than cancel,
  * and an exact copy of the template came back rotated by -0.018 degrees and 0.02 px off.
@@ -285,14 +285,66 @@ fit_terms(const corr *c, double t[VOTECL__GHT_FIT_TERMS])
 
 /* The canonical order of correspondences: lexicographic in their six numbers. */
 static int
-corr_order(const void *a, const void *b)
+corr_less(const corr *x, const corr *y)
 {
-    const double *x = a, *y = b;
+    const double a[6] = {x->tx, x->ty, x->ix, x->iy, x->nx, x->ny};
+    const double b[6] = {y->tx, y->ty, y->ix, y->iy, y->nx, y->ny};
 
     for (int k = 0; k < 6; k++)
-        if (x[k] != y[k])
-            return x[k] < y[k] ? -1 : 1;
+        if (a[k] != b[k])
+            return a[k] < b[k];
     return 0;
+}
+
+/* Sorts c[0..n) into the canonical order through tmp (n entries): insertion sorts of runs of
+ * GHT_SORT_RUN, then bottom-up merges. The order is total on the values (equal entries are
+ * equal in all six numbers), so any sort gives the same sequence, the one qsort gave; qsort's
+ * indirect comparisons and copies were the largest part of the fits on the sample pair. */
+#define GHT_SORT_RUN 8u
+
+static void
+corr_runs(corr *c, size_t n)
+{
+    for (size_t lo = 0; lo < n; lo += GHT_SORT_RUN)
+        for (size_t i = lo + 1; i < n && i < lo + GHT_SORT_RUN; i++) {
+            corr x = c[i];
+            size_t j = i;
+            for (; j > lo && corr_less(&x, &c[j - 1]); j--)
+                c[j] = c[j - 1];
+            c[j] = x;
+        }
+}
+
+static void
+corr_merge(const corr *src, size_t lo, size_t mid, size_t hi, corr *dst)
+{
+    size_t i = lo, j = mid, k = lo;
+
+    while (i < mid && j < hi)
+        dst[k++] = corr_less(&src[j], &src[i]) ? src[j++] : src[i++];
+    while (i < mid)
+        dst[k++] = src[i++];
+    while (j < hi)
+        dst[k++] = src[j++];
+}
+
+static void
+corr_sort(corr *c, size_t n, corr *tmp)
+{
+    corr *src = c, *dst = tmp, *t;
+
+    corr_runs(c, n);
+    for (size_t w = GHT_SORT_RUN; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            corr_merge(src, lo, mid, hi, dst);
+        }
+        t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != c)
+        memcpy(c, src, n * sizeof *c);
 }
 
 /* The point-to-line least-squares similarity of the n correspondences (terms: their
@@ -451,7 +503,7 @@ votecl__ght_fit(const votecl__ght_desc *desc, const double *normals,
         return VOTECL_OUT_OF_HOST_MEMORY;
     }
     correspondences(desc, normals, m, n, c);
-    qsort(c, 2 * n, sizeof *c, corr_order);
+    corr_sort(c, 2 * n, (corr *)scratch); /* scratch: 32 doubles a match, its two corrs 12 */
     if (fit_trimmed(c, 2 * n, scratch, &s)) {
         double scale = hypot(s.a, s.b);
         double angle = votecl__ght_degrees(atan2(s.b, s.a) * 180.0 / GHT_PI);
