@@ -27,7 +27,7 @@
  *                              from the scanned counts)
  *   ght_sort_length            one work-item per pairing: each key's pairings ordered by
  *                              length d (ties by their place in the list), the image list's
- *                              order for the S and match stages' windows (cl/ght.cl)
+ *                              order for the S and match stages' windows (cl/ght.cl, GPU shapes)
  * LB: the task's chunk of bin t and each GHT_WG chunk of every partner bin in local memory,
  * the na * nb comparisons dealt evenly to the work-items. SSM: one point of bin t per
  * work-item in registers, the partners read from global memory. Atomics: atomic_inc on local

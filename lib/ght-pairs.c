@@ -143,16 +143,14 @@ static int
 length_cmp(const void *a, const void *b)
 {
     const votecl__ght_pair *x = a, *y = b;
+    const int32_t u[4] = {x->xi, x->yi, x->xj, x->yj}, v[4] = {y->xi, y->yi, y->xj, y->yj};
 
     if (x->d != y->d)
         return x->d < y->d ? -1 : 1;
-    if (x->xi != y->xi)
-        return x->xi < y->xi ? -1 : 1;
-    if (x->yi != y->yi)
-        return x->yi < y->yi ? -1 : 1;
-    if (x->xj != y->xj)
-        return x->xj < y->xj ? -1 : 1;
-    return (x->yj > y->yj) - (x->yj < y->yj);
+    for (int k = 0; k < 4; k++)
+        if (u[k] != v[k])
+            return u[k] < v[k] ? -1 : 1;
+    return 0;
 }
 
 votecl_status
@@ -496,7 +494,7 @@ votecl__ght_front_cap(votecl__ght_front *front, votecl__ght_list list, votecl__g
         return status;
     /* the image's pairings by length: the S and match stages' windows (the template's order
      * is free) */
-    if (list == VOTECL__GHT_IMAGE &&
+    if (list == VOTECL__GHT_IMAGE && votecl__ght_length_windows(front->context) &&
         (status = pairs_sort(front, buf, *offsets, (uint32_t)pairs->n)) != VOTECL_OK)
         return status;
     return list == VOTECL__GHT_TEMPLATE ? template_tasks(front, pairs) : VOTECL_OK;

@@ -80,7 +80,8 @@ typedef struct votecl__ght_pair {
     float d;
 } votecl__ght_pair;
 
-/* Pairings sorted by key with L * L + 1 start offsets, each key's by length d: the S and match
+/* Pairings sorted by key with L * L + 1 start offsets; the reference's (and in the GPU shapes
+ * the device's image list after the cap) each key's by length d, so that the S and match
  * stages visit only the lengths that can count (lib/ght-spaces.c's windows). */
 typedef struct votecl__ght_pairs {
     votecl__ght_pair *pairs;
@@ -615,6 +616,9 @@ votecl_status votecl__ght_canny_device(votecl__ght_run *run, const uint8_t *data
 /* Whether the stages take their CPU shapes (lib/ght-device.c): the context's shape
  * (context.c: the device, VOTECL_FORCE_SHAPE, a profile). */
 int votecl__ght_cpu_shape(const votecl_context *context);
+/* Whether the device sorts each key's image pairings by length and S and the matches visit
+ * only their windows of lengths (lib/ght-device.c: the GPU shapes); the reference always does. */
+int votecl__ght_length_windows(const votecl_context *context);
 /* Whether the edges are the host's Canny, uploaded: on CPU shapes, and where a work-group
  * cannot hold an edge tile (VOTECL__GHT_TILE_X x VOTECL__GHT_TILE_Y work-items). */
 int votecl__ght_host_edges(const votecl_context *context);
