@@ -77,9 +77,8 @@ votecl__ght_cpu_shape(const votecl_context *context)
 
 /* On PoCL's CPU shape the windows saved nothing (process CPU seconds of the sample pair 3.7
  * with and without, of the dense scene 7% more with them): the length sort costs what they
- * save, and loop bounds that differ between work-items keep PoCL from running the
- * work-items' loops as one (S took 0.44-0.55 s without, 0.75-1.03 s with, under load).
- * docs/performance.md, 2026-11-27. */
+ * save, and loop bounds that differ between work-items may keep PoCL from running the
+ * work-items' loops as one (docs/performance.md, 2026-11-27). */
 int
 votecl__ght_length_windows(const votecl_context *context)
 {
