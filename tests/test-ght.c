@@ -1505,9 +1505,9 @@ check_length_order(votecl_context *ctx, const votecl_ght_params *params, const g
 
     front_new_on(ctx, params, &d, &dev, &f);
     keys = (size_t)d.levels * d.levels;
-    g_assert_cmpint(votecl__ght_front_canny(f, g->data, g->width, g->height, d.p.canny_low,
-                                            d.p.canny_high),
-                    ==, VOTECL_OK);
+    g_assert_cmpint(
+        votecl__ght_front_canny(f, g->data, g->width, g->height, d.p.canny_low, d.p.canny_high), ==,
+        VOTECL_OK);
     g_assert_cmpint(votecl__ght_front_read_edges(f, &edges), ==, VOTECL_OK);
     g_assert_cmpint(votecl__ght_ref_pairs(&d, &edges, &ref), ==, VOTECL_OK);
     votecl__ght_pairs_cap(&d, &ref);
