@@ -25,6 +25,9 @@
  *                              pass 1 counts the kept pairings per key (atomic_inc on global
  *                              words), pass 2 writes each at its key's next slot (a cursor
  *                              from the scanned counts)
+ *   ght_sort_length            one work-item per pairing: each key's pairings ordered by
+ *                              length d (ties by their place in the list), the image list's
+ *                              order for the S and match stages' windows (cl/ght.cl, GPU shapes)
  * LB: the task's chunk of bin t and each GHT_WG chunk of every partner bin in local memory,
  * the na * nb comparisons dealt evenly to the work-items. SSM: one point of bin t per
  * work-item in registers, the partners read from global memory. Atomics: atomic_inc on local
@@ -258,4 +261,26 @@ ght_pairs_cap_write(GLOBAL const uint *pairs, uint n, GLOBAL const uint *offsets
     at = atomic_inc(&cursor[p[0]]);
     for (int k = 0; k < 6; k++)
         out[6 * (ulong)at + k] = p[k];
+}
+
+/* Pairing i to its key's first slot of out plus its rank there by length, ties by index
+ * (a permutation of each key's pairings; the keys' lists are capped, so short). */
+KERNEL void
+ght_sort_length(GLOBAL const uint *pairs, uint n, GLOBAL const uint *offsets, GLOBAL uint *out)
+{
+    uint i = get_global_id(0), j0, j1, rank = 0;
+    GLOBAL const uint *p = pairs + 6 * (ulong)i;
+    float d;
+
+    if (i >= n)
+        return;
+    d = as_float(p[5]);
+    j0 = offsets[p[0]];
+    j1 = offsets[p[0] + 1];
+    for (uint j = j0; j < j1; j++) {
+        float e = as_float(pairs[6 * (ulong)j + 5]);
+        rank += e < d || (e == d && j < i);
+    }
+    for (int k = 0; k < 6; k++)
+        out[6 * ((ulong)j0 + rank) + k] = p[k];
 }

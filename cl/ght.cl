@@ -11,20 +11,23 @@
  *                   evenly to the work-items
  *   ght_ospace_ssm  the same, save shared memory: one point of bin t per work-item in
  *                   registers, partners read from global memory
- *   ght_sspace      S for a bin shift b: one template pairing per work-item, every image
- *                   pairing of the agreeing key
+ *   ght_sspace      S for a bin shift b: one template pairing per work-item, the image
+ *                   pairings of the agreeing key (with GHT_WINDOW only those whose length
+ *                   ratio is in the search: the image's pairings of a key are then sorted
+ *                   by length, a binary search finds them)
  *   ght_dspace      D for a bin shift b +- tol, rotation and scale: the same walk
  *   ght_merge       sums GHT_G replicated global copies of a space
  *   ght_space_max, ght_space_peaks   D's maximum, then its 3x3 maxima above the threshold
  *   ght_labels      the cells near each ranked maximum
- *   ght_matches     the pairings of ght_dspace's walk that voted next to one maximum
+ *   ght_matches     the pairings of ght_dspace's walk that voted next to one maximum,
+ *                   (with GHT_WINDOW among those whose length can fit, a window as S's)
  *   ght_ballard     Ballard's 4-D accumulator: one (edge, rotation) per work-item, a group a
  *                   block of edges of one rotation
  * Votes of the first four go to GHT_M sub-histograms in local memory (work-item t votes into
  * copy t mod GHT_M), summed into global copy (group mod GHT_G), merged by ght_merge.
  * Composed after cl/ght-common.cl (ght_bin, ght_partner, ght_local_zero, ght_hash) into a
  * program of its own. Required defines: GHT_WG, GHT_L, GHT_XI, GHT_EPS, GHT_M, GHT_G, GHT_S
- * (scales).
+ * (scales); GHT_WINDOW (optional: S and the matches visit only their windows of lengths).
  *
  * Exact on any conforming device: no transcendental function runs here. Angle bins are
  * cross-product signs against the host's boundary directions dirs (2 L floats), scale bins
@@ -160,6 +163,23 @@ ght_agree(uint key, uint b)
     return ((key / GHT_L + b) % GHT_L) * GHT_L + key % GHT_L;
 }
 
+/* The first j in [j0, j1) whose pairing's length is at least x (above: more than x), j1
+ * when none: the image's pairings of a key are sorted by length (ght_sort_length), so a test
+ * monotone in the length holds from there on (lib/ght-spaces.c's first_length). */
+INLINE uint
+ght_first_length(GLOBAL const uint *ipairs, uint j0, uint j1, double x, int above)
+{
+    while (j0 < j1) {
+        uint mid = j0 + (j1 - j0) / 2;
+        double d = (double)as_float(ipairs[6 * mid + 5]);
+        if (above ? d > x : d >= x)
+            j1 = mid;
+        else
+            j0 = mid + 1;
+    }
+    return j0;
+}
+
 KERNEL void
 ght_sspace(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const uint *ioffsets,
            GLOBAL const uint *ipairs, GLOBAL const uint *cands, GLOBAL const float *bounds,
@@ -175,7 +195,16 @@ ght_sspace(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const uin
     if (lid < na) {
         float td = as_float(tpairs[6 * (i0 + lid) + 5]);
         float inv = (float)GHT_S / (bounds[GHT_S] - bounds[0]);
-        for (uint j = ioffsets[k2]; j < ioffsets[k2 + 1]; j++) {
+#ifdef GHT_WINDOW
+        /* ratio_window: only ratios in [bounds[0], bounds[GHT_S]) find a bin */
+        uint j0 = ght_first_length(ipairs, ioffsets[k2], ioffsets[k2 + 1],
+                                   (double)bounds[0] * (double)td, 0);
+        uint j1 = ght_first_length(ipairs, j0, ioffsets[k2 + 1],
+                                   (double)bounds[GHT_S] * (double)td, 0);
+#else
+        uint j0 = ioffsets[k2], j1 = ioffsets[k2 + 1];
+#endif
+        for (uint j = j0; j < j1; j++) {
             int f = ght_scale_bin(bounds, inv, as_float(ipairs[6 * j + 5]), td);
             if (f >= 0)
                 atomic_inc(&mine[f]);
@@ -311,15 +340,29 @@ ght_matches(GLOBAL const uint *tpairs, GLOBAL const uint *tasks, GLOBAL const ui
     GLOBAL const int *T = (GLOBAL const int *)(tpairs + 6 * (i0 + lid));
     GLOBAL int *matches = out + GHT_HEAD;
     double q[4], v[2], inv = ght_inverse(dp);
+#ifdef GHT_WINDOW
+    double len, r = 1.5 * (double)span;
+#endif
 
     if (lid >= na)
         return;
     ght_offsets(rs0, rs1, cx, cy, T, q);
     v[0] = q[0] - q[2];
     v[1] = q[1] - q[3];
+#ifdef GHT_WINDOW
+    len = sqrt(v[0] * v[0] + v[1] * v[1]);
+#endif
     for (uint k = 0; k <= 2 * tol; k++) {
         uint bk = (b + GHT_L * (tol + 1) + k - tol) % GHT_L, k2 = ght_agree(key, bk);
-        for (uint j = ioffsets[k2]; j < ioffsets[k2 + 1]; j++) {
+#ifdef GHT_WINDOW
+        /* length_window (lib/ght-spaces.c): no pairing outside it fits */
+        uint j0 = ght_first_length(ipairs, ioffsets[k2], ioffsets[k2 + 1], (len - r) * (1 - 1e-6),
+                                   0);
+        uint j1 = ght_first_length(ipairs, j0, ioffsets[k2 + 1], (len + r) * (1 + 1e-6), 1);
+#else
+        uint j0 = ioffsets[k2], j1 = ioffsets[k2 + 1];
+#endif
+        for (uint j = j0; j < j1; j++) {
             GLOBAL const int *I = (GLOBAL const int *)(ipairs + 6 * j);
             long ci, cj;
             uint li, at, m;

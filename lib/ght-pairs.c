@@ -138,6 +138,21 @@ votecl__ght_pairs_cap(const votecl__ght_desc *desc, votecl__ght_pairs *pairs)
             pairs->keys[pairs->nkeys++] = (uint32_t)k;
 }
 
+/* Length, then points: the order within a key (any order of equal lengths would do). */
+static int
+length_cmp(const void *a, const void *b)
+{
+    const votecl__ght_pair *x = a, *y = b;
+    const int32_t u[4] = {x->xi, x->yi, x->xj, x->yj}, v[4] = {y->xi, y->yi, y->xj, y->yj};
+
+    if (x->d != y->d)
+        return x->d < y->d ? -1 : 1;
+    for (int k = 0; k < 4; k++)
+        if (u[k] != v[k])
+            return u[k] < v[k] ? -1 : 1;
+    return 0;
+}
+
 votecl_status
 votecl__ght_ref_pairs(const votecl__ght_desc *desc, const votecl__ght_edges *edges,
                       votecl__ght_pairs *pairs)
@@ -170,8 +185,11 @@ votecl__ght_ref_pairs(const votecl__ght_desc *desc, const votecl__ght_edges *edg
     pairs->n = n;
     free(raw);
     for (size_t k = 0; k < keys; k++)
-        if (pairs->offsets[k + 1] > pairs->offsets[k])
+        if (pairs->offsets[k + 1] > pairs->offsets[k]) {
             next[pairs->nkeys++] = (uint32_t)k;
+            qsort(pairs->pairs + pairs->offsets[k], pairs->offsets[k + 1] - pairs->offsets[k],
+                  sizeof *pairs->pairs, length_cmp);
+        }
     pairs->keys = next;
     return VOTECL_OK;
 }
@@ -195,12 +213,13 @@ enum {
     K_PAIR_OFFSETS,
     K_CAP_COUNT,
     K_CAP_WRITE,
+    K_SORT_LENGTH,
     K_COUNT
 };
 
 static const char *const kernel_names[K_COUNT] = {
     "ght_pairs_count_lb", "ght_pairs_count_ssm", "ght_pairs_write_lb",  "ght_pairs_write_ssm",
-    "ght_pairs_offsets",  "ght_pairs_cap_count", "ght_pairs_cap_write",
+    "ght_pairs_offsets",  "ght_pairs_cap_count", "ght_pairs_cap_write", "ght_sort_length",
 };
 
 static const char *const files[] = {"ght-common.cl", "ght-pairs.cl", NULL};
@@ -438,6 +457,31 @@ votecl__ght_front_pairs(votecl__ght_front *front, votecl_ght_pairing pairing, vo
     return status;
 }
 
+/* Each key's n pairings in *pairs (offsets on the device) ordered by length, as
+ * votecl__ght_ref_pairs orders them (equal lengths perhaps otherwise): written to the spare
+ * buffer, which becomes *pairs. */
+static votecl_status
+pairs_sort(votecl__ght_front *f, votecl_buffer **pairs, votecl_buffer *offsets, uint32_t n)
+{
+    votecl_buffer *swap;
+    votecl_status status;
+
+    if (n == 0)
+        return VOTECL_OK;
+    if ((status = votecl__ght_ensure(f->context, &f->buf[GHT_F_CAPPED],
+                                     (size_t)n * sizeof(votecl__ght_pair))) != VOTECL_OK ||
+        (status = launch1(f, K_SORT_LENGTH, n,
+                          (votecl__arg[]){VOTECL__ARG_BUF(*pairs), VOTECL__ARG_UINT(n),
+                                          VOTECL__ARG_BUF(offsets),
+                                          VOTECL__ARG_BUF(f->buf[GHT_F_CAPPED])},
+                          4)) != VOTECL_OK)
+        return status;
+    swap = *pairs;
+    *pairs = f->buf[GHT_F_CAPPED];
+    f->buf[GHT_F_CAPPED] = swap;
+    return VOTECL_OK;
+}
+
 votecl_status
 votecl__ght_front_cap(votecl__ght_front *front, votecl__ght_list list, votecl__ght_pairs *pairs)
 {
@@ -447,6 +491,11 @@ votecl__ght_front_cap(votecl__ght_front *front, votecl__ght_list list, votecl__g
     pairs_buffers(front, list, &buf, &offsets);
     if ((status = pairs_cap(front, buf, *offsets, pairs)) != VOTECL_OK ||
         (pairs->keys == NULL && (status = pairs_keys(front, pairs)) != VOTECL_OK))
+        return status;
+    /* the image's pairings by length: the S and match stages' windows (the template's order
+     * is free) */
+    if (list == VOTECL__GHT_IMAGE && votecl__ght_length_windows(front->context) &&
+        (status = pairs_sort(front, buf, *offsets, (uint32_t)pairs->n)) != VOTECL_OK)
         return status;
     return list == VOTECL__GHT_TEMPLATE ? template_tasks(front, pairs) : VOTECL_OK;
 }

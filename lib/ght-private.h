@@ -80,7 +80,9 @@ typedef struct votecl__ght_pair {
     float d;
 } votecl__ght_pair;
 
-/* Pairings sorted by key with L * L + 1 start offsets. */
+/* Pairings sorted by key with L * L + 1 start offsets; the reference's (and in the GPU shapes
+ * the device's image list after the cap) each key's by length d, so that the S and match
+ * stages visit only the lengths that can count (lib/ght-spaces.c's windows). */
 typedef struct votecl__ght_pairs {
     votecl__ght_pair *pairs;
     uint32_t *offsets;
@@ -139,7 +141,8 @@ uint64_t votecl__ght_pairs_bound(const votecl__ght_desc *desc, const uint32_t *o
  * UINT64_MAX. The memory limit's figure (lib/ght.c). */
 uint64_t votecl__ght_pairs_bytes(const votecl__ght_desc *desc, const uint32_t *offsets);
 
-/* Guil's pairings of sorted edges, sorted by key (allocates; free with _pairs_clear). */
+/* Guil's pairings of sorted edges, sorted by key, then by length within a key (allocates;
+ * free with _pairs_clear). */
 votecl_status votecl__ght_ref_pairs(const votecl__ght_desc *desc, const votecl__ght_edges *edges,
                                     votecl__ght_pairs *pairs);
 /* Pairings kept per key by the S, D and match stages, about: after the O space is taken
@@ -290,18 +293,29 @@ typedef struct votecl__ght_stages {
     void *user;
 } votecl__ght_stages;
 
+/* What one search did, for the debug log (lib/ght.c): the seconds of its phases (the
+ * rotation search, S, D with its maxima, the matches, the fits), its candidates, the kept
+ * maxima and the candidates holding one, and the pairs of pairings (template, image) its S, D
+ * and match stages visit, counted from the lists' offsets (the match stage walks every
+ * candidate of a call, twice on a device: counts, then matches). */
+typedef struct votecl__ght_search_stats {
+    double seconds[5];
+    uint64_t candidates, kept, matched, s_visits, d_visits, m_visits;
+} votecl__ght_search_stats;
+
 /* Guil's detection (lib/ght-search.c) from the O spaces ot and oi (L * L counts each, of
  * the whole lists) over the capped pairings templ and image, with the S and D stages of
  * stages (NULL: the reference's): appends the candidate poses of every examined rotation and
  * scale (unsorted). room: bytes for the candidates' spaces (0: no limit): the D and match
  * stages take as many candidates at a time as fit in it (votecl__ght_search_bytes), at
  * least one; the candidates are independent, so any batch gives the same poses. copies: as
- * for votecl__ght_search_bytes. Statuses: the stages', out of host memory. */
+ * for votecl__ght_search_bytes. stats: filled when not NULL. Statuses: the stages', out of host
+ * memory. */
 votecl_status votecl__ght_guil(const votecl__ght_desc *desc, const votecl__ght_stages *stages,
                                const uint32_t *ot, const uint32_t *oi,
                                const votecl__ght_pairs *templ, const votecl__ght_pairs *image,
                                uint32_t width, uint32_t height, uint64_t room, unsigned copies,
-                               votecl__ght_poses *out);
+                               votecl__ght_poses *out, votecl__ght_search_stats *stats);
 /* The most bytes votecl__ght_guil allocates for a width x height image with batch
  * candidates at a time, host and device together (saturates at UINT64_MAX). copies: the
  * device's global copies of a D space, 0 for the reference's stages. Per candidate and grid
@@ -602,6 +616,9 @@ votecl_status votecl__ght_canny_device(votecl__ght_run *run, const uint8_t *data
 /* Whether the stages take their CPU shapes (lib/ght-device.c): the context's shape
  * (context.c: the device, VOTECL_FORCE_SHAPE, a profile). */
 int votecl__ght_cpu_shape(const votecl_context *context);
+/* Whether the device sorts each key's image pairings by length and S and the matches visit
+ * only their windows of lengths (lib/ght-device.c: the GPU shapes); the reference always does. */
+int votecl__ght_length_windows(const votecl_context *context);
 /* Whether the edges are the host's Canny, uploaded: on CPU shapes, and where a work-group
  * cannot hold an edge tile (VOTECL__GHT_TILE_X x VOTECL__GHT_TILE_Y work-items). */
 int votecl__ght_host_edges(const votecl_context *context);

@@ -590,15 +590,29 @@ all_matches(search *s)
     return status;
 }
 
+/* Seconds since *t0 into *slot (when stats are kept), *t0 moved to now. */
+static void
+lap(votecl__ght_search_stats *st, int slot, double *t0)
+{
+    double now;
+
+    if (st == NULL)
+        return;
+    now = votecl__now_seconds();
+    st->seconds[slot] = now - *t0;
+    *t0 = now;
+}
+
 /* The kept poses fitted to their matches, appended to out. */
 static votecl_status
-fits(search *s, votecl__ght_poses *out)
+fits(search *s, votecl__ght_poses *out, votecl__ght_search_stats *stats, double *t0)
 {
     votecl_status status;
 
     for (size_t k = 0; k < s->kept; k++)
         s->sel[k] = s->h[k].sel;
     status = all_matches(s);
+    lap(stats, 3, t0);
     if (status != VOTECL_OK ||
         (status = votecl__ght_matches_group(&s->matches, s->kept, s->first)) != VOTECL_OK)
         return status;
@@ -611,6 +625,7 @@ fits(search *s, votecl__ght_poses *out)
             VOTECL_OK)
             status = votecl__ght_poses_push(out, &pose);
     }
+    lap(stats, 4, t0);
     return status;
 }
 
@@ -631,11 +646,53 @@ votecl__ght_search_bytes(const votecl__ght_desc *desc, uint32_t width, uint32_t 
            8 * ((uint64_t)desc->p.max_rotations + 1) * desc->scales;
 }
 
+/* --- the debug log's figures --- */
+
+/* The pairs of pairings a walk visits for a candidate of bin shift b (its shifts b - TOL ..
+ * b + TOL, or b alone when tol is 0), from the lists' offsets. */
+static uint64_t
+visits(const votecl__ght_desc *d, const votecl__ght_pairs *tp, const votecl__ght_pairs *ip,
+       uint32_t b, uint32_t tol)
+{
+    uint32_t L = d->levels;
+    uint64_t v = 0;
+
+    for (uint32_t k = 0; k <= 2 * tol; k++) {
+        uint32_t bk = (b + L * (tol + 1) + k - tol) % L;
+        for (size_t n = 0; n < tp->nkeys; n++) {
+            uint32_t key = tp->keys[n], k2 = ((key / L + bk) % L) * L + key % L;
+            v += (uint64_t)(tp->offsets[key + 1] - tp->offsets[key]) *
+                 (ip->offsets[k2 + 1] - ip->offsets[k2]);
+        }
+    }
+    return v;
+}
+
+/* The search's candidates, kept maxima and visits into st (walks: the match stage's walks
+ * per candidate). */
+static void
+search_counts(const search *s, unsigned walks, votecl__ght_search_stats *st)
+{
+    st->candidates = s->nc;
+    st->kept = s->kept;
+    for (uint32_t i = 0; i < s->nr; i++)
+        st->s_visits += visits(s->desc, s->tp, s->ip, s->b[i], VOTECL__GHT_TOL);
+    for (size_t c = 0; c < s->nc; c++) {
+        uint64_t v = visits(s->desc, s->tp, s->ip, s->cand[c].b, VOTECL__GHT_TOL);
+        int held = 0;
+        for (size_t k = 0; k < s->kept && !held; k++)
+            held = s->h[k].sel.cand == c;
+        st->matched += held;
+        st->d_visits += v;
+        st->m_visits += s->kept > 0 ? walks * v : 0;
+    }
+}
+
 votecl_status
 votecl__ght_guil(const votecl__ght_desc *desc, const votecl__ght_stages *stages, const uint32_t *ot,
                  const uint32_t *oi, const votecl__ght_pairs *templ, const votecl__ght_pairs *image,
                  uint32_t width, uint32_t height, uint64_t room, unsigned copies,
-                 votecl__ght_poses *out)
+                 votecl__ght_poses *out, votecl__ght_search_stats *stats)
 {
     ref_user ru = {desc, templ, image, NULL};
     const votecl__ght_stages ref = {ref_sspace, ref_dpeaks, ref_matches, &ru};
@@ -646,14 +703,26 @@ votecl__ght_guil(const votecl__ght_desc *desc, const votecl__ght_stages *stages,
                 .ip = image,
                 .room = room,
                 .copies = copies};
+    double t0 = stats != NULL ? votecl__now_seconds() : 0;
     votecl_status status;
 
+    if (stats != NULL)
+        memset(stats, 0, sizeof *stats);
     votecl__ght_grid(desc, width, height, &s.gw, &s.gh);
     if ((status = search_alloc(&s)) == VOTECL_OK && (status = rotations(&s, ot, oi)) == VOTECL_OK &&
-        s.nr > 0 && (status = scales(&s)) == VOTECL_OK && s.nc > 0 &&
-        (status = batch_alloc(&s)) == VOTECL_OK && (status = positions(&s)) == VOTECL_OK &&
-        s.kept > 0)
-        status = fits(&s, out);
+        s.nr > 0) {
+        lap(stats, 0, &t0);
+        if ((status = scales(&s)) == VOTECL_OK && s.nc > 0 &&
+            (status = batch_alloc(&s)) == VOTECL_OK) {
+            lap(stats, 1, &t0);
+            status = positions(&s);
+            lap(stats, 2, &t0);
+        }
+        if (status == VOTECL_OK && s.kept > 0)
+            status = fits(&s, out, stats, &t0);
+    }
+    if (stats != NULL && status == VOTECL_OK)
+        search_counts(&s, stages != NULL ? 2 : 1, stats);
     search_free(&s);
     return status;
 }

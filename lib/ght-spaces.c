@@ -30,17 +30,45 @@ votecl__ght_ref_ospace(const votecl__ght_desc *desc, const votecl__ght_pairs *pa
         space[k] = pairs->offsets[k + 1] - pairs->offsets[k];
 }
 
-/* Runs BODY for every (template pairing T, image pairing I) that agree under bin shift b. */
-#define FOR_AGREEING(desc, tp, ip, b, T, I, ...)                                                   \
+/* Runs BODY for every (template pairing T, image pairing I) that agree under bin shift b and
+ * whose I lies in the window of the image key's pairings [j0, j1) that WINDOW(ctx, T, ip,
+ * j0, j1, &lo, &hi) leaves (NULL: all of them). */
+#define FOR_AGREEING(desc, tp, ip, b, WINDOW, ctx, T, I, ...)                                      \
     for (size_t n_ = 0; n_ < (tp)->nkeys; n_++) {                                                  \
         uint32_t key_ = (tp)->keys[n_], L_ = (desc)->levels;                                       \
         uint32_t k2_ = ((key_ / L_ + (b)) % L_) * L_ + key_ % L_;                                  \
-        for (uint32_t i_ = (tp)->offsets[key_]; i_ < (tp)->offsets[key_ + 1]; i_++)                \
-            for (uint32_t j_ = (ip)->offsets[k2_]; j_ < (ip)->offsets[k2_ + 1]; j_++) {            \
-                const votecl__ght_pair *T = &(tp)->pairs[i_], *I = &(ip)->pairs[j_];               \
+        for (uint32_t i_ = (tp)->offsets[key_]; i_ < (tp)->offsets[key_ + 1]; i_++) {              \
+            const votecl__ght_pair *T = &(tp)->pairs[i_];                                          \
+            uint32_t lo_ = (ip)->offsets[k2_], hi_ = (ip)->offsets[k2_ + 1];                       \
+            if ((WINDOW) != NULL)                                                                  \
+                (WINDOW)((ctx), T, (ip), lo_, hi_, &lo_, &hi_);                                    \
+            for (uint32_t j_ = lo_; j_ < hi_; j_++) {                                              \
+                const votecl__ght_pair *I = &(ip)->pairs[j_];                                      \
                 __VA_ARGS__                                                                        \
             }                                                                                      \
+        }                                                                                          \
     }
+
+/* A window of a key's pairings (FOR_AGREEING) for template pairing T. */
+typedef void (*window_fn)(const void *ctx, const votecl__ght_pair *T, const votecl__ght_pairs *ip,
+                          uint32_t j0, uint32_t j1, uint32_t *lo, uint32_t *hi);
+
+/* The first j in [j0, j1) whose length is at least x (above: more than x), j1 when none: the
+ * image pairings of a key are sorted by length (votecl__ght_ref_pairs, the device's
+ * ght_sort_length), so the test holds from there on. */
+static uint32_t
+first_length(const votecl__ght_pairs *ip, uint32_t j0, uint32_t j1, double x, int above)
+{
+    while (j0 < j1) {
+        uint32_t mid = j0 + (j1 - j0) / 2;
+        double d = (double)ip->pairs[mid].d;
+        if (above ? d > x : d >= x)
+            j1 = mid;
+        else
+            j0 = mid + 1;
+    }
+    return j0;
+}
 
 /* The dI / dT ratio is at or above scale boundary k: exact (float times float in double). */
 static int
@@ -67,12 +95,26 @@ scale_bin(const votecl__ght_desc *desc, float di, float dt)
     return (int32_t)lo;
 }
 
+/* S's window: the image pairings whose ratio to T's length is in the search, [bound(0),
+ * bound(S)); scale_bin rejects every other (at_or_above is monotone in dI: the same double
+ * comparison against one product), so S's counts are unchanged. */
+static void
+ratio_window(const void *ctx, const votecl__ght_pair *T, const votecl__ght_pairs *ip, uint32_t j0,
+             uint32_t j1, uint32_t *lo, uint32_t *hi)
+{
+    const votecl__ght_desc *desc = ctx;
+    double dt = (double)T->d;
+
+    *lo = first_length(ip, j0, j1, (double)votecl__ght_scale_bound(desc, 0) * dt, 0);
+    *hi = first_length(ip, *lo, j1, (double)votecl__ght_scale_bound(desc, desc->scales) * dt, 0);
+}
+
 static void
 scale_hist(const votecl__ght_desc *desc, const votecl__ght_pairs *tp, const votecl__ght_pairs *ip,
            uint32_t b, uint64_t *hist)
 {
     memset(hist, 0, desc->scales * sizeof *hist);
-    FOR_AGREEING(desc, tp, ip, b, T, I, {
+    FOR_AGREEING(desc, tp, ip, b, ratio_window, desc, T, I, {
         int32_t k = scale_bin(desc, I->d, T->d);
         if (k >= 0)
             hist[k]++;
@@ -144,7 +186,7 @@ position_space(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
     angle_factors(angle, scale, rs);
     memset(space, 0, (size_t)gw * gh * sizeof *space);
     for (uint32_t k = 0; k <= 2 * tol; k++)
-        FOR_AGREEING(desc, tp, ip, shift_of(desc, b, tol, k), T, I, {
+        FOR_AGREEING(desc, tp, ip, shift_of(desc, b, tol, k), (window_fn)NULL, NULL, T, I, {
             vote_position(desc, space, gw, gh, rs, I->xi, I->yi, T->xi, T->yi);
             vote_position(desc, space, gw, gh, rs, I->xj, I->yj, T->xj, T->yj);
         })
@@ -174,6 +216,30 @@ vector_fits(double span, const double v[2], const votecl__ght_pair *I)
            fabs((double)(I->yi - I->yj) - v[1]) <= span;
 }
 
+/* The matches' window: an image pairing I whose vector fits T's turned one v within span on
+ * both axes is within span sqrt(2) of it, so its length within span sqrt(2) of |v|; I's
+ * length d is that of its integer vector rounded twice to float (relative error below
+ * 2^-22). The window, span 1.5 wide and 10^-6 of the length more on each side, keeps every
+ * pairing vector_fits can accept: the same matches. An infinite span keeps all. */
+typedef struct match_window {
+    const votecl__ght_desc *desc;
+    const float *rs;
+    double span;
+} match_window;
+
+static void
+length_window(const void *ctx, const votecl__ght_pair *T, const votecl__ght_pairs *ip, uint32_t j0,
+              uint32_t j1, uint32_t *lo, uint32_t *hi)
+{
+    const match_window *w = ctx;
+    double v[2], len, r = 1.5 * w->span;
+
+    turned_vector(w->desc, w->rs, T, v);
+    len = sqrt(v[0] * v[0] + v[1] * v[1]);
+    *lo = first_length(ip, j0, j1, (len - r) * (1 - 1e-6), 0);
+    *hi = first_length(ip, *lo, j1, (len + r) * (1 + 1e-6), 1);
+}
+
 votecl_status
 votecl__ght_ref_matches(const votecl__ght_desc *desc, const votecl__ght_pairs *tp,
                         const votecl__ght_pairs *ip, uint32_t b, uint32_t tol, double angle,
@@ -181,10 +247,11 @@ votecl__ght_ref_matches(const votecl__ght_desc *desc, const votecl__ght_pairs *t
                         votecl__ght_matches *out)
 {
     float rs[2];
+    match_window w = {desc, rs, span};
 
     angle_factors(angle, scale, rs);
     for (uint32_t k = 0; k <= 2 * tol; k++)
-        FOR_AGREEING(desc, tp, ip, shift_of(desc, b, tol, k), T, I, {
+        FOR_AGREEING(desc, tp, ip, shift_of(desc, b, tol, k), length_window, &w, T, I, {
             int64_t ci, cj;
             double v[2];
             votecl__ght_match m = {

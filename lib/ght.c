@@ -645,6 +645,30 @@ guil_fits(votecl_ght_model *m, const uint32_t *offsets, uint32_t w, uint32_t h, 
     return status;
 }
 
+/* The search over the capped lists; under VOTECL_DEBUG its phases' times and visits logged. */
+static votecl_status
+guil_search(votecl_ght_model *m, const votecl__ght_stages *stages, const uint32_t *oi,
+            const votecl__ght_pairs *pairs, uint32_t w, uint32_t h, uint64_t spare, unsigned copies,
+            votecl__ght_poses *poses)
+{
+    votecl__ght_search_stats st;
+    votecl_status status = votecl__ght_guil(&m->desc, stages, m->ospace, oi, &m->pairs, pairs, w, h,
+                                            spare, copies, poses, m->context->debug ? &st : NULL);
+
+    if (status == VOTECL_OK && m->context->debug)
+        votecl__log(
+            m->context,
+            "ght: search %.2f ms (rotations %.2f, S %.2f, D %.2f, matches %.2f, fits "
+            "%.2f); %llu candidates, %llu maxima kept on %llu; visits S %llu D %llu "
+            "matches %llu",
+            1e3 * (st.seconds[0] + st.seconds[1] + st.seconds[2] + st.seconds[3] + st.seconds[4]),
+            1e3 * st.seconds[0], 1e3 * st.seconds[1], 1e3 * st.seconds[2], 1e3 * st.seconds[3],
+            1e3 * st.seconds[4], (unsigned long long)st.candidates, (unsigned long long)st.kept,
+            (unsigned long long)st.matched, (unsigned long long)st.s_visits,
+            (unsigned long long)st.d_visits, (unsigned long long)st.m_visits);
+    return status;
+}
+
 /* Guil's image pairings, then the rotation, scale and position searches over the capped lists
  * (poses NULL: only the pairings). The image's O space is taken from its whole pairings. */
 static votecl_status
@@ -671,8 +695,8 @@ detect_guil(votecl_ght_model *m, const uint32_t *offsets, uint32_t w, uint32_t h
         votecl__ght_ref_ospace(&m->desc, &pairs, oi);
         status = m->impl->cap(&m->run, VOTECL__GHT_IMAGE, &pairs);
         if (status == VOTECL_OK)
-            status = votecl__ght_guil(&m->desc, m->impl->stages(&m->run, &room), m->ospace, oi,
-                                      &m->pairs, &pairs, w, h, spare, copies, poses);
+            status = guil_search(m, m->impl->stages(&m->run, &room), oi, &pairs, w, h, spare,
+                                 copies, poses);
     }
     free(oi);
     votecl__ght_pairs_clear(&pairs);
@@ -707,13 +731,17 @@ static votecl_status
 detect_confidence(votecl_ght_model *m, uint32_t w, uint32_t h, votecl__ght_poses *poses)
 {
     votecl__ght_edges edges;
+    double t0 = votecl__now_seconds(), t1;
     votecl_status status = m->impl->read_edges(&m->run, &edges);
 
     if (status != VOTECL_OK)
         return status;
+    t1 = votecl__now_seconds();
     status = fail_memory(m, votecl__ght_confidence(&m->desc, &m->edges, &edges, w, h, poses->v,
                                                    poses->n, -1, &m->run.conf_memo));
     votecl__ght_edges_clear(&edges);
+    votecl__log(m->context, "ght: confidences of %zu poses %.2f ms (edges read %.2f ms)", poses->n,
+                1e3 * (votecl__now_seconds() - t1), 1e3 * (t1 - t0));
     return status;
 }
 
@@ -731,6 +759,8 @@ detect_edges(votecl_ght_model *m, uint32_t w, uint32_t h, votecl__ght_poses *pos
     else if (n > 0 && poses != NULL)
         status = detect_ballard(m, w, h, poses);
     m->impl->seconds(&m->run, &m->last.edges_seconds, &m->last.pairing_seconds);
+    votecl__log(m->context, "ght: %zu image edges %.2f ms, %zu pairings %.2f ms", n,
+                1e3 * m->last.edges_seconds, m->last.image_pairings, 1e3 * m->last.pairing_seconds);
     if (status == VOTECL_OK && poses != NULL && poses->n > 0)
         status = detect_confidence(m, w, h, poses);
     if (status == VOTECL_OK && n > 0 && m->desc.p.method == VOTECL_GHT_GUIL)

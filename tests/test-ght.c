@@ -1076,16 +1076,23 @@ check_front_edges(votecl__ght_front *f, const votecl__ght_desc *d, const gray *g
     g_free(pts);
 }
 
-/* A device and its front end for params (template centre cx, cy). */
+/* A device of ctx and its front end for params (template centre cx, cy). */
 static void
-front_new(const votecl_ght_params *params, votecl__ght_desc *d, votecl__ght_device **dev,
-          votecl__ght_front **f)
+front_new_on(votecl_context *ctx, const votecl_ght_params *params, votecl__ght_desc *d,
+             votecl__ght_device **dev, votecl__ght_front **f)
 {
     votecl__ght_desc_init(d, params);
     d->cx = 49.5;
     d->cy = 64.5;
-    g_assert_cmpint(votecl__ght_device_new(device(), d, dev), ==, VOTECL_OK);
-    g_assert_cmpint(votecl__ght_front_new(device(), *dev, d, f), ==, VOTECL_OK);
+    g_assert_cmpint(votecl__ght_device_new(ctx, d, dev), ==, VOTECL_OK);
+    g_assert_cmpint(votecl__ght_front_new(ctx, *dev, d, f), ==, VOTECL_OK);
+}
+
+static void
+front_new(const votecl_ght_params *params, votecl__ght_desc *d, votecl__ght_device **dev,
+          votecl__ght_front **f)
+{
+    front_new_on(device(), params, d, dev, f);
 }
 
 static void
@@ -1484,6 +1491,68 @@ test_opencl_front_pairs(void)
     g_free(noise.data);
 }
 
+/* The image's capped pairings on a GPU-shaped device (the S and match windows' order): each
+ * key's sorted by length, and the reference's capped list key for key. */
+static void
+check_length_order(votecl_context *ctx, const votecl_ght_params *params, const gray *g)
+{
+    votecl__ght_desc d;
+    votecl__ght_device *dev;
+    votecl__ght_front *f;
+    votecl__ght_edges edges;
+    votecl__ght_pairs ref, dv;
+    size_t keys, unsorted = 0;
+
+    front_new_on(ctx, params, &d, &dev, &f);
+    keys = (size_t)d.levels * d.levels;
+    g_assert_cmpint(
+        votecl__ght_front_canny(f, g->data, g->width, g->height, d.p.canny_low, d.p.canny_high), ==,
+        VOTECL_OK);
+    g_assert_cmpint(votecl__ght_front_read_edges(f, &edges), ==, VOTECL_OK);
+    g_assert_cmpint(votecl__ght_ref_pairs(&d, &edges, &ref), ==, VOTECL_OK);
+    votecl__ght_pairs_cap(&d, &ref);
+    g_assert_cmpint(votecl__ght_front_pairs(f, VOTECL_GHT_PAIRING_SSM, VOTECL__GHT_IMAGE, &dv), ==,
+                    VOTECL_OK);
+    g_assert_cmpint(votecl__ght_front_cap(f, VOTECL__GHT_IMAGE, &dv), ==, VOTECL_OK);
+    g_assert_cmpint(votecl__ght_front_read_pairs(f, VOTECL__GHT_IMAGE, &dv), ==, VOTECL_OK);
+    for (size_t k = 0; k < keys; k++)
+        for (uint32_t i = dv.offsets[k] + 1; i < dv.offsets[k + 1]; i++)
+            unsorted += dv.pairs[i].d < dv.pairs[i - 1].d;
+    g_assert_cmpuint(unsorted, ==, 0);
+    assert_pairs_equal(&d, &dv, &ref);
+    g_test_message("%s: L %u: %zu capped pairings in %zu keys, each key by length", g->name,
+                   d.levels, ref.n, ref.nkeys);
+    votecl__ght_pairs_clear(&dv);
+    votecl__ght_pairs_clear(&ref);
+    votecl__ght_edges_clear(&edges);
+    front_free(dev, f);
+}
+
+static void
+test_opencl_length_order(void)
+{
+    char *saved = tu_env_set("VOTECL_FORCE_SHAPE", "gpu");
+    votecl_context *ctx = tu_device_context_new(NULL);
+    votecl_ght_params p;
+    gray pic, noise;
+
+    tu_env_restore("VOTECL_FORCE_SHAPE", saved);
+    if (ctx == NULL)
+        return;
+    g_assert_true(votecl__ght_length_windows(ctx));
+    pic = gray_of_file("pic1.png");
+    noise = gray_noise(61, 37, 0x61);
+    votecl_ght_params_init(&p, VOTECL_GHT_GUIL);
+    check_length_order(ctx, &p, &pic);
+    p.levels = 16; /* few bins: keys over the cap */
+    p.xi = 180;
+    p.angle_epsilon = 0;
+    check_length_order(ctx, &p, &noise);
+    g_free(pic.data);
+    g_free(noise.data);
+    votecl_context_free(ctx);
+}
+
 /* Device poses of Ballard's accumulator equal the reference's, candidate for candidate. */
 static void
 check_front_ballard(const votecl_ght_params *params, const gray *templ, const gray *g)
@@ -1851,10 +1920,12 @@ test_opencl_guil_batches(void)
     votecl__ght_device_replication(k[0].dev, &local, &g);
     for (int r = 0; r < 2; r++) { /* room 0: no limit; 1: one candidate at a time */
         votecl__ght_stages st = {counted_sspace, counted_dpeaks, counted_matches, &k[r]};
-        g_assert_cmpint(votecl__ght_guil(&d, &st, ot, oi, &tp, &ip, 200, 150, r, g, &poses[r]), ==,
-                        VOTECL_OK);
-        g_assert_cmpint(votecl__ght_guil(&d, NULL, ot, oi, &tp, &ip, 200, 150, r, 0, &poses[2 + r]),
-                        ==, VOTECL_OK);
+        g_assert_cmpint(
+            votecl__ght_guil(&d, &st, ot, oi, &tp, &ip, 200, 150, r, g, &poses[r], NULL), ==,
+            VOTECL_OK);
+        g_assert_cmpint(
+            votecl__ght_guil(&d, NULL, ot, oi, &tp, &ip, 200, 150, r, 0, &poses[2 + r], NULL), ==,
+            VOTECL_OK);
     }
     g_test_message("%zu D calls of %zu candidates at most, then %zu of %zu", k[0].calls, k[0].most,
                    k[1].calls, k[1].most);
@@ -2300,7 +2371,8 @@ assert_examines_zero(const votecl__ght_desc *d, const votecl__ght_pairs *tp,
     r->scales = d->scales;
     votecl__ght_ref_ospace(d, tp, ot);
     votecl__ght_ref_ospace(d, ip, oi);
-    g_assert_cmpint(votecl__ght_guil(d, &st, ot, oi, tp, ip, w, h, 0, 0, &poses), ==, VOTECL_OK);
+    g_assert_cmpint(votecl__ght_guil(d, &st, ot, oi, tp, ip, w, h, 0, 0, &poses, NULL), ==,
+                    VOTECL_OK);
     for (size_t i = 0; i < r->n; i++)
         near |= r->b[i] <= 1 || r->b[i] + 1 >= d->levels;
     g_test_message("large template: %zu rotations examined, one within a bin of 0: %d", r->n,
@@ -2500,6 +2572,7 @@ static const tu_test tests[] = {
     {TU_DEVICE, "ght/small-groups", {test_opencl_small_groups}},
     {TU_DEVICE, "ght/front-edges", {test_opencl_front_edges}},
     {TU_DEVICE, "ght/front-pairs", {test_opencl_front_pairs}},
+    {TU_DEVICE, "ght/length-order", {test_opencl_length_order}},
     {TU_DEVICE, "ght/front-ballard", {test_opencl_front_ballard}},
     {TU_DEVICE, "ght/front-degenerate", {test_opencl_front_degenerate}},
     {TU_DEVICE, "ght/front-stats", {test_opencl_front_stats}},
