@@ -320,6 +320,7 @@ typedef struct batch_result {
     char *json; /* owned: header, inputs, parameters and results, one line in braces */
     char error[600];
     double seconds;
+    double finished; /* tool_now() when the worker finished it */
 } batch_result;
 
 typedef struct batch_state {
@@ -334,14 +335,24 @@ typedef struct batch_state {
     uint64_t written;      /* records of this run written (rank 0) */
     double t0;
     double open_seconds; /* opening the devices (contexts): start-up included counts it */
-    /* start-up excluded: the items emitted after every worker's first (its plans built, its
-     * kernels compiled or loaded) over the time since */
-    unsigned char *warm;   /* owned: 1 for each worker that emitted an item */
-    unsigned warmed;       /* workers that did */
-    double t_warm;         /* when the last of them emitted its first */
-    uint64_t emitted;      /* this process's items emitted */
-    uint64_t emitted_warm; /* ... up to and including that one */
-    uint64_t failed;       /* this process's items emitted with an error */
+    /* start-up excluded: the items a worker finished after every worker had finished its first
+     * (its plans built, its kernels compiled or loaded), over the time from then to the last
+     * item finished. Finish times, not emission: records leave in input order, so a worker
+     * slow to start holds back the items the others finished meanwhile and would release them
+     * at once (a rate of tens of thousands a second). A worker's first item is the first it
+     * finishes (workers take items in order), so the start-up's end is known once each
+     * worker's first item is emitted; the finish times of the items emitted before that are
+     * kept until then (a few: their indices are below the last worker's first). */
+    unsigned char *warm; /* owned: 1 for each worker that emitted an item */
+    unsigned warmed;     /* workers that did */
+    double t_warm;       /* the latest of their first items' finish times */
+    double t_last;       /* the latest finish time of an item emitted */
+    double *early;       /* owned: finish times of items emitted before every worker's first */
+    size_t nearly, early_cap;
+    int early_lost;      /* out of memory for early: no start-up excluded rate */
+    uint64_t emitted;    /* this process's items emitted */
+    uint64_t after_warm; /* ... finished after t_warm (counted once t_warm is known) */
+    uint64_t failed;     /* this process's items emitted with an error */
     int loader_ended;
     votecl_batch *batch;
     void **states;          /* owned: each worker's state for the case */
@@ -607,6 +618,7 @@ batch_process(void *user, votecl_context *ctx, unsigned worker, uint64_t index, 
     if (it->error[0] != '\0')
         return VOTECL_INVALID_ARGUMENT;
     st = compute_json(s->a, ctx, &s->states[worker], it, r, annotate ? &annotated : NULL);
+    r->finished = tool_now();
     if (st != VOTECL_OK)
         snprintf(r->error, sizeof r->error, "%s: %s", votecl_status_string(st),
                  votecl_context_get_error(ctx));
@@ -716,18 +728,47 @@ write_frame(batch_state *s, const batch_item *it)
     return rc ? VOTECL_INVALID_ARGUMENT : VOTECL_OK;
 }
 
-/* The start-up's end: every worker's first item emitted (see batch_state). */
+/* Items of early finished after t_warm, counted into after_warm; early emptied. */
 static void
-note_warm(batch_state *s, unsigned worker, int failed)
+count_early(batch_state *s)
 {
+    for (size_t i = 0; i < s->nearly; i++)
+        s->after_warm += s->early[i] > s->t_warm;
+    s->nearly = 0;
+}
+
+/* One item emitted, finished at `finished` by worker: the start-up's end is the latest first
+ * item's finish time of the workers (see batch_state). */
+static void
+note_warm(batch_state *s, unsigned worker, int failed, double finished)
+{
+    unsigned workers = votecl_batch_workers(s->batch);
+
     s->emitted++;
     s->failed += failed != 0;
-    if (s->warm == NULL || s->warm[worker])
+    s->t_last = finished > s->t_last ? finished : s->t_last;
+    if (s->warm == NULL)
         return;
-    s->warm[worker] = 1;
-    s->warmed++;
-    s->t_warm = tool_now();
-    s->emitted_warm = s->emitted;
+    if (s->warmed == workers) {
+        s->after_warm += finished > s->t_warm;
+        return;
+    }
+    if (s->nearly == s->early_cap && !s->early_lost) {
+        size_t cap = s->early_cap ? 2 * s->early_cap : 64;
+        double *grown = realloc(s->early, cap * sizeof *grown);
+        s->early_lost = grown == NULL;
+        s->early = grown ? grown : s->early;
+        s->early_cap = grown ? cap : s->early_cap;
+    }
+    if (!s->early_lost)
+        s->early[s->nearly++] = finished;
+    if (!s->warm[worker]) {
+        s->warm[worker] = 1;
+        s->warmed++;
+        s->t_warm = finished > s->t_warm ? finished : s->t_warm;
+    }
+    if (s->warmed == workers)
+        count_early(s);
 }
 
 static votecl_status
@@ -740,7 +781,8 @@ batch_emit(void *user, uint64_t index, void *item, void *result, votecl_status s
     votecl_status st = line ? VOTECL_OK : VOTECL_OUT_OF_HOST_MEMORY;
     (void)index;
     (void)status;
-    note_warm(s, worker, status != VOTECL_OK || it->error[0] != '\0');
+    note_warm(s, worker, status != VOTECL_OK || it->error[0] != '\0',
+              result ? ((batch_result *)result)->finished : tool_now());
     if (st == VOTECL_OK && s->a->frames_dir && it->image.data)
         st = write_frame(s, it);
 #ifdef HAVE_MPI
@@ -848,10 +890,14 @@ batch_features(void)
 /* This process's rates, start-up included (from opening the devices; --preload's reading
  * excluded) and excluded (after every worker's first item), on stderr. */
 static void
-report_rates(const batch_state *s, double t_end)
+report_rates(batch_state *s, double t_end)
 {
-    double open = s->open_seconds, run = t_end - s->t0, warm = t_end - s->t_warm;
-    uint64_t after = s->emitted - s->emitted_warm;
+    double open = s->open_seconds, run = t_end - s->t0, warm;
+    uint64_t after;
+
+    count_early(s); /* fewer items than workers: the start-up ends with the last first item */
+    warm = s->t_last - s->t_warm;
+    after = s->early_lost ? 0 : s->after_warm;
     fprintf(stderr,
             "votecl batch: rank %d: %llu item(s) in %.3f s, devices opened in %.3f s: %.1f "
             "items/s start-up included (%.1f from the run's start)",
@@ -957,6 +1003,7 @@ tool_cmd_batch(tool_options *options, int argc, char **argv)
             a.c->state_free(s.states[w]);
     free(s.states);
     free(s.warm);
+    free(s.early);
     votecl_batch_free(s.batch);
     batch_source_free(s.source);
     batch_out_close(&s.out);
