@@ -380,14 +380,36 @@ hog_svm_window(GLOBAL const float *hist, GLOBAL const int *jobs, uint njobs,
     }
     hog_score_store(win, bias + s, threshold, scores, hits);
 #else
-    /* descriptor element k: block (j, i) = (b / HOG_BLOCKS_Y, b % HOG_BLOCKS_Y), b = k / len */
-    for (uint k = lid; k < HOG_DESC_LEN; k += HOG_LOCAL) {
-        uint b = k / HOG_BLOCK_LEN, e = k % HOG_BLOCK_LEN;
-        uint j = b / HOG_BLOCKS_Y, i = b % HOG_BLOCKS_Y;
-        uint gx = (wx * HOG_WSTRIDE_X + j * HOG_BSTRIDE_X) / HOG_GRID_X;
-        uint gy = (wy * HOG_WSTRIDE_Y + i * HOG_BSTRIDE_Y) / HOG_GRID_Y;
+    /* descriptor element k: element e of block (j, i) = (b / HOG_BLOCKS_Y, b % HOG_BLOCKS_Y),
+     * b = k / len, walked from one k to the next without dividing (the division's ALU work
+     * was most of this loop's); the grid is the strides' gcd, so the window's first block
+     * and a block's offset in it are whole grid steps */
+    GLOBAL const float *h = h0 + ((size_t)wy * (HOG_WSTRIDE_Y / HOG_GRID_Y) * nbx +
+                                  wx * (HOG_WSTRIDE_X / HOG_GRID_X)) * HOG_BLOCK_LEN;
+    uint rows = (HOG_BSTRIDE_Y / HOG_GRID_Y) * nbx * HOG_BLOCK_LEN;
+    uint b = lid / HOG_BLOCK_LEN, e = lid % HOG_BLOCK_LEN;
+    uint j = b / HOG_BLOCKS_Y, i = b % HOG_BLOCKS_Y;
 
-        s += weights[k] * h0[((size_t)gy * nbx + gx) * HOG_BLOCK_LEN + e];
+    /* two elements an iteration: NVRTC's sm_90 code keeps 28 registers (four: 42, fewer
+     * work-groups a compute unit) */
+#pragma unroll 2
+    for (uint k = lid; k < HOG_DESC_LEN; k += HOG_LOCAL) {
+        s += weights[k] * h[i * rows + j * (HOG_BSTRIDE_X / HOG_GRID_X * HOG_BLOCK_LEN) + e];
+        e += HOG_LOCAL % HOG_BLOCK_LEN;
+        i += HOG_LOCAL / HOG_BLOCK_LEN;
+        if (e >= HOG_BLOCK_LEN) {
+            e -= HOG_BLOCK_LEN;
+            i++;
+        }
+#if HOG_LOCAL / HOG_BLOCK_LEN < HOG_BLOCKS_Y /* i < 2 HOG_BLOCKS_Y: one wrap at most */
+        if (i >= HOG_BLOCKS_Y) {
+            i -= HOG_BLOCKS_Y;
+            j++;
+        }
+#else
+        j += i / HOG_BLOCKS_Y;
+        i %= HOG_BLOCKS_Y;
+#endif
     }
     part[lid] = s;
     hog_reduce(part, lid);
