@@ -250,6 +250,29 @@ hog_reduce(LOCAL_PTR float *v, uint lid)
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
+/* A lane's pixels are read HOG_BLOCK_CHUNK at a time before any is added: their global reads
+ * overlap instead of each waiting for the one before. */
+#define HOG_BLOCK_PIX (HOG_BLOCK_W * HOG_BLOCK_H)
+#define HOG_BLOCK_CHUNK 4
+
+/* Pixel p's two weighted magnitudes added to the lane's column of part, cell by cell (its
+ * cell weights read together first). */
+INLINE void
+hog_block_pixel(LOCAL_PTR float *part, GLOBAL const float *weights, uint p, float a0, float a1,
+                uint h0, uint h1, uint lid)
+{
+    float w[HOG_NCELLS];
+
+    for (uint c = 0; c < HOG_NCELLS; c++)
+        w[c] = weights[p * HOG_NCELLS + c];
+    for (uint c = 0; c < HOG_NCELLS; c++) {
+        if (w[c] == 0.f)
+            continue;
+        part[(c * HOG_NBINS + h0) * (HOG_LOCAL + 1) + lid] += a0 * w[c];
+        part[(c * HOG_NBINS + h1) * (HOG_LOCAL + 1) + lid] += a1 * w[c];
+    }
+}
+
 KERNEL void
 hog_blocks_all(GLOBAL const float *grad, GLOBAL const uchar *bins, GLOBAL const int *jobs,
                uint njobs, GLOBAL const float *weights, GLOBAL float *out)
@@ -266,20 +289,29 @@ hog_blocks_all(GLOBAL const float *grad, GLOBAL const uchar *bins, GLOBAL const 
 
     for (uint k = 0; k < HOG_BLOCK_LEN; k++)
         part[k * (HOG_LOCAL + 1) + lid] = 0.f;
-    for (uint p = lid; p < HOG_BLOCK_W * HOG_BLOCK_H; p += HOG_LOCAL) {
-        uint i = p / HOG_BLOCK_W, j = p % HOG_BLOCK_W;
-        size_t o = base + (size_t)(oy + i) * gw + ox + j;
-        GLOBAL const float *w = weights + p * HOG_NCELLS;
-        float a0 = grad[2 * o], a1 = grad[2 * o + 1];
-        uint h0 = bins[2 * o], h1 = bins[2 * o + 1];
+    /* the lane's pixels p = lid, lid + HOG_LOCAL, ... added in that order, as before */
+    for (uint p0 = lid; p0 < HOG_BLOCK_PIX; p0 += HOG_BLOCK_CHUNK * HOG_LOCAL) {
+        float a0[HOG_BLOCK_CHUNK], a1[HOG_BLOCK_CHUNK];
+        uint h0[HOG_BLOCK_CHUNK], h1[HOG_BLOCK_CHUNK];
 
-        for (uint c = 0; c < HOG_NCELLS; c++) {
-            float wc = w[c];
-            if (wc == 0.f)
-                continue;
-            part[(c * HOG_NBINS + h0) * (HOG_LOCAL + 1) + lid] += a0 * wc;
-            part[(c * HOG_NBINS + h1) * (HOG_LOCAL + 1) + lid] += a1 * wc;
+#pragma unroll
+        for (uint q = 0; q < HOG_BLOCK_CHUNK; q++) {
+            uint p = p0 + q * HOG_LOCAL, i = p / HOG_BLOCK_W, j = p % HOG_BLOCK_W;
+            size_t o = base + (size_t)(oy + i) * gw + ox + j;
+
+            a0[q] = a1[q] = 0.f;
+            h0[q] = h1[q] = 0;
+            if (p < HOG_BLOCK_PIX) {
+                a0[q] = grad[2 * o];
+                a1[q] = grad[2 * o + 1];
+                h0[q] = bins[2 * o];
+                h1[q] = bins[2 * o + 1];
+            }
         }
+#pragma unroll
+        for (uint q = 0; q < HOG_BLOCK_CHUNK; q++)
+            if (p0 + q * HOG_LOCAL < HOG_BLOCK_PIX)
+                hog_block_pixel(part, weights, p0 + q * HOG_LOCAL, a0[q], a1[q], h0[q], h1[q], lid);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint k = lid; k < HOG_BLOCK_LEN; k += HOG_LOCAL) {
@@ -384,8 +416,9 @@ hog_svm_window(GLOBAL const float *hist, GLOBAL const int *jobs, uint njobs,
      * b = k / len, walked from one k to the next without dividing (the division's ALU work
      * was most of this loop's); the grid is the strides' gcd, so the window's first block
      * and a block's offset in it are whole grid steps */
-    GLOBAL const float *h = h0 + ((size_t)wy * (HOG_WSTRIDE_Y / HOG_GRID_Y) * nbx +
-                                  wx * (HOG_WSTRIDE_X / HOG_GRID_X)) * HOG_BLOCK_LEN;
+    GLOBAL const float *h =
+        h0 + ((size_t)wy * (HOG_WSTRIDE_Y / HOG_GRID_Y) * nbx + wx * (HOG_WSTRIDE_X / HOG_GRID_X)) *
+                 HOG_BLOCK_LEN;
     uint rows = (HOG_BSTRIDE_Y / HOG_GRID_Y) * nbx * HOG_BLOCK_LEN;
     uint b = lid / HOG_BLOCK_LEN, e = lid % HOG_BLOCK_LEN;
     uint j = b / HOG_BLOCKS_Y, i = b % HOG_BLOCKS_Y;
