@@ -300,11 +300,11 @@ corr_less(const corr *x, const corr *y)
     return x->ny < y->ny;
 }
 
-/* Sorts c[0..n) into the canonical order: pointers to them sorted (insertion sorts of runs of
- * GHT_SORT_RUN, then bottom-up merges), the entries then copied in that order. The order is
- * total on the values (equal entries are equal in all six numbers), so any sort gives the same
- * sequence, the one qsort gave; qsort's indirect comparisons were the largest part of the fits
- * on the sample pair. scratch: 8 n doubles. */
+/* Copies c[0..n) into out in the canonical order: pointers to them sorted (insertion sorts of
+ * runs of GHT_SORT_RUN, then bottom-up merges), the entries then copied in that order. The
+ * order is total on the values (equal entries are equal in all six numbers), so any sort gives
+ * the same sequence, the one qsort gave; qsort's indirect comparisons were the largest part of
+ * the fits on the sample pair. scratch: 2 n doubles (the pointers). */
 #define GHT_SORT_RUN 8u
 
 static void
@@ -334,10 +334,9 @@ corr_merge(const corr *const *src, size_t lo, size_t mid, size_t hi, const corr 
 }
 
 static void
-corr_sort(corr *c, size_t n, double *scratch)
+corr_sort(const corr *c, size_t n, double *scratch, corr *out)
 {
     const corr **src = (const corr **)scratch, **dst = src + n, **t;
-    corr *out = (corr *)(scratch + 2 * n);
 
     for (size_t i = 0; i < n; i++)
         src[i] = &c[i];
@@ -353,7 +352,6 @@ corr_sort(corr *c, size_t n, double *scratch)
     }
     for (size_t i = 0; i < n; i++)
         out[i] = *src[i];
-    memcpy(c, out, n * sizeof *c);
 }
 
 /* The point-to-line least-squares similarity of the n correspondences (terms: their
@@ -421,14 +419,27 @@ select_kth(double *x, size_t n, size_t k)
     return x[k];
 }
 
+/* Whether the residuals res within limit (those fit_once sums) are the ones of prev within
+ * prev_limit (prev NULL: all of them). */
+static int
+same_selection(const double *res, double limit, const double *prev, double prev_limit, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        if (!(res[k] > limit) != (prev == NULL || !(prev[k] > prev_limit)))
+            return 0;
+    return 1;
+}
+
 /* The trimmed fit: all correspondences, then GHT_TRIM_ROUNDS times those within GHT_TRIM
- * median absolute residuals (at least GHT_TRIM_MIN pixels). Returns 0 when there is no
+ * median absolute residuals (at least GHT_TRIM_MIN pixels). A round that keeps the previous
+ * fit's correspondences ends the rounds: it would sum the same terms in the same order, so it
+ * and every later round would give that fit again, bit for bit. Returns 0 when there is no
  * fit. */
 static int
 fit_trimmed(const corr *c, size_t n, double *scratch, similarity *s)
 {
-    double *sel = scratch, *res = scratch + n;
-    double *terms = scratch + 2 * n;
+    double *sel = scratch, *res = scratch + n, *prev_res = NULL, *t;
+    double *terms = scratch + 3 * n, prev_limit = 0;
     similarity prev;
 
     if (n > GHT_FIT_MAX)
@@ -443,11 +454,17 @@ fit_trimmed(const corr *c, size_t n, double *scratch, similarity *s)
             sel[k] = res[k] = fabs(residual(&c[k], s));
         limit = GHT_TRIM * select_kth(sel, n, n / 2);
         limit = limit > GHT_TRIM_MIN ? limit : GHT_TRIM_MIN;
+        if (same_selection(res, limit, prev_res, prev_limit, n))
+            break;
         prev = *s;
         if (fit_once(terms, n, res, limit, s) == 0) {
             *s = prev;
             break;
         }
+        t = prev_res != NULL ? prev_res : scratch + 2 * n; /* res and prev_res swap */
+        prev_res = res;
+        prev_limit = limit;
+        res = t;
     }
     return 1;
 }
@@ -494,26 +511,36 @@ correspondences(const votecl__ght_desc *desc, const double *normals,
     }
 }
 
-votecl_status
-votecl__ght_fit(const votecl__ght_desc *desc, const double *normals,
-                const votecl__ght_match *m, size_t n, votecl_ght_pose *pose)
+/* The doubles a fit of n matches uses: their 2 n correspondences as made and as sorted (6
+ * doubles each, twice), the fit's scratch (VOTECL__GHT_FIT_SCRATCH a correspondence, the sort
+ * using 2 of them); 0 when too many. */
+static size_t
+fit_doubles(size_t n)
 {
-    corr *c;
+    size_t each = 2 * (12 + VOTECL__GHT_FIT_SCRATCH);
+
+    return n <= SIZE_MAX / sizeof(double) / each ? n * each : 0;
+}
+
+votecl_status
+votecl__ght_fit(const votecl__ght_desc *desc, const double *normals, const votecl__ght_match *m,
+                size_t n, votecl__ght_fit_buf *buf, votecl_ght_pose *pose)
+{
+    size_t need = fit_doubles(n);
     double *scratch;
+    corr *c, *sorted;
     similarity s;
 
     if (n < 4)
         return VOTECL_OK;
-    c = votecl__malloc(2 * n * sizeof *c);
-    scratch = votecl__malloc(2 * n * VOTECL__GHT_FIT_SCRATCH * sizeof *scratch);
-    if (c == NULL || scratch == NULL) {
-        free(c);
-        free(scratch);
+    if (need == 0 || votecl__grow((void **)&buf->v, &buf->capacity, need, sizeof *buf->v, 0))
         return VOTECL_OUT_OF_HOST_MEMORY;
-    }
+    c = (corr *)buf->v;
+    sorted = c + 2 * n;
+    scratch = buf->v + 24 * n;
     correspondences(desc, normals, m, n, c);
-    corr_sort(c, 2 * n, scratch); /* scratch: 32 doubles a match, the sort needs 16 */
-    if (fit_trimmed(c, 2 * n, scratch, &s)) {
+    corr_sort(c, 2 * n, scratch, sorted);
+    if (fit_trimmed(sorted, 2 * n, scratch, &s)) {
         double scale = hypot(s.a, s.b);
         double angle = votecl__ght_degrees(atan2(s.b, s.a) * 180.0 / GHT_PI);
         /* a fit far from the Hough estimate followed clutter: keep the Hough pose */
@@ -525,8 +552,6 @@ votecl__ght_fit(const votecl__ght_desc *desc, const double *normals,
             pose->y = s.y0;
         }
     }
-    free(c);
-    free(scratch);
     return VOTECL_OK;
 }
 

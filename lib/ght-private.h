@@ -255,17 +255,24 @@ void votecl__ght_normals(const votecl__ght_desc *desc, double *normals);
 /* The trimmed point-to-line least-squares similarity (a, b, x0, y0: image point
  * (a u - b v + x0, b u + a v + y0) of template offset (u, v)) of n correspondences, six
  * doubles each: template offset u, v, image point x, y, the image edge's unit normal;
- * scratch: VOTECL__GHT_FIT_SCRATCH n doubles (two per correspondence and its
+ * scratch: VOTECL__GHT_FIT_SCRATCH n doubles (three per correspondence and its
  * VOTECL__GHT_FIT_TERMS terms). The sums follow the order of c: give them in an order that
  * does not depend on the device. Returns 0 when there is no fit (fewer than 8, singular). */
 #define VOTECL__GHT_FIT_TERMS 14u
-#define VOTECL__GHT_FIT_SCRATCH (2u + VOTECL__GHT_FIT_TERMS)
+#define VOTECL__GHT_FIT_SCRATCH (3u + VOTECL__GHT_FIT_TERMS)
 int votecl__ght_fit_points(const double *c, size_t n, double *scratch, double out[4]);
+/* The scratch of votecl__ght_fit, grown as needed and kept over the fits of a search (a
+ * malloc and free a fit cost page faults); release v with free. */
+typedef struct votecl__ght_fit_buf {
+    double *v;
+    size_t capacity;
+} votecl__ght_fit_buf;
 /* Replaces the angle, scale and position of pose (the Hough estimate) by the trimmed
  * least-squares similarity of the n matches of one maximum, unless it strays from it; the
  * result does not depend on the order of the matches. Statuses: out of host memory. */
 votecl_status votecl__ght_fit(const votecl__ght_desc *desc, const double *normals,
-                              const votecl__ght_match *m, size_t n, votecl_ght_pose *pose);
+                              const votecl__ght_match *m, size_t n, votecl__ght_fit_buf *buf,
+                              votecl_ght_pose *pose);
 /* The matches of the pairings that agree under bin shifts b - tol .. b + tol at angle and
  * scale, against the label map of a gw x gh grid (appended, unsorted); only the pairings
  * whose vectors fit within span (votecl__ght_match_span; INFINITY: all) are examined. */

@@ -607,6 +607,7 @@ lap(votecl__ght_search_stats *st, int slot, double *t0)
 static votecl_status
 fits(search *s, votecl__ght_poses *out, votecl__ght_search_stats *stats, double *t0)
 {
+    votecl__ght_fit_buf buf = {NULL, 0};
     votecl_status status;
 
     for (size_t k = 0; k < s->kept; k++)
@@ -621,10 +622,11 @@ fits(search *s, votecl__ght_poses *out, votecl__ght_search_stats *stats, double 
         votecl_ght_pose pose = s->h[k].pose;
         size_t n = s->first[k + 1] - s->first[k];
         if ((status = votecl__ght_fit(s->desc, s->normals,
-                                      n > 0 ? &s->matches.v[s->first[k]] : NULL, n, &pose)) ==
+                                      n > 0 ? &s->matches.v[s->first[k]] : NULL, n, &buf, &pose)) ==
             VOTECL_OK)
             status = votecl__ght_poses_push(out, &pose);
     }
+    free(buf.v);
     lap(stats, 4, t0);
     return status;
 }
