@@ -197,9 +197,7 @@ votecl__ght_ref_pairs(const votecl__ght_desc *desc, const votecl__ght_edges *edg
 void
 votecl__ght_pairs_clear(votecl__ght_pairs *pairs)
 {
-    free(pairs->pairs);
-    free(pairs->offsets);
-    free(pairs->keys);
+    VOTECL__FREE_ALL(pairs->pairs, pairs->offsets, pairs->keys);
     memset(pairs, 0, sizeof *pairs);
 }
 

@@ -311,9 +311,7 @@ votecl__ght_rtable_build(const votecl__ght_edges *edges, uint32_t levels, double
 void
 votecl__ght_rtable_clear(votecl__ght_rtable *table)
 {
-    free(table->dx);
-    free(table->dy);
-    free(table->offsets);
+    VOTECL__FREE_ALL(table->dx, table->dy, table->offsets);
     memset(table, 0, sizeof *table);
 }
 

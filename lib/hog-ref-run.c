@@ -13,12 +13,7 @@ typedef struct ref_level {
 static void
 ref_level_free(ref_level *r)
 {
-    free(r->crop);
-    free(r->level);
-    free(r->padded);
-    free(r->bins);
-    free(r->grad);
-    free(r->hist);
+    VOTECL__FREE_ALL(r->crop, r->level, r->padded, r->bins, r->grad, r->hist);
 }
 
 /* Job j's region of the converted source into r->crop. */

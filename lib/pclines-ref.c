@@ -594,11 +594,7 @@ votecl__pclines_edge_map_init(votecl__pclines_edge_map *map, const votecl__pclin
 void
 votecl__pclines_edge_map_free(votecl__pclines_edge_map *map)
 {
-    free(map->sorted);
-    free(map->ranks);
-    free(map->rows);
-    free(map->columns);
-    free(map->filled);
+    VOTECL__FREE_ALL(map->sorted, map->ranks, map->rows, map->columns, map->filled);
     map->sorted = NULL;
     map->ranks = NULL;
     map->rows = map->columns = NULL;
