@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 #include <libavutil/imgutils.h>
+#include <libavutil/mem.h>
 #include <libswscale/swscale.h>
 #endif
 
@@ -342,6 +344,11 @@ video_probe(video *v, const char *path, int threads, int colour, const AVCodec *
     if (fd < 0)
         return -1;
     close(fd); /* FFmpeg opens it by name */
+    /* A demuxer sizes some tables from the file's header (an MP4's sample tables: a 1.8 KB
+     * file asked for 2 GB under the fuzzer); no single allocation of FFmpeg's may exceed
+     * the whole memory budget, so such a file is refused as one FFmpeg cannot open. */
+    av_max_alloc(tool_memory_budget_whole() < INT_MAX ? (size_t)tool_memory_budget_whole()
+                                                      : (size_t)INT_MAX);
     if ((err = avformat_open_input(&v->format, path, NULL, NULL)) < 0)
         return av_fail(path, "not a video FFmpeg can open", err, error, size);
     for (unsigned i = 0; i < v->format->nb_streams; i++)

@@ -318,6 +318,12 @@ tool_memory_budget(void)
     return memory_budget / budget_sharers;
 }
 
+uint64_t
+tool_memory_budget_whole(void)
+{
+    return memory_budget;
+}
+
 void
 tool_memory_budget_share(unsigned workers)
 {

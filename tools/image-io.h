@@ -93,6 +93,8 @@ void tool_image_limit_side(size_t side);
 void tool_memory_budget_set(uint64_t bytes); /* --memory-budget */
 /* The budget of one image: all of it, or its share where several work at once. */
 uint64_t tool_memory_budget(void);
+/* The whole budget, not shared among the workers (one allocation never exceeds it). */
+uint64_t tool_memory_budget_whole(void);
 /* votecl batch: workers images are worked on at once, each within budget / workers. */
 void tool_memory_budget_share(unsigned workers);
 
