@@ -9,15 +9,15 @@
 
 typedef struct votecl__pclines_desc {
     uint32_t width, height;
-    uint32_t d;          /* 2d columns */
-    uint32_t rows;       /* V */
-    uint32_t m;          /* M = max(W, H) - 1 */
-    uint64_t k;          /* floor(2^32 V / ((2M + 1) d)) */
-    unsigned half;       /* n / 2 */
-    uint32_t threshold;  /* resolved, >= 1 */
-    unsigned radius;     /* resolved; 0: no orientation */
-    unsigned kernel;     /* 3, 5 or 7: side of the Sobel operator giving the orientation */
-    int64_t edge_t2;     /* edge_threshold^2 */
+    uint32_t d;         /* 2d columns */
+    uint32_t rows;      /* V */
+    uint32_t m;         /* M = max(W, H) - 1 */
+    uint64_t k;         /* floor(2^32 V / ((2M + 1) d)) */
+    unsigned half;      /* n / 2 */
+    uint32_t threshold; /* resolved, >= 1 */
+    unsigned radius;    /* resolved; 0: no orientation */
+    unsigned kernel;    /* 3, 5 or 7: side of the Sobel operator giving the orientation */
+    int64_t edge_t2;    /* edge_threshold^2 */
 } votecl__pclines_desc;
 
 /* Resolves params into desc (params already validated). */
@@ -62,8 +62,7 @@ size_t votecl__pclines_ref_edges(const votecl__pclines_desc *desc, const void *d
 
 /* Algorithm 1: every point votes into space (2d * V counts, overwritten). */
 void votecl__pclines_ref_accumulate(const votecl__pclines_desc *desc,
-                                    const votecl__pclines_point *points, size_t n,
-                                    uint32_t *space);
+                                    const votecl__pclines_point *points, size_t n, uint32_t *space);
 
 /* A TS-space maximum: its cell and votes. */
 typedef struct votecl__pclines_max {
@@ -147,6 +146,15 @@ votecl_status votecl__pclines_lines(const votecl__pclines_desc *desc, votecl__pc
  * degrees of its normal (votecl-lines.h); returns 1, or 0 leaving it alone when fewer than
  * three are found, or -1 when out of memory. map: the source's edges (tiles filled as the fit
  * reaches them); scratch: the fit's, reused from line to line. */
+/* The edge bits (votecl__pclines_sobel()'s test against t2, at most 2^22) of 32 interior
+ * pixels of a u8 row from r1 (r0, r2: the rows above and below; each readable from index -1
+ * to 32), pixel i at bit i: the vector form where the host has one (SSE2), and the scalar
+ * form every host runs, which the tests hold it to. */
+uint32_t votecl__pclines_edge_bits(const uint8_t *r0, const uint8_t *r1, const uint8_t *r2,
+                                   int32_t t2);
+uint32_t votecl__pclines_edge_bits_scalar(const uint8_t *r0, const uint8_t *r1, const uint8_t *r2,
+                                          int32_t t2);
+
 int votecl__pclines_refine(votecl__pclines_edge_map *map, votecl__segment_points *scratch,
                            votecl_lines_line *line);
 

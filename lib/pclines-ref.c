@@ -22,8 +22,8 @@
 #define VOTECL__PCLINES_FIT_TURN (10.0 * M_PI / 180.0)
 
 void
-votecl__pclines_desc_init(votecl__pclines_desc *desc, const votecl_lines_params *p,
-                          uint32_t width, uint32_t height)
+votecl__pclines_desc_init(votecl__pclines_desc *desc, const votecl_lines_params *p, uint32_t width,
+                          uint32_t height)
 {
     uint32_t big = width > height ? width : height, small = width < height ? width : height;
 
@@ -115,8 +115,8 @@ to_int_gradient(float g)
 }
 
 void
-votecl__pclines_sobel(const void *data, votecl_dtype dtype, uint32_t width, uint32_t x,
-                      uint32_t y, int32_t *gx, int32_t *gy)
+votecl__pclines_sobel(const void *data, votecl_dtype dtype, uint32_t width, uint32_t x, uint32_t y,
+                      int32_t *gx, int32_t *gy)
 {
     size_t w = width;
 
@@ -143,9 +143,8 @@ clamp_coord(int64_t v, uint32_t n)
 }
 
 void
-votecl__pclines_orientation(const votecl__pclines_desc *desc, const void *data,
-                            votecl_dtype dtype, uint32_t x, uint32_t y, int32_t *gx,
-                            int32_t *gy)
+votecl__pclines_orientation(const votecl__pclines_desc *desc, const void *data, votecl_dtype dtype,
+                            uint32_t x, uint32_t y, int32_t *gx, int32_t *gy)
 {
     int k = (int)desc->kernel / 2 - 1, h = (int)desc->kernel / 2;
     const uint8_t *p = data;
@@ -404,17 +403,10 @@ edge_bits16(const uint8_t *r0, const uint8_t *r1, const uint8_t *r2, __m128i lim
 }
 #endif
 
-/* The edge bits of 32 interior pixels of a u8 row from r1 (r0, r2: the rows above and
- * below), pixel i at bit i; t2: the squared threshold, at most 2^22 (above every u8
- * gradient's square). */
-static uint32_t
-edge_bits_u8(const uint8_t *r0, const uint8_t *r1, const uint8_t *r2, int32_t t2)
+uint32_t
+votecl__pclines_edge_bits_scalar(const uint8_t *r0, const uint8_t *r1, const uint8_t *r2,
+                                 int32_t t2)
 {
-#ifdef __SSE2__
-    __m128i limit = _mm_set1_epi32(t2 - 1);
-
-    return edge_bits16(r0, r1, r2, limit) | edge_bits16(r0 + 16, r1 + 16, r2 + 16, limit) << 16;
-#else
     uint32_t word = 0;
 
     for (int i = 0; i < (int)EDGE_TILE; i++) { /* signed: the operator reads r[i - 1] */
@@ -422,6 +414,17 @@ edge_bits_u8(const uint8_t *r0, const uint8_t *r1, const uint8_t *r2, int32_t t2
         word |= (uint32_t)(gx * gx + gy * gy >= t2) << i;
     }
     return word;
+}
+
+uint32_t
+votecl__pclines_edge_bits(const uint8_t *r0, const uint8_t *r1, const uint8_t *r2, int32_t t2)
+{
+#ifdef __SSE2__
+    __m128i limit = _mm_set1_epi32(t2 - 1);
+
+    return edge_bits16(r0, r1, r2, limit) | edge_bits16(r0 + 16, r1 + 16, r2 + 16, limit) << 16;
+#else
+    return votecl__pclines_edge_bits_scalar(r0, r1, r2, t2);
 #endif
 }
 
@@ -437,8 +440,8 @@ edge_word(const votecl__pclines_edge_map *map, uint32_t y, uint32_t x0, uint32_t
 
     if (map->source.dtype == VOTECL_DTYPE_U8 && x1 - x0 == EDGE_TILE) {
         const uint8_t *r1 = (const uint8_t *)map->source.data + y * w + x0;
-        return edge_bits_u8(r1 - w, r1, r1 + w,
-                            (int32_t)(desc->edge_t2 < 1 << 22 ? desc->edge_t2 : 1 << 22));
+        return votecl__pclines_edge_bits(
+            r1 - w, r1, r1 + w, (int32_t)(desc->edge_t2 < 1 << 22 ? desc->edge_t2 : 1 << 22));
     }
     for (uint32_t x = x0; x < x1; x++) {
         votecl__pclines_sobel(map->source.data, map->source.dtype, desc->width, x, y, &gx, &gy);
@@ -798,7 +801,7 @@ pclines_segment(const votecl__pclines_desc *desc, const votecl__segment_walker *
                 votecl_lines_line *line)
 {
     votecl__segment_line walk = {-line->c * line->a, -line->c * line->b, line->a, line->b,
-                                 desc->width, desc->height};
+                                 desc->width,        desc->height};
 
     return votecl__segment_report(&walk, w, &line->has_segment, &line->x0, &line->y0, &line->x1,
                                   &line->y1);

@@ -143,8 +143,7 @@ plan_new(votecl_context *context, const votecl_lines_params *p, size_t width, si
 /* Runs an image (view != NULL) or an edge list; fills r. Returns 0 on success. */
 static int
 run(votecl_context *context, const votecl_lines_params *p, size_t width, size_t height,
-    const votecl_image *view, const votecl_lines_edge *edges, size_t n, size_t capacity,
-    result *r)
+    const votecl_image *view, const votecl_lines_edge *edges, size_t n, size_t capacity, result *r)
 {
     votecl_lines_plan *plan = plan_new(context, p, width, height);
     votecl_status status;
@@ -162,8 +161,8 @@ run(votecl_context *context, const votecl_lines_params *p, size_t width, size_t 
     votecl_lines_plan_params(plan, &r->resolved);
     g_assert_cmpint(votecl_lines_plan_last_stats(plan, &r->stats), ==, VOTECL_OK);
     r->space = g_new(uint32_t, (size_t)r->columns * r->rows);
-    g_assert_cmpint(votecl_lines_plan_read_space(plan, r->space, (size_t)r->columns * r->rows),
-                    ==, VOTECL_OK);
+    g_assert_cmpint(votecl_lines_plan_read_space(plan, r->space, (size_t)r->columns * r->rows), ==,
+                    VOTECL_OK);
     votecl_lines_plan_free(plan);
     return 0;
 }
@@ -377,9 +376,9 @@ test_ref_keys(void)
     votecl_lines_params_init(&p);
     votecl__pclines_desc_init(&d, &p, 200, 100);
     g_assert_cmpuint(d.d, ==, 100);
-    g_assert_cmpuint(votecl__pclines_key(&d, 50, 0), ==, 100);  /* vertical line: u = 0 */
+    g_assert_cmpuint(votecl__pclines_key(&d, 50, 0), ==, 100); /* vertical line: u = 0 */
     g_assert_cmpuint(votecl__pclines_key(&d, -50, 0), ==, 100);
-    g_assert_cmpuint(votecl__pclines_key(&d, 0, 50), ==, 0);    /* horizontal: u = +-d */
+    g_assert_cmpuint(votecl__pclines_key(&d, 0, 50), ==, 0); /* horizontal: u = +-d */
     g_assert_cmpuint(votecl__pclines_key(&d, 0, -50), ==, 0);
     g_assert_cmpuint(votecl__pclines_key(&d, 30, 30), ==, 150); /* y = -x: u = d / 2 */
     g_assert_cmpuint(votecl__pclines_key(&d, 30, -30), ==, 50); /* y = x: u = -d / 2 */
@@ -561,16 +560,14 @@ check_synthetic(votecl_context *context, const syn_size *z, int images)
                 correct += hit;
                 if (!hit)
                     g_test_message("image %d: spurious theta %.2f deg rho %.2f votes %u", s,
-                                   r.lines[k].theta * 180 / M_PI, r.lines[k].rho,
-                                   r.lines[k].votes);
+                                   r.lines[k].theta * 180 / M_PI, r.lines[k].rho, r.lines[k].votes);
             }
         }
         result_clear(&r);
         g_free(edges);
         g_free(im.data);
     }
-    g_test_message("recall %zu/%zu, precision %zu/%zu", recalled, planted_total, correct,
-                   detected);
+    g_test_message("recall %zu/%zu, precision %zu/%zu", recalled, planted_total, correct, detected);
     g_assert_cmpuint(planted_total, >, 0);
     g_assert_cmpfloat((double)recalled / planted_total, >=, 0.99);
     g_assert_cmpfloat((double)correct / (detected ? detected : 1), >=, 0.95);
@@ -765,8 +762,7 @@ test_ref_bad_args(void)
     g_assert_cmpint(votecl_lines_run(plan, &two, &line, 1, &found), ==, VOTECL_INVALID_ARGUMENT);
     g_assert_true(tu_message_names(votecl_context_get_error(tu_ref_context), "image.channels"));
     votecl_image small = {pixels, 15, 12, 16, 1, VOTECL_DTYPE_U8};
-    g_assert_cmpint(votecl_lines_run(plan, &small, &line, 1, &found), ==,
-                    VOTECL_INVALID_ARGUMENT);
+    g_assert_cmpint(votecl_lines_run(plan, &small, &line, 1, &found), ==, VOTECL_INVALID_ARGUMENT);
     g_assert_true(tu_message_names(votecl_context_get_error(tu_ref_context), "image.width"));
     g_assert_cmpint(votecl_lines_run_edges(plan, &outside, 1, &line, 1, &found), ==,
                     VOTECL_INVALID_ARGUMENT);
@@ -826,8 +822,8 @@ check_equal(const votecl_lines_params *p, const votecl_image *view, const votecl
     result dev, ref;
     if (run(device(), p, w, h, view, e, n, MAX_LINES, &dev) == 0 &&
         run(tu_ref_context, p, w, h, view, e, n, MAX_LINES, &ref) == 0) {
-        g_test_message("%zu edges, %zu lines, %ux%u space, radius %u", ref.stats.edges,
-                       ref.found, ref.columns, ref.rows, ref.resolved.radius);
+        g_test_message("%zu edges, %zu lines, %ux%u space, radius %u", ref.stats.edges, ref.found,
+                       ref.columns, ref.rows, ref.resolved.radius);
         g_assert_cmpuint(ref.stats.edges, >, 0);
         compare_results(&dev, &ref);
         result_clear(&ref);
@@ -840,7 +836,7 @@ test_opencl_equal_image(void)
 {
     const size_t w = 151, h = 97;
     image im = gray_scene(w, h, 5);
-    float *f = g_new(float, w * h);
+    float *f = g_new(float, w *h);
     votecl_lines_params p;
     votecl_image view = image_view(&im);
     votecl_image fview = {f, w, h, w * sizeof(float), 1, VOTECL_DTYPE_F32};
@@ -1013,8 +1009,8 @@ check_equal_on(votecl_context *ctx, const votecl_lines_params *p, const votecl_i
     result dev, ref;
     if (run(ctx, p, w, h, view, NULL, 0, MAX_LINES, &dev) == 0 &&
         run(tu_ref_context, p, w, h, view, NULL, 0, MAX_LINES, &ref) == 0) {
-        g_test_message("%zu edges, %zu lines, %ux%u space", ref.stats.edges, ref.found,
-                       ref.columns, ref.rows);
+        g_test_message("%zu edges, %zu lines, %ux%u space", ref.stats.edges, ref.found, ref.columns,
+                       ref.rows);
         g_assert_cmpuint(ref.found, >, 0);
         compare_results(&dev, &ref);
         result_clear(&ref);
@@ -1129,15 +1125,14 @@ check_reuse(votecl_context *ctx, const votecl_lines_params *p, const votecl_imag
     memset(&dev, 0, sizeof dev);
     space = g_new(uint32_t, (size_t)ref.columns * ref.rows);
     g_assert_cmpint(votecl_lines_run(plan, a, dev.lines, MAX_LINES, &dev.found), ==, VOTECL_OK);
-    g_assert_cmpint(votecl_lines_plan_read_space(plan, space, (size_t)ref.columns * ref.rows),
-                    ==, VOTECL_OK);
+    g_assert_cmpint(votecl_lines_plan_read_space(plan, space, (size_t)ref.columns * ref.rows), ==,
+                    VOTECL_OK);
     g_assert_cmpint(votecl_lines_run(plan, b, dev.lines, MAX_LINES, &dev.found), ==, VOTECL_OK);
     g_assert_cmpint(votecl_lines_plan_last_stats(plan, &dev.stats), ==, VOTECL_OK);
     votecl_lines_plan_shape(plan, &dev.columns, &dev.rows);
     dev.space = space;
     for (int twice = 0; twice < 2; twice++) { /* a second read gives the same space */
-        g_assert_cmpint(votecl_lines_plan_read_space(plan, space,
-                                                     (size_t)ref.columns * ref.rows),
+        g_assert_cmpint(votecl_lines_plan_read_space(plan, space, (size_t)ref.columns * ref.rows),
                         ==, VOTECL_OK);
         compare_results(&dev, &ref);
     }
@@ -1192,7 +1187,7 @@ test_opencl_shapes(void)
     const size_t w = 151, h = 97, n = 1500;
     image a = gray_scene(w, h, 21), b = gray_scene(w, h, 22);
     votecl_image va = image_view(&a), vb = image_view(&b);
-    float *f = g_new(float, w * h);
+    float *f = g_new(float, w *h);
     votecl_image fview = {f, w, h, w * sizeof(float), 1, VOTECL_DTYPE_F32};
     votecl_lines_edge *e = g_new(votecl_lines_edge, n);
     votecl_lines_params p;
@@ -1248,9 +1243,9 @@ test_opencl_large(void)
 
 typedef struct truth_subset {
     const char *family;
-    size_t step, count; /* cases 0, step, 2 step, ... (count of them) */
-    double recall;      /* floor at the defaults (measured: docs/accuracy.md) */
-    double ends;        /* floor of the segments' ends within 3 px */
+    size_t step, count;        /* cases 0, step, 2 step, ... (count of them) */
+    double recall;             /* floor at the defaults (measured: docs/accuracy.md) */
+    double ends;               /* floor of the segments' ends within 3 px */
     double theta_max, rho_max; /* ceilings of the matched lines' errors (degrees, px) */
 } truth_subset;
 
@@ -1297,10 +1292,13 @@ check_truth(votecl_context *ctx)
             g_assert_cmpint(votecl_lines_run(plan, &view, lines, 64, &found), ==, VOTECL_OK);
             found = found < 64 ? found : 64;
             for (size_t i = 0; i < found; i++)
-                det[i] = (truth_lines_detection){.theta = lines[i].theta, .rho = lines[i].rho,
+                det[i] = (truth_lines_detection){.theta = lines[i].theta,
+                                                 .rho = lines[i].rho,
                                                  .has_ends = lines[i].has_segment,
-                                                 .x0 = lines[i].x0, .y0 = lines[i].y0,
-                                                 .x1 = lines[i].x1, .y1 = lines[i].y1};
+                                                 .x0 = lines[i].x0,
+                                                 .y0 = lines[i].y0,
+                                                 .x1 = lines[i].x1,
+                                                 .y1 = lines[i].y1};
             truth_lines_score_case(&c, det, found, &score);
             truth_lines_case_clear(&c);
         }
@@ -1403,6 +1401,28 @@ check_recorded(const votecl_lines_line *l, size_t found, const double *want, siz
     }
 }
 
+/* The edge map's vector edge test (SSE2 where the host has it) equals the scalar one on
+ * random rows, rows of only 0 and 255 (the largest gradients) and the thresholds' ends. */
+static void
+test_ref_edge_bits(void)
+{
+    uint8_t rows[3][34];
+    const int32_t t2s[] = {0, 1, 2, 100, 1600, 40000, 1040400, 1040401, 1 << 22};
+    GRand *rng = g_rand_new_with_seed(7);
+
+    for (int round = 0; round < 2000; round++) {
+        for (int r = 0; r < 3; r++)
+            for (int i = 0; i < 34; i++)
+                rows[r][i] = round % 2 ? (uint8_t)(g_rand_boolean(rng) ? 255 : 0)
+                                       : (uint8_t)g_rand_int_range(rng, 0, 256);
+        for (size_t k = 0; k < G_N_ELEMENTS(t2s); k++)
+            g_assert_cmphex(
+                votecl__pclines_edge_bits(rows[0] + 1, rows[1] + 1, rows[2] + 1, t2s[k]), ==,
+                votecl__pclines_edge_bits_scalar(rows[0] + 1, rows[1] + 1, rows[2] + 1, t2s[k]));
+    }
+    g_rand_free(rng);
+}
+
 static void
 test_ref_fit_recorded(void)
 {
@@ -1445,6 +1465,7 @@ static const tu_test tests[] = {
     {TU_PATH, "/ref/pclines/positions", {test_ref_positions}},
     {TU_PATH, "/ref/pclines/truth", {test_ref_truth}},
     {TU_PATH, "/ref/pclines/fit-recorded", {test_ref_fit_recorded}},
+    {TU_PATH, "/ref/pclines/edge-bits", {test_ref_edge_bits}},
     {TU_DEVICE, "pclines/equal-image", {test_opencl_equal_image}},
     {TU_DEVICE, "pclines/equal-edges", {test_opencl_equal_edges}},
     {TU_DEVICE, "pclines/colour", {test_opencl_colour}},
