@@ -496,13 +496,30 @@ options_or_defaults(const votecl_context_options *options, votecl_context_option
     return defaults;
 }
 
+/* VOTECL_HOST_THREADS: the threads a host stage may run on (parallel.h); unset: 0, the
+ * host's cores shared by the process's contexts. */
+static votecl_status
+resolve_host_threads(votecl_context *context)
+{
+    uint64_t threads;
+
+    if (env_size("VOTECL_HOST_THREADS", 1, &threads) != 0 || threads > 1024)
+        return votecl__fail(context, VOTECL_INVALID_ARGUMENT,
+                            "VOTECL_HOST_THREADS: '%s' is not a number of threads from 1 to 1024",
+                            getenv("VOTECL_HOST_THREADS"));
+    context->host_threads = (unsigned)threads;
+    return VOTECL_OK;
+}
+
 /* The end of both constructors after the backend's start (status): the device's shape
- * resolved; on failure the context's message goes to error and the context is freed. */
+ * and the host's threads resolved; on failure the context's message goes to error and the context is freed. */
 static votecl_status
 context_end(votecl_context *context, votecl_status status, char *error, size_t error_size)
 {
     if (status == VOTECL_OK)
         status = resolve_shape(context);
+    if (status == VOTECL_OK)
+        status = resolve_host_threads(context);
     if (status != VOTECL_OK) {
         copy_message(error, error_size, context->error);
         votecl_context_free(context);

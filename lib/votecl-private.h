@@ -91,6 +91,7 @@ struct votecl_context {
     int local_loads;             /* VOTECL_LOCAL_LOADS + 1; 0 unset */
     int local_groups;            /* VOTECL_LOCAL_GROUPS (groups per compute unit) + 1; 0 unset */
     int debug;                   /* VOTECL_DEBUG set */
+    unsigned host_threads;       /* VOTECL_HOST_THREADS; 0: the host's cores (parallel.h) */
     unsigned features;           /* VOTECL__FEATURE_* of the device (set by the backend) */
     votecl__shape shape;         /* resolved once in context.c; modules read only this */
     /* the execution-time model the engine asks (vote-private.h; model.c's, set by context.c) */

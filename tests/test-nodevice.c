@@ -3,6 +3,7 @@
  * validation of bad input through the reference backend. */
 #include "votecl-private.h"
 #include "vote-private.h"
+#include "parallel.h"
 
 #include "testutil.h"
 
@@ -1008,6 +1009,8 @@ test_profiles_env(void)
         {{"VOTECL_MAX_WORK_GROUP_SIZE=0", NULL}, "VOTECL_MAX_WORK_GROUP_SIZE"},
         {{"VOTECL_LOCAL_MEM_BYTES=12x", NULL}, "VOTECL_LOCAL_MEM_BYTES"},
         {{"VOTECL_DISABLE_FEATURES=fp64,tensor-cores", NULL}, "VOTECL_DISABLE_FEATURES"},
+        {{"VOTECL_HOST_THREADS=0", NULL}, "VOTECL_HOST_THREADS"},
+        {{"VOTECL_HOST_THREADS=2000", NULL}, "VOTECL_HOST_THREADS"},
     };
     static const char *const gcn[] = {"VOTECL_DEVICE_PROFILE=gcn", NULL};
     static const char *const gcn_cpu[] = {"VOTECL_DEVICE_PROFILE=GCN", "VOTECL_FORCE_SHAPE=cpu",
@@ -1026,6 +1029,7 @@ test_profiles_env(void)
     }
     g_assert_cmpint(context_with_env(gcn, &ctx, error, sizeof error), ==, VOTECL_OK);
     g_assert_cmpstr(ctx->shape.profile, ==, "gcn");
+    g_assert_cmpuint(ctx->host_threads, ==, 0);
     g_assert_false(ctx->shape.cpu);
     g_assert_cmpuint(ctx->shape.simd, ==, 64);
     g_assert_false(ctx->shape.features & VOTECL__FEATURE_WARP_MATCH);
@@ -1755,6 +1759,102 @@ test_kernel_barriers(void)
     g_free(dir);
 }
 
+/* --- the host team (parallel.h) --- */
+
+typedef struct {
+    uint32_t *hits;      /* per item: times run */
+    uint32_t *by;        /* per item: the worker that ran it + 1 */
+    unsigned workers;
+    size_t fail_at;      /* an item whose claim fails; SIZE_MAX: none */
+} team_case;
+
+static votecl_status
+team_items(void *user, size_t begin, size_t end, unsigned worker)
+{
+    team_case *c = user;
+
+    g_assert_cmpuint(worker, <, c->workers);
+    g_assert_cmpuint(begin, <, end);
+    for (size_t i = begin; i < end; i++) {
+        if (i == c->fail_at)
+            return VOTECL_OUT_OF_HOST_MEMORY;
+        __atomic_fetch_add(&c->hits[i], 1, __ATOMIC_RELAXED);
+        c->by[i] = worker + 1;
+    }
+    return VOTECL_OK;
+}
+
+/* Every item runs exactly once, on a worker below team.workers, for set thread counts above
+ * and below the claims (the host's core count plays no part: a set count is taken as it is)
+ * and for the shared budget (0); a failing claim is the run's status; a run of one claim
+ * stays on the caller's thread. */
+static void
+test_team(void)
+{
+    static const unsigned threads[] = {1, 2, 3, 8, 0};
+    static const size_t ns[] = {0, 1, 7, 64, 1000};
+    static const size_t grains[] = {1, 3, 64};
+    uint32_t hits[1000], by[1000];
+
+    for (size_t t = 0; t < G_N_ELEMENTS(threads); t++)
+        for (size_t k = 0; k < G_N_ELEMENTS(ns); k++)
+            for (size_t g = 0; g < G_N_ELEMENTS(grains); g++) {
+                size_t n = ns[k], claims = (n + grains[g] - 1) / grains[g];
+                votecl__team team;
+                team_case c = {hits, by, 0, SIZE_MAX};
+                memset(hits, 0, sizeof hits);
+                votecl__team_open(&team, threads[t], n, grains[g]);
+                c.workers = team.workers;
+                g_assert_cmpuint(team.workers, >=, 1);
+                g_assert_cmpuint(team.workers, <=, claims > 1 ? claims : 1);
+                if (threads[t] > 0)
+                    g_assert_cmpuint(team.workers, ==, MIN(threads[t], MAX(claims, 1)));
+                g_assert_cmpint(votecl__team_run(&team, team_items, &c), ==, VOTECL_OK);
+                for (size_t i = 0; i < n; i++)
+                    g_assert_cmpuint(hits[i], ==, 1);
+                if (claims <= 1)
+                    for (size_t i = 0; i < n; i++)
+                        g_assert_cmpuint(by[i], ==, 1);
+            }
+    for (unsigned t = 1; t <= 4; t++) {
+        votecl__team team;
+        team_case c = {hits, by, 0, 500};
+        votecl__team_open(&team, t, 1000, 10);
+        c.workers = team.workers;
+        g_assert_cmpint(votecl__team_run(&team, team_items, &c), ==, VOTECL_OUT_OF_HOST_MEMORY);
+    }
+}
+
+/* The shared budget comes back whole: teams opened and closed (run or not) leave as many
+ * helpers for the next team as there were before. */
+static void
+test_team_budget(void)
+{
+    votecl__team a, b;
+    unsigned first;
+    team_case c = {NULL, NULL, 0, SIZE_MAX};
+    uint32_t hits[4096], by[4096];
+
+    c.hits = hits;
+    c.by = by;
+    votecl__team_open(&a, 0, 4096, 1);
+    first = a.workers;
+    g_assert_cmpuint(first, ==, MIN(votecl__host_cores(), 65));
+    votecl__team_open(&b, 0, 4096, 1); /* while a holds the helpers, b gets what is left */
+    g_assert_cmpuint(b.workers, ==, 1 + (votecl__host_cores() - first));
+    votecl__team_close(&b);
+    votecl__team_close(&a);
+    votecl__team_close(&a);
+    votecl__team_open(&a, 0, 4096, 1);
+    g_assert_cmpuint(a.workers, ==, first);
+    c.workers = a.workers;
+    memset(hits, 0, sizeof hits);
+    g_assert_cmpint(votecl__team_run(&a, team_items, &c), ==, VOTECL_OK);
+    votecl__team_open(&a, 0, 4096, 1);
+    g_assert_cmpuint(a.workers, ==, first);
+    votecl__team_close(&a);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1762,6 +1862,8 @@ main(int argc, char **argv)
     g_test_set_nonfatal_assertions();
 
     g_test_add_func("/nodevice/status/strings", test_status_strings);
+    g_test_add_func("/nodevice/team/items", test_team);
+    g_test_add_func("/nodevice/team/budget", test_team_budget);
     g_test_add_func("/nodevice/status/names", test_names);
     g_test_add_func("/nodevice/sha256/vectors", test_sha256_vectors);
     g_test_add_func("/nodevice/program/relocate-log", test_relocate_log);
