@@ -4,6 +4,7 @@
 #include "votecl-private.h"
 
 #include <math.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef __SSE2__
@@ -11,6 +12,7 @@
 #endif
 
 #include "edges-private.h"
+#include "parallel.h"
 #include "pclines-private.h"
 #include "segment-private.h"
 
@@ -451,15 +453,27 @@ edge_word(const votecl__pclines_edge_map *map, uint32_t y, uint32_t x0, uint32_t
     return word;
 }
 
+/* A tile's states (map->filled). */
+enum { TILE_EMPTY = 0, TILE_FILLING = 1, TILE_FILLED = 2 };
+
+/* The bytes from one column of the column bitmap to the next: a word of 32 rows, four tiles,
+ * for every 32 rows. */
+static size_t
+column_bytes(const votecl__pclines_edge_map *map)
+{
+    return (size_t)map->tiles_y * (EDGE_TILE / EDGE_TILE_ROWS);
+}
+
 /* Sets edge (x, y)'s bit in the column bitmap. */
 static void
 mark_column(votecl__pclines_edge_map *map, uint32_t x, uint32_t y)
 {
-    map->columns[(size_t)x * map->tiles_y + y / EDGE_TILE] |= 1u << y % EDGE_TILE;
+    map->columns[(size_t)x * column_bytes(map) + y / EDGE_TILE_ROWS] |=
+        (uint8_t)(1u << y % EDGE_TILE_ROWS);
 }
 
-/* Sets the bits of tile (tx, ty) (the column bitmap's words hold 32 / EDGE_TILE_ROWS tiles'
- * bits, the others' left as they are); the image's border pixels are no edges. */
+/* Sets the bits of tile (tx, ty): its words of the rows and its bytes of the columns, which
+ * no other tile's bits share; the image's border pixels are no edges. */
 static void
 fill_tile(votecl__pclines_edge_map *map, uint32_t tx, uint32_t ty)
 {
@@ -468,18 +482,38 @@ fill_tile(votecl__pclines_edge_map *map, uint32_t tx, uint32_t ty)
     uint32_t x1 = desc->width - x0 < EDGE_TILE ? desc->width : x0 + EDGE_TILE;
     uint32_t y1 = desc->height - y0 < EDGE_TILE_ROWS ? desc->height : y0 + EDGE_TILE_ROWS;
     uint32_t ix0 = x0 > 0 ? x0 : 1, ix1 = x1 < desc->width - 1 ? x1 : desc->width - 1;
-    uint32_t keep = ~(((1u << (y1 - y0)) - 1) << y0 % EDGE_TILE);
+    uint8_t column[EDGE_TILE] = {0};
 
-    for (uint32_t x = x0; x < x1; x++)
-        map->columns[(size_t)x * map->tiles_y + y0 / EDGE_TILE] &= keep;
     for (uint32_t y = y0; y < y1; y++) {
         uint32_t word =
             y > 0 && y + 1 < desc->height && ix0 < ix1 ? edge_word(map, y, ix0, ix1) : 0;
         map->rows[(size_t)y * map->tiles_x + tx] = word;
         for (; word != 0; word &= word - 1)
-            mark_column(map, x0 + (uint32_t)__builtin_ctz(word), y);
+            column[__builtin_ctz(word)] |= (uint8_t)(1u << (y - y0));
     }
-    map->filled[(size_t)ty * map->tiles_x + tx] = 1;
+    for (uint32_t x = x0; x < x1; x++)
+        map->columns[(size_t)x * column_bytes(map) + ty] = column[x - x0];
+}
+
+/* Makes sure tile (tx, ty) is filled: fills it when no thread has begun to, else waits for
+ * the thread that has (a tile is a few hundred pixels). */
+static void
+ensure_tile(votecl__pclines_edge_map *map, uint32_t tx, uint32_t ty)
+{
+    _Atomic uint8_t *state = &map->filled[(size_t)ty * map->tiles_x + tx];
+    uint8_t seen = atomic_load_explicit(state, memory_order_acquire);
+
+    if (seen == TILE_FILLED)
+        return;
+    if (seen == TILE_EMPTY &&
+        atomic_compare_exchange_strong_explicit(state, &seen, TILE_FILLING, memory_order_relaxed,
+                                                memory_order_relaxed)) {
+        fill_tile(map, tx, ty);
+        atomic_store_explicit(state, TILE_FILLED, memory_order_release);
+        return;
+    }
+    while (atomic_load_explicit(state, memory_order_acquire) != TILE_FILLED)
+        sched_yield(); /* the filler may share this core */
 }
 
 /* Fills the tiles of the pixels x0..x1 x y0..y1 that are not yet. */
@@ -488,19 +522,30 @@ cover(votecl__pclines_edge_map *map, uint32_t x0, uint32_t y0, uint32_t x1, uint
 {
     for (uint32_t ty = y0 / EDGE_TILE_ROWS; ty <= y1 / EDGE_TILE_ROWS; ty++)
         for (uint32_t tx = x0 / EDGE_TILE; tx <= x1 / EDGE_TILE; tx++)
-            if (!map->filled[(size_t)ty * map->tiles_x + tx])
-                fill_tile(map, tx, ty);
+            ensure_tile(map, tx, ty);
 }
 
 /* Whether pixel (x, y), inside the image, is an edge of map's source. */
 static int
 is_edge(votecl__pclines_edge_map *map, long x, long y)
 {
-    uint32_t tx = (uint32_t)x / EDGE_TILE, ty = (uint32_t)y / EDGE_TILE_ROWS;
-
-    if (!map->filled[(size_t)ty * map->tiles_x + tx])
-        fill_tile(map, tx, ty);
+    ensure_tile(map, (uint32_t)x / EDGE_TILE, (uint32_t)y / EDGE_TILE_ROWS);
     return map->rows[(size_t)y * map->tiles_x + (size_t)x / EDGE_TILE] >> x % EDGE_TILE & 1u;
+}
+
+/* Word k of column x of the column bitmap (rows 32 k to 32 k + 31), of the filled tiles
+ * t0..t1 of the column (those of other tiles read as 0: another thread may be filling them). */
+static uint32_t
+column_word(const votecl__pclines_edge_map *map, uint32_t x, long k, long t0, long t1)
+{
+    const uint8_t *bytes = map->columns + (size_t)x * column_bytes(map);
+    long per = EDGE_TILE / EDGE_TILE_ROWS, first = k * per > t0 ? k * per : t0;
+    long last = k * per + per - 1 < t1 ? k * per + per - 1 : t1;
+    uint32_t word = 0;
+
+    for (long t = first; t <= last; t++)
+        word |= (uint32_t)bytes[t] << (t - k * per) * EDGE_TILE_ROWS;
+    return word;
 }
 
 /* The index in the location order of the edge at pixel (x, y), whose bit is set. */
@@ -550,7 +595,7 @@ mark_list(votecl__pclines_edge_map *map)
     int repeated = 0;
 
     memset(map->rows, 0, words * sizeof *map->rows);
-    memset(map->columns, 0, (size_t)map->desc->width * map->tiles_y * sizeof *map->columns);
+    memset(map->columns, 0, (size_t)map->desc->width * column_bytes(map));
     for (size_t i = 0; i < source->n; i++) {
         uint32_t x = source->edges[i].x, y = source->edges[i].y, bit = 1u << x % EDGE_TILE;
         uint32_t *word = &map->rows[(size_t)y * map->tiles_x + x / EDGE_TILE];
@@ -558,7 +603,8 @@ mark_list(votecl__pclines_edge_map *map)
         *word |= bit;
         mark_column(map, x, y);
     }
-    memset(map->filled, 1, (size_t)map->tiles_x * tile_rows(map->desc));
+    for (size_t t = 0; t < (size_t)map->tiles_x * tile_rows(map->desc); t++)
+        atomic_init(&map->filled[t], TILE_FILLED);
     if ((map->sorted = votecl__malloc(source->n * sizeof *map->sorted)) == NULL ||
         (!repeated && (map->ranks = votecl__malloc(words * sizeof *map->ranks)) == NULL))
         return VOTECL_OUT_OF_HOST_MEMORY;
@@ -582,11 +628,11 @@ votecl__pclines_edge_map_init(votecl__pclines_edge_map *map, const votecl__pclin
     if (source->data == NULL && (source->edges == NULL || source->n == 0))
         return VOTECL_OK; /* no edges: nothing to look at */
     map->source = *source;
+    /* calloc: TILE_EMPTY is 0 */
     if ((map->filled = votecl__calloc((size_t)map->tiles_x * tile_rows(desc), 1)) == NULL ||
         (map->rows = votecl__malloc((size_t)desc->height * map->tiles_x * sizeof *map->rows)) ==
             NULL ||
-        (map->columns =
-             votecl__malloc((size_t)desc->width * map->tiles_y * sizeof *map->columns)) == NULL ||
+        (map->columns = votecl__malloc((size_t)desc->width * column_bytes(map))) == NULL ||
         (source->data == NULL && mark_list(map) != VOTECL_OK)) {
         votecl__pclines_edge_map_free(map);
         return VOTECL_OUT_OF_HOST_MEMORY;
@@ -600,52 +646,120 @@ votecl__pclines_edge_map_free(votecl__pclines_edge_map *map)
     VOTECL__FREE_ALL(map->sorted, map->ranks, map->rows, map->columns, map->filled);
     map->sorted = NULL;
     map->ranks = NULL;
-    map->rows = map->columns = NULL;
+    map->rows = NULL;
+    map->columns = NULL;
     map->filled = NULL;
+}
+
+/* The fit's lines on a team (parallel.h): line i of a batch is maxima[i]'s, refined. */
+typedef struct fit_batch {
+    const votecl__pclines_desc *desc;
+    const votecl__pclines_max *maxima;
+    votecl__pclines_edge_map *map;   /* NULL: no fit */
+    votecl__segment_points *scratch; /* one per worker */
+    votecl_lines_line *lines;
+} fit_batch;
+
+static votecl_status
+fit_lines(void *user, size_t begin, size_t end, unsigned worker)
+{
+    fit_batch *b = user;
+
+    for (size_t i = begin; i < end; i++) {
+        line_set(b->desc, &b->maxima[i], &b->lines[i]);
+        if (b->map != NULL &&
+            votecl__pclines_refine(b->map, &b->scratch[worker], &b->lines[i]) < 0)
+            return VOTECL_OUT_OF_HOST_MEMORY;
+    }
+    return VOTECL_OK;
+}
+
+/* Sets and refines the lines of maxima[0, n) into lines on up to host_threads threads
+ * (votecl__team_open()'s figure), in claims of lines that each cross about
+ * PCLINES_FIT_CLAIM_STEPS steps of the image (a line's fit visits every step of its major
+ * axis), so that a small image's fits stay on the calling thread; *workers: the team's. */
+#define PCLINES_FIT_CLAIM_STEPS 4096u
+static votecl_status
+fit_batch_run(fit_batch *b, size_t n, unsigned host_threads, unsigned *workers)
+{
+    const votecl__pclines_desc *desc = b->desc;
+    size_t steps = desc->width > desc->height ? desc->width : desc->height;
+    votecl__team team;
+    votecl_status status;
+
+    if (b->map == NULL || b->map->rows == NULL)
+        host_threads = 1; /* no edges: nothing to fit */
+    votecl__team_open(&team, host_threads, n, (PCLINES_FIT_CLAIM_STEPS + steps - 1) / steps);
+    *workers = team.workers > *workers ? team.workers : *workers;
+    if ((b->scratch = votecl__calloc(team.workers, sizeof *b->scratch)) == NULL) {
+        votecl__team_close(&team);
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    }
+    status = votecl__team_run(&team, fit_lines, b);
+    for (unsigned w = 0; w < team.workers; w++)
+        free(b->scratch[w].xyw);
+    free(b->scratch);
+    return status;
+}
+
+/* Appends line l to kept (its a, b, c) and out unless it repeats a kept line; *taken counts
+ * the kept ones. Returns VOTECL_OUT_OF_HOST_MEMORY or VOTECL_OK. */
+static votecl_status
+keep_line(const votecl__pclines_desc *desc, const votecl_lines_line *l, double merge,
+          double **kept, size_t *room, votecl_lines_line **out, size_t *out_room, size_t capacity,
+          size_t *taken)
+{
+    if (is_duplicate(desc, l, *kept, *taken, merge))
+        return VOTECL_OK;
+    if (votecl__grow((void **)kept, room, *taken + 1, 3 * sizeof **kept, 64) != 0 ||
+        (*taken < capacity && votecl__grow((void **)out, out_room, *taken + 1, sizeof **out, 64) != 0))
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    (*kept)[3 * *taken] = l->a;
+    (*kept)[3 * *taken + 1] = l->b;
+    (*kept)[3 * *taken + 2] = l->c;
+    if (*taken < capacity)
+        (*out)[*taken] = *l;
+    (*taken)++;
+    return VOTECL_OK;
 }
 
 votecl_status
 votecl__pclines_lines(const votecl__pclines_desc *desc, votecl__pclines_max *maxima, size_t n,
                       size_t max_lines, double merge, votecl__pclines_edge_map *map,
-                      votecl_lines_line *lines, size_t capacity, size_t *found)
+                      unsigned host_threads, unsigned *workers, votecl_lines_line *lines,
+                      size_t capacity, size_t *found)
 {
     double *kept = NULL;
-    size_t taken = 0, room = 0, out_room = 0;
+    size_t taken = 0, room = 0, out_room = 0, i = 0;
     /* the lines gathered here and copied to the caller's array only when all went well: a
      * failure (out of memory in the fit or the list) leaves the caller's output untouched */
-    votecl_lines_line *out = NULL;
-    votecl__segment_points scratch = {0};
+    votecl_lines_line *out = NULL, *fitted = NULL;
+    fit_batch batch = {desc, maxima, map, NULL, NULL};
+    /* the maxima fitted at once: as many as lines are still wanted, the ones a sequential
+     * loop would fit before its last kept line, so that no fit is wasted */
+    size_t first = max_lines == 0 || max_lines > n ? n : max_lines;
     votecl_status status = VOTECL_OK;
-    votecl_lines_line l;
 
+    *workers = 1;
     if (n > 1)
         qsort(maxima, n, sizeof *maxima, max_compare);
-    for (size_t i = 0; i < n && (max_lines == 0 || taken < max_lines); i++) {
-        line_set(desc, &maxima[i], &l);
-        if (map != NULL && votecl__pclines_refine(map, &scratch, &l) < 0) {
-            status = VOTECL_OUT_OF_HOST_MEMORY;
-            break;
-        }
-        if (is_duplicate(desc, &l, kept, taken, merge))
-            continue;
-        if (votecl__grow((void **)&kept, &room, taken + 1, 3 * sizeof *kept, 64) != 0 ||
-            (taken < capacity &&
-             votecl__grow((void **)&out, &out_room, taken + 1, sizeof *out, 64) != 0)) {
-            status = VOTECL_OUT_OF_HOST_MEMORY;
-            break;
-        }
-        kept[3 * taken] = l.a;
-        kept[3 * taken + 1] = l.b;
-        kept[3 * taken + 2] = l.c;
-        if (taken < capacity)
-            out[taken] = l;
-        taken++;
+    if (first > 0 && (batch.lines = fitted = votecl__calloc(first, sizeof *fitted)) == NULL)
+        status = VOTECL_OUT_OF_HOST_MEMORY;
+    while (status == VOTECL_OK && i < n && (max_lines == 0 || taken < max_lines)) {
+        size_t size = max_lines == 0 || max_lines - taken > n - i ? n - i : max_lines - taken;
+        batch.maxima = maxima + i;
+        status = fit_batch_run(&batch, size, host_threads, workers);
+        /* in the maxima's order: which lines repeat a stronger one stays sequential */
+        for (size_t j = 0; j < size && status == VOTECL_OK; j++)
+            status = keep_line(desc, &fitted[j], merge, &kept, &room, &out, &out_room, capacity,
+                               &taken);
+        i += size;
     }
     if (status == VOTECL_OK && taken > 0 && capacity > 0)
         memcpy(lines, out, (taken < capacity ? taken : capacity) * sizeof *lines);
+    free(fitted);
     free(out);
     free(kept);
-    free(scratch.xyw);
     if (status == VOTECL_OK)
         *found = taken;
     return status;
@@ -718,15 +832,16 @@ pclines_gather(void *arg, const votecl__segment_line *line, int major_x, long a,
                double reach, votecl__segment_points *pts)
 {
     votecl__pclines_edge_map *map = arg;
-    const uint32_t *bits =
-        major_x ? map->columns + (size_t)a * map->tiles_y : map->rows + (size_t)a * map->tiles_x;
+    const uint32_t *row = map->rows + (size_t)a * map->tiles_x;
 
     if (major_x)
         cover(map, (uint32_t)a, (uint32_t)lo, (uint32_t)a, (uint32_t)hi);
     else
         cover(map, (uint32_t)lo, (uint32_t)a, (uint32_t)hi, (uint32_t)a);
     for (long k = lo / EDGE_TILE; k <= hi / EDGE_TILE; k++) {
-        uint32_t word = bits[k];
+        uint32_t word = major_x ? column_word(map, (uint32_t)a, k, lo / (long)EDGE_TILE_ROWS,
+                                              hi / (long)EDGE_TILE_ROWS)
+                                : row[k];
         if (k == lo / EDGE_TILE)
             word &= ~0u << lo % EDGE_TILE;
         if (k == hi / EDGE_TILE)

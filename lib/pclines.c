@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "pclines-private.h"
 
@@ -89,6 +90,7 @@ struct votecl_lines_plan {
     size_t points_capacity;
     int have_space;
     votecl_lines_stats last;
+    unsigned fit_workers; /* the threads the last run's fit had (0: no fit) */
     votecl__segment_list segments; /* every segment of the last run's lines */
 };
 
@@ -842,6 +844,17 @@ check_image(votecl_lines_plan *plan, const votecl_image *image, size_t *row_byte
     return status;
 }
 
+/* The process's CPU time in seconds (the debug log's figure for the fit's threads together). */
+static double
+cpu_seconds(void)
+{
+    struct timespec t;
+
+    return clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t) == 0
+               ? (double)t.tv_sec + 1e-9 * (double)t.tv_nsec
+               : 0;
+}
+
 /* source: the packed image (for the fit and segments) or the edge list (for the fit). The
  * map of its edges serves both, each pixel tested once a run. */
 static votecl_status
@@ -853,6 +866,9 @@ finish_lines(votecl_lines_plan *plan, const votecl__pclines_source *source,
     votecl__pclines_edge_map map;
     votecl_status status;
 
+    unsigned workers = 0;
+    double t0 = votecl__now_seconds(), c0 = cpu_seconds();
+
     plan->have_space = 1;
     if ((plan->params.refine || segments) &&
         votecl__pclines_edge_map_init(&map, &plan->desc, source) != VOTECL_OK)
@@ -860,7 +876,11 @@ finish_lines(votecl_lines_plan *plan, const votecl__pclines_source *source,
                             "out of memory for the lines");
     status = votecl__pclines_lines(&plan->desc, plan->host_maxima, n, plan->params.max_lines,
                                    plan->params.merge_distance, plan->params.refine ? &map : NULL,
-                                   lines, capacity, found);
+                                   plan->context->host_threads, &workers, lines, capacity, found);
+    plan->fit_workers = plan->params.refine ? workers : 0;
+    votecl__log(plan->context, "lines: %zu maxima %s on %u threads %.3f ms (CPU %.3f ms)", n,
+                plan->params.refine ? "fitted" : "set", workers,
+                1e3 * (votecl__now_seconds() - t0), 1e3 * (cpu_seconds() - c0));
     if (status != VOTECL_OK)
         status = votecl__fail(plan->context, status, "out of memory for the lines");
     else if (segments && votecl__pclines_segments(
@@ -893,6 +913,7 @@ votecl_lines_run(votecl_lines_plan *plan, const votecl_image *image, votecl_line
         return VOTECL_INVALID_ARGUMENT;
     VOTECL__ENTER_OR_RETURN(plan->context);
     plan->have_space = 0;
+    plan->fit_workers = 0;
     plan->segments.n = 0;
     if ((status = check_output(plan, lines, capacity, found)) != VOTECL_OK ||
         (status = check_image(plan, image, &row_bytes)) != VOTECL_OK ||
@@ -954,6 +975,7 @@ votecl_lines_run_buffer(votecl_lines_plan *plan, votecl_buffer *image, size_t wi
         return VOTECL_INVALID_ARGUMENT;
     VOTECL__ENTER_OR_RETURN(plan->context);
     plan->have_space = 0;
+    plan->fit_workers = 0;
     plan->segments.n = 0;
     if ((status = check_output(plan, lines, capacity, found)) != VOTECL_OK ||
         (status = check_buffer(plan, image, width, height, dtype, &bytes)) != VOTECL_OK)
@@ -1011,6 +1033,7 @@ votecl_lines_run_edges(votecl_lines_plan *plan, const votecl_lines_edge *edges, 
         return VOTECL_INVALID_ARGUMENT;
     VOTECL__ENTER_OR_RETURN(plan->context);
     plan->have_space = 0;
+    plan->fit_workers = 0;
     plan->segments.n = 0;
     if ((status = check_output(plan, lines, capacity, found)) != VOTECL_OK ||
         (status = check_edges(plan, edges, n)) != VOTECL_OK)
@@ -1049,6 +1072,12 @@ votecl_lines_plan_read_space(votecl_lines_plan *plan, uint32_t *space, size_t ca
     if ((status = device_store_space(plan)) != VOTECL_OK)
         return status;
     return votecl_buffer_read(plan->space, 0, space, cells * sizeof *space);
+}
+
+unsigned
+votecl__lines_plan_fit_workers(const votecl_lines_plan *plan)
+{
+    return plan->fit_workers;
 }
 
 votecl_status
