@@ -108,8 +108,8 @@ typedef struct votecl__pclines_source {
  * than once for each line and pass near it; an edge list's pixels are marked at once. Two
  * bitmaps, one a row at a time and one a column at a time, give the edges of a line's band
  * across a step of either axis in a word or two. Lines fitted on several threads share the
- * map: a tile's state says who fills it (once), and each tile's bits lie in words and bytes
- * of its own, read only once it is filled. */
+ * map: a tile's state says who fills it (once), and a tile's bits are read only once it is
+ * filled. */
 typedef struct votecl__pclines_edge_map {
     const votecl__pclines_desc *desc; /* borrowed */
     votecl__pclines_source source;    /* its pointers borrowed */
@@ -117,8 +117,9 @@ typedef struct votecl__pclines_edge_map {
     uint32_t *ranks;   /* owned: a list without repeated pixels: the edges before each word of
                           rows, giving an edge's place in sorted (NULL: search sorted) */
     uint32_t *rows;    /* owned: bit x % 32 of word y * tiles_x + x / 32 set at an edge (x, y) */
-    uint8_t *columns;  /* owned: bit y % 8 of byte x * 4 tiles_y + y / 8 the same: a tile's
-                          column a byte, four of them the 32 rows of a column's word */
+    _Atomic uint32_t *columns; /* owned: bit y % 32 of word x * tiles_y + y / 32 the same;
+                                  a word holds the bits of 32 / 8 tiles */
+    int shared; /* threads fill tiles: their column bits are ORed into the words atomically */
     _Atomic uint8_t *filled; /* owned: per tile (32 x 8 pixels, row by row): empty, being
                                 filled (by one thread) or filled */
     uint32_t tiles_x;  /* tiles across, words of a row */
@@ -140,13 +141,17 @@ void votecl__pclines_edge_map_free(votecl__pclines_edge_map *map);
  * leaving out a line whose extent in the image has both ends within merge px of a stronger
  * kept line (merge 0: none left out); *found is the number kept, at most max_lines (0: no
  * limit). The lines are refined on up to host_threads threads (votecl__team_open(); the
- * same lines for any figure), *workers the most a batch of them had (1: the calling thread
- * alone). Returns VOTECL_OUT_OF_HOST_MEMORY or VOTECL_OK. */
+ * same lines for any figure), threads set to what they had. Returns
+ * VOTECL_OUT_OF_HOST_MEMORY or VOTECL_OK. */
+typedef struct votecl__pclines_threads {
+    unsigned workers; /* the most a batch of fits had (1: the calling thread alone) */
+    unsigned busy;    /* the most of them that fitted a line (the others found none left) */
+} votecl__pclines_threads;
 votecl_status votecl__pclines_lines(const votecl__pclines_desc *desc, votecl__pclines_max *maxima,
                                     size_t n, size_t max_lines, double merge,
                                     votecl__pclines_edge_map *map, unsigned host_threads,
-                                    unsigned *workers, votecl_lines_line *lines, size_t capacity,
-                                    size_t *found);
+                                    votecl__pclines_threads *threads, votecl_lines_line *lines,
+                                    size_t capacity, size_t *found);
 
 /* The edge bits (votecl__pclines_sobel()'s test against t2, at most 2^22) of 32 interior
  * pixels of a u8 row from r1 (r0, r2: the rows above and below; each readable from index -1

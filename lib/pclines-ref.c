@@ -456,24 +456,22 @@ edge_word(const votecl__pclines_edge_map *map, uint32_t y, uint32_t x0, uint32_t
 /* A tile's states (map->filled). */
 enum { TILE_EMPTY = 0, TILE_FILLING = 1, TILE_FILLED = 2 };
 
-/* The bytes from one column of the column bitmap to the next: a word of 32 rows, four tiles,
- * for every 32 rows. */
-static size_t
-column_bytes(const votecl__pclines_edge_map *map)
-{
-    return (size_t)map->tiles_y * (EDGE_TILE / EDGE_TILE_ROWS);
-}
-
-/* Sets edge (x, y)'s bit in the column bitmap. */
+/* Sets bits of word (x, wy) of the column bitmap: atomically while threads share the map (a
+ * word holds several tiles' bits), else without the lock an atomic OR costs. */
 static void
-mark_column(votecl__pclines_edge_map *map, uint32_t x, uint32_t y)
+mark_columns(votecl__pclines_edge_map *map, uint32_t x, uint32_t wy, uint32_t bits)
 {
-    map->columns[(size_t)x * column_bytes(map) + y / EDGE_TILE_ROWS] |=
-        (uint8_t)(1u << y % EDGE_TILE_ROWS);
+    _Atomic uint32_t *word = &map->columns[(size_t)x * map->tiles_y + wy];
+
+    if (map->shared)
+        atomic_fetch_or_explicit(word, bits, memory_order_relaxed);
+    else
+        atomic_store_explicit(word, atomic_load_explicit(word, memory_order_relaxed) | bits,
+                              memory_order_relaxed);
 }
 
-/* Sets the bits of tile (tx, ty): its words of the rows and its bytes of the columns, which
- * no other tile's bits share; the image's border pixels are no edges. */
+/* Sets the bits of tile (tx, ty): its words of the rows, which no other tile shares, and its
+ * bits of the columns' words; the image's border pixels are no edges. */
 static void
 fill_tile(votecl__pclines_edge_map *map, uint32_t tx, uint32_t ty)
 {
@@ -482,31 +480,28 @@ fill_tile(votecl__pclines_edge_map *map, uint32_t tx, uint32_t ty)
     uint32_t x1 = desc->width - x0 < EDGE_TILE ? desc->width : x0 + EDGE_TILE;
     uint32_t y1 = desc->height - y0 < EDGE_TILE_ROWS ? desc->height : y0 + EDGE_TILE_ROWS;
     uint32_t ix0 = x0 > 0 ? x0 : 1, ix1 = x1 < desc->width - 1 ? x1 : desc->width - 1;
-    uint8_t column[EDGE_TILE] = {0};
+    uint32_t column[EDGE_TILE] = {0};
 
     for (uint32_t y = y0; y < y1; y++) {
         uint32_t word =
             y > 0 && y + 1 < desc->height && ix0 < ix1 ? edge_word(map, y, ix0, ix1) : 0;
         map->rows[(size_t)y * map->tiles_x + tx] = word;
         for (; word != 0; word &= word - 1)
-            column[__builtin_ctz(word)] |= (uint8_t)(1u << (y - y0));
+            column[__builtin_ctz(word)] |= 1u << y % EDGE_TILE;
     }
     for (uint32_t x = x0; x < x1; x++)
-        map->columns[(size_t)x * column_bytes(map) + ty] = column[x - x0];
+        if (column[x - x0] != 0)
+            mark_columns(map, x, y0 / EDGE_TILE, column[x - x0]);
 }
 
-/* Makes sure tile (tx, ty) is filled: fills it when no thread has begun to, else waits for
- * the thread that has (a tile is a few hundred pixels). */
+/* Fills tile (tx, ty), not yet filled, when no thread has begun to, else waits for the thread
+ * that has (a tile is a few hundred pixels). */
 static void
-ensure_tile(votecl__pclines_edge_map *map, uint32_t tx, uint32_t ty)
+fill_or_wait(votecl__pclines_edge_map *map, _Atomic uint8_t *state, uint32_t tx, uint32_t ty)
 {
-    _Atomic uint8_t *state = &map->filled[(size_t)ty * map->tiles_x + tx];
-    uint8_t seen = atomic_load_explicit(state, memory_order_acquire);
+    uint8_t empty = TILE_EMPTY;
 
-    if (seen == TILE_FILLED)
-        return;
-    if (seen == TILE_EMPTY &&
-        atomic_compare_exchange_strong_explicit(state, &seen, TILE_FILLING, memory_order_relaxed,
+    if (atomic_compare_exchange_strong_explicit(state, &empty, TILE_FILLING, memory_order_relaxed,
                                                 memory_order_relaxed)) {
         fill_tile(map, tx, ty);
         atomic_store_explicit(state, TILE_FILLED, memory_order_release);
@@ -514,6 +509,16 @@ ensure_tile(votecl__pclines_edge_map *map, uint32_t tx, uint32_t ty)
     }
     while (atomic_load_explicit(state, memory_order_acquire) != TILE_FILLED)
         sched_yield(); /* the filler may share this core */
+}
+
+/* Makes sure tile (tx, ty) is filled (inline: the fit asks at every step). */
+static inline void
+ensure_tile(votecl__pclines_edge_map *map, uint32_t tx, uint32_t ty)
+{
+    _Atomic uint8_t *state = &map->filled[(size_t)ty * map->tiles_x + tx];
+
+    if (atomic_load_explicit(state, memory_order_acquire) != TILE_FILLED)
+        fill_or_wait(map, state, tx, ty);
 }
 
 /* Fills the tiles of the pixels x0..x1 x y0..y1 that are not yet. */
@@ -531,21 +536,6 @@ is_edge(votecl__pclines_edge_map *map, long x, long y)
 {
     ensure_tile(map, (uint32_t)x / EDGE_TILE, (uint32_t)y / EDGE_TILE_ROWS);
     return map->rows[(size_t)y * map->tiles_x + (size_t)x / EDGE_TILE] >> x % EDGE_TILE & 1u;
-}
-
-/* Word k of column x of the column bitmap (rows 32 k to 32 k + 31), of the filled tiles
- * t0..t1 of the column (those of other tiles read as 0: another thread may be filling them). */
-static uint32_t
-column_word(const votecl__pclines_edge_map *map, uint32_t x, long k, long t0, long t1)
-{
-    const uint8_t *bytes = map->columns + (size_t)x * column_bytes(map);
-    long per = EDGE_TILE / EDGE_TILE_ROWS, first = k * per > t0 ? k * per : t0;
-    long last = k * per + per - 1 < t1 ? k * per + per - 1 : t1;
-    uint32_t word = 0;
-
-    for (long t = first; t <= last; t++)
-        word |= (uint32_t)bytes[t] << (t - k * per) * EDGE_TILE_ROWS;
-    return word;
 }
 
 /* The index in the location order of the edge at pixel (x, y), whose bit is set. */
@@ -595,13 +585,12 @@ mark_list(votecl__pclines_edge_map *map)
     int repeated = 0;
 
     memset(map->rows, 0, words * sizeof *map->rows);
-    memset(map->columns, 0, (size_t)map->desc->width * column_bytes(map));
     for (size_t i = 0; i < source->n; i++) {
         uint32_t x = source->edges[i].x, y = source->edges[i].y, bit = 1u << x % EDGE_TILE;
         uint32_t *word = &map->rows[(size_t)y * map->tiles_x + x / EDGE_TILE];
         repeated |= (*word & bit) != 0;
         *word |= bit;
-        mark_column(map, x, y);
+        mark_columns(map, x, y / EDGE_TILE, 1u << y % EDGE_TILE);
     }
     for (size_t t = 0; t < (size_t)map->tiles_x * tile_rows(map->desc); t++)
         atomic_init(&map->filled[t], TILE_FILLED);
@@ -628,11 +617,12 @@ votecl__pclines_edge_map_init(votecl__pclines_edge_map *map, const votecl__pclin
     if (source->data == NULL && (source->edges == NULL || source->n == 0))
         return VOTECL_OK; /* no edges: nothing to look at */
     map->source = *source;
-    /* calloc: TILE_EMPTY is 0 */
+    /* calloc: TILE_EMPTY is 0, and tiles only set their bits of the columns' words */
     if ((map->filled = votecl__calloc((size_t)map->tiles_x * tile_rows(desc), 1)) == NULL ||
         (map->rows = votecl__malloc((size_t)desc->height * map->tiles_x * sizeof *map->rows)) ==
             NULL ||
-        (map->columns = votecl__malloc((size_t)desc->width * column_bytes(map))) == NULL ||
+        (map->columns = votecl__calloc((size_t)desc->width * map->tiles_y,
+                                       sizeof *map->columns)) == NULL ||
         (source->data == NULL && mark_list(map) != VOTECL_OK)) {
         votecl__pclines_edge_map_free(map);
         return VOTECL_OUT_OF_HOST_MEMORY;
@@ -651,12 +641,18 @@ votecl__pclines_edge_map_free(votecl__pclines_edge_map *map)
     map->filled = NULL;
 }
 
+/* A worker's own: the fit's scratch and the lines it fitted. */
+typedef struct fit_worker {
+    votecl__segment_points scratch;
+    size_t lines;
+} fit_worker;
+
 /* The fit's lines on a team (parallel.h): line i of a batch is maxima[i]'s, refined. */
 typedef struct fit_batch {
     const votecl__pclines_desc *desc;
     const votecl__pclines_max *maxima;
-    votecl__pclines_edge_map *map;   /* NULL: no fit */
-    votecl__segment_points *scratch; /* one per worker */
+    votecl__pclines_edge_map *map; /* NULL: no fit */
+    fit_worker *workers;           /* the team's */
     votecl_lines_line *lines;
 } fit_batch;
 
@@ -664,41 +660,51 @@ static votecl_status
 fit_lines(void *user, size_t begin, size_t end, unsigned worker)
 {
     fit_batch *b = user;
+    fit_worker *w = &b->workers[worker];
 
     for (size_t i = begin; i < end; i++) {
         line_set(b->desc, &b->maxima[i], &b->lines[i]);
-        if (b->map != NULL &&
-            votecl__pclines_refine(b->map, &b->scratch[worker], &b->lines[i]) < 0)
+        if (b->map != NULL && votecl__pclines_refine(b->map, &w->scratch, &b->lines[i]) < 0)
             return VOTECL_OUT_OF_HOST_MEMORY;
     }
+    w->lines += end - begin;
     return VOTECL_OK;
 }
 
 /* Sets and refines the lines of maxima[0, n) into lines on up to host_threads threads
  * (votecl__team_open()'s figure), in claims of lines that each cross about
  * PCLINES_FIT_CLAIM_STEPS steps of the image (a line's fit visits every step of its major
- * axis), so that a small image's fits stay on the calling thread; *workers: the team's. */
-#define PCLINES_FIT_CLAIM_STEPS 4096u
+ * axis), so that a small image's fits stay on the calling thread; threads: the most a batch
+ * had and ran lines on. */
+#define PCLINES_FIT_CLAIM_STEPS 1024u
 static votecl_status
-fit_batch_run(fit_batch *b, size_t n, unsigned host_threads, unsigned *workers)
+fit_batch_run(fit_batch *b, size_t n, unsigned host_threads, votecl__pclines_threads *threads)
 {
     const votecl__pclines_desc *desc = b->desc;
     size_t steps = desc->width > desc->height ? desc->width : desc->height;
     votecl__team team;
     votecl_status status;
+    unsigned busy = 0;
 
     if (b->map == NULL || b->map->rows == NULL)
         host_threads = 1; /* no edges: nothing to fit */
     votecl__team_open(&team, host_threads, n, (PCLINES_FIT_CLAIM_STEPS + steps - 1) / steps);
-    *workers = team.workers > *workers ? team.workers : *workers;
-    if ((b->scratch = votecl__calloc(team.workers, sizeof *b->scratch)) == NULL) {
+    if ((b->workers = votecl__calloc(team.workers, sizeof *b->workers)) == NULL) {
         votecl__team_close(&team);
         return VOTECL_OUT_OF_HOST_MEMORY;
     }
+    if (b->map != NULL)
+        b->map->shared = team.workers > 1;
     status = votecl__team_run(&team, fit_lines, b);
-    for (unsigned w = 0; w < team.workers; w++)
-        free(b->scratch[w].xyw);
-    free(b->scratch);
+    if (b->map != NULL)
+        b->map->shared = 0;
+    for (unsigned w = 0; w < team.workers; w++) {
+        busy += b->workers[w].lines > 0;
+        free(b->workers[w].scratch.xyw);
+    }
+    free(b->workers);
+    threads->workers = team.workers > threads->workers ? team.workers : threads->workers;
+    threads->busy = busy > threads->busy ? busy : threads->busy;
     return status;
 }
 
@@ -726,7 +732,8 @@ keep_line(const votecl__pclines_desc *desc, const votecl_lines_line *l, double m
 votecl_status
 votecl__pclines_lines(const votecl__pclines_desc *desc, votecl__pclines_max *maxima, size_t n,
                       size_t max_lines, double merge, votecl__pclines_edge_map *map,
-                      unsigned host_threads, unsigned *workers, votecl_lines_line *lines,
+                      unsigned host_threads, votecl__pclines_threads *threads,
+                      votecl_lines_line *lines,
                       size_t capacity, size_t *found)
 {
     double *kept = NULL;
@@ -740,7 +747,7 @@ votecl__pclines_lines(const votecl__pclines_desc *desc, votecl__pclines_max *max
     size_t first = max_lines == 0 || max_lines > n ? n : max_lines;
     votecl_status status = VOTECL_OK;
 
-    *workers = 1;
+    threads->workers = threads->busy = 1;
     if (n > 1)
         qsort(maxima, n, sizeof *maxima, max_compare);
     if (first > 0 && (batch.lines = fitted = votecl__calloc(first, sizeof *fitted)) == NULL)
@@ -748,7 +755,7 @@ votecl__pclines_lines(const votecl__pclines_desc *desc, votecl__pclines_max *max
     while (status == VOTECL_OK && i < n && (max_lines == 0 || taken < max_lines)) {
         size_t size = max_lines == 0 || max_lines - taken > n - i ? n - i : max_lines - taken;
         batch.maxima = maxima + i;
-        status = fit_batch_run(&batch, size, host_threads, workers);
+        status = fit_batch_run(&batch, size, host_threads, threads);
         /* in the maxima's order: which lines repeat a stronger one stays sequential */
         for (size_t j = 0; j < size && status == VOTECL_OK; j++)
             status = keep_line(desc, &fitted[j], merge, &kept, &room, &out, &out_room, capacity,
@@ -833,15 +840,14 @@ pclines_gather(void *arg, const votecl__segment_line *line, int major_x, long a,
 {
     votecl__pclines_edge_map *map = arg;
     const uint32_t *row = map->rows + (size_t)a * map->tiles_x;
+    const _Atomic uint32_t *column = map->columns + (size_t)a * map->tiles_y;
 
     if (major_x)
         cover(map, (uint32_t)a, (uint32_t)lo, (uint32_t)a, (uint32_t)hi);
     else
         cover(map, (uint32_t)lo, (uint32_t)a, (uint32_t)hi, (uint32_t)a);
     for (long k = lo / EDGE_TILE; k <= hi / EDGE_TILE; k++) {
-        uint32_t word = major_x ? column_word(map, (uint32_t)a, k, lo / (long)EDGE_TILE_ROWS,
-                                              hi / (long)EDGE_TILE_ROWS)
-                                : row[k];
+        uint32_t word = major_x ? atomic_load_explicit(&column[k], memory_order_relaxed) : row[k];
         if (k == lo / EDGE_TILE)
             word &= ~0u << lo % EDGE_TILE;
         if (k == hi / EDGE_TILE)

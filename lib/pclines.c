@@ -866,7 +866,7 @@ finish_lines(votecl_lines_plan *plan, const votecl__pclines_source *source,
     votecl__pclines_edge_map map;
     votecl_status status;
 
-    unsigned workers = 0;
+    votecl__pclines_threads threads = {0, 0};
     double t0 = votecl__now_seconds(), c0 = cpu_seconds();
 
     plan->have_space = 1;
@@ -876,10 +876,10 @@ finish_lines(votecl_lines_plan *plan, const votecl__pclines_source *source,
                             "out of memory for the lines");
     status = votecl__pclines_lines(&plan->desc, plan->host_maxima, n, plan->params.max_lines,
                                    plan->params.merge_distance, plan->params.refine ? &map : NULL,
-                                   plan->context->host_threads, &workers, lines, capacity, found);
-    plan->fit_workers = plan->params.refine ? workers : 0;
-    votecl__log(plan->context, "lines: %zu maxima %s on %u threads %.3f ms (CPU %.3f ms)", n,
-                plan->params.refine ? "fitted" : "set", workers,
+                                   plan->context->host_threads, &threads, lines, capacity, found);
+    plan->fit_workers = plan->params.refine ? threads.workers : 0;
+    votecl__log(plan->context, "lines: %zu maxima %s on %u threads (%u busy) %.3f ms (CPU %.3f ms)",
+                n, plan->params.refine ? "fitted" : "set", threads.workers, threads.busy,
                 1e3 * (votecl__now_seconds() - t0), 1e3 * (cpu_seconds() - c0));
     if (status != VOTECL_OK)
         status = votecl__fail(plan->context, status, "out of memory for the lines");
