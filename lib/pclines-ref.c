@@ -621,8 +621,8 @@ votecl__pclines_edge_map_init(votecl__pclines_edge_map *map, const votecl__pclin
     if ((map->filled = votecl__calloc((size_t)map->tiles_x * tile_rows(desc), 1)) == NULL ||
         (map->rows = votecl__malloc((size_t)desc->height * map->tiles_x * sizeof *map->rows)) ==
             NULL ||
-        (map->columns = votecl__calloc((size_t)desc->width * map->tiles_y,
-                                       sizeof *map->columns)) == NULL ||
+        (map->columns = votecl__calloc((size_t)desc->width * map->tiles_y, sizeof *map->columns)) ==
+            NULL ||
         (source->data == NULL && mark_list(map) != VOTECL_OK)) {
         votecl__pclines_edge_map_free(map);
         return VOTECL_OUT_OF_HOST_MEMORY;
@@ -711,14 +711,14 @@ fit_batch_run(fit_batch *b, size_t n, unsigned host_threads, votecl__pclines_thr
 /* Appends line l to kept (its a, b, c) and out unless it repeats a kept line; *taken counts
  * the kept ones. Returns VOTECL_OUT_OF_HOST_MEMORY or VOTECL_OK. */
 static votecl_status
-keep_line(const votecl__pclines_desc *desc, const votecl_lines_line *l, double merge,
-          double **kept, size_t *room, votecl_lines_line **out, size_t *out_room, size_t capacity,
-          size_t *taken)
+keep_line(const votecl__pclines_desc *desc, const votecl_lines_line *l, double merge, double **kept,
+          size_t *room, votecl_lines_line **out, size_t *out_room, size_t capacity, size_t *taken)
 {
     if (is_duplicate(desc, l, *kept, *taken, merge))
         return VOTECL_OK;
     if (votecl__grow((void **)kept, room, *taken + 1, 3 * sizeof **kept, 64) != 0 ||
-        (*taken < capacity && votecl__grow((void **)out, out_room, *taken + 1, sizeof **out, 64) != 0))
+        (*taken < capacity &&
+         votecl__grow((void **)out, out_room, *taken + 1, sizeof **out, 64) != 0))
         return VOTECL_OUT_OF_HOST_MEMORY;
     (*kept)[3 * *taken] = l->a;
     (*kept)[3 * *taken + 1] = l->b;
@@ -733,8 +733,7 @@ votecl_status
 votecl__pclines_lines(const votecl__pclines_desc *desc, votecl__pclines_max *maxima, size_t n,
                       size_t max_lines, double merge, votecl__pclines_edge_map *map,
                       unsigned host_threads, votecl__pclines_threads *threads,
-                      votecl_lines_line *lines,
-                      size_t capacity, size_t *found)
+                      votecl_lines_line *lines, size_t capacity, size_t *found)
 {
     double *kept = NULL;
     size_t taken = 0, room = 0, out_room = 0, i = 0;
@@ -758,8 +757,8 @@ votecl__pclines_lines(const votecl__pclines_desc *desc, votecl__pclines_max *max
         status = fit_batch_run(&batch, size, host_threads, threads);
         /* in the maxima's order: which lines repeat a stronger one stays sequential */
         for (size_t j = 0; j < size && status == VOTECL_OK; j++)
-            status = keep_line(desc, &fitted[j], merge, &kept, &room, &out, &out_room, capacity,
-                               &taken);
+            status =
+                keep_line(desc, &fitted[j], merge, &kept, &room, &out, &out_room, capacity, &taken);
         i += size;
     }
     if (status == VOTECL_OK && taken > 0 && capacity > 0)
