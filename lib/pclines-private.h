@@ -171,16 +171,19 @@ uint32_t votecl__pclines_edge_bits_scalar(const uint8_t *r0, const uint8_t *r1, 
 int votecl__pclines_refine(votecl__pclines_edge_map *map, votecl__segment_points *scratch,
                            votecl_lines_line *line);
 
-/* The threads the last run's fit had (votecl__pclines_lines()'s *workers; 0 before a run
- * that fitted): for the tests and the debug log. */
-unsigned votecl__lines_plan_fit_workers(const votecl_lines_plan *plan);
+/* The threads the last run's fit had (votecl__pclines_lines()'s threads.workers; 0 when it
+ * fitted nothing) and its segment walk (0: none): for the tests. */
+void votecl__lines_plan_threads(const votecl_lines_plan *plan, unsigned *fit, unsigned *walk);
 
 /* The segments of lines[0, n) in map's image (its source's data, not NULL): each line's runs
  * of edge pixels within 2 px of it, gaps of at most max_gap steps. Sets each line's
  * has_segment and ends to its longest run (votecl-lines.h) and appends to list every run of
- * at least min_length px; VOTECL_OUT_OF_HOST_MEMORY when list cannot grow. */
+ * at least min_length px, line by line; the lines are walked on up to host_threads threads
+ * (votecl__team_open(); the same runs for any figure), *workers set to how many. Returns
+ * VOTECL_OUT_OF_HOST_MEMORY when list cannot grow, else VOTECL_OK. */
 votecl_status votecl__pclines_segments(votecl__pclines_edge_map *map, uint32_t min_length,
-                                       uint32_t max_gap, votecl_lines_line *lines, size_t n,
+                                       uint32_t max_gap, unsigned host_threads, unsigned *workers,
+                                       votecl_lines_line *lines, size_t n,
                                        votecl__segment_list *list);
 
 #endif

@@ -671,24 +671,32 @@ fit_lines(void *user, size_t begin, size_t end, unsigned worker)
     return VOTECL_OK;
 }
 
+/* The lines a thread claims at a time in the fit and the segment walk: about
+ * PCLINES_CLAIM_STEPS steps of the image (a line's fit and walk visit every step of its
+ * major axis, some 25-55 ns each), so that a small image's lines stay on the calling thread
+ * rather than pay for threads (20-50 us each). */
+#define PCLINES_CLAIM_STEPS 1024u
+static size_t
+line_grain(const votecl__pclines_desc *desc)
+{
+    size_t steps = desc->width > desc->height ? desc->width : desc->height;
+
+    return (PCLINES_CLAIM_STEPS + steps - 1) / steps;
+}
+
 /* Sets and refines the lines of maxima[0, n) into lines on up to host_threads threads
- * (votecl__team_open()'s figure), in claims of lines that each cross about
- * PCLINES_FIT_CLAIM_STEPS steps of the image (a line's fit visits every step of its major
- * axis), so that a small image's fits stay on the calling thread; threads: the most a batch
+ * (votecl__team_open()'s figure) in claims of line_grain() lines; threads: the most a batch
  * had and ran lines on. */
-#define PCLINES_FIT_CLAIM_STEPS 1024u
 static votecl_status
 fit_batch_run(fit_batch *b, size_t n, unsigned host_threads, votecl__pclines_threads *threads)
 {
-    const votecl__pclines_desc *desc = b->desc;
-    size_t steps = desc->width > desc->height ? desc->width : desc->height;
     votecl__team team;
     votecl_status status;
     unsigned busy = 0;
 
     if (b->map == NULL || b->map->rows == NULL)
         host_threads = 1; /* no edges: nothing to fit */
-    votecl__team_open(&team, host_threads, n, (PCLINES_FIT_CLAIM_STEPS + steps - 1) / steps);
+    votecl__team_open(&team, host_threads, n, line_grain(b->desc));
     if ((b->workers = votecl__calloc(team.workers, sizeof *b->workers)) == NULL) {
         votecl__team_close(&team);
         return VOTECL_OUT_OF_HOST_MEMORY;
@@ -927,14 +935,82 @@ pclines_segment(const votecl__pclines_desc *desc, const votecl__segment_walker *
                                   &line->y1);
 }
 
+/* Where a line's runs lie while threads walk: in its worker's list, from first, count. */
+typedef struct walk_place {
+    unsigned worker;
+    size_t first, count;
+} walk_place;
+
+/* The walks of lines on a team: each worker's runs go to its own list (lists[0] alone: the
+ * caller's, when one worker walks them all), their places recorded for the merge. */
+typedef struct walk_batch {
+    votecl__pclines_edge_map *map;
+    uint32_t min_length, max_gap;
+    votecl_lines_line *lines;
+    votecl__segment_list *lists; /* one per worker */
+    walk_place *places;          /* one per line; NULL: one worker, nothing to merge */
+} walk_batch;
+
+static votecl_status
+walk_lines(void *user, size_t begin, size_t end, unsigned worker)
+{
+    walk_batch *b = user;
+    votecl__segment_walker w = {pclines_hit, b->map, b->min_length, b->max_gap, 0, NULL};
+
+    w.list = &b->lists[worker];
+    for (w.index = begin; w.index < end; w.index++) {
+        size_t first = w.list->n;
+        if (pclines_segment(b->map->desc, &w, &b->lines[w.index]) != 0)
+            return VOTECL_OUT_OF_HOST_MEMORY;
+        if (b->places != NULL)
+            b->places[w.index] = (walk_place){worker, first, w.list->n - first};
+    }
+    return VOTECL_OK;
+}
+
+/* Appends the runs of b's n lines to list in the lines' order, as one walker would have. */
+static votecl_status
+merge_walks(const walk_batch *b, size_t n, votecl__segment_list *list)
+{
+    for (size_t i = 0; i < n; i++) {
+        const walk_place *p = &b->places[i];
+        if (votecl__grow((void **)&list->items, &list->room, list->n + p->count,
+                         sizeof *list->items, 64) != 0)
+            return VOTECL_OUT_OF_HOST_MEMORY;
+        if (p->count > 0)
+            memcpy(&list->items[list->n], &b->lists[p->worker].items[p->first],
+                   p->count * sizeof *list->items);
+        list->n += p->count;
+    }
+    return VOTECL_OK;
+}
+
 votecl_status
 votecl__pclines_segments(votecl__pclines_edge_map *map, uint32_t min_length, uint32_t max_gap,
-                         votecl_lines_line *lines, size_t n, votecl__segment_list *list)
+                         unsigned host_threads, unsigned *workers, votecl_lines_line *lines,
+                         size_t n, votecl__segment_list *list)
 {
-    votecl__segment_walker w = {pclines_hit, map, min_length, max_gap, 0, list};
+    walk_batch b = {map, min_length, max_gap, lines, list, NULL};
+    votecl__team team;
+    votecl_status status;
 
-    for (w.index = 0; w.index < n; w.index++)
-        if (pclines_segment(map->desc, &w, &lines[w.index]) != 0)
-            return VOTECL_OUT_OF_HOST_MEMORY;
-    return VOTECL_OK;
+    votecl__team_open(&team, host_threads, n, line_grain(map->desc));
+    *workers = team.workers;
+    if (team.workers == 1)
+        return votecl__team_run(&team, walk_lines, &b);
+    if ((b.lists = votecl__calloc(team.workers, sizeof *b.lists)) == NULL ||
+        (b.places = votecl__calloc(n, sizeof *b.places)) == NULL) {
+        free(b.lists);
+        votecl__team_close(&team);
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    }
+    map->shared = 1;
+    status = votecl__team_run(&team, walk_lines, &b);
+    map->shared = 0;
+    if (status == VOTECL_OK)
+        status = merge_walks(&b, n, list);
+    for (unsigned w = 0; w < team.workers; w++)
+        free(b.lists[w].items);
+    VOTECL__FREE_ALL(b.lists, b.places);
+    return status;
 }

@@ -1489,7 +1489,7 @@ typedef struct threaded {
     votecl_lines_line lines[MAX_LINES];
     size_t found, nsegments;
     votecl_segment *segments; /* g_malloc'd */
-    unsigned workers;
+    unsigned fit, walk;       /* the threads of the fit and the segment walk */
 } threaded;
 
 /* A context of the backend (ref, else the running device test's) made with
@@ -1523,7 +1523,7 @@ run_threaded(int ref, const char *threads, const votecl_image *view, size_t max_
     g_assert_cmpint(votecl_lines_run(plan, view, r->lines, MAX_LINES, &r->found), ==, VOTECL_OK);
     g_assert_cmpint(votecl_lines_plan_segments(plan, &segments, &r->nsegments), ==, VOTECL_OK);
     r->segments = g_memdup2(segments, r->nsegments * sizeof *segments);
-    r->workers = votecl__lines_plan_fit_workers(plan);
+    votecl__lines_plan_threads(plan, &r->fit, &r->walk);
     votecl_lines_plan_free(plan);
     votecl_context_free(ctx);
     return 0;
@@ -1538,9 +1538,9 @@ same_segment(const votecl_segment *a, const votecl_segment *b)
     return memcmp(ea, eb, sizeof ea) == 0 && a->line == b->line && a->hits == b->hits;
 }
 
-/* The lines and segments of view on one thread and on four are the same bytes; the fit had
- * four threads when view has at least four lines of 1024 steps or more (a claim each: the
- * fit's grain), else one. */
+/* The lines and segments of view on one thread and on four are the same bytes; the fit and
+ * the walk had four threads when view has at least four lines of 1024 steps or more (a claim
+ * each: their grain), else one. */
 static void
 check_threads(int ref, const votecl_image *view, size_t max_lines)
 {
@@ -1549,10 +1549,13 @@ check_threads(int ref, const votecl_image *view, size_t max_lines)
 
     if (run_threaded(ref, "1", view, max_lines, one) == 0 &&
         run_threaded(ref, "4", view, max_lines, four) == 0) {
-        g_test_message("%zux%zu: %zu lines, %zu segments, fit on %u threads", view->width,
-                       view->height, four->found, four->nsegments, four->workers);
-        g_assert_cmpuint(one->workers, ==, 1);
-        g_assert_cmpuint(four->workers, ==, big && one->found >= 4 ? 4 : 1);
+        g_test_message("%zux%zu: %zu lines, %zu segments, fit on %u threads, walk on %u",
+                       view->width, view->height, four->found, four->nsegments, four->fit,
+                       four->walk);
+        g_assert_cmpuint(one->fit, ==, 1);
+        g_assert_cmpuint(one->walk, ==, 1);
+        g_assert_cmpuint(four->fit, ==, big && one->found >= 4 ? 4 : 1);
+        g_assert_cmpuint(four->walk, ==, big && MIN(one->found, MAX_LINES) >= 4 ? 4 : 1);
         g_assert_cmpuint(one->found, ==, four->found);
         g_assert_cmpuint(one->found, >, 0);
         g_assert_cmpint(
