@@ -974,12 +974,13 @@ merge_walks(const walk_batch *b, size_t n, votecl__segment_list *list)
 {
     for (size_t i = 0; i < n; i++) {
         const walk_place *p = &b->places[i];
+        if (p->count == 0)
+            continue;
         if (votecl__grow((void **)&list->items, &list->room, list->n + p->count,
                          sizeof *list->items, 64) != 0)
             return VOTECL_OUT_OF_HOST_MEMORY;
-        if (p->count > 0)
-            memcpy(&list->items[list->n], &b->lists[p->worker].items[p->first],
-                   p->count * sizeof *list->items);
+        memcpy(&list->items[list->n], &b->lists[p->worker].items[p->first],
+               p->count * sizeof *list->items);
         list->n += p->count;
     }
     return VOTECL_OK;
