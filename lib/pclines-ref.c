@@ -661,14 +661,19 @@ fit_lines(void *user, size_t begin, size_t end, unsigned worker)
 {
     fit_batch *b = user;
     fit_worker *w = &b->workers[worker];
+    /* the fit counts every pixel it gathers: on this thread's stack, not in a cache line
+     * that the neighbouring workers' scratch shares */
+    votecl__segment_points scratch = w->scratch;
+    votecl_status status = VOTECL_OK;
 
-    for (size_t i = begin; i < end; i++) {
+    for (size_t i = begin; i < end && status == VOTECL_OK; i++) {
         line_set(b->desc, &b->maxima[i], &b->lines[i]);
-        if (b->map != NULL && votecl__pclines_refine(b->map, &w->scratch, &b->lines[i]) < 0)
-            return VOTECL_OUT_OF_HOST_MEMORY;
+        if (b->map != NULL && votecl__pclines_refine(b->map, &scratch, &b->lines[i]) < 0)
+            status = VOTECL_OUT_OF_HOST_MEMORY;
     }
+    w->scratch = scratch;
     w->lines += end - begin;
-    return VOTECL_OK;
+    return status;
 }
 
 /* The lines a thread claims at a time in the fit and the segment walk: about
@@ -956,16 +961,19 @@ walk_lines(void *user, size_t begin, size_t end, unsigned worker)
 {
     walk_batch *b = user;
     votecl__segment_walker w = {pclines_hit, b->map, b->min_length, b->max_gap, 0, NULL};
+    votecl__segment_list list = b->lists[worker]; /* on this thread's stack, as the fit's */
+    votecl_status status = VOTECL_OK;
 
-    w.list = &b->lists[worker];
-    for (w.index = begin; w.index < end; w.index++) {
-        size_t first = w.list->n;
+    w.list = &list;
+    for (w.index = begin; w.index < end && status == VOTECL_OK; w.index++) {
+        size_t first = list.n;
         if (pclines_segment(b->map->desc, &w, &b->lines[w.index]) != 0)
-            return VOTECL_OUT_OF_HOST_MEMORY;
-        if (b->places != NULL)
-            b->places[w.index] = (walk_place){worker, first, w.list->n - first};
+            status = VOTECL_OUT_OF_HOST_MEMORY;
+        else if (b->places != NULL)
+            b->places[w.index] = (walk_place){worker, first, list.n - first};
     }
-    return VOTECL_OK;
+    b->lists[worker] = list;
+    return status;
 }
 
 /* Appends the runs of b's n lines to list in the lines' order, as one walker would have. */
