@@ -171,8 +171,8 @@ uint32_t votecl__pclines_edge_bits_scalar(const uint8_t *r0, const uint8_t *r1, 
 int votecl__pclines_refine(votecl__pclines_edge_map *map, votecl__segment_points *scratch,
                            votecl_lines_line *line);
 
-/* The threads the last run's fit had (votecl__pclines_lines()'s threads.workers; 0 when it
- * fitted nothing) and its segment walk (0: none): for the tests. */
+/* The threads the last run's fit had (votecl__pclines_lines()'s threads.workers; 0 without
+ * refine or a run) and its segment walk (0: no walk): for the tests. */
 void votecl__lines_plan_threads(const votecl_lines_plan *plan, unsigned *fit, unsigned *walk);
 
 /* The segments of lines[0, n) in map's image (its source's data, not NULL): each line's runs

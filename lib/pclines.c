@@ -90,7 +90,7 @@ struct votecl_lines_plan {
     size_t points_capacity;
     int have_space;
     votecl_lines_stats last;
-    unsigned fit_workers;          /* the threads the last run's fit had (0: no fit) */
+    unsigned fit_workers;          /* the threads the last run's fit had (0: no refine) */
     unsigned walk_workers;         /* and its segment walk (0: none) */
     votecl__segment_list segments; /* every segment of the last run's lines */
 };
