@@ -35,9 +35,9 @@
 #ifndef HOG_NORM
 #define HOG_NORM 0
 #endif
-/* scikit-image's norms (hog_normalise of the reference): the sum's term, the divisor from
- * the sum, a normalised value (float or vector) */
-#if HOG_NORM == 3
+/* scikit-image's norms (hog_normalise of the reference): the sum's term (L2-Hys' too), the
+ * divisor from the sum, a normalised value (float or vector) */
+#if HOG_NORM == 3 || HOG_NORM == 0
 #define HOG_NORM_TERM(v) ((v) * (v))
 #define HOG_NORM_DIV(sum) sqrt((sum) + 1e-10f)
 #else
@@ -273,6 +273,73 @@ hog_block_pixel(LOCAL_PTR float *part, GLOBAL const float *weights, uint p, floa
     }
 }
 
+#ifndef HOG_L2HYS_PASSES
+#define HOG_L2HYS_PASSES 2
+#endif
+/* Sums sq[0 .. HOG_BLOCK_LEN) in order (lane 0's serial work: a load and an add a term). */
+INLINE float
+hog_sum_terms(LOCAL_PTR const float *sq)
+{
+    float sum = 0;
+
+#pragma unroll 4
+    for (int i = 0; i < HOG_BLOCK_LEN; i++)
+        sum += sq[i];
+    return sum;
+}
+
+/* L2-Hys (hog_normalise of the reference) of the block's hist into dst: scaled by
+ * 1 / (|hist| + 0.1 len), clipped at HOG_L2HYS, scaled by 1 / (|clipped| + 1e-3), each norm's
+ * squares summed in order by lane 0 (sq: the first sum's terms, the lanes' squares of their
+ * sums). HOG_L2HYS_PASSES 2: the clipped values and their squares stored by all lanes, lane
+ * 0 summing each sum's terms (5 barriers in the kernel); 1: lane 0 recomputes the clipped
+ * values for the second sum as the lanes do for their writes (the same operations), no pass
+ * storing them (3 barriers, lane 0's serial work 7 operations a term instead of 4). */
+INLINE void
+hog_l2hys(LOCAL_PTR float *hist, LOCAL_PTR float *sq, LOCAL_PTR float *scale, GLOBAL float *dst,
+          uint lid)
+{
+#if HOG_L2HYS_PASSES == 1
+    if (lid == 0) {
+        float sum2 = 0, s1 = 1.f / (sqrt(hog_sum_terms(sq)) + (float)HOG_BLOCK_LEN * 0.1f);
+
+#pragma unroll 4
+        for (int i = 0; i < HOG_BLOCK_LEN; i++) {
+            float v = hist[i] * s1;
+
+            v = v < HOG_L2HYS ? v : HOG_L2HYS;
+            sum2 += v * v;
+        }
+        scale[0] = s1;
+        scale[1] = 1.f / (sqrt(sum2) + 1e-3f);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint k = lid; k < HOG_BLOCK_LEN; k += HOG_LOCAL) {
+        float v = hist[k] * scale[0];
+
+        v = v < HOG_L2HYS ? v : HOG_L2HYS;
+        dst[k] = v * scale[1];
+    }
+#else
+    if (lid == 0)
+        scale[0] = 1.f / (sqrt(hog_sum_terms(sq)) + (float)HOG_BLOCK_LEN * 0.1f);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint k = lid; k < HOG_BLOCK_LEN; k += HOG_LOCAL) {
+        float v = hist[k] * scale[0];
+
+        v = v < HOG_L2HYS ? v : HOG_L2HYS;
+        hist[k] = v;
+        sq[k] = v * v;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid == 0)
+        scale[1] = 1.f / (sqrt(hog_sum_terms(sq)) + 1e-3f);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint k = lid; k < HOG_BLOCK_LEN; k += HOG_LOCAL)
+        dst[k] = hist[k] * scale[1];
+#endif
+}
+
 KERNEL void
 hog_blocks_all(GLOBAL const float *grad, GLOBAL const uchar *bins, GLOBAL const int *jobs,
                uint njobs, GLOBAL const float *weights, GLOBAL float *out)
@@ -280,6 +347,7 @@ hog_blocks_all(GLOBAL const float *grad, GLOBAL const uchar *bins, GLOBAL const 
     /* column lid of the work-item's histogram, rows padded to HOG_LOCAL + 1 (no bank conflicts) */
     LOCAL float part[HOG_BLOCK_LEN * (HOG_LOCAL + 1)];
     LOCAL float hist[HOG_BLOCK_LEN];
+    LOCAL float sq[HOG_BLOCK_LEN];
     LOCAL float scale[2];
     uint b = get_group_id(0), lid = get_local_id(0);
     GLOBAL const int *job = jobs + hog_find_job(jobs, njobs, J_BLK, b) * HOG_JOB;
@@ -321,47 +389,18 @@ hog_blocks_all(GLOBAL const float *grad, GLOBAL const uchar *bins, GLOBAL const 
         for (uint t = 0; t < HOG_LOCAL; t++)
             s += row[t];
         hist[k] = s;
+        sq[k] = HOG_NORM_TERM(s); /* the norm's terms, in parallel */
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 #if HOG_NORM != 0
-    if (lid == 0) {
-        float sum = 0;
-
-        for (int i = 0; i < HOG_BLOCK_LEN; i++)
-            sum += HOG_NORM_TERM(hist[i]);
-        scale[0] = HOG_NORM_DIV(sum);
-    }
+    if (lid == 0)
+        scale[0] = HOG_NORM_DIV(hog_sum_terms(sq));
     barrier(CLK_LOCAL_MEM_FENCE);
     GLOBAL float *dst = out + (size_t)b * HOG_BLOCK_LEN;
     for (uint k = lid; k < HOG_BLOCK_LEN; k += HOG_LOCAL)
         dst[k] = HOG_NORMED(hist[k], scale[0]);
 #else
-    /* L2-Hys (hog_normalise of the reference): lane 0 takes both sums, the clipped values
-     * of the second recomputed as every lane computes them for its writes (the same
-     * operations), so that no pass stores them and waits */
-    if (lid == 0) {
-        float sum = 0, sum2 = 0, s1;
-
-        for (int i = 0; i < HOG_BLOCK_LEN; i++)
-            sum += hist[i] * hist[i];
-        s1 = 1.f / (sqrt(sum) + (float)HOG_BLOCK_LEN * 0.1f);
-        for (int i = 0; i < HOG_BLOCK_LEN; i++) {
-            float v = hist[i] * s1;
-
-            v = v < HOG_L2HYS ? v : HOG_L2HYS;
-            sum2 += v * v;
-        }
-        scale[0] = s1;
-        scale[1] = 1.f / (sqrt(sum2) + 1e-3f);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    GLOBAL float *dst = out + (size_t)b * HOG_BLOCK_LEN;
-    for (uint k = lid; k < HOG_BLOCK_LEN; k += HOG_LOCAL) {
-        float v = hist[k] * scale[0];
-
-        v = v < HOG_L2HYS ? v : HOG_L2HYS;
-        dst[k] = v * scale[1];
-    }
+    hog_l2hys(hist, sq, scale, out + (size_t)b * HOG_BLOCK_LEN, lid);
 #endif
 }
 
