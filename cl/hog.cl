@@ -547,19 +547,19 @@ hog_svm_batch(GLOBAL const float *hist, GLOBAL const int *jobs, uint njobs,
               GLOBAL uint *hits, uint win, uint nwin, uint lid, LOCAL_PTR float *part)
 {
     GLOBAL const float *h[HOG_SVM_W];
-    uint rows[HOG_SVM_W], left[HOG_SVM_W];
+    uint rows[HOG_SVM_W], left;
     float s[HOG_SVM_W];
     uint b = lid / HOG_BLOCK_LEN, e = lid % HOG_BLOCK_LEN;
     uint j = b / HOG_BLOCKS_Y, i = b % HOG_BLOCKS_Y;
 
-    for (uint r = 0; r < HOG_SVM_W; r++) {
-        uint at = win + r < nwin ? win + r : nwin - 1;
-
-        h[r] = hog_svm_first(hist, jobs, njobs, at, &rows[r], &left[r]);
+    for (uint r = 0; r < HOG_SVM_W; r++)
         s[r] = 0.f;
-    }
-    if (win + HOG_SVM_W <= nwin && left[0] >= HOG_SVM_W) {
-        /* one row of one job (the usual batch): the windows a constant step apart */
+    h[0] = hog_svm_first(hist, jobs, njobs, win, &rows[0], &left);
+    if (win + HOG_SVM_W <= nwin && left >= HOG_SVM_W) {
+        /* one row of one job (the usual batch): the windows a constant step apart, one job
+         * search; not unrolled (the windows' loads are the overlap; NVRTC's sm_90 code at 8
+         * windows: 58 registers, unrolled by 2: 66) */
+#pragma unroll 1
         for (uint k = lid; k < HOG_DESC_LEN; k += HOG_LOCAL) {
             float w = weights[k];
             GLOBAL const float *p = h[0] + i * rows[0] + j * HOG_SVM_COL + e;
@@ -569,6 +569,10 @@ hog_svm_batch(GLOBAL const float *hist, GLOBAL const int *jobs, uint njobs,
             hog_svm_step(&e, &i, &j);
         }
     } else {
+        for (uint r = 1; r < HOG_SVM_W; r++)
+            h[r] = hog_svm_first(hist, jobs, njobs, win + r < nwin ? win + r : nwin - 1, &rows[r],
+                                 &left);
+#pragma unroll 1
         for (uint k = lid; k < HOG_DESC_LEN; k += HOG_LOCAL) {
             float w = weights[k];
 

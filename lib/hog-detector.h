@@ -45,7 +45,7 @@ enum { K_GRADIENT, K_BLOCKS, K_SVM, K_LEVEL, K_LEVEL3, K_GRADIENT3, K_ROWHIST, K
  * of two; 1: one window at a time, the kernel before them). A build-time switch so that both
  * can be timed on a GPU: -DVOTECL_HOG_SVM_WINDOWS=1 in CPPFLAGS. */
 #ifndef VOTECL_HOG_SVM_WINDOWS
-#define VOTECL_HOG_SVM_WINDOWS 4u
+#define VOTECL_HOG_SVM_WINDOWS 8u
 #endif
 /* hog_blocks_all's L2-Hys: 2 passes over the block (the clipped values stored by every
  * lane, 5 barriers) or 1 (lane 0 recomputes them, 3 barriers); the same floats either way.
