@@ -15,8 +15,9 @@
  *   hog_blocks_all one work-group of HOG_LOCAL per block: per-work-item histograms in local
  *                  memory, trilinear weights from a host table (Gaussian times bilinear cell
  *                  weight), summed, then L2-Hys (or HOG_NORM's)
- *   hog_svm_all    one work-group of HOG_LOCAL per run of windows (a kernel argument; 1 on
- *                  small frames), each window's bias + weights . descriptor in turn; the
+ *   hog_svm_all    one work-group of HOG_LOCAL per run of windows (a kernel argument), each
+ *                  window's bias + weights . descriptor: HOG_SVM_WINS windows together (each
+ *                  weight load and index step serving all), or (HOG_SVM_WINS 1) in turn; the
  *                  windows at or above the threshold counted (atomic_inc on hits[0], which
  *                  hog_gradient_all's first work-item zeroed) and the first HOG_HITS kept
  *                  after the count as (window, score bits) pairs, in no particular order
@@ -29,7 +30,9 @@
  * HOG_NORM (the block norm: 0 L2-Hys, the default; 1 L1, 2 L1-sqrt, 3 L2, scikit-image's),
  * HOG_HARD (scikit-image's hard binning: one bin per pixel, the whole magnitude, through the
  * host's tables hog_bound_c, hog_bound_s and hog_tie_bin, composed before this file; the
- * block weights table then holds 1 / cell area for the pixel's own cell). Atomics: 32-bit
+ * block weights table then holds 1 / cell area for the pixel's own cell), HOG_SVM_WINS (a
+ * power of two, default 1) and HOG_L2HYS_PASSES (1 or 2, the default), which change no
+ * float, only how many windows a batch and how many barriers a block. Atomics: 32-bit
  * global atomic_inc (hog_svm_all's count). */
 
 #ifndef HOG_NORM
