@@ -16,8 +16,9 @@
  * /opencl/hog/...  the device stages against the reference: descriptors (stages 2-5, margin
  *                  1e-4 absolute) and every window score of every pyramid level (stages 1-6,
  *                  margin 1e-3 absolute) on random images of odd sizes, gray and colour, with
- *                  padding, every block norm and binning on both kernel sets; detection
- *                  against OpenCV; begin/end and several detectors. */
+ *                  padding, every block norm and binning on both kernel sets; the block
+ *                  kernels' scores bit for bit in hog_svm_all's order (svm-order);
+ *                  detection against OpenCV; begin/end and several detectors. */
 #include "votecl-private.h"
 
 #include "testutil.h"
