@@ -505,7 +505,7 @@ hog_svm_window(GLOBAL const float *hist, GLOBAL const int *jobs, uint njobs,
     uint b = lid / HOG_BLOCK_LEN, e = lid % HOG_BLOCK_LEN;
     uint j = b / HOG_BLOCKS_Y, i = b % HOG_BLOCKS_Y;
 
-    /* two elements an iteration: NVRTC's sm_90 code keeps 28 registers (four: 42, fewer
+    /* two elements an iteration: NVRTC's sm_90 code keeps 30 registers (four: 42, fewer
      * work-groups a compute unit) */
 #pragma unroll 2
     for (uint k = lid; k < HOG_DESC_LEN; k += HOG_LOCAL) {
