@@ -520,6 +520,9 @@ hog_svm_window(GLOBAL const float *hist, GLOBAL const int *jobs, uint njobs,
 }
 
 #if HOG_SVM_WINS > 1 && HOG_LOCAL > 1
+#if (HOG_SVM_WINS & (HOG_SVM_WINS - 1)) != 0
+#error "HOG_SVM_WINS must be a power of two (the lanes' tree in two stages)"
+#endif
 /* HOG_SVM_W windows a batch (at most HOG_LOCAL, so that the reduction's first stage has a
  * lane a window and element) */
 #define HOG_SVM_W (HOG_SVM_WINS < HOG_LOCAL ? HOG_SVM_WINS : HOG_LOCAL)
