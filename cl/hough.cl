@@ -2,7 +2,9 @@
  * image is uploaded once and only the peak candidates come back (lib/hough.c,
  * votecl_hough_run_gray()). Kernels:
  *   hough_sobel       2-D, one work-item per pixel: 255 where the Euclidean 3x3 Sobel
- *                     magnitude floor(sqrt(gx^2 + gy^2)) is at least the threshold, 0 elsewhere
+ *                     magnitude floor(sqrt(gx^2 + gy^2)) is at least the threshold and, with
+ *                     thin nonzero, gx^2 + gy^2 is a ridge across the edge (the neighbours'
+ *                     magnitudes recomputed, only for pixels over the threshold), 0 elsewhere
  *                     and on the one-pixel border (votecl__hough_sobel of lib/hough-edges.c).
  *                     For integers m and t, floor(sqrt(m)) >= t exactly when m >= t^2, so the
  *                     test is integer arithmetic and equal to the host's. out[1] (zeroed by
@@ -38,9 +40,46 @@
 #define LOCAL_PTR LOCAL
 #endif
 
+/* gx^2 + gy^2 of pixel (x, y) (at most 2 * 1020^2), 0 on the one-pixel border and outside
+ * the image (sobel_m of lib/hough-edges.c). */
+INLINE uint
+hough_m(GLOBAL const uchar *gray, uint w, uint h, int x, int y)
+{
+    GLOBAL const uchar *r0;
+    int gx, gy;
+
+    if (x < 1 || y < 1 || x + 1 >= (int)w || y + 1 >= (int)h)
+        return 0u;
+    r0 = gray + (ulong)(y - 1) * w;
+    gx = SOBEL3_GX(r0, r0 + w, r0 + 2 * w, x);
+    gy = SOBEL3_GY(r0, r0 + w, r0 + 2 * w, x);
+    return (uint)(gx * gx + gy * gy);
+}
+
+/* is_ridge of lib/hough-edges.c: m above the neighbour behind across the edge (one of four
+ * directions, tan 22.5 and tan 67.5 as integer ratios), at least the one ahead. */
+INLINE bool
+hough_ridge(GLOBAL const uchar *gray, uint w, uint h, int x, int y, uint m, int gx, int gy)
+{
+    long ax = gx < 0 ? -(long)gx : gx, ay = gy < 0 ? -(long)gy : gy;
+    int dx, dy;
+
+    if (ay * 100000 <= ax * 41421) {
+        dx = 1;
+        dy = 0;
+    } else if (ay * 100000 >= ax * 241421) {
+        dx = 0;
+        dy = 1;
+    } else {
+        dx = (gx < 0) == (gy < 0) ? 1 : -1;
+        dy = 1;
+    }
+    return m > hough_m(gray, w, h, x - dx, y - dy) && m >= hough_m(gray, w, h, x + dx, y + dy);
+}
+
 KERNEL void
 hough_sobel(GLOBAL const uchar *gray, uint w, uint h, uint threshold, uint edge_threshold,
-            GLOBAL uchar *edges, GLOBAL uint *out)
+            uint thin, GLOBAL uchar *edges, GLOBAL uint *out)
 {
     LOCAL uint group_count;
     uint x = (uint)get_global_id(0), y = (uint)get_global_id(1);
@@ -53,7 +92,10 @@ hough_sobel(GLOBAL const uchar *gray, uint w, uint h, uint threshold, uint edge_
         GLOBAL const uchar *r0 = gray + (ulong)(y - 1) * w, *r1 = r0 + w, *r2 = r1 + w;
         int gx = SOBEL3_GX(r0, r1, r2, x), gy = SOBEL3_GY(r0, r1, r2, x);
         uint m = (uint)(gx * gx + gy * gy); /* at most 2 * 1020^2: no overflow */
-        e = (ulong)m >= (ulong)threshold * threshold ? 255 : 0;
+        e = (ulong)m >= (ulong)threshold * threshold &&
+                    (thin == 0u || hough_ridge(gray, w, h, (int)x, (int)y, m, gx, gy))
+                ? 255
+                : 0;
     }
     if (x < w && y < h) {
         edges[(ulong)y * w + x] = e;

@@ -18,7 +18,7 @@ struct votecl_hough_plan {
     votecl_vote_plan *vote;  /* the engine's; NULL on the ref backend and with rows */
     votecl__hough_rows rows; /* the CPU shape's vote, where use_rows */
     int use_rows;
-    uint32_t *acc;          /* G * N counts of the last run */
+    uint32_t *acc; /* G * N counts of the last run */
     int have_acc;
     votecl_vote_stats last; /* the ref backend's last stats */
     /* the gray path (votecl_hough_run_gray), set up on its first run */
@@ -26,10 +26,10 @@ struct votecl_hough_plan {
     void *k_sobel, *k_candidates;
     int gray_ready;
     votecl_buffer *gray, *edges, *dacc, *mirror, *cand; /* device buffers */
-    size_t cand_cap;   /* candidate pairs cand holds */
-    uint8_t *edges_host; /* the ref backend's edge image, and segments' */
-    uint8_t *mask;       /* G * N zeroed bytes for the peaks' suppression, kept mapped */
-    int acc_on_device; /* the last run's accumulator is dacc's, not yet read back */
+    size_t cand_cap;                                    /* candidate pairs cand holds */
+    uint8_t *edges_host;           /* the ref backend's edge image, and segments' */
+    uint8_t *mask;                 /* G * N zeroed bytes for the peaks' suppression, kept mapped */
+    int acc_on_device;             /* the last run's accumulator is dacc's, not yet read back */
     votecl__segment_list segments; /* every segment of the last run's lines */
 };
 
@@ -44,6 +44,7 @@ votecl_hough_params_init(votecl_hough_params *params)
     params->merge_distance = 3.0;
     params->rho_grid = VOTECL_HOUGH_GRID_SPAN;
     params->peak_rule = VOTECL_HOUGH_PEAKS_WINDOW;
+    params->thin_edges = 1;
 }
 
 #define BAD(...) (snprintf(msg, msg_size, __VA_ARGS__), VOTECL_INVALID_ARGUMENT)
@@ -226,8 +227,8 @@ check_image(votecl_hough_plan *plan, const votecl_image *image)
 {
     const votecl__hough_desc *d = &plan->desc;
     size_t row_bytes, pixels;
-    votecl_status status = votecl__image_check(plan->context, image, VOTECL_DTYPE_U8, 1,
-                                               &row_bytes, &pixels);
+    votecl_status status =
+        votecl__image_check(plan->context, image, VOTECL_DTYPE_U8, 1, &row_bytes, &pixels);
 
     if (status == VOTECL_OK && (image->width != d->width || image->height != d->height))
         return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
@@ -495,9 +496,10 @@ gray_vote(votecl_hough_plan *plan, const votecl_image *image, unsigned threshold
             plan->context, plan->k_sobel, 2, global, local,
             (votecl__arg[]){VOTECL__ARG_BUF(plan->gray), VOTECL__ARG_UINT(d->width),
                             VOTECL__ARG_UINT(d->height), VOTECL__ARG_UINT(threshold),
-                            VOTECL__ARG_UINT(d->edge_threshold), VOTECL__ARG_BUF(plan->edges),
-                            VOTECL__ARG_BUF(plan->cand)},
-            7);
+                            VOTECL__ARG_UINT(d->edge_threshold),
+                            VOTECL__ARG_UINT(plan->params.thin_edges != 0),
+                            VOTECL__ARG_BUF(plan->edges), VOTECL__ARG_BUF(plan->cand)},
+            8);
     if (status == VOTECL_OK && plan->use_rows)
         status = votecl__hough_rows_vote(&plan->rows, plan->edges, plan->dacc);
     else if (status == VOTECL_OK)
@@ -612,7 +614,8 @@ gray_ref(votecl_hough_plan *plan, const votecl_image *image, unsigned threshold,
     if (status != VOTECL_OK)
         return status;
     votecl__hough_sobel(image->data, image->height > 1 ? image->stride : image->width, d->width,
-                        d->height, threshold, plan->edges_host);
+                        d->height, threshold, plan->params.thin_edges != 0, plan->edges_host,
+                        d->width);
     ref_vote(plan, plan->edges_host, d->width, plan->acc);
     plan->have_acc = 1;
     return votecl_hough_plan_peaks(plan, plan->acc, lines, capacity, found);

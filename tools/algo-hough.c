@@ -50,7 +50,7 @@ demo_hough(tool_demo *d, const tool_demo_image *im)
     params.max_lines = 10;
     params.segments = 1;    /* the lines are drawn where they lie, */
     params.min_length = 10; /* not as dots where they cross clutter */
-    if (tool_hough_sobel(&im->gray, 200, &edges, error, sizeof error) < 0) {
+    if (tool_hough_sobel(&im->gray, 200, params.thin_edges, &edges, error, sizeof error) < 0) {
         fprintf(stderr, "votecl demo: %s\n", error);
         goto out;
     }
