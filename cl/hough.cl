@@ -30,6 +30,10 @@
  *                     x | y << 16 locations of the band's pixels at or above edge, in row
  *                     order, into points[first pixel of the band + k], their number into
  *                     counts[band].
+ *   hough_sobel_points  the gray path's hough_sobel and hough_points in one pass over each
+ *                     band (the edge bytes written for segments, the locations listed as they
+ *                     are found, the band's count also added to out[1]), so the CPU reads
+ *                     the image once and needs no barrier or local atomics.
  *   hough_vote_rows   1-D, one work-item per HOUGH_ROWS angles from g = HOUGH_ROWS * id:
  *                     zeroes rows g.. of acc (nbins counts each) and votes every band's points
  *                     into them with votecl__hough_bin()'s single-precision operations (cos
@@ -77,6 +81,21 @@ hough_ridge(GLOBAL const uchar *gray, uint w, uint h, int x, int y, uint m, int 
     return m > hough_m(gray, w, h, x - dx, y - dy) && m >= hough_m(gray, w, h, x + dx, y + dy);
 }
 
+/* The edge byte of interior pixel (x, y): 255 where m = gx^2 + gy^2 reaches threshold^2
+ * (floor(sqrt(m)) >= t exactly when m >= t^2, integers) and, with thin, is a ridge. */
+INLINE uchar
+hough_edge(GLOBAL const uchar *gray, uint w, uint h, uint x, uint y, uint threshold, uint thin)
+{
+    GLOBAL const uchar *r0 = gray + (ulong)(y - 1) * w, *r1 = r0 + w, *r2 = r1 + w;
+    int gx = SOBEL3_GX(r0, r1, r2, x), gy = SOBEL3_GY(r0, r1, r2, x);
+    uint m = (uint)(gx * gx + gy * gy); /* at most 2 * 1020^2: no overflow */
+
+    return (ulong)m >= (ulong)threshold * threshold &&
+                   (thin == 0u || hough_ridge(gray, w, h, (int)x, (int)y, m, gx, gy))
+               ? 255
+               : 0;
+}
+
 KERNEL void
 hough_sobel(GLOBAL const uchar *gray, uint w, uint h, uint threshold, uint edge_threshold,
             uint thin, GLOBAL uchar *edges, GLOBAL uint *out)
@@ -88,15 +107,8 @@ hough_sobel(GLOBAL const uchar *gray, uint w, uint h, uint threshold, uint edge_
     if (get_local_id(0) == 0 && get_local_id(1) == 0)
         group_count = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (x >= 1 && y >= 1 && x + 1 < w && y + 1 < h) {
-        GLOBAL const uchar *r0 = gray + (ulong)(y - 1) * w, *r1 = r0 + w, *r2 = r1 + w;
-        int gx = SOBEL3_GX(r0, r1, r2, x), gy = SOBEL3_GY(r0, r1, r2, x);
-        uint m = (uint)(gx * gx + gy * gy); /* at most 2 * 1020^2: no overflow */
-        e = (ulong)m >= (ulong)threshold * threshold &&
-                    (thin == 0u || hough_ridge(gray, w, h, (int)x, (int)y, m, gx, gy))
-                ? 255
-                : 0;
-    }
+    if (x >= 1 && y >= 1 && x + 1 < w && y + 1 < h)
+        e = hough_edge(gray, w, h, x, y, threshold, thin);
     if (x < w && y < h) {
         edges[(ulong)y * w + x] = e;
         if (e >= edge_threshold)
@@ -105,6 +117,32 @@ hough_sobel(GLOBAL const uchar *gray, uint w, uint h, uint threshold, uint edge_
     barrier(CLK_LOCAL_MEM_FENCE);
     if (get_local_id(0) == 0 && get_local_id(1) == 0 && group_count > 0)
         atomic_add((volatile GLOBAL uint *)&out[1], group_count);
+}
+
+KERNEL void
+hough_sobel_points(GLOBAL const uchar *gray, uint w, uint h, uint rows, uint threshold, uint thin,
+                   uint edge, GLOBAL uchar *edges, GLOBAL uint *points, GLOBAL uint *counts,
+                   GLOBAL uint *out)
+{
+    uint band = (uint)get_global_id(0), y0 = band * rows, k = 0;
+    GLOBAL uint *pts = points + (ulong)y0 * w;
+
+    if (y0 >= h)
+        return;
+    for (uint y = y0; y < y0 + rows && y < h; y++) {
+        GLOBAL uchar *e = edges + (ulong)y * w;
+        for (uint x = 0; x < w; x++) {
+            uchar v = x >= 1 && y >= 1 && x + 1 < w && y + 1 < h
+                          ? hough_edge(gray, w, h, x, y, threshold, thin)
+                          : 0;
+            e[x] = v;
+            if (v >= edge)
+                pts[k++] = x | y << 16;
+        }
+    }
+    counts[band] = k;
+    if (k > 0)
+        atomic_add((volatile GLOBAL uint *)&out[1], k);
 }
 
 /* OpenCV's rule (is_opencv_max of lib/hough-peaks.c): more than threshold, more than the left

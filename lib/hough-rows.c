@@ -58,6 +58,8 @@ votecl__hough_rows_init(votecl__hough_rows *rows, votecl_context *context,
             VOTECL_OK ||
         (status = votecl__program_kernel(context, program, "hough_vote_rows", &rows->k_vote)) !=
             VOTECL_OK ||
+        (status = votecl__program_kernel(context, program, "hough_sobel_points",
+                                         &rows->k_sobel_points)) != VOTECL_OK ||
         (status = votecl_buffer_new(context, pixels * 4, &rows->points)) != VOTECL_OK ||
         (status = votecl_buffer_new(context, (size_t)rows->bands * 4, &rows->counts)) != VOTECL_OK)
         return status;
@@ -71,11 +73,31 @@ votecl__hough_rows_release(votecl__hough_rows *rows)
     memset(rows, 0, sizeof *rows);
 }
 
+/* hough_vote_rows over the points hough_points or hough_sobel_points listed. */
+static votecl_status
+launch_vote(votecl__hough_rows *rows, votecl_buffer *acc)
+{
+    const votecl__hough_desc *d = rows->desc;
+    size_t one = 1, items = rows->stride / ROWS_ANGLES;
+    votecl_status status = votecl__launch(
+        rows->context, rows->k_vote, 1, &items, &one,
+        (votecl__arg[]){
+            VOTECL__ARG_BUF(rows->points), VOTECL__ARG_BUF(rows->counts),
+            VOTECL__ARG_UINT(rows->bands), VOTECL__ARG_UINT(rows->band_rows * d->width),
+            VOTECL__ARG_BUF(rows->tab), VOTECL__ARG_UINT(rows->stride), VOTECL__ARG_UINT(d->angles),
+            VOTECL__ARG_UINT(d->nbins), VOTECL__ARG_FLOAT(d->w), VOTECL__ARG_FLOAT(d->scale),
+            VOTECL__ARG_INT(d->offset), VOTECL__ARG_UINT(d->opencv), VOTECL__ARG_BUF(acc)},
+        13);
+
+    rows->pending = status == VOTECL_OK;
+    return status;
+}
+
 votecl_status
 votecl__hough_rows_vote(votecl__hough_rows *rows, votecl_buffer *image, votecl_buffer *acc)
 {
     const votecl__hough_desc *d = rows->desc;
-    size_t one = 1, bands = rows->bands, items = rows->stride / ROWS_ANGLES;
+    size_t one = 1, bands = rows->bands;
     votecl_status status = votecl__launch(
         rows->context, rows->k_points, 1, &bands, &one,
         (votecl__arg[]){VOTECL__ARG_BUF(image), VOTECL__ARG_UINT(d->width),
@@ -84,19 +106,26 @@ votecl__hough_rows_vote(votecl__hough_rows *rows, votecl_buffer *image, votecl_b
                         VOTECL__ARG_BUF(rows->counts)},
         7);
 
-    if (status == VOTECL_OK)
-        status = votecl__launch(
-            rows->context, rows->k_vote, 1, &items, &one,
-            (votecl__arg[]){
-                VOTECL__ARG_BUF(rows->points), VOTECL__ARG_BUF(rows->counts),
-                VOTECL__ARG_UINT(rows->bands), VOTECL__ARG_UINT(rows->band_rows * d->width),
-                VOTECL__ARG_BUF(rows->tab), VOTECL__ARG_UINT(rows->stride),
-                VOTECL__ARG_UINT(d->angles), VOTECL__ARG_UINT(d->nbins), VOTECL__ARG_FLOAT(d->w),
-                VOTECL__ARG_FLOAT(d->scale), VOTECL__ARG_INT(d->offset),
-                VOTECL__ARG_UINT(d->opencv), VOTECL__ARG_BUF(acc)},
-            13);
-    rows->pending = status == VOTECL_OK;
-    return status;
+    return status == VOTECL_OK ? launch_vote(rows, acc) : status;
+}
+
+votecl_status
+votecl__hough_rows_vote_gray(votecl__hough_rows *rows, votecl_buffer *gray, unsigned threshold,
+                             int thin, votecl_buffer *edges, votecl_buffer *out, votecl_buffer *acc)
+{
+    const votecl__hough_desc *d = rows->desc;
+    size_t one = 1, bands = rows->bands;
+    votecl_status status = votecl__launch(
+        rows->context, rows->k_sobel_points, 1, &bands, &one,
+        (votecl__arg[]){VOTECL__ARG_BUF(gray), VOTECL__ARG_UINT(d->width),
+                        VOTECL__ARG_UINT(d->height), VOTECL__ARG_UINT(rows->band_rows),
+                        VOTECL__ARG_UINT(threshold), VOTECL__ARG_UINT(thin != 0),
+                        VOTECL__ARG_UINT(d->edge_threshold), VOTECL__ARG_BUF(edges),
+                        VOTECL__ARG_BUF(rows->points), VOTECL__ARG_BUF(rows->counts),
+                        VOTECL__ARG_BUF(out)},
+        11);
+
+    return status == VOTECL_OK ? launch_vote(rows, acc) : status;
 }
 
 votecl_status

@@ -470,41 +470,53 @@ out:
     return status;
 }
 
-/* Uploads the gray image, computes its edges and votes them into dacc. */
+/* The GPU shape's edges and vote: hough_sobel, then the engine over the edge image. */
 static votecl_status
-gray_vote(votecl_hough_plan *plan, const votecl_image *image, unsigned threshold)
+gray_vote_engine(votecl_hough_plan *plan, unsigned threshold)
 {
     const votecl__hough_desc *d = &plan->desc;
-    size_t pixels = (size_t)d->width * d->height;
     /* 16 x 16 where the device allows (the kernel takes any size: one count per group) */
     size_t wg = plan->context->info.max_work_group_size, ly = wg >= 256  ? 16
                                                               : wg >= 16 ? wg / 16
                                                                          : 1;
     size_t local[2] = {wg >= 16 ? 16 : wg, ly},
            global[2] = {votecl__round_up(d->width, local[0]), votecl__round_up(d->height, ly)};
+    votecl_status status =
+        votecl__launch(plan->context, plan->k_sobel, 2, global, local,
+                       (votecl__arg[]){VOTECL__ARG_BUF(plan->gray), VOTECL__ARG_UINT(d->width),
+                                       VOTECL__ARG_UINT(d->height), VOTECL__ARG_UINT(threshold),
+                                       VOTECL__ARG_UINT(d->edge_threshold),
+                                       VOTECL__ARG_UINT(plan->params.thin_edges != 0),
+                                       VOTECL__ARG_BUF(plan->edges), VOTECL__ARG_BUF(plan->cand)},
+                       8);
+
+    if (status == VOTECL_OK)
+        status = votecl_vote_run_buffers(plan->vote, plan->edges, d->width, d->height, plan->dacc);
+    return status;
+}
+
+/* Uploads the gray image, computes its edges and votes them into dacc: on a CPU shape the
+ * edges are found as the rows vote lists its points (one pass over the image). */
+static votecl_status
+gray_vote(votecl_hough_plan *plan, const votecl_image *image, unsigned threshold)
+{
+    const votecl__hough_desc *d = &plan->desc;
     const void *packed;
     void *copy = NULL;
     votecl_status status = votecl__image_packed(plan->context, image, d->width, &packed, &copy);
 
     if (status == VOTECL_OK)
-        status = votecl_buffer_write(plan->gray, 0, packed, pixels);
+        status = votecl_buffer_write(plan->gray, 0, packed, (size_t)d->width * d->height);
     free(copy);
     if (status == VOTECL_OK) /* the candidate count and the edge count */
         status = votecl__buffer_zero(plan->cand, 0, 8);
-    if (status == VOTECL_OK)
-        status = votecl__launch(
-            plan->context, plan->k_sobel, 2, global, local,
-            (votecl__arg[]){VOTECL__ARG_BUF(plan->gray), VOTECL__ARG_UINT(d->width),
-                            VOTECL__ARG_UINT(d->height), VOTECL__ARG_UINT(threshold),
-                            VOTECL__ARG_UINT(d->edge_threshold),
-                            VOTECL__ARG_UINT(plan->params.thin_edges != 0),
-                            VOTECL__ARG_BUF(plan->edges), VOTECL__ARG_BUF(plan->cand)},
-            8);
-    if (status == VOTECL_OK && plan->use_rows)
-        status = votecl__hough_rows_vote(&plan->rows, plan->edges, plan->dacc);
-    else if (status == VOTECL_OK)
-        status = votecl_vote_run_buffers(plan->vote, plan->edges, d->width, d->height, plan->dacc);
-    return status;
+    if (status != VOTECL_OK)
+        return status;
+    if (plan->use_rows)
+        return votecl__hough_rows_vote_gray(&plan->rows, plan->gray, threshold,
+                                            plan->params.thin_edges, plan->edges, plan->cand,
+                                            plan->dacc);
+    return gray_vote_engine(plan, threshold);
 }
 
 static votecl_status
