@@ -29,11 +29,11 @@
  *   hough_points      1-D, one work-item per band of `rows` image rows: the packed
  *                     x | y << 16 locations of the band's pixels at or above edge, in row
  *                     order, into points[first pixel of the band + k], their number into
- *                     counts[band].
- *   hough_sobel_points  the gray path's hough_sobel and hough_points in one pass over each
- *                     band (the edge bytes written for segments, the locations listed as they
- *                     are found, the band's count also added to out[1]), so the CPU reads
- *                     the image once and needs no barrier or local atomics.
+ *                     counts[band]. With sobel nonzero img is the gray image and the pixels
+ *                     are hough_sobel's edge bytes (threshold, thin), written to edges (for
+ *                     segments) as they are found and the band's count added to out[1]: the
+ *                     gray path's edges and listing in one pass, no barrier or local atomics
+ *                     (with sobel 0, edges and out are not touched).
  *   hough_vote_rows   1-D, one work-item per HOUGH_ROWS angles from g = HOUGH_ROWS * id:
  *                     zeroes rows g.. of acc (nbins counts each) and votes every band's points
  *                     into them with votecl__hough_bin()'s single-precision operations (cos
@@ -119,32 +119,6 @@ hough_sobel(GLOBAL const uchar *gray, uint w, uint h, uint threshold, uint edge_
         atomic_add((volatile GLOBAL uint *)&out[1], group_count);
 }
 
-KERNEL void
-hough_sobel_points(GLOBAL const uchar *gray, uint w, uint h, uint rows, uint threshold, uint thin,
-                   uint edge, GLOBAL uchar *edges, GLOBAL uint *points, GLOBAL uint *counts,
-                   GLOBAL uint *out)
-{
-    uint band = (uint)get_global_id(0), y0 = band * rows, k = 0;
-    GLOBAL uint *pts = points + (ulong)y0 * w;
-
-    if (y0 >= h)
-        return;
-    for (uint y = y0; y < y0 + rows && y < h; y++) {
-        GLOBAL uchar *e = edges + (ulong)y * w;
-        for (uint x = 0; x < w; x++) {
-            uchar v = x >= 1 && y >= 1 && x + 1 < w && y + 1 < h
-                          ? hough_edge(gray, w, h, x, y, threshold, thin)
-                          : 0;
-            e[x] = v;
-            if (v >= edge)
-                pts[k++] = x | y << 16;
-        }
-    }
-    counts[band] = k;
-    if (k > 0)
-        atomic_add((volatile GLOBAL uint *)&out[1], k);
-}
-
 /* OpenCV's rule (is_opencv_max of lib/hough-peaks.c): more than threshold, more than the left
  * and upper neighbours, at least the right and lower ones, zeros outside. */
 INLINE bool
@@ -198,21 +172,31 @@ hough_candidates(GLOBAL const uint *acc, uint angles, uint nbins, int reach, uin
 }
 
 KERNEL void
-hough_points(GLOBAL const uchar *img, uint w, uint h, uint rows, uint edge, GLOBAL uint *points,
-             GLOBAL uint *counts)
+hough_points(GLOBAL const uchar *img, uint w, uint h, uint rows, uint edge, uint sobel,
+             uint threshold, uint thin, GLOBAL uchar *edges, GLOBAL uint *points,
+             GLOBAL uint *counts, GLOBAL uint *out)
 {
     uint band = (uint)get_global_id(0), y0 = band * rows, k = 0;
-    GLOBAL uint *out = points + (ulong)y0 * w;
+    GLOBAL uint *pts = points + (ulong)y0 * w;
 
     if (y0 >= h)
         return;
     for (uint y = y0; y < y0 + rows && y < h; y++) {
-        GLOBAL const uchar *r = img + (ulong)y * w;
-        for (uint x = 0; x < w; x++)
-            if (r[x] >= edge)
-                out[k++] = x | y << 16;
+        for (uint x = 0; x < w; x++) {
+            uchar v = img[(ulong)y * w + x];
+            if (sobel != 0u) {
+                v = x >= 1 && y >= 1 && x + 1 < w && y + 1 < h
+                        ? hough_edge(img, w, h, x, y, threshold, thin)
+                        : 0;
+                edges[(ulong)y * w + x] = v;
+            }
+            if (v >= edge)
+                pts[k++] = x | y << 16;
+        }
     }
     counts[band] = k;
+    if (sobel != 0u && k > 0)
+        atomic_add((volatile GLOBAL uint *)&out[1], k);
 }
 
 /* HOUGH_ROWS angles per work-item (ROWS_ANGLES of lib/hough-rows.c): each point is loaded

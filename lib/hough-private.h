@@ -104,7 +104,7 @@ votecl_status votecl__hough_check_binary(votecl_context *context, const votecl_i
 typedef struct votecl__hough_rows {
     votecl_context *context;
     const votecl__hough_desc *desc; /* borrowed from the plan */
-    void *k_points, *k_vote, *k_sobel_points;
+    void *k_points, *k_vote;
     votecl_buffer *points, *counts, *tab; /* edge locations per band, their counts, cos/sin */
     uint32_t stride;                      /* angles rounded up to whole work-items */
     uint32_t band_rows;                   /* image rows per band of hough_points */
@@ -125,7 +125,7 @@ votecl_status votecl__hough_rows_vote(votecl__hough_rows *rows, votecl_buffer *i
 
 /* The gray path's vote (votecl_hough_run_gray()): the Sobel edges of the packed u8 image in
  * gray (threshold, thinned with thin) into edges and their locations in one pass
- * (hough_sobel_points), then the vote into acc; out[1] (zeroed by the caller) gains the
+ * (hough_points with sobel), then the vote into acc; out[1] (zeroed by the caller) gains the
  * edge count, as hough_sobel's. */
 votecl_status votecl__hough_rows_vote_gray(votecl__hough_rows *rows, votecl_buffer *gray,
                                            unsigned threshold, int thin, votecl_buffer *edges,

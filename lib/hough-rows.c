@@ -58,8 +58,6 @@ votecl__hough_rows_init(votecl__hough_rows *rows, votecl_context *context,
             VOTECL_OK ||
         (status = votecl__program_kernel(context, program, "hough_vote_rows", &rows->k_vote)) !=
             VOTECL_OK ||
-        (status = votecl__program_kernel(context, program, "hough_sobel_points",
-                                         &rows->k_sobel_points)) != VOTECL_OK ||
         (status = votecl_buffer_new(context, pixels * 4, &rows->points)) != VOTECL_OK ||
         (status = votecl_buffer_new(context, (size_t)rows->bands * 4, &rows->counts)) != VOTECL_OK)
         return status;
@@ -73,7 +71,7 @@ votecl__hough_rows_release(votecl__hough_rows *rows)
     memset(rows, 0, sizeof *rows);
 }
 
-/* hough_vote_rows over the points hough_points or hough_sobel_points listed. */
+/* hough_vote_rows over the points hough_points listed. */
 static votecl_status
 launch_vote(votecl__hough_rows *rows, votecl_buffer *acc)
 {
@@ -93,8 +91,11 @@ launch_vote(votecl__hough_rows *rows, votecl_buffer *acc)
     return status;
 }
 
-votecl_status
-votecl__hough_rows_vote(votecl__hough_rows *rows, votecl_buffer *image, votecl_buffer *acc)
+/* hough_points over image (the edge image; with sobel, the gray image whose edges it writes
+ * into edges and counts into out[1]), then the vote. */
+static votecl_status
+points_and_vote(votecl__hough_rows *rows, votecl_buffer *image, int sobel, unsigned threshold,
+                int thin, votecl_buffer *edges, votecl_buffer *out, votecl_buffer *acc)
 {
     const votecl__hough_desc *d = rows->desc;
     size_t one = 1, bands = rows->bands;
@@ -102,30 +103,27 @@ votecl__hough_rows_vote(votecl__hough_rows *rows, votecl_buffer *image, votecl_b
         rows->context, rows->k_points, 1, &bands, &one,
         (votecl__arg[]){VOTECL__ARG_BUF(image), VOTECL__ARG_UINT(d->width),
                         VOTECL__ARG_UINT(d->height), VOTECL__ARG_UINT(rows->band_rows),
-                        VOTECL__ARG_UINT(d->edge_threshold), VOTECL__ARG_BUF(rows->points),
-                        VOTECL__ARG_BUF(rows->counts)},
-        7);
+                        VOTECL__ARG_UINT(d->edge_threshold), VOTECL__ARG_UINT(sobel != 0),
+                        VOTECL__ARG_UINT(threshold), VOTECL__ARG_UINT(thin != 0),
+                        VOTECL__ARG_BUF(edges), VOTECL__ARG_BUF(rows->points),
+                        VOTECL__ARG_BUF(rows->counts), VOTECL__ARG_BUF(out)},
+        12);
 
     return status == VOTECL_OK ? launch_vote(rows, acc) : status;
+}
+
+votecl_status
+votecl__hough_rows_vote(votecl__hough_rows *rows, votecl_buffer *image, votecl_buffer *acc)
+{
+    /* without sobel the kernel touches neither edges nor out: any buffer stands for them */
+    return points_and_vote(rows, image, 0, 0, 0, image, rows->counts, acc);
 }
 
 votecl_status
 votecl__hough_rows_vote_gray(votecl__hough_rows *rows, votecl_buffer *gray, unsigned threshold,
                              int thin, votecl_buffer *edges, votecl_buffer *out, votecl_buffer *acc)
 {
-    const votecl__hough_desc *d = rows->desc;
-    size_t one = 1, bands = rows->bands;
-    votecl_status status = votecl__launch(
-        rows->context, rows->k_sobel_points, 1, &bands, &one,
-        (votecl__arg[]){VOTECL__ARG_BUF(gray), VOTECL__ARG_UINT(d->width),
-                        VOTECL__ARG_UINT(d->height), VOTECL__ARG_UINT(rows->band_rows),
-                        VOTECL__ARG_UINT(threshold), VOTECL__ARG_UINT(thin != 0),
-                        VOTECL__ARG_UINT(d->edge_threshold), VOTECL__ARG_BUF(edges),
-                        VOTECL__ARG_BUF(rows->points), VOTECL__ARG_BUF(rows->counts),
-                        VOTECL__ARG_BUF(out)},
-        11);
-
-    return status == VOTECL_OK ? launch_vote(rows, acc) : status;
+    return points_and_vote(rows, gray, 1, threshold, thin, edges, out, acc);
 }
 
 votecl_status
