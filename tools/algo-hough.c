@@ -278,7 +278,8 @@ bench_hough(tool_bench *b)
 /* --- the descriptor --- */
 
 TOOL_ALGORITHM_ONE(hough, "straight lines of the Sobel edges, 180 angles x 1-pixel rho bins", NULL,
-                   .options = "[--edges sobel|none] [--sobel-threshold S] [--angles A] [--bins B] "
+                   .options = "[--edges sobel|none] [--sobel-threshold S] [--thin-edges 0|1] "
+                              "[--angles A] [--bins B] "
                               "[--threshold T] [--window n] [--edge-threshold E] [--max-lines K]",
                    .args_size = sizeof(hough_case), TOOL_BATCH_HOOKS(hough),
                    .state_free = hough_state_free);

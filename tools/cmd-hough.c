@@ -525,8 +525,10 @@ tool_json_hough_parameters(tool_json *j, int sobel, unsigned long sobel_threshol
                         sobel == 1   ? "sobel"
                         : sobel == 2 ? "sobel-host"
                                      : "none");
-    if (sobel)
+    if (sobel) {
         tool_json_kv_uint(j, "sobel_threshold", sobel_threshold);
+        tool_json_kv_uint(j, "thin_edges", p->thin_edges != 0);
+    }
     tool_json_kv_uint(j, "edge_threshold", p->edge_threshold);
     tool_json_kv_uint(j, "angles", r->angles);
     tool_json_kv_uint(j, "rho_bins", r->nbins);
