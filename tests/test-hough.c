@@ -1135,7 +1135,8 @@ static void
 test_device_gray(void)
 {
     static const unsigned building_t[] = {200, 120};
-    static const unsigned lines_t[] = {200, 60, 0};
+    /* 65535 and 70000: a threshold whose square leaves 32 bits (no pixel reaches either) */
+    static const unsigned lines_t[] = {200, 60, 0, 1443, 65535, 70000};
     static const unsigned one_t[] = {0, 200};
     votecl_context *ctx = device();
     votecl_hough_params p;
@@ -1167,6 +1168,11 @@ test_device_gray(void)
     im = edge_image_new(200, 150, 200);
     gray_case(ctx, &p, &im, lines_t, G_N_ELEMENTS(lines_t), "empty 200x150");
     g_free(im.data);
+    p.edge_threshold = 0; /* every pixel votes, 0 or 255: the listing keeps them all */
+    im = gray_lines_image(203, 61, 207, 12); /* whole chunks of hough_row_edges too */
+    gray_case(ctx, &p, &im, lines_t, 1, "edge_threshold 0");
+    g_free(im.data);
+    p.edge_threshold = 1;
     im = gray_lines_image(1, 1, 1, 9);
     gray_case(ctx, &p, &im, one_t, G_N_ELEMENTS(one_t), "1x1");
     g_free(im.data);
