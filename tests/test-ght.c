@@ -2007,6 +2007,135 @@ out:
     g_free(ie);
 }
 
+/* --- Ballard's stages in few round trips (lib/ght-ballard.c) --- */
+
+/* The reference's poses of Ballard's accumulator over edges ie of an image w x h. */
+static void
+ballard_ref_poses(const votecl__ght_desc *d, const votecl__ght_rtable *rt,
+                  const votecl__ght_edges *ie, uint32_t w, uint32_t h, votecl__ght_poses *out)
+{
+    uint32_t *space = g_new(uint32_t, votecl__ght_ballard_cells(d, w, h));
+
+    votecl__ght_ref_ballard_vote(d, rt, ie, w, h, space);
+    g_assert_cmpint(votecl__ght_ref_ballard_peaks(d, space, w, h, out), ==, VOTECL_OK);
+    g_free(space);
+}
+
+/* run's vote and maxima of its current edges equal the reference's over ie. */
+static void
+check_ballard_poses(votecl__ght_run *run, const votecl__ght_rtable *rt, const votecl__ght_edges *ie,
+                    uint32_t w, uint32_t h, const char *what)
+{
+    votecl__ght_poses ref = {0}, dv = {0};
+
+    ballard_ref_poses(run->desc, rt, ie, w, h, &ref);
+    g_assert_cmpuint(votecl__ght_count_ballard(run, NULL), ==, ie->n);
+    if (ie->n > 0) { /* lib/ght.c votes only where there are edges */
+        g_assert_cmpint(votecl__ght_vote_ballard(run, w, h), ==, VOTECL_OK);
+        g_assert_cmpint(votecl__ght_peaks_ballard(run, w, h, &dv), ==, VOTECL_OK);
+    }
+    g_assert_cmpuint(dv.n, ==, ref.n);
+    if (ref.n > 0)
+        g_assert_cmpmem(dv.v, dv.n * sizeof *dv.v, ref.v, ref.n * sizeof *ref.v);
+    g_test_message("Ballard's stages, %s: %zu edges, %zu candidates, equal", what, ie->n, ref.n);
+    g_free(ref.v);
+    g_free(dv.v);
+}
+
+/* The image's edges through the stages (device edges, then the caller-points path) against
+ * the reference: the sorted host copy, the poses. */
+static void
+check_ballard_image(votecl__ght_run *run, const votecl__ght_rtable *rt, const gray *g)
+{
+    const votecl__ght_desc *d = run->desc;
+    votecl__ght_point *pts = g_new(votecl__ght_point, (size_t)g->width * g->height + 1);
+    size_t n = votecl__ght_ref_canny(d, g->data, g->width, g->height, d->p.canny_high,
+                                     d->p.canny_high, pts);
+    votecl__ght_edges ref, dv;
+
+    g_assert_cmpint(votecl__ght_edges_sort(pts, n, d->levels, &ref), ==, VOTECL_OK);
+    g_assert_cmpint(votecl__ght_canny_ballard(run, g->data, g->width, g->height, d->p.canny_high,
+                                              d->p.canny_high),
+                    ==, VOTECL_OK);
+    check_ballard_poses(run, rt, &ref, g->width, g->height, g->name);
+    g_assert_cmpint(votecl__ght_read_edges_ballard(run, &dv), ==, VOTECL_OK);
+    assert_edges_equal(&dv, &ref, d->levels, g->name);
+    votecl__ght_edges_clear(&dv);
+    g_assert_cmpint(votecl__ght_points_ballard(run, ref.points, ref.n), ==, VOTECL_OK);
+    check_ballard_poses(run, rt, &ref, g->width, g->height, "caller points");
+    votecl__ght_edges_clear(&ref);
+    g_free(pts);
+}
+
+/* Ballard's stages of a GPU-shaped context (VOTECL_FORCE_SHAPE gpu: the edge kernel on any
+ * device) equal the reference's: the template's sorted edges, and over images large and
+ * small in turn (the accumulator cleared by a fill, then by the edge kernel where its buffer
+ * has the room) the poses, with more maxima than the first room holds, on a full circle. */
+static void
+check_ballard_stages(votecl_context *ctx, const votecl_ght_params *params, const gray *templ,
+                     const gray *images, size_t count)
+{
+    votecl__ght_desc d;
+    votecl__ght_device *dev;
+    votecl__ght_front *f;
+    votecl__ght_edges te;
+    votecl__ght_rtable rt;
+    votecl__ght_run run;
+
+    front_new_on(ctx, params, &d, &dev, &f);
+    d.cx = (templ->width - 1) / 2.0;
+    d.cy = (templ->height - 1) / 2.0;
+    run = (votecl__ght_run){.context = ctx, .desc = &d, .dev = dev, .front = f};
+    g_assert_cmpint(votecl__ght_canny_ballard(&run, templ->data, templ->width, templ->height,
+                                              d.p.canny_high, d.p.canny_high),
+                    ==, VOTECL_OK);
+    g_assert_cmpint(votecl__ght_read_edges_ballard(&run, &te), ==, VOTECL_OK);
+    g_assert_cmpint(votecl__ght_rtable_build(&te, d.levels, d.cx, d.cy, &rt), ==, VOTECL_OK);
+    g_assert_cmpint(votecl__ght_bind_device(&run, &rt), ==, VOTECL_OK);
+    for (size_t i = 0; i < count; i++)
+        check_ballard_image(&run, &rt, &images[i]);
+    votecl__ght_rtable_clear(&rt);
+    votecl__ght_edges_clear(&te);
+    votecl__ght_canny_memo_free(run.canny_memo);
+    front_free(dev, f);
+}
+
+static void
+test_opencl_ballard_stages(void)
+{
+    char *saved = tu_env_set("VOTECL_FORCE_SHAPE", "gpu");
+    votecl_context *ctx = tu_device_context_new(NULL);
+    votecl_ght_params p;
+    gray g[4], templ;
+
+    tu_env_restore("VOTECL_FORCE_SHAPE", saved);
+    if (ctx == NULL)
+        return;
+    templ = gray_of_file("templ.png");
+    g[0] = gray_of_file("pic1.png");
+    g[1] = gray_noise(61, 37, 0x61);
+    g[2] = gray_of_file("pic1.png");
+    g[3] = gray_noise(1, 1, 0x1);
+    votecl_ght_params_init(&p, VOTECL_GHT_BALLARD);
+    check_ballard_stages(ctx, &p, &templ, g, 4);
+    p.votes_ratio = 0; /* every local maximum: more than the first room holds */
+    p.votes_threshold = 1;
+    check_ballard_stages(ctx, &p, &templ, g, 3);
+    votecl_ght_params_init(&p, VOTECL_GHT_BALLARD); /* a full circle: rotations wrap */
+    p.levels = 72;
+    p.max_angle = 360;
+    p.angle_step = 10;
+    p.min_scale = 0.9;
+    p.max_scale = 1.3;
+    p.scale_step = 0.1;
+    p.votes_ratio = 0.3;
+    check_ballard_stages(ctx, &p, &templ, g, 1);
+    for (int i = 0; i < 4; i++)
+        g_free(g[i].data);
+    g_free(templ.data);
+    votecl_context_free(ctx);
+}
+
 /* The stats of a device detection and of the front-only call equal the reference's. */
 static void
 test_opencl_front_stats(void)
@@ -2574,6 +2703,7 @@ static const tu_test tests[] = {
     {TU_DEVICE, "ght/front-pairs", {test_opencl_front_pairs}},
     {TU_DEVICE, "ght/length-order", {test_opencl_length_order}},
     {TU_DEVICE, "ght/front-ballard", {test_opencl_front_ballard}},
+    {TU_DEVICE, "ght/ballard-stages", {test_opencl_ballard_stages}},
     {TU_DEVICE, "ght/front-degenerate", {test_opencl_front_degenerate}},
     {TU_DEVICE, "ght/front-stats", {test_opencl_front_stats}},
     {TU_DEVICE, "ght/front-caller-edges", {test_opencl_front_caller_edges}},
