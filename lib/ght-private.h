@@ -672,13 +672,16 @@ votecl_status votecl__ght_peaks_device(votecl__ght_run *run, uint32_t width, uin
 
 /* Ballard's stages on a GPU-shaped device (lib/ght-ballard.c): the edges, vote and maxima of
  * the device's in three launches and two read backs, the edges compacted unsorted on the
- * device (count's offsets NULL; read_edges sorts the host copy as the reference does); the
- * rest is the device's. The poses equal the reference's. */
+ * device (count's offsets NULL); read_edges sorts the host copy as the reference does until
+ * the R-table is bound (the template's edges), then gives the image's in the device's order
+ * (offsets NULL: the confidences depend on neither); the rest is the device's. The poses
+ * equal the reference's. */
 votecl_status votecl__ght_canny_ballard(votecl__ght_run *run, const uint8_t *data, uint32_t width,
                                         uint32_t height, unsigned low, unsigned high);
 votecl_status votecl__ght_points_ballard(votecl__ght_run *run, const votecl__ght_point *points,
                                          size_t n);
 size_t votecl__ght_count_ballard(const votecl__ght_run *run, const uint32_t **offsets);
+votecl_status votecl__ght_bind_ballard(votecl__ght_run *run, const votecl__ght_rtable *table);
 votecl_status votecl__ght_read_edges_ballard(votecl__ght_run *run, votecl__ght_edges *out);
 votecl_status votecl__ght_vote_ballard(votecl__ght_run *run, uint32_t width, uint32_t height);
 votecl_status votecl__ght_peaks_ballard(votecl__ght_run *run, uint32_t width, uint32_t height,

@@ -70,7 +70,7 @@ static const votecl__ght_impl device_impl = {
 };
 
 /* Ballard on a GPU-shaped device: edges, vote and maxima in three launches and two read
- * backs (lib/ght-ballard.c); the R-table's binding is the device's. */
+ * backs (lib/ght-ballard.c). */
 static const votecl__ght_impl ballard_impl = {
     .canny = votecl__ght_canny_ballard,
     .points = votecl__ght_points_ballard,
@@ -80,7 +80,7 @@ static const votecl__ght_impl ballard_impl = {
     .pairs = votecl__ght_pairs_device,
     .cap = votecl__ght_cap_device,
     .stages = votecl__ght_stages_device,
-    .bind = votecl__ght_bind_device,
+    .bind = votecl__ght_bind_ballard,
     .vote = votecl__ght_vote_ballard,
     .peaks = votecl__ght_peaks_ballard,
 };
