@@ -38,6 +38,8 @@ struct votecl__ght_conf_memo {
     uint8_t *claimed;       /* per pixel */
     uint64_t *near;         /* per pixel (conf_map) */
     size_t pixels;
+    uint64_t *edges; /* a bit per pixel, rows of whole words (conf_map) */
+    size_t edge_words;
 };
 
 void
@@ -46,7 +48,7 @@ votecl__ght_conf_memo_free(votecl__ght_conf_memo *memo)
     if (memo == NULL)
         return;
     VOTECL__FREE_ALL(memo->sure, memo->maybe, memo->normals, memo->bins, memo->claimed, memo->near,
-                     memo);
+                     memo->edges, memo);
 }
 
 /* Zeroed per-pixel maps for w * h pixels in memo; 0 when out of memory. */
@@ -54,6 +56,15 @@ static int
 memo_maps(votecl__ght_conf_memo *memo, uint32_t w, uint32_t h)
 {
     size_t pixels = (size_t)w * h > 0 ? (size_t)w * h : 1;
+    size_t words = ((size_t)w + 63) / 64 * h;
+
+    if (words > memo->edge_words) {
+        free(memo->edges);
+        memo->edge_words = 0;
+        if ((memo->edges = votecl__calloc(words, sizeof *memo->edges)) == NULL)
+            return 0;
+        memo->edge_words = words;
+    }
 
     if (pixels <= memo->pixels)
         return 1;
@@ -70,14 +81,19 @@ memo_maps(votecl__ght_conf_memo *memo, uint32_t w, uint32_t h)
     return 1;
 }
 
-/* The image's edge bins by pixel into memo->bins (bin + 1; 0: no edge). */
+/* The image's edge bins by pixel into memo->bins (bin + 1; 0: no edge), their bits into
+ * memo->edges. */
 static void
-edge_map(const votecl__ght_edges *image, uint32_t w, uint32_t h, uint16_t *map)
+edge_map(const votecl__ght_edges *image, uint32_t w, uint32_t h, uint16_t *map, uint64_t *bits)
 {
+    size_t stride = ((size_t)w + 63) / 64;
+
     for (size_t i = 0; i < image->n; i++) {
         const votecl__ght_point *p = &image->points[i];
-        if ((uint32_t)p->x < w && (uint32_t)p->y < h)
+        if ((uint32_t)p->x < w && (uint32_t)p->y < h) {
             map[(size_t)p->y * w + p->x] = (uint16_t)(p->bin + 1);
+            bits[(size_t)p->y * stride + (uint32_t)p->x / 64] |= (uint64_t)1 << (p->x % 64);
+        }
     }
 }
 
@@ -93,6 +109,7 @@ bins_near(uint32_t a, uint32_t b, uint32_t L, uint32_t tol)
  * accepted so far (NULL: none), and the map's summary (below; NULL: none). */
 typedef struct conf_map {
     const uint16_t *bins;
+    const uint64_t *edges; /* a bit per pixel: an edge there; rows of (w + 63) / 64 words */
     uint8_t *claimed;
     uint32_t w, h, L, tol;
     const uint64_t *near;  /* per pixel: the groups of bins of the edges within the radius */
@@ -196,6 +213,19 @@ round_half_away(double x)
     return f >= 0.5 ? t + 1 : f <= -0.5 ? t - 1 : t;
 }
 
+/* The edge bits of row y from column x0 to x1 (at most 64 apart), bit 0 for x0. */
+static uint64_t
+row_bits(const conf_map *m, long y, long x0, long x1)
+{
+    const uint64_t *row = m->edges + (size_t)y * (((size_t)m->w + 63) / 64);
+    size_t k = (size_t)x0 / 64, s = (size_t)x0 % 64, span = (size_t)(x1 - x0 + 1);
+    uint64_t v = row[k] >> s;
+
+    if (s > 0 && s + span > 64)
+        v |= row[k + 1] << (64 - s);
+    return span < 64 ? v & (((uint64_t)1 << span) - 1) : v;
+}
+
 /* The neighbourhood of GHT_CONF_RADIUS pixels around (x, y) rounded: the index the mode
  * asks for, or SIZE_MAX (always for SCAN_CLAIM). Raster order within the image. */
 static size_t
@@ -219,10 +249,12 @@ scan_window(const conf_map *m, double x, double y, uint32_t bin, scan_mode mode)
     y1 = y1 < (long)m->h ? y1 : (long)m->h - 1;
     for (long yy = y0; yy <= y1; yy++) {
         const uint16_t *row = m->bins + (size_t)yy * m->w;
-        for (long xx = x0; xx <= x1; xx++) {
+        /* the window's edges only, in raster order (most of its pixels have none) */
+        for (uint64_t bits = row_bits(m, yy, x0, x1); bits != 0; bits &= bits - 1) {
+            long xx = x0 + (long)__builtin_ctzll(bits);
             size_t i = (size_t)yy * m->w + (size_t)xx;
             double d;
-            if (row[xx] == 0 || !bins_near(row[xx] - 1u, bin, m->L, m->tol))
+            if (!bins_near(row[xx] - 1u, bin, m->L, m->tol))
                 continue;
             if (mode == SCAN_FIRST && (m->claimed == NULL || !m->claimed[i]))
                 return i;
@@ -531,12 +563,13 @@ votecl__ght_confidence(const votecl__ght_desc *desc, const votecl__ght_edges *te
     if (!memo_tables(c, m.L, m.tol) || !memo_maps(c, width, height))
         return VOTECL_OUT_OF_HOST_MEMORY;
     m.bins = c->bins;
+    m.edges = c->edges;
     m.claimed = c->claimed;
     m.sure = c->sure;
     m.maybe = c->maybe;
     m.group = c->group;
     m.normals = c->normals;
-    edge_map(image, width, height, c->bins);
+    edge_map(image, width, height, c->bins, c->edges);
     if (summary > 0 || (summary < 0 && summary_pays(n, templ->n, image->n))) {
         near_map(image, width, height, m.group, c->near, 1);
         m.near = c->near;
@@ -549,6 +582,7 @@ votecl__ght_confidence(const votecl__ght_desc *desc, const votecl__ght_edges *te
         if ((uint32_t)p->x < width && (uint32_t)p->y < height) {
             c->bins[(size_t)p->y * width + p->x] = 0;
             c->claimed[(size_t)p->y * width + p->x] = 0;
+            c->edges[(size_t)p->y * ((width + 63) / 64) + (uint32_t)p->x / 64] = 0;
         }
     }
     if (m.near != NULL)
