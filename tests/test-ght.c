@@ -1528,15 +1528,24 @@ check_length_order(votecl_context *ctx, const votecl_ght_params *params, const g
     front_free(dev, f);
 }
 
-static void
-test_opencl_length_order(void)
+/* A context of the device in the GPU shape (VOTECL_FORCE_SHAPE gpu), or NULL. */
+static votecl_context *
+gpu_context(void)
 {
     char *saved = tu_env_set("VOTECL_FORCE_SHAPE", "gpu");
     votecl_context *ctx = tu_device_context_new(NULL);
+
+    tu_env_restore("VOTECL_FORCE_SHAPE", saved);
+    return ctx;
+}
+
+static void
+test_opencl_length_order(void)
+{
+    votecl_context *ctx = gpu_context();
     votecl_ght_params p;
     gray pic, noise;
 
-    tu_env_restore("VOTECL_FORCE_SHAPE", saved);
     if (ctx == NULL)
         return;
     g_assert_true(votecl__ght_length_windows(ctx));
@@ -2125,12 +2134,10 @@ check_ballard_stages(votecl_context *ctx, const votecl_ght_params *params, const
 static void
 test_opencl_ballard_stages(void)
 {
-    char *saved = tu_env_set("VOTECL_FORCE_SHAPE", "gpu");
-    votecl_context *ctx = tu_device_context_new(NULL);
+    votecl_context *ctx = gpu_context();
     votecl_ght_params p;
     gray g[4], templ;
 
-    tu_env_restore("VOTECL_FORCE_SHAPE", saved);
     if (ctx == NULL)
         return;
     templ = gray_of_file("templ.png");
