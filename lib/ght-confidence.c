@@ -213,14 +213,18 @@ round_half_away(double x)
     return f >= 0.5 ? t + 1 : f <= -0.5 ? t - 1 : t;
 }
 
-/* The edge bits of row y from column x0 to x1 (at most 64 apart), bit 0 for x0. */
+/* The edge bits of row y from column x0 to x1 (0 <= x0, x1 < w, at most 64 apart; none when
+ * x0 > x1: a window beside the image), bit 0 for x0. */
 static uint64_t
 row_bits(const conf_map *m, long y, long x0, long x1)
 {
     const uint64_t *row = m->edges + (size_t)y * (((size_t)m->w + 63) / 64);
     size_t k = (size_t)x0 / 64, s = (size_t)x0 % 64, span = (size_t)(x1 - x0 + 1);
-    uint64_t v = row[k] >> s;
+    uint64_t v;
 
+    if (x0 > x1)
+        return 0;
+    v = row[k] >> s;
     if (s > 0 && s + span > 64)
         v |= row[k + 1] << (64 - s);
     return span < 64 ? v & (((uint64_t)1 << span) - 1) : v;
@@ -357,21 +361,24 @@ pose_confidence(const votecl__ght_desc *desc, const votecl__ght_edges *templ, co
     return pose_confidence_hidden(desc, templ, m, pose, claim, floor, NULL, NULL, 0);
 }
 
-/* One refinement of pose: the point-to-line similarity of every template point and its
- * nearest confirming image edge (the edge's gradient bin as its normal). The Hough pose and
- * its fit to the matched pairings are within a degree and a few percent; fitted to the whole
- * template's confirmed outline, it lands within a fraction of both. Kept only near the pose
- * it refines. Returns 0 when there was nothing to fit. */
-static int
-refine_once(const votecl__ght_desc *desc, const votecl__ght_edges *templ, const conf_map *m,
-            double *c, double *scratch, votecl_ght_pose *pose)
+/* The nearest confirming image edge of every template point at pose (claims ignored: refine
+ * looks at every edge) into c, 6 doubles each (the point, the edge, the normal of the edge's
+ * bin), *count of them; returns the share they make, pose_confidence's with floor (a point is
+ * confirmed exactly when it has a nearest confirming edge; the walk stops where the share
+ * cannot reach floor, the share so far a lower bound below it, c then incomplete). One walk
+ * gives a refinement its confidence and the next round's correspondences. */
+static double
+nearest_share(const votecl__ght_desc *desc, const votecl__ght_edges *templ, const conf_map *m,
+              const votecl_ght_pose *pose, double floor, double *c, size_t *count)
 {
     uint32_t L = desc->levels, shift = (uint32_t)lround(pose->angle * L / 360.0) % L;
     double a = pose->angle * GHT_PI / 180.0, co = cos(a) * pose->scale, si = sin(a) * pose->scale;
-    double fit[4], scale, angle, da;
-    size_t n = 0;
+    size_t n = 0, need = floor > 0 ? (size_t)ceil(floor * (double)templ->n) : 0;
 
-    for (size_t i = 0; i < templ->n; i++) {
+    *count = 0;
+    if (templ->n == 0)
+        return 0;
+    for (size_t i = 0; i < templ->n && n + (templ->n - i) >= need; i++) {
         const votecl__ght_point *q = &templ->points[i];
         double u = q->x - desc->cx, v = q->y - desc->cy;
         size_t at = scan_window(m, pose->x + co * u - si * v, pose->y + si * u + co * v,
@@ -386,6 +393,20 @@ refine_once(const votecl__ght_desc *desc, const votecl__ght_edges *templ, const 
         c[6 * n + 5] = m->normals[2 * (m->bins[at] - 1u) + 1];
         n++;
     }
+    *count = n;
+    return (double)n / (double)templ->n;
+}
+
+/* One refinement of pose: the point-to-line similarity of the n correspondences c of
+ * nearest_share at pose. The Hough pose and its fit to the matched pairings are within a
+ * degree and a few percent; fitted to the whole template's confirmed outline, it lands within
+ * a fraction of both. Kept only near the pose it refines. Returns 0 when there was nothing to
+ * fit. */
+static int
+refine_once(double *c, size_t n, double *scratch, votecl_ght_pose *pose)
+{
+    double fit[4], scale, angle, da;
+
     if (!votecl__ght_fit_points(c, n, scratch, fit))
         return 0;
     scale = hypot(fit[0], fit[1]);
@@ -517,12 +538,17 @@ refine(const votecl__ght_desc *desc, const votecl__ght_edges *templ, const conf_
     }
     for (size_t i = 0; i < n; i++) {
         double screen = desc->p.min_confidence - GHT_REFINE_REACH;
-        double now = pose_confidence(desc, templ, &open, &poses[i], 0, screen);
+        size_t nc;
+        double now = nearest_share(desc, templ, &open, &poses[i], screen, c, &nc);
         for (int r = 0; r < GHT_REFINE_ROUNDS && !(now < screen); r++) {
             votecl_ght_pose next = poses[i];
             double after;
-            if (!refine_once(desc, templ, &open, c, scratch, &next) ||
-                (after = pose_confidence(desc, templ, &open, &next, 0, 0)) < now)
+            if (!refine_once(c, nc, scratch, &next))
+                break;
+            /* the last round's share needs no correspondences: the first edge found will do */
+            after = r + 1 < GHT_REFINE_ROUNDS ? nearest_share(desc, templ, &open, &next, 0, c, &nc)
+                                              : pose_confidence(desc, templ, &open, &next, 0, 0);
+            if (after < now)
                 break;
             poses[i] = next;
             now = after;

@@ -2016,6 +2016,77 @@ out:
     g_free(ie);
 }
 
+/* The share of the template's points te confirmed at an unrotated, unscaled pose (x, y) in
+ * image edges ie of w x h, by brute force, the walk stopping as the library's where the
+ * share cannot reach floor (lib/ght-confidence.c: an image edge in the 5x5 window around the
+ * rounded point, its bin within ceil(10 L / 360) of the point's). */
+static double
+brute_share(const votecl__ght_desc *d, const votecl__ght_edges *te, const votecl__ght_edges *ie,
+            double x, double y, double floor)
+{
+    uint32_t L = d->levels, tol = (uint32_t)ceil(10.0 * L / 360.0);
+    size_t hits = 0, need = (size_t)ceil(floor * (double)te->n);
+
+    for (size_t i = 0; i < te->n && hits + (te->n - i) >= need; i++) {
+        long px = lround(x + (te->points[i].x - d->cx)), py = lround(y + (te->points[i].y - d->cy));
+        for (size_t k = 0; k < ie->n; k++) {
+            const votecl__ght_point *e = &ie->points[k];
+            uint32_t db = e->bin > te->points[i].bin ? e->bin - te->points[i].bin
+                                                     : te->points[i].bin - e->bin;
+            if (labs(e->x - px) <= 2 && labs(e->y - py) <= 2 && (db <= tol || L - db <= tol)) {
+                hits++;
+                break;
+            }
+        }
+    }
+    return (double)hits / (double)te->n;
+}
+
+/* Confidences of poses over and beside the image's borders (windows partly or wholly outside
+ * the image; min_confidence 1: the shares below it stay the walk's, unrefined, unclaimed)
+ * equal the brute force's. */
+static void
+test_ref_confidence_border(void)
+{
+    scene t = template_scene(), s;
+    votecl_ght_params p;
+    votecl__ght_desc d;
+    votecl__ght_edges te, ie;
+    votecl__ght_conf_memo *memo = NULL;
+    votecl_ght_pose poses[12];
+
+    votecl_ght_params_init(&p, VOTECL_GHT_GUIL);
+    p.min_confidence = 1;
+    votecl__ght_desc_init(&d, &p);
+    d.cx = (t.width - 1) / 2.0;
+    d.cy = (t.height - 1) / 2.0;
+    scene_edges(&t, &d, &te);
+    s = scene_new(200, 150, 60);
+    for (int i = 0; i < 12; i++) { /* instances centred from over to beside each border */
+        double at = (i % 3) * 9.0 - 4;
+        memset(&poses[i], 0, sizeof poses[i]);
+        poses[i].x = i < 3 ? s.width + at : i < 6 ? -at : i < 9 ? 70.25 : 130.25;
+        poses[i].y = i < 3 ? 60.25 : i < 6 ? 90.25 : i < 9 ? s.height + at : -at;
+        poses[i].scale = 1;
+        poses[i].votes = 100 - (uint32_t)i; /* ranked as made */
+        paint_shape(&s, poses[i].x + 0.5, poses[i].y - 0.5, 0, 1, 200);
+    }
+    paint_shape(&s, 40, 90, 0, 1, 200); /* edges in the first columns of the left poses' rows */
+    scene_edges(&s, &d, &ie);
+    g_assert_cmpint(votecl__ght_confidence(&d, &te, &ie, s.width, s.height, poses, 12, 0, &memo),
+                    ==, VOTECL_OK);
+    for (int i = 0; i < 12; i++) {
+        double want = brute_share(&d, &te, &ie, poses[i].x, poses[i].y, 0.75);
+        g_assert_cmpfloat(want, <, 0.7); /* below the judging: the walk's share */
+        g_assert_cmpfloat(poses[i].confidence, ==, want);
+    }
+    votecl__ght_conf_memo_free(memo);
+    votecl__ght_edges_clear(&te);
+    votecl__ght_edges_clear(&ie);
+    g_free(t.data);
+    g_free(s.data);
+}
+
 /* --- Ballard's stages in few round trips (lib/ght-ballard.c) --- */
 
 /* The reference's poses of Ballard's accumulator over edges ie of an image w x h. */
@@ -2720,6 +2791,7 @@ static const tu_test tests[] = {
     {TU_PATH, "/ref/ght/host-bins", {test_ref_host_bins}},
     {TU_PATH, "/ref/ght/host-ballard", {test_ref_host_ballard}},
     {TU_PATH, "/ref/ght/confidence-summary", {test_ref_confidence_summary}},
+    {TU_PATH, "/ref/ght/confidence-border", {test_ref_confidence_border}},
     {TU_PATH, "/ref/ght/memory-limit", {test_ref_memory_limit}},
     {TU_DEVICE, "ght/guil-spaces", {test_opencl_guil_spaces}},
     {TU_DEVICE, "ght/guil-window", {test_opencl_guil_window}},
