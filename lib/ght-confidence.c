@@ -538,11 +538,18 @@ refine(const votecl__ght_desc *desc, const votecl__ght_edges *templ, const conf_
     }
     for (size_t i = 0; i < n; i++) {
         double screen = desc->p.min_confidence - GHT_REFINE_REACH;
-        size_t nc;
-        double now = nearest_share(desc, templ, &open, &poses[i], screen, c, &nc);
+        size_t nc = 0;
+        /* with the summary the first share is mostly one read a point, and most poses stop
+         * there: their nearest edges only when refined */
+        int have = open.near == NULL;
+        double now = have ? nearest_share(desc, templ, &open, &poses[i], screen, c, &nc)
+                          : pose_confidence(desc, templ, &open, &poses[i], 0, screen);
         for (int r = 0; r < GHT_REFINE_ROUNDS && !(now < screen); r++) {
             votecl_ght_pose next = poses[i];
             double after;
+            if (!have)
+                nearest_share(desc, templ, &open, &poses[i], 0, c, &nc);
+            have = 1;
             if (!refine_once(c, nc, scratch, &next))
                 break;
             /* the last round's share needs no correspondences: the first edge found will do */
