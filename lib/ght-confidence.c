@@ -457,7 +457,11 @@ static int
 judge(const votecl__ght_desc *desc, const votecl__ght_edges *templ, conf_map *m, const frame *f,
       votecl_ght_pose *pose, occluder *occ, size_t *nocc)
 {
-    double share = pose_confidence_hidden(desc, templ, m, pose, 0, 0, f, occ, *nocc);
+    /* before the first acceptance nothing is claimed or hidden: a share refine counted to the
+     * end (at or above its screen: a walk stops only below it) is this one, bit for bit */
+    double share = *nocc == 0 && pose->confidence >= desc->p.min_confidence - GHT_REFINE_REACH
+                       ? pose->confidence
+                       : pose_confidence_hidden(desc, templ, m, pose, 0, 0, f, occ, *nocc);
 
     if (!(share >= desc->p.min_confidence && share > 0))
         return 0;
