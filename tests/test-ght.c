@@ -1604,6 +1604,20 @@ check_front_ballard(const votecl_ght_params *params, const gray *templ, const gr
     front_free(dev, f);
 }
 
+/* Ballard's search over a full circle (rotations wrap) and several scales. */
+static void
+ballard_full_circle(votecl_ght_params *p)
+{
+    votecl_ght_params_init(p, VOTECL_GHT_BALLARD);
+    p->levels = 72;
+    p->max_angle = 360;
+    p->angle_step = 10;
+    p->min_scale = 0.9;
+    p->max_scale = 1.3;
+    p->scale_step = 0.1;
+    p->votes_ratio = 0.3;
+}
+
 static void
 test_opencl_front_ballard(void)
 {
@@ -1619,14 +1633,7 @@ test_opencl_front_ballard(void)
     p.votes_ratio = 0; /* every local maximum: more candidates than the first read holds */
     p.votes_threshold = 1;
     check_front_ballard(&p, &templ, &pic);
-    votecl_ght_params_init(&p, VOTECL_GHT_BALLARD); /* a full circle: rotations wrap */
-    p.levels = 72;
-    p.max_angle = 360;
-    p.angle_step = 10;
-    p.min_scale = 0.9;
-    p.max_scale = 1.3;
-    p.scale_step = 0.1;
-    p.votes_ratio = 0.3;
+    ballard_full_circle(&p);
     check_front_ballard(&p, &templ, &pic);
     g_free(pic.data);
     g_free(templ.data);
@@ -2221,14 +2228,7 @@ test_opencl_ballard_stages(void)
     p.votes_ratio = 0; /* every local maximum: more than the first room holds */
     p.votes_threshold = 1;
     check_ballard_stages(ctx, &p, &templ, g, 3);
-    votecl_ght_params_init(&p, VOTECL_GHT_BALLARD); /* a full circle: rotations wrap */
-    p.levels = 72;
-    p.max_angle = 360;
-    p.angle_step = 10;
-    p.min_scale = 0.9;
-    p.max_scale = 1.3;
-    p.scale_step = 0.1;
-    p.votes_ratio = 0.3;
+    ballard_full_circle(&p);
     check_ballard_stages(ctx, &p, &templ, g, 1);
     for (int i = 0; i < 4; i++)
         g_free(g[i].data);
