@@ -262,11 +262,13 @@ void votecl__ght_normals(const votecl__ght_desc *desc, double *normals);
 #define VOTECL__GHT_FIT_SCRATCH (3u + VOTECL__GHT_FIT_TERMS)
 int votecl__ght_fit_points(const double *c, size_t n, double *scratch, double out[4]);
 /* The scratch of votecl__ght_fit, grown as needed and kept over the fits of a search (a
- * malloc and free a fit cost page faults); release v with free. */
+ * malloc and free a fit cost page faults); release v with free. _reserve grows it for a fit
+ * of n matches beforehand (out of host memory). */
 typedef struct votecl__ght_fit_buf {
     double *v;
     size_t capacity;
 } votecl__ght_fit_buf;
+votecl_status votecl__ght_fit_reserve(votecl__ght_fit_buf *buf, size_t n);
 /* Replaces the angle, scale and position of pose (the Hough estimate) by the trimmed
  * least-squares similarity of the n matches of one maximum, unless it strays from it; the
  * result does not depend on the order of the matches. Statuses: out of host memory. */

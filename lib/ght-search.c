@@ -680,6 +680,21 @@ fit_grain(const search *s)
     return mean > 0 ? (GHT_FIT_CLAIM + mean - 1) / mean : s->kept;
 }
 
+/* Every worker's scratch grown for the largest group of matches beforehand: the workers
+ * allocate nothing (the allocations are as many whichever worker fits which maximum). */
+static votecl_status
+fit_bufs(const search *s, votecl__ght_fit_buf *bufs, unsigned workers)
+{
+    size_t most = 0;
+    votecl_status status = VOTECL_OK;
+
+    for (size_t k = 0; k < s->kept; k++)
+        most = s->first[k + 1] - s->first[k] > most ? s->first[k + 1] - s->first[k] : most;
+    for (unsigned w = 0; w < workers && status == VOTECL_OK; w++)
+        status = votecl__ght_fit_reserve(&bufs[w], most);
+    return status;
+}
+
 /* The kept maxima's fits on the host's threads (each fit reads only its own matches), then
  * appended to out in the maxima's order: the same poses whatever the threads. */
 static votecl_status
@@ -691,7 +706,8 @@ fit_all(search *s, votecl__ght_poses *out, votecl__ght_search_stats *stats)
 
     votecl__team_open(&team, s->threads, s->kept, fit_grain(s));
     f.bufs = votecl__calloc(team.workers, sizeof *f.bufs);
-    if (f.poses != NULL && f.bufs != NULL)
+    if (f.poses != NULL && f.bufs != NULL &&
+        (status = fit_bufs(s, f.bufs, team.workers)) == VOTECL_OK)
         status = votecl__team_run(&team, fit_range, &f);
     votecl__team_close(&team);
     for (size_t k = 0; k < s->kept && status == VOTECL_OK; k++)
