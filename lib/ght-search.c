@@ -23,31 +23,45 @@
  * template's pairings, under a square's. */
 #define GHT_O_TOL 1
 
-/* O_I summed over the alpha bins a - GHT_O_TOL .. a + GHT_O_TOL of theta row t (wrapping). */
+#define GHT_O_KEYS (2 * GHT_O_TOL + 1)
+
+/* A row of O_I summed over the alpha bins cols (a column's and its neighbours', wrapped). */
 static uint64_t
-alpha_sum(uint32_t L, const uint32_t *oi, uint32_t t, uint32_t a)
+alpha_sum(const uint32_t *row, const uint32_t *cols)
 {
-    const uint32_t *r = oi + (size_t)t * L;
     uint64_t acc = 0;
 
-    for (int da = -GHT_O_TOL; da <= GHT_O_TOL; da++)
-        acc += r[(a + L + da) % L];
+    for (int k = 0; k < GHT_O_KEYS; k++)
+        acc += row[cols[k]];
     return acc;
 }
 
-/* Column a of the smoothed O_I (col[t], t over the L theta bins): the (2 GHT_O_TOL + 1)^2
- * sum around each key (a window sliding over theta), exact in 64 bits, saturated to 32. */
+/* Row t + d of O_I (d within L, wrapping). */
+static const uint32_t *
+o_row(uint32_t L, const uint32_t *oi, uint32_t t, int d)
+{
+    uint32_t r = t + L + (uint32_t)d;
+
+    r = r >= L ? r - L : r;
+    return oi + (size_t)(r >= L ? r - L : r) * L;
+}
+
+/* Column a of the smoothed O_I (col[t], t over the L theta bins): the GHT_O_KEYS^2 sum
+ * around each key (a window sliding over theta), exact in 64 bits, saturated to 32. */
 static void
 smooth_column(uint32_t L, const uint32_t *oi, uint32_t a, uint32_t *col)
 {
+    uint32_t cols[GHT_O_KEYS];
     uint64_t acc = 0;
 
+    for (int k = 0; k < GHT_O_KEYS; k++)
+        cols[k] = (a + L + (uint32_t)k - GHT_O_TOL) % L;
     for (int dt = -GHT_O_TOL; dt <= GHT_O_TOL; dt++)
-        acc += alpha_sum(L, oi, (uint32_t)(L + dt) % L, a);
+        acc += alpha_sum(o_row(L, oi, 0, dt), cols);
     for (uint32_t t = 0; t < L; t++) {
-        if (t > 0) /* L > 2 GHT_O_TOL + 1: the row leaving is not the one entering */
-            acc += alpha_sum(L, oi, (t + GHT_O_TOL) % L, a) -
-                   alpha_sum(L, oi, (t + L - 1 - GHT_O_TOL) % L, a);
+        if (t > 0) /* L > GHT_O_KEYS: the row leaving is not the one entering */
+            acc += alpha_sum(o_row(L, oi, t, GHT_O_TOL), cols) -
+                   alpha_sum(o_row(L, oi, t, -1 - GHT_O_TOL), cols);
         col[t] = acc > UINT32_MAX ? UINT32_MAX : (uint32_t)acc;
     }
 }
