@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "ght-private.h"
+#include "parallel.h"
 
 #define GHT_PI 3.14159265358979323846
 #define GHT_CONF_RADIUS 2         /* pixels (Chebyshev): the fit's error and the edges' jitter */
@@ -40,7 +41,16 @@ struct votecl__ght_conf_memo {
     size_t pixels;
     uint64_t *edges; /* a bit per pixel, rows of whole words (conf_map) */
     size_t edge_words;
+    votecl__ght_conf_stats last; /* the last call's */
 };
+
+votecl__ght_conf_stats
+votecl__ght_conf_last(const votecl__ght_conf_memo *memo)
+{
+    votecl__ght_conf_stats none = {0, 0, 0};
+
+    return memo != NULL ? memo->last : none;
+}
 
 void
 votecl__ght_conf_memo_free(votecl__ght_conf_memo *memo)
@@ -519,56 +529,98 @@ explain(const votecl__ght_desc *desc, const votecl__ght_edges *templ, conf_map *
     return VOTECL_OK;
 }
 
-/* Every pose refined GHT_REFINE_ROUNDS times, while its confidence does not drop, and its
- * confidence (no claims). A pose whose confidence before refinement is below
+/* Pose refined GHT_REFINE_ROUNDS times, while its confidence does not drop, and its
+ * confidence (no claims: m only read). c, scratch: 6 and VOTECL__GHT_FIT_SCRATCH doubles a
+ * template point. */
+static void
+refine_pose(const votecl__ght_desc *desc, const votecl__ght_edges *templ, conf_map *m, double *c,
+            double *scratch, votecl_ght_pose *pose)
+{
+    double screen = desc->p.min_confidence - GHT_REFINE_REACH;
+    size_t nc = 0;
+    /* with the summary the first share is mostly one read a point, and most poses stop
+     * there: their nearest edges only when refined */
+    int have = m->near == NULL;
+    double now = have ? nearest_share(desc, templ, m, pose, screen, c, &nc)
+                      : pose_confidence(desc, templ, m, pose, 0, screen);
+
+    for (int r = 0; r < GHT_REFINE_ROUNDS && !(now < screen); r++) {
+        votecl_ght_pose next = *pose;
+        double after;
+        if (!have)
+            nearest_share(desc, templ, m, pose, 0, c, &nc);
+        have = 1;
+        if (!refine_once(c, nc, scratch, &next))
+            break;
+        /* the last round's share needs no correspondences: the first edge found will do */
+        after = r + 1 < GHT_REFINE_ROUNDS ? nearest_share(desc, templ, m, &next, 0, c, &nc)
+                                          : pose_confidence(desc, templ, m, &next, 0, 0);
+        if (after < now)
+            break;
+        *pose = next;
+        now = after;
+    }
+    pose->confidence = now;
+}
+
+/* What the refinement's team shares: each pose is refined in place by one worker, against
+ * the map with no claims (read only), with its worker's scratch. */
+typedef struct refine_work {
+    const votecl__ght_desc *desc;
+    const votecl__ght_edges *templ;
+    const conf_map *open;
+    votecl_ght_pose *poses;
+    double *c, *scratch; /* per worker: 6 and VOTECL__GHT_FIT_SCRATCH doubles a point */
+    size_t points;       /* template points, at least 1 */
+} refine_work;
+
+static votecl_status
+refine_range(void *user, size_t begin, size_t end, unsigned worker)
+{
+    const refine_work *r = user;
+    conf_map open = *r->open;
+    double *c = r->c + (size_t)worker * 6 * r->points,
+           *scratch = r->scratch + (size_t)worker * VOTECL__GHT_FIT_SCRATCH * r->points;
+
+    for (size_t i = begin; i < end; i++)
+        refine_pose(r->desc, r->templ, &open, c, scratch, &r->poses[i]);
+    return VOTECL_OK;
+}
+
+/* Template points a claim of the refinement's team looks up at least (a pose's first count
+ * looks each up once, most stop early; about 0.1 ms on one core): Ballard's few poses and a
+ * small template stay on the caller's thread. */
+#define GHT_REFINE_CLAIM 16384u
+
+/* Every pose refined (refine_pose) on the host's threads, each pose by one worker: the same
+ * confidences for any threads. A pose whose confidence before refinement is below
  * min_confidence - GHT_REFINE_REACH is not refined and keeps that share (a lower bound: the
  * count stops there): on the suite a refinement raised a pose's share by at most a few
  * hundredths, and most Hough poses (a square's sides, clutter) are such, so this is where
  * the stage's time goes otherwise. */
 static votecl_status
 refine(const votecl__ght_desc *desc, const votecl__ght_edges *templ, const conf_map *m,
-       votecl_ght_pose *poses, size_t n)
+       votecl_ght_pose *poses, size_t n, unsigned threads, unsigned *workers)
 {
-    double *c = votecl__malloc((templ->n > 0 ? templ->n : 1) * 6 * sizeof *c);
-    double *scratch =
-        votecl__malloc((templ->n > 0 ? templ->n : 1) * VOTECL__GHT_FIT_SCRATCH * sizeof *scratch);
     conf_map open = *m; /* refinement looks at every edge: none is claimed yet */
+    refine_work r = {desc, templ, &open, poses, NULL, NULL, templ->n > 0 ? templ->n : 1};
+    votecl__team team;
+    votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
 
     open.claimed = NULL;
-    if (c == NULL || scratch == NULL) {
-        free(c);
-        free(scratch);
-        return VOTECL_OUT_OF_HOST_MEMORY;
+    votecl__team_open(&team, threads, n, (GHT_REFINE_CLAIM + r.points - 1) / r.points);
+    *workers = team.workers;
+    if (r.points <= SIZE_MAX / sizeof(double) / (6 + VOTECL__GHT_FIT_SCRATCH) / team.workers) {
+        r.c = votecl__malloc((size_t)team.workers * 6 * r.points * sizeof *r.c);
+        r.scratch = votecl__malloc((size_t)team.workers * VOTECL__GHT_FIT_SCRATCH * r.points *
+                                   sizeof *r.scratch);
     }
-    for (size_t i = 0; i < n; i++) {
-        double screen = desc->p.min_confidence - GHT_REFINE_REACH;
-        size_t nc = 0;
-        /* with the summary the first share is mostly one read a point, and most poses stop
-         * there: their nearest edges only when refined */
-        int have = open.near == NULL;
-        double now = have ? nearest_share(desc, templ, &open, &poses[i], screen, c, &nc)
-                          : pose_confidence(desc, templ, &open, &poses[i], 0, screen);
-        for (int r = 0; r < GHT_REFINE_ROUNDS && !(now < screen); r++) {
-            votecl_ght_pose next = poses[i];
-            double after;
-            if (!have)
-                nearest_share(desc, templ, &open, &poses[i], 0, c, &nc);
-            have = 1;
-            if (!refine_once(c, nc, scratch, &next))
-                break;
-            /* the last round's share needs no correspondences: the first edge found will do */
-            after = r + 1 < GHT_REFINE_ROUNDS ? nearest_share(desc, templ, &open, &next, 0, c, &nc)
-                                              : pose_confidence(desc, templ, &open, &next, 0, 0);
-            if (after < now)
-                break;
-            poses[i] = next;
-            now = after;
-        }
-        poses[i].confidence = now;
-    }
-    free(c);
-    free(scratch);
-    return VOTECL_OK;
+    if (r.c != NULL && r.scratch != NULL)
+        status = votecl__team_run(&team, refine_range, &r);
+    votecl__team_close(&team);
+    free(r.c);
+    free(r.scratch);
+    return status;
 }
 
 /* Whether the summary pays: building and clearing it writes 2 (2 GHT_CONF_RADIUS + 1)^2
@@ -584,9 +636,11 @@ summary_pays(size_t poses, size_t templ, size_t image)
 votecl_status
 votecl__ght_confidence(const votecl__ght_desc *desc, const votecl__ght_edges *templ,
                        const votecl__ght_edges *image, uint32_t width, uint32_t height,
-                       votecl_ght_pose *poses, size_t n, int summary, votecl__ght_conf_memo **memo)
+                       votecl_ght_pose *poses, size_t n, int summary, unsigned threads,
+                       votecl__ght_conf_memo **memo)
 {
     votecl__ght_conf_memo *c = *memo;
+    double t0;
     votecl_status status;
     conf_map m = {.w = width,
                   .h = height,
@@ -611,8 +665,13 @@ votecl__ght_confidence(const votecl__ght_desc *desc, const votecl__ght_edges *te
         near_map(image, width, height, m.group, c->near, 1);
         m.near = c->near;
     }
-    if ((status = refine(desc, templ, &m, poses, n)) == VOTECL_OK)
+    c->last = (votecl__ght_conf_stats){0, 1, 0};
+    t0 = votecl__now_seconds();
+    if ((status = refine(desc, templ, &m, poses, n, threads, &c->last.workers)) == VOTECL_OK) {
+        c->last.refine_seconds = votecl__now_seconds() - t0;
         status = explain(desc, templ, &m, poses, n);
+        c->last.explain_seconds = votecl__now_seconds() - t0 - c->last.refine_seconds;
+    }
     /* the maps back to zero: only the image's edges were set or claimed */
     for (size_t i = 0; i < image->n; i++) {
         const votecl__ght_point *p = &image->points[i];

@@ -523,17 +523,28 @@ fit_doubles(size_t n)
 }
 
 votecl_status
+votecl__ght_fit_reserve(votecl__ght_fit_buf *buf, size_t n)
+{
+    size_t need = fit_doubles(n);
+
+    if (n < 4)
+        return VOTECL_OK;
+    if (need == 0 || votecl__grow((void **)&buf->v, &buf->capacity, need, sizeof *buf->v, 0))
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    return VOTECL_OK;
+}
+
+votecl_status
 votecl__ght_fit(const votecl__ght_desc *desc, const double *normals, const votecl__ght_match *m,
                 size_t n, votecl__ght_fit_buf *buf, votecl_ght_pose *pose)
 {
-    size_t need = fit_doubles(n);
     double *scratch;
     corr *c, *sorted;
     similarity s;
 
     if (n < 4)
         return VOTECL_OK;
-    if (need == 0 || votecl__grow((void **)&buf->v, &buf->capacity, need, sizeof *buf->v, 0))
+    if (votecl__ght_fit_reserve(buf, n) != VOTECL_OK)
         return VOTECL_OUT_OF_HOST_MEMORY;
     c = (corr *)buf->v;
     sorted = c + 2 * n;

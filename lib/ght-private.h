@@ -262,11 +262,13 @@ void votecl__ght_normals(const votecl__ght_desc *desc, double *normals);
 #define VOTECL__GHT_FIT_SCRATCH (3u + VOTECL__GHT_FIT_TERMS)
 int votecl__ght_fit_points(const double *c, size_t n, double *scratch, double out[4]);
 /* The scratch of votecl__ght_fit, grown as needed and kept over the fits of a search (a
- * malloc and free a fit cost page faults); release v with free. */
+ * malloc and free a fit cost page faults); release v with free. _reserve grows it for a fit
+ * of n matches beforehand (out of host memory). */
 typedef struct votecl__ght_fit_buf {
     double *v;
     size_t capacity;
 } votecl__ght_fit_buf;
+votecl_status votecl__ght_fit_reserve(votecl__ght_fit_buf *buf, size_t n);
 /* Replaces the angle, scale and position of pose (the Hough estimate) by the trimmed
  * least-squares similarity of the n matches of one maximum, unless it strays from it; the
  * result does not depend on the order of the matches. Statuses: out of host memory. */
@@ -304,10 +306,12 @@ typedef struct votecl__ght_stages {
  * rotation search, S, D with its maxima, the matches, the fits), its candidates, the kept
  * maxima and the candidates holding one, and the pairs of pairings (template, image) its S, D
  * and match stages visit, counted from the lists' offsets (the match stage walks every
- * candidate of a call, twice on a device: counts, then matches). */
+ * candidate of a call, twice on a device: counts, then matches); the threads its rotation
+ * search and fits ran on (parallel.h's team.workers). */
 typedef struct votecl__ght_search_stats {
     double seconds[5];
     uint64_t candidates, kept, matched, s_visits, d_visits, m_visits;
+    unsigned rotation_workers, fit_workers;
 } votecl__ght_search_stats;
 
 /* Guil's detection (lib/ght-search.c) from the O spaces ot and oi (L * L counts each, of
@@ -316,13 +320,15 @@ typedef struct votecl__ght_search_stats {
  * scale (unsorted). room: bytes for the candidates' spaces (0: no limit): the D and match
  * stages take as many candidates at a time as fit in it (votecl__ght_search_bytes), at
  * least one; the candidates are independent, so any batch gives the same poses. copies: as
- * for votecl__ght_search_bytes. stats: filled when not NULL. Statuses: the stages', out of host
- * memory. */
+ * for votecl__ght_search_bytes. threads: the host stages' (the rotation search's and the
+ * fits'), a context's host_threads (votecl__team_open); the poses are the same for any.
+ * stats: filled when not NULL. Statuses: the stages', out of host memory. */
 votecl_status votecl__ght_guil(const votecl__ght_desc *desc, const votecl__ght_stages *stages,
                                const uint32_t *ot, const uint32_t *oi,
                                const votecl__ght_pairs *templ, const votecl__ght_pairs *image,
                                uint32_t width, uint32_t height, uint64_t room, unsigned copies,
-                               votecl__ght_poses *out, votecl__ght_search_stats *stats);
+                               unsigned threads, votecl__ght_poses *out,
+                               votecl__ght_search_stats *stats);
 /* The most bytes votecl__ght_guil allocates for a width x height image with batch
  * candidates at a time, host and device together (saturates at UINT64_MAX). copies: the
  * device's global copies of a D space, 0 for the reference's stages. Per candidate and grid
@@ -369,14 +375,23 @@ votecl_status votecl__ght_ref_ballard_peaks(const votecl__ght_desc *desc, const 
 /* The confidence of poses[0..n) (lib/ght-confidence.c): the share of the template's edges
  * templ that the image's edges confirm at each pose. summary: whether look-ups go through a
  * per-pixel summary of the image's edges (1 always, 0 never, -1 where it pays; the same
- * confidences either way). memo keeps its tables and maps between calls (NULL at first; free
- * with _conf_memo_free). Statuses: out of host memory. */
+ * confidences either way). threads: the refinement's, a context's host_threads
+ * (votecl__team_open); the same confidences for any. memo keeps its tables and maps between
+ * calls (NULL at first; free with _conf_memo_free). Statuses: out of host memory. */
 typedef struct votecl__ght_conf_memo votecl__ght_conf_memo;
 votecl_status votecl__ght_confidence(const votecl__ght_desc *desc, const votecl__ght_edges *templ,
                                      const votecl__ght_edges *image, uint32_t width,
                                      uint32_t height, votecl_ght_pose *poses, size_t n, int summary,
-                                     votecl__ght_conf_memo **memo);
+                                     unsigned threads, votecl__ght_conf_memo **memo);
 void votecl__ght_conf_memo_free(votecl__ght_conf_memo *memo);
+/* What the last votecl__ght_confidence of a memo did (the debug log): the seconds of its
+ * refinement and of its explanation (the claims, sequential), the refinement's threads
+ * (team.workers; 0 before any call with poses). */
+typedef struct votecl__ght_conf_stats {
+    double refine_seconds, explain_seconds;
+    unsigned workers;
+} votecl__ght_conf_stats;
+votecl__ght_conf_stats votecl__ght_conf_last(const votecl__ght_conf_memo *memo);
 
 /* Sorts poses best first (votes, then angle votes, scale votes) and drops those within
  * min_dist of a better one; returns how many remain. votecl__ght_pose_cmp: that order. */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ght-private.h"
+#include "parallel.h"
 
 /* --- rotation --- */
 
@@ -22,67 +23,68 @@
  * template's pairings, under a square's. */
 #define GHT_O_TOL 1
 
-/* The smoothed O_I, transposed (out[a L + t]: column a of alpha bins contiguous for
- * correlate): the (2 GHT_O_TOL + 1)^2 sum as a pass over alpha then one over theta, exact in
- * 64 bits, saturated to 32 bits (mid), then transposed in tiles; h: L * L 64-bit scratch
- * counts, mid: L * L. */
-#define GHT_TILE 32u
+#define GHT_O_KEYS (2 * GHT_O_TOL + 1)
 
-static void
-smooth_o(uint32_t L, const uint32_t *oi, uint64_t *h, uint32_t *mid, uint32_t *out)
+/* A row of O_I summed over the alpha bins cols (a column's and its neighbours', wrapped). */
+static uint64_t
+alpha_sum(const uint32_t *row, const uint32_t *cols)
 {
-    for (uint32_t t = 0; t < L; t++) {
-        const uint32_t *r = oi + (size_t)t * L;
-        for (uint32_t a = 0; a < L; a++) {
-            uint64_t acc = 0;
-            if (a >= GHT_O_TOL && a + GHT_O_TOL < L) /* no wrap: no division */
-                for (uint32_t k = a - GHT_O_TOL; k <= a + GHT_O_TOL; k++)
-                    acc += r[k];
-            else
-                for (int da = -GHT_O_TOL; da <= GHT_O_TOL; da++)
-                    acc += r[(a + L + da) % L];
-            h[(size_t)t * L + a] = acc;
-        }
-    }
-    for (uint32_t t = 0; t < L; t++) {
-        uint32_t *row = mid + (size_t)t * L;
-        for (uint32_t a = 0; a < L; a++)
-            row[a] = 0;
-        for (int dt = -GHT_O_TOL; dt <= GHT_O_TOL; dt++) {
-            const uint64_t *src = h + (size_t)((t + L + dt) % L) * L;
-            for (uint32_t a = 0; a < L; a++) { /* saturating add: the 64-bit sum, clamped */
-                uint64_t v = (uint64_t)row[a] + src[a];
-                row[a] = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
-            }
-        }
-    }
-    for (uint32_t t0 = 0; t0 < L; t0 += GHT_TILE)
-        for (uint32_t a0 = 0; a0 < L; a0 += GHT_TILE)
-            for (uint32_t t = t0; t < t0 + GHT_TILE && t < L; t++)
-                for (uint32_t a = a0; a < a0 + GHT_TILE && a < L; a++)
-                    out[(size_t)a * L + t] = mid[(size_t)t * L + a];
+    uint64_t acc = 0;
+
+    for (int k = 0; k < GHT_O_KEYS; k++)
+        acc += row[cols[k]];
+    return acc;
 }
 
-/* Lowers every alpha column of the smoothed, transposed O_I (oit[a L + t]) by its least
- * count over theta: a count that every rotation sees tells no rotation apart. Where the
- * image's pairings are dense (a large template in a scene of many edges: building.png's
- * 324x223 crop in its 512x384 frame), each key of the shifted O_I held at least the
- * template's count at every rotation, so that every rotation's intersection equalled the
- * template's total and the search examined 16 arbitrary ones (not 0 degrees, where the crop
- * lies); in a sparse image the least count is 0 and nothing changes. */
-static void
-floor_o(uint32_t L, uint32_t *oit)
+/* Row t + d of O_I (d within L, wrapping). */
+static const uint32_t *
+o_row(uint32_t L, const uint32_t *oi, uint32_t t, int d)
 {
-    for (uint32_t a = 0; a < L; a++) {
-        uint32_t *col = oit + (size_t)a * L, least = col[0];
-        for (uint32_t t = 1; t < L; t++)
-            least = col[t] < least ? col[t] : least;
-        for (uint32_t t = 0; t < L && least > 0; t++)
-            col[t] -= least;
+    uint32_t r = t + L + (uint32_t)d;
+
+    r = r >= L ? r - L : r;
+    return oi + (size_t)(r >= L ? r - L : r) * L;
+}
+
+/* Column a of the smoothed O_I (col[t], t over the L theta bins): the GHT_O_KEYS^2 sum
+ * around each key (a window sliding over theta), exact in 64 bits, saturated to 32. */
+static void
+smooth_column(uint32_t L, const uint32_t *oi, uint32_t a, uint32_t *col)
+{
+    uint32_t cols[GHT_O_KEYS];
+    uint64_t acc = 0;
+
+    for (int k = 0; k < GHT_O_KEYS; k++)
+        cols[k] = (a + L + (uint32_t)k - GHT_O_TOL) % L;
+    for (int dt = -GHT_O_TOL; dt <= GHT_O_TOL; dt++)
+        acc += alpha_sum(o_row(L, oi, 0, dt), cols);
+    for (uint32_t t = 0; t < L; t++) {
+        if (t > 0) /* L > GHT_O_KEYS: the row leaving is not the one entering */
+            acc += alpha_sum(o_row(L, oi, t, GHT_O_TOL), cols) -
+                   alpha_sum(o_row(L, oi, t, -1 - GHT_O_TOL), cols);
+        col[t] = acc > UINT32_MAX ? UINT32_MAX : (uint32_t)acc;
     }
 }
 
-/* corr[b] += min(nt, col[t + b mod L]) for every b: a column of the transposed O_I. */
+/* Lowers a column of the smoothed O_I (one alpha bin over theta) by its least count: a count
+ * that every rotation sees tells no rotation apart. Where the image's pairings are dense (a
+ * large template in a scene of many edges: building.png's 324x223 crop in its 512x384
+ * frame), each key of the shifted O_I held at least the template's count at every rotation,
+ * so that every rotation's intersection equalled the template's total and the search
+ * examined 16 arbitrary ones (not 0 degrees, where the crop lies); in a sparse image the
+ * least count is 0 and nothing changes. */
+static void
+floor_column(uint32_t L, uint32_t *col)
+{
+    uint32_t least = col[0];
+
+    for (uint32_t t = 1; t < L; t++)
+        least = col[t] < least ? col[t] : least;
+    for (uint32_t t = 0; t < L && least > 0; t++)
+        col[t] -= least;
+}
+
+/* corr[b] += min(nt, col[t + b mod L]) for every b: col a column of the smoothed O_I. */
 static void
 correlate_key(uint32_t L, uint32_t t, uint32_t nt, const uint32_t *col, uint64_t *corr)
 {
@@ -94,21 +96,78 @@ correlate_key(uint32_t L, uint32_t t, uint32_t nt, const uint32_t *col, uint64_t
         corr[b] += nt < col[b - head] ? nt : col[b - head];
 }
 
-/* corr[b] = sum over keys (t, a) of min(O_T(t, a), O_I(t + b, a)), over the template's
- * non-empty keys only (oit: O_I transposed, as smooth_o leaves it). The paper's product lets
- * the quadratic counts of straight segments (every pair of a segment falls into one cell)
- * outvote the shape; the minimum, a histogram intersection, counts the image pairings a
- * rotated template explains. */
-static void
-correlate(const votecl__ght_desc *desc, const uint32_t *ot, const uint32_t *oit,
-          uint64_t *corr)
+/* What the rotation search's team shares: corr[b] = sum over keys (t, a) of min(O_T(t, a),
+ * O_I'(t + b, a)), over the template's non-empty keys only, O_I' the smoothed and floored
+ * O_I; a worker takes whole alpha columns and sums into its own corr (2 L words of scratch
+ * each: corr and the column), added up afterwards (integers: the same in any order).
+ * The paper's product lets the quadratic counts of straight segments (every pair of a
+ * segment falls into one cell) outvote the shape; the minimum, a histogram intersection,
+ * counts the image pairings a rotated template explains. */
+typedef struct corr_work {
+    uint32_t L;
+    const uint32_t *ot, *oi;
+    uint64_t *scratch; /* per worker */
+} corr_work;
+
+static votecl_status
+correlate_columns(void *user, size_t begin, size_t end, unsigned worker)
+{
+    const corr_work *c = user;
+    uint32_t L = c->L;
+    uint64_t *corr = c->scratch + (size_t)worker * 2 * L;
+    uint32_t *col = (uint32_t *)(corr + L);
+
+    for (uint32_t a = (uint32_t)begin; a < end; a++) {
+        smooth_column(L, c->oi, a, col);
+        floor_column(L, col);
+        for (uint32_t t = 0; t < L; t++)
+            if (c->ot[(size_t)t * L + a] != 0)
+                correlate_key(L, t, c->ot[(size_t)t * L + a], col, corr);
+    }
+    return VOTECL_OK;
+}
+
+/* Word operations a claim of the rotation search's team does at least (about 0.1 ms on one
+ * core): smoothing 8 a key, correlating L a template key. */
+#define GHT_CORR_CLAIM ((uint64_t)1 << 18)
+
+/* Alpha columns a claim of the rotation search's team: GHT_CORR_CLAIM operations at the
+ * columns' mean (nt: the template's non-empty keys). */
+static size_t
+corr_grain(uint32_t L, uint64_t nt)
+{
+    uint64_t per = (8 * (uint64_t)L * L + nt * L) / L;
+
+    return (size_t)((GHT_CORR_CLAIM + per - 1) / per);
+}
+
+/* The correlation of every bin shift (corr: L counts) on the host's threads. */
+static votecl_status
+correlate(const votecl__ght_desc *desc, const uint32_t *ot, const uint32_t *oi, unsigned threads,
+          uint64_t *corr, unsigned *workers)
 {
     uint32_t L = desc->levels;
+    uint64_t nt = 0;
+    votecl__team team;
+    corr_work c = {L, ot, oi, NULL};
+    votecl_status status;
 
-    memset(corr, 0, L * sizeof *corr);
-    for (uint32_t key = 0; key < L * L; key++)
-        if (ot[key] != 0)
-            correlate_key(L, key / L, ot[key], oit + (size_t)(key % L) * L, corr);
+    for (size_t k = 0; k < (size_t)L * L; k++)
+        nt += ot[k] != 0;
+    votecl__team_open(&team, threads, L, corr_grain(L, nt));
+    *workers = team.workers;
+    if ((c.scratch = votecl__calloc((size_t)team.workers * 2 * L, sizeof *c.scratch)) == NULL) {
+        votecl__team_close(&team);
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    }
+    if ((status = votecl__team_run(&team, correlate_columns, &c)) == VOTECL_OK)
+        for (uint32_t b = 0; b < L; b++) {
+            corr[b] = 0;
+            for (unsigned w = 0; w < team.workers; w++)
+                corr[b] += c.scratch[(size_t)w * 2 * L + b];
+        }
+    free(c.scratch);
+    return status;
 }
 
 /* Parabolic refinement of a peak at c between l and r: an offset in (-0.5, 0.5). */
@@ -290,6 +349,7 @@ typedef struct search {
     size_t *first;
     double *normals;
     ref_user *ref;            /* the reference's stages' data (NULL on a device) */
+    unsigned threads;         /* the host stages' threads (votecl__team_open) */
 } search;
 
 static uint32_t
@@ -393,23 +453,18 @@ angle_threshold(const votecl__ght_desc *d, const uint32_t *ot)
 
 /* The rotations: the best peaks of the correlation over the search's steps. */
 static votecl_status
-rotations(search *s, const uint32_t *ot, const uint32_t *oi)
+rotations(search *s, const uint32_t *ot, const uint32_t *oi, votecl__ght_search_stats *stats)
 {
     const votecl__ght_desc *d = s->desc;
     uint32_t L = d->levels, nr;
     size_t big = L > d->rotations ? L : d->rotations;
     uint64_t *corr = votecl__malloc(L * sizeof *corr), *hist = votecl__malloc(big * sizeof *hist);
     peak *rp = votecl__malloc(big * sizeof *rp);
+    unsigned workers = 1;
     votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
 
-    uint32_t *os = votecl__malloc((size_t)L * L * sizeof *os);
-    uint64_t *sums = votecl__malloc((size_t)L * L * sizeof *sums);
-    uint32_t *mid = votecl__malloc((size_t)L * L * sizeof *mid);
-
-    if (corr != NULL && hist != NULL && rp != NULL && os != NULL && sums != NULL && mid != NULL) {
-        smooth_o(L, oi, sums, mid, os);
-        floor_o(L, os);
-        correlate(d, ot, os, corr);
+    if (corr != NULL && hist != NULL && rp != NULL &&
+        (status = correlate(d, ot, oi, s->threads, corr, &workers)) == VOTECL_OK) {
         rotation_hist(d, corr, hist);
         nr = best_peaks(hist, d->rotations, d->full_circle, angle_threshold(d, ot), 8, rp,
                         d->p.max_rotations);
@@ -418,14 +473,12 @@ rotations(search *s, const uint32_t *ot, const uint32_t *oi)
             s->rot[i].angle_votes = sat32(rp[i].v);
         }
         s->nr = nr;
-        status = VOTECL_OK;
     }
+    if (stats != NULL)
+        stats->rotation_workers = workers;
     free(corr);
     free(hist);
     free(rp);
-    free(os);
-    free(sums);
-    free(mid);
     return status;
 }
 
@@ -607,11 +660,89 @@ lap(votecl__ght_search_stats *st, int slot, double *t0)
     *t0 = now;
 }
 
+/* Matches a claim of the fits' team holds at least (about 0.1 ms of fitting on one core, a
+ * few times a helper's start): a search with fewer matches in all fits on the caller's
+ * thread alone. */
+#define GHT_FIT_CLAIM 2048u
+
+/* What the fits' team shares: each kept maximum's fit goes to its own slot of poses, each
+ * worker grows its own scratch. */
+typedef struct fit_work {
+    const search *s;
+    votecl_ght_pose *poses;    /* per kept maximum */
+    votecl__ght_fit_buf *bufs; /* per worker */
+} fit_work;
+
+static votecl_status
+fit_range(void *user, size_t begin, size_t end, unsigned worker)
+{
+    const fit_work *f = user;
+    const search *s = f->s;
+    votecl_status status = VOTECL_OK;
+
+    for (size_t k = begin; k < end && status == VOTECL_OK; k++) {
+        size_t n = s->first[k + 1] - s->first[k];
+        f->poses[k] = s->h[k].pose;
+        status = votecl__ght_fit(s->desc, s->normals, n > 0 ? &s->matches.v[s->first[k]] : NULL, n,
+                                 &f->bufs[worker], &f->poses[k]);
+    }
+    return status;
+}
+
+/* Kept maxima a claim of the fits' team: GHT_FIT_CLAIM matches at their mean count. */
+static size_t
+fit_grain(const search *s)
+{
+    size_t mean = s->matches.n / s->kept;
+
+    return mean > 0 ? (GHT_FIT_CLAIM + mean - 1) / mean : s->kept;
+}
+
+/* Every worker's scratch grown for the largest group of matches beforehand: the workers
+ * allocate nothing (the allocations are as many whichever worker fits which maximum). */
+static votecl_status
+fit_bufs(const search *s, votecl__ght_fit_buf *bufs, unsigned workers)
+{
+    size_t most = 0;
+    votecl_status status = VOTECL_OK;
+
+    for (size_t k = 0; k < s->kept; k++)
+        most = s->first[k + 1] - s->first[k] > most ? s->first[k + 1] - s->first[k] : most;
+    for (unsigned w = 0; w < workers && status == VOTECL_OK; w++)
+        status = votecl__ght_fit_reserve(&bufs[w], most);
+    return status;
+}
+
+/* The kept maxima's fits on the host's threads (each fit reads only its own matches), then
+ * appended to out in the maxima's order: the same poses whatever the threads. */
+static votecl_status
+fit_all(search *s, votecl__ght_poses *out, votecl__ght_search_stats *stats)
+{
+    votecl__team team;
+    fit_work f = {s, votecl__malloc(s->kept * sizeof *f.poses), NULL};
+    votecl_status status = VOTECL_OUT_OF_HOST_MEMORY;
+
+    votecl__team_open(&team, s->threads, s->kept, fit_grain(s));
+    f.bufs = votecl__calloc(team.workers, sizeof *f.bufs);
+    if (f.poses != NULL && f.bufs != NULL &&
+        (status = fit_bufs(s, f.bufs, team.workers)) == VOTECL_OK)
+        status = votecl__team_run(&team, fit_range, &f);
+    votecl__team_close(&team);
+    for (size_t k = 0; k < s->kept && status == VOTECL_OK; k++)
+        status = votecl__ght_poses_push(out, &f.poses[k]);
+    for (unsigned w = 0; f.bufs != NULL && w < team.workers; w++)
+        free(f.bufs[w].v);
+    if (stats != NULL)
+        stats->fit_workers = team.workers;
+    free(f.bufs);
+    free(f.poses);
+    return status;
+}
+
 /* The kept poses fitted to their matches, appended to out. */
 static votecl_status
 fits(search *s, votecl__ght_poses *out, votecl__ght_search_stats *stats, double *t0)
 {
-    votecl__ght_fit_buf buf = {NULL, 0};
     votecl_status status;
 
     for (size_t k = 0; k < s->kept; k++)
@@ -622,15 +753,7 @@ fits(search *s, votecl__ght_poses *out, votecl__ght_search_stats *stats, double 
         (status = votecl__ght_matches_group(&s->matches, s->kept, s->first)) != VOTECL_OK)
         return status;
     votecl__ght_normals(s->desc, s->normals);
-    for (size_t k = 0; k < s->kept && status == VOTECL_OK; k++) {
-        votecl_ght_pose pose = s->h[k].pose;
-        size_t n = s->first[k + 1] - s->first[k];
-        if ((status = votecl__ght_fit(s->desc, s->normals,
-                                      n > 0 ? &s->matches.v[s->first[k]] : NULL, n, &buf, &pose)) ==
-            VOTECL_OK)
-            status = votecl__ght_poses_push(out, &pose);
-    }
-    free(buf.v);
+    status = fit_all(s, out, stats);
     lap(stats, 4, t0);
     return status;
 }
@@ -646,8 +769,9 @@ votecl__ght_search_bytes(const votecl__ght_desc *desc, uint32_t width, uint32_t 
     cells = (uint64_t)gw * gh; /* below 2^30 */
     if (batch >= UINT64_MAX / 4 / cell / (cells + 1))
         return UINT64_MAX;
-    /* the rotation search's smoothing (os, sums, mid), the S histograms (scales below 2^17),
-     * the reference's scratch of one more candidate */
+    /* the rotation search's columns (16 L bytes a thread, at most L threads: 16 L^2), the S
+     * histograms (scales below 2^17), the reference's
+     * scratch of one more candidate */
     return (batch + (copies == 0)) * cell * cells + 16 * L * L +
            8 * ((uint64_t)desc->p.max_rotations + 1) * desc->scales;
 }
@@ -697,7 +821,7 @@ search_counts(const search *s, unsigned walks, votecl__ght_search_stats *st)
 votecl_status
 votecl__ght_guil(const votecl__ght_desc *desc, const votecl__ght_stages *stages, const uint32_t *ot,
                  const uint32_t *oi, const votecl__ght_pairs *templ, const votecl__ght_pairs *image,
-                 uint32_t width, uint32_t height, uint64_t room, unsigned copies,
+                 uint32_t width, uint32_t height, uint64_t room, unsigned copies, unsigned threads,
                  votecl__ght_poses *out, votecl__ght_search_stats *stats)
 {
     ref_user ru = {desc, templ, image, NULL};
@@ -708,15 +832,16 @@ votecl__ght_guil(const votecl__ght_desc *desc, const votecl__ght_stages *stages,
                 .tp = templ,
                 .ip = image,
                 .room = room,
-                .copies = copies};
+                .copies = copies,
+                .threads = threads};
     double t0 = stats != NULL ? votecl__now_seconds() : 0;
     votecl_status status;
 
     if (stats != NULL)
         memset(stats, 0, sizeof *stats);
     votecl__ght_grid(desc, width, height, &s.gw, &s.gh);
-    if ((status = search_alloc(&s)) == VOTECL_OK && (status = rotations(&s, ot, oi)) == VOTECL_OK &&
-        s.nr > 0) {
+    if ((status = search_alloc(&s)) == VOTECL_OK &&
+        (status = rotations(&s, ot, oi, stats)) == VOTECL_OK && s.nr > 0) {
         lap(stats, 0, &t0);
         if ((status = scales(&s)) == VOTECL_OK && s.nc > 0 &&
             (status = batch_alloc(&s)) == VOTECL_OK) {

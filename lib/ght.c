@@ -668,18 +668,20 @@ guil_search(votecl_ght_model *m, const votecl__ght_stages *stages, const uint32_
             votecl__ght_poses *poses)
 {
     votecl__ght_search_stats st;
-    votecl_status status = votecl__ght_guil(&m->desc, stages, m->ospace, oi, &m->pairs, pairs, w, h,
-                                            spare, copies, poses, m->context->debug ? &st : NULL);
+    votecl_status status =
+        votecl__ght_guil(&m->desc, stages, m->ospace, oi, &m->pairs, pairs, w, h, spare, copies,
+                         m->context->host_threads, poses, m->context->debug ? &st : NULL);
 
     if (status == VOTECL_OK && m->context->debug)
         votecl__log(
             m->context,
-            "ght: search %.2f ms (rotations %.2f, S %.2f, D %.2f, matches %.2f, fits "
-            "%.2f); %llu candidates, %llu maxima kept on %llu; visits S %llu D %llu "
+            "ght: search %.2f ms (rotations %.2f on %u threads, S %.2f, D %.2f, matches %.2f, "
+            "fits %.2f on %u); %llu candidates, %llu maxima kept on %llu; visits S %llu D %llu "
             "matches %llu",
             1e3 * (st.seconds[0] + st.seconds[1] + st.seconds[2] + st.seconds[3] + st.seconds[4]),
-            1e3 * st.seconds[0], 1e3 * st.seconds[1], 1e3 * st.seconds[2], 1e3 * st.seconds[3],
-            1e3 * st.seconds[4], (unsigned long long)st.candidates, (unsigned long long)st.kept,
+            1e3 * st.seconds[0], st.rotation_workers, 1e3 * st.seconds[1], 1e3 * st.seconds[2],
+            1e3 * st.seconds[3], 1e3 * st.seconds[4], st.fit_workers,
+            (unsigned long long)st.candidates, (unsigned long long)st.kept,
             (unsigned long long)st.matched, (unsigned long long)st.s_visits,
             (unsigned long long)st.d_visits, (unsigned long long)st.m_visits);
     return status;
@@ -747,17 +749,23 @@ static votecl_status
 detect_confidence(votecl_ght_model *m, uint32_t w, uint32_t h, votecl__ght_poses *poses)
 {
     votecl__ght_edges edges;
+    votecl__ght_conf_stats last;
     double t0 = votecl__now_seconds(), t1;
     votecl_status status = m->impl->read_edges(&m->run, &edges);
 
     if (status != VOTECL_OK)
         return status;
     t1 = votecl__now_seconds();
-    status = fail_memory(m, votecl__ght_confidence(&m->desc, &m->edges, &edges, w, h, poses->v,
-                                                   poses->n, -1, &m->run.conf_memo));
+    status =
+        fail_memory(m, votecl__ght_confidence(&m->desc, &m->edges, &edges, w, h, poses->v, poses->n,
+                                              -1, m->context->host_threads, &m->run.conf_memo));
     votecl__ght_edges_clear(&edges);
-    votecl__log(m->context, "ght: confidences of %zu poses %.2f ms (edges read %.2f ms)", poses->n,
-                1e3 * (votecl__now_seconds() - t1), 1e3 * (t1 - t0));
+    last = votecl__ght_conf_last(m->run.conf_memo);
+    votecl__log(m->context,
+                "ght: confidences of %zu poses %.2f ms (refinement %.2f on %u threads, claims "
+                "%.2f; edges read %.2f ms)",
+                poses->n, 1e3 * (votecl__now_seconds() - t1), 1e3 * last.refine_seconds,
+                last.workers, 1e3 * last.explain_seconds, 1e3 * (t1 - t0));
     return status;
 }
 

@@ -1345,11 +1345,11 @@ test_ref_confidence_summary(void)
         }
         memcpy(without, with, sizeof with);
         g_assert_cmpint(
-            votecl__ght_confidence(&d, &te, &ie, small.width, small.height, with, 24, 1, &memo), ==,
-            VOTECL_OK);
-        g_assert_cmpint(
-            votecl__ght_confidence(&d, &te, &ie, small.width, small.height, without, 24, 0, &memo),
+            votecl__ght_confidence(&d, &te, &ie, small.width, small.height, with, 24, 1, 1, &memo),
             ==, VOTECL_OK);
+        g_assert_cmpint(votecl__ght_confidence(&d, &te, &ie, small.width, small.height, without, 24,
+                                               0, 1, &memo),
+                        ==, VOTECL_OK);
         assert_poses_equal(with, without, 24);
         for (int i = 0; i < 24; i++)
             planted = with[i].confidence > planted ? with[i].confidence : planted;
@@ -1937,11 +1937,11 @@ test_opencl_guil_batches(void)
     for (int r = 0; r < 2; r++) { /* room 0: no limit; 1: one candidate at a time */
         votecl__ght_stages st = {counted_sspace, counted_dpeaks, counted_matches, &k[r]};
         g_assert_cmpint(
-            votecl__ght_guil(&d, &st, ot, oi, &tp, &ip, 200, 150, r, g, &poses[r], NULL), ==,
+            votecl__ght_guil(&d, &st, ot, oi, &tp, &ip, 200, 150, r, g, 0, &poses[r], NULL), ==,
             VOTECL_OK);
         g_assert_cmpint(
-            votecl__ght_guil(&d, NULL, ot, oi, &tp, &ip, 200, 150, r, 0, &poses[2 + r], NULL), ==,
-            VOTECL_OK);
+            votecl__ght_guil(&d, NULL, ot, oi, &tp, &ip, 200, 150, r, 0, 0, &poses[2 + r], NULL),
+            ==, VOTECL_OK);
     }
     g_test_message("%zu D calls of %zu candidates at most, then %zu of %zu", k[0].calls, k[0].most,
                    k[1].calls, k[1].most);
@@ -2517,6 +2517,180 @@ test_ref_sample_pair(void)
     g_free(templ.data);
 }
 
+/* --- the host stages' threads (parallel.h) --- */
+
+/* A gray image's reference edges (sorted by bin), its capped pairings and the O space of
+ * its whole pairings (L * L counts), as a detection makes them. */
+static void
+gray_inputs(const votecl__ght_desc *d, const gray *g, votecl__ght_edges *e,
+            votecl__ght_pairs *pairs, uint32_t *o)
+{
+    votecl__ght_point *pts = g_new(votecl__ght_point, (size_t)g->width * g->height);
+    size_t n = votecl__ght_ref_canny(d, g->data, g->width, g->height, d->p.canny_low,
+                                     d->p.canny_high, pts);
+
+    g_assert_cmpuint(n, !=, (size_t)-1);
+    g_assert_cmpint(votecl__ght_edges_sort(pts, n, d->levels, e), ==, VOTECL_OK);
+    g_assert_cmpint(votecl__ght_ref_pairs(d, e, pairs), ==, VOTECL_OK);
+    votecl__ght_ref_ospace(d, pairs, o);
+    votecl__ght_pairs_cap(d, pairs);
+    g_free(pts);
+}
+
+/* The template's and the image's inputs of a search. */
+typedef struct search_inputs {
+    votecl__ght_desc d;
+    votecl__ght_edges te, ie;
+    votecl__ght_pairs tp, ip;
+    uint32_t *ot, *oi, w, h;
+} search_inputs;
+
+/* The reference's search of in on threads into out (the poses as it appends them), then the
+ * confidences of a copy of them into conf (ranked and explained); workers: the rotation
+ * search's, the fits' and the refinement's (team.workers). */
+static void
+threads_detect(const search_inputs *in, unsigned threads, votecl__ght_poses *out,
+               votecl_ght_pose **conf, unsigned workers[3])
+{
+    votecl__ght_search_stats st;
+    votecl__ght_conf_memo *memo = NULL;
+
+    g_assert_cmpint(votecl__ght_guil(&in->d, NULL, in->ot, in->oi, &in->tp, &in->ip, in->w, in->h,
+                                     0, 0, threads, out, &st),
+                    ==, VOTECL_OK);
+    *conf = g_memdup2(out->v, out->n * sizeof *out->v);
+    g_assert_cmpint(votecl__ght_confidence(&in->d, &in->te, &in->ie, in->w, in->h, *conf, out->n,
+                                           -1, threads, &memo),
+                    ==, VOTECL_OK);
+    workers[0] = st.rotation_workers;
+    workers[1] = st.fit_workers;
+    workers[2] = votecl__ght_conf_last(memo).workers;
+    votecl__ght_conf_memo_free(memo);
+}
+
+/* OpenCV's sample pair through the search and the confidences on 1 and on 4 threads: each
+ * stage ran on 4 (its work splits into at least 4 claims: 360 alpha columns, 512 kept
+ * maxima, 512 poses), and the poses are the same bit for bit, those of the search in the
+ * order it appends them (a fit appended as its worker finished it, a worker's scratch read
+ * before it was written, a shared one, sums in the workers' order would show, in one run or
+ * the next, wherever the workers run at once: the claims go to whichever worker asks first),
+ * and the confidences. */
+static void
+test_ref_host_threads(void)
+{
+    gray pic = gray_of_file("pic1.png"), templ = gray_of_file("templ.png");
+    search_inputs in;
+    votecl_ght_params p;
+    votecl__ght_poses one = {0}, many = {0};
+    votecl_ght_pose *conf_one, *conf_many;
+    unsigned w1[3], w4[3];
+    size_t keys;
+
+    votecl_ght_params_init(&p, VOTECL_GHT_GUIL);
+    votecl__ght_desc_init(&in.d, &p);
+    in.d.cx = (templ.width - 1) / 2.0;
+    in.d.cy = (templ.height - 1) / 2.0;
+    in.w = pic.width;
+    in.h = pic.height;
+    keys = (size_t)in.d.levels * in.d.levels;
+    in.ot = g_new(uint32_t, keys);
+    in.oi = g_new(uint32_t, keys);
+    gray_inputs(&in.d, &templ, &in.te, &in.tp, in.ot);
+    gray_inputs(&in.d, &pic, &in.ie, &in.ip, in.oi);
+    threads_detect(&in, 1, &one, &conf_one, w1);
+    for (int run = 0; run < 2; run++) {
+        many.n = 0;
+        threads_detect(&in, 4, &many, &conf_many, w4);
+        g_test_message("%zu poses; workers: rotations %u, fits %u, refinement %u (then %u %u %u)",
+                       many.n, w4[0], w4[1], w4[2], w1[0], w1[1], w1[2]);
+        for (int k = 0; k < 3; k++) {
+            g_assert_cmpuint(w1[k], ==, 1);
+            g_assert_cmpuint(w4[k], ==, 4);
+        }
+        g_assert_cmpuint(one.n, >=, 4 * 64);
+        g_assert_cmpuint(many.n, ==, one.n);
+        g_assert_cmpmem(many.v, many.n * sizeof *many.v, one.v, one.n * sizeof *one.v);
+        g_assert_cmpmem(conf_many, many.n * sizeof *conf_many, conf_one, one.n * sizeof *conf_one);
+        g_free(conf_many);
+    }
+    g_free(conf_one);
+    free(one.v);
+    free(many.v);
+    votecl__ght_edges_clear(&in.te);
+    votecl__ght_edges_clear(&in.ie);
+    votecl__ght_pairs_clear(&in.tp);
+    votecl__ght_pairs_clear(&in.ip);
+    g_free(in.ot);
+    g_free(in.oi);
+    g_free(pic.data);
+    g_free(templ.data);
+}
+
+/* A reference context whose VOTECL_HOST_THREADS is threads, logging under VOTECL_DEBUG. */
+static votecl_context *
+threads_context(const char *threads)
+{
+    char *saved = tu_env_set("VOTECL_HOST_THREADS", threads),
+         *debug = tu_env_set("VOTECL_DEBUG", "1");
+    votecl_context_options options;
+    votecl_context *ctx = NULL;
+
+    votecl_context_options_init(&options);
+    options.backend = VOTECL_BACKEND_REF;
+    g_assert_cmpint(votecl_context_new(&options, &ctx), ==, VOTECL_OK);
+    tu_env_restore("VOTECL_HOST_THREADS", saved);
+    tu_env_restore("VOTECL_DEBUG", debug);
+    return ctx;
+}
+
+/* Guil's detections through the public calls under VOTECL_HOST_THREADS=1 and =4 give the
+ * same poses bit for bit (confidences included): OpenCV's sample pair, and opencv_contrib's
+ * scene of three overlapping copies (the third turned by 30 degrees), whose claims and hidden
+ * points follow the refined poses. Run in a subprocess, whose debug log (stderr) shows that
+ * the context's threads reached the rotation search, the fits and the refinement. */
+static void
+test_ref_threads_detect(void)
+{
+    if (g_test_subprocess()) {
+        votecl_context *ctx[2] = {threads_context("1"), threads_context("4")};
+        gray pic = gray_of_file("pic1.png"), templ = gray_of_file("templ.png");
+        votecl_image pv = {pic.data, pic.width, pic.height, pic.width, 1, VOTECL_DTYPE_U8};
+        votecl_image tv = {templ.data, templ.width, templ.height, templ.width, 1, VOTECL_DTYPE_U8};
+        votecl_ght_pose poses[2][16];
+        size_t found[2] = {0, 0};
+        votecl_ght_params p;
+
+        votecl_ght_params_init(&p, VOTECL_GHT_GUIL);
+        for (int t = 0; t < 2; t++) {
+            votecl_ght_model *model = NULL;
+            g_assert_cmpint(votecl_ght_model_new(ctx[t], &p, &tv, &model), ==, VOTECL_OK);
+            g_assert_cmpint(votecl_ght_detect(model, &pv, poses[t], 16, &found[t]), ==, VOTECL_OK);
+            votecl_ght_model_free(model);
+        }
+        g_assert_cmpuint(found[0], ==, 1);
+        g_assert_cmpuint(found[1], ==, found[0]);
+        g_assert_cmpmem(poses[1], found[1] * sizeof **poses, poses[0], found[0] * sizeof **poses);
+        for (int t = 0; t < 2; t++) {
+            truth_ght_scene sc;
+            found[t] = contrib_detect(ctx[t], VOTECL_GHT_GUIL, 30, 1, &sc, poses[t]);
+            truth_ght_scene_free(&sc);
+        }
+        g_assert_cmpuint(found[0], ==, 3);
+        g_assert_cmpuint(found[1], ==, found[0]);
+        g_assert_cmpmem(poses[1], found[1] * sizeof **poses, poses[0], found[0] * sizeof **poses);
+        votecl_context_free(ctx[0]);
+        votecl_context_free(ctx[1]);
+        g_free(pic.data);
+        g_free(templ.data);
+        return;
+    }
+    g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+    g_test_trap_assert_passed();
+    g_test_trap_assert_stderr("*rotations * on 4 threads*");
+    g_test_trap_assert_stderr("*fits * on 4); *");
+    g_test_trap_assert_stderr("*refinement * on 4 threads*");
+}
+
 /* A crop of g: w x h at (x0, y0). */
 static gray
 gray_crop(const gray *g, uint32_t x0, uint32_t y0, uint32_t w, uint32_t h, const char *name)
@@ -2600,7 +2774,7 @@ assert_examines_zero(const votecl__ght_desc *d, const votecl__ght_pairs *tp,
     r->scales = d->scales;
     votecl__ght_ref_ospace(d, tp, ot);
     votecl__ght_ref_ospace(d, ip, oi);
-    g_assert_cmpint(votecl__ght_guil(d, &st, ot, oi, tp, ip, w, h, 0, 0, &poses, NULL), ==,
+    g_assert_cmpint(votecl__ght_guil(d, &st, ot, oi, tp, ip, w, h, 0, 0, 0, &poses, NULL), ==,
                     VOTECL_OK);
     for (size_t i = 0; i < r->n; i++)
         near |= r->b[i] <= 1 || r->b[i] + 1 >= d->levels;
@@ -2782,6 +2956,8 @@ static const tu_test tests[] = {
     {TU_PATH, "/ref/ght/issue-rotated", {test_ref_issue_rotated}},
     {TU_PATH, "/ref/ght/sample-pair", {test_ref_sample_pair}},
     {TU_PATH, "/ref/ght/contrib-scene", {test_ref_contrib_scene}},
+    {TU_PATH, "/ref/ght/host-threads", {test_ref_host_threads}},
+    {TU_PATH, "/ref/ght/threads-detect", {test_ref_threads_detect}},
     {TU_PATH, "/ref/ght/overlap-suite", {test_ref_overlap_suite}},
     {TU_PATH, "/ref/ght/large-template", {test_ref_large_template}},
     {TU_PATH, "/ref/ght/degenerate", {test_ref_degenerate}},
