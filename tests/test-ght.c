@@ -59,8 +59,7 @@ shape_inside(double u, double v)
     u /= SHAPE_K;
     v /= SHAPE_K;
     int in = (u / 18) * (u / 18) + (v / 11) * (v / 11) < 1 ||
-             (u - 10) * (u - 10) + (v + 9) * (v + 9) < 49 ||
-             (u > -22 && u < -8 && v > 4 && v < 12);
+             (u - 10) * (u - 10) + (v + 9) * (v + 9) < 49 || (u > -22 && u < -8 && v > 4 && v < 12);
     return in && (u + 6) * (u + 6) + (v + 2) * (v + 2) >= 16;
 }
 
@@ -189,10 +188,10 @@ run_cases(const votecl_ght_params *params, int cases, uint64_t seed, double smin
         else if (g_test_verbose())
             g_printerr("case %d: truth (%.2f, %.2f, %.2f deg, %.3f) found %zu: (%.2f, %.2f, "
                        "%.2f deg, %.3f, %u votes %.3f)\n",
-                       c, truth.x, truth.y, truth.angle, truth.scale, found,
-                       found ? poses[0].x : 0, found ? poses[0].y : 0,
-                       found ? poses[0].angle : 0, found ? poses[0].scale : 0,
-                       found ? poses[0].votes : 0, found ? poses[0].confidence : 0);
+                       c, truth.x, truth.y, truth.angle, truth.scale, found, found ? poses[0].x : 0,
+                       found ? poses[0].y : 0, found ? poses[0].angle : 0,
+                       found ? poses[0].scale : 0, found ? poses[0].votes : 0,
+                       found ? poses[0].confidence : 0);
         g_free(s.data);
     }
     votecl_ght_model_free(model);
@@ -400,8 +399,8 @@ opencv_poses(const char *method)
     int status = 0;
 
     if (!g_file_test(argv[0], G_FILE_TEST_IS_EXECUTABLE) ||
-        !g_spawn_sync(NULL, argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL,
-                      &status, NULL) ||
+        !g_spawn_sync(NULL, argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, &status,
+                      NULL) ||
         !g_spawn_check_wait_status(status, NULL)) {
         g_free(out);
         out = NULL;
@@ -471,8 +470,8 @@ compare_opencv(const char *method, const votecl_ght_params *p, int all_of_theirs
         if (!hit)
             g_test_message("%s: cv2 pose (%g, %g, %g, %g) not found", method, x, y, a, s);
     }
-    g_test_message("%s: %d of cv2's %d poses matched (%zu of ours); our strongest %s cv2's",
-                   method, matched, theirs, found, best_matched ? "is one of" : "is not among");
+    g_test_message("%s: %d of cv2's %d poses matched (%zu of ours); our strongest %s cv2's", method,
+                   matched, theirs, found, best_matched ? "is one of" : "is not among");
     g_assert_cmpint(theirs, >, 0);
     if (all_of_theirs)
         g_assert_cmpint(matched, ==, theirs);
@@ -538,8 +537,7 @@ assert_equal_u32(const uint32_t *a, const uint32_t *b, size_t n, const char *wha
 {
     for (size_t i = 0; i < n; i++)
         if (a[i] != b[i])
-            g_error("%s: cell %zu is %u on the device, %u in the reference", what, i, a[i],
-                    b[i]);
+            g_error("%s: cell %zu is %u on the device, %u in the reference", what, i, a[i], b[i]);
 }
 
 static uint64_t
@@ -2001,10 +1999,8 @@ test_opencl_front_caller_edges(void)
                         ==, VOTECL_OK);
         g_assert_cmpint(votecl_ght_model_new_edges(device(), &p, te, nt, 80, 60, 40, 30, &dm), ==,
                         VOTECL_OK);
-        g_assert_cmpint(votecl_ght_detect_edges(rm, ie, ni, 200, 150, rp, 16, &rn), ==,
-                        VOTECL_OK);
-        g_assert_cmpint(votecl_ght_detect_edges(dm, ie, ni, 200, 150, dp, 16, &dn), ==,
-                        VOTECL_OK);
+        g_assert_cmpint(votecl_ght_detect_edges(rm, ie, ni, 200, 150, rp, 16, &rn), ==, VOTECL_OK);
+        g_assert_cmpint(votecl_ght_detect_edges(dm, ie, ni, 200, 150, dp, 16, &dn), ==, VOTECL_OK);
         g_assert_cmpuint(dn, ==, rn);
         g_assert_cmpuint(rn, >, 0);
         rn = rn < 16 ? rn : 16;
@@ -2080,7 +2076,7 @@ test_ref_confidence_border(void)
     }
     paint_shape(&s, 40, 90, 0, 1, 200); /* edges in the first columns of the left poses' rows */
     scene_edges(&s, &d, &ie);
-    g_assert_cmpint(votecl__ght_confidence(&d, &te, &ie, s.width, s.height, poses, 12, 0, &memo),
+    g_assert_cmpint(votecl__ght_confidence(&d, &te, &ie, s.width, s.height, poses, 12, 0, 0, &memo),
                     ==, VOTECL_OK);
     for (int i = 0; i < 12; i++) {
         double want = brute_share(&d, &te, &ie, poses[i].x, poses[i].y, 0.75);
@@ -2356,8 +2352,8 @@ test_ref_truth_suite(void)
             truth_ght_scene sc;
             truth_ght_score score;
             size_t found;
-            g_assert_cmpint(truth_ght_scene_make((truth_ght_family)f, 1, i, t, 400, 300, &sc),
-                            ==, 0);
+            g_assert_cmpint(truth_ght_scene_make((truth_ght_family)f, 1, i, t, 400, 300, &sc), ==,
+                            0);
             truth_detect(models[sc.shape], &sc, &score, &found);
             scenes++;
             false_poses += score.false_poses;
@@ -2399,8 +2395,8 @@ test_ref_issue_rotated(void)
         size_t found;
         g_assert_cmpint(truth_ght_issue_scene(&templ, poses[k][0], poses[k][1], &sc), ==, 0);
         truth_detect(model, &sc, &score, &found);
-        g_test_message("%g degrees at %g: %zu poses, first true at %zu", poses[k][0],
-                       poses[k][1], found, score.first_true);
+        g_test_message("%g degrees at %g: %zu poses, first true at %zu", poses[k][0], poses[k][1],
+                       found, score.first_true);
         g_assert_cmpuint(score.first_true, ==, 1);
         g_assert_cmpuint(score.false_poses, ==, 0);
         truth_ght_scene_free(&sc);
@@ -2778,8 +2774,7 @@ assert_examines_zero(const votecl__ght_desc *d, const votecl__ght_pairs *tp,
                     VOTECL_OK);
     for (size_t i = 0; i < r->n; i++)
         near |= r->b[i] <= 1 || r->b[i] + 1 >= d->levels;
-    g_test_message("large template: %zu rotations examined, one within a bin of 0: %d", r->n,
-                   near);
+    g_test_message("large template: %zu rotations examined, one within a bin of 0: %d", r->n, near);
     g_assert_true(near);
     free(poses.v);
     g_free(ot);
@@ -2797,8 +2792,8 @@ static void
 test_ref_large_template(void)
 {
     gray b = gray_of_file("building.png");
-    gray sc = gray_crop(&b, 200, 120, 512, 384, "scene"), tg = gray_crop(&sc, 100, 80, 324, 223,
-                                                                           "template");
+    gray sc = gray_crop(&b, 200, 120, 512, 384, "scene"),
+         tg = gray_crop(&sc, 100, 80, 324, 223, "template");
     votecl_ght_params p;
     votecl__ght_desc d;
     votecl__ght_pairs tp, ip;
