@@ -105,6 +105,7 @@ device_edges(votecl__ght_front *f, const uint8_t *data, uint32_t w, uint32_t h, 
         return status;
     f->n = f->mirror[0];
     f->have_points = f->n == 0;
+    f->caller = 0;
     f->cleared = clear;
     return VOTECL_OK;
 }
@@ -121,6 +122,7 @@ votecl__ght_canny_ballard(votecl__ght_run *run, const uint8_t *data, uint32_t wi
     f->n = 0;
     f->have_points = 1;
     f->pending = 0;
+    f->caller = 0;
     f->cleared = 0;
     if (votecl__ght_host_edges(run->context)) { /* small work-groups: the host's Canny */
         const votecl__ght_point *points;
@@ -152,6 +154,7 @@ votecl__ght_points_ballard(votecl__ght_run *run, const votecl__ght_point *points
     f->n = n;
     f->have_points = 1;
     f->pending = 1;
+    f->caller = 1;
     f->cleared = 0;
     return VOTECL_OK;
 }
@@ -252,10 +255,16 @@ votecl__ght_read_edges_ballard(votecl__ght_run *run, votecl__ght_edges *out)
     if (status != VOTECL_OK)
         return status;
     /* sorting costs 25 us for pic1's 2786 edges (2 cores, 2026-11-27), a sixth of the GPU
-     * call's target: only the template's edges (the R-table, the confidences' walk) need
-     * the reference's order */
-    if (!(f->bound ? copy_points(p, f->n, out) : sort_points(p, f->n, run->desc->levels, out)))
-        return votecl__fail(f->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for edges");
+     * call's target: only the template's edges (the R-table, the confidences' walk) and
+     * the caller's need the reference's order; the caller's are kept in their order within
+     * a bin, as votecl__ght_edges_sort keeps them (the fits' sums follow it, and of two
+     * points on one pixel the later is the one the confidences' map keeps) */
+    if (f->caller)
+        status = votecl__ght_edges_sort(p, f->n, run->desc->levels, out);
+    else if (!(f->bound ? copy_points(p, f->n, out) : sort_points(p, f->n, run->desc->levels, out)))
+        status = VOTECL_OUT_OF_HOST_MEMORY;
+    if (status != VOTECL_OK)
+        return votecl__fail(f->context, status, "out of memory for edges");
     return VOTECL_OK;
 }
 

@@ -80,10 +80,12 @@ struct votecl__ght_front {
      * head, candidates' room, points), the current edges' number, whether the mirror holds
      * their points and whether the device lacks them (caller points), the accumulator cells
      * the edge kernel cleared (0: none), whether the R-table is bound (later edges are the
-     * image's: read back in the device's order) */
+     * image's: read back in the device's order), whether the points are the caller's (which
+     * may put two on one pixel: then their order decides which one the confidences' map
+     * keeps, and they are sorted as the reference's) */
     uint32_t *mirror;
     size_t mirror_words, n, cleared;
-    int have_points, pending, bound;
+    int have_points, pending, bound, caller;
 };
 
 /* Launches kernel k of prog (built on first use) over dims dimensions; _launch1: 1-D over
