@@ -43,9 +43,11 @@ enum { K_GRADIENT, K_BLOCKS, K_SVM, K_LEVEL, K_LEVEL3, K_GRADIENT3, K_ROWHIST, K
 
 /* Windows hog_svm_all scores together, each weight load and index step serving all (a power
  * of two; 1: one window at a time, the kernel before them). A build-time switch so that both
- * can be timed on a GPU: -DVOTECL_HOG_SVM_WINDOWS=1 in CPPFLAGS. */
+ * can be timed on a GPU: -DVOTECL_HOG_SVM_WINDOWS=1 in CPPFLAGS. 4: on an H100 (2026-11-27,
+ * two rounds, both backends) 4 was 1-3% faster than 8 at 640x480 and 1080p (39 registers
+ * against 56, more groups resident), both 16-20% faster than 1 at 1080p. */
 #ifndef VOTECL_HOG_SVM_WINDOWS
-#define VOTECL_HOG_SVM_WINDOWS 8u
+#define VOTECL_HOG_SVM_WINDOWS 4u
 #endif
 /* hog_blocks_all's L2-Hys: 2 passes over the block (the clipped values stored by every
  * lane, 5 barriers) or 1 (lane 0 recomputes them, 3 barriers); the same floats either way.
