@@ -2,8 +2,10 @@
  * into each of them (lib/ght-device.c builds the programs): the gradient bin of a direction
  * (votecl__ght_bin) by exact cross-product signs against the host's boundary directions,
  * Guil's partner bins (only where GHT_XI is defined: the programs that pair points), a
- * local histogram's zeroing and the content hash of lib/ght-pose.c.
- * Required defines: GHT_WG, GHT_L; GHT_XI and GHT_EPS for ght_partner. */
+ * local histogram's zeroing, the content hash of lib/ght-pose.c, a grid cell, and Ballard's
+ * vote of one edge (only where GHT_S is defined: cl/ght.cl and cl/ght-ballard.cl).
+ * Required defines: GHT_WG, GHT_L; GHT_XI and GHT_EPS for ght_partner; GHT_S for
+ * ght_ballard_edge. */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
 /* past_boundary */
@@ -65,3 +67,39 @@ ght_hash(const uint *w, int n)
     }
     return (uint)h;
 }
+
+/* grid_cell */
+INLINE int
+ght_cell(double c, uint dp)
+{
+    return (int)floor(c / (double)dp + 0.5);
+}
+
+#ifdef GHT_S
+/* votecl__ght_ref_ballard_vote's votes of the edge (px, py, bin) at rotation k into space:
+ * rs holds the factors (scale cos, scale sin) per rotation and scale (votecl__ght_rs, index
+ * k GHT_S + si), shift the R-table bin shift per rotation. Returns the largest count it left
+ * in a cell (0: none voted). */
+INLINE uint
+ght_ballard_edge(int px, int py, uint bin, uint k, GLOBAL const uint *roffsets,
+                 GLOBAL const float *rdx, GLOBAL const float *rdy, GLOBAL const float *rs,
+                 GLOBAL const uint *shift, uint rotations, uint dp, uint gw, uint gh,
+                 GLOBAL uint *space)
+{
+    uint t = (bin + GHT_L - shift[k]) % GHT_L, most = 0;
+
+    for (uint r = roffsets[t]; r < roffsets[t + 1]; r++) {
+        double dx = (double)rdx[r], dy = (double)rdy[r];
+        for (uint si = 0; si < GHT_S; si++) {
+            double c = (double)rs[2 * (k * GHT_S + si)], s = (double)rs[2 * (k * GHT_S + si) + 1];
+            int x = ght_cell((double)px + (c * dx - s * dy), dp);
+            int y = ght_cell((double)py + (s * dx + c * dy), dp);
+            if (x < 0 || y < 0 || (uint)x >= gw || (uint)y >= gh)
+                continue;
+            most = max(most, atomic_inc(&space[(((ulong)si * rotations + k) * gh + y) * gw + x]) +
+                                 1u);
+        }
+    }
+    return most;
+}
+#endif

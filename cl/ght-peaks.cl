@@ -124,24 +124,21 @@ ght_centroid(GLOBAL const uint *plane, uint gw, uint gh, uint x, uint y, uint dp
     *py = (double)dp * (sw > 0 ? sy / sw : (double)y);
 }
 
-KERNEL void
-ght_ballard_peaks(GLOBAL const uint *space, uint gw, uint gh, uint rotations, int wrap, uint dp,
-                  GLOBAL uint *head, uint capacity)
+/* Cell i (below the cells) as a candidate when it reaches thr and is a maximum: the next
+ * slot of *count and, below capacity, its words at cand + 6 slot. */
+INLINE void
+ght_ballard_candidate(GLOBAL const uint *space, uint gw, uint gh, uint rotations, int wrap,
+                      uint dp, ulong i, uint thr, GLOBAL uint *count, GLOBAL uint *cand,
+                      uint capacity)
 {
-    GLOBAL uint *cand = head + 4;
-    ulong i = get_global_id(0), plane = (ulong)gw * gh, cells = plane * rotations * GHT_S;
-    uint x, y, k, si, slot;
+    ulong plane = (ulong)gw * gh;
+    uint x = (uint)(i % gw), y = (uint)(i / gw % gh), k = (uint)(i / plane % rotations);
+    uint si = (uint)(i / plane / rotations), slot;
     ght_bits px, py;
 
-    if (i >= cells || space[i] < head[0])
-        return; /* no barrier in this kernel */
-    x = (uint)(i % gw);
-    y = (uint)(i / gw % gh);
-    k = (uint)(i / plane % rotations);
-    si = (uint)(i / plane / rotations);
-    if (!ght_peak4d(space, gw, gh, rotations, wrap, si, k, y, x, i))
+    if (space[i] < thr || !ght_peak4d(space, gw, gh, rotations, wrap, si, k, y, x, i))
         return;
-    slot = atomic_inc(&head[1]);
+    slot = atomic_inc(count);
     if (slot >= capacity)
         return;
     ght_centroid(space + (i - i % plane), gw, gh, x, y, dp, &px.d, &py.d);
@@ -151,4 +148,15 @@ ght_ballard_peaks(GLOBAL const uint *space, uint gw, uint gh, uint rotations, in
     cand[6 * slot + 3] = px.w[1];
     cand[6 * slot + 4] = py.w[0];
     cand[6 * slot + 5] = py.w[1];
+}
+
+KERNEL void
+ght_ballard_peaks(GLOBAL const uint *space, uint gw, uint gh, uint rotations, int wrap, uint dp,
+                  GLOBAL uint *head, uint capacity)
+{
+    ulong i = get_global_id(0);
+
+    if (i < (ulong)gw * gh * rotations * GHT_S) /* no barrier in this kernel */
+        ght_ballard_candidate(space, gw, gh, rotations, wrap, dp, i, head[0], &head[1], head + 4,
+                              capacity);
 }

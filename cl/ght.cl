@@ -64,13 +64,6 @@ ght_scale_bin(GLOBAL const float *bounds, float inv, float di, float dt)
     return (int)k;
 }
 
-/* grid_cell */
-INLINE int
-ght_cell(double c, uint dp)
-{
-    return (int)floor(c / (double)dp + 0.5);
-}
-
 /* Sums the GHT_M local copies of n bins into global copy (group mod GHT_G) at base. */
 INLINE void
 ght_local_flush(LOCAL_PTR const uint *hist, uint n, GLOBAL uint *copies, ulong cells, ulong base)
@@ -494,31 +487,16 @@ ght_merge(GLOBAL const uint *copies, uint cells, GLOBAL uint *out)
     out[i] = sum;
 }
 
-/* votecl__ght_ref_ballard_vote: rs holds the factors (scale cos, scale sin) per rotation and
- * scale (votecl__ght_rs, index k GHT_S + si), shift the R-table bin shift per rotation. */
+/* votecl__ght_ref_ballard_vote (ght_ballard_edge of cl/ght-common.cl per work-item). */
 KERNEL void
 ght_ballard(GLOBAL const int *points, uint n, GLOBAL const uint *roffsets, GLOBAL const float *rdx,
             GLOBAL const float *rdy, GLOBAL const float *rs, GLOBAL const uint *shift,
             uint rotations, uint dp, uint gw, uint gh, GLOBAL uint *space)
 {
     uint e = get_global_id(0), k = get_global_id(1);
-    int px, py;
-    uint t;
 
     if (e >= n || k >= rotations)
         return;
-    px = points[3 * e];
-    py = points[3 * e + 1];
-    t = ((uint)points[3 * e + 2] + GHT_L - shift[k]) % GHT_L;
-    for (uint r = roffsets[t]; r < roffsets[t + 1]; r++) {
-        double dx = (double)rdx[r], dy = (double)rdy[r];
-        for (uint si = 0; si < GHT_S; si++) {
-            double c = (double)rs[2 * (k * GHT_S + si)], s = (double)rs[2 * (k * GHT_S + si) + 1];
-            int x = ght_cell((double)px + (c * dx - s * dy), dp);
-            int y = ght_cell((double)py + (s * dx + c * dy), dp);
-            if (x < 0 || y < 0 || (uint)x >= gw || (uint)y >= gh)
-                continue;
-            atomic_inc(&space[(((ulong)si * rotations + k) * gh + y) * gw + x]);
-        }
-    }
+    ght_ballard_edge(points[3 * e], points[3 * e + 1], (uint)points[3 * e + 2], k, roffsets, rdx,
+                     rdy, rs, shift, rotations, dp, gw, gh, space);
 }

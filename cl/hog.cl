@@ -15,8 +15,9 @@
  *   hog_blocks_all one work-group of HOG_LOCAL per block: per-work-item histograms in local
  *                  memory, trilinear weights from a host table (Gaussian times bilinear cell
  *                  weight), summed, then L2-Hys (or HOG_NORM's)
- *   hog_svm_all    one work-group of HOG_LOCAL per run of windows (a kernel argument; 1 on
- *                  small frames), each window's bias + weights . descriptor in turn; the
+ *   hog_svm_all    one work-group of HOG_LOCAL per run of windows (a kernel argument), each
+ *                  window's bias + weights . descriptor: HOG_SVM_WINS windows together (each
+ *                  weight load and index step serving all), or (HOG_SVM_WINS 1) in turn; the
  *                  windows at or above the threshold counted (atomic_inc on hits[0], which
  *                  hog_gradient_all's first work-item zeroed) and the first HOG_HITS kept
  *                  after the count as (window, score bits) pairs, in no particular order
@@ -29,15 +30,17 @@
  * HOG_NORM (the block norm: 0 L2-Hys, the default; 1 L1, 2 L1-sqrt, 3 L2, scikit-image's),
  * HOG_HARD (scikit-image's hard binning: one bin per pixel, the whole magnitude, through the
  * host's tables hog_bound_c, hog_bound_s and hog_tie_bin, composed before this file; the
- * block weights table then holds 1 / cell area for the pixel's own cell). Atomics: 32-bit
+ * block weights table then holds 1 / cell area for the pixel's own cell), HOG_SVM_WINS (a
+ * power of two, default 1) and HOG_L2HYS_PASSES (1 or 2, the default), which change no
+ * float, only how many windows a batch and how many barriers a block. Atomics: 32-bit
  * global atomic_inc (hog_svm_all's count). */
 
 #ifndef HOG_NORM
 #define HOG_NORM 0
 #endif
-/* scikit-image's norms (hog_normalise of the reference): the sum's term, the divisor from
- * the sum, a normalised value (float or vector) */
-#if HOG_NORM == 3
+/* scikit-image's norms (hog_normalise of the reference): the sum's term (L2-Hys' too), the
+ * divisor from the sum, a normalised value (float or vector) */
+#if HOG_NORM == 3 || HOG_NORM == 0
 #define HOG_NORM_TERM(v) ((v) * (v))
 #define HOG_NORM_DIV(sum) sqrt((sum) + 1e-10f)
 #else
@@ -273,6 +276,73 @@ hog_block_pixel(LOCAL_PTR float *part, GLOBAL const float *weights, uint p, floa
     }
 }
 
+#ifndef HOG_L2HYS_PASSES
+#define HOG_L2HYS_PASSES 2
+#endif
+/* Sums sq[0 .. HOG_BLOCK_LEN) in order (lane 0's serial work: a load and an add a term). */
+INLINE float
+hog_sum_terms(LOCAL_PTR const float *sq)
+{
+    float sum = 0;
+
+#pragma unroll 4
+    for (int i = 0; i < HOG_BLOCK_LEN; i++)
+        sum += sq[i];
+    return sum;
+}
+
+/* L2-Hys (hog_normalise of the reference) of the block's hist into dst: scaled by
+ * 1 / (|hist| + 0.1 len), clipped at HOG_L2HYS, scaled by 1 / (|clipped| + 1e-3), each norm's
+ * squares summed in order by lane 0 (sq: the first sum's terms, the lanes' squares of their
+ * sums). HOG_L2HYS_PASSES 2: the clipped values and their squares stored by all lanes, lane
+ * 0 summing each sum's terms (5 barriers in the kernel); 1: lane 0 recomputes the clipped
+ * values for the second sum as the lanes do for their writes (the same operations), no pass
+ * storing them (3 barriers, lane 0's serial work 7 operations a term instead of 4). */
+INLINE void
+hog_l2hys(LOCAL_PTR float *hist, LOCAL_PTR float *sq, LOCAL_PTR float *scale, GLOBAL float *dst,
+          uint lid)
+{
+#if HOG_L2HYS_PASSES == 1
+    if (lid == 0) {
+        float sum2 = 0, s1 = 1.f / (sqrt(hog_sum_terms(sq)) + (float)HOG_BLOCK_LEN * 0.1f);
+
+#pragma unroll 4
+        for (int i = 0; i < HOG_BLOCK_LEN; i++) {
+            float v = hist[i] * s1;
+
+            v = v < HOG_L2HYS ? v : HOG_L2HYS;
+            sum2 += v * v;
+        }
+        scale[0] = s1;
+        scale[1] = 1.f / (sqrt(sum2) + 1e-3f);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint k = lid; k < HOG_BLOCK_LEN; k += HOG_LOCAL) {
+        float v = hist[k] * scale[0];
+
+        v = v < HOG_L2HYS ? v : HOG_L2HYS;
+        dst[k] = v * scale[1];
+    }
+#else
+    if (lid == 0)
+        scale[0] = 1.f / (sqrt(hog_sum_terms(sq)) + (float)HOG_BLOCK_LEN * 0.1f);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint k = lid; k < HOG_BLOCK_LEN; k += HOG_LOCAL) {
+        float v = hist[k] * scale[0];
+
+        v = v < HOG_L2HYS ? v : HOG_L2HYS;
+        hist[k] = v;
+        sq[k] = v * v;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid == 0)
+        scale[1] = 1.f / (sqrt(hog_sum_terms(sq)) + 1e-3f);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint k = lid; k < HOG_BLOCK_LEN; k += HOG_LOCAL)
+        dst[k] = hist[k] * scale[1];
+#endif
+}
+
 KERNEL void
 hog_blocks_all(GLOBAL const float *grad, GLOBAL const uchar *bins, GLOBAL const int *jobs,
                uint njobs, GLOBAL const float *weights, GLOBAL float *out)
@@ -280,7 +350,8 @@ hog_blocks_all(GLOBAL const float *grad, GLOBAL const uchar *bins, GLOBAL const 
     /* column lid of the work-item's histogram, rows padded to HOG_LOCAL + 1 (no bank conflicts) */
     LOCAL float part[HOG_BLOCK_LEN * (HOG_LOCAL + 1)];
     LOCAL float hist[HOG_BLOCK_LEN];
-    LOCAL float scale[1];
+    LOCAL float sq[HOG_BLOCK_LEN];
+    LOCAL float scale[2];
     uint b = get_group_id(0), lid = get_local_id(0);
     GLOBAL const int *job = jobs + hog_find_job(jobs, njobs, J_BLK, b) * HOG_JOB;
     uint r = b - (uint)job[J_BLK], nbx = (uint)job[J_NBX], gw = (uint)job[J_GW];
@@ -321,46 +392,18 @@ hog_blocks_all(GLOBAL const float *grad, GLOBAL const uchar *bins, GLOBAL const 
         for (uint t = 0; t < HOG_LOCAL; t++)
             s += row[t];
         hist[k] = s;
+        sq[k] = HOG_NORM_TERM(s); /* the norm's terms, in parallel */
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 #if HOG_NORM != 0
-    if (lid == 0) {
-        float sum = 0;
-
-        for (int i = 0; i < HOG_BLOCK_LEN; i++)
-            sum += HOG_NORM_TERM(hist[i]);
-        scale[0] = HOG_NORM_DIV(sum);
-    }
+    if (lid == 0)
+        scale[0] = HOG_NORM_DIV(hog_sum_terms(sq));
     barrier(CLK_LOCAL_MEM_FENCE);
     GLOBAL float *dst = out + (size_t)b * HOG_BLOCK_LEN;
     for (uint k = lid; k < HOG_BLOCK_LEN; k += HOG_LOCAL)
         dst[k] = HOG_NORMED(hist[k], scale[0]);
 #else
-    /* L2-Hys (hog_normalise of the reference) */
-    if (lid == 0) {
-        float sum = 0;
-
-        for (int i = 0; i < HOG_BLOCK_LEN; i++)
-            sum += hist[i] * hist[i];
-        scale[0] = 1.f / (sqrt(sum) + (float)HOG_BLOCK_LEN * 0.1f);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint k = lid; k < HOG_BLOCK_LEN; k += HOG_LOCAL) {
-        float v = hist[k] * scale[0];
-        hist[k] = v < HOG_L2HYS ? v : HOG_L2HYS;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (lid == 0) {
-        float sum = 0;
-
-        for (int i = 0; i < HOG_BLOCK_LEN; i++)
-            sum += hist[i] * hist[i];
-        scale[0] = 1.f / (sqrt(sum) + 1e-3f);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    GLOBAL float *dst = out + (size_t)b * HOG_BLOCK_LEN;
-    for (uint k = lid; k < HOG_BLOCK_LEN; k += HOG_LOCAL)
-        dst[k] = hist[k] * scale[0];
+    hog_l2hys(hist, sq, scale, out + (size_t)b * HOG_BLOCK_LEN, lid);
 #endif
 }
 
@@ -381,6 +424,50 @@ hog_score_store(uint win, float v, float threshold, GLOBAL float *scores, GLOBAL
     }
 }
 
+/* The walk from descriptor element k to k + HOG_LOCAL: element e of block (j, i) = (b /
+ * HOG_BLOCKS_Y, b % HOG_BLOCKS_Y), b = k / len, without dividing (the division's ALU work was
+ * most of the SVM's loop). */
+INLINE void
+hog_svm_step(uint *e, uint *i, uint *j)
+{
+    *e += HOG_LOCAL % HOG_BLOCK_LEN;
+    *i += HOG_LOCAL / HOG_BLOCK_LEN;
+    if (*e >= HOG_BLOCK_LEN) {
+        *e -= HOG_BLOCK_LEN;
+        (*i)++;
+    }
+#if HOG_LOCAL / HOG_BLOCK_LEN < HOG_BLOCKS_Y /* i < 2 HOG_BLOCKS_Y: one wrap at most */
+    if (*i >= HOG_BLOCKS_Y) {
+        *i -= HOG_BLOCKS_Y;
+        (*j)++;
+    }
+#else
+    *j += *i / HOG_BLOCKS_Y;
+    *i %= HOG_BLOCKS_Y;
+#endif
+}
+
+/* Window win's first block (the grid is the strides' gcd, so the window's first block and a
+ * block's offset in it are whole grid steps), *rows, the floats from one of its block rows to
+ * the next, and *left, the windows of its row from it to the row's end. */
+INLINE GLOBAL const float *
+hog_svm_first(GLOBAL const float *hist, GLOBAL const int *jobs, uint njobs, uint win, uint *rows,
+              uint *left)
+{
+    GLOBAL const int *job = jobs + hog_find_job(jobs, njobs, J_WIN, win) * HOG_JOB;
+    uint r = win - (uint)job[J_WIN], nwx = (uint)job[J_NWX], nbx = (uint)job[J_NBX];
+    uint wx = r % nwx, wy = r / nwx;
+
+    *left = nwx - wx;
+    *rows = (HOG_BSTRIDE_Y / HOG_GRID_Y) * nbx * HOG_BLOCK_LEN;
+    return hist + ((size_t)job[J_BLK] + (size_t)wy * (HOG_WSTRIDE_Y / HOG_GRID_Y) * nbx +
+                   wx * (HOG_WSTRIDE_X / HOG_GRID_X)) *
+                      HOG_BLOCK_LEN;
+}
+
+/* Floats from a block column to the next in a window. */
+#define HOG_SVM_COL (HOG_BSTRIDE_X / HOG_GRID_X * HOG_BLOCK_LEN)
+
 /* Window win's score: bias + weights . descriptor, the descriptor's elements summed by lane
  * (lid, lid + HOG_LOCAL, ...), then over the lanes (hog_reduce); lid 0 stores it. */
 INLINE void
@@ -388,13 +475,14 @@ hog_svm_window(GLOBAL const float *hist, GLOBAL const int *jobs, uint njobs,
                GLOBAL const float *weights, float bias, float threshold, GLOBAL float *scores,
                GLOBAL uint *hits, uint win, uint lid, LOCAL_PTR float *part)
 {
+    float s = 0.f;
+
+#if HOG_LOCAL == 1
     GLOBAL const int *job = jobs + hog_find_job(jobs, njobs, J_WIN, win) * HOG_JOB;
     uint r = win - (uint)job[J_WIN], nwx = (uint)job[J_NWX], nbx = (uint)job[J_NBX];
     uint wx = r % nwx, wy = r / nwx;
     GLOBAL const float *h0 = hist + (size_t)job[J_BLK] * HOG_BLOCK_LEN;
-    float s = 0.f;
 
-#if HOG_LOCAL == 1
     (void)lid;
     (void)part;
     for (uint j = 0; j < HOG_BLOCKS_X; j++) {
@@ -412,37 +500,17 @@ hog_svm_window(GLOBAL const float *hist, GLOBAL const int *jobs, uint njobs,
     }
     hog_score_store(win, bias + s, threshold, scores, hits);
 #else
-    /* descriptor element k: element e of block (j, i) = (b / HOG_BLOCKS_Y, b % HOG_BLOCKS_Y),
-     * b = k / len, walked from one k to the next without dividing (the division's ALU work
-     * was most of this loop's); the grid is the strides' gcd, so the window's first block
-     * and a block's offset in it are whole grid steps */
-    GLOBAL const float *h =
-        h0 + ((size_t)wy * (HOG_WSTRIDE_Y / HOG_GRID_Y) * nbx + wx * (HOG_WSTRIDE_X / HOG_GRID_X)) *
-                 HOG_BLOCK_LEN;
-    uint rows = (HOG_BSTRIDE_Y / HOG_GRID_Y) * nbx * HOG_BLOCK_LEN;
+    uint rows, left;
+    GLOBAL const float *h = hog_svm_first(hist, jobs, njobs, win, &rows, &left);
     uint b = lid / HOG_BLOCK_LEN, e = lid % HOG_BLOCK_LEN;
     uint j = b / HOG_BLOCKS_Y, i = b % HOG_BLOCKS_Y;
 
-    /* two elements an iteration: NVRTC's sm_90 code keeps 28 registers (four: 42, fewer
+    /* two elements an iteration: NVRTC's sm_90 code keeps 30 registers (four: 42, fewer
      * work-groups a compute unit) */
 #pragma unroll 2
     for (uint k = lid; k < HOG_DESC_LEN; k += HOG_LOCAL) {
-        s += weights[k] * h[i * rows + j * (HOG_BSTRIDE_X / HOG_GRID_X * HOG_BLOCK_LEN) + e];
-        e += HOG_LOCAL % HOG_BLOCK_LEN;
-        i += HOG_LOCAL / HOG_BLOCK_LEN;
-        if (e >= HOG_BLOCK_LEN) {
-            e -= HOG_BLOCK_LEN;
-            i++;
-        }
-#if HOG_LOCAL / HOG_BLOCK_LEN < HOG_BLOCKS_Y /* i < 2 HOG_BLOCKS_Y: one wrap at most */
-        if (i >= HOG_BLOCKS_Y) {
-            i -= HOG_BLOCKS_Y;
-            j++;
-        }
-#else
-        j += i / HOG_BLOCKS_Y;
-        i %= HOG_BLOCKS_Y;
-#endif
+        s += weights[k] * h[i * rows + j * HOG_SVM_COL + e];
+        hog_svm_step(&e, &i, &j);
     }
     part[lid] = s;
     hog_reduce(part, lid);
@@ -451,6 +519,120 @@ hog_svm_window(GLOBAL const float *hist, GLOBAL const int *jobs, uint njobs,
 #endif
 }
 
+#if HOG_SVM_WINS > 1 && HOG_LOCAL > 1
+#if (HOG_SVM_WINS & (HOG_SVM_WINS - 1)) != 0
+#error "HOG_SVM_WINS must be a power of two (the lanes' tree in two stages)"
+#endif
+/* HOG_SVM_W windows a batch (at most HOG_LOCAL, so that the reduction's first stage has a
+ * lane a window and element) */
+#define HOG_SVM_W (HOG_SVM_WINS < HOG_LOCAL ? HOG_SVM_WINS : HOG_LOCAL)
+#define HOG_SVM_Q (HOG_LOCAL / HOG_SVM_W) /* the second stage's values a window */
+
+/* Sums v[0 .. HOG_SVM_W) in hog_reduce's order over them: v[c] += v[c + n], n halving. */
+INLINE float
+hog_svm_tree(float *v, uint len)
+{
+    for (uint n = len / 2; n > 0; n /= 2)
+        for (uint c = 0; c < n; c++)
+            v[c] += v[c + n];
+    return v[0];
+}
+
+/* Windows win .. win + HOG_SVM_W - 1 scored together, each exactly as hog_svm_window scores
+ * it (the same products summed in the same order by each lane, then hog_reduce's tree), but
+ * each weight and each step of the element walk serves every window of the batch, and the
+ * windows' hist loads, independent, overlap. Windows past nwin are computed on the last
+ * window and not stored (the work-group's barriers stay uniform). The tree over the lanes in
+ * two stages, a barrier each: lane lid sums window lid / HOG_SVM_Q's values
+ * lid % HOG_SVM_Q + c HOG_SVM_Q (c < HOG_SVM_W), the tree's first log2 HOG_SVM_W levels;
+ * lane r < HOG_SVM_W then window r's HOG_SVM_Q results, its last levels. part: HOG_SVM_W
+ * rows of HOG_LOCAL + 1 floats. */
+INLINE void
+hog_svm_batch(GLOBAL const float *hist, GLOBAL const int *jobs, uint njobs,
+              GLOBAL const float *weights, float bias, float threshold, GLOBAL float *scores,
+              GLOBAL uint *hits, uint win, uint nwin, uint lid, LOCAL_PTR float *part)
+{
+    GLOBAL const float *h[HOG_SVM_W];
+    uint rows[HOG_SVM_W], left;
+    float s[HOG_SVM_W];
+    uint b = lid / HOG_BLOCK_LEN, e = lid % HOG_BLOCK_LEN;
+    uint j = b / HOG_BLOCKS_Y, i = b % HOG_BLOCKS_Y;
+
+    for (uint r = 0; r < HOG_SVM_W; r++)
+        s[r] = 0.f;
+    h[0] = hog_svm_first(hist, jobs, njobs, win, &rows[0], &left);
+    if (win + HOG_SVM_W <= nwin && left >= HOG_SVM_W) {
+        /* one row of one job (the usual batch): the windows a constant step apart, one job
+         * search; not unrolled (the windows' loads are the overlap; NVRTC's sm_90 code at 8
+         * windows: 58 registers, unrolled by 2: 66) */
+#pragma unroll 1
+        for (uint k = lid; k < HOG_DESC_LEN; k += HOG_LOCAL) {
+            float w = weights[k];
+            GLOBAL const float *p = h[0] + i * rows[0] + j * HOG_SVM_COL + e;
+
+            for (uint r = 0; r < HOG_SVM_W; r++)
+                s[r] += w * p[r * (HOG_WSTRIDE_X / HOG_GRID_X) * HOG_BLOCK_LEN];
+            hog_svm_step(&e, &i, &j);
+        }
+    } else {
+        for (uint r = 1; r < HOG_SVM_W; r++)
+            h[r] = hog_svm_first(hist, jobs, njobs, win + r < nwin ? win + r : nwin - 1, &rows[r],
+                                 &left);
+#pragma unroll 1
+        for (uint k = lid; k < HOG_DESC_LEN; k += HOG_LOCAL) {
+            float w = weights[k];
+
+            for (uint r = 0; r < HOG_SVM_W; r++)
+                s[r] += w * h[r][i * rows[r] + j * HOG_SVM_COL + e];
+            hog_svm_step(&e, &i, &j);
+        }
+    }
+    for (uint r = 0; r < HOG_SVM_W; r++)
+        part[r * (HOG_LOCAL + 1) + lid] = s[r];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    {
+        uint r = lid / HOG_SVM_Q, q = lid % HOG_SVM_Q;
+        LOCAL_PTR float *row = part + r * (HOG_LOCAL + 1);
+        float v[HOG_SVM_W];
+
+        for (uint c = 0; c < HOG_SVM_W; c++)
+            v[c] = row[q + c * HOG_SVM_Q];
+        /* only this lane reads row[q]: no barrier before the write */
+        row[q] = hog_svm_tree(v, HOG_SVM_W);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid < HOG_SVM_W && win + lid < nwin) {
+        LOCAL_PTR const float *row = part + lid * (HOG_LOCAL + 1);
+        float v[HOG_SVM_Q];
+
+        for (uint q = 0; q < HOG_SVM_Q; q++)
+            v[q] = row[q];
+        hog_score_store(win + lid, bias + hog_svm_tree(v, HOG_SVM_Q), threshold, scores, hits);
+    }
+}
+
+/* A work-group scores run windows (a multiple of HOG_SVM_W but the last group's), a batch at
+ * a time (hog_svm_batch). */
+KERNEL void
+hog_svm_all(GLOBAL const float *hist, GLOBAL const int *jobs, uint njobs,
+            GLOBAL const float *weights, float bias, float threshold, GLOBAL float *scores,
+            GLOBAL uint *hits, uint nwin, uint run)
+{
+    LOCAL float part[HOG_SVM_W * (HOG_LOCAL + 1)];
+    uint lid = get_local_id(0);
+
+    for (uint t = 0; t < run; t += HOG_SVM_W) {
+        uint win = get_group_id(0) * run + t;
+
+        if (win >= nwin)
+            break;
+        if (t > 0) /* the last batch's second stage has read part */
+            barrier(CLK_LOCAL_MEM_FENCE);
+        hog_svm_batch(hist, jobs, njobs, weights, bias, threshold, scores, hits, win, nwin, lid,
+                      part);
+    }
+}
+#else
 /* A work-group scores run windows one after the other (the next along a row shares most of
  * its blocks and all weights, read again from the compute unit's cache); a window past nwin
  * ends the run for the whole work-group (barriers stay uniform). */
@@ -470,3 +652,4 @@ hog_svm_all(GLOBAL const float *hist, GLOBAL const int *jobs, uint njobs,
         hog_svm_window(hist, jobs, njobs, weights, bias, threshold, scores, hits, win, lid, part);
     }
 }
+#endif

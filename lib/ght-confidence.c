@@ -39,6 +39,8 @@ struct votecl__ght_conf_memo {
     uint8_t *claimed;       /* per pixel */
     uint64_t *near;         /* per pixel (conf_map) */
     size_t pixels;
+    uint64_t *edges; /* a bit per pixel, rows of whole words (conf_map) */
+    size_t edge_words;
     votecl__ght_conf_stats last; /* the last call's */
 };
 
@@ -56,7 +58,7 @@ votecl__ght_conf_memo_free(votecl__ght_conf_memo *memo)
     if (memo == NULL)
         return;
     VOTECL__FREE_ALL(memo->sure, memo->maybe, memo->normals, memo->bins, memo->claimed, memo->near,
-                     memo);
+                     memo->edges, memo);
 }
 
 /* Zeroed per-pixel maps for w * h pixels in memo; 0 when out of memory. */
@@ -64,6 +66,15 @@ static int
 memo_maps(votecl__ght_conf_memo *memo, uint32_t w, uint32_t h)
 {
     size_t pixels = (size_t)w * h > 0 ? (size_t)w * h : 1;
+    size_t words = ((size_t)w + 63) / 64 * h;
+
+    if (words > memo->edge_words) {
+        free(memo->edges);
+        memo->edge_words = 0;
+        if ((memo->edges = votecl__calloc(words, sizeof *memo->edges)) == NULL)
+            return 0;
+        memo->edge_words = words;
+    }
 
     if (pixels <= memo->pixels)
         return 1;
@@ -80,14 +91,19 @@ memo_maps(votecl__ght_conf_memo *memo, uint32_t w, uint32_t h)
     return 1;
 }
 
-/* The image's edge bins by pixel into memo->bins (bin + 1; 0: no edge). */
+/* The image's edge bins by pixel into memo->bins (bin + 1; 0: no edge), their bits into
+ * memo->edges. */
 static void
-edge_map(const votecl__ght_edges *image, uint32_t w, uint32_t h, uint16_t *map)
+edge_map(const votecl__ght_edges *image, uint32_t w, uint32_t h, uint16_t *map, uint64_t *bits)
 {
+    size_t stride = ((size_t)w + 63) / 64;
+
     for (size_t i = 0; i < image->n; i++) {
         const votecl__ght_point *p = &image->points[i];
-        if ((uint32_t)p->x < w && (uint32_t)p->y < h)
+        if ((uint32_t)p->x < w && (uint32_t)p->y < h) {
             map[(size_t)p->y * w + p->x] = (uint16_t)(p->bin + 1);
+            bits[(size_t)p->y * stride + (uint32_t)p->x / 64] |= (uint64_t)1 << (p->x % 64);
+        }
     }
 }
 
@@ -103,6 +119,7 @@ bins_near(uint32_t a, uint32_t b, uint32_t L, uint32_t tol)
  * accepted so far (NULL: none), and the map's summary (below; NULL: none). */
 typedef struct conf_map {
     const uint16_t *bins;
+    const uint64_t *edges; /* a bit per pixel: an edge there; rows of (w + 63) / 64 words */
     uint8_t *claimed;
     uint32_t w, h, L, tol;
     const uint64_t *near;  /* per pixel: the groups of bins of the edges within the radius */
@@ -206,6 +223,23 @@ round_half_away(double x)
     return f >= 0.5 ? t + 1 : f <= -0.5 ? t - 1 : t;
 }
 
+/* The edge bits of row y from column x0 to x1 (0 <= x0, x1 < w, at most 64 apart; none when
+ * x0 > x1: a window beside the image), bit 0 for x0. */
+static uint64_t
+row_bits(const conf_map *m, long y, long x0, long x1)
+{
+    const uint64_t *row = m->edges + (size_t)y * (((size_t)m->w + 63) / 64);
+    size_t k = (size_t)x0 / 64, s = (size_t)x0 % 64, span = (size_t)(x1 - x0 + 1);
+    uint64_t v;
+
+    if (x0 > x1)
+        return 0;
+    v = row[k] >> s;
+    if (s > 0 && s + span > 64)
+        v |= row[k + 1] << (64 - s);
+    return span < 64 ? v & (((uint64_t)1 << span) - 1) : v;
+}
+
 /* The neighbourhood of GHT_CONF_RADIUS pixels around (x, y) rounded: the index the mode
  * asks for, or SIZE_MAX (always for SCAN_CLAIM). Raster order within the image. */
 static size_t
@@ -229,10 +263,12 @@ scan_window(const conf_map *m, double x, double y, uint32_t bin, scan_mode mode)
     y1 = y1 < (long)m->h ? y1 : (long)m->h - 1;
     for (long yy = y0; yy <= y1; yy++) {
         const uint16_t *row = m->bins + (size_t)yy * m->w;
-        for (long xx = x0; xx <= x1; xx++) {
+        /* the window's edges only, in raster order (most of its pixels have none) */
+        for (uint64_t bits = row_bits(m, yy, x0, x1); bits != 0; bits &= bits - 1) {
+            long xx = x0 + (long)__builtin_ctzll(bits);
             size_t i = (size_t)yy * m->w + (size_t)xx;
             double d;
-            if (row[xx] == 0 || !bins_near(row[xx] - 1u, bin, m->L, m->tol))
+            if (!bins_near(row[xx] - 1u, bin, m->L, m->tol))
                 continue;
             if (mode == SCAN_FIRST && (m->claimed == NULL || !m->claimed[i]))
                 return i;
@@ -335,21 +371,24 @@ pose_confidence(const votecl__ght_desc *desc, const votecl__ght_edges *templ, co
     return pose_confidence_hidden(desc, templ, m, pose, claim, floor, NULL, NULL, 0);
 }
 
-/* One refinement of pose: the point-to-line similarity of every template point and its
- * nearest confirming image edge (the edge's gradient bin as its normal). The Hough pose and
- * its fit to the matched pairings are within a degree and a few percent; fitted to the whole
- * template's confirmed outline, it lands within a fraction of both. Kept only near the pose
- * it refines. Returns 0 when there was nothing to fit. */
-static int
-refine_once(const votecl__ght_desc *desc, const votecl__ght_edges *templ, const conf_map *m,
-            double *c, double *scratch, votecl_ght_pose *pose)
+/* The nearest confirming image edge of every template point at pose (claims ignored: refine
+ * looks at every edge) into c, 6 doubles each (the point, the edge, the normal of the edge's
+ * bin), *count of them; returns the share they make, pose_confidence's with floor (a point is
+ * confirmed exactly when it has a nearest confirming edge; the walk stops where the share
+ * cannot reach floor, the share so far a lower bound below it, c then incomplete). One walk
+ * gives a refinement its confidence and the next round's correspondences. */
+static double
+nearest_share(const votecl__ght_desc *desc, const votecl__ght_edges *templ, const conf_map *m,
+              const votecl_ght_pose *pose, double floor, double *c, size_t *count)
 {
     uint32_t L = desc->levels, shift = (uint32_t)lround(pose->angle * L / 360.0) % L;
     double a = pose->angle * GHT_PI / 180.0, co = cos(a) * pose->scale, si = sin(a) * pose->scale;
-    double fit[4], scale, angle, da;
-    size_t n = 0;
+    size_t n = 0, need = floor > 0 ? (size_t)ceil(floor * (double)templ->n) : 0;
 
-    for (size_t i = 0; i < templ->n; i++) {
+    *count = 0;
+    if (templ->n == 0)
+        return 0;
+    for (size_t i = 0; i < templ->n && n + (templ->n - i) >= need; i++) {
         const votecl__ght_point *q = &templ->points[i];
         double u = q->x - desc->cx, v = q->y - desc->cy;
         size_t at = scan_window(m, pose->x + co * u - si * v, pose->y + si * u + co * v,
@@ -364,6 +403,20 @@ refine_once(const votecl__ght_desc *desc, const votecl__ght_edges *templ, const 
         c[6 * n + 5] = m->normals[2 * (m->bins[at] - 1u) + 1];
         n++;
     }
+    *count = n;
+    return (double)n / (double)templ->n;
+}
+
+/* One refinement of pose: the point-to-line similarity of the n correspondences c of
+ * nearest_share at pose. The Hough pose and its fit to the matched pairings are within a
+ * degree and a few percent; fitted to the whole template's confirmed outline, it lands within
+ * a fraction of both. Kept only near the pose it refines. Returns 0 when there was nothing to
+ * fit. */
+static int
+refine_once(double *c, size_t n, double *scratch, votecl_ght_pose *pose)
+{
+    double fit[4], scale, angle, da;
+
     if (!votecl__ght_fit_points(c, n, scratch, fit))
         return 0;
     scale = hypot(fit[0], fit[1]);
@@ -414,7 +467,11 @@ static int
 judge(const votecl__ght_desc *desc, const votecl__ght_edges *templ, conf_map *m, const frame *f,
       votecl_ght_pose *pose, occluder *occ, size_t *nocc)
 {
-    double share = pose_confidence_hidden(desc, templ, m, pose, 0, 0, f, occ, *nocc);
+    /* before the first acceptance nothing is claimed or hidden: a share refine counted to the
+     * end (at or above its screen: a walk stops only below it) is this one, bit for bit */
+    double share = *nocc == 0 && pose->confidence >= desc->p.min_confidence - GHT_REFINE_REACH
+                       ? pose->confidence
+                       : pose_confidence_hidden(desc, templ, m, pose, 0, 0, f, occ, *nocc);
 
     if (!(share >= desc->p.min_confidence && share > 0))
         return 0;
@@ -480,13 +537,25 @@ refine_pose(const votecl__ght_desc *desc, const votecl__ght_edges *templ, conf_m
             double *scratch, votecl_ght_pose *pose)
 {
     double screen = desc->p.min_confidence - GHT_REFINE_REACH;
-    double now = pose_confidence(desc, templ, m, pose, 0, screen);
+    size_t nc = 0;
+    /* with the summary the first share is mostly one read a point, and most poses stop
+     * there: their nearest edges only when refined */
+    int have = m->near == NULL;
+    double now = have ? nearest_share(desc, templ, m, pose, screen, c, &nc)
+                      : pose_confidence(desc, templ, m, pose, 0, screen);
 
     for (int r = 0; r < GHT_REFINE_ROUNDS && !(now < screen); r++) {
         votecl_ght_pose next = *pose;
         double after;
-        if (!refine_once(desc, templ, m, c, scratch, &next) ||
-            (after = pose_confidence(desc, templ, m, &next, 0, 0)) < now)
+        if (!have)
+            nearest_share(desc, templ, m, pose, 0, c, &nc);
+        have = 1;
+        if (!refine_once(c, nc, scratch, &next))
+            break;
+        /* the last round's share needs no correspondences: the first edge found will do */
+        after = r + 1 < GHT_REFINE_ROUNDS ? nearest_share(desc, templ, m, &next, 0, c, &nc)
+                                          : pose_confidence(desc, templ, m, &next, 0, 0);
+        if (after < now)
             break;
         *pose = next;
         now = after;
@@ -586,12 +655,13 @@ votecl__ght_confidence(const votecl__ght_desc *desc, const votecl__ght_edges *te
     if (!memo_tables(c, m.L, m.tol) || !memo_maps(c, width, height))
         return VOTECL_OUT_OF_HOST_MEMORY;
     m.bins = c->bins;
+    m.edges = c->edges;
     m.claimed = c->claimed;
     m.sure = c->sure;
     m.maybe = c->maybe;
     m.group = c->group;
     m.normals = c->normals;
-    edge_map(image, width, height, c->bins);
+    edge_map(image, width, height, c->bins, c->edges);
     if (summary > 0 || (summary < 0 && summary_pays(n, templ->n, image->n))) {
         near_map(image, width, height, m.group, c->near, 1);
         m.near = c->near;
@@ -609,6 +679,7 @@ votecl__ght_confidence(const votecl__ght_desc *desc, const votecl__ght_edges *te
         if ((uint32_t)p->x < width && (uint32_t)p->y < height) {
             c->bins[(size_t)p->y * width + p->x] = 0;
             c->claimed[(size_t)p->y * width + p->x] = 0;
+            c->edges[(size_t)p->y * ((width + 63) / 64) + (uint32_t)p->x / 64] = 0;
         }
     }
     if (m.near != NULL)

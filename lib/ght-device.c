@@ -302,6 +302,7 @@ votecl__ght_front_free(votecl__ght_front *front)
         votecl_buffer_free(front->buf[b]);
     free(front->offsets);
     free(front->cand);
+    free(front->mirror);
     free(front);
 }
 

@@ -76,6 +76,16 @@ struct votecl__ght_front {
     uint32_t *cand;    /* Ballard's candidates read back */
     size_t cand_capacity;
     double seconds[2]; /* the last edge and pairing stages */
+    /* Ballard's stages (lib/ght-ballard.c): the host mirror of the work buffer (GHT_F_CAND:
+     * head, candidates' room, points), the current edges' number, whether the mirror holds
+     * their points and whether the device lacks them (caller points), the accumulator cells
+     * the edge kernel cleared (0: none), whether the R-table is bound (later edges are the
+     * image's: read back in the device's order), whether the points are the caller's (which
+     * may put two on one pixel: then their order decides which one the confidences' map
+     * keeps, and they are sorted as the reference's) */
+    uint32_t *mirror;
+    size_t mirror_words, n, cleared;
+    int have_points, pending, bound, caller;
 };
 
 /* Launches kernel k of prog (built on first use) over dims dimensions; _launch1: 1-D over

@@ -271,20 +271,37 @@ cell_cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Candidate i as a pose. */
-static votecl_ght_pose
-cand_pose(const votecl__ght_front *f, const uint32_t *c, uint32_t gw, uint32_t gh)
+/* Candidate c as a pose (its padding zero, as the reference's: the poses compare as bytes). */
+static void
+cand_pose(const votecl__ght_desc *d, const uint32_t *c, uint32_t gw, uint32_t gh,
+          votecl_ght_pose *pose)
 {
-    const votecl__ght_desc *d = &f->desc;
     size_t plane = (size_t)gw * gh;
-    votecl_ght_pose pose = {0};
 
-    pose.votes = c[1];
-    pose.angle = votecl__ght_angle(d, (double)(c[0] / plane % d->rotations));
-    pose.scale = votecl__ght_scale(d, (double)(c[0] / plane / d->rotations));
-    memcpy(&pose.x, &c[2], sizeof pose.x);
-    memcpy(&pose.y, &c[4], sizeof pose.y);
-    return pose;
+    memset(pose, 0, sizeof *pose);
+    pose->votes = c[1];
+    pose->angle = votecl__ght_angle(d, (double)(c[0] / plane % d->rotations));
+    pose->scale = votecl__ght_scale(d, (double)(c[0] / plane / d->rotations));
+    memcpy(&pose->x, &c[2], sizeof pose->x);
+    memcpy(&pose->y, &c[4], sizeof pose->y);
+}
+
+votecl_status
+votecl__ght_cand_poses(const votecl__ght_desc *desc, uint32_t *c, size_t n, uint32_t width,
+                       uint32_t height, votecl__ght_poses *out)
+{
+    uint32_t gw, gh;
+    votecl_status status = VOTECL_OK;
+
+    votecl__ght_grid(desc, width, height, &gw, &gh);
+    /* the reference's order (cells ascending), so the poses are the same array */
+    qsort(c, n, CAND_WORDS * 4, cell_cmp);
+    for (size_t i = 0; i < n && status == VOTECL_OK; i++) {
+        votecl_ght_pose pose;
+        cand_pose(desc, c + CAND_WORDS * i, gw, gh, &pose);
+        status = votecl__ght_poses_push(out, &pose);
+    }
+    return status;
 }
 
 votecl_status
@@ -293,19 +310,13 @@ votecl__ght_peaks_device(votecl__ght_run *run, uint32_t width, uint32_t height,
 {
     votecl__ght_front *f = run->front;
     size_t cells = votecl__ght_ballard_cells(&f->desc, width, height), n = 0;
-    uint32_t gw, gh, *c;
+    uint32_t gw, gh;
     votecl_status status;
 
     votecl__ght_grid(&f->desc, width, height, &gw, &gh);
     if ((status = peaks_read(f, gw, gh, cells, &n)) != VOTECL_OK)
         return status;
-    /* the reference's order (cells ascending), so the poses are the same array */
-    c = f->cand + HEAD_WORDS;
-    qsort(c, n, CAND_WORDS * 4, cell_cmp);
-    for (size_t i = 0; i < n && status == VOTECL_OK; i++) {
-        votecl_ght_pose pose = cand_pose(f, c + CAND_WORDS * i, gw, gh);
-        status = votecl__ght_poses_push(out, &pose);
-    }
+    status = votecl__ght_cand_poses(&f->desc, f->cand + HEAD_WORDS, n, width, height, out);
     return status == VOTECL_OK ? status
                                : votecl__fail(f->context, status, "out of memory for poses");
 }

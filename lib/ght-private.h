@@ -431,10 +431,11 @@ typedef struct votecl__ght_device votecl__ght_device;
  * compiles only what it runs (Ballard never builds Guil's pairing kernels, nor Guil Ballard's
  * maxima). On PoCL each launched kernel costs 0.2-0.4 s of code generation once. */
 typedef enum votecl__ght_stage {
-    VOTECL__GHT_EDGES,  /* cl/canny.cl, cl/ght-edges.cl */
-    VOTECL__GHT_PAIRS,  /* cl/ght-pairs.cl */
-    VOTECL__GHT_SPACES, /* cl/ght.cl */
-    VOTECL__GHT_PEAKS,  /* cl/ght-peaks.cl */
+    VOTECL__GHT_EDGES,   /* cl/canny.cl, cl/ght-edges.cl */
+    VOTECL__GHT_PAIRS,   /* cl/ght-pairs.cl */
+    VOTECL__GHT_SPACES,  /* cl/ght.cl */
+    VOTECL__GHT_PEAKS,   /* cl/ght-peaks.cl */
+    VOTECL__GHT_BALLARD, /* cl/canny.cl, cl/ght-peaks.cl, cl/ght-ballard.cl */
     VOTECL__GHT_STAGES
 } votecl__ght_stage;
 
@@ -683,5 +684,27 @@ votecl_status votecl__ght_peaks_ref(votecl__ght_run *run, uint32_t width, uint32
                                     votecl__ght_poses *out);
 votecl_status votecl__ght_peaks_device(votecl__ght_run *run, uint32_t width, uint32_t height,
                                        votecl__ght_poses *out);
+
+/* Ballard's stages on a GPU-shaped device (lib/ght-ballard.c): the edges, vote and maxima of
+ * the device's in three launches and two read backs, the edges compacted unsorted on the
+ * device (count's offsets NULL); read_edges sorts the host copy as the reference does until
+ * the R-table is bound (the template's edges), then gives the image's in the device's order
+ * (offsets NULL: the confidences depend on neither); the rest is the device's. The poses
+ * equal the reference's. */
+votecl_status votecl__ght_canny_ballard(votecl__ght_run *run, const uint8_t *data, uint32_t width,
+                                        uint32_t height, unsigned low, unsigned high);
+votecl_status votecl__ght_points_ballard(votecl__ght_run *run, const votecl__ght_point *points,
+                                         size_t n);
+size_t votecl__ght_count_ballard(const votecl__ght_run *run, const uint32_t **offsets);
+votecl_status votecl__ght_bind_ballard(votecl__ght_run *run, const votecl__ght_rtable *table);
+votecl_status votecl__ght_read_edges_ballard(votecl__ght_run *run, votecl__ght_edges *out);
+votecl_status votecl__ght_vote_ballard(votecl__ght_run *run, uint32_t width, uint32_t height);
+votecl_status votecl__ght_peaks_ballard(votecl__ght_run *run, uint32_t width, uint32_t height,
+                                        votecl__ght_poses *out);
+/* Ballard's n candidates (cell, votes, x and y as doubles: 6 words each, in any order) as
+ * poses appended to out in the reference's order (cells ascending; c is sorted in place;
+ * lib/ght-peaks.c). */
+votecl_status votecl__ght_cand_poses(const votecl__ght_desc *desc, uint32_t *c, size_t n,
+                                     uint32_t width, uint32_t height, votecl__ght_poses *out);
 
 #endif

@@ -557,11 +557,15 @@ scales(search *s)
 static int
 same_pose(const votecl_ght_pose *a, const votecl_ght_pose *b, double d2)
 {
-    double dx = a->x - b->x, dy = a->y - b->y, da = fmod(fabs(a->angle - b->angle), 360.0);
+    double dx = a->x - b->x, dy = a->y - b->y, da;
 
+    /* the distance first: most pairs of a search's poses are far apart, and the angle's
+     * fmod was most of the ranking's time (a thousand poses against five hundred kept) */
+    if (!(dx * dx + dy * dy < d2))
+        return 0;
+    da = fmod(fabs(a->angle - b->angle), 360.0);
     da = da > 180 ? 360 - da : da;
-    return dx * dx + dy * dy < d2 && da < GHT_SAME_DEGREES &&
-           fabs(a->scale / b->scale - 1) < GHT_SAME_SCALE;
+    return da < GHT_SAME_DEGREES && fabs(a->scale / b->scale - 1) < GHT_SAME_SCALE;
 }
 
 /* The Hough poses of every candidate's D maxima, ranked; the first s->kept survive

@@ -69,6 +69,22 @@ static const votecl__ght_impl device_impl = {
     .peaks = votecl__ght_peaks_device,
 };
 
+/* Ballard on a GPU-shaped device: edges, vote and maxima in three launches and two read
+ * backs (lib/ght-ballard.c). */
+static const votecl__ght_impl ballard_impl = {
+    .canny = votecl__ght_canny_ballard,
+    .points = votecl__ght_points_ballard,
+    .count = votecl__ght_count_ballard,
+    .read_edges = votecl__ght_read_edges_ballard,
+    .seconds = votecl__ght_seconds_device,
+    .pairs = votecl__ght_pairs_device,
+    .cap = votecl__ght_cap_device,
+    .stages = votecl__ght_stages_device,
+    .bind = votecl__ght_bind_ballard,
+    .vote = votecl__ght_vote_ballard,
+    .peaks = votecl__ght_peaks_ballard,
+};
+
 /* A CPU device's Ballard plan (votecl__ght_host_plan): the host's Canny, then the reference's
  * stages on the host, the vote and maxima in their faster form; nothing runs on the device. */
 static const votecl__ght_impl host_impl = {
@@ -427,7 +443,7 @@ model_impl(votecl_ght_model *m)
     votecl__log(m->context, "plan: ght device stages, %s edges, %s shape, groups of %u",
                 votecl__ght_host_edges(m->context) ? "host" : "device",
                 votecl__ght_cpu_shape(m->context) ? "CPU" : "GPU", VOTECL__GHT_WG);
-    m->impl = &device_impl;
+    m->impl = m->desc.p.method == VOTECL_GHT_BALLARD ? &ballard_impl : &device_impl;
     if ((status = votecl__ght_device_new(m->context, &m->desc, &m->run.dev)) != VOTECL_OK)
         return status;
     return votecl__ght_front_new(m->context, m->run.dev, &m->desc, &m->run.front);

@@ -40,6 +40,19 @@ enum { K_GRADIENT, K_BLOCKS, K_SVM, K_LEVEL, K_LEVEL3, K_GRADIENT3, K_ROWHIST, K
  * HOG_HITS_BYTES brings a frame's windows back (the scores of every window only when more
  * are kept). */
 #define HOG_HITS 1024u
+
+/* Windows hog_svm_all scores together, each weight load and index step serving all (a power
+ * of two; 1: one window at a time, the kernel before them). A build-time switch so that both
+ * can be timed on a GPU: -DVOTECL_HOG_SVM_WINDOWS=1 in CPPFLAGS. */
+#ifndef VOTECL_HOG_SVM_WINDOWS
+#define VOTECL_HOG_SVM_WINDOWS 8u
+#endif
+/* hog_blocks_all's L2-Hys: 2 passes over the block (the clipped values stored by every
+ * lane, 5 barriers) or 1 (lane 0 recomputes them, 3 barriers); the same floats either way.
+ * A build-time switch as above: -DVOTECL_HOG_L2HYS_PASSES=1. */
+#ifndef VOTECL_HOG_L2HYS_PASSES
+#define VOTECL_HOG_L2HYS_PASSES 2u
+#endif
 #define HOG_HITS_BYTES ((1 + 2 * (size_t)HOG_HITS) * sizeof(uint32_t))
 
 /* The job table of cl/hog.cl: HOG_JOB ints a job, then the resize tables. */

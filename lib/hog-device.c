@@ -83,6 +83,8 @@ hog_defines(const votecl__hog_geom *g, unsigned local, char defs[][64])
     snprintf(defs[n++], 64, "HOG_GRID_X=%u", g->grid_x);
     snprintf(defs[n++], 64, "HOG_GRID_Y=%u", g->grid_y);
     snprintf(defs[n++], 64, "HOG_HITS=%u", HOG_HITS);
+    snprintf(defs[n++], 64, "HOG_SVM_WINS=%u", (unsigned)VOTECL_HOG_SVM_WINDOWS);
+    snprintf(defs[n++], 64, "HOG_L2HYS_PASSES=%u", (unsigned)VOTECL_HOG_L2HYS_PASSES);
     /* %.9g round-trips a float: the device sees the host's constants bit for bit (a whole
      * threshold such as 1 written 1.0f) */
     float_literal(lit, sizeof lit, g->l2hys);

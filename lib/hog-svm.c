@@ -29,9 +29,11 @@ float_threshold(double t)
     return f == -INFINITY ? -FLT_MAX : f;
 }
 
-/* Windows a work-group of the block kernels scores in turn: HOG_SVM_RUN where the runs still
- * give every compute unit HOG_SVM_GROUPS_PER_CU work-groups (a 1080p frame's pyramid on a
- * GPU), so that a run's later windows find their blocks and the weights in the compute unit's
+/* Windows a work-group of the block kernels scores: one batch of VOTECL_HOG_SVM_WINDOWS
+ * (HOG_LOCAL at most, as the kernel's HOG_SVM_W), scored together. One window at a time
+ * (VOTECL_HOG_SVM_WINDOWS 1, or HOG_LOCAL 1): HOG_SVM_RUN in turn where the runs still give
+ * every compute unit HOG_SVM_GROUPS_PER_CU work-groups (a 1080p frame's pyramid on a GPU),
+ * so that a run's later windows find their blocks and the weights in the compute unit's
  * cache; else 1 (a VGA frame: more work-groups keep the device busier). */
 #define HOG_SVM_RUN 4u
 #define HOG_SVM_GROUPS_PER_CU 64u
@@ -41,6 +43,8 @@ svm_run(const votecl_hog *hog)
 {
     size_t cu = hog->context->info.compute_units ? hog->context->info.compute_units : 1;
 
+    if (VOTECL_HOG_SVM_WINDOWS > 1 && hog->local > 1) /* one batch of windows a work-group */
+        return VOTECL_HOG_SVM_WINDOWS < hog->local ? VOTECL_HOG_SVM_WINDOWS : hog->local;
     return hog->nscores / HOG_SVM_RUN >= cu * HOG_SVM_GROUPS_PER_CU ? HOG_SVM_RUN : 1;
 }
 

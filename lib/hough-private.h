@@ -74,11 +74,12 @@ votecl_status votecl__hough_peaks_from(const votecl__hough_desc *desc, const uin
                                        size_t *found);
 
 /* The edge image of a packed width x height u8 gray image: 255 where the Euclidean 3x3 Sobel
- * magnitude floor(sqrt(gx^2 + gy^2)) is at least threshold, 0 elsewhere and on the one-pixel
- * border (lib/hough-edges.c; cl/hough.cl's hough_sobel is the device's). edges: caller-owned,
- * packed. */
+ * magnitude floor(sqrt(gx^2 + gy^2)) is at least threshold and, with thin, gx^2 + gy^2 is a
+ * ridge across the edge (votecl_hough_run_gray()'s rule), 0 elsewhere and on the one-pixel
+ * border (lib/hough-edges.c; cl/hough.cl's hough_sobel is the device's). edges:
+ * caller-owned, rows edges_stride bytes apart. */
 void votecl__hough_sobel(const uint8_t *gray, size_t stride, uint32_t width, uint32_t height,
-                         unsigned threshold, uint8_t *edges);
+                         unsigned threshold, int thin, uint8_t *edges, size_t edges_stride);
 
 /* The segments of lines[0, n) in a u8 edge image (rows stride bytes apart): each line's runs
  * of edge pixels (>= desc->edge_threshold) within 2 px of it, gaps of at most max_gap steps.
@@ -121,6 +122,14 @@ void votecl__hough_rows_release(votecl__hough_rows *rows);
 /* Votes the u8 image in image (packed) into acc (G * N counts, overwritten). */
 votecl_status votecl__hough_rows_vote(votecl__hough_rows *rows, votecl_buffer *image,
                                       votecl_buffer *acc);
+
+/* The gray path's vote (votecl_hough_run_gray()): the Sobel edges of the packed u8 image in
+ * gray (threshold, thinned with thin) into edges and their locations in one pass
+ * (hough_points with sobel), then the vote into acc; out[1] (zeroed by the caller) gains the
+ * edge count, as hough_sobel's. */
+votecl_status votecl__hough_rows_vote_gray(votecl__hough_rows *rows, votecl_buffer *gray,
+                                           unsigned threshold, int thin, votecl_buffer *edges,
+                                           votecl_buffer *out, votecl_buffer *acc);
 
 /* The last vote's edge pixels (read from the device once). */
 votecl_status votecl__hough_rows_kept(votecl__hough_rows *rows, size_t *kept);

@@ -71,32 +71,59 @@ votecl__hough_rows_release(votecl__hough_rows *rows)
     memset(rows, 0, sizeof *rows);
 }
 
-votecl_status
-votecl__hough_rows_vote(votecl__hough_rows *rows, votecl_buffer *image, votecl_buffer *acc)
+/* hough_vote_rows over the points hough_points listed. */
+static votecl_status
+launch_vote(votecl__hough_rows *rows, votecl_buffer *acc)
 {
     const votecl__hough_desc *d = rows->desc;
-    size_t one = 1, bands = rows->bands, items = rows->stride / ROWS_ANGLES;
+    size_t one = 1, items = rows->stride / ROWS_ANGLES;
+    votecl_status status = votecl__launch(
+        rows->context, rows->k_vote, 1, &items, &one,
+        (votecl__arg[]){
+            VOTECL__ARG_BUF(rows->points), VOTECL__ARG_BUF(rows->counts),
+            VOTECL__ARG_UINT(rows->bands), VOTECL__ARG_UINT(rows->band_rows * d->width),
+            VOTECL__ARG_BUF(rows->tab), VOTECL__ARG_UINT(rows->stride), VOTECL__ARG_UINT(d->angles),
+            VOTECL__ARG_UINT(d->nbins), VOTECL__ARG_FLOAT(d->w), VOTECL__ARG_FLOAT(d->scale),
+            VOTECL__ARG_INT(d->offset), VOTECL__ARG_UINT(d->opencv), VOTECL__ARG_BUF(acc)},
+        13);
+
+    rows->pending = status == VOTECL_OK;
+    return status;
+}
+
+/* hough_points over image (the edge image; with sobel, the gray image whose edges it writes
+ * into edges and counts into out[1]), then the vote. */
+static votecl_status
+points_and_vote(votecl__hough_rows *rows, votecl_buffer *image, int sobel, unsigned threshold,
+                int thin, votecl_buffer *edges, votecl_buffer *out, votecl_buffer *acc)
+{
+    const votecl__hough_desc *d = rows->desc;
+    size_t one = 1, bands = rows->bands;
     votecl_status status = votecl__launch(
         rows->context, rows->k_points, 1, &bands, &one,
         (votecl__arg[]){VOTECL__ARG_BUF(image), VOTECL__ARG_UINT(d->width),
                         VOTECL__ARG_UINT(d->height), VOTECL__ARG_UINT(rows->band_rows),
-                        VOTECL__ARG_UINT(d->edge_threshold), VOTECL__ARG_BUF(rows->points),
-                        VOTECL__ARG_BUF(rows->counts)},
-        7);
+                        VOTECL__ARG_UINT(d->edge_threshold), VOTECL__ARG_UINT(sobel != 0),
+                        VOTECL__ARG_UINT(threshold), VOTECL__ARG_UINT(thin != 0),
+                        VOTECL__ARG_BUF(edges), VOTECL__ARG_BUF(rows->points),
+                        VOTECL__ARG_BUF(rows->counts), VOTECL__ARG_BUF(out)},
+        12);
 
-    if (status == VOTECL_OK)
-        status = votecl__launch(
-            rows->context, rows->k_vote, 1, &items, &one,
-            (votecl__arg[]){
-                VOTECL__ARG_BUF(rows->points), VOTECL__ARG_BUF(rows->counts),
-                VOTECL__ARG_UINT(rows->bands), VOTECL__ARG_UINT(rows->band_rows * d->width),
-                VOTECL__ARG_BUF(rows->tab), VOTECL__ARG_UINT(rows->stride),
-                VOTECL__ARG_UINT(d->angles), VOTECL__ARG_UINT(d->nbins), VOTECL__ARG_FLOAT(d->w),
-                VOTECL__ARG_FLOAT(d->scale), VOTECL__ARG_INT(d->offset),
-                VOTECL__ARG_UINT(d->opencv), VOTECL__ARG_BUF(acc)},
-            13);
-    rows->pending = status == VOTECL_OK;
-    return status;
+    return status == VOTECL_OK ? launch_vote(rows, acc) : status;
+}
+
+votecl_status
+votecl__hough_rows_vote(votecl__hough_rows *rows, votecl_buffer *image, votecl_buffer *acc)
+{
+    /* without sobel the kernel touches neither edges nor out: any buffer stands for them */
+    return points_and_vote(rows, image, 0, 0, 0, image, rows->counts, acc);
+}
+
+votecl_status
+votecl__hough_rows_vote_gray(votecl__hough_rows *rows, votecl_buffer *gray, unsigned threshold,
+                             int thin, votecl_buffer *edges, votecl_buffer *out, votecl_buffer *acc)
+{
+    return points_and_vote(rows, gray, 1, threshold, thin, edges, out, acc);
 }
 
 votecl_status

@@ -18,7 +18,7 @@ struct votecl_hough_plan {
     votecl_vote_plan *vote;  /* the engine's; NULL on the ref backend and with rows */
     votecl__hough_rows rows; /* the CPU shape's vote, where use_rows */
     int use_rows;
-    uint32_t *acc;          /* G * N counts of the last run */
+    uint32_t *acc; /* G * N counts of the last run */
     int have_acc;
     votecl_vote_stats last; /* the ref backend's last stats */
     /* the gray path (votecl_hough_run_gray), set up on its first run */
@@ -26,10 +26,10 @@ struct votecl_hough_plan {
     void *k_sobel, *k_candidates;
     int gray_ready;
     votecl_buffer *gray, *edges, *dacc, *mirror, *cand; /* device buffers */
-    size_t cand_cap;   /* candidate pairs cand holds */
-    uint8_t *edges_host; /* the ref backend's edge image, and segments' */
-    uint8_t *mask;       /* G * N zeroed bytes for the peaks' suppression, kept mapped */
-    int acc_on_device; /* the last run's accumulator is dacc's, not yet read back */
+    size_t cand_cap;                                    /* candidate pairs cand holds */
+    uint8_t *edges_host;           /* the ref backend's edge image, and segments' */
+    uint8_t *mask;                 /* G * N zeroed bytes for the peaks' suppression, kept mapped */
+    int acc_on_device;             /* the last run's accumulator is dacc's, not yet read back */
     votecl__segment_list segments; /* every segment of the last run's lines */
 };
 
@@ -44,6 +44,7 @@ votecl_hough_params_init(votecl_hough_params *params)
     params->merge_distance = 3.0;
     params->rho_grid = VOTECL_HOUGH_GRID_SPAN;
     params->peak_rule = VOTECL_HOUGH_PEAKS_WINDOW;
+    params->thin_edges = 1;
 }
 
 #define BAD(...) (snprintf(msg, msg_size, __VA_ARGS__), VOTECL_INVALID_ARGUMENT)
@@ -226,8 +227,8 @@ check_image(votecl_hough_plan *plan, const votecl_image *image)
 {
     const votecl__hough_desc *d = &plan->desc;
     size_t row_bytes, pixels;
-    votecl_status status = votecl__image_check(plan->context, image, VOTECL_DTYPE_U8, 1,
-                                               &row_bytes, &pixels);
+    votecl_status status =
+        votecl__image_check(plan->context, image, VOTECL_DTYPE_U8, 1, &row_bytes, &pixels);
 
     if (status == VOTECL_OK && (image->width != d->width || image->height != d->height))
         return votecl__fail(plan->context, VOTECL_INVALID_ARGUMENT,
@@ -469,40 +470,53 @@ out:
     return status;
 }
 
-/* Uploads the gray image, computes its edges and votes them into dacc. */
+/* The GPU shape's edges and vote: hough_sobel, then the engine over the edge image. */
 static votecl_status
-gray_vote(votecl_hough_plan *plan, const votecl_image *image, unsigned threshold)
+gray_vote_engine(votecl_hough_plan *plan, unsigned threshold)
 {
     const votecl__hough_desc *d = &plan->desc;
-    size_t pixels = (size_t)d->width * d->height;
     /* 16 x 16 where the device allows (the kernel takes any size: one count per group) */
     size_t wg = plan->context->info.max_work_group_size, ly = wg >= 256  ? 16
                                                               : wg >= 16 ? wg / 16
                                                                          : 1;
     size_t local[2] = {wg >= 16 ? 16 : wg, ly},
            global[2] = {votecl__round_up(d->width, local[0]), votecl__round_up(d->height, ly)};
+    votecl_status status =
+        votecl__launch(plan->context, plan->k_sobel, 2, global, local,
+                       (votecl__arg[]){VOTECL__ARG_BUF(plan->gray), VOTECL__ARG_UINT(d->width),
+                                       VOTECL__ARG_UINT(d->height), VOTECL__ARG_UINT(threshold),
+                                       VOTECL__ARG_UINT(d->edge_threshold),
+                                       VOTECL__ARG_UINT(plan->params.thin_edges != 0),
+                                       VOTECL__ARG_BUF(plan->edges), VOTECL__ARG_BUF(plan->cand)},
+                       8);
+
+    if (status == VOTECL_OK)
+        status = votecl_vote_run_buffers(plan->vote, plan->edges, d->width, d->height, plan->dacc);
+    return status;
+}
+
+/* Uploads the gray image, computes its edges and votes them into dacc: on a CPU shape the
+ * edges are found as the rows vote lists its points (one pass over the image). */
+static votecl_status
+gray_vote(votecl_hough_plan *plan, const votecl_image *image, unsigned threshold)
+{
+    const votecl__hough_desc *d = &plan->desc;
     const void *packed;
     void *copy = NULL;
     votecl_status status = votecl__image_packed(plan->context, image, d->width, &packed, &copy);
 
     if (status == VOTECL_OK)
-        status = votecl_buffer_write(plan->gray, 0, packed, pixels);
+        status = votecl_buffer_write(plan->gray, 0, packed, (size_t)d->width * d->height);
     free(copy);
     if (status == VOTECL_OK) /* the candidate count and the edge count */
         status = votecl__buffer_zero(plan->cand, 0, 8);
-    if (status == VOTECL_OK)
-        status = votecl__launch(
-            plan->context, plan->k_sobel, 2, global, local,
-            (votecl__arg[]){VOTECL__ARG_BUF(plan->gray), VOTECL__ARG_UINT(d->width),
-                            VOTECL__ARG_UINT(d->height), VOTECL__ARG_UINT(threshold),
-                            VOTECL__ARG_UINT(d->edge_threshold), VOTECL__ARG_BUF(plan->edges),
-                            VOTECL__ARG_BUF(plan->cand)},
-            7);
-    if (status == VOTECL_OK && plan->use_rows)
-        status = votecl__hough_rows_vote(&plan->rows, plan->edges, plan->dacc);
-    else if (status == VOTECL_OK)
-        status = votecl_vote_run_buffers(plan->vote, plan->edges, d->width, d->height, plan->dacc);
-    return status;
+    if (status != VOTECL_OK)
+        return status;
+    if (plan->use_rows)
+        return votecl__hough_rows_vote_gray(&plan->rows, plan->gray, threshold,
+                                            plan->params.thin_edges, plan->edges, plan->cand,
+                                            plan->dacc);
+    return gray_vote_engine(plan, threshold);
 }
 
 static votecl_status
@@ -612,7 +626,8 @@ gray_ref(votecl_hough_plan *plan, const votecl_image *image, unsigned threshold,
     if (status != VOTECL_OK)
         return status;
     votecl__hough_sobel(image->data, image->height > 1 ? image->stride : image->width, d->width,
-                        d->height, threshold, plan->edges_host);
+                        d->height, threshold, plan->params.thin_edges != 0, plan->edges_host,
+                        d->width);
     ref_vote(plan, plan->edges_host, d->width, plan->acc);
     plan->have_acc = 1;
     return votecl_hough_plan_peaks(plan, plan->acc, lines, capacity, found);

@@ -2,8 +2,10 @@
  * (the GHT's fits and confidences, PClines' line fits). Each item writes only its own
  * output, so the results are the same whatever the team's size and order; a caller that
  * needs scratch keeps one per worker (team.workers of them, worker 0 being the caller's own
- * thread). Threads are made per run and joined before it returns: the library keeps none
- * between calls, and a thread that cannot be made leaves its share to the others. */
+ * thread). The helpers are a pool of threads the library keeps parked between runs (made
+ * when a run first needs them, joined when the library is unloaded or the process exits); a
+ * run waits for the helpers that joined it before it returns, and a helper that cannot be
+ * made leaves its share to the others. */
 #ifndef VOTECL_PARALLEL_H
 #define VOTECL_PARALLEL_H
 

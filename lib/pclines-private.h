@@ -107,7 +107,9 @@ typedef struct votecl__pclines_source {
  * when a line first reaches the tile, so that a pixel's gradient is tested once a run rather
  * than once for each line and pass near it; an edge list's pixels are marked at once. Two
  * bitmaps, one a row at a time and one a column at a time, give the edges of a line's band
- * across a step of either axis in a word or two. */
+ * across a step of either axis in a word or two. Lines fitted on several threads share the
+ * map: a tile's state says who fills it (once), and a tile's bits are read only once it is
+ * filled. */
 typedef struct votecl__pclines_edge_map {
     const votecl__pclines_desc *desc; /* borrowed */
     votecl__pclines_source source;    /* its pointers borrowed */
@@ -115,8 +117,11 @@ typedef struct votecl__pclines_edge_map {
     uint32_t *ranks;   /* owned: a list without repeated pixels: the edges before each word of
                           rows, giving an edge's place in sorted (NULL: search sorted) */
     uint32_t *rows;    /* owned: bit x % 32 of word y * tiles_x + x / 32 set at an edge (x, y) */
-    uint32_t *columns; /* owned: bit y % 32 of word x * tiles_y + y / 32 the same */
-    uint8_t *filled;   /* owned: per tile (32 x 8 pixels, row by row), 1 once its bits are set */
+    _Atomic uint32_t *columns; /* owned: bit y % 32 of word x * tiles_y + y / 32 the same;
+                                  a word holds the bits of 32 / 8 tiles */
+    int shared; /* threads fill tiles: their column bits are ORed into the words atomically */
+    _Atomic uint8_t *filled; /* owned: per tile (32 x 8 pixels, row by row): empty, being
+                                filled (by one thread) or filled */
     uint32_t tiles_x;  /* tiles across, words of a row */
     uint32_t tiles_y;  /* words of a column */
 } votecl__pclines_edge_map;
@@ -135,17 +140,19 @@ void votecl__pclines_edge_map_free(votecl__pclines_edge_map *map);
  * from map's source (votecl__pclines_refine()) where it has edges (map NULL: none refined),
  * leaving out a line whose extent in the image has both ends within merge px of a stronger
  * kept line (merge 0: none left out); *found is the number kept, at most max_lines (0: no
- * limit). Returns VOTECL_OUT_OF_HOST_MEMORY or VOTECL_OK. */
+ * limit). The lines are refined on up to host_threads threads (votecl__team_open(); the
+ * same lines for any figure), threads set to what they had. Returns
+ * VOTECL_OUT_OF_HOST_MEMORY or VOTECL_OK. */
+typedef struct votecl__pclines_threads {
+    unsigned workers; /* the most a batch of fits had (1: the calling thread alone) */
+    unsigned busy;    /* the most of them that fitted a line (the others found none left) */
+} votecl__pclines_threads;
 votecl_status votecl__pclines_lines(const votecl__pclines_desc *desc, votecl__pclines_max *maxima,
                                     size_t n, size_t max_lines, double merge,
-                                    votecl__pclines_edge_map *map, votecl_lines_line *lines,
+                                    votecl__pclines_edge_map *map, unsigned host_threads,
+                                    votecl__pclines_threads *threads, votecl_lines_line *lines,
                                     size_t capacity, size_t *found);
 
-/* Moves line (a, b, c, theta, rho; the cell's fields stay) onto the weighted total
- * least-squares line of the edges within 3 px of it whose gradient lies within about 26
- * degrees of its normal (votecl-lines.h); returns 1, or 0 leaving it alone when fewer than
- * three are found, or -1 when out of memory. map: the source's edges (tiles filled as the fit
- * reaches them); scratch: the fit's, reused from line to line. */
 /* The edge bits (votecl__pclines_sobel()'s test against t2, at most 2^22) of 32 interior
  * pixels of a u8 row from r1 (r0, r2: the rows above and below; each readable from index -1
  * to 32), pixel i at bit i: the vector form where the host has one (SSE2), and the scalar
@@ -155,15 +162,28 @@ uint32_t votecl__pclines_edge_bits(const uint8_t *r0, const uint8_t *r1, const u
 uint32_t votecl__pclines_edge_bits_scalar(const uint8_t *r0, const uint8_t *r1, const uint8_t *r2,
                                           int32_t t2);
 
+/* Moves line (a, b, c, theta, rho; the cell's fields stay) onto the weighted total
+ * least-squares line of the edges within 3 px of it whose gradient lies within about 26
+ * degrees of its normal (votecl-lines.h); returns 1, or 0 leaving it alone when fewer than
+ * three are found, or -1 when out of memory. map: the source's edges (tiles filled as the fit
+ * reaches them, by whichever thread first does); scratch: the fit's, reused from line to line
+ * (one per thread). */
 int votecl__pclines_refine(votecl__pclines_edge_map *map, votecl__segment_points *scratch,
                            votecl_lines_line *line);
+
+/* The threads the last run's fit had (votecl__pclines_lines()'s threads.workers; 0 without
+ * refine or a run) and its segment walk (0: no walk): for the tests. */
+void votecl__lines_plan_threads(const votecl_lines_plan *plan, unsigned *fit, unsigned *walk);
 
 /* The segments of lines[0, n) in map's image (its source's data, not NULL): each line's runs
  * of edge pixels within 2 px of it, gaps of at most max_gap steps. Sets each line's
  * has_segment and ends to its longest run (votecl-lines.h) and appends to list every run of
- * at least min_length px; VOTECL_OUT_OF_HOST_MEMORY when list cannot grow. */
+ * at least min_length px, line by line; the lines are walked on up to host_threads threads
+ * (votecl__team_open(); the same runs for any figure), *workers set to how many. Returns
+ * VOTECL_OUT_OF_HOST_MEMORY when list cannot grow, else VOTECL_OK. */
 votecl_status votecl__pclines_segments(votecl__pclines_edge_map *map, uint32_t min_length,
-                                       uint32_t max_gap, votecl_lines_line *lines, size_t n,
+                                       uint32_t max_gap, unsigned host_threads, unsigned *workers,
+                                       votecl_lines_line *lines, size_t n,
                                        votecl__segment_list *list);
 
 #endif

@@ -4,6 +4,7 @@
 #include "votecl-private.h"
 
 #include <math.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef __SSE2__
@@ -11,6 +12,7 @@
 #endif
 
 #include "edges-private.h"
+#include "parallel.h"
 #include "pclines-private.h"
 #include "segment-private.h"
 
@@ -451,15 +453,25 @@ edge_word(const votecl__pclines_edge_map *map, uint32_t y, uint32_t x0, uint32_t
     return word;
 }
 
-/* Sets edge (x, y)'s bit in the column bitmap. */
+/* A tile's states (map->filled). */
+enum { TILE_EMPTY = 0, TILE_FILLING = 1, TILE_FILLED = 2 };
+
+/* Sets bits of word (x, wy) of the column bitmap: atomically while threads share the map (a
+ * word holds several tiles' bits), else without the lock an atomic OR costs. */
 static void
-mark_column(votecl__pclines_edge_map *map, uint32_t x, uint32_t y)
+mark_columns(votecl__pclines_edge_map *map, uint32_t x, uint32_t wy, uint32_t bits)
 {
-    map->columns[(size_t)x * map->tiles_y + y / EDGE_TILE] |= 1u << y % EDGE_TILE;
+    _Atomic uint32_t *word = &map->columns[(size_t)x * map->tiles_y + wy];
+
+    if (map->shared)
+        atomic_fetch_or_explicit(word, bits, memory_order_relaxed);
+    else
+        atomic_store_explicit(word, atomic_load_explicit(word, memory_order_relaxed) | bits,
+                              memory_order_relaxed);
 }
 
-/* Sets the bits of tile (tx, ty) (the column bitmap's words hold 32 / EDGE_TILE_ROWS tiles'
- * bits, the others' left as they are); the image's border pixels are no edges. */
+/* Sets the bits of tile (tx, ty): its words of the rows, which no other tile shares, and its
+ * bits of the columns' words; the image's border pixels are no edges. */
 static void
 fill_tile(votecl__pclines_edge_map *map, uint32_t tx, uint32_t ty)
 {
@@ -468,18 +480,45 @@ fill_tile(votecl__pclines_edge_map *map, uint32_t tx, uint32_t ty)
     uint32_t x1 = desc->width - x0 < EDGE_TILE ? desc->width : x0 + EDGE_TILE;
     uint32_t y1 = desc->height - y0 < EDGE_TILE_ROWS ? desc->height : y0 + EDGE_TILE_ROWS;
     uint32_t ix0 = x0 > 0 ? x0 : 1, ix1 = x1 < desc->width - 1 ? x1 : desc->width - 1;
-    uint32_t keep = ~(((1u << (y1 - y0)) - 1) << y0 % EDGE_TILE);
+    uint32_t column[EDGE_TILE] = {0};
 
-    for (uint32_t x = x0; x < x1; x++)
-        map->columns[(size_t)x * map->tiles_y + y0 / EDGE_TILE] &= keep;
     for (uint32_t y = y0; y < y1; y++) {
         uint32_t word =
             y > 0 && y + 1 < desc->height && ix0 < ix1 ? edge_word(map, y, ix0, ix1) : 0;
         map->rows[(size_t)y * map->tiles_x + tx] = word;
         for (; word != 0; word &= word - 1)
-            mark_column(map, x0 + (uint32_t)__builtin_ctz(word), y);
+            column[__builtin_ctz(word)] |= 1u << y % EDGE_TILE;
     }
-    map->filled[(size_t)ty * map->tiles_x + tx] = 1;
+    for (uint32_t x = x0; x < x1; x++)
+        if (column[x - x0] != 0)
+            mark_columns(map, x, y0 / EDGE_TILE, column[x - x0]);
+}
+
+/* Fills tile (tx, ty), not yet filled, when no thread has begun to, else waits for the thread
+ * that has (a tile is a few hundred pixels). */
+static void
+fill_or_wait(votecl__pclines_edge_map *map, _Atomic uint8_t *state, uint32_t tx, uint32_t ty)
+{
+    uint8_t empty = TILE_EMPTY;
+
+    if (atomic_compare_exchange_strong_explicit(state, &empty, TILE_FILLING, memory_order_relaxed,
+                                                memory_order_relaxed)) {
+        fill_tile(map, tx, ty);
+        atomic_store_explicit(state, TILE_FILLED, memory_order_release);
+        return;
+    }
+    while (atomic_load_explicit(state, memory_order_acquire) != TILE_FILLED)
+        sched_yield(); /* the filler may share this core */
+}
+
+/* Makes sure tile (tx, ty) is filled (inline: the fit asks at every step). */
+static inline void
+ensure_tile(votecl__pclines_edge_map *map, uint32_t tx, uint32_t ty)
+{
+    _Atomic uint8_t *state = &map->filled[(size_t)ty * map->tiles_x + tx];
+
+    if (atomic_load_explicit(state, memory_order_acquire) != TILE_FILLED)
+        fill_or_wait(map, state, tx, ty);
 }
 
 /* Fills the tiles of the pixels x0..x1 x y0..y1 that are not yet. */
@@ -488,18 +527,14 @@ cover(votecl__pclines_edge_map *map, uint32_t x0, uint32_t y0, uint32_t x1, uint
 {
     for (uint32_t ty = y0 / EDGE_TILE_ROWS; ty <= y1 / EDGE_TILE_ROWS; ty++)
         for (uint32_t tx = x0 / EDGE_TILE; tx <= x1 / EDGE_TILE; tx++)
-            if (!map->filled[(size_t)ty * map->tiles_x + tx])
-                fill_tile(map, tx, ty);
+            ensure_tile(map, tx, ty);
 }
 
 /* Whether pixel (x, y), inside the image, is an edge of map's source. */
 static int
 is_edge(votecl__pclines_edge_map *map, long x, long y)
 {
-    uint32_t tx = (uint32_t)x / EDGE_TILE, ty = (uint32_t)y / EDGE_TILE_ROWS;
-
-    if (!map->filled[(size_t)ty * map->tiles_x + tx])
-        fill_tile(map, tx, ty);
+    ensure_tile(map, (uint32_t)x / EDGE_TILE, (uint32_t)y / EDGE_TILE_ROWS);
     return map->rows[(size_t)y * map->tiles_x + (size_t)x / EDGE_TILE] >> x % EDGE_TILE & 1u;
 }
 
@@ -550,15 +585,15 @@ mark_list(votecl__pclines_edge_map *map)
     int repeated = 0;
 
     memset(map->rows, 0, words * sizeof *map->rows);
-    memset(map->columns, 0, (size_t)map->desc->width * map->tiles_y * sizeof *map->columns);
     for (size_t i = 0; i < source->n; i++) {
         uint32_t x = source->edges[i].x, y = source->edges[i].y, bit = 1u << x % EDGE_TILE;
         uint32_t *word = &map->rows[(size_t)y * map->tiles_x + x / EDGE_TILE];
         repeated |= (*word & bit) != 0;
         *word |= bit;
-        mark_column(map, x, y);
+        mark_columns(map, x, y / EDGE_TILE, 1u << y % EDGE_TILE);
     }
-    memset(map->filled, 1, (size_t)map->tiles_x * tile_rows(map->desc));
+    for (size_t t = 0; t < (size_t)map->tiles_x * tile_rows(map->desc); t++)
+        atomic_init(&map->filled[t], TILE_FILLED);
     if ((map->sorted = votecl__malloc(source->n * sizeof *map->sorted)) == NULL ||
         (!repeated && (map->ranks = votecl__malloc(words * sizeof *map->ranks)) == NULL))
         return VOTECL_OUT_OF_HOST_MEMORY;
@@ -582,11 +617,12 @@ votecl__pclines_edge_map_init(votecl__pclines_edge_map *map, const votecl__pclin
     if (source->data == NULL && (source->edges == NULL || source->n == 0))
         return VOTECL_OK; /* no edges: nothing to look at */
     map->source = *source;
+    /* calloc: TILE_EMPTY is 0, and tiles only set their bits of the columns' words */
     if ((map->filled = votecl__calloc((size_t)map->tiles_x * tile_rows(desc), 1)) == NULL ||
         (map->rows = votecl__malloc((size_t)desc->height * map->tiles_x * sizeof *map->rows)) ==
             NULL ||
-        (map->columns =
-             votecl__malloc((size_t)desc->width * map->tiles_y * sizeof *map->columns)) == NULL ||
+        (map->columns = votecl__calloc((size_t)desc->width * map->tiles_y, sizeof *map->columns)) ==
+            NULL ||
         (source->data == NULL && mark_list(map) != VOTECL_OK)) {
         votecl__pclines_edge_map_free(map);
         return VOTECL_OUT_OF_HOST_MEMORY;
@@ -600,52 +636,149 @@ votecl__pclines_edge_map_free(votecl__pclines_edge_map *map)
     VOTECL__FREE_ALL(map->sorted, map->ranks, map->rows, map->columns, map->filled);
     map->sorted = NULL;
     map->ranks = NULL;
-    map->rows = map->columns = NULL;
+    map->rows = NULL;
+    map->columns = NULL;
     map->filled = NULL;
+}
+
+/* A worker's own: the fit's scratch and the lines it fitted. */
+typedef struct fit_worker {
+    votecl__segment_points scratch;
+    size_t lines;
+} fit_worker;
+
+/* The fit's lines on a team (parallel.h): line i of a batch is maxima[i]'s, refined. */
+typedef struct fit_batch {
+    const votecl__pclines_desc *desc;
+    const votecl__pclines_max *maxima;
+    votecl__pclines_edge_map *map; /* NULL: no fit */
+    fit_worker *workers;           /* the team's */
+    votecl_lines_line *lines;
+} fit_batch;
+
+static votecl_status
+fit_lines(void *user, size_t begin, size_t end, unsigned worker)
+{
+    fit_batch *b = user;
+    fit_worker *w = &b->workers[worker];
+    /* the fit counts every pixel it gathers: on this thread's stack, not in a cache line
+     * that the neighbouring workers' scratch shares */
+    votecl__segment_points scratch = w->scratch;
+    votecl_status status = VOTECL_OK;
+
+    for (size_t i = begin; i < end && status == VOTECL_OK; i++) {
+        line_set(b->desc, &b->maxima[i], &b->lines[i]);
+        if (b->map != NULL && votecl__pclines_refine(b->map, &scratch, &b->lines[i]) < 0)
+            status = VOTECL_OUT_OF_HOST_MEMORY;
+    }
+    w->scratch = scratch;
+    w->lines += end - begin;
+    return status;
+}
+
+/* The lines a thread claims at a time in the fit and the segment walk: about
+ * PCLINES_CLAIM_STEPS steps of the image (a line's fit and walk visit every step of its
+ * major axis, some 25-55 ns each), so that a small image's lines stay on the calling thread
+ * rather than pay for threads (20-50 us each). */
+#define PCLINES_CLAIM_STEPS 1024u
+static size_t
+line_grain(const votecl__pclines_desc *desc)
+{
+    size_t steps = desc->width > desc->height ? desc->width : desc->height;
+
+    return (PCLINES_CLAIM_STEPS + steps - 1) / steps;
+}
+
+/* Sets and refines the lines of maxima[0, n) into lines on up to host_threads threads
+ * (votecl__team_open()'s figure) in claims of line_grain() lines; threads: the most a batch
+ * had and ran lines on. */
+static votecl_status
+fit_batch_run(fit_batch *b, size_t n, unsigned host_threads, votecl__pclines_threads *threads)
+{
+    votecl__team team;
+    votecl_status status;
+    unsigned busy = 0;
+
+    if (b->map == NULL || b->map->rows == NULL)
+        host_threads = 1; /* no edges: nothing to fit */
+    votecl__team_open(&team, host_threads, n, line_grain(b->desc));
+    if ((b->workers = votecl__calloc(team.workers, sizeof *b->workers)) == NULL) {
+        votecl__team_close(&team);
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    }
+    if (b->map != NULL)
+        b->map->shared = team.workers > 1;
+    status = votecl__team_run(&team, fit_lines, b);
+    if (b->map != NULL)
+        b->map->shared = 0;
+    for (unsigned w = 0; w < team.workers; w++) {
+        busy += b->workers[w].lines > 0;
+        free(b->workers[w].scratch.xyw);
+    }
+    free(b->workers);
+    threads->workers = team.workers > threads->workers ? team.workers : threads->workers;
+    threads->busy = busy > threads->busy ? busy : threads->busy;
+    return status;
+}
+
+/* Appends line l to kept (its a, b, c) and out unless it repeats a kept line; *taken counts
+ * the kept ones. Returns VOTECL_OUT_OF_HOST_MEMORY or VOTECL_OK. */
+static votecl_status
+keep_line(const votecl__pclines_desc *desc, const votecl_lines_line *l, double merge, double **kept,
+          size_t *room, votecl_lines_line **out, size_t *out_room, size_t capacity, size_t *taken)
+{
+    if (is_duplicate(desc, l, *kept, *taken, merge))
+        return VOTECL_OK;
+    if (votecl__grow((void **)kept, room, *taken + 1, 3 * sizeof **kept, 64) != 0 ||
+        (*taken < capacity &&
+         votecl__grow((void **)out, out_room, *taken + 1, sizeof **out, 64) != 0))
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    (*kept)[3 * *taken] = l->a;
+    (*kept)[3 * *taken + 1] = l->b;
+    (*kept)[3 * *taken + 2] = l->c;
+    if (*taken < capacity)
+        (*out)[*taken] = *l;
+    (*taken)++;
+    return VOTECL_OK;
 }
 
 votecl_status
 votecl__pclines_lines(const votecl__pclines_desc *desc, votecl__pclines_max *maxima, size_t n,
                       size_t max_lines, double merge, votecl__pclines_edge_map *map,
+                      unsigned host_threads, votecl__pclines_threads *threads,
                       votecl_lines_line *lines, size_t capacity, size_t *found)
 {
     double *kept = NULL;
-    size_t taken = 0, room = 0, out_room = 0;
+    size_t taken = 0, room = 0, out_room = 0, i = 0;
     /* the lines gathered here and copied to the caller's array only when all went well: a
      * failure (out of memory in the fit or the list) leaves the caller's output untouched */
-    votecl_lines_line *out = NULL;
-    votecl__segment_points scratch = {0};
+    votecl_lines_line *out = NULL, *fitted = NULL;
+    fit_batch batch = {desc, maxima, map, NULL, NULL};
+    /* the maxima fitted at once: as many as lines are still wanted, the ones a sequential
+     * loop would fit before its last kept line, so that no fit is wasted */
+    size_t first = max_lines == 0 || max_lines > n ? n : max_lines;
     votecl_status status = VOTECL_OK;
-    votecl_lines_line l;
 
+    threads->workers = threads->busy = 1;
     if (n > 1)
         qsort(maxima, n, sizeof *maxima, max_compare);
-    for (size_t i = 0; i < n && (max_lines == 0 || taken < max_lines); i++) {
-        line_set(desc, &maxima[i], &l);
-        if (map != NULL && votecl__pclines_refine(map, &scratch, &l) < 0) {
-            status = VOTECL_OUT_OF_HOST_MEMORY;
-            break;
-        }
-        if (is_duplicate(desc, &l, kept, taken, merge))
-            continue;
-        if (votecl__grow((void **)&kept, &room, taken + 1, 3 * sizeof *kept, 64) != 0 ||
-            (taken < capacity &&
-             votecl__grow((void **)&out, &out_room, taken + 1, sizeof *out, 64) != 0)) {
-            status = VOTECL_OUT_OF_HOST_MEMORY;
-            break;
-        }
-        kept[3 * taken] = l.a;
-        kept[3 * taken + 1] = l.b;
-        kept[3 * taken + 2] = l.c;
-        if (taken < capacity)
-            out[taken] = l;
-        taken++;
+    if (first > 0 && (batch.lines = fitted = votecl__calloc(first, sizeof *fitted)) == NULL)
+        status = VOTECL_OUT_OF_HOST_MEMORY;
+    while (status == VOTECL_OK && i < n && (max_lines == 0 || taken < max_lines)) {
+        size_t size = max_lines == 0 || max_lines - taken > n - i ? n - i : max_lines - taken;
+        batch.maxima = maxima + i;
+        status = fit_batch_run(&batch, size, host_threads, threads);
+        /* in the maxima's order: which lines repeat a stronger one stays sequential */
+        for (size_t j = 0; j < size && status == VOTECL_OK; j++)
+            status =
+                keep_line(desc, &fitted[j], merge, &kept, &room, &out, &out_room, capacity, &taken);
+        i += size;
     }
     if (status == VOTECL_OK && taken > 0 && capacity > 0)
         memcpy(lines, out, (taken < capacity ? taken : capacity) * sizeof *lines);
+    free(fitted);
     free(out);
     free(kept);
-    free(scratch.xyw);
     if (status == VOTECL_OK)
         *found = taken;
     return status;
@@ -718,15 +851,15 @@ pclines_gather(void *arg, const votecl__segment_line *line, int major_x, long a,
                double reach, votecl__segment_points *pts)
 {
     votecl__pclines_edge_map *map = arg;
-    const uint32_t *bits =
-        major_x ? map->columns + (size_t)a * map->tiles_y : map->rows + (size_t)a * map->tiles_x;
+    const uint32_t *row = map->rows + (size_t)a * map->tiles_x;
+    const _Atomic uint32_t *column = map->columns + (size_t)a * map->tiles_y;
 
     if (major_x)
         cover(map, (uint32_t)a, (uint32_t)lo, (uint32_t)a, (uint32_t)hi);
     else
         cover(map, (uint32_t)lo, (uint32_t)a, (uint32_t)hi, (uint32_t)a);
     for (long k = lo / EDGE_TILE; k <= hi / EDGE_TILE; k++) {
-        uint32_t word = bits[k];
+        uint32_t word = major_x ? atomic_load_explicit(&column[k], memory_order_relaxed) : row[k];
         if (k == lo / EDGE_TILE)
             word &= ~0u << lo % EDGE_TILE;
         if (k == hi / EDGE_TILE)
@@ -807,14 +940,86 @@ pclines_segment(const votecl__pclines_desc *desc, const votecl__segment_walker *
                                   &line->y1);
 }
 
+/* Where a line's runs lie while threads walk: in its worker's list, from first, count. */
+typedef struct walk_place {
+    unsigned worker;
+    size_t first, count;
+} walk_place;
+
+/* The walks of lines on a team: each worker's runs go to its own list (lists[0] alone: the
+ * caller's, when one worker walks them all), their places recorded for the merge. */
+typedef struct walk_batch {
+    votecl__pclines_edge_map *map;
+    uint32_t min_length, max_gap;
+    votecl_lines_line *lines;
+    votecl__segment_list *lists; /* one per worker */
+    walk_place *places;          /* one per line; NULL: one worker, nothing to merge */
+} walk_batch;
+
+static votecl_status
+walk_lines(void *user, size_t begin, size_t end, unsigned worker)
+{
+    walk_batch *b = user;
+    votecl__segment_walker w = {pclines_hit, b->map, b->min_length, b->max_gap, 0, NULL};
+    votecl__segment_list list = b->lists[worker]; /* on this thread's stack, as the fit's */
+    votecl_status status = VOTECL_OK;
+
+    w.list = &list;
+    for (w.index = begin; w.index < end && status == VOTECL_OK; w.index++) {
+        size_t first = list.n;
+        if (pclines_segment(b->map->desc, &w, &b->lines[w.index]) != 0)
+            status = VOTECL_OUT_OF_HOST_MEMORY;
+        else if (b->places != NULL)
+            b->places[w.index] = (walk_place){worker, first, list.n - first};
+    }
+    b->lists[worker] = list;
+    return status;
+}
+
+/* Appends the runs of b's n lines to list in the lines' order, as one walker would have. */
+static votecl_status
+merge_walks(const walk_batch *b, size_t n, votecl__segment_list *list)
+{
+    for (size_t i = 0; i < n; i++) {
+        const walk_place *p = &b->places[i];
+        if (p->count == 0)
+            continue;
+        if (votecl__grow((void **)&list->items, &list->room, list->n + p->count,
+                         sizeof *list->items, 64) != 0)
+            return VOTECL_OUT_OF_HOST_MEMORY;
+        memcpy(&list->items[list->n], &b->lists[p->worker].items[p->first],
+               p->count * sizeof *list->items);
+        list->n += p->count;
+    }
+    return VOTECL_OK;
+}
+
 votecl_status
 votecl__pclines_segments(votecl__pclines_edge_map *map, uint32_t min_length, uint32_t max_gap,
-                         votecl_lines_line *lines, size_t n, votecl__segment_list *list)
+                         unsigned host_threads, unsigned *workers, votecl_lines_line *lines,
+                         size_t n, votecl__segment_list *list)
 {
-    votecl__segment_walker w = {pclines_hit, map, min_length, max_gap, 0, list};
+    walk_batch b = {map, min_length, max_gap, lines, list, NULL};
+    votecl__team team;
+    votecl_status status;
 
-    for (w.index = 0; w.index < n; w.index++)
-        if (pclines_segment(map->desc, &w, &lines[w.index]) != 0)
-            return VOTECL_OUT_OF_HOST_MEMORY;
-    return VOTECL_OK;
+    votecl__team_open(&team, host_threads, n, line_grain(map->desc));
+    *workers = team.workers;
+    if (team.workers == 1)
+        return votecl__team_run(&team, walk_lines, &b);
+    if ((b.lists = votecl__calloc(team.workers, sizeof *b.lists)) == NULL ||
+        (b.places = votecl__calloc(n, sizeof *b.places)) == NULL) {
+        free(b.lists);
+        votecl__team_close(&team);
+        return VOTECL_OUT_OF_HOST_MEMORY;
+    }
+    map->shared = 1;
+    status = votecl__team_run(&team, walk_lines, &b);
+    map->shared = 0;
+    if (status == VOTECL_OK)
+        status = merge_walks(&b, n, list);
+    for (unsigned w = 0; w < team.workers; w++)
+        free(b.lists[w].items);
+    VOTECL__FREE_ALL(b.lists, b.places);
+    return status;
 }

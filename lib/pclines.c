@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "pclines-private.h"
 
@@ -89,6 +90,8 @@ struct votecl_lines_plan {
     size_t points_capacity;
     int have_space;
     votecl_lines_stats last;
+    unsigned fit_workers;          /* the threads the last run's fit had (0: no refine) */
+    unsigned walk_workers;         /* and its segment walk (0: none) */
     votecl__segment_list segments; /* every segment of the last run's lines */
 };
 
@@ -842,13 +845,61 @@ check_image(votecl_lines_plan *plan, const votecl_image *image, size_t *row_byte
     return status;
 }
 
+/* The process's CPU time in seconds (the debug log's figure for the fit's threads together). */
+static double
+cpu_seconds(void)
+{
+    struct timespec t;
+
+    return clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t) == 0
+               ? (double)t.tv_sec + 1e-9 * (double)t.tv_nsec
+               : 0;
+}
+
+/* The lines of the run's maxima (the fit from map where refine is set); logs the fit's
+ * threads and times. */
+static votecl_status
+find_lines(votecl_lines_plan *plan, votecl__pclines_edge_map *map, votecl_lines_line *lines,
+           size_t capacity, size_t *found)
+{
+    size_t n = plan->last.maxima < plan->max_capacity ? plan->last.maxima : plan->max_capacity;
+    votecl__pclines_threads threads = {0, 0};
+    double t0 = votecl__now_seconds(), c0 = cpu_seconds();
+    votecl_status status =
+        votecl__pclines_lines(&plan->desc, plan->host_maxima, n, plan->params.max_lines,
+                              plan->params.merge_distance, plan->params.refine ? map : NULL,
+                              plan->context->host_threads, &threads, lines, capacity, found);
+
+    plan->fit_workers = plan->params.refine ? threads.workers : 0;
+    votecl__log(plan->context, "lines: %zu maxima %s on %u threads (%u busy) %.3f ms (CPU %.3f ms)",
+                n, plan->params.refine ? "fitted" : "set", threads.workers, threads.busy,
+                1e3 * (votecl__now_seconds() - t0), 1e3 * (cpu_seconds() - c0));
+    return status == VOTECL_OK ? VOTECL_OK
+                               : votecl__fail(plan->context, status, "out of memory for the lines");
+}
+
+/* The segments of lines[0, n) from map; logs the walk's time. */
+static votecl_status
+find_segments(votecl_lines_plan *plan, votecl__pclines_edge_map *map, votecl_lines_line *lines,
+              size_t n)
+{
+    double t0 = votecl__now_seconds(), c0 = cpu_seconds();
+    votecl_status status = votecl__pclines_segments(
+        map, plan->params.min_length, plan->params.max_gap, plan->context->host_threads,
+        &plan->walk_workers, lines, n, &plan->segments);
+
+    votecl__log(plan->context, "lines: segments of %zu lines on %u threads %.3f ms (CPU %.3f ms)",
+                n, plan->walk_workers, 1e3 * (votecl__now_seconds() - t0),
+                1e3 * (cpu_seconds() - c0));
+    return status == VOTECL_OK ? VOTECL_OK : votecl__segment_failed(plan->context, &plan->segments);
+}
+
 /* source: the packed image (for the fit and segments) or the edge list (for the fit). The
  * map of its edges serves both, each pixel tested once a run. */
 static votecl_status
 finish_lines(votecl_lines_plan *plan, const votecl__pclines_source *source,
              votecl_lines_line *lines, size_t capacity, size_t *found)
 {
-    size_t n = plan->last.maxima < plan->max_capacity ? plan->last.maxima : plan->max_capacity;
     int segments = source->data != NULL && plan->params.segments;
     votecl__pclines_edge_map map;
     votecl_status status;
@@ -858,15 +909,9 @@ finish_lines(votecl_lines_plan *plan, const votecl__pclines_source *source,
         votecl__pclines_edge_map_init(&map, &plan->desc, source) != VOTECL_OK)
         return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY,
                             "out of memory for the lines");
-    status = votecl__pclines_lines(&plan->desc, plan->host_maxima, n, plan->params.max_lines,
-                                   plan->params.merge_distance, plan->params.refine ? &map : NULL,
-                                   lines, capacity, found);
-    if (status != VOTECL_OK)
-        status = votecl__fail(plan->context, status, "out of memory for the lines");
-    else if (segments && votecl__pclines_segments(
-                             &map, plan->params.min_length, plan->params.max_gap, lines,
-                             *found < capacity ? *found : capacity, &plan->segments) != VOTECL_OK)
-        status = votecl__segment_failed(plan->context, &plan->segments);
+    status = find_lines(plan, &map, lines, capacity, found);
+    if (status == VOTECL_OK && segments)
+        status = find_segments(plan, &map, lines, *found < capacity ? *found : capacity);
     if (plan->params.refine || segments)
         votecl__pclines_edge_map_free(&map);
     return status;
@@ -893,6 +938,7 @@ votecl_lines_run(votecl_lines_plan *plan, const votecl_image *image, votecl_line
         return VOTECL_INVALID_ARGUMENT;
     VOTECL__ENTER_OR_RETURN(plan->context);
     plan->have_space = 0;
+    plan->fit_workers = plan->walk_workers = 0;
     plan->segments.n = 0;
     if ((status = check_output(plan, lines, capacity, found)) != VOTECL_OK ||
         (status = check_image(plan, image, &row_bytes)) != VOTECL_OK ||
@@ -954,6 +1000,7 @@ votecl_lines_run_buffer(votecl_lines_plan *plan, votecl_buffer *image, size_t wi
         return VOTECL_INVALID_ARGUMENT;
     VOTECL__ENTER_OR_RETURN(plan->context);
     plan->have_space = 0;
+    plan->fit_workers = plan->walk_workers = 0;
     plan->segments.n = 0;
     if ((status = check_output(plan, lines, capacity, found)) != VOTECL_OK ||
         (status = check_buffer(plan, image, width, height, dtype, &bytes)) != VOTECL_OK)
@@ -1011,6 +1058,7 @@ votecl_lines_run_edges(votecl_lines_plan *plan, const votecl_lines_edge *edges, 
         return VOTECL_INVALID_ARGUMENT;
     VOTECL__ENTER_OR_RETURN(plan->context);
     plan->have_space = 0;
+    plan->fit_workers = plan->walk_workers = 0;
     plan->segments.n = 0;
     if ((status = check_output(plan, lines, capacity, found)) != VOTECL_OK ||
         (status = check_edges(plan, edges, n)) != VOTECL_OK)
@@ -1049,6 +1097,13 @@ votecl_lines_plan_read_space(votecl_lines_plan *plan, uint32_t *space, size_t ca
     if ((status = device_store_space(plan)) != VOTECL_OK)
         return status;
     return votecl_buffer_read(plan->space, 0, space, cells * sizeof *space);
+}
+
+void
+votecl__lines_plan_threads(const votecl_lines_plan *plan, unsigned *fit, unsigned *walk)
+{
+    *fit = plan->fit_workers;
+    *walk = plan->walk_workers;
 }
 
 votecl_status

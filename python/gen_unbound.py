@@ -45,6 +45,9 @@ WHY = {
     "votecl_hist_run_image_u32": _TYPED,
     "votecl_hough_edges": "Hough.run_gray finds the edges and votes in one call on the device; "
                           "votecl.sobel gives the derivatives on the host",
+    "votecl_hough_sobel_edges": "Hough.run_gray finds and thins the same edges on the device "
+                                "(params thin_edges); the host copy serves `votecl hough "
+                                "--edges sobel-host`, the bench and eval",
     "votecl_hog_detect_multi": "one image over several detectors at once: "
                                "HOG.detect_async on each detector does the same from Python",
     "votecl_hog_fuse": "HOG's fusion without an image, for windows found elsewhere: not "

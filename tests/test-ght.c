@@ -59,8 +59,7 @@ shape_inside(double u, double v)
     u /= SHAPE_K;
     v /= SHAPE_K;
     int in = (u / 18) * (u / 18) + (v / 11) * (v / 11) < 1 ||
-             (u - 10) * (u - 10) + (v + 9) * (v + 9) < 49 ||
-             (u > -22 && u < -8 && v > 4 && v < 12);
+             (u - 10) * (u - 10) + (v + 9) * (v + 9) < 49 || (u > -22 && u < -8 && v > 4 && v < 12);
     return in && (u + 6) * (u + 6) + (v + 2) * (v + 2) >= 16;
 }
 
@@ -189,10 +188,10 @@ run_cases(const votecl_ght_params *params, int cases, uint64_t seed, double smin
         else if (g_test_verbose())
             g_printerr("case %d: truth (%.2f, %.2f, %.2f deg, %.3f) found %zu: (%.2f, %.2f, "
                        "%.2f deg, %.3f, %u votes %.3f)\n",
-                       c, truth.x, truth.y, truth.angle, truth.scale, found,
-                       found ? poses[0].x : 0, found ? poses[0].y : 0,
-                       found ? poses[0].angle : 0, found ? poses[0].scale : 0,
-                       found ? poses[0].votes : 0, found ? poses[0].confidence : 0);
+                       c, truth.x, truth.y, truth.angle, truth.scale, found, found ? poses[0].x : 0,
+                       found ? poses[0].y : 0, found ? poses[0].angle : 0,
+                       found ? poses[0].scale : 0, found ? poses[0].votes : 0,
+                       found ? poses[0].confidence : 0);
         g_free(s.data);
     }
     votecl_ght_model_free(model);
@@ -400,8 +399,8 @@ opencv_poses(const char *method)
     int status = 0;
 
     if (!g_file_test(argv[0], G_FILE_TEST_IS_EXECUTABLE) ||
-        !g_spawn_sync(NULL, argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL,
-                      &status, NULL) ||
+        !g_spawn_sync(NULL, argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, &status,
+                      NULL) ||
         !g_spawn_check_wait_status(status, NULL)) {
         g_free(out);
         out = NULL;
@@ -471,8 +470,8 @@ compare_opencv(const char *method, const votecl_ght_params *p, int all_of_theirs
         if (!hit)
             g_test_message("%s: cv2 pose (%g, %g, %g, %g) not found", method, x, y, a, s);
     }
-    g_test_message("%s: %d of cv2's %d poses matched (%zu of ours); our strongest %s cv2's",
-                   method, matched, theirs, found, best_matched ? "is one of" : "is not among");
+    g_test_message("%s: %d of cv2's %d poses matched (%zu of ours); our strongest %s cv2's", method,
+                   matched, theirs, found, best_matched ? "is one of" : "is not among");
     g_assert_cmpint(theirs, >, 0);
     if (all_of_theirs)
         g_assert_cmpint(matched, ==, theirs);
@@ -538,8 +537,7 @@ assert_equal_u32(const uint32_t *a, const uint32_t *b, size_t n, const char *wha
 {
     for (size_t i = 0; i < n; i++)
         if (a[i] != b[i])
-            g_error("%s: cell %zu is %u on the device, %u in the reference", what, i, a[i],
-                    b[i]);
+            g_error("%s: cell %zu is %u on the device, %u in the reference", what, i, a[i], b[i]);
 }
 
 static uint64_t
@@ -1528,15 +1526,24 @@ check_length_order(votecl_context *ctx, const votecl_ght_params *params, const g
     front_free(dev, f);
 }
 
-static void
-test_opencl_length_order(void)
+/* A context of the device in the GPU shape (VOTECL_FORCE_SHAPE gpu), or NULL. */
+static votecl_context *
+gpu_context(void)
 {
     char *saved = tu_env_set("VOTECL_FORCE_SHAPE", "gpu");
     votecl_context *ctx = tu_device_context_new(NULL);
+
+    tu_env_restore("VOTECL_FORCE_SHAPE", saved);
+    return ctx;
+}
+
+static void
+test_opencl_length_order(void)
+{
+    votecl_context *ctx = gpu_context();
     votecl_ght_params p;
     gray pic, noise;
 
-    tu_env_restore("VOTECL_FORCE_SHAPE", saved);
     if (ctx == NULL)
         return;
     g_assert_true(votecl__ght_length_windows(ctx));
@@ -1595,6 +1602,20 @@ check_front_ballard(const votecl_ght_params *params, const gray *templ, const gr
     front_free(dev, f);
 }
 
+/* Ballard's search over a full circle (rotations wrap) and several scales. */
+static void
+ballard_full_circle(votecl_ght_params *p)
+{
+    votecl_ght_params_init(p, VOTECL_GHT_BALLARD);
+    p->levels = 72;
+    p->max_angle = 360;
+    p->angle_step = 10;
+    p->min_scale = 0.9;
+    p->max_scale = 1.3;
+    p->scale_step = 0.1;
+    p->votes_ratio = 0.3;
+}
+
 static void
 test_opencl_front_ballard(void)
 {
@@ -1610,14 +1631,7 @@ test_opencl_front_ballard(void)
     p.votes_ratio = 0; /* every local maximum: more candidates than the first read holds */
     p.votes_threshold = 1;
     check_front_ballard(&p, &templ, &pic);
-    votecl_ght_params_init(&p, VOTECL_GHT_BALLARD); /* a full circle: rotations wrap */
-    p.levels = 72;
-    p.max_angle = 360;
-    p.angle_step = 10;
-    p.min_scale = 0.9;
-    p.max_scale = 1.3;
-    p.scale_step = 0.1;
-    p.votes_ratio = 0.3;
+    ballard_full_circle(&p);
     check_front_ballard(&p, &templ, &pic);
     g_free(pic.data);
     g_free(templ.data);
@@ -1985,10 +1999,8 @@ test_opencl_front_caller_edges(void)
                         ==, VOTECL_OK);
         g_assert_cmpint(votecl_ght_model_new_edges(device(), &p, te, nt, 80, 60, 40, 30, &dm), ==,
                         VOTECL_OK);
-        g_assert_cmpint(votecl_ght_detect_edges(rm, ie, ni, 200, 150, rp, 16, &rn), ==,
-                        VOTECL_OK);
-        g_assert_cmpint(votecl_ght_detect_edges(dm, ie, ni, 200, 150, dp, 16, &dn), ==,
-                        VOTECL_OK);
+        g_assert_cmpint(votecl_ght_detect_edges(rm, ie, ni, 200, 150, rp, 16, &rn), ==, VOTECL_OK);
+        g_assert_cmpint(votecl_ght_detect_edges(dm, ie, ni, 200, 150, dp, 16, &dn), ==, VOTECL_OK);
         g_assert_cmpuint(dn, ==, rn);
         g_assert_cmpuint(rn, >, 0);
         rn = rn < 16 ? rn : 16;
@@ -2005,6 +2017,219 @@ test_opencl_front_caller_edges(void)
 out:
     g_free(te);
     g_free(ie);
+}
+
+/* The share of the template's points te confirmed at an unrotated, unscaled pose (x, y) in
+ * image edges ie of w x h, by brute force, the walk stopping as the library's where the
+ * share cannot reach floor (lib/ght-confidence.c: an image edge in the 5x5 window around the
+ * rounded point, its bin within ceil(10 L / 360) of the point's). */
+static double
+brute_share(const votecl__ght_desc *d, const votecl__ght_edges *te, const votecl__ght_edges *ie,
+            double x, double y, double floor)
+{
+    uint32_t L = d->levels, tol = (uint32_t)ceil(10.0 * L / 360.0);
+    size_t hits = 0, need = (size_t)ceil(floor * (double)te->n);
+
+    for (size_t i = 0; i < te->n && hits + (te->n - i) >= need; i++) {
+        long px = lround(x + (te->points[i].x - d->cx)), py = lround(y + (te->points[i].y - d->cy));
+        for (size_t k = 0; k < ie->n; k++) {
+            const votecl__ght_point *e = &ie->points[k];
+            uint32_t db = e->bin > te->points[i].bin ? e->bin - te->points[i].bin
+                                                     : te->points[i].bin - e->bin;
+            if (labs(e->x - px) <= 2 && labs(e->y - py) <= 2 && (db <= tol || L - db <= tol)) {
+                hits++;
+                break;
+            }
+        }
+    }
+    return (double)hits / (double)te->n;
+}
+
+/* Confidences of poses over and beside the image's borders (windows partly or wholly outside
+ * the image; min_confidence 1: the shares below it stay the walk's, unrefined, unclaimed)
+ * equal the brute force's. */
+static void
+test_ref_confidence_border(void)
+{
+    scene t = template_scene(), s;
+    votecl_ght_params p;
+    votecl__ght_desc d;
+    votecl__ght_edges te, ie;
+    votecl__ght_conf_memo *memo = NULL;
+    votecl_ght_pose poses[12];
+
+    votecl_ght_params_init(&p, VOTECL_GHT_GUIL);
+    p.min_confidence = 1;
+    votecl__ght_desc_init(&d, &p);
+    d.cx = (t.width - 1) / 2.0;
+    d.cy = (t.height - 1) / 2.0;
+    scene_edges(&t, &d, &te);
+    s = scene_new(200, 150, 60);
+    for (int i = 0; i < 12; i++) { /* instances centred from over to beside each border */
+        double at = (i % 3) * 9.0 - 4;
+        memset(&poses[i], 0, sizeof poses[i]);
+        poses[i].x = i < 3 ? s.width + at : i < 6 ? -at : i < 9 ? 70.25 : 130.25;
+        poses[i].y = i < 3 ? 60.25 : i < 6 ? 90.25 : i < 9 ? s.height + at : -at;
+        poses[i].scale = 1;
+        poses[i].votes = 100 - (uint32_t)i; /* ranked as made */
+        paint_shape(&s, poses[i].x + 0.5, poses[i].y - 0.5, 0, 1, 200);
+    }
+    paint_shape(&s, 40, 90, 0, 1, 200); /* edges in the first columns of the left poses' rows */
+    scene_edges(&s, &d, &ie);
+    g_assert_cmpint(votecl__ght_confidence(&d, &te, &ie, s.width, s.height, poses, 12, 0, 0, &memo),
+                    ==, VOTECL_OK);
+    for (int i = 0; i < 12; i++) {
+        double want = brute_share(&d, &te, &ie, poses[i].x, poses[i].y, 0.75);
+        g_assert_cmpfloat(want, <, 0.7); /* below the judging: the walk's share */
+        g_assert_cmpfloat(poses[i].confidence, ==, want);
+    }
+    votecl__ght_conf_memo_free(memo);
+    votecl__ght_edges_clear(&te);
+    votecl__ght_edges_clear(&ie);
+    g_free(t.data);
+    g_free(s.data);
+}
+
+/* --- Ballard's stages in few round trips (lib/ght-ballard.c) --- */
+
+/* The reference's poses of Ballard's accumulator over edges ie of an image w x h. */
+static void
+ballard_ref_poses(const votecl__ght_desc *d, const votecl__ght_rtable *rt,
+                  const votecl__ght_edges *ie, uint32_t w, uint32_t h, votecl__ght_poses *out)
+{
+    uint32_t *space = g_new(uint32_t, votecl__ght_ballard_cells(d, w, h));
+
+    votecl__ght_ref_ballard_vote(d, rt, ie, w, h, space);
+    g_assert_cmpint(votecl__ght_ref_ballard_peaks(d, space, w, h, out), ==, VOTECL_OK);
+    g_free(space);
+}
+
+/* run's vote and maxima of its current edges equal the reference's over ie. */
+static void
+check_ballard_poses(votecl__ght_run *run, const votecl__ght_rtable *rt, const votecl__ght_edges *ie,
+                    uint32_t w, uint32_t h, const char *what)
+{
+    votecl__ght_poses ref = {0}, dv = {0};
+
+    ballard_ref_poses(run->desc, rt, ie, w, h, &ref);
+    g_assert_cmpuint(votecl__ght_count_ballard(run, NULL), ==, ie->n);
+    if (ie->n > 0) { /* lib/ght.c votes only where there are edges */
+        g_assert_cmpint(votecl__ght_vote_ballard(run, w, h), ==, VOTECL_OK);
+        g_assert_cmpint(votecl__ght_peaks_ballard(run, w, h, &dv), ==, VOTECL_OK);
+    }
+    g_assert_cmpuint(dv.n, ==, ref.n);
+    if (ref.n > 0)
+        g_assert_cmpmem(dv.v, dv.n * sizeof *dv.v, ref.v, ref.n * sizeof *ref.v);
+    g_test_message("Ballard's stages, %s: %zu edges, %zu candidates, equal", what, ie->n, ref.n);
+    g_free(ref.v);
+    g_free(dv.v);
+}
+
+/* Points by bin, then row, then column: the reference's order. */
+static int
+point_cmp(const void *a, const void *b)
+{
+    const votecl__ght_point *p = a, *q = b;
+
+    if (p->bin != q->bin)
+        return p->bin < q->bin ? -1 : 1;
+    if (p->y != q->y)
+        return p->y < q->y ? -1 : 1;
+    return (p->x > q->x) - (p->x < q->x);
+}
+
+/* The image's edges through the stages (device edges, then the caller-points path) against
+ * the reference: the sorted host copy, the poses. */
+static void
+check_ballard_image(votecl__ght_run *run, const votecl__ght_rtable *rt, const gray *g)
+{
+    const votecl__ght_desc *d = run->desc;
+    votecl__ght_point *pts = g_new(votecl__ght_point, (size_t)g->width * g->height + 1);
+    size_t n = votecl__ght_ref_canny(d, g->data, g->width, g->height, d->p.canny_high,
+                                     d->p.canny_high, pts);
+    votecl__ght_edges ref, dv;
+
+    g_assert_cmpint(votecl__ght_edges_sort(pts, n, d->levels, &ref), ==, VOTECL_OK);
+    g_assert_cmpint(votecl__ght_canny_ballard(run, g->data, g->width, g->height, d->p.canny_high,
+                                              d->p.canny_high),
+                    ==, VOTECL_OK);
+    check_ballard_poses(run, rt, &ref, g->width, g->height, g->name);
+    g_assert_cmpint(votecl__ght_read_edges_ballard(run, &dv), ==, VOTECL_OK);
+    g_assert_cmpuint(dv.n, ==, ref.n); /* the image's in the device's order: the same set */
+    qsort(dv.points, dv.n, sizeof *dv.points, point_cmp);
+    if (ref.n > 0)
+        g_assert_cmpmem(dv.points, dv.n * sizeof *dv.points, ref.points,
+                        ref.n * sizeof *ref.points);
+    votecl__ght_edges_clear(&dv);
+    g_assert_cmpint(votecl__ght_points_ballard(run, ref.points, ref.n), ==, VOTECL_OK);
+    check_ballard_poses(run, rt, &ref, g->width, g->height, "caller points");
+    votecl__ght_edges_clear(&ref);
+    g_free(pts);
+}
+
+/* Ballard's stages of a GPU-shaped context (VOTECL_FORCE_SHAPE gpu: the edge kernel on any
+ * device) equal the reference's: the template's sorted edges, and over images large and
+ * small in turn (the accumulator cleared by a fill, then by the edge kernel where its buffer
+ * has the room) the poses, with more maxima than the first room holds, on a full circle. */
+static void
+check_ballard_stages(votecl_context *ctx, const votecl_ght_params *params, const gray *templ,
+                     const gray *images, size_t count)
+{
+    votecl__ght_device *dev;
+    votecl__ght_front *f;
+    votecl__ght_desc d, td;
+    votecl__ght_edges te, tr;
+    votecl__ght_rtable rt;
+    votecl__ght_run run;
+
+    front_new_on(ctx, params, &d, &dev, &f);
+    d.cx = (templ->width - 1) / 2.0;
+    d.cy = (templ->height - 1) / 2.0;
+    run = (votecl__ght_run){.context = ctx, .desc = &d, .dev = dev, .front = f};
+    g_assert_cmpint(votecl__ght_canny_ballard(&run, templ->data, templ->width, templ->height,
+                                              d.p.canny_high, d.p.canny_high),
+                    ==, VOTECL_OK);
+    g_assert_cmpint(votecl__ght_read_edges_ballard(&run, &te), ==, VOTECL_OK);
+    td = d;
+    td.p.canny_low = td.p.canny_high; /* Ballard's single threshold */
+    scene_edges(&(scene){templ->data, templ->width, templ->height}, &td, &tr);
+    assert_edges_equal(&te, &tr, d.levels, "template"); /* before the bind: sorted */
+    g_assert_cmpint(votecl__ght_rtable_build(&te, d.levels, d.cx, d.cy, &rt), ==, VOTECL_OK);
+    g_assert_cmpint(votecl__ght_bind_ballard(&run, &rt), ==, VOTECL_OK);
+    for (size_t i = 0; i < count; i++)
+        check_ballard_image(&run, &rt, &images[i]);
+    votecl__ght_rtable_clear(&rt);
+    votecl__ght_edges_clear(&te);
+    votecl__ght_edges_clear(&tr);
+    votecl__ght_canny_memo_free(run.canny_memo);
+    front_free(dev, f);
+}
+
+static void
+test_opencl_ballard_stages(void)
+{
+    votecl_context *ctx = gpu_context();
+    votecl_ght_params p;
+    gray g[4], templ;
+
+    if (ctx == NULL)
+        return;
+    templ = gray_of_file("templ.png");
+    g[0] = gray_of_file("pic1.png");
+    g[1] = gray_noise(61, 37, 0x61);
+    g[2] = gray_of_file("pic1.png");
+    g[3] = gray_noise(1, 1, 0x1);
+    votecl_ght_params_init(&p, VOTECL_GHT_BALLARD);
+    check_ballard_stages(ctx, &p, &templ, g, 4);
+    p.votes_ratio = 0; /* every local maximum: more than the first room holds */
+    p.votes_threshold = 1;
+    check_ballard_stages(ctx, &p, &templ, g, 3);
+    ballard_full_circle(&p);
+    check_ballard_stages(ctx, &p, &templ, g, 1);
+    for (int i = 0; i < 4; i++)
+        g_free(g[i].data);
+    g_free(templ.data);
+    votecl_context_free(ctx);
 }
 
 /* The stats of a device detection and of the front-only call equal the reference's. */
@@ -2127,8 +2352,8 @@ test_ref_truth_suite(void)
             truth_ght_scene sc;
             truth_ght_score score;
             size_t found;
-            g_assert_cmpint(truth_ght_scene_make((truth_ght_family)f, 1, i, t, 400, 300, &sc),
-                            ==, 0);
+            g_assert_cmpint(truth_ght_scene_make((truth_ght_family)f, 1, i, t, 400, 300, &sc), ==,
+                            0);
             truth_detect(models[sc.shape], &sc, &score, &found);
             scenes++;
             false_poses += score.false_poses;
@@ -2170,8 +2395,8 @@ test_ref_issue_rotated(void)
         size_t found;
         g_assert_cmpint(truth_ght_issue_scene(&templ, poses[k][0], poses[k][1], &sc), ==, 0);
         truth_detect(model, &sc, &score, &found);
-        g_test_message("%g degrees at %g: %zu poses, first true at %zu", poses[k][0],
-                       poses[k][1], found, score.first_true);
+        g_test_message("%g degrees at %g: %zu poses, first true at %zu", poses[k][0], poses[k][1],
+                       found, score.first_true);
         g_assert_cmpuint(score.first_true, ==, 1);
         g_assert_cmpuint(score.false_poses, ==, 0);
         truth_ght_scene_free(&sc);
@@ -2549,8 +2774,7 @@ assert_examines_zero(const votecl__ght_desc *d, const votecl__ght_pairs *tp,
                     VOTECL_OK);
     for (size_t i = 0; i < r->n; i++)
         near |= r->b[i] <= 1 || r->b[i] + 1 >= d->levels;
-    g_test_message("large template: %zu rotations examined, one within a bin of 0: %d", r->n,
-                   near);
+    g_test_message("large template: %zu rotations examined, one within a bin of 0: %d", r->n, near);
     g_assert_true(near);
     free(poses.v);
     g_free(ot);
@@ -2568,8 +2792,8 @@ static void
 test_ref_large_template(void)
 {
     gray b = gray_of_file("building.png");
-    gray sc = gray_crop(&b, 200, 120, 512, 384, "scene"), tg = gray_crop(&sc, 100, 80, 324, 223,
-                                                                           "template");
+    gray sc = gray_crop(&b, 200, 120, 512, 384, "scene"),
+         tg = gray_crop(&sc, 100, 80, 324, 223, "template");
     votecl_ght_params p;
     votecl__ght_desc d;
     votecl__ght_pairs tp, ip;
@@ -2738,6 +2962,7 @@ static const tu_test tests[] = {
     {TU_PATH, "/ref/ght/host-bins", {test_ref_host_bins}},
     {TU_PATH, "/ref/ght/host-ballard", {test_ref_host_ballard}},
     {TU_PATH, "/ref/ght/confidence-summary", {test_ref_confidence_summary}},
+    {TU_PATH, "/ref/ght/confidence-border", {test_ref_confidence_border}},
     {TU_PATH, "/ref/ght/memory-limit", {test_ref_memory_limit}},
     {TU_DEVICE, "ght/guil-spaces", {test_opencl_guil_spaces}},
     {TU_DEVICE, "ght/guil-window", {test_opencl_guil_window}},
@@ -2750,6 +2975,7 @@ static const tu_test tests[] = {
     {TU_DEVICE, "ght/front-pairs", {test_opencl_front_pairs}},
     {TU_DEVICE, "ght/length-order", {test_opencl_length_order}},
     {TU_DEVICE, "ght/front-ballard", {test_opencl_front_ballard}},
+    {TU_DEVICE, "ght/ballard-stages", {test_opencl_ballard_stages}},
     {TU_DEVICE, "ght/front-degenerate", {test_opencl_front_degenerate}},
     {TU_DEVICE, "ght/front-stats", {test_opencl_front_stats}},
     {TU_DEVICE, "ght/front-caller-edges", {test_opencl_front_caller_edges}},

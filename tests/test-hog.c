@@ -16,8 +16,9 @@
  * /opencl/hog/...  the device stages against the reference: descriptors (stages 2-5, margin
  *                  1e-4 absolute) and every window score of every pyramid level (stages 1-6,
  *                  margin 1e-3 absolute) on random images of odd sizes, gray and colour, with
- *                  padding, every block norm and binning on both kernel sets; detection
- *                  against OpenCV; begin/end and several detectors. */
+ *                  padding, every block norm and binning on both kernel sets; the block
+ *                  kernels' scores bit for bit in hog_svm_all's order (svm-order);
+ *                  detection against OpenCV; begin/end and several detectors. */
 #include "votecl-private.h"
 
 #include "testutil.h"
@@ -27,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hog-private.h"
+#include "hog-detector.h"
 #include "truth-hog.h"
 
 static votecl_context *
@@ -565,6 +566,94 @@ test_opencl_norms_other_shape(void)
     votecl_context_free(ctx);
 }
 
+/* A window's score as the block kernels sum it (cl/hog.cl's hog_svm_all, whatever windows a
+ * work-group scores together): lane l of local sums w[k] d[k], k = l, l + local, ... in
+ * order, the lanes' sums then added by halving (v[i] += v[i + n], n = local / 2, ..., 1);
+ * local 1: block by block, each block's products summed first. */
+static float
+svm_lanes_score(const float *w, const float *d, size_t length, unsigned block_len, unsigned local,
+                float bias)
+{
+    float v[64] = {0}, s = 0;
+
+    g_assert_cmpuint(local, <=, 64);
+    if (local == 1) {
+        for (size_t b = 0; b < length; b += block_len) {
+            float t = 0;
+
+            for (size_t e = 0; e < block_len; e++)
+                t += w[b + e] * d[b + e];
+            s += t;
+        }
+        return bias + s;
+    }
+    for (unsigned l = 0; l < local; l++)
+        for (size_t k = l; k < length; k += local)
+            v[l] += w[k] * d[k];
+    for (unsigned n = local / 2; n > 0; n /= 2)
+        for (unsigned i = 0; i < n; i++)
+            v[i] += v[i + n];
+    return bias + v[0];
+}
+
+/* The block kernels' scores, bit for bit, are the lanes' sums of the detector's own
+ * descriptors in the kernel's order (svm_lanes_score), so that a change of hog_svm_all (its
+ * windows scored together, its reduction) cannot change a score unseen by the reference's
+ * margin: one level of 11 x 10 windows, rows not a multiple of the windows a work-group
+ * scores (batches across rows, the last one short), every window kept. On the GPU-shaped
+ * context (the other shape on a CPU device). */
+static void
+test_opencl_svm_order(void)
+{
+    votecl_context *ctx =
+        device() != NULL && !device()->shape.cpu ? device() : other_shape_context();
+    votecl_hog_params params;
+    votecl_hog_model *model = NULL;
+    votecl_hog *hog = NULL;
+    votecl_hog_detection *win;
+    votecl_image view;
+    tu_rng rng;
+    uint8_t *px;
+    size_t length, nx, ny, found, n;
+    const float *w;
+    float bias, *d;
+
+    if (ctx == NULL)
+        return;
+    tu_rng_init(&rng, 4242);
+    px = random_image(&rng, 150, 200, 3);
+    view = (votecl_image){px, 150, 200, 450, 3, VOTECL_DTYPE_U8};
+    votecl_hog_params_init(&params);
+    params.scale = 1;
+    params.fusion = VOTECL_HOG_FUSION_NONE;
+    params.hit_threshold = -1e30;
+    g_assert_cmpint(votecl_hog_model_people(ctx, &model), ==, VOTECL_OK);
+    votecl_hog_model_get(model, &length, &w, &bias);
+    g_assert_cmpint(votecl_hog_new(ctx, &params, model, &hog), ==, VOTECL_OK);
+    g_assert_false(votecl__hog_cpu_rows(hog));
+    g_assert_cmpint(votecl_hog_windows(hog, 150, 200, &nx, &ny), ==, VOTECL_OK);
+    g_assert_cmpuint(nx * ny, ==, 110);
+    d = g_malloc(nx * ny * length * sizeof *d);
+    g_assert_cmpint(votecl_hog_compute(hog, &view, d, nx * ny * length, &found), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_hog_detect(hog, &view, NULL, 0, NULL, 0, &n), ==, VOTECL_OK);
+    g_assert_cmpuint(n, ==, nx * ny);
+    win = g_malloc(n * sizeof *win);
+    g_assert_cmpint(votecl_hog_last_windows(hog, win, n, &n), ==, VOTECL_OK);
+    for (size_t i = 0; i < n; i++) {
+        size_t at = (size_t)win[i].box.y / 8 * nx + (size_t)win[i].box.x / 8;
+        float want =
+            svm_lanes_score(w, d + at * length, length, hog->geom.block_len, hog->local, bias);
+
+        g_assert_cmpfloat((float)win[i].score, ==, want);
+    }
+    g_printerr("# %zu window scores bit for bit (work-groups of %u)\n", n, hog->local);
+    g_free(win), g_free(d), g_free(px);
+    votecl_hog_free(hog);
+    votecl_hog_model_free(model);
+    if (ctx != device())
+        votecl_context_free(ctx);
+}
+
 /* begin/end equals detect; several detectors spread ROIs and give the same boxes. */
 static void
 test_opencl_async(void)
@@ -1098,6 +1187,7 @@ static const tu_test tests[] = {
     {TU_DEVICE, "hog/norms", {test_opencl_norms}},
     {TU_DEVICE, "hog/stages-other-shape", {test_opencl_stages_other_shape}},
     {TU_DEVICE, "hog/norms-other-shape", {test_opencl_norms_other_shape}},
+    {TU_DEVICE, "hog/svm-order", {test_opencl_svm_order}},
     {TU_DEVICE, "hog/bad-input", {test_opencl_bad_input}},
     {TU_DEVICE, "hog/async-multi", {test_opencl_async}},
     {TU_DEVICE, "hog/plan-reuse", {test_opencl_plan_reuse}},

@@ -489,6 +489,53 @@ sobel_at(const edge_image *g, size_t x, size_t y)
     return (int)sqrt((double)(gx * gx + gy * gy));
 }
 
+/* gx^2 + gy^2 of (x, y), 0 on the one-pixel border and outside the image. */
+static int64_t
+sobel_m_at(const edge_image *g, long x, long y)
+{
+    const uint8_t *p = g->data;
+    size_t s = g->stride;
+    int64_t gx, gy;
+    if (x < 1 || y < 1 || x + 1 >= (long)g->width || y + 1 >= (long)g->height)
+        return 0;
+#define P(dx, dy) ((int64_t)p[(size_t)(y + (dy)) * s + (size_t)(x + (dx))])
+    gx = P(1, -1) + 2 * P(1, 0) + P(1, 1) - P(-1, -1) - 2 * P(-1, 0) - P(-1, 1);
+    gy = P(-1, 1) + 2 * P(0, 1) + P(1, 1) - P(-1, -1) - 2 * P(0, -1) - P(1, -1);
+#undef P
+    return gx * gx + gy * gy;
+}
+
+/* The thinned edge of votecl_hough_run_gray() as votecl-hough.h states it: m at least
+ * threshold^2, above the neighbour behind across the edge, at least the one ahead. */
+static int
+thin_edge_at(const edge_image *g, long x, long y, unsigned threshold)
+{
+    const uint8_t *p = g->data;
+    size_t s = g->stride;
+    int64_t gx, gy, a, b, m = sobel_m_at(g, x, y);
+    long bx, by; /* the step to the neighbour ahead; behind is minus it */
+    if (x < 1 || y < 1 || x + 1 >= (long)g->width || y + 1 >= (long)g->height ||
+        m < (int64_t)threshold * threshold)
+        return 0;
+#define P(dx, dy) ((int64_t)p[(size_t)(y + (dy)) * s + (size_t)(x + (dx))])
+    gx = P(1, -1) + 2 * P(1, 0) + P(1, 1) - P(-1, -1) - 2 * P(-1, 0) - P(-1, 1);
+    gy = P(-1, 1) + 2 * P(0, 1) + P(1, 1) - P(-1, -1) - 2 * P(0, -1) - P(1, -1);
+#undef P
+    a = gx < 0 ? -gx : gx;
+    b = gy < 0 ? -gy : gy;
+    if (100000 * b <= 41421 * a) {
+        bx = 1;
+        by = 0;
+    } else if (100000 * b >= 241421 * a) {
+        bx = 0;
+        by = 1;
+    } else {
+        bx = (gx < 0) == (gy < 0) ? 1 : -1;
+        by = 1;
+    }
+    return m > sobel_m_at(g, x - bx, y - by) && m >= sobel_m_at(g, x + bx, y + by);
+}
+
 static int
 building_gray(edge_image *out)
 {
@@ -697,9 +744,16 @@ test_device_paper(gconstpointer data)
     g_free(im.data);
 }
 
+static void gray_case(votecl_context *ctx, const votecl_hough_params *p, const edge_image *im,
+                      const unsigned *thresholds, size_t n, const char *what);
+
+/* The edges of building.png voted, then its gray image through votecl_hough_run_gray() with
+ * the thinned edges (the default) on the same strategy. */
 static void
 test_device_building(gconstpointer data)
 {
+    static const unsigned threshold[] = {200};
+    const device_case *c = data;
     edge_image im;
     votecl_hough_params p;
     if (device() == NULL || building_edges(&im) < 0)
@@ -707,6 +761,11 @@ test_device_building(gconstpointer data)
     votecl_hough_params_init(&p);
     p.max_lines = 20;
     compare(data, &p, &im);
+    g_free(im.data);
+    if (building_gray(&im) < 0)
+        return;
+    p.variant = c->variant;
+    gray_case(device(), &p, &im, threshold, 1, "building.png, thinned edges");
     g_free(im.data);
 }
 
@@ -848,16 +907,26 @@ test_ref_gray_edges(void)
     votecl_hough_params_init(&p);
     p.peak_threshold = 8;
     p.segments = 1;
+    p.thin_edges = 0;
     plan = plan_new(tu_ref_context, &p, im.width, im.height);
-    for (size_t k = 0; plan != NULL && k < G_N_ELEMENTS(thresholds); k++) {
+    for (size_t k = 0; plan != NULL && k < 2 * G_N_ELEMENTS(thresholds); k++) {
         edge_image edges = edge_image_new(im.width, im.height, im.width);
-        gray_result g;
+        unsigned t = thresholds[k % G_N_ELEMENTS(thresholds)];
+        gray_result g = {.found = 0};
         result r;
+        if (k == G_N_ELEMENTS(thresholds)) { /* the thinned edges, the default */
+            votecl_hough_plan_free(plan);
+            p.thin_edges = 1;
+            plan = plan_new(tu_ref_context, &p, im.width, im.height);
+        }
         for (size_t y = 1; y + 1 < im.height; y++)
             for (size_t x = 1; x + 1 < im.width; x++)
                 edges.data[y * edges.stride + x] =
-                    (unsigned)sobel_at(&im, x, y) >= thresholds[k] ? 255 : 0;
-        if (gray_run(plan, tu_ref_context, &im, thresholds[k], &g) == 0 &&
+                    (p.thin_edges ? thin_edge_at(&im, (long)x, (long)y, t)
+                                  : (unsigned)sobel_at(&im, x, y) >= t)
+                        ? 255
+                        : 0;
+        if (plan != NULL && gray_run(plan, tu_ref_context, &im, t, &g) == 0 &&
             run(tu_ref_context, &p, &edges, &r) == 0) {
             g_assert_cmpmem(g.acc, g.cells * 4, r.acc, g.cells * 4);
             g_assert_cmpuint(g.stats.kept, ==, r.stats.kept);
@@ -886,6 +955,117 @@ test_ref_gray_edges(void)
                         VOTECL_INVALID_ARGUMENT);
     }
     votecl_hough_plan_free(plan);
+    g_free(im.data);
+}
+
+/* A step of value v from column `at` on (rows from `at` on when rows), else 0. */
+static edge_image
+step_image(size_t width, size_t height, size_t at, int rows, uint8_t v)
+{
+    edge_image im = edge_image_new(width, height, width + 5);
+    for (size_t y = 0; y < height; y++)
+        for (size_t x = 0; x < width; x++)
+            im.data[y * im.stride + x] = (rows ? y : x) >= at ? v : 0;
+    return im;
+}
+
+/* votecl_hough_sobel_edges(ctx-free: the ref context) of im at threshold t, packed. */
+static edge_image
+sobel_edges(const edge_image *im, unsigned t, int thin)
+{
+    edge_image e = edge_image_new(im->width, im->height, im->width + 1);
+    votecl_image view = edge_view(im);
+    g_assert_cmpint(votecl_hough_sobel_edges(tu_ref_context, &view, t, thin, e.data, e.stride), ==,
+                    VOTECL_OK);
+    return e;
+}
+
+/* Which columns (rows when rows) of the interior of e are all edges, as a bit mask; every
+ * other interior pixel must be 0. */
+static uint64_t
+edge_lines(const edge_image *e, int rows)
+{
+    uint64_t mask = 0;
+    size_t n = rows ? e->height : e->width, across = rows ? e->width : e->height;
+    for (size_t i = 0; i < n; i++) {
+        size_t on = 0;
+        for (size_t j = 1; j + 1 < across; j++)
+            on += e->data[rows ? i * e->stride + j : j * e->stride + i] == 255;
+        g_assert_true(on == 0 || on == across - 2);
+        mask |= on > 0 ? (uint64_t)1 << i : 0;
+    }
+    return mask;
+}
+
+/* The thinned edges (votecl-hough.h): of two equal magnitudes side by side the one behind (to
+ * the left, above) is kept; a neighbour on the border counts 0 whatever the image holds
+ * there; the thick rule keeps both; every pixel of a gray image as the stated rule. */
+static void
+test_ref_thin_edges(void)
+{
+    static const struct {
+        size_t at;
+        uint64_t thin, thick; /* interior columns (rows) of edges */
+    } steps[] = {
+        {5, 1u << 4, 3u << 4},  /* the tie at columns 4 and 5: 4 */
+        {2, 1u << 1, 3u << 1},  /* 1's neighbour behind is column 0, the border */
+        {1, 1u << 1, 1u << 1},  /* the step on the border: column 1 alone reaches 800 */
+        {10, 1u << 9, 3u << 9}, /* columns 9 and 10 of 12 tie; 11 is the border */
+        {11, 1u << 10, 1u << 10},
+    };
+    for (int rows = 0; rows < 2; rows++)
+        for (size_t k = 0; k < G_N_ELEMENTS(steps); k++) {
+            edge_image im = step_image(12, 12, steps[k].at, rows, 200);
+            edge_image thin = sobel_edges(&im, 200, 1), thick = sobel_edges(&im, 200, 0);
+            g_test_message("step at %zu (%s): thin %#llx, thick %#llx", steps[k].at,
+                           rows ? "rows" : "columns", (unsigned long long)edge_lines(&thin, rows),
+                           (unsigned long long)edge_lines(&thick, rows));
+            g_assert_cmpuint(edge_lines(&thin, rows), ==, steps[k].thin);
+            g_assert_cmpuint(edge_lines(&thick, rows), ==, steps[k].thick);
+            g_free(im.data);
+            g_free(thin.data);
+            g_free(thick.data);
+        }
+    for (uint64_t seed = 1; seed <= 3; seed++) { /* ties, diagonals, the border: the rule */
+        edge_image im = gray_lines_image(41 + seed, 37, 47, seed);
+        for (size_t i = 0; i < 41 * 37 / 3; i++) /* plateaus of equal magnitudes */
+            im.data[(i * 7 % 37) * im.stride + i * 5 % (41 + seed)] = (uint8_t)(i % 2 * 255);
+        for (unsigned t = 0; t <= 400; t += 100) {
+            edge_image e = sobel_edges(&im, t, 1);
+            size_t kept = 0, thick = 0;
+            for (long y = 0; y < (long)im.height; y++)
+                for (long x = 0; x < (long)im.width; x++) {
+                    int want = thin_edge_at(&im, x, y, t);
+                    g_assert_cmpuint(e.data[(size_t)y * e.stride + (size_t)x], ==, want ? 255 : 0);
+                    kept += want;
+                    thick += sobel_m_at(&im, x, y) >= (int64_t)t * t && x > 0 && y > 0 &&
+                             x + 1 < (long)im.width && y + 1 < (long)im.height;
+                }
+            g_test_message("seed %llu, threshold %u: %zu thinned edges of %zu",
+                           (unsigned long long)seed, t, kept, thick);
+            g_assert_cmpuint(kept, <, thick);
+            g_free(e.data);
+        }
+        g_free(im.data);
+    }
+}
+
+/* votecl_hough_sobel_edges' arguments. */
+static void
+test_ref_sobel_edges_invalid(void)
+{
+    edge_image im = step_image(8, 6, 3, 0, 200);
+    votecl_image view = edge_view(&im);
+    uint8_t out[8 * 6];
+    tu_expect_invalid(tu_ref_context,
+                      votecl_hough_sobel_edges(tu_ref_context, NULL, 200, 1, out, 8), "image");
+    tu_expect_invalid(tu_ref_context,
+                      votecl_hough_sobel_edges(tu_ref_context, &view, 200, 1, NULL, 8), "edges");
+    tu_expect_invalid(tu_ref_context,
+                      votecl_hough_sobel_edges(tu_ref_context, &view, 200, 1, out, 7),
+                      "edges_stride");
+    g_assert_cmpint(votecl_hough_sobel_edges(NULL, &view, 200, 1, out, 8), ==,
+                    VOTECL_INVALID_ARGUMENT);
     g_free(im.data);
 }
 
@@ -955,7 +1135,8 @@ static void
 test_device_gray(void)
 {
     static const unsigned building_t[] = {200, 120};
-    static const unsigned lines_t[] = {200, 60, 0};
+    /* 65535 and 70000: a threshold whose square leaves 32 bits (no pixel reaches either) */
+    static const unsigned lines_t[] = {200, 60, 0, 1443, 65535, 70000};
     static const unsigned one_t[] = {0, 200};
     votecl_context *ctx = device();
     votecl_hough_params p;
@@ -966,8 +1147,19 @@ test_device_gray(void)
     p.max_lines = 20;
     if (building_gray(&im) == 0) {
         gray_case(ctx, &p, &im, building_t, G_N_ELEMENTS(building_t), "building.png");
+        p.thin_edges = 0;
+        gray_case(ctx, &p, &im, building_t, G_N_ELEMENTS(building_t), "building.png, thick");
         g_free(im.data);
     }
+    /* the thinned edges' ties and borders (test_ref_thin_edges' steps), either direction */
+    votecl_hough_params_init(&p);
+    p.peak_threshold = 4;
+    for (int rows = 0; rows < 2; rows++)
+        for (size_t at = 1; at <= 11; at += 5) {
+            im = step_image(12, 12, at, rows, 200);
+            gray_case(ctx, &p, &im, lines_t, 1, "a step");
+            g_free(im.data);
+        }
     votecl_hough_params_init(&p);
     p.segments = 1;
     im = gray_lines_image(321, 243, 325, 5);
@@ -976,6 +1168,11 @@ test_device_gray(void)
     im = edge_image_new(200, 150, 200);
     gray_case(ctx, &p, &im, lines_t, G_N_ELEMENTS(lines_t), "empty 200x150");
     g_free(im.data);
+    p.edge_threshold = 0; /* every pixel votes, 0 or 255: the listing keeps them all */
+    im = gray_lines_image(203, 61, 207, 12); /* whole chunks of hough_row_edges too */
+    gray_case(ctx, &p, &im, lines_t, 1, "edge_threshold 0");
+    g_free(im.data);
+    p.edge_threshold = 1;
     im = gray_lines_image(1, 1, 1, 9);
     gray_case(ctx, &p, &im, one_t, G_N_ELEMENTS(one_t), "1x1");
     g_free(im.data);
@@ -1094,7 +1291,7 @@ test_device_any_size(void)
 }
 
 /* --- the line truth suite (tests/truth-lines.h): a fixed subset with recall floors, the
- * defaults on Sobel edges (magnitude >= 200, as votecl hough) --- */
+ * defaults on the gray path's Sobel edges (magnitude >= 200, thinned, as votecl hough) --- */
 
 typedef struct truth_subset {
     const char *family;
@@ -1118,23 +1315,21 @@ check_truth(votecl_context *ctx)
             truth_lines_case c;
             truth_lines_detection det[MAX_LINES];
             votecl_hough_params p;
-            result r;
+            votecl_hough_plan *plan;
+            gray_result r;
             g_assert_cmpint(truth_lines_case_make(fam, k * subsets[s].step, 1, &c), ==, 0);
             edge_image gray = {c.pixels, c.width, c.height, c.width};
-            edge_image im = edge_image_new(c.width, c.height, c.width);
-            for (size_t y = 1; y + 1 < c.height; y++)
-                for (size_t x = 1; x + 1 < c.width; x++)
-                    im.data[y * im.stride + x] = sobel_at(&gray, x, y) >= 200 ? 255 : 0;
             votecl_hough_params_init(&p);
-            if (run(ctx, &p, &im, &r) == 0) {
+            plan = plan_new(ctx, &p, c.width, c.height);
+            if (plan != NULL && gray_run(plan, ctx, &gray, 200, &r) == 0) {
                 size_t n = MIN(r.found, MAX_LINES);
                 for (size_t i = 0; i < n; i++)
                     det[i] = (truth_lines_detection){.theta = r.lines[i].theta,
                                                      .rho = r.lines[i].rho};
                 truth_lines_score_case(&c, det, n, &score);
+                g_free(r.acc);
             }
-            result_clear(&r);
-            g_free(im.data);
+            votecl_hough_plan_free(plan);
             truth_lines_case_clear(&c);
         }
         g_test_message("%s: recall %zu/%zu, precision %.3f", subsets[s].family, score.matched,
@@ -1167,6 +1362,8 @@ static const tu_test tests[] = {
     {TU_PATH, "/ref/hough/capacity", {test_ref_capacity}},
     {TU_PATH, "/ref/hough/truth", {test_ref_truth}},
     {TU_PATH, "/ref/hough/gray-edges", {test_ref_gray_edges}},
+    {TU_PATH, "/ref/hough/thin-edges", {test_ref_thin_edges}},
+    {TU_PATH, "/ref/hough/sobel-edges-invalid", {test_ref_sobel_edges_invalid}},
     {TU_PATH, "/ref/hough/segments-diagonal", {test_ref_segments_diagonal}},
     {TU_PATH, "/ref/hough/segments-dashed", {test_ref_segments_dashed}},
     {TU_PATH, "/ref/hough/opencv", {test_ref_opencv}},

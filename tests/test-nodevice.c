@@ -1855,6 +1855,64 @@ test_team_budget(void)
     votecl__team_close(&a);
 }
 
+/* Runs of teams from several threads at once (as a batch's contexts make them), and a forked
+ * child's own runs: every item once, each run's status its own. */
+typedef struct {
+    unsigned threads;
+    int ok;
+} team_stress;
+
+static void *
+team_stress_main(void *p)
+{
+    team_stress *t = p;
+    uint32_t hits[300], by[300];
+
+    t->ok = 1;
+    for (int round = 0; round < 40 && t->ok; round++) {
+        votecl__team team;
+        team_case c = {hits, by, 0, round % 7 == 3 ? (size_t)round : SIZE_MAX};
+        votecl_status st;
+        memset(hits, 0, sizeof hits);
+        votecl__team_open(&team, t->threads, 300, 1 + round % 5);
+        c.workers = team.workers;
+        st = votecl__team_run(&team, team_items, &c);
+        if (c.fail_at != SIZE_MAX)
+            t->ok = st == VOTECL_OUT_OF_HOST_MEMORY;
+        else
+            for (size_t i = 0; i < 300; i++)
+                t->ok = t->ok && st == VOTECL_OK && hits[i] == 1;
+    }
+    return NULL;
+}
+
+static void
+test_team_concurrent(void)
+{
+    pthread_t ids[4];
+    team_stress t[4] = {{3, 0}, {5, 0}, {0, 0}, {2, 0}};
+    pid_t child;
+    int wstatus = 0;
+
+    for (int i = 0; i < 4; i++)
+        g_assert_cmpint(pthread_create(&ids[i], NULL, team_stress_main, &t[i]), ==, 0);
+    for (int i = 0; i < 4; i++) {
+        pthread_join(ids[i], NULL);
+        g_assert_true(t[i].ok);
+    }
+    /* the pool's threads are parked now; the child has none of them */
+    child = fork();
+    g_assert_cmpint(child, >=, 0);
+    if (child == 0) {
+        team_stress c = {4, 0};
+        team_stress_main(&c);
+        _exit(c.ok ? 0 : 1);
+    }
+    g_assert_cmpint(waitpid(child, &wstatus, 0), ==, child);
+    g_assert_true(WIFEXITED(wstatus));
+    g_assert_cmpint(WEXITSTATUS(wstatus), ==, 0);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1864,6 +1922,7 @@ main(int argc, char **argv)
     g_test_add_func("/nodevice/status/strings", test_status_strings);
     g_test_add_func("/nodevice/team/items", test_team);
     g_test_add_func("/nodevice/team/budget", test_team_budget);
+    g_test_add_func("/nodevice/team/concurrent", test_team_concurrent);
     g_test_add_func("/nodevice/status/names", test_names);
     g_test_add_func("/nodevice/sha256/vectors", test_sha256_vectors);
     g_test_add_func("/nodevice/program/relocate-log", test_relocate_log);

@@ -1454,6 +1454,153 @@ test_ref_fit_recorded(void)
     g_free(im.data);
 }
 
+/* --- the fit on the host's threads: the same bytes on one thread and on four --- */
+
+/* A frame of many lines: n (at most 30) half-planes at random angles through the middle of the
+ * image, a pixel bright when it lies in an odd number of them (so that every line is a step edge
+ * along its whole length, crossing the others), and noise. */
+static image
+many_lines(size_t w, size_t h, int n, uint64_t seed)
+{
+    tu_rng rng;
+    image im = image_new(w, h, w);
+    double c[30], s[30], rho[30]; /* as bright()'s, its cos and sin taken once */
+    tu_rng_init(&rng, seed);
+    for (int i = 0; i < n; i++) {
+        double theta = tu_rng_float(&rng, 0.0f, (float)M_PI);
+        double px = w / 4.0 + tu_rng_float(&rng, 0.0f, w / 2.0f);
+        double py = h / 4.0 + tu_rng_float(&rng, 0.0f, h / 2.0f);
+        c[i] = cos(theta);
+        s[i] = sin(theta);
+        rho[i] = px * c[i] + py * s[i];
+    }
+    for (size_t y = 0; y < h; y++)
+        for (size_t x = 0; x < w; x++) {
+            int odd = 0;
+            for (int i = 0; i < n; i++)
+                odd ^= (double)x * c[i] + (double)y * s[i] < rho[i] - 1e-9;
+            im.data[y * im.stride + x] = (uint8_t)(60 + 120 * odd + (int)tu_rng_below(&rng, 16));
+        }
+    return im;
+}
+
+/* What a run gives: its lines, segments and the threads its fit had. */
+typedef struct threaded {
+    votecl_lines_line lines[MAX_LINES];
+    size_t found, nsegments;
+    votecl_segment *segments; /* g_malloc'd */
+    unsigned fit, walk;       /* the threads of the fit and the segment walk */
+} threaded;
+
+/* A context of the backend (ref, else the running device test's) made with
+ * VOTECL_HOST_THREADS at threads. */
+static votecl_context *
+threads_context(int ref, const char *threads)
+{
+    char *saved = tu_env_set("VOTECL_HOST_THREADS", threads);
+    votecl_context *ctx = ref ? tu_ref_context_new() : tu_device_context_new(NULL);
+    tu_env_restore("VOTECL_HOST_THREADS", saved);
+    return ctx;
+}
+
+/* Runs view (max_lines at most) on a context with threads; 0 on success. */
+static int
+run_threaded(int ref, const char *threads, const votecl_image *view, size_t max_lines, threaded *r)
+{
+    votecl_context *ctx = threads_context(ref, threads);
+    votecl_lines_plan *plan;
+    votecl_lines_params p;
+    const votecl_segment *segments;
+
+    memset(r, 0, sizeof *r);
+    if (ctx == NULL)
+        return -1;
+    votecl_lines_params_init(&p);
+    p.segments = 1;
+    p.max_lines = max_lines;
+    plan = plan_new(ctx, &p, view->width, view->height);
+    g_assert_nonnull(plan);
+    g_assert_cmpint(votecl_lines_run(plan, view, r->lines, MAX_LINES, &r->found), ==, VOTECL_OK);
+    g_assert_cmpint(votecl_lines_plan_segments(plan, &segments, &r->nsegments), ==, VOTECL_OK);
+    r->segments = g_memdup2(segments, r->nsegments * sizeof *segments);
+    votecl__lines_plan_threads(plan, &r->fit, &r->walk);
+    votecl_lines_plan_free(plan);
+    votecl_context_free(ctx);
+    return 0;
+}
+
+/* Whether a and b hold the same bytes in every field. */
+static int
+same_segment(const votecl_segment *a, const votecl_segment *b)
+{
+    double ea[4] = {a->x0, a->y0, a->x1, a->y1}, eb[4] = {b->x0, b->y0, b->x1, b->y1};
+
+    return memcmp(ea, eb, sizeof ea) == 0 && a->line == b->line && a->hits == b->hits;
+}
+
+/* The lines and segments of view on one thread and on four are the same bytes; the fit and
+ * the walk had four threads when view has at least four lines of 1024 steps or more (a claim
+ * each: their grain), else one. */
+static void
+check_threads(int ref, const votecl_image *view, size_t max_lines)
+{
+    threaded *one = g_new(threaded, 1), *four = g_new(threaded, 1);
+    int big = (view->width > view->height ? view->width : view->height) >= 1024;
+
+    if (run_threaded(ref, "1", view, max_lines, one) == 0 &&
+        run_threaded(ref, "4", view, max_lines, four) == 0) {
+        g_test_message("%zux%zu: %zu lines, %zu segments, fit on %u threads, walk on %u",
+                       view->width, view->height, four->found, four->nsegments, four->fit,
+                       four->walk);
+        g_assert_cmpuint(one->fit, ==, 1);
+        g_assert_cmpuint(one->walk, ==, 1);
+        g_assert_cmpuint(four->fit, ==, big && one->found >= 4 ? 4 : 1);
+        g_assert_cmpuint(four->walk, ==, big && MIN(one->found, MAX_LINES) >= 4 ? 4 : 1);
+        g_assert_cmpuint(one->found, ==, four->found);
+        g_assert_cmpuint(one->found, >, 0);
+        g_assert_cmpint(
+            memcmp(one->lines, four->lines, MIN(one->found, MAX_LINES) * sizeof *one->lines), ==,
+            0);
+        g_assert_cmpuint(one->nsegments, ==, four->nsegments);
+        g_assert_cmpuint(one->nsegments, >, 0);
+        for (size_t i = 0; i < one->nsegments; i++) /* each field's bytes (not the padding) */
+            g_assert_true(same_segment(&one->segments[i], &four->segments[i]));
+    }
+    g_free(one->segments);
+    g_free(four->segments);
+    g_free(one);
+    g_free(four);
+}
+
+/* A frame of many lines (1080p on a device; on the reference, whose votes take seconds at
+ * 1080p, 1024 x 288), all of them and the first 12 kept (so the fit runs in batches of the
+ * lines still wanted), and a small frame whose fits stay on one thread. */
+static void
+check_threads_frames(int ref)
+{
+    image big = many_lines(ref ? 1024 : 1920, ref ? 288 : 1080, 30, 31);
+    image small = many_lines(96, 64, 3, 32);
+    votecl_image vb = image_view(&big), vs = image_view(&small);
+
+    check_threads(ref, &vb, 0);
+    check_threads(ref, &vb, 12);
+    check_threads(ref, &vs, 0);
+    g_free(big.data);
+    g_free(small.data);
+}
+
+static void
+test_ref_threads(void)
+{
+    check_threads_frames(1);
+}
+
+static void
+test_opencl_threads(void)
+{
+    check_threads_frames(0);
+}
+
 static const tu_test tests[] = {
     {TU_PATH, "/ref/pclines/keys", {test_ref_keys}},
     {TU_PATH, "/ref/pclines/axes", {test_ref_axes}},
@@ -1466,6 +1613,7 @@ static const tu_test tests[] = {
     {TU_PATH, "/ref/pclines/truth", {test_ref_truth}},
     {TU_PATH, "/ref/pclines/fit-recorded", {test_ref_fit_recorded}},
     {TU_PATH, "/ref/pclines/edge-bits", {test_ref_edge_bits}},
+    {TU_PATH, "/ref/pclines/threads", {test_ref_threads}},
     {TU_DEVICE, "pclines/equal-image", {test_opencl_equal_image}},
     {TU_DEVICE, "pclines/equal-edges", {test_opencl_equal_edges}},
     {TU_DEVICE, "pclines/colour", {test_opencl_colour}},
@@ -1480,6 +1628,7 @@ static const tu_test tests[] = {
     {TU_DEVICE, "pclines/truth", {test_opencl_truth}},
     {TU_DEVICE, "pclines/tiles", {test_opencl_tiles}},
     {TU_DEVICE, "pclines/shapes", {test_opencl_shapes}},
+    {TU_DEVICE, "pclines/threads", {test_opencl_threads}},
     {TU_DEVICE, "auto/pclines/any-size", {test_opencl_any_size}},
 };
 

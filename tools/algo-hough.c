@@ -50,7 +50,7 @@ demo_hough(tool_demo *d, const tool_demo_image *im)
     params.max_lines = 10;
     params.segments = 1;    /* the lines are drawn where they lie, */
     params.min_length = 10; /* not as dots where they cross clutter */
-    if (tool_hough_sobel(&im->gray, 200, &edges, error, sizeof error) < 0) {
+    if (tool_hough_sobel(&im->gray, 200, params.thin_edges, &edges, error, sizeof error) < 0) {
         fprintf(stderr, "votecl demo: %s\n", error);
         goto out;
     }
@@ -278,7 +278,8 @@ bench_hough(tool_bench *b)
 /* --- the descriptor --- */
 
 TOOL_ALGORITHM_ONE(hough, "straight lines of the Sobel edges, 180 angles x 1-pixel rho bins", NULL,
-                   .options = "[--edges sobel|none] [--sobel-threshold S] [--angles A] [--bins B] "
+                   .options = "[--edges sobel|none] [--sobel-threshold S] [--thin-edges 0|1] "
+                              "[--angles A] [--bins B] "
                               "[--threshold T] [--window n] [--edge-threshold E] [--max-lines K]",
                    .args_size = sizeof(hough_case), TOOL_BATCH_HOOKS(hough),
                    .state_free = hough_state_free);

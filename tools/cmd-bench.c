@@ -1072,11 +1072,13 @@ tool_bench_stretch(const tool_image *src, tool_image *dst)
                           x * src->width / dst->width];
 }
 
-/* building.png stretched to the frame size (nearest neighbour), then Sobel edges. */
+/* building.png stretched to the frame size (nearest neighbour), then Sobel edges as
+ * votecl_hough_run_gray() makes them at its defaults (thinned or not by params.thin_edges). */
 int
 tool_bench_edge_frame(tool_bench *b, tool_image *edges)
 {
     tool_image big = {0};
+    votecl_hough_params defaults;
     char error[256];
     int r;
 
@@ -1084,7 +1086,9 @@ tool_bench_edge_frame(tool_bench *b, tool_image *edges)
                                                      VOTECL_DTYPE_U8, error, sizeof error) != 0)
         return -1;
     tool_bench_stretch(&b->building, &big);
-    r = tool_hough_sobel(&big, BENCH_SOBEL_THRESHOLD, edges, error, sizeof error);
+    votecl_hough_params_init(&defaults);
+    r = tool_hough_sobel(&big, BENCH_SOBEL_THRESHOLD, defaults.thin_edges, edges, error,
+                         sizeof error);
     tool_image_free(&big);
     return r;
 }

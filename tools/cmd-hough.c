@@ -57,6 +57,9 @@ hough_usage(FILE *f)
             "                       sobel-host: the same edges on the host, then uploaded;\n"
             "                       none: the image is an edge image\n"
             "  --sobel-threshold S  default %d\n"
+            "  --thin-edges 0|1     1 (default): of the Sobel edges, only the ridges across the\n"
+            "                       edge (Canny's non-maximum suppression); 0: every pixel\n"
+            "                       reaching S\n"
             "  --edge-threshold E   with --edges none: pixels >= E are edges (default 1)\n"
             "  --max-lines K        at most K lines (default %d; 0: all)\n"
             "  --segments           also each line's segments: every run of edge pixels along\n"
@@ -81,27 +84,43 @@ gray_at(const tool_image *g, size_t x, size_t y)
     return g->dtype == VOTECL_DTYPE_U16 ? ((const uint16_t *)row)[x] >> 8 : row[x];
 }
 
-static unsigned
-sobel_magnitude(const tool_image *g, size_t x, size_t y)
-{
-#define P(dx, dy) ((int)gray_at(g, x + (dx), y + (dy)))
-    int gx = P(1, -1) + 2 * P(1, 0) + P(1, 1) - P(-1, -1) - 2 * P(-1, 0) - P(-1, 1);
-    int gy = P(-1, 1) + 2 * P(0, 1) + P(1, 1) - P(-1, -1) - 2 * P(0, -1) - P(1, -1);
-#undef P
-    return (unsigned)sqrt((double)(gx * gx + gy * gy));
-}
-
 int
-tool_hough_sobel(const tool_image *gray, unsigned threshold, tool_image *edges, char *error,
-                 size_t error_size)
+tool_hough_sobel(const tool_image *gray, unsigned threshold, int thin, tool_image *edges,
+                 char *error, size_t error_size)
 {
+    votecl_context_options options;
+    votecl_context *ctx = NULL;
+    tool_image u8 = {0};
+    const tool_image *g = gray;
+    votecl_status st;
+
     if (tool_image_alloc(edges, gray->width, gray->height, 1, VOTECL_DTYPE_U8, error, error_size) <
         0)
         return -1;
-    for (size_t y = 1; y + 1 < gray->height; y++)
-        for (size_t x = 1; x + 1 < gray->width; x++)
-            edges->data[y * edges->stride + x] = sobel_magnitude(gray, x, y) >= threshold ? 255 : 0;
-    return 0;
+    if (gray->dtype == VOTECL_DTYPE_U16) { /* the high byte */
+        if (tool_image_alloc(&u8, gray->width, gray->height, 1, VOTECL_DTYPE_U8, error,
+                             error_size) < 0)
+            return -1;
+        for (size_t y = 0; y < gray->height; y++)
+            for (size_t x = 0; x < gray->width; x++)
+                u8.data[y * u8.stride + x] = (unsigned char)gray_at(gray, x, y);
+        g = &u8;
+    }
+    /* the library's host step (votecl_hough_run_gray()'s edges); a 'ref' context only carries
+     * its message */
+    votecl_context_options_init(&options);
+    options.backend = VOTECL_BACKEND_REF;
+    st = votecl_context_new(&options, &ctx);
+    if (st == VOTECL_OK) {
+        votecl_image view = {g->data, g->width, g->height, g->stride, 1, VOTECL_DTYPE_U8};
+        st = votecl_hough_sobel_edges(ctx, &view, threshold, thin, edges->data, edges->stride);
+    }
+    if (st != VOTECL_OK)
+        snprintf(error, error_size, "Sobel edges: %s",
+                 ctx != NULL ? votecl_context_get_error(ctx) : votecl_status_string(st));
+    votecl_context_free(ctx);
+    tool_image_free(&u8);
+    return st == VOTECL_OK ? 0 : -1;
 }
 
 static void
@@ -213,6 +232,7 @@ static const tool_option_spec hough_param_options[] = {
     TOOL_OPT_NUMBER(votecl_hough_params, peak_window, "--window", 999),
     TOOL_OPT_NUMBER(votecl_hough_params, edge_threshold, "--edge-threshold", 255),
     TOOL_OPT_NUMBER(votecl_hough_params, max_lines, "--max-lines", 1000000),
+    TOOL_OPT_NUMBER(votecl_hough_params, thin_edges, "--thin-edges", 1),
 };
 
 /* The single command's own. */
@@ -323,7 +343,8 @@ load_edges(void *args, tool_image *image)
         goto out;
     if (a->sobel == 2) {
         double t0 = tool_now();
-        if (tool_hough_sobel(&gray, (unsigned)a->sobel_threshold, edges, error, sizeof error) < 0)
+        if (tool_hough_sobel(&gray, (unsigned)a->sobel_threshold, a->params.thin_edges, edges,
+                             error, sizeof error) < 0)
             goto out;
         a->edge_seconds = tool_now() - t0;
     } else if (gray.dtype == VOTECL_DTYPE_U16) { /* the u8 values tool_hough_sobel reads */
@@ -455,8 +476,8 @@ hough_bench(votecl_context *ctx, const votecl_hough_params *params, const tool_i
         st = votecl_hough_plan_new(ctx, params, edges->width, edges->height, &plan);
     if (st == VOTECL_OK && sobel_threshold >= 0) { /* edges is the gray image */
         char error[600];
-        if (tool_hough_sobel(edges, (unsigned)sobel_threshold, &host_edges, error, sizeof error) <
-            0)
+        if (tool_hough_sobel(edges, (unsigned)sobel_threshold, params->thin_edges, &host_edges,
+                             error, sizeof error) < 0)
             st = VOTECL_OUT_OF_HOST_MEMORY;
         else
             edges = &host_edges;
@@ -504,8 +525,10 @@ tool_json_hough_parameters(tool_json *j, int sobel, unsigned long sobel_threshol
                         sobel == 1   ? "sobel"
                         : sobel == 2 ? "sobel-host"
                                      : "none");
-    if (sobel)
+    if (sobel) {
         tool_json_kv_uint(j, "sobel_threshold", sobel_threshold);
+        tool_json_kv_uint(j, "thin_edges", p->thin_edges != 0);
+    }
     tool_json_kv_uint(j, "edge_threshold", p->edge_threshold);
     tool_json_kv_uint(j, "angles", r->angles);
     tool_json_kv_uint(j, "rho_bins", r->nbins);

@@ -27,6 +27,7 @@ typedef struct eval_args {
     int max_gap_set;
     int no_refine;               /* PClines: the cells' lines (params.refine 0), to measure */
     int hough_grid, hough_peaks; /* votecl_hough_grid, votecl_hough_peak_rule */
+    int hough_thick;             /* theta-rho: params.thin_edges 0, to measure */
     int segments;
     int radius_set;
     int use[DET_COUNT];
@@ -67,6 +68,8 @@ eval_lines_usage(FILE *f)
             "  --no-refine     PClines: the cells' lines, without the fit (to measure)\n"
             "  --hough-grid opencv|span  theta-rho rho grid (default span)\n"
             "  --hough-peaks opencv|window  theta-rho peak rule (default window)\n"
+            "  --hough-edges thin|thick  theta-rho Sobel edges thinned across the edge\n"
+            "                  (params.thin_edges, the default) or every pixel over the threshold\n"
             "families:",
             TRUTH_LINES_ANGLE_DEG, TRUTH_LINES_DIST_PX);
 }
@@ -98,7 +101,8 @@ eval_lines_option(void *args, int argc, char **argv, int *i)
     int r;
 
     if ((r = two_words("--hough-grid", "opencv", "span", argc, argv, i, &a->hough_grid)) != 0 ||
-        (r = two_words("--hough-peaks", "opencv", "window", argc, argv, i, &a->hough_peaks)) != 0)
+        (r = two_words("--hough-peaks", "opencv", "window", argc, argv, i, &a->hough_peaks)) != 0 ||
+        (r = two_words("--hough-edges", "thick", "thin", argc, argv, i, &a->hough_thick)) != 0)
         return r;
     if ((r = tool_option_value(argc, argv, i, "--detector", &v)) != 0) {
         if (r < 0)
@@ -180,9 +184,6 @@ run_hough(votecl_context *ctx, const eval_args *a, eval_detector *det, const tru
           truth_lines_detection *out, size_t *n)
 {
     votecl_hough_line *lines = calloc(EVAL_LINES_MAX, sizeof *lines);
-    tool_image gray = {c->pixels, c->width, c->height, c->width, 1, VOTECL_DTYPE_U8};
-    tool_image edges = {0};
-    char error[256];
     size_t found = 0;
     votecl_status st = lines != NULL ? VOTECL_OK : VOTECL_OUT_OF_HOST_MEMORY;
 
@@ -193,6 +194,7 @@ run_hough(votecl_context *ctx, const eval_args *a, eval_detector *det, const tru
             p.peak_window = (unsigned)a->window;
         p.rho_grid = a->hough_grid ? VOTECL_HOUGH_GRID_OPENCV : VOTECL_HOUGH_GRID_SPAN;
         p.peak_rule = a->hough_peaks ? VOTECL_HOUGH_PEAKS_OPENCV : VOTECL_HOUGH_PEAKS_WINDOW;
+        p.thin_edges = !a->hough_thick;
         p.segments = a->segments;
         if (a->max_gap_set)
             p.max_gap = (uint32_t)a->max_gap;
@@ -201,19 +203,15 @@ run_hough(votecl_context *ctx, const eval_args *a, eval_detector *det, const tru
         st = votecl_hough_plan_new(ctx, &p, c->width, c->height, &det->hough);
     }
     double t0 = tool_now();
-    if (st == VOTECL_OK &&
-        tool_hough_sobel(&gray, EVAL_LINES_SOBEL, &edges, error, sizeof error) < 0)
-        st = VOTECL_OUT_OF_HOST_MEMORY;
-    if (st == VOTECL_OK) {
-        votecl_image image = {edges.data,   edges.width, edges.height,
-                              edges.stride, 1,           VOTECL_DTYPE_U8};
-        st = votecl_hough_run(det->hough, &image, lines, EVAL_LINES_MAX, &found, NULL);
+    if (st == VOTECL_OK) { /* votecl hough's edge step: the library's Sobel rule */
+        votecl_image image = {c->pixels, c->width, c->height, c->width, 1, VOTECL_DTYPE_U8};
+        st = votecl_hough_run_gray(det->hough, &image, EVAL_LINES_SOBEL, lines, EVAL_LINES_MAX,
+                                   &found, NULL);
     }
     det->seconds += tool_now() - t0;
     *n = found < EVAL_LINES_MAX ? found : EVAL_LINES_MAX;
     for (size_t k = 0; st == VOTECL_OK && k < *n; k++)
         out[k] = EVAL_DETECTION(lines[k]);
-    tool_image_free(&edges);
     free(lines);
     return st;
 }

@@ -297,12 +297,14 @@ votecl_status tool_hough_compute(votecl_context *context, const votecl_hough_par
                                  const tool_image *edges, tool_hough_result *r);
 void tool_hough_result_free(tool_hough_result *r);
 /* The theta-rho parameters votecl hough and its batch case both take (--bins, --threshold,
- * --window, --edge-threshold, --max-lines), as a tool_option_fn. */
+ * --window, --edge-threshold, --max-lines, --thin-edges), as a tool_option_fn. */
 int tool_hough_param_option(votecl_hough_params *params, int argc, char **argv, int *i);
 /* A u8 edge image: 255 where the Sobel magnitude of gray (u8 or u16, taken as its high byte)
- * reaches threshold, else 0 (the one-pixel border is 0). edges: caller-owned output. */
-int tool_hough_sobel(const tool_image *gray, unsigned threshold, tool_image *edges, char *error,
-                     size_t error_size);
+ * reaches threshold and, with thin, is a ridge across the edge, else 0 (the one-pixel border
+ * is 0): votecl_hough_sobel_edges(), the edges of votecl_hough_run_gray(). edges:
+ * caller-owned output. */
+int tool_hough_sobel(const tool_image *gray, unsigned threshold, int thin, tool_image *edges,
+                     char *error, size_t error_size);
 /* An RGB copy of image, dimmed, with the lines drawn and numbered from 1 (where a line has its
  * longest segment, along it, else across the image). out: caller-owned output. */
 int tool_hough_annotate(const tool_image *image, const votecl_hough_line *lines, size_t n,

@@ -113,6 +113,12 @@ typedef struct votecl_hough_params {
                                    not reported (default 3); 0: keep every peak */
     votecl_hough_grid rho_grid; /**< default VOTECL_HOUGH_GRID_SPAN */
     votecl_hough_peak_rule peak_rule; /**< default VOTECL_HOUGH_PEAKS_WINDOW */
+    int thin_edges; /**< votecl_hough_run_gray() only: nonzero (default 1) keeps an
+                       edge pixel only where its Sobel magnitude is a maximum across
+                       the edge (Canny's non-maximum suppression: see
+                       votecl_hough_run_gray()), so a thick ridge votes once per
+                       line; 0 votes every pixel at or above the threshold (the
+                       default until 2026-11-27) */
 } votecl_hough_params;
 
 /** Sets the defaults above. */
@@ -174,12 +180,21 @@ VOTECL_API votecl_status votecl_hough_run(votecl_hough_plan *plan, const votecl_
 /** As votecl_hough_run() from a gray image (u8, one channel, the plan's size, any stride;
  * borrowed): its edges are the pixels whose Euclidean 3x3 Sobel magnitude
  * floor(sqrt(gx^2 + gy^2)) reaches sobel_threshold (255, else 0; the one-pixel border 0), and
- * those are voted. On a device the image is uploaded once, the edges and the vote stay on the
- * device and only the peak candidates (the local maxima above the peak threshold) come back;
- * the lines equal the 'ref' backend's exactly. The accumulator
- * (votecl_hough_plan_accumulator()) is read back only when asked for; with params.segments
- * the edge image is read back too. stats: kept = edge pixels. Returns as votecl_hough_run()
- * (no binary-image check: the edges are binary by construction). */
+ * those are voted. With params.thin_edges (the default), an edge must also be a ridge of
+ * m = gx^2 + gy^2 across the edge, as in Canny's non-maximum suppression: with
+ * a = |gx|, b = |gy|, the neighbours compared are left and right when
+ * 100000 b <= 41421 a (tan 22.5 degrees), above and below when 100000 b >= 241421 a
+ * (tan 67.5), else the diagonal pair (x - 1, y - 1), (x + 1, y + 1) when gx and gy have the
+ * same sign, (x + 1, y - 1), (x - 1, y + 1) otherwise; m must exceed the first neighbour's
+ * (the one above, or to the left in a row) and be at least the second's, a neighbour on the
+ * border or outside the image counting 0. So of two equal magnitudes side by side one is
+ * kept, and a ridge two or three pixels thick votes one pixel per line. On a device the image
+ * is uploaded once, the edges and the vote stay on the device and only the peak candidates
+ * (the local maxima above the peak threshold) come back; the lines equal the 'ref' backend's
+ * exactly. The accumulator (votecl_hough_plan_accumulator()) is read back only when asked
+ * for; with params.segments the edge image is read back too. stats: kept = edge pixels.
+ * Returns as votecl_hough_run() (no binary-image check: the edges are binary by
+ * construction). */
 VOTECL_API votecl_status votecl_hough_run_gray(votecl_hough_plan *plan, const votecl_image *image,
                                                unsigned sobel_threshold, votecl_hough_line *lines,
                                                size_t capacity, size_t *found,
@@ -250,6 +265,17 @@ VOTECL_API votecl_status votecl_hough_plan_describe(const votecl_hough_plan *pla
 VOTECL_API votecl_status votecl_hough_edges(votecl_context *context, const votecl_image *image,
                                             unsigned low, unsigned high, uint8_t *edges,
                                             size_t edges_stride);
+
+/** The edge image votecl_hough_run_gray() votes, on the host: 255 where the Euclidean 3x3
+ * Sobel magnitude of image (u8, one channel, borrowed) reaches threshold and, with thin
+ * nonzero, is a ridge across the edge (the rule of votecl_hough_run_gray() under
+ * params.thin_edges), 0 elsewhere and on the one-pixel border. edges: caller-owned,
+ * image.height rows of image.width bytes, edges_stride apart. context: for the error
+ * message. Returns VOTECL_INVALID_ARGUMENT naming the field (a side above
+ * VOTECL_HOUGH_MAX_SIDE), VOTECL_OUT_OF_HOST_MEMORY. */
+VOTECL_API votecl_status votecl_hough_sobel_edges(votecl_context *context,
+                                                  const votecl_image *image, unsigned threshold,
+                                                  int thin, uint8_t *edges, size_t edges_stride);
 
 #ifdef __cplusplus
 }

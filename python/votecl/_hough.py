@@ -48,8 +48,9 @@ class Hough(Plan):
 
     def run_gray(self, image: Any, sobel_threshold: int) -> Records:
         """Lines of a uint8 gray image of the plan's size (votecl_hough_run_gray): its edges
-        (3x3 Sobel magnitude ``|gx| + |gy|`` above sobel_threshold) are found and voted on the
-        device; HoughLine records as __call__ returns, the figures in .stats."""
+        (the Euclidean 3x3 Sobel magnitude reaching sobel_threshold, thinned across the edge
+        unless the plan has ``thin_edges=0``) are found and voted on the device; HoughLine
+        records as __call__ returns, the figures in .stats."""
         view, keep = image_view(image)
         return _collect_voted(self, fn.hough_run_gray, view, S.votecl_hough_line, "HoughLine",
                               sobel_threshold)

@@ -150,6 +150,8 @@ FUNCTIONS: Dict[str, Tuple[Any, List[Any]]] = {
     "votecl_hough_plan_describe": (c_int, [c_void_p, c_size_t, P(S.votecl_vote_plan_info)]),
     "votecl_hough_edges": (c_int, [c_void_p, P(S.votecl_image), c_uint, c_uint, P(c_uint8),
                                    c_size_t]),
+    "votecl_hough_sobel_edges": (c_int, [c_void_p, P(S.votecl_image), c_uint, c_int, P(c_uint8),
+                                         c_size_t]),
     # votecl-image.h
     "votecl_dtype_size": (c_size_t, [c_int]),
     "votecl_dtype_name": (c_char_p, [c_int]),

@@ -326,6 +326,7 @@ class votecl_hough_params(ctypes.Structure):
         ("merge_distance", ctypes.c_double),
         ("rho_grid", ctypes.c_int),
         ("peak_rule", ctypes.c_int),
+        ("thin_edges", ctypes.c_int),
     ]
 
 

@@ -122,6 +122,7 @@ static const field hough[] = {
     FIELD(votecl_hough_params, merge_distance, F_DOUBLE),
     FIELD(votecl_hough_params, rho_grid, F_INT),
     FIELD(votecl_hough_params, peak_rule, F_INT),
+    FIELD(votecl_hough_params, thin_edges, F_INT),
 };
 const fields hough_fields = {hough, sizeof hough / sizeof hough[0]};
 
