@@ -588,9 +588,10 @@ refine_range(void *user, size_t begin, size_t end, unsigned worker)
 }
 
 /* Template points a claim of the refinement's team looks up at least (a pose's first count
- * looks each up once, most stop early; about 0.1 ms on one core): Ballard's few poses and a
- * small template stay on the caller's thread. */
-#define GHT_REFINE_CLAIM 16384u
+ * looks each up once, most stop early: 0.15 ms on one core for the sample pair's Hough poses,
+ * 25 claims; poses that refine take a few times more): Ballard's few poses and a small
+ * template stay on the caller's thread. */
+#define GHT_REFINE_CLAIM 8192u
 
 /* Every pose refined (refine_pose) on the host's threads, each pose by one worker: the same
  * confidences for any threads. A pose whose confidence before refinement is below

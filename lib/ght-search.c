@@ -127,9 +127,9 @@ correlate_columns(void *user, size_t begin, size_t end, unsigned worker)
     return VOTECL_OK;
 }
 
-/* Word operations a claim of the rotation search's team does at least (about 0.1 ms on one
- * core): smoothing 8 a key, correlating L a template key. */
-#define GHT_CORR_CLAIM ((uint64_t)1 << 18)
+/* Word operations a claim of the rotation search's team does at least (about 0.07 ms on one
+ * core; 22 claims on the sample pair): smoothing 8 a key, correlating L a template key. */
+#define GHT_CORR_CLAIM ((uint64_t)1 << 16)
 
 /* Alpha columns a claim of the rotation search's team: GHT_CORR_CLAIM operations at the
  * columns' mean (nt: the template's non-empty keys). */
@@ -660,10 +660,10 @@ lap(votecl__ght_search_stats *st, int slot, double *t0)
     *t0 = now;
 }
 
-/* Matches a claim of the fits' team holds at least (about 0.1 ms of fitting on one core, a
- * few times a helper's start): a search with fewer matches in all fits on the caller's
- * thread alone. */
-#define GHT_FIT_CLAIM 2048u
+/* Matches a claim of the fits' team holds at least (about 0.2 ms of fitting on one core, a
+ * few times a helper's start; 35 claims on the sample pair, for 16 cores): a search with
+ * fewer matches in all fits on the caller's thread alone. */
+#define GHT_FIT_CLAIM 1024u
 
 /* What the fits' team shares: each kept maximum's fit goes to its own slot of poses, each
  * worker grows its own scratch. */
