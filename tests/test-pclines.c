@@ -1544,7 +1544,7 @@ same_segment(const votecl_segment *a, const votecl_segment *b)
 static void
 check_threads(int ref, const votecl_image *view, size_t max_lines)
 {
-    threaded *one = g_new(threaded, 1), *four = g_new(threaded, 1);
+    threaded *one = g_new0(threaded, 1), *four = g_new0(threaded, 1); /* no segments when skipped */
     int big = (view->width > view->height ? view->width : view->height) >= 1024;
 
     if (run_threaded(ref, "1", view, max_lines, one) == 0 &&
