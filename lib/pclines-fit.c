@@ -124,24 +124,6 @@ votecl__pclines_fit_weight(const int64_t *p, int32_t gx, int32_t gy, int list)
     return (uint32_t)(w < FIT_W_MAX ? w : FIT_W_MAX);
 }
 
-void
-votecl__pclines_fit_add(const votecl__pclines_desc *desc, const int64_t *p, int64_t x, int64_t y,
-                        uint64_t w, uint64_t m[VOTECL__PCLINES_FIT_MOMENTS])
-{
-    int64_t d = p[7] * x + p[8] * y - p[9];
-    uint64_t rx = (uint64_t)(x - desc->width / 2), ry = (uint64_t)(y - desc->height / 2);
-
-    if (d < -p[10] || d > p[10])
-        return;
-    m[0] += 1;
-    m[1] += w;
-    m[2] += w * rx;
-    m[3] += w * ry;
-    m[4] += w * rx * rx;
-    m[5] += w * rx * ry;
-    m[6] += w * ry * ry;
-}
-
 int
 votecl__pclines_fit_solve(const votecl__pclines_desc *desc,
                           const uint64_t m[VOTECL__PCLINES_FIT_MOMENTS], votecl__segment_line *line)

@@ -205,9 +205,27 @@ int votecl__pclines_fit_span(const int64_t *p, int64_t a, int64_t *lo, int64_t *
  * most 65535), a listed edge's 1 (also when its gradient is (0, 0): none given). */
 uint32_t votecl__pclines_fit_weight(const int64_t *p, int32_t gx, int32_t gy, int list);
 
-/* Adds pixel (x, y) of weight w to the pass's sums m when it lies within the pass's band. */
-void votecl__pclines_fit_add(const votecl__pclines_desc *desc, const int64_t *p, int64_t x,
-                             int64_t y, uint64_t w, uint64_t m[VOTECL__PCLINES_FIT_MOMENTS]);
+/* Adds pixel (x, y) of weight w to the pass's sums m when it lies within the pass's band
+ * (inline: the host's passes add every gathered pixel). */
+static inline void
+votecl__pclines_fit_add(const votecl__pclines_desc *desc, const int64_t *p, int64_t x, int64_t y,
+                        uint64_t w, uint64_t m[VOTECL__PCLINES_FIT_MOMENTS])
+{
+    int64_t d = p[7] * x + p[8] * y - p[9];
+    uint64_t rx = (uint64_t)(x - desc->width / 2), ry = (uint64_t)(y - desc->height / 2);
+    /* |d| <= band without a branch (the pixels' order makes it unpredictable): a pixel
+     * outside adds 0 */
+    uint64_t in = (uint64_t)(d + p[10]) <= (uint64_t)(2 * p[10]);
+
+    w *= in;
+    m[0] += in;
+    m[1] += w;
+    m[2] += w * rx;
+    m[3] += w * ry;
+    m[4] += w * rx * rx;
+    m[5] += w * rx * ry;
+    m[6] += w * ry * ry;
+}
 
 /* One pass's line from its sums: the weighted principal axis (line keeps its normal's side);
  * 0 when fewer than three pixels or no weight. */

@@ -865,11 +865,11 @@ votecl__pclines_refine(votecl__pclines_edge_map *map, votecl__segment_points *sc
     fit = first;
     for (unsigned k = 0; k < votecl__pclines_fit_passes(); k++) {
         uint64_t m[VOTECL__PCLINES_FIT_MOMENTS] = {0};
-        const double *xyw = scratch->xyw;
+        const int32_t *xyw = scratch->xyw;
         votecl__pclines_fit_pass(&fit, p);
         for (size_t i = 0; i < scratch->n; i++)
-            votecl__pclines_fit_add(desc, p, (int64_t)xyw[3 * i], (int64_t)xyw[3 * i + 1],
-                                    (uint64_t)xyw[3 * i + 2], m);
+            votecl__pclines_fit_add(desc, p, xyw[3 * i], xyw[3 * i + 1], (uint32_t)xyw[3 * i + 2],
+                                    m);
         if (!votecl__pclines_fit_solve(desc, m, &fit))
             return 0;
     }

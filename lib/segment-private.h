@@ -67,23 +67,23 @@ votecl_status votecl__segment_get(const votecl__segment_list *list, const votecl
 
 /* Pixels gathered by the fit (x, y, weight triples; owned, free xyw). */
 typedef struct votecl__segment_points {
-    double *xyw;
+    int32_t *xyw;
     size_t n, room;
 } votecl__segment_points;
 
 /* Makes room in pts for one more pixel; -1 when out of memory. */
 int votecl__segment_grow(votecl__segment_points *pts);
 
-/* Appends pixel (x, y) of weight w to pts; -1 when out of memory. Inline: the fit pushes
- * thousands of pixels a line. */
+/* Appends pixel (x, y) (each below 2^31) of weight w (below 2^31) to pts; -1 when out of
+ * memory. Inline: the fit pushes thousands of pixels a line. */
 static inline int
-votecl__segment_push(votecl__segment_points *pts, long x, long y, double w)
+votecl__segment_push(votecl__segment_points *pts, long x, long y, uint32_t w)
 {
     if (pts->n >= pts->room && votecl__segment_grow(pts) != 0)
         return -1;
-    pts->xyw[3 * pts->n] = (double)x;
-    pts->xyw[3 * pts->n + 1] = (double)y;
-    pts->xyw[3 * pts->n + 2] = w;
+    pts->xyw[3 * pts->n] = (int32_t)x;
+    pts->xyw[3 * pts->n + 1] = (int32_t)y;
+    pts->xyw[3 * pts->n + 2] = (int32_t)w;
     pts->n++;
     return 0;
 }

@@ -179,5 +179,5 @@ votecl__segment_get(const votecl__segment_list *list, const votecl_segment **seg
 int
 votecl__segment_grow(votecl__segment_points *pts)
 {
-    return votecl__grow((void **)&pts->xyw, &pts->room, pts->n + 1, 3 * sizeof(double), 256);
+    return votecl__grow((void **)&pts->xyw, &pts->room, pts->n + 1, 3 * sizeof(int32_t), 256);
 }
