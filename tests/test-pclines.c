@@ -812,6 +812,9 @@ compare_results(const result *dev, const result *ref)
         g_assert_cmpuint(dev->lines[k].column, ==, ref->lines[k].column);
         g_assert_cmpuint(dev->lines[k].row, ==, ref->lines[k].row);
         g_assert_cmpuint(dev->lines[k].votes, ==, ref->lines[k].votes);
+        /* the fitted line too, bit for bit: the device's fit (the GPU shape's sums) or the
+         * host's follow the same integer rules */
+        g_assert_cmpint(memcmp(&dev->lines[k], &ref->lines[k], sizeof dev->lines[k]), ==, 0);
     }
 }
 
@@ -1402,6 +1405,47 @@ check_recorded(const votecl_lines_line *l, size_t found, const double *want, siz
     }
 }
 
+/* The fit's integer helpers (lib/pclines-fit.c, which cl/pclines.cl repeats): floor division
+ * of either sign, the exact integer square root up to the largest f32 gradient's 2^41, and a
+ * step's span, which must hold exactly the pixels within the gathering line's reach. */
+static void
+test_ref_fit_integers(void)
+{
+    GRand *rng = g_rand_new_with_seed(11);
+    const votecl__pclines_desc desc = {.width = 301, .height = 517};
+
+    for (int i = 0; i < 20000; i++) {
+        int64_t a =
+            (int64_t)g_rand_int_range(rng, -2000000, 2000000) * g_rand_int_range(rng, 1, 70000);
+        int64_t b = g_rand_int_range(rng, 1, 2000000) * (g_rand_boolean(rng) ? 1 : -1);
+        int64_t q = votecl__pclines_fit_floor_div(a, b);
+        g_assert_cmpint(q, ==, (int64_t)floorl((long double)a / (long double)b));
+        uint64_t m = i < 4096 ? (uint64_t)(i + 1) * (uint64_t)(i + 1) + (uint64_t)(i % 3) - 1u
+                              : ((uint64_t)g_rand_int(rng) << 10 ^ g_rand_int(rng)) % (1ull << 42);
+        uint64_t r = votecl__pclines_fit_isqrt(m);
+        g_assert_true(r * r <= m && (r + 1) * (r + 1) > m);
+    }
+    for (int i = 0; i < 300; i++) {
+        double theta = g_rand_double_range(rng, 0, 2 * G_PI),
+               rho = g_rand_double_range(rng, -50, 600);
+        votecl_lines_line l = {.a = cos(theta), .b = sin(theta), .c = -rho};
+        votecl__segment_line first;
+        int64_t p[VOTECL__PCLINES_FIT_WORDS];
+        votecl__pclines_fit_first(&desc, &l, &first, p);
+        for (int64_t step = p[12]; step <= p[13]; step++) {
+            int64_t lo = 0, hi = -1, across = p[11] ? desc.height : desc.width;
+            int any = votecl__pclines_fit_span(p, step, &lo, &hi);
+            for (int64_t c = 0; c < across; c++) {
+                int64_t x = p[11] ? step : c, y = p[11] ? c : step;
+                int64_t d = p[0] * x + p[1] * y - p[2];
+                int within = d >= -p[3] && d <= p[3] && c >= 1 && c <= across - 2;
+                g_assert_cmpint(within, ==, any && c >= lo && c <= hi);
+            }
+        }
+    }
+    g_rand_free(rng);
+}
+
 /* The edge map's vector edge test (SSE2 where the host has it) equals the scalar one on
  * random rows, rows of only 0 and 255 (the largest gradients) and the thresholds' ends. */
 static void
@@ -1620,6 +1664,7 @@ static const tu_test tests[] = {
     {TU_PATH, "/ref/pclines/truth", {test_ref_truth}},
     {TU_PATH, "/ref/pclines/fit-recorded", {test_ref_fit_recorded}},
     {TU_PATH, "/ref/pclines/edge-bits", {test_ref_edge_bits}},
+    {TU_PATH, "/ref/pclines/fit-integers", {test_ref_fit_integers}},
     {TU_PATH, "/ref/pclines/threads", {test_ref_threads}},
     {TU_DEVICE, "pclines/equal-image", {test_opencl_equal_image}},
     {TU_DEVICE, "pclines/equal-edges", {test_opencl_equal_edges}},
