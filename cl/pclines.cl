@@ -771,6 +771,9 @@ pclines_accumulate_rows(GLOBAL const uint *restrict sorted, GLOBAL const uint *r
 
 #define PCL_FIT_WG 128
 #define PCL_FIT_SUMS 7
+#ifndef PCL_FIT_GROUPS
+#define PCL_FIT_GROUPS 16
+#endif
 
 /* floor(a / b), b != 0 (votecl__pclines_fit_floor_div). */
 INLINE long
@@ -851,35 +854,40 @@ pcl_fit_reduce(LOCAL_PTR ulong *tmp, uint lid, const ulong *sums, GLOBAL ulong *
         out[lid] = 0;
 }
 
-/* One group a line (its 16 words in params, its 8 sums in moments): the work-items take the
- * steps along the major axis in turn, each the span of pixels across its step that lies
- * within the gathering line's reach (votecl__pclines_fit_span), and count the edges (the
- * vote's 3 x 3 Sobel test) along the normal within the pass's band. */
+/* PCL_FIT_GROUPS groups a line (its 16 words in params; group g's 8 sums in moments at
+ * (line * PCL_FIT_GROUPS + g) * 8, which the host adds): the line's work-items take its
+ * pixel slots in turn, PCL_FIT_SPAN slots a step along the major axis, the slot o of step a
+ * being pixel lo + o of the step's span (votecl__pclines_fit_span: at most 15 pixels, as the
+ * minor axis's coefficient is at least 2^20 / sqrt(2)); they count the edges (the vote's
+ * 3 x 3 Sobel test) along the normal within the pass's band. A pixel a work-item, rather
+ * than a step: the loads of many pixels in flight at once. */
+#define PCL_FIT_SPAN 16
 #define PCL_FIT_KERNEL(SUFFIX, T, GRAD)                                                            \
     KERNEL __attribute__((reqd_work_group_size(PCL_FIT_WG, 1, 1))) void pclines_fit_##SUFFIX(     \
         GLOBAL const T *restrict img, GLOBAL const long *restrict params,                          \
         GLOBAL ulong *restrict moments)                                                            \
     {                                                                                              \
         LOCAL ulong tmp[PCL_FIT_SUMS * PCL_FIT_WG];                                                \
-        const uint lid = get_local_id(0);                                                          \
-        GLOBAL const long *p = params + (size_t)get_group_id(0) * 16;                              \
+        const uint lid = get_local_id(0), line = get_group_id(0) / PCL_FIT_GROUPS;                 \
+        const long first = (long)(get_group_id(0) % PCL_FIT_GROUPS) * PCL_FIT_WG + lid;            \
+        GLOBAL const long *p = params + (size_t)line * 16;                                         \
         ulong sums[PCL_FIT_SUMS] = {0, 0, 0, 0, 0, 0, 0};                                          \
         const int major = p[11] != 0;                                                              \
         const long qm = major ? p[0] : p[1], qs = major ? p[1] : p[0], qn = qs < 0 ? -qs : qs;     \
-        for (long a = p[12] + (long)lid; p[14] != 0 && a <= p[13]; a += PCL_FIT_WG) {              \
-            long t = qs < 0 ? qm * a - p[2] : p[2] - qm * a;                                       \
+        const long slots = p[14] != 0 && p[13] >= p[12] ? (p[13] - p[12] + 1) * PCL_FIT_SPAN : 0;  \
+        for (long k = first; k < slots; k += (long)PCL_FIT_GROUPS * PCL_FIT_WG) {                  \
+            long a = p[12] + k / PCL_FIT_SPAN, t = qs < 0 ? qm * a - p[2] : p[2] - qm * a;         \
             long lo = -pcl_floor_div(p[3] - t, qn), hi = pcl_floor_div(t + p[3], qn);              \
-            lo = lo < 1 ? 1 : lo;                                                                  \
-            hi = hi > p[15] ? p[15] : hi;                                                          \
-            for (long b = lo; b <= hi; b++) {                                                      \
-                long x = major ? a : b, y = major ? b : a;                                         \
-                GLOBAL const T *r1 = img + (size_t)y * PCL_W, *r0 = r1 - PCL_W, *r2 = r1 + PCL_W;  \
-                int gx = GRAD(SOBEL3_GX(r0, r1, r2, x)), gy = GRAD(SOBEL3_GY(r0, r1, r2, x));      \
-                long m2 = (long)gx * gx + (long)gy * gy;                                           \
-                ulong w = m2 < PCL_EDGE_T2 ? 0 : pcl_fit_weight(p, gx, gy, m2);                    \
-                if (w != 0)                                                                        \
-                    pcl_fit_add(p, x, y, w, sums);                                                 \
-            }                                                                                      \
+            long b = (lo < 1 ? 1 : lo) + k % PCL_FIT_SPAN;                                         \
+            if (b > hi || b > p[15])                                                               \
+                continue;                                                                          \
+            long x = major ? a : b, y = major ? b : a;                                             \
+            GLOBAL const T *r1 = img + (size_t)y * PCL_W, *r0 = r1 - PCL_W, *r2 = r1 + PCL_W;      \
+            int gx = GRAD(SOBEL3_GX(r0, r1, r2, x)), gy = GRAD(SOBEL3_GY(r0, r1, r2, x));          \
+            long m2 = (long)gx * gx + (long)gy * gy;                                               \
+            ulong w = m2 < PCL_EDGE_T2 ? 0 : pcl_fit_weight(p, gx, gy, m2);                        \
+            if (w != 0)                                                                            \
+                pcl_fit_add(p, x, y, w, sums);                                                     \
         }                                                                                          \
         pcl_fit_reduce(tmp, lid, sums, moments + (size_t)get_group_id(0) * 8);                     \
     }

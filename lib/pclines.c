@@ -30,8 +30,11 @@
 #define PCLINES_READ_AHEAD 1024u
 /* GPU shape: the words before the maxima in their buffer: the maxima's count, the edges'. */
 #define PCLINES_HEAD_WORDS 4u
-/* GPU shape: the work-items that sum one line's pass (cl/pclines.cl's PCL_FIT_WG). */
+/* GPU shape: a fit's pass sums each line's pixels in PCLINES_FIT_GROUPS groups of
+ * PCLINES_FIT_WG work-items (cl/pclines.cl's PCL_FIT_*; a pixel a work-item, groups enough
+ * for a GPU's cores from a frame's few dozen lines), their sums added on the host. */
 #define PCLINES_FIT_WG 128u
+#define PCLINES_FIT_GROUPS 16u
 
 enum {
     K_COUNT_U8,
@@ -329,6 +332,7 @@ plan_defines(const votecl_lines_plan *plan, char defs[][64])
     snprintf(defs[n++], 64, "PCL_KERNEL=%u", d->kernel);
     snprintf(defs[n++], 64, "PCL_EDGE_T2=%lldL", (long long)d->edge_t2);
     snprintf(defs[n++], 64, "PCL_FUSED_SCAN=1");
+    snprintf(defs[n++], 64, "PCL_FIT_GROUPS=%u", PCLINES_FIT_GROUPS);
     return n;
 }
 
@@ -836,12 +840,13 @@ device_run_edges(votecl_lines_plan *plan, const votecl_lines_edge *edges, size_t
 
 /* --- the fit on the device (GPU shape) --- */
 
-/* One pass of n lines: their words up, every line's sums in a group of PCLINES_FIT_WG, the
- * sums back (the pass's only wait). */
+/* One pass of n lines: their words up, each line's sums in PCLINES_FIT_GROUPS groups, the
+ * groups' sums back (the pass's only wait; part: room for them) and added into m. */
 static votecl_status
-device_fit_pass(votecl_lines_plan *plan, const int64_t *p, uint64_t *m, size_t n)
+device_fit_pass(votecl_lines_plan *plan, const int64_t *p, uint64_t *part, uint64_t *m, size_t n)
 {
-    size_t local = PCLINES_FIT_WG, global = n * local;
+    size_t local = PCLINES_FIT_WG, global = n * PCLINES_FIT_GROUPS * local;
+    size_t words = VOTECL__PCLINES_FIT_MOMENTS;
     int k = plan->fit_dtype == VOTECL_DTYPE_U8 ? K_FIT_U8 : K_FIT_F32;
     votecl_status status =
         votecl_buffer_write(plan->fit_params, 0, p, n * VOTECL__PCLINES_FIT_WORDS * 8);
@@ -853,7 +858,13 @@ device_fit_pass(votecl_lines_plan *plan, const int64_t *p, uint64_t *m, size_t n
                                                 VOTECL__ARG_BUF(plan->fit_moments)},
                                 3);
     if (status == VOTECL_OK)
-        status = votecl_buffer_read(plan->fit_moments, 0, m, n * VOTECL__PCLINES_FIT_MOMENTS * 8);
+        status = votecl_buffer_read(plan->fit_moments, 0, part, n * PCLINES_FIT_GROUPS * words * 8);
+    for (size_t i = 0; i < n && status == VOTECL_OK; i++)
+        for (size_t j = 0; j < words; j++) {
+            m[i * words + j] = 0;
+            for (size_t g = 0; g < PCLINES_FIT_GROUPS; g++) /* modulo 2^64: any order */
+                m[i * words + j] += part[(i * PCLINES_FIT_GROUPS + g) * words + j];
+        }
     return status;
 }
 
@@ -866,7 +877,8 @@ device_fit(void *user, votecl_lines_line *lines, size_t n)
     votecl_lines_plan *plan = user;
     votecl_context *ctx = plan->context;
     int64_t *p = votecl__calloc(n, VOTECL__PCLINES_FIT_WORDS * sizeof *p);
-    uint64_t *m = votecl__calloc(n, VOTECL__PCLINES_FIT_MOMENTS * sizeof *m);
+    uint64_t *m =
+        votecl__calloc(n * (1 + PCLINES_FIT_GROUPS), VOTECL__PCLINES_FIT_MOMENTS * sizeof *m);
     votecl__segment_line *first = votecl__calloc(n, 2 * sizeof *first), *fit = first + n;
     votecl_status status = VOTECL_OK;
 
@@ -875,8 +887,9 @@ device_fit(void *user, votecl_lines_line *lines, size_t n)
     if (status == VOTECL_OK &&
         ((status = votecl__buffer_ensure(ctx, &plan->fit_params,
                                          n * VOTECL__PCLINES_FIT_WORDS * 8)) != VOTECL_OK ||
-         (status = votecl__buffer_ensure(ctx, &plan->fit_moments,
-                                         n * VOTECL__PCLINES_FIT_MOMENTS * 8)) != VOTECL_OK))
+         (status = votecl__buffer_ensure(
+              ctx, &plan->fit_moments, n * PCLINES_FIT_GROUPS * VOTECL__PCLINES_FIT_MOMENTS * 8)) !=
+             VOTECL_OK))
         status = votecl__fail(ctx, status, "no device memory for the lines' fit");
     for (size_t i = 0; i < n && status == VOTECL_OK; i++) {
         votecl__pclines_fit_first(&plan->desc, &lines[i], &first[i],
@@ -886,7 +899,7 @@ device_fit(void *user, votecl_lines_line *lines, size_t n)
     for (unsigned k = 0; k < votecl__pclines_fit_passes() && status == VOTECL_OK; k++) {
         for (size_t i = 0; i < n; i++)
             votecl__pclines_fit_pass(&fit[i], p + i * VOTECL__PCLINES_FIT_WORDS);
-        status = device_fit_pass(plan, p, m, n);
+        status = device_fit_pass(plan, p, m + n * VOTECL__PCLINES_FIT_MOMENTS, m, n);
         for (size_t i = 0; i < n && status == VOTECL_OK; i++) {
             int64_t *live = &p[i * VOTECL__PCLINES_FIT_WORDS + 14];
             if (*live && !votecl__pclines_fit_solve(&plan->desc,
