@@ -775,12 +775,18 @@ pclines_accumulate_rows(GLOBAL const uint *restrict sorted, GLOBAL const uint *r
 #define PCL_FIT_GROUPS 16
 #endif
 
-/* floor(a / b), b != 0 (votecl__pclines_fit_floor_div). */
+/* floor(a / b) for 0 < b < 2^24 and |a| < 2^40 (votecl__pclines_fit_floor_div's value): the
+ * float quotient, within a few of the floor, corrected exactly (a 64-bit division is a long
+ * software routine on GPUs, and each pixel slot takes two). */
 INLINE long
 pcl_floor_div(long a, long b)
 {
-    long q = a / b;
-    return q - (long)(a % b != 0 && (a < 0) != (b < 0));
+    long q = (long)floor((float)a / (float)b);
+    while (q * b > a)
+        q--;
+    while ((q + 1) * b <= a)
+        q++;
+    return q;
 }
 
 /* floor(sqrt(m)) exactly: the float root corrected (votecl__pclines_fit_isqrt). */
