@@ -764,3 +764,140 @@ pclines_accumulate_rows(GLOBAL const uint *restrict sorted, GLOBAL const uint *r
     }
 }
 #endif
+
+#ifndef PCL_SIZE_ARGS
+/* --- the GPU shape's line fit: one pass's sums of each line (lib/pclines-fit.c's integer
+ * rules, operation for operation; the host solves each pass from them) --- */
+
+#define PCL_FIT_WG 128
+#define PCL_FIT_SUMS 7
+#ifndef PCL_FIT_GROUPS
+#define PCL_FIT_GROUPS 16
+#endif
+
+/* floor(a / b) for 0 < b < 2^24 and |a| < 2^40 (votecl__pclines_fit_floor_div's value): the
+ * float quotient, within a few of the floor, corrected exactly (a 64-bit division is a long
+ * software routine on GPUs, and each pixel slot takes two). */
+INLINE long
+pcl_floor_div(long a, long b)
+{
+    long q = (long)floor((float)a / (float)b);
+    while (q * b > a)
+        q--;
+    while ((q + 1) * b <= a)
+        q++;
+    return q;
+}
+
+/* floor(sqrt(m)) exactly: the float root corrected (votecl__pclines_fit_isqrt). */
+INLINE ulong
+pcl_isqrt(ulong m)
+{
+    ulong r = (ulong)sqrt((float)m);
+    while (r > 0 && r * r > m)
+        r--;
+    while ((r + 1) * (r + 1) <= m)
+        r++;
+    return r;
+}
+
+/* The weight of an edge of gradient (gx, gy) and square magnitude m2 for the line of words p
+ * (votecl__pclines_fit_weight for an image): 0 unless along the normal, else the magnitude's
+ * integer part, at most 65535. */
+INLINE ulong
+pcl_fit_weight(GLOBAL const long *restrict p, int gx, int gy, long m2)
+{
+    long ax = gx < 0 ? -(long)gx : (long)gx, ay = gy < 0 ? -(long)gy : (long)gy, x, y;
+    uint s = 0;
+    ulong dot, w;
+
+    while ((ax >> s) >= 16384 || (ay >> s) >= 16384)
+        s++;
+    x = gx < 0 ? -(ax >> s) : ax >> s;
+    y = gy < 0 ? -(ay >> s) : ay >> s;
+    dot = (ulong)(x * p[4] + y * p[5]);
+    if (100 * (dot * dot) < 81 * (ulong)(x * x + y * y) * (ulong)p[6])
+        return 0;
+    w = pcl_isqrt((ulong)m2);
+    return w < 65535 ? w : 65535;
+}
+
+/* Adds pixel (x, y) of weight w to sums when it lies within the pass's band
+ * (votecl__pclines_fit_add): two's complement sums modulo 2^64. */
+INLINE void
+pcl_fit_add(GLOBAL const long *restrict p, long x, long y, ulong w, ulong *sums)
+{
+    long d = p[7] * x + p[8] * y - p[9];
+    ulong rx = (ulong)(x - PCL_W / 2), ry = (ulong)(y - PCL_H / 2);
+
+    if (d < -p[10] || d > p[10])
+        return;
+    sums[0] += 1;
+    sums[1] += w;
+    sums[2] += w * rx;
+    sums[3] += w * ry;
+    sums[4] += w * rx * rx;
+    sums[5] += w * rx * ry;
+    sums[6] += w * ry * ry;
+}
+
+/* The group's sums into out[0..7] (word 7 zero). Every work-item calls it. */
+INLINE void
+pcl_fit_reduce(LOCAL_PTR ulong *tmp, uint lid, const ulong *sums, GLOBAL ulong *restrict out)
+{
+    for (int j = 0; j < PCL_FIT_SUMS; j++)
+        tmp[j * PCL_FIT_WG + lid] = sums[j];
+    LOCAL_BARRIER();
+    for (uint s = PCL_FIT_WG / 2; s > 0; s >>= 1) {
+        if (lid < s)
+            for (int j = 0; j < PCL_FIT_SUMS; j++)
+                tmp[j * PCL_FIT_WG + lid] += tmp[j * PCL_FIT_WG + lid + s];
+        LOCAL_BARRIER();
+    }
+    if (lid < PCL_FIT_SUMS)
+        out[lid] = tmp[lid * PCL_FIT_WG];
+    if (lid == PCL_FIT_SUMS)
+        out[lid] = 0;
+}
+
+/* PCL_FIT_GROUPS groups a line (its 16 words in params; group g's 8 sums in moments at
+ * (line * PCL_FIT_GROUPS + g) * 8, which the host adds): the line's work-items take its
+ * pixel slots in turn, PCL_FIT_SPAN slots a step along the major axis, the slot o of step a
+ * being pixel lo + o of the step's span (votecl__pclines_fit_span: at most 15 pixels, as the
+ * minor axis's coefficient is at least 2^20 / sqrt(2)); they count the edges (the vote's
+ * 3 x 3 Sobel test) along the normal within the pass's band. A pixel a work-item, rather
+ * than a step: the loads of many pixels in flight at once. */
+#define PCL_FIT_SPAN 16
+#define PCL_FIT_KERNEL(SUFFIX, T, GRAD)                                                            \
+    KERNEL __attribute__((reqd_work_group_size(PCL_FIT_WG, 1, 1))) void pclines_fit_##SUFFIX(     \
+        GLOBAL const T *restrict img, GLOBAL const long *restrict params,                          \
+        GLOBAL ulong *restrict moments)                                                            \
+    {                                                                                              \
+        LOCAL ulong tmp[PCL_FIT_SUMS * PCL_FIT_WG];                                                \
+        const uint lid = get_local_id(0), line = get_group_id(0) / PCL_FIT_GROUPS;                 \
+        const long first = (long)(get_group_id(0) % PCL_FIT_GROUPS) * PCL_FIT_WG + lid;            \
+        GLOBAL const long *p = params + (size_t)line * 16;                                         \
+        ulong sums[PCL_FIT_SUMS] = {0, 0, 0, 0, 0, 0, 0};                                          \
+        const int major = p[11] != 0;                                                              \
+        const long qm = major ? p[0] : p[1], qs = major ? p[1] : p[0], qn = qs < 0 ? -qs : qs;     \
+        const long slots = p[14] != 0 && p[13] >= p[12] ? (p[13] - p[12] + 1) * PCL_FIT_SPAN : 0;  \
+        for (long k = first; k < slots; k += (long)PCL_FIT_GROUPS * PCL_FIT_WG) {                  \
+            long a = p[12] + k / PCL_FIT_SPAN, t = qs < 0 ? qm * a - p[2] : p[2] - qm * a;         \
+            long lo = -pcl_floor_div(p[3] - t, qn), hi = pcl_floor_div(t + p[3], qn);              \
+            long b = (lo < 1 ? 1 : lo) + k % PCL_FIT_SPAN;                                         \
+            if (b > hi || b > p[15])                                                               \
+                continue;                                                                          \
+            long x = major ? a : b, y = major ? b : a;                                             \
+            GLOBAL const T *r1 = img + (size_t)y * PCL_W, *r0 = r1 - PCL_W, *r2 = r1 + PCL_W;      \
+            int gx = GRAD(SOBEL3_GX(r0, r1, r2, x)), gy = GRAD(SOBEL3_GY(r0, r1, r2, x));          \
+            long m2 = (long)gx * gx + (long)gy * gy;                                               \
+            ulong w = m2 < PCL_EDGE_T2 ? 0 : pcl_fit_weight(p, gx, gy, m2);                        \
+            if (w != 0)                                                                            \
+                pcl_fit_add(p, x, y, w, sums);                                                     \
+        }                                                                                          \
+        pcl_fit_reduce(tmp, lid, sums, moments + (size_t)get_group_id(0) * 8);                     \
+    }
+
+PCL_FIT_KERNEL(u8, uchar, PCL_U8_GRAD)
+PCL_FIT_KERNEL(f32, float, PCL_F32_GRAD)
+#endif

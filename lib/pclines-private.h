@@ -136,11 +136,14 @@ votecl_status votecl__pclines_edge_map_init(votecl__pclines_edge_map *map,
 /* Frees what map owns. */
 void votecl__pclines_edge_map_free(votecl__pclines_edge_map *map);
 
+typedef struct votecl__pclines_fitter votecl__pclines_fitter; /* below */
+
 /* Sorts maxima (most votes first, then lower cell) and converts them into lines, each refined
  * from map's source (votecl__pclines_refine()) where it has edges (map NULL: none refined),
  * leaving out a line whose extent in the image has both ends within merge px of a stronger
  * kept line (merge 0: none left out); *found is the number kept, at most max_lines (0: no
- * limit). The lines are refined on up to host_threads threads (votecl__team_open(); the
+ * limit). fitter, when not NULL, refines them instead (map unused then). The lines are
+ * refined on up to host_threads threads (votecl__team_open(); the
  * same lines for any figure), threads set to what they had. Returns
  * VOTECL_OUT_OF_HOST_MEMORY or VOTECL_OK. */
 typedef struct votecl__pclines_threads {
@@ -149,7 +152,8 @@ typedef struct votecl__pclines_threads {
 } votecl__pclines_threads;
 votecl_status votecl__pclines_lines(const votecl__pclines_desc *desc, votecl__pclines_max *maxima,
                                     size_t n, size_t max_lines, double merge,
-                                    votecl__pclines_edge_map *map, unsigned host_threads,
+                                    votecl__pclines_edge_map *map,
+                                    const votecl__pclines_fitter *fitter, unsigned host_threads,
                                     votecl__pclines_threads *threads, votecl_lines_line *lines,
                                     size_t capacity, size_t *found);
 
@@ -163,17 +167,96 @@ uint32_t votecl__pclines_edge_bits_scalar(const uint8_t *r0, const uint8_t *r1, 
                                           int32_t t2);
 
 /* Moves line (a, b, c, theta, rho; the cell's fields stay) onto the weighted total
- * least-squares line of the edges within 3 px of it whose gradient lies within about 26
- * degrees of its normal (votecl-lines.h); returns 1, or 0 leaving it alone when fewer than
- * three are found, or -1 when out of memory. map: the source's edges (tiles filled as the fit
- * reaches them, by whichever thread first does); scratch: the fit's, reused from line to line
- * (one per thread). */
+ * least-squares line of the edges near it (votecl_lines_params.refine; the integer rules of
+ * votecl__pclines_fit_*() below); returns 1, or 0 leaving it alone when a pass finds fewer
+ * than three or the fit turns too far, or -1 when out of memory. map: the source's edges
+ * (tiles filled as the fit reaches them, by whichever thread first does); scratch: the
+ * fit's, reused from line to line (one per thread). */
 int votecl__pclines_refine(votecl__pclines_edge_map *map, votecl__segment_points *scratch,
                            votecl_lines_line *line);
+
+/* --- the fit's integer rules (lib/pclines-fit.c), which cl/pclines.cl's pclines_fit_*
+ * follow: the set of pixels and their sums are exact, so any order gives the same --- */
+
+/* A line's words for a pass: 0-3 the gathering line (the cell's) as |q0 x + q1 y - q2| <= q3
+ * in 2^20 fixed point (3 + 2 px), 4-5 its normal in 2^14 and 6 that normal's square norm,
+ * 7-10 the pass's line within 3 px the same way, 11 whether the steps go along x, 12-13 the
+ * first and last step, 14 whether the line is still fitted, 15 the last pixel across. */
+#define VOTECL__PCLINES_FIT_WORDS 16
+/* A pass's sums: pixels, weights, then w x, w y, w x x, w x y, w y y about the image's centre
+ * pixel (width / 2, height / 2), two's complement modulo 2^64; word 7 unused. */
+#define VOTECL__PCLINES_FIT_MOMENTS 8
+
+/* The cell's line of l as a fit's first line, and its words for the first pass. */
+void votecl__pclines_fit_first(const votecl__pclines_desc *desc, const votecl_lines_line *l,
+                               votecl__segment_line *first, int64_t p[VOTECL__PCLINES_FIT_WORDS]);
+
+/* Words 7-10 of p for a pass around line. */
+void votecl__pclines_fit_pass(const votecl__segment_line *line,
+                              int64_t p[VOTECL__PCLINES_FIT_WORDS]);
+
+/* The pixels lo..hi across step a whose centres lie within the gathering line's reach,
+ * clamped to the interior; 0 when none. */
+int votecl__pclines_fit_span(const int64_t *p, int64_t a, int64_t *lo, int64_t *hi);
+
+/* The weight of an edge of gradient (gx, gy) for p's first line: 0 unless the gradient lies
+ * within about 26 degrees of its normal (100 (g.n)^2 >= 81 |g|^2 |n|^2 on the gradient
+ * shifted below 2^14); an image pixel's weight is its Sobel magnitude's integer part (at
+ * most 65535), a listed edge's 1 (also when its gradient is (0, 0): none given). */
+uint32_t votecl__pclines_fit_weight(const int64_t *p, int32_t gx, int32_t gy, int list);
+
+/* Adds pixel (x, y) of weight w to the pass's sums m when it lies within the pass's band
+ * (inline: the host's passes add every gathered pixel). */
+static inline void
+votecl__pclines_fit_add(const votecl__pclines_desc *desc, const int64_t *p, int64_t x, int64_t y,
+                        uint64_t w, uint64_t m[VOTECL__PCLINES_FIT_MOMENTS])
+{
+    int64_t d = p[7] * x + p[8] * y - p[9];
+    uint64_t rx = (uint64_t)(x - desc->width / 2), ry = (uint64_t)(y - desc->height / 2);
+    /* |d| <= band without a branch (the pixels' order makes it unpredictable): a pixel
+     * outside adds 0 */
+    uint64_t in = (uint64_t)(d + p[10]) <= (uint64_t)(2 * p[10]);
+
+    w *= in;
+    m[0] += in;
+    m[1] += w;
+    m[2] += w * rx;
+    m[3] += w * ry;
+    m[4] += w * rx * rx;
+    m[5] += w * rx * ry;
+    m[6] += w * ry * ry;
+}
+
+/* One pass's line from its sums: the weighted principal axis (line keeps its normal's side);
+ * 0 when fewer than three pixels or no weight. */
+int votecl__pclines_fit_solve(const votecl__pclines_desc *desc,
+                              const uint64_t m[VOTECL__PCLINES_FIT_MOMENTS],
+                              votecl__segment_line *line);
+
+/* Writes the fitted line into l unless it turned too far from first (returns 0 then). */
+int votecl__pclines_fit_finish(const votecl__segment_line *first, const votecl__segment_line *fit,
+                               votecl_lines_line *l);
+
+/* The passes of a fit. */
+unsigned votecl__pclines_fit_passes(void);
+
+/* floor(a / b) for b != 0, and floor(sqrt(m)): the fit's integer helpers (tested). */
+int64_t votecl__pclines_fit_floor_div(int64_t a, int64_t b);
+uint64_t votecl__pclines_fit_isqrt(uint64_t m);
+
+/* A device's fit of lines[0, n) (set from their cells), each as votecl__pclines_refine()
+ * would; VOTECL_OK or the failure (recorded in the context). */
+struct votecl__pclines_fitter {
+    votecl_status (*fit)(void *user, votecl_lines_line *lines, size_t n);
+    void *user;
+};
 
 /* The threads the last run's fit had (votecl__pclines_lines()'s threads.workers; 0 without
  * refine or a run) and its segment walk (0: no walk): for the tests. */
 void votecl__lines_plan_threads(const votecl_lines_plan *plan, unsigned *fit, unsigned *walk);
+
+/* Whether the last run's lines were fitted on the device (the GPU shape's image runs). */
+int votecl__lines_plan_fit_on_device(const votecl_lines_plan *plan);
 
 /* The segments of lines[0, n) in map's image (its source's data, not NULL): each line's runs
  * of edge pixels within 2 px of it, gaps of at most max_gap steps. Sets each line's

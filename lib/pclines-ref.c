@@ -16,13 +16,6 @@
 #include "pclines-private.h"
 #include "segment-private.h"
 
-/* The fit: edges within 3 px of the line (a 3 px wide line's flanks lie 2.5 px from its
- * middle), three passes (each around the last one's line, so a cell 1.5 px off is
- * recentred), and no turn beyond 10 degrees (a cell is at most half a column off). */
-#define VOTECL__PCLINES_FIT_BAND 3.0
-#define VOTECL__PCLINES_FIT_PASSES 3u
-#define VOTECL__PCLINES_FIT_TURN (10.0 * M_PI / 180.0)
-
 void
 votecl__pclines_desc_init(votecl__pclines_desc *desc, const votecl_lines_params *p, uint32_t width,
                           uint32_t height)
@@ -745,15 +738,16 @@ keep_line(const votecl__pclines_desc *desc, const votecl_lines_line *l, double m
 votecl_status
 votecl__pclines_lines(const votecl__pclines_desc *desc, votecl__pclines_max *maxima, size_t n,
                       size_t max_lines, double merge, votecl__pclines_edge_map *map,
-                      unsigned host_threads, votecl__pclines_threads *threads,
-                      votecl_lines_line *lines, size_t capacity, size_t *found)
+                      const votecl__pclines_fitter *fitter, unsigned host_threads,
+                      votecl__pclines_threads *threads, votecl_lines_line *lines, size_t capacity,
+                      size_t *found)
 {
     double *kept = NULL;
     size_t taken = 0, room = 0, out_room = 0, i = 0;
     /* the lines gathered here and copied to the caller's array only when all went well: a
      * failure (out of memory in the fit or the list) leaves the caller's output untouched */
     votecl_lines_line *out = NULL, *fitted = NULL;
-    fit_batch batch = {desc, maxima, map, NULL, NULL};
+    fit_batch batch = {desc, maxima, fitter != NULL ? NULL : map, NULL, NULL};
     /* the maxima fitted at once: as many as lines are still wanted, the ones a sequential
      * loop would fit before its last kept line, so that no fit is wasted */
     size_t first = max_lines == 0 || max_lines > n ? n : max_lines;
@@ -767,7 +761,9 @@ votecl__pclines_lines(const votecl__pclines_desc *desc, votecl__pclines_max *max
     while (status == VOTECL_OK && i < n && (max_lines == 0 || taken < max_lines)) {
         size_t size = max_lines == 0 || max_lines - taken > n - i ? n - i : max_lines - taken;
         batch.maxima = maxima + i;
-        status = fit_batch_run(&batch, size, host_threads, threads);
+        status = fit_batch_run(&batch, size, fitter != NULL ? 1 : host_threads, threads);
+        if (status == VOTECL_OK && fitter != NULL && size > 0)
+            status = fitter->fit(fitter->user, fitted, size); /* the cells' lines, set above */
         /* in the maxima's order: which lines repeat a stronger one stays sequential */
         for (size_t j = 0; j < size && status == VOTECL_OK; j++)
             status =
@@ -784,7 +780,7 @@ votecl__pclines_lines(const votecl__pclines_desc *desc, votecl__pclines_max *max
     return status;
 }
 
-/* --- refinement: a fit to the edges near the cell's line, on the host for every backend --- */
+/* --- refinement: a fit to the edges near the cell's line (lib/pclines-fit.c's rules) --- */
 
 /* The TS space's cells are about a pixel and a column wide, and a thin line's votes fall on
  * its two Sobel flanks, one pixel either side: the best cell lies on a flank, up to 1.5 px
@@ -793,85 +789,61 @@ votecl__pclines_lines(const votecl__pclines_desc *desc, votecl__pclines_max *max
  * edge's two flank pixels meet at the step), and its direction comes from the whole length
  * rather than from the column grid. */
 
-/* Whether gradient (gx, gy) lies within about 26 degrees of normal (nx, ny): |g . n| >= 0.9 |g|
- * (as the segment walk's), so that crossing lines and clutter are left out. */
-static int
-along_normal(int32_t gx, int32_t gy, double nx, double ny)
-{
-    double dot = gx * nx + gy * ny;
-
-    return dot * dot >= 0.81 * ((double)gx * gx + (double)gy * gy);
-}
-
-/* The weight of an edge pixel (x, y) of map's image: its Sobel magnitude when its gradient
- * lies along the normal, else 0. */
-static double
-image_weight(const votecl__pclines_edge_map *map, long x, long y, double nx, double ny)
+/* The weight of edge (x, y) of map's source for the fit's first line p (0: not counted); an
+ * edge listed twice counts as the one the search finds. */
+static uint32_t
+fit_weight_at(const votecl__pclines_edge_map *map, const int64_t *p, long x, long y)
 {
     int32_t gx, gy;
 
+    if (map->source.data == NULL) {
+        votecl_lines_edge key = {(uint32_t)x, (uint32_t)y, 0, 0};
+        const votecl_lines_edge *e = map->ranks != NULL ? &map->sorted[edge_rank(map, key.x, key.y)]
+                                                        : bsearch(&key, map->sorted, map->source.n,
+                                                                  sizeof key, edge_compare);
+        return e != NULL ? votecl__pclines_fit_weight(p, e->gx, e->gy, 1) : 0;
+    }
     if (map->source.dtype == VOTECL_DTYPE_U8) /* inline: the fit's most frequent case */
         votecl__sobel3((const uint8_t *)map->source.data + (size_t)y * map->desc->width + x,
                        map->desc->width, &gx, &gy);
     else
         votecl__pclines_sobel(map->source.data, map->source.dtype, map->desc->width, (uint32_t)x,
                               (uint32_t)y, &gx, &gy);
-    return along_normal(gx, gy, nx, ny) ? sqrt((double)gx * gx + (double)gy * gy) : 0;
+    return votecl__pclines_fit_weight(p, gx, gy, 0);
 }
 
-/* The weight of a pixel of map's edge list: 1 when its gradient (where one is given) lies along
- * the normal, else 0; an edge listed twice counts as the one the search finds. */
-static double
-list_weight(const votecl__pclines_edge_map *map, long x, long y, double nx, double ny)
-{
-    votecl_lines_edge key = {(uint32_t)x, (uint32_t)y, 0, 0};
-    const votecl_lines_edge *e =
-        map->ranks != NULL ? &map->sorted[edge_rank(map, key.x, key.y)]
-                           : bsearch(&key, map->sorted, map->source.n, sizeof key, edge_compare);
-
-    if (e == NULL)
-        return 0;
-    if (e->gx == 0 && e->gy == 0)
-        return 1;
-    return along_normal(e->gx, e->gy, nx, ny) ? 1 : 0;
-}
-
-/* The weight of edge (x, y) of map's source as a pixel of a line of normal (nx, ny). */
-static double
-edge_weight(const votecl__pclines_edge_map *map, long x, long y, double nx, double ny)
-{
-    return map->source.data != NULL ? image_weight(map, x, y, nx, ny)
-                                    : list_weight(map, x, y, nx, ny);
-}
-
-/* The fit's gatherer (votecl__segment_gather): the map's edges of the step, weighed; the
- * bitmap across the step's axis gives them a word of 32 pixels at a time. */
+/* The edges the fit counts around its first line p, into pts: step by step along the major
+ * axis, the span's edge bits from the bitmap across the step a word of 32 pixels at a time. */
 static int
-pclines_gather(void *arg, const votecl__segment_line *line, int major_x, long a, long lo, long hi,
-               double reach, votecl__segment_points *pts)
+fit_gather(votecl__pclines_edge_map *map, const int64_t *p, votecl__segment_points *pts)
 {
-    votecl__pclines_edge_map *map = arg;
-    const uint32_t *row = map->rows + (size_t)a * map->tiles_x;
-    const _Atomic uint32_t *column = map->columns + (size_t)a * map->tiles_y;
+    int major_x = p[11] != 0;
 
-    if (major_x)
-        cover(map, (uint32_t)a, (uint32_t)lo, (uint32_t)a, (uint32_t)hi);
-    else
-        cover(map, (uint32_t)lo, (uint32_t)a, (uint32_t)hi, (uint32_t)a);
-    for (long k = lo / EDGE_TILE; k <= hi / EDGE_TILE; k++) {
-        uint32_t word = major_x ? atomic_load_explicit(&column[k], memory_order_relaxed) : row[k];
-        if (k == lo / EDGE_TILE)
-            word &= ~0u << lo % EDGE_TILE;
-        if (k == hi / EDGE_TILE)
-            word &= ~0u >> (EDGE_TILE - 1 - hi % EDGE_TILE);
-        for (; word != 0; word &= word - 1) {
-            long b = k * (long)EDGE_TILE + __builtin_ctz(word);
-            long x = major_x ? a : b, y = major_x ? b : a;
-            double w;
-            if (votecl__segment_within(line, x, y, reach) &&
-                (w = edge_weight(map, x, y, line->nx, line->ny)) > 0 &&
-                votecl__segment_push(pts, x, y, w) != 0)
-                return -1;
+    pts->n = 0;
+    for (int64_t a = p[12]; a <= p[13]; a++) {
+        const uint32_t *row = map->rows + (size_t)a * map->tiles_x;
+        const _Atomic uint32_t *column = map->columns + (size_t)a * map->tiles_y;
+        int64_t lo, hi;
+        if (!votecl__pclines_fit_span(p, a, &lo, &hi))
+            continue;
+        if (major_x)
+            cover(map, (uint32_t)a, (uint32_t)lo, (uint32_t)a, (uint32_t)hi);
+        else
+            cover(map, (uint32_t)lo, (uint32_t)a, (uint32_t)hi, (uint32_t)a);
+        for (int64_t k = lo / EDGE_TILE; k <= hi / EDGE_TILE; k++) {
+            uint32_t word =
+                major_x ? atomic_load_explicit(&column[k], memory_order_relaxed) : row[k];
+            if (k == lo / EDGE_TILE)
+                word &= ~0u << lo % EDGE_TILE;
+            if (k == hi / EDGE_TILE)
+                word &= ~0u >> (EDGE_TILE - 1 - hi % EDGE_TILE);
+            for (; word != 0; word &= word - 1) {
+                long b = (long)k * (long)EDGE_TILE + __builtin_ctz(word);
+                long x = major_x ? (long)a : b, y = major_x ? b : (long)a;
+                uint32_t w = fit_weight_at(map, p, x, y);
+                if (w > 0 && votecl__segment_push(pts, x, y, w) != 0)
+                    return -1;
+            }
         }
     }
     return 0;
@@ -882,35 +854,39 @@ votecl__pclines_refine(votecl__pclines_edge_map *map, votecl__segment_points *sc
                        votecl_lines_line *l)
 {
     const votecl__pclines_desc *desc = map->desc;
-    votecl__segment_line line = {-l->c * l->a, -l->c * l->b, l->a, l->b, desc->width, desc->height};
-    int fitted;
+    votecl__segment_line first, fit;
+    int64_t p[VOTECL__PCLINES_FIT_WORDS];
 
     if (map->rows == NULL)
         return 0;
-    fitted = votecl__segment_fit(&line, pclines_gather, map, VOTECL__PCLINES_FIT_BAND,
-                                 VOTECL__PCLINES_FIT_PASSES, VOTECL__PCLINES_FIT_TURN, scratch);
-    if (fitted <= 0)
-        return fitted;
-    l->a = line.nx;
-    l->b = line.ny;
-    l->c = -(line.nx * line.px + line.ny * line.py);
-    if (l->b < 0 || (l->b == 0 && l->a < 0)) {
-        l->a = -l->a;
-        l->b = -l->b;
-        l->c = -l->c;
+    votecl__pclines_fit_first(desc, l, &first, p);
+    if (fit_gather(map, p, scratch) != 0)
+        return -1;
+    fit = first;
+    for (unsigned k = 0; k < votecl__pclines_fit_passes(); k++) {
+        uint64_t m[VOTECL__PCLINES_FIT_MOMENTS] = {0};
+        const int32_t *xyw = scratch->xyw;
+        votecl__pclines_fit_pass(&fit, p);
+        for (size_t i = 0; i < scratch->n; i++)
+            votecl__pclines_fit_add(desc, p, xyw[3 * i], xyw[3 * i + 1], (uint32_t)xyw[3 * i + 2],
+                                    m);
+        if (!votecl__pclines_fit_solve(desc, m, &fit))
+            return 0;
     }
-    l->theta = atan2(l->b, l->a);
-    if (l->theta >= M_PI) { /* b a rounding error above 0: the line at theta 0 */
-        l->theta -= M_PI;
-        l->a = -l->a;
-        l->b = -l->b;
-        l->c = -l->c;
-    }
-    l->rho = -l->c;
-    return 1;
+    return votecl__pclines_fit_finish(&first, &fit, l);
 }
 
 /* --- segments: a walk along the line on the host, the same for every backend --- */
+
+/* Whether gradient (gx, gy) lies within about 26 degrees of normal (nx, ny): |g . n| >= 0.9 |g|,
+ * so that crossing lines and clutter are left out. */
+static int
+along_normal(int32_t gx, int32_t gy, double nx, double ny)
+{
+    double dot = gx * nx + gy * ny;
+
+    return dot * dot >= 0.81 * ((double)gx * gx + (double)gy * gy);
+}
 
 /* The segment walk's hit test (lib/segment.c): an edge pixel of the map's image whose gradient
  * lies along the normal (nx, ny), so that crossing lines and clutter do not extend a

@@ -30,6 +30,11 @@
 #define PCLINES_READ_AHEAD 1024u
 /* GPU shape: the words before the maxima in their buffer: the maxima's count, the edges'. */
 #define PCLINES_HEAD_WORDS 4u
+/* GPU shape: a fit's pass sums each line's pixels in PCLINES_FIT_GROUPS groups of
+ * PCLINES_FIT_WG work-items (cl/pclines.cl's PCL_FIT_*; a pixel a work-item, groups enough
+ * for a GPU's cores from a frame's few dozen lines), their sums added on the host. */
+#define PCLINES_FIT_WG 128u
+#define PCLINES_FIT_GROUPS 16u
 
 enum {
     K_COUNT_U8,
@@ -46,6 +51,8 @@ enum {
     K_SCATTER_BANDS,
     K_ACCUMULATE_ROWS,
     K_GRAY,
+    K_FIT_U8,
+    K_FIT_F32,
     K_COUNT
 };
 
@@ -62,7 +69,9 @@ static const char *const kernel_names[K_COUNT] = {"pclines_count_u8",
                                                   "pclines_scan_bands",
                                                   "pclines_scatter_bands",
                                                   "pclines_accumulate_rows",
-                                                  "pclines_gray_u8"};
+                                                  "pclines_gray_u8",
+                                                  "pclines_fit_u8",
+                                                  "pclines_fit_f32"};
 
 struct votecl_lines_plan {
     votecl_context *context;
@@ -81,6 +90,11 @@ struct votecl_lines_plan {
     void *kernels[K_COUNT];
     votecl_buffer *input, *counts, *offsets, *totals, *sorted, *space, *maxima;
     votecl_buffer *gray; /* a colour image's gray levels, made on the device */
+    votecl_buffer *fit_params, *fit_moments; /* GPU: the fit's words and sums, a line each */
+    votecl_buffer *fit_image; /* GPU: the run's image on the device (borrowed; NULL: the
+                                 lines are fitted on the host) */
+    votecl_dtype fit_dtype;
+    int fitted_on_device; /* the last run's fit ran there */
     uint8_t *host_gray;  /* owned: the same on the host, for the fit and segments */
     votecl_buffer *band_counts, *band_lists, *band_sizes, *band_flags, *scratch; /* CPU */
     votecl__pclines_max *host_maxima; /* host_block after its head */
@@ -318,6 +332,7 @@ plan_defines(const votecl_lines_plan *plan, char defs[][64])
     snprintf(defs[n++], 64, "PCL_KERNEL=%u", d->kernel);
     snprintf(defs[n++], 64, "PCL_EDGE_T2=%lldL", (long long)d->edge_t2);
     snprintf(defs[n++], 64, "PCL_FUSED_SCAN=1");
+    snprintf(defs[n++], 64, "PCL_FIT_GROUPS=%u", PCLINES_FIT_GROUPS);
     return n;
 }
 
@@ -346,11 +361,12 @@ plan_compile(votecl_lines_plan *plan)
     for (size_t i = 0; i < n; i++)
         ptrs[i] = defs[i];
     status = votecl__program_get(plan->context, files, ptrs, n, NULL, &program);
-    /* the GPU shape's kernels (its scan fused into the counts), or the CPU shape's and the
-     * edge list's sort; colour in both */
+    /* the GPU shape's kernels (its scan fused into the counts) and fit, or the CPU shape's
+     * and the edge list's sort; colour in both */
     for (int k = 0; k < K_COUNT && status == VOTECL_OK; k++)
-        if (k == K_GRAY ||
-            (plan->cpu ? k >= K_COUNT_LIST && k != K_ACCUMULATE : k < K_EDGES_U8 && k != K_SCAN))
+        if (k == K_GRAY || (k >= K_FIT_U8 && !plan->cpu) ||
+            (plan->cpu ? k >= K_COUNT_LIST && k != K_ACCUMULATE && k < K_GRAY
+                       : k < K_EDGES_U8 && k != K_SCAN))
             status = votecl__program_kernel(plan->context, program, kernel_names[k],
                                             &plan->kernels[k]);
     return status;
@@ -409,9 +425,10 @@ votecl_lines_plan_free(votecl_lines_plan *plan)
 {
     if (plan == NULL)
         return;
-    VOTECL__FREE_BUFFERS(plan->input, plan->gray, plan->counts, plan->offsets, plan->totals,
-                         plan->sorted, plan->space, plan->maxima, plan->band_counts,
-                         plan->band_lists, plan->band_sizes, plan->band_flags, plan->scratch);
+    VOTECL__FREE_BUFFERS(plan->input, plan->gray, plan->fit_params, plan->fit_moments, plan->counts,
+                         plan->offsets, plan->totals, plan->sorted, plan->space, plan->maxima,
+                         plan->band_counts, plan->band_lists, plan->band_sizes, plan->band_flags,
+                         plan->scratch);
     VOTECL__FREE_ALL(plan->host_block, plan->host_gray, plan->host_space, plan->points,
                      plan->segments.items, plan);
 }
@@ -711,6 +728,15 @@ device_accumulate(votecl_lines_plan *plan)
     return status;
 }
 
+/* The run's image stays on the device for the fit (buffer, borrowed): the GPU shape sums
+ * each pass there, the CPU shape fits on the host. */
+static void
+fit_on_device(votecl_lines_plan *plan, votecl_buffer *image, votecl_dtype dtype)
+{
+    plan->fit_image = plan->cpu ? NULL : image;
+    plan->fit_dtype = dtype;
+}
+
 static votecl_status
 device_run_image(votecl_lines_plan *plan, const void *data, votecl_dtype dtype)
 {
@@ -723,6 +749,7 @@ device_run_image(votecl_lines_plan *plan, const void *data, votecl_dtype dtype)
         (status = votecl_buffer_write(plan->input, 0, data, bytes)) != VOTECL_OK ||
         (status = device_sort_image(plan, plan->input, dtype)) != VOTECL_OK)
         return status;
+    fit_on_device(plan, plan->input, dtype);
     return device_accumulate(plan);
 }
 
@@ -738,9 +765,10 @@ host_gray_ensure(votecl_lines_plan *plan)
 }
 
 /* A u8 colour image uploaded as it is (channels 3 or 4), its gray levels made on the device
- * (pclines_gray_u8): the host converts nothing. The fit and the segments read those levels
- * back (one 1-byte-a-pixel transfer after the maxima's: cheaper than converting the frame on
- * the host, or the nine pixels around each of the fit's thousands on the fly). */
+ * (pclines_gray_u8): the host converts nothing. The GPU shape fits the lines there; the
+ * segments (and the CPU shape's fit) read those levels back (one 1-byte-a-pixel transfer
+ * after the maxima's: cheaper than converting the frame on the host, or the nine pixels
+ * around each of thousands on the fly). */
 static votecl_status
 device_run_colour(votecl_lines_plan *plan, const void *data, unsigned channels)
 {
@@ -757,8 +785,9 @@ device_run_colour(votecl_lines_plan *plan, const void *data, unsigned channels)
                                VOTECL__ARG_UINT(channels), VOTECL__ARG_BUF(plan->gray))) !=
             VOTECL_OK ||
         (status = device_sort_image(plan, plan->gray, VOTECL_DTYPE_U8)) != VOTECL_OK ||
-        (status = device_accumulate(plan)) != VOTECL_OK ||
-        !(plan->params.refine || plan->params.segments) ||
+        (fit_on_device(plan, plan->gray, VOTECL_DTYPE_U8),
+         (status = device_accumulate(plan)) != VOTECL_OK) ||
+        !((plan->params.refine && plan->fit_image == NULL) || plan->params.segments) ||
         (status = host_gray_ensure(plan)) != VOTECL_OK)
         return status;
     return votecl_buffer_read(plan->gray, 0, plan->host_gray, pixels);
@@ -787,6 +816,7 @@ device_run_buffer(votecl_lines_plan *plan, votecl_buffer *image, votecl_dtype dt
     if ((status = device_buffers(plan, pixels)) != VOTECL_OK ||
         (status = device_sort_image(plan, image, dtype)) != VOTECL_OK)
         return status;
+    fit_on_device(plan, image, dtype);
     return device_accumulate(plan);
 }
 
@@ -806,6 +836,84 @@ device_run_edges(votecl_lines_plan *plan, const votecl_lines_edge *edges, size_t
                               2)) != VOTECL_OK)
         return status;
     return device_accumulate(plan);
+}
+
+/* --- the fit on the device (GPU shape) --- */
+
+/* One pass of n lines: their words up, each line's sums in PCLINES_FIT_GROUPS groups, the
+ * groups' sums back (the pass's only wait; part: room for them) and added into m. */
+static votecl_status
+device_fit_pass(votecl_lines_plan *plan, const int64_t *p, uint64_t *part, uint64_t *m, size_t n)
+{
+    size_t local = PCLINES_FIT_WG, global = n * PCLINES_FIT_GROUPS * local;
+    size_t words = VOTECL__PCLINES_FIT_MOMENTS;
+    int k = plan->fit_dtype == VOTECL_DTYPE_U8 ? K_FIT_U8 : K_FIT_F32;
+    votecl_status status =
+        votecl_buffer_write(plan->fit_params, 0, p, n * VOTECL__PCLINES_FIT_WORDS * 8);
+
+    if (status == VOTECL_OK)
+        status = votecl__launch(plan->context, plan->kernels[k], 1, &global, &local,
+                                (votecl__arg[]){VOTECL__ARG_BUF(plan->fit_image),
+                                                VOTECL__ARG_BUF(plan->fit_params),
+                                                VOTECL__ARG_BUF(plan->fit_moments)},
+                                3);
+    if (status == VOTECL_OK)
+        status = votecl_buffer_read(plan->fit_moments, 0, part, n * PCLINES_FIT_GROUPS * words * 8);
+    for (size_t i = 0; i < n && status == VOTECL_OK; i++)
+        for (size_t j = 0; j < words; j++) {
+            m[i * words + j] = 0;
+            for (size_t g = 0; g < PCLINES_FIT_GROUPS; g++) /* modulo 2^64: any order */
+                m[i * words + j] += part[(i * PCLINES_FIT_GROUPS + g) * words + j];
+        }
+    return status;
+}
+
+/* The fitter of the GPU shape (votecl__pclines_fitter): lines[0, n) fitted as
+ * votecl__pclines_refine() fits them, each pass's sums made on the device from the image
+ * there and solved here. */
+static votecl_status
+device_fit(void *user, votecl_lines_line *lines, size_t n)
+{
+    votecl_lines_plan *plan = user;
+    votecl_context *ctx = plan->context;
+    int64_t *p = votecl__calloc(n, VOTECL__PCLINES_FIT_WORDS * sizeof *p);
+    uint64_t *m =
+        votecl__calloc(n * (1 + PCLINES_FIT_GROUPS), VOTECL__PCLINES_FIT_MOMENTS * sizeof *m);
+    votecl__segment_line *first = votecl__calloc(n, 2 * sizeof *first), *fit = first + n;
+    votecl_status status = VOTECL_OK;
+
+    if (p == NULL || m == NULL || first == NULL)
+        status = votecl__fail(ctx, VOTECL_OUT_OF_HOST_MEMORY, "out of memory for the lines");
+    if (status == VOTECL_OK &&
+        ((status = votecl__buffer_ensure(ctx, &plan->fit_params,
+                                         n * VOTECL__PCLINES_FIT_WORDS * 8)) != VOTECL_OK ||
+         (status = votecl__buffer_ensure(
+              ctx, &plan->fit_moments, n * PCLINES_FIT_GROUPS * VOTECL__PCLINES_FIT_MOMENTS * 8)) !=
+             VOTECL_OK))
+        status = votecl__fail(ctx, status, "no device memory for the lines' fit");
+    for (size_t i = 0; i < n && status == VOTECL_OK; i++) {
+        votecl__pclines_fit_first(&plan->desc, &lines[i], &first[i],
+                                  p + i * VOTECL__PCLINES_FIT_WORDS);
+        fit[i] = first[i];
+    }
+    for (unsigned k = 0; k < votecl__pclines_fit_passes() && status == VOTECL_OK; k++) {
+        for (size_t i = 0; i < n; i++)
+            votecl__pclines_fit_pass(&fit[i], p + i * VOTECL__PCLINES_FIT_WORDS);
+        status = device_fit_pass(plan, p, m + n * VOTECL__PCLINES_FIT_MOMENTS, m, n);
+        for (size_t i = 0; i < n && status == VOTECL_OK; i++) {
+            int64_t *live = &p[i * VOTECL__PCLINES_FIT_WORDS + 14];
+            if (*live && !votecl__pclines_fit_solve(&plan->desc,
+                                                    m + i * VOTECL__PCLINES_FIT_MOMENTS, &fit[i]))
+                *live = 0;
+        }
+    }
+    for (size_t i = 0; i < n && status == VOTECL_OK; i++)
+        if (p[i * VOTECL__PCLINES_FIT_WORDS + 14])
+            votecl__pclines_fit_finish(&first[i], &fit[i], &lines[i]);
+    free(p);
+    free(m);
+    free(first);
+    return status;
 }
 
 /* --- runs --- */
@@ -864,18 +972,23 @@ find_lines(votecl_lines_plan *plan, votecl__pclines_edge_map *map, votecl_lines_
 {
     size_t n = plan->last.maxima < plan->max_capacity ? plan->last.maxima : plan->max_capacity;
     votecl__pclines_threads threads = {0, 0};
+    votecl__pclines_fitter device = {device_fit, plan};
+    int on_device = plan->fitted_on_device = plan->params.refine && plan->fit_image != NULL;
     double t0 = votecl__now_seconds(), c0 = cpu_seconds();
-    votecl_status status =
-        votecl__pclines_lines(&plan->desc, plan->host_maxima, n, plan->params.max_lines,
-                              plan->params.merge_distance, plan->params.refine ? map : NULL,
-                              plan->context->host_threads, &threads, lines, capacity, found);
+    votecl_status status = votecl__pclines_lines(
+        &plan->desc, plan->host_maxima, n, plan->params.max_lines, plan->params.merge_distance,
+        plan->params.refine && !on_device ? map : NULL, on_device ? &device : NULL,
+        plan->context->host_threads, &threads, lines, capacity, found);
 
     plan->fit_workers = plan->params.refine ? threads.workers : 0;
-    votecl__log(plan->context, "lines: %zu maxima %s on %u threads (%u busy) %.3f ms (CPU %.3f ms)",
-                n, plan->params.refine ? "fitted" : "set", threads.workers, threads.busy,
-                1e3 * (votecl__now_seconds() - t0), 1e3 * (cpu_seconds() - c0));
-    return status == VOTECL_OK ? VOTECL_OK
-                               : votecl__fail(plan->context, status, "out of memory for the lines");
+    votecl__log(plan->context, "lines: %zu maxima %s %s %u threads (%u busy) %.3f ms (CPU %.3f ms)",
+                n, plan->params.refine ? "fitted" : "set", on_device ? "on the device and" : "on",
+                threads.workers, threads.busy, 1e3 * (votecl__now_seconds() - t0),
+                1e3 * (cpu_seconds() - c0));
+    /* the device's failures are recorded already; the host's is out of memory */
+    return status == VOTECL_OK || on_device
+               ? status
+               : votecl__fail(plan->context, status, "out of memory for the lines");
 }
 
 /* The segments of lines[0, n) from map; logs the walk's time. */
@@ -894,25 +1007,26 @@ find_segments(votecl_lines_plan *plan, votecl__pclines_edge_map *map, votecl_lin
     return status == VOTECL_OK ? VOTECL_OK : votecl__segment_failed(plan->context, &plan->segments);
 }
 
-/* source: the packed image (for the fit and segments) or the edge list (for the fit). The
- * map of its edges serves both, each pixel tested once a run. */
+/* source: the packed image (for the host's fit and segments) or the edge list (for the fit).
+ * The map of its edges serves both, each pixel tested once a run. */
 static votecl_status
 finish_lines(votecl_lines_plan *plan, const votecl__pclines_source *source,
              votecl_lines_line *lines, size_t capacity, size_t *found)
 {
     int segments = source->data != NULL && plan->params.segments;
+    /* the map serves the host's fit (the CPU shape's, an edge list's) and the segments */
+    int mapped = (plan->params.refine && plan->fit_image == NULL) || segments;
     votecl__pclines_edge_map map;
     votecl_status status;
 
     plan->have_space = 1;
-    if ((plan->params.refine || segments) &&
-        votecl__pclines_edge_map_init(&map, &plan->desc, source) != VOTECL_OK)
+    if (mapped && votecl__pclines_edge_map_init(&map, &plan->desc, source) != VOTECL_OK)
         return votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY,
                             "out of memory for the lines");
-    status = find_lines(plan, &map, lines, capacity, found);
+    status = find_lines(plan, mapped ? &map : NULL, lines, capacity, found);
     if (status == VOTECL_OK && segments)
         status = find_segments(plan, &map, lines, *found < capacity ? *found : capacity);
-    if (plan->params.refine || segments)
+    if (mapped)
         votecl__pclines_edge_map_free(&map);
     return status;
 }
@@ -940,6 +1054,8 @@ votecl_lines_run(votecl_lines_plan *plan, const votecl_image *image, votecl_line
     plan->have_space = 0;
     plan->fit_workers = plan->walk_workers = 0;
     plan->segments.n = 0;
+    plan->fit_image = NULL;
+    plan->fitted_on_device = 0;
     if ((status = check_output(plan, lines, capacity, found)) != VOTECL_OK ||
         (status = check_image(plan, image, &row_bytes)) != VOTECL_OK ||
         (status = votecl__image_packed(plan->context, image, row_bytes, &data, &copy)) !=
@@ -1002,6 +1118,8 @@ votecl_lines_run_buffer(votecl_lines_plan *plan, votecl_buffer *image, size_t wi
     plan->have_space = 0;
     plan->fit_workers = plan->walk_workers = 0;
     plan->segments.n = 0;
+    plan->fit_image = NULL;
+    plan->fitted_on_device = 0;
     if ((status = check_output(plan, lines, capacity, found)) != VOTECL_OK ||
         (status = check_buffer(plan, image, width, height, dtype, &bytes)) != VOTECL_OK)
         return status;
@@ -1011,9 +1129,11 @@ votecl_lines_run_buffer(votecl_lines_plan *plan, votecl_buffer *image, size_t wi
         status = votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
     else if ((status = votecl_buffer_read(image, 0, host, bytes)) == VOTECL_OK)
         status = ref_run_image(plan, host, dtype);
-    /* the fit and segments are measured on the image: a device image is read back only when
-     * one of them is asked for */
-    if (status == VOTECL_OK && (plan->params.segments || plan->params.refine) && host == NULL) {
+    /* the host's fit and the segments are measured on the image: a device image is read back
+     * only when one of them is asked for */
+    if (status == VOTECL_OK &&
+        (plan->params.segments || (plan->params.refine && plan->fit_image == NULL)) &&
+        host == NULL) {
         if ((host = votecl__malloc(bytes)) == NULL)
             status = votecl__fail(plan->context, VOTECL_OUT_OF_HOST_MEMORY, "out of memory");
         else
@@ -1060,6 +1180,8 @@ votecl_lines_run_edges(votecl_lines_plan *plan, const votecl_lines_edge *edges, 
     plan->have_space = 0;
     plan->fit_workers = plan->walk_workers = 0;
     plan->segments.n = 0;
+    plan->fit_image = NULL;
+    plan->fitted_on_device = 0;
     if ((status = check_output(plan, lines, capacity, found)) != VOTECL_OK ||
         (status = check_edges(plan, edges, n)) != VOTECL_OK)
         return status;
@@ -1097,6 +1219,12 @@ votecl_lines_plan_read_space(votecl_lines_plan *plan, uint32_t *space, size_t ca
     if ((status = device_store_space(plan)) != VOTECL_OK)
         return status;
     return votecl_buffer_read(plan->space, 0, space, cells * sizeof *space);
+}
+
+int
+votecl__lines_plan_fit_on_device(const votecl_lines_plan *plan)
+{
+    return plan->fitted_on_device;
 }
 
 void

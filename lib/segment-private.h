@@ -67,54 +67,25 @@ votecl_status votecl__segment_get(const votecl__segment_list *list, const votecl
 
 /* Pixels gathered by the fit (x, y, weight triples; owned, free xyw). */
 typedef struct votecl__segment_points {
-    double *xyw;
+    int32_t *xyw;
     size_t n, room;
 } votecl__segment_points;
 
 /* Makes room in pts for one more pixel; -1 when out of memory. */
 int votecl__segment_grow(votecl__segment_points *pts);
 
-/* Appends pixel (x, y) of weight w to pts; -1 when out of memory. Inline: the fit pushes
- * thousands of pixels a line. */
+/* Appends pixel (x, y) (each below 2^31) of weight w (below 2^31) to pts; -1 when out of
+ * memory. Inline: the fit pushes thousands of pixels a line. */
 static inline int
-votecl__segment_push(votecl__segment_points *pts, long x, long y, double w)
+votecl__segment_push(votecl__segment_points *pts, long x, long y, uint32_t w)
 {
     if (pts->n >= pts->room && votecl__segment_grow(pts) != 0)
         return -1;
-    pts->xyw[3 * pts->n] = (double)x;
-    pts->xyw[3 * pts->n + 1] = (double)y;
-    pts->xyw[3 * pts->n + 2] = w;
+    pts->xyw[3 * pts->n] = (int32_t)x;
+    pts->xyw[3 * pts->n + 1] = (int32_t)y;
+    pts->xyw[3 * pts->n + 2] = (int32_t)w;
     pts->n++;
     return 0;
 }
-
-/* Whether pixel (x, y) lies within reach px of line (perpendicular distance). */
-static inline int
-votecl__segment_within(const votecl__segment_line *line, long x, long y, double reach)
-{
-    return !(fabs((x - line->px) * line->nx + (y - line->py) * line->ny) > reach);
-}
-
-/* What the fit gathers at step a of line's major axis (x when major_x, else y): of the pixels
- * b = lo..hi across it (lo <= hi, all inside the image; (a, b) is (x, y) when major_x, else
- * (y, x)), in increasing b, those within reach px of line (votecl__segment_within()) that are
- * edge pixels of it, each appended to pts with its weight (votecl__segment_push(); a pixel of
- * weight 0 is none). arg is the detector's own state, borrowed; -1 when out of memory. */
-typedef int (*votecl__segment_gather)(void *arg, const votecl__segment_line *line, int major_x,
-                                      long a, long lo, long hi, double reach,
-                                      votecl__segment_points *pts);
-
-/* How far beyond band the fit gathers pixels around the first line, for the later passes. */
-#define VOTECL__SEGMENT_FIT_MARGIN 2.0
-
-/* Refines line to the weighted total least-squares line of the edge pixels within band px of
- * it (perpendicular distance), pass after pass (each pass around the last one's line, among
- * the pixels within band + VOTECL__SEGMENT_FIT_MARGIN of the first, which gather finds step by
- * step along its major axis); returns 1 and sets line's point (the weighted centroid) and
- * normal, 0 leaving line alone when fewer than three pixels are found or the fit turns by more
- * than max_turn radians, -1 when out of memory. pts: the caller's scratch, reused from line to
- * line. */
-int votecl__segment_fit(votecl__segment_line *line, votecl__segment_gather gather, void *arg,
-                        double band, unsigned passes, double max_turn, votecl__segment_points *pts);
 
 #endif

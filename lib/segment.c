@@ -174,102 +174,10 @@ votecl__segment_get(const votecl__segment_list *list, const votecl_segment **seg
     return VOTECL_OK;
 }
 
-/* --- the sub-pixel fit --- */
+/* --- the sub-pixel fit's scratch (PClines' fit, lib/pclines-ref.c) --- */
 
 int
 votecl__segment_grow(votecl__segment_points *pts)
 {
-    return votecl__grow((void **)&pts->xyw, &pts->room, pts->n + 1, 3 * sizeof(double), 256);
-}
-
-/* Gathers into pts the edge pixels within reach px of line, asking gather for the pixels of
- * the band that cross each step along its major axis. A pixel within reach lies at most
- * reach / |dm| from the line's crossing of its step; the span reaches 1/16 px further, far
- * beyond the rounding of the crossing, and its ends, truncated, still hold every pixel within
- * it: the span changes which pixels are tested but never which pass. -1 when out of memory. */
-static int
-fit_collect(const votecl__segment_line *line, votecl__segment_gather gather, void *arg,
-            double reach, votecl__segment_points *pts)
-{
-    double dx = -line->ny, dy = line->nx;
-    int major_x = fabs(dx) >= fabs(dy);
-    double dm = major_x ? dx : dy, dn = major_x ? dy : dx, pm = major_x ? line->px : line->py;
-    double pn = major_x ? line->py : line->px, across = reach / fabs(dm) + 0.0625, slope = dn / dm;
-    long last_m = major_x ? (long)line->width - 1 : (long)line->height - 1;
-    long last_n = major_x ? (long)line->height - 1 : (long)line->width - 1;
-
-    pts->n = 0;
-    for (long a = 0; a <= last_m; a++) {
-        double centre = pn + (a - pm) * slope;
-        long lo = (long)(centre - across), hi = (long)(centre + across);
-        lo = lo < 0 ? 0 : lo;
-        hi = hi < last_n ? hi : last_n;
-        if (lo <= hi && gather(arg, line, major_x, a, lo, hi, reach, pts) != 0)
-            return -1;
-    }
-    return 0;
-}
-
-/* One pass: the weighted principal axis of the gathered pixels within band px of line becomes
- * the line (moments about line's point, for precision); 0 when fewer than three. */
-static int
-fit_pass(votecl__segment_line *line, const votecl__segment_points *pts, double band)
-{
-    double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, syy = 0, mx, my, cxx, cxy, cyy, phi;
-    double nx, ny;
-    size_t n = 0;
-
-    /* a pixel beyond band adds weight 0, which leaves each sum as it was (none is -0: they
-     * start at +0), without a branch the pixels' order makes unpredictable */
-    for (size_t i = 0; i < pts->n; i++) {
-        double rx = pts->xyw[3 * i] - line->px, ry = pts->xyw[3 * i + 1] - line->py;
-        double w = pts->xyw[3 * i + 2];
-        int in = !(fabs(rx * line->nx + ry * line->ny) > band);
-        w = in ? w : 0.0;
-        sw += w;
-        sx += w * rx;
-        sy += w * ry;
-        sxx += w * rx * rx;
-        sxy += w * rx * ry;
-        syy += w * ry * ry;
-        n += (size_t)in;
-    }
-    if (n < 3 || !(sw > 0))
-        return 0;
-    mx = sx / sw;
-    my = sy / sw;
-    cxx = sxx / sw - mx * mx;
-    cxy = sxy / sw - mx * my;
-    cyy = syy / sw - my * my;
-    /* the direction of most spread; the normal is across it */
-    phi = 0.5 * atan2(2.0 * cxy, cxx - cyy);
-    nx = -sin(phi);
-    ny = cos(phi);
-    if (nx * line->nx + ny * line->ny < 0) {
-        nx = -nx;
-        ny = -ny;
-    }
-    line->px += mx;
-    line->py += my;
-    line->nx = nx;
-    line->ny = ny;
-    return 1;
-}
-
-int
-votecl__segment_fit(votecl__segment_line *line, votecl__segment_gather gather, void *arg,
-                    double band, unsigned passes, double max_turn, votecl__segment_points *pts)
-{
-    votecl__segment_line fit = *line;
-
-    /* every pass looks around the last one's line, which moves by at most a pixel or two */
-    if (fit_collect(line, gather, arg, band + VOTECL__SEGMENT_FIT_MARGIN, pts) != 0)
-        return -1;
-    for (unsigned k = 0; k < passes; k++)
-        if (!fit_pass(&fit, pts, band))
-            return 0;
-    if (fit.nx * line->nx + fit.ny * line->ny < cos(max_turn))
-        return 0;
-    *line = fit;
-    return 1;
+    return votecl__grow((void **)&pts->xyw, &pts->room, pts->n + 1, 3 * sizeof(int32_t), 256);
 }

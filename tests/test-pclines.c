@@ -812,6 +812,9 @@ compare_results(const result *dev, const result *ref)
         g_assert_cmpuint(dev->lines[k].column, ==, ref->lines[k].column);
         g_assert_cmpuint(dev->lines[k].row, ==, ref->lines[k].row);
         g_assert_cmpuint(dev->lines[k].votes, ==, ref->lines[k].votes);
+        /* the fitted line too, bit for bit: the device's fit (the GPU shape's sums) or the
+         * host's follow the same integer rules */
+        g_assert_cmpint(memcmp(&dev->lines[k], &ref->lines[k], sizeof dev->lines[k]), ==, 0);
     }
 }
 
@@ -1368,21 +1371,22 @@ fit_scene_edges(const image *im, size_t *n)
 }
 
 /* The fitted lines (a, b, c) of the scene's image, with the longest segment's ends (x0, y0,
- * x1, y1), and of its edge list, as the fit gave them before it read a map of the edges
- * (2026-11-27): within 1e-9, so that another libm's last bit passes but a pixel more or
- * less in a fit, or a weight changed, does not. */
+ * x1, y1), and of its edge list, as the fit's integer sums give them (session 12,
+ * 2026-11-27; the double sums before moved them by at most 2e-7 relative): within 1e-9, so that
+ * another libm's last bit passes but a pixel more or less in a fit, or a weight changed, does not.
+ */
 static const double fit_image_lines[][7] = {
-    {0x1.e911141c34e43p-1, 0x1.2f094b1bd5f3p-2, -0x1.e0363d0b90fcp+5, 0x1.f494698378b78p+5,
-     0x1.bc2ef07f7808p-1, 0x1.0e7115507ed26p+4, 0x1.288f2caec429bp+7},
-    {0x1.734c653f4ac5ep-2, 0x1.dd28137f96f56p-1, -0x1.e015bad3f77dfp+6, 0x1.8bd48dd5d69d1p+7,
-     0x1.9e415705a2b4p+5, 0x1.78ce1a2ec88cp+0, 0x1.006cfcda1db0cp+7},
-    {-0x1.aa6cffccbfa5cp-2, 0x1.d17e5a9e4f26cp-1, 0x1.40594d1cb6d85p+5, 0x1.8c447303c606ep+7,
-     0x1.75aa3ca7293a5p+5, 0x1.84ee56d7470aap+6, 0x1.f7a6576dd598p-2},
+    {0x1.e911196cb1a2cp-1, 0x1.2f0928cd2142ep-2, -0x1.e0362afb91c86p+5, 0x1.f494537b5f97p+5,
+     0x1.bc2d441290bp-1, 0x1.0e713c356cd02p+4, 0x1.288f2e1e989e4p+7},
+    {0x1.734c48041046fp-2, 0x1.dd28192f5a809p-1, -0x1.e015b7320ed2ap+6, 0x1.8bd490dec3ed3p+7,
+     0x1.9e4176109b25cp+5, 0x1.78cd3c181c2p+0, 0x1.006cf89cc70f5p+7},
+    {-0x1.aa6cf390fef58p-2, 0x1.d17e5d6b89781p-1, 0x1.40590efd290b1p+5, 0x1.8c446eb94dc14p+7,
+     0x1.75aa620b48f27p+5, 0x1.84ee4bd18f2c7p+6, 0x1.f7be55d7ca68p-2},
 };
 static const double fit_list_lines[][3] = {
-    {0x1.e90c3ca322779p-1, 0x1.2f288ad36a2b9p-2, -0x1.e04e0aa1fee94p+5},
-    {0x1.73624e45c5p-2, 0x1.dd23d030cc6ap-1, -0x1.e014468f3ad6ap+6},
-    {-0x1.abd3c9a33865bp-2, 0x1.d12c057ee5184p-1, 0x1.420c07a94bda4p+5},
+    {0x1.e90c3ca322779p-1, 0x1.2f288ad36a2b5p-2, -0x1.e04e0aa1fee88p+5},
+    {0x1.73624e45c5p-2, 0x1.dd23d030cc6ap-1, -0x1.e014468f3ad6cp+6},
+    {-0x1.abd3c9a33865bp-2, 0x1.d12c057ee5184p-1, 0x1.420c07a94bdaep+5},
 };
 
 /* values (3 or 7) of each of found lines against want (n lines of values each). */
@@ -1399,6 +1403,47 @@ check_recorded(const votecl_lines_line *l, size_t found, const double *want, siz
             g_assert_cmpfloat(fabs(got[k] - want[i * values + k]), <=, 1e-9);
         }
     }
+}
+
+/* The fit's integer helpers (lib/pclines-fit.c, which cl/pclines.cl repeats): floor division
+ * of either sign, the exact integer square root up to the largest f32 gradient's 2^41, and a
+ * step's span, which must hold exactly the pixels within the gathering line's reach. */
+static void
+test_ref_fit_integers(void)
+{
+    GRand *rng = g_rand_new_with_seed(11);
+    const votecl__pclines_desc desc = {.width = 301, .height = 517};
+
+    for (int i = 0; i < 20000; i++) {
+        int64_t a =
+            (int64_t)g_rand_int_range(rng, -2000000, 2000000) * g_rand_int_range(rng, 1, 70000);
+        int64_t b = g_rand_int_range(rng, 1, 2000000) * (g_rand_boolean(rng) ? 1 : -1);
+        int64_t q = votecl__pclines_fit_floor_div(a, b);
+        g_assert_cmpint(q, ==, (int64_t)floorl((long double)a / (long double)b));
+        uint64_t m = i < 4096 ? (uint64_t)(i + 1) * (uint64_t)(i + 1) + (uint64_t)(i % 3) - 1u
+                              : ((uint64_t)g_rand_int(rng) << 10 ^ g_rand_int(rng)) % (1ull << 42);
+        uint64_t r = votecl__pclines_fit_isqrt(m);
+        g_assert_true(r * r <= m && (r + 1) * (r + 1) > m);
+    }
+    for (int i = 0; i < 300; i++) {
+        double theta = g_rand_double_range(rng, 0, 2 * G_PI),
+               rho = g_rand_double_range(rng, -50, 600);
+        votecl_lines_line l = {.a = cos(theta), .b = sin(theta), .c = -rho};
+        votecl__segment_line first;
+        int64_t p[VOTECL__PCLINES_FIT_WORDS];
+        votecl__pclines_fit_first(&desc, &l, &first, p);
+        for (int64_t step = p[12]; step <= p[13]; step++) {
+            int64_t lo = 0, hi = -1, across = p[11] ? desc.height : desc.width;
+            int any = votecl__pclines_fit_span(p, step, &lo, &hi);
+            for (int64_t c = 0; c < across; c++) {
+                int64_t x = p[11] ? step : c, y = p[11] ? c : step;
+                int64_t d = p[0] * x + p[1] * y - p[2];
+                int within = d >= -p[3] && d <= p[3] && c >= 1 && c <= across - 2;
+                g_assert_cmpint(within, ==, any && c >= lo && c <= hi);
+            }
+        }
+    }
+    g_rand_free(rng);
 }
 
 /* The edge map's vector edge test (SSE2 where the host has it) equals the scalar one on
@@ -1490,6 +1535,7 @@ typedef struct threaded {
     size_t found, nsegments;
     votecl_segment *segments; /* g_malloc'd */
     unsigned fit, walk;       /* the threads of the fit and the segment walk */
+    int on_device, gpu_shape; /* the fit ran on the device; the context is GPU-shaped */
 } threaded;
 
 /* A context of the backend (ref, else the running device test's) made with
@@ -1524,6 +1570,8 @@ run_threaded(int ref, const char *threads, const votecl_image *view, size_t max_
     g_assert_cmpint(votecl_lines_plan_segments(plan, &segments, &r->nsegments), ==, VOTECL_OK);
     r->segments = g_memdup2(segments, r->nsegments * sizeof *segments);
     votecl__lines_plan_threads(plan, &r->fit, &r->walk);
+    r->on_device = votecl__lines_plan_fit_on_device(plan);
+    r->gpu_shape = !ref && !ctx->shape.cpu;
     votecl_lines_plan_free(plan);
     votecl_context_free(ctx);
     return 0;
@@ -1540,7 +1588,8 @@ same_segment(const votecl_segment *a, const votecl_segment *b)
 
 /* The lines and segments of view on one thread and on four are the same bytes; the fit and
  * the walk had four threads when view has at least four lines of 1024 steps or more (a claim
- * each: their grain), else one. */
+ * each: their grain), else one; a GPU-shaped device fits the lines itself (the host's fit
+ * then one thread, the walk still four). */
 static void
 check_threads(int ref, const votecl_image *view, size_t max_lines)
 {
@@ -1554,7 +1603,9 @@ check_threads(int ref, const votecl_image *view, size_t max_lines)
                        four->walk);
         g_assert_cmpuint(one->fit, ==, 1);
         g_assert_cmpuint(one->walk, ==, 1);
-        g_assert_cmpuint(four->fit, ==, big && one->found >= 4 ? 4 : 1);
+        g_assert_cmpint(one->on_device, ==, one->gpu_shape);
+        g_assert_cmpint(four->on_device, ==, four->gpu_shape);
+        g_assert_cmpuint(four->fit, ==, big && one->found >= 4 && !four->on_device ? 4 : 1);
         g_assert_cmpuint(four->walk, ==, big && MIN(one->found, MAX_LINES) >= 4 ? 4 : 1);
         g_assert_cmpuint(one->found, ==, four->found);
         g_assert_cmpuint(one->found, >, 0);
@@ -1613,6 +1664,7 @@ static const tu_test tests[] = {
     {TU_PATH, "/ref/pclines/truth", {test_ref_truth}},
     {TU_PATH, "/ref/pclines/fit-recorded", {test_ref_fit_recorded}},
     {TU_PATH, "/ref/pclines/edge-bits", {test_ref_edge_bits}},
+    {TU_PATH, "/ref/pclines/fit-integers", {test_ref_fit_integers}},
     {TU_PATH, "/ref/pclines/threads", {test_ref_threads}},
     {TU_DEVICE, "pclines/equal-image", {test_opencl_equal_image}},
     {TU_DEVICE, "pclines/equal-edges", {test_opencl_equal_edges}},

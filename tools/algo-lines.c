@@ -169,36 +169,48 @@ run_lines_op(void *arg)
 }
 
 /* PClines on building.png stretched to the frame size: a gray image in host memory in,
- * lines out (upload, Sobel, edges, sort, accumulation, maxima, read-back all timed). */
+ * lines out (upload, Sobel, edges, sort, accumulation, maxima, the fit, read-backs all
+ * timed); case "lines1080" at the defaults (each line fitted to its edges), "lines1080_cells"
+ * with refine 0 (the cells' lines: the vote alone, as before the fit was the default). */
+static void
+bench_lines_case(tool_bench *b, const tool_image *big, const char *name, int refine)
+{
+    votecl_lines_params params;
+    lines_op op = {0};
+    double seconds = 0;
+    votecl_status st;
+
+    op.image = tool_image_view(big);
+    votecl_lines_params_init(&params);
+    params.refine = refine;
+    st = votecl_lines_plan_new(b->ctx, &params, big->width, big->height, &op.plan);
+    if (st == VOTECL_OK)
+        st = tool_bench_time(b->ctx, run_lines_op, &op, b->args.reps, 1, &seconds);
+    tool_bench_case_begin(b, name, st);
+    tool_json_kv_uint(&b->json, "width", big->width);
+    tool_json_kv_uint(&b->json, "height", big->height);
+    tool_json_kv_uint(&b->json, "refine", (unsigned)refine);
+    if (tool_bench_case_result(b, name, st, seconds, 1)) {
+        tool_json_kv_uint(&b->json, "lines", op.found);
+        tool_bench_queued(b, run_lines_op, &op);
+    }
+    tool_json_end_object(&b->json);
+    tool_progress(b->options, "bench: %s %8.1f us, %zu lines\n", name, seconds * 1e6, op.found);
+    votecl_lines_plan_free(op.plan);
+}
+
 static void
 bench_lines(tool_bench *b)
 {
     tool_image big = {0};
-    votecl_lines_params params;
-    lines_op op = {0};
-    double seconds = 0;
     char error[256];
-    votecl_status st;
 
     if (b->building.data == NULL || tool_image_alloc(&big, b->frame_width, b->frame_height, 1,
                                                      VOTECL_DTYPE_U8, error, sizeof error) != 0)
         return;
     tool_bench_stretch(&b->building, &big);
-    op.image = tool_image_view(&big);
-    votecl_lines_params_init(&params);
-    st = votecl_lines_plan_new(b->ctx, &params, big.width, big.height, &op.plan);
-    if (st == VOTECL_OK)
-        st = tool_bench_time(b->ctx, run_lines_op, &op, b->args.reps, 1, &seconds);
-    tool_bench_case_begin(b, "lines1080", st);
-    tool_json_kv_uint(&b->json, "width", big.width);
-    tool_json_kv_uint(&b->json, "height", big.height);
-    if (tool_bench_case_result(b, "lines1080", st, seconds, 1)) {
-        tool_json_kv_uint(&b->json, "lines", op.found);
-        tool_bench_queued(b, run_lines_op, &op);
-    }
-    tool_json_end_object(&b->json);
-    tool_progress(b->options, "bench: lines1080 %8.1f us, %zu lines\n", seconds * 1e6, op.found);
-    votecl_lines_plan_free(op.plan);
+    bench_lines_case(b, &big, "lines1080", 1);
+    bench_lines_case(b, &big, "lines1080_cells", 0);
     tool_image_free(&big);
 }
 
