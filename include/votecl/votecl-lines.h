@@ -100,7 +100,8 @@ typedef struct votecl_lines_params {
     int refine;                  /**< nonzero (default): each line is moved from its cell onto the
                                     total least-squares line of the edges within 3 px of it
                                     (see votecl_lines_line); 0: the cell's line.
-                                    votecl_lines_run_buffer() reads the image back for it */
+                                    GPU-shaped devices sum the fit's pixels on the device;
+                                    others fit on the host, with the same results */
 
 } votecl_lines_params;
 
@@ -118,12 +119,14 @@ typedef struct votecl_lines_edge {
 /** One detected line in pixel coordinates (origin at the top-left pixel, pixel centres at
  * integers, y down). With params.refine (the default) a, b, c, theta and rho are the line
  * fitted to the edges near the cell's line: the Sobel edge pixels within 3 px of it whose
- * gradient lies within about 26 degrees of its normal, weighted by their Sobel magnitude (an
- * edge list's edges weigh 1), three passes of total least squares, each around the last one's
- * line; so a thin line is found on its middle, not on one of the two flanks Sobel marks, and a
- * step edge on the step, half-way between two pixel centres. Where fewer than three such
- * edges lie near it, or the fit turns by more than 10 degrees, the line is the cell's. u, v,
- * column and row are always the cell's. */
+ * gradient lies within about 26 degrees of its normal, weighted by the integer part of their
+ * Sobel magnitude (an edge list's edges weigh 1), three passes of total least squares, each
+ * around the last one's line among the pixels within 5 px of the cell's; so a thin line is
+ * found on its middle, not on one of the two flanks Sobel marks, and a step edge on the step,
+ * half-way between two pixel centres. The distances are tested in 2^-20 px fixed point and
+ * the sums are exact integers, so every backend and device gives the same lines bit for bit.
+ * Where fewer than three such edges lie near it, or the fit turns by more than 10 degrees,
+ * the line is the cell's. u, v, column and row are always the cell's. */
 typedef struct votecl_lines_line {
     double a;        /**< a x + b y + c = 0 with a^2 + b^2 = 1 */
     double b;        /**< see a */
@@ -221,9 +224,10 @@ VOTECL_API votecl_status votecl_lines_plan_segments(const votecl_lines_plan *pla
 
 /** As votecl_lines_run() with the image in a device buffer of the plan's context (borrowed:
  * width x height elements of dtype, u8 or f32, rows packed from byte 0), such as a frame
- * that votecl_buffer_wrap_device() wraps where it already lies: the vote reads it there; the
- * image is read back to the host only for params.refine (the default) or params.segments,
- * which look at the pixels near each line (refine 0 and no segments: no host copy at all).
+ * that votecl_buffer_wrap_device() wraps where it already lies: the vote (and on GPU-shaped
+ * devices the fit) reads it there; the image is read back to the host only for
+ * params.segments, or params.refine (the default) on a CPU-shaped device, which look at the
+ * pixels near each line (otherwise no host copy at all).
  * width and height must be the plan's. Waits for the lines (host memory, as above).
  * Returns VOTECL_INVALID_ARGUMENT naming the field, and device statuses. */
 VOTECL_API votecl_status votecl_lines_run_buffer(votecl_lines_plan *plan, votecl_buffer *image,
