@@ -304,21 +304,16 @@ corr_less(const corr *x, const corr *y)
  * q's point h) has an integer template point less the template's centre and an integer image
  * point, so the order of its first four numbers is that of the integers (t[2h], t[2h+1],
  * i[2h], i[2h+1]) (the difference of an integer and the centre, a float, is exact). Those
- * four, less their least values, are packed into a key of two 64-bit words (most fits: the low
- * one alone), the keys (with k) ordered by a stable least-significant-digit radix sort of 8
- * bits a pass (a pass whose digit all share is skipped), the correspondences made in that
- * order, and an insertion sort by all six numbers orders each run of equal keys (one point
- * with several normals). The order is total on the values (equal entries are equal in all six
- * numbers), so any sort gives the same sequence, the one qsort gave. qsort's comparisons, then
- * a merge sort's, were the largest part of the fits on the sample pair. */
+ * four, less their least values, are packed into two 64-bit words (most fits: the low one
+ * alone), their indices ordered by a stable least-significant-digit radix sort of 8 bits a
+ * pass (a pass whose digit all share is skipped), the correspondences made in that order, and
+ * an insertion sort by all six numbers orders what the four leave tied (a run of one point
+ * with several normals; one comparison an entry elsewhere). The order is total on the values
+ * (equal entries are equal in all six numbers), so any sort gives the same sequence, the one
+ * qsort gave, and the insertion sort alone would. qsort's comparisons, then a merge sort's,
+ * were the largest part of the fits on the sample pair. */
 #define GHT_RADIX_BITS 8u
 #define GHT_RADIX (1u << GHT_RADIX_BITS)
-
-typedef struct corr_key {
-    uint64_t w[2]; /* low, high */
-    size_t k;
-} corr_key;
-_Static_assert(sizeof(corr_key) <= 3 * sizeof(double), "two copies in 6 doubles a key");
 
 /* The four key fields of correspondence k of matches m, the most significant first. */
 static void
@@ -367,11 +362,11 @@ key_ranges(const votecl__ght_match *m, size_t n, uint32_t lo[4], uint32_t span[4
     }
 }
 
-/* The keys of the n correspondences of m, the bits each word uses into bits: the fields from
- * the least significant, each less its least value in as many bits as its span needs, a field
- * in the high word when the low one is full (two fields always fit a word). */
+/* The keys of the n correspondences of m into word[0] (low) and word[1] (high), the bits
+ * each word uses into bits: the fields from the least significant, each less its least value
+ * in as many bits as its span needs (two fields always fit a word). */
 static void
-corr_keys(const votecl__ght_match *m, size_t n, corr_key *key, unsigned bits[2])
+corr_keys(const votecl__ght_match *m, size_t n, uint64_t *word[2], unsigned bits[2])
 {
     uint32_t lo[4], span[4], v[4];
     unsigned shift[4], in[4], w = 0;
@@ -386,23 +381,25 @@ corr_keys(const votecl__ght_match *m, size_t n, corr_key *key, unsigned bits[2])
         bits[w] += b;
     }
     for (size_t k = 0; k < n; k++) {
-        key[k] = (corr_key){{0, 0}, k};
+        uint64_t key[2] = {0, 0};
         key_fields(m, k, v);
         for (int f = 0; f < 4; f++)
-            key[k].w[in[f]] |= (uint64_t)(v[f] - lo[f]) << shift[f];
+            key[in[f]] |= (uint64_t)(v[f] - lo[f]) << shift[f];
+        word[0][k] = key[0];
+        word[1][k] = key[1];
     }
 }
 
-/* One stable pass of the radix sort: src into dst by the digit of word w at shift; 0 (dst
- * untouched) when every key has the same digit. */
+/* One stable pass of the radix sort: src's indices into dst by the digit of key at shift;
+ * 0 (dst untouched) when every key has the same digit. */
 static int
-radix_pass(const corr_key *src, corr_key *dst, size_t n, int w, unsigned shift)
+radix_pass(const uint64_t *key, unsigned shift, const uint32_t *src, uint32_t *dst, size_t n)
 {
     size_t count[GHT_RADIX] = {0}, sum = 0;
 
     for (size_t k = 0; k < n; k++)
-        count[(src[k].w[w] >> shift) & (GHT_RADIX - 1)]++;
-    if (count[(src[0].w[w] >> shift) & (GHT_RADIX - 1)] == n)
+        count[(key[k] >> shift) & (GHT_RADIX - 1)]++;
+    if (count[(key[0] >> shift) & (GHT_RADIX - 1)] == n)
         return 0;
     for (unsigned d = 0; d < GHT_RADIX; d++) {
         size_t c = count[d];
@@ -410,7 +407,7 @@ radix_pass(const corr_key *src, corr_key *dst, size_t n, int w, unsigned shift)
         sum += c;
     }
     for (size_t k = 0; k < n; k++)
-        dst[count[(src[k].w[w] >> shift) & (GHT_RADIX - 1)]++] = src[k];
+        dst[count[(key[src[k]] >> shift) & (GHT_RADIX - 1)]++] = src[k];
     return 1;
 }
 
@@ -421,24 +418,23 @@ correspondence(const votecl__ght_desc *desc, const double *normals, const votecl
                size_t k)
 {
     const votecl__ght_match *q = &m[k / 2];
-    double cx = (double)(float)desc->cx, cy = (double)(float)desc->cy;
     uint32_t L = desc->levels, b = q->key / L, h = (uint32_t)(k % 2);
 
     b = (b + h * desc->xi_bins) % L;
-    return (corr){q->t[2 * h] - cx, q->t[2 * h + 1] - cy, q->i[2 * h],
-                  q->i[2 * h + 1],  normals[2 * b],       normals[2 * b + 1]};
+    return (corr){q->t[2 * h] - (double)(float)desc->cx, q->t[2 * h + 1] - (double)(float)desc->cy,
+                  q->i[2 * h], q->i[2 * h + 1], normals[2 * b], normals[2 * b + 1]};
 }
 
-/* Sorts each run of out[0..n) whose keys are equal by all six numbers. */
+/* Sorts each run of out[0..n) whose keys (by index, idx) are equal by all six numbers (the
+ * runs share the first four: a point with several normals). */
 static void
-corr_ties(const corr_key *key, corr *out, size_t n)
+corr_ties(uint64_t *const word[2], const uint32_t *idx, corr *out, size_t n)
 {
     for (size_t i = 1; i < n; i++) {
-        corr x;
+        corr x = out[i];
         size_t j = i;
-        if (key[i].w[0] != key[i - 1].w[0] || key[i].w[1] != key[i - 1].w[1])
+        if (word[0][idx[i]] != word[0][idx[i - 1]] || word[1][idx[i]] != word[1][idx[i - 1]])
             continue;
-        x = out[i];
         for (; j > 0 && corr_less(&x, &out[j - 1]); j--)
             out[j] = out[j - 1];
         out[j] = x;
@@ -446,25 +442,28 @@ corr_ties(const corr_key *key, corr *out, size_t n)
 }
 
 /* The n = 2 q correspondences of matches m[0..q) into out in the canonical order; scratch:
- * 6 n doubles (two copies of the keys). */
+ * 3 n doubles (the keys, then the indices). */
 static void
-corr_sort(const votecl__ght_desc *desc, const double *normals, const votecl__ght_match *m, size_t n,
-          double *scratch, corr *out)
+corr_sort(const votecl__ght_desc *desc, const double *normals, const votecl__ght_match *m,
+          size_t n, double *scratch, corr *out)
 {
-    corr_key *src = (corr_key *)scratch, *dst = src + n, *t;
+    uint64_t *word[2] = {(uint64_t *)scratch, (uint64_t *)scratch + n};
+    uint32_t *src = (uint32_t *)(word[1] + n), *dst = src + n, *t;
     unsigned bits[2];
 
-    corr_keys(m, n, src, bits);
+    corr_keys(m, n, word, bits);
+    for (size_t k = 0; k < n; k++)
+        src[k] = (uint32_t)k;
     for (int w = 0; w < 2; w++)
         for (unsigned shift = 0; shift < bits[w]; shift += GHT_RADIX_BITS)
-            if (radix_pass(src, dst, n, w, shift)) {
+            if (radix_pass(word[w], shift, src, dst, n)) {
                 t = src;
                 src = dst;
                 dst = t;
             }
     for (size_t k = 0; k < n; k++)
-        out[k] = correspondence(desc, normals, m, src[k].k);
-    corr_ties(src, out, n);
+        out[k] = correspondence(desc, normals, m, src[k]);
+    corr_ties(word, src, out, n);
 }
 
 /* The point-to-line least-squares similarity of the n correspondences (terms: their
@@ -606,9 +605,9 @@ votecl__ght_normals(const votecl__ght_desc *desc, double *normals)
     }
 }
 
-/* The doubles a fit of n matches uses: the sort's two copies of the keys (6 doubles a
- * correspondence), the 2 n correspondences sorted (6 doubles each), the fit's scratch
- * (VOTECL__GHT_FIT_SCRATCH a correspondence); 0 when too many. */
+/* The doubles a fit of n matches uses: the sort's keys and indices (3 doubles a
+ * correspondence, in room for 6), the 2 n correspondences sorted (6 doubles each), the fit's
+ * scratch (VOTECL__GHT_FIT_SCRATCH a correspondence); 0 when too many. */
 static size_t
 fit_doubles(size_t n)
 {
