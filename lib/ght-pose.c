@@ -303,15 +303,14 @@ corr_less(const corr *x, const corr *y)
 /* The canonical order without comparisons. Correspondence k of matches m (k = 2 q + h: match
  * q's point h) has an integer template point less the template's centre and an integer image
  * point, so the order of its first four numbers is that of the integers (t[2h], t[2h+1],
- * i[2h], i[2h+1]) (the difference of an integer and the centre, a float, is exact). Those
+ * i[2h], i[2h+1]) (integers less one centre keep their order and their ties). Those
  * four, less their least values, are packed into two 64-bit words (most fits: the low one
  * alone), their indices ordered by a stable least-significant-digit radix sort of 8 bits a
  * pass (a pass whose digit all share is skipped), the correspondences made in that order, and
- * an insertion sort by all six numbers orders what the four leave tied (a run of one point
- * with several normals; one comparison an entry elsewhere). The order is total on the values
- * (equal entries are equal in all six numbers), so any sort gives the same sequence, the one
- * qsort gave, and the insertion sort alone would. qsort's comparisons, then a merge sort's,
- * were the largest part of the fits on the sample pair. */
+ * an insertion sort by all six numbers orders each run of equal keys (one point with several
+ * normals). The order is total on the values (equal entries are equal in all six numbers), so
+ * any sort gives the same sequence, the one qsort gave. qsort's comparisons, then a merge
+ * sort's, were the largest part of the fits on the sample pair. */
 #define GHT_RADIX_BITS 8u
 #define GHT_RADIX (1u << GHT_RADIX_BITS)
 
@@ -418,11 +417,12 @@ correspondence(const votecl__ght_desc *desc, const double *normals, const votecl
                size_t k)
 {
     const votecl__ght_match *q = &m[k / 2];
+    double cx = (double)(float)desc->cx, cy = (double)(float)desc->cy;
     uint32_t L = desc->levels, b = q->key / L, h = (uint32_t)(k % 2);
 
     b = (b + h * desc->xi_bins) % L;
-    return (corr){q->t[2 * h] - (double)(float)desc->cx, q->t[2 * h + 1] - (double)(float)desc->cy,
-                  q->i[2 * h], q->i[2 * h + 1], normals[2 * b], normals[2 * b + 1]};
+    return (corr){q->t[2 * h] - cx, q->t[2 * h + 1] - cy, q->i[2 * h],
+                  q->i[2 * h + 1],  normals[2 * b],       normals[2 * b + 1]};
 }
 
 /* Sorts each run of out[0..n) whose keys (by index, idx) are equal by all six numbers (the
@@ -431,10 +431,11 @@ static void
 corr_ties(uint64_t *const word[2], const uint32_t *idx, corr *out, size_t n)
 {
     for (size_t i = 1; i < n; i++) {
-        corr x = out[i];
+        corr x;
         size_t j = i;
         if (word[0][idx[i]] != word[0][idx[i - 1]] || word[1][idx[i]] != word[1][idx[i - 1]])
             continue;
+        x = out[i];
         for (; j > 0 && corr_less(&x, &out[j - 1]); j--)
             out[j] = out[j - 1];
         out[j] = x;
@@ -444,8 +445,8 @@ corr_ties(uint64_t *const word[2], const uint32_t *idx, corr *out, size_t n)
 /* The n = 2 q correspondences of matches m[0..q) into out in the canonical order; scratch:
  * 3 n doubles (the keys, then the indices). */
 static void
-corr_sort(const votecl__ght_desc *desc, const double *normals, const votecl__ght_match *m,
-          size_t n, double *scratch, corr *out)
+corr_sort(const votecl__ght_desc *desc, const double *normals, const votecl__ght_match *m, size_t n,
+          double *scratch, corr *out)
 {
     uint64_t *word[2] = {(uint64_t *)scratch, (uint64_t *)scratch + n};
     uint32_t *src = (uint32_t *)(word[1] + n), *dst = src + n, *t;
