@@ -50,12 +50,12 @@ wrap(uint32_t L, uint32_t t, int d)
  * around each key (a window sliding over theta), exact in 64 bits, saturated to 32. Each row's
  * sum over the column's alpha bins is taken once (rows: L words of scratch), not once for the
  * row entering the window and once for the row leaving it: the walk down a column of O_I
- * (a cache line a key) was most of the smoothing. Returns the column's least count. */
-static uint32_t
+ * (a cache line a key) was most of the smoothing. */
+static void
 smooth_column(uint32_t L, const uint32_t *oi, uint32_t a, uint64_t *rows, uint32_t *col)
 {
     uint32_t cols[GHT_O_KEYS];
-    uint64_t acc = 0, least = UINT64_MAX;
+    uint64_t acc = 0;
 
     for (int k = 0; k < GHT_O_KEYS; k++)
         cols[k] = (a + L + (uint32_t)k - GHT_O_TOL) % L;
@@ -67,9 +67,7 @@ smooth_column(uint32_t L, const uint32_t *oi, uint32_t a, uint64_t *rows, uint32
         if (t > 0) /* L > GHT_O_KEYS: the row leaving is not the one entering */
             acc += rows[wrap(L, t, GHT_O_TOL)] - rows[wrap(L, t, -1 - GHT_O_TOL)];
         col[t] = acc > UINT32_MAX ? UINT32_MAX : (uint32_t)acc;
-        least = acc < least ? acc : least;
     }
-    return least > UINT32_MAX ? UINT32_MAX : (uint32_t)least;
 }
 
 /* Lowers a column of the smoothed O_I (one alpha bin over theta) by its least count: a count
@@ -78,10 +76,14 @@ smooth_column(uint32_t L, const uint32_t *oi, uint32_t a, uint64_t *rows, uint32
  * frame), each key of the shifted O_I held at least the template's count at every rotation,
  * so that every rotation's intersection equalled the template's total and the search
  * examined 16 arbitrary ones (not 0 degrees, where the crop lies); in a sparse image the
- * least count is 0 and nothing changes. least: the column's least count (smooth_column). */
+ * least count is 0 and nothing changes. */
 static void
-floor_column(uint32_t L, uint32_t *col, uint32_t least)
+floor_column(uint32_t L, uint32_t *col)
 {
+    uint32_t least = col[0];
+
+    for (uint32_t t = 1; t < L; t++)
+        least = col[t] < least ? col[t] : least;
     for (uint32_t t = 0; t < L && least > 0; t++)
         col[t] -= least;
 }
@@ -121,7 +123,8 @@ correlate_columns(void *user, size_t begin, size_t end, unsigned worker)
     uint32_t *col = (uint32_t *)(rows + L);
 
     for (uint32_t a = (uint32_t)begin; a < end; a++) {
-        floor_column(L, col, smooth_column(L, c->oi, a, rows, col));
+        smooth_column(L, c->oi, a, rows, col);
+        floor_column(L, col);
         for (uint32_t t = 0; t < L; t++)
             if (c->ot[(size_t)t * L + a] != 0)
                 correlate_key(L, t, c->ot[(size_t)t * L + a], col, corr);
