@@ -36,36 +36,32 @@ alpha_sum(const uint32_t *row, const uint32_t *cols)
     return acc;
 }
 
-/* Index t + d of L (d within L, wrapping). */
-static uint32_t
-wrap(uint32_t L, uint32_t t, int d)
+/* Row t + d of O_I (d within L, wrapping). */
+static const uint32_t *
+o_row(uint32_t L, const uint32_t *oi, uint32_t t, int d)
 {
     uint32_t r = t + L + (uint32_t)d;
 
     r = r >= L ? r - L : r;
-    return r >= L ? r - L : r;
+    return oi + (size_t)(r >= L ? r - L : r) * L;
 }
 
 /* Column a of the smoothed O_I (col[t], t over the L theta bins): the GHT_O_KEYS^2 sum
- * around each key (a window sliding over theta), exact in 64 bits, saturated to 32. Each row's
- * sum over the column's alpha bins is taken once (rows: L words of scratch), not once for the
- * row entering the window and once for the row leaving it: the walk down a column of O_I
- * (a cache line a key) was most of the smoothing. */
+ * around each key (a window sliding over theta), exact in 64 bits, saturated to 32. */
 static void
-smooth_column(uint32_t L, const uint32_t *oi, uint32_t a, uint64_t *rows, uint32_t *col)
+smooth_column(uint32_t L, const uint32_t *oi, uint32_t a, uint32_t *col)
 {
     uint32_t cols[GHT_O_KEYS];
     uint64_t acc = 0;
 
     for (int k = 0; k < GHT_O_KEYS; k++)
         cols[k] = (a + L + (uint32_t)k - GHT_O_TOL) % L;
-    for (uint32_t t = 0; t < L; t++)
-        rows[t] = alpha_sum(oi + (size_t)t * L, cols);
     for (int dt = -GHT_O_TOL; dt <= GHT_O_TOL; dt++)
-        acc += rows[wrap(L, 0, dt)];
+        acc += alpha_sum(o_row(L, oi, 0, dt), cols);
     for (uint32_t t = 0; t < L; t++) {
         if (t > 0) /* L > GHT_O_KEYS: the row leaving is not the one entering */
-            acc += rows[wrap(L, t, GHT_O_TOL)] - rows[wrap(L, t, -1 - GHT_O_TOL)];
+            acc += alpha_sum(o_row(L, oi, t, GHT_O_TOL), cols) -
+                   alpha_sum(o_row(L, oi, t, -1 - GHT_O_TOL), cols);
         col[t] = acc > UINT32_MAX ? UINT32_MAX : (uint32_t)acc;
     }
 }
@@ -102,9 +98,8 @@ correlate_key(uint32_t L, uint32_t t, uint32_t nt, const uint32_t *col, uint64_t
 
 /* What the rotation search's team shares: corr[b] = sum over keys (t, a) of min(O_T(t, a),
  * O_I'(t + b, a)), over the template's non-empty keys only, O_I' the smoothed and floored
- * O_I; a worker takes whole alpha columns and sums into its own corr (3 L words of scratch
- * each: corr, the rows' sums and the column), added up afterwards (integers: the same in any
- * order).
+ * O_I; a worker takes whole alpha columns and sums into its own corr (2 L words of scratch
+ * each: corr and the column), added up afterwards (integers: the same in any order).
  * The paper's product lets the quadratic counts of straight segments (every pair of a
  * segment falls into one cell) outvote the shape; the minimum, a histogram intersection,
  * counts the image pairings a rotated template explains. */
@@ -119,11 +114,11 @@ correlate_columns(void *user, size_t begin, size_t end, unsigned worker)
 {
     const corr_work *c = user;
     uint32_t L = c->L;
-    uint64_t *corr = c->scratch + (size_t)worker * 3 * L, *rows = corr + L;
-    uint32_t *col = (uint32_t *)(rows + L);
+    uint64_t *corr = c->scratch + (size_t)worker * 2 * L;
+    uint32_t *col = (uint32_t *)(corr + L);
 
     for (uint32_t a = (uint32_t)begin; a < end; a++) {
-        smooth_column(L, c->oi, a, rows, col);
+        smooth_column(L, c->oi, a, col);
         floor_column(L, col);
         for (uint32_t t = 0; t < L; t++)
             if (c->ot[(size_t)t * L + a] != 0)
@@ -161,7 +156,7 @@ correlate(const votecl__ght_desc *desc, const uint32_t *ot, const uint32_t *oi, 
         nt += ot[k] != 0;
     votecl__team_open(&team, threads, L, corr_grain(L, nt));
     *workers = team.workers;
-    if ((c.scratch = votecl__calloc((size_t)team.workers * 3 * L, sizeof *c.scratch)) == NULL) {
+    if ((c.scratch = votecl__calloc((size_t)team.workers * 2 * L, sizeof *c.scratch)) == NULL) {
         votecl__team_close(&team);
         return VOTECL_OUT_OF_HOST_MEMORY;
     }
@@ -169,7 +164,7 @@ correlate(const votecl__ght_desc *desc, const uint32_t *ot, const uint32_t *oi, 
         for (uint32_t b = 0; b < L; b++) {
             corr[b] = 0;
             for (unsigned w = 0; w < team.workers; w++)
-                corr[b] += c.scratch[(size_t)w * 3 * L + b];
+                corr[b] += c.scratch[(size_t)w * 2 * L + b];
         }
     free(c.scratch);
     return status;
@@ -774,10 +769,10 @@ votecl__ght_search_bytes(const votecl__ght_desc *desc, uint32_t width, uint32_t 
     cells = (uint64_t)gw * gh; /* below 2^30 */
     if (batch >= UINT64_MAX / 4 / cell / (cells + 1))
         return UINT64_MAX;
-    /* the rotation search's columns (24 L bytes a thread, at most L threads: 24 L^2), the S
+    /* the rotation search's columns (16 L bytes a thread, at most L threads: 16 L^2), the S
      * histograms (scales below 2^17), the reference's
      * scratch of one more candidate */
-    return (batch + (copies == 0)) * cell * cells + 24 * L * L +
+    return (batch + (copies == 0)) * cell * cells + 16 * L * L +
            8 * ((uint64_t)desc->p.max_rotations + 1) * desc->scales;
 }
 
