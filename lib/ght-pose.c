@@ -300,58 +300,171 @@ corr_less(const corr *x, const corr *y)
     return x->ny < y->ny;
 }
 
-/* Copies c[0..n) into out in the canonical order: pointers to them sorted (insertion sorts of
- * runs of GHT_SORT_RUN, then bottom-up merges), the entries then copied in that order. The
- * order is total on the values (equal entries are equal in all six numbers), so any sort gives
- * the same sequence, the one qsort gave; qsort's indirect comparisons were the largest part of
- * the fits on the sample pair. scratch: 2 n doubles (the pointers). */
-#define GHT_SORT_RUN 8u
+/* The canonical order without comparisons. Correspondence k of matches m (k = 2 q + h: match
+ * q's point h) has an integer template point less the template's centre and an integer image
+ * point, so the order of its first four numbers is that of the integers (t[2h], t[2h+1],
+ * i[2h], i[2h+1]) (integers less one centre keep their order and their ties). Those
+ * four, less their least values, are packed into two 64-bit words (most fits: the low one
+ * alone), their indices ordered by a stable least-significant-digit radix sort of 8 bits a
+ * pass (a pass whose digit all share is skipped), the correspondences made in that order, and
+ * an insertion sort by all six numbers orders each run of equal keys (one point with several
+ * normals). The order is total on the values (equal entries are equal in all six numbers), so
+ * any sort gives the same sequence, the one qsort gave. qsort's comparisons, then a merge
+ * sort's, were the largest part of the fits on the sample pair. */
+#define GHT_RADIX_BITS 8u
+#define GHT_RADIX (1u << GHT_RADIX_BITS)
 
+/* The four key fields of correspondence k of matches m, the most significant first. */
 static void
-corr_runs(const corr **p, size_t n)
+key_fields(const votecl__ght_match *m, size_t k, uint32_t v[4])
 {
-    for (size_t lo = 0; lo < n; lo += GHT_SORT_RUN)
-        for (size_t i = lo + 1; i < n && i < lo + GHT_SORT_RUN; i++) {
-            const corr *x = p[i];
-            size_t j = i;
-            for (; j > lo && corr_less(x, p[j - 1]); j--)
-                p[j] = p[j - 1];
-            p[j] = x;
-        }
+    const votecl__ght_match *q = &m[k / 2];
+    size_t h = 2 * (k % 2);
+
+    v[0] = (uint32_t)q->t[h];
+    v[1] = (uint32_t)q->t[h + 1];
+    v[2] = (uint32_t)q->i[h];
+    v[3] = (uint32_t)q->i[h + 1];
 }
 
-static void
-corr_merge(const corr *const *src, size_t lo, size_t mid, size_t hi, const corr **dst)
+static unsigned
+bit_width(uint32_t v)
 {
-    size_t i = lo, j = mid, k = lo;
+    unsigned b = 0;
 
-    while (i < mid && j < hi)
-        dst[k++] = corr_less(src[j], src[i]) ? src[j++] : src[i++];
-    while (i < mid)
-        dst[k++] = src[i++];
-    while (j < hi)
-        dst[k++] = src[j++];
+    for (; v != 0; v >>= 1)
+        b++;
+    return b;
 }
 
+/* The least value of each key field of the n correspondences of m into lo, the span (the
+ * greatest less the least, in unsigned arithmetic) into span: fields compared as int32. */
 static void
-corr_sort(const corr *c, size_t n, double *scratch, corr *out)
+key_ranges(const votecl__ght_match *m, size_t n, uint32_t lo[4], uint32_t span[4])
 {
-    const corr **src = (const corr **)scratch, **dst = src + n, **t;
+    int32_t least[4], most[4];
+    uint32_t v[4];
 
-    for (size_t i = 0; i < n; i++)
-        src[i] = &c[i];
-    corr_runs(src, n);
-    for (size_t w = GHT_SORT_RUN; w < n; w *= 2) {
-        for (size_t lo = 0; lo < n; lo += 2 * w) {
-            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-            corr_merge(src, lo, mid, hi, dst);
+    key_fields(m, 0, v);
+    for (int f = 0; f < 4; f++)
+        least[f] = most[f] = (int32_t)v[f];
+    for (size_t k = 1; k < n; k++) {
+        key_fields(m, k, v);
+        for (int f = 0; f < 4; f++) {
+            least[f] = (int32_t)v[f] < least[f] ? (int32_t)v[f] : least[f];
+            most[f] = (int32_t)v[f] > most[f] ? (int32_t)v[f] : most[f];
         }
-        t = src;
-        src = dst;
-        dst = t;
     }
-    for (size_t i = 0; i < n; i++)
-        out[i] = *src[i];
+    for (int f = 0; f < 4; f++) {
+        lo[f] = (uint32_t)least[f];
+        span[f] = (uint32_t)most[f] - lo[f];
+    }
+}
+
+/* The keys of the n correspondences of m into word[0] (low) and word[1] (high), the bits
+ * each word uses into bits: the fields from the least significant, each less its least value
+ * in as many bits as its span needs (two fields always fit a word). */
+static void
+corr_keys(const votecl__ght_match *m, size_t n, uint64_t *word[2], unsigned bits[2])
+{
+    uint32_t lo[4], span[4], v[4];
+    unsigned shift[4], in[4], w = 0;
+
+    key_ranges(m, n, lo, span);
+    bits[0] = bits[1] = 0;
+    for (int f = 3; f >= 0; f--) {
+        unsigned b = bit_width(span[f]);
+        w = bits[w] + b > 64 ? 1 : w;
+        in[f] = w;
+        shift[f] = b > 0 ? bits[w] : 0; /* a field of one value adds 0 */
+        bits[w] += b;
+    }
+    for (size_t k = 0; k < n; k++) {
+        uint64_t key[2] = {0, 0};
+        key_fields(m, k, v);
+        for (int f = 0; f < 4; f++)
+            key[in[f]] |= (uint64_t)(v[f] - lo[f]) << shift[f];
+        word[0][k] = key[0];
+        word[1][k] = key[1];
+    }
+}
+
+/* One stable pass of the radix sort: src's indices into dst by the digit of key at shift;
+ * 0 (dst untouched) when every key has the same digit. */
+static int
+radix_pass(const uint64_t *key, unsigned shift, const uint32_t *src, uint32_t *dst, size_t n)
+{
+    size_t count[GHT_RADIX] = {0}, sum = 0;
+
+    for (size_t k = 0; k < n; k++)
+        count[(key[k] >> shift) & (GHT_RADIX - 1)]++;
+    if (count[(key[0] >> shift) & (GHT_RADIX - 1)] == n)
+        return 0;
+    for (unsigned d = 0; d < GHT_RADIX; d++) {
+        size_t c = count[d];
+        count[d] = sum;
+        sum += c;
+    }
+    for (size_t k = 0; k < n; k++)
+        dst[count[(key[src[k]] >> shift) & (GHT_RADIX - 1)]++] = src[k];
+    return 1;
+}
+
+/* Correspondence k of matches m: point i's normal is its gradient bin's direction (the image
+ * pairing's key), point j's that of the bin xi on. */
+static corr
+correspondence(const votecl__ght_desc *desc, const double *normals, const votecl__ght_match *m,
+               size_t k)
+{
+    const votecl__ght_match *q = &m[k / 2];
+    double cx = (double)(float)desc->cx, cy = (double)(float)desc->cy;
+    uint32_t L = desc->levels, b = q->key / L, h = (uint32_t)(k % 2);
+
+    b = (b + h * desc->xi_bins) % L;
+    return (corr){q->t[2 * h] - cx, q->t[2 * h + 1] - cy, q->i[2 * h],
+                  q->i[2 * h + 1],  normals[2 * b],       normals[2 * b + 1]};
+}
+
+/* Sorts each run of out[0..n) whose keys (by index, idx) are equal by all six numbers (the
+ * runs share the first four: a point with several normals). */
+static void
+corr_ties(uint64_t *const word[2], const uint32_t *idx, corr *out, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        corr x;
+        size_t j = i;
+        if (word[0][idx[i]] != word[0][idx[i - 1]] || word[1][idx[i]] != word[1][idx[i - 1]])
+            continue;
+        x = out[i];
+        for (; j > 0 && corr_less(&x, &out[j - 1]); j--)
+            out[j] = out[j - 1];
+        out[j] = x;
+    }
+}
+
+/* The n = 2 q correspondences of matches m[0..q) into out in the canonical order; scratch:
+ * 3 n doubles (the keys, then the indices). */
+static void
+corr_sort(const votecl__ght_desc *desc, const double *normals, const votecl__ght_match *m, size_t n,
+          double *scratch, corr *out)
+{
+    uint64_t *word[2] = {(uint64_t *)scratch, (uint64_t *)scratch + n};
+    uint32_t *src = (uint32_t *)(word[1] + n), *dst = src + n, *t;
+    unsigned bits[2];
+
+    corr_keys(m, n, word, bits);
+    for (size_t k = 0; k < n; k++)
+        src[k] = (uint32_t)k;
+    for (int w = 0; w < 2; w++)
+        for (unsigned shift = 0; shift < bits[w]; shift += GHT_RADIX_BITS)
+            if (radix_pass(word[w], shift, src, dst, n)) {
+                t = src;
+                src = dst;
+                dst = t;
+            }
+    for (size_t k = 0; k < n; k++)
+        out[k] = correspondence(desc, normals, m, src[k]);
+    corr_ties(word, src, out, n);
 }
 
 /* The point-to-line least-squares similarity of the n correspondences (terms: their
@@ -493,27 +606,9 @@ votecl__ght_normals(const votecl__ght_desc *desc, double *normals)
     }
 }
 
-/* The correspondences of matches m[0..n) (two per pairing): point i's normal is its
- * gradient bin's direction (the image pairing's key), point j's that of the bin xi on. */
-static void
-correspondences(const votecl__ght_desc *desc, const double *normals,
-                const votecl__ght_match *m, size_t n, corr *c)
-{
-    double cx = (double)(float)desc->cx, cy = (double)(float)desc->cy;
-    uint32_t L = desc->levels;
-
-    for (size_t k = 0; k < n; k++) {
-        uint32_t ti = m[k].key / L, tj = (ti + desc->xi_bins) % L;
-        c[2 * k] = (corr){m[k].t[0] - cx, m[k].t[1] - cy, m[k].i[0], m[k].i[1],
-                          normals[2 * ti], normals[2 * ti + 1]};
-        c[2 * k + 1] = (corr){m[k].t[2] - cx, m[k].t[3] - cy, m[k].i[2], m[k].i[3],
-                              normals[2 * tj], normals[2 * tj + 1]};
-    }
-}
-
-/* The doubles a fit of n matches uses: their 2 n correspondences as made and as sorted (6
- * doubles each, twice), the fit's scratch (VOTECL__GHT_FIT_SCRATCH a correspondence, the sort
- * using 2 of them); 0 when too many. */
+/* The doubles a fit of n matches uses: the sort's keys and indices (3 doubles a
+ * correspondence, in room for 6), the 2 n correspondences sorted (6 doubles each), the fit's
+ * scratch (VOTECL__GHT_FIT_SCRATCH a correspondence); 0 when too many. */
 static size_t
 fit_doubles(size_t n)
 {
@@ -539,18 +634,16 @@ votecl__ght_fit(const votecl__ght_desc *desc, const double *normals, const votec
                 size_t n, votecl__ght_fit_buf *buf, votecl_ght_pose *pose)
 {
     double *scratch;
-    corr *c, *sorted;
+    corr *sorted;
     similarity s;
 
-    if (n < 4)
+    if (n < 4 || n > GHT_FIT_MAX / 2) /* more: no fit (fit_trimmed) */
         return VOTECL_OK;
     if (votecl__ght_fit_reserve(buf, n) != VOTECL_OK)
         return VOTECL_OUT_OF_HOST_MEMORY;
-    c = (corr *)buf->v;
-    sorted = c + 2 * n;
+    sorted = (corr *)buf->v + 2 * n;
     scratch = buf->v + 24 * n;
-    correspondences(desc, normals, m, n, c);
-    corr_sort(c, 2 * n, scratch, sorted);
+    corr_sort(desc, normals, m, 2 * n, buf->v, sorted);
     if (fit_trimmed(sorted, 2 * n, scratch, &s)) {
         double scale = hypot(s.a, s.b);
         double angle = votecl__ght_degrees(atan2(s.b, s.a) * 180.0 / GHT_PI);

@@ -36,34 +36,42 @@ alpha_sum(const uint32_t *row, const uint32_t *cols)
     return acc;
 }
 
-/* Row t + d of O_I (d within L, wrapping). */
-static const uint32_t *
-o_row(uint32_t L, const uint32_t *oi, uint32_t t, int d)
-{
-    uint32_t r = t + L + (uint32_t)d;
-
-    r = r >= L ? r - L : r;
-    return oi + (size_t)(r >= L ? r - L : r) * L;
-}
+/* Sums of rows the smoothing's window holds: the row leaving it, those inside, the one
+ * entering. */
+#define GHT_O_RING (2 * GHT_O_TOL + 2)
 
 /* Column a of the smoothed O_I (col[t], t over the L theta bins): the GHT_O_KEYS^2 sum
- * around each key (a window sliding over theta), exact in 64 bits, saturated to 32. */
-static void
+ * around each key (a window sliding over theta), exact in 64 bits, saturated to 32. Row e of
+ * the walk is O_I's row e - GHT_O_TOL (wrapping); each row's sum over the column's alpha
+ * bins is taken once and kept while the window holds it (ring), the first GHT_O_TOL rows'
+ * to the end, where the window wraps onto them (first): a row's sum taken again when it
+ * left the window doubled the walk down a column of O_I, a cache line a key and most of the
+ * smoothing. Returns the column's least count. */
+static uint32_t
 smooth_column(uint32_t L, const uint32_t *oi, uint32_t a, uint32_t *col)
 {
     uint32_t cols[GHT_O_KEYS];
-    uint64_t acc = 0;
+    uint64_t ring[GHT_O_RING], first[GHT_O_TOL + 1], acc = 0, least = UINT64_MAX;
 
     for (int k = 0; k < GHT_O_KEYS; k++)
         cols[k] = (a + L + (uint32_t)k - GHT_O_TOL) % L;
-    for (int dt = -GHT_O_TOL; dt <= GHT_O_TOL; dt++)
-        acc += alpha_sum(o_row(L, oi, 0, dt), cols);
-    for (uint32_t t = 0; t < L; t++) {
-        if (t > 0) /* L > GHT_O_KEYS: the row leaving is not the one entering */
-            acc += alpha_sum(o_row(L, oi, t, GHT_O_TOL), cols) -
-                   alpha_sum(o_row(L, oi, t, -1 - GHT_O_TOL), cols);
-        col[t] = acc > UINT32_MAX ? UINT32_MAX : (uint32_t)acc;
+    for (uint32_t e = 0; e < GHT_O_KEYS; e++) {
+        ring[e] = alpha_sum(oi + (size_t)((e + L - GHT_O_TOL) % L) * L, cols);
+        acc += ring[e];
+        if (e >= GHT_O_TOL)
+            first[e - GHT_O_TOL] = ring[e];
     }
+    for (uint32_t t = 0; t < L; t++) {
+        if (t > 0) { /* L > GHT_O_KEYS: the row leaving is not the one entering */
+            uint32_t e = t + 2 * GHT_O_TOL, r = e - GHT_O_TOL;
+            uint64_t in = r >= L ? first[r - L] : alpha_sum(oi + (size_t)r * L, cols);
+            acc += in - ring[(t - 1) % GHT_O_RING];
+            ring[e % GHT_O_RING] = in;
+        }
+        col[t] = acc > UINT32_MAX ? UINT32_MAX : (uint32_t)acc;
+        least = acc < least ? acc : least;
+    }
+    return least > UINT32_MAX ? UINT32_MAX : (uint32_t)least;
 }
 
 /* Lowers a column of the smoothed O_I (one alpha bin over theta) by its least count: a count
@@ -72,14 +80,10 @@ smooth_column(uint32_t L, const uint32_t *oi, uint32_t a, uint32_t *col)
  * frame), each key of the shifted O_I held at least the template's count at every rotation,
  * so that every rotation's intersection equalled the template's total and the search
  * examined 16 arbitrary ones (not 0 degrees, where the crop lies); in a sparse image the
- * least count is 0 and nothing changes. */
+ * least count is 0 and nothing changes. least: the column's least count (smooth_column). */
 static void
-floor_column(uint32_t L, uint32_t *col)
+floor_column(uint32_t L, uint32_t *col, uint32_t least)
 {
-    uint32_t least = col[0];
-
-    for (uint32_t t = 1; t < L; t++)
-        least = col[t] < least ? col[t] : least;
     for (uint32_t t = 0; t < L && least > 0; t++)
         col[t] -= least;
 }
@@ -118,8 +122,7 @@ correlate_columns(void *user, size_t begin, size_t end, unsigned worker)
     uint32_t *col = (uint32_t *)(corr + L);
 
     for (uint32_t a = (uint32_t)begin; a < end; a++) {
-        smooth_column(L, c->oi, a, col);
-        floor_column(L, col);
+        floor_column(L, col, smooth_column(L, c->oi, a, col));
         for (uint32_t t = 0; t < L; t++)
             if (c->ot[(size_t)t * L + a] != 0)
                 correlate_key(L, t, c->ot[(size_t)t * L + a], col, corr);

@@ -1797,6 +1797,79 @@ check_batched(votecl_context *ctx)
     g_assert_cmpmem(p0, (n0 < 16 ? n0 : 16) * sizeof *p0, p1, (n1 < 16 ? n1 : 16) * sizeof *p1);
 }
 
+/* The matches of a template under a similarity (angle 30 degrees, scale 1.1, centre (cx, cy)
+ * to (400, 300), points spaced by spacing pixels): m[k]'s points are template points k and k
+ * + 7 and their images rounded; every fifth match repeats the one before under another key
+ * (the same points, other normals), every seventh exactly. */
+static void
+fit_matches(const votecl__ght_desc *d, int32_t spacing, votecl__ght_match *m, size_t n)
+{
+    double c = 1.1 * cos(30 * G_PI / 180), s = 1.1 * sin(30 * G_PI / 180);
+
+    for (size_t k = 0; k < n; k++) {
+        int32_t u[2] = {(int32_t)(k % 13) * spacing, (int32_t)((k + 7) % 13) * spacing};
+        int32_t v[2] = {(int32_t)(k % 11) * spacing, (int32_t)((k * 5 + 3) % 11) * spacing};
+        uint32_t bin = (uint32_t)(k * 37 % d->levels);
+        m[k] = (votecl__ght_match){0, bin * d->levels + (uint32_t)(k % d->levels), {0}, {0}};
+        for (int h = 0; h < 2; h++) {
+            double x = u[h] - d->cx, y = v[h] - d->cy;
+            m[k].t[2 * h] = u[h];
+            m[k].t[2 * h + 1] = v[h];
+            m[k].i[2 * h] = (int32_t)lround(c * x - s * y + 400);
+            m[k].i[2 * h + 1] = (int32_t)lround(s * x + c * y + 300);
+        }
+        if (k > 0 && k % 5 == 0)
+            m[k] = m[k - 1], m[k].key = (m[k].key + 3 * d->levels) % (d->levels * d->levels);
+        if (k > 0 && k % 7 == 0)
+            m[k] = m[k - 1];
+    }
+}
+
+/* votecl__ght_fit sorts a maximum's matches into one canonical order (lib/ght-pose.c: a
+ * radix sort of their points' keys, ties of one point by its normals): any order of the same
+ * matches fits the same pose, bit for bit, with points repeated under other keys and with
+ * coordinates too far apart for one 64-bit key (spacing 2^23: spans of 27 and 28 bits). */
+static void
+test_ref_fit_order(void)
+{
+    static const int32_t spacing[] = {3, 1 << 23};
+    votecl__ght_desc d;
+    double normals[2 * 360];
+    votecl__ght_match m[300], shuffled[300];
+    votecl__ght_fit_buf buf = {0};
+    GRand *rng = g_rand_new_with_seed(5);
+
+    memset(&d, 0, sizeof d);
+    d.levels = 360;
+    d.xi_bins = 90;
+    d.cx = 20.5;
+    d.cy = 10.25;
+    d.p.dp = 2;
+    votecl__ght_normals(&d, normals);
+    for (size_t w = 0; w < G_N_ELEMENTS(spacing); w++) {
+        votecl_ght_pose hough = {400.5, 299.5, 29.5, 1.08, 0, 0, 0, 0}, first = hough;
+        fit_matches(&d, spacing[w], m, G_N_ELEMENTS(m));
+        g_assert_cmpint(votecl__ght_fit(&d, normals, m, G_N_ELEMENTS(m), &buf, &first), ==,
+                        VOTECL_OK);
+        g_assert_cmpfloat(fabs(first.angle - 30), <, 0.1); /* the fit replaced the estimate */
+        for (int r = 0; r < 8; r++) {
+            votecl_ght_pose again = hough;
+            memcpy(shuffled, m, sizeof m);
+            for (size_t k = G_N_ELEMENTS(m) - 1; k > 0; k--) {
+                size_t j = (size_t)g_rand_int_range(rng, 0, (gint32)k + 1);
+                votecl__ght_match t = shuffled[k];
+                shuffled[k] = shuffled[j];
+                shuffled[j] = t;
+            }
+            g_assert_cmpint(votecl__ght_fit(&d, normals, shuffled, G_N_ELEMENTS(m), &buf, &again),
+                            ==, VOTECL_OK);
+            g_assert_cmpmem(&again, sizeof again, &first, sizeof first);
+        }
+    }
+    free(buf.v);
+    g_rand_free(rng);
+}
+
 /* params.memory_limit (issue 28): a template or detection whose pixels, pairings or
  * accumulator need more is refused with VOTECL_OUT_OF_RESOURCES before the stage allocates
  * (here 10^10 pairings under the default limit: counting them alone would take minutes, so
@@ -2964,6 +3037,7 @@ static const tu_test tests[] = {
     {TU_PATH, "/ref/ght/confidence-summary", {test_ref_confidence_summary}},
     {TU_PATH, "/ref/ght/confidence-border", {test_ref_confidence_border}},
     {TU_PATH, "/ref/ght/memory-limit", {test_ref_memory_limit}},
+    {TU_PATH, "/ref/ght/fit-order", {test_ref_fit_order}},
     {TU_DEVICE, "ght/guil-spaces", {test_opencl_guil_spaces}},
     {TU_DEVICE, "ght/guil-window", {test_opencl_guil_window}},
     {TU_DEVICE, "ght/unrotated", {test_opencl_unrotated}},
