@@ -30,7 +30,7 @@ case_list() {
     rdna/*) ;;
     ocl-min/hough) echo /opencl/local/hough/planted /opencl/auto/hough/gray ;;
     */hough) echo /opencl/local/hough/planted ;;
-    */pclines) echo /opencl/pclines/synthetic ;;
+    */pclines) echo /opencl/pclines/synthetic /opencl/pclines/equal-image ;;
     */hog) echo /opencl/hog/stages ;;
     fermi/ght | cpu/ght) echo /opencl/ght/detect-equal ;;
     gcn/ght) echo /opencl/ght/guil-spaces ;;
