@@ -508,6 +508,7 @@ votecl__ght_device_bind(votecl__ght_device *dev, const votecl__ght_pairs *tp,
 #define GHT_PEAKS_CAP 1024u     /* maxima a batch keeps per candidate (more: alone, all) */
 #define GHT_MATCHES_HEAD 16u    /* ght_matches' head: the count */
 #define GHT_MATCHES_GUESS 4096u /* matches read with the head */
+#define GHT_PEAKS_GUESS 128u    /* D maxima per candidate read with the heads, at least */
 
 /* The candidates' bin shifts and factors (GHT_CAND words each) into GHT_B_CANDS. */
 static votecl_status
@@ -658,21 +659,23 @@ take_peaks(votecl__ght_device *dev, const unsigned char *at, size_t n, votecl__g
 }
 
 /* Reads the n packed heads (GHT_B_PACKED) and a guess of the maxima after them (the last
- * read's count: a plan mostly sees like images) in one read, the rest in a second; the
- * maxima into out, over[c]: candidate c had more than cap (NULL: none can). */
+ * read's count: a plan mostly sees like images; at least GHT_PEAKS_GUESS a candidate) in one
+ * read, the rest in a second; the maxima into out, over[c]: candidate c had more than cap
+ * (NULL: none can). */
 static votecl_status
 peaks_read(votecl__ght_device *dev, size_t n, size_t cap, votecl__ght_dpeaks *out,
            unsigned char *over)
 {
     size_t heads = n * GHT_PEAKS_HEAD, size = sizeof *out->v, total = 0;
-    size_t guess = dev->peaks_last < n * cap ? dev->peaks_last : n * cap;
+    size_t guess = dev->peaks_last > n * GHT_PEAKS_GUESS ? dev->peaks_last : n * GHT_PEAKS_GUESS;
     unsigned char *all = votecl__malloc(heads + n * cap * size), *at;
     votecl_status status;
 
+    guess = guess < n * cap ? guess : n * cap;
     if (all == NULL)
         return fail_memory(dev);
     status = votecl_buffer_read(dev->buf[GHT_B_PACKED], 0, all, heads + guess * size);
-    for (size_t c = 0; c < n; c++)
+    for (size_t c = 0; c < n && status == VOTECL_OK; c++)
         total += head_kept(all + c * GHT_PEAKS_HEAD, cap);
     if (status == VOTECL_OK && total > guess)
         status = votecl_buffer_read(dev->buf[GHT_B_PACKED], heads + guess * size,
