@@ -18,6 +18,7 @@
  *   ght_dspace      D for a bin shift b +- tol, rotation and scale: the same walk
  *   ght_merge       sums GHT_G replicated global copies of a space
  *   ght_space_max, ght_space_peaks   D's maximum, then its 3x3 maxima above the threshold
+ *   ght_peaks_pack  the candidates' heads, then their maxima one after another (one read)
  *   ght_labels      the cells near each ranked maximum
  *   ght_matches     the pairings of ght_dspace's walk that voted next to one maximum,
  *                   (with GHT_WINDOW among those whose length can fit, a window as S's)
@@ -455,6 +456,26 @@ ght_space_peaks(GLOBAL const uint *spaces, uint gw, uint gh, uint thr, uint cap,
     peaks[4 * (ulong)at + 1] = sw;
     peaks[4 * (ulong)at + 2] = (ulong)sx;
     peaks[4 * (ulong)at + 3] = (ulong)sy;
+}
+
+/* ght_space_peaks' n regions (room for cap maxima each) packed into out: the n 4-ulong
+ * heads, then candidate c's min(count, cap) maxima after those of the candidates before it,
+ * so that one read of the used part takes them all. Work-item (i, c): maximum i of c. */
+KERNEL void
+ght_peaks_pack(GLOBAL const ulong *in, uint cap, uint n, GLOBAL ulong *out)
+{
+    uint i = get_global_id(0), c = get_global_id(1);
+    ulong region = 4 + 4 * (ulong)cap, at = 4 * (ulong)n;
+    GLOBAL const ulong *head = in + c * region;
+
+    if (i < 4)
+        out[4 * (ulong)c + i] = head[i];
+    if (i >= min(*(GLOBAL const uint *)head, cap))
+        return;
+    for (uint k = 0; k < c; k++)
+        at += 4 * (ulong)min(*(GLOBAL const uint *)(in + k * region), cap);
+    for (uint k = 0; k < 4; k++)
+        out[at + 4 * (ulong)i + k] = head[4 + 4 * (ulong)i + k];
 }
 
 /* The label maps (votecl__ght_label_maps, zeroed before; label nsel - k for maximum k) of

@@ -11,10 +11,11 @@
  * and the tasks over their keys, the image's pairings and offsets; Ballard's R-table and
  * tables), the angle bins' boundary directions and the scale bins' boundaries, the
  * replicated copies of a space and its merge, GHT_B_CANDS: the candidates (bin shift,
- * factors), GHT_B_PEAKS: D's maxima (per candidate a head, then 4 ulongs each), GHT_B_CELLS:
- * the selected maxima, GHT_B_LABELS: their label maps, GHT_B_MATCHES: matches (a head, then
- * 10 words each), GHT_B_SELCOUNT and GHT_B_THRESH: the matches of each selected maximum and
- * the thresholds of their sample. */
+ * factors), GHT_B_PEAKS: D's maxima (per candidate a head, then 4 ulongs each),
+ * GHT_B_PACKED: the same packed (the heads, then the maxima one candidate after another),
+ * GHT_B_CELLS: the selected maxima, GHT_B_LABELS: their label maps, GHT_B_MATCHES: matches
+ * (a head, then 10 words each), GHT_B_SELCOUNT and GHT_B_THRESH: the matches of each
+ * selected maximum and the thresholds of their sample. */
 enum {
     GHT_B_A,
     GHT_B_B,
@@ -28,6 +29,7 @@ enum {
     GHT_B_OUT,
     GHT_B_CANDS,
     GHT_B_PEAKS,
+    GHT_B_PACKED,
     GHT_B_CELLS,
     GHT_B_LABELS,
     GHT_B_MATCHES,
@@ -43,8 +45,10 @@ struct votecl__ght_device {
     votecl__program *programs[VOTECL__GHT_STAGES];              /* built on first use */
     void *kernels[VOTECL__GHT_STAGES][VOTECL__GHT_MAX_KERNELS]; /* created on first use */
     votecl_buffer *buf[GHT_B_COUNT];
-    size_t bound_tasks; /* tasks of the bound template pairings */
-    size_t matches_cap; /* the room for matches the last overflow asked for */
+    size_t bound_tasks;  /* tasks of the bound template pairings */
+    size_t matches_cap;  /* the room for matches the last overflow asked for */
+    size_t matches_last; /* the matches the last call found: the next read's guess */
+    size_t peaks_last;   /* the D maxima the last read found: the next read's guess */
 };
 
 /* The front end's buffers (edges, pairings, Ballard's maxima): the image and its per-pixel

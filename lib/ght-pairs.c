@@ -359,7 +359,9 @@ pairs_buffers(votecl__ght_front *f, votecl__ght_list list, votecl_buffer ***pair
 /* The cap per key (VOTECL__GHT_KEY_CAP) of the pairings in *pairs (their uncapped offsets
  * in offsets and out->offsets), as votecl__ght_ref_pairs applies it, when some key exceeds
  * it: the kept pairings counted per key and scanned into out->offsets, then written to the
- * spare buffer, which becomes *pairs; offsets get the capped offsets. */
+ * spare buffer, which becomes *pairs; offsets get the capped offsets on the device: the write's
+ * cursors end each at the next key's start, so they are offsets[1..keys] (offsets[0] stays 0),
+ * copied there without the host's round trip. */
 static votecl_status
 pairs_cap(votecl__ght_front *f, votecl_buffer **pairs, votecl_buffer *offsets,
           votecl__ght_pairs *out)
@@ -394,7 +396,7 @@ pairs_cap(votecl__ght_front *f, votecl_buffer **pairs, votecl_buffer *offsets,
                                           VOTECL__ARG_BUF(counts),
                                           VOTECL__ARG_BUF(f->buf[GHT_F_CAPPED])},
                           6)) != VOTECL_OK ||
-        (status = votecl_buffer_write(offsets, 0, out->offsets, (keys + 1) * 4)) != VOTECL_OK)
+        (status = votecl_buffer_copy(offsets, 4, counts, 0, keys * 4)) != VOTECL_OK)
         return status;
     swap = *pairs;
     *pairs = f->buf[GHT_F_CAPPED];

@@ -386,11 +386,12 @@ search_alloc(search *s)
 
 /* Bytes a candidate's spaces take per grid cell: on a device its D space's copies, the
  * merged space, its label map, room for its maxima (a 32-byte maximum per 2 x 2 cells at
- * most); on the host (copies 0) one D space or label map. */
+ * most) and for their packed copy, which is read back; on the host (copies 0) one D space or
+ * label map. */
 static uint64_t
 cell_bytes(unsigned copies)
 {
-    return copies > 0 ? 4 * ((uint64_t)copies + 2) + 8 : 4;
+    return copies > 0 ? 4 * ((uint64_t)copies + 2) + 16 : 4;
 }
 
 /* The batch of candidates the room allows (all of them, or as many as fit, at least one),

@@ -366,14 +366,16 @@ enum {
     K_BALLARD,
     K_SPACE_MAX,
     K_SPACE_PEAKS,
+    K_PEAKS_PACK,
     K_LABELS,
     K_MATCHES,
     K_COUNT
 };
 
 static const char *const kernel_names[K_COUNT] = {
-    "ght_ospace_lb", "ght_ospace_ssm", "ght_sspace",      "ght_dspace", "ght_merge",
-    "ght_ballard",   "ght_space_max",  "ght_space_peaks", "ght_labels", "ght_matches",
+    "ght_ospace_lb",  "ght_ospace_ssm", "ght_sspace",    "ght_dspace",
+    "ght_merge",      "ght_ballard",    "ght_space_max", "ght_space_peaks",
+    "ght_peaks_pack", "ght_labels",     "ght_matches",
 };
 
 static const char *const files[] = {"ght-common.cl", "ght.cl", NULL};
@@ -506,6 +508,7 @@ votecl__ght_device_bind(votecl__ght_device *dev, const votecl__ght_pairs *tp,
 #define GHT_PEAKS_CAP 1024u     /* maxima a batch keeps per candidate (more: alone, all) */
 #define GHT_MATCHES_HEAD 16u    /* ght_matches' head: the count */
 #define GHT_MATCHES_GUESS 4096u /* matches read with the head */
+#define GHT_PEAKS_GUESS 128u    /* D maxima per candidate read with the heads, at least */
 
 /* The candidates' bin shifts and factors (GHT_CAND words each) into GHT_B_CANDS. */
 static votecl_status
@@ -627,14 +630,20 @@ votecl__ght_device_dspace(void *user, uint32_t b, uint32_t tol, double angle, do
                : status;
 }
 
-/* Copies n maxima into out (grown as needed), ranked. */
-static votecl_status
-take_peaks(votecl__ght_device *dev, const unsigned char *head, size_t cap, votecl__ght_dpeaks *out)
+/* The maxima kept of a head's count (at most cap). */
+static size_t
+head_kept(const unsigned char *head, size_t cap)
 {
     uint32_t n;
 
     memcpy(&n, head, 4);
-    n = n < cap ? n : (uint32_t)cap;
+    return n < cap ? n : cap;
+}
+
+/* Copies the n maxima at v into out (grown as needed), ranked. */
+static votecl_status
+take_peaks(votecl__ght_device *dev, const unsigned char *at, size_t n, votecl__ght_dpeaks *out)
+{
     if (n > out->capacity) {
         votecl__ght_dpeak *v = votecl__realloc(out->v, n * sizeof *v);
         if (v == NULL)
@@ -643,15 +652,52 @@ take_peaks(votecl__ght_device *dev, const unsigned char *head, size_t cap, votec
         out->capacity = n;
     }
     if (n > 0) /* out->v may still be NULL: memcpy(NULL, .., 0) is undefined */
-        memcpy(out->v, head + GHT_PEAKS_HEAD, n * sizeof *out->v);
+        memcpy(out->v, at, n * sizeof *out->v);
     out->n = n;
     votecl__ght_dpeaks_rank(out);
     return VOTECL_OK;
 }
 
+/* Reads the n packed heads (GHT_B_PACKED) and a guess of the maxima after them (the last
+ * read's count: a plan mostly sees like images; at least GHT_PEAKS_GUESS a candidate) in one
+ * read, the rest in a second; the maxima into out, over[c]: candidate c had more than cap
+ * (NULL: none can). */
+static votecl_status
+peaks_read(votecl__ght_device *dev, size_t n, size_t cap, votecl__ght_dpeaks *out,
+           unsigned char *over)
+{
+    size_t heads = n * GHT_PEAKS_HEAD, size = sizeof *out->v, total = 0;
+    size_t guess = dev->peaks_last > n * GHT_PEAKS_GUESS ? dev->peaks_last : n * GHT_PEAKS_GUESS;
+    unsigned char *all = votecl__malloc(heads + n * cap * size), *at;
+    votecl_status status;
+
+    guess = guess < n * cap ? guess : n * cap;
+    if (all == NULL)
+        return fail_memory(dev);
+    status = votecl_buffer_read(dev->buf[GHT_B_PACKED], 0, all, heads + guess * size);
+    for (size_t c = 0; c < n && status == VOTECL_OK; c++)
+        total += head_kept(all + c * GHT_PEAKS_HEAD, cap);
+    if (status == VOTECL_OK && total > guess)
+        status = votecl_buffer_read(dev->buf[GHT_B_PACKED], heads + guess * size,
+                                    all + heads + guess * size, (total - guess) * size);
+    dev->peaks_last = total;
+    at = all + heads;
+    for (size_t c = 0; c < n && status == VOTECL_OK; c++) {
+        size_t kept = head_kept(all + c * GHT_PEAKS_HEAD, cap);
+        uint32_t count;
+        memcpy(&count, all + c * GHT_PEAKS_HEAD, 4);
+        if (over != NULL)
+            over[c] = count > cap;
+        status = take_peaks(dev, at, kept, &out[c]);
+        at += kept * size;
+    }
+    free(all);
+    return status;
+}
+
 /* The maxima of the n D spaces in GHT_B_OUT with room for cap per candidate (ght_space_max,
- * ght_space_peaks), read in one go; over[c]: candidate c had more than cap (NULL: none
- * can). */
+ * ght_space_peaks), packed on the device (ght_peaks_pack) so that the read takes only the
+ * maxima found, not each candidate's room; over as peaks_read. */
 static votecl_status
 space_peaks(votecl__ght_device *dev, size_t n, uint32_t gw, uint32_t gh, size_t cap,
             votecl__ght_dpeaks *out, unsigned char *over)
@@ -659,10 +705,11 @@ space_peaks(votecl__ght_device *dev, size_t n, uint32_t gw, uint32_t gh, size_t 
     size_t cells = (size_t)gw * gh, region = GHT_PEAKS_HEAD + cap * sizeof(votecl__ght_dpeak);
     size_t local[2] = {GHT_WG, 1}, gmax[2] = {64 * GHT_WG, n};
     size_t global[2] = {votecl__round_up(cells, GHT_WG), n};
-    unsigned char *all;
+    size_t gpack[2] = {votecl__round_up(cap > 4 ? cap : 4, GHT_WG), n};
     votecl_status status;
 
     if ((status = room(dev, GHT_B_PEAKS, n * region)) != VOTECL_OK ||
+        (status = room(dev, GHT_B_PACKED, n * region)) != VOTECL_OK ||
         (status = votecl__buffer_zero(dev->buf[GHT_B_PEAKS], 0, n * region)) != VOTECL_OK ||
         (status = launch(dev, K_SPACE_MAX, 2, gmax, local,
                          (votecl__arg[]){VOTECL__ARG_BUF(dev->buf[GHT_B_OUT]),
@@ -674,20 +721,14 @@ space_peaks(votecl__ght_device *dev, size_t n, uint32_t gw, uint32_t gh, size_t 
              (votecl__arg[]){VOTECL__ARG_BUF(dev->buf[GHT_B_OUT]), VOTECL__ARG_UINT(gw),
                              VOTECL__ARG_UINT(gh), VOTECL__ARG_UINT(dev->desc.p.position_threshold),
                              VOTECL__ARG_UINT(cap), VOTECL__ARG_BUF(dev->buf[GHT_B_PEAKS])},
-             6)) != VOTECL_OK)
+             6)) != VOTECL_OK ||
+        (status =
+             launch(dev, K_PEAKS_PACK, 2, gpack, local,
+                    (votecl__arg[]){VOTECL__ARG_BUF(dev->buf[GHT_B_PEAKS]), VOTECL__ARG_UINT(cap),
+                                    VOTECL__ARG_UINT(n), VOTECL__ARG_BUF(dev->buf[GHT_B_PACKED])},
+                    4)) != VOTECL_OK)
         return status;
-    if ((all = votecl__malloc(n * region)) == NULL)
-        return fail_memory(dev);
-    status = votecl_buffer_read(dev->buf[GHT_B_PEAKS], 0, all, n * region);
-    for (size_t c = 0; c < n && status == VOTECL_OK; c++) {
-        uint32_t count;
-        memcpy(&count, all + c * region, 4);
-        if (over != NULL)
-            over[c] = count > cap;
-        status = take_peaks(dev, all + c * region, cap, &out[c]);
-    }
-    free(all);
-    return status;
+    return peaks_read(dev, n, cap, out, over);
 }
 
 votecl_status
@@ -777,12 +818,14 @@ matches_thresholds(votecl__ght_device *dev, size_t n, votecl__arg *args, size_t 
     return status;
 }
 
-/* Reads the matches' head and up to GHT_MATCHES_GUESS of them in one read, the rest (up to
- * cap) in a second; *n: how many there were (may exceed cap). */
+/* Reads the matches' head and up to a guess of them in one read, the rest (up to cap) in a
+ * second; *n: how many there were (may exceed cap). The guess is the last call's count (a plan
+ * mostly sees like images: one read), at least GHT_MATCHES_GUESS. */
 static votecl_status
 matches_read(votecl__ght_device *dev, size_t cap, votecl__ght_matches *out, uint32_t *n)
 {
-    size_t first = GHT_MATCHES_GUESS < cap ? GHT_MATCHES_GUESS : cap, have, size = sizeof *out->v;
+    size_t guess = dev->matches_last > GHT_MATCHES_GUESS ? dev->matches_last : GHT_MATCHES_GUESS;
+    size_t first = guess < cap ? guess : cap, have, size = sizeof *out->v;
     unsigned char *buf = votecl__malloc(GHT_MATCHES_HEAD + first * size);
     votecl_status status;
 
@@ -792,6 +835,7 @@ matches_read(votecl__ght_device *dev, size_t cap, votecl__ght_matches *out, uint
                                      GHT_MATCHES_HEAD + first * size)) != VOTECL_OK)
         goto out;
     memcpy(n, buf, 4);
+    dev->matches_last = *n;
     have = *n < cap ? *n : cap;
     if (have > out->capacity) {
         votecl__ght_match *v = votecl__realloc(out->v, have * size);
