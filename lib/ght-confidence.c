@@ -203,9 +203,9 @@ near_map(const votecl__ght_edges *image, uint32_t w, uint32_t h, uint32_t group,
 
 /* What scan_window does with the image edges near (x, y) whose gradient bin is near bin. */
 typedef enum scan_mode {
-    SCAN_FIRST,   /* the first unclaimed one (raster order of the neighbourhood) */
-    SCAN_CLAIM,   /* claims them all */
-    SCAN_NEAREST  /* the nearest one (ties: raster order), claimed or not */
+    SCAN_FIRST,  /* the first unclaimed one (raster order of the neighbourhood) */
+    SCAN_CLAIM,  /* claims them all (m->claimed set); returns an unclaimed one before */
+    SCAN_NEAREST /* the nearest one (ties: raster order), claimed or not */
 } scan_mode;
 
 /* lround(x) (halves away from zero) without the library call where |x| < 2^62: x less its
@@ -241,7 +241,7 @@ row_bits(const conf_map *m, long y, long x0, long x1)
 }
 
 /* The neighbourhood of GHT_CONF_RADIUS pixels around (x, y) rounded: the index the mode
- * asks for, or SIZE_MAX (always for SCAN_CLAIM). Raster order within the image. */
+ * asks for, or SIZE_MAX. Raster order within the image. */
 static size_t
 scan_window(const conf_map *m, double x, double y, uint32_t bin, scan_mode mode)
 {
@@ -272,8 +272,11 @@ scan_window(const conf_map *m, double x, double y, uint32_t bin, scan_mode mode)
                 continue;
             if (mode == SCAN_FIRST && (m->claimed == NULL || !m->claimed[i]))
                 return i;
-            if (mode == SCAN_CLAIM)
+            if (mode == SCAN_CLAIM) {
+                best = m->claimed[i] ? best : i;
                 m->claimed[i] = 1;
+                continue;
+            }
             d = (xx - x) * (xx - x) + (yy - y) * (yy - y);
             if (mode == SCAN_NEAREST && (best == SIZE_MAX || d < bd)) {
                 best = i;
@@ -329,9 +332,9 @@ occluded(const votecl__ght_desc *desc, const frame *f, const occluder *occ, size
     return 0;
 }
 
-/* The share of the template's points confirmed at pose; with claim, the confirming edges
- * become claimed. The count stops once the share cannot reach floor (> 0), and the share so
- * far is returned: a lower bound, below floor. A point that is not confirmed where an
+/* The share of the template's points confirmed at pose; with claim (m->claimed set), the
+ * confirming edges become claimed. The count stops once the share cannot reach floor (> 0), and the
+ * share so far is returned: a lower bound, below floor. A point that is not confirmed where an
  * occluder (nocc of them) covers it is left out of the share (hidden, not missing), up to
  * GHT_HIDDEN_MAX of the template's points. */
 static double
@@ -350,16 +353,16 @@ pose_confidence_hidden(const votecl__ght_desc *desc, const votecl__ght_edges *te
         const votecl__ght_point *q = &templ->points[i];
         double u = q->x - desc->cx, v = q->y - desc->cy;
         double x = pose->x + c * u - s * v, y = pose->y + s * u + c * v;
-        if (!confirmed(m, x, y, (q->bin + shift) % L)) {
+        /* a claim takes every edge that could confirm the point (and tells whether one
+         * does, in the same walk): at a scale above 1 the template's points are sparser
+         * than the image's, and one edge per point would leave the instance's other edges
+         * to a pose over it at another scale */
+        if (!(claim ? scan_window(m, x, y, (q->bin + shift) % L, SCAN_CLAIM) != SIZE_MAX
+                    : confirmed(m, x, y, (q->bin + shift) % L))) {
             hidden += nocc > 0 && hidden < most && occluded(desc, f, occ, nocc, x, y);
             continue;
         }
         hits++;
-        if (claim)
-            /* every edge that could confirm the point: at a scale above 1 the template's
-             * points are sparser than the image's, and one edge per point would leave the
-             * instance's other edges to a pose over it at another scale */
-            scan_window(m, x, y, (q->bin + shift) % L, SCAN_CLAIM);
     }
     return (double)hits / (double)(templ->n - hidden);
 }
