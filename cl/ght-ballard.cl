@@ -1,5 +1,5 @@
-/* ght-ballard.cl: Ballard's detection on a GPU-shaped device in three launches and two read
- * backs (lib/ght-ballard.c): the edges compacted as they are found (no sort: the vote, the
+/* ght-ballard.cl: Ballard's detection on a GPU-shaped device in three launches and one read
+ * back (lib/ght-ballard.c): the edges compacted as they are found (no sort: the vote, the
  * maxima and the confidences do not depend on the edges' order, and the host sorts the copy
  * it reads back), the accumulator's largest count taken by the vote itself, the threshold of
  * the maxima from it in the maxima's kernel. The poses are votecl__ght_ref_ballard_peaks'.
@@ -14,8 +14,9 @@
  *                      with one threshold (low >= high: every survivor is an edge); a
  *                      group's edges take consecutive slots of head[0]; also clears cells
  *                      words of space (the accumulator, none when 0), sparing a fill
- *   ght_ballard_vote   2-D, local GHT_WG x 1, global (n rounded up, rotations): ght_ballard_edge
- *                      of point e at rotation k; the group's largest count into head[1]
+ *   ght_ballard_vote   2-D, local GHT_WG x 1, global (any multiple of GHT_WG, rotations):
+ *                      ght_ballard_edge of every point e < head[0] (strides of the global size)
+ *                      at rotation k; the group's largest count into head[1]
  *   ght_ballard_find   1-D, global the cells rounded up: ght_ballard_peaks of cl/ght-peaks.cl
  *                      with the threshold max(ceil(ratio head[1]), votes_threshold, 1), the
  *                      maxima counted in head[2]
@@ -53,18 +54,21 @@ ght_ballard_edges(GLOBAL const uchar *img, uint w, uint h, uint low, uint high,
 }
 
 KERNEL void
-ght_ballard_vote(GLOBAL uint *work, uint points_at, uint n, GLOBAL const uint *roffsets,
+ght_ballard_vote(GLOBAL uint *work, uint points_at, GLOBAL const uint *roffsets,
                  GLOBAL const float *rdx, GLOBAL const float *rdy, GLOBAL const float *rs,
                  GLOBAL const uint *shift, uint rotations, uint dp, uint gw, uint gh,
                  GLOBAL uint *space)
 {
     LOCAL uint tmp[GHT_WG];
-    uint e = get_global_id(0), k = get_global_id(1), most = 0;
-    GLOBAL const int *p = (GLOBAL const int *)(work + points_at) + 3 * (ulong)e;
+    uint k = get_global_id(1), n = work[0], most = 0;
+    GLOBAL const int *points = (GLOBAL const int *)(work + points_at);
 
-    if (e < n && k < rotations)
-        most = ght_ballard_edge(p[0], p[1], (uint)p[2], k, roffsets, rdx, rdy, rs, shift,
-                                rotations, dp, gw, gh, space);
+    /* the host may not know n yet (the edges' count not read back): a guess of work-items
+     * takes the edges in strides, no barrier inside */
+    for (ulong e = get_global_id(0); e < n && k < rotations; e += get_global_size(0))
+        most = max(most,
+                   ght_ballard_edge(points[3 * e], points[3 * e + 1], (uint)points[3 * e + 2], k,
+                                    roffsets, rdx, rdy, rs, shift, rotations, dp, gw, gh, space));
     most = ght_group_max(tmp, get_local_id(0), most);
     if (get_local_id(0) == 0 && most > 0)
         atomic_max(&work[1], most);
