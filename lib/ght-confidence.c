@@ -240,6 +240,13 @@ row_bits(const conf_map *m, long y, long x0, long x1)
     return span < 64 ? v & (((uint64_t)1 << span) - 1) : v;
 }
 
+/* Bits a row of the window takes in scan_window's mask: its side and more (the rows' loops
+ * end where the window's pixels have no edge, hard to predict; one loop over the mask ends
+ * once). */
+#define WIN_COLS 8u
+_Static_assert(2 * GHT_CONF_RADIUS + 1 <= WIN_COLS && (2 * GHT_CONF_RADIUS + 1) * WIN_COLS <= 64,
+               "the window's rows fit a mask of 64 bits");
+
 /* The neighbourhood of GHT_CONF_RADIUS pixels around (x, y) rounded: the index the mode
  * asks for, or SIZE_MAX. Raster order within the image. */
 static size_t
@@ -247,6 +254,7 @@ scan_window(const conf_map *m, double x, double y, uint32_t bin, scan_mode mode)
 {
     long cx, cy, x0, x1, y0, y1;
     size_t best = SIZE_MAX;
+    uint64_t bits = 0;
     double bd = 0;
 
     if (!(fabs(x) < 1e9 && fabs(y) < 1e9)) /* far outside any image (or NaN): no window */
@@ -261,27 +269,28 @@ scan_window(const conf_map *m, double x, double y, uint32_t bin, scan_mode mode)
     y0 = y0 > 0 ? y0 : 0;
     x1 = x1 < (long)m->w ? x1 : (long)m->w - 1;
     y1 = y1 < (long)m->h ? y1 : (long)m->h - 1;
-    for (long yy = y0; yy <= y1; yy++) {
-        const uint16_t *row = m->bins + (size_t)yy * m->w;
-        /* the window's edges only, in raster order (most of its pixels have none) */
-        for (uint64_t bits = row_bits(m, yy, x0, x1); bits != 0; bits &= bits - 1) {
-            long xx = x0 + (long)__builtin_ctzll(bits);
-            size_t i = (size_t)yy * m->w + (size_t)xx;
-            double d;
-            if (!bins_near(row[xx] - 1u, bin, m->L, m->tol))
-                continue;
-            if (mode == SCAN_FIRST && (m->claimed == NULL || !m->claimed[i]))
-                return i;
-            if (mode == SCAN_CLAIM) {
-                best = m->claimed[i] ? best : i;
-                m->claimed[i] = 1;
-                continue;
-            }
-            d = (xx - x) * (xx - x) + (yy - y) * (yy - y);
-            if (mode == SCAN_NEAREST && (best == SIZE_MAX || d < bd)) {
-                best = i;
-                bd = d;
-            }
+    /* the window's edges only (most of its pixels have none), its rows WIN_COLS bits apart:
+     * one loop over them in raster order */
+    for (long yy = y0; yy <= y1; yy++)
+        bits |= row_bits(m, yy, x0, x1) << (WIN_COLS * (yy - y0));
+    for (; bits != 0; bits &= bits - 1) {
+        unsigned k = (unsigned)__builtin_ctzll(bits);
+        long xx = x0 + (long)(k % WIN_COLS), yy = y0 + (long)(k / WIN_COLS);
+        size_t i = (size_t)yy * m->w + (size_t)xx;
+        double d;
+        if (!bins_near(m->bins[i] - 1u, bin, m->L, m->tol))
+            continue;
+        if (mode == SCAN_FIRST && (m->claimed == NULL || !m->claimed[i]))
+            return i;
+        if (mode == SCAN_CLAIM) {
+            best = m->claimed[i] ? best : i;
+            m->claimed[i] = 1;
+            continue;
+        }
+        d = (xx - x) * (xx - x) + (yy - y) * (yy - y);
+        if (mode == SCAN_NEAREST && (best == SIZE_MAX || d < bd)) {
+            best = i;
+            bd = d;
         }
     }
     return best;
