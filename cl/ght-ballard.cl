@@ -7,19 +7,21 @@
  * Composed after cl/ght-common.cl (ght_bin, ght_ballard_edge), cl/canny.cl (canny_state) and
  * cl/ght-peaks.cl (ght_bits, ght_group_max, ght_ballard_candidate) into a program of its own (defines
  * GHT_WG, GHT_L, GHT_S, GHT_TX, GHT_TY and the edge program's). A work buffer holds a head of
- * 4 words (the edges found, the largest count, the maxima found, 0), the maxima's room
- * (capacity x 6 words: cell, votes, x and y as doubles) and the edge points (x, y, bin) from
- * word points_at. Kernels:
+ * 4 words (the edges found, the largest count, the maxima found, the edges found once the
+ * maxima's kernel moved their number there), the maxima's room (capacity x 6 words: cell,
+ * votes, x and y as doubles) and the edge points (x, y, bin) from word points_at. Kernels:
  *   ght_ballard_edges  2-D, local GHT_TX x GHT_TY, global the image rounded up: canny_state
  *                      with one threshold (low >= high: every survivor is an edge); a
- *                      group's edges take consecutive slots of head[0]; also clears cells
- *                      words of space (the accumulator, none when 0), sparing a fill
+ *                      group's edges take consecutive slots of head[0] (0 before: the host's
+ *                      fill, or the last maxima's kernel); clears head[1] and head[2], and
+ *                      cells words of space (the accumulator, none when 0), sparing fills
  *   ght_ballard_vote   2-D, local GHT_WG x 1, global (any multiple of GHT_WG, rotations):
  *                      ght_ballard_edge of every point e < head[0] (strides of the global size)
  *                      at rotation k; the group's largest count into head[1]
  *   ght_ballard_find   1-D, global the cells rounded up: ght_ballard_peaks of cl/ght-peaks.cl
  *                      with the threshold max(ceil(ratio head[1]), votes_threshold, 1), the
- *                      maxima counted in head[2]
+ *                      maxima counted in head[2]; head[0] moved to head[3], leaving 0 for the
+ *                      next image's edges
  * Atomics: atomic_inc on local words, atomic_add, atomic_inc and atomic_max on global words. */
 
 KERNEL void
@@ -36,6 +38,10 @@ ght_ballard_edges(GLOBAL const uchar *img, uint w, uint h, uint low, uint high,
 
     for (ulong c = (ulong)y * get_global_size(0) + x; c < cells; c += items)
         space[c] = 0;
+    if (x == 0 && y == 0) { /* the counts the vote and maxima take (head[0]: the host's) */
+        work[1] = 0;
+        work[2] = 0;
+    }
     if (lid == 0)
         shared[0] = 0;
     LOCAL_BARRIER();
@@ -82,6 +88,10 @@ ght_ballard_find(GLOBAL const uint *space, uint gw, uint gh, uint rotations, int
     ght_bits ratio;
 
     ratio.u = ratio_bits;
+    if (i == 0) { /* no other item reads head[0] */
+        work[3] = work[0];
+        work[0] = 0;
+    }
     if (i < (ulong)gw * gh * rotations * GHT_S) /* no barrier in this kernel */
         ght_ballard_candidate(space, gw, gh, rotations, wrap, dp, i,
                               max(max((uint)ceil(ratio.d * (double)work[1]), votes_threshold), 1u),

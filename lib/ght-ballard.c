@@ -22,7 +22,7 @@
 #include "ght-private.h"
 
 #define WG VOTECL__GHT_WG
-#define HEAD_WORDS 4u /* edges, largest count, maxima, 0 */
+#define HEAD_WORDS 4u /* edges, largest count, maxima, edges (moved by the maxima's kernel) */
 #define CAND_WORDS 6u /* cell, votes, x and y as doubles */
 #define CAND_FIRST 256u
 #define POINT_WORDS 3u /* x, y, bin */
@@ -64,6 +64,8 @@ work_reserve(votecl__ght_front *f, size_t n)
     if (f->cand_capacity == 0)
         f->cand_capacity = CAND_FIRST;
     words = points_at(f) + POINT_WORDS * n;
+    if (f->buf[GHT_F_CAND] == NULL || f->buf[GHT_F_CAND]->size < words * 4)
+        f->head_clear = 0; /* a new buffer */
     if (words > f->mirror_words) {
         uint32_t *m = votecl__realloc(f->mirror, words * 4);
         if (m == NULL)
@@ -102,9 +104,10 @@ launch_find(votecl__ght_front *f, uint32_t gw, uint32_t gh)
     const votecl__ght_desc *d = &f->desc;
     size_t cells = (size_t)gw * gh * d->rotations * d->scales;
     uint64_t ratio;
+    votecl_status status;
 
     memcpy(&ratio, &d->p.votes_ratio, sizeof ratio);
-    return votecl__ght_launch1(
+    status = votecl__ght_launch1(
         f->dev, &program, K_FIND, cells,
         (votecl__arg[]){VOTECL__ARG_BUF(f->buf[GHT_F_SPACE]), VOTECL__ARG_UINT(gw),
                         VOTECL__ARG_UINT(gh), VOTECL__ARG_UINT(d->rotations),
@@ -113,6 +116,8 @@ launch_find(votecl__ght_front *f, uint32_t gw, uint32_t gh)
                         VOTECL__ARG_UINT(d->p.votes_threshold), VOTECL__ARG_BUF(f->buf[GHT_F_CAND]),
                         VOTECL__ARG_UINT(f->cand_capacity)},
         10);
+    f->head_clear = status == VOTECL_OK; /* the kernel leaves head[0] 0 */
+    return status;
 }
 
 /* With the edges just found, before their number is known: the vote on guess work-items,
@@ -130,11 +135,27 @@ vote_find_read(votecl__ght_front *f, uint32_t w, uint32_t h, size_t guess)
         (status = launch_find(f, gw, gh)) != VOTECL_OK ||
         (status = votecl_buffer_read(f->buf[GHT_F_CAND], 0, f->mirror, at * 4)) != VOTECL_OK)
         return status;
-    f->n = f->mirror[0];
+    f->n = f->mirror[3];
     if (f->n > guess)
         status = votecl_buffer_read(f->buf[GHT_F_CAND], at * 4, f->mirror + at,
                                     (f->n - guess) * POINT_WORDS * 4);
     f->have_points = f->done = status == VOTECL_OK;
+    return status;
+}
+
+/* The w x h image uploaded, the work buffer's room for most points, its head cleared unless
+ * the last maxima's kernel left head[0] 0 (the edge kernel clears the rest). */
+static votecl_status
+upload_image(votecl__ght_front *f, const uint8_t *data, uint32_t w, uint32_t h, size_t most)
+{
+    votecl_status status = votecl__ght_ensure(f->context, &f->buf[GHT_F_IMAGE], (size_t)w * h);
+
+    if (status == VOTECL_OK)
+        status = votecl_buffer_write(f->buf[GHT_F_IMAGE], 0, data, (size_t)w * h);
+    if (status == VOTECL_OK)
+        status = work_reserve(f, most);
+    if (status == VOTECL_OK && !f->head_clear)
+        status = votecl__buffer_zero(f->buf[GHT_F_CAND], 0, HEAD_WORDS * 4);
     return status;
 }
 
@@ -156,12 +177,10 @@ device_edges(votecl__ght_front *f, const uint8_t *data, uint32_t w, uint32_t h, 
     size_t clear = space != NULL && cells > 0 && space->size / 4 >= cells ? cells : 0;
     votecl_status status;
 
-    if ((status = votecl__ght_ensure(f->context, &f->buf[GHT_F_IMAGE], (size_t)w * h)) !=
-            VOTECL_OK ||
-        (status = votecl_buffer_write(f->buf[GHT_F_IMAGE], 0, data, (size_t)w * h)) != VOTECL_OK ||
-        (status = work_reserve(f, most)) != VOTECL_OK ||
-        (status = votecl__buffer_zero(f->buf[GHT_F_CAND], 0, HEAD_WORDS * 4)) != VOTECL_OK ||
-        (status = votecl__ght_launch(
+    if ((status = upload_image(f, data, w, h, most)) != VOTECL_OK)
+        return status;
+    f->head_clear = 0;
+    if ((status = votecl__ght_launch(
              f->dev, &program, K_EDGES, 2, global, local,
              (votecl__arg[]){
                  VOTECL__ARG_BUF(f->buf[GHT_F_IMAGE]), VOTECL__ARG_UINT(w), VOTECL__ARG_UINT(h),
@@ -362,6 +381,7 @@ upload_points(votecl__ght_front *f)
                                      f->n * POINT_WORDS * 4);
     memset(f->mirror, 0, HEAD_WORDS * 4);
     f->mirror[0] = (uint32_t)f->n;
+    f->head_clear = 0;
     if (status == VOTECL_OK)
         status = votecl_buffer_write(f->buf[GHT_F_CAND], 0, f->mirror, HEAD_WORDS * 4);
     f->pending = status != VOTECL_OK;
@@ -408,7 +428,8 @@ find_read(votecl__ght_front *f, uint32_t gw, uint32_t gh)
 }
 
 /* Room for count candidates: the points (in the mirror) moved behind it, the head (edges
- * and largest count, no maxima) written back for another try. */
+ * and largest count, no maxima) written back for another try (the maxima's kernel moves the
+ * edges to head[3] again). */
 static votecl_status
 grow_room(votecl__ght_front *f, size_t count)
 {
@@ -419,7 +440,9 @@ grow_room(votecl__ght_front *f, size_t count)
     if ((status = work_reserve(f, n)) != VOTECL_OK)
         return status;
     memmove(f->mirror + points_at(f), f->mirror + old, n * POINT_WORDS * 4);
+    f->mirror[0] = (uint32_t)n;
     f->mirror[2] = 0;
+    f->head_clear = 0;
     return votecl_buffer_write(f->buf[GHT_F_CAND], 0, f->mirror, HEAD_WORDS * 4);
 }
 
