@@ -39,8 +39,8 @@ struct votecl__ght_conf_memo {
     uint8_t *claimed;       /* per pixel */
     uint64_t *near;         /* per pixel (conf_map) */
     size_t pixels;
-    uint64_t *edges; /* a bit per pixel, rows of whole words (conf_map) */
-    size_t edge_words;
+    uint8_t *edges; /* a bit per pixel, rows of edge_stride bytes (conf_map) */
+    size_t edge_bytes;
     votecl__ght_conf_stats last; /* the last call's */
 };
 
@@ -61,19 +61,27 @@ votecl__ght_conf_memo_free(votecl__ght_conf_memo *memo)
                      memo->edges, memo);
 }
 
+/* The bytes of a row of the edges' bits of a w pixels wide image: a byte a spare, as row_bits
+ * reads two from any column's. */
+static size_t
+edge_stride(uint32_t w)
+{
+    return ((size_t)w + 7) / 8 + 1;
+}
+
 /* Zeroed per-pixel maps for w * h pixels in memo; 0 when out of memory. */
 static int
 memo_maps(votecl__ght_conf_memo *memo, uint32_t w, uint32_t h)
 {
     size_t pixels = (size_t)w * h > 0 ? (size_t)w * h : 1;
-    size_t words = ((size_t)w + 63) / 64 * h;
+    size_t bytes = edge_stride(w) * h;
 
-    if (words > memo->edge_words) {
+    if (bytes > memo->edge_bytes) {
         free(memo->edges);
-        memo->edge_words = 0;
-        if ((memo->edges = votecl__calloc(words, sizeof *memo->edges)) == NULL)
+        memo->edge_bytes = 0;
+        if ((memo->edges = votecl__calloc(bytes, 1)) == NULL)
             return 0;
-        memo->edge_words = words;
+        memo->edge_bytes = bytes;
     }
 
     if (pixels <= memo->pixels)
@@ -94,15 +102,15 @@ memo_maps(votecl__ght_conf_memo *memo, uint32_t w, uint32_t h)
 /* The image's edge bins by pixel into memo->bins (bin + 1; 0: no edge), their bits into
  * memo->edges. */
 static void
-edge_map(const votecl__ght_edges *image, uint32_t w, uint32_t h, uint16_t *map, uint64_t *bits)
+edge_map(const votecl__ght_edges *image, uint32_t w, uint32_t h, uint16_t *map, uint8_t *bits)
 {
-    size_t stride = ((size_t)w + 63) / 64;
+    size_t stride = edge_stride(w);
 
     for (size_t i = 0; i < image->n; i++) {
         const votecl__ght_point *p = &image->points[i];
         if ((uint32_t)p->x < w && (uint32_t)p->y < h) {
             map[(size_t)p->y * w + p->x] = (uint16_t)(p->bin + 1);
-            bits[(size_t)p->y * stride + (uint32_t)p->x / 64] |= (uint64_t)1 << (p->x % 64);
+            bits[(size_t)p->y * stride + (uint32_t)p->x / 8] |= (uint8_t)(1u << (p->x % 8));
         }
     }
 }
@@ -119,7 +127,7 @@ bins_near(uint32_t a, uint32_t b, uint32_t L, uint32_t tol)
  * accepted so far (NULL: none), and the map's summary (below; NULL: none). */
 typedef struct conf_map {
     const uint16_t *bins;
-    const uint64_t *edges; /* a bit per pixel: an edge there; rows of (w + 63) / 64 words */
+    const uint8_t *edges; /* a bit per pixel: an edge there; rows of edge_stride(w) bytes */
     uint8_t *claimed;
     uint32_t w, h, L, tol;
     const uint64_t *near;  /* per pixel: the groups of bins of the edges within the radius */
@@ -223,29 +231,26 @@ round_half_away(double x)
     return f >= 0.5 ? t + 1 : f <= -0.5 ? t - 1 : t;
 }
 
-/* The edge bits of row y from column x0 to x1 (0 <= x0, x1 < w, at most 64 apart; none when
- * x0 > x1: a window beside the image), bit 0 for x0. */
+/* The edge bits of row y from column x0 to x1 (0 <= x0, x1 < w, at most 9 apart; none when
+ * x0 > x1: a window beside the image), bit 0 for x0: the two bytes from x0's hold them, with
+ * no branch on where the window falls. */
 static uint64_t
 row_bits(const conf_map *m, long y, long x0, long x1)
 {
-    const uint64_t *row = m->edges + (size_t)y * (((size_t)m->w + 63) / 64);
-    size_t k = (size_t)x0 / 64, s = (size_t)x0 % 64, span = (size_t)(x1 - x0 + 1);
-    uint64_t v;
+    const uint8_t *row = m->edges + (size_t)y * edge_stride(m->w) + (size_t)x0 / 8;
 
     if (x0 > x1)
         return 0;
-    v = row[k] >> s;
-    if (s > 0 && s + span > 64)
-        v |= row[k + 1] << (64 - s);
-    return span < 64 ? v & (((uint64_t)1 << span) - 1) : v;
+    return (((unsigned)row[0] | (unsigned)row[1] << 8) >> (x0 % 8)) & ((1u << (x1 - x0 + 1)) - 1);
 }
 
 /* Bits a row of the window takes in scan_window's mask: its side and more (the rows' loops
  * end where the window's pixels have no edge, hard to predict; one loop over the mask ends
  * once). */
 #define WIN_COLS 8u
-_Static_assert(2 * GHT_CONF_RADIUS + 1 <= WIN_COLS && (2 * GHT_CONF_RADIUS + 1) * WIN_COLS <= 64,
-               "the window's rows fit a mask of 64 bits");
+_Static_assert(2 * GHT_CONF_RADIUS + 1 <= WIN_COLS && (2 * GHT_CONF_RADIUS + 1) * WIN_COLS <= 64 &&
+                   2 * GHT_CONF_RADIUS + 1 <= 9,
+               "the window's rows fit a mask of 64 bits, each two bytes of the edges' bits");
 
 /* The neighbourhood of GHT_CONF_RADIUS pixels around (x, y) rounded: the index the mode
  * asks for, or SIZE_MAX. Raster order within the image. */
@@ -691,7 +696,7 @@ votecl__ght_confidence(const votecl__ght_desc *desc, const votecl__ght_edges *te
         if ((uint32_t)p->x < width && (uint32_t)p->y < height) {
             c->bins[(size_t)p->y * width + p->x] = 0;
             c->claimed[(size_t)p->y * width + p->x] = 0;
-            c->edges[(size_t)p->y * ((width + 63) / 64) + (uint32_t)p->x / 64] = 0;
+            c->edges[(size_t)p->y * edge_stride(width) + (uint32_t)p->x / 8] = 0;
         }
     }
     if (m.near != NULL)
