@@ -1,15 +1,16 @@
 /* Ballard's detection on a GPU-shaped device in few round trips (cl/ght-ballard.cl): the
  * image uploaded, its edges found and compacted as they are (no sort); the vote, which also
  * takes the accumulator's largest count; the maxima over the threshold it gives; one read
- * back of the edges' number, the maxima and the edges' points. Three launches, one fill, one
- * write and one read a detection, where the device's stages took eleven launches and three
+ * back of the edges' number, the maxima and the edges' points. Three launches, one write and
+ * one read a detection, where the device's stages took eleven launches, a fill and three
  * reads (docs/performance.md, "Ballard's call"): on a GPU each costs 5-10 us, more than
- * Ballard's kernels, and a read waits for the queue. The edge kernel also clears the
- * accumulator when its buffer already has the room (sparing a fill); only then do the vote
- * and maxima follow the edges before their number is known (the vote takes a guess of
- * work-items and strides over the edges), so nothing is allocated before the detection's
- * memory limit is checked (lib/ght.c, detect_ballard); otherwise (a first or larger image)
- * the number is read back first, a second read. The poses equal the reference's: the vote's
+ * Ballard's kernels, and a read waits for the queue. The edge kernel clears the accumulator
+ * when its buffer already has the room (sparing a fill) and the last maxima's kernel left the
+ * work buffer's head clear (sparing another); only then do the vote and maxima follow the
+ * edges before their number is known (the vote takes a guess of work-items and strides over
+ * the edges), so nothing is allocated before the detection's memory limit is checked
+ * (lib/ght.c, detect_ballard); a model's first image (or a larger one) reads the number back
+ * first, and the accumulator and head are filled. The poses equal the reference's: the vote's
  * counts, the maxima and the confidences do not depend on the image edges' order, and the
  * template's host copy (the R-table's, whose order the confidences' walk follows) is sorted
  * as the reference's. */
@@ -160,7 +161,7 @@ upload_image(votecl__ght_front *f, const uint8_t *data, uint32_t w, uint32_t h, 
 }
 
 /* The edges found in the image and compacted on the device, their number read back; the
- * accumulator of width x height cleared too where its buffer has the room. There, once the
+ * accumulator of w x h cleared too where its buffer has the room. There, once the
  * R-table is bound (the edges are an image's), the vote and maxima follow (vote_find_read)
  * on a guess of the edges, the last detection's (last) and a quarter: no allocation, so
  * nothing grows before lib/ght.c checks the detection's memory limit. */
