@@ -1,15 +1,19 @@
 /* Ballard's detection on a GPU-shaped device in few round trips (cl/ght-ballard.cl): the
- * image uploaded, its edges found and compacted as they are (no sort), their number read
- * back; the vote, which also takes the accumulator's largest count; the maxima over the
- * threshold it gives; one read back of the maxima and the edges' points. Three launches,
- * one fill, one write and two reads a detection, where the device's stages took eleven
- * launches and three reads (docs/performance.md, "Ballard's call"): on a GPU each costs
- * 5-10 us, more than Ballard's kernels. The edge kernel also clears the accumulator when its
- * buffer already has the room (sparing a fill), so nothing is allocated before the
- * detection's memory limit is checked (lib/ght.c, detect_ballard). The poses equal the
- * reference's: the vote's counts, the maxima and the confidences do not depend on the image
- * edges' order, and the template's host copy (the R-table's, whose order the confidences'
- * walk follows) is sorted as the reference's. */
+ * image uploaded, its edges found and compacted as they are (no sort); the vote, which also
+ * takes the accumulator's largest count; the maxima over the threshold it gives; one read
+ * back of the edges' number, the maxima and the edges' points. Three launches, one write and
+ * one read a detection, where the device's stages took eleven launches, a fill and three
+ * reads (docs/performance.md, "Ballard's call"): on a GPU each costs 5-10 us, more than
+ * Ballard's kernels, and a read waits for the queue. The edge kernel clears the accumulator
+ * when its buffer already has the room (sparing a fill) and the last maxima's kernel left the
+ * work buffer's head clear (sparing another); only then do the vote and maxima follow the
+ * edges before their number is known (the vote takes a guess of work-items and strides over
+ * the edges), so nothing is allocated before the detection's memory limit is checked
+ * (lib/ght.c, detect_ballard); a model's first image (or a larger one) reads the number back
+ * first, and the accumulator and head are filled. The poses equal the reference's: the vote's
+ * counts, the maxima and the confidences do not depend on the image edges' order, and the
+ * template's host copy (the R-table's, whose order the confidences' walk follows) is sorted
+ * as the reference's. */
 #include "votecl-private.h"
 
 #include <stdlib.h>
@@ -19,7 +23,7 @@
 #include "ght-private.h"
 
 #define WG VOTECL__GHT_WG
-#define HEAD_WORDS 4u /* edges, largest count, maxima, 0 */
+#define HEAD_WORDS 4u /* edges, largest count, maxima, edges (moved by the maxima's kernel) */
 #define CAND_WORDS 6u /* cell, votes, x and y as doubles */
 #define CAND_FIRST 256u
 #define POINT_WORDS 3u /* x, y, bin */
@@ -61,6 +65,8 @@ work_reserve(votecl__ght_front *f, size_t n)
     if (f->cand_capacity == 0)
         f->cand_capacity = CAND_FIRST;
     words = points_at(f) + POINT_WORDS * n;
+    if (f->buf[GHT_F_CAND] == NULL || f->buf[GHT_F_CAND]->size < words * 4)
+        f->head_clear = 0; /* a new buffer */
     if (words > f->mirror_words) {
         uint32_t *m = votecl__realloc(f->mirror, words * 4);
         if (m == NULL)
@@ -71,11 +77,97 @@ work_reserve(votecl__ght_front *f, size_t n)
     return votecl__ght_ensure(f->context, &f->buf[GHT_F_CAND], words * 4);
 }
 
+/* The vote of the edges (as many as the head says) over a gw x gh grid, on items work-items
+ * a rotation (rounded up to WG; any number: the kernel takes the edges in strides). */
+static votecl_status
+launch_vote(votecl__ght_front *f, size_t items, uint32_t gw, uint32_t gh)
+{
+    votecl__ght_device *dev = f->dev;
+    const votecl__ght_desc *d = &f->desc;
+    size_t local[2] = {WG, 1},
+           global[2] = {votecl__round_up(items > 0 ? items : 1, WG), d->rotations};
+
+    return votecl__ght_launch(
+        dev, &program, K_VOTE, 2, global, local,
+        (votecl__arg[]){VOTECL__ARG_BUF(f->buf[GHT_F_CAND]), VOTECL__ARG_UINT(points_at(f)),
+                        VOTECL__ARG_BUF(dev->buf[GHT_B_B]), VOTECL__ARG_BUF(dev->buf[GHT_B_C]),
+                        VOTECL__ARG_BUF(dev->buf[GHT_B_D]), VOTECL__ARG_BUF(dev->buf[GHT_B_E]),
+                        VOTECL__ARG_BUF(dev->buf[GHT_B_F]), VOTECL__ARG_UINT(d->rotations),
+                        VOTECL__ARG_UINT(d->p.dp), VOTECL__ARG_UINT(gw), VOTECL__ARG_UINT(gh),
+                        VOTECL__ARG_BUF(f->buf[GHT_F_SPACE])},
+        12);
+}
+
+/* The maxima of the gw x gh accumulator over the threshold into the candidates' room. */
+static votecl_status
+launch_find(votecl__ght_front *f, uint32_t gw, uint32_t gh)
+{
+    const votecl__ght_desc *d = &f->desc;
+    size_t cells = (size_t)gw * gh * d->rotations * d->scales;
+    uint64_t ratio;
+    votecl_status status;
+
+    memcpy(&ratio, &d->p.votes_ratio, sizeof ratio);
+    status = votecl__ght_launch1(
+        f->dev, &program, K_FIND, cells,
+        (votecl__arg[]){VOTECL__ARG_BUF(f->buf[GHT_F_SPACE]), VOTECL__ARG_UINT(gw),
+                        VOTECL__ARG_UINT(gh), VOTECL__ARG_UINT(d->rotations),
+                        VOTECL__ARG_INT(d->full_circle && d->rotations > 2),
+                        VOTECL__ARG_UINT(d->p.dp), VOTECL__ARG_ULONG(ratio),
+                        VOTECL__ARG_UINT(d->p.votes_threshold), VOTECL__ARG_BUF(f->buf[GHT_F_CAND]),
+                        VOTECL__ARG_UINT(f->cand_capacity)},
+        10);
+    f->head_clear = status == VOTECL_OK; /* the kernel leaves head[0] 0 */
+    return status;
+}
+
+/* With the edges just found, before their number is known: the vote on guess work-items,
+ * the maxima, then one read back of the head, the candidates and guess points (the rest,
+ * where there are more, in a second read). The detection then waits on the queue once. */
+static votecl_status
+vote_find_read(votecl__ght_front *f, uint32_t w, uint32_t h, size_t guess)
+{
+    size_t at = points_at(f) + POINT_WORDS * guess;
+    uint32_t gw, gh;
+    votecl_status status;
+
+    votecl__ght_grid(&f->desc, w, h, &gw, &gh);
+    if ((status = launch_vote(f, guess, gw, gh)) != VOTECL_OK ||
+        (status = launch_find(f, gw, gh)) != VOTECL_OK ||
+        (status = votecl_buffer_read(f->buf[GHT_F_CAND], 0, f->mirror, at * 4)) != VOTECL_OK)
+        return status;
+    f->n = f->mirror[3];
+    if (f->n > guess)
+        status = votecl_buffer_read(f->buf[GHT_F_CAND], at * 4, f->mirror + at,
+                                    (f->n - guess) * POINT_WORDS * 4);
+    f->have_points = f->done = status == VOTECL_OK;
+    return status;
+}
+
+/* The w x h image uploaded, the work buffer's room for most points, its head cleared unless
+ * the last maxima's kernel left head[0] 0 (the edge kernel clears the rest). */
+static votecl_status
+upload_image(votecl__ght_front *f, const uint8_t *data, uint32_t w, uint32_t h, size_t most)
+{
+    votecl_status status = votecl__ght_ensure(f->context, &f->buf[GHT_F_IMAGE], (size_t)w * h);
+
+    if (status == VOTECL_OK)
+        status = votecl_buffer_write(f->buf[GHT_F_IMAGE], 0, data, (size_t)w * h);
+    if (status == VOTECL_OK)
+        status = work_reserve(f, most);
+    if (status == VOTECL_OK && !f->head_clear)
+        status = votecl__buffer_zero(f->buf[GHT_F_CAND], 0, HEAD_WORDS * 4);
+    return status;
+}
+
 /* The edges found in the image and compacted on the device, their number read back; the
- * accumulator of width x height cleared too where its buffer has the room. */
+ * accumulator of w x h cleared too where its buffer has the room. There, once the
+ * R-table is bound (the edges are an image's), the vote and maxima follow (vote_find_read)
+ * on a guess of the edges, the last detection's (last) and a quarter: no allocation, so
+ * nothing grows before lib/ght.c checks the detection's memory limit. */
 static votecl_status
 device_edges(votecl__ght_front *f, const uint8_t *data, uint32_t w, uint32_t h, unsigned low,
-             unsigned high)
+             unsigned high, size_t last)
 {
     size_t most = w > 2 && h > 2 ? (size_t)(w - 2) * (h - 2) : 0;
     size_t cells = votecl__ght_ballard_cells(&f->desc, w, h);
@@ -86,12 +178,10 @@ device_edges(votecl__ght_front *f, const uint8_t *data, uint32_t w, uint32_t h, 
     size_t clear = space != NULL && cells > 0 && space->size / 4 >= cells ? cells : 0;
     votecl_status status;
 
-    if ((status = votecl__ght_ensure(f->context, &f->buf[GHT_F_IMAGE], (size_t)w * h)) !=
-            VOTECL_OK ||
-        (status = votecl_buffer_write(f->buf[GHT_F_IMAGE], 0, data, (size_t)w * h)) != VOTECL_OK ||
-        (status = work_reserve(f, most)) != VOTECL_OK ||
-        (status = votecl__buffer_zero(f->buf[GHT_F_CAND], 0, HEAD_WORDS * 4)) != VOTECL_OK ||
-        (status = votecl__ght_launch(
+    if ((status = upload_image(f, data, w, h, most)) != VOTECL_OK)
+        return status;
+    f->head_clear = 0;
+    if ((status = votecl__ght_launch(
              f->dev, &program, K_EDGES, 2, global, local,
              (votecl__arg[]){
                  VOTECL__ARG_BUF(f->buf[GHT_F_IMAGE]), VOTECL__ARG_UINT(w), VOTECL__ARG_UINT(h),
@@ -99,14 +189,17 @@ device_edges(votecl__ght_front *f, const uint8_t *data, uint32_t w, uint32_t h, 
                  VOTECL__ARG_BUF(*votecl__ght_device_slot(f->dev, VOTECL__GHT_SLOT_DIRS)),
                  VOTECL__ARG_BUF(f->buf[GHT_F_CAND]), VOTECL__ARG_UINT(points_at(f)),
                  VOTECL__ARG_BUF(clear > 0 ? space : f->buf[GHT_F_CAND]), VOTECL__ARG_ULONG(clear)},
-             10)) != VOTECL_OK ||
-        (status = votecl_buffer_read(f->buf[GHT_F_CAND], 0, f->mirror, HEAD_WORDS * 4)) !=
-            VOTECL_OK)
+             10)) != VOTECL_OK)
+        return status;
+    f->caller = 0;
+    f->cleared = clear;
+    if (f->bound && clear > 0)
+        return vote_find_read(f, w, h, last + last / 4 + WG < most ? last + last / 4 + WG : most);
+    if ((status = votecl_buffer_read(f->buf[GHT_F_CAND], 0, f->mirror, HEAD_WORDS * 4)) !=
+        VOTECL_OK)
         return status;
     f->n = f->mirror[0];
     f->have_points = f->n == 0;
-    f->caller = 0;
-    f->cleared = clear;
     return VOTECL_OK;
 }
 
@@ -116,10 +209,12 @@ votecl__ght_canny_ballard(votecl__ght_run *run, const uint8_t *data, uint32_t wi
 {
     votecl__ght_front *f = run->front;
     double t0 = votecl__ght_now();
+    size_t last = f->n;
     votecl_status status = VOTECL_OK;
 
     f->seconds[1] = 0;
     f->n = 0;
+    f->done = 0;
     f->have_points = 1;
     f->pending = 0;
     f->caller = 0;
@@ -135,7 +230,7 @@ votecl__ght_canny_ballard(votecl__ght_run *run, const uint8_t *data, uint32_t wi
         return votecl__fail(f->context, VOTECL_UNSUPPORTED,
                             "ght: Ballard's device edges take one threshold");
     } else if ((size_t)width * height > 0) {
-        status = device_edges(f, data, width, height, low, high);
+        status = device_edges(f, data, width, height, low, high, last);
     }
     f->seconds[0] = votecl__ght_now() - t0;
     return status;
@@ -156,6 +251,7 @@ votecl__ght_points_ballard(votecl__ght_run *run, const votecl__ght_point *points
     f->pending = 1;
     f->caller = 1;
     f->cleared = 0;
+    f->done = 0;
     return VOTECL_OK;
 }
 
@@ -286,6 +382,7 @@ upload_points(votecl__ght_front *f)
                                      f->n * POINT_WORDS * 4);
     memset(f->mirror, 0, HEAD_WORDS * 4);
     f->mirror[0] = (uint32_t)f->n;
+    f->head_clear = 0;
     if (status == VOTECL_OK)
         status = votecl_buffer_write(f->buf[GHT_F_CAND], 0, f->mirror, HEAD_WORDS * 4);
     f->pending = status != VOTECL_OK;
@@ -296,14 +393,16 @@ votecl_status
 votecl__ght_vote_ballard(votecl__ght_run *run, uint32_t width, uint32_t height)
 {
     votecl__ght_front *f = run->front;
-    votecl__ght_device *dev = run->dev;
-    const votecl__ght_desc *d = run->desc;
-    size_t cells = votecl__ght_ballard_cells(d, width, height);
-    size_t local[2] = {WG, 1}, global[2] = {votecl__round_up(f->n, WG), d->rotations};
+    size_t cells = votecl__ght_ballard_cells(run->desc, width, height);
     uint32_t gw, gh;
-    votecl_status status = votecl__ght_ensure(f->context, &f->buf[GHT_F_SPACE], cells * 4);
+    votecl_status status;
 
-    votecl__ght_grid(d, width, height, &gw, &gh);
+    if (f->done) { /* with the edges (vote_find_read) */
+        f->cleared = 0;
+        return VOTECL_OK;
+    }
+    status = votecl__ght_ensure(f->context, &f->buf[GHT_F_SPACE], cells * 4);
+    votecl__ght_grid(run->desc, width, height, &gw, &gh);
     if (status == VOTECL_OK && f->pending)
         status = upload_points(f);
     if (status == VOTECL_OK && f->cleared != cells)
@@ -311,16 +410,7 @@ votecl__ght_vote_ballard(votecl__ght_run *run, uint32_t width, uint32_t height)
     f->cleared = 0;
     if (status != VOTECL_OK || f->n == 0)
         return status;
-    return votecl__ght_launch(
-        dev, &program, K_VOTE, 2, global, local,
-        (votecl__arg[]){VOTECL__ARG_BUF(f->buf[GHT_F_CAND]), VOTECL__ARG_UINT(points_at(f)),
-                        VOTECL__ARG_UINT(f->n), VOTECL__ARG_BUF(dev->buf[GHT_B_B]),
-                        VOTECL__ARG_BUF(dev->buf[GHT_B_C]), VOTECL__ARG_BUF(dev->buf[GHT_B_D]),
-                        VOTECL__ARG_BUF(dev->buf[GHT_B_E]), VOTECL__ARG_BUF(dev->buf[GHT_B_F]),
-                        VOTECL__ARG_UINT(d->rotations), VOTECL__ARG_UINT(d->p.dp),
-                        VOTECL__ARG_UINT(gw), VOTECL__ARG_UINT(gh),
-                        VOTECL__ARG_BUF(f->buf[GHT_F_SPACE])},
-        13);
+    return launch_vote(f, f->n, gw, gh);
 }
 
 /* The maxima over the threshold into the candidates' room; then the head, the room and
@@ -328,22 +418,10 @@ votecl__ght_vote_ballard(votecl__ght_run *run, uint32_t width, uint32_t height)
 static votecl_status
 find_read(votecl__ght_front *f, uint32_t gw, uint32_t gh)
 {
-    const votecl__ght_desc *d = &f->desc;
-    size_t cells = (size_t)gw * gh * d->rotations * d->scales;
     size_t words = points_at(f) + (f->have_points ? 0 : POINT_WORDS * f->n);
-    uint64_t ratio;
     votecl_status status;
 
-    memcpy(&ratio, &d->p.votes_ratio, sizeof ratio);
-    if ((status = votecl__ght_launch1(
-             f->dev, &program, K_FIND, cells,
-             (votecl__arg[]){
-                 VOTECL__ARG_BUF(f->buf[GHT_F_SPACE]), VOTECL__ARG_UINT(gw), VOTECL__ARG_UINT(gh),
-                 VOTECL__ARG_UINT(d->rotations),
-                 VOTECL__ARG_INT(d->full_circle && d->rotations > 2), VOTECL__ARG_UINT(d->p.dp),
-                 VOTECL__ARG_ULONG(ratio), VOTECL__ARG_UINT(d->p.votes_threshold),
-                 VOTECL__ARG_BUF(f->buf[GHT_F_CAND]), VOTECL__ARG_UINT(f->cand_capacity)},
-             10)) != VOTECL_OK ||
+    if ((status = launch_find(f, gw, gh)) != VOTECL_OK ||
         (status = votecl_buffer_read(f->buf[GHT_F_CAND], 0, f->mirror, words * 4)) != VOTECL_OK)
         return status;
     f->have_points = 1;
@@ -351,7 +429,8 @@ find_read(votecl__ght_front *f, uint32_t gw, uint32_t gh)
 }
 
 /* Room for count candidates: the points (in the mirror) moved behind it, the head (edges
- * and largest count, no maxima) written back for another try. */
+ * and largest count, no maxima) written back for another try (the maxima's kernel moves the
+ * edges to head[3] again). */
 static votecl_status
 grow_room(votecl__ght_front *f, size_t count)
 {
@@ -362,7 +441,9 @@ grow_room(votecl__ght_front *f, size_t count)
     if ((status = work_reserve(f, n)) != VOTECL_OK)
         return status;
     memmove(f->mirror + points_at(f), f->mirror + old, n * POINT_WORDS * 4);
+    f->mirror[0] = (uint32_t)n;
     f->mirror[2] = 0;
+    f->head_clear = 0;
     return votecl_buffer_write(f->buf[GHT_F_CAND], 0, f->mirror, HEAD_WORDS * 4);
 }
 
@@ -372,17 +453,20 @@ votecl__ght_peaks_ballard(votecl__ght_run *run, uint32_t width, uint32_t height,
 {
     votecl__ght_front *f = run->front;
     double t0 = votecl__ght_now();
+    int done = f->done; /* the maxima read back with the edges (vote_find_read) */
     uint32_t gw, gh;
     votecl_status status;
 
     votecl__ght_grid(run->desc, width, height, &gw, &gh);
-    while ((status = find_read(f, gw, gh)) == VOTECL_OK && f->mirror[2] > f->cand_capacity)
-        if ((status = grow_room(f, f->mirror[2])) != VOTECL_OK)
-            return status;
+    status = done ? VOTECL_OK : find_read(f, gw, gh);
+    f->done = 0;
+    while (status == VOTECL_OK && f->mirror[2] > f->cand_capacity)
+        if ((status = grow_room(f, f->mirror[2])) == VOTECL_OK)
+            status = find_read(f, gw, gh);
     if (status != VOTECL_OK)
         return status;
-    votecl__log(f->context, "ght: Ballard's maxima and read back %.2f ms, %u candidates",
-                1e3 * (votecl__ght_now() - t0), f->mirror[2]);
+    votecl__log(f->context, "ght: Ballard's maxima and read back %.2f ms%s, %u candidates",
+                1e3 * (votecl__ght_now() - t0), done ? " (with the edges')" : "", f->mirror[2]);
     status =
         votecl__ght_cand_poses(run->desc, f->mirror + HEAD_WORDS, f->mirror[2], width, height, out);
     return status == VOTECL_OK ? status

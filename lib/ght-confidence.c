@@ -39,8 +39,8 @@ struct votecl__ght_conf_memo {
     uint8_t *claimed;       /* per pixel */
     uint64_t *near;         /* per pixel (conf_map) */
     size_t pixels;
-    uint64_t *edges; /* a bit per pixel, rows of whole words (conf_map) */
-    size_t edge_words;
+    uint8_t *edges; /* a bit per pixel, rows of edge_stride bytes (conf_map) */
+    size_t edge_bytes;
     votecl__ght_conf_stats last; /* the last call's */
 };
 
@@ -61,19 +61,27 @@ votecl__ght_conf_memo_free(votecl__ght_conf_memo *memo)
                      memo->edges, memo);
 }
 
+/* The bytes of a row of the edges' bits of a w pixels wide image: a byte a spare, as row_bits
+ * reads two from any column's. */
+static size_t
+edge_stride(uint32_t w)
+{
+    return ((size_t)w + 7) / 8 + 1;
+}
+
 /* Zeroed per-pixel maps for w * h pixels in memo; 0 when out of memory. */
 static int
 memo_maps(votecl__ght_conf_memo *memo, uint32_t w, uint32_t h)
 {
     size_t pixels = (size_t)w * h > 0 ? (size_t)w * h : 1;
-    size_t words = ((size_t)w + 63) / 64 * h;
+    size_t bytes = edge_stride(w) * h;
 
-    if (words > memo->edge_words) {
+    if (bytes > memo->edge_bytes) {
         free(memo->edges);
-        memo->edge_words = 0;
-        if ((memo->edges = votecl__calloc(words, sizeof *memo->edges)) == NULL)
+        memo->edge_bytes = 0;
+        if ((memo->edges = votecl__calloc(bytes, 1)) == NULL)
             return 0;
-        memo->edge_words = words;
+        memo->edge_bytes = bytes;
     }
 
     if (pixels <= memo->pixels)
@@ -94,15 +102,15 @@ memo_maps(votecl__ght_conf_memo *memo, uint32_t w, uint32_t h)
 /* The image's edge bins by pixel into memo->bins (bin + 1; 0: no edge), their bits into
  * memo->edges. */
 static void
-edge_map(const votecl__ght_edges *image, uint32_t w, uint32_t h, uint16_t *map, uint64_t *bits)
+edge_map(const votecl__ght_edges *image, uint32_t w, uint32_t h, uint16_t *map, uint8_t *bits)
 {
-    size_t stride = ((size_t)w + 63) / 64;
+    size_t stride = edge_stride(w);
 
     for (size_t i = 0; i < image->n; i++) {
         const votecl__ght_point *p = &image->points[i];
         if ((uint32_t)p->x < w && (uint32_t)p->y < h) {
             map[(size_t)p->y * w + p->x] = (uint16_t)(p->bin + 1);
-            bits[(size_t)p->y * stride + (uint32_t)p->x / 64] |= (uint64_t)1 << (p->x % 64);
+            bits[(size_t)p->y * stride + (uint32_t)p->x / 8] |= (uint8_t)(1u << (p->x % 8));
         }
     }
 }
@@ -119,7 +127,7 @@ bins_near(uint32_t a, uint32_t b, uint32_t L, uint32_t tol)
  * accepted so far (NULL: none), and the map's summary (below; NULL: none). */
 typedef struct conf_map {
     const uint16_t *bins;
-    const uint64_t *edges; /* a bit per pixel: an edge there; rows of (w + 63) / 64 words */
+    const uint8_t *edges; /* a bit per pixel: an edge there; rows of edge_stride(w) bytes */
     uint8_t *claimed;
     uint32_t w, h, L, tol;
     const uint64_t *near;  /* per pixel: the groups of bins of the edges within the radius */
@@ -203,9 +211,9 @@ near_map(const votecl__ght_edges *image, uint32_t w, uint32_t h, uint32_t group,
 
 /* What scan_window does with the image edges near (x, y) whose gradient bin is near bin. */
 typedef enum scan_mode {
-    SCAN_FIRST,   /* the first unclaimed one (raster order of the neighbourhood) */
-    SCAN_CLAIM,   /* claims them all */
-    SCAN_NEAREST  /* the nearest one (ties: raster order), claimed or not */
+    SCAN_FIRST,  /* the first unclaimed one (raster order of the neighbourhood) */
+    SCAN_CLAIM,  /* claims them all (m->claimed set); returns an unclaimed one before */
+    SCAN_NEAREST /* the nearest one (ties: raster order), claimed or not */
 } scan_mode;
 
 /* lround(x) (halves away from zero) without the library call where |x| < 2^62: x less its
@@ -223,30 +231,35 @@ round_half_away(double x)
     return f >= 0.5 ? t + 1 : f <= -0.5 ? t - 1 : t;
 }
 
-/* The edge bits of row y from column x0 to x1 (0 <= x0, x1 < w, at most 64 apart; none when
- * x0 > x1: a window beside the image), bit 0 for x0. */
+/* The edge bits of row y from column x0 to x1 (0 <= x0, x1 < w, at most 9 apart; none when
+ * x0 > x1: a window beside the image), bit 0 for x0: the two bytes from x0's hold them, with
+ * no branch on where the window falls. */
 static uint64_t
 row_bits(const conf_map *m, long y, long x0, long x1)
 {
-    const uint64_t *row = m->edges + (size_t)y * (((size_t)m->w + 63) / 64);
-    size_t k = (size_t)x0 / 64, s = (size_t)x0 % 64, span = (size_t)(x1 - x0 + 1);
-    uint64_t v;
+    const uint8_t *row = m->edges + (size_t)y * edge_stride(m->w) + (size_t)x0 / 8;
 
     if (x0 > x1)
         return 0;
-    v = row[k] >> s;
-    if (s > 0 && s + span > 64)
-        v |= row[k + 1] << (64 - s);
-    return span < 64 ? v & (((uint64_t)1 << span) - 1) : v;
+    return (((unsigned)row[0] | (unsigned)row[1] << 8) >> (x0 % 8)) & ((1u << (x1 - x0 + 1)) - 1);
 }
 
+/* Bits a row of the window takes in scan_window's mask: its side and more (the rows' loops
+ * end where the window's pixels have no edge, hard to predict; one loop over the mask ends
+ * once). */
+#define WIN_COLS 8u
+_Static_assert(2 * GHT_CONF_RADIUS + 1 <= WIN_COLS && (2 * GHT_CONF_RADIUS + 1) * WIN_COLS <= 64 &&
+                   2 * GHT_CONF_RADIUS + 1 <= 9,
+               "the window's rows fit a mask of 64 bits, each two bytes of the edges' bits");
+
 /* The neighbourhood of GHT_CONF_RADIUS pixels around (x, y) rounded: the index the mode
- * asks for, or SIZE_MAX (always for SCAN_CLAIM). Raster order within the image. */
+ * asks for, or SIZE_MAX. Raster order within the image. */
 static size_t
 scan_window(const conf_map *m, double x, double y, uint32_t bin, scan_mode mode)
 {
     long cx, cy, x0, x1, y0, y1;
     size_t best = SIZE_MAX;
+    uint64_t bits = 0;
     double bd = 0;
 
     if (!(fabs(x) < 1e9 && fabs(y) < 1e9)) /* far outside any image (or NaN): no window */
@@ -261,24 +274,28 @@ scan_window(const conf_map *m, double x, double y, uint32_t bin, scan_mode mode)
     y0 = y0 > 0 ? y0 : 0;
     x1 = x1 < (long)m->w ? x1 : (long)m->w - 1;
     y1 = y1 < (long)m->h ? y1 : (long)m->h - 1;
-    for (long yy = y0; yy <= y1; yy++) {
-        const uint16_t *row = m->bins + (size_t)yy * m->w;
-        /* the window's edges only, in raster order (most of its pixels have none) */
-        for (uint64_t bits = row_bits(m, yy, x0, x1); bits != 0; bits &= bits - 1) {
-            long xx = x0 + (long)__builtin_ctzll(bits);
-            size_t i = (size_t)yy * m->w + (size_t)xx;
-            double d;
-            if (!bins_near(row[xx] - 1u, bin, m->L, m->tol))
-                continue;
-            if (mode == SCAN_FIRST && (m->claimed == NULL || !m->claimed[i]))
-                return i;
-            if (mode == SCAN_CLAIM)
-                m->claimed[i] = 1;
-            d = (xx - x) * (xx - x) + (yy - y) * (yy - y);
-            if (mode == SCAN_NEAREST && (best == SIZE_MAX || d < bd)) {
-                best = i;
-                bd = d;
-            }
+    /* the window's edges only (most of its pixels have none), its rows WIN_COLS bits apart:
+     * one loop over them in raster order */
+    for (long yy = y0; yy <= y1; yy++)
+        bits |= row_bits(m, yy, x0, x1) << (WIN_COLS * (yy - y0));
+    for (; bits != 0; bits &= bits - 1) {
+        unsigned k = (unsigned)__builtin_ctzll(bits);
+        long xx = x0 + (long)(k % WIN_COLS), yy = y0 + (long)(k / WIN_COLS);
+        size_t i = (size_t)yy * m->w + (size_t)xx;
+        double d;
+        if (!bins_near(m->bins[i] - 1u, bin, m->L, m->tol))
+            continue;
+        if (mode == SCAN_FIRST && (m->claimed == NULL || !m->claimed[i]))
+            return i;
+        if (mode == SCAN_CLAIM) {
+            best = m->claimed[i] ? best : i;
+            m->claimed[i] = 1;
+            continue;
+        }
+        d = (xx - x) * (xx - x) + (yy - y) * (yy - y);
+        if (mode == SCAN_NEAREST && (best == SIZE_MAX || d < bd)) {
+            best = i;
+            bd = d;
         }
     }
     return best;
@@ -329,9 +346,9 @@ occluded(const votecl__ght_desc *desc, const frame *f, const occluder *occ, size
     return 0;
 }
 
-/* The share of the template's points confirmed at pose; with claim, the confirming edges
- * become claimed. The count stops once the share cannot reach floor (> 0), and the share so
- * far is returned: a lower bound, below floor. A point that is not confirmed where an
+/* The share of the template's points confirmed at pose; with claim (m->claimed set), the
+ * confirming edges become claimed. The count stops once the share cannot reach floor (> 0), and the
+ * share so far is returned: a lower bound, below floor. A point that is not confirmed where an
  * occluder (nocc of them) covers it is left out of the share (hidden, not missing), up to
  * GHT_HIDDEN_MAX of the template's points. */
 static double
@@ -350,16 +367,16 @@ pose_confidence_hidden(const votecl__ght_desc *desc, const votecl__ght_edges *te
         const votecl__ght_point *q = &templ->points[i];
         double u = q->x - desc->cx, v = q->y - desc->cy;
         double x = pose->x + c * u - s * v, y = pose->y + s * u + c * v;
-        if (!confirmed(m, x, y, (q->bin + shift) % L)) {
+        /* a claim takes every edge that could confirm the point (and tells whether one
+         * does, in the same walk): at a scale above 1 the template's points are sparser
+         * than the image's, and one edge per point would leave the instance's other edges
+         * to a pose over it at another scale */
+        if (!(claim ? scan_window(m, x, y, (q->bin + shift) % L, SCAN_CLAIM) != SIZE_MAX
+                    : confirmed(m, x, y, (q->bin + shift) % L))) {
             hidden += nocc > 0 && hidden < most && occluded(desc, f, occ, nocc, x, y);
             continue;
         }
         hits++;
-        if (claim)
-            /* every edge that could confirm the point: at a scale above 1 the template's
-             * points are sparser than the image's, and one edge per point would leave the
-             * instance's other edges to a pose over it at another scale */
-            scan_window(m, x, y, (q->bin + shift) % L, SCAN_CLAIM);
     }
     return (double)hits / (double)(templ->n - hidden);
 }
@@ -679,7 +696,7 @@ votecl__ght_confidence(const votecl__ght_desc *desc, const votecl__ght_edges *te
         if ((uint32_t)p->x < width && (uint32_t)p->y < height) {
             c->bins[(size_t)p->y * width + p->x] = 0;
             c->claimed[(size_t)p->y * width + p->x] = 0;
-            c->edges[(size_t)p->y * ((width + 63) / 64) + (uint32_t)p->x / 64] = 0;
+            c->edges[(size_t)p->y * edge_stride(width) + (uint32_t)p->x / 8] = 0;
         }
     }
     if (m.near != NULL)

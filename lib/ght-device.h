@@ -86,10 +86,12 @@ struct votecl__ght_front {
      * the edge kernel cleared (0: none), whether the R-table is bound (later edges are the
      * image's: read back in the device's order), whether the points are the caller's (which
      * may put two on one pixel: then their order decides which one the confidences' map
-     * keeps, and they are sorted as the reference's) */
+     * keeps, and they are sorted as the reference's), whether the vote and maxima ran and
+     * were read back with the edges, whether the device's head[0] is 0 (the maxima's kernel
+     * ran last: the edge kernel needs no fill) */
     uint32_t *mirror;
     size_t mirror_words, n, cleared;
-    int have_points, pending, bound, caller;
+    int have_points, pending, bound, caller, done, head_clear;
 };
 
 /* Launches kernel k of prog (built on first use) over dims dimensions; _launch1: 1-D over

@@ -69,8 +69,8 @@ static const votecl__ght_impl device_impl = {
     .peaks = votecl__ght_peaks_device,
 };
 
-/* Ballard on a GPU-shaped device: edges, vote and maxima in three launches and two read
- * backs (lib/ght-ballard.c). */
+/* Ballard on a GPU-shaped device: edges, vote and maxima in three launches and one read
+ * back from the second image on (lib/ght-ballard.c). */
 static const votecl__ght_impl ballard_impl = {
     .canny = votecl__ght_canny_ballard,
     .points = votecl__ght_points_ballard,

@@ -170,7 +170,8 @@ typedef struct votecl_ght_stats {
     votecl_ght_pairing pairing; /**< the mechanism used (Guil on a device) */
     size_t candidates;          /**< poses found before max_detections */
     /** On a device (0 on the ref backend): seconds of the image's edge stage (upload, edges,
-     * compaction and sorting) */
+     * compaction and sorting; Ballard on a GPU-shaped device from a model's second image on:
+     * also the vote and maxima, which follow the edges in the same round trip) */
     double edges_seconds;
     /** On a device (0 on the ref backend): seconds of the image's pairing stage (Guil: the
      * sorted list of pairings) */
