@@ -729,11 +729,11 @@ device_accumulate(votecl_lines_plan *plan)
 }
 
 /* The run's image stays on the device for the fit (buffer, borrowed): the GPU shape sums
- * each pass there, the CPU shape fits on the host. */
+ * each pass there, the CPU shape (and params.fit_on_host) fits on the host. */
 static void
 fit_on_device(votecl_lines_plan *plan, votecl_buffer *image, votecl_dtype dtype)
 {
-    plan->fit_image = plan->cpu ? NULL : image;
+    plan->fit_image = plan->cpu || plan->params.fit_on_host ? NULL : image;
     plan->fit_dtype = dtype;
 }
 

@@ -1652,6 +1652,39 @@ test_opencl_threads(void)
     check_threads_frames(0);
 }
 
+/* params.fit_on_host: the device's context fits on the host (never on the device), with the
+ * same lines bit for bit as its default, which fits on the device exactly where the context
+ * is GPU-shaped. */
+static void
+test_opencl_fit_on_host(void)
+{
+    votecl_context *ctx = device();
+    image im = many_lines(320, 240, 6, 33);
+    votecl_image view = image_view(&im);
+    votecl_lines_line got[2][MAX_LINES];
+    size_t found[2] = {0, 0};
+
+    if (ctx == NULL)
+        goto out;
+    for (int host = 0; host < 2; host++) {
+        votecl_lines_params p;
+        votecl_lines_plan *plan;
+        votecl_lines_params_init(&p);
+        p.fit_on_host = host;
+        plan = plan_new(ctx, &p, view.width, view.height);
+        g_assert_nonnull(plan);
+        memset(got[host], 0, sizeof got[host]);
+        tu_check_ok(ctx, votecl_lines_run(plan, &view, got[host], MAX_LINES, &found[host]), "run");
+        g_assert_cmpint(votecl__lines_plan_fit_on_device(plan), ==, !host && !ctx->shape.cpu);
+        votecl_lines_plan_free(plan);
+    }
+    g_assert_cmpuint(found[0], >, 0);
+    g_assert_cmpuint(found[0], ==, found[1]);
+    g_assert_cmpint(memcmp(got[0], got[1], MIN(found[0], MAX_LINES) * sizeof got[0][0]), ==, 0);
+out:
+    g_free(im.data);
+}
+
 static const tu_test tests[] = {
     {TU_PATH, "/ref/pclines/keys", {test_ref_keys}},
     {TU_PATH, "/ref/pclines/axes", {test_ref_axes}},
@@ -1681,6 +1714,7 @@ static const tu_test tests[] = {
     {TU_DEVICE, "pclines/tiles", {test_opencl_tiles}},
     {TU_DEVICE, "pclines/shapes", {test_opencl_shapes}},
     {TU_DEVICE, "pclines/threads", {test_opencl_threads}},
+    {TU_DEVICE, "pclines/fit-on-host", {test_opencl_fit_on_host}},
     {TU_DEVICE, "auto/pclines/any-size", {test_opencl_any_size}},
 };
 

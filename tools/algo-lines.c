@@ -219,6 +219,6 @@ bench_lines(tool_bench *b)
 TOOL_ALGORITHM_ONE(lines, "straight lines by PClines: Sobel, orientation, TS space in local memory",
                    &tool_eval_lines,
                    .options = "[--distance d] [--rows V] [--window n] [--threshold T] [--radius r] "
-                              "[--edge-threshold E] [--max-lines K]",
+                              "[--edge-threshold E] [--max-lines K] [--fit-on-host]",
                    .args_size = sizeof(votecl_lines_params), TOOL_BATCH_HOOKS(lines),
                    .state_free = lines_state_free);

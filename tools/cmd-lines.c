@@ -30,6 +30,7 @@ lines_usage(FILE *f)
             "usage: votecl lines IMAGE [--distance d] [--rows V] [--window n] [--threshold T]\n"
             "                   [--radius r] [--orientation-kernel K] [--edge-threshold E]\n"
             "                   [--max-lines K] [--segments [--min-length L] [--max-gap G]]\n"
+            "                   [--fit-on-host]\n"
             "                   [--repeat R] [--json]\n"
             "                   [--out OUT.png] [--space TS.png]\n"
             "Straight lines of a PNG, PGM or PPM image by PClines (parallel coordinates): Sobel\n"
@@ -45,6 +46,8 @@ lines_usage(FILE *f)
             "                      (default 7)\n"
             "  --edge-threshold E  least Sobel magnitude of an edge (default 128)\n"
             "  --max-lines K       at most K lines (default %d; 0: all)\n"
+            "  --fit-on-host       fit the lines on the host's cores even on a GPU (the same\n"
+            "                      lines; for many contexts a GPU in votecl batch)\n"
             "  --segments          also each line's segments: every run of edge pixels along\n"
             "                      it, listed after the lines (HoughLinesP's result; each\n"
             "                      line's longest on its own row), drawn with --out\n"
@@ -67,6 +70,7 @@ static const tool_option_spec lines_param_options[] = {
     TOOL_OPT_NUMBER(votecl_lines_params, radius, "--radius", VOTECL_LINES_MAX_DISTANCE),
     TOOL_OPT_NUMBER(votecl_lines_params, edge_threshold, "--edge-threshold", 100000),
     TOOL_OPT_NUMBER(votecl_lines_params, max_lines, "--max-lines", 1000000),
+    TOOL_OPT_FLAG(votecl_lines_params, fit_on_host, "--fit-on-host"),
 };
 
 /* The single command's own. */

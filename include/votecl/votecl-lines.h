@@ -102,6 +102,11 @@ typedef struct votecl_lines_params {
                                     (see votecl_lines_line); 0: the cell's line.
                                     GPU-shaped devices sum the fit's pixels on the device;
                                     others fit on the host, with the same results */
+    int fit_on_host;             /**< nonzero: the fit runs on the host's cores even on a
+                                    GPU-shaped device (the same lines bit for bit): for many
+                                    contexts sharing one GPU, where each frame's three fit
+                                    round trips queue behind the others' work
+                                    (docs/batch.md); default 0 */
 
 } votecl_lines_params;
 

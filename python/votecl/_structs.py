@@ -388,6 +388,7 @@ class votecl_lines_params(ctypes.Structure):
         ("max_gap", ctypes.c_uint32),
         ("merge_distance", ctypes.c_double),
         ("refine", ctypes.c_int),
+        ("fit_on_host", ctypes.c_int),
     ]
 
 

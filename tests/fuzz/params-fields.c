@@ -142,6 +142,7 @@ static const field lines[] = {
     FIELD(votecl_lines_params, max_gap, F_U32),
     FIELD(votecl_lines_params, merge_distance, F_DOUBLE),
     FIELD(votecl_lines_params, refine, F_INT),
+    FIELD(votecl_lines_params, fit_on_host, F_INT),
 };
 const fields lines_fields = {lines, sizeof lines / sizeof lines[0]};
 
